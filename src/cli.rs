@@ -1,0 +1,143 @@
+//! Command-line types (clap derive). Every command and flag has a help line.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::diagnostics::Format;
+
+/// Validate, build and serve the public activity API.
+#[derive(Debug, Parser)]
+#[command(name = "activity-site", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Validate games.json and every data file; report every problem at once
+    #[command(after_help = "Example:\n  activity-site check --root . --format github")]
+    Check(CheckArgs),
+    /// Validate, then write the site (API, index, schema, pages, calendars) atomically
+    #[command(after_help = "Example:\n  activity-site build --out site")]
+    Build(BuildArgs),
+    /// Rewrite data files and games.json in canonical form
+    #[command(after_help = "Example:\n  activity-site fmt --check")]
+    Fmt(FmtArgs),
+    /// Show which games and locales need updating first
+    #[command(after_help = "Example:\n  activity-site status --now 2026-11-22T12:00:00")]
+    Status(StatusArgs),
+    /// Build, serve and watch the site; mount the simulated control API and /mcp
+    #[command(after_help = "Example:\n  activity-site serve --addr 127.0.0.1:5000")]
+    Serve(ServeArgs),
+    /// Compare this build with a deployed API and print what would change
+    #[command(after_help = "Example:\n  activity-site diff --against https://example.org")]
+    Diff(DiffArgs),
+}
+
+/// Flags every data command shares.
+#[derive(Debug, Clone, Args)]
+pub struct Common {
+    /// Root of the data tree (holds games.json, data/ and schema/)
+    #[arg(long, default_value = ".", global = true)]
+    pub root: PathBuf,
+    /// Pin "now" (YYYY-MM-DDTHH:MM:SS, in each game's time zone) for reproducible output
+    #[arg(long, value_parser = parse_now, global = true)]
+    pub now: Option<chrono::NaiveDateTime>,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Output format of the diagnostics
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Exit 1 on warnings too
+    #[arg(long)]
+    pub deny_warnings: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Output directory (replaced atomically)
+    #[arg(long, default_value = "site")]
+    pub out: PathBuf,
+    /// Output format of the diagnostics when the check fails
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Change nothing; list files that would change and exit 1 if any
+    #[arg(long)]
+    pub check: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = StatusFormat::Text)]
+    pub format: StatusFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StatusFormat {
+    /// an aligned table
+    Text,
+    /// a JSON array of rows
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Output directory the preview is built into
+    #[arg(long, default_value = "site")]
+    pub out: PathBuf,
+    /// Address to listen on
+    #[arg(long, default_value = "127.0.0.1:5000")]
+    pub addr: SocketAddr,
+    /// Build once and serve, without watching the inputs
+    #[arg(long)]
+    pub no_watch: bool,
+    /// State directory of the simulated control service (default: <root>/.activity-site)
+    #[arg(long)]
+    pub state_dir: Option<PathBuf>,
+    /// Service configuration file (JSON with Logging, AllowedHosts and AccessToken)
+    #[arg(long)]
+    pub control_config: Option<PathBuf>,
+    /// Access token of the control API (overrides AccessToken of the configuration file)
+    #[arg(long, env = "ACTIVITY_SITE_ACCESS_TOKEN")]
+    pub access_token: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Base URL of the deployed site (the API lives under <base>/api/v1)
+    #[arg(long)]
+    pub against: String,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = StatusFormat::Text)]
+    pub format: StatusFormat,
+    /// Request timeout in seconds
+    #[arg(long, default_value_t = 20)]
+    pub timeout: u64,
+}
+
+fn parse_now(s: &str) -> Result<chrono::NaiveDateTime, String> {
+    crate::model::parse_time(s)
+        .ok_or_else(|| format!("`{s}` is not a local date-time YYYY-MM-DDTHH:MM:SS"))
+}

@@ -1,0 +1,33 @@
+//! One function per subcommand: glue between the CLI and the library.
+//!
+//! Exit codes: 0 clean, 1 problems found in the data (or changes found by
+//! `fmt --check` and `diff`), 2 the tool itself failed.
+
+use std::process::ExitCode;
+
+use crate::cli::{Cli, Command};
+
+mod build;
+mod check;
+mod diff;
+mod fmt;
+mod serve;
+mod status;
+
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Build(args) => build::run(args),
+        Command::Fmt(args) => fmt::run(args),
+        Command::Status(args) => status::run(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Diff(args) => diff::run(args),
+    }
+}
+
+/// Whether stderr should be coloured: a terminal, and `NO_COLOR` unset.
+#[allow(dead_code)]
+pub(crate) fn stderr_color() -> bool {
+    use std::io::IsTerminal;
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
+}

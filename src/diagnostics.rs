@@ -1,0 +1,268 @@
+//! Diagnostics: what `check` reports and how it is rendered.
+//!
+//! A [`Diagnostic`] is plain data: a stable rule code, a severity, the file
+//! (relative to the root, forward slashes), a 1-based line and column (the
+//! column counts characters, not bytes), a message and an optional help line.
+//! This module owns the three renderers (`human`, `json`, `github`) and knows
+//! nothing about how diagnostics are found.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+/// How bad a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One problem found in the inputs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// Stable rule code, such as `schema` or `time-order`.
+    pub code: &'static str,
+    pub severity: Severity,
+    /// Path relative to the root, with forward slashes.
+    pub file: String,
+    /// 1-based line of the offending value.
+    pub line: usize,
+    /// 1-based column of the offending value, counted in characters.
+    pub column: usize,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    /// Length of the offending value in characters on its first line, for the caret underline.
+    #[serde(skip)]
+    pub width: usize,
+}
+
+impl Diagnostic {
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// Where a value sits in a source file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Location {
+    pub line: usize,
+    pub column: usize,
+    pub width: usize,
+}
+
+/// Maps a byte range of `text` to a 1-based line and character column.
+pub fn locate(text: &str, start: usize, end: usize) -> Location {
+    let start = floor_char_boundary(text, start.min(text.len()));
+    let end = floor_char_boundary(text, end.clamp(start, text.len()));
+    let before = &text[..start];
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = text[line_start..start].chars().count() + 1;
+    let span = &text[start..end];
+    let first_line = span.split('\n').next().unwrap_or("");
+    Location {
+        line,
+        column,
+        width: first_line.chars().count().max(1),
+    }
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Output format of `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Format {
+    /// rustc-like text with the source line and a caret
+    #[default]
+    Human,
+    /// one JSON object with a `diagnostics` array and counts
+    Json,
+    /// GitHub Actions workflow commands (annotations)
+    Github,
+}
+
+/// Counts of errors and warnings.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+pub fn count(diagnostics: &[Diagnostic]) -> Counts {
+    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+    Counts {
+        errors,
+        warnings: diagnostics.len() - errors,
+    }
+}
+
+/// Sorts diagnostics by file, position and code, so output is stable.
+pub fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| {
+        (&a.file, a.line, a.column, a.code, &a.message)
+            .cmp(&(&b.file, b.line, b.column, b.code, &b.message))
+    });
+}
+
+/// Renders diagnostics in `format`. `source` returns the text of a file for the
+/// human renderer's snippet (None when the file is not text).
+pub fn render(
+    diagnostics: &[Diagnostic],
+    format: Format,
+    color: bool,
+    source: &dyn Fn(&str) -> Option<String>,
+) -> String {
+    match format {
+        Format::Human => render_human(diagnostics, color, source),
+        Format::Json => render_json(diagnostics),
+        Format::Github => render_github(diagnostics),
+    }
+}
+
+/// The `--format json` document.
+pub fn render_json(diagnostics: &[Diagnostic]) -> String {
+    #[derive(Serialize)]
+    struct Report<'a> {
+        diagnostics: &'a [Diagnostic],
+        errors: usize,
+        warnings: usize,
+    }
+    let counts = count(diagnostics);
+    let report = Report {
+        diagnostics,
+        errors: counts.errors,
+        warnings: counts.warnings,
+    };
+    let mut out = serde_json::to_string_pretty(&report).expect("diagnostics serialize");
+    out.push('\n');
+    out
+}
+
+/// GitHub workflow commands: one `::error` or `::warning` line per diagnostic.
+pub fn render_github(diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for d in diagnostics {
+        let level = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let mut message = d.message.clone();
+        if let Some(help) = &d.help {
+            message.push_str("\nhelp: ");
+            message.push_str(help);
+        }
+        let _ = writeln!(
+            out,
+            "::{level} file={},line={},col={},title={}::{}",
+            escape_property(&d.file),
+            d.line,
+            d.column,
+            escape_property(d.code),
+            escape_data(&message)
+        );
+    }
+    out
+}
+
+fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// rustc-style rendering through annotate-snippets.
+pub fn render_human(
+    diagnostics: &[Diagnostic],
+    color: bool,
+    source: &dyn Fn(&str) -> Option<String>,
+) -> String {
+    use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+
+    let renderer = if color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    let mut out = String::new();
+    for d in diagnostics {
+        let level = match d.severity {
+            Severity::Error => Level::ERROR,
+            Severity::Warning => Level::WARNING,
+        };
+        let text = source(&d.file);
+        let title = level.primary_title(d.message.as_str()).id(d.code);
+        let mut group = Group::with_title(title);
+        let path_line;
+        if let Some(text) = text.as_deref().filter(|_| d.line > 0) {
+            // Show the offending line only; annotate-snippets wants a byte range.
+            let (line_text, range) = line_span(text, d.line, d.column, d.width);
+            group = group.element(
+                Snippet::source(line_text)
+                    .line_start(d.line)
+                    .path(d.file.as_str())
+                    .annotation(AnnotationKind::Primary.span(range)),
+            );
+        } else {
+            path_line = format!("{}:{}:{}", d.file, d.line, d.column);
+            group = group.element(annotate_snippets::Origin::path(path_line.as_str()));
+        }
+        let help_text;
+        if let Some(help) = &d.help {
+            help_text = help.clone();
+            group = group.element(Level::HELP.message(help_text.as_str()));
+        }
+        let _ = writeln!(out, "{}\n", renderer.render(&[group]));
+    }
+    out
+}
+
+/// The text of 1-based `line` and the byte range within it for `column`/`width`.
+fn line_span(
+    text: &str,
+    line: usize,
+    column: usize,
+    width: usize,
+) -> (&str, std::ops::Range<usize>) {
+    let line_text = text.lines().nth(line - 1).unwrap_or("");
+    let mut indices = line_text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([line_text.len()]);
+    let start = indices
+        .nth(column.saturating_sub(1))
+        .unwrap_or(line_text.len());
+    let end = line_text[start..]
+        .char_indices()
+        .map(|(i, _)| start + i)
+        .chain([line_text.len()])
+        .nth(width.max(1))
+        .unwrap_or(line_text.len());
+    (line_text, start..end.max(start))
+}
+
+/// One-line summary, as printed after the diagnostics.
+pub fn summary(counts: Counts) -> String {
+    fn plural(n: usize, word: &str) -> String {
+        if n == 1 {
+            format!("{n} {word}")
+        } else {
+            format!("{n} {word}s")
+        }
+    }
+    format!(
+        "{}, {}",
+        plural(counts.errors, "error"),
+        plural(counts.warnings, "warning")
+    )
+}

@@ -1,0 +1,54 @@
+//! `activity-site`: validate, build and serve the public activity API.
+//!
+//! # Bird's-eye view
+//!
+//! Contributors edit `games.json` and `data/<game>/<locale>.json`. The
+//! [`load`] phase reads them (keeping the source text, so every problem can
+//! point at a line and column), [`validate`] runs the JSON Schemas of
+//! `schema/` and the date rules and returns [`diagnostics::Diagnostic`]s, and
+//! [`site`] turns a clean tree into `site/`: the JSON API, its index and
+//! schema, iCalendar feeds and HTML pages. `serve` ([`server`]) previews that
+//! site with live rebuilds and also mounts a simulated stand-in of the game
+//! task-automation control service ([`control`] behind [`api`] and [`mcp`]).
+//!
+//! # Code map
+//!
+//! - `main.rs`: thin; parses the command line, runs it, maps errors to exit 2.
+//! - [`cli`]: clap types.
+//! - [`cmd`]: one function per subcommand; glue only.
+//! - [`model`]: serde types of `games.json` and activity documents; no I/O.
+//! - [`load`]: reads the root, game by game, keeping source text for spans.
+//! - [`validate`]: schema and rules to `Vec<Diagnostic>`; no I/O.
+//! - [`diagnostics`]: the `Diagnostic` type and its renderers.
+//! - [`site`]: the builder: validated data to files; no HTTP, no async.
+//! - [`control`]: the control-service core (runner, simulated backend,
+//!   configurations, settings, extensions, operator, logs); no axum.
+//! - [`api`]: axum handlers of the control API, envelope, errors, OpenAPI.
+//! - [`mcp`]: MCP tools over [`control`].
+//! - [`server`]: the composition root: router, static files, watch, reload.
+//!
+//! # Invariants
+//!
+//! - [`model`] and [`diagnostics`] depend on no other module of the crate.
+//! - [`load`], [`validate`] and [`site`] know nothing about HTTP, axum or tokio.
+//! - [`control`] does not import [`site`], [`load`] or [`validate`].
+//! - [`api`] and [`mcp`] import [`control`], never [`site`] or each other.
+//! - Only [`server`] and [`cmd`] join the data half and the control half.
+//! - A build with any error writes nothing; a good build replaces the output
+//!   directory in one rename, so a host never serves half a site.
+//! - The same inputs give byte-identical output: no timestamps, no maps with
+//!   random order, activities sorted stably.
+//!
+//! `tests/architecture.rs` fails when an import breaks the direction above.
+
+pub mod api;
+pub mod cli;
+pub mod cmd;
+pub mod control;
+pub mod diagnostics;
+pub mod load;
+pub mod mcp;
+pub mod model;
+pub mod server;
+pub mod site;
+pub mod validate;

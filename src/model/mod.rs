@@ -1,0 +1,181 @@
+//! Serde types of `games.json` and of activity documents. No I/O.
+//!
+//! Field order in these structs is the canonical key order of the published
+//! documents (the contract's order, `kind` after `name`), so serializing a
+//! value is all it takes to produce canonical output.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDateTime;
+use serde::{Deserialize, Serialize};
+
+/// The time format of every date-time in the data: local time, no zone, no fraction.
+pub const TIME_FORMAT: &str = "%Y-%m-%dT%H:%M:%S";
+
+/// Time zone of a game that does not name one: the servers' UTC+8.
+pub const DEFAULT_TIME_ZONE: &str = "Asia/Shanghai";
+
+/// `games.json`: the registry of games.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Registry {
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    pub games: Vec<Game>,
+}
+
+/// One game of the registry.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Game {
+    pub id: String,
+    pub name: Localized,
+    pub locales: Vec<String>,
+    pub default_locale: String,
+    pub data_source: Localized,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub update_mode: Option<UpdateMode>,
+}
+
+impl Game {
+    /// The IANA time zone name the game's times are read in.
+    pub fn time_zone_name(&self) -> &str {
+        self.time_zone.as_deref().unwrap_or(DEFAULT_TIME_ZONE)
+    }
+
+    /// The parsed time zone (the default one when the name is unknown; the
+    /// validator reports unknown names).
+    pub fn tz(&self) -> chrono_tz::Tz {
+        self.time_zone_name()
+            .parse()
+            .unwrap_or(chrono_tz::Asia::Shanghai)
+    }
+
+    /// Path of the data file of `locale`, relative to the root.
+    pub fn data_path(&self, locale: &str) -> String {
+        format!("data/{}/{}.json", self.id, locale)
+    }
+
+    /// File stem of the published document of `locale` (`ww` or `ww-en-US`).
+    pub fn published_stem(&self, locale: &str, default_name: bool) -> String {
+        if default_name {
+            self.id.clone()
+        } else {
+            format!("{}-{}", self.id, locale)
+        }
+    }
+}
+
+/// How a game's data is updated by the maintainers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UpdateMode {
+    /// The whole document is replaced once per game version.
+    Version,
+    /// Activities are added as they are announced.
+    Activity,
+}
+
+/// A string, or a map from locale to string.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Localized {
+    One(String),
+    Many(BTreeMap<String, String>),
+}
+
+impl Localized {
+    /// The value for `locale`, else for `fallback`, else any value.
+    pub fn get<'a>(&'a self, locale: &str, fallback: &str) -> &'a str {
+        match self {
+            Localized::One(s) => s,
+            Localized::Many(map) => map
+                .get(locale)
+                .or_else(|| map.get(fallback))
+                .or_else(|| map.values().next())
+                .map_or("", String::as_str),
+        }
+    }
+}
+
+/// An activity document: one game version and its activities, in one language.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ActivityDocument {
+    /// Editor hint; kept by `fmt`, dropped from published output.
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    pub version: String,
+    pub version_name: String,
+    pub start_time: String,
+    pub end_time: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cover: Option<String>,
+    pub activities: Vec<Activity>,
+}
+
+/// One time-limited activity.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Activity {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    pub description: String,
+    pub start_time: String,
+    pub end_time: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cover: Option<String>,
+}
+
+/// Parses a data time (`YYYY-MM-DDTHH:MM:SS`, nothing more, nothing less).
+pub fn parse_time(s: &str) -> Option<NaiveDateTime> {
+    if s.len() != 19 {
+        return None;
+    }
+    NaiveDateTime::parse_from_str(s, TIME_FORMAT).ok()
+}
+
+impl ActivityDocument {
+    /// Sorts activities chronologically by start time (stable; unparsable times last).
+    pub fn sort_activities(&mut self) {
+        self.activities
+            .sort_by_key(|a| parse_time(&a.start_time).map_or((1, None), |t| (0, Some(t))));
+    }
+
+    /// The canonical text of this document: 2-space indentation, trailing newline.
+    /// `keep_schema` keeps `$schema` (for `fmt`); published output drops it.
+    pub fn to_canonical(&self, keep_schema: bool) -> String {
+        let mut doc = self.clone();
+        if !keep_schema {
+            doc.schema = None;
+        }
+        doc.sort_activities();
+        to_pretty(&doc)
+    }
+
+    /// The version window, when both ends parse.
+    pub fn window(&self) -> Option<(NaiveDateTime, NaiveDateTime)> {
+        Some((parse_time(&self.start_time)?, parse_time(&self.end_time)?))
+    }
+}
+
+impl Registry {
+    /// The canonical text of `games.json`.
+    pub fn to_canonical(&self) -> String {
+        to_pretty(self)
+    }
+
+    pub fn game(&self, id: &str) -> Option<&Game> {
+        self.games.iter().find(|g| g.id == id)
+    }
+}
+
+/// Pretty JSON with 2-space indentation and a trailing newline.
+pub fn to_pretty<T: Serialize>(value: &T) -> String {
+    let mut out = serde_json::to_string_pretty(value).expect("model types always serialize");
+    out.push('\n');
+    out
+}

@@ -1,0 +1,1 @@
+//! Validation: JSON Schema and the date rules, producing diagnostics. No I/O.

@@ -1,0 +1,128 @@
+//! Guards the module dependency direction written in `src/lib.rs` and DESIGN.md.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use crate::util::crate_root;
+
+/// Top-level modules each module may import from the crate.
+const ALLOWED: &[(&str, &[&str])] = &[
+    ("model", &[]),
+    ("diagnostics", &[]),
+    ("cli", &["diagnostics", "model"]),
+    ("load", &["model", "diagnostics"]),
+    ("validate", &["model", "diagnostics", "load"]),
+    ("site", &["model", "diagnostics", "load", "validate"]),
+    ("control", &[]),
+    ("api", &["control"]),
+    ("mcp", &["control"]),
+    (
+        "server",
+        &[
+            "site",
+            "load",
+            "validate",
+            "model",
+            "diagnostics",
+            "control",
+            "api",
+            "mcp",
+        ],
+    ),
+    (
+        "cmd",
+        &[
+            "cli",
+            "site",
+            "load",
+            "validate",
+            "model",
+            "diagnostics",
+            "control",
+            "api",
+            "mcp",
+            "server",
+        ],
+    ),
+];
+
+/// Crate modules a source file names through `crate::<module>`.
+fn imports(text: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for (i, _) in text.match_indices("crate::") {
+        let rest = &text[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            // `use crate::{a, b::c}`: every top-level name in the group.
+            let group = &group[..group.find('}').unwrap_or(group.len())];
+            for item in group.split(',') {
+                let name: String = item
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    found.insert(name);
+                }
+            }
+        } else {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                found.insert(name);
+            }
+        }
+    }
+    found
+}
+
+fn module_of(path: &Path, src: &Path) -> Option<String> {
+    let rel = path.strip_prefix(src).ok()?;
+    let first = rel.components().next()?.as_os_str().to_str()?;
+    Some(first.trim_end_matches(".rs").to_string())
+}
+
+#[test]
+fn modules_import_only_in_the_allowed_direction() {
+    let src = crate_root().join("src");
+    let mut violations = Vec::new();
+    for entry in walkdir::WalkDir::new(&src) {
+        let entry = entry.expect("src is readable");
+        if entry.path().extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let Some(module) = module_of(entry.path(), &src) else {
+            continue;
+        };
+        if module == "lib" || module == "main" {
+            continue;
+        }
+        let allowed = ALLOWED
+            .iter()
+            .find(|(m, _)| *m == module)
+            .unwrap_or_else(|| panic!("module `{module}` is not in the architecture table; add it"))
+            .1;
+        let text = std::fs::read_to_string(entry.path()).expect("source is text");
+        for import in imports(&text) {
+            if import != module && !allowed.contains(&import.as_str()) {
+                violations.push(format!(
+                    "{} imports crate::{import}",
+                    entry.path().display()
+                ));
+            }
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "dependency direction broken:\n{}",
+        violations.join("\n")
+    );
+}
+
+#[test]
+fn the_import_scanner_sees_grouped_and_plain_imports() {
+    let found = imports("use crate::{model::Game, diagnostics};\nlet x = crate::site::build();");
+    let expected: BTreeSet<String> = ["model", "diagnostics", "site"].map(String::from).into();
+    assert_eq!(found, expected);
+}

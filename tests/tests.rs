@@ -1,0 +1,7 @@
+//! The one integration test binary. Each module holds the tests of one area.
+
+// Shared helpers: temp roots, running the binary, the router.
+mod util;
+
+// The module dependency direction of DESIGN.md, read from the source.
+mod architecture;
