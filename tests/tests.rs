@@ -5,3 +5,6 @@ mod util;
 
 // The module dependency direction of DESIGN.md, read from the source.
 mod architecture;
+
+// The control API through its router and a real client.
+mod control;
