@@ -438,6 +438,10 @@ async fn configuration_errors_follow_the_contract() {
         let reply = api.call("POST", &format!("/api/Configs/{bad}"), None).await;
         reply.assert_error(StatusCode::BAD_REQUEST);
     }
+    let long = "n".repeat(control::MAX_CONFIG_NAME_CHARS + 1);
+    api.call("POST", &format!("/api/Configs/{long}"), None)
+        .await
+        .assert_error(StatusCode::BAD_REQUEST);
     api.post("/api/Configs/Arr", json!([1]))
         .await
         .assert_error(StatusCode::BAD_REQUEST);
@@ -522,6 +526,14 @@ async fn settings_errors_reject_the_whole_update() {
     api.put("/api/Settings", json!({}))
         .await
         .assert_error(StatusCode::BAD_REQUEST);
+    api.put("/api/Settings", json!({"general": {}}))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST);
+    assert_eq!(
+        api.get("/api/Settings").await.data(),
+        &before,
+        "an empty section wipes nothing"
+    );
     api.put("/api/Settings", json!([1]))
         .await
         .assert_error(StatusCode::BAD_REQUEST);
@@ -1095,6 +1107,12 @@ async fn every_error_is_an_envelope() {
         .await
         .assert_error(StatusCode::BAD_REQUEST);
     api.raw("PUT", "/api/Settings", "{")
+        .await
+        .assert_error(StatusCode::BAD_REQUEST);
+    api.raw("POST", "/api/Task/run", "[null, null]")
+        .await
+        .assert_error(StatusCode::BAD_REQUEST);
+    api.raw("POST", "/api/Operator/call", r#"["click"]"#)
         .await
         .assert_error(StatusCode::BAD_REQUEST);
     // Unknown routes.

@@ -17,7 +17,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::ApiState;
-use crate::api::envelope::{ApiError, ErrorEnvelope, JsonBody};
+use crate::api::envelope::{ApiError, ErrorEnvelope, JsonObject};
 
 pub(crate) fn routes() -> OpenApiRouter<ApiState> {
     OpenApiRouter::new().routes(routes!(auth_check))
@@ -25,6 +25,7 @@ pub(crate) fn routes() -> OpenApiRouter<ApiState> {
 
 /// Body of `POST /api/Auth`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[schema(example = json!({"token": "<ACCESS_TOKEN>"}))]
 pub struct AuthRequest {
     pub token: String,
 }
@@ -56,7 +57,7 @@ pub(crate) fn token_matches(expected: &str, given: &str) -> bool {
     ))]
 async fn auth_check(
     State(state): State<ApiState>,
-    JsonBody(request): JsonBody<AuthRequest>,
+    JsonObject(request): JsonObject<AuthRequest>,
 ) -> Result<Json<AuthResponse>, ApiError> {
     let message = match &state.options.access_token {
         None => "No access token configured",
