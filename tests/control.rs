@@ -1152,6 +1152,17 @@ async fn the_openapi_document_describes_every_route() {
         operations += item.as_object().unwrap().len();
     }
     assert_eq!(operations, 26, "the contract's 26 endpoints");
+    for (path, item) in paths {
+        for (method, operation) in item.as_object().unwrap() {
+            if let Some(parameters) = operation.get("parameters") {
+                assert!(
+                    parameters.is_array(),
+                    "{method} {path}: parameters must be an array"
+                );
+            }
+            assert!(operation["responses"]["200"].is_object(), "{method} {path}");
+        }
+    }
     let schemes = &doc["components"]["securitySchemes"];
     assert_eq!(schemes["accessToken"]["name"], "X-Access-Token");
     assert_eq!(schemes["accessToken"]["in"], "header");

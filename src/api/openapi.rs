@@ -44,7 +44,12 @@ pub fn finish(document: OpenApi) -> Value {
             .into_iter()
             .flat_map(|o| o.values_mut())
         {
-            for parameter in operation["parameters"].as_array_mut().into_iter().flatten() {
+            for parameter in operation
+                .get_mut("parameters")
+                .and_then(Value::as_array_mut)
+                .into_iter()
+                .flatten()
+            {
                 let example = match parameter["name"].as_str() {
                     Some("configName") => "Default",
                     Some("id") => "daily-checkin",
