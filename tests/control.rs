@@ -1213,6 +1213,9 @@ fn an_interrupted_write_never_truncates() {
             .unwrap_or_else(|e| panic!("truncated file after kill {attempt}: {e}"));
         assert!(value.get("round").is_some());
     }
+    // The child really wrote (a test filter that matched nothing would not).
+    let last: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(last["round"].is_u64(), "the child never replaced the file");
 }
 
 // The core, without HTTP.
@@ -1241,4 +1244,31 @@ async fn the_core_is_usable_without_http() {
         control.task_run(Default::default()).await,
         Err(control::Error::Conflict(_))
     ));
+}
+
+#[tokio::test]
+async fn the_router_merges_beside_a_static_site() {
+    use axum::Router;
+    use axum::routing::get;
+    let api = fast();
+    // How the server composes: the public API as a nested service, the site
+    // as the fallback, the control router merged in.
+    let site = Router::new()
+        .nest_service("/api/v1", get(|| async { "public api" }))
+        .fallback(|| async { "site" });
+    let app = harness::Api {
+        router: site.merge(api.router.clone()),
+        control: api.control.clone(),
+        dir: tempfile::tempdir().unwrap(),
+    };
+    assert_eq!(
+        app.get("/api/v1/activity/sr.json").await.bytes,
+        b"public api"
+    );
+    assert_eq!(app.get("/index.html").await.bytes, b"site");
+    assert_eq!(app.get("/api/task/status").await.data()["status"], "idle");
+    app.get("/api/Nope")
+        .await
+        .assert_error(StatusCode::NOT_FOUND);
+    assert_eq!(app.get("/openapi/v1.json").await.status, StatusCode::OK);
 }

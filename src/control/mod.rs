@@ -18,6 +18,7 @@ use sha2::Digest;
 mod configs;
 mod error;
 mod extensions;
+mod font;
 mod logs;
 mod operator;
 mod runner;
