@@ -6,8 +6,7 @@
 //! neither content nor length leaks through timing.
 
 use axum::Json;
-use axum::extract::{Request, State};
-use axum::http::StatusCode;
+use axum::extract::{Query, Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
@@ -70,29 +69,18 @@ async fn auth_check(
     }))
 }
 
-/// The token of a request: the header if present, else the query parameter.
+/// The token of a request: the header if present, else the query parameter
+/// (decoded as axum's `Query` does).
 fn presented_token(req: &Request) -> Option<String> {
     if let Some(value) = req.headers().get("x-access-token") {
         return Some(String::from_utf8_lossy(value.as_bytes()).into_owned());
     }
-    let query = req.uri().query()?;
-    form_pairs(query)
+    let Query(pairs) = Query::<Vec<(String, String)>>::try_from_uri(req.uri()).ok()?;
+    pairs
         .into_iter()
         .rev()
         .find(|(k, _)| k == "access_token")
         .map(|(_, v)| v)
-}
-
-fn form_pairs(query: &str) -> Vec<(String, String)> {
-    serde_urlencoded_pairs(query).unwrap_or_default()
-}
-
-fn serde_urlencoded_pairs(query: &str) -> Option<Vec<(String, String)>> {
-    // axum's Query extractor uses the same decoding (serde_urlencoded).
-    let uri: axum::http::Uri = format!("/?{query}").parse().ok()?;
-    axum::extract::Query::<Vec<(String, String)>>::try_from_uri(&uri)
-        .ok()
-        .map(|q| q.0)
 }
 
 /// Whether a canonical request needs no token: `POST /api/Auth` and the OpenAPI document.
@@ -115,12 +103,6 @@ pub(crate) async fn require_token(
     }
     match presented_token(&req) {
         Some(given) if token_matches(expected, &given) => next.run(req).await,
-        _ => unauthorized(),
+        _ => ApiError::Unauthorized.into_response(),
     }
-}
-
-fn unauthorized() -> Response {
-    let mut response = ApiError::Unauthorized.into_response();
-    *response.status_mut() = StatusCode::UNAUTHORIZED;
-    response
 }

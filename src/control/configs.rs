@@ -324,6 +324,52 @@ mod tests {
     }
 
     #[test]
+    fn the_documented_pattern_agrees_with_the_rule() {
+        let schema = json!({
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_CONFIG_NAME_CHARS,
+            "pattern": CONFIG_NAME_PATTERN,
+        });
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let long = "x".repeat(MAX_CONFIG_NAME_CHARS + 1);
+        let names = [
+            "Default",
+            "a",
+            "my config",
+            "日常",
+            "a.b",
+            ".hidden",
+            "",
+            ".",
+            "..",
+            "a/b",
+            "a\\b",
+            "a:b",
+            "a*b",
+            "a?b",
+            "a\"b",
+            "a<b",
+            "a>b",
+            "a|b",
+            " a",
+            "a ",
+            "a.",
+            "a\u{7}b",
+            "a\u{85}b",
+            "x\ny",
+            &long,
+        ];
+        for name in names {
+            assert_eq!(
+                validator.is_valid(&json!(name)),
+                name_problem(name).is_none(),
+                "{name:?}"
+            );
+        }
+    }
+
+    #[test]
     fn redaction_omits_credentials() {
         let out = redact(default_config());
         let start = out["startGame"].as_object().unwrap();

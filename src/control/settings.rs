@@ -397,6 +397,30 @@ mod tests {
     }
 
     #[test]
+    fn the_update_schema_agrees_with_the_update() {
+        let validator = jsonschema::validator_for(&settings_schema(true)).unwrap();
+        let cases = [
+            json!({"advanced": {"backend": {"remote": {"url": "http://10.0.0.2:5000"}}}}),
+            json!({"advanced": {"backend": {"remote": {"url": ""}}}}),
+            json!({"advanced": {"backend": {"remote": {"url": "ftp://x"}}}}),
+            json!({"advanced": {"backend": {"remote": {"url": "http:// x"}}}}),
+            json!({"advanced": {"backend": {"remote": {"url": "https://"}}}}),
+            json!({"general": {"ocrConfidence": 1.5}}),
+            json!({"general": {"ocrConfidence": 0}}),
+            json!({"notification": {"email": {"smtpPort": 0}}}),
+            json!({"update": {"updateChannel": "nightly"}}),
+            json!({"update": {"updateChannel": "beta"}}),
+            json!({"general": {"cloudGame": "no"}}),
+        ];
+        for case in cases {
+            let (_d, s) = store();
+            assert_eq!(validator.is_valid(&case), s.update(&case).is_ok(), "{case}");
+        }
+        let full = jsonschema::validator_for(&settings_schema(false)).unwrap();
+        assert!(full.is_valid(&default_settings()));
+    }
+
+    #[test]
     fn integers_and_floats() {
         let (_d, s) = store();
         assert!(s.update(&json!({"general": {"ocrConfidence": 1}})).is_ok());
