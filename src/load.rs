@@ -235,8 +235,28 @@ fn syntax_error(rel: &str, text: &str, serde_err: &serde_json::Error) -> Diagnos
     match jsonc_parser::parse_to_ast(text, &collect, &strict) {
         Err(err) => {
             let range = err.range();
+            let kind = lowercase_first(&err.kind().to_string());
+            if kind.starts_with("unterminated") {
+                // Point at the end, where the closing bracket or quote is missing.
+                let opened = locate(text, range.start, range.end);
+                let end = text.trim_end().len();
+                let at = locate(text, end, end);
+                let message = format!(
+                    "unexpected end of file: {} opened at {}:{} is never closed",
+                    kind.trim_start_matches("unterminated "),
+                    opened.line,
+                    opened.column
+                );
+                return syntax(
+                    rel,
+                    at.line,
+                    at.column,
+                    1,
+                    message,
+                    Some("add the missing closing bracket or quote".to_string()),
+                );
+            }
             let at = locate(text, range.start, range.end);
-            let kind = err.kind().to_string();
             let help = syntax_help(&kind);
             syntax(rel, at.line, at.column, at.width, kind, help)
         }
@@ -262,6 +282,13 @@ fn syntax_error(rel: &str, text: &str, serde_err: &serde_json::Error) -> Diagnos
             )
         }
     }
+}
+
+fn lowercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or(String::new(), |c| c.to_lowercase().chain(chars).collect())
 }
 
 fn syntax_help(kind: &str) -> Option<String> {

@@ -24,7 +24,11 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
 /// Prints diagnostics: human text and the summary to stderr; JSON and GitHub
 /// annotations (data for other programs) to stdout.
 pub(crate) fn report(root: &Path, diagnostics: &[Diagnostic], format: Format) {
-    let source = |file: &str| std::fs::read_to_string(root.join(file)).ok();
+    let source = |file: &str| {
+        std::fs::read(root.join(file))
+            .ok()
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+    };
     match format {
         Format::Human => {
             let text = diagnostics::render_human(diagnostics, super::stderr_color(), &source);

@@ -228,6 +228,11 @@ fn schema_errors(
             }
             Kind::Required { property } => {
                 let name = property.as_str().unwrap_or_default();
+                let known = known_keys(&pointer, registry);
+                if misspelt_as_unknown(&json.value, &pointer, name, &known) {
+                    // The unknown-field diagnostic already says "did you mean".
+                    continue;
+                }
                 let help = missing_field_help(&json.value, &pointer, name);
                 report.value(
                     &pointer,
@@ -285,6 +290,17 @@ fn type_name(value: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
+}
+
+/// Whether the object at `pointer` has an unknown key that is a typo of `name`.
+fn misspelt_as_unknown(document: &Value, pointer: &str, name: &str, known: &[&str]) -> bool {
+    let Some(object) = document.pointer(pointer).and_then(Value::as_object) else {
+        return false;
+    };
+    object
+        .keys()
+        .filter(|k| !known.contains(&k.as_str()))
+        .any(|k| did_you_mean(k, known) == Some(name))
 }
 
 /// When a required field is missing but a misspelt one is present, name it.
