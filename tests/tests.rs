@@ -8,3 +8,6 @@ mod architecture;
 
 // `check`: invalid fixtures (one defect each), real documents, rendering, exit codes.
 mod check;
+
+// `build`, `fmt` and `status`: output files, determinism, atomicity.
+mod build;

@@ -13,7 +13,9 @@ use crate::validate;
 
 pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
     let root = &args.common.root;
-    let options = validate::Options { now: args.common.now };
+    let options = validate::Options {
+        now: args.common.now,
+    };
     let checked = site::check(root, &options, true)?;
 
     // Files with errors are not touched: their canonical form is unknown.
@@ -23,11 +25,17 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
         .filter(|d| d.is_error())
         .map(|d| d.file.as_str())
         .collect();
-    let errors: Vec<_> = checked.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
+    let errors: Vec<_> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect();
 
     let mut wanted: Vec<(String, String)> = Vec::new();
     if !broken.contains(REGISTRY_PATH) {
-        let text = std::fs::read_to_string(root.join(REGISTRY_PATH)).context("cannot read games.json")?;
+        let text =
+            std::fs::read_to_string(root.join(REGISTRY_PATH)).context("cannot read games.json")?;
         if let Ok(registry) = serde_json::from_str::<Registry>(&text) {
             wanted.push((REGISTRY_PATH.to_string(), registry.to_canonical()));
         }
@@ -35,7 +43,10 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
     for game in &checked.games {
         for (locale, document) in &game.documents {
             let path = game.game.data_path(locale);
-            if let Some(document) = document.as_ref().filter(|_| !broken.contains(path.as_str())) {
+            if let Some(document) = document
+                .as_ref()
+                .filter(|_| !broken.contains(path.as_str()))
+            {
                 wanted.push((path, document.to_canonical(true)));
             }
         }
@@ -43,11 +54,13 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
 
     let mut changed = Vec::new();
     for (path, canonical) in &wanted {
-        let current = std::fs::read(root.join(path)).with_context(|| format!("cannot read `{path}`"))?;
+        let current =
+            std::fs::read(root.join(path)).with_context(|| format!("cannot read `{path}`"))?;
         if current != canonical.as_bytes() {
             changed.push(path.as_str());
             if !args.check {
-                write_atomic(&root.join(path), canonical.as_bytes()).with_context(|| format!("cannot write `{path}`"))?;
+                write_atomic(&root.join(path), canonical.as_bytes())
+                    .with_context(|| format!("cannot write `{path}`"))?;
             }
         }
     }
@@ -72,11 +85,19 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
         "fmt: {} file{} {}, {} already canonical",
         changed.len(),
         if changed.len() == 1 { "" } else { "s" },
-        if args.check { "would change" } else { "reformatted" },
+        if args.check {
+            "would change"
+        } else {
+            "reformatted"
+        },
         wanted.len() - changed.len()
     );
     let failed = counts.errors > 0 || (args.check && !changed.is_empty());
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Replaces `path` with `bytes` through a synced temporary file in the same

@@ -23,7 +23,9 @@ struct Row {
 }
 
 pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
-    let options = validate::Options { now: args.common.now };
+    let options = validate::Options {
+        now: args.common.now,
+    };
     let checked = site::check(&args.common.root, &options, true)?;
     let mut rows = Vec::new();
     for game in &checked.games {
@@ -58,7 +60,12 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
     // Missing and broken files first, then by end time: ended first.
     rows.sort_by(|a, b| {
         let rank = |r: &Row| matches!(r.state, "missing" | "invalid");
-        (!rank(a), a.days_left, &a.game, &a.locale).cmp(&(!rank(b), b.days_left, &b.game, &b.locale))
+        (!rank(a), a.days_left, &a.game, &a.locale).cmp(&(
+            !rank(b),
+            b.days_left,
+            &b.game,
+            &b.locale,
+        ))
     });
     match args.format {
         StatusFormat::Json => println!("{}", serde_json::to_string_pretty(&rows)?),
@@ -68,7 +75,11 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn print_table(rows: &[Row]) {
-    let mut table = vec![["GAME", "LOCALE", "VERSION", "ENDS", "LEFT", "STATE"].map(String::from).to_vec()];
+    let mut table = vec![
+        ["GAME", "LOCALE", "VERSION", "ENDS", "LEFT", "STATE"]
+            .map(String::from)
+            .to_vec(),
+    ];
     for row in rows {
         let left = match row.days_left {
             Some(d) if d < 0 => format!("{} overdue", plural_days(-d)),
@@ -90,7 +101,13 @@ fn print_table(rows: &[Row]) {
         ]);
     }
     let widths: Vec<usize> = (0..6)
-        .map(|i| table.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .map(|i| {
+            table
+                .iter()
+                .map(|r| r[i].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     for row in table {
         let cells: Vec<String> = row
@@ -109,5 +126,9 @@ fn print_table(rows: &[Row]) {
 }
 
 fn plural_days(n: i64) -> String {
-    if n == 1 { "1 day".to_string() } else { format!("{n} days") }
+    if n == 1 {
+        "1 day".to_string()
+    } else {
+        format!("{n} days")
+    }
 }
