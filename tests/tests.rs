@@ -11,3 +11,6 @@ mod check;
 
 // `build`, `fmt` and `status`: output files, determinism, atomicity.
 mod build;
+
+// The control API through its router and a real client.
+mod control;
