@@ -5,3 +5,6 @@ mod util;
 
 // The module dependency direction of DESIGN.md, read from the source.
 mod architecture;
+
+// The /mcp endpoint over streamable HTTP on loopback.
+mod mcp;
