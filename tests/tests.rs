@@ -14,3 +14,6 @@ mod build;
 
 // The control API through its router and a real client.
 mod control;
+
+// The /mcp endpoint over streamable HTTP on loopback.
+mod mcp;
