@@ -11,3 +11,6 @@ mod check;
 
 // `build`, `fmt` and `status`: output files, determinism, atomicity.
 mod build;
+
+// The site for people: pages, calendars, headers, precompression and diff.
+mod pages;

@@ -80,6 +80,8 @@ struct Ui {
     cover: &'static str,
     now: &'static str,
     as_of: &'static str,
+    /// The colon after a label (full-width in Chinese).
+    colon: &'static str,
     times_in: &'static str,
     legend: &'static str,
     not_found_title: &'static str,
@@ -113,6 +115,7 @@ const EN: Ui = Ui {
     cover: "Cover of",
     now: "Now",
     as_of: "Status as of",
+    colon: ": ",
     times_in: "Times are in the game's server time zone",
     legend: "Legend",
     not_found_title: "Page not found",
@@ -146,6 +149,7 @@ const ZH: Ui = Ui {
     cover: "封面",
     now: "现在",
     as_of: "状态时间",
+    colon: "：",
     times_in: "时间均为游戏服务器时区",
     legend: "图例",
     not_found_title: "页面不存在",
@@ -299,6 +303,19 @@ fn environment() -> anyhow::Result<Environment<'static>> {
             .build()?,
     );
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    // minijinja's HTML escaping also escapes `/` and `'`, which makes every
+    // relative link read `demo&#x2f;en-US&#x2f;`. Valid, but unreadable in
+    // the page source; escaping `& < > "` is all HTML text and double-quoted
+    // attributes (the only kind these templates use) need.
+    env.set_formatter(
+        |out, state, value| match (state.auto_escape(), value.as_str()) {
+            (minijinja::AutoEscape::Html, Some(text)) if !value.is_safe() => {
+                out.write_str(&escape_html(text))?;
+                Ok(())
+            }
+            _ => minijinja::escape_formatter(out, state, value),
+        },
+    );
     for (name, source) in [
         ("base.html", include_str!("templates/base.html")),
         ("index.html", include_str!("templates/index.html")),
@@ -309,6 +326,21 @@ fn environment() -> anyhow::Result<Environment<'static>> {
         env.add_template(name, source)?;
     }
     Ok(env)
+}
+
+/// Escapes text for HTML content and double-quoted attribute values.
+fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn render<S: Serialize>(
