@@ -17,3 +17,6 @@ mod control;
 
 // The /mcp endpoint over streamable HTTP on loopback.
 mod mcp;
+
+// The site for people: pages, calendars, headers, precompression and diff.
+mod pages;
