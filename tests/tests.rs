@@ -5,3 +5,6 @@ mod util;
 
 // The module dependency direction of DESIGN.md, read from the source.
 mod architecture;
+
+// serve: static semantics through the router, and live rebuilds on loopback.
+mod serve;
