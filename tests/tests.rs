@@ -6,5 +6,11 @@ mod util;
 // The module dependency direction of DESIGN.md, read from the source.
 mod architecture;
 
+// `check`: invalid fixtures (one defect each), real documents, rendering, exit codes.
+mod check;
+
+// `build`, `fmt` and `status`: output files, determinism, atomicity.
+mod build;
+
 // serve: static semantics through the router, and live rebuilds on loopback.
 mod serve;
