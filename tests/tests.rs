@@ -20,3 +20,6 @@ mod mcp;
 
 // The site for people: pages, calendars, headers, precompression and diff.
 mod pages;
+
+// serve: static semantics through the router, and live rebuilds on loopback.
+mod serve;
