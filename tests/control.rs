@@ -1249,13 +1249,11 @@ async fn the_core_is_usable_without_http() {
 #[tokio::test]
 async fn the_router_merges_beside_a_static_site() {
     use axum::Router;
-    use axum::routing::get;
     let api = fast();
-    // How the server composes: the public API as a nested service, the site
-    // as the fallback, the control router merged in.
+    // How the server composes: the site (the public API included) as the
+    // fallback, the control router merged in.
     let site = Router::new()
-        .nest_service("/api/v1", get(|| async { "public api" }))
-        .fallback(|| async { "site" });
+        .fallback(|uri: axum::http::Uri| async move { format!("site {}", uri.path()) });
     let app = harness::Api {
         router: site.merge(api.router.clone()),
         control: api.control.clone(),
@@ -1263,12 +1261,36 @@ async fn the_router_merges_beside_a_static_site() {
     };
     assert_eq!(
         app.get("/api/v1/activity/sr.json").await.bytes,
-        b"public api"
+        b"site /api/v1/activity/sr.json",
+        "the public activity API stays the site's"
     );
-    assert_eq!(app.get("/index.html").await.bytes, b"site");
+    assert_eq!(app.get("/index.html").await.bytes, b"site /index.html");
+    assert_eq!(app.get("/API/BACKEND/LOGS").await.status, StatusCode::OK);
+    assert_eq!(
+        app.get("/api/extensions/daily-checkin/Schema").await.status,
+        StatusCode::OK
+    );
     assert_eq!(app.get("/api/task/status").await.data()["status"], "idle");
     app.get("/api/Nope")
         .await
         .assert_error(StatusCode::NOT_FOUND);
     assert_eq!(app.get("/openapi/v1.json").await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn canonicalize_in_front_of_everything_accepts_any_case() {
+    let api = fast();
+    let site = axum::Router::new().fallback(|| async { "site" });
+    let app = site.merge(api.router.clone());
+    // A server that wants mixed-case resources too rewrites before routing.
+    let wrapped = tower::ServiceBuilder::new()
+        .map_request(api::canonicalize)
+        .service(app);
+    let app = harness::Api {
+        router: axum::Router::new().fallback_service(wrapped),
+        control: api.control.clone(),
+        dir: tempfile::tempdir().unwrap(),
+    };
+    assert_eq!(app.get("/api/tAsK/StAtUs").await.data()["status"], "idle");
+    assert_eq!(app.get("/aPi/v1/activity/sr.json").await.bytes, b"site");
 }
