@@ -13,8 +13,8 @@
 //!    check, the path rewrite, the body limit and the token check. The path
 //!    rewrite ([`normalize_path`]) replaces the request path by its canonical
 //!    spelling: literal segments take the route's case, path parameters stay
-//!    as sent. Because it runs before the inner router routes, case never
-//!    matters.
+//!    as sent. It runs before the inner router routes, so once a request
+//!    reaches this service the case of literal segments never matters.
 //! 2. An outer `Router` that sends requests to that service: every single
 //!    segment under `/api/` in any case (`/api/auth`, `/api/Nope`), and the
 //!    deeper paths of each resource spelled canonically, in lower case or in
@@ -26,7 +26,7 @@
 //!    the outer catch-all parameter is visible to them too. A mixed-case
 //!    resource in a deeper path (`/api/tAsK/status`) reaches the service only
 //!    when the server applies [`canonicalize`] in front of everything.
-//!
+
 use std::sync::Arc;
 use std::time::Duration;
 
