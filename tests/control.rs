@@ -1042,6 +1042,14 @@ fn the_service_configuration_file_is_read() {
     assert_eq!(config.access_token.as_deref(), Some("abc"));
     assert_eq!(config.allowed_hosts, "*");
     assert!(config.logging.is_object());
+    let options = ApiOptions::from_config(&config, None);
+    assert_eq!(options.access_token.as_deref(), Some("abc"));
+    let flag = ApiOptions::from_config(&config, Some("flag".to_string()));
+    assert_eq!(
+        flag.access_token.as_deref(),
+        Some("flag"),
+        "--access-token wins"
+    );
     std::fs::write(&path, r#"{"AccessToken": 5}"#).unwrap();
     let error = control::ServiceConfig::load(&path).unwrap_err();
     assert!(format!("{error:#}").contains("AccessToken"));

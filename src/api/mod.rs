@@ -39,7 +39,7 @@ use axum::routing::get;
 use tower::ServiceBuilder;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::control::{Control, host_allowed};
+use crate::control::{Control, ServiceConfig, host_allowed};
 
 pub mod auth;
 pub mod backend;
@@ -76,6 +76,21 @@ impl Default for ApiOptions {
             allowed_hosts: "*".to_string(),
             sse_keep_alive: Duration::from_secs(15),
             body_limit: 1024 * 1024,
+        }
+    }
+}
+
+impl ApiOptions {
+    /// Options from the service configuration file (`AccessToken`,
+    /// `AllowedHosts`); `access_token` (the `--access-token` flag) wins when
+    /// given. An empty token means authentication is off.
+    pub fn from_config(config: &ServiceConfig, access_token: Option<String>) -> ApiOptions {
+        ApiOptions {
+            access_token: access_token
+                .or_else(|| config.access_token.clone())
+                .filter(|t| !t.is_empty()),
+            allowed_hosts: config.allowed_hosts.clone(),
+            ..ApiOptions::default()
         }
     }
 }
