@@ -82,11 +82,14 @@ impl Default for ApiOptions {
 
 impl ApiOptions {
     /// Options from the service configuration file (`AccessToken`,
-    /// `AllowedHosts`); `access_token` (the `--access-token` flag) wins when
-    /// given. An empty token means authentication is off.
+    /// `AllowedHosts`); a non-empty `access_token` (the `--access-token`
+    /// flag) wins. No token anywhere means authentication is off.
     pub fn from_config(config: &ServiceConfig, access_token: Option<String>) -> ApiOptions {
         ApiOptions {
+            // An empty flag (say, an empty environment variable) must not
+            // switch off the token of the file.
             access_token: access_token
+                .filter(|t| !t.is_empty())
                 .or_else(|| config.access_token.clone())
                 .filter(|t| !t.is_empty()),
             allowed_hosts: config.allowed_hosts.clone(),
