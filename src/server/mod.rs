@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use axum::Router;
-use axum::routing::get;
+use axum::routing::{any, get};
 use tokio::net::TcpListener;
 use tokio::sync::{broadcast, watch as signal};
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
@@ -132,6 +132,11 @@ pub fn router(state: ServerState) -> Router {
     let mounts = state.mounts.clone();
     let own = Router::new()
         .route(RELOAD_PATH, get(reload::events))
+        // The public API is static too; as explicit routes it wins over the
+        // control API's `/api/{resource}/...` catch-all among the mounts.
+        .route("/api/v1", any(static_files::serve))
+        .route("/api/v1/", any(static_files::serve))
+        .route("/api/v1/{*path}", any(static_files::serve))
         .fallback(static_files::serve)
         .with_state(state);
     mounts.merge(own).layer(
