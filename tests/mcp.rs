@@ -16,6 +16,8 @@ struct Server {
     addr: SocketAddr,
     _state: tempfile::TempDir,
     shutdown: tokio_util::sync::CancellationToken,
+    /// The `axum::serve` task; it ends after a graceful shutdown.
+    task: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Drop for Server {
@@ -40,7 +42,7 @@ async fn start(allowed_hosts: &str) -> Server {
         .expect("bind loopback");
     let addr = listener.local_addr().expect("bound address");
     let stop = shutdown.clone();
-    tokio::spawn(async move {
+    let task = tokio::spawn(async move {
         axum::serve(listener, app)
             .with_graceful_shutdown(stop.cancelled_owned())
             .await
@@ -50,6 +52,7 @@ async fn start(allowed_hosts: &str) -> Server {
         addr,
         _state: state,
         shutdown,
+        task: Some(task),
     }
 }
 
@@ -557,4 +560,43 @@ async fn the_sessionless_revision_discovers_and_calls_tools() {
 fn sse_or_json(body: &str) -> Value {
     serde_json::from_str(body)
         .unwrap_or_else(|_| sse_messages(body).into_iter().next().expect("one message"))
+}
+
+#[tokio::test]
+async fn delete_ends_the_session() {
+    let (_server, mut client) = session("*").await;
+    let session_id = client.session.clone().expect("a session id");
+    let ended = client
+        .http
+        .delete(&client.url)
+        .header("Mcp-Session-Id", &session_id)
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(ended.status(), 204);
+    let body = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {}});
+    let gone = client.post(&body).send().await.expect("sent");
+    assert_eq!(gone.status(), 404, "the session no longer exists");
+}
+
+/// An agent's open event stream must not hold a graceful shutdown forever.
+#[tokio::test]
+async fn shutdown_ends_open_event_streams() {
+    let (mut server, client) = session("*").await;
+    let stream = client
+        .http
+        .get(&client.url)
+        .header("Accept", "text/event-stream")
+        .header("Mcp-Session-Id", client.session.clone().expect("session"))
+        .send()
+        .await
+        .expect("stream opened");
+    assert_eq!(stream.status(), 200);
+    server.shutdown.cancel();
+    let task = server.task.take().expect("server task");
+    tokio::time::timeout(Duration::from_secs(60), task)
+        .await
+        .expect("the server stopped despite the open stream")
+        .expect("server task ended cleanly");
+    drop(stream);
 }
