@@ -564,7 +564,7 @@ fn sse_or_json(body: &str) -> Value {
 
 #[tokio::test]
 async fn delete_ends_the_session() {
-    let (_server, mut client) = session("*").await;
+    let (_server, client) = session("*").await;
     let session_id = client.session.clone().expect("a session id");
     let ended = client
         .http
