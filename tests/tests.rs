@@ -6,5 +6,20 @@ mod util;
 // The module dependency direction of DESIGN.md, read from the source.
 mod architecture;
 
+// `check`: invalid fixtures (one defect each), real documents, rendering, exit codes.
+mod check;
+
+// `build`, `fmt` and `status`: output files, determinism, atomicity.
+mod build;
+
+// The control API through its router and a real client.
+mod control;
+
 // The /mcp endpoint over streamable HTTP on loopback.
 mod mcp;
+
+// The site for people: pages, calendars, headers, precompression and diff.
+mod pages;
+
+// serve: static semantics through the router, and live rebuilds on loopback.
+mod serve;

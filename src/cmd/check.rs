@@ -1,7 +1,46 @@
+use std::path::Path;
 use std::process::ExitCode;
 
 use crate::cli::CheckArgs;
+use crate::diagnostics::{self, Diagnostic, Format};
+use crate::site;
+use crate::validate;
 
-pub fn run(_args: CheckArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`check` is not implemented yet")
+pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let options = validate::Options {
+        now: args.common.now,
+    };
+    let checked = site::check(&args.common.root, &options, false)?;
+    report(&args.common.root, &checked.diagnostics, args.format);
+    let counts = diagnostics::count(&checked.diagnostics);
+    let failed = counts.errors > 0 || (args.deny_warnings && counts.warnings > 0);
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Prints diagnostics: human text and the summary to stderr; JSON and GitHub
+/// annotations (data for other programs) to stdout.
+pub(crate) fn report(root: &Path, diagnostics: &[Diagnostic], format: Format) {
+    let source = |file: &str| {
+        std::fs::read(root.join(file))
+            .ok()
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+    };
+    match format {
+        Format::Human => {
+            let text = diagnostics::render_human(diagnostics, super::stderr_color(), &source);
+            eprint!("{text}");
+            let counts = diagnostics::count(diagnostics);
+            if counts.errors + counts.warnings == 0 {
+                eprintln!("checked: no problems");
+            } else {
+                eprintln!("checked: {}", diagnostics::summary(counts));
+            }
+        }
+        Format::Json => print!("{}", diagnostics::render_json(diagnostics)),
+        Format::Github => print!("{}", diagnostics::render_github(diagnostics)),
+    }
 }

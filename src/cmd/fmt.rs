@@ -1,7 +1,117 @@
+use std::collections::BTreeSet;
+use std::path::Path;
 use std::process::ExitCode;
 
-use crate::cli::FmtArgs;
+use anyhow::Context as _;
 
-pub fn run(_args: FmtArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`fmt` is not implemented yet")
+use crate::cli::FmtArgs;
+use crate::diagnostics::{self, Format};
+use crate::load::REGISTRY_PATH;
+use crate::model::Registry;
+use crate::site;
+use crate::validate;
+
+pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
+    let root = &args.common.root;
+    let options = validate::Options {
+        now: args.common.now,
+    };
+    let checked = site::check(root, &options, true)?;
+
+    // Files with errors are not touched: their canonical form is unknown.
+    let broken: BTreeSet<&str> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.file.as_str())
+        .collect();
+    let errors: Vec<_> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect();
+
+    let mut wanted: Vec<(String, String)> = Vec::new();
+    if !broken.contains(REGISTRY_PATH) {
+        let text =
+            std::fs::read_to_string(root.join(REGISTRY_PATH)).context("cannot read games.json")?;
+        if let Ok(registry) = serde_json::from_str::<Registry>(&text) {
+            wanted.push((REGISTRY_PATH.to_string(), registry.to_canonical()));
+        }
+    }
+    for game in &checked.games {
+        for (locale, document) in &game.documents {
+            let path = game.game.data_path(locale);
+            if let Some(document) = document
+                .as_ref()
+                .filter(|_| !broken.contains(path.as_str()))
+            {
+                wanted.push((path, document.to_canonical(true)));
+            }
+        }
+    }
+
+    let mut changed = Vec::new();
+    for (path, canonical) in &wanted {
+        let current =
+            std::fs::read(root.join(path)).with_context(|| format!("cannot read `{path}`"))?;
+        if current != canonical.as_bytes() {
+            changed.push(path.as_str());
+            if !args.check {
+                write_atomic(&root.join(path), canonical.as_bytes())
+                    .with_context(|| format!("cannot write `{path}`"))?;
+            }
+        }
+    }
+
+    for path in &changed {
+        if args.check {
+            println!("would reformat {path}");
+        } else {
+            println!("reformatted {path}");
+        }
+    }
+    if !errors.is_empty() {
+        super::check::report(root, &errors, Format::Human);
+        eprintln!(
+            "fmt: left {} file{} with errors unchanged",
+            broken.len(),
+            if broken.len() == 1 { "" } else { "s" }
+        );
+    }
+    let counts = diagnostics::count(&errors);
+    eprintln!(
+        "fmt: {} file{} {}, {} already canonical",
+        changed.len(),
+        if changed.len() == 1 { "" } else { "s" },
+        if args.check {
+            "would change"
+        } else {
+            "reformatted"
+        },
+        wanted.len() - changed.len()
+    );
+    let failed = counts.errors > 0 || (args.check && !changed.is_empty());
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Replaces `path` with `bytes` through a synced temporary file in the same
+/// folder, so an interrupted run never leaves a truncated data file.
+fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut file = tempfile::NamedTempFile::new_in(dir)?;
+    file.write_all(bytes)?;
+    file.as_file().sync_all()?;
+    if let Ok(meta) = std::fs::metadata(path) {
+        let _ = std::fs::set_permissions(file.path(), meta.permissions());
+    }
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }

@@ -26,7 +26,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 /// Whether stderr should be coloured: a terminal, and `NO_COLOR` unset.
-#[allow(dead_code)]
 pub(crate) fn stderr_color() -> bool {
     use std::io::IsTerminal;
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()

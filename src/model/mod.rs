@@ -4,9 +4,8 @@
 //! documents (the contract's order, `kind` after `name`), so serializing a
 //! value is all it takes to produce canonical output.
 
-use std::collections::BTreeMap;
-
 use chrono::NaiveDateTime;
+use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
 /// The time format of every date-time in the data: local time, no zone, no fraction.
@@ -78,12 +77,12 @@ pub enum UpdateMode {
     Activity,
 }
 
-/// A string, or a map from locale to string.
+/// A string, or a map from locale to string (in the author's order).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Localized {
     One(String),
-    Many(BTreeMap<String, String>),
+    Many(IndexMap<String, String>),
 }
 
 impl Localized {

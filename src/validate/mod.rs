@@ -1,1 +1,368 @@
 //! Validation: JSON Schema and the date rules, producing diagnostics. No I/O.
+//!
+//! Every rule runs on every file, so one `check` reports every problem. Rules
+//! read the parsed JSON value (not the typed model), so a file with a schema
+//! error still gets its dates checked. Positions come from [`spans`], which
+//! maps a JSON Pointer onto the source text only when there is something to say.
+
+pub mod rules;
+pub mod spans;
+
+use chrono::{NaiveDateTime, Utc};
+use serde::Deserialize as _;
+use serde_json::Value;
+
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::load::{JsonFile, LoadedGame, Project, REGISTRY_PATH};
+use crate::model::{ActivityDocument, Game};
+use spans::{Spans, Target};
+
+/// Settings of a check.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// "Now", read in each game's time zone; `None` means the clock.
+    pub now: Option<NaiveDateTime>,
+}
+
+impl Options {
+    /// "Now" as a local time of `game`.
+    pub fn now_for(&self, game: &Game) -> NaiveDateTime {
+        self.now
+            .unwrap_or_else(|| Utc::now().with_timezone(&game.tz()).naive_local())
+    }
+}
+
+/// The compiled schemas; build once, use for every file.
+pub struct Validator {
+    activity: jsonschema::Validator,
+    games: jsonschema::Validator,
+}
+
+/// A checked game: its typed documents (where they parsed) and its diagnostics.
+#[derive(Debug, Clone)]
+pub struct CheckedGame {
+    pub game: Game,
+    /// One entry per locale, in the registry's order; `None` where the file is
+    /// missing or broken.
+    pub documents: Vec<(String, Option<ActivityDocument>)>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Validator {
+    /// Compiles the project's schemas. `Err` when a schema is not a valid JSON Schema.
+    pub fn new(project: &Project) -> anyhow::Result<Self> {
+        let compile = |schema: &Value, name: &str| {
+            jsonschema::draft202012::new(schema)
+                .map_err(|err| anyhow::anyhow!("schema/{name} is not a valid JSON Schema: {err}"))
+        };
+        Ok(Validator {
+            activity: compile(&project.activity_schema, "activity.schema.json")?,
+            games: compile(&project.games_schema, "games.schema.json")?,
+        })
+    }
+
+    /// Checks `games.json` and the set of data files. Returns the games that
+    /// parsed (with their index in the registry) and the diagnostics.
+    pub fn registry(&self, project: &Project) -> (Vec<(usize, Game)>, Vec<Diagnostic>) {
+        let mut diagnostics = project.diagnostics.clone();
+        let Some(file) = &project.registry else {
+            return (Vec::new(), diagnostics);
+        };
+        let mut report = Reporter::new(file);
+        schema_errors(&self.games, file, &mut report, true);
+        let games = rules::registry(file, &project.data_files, &mut report);
+        diagnostics.extend(report.finish());
+        (games, diagnostics)
+    }
+
+    /// Checks one game's files.
+    pub fn game(&self, loaded: &LoadedGame, options: &Options) -> CheckedGame {
+        let mut diagnostics = loaded.diagnostics.clone();
+        let now = options.now_for(&loaded.game);
+        let mut documents = Vec::new();
+        let mut parsed: Vec<(&JsonFile, &str)> = Vec::new();
+        for file in &loaded.files {
+            let Some(json) = &file.json else {
+                documents.push((file.locale.clone(), None));
+                continue;
+            };
+            let mut report = Reporter::new(json);
+            if !self.activity.is_valid(&json.value) {
+                schema_errors(&self.activity, json, &mut report, false);
+            }
+            rules::document(&json.value, now, &mut report);
+            let document = ActivityDocument::deserialize(&json.value).ok();
+            let found = report.finish();
+            // Parity compares clean files only: an error already says what is wrong.
+            if !found.iter().any(Diagnostic::is_error) {
+                parsed.push((json, &file.locale));
+            }
+            diagnostics.extend(found);
+            documents.push((file.locale.clone(), document));
+        }
+        // Locale parity: every other locale against the default one.
+        if let Some((default, _)) = parsed
+            .iter()
+            .find(|(_, l)| *l == loaded.game.default_locale)
+        {
+            for (other, locale) in &parsed {
+                if *locale == loaded.game.default_locale {
+                    continue;
+                }
+                let mut report = Reporter::new(other);
+                rules::locale_parity(
+                    &default.value,
+                    &default.source.path,
+                    &other.value,
+                    &mut report,
+                );
+                diagnostics.extend(report.finish());
+            }
+        }
+        CheckedGame {
+            game: loaded.game.clone(),
+            documents,
+            diagnostics,
+        }
+    }
+}
+
+/// Collects diagnostics for one file, locating pointers lazily.
+pub struct Reporter<'a> {
+    file: &'a str,
+    spans: Spans<'a>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'a> Reporter<'a> {
+    pub fn new(json: &'a JsonFile) -> Self {
+        Reporter {
+            file: &json.source.path,
+            spans: Spans::new(&json.source.text),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Reports a problem with the value at `pointer`.
+    pub fn value(
+        &mut self,
+        pointer: &str,
+        code: &'static str,
+        severity: Severity,
+        message: String,
+        help: Option<String>,
+    ) {
+        self.push(pointer, Target::Value, code, severity, message, help);
+    }
+
+    /// Reports a problem with the key at `pointer`.
+    pub fn key(
+        &mut self,
+        pointer: &str,
+        code: &'static str,
+        severity: Severity,
+        message: String,
+        help: Option<String>,
+    ) {
+        self.push(pointer, Target::Key, code, severity, message, help);
+    }
+
+    fn push(
+        &mut self,
+        pointer: &str,
+        target: Target,
+        code: &'static str,
+        severity: Severity,
+        message: String,
+        help: Option<String>,
+    ) {
+        let at = self.spans.locate(pointer, target);
+        self.diagnostics.push(Diagnostic {
+            code,
+            severity,
+            file: self.file.to_string(),
+            line: at.line,
+            column: at.column,
+            message,
+            help,
+            width: at.width,
+        });
+    }
+
+    pub fn finish(self) -> Vec<Diagnostic> {
+        self.diagnostics
+    }
+}
+
+/// Turns schema errors into `schema` diagnostics. Pattern errors on times and
+/// (in the registry) on ids are left to the `datetime` and `games-registry`
+/// rules, which say more.
+fn schema_errors(
+    validator: &jsonschema::Validator,
+    json: &JsonFile,
+    report: &mut Reporter<'_>,
+    registry: bool,
+) {
+    use jsonschema::error::ValidationErrorKind as Kind;
+
+    for error in validator.iter_errors(&json.value) {
+        let pointer = error.instance_path().as_str().to_string();
+        let field = spans::split_pointer(&pointer).pop().unwrap_or_default();
+        match error.kind() {
+            Kind::Pattern { .. } if field == "startTime" || field == "endTime" => continue,
+            Kind::Pattern { .. } | Kind::UniqueItems if registry => continue,
+            Kind::AdditionalProperties { unexpected } => {
+                let known = known_keys(&pointer, registry);
+                for key in unexpected {
+                    let key_pointer = format!("{pointer}/{}", spans::escape_segment(key));
+                    let help = did_you_mean(key, &known)
+                        .map(|k| format!("did you mean `{k}`?"))
+                        .or_else(|| Some(format!("known fields: {}", known.join(", "))));
+                    report.key(
+                        &key_pointer,
+                        "schema",
+                        Severity::Error,
+                        format!("unknown field `{key}`"),
+                        help,
+                    );
+                }
+            }
+            Kind::Required { property } => {
+                let name = property.as_str().unwrap_or_default();
+                let known = known_keys(&pointer, registry);
+                if misspelt_as_unknown(&json.value, &pointer, name, &known) {
+                    // The unknown-field diagnostic already says "did you mean".
+                    continue;
+                }
+                let help = missing_field_help(&json.value, &pointer, name);
+                report.value(
+                    &pointer,
+                    "schema",
+                    Severity::Error,
+                    format!("missing field `{name}`"),
+                    help,
+                );
+            }
+            Kind::MinLength { limit: 1 } => {
+                report.value(
+                    &pointer,
+                    "schema",
+                    Severity::Error,
+                    format!("`{field}` must not be empty"),
+                    None,
+                );
+            }
+            Kind::Type { .. } => {
+                let found = type_name(error.instance());
+                let message = error.to_string();
+                report.value(
+                    &pointer,
+                    "schema",
+                    Severity::Error,
+                    format!(
+                        "wrong type for `{}`: {message} (found {found})",
+                        display_field(&field)
+                    ),
+                    None,
+                );
+            }
+            _ => {
+                let message = error.to_string();
+                report.value(&pointer, "schema", Severity::Error, message, None);
+            }
+        }
+    }
+}
+
+fn display_field(field: &str) -> &str {
+    if field.is_empty() {
+        "the document"
+    } else {
+        field
+    }
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Whether the object at `pointer` has an unknown key that is a typo of `name`.
+fn misspelt_as_unknown(document: &Value, pointer: &str, name: &str, known: &[&str]) -> bool {
+    let Some(object) = document.pointer(pointer).and_then(Value::as_object) else {
+        return false;
+    };
+    object
+        .keys()
+        .filter(|k| !known.contains(&k.as_str()))
+        .any(|k| did_you_mean(k, known) == Some(name))
+}
+
+/// When a required field is missing but a misspelt one is present, name it.
+fn missing_field_help(document: &Value, pointer: &str, name: &str) -> Option<String> {
+    let object = document.pointer(pointer)?.as_object()?;
+    let candidates: Vec<&str> = object.keys().map(String::as_str).collect();
+    did_you_mean(name, &candidates).map(|k| format!("`{k}` is present: did you mean `{name}`?"))
+}
+
+/// The fields an object at `pointer` may have.
+fn known_keys(pointer: &str, registry: bool) -> Vec<&'static str> {
+    let depth = spans::split_pointer(pointer).len();
+    if registry {
+        if depth == 0 {
+            vec!["$schema", "games"]
+        } else {
+            vec![
+                "id",
+                "name",
+                "locales",
+                "defaultLocale",
+                "dataSource",
+                "timeZone",
+                "updateMode",
+            ]
+        }
+    } else if depth == 0 {
+        vec![
+            "$schema",
+            "version",
+            "versionName",
+            "startTime",
+            "endTime",
+            "cover",
+            "activities",
+        ]
+    } else {
+        vec![
+            "name",
+            "kind",
+            "description",
+            "startTime",
+            "endTime",
+            "cover",
+        ]
+    }
+}
+
+/// The closest candidate to `word`, when it is close enough to be a typo.
+pub fn did_you_mean<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
+    let lower = word.to_lowercase();
+    candidates
+        .iter()
+        .filter(|c| **c != word)
+        .map(|c| (strsim::jaro_winkler(&lower, &c.to_lowercase()), *c))
+        .filter(|(score, _)| *score > 0.85)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+/// The registry path, for rules that point into it.
+pub fn registry_path() -> &'static str {
+    REGISTRY_PATH
+}

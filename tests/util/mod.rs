@@ -27,3 +27,62 @@ pub fn stdout(output: &Output) -> String {
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
+
+/// The pinned "now" of the fixtures.
+pub const FIXTURE_NOW: &str = "2026-10-15T12:00:00";
+
+/// Copies the valid base fixture into a fresh temp dir, then lays `case` over
+/// it: its files replace the base's, and `X.delete` removes `X` (a folder
+/// when `X` ends with `/`). Files named `now` and `expected` are not copied.
+pub fn fixture_root(case: Option<&Path>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_tree(&crate_root().join("tests/fixtures/base"), dir.path());
+    if let Some(case) = case {
+        for entry in walkdir::WalkDir::new(case).min_depth(1) {
+            let entry = entry.expect("fixture readable");
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let rel = entry.path().strip_prefix(case).expect("under case");
+            let rel_text = rel.to_string_lossy().replace('\\', "/");
+            if rel_text == "now" || rel_text == "expected" {
+                continue;
+            }
+            if let Some(target) = rel_text.strip_suffix(".delete") {
+                let target_path = dir.path().join(target);
+                if target.ends_with('/') || target.is_empty() {
+                    std::fs::remove_dir_all(&target_path).expect("remove folder");
+                } else {
+                    std::fs::remove_file(&target_path).expect("remove file");
+                }
+                continue;
+            }
+            let dest = dir.path().join(rel);
+            std::fs::create_dir_all(dest.parent().expect("parent")).expect("mkdir");
+            std::fs::copy(entry.path(), &dest).expect("copy");
+        }
+    }
+    dir
+}
+
+/// Copies the files of `from` into `to`, recursively.
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from).min_depth(1) {
+        let entry = entry.expect("readable");
+        let dest = to.join(entry.path().strip_prefix(from).expect("under from"));
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).expect("mkdir");
+        } else {
+            std::fs::create_dir_all(dest.parent().expect("parent")).expect("mkdir");
+            std::fs::copy(entry.path(), &dest).expect("copy");
+        }
+    }
+}
+
+/// Runs `check --format json` and parses the report.
+pub fn check_json(root: &Path, now: &str) -> (i32, serde_json::Value) {
+    let output = run(root, &["check", "--format", "json", "--now", now]);
+    let report = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("check printed no JSON ({e}): {}", stderr(&output)));
+    (output.status.code().expect("exit code"), report)
+}

@@ -1,0 +1,653 @@
+//! The rules beyond the schema: dates, order, URLs, duplicates, the registry,
+//! locale parity, staleness and whitespace. Each reads the parsed JSON value.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use chrono::{NaiveDate, NaiveDateTime, Timelike};
+use serde_json::Value;
+
+use super::Reporter;
+use crate::diagnostics::Severity::{self, Error, Warning};
+use crate::load::JsonFile;
+use crate::model::{Game, parse_time};
+
+/// The rules of one activity document.
+pub fn document(doc: &Value, now: NaiveDateTime, report: &mut Reporter<'_>) {
+    let version_start = time_field(doc, "", "startTime", report);
+    let version_end = time_field(doc, "", "endTime", report);
+    if let (Some(start), Some(end)) = (version_start, version_end) {
+        if end <= start {
+            report.value(
+                "/endTime",
+                "time-order",
+                Error,
+                format!(
+                    "the version ends ({}) before it starts ({})",
+                    iso(end),
+                    iso(start)
+                ),
+                Some("endTime must be later than startTime".to_string()),
+            );
+        }
+        if end < now {
+            report.value(
+                "/endTime",
+                "stale",
+                Warning,
+                format!(
+                    "the version ended on {} ({} ago)",
+                    end.format("%Y-%m-%d %H:%M"),
+                    days(now - end)
+                ),
+                Some("update the document to the current version".to_string()),
+            );
+        }
+    }
+    cover(doc, "", report);
+    for field in ["version", "versionName"] {
+        whitespace(doc, "", field, report);
+    }
+
+    let Some(activities) = doc.get("activities").and_then(Value::as_array) else {
+        return;
+    };
+    let mut seen: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut previous_start: Option<NaiveDateTime> = None;
+    for (i, activity) in activities.iter().enumerate() {
+        let base = format!("/activities/{i}");
+        let start = time_field(activity, &base, "startTime", report);
+        let end = time_field(activity, &base, "endTime", report);
+        if let (Some(start), Some(end)) = (start, end) {
+            if end <= start {
+                report.value(
+                    &format!("{base}/endTime"),
+                    "time-order",
+                    Error,
+                    format!(
+                        "the activity ends ({}) before it starts ({})",
+                        iso(end),
+                        iso(start)
+                    ),
+                    Some("endTime must be later than startTime".to_string()),
+                );
+            }
+            if let (Some(vs), Some(ve)) = (version_start, version_end) {
+                if end < vs {
+                    report.value(
+                        &format!("{base}/endTime"),
+                        "outside-version",
+                        Warning,
+                        format!(
+                            "the activity ended ({}) before the version started ({})",
+                            iso(end),
+                            iso(vs)
+                        ),
+                        Some("remove it, or check the dates".to_string()),
+                    );
+                } else if start > ve {
+                    report.value(
+                        &format!("{base}/startTime"),
+                        "outside-version",
+                        Warning,
+                        format!(
+                            "the activity starts ({}) after the version ended ({})",
+                            iso(start),
+                            iso(ve)
+                        ),
+                        Some("it belongs to the next version's document".to_string()),
+                    );
+                }
+            }
+        }
+        if let Some(end) = end
+            && end.second() != 59
+        {
+            let suggested = end - chrono::Duration::seconds(i64::from(end.second()) + 1);
+            let suggested = if end.second() == 0 {
+                suggested.format(crate::model::TIME_FORMAT).to_string()
+            } else {
+                end.with_second(59)
+                    .unwrap_or(end)
+                    .format(crate::model::TIME_FORMAT)
+                    .to_string()
+            };
+            report.value(
+                &format!("{base}/endTime"),
+                "end-of-minute",
+                Warning,
+                format!("the activity ends at :{:02} seconds", end.second()),
+                Some(format!(
+                    "the sources end activities at :59 seconds: did you mean `{suggested}`?"
+                )),
+            );
+        }
+        if let Some(start) = start {
+            if let Some(prev) = previous_start
+                && start < prev
+            {
+                report.value(
+                    &format!("{base}/startTime"),
+                    "unsorted",
+                    Warning,
+                    format!(
+                        "the activity starts ({}) before the one above it ({})",
+                        iso(start),
+                        iso(prev)
+                    ),
+                    Some("run `activity-site fmt` to sort activities by startTime".to_string()),
+                );
+            }
+            previous_start = Some(previous_start.map_or(start, |p| p.max(start)));
+        }
+        let name = activity.get("name").and_then(Value::as_str);
+        let start_text = activity.get("startTime").and_then(Value::as_str);
+        if let (Some(name), Some(start_text)) = (name, start_text)
+            && let Some(first) = seen.insert((name, start_text), i)
+        {
+            report.value(
+                &format!("{base}/name"),
+                "duplicate-activity",
+                Error,
+                format!("`{name}` starting {start_text} is listed twice (also activity {first})"),
+                Some("remove one of them, or correct its name or startTime".to_string()),
+            );
+        }
+        cover(activity, &base, report);
+        for field in ["name", "kind", "description"] {
+            whitespace(activity, &base, field, report);
+        }
+    }
+}
+
+/// A time as the data writes it.
+fn iso(time: NaiveDateTime) -> String {
+    time.format(crate::model::TIME_FORMAT).to_string()
+}
+
+fn days(duration: chrono::Duration) -> String {
+    let days = duration.num_days();
+    if days >= 1 {
+        format!("{days} day{}", if days == 1 { "" } else { "s" })
+    } else {
+        let hours = duration.num_hours().max(1);
+        format!("{hours} hour{}", if hours == 1 { "" } else { "s" })
+    }
+}
+
+/// Reads and checks the date-time `field` of `object`; `None` when absent or invalid.
+fn time_field(
+    object: &Value,
+    base: &str,
+    field: &str,
+    report: &mut Reporter<'_>,
+) -> Option<NaiveDateTime> {
+    let text = object.get(field)?.as_str()?;
+    match parse_time(text) {
+        Some(time) => Some(time),
+        None => {
+            let (message, help) = explain_time(text);
+            report.value(
+                &format!("{base}/{field}"),
+                "datetime",
+                Error,
+                message,
+                Some(help),
+            );
+            None
+        }
+    }
+}
+
+/// Says why `text` is not a `YYYY-MM-DDTHH:MM:SS` local time.
+pub fn explain_time(text: &str) -> (String, String) {
+    let form = "write local server time as YYYY-MM-DDTHH:MM:SS".to_string();
+    let bytes = text.as_bytes();
+    let shape_ok = |s: &[u8]| {
+        s.len() == 19
+            && s.iter().enumerate().all(|(i, b)| match i {
+                4 | 7 => *b == b'-',
+                10 => *b == b'T',
+                13 | 16 => *b == b':',
+                _ => b.is_ascii_digit(),
+            })
+    };
+    if bytes.len() > 19 && shape_ok(&bytes[..19]) {
+        let rest = &text[19..];
+        let prefix = &text[..19];
+        if rest.starts_with('.') {
+            return (
+                format!("`{text}` has a fraction of a second"),
+                format!("drop the fraction: `{prefix}`"),
+            );
+        }
+        if rest == "Z" || rest.starts_with('+') || rest.starts_with('-') {
+            return (
+                format!("`{text}` has a time zone or offset (`{rest}`)"),
+                format!("times are in the game's server time zone without offset: `{prefix}`"),
+            );
+        }
+    }
+    if !shape_ok(bytes) {
+        if bytes.len() == 10 && NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok() {
+            return (
+                format!("`{text}` has no time of day"),
+                format!("{form}, such as `{text}T04:00:00`"),
+            );
+        }
+        if bytes.len() == 19 && bytes[10] == b' ' {
+            return (
+                format!("`{text}` separates date and time with a space"),
+                format!("use `T`: `{}T{}`", &text[..10], &text[11..]),
+            );
+        }
+        return (
+            format!("`{text}` is not a date-time of the form YYYY-MM-DDTHH:MM:SS"),
+            form,
+        );
+    }
+    let num = |r: std::ops::Range<usize>| text[r].parse::<u32>().unwrap_or(0);
+    let (year, month, day) = (num(0..4) as i32, num(5..7), num(8..10));
+    let (hour, minute, second) = (num(11..13), num(14..16), num(17..19));
+    if !(1..=12).contains(&month) {
+        return (
+            format!("`{text}` has no month {month}"),
+            "months run from 01 to 12".to_string(),
+        );
+    }
+    if NaiveDate::from_ymd_opt(year, month, day).is_none() {
+        let last = (28..=31)
+            .rev()
+            .find(|d| NaiveDate::from_ymd_opt(year, month, *d).is_some())
+            .unwrap_or(28);
+        let month_name = NaiveDate::from_ymd_opt(year, month, 1)
+            .map_or(String::new(), |d| d.format("%B %Y").to_string());
+        return (
+            format!("`{text}` is not a real date: {month_name} has {last} days"),
+            "check the day of the month".to_string(),
+        );
+    }
+    if hour == 24 && minute == 0 && second == 0 {
+        let next = NaiveDate::from_ymd_opt(year, month, day)
+            .and_then(|d| d.succ_opt())
+            .map_or(String::new(), |d| d.format("%Y-%m-%d").to_string());
+        return (
+            format!("`{text}` uses hour 24"),
+            format!(
+                "write the end of the day as `{}T23:59:59` or the next day as `{next}T00:00:00`",
+                &text[..10]
+            ),
+        );
+    }
+    if hour > 23 || minute > 59 || second > 59 {
+        return (
+            format!("`{text}` is not a real time of day"),
+            "hours run from 00 to 23, minutes and seconds from 00 to 59".to_string(),
+        );
+    }
+    (format!("`{text}` is not a valid date-time"), form)
+}
+
+fn cover(object: &Value, base: &str, report: &mut Reporter<'_>) {
+    let Some(url) = object.get("cover").and_then(Value::as_str) else {
+        return;
+    };
+    if url.is_empty() {
+        return;
+    }
+    let pointer = format!("{base}/cover");
+    let (scheme, rest) = match url.split_once("://") {
+        Some((scheme, rest)) => (scheme.to_ascii_lowercase(), rest),
+        None => ("".to_string(), url),
+    };
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let well_formed = !host.is_empty()
+        && !url.chars().any(|c| c.is_whitespace() || c.is_control())
+        && host
+            .chars()
+            .all(|c| c.is_alphanumeric() || "-.:[]@_".contains(c));
+    match scheme.as_str() {
+        "https" if well_formed => {}
+        "http" if well_formed => report.value(
+            &pointer,
+            "cover-url",
+            Warning,
+            format!("the cover `{url}` is served over plain http"),
+            Some(format!("use `https://{rest}` if the host supports it")),
+        ),
+        _ => report.value(
+            &pointer,
+            "cover-url",
+            Error,
+            format!("the cover `{url}` is not an absolute http(s) URL"),
+            Some("use an absolute https:// URL, or an empty string for no cover".to_string()),
+        ),
+    }
+}
+
+fn whitespace(object: &Value, base: &str, field: &str, report: &mut Reporter<'_>) {
+    let Some(text) = object.get(field).and_then(Value::as_str) else {
+        return;
+    };
+    let pointer = format!("{base}/{field}");
+    if text != text.trim() {
+        report.value(
+            &pointer,
+            "whitespace",
+            Warning,
+            format!("`{field}` has leading or trailing whitespace"),
+            Some(format!("did you mean `{}`?", text.trim())),
+        );
+    }
+    // Descriptions may hold line breaks; nothing else may hold control characters.
+    if let Some(c) = text
+        .chars()
+        .find(|c| c.is_control() && !(field == "description" && *c == '\n'))
+    {
+        report.value(
+            &pointer,
+            "whitespace",
+            Warning,
+            format!(
+                "`{field}` contains the control character U+{:04X}",
+                c as u32
+            ),
+            Some("remove it; it shows as garbage in calendars and chat".to_string()),
+        );
+    }
+}
+
+/// Whether `tag` looks like a BCP 47 language tag (language, script, region, variants).
+pub fn is_language_tag(tag: &str) -> bool {
+    let mut parts = tag.split('-');
+    let Some(language) = parts.next() else {
+        return false;
+    };
+    if !(2..=3).contains(&language.len()) || !language.chars().all(|c| c.is_ascii_alphabetic()) {
+        return false;
+    }
+    parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
+fn is_game_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.split('-').all(|p| {
+            !p.is_empty()
+                && p.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        })
+}
+
+/// The registry rules (`games-registry`, `missing-file`, `orphan-file`).
+/// Returns the games that parsed.
+pub fn registry(
+    file: &JsonFile,
+    data_files: &[String],
+    report: &mut Reporter<'_>,
+) -> Vec<(usize, Game)> {
+    let mut games = Vec::new();
+    let Some(entries) = file.value.get("games").and_then(Value::as_array) else {
+        return games;
+    };
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut listed: HashSet<String> = HashSet::new();
+    let mut listed_games: HashSet<&str> = HashSet::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let base = format!("/games/{i}");
+        let id = entry.get("id").and_then(Value::as_str);
+        if let Some(id) = id {
+            listed_games.insert(id);
+            if !is_game_id(id) {
+                report.value(
+                    &format!("{base}/id"),
+                    "games-registry",
+                    Error,
+                    format!("`{id}` is not a valid game id"),
+                    Some(format!(
+                        "ids are lowercase letters and digits, in words joined by `-`, such as `{}`",
+                        suggest_id(id)
+                    )),
+                );
+            }
+            if let Some(first) = ids.insert(id, i) {
+                report.value(
+                    &format!("{base}/id"),
+                    "games-registry",
+                    Error,
+                    format!("the game id `{id}` is listed twice (also game {first})"),
+                    Some("each game appears once; merge the two entries".to_string()),
+                );
+            }
+        }
+        let locales: Vec<&str> = entry
+            .get("locales")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let mut seen = HashSet::new();
+        for (j, locale) in locales.iter().enumerate() {
+            let pointer = format!("{base}/locales/{j}");
+            if !is_language_tag(locale) {
+                report.value(
+                    &pointer,
+                    "games-registry",
+                    Error,
+                    format!("`{locale}` is not a BCP 47 language tag"),
+                    Some("use tags such as `zh-CN` or `en-US`".to_string()),
+                );
+            }
+            if !seen.insert(*locale) {
+                report.value(
+                    &pointer,
+                    "games-registry",
+                    Error,
+                    format!("the locale `{locale}` is listed twice"),
+                    None,
+                );
+            }
+            if let Some(id) = id {
+                let path = format!("data/{id}/{locale}.json");
+                if !data_files.contains(&path) && is_game_id(id) && is_language_tag(locale) {
+                    report.value(
+                        &pointer,
+                        "missing-file",
+                        Error,
+                        format!("`{path}` does not exist"),
+                        Some(format!(
+                            "create `{path}`, or remove `{locale}` from the game's locales"
+                        )),
+                    );
+                }
+                listed.insert(path);
+            }
+        }
+        if let Some(default) = entry.get("defaultLocale").and_then(Value::as_str)
+            && !locales.is_empty()
+            && !locales.contains(&default)
+        {
+            let help = super::did_you_mean(default, &locales)
+                .map(|l| format!("did you mean `{l}`?"))
+                .unwrap_or_else(|| format!("use one of {}", locales.join(", ")));
+            report.value(
+                &format!("{base}/defaultLocale"),
+                "games-registry",
+                Error,
+                format!("the default locale `{default}` is not one of the game's locales"),
+                Some(help),
+            );
+        }
+        if let Some(zone) = entry.get("timeZone").and_then(Value::as_str)
+            && zone.parse::<chrono_tz::Tz>().is_err()
+        {
+            report.value(
+                &format!("{base}/timeZone"),
+                "games-registry",
+                Error,
+                format!("`{zone}` is not an IANA time zone"),
+                Some("use a name such as `Asia/Shanghai` or `America/New_York`".to_string()),
+            );
+        }
+        if let Ok(game) = serde_json::from_value::<Game>(entry.clone())
+            && is_game_id(&game.id)
+            && ids.get(game.id.as_str()) == Some(&i)
+        {
+            games.push((i, game));
+        }
+    }
+    // Orphans: files no game lists. Reported in the orphan file itself.
+    let mut orphans = BTreeSet::new();
+    for path in data_files {
+        if listed.contains(path) {
+            continue;
+        }
+        orphans.insert(path.clone());
+    }
+    report_orphans(&orphans, &listed_games, report);
+    games
+}
+
+fn suggest_id(id: &str) -> String {
+    let cleaned: String = id
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let joined: Vec<&str> = cleaned.split('-').filter(|p| !p.is_empty()).collect();
+    if joined.is_empty() {
+        "sr".to_string()
+    } else {
+        joined.join("-")
+    }
+}
+
+/// Orphan diagnostics are about other files than the reporter's; they point
+/// at line 1 of the orphan.
+fn report_orphans(
+    orphans: &BTreeSet<String>,
+    listed_games: &HashSet<&str>,
+    report: &mut Reporter<'_>,
+) {
+    for path in orphans {
+        let parts: Vec<&str> = path.split('/').collect();
+        let (message, help) = match parts.as_slice() {
+            ["data", game, file] if listed_games.contains(game) => (
+                format!("`{path}` belongs to no locale of `{game}` in games.json"),
+                format!(
+                    "add `{}` to the locales of `{game}`, or remove the file",
+                    file.trim_end_matches(".json")
+                ),
+            ),
+            ["data", game, _] => (
+                format!("`{path}` belongs to `{game}`, which games.json does not list"),
+                format!("add `{game}` to games.json, or remove the file"),
+            ),
+            _ => (
+                format!("`{path}` is not where data files go"),
+                "data files live at data/<game>/<locale>.json".to_string(),
+            ),
+        };
+        report.orphan(path, message, help);
+    }
+}
+
+impl Reporter<'_> {
+    /// Reports a file the registry does not account for, at its first line.
+    pub fn orphan(&mut self, path: &str, message: String, help: String) {
+        self.diagnostics.push(crate::diagnostics::Diagnostic {
+            code: "orphan-file",
+            severity: Severity::Error,
+            file: path.to_string(),
+            line: 1,
+            column: 1,
+            message,
+            help: Some(help),
+            width: 1,
+        });
+    }
+}
+
+/// `locale-parity`: `other` must agree with the default locale's document on
+/// the version, its window and the set of activity time windows.
+pub fn locale_parity(
+    default: &Value,
+    default_path: &str,
+    other: &Value,
+    report: &mut Reporter<'_>,
+) {
+    for field in ["version", "startTime", "endTime"] {
+        let (Some(a), Some(b)) = (
+            default.get(field).and_then(Value::as_str),
+            other.get(field).and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        if a != b {
+            report.value(
+                &format!("/{field}"),
+                "locale-parity",
+                Warning,
+                format!("`{field}` is `{b}` here but `{a}` in {default_path}"),
+                Some("locale files of one game describe the same version".to_string()),
+            );
+        }
+    }
+    let windows = |doc: &Value| -> Vec<(String, String)> {
+        doc.get("activities")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| {
+                        Some((
+                            x.get("startTime")?.as_str()?.to_string(),
+                            x.get("endTime")?.as_str()?.to_string(),
+                        ))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut expected = windows(default);
+    let ours = windows(other);
+    let mut extra = Vec::new();
+    for (i, window) in ours.iter().enumerate() {
+        if let Some(pos) = expected.iter().position(|w| w == window) {
+            expected.swap_remove(pos);
+        } else {
+            extra.push(i);
+        }
+    }
+    let extra_count = extra.len();
+    for i in extra {
+        let (start, end) = &ours[i];
+        report.value(
+            &format!("/activities/{i}"),
+            "locale-parity",
+            Warning,
+            format!("no activity in {default_path} runs from {start} to {end}"),
+            Some("translate the same activities with the same times in every locale".to_string()),
+        );
+    }
+    // A window changed in place is one extra here and one missing there: the
+    // warning at the activity says it, so only report what is missing beyond.
+    let missing = expected.len().saturating_sub(extra_count);
+    expected.truncate(missing);
+    if !expected.is_empty() {
+        expected.sort();
+        let list: Vec<String> = expected
+            .iter()
+            .map(|(s, e)| format!("{s} to {e}"))
+            .collect();
+        report.value(
+            "/activities",
+            "locale-parity",
+            Warning,
+            format!(
+                "{} activit{} of {default_path} {} no counterpart here: {}",
+                expected.len(),
+                if expected.len() == 1 { "y" } else { "ies" },
+                if expected.len() == 1 { "has" } else { "have" },
+                list.join(", ")
+            ),
+            Some("translate the same activities with the same times in every locale".to_string()),
+        );
+    }
+}

@@ -1,0 +1,302 @@
+//! `build`, `fmt` and `status`: output files, determinism, atomicity, canonical form.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::util::{FIXTURE_NOW, crate_root, fixture_root, run, stderr, stdout};
+
+/// Every file under `dir` with its bytes.
+fn snapshot_dir(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e
+                .path()
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            (rel, std::fs::read(e.path()).unwrap())
+        })
+        .collect()
+}
+
+fn build(root: &Path, out: &str) -> std::process::Output {
+    run(root, &["build", "--out", out, "--now", FIXTURE_NOW])
+}
+
+#[test]
+fn build_writes_the_api_index_and_schema() {
+    let root = fixture_root(None);
+    let output = build(root.path(), "site");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("built site:"),
+        "{}",
+        stderr(&output)
+    );
+    let site = root.path().join("site");
+    let files = snapshot_dir(&site);
+    for path in [
+        "api/v1/activity/demo.json",
+        "api/v1/activity/demo-zh-CN.json",
+        "api/v1/activity/demo-en-US.json",
+        "api/v1/games.json",
+        "api/v1/schema/activity.json",
+    ] {
+        assert!(
+            files.contains_key(path),
+            "{path} missing; have {:?}",
+            files.keys().collect::<Vec<_>>()
+        );
+    }
+    // The default-locale file is the zh-CN document, without `$schema`.
+    assert_eq!(
+        files["api/v1/activity/demo.json"],
+        files["api/v1/activity/demo-zh-CN.json"]
+    );
+    let doc = String::from_utf8(files["api/v1/activity/demo-en-US.json"].clone()).unwrap();
+    assert!(!doc.contains("$schema"));
+    assert!(doc.ends_with("}\n"));
+    insta::assert_snapshot!("api_demo_en_us", doc);
+
+    let index: serde_json::Value = serde_json::from_slice(&files["api/v1/games.json"]).unwrap();
+    let game = &index["games"][0];
+    assert_eq!(game["id"], "demo");
+    assert_eq!(game["version"], "1.2");
+    assert_eq!(game["endTime"], "2026-11-12T03:59:59");
+    let file = game["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "/api/v1/activity/demo-en-US.json")
+        .unwrap();
+    use sha2::Digest as _;
+    let digest = hex::encode(sha2::Sha256::digest(
+        &files["api/v1/activity/demo-en-US.json"],
+    ));
+    assert_eq!(file["sha256"], digest);
+}
+
+#[test]
+fn build_output_is_canonical_sorted_and_keyed_in_contract_order() {
+    let case = crate_root().join("tests/fixtures/invalid/unsorted");
+    let root = fixture_root(Some(&case));
+    let output = build(root.path(), "site");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "warnings do not stop a build: {}",
+        stderr(&output)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(root.path().join("site/api/v1/activity/demo-en-US.json")).unwrap(),
+    )
+    .unwrap();
+    let starts: Vec<&str> = doc["activities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["startTime"].as_str().unwrap())
+        .collect();
+    let mut sorted = starts.clone();
+    sorted.sort();
+    assert_eq!(starts, sorted);
+    let keys: Vec<&String> = doc.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        [
+            "version",
+            "versionName",
+            "startTime",
+            "endTime",
+            "cover",
+            "activities"
+        ]
+    );
+    let keys: Vec<&String> = doc["activities"][0].as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        [
+            "name",
+            "kind",
+            "description",
+            "startTime",
+            "endTime",
+            "cover"
+        ]
+    );
+}
+
+#[test]
+fn two_builds_give_identical_bytes() {
+    let root = fixture_root(None);
+    assert_eq!(build(root.path(), "a").status.code(), Some(0));
+    assert_eq!(build(root.path(), "b").status.code(), Some(0));
+    let a = snapshot_dir(&root.path().join("a"));
+    let b = snapshot_dir(&root.path().join("b"));
+    assert!(!a.is_empty());
+    assert_eq!(a, b);
+    // Rebuilding over an existing output gives the same bytes too.
+    assert_eq!(build(root.path(), "a").status.code(), Some(0));
+    assert_eq!(snapshot_dir(&root.path().join("a")), b);
+}
+
+#[test]
+fn a_failing_build_leaves_the_existing_site_untouched() {
+    let root = fixture_root(None);
+    assert_eq!(build(root.path(), "site").status.code(), Some(0));
+    let site = root.path().join("site");
+    std::fs::write(site.join("marker.txt"), "from the last good build").unwrap();
+    let before = snapshot_dir(&site);
+
+    std::fs::write(root.path().join("data/demo/en-US.json"), "{\"version\": ").unwrap();
+    let output = build(root.path(), "site");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("json-syntax"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(stderr(&output).contains("left as it was"));
+    assert_eq!(snapshot_dir(&site), before);
+    // No staging directory is left behind.
+    let leftovers: Vec<_> = std::fs::read_dir(root.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("staging"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn a_failing_first_build_creates_nothing() {
+    let case = crate_root().join("tests/fixtures/invalid/datetime-offset");
+    let root = fixture_root(Some(&case));
+    assert_eq!(build(root.path(), "site").status.code(), Some(1));
+    assert!(!root.path().join("site").exists());
+}
+
+#[test]
+fn build_refuses_to_replace_the_data_root() {
+    let root = fixture_root(None);
+    let output = run(root.path(), &["build", "--out", "."]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("refusing"), "{}", stderr(&output));
+    assert!(root.path().join("games.json").exists());
+}
+
+#[test]
+fn the_bundled_data_builds() {
+    let out = tempfile::tempdir().unwrap();
+    let target = out.path().join("site");
+    let output = run(
+        &crate_root(),
+        &[
+            "build",
+            "--out",
+            target.to_str().unwrap(),
+            "--now",
+            "2026-11-22T12:00:00",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    for game in ["sr", "ys", "zzz", "ww", "nte"] {
+        for name in [
+            format!("{game}.json"),
+            format!("{game}-en-US.json"),
+            format!("{game}-zh-CN.json"),
+        ] {
+            assert!(
+                target.join("api/v1/activity").join(&name).is_file(),
+                "{name}"
+            );
+        }
+    }
+}
+
+#[test]
+fn fmt_rewrites_to_canonical_form_and_keeps_schema() {
+    let root = fixture_root(None);
+    let path = root.path().join("data/demo/en-US.json");
+    // Reorder keys, use 4-space indentation and swap two activities.
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    doc["activities"].as_array_mut().unwrap().swap(0, 1);
+    let messy = serde_json::to_string(&doc)
+        .unwrap()
+        .replace("\"version\":\"1.2\",", "");
+    let messy = messy.replacen('{', "{\"version\":\"1.2\",", 1);
+    std::fs::write(&path, &messy).unwrap();
+    let zh_before = std::fs::read(root.path().join("data/demo/zh-CN.json")).unwrap();
+
+    let output = run(root.path(), &["fmt", "--check", "--now", FIXTURE_NOW]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "would reformat data/demo/en-US.json\n");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        messy,
+        "--check changes nothing"
+    );
+
+    let output = run(root.path(), &["fmt", "--now", FIXTURE_NOW]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let base =
+        std::fs::read_to_string(crate_root().join("tests/fixtures/base/data/demo/en-US.json"))
+            .unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), base);
+    assert_eq!(
+        std::fs::read(root.path().join("data/demo/zh-CN.json")).unwrap(),
+        zh_before
+    );
+
+    let output = run(root.path(), &["fmt", "--check", "--now", FIXTURE_NOW]);
+    assert_eq!(output.status.code(), Some(0));
+}
+
+#[test]
+fn fmt_refuses_files_with_errors() {
+    let case = crate_root().join("tests/fixtures/invalid/schema-unknown-key");
+    let root = fixture_root(Some(&case));
+    let path = root.path().join("data/demo/en-US.json");
+    let before = std::fs::read(&path).unwrap();
+    let output = run(root.path(), &["fmt", "--now", FIXTURE_NOW]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("unknown field `endTme`"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(stderr(&output).contains("left 1 file with errors unchanged"));
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn status_lists_the_most_urgent_first() {
+    let root = fixture_root(None);
+    let games = root.path().join("games.json");
+    let text = std::fs::read_to_string(&games)
+        .unwrap()
+        .replace("\"en-US\"\n", "\"en-US\",\n        \"ja-JP\"\n");
+    std::fs::write(&games, text).unwrap();
+    let output = run(
+        root.path(),
+        &["status", "--format", "json", "--now", "2026-11-10T12:00:00"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let rows: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[0]["state"], "missing");
+    assert_eq!(rows[0]["file"], "data/demo/ja-JP.json");
+    assert_eq!(rows[1]["state"], "ending");
+    assert_eq!(rows[1]["daysLeft"], 1);
+
+    let output = run(root.path(), &["status", "--now", "2026-11-20T00:00:00"]);
+    let text = stdout(&output);
+    assert!(text.starts_with("GAME"), "{text}");
+    assert!(text.contains("8 days overdue"), "{text}");
+    assert!(text.contains("missing: data/demo/ja-JP.json"), "{text}");
+}

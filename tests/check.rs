@@ -1,0 +1,231 @@
+//! `check`: one fixture folder per defect, real documents, and the renderers.
+
+use std::path::Path;
+
+use crate::util::{FIXTURE_NOW, check_json, crate_root, fixture_root, run, stderr, stdout};
+
+/// Each `tests/fixtures/invalid/<case>/` overlays one defect on the valid base;
+/// its `expected` file lists `code severity file:line:col`, one per line.
+#[test]
+fn every_invalid_fixture_reports_exactly_its_defect() {
+    let cases = crate_root().join("tests/fixtures/invalid");
+    let mut names: Vec<_> = std::fs::read_dir(&cases)
+        .expect("fixtures")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    names.sort();
+    assert!(
+        names.len() >= 25,
+        "expected a fixture per rule, found {}",
+        names.len()
+    );
+    let mut failures = Vec::new();
+    for case in names {
+        let (code, actual) = run_case(&case);
+        let expected = std::fs::read_to_string(case.join("expected")).unwrap_or_default();
+        let expected: Vec<String> = expected
+            .lines()
+            .map(str::to_string)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let has_error = expected.iter().any(|l| l.contains(" error "));
+        let expected_code = if has_error { 1 } else { 0 };
+        if actual != expected || code != expected_code {
+            failures.push(format!(
+                "{}: exit {code} (want {expected_code})\n  got:  {actual:?}\n  want: {expected:?}",
+                case.file_name().unwrap_or_default().to_string_lossy()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn run_case(case: &Path) -> (i32, Vec<String>) {
+    let root = fixture_root(Some(case));
+    let now = std::fs::read_to_string(case.join("now"))
+        .map_or(FIXTURE_NOW.to_string(), |s| s.trim().to_string());
+    let (code, report) = check_json(root.path(), &now);
+    let lines = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics array")
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {} {}:{}:{}",
+                d["code"].as_str().unwrap_or_default(),
+                d["severity"].as_str().unwrap_or_default(),
+                d["file"].as_str().unwrap_or_default(),
+                d["line"],
+                d["column"]
+            )
+        })
+        .collect();
+    (code, lines)
+}
+
+#[test]
+fn the_base_fixture_is_clean() {
+    let root = fixture_root(None);
+    let (code, report) = check_json(root.path(), FIXTURE_NOW);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(report["errors"], 0);
+    assert_eq!(report["warnings"], 0);
+}
+
+#[test]
+fn the_bundled_data_has_no_errors() {
+    let output = run(
+        &crate_root(),
+        &["check", "--format", "json", "--now", "2026-11-22T12:00:00"],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+    assert_eq!(report["errors"], 0, "{report:#}");
+    assert_eq!(output.status.code(), Some(0));
+}
+
+/// The three real published documents (our trimmed copy of their facts) pass.
+#[test]
+fn real_documents_pass_without_errors() {
+    let root = crate_root().join("tests/fixtures/corpus");
+    let (code, report) = check_json(&root, "2026-10-15T00:00:00");
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(report["errors"], 0);
+    // Later, they are only stale: a warning, not an error.
+    let (code, report) = check_json(&root, "2026-11-22T12:00:00");
+    assert_eq!(code, 0);
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["stale", "stale", "stale"]);
+}
+
+#[test]
+fn human_rendering_shows_the_line_a_caret_and_help() {
+    let case = crate_root().join("tests/fixtures/invalid/schema-unknown-key");
+    let root = fixture_root(Some(&case));
+    let output = run(root.path(), &["check", "--now", FIXTURE_NOW]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "", "human diagnostics go to stderr");
+    insta::assert_snapshot!("human_unknown_key", stderr(&output));
+
+    let case = crate_root().join("tests/fixtures/invalid/datetime-hour-24");
+    let root = fixture_root(Some(&case));
+    let output = run(root.path(), &["check", "--now", FIXTURE_NOW]);
+    insta::assert_snapshot!("human_hour_24", stderr(&output));
+}
+
+#[test]
+fn github_format_annotates_lines() {
+    let case = crate_root().join("tests/fixtures/invalid/time-order");
+    let root = fixture_root(Some(&case));
+    let output = run(
+        root.path(),
+        &["check", "--format", "github", "--now", FIXTURE_NOW],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with(
+            "::error file=data/demo/en-US.json,line=21,col=18,title=time-order::the activity ends"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("%0Ahelp: endTime must be later than startTime"),
+        "{text}"
+    );
+}
+
+#[test]
+fn json_format_has_counts_and_help() {
+    let case = crate_root().join("tests/fixtures/invalid/schema-unknown-key");
+    let root = fixture_root(Some(&case));
+    let (code, report) = check_json(root.path(), FIXTURE_NOW);
+    assert_eq!(code, 1);
+    assert_eq!(report["errors"], 1);
+    assert_eq!(report["warnings"], 0);
+    let d = &report["diagnostics"][0];
+    assert_eq!(d["message"], "unknown field `endTme`");
+    assert_eq!(d["help"], "did you mean `endTime`?");
+}
+
+#[test]
+fn deny_warnings_turns_warnings_into_failure() {
+    let case = crate_root().join("tests/fixtures/invalid/whitespace");
+    let root = fixture_root(Some(&case));
+    let now = ["--now", FIXTURE_NOW];
+    assert_eq!(
+        run(root.path(), &["check", now[0], now[1]]).status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        run(root.path(), &["check", "--deny-warnings", now[0], now[1]])
+            .status
+            .code(),
+        Some(1)
+    );
+}
+
+#[test]
+fn every_problem_is_reported_in_one_run() {
+    // Three defects in two files: all three come out at once.
+    let root = fixture_root(None);
+    let en = root.path().join("data/demo/en-US.json");
+    let text = std::fs::read_to_string(&en).unwrap();
+    let text = text
+        .replace("\"version\": \"1.2\"", "\"version\": 1.2")
+        .replace("2026-10-20T04:00:00", "2026-10-20T04:00:00Z");
+    std::fs::write(&en, text).unwrap();
+    std::fs::write(root.path().join("data/demo/zh-CN.json"), "{").unwrap();
+    let (code, report) = check_json(root.path(), FIXTURE_NOW);
+    assert_eq!(code, 1);
+    assert_eq!(report["errors"], 3, "{report:#}");
+}
+
+#[test]
+fn tool_failures_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nope");
+    let output = run(dir.path(), &["check", "--root", missing.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("cannot read the root"),
+        "{}",
+        stderr(&output)
+    );
+
+    let output = run(dir.path(), &["check", "--format", "xml"]);
+    assert_eq!(output.status.code(), Some(2), "bad flags");
+    let output = run(dir.path(), &["check", "--now", "2026-10-01"]);
+    assert_eq!(output.status.code(), Some(2), "bad --now");
+    assert!(stderr(&output).contains("YYYY-MM-DDTHH:MM:SS"));
+}
+
+#[test]
+fn a_root_without_games_json_is_a_diagnostic_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, report) = check_json(dir.path(), FIXTURE_NOW);
+    assert_eq!(code, 1);
+    assert_eq!(report["diagnostics"][0]["code"], "games-registry");
+    assert_eq!(report["diagnostics"][0]["message"], "games.json is missing");
+}
+
+#[test]
+fn every_subcommand_has_help_with_an_example() {
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["check", "build", "fmt", "status", "serve", "diff"] {
+        let output = run(dir.path(), &[command, "--help"]);
+        assert_eq!(output.status.code(), Some(0), "{command}");
+        assert!(
+            stdout(&output).contains("Example:"),
+            "{command} --help has no example"
+        );
+        assert!(
+            stdout(&output).contains("--root"),
+            "{command} --help lacks --root"
+        );
+    }
+}
