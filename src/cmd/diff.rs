@@ -1,7 +1,117 @@
+//! `diff`: build the API in memory, fetch the deployed copy of each file and
+//! print what deploying this build would change. The comparison itself is
+//! `site::diff`; this file only fetches.
+
 use std::process::ExitCode;
+use std::time::Duration;
 
-use crate::cli::DiffArgs;
+use crate::cli::{DiffArgs, StatusFormat};
+use crate::diagnostics::Format;
+use crate::site::{self, diff::Report};
+use crate::validate;
 
-pub fn run(_args: DiffArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`diff` is not implemented yet")
+pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
+    let options = validate::Options {
+        now: args.common.now,
+    };
+    let checked = site::check(&args.common.root, &options, true)?;
+    if checked.has_errors() {
+        super::check::report(&args.common.root, &checked.diagnostics, Format::Human);
+        anyhow::bail!(
+            "the data has errors, so there is no build to compare; run `activity-site check`"
+        );
+    }
+    let files: Vec<site::OutputFile> = site::api_files(&site::outputs(&checked))
+        .into_iter()
+        .filter(|f| f.path.starts_with("api/v1/activity/") && f.path.ends_with(".json"))
+        .collect();
+
+    let base = args.against.trim_end_matches('/').to_owned();
+    let url = reqwest::Url::parse(&base)
+        .map_err(|err| anyhow::anyhow!("`{}` is not a URL: {err}", args.against))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        anyhow::bail!("`{}` is not an http(s) URL", args.against);
+    }
+    let urls: Vec<String> = files.iter().map(|f| format!("{base}/{}", f.path)).collect();
+    let deployed = fetch_all(&urls, Duration::from_secs(args.timeout.max(1)))?;
+
+    let report = Report::new(
+        &args.against,
+        files
+            .iter()
+            .zip(&deployed)
+            .map(|(f, d)| (f.path.as_str(), f.bytes.as_slice(), d.as_deref())),
+    )?;
+    match args.format {
+        StatusFormat::Text => print!("{}", report.to_text()),
+        StatusFormat::Json => print!("{}", report.to_json()),
+    }
+    Ok(if report.has_changes() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Fetches every URL concurrently on a small runtime of this command's own:
+/// `Some(body)` for 200, `None` for 404, an error for anything else or when
+/// the host cannot be reached.
+fn fetch_all(urls: &[String], timeout: Duration) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let client = reqwest::Client::builder()
+        .timeout(timeout)
+        .connect_timeout(timeout)
+        .user_agent(concat!(
+            "activity-site/",
+            env!("CARGO_PKG_VERSION"),
+            " (diff)"
+        ))
+        .build()?;
+    runtime.block_on(async {
+        let fetches = urls.iter().map(|url| fetch(&client, url));
+        futures::future::join_all(fetches)
+            .await
+            .into_iter()
+            .collect()
+    })
+}
+
+async fn fetch(client: &reqwest::Client, url: &str) -> anyhow::Result<Option<Vec<u8>>> {
+    let response = client
+        .get(url)
+        .send()
+        .await
+        .map_err(|err| anyhow::anyhow!("cannot fetch {url}: {}", describe(&err)))?;
+    match response.status() {
+        reqwest::StatusCode::OK => {
+            let body = response
+                .bytes()
+                .await
+                .map_err(|err| anyhow::anyhow!("cannot read {url}: {}", describe(&err)))?;
+            Ok(Some(body.to_vec()))
+        }
+        reqwest::StatusCode::NOT_FOUND => Ok(None),
+        status => anyhow::bail!("GET {url} answered {status}"),
+    }
+}
+
+/// A reqwest error with its causes, which say what actually went wrong
+/// (connection refused, DNS, timeout).
+fn describe(err: &reqwest::Error) -> String {
+    let mut text = if err.is_timeout() {
+        "timed out".to_owned()
+    } else if err.is_connect() {
+        "the host is unreachable".to_owned()
+    } else {
+        err.to_string()
+    };
+    let mut source = std::error::Error::source(err);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }

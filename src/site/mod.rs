@@ -4,6 +4,10 @@
 //! it renders every file in memory game by game ([`OutputFile`]), writes them
 //! into a staging directory beside the output and swaps it in with a rename.
 
+pub mod diff;
+pub mod ics;
+pub mod pages;
+pub mod publish;
 mod write;
 
 use std::path::{Path, PathBuf};

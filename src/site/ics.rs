@@ -1,0 +1,331 @@
+//! iCalendar feeds (RFC 5545) of the activities: `api/v1/activity/<game>.ics`
+//! for the default locale and `<game>-<locale>.ics` for every locale.
+//!
+//! Written by hand rather than with the `icalendar` crate: that crate fills in
+//! `DTSTAMP` from the clock and `UID` from a random UUID when they are missing,
+//! and has no `VTIMEZONE` support, while these feeds must be byte-identical for
+//! identical input and carry the game's zone. What RFC 5545 asks of a writer
+//! is small: CRLF line ends, lines folded at 75 octets, escaped TEXT values.
+//! This module knows nothing about files on disk or HTTP.
+
+use std::fmt::Write as _;
+
+use chrono::offset::LocalResult;
+use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, Offset, TimeZone, Utc};
+use chrono_tz::{OffsetComponents, OffsetName, Tz};
+use sha2::{Digest, Sha256};
+
+use super::{GameOutput, LocaleDocument, OutputFile};
+use crate::model::parse_time;
+
+/// The product identifier of every feed (no version number, so upgrading the
+/// tool does not change the bytes of an unchanged calendar).
+pub const PRODID: &str = "-//activity-site//Game activity calendar//EN";
+
+/// Renders the calendars of one game: the default locale's under the bare game
+/// id, then every locale's under `<game>-<locale>`.
+pub fn render_calendars(game: &GameOutput) -> Vec<OutputFile> {
+    let mut files = Vec::new();
+    for doc in game.documents.iter().filter(|d| d.is_default) {
+        files.push(OutputFile {
+            path: format!("api/v1/activity/{}.ics", game.game.id),
+            bytes: render_calendar(game, doc).into_bytes(),
+        });
+    }
+    for doc in &game.documents {
+        files.push(OutputFile {
+            path: format!("api/v1/activity/{}-{}.ics", game.game.id, doc.locale),
+            bytes: render_calendar(game, doc).into_bytes(),
+        });
+    }
+    files
+}
+
+/// One calendar: a `VTIMEZONE` for the game's zone and a `VEVENT` per activity.
+/// Activities whose times do not parse are skipped (validation reports them).
+pub fn render_calendar(game: &GameOutput, doc: &LocaleDocument) -> String {
+    let g = &game.game;
+    let tz = g.tz();
+    let tzid = g.time_zone_name();
+    let document = &doc.document;
+    let name = g.name.get(&doc.locale, &g.default_locale);
+    let zh = doc.locale.to_ascii_lowercase().starts_with("zh");
+
+    let times: Vec<(NaiveDateTime, NaiveDateTime)> = document
+        .activities
+        .iter()
+        .filter_map(|a| Some((parse_time(&a.start_time)?, parse_time(&a.end_time)?)))
+        .collect();
+    let version_start = parse_time(&document.start_time);
+    // DTSTAMP is "when this data was published": the version start in UTC, a
+    // fact of the data rather than of the build.
+    let stamp = version_start
+        .or_else(|| times.iter().map(|t| t.0).min())
+        .map(|t| to_utc(tz, t))
+        .unwrap_or(DateTime::<Utc>::UNIX_EPOCH);
+
+    let mut cal = Calendar::default();
+    cal.line("BEGIN:VCALENDAR");
+    cal.line("VERSION:2.0");
+    cal.line(&format!("PRODID:{PRODID}"));
+    cal.line("CALSCALE:GREGORIAN");
+    cal.line("METHOD:PUBLISH");
+    let calname = if zh {
+        format!("{name} 活动")
+    } else {
+        format!("{name} activities")
+    };
+    cal.line(&format!("X-WR-CALNAME:{}", escape_text(&calname)));
+    cal.line(&format!("X-WR-TIMEZONE:{tzid}"));
+    // Ask subscribers to poll a few times a day (RFC 7986, and the older
+    // Microsoft property most clients still read).
+    cal.line("REFRESH-INTERVAL;VALUE=DURATION:PT6H");
+    cal.line("X-PUBLISHED-TTL:PT6H");
+
+    let years = times
+        .iter()
+        .flat_map(|(s, e)| [s.year(), e.year()])
+        .chain(version_start.map(|t| t.year()));
+    let (min_year, max_year) =
+        years.fold((i32::MAX, i32::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
+    if min_year <= max_year {
+        write_vtimezone(&mut cal, tz, min_year, max_year);
+    }
+
+    for activity in &document.activities {
+        let (Some(start), Some(end)) = (
+            parse_time(&activity.start_time),
+            parse_time(&activity.end_time),
+        ) else {
+            continue;
+        };
+        cal.line("BEGIN:VEVENT");
+        cal.line(&format!(
+            "UID:{}@activity-site",
+            uid(&g.id, &doc.locale, &activity.name, &activity.start_time)
+        ));
+        cal.line(&format!("DTSTAMP:{}", stamp.format("%Y%m%dT%H%M%SZ")));
+        cal.line(&format!(
+            "DTSTART;TZID={tzid}:{}",
+            start.format("%Y%m%dT%H%M%S")
+        ));
+        cal.line(&format!(
+            "DTEND;TZID={tzid}:{}",
+            end.format("%Y%m%dT%H%M%S")
+        ));
+        cal.line(&format!("SUMMARY:{}", escape_text(&activity.name)));
+        let mut description = activity.description.clone();
+        let version_line = if zh {
+            format!(
+                "{name} {} 版本「{}」",
+                document.version, document.version_name
+            )
+        } else {
+            format!(
+                "{name} {} \u{201c}{}\u{201d}",
+                document.version, document.version_name
+            )
+        };
+        if !description.is_empty() {
+            description.push_str("\n\n");
+        }
+        description.push_str(&version_line);
+        cal.line(&format!("DESCRIPTION:{}", escape_text(&description)));
+        if let Some(kind) = activity.kind.as_deref().filter(|k| !k.is_empty()) {
+            cal.line(&format!("CATEGORIES:{}", escape_text(kind)));
+        }
+        if let Some(cover) = activity.cover.as_deref().filter(|c| !c.is_empty()) {
+            // RFC 7986 IMAGE; a URI value is not TEXT, so it is not escaped.
+            cal.line(&format!("IMAGE;VALUE=URI;DISPLAY=BADGE:{cover}"));
+        }
+        // Activities are windows of opportunity, not appointments: they do
+        // not make the subscriber look busy.
+        cal.line("TRANSP:TRANSPARENT");
+        cal.line("END:VEVENT");
+    }
+    cal.line("END:VCALENDAR");
+    cal.out
+}
+
+/// A stable event id: the first 16 bytes of SHA-256 over game, locale, name and
+/// start, in hex.
+pub fn uid(game: &str, locale: &str, name: &str, start: &str) -> String {
+    let mut hasher = Sha256::new();
+    for part in [game, locale, name, start] {
+        hasher.update(part.as_bytes());
+        // A separator that cannot occur in the parts keeps ("ab","c") and
+        // ("a","bc") apart.
+        hasher.update([0u8]);
+    }
+    hex::encode(&hasher.finalize()[..16])
+}
+
+/// Escapes a TEXT value (RFC 5545 3.3.11): backslash, semicolon, comma and
+/// line breaks. Other control characters are not allowed in TEXT and dropped.
+pub fn escape_text(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            ';' => out.push_str("\\;"),
+            ',' => out.push_str("\\,"),
+            '\r' => {
+                if chars.peek() != Some(&'\n') {
+                    out.push_str("\\n");
+                }
+            }
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() && c != '\t' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Folds one content line (without its line break) at 75 octets, never inside
+/// a UTF-8 sequence, and ends every physical line with CRLF.
+pub fn fold_line(line: &str) -> String {
+    let mut out = String::with_capacity(line.len() + line.len() / 70 * 3 + 2);
+    let mut width = 0;
+    for c in line.chars() {
+        let len = c.len_utf8();
+        if width + len > 75 {
+            out.push_str("\r\n ");
+            // The leading space counts towards the next line's 75 octets.
+            width = 1;
+        }
+        out.push(c);
+        width += len;
+    }
+    out.push_str("\r\n");
+    out
+}
+
+#[derive(Default)]
+struct Calendar {
+    out: String,
+}
+
+impl Calendar {
+    fn line(&mut self, line: &str) {
+        self.out.push_str(&fold_line(line));
+    }
+}
+
+/// The UTC instant of a local time in `tz`. A time skipped by a DST change is
+/// read as if the clock had already moved on (the hour after the gap).
+fn to_utc(tz: Tz, t: NaiveDateTime) -> DateTime<Utc> {
+    match tz.from_local_datetime(&t) {
+        LocalResult::Single(z) | LocalResult::Ambiguous(z, _) => z.with_timezone(&Utc),
+        LocalResult::None => tz
+            .from_local_datetime(&(t + Duration::hours(1)))
+            .earliest()
+            .map_or_else(|| t.and_utc(), |z| z.with_timezone(&Utc)),
+    }
+}
+
+/// Writes the `VTIMEZONE` of `tz` for the years `min_year..=max_year`.
+///
+/// chrono-tz has no API for the transitions of a zone, so they are found by
+/// sampling the offset every six hours over the covered years and narrowing
+/// each change down to the second. Each transition becomes its own
+/// `STANDARD` or `DAYLIGHT` observance with an explicit `DTSTART` (no `RRULE`),
+/// preceded by one observance for the offset in force at the start of the
+/// range. A zone without DST in that range (Asia/Shanghai) thus gets a single
+/// `STANDARD` block. Limitation: the component describes only the years the
+/// events cover, which is all a client needs to place them.
+fn write_vtimezone(cal: &mut Calendar, tz: Tz, min_year: i32, max_year: i32) {
+    let Some(first) = NaiveDate::from_ymd_opt(min_year, 1, 1) else {
+        return;
+    };
+    let Some(after) = NaiveDate::from_ymd_opt(max_year.saturating_add(1), 1, 1) else {
+        return;
+    };
+    let from = first
+        .and_hms_opt(0, 0, 0)
+        .map(|t| t.and_utc())
+        .unwrap_or_default();
+    let until = after
+        .and_hms_opt(0, 0, 0)
+        .map(|t| t.and_utc())
+        .unwrap_or_default();
+
+    let offset_at = |t: DateTime<Utc>| tz.offset_from_utc_datetime(&t.naive_utc());
+    let seconds = |o: &<Tz as TimeZone>::Offset| o.fix().local_minus_utc();
+
+    cal.line("BEGIN:VTIMEZONE");
+    cal.line(&format!("TZID:{}", tz.name()));
+
+    let initial = offset_at(from);
+    write_observance(cal, &initial, seconds(&initial), "19700101T000000");
+
+    let step = Duration::hours(6);
+    let mut t = from;
+    let mut current = initial;
+    while t < until {
+        let next = t + step;
+        let offset = offset_at(next);
+        if seconds(&offset) != seconds(&current) {
+            // Narrow the change down to the first second of the new offset.
+            let (mut lo, mut hi) = (t, next);
+            while hi - lo > Duration::seconds(1) {
+                let mid = lo + (hi - lo) / 2;
+                if seconds(&offset_at(mid)) == seconds(&current) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            let changed = offset_at(hi);
+            // DTSTART of an observance is local time in the offset before it.
+            let local_before = hi.naive_utc() + Duration::seconds(i64::from(seconds(&current)));
+            write_observance(
+                cal,
+                &changed,
+                seconds(&current),
+                &local_before.format("%Y%m%dT%H%M%S").to_string(),
+            );
+            current = changed;
+        }
+        t = next;
+    }
+    cal.line("END:VTIMEZONE");
+}
+
+fn write_observance(
+    cal: &mut Calendar,
+    offset: &<Tz as TimeZone>::Offset,
+    from_seconds: i32,
+    dtstart: &str,
+) {
+    let kind = if offset.dst_offset().is_zero() {
+        "STANDARD"
+    } else {
+        "DAYLIGHT"
+    };
+    cal.line(&format!("BEGIN:{kind}"));
+    cal.line(&format!("DTSTART:{dtstart}"));
+    cal.line(&format!("TZOFFSETFROM:{}", utc_offset(from_seconds)));
+    cal.line(&format!(
+        "TZOFFSETTO:{}",
+        utc_offset(offset.fix().local_minus_utc())
+    ));
+    if let Some(name) = offset.abbreviation() {
+        cal.line(&format!("TZNAME:{}", escape_text(name)));
+    }
+    cal.line(&format!("END:{kind}"));
+}
+
+/// `+0800`, `-0330`, `+053000` (seconds only when there are any).
+fn utc_offset(seconds: i32) -> String {
+    let sign = if seconds < 0 { '-' } else { '+' };
+    let s = seconds.unsigned_abs();
+    let (h, m, sec) = (s / 3600, s / 60 % 60, s % 60);
+    let mut out = String::new();
+    let _ = write!(out, "{sign}{h:02}{m:02}");
+    if sec != 0 {
+        let _ = write!(out, "{sec:02}");
+    }
+    out
+}

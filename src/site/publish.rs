@@ -1,0 +1,167 @@
+//! What static hosts need beside the content: the `_headers` file of
+//! Netlify/Cloudflare-style hosts, and precompressed `.br`/`.gz` siblings for
+//! hosts that serve them as they are (nginx `gzip_static`/`brotli_static`, S3
+//! behind a CDN).
+//!
+//! Both work on rendered files in memory; this module knows nothing about the
+//! data model's rules, the file system or HTTP.
+
+use std::io::Write as _;
+
+use flate2::{Compression, GzBuilder};
+
+use super::{GameOutput, OutputFile};
+
+/// How long clients and CDNs may keep the API and the calendars: five minutes
+/// fresh, then served stale for up to a day while revalidating. Data changes
+/// at most a few times a day and a deploy should show within minutes.
+pub const API_CACHE: &str = "public, max-age=300, stale-while-revalidate=86400";
+
+/// Pages: one minute fresh, an hour stale while revalidating.
+pub const PAGE_CACHE: &str = "public, max-age=60, stale-while-revalidate=3600";
+
+/// Extensions of the files that get precompressed siblings.
+const TEXT_EXTENSIONS: &[&str] = &[
+    "json",
+    "ics",
+    "html",
+    "css",
+    "js",
+    "svg",
+    "txt",
+    "xml",
+    "webmanifest",
+];
+
+/// The `_headers` file.
+///
+/// Hosts apply every rule whose path matches and join the values of a header
+/// set by two rules, so each header is set by exactly one rule per path:
+/// CORS and the API cache policy on `/api/*` (the calendars live there too,
+/// since a pattern cannot select by extension on every host), the page cache
+/// policy on the pages of each game, the index and the 404 page, and the
+/// security headers on everything.
+pub fn render_headers(games: &[GameOutput]) -> OutputFile {
+    let mut out = String::new();
+    out.push_str(
+        "# Response headers for Netlify and Cloudflare Pages; written by `activity-site build`.\n",
+    );
+    out.push_str(
+        "# Every matching rule applies, so no header is set by two rules for one path.\n\n",
+    );
+    rule(
+        &mut out,
+        "/*",
+        &[
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "strict-origin-when-cross-origin"),
+        ],
+    );
+    rule(
+        &mut out,
+        "/api/*",
+        &[
+            ("Access-Control-Allow-Origin", "*"),
+            ("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"),
+            ("Access-Control-Expose-Headers", "ETag, Last-Modified"),
+            ("Cache-Control", API_CACHE),
+        ],
+    );
+    let page_rules = [
+        "/".to_owned(),
+        "/index.html".to_owned(),
+        "/404.html".to_owned(),
+    ]
+    .into_iter()
+    .chain(games.iter().map(|g| format!("/{}/*", g.game.id)));
+    for path in page_rules {
+        rule(&mut out, &path, &[("Cache-Control", PAGE_CACHE)]);
+    }
+    // Drop the blank line after the last rule, keep one trailing newline.
+    let trimmed = out.trim_end().len();
+    out.truncate(trimmed);
+    out.push('\n');
+    OutputFile {
+        path: "_headers".to_owned(),
+        bytes: out.into_bytes(),
+    }
+}
+
+fn rule(out: &mut String, path: &str, headers: &[(&str, &str)]) {
+    out.push_str(path);
+    out.push('\n');
+    for (name, value) in headers {
+        out.push_str("  ");
+        out.push_str(name);
+        out.push_str(": ");
+        out.push_str(value);
+        out.push('\n');
+    }
+    out.push('\n');
+}
+
+/// Adds a `.br` (brotli, quality 11) and a `.gz` (gzip, best, no name and no
+/// time in the header) sibling after every text file, each only when it is
+/// smaller than the original. Files that already have such a sibling, the
+/// siblings themselves and `_headers` are left alone. Deterministic: the same
+/// files give the same bytes.
+pub fn add_precompressed(files: &mut Vec<OutputFile>) {
+    let existing: std::collections::BTreeSet<String> =
+        files.iter().map(|f| f.path.clone()).collect();
+    let mut out = Vec::with_capacity(files.len() * 3);
+    for file in files.drain(..) {
+        let siblings = if is_text(&file.path) {
+            [
+                ("br", brotli_bytes(&file.bytes)),
+                ("gz", gzip_bytes(&file.bytes)),
+            ]
+            .into_iter()
+            .filter(|(ext, bytes)| {
+                bytes.len() < file.bytes.len()
+                    && !existing.contains(&format!("{}.{ext}", file.path))
+            })
+            .map(|(ext, bytes)| OutputFile {
+                path: format!("{}.{ext}", file.path),
+                bytes,
+            })
+            .collect()
+        } else {
+            Vec::new()
+        };
+        out.push(file);
+        out.extend(siblings);
+    }
+    *files = out;
+}
+
+/// Whether a path names a text file worth compressing.
+fn is_text(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if name == "_headers" {
+        return false;
+    }
+    name.rsplit_once('.')
+        .is_some_and(|(_, ext)| TEXT_EXTENSIONS.contains(&ext))
+}
+
+/// Brotli at quality 11 with the default 4 MiB window.
+pub fn brotli_bytes(input: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut writer = brotli::CompressorWriter::new(&mut out, 4096, 11, 22);
+        // Writing into a Vec cannot fail.
+        let _ = writer.write_all(input);
+    }
+    out
+}
+
+/// Gzip at the best level, with no file name, mtime 0 and a fixed OS byte.
+pub fn gzip_bytes(input: &[u8]) -> Vec<u8> {
+    let mut encoder = GzBuilder::new()
+        .mtime(0)
+        .operating_system(255)
+        .write(Vec::new(), Compression::best());
+    // Writing into a Vec cannot fail.
+    let _ = encoder.write_all(input);
+    encoder.finish().unwrap_or_default()
+}

@@ -1,0 +1,773 @@
+//! Pages, calendars, `_headers`, precompressed siblings and `diff`, on a
+//! small fixture built in the test and, for `diff`, against a loopback server.
+
+use std::collections::BTreeMap;
+use std::io::Read as _;
+use std::net::SocketAddr;
+use std::path::Path;
+
+use activity_site::model::{Activity, ActivityDocument, Game, Localized};
+use activity_site::site::diff::{FileStatus, Report, diff_file};
+use activity_site::site::ics::{escape_text, fold_line, render_calendars};
+use activity_site::site::pages::render_pages;
+use activity_site::site::publish::{add_precompressed, render_headers};
+use activity_site::site::{GameOutput, LocaleDocument, OutputFile};
+use chrono::NaiveDateTime;
+
+use crate::util::{FIXTURE_NOW, crate_root, fixture_root, run, stderr, stdout};
+
+fn time(s: &str) -> NaiveDateTime {
+    activity_site::model::parse_time(s).expect("fixture time")
+}
+
+fn activity(
+    name: &str,
+    kind: Option<&str>,
+    description: &str,
+    start: &str,
+    end: &str,
+    cover: &str,
+) -> Activity {
+    Activity {
+        name: name.to_owned(),
+        kind: kind.map(str::to_owned),
+        description: description.to_owned(),
+        start_time: start.to_owned(),
+        end_time: end.to_owned(),
+        cover: Some(cover.to_owned()),
+    }
+}
+
+/// A game with a 40-day version (2026-10-01 11:00 to 2026-11-10 03:59:59):
+/// one activity began before it, one ends after it, one is upcoming at
+/// [`NOW`], one has ended, and the text fields hold characters HTML and
+/// iCalendar must escape.
+fn fixture_game(time_zone: &str) -> GameOutput {
+    let document = |locale: &str| {
+        let zh = locale == "zh-CN";
+        ActivityDocument {
+            schema: None,
+            version: "1.2".to_owned(),
+            version_name: if zh { "星海之歌" } else { "Song of Stars" }.to_owned(),
+            start_time: "2026-10-01T11:00:00".to_owned(),
+            end_time: "2026-11-10T03:59:59".to_owned(),
+            cover: Some("https://example.org/version.jpg".to_owned()),
+            activities: vec![
+                activity(
+                    if zh { "回归签到" } else { "Welcome back" },
+                    None,
+                    "",
+                    "2026-09-21T11:00:00",
+                    "2026-10-11T03:59:59",
+                    "",
+                ),
+                activity(
+                    if zh {
+                        "星海巡游"
+                    } else {
+                        "Star <Cruise> & Co"
+                    },
+                    Some(if zh { "探索" } else { "Exploration" }),
+                    "Explore, collect; win \\ repeat.\nSecond line, with a comma.",
+                    "2026-10-10T10:00:00",
+                    "2026-10-31T03:59:59",
+                    "https://example.org/cruise.jpg",
+                ),
+                activity(
+                    if zh {
+                        "终局挑战"
+                    } else {
+                        "Final challenge"
+                    },
+                    None,
+                    "A challenge whose description is long enough that its calendar line must be folded at seventy-five octets, and then some more text so that it folds twice.",
+                    "2026-10-20T04:00:00",
+                    "2026-11-17T03:59:59",
+                    "",
+                ),
+                activity(
+                    if zh { "限时商店" } else { "Limited shop" },
+                    Some("Shop"),
+                    "Opens later.",
+                    "2026-10-29T10:00:00",
+                    "2026-11-05T03:59:59",
+                    "",
+                ),
+            ],
+        }
+    };
+    GameOutput {
+        game: Game {
+            id: "demo".to_owned(),
+            name: Localized::Many(
+                [
+                    ("zh-CN".to_owned(), "示例".to_owned()),
+                    ("en-US".to_owned(), "Demo".to_owned()),
+                ]
+                .into_iter()
+                .collect(),
+            ),
+            locales: vec!["zh-CN".to_owned(), "en-US".to_owned()],
+            default_locale: "zh-CN".to_owned(),
+            data_source: Localized::One("https://example.org/news".to_owned()),
+            time_zone: Some(time_zone.to_owned()),
+            update_mode: None,
+        },
+        documents: ["zh-CN", "en-US"]
+            .into_iter()
+            .map(|locale| LocaleDocument {
+                locale: locale.to_owned(),
+                is_default: locale == "zh-CN",
+                document: document(locale),
+            })
+            .collect(),
+    }
+}
+
+/// "Now" of the page fixtures: day 21 of the 40-day version.
+const NOW: &str = "2026-10-22T12:00:00";
+
+fn file<'a>(files: &'a [OutputFile], path: &str) -> &'a str {
+    let f = files.iter().find(|f| f.path == path).unwrap_or_else(|| {
+        panic!(
+            "no {path} among {:?}",
+            files.iter().map(|f| &f.path).collect::<Vec<_>>()
+        )
+    });
+    std::str::from_utf8(&f.bytes).expect("UTF-8")
+}
+
+// Pages.
+
+#[test]
+fn pages_are_written_per_game_and_locale() {
+    let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "index.html",
+            "demo/index.html",
+            "demo/en-US/index.html",
+            "404.html"
+        ]
+    );
+}
+
+#[test]
+fn pages_match_their_snapshots() {
+    let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    insta::assert_snapshot!("page_index", file(&files, "index.html"));
+    insta::assert_snapshot!("page_demo_zh_cn", file(&files, "demo/index.html"));
+    insta::assert_snapshot!("page_demo_en_us", file(&files, "demo/en-US/index.html"));
+    insta::assert_snapshot!("page_404", file(&files, "404.html"));
+}
+
+#[test]
+fn pages_are_deterministic() {
+    let a = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    let b = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    assert_eq!(a, b);
+}
+
+#[test]
+fn timeline_bars_are_placed_by_date_and_clipped_to_the_version() {
+    let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    let page = file(&files, "demo/en-US/index.html");
+    let span = (time("2026-11-10T03:59:59") - time("2026-10-01T11:00:00")).num_seconds() as f64;
+    let share =
+        |t: &str| (time(t) - time("2026-10-01T11:00:00")).num_seconds() as f64 / span * 100.0;
+    // Began before the version: starts at 0 and is marked as clipped.
+    let first_width = share("2026-10-11T03:59:59");
+    assert!(page.contains(&format!(
+        r#"class="bar ended before" style="left: 0.00%; width: {first_width:.2}%""#
+    )));
+    // Inside the version.
+    let (left, right) = (share("2026-10-10T10:00:00"), share("2026-10-31T03:59:59"));
+    assert!(page.contains(&format!(
+        r#"class="bar ongoing" style="left: {left:.2}%; width: {:.2}%""#,
+        right - left
+    )));
+    // Ends after the version: clipped at 100%.
+    let left = share("2026-10-20T04:00:00");
+    assert!(page.contains(&format!(
+        r#"class="bar ongoing after" style="left: {left:.2}%; width: {:.2}%""#,
+        100.0 - left
+    )));
+    assert!(page.contains(r#"class="bar upcoming""#));
+    assert!(page.contains(&format!(
+        r#"class="nowline" style="left: {:.2}%""#,
+        share(NOW)
+    )));
+}
+
+#[test]
+fn pages_follow_the_locale_and_link_relatively() {
+    let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    let zh = file(&files, "demo/index.html");
+    assert!(zh.starts_with("<!doctype html>\n<html lang=\"zh-CN\">"));
+    assert!(zh.contains("进行中") && zh.contains("时间线"));
+    assert!(zh.contains(r#"href="../api/v1/activity/demo.json""#));
+    assert!(zh.contains(r#"href="../api/v1/activity/demo.ics""#));
+    assert!(zh.contains(r#"href="../demo/en-US/""#));
+
+    let en = file(&files, "demo/en-US/index.html");
+    assert!(en.contains("<html lang=\"en-US\">"));
+    assert!(en.contains("Ongoing") && en.contains("Timeline"));
+    assert!(en.contains(r#"href="../../api/v1/activity/demo-en-US.json""#));
+    assert!(en.contains(r#"href="../../api/v1/activity/demo-en-US.ics""#));
+    assert!(en.contains(r#"href="../../demo/""#));
+    assert!(en.contains(r#"<time datetime="2026-10-10T10:00:00+08:00">2026-10-10 10:00</time>"#));
+
+    let index = file(&files, "index.html");
+    for href in [
+        "demo/",
+        "demo/en-US/",
+        "api/v1/activity/demo.json",
+        "api/v1/activity/demo.ics",
+        "api/v1/activity/demo-en-US.json",
+        "api/v1/activity/demo-en-US.ics",
+    ] {
+        assert!(
+            index.contains(&format!("href=\"{href}\"")),
+            "index links {href}"
+        );
+    }
+    // No absolute links: the site works under any sub-path.
+    for page in [zh, en, index] {
+        assert!(!page.contains("href=\"/"));
+    }
+}
+
+#[test]
+fn pages_escape_data_and_lazy_load_covers() {
+    let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    let en = file(&files, "demo/en-US/index.html");
+    assert!(en.contains("Star &lt;Cruise&gt; &amp; Co"));
+    assert!(!en.contains("<Cruise>"));
+    assert!(en.contains(r#"<img class="cover" src="https://example.org/cruise.jpg" alt="Cover of Star &lt;Cruise&gt; &amp; Co" width="256" height="144" loading="lazy""#));
+    // Empty covers give no image.
+    assert_eq!(en.matches("<img class=\"cover\"").count(), 1);
+    // Self-contained: no external scripts, styles or fonts.
+    assert!(!en.contains("<script") && !en.contains("<link rel=\"stylesheet\""));
+    assert!(en.contains("prefers-color-scheme: dark"));
+}
+
+#[test]
+fn the_index_shows_version_progress_and_days_left() {
+    let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    let index = file(&files, "index.html");
+    assert!(index.contains("Version <strong>1.2</strong> · Song of Stars"));
+    // 2026-10-22 12:00 to 2026-11-10 03:59:59 is 18 days and 16 hours.
+    assert!(index.contains("19 days left"));
+    assert!(index.contains(r#"aria-valuenow="53""#));
+}
+
+// Calendars.
+
+fn calendars(time_zone: &str) -> Vec<OutputFile> {
+    render_calendars(&fixture_game(time_zone))
+}
+
+/// The content lines of a calendar, unfolded.
+fn unfold(text: &str) -> Vec<String> {
+    text.replace("\r\n ", "")
+        .split("\r\n")
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn calendars_are_written_for_the_default_and_every_locale() {
+    let files = calendars("Asia/Shanghai");
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "api/v1/activity/demo.ics",
+            "api/v1/activity/demo-zh-CN.ics",
+            "api/v1/activity/demo-en-US.ics"
+        ]
+    );
+    assert_eq!(
+        file(&files, "api/v1/activity/demo.ics"),
+        file(&files, "api/v1/activity/demo-zh-CN.ics")
+    );
+}
+
+#[test]
+fn calendar_has_one_event_per_activity_in_the_game_zone() {
+    let files = calendars("Asia/Shanghai");
+    let text = file(&files, "api/v1/activity/demo-en-US.ics");
+    let lines = unfold(text);
+    assert_eq!(lines.first().map(String::as_str), Some("BEGIN:VCALENDAR"));
+    assert_eq!(lines.last().map(String::as_str), Some("END:VCALENDAR"));
+    assert_eq!(lines.iter().filter(|l| *l == "BEGIN:VEVENT").count(), 4);
+    assert!(lines.contains(&"DTSTART;TZID=Asia/Shanghai:20261010T100000".to_owned()));
+    assert!(lines.contains(&"DTEND;TZID=Asia/Shanghai:20261031T035959".to_owned()));
+    assert!(lines.contains(&"X-WR-CALNAME:Demo activities".to_owned()));
+    assert!(lines.iter().any(|l| l.starts_with("PRODID:")));
+    // DTSTAMP: the version start in UTC, the same for every event.
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| *l == "DTSTAMP:20261001T030000Z")
+            .count(),
+        4
+    );
+    // Asia/Shanghai has no DST: one STANDARD observance at +08:00.
+    let tz: Vec<&str> = lines
+        .iter()
+        .skip_while(|l| *l != "BEGIN:VTIMEZONE")
+        .take_while(|l| *l != "END:VTIMEZONE")
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        tz,
+        [
+            "BEGIN:VTIMEZONE",
+            "TZID:Asia/Shanghai",
+            "BEGIN:STANDARD",
+            "DTSTART:19700101T000000",
+            "TZOFFSETFROM:+0800",
+            "TZOFFSETTO:+0800",
+            "TZNAME:CST",
+            "END:STANDARD"
+        ]
+    );
+    insta::assert_snapshot!("calendar_demo_en_us", text.replace("\r\n", "⏎\n"));
+}
+
+#[test]
+fn calendar_lines_end_in_crlf_and_fold_at_75_octets() {
+    for f in calendars("Asia/Shanghai") {
+        let text = std::str::from_utf8(&f.bytes).expect("UTF-8");
+        assert!(text.ends_with("\r\n"));
+        assert!(
+            !text.replace("\r\n", "").contains('\n'),
+            "bare LF in {}",
+            f.path
+        );
+        for line in text.split("\r\n") {
+            assert!(
+                line.len() <= 75,
+                "{} has a {}-octet line: {line}",
+                f.path,
+                line.len()
+            );
+        }
+    }
+    let long = format!("SUMMARY:{}", "星".repeat(40));
+    let folded = fold_line(&long);
+    assert!(folded.split("\r\n").all(|l| l.len() <= 75));
+    // Folding never splits a character: every piece is valid UTF-8 by construction.
+    assert_eq!(folded.replace("\r\n ", "").trim_end(), long);
+}
+
+#[test]
+fn calendar_text_is_escaped() {
+    assert_eq!(escape_text("a,b;c\\d\ne"), "a\\,b\\;c\\\\d\\ne");
+    assert_eq!(escape_text("x\r\ny"), "x\\ny");
+    let files = calendars("Asia/Shanghai");
+    let lines = unfold(file(&files, "api/v1/activity/demo-en-US.ics"));
+    assert!(lines.contains(&"SUMMARY:Star <Cruise> & Co".to_owned()));
+    assert!(lines.iter().any(|l| l.starts_with(
+        "DESCRIPTION:Explore\\, collect\\; win \\\\ repeat.\\nSecond line\\, with a comma.\\n\\nDemo 1.2"
+    )));
+    assert!(lines.contains(&"CATEGORIES:Exploration".to_owned()));
+}
+
+#[test]
+fn calendars_are_deterministic_with_stable_distinct_uids() {
+    assert_eq!(calendars("Asia/Shanghai"), calendars("Asia/Shanghai"));
+    let files = calendars("Asia/Shanghai");
+    let uids = |path: &str| -> Vec<String> {
+        unfold(file(&files, path))
+            .into_iter()
+            .filter(|l| l.starts_with("UID:"))
+            .collect()
+    };
+    let zh = uids("api/v1/activity/demo-zh-CN.ics");
+    let en = uids("api/v1/activity/demo-en-US.ics");
+    assert_eq!(zh.len(), 4);
+    let all: std::collections::BTreeSet<&String> = zh.iter().chain(&en).collect();
+    assert_eq!(all.len(), 8, "UIDs differ between events and locales");
+    assert_eq!(
+        activity_site::site::ics::uid("demo", "en-US", "Limited shop", "2026-10-29T10:00:00"),
+        activity_site::site::ics::uid("demo", "en-US", "Limited shop", "2026-10-29T10:00:00")
+    );
+}
+
+#[test]
+fn calendars_of_a_dst_zone_describe_both_offsets() {
+    let files = calendars("Europe/Berlin");
+    let lines = unfold(file(&files, "api/v1/activity/demo-en-US.ics"));
+    assert!(lines.contains(&"DTSTART;TZID=Europe/Berlin:20261010T100000".to_owned()));
+    // Berlin leaves summer time on 2026-10-25 at 03:00 local.
+    let tz = lines.join("\n");
+    assert!(
+        tz.contains("BEGIN:DAYLIGHT\nDTSTART:19700101T000000")
+            || tz.contains("BEGIN:STANDARD\nDTSTART:19700101T000000")
+    );
+    assert!(tz.contains(
+        "BEGIN:STANDARD\nDTSTART:20261025T030000\nTZOFFSETFROM:+0200\nTZOFFSETTO:+0100\nTZNAME:CET"
+    ));
+    assert!(tz.contains(
+        "BEGIN:DAYLIGHT\nDTSTART:20260329T020000\nTZOFFSETFROM:+0100\nTZOFFSETTO:+0200\nTZNAME:CEST"
+    ));
+}
+
+// Headers and precompressed files.
+
+#[test]
+fn headers_give_the_api_cors_and_every_path_one_cache_policy() {
+    let headers = render_headers(&[fixture_game("Asia/Shanghai")]);
+    assert_eq!(headers.path, "_headers");
+    let text = String::from_utf8(headers.bytes).expect("UTF-8");
+    insta::assert_snapshot!("headers", text);
+    let rules: BTreeMap<&str, Vec<&str>> = text
+        .split("\n\n")
+        .filter_map(|block| {
+            let mut lines = block.lines().filter(|l| !l.starts_with('#'));
+            Some((lines.next()?, lines.map(str::trim).collect()))
+        })
+        .collect();
+    assert!(rules["/api/*"].contains(&"Access-Control-Allow-Origin: *"));
+    assert!(
+        rules["/api/*"]
+            .iter()
+            .any(|h| h.starts_with("Cache-Control: public, max-age="))
+    );
+    for page in ["/", "/index.html", "/404.html", "/demo/*"] {
+        assert!(
+            rules[page].iter().any(|h| h.starts_with("Cache-Control:")),
+            "{page}"
+        );
+    }
+    assert!(!rules["/*"].iter().any(|h| h.starts_with("Cache-Control:")));
+}
+
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .expect("gzip");
+    out
+}
+
+fn unbrotli(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    brotli::Decompressor::new(bytes, 4096)
+        .read_to_end(&mut out)
+        .expect("brotli");
+    out
+}
+
+#[test]
+fn precompressed_siblings_round_trip_and_only_when_smaller() {
+    let page = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    let big = page
+        .into_iter()
+        .find(|f| f.path == "index.html")
+        .expect("index");
+    let mut files = vec![
+        big.clone(),
+        OutputFile {
+            path: "api/v1/activity/tiny.json".into(),
+            bytes: b"{}\n".to_vec(),
+        },
+        OutputFile {
+            path: "cover.png".into(),
+            bytes: vec![b'a'; 4096],
+        },
+        render_headers(&[]),
+    ];
+    add_precompressed(&mut files);
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "index.html",
+            "index.html.br",
+            "index.html.gz",
+            "api/v1/activity/tiny.json",
+            "cover.png",
+            "_headers"
+        ]
+    );
+    let br = &files[1].bytes;
+    let gz = &files[2].bytes;
+    assert!(br.len() < big.bytes.len() && gz.len() < big.bytes.len());
+    assert_eq!(unbrotli(br), big.bytes);
+    assert_eq!(gunzip(gz), big.bytes);
+    // Gzip header: no flags (no file name), mtime 0, OS "unknown".
+    assert_eq!(&gz[..10], &[0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 2, 255]);
+
+    // Deterministic, and running it again adds nothing.
+    let mut again = vec![big.clone()];
+    add_precompressed(&mut again);
+    assert_eq!(again, files[..3]);
+    add_precompressed(&mut again);
+    assert_eq!(again.len(), 3);
+}
+
+// Diff.
+
+fn json_doc(doc: &ActivityDocument) -> Vec<u8> {
+    doc.to_canonical(false).into_bytes()
+}
+
+#[test]
+fn diff_reports_nothing_for_the_same_document_formatted_differently() {
+    let doc = fixture_game("Asia/Shanghai").documents[1].document.clone();
+    let compact = serde_json::to_vec(&doc).expect("json");
+    let d = diff_file(
+        "api/v1/activity/demo-en-US.json",
+        &json_doc(&doc),
+        Some(&compact),
+    )
+    .expect("diff");
+    assert_eq!(d.status, FileStatus::Unchanged);
+}
+
+#[test]
+fn diff_lists_version_and_activity_changes() {
+    let old = fixture_game("Asia/Shanghai").documents[1].document.clone();
+    let mut new = old.clone();
+    new.version = "1.3".into();
+    new.activities[1].end_time = "2026-11-01T03:59:59".into();
+    new.activities[1].cover = Some(String::new());
+    new.activities.remove(3);
+    new.activities.push(activity(
+        "Login gift",
+        None,
+        "",
+        "2026-11-01T10:00:00",
+        "2026-11-08T03:59:59",
+        "",
+    ));
+    let report = Report::new(
+        "https://example.org",
+        [
+            (
+                "api/v1/activity/demo-en-US.json",
+                json_doc(&new).as_slice(),
+                Some(json_doc(&old).as_slice()),
+            ),
+            (
+                "api/v1/activity/demo-en-US.ics.json",
+                json_doc(&new).as_slice(),
+                None,
+            ),
+            (
+                "api/v1/activity/demo.json",
+                json_doc(&old).as_slice(),
+                Some(b"<html>".as_slice()),
+            ),
+        ],
+    )
+    .expect("diff");
+    assert!(report.has_changes());
+    let [changed, added, replaced] = &report.files[..] else {
+        panic!("three files")
+    };
+    assert_eq!(changed.status, FileStatus::Changed);
+    assert_eq!(changed.version.len(), 1);
+    assert_eq!(changed.added.len(), 1);
+    assert_eq!(changed.removed.len(), 1);
+    assert_eq!(changed.changed.len(), 1);
+    let fields: Vec<&str> = changed.changed[0].fields.iter().map(|f| f.field).collect();
+    assert_eq!(fields, ["endTime", "cover"]);
+    assert_eq!(added.status, FileStatus::New);
+    assert_eq!(replaced.status, FileStatus::Replaced);
+    insta::assert_snapshot!("diff_text", report.to_text());
+    insta::assert_json_snapshot!(
+        "diff_json",
+        serde_json::from_str::<serde_json::Value>(&report.to_json()).expect("json")
+    );
+}
+
+/// Serves `dir` on a loopback port from a background thread; the server lives
+/// as long as the test process.
+fn serve_dir(dir: &Path) -> SocketAddr {
+    let dir = dir.to_path_buf();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("bind");
+            tx.send(listener.local_addr().expect("addr")).expect("send");
+            let app =
+                axum::Router::new().fallback_service(tower_http::services::ServeDir::new(dir));
+            axum::serve(listener, app).await.expect("serve");
+        });
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(60))
+        .expect("server started")
+}
+
+#[test]
+fn diff_against_a_loopback_deployment() {
+    let root = fixture_root(None);
+    let out = run(
+        root.path(),
+        &["build", "--out", "deployed", "--now", FIXTURE_NOW],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let deployed = root.path().join("deployed");
+    let addr = serve_dir(&deployed);
+    let base = format!("http://{addr}");
+
+    // The same data: nothing to deploy.
+    let out = run(
+        root.path(),
+        &["diff", "--against", &base, "--now", FIXTURE_NOW],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains("0 changed, 0 new, 0 replaced, 3 unchanged"),
+        "{}",
+        stdout(&out)
+    );
+
+    // The deployed copy differs: an older version name, a missing file.
+    let en = deployed.join("api/v1/activity/demo-en-US.json");
+    let text = std::fs::read_to_string(&en).expect("deployed file");
+    let mut doc: serde_json::Value = serde_json::from_str(&text).expect("json");
+    doc["versionName"] = "Old name".into();
+    std::fs::write(&en, serde_json::to_string(&doc).expect("json")).expect("write");
+    std::fs::remove_file(deployed.join("api/v1/activity/demo-zh-CN.json")).expect("remove");
+
+    let out = run(
+        root.path(),
+        &[
+            "diff",
+            "--against",
+            &format!("{base}/"),
+            "--now",
+            FIXTURE_NOW,
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("api/v1/activity/demo-en-US.json: changed"),
+        "{text}"
+    );
+    assert!(text.contains("versionName: \"Old name\" -> "), "{text}");
+    assert!(
+        text.contains("api/v1/activity/demo-zh-CN.json: new file"),
+        "{text}"
+    );
+
+    let out = run(
+        root.path(),
+        &[
+            "diff",
+            "--against",
+            &base,
+            "--format",
+            "json",
+            "--now",
+            FIXTURE_NOW,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    assert_eq!(report["changes"], true);
+    let statuses: BTreeMap<String, String> = report["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap_or_default().to_owned(),
+                f["status"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(statuses["api/v1/activity/demo.json"], "unchanged");
+    assert_eq!(statuses["api/v1/activity/demo-en-US.json"], "changed");
+    assert_eq!(statuses["api/v1/activity/demo-zh-CN.json"], "new");
+}
+
+#[test]
+fn diff_fails_clearly_when_the_site_is_unreachable() {
+    let root = fixture_root(None);
+    // A port that was just free: nothing listens there.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("free port")
+        .port();
+    let out = run(
+        root.path(),
+        &[
+            "diff",
+            "--against",
+            &format!("http://127.0.0.1:{port}"),
+            "--timeout",
+            "30",
+            "--now",
+            FIXTURE_NOW,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("cannot fetch http://127.0.0.1:"), "{err}");
+    assert!(err.contains("unreachable"), "{err}");
+
+    let out = run(
+        root.path(),
+        &["diff", "--against", "not a url", "--now", FIXTURE_NOW],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("is not a URL"), "{}", stderr(&out));
+}
+
+#[test]
+fn the_bundled_data_renders_pages_and_calendars() {
+    // Real data: every game has a page per locale and calendars whose events
+    // match its activities.
+    let options = activity_site::validate::Options {
+        now: Some(time("2026-11-22T12:00:00")),
+    };
+    let checked =
+        activity_site::site::check(&crate_root(), &options, true).expect("bundled data loads");
+    assert!(!checked.has_errors());
+    let games = activity_site::site::outputs(&checked);
+    let pages = render_pages(&games, time("2026-11-22T12:00:00")).expect("pages render");
+    for game in &games {
+        assert!(
+            pages
+                .iter()
+                .any(|f| f.path == format!("{}/index.html", game.game.id))
+        );
+        for (file, doc) in render_calendars(game).iter().skip(1).zip(&game.documents) {
+            let text = std::str::from_utf8(&file.bytes).expect("UTF-8");
+            assert_eq!(
+                text.matches("BEGIN:VEVENT\r\n").count(),
+                doc.document.activities.len(),
+                "{}",
+                file.path
+            );
+        }
+    }
+}
