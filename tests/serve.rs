@@ -545,10 +545,33 @@ async fn reload_stream_says_hello_and_ends_on_shutdown() {
 #[tokio::test]
 async fn mounts_answer_before_the_static_site() {
     let fixture = Fixture::new();
-    let mounts = Router::new().route("/api/Auth", axum::routing::post(|| async { "mounted" }));
+    // Like the control API: catch-all routes under /api.
+    let mounts = Router::new()
+        .route(
+            "/api/{resource}",
+            axum::routing::any(|| async { "mounted" }),
+        )
+        .route(
+            "/api/{resource}/{*rest}",
+            axum::routing::any(|| async { "mounted" }),
+        )
+        .route("/mcp", axum::routing::post(|| async { "mcp" }));
     let app = server::router(fixture.state().with_mounts(mounts));
     assert_eq!(send(&app, "POST", "/api/Auth", &[]).await.text(), "mounted");
+    assert_eq!(get(&app, "/api/Task/status").await.text(), "mounted");
+    assert_eq!(send(&app, "POST", "/mcp", &[]).await.text(), "mcp");
+    // The public API stays static, errors and preflight included.
     assert_eq!(get(&app, "/api/v1/activity/ww.json").await.text(), WW_JSON);
+    let missing = get(&app, "/api/v1/activity/nope.json").await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        missing.header(header::CONTENT_TYPE),
+        "application/json; charset=utf-8"
+    );
+    let preflight = send(&app, "OPTIONS", "/api/v1/activity/ww.json", &[]).await;
+    assert_eq!(preflight.status, StatusCode::NO_CONTENT);
+    assert_eq!(get(&app, "/api/v1/").await.status, StatusCode::NOT_FOUND);
+    assert_eq!(get(&app, "/").await.status, StatusCode::OK);
 }
 
 fn copy_dir(from: &Path, to: &Path) {
