@@ -12,5 +12,14 @@ mod check;
 // `build`, `fmt` and `status`: output files, determinism, atomicity.
 mod build;
 
+// The control API through its router and a real client.
+mod control;
+
+// The /mcp endpoint over streamable HTTP on loopback.
+mod mcp;
+
 // The site for people: pages, calendars, headers, precompression and diff.
 mod pages;
+
+// serve: static semantics through the router, and live rebuilds on loopback.
+mod serve;

@@ -1,7 +1,115 @@
+//! `serve`: build the site, serve it with live rebuilds, mount the control API.
+
+use std::net::SocketAddr;
 use std::process::ExitCode;
 
-use crate::cli::ServeArgs;
+use anyhow::Context as _;
+use tokio::net::TcpListener;
+use tracing_subscriber::EnvFilter;
 
-pub fn run(_args: ServeArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`serve` is not implemented yet")
+use crate::cli::ServeArgs;
+use crate::server::{self, ServerState};
+use crate::site::BuildOptions;
+
+pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    init_logging();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(serve(args))
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    let options = BuildOptions {
+        root: args.common.root.clone(),
+        out: args.out.clone(),
+        now: args.common.now,
+    };
+    let state = ServerState::new(options)
+        .with_live_reload(!args.no_watch)
+        .with_color(super::stderr_color());
+
+    // Mounts: the control API (`/api/...`, `/openapi/v1.json`) and `/mcp` join
+    // the static site here, e.g.
+    // `state.with_mounts(api::router(control.clone()).merge(mcp::router(control)))`,
+    // built from `args.state_dir`, `args.control_config` and `args.access_token`.
+
+    let outcome = server::rebuild(&state).await?;
+    if outcome.summary.is_none() && args.no_watch {
+        eprintln!(
+            "error: the site has errors; fix them, or serve without --no-watch to rebuild on change"
+        );
+        return Ok(ExitCode::from(1));
+    }
+
+    let listener = TcpListener::bind(args.addr)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.addr))?;
+    let addr = listener
+        .local_addr()
+        .context("cannot read the bound address")?;
+    if !addr.ip().is_loopback() {
+        tracing::warn!(
+            "listening on {addr}, beyond loopback: other machines can reach this preview"
+        );
+    }
+    let _watch = if args.no_watch {
+        None
+    } else {
+        Some(server::watch::spawn(state.clone())?)
+    };
+    println!("Serving {} at {}", args.out.display(), browsable_url(addr));
+    server::run(listener, state, shutdown_signal()).await?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The URL to open: an unspecified address (`0.0.0.0`) is reachable on loopback.
+fn browsable_url(addr: SocketAddr) -> String {
+    let mut addr = addr;
+    if addr.ip().is_unspecified() {
+        addr.set_ip(match addr {
+            SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+            SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+        });
+    }
+    format!("http://{addr}/")
+}
+
+/// Logs go to stderr; `RUST_LOG` picks the level, `info` by default.
+fn init_logging() {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(super::stderr_color())
+        .try_init();
+}
+
+/// Resolves on Ctrl-C or, on Unix, SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if let Err(err) = tokio::signal::ctrl_c().await {
+            tracing::error!("cannot listen for Ctrl-C: {err}");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(err) => {
+                tracing::error!("cannot listen for SIGTERM: {err}");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
 }

@@ -1,3 +1,492 @@
-//! The control-service core: task runner and simulated backend, configurations,
-//! settings, extensions, operator methods and logs. It knows nothing of axum,
-//! HTTP or the site half of the crate.
+//! The control-service core: task runner and simulated backend,
+//! configurations, settings, extensions, operator methods and logs.
+//!
+//! [`Control`] is the one handle the REST API and the MCP tools share: every
+//! operation of the contract is a method on it, and every failure is an
+//! [`Error`] whose variant says which class of status it is. State lives in a
+//! state directory (`configs/`, `settings.json`, `extensions/`), written
+//! atomically. It knows nothing of axum, HTTP or the site half of the crate;
+//! tokio is used for the timed steps of the simulation only.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::Digest;
+
+mod configs;
+mod error;
+mod extensions;
+mod logs;
+mod operator;
+mod runner;
+mod service_config;
+mod settings;
+pub mod state;
+
+pub use configs::{CREDENTIAL_FIELDS, DEFAULT_CONFIG_NAME, default_config, name_problem};
+pub use error::{Error, Result};
+pub use extensions::{ExtensionInfo, ExtensionProblem, ReloadReport};
+pub use logs::{LogBuffer, LogEvent, LogItem, LogSubscription};
+pub use operator::{
+    HEIGHT as SCREENSHOT_HEIGHT, OperatorHelp, OperatorMethod, WIDTH as SCREENSHOT_WIDTH,
+};
+pub use runner::{
+    BackendInfo, DEFAULT_ARGUMENTS, DEFAULT_STEP_MS, JobKind, RunState, TASKS, TaskKind,
+    TaskStatus, find_task,
+};
+pub use service_config::{ServiceConfig, host_allowed};
+pub use settings::{SettingsUpdate, default_settings};
+
+use configs::Configs;
+use extensions::Extensions;
+use operator::Operator;
+use runner::{Plan, Runner, Unit};
+use settings::Settings;
+
+/// How to open the control core.
+#[derive(Debug, Clone)]
+pub struct ControlOptions {
+    /// Where configurations, settings and extensions live (created if missing).
+    pub state_dir: PathBuf,
+    /// Arguments of the first backend session (simulator options included),
+    /// for example `--inline --no-admin --step-ms=20` in tests.
+    pub backend_arguments: String,
+    /// How many log lines the ring buffer keeps.
+    pub log_capacity: usize,
+}
+
+impl ControlOptions {
+    pub fn new(state_dir: impl Into<PathBuf>) -> ControlOptions {
+        ControlOptions {
+            state_dir: state_dir.into(),
+            backend_arguments: DEFAULT_ARGUMENTS.to_string(),
+            log_capacity: 2000,
+        }
+    }
+}
+
+/// Body of `POST /api/Task/run`: `{configName}`, `{config, persist: true}`
+/// or `{config, persist: false}`. An empty body runs the current configuration.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RunRequest {
+    /// An existing configuration to run; with `config` and `persist: true`,
+    /// the name the supplied configuration is saved under.
+    #[serde(default)]
+    pub config_name: Option<String>,
+    /// A configuration (TasksConfig object) to run.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub config: Option<Value>,
+    /// Whether to save `config` (under `configName`, or the current
+    /// configuration's name) before running it. Default false.
+    #[serde(default)]
+    pub persist: Option<bool>,
+}
+
+/// What `extension_stop` did.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtensionStop {
+    pub id: String,
+    /// Whether the extension was running (and is now stopping).
+    pub was_running: bool,
+}
+
+/// What `extension_run` started.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtensionRun {
+    pub id: String,
+    pub background: bool,
+    /// The task configuration named by the `config` query, if any.
+    pub config_name: Option<String>,
+    /// The runner's status (for a foreground run, this job).
+    pub task: TaskStatus,
+}
+
+/// The handle on the control core; cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Control {
+    /// Where state lives.
+    state_dir: Arc<PathBuf>,
+    /// The backend log shared by every part.
+    log: LogBuffer,
+    /// The one task runner.
+    runner: Arc<Runner>,
+    configs: Arc<Configs>,
+    settings: Arc<Settings>,
+    extensions: Arc<Extensions>,
+    operator: Arc<Operator>,
+    /// The configuration used when a request names none: the last one run
+    /// by name. A std mutex, never held across an await.
+    current_config: Arc<Mutex<String>>,
+}
+
+impl Control {
+    /// Opens (and on first start, seeds) the state directory.
+    pub fn open(options: ControlOptions) -> anyhow::Result<Control> {
+        let dir = &options.state_dir;
+        std::fs::create_dir_all(dir).map_err(|e| {
+            anyhow::anyhow!("cannot create the state directory {}: {e}", dir.display())
+        })?;
+        let log = LogBuffer::new(options.log_capacity);
+        let configs = Configs::open(dir.join("configs"))?;
+        let settings = Settings::open(dir.join("settings.json"))?;
+        let extensions = Extensions::open(dir.join("extensions"), log.clone())?;
+        let runner = Runner::new(log.clone(), &options.backend_arguments)?;
+        Ok(Control {
+            state_dir: Arc::new(dir.clone()),
+            log,
+            runner: Arc::new(runner),
+            configs: Arc::new(configs),
+            settings: Arc::new(settings),
+            extensions: Arc::new(extensions),
+            operator: Arc::new(Operator::new()),
+            current_config: Arc::new(Mutex::new(DEFAULT_CONFIG_NAME.to_string())),
+        })
+    }
+
+    pub fn state_dir(&self) -> &Path {
+        &self.state_dir
+    }
+
+    /// The backend log, for callers that want to add lines (the server's own events).
+    pub fn log(&self) -> &LogBuffer {
+        &self.log
+    }
+
+    fn current_config(&self) -> String {
+        self.current_config
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    fn set_current_config(&self, name: &str) {
+        *self
+            .current_config
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = name.to_string();
+    }
+
+    fn missing_config(name: &str) -> Error {
+        Error::bad_request(format!("configuration `{name}` does not exist"))
+    }
+
+    // Tasks.
+
+    pub fn task_status(&self) -> TaskStatus {
+        self.runner.status()
+    }
+
+    /// Runs every enabled task of a configuration (named, supplied and saved,
+    /// or supplied and temporary). 409 while busy, 400 for a missing configuration.
+    pub async fn task_run(&self, request: RunRequest) -> Result<TaskStatus> {
+        let named = request.config_name.clone().filter(|n| !n.trim().is_empty());
+        let status = self.runner.start(|| match request.config {
+            Some(config) => {
+                configs::check_object(&config)?;
+                if request.persist == Some(true) {
+                    let name = named.clone().unwrap_or_else(|| self.current_config());
+                    let saved = self.configs.save(&name, config)?;
+                    self.set_current_config(&name);
+                    Ok(Plan::tasks(
+                        JobKind::Tasks,
+                        &name,
+                        &runner::enabled_tasks(&saved),
+                    ))
+                } else {
+                    Ok(Plan::tasks(
+                        JobKind::Tasks,
+                        "(temporary configuration)",
+                        &runner::enabled_tasks(&config),
+                    ))
+                }
+            }
+            None => {
+                let name = named.clone().unwrap_or_else(|| self.current_config());
+                let config = self
+                    .configs
+                    .load(&name)?
+                    .ok_or_else(|| Control::missing_config(&name))?;
+                self.set_current_config(&name);
+                Ok(Plan::tasks(
+                    JobKind::Tasks,
+                    &name,
+                    &runner::enabled_tasks(&config),
+                ))
+            }
+        })?;
+        Ok(status)
+    }
+
+    /// Runs one task (class name in any case, section name, or index string)
+    /// of `config_name` or, when empty, of the current configuration.
+    pub async fn task_single(
+        &self,
+        task_name: &str,
+        config_name: Option<&str>,
+    ) -> Result<TaskStatus> {
+        let index = find_task(task_name).ok_or_else(|| {
+            if task_name.trim().is_empty() {
+                Error::bad_request("`taskName` must not be empty")
+            } else {
+                Error::bad_request(format!(
+                    "unknown task `{task_name}`; use a class name ({}) or an index from 0 to {}",
+                    TASKS.iter().map(|t| t.class).collect::<Vec<_>>().join(", "),
+                    TASKS.len() - 1
+                ))
+            }
+        })?;
+        let name = config_name
+            .filter(|n| !n.trim().is_empty())
+            .map_or_else(|| self.current_config(), str::to_string);
+        self.runner.start(|| {
+            if !self.configs.exists(&name) {
+                return Err(Control::missing_config(&name));
+            }
+            Ok(Plan::tasks(JobKind::Single, &name, &[index]))
+        })
+    }
+
+    /// Asks the running job to stop; succeeds (reporting the status) when
+    /// nothing runs.
+    pub async fn task_stop(&self) -> Result<TaskStatus> {
+        if !self.runner.stop() {
+            self.log.info("Stop requested, but no task is running");
+        }
+        Ok(self.runner.status())
+    }
+
+    // Backend.
+
+    /// Restarts the backend with `arguments` (default `--inline --no-admin`):
+    /// stops the running job and background extensions and starts a new
+    /// session. Unknown arguments fail with a backend error and change nothing.
+    pub async fn backend_restart(&self, arguments: Option<&str>) -> Result<BackendInfo> {
+        let arguments = arguments
+            .filter(|a| !a.trim().is_empty())
+            .unwrap_or(DEFAULT_ARGUMENTS);
+        let info = self.runner.restart(arguments).inspect_err(|e| {
+            self.log.error(&format!("Backend restart failed: {e}"));
+        })?;
+        self.extensions.stop_all();
+        Ok(info)
+    }
+
+    /// The `count` most recent log lines, oldest first.
+    pub fn logs_recent(&self, count: usize) -> Vec<String> {
+        self.log.recent(count)
+    }
+
+    /// Follows the log from after `last_event_id`, or from now.
+    pub fn logs_subscribe(&self, last_event_id: Option<u64>) -> LogSubscription {
+        self.log.subscribe(last_event_id)
+    }
+
+    // Configurations.
+
+    pub async fn configs_list(&self) -> Result<Vec<String>> {
+        self.configs.list()
+    }
+
+    /// The configuration without the `startGame` credentials.
+    pub async fn config_get(&self, name: &str) -> Result<Value> {
+        self.configs.get(name)
+    }
+
+    /// Creates a configuration from `body` (an object) or the defaults.
+    pub async fn config_create(&self, name: &str, body: Option<Value>) -> Result<Value> {
+        let created = self.configs.create(name, body)?;
+        self.log.info(&format!("Configuration `{name}` created"));
+        Ok(created)
+    }
+
+    /// Replaces a configuration, keeping stored credentials the body omits.
+    pub async fn config_replace(&self, name: &str, body: Value) -> Result<Value> {
+        let saved = self.configs.replace(name, body)?;
+        self.log.info(&format!("Configuration `{name}` updated"));
+        Ok(saved)
+    }
+
+    pub async fn config_delete(&self, name: &str) -> Result<()> {
+        self.configs.delete(name)?;
+        self.log.info(&format!("Configuration `{name}` deleted"));
+        Ok(())
+    }
+
+    // Settings.
+
+    pub async fn settings_get(&self) -> Value {
+        self.settings.get()
+    }
+
+    /// Applies a nested or dotted partial update; all or nothing.
+    pub async fn settings_update(&self, patch: &Value) -> Result<SettingsUpdate> {
+        let update = self.settings.update(patch)?;
+        self.log
+            .info(&format!("Settings updated: {}", update.updated.join(", ")));
+        Ok(update)
+    }
+
+    // Extensions.
+
+    pub async fn extensions_list(&self) -> Vec<ExtensionInfo> {
+        let foreground = match self.runner.active() {
+            Some((JobKind::Extension, id)) => Some(id),
+            _ => None,
+        };
+        self.extensions.list(foreground.as_deref())
+    }
+
+    /// The JSON Schema of the extension's configuration.
+    pub async fn extension_schema(&self, id: &str) -> Result<Value> {
+        Ok(self.extensions.get(id)?.schema)
+    }
+
+    /// The current configuration as JSON text.
+    pub async fn extension_config(&self, id: &str) -> Result<String> {
+        let config = self.extensions.stored_config(id)?;
+        Ok(serde_json::to_string(&config).map_err(anyhow::Error::from)?)
+    }
+
+    /// Validates `config_json` against the schema and stores it.
+    pub async fn extension_set_config(&self, id: &str, config_json: &str) -> Result<Value> {
+        self.extensions.set_config(id, config_json)
+    }
+
+    /// Runs an extension; a foreground one occupies the task runner (409 while
+    /// busy). `config_name` names a task configuration it should use.
+    pub async fn extension_run(&self, id: &str, config_name: Option<&str>) -> Result<ExtensionRun> {
+        let ext = self.extensions.get(id)?;
+        let config_name = config_name.filter(|n| !n.is_empty()).map(str::to_string);
+        let check = || -> Result<()> {
+            if let Some(name) = &config_name
+                && !self.configs.exists(name)
+            {
+                return Err(Control::missing_config(name));
+            }
+            let violations = ext.violations(&self.extensions.stored_config(id)?);
+            if !violations.is_empty() {
+                return Err(Error::Invalid {
+                    message: format!(
+                        "the configuration of extension `{id}` is invalid: {}",
+                        violations.join("; ")
+                    ),
+                    violations,
+                });
+            }
+            Ok(())
+        };
+        let fails = self
+            .runner
+            .fail_target()
+            .is_some_and(|f| f.eq_ignore_ascii_case(id));
+        let task = if ext.background {
+            check()?;
+            self.runner.ensure_available()?;
+            let step = std::time::Duration::from_millis(self.runner.status().backend.step_ms);
+            self.extensions.start_background(&ext, step, fails)?;
+            self.runner.status()
+        } else {
+            self.runner.start(|| {
+                check()?;
+                let mut steps = ext.steps.clone();
+                if let Some(name) = &config_name {
+                    steps.insert(0, format!("Using task configuration `{name}`"));
+                }
+                Ok(Plan {
+                    kind: JobKind::Extension,
+                    target: id.to_string(),
+                    units: vec![Unit {
+                        name: ext.id.clone(),
+                        steps,
+                    }],
+                })
+            })?
+        };
+        Ok(ExtensionRun {
+            id: id.to_string(),
+            background: ext.background,
+            config_name,
+            task,
+        })
+    }
+
+    /// Stops a running extension; succeeds (with `wasRunning: false`) when it is not running.
+    pub async fn extension_stop(&self, id: &str) -> Result<ExtensionStop> {
+        self.extensions.get(id)?;
+        let foreground =
+            matches!(self.runner.active(), Some((JobKind::Extension, ref active)) if active == id);
+        let was_running = if foreground {
+            self.runner.stop()
+        } else {
+            self.extensions.stop_background(id)
+        };
+        Ok(ExtensionStop {
+            id: id.to_string(),
+            was_running,
+        })
+    }
+
+    /// Rescans the extensions directory.
+    pub async fn extensions_reload(&self) -> Result<ReloadReport> {
+        let report = self.extensions.reload();
+        self.log.info(&format!(
+            "Extensions reloaded: {} loaded, {} added, {} changed, {} removed",
+            report.loaded.len(),
+            report.added.len(),
+            report.changed.len(),
+            report.removed.len()
+        ));
+        Ok(report)
+    }
+
+    // Operator.
+
+    pub fn operator_list(&self) -> Vec<OperatorMethod> {
+        self.operator.list()
+    }
+
+    pub fn operator_help(&self, method: &str) -> Result<OperatorHelp> {
+        self.operator.help(method)
+    }
+
+    /// Calls an allow-listed method: 400 for an empty method or bad params,
+    /// 404 for an unknown method, a backend error when the backend is down.
+    pub async fn operator_call(&self, method: &str, params: Option<Value>) -> Result<Value> {
+        let params = params.unwrap_or_else(|| Value::Object(Default::default()));
+        let index = self.operator.check(method, &params)?;
+        self.runner.ensure_available()?;
+        let status = self.runner.status();
+        let shot = if method == "screenshot" {
+            let png = self.screenshot_png().await?;
+            Some(serde_json::json!({
+                "width": SCREENSHOT_WIDTH,
+                "height": SCREENSHOT_HEIGHT,
+                "format": "png",
+                "bytes": png.len(),
+                "sha256": hex::encode(sha2::Sha256::digest(&png)),
+            }))
+        } else {
+            None
+        };
+        let (result, line) = self.operator.call(index, &params, &status, shot);
+        self.log.info(&format!("[operator] {line}"));
+        Ok(result)
+    }
+
+    /// A fresh 1280x720 PNG of the simulated game window.
+    pub async fn screenshot_png(&self) -> Result<Vec<u8>> {
+        self.runner.ensure_available()?;
+        let status = self.runner.status();
+        let operator = Arc::clone(&self.operator);
+        let png = tokio::task::spawn_blocking(move || operator.screenshot_png(&status))
+            .await
+            .map_err(|e| anyhow::anyhow!("the screenshot task failed: {e}"))??;
+        Ok(png)
+    }
+}

@@ -1,3 +1,270 @@
 //! The composition root of `serve`: router assembly, static files, watching
 //! and live reload, graceful shutdown. The only module (besides `cmd`) that
 //! joins the site half and the control half.
+//!
+//! [`ServerState`] is what every handler shares. [`router`] assembles the
+//! routes: the live-reload stream, the extra [`ServerState::mounts`] (the
+//! control API and `/mcp`) and, as the fallback, the static files of the
+//! output directory. [`run`] serves that router on a listener until its
+//! shutdown future resolves. [`rebuild`] runs the builder off the async
+//! threads and records the result; [`watch::spawn`] calls it when inputs
+//! change. This module knows how the site is built only through
+//! [`site::build`]; it never renders files itself.
+
+use std::future::Future;
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use axum::Router;
+use axum::routing::get;
+use tokio::net::TcpListener;
+use tokio::sync::{broadcast, watch as signal};
+use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+use tracing::Level;
+
+use crate::diagnostics::{self, Diagnostic};
+use crate::site::{self, BuildOptions, BuildOutcome};
+
+mod reload;
+#[path = "static.rs"]
+mod static_files;
+pub mod watch;
+
+pub use reload::{RELOAD_PATH, ReloadEvent};
+
+/// How long in-flight requests may run on after shutdown starts.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// Everything the handlers share. Cloning is cheap: every field is shared.
+#[derive(Clone)]
+pub struct ServerState {
+    /// The data root that is watched and the output directory that is served.
+    /// The output directory is replaced by a rename on every good build, so
+    /// files are looked up by path on every request, never kept open.
+    pub options: Arc<BuildOptions>,
+    /// The outcome of the last finished build, shown by the error overlay.
+    pub status: Arc<RwLock<BuildStatus>>,
+    /// Tells open pages to reload or to show the overlay.
+    pub reload: broadcast::Sender<ReloadEvent>,
+    /// Extra routes merged before the static fallback: the control API
+    /// (`/api/...`, `/openapi/v1.json`) and `/mcp`. They must not set a
+    /// fallback of their own; unmatched paths belong to the static site.
+    pub mounts: Router,
+    /// Whether HTML responses get the live-reload script and the overlay
+    /// (serve mode with watching). The files on disk never contain them.
+    pub live_reload: bool,
+    /// Whether diagnostics printed to stderr are coloured.
+    pub color: bool,
+    /// File bodies and ETags, checked against the file's metadata per request.
+    files: Arc<static_files::FileCache>,
+    /// Flips to `true` when shutdown starts, so endless streams end.
+    shutdown: Arc<signal::Sender<bool>>,
+    /// Serialises builds: the watcher and a caller never build at once.
+    build_lock: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// What the last build left behind.
+#[derive(Debug, Clone, Default)]
+pub struct BuildStatus {
+    /// Counts finished builds, good or bad; part of the injected pages' ETag.
+    pub generation: u64,
+    /// Every diagnostic of the last build, warnings included.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The rendered errors (plain text) while the last build failed; `None`
+    /// after a good build. The overlay shows this text.
+    pub failure: Option<String>,
+}
+
+impl ServerState {
+    /// A state serving `options.out`, without live reload and without mounts.
+    pub fn new(options: BuildOptions) -> Self {
+        let (reload, _) = broadcast::channel(16);
+        let (shutdown, _) = signal::channel(false);
+        ServerState {
+            options: Arc::new(options),
+            status: Arc::new(RwLock::new(BuildStatus::default())),
+            reload,
+            mounts: Router::new(),
+            live_reload: false,
+            color: false,
+            files: Arc::new(static_files::FileCache::default()),
+            shutdown: Arc::new(shutdown),
+            build_lock: Arc::new(tokio::sync::Mutex::new(())),
+        }
+    }
+
+    /// Turns the live-reload script and the error overlay on or off.
+    pub fn with_live_reload(mut self, on: bool) -> Self {
+        self.live_reload = on;
+        self
+    }
+
+    /// Sets the extra routes merged before the static fallback.
+    pub fn with_mounts(mut self, mounts: Router) -> Self {
+        self.mounts = mounts;
+        self
+    }
+
+    /// Colours the diagnostics printed to stderr.
+    pub fn with_color(mut self, color: bool) -> Self {
+        self.color = color;
+        self
+    }
+
+    /// A copy of the last build's status.
+    pub fn status(&self) -> BuildStatus {
+        self.status
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
+    }
+
+    /// Starts shutdown: open live-reload streams end. [`run`] calls this when
+    /// its shutdown future resolves.
+    pub fn begin_shutdown(&self) {
+        self.shutdown.send_replace(true);
+    }
+}
+
+/// The whole application: live reload, the mounts, then the static site.
+pub fn router(state: ServerState) -> Router {
+    let mounts = state.mounts.clone();
+    let own = Router::new()
+        .route(RELOAD_PATH, get(reload::events))
+        .fallback(static_files::serve)
+        .with_state(state);
+    mounts.merge(own).layer(
+        TraceLayer::new_for_http()
+            .make_span_with(DefaultMakeSpan::new().level(Level::DEBUG))
+            .on_request(())
+            .on_response(DefaultOnResponse::new().level(Level::DEBUG)),
+    )
+}
+
+/// Serves [`router`] on `listener` until `shutdown` resolves, then lets
+/// in-flight requests finish (for at most a grace period) and ends the
+/// live-reload streams.
+pub async fn run(
+    listener: TcpListener,
+    state: ServerState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let mut stopping = state.shutdown.subscribe();
+    let trigger = state.clone();
+    let app = router(state);
+    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
+        shutdown.await;
+        tracing::info!("shutting down");
+        trigger.begin_shutdown();
+    });
+    let grace = async move {
+        let _ = stopping.wait_for(|stop| *stop).await;
+        tokio::time::sleep(SHUTDOWN_GRACE).await;
+    };
+    tokio::select! {
+        result = server => result.context("the server failed"),
+        () = grace => {
+            tracing::warn!("connections still open after {SHUTDOWN_GRACE:?}; closing them");
+            Ok(())
+        }
+    }
+}
+
+/// Builds the site off the async threads, records the result for the overlay,
+/// tells open pages, and prints the diagnostics to stderr in the human format.
+/// On failure the last good output stays in place (the builder writes nothing).
+///
+/// `Err` only when the tool itself failed (unreadable root, unwritable output);
+/// that is recorded for the overlay too.
+pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
+    let _building = state.build_lock.lock().await;
+    let options = Arc::clone(&state.options);
+    let started = Instant::now();
+    let result = tokio::task::spawn_blocking(move || site::build(&options))
+        .await
+        .context("the build task panicked")
+        .and_then(|result| result);
+    let elapsed = started.elapsed();
+    match &result {
+        Ok(outcome) => {
+            let printed = render_for_terminal(state, &outcome.diagnostics);
+            if !printed.is_empty() {
+                eprint!("{printed}");
+            }
+            let counts = diagnostics::count(&outcome.diagnostics);
+            if let Some(summary) = &outcome.summary {
+                tracing::info!(
+                    files = summary.files,
+                    bytes = summary.bytes,
+                    warnings = counts.warnings,
+                    "built the site in {elapsed:.0?}"
+                );
+                state.files.clear();
+                record(state, outcome.diagnostics.clone(), None);
+            } else {
+                tracing::info!(
+                    errors = counts.errors,
+                    warnings = counts.warnings,
+                    "build failed; still serving the last good build"
+                );
+                let text = render_plain(state, &outcome.diagnostics);
+                record(state, outcome.diagnostics.clone(), Some(text));
+            }
+        }
+        Err(err) => {
+            tracing::error!("build failed: {err:#}");
+            record(state, Vec::new(), Some(format!("error: {err:#}\n")));
+        }
+    }
+    result
+}
+
+/// Stores a finished build's outcome and tells the open pages.
+fn record(state: &ServerState, diagnostics: Vec<Diagnostic>, failure: Option<String>) {
+    let generation = {
+        let mut status = state
+            .status
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        status.generation += 1;
+        status.diagnostics = diagnostics;
+        status.failure = failure.clone();
+        status.generation
+    };
+    let event = match failure {
+        None => ReloadEvent::Reload { generation },
+        Some(text) => ReloadEvent::Failed {
+            generation,
+            text: text.into(),
+        },
+    };
+    // Nobody listening is fine: no page is open.
+    let _ = state.reload.send(event);
+}
+
+/// The diagnostics as `check` prints them, with the summary line.
+fn render_for_terminal(state: &ServerState, diags: &[Diagnostic]) -> String {
+    if diags.is_empty() {
+        return String::new();
+    }
+    let root = &state.options.root;
+    let mut text = diagnostics::render_human(diags, state.color, &|file| {
+        std::fs::read_to_string(root.join(file)).ok()
+    });
+    text.push_str(&diagnostics::summary(diagnostics::count(diags)));
+    text.push('\n');
+    text
+}
+
+/// The errors of a failed build as plain text, for the overlay.
+fn render_plain(state: &ServerState, diags: &[Diagnostic]) -> String {
+    let errors: Vec<Diagnostic> = diags.iter().filter(|d| d.is_error()).cloned().collect();
+    let root = &state.options.root;
+    let mut text = diagnostics::render_human(&errors, false, &|file| {
+        std::fs::read_to_string(root.join(file)).ok()
+    });
+    text.push_str(&diagnostics::summary(diagnostics::count(diags)));
+    text.push('\n');
+    text
+}

@@ -9,6 +9,7 @@ pub mod rules;
 pub mod spans;
 
 use chrono::{NaiveDateTime, Utc};
+use serde::Deserialize as _;
 use serde_json::Value;
 
 use crate::diagnostics::{Diagnostic, Severity};
@@ -90,7 +91,7 @@ impl Validator {
                 schema_errors(&self.activity, json, &mut report, false);
             }
             rules::document(&json.value, now, &mut report);
-            let document = serde_json::from_value::<ActivityDocument>(json.value.clone()).ok();
+            let document = ActivityDocument::deserialize(&json.value).ok();
             let found = report.finish();
             // Parity compares clean files only: an error already says what is wrong.
             if !found.iter().any(Diagnostic::is_error) {

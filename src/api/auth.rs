@@ -1,0 +1,125 @@
+//! `POST /api/Auth` and the token check applied to every other API request.
+//!
+//! The token comes from the header `X-Access-Token` or, when that header is
+//! absent, the query parameter `access_token`; a wrong header is not rescued
+//! by a right query. Comparison is constant-time over SHA-256 digests, so
+//! neither content nor length leaks through timing.
+
+use axum::Json;
+use axum::extract::{Request, State};
+use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::api::ApiState;
+use crate::api::envelope::{ApiError, ErrorEnvelope, JsonBody};
+
+pub(crate) fn routes() -> OpenApiRouter<ApiState> {
+    OpenApiRouter::new().routes(routes!(auth_check))
+}
+
+/// Body of `POST /api/Auth`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct AuthRequest {
+    pub token: String,
+}
+
+/// Answer of `POST /api/Auth`.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct AuthResponse {
+    pub success: bool,
+    /// `authorized`, or `No access token configured`.
+    pub message: String,
+}
+
+/// Whether `given` equals `expected`, in constant time.
+pub(crate) fn token_matches(expected: &str, given: &str) -> bool {
+    let a = Sha256::digest(expected.as_bytes());
+    let b = Sha256::digest(given.as_bytes());
+    a.ct_eq(&b).into()
+}
+
+/// Checks a token without one (needs no token itself).
+#[utoipa::path(post, path = "/api/Auth", tag = "Auth",
+    request_body = AuthRequest,
+    security(()),
+    responses(
+        (status = 200, description = "`authorized`, or `No access token configured`", body = AuthResponse),
+        (status = 400, description = "Malformed body", body = ErrorEnvelope),
+        (status = 401, description = "The token does not match", body = ErrorEnvelope),
+        (status = 413, description = "The body is too large", body = ErrorEnvelope),
+    ))]
+async fn auth_check(
+    State(state): State<ApiState>,
+    JsonBody(request): JsonBody<AuthRequest>,
+) -> Result<Json<AuthResponse>, ApiError> {
+    let message = match &state.options.access_token {
+        None => "No access token configured",
+        Some(expected) if token_matches(expected, &request.token) => "authorized",
+        Some(_) => return Err(ApiError::Unauthorized),
+    };
+    Ok(Json(AuthResponse {
+        success: true,
+        message: message.to_string(),
+    }))
+}
+
+/// The token of a request: the header if present, else the query parameter.
+fn presented_token(req: &Request) -> Option<String> {
+    if let Some(value) = req.headers().get("x-access-token") {
+        return Some(String::from_utf8_lossy(value.as_bytes()).into_owned());
+    }
+    let query = req.uri().query()?;
+    form_pairs(query)
+        .into_iter()
+        .rev()
+        .find(|(k, _)| k == "access_token")
+        .map(|(_, v)| v)
+}
+
+fn form_pairs(query: &str) -> Vec<(String, String)> {
+    serde_urlencoded_pairs(query).unwrap_or_default()
+}
+
+fn serde_urlencoded_pairs(query: &str) -> Option<Vec<(String, String)>> {
+    // axum's Query extractor uses the same decoding (serde_urlencoded).
+    let uri: axum::http::Uri = format!("/?{query}").parse().ok()?;
+    axum::extract::Query::<Vec<(String, String)>>::try_from_uri(&uri)
+        .ok()
+        .map(|q| q.0)
+}
+
+/// Whether a canonical request needs no token: `POST /api/Auth` and the OpenAPI document.
+fn is_open(req: &Request) -> bool {
+    let path = req.uri().path();
+    path == "/api/Auth" || path == crate::api::OPENAPI_PATH
+}
+
+/// The token middleware: 401 envelope `unauthorized` for a missing or wrong token.
+pub(crate) async fn require_token(
+    State(state): State<ApiState>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let Some(expected) = &state.options.access_token else {
+        return next.run(req).await;
+    };
+    if is_open(&req) {
+        return next.run(req).await;
+    }
+    match presented_token(&req) {
+        Some(given) if token_matches(expected, &given) => next.run(req).await,
+        _ => unauthorized(),
+    }
+}
+
+fn unauthorized() -> Response {
+    let mut response = ApiError::Unauthorized.into_response();
+    *response.status_mut() = StatusCode::UNAUTHORIZED;
+    response
+}

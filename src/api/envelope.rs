@@ -1,0 +1,277 @@
+//! The response envelope `{success, message, data}`, the one error type of
+//! the API and the JSON body extractors.
+//!
+//! Every JSON response goes through here, errors included: a malformed or
+//! wrong-typed body, an oversized body, an unknown route and a wrong method
+//! all answer with the envelope and `success: false`. Internal errors become
+//! a generic 500 and are logged, never shown.
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::json;
+
+use crate::control;
+
+/// The envelope of every JSON response.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Envelope<T> {
+    /// True on success, false on error.
+    pub success: bool,
+    /// `success`, or what went wrong.
+    pub message: String,
+    /// The payload, where the endpoint returns one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<T>,
+}
+
+/// The envelope of an error: `data`, when present, lists each violation.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ErrorEnvelope {
+    /// Always false.
+    pub success: bool,
+    /// What went wrong.
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<ErrorDetails>,
+}
+
+/// Details of a validation error.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ErrorDetails {
+    /// One entry per violated rule, each naming the offending field.
+    pub violations: Vec<String>,
+}
+
+/// A successful envelope with data.
+pub fn ok<T: Serialize>(data: T) -> Json<Envelope<T>> {
+    Json(Envelope {
+        success: true,
+        message: "success".to_string(),
+        data: Some(data),
+    })
+}
+
+/// A successful envelope without data.
+pub fn ok_empty() -> Json<Envelope<()>> {
+    Json(Envelope {
+        success: true,
+        message: "success".to_string(),
+        data: None,
+    })
+}
+
+/// Every way an API request fails.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// A failure of the control core, mapped by variant.
+    #[error(transparent)]
+    Control(#[from] control::Error),
+    /// A bad request the API itself detected (body, query, host).
+    #[error("{0}")]
+    BadRequest(String),
+    /// Missing or wrong access token.
+    #[error("unauthorized")]
+    Unauthorized,
+    /// No route matches.
+    #[error("{0}")]
+    NotFound(String),
+    /// The body exceeds the limit.
+    #[error("the request body is larger than the limit of {0} bytes")]
+    PayloadTooLarge(usize),
+}
+
+impl ApiError {
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::BadRequest(message.into())
+    }
+}
+
+/// Builds an envelope response.
+pub fn error_response(
+    status: StatusCode,
+    message: String,
+    violations: Option<Vec<String>>,
+) -> Response {
+    let body = ErrorEnvelope {
+        success: false,
+        message,
+        data: violations.map(|violations| ErrorDetails { violations }),
+    };
+    (status, Json(body)).into_response()
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        use control::Error as E;
+        let (status, violations) = match &self {
+            ApiError::Control(E::BadRequest(_)) | ApiError::BadRequest(_) => {
+                (StatusCode::BAD_REQUEST, None)
+            }
+            ApiError::Control(E::Invalid { violations, .. }) => {
+                (StatusCode::BAD_REQUEST, Some(violations.clone()))
+            }
+            ApiError::Control(E::NotFound(_)) | ApiError::NotFound(_) => {
+                (StatusCode::NOT_FOUND, None)
+            }
+            ApiError::Control(E::Conflict(_)) => (StatusCode::CONFLICT, None),
+            ApiError::Control(E::Backend(_)) => (StatusCode::INTERNAL_SERVER_ERROR, None),
+            ApiError::Control(E::Internal(error)) => {
+                tracing::error!("control API internal error: {error:#}");
+                return error_response(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal error; see the server log".to_string(),
+                    None,
+                );
+            }
+            ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, None),
+            ApiError::PayloadTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, None),
+        };
+        error_response(status, self.to_string(), violations)
+    }
+}
+
+/// The configured body limit, put in the request extensions by the router.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BodyLimit(pub usize);
+
+/// Reads the whole body, mapping a body over the limit to 413.
+async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
+    let limit = req.extensions().get::<BodyLimit>().map_or(1 << 20, |l| l.0);
+    Bytes::from_request(req, state).await.map_err(|rejection| {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::PayloadTooLarge(limit)
+        } else {
+            ApiError::bad_request(format!(
+                "cannot read the request body: {}",
+                rejection.body_text()
+            ))
+        }
+    })
+}
+
+fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(bytes).map_err(|e| {
+        use serde_json::error::Category;
+        match e.classify() {
+            Category::Data => ApiError::bad_request(format!("invalid request body: {e}")),
+            Category::Eof => {
+                ApiError::bad_request(format!("malformed JSON: the body ends too early ({e})"))
+            }
+            Category::Syntax | Category::Io => {
+                ApiError::bad_request(format!("malformed JSON: {e}"))
+            }
+        }
+    })
+}
+
+fn is_blank(bytes: &[u8]) -> bool {
+    bytes.iter().all(u8::is_ascii_whitespace)
+}
+
+/// A required JSON body: malformed JSON, a wrong type, a missing body or an
+/// oversized one give the envelope (400 or 413) instead of axum's plain text.
+/// The content type is not enforced, so `curl -d` works.
+#[derive(Debug)]
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = read_body(req, state).await?;
+        if is_blank(&bytes) {
+            return Err(ApiError::bad_request("the request needs a JSON body"));
+        }
+        parse(&bytes).map(JsonBody)
+    }
+}
+
+/// An optional JSON body: an empty body is `None`.
+#[derive(Debug)]
+pub struct OptionalJsonBody<T>(pub Option<T>);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for OptionalJsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = read_body(req, state).await?;
+        if is_blank(&bytes) {
+            return Ok(OptionalJsonBody(None));
+        }
+        parse(&bytes).map(|v| OptionalJsonBody(Some(v)))
+    }
+}
+
+/// The query string as decoded pairs; a malformed query gives a 400 envelope.
+#[derive(Debug, Default)]
+pub struct QueryPairs(pub Vec<(String, String)>);
+
+impl QueryPairs {
+    /// The last value of `key`.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for QueryPairs {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Query::<Vec<(String, String)>>::from_request_parts(parts, state)
+            .await
+            .map(|q| QueryPairs(q.0))
+            .map_err(|r| {
+                ApiError::bad_request(format!("malformed query string: {}", r.body_text()))
+            })
+    }
+}
+
+/// Turns any error response that is not JSON (axum's 405, a rejection of a
+/// built-in extractor) into the envelope, keeping its status and headers
+/// such as `Allow`.
+pub(crate) fn envelope_errors(response: Response) -> Response {
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if is_json {
+        return response;
+    }
+    let (mut parts, _) = response.into_parts();
+    let message = match status {
+        StatusCode::METHOD_NOT_ALLOWED => {
+            let allow = parts
+                .headers
+                .get(header::ALLOW)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            format!("method not allowed; this route accepts {allow}")
+        }
+        StatusCode::NOT_FOUND => "not found".to_string(),
+        StatusCode::PAYLOAD_TOO_LARGE => "the request body is too large".to_string(),
+        other => other.canonical_reason().unwrap_or("error").to_lowercase(),
+    };
+    let body =
+        serde_json::to_vec(&json!({ "success": false, "message": message })).unwrap_or_default();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    Response::from_parts(parts, axum::body::Body::from(body))
+}

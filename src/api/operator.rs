@@ -1,0 +1,102 @@
+//! `/api/Operator/...`: screenshot, list, help and call.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::api::ApiState;
+use crate::api::envelope::{ApiError, Envelope, ErrorEnvelope, JsonBody, ok};
+use crate::control::{Control, OperatorHelp, OperatorMethod};
+
+pub(crate) fn routes() -> OpenApiRouter<ApiState> {
+    OpenApiRouter::new()
+        .routes(routes!(operator_screenshot))
+        .routes(routes!(operator_list))
+        .routes(routes!(operator_help))
+        .routes(routes!(operator_call))
+}
+
+/// The `{method}` parameter, read by name.
+#[derive(Debug, Deserialize)]
+struct MethodPath {
+    method: String,
+}
+
+/// Body of `POST /api/Operator/call`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct CallRequest {
+    /// The method name (non-empty), as listed by `GET /api/Operator/list`.
+    pub method: String,
+    /// Parameters, checked against the method's JSON Schema.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub params: Option<Map<String, Value>>,
+}
+
+/// The simulated game window as a 1280x720 PNG (not an envelope).
+#[utoipa::path(get, path = "/api/Operator/screenshot", tag = "Operator",
+    responses(
+        (status = 200, description = "A 1280x720 PNG", content_type = "image/png", body = Vec<u8>),
+        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
+        (status = 500, description = "Backend error", body = ErrorEnvelope),
+    ))]
+async fn operator_screenshot(State(control): State<Control>) -> Result<Response, ApiError> {
+    let png = control.screenshot_png().await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "image/png"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        png,
+    )
+        .into_response())
+}
+
+/// The available operator methods.
+#[utoipa::path(get, path = "/api/Operator/list", tag = "Operator",
+    responses(
+        (status = 200, description = "Methods", body = Envelope<Vec<OperatorMethod>>),
+        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
+    ))]
+async fn operator_list(State(control): State<Control>) -> Json<Envelope<Vec<OperatorMethod>>> {
+    ok(control.operator_list())
+}
+
+/// Help of one method: summary, description and the JSON Schema of its parameters.
+#[utoipa::path(get, path = "/api/Operator/help/{method}", tag = "Operator",
+    params(("method" = String, Path, description = "Method name")),
+    responses(
+        (status = 200, description = "Help", body = Envelope<OperatorHelp>),
+        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
+        (status = 404, description = "Unknown method", body = ErrorEnvelope),
+    ))]
+async fn operator_help(
+    State(control): State<Control>,
+    Path(MethodPath { method }): Path<MethodPath>,
+) -> Result<Json<Envelope<OperatorHelp>>, ApiError> {
+    Ok(ok(control.operator_help(&method)?))
+}
+
+/// Calls a method with its parameters.
+#[utoipa::path(post, path = "/api/Operator/call", tag = "Operator",
+    request_body = CallRequest,
+    responses(
+        (status = 200, description = "The method's result", body = Envelope<Object>),
+        (status = 400, description = "`method` is empty, or the parameters are invalid", body = ErrorEnvelope),
+        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
+        (status = 404, description = "Unknown method", body = ErrorEnvelope),
+        (status = 413, description = "The body is too large", body = ErrorEnvelope),
+        (status = 500, description = "Backend error", body = ErrorEnvelope),
+    ))]
+async fn operator_call(
+    State(control): State<Control>,
+    JsonBody(request): JsonBody<CallRequest>,
+) -> Result<Json<Envelope<Value>>, ApiError> {
+    let params = request.params.map(Value::Object);
+    Ok(ok(control.operator_call(&request.method, params).await?))
+}

@@ -1,0 +1,215 @@
+//! The backend log: a bounded ring buffer of lines with increasing ids, and
+//! subscriptions that follow it.
+//!
+//! A subscription holds only the id of the last line it delivered and reads
+//! the ring itself, so a slow reader costs no memory: when it falls behind by
+//! more than the ring holds, it learns how many lines it missed. It knows
+//! nothing about SSE framing; [`LogEvent::id`] is what the stream sends as
+//! `id:` and takes back as `Last-Event-ID`.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::watch;
+
+/// One log line and its id (ids start at 1 and never repeat within a run).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogEvent {
+    pub id: u64,
+    pub line: String,
+}
+
+/// What a subscription yields next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LogItem {
+    /// The next line.
+    Line(LogEvent),
+    /// Lines that left the ring before this reader got them.
+    Missed { count: u64, resume_id: u64 },
+}
+
+/// The ring buffer shared by writers and subscriptions.
+#[derive(Debug, Clone)]
+pub struct LogBuffer {
+    inner: Arc<LogInner>,
+}
+
+#[derive(Debug)]
+struct LogInner {
+    /// The lines; a std mutex, never held across an await.
+    ring: Mutex<Ring>,
+    /// The id of the newest line, so subscriptions can wait for more.
+    newest: watch::Sender<u64>,
+}
+
+#[derive(Debug)]
+struct Ring {
+    lines: VecDeque<LogEvent>,
+    capacity: usize,
+    next_id: u64,
+}
+
+impl LogBuffer {
+    pub fn new(capacity: usize) -> LogBuffer {
+        let (newest, _) = watch::channel(0);
+        LogBuffer {
+            inner: Arc::new(LogInner {
+                ring: Mutex::new(Ring {
+                    lines: VecDeque::with_capacity(capacity.min(4096)),
+                    capacity: capacity.max(1),
+                    next_id: 1,
+                }),
+                newest,
+            }),
+        }
+    }
+
+    /// Appends a line with a timestamp and level; line breaks are normalized
+    /// to `\n` so a reader can split the entry safely.
+    pub fn push(&self, level: &str, message: &str) -> u64 {
+        let time = chrono::Local::now().format("%Y-%m-%d %H:%M:%S%.3f");
+        let message = message.replace("\r\n", "\n").replace('\r', "\n");
+        let line = format!("{time} | {level:<7} | {message}");
+        let id = {
+            let mut ring = self.inner.ring.lock().expect("log lock");
+            let id = ring.next_id;
+            ring.next_id += 1;
+            if ring.lines.len() == ring.capacity {
+                ring.lines.pop_front();
+            }
+            ring.lines.push_back(LogEvent { id, line });
+            id
+        };
+        self.inner.newest.send_replace(id);
+        id
+    }
+
+    pub fn info(&self, message: &str) -> u64 {
+        self.push("INFO", message)
+    }
+
+    pub fn warning(&self, message: &str) -> u64 {
+        self.push("WARNING", message)
+    }
+
+    pub fn error(&self, message: &str) -> u64 {
+        self.push("ERROR", message)
+    }
+
+    /// The `count` most recent lines, oldest first.
+    pub fn recent(&self, count: usize) -> Vec<String> {
+        let ring = self.inner.ring.lock().expect("log lock");
+        let skip = ring.lines.len().saturating_sub(count);
+        ring.lines
+            .iter()
+            .skip(skip)
+            .map(|e| e.line.clone())
+            .collect()
+    }
+
+    /// The id of the newest line (0 before the first).
+    pub fn newest_id(&self) -> u64 {
+        *self.inner.newest.borrow()
+    }
+
+    /// A subscription yielding the lines after `after` (the `Last-Event-ID`),
+    /// or only new lines when `after` is `None`.
+    pub fn subscribe(&self, after: Option<u64>) -> LogSubscription {
+        let receiver = self.inner.newest.subscribe();
+        let newest = *receiver.borrow();
+        LogSubscription {
+            buffer: self.clone(),
+            receiver,
+            last: after.map_or(newest, |id| id.min(newest)),
+        }
+    }
+
+    /// The first line after `last`, or how many were lost before the oldest kept one.
+    fn after(&self, last: u64) -> Option<LogItem> {
+        let ring = self.inner.ring.lock().expect("log lock");
+        let first = ring.lines.front()?;
+        if first.id > last + 1 {
+            return Some(LogItem::Missed {
+                count: first.id - last - 1,
+                resume_id: first.id - 1,
+            });
+        }
+        let index = usize::try_from(last + 1 - first.id).ok()?;
+        ring.lines.get(index).cloned().map(LogItem::Line)
+    }
+}
+
+/// A reader of the log that waits for new lines.
+#[derive(Debug)]
+pub struct LogSubscription {
+    buffer: LogBuffer,
+    receiver: watch::Receiver<u64>,
+    /// Id of the last line delivered (or skipped).
+    last: u64,
+}
+
+impl LogSubscription {
+    /// The next item, waiting for it if needed. `None` only when the log is gone.
+    pub async fn next(&mut self) -> Option<LogItem> {
+        loop {
+            // Mark the current value seen before reading the ring, so a line
+            // pushed in between wakes the wait below.
+            self.receiver.borrow_and_update();
+            if let Some(item) = self.buffer.after(self.last) {
+                self.last = match &item {
+                    LogItem::Line(event) => event.id,
+                    LogItem::Missed { resume_id, .. } => *resume_id,
+                };
+                return Some(item);
+            }
+            self.receiver.changed().await.ok()?;
+        }
+    }
+
+    /// Like [`LogSubscription::next`] without waiting.
+    pub fn try_next(&mut self) -> Option<LogItem> {
+        let item = self.buffer.after(self.last)?;
+        self.last = match &item {
+            LogItem::Line(event) => event.id,
+            LogItem::Missed { resume_id, .. } => *resume_id,
+        };
+        Some(item)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ring_keeps_the_newest_lines() {
+        let log = LogBuffer::new(3);
+        for i in 0..5 {
+            log.info(&format!("line {i}"));
+        }
+        let recent = log.recent(10);
+        assert_eq!(recent.len(), 3);
+        assert!(recent[0].ends_with("line 2"));
+        assert!(log.recent(1)[0].ends_with("line 4"));
+    }
+
+    #[test]
+    fn a_slow_subscription_learns_what_it_missed() {
+        let log = LogBuffer::new(3);
+        let mut sub = log.subscribe(None);
+        for i in 0..5 {
+            log.info(&format!("line {i}"));
+        }
+        assert_eq!(
+            sub.try_next(),
+            Some(LogItem::Missed {
+                count: 2,
+                resume_id: 2
+            })
+        );
+        match sub.try_next() {
+            Some(LogItem::Line(e)) => assert_eq!(e.id, 3),
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -1,0 +1,646 @@
+//! The task runner and the simulated backend it drives.
+//!
+//! One job runs at a time: a configuration's enabled tasks, one task, or a
+//! foreground extension. Starting is decided under one lock, so concurrent
+//! starts give exactly one winner and conflicts for the rest. A job is a tokio
+//! task that takes timed steps, writes log lines, and honours a stop request
+//! between steps. The backend session holds the simulator options parsed from
+//! the restart arguments. This module knows which tasks exist but not where
+//! configurations are stored.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::watch;
+
+use crate::control::error::{Error, Result};
+use crate::control::logs::LogBuffer;
+
+/// Backend arguments when a restart gives none (the contract's default).
+pub const DEFAULT_ARGUMENTS: &str = "--inline --no-admin";
+
+/// Step duration when the arguments do not set `--step-ms`.
+pub const DEFAULT_STEP_MS: u64 = 1500;
+
+/// A task of the automation, in execution order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TaskKind {
+    /// The class name clients use (`taskName` of `Task/single`).
+    pub class: &'static str,
+    /// The section of a configuration that enables and configures it.
+    pub section: &'static str,
+    /// What each step of the simulation logs.
+    pub steps: &'static [&'static str],
+}
+
+/// The tasks, by index.
+pub const TASKS: [TaskKind; 5] = [
+    TaskKind {
+        class: "StartGameTask",
+        section: "startGame",
+        steps: &[
+            "Launching the game client",
+            "Waiting for the login screen",
+            "Entering the game world",
+        ],
+    },
+    TaskKind {
+        class: "TrailblazePowerTask",
+        section: "trailblazePower",
+        steps: &[
+            "Opening the interastral guide",
+            "Challenging the selected instance",
+            "Collecting the rewards",
+        ],
+    },
+    TaskKind {
+        class: "ReceiveRewardsTask",
+        section: "receiveRewards",
+        steps: &[
+            "Claiming mail",
+            "Collecting assignments",
+            "Claiming daily training",
+        ],
+    },
+    TaskKind {
+        class: "CosmicStrifeTask",
+        section: "cosmicStrife",
+        steps: &[
+            "Entering the simulated universe",
+            "Clearing domains",
+            "Claiming weekly points",
+        ],
+    },
+    TaskKind {
+        class: "MissionAccomplishTask",
+        section: "missionAccomplished",
+        steps: &["Checking notifications", "Closing the game"],
+    },
+];
+
+/// Finds a task by class name (any case), section name (any case) or index string.
+pub fn find_task(name: &str) -> Option<usize> {
+    let name = name.trim();
+    if let Ok(index) = name.parse::<usize>() {
+        return (index < TASKS.len()).then_some(index);
+    }
+    TASKS
+        .iter()
+        .position(|t| t.class.eq_ignore_ascii_case(name) || t.section.eq_ignore_ascii_case(name))
+}
+
+/// The indices of the tasks a configuration enables (`enabled: true` in its section).
+pub fn enabled_tasks(config: &Value) -> Vec<usize> {
+    TASKS
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| {
+            config
+                .get(t.section)
+                .and_then(|s| s.get("enabled"))
+                .and_then(Value::as_bool)
+                == Some(true)
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Run states reported by `Task/status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RunState {
+    /// Nothing has run since the backend started.
+    Idle,
+    /// A job is executing.
+    Running,
+    /// A stop was requested; the job is winding down.
+    Stopping,
+    /// The last job finished every step.
+    Completed,
+    /// The last job was stopped.
+    Stopped,
+    /// The last job failed.
+    Failed,
+}
+
+/// What a job runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum JobKind {
+    /// All enabled tasks of a configuration (`Task/run`).
+    Tasks,
+    /// One task (`Task/single`).
+    Single,
+    /// A foreground extension (`Extensions/{id}/run`).
+    Extension,
+}
+
+/// The backend session: which arguments it was started with.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BackendInfo {
+    /// Increases with every restart.
+    pub session: u64,
+    /// The start arguments of this session.
+    pub arguments: String,
+    /// When this session started (local time, ISO 8601).
+    pub started_at: String,
+    /// Duration of one simulated step in milliseconds.
+    pub step_ms: u64,
+    /// Whether the backend answers commands (false after `--unavailable`).
+    pub available: bool,
+}
+
+/// `data` of `GET /api/Task/status`.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskStatus {
+    /// One of idle, running, stopping, completed, stopped, failed.
+    pub status: RunState,
+    /// Human-readable progress, such as `2/4 ReceiveRewardsTask`.
+    pub progress: String,
+    /// What the current or last job runs.
+    pub job: Option<JobKind>,
+    /// The configuration (or extension id) of the current or last job.
+    pub target: Option<String>,
+    /// The task executing now, if any.
+    pub current_task: Option<String>,
+    /// Tasks finished by the current or last job.
+    pub completed_tasks: usize,
+    /// Tasks the current or last job runs.
+    pub total_tasks: usize,
+    /// Why the last job failed.
+    pub error: Option<String>,
+    /// When the current or last job started (local time, ISO 8601).
+    pub started_at: Option<String>,
+    /// When the last job ended (local time, ISO 8601).
+    pub finished_at: Option<String>,
+    /// The backend session.
+    pub backend: BackendInfo,
+}
+
+/// A job ready to start: a name for the log and the steps of each unit.
+#[derive(Debug, Clone)]
+pub(crate) struct Plan {
+    pub kind: JobKind,
+    /// Configuration name or extension id.
+    pub target: String,
+    pub units: Vec<Unit>,
+}
+
+/// One task (or an extension) inside a plan.
+#[derive(Debug, Clone)]
+pub(crate) struct Unit {
+    pub name: String,
+    pub steps: Vec<String>,
+}
+
+impl Plan {
+    /// A plan of the given task indices.
+    pub fn tasks(kind: JobKind, target: &str, indices: &[usize]) -> Plan {
+        Plan {
+            kind,
+            target: target.to_string(),
+            units: indices
+                .iter()
+                .map(|&i| Unit {
+                    name: TASKS[i].class.to_string(),
+                    steps: TASKS[i].steps.iter().map(|s| s.to_string()).collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Simulator options parsed from the backend arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SimOptions {
+    step: Duration,
+    /// A task class, section, index or extension id that fails when run.
+    fail: Option<String>,
+    /// Whether every command fails with a backend error.
+    unavailable: bool,
+}
+
+/// Parses backend arguments. Known: `--inline`, `--no-admin`, `--python`,
+/// `--step-ms=N` (1..=600000), `--fail-task=NAME`, `--unavailable`; values
+/// may also follow as the next word.
+pub(crate) fn parse_arguments(arguments: &str) -> std::result::Result<SimOptions, String> {
+    let mut options = SimOptions {
+        step: Duration::from_millis(DEFAULT_STEP_MS),
+        fail: None,
+        unavailable: false,
+    };
+    let mut words = arguments.split_whitespace();
+    while let Some(word) = words.next() {
+        let (flag, inline_value) = match word.split_once('=') {
+            Some((flag, value)) => (flag, Some(value.to_string())),
+            None => (word, None),
+        };
+        let mut value = |flag: &str| {
+            inline_value
+                .clone()
+                .or_else(|| words.next().map(str::to_string))
+                .ok_or_else(|| format!("`{flag}` needs a value"))
+        };
+        match flag {
+            "--inline" | "--no-admin" | "--python" if inline_value.is_none() => {}
+            "--unavailable" if inline_value.is_none() => options.unavailable = true,
+            "--step-ms" => {
+                let text = value(flag)?;
+                let ms = text
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|ms| (1..=600_000).contains(ms))
+                    .ok_or_else(|| {
+                        format!("`--step-ms` takes milliseconds from 1 to 600000, not `{text}`")
+                    })?;
+                options.step = Duration::from_millis(ms);
+            }
+            "--fail-task" => {
+                let name = value(flag)?;
+                if name.is_empty() {
+                    return Err("`--fail-task` needs a task name".to_string());
+                }
+                options.fail = Some(name);
+            }
+            _ => return Err(format!("unknown argument `{word}`")),
+        }
+    }
+    Ok(options)
+}
+
+/// The runner: the current job, the last result and the backend session.
+#[derive(Debug)]
+pub(crate) struct Runner {
+    /// All mutable state; a std mutex, never held across an await.
+    state: Mutex<RunnerState>,
+    /// Where jobs write their lines.
+    log: LogBuffer,
+}
+
+#[derive(Debug)]
+struct RunnerState {
+    status: RunState,
+    progress: String,
+    job: Option<ActiveJob>,
+    last_kind: Option<JobKind>,
+    target: Option<String>,
+    current_task: Option<String>,
+    completed_tasks: usize,
+    total_tasks: usize,
+    error: Option<String>,
+    started_at: Option<String>,
+    finished_at: Option<String>,
+    backend: Backend,
+    next_job: u64,
+}
+
+#[derive(Debug)]
+struct ActiveJob {
+    id: u64,
+    kind: JobKind,
+    target: String,
+    stop: watch::Sender<bool>,
+}
+
+#[derive(Debug)]
+struct Backend {
+    info: BackendInfo,
+    options: SimOptions,
+}
+
+fn now() -> String {
+    chrono::Local::now()
+        .format("%Y-%m-%dT%H:%M:%S%.3f")
+        .to_string()
+}
+
+impl Runner {
+    pub fn new(log: LogBuffer, arguments: &str) -> anyhow::Result<Runner> {
+        let options = parse_arguments(arguments)
+            .map_err(|e| anyhow::anyhow!("bad backend arguments: {e}"))?;
+        let backend = Backend {
+            info: BackendInfo {
+                session: 1,
+                arguments: arguments.to_string(),
+                started_at: now(),
+                step_ms: options.step.as_millis() as u64,
+                available: !options.unavailable,
+            },
+            options,
+        };
+        log.info(&format!("Backend started with arguments `{arguments}`"));
+        Ok(Runner {
+            state: Mutex::new(RunnerState {
+                status: RunState::Idle,
+                progress: "idle".to_string(),
+                job: None,
+                last_kind: None,
+                target: None,
+                current_task: None,
+                completed_tasks: 0,
+                total_tasks: 0,
+                error: None,
+                started_at: None,
+                finished_at: None,
+                backend,
+                next_job: 1,
+            }),
+            log,
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, RunnerState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn status(&self) -> TaskStatus {
+        let st = self.lock();
+        TaskStatus {
+            status: st.status,
+            progress: st.progress.clone(),
+            job: st.job.as_ref().map(|j| j.kind).or(st.last_kind),
+            target: st.target.clone(),
+            current_task: st.current_task.clone(),
+            completed_tasks: st.completed_tasks,
+            total_tasks: st.total_tasks,
+            error: st.error.clone(),
+            started_at: st.started_at.clone(),
+            finished_at: st.finished_at.clone(),
+            backend: st.backend.info.clone(),
+        }
+    }
+
+    /// The running job's kind and target, if any.
+    pub fn active(&self) -> Option<(JobKind, String)> {
+        self.lock().job.as_ref().map(|j| (j.kind, j.target.clone()))
+    }
+
+    /// Fails with a backend error when the session was started `--unavailable`.
+    pub fn ensure_available(&self) -> Result<()> {
+        if self.lock().backend.options.unavailable {
+            return Err(Error::Backend(
+                "backend error: the simulated backend is unavailable (started with --unavailable)"
+                    .to_string(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The simulator's failure target, if any.
+    pub fn fail_target(&self) -> Option<String> {
+        self.lock().backend.options.fail.clone()
+    }
+
+    /// Starts a job. The busy check, `prepare` (which may persist a
+    /// configuration) and the state change happen under one lock, so of many
+    /// concurrent starts exactly one wins.
+    pub fn start(self: &Arc<Self>, prepare: impl FnOnce() -> Result<Plan>) -> Result<TaskStatus> {
+        let (plan, id, stop, step, fail) = {
+            let mut st = self.lock();
+            if let Some(job) = &st.job {
+                let what = match job.kind {
+                    JobKind::Extension => format!("extension `{}`", job.target),
+                    _ => format!("`{}`", job.target),
+                };
+                return Err(Error::conflict(format!(
+                    "a task is already running ({what}, {})",
+                    st.progress
+                )));
+            }
+            if st.backend.options.unavailable {
+                return Err(Error::Backend(
+                    "backend error: the simulated backend is unavailable (started with --unavailable)"
+                        .to_string(),
+                ));
+            }
+            let plan = prepare()?;
+            let id = st.next_job;
+            st.next_job += 1;
+            let (stop, stop_rx) = watch::channel(false);
+            st.job = Some(ActiveJob {
+                id,
+                kind: plan.kind,
+                target: plan.target.clone(),
+                stop,
+            });
+            st.status = RunState::Running;
+            st.last_kind = Some(plan.kind);
+            st.target = Some(plan.target.clone());
+            st.current_task = None;
+            st.completed_tasks = 0;
+            st.total_tasks = plan.units.len();
+            st.error = None;
+            st.started_at = Some(now());
+            st.finished_at = None;
+            st.progress = format!("0/{} starting", plan.units.len());
+            (
+                plan,
+                id,
+                stop_rx,
+                st.backend.options.step,
+                st.backend.options.fail.clone(),
+            )
+        };
+        let kind = match plan.kind {
+            JobKind::Tasks => "tasks of",
+            JobKind::Single => "a single task of",
+            JobKind::Extension => "extension",
+        };
+        self.log
+            .info(&format!("Job {id} started: {kind} `{}`", plan.target));
+        let status = self.status();
+        let runner = Arc::clone(self);
+        tokio::spawn(async move { runner.execute(id, plan, stop, step, fail).await });
+        Ok(status)
+    }
+
+    /// Requests the running job to stop. Returns whether one was running.
+    pub fn stop(&self) -> bool {
+        let mut st = self.lock();
+        let Some(job) = &st.job else {
+            return false;
+        };
+        job.stop.send_replace(true);
+        if st.status == RunState::Running {
+            st.status = RunState::Stopping;
+            st.progress = format!("stopping: {}", st.progress);
+        }
+        true
+    }
+
+    /// Restarts the backend: validates the arguments, abandons the running
+    /// job (it is reported as stopped), and starts a new session.
+    pub fn restart(&self, arguments: &str) -> Result<BackendInfo> {
+        let options = parse_arguments(arguments)
+            .map_err(|e| Error::Backend(format!("restart failed: {e}")))?;
+        let mut st = self.lock();
+        if let Some(job) = st.job.take() {
+            job.stop.send_replace(true);
+            st.status = RunState::Stopped;
+            st.progress = format!("stopped by a backend restart: {}", st.progress);
+            st.current_task = None;
+            st.finished_at = Some(now());
+            self.log.warning(&format!(
+                "Job {} `{}` stopped: the backend is restarting",
+                job.id, job.target
+            ));
+        }
+        let session = st.backend.info.session + 1;
+        st.backend = Backend {
+            info: BackendInfo {
+                session,
+                arguments: arguments.to_string(),
+                started_at: now(),
+                step_ms: options.step.as_millis() as u64,
+                available: !options.unavailable,
+            },
+            options,
+        };
+        self.log.info(&format!(
+            "Backend restarted (session {session}) with arguments `{arguments}`"
+        ));
+        Ok(st.backend.info.clone())
+    }
+
+    /// Applies `change` if job `id` is still the current one.
+    fn update(&self, id: u64, change: impl FnOnce(&mut RunnerState)) -> bool {
+        let mut st = self.lock();
+        if st.job.as_ref().map(|j| j.id) != Some(id) {
+            return false;
+        }
+        change(&mut st);
+        true
+    }
+
+    async fn execute(
+        self: Arc<Self>,
+        id: u64,
+        plan: Plan,
+        mut stop: watch::Receiver<bool>,
+        step: Duration,
+        fail: Option<String>,
+    ) {
+        let total = plan.units.len();
+        let fails = |name: &str| {
+            fail.as_deref().is_some_and(|f| {
+                f.eq_ignore_ascii_case(name) || find_task(f).is_some_and(|i| TASKS[i].class == name)
+            })
+        };
+        if total == 0 {
+            self.log.warning("No task is enabled in the configuration");
+        }
+        for (index, unit) in plan.units.iter().enumerate() {
+            let steps = unit.steps.len();
+            for (n, text) in unit.steps.iter().enumerate() {
+                let progress = format!("{}/{total} {}", index + 1, unit.name);
+                if !self.update(id, |st| {
+                    if st.status == RunState::Running {
+                        st.progress = format!("{progress} (step {}/{steps})", n + 1);
+                    }
+                    st.current_task = Some(unit.name.clone());
+                }) {
+                    return;
+                }
+                if n == 0 {
+                    self.log.info(&format!("[{}] started", unit.name));
+                }
+                self.log.info(&format!("[{}] {text}", unit.name));
+                if wait(&mut stop, step).await {
+                    return self.finish_stopped(id, step).await;
+                }
+                if fails(&unit.name) && (n + 1 == steps.min(2)) {
+                    let message = format!(
+                        "{} failed: simulated failure requested with --fail-task",
+                        unit.name
+                    );
+                    self.log.error(&format!(
+                        "[{}] {message}\nTraceback (simulated):\n  step {} of {steps}: {text}",
+                        unit.name,
+                        n + 1
+                    ));
+                    self.update(id, |st| {
+                        st.status = RunState::Failed;
+                        st.progress = format!("{}/{total} {} failed", index + 1, unit.name);
+                        st.error = Some(message);
+                        st.current_task = None;
+                        st.finished_at = Some(now());
+                        st.job = None;
+                    });
+                    self.log.info(&format!("Job {id} failed"));
+                    return;
+                }
+            }
+            self.log.info(&format!("[{}] finished", unit.name));
+            self.update(id, |st| st.completed_tasks = index + 1);
+        }
+        if self.update(id, |st| {
+            st.status = RunState::Completed;
+            st.progress = format!("{total}/{total} completed");
+            st.current_task = None;
+            st.finished_at = Some(now());
+            st.job = None;
+        }) {
+            self.log.info(&format!("Job {id} completed"));
+        }
+    }
+
+    /// Winds a stopped job down: one more step of cleanup, then `stopped`.
+    async fn finish_stopped(&self, id: u64, step: Duration) {
+        self.log.info("Stop requested; returning to the main menu");
+        tokio::time::sleep(step.min(Duration::from_millis(500))).await;
+        if self.update(id, |st| {
+            st.status = RunState::Stopped;
+            st.progress = st
+                .progress
+                .strip_prefix("stopping: ")
+                .map(|p| format!("stopped at {p}"))
+                .unwrap_or_else(|| "stopped".to_string());
+            st.current_task = None;
+            st.finished_at = Some(now());
+            st.job = None;
+        }) {
+            self.log.info(&format!("Job {id} stopped"));
+        }
+    }
+}
+
+/// Waits one step; true when a stop was requested.
+async fn wait(stop: &mut watch::Receiver<bool>, step: Duration) -> bool {
+    if *stop.borrow() {
+        return true;
+    }
+    tokio::select! {
+        () = tokio::time::sleep(step) => *stop.borrow(),
+        changed = stop.changed() => changed.is_err() || *stop.borrow(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_parse() {
+        assert!(parse_arguments(DEFAULT_ARGUMENTS).is_ok());
+        let o = parse_arguments("--inline --step-ms=5 --fail-task 2").unwrap();
+        assert_eq!(o.step, Duration::from_millis(5));
+        assert_eq!(o.fail.as_deref(), Some("2"));
+        assert!(parse_arguments("--bogus").unwrap_err().contains("--bogus"));
+        assert!(parse_arguments("--step-ms=0").is_err());
+        assert!(parse_arguments("--step-ms").is_err());
+        assert!(parse_arguments("--inline=3").is_err());
+    }
+
+    #[test]
+    fn tasks_are_found_by_class_section_or_index() {
+        assert_eq!(find_task("receiverewardstask"), Some(2));
+        assert_eq!(find_task("4"), Some(4));
+        assert_eq!(find_task("cosmicStrife"), Some(3));
+        assert_eq!(find_task("5"), None);
+        assert_eq!(find_task("Nope"), None);
+    }
+}

@@ -1,0 +1,321 @@
+//! Application settings: five nested sections stored in `settings.json`.
+//!
+//! The shape is fixed by the defaults: an update may change only leaves that
+//! exist, to a value of the same JSON type (and within a few known ranges).
+//! Updates come as nested partial objects or with dotted keys
+//! (`{"advanced": {"backend.remote.enabled": true}}`), or both. One bad value
+//! rejects the whole update; unknown keys are ignored and reported. This
+//! module knows nothing about HTTP.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::control::configs::kind_of;
+use crate::control::error::{Error, Result};
+use crate::control::state;
+
+/// The settings with realistic defaults.
+pub fn default_settings() -> Value {
+    json!({
+        "general": {
+            "gamePath": "",
+            "launchArguments": "",
+            "cloudGame": false,
+            "ocrConfidence": 0.5,
+            "templateConfidence": 0.8,
+            "screenshotIntervalMs": 500,
+            "keepScreenAwake": true
+        },
+        "display": {
+            "backgroundImage": "",
+            "panelOpacity": 0.85,
+            "language": "zh-CN",
+            "theme": "system",
+            "windowState": {
+                "width": 1280,
+                "height": 800,
+                "maximized": false
+            }
+        },
+        "update": {
+            "downloadChannel": "github",
+            "autoUpdate": true,
+            "updateChannel": "stable",
+            "checkOnStartup": true
+        },
+        "advanced": {
+            "backend": {
+                "type": "cli",
+                "arguments": "--inline --no-admin",
+                "remote": {
+                    "enabled": false,
+                    "url": "",
+                    "accessToken": ""
+                }
+            },
+            "developerMode": false,
+            "python": {
+                "path": "",
+                "useBundled": true,
+                "pipMirror": ""
+            }
+        },
+        "notification": {
+            "enabled": false,
+            "onlyOnFailure": false,
+            "webhook": { "enabled": false, "url": "" },
+            "email": {
+                "enabled": false,
+                "smtpServer": "",
+                "smtpPort": 465,
+                "useTls": true,
+                "sender": "",
+                "password": "",
+                "recipient": ""
+            },
+            "telegram": { "enabled": false, "botToken": "", "chatId": "" },
+            "serverChan": { "enabled": false, "sendKey": "" }
+        }
+    })
+}
+
+/// What an update changed: dotted paths of the updated leaves and of the
+/// ignored unknown keys.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct SettingsUpdate {
+    pub updated: Vec<String>,
+    pub ignored: Vec<String>,
+}
+
+/// The settings store.
+#[derive(Debug)]
+pub(crate) struct Settings {
+    /// `<state>/settings.json`.
+    path: PathBuf,
+    /// The current settings; a std mutex, never held across an await.
+    value: Mutex<Value>,
+}
+
+impl Settings {
+    /// Loads `settings.json` over the defaults (so new default keys appear),
+    /// creating it on first start.
+    pub fn open(path: PathBuf) -> anyhow::Result<Settings> {
+        let mut value = default_settings();
+        match state::read_json(&path)? {
+            Some(stored) => merge_known(&mut value, &stored),
+            None => state::write_json(&path, &value)?,
+        }
+        Ok(Settings {
+            path,
+            value: Mutex::new(value),
+        })
+    }
+
+    pub fn get(&self) -> Value {
+        self.value.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub fn update(&self, patch: &Value) -> Result<SettingsUpdate> {
+        let Value::Object(patch) = patch else {
+            return Err(Error::bad_request(format!(
+                "the settings update must be a JSON object, not {}",
+                kind_of(patch)
+            )));
+        };
+        let mut leaves = Vec::new();
+        flatten(patch, &mut Vec::new(), &mut leaves);
+        let mut current = self.value.lock().unwrap_or_else(|e| e.into_inner());
+        let mut next = current.clone();
+        let mut result = SettingsUpdate::default();
+        let mut problems = Vec::new();
+        // Types come from the defaults: a float setting stored as `1` stays a float setting.
+        let mut model = default_settings();
+        for (path, value) in leaves {
+            let dotted = path.join(".");
+            let expected = pointer_mut(&mut model, &path).map(|v| v.clone());
+            match (expected, pointer_mut(&mut next, &path)) {
+                (None, _) | (_, None) => result.ignored.push(dotted),
+                (Some(expected), Some(slot)) => match check(&dotted, &expected, &value) {
+                    Ok(()) => {
+                        *slot = value;
+                        if !result.updated.contains(&dotted) {
+                            result.updated.push(dotted);
+                        }
+                    }
+                    Err(problem) => problems.push(problem),
+                },
+            }
+        }
+        if !problems.is_empty() {
+            return Err(Error::Invalid {
+                message: format!("settings not updated: {}", problems.join("; ")),
+                violations: problems,
+            });
+        }
+        if result.updated.is_empty() {
+            let mut message = "no valid update in the body".to_string();
+            if !result.ignored.is_empty() {
+                message.push_str(&format!(
+                    "; unknown settings ignored: {}",
+                    result.ignored.join(", ")
+                ));
+            }
+            return Err(Error::BadRequest(message));
+        }
+        state::write_json(&self.path, &next)?;
+        *current = next;
+        Ok(result)
+    }
+}
+
+/// Splits a patch into leaves: dotted keys become path segments, objects
+/// recurse, anything else (arrays included) is a leaf.
+fn flatten(
+    map: &Map<String, Value>,
+    prefix: &mut Vec<String>,
+    out: &mut Vec<(Vec<String>, Value)>,
+) {
+    for (key, value) in map {
+        let depth = prefix.len();
+        prefix.extend(key.split('.').map(str::to_string));
+        match value {
+            Value::Object(inner) if !inner.is_empty() => flatten(inner, prefix, out),
+            _ => out.push((prefix.clone(), value.clone())),
+        }
+        prefix.truncate(depth);
+    }
+}
+
+fn pointer_mut<'a>(value: &'a mut Value, path: &[String]) -> Option<&'a mut Value> {
+    path.iter()
+        .try_fold(value, |v, key| v.as_object_mut()?.get_mut(key))
+}
+
+/// Whether `new` may replace `old` at `path`.
+fn check(path: &str, old: &Value, new: &Value) -> std::result::Result<(), String> {
+    let same_type = match (old, new) {
+        (Value::Bool(_), Value::Bool(_)) | (Value::String(_), Value::String(_)) => true,
+        (Value::Number(o), Value::Number(n)) => o.is_f64() || !n.is_f64(),
+        (Value::Array(_), Value::Array(_)) => true,
+        (Value::Object(_), Value::Object(n)) => n.is_empty(),
+        _ => false,
+    };
+    if !same_type {
+        let expected = match old {
+            Value::Object(_) => "an object of settings".to_string(),
+            other => kind_of(other).to_string(),
+        };
+        return Err(format!("`{path}` must be {expected}, not {}", kind_of(new)));
+    }
+    let leaf = path.rsplit('.').next().unwrap_or(path);
+    if let Some(x) = new.as_f64()
+        && (leaf.ends_with("Confidence") || leaf == "panelOpacity")
+        && !(0.0..=1.0).contains(&x)
+    {
+        return Err(format!("`{path}` must be between 0 and 1, not {x}"));
+    }
+    if leaf == "smtpPort" && !new.as_u64().is_some_and(|p| (1..=65535).contains(&p)) {
+        return Err(format!("`{path}` must be a port from 1 to 65535"));
+    }
+    if let Some(text) = new.as_str()
+        && leaf == "url"
+        && !text.is_empty()
+        && !is_http_url(text)
+    {
+        return Err(format!(
+            "`{path}` must be an http(s) URL such as http://192.168.1.10:5000, not `{text}`"
+        ));
+    }
+    let choices: &[&str] = match path {
+        "update.updateChannel" => &["stable", "beta"],
+        "update.downloadChannel" => &["github", "mirror"],
+        "display.theme" => &["system", "light", "dark"],
+        "advanced.backend.type" => &["cli", "python"],
+        _ => &[],
+    };
+    if let Some(text) = new.as_str()
+        && !choices.is_empty()
+        && !choices.contains(&text)
+    {
+        return Err(format!(
+            "`{path}` must be one of {}, not `{text}`",
+            choices.join(", ")
+        ));
+    }
+    Ok(())
+}
+
+fn is_http_url(text: &str) -> bool {
+    let rest = text
+        .strip_prefix("http://")
+        .or_else(|| text.strip_prefix("https://"));
+    rest.is_some_and(|r| {
+        let host = r.split(['/', '?', '#']).next().unwrap_or("");
+        !host.is_empty() && !r.chars().any(|c| c.is_whitespace() || c.is_control())
+    })
+}
+
+/// Copies stored leaves over the defaults where the shape agrees.
+fn merge_known(base: &mut Value, stored: &Value) {
+    let (Value::Object(base), Value::Object(stored)) = (base, stored) else {
+        return;
+    };
+    for (key, slot) in base.iter_mut() {
+        let Some(value) = stored.get(key) else {
+            continue;
+        };
+        if slot.is_object() {
+            merge_known(slot, value);
+        } else if std::mem::discriminant(slot) == std::mem::discriminant(value) {
+            *slot = value.clone();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store() -> (tempfile::TempDir, Settings) {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Settings::open(dir.path().join("settings.json")).unwrap();
+        (dir, s)
+    }
+
+    #[test]
+    fn nested_and_dotted_updates_apply() {
+        let (_d, s) = store();
+        let r = s
+            .update(&json!({"general": {"gamePath": "D:/g.exe"}, "advanced": {"backend.remote.enabled": true}, "nope": 1}))
+            .unwrap();
+        assert_eq!(
+            r.updated,
+            ["general.gamePath", "advanced.backend.remote.enabled"]
+        );
+        assert_eq!(r.ignored, ["nope"]);
+        assert_eq!(s.get()["advanced"]["backend"]["remote"]["enabled"], true);
+    }
+
+    #[test]
+    fn a_wrong_type_rejects_everything() {
+        let (_d, s) = store();
+        let err = s
+            .update(&json!({"general": {"gamePath": "x", "cloudGame": "yes"}}))
+            .unwrap_err();
+        assert!(err.to_string().contains("general.cloudGame"), "{err}");
+        assert_eq!(s.get()["general"]["gamePath"], "");
+    }
+
+    #[test]
+    fn integers_and_floats() {
+        let (_d, s) = store();
+        assert!(s.update(&json!({"general": {"ocrConfidence": 1}})).is_ok());
+        assert!(
+            s.update(&json!({"display.windowState.width": 1.5}))
+                .is_err()
+        );
+    }
+}

@@ -1,0 +1,176 @@
+//! Live reload: the server-sent-events endpoint open pages listen on, the
+//! script injected into HTML responses in serve mode, and the error overlay
+//! shown while the last build failed.
+//!
+//! The script and overlay exist only in responses; the built files on disk
+//! never contain them. This module knows the build status, not how builds run.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use bytes::Bytes;
+use futures::Stream;
+use tokio::sync::broadcast::error::RecvError;
+
+use super::{BuildStatus, ServerState};
+
+/// Path of the live-reload event stream.
+pub const RELOAD_PATH: &str = "/_activity-site/reload";
+
+/// What a finished build tells the open pages.
+#[derive(Debug, Clone)]
+pub enum ReloadEvent {
+    /// A good build: pages reload.
+    Reload { generation: u64 },
+    /// A failed build: pages show `text` (plain, not yet escaped) in the overlay.
+    Failed { generation: u64, text: Arc<str> },
+}
+
+/// The event stream. It starts with a `hello` event carrying the build
+/// generation (a page that reconnects after missing a build reloads), then
+/// relays `reload` and `failed` events until the server shuts down.
+pub(crate) async fn events(
+    State(state): State<ServerState>,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let mut builds = state.reload.subscribe();
+    let mut stopping = state.shutdown.subscribe();
+    let generation = state.status().generation;
+    let stream = async_stream::stream! {
+        yield Ok(Event::default().event("hello").data(generation.to_string()));
+        loop {
+            let next = tokio::select! {
+                _ = stopping.wait_for(|stop| *stop) => break,
+                next = builds.recv() => next,
+            };
+            match next {
+                Ok(ReloadEvent::Reload { generation }) => {
+                    yield Ok(Event::default().event("reload").data(generation.to_string()));
+                }
+                Ok(ReloadEvent::Failed { text, .. }) => {
+                    // A JSON string keeps the multi-line text on one `data:` line.
+                    let data = serde_json::Value::String(text.to_string()).to_string();
+                    yield Ok(Event::default().event("failed").data(data));
+                }
+                // Events were missed; reloading shows the current state.
+                Err(RecvError::Lagged(_)) => {
+                    yield Ok(Event::default().event("reload").data(""));
+                }
+                Err(RecvError::Closed) => break,
+            }
+        }
+    };
+    Sse::new(stream).keep_alive(KeepAlive::default())
+}
+
+/// `html` with the live-reload script, plus the overlay when the last build
+/// failed. Inserted before `</body>` (or appended when there is none).
+pub(crate) fn inject(html: &[u8], status: &BuildStatus) -> Bytes {
+    let mut extra = String::with_capacity(SCRIPT.len() + 256);
+    if let Some(text) = &status.failure {
+        extra.push_str(&overlay(text));
+    }
+    extra.push_str(SCRIPT);
+    let at = find_body_end(html).unwrap_or(html.len());
+    let mut out = Vec::with_capacity(html.len() + extra.len());
+    out.extend_from_slice(&html[..at]);
+    out.extend_from_slice(extra.as_bytes());
+    out.extend_from_slice(&html[at..]);
+    Bytes::from(out)
+}
+
+/// The overlay element with the diagnostics, HTML-escaped.
+fn overlay(text: &str) -> String {
+    format!(
+        "<div id=\"activity-site-overlay\" style=\"{OVERLAY_STYLE}\">\
+         <strong>The last build failed; the page shows the last good build.</strong>\
+         <pre style=\"white-space:pre-wrap\">{}</pre></div>",
+        escape_html(text)
+    )
+}
+
+/// Position of the last `</body>` (ASCII case-insensitive).
+fn find_body_end(html: &[u8]) -> Option<usize> {
+    const TAG: &[u8] = b"</body";
+    html.windows(TAG.len())
+        .rposition(|window| window.eq_ignore_ascii_case(TAG))
+}
+
+pub(crate) fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const OVERLAY_STYLE: &str = "position:fixed;inset:0;z-index:2147483647;overflow:auto;\
+margin:0;padding:1.5rem;background:rgba(20,20,24,.95);color:#f4f4f5;\
+font:14px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace";
+
+/// Listens on the event stream: reloads on a good build, shows the overlay on
+/// a failed one, and reloads after a reconnect that missed a build.
+const SCRIPT: &str = concat!(
+    "<script data-activity-site=\"live-reload\">(() => {",
+    "let seen = null;",
+    "const source = new EventSource(\"/_activity-site/reload\");",
+    "source.addEventListener(\"hello\", (e) => {",
+    "if (seen !== null && seen !== e.data) location.reload();",
+    "seen = e.data;",
+    "});",
+    "source.addEventListener(\"reload\", () => location.reload());",
+    "source.addEventListener(\"failed\", (e) => {",
+    "const text = JSON.parse(e.data);",
+    "let box = document.getElementById(\"activity-site-overlay\");",
+    "if (!box) {",
+    "box = document.createElement(\"div\");",
+    "box.id = \"activity-site-overlay\";",
+    "box.setAttribute(\"style\", ",
+    "\"position:fixed;inset:0;z-index:2147483647;overflow:auto;margin:0;padding:1.5rem;",
+    "background:rgba(20,20,24,.95);color:#f4f4f5;",
+    "font:14px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace\");",
+    "document.body.appendChild(box);",
+    "}",
+    "const title = document.createElement(\"strong\");",
+    "title.textContent = \"The last build failed; the page shows the last good build.\";",
+    "const pre = document.createElement(\"pre\");",
+    "pre.style.whiteSpace = \"pre-wrap\";",
+    "pre.textContent = text;",
+    "box.replaceChildren(title, pre);",
+    "});",
+    "})();</script>",
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inject_goes_before_the_closing_body_tag() {
+        let status = BuildStatus::default();
+        let out = inject(b"<html><body><p>x</p></BODY></html>", &status);
+        let text = std::str::from_utf8(&out).unwrap();
+        assert!(text.starts_with("<html><body><p>x</p><script"));
+        assert!(text.ends_with("</script></BODY></html>"));
+    }
+
+    #[test]
+    fn overlay_escapes_the_diagnostics() {
+        let status = BuildStatus {
+            failure: Some("error: <b>&\"".into()),
+            ..BuildStatus::default()
+        };
+        let out = inject(b"<p>", &status);
+        let text = std::str::from_utf8(&out).unwrap();
+        assert!(text.contains("error: &lt;b&gt;&amp;&quot;"));
+        assert!(!text.contains("<b>"));
+    }
+}

@@ -1,0 +1,685 @@
+//! Static files of the built site, with the semantics a client of the real
+//! CDN relies on: content types, strong ETags and `If-None-Match`,
+//! precompressed `.br`/`.gz` siblings chosen by `Accept-Encoding`, CORS on
+//! the API, `Cache-Control: no-cache`, `HEAD`, directory index pages, JSON
+//! 404s under `/api/v1/` and the site's `404.html` elsewhere.
+//!
+//! Request paths are decoded segment by segment and never leave the output
+//! directory. Files are found by path on every request (the output directory
+//! is swapped by a rename on each build); their bytes and ETags are cached in
+//! memory and checked against the file's metadata each time. This module
+//! knows the output directory only, not how it is built.
+
+use std::collections::HashMap;
+use std::fs::{self, File, Metadata};
+use std::io::{self, Read as _};
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use percent_encoding::{AsciiSet, CONTROLS, percent_decode_str, utf8_percent_encode};
+use sha2::{Digest as _, Sha256};
+
+use super::{ServerState, reload};
+
+/// Prefix of the public API, where CORS applies and 404s are JSON.
+const API_PREFIX: &str = "/api/v1/";
+/// Files the hosts read as configuration and never serve.
+const HIDDEN: &[&str] = &["_headers", "_redirects"];
+/// Files larger than this are served but not kept in memory.
+const MAX_CACHED_FILE: u64 = 8 * 1024 * 1024;
+/// Beyond this many entries the cache starts over.
+const MAX_CACHE_ENTRIES: usize = 4096;
+
+const NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
+const NOSNIFF: HeaderValue = HeaderValue::from_static("nosniff");
+const ANY_ORIGIN: HeaderValue = HeaderValue::from_static("*");
+const ALLOWED_METHODS: HeaderValue = HeaderValue::from_static("GET, HEAD, OPTIONS");
+const ACCEPT_ENCODING: HeaderValue = HeaderValue::from_static("accept-encoding");
+const JSON: HeaderValue = HeaderValue::from_static("application/json; charset=utf-8");
+const HTML: HeaderValue = HeaderValue::from_static("text/html; charset=utf-8");
+const TEXT: HeaderValue = HeaderValue::from_static("text/plain; charset=utf-8");
+
+/// Characters escaped when a path segment goes back into a `Location`.
+const SEGMENT: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'/')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'\\')
+    .add(b'`')
+    .add(b'{')
+    .add(b'}');
+
+/// Bodies and ETags of the files served so far, keyed by their full path.
+#[derive(Default)]
+pub(crate) struct FileCache {
+    // A std lock: it is never held across an await.
+    entries: RwLock<HashMap<PathBuf, Arc<CachedFile>>>,
+}
+
+impl FileCache {
+    /// Forgets everything, so the previous build's bytes are freed.
+    pub(crate) fn clear(&self) {
+        self.write().clear();
+    }
+
+    fn get(&self, path: &Path) -> Option<Arc<CachedFile>> {
+        self.entries
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get(path)
+            .cloned()
+    }
+
+    fn insert(&self, path: PathBuf, file: Arc<CachedFile>) {
+        let mut entries = self.write();
+        if entries.len() >= MAX_CACHE_ENTRIES {
+            entries.clear();
+        }
+        entries.insert(path, file);
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<PathBuf, Arc<CachedFile>>> {
+        self.entries
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// One file with its precompressed siblings, as read from disk.
+struct CachedFile {
+    /// Identifies the version on disk the bytes were read from.
+    fingerprint: Fingerprint,
+    content_type: HeaderValue,
+    identity: Variant,
+    brotli: Option<Variant>,
+    gzip: Option<Variant>,
+}
+
+/// One representation of a file: its bytes and strong ETag.
+struct Variant {
+    body: Bytes,
+    etag: HeaderValue,
+}
+
+/// Enough metadata to notice that a path now names another file: a rebuild
+/// swaps the whole directory, so the inode changes even when the size does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Fingerprint {
+    device: u64,
+    inode: u64,
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl Fingerprint {
+    fn of(meta: &Metadata) -> Self {
+        #[cfg(unix)]
+        let (device, inode) = {
+            use std::os::unix::fs::MetadataExt as _;
+            (meta.dev(), meta.ino())
+        };
+        #[cfg(not(unix))]
+        let (device, inode) = (0, 0);
+        Fingerprint {
+            device,
+            inode,
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        }
+    }
+}
+
+/// The fallback handler: everything no route matched is a file of the site.
+pub(crate) async fn serve(State(state): State<ServerState>, request: Request) -> Response {
+    let path = request.uri().path();
+    let api = is_api(path);
+    let method = request.method();
+    if method == Method::OPTIONS {
+        return preflight(api, request.headers());
+    }
+    if method != Method::GET && method != Method::HEAD {
+        let mut response = error(
+            api,
+            StatusCode::METHOD_NOT_ALLOWED,
+            path,
+            "method not allowed",
+        );
+        response
+            .headers_mut()
+            .insert(header::ALLOW, ALLOWED_METHODS);
+        return response;
+    }
+    let head = method == Method::HEAD;
+    let segments = match decode_path(path) {
+        Ok(segments) => segments,
+        Err(reason) => return error(api, StatusCode::BAD_REQUEST, path, reason),
+    };
+    if let [only] = segments.as_slice()
+        && HIDDEN.contains(&only.as_str())
+    {
+        // Hosts read these files as configuration and never serve them.
+        return not_found(&state, request.headers(), api, head, path).await;
+    }
+    let out = state.options.out.as_path();
+    let trailing_slash = path.ends_with('/');
+    let mut relative: PathBuf = segments.iter().collect();
+    match find(&state, out, &relative).await {
+        Ok(Found::File(file)) if !trailing_slash => {
+            return respond(&state, &file, request.headers(), api, head, StatusCode::OK);
+        }
+        Ok(Found::Directory) if trailing_slash || segments.is_empty() => {
+            relative.push("index.html");
+            if let Ok(Found::File(file)) = find(&state, out, &relative).await {
+                return respond(&state, &file, request.headers(), api, head, StatusCode::OK);
+            }
+        }
+        Ok(Found::Directory) => return redirect_to_directory(&segments, request.uri().query()),
+        Ok(_) => {}
+        Err(err) => {
+            tracing::error!("reading {}: {err}", out.join(&relative).display());
+            return error(
+                api,
+                StatusCode::INTERNAL_SERVER_ERROR,
+                path,
+                "internal error",
+            );
+        }
+    }
+    not_found(&state, request.headers(), api, head, path).await
+}
+
+/// Whether `path` is under the public API.
+fn is_api(path: &str) -> bool {
+    path.starts_with(API_PREFIX) || path == "/api/v1"
+}
+
+/// Splits a request path into decoded file-name segments, refusing anything
+/// that could name a file outside the output directory: `.` and `..`
+/// (plain or percent-encoded), encoded slashes and backslashes, NUL, drive
+/// prefixes and paths that are not absolute-path URIs.
+fn decode_path(path: &str) -> Result<Vec<String>, &'static str> {
+    let Some(rest) = path.strip_prefix('/') else {
+        return Err("the path must start with a slash");
+    };
+    let mut segments = Vec::new();
+    for raw in rest.split('/') {
+        // Empty segments (`//`, a trailing slash) name nothing, as on static hosts.
+        if raw.is_empty() {
+            continue;
+        }
+        let lower = raw.to_ascii_lowercase();
+        if lower.contains("%2f") || lower.contains("%5c") {
+            return Err("the path contains an encoded slash");
+        }
+        let decoded = percent_decode_str(raw)
+            .decode_utf8()
+            .map_err(|_| "the path is not valid UTF-8")?;
+        if decoded.contains(['\\', '\0']) {
+            return Err("the path contains a backslash or NUL");
+        }
+        let mut components = Path::new(decoded.as_ref()).components();
+        match (components.next(), components.next()) {
+            (Some(Component::Normal(_)), None) if decoded != "." && decoded != ".." => {}
+            _ => return Err("the path leaves the site"),
+        }
+        segments.push(decoded.into_owned());
+    }
+    Ok(segments)
+}
+
+/// What a path names in the output directory.
+enum Found {
+    File(Arc<CachedFile>),
+    Directory,
+    Missing,
+}
+
+/// Looks `relative` up under `out`, from the cache when the file is unchanged.
+async fn find(state: &ServerState, out: &Path, relative: &Path) -> io::Result<Found> {
+    let path = out.join(relative);
+    // A stat of a file in the page cache costs about a microsecond; doing it
+    // here rather than on the blocking pool keeps the hot path short.
+    let meta = match fs::metadata(&path) {
+        Ok(meta) => meta,
+        Err(err) if is_missing(&err) => return Ok(Found::Missing),
+        Err(err) => return Err(err),
+    };
+    if meta.is_dir() {
+        return Ok(Found::Directory);
+    }
+    if !meta.is_file() {
+        return Ok(Found::Missing);
+    }
+    let fingerprint = Fingerprint::of(&meta);
+    if let Some(file) = state.files.get(&path)
+        && file.fingerprint == fingerprint
+    {
+        return Ok(Found::File(file));
+    }
+    let out = out.to_path_buf();
+    let key = path.clone();
+    let loaded = tokio::task::spawn_blocking(move || load(&out, &path))
+        .await
+        .map_err(io::Error::other)?;
+    match loaded {
+        Ok(Some(file)) => {
+            let file = Arc::new(file);
+            if file.identity.body.len() as u64 <= MAX_CACHED_FILE {
+                state.files.insert(key, Arc::clone(&file));
+            }
+            Ok(Found::File(file))
+        }
+        Ok(None) => Ok(Found::Missing),
+        Err(err) if is_missing(&err) => Ok(Found::Missing),
+        Err(err) => Err(err),
+    }
+}
+
+fn is_missing(err: &io::Error) -> bool {
+    matches!(
+        err.kind(),
+        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+    )
+}
+
+/// Reads a file and its `.br`/`.gz` siblings. `None` when the path resolves
+/// outside the output directory (a symbolic link planted in it).
+fn load(out: &Path, path: &Path) -> io::Result<Option<CachedFile>> {
+    // A rebuild may swap the directory between reads; retry until the file
+    // and its siblings come from the same build.
+    for _ in 0..3 {
+        let real = path.canonicalize()?;
+        if !real.starts_with(out.canonicalize()?) {
+            return Ok(None);
+        }
+        let mut file = File::open(&real)?;
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Ok(None);
+        }
+        let mut body = Vec::with_capacity(meta.len() as usize);
+        file.read_to_end(&mut body)?;
+        let brotli = read_sibling(&real, "br")?;
+        let gzip = read_sibling(&real, "gz")?;
+        let fingerprint = Fingerprint::of(&meta);
+        if Fingerprint::of(&fs::metadata(path)?) != fingerprint {
+            continue;
+        }
+        return Ok(Some(CachedFile {
+            fingerprint,
+            content_type: content_type(path),
+            identity: Variant::new(body),
+            brotli: brotli.map(Variant::new),
+            gzip: gzip.map(Variant::new),
+        }));
+    }
+    Err(io::Error::other("the file kept changing while it was read"))
+}
+
+fn read_sibling(path: &Path, extension: &str) -> io::Result<Option<Vec<u8>>> {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".");
+    name.push(extension);
+    match fs::read(PathBuf::from(name)) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(err) if is_missing(&err) => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
+impl Variant {
+    fn new(body: Vec<u8>) -> Self {
+        let etag = format!("\"{}\"", etag_hash(&body));
+        Variant {
+            body: Bytes::from(body),
+            etag: HeaderValue::from_str(&etag).expect("hex is a valid header value"),
+        }
+    }
+}
+
+/// The first 128 bits of the content's SHA-256, in hex.
+fn etag_hash(bytes: &[u8]) -> String {
+    hex::encode(&Sha256::digest(bytes)[..16])
+}
+
+/// The content type of a file, by its extension.
+fn content_type(path: &Path) -> HeaderValue {
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    HeaderValue::from_static(match extension.as_deref() {
+        Some("json") => "application/json; charset=utf-8",
+        Some("ics") => "text/calendar; charset=utf-8",
+        Some("html" | "htm") => "text/html; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("js" | "mjs") => "text/javascript; charset=utf-8",
+        Some("txt") => "text/plain; charset=utf-8",
+        Some("xml") => "application/xml; charset=utf-8",
+        Some("webmanifest") => "application/manifest+json; charset=utf-8",
+        Some("svg") => "image/svg+xml",
+        Some("png") => "image/png",
+        Some("jpg" | "jpeg") => "image/jpeg",
+        Some("gif") => "image/gif",
+        Some("webp") => "image/webp",
+        Some("avif") => "image/avif",
+        Some("ico") => "image/x-icon",
+        Some("woff2") => "font/woff2",
+        Some("woff") => "font/woff",
+        Some("wasm") => "application/wasm",
+        Some("gz") => "application/gzip",
+        _ => "application/octet-stream",
+    })
+}
+
+/// Which representation to send, by `Accept-Encoding`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Encoding {
+    Identity,
+    Brotli,
+    Gzip,
+}
+
+/// Picks the acceptable representation with the highest q-value among those
+/// on disk; on a tie brotli beats gzip, and both beat identity.
+fn choose_encoding(headers: &HeaderMap, brotli: bool, gzip: bool) -> Encoding {
+    if !brotli && !gzip {
+        return Encoding::Identity;
+    }
+    let (mut q_br, mut q_gzip, mut q_identity, mut q_any) = (None, None, None, None);
+    for value in headers.get_all(header::ACCEPT_ENCODING) {
+        let Ok(value) = value.to_str() else { continue };
+        for item in value.split(',') {
+            let mut parts = item.split(';');
+            let coding = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+            let mut q = 1.0_f32;
+            for param in parts {
+                if let Some((name, v)) = param.split_once('=')
+                    && name.trim().eq_ignore_ascii_case("q")
+                {
+                    q = v.trim().parse().unwrap_or(0.0);
+                }
+            }
+            let slot = match coding.as_str() {
+                "br" => &mut q_br,
+                "gzip" | "x-gzip" => &mut q_gzip,
+                "identity" => &mut q_identity,
+                "*" => &mut q_any,
+                _ => continue,
+            };
+            *slot = Some(q);
+        }
+    }
+    let q_br = if brotli {
+        q_br.or(q_any).unwrap_or(0.0)
+    } else {
+        0.0
+    };
+    let q_gzip = if gzip {
+        q_gzip.or(q_any).unwrap_or(0.0)
+    } else {
+        0.0
+    };
+    // Identity is acceptable unless excluded; when it is, still send it rather than a 406.
+    let q_identity = q_identity.or(q_any).unwrap_or(0.001);
+    let (best, q_best) = if q_br > 0.0 && q_br >= q_gzip {
+        (Encoding::Brotli, q_br)
+    } else if q_gzip > 0.0 {
+        (Encoding::Gzip, q_gzip)
+    } else {
+        return Encoding::Identity;
+    };
+    if q_identity > q_best {
+        Encoding::Identity
+    } else {
+        best
+    }
+}
+
+/// Whether `If-None-Match` names `etag` (weak comparison, as RFC 9110 asks).
+fn none_match(headers: &HeaderMap, etag: &HeaderValue) -> bool {
+    let etag = etag.as_bytes();
+    headers.get_all(header::IF_NONE_MATCH).iter().any(|value| {
+        value.as_bytes().split(|&b| b == b',').any(|tag| {
+            let tag = tag.trim_ascii();
+            tag == b"*" || tag.strip_prefix(b"W/").unwrap_or(tag) == etag
+        })
+    })
+}
+
+/// The 200 (or 404 page) response for a file.
+fn respond(
+    state: &ServerState,
+    file: &CachedFile,
+    request: &HeaderMap,
+    api: bool,
+    head: bool,
+    status: StatusCode,
+) -> Response {
+    let html = state.live_reload && file.content_type == HTML;
+    let has_variants = file.brotli.is_some() || file.gzip.is_some();
+    let (body, etag, encoding) = if html {
+        // The page gets the script (and overlay), so it is sent uncompressed;
+        // its ETag also names the build status the overlay reflects.
+        let build = state.status();
+        let body = reload::inject(&file.identity.body, &build);
+        let tag = file
+            .identity
+            .etag
+            .to_str()
+            .unwrap_or("\"\"")
+            .trim_matches('"');
+        let etag = HeaderValue::from_str(&format!("\"{tag}-{}\"", build.generation))
+            .expect("hex and digits are a valid header value");
+        (body, etag, None)
+    } else {
+        let encoding = choose_encoding(request, file.brotli.is_some(), file.gzip.is_some());
+        let (variant, name) = match encoding {
+            Encoding::Brotli => (file.brotli.as_ref(), Some("br")),
+            Encoding::Gzip => (file.gzip.as_ref(), Some("gzip")),
+            Encoding::Identity => (None, None),
+        };
+        let variant = variant.unwrap_or(&file.identity);
+        (variant.body.clone(), variant.etag.clone(), name)
+    };
+
+    let mut headers = HeaderMap::with_capacity(8);
+    headers.insert(header::CACHE_CONTROL, NO_CACHE);
+    if has_variants {
+        headers.insert(header::VARY, ACCEPT_ENCODING);
+    }
+    if api {
+        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
+        headers.insert(
+            header::ACCESS_CONTROL_EXPOSE_HEADERS,
+            HeaderValue::from_static("ETag"),
+        );
+    }
+    if status == StatusCode::OK {
+        headers.insert(header::ETAG, etag.clone());
+        if none_match(request, &etag) {
+            return (StatusCode::NOT_MODIFIED, headers).into_response();
+        }
+    }
+    headers.insert(header::CONTENT_TYPE, file.content_type.clone());
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, NOSNIFF);
+    if let Some(name) = encoding {
+        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(name));
+    }
+    headers.insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
+    let body = if head {
+        Body::empty()
+    } else {
+        Body::from(body)
+    };
+    (status, headers, body).into_response()
+}
+
+/// `/sr` names a directory: send the client to `/sr/`, as static hosts do.
+fn redirect_to_directory(segments: &[String], query: Option<&str>) -> Response {
+    let mut location = String::new();
+    for segment in segments {
+        location.push('/');
+        location.extend(utf8_percent_encode(segment, SEGMENT));
+    }
+    location.push('/');
+    if let Some(query) = query {
+        location.push('?');
+        location.push_str(query);
+    }
+    match HeaderValue::from_str(&location) {
+        Ok(location) => (
+            StatusCode::MOVED_PERMANENTLY,
+            [
+                (header::LOCATION, location),
+                (header::CACHE_CONTROL, NO_CACHE),
+            ],
+        )
+            .into_response(),
+        Err(_) => StatusCode::BAD_REQUEST.into_response(),
+    }
+}
+
+/// The 404: JSON under the API; elsewhere the site's `404.html`, or a small
+/// built-in page when the site has none.
+async fn not_found(
+    state: &ServerState,
+    request: &HeaderMap,
+    api: bool,
+    head: bool,
+    path: &str,
+) -> Response {
+    if !api {
+        let out = state.options.out.as_path();
+        if let Ok(Found::File(page)) = find(state, out, Path::new("404.html")).await {
+            return respond(state, &page, request, api, head, StatusCode::NOT_FOUND);
+        }
+    }
+    let mut response = error(api, StatusCode::NOT_FOUND, path, "not found");
+    if head {
+        *response.body_mut() = Body::empty();
+    }
+    response
+}
+
+/// A small error response: JSON under the API, HTML elsewhere.
+fn error(api: bool, status: StatusCode, path: &str, message: &str) -> Response {
+    let (content_type, body) = if api {
+        let body = serde_json::json!({ "error": message, "path": path });
+        (JSON, format!("{body}\n"))
+    } else if status == StatusCode::NOT_FOUND {
+        let body = format!(
+            "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+             <title>Not found</title></head><body><h1>Not found</h1>\
+             <p>Nothing is published at <code>{}</code>.</p>\
+             <p><a href=\"/\">Home</a></p></body></html>\n",
+            reload::escape_html(path)
+        );
+        (HTML, body)
+    } else {
+        (TEXT, format!("{}: {message}\n", status.as_u16()))
+    };
+    let mut response = (status, [(header::CONTENT_TYPE, content_type)], body).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, NO_CACHE);
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, NOSNIFF);
+    if api {
+        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
+    }
+    response
+}
+
+/// `OPTIONS`: a CORS preflight answer under the API, the allowed methods elsewhere.
+fn preflight(api: bool, request: &HeaderMap) -> Response {
+    let mut headers = HeaderMap::new();
+    headers.insert(header::ALLOW, ALLOWED_METHODS);
+    if api {
+        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
+        headers.insert(header::ACCESS_CONTROL_ALLOW_METHODS, ALLOWED_METHODS);
+        let allow_headers = request
+            .get(header::ACCESS_CONTROL_REQUEST_HEADERS)
+            .cloned()
+            .unwrap_or(ANY_ORIGIN);
+        headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, allow_headers);
+        headers.insert(
+            header::ACCESS_CONTROL_MAX_AGE,
+            HeaderValue::from_static("86400"),
+        );
+    }
+    (StatusCode::NO_CONTENT, headers).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn accept(value: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_str(value).unwrap(),
+        );
+        headers
+    }
+
+    #[test]
+    fn encoding_follows_q_values() {
+        use Encoding::*;
+        assert_eq!(
+            choose_encoding(&accept("gzip, deflate, br"), true, true),
+            Brotli
+        );
+        assert_eq!(choose_encoding(&accept("gzip, br;q=0.5"), true, true), Gzip);
+        assert_eq!(
+            choose_encoding(&accept("br;q=0, gzip;q=0"), true, true),
+            Identity
+        );
+        assert_eq!(choose_encoding(&accept("*"), true, true), Brotli);
+        assert_eq!(
+            choose_encoding(&accept("*;q=0.5, br;q=0"), true, true),
+            Gzip
+        );
+        assert_eq!(choose_encoding(&accept("br"), false, true), Identity);
+        assert_eq!(
+            choose_encoding(&accept("identity;q=1, br;q=0.5"), true, true),
+            Identity
+        );
+        assert_eq!(choose_encoding(&HeaderMap::new(), true, true), Identity);
+        assert_eq!(choose_encoding(&accept("BR;Q=0.9"), true, false), Brotli);
+    }
+
+    #[test]
+    fn paths_never_leave_the_site() {
+        for bad in [
+            "/../etc/passwd",
+            "/a/..",
+            "/%2e%2e/x",
+            "/a/%2E%2E/%2e%2e/x",
+            "/a%2fb",
+            "/a%2F..%2Fb",
+            "/a%5c..%5cb",
+            "/a\\b",
+            "/a%00b",
+            "/.",
+            "x",
+            "/%ff",
+        ] {
+            assert!(decode_path(bad).is_err(), "{bad} was accepted");
+        }
+        assert_eq!(
+            decode_path("/api/v1//activity/ww.json").unwrap(),
+            ["api", "v1", "activity", "ww.json"]
+        );
+        assert_eq!(decode_path("/a%20b/").unwrap(), ["a b"]);
+    }
+}

@@ -1,0 +1,560 @@
+//! `/mcp` over streamable HTTP on loopback: a hand-written MCP client (reqwest)
+//! initialises a session, lists the tools and calls each one; foreign `Origin`
+//! and `Host` headers are refused.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use base64::Engine;
+use serde_json::{Value, json};
+
+use activity_site::control::{Control, ControlOptions};
+use activity_site::mcp::{self, McpOptions};
+
+/// A running `/mcp` server on `127.0.0.1:0` and its state directory.
+struct Server {
+    addr: SocketAddr,
+    _state: tempfile::TempDir,
+    shutdown: tokio_util::sync::CancellationToken,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
+}
+
+async fn start(allowed_hosts: &str) -> Server {
+    let state = tempfile::tempdir().expect("temp dir");
+    let mut options = ControlOptions::new(state.path());
+    options.backend_arguments = "--inline --no-admin --step-ms=20".to_string();
+    let control = Control::open(options).expect("control opens on an empty state dir");
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let options = McpOptions {
+        allowed_hosts: allowed_hosts.to_string(),
+        shutdown: shutdown.clone(),
+    };
+    let app = mcp::router(control, options);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind loopback");
+    let addr = listener.local_addr().expect("bound address");
+    let stop = shutdown.clone();
+    tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(stop.cancelled_owned())
+            .await
+            .expect("server runs");
+    });
+    Server {
+        addr,
+        _state: state,
+        shutdown,
+    }
+}
+
+/// A minimal MCP client over streamable HTTP: JSON-RPC POSTs carrying the
+/// session id, answers read from either a JSON or an event-stream body.
+struct Client {
+    http: reqwest::Client,
+    url: String,
+    session: Option<String>,
+    protocol: Option<String>,
+    next_id: u64,
+}
+
+impl Client {
+    fn new(server: &Server) -> Self {
+        Client {
+            http: reqwest::Client::builder()
+                .timeout(Duration::from_secs(60))
+                .build()
+                .expect("client"),
+            url: format!("http://{}/mcp", server.addr),
+            session: None,
+            protocol: None,
+            next_id: 1,
+        }
+    }
+
+    fn post(&self, body: &Value) -> reqwest::RequestBuilder {
+        let mut request = self
+            .http
+            .post(&self.url)
+            .header("Accept", "application/json, text/event-stream")
+            .json(body);
+        if let Some(session) = &self.session {
+            request = request.header("Mcp-Session-Id", session);
+        }
+        if let Some(protocol) = &self.protocol {
+            request = request.header("MCP-Protocol-Version", protocol);
+        }
+        request
+    }
+
+    /// Sends a request and returns its JSON-RPC response object.
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let response = self.post(&body).send().await.expect("request sent");
+        assert_eq!(response.status(), 200, "{method} answered");
+        if let Some(session) = response.headers().get("mcp-session-id") {
+            self.session = Some(session.to_str().expect("ascii session id").to_string());
+        }
+        let is_sse = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("text/event-stream"));
+        let text = response.text().await.expect("body read");
+        let messages = if is_sse {
+            sse_messages(&text)
+        } else {
+            vec![serde_json::from_str(&text).expect("JSON body")]
+        };
+        messages
+            .into_iter()
+            .find(|m| m["id"] == json!(id))
+            .unwrap_or_else(|| panic!("no response to {method} in {text}"))
+    }
+
+    async fn notify(&self, method: &str) {
+        let body = json!({"jsonrpc": "2.0", "method": method});
+        let response = self.post(&body).send().await.expect("notification sent");
+        assert_eq!(response.status(), 202, "{method} accepted");
+    }
+
+    /// `initialize` then `notifications/initialized`; returns the result.
+    async fn initialize(&mut self, version: &str) -> Value {
+        let response = self
+            .request(
+                "initialize",
+                json!({
+                    "protocolVersion": version,
+                    "capabilities": {},
+                    "clientInfo": {"name": "tests", "version": "0"},
+                }),
+            )
+            .await;
+        let result = response["result"].clone();
+        self.protocol = result["protocolVersion"].as_str().map(str::to_string);
+        self.notify("notifications/initialized").await;
+        result
+    }
+
+    /// Calls a tool and returns the `CallToolResult`.
+    async fn call(&mut self, name: &str, arguments: Value) -> Value {
+        let response = self
+            .request("tools/call", json!({"name": name, "arguments": arguments}))
+            .await;
+        assert!(
+            response.get("error").is_none(),
+            "{name} gave a protocol error: {response}"
+        );
+        response["result"].clone()
+    }
+}
+
+/// The JSON messages of an event-stream body (priming events have no data).
+fn sse_messages(text: &str) -> Vec<Value> {
+    text.split("\n\n")
+        .filter_map(|event| {
+            let data: Vec<&str> = event
+                .lines()
+                .filter_map(|line| line.strip_prefix("data:"))
+                .map(|d| d.strip_prefix(' ').unwrap_or(d))
+                .collect();
+            let data = data.join("\n");
+            (!data.trim().is_empty()).then(|| serde_json::from_str(&data).expect("JSON event"))
+        })
+        .collect()
+}
+
+/// The text of the first content block of a tool result.
+fn text(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().unwrap_or_default()
+}
+
+/// The JSON a tool returned as text.
+fn json_of(result: &Value) -> Value {
+    assert_eq!(result["isError"], json!(false), "tool failed: {result}");
+    serde_json::from_str(text(result)).expect("tool text is JSON")
+}
+
+fn assert_tool_error(result: &Value, needle: &str) {
+    assert_eq!(
+        result["isError"],
+        json!(true),
+        "expected a tool error: {result}"
+    );
+    assert!(
+        text(result).contains(needle),
+        "`{}` does not mention `{needle}`",
+        text(result)
+    );
+}
+
+async fn session(allowed_hosts: &str) -> (Server, Client) {
+    let server = start(allowed_hosts).await;
+    let mut client = Client::new(&server);
+    client.initialize("2025-06-18").await;
+    (server, client)
+}
+
+/// Polls `task_status` until it leaves `running`/`stopping`; generous bound.
+async fn wait_until_settled(client: &mut Client) -> Value {
+    for _ in 0..600 {
+        let status = json_of(&client.call("task_status", json!({})).await);
+        let state = status["status"].as_str().unwrap_or_default().to_string();
+        if state != "running" && state != "stopping" {
+            return status;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the task never settled");
+}
+
+const TOOLS: &[&str] = &[
+    "backend_restart",
+    "configs_get",
+    "configs_list",
+    "extensions_list",
+    "extensions_run",
+    "extensions_stop",
+    "logs_recent",
+    "operator_call",
+    "operator_help",
+    "operator_list",
+    "operator_screenshot",
+    "task_list",
+    "task_run",
+    "task_single",
+    "task_status",
+    "task_stop",
+];
+
+#[tokio::test]
+async fn initialize_names_the_server_and_accepts_current_protocol_versions() {
+    let server = start("*").await;
+    for version in ["2025-03-26", "2025-06-18", "2025-11-25"] {
+        let mut client = Client::new(&server);
+        let result = client.initialize(version).await;
+        assert_eq!(result["protocolVersion"], json!(version));
+        assert_eq!(result["serverInfo"]["name"], json!("activity-site"));
+        assert_eq!(
+            result["serverInfo"]["version"],
+            json!(env!("CARGO_PKG_VERSION"))
+        );
+        assert!(result["capabilities"]["tools"].is_object());
+        assert!(client.session.is_some(), "a session id is issued");
+    }
+}
+
+#[tokio::test]
+async fn tools_list_describes_every_tool_with_a_schema() {
+    let (_server, mut client) = session("*").await;
+    let response = client.request("tools/list", json!({})).await;
+    let tools = response["result"]["tools"].as_array().expect("tools");
+    let mut names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, TOOLS);
+    for tool in tools {
+        let description = tool["description"].as_str().unwrap_or_default();
+        assert!(description.len() > 20, "{} is described", tool["name"]);
+        assert_eq!(tool["inputSchema"]["type"], json!("object"), "{tool}");
+    }
+    let run = tools
+        .iter()
+        .find(|t| t["name"] == "task_run")
+        .expect("task_run");
+    assert_eq!(run["inputSchema"]["required"], json!(["configName"]));
+}
+
+#[tokio::test]
+async fn a_configuration_runs_to_completion() {
+    let (_server, mut client) = session("*").await;
+    let restart = client
+        .call(
+            "backend_restart",
+            json!({"arguments": "--inline --no-admin --step-ms=10"}),
+        )
+        .await;
+    assert_eq!(restart["isError"], json!(false), "{restart}");
+
+    let status = json_of(&client.call("task_status", json!({})).await);
+    assert_eq!(status["status"], json!("idle"));
+
+    let names = json_of(&client.call("configs_list", json!({})).await);
+    let name = names[0]
+        .as_str()
+        .expect("a default configuration exists")
+        .to_string();
+    let config = json_of(
+        &client
+            .call("configs_get", json!({"configName": name}))
+            .await,
+    );
+    assert!(config["startGame"].is_object(), "{config}");
+
+    let run = client.call("task_run", json!({"configName": name})).await;
+    assert_eq!(run["isError"], json!(false), "{run}");
+    let done = wait_until_settled(&mut client).await;
+    assert_eq!(done["status"], json!("completed"), "{done}");
+
+    let logs = json_of(&client.call("logs_recent", json!({"count": 5})).await);
+    let logs = logs.as_array().expect("log lines");
+    assert!(!logs.is_empty() && logs.len() <= 5, "{logs:?}");
+}
+
+#[tokio::test]
+async fn single_task_and_stop() {
+    let (_server, mut client) = session("*").await;
+    let tasks = json_of(&client.call("task_list", json!({})).await);
+    let tasks = tasks.as_array().expect("task list");
+    assert_eq!(tasks.len(), 5);
+    assert!(
+        tasks
+            .iter()
+            .any(|t| t.to_string().contains("ReceiveRewardsTask"))
+    );
+
+    // Long steps keep the task running while the next calls are made.
+    let restart = client
+        .call(
+            "backend_restart",
+            json!({"arguments": "--inline --no-admin --step-ms=60000"}),
+        )
+        .await;
+    assert_eq!(restart["isError"], json!(false), "{restart}");
+    let single = client
+        .call("task_single", json!({"taskName": "ReceiveRewardsTask"}))
+        .await;
+    assert_eq!(single["isError"], json!(false), "{single}");
+    let status = json_of(&client.call("task_status", json!({})).await);
+    assert_eq!(status["status"], json!("running"), "{status}");
+    assert!(
+        status["progress"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("ReceiveRewardsTask"),
+        "{status}"
+    );
+
+    let names = json_of(&client.call("configs_list", json!({})).await);
+    let busy = client
+        .call("task_run", json!({"configName": names[0]}))
+        .await;
+    assert_tool_error(&busy, "already running");
+
+    let stop = client.call("task_stop", json!({})).await;
+    assert_eq!(stop["isError"], json!(false), "{stop}");
+    let settled = wait_until_settled(&mut client).await;
+    assert_eq!(settled["status"], json!("stopped"), "{settled}");
+}
+
+#[tokio::test]
+async fn failures_are_tool_errors_with_the_rest_messages() {
+    let (_server, mut client) = session("*").await;
+    let missing = client
+        .call("configs_get", json!({"configName": "does-not-exist"}))
+        .await;
+    assert_tool_error(&missing, "does-not-exist");
+    let run = client
+        .call("task_run", json!({"configName": "does-not-exist"}))
+        .await;
+    assert_tool_error(&run, "does-not-exist");
+    let restart = client
+        .call("backend_restart", json!({"arguments": "--no-such-flag"}))
+        .await;
+    assert_tool_error(&restart, "--no-such-flag");
+    let empty = client.call("operator_call", json!({"method": ""})).await;
+    assert_eq!(empty["isError"], json!(true), "{empty}");
+    // Arguments that do not fit the schema are tool errors too, so an agent
+    // can correct itself.
+    let wrong = client.call("task_run", json!({"configName": 7})).await;
+    assert_eq!(wrong["isError"], json!(true), "{wrong}");
+    let absent = client.call("configs_get", json!({})).await;
+    assert_eq!(absent["isError"], json!(true), "{absent}");
+}
+
+#[tokio::test]
+async fn screenshot_is_a_720p_png_image() {
+    let (_server, mut client) = session("*").await;
+    let result = client.call("operator_screenshot", json!({})).await;
+    assert_eq!(result["isError"], json!(false), "{result}");
+    let image = &result["content"][0];
+    assert_eq!(image["type"], json!("image"));
+    assert_eq!(image["mimeType"], json!("image/png"));
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(image["data"].as_str().expect("base64 data"))
+        .expect("valid base64");
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let reader = decoder.read_info().expect("a PNG");
+    assert_eq!((reader.info().width, reader.info().height), (1280, 720));
+}
+
+#[tokio::test]
+async fn operator_and_extension_tools_answer() {
+    let (_server, mut client) = session("*").await;
+    let methods = json_of(&client.call("operator_list", json!({})).await);
+    let first = methods
+        .as_array()
+        .and_then(|m| m.first())
+        .cloned()
+        .expect("at least one operator method");
+    let method = first
+        .as_str()
+        .map(str::to_string)
+        .or_else(|| first["name"].as_str().map(str::to_string))
+        .expect("a method name");
+    let help = client
+        .call("operator_help", json!({"method": method}))
+        .await;
+    assert_eq!(help["isError"], json!(false), "{help}");
+    let unknown = client
+        .call("operator_help", json!({"method": "launchProgram"}))
+        .await;
+    assert_tool_error(&unknown, "launchProgram");
+
+    let state = client
+        .call("operator_call", json!({"method": "get_window_state"}))
+        .await;
+    assert_eq!(state["isError"], json!(false), "{state}");
+    let bad = client
+        .call(
+            "operator_call",
+            json!({"method": "click", "params": {"x": "left"}}),
+        )
+        .await;
+    assert_eq!(bad["isError"], json!(true), "{bad}");
+
+    let extensions = json_of(&client.call("extensions_list", json!({})).await);
+    let id = extensions[0]["id"]
+        .as_str()
+        .expect("a seeded extension")
+        .to_string();
+    let run = client.call("extensions_run", json!({"id": id})).await;
+    assert_eq!(run["isError"], json!(false), "{run}");
+    let stop = json_of(&client.call("extensions_stop", json!({"id": id})).await);
+    assert_eq!(stop["id"], json!(id));
+    let run = client
+        .call("extensions_run", json!({"id": "missing"}))
+        .await;
+    assert_tool_error(&run, "missing");
+    let stop = client
+        .call("extensions_stop", json!({"id": "missing"}))
+        .await;
+    assert_tool_error(&stop, "missing");
+}
+
+#[tokio::test]
+async fn foreign_origin_is_refused() {
+    let server = start("*").await;
+    let client = Client::new(&server);
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "page", "version": "0"}}});
+    let refused = client
+        .post(&init)
+        .header("Origin", "https://evil.example")
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(refused.status(), 403);
+    let body: Value = refused.json().await.expect("JSON error body");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("evil.example")
+    );
+
+    let local = client
+        .post(&init)
+        .header("Origin", format!("http://localhost:{}", server.addr.port()))
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(local.status(), 200);
+}
+
+#[tokio::test]
+async fn hosts_outside_allowed_hosts_are_refused() {
+    let server = start("example.com;*.example.org").await;
+    let client = Client::new(&server);
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "rebinding", "version": "0"}}});
+    for (host, status) in [
+        ("evil.example", 403),
+        ("example.com:5000", 200),
+        ("api.example.org", 200),
+        ("example.org", 403),
+    ] {
+        let response = client
+            .post(&init)
+            .header("Host", host)
+            .send()
+            .await
+            .expect("sent");
+        assert_eq!(response.status(), status, "Host: {host}");
+    }
+}
+
+/// The 2026-07-28 revision has no handshake: `server/discover`, then requests
+/// that each carry the version, client info and capabilities in `_meta`.
+#[tokio::test]
+async fn the_sessionless_revision_discovers_and_calls_tools() {
+    let server = start("*").await;
+    let client = Client::new(&server);
+    let version = "2026-07-28";
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientInfo": {"name": "tests", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let post = |body: Value, method: &str, name: Option<&str>| {
+        let mut request = client
+            .post(&body)
+            .header("MCP-Protocol-Version", version)
+            .header("Mcp-Method", method);
+        if let Some(name) = name {
+            request = request.header("Mcp-Name", name);
+        }
+        request.send()
+    };
+    let discover = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover",
+        "params": {"_meta": meta}});
+    let response = post(discover, "server/discover", None).await.expect("sent");
+    assert_eq!(response.status(), 200);
+    let body = response.text().await.expect("body");
+    let result = &sse_or_json(&body)["result"];
+    assert!(
+        result["supportedVersions"]
+            .as_array()
+            .is_some_and(|v| v.contains(&json!(version)) && v.contains(&json!("2025-06-18"))),
+        "{result}"
+    );
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        json!("activity-site")
+    );
+
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "task_status", "arguments": {}, "_meta": meta}});
+    let response = post(call, "tools/call", Some("task_status"))
+        .await
+        .expect("sent");
+    assert_eq!(response.status(), 200);
+    let body = response.text().await.expect("body");
+    let result = &sse_or_json(&body)["result"];
+    let status: Value = serde_json::from_str(text(result)).expect("JSON status");
+    assert!(status["status"].is_string(), "{status}");
+}
+
+/// One JSON-RPC message from a body that is either JSON or an event stream.
+fn sse_or_json(body: &str) -> Value {
+    serde_json::from_str(body)
+        .unwrap_or_else(|_| sse_messages(body).into_iter().next().expect("one message"))
+}

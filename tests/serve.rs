@@ -1,0 +1,564 @@
+//! `serve`: static semantics through the router (no socket), live reload and
+//! the error overlay, and live rebuilds on loopback.
+
+use std::path::{Path, PathBuf};
+
+use activity_site::server::{self, ServerState};
+use activity_site::site::BuildOptions;
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode, header};
+use bytes::Bytes;
+use tower::ServiceExt as _;
+
+const WW_JSON: &str = "{\n  \"version\": \"2.7\"\n}\n";
+
+/// A built-looking site in a temp dir: `<tmp>/site`, with a secret beside it.
+struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let fixture = Fixture { dir };
+        fixture.write(
+            "index.html",
+            "<!doctype html><html><body><h1>Home</h1></body></html>\n",
+        );
+        fixture.write(
+            "sr/index.html",
+            "<html><body><h1>Star Rail</h1></body></html>\n",
+        );
+        fixture.write("404.html", "<html><body><h1>Lost</h1></body></html>\n");
+        fixture.write("api/v1/activity/ww.json", WW_JSON);
+        fixture.write("api/v1/activity/ww.json.br", "brotli bytes");
+        fixture.write("api/v1/activity/ww.json.gz", "gzip bytes");
+        fixture.write(
+            "api/v1/activity/ww.ics",
+            "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n",
+        );
+        fixture.write("api/v1/activity/sr.json", "{}\n");
+        fixture.write("style.css", "body{}\n");
+        fixture.write("app.js", "console.log(1)\n");
+        fixture.write("logo.svg", "<svg/>\n");
+        fixture.write("logo.png", "\u{89}PNG");
+        fixture.write("_headers", "/api/v1/*\n  Access-Control-Allow-Origin: *\n");
+        std::fs::write(fixture.dir.path().join("secret.txt"), "TOP SECRET").unwrap();
+        fixture
+    }
+
+    fn out(&self) -> PathBuf {
+        self.dir.path().join("site")
+    }
+
+    fn write(&self, relative: &str, text: &str) {
+        let path = self.out().join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn state(&self) -> ServerState {
+        ServerState::new(BuildOptions {
+            root: self.dir.path().to_path_buf(),
+            out: self.out(),
+            now: None,
+        })
+    }
+
+    fn app(&self) -> Router {
+        server::router(self.state())
+    }
+}
+
+struct Reply {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Bytes,
+}
+
+impl Reply {
+    fn header(&self, name: header::HeaderName) -> &str {
+        self.headers
+            .get(&name)
+            .map(|v| v.to_str().unwrap())
+            .unwrap_or_else(|| panic!("no {name} header in {:?}", self.headers))
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+async fn send(app: &Router, method: &str, uri: &str, headers: &[(&str, &str)]) -> Reply {
+    let mut request = Request::builder().method(method).uri(uri);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = app
+        .clone()
+        .oneshot(request.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let (parts, body) = response.into_parts();
+    let body = axum::body::to_bytes(body, usize::MAX).await.unwrap();
+    Reply {
+        status: parts.status,
+        headers: parts.headers,
+        body,
+    }
+}
+
+async fn get(app: &Router, uri: &str) -> Reply {
+    send(app, "GET", uri, &[]).await
+}
+
+#[tokio::test]
+async fn content_types_follow_the_extension() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    for (uri, expected) in [
+        (
+            "/api/v1/activity/ww.json",
+            "application/json; charset=utf-8",
+        ),
+        ("/api/v1/activity/ww.ics", "text/calendar; charset=utf-8"),
+        ("/index.html", "text/html; charset=utf-8"),
+        ("/style.css", "text/css; charset=utf-8"),
+        ("/app.js", "text/javascript; charset=utf-8"),
+        ("/logo.svg", "image/svg+xml"),
+        ("/logo.png", "image/png"),
+    ] {
+        let reply = get(&app, uri).await;
+        assert_eq!(reply.status, StatusCode::OK, "{uri}");
+        assert_eq!(reply.header(header::CONTENT_TYPE), expected, "{uri}");
+        assert_eq!(reply.header(header::CACHE_CONTROL), "no-cache", "{uri}");
+    }
+    let reply = get(&app, "/api/v1/activity/ww.json").await;
+    assert_eq!(reply.text(), WW_JSON);
+    assert_eq!(
+        reply.header(header::CONTENT_LENGTH),
+        WW_JSON.len().to_string()
+    );
+}
+
+#[tokio::test]
+async fn etag_and_if_none_match_give_304() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    let first = get(&app, "/api/v1/activity/ww.json").await;
+    let etag = first.header(header::ETAG).to_owned();
+    assert!(
+        etag.starts_with('"') && etag.ends_with('"') && etag.len() > 10,
+        "{etag}"
+    );
+    // The same content gives the same tag; another file another one.
+    assert_eq!(
+        get(&app, "/api/v1/activity/ww.json")
+            .await
+            .header(header::ETAG),
+        etag
+    );
+    assert_ne!(
+        get(&app, "/api/v1/activity/sr.json")
+            .await
+            .header(header::ETAG),
+        etag
+    );
+
+    for value in [
+        etag.clone(),
+        format!("W/{etag}"),
+        format!("\"nope\", {etag}"),
+        "*".to_owned(),
+    ] {
+        let reply = send(
+            &app,
+            "GET",
+            "/api/v1/activity/ww.json",
+            &[("if-none-match", &value)],
+        )
+        .await;
+        assert_eq!(reply.status, StatusCode::NOT_MODIFIED, "{value}");
+        assert!(reply.body.is_empty());
+        assert_eq!(reply.header(header::ETAG), etag);
+        assert_eq!(reply.header(header::ACCESS_CONTROL_ALLOW_ORIGIN), "*");
+    }
+    let stale = send(
+        &app,
+        "GET",
+        "/api/v1/activity/ww.json",
+        &[("if-none-match", "\"0123\"")],
+    )
+    .await;
+    assert_eq!(stale.status, StatusCode::OK);
+    assert_eq!(stale.text(), WW_JSON);
+}
+
+#[tokio::test]
+async fn precompressed_siblings_follow_accept_encoding() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    let uri = "/api/v1/activity/ww.json";
+    let cases = [
+        ("gzip, deflate, br", Some("br"), "brotli bytes"),
+        ("gzip", Some("gzip"), "gzip bytes"),
+        ("br;q=0.5, gzip;q=0.8", Some("gzip"), "gzip bytes"),
+        ("br;q=0, gzip;q=0", None, WW_JSON),
+        ("*", Some("br"), "brotli bytes"),
+        ("deflate", None, WW_JSON),
+        ("", None, WW_JSON),
+    ];
+    let mut tags = std::collections::BTreeSet::new();
+    for (accept, encoding, body) in cases {
+        let reply = send(&app, "GET", uri, &[("accept-encoding", accept)]).await;
+        assert_eq!(reply.status, StatusCode::OK, "{accept}");
+        assert_eq!(reply.text(), body, "{accept}");
+        assert_eq!(
+            reply
+                .headers
+                .get(header::CONTENT_ENCODING)
+                .map(|v| v.to_str().unwrap()),
+            encoding,
+            "{accept}"
+        );
+        assert_eq!(reply.header(header::VARY), "accept-encoding");
+        assert_eq!(
+            reply.header(header::CONTENT_TYPE),
+            "application/json; charset=utf-8"
+        );
+        tags.insert(reply.header(header::ETAG).to_owned());
+    }
+    // Each representation has its own strong tag.
+    assert_eq!(tags.len(), 3);
+
+    // A file without siblings is sent as is.
+    let reply = send(&app, "GET", "/style.css", &[("accept-encoding", "br")]).await;
+    assert!(reply.headers.get(header::CONTENT_ENCODING).is_none());
+    assert_eq!(reply.text(), "body{}\n");
+}
+
+#[tokio::test]
+async fn cors_on_the_api_only_with_preflight() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    let reply = get(&app, "/api/v1/activity/ww.json").await;
+    assert_eq!(reply.header(header::ACCESS_CONTROL_ALLOW_ORIGIN), "*");
+    let page = get(&app, "/").await;
+    assert!(
+        page.headers
+            .get(header::ACCESS_CONTROL_ALLOW_ORIGIN)
+            .is_none()
+    );
+
+    let preflight = send(
+        &app,
+        "OPTIONS",
+        "/api/v1/activity/ww.json",
+        &[
+            ("origin", "https://calendar.example"),
+            ("access-control-request-method", "GET"),
+            ("access-control-request-headers", "if-none-match"),
+        ],
+    )
+    .await;
+    assert_eq!(preflight.status, StatusCode::NO_CONTENT);
+    assert_eq!(preflight.header(header::ACCESS_CONTROL_ALLOW_ORIGIN), "*");
+    assert!(
+        preflight
+            .header(header::ACCESS_CONTROL_ALLOW_METHODS)
+            .contains("GET")
+    );
+    assert_eq!(
+        preflight.header(header::ACCESS_CONTROL_ALLOW_HEADERS),
+        "if-none-match"
+    );
+    // A missing file answers the preflight too, and its 404 carries CORS.
+    let missing = get(&app, "/api/v1/activity/nope.json").await;
+    assert_eq!(missing.header(header::ACCESS_CONTROL_ALLOW_ORIGIN), "*");
+}
+
+#[tokio::test]
+async fn head_has_the_headers_of_get_and_no_body() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    let got = get(&app, "/api/v1/activity/ww.json").await;
+    let head = send(&app, "HEAD", "/api/v1/activity/ww.json", &[]).await;
+    assert_eq!(head.status, StatusCode::OK);
+    assert!(head.body.is_empty());
+    for name in [
+        header::CONTENT_TYPE,
+        header::CONTENT_LENGTH,
+        header::ETAG,
+        header::CACHE_CONTROL,
+    ] {
+        assert_eq!(head.header(name.clone()), got.header(name));
+    }
+    let missing = send(&app, "HEAD", "/api/v1/nope.json", &[]).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert!(missing.body.is_empty());
+}
+
+#[tokio::test]
+async fn directories_serve_their_index_and_redirect_without_slash() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    let home = get(&app, "/").await;
+    assert_eq!(home.status, StatusCode::OK);
+    assert!(home.text().contains("<h1>Home</h1>"));
+
+    let bare = get(&app, "/sr?lang=en").await;
+    assert_eq!(bare.status, StatusCode::MOVED_PERMANENTLY);
+    assert_eq!(bare.header(header::LOCATION), "/sr/?lang=en");
+    // A doubled slash cannot turn the redirect into another host.
+    let sneaky = get(&app, "//sr").await;
+    assert_eq!(sneaky.header(header::LOCATION), "/sr/");
+
+    let slash = get(&app, "/sr/").await;
+    assert_eq!(slash.status, StatusCode::OK);
+    assert!(slash.text().contains("Star Rail"));
+    assert_eq!(
+        slash.header(header::CONTENT_TYPE),
+        "text/html; charset=utf-8"
+    );
+
+    // A directory without an index page is not found; a file with a slash neither.
+    assert_eq!(get(&app, "/api/v1/").await.status, StatusCode::NOT_FOUND);
+    assert_eq!(get(&app, "/style.css/").await.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn not_found_is_json_under_the_api_and_html_elsewhere() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    let api = get(&app, "/api/v1/activity/nope.json").await;
+    assert_eq!(api.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        api.header(header::CONTENT_TYPE),
+        "application/json; charset=utf-8"
+    );
+    let body: serde_json::Value = serde_json::from_slice(&api.body).unwrap();
+    assert_eq!(
+        body,
+        serde_json::json!({"error": "not found", "path": "/api/v1/activity/nope.json"})
+    );
+
+    let page = get(&app, "/nope").await;
+    assert_eq!(page.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        page.header(header::CONTENT_TYPE),
+        "text/html; charset=utf-8"
+    );
+    assert!(page.text().contains("<h1>Lost</h1>"), "{}", page.text());
+
+    // Without the site's 404.html, a small built-in page.
+    std::fs::remove_file(fixture.out().join("404.html")).unwrap();
+    let page = get(&app, "/nope%3Cscript%3E").await;
+    assert_eq!(page.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        page.header(header::CONTENT_TYPE),
+        "text/html; charset=utf-8"
+    );
+    assert!(page.text().contains("Not found"));
+    assert!(!page.text().contains("<script>"));
+
+    // Host configuration files are not served.
+    assert_eq!(get(&app, "/_headers").await.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn traversal_never_leaves_the_output_directory() {
+    let fixture = Fixture::new();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(
+        fixture.dir.path().join("secret.txt"),
+        fixture.out().join("link.txt"),
+    )
+    .unwrap();
+    let app = fixture.app();
+    let secret = fixture.dir.path().join("secret.txt");
+    let absolute = format!("/{}", secret.display());
+    for uri in [
+        "/../secret.txt",
+        "/sr/../../secret.txt",
+        "/%2e%2e/secret.txt",
+        "/%2E%2E/secret.txt",
+        "/sr/%2e%2e/%2e%2e/secret.txt",
+        "/..%2fsecret.txt",
+        "/sr%2f..%2f..%2fsecret.txt",
+        "/..%5csecret.txt",
+        "/%5c..%5csecret.txt",
+        "/sr/%00/../secret.txt",
+        "/api/v1/../../../secret.txt",
+        "/api/v1/%2e%2e/%2e%2e/%2e%2e/secret.txt",
+        "/link.txt",
+        absolute.as_str(),
+        "//secret.txt",
+        "/.%2e/secret.txt",
+        "/%252e%252e/secret.txt",
+    ] {
+        let Ok(request) = Request::builder().uri(uri).body(Body::empty()) else {
+            continue;
+        };
+        let response = app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        assert!(
+            status == StatusCode::BAD_REQUEST || status == StatusCode::NOT_FOUND,
+            "{uri}: {status}"
+        );
+        assert!(
+            !String::from_utf8_lossy(&body).contains("TOP SECRET"),
+            "{uri} leaked the file"
+        );
+    }
+    let encoded = get(&app, "/api/v1/%2e%2e/%2e%2e/secret.txt").await;
+    assert_eq!(encoded.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        encoded.header(header::CONTENT_TYPE),
+        "application/json; charset=utf-8"
+    );
+}
+
+#[tokio::test]
+async fn other_methods_are_not_allowed() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    let reply = send(&app, "POST", "/api/v1/activity/ww.json", &[]).await;
+    assert_eq!(reply.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(reply.header(header::ALLOW).contains("GET"));
+    assert_eq!(
+        reply.header(header::CONTENT_TYPE),
+        "application/json; charset=utf-8"
+    );
+}
+
+#[tokio::test]
+async fn a_replaced_file_is_served_fresh() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    let before = get(&app, "/api/v1/activity/ww.json").await;
+    // The builder swaps the whole directory; do the same.
+    let staging = fixture.dir.path().join("site.next");
+    copy_dir(&fixture.out(), &staging);
+    std::fs::write(
+        staging.join("api/v1/activity/ww.json"),
+        "{\"version\":\"3.0\"}\n",
+    )
+    .unwrap();
+    std::fs::rename(fixture.out(), fixture.dir.path().join("site.old")).unwrap();
+    std::fs::rename(&staging, fixture.out()).unwrap();
+    let after = get(&app, "/api/v1/activity/ww.json").await;
+    assert_eq!(after.text(), "{\"version\":\"3.0\"}\n");
+    assert_ne!(after.header(header::ETAG), before.header(header::ETAG));
+    // The old tag no longer matches.
+    let revalidated = send(
+        &app,
+        "GET",
+        "/api/v1/activity/ww.json",
+        &[("if-none-match", before.header(header::ETAG))],
+    )
+    .await;
+    assert_eq!(revalidated.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn html_gets_live_reload_only_in_serve_mode() {
+    let fixture = Fixture::new();
+    let plain = fixture.app();
+    let page = get(&plain, "/").await;
+    assert!(!page.text().contains("/_activity-site/reload"));
+
+    let app = server::router(fixture.state().with_live_reload(true));
+    let page = send(&app, "GET", "/", &[("accept-encoding", "br")]).await;
+    assert!(page.text().contains("/_activity-site/reload"));
+    assert!(page.text().contains("<h1>Home</h1>"));
+    assert!(page.headers.get(header::CONTENT_ENCODING).is_none());
+    assert_eq!(
+        page.header(header::CONTENT_LENGTH),
+        page.body.len().to_string()
+    );
+    let etag = page.header(header::ETAG).to_owned();
+    let again = send(&app, "GET", "/", &[("if-none-match", &etag)]).await;
+    assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+    // The 404 page reloads too; JSON is untouched; the file on disk as well.
+    assert!(
+        get(&app, "/nope")
+            .await
+            .text()
+            .contains("/_activity-site/reload")
+    );
+    assert_eq!(get(&app, "/api/v1/activity/ww.json").await.text(), WW_JSON);
+    let disk = std::fs::read_to_string(fixture.out().join("index.html")).unwrap();
+    assert!(!disk.contains("_activity-site"));
+}
+
+#[tokio::test]
+async fn overlay_shows_escaped_diagnostics_while_the_build_is_broken() {
+    let fixture = Fixture::new();
+    let state = fixture.state().with_live_reload(true);
+    let app = server::router(state.clone());
+    let before = get(&app, "/").await;
+    state.status.write().unwrap().failure =
+        Some("error[schema]: unknown field `<img src=x>`\n".into());
+    state.status.write().unwrap().generation += 1;
+    let page = get(&app, "/").await;
+    let text = page.text();
+    assert!(text.contains("activity-site-overlay"), "{text}");
+    assert!(text.contains("unknown field `&lt;img src=x&gt;`"), "{text}");
+    assert!(!text.contains("<img src=x>"));
+    // The cached page's tag does not hide the overlay.
+    assert_ne!(page.header(header::ETAG), before.header(header::ETAG));
+    // JSON keeps the last good build.
+    assert_eq!(get(&app, "/api/v1/activity/ww.json").await.text(), WW_JSON);
+}
+
+#[tokio::test]
+async fn reload_stream_says_hello_and_ends_on_shutdown() {
+    let fixture = Fixture::new();
+    let state = fixture.state().with_live_reload(true);
+    let app = server::router(state.clone());
+    let request = Request::builder()
+        .uri(server::RELOAD_PATH)
+        .body(Body::empty())
+        .unwrap();
+    let response = app.oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        response.headers()[header::CONTENT_TYPE],
+        "text/event-stream"
+    );
+    state.begin_shutdown();
+    let body = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        axum::body::to_bytes(response.into_body(), usize::MAX),
+    )
+    .await
+    .expect("the stream ends on shutdown")
+    .unwrap();
+    let text = String::from_utf8_lossy(&body);
+    assert!(text.contains("event: hello"), "{text}");
+}
+
+#[tokio::test]
+async fn mounts_answer_before_the_static_site() {
+    let fixture = Fixture::new();
+    let mounts = Router::new().route("/api/Auth", axum::routing::post(|| async { "mounted" }));
+    let app = server::router(fixture.state().with_mounts(mounts));
+    assert_eq!(send(&app, "POST", "/api/Auth", &[]).await.text(), "mounted");
+    assert_eq!(get(&app, "/api/v1/activity/ww.json").await.text(), WW_JSON);
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else if entry.file_type().is_file() {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
