@@ -84,6 +84,7 @@ expect 200 "$(status -H "X-Access-Token: $TOKEN" "$BASE/api/Task/status")" "head
 expect 200 "$(status "$BASE/api/task/status?access_token=$TOKEN")" "query token, lower-case route"
 expect 200 "$(status -X POST -H 'Content-Type: application/json' -d "{\"token\":\"$TOKEN\"}" "$BASE/api/auth")" "POST /api/auth"
 expect 401 "$(status -X POST -H 'Content-Type: application/json' -d '{"token":"x"}' "$BASE/api/Auth")" "POST /api/Auth, wrong token"
+expect 200 "$(status "$BASE/api/v1/activity/sr.json")" "the public activity API stays public and unshadowed"
 
 log "log stream"
 curl -sN --max-time 8 -H "X-Access-Token: $TOKEN" "$BASE/api/backend/logs/stream" >"$work/sse.txt" &
