@@ -40,22 +40,15 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         Some(path) => ServiceConfig::load(path)?,
         None => ServiceConfig::default(),
     };
-    let access_token = args
-        .access_token
-        .clone()
-        .or(service.access_token.clone())
-        .filter(|t| !t.is_empty());
     let state_dir = args
         .state_dir
         .clone()
         .unwrap_or_else(|| args.common.root.join(".activity-site"));
     let control = Control::open(ControlOptions::new(&state_dir))?;
     let mcp_shutdown = CancellationToken::new();
-    let api_options = ApiOptions {
-        access_token: access_token.clone(),
-        allowed_hosts: service.allowed_hosts.clone(),
-        ..ApiOptions::default()
-    };
+    // A non-empty --access-token wins; an empty one keeps the file's token.
+    let api_options = ApiOptions::from_config(&service, args.access_token.clone());
+    let access_token = api_options.access_token.clone();
     let mcp_options = McpOptions {
         allowed_hosts: service.allowed_hosts.clone(),
         shutdown: mcp_shutdown.clone(),

@@ -141,7 +141,13 @@ pub fn router(state: ServerState) -> Router {
         .route("/api/v1/{*path}", any(static_files::serve))
         .fallback(static_files::serve)
         .with_state(state);
-    mounts.merge(own).layer(
+    // Control routes match literal segments in any case (`/api/tAsK/StAtUs`):
+    // the path is rewritten to its canonical spelling before routing.
+    let app = mounts.merge(own);
+    let canonical = tower::ServiceBuilder::new()
+        .map_request(crate::api::canonicalize)
+        .service(app);
+    Router::new().fallback_service(canonical).layer(
         TraceLayer::new_for_http()
             .make_span_with(DefaultMakeSpan::new().level(Level::DEBUG))
             .on_request(())
