@@ -35,7 +35,8 @@ fi
 "$E2E/venv/bin/pip" install -q --disable-pip-version-check 'websockets>=12' 'icalendar>=5' 'html5lib>=1.1'
 
 echo "building the site (now = $NOW)"
-timeout 1200 cargo build --release --locked -q
+# The release build of the whole crate is long on a small machine; bound it generously.
+timeout 3600 cargo build --release --locked -q
 ./target/release/activity-site build --out site --now "$NOW"
 ./target/release/activity-site build --out "$E2E/site-again" --now "$NOW"
 if ! diff -r site "$E2E/site-again" >/dev/null; then
