@@ -506,7 +506,7 @@ async fn overlay_shows_escaped_diagnostics_while_the_build_is_broken() {
     state.status.write().unwrap().generation += 1;
     let page = get(&app, "/").await;
     let text = page.text();
-    assert!(text.contains("activity-site-overlay"), "{text}");
+    assert!(text.contains("<div id=\"activity-site-overlay\""), "{text}");
     assert!(text.contains("unknown field `&lt;img src=x&gt;`"), "{text}");
     assert!(!text.contains("<img src=x>"));
     // The cached page's tag does not hide the overlay.
@@ -545,10 +545,64 @@ async fn reload_stream_says_hello_and_ends_on_shutdown() {
 #[tokio::test]
 async fn mounts_answer_before_the_static_site() {
     let fixture = Fixture::new();
-    let mounts = Router::new().route("/api/Auth", axum::routing::post(|| async { "mounted" }));
+    // Like the control API: catch-all routes under /api.
+    let mounts = Router::new()
+        .route(
+            "/api/{resource}",
+            axum::routing::any(|| async { "mounted" }),
+        )
+        .route(
+            "/api/{resource}/{*rest}",
+            axum::routing::any(|| async { "mounted" }),
+        )
+        .route("/mcp", axum::routing::post(|| async { "mcp" }));
     let app = server::router(fixture.state().with_mounts(mounts));
     assert_eq!(send(&app, "POST", "/api/Auth", &[]).await.text(), "mounted");
+    assert_eq!(get(&app, "/api/Task/status").await.text(), "mounted");
+    assert_eq!(send(&app, "POST", "/mcp", &[]).await.text(), "mcp");
+    // The public API stays static, errors and preflight included.
     assert_eq!(get(&app, "/api/v1/activity/ww.json").await.text(), WW_JSON);
+    let missing = get(&app, "/api/v1/activity/nope.json").await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        missing.header(header::CONTENT_TYPE),
+        "application/json; charset=utf-8"
+    );
+    let preflight = send(&app, "OPTIONS", "/api/v1/activity/ww.json", &[]).await;
+    assert_eq!(preflight.status, StatusCode::NO_CONTENT);
+    assert_eq!(get(&app, "/api/v1/").await.status, StatusCode::NOT_FOUND);
+    assert_eq!(get(&app, "/").await.status, StatusCode::OK);
+}
+
+/// Regression: the control API's `/api/{resource}/...` catch-all once
+/// swallowed the public API, answering `/api/v1/...` with a 404 envelope.
+#[tokio::test]
+async fn the_public_api_stays_static_beside_the_real_control_api() {
+    let fixture = Fixture::new();
+    let state_dir = fixture.dir.path().join("state");
+    let control = activity_site::control::Control::open(
+        activity_site::control::ControlOptions::new(&state_dir),
+    )
+    .unwrap();
+    let mounts = activity_site::api::router(control, activity_site::api::ApiOptions::default());
+    let app = server::router(fixture.state().with_mounts(mounts));
+    let reply = get(&app, "/api/v1/activity/ww.json").await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(reply.text(), WW_JSON);
+    let reply = get(&app, "/api/v1/activity/nope.json").await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND);
+    assert!(
+        !reply.text().contains("\"success\""),
+        "the static 404, not the envelope: {}",
+        reply.text()
+    );
+    let reply = get(&app, "/api/task/status").await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert!(
+        reply.text().contains("\"success\":true"),
+        "{}",
+        reply.text()
+    );
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -560,5 +614,238 @@ fn copy_dir(from: &Path, to: &Path) {
         } else if entry.file_type().is_file() {
             std::fs::copy(entry.path(), &target).unwrap();
         }
+    }
+}
+
+/// A running `activity-site serve` child with its stderr collected.
+struct Served {
+    child: std::process::Child,
+    addr: String,
+    stderr: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl Served {
+    fn start(root: &Path) -> Served {
+        use std::io::{BufRead as _, BufReader, Read as _};
+        use std::process::{Command, Stdio};
+
+        let mut child = Command::new(env!("CARGO_BIN_EXE_activity-site"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--out", "site"])
+            .args(["--now", crate::util::FIXTURE_NOW])
+            .current_dir(root)
+            .env("NO_COLOR", "1")
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let mut pipe = child.stderr.take().unwrap();
+        let sink = std::sync::Arc::clone(&stderr);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        let (tx, rx) = std::sync::mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let line = rx
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .unwrap_or_else(|_| panic!("no URL printed; stderr: {}", stderr.lock().unwrap()));
+        let url = line
+            .split_whitespace()
+            .find(|word| word.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no URL in {line:?}"));
+        let addr = url
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .to_owned();
+        Served {
+            child,
+            addr,
+            stderr,
+        }
+    }
+
+    fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    /// Polls `path` until `check` accepts the body; panics after a generous timeout.
+    fn wait_for(&self, path: &str, what: &str, check: impl Fn(u16, &str) -> bool) -> String {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(90);
+        loop {
+            let (status, body) = http_get(&self.addr, path);
+            if check(status, &body) {
+                return body;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "timed out waiting for {what}; last {status}: {body}\nstderr:\n{}",
+                self.stderr()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A minimal HTTP/1.1 GET over loopback: the status and the body.
+fn http_get(addr: &str, path: &str) -> (u16, String) {
+    use std::io::{Read as _, Write as _};
+
+    let mut stream = std::net::TcpStream::connect(addr).expect("the server accepts");
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("a response");
+    let status = response
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = response
+        .split_once("\r\n\r\n")
+        .map(|(_, body)| body.to_owned())
+        .unwrap_or_default();
+    (status, body)
+}
+
+/// Reads the live-reload stream in the background.
+fn listen(addr: &str) -> std::sync::Arc<std::sync::Mutex<String>> {
+    use std::io::{Read as _, Write as _};
+
+    let mut stream = std::net::TcpStream::connect(addr).expect("the server accepts");
+    write!(
+        stream,
+        "GET {} HTTP/1.1\r\nHost: {addr}\r\n\r\n",
+        server::RELOAD_PATH
+    )
+    .unwrap();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let sink = std::sync::Arc::clone(&seen);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stream.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+        sink.lock().unwrap().push_str("\n<closed>");
+    });
+    seen
+}
+
+fn wait_until(what: &str, check: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(90);
+    while !check() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn watch_rebuilds_keeps_the_last_good_site_and_recovers() {
+    let root = crate::util::fixture_root(None);
+    let data = root.path().join("data/demo/zh-CN.json");
+    let original = std::fs::read_to_string(&data).unwrap();
+    let served = Served::start(root.path());
+    let api = "/api/v1/activity/demo.json";
+    let first = served.wait_for(api, "the first build", |status, _| status == 200);
+    assert!(first.contains("星海之歌"), "{first}");
+    let events = listen(&served.addr);
+    wait_until("the hello event", || {
+        events.lock().unwrap().contains("event: hello")
+    });
+
+    // A valid edit is served, and open pages are told to reload.
+    std::fs::write(&data, original.replace("星海之歌", "星海之歌 II")).unwrap();
+    served.wait_for(api, "the edited JSON", |status, body| {
+        status == 200 && body.contains("星海之歌 II")
+    });
+    wait_until("the reload event", || {
+        events.lock().unwrap().contains("event: reload")
+    });
+
+    // A broken edit keeps the last good JSON and prints the diagnostic.
+    let broken = original
+        .replace("星海之歌", "星海之歌 III")
+        .replace("2026-10-15T03:59:59", "2026-13-15T03:59:59");
+    std::fs::write(&data, broken).unwrap();
+    wait_until("the diagnostic on stderr", || {
+        served.stderr().contains("data/demo/zh-CN.json")
+    });
+    wait_until("the failed event", || {
+        events.lock().unwrap().contains("event: failed")
+    });
+    let stderr = served.stderr();
+    assert!(stderr.contains("error[datetime]"), "{stderr}");
+    assert!(stderr.contains("2026-13-15T03:59:59"), "{stderr}");
+    let (status, kept) = http_get(&served.addr, api);
+    assert_eq!(status, 200);
+    assert!(
+        kept.contains("星海之歌 II") && !kept.contains("III"),
+        "{kept}"
+    );
+    // HTML (here the built-in 404 page when the site has no pages) shows the overlay.
+    let (_, page) = http_get(&served.addr, "/no-such-page");
+    assert!(page.contains("<div id=\"activity-site-overlay\""), "{page}");
+
+    // Fixing the file recovers.
+    std::fs::write(&data, original.replace("星海之歌", "星海之歌 IV")).unwrap();
+    served.wait_for(api, "the fixed JSON", |status, body| {
+        status == 200 && body.contains("星海之歌 IV")
+    });
+    served.wait_for("/no-such-page", "the overlay to go", |_, page| {
+        !page.contains("<div id=\"activity-site-overlay\"")
+    });
+
+    // SIGTERM shuts down gracefully: the stream closes and the exit is clean.
+    #[cfg(unix)]
+    {
+        let mut served = served;
+        // SAFETY: sending a signal to our own child process.
+        unsafe { libc::kill(served.child.id() as libc::pid_t, libc::SIGTERM) };
+        wait_until("the stream to close", || {
+            events.lock().unwrap().contains("<closed>")
+        });
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let status = loop {
+            if let Some(status) = served.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(std::time::Instant::now() < deadline, "serve did not exit");
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        };
+        assert!(status.success(), "{status:?}\n{}", served.stderr());
     }
 }

@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::control::error::{Error, Result};
+use crate::control::font::glyph;
 use crate::control::runner::{RunState, TASKS, TaskStatus};
 
 /// Width of the simulated game window.
@@ -509,6 +510,29 @@ impl Canvas {
         }
     }
 
+    /// Draws `text` with the 5x7 font at `scale`, clipped to the window.
+    fn text(&mut self, x: i64, y: i64, scale: i64, text: &str, color: Rgb) {
+        for (i, c) in text.chars().enumerate() {
+            let left = x + i as i64 * 6 * scale;
+            if left >= WIDTH as i64 {
+                break;
+            }
+            for (row, bits) in glyph(c).iter().enumerate() {
+                for col in 0..5 {
+                    if bits & (0b10000 >> col) != 0 {
+                        self.rect(
+                            left + col * scale,
+                            y + row as i64 * scale,
+                            scale,
+                            scale,
+                            color,
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     fn frame(&mut self, x: i64, y: i64, w: i64, h: i64, t: i64, color: Rgb) {
         self.rect(x, y, w, t, color);
         self.rect(x, y + h - t, w, t, color);
@@ -574,6 +598,36 @@ fn draw(status: &TaskStatus, w: &Window) -> Vec<u8> {
         c.rect(x, 200, 220, 300, color);
         c.frame(x, 200, 220, 300, 2, [200, 200, 210]);
     }
+    // Text: what the simulated game shows.
+    const WHITE: Rgb = [235, 238, 245];
+    c.text(12, 11, 2, "STAR RAIL (SIMULATED)", WHITE);
+    let state = serde_json::to_value(status.status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_uppercase))
+        .unwrap_or_default();
+    c.text(40, 50, 3, &format!("STATUS: {state}"), WHITE);
+    c.text(40, 160, 3, &status.progress, WHITE);
+    for (i, task) in TASKS.iter().enumerate() {
+        let x = 40 + i as i64 * 244;
+        c.text(x + 12, 220, 3, &format!("{i}"), WHITE);
+        c.text(x + 12, 260, 2, task.class.trim_end_matches("Task"), WHITE);
+    }
+    if let Some(error) = &status.error {
+        c.text(40, 520, 2, error, [255, 150, 150]);
+    }
+    if let Some(key) = &w.last_key {
+        c.text(40, 680, 2, &format!("LAST KEY: {key}"), WHITE);
+    }
+    c.text(
+        900,
+        680,
+        2,
+        &format!(
+            "SESSION {} STEP {}MS",
+            status.backend.session, status.backend.step_ms
+        ),
+        WHITE,
+    );
     // Scroll indicator.
     let offset = w.scroll.clamp(-50, 50) * 4;
     c.rect(1250, 330 - offset, 10, 60, [200, 200, 220]);

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use axum::Router;
-use axum::routing::get;
+use axum::routing::{any, get};
 use tokio::net::TcpListener;
 use tokio::sync::{broadcast, watch as signal};
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
@@ -49,7 +49,8 @@ pub struct ServerState {
     pub reload: broadcast::Sender<ReloadEvent>,
     /// Extra routes merged before the static fallback: the control API
     /// (`/api/...`, `/openapi/v1.json`) and `/mcp`. They must not set a
-    /// fallback of their own; unmatched paths belong to the static site.
+    /// fallback of their own; unmatched paths belong to the static site, and
+    /// `/api/v1/...` stays the site's even under a mounted `/api/{*rest}`.
     pub mounts: Router,
     /// Whether HTML responses get the live-reload script and the overlay
     /// (serve mode with watching). The files on disk never contain them.
@@ -130,8 +131,14 @@ impl ServerState {
 /// The whole application: live reload, the mounts, then the static site.
 pub fn router(state: ServerState) -> Router {
     let mounts = state.mounts.clone();
+    // The public API is routed explicitly as well: mounts may hold catch-all
+    // routes such as `/api/{resource}/{*rest}`, and a static segment beats a
+    // parameter, while a fallback loses to both.
     let own = Router::new()
         .route(RELOAD_PATH, get(reload::events))
+        .route("/api/v1", any(static_files::serve))
+        .route("/api/v1/", any(static_files::serve))
+        .route("/api/v1/{*path}", any(static_files::serve))
         .fallback(static_files::serve)
         .with_state(state);
     mounts.merge(own).layer(

@@ -117,7 +117,8 @@ margin:0;padding:1.5rem;background:rgba(20,20,24,.95);color:#f4f4f5;\
 font:14px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace";
 
 /// Listens on the event stream: reloads on a good build, shows the overlay on
-/// a failed one, and reloads after a reconnect that missed a build.
+/// a failed one, and reloads after a reconnect that missed a build. It sets
+/// `window.activitySiteBuild` once connected, so tools can wait for that.
 const SCRIPT: &str = concat!(
     "<script data-activity-site=\"live-reload\">(() => {",
     "let seen = null;",
@@ -125,6 +126,7 @@ const SCRIPT: &str = concat!(
     "source.addEventListener(\"hello\", (e) => {",
     "if (seen !== null && seen !== e.data) location.reload();",
     "seen = e.data;",
+    "window.activitySiteBuild = e.data;",
     "});",
     "source.addEventListener(\"reload\", () => location.reload());",
     "source.addEventListener(\"failed\", (e) => {",

@@ -566,6 +566,17 @@ async fn not_found(
         }
     }
     let mut response = error(api, StatusCode::NOT_FOUND, path, "not found");
+    if !api && state.live_reload {
+        // The built-in page reloads and shows the overlay like the site's pages.
+        let body = axum::body::to_bytes(std::mem::take(response.body_mut()), usize::MAX)
+            .await
+            .unwrap_or_default();
+        let body = reload::inject(&body, &state.status());
+        response
+            .headers_mut()
+            .insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
+        *response.body_mut() = Body::from(body);
+    }
     if head {
         *response.body_mut() = Body::empty();
     }

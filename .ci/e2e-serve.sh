@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# End-to-end check of `activity-site serve` with a real browser:
+# - runs `serve` on a copy of the repository's data root (loopback, port 0);
+# - opens a page in headless Chromium (DevTools protocol, Python + websockets);
+# - edits a data file and asserts the page reloaded and shows the new text;
+# - breaks the file and asserts the error overlay shows the diagnostic;
+# - fixes it and asserts the page reloads without the overlay;
+# - stops the server with SIGTERM and expects a clean exit.
+# Works on a fresh Debian machine (installs chromium, python3-venv and the
+# websockets package); bounded in time. Leaves target/e2e/serve-overlay.png.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+E2E=target/e2e
+mkdir -p "$E2E"
+
+need_apt=()
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "installing ${need_apt[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+
+if [ ! -x "$E2E/venv-serve/bin/python" ]; then
+  python3 -m venv "$E2E/venv-serve"
+fi
+"$E2E/venv-serve/bin/pip" install -q --disable-pip-version-check 'websockets>=12'
+
+timeout 1800 cargo build --locked -q
+timeout 600 "$E2E/venv-serve/bin/python" .ci/e2e_serve.py \
+  --binary ./target/debug/activity-site \
+  --chromium "$(command -v chromium)" \
+  --root . \
+  --out "$E2E"
+echo "e2e-serve passed"

@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# Benchmark of `activity-site serve` against nginx serving the same site/.
+#
+# - Installs wrk and nginx (Debian) when missing; builds the release binary.
+# - Runs `serve --no-watch` (which builds the site into a temp dir) and nginx
+#   (config in a temp dir, same site/, default etag on) on two loopback ports.
+# - wrk with the same threads, connections and duration against each server,
+#   alternating servers, ROUNDS rounds: GET of /api/v1/activity/ww.json, plain
+#   and with If-None-Match (each server's own ETag, so every answer is a 304).
+# - Reports the median requests/s and p99 latency and the ratios ours/nginx as
+#   a Markdown table, then the edit-to-served latency of a rebuild (median of
+#   EDITS edits, measured by polling the JSON until the edit shows).
+#
+# Usage: benches/serve-bench.sh  (env: ROUNDS=5 THREADS=2 CONNECTIONS=64 DURATION=10s EDITS=10)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ROUNDS=${ROUNDS:-5}
+THREADS=${THREADS:-2}
+CONNECTIONS=${CONNECTIONS:-64}
+DURATION=${DURATION:-10s}
+EDITS=${EDITS:-10}
+OURS_PORT=${OURS_PORT:-5181}
+NGINX_PORT=${NGINX_PORT:-5182}
+WATCH_PORT=${WATCH_PORT:-5183}
+PATH_UNDER_TEST=/api/v1/activity/ww.json
+
+need_apt=()
+command -v wrk >/dev/null 2>&1 || need_apt+=(wrk)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need_apt+=(nginx)
+command -v curl >/dev/null 2>&1 || need_apt+=(curl)
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "installing ${need_apt[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+
+timeout 3000 cargo build --release --locked -q
+BIN=$PWD/target/release/activity-site
+
+WORK=$(mktemp -d)
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# Waits until $1 answers 200.
+wait_up() {
+  for _ in $(seq 1 600); do
+    if curl -fs -o /dev/null "$1"; then return 0; fi
+    sleep 0.1
+  done
+  echo "server at $1 did not come up" >&2
+  exit 1
+}
+
+echo "== serve --no-watch and nginx on the same site/" >&2
+RUST_LOG=warn "$BIN" serve --no-watch --root . --out "$WORK/site" --addr "127.0.0.1:$OURS_PORT" \
+  >"$WORK/serve.out" 2>"$WORK/serve.err" &
+PIDS+=($!)
+wait_up "http://127.0.0.1:$OURS_PORT$PATH_UNDER_TEST"
+
+mkdir -p "$WORK/nginx"
+cat >"$WORK/nginx/nginx.conf" <<EOF
+worker_processes auto;
+daemon off;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/error.log warn;
+events { worker_connections 1024; }
+http {
+  types { application/json json; text/html html; text/calendar ics; }
+  default_type application/octet-stream;
+  charset utf-8;
+  charset_types application/json text/calendar;
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  client_body_temp_path $WORK/nginx/body;
+  proxy_temp_path $WORK/nginx/proxy;
+  fastcgi_temp_path $WORK/nginx/fastcgi;
+  uwsgi_temp_path $WORK/nginx/uwsgi;
+  scgi_temp_path $WORK/nginx/scgi;
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    root $WORK/site;
+    etag on;
+    location /api/v1/ {
+      add_header Access-Control-Allow-Origin "*" always;
+      add_header Cache-Control "no-cache" always;
+    }
+  }
+}
+EOF
+"$NGINX" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log" &
+PIDS+=($!)
+wait_up "http://127.0.0.1:$NGINX_PORT$PATH_UNDER_TEST"
+
+etag_of() {
+  curl -fsI "$1" | tr -d '\r' | awk 'tolower($1) == "etag:" { print $2 }'
+}
+OURS_URL="http://127.0.0.1:$OURS_PORT$PATH_UNDER_TEST"
+NGINX_URL="http://127.0.0.1:$NGINX_PORT$PATH_UNDER_TEST"
+OURS_ETAG=$(etag_of "$OURS_URL")
+NGINX_ETAG=$(etag_of "$NGINX_URL")
+cmp <(curl -fs "$OURS_URL") <(curl -fs "$NGINX_URL") || { echo "the two servers disagree on the body" >&2; exit 1; }
+[ "$(curl -s -o /dev/null -w '%{http_code}' -H "If-None-Match: $OURS_ETAG" "$OURS_URL")" = 304 ]
+[ "$(curl -s -o /dev/null -w '%{http_code}' -H "If-None-Match: $NGINX_ETAG" "$NGINX_URL")" = 304 ]
+
+RESULTS=$WORK/results.tsv
+: >"$RESULTS"
+# One wrk run: appends "case server req/s p99-ms" to the results.
+run_wrk() {
+  local case=$1 server=$2 url=$3 etag=$4 out
+  if [ -n "$etag" ]; then
+    out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -H "If-None-Match: $etag" "$url")
+  else
+    out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$url")
+  fi
+  if echo "$out" | grep -q "Non-2xx or 3xx"; then
+    echo "$out" >&2
+    echo "wrk saw errors against $server" >&2
+    exit 1
+  fi
+  local rps p99
+  rps=$(echo "$out" | awk '/^Requests\/sec:/ { print $2 }')
+  p99=$(echo "$out" | awk '$1 == "99%" { v = $2;
+        if (v ~ /us$/) { sub(/us$/, "", v); v = v / 1000 }
+        else if (v ~ /ms$/) { sub(/ms$/, "", v) }
+        else if (v ~ /s$/) { sub(/s$/, "", v); v = v * 1000 }
+        print v }')
+  printf '%s\t%s\t%s\t%s\n' "$case" "$server" "$rps" "$p99" >>"$RESULTS"
+  echo "  $case $server: $rps req/s, p99 ${p99} ms" >&2
+}
+
+echo "== wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $ROUNDS rounds, alternating" >&2
+for round in $(seq 1 "$ROUNDS"); do
+  echo "round $round" >&2
+  # Alternate which server goes first, so drift in machine load hits both.
+  if [ $((round % 2)) -eq 1 ]; then order="ours nginx"; else order="nginx ours"; fi
+  for server in $order; do
+    if [ "$server" = ours ]; then url=$OURS_URL etag=$OURS_ETAG; else url=$NGINX_URL etag=$NGINX_ETAG; fi
+    run_wrk "GET 200" "$server" "$url" ""
+    run_wrk "GET If-None-Match 304" "$server" "$url" "$etag"
+  done
+done
+
+echo "== edit-to-served latency ($EDITS edits)" >&2
+mkdir -p "$WORK/root"
+cp -r games.json data "$WORK/root/"
+[ -d schema ] && cp -r schema "$WORK/root/"
+RUST_LOG=warn "$BIN" serve --root "$WORK/root" --out "$WORK/root/site" --addr "127.0.0.1:$WATCH_PORT" \
+  >"$WORK/watch.out" 2>"$WORK/watch.err" &
+PIDS+=($!)
+wait_up "http://127.0.0.1:$WATCH_PORT$PATH_UNDER_TEST"
+
+python3 - "$RESULTS" "$WORK/root/data/ww/zh-CN.json" "http://127.0.0.1:$WATCH_PORT$PATH_UNDER_TEST" "$EDITS" \
+  "$THREADS" "$CONNECTIONS" "$DURATION" "$ROUNDS" <<'PY'
+import statistics, sys, time, urllib.request
+
+results, data_file, url, edits, threads, connections, duration, rounds = sys.argv[1:]
+rows = {}
+for line in open(results):
+    case, server, rps, p99 = line.rstrip("\n").split("\t")
+    rows.setdefault(case, {}).setdefault(server, []).append((float(rps), float(p99)))
+
+print(f"wrk -t{threads} -c{connections} -d{duration}, {rounds} rounds alternating servers, "
+      f"median of the rounds; GET /api/v1/activity/ww.json on loopback.\n")
+print("| request | ours req/s | nginx req/s | ours/nginx | ours p99 | nginx p99 | ours/nginx p99 |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for case, servers in rows.items():
+    ours_rps = statistics.median(r for r, _ in servers["ours"])
+    nginx_rps = statistics.median(r for r, _ in servers["nginx"])
+    ours_p99 = statistics.median(p for _, p in servers["ours"])
+    nginx_p99 = statistics.median(p for _, p in servers["nginx"])
+    print(f"| {case} | {ours_rps:,.0f} | {nginx_rps:,.0f} | {ours_rps / nginx_rps:.2f}x "
+          f"| {ours_p99:.2f} ms | {nginx_p99:.2f} ms | {ours_p99 / nginx_p99:.2f}x |")
+
+original = open(data_file, encoding="utf-8").read()
+key = '"versionName": "'
+latencies = []
+for i in range(int(edits)):
+    marker = f"bench-edit-{i}-{time.time_ns()}"
+    edited = original.replace(key, key + marker + " ", 1)
+    start = time.monotonic()
+    with open(data_file, "w", encoding="utf-8") as f:
+        f.write(edited)
+    while True:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            if marker in response.read().decode():
+                break
+        if time.monotonic() - start > 60:
+            sys.exit(f"edit {i} was not served within 60 s")
+        time.sleep(0.005)
+    latencies.append((time.monotonic() - start) * 1000)
+    time.sleep(0.5)
+latencies.sort()
+print(f"\nEdit-to-served latency of a rebuild (write of data/ww/zh-CN.json until the new JSON is "
+      f"served, polling every 5 ms, {edits} edits, debounce 200 ms included): median "
+      f"{statistics.median(latencies):.0f} ms, min {latencies[0]:.0f} ms, max {latencies[-1]:.0f} ms.")
+PY
