@@ -5,7 +5,8 @@
 # - opens the index and every game page in headless Chromium over the DevTools
 #   protocol: no console errors, timeline bars present and placed by their
 #   dates, every link resolving to a file of site/, HTML that parses without
-#   errors; saves screenshots under target/e2e/ (pages.png and friends);
+#   errors, text contrast of at least 4.5:1 (3:1 for large text) in light and
+#   dark mode; saves screenshots under target/e2e/ (pages.png and friends);
 # - parses every calendar with Python's icalendar: one event per activity,
 #   start and end in the game's time zone.
 # Works on a fresh Debian machine (installs chromium, python3-venv and pip

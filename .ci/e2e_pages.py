@@ -194,7 +194,8 @@ class Browser:
         return found
 
 
-# Runs in the page: where the bars are, what they should be, every link.
+# Runs in the page: where the bars are, what they should be, every link,
+# and text whose contrast is too low.
 PAGE_PROBE = r"""
 (() => {
   const out = {bars: [], acts: 0, links: [], ids: [], problems: []};
@@ -230,6 +231,30 @@ PAGE_PROBE = r"""
     out.links.push({raw: el.getAttribute('href'), abs: el.href});
   }
   out.ids = [...document.querySelectorAll('[id]')].map(e => e.id);
+  // Text contrast (WCAG 2): every element with its own visible text against
+  // the first opaque background behind it; 4.5:1, or 3:1 for large text.
+  const rgb = c => (c.match(/[\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((acc, v, i) => acc + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const background = el => {
+    for (; el; el = el.parentElement) {
+      const c = rgb(getComputedStyle(el).backgroundColor);
+      if (c.length >= 3 && (c.length < 4 || c[3] > 0.5)) return c;
+    }
+    return [255, 255, 255];
+  };
+  out.lowContrast = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    const style = getComputedStyle(el);
+    if (!own || style.visibility === 'hidden' || el.getClientRects().length === 0) continue;
+    if (el.closest('.skip')) continue;
+    const l1 = lum(rgb(style.color)), l2 = lum(background(el));
+    const ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+    const size = parseFloat(style.fontSize), bold = parseInt(style.fontWeight, 10) >= 700;
+    const needed = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+    if (ratio < needed) out.lowContrast.push(`${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}" ${ratio.toFixed(2)}:1`);
+  }
   return out;
 })()
 """
@@ -248,6 +273,8 @@ def site_file(site, origin, url):
 def check_probe(site, origin, page_url, probe, label):
     if probe["landmarks"] != 3 or probe["h1"] != 1:
         fail(f"{label}: landmarks {probe['landmarks']}/3, h1 count {probe['h1']}")
+    for item in sorted(set(probe["lowContrast"]))[:5]:
+        fail(f"{label}: low text contrast: {item}")
     if probe["imgsWithoutAlt"]:
         fail(f"{label}: {probe['imgsWithoutAlt']} images without alt")
     for problem in probe["problems"]:
@@ -358,6 +385,8 @@ async def check_pages(site, origin, chromium, out_dir, games):
                 probe = await browser.evaluate(session, PAGE_PROBE)
                 if probe["overflow"]:
                     fail(f"{name}: the page scrolls sideways at {width}px")
+                for item in sorted(set(probe["lowContrast"]))[:5]:
+                    fail(f"{name}: low text contrast: {item}")
                 for error in browser.errors(session):
                     fail(f"{name}: console error: {error}")
                 await browser.screenshot(session, out_dir / name, width, mobile)
