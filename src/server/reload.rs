@@ -113,7 +113,7 @@ pub(crate) fn escape_html(text: &str) -> String {
 }
 
 const OVERLAY_STYLE: &str = "position:fixed;inset:0;z-index:2147483647;overflow:auto;\
-margin:0;padding:1.5rem;background:rgba(20,20,24,.95);color:#f4f4f5;\
+margin:0;padding:1.5rem;background:#141418;color:#f4f4f5;\
 font:14px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace";
 
 /// Listens on the event stream: reloads on a good build, shows the overlay on
@@ -137,7 +137,7 @@ const SCRIPT: &str = concat!(
     "box.id = \"activity-site-overlay\";",
     "box.setAttribute(\"style\", ",
     "\"position:fixed;inset:0;z-index:2147483647;overflow:auto;margin:0;padding:1.5rem;",
-    "background:rgba(20,20,24,.95);color:#f4f4f5;",
+    "background:#141418;color:#f4f4f5;",
     "font:14px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace\");",
     "document.body.appendChild(box);",
     "}",
