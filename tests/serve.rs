@@ -596,13 +596,15 @@ async fn the_public_api_stays_static_beside_the_real_control_api() {
         "the static 404, not the envelope: {}",
         reply.text()
     );
-    let reply = get(&app, "/api/task/status").await;
-    assert_eq!(reply.status, StatusCode::OK);
-    assert!(
-        reply.text().contains("\"success\":true"),
-        "{}",
-        reply.text()
-    );
+    for path in ["/api/task/status", "/api/tAsK/StAtUs", "/API/Task/status"] {
+        let reply = get(&app, path).await;
+        assert_eq!(reply.status, StatusCode::OK, "{path}");
+        assert!(
+            reply.text().contains("\"success\":true"),
+            "{path}: {}",
+            reply.text()
+        );
+    }
 }
 
 fn copy_dir(from: &Path, to: &Path) {
