@@ -43,6 +43,8 @@ timeout 3000 cargo build --release --locked -q
 BIN=$PWD/target/release/activity-site
 
 WORK=$(mktemp -d)
+# nginx workers drop privileges; they must be able to read the site.
+chmod 755 "$WORK"
 PIDS=()
 cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
