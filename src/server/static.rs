@@ -5,11 +5,13 @@
 //! 404s under `/api/v1/` and the site's `404.html` elsewhere.
 //!
 //! Request paths are decoded segment by segment and never leave the output
-//! directory. Files are found by path on every request (the output directory
-//! is swapped by a rename on each build); their bytes and ETags are cached in
-//! memory and checked against the file's metadata each time. This module
-//! knows the output directory only, not how it is built.
+//! directory. Files are found by path (the output directory is swapped by a
+//! rename on each build, so no directory handle is kept); their bytes and
+//! ETags are cached in memory, cleared by every rebuild and checked against
+//! the file's metadata at most every [`REVALIDATE`]. This module knows the
+//! output directory only, not how it is built.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read as _};
@@ -227,27 +229,30 @@ pub(crate) async fn serve(site: Arc<Site>, request: Request) -> Response {
         Err(reason) => return error(api, StatusCode::BAD_REQUEST, path, reason),
     };
     if let [only] = segments.as_slice()
-        && HIDDEN.contains(&only.as_str())
+        && HIDDEN.contains(&only.as_ref())
     {
         // Hosts read these files as configuration and never serve them.
         return not_found(&site, request.headers(), api, head, path).await;
     }
     let trailing_slash = path.ends_with('/');
-    let mut relative: PathBuf = segments.iter().collect();
-    match find(&site, &relative).await {
+    let mut full = site.out.clone();
+    for segment in &segments {
+        full.push(segment.as_ref());
+    }
+    match find(&site, &full).await {
         Ok(Found::File(file)) if !trailing_slash => {
             return respond(&site, &file, request.headers(), api, head, StatusCode::OK);
         }
         Ok(Found::Directory) if trailing_slash || segments.is_empty() => {
-            relative.push("index.html");
-            if let Ok(Found::File(file)) = find(&site, &relative).await {
+            full.push("index.html");
+            if let Ok(Found::File(file)) = find(&site, &full).await {
                 return respond(&site, &file, request.headers(), api, head, StatusCode::OK);
             }
         }
         Ok(Found::Directory) => return redirect_to_directory(&segments, request.uri().query()),
         Ok(_) => {}
         Err(err) => {
-            tracing::error!("reading {}: {err}", site.out.join(&relative).display());
+            tracing::error!("reading {}: {err}", full.display());
             return error(
                 api,
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -268,11 +273,11 @@ fn is_api(path: &str) -> bool {
 /// that could name a file outside the output directory: `.` and `..`
 /// (plain or percent-encoded), encoded slashes and backslashes, NUL, drive
 /// prefixes and paths that are not absolute-path URIs.
-fn decode_path(path: &str) -> Result<Vec<String>, &'static str> {
+fn decode_path(path: &str) -> Result<Vec<Cow<'_, str>>, &'static str> {
     let Some(rest) = path.strip_prefix('/') else {
         return Err("the path must start with a slash");
     };
-    let mut segments = Vec::new();
+    let mut segments = Vec::with_capacity(8);
     for raw in rest.split('/') {
         // Empty segments (`//`, a trailing slash) name nothing, as on static hosts.
         if raw.is_empty() {
@@ -296,7 +301,7 @@ fn decode_path(path: &str) -> Result<Vec<String>, &'static str> {
             (Some(Component::Normal(_)), None) if decoded != "." && decoded != ".." => {}
             _ => return Err("the path leaves the site"),
         }
-        segments.push(decoded.into_owned());
+        segments.push(decoded);
     }
     Ok(segments)
 }
@@ -308,10 +313,10 @@ enum Found {
     Missing,
 }
 
-/// Looks `relative` up under `out`, from the cache when the file is unchanged.
-async fn find(site: &Site, relative: &Path) -> io::Result<Found> {
-    let path = site.out.join(relative);
-    let cached = site.files.get(&path);
+/// Looks `path` (under the output directory) up, from the cache when the
+/// file is unchanged.
+async fn find(site: &Site, path: &Path) -> io::Result<Found> {
+    let cached = site.files.get(path);
     let now = site.files.now();
     if let Some(file) = &cached
         && now.saturating_sub(file.checked.load(Ordering::Relaxed)) < REVALIDATE.as_nanos() as u64
@@ -321,7 +326,7 @@ async fn find(site: &Site, relative: &Path) -> io::Result<Found> {
     let generation = site.files.generation.load(Ordering::SeqCst);
     // A stat of a file in the page cache costs about a microsecond; doing it
     // here rather than on the blocking pool keeps the common path short.
-    let meta = match fs::metadata(&path) {
+    let meta = match fs::metadata(path) {
         Ok(meta) => meta,
         Err(err) if is_missing(&err) => return Ok(Found::Missing),
         Err(err) => return Err(err),
@@ -339,7 +344,8 @@ async fn find(site: &Site, relative: &Path) -> io::Result<Found> {
         return Ok(Found::File(file));
     }
     let out = site.out.clone();
-    let key = path.clone();
+    let key = path.to_path_buf();
+    let path = key.clone();
     let loaded = tokio::task::spawn_blocking(move || load(&out, &path))
         .await
         .map_err(io::Error::other)?;
@@ -600,7 +606,7 @@ fn respond(
 }
 
 /// `/sr` names a directory: send the client to `/sr/`, as static hosts do.
-fn redirect_to_directory(segments: &[String], query: Option<&str>) -> Response {
+fn redirect_to_directory(segments: &[Cow<'_, str>], query: Option<&str>) -> Response {
     let mut location = String::new();
     for segment in segments {
         location.push('/');
@@ -633,7 +639,7 @@ async fn not_found(
     head: bool,
     path: &str,
 ) -> Response {
-    if !api && let Ok(Found::File(page)) = find(site, Path::new("404.html")).await {
+    if !api && let Ok(Found::File(page)) = find(site, &site.out.join("404.html")).await {
         return respond(site, &page, request, api, head, StatusCode::NOT_FOUND);
     }
     let mut response = error(api, StatusCode::NOT_FOUND, path, "not found");
