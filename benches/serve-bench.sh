@@ -43,6 +43,8 @@ timeout 3000 cargo build --release --locked -q
 BIN=$PWD/target/release/activity-site
 
 WORK=$(mktemp -d)
+# nginx workers drop privileges; they must be able to read the site.
+chmod 755 "$WORK"
 PIDS=()
 cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -171,17 +173,20 @@ for line in open(results):
     case, server, rps, p99 = line.rstrip("\n").split("\t")
     rows.setdefault(case, {}).setdefault(server, []).append((float(rps), float(p99)))
 
-print(f"wrk -t{threads} -c{connections} -d{duration}, {rounds} rounds alternating servers, "
-      f"median of the rounds; GET /api/v1/activity/ww.json on loopback.\n")
-print("| request | ours req/s | nginx req/s | ours/nginx | ours p99 | nginx p99 | ours/nginx p99 |")
+print(f"wrk -t{threads} -c{connections} -d{duration}, {rounds} rounds alternating servers; "
+      f"GET /api/v1/activity/ww.json on loopback. Figures are medians over the rounds; "
+      f"ratios are medians of each round's ours/nginx pair (the two runs of a round are "
+      f"back to back, so they share the machine's load).\n")
+print("| request | ours req/s | nginx req/s | ours/nginx req/s | ours p99 | nginx p99 | ours/nginx p99 |")
 print("|---|---:|---:|---:|---:|---:|---:|")
 for case, servers in rows.items():
-    ours_rps = statistics.median(r for r, _ in servers["ours"])
-    nginx_rps = statistics.median(r for r, _ in servers["nginx"])
-    ours_p99 = statistics.median(p for _, p in servers["ours"])
-    nginx_p99 = statistics.median(p for _, p in servers["nginx"])
-    print(f"| {case} | {ours_rps:,.0f} | {nginx_rps:,.0f} | {ours_rps / nginx_rps:.2f}x "
-          f"| {ours_p99:.2f} ms | {nginx_p99:.2f} ms | {ours_p99 / nginx_p99:.2f}x |")
+    ours, nginx = servers["ours"], servers["nginx"]
+    rps_ratio = statistics.median(o[0] / n[0] for o, n in zip(ours, nginx))
+    p99_ratio = statistics.median(o[1] / n[1] for o, n in zip(ours, nginx))
+    print(f"| {case} | {statistics.median(r for r, _ in ours):,.0f} "
+          f"| {statistics.median(r for r, _ in nginx):,.0f} | {rps_ratio:.2f}x "
+          f"| {statistics.median(p for _, p in ours):.2f} ms "
+          f"| {statistics.median(p for _, p in nginx):.2f} ms | {p99_ratio:.2f}x |")
 
 original = open(data_file, encoding="utf-8").read()
 key = '"versionName": "'

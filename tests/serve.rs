@@ -353,6 +353,7 @@ async fn not_found_is_json_under_the_api_and_html_elsewhere() {
 
     // Without the site's 404.html, a small built-in page.
     std::fs::remove_file(fixture.out().join("404.html")).unwrap();
+    let app = fixture.app();
     let page = get(&app, "/nope%3Cscript%3E").await;
     assert_eq!(page.status, StatusCode::NOT_FOUND);
     assert_eq!(
@@ -450,7 +451,15 @@ async fn a_replaced_file_is_served_fresh() {
     .unwrap();
     std::fs::rename(fixture.out(), fixture.dir.path().join("site.old")).unwrap();
     std::fs::rename(&staging, fixture.out()).unwrap();
-    let after = get(&app, "/api/v1/activity/ww.json").await;
+    // Files replaced behind the server's back are picked up within moments.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let after = loop {
+        let reply = get(&app, "/api/v1/activity/ww.json").await;
+        if reply.text() != WW_JSON || std::time::Instant::now() > deadline {
+            break reply;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
     assert_eq!(after.text(), "{\"version\":\"3.0\"}\n");
     assert_ne!(after.header(header::ETAG), before.header(header::ETAG));
     // The old tag no longer matches.

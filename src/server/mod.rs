@@ -17,7 +17,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use axum::Router;
+use axum::extract::Request;
 use axum::routing::{any, get};
+use axum::serve::ListenerExt as _;
 use tokio::net::TcpListener;
 use tokio::sync::{broadcast, watch as signal};
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
@@ -134,25 +136,45 @@ pub fn router(state: ServerState) -> Router {
     // The public API is routed explicitly as well: mounts may hold catch-all
     // routes such as `/api/{resource}/{*rest}`, and a static segment beats a
     // parameter, while a fallback loses to both.
+    let site = static_files::Site::new(&state);
+    let files = move |request: Request| static_files::serve(Arc::clone(&site), request);
     let own = Router::new()
         .route(RELOAD_PATH, get(reload::events))
-        .route("/api/v1", any(static_files::serve))
-        .route("/api/v1/", any(static_files::serve))
-        .route("/api/v1/{*path}", any(static_files::serve))
-        .fallback(static_files::serve)
+        .route("/api/v1", any(files.clone()))
+        .route("/api/v1/", any(files.clone()))
+        .route("/api/v1/{*path}", any(files.clone()))
+        .fallback(files)
         .with_state(state);
-    // Control routes match literal segments in any case (`/api/tAsK/StAtUs`):
-    // the path is rewritten to its canonical spelling before routing.
     let app = mounts.merge(own);
+    // Control routes match literal segments in any case (`/api/tAsK/StAtUs`):
+    // the path is rewritten to its canonical spelling before routing. Static
+    // paths (everything else, the public `/api/v1/` included) skip the rewrite.
     let canonical = tower::ServiceBuilder::new()
-        .map_request(crate::api::canonicalize)
+        .map_request(|request: Request| {
+            let path = request.uri().path().as_bytes();
+            let control = path.len() >= 5
+                && path[..5].eq_ignore_ascii_case(b"/api/")
+                && !path.starts_with(b"/api/v1/");
+            if control {
+                crate::api::canonicalize(request)
+            } else {
+                request
+            }
+        })
         .service(app);
-    Router::new().fallback_service(canonical).layer(
-        TraceLayer::new_for_http()
-            .make_span_with(DefaultMakeSpan::new().level(Level::DEBUG))
-            .on_request(())
-            .on_response(DefaultOnResponse::new().level(Level::DEBUG)),
-    )
+    let app = Router::new().fallback_service(canonical);
+    // The request log costs a little on every request; add it only when
+    // someone reads it (`RUST_LOG=debug` or `tower_http=debug`).
+    if tracing::enabled!(target: "tower_http::trace::on_response", Level::DEBUG) {
+        app.layer(
+            TraceLayer::new_for_http()
+                .make_span_with(DefaultMakeSpan::new().level(Level::DEBUG))
+                .on_request(())
+                .on_response(DefaultOnResponse::new().level(Level::DEBUG)),
+        )
+    } else {
+        app
+    }
 }
 
 /// Serves [`router`] on `listener` until `shutdown` resolves, then lets
@@ -166,6 +188,13 @@ pub async fn run(
     let mut stopping = state.shutdown.subscribe();
     let trigger = state.clone();
     let app = router(state);
+    // Without TCP_NODELAY a response written in two segments waits for the
+    // peer's delayed ACK (tens of milliseconds); nginx sets it too.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(err) = tcp.set_nodelay(true) {
+            tracing::debug!("cannot set TCP_NODELAY: {err}");
+        }
+    });
     let server = axum::serve(listener, app).with_graceful_shutdown(async move {
         shutdown.await;
         tracing::info!("shutting down");

@@ -5,26 +5,30 @@
 //! 404s under `/api/v1/` and the site's `404.html` elsewhere.
 //!
 //! Request paths are decoded segment by segment and never leave the output
-//! directory. Files are found by path on every request (the output directory
-//! is swapped by a rename on each build); their bytes and ETags are cached in
-//! memory and checked against the file's metadata each time. This module
-//! knows the output directory only, not how it is built.
+//! directory. Files are found by path (the output directory is swapped by a
+//! rename on each build, so no directory handle is kept); their bytes and
+//! ETags are cached in memory, cleared by every rebuild and checked against
+//! the file's metadata at most every [`REVALIDATE`]. This module knows the
+//! output directory only, not how it is built.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read as _};
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use percent_encoding::{AsciiSet, CONTROLS, percent_decode_str, utf8_percent_encode};
 use sha2::{Digest as _, Sha256};
 
-use super::{ServerState, reload};
+use super::{BuildStatus, ServerState, reload};
 
 /// Prefix of the public API, where CORS applies and 404s are JSON.
 const API_PREFIX: &str = "/api/v1/";
@@ -34,6 +38,8 @@ const HIDDEN: &[&str] = &["_headers", "_redirects"];
 const MAX_CACHED_FILE: u64 = 8 * 1024 * 1024;
 /// Beyond this many entries the cache starts over.
 const MAX_CACHE_ENTRIES: usize = 4096;
+/// How long a cached file is served without checking the disk again.
+const REVALIDATE: Duration = Duration::from_millis(100);
 
 const NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
 const NOSNIFF: HeaderValue = HeaderValue::from_static("nosniff");
@@ -60,16 +66,36 @@ const SEGMENT: &AsciiSet = &CONTROLS
     .add(b'}');
 
 /// Bodies and ETags of the files served so far, keyed by their full path.
-#[derive(Default)]
+///
+/// An entry is trusted for [`REVALIDATE`] after its last check, then checked
+/// again against the file's metadata (one `stat`), so a file replaced behind
+/// the server's back is picked up within that window. A rebuild by this
+/// server clears the cache at once.
 pub(crate) struct FileCache {
     // A std lock: it is never held across an await.
     entries: RwLock<HashMap<PathBuf, Arc<CachedFile>>>,
+    /// Bumped by [`FileCache::clear`]; a read that began before a clear is not cached.
+    generation: AtomicU64,
+    /// The origin of the `checked` timestamps.
+    epoch: Instant,
+}
+
+impl Default for FileCache {
+    fn default() -> Self {
+        FileCache {
+            entries: RwLock::default(),
+            generation: AtomicU64::new(0),
+            epoch: Instant::now(),
+        }
+    }
 }
 
 impl FileCache {
-    /// Forgets everything, so the previous build's bytes are freed.
+    /// Forgets everything, so the next requests read the new build.
     pub(crate) fn clear(&self) {
-        self.write().clear();
+        let mut entries = self.write();
+        self.generation.fetch_add(1, Ordering::SeqCst);
+        entries.clear();
     }
 
     fn get(&self, path: &Path) -> Option<Arc<CachedFile>> {
@@ -80,8 +106,12 @@ impl FileCache {
             .cloned()
     }
 
-    fn insert(&self, path: PathBuf, file: Arc<CachedFile>) {
+    /// Caches `file` unless the cache was cleared since `generation` was read.
+    fn insert(&self, path: PathBuf, file: Arc<CachedFile>, generation: u64) {
         let mut entries = self.write();
+        if self.generation.load(Ordering::SeqCst) != generation {
+            return;
+        }
         if entries.len() >= MAX_CACHE_ENTRIES {
             entries.clear();
         }
@@ -93,12 +123,19 @@ impl FileCache {
             .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+
+    /// Nanoseconds since the cache was made.
+    fn now(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
 }
 
 /// One file with its precompressed siblings, as read from disk.
 struct CachedFile {
     /// Identifies the version on disk the bytes were read from.
     fingerprint: Fingerprint,
+    /// When the fingerprint was last compared with the disk ([`FileCache::now`]).
+    checked: AtomicU64,
     content_type: HeaderValue,
     identity: Variant,
     brotli: Option<Variant>,
@@ -139,8 +176,35 @@ impl Fingerprint {
     }
 }
 
+/// What the static handler needs, behind one `Arc`, so that a request
+/// clones one pointer rather than the whole [`ServerState`].
+pub(crate) struct Site {
+    out: PathBuf,
+    live_reload: bool,
+    status: Arc<RwLock<BuildStatus>>,
+    files: Arc<FileCache>,
+}
+
+impl Site {
+    pub(crate) fn new(state: &ServerState) -> Arc<Self> {
+        Arc::new(Site {
+            out: state.options.out.clone(),
+            live_reload: state.live_reload,
+            status: Arc::clone(&state.status),
+            files: Arc::clone(&state.files),
+        })
+    }
+
+    fn status(&self) -> BuildStatus {
+        self.status
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
+    }
+}
+
 /// The fallback handler: everything no route matched is a file of the site.
-pub(crate) async fn serve(State(state): State<ServerState>, request: Request) -> Response {
+pub(crate) async fn serve(site: Arc<Site>, request: Request) -> Response {
     let path = request.uri().path();
     let api = is_api(path);
     let method = request.method();
@@ -165,28 +229,30 @@ pub(crate) async fn serve(State(state): State<ServerState>, request: Request) ->
         Err(reason) => return error(api, StatusCode::BAD_REQUEST, path, reason),
     };
     if let [only] = segments.as_slice()
-        && HIDDEN.contains(&only.as_str())
+        && HIDDEN.contains(&only.as_ref())
     {
         // Hosts read these files as configuration and never serve them.
-        return not_found(&state, request.headers(), api, head, path).await;
+        return not_found(&site, request.headers(), api, head, path).await;
     }
-    let out = state.options.out.as_path();
     let trailing_slash = path.ends_with('/');
-    let mut relative: PathBuf = segments.iter().collect();
-    match find(&state, out, &relative).await {
+    let mut full = site.out.clone();
+    for segment in &segments {
+        full.push(segment.as_ref());
+    }
+    match find(&site, &full).await {
         Ok(Found::File(file)) if !trailing_slash => {
-            return respond(&state, &file, request.headers(), api, head, StatusCode::OK);
+            return respond(&site, &file, request.headers(), api, head, StatusCode::OK);
         }
         Ok(Found::Directory) if trailing_slash || segments.is_empty() => {
-            relative.push("index.html");
-            if let Ok(Found::File(file)) = find(&state, out, &relative).await {
-                return respond(&state, &file, request.headers(), api, head, StatusCode::OK);
+            full.push("index.html");
+            if let Ok(Found::File(file)) = find(&site, &full).await {
+                return respond(&site, &file, request.headers(), api, head, StatusCode::OK);
             }
         }
         Ok(Found::Directory) => return redirect_to_directory(&segments, request.uri().query()),
         Ok(_) => {}
         Err(err) => {
-            tracing::error!("reading {}: {err}", out.join(&relative).display());
+            tracing::error!("reading {}: {err}", full.display());
             return error(
                 api,
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -195,7 +261,7 @@ pub(crate) async fn serve(State(state): State<ServerState>, request: Request) ->
             );
         }
     }
-    not_found(&state, request.headers(), api, head, path).await
+    not_found(&site, request.headers(), api, head, path).await
 }
 
 /// Whether `path` is under the public API.
@@ -207,18 +273,21 @@ fn is_api(path: &str) -> bool {
 /// that could name a file outside the output directory: `.` and `..`
 /// (plain or percent-encoded), encoded slashes and backslashes, NUL, drive
 /// prefixes and paths that are not absolute-path URIs.
-fn decode_path(path: &str) -> Result<Vec<String>, &'static str> {
+fn decode_path(path: &str) -> Result<Vec<Cow<'_, str>>, &'static str> {
     let Some(rest) = path.strip_prefix('/') else {
         return Err("the path must start with a slash");
     };
-    let mut segments = Vec::new();
+    let mut segments = Vec::with_capacity(8);
     for raw in rest.split('/') {
         // Empty segments (`//`, a trailing slash) name nothing, as on static hosts.
         if raw.is_empty() {
             continue;
         }
-        let lower = raw.to_ascii_lowercase();
-        if lower.contains("%2f") || lower.contains("%5c") {
+        let encoded_separator = raw.as_bytes().windows(3).any(|w| {
+            w[0] == b'%'
+                && (w[1..].eq_ignore_ascii_case(b"2f") || w[1..].eq_ignore_ascii_case(b"5c"))
+        });
+        if encoded_separator {
             return Err("the path contains an encoded slash");
         }
         let decoded = percent_decode_str(raw)
@@ -232,7 +301,7 @@ fn decode_path(path: &str) -> Result<Vec<String>, &'static str> {
             (Some(Component::Normal(_)), None) if decoded != "." && decoded != ".." => {}
             _ => return Err("the path leaves the site"),
         }
-        segments.push(decoded.into_owned());
+        segments.push(decoded);
     }
     Ok(segments)
 }
@@ -244,12 +313,20 @@ enum Found {
     Missing,
 }
 
-/// Looks `relative` up under `out`, from the cache when the file is unchanged.
-async fn find(state: &ServerState, out: &Path, relative: &Path) -> io::Result<Found> {
-    let path = out.join(relative);
+/// Looks `path` (under the output directory) up, from the cache when the
+/// file is unchanged.
+async fn find(site: &Site, path: &Path) -> io::Result<Found> {
+    let cached = site.files.get(path);
+    let now = site.files.now();
+    if let Some(file) = &cached
+        && now.saturating_sub(file.checked.load(Ordering::Relaxed)) < REVALIDATE.as_nanos() as u64
+    {
+        return Ok(Found::File(Arc::clone(file)));
+    }
+    let generation = site.files.generation.load(Ordering::SeqCst);
     // A stat of a file in the page cache costs about a microsecond; doing it
-    // here rather than on the blocking pool keeps the hot path short.
-    let meta = match fs::metadata(&path) {
+    // here rather than on the blocking pool keeps the common path short.
+    let meta = match fs::metadata(path) {
         Ok(meta) => meta,
         Err(err) if is_missing(&err) => return Ok(Found::Missing),
         Err(err) => return Err(err),
@@ -260,22 +337,24 @@ async fn find(state: &ServerState, out: &Path, relative: &Path) -> io::Result<Fo
     if !meta.is_file() {
         return Ok(Found::Missing);
     }
-    let fingerprint = Fingerprint::of(&meta);
-    if let Some(file) = state.files.get(&path)
-        && file.fingerprint == fingerprint
+    if let Some(file) = cached
+        && file.fingerprint == Fingerprint::of(&meta)
     {
+        file.checked.store(now, Ordering::Relaxed);
         return Ok(Found::File(file));
     }
-    let out = out.to_path_buf();
-    let key = path.clone();
+    let out = site.out.clone();
+    let key = path.to_path_buf();
+    let path = key.clone();
     let loaded = tokio::task::spawn_blocking(move || load(&out, &path))
         .await
         .map_err(io::Error::other)?;
     match loaded {
-        Ok(Some(file)) => {
+        Ok(Some(mut file)) => {
+            file.checked = AtomicU64::new(site.files.now());
             let file = Arc::new(file);
             if file.identity.body.len() as u64 <= MAX_CACHED_FILE {
-                state.files.insert(key, Arc::clone(&file));
+                site.files.insert(key, Arc::clone(&file), generation);
             }
             Ok(Found::File(file))
         }
@@ -317,6 +396,7 @@ fn load(out: &Path, path: &Path) -> io::Result<Option<CachedFile>> {
         }
         return Ok(Some(CachedFile {
             fingerprint,
+            checked: AtomicU64::new(0),
             content_type: content_type(path),
             identity: Variant::new(body),
             brotli: brotli.map(Variant::new),
@@ -459,19 +539,19 @@ fn none_match(headers: &HeaderMap, etag: &HeaderValue) -> bool {
 
 /// The 200 (or 404 page) response for a file.
 fn respond(
-    state: &ServerState,
+    site: &Site,
     file: &CachedFile,
     request: &HeaderMap,
     api: bool,
     head: bool,
     status: StatusCode,
 ) -> Response {
-    let html = state.live_reload && file.content_type == HTML;
+    let html = site.live_reload && file.content_type == HTML;
     let has_variants = file.brotli.is_some() || file.gzip.is_some();
     let (body, etag, encoding) = if html {
         // The page gets the script (and overlay), so it is sent uncompressed;
         // its ETag also names the build status the overlay reflects.
-        let build = state.status();
+        let build = site.status();
         let body = reload::inject(&file.identity.body, &build);
         let tag = file
             .identity
@@ -526,7 +606,7 @@ fn respond(
 }
 
 /// `/sr` names a directory: send the client to `/sr/`, as static hosts do.
-fn redirect_to_directory(segments: &[String], query: Option<&str>) -> Response {
+fn redirect_to_directory(segments: &[Cow<'_, str>], query: Option<&str>) -> Response {
     let mut location = String::new();
     for segment in segments {
         location.push('/');
@@ -553,25 +633,22 @@ fn redirect_to_directory(segments: &[String], query: Option<&str>) -> Response {
 /// The 404: JSON under the API; elsewhere the site's `404.html`, or a small
 /// built-in page when the site has none.
 async fn not_found(
-    state: &ServerState,
+    site: &Site,
     request: &HeaderMap,
     api: bool,
     head: bool,
     path: &str,
 ) -> Response {
-    if !api {
-        let out = state.options.out.as_path();
-        if let Ok(Found::File(page)) = find(state, out, Path::new("404.html")).await {
-            return respond(state, &page, request, api, head, StatusCode::NOT_FOUND);
-        }
+    if !api && let Ok(Found::File(page)) = find(site, &site.out.join("404.html")).await {
+        return respond(site, &page, request, api, head, StatusCode::NOT_FOUND);
     }
     let mut response = error(api, StatusCode::NOT_FOUND, path, "not found");
-    if !api && state.live_reload {
+    if !api && site.live_reload {
         // The built-in page reloads and shows the overlay like the site's pages.
         let body = axum::body::to_bytes(std::mem::take(response.body_mut()), usize::MAX)
             .await
             .unwrap_or_default();
-        let body = reload::inject(&body, &state.status());
+        let body = reload::inject(&body, &site.status());
         response
             .headers_mut()
             .insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
