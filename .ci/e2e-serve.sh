@@ -31,9 +31,9 @@ if [ ! -x "$E2E/venv-serve/bin/python" ]; then
 fi
 "$E2E/venv-serve/bin/pip" install -q --disable-pip-version-check 'websockets>=12'
 
-timeout 1200 cargo build --release --locked -q
+timeout 1800 cargo build --locked -q
 timeout 600 "$E2E/venv-serve/bin/python" .ci/e2e_serve.py \
-  --binary ./target/release/activity-site \
+  --binary ./target/debug/activity-site \
   --chromium "$(command -v chromium)" \
   --root . \
   --out "$E2E"

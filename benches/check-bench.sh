@@ -158,6 +158,10 @@ command_for() {
     case $tool in
         activity-site)
             printf '%q check --root %q --now %s' "$BIN" "$root" "$NOW" ;;
+        activity-site-1-thread)
+            # The same, on one rayon thread: the gap to the line above is what
+            # the second core brings.
+            printf 'RAYON_NUM_THREADS=1 %q check --root %q --now %s' "$BIN" "$root" "$NOW" ;;
         ajv)
             # ajv-cli expands the quoted glob itself, so argv stays short. The
             # formats plugin is loaded only when the schema uses `format`.
@@ -216,6 +220,9 @@ for set in $SETS; do
     for tool in $TOOLS_LIST; do
         bench "$set" "$tool" "$root" "$schema"
     done
+    if [ "$SKIP_SELF" = 0 ] && [ "$set" = corpus ]; then
+        bench "$set" activity-site-1-thread "$root" "$schema"
+    fi
     if [ "$SKIP_SELF" = 0 ]; then
         "$BIN" check --root "$root" --now "$NOW" --format json >"$RESULTS/$set.diagnostics.json" 2>/dev/null || true
     fi
@@ -226,71 +233,7 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 
 VERSIONS="hyperfine $(hyperfine --version | cut -d' ' -f2), ajv-cli $(node -p "require('$TOOLS/npm/node_modules/ajv-cli/package.json').version") (ajv $(node -p "require('$TOOLS/npm/node_modules/ajv/package.json').version")), check-jsonschema $("$CJS" --version | awk '{print $NF}'), node $(node --version), $("$TOOLS/venv/bin/python" --version)"
 
-python3 - "$RESULTS" "$SETS" "$TOOLS_LIST" "$LOAD_BEFORE" "$LOAD_AFTER" "$VERSIONS" \
-    "$REPO" "$CORPUS" "$CORPUS_BAD" <<'EOF'
-import json, os, statistics, sys
-
-results, sets, tools, load_before, load_after, versions, repo, corpus, corpus_bad = sys.argv[1:]
-sets, tools = sets.split(), tools.split()
-roots = {"bundled": repo, "corpus": corpus, "corpus-defects": corpus_bad}
-
-
-def ms(seconds):
-    v = seconds * 1000
-    return "%.1f ms" % v if v < 100 else "%.0f ms" % v if v < 10000 else "%.1f s" % (v / 1000)
-
-
-def size(root):
-    files = 0
-    total = 0
-    data = os.path.join(root, "data")
-    for game in os.listdir(data):
-        for name in os.listdir(os.path.join(data, game)):
-            files += 1
-            total += os.path.getsize(os.path.join(data, game, name))
-    return files, total
-
-
-cpu = open("/proc/cpuinfo").read()
-model = next((l.split(":", 1)[1].strip() for l in cpu.splitlines() if l.startswith("model name")), "unknown")
-print("Machine: %d cores (`nproc`), %s; load average %s before, %s after." % (os.cpu_count(), model, load_before, load_after))
-print()
-print("Tools: %s." % versions)
-print()
-print("| data | tool | median wall | min … max | runs | (user+sys) / wall | peak RSS | exit | vs activity-site |")
-print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-for s in sets:
-    files, total = size(roots[s])
-    label = "%s (%d files, %.1f MB)" % (s, files, total / 1e6)
-    base = None
-    for t in tools:
-        path = os.path.join(results, "%s.%s.json" % (s, t))
-        r = json.load(open(path))["results"][0]
-        # GNU time adds a "Command exited with non-zero status" line on failures.
-        lines = open(os.path.join(results, "%s.%s.mem" % (s, t))).read().split("\n")
-        mem = [int(x) for x in lines if x.strip().isdigit()]
-        rss = "%.0f MB" % (statistics.median(mem) / 1024) if mem else "n/a"
-        exits = sorted(set(r.get("exit_codes") or []))
-        cpu_ratio = (r["user"] + r["system"]) / r["mean"]
-        if t == "activity-site":
-            base = r["median"]
-        rel = "1.0x" if t == "activity-site" else ("%.1fx slower" % (r["median"] / base) if base else "")
-        print("| %s | %s | %s | %s … %s | %d | %.2f | %s | %s | %s |" % (
-            label, t, ms(r["median"]), ms(r["min"]), ms(r["max"]), len(r["times"]), cpu_ratio, rss,
-            ",".join(str(e) for e in exits), rel))
-        label = ""
-print()
-for s in sets:
-    p = os.path.join(results, "%s.diagnostics.json" % s)
-    if os.path.exists(p):
-        try:
-            d = json.load(open(p))
-            codes = {}
-            for x in d["diagnostics"]:
-                codes[x["code"]] = codes.get(x["code"], 0) + 1
-            detail = ", ".join("%s %d" % kv for kv in sorted(codes.items()))
-            print("- activity-site on %s: %d errors, %d warnings%s" % (
-                s, d["errors"], d["warnings"], " (" + detail + ")" if detail else ""))
-        except (ValueError, KeyError):
-            print("- activity-site on %s: --format json output not readable" % s)
-EOF
+MODEL=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+MACHINE="Machine: $(nproc) cores (\`nproc\`), ${MODEL:-unknown CPU}; load average $LOAD_BEFORE before, $LOAD_AFTER after."
+python3 "$REPO/benches/bench-report.py" "$RESULTS" --machine "$MACHINE" --versions "Tools: $VERSIONS." \
+    --root bundled="$REPO" --root corpus="$CORPUS" --root corpus-defects="$CORPUS_BAD"

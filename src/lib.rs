@@ -7,7 +7,9 @@
 //! point at a line and column), [`validate`] runs the JSON Schemas of
 //! `schema/` and the date rules and returns [`diagnostics::Diagnostic`]s, and
 //! [`site`] turns a clean tree into `site/`: the JSON API, its index and
-//! schema, iCalendar feeds and HTML pages. `serve` ([`server`]) previews that
+//! schema, iCalendar feeds and HTML pages. [`site::check`] drives the first
+//! two phases game by game on every core (checking is loading without
+//! building); [`site::build`] adds rendering and the atomic swap. `serve` ([`server`]) previews that
 //! site with live rebuilds and also mounts a simulated stand-in of the game
 //! task-automation control service ([`control`] behind [`api`] and [`mcp`]).
 //!
@@ -20,12 +22,16 @@
 //! - [`load`]: reads the root, game by game, keeping source text for spans.
 //! - [`validate`]: schema and rules to `Vec<Diagnostic>`; no I/O.
 //! - [`diagnostics`]: the `Diagnostic` type and its renderers.
-//! - [`site`]: the builder: validated data to files; no HTTP, no async.
+//! - [`site`]: the builder: validated data to files (JSON API, index,
+//!   pages through minijinja, iCalendar, `_headers`, precompressed
+//!   siblings) and the pure comparison behind `diff`; no HTTP, no async.
 //! - [`control`]: the control-service core (runner, simulated backend,
 //!   configurations, settings, extensions, operator, logs); no axum.
-//! - [`api`]: axum handlers of the control API, envelope, errors, OpenAPI.
+//! - [`api`]: axum handlers of the control API, one file per resource,
+//!   envelope, errors, token and `AllowedHosts` checks, OpenAPI.
 //! - [`mcp`]: MCP tools over [`control`].
 //! - [`server`]: the composition root: router, static files, watch, reload.
+//!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it.
 //!
 //! # Invariants
 //!

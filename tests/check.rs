@@ -229,3 +229,34 @@ fn every_subcommand_has_help_with_an_example() {
         );
     }
 }
+
+/// Regression: one misplaced activity used to give an `unsorted` warning for
+/// every row after it, because each row was compared with the latest start so far.
+#[test]
+fn one_misplaced_activity_is_one_unsorted_warning() {
+    let root = fixture_root(None);
+    for locale in ["zh-CN", "en-US"] {
+        let path = root.path().join(format!("data/demo/{locale}.json"));
+        let mut doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        // Move the last activity (starts 10-20) to the top: rows 1 and 2 are still in order.
+        let activities = doc["activities"].as_array_mut().unwrap();
+        let last = activities.pop().unwrap();
+        activities.insert(0, last);
+        std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    }
+    let (code, report) = check_json(root.path(), FIXTURE_NOW);
+    assert_eq!(code, 0);
+    let unsorted: Vec<_> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "unsorted")
+        .map(|d| d["file"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        unsorted,
+        ["data/demo/en-US.json", "data/demo/zh-CN.json"],
+        "{report:#}"
+    );
+}

@@ -438,6 +438,10 @@ async fn configuration_errors_follow_the_contract() {
         let reply = api.call("POST", &format!("/api/Configs/{bad}"), None).await;
         reply.assert_error(StatusCode::BAD_REQUEST);
     }
+    let long = "n".repeat(control::MAX_CONFIG_NAME_CHARS + 1);
+    api.call("POST", &format!("/api/Configs/{long}"), None)
+        .await
+        .assert_error(StatusCode::BAD_REQUEST);
     api.post("/api/Configs/Arr", json!([1]))
         .await
         .assert_error(StatusCode::BAD_REQUEST);
@@ -522,6 +526,14 @@ async fn settings_errors_reject_the_whole_update() {
     api.put("/api/Settings", json!({}))
         .await
         .assert_error(StatusCode::BAD_REQUEST);
+    api.put("/api/Settings", json!({"general": {}}))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST);
+    assert_eq!(
+        api.get("/api/Settings").await.data(),
+        &before,
+        "an empty section wipes nothing"
+    );
     api.put("/api/Settings", json!([1]))
         .await
         .assert_error(StatusCode::BAD_REQUEST);
@@ -1030,6 +1042,14 @@ fn the_service_configuration_file_is_read() {
     assert_eq!(config.access_token.as_deref(), Some("abc"));
     assert_eq!(config.allowed_hosts, "*");
     assert!(config.logging.is_object());
+    let options = ApiOptions::from_config(&config, None);
+    assert_eq!(options.access_token.as_deref(), Some("abc"));
+    let flag = ApiOptions::from_config(&config, Some("flag".to_string()));
+    assert_eq!(
+        flag.access_token.as_deref(),
+        Some("flag"),
+        "--access-token wins"
+    );
     std::fs::write(&path, r#"{"AccessToken": 5}"#).unwrap();
     let error = control::ServiceConfig::load(&path).unwrap_err();
     assert!(format!("{error:#}").contains("AccessToken"));
@@ -1097,6 +1117,12 @@ async fn every_error_is_an_envelope() {
     api.raw("PUT", "/api/Settings", "{")
         .await
         .assert_error(StatusCode::BAD_REQUEST);
+    api.raw("POST", "/api/Task/run", "[null, null]")
+        .await
+        .assert_error(StatusCode::BAD_REQUEST);
+    api.raw("POST", "/api/Operator/call", r#"["click"]"#)
+        .await
+        .assert_error(StatusCode::BAD_REQUEST);
     // Unknown routes.
     api.get("/api/Nope")
         .await
@@ -1134,6 +1160,17 @@ async fn the_openapi_document_describes_every_route() {
         operations += item.as_object().unwrap().len();
     }
     assert_eq!(operations, 26, "the contract's 26 endpoints");
+    for (path, item) in paths {
+        for (method, operation) in item.as_object().unwrap() {
+            if let Some(parameters) = operation.get("parameters") {
+                assert!(
+                    parameters.is_array(),
+                    "{method} {path}: parameters must be an array"
+                );
+            }
+            assert!(operation["responses"]["200"].is_object(), "{method} {path}");
+        }
+    }
     let schemes = &doc["components"]["securitySchemes"];
     assert_eq!(schemes["accessToken"]["name"], "X-Access-Token");
     assert_eq!(schemes["accessToken"]["in"], "header");
@@ -1184,6 +1221,9 @@ fn an_interrupted_write_never_truncates() {
             .unwrap_or_else(|e| panic!("truncated file after kill {attempt}: {e}"));
         assert!(value.get("round").is_some());
     }
+    // The child really wrote (a test filter that matched nothing would not).
+    let last: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(last["round"].is_u64(), "the child never replaced the file");
 }
 
 // The core, without HTTP.
@@ -1212,4 +1252,53 @@ async fn the_core_is_usable_without_http() {
         control.task_run(Default::default()).await,
         Err(control::Error::Conflict(_))
     ));
+}
+
+#[tokio::test]
+async fn the_router_merges_beside_a_static_site() {
+    use axum::Router;
+    let api = fast();
+    // How the server composes: the site (the public API included) as the
+    // fallback, the control router merged in.
+    let site = Router::new()
+        .fallback(|uri: axum::http::Uri| async move { format!("site {}", uri.path()) });
+    let app = harness::Api {
+        router: site.merge(api.router.clone()),
+        control: api.control.clone(),
+        dir: tempfile::tempdir().unwrap(),
+    };
+    assert_eq!(
+        app.get("/api/v1/activity/sr.json").await.bytes,
+        b"site /api/v1/activity/sr.json",
+        "the public activity API stays the site's"
+    );
+    assert_eq!(app.get("/index.html").await.bytes, b"site /index.html");
+    assert_eq!(app.get("/API/BACKEND/LOGS").await.status, StatusCode::OK);
+    assert_eq!(
+        app.get("/api/extensions/daily-checkin/Schema").await.status,
+        StatusCode::OK
+    );
+    assert_eq!(app.get("/api/task/status").await.data()["status"], "idle");
+    app.get("/api/Nope")
+        .await
+        .assert_error(StatusCode::NOT_FOUND);
+    assert_eq!(app.get("/openapi/v1.json").await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn canonicalize_in_front_of_everything_accepts_any_case() {
+    let api = fast();
+    let site = axum::Router::new().fallback(|| async { "site" });
+    let app = site.merge(api.router.clone());
+    // A server that wants mixed-case resources too rewrites before routing.
+    let wrapped = tower::ServiceBuilder::new()
+        .map_request(api::canonicalize)
+        .service(app);
+    let app = harness::Api {
+        router: axum::Router::new().fallback_service(wrapped),
+        control: api.control.clone(),
+        dir: tempfile::tempdir().unwrap(),
+    };
+    assert_eq!(app.get("/api/tAsK/StAtUs").await.data()["status"], "idle");
+    assert_eq!(app.get("/aPi/v1/activity/sr.json").await.bytes, b"site");
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 use base64::Engine;
 use serde_json::{Value, json};
 
+use activity_site::api;
 use activity_site::control::{Control, ControlOptions};
 use activity_site::mcp::{self, McpOptions};
 
@@ -16,6 +17,10 @@ struct Server {
     addr: SocketAddr,
     _state: tempfile::TempDir,
     shutdown: tokio_util::sync::CancellationToken,
+    /// The control core the server uses, to compare with the REST API.
+    control: Control,
+    /// The `axum::serve` task; it ends after a graceful shutdown.
+    task: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Drop for Server {
@@ -34,13 +39,13 @@ async fn start(allowed_hosts: &str) -> Server {
         allowed_hosts: allowed_hosts.to_string(),
         shutdown: shutdown.clone(),
     };
-    let app = mcp::router(control, options);
+    let app = mcp::router(control.clone(), options);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind loopback");
     let addr = listener.local_addr().expect("bound address");
     let stop = shutdown.clone();
-    tokio::spawn(async move {
+    let task = tokio::spawn(async move {
         axum::serve(listener, app)
             .with_graceful_shutdown(stop.cancelled_owned())
             .await
@@ -48,8 +53,10 @@ async fn start(allowed_hosts: &str) -> Server {
     });
     Server {
         addr,
+        control,
         _state: state,
         shutdown,
+        task: Some(task),
     }
 }
 
@@ -353,23 +360,74 @@ async fn single_task_and_stop() {
     assert_eq!(settled["status"], json!("stopped"), "{settled}");
 }
 
+/// The `message` of the REST API's error envelope for the same failure.
+async fn rest_message(control: &Control, method: &str, path: &str, body: Value) -> String {
+    use tower::ServiceExt;
+    let request = axum::http::Request::builder()
+        .method(method)
+        .uri(path)
+        .header("Host", "localhost")
+        .header("Content-Type", "application/json")
+        .body(axum::body::Body::from(body.to_string()))
+        .expect("request");
+    let response = api::router(control.clone(), api::ApiOptions::default())
+        .oneshot(request)
+        .await
+        .expect("answered");
+    assert!(!response.status().is_success(), "{method} {path} failed");
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .expect("body");
+    let envelope: Value = serde_json::from_slice(&bytes).expect("envelope");
+    envelope["message"].as_str().expect("message").to_string()
+}
+
 #[tokio::test]
 async fn failures_are_tool_errors_with_the_rest_messages() {
-    let (_server, mut client) = session("*").await;
-    let missing = client
-        .call("configs_get", json!({"configName": "does-not-exist"}))
-        .await;
-    assert_tool_error(&missing, "does-not-exist");
-    let run = client
-        .call("task_run", json!({"configName": "does-not-exist"}))
-        .await;
-    assert_tool_error(&run, "does-not-exist");
-    let restart = client
-        .call("backend_restart", json!({"arguments": "--no-such-flag"}))
-        .await;
-    assert_tool_error(&restart, "--no-such-flag");
-    let empty = client.call("operator_call", json!({"method": ""})).await;
-    assert_eq!(empty["isError"], json!(true), "{empty}");
+    let (server, mut client) = session("*").await;
+    let control = &server.control;
+    let cases = [
+        (
+            "configs_get",
+            json!({"configName": "does-not-exist"}),
+            ("GET", "/api/Configs/does-not-exist", json!(null)),
+        ),
+        (
+            "task_run",
+            json!({"configName": "does-not-exist"}),
+            (
+                "POST",
+                "/api/Task/run",
+                json!({"configName": "does-not-exist"}),
+            ),
+        ),
+        (
+            "backend_restart",
+            json!({"arguments": "--no-such-flag"}),
+            (
+                "POST",
+                "/api/Backend/restart",
+                json!({"arguments": "--no-such-flag"}),
+            ),
+        ),
+        (
+            "operator_call",
+            json!({"method": ""}),
+            ("POST", "/api/Operator/call", json!({"method": ""})),
+        ),
+        (
+            "operator_help",
+            json!({"method": "launchProgram"}),
+            ("GET", "/api/Operator/help/launchProgram", json!(null)),
+        ),
+    ];
+    for (tool, arguments, (method, path, body)) in cases {
+        let result = client.call(tool, arguments).await;
+        let expected = rest_message(control, method, path, body).await;
+        assert_eq!(result["isError"], json!(true), "{tool}: {result}");
+        assert_eq!(text(&result), expected, "{tool} says what {path} says");
+    }
+
     // Arguments that do not fit the schema are tool errors too, so an agent
     // can correct itself.
     let wrong = client.call("task_run", json!({"configName": 7})).await;
@@ -557,4 +615,60 @@ async fn the_sessionless_revision_discovers_and_calls_tools() {
 fn sse_or_json(body: &str) -> Value {
     serde_json::from_str(body)
         .unwrap_or_else(|_| sse_messages(body).into_iter().next().expect("one message"))
+}
+
+#[tokio::test]
+async fn delete_ends_the_session() {
+    let (_server, client) = session("*").await;
+    let session_id = client.session.clone().expect("a session id");
+    let ended = client
+        .http
+        .delete(&client.url)
+        .header("Mcp-Session-Id", &session_id)
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(ended.status(), 204);
+    let body = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {}});
+    let gone = client.post(&body).send().await.expect("sent");
+    assert_eq!(gone.status(), 404, "the session no longer exists");
+}
+
+/// An agent's open event stream must not hold a graceful shutdown forever.
+#[tokio::test]
+async fn shutdown_ends_open_event_streams() {
+    let (mut server, client) = session("*").await;
+    let stream = client
+        .http
+        .get(&client.url)
+        .header("Accept", "text/event-stream")
+        .header("Mcp-Session-Id", client.session.clone().expect("session"))
+        .send()
+        .await
+        .expect("stream opened");
+    assert_eq!(stream.status(), 200);
+    server.shutdown.cancel();
+    let task = server.task.take().expect("server task");
+    tokio::time::timeout(Duration::from_secs(60), task)
+        .await
+        .expect("the server stopped despite the open stream")
+        .expect("server task ended cleanly");
+    drop(stream);
+}
+
+/// An agent can rehearse a failure through the simulator's options.
+#[tokio::test]
+async fn a_task_made_to_fail_reports_failed() {
+    let (_server, mut client) = session("*").await;
+    let restart = client
+        .call(
+            "backend_restart",
+            json!({"arguments": "--inline --no-admin --step-ms=10 --fail-task=ReceiveRewardsTask"}),
+        )
+        .await;
+    assert_eq!(restart["isError"], json!(false), "{restart}");
+    let single = client.call("task_single", json!({"taskName": "2"})).await;
+    assert_eq!(single["isError"], json!(false), "{single}");
+    let settled = wait_until_settled(&mut client).await;
+    assert_eq!(settled["status"], json!("failed"), "{settled}");
 }

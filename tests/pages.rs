@@ -637,7 +637,7 @@ fn diff_against_a_loopback_deployment() {
         stderr(&out)
     );
     assert!(
-        stdout(&out).contains("0 changed, 0 new, 0 replaced, 3 unchanged"),
+        stdout(&out).contains("0 changed, 0 new, 0 replaced, 0 removed, 3 unchanged"),
         "{}",
         stdout(&out)
     );
@@ -649,6 +649,15 @@ fn diff_against_a_loopback_deployment() {
     doc["versionName"] = "Old name".into();
     std::fs::write(&en, serde_json::to_string(&doc).expect("json")).expect("write");
     std::fs::remove_file(deployed.join("api/v1/activity/demo-zh-CN.json")).expect("remove");
+    // The deployed index also lists a game this build no longer has.
+    let index_path = deployed.join("api/v1/games.json");
+    let mut index: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&index_path).expect("index")).expect("json");
+    let mut gone = index["games"][0].clone();
+    gone["id"] = "gone".into();
+    gone["files"] = serde_json::json!([{"path": "/api/v1/activity/gone.json"}]);
+    index["games"].as_array_mut().expect("games").push(gone);
+    std::fs::write(&index_path, index.to_string()).expect("write");
 
     let out = run(
         root.path(),
@@ -707,6 +716,7 @@ fn diff_against_a_loopback_deployment() {
     assert_eq!(statuses["api/v1/activity/demo.json"], "unchanged");
     assert_eq!(statuses["api/v1/activity/demo-en-US.json"], "changed");
     assert_eq!(statuses["api/v1/activity/demo-zh-CN.json"], "new");
+    assert_eq!(statuses["api/v1/activity/gone.json"], "removed");
 }
 
 #[test]

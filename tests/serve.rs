@@ -583,6 +583,39 @@ async fn mounts_answer_before_the_static_site() {
     assert_eq!(get(&app, "/").await.status, StatusCode::OK);
 }
 
+/// Regression: the control API's `/api/{resource}/...` catch-all once
+/// swallowed the public API, answering `/api/v1/...` with a 404 envelope.
+#[tokio::test]
+async fn the_public_api_stays_static_beside_the_real_control_api() {
+    let fixture = Fixture::new();
+    let state_dir = fixture.dir.path().join("state");
+    let control = activity_site::control::Control::open(
+        activity_site::control::ControlOptions::new(&state_dir),
+    )
+    .unwrap();
+    let mounts = activity_site::api::router(control, activity_site::api::ApiOptions::default());
+    let app = server::router(fixture.state().with_mounts(mounts));
+    let reply = get(&app, "/api/v1/activity/ww.json").await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(reply.text(), WW_JSON);
+    let reply = get(&app, "/api/v1/activity/nope.json").await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND);
+    assert!(
+        !reply.text().contains("\"success\""),
+        "the static 404, not the envelope: {}",
+        reply.text()
+    );
+    for path in ["/api/task/status", "/api/tAsK/StAtUs", "/API/Task/status"] {
+        let reply = get(&app, path).await;
+        assert_eq!(reply.status, StatusCode::OK, "{path}");
+        assert!(
+            reply.text().contains("\"success\":true"),
+            "{path}: {}",
+            reply.text()
+        );
+    }
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     for entry in walkdir::WalkDir::new(from) {
         let entry = entry.unwrap();

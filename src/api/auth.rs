@@ -6,8 +6,7 @@
 //! neither content nor length leaks through timing.
 
 use axum::Json;
-use axum::extract::{Request, State};
-use axum::http::StatusCode;
+use axum::extract::{Query, Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
@@ -17,7 +16,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::ApiState;
-use crate::api::envelope::{ApiError, ErrorEnvelope, JsonBody};
+use crate::api::envelope::{ApiError, ErrorEnvelope, JsonObject};
 
 pub(crate) fn routes() -> OpenApiRouter<ApiState> {
     OpenApiRouter::new().routes(routes!(auth_check))
@@ -25,6 +24,7 @@ pub(crate) fn routes() -> OpenApiRouter<ApiState> {
 
 /// Body of `POST /api/Auth`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[schema(example = json!({"token": "<ACCESS_TOKEN>"}))]
 pub struct AuthRequest {
     pub token: String,
 }
@@ -56,7 +56,7 @@ pub(crate) fn token_matches(expected: &str, given: &str) -> bool {
     ))]
 async fn auth_check(
     State(state): State<ApiState>,
-    JsonBody(request): JsonBody<AuthRequest>,
+    JsonObject(request): JsonObject<AuthRequest>,
 ) -> Result<Json<AuthResponse>, ApiError> {
     let message = match &state.options.access_token {
         None => "No access token configured",
@@ -69,29 +69,18 @@ async fn auth_check(
     }))
 }
 
-/// The token of a request: the header if present, else the query parameter.
+/// The token of a request: the header if present, else the query parameter
+/// (decoded as axum's `Query` does).
 fn presented_token(req: &Request) -> Option<String> {
     if let Some(value) = req.headers().get("x-access-token") {
         return Some(String::from_utf8_lossy(value.as_bytes()).into_owned());
     }
-    let query = req.uri().query()?;
-    form_pairs(query)
+    let Query(pairs) = Query::<Vec<(String, String)>>::try_from_uri(req.uri()).ok()?;
+    pairs
         .into_iter()
         .rev()
         .find(|(k, _)| k == "access_token")
         .map(|(_, v)| v)
-}
-
-fn form_pairs(query: &str) -> Vec<(String, String)> {
-    serde_urlencoded_pairs(query).unwrap_or_default()
-}
-
-fn serde_urlencoded_pairs(query: &str) -> Option<Vec<(String, String)>> {
-    // axum's Query extractor uses the same decoding (serde_urlencoded).
-    let uri: axum::http::Uri = format!("/?{query}").parse().ok()?;
-    axum::extract::Query::<Vec<(String, String)>>::try_from_uri(&uri)
-        .ok()
-        .map(|q| q.0)
 }
 
 /// Whether a canonical request needs no token: `POST /api/Auth` and the OpenAPI document.
@@ -114,12 +103,6 @@ pub(crate) async fn require_token(
     }
     match presented_token(&req) {
         Some(given) if token_matches(expected, &given) => next.run(req).await,
-        _ => unauthorized(),
+        _ => ApiError::Unauthorized.into_response(),
     }
-}
-
-fn unauthorized() -> Response {
-    let mut response = ApiError::Unauthorized.into_response();
-    *response.status_mut() = StatusCode::UNAUTHORIZED;
-    response
 }

@@ -20,7 +20,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::ApiState;
-use crate::api::envelope::{ApiError, Envelope, ErrorEnvelope, OptionalJsonBody, QueryPairs, ok};
+use crate::api::envelope::{ApiError, Envelope, ErrorEnvelope, OptionalJsonObject, QueryPairs, ok};
 use crate::control::{BackendInfo, Control, LogItem};
 
 /// Lines `GET /api/Backend/logs` returns without `count`.
@@ -35,6 +35,7 @@ pub(crate) fn routes() -> OpenApiRouter<ApiState> {
 
 /// Body of `POST /api/Backend/restart`.
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[schema(example = json!({"arguments": "--inline --no-admin --step-ms=200"}))]
 pub struct RestartRequest {
     /// Backend start arguments; default `--inline --no-admin`. Simulator
     /// options: `--step-ms=N` (step duration), `--fail-task=NAME` (a task or
@@ -55,7 +56,7 @@ pub struct RestartRequest {
     ))]
 async fn backend_restart(
     State(control): State<Control>,
-    OptionalJsonBody(request): OptionalJsonBody<RestartRequest>,
+    OptionalJsonObject(request): OptionalJsonObject<RestartRequest>,
 ) -> Result<Json<Envelope<BackendInfo>>, ApiError> {
     let request = request.unwrap_or_default();
     Ok(ok(control

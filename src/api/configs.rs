@@ -9,7 +9,8 @@ use utoipa_axum::routes;
 
 use crate::api::ApiState;
 use crate::api::envelope::{
-    ApiError, Envelope, ErrorEnvelope, JsonBody, OptionalJsonBody, ok, ok_empty,
+    ApiError, EmptyEnvelope, Envelope, ErrorEnvelope, JsonBody, ObjectEnvelope, OptionalJsonBody,
+    ok, ok_empty,
 };
 use crate::control::Control;
 
@@ -48,7 +49,7 @@ async fn configs_index(
 #[utoipa::path(get, path = "/api/Configs/{configName}", tag = "Configs",
     params(("configName" = String, Path, description = "Configuration name")),
     responses(
-        (status = 200, description = "The configuration (TasksConfig)", body = Envelope<Object>),
+        (status = 200, description = "The configuration (TasksConfig)", body = ObjectEnvelope),
         (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "The configuration does not exist", body = ErrorEnvelope),
     ))]
@@ -65,7 +66,7 @@ async fn configs_show(
     params(("configName" = String, Path, description = "Name; must not contain \\ / : * ? \" < > | or control characters")),
     request_body(content = Option<Object>, description = "Initial content (optional)"),
     responses(
-        (status = 200, description = "Created; the stored configuration without credentials", body = Envelope<Object>),
+        (status = 200, description = "Created; the stored configuration without credentials", body = ObjectEnvelope),
         (status = 400, description = "Forbidden character or unusable name, or a body that is not an object", body = ErrorEnvelope),
         (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 409, description = "The configuration already exists", body = ErrorEnvelope),
@@ -84,7 +85,7 @@ async fn configs_create(
     params(("configName" = String, Path, description = "Configuration name")),
     request_body(content = Object, description = "The complete TasksConfig object"),
     responses(
-        (status = 200, description = "Updated; the stored configuration without credentials", body = Envelope<Object>),
+        (status = 200, description = "Updated; the stored configuration without credentials", body = ObjectEnvelope),
         (status = 400, description = "The body is not a JSON object", body = ErrorEnvelope),
         (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "The configuration does not exist", body = ErrorEnvelope),
@@ -102,7 +103,7 @@ async fn configs_replace(
 #[utoipa::path(delete, path = "/api/Configs/{configName}", tag = "Configs",
     params(("configName" = String, Path, description = "Configuration name")),
     responses(
-        (status = 200, description = "Deleted", body = Envelope<Object>),
+        (status = 200, description = "Deleted", body = EmptyEnvelope),
         (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "The configuration does not exist", body = ErrorEnvelope),
     ))]

@@ -14,7 +14,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::control;
 
@@ -28,6 +28,22 @@ pub struct Envelope<T> {
     /// The payload, where the endpoint returns one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<T>,
+}
+
+/// The envelope of a response whose `data` is a JSON object (documentation).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ObjectEnvelope {
+    pub success: bool,
+    pub message: String,
+    #[schema(value_type = Object)]
+    pub data: Value,
+}
+
+/// The envelope of a response without `data` (documentation).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct EmptyEnvelope {
+    pub success: bool,
+    pub message: String,
 }
 
 /// The envelope of an error: `data`, when present, lists each violation.
@@ -174,9 +190,34 @@ fn is_blank(bytes: &[u8]) -> bool {
     bytes.iter().all(u8::is_ascii_whitespace)
 }
 
-/// A required JSON body: malformed JSON, a wrong type, a missing body or an
-/// oversized one give the envelope (400 or 413) instead of axum's plain text.
-/// The content type is not enforced, so `curl -d` works.
+/// Parses a body that must be a JSON object into a request struct (serde
+/// would otherwise also accept an array for a struct).
+fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let value: Value = parse(bytes)?;
+    if !value.is_object() {
+        return Err(ApiError::bad_request(format!(
+            "the body must be a JSON object, not {}",
+            kind_of(&value)
+        )));
+    }
+    serde_json::from_value(value)
+        .map_err(|e| ApiError::bad_request(format!("invalid request body: {e}")))
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A required JSON body of any JSON value: malformed JSON, a missing body or
+/// an oversized one give the envelope (400 or 413) instead of axum's plain
+/// text. The content type is not enforced, so `curl -d` works.
 #[derive(Debug)]
 pub struct JsonBody<T>(pub T);
 
@@ -192,7 +233,24 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     }
 }
 
-/// An optional JSON body: an empty body is `None`.
+/// A required JSON object body deserialized into a request struct; a wrong
+/// field type, a missing field or a non-object gives a 400 envelope.
+#[derive(Debug)]
+pub struct JsonObject<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonObject<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = read_body(req, state).await?;
+        if is_blank(&bytes) {
+            return Err(ApiError::bad_request("the request needs a JSON body"));
+        }
+        parse_object(&bytes).map(JsonObject)
+    }
+}
+
+/// An optional JSON body: an empty body or `null` is `None`.
 #[derive(Debug)]
 pub struct OptionalJsonBody<T>(pub Option<T>);
 
@@ -201,10 +259,26 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for OptionalJsonBody<T>
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         let bytes = read_body(req, state).await?;
-        if is_blank(&bytes) {
+        if is_blank(&bytes) || bytes.trim_ascii() == b"null" {
             return Ok(OptionalJsonBody(None));
         }
         parse(&bytes).map(|v| OptionalJsonBody(Some(v)))
+    }
+}
+
+/// An optional JSON object body for a request struct: empty or `null` is `None`.
+#[derive(Debug)]
+pub struct OptionalJsonObject<T>(pub Option<T>);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for OptionalJsonObject<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = read_body(req, state).await?;
+        if is_blank(&bytes) || bytes.trim_ascii() == b"null" {
+            return Ok(OptionalJsonObject(None));
+        }
+        parse_object(&bytes).map(|v| OptionalJsonObject(Some(v)))
     }
 }
 

@@ -8,7 +8,10 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::ApiState;
-use crate::api::envelope::{ApiError, Envelope, ErrorEnvelope, JsonBody, QueryPairs, ok, ok_empty};
+use crate::api::envelope::{
+    ApiError, EmptyEnvelope, Envelope, ErrorEnvelope, JsonBody, ObjectEnvelope, QueryPairs, ok,
+    ok_empty,
+};
 use crate::control::{Control, ExtensionInfo, ExtensionRun, ExtensionStop, ReloadReport};
 
 pub(crate) fn routes() -> OpenApiRouter<ApiState> {
@@ -41,7 +44,7 @@ async fn extensions_index(State(control): State<Control>) -> Json<Envelope<Vec<E
 #[utoipa::path(get, path = "/api/Extensions/{id}/schema", tag = "Extensions",
     params(("id" = String, Path, description = "Extension id")),
     responses(
-        (status = 200, description = "A JSON Schema", body = Envelope<Object>),
+        (status = 200, description = "A JSON Schema", body = ObjectEnvelope),
         (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "No such extension", body = ErrorEnvelope),
     ))]
@@ -72,9 +75,9 @@ async fn extensions_config(
 /// violation is listed in `data.violations`.
 #[utoipa::path(put, path = "/api/Extensions/{id}/config", tag = "Extensions",
     params(("id" = String, Path, description = "Extension id")),
-    request_body(content = String, description = "The configuration as JSON text, sent as a JSON string"),
+    request_body(content = String, content_type = "application/json", description = "The configuration as JSON text, sent as a JSON string"),
     responses(
-        (status = 200, description = "Stored", body = Envelope<Object>),
+        (status = 200, description = "Stored", body = EmptyEnvelope),
         (status = 400, description = "Not a JSON string, not JSON inside, or schema violations", body = ErrorEnvelope),
         (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "No such extension", body = ErrorEnvelope),

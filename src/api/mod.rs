@@ -13,16 +13,19 @@
 //!    check, the path rewrite, the body limit and the token check. The path
 //!    rewrite ([`normalize_path`]) replaces the request path by its canonical
 //!    spelling: literal segments take the route's case, path parameters stay
-//!    as sent. Because it runs before the inner router routes, case never
-//!    matters.
-//! 2. An outer `Router` with catch-all routes `/api/{resource}` and
-//!    `/api/{resource}/{*rest}` (and the `/API`, `/Api` spellings) plus
-//!    `/openapi/v1.json`, all pointing at that service. It has no fallback,
-//!    so the server can `merge` it with the static site and `/mcp`. Static
-//!    routes beat parameters, so the site's `/api/v1/...` must be registered
-//!    as a route or a nested service (not only a fallback) to stay
-//!    reachable. Handlers read path parameters by name, since the outer
-//!    catch-all parameters are also visible to them.
+//!    as sent. It runs before the inner router routes, so once a request
+//!    reaches this service the case of literal segments never matters.
+//! 2. An outer `Router` that sends requests to that service: every single
+//!    segment under `/api/` in any case (`/api/auth`, `/api/Nope`), and the
+//!    deeper paths of each resource spelled canonically, in lower case or in
+//!    upper case (`/api/Task/...`, `/api/task/...`, `/api/TASK/...`), under
+//!    the prefixes `/api`, `/API` and `/Api`; plus `/openapi/v1.json`. It
+//!    has no fallback, so the server can `merge` it with the static site
+//!    and `/mcp`, and it never claims `/api/v1/...` (the public activity
+//!    API of the static site). Handlers read path parameters by name, since
+//!    the outer catch-all parameter is visible to them too. A mixed-case
+//!    resource in a deeper path (`/api/tAsK/status`) reaches the service only
+//!    when the server applies [`canonicalize`] in front of everything.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -36,7 +39,7 @@ use axum::routing::get;
 use tower::ServiceBuilder;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::control::{Control, host_allowed};
+use crate::control::{Control, ServiceConfig, host_allowed};
 
 pub mod auth;
 pub mod backend;
@@ -73,6 +76,24 @@ impl Default for ApiOptions {
             allowed_hosts: "*".to_string(),
             sse_keep_alive: Duration::from_secs(15),
             body_limit: 1024 * 1024,
+        }
+    }
+}
+
+impl ApiOptions {
+    /// Options from the service configuration file (`AccessToken`,
+    /// `AllowedHosts`); a non-empty `access_token` (the `--access-token`
+    /// flag) wins. No token anywhere means authentication is off.
+    pub fn from_config(config: &ServiceConfig, access_token: Option<String>) -> ApiOptions {
+        ApiOptions {
+            // An empty flag (say, an empty environment variable) must not
+            // switch off the token of the file.
+            access_token: access_token
+                .filter(|t| !t.is_empty())
+                .or_else(|| config.access_token.clone())
+                .filter(|t| !t.is_empty()),
+            allowed_hosts: config.allowed_hosts.clone(),
+            ..ApiOptions::default()
         }
     }
 }
@@ -191,19 +212,45 @@ pub fn router(control: Control, options: ApiOptions) -> Router {
         .service(inner);
     let mut outer = Router::new().route_service(OPENAPI_PATH, service.clone());
     for prefix in ["/api", "/API", "/Api"] {
+        // The prefix alone, and one segment in any case: `/api/auth`,
+        // `/api/SETTINGS`, `/api/Nope` (a 404 envelope).
         outer = outer
             .route_service(prefix, service.clone())
-            .route_service(&format!("{prefix}/{{__api_resource}}"), service.clone())
-            .route_service(
-                &format!("{prefix}/{{__api_resource}}/{{*__api_rest}}"),
+            .route_service(&format!("{prefix}/{{__api_resource}}"), service.clone());
+        // Deeper paths under each resource, spelled canonically, in lower or in upper case.
+        let mut spellings: Vec<String> = RESOURCES
+            .iter()
+            .flat_map(|r| [r.to_string(), r.to_lowercase(), r.to_uppercase()])
+            .collect();
+        spellings.sort();
+        spellings.dedup();
+        for resource in spellings {
+            outer = outer.route_service(
+                &format!("{prefix}/{resource}/{{*__api_rest}}"),
                 service.clone(),
             );
+        }
     }
     outer
 }
 
-/// Rewrites the request path to its canonical spelling (see [`normalize_path`]).
-fn canonicalize(mut req: Request) -> Request {
+/// The literal second segments of the control routes.
+const RESOURCES: [&str; 7] = [
+    "Task",
+    "Backend",
+    "Configs",
+    "Settings",
+    "Extensions",
+    "Operator",
+    "Auth",
+];
+
+/// Rewrites the request path to its canonical spelling (see
+/// [`normalize_path`]); other paths pass unchanged. The router applies it to
+/// its own requests; a server can also apply it in front of everything
+/// (`tower::util::MapRequestLayer::new(api::canonicalize)`) to accept even
+/// mixed-case resource segments such as `/api/tAsK/status`.
+pub fn canonicalize(mut req: Request) -> Request {
     let original = req
         .extensions()
         .get::<OriginalUri>()

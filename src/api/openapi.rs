@@ -1,9 +1,14 @@
 //! The OpenAPI document served at `/openapi/v1.json`: the paths come from the
 //! `#[utoipa::path]` attributes of the handlers (collected by utoipa-axum),
-//! this module adds the metadata and the token security schemes.
+//! this module adds the metadata, the token security schemes, and the schemas
+//! the core derives at run time (settings, configuration names), so the
+//! document states exactly what the service accepts.
 
+use serde_json::{Value, json};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{InfoBuilder, OpenApi, OpenApiBuilder};
+
+use crate::control;
 
 /// The document before routes are added.
 pub fn base() -> OpenApi {
@@ -23,8 +28,63 @@ pub fn base() -> OpenApi {
         .build()
 }
 
-/// Adds the security schemes and makes them the default requirement.
-pub fn finish(mut document: OpenApi) -> OpenApi {
+/// Adds the security schemes and the derived schemas; returns the JSON document.
+pub fn finish(document: OpenApi) -> Value {
+    let mut document = serde_json::to_value(with_security(document)).unwrap_or_default();
+    let paths = &mut document["paths"];
+    // Path parameters: examples that exist on a fresh start, and the rule of
+    // `control::name_problem` for configuration names.
+    for item in paths
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|p| p.values_mut())
+    {
+        for operation in item
+            .as_object_mut()
+            .into_iter()
+            .flat_map(|o| o.values_mut())
+        {
+            for parameter in operation
+                .get_mut("parameters")
+                .and_then(Value::as_array_mut)
+                .into_iter()
+                .flatten()
+            {
+                let example = match parameter["name"].as_str() {
+                    Some("configName") => "Default",
+                    Some("id") => "daily-checkin",
+                    Some("method") => "click",
+                    _ => continue,
+                };
+                parameter["example"] = json!(example);
+                if parameter["name"] == "configName" {
+                    parameter["schema"] = json!({
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": control::MAX_CONFIG_NAME_CHARS,
+                        "pattern": control::CONFIG_NAME_PATTERN,
+                    });
+                }
+            }
+        }
+    }
+    // Settings: the full shape for GET, a partial update for PUT.
+    let settings = &mut paths["/api/Settings"];
+    settings["get"]["responses"]["200"]["content"]["application/json"]["schema"] = json!({
+        "type": "object",
+        "required": ["success", "message", "data"],
+        "properties": {
+            "success": { "type": "boolean" },
+            "message": { "type": "string" },
+            "data": control::settings_schema(false),
+        }
+    });
+    settings["put"]["requestBody"]["content"]["application/json"]["schema"] =
+        control::settings_schema(true);
+    document
+}
+
+fn with_security(mut document: OpenApi) -> OpenApi {
     let components = document.components.get_or_insert_with(Default::default);
     components.add_security_scheme(
         "accessToken",

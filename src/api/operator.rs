@@ -10,7 +10,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::ApiState;
-use crate::api::envelope::{ApiError, Envelope, ErrorEnvelope, JsonBody, ok};
+use crate::api::envelope::{ApiError, Envelope, ErrorEnvelope, JsonObject, ObjectEnvelope, ok};
 use crate::control::{Control, OperatorHelp, OperatorMethod};
 
 pub(crate) fn routes() -> OpenApiRouter<ApiState> {
@@ -29,8 +29,10 @@ struct MethodPath {
 
 /// Body of `POST /api/Operator/call`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[schema(example = json!({"method": "click", "params": {"x": 640, "y": 360}}))]
 pub struct CallRequest {
     /// The method name (non-empty), as listed by `GET /api/Operator/list`.
+    #[schema(min_length = 1)]
     pub method: String,
     /// Parameters, checked against the method's JSON Schema.
     #[serde(default)]
@@ -86,7 +88,7 @@ async fn operator_help(
 #[utoipa::path(post, path = "/api/Operator/call", tag = "Operator",
     request_body = CallRequest,
     responses(
-        (status = 200, description = "The method's result", body = Envelope<Object>),
+        (status = 200, description = "The method's result", body = ObjectEnvelope),
         (status = 400, description = "`method` is empty, or the parameters are invalid", body = ErrorEnvelope),
         (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "Unknown method", body = ErrorEnvelope),
@@ -95,7 +97,7 @@ async fn operator_help(
     ))]
 async fn operator_call(
     State(control): State<Control>,
-    JsonBody(request): JsonBody<CallRequest>,
+    JsonObject(request): JsonObject<CallRequest>,
 ) -> Result<Json<Envelope<Value>>, ApiError> {
     let params = request.params.map(Value::Object);
     Ok(ok(control.operator_call(&request.method, params).await?))

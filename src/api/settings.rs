@@ -8,7 +8,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::ApiState;
-use crate::api::envelope::{ApiError, Envelope, ErrorEnvelope, JsonBody, ok};
+use crate::api::envelope::{ApiError, Envelope, ErrorEnvelope, JsonBody, ObjectEnvelope, ok};
 use crate::control::Control;
 
 pub(crate) fn routes() -> OpenApiRouter<ApiState> {
@@ -30,7 +30,7 @@ pub struct SettingsUpdated {
 /// The settings: `general`, `display`, `update`, `advanced` and `notification`.
 #[utoipa::path(get, path = "/api/Settings", tag = "Settings",
     responses(
-        (status = 200, description = "The settings", body = Envelope<Object>),
+        (status = 200, description = "The settings", body = ObjectEnvelope),
         (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
     ))]
 async fn settings_show(State(control): State<Control>) -> Json<Envelope<Value>> {

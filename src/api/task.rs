@@ -7,7 +7,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::ApiState;
-use crate::api::envelope::{ApiError, Envelope, ErrorEnvelope, JsonBody, OptionalJsonBody, ok};
+use crate::api::envelope::{ApiError, Envelope, ErrorEnvelope, JsonObject, OptionalJsonObject, ok};
 use crate::control::{Control, RunRequest, TaskStatus};
 
 pub(crate) fn routes() -> OpenApiRouter<ApiState> {
@@ -21,8 +21,10 @@ pub(crate) fn routes() -> OpenApiRouter<ApiState> {
 /// Body of `POST /api/Task/single`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(example = json!({"taskName": "ReceiveRewardsTask", "configName": "Default"}))]
 pub struct SingleRequest {
     /// A task class name (any case, such as `ReceiveRewardsTask`) or its index as a string (`"2"`).
+    #[schema(min_length = 1)]
     pub task_name: String,
     /// The configuration to use; empty or absent for the current one.
     #[serde(default)]
@@ -54,7 +56,7 @@ async fn task_status(State(control): State<Control>) -> Json<Envelope<TaskStatus
     ))]
 async fn task_run(
     State(control): State<Control>,
-    OptionalJsonBody(request): OptionalJsonBody<RunRequest>,
+    OptionalJsonObject(request): OptionalJsonObject<RunRequest>,
 ) -> Result<Json<Envelope<TaskStatus>>, ApiError> {
     Ok(ok(control.task_run(request.unwrap_or_default()).await?))
 }
@@ -72,7 +74,7 @@ async fn task_run(
     ))]
 async fn task_single(
     State(control): State<Control>,
-    JsonBody(request): JsonBody<SingleRequest>,
+    JsonObject(request): JsonObject<SingleRequest>,
 ) -> Result<Json<Envelope<TaskStatus>>, ApiError> {
     let status = control
         .task_single(&request.task_name, request.config_name.as_deref())

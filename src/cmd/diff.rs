@@ -32,16 +32,22 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     if !matches!(url.scheme(), "http" | "https") {
         anyhow::bail!("`{}` is not an http(s) URL", args.against);
     }
-    let urls: Vec<String> = files.iter().map(|f| format!("{base}/{}", f.path)).collect();
-    let deployed = fetch_all(&urls, Duration::from_secs(args.timeout.max(1)))?;
+    // The deployed index comes last: it names files this build may no longer have.
+    let mut urls: Vec<String> = files.iter().map(|f| format!("{base}/{}", f.path)).collect();
+    urls.push(format!("{base}/api/v1/games.json"));
+    let mut deployed = fetch_all(&urls, Duration::from_secs(args.timeout.max(1)))?;
+    let deployed_index = deployed.pop().flatten();
 
-    let report = Report::new(
+    let mut report = Report::new(
         &args.against,
         files
             .iter()
             .zip(&deployed)
             .map(|(f, d)| (f.path.as_str(), f.bytes.as_slice(), d.as_deref())),
     )?;
+    if let Some(index) = deployed_index {
+        report.add_removed(&index);
+    }
     match args.format {
         StatusFormat::Text => print!("{}", report.to_text()),
         StatusFormat::Json => print!("{}", report.to_json()),

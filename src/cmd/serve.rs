@@ -7,7 +7,12 @@ use anyhow::Context as _;
 use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
+use tokio_util::sync::CancellationToken;
+
+use crate::api::{self, ApiOptions};
 use crate::cli::ServeArgs;
+use crate::control::{Control, ControlOptions, ServiceConfig};
+use crate::mcp::{self, McpOptions};
 use crate::server::{self, ServerState};
 use crate::site::BuildOptions;
 
@@ -30,10 +35,27 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .with_live_reload(!args.no_watch)
         .with_color(super::stderr_color());
 
-    // Mounts: the control API (`/api/...`, `/openapi/v1.json`) and `/mcp` join
-    // the static site here, e.g.
-    // `state.with_mounts(api::router(control.clone()).merge(mcp::router(control)))`,
-    // built from `args.state_dir`, `args.control_config` and `args.access_token`.
+    // The control half: the simulated service behind `/api`, `/openapi/v1.json` and `/mcp`.
+    let service = match &args.control_config {
+        Some(path) => ServiceConfig::load(path)?,
+        None => ServiceConfig::default(),
+    };
+    let state_dir = args
+        .state_dir
+        .clone()
+        .unwrap_or_else(|| args.common.root.join(".activity-site"));
+    let control = Control::open(ControlOptions::new(&state_dir))?;
+    let mcp_shutdown = CancellationToken::new();
+    // A non-empty --access-token wins; an empty one keeps the file's token.
+    let api_options = ApiOptions::from_config(&service, args.access_token.clone());
+    let access_token = api_options.access_token.clone();
+    let mcp_options = McpOptions {
+        allowed_hosts: service.allowed_hosts.clone(),
+        shutdown: mcp_shutdown.clone(),
+    };
+    let state = state.with_mounts(
+        api::router(control.clone(), api_options).merge(mcp::router(control, mcp_options)),
+    );
 
     let outcome = server::rebuild(&state).await?;
     if outcome.summary.is_none() && args.no_watch {
@@ -49,7 +71,11 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let addr = listener
         .local_addr()
         .context("cannot read the bound address")?;
-    if !addr.ip().is_loopback() {
+    if !addr.ip().is_loopback() && access_token.is_none() {
+        tracing::warn!(
+            "listening on {addr} without an access token: anyone who can reach it controls the simulated service"
+        );
+    } else if !addr.ip().is_loopback() {
         tracing::warn!(
             "listening on {addr}, beyond loopback: other machines can reach this preview"
         );
@@ -60,7 +86,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         Some(server::watch::spawn(state.clone())?)
     };
     println!("Serving {} at {}", args.out.display(), browsable_url(addr));
-    server::run(listener, state, shutdown_signal()).await?;
+    let shutdown = async move {
+        shutdown_signal().await;
+        // MCP event streams would otherwise hold the graceful shutdown open.
+        mcp_shutdown.cancel();
+    };
+    server::run(listener, state, shutdown).await?;
     Ok(ExitCode::SUCCESS)
 }
 

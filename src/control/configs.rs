@@ -25,6 +25,15 @@ pub const CREDENTIAL_FIELDS: [&str; 4] = [
     "encryptedPassword",
 ];
 
+/// The longest configuration name, in characters (at most 200 bytes in
+/// UTF-8, so `<name>.json` fits every file system).
+pub const MAX_CONFIG_NAME_CHARS: usize = 50;
+
+/// A regular expression (ECMA-262 and Python compatible) equivalent to
+/// [`name_problem`] returning `None`, for the OpenAPI document.
+pub const CONFIG_NAME_PATTERN: &str =
+    r#"^(?!\.\.?$)(?! )[^\\/:*?"<>|\x00-\x1f\x7f-\x9f]*[^\\/:*?"<>|\x00-\x1f\x7f-\x9f .]$"#;
+
 /// A complete configuration with realistic defaults.
 pub fn default_config() -> Value {
     json!({
@@ -95,9 +104,14 @@ pub fn name_problem(name: &str) -> Option<String> {
             "the configuration name `{name}` contains the forbidden character `{c}` (forbidden: \\ / : * ? \" < > |)"
         ));
     }
+    if name.chars().count() > MAX_CONFIG_NAME_CHARS {
+        return Some(format!(
+            "the configuration name is longer than {MAX_CONFIG_NAME_CHARS} characters"
+        ));
+    }
     if !state::is_safe_component(name) {
         return Some(format!(
-            "`{name}` is not a usable configuration name (no `.` or `..`, no leading or trailing space, no trailing dot, at most 128 bytes)"
+            "`{name}` is not a usable configuration name (not `.` or `..`, no leading or trailing space, no trailing dot)"
         ));
     }
     None
@@ -307,6 +321,52 @@ mod tests {
             assert!(name_problem(bad).is_some(), "{bad:?}");
         }
         assert!(name_problem("Daily run").is_none());
+    }
+
+    #[test]
+    fn the_documented_pattern_agrees_with_the_rule() {
+        let schema = json!({
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_CONFIG_NAME_CHARS,
+            "pattern": CONFIG_NAME_PATTERN,
+        });
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let long = "x".repeat(MAX_CONFIG_NAME_CHARS + 1);
+        let names = [
+            "Default",
+            "a",
+            "my config",
+            "日常",
+            "a.b",
+            ".hidden",
+            "",
+            ".",
+            "..",
+            "a/b",
+            "a\\b",
+            "a:b",
+            "a*b",
+            "a?b",
+            "a\"b",
+            "a<b",
+            "a>b",
+            "a|b",
+            " a",
+            "a ",
+            "a.",
+            "a\u{7}b",
+            "a\u{85}b",
+            "x\ny",
+            &long,
+        ];
+        for name in names {
+            assert_eq!(
+                validator.is_valid(&json!(name)),
+                name_problem(name).is_none(),
+                "{name:?}"
+            );
+        }
     }
 
     #[test]

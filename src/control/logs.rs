@@ -71,7 +71,7 @@ impl LogBuffer {
         let message = message.replace("\r\n", "\n").replace('\r', "\n");
         let line = format!("{time} | {level:<7} | {message}");
         let id = {
-            let mut ring = self.inner.ring.lock().expect("log lock");
+            let mut ring = self.inner.ring.lock().unwrap_or_else(|e| e.into_inner());
             let id = ring.next_id;
             ring.next_id += 1;
             if ring.lines.len() == ring.capacity {
@@ -98,7 +98,7 @@ impl LogBuffer {
 
     /// The `count` most recent lines, oldest first.
     pub fn recent(&self, count: usize) -> Vec<String> {
-        let ring = self.inner.ring.lock().expect("log lock");
+        let ring = self.inner.ring.lock().unwrap_or_else(|e| e.into_inner());
         let skip = ring.lines.len().saturating_sub(count);
         ring.lines
             .iter()
@@ -126,7 +126,7 @@ impl LogBuffer {
 
     /// The first line after `last`, or how many were lost before the oldest kept one.
     fn after(&self, last: u64) -> Option<LogItem> {
-        let ring = self.inner.ring.lock().expect("log lock");
+        let ring = self.inner.ring.lock().unwrap_or_else(|e| e.into_inner());
         let first = ring.lines.front()?;
         if first.id > last + 1 {
             return Some(LogItem::Missed {

@@ -18,6 +18,7 @@ use sha2::Digest;
 mod configs;
 mod error;
 mod extensions;
+mod font;
 mod logs;
 mod operator;
 mod runner;
@@ -25,7 +26,10 @@ mod service_config;
 mod settings;
 pub mod state;
 
-pub use configs::{CREDENTIAL_FIELDS, DEFAULT_CONFIG_NAME, default_config, name_problem};
+pub use configs::{
+    CONFIG_NAME_PATTERN, CREDENTIAL_FIELDS, DEFAULT_CONFIG_NAME, MAX_CONFIG_NAME_CHARS,
+    default_config, name_problem,
+};
 pub use error::{Error, Result};
 pub use extensions::{ExtensionInfo, ExtensionProblem, ReloadReport};
 pub use logs::{LogBuffer, LogEvent, LogItem, LogSubscription};
@@ -37,7 +41,7 @@ pub use runner::{
     TaskStatus, find_task,
 };
 pub use service_config::{ServiceConfig, host_allowed};
-pub use settings::{SettingsUpdate, default_settings};
+pub use settings::{SettingsUpdate, default_settings, settings_schema};
 
 use configs::Configs;
 use extensions::Extensions;
@@ -71,6 +75,7 @@ impl ControlOptions {
 /// or `{config, persist: false}`. An empty body runs the current configuration.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(example = json!({"configName": "Default"}))]
 pub struct RunRequest {
     /// An existing configuration to run; with `config` and `persist: true`,
     /// the name the supplied configuration is saved under.

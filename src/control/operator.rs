@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::control::error::{Error, Result};
+use crate::control::font::glyph;
 use crate::control::runner::{RunState, TASKS, TaskStatus};
 
 /// Width of the simulated game window.
@@ -444,6 +445,8 @@ impl Operator {
             encoder.set_color(png::ColorType::Rgb);
             encoder.set_depth(png::BitDepth::Eight);
             encoder.set_compression(png::Compression::Fast);
+            // Rows are mostly runs of one colour: `Sub` filters them to zeros cheaply.
+            encoder.set_filter(png::Filter::Sub);
             let mut writer = encoder.write_header()?;
             writer.write_image_data(&pixels)?;
             writer.finish()?;
@@ -501,10 +504,36 @@ impl Canvas {
     fn rect(&mut self, x: i64, y: i64, w: i64, h: i64, color: Rgb) {
         let (x0, y0) = (x.max(0), y.max(0));
         let (x1, y1) = ((x + w).min(WIDTH as i64), (y + h).min(HEIGHT as i64));
+        if x1 <= x0 || y1 <= y0 {
+            return;
+        }
+        // One row of the colour, copied row by row (a memcpy even unoptimized).
+        let row = color.repeat((x1 - x0) as usize);
         for py in y0..y1 {
-            for px in x0..x1 {
-                let i = ((py * WIDTH as i64 + px) * 3) as usize;
-                self.pixels[i..i + 3].copy_from_slice(&color);
+            let start = ((py * WIDTH as i64 + x0) * 3) as usize;
+            self.pixels[start..start + row.len()].copy_from_slice(&row);
+        }
+    }
+
+    /// Draws `text` with the 5x7 font at `scale`, clipped to the window.
+    fn text(&mut self, x: i64, y: i64, scale: i64, text: &str, color: Rgb) {
+        for (i, c) in text.chars().enumerate() {
+            let left = x + i as i64 * 6 * scale;
+            if left >= WIDTH as i64 {
+                break;
+            }
+            for (row, bits) in glyph(c).iter().enumerate() {
+                for col in 0..5 {
+                    if bits & (0b10000 >> col) != 0 {
+                        self.rect(
+                            left + col * scale,
+                            y + row as i64 * scale,
+                            scale,
+                            scale,
+                            color,
+                        );
+                    }
+                }
             }
         }
     }
@@ -574,6 +603,36 @@ fn draw(status: &TaskStatus, w: &Window) -> Vec<u8> {
         c.rect(x, 200, 220, 300, color);
         c.frame(x, 200, 220, 300, 2, [200, 200, 210]);
     }
+    // Text: what the simulated game shows.
+    const WHITE: Rgb = [235, 238, 245];
+    c.text(12, 11, 2, "STAR RAIL (SIMULATED)", WHITE);
+    let state = serde_json::to_value(status.status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_uppercase))
+        .unwrap_or_default();
+    c.text(40, 50, 3, &format!("STATUS: {state}"), WHITE);
+    c.text(40, 160, 3, &status.progress, WHITE);
+    for (i, task) in TASKS.iter().enumerate() {
+        let x = 40 + i as i64 * 244;
+        c.text(x + 12, 220, 3, &format!("{i}"), WHITE);
+        c.text(x + 10, 260, 2, task.class.trim_end_matches("Task"), WHITE);
+    }
+    if let Some(error) = &status.error {
+        c.text(40, 520, 2, error, [255, 150, 150]);
+    }
+    if let Some(key) = &w.last_key {
+        c.text(40, 680, 2, &format!("LAST KEY: {key}"), WHITE);
+    }
+    c.text(
+        900,
+        680,
+        2,
+        &format!(
+            "SESSION {} STEP {}MS",
+            status.backend.session, status.backend.step_ms
+        ),
+        WHITE,
+    );
     // Scroll indicator.
     let offset = w.scroll.clamp(-50, 50) * 4;
     c.rect(1250, 330 - offset, 10, 60, [200, 200, 220]);

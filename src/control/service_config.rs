@@ -35,7 +35,8 @@ impl Default for ServiceConfig {
 impl ServiceConfig {
     /// Reads the file. A missing file is an error here; callers that treat
     /// it as optional check first.
-    pub fn load(path: &Path) -> anyhow::Result<ServiceConfig> {
+    pub fn load(path: impl AsRef<Path>) -> anyhow::Result<ServiceConfig> {
+        let path = path.as_ref();
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read the service configuration {}", path.display()))?;
         ServiceConfig::parse(&text)

@@ -135,6 +135,11 @@ impl Settings {
         let mut model = default_settings();
         for (path, value) in leaves {
             let dotted = path.join(".");
+            if value.as_object().is_some_and(Map::is_empty) {
+                // `{"general": {}}` asks for nothing.
+                result.ignored.push(dotted);
+                continue;
+            }
             let expected = pointer_mut(&mut model, &path).map(|v| v.clone());
             match (expected, pointer_mut(&mut next, &path)) {
                 (None, _) | (_, None) => result.ignored.push(dotted),
@@ -200,7 +205,6 @@ fn check(path: &str, old: &Value, new: &Value) -> std::result::Result<(), String
         (Value::Bool(_), Value::Bool(_)) | (Value::String(_), Value::String(_)) => true,
         (Value::Number(o), Value::Number(n)) => o.is_f64() || !n.is_f64(),
         (Value::Array(_), Value::Array(_)) => true,
-        (Value::Object(_), Value::Object(n)) => n.is_empty(),
         _ => false,
     };
     if !same_type {
@@ -210,42 +214,125 @@ fn check(path: &str, old: &Value, new: &Value) -> std::result::Result<(), String
         };
         return Err(format!("`{path}` must be {expected}, not {}", kind_of(new)));
     }
+    match rule(path) {
+        Rule::Fraction if !new.as_f64().is_some_and(|x| (0.0..=1.0).contains(&x)) => {
+            Err(format!("`{path}` must be between 0 and 1, not {new}"))
+        }
+        Rule::Port if !new.as_u64().is_some_and(|p| (1..=65535).contains(&p)) => Err(format!(
+            "`{path}` must be a port from 1 to 65535, not {new}"
+        )),
+        Rule::Url
+            if new
+                .as_str()
+                .is_some_and(|t| !t.is_empty() && !is_http_url(t)) =>
+        {
+            Err(format!(
+                "`{path}` must be empty or an http(s) URL such as http://192.168.1.10:5000, not {new}"
+            ))
+        }
+        Rule::OneOf(choices) if !new.as_str().is_some_and(|t| choices.contains(&t)) => Err(
+            format!("`{path}` must be one of {}, not {new}", choices.join(", ")),
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// A constraint of a leaf beyond its JSON type.
+#[derive(Debug, Clone, Copy)]
+enum Rule {
+    Free,
+    /// A number from 0 to 1.
+    Fraction,
+    /// An integer from 1 to 65535.
+    Port,
+    /// Empty, or an http(s) URL.
+    Url,
+    OneOf(&'static [&'static str]),
+}
+
+fn rule(path: &str) -> Rule {
     let leaf = path.rsplit('.').next().unwrap_or(path);
-    if let Some(x) = new.as_f64()
-        && (leaf.ends_with("Confidence") || leaf == "panelOpacity")
-        && !(0.0..=1.0).contains(&x)
-    {
-        return Err(format!("`{path}` must be between 0 and 1, not {x}"));
+    match path {
+        "update.updateChannel" => return Rule::OneOf(&["stable", "beta"]),
+        "update.downloadChannel" => return Rule::OneOf(&["github", "mirror"]),
+        "display.theme" => return Rule::OneOf(&["system", "light", "dark"]),
+        "advanced.backend.type" => return Rule::OneOf(&["cli", "python"]),
+        _ => {}
     }
-    if leaf == "smtpPort" && !new.as_u64().is_some_and(|p| (1..=65535).contains(&p)) {
-        return Err(format!("`{path}` must be a port from 1 to 65535"));
+    if leaf.ends_with("Confidence") || leaf == "panelOpacity" {
+        Rule::Fraction
+    } else if leaf == "smtpPort" {
+        Rule::Port
+    } else if leaf == "url" {
+        Rule::Url
+    } else {
+        Rule::Free
     }
-    if let Some(text) = new.as_str()
-        && leaf == "url"
-        && !text.is_empty()
-        && !is_http_url(text)
-    {
-        return Err(format!(
-            "`{path}` must be an http(s) URL such as http://192.168.1.10:5000, not `{text}`"
-        ));
+}
+
+/// The JSON Schema of the settings (`update: false`, every field required)
+/// or of an update (`update: true`: every field optional, at least one per
+/// object, no unknown keys). Derived from the defaults and the same rules
+/// the update applies, so the document and the behaviour agree.
+pub fn settings_schema(update: bool) -> Value {
+    fn walk(value: &Value, path: &str, update: bool) -> Value {
+        match value {
+            Value::Object(map) => {
+                let properties: Map<String, Value> = map
+                    .iter()
+                    .map(|(k, v)| {
+                        let child = if path.is_empty() {
+                            k.clone()
+                        } else {
+                            format!("{path}.{k}")
+                        };
+                        (k.clone(), walk(v, &child, update))
+                    })
+                    .collect();
+                let mut schema = json!({
+                    "type": "object",
+                    "properties": properties,
+                    "additionalProperties": false,
+                });
+                if update {
+                    schema["minProperties"] = json!(1);
+                } else {
+                    schema["required"] = json!(map.keys().collect::<Vec<_>>());
+                }
+                schema
+            }
+            Value::Bool(_) => json!({ "type": "boolean" }),
+            Value::Number(n) => {
+                let mut schema = if n.is_f64() {
+                    json!({ "type": "number" })
+                } else {
+                    json!({ "type": "integer" })
+                };
+                match rule(path) {
+                    Rule::Fraction => {
+                        schema["minimum"] = json!(0);
+                        schema["maximum"] = json!(1);
+                    }
+                    Rule::Port => {
+                        schema["minimum"] = json!(1);
+                        schema["maximum"] = json!(65535);
+                    }
+                    _ => {}
+                }
+                schema
+            }
+            Value::String(_) => match rule(path) {
+                Rule::OneOf(choices) => json!({ "type": "string", "enum": choices }),
+                Rule::Url => json!({
+                    "type": "string",
+                    "pattern": "^(https?://[^/?#\\s\\x00-\\x1f\\x7f-\\x9f]+[^\\s\\x00-\\x1f\\x7f-\\x9f]*)?$",
+                }),
+                _ => json!({ "type": "string" }),
+            },
+            _ => json!({}),
+        }
     }
-    let choices: &[&str] = match path {
-        "update.updateChannel" => &["stable", "beta"],
-        "update.downloadChannel" => &["github", "mirror"],
-        "display.theme" => &["system", "light", "dark"],
-        "advanced.backend.type" => &["cli", "python"],
-        _ => &[],
-    };
-    if let Some(text) = new.as_str()
-        && !choices.is_empty()
-        && !choices.contains(&text)
-    {
-        return Err(format!(
-            "`{path}` must be one of {}, not `{text}`",
-            choices.join(", ")
-        ));
-    }
-    Ok(())
+    walk(&default_settings(), "", update)
 }
 
 fn is_http_url(text: &str) -> bool {
@@ -307,6 +394,30 @@ mod tests {
             .unwrap_err();
         assert!(err.to_string().contains("general.cloudGame"), "{err}");
         assert_eq!(s.get()["general"]["gamePath"], "");
+    }
+
+    #[test]
+    fn the_update_schema_agrees_with_the_update() {
+        let validator = jsonschema::validator_for(&settings_schema(true)).unwrap();
+        let cases = [
+            json!({"advanced": {"backend": {"remote": {"url": "http://10.0.0.2:5000"}}}}),
+            json!({"advanced": {"backend": {"remote": {"url": ""}}}}),
+            json!({"advanced": {"backend": {"remote": {"url": "ftp://x"}}}}),
+            json!({"advanced": {"backend": {"remote": {"url": "http:// x"}}}}),
+            json!({"advanced": {"backend": {"remote": {"url": "https://"}}}}),
+            json!({"general": {"ocrConfidence": 1.5}}),
+            json!({"general": {"ocrConfidence": 0}}),
+            json!({"notification": {"email": {"smtpPort": 0}}}),
+            json!({"update": {"updateChannel": "nightly"}}),
+            json!({"update": {"updateChannel": "beta"}}),
+            json!({"general": {"cloudGame": "no"}}),
+        ];
+        for case in cases {
+            let (_d, s) = store();
+            assert_eq!(validator.is_valid(&case), s.update(&case).is_ok(), "{case}");
+        }
+        let full = jsonschema::validator_for(&settings_schema(false)).unwrap();
+        assert!(full.is_valid(&default_settings()));
     }
 
     #[test]

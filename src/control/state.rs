@@ -69,7 +69,7 @@ fn sync_dir(dir: &Path) {
 pub fn is_safe_component(name: &str) -> bool {
     const FORBIDDEN: &[char] = &['\\', '/', ':', '*', '?', '"', '<', '>', '|'];
     !name.is_empty()
-        && name.len() <= 128
+        && name.len() <= 200
         && name != "."
         && name != ".."
         && !name.starts_with(' ')

@@ -11,6 +11,10 @@ mod tools;
 use std::sync::Arc;
 
 use axum::Router;
+use axum::extract::Request;
+use axum::http::{Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::Response;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
@@ -61,8 +65,21 @@ pub fn router(control: Control, options: McpOptions) -> Router {
     );
     Router::new()
         .route_service("/mcp", service)
+        .layer(axum::middleware::from_fn(session_end_status))
         .layer(axum::middleware::from_fn_with_state(
             AllowedHosts::parse(&options.allowed_hosts),
             guard::check,
         ))
+}
+
+/// Answers a successful session DELETE with 204 rather than rmcp's 202: the
+/// session is gone, not queued for removal, and the official Python client
+/// warns about any status but 200 and 204.
+async fn session_end_status(request: Request, next: Next) -> Response {
+    let ends_session = request.method() == Method::DELETE;
+    let mut response = next.run(request).await;
+    if ends_session && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::NO_CONTENT;
+    }
+    response
 }

@@ -77,7 +77,7 @@ pub struct LogsArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RestartArgs {
-    /// Backend start arguments (default `--inline --no-admin`); simulator options such as the step duration or a task to fail go here too. An unknown argument makes the restart fail.
+    /// Backend start arguments (default `--inline --no-admin`). Also known: `--python`, and the simulator's `--step-ms=N` (step duration, 1 to 600000 ms), `--fail-task=NAME` (a task class, index or extension id that fails when run) and `--unavailable` (every command fails). An unknown argument makes the restart fail.
     #[serde(default)]
     arguments: Option<String>,
 }
@@ -304,7 +304,7 @@ impl ControlTools {
     }
 
     #[tool(
-        description = "Restart the backend with new start arguments (default `--inline --no-admin`). Simulator options such as `--step-ms=50` set the step duration; an unknown argument makes the restart fail and keeps the old backend.",
+        description = "Restart the backend with new start arguments (default `--inline --no-admin`); stops the running task. Simulator options rehearse timing and failures: `--step-ms=50` sets the step duration, `--fail-task=ReceiveRewardsTask` makes that task fail. An unknown argument makes the restart fail and keeps the old backend.",
         annotations(
             destructive_hint = true,
             idempotent_hint = true,

@@ -145,7 +145,13 @@ pub fn router(state: ServerState) -> Router {
         .route("/api/v1/{*path}", any(files.clone()))
         .fallback(files)
         .with_state(state);
+    // Control routes match literal segments in any case (`/api/tAsK/StAtUs`):
+    // the path is rewritten to its canonical spelling before routing.
     let app = mounts.merge(own);
+    let canonical = tower::ServiceBuilder::new()
+        .map_request(crate::api::canonicalize)
+        .service(app);
+    let app = Router::new().fallback_service(canonical);
     // The request log costs a little on every request; add it only when
     // someone reads it (`RUST_LOG=debug` or `tower_http=debug`).
     if tracing::enabled!(target: "tower_http::trace::on_response", Level::DEBUG) {

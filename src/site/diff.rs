@@ -49,6 +49,8 @@ pub enum FileStatus {
     New,
     /// The deployed copy is not a readable activity document; the build replaces it.
     Replaced,
+    /// The deployed site lists this file in its `games.json`, the build does not have it.
+    Removed,
 }
 
 /// One changed field: its old and new value (`None` when absent).
@@ -93,6 +95,24 @@ impl Report {
         })
     }
 
+    /// Adds the files the deployed index (`api/v1/games.json`) lists and this
+    /// build does not produce, as [`FileStatus::Removed`].
+    pub fn add_removed(&mut self, deployed_index: &[u8]) {
+        for path in deployed_documents(deployed_index) {
+            if !self.files.iter().any(|f| f.path == path) {
+                self.files.push(FileDiff {
+                    path,
+                    status: FileStatus::Removed,
+                    note: None,
+                    version: Vec::new(),
+                    added: Vec::new(),
+                    removed: Vec::new(),
+                    changed: Vec::new(),
+                });
+            }
+        }
+    }
+
     /// Whether deploying this build would change anything.
     pub fn has_changes(&self) -> bool {
         self.files.iter().any(|f| f.status != FileStatus::Unchanged)
@@ -127,6 +147,14 @@ impl Report {
                     );
                     continue;
                 }
+                FileStatus::Removed => {
+                    let _ = writeln!(
+                        out,
+                        "{}: removed (deployed, but no longer built)",
+                        file.path
+                    );
+                    continue;
+                }
                 FileStatus::Changed => {
                     let _ = writeln!(out, "{}: changed", file.path);
                 }
@@ -150,12 +178,13 @@ impl Report {
         let count = |s: FileStatus| self.files.iter().filter(|f| f.status == s).count();
         let _ = writeln!(
             out,
-            "{} files compared with {}: {} changed, {} new, {} replaced, {} unchanged",
+            "{} files compared with {}: {} changed, {} new, {} replaced, {} removed, {} unchanged",
             self.files.len(),
             self.against,
             count(FileStatus::Changed),
             count(FileStatus::New),
             count(FileStatus::Replaced),
+            count(FileStatus::Removed),
             count(FileStatus::Unchanged),
         );
         out
@@ -179,6 +208,27 @@ impl Report {
         text.push('\n');
         text
     }
+}
+
+/// The activity documents a deployed `api/v1/games.json` lists
+/// (`games[].files[].path`), relative to the site root. An index that does
+/// not parse lists nothing: removals are then simply not detected.
+pub fn deployed_documents(index: &[u8]) -> Vec<String> {
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(index) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<String> = value["games"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|game| game["files"].as_array().into_iter().flatten())
+        .filter_map(|file| file["path"].as_str())
+        .map(|path| path.trim_start_matches('/').to_owned())
+        .filter(|path| path.starts_with("api/v1/activity/") && path.ends_with(".json"))
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
 }
 
 /// Compares one built file with its deployed bytes.

@@ -189,7 +189,18 @@ pub fn render(checked: &Checked, options: &validate::Options) -> anyhow::Result<
         path: "api/v1/schema/activity.json".to_string(),
         bytes: to_pretty(&checked.activity_schema).into_bytes(),
     });
-    let _ = options;
+    for game in &games {
+        files.extend(ics::render_calendars(game));
+    }
+    // Pages mark activities relative to "now", read in the default time zone.
+    let now = options.now.unwrap_or_else(|| {
+        chrono::Utc::now()
+            .with_timezone(&chrono_tz::Asia::Shanghai)
+            .naive_local()
+    });
+    files.extend(pages::render_pages(&games, now)?);
+    files.push(publish::render_headers(&games));
+    publish::add_precompressed(&mut files);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
 }

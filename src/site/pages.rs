@@ -82,6 +82,10 @@ struct Ui {
     as_of: &'static str,
     /// The colon after a label (full-width in Chinese).
     colon: &'static str,
+    /// The full stop that ends a sentence (full-width in Chinese).
+    stop: &'static str,
+    /// The space after a full stop (none in Chinese).
+    space: &'static str,
     times_in: &'static str,
     legend: &'static str,
     not_found_title: &'static str,
@@ -116,6 +120,8 @@ const EN: Ui = Ui {
     now: "Now",
     as_of: "Status as of",
     colon: ": ",
+    stop: ".",
+    space: " ",
     times_in: "Times are in the game's server time zone",
     legend: "Legend",
     not_found_title: "Page not found",
@@ -150,6 +156,8 @@ const ZH: Ui = Ui {
     now: "现在",
     as_of: "状态时间",
     colon: "：",
+    stop: "。",
+    space: "",
     times_in: "时间均为游戏服务器时区",
     legend: "图例",
     not_found_title: "页面不存在",

@@ -137,7 +137,7 @@ pub fn document(doc: &Value, now: NaiveDateTime, report: &mut Reporter<'_>) {
                     Some("run `activity-site fmt` to sort activities by startTime".to_string()),
                 );
             }
-            previous_start = Some(previous_start.map_or(start, |p| p.max(start)));
+            previous_start = Some(start);
         }
         let name = activity.get("name").and_then(Value::as_str);
         let start_text = activity.get("startTime").and_then(Value::as_str);
@@ -328,21 +328,25 @@ fn whitespace(object: &Value, base: &str, field: &str, report: &mut Reporter<'_>
     let Some(text) = object.get(field).and_then(Value::as_str) else {
         return;
     };
+    let trimmed = text.trim();
+    // Descriptions may hold line breaks; nothing else may hold control characters.
+    let control = text
+        .chars()
+        .find(|c| c.is_control() && !(field == "description" && *c == '\n'));
+    if trimmed.len() == text.len() && control.is_none() {
+        return;
+    }
     let pointer = format!("{base}/{field}");
-    if text != text.trim() {
+    if trimmed.len() != text.len() {
         report.value(
             &pointer,
             "whitespace",
             Warning,
             format!("`{field}` has leading or trailing whitespace"),
-            Some(format!("did you mean `{}`?", text.trim())),
+            Some(format!("did you mean `{trimmed}`?")),
         );
     }
-    // Descriptions may hold line breaks; nothing else may hold control characters.
-    if let Some(c) = text
-        .chars()
-        .find(|c| c.is_control() && !(field == "description" && *c == '\n'))
-    {
+    if let Some(c) = control {
         report.value(
             &pointer,
             "whitespace",
@@ -590,7 +594,7 @@ pub fn locale_parity(
             );
         }
     }
-    let windows = |doc: &Value| -> Vec<(String, String)> {
+    let windows = |doc: &'_ Value| -> Vec<(String, String)> {
         doc.get("activities")
             .and_then(Value::as_array)
             .map(|a| {
@@ -605,16 +609,24 @@ pub fn locale_parity(
             })
             .unwrap_or_default()
     };
-    let mut expected = windows(default);
     let ours = windows(other);
+    // The default locale's windows, counted; each of ours takes one.
+    let mut remaining: HashMap<(String, String), usize> = HashMap::new();
+    for window in windows(default) {
+        *remaining.entry(window).or_default() += 1;
+    }
     let mut extra = Vec::new();
     for (i, window) in ours.iter().enumerate() {
-        if let Some(pos) = expected.iter().position(|w| w == window) {
-            expected.swap_remove(pos);
-        } else {
-            extra.push(i);
+        match remaining.get_mut(window) {
+            Some(n) if *n > 0 => *n -= 1,
+            _ => extra.push(i),
         }
     }
+    let mut expected: Vec<(String, String)> = remaining
+        .into_iter()
+        .flat_map(|(w, n)| std::iter::repeat_n(w, n))
+        .collect();
+    expected.sort();
     let extra_count = extra.len();
     for i in extra {
         let (start, end) = &ours[i];

@@ -163,3 +163,30 @@ async fn the_stream_needs_the_token_when_one_is_set() {
     let mut reader = SseReader::new(allowed);
     assert_eq!(reader.next().await, Frame::Comment("connected".to_string()));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_too_far_behind_is_told_what_it_missed() {
+    // A ring of 5 lines: resuming from line 1 after 20 lines cannot replay
+    // them all, and the server buffers nothing beyond the ring.
+    let dir = tempfile::tempdir().unwrap();
+    let mut control_options = activity_site::control::ControlOptions::new(dir.path().join("state"));
+    control_options.log_capacity = 5;
+    let control = activity_site::control::Control::open(control_options).unwrap();
+    for i in 0..20 {
+        control.log().info(&format!("line {i}"));
+    }
+    let base = serve(activity_site::api::router(control.clone(), options())).await;
+    let response = reqwest::Client::new()
+        .get(format!("{base}/api/Backend/logs/stream"))
+        .header("Last-Event-ID", "1")
+        .send()
+        .await
+        .unwrap();
+    let mut reader = SseReader::new(response);
+    let (_, notice) = reader.next_event().await;
+    assert!(notice[0].contains("were dropped"), "{notice:?}");
+    let newest = control.log().newest_id();
+    let (id, data) = reader.next_event().await;
+    assert_eq!(id, Some((newest - 4).to_string()));
+    assert!(data[0].ends_with("line 15"), "{data:?}");
+}

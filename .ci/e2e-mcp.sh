@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# End-to-end check of /mcp with the official MCP Python SDK (`pip install mcp`)
+# as a real client, against `activity-site serve` started with an access token.
+# See .ci/e2e_mcp.py for what is checked. Runs the latest SDK and the last 1.x.
+#
+# Environment:
+#   ACTIVITY_SITE_BIN  binary to test (default: built here with cargo)
+#   MCP_SPECS          pip requirement specs to test, space-separated
+#                      (default: "mcp mcp<2")
+#   E2E_TIMEOUT        seconds allowed for each client run (default: 240)
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+specs="${MCP_SPECS:-mcp mcp<2}"
+limit="${E2E_TIMEOUT:-240}"
+
+say() { echo "e2e-mcp.sh: $*"; }
+
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# Python with venv, on a fresh Debian machine.
+if ! command -v python3 >/dev/null || ! python3 -m venv --help >/dev/null 2>&1 \
+    || ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
+    say "installing python3 and venv"
+    as_root apt-get update
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        python3 python3-venv python3-pip ca-certificates
+fi
+
+if [ -z "${ACTIVITY_SITE_BIN:-}" ]; then
+    say "building activity-site"
+    cargo build --quiet --bin activity-site
+    ACTIVITY_SITE_BIN="$repo/target/debug/activity-site"
+fi
+
+work="$(mktemp -d)"
+server_pid=""
+cleanup() {
+    if [ -n "$server_pid" ]; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+token="e2e-$(python3 -c 'import secrets; print(secrets.token_hex(12))')"
+base="http://127.0.0.1:$port"
+
+say "starting $ACTIVITY_SITE_BIN serve on $base"
+"$ACTIVITY_SITE_BIN" serve --no-watch --addr "127.0.0.1:$port" \
+    --out "$work/site" --state-dir "$work/state" --access-token "$token" \
+    >"$work/server.log" 2>&1 &
+server_pid=$!
+
+# Wait (bounded) until the server accepts connections.
+if ! python3 - "$port" <<'EOF'; then
+import socket, sys, time
+deadline = time.monotonic() + 120
+while time.monotonic() < deadline:
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.2)
+sys.exit(1)
+EOF
+    say "the server did not start; its log:"
+    cat "$work/server.log"
+    exit 1
+fi
+
+status=0
+for spec in $specs; do
+    venv="$work/venv-$(echo "$spec" | tr -c 'a-zA-Z0-9\n' '_')"
+    say "installing $spec"
+    python3 -m venv "$venv"
+    timeout 600 "$venv/bin/pip" install --quiet --disable-pip-version-check "$spec"
+    if ! timeout "$((limit + 30))" "$venv/bin/python" .ci/e2e_mcp.py \
+        --base "$base" --token "$token" --timeout "$limit"; then
+        say "FAILED with $spec"
+        status=1
+    fi
+done
+
+if [ "$status" != 0 ]; then
+    say "server log:"
+    cat "$work/server.log"
+fi
+exit "$status"

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# End-to-end check of the site for people, with real clients:
+# - builds the site from the bundled data at a pinned "now", twice, and
+#   compares the two trees byte for byte (pages, calendars, .br/.gz included);
+# - opens the index and every game page in headless Chromium over the DevTools
+#   protocol: no console errors, timeline bars present and placed by their
+#   dates, every link resolving to a file of site/, HTML that parses without
+#   errors, text contrast of at least 4.5:1 (3:1 for large text) in light and
+#   dark mode; saves screenshots under target/e2e/ (pages.png and friends);
+# - parses every calendar with Python's icalendar: one event per activity,
+#   start and end in the game's time zone.
+# Works on a fresh Debian machine (installs chromium, python3-venv and pip
+# packages); bounded in time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+NOW=2026-11-22T12:00:00
+E2E=target/e2e
+mkdir -p "$E2E"
+
+need_apt=()
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "installing ${need_apt[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" fonts-noto-cjk >/dev/null
+fi
+
+if [ ! -x "$E2E/venv/bin/python" ]; then
+  python3 -m venv "$E2E/venv"
+fi
+"$E2E/venv/bin/pip" install -q --disable-pip-version-check 'websockets>=12' 'icalendar>=5' 'html5lib>=1.1'
+
+echo "building the site (now = $NOW)"
+timeout 1800 cargo build --locked -q
+./target/debug/activity-site build --out site --now "$NOW"
+./target/debug/activity-site build --out "$E2E/site-again" --now "$NOW"
+if ! diff -r site "$E2E/site-again" >/dev/null; then
+  echo "FAIL: two builds of the same data differ" >&2
+  diff -rq site "$E2E/site-again" >&2 || true
+  exit 1
+fi
+echo "ok: two builds are byte-identical ($(find site -type f | wc -l) files)"
+
+timeout 600 "$E2E/venv/bin/python" .ci/e2e_pages.py --site site --out "$E2E" --chromium "$(command -v chromium)"

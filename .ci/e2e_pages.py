@@ -1,0 +1,495 @@
+"""End-to-end check of the built site in headless Chromium and with icalendar.
+
+Run by .ci/e2e-pages.sh, which installs what this needs. Serves site/ on a
+loopback port, drives Chromium over the DevTools protocol (one WebSocket,
+flattened sessions), and parses every calendar with the `icalendar` package.
+Requests to other hosts (cover images) never leave the machine: they are
+answered with a small placeholder image, so the check needs no network and
+third-party hosts see no traffic.
+"""
+
+import argparse
+import asyncio
+import base64
+import functools
+import http.server
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import zlib
+import struct
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import html5lib
+import icalendar
+import websockets
+
+FAILURES = []
+
+
+def fail(message):
+    FAILURES.append(message)
+    print(f"FAIL: {message}", file=sys.stderr)
+
+
+def placeholder_png(width=16, height=9, rgb=(0x9A, 0x9E, 0xA8)):
+    """A solid grey PNG, built by hand (no imaging library needed)."""
+    raw = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
+
+
+PLACEHOLDER = base64.b64encode(placeholder_png()).decode()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(site):
+    handler = functools.partial(QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+class Browser:
+    """A minimal DevTools protocol client over the browser's WebSocket."""
+
+    def __init__(self, ws, origin):
+        self.ws = ws
+        self.origin = origin
+        self.next_id = 0
+        self.pending = {}
+        self.events = {}  # sessionId -> list of (method, params)
+        self.waiters = []  # (sessionId, method, future)
+        self.reader = asyncio.ensure_future(self.read())
+
+    async def read(self):
+        async for message in self.ws:
+            msg = json.loads(message)
+            if "id" in msg:
+                fut = self.pending.pop(msg["id"], None)
+                if fut and not fut.done():
+                    if "error" in msg:
+                        fut.set_exception(RuntimeError(f"{msg['error']}"))
+                    else:
+                        fut.set_result(msg.get("result", {}))
+                continue
+            session, method, params = msg.get("sessionId"), msg.get("method"), msg.get("params", {})
+            if method == "Fetch.requestPaused":
+                asyncio.ensure_future(self.on_request(session, params))
+                continue
+            self.events.setdefault(session, []).append((method, params))
+            for waiter in list(self.waiters):
+                if waiter[0] == session and waiter[1] == method and not waiter[2].done():
+                    waiter[2].set_result(params)
+                    self.waiters.remove(waiter)
+
+    async def send(self, method, params=None, session=None, timeout=60):
+        self.next_id += 1
+        msg = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = session
+        fut = asyncio.get_running_loop().create_future()
+        self.pending[self.next_id] = fut
+        await self.ws.send(json.dumps(msg))
+        return await asyncio.wait_for(fut, timeout)
+
+    def wait_for(self, session, method):
+        fut = asyncio.get_running_loop().create_future()
+        self.waiters.append((session, method, fut))
+        return fut
+
+    async def on_request(self, session, params):
+        url = params["request"]["url"]
+        try:
+            if url.startswith(self.origin):
+                await self.send("Fetch.continueRequest", {"requestId": params["requestId"]}, session)
+            else:
+                await self.send(
+                    "Fetch.fulfillRequest",
+                    {
+                        "requestId": params["requestId"],
+                        "responseCode": 200,
+                        "responseHeaders": [{"name": "Content-Type", "value": "image/png"}],
+                        "body": PLACEHOLDER,
+                    },
+                    session,
+                )
+        except Exception as err:  # The page may be gone already.
+            print(f"note: request {url}: {err}", file=sys.stderr)
+
+    async def open(self, width=1280, height=900, dark=False, mobile=False):
+        target = await self.send("Target.createTarget", {"url": "about:blank"})
+        attached = await self.send("Target.attachToTarget", {"targetId": target["targetId"], "flatten": True})
+        session = attached["sessionId"]
+        for method in ("Page.enable", "Runtime.enable", "Log.enable"):
+            await self.send(method, {}, session)
+        await self.send("Fetch.enable", {"patterns": [{"urlPattern": "*"}]}, session)
+        await self.send(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile},
+            session,
+        )
+        await self.send(
+            "Emulation.setEmulatedMedia",
+            {"features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]},
+            session,
+        )
+        return target["targetId"], session
+
+    async def navigate(self, session, url):
+        loaded = self.wait_for(session, "Page.loadEventFired")
+        await self.send("Page.navigate", {"url": url}, session)
+        await asyncio.wait_for(loaded, 60)
+
+    async def evaluate(self, session, expression):
+        result = await self.send(
+            "Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True}, session
+        )
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"evaluate failed: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    async def screenshot(self, session, path, width, mobile=False):
+        height = await self.evaluate(session, "Math.ceil(document.documentElement.scrollHeight)")
+        await self.send(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": min(int(height), 6000), "deviceScaleFactor": 1, "mobile": mobile},
+            session,
+        )
+        # Let lazy images load their placeholders before the picture.
+        await asyncio.sleep(0.5)
+        shot = await self.send("Page.captureScreenshot", {"format": "png"}, session)
+        pathlib.Path(path).write_bytes(base64.b64decode(shot["data"]))
+
+    def errors(self, session):
+        found = []
+        for method, params in self.events.get(session, []):
+            if method == "Runtime.exceptionThrown":
+                found.append(params["exceptionDetails"].get("text", "exception"))
+            elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
+                found.append(" ".join(str(a.get("value", a.get("description", ""))) for a in params.get("args", [])))
+            elif method == "Log.entryAdded" and params["entry"].get("level") == "error":
+                entry = params["entry"]
+                found.append(f"{entry.get('text')} {entry.get('url', '')}".strip())
+        return found
+
+
+# Runs in the page: where the bars are, what they should be, every link,
+# and text whose contrast is too low.
+PAGE_PROBE = r"""
+(() => {
+  const out = {bars: [], acts: 0, links: [], ids: [], problems: []};
+  out.lang = document.documentElement.lang;
+  out.title = document.title;
+  out.landmarks = ['header', 'main', 'footer'].filter(t => document.querySelector(t)).length;
+  out.h1 = document.querySelectorAll('h1').length;
+  out.imgsWithoutAlt = document.querySelectorAll('img:not([alt])').length;
+  out.overflow = document.documentElement.scrollWidth > window.innerWidth + 1;
+  const win = document.querySelectorAll('section.version time[datetime]');
+  out.acts = document.querySelectorAll('li.act').length;
+  if (win.length >= 2) {
+    const ws = Date.parse(win[0].getAttribute('datetime'));
+    const we = Date.parse(win[1].getAttribute('datetime'));
+    const share = t => Math.min(1, Math.max(0, (t - ws) / (we - ws))) * 100;
+    for (const li of document.querySelectorAll('li.act')) {
+      const bar = li.querySelector('.track .bar');
+      const track = li.querySelector('.track');
+      if (!bar || !track) { out.problems.push('no bar in ' + li.id); continue; }
+      const tr = track.getBoundingClientRect();
+      const br = bar.getBoundingClientRect();
+      const expLeft = share(Date.parse(li.dataset.start));
+      const expRight = share(Date.parse(li.dataset.end));
+      out.bars.push({
+        id: li.id, status: li.classList.contains('ongoing') ? 'ongoing' : li.classList.contains('upcoming') ? 'upcoming' : 'ended',
+        expLeft, expWidth: expRight - expLeft,
+        left: (br.left - tr.left) / tr.width * 100, width: br.width / tr.width * 100,
+        trackPx: tr.width, visible: br.width > 0 && br.height > 0,
+      });
+    }
+  }
+  for (const el of document.querySelectorAll('a[href], link[href]')) {
+    out.links.push({raw: el.getAttribute('href'), abs: el.href});
+  }
+  out.ids = [...document.querySelectorAll('[id]')].map(e => e.id);
+  // Text contrast (WCAG 2): every element with its own visible text against
+  // the first opaque background behind it; 4.5:1, or 3:1 for large text.
+  const rgb = c => (c.match(/[\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((acc, v, i) => acc + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const background = el => {
+    for (; el; el = el.parentElement) {
+      const c = rgb(getComputedStyle(el).backgroundColor);
+      if (c.length >= 3 && (c.length < 4 || c[3] > 0.5)) return c;
+    }
+    return [255, 255, 255];
+  };
+  out.lowContrast = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    const style = getComputedStyle(el);
+    if (!own || style.visibility === 'hidden' || el.getClientRects().length === 0) continue;
+    if (el.closest('.skip')) continue;
+    const l1 = lum(rgb(style.color)), l2 = lum(background(el));
+    const ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+    const size = parseFloat(style.fontSize), bold = parseInt(style.fontWeight, 10) >= 700;
+    const needed = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+    if (ratio < needed) out.lowContrast.push(`${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}" ${ratio.toFixed(2)}:1`);
+  }
+  return out;
+})()
+"""
+
+
+def site_file(site, origin, url):
+    """The file of site/ a same-origin URL resolves to, or None for other origins."""
+    if not url.startswith(origin):
+        return None
+    path = urllib.parse.unquote(urllib.parse.urlsplit(url).path)
+    if path.endswith("/"):
+        path += "index.html"
+    return site / path.lstrip("/")
+
+
+def check_probe(site, origin, page_url, probe, label):
+    if probe["landmarks"] != 3 or probe["h1"] != 1:
+        fail(f"{label}: landmarks {probe['landmarks']}/3, h1 count {probe['h1']}")
+    for item in sorted(set(probe["lowContrast"]))[:5]:
+        fail(f"{label}: low text contrast: {item}")
+    if probe["imgsWithoutAlt"]:
+        fail(f"{label}: {probe['imgsWithoutAlt']} images without alt")
+    for problem in probe["problems"]:
+        fail(f"{label}: {problem}")
+    if len(probe["bars"]) != probe["acts"]:
+        fail(f"{label}: {probe['acts']} activities but {len(probe['bars'])} bars")
+    for bar in probe["bars"]:
+        tolerance = 0.5 + 100 / max(bar["trackPx"], 1)  # half a percent plus a pixel
+        if not bar["visible"]:
+            fail(f"{label}: bar of {bar['id']} is not visible")
+        if abs(bar["left"] - bar["expLeft"]) > tolerance:
+            fail(f"{label}: bar of {bar['id']} starts at {bar['left']:.2f}% instead of {bar['expLeft']:.2f}%")
+        min_px = 3 / bar["trackPx"] * 100  # the CSS min-width of a bar
+        if abs(bar["width"] - max(bar["expWidth"], min_px)) > tolerance:
+            fail(f"{label}: bar of {bar['id']} is {bar['width']:.2f}% wide instead of {bar['expWidth']:.2f}%")
+    checked = 0
+    for link in probe["links"]:
+        raw, absolute = link["raw"], link["abs"]
+        if raw.startswith("data:"):
+            continue
+        if raw.startswith("/"):
+            fail(f"{label}: absolute link {raw} breaks sites under a sub-path")
+        if raw.startswith("#"):
+            if raw[1:] not in probe["ids"]:
+                fail(f"{label}: fragment {raw} names no element")
+            continue
+        target = site_file(site, origin, absolute)
+        if target is None:
+            fail(f"{label}: link to another site: {absolute}")
+            continue
+        checked += 1
+        if not target.is_file():
+            fail(f"{label}: link {raw} resolves to {target}, which does not exist")
+    return checked
+
+
+def game_pages(site, games):
+    pages = []
+    for game in games:
+        for locale in game["locales"]:
+            if locale == game["defaultLocale"]:
+                pages.append((game, locale, f"{game['id']}/"))
+            else:
+                pages.append((game, locale, f"{game['id']}/{locale}/"))
+    return pages
+
+
+async def check_pages(site, origin, chromium, out_dir, games):
+    profile = tempfile.mkdtemp(prefix="e2e-chromium-")
+    args = [
+        chromium,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--hide-scrollbars",
+        "--force-color-profile=srgb",
+        f"--user-data-dir={profile}",
+        "--remote-debugging-port=0",
+        "about:blank",
+    ]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        port_file = pathlib.Path(profile) / "DevToolsActivePort"
+        deadline = time.monotonic() + 60
+        while not (port_file.exists() and len(port_file.read_text().splitlines()) >= 2):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"chromium did not start: {proc.stderr.read().decode(errors='replace')[-2000:]}")
+            await asyncio.sleep(0.1)
+        port, path = port_file.read_text().splitlines()[:2]
+        async with websockets.connect(f"ws://127.0.0.1:{port}{path}", max_size=None) as ws:
+            browser = Browser(ws, origin)
+            pages = [(None, "en", "")] + game_pages(site, games)
+            links = 0
+            for game, locale, rel in pages:
+                url = f"{origin}/{rel}"
+                label = rel or "index.html"
+                target, session = await browser.open()
+                await browser.navigate(session, url)
+                probe = await browser.evaluate(session, PAGE_PROBE)
+                links += check_probe(site, origin, url, probe, label)
+                if game and probe["lang"] != locale:
+                    fail(f"{label}: <html lang={probe['lang']!r}>, expected {locale}")
+                if game and not probe["bars"] and json.loads(
+                    (site / "api/v1/activity" / f"{game['id']}-{locale}.json").read_text()
+                )["activities"]:
+                    fail(f"{label}: no timeline bars")
+                for error in browser.errors(session):
+                    fail(f"{label}: console error: {error}")
+                print(f"ok: {label}: {len(probe['bars'])} bars placed by date, {len(probe['links'])} links")
+                await browser.send("Target.closeTarget", {"targetId": target})
+
+            # Pictures: the first game page on a desktop (pages.png), on a phone
+            # and in dark mode, and the index.
+            first = f"{origin}/{game_pages(site, games)[0][2]}"
+            shots = [
+                ("pages.png", first, 1280, False, False),
+                ("pages-phone.png", first, 390, False, True),
+                ("pages-dark.png", first, 1280, True, False),
+                ("index.png", f"{origin}/", 1280, False, False),
+            ]
+            for name, url, width, dark, mobile in shots:
+                target, session = await browser.open(width=width, dark=dark, mobile=mobile)
+                await browser.navigate(session, url)
+                probe = await browser.evaluate(session, PAGE_PROBE)
+                if probe["overflow"]:
+                    fail(f"{name}: the page scrolls sideways at {width}px")
+                for item in sorted(set(probe["lowContrast"]))[:5]:
+                    fail(f"{name}: low text contrast: {item}")
+                for error in browser.errors(session):
+                    fail(f"{name}: console error: {error}")
+                await browser.screenshot(session, out_dir / name, width, mobile)
+                await browser.send("Target.closeTarget", {"targetId": target})
+                print(f"ok: screenshot {out_dir / name}")
+            print(f"ok: {links} links resolve to files of {site}")
+            await browser.send("Browser.close")
+    finally:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def check_html(site):
+    count = 0
+    for path in sorted(site.rglob("*.html")):
+        parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
+        try:
+            parser.parse(path.read_bytes())
+        except Exception as err:
+            fail(f"{path}: HTML parse error: {err} {parser.errors[:3]}")
+        count += 1
+    print(f"ok: {count} HTML files parse without errors")
+
+
+def check_calendars(site, games):
+    count = 0
+    for game in games:
+        zone = game.get("timeZone", "Asia/Shanghai")
+        stems = [(game["id"], game["defaultLocale"])] + [(f"{game['id']}-{l}", l) for l in game["locales"]]
+        for stem, locale in stems:
+            ics = site / "api/v1/activity" / f"{stem}.ics"
+            doc = json.loads((site / "api/v1/activity" / f"{stem}.json").read_text())
+            if not ics.is_file():
+                fail(f"{ics} is missing")
+                continue
+            raw = ics.read_bytes()
+            if b"\n" in raw.replace(b"\r\n", b""):
+                fail(f"{ics}: a line ends without CR")
+            if any(len(line) > 75 for line in raw.split(b"\r\n")):
+                fail(f"{ics}: a line is longer than 75 octets")
+            cal = icalendar.Calendar.from_ical(raw)
+            zones = [str(tz["TZID"]) for tz in cal.walk("VTIMEZONE")]
+            if zones != [zone]:
+                fail(f"{ics}: VTIMEZONE {zones}, expected [{zone}]")
+            events = cal.walk("VEVENT")
+            if len(events) != len(doc["activities"]):
+                fail(f"{ics}: {len(events)} events for {len(doc['activities'])} activities")
+            want = sorted((a["name"], a["startTime"], a["endTime"]) for a in doc["activities"])
+            got = []
+            for event in events:
+                start, end = event.decoded("DTSTART"), event.decoded("DTEND")
+                for label, dt in (("DTSTART", start), ("DTEND", end)):
+                    if not isinstance(dt, datetime) or dt.tzinfo is None:
+                        fail(f"{ics}: {label} {dt!r} has no zone")
+                        continue
+                    key = getattr(dt.tzinfo, "key", None) or getattr(dt.tzinfo, "zone", None) or str(dt.tzinfo)
+                    expected_offset = ZoneInfo(zone).utcoffset(dt.replace(tzinfo=None))
+                    if key != zone or dt.utcoffset() != expected_offset:
+                        fail(f"{ics}: {label} {dt} is in {key} ({dt.utcoffset()}), expected {zone} ({expected_offset})")
+                got.append(
+                    (
+                        str(event["SUMMARY"]),
+                        start.replace(tzinfo=None).isoformat(),
+                        end.replace(tzinfo=None).isoformat(),
+                    )
+                )
+                if not str(event.get("UID", "")) or "DTSTAMP" not in event:
+                    fail(f"{ics}: an event lacks UID or DTSTAMP")
+            if sorted(got) != want:
+                fail(f"{ics}: events do not match the activities of {stem}.json")
+            count += 1
+            print(f"ok: {ics.name}: {len(events)} events in {zone}")
+    print(f"ok: {count} calendars parsed by icalendar {icalendar.__version__}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--root", default=".", help="the data root (holds games.json)")
+    parser.add_argument("--site", default="site")
+    parser.add_argument("--out", default="target/e2e")
+    parser.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
+    args = parser.parse_args()
+    site = pathlib.Path(args.site).resolve()
+    out_dir = pathlib.Path(args.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    games = json.loads((pathlib.Path(args.root) / "games.json").read_text())["games"]
+
+    check_html(site)
+    check_calendars(site, games)
+    server = serve(site)
+    origin = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        asyncio.run(asyncio.wait_for(check_pages(site, origin, args.chromium, out_dir, games), 480))
+    finally:
+        server.shutdown()
+    if FAILURES:
+        print(f"e2e-pages: {len(FAILURES)} failures", file=sys.stderr)
+        sys.exit(1)
+    print("e2e-pages: ok")
+
+
+if __name__ == "__main__":
+    main()
