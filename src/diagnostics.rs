@@ -111,21 +111,6 @@ pub fn sort(diagnostics: &mut [Diagnostic]) {
     });
 }
 
-/// Renders diagnostics in `format`. `source` returns the text of a file for the
-/// human renderer's snippet (None when the file is not text).
-pub fn render(
-    diagnostics: &[Diagnostic],
-    format: Format,
-    color: bool,
-    source: &dyn Fn(&str) -> Option<String>,
-) -> String {
-    match format {
-        Format::Human => render_human(diagnostics, color, source),
-        Format::Json => render_json(diagnostics),
-        Format::Github => render_github(diagnostics),
-    }
-}
-
 /// The `--format json` document.
 pub fn render_json(diagnostics: &[Diagnostic]) -> String {
     #[derive(Serialize)]

@@ -71,8 +71,6 @@ pub struct LoadedFile {
 #[derive(Debug, Clone)]
 pub struct LoadedGame {
     pub game: Game,
-    /// Index of the game in the registry's `games` array.
-    pub index: usize,
     pub files: Vec<LoadedFile>,
     /// `json-syntax` problems of the game's files.
     pub diagnostics: Vec<Diagnostic>,
@@ -126,7 +124,7 @@ pub fn open(root: &Path) -> anyhow::Result<Project> {
 }
 
 /// Reads the data files of `game` (one per locale).
-pub fn load_game(root: &Path, game: &Game, index: usize) -> LoadedGame {
+pub fn load_game(root: &Path, game: &Game) -> LoadedGame {
     let mut diagnostics = Vec::new();
     let mut files = Vec::new();
     for locale in &game.locales {
@@ -148,7 +146,6 @@ pub fn load_game(root: &Path, game: &Game, index: usize) -> LoadedGame {
     }
     LoadedGame {
         game: game.clone(),
-        index,
         files,
         diagnostics,
     }

@@ -182,10 +182,6 @@ impl Registry {
     pub fn to_canonical(&self) -> String {
         to_pretty(self)
     }
-
-    pub fn game(&self, id: &str) -> Option<&Game> {
-        self.games.iter().find(|g| g.id == id)
-    }
 }
 
 /// Pretty JSON with 2-space indentation and a trailing newline.

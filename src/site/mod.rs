@@ -93,8 +93,8 @@ impl Checked {
 }
 
 /// Loads and checks the tree under `root`, game by game on every core.
-/// With `keep_documents` false, each game's documents are dropped once
-/// checked, so memory is bounded by the largest game.
+/// With `keep_documents` false, no typed documents are built and each game
+/// is dropped once checked, so memory is bounded by the largest game.
 pub fn check(
     root: &Path,
     options: &validate::Options,
@@ -105,13 +105,9 @@ pub fn check(
     let (games, mut all) = validator.registry(&project);
     let checked: Vec<CheckedGame> = games
         .par_iter()
-        .map(|(index, game)| {
-            let loaded = load::load_game(root, game, *index);
-            let mut checked = validator.game(&loaded, options);
-            if !keep_documents {
-                checked.documents.clear();
-            }
-            checked
+        .map(|game| {
+            let loaded = load::load_game(root, game);
+            validator.game(&loaded, options, keep_documents)
         })
         .collect();
     let mut games = Vec::with_capacity(checked.len());

@@ -13,7 +13,7 @@ use serde::Deserialize as _;
 use serde_json::Value;
 
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::load::{JsonFile, LoadedGame, Project, REGISTRY_PATH};
+use crate::load::{JsonFile, LoadedGame, Project};
 use crate::model::{ActivityDocument, Game};
 use spans::{Spans, Target};
 
@@ -43,7 +43,7 @@ pub struct Validator {
 pub struct CheckedGame {
     pub game: Game,
     /// One entry per locale, in the registry's order; `None` where the file is
-    /// missing or broken.
+    /// missing or broken. Empty when the check was asked not to keep documents.
     pub documents: Vec<(String, Option<ActivityDocument>)>,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -62,8 +62,8 @@ impl Validator {
     }
 
     /// Checks `games.json` and the set of data files. Returns the games that
-    /// parsed (with their index in the registry) and the diagnostics.
-    pub fn registry(&self, project: &Project) -> (Vec<(usize, Game)>, Vec<Diagnostic>) {
+    /// parsed and the diagnostics.
+    pub fn registry(&self, project: &Project) -> (Vec<Game>, Vec<Diagnostic>) {
         let mut diagnostics = project.diagnostics.clone();
         let Some(file) = &project.registry else {
             return (Vec::new(), diagnostics);
@@ -75,15 +75,23 @@ impl Validator {
         (games, diagnostics)
     }
 
-    /// Checks one game's files.
-    pub fn game(&self, loaded: &LoadedGame, options: &Options) -> CheckedGame {
+    /// Checks one game's files. With `keep_documents` the typed documents
+    /// come back too (for building); without, `documents` is empty.
+    pub fn game(
+        &self,
+        loaded: &LoadedGame,
+        options: &Options,
+        keep_documents: bool,
+    ) -> CheckedGame {
         let mut diagnostics = loaded.diagnostics.clone();
         let now = options.now_for(&loaded.game);
         let mut documents = Vec::new();
         let mut parsed: Vec<(&JsonFile, &str)> = Vec::new();
         for file in &loaded.files {
             let Some(json) = &file.json else {
-                documents.push((file.locale.clone(), None));
+                if keep_documents {
+                    documents.push((file.locale.clone(), None));
+                }
                 continue;
             };
             let mut report = Reporter::new(json);
@@ -91,14 +99,16 @@ impl Validator {
                 schema_errors(&self.activity, json, &mut report, false);
             }
             rules::document(&json.value, now, &mut report);
-            let document = ActivityDocument::deserialize(&json.value).ok();
             let found = report.finish();
             // Parity compares clean files only: an error already says what is wrong.
             if !found.iter().any(Diagnostic::is_error) {
                 parsed.push((json, &file.locale));
             }
             diagnostics.extend(found);
-            documents.push((file.locale.clone(), document));
+            if keep_documents {
+                let document = ActivityDocument::deserialize(&json.value).ok();
+                documents.push((file.locale.clone(), document));
+            }
         }
         // Locale parity: every other locale against the default one.
         if let Some((default, _)) = parsed
@@ -360,9 +370,4 @@ pub fn did_you_mean<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
         .filter(|(score, _)| *score > 0.85)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)
-}
-
-/// The registry path, for rules that point into it.
-pub fn registry_path() -> &'static str {
-    REGISTRY_PATH
 }

@@ -383,11 +383,7 @@ fn is_game_id(id: &str) -> bool {
 
 /// The registry rules (`games-registry`, `missing-file`, `orphan-file`).
 /// Returns the games that parsed.
-pub fn registry(
-    file: &JsonFile,
-    data_files: &[String],
-    report: &mut Reporter<'_>,
-) -> Vec<(usize, Game)> {
+pub fn registry(file: &JsonFile, data_files: &[String], report: &mut Reporter<'_>) -> Vec<Game> {
     let mut games = Vec::new();
     let Some(entries) = file.value.get("games").and_then(Value::as_array) else {
         return games;
@@ -494,7 +490,7 @@ pub fn registry(
             && is_game_id(&game.id)
             && ids.get(game.id.as_str()) == Some(&i)
         {
-            games.push((i, game));
+            games.push(game);
         }
     }
     // Orphans: files no game lists. Reported in the orphan file itself.
