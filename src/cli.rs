@@ -48,6 +48,31 @@ pub struct Common {
     pub now: Option<chrono::NaiveDateTime>,
 }
 
+/// Where the build keeps rendered and compressed files between builds.
+#[derive(Debug, Clone, Args)]
+pub struct CacheArgs {
+    /// Build cache directory (default: <root>/.activity-site/cache)
+    #[arg(long, conflicts_with = "no_cache")]
+    pub cache_dir: Option<PathBuf>,
+    /// Render and compress every file, without reading or writing the build cache
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+impl CacheArgs {
+    /// The cache options of a build of `root`.
+    pub fn options(&self, root: &std::path::Path) -> Option<crate::site::CacheOptions> {
+        if self.no_cache {
+            return None;
+        }
+        let dir = self
+            .cache_dir
+            .clone()
+            .unwrap_or_else(|| crate::site::CacheOptions::default_dir(root));
+        Some(crate::site::CacheOptions::new(dir))
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     #[command(flatten)]
@@ -67,6 +92,8 @@ pub struct BuildArgs {
     /// Output directory (replaced atomically)
     #[arg(long, default_value = "site")]
     pub out: PathBuf,
+    #[command(flatten)]
+    pub cache: CacheArgs,
     /// Output format of the diagnostics when the check fails
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -105,6 +132,8 @@ pub struct ServeArgs {
     /// Output directory the preview is built into
     #[arg(long, default_value = "site")]
     pub out: PathBuf,
+    #[command(flatten)]
+    pub cache: CacheArgs,
     /// Address to listen on
     #[arg(long, default_value = "127.0.0.1:5000")]
     pub addr: SocketAddr,

@@ -9,6 +9,8 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         root: args.common.root.clone(),
         out: args.out.clone(),
         now: args.common.now,
+        cache: args.cache.options(&args.common.root),
+        defer_brotli: false,
     };
     let outcome = site::build(&options)?;
     let has_errors = outcome.summary.is_none();
@@ -18,11 +20,13 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     match outcome.summary {
         Some(summary) => {
             eprintln!(
-                "built {}: {} files, {} in {:.0?}",
+                "built {}: {} files, {} in {:.0?} ({} of {} parts from the cache)",
                 args.out.display(),
                 summary.files,
                 human_bytes(summary.bytes),
-                summary.elapsed
+                summary.elapsed,
+                summary.reused,
+                summary.reused + summary.rendered
             );
             Ok(ExitCode::SUCCESS)
         }

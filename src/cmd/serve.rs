@@ -30,6 +30,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         root: args.common.root.clone(),
         out: args.out.clone(),
         now: args.common.now,
+        cache: args.cache.options(&args.common.root),
+        // An edit shows first; brotli siblings follow in a second build.
+        defer_brotli: !args.no_watch,
     };
     let state = ServerState::new(options)
         .with_live_reload(!args.no_watch)
