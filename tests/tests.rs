@@ -12,6 +12,9 @@ mod check;
 // `build`, `fmt` and `status`: output files, determinism, atomicity.
 mod build;
 
+// The build cache: warm equals cold, invalidation, damaged entries, deferred brotli.
+mod cache;
+
 // The control API through its router and a real client.
 mod control;
 
