@@ -24,7 +24,9 @@
 //! - [`diagnostics`]: the `Diagnostic` type and its renderers.
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
-//!   siblings) and the pure comparison behind `diff`; no HTTP, no async.
+//!   siblings) through a plan of parts run in parallel and cached by their
+//!   inputs ([`site::cache`]), and the pure comparison behind `diff`; no
+//!   HTTP, no async.
 //! - [`control`]: the control-service core (runner, simulated backend,
 //!   configurations, settings, extensions, operator, logs); no axum.
 //! - [`api`]: axum handlers of the control API, one file per resource,
@@ -43,7 +45,9 @@
 //! - A build with any error writes nothing; a good build replaces the output
 //!   directory in one rename, so a host never serves half a site.
 //! - The same inputs give byte-identical output: no timestamps, no maps with
-//!   random order, activities sorted stably.
+//!   random order, activities sorted stably; a build that takes parts from
+//!   the build cache writes the same bytes as one without it, and the cache
+//!   lives outside the output.
 //!
 //! `tests/architecture.rs` fails when an import breaks the direction above.
 
