@@ -31,6 +31,10 @@ pub fn base() -> OpenApi {
 /// Adds the security schemes and the derived schemas; returns the JSON document.
 pub fn finish(document: OpenApi) -> Value {
     let mut document = serde_json::to_value(with_security(document)).unwrap_or_default();
+    // The defaults of the form schemas: the very values a fresh state serves.
+    let schemas = &mut document["components"]["schemas"];
+    fill_defaults(schemas, "AppSettings", &control::default_settings());
+    fill_defaults(schemas, "TasksConfig", &control::default_config());
     let paths = &mut document["paths"];
     // Path parameters: examples that exist on a fresh start, and the rule of
     // `control::name_problem` for configuration names.
@@ -68,20 +72,31 @@ pub fn finish(document: OpenApi) -> Value {
             }
         }
     }
-    // Settings: the full shape for GET, a partial update for PUT.
+    // Settings: a partial update for PUT (the GET shape is the AppSettings component).
     let settings = &mut paths["/api/Settings"];
-    settings["get"]["responses"]["200"]["content"]["application/json"]["schema"] = json!({
-        "type": "object",
-        "required": ["success", "message", "data"],
-        "properties": {
-            "success": { "type": "boolean" },
-            "message": { "type": "string" },
-            "data": control::settings_schema(false),
-        }
-    });
     settings["put"]["requestBody"]["content"]["application/json"]["schema"] =
         control::settings_schema(true);
     document
+}
+
+/// Sets `default` on every leaf property of the component `name` (following
+/// `$ref`s into nested components) from the matching value of `defaults`.
+fn fill_defaults(schemas: &mut Value, name: &str, defaults: &Value) {
+    let Some(properties) = schemas[name]["properties"].as_object().cloned() else {
+        return;
+    };
+    for (key, property) in properties {
+        let Some(value) = defaults.get(&key) else {
+            continue;
+        };
+        let nested = property["$ref"]
+            .as_str()
+            .and_then(|r| r.strip_prefix("#/components/schemas/"));
+        match nested {
+            Some(component) => fill_defaults(schemas, component, value),
+            None => schemas[name]["properties"][&key]["default"] = value.clone(),
+        }
+    }
 }
 
 fn with_security(mut document: OpenApi) -> OpenApi {
