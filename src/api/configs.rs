@@ -12,7 +12,7 @@ use crate::api::envelope::{
     ApiError, EmptyEnvelope, Envelope, ErrorEnvelope, JsonBody, ObjectEnvelope, OptionalJsonBody,
     ok, ok_empty,
 };
-use crate::control::{Control, TasksConfig};
+use crate::control::Control;
 
 pub(crate) fn routes() -> OpenApiRouter<ApiState> {
     OpenApiRouter::new()
@@ -49,7 +49,7 @@ async fn configs_index(
 #[utoipa::path(get, path = "/api/Configs/{configName}", tag = "Configs",
     params(("configName" = String, Path, description = "Configuration name")),
     responses(
-        (status = 200, description = "The configuration: the sections of TasksConfig, plus any other field it was saved with", body = Envelope<TasksConfig>),
+        (status = 200, description = "The configuration: the sections of the component TasksConfig (#/components/schemas/TasksConfig), plus any other field it was saved with", body = ObjectEnvelope),
         (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "The configuration does not exist", body = ErrorEnvelope),
     ))]

@@ -1,18 +1,31 @@
 //! The OpenAPI document served at `/openapi/v1.json`: the paths come from the
 //! `#[utoipa::path]` attributes of the handlers (collected by utoipa-axum),
-//! this module adds the metadata, the token security schemes, and the schemas
-//! the core derives at run time (settings, configuration names), so the
-//! document states exactly what the service accepts.
+//! this module adds the metadata, the token security schemes, the schemas
+//! the core derives at run time (settings updates, configuration names), and
+//! the defaults of the form schemas `AppSettings` and `TasksConfig` (taken
+//! from the values a fresh state serves), so the document states exactly
+//! what the service accepts and returns.
 
 use serde_json::{Value, json};
+use utoipa::ToSchema;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityRequirement, SecurityScheme};
-use utoipa::openapi::{InfoBuilder, OpenApi, OpenApiBuilder};
+use utoipa::openapi::{ComponentsBuilder, InfoBuilder, OpenApi, OpenApiBuilder};
 
 use crate::control;
 
-/// The document before routes are added.
+/// The document before routes are added, with the component `TasksConfig`
+/// (which no response is declared as, since a stored configuration may hold
+/// any object; the web UI builds its configuration form from it).
 pub fn base() -> OpenApi {
+    let mut schemas = vec![(
+        control::TasksConfig::name().into_owned(),
+        <control::TasksConfig as utoipa::PartialSchema>::schema(),
+    )];
+    <control::TasksConfig as ToSchema>::schemas(&mut schemas);
     OpenApiBuilder::new()
+        .components(Some(
+            ComponentsBuilder::new().schemas_from_iter(schemas).build(),
+        ))
         .info(
             InfoBuilder::new()
                 .title("Task-automation control service (simulated)")
