@@ -26,7 +26,9 @@
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
 //!   siblings) and the pure comparison behind `diff`; no HTTP, no async.
 //! - [`control`]: the control-service core (runner, simulated backend,
-//!   configurations, settings, extensions, operator, logs); no axum.
+//!   configurations, settings, extensions, operator, logs); no axum. The
+//!   typed shapes of settings and configurations ([`control::shapes`]) give
+//!   both the served defaults and the OpenAPI form schemas.
 //! - [`api`]: axum handlers of the control API, one file per resource,
 //!   envelope, errors, token and `AllowedHosts` checks, OpenAPI.
 //! - [`mcp`]: MCP tools over [`control`].
