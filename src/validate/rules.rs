@@ -15,8 +15,8 @@ use crate::model::{Game, parse_time};
 
 /// The rules of one activity document.
 pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
-    let version_start = time_field(doc, "", "startTime", report);
-    let version_end = time_field(doc, "", "endTime", report);
+    let version_start = time_field(doc, &Base(None), "startTime", report);
+    let version_end = time_field(doc, &Base(None), "endTime", report);
     if let (Some(start), Some(end)) = (version_start, version_end) {
         if end <= start {
             report.value(
@@ -45,9 +45,9 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
             );
         }
     }
-    cover(doc, "", report);
+    cover(doc, &Base(None), report);
     for field in ["version", "versionName"] {
-        whitespace(doc, "", field, report);
+        whitespace(doc, &Base(None), field, report);
     }
 
     let Some(activities) = doc.get("activities").and_then(Node::as_array) else {
@@ -56,7 +56,7 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
     let mut seen: HashMap<(&str, &str), usize> = HashMap::new();
     let mut previous_start: Option<NaiveDateTime> = None;
     for (i, activity) in activities.iter().enumerate() {
-        let base = format!("/activities/{i}");
+        let base = Base(Some(i));
         let start = time_field(activity, &base, "startTime", report);
         let end = time_field(activity, &base, "endTime", report);
         if let (Some(start), Some(end)) = (start, end) {
@@ -161,6 +161,19 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
     }
 }
 
+/// The pointer of the document (`None`) or of one activity, written out only
+/// when there is something to report.
+struct Base(Option<usize>);
+
+impl std::fmt::Display for Base {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(i) => write!(f, "/activities/{i}"),
+            None => Ok(()),
+        }
+    }
+}
+
 /// A time as the data writes it.
 fn iso(time: NaiveDateTime) -> String {
     time.format(crate::model::TIME_FORMAT).to_string()
@@ -179,7 +192,7 @@ fn days(duration: chrono::Duration) -> String {
 /// Reads and checks the date-time `field` of `object`; `None` when absent or invalid.
 fn time_field(
     object: &Node<'_>,
-    base: &str,
+    base: &Base,
     field: &str,
     report: &mut Reporter<'_>,
 ) -> Option<NaiveDateTime> {
@@ -289,7 +302,7 @@ pub fn explain_time(text: &str) -> (String, String) {
     (format!("`{text}` is not a valid date-time"), form)
 }
 
-fn cover(object: &Node<'_>, base: &str, report: &mut Reporter<'_>) {
+fn cover(object: &Node<'_>, base: &Base, report: &mut Reporter<'_>) {
     let Some(url) = object.get("cover").and_then(Node::as_str) else {
         return;
     };
@@ -326,7 +339,7 @@ fn cover(object: &Node<'_>, base: &str, report: &mut Reporter<'_>) {
     }
 }
 
-fn whitespace(object: &Node<'_>, base: &str, field: &str, report: &mut Reporter<'_>) {
+fn whitespace(object: &Node<'_>, base: &Base, field: &str, report: &mut Reporter<'_>) {
     let Some(text) = object.get(field).and_then(Node::as_str) else {
         return;
     };
@@ -773,25 +786,23 @@ pub fn locale_parity(
             );
         }
     }
-    let windows = |doc: &Node<'_>| -> Vec<(String, String)> {
+    fn windows<'d>(doc: &'d Node<'_>) -> Vec<(&'d str, &'d str)> {
         doc.get("activities")
             .and_then(Node::as_array)
             .map(|a| {
                 a.iter()
                     .filter_map(|x| {
-                        Some((
-                            x.get("startTime")?.as_str()?.to_string(),
-                            x.get("endTime")?.as_str()?.to_string(),
-                        ))
+                        Some((x.get("startTime")?.as_str()?, x.get("endTime")?.as_str()?))
                     })
                     .collect()
             })
             .unwrap_or_default()
-    };
+    }
     let ours = windows(other);
     // The default locale's windows, counted; each of ours takes one.
-    let mut remaining: HashMap<(String, String), usize> = HashMap::new();
-    for window in windows(default) {
+    let theirs = windows(default);
+    let mut remaining: HashMap<(&str, &str), usize> = HashMap::with_capacity(theirs.len());
+    for window in theirs {
         *remaining.entry(window).or_default() += 1;
     }
     let mut extra = Vec::new();
@@ -801,7 +812,7 @@ pub fn locale_parity(
             _ => extra.push(i),
         }
     }
-    let mut expected: Vec<(String, String)> = remaining
+    let mut expected: Vec<(&str, &str)> = remaining
         .into_iter()
         .flat_map(|(w, n)| std::iter::repeat_n(w, n))
         .collect();

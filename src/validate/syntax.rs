@@ -10,6 +10,11 @@ use crate::diagnostics::{Diagnostic, Severity, locate};
 use crate::json::SyntaxError;
 
 pub fn diagnostic(rel: &str, text: &str, err: &SyntaxError) -> Diagnostic {
+    if nests_deeper_than(text, crate::json::MAX_DEPTH) {
+        // jsonc-parser recurses without a limit: deep enough, it would
+        // overflow the stack. The parser's own message will do.
+        return own(rel, text, err);
+    }
     let strict = jsonc_parser::ParseOptions {
         allow_comments: false,
         allow_loose_object_property_names: false,
@@ -54,14 +59,45 @@ pub fn diagnostic(rel: &str, text: &str, err: &SyntaxError) -> Diagnostic {
         Ok(result) if result.value.is_none() => {
             syntax(rel, 1, 1, 1, "the file is empty".to_string(), None)
         }
-        Ok(_) => {
-            let at = locate(text, err.start, err.end);
-            let help = err.message.contains("must be escaped").then(|| {
-                "write it as an escape such as `\\n` or `\\u0007`, or remove it".to_string()
-            });
-            syntax(rel, at.line, at.column, at.width, err.message.clone(), help)
+        Ok(_) => own(rel, text, err),
+    }
+}
+
+/// The diagnostic from the parser's own error.
+fn own(rel: &str, text: &str, err: &SyntaxError) -> Diagnostic {
+    let at = locate(text, err.start, err.end);
+    let help = err.message.contains("must be escaped").then(|| {
+        "write it as an escape such as `\\n` or `\\u0007`, or remove it".to_string()
+    });
+    syntax(rel, at.line, at.column, at.width, err.message.clone(), help)
+}
+
+/// Whether brackets outside strings ever nest deeper than `limit`.
+fn nests_deeper_than(text: &str, limit: usize) -> bool {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for b in text.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
         }
     }
+    false
 }
 
 fn lowercase_first(text: &str) -> String {
