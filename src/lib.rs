@@ -51,6 +51,11 @@
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
 //! - A build with any error writes nothing; a good build replaces the output
 //!   directory in one rename, so a host never serves half a site.
+//! - The output directory is owned: a build replaces only an absent, empty or
+//!   marked (`.activity-site-output`) directory, never the root, anything
+//!   above it or the inputs in it; `--force` is needed for anything else.
+//! - Commands print data through `cmd::print_out`, so a closed pipe is an
+//!   error that `main` turns into a quiet exit 0, never a panic.
 //! - The same inputs give byte-identical output: no timestamps, no maps with
 //!   random order, activities sorted stably.
 //!

@@ -29,3 +29,6 @@ mod pages;
 
 // serve: static semantics through the router, and live rebuilds on loopback.
 mod serve;
+
+// The owned output directory (marker, --force, defaults under --root) and closed pipes.
+mod output;
