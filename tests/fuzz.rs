@@ -62,7 +62,10 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         (at.clone(), 0..ODD.len()).prop_map(|(a, i)| Mutation::Odd(a, i)),
         (at.clone(), 1usize..3000, any::<bool>()).prop_map(|(a, n, b)| Mutation::Nest(a, n, b)),
         (0u16..200).prop_map(Mutation::RepeatLine),
-        (at, prop::sample::select(vec![0xFFu8, 0xC3, 0xE2, 0x80, 0xF0, 0xED]))
+        (
+            at,
+            prop::sample::select(vec![0xFFu8, 0xC3, 0xE2, 0x80, 0xF0, 0xED])
+        )
             .prop_map(|(a, b)| Mutation::Invalid(a, b)),
     ]
 }
@@ -135,7 +138,11 @@ fn assert_inside(root: &Path, diagnostics: &[activity_site::diagnostics::Diagnos
     for d in diagnostics {
         assert!(d.line >= 1 && d.column >= 1, "{d:?}");
         let Ok(bytes) = std::fs::read(root.join(&d.file)) else {
-            assert_eq!((d.line, d.column), (1, 1), "{d:?} names a file that is not there");
+            assert_eq!(
+                (d.line, d.column),
+                (1, 1),
+                "{d:?} names a file that is not there"
+            );
             continue;
         };
         // Columns of an invalid UTF-8 file count the valid prefix, as the loader does.
@@ -144,7 +151,11 @@ fn assert_inside(root: &Path, diagnostics: &[activity_site::diagnostics::Diagnos
             Err(e) => String::from_utf8_lossy(&bytes[..e.valid_up_to()]).into_owned(),
         };
         let lines: Vec<&str> = valid.split('\n').collect();
-        assert!(d.line <= lines.len(), "{d:?}: the file has {} lines", lines.len());
+        assert!(
+            d.line <= lines.len(),
+            "{d:?}: the file has {} lines",
+            lines.len()
+        );
         let chars = lines[d.line - 1].chars().count();
         assert!(
             d.column <= chars + 1,
