@@ -214,6 +214,7 @@ fn options(root: &Path, salt: &CacheSalt, defer_brotli: bool) -> BuildOptions {
             salt: salt.clone(),
         }),
         defer_brotli,
+        force: false,
     }
 }
 

@@ -19,6 +19,8 @@ pub mod pages;
 pub mod publish;
 mod write;
 
+pub use write::{OUTPUT_MARKER, OutputState, guard_output, inspect_output};
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -52,6 +54,9 @@ pub struct BuildOptions {
     /// Leaves out the brotli siblings that are not cached yet, for a build
     /// that must show soon; a later build without it adds them (`serve`).
     pub defer_brotli: bool,
+    /// Replace an unmarked non-empty output directory (never the root or
+    /// the inputs); see [`inspect_output`].
+    pub force: bool,
 }
 
 impl BuildOptions {
@@ -64,6 +69,7 @@ impl BuildOptions {
             out: out.into(),
             now: None,
             defer_brotli: false,
+            force: false,
         }
     }
 }
@@ -250,7 +256,7 @@ pub fn check(
 /// a cache directory it does not own).
 pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let started = Instant::now();
-    write::guard_output(&options.root, &options.out)?;
+    write::guard_output(&options.root, &options.out, options.force)?;
     if let Some(cache) = &options.cache {
         guard_cache(&cache.dir, &options.out)?;
     }
