@@ -59,20 +59,6 @@ pub struct CacheArgs {
     pub no_cache: bool,
 }
 
-impl CacheArgs {
-    /// The cache options of a build of `root`.
-    pub fn options(&self, root: &std::path::Path) -> Option<crate::site::CacheOptions> {
-        if self.no_cache {
-            return None;
-        }
-        let dir = self
-            .cache_dir
-            .clone()
-            .unwrap_or_else(|| crate::site::CacheOptions::default_dir(root));
-        Some(crate::site::CacheOptions::new(dir))
-    }
-}
-
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     #[command(flatten)]

@@ -32,7 +32,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         root: args.common.root.clone(),
         out: out.clone(),
         now: args.common.now,
-        cache: args.cache.options(&args.common.root),
+        cache: super::build::cache_options(&args.cache, &args.common.root),
         // An edit shows first; brotli siblings follow in a second build.
         defer_brotli: !args.no_watch,
         force: args.force,
