@@ -206,7 +206,7 @@ proptest! {
 /// data file and in `games.json`: a diagnostic, never a stack overflow.
 #[test]
 fn huge_nesting_is_a_diagnostic() {
-    for target in 0..TARGETS.len() {
+    for (target, name) in TARGETS.iter().enumerate() {
         for n in [127, 128, 129, 100_000] {
             let root = mutated_root(target, &[Mutation::Nest(500, n, true)]);
             let options = activity_site::validate::Options {
@@ -216,7 +216,7 @@ fn huge_nesting_is_a_diagnostic() {
                 ),
             };
             let checked = activity_site::site::check(root.path(), &options, true).unwrap();
-            assert!(checked.has_errors(), "{n} brackets in {}", TARGETS[target]);
+            assert!(checked.has_errors(), "{n} brackets in {name}");
             assert_inside(root.path(), &checked.diagnostics);
         }
     }

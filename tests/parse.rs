@@ -346,10 +346,9 @@ fn the_typed_checks_agree_with_the_schema() {
         if entry.file_type().is_file()
             && path.extension().is_some_and(|e| e == "json")
             && path.to_string_lossy().contains("/data/")
+            && let Ok(text) = std::fs::read_to_string(path)
         {
-            if let Ok(text) = std::fs::read_to_string(path) {
-                documents.push((path.display().to_string(), text));
-            }
+            documents.push((path.display().to_string(), text));
         }
     }
     let mut mutated = Vec::new();
