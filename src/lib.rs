@@ -25,6 +25,10 @@
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
 //!   siblings) and the pure comparison behind `diff`; no HTTP, no async.
+//! - [`publish`]: a built site to S3-compatible storage: the pure plan
+//!   (`publish::plan`: local files and the store's manifest to ordered
+//!   uploads and removals) and the storage I/O (`publish::store`,
+//!   `object_store`). Never touches an object its manifest does not name.
 //! - [`control`]: the control-service core (runner, simulated backend,
 //!   configurations, settings, extensions, operator, logs); no axum.
 //! - [`api`]: axum handlers of the control API, one file per resource,
@@ -37,11 +41,16 @@
 //!
 //! - [`model`] and [`diagnostics`] depend on no other module of the crate.
 //! - [`load`], [`validate`] and [`site`] know nothing about HTTP, axum or tokio.
+//! - [`site`] does not import [`publish`]; [`publish`] reads the site's
+//!   cache policies and layout, and `publish::plan` does no I/O.
 //! - [`control`] does not import [`site`], [`load`] or [`validate`].
 //! - [`api`] and [`mcp`] import [`control`], never [`site`] or each other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
 //! - A build with any error writes nothing; a good build replaces the output
 //!   directory in one rename, so a host never serves half a site.
+//! - A publish uploads data before the index that names it and the index
+//!   before the pages, records what it owns in a manifest before creating
+//!   anything, and removes (with `--delete`) only what that manifest names.
 //! - The same inputs give byte-identical output: no timestamps, no maps with
 //!   random order, activities sorted stably.
 //!
@@ -55,6 +64,7 @@ pub mod diagnostics;
 pub mod load;
 pub mod mcp;
 pub mod model;
+pub mod publish;
 pub mod server;
 pub mod site;
 pub mod validate;

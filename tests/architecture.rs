@@ -9,10 +9,11 @@ use crate::util::crate_root;
 const ALLOWED: &[(&str, &[&str])] = &[
     ("model", &[]),
     ("diagnostics", &[]),
-    ("cli", &["diagnostics", "model"]),
+    ("cli", &["diagnostics", "model", "publish"]),
     ("load", &["model", "diagnostics"]),
     ("validate", &["model", "diagnostics", "load"]),
     ("site", &["model", "diagnostics", "load", "validate"]),
+    ("publish", &["site"]),
     ("control", &[]),
     ("api", &["control"]),
     ("mcp", &["control"]),
@@ -42,6 +43,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "api",
             "mcp",
             "server",
+            "publish",
         ],
     ),
 ];
