@@ -51,6 +51,11 @@
 //! - A publish uploads data before the index that names it and the index
 //!   before the pages, records what it owns in a manifest before creating
 //!   anything, and removes (with `--delete`) only what that manifest names.
+//! - The output directory is owned: a build replaces only an absent, empty or
+//!   marked (`.activity-site-output`) directory, never the root, anything
+//!   above it or the inputs in it; `--force` is needed for anything else.
+//! - Commands print data through `cmd::print_out`, so a closed pipe is an
+//!   error that `main` turns into a quiet exit 0, never a panic.
 //! - The same inputs give byte-identical output: no timestamps, no maps with
 //!   random order, activities sorted stably.
 //!

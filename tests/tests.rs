@@ -26,3 +26,6 @@ mod publish;
 
 // serve: static semantics through the router, and live rebuilds on loopback.
 mod serve;
+
+// The owned output directory (marker, --force, defaults under --root) and closed pipes.
+mod output;

@@ -21,8 +21,9 @@ const EXIT_AFTER_VAR: &str = "ACTIVITY_SITE_PUBLISH_EXIT_AFTER";
 
 pub fn run(args: PublishArgs) -> anyhow::Result<ExitCode> {
     let target = Target::parse(&args.to)?;
-    let local = publish::read_site(&args.out)?;
-    ensure_current(&args, &local)?;
+    let out = args.common.out_dir(args.out.as_ref());
+    let local = publish::read_site(&out)?;
+    ensure_current(&args, &out, &local)?;
 
     let store = Store::open(
         &target,
@@ -45,7 +46,7 @@ pub fn run(args: PublishArgs) -> anyhow::Result<ExitCode> {
     let plan = Plan::new(&local, &remote, &options);
     let shown = target.to_string();
     if args.dry_run {
-        print_plan(&plan, &shown, true, args.format);
+        print_plan(&plan, &shown, true, args.format)?;
     }
     if !plan.foreign.is_empty() && !args.adopt {
         let list: Vec<String> = plan.foreign.iter().map(|p| format!("  {p}")).collect();
@@ -67,7 +68,7 @@ pub fn run(args: PublishArgs) -> anyhow::Result<ExitCode> {
         .ok()
         .and_then(|v| v.parse().ok());
     let execution = Execution {
-        site: args.out.clone(),
+        site: out.clone(),
         jobs: usize::from(args.jobs),
         exit_after,
     };
@@ -87,28 +88,33 @@ pub fn run(args: PublishArgs) -> anyhow::Result<ExitCode> {
             "the publish to {shown} stopped before it finished; objects already there are consistent\nhelp: run the same command again: it uploads only what is still missing"
         )));
     }
-    print_plan(&plan, &shown, false, args.format);
+    print_plan(&plan, &shown, false, args.format)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_plan(plan: &Plan, target: &str, dry_run: bool, format: StatusFormat) {
+fn print_plan(
+    plan: &Plan,
+    target: &str,
+    dry_run: bool,
+    format: StatusFormat,
+) -> std::io::Result<()> {
     match format {
-        StatusFormat::Text => print!("{}", plan.to_text(target, dry_run)),
-        StatusFormat::Json => print!("{}", plan.to_json(target, dry_run)),
+        StatusFormat::Text => super::print_out(&plan.to_text(target, dry_run)),
+        StatusFormat::Json => super::print_out(&plan.to_json(target, dry_run)),
     }
 }
 
 /// Refuses a site with errors in its data, or one older than its data: the
 /// activity documents of a fresh build must be the site's, byte for byte,
 /// and the site's index must name exactly those files with their sha256.
-fn ensure_current(args: &PublishArgs, local: &[LocalFile]) -> anyhow::Result<()> {
+fn ensure_current(args: &PublishArgs, out: &Path, local: &[LocalFile]) -> anyhow::Result<()> {
     let options = validate::Options {
         now: args.common.now,
     };
     let root = &args.common.root;
     let checked = site::check(root, &options, true)?;
     if checked.has_errors() {
-        super::check::report(root, &checked.diagnostics, Format::Human);
+        super::check::report(root, &checked.diagnostics, Format::Human)?;
         anyhow::bail!(
             "the data has errors; nothing was published\nhelp: fix them, run `activity-site build`, then publish"
         );
@@ -116,7 +122,7 @@ fn ensure_current(args: &PublishArgs, local: &[LocalFile]) -> anyhow::Result<()>
     let rebuild = || {
         format!(
             "help: run `activity-site build --out {}`, then publish",
-            args.out.display()
+            out.display()
         )
     };
     let on_disk: BTreeMap<&str, &LocalFile> = local.iter().map(|f| (f.path.as_str(), f)).collect();
@@ -127,13 +133,13 @@ fn ensure_current(args: &PublishArgs, local: &[LocalFile]) -> anyhow::Result<()>
             Some(f) if f.sha256 == sha => {}
             Some(_) => anyhow::bail!(
                 "the site in `{}` is older than the data: {} differs from a fresh build\n{}",
-                args.out.display(),
+                out.display(),
                 file.path,
                 rebuild()
             ),
             None => anyhow::bail!(
                 "the site in `{}` is older than the data: it has no {}\n{}",
-                args.out.display(),
+                out.display(),
                 file.path,
                 rebuild()
             ),
@@ -146,12 +152,12 @@ fn ensure_current(args: &PublishArgs, local: &[LocalFile]) -> anyhow::Result<()>
         {
             anyhow::bail!(
                 "the site in `{}` is older than the data: {path} is no longer built\n{}",
-                args.out.display(),
+                out.display(),
                 rebuild()
             );
         }
     }
-    check_index(&args.out, &on_disk).map_err(|err| anyhow::anyhow!("{err}\n{}", rebuild()))
+    check_index(out, &on_disk).map_err(|err| anyhow::anyhow!("{err}\n{}", rebuild()))
 }
 
 /// The site's index must name files of the site with their current sha256.
