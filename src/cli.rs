@@ -150,6 +150,14 @@ pub struct DiffArgs {
     pub timeout: u64,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlanFormat {
+    /// one line per path that changes (+ ~ ! - ?), then a summary line
+    Text,
+    /// one JSON object with every path, its action, phase, bytes and metadata
+    Json,
+}
+
 #[derive(Debug, Args)]
 pub struct PublishArgs {
     #[command(flatten)]
@@ -185,8 +193,8 @@ pub struct PublishArgs {
     #[arg(long)]
     pub adopt: bool,
     /// Output format of the plan
-    #[arg(long, value_enum, default_value_t = StatusFormat::Text)]
-    pub format: StatusFormat,
+    #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
+    pub format: PlanFormat,
     /// Uploads in flight at once
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub jobs: u16,

@@ -269,6 +269,25 @@ fn editing_one_data_file_uploads_only_what_changed_and_dry_run_uploads_nothing()
         plan.contains(&format!("{} changed", changed.len())),
         "{plan}"
     );
+    let json = publish(
+        &server,
+        root.path(),
+        &["--dry-run", "--format", "json"],
+        &[],
+    );
+    ok(&json);
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON plan");
+    assert_eq!(json["dryRun"], true);
+    assert_eq!(json["uploads"], changed.len());
+    let index = json["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == "api/v1/games.json")
+        .unwrap();
+    assert_eq!(index["action"], "changed");
+    assert_eq!(index["phase"], "index");
+    assert!(server.take_log().iter().all(|r| r.method == "GET"));
 
     ok(&publish(&server, root.path(), &[], &[]));
     let order = uploaded(&server.take_log());

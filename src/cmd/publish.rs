@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::cli::{PublishArgs, StatusFormat};
+use crate::cli::{PlanFormat, PublishArgs};
 use crate::diagnostics::Format;
 use crate::publish::plan::{self, INDEX_PATH, LocalFile, Plan};
 use crate::publish::store::{Connection, Store, Target};
@@ -92,15 +92,10 @@ pub fn run(args: PublishArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_plan(
-    plan: &Plan,
-    target: &str,
-    dry_run: bool,
-    format: StatusFormat,
-) -> std::io::Result<()> {
+fn print_plan(plan: &Plan, target: &str, dry_run: bool, format: PlanFormat) -> std::io::Result<()> {
     match format {
-        StatusFormat::Text => super::print_out(&plan.to_text(target, dry_run)),
-        StatusFormat::Json => super::print_out(&plan.to_json(target, dry_run)),
+        PlanFormat::Text => super::print_out(&plan.to_text(target, dry_run)),
+        PlanFormat::Json => super::print_out(&plan.to_json(target, dry_run)),
     }
 }
 
