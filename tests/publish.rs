@@ -518,6 +518,19 @@ fn a_stale_site_foreign_objects_and_data_errors_are_refused() {
     );
     ok(&publish(&server, root.path(), &["--adopt"], &[]));
     assert_complete(&server, root.path());
+
+    server.put_foreign(MANIFEST, b"{\"files\": {}}\n");
+    let alien = publish(&server, root.path(), &["--delete"], &[]);
+    assert_eq!(alien.status.code(), Some(2));
+    assert!(
+        stderr(&alien).contains("not a manifest of activity-site"),
+        "{}",
+        stderr(&alien)
+    );
+    assert!(
+        server.object("activity/index.html").is_some(),
+        "nothing removed"
+    );
 }
 
 #[test]

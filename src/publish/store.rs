@@ -229,36 +229,36 @@ impl Store {
             format!("{}/", self.target.prefix)
         };
         let mut objects = std::collections::BTreeSet::new();
-        let mut has_manifest = false;
         for meta in listed {
             let key = meta.location.to_string();
             let Some(rel) = key.strip_prefix(&strip) else {
                 continue;
             };
-            if rel == MANIFEST_NAME {
-                has_manifest = true;
-            } else {
+            if rel != MANIFEST_NAME {
                 objects.insert(rel.to_owned());
             }
         }
-        let manifest = if has_manifest {
-            let key = ObjectPath::from(self.target.key(MANIFEST_NAME));
-            let bytes = self
-                .inner
-                .get(&key)
-                .await
-                .map_err(|err| self.explain(err, "read the manifest"))?
-                .bytes()
-                .await
-                .map_err(|err| self.explain(err, "read the manifest"))?;
-            Some(parse_manifest(&bytes).map_err(|err| {
+        // Read the manifest even when the listing did not show it: the
+        // listing may be served from a stale cache on some services.
+        let key = ObjectPath::from(self.target.key(MANIFEST_NAME));
+        let bytes = match self.inner.get(&key).await {
+            Ok(result) => Some(
+                result
+                    .bytes()
+                    .await
+                    .map_err(|err| self.explain(err, "read the manifest"))?,
+            ),
+            Err(object_store::Error::NotFound { .. }) => None,
+            Err(err) => return Err(self.explain(err, "read the manifest")),
+        };
+        let manifest = match bytes {
+            Some(bytes) => Some(parse_manifest(&bytes).map_err(|err| {
                 anyhow::anyhow!(
                     "{err}\nhelp: publish to another prefix, or remove `{}` if you know what made it",
                     self.target.key(MANIFEST_NAME)
                 )
-            })?)
-        } else {
-            None
+            })?),
+            None => None,
         };
         Ok(Remote { manifest, objects })
     }
