@@ -11,7 +11,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("diagnostics", &[]),
     ("json", &[]),
     ("source", &["model", "diagnostics", "json"]),
-    ("cli", &["diagnostics", "model"]),
+    ("cli", &["diagnostics", "model", "publish"]),
     ("load", &["model", "diagnostics", "source"]),
     // Not `load`: the validator reads what the loader produced, never how.
     ("validate", &["model", "diagnostics", "json", "source"]),
@@ -19,6 +19,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "site",
         &["model", "diagnostics", "source", "load", "validate"],
     ),
+    ("publish", &["site"]),
     ("control", &[]),
     ("api", &["control"]),
     ("mcp", &["control"]),
@@ -50,6 +51,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "api",
             "mcp",
             "server",
+            "publish",
         ],
     ),
 ];
