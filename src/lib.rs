@@ -27,9 +27,12 @@
 //!   siblings) and the pure comparison behind `diff`; no HTTP, no async.
 //! - [`control`]: the control-service core (runner, simulated backend,
 //!   configurations, settings, extensions, operator, logs); no axum.
+//! - [`guard`]: who may call `/api` and `/mcp`: `Host` against
+//!   `AllowedHosts` (loopback names only by default), `Origin` against the
+//!   server's own and the allowed origins, CORS preflights; one policy for both.
 //! - [`api`]: axum handlers of the control API, one file per resource,
-//!   envelope, errors, token and `AllowedHosts` checks, OpenAPI.
-//! - [`mcp`]: MCP tools over [`control`].
+//!   envelope, errors, token and content-type checks, OpenAPI.
+//! - [`mcp`]: MCP tools over [`control`], with a bound on live sessions.
 //! - [`server`]: the composition root: router, static files, watch, reload.
 //!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it.
 //!
@@ -38,7 +41,8 @@
 //! - [`model`] and [`diagnostics`] depend on no other module of the crate.
 //! - [`load`], [`validate`] and [`site`] know nothing about HTTP, axum or tokio.
 //! - [`control`] does not import [`site`], [`load`] or [`validate`].
-//! - [`api`] and [`mcp`] import [`control`], never [`site`] or each other.
+//! - [`guard`] imports nothing of the crate.
+//! - [`api`] and [`mcp`] import [`control`] and [`guard`], never [`site`] or each other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
 //! - A build with any error writes nothing; a good build replaces the output
 //!   directory in one rename, so a host never serves half a site.
@@ -52,6 +56,7 @@ pub mod cli;
 pub mod cmd;
 pub mod control;
 pub mod diagnostics;
+pub mod guard;
 pub mod load;
 pub mod mcp;
 pub mod model;

@@ -14,8 +14,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("validate", &["model", "diagnostics", "load"]),
     ("site", &["model", "diagnostics", "load", "validate"]),
     ("control", &[]),
-    ("api", &["control"]),
-    ("mcp", &["control"]),
+    ("guard", &[]),
+    ("api", &["control", "guard"]),
+    ("mcp", &["control", "guard"]),
     (
         "server",
         &[
@@ -25,6 +26,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "model",
             "diagnostics",
             "control",
+            "guard",
             "api",
             "mcp",
         ],
@@ -39,6 +41,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "model",
             "diagnostics",
             "control",
+            "guard",
             "api",
             "mcp",
             "server",

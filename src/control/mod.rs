@@ -40,7 +40,7 @@ pub use runner::{
     BackendInfo, DEFAULT_ARGUMENTS, DEFAULT_STEP_MS, JobKind, RunState, TASKS, TaskKind,
     TaskStatus, find_task,
 };
-pub use service_config::{ServiceConfig, host_allowed};
+pub use service_config::ServiceConfig;
 pub use settings::{SettingsUpdate, default_settings, settings_schema};
 
 use configs::Configs;
