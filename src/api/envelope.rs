@@ -140,6 +140,10 @@ impl IntoResponse for ApiError {
             }
             ApiError::Control(E::Conflict(_)) => (StatusCode::CONFLICT, None),
             ApiError::Control(E::Backend(_)) => (StatusCode::INTERNAL_SERVER_ERROR, None),
+            ApiError::Control(E::Storage(message)) => {
+                tracing::error!("{message}");
+                (StatusCode::INTERNAL_SERVER_ERROR, None)
+            }
             ApiError::Control(E::Internal(error)) => {
                 tracing::error!("control API internal error: {error:#}");
                 return error_response(

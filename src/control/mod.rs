@@ -20,6 +20,7 @@ mod error;
 mod extensions;
 mod font;
 mod logs;
+pub mod names;
 mod operator;
 mod runner;
 mod service_config;
