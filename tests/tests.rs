@@ -21,5 +21,11 @@ mod mcp;
 // The site for people: pages, calendars, headers, precompression and diff.
 mod pages;
 
+// Issue 10 through the router: origins, hosts, body types, envelopes, bounds, names, faults.
+mod trust;
+
+// Process-level faults of `serve`: SIGKILL during writes, an unwritable disk, corrupt state.
+mod faults;
+
 // serve: static semantics through the router, and live rebuilds on loopback.
 mod serve;

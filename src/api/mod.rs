@@ -9,23 +9,25 @@
 //!
 //! 1. An inner `Router` with the canonical routes (`/api/Task/status`, ...),
 //!    the OpenAPI document, and a 404 fallback, wrapped as one tower service
-//!    by (outermost first) the error-envelope mapper, the `AllowedHosts`
-//!    check, the path rewrite, the body limit and the token check. The path
-//!    rewrite ([`normalize_path`]) replaces the request path by its canonical
-//!    spelling: literal segments take the route's case, path parameters stay
-//!    as sent. It runs before the inner router routes, so once a request
-//!    reaches this service the case of literal segments never matters.
-//! 2. An outer `Router` that sends requests to that service: every single
-//!    segment under `/api/` in any case (`/api/auth`, `/api/Nope`), and the
-//!    deeper paths of each resource spelled canonically, in lower case or in
-//!    upper case (`/api/Task/...`, `/api/task/...`, `/api/TASK/...`), under
-//!    the prefixes `/api`, `/API` and `/Api`; plus `/openapi/v1.json`. It
-//!    has no fallback, so the server can `merge` it with the static site
-//!    and `/mcp`, and it never claims `/api/v1/...` (the public activity
-//!    API of the static site). Handlers read path parameters by name, since
-//!    the outer catch-all parameter is visible to them too. A mixed-case
-//!    resource in a deeper path (`/api/tAsK/status`) reaches the service only
-//!    when the server applies [`canonicalize`] in front of everything.
+//!    by (outermost first) the error-envelope mapper, the shared
+//!    [`crate::guard`] (`Host`, `Origin`, CORS preflights; 403 envelope), the
+//!    path rewrite, the body limit, the token check and the content-type
+//!    check (415). The path rewrite ([`normalize_path`]) replaces the request
+//!    path by its canonical spelling: literal segments take the route's
+//!    case, path parameters stay as sent. It runs before the inner router
+//!    routes, so once a request reaches this service the case of literal
+//!    segments never matters. The token check runs before routing, so an
+//!    unauthenticated client gets 401 for every path, known or not.
+//! 2. An outer `Router` that sends every path under `/api/` (prefixes
+//!    `/api`, `/API` and `/Api`) and `/openapi/v1.json` to that service, so
+//!    everything there answers the envelope. It has no fallback, so the
+//!    server can `merge` it with the static site and `/mcp`; the server
+//!    routes `/api/v1/...` (the public activity API of the static site)
+//!    explicitly, and that static segment beats the catch-all here.
+//!    Handlers read path parameters by name, since the outer catch-all
+//!    parameter is visible to them too. Other spellings of the prefix
+//!    (`/aPi/...`) reach the service when the server applies
+//!    [`canonicalize`] in front of everything.
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -4,8 +4,8 @@
 //! `{"Logging": ..., "AllowedHosts": "*", "AccessToken": ""}`. Keys are
 //! matched without regard to case, as ASP.NET configuration does. An empty
 //! `AccessToken` means authentication is off. This module knows nothing about
-//! HTTP; the API layer applies the token, `crate::guard`'s policy the host
-//! and origin lists.
+//! HTTP; the API layer applies the token, the shared guard of `/api` and
+//! `/mcp` the host and origin lists.
 
 use std::path::Path;
 

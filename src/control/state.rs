@@ -50,14 +50,21 @@ pub fn write_json(path: &Path, value: &serde_json::Value) -> Result<()> {
     })
 }
 
-/// Reads a JSON file; `Ok(None)` when it does not exist.
-pub fn read_json(path: &Path) -> anyhow::Result<Option<serde_json::Value>> {
+/// Reads a JSON file; `Ok(None)` when it does not exist. A file that cannot
+/// be read or is not JSON is an [`Error::Storage`] naming it.
+pub fn read_json(path: &Path) -> Result<Option<serde_json::Value>> {
     match fs::read_to_string(path) {
-        Ok(text) => serde_json::from_str(&text)
-            .map(Some)
-            .with_context(|| format!("{} is not valid JSON", path.display())),
+        Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
+            Error::Storage(format!(
+                "{} is not valid JSON ({e}); help: fix or remove the file",
+                path.display()
+            ))
+        }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+        Err(e) => Err(Error::Storage(format!(
+            "cannot read {}: {e}; help: check the state directory",
+            path.display()
+        ))),
     }
 }
 
