@@ -68,6 +68,29 @@ pub fn finish(document: OpenApi) -> Value {
             }
         }
     }
+    // Every route: a refused Host or Origin; every body: a type other than JSON.
+    for operation in paths
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|p| p.values_mut())
+        .flat_map(|item| item.as_object_mut().into_iter().flat_map(|o| o.values_mut()))
+    {
+        let takes_body = operation.get("requestBody").is_some();
+        let Some(responses) = operation.get_mut("responses").and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        responses.entry("403").or_insert_with(|| {
+            error_response(
+                "The Host is not allowed (AllowedHosts) or the Origin is neither the server's own nor an allowed one",
+            )
+        });
+        if takes_body {
+            responses.entry("415").or_insert_with(|| {
+                error_response("The body is not sent as Content-Type: application/json")
+            });
+        }
+    }
     // Settings: the full shape for GET, a partial update for PUT.
     let settings = &mut paths["/api/Settings"];
     settings["get"]["responses"]["200"]["content"]["application/json"]["schema"] = json!({
@@ -82,6 +105,14 @@ pub fn finish(document: OpenApi) -> Value {
     settings["put"]["requestBody"]["content"]["application/json"]["schema"] =
         control::settings_schema(true);
     document
+}
+
+/// A documented error response with the error envelope.
+fn error_response(description: &str) -> Value {
+    json!({
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}},
+    })
 }
 
 fn with_security(mut document: OpenApi) -> OpenApi {

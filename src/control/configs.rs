@@ -260,7 +260,7 @@ impl Configs {
     /// 400 for a name no configuration can have.
     pub fn load(&self, name: &str) -> Result<Option<Value>> {
         let name = valid_name(name)?;
-        Ok(state::read_json(&self.path(&name))?)
+        state::read_json(&self.path(&name))
     }
 
     pub fn exists(&self, name: &str) -> bool {
