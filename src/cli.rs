@@ -64,9 +64,13 @@ pub struct CheckArgs {
 pub struct BuildArgs {
     #[command(flatten)]
     pub common: Common,
-    /// Output directory (replaced atomically)
-    #[arg(long, default_value = "site")]
-    pub out: PathBuf,
+    /// Output directory, replaced atomically (default: <root>/site); only an
+    /// absent, empty or generated directory is replaced
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Replace an --out directory that activity-site did not make (never the root or its inputs)
+    #[arg(long)]
+    pub force: bool,
     /// Output format of the diagnostics when the check fails
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -102,9 +106,12 @@ pub enum StatusFormat {
 pub struct ServeArgs {
     #[command(flatten)]
     pub common: Common,
-    /// Output directory the preview is built into
-    #[arg(long, default_value = "site")]
-    pub out: PathBuf,
+    /// Output directory the preview is built into (default: <root>/site)
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Replace an --out directory that activity-site did not make (never the root or its inputs)
+    #[arg(long)]
+    pub force: bool,
     /// Address to listen on
     #[arg(long, default_value = "127.0.0.1:5000")]
     pub addr: SocketAddr,
@@ -145,6 +152,13 @@ pub struct DiffArgs {
     /// Request timeout in seconds
     #[arg(long, default_value_t = 20)]
     pub timeout: u64,
+}
+
+impl Common {
+    /// The output directory: `out` as given, else `<root>/site`.
+    pub fn out_dir(&self, out: Option<&PathBuf>) -> PathBuf {
+        out.cloned().unwrap_or_else(|| self.root.join("site"))
+    }
 }
 
 fn parse_now(s: &str) -> Result<chrono::NaiveDateTime, String> {

@@ -11,6 +11,7 @@ fn main() -> ExitCode {
     let cli = activity_site::cli::Cli::parse();
     match activity_site::cmd::run(cli) {
         Ok(code) => code,
+        Err(err) if activity_site::cmd::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {err:#}");
             ExitCode::from(2)

@@ -9,10 +9,16 @@ use crate::util::crate_root;
 const ALLOWED: &[(&str, &[&str])] = &[
     ("model", &[]),
     ("diagnostics", &[]),
+    ("json", &[]),
+    ("source", &["model", "diagnostics", "json"]),
     ("cli", &["diagnostics", "model"]),
-    ("load", &["model", "diagnostics"]),
-    ("validate", &["model", "diagnostics", "load"]),
-    ("site", &["model", "diagnostics", "load", "validate"]),
+    ("load", &["model", "diagnostics", "source"]),
+    // Not `load`: the validator reads what the loader produced, never how.
+    ("validate", &["model", "diagnostics", "json", "source"]),
+    (
+        "site",
+        &["model", "diagnostics", "source", "load", "validate"],
+    ),
     ("control", &[]),
     ("guard", &[]),
     ("api", &["control", "guard"]),
@@ -21,6 +27,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "server",
         &[
             "site",
+            "source",
             "load",
             "validate",
             "model",
@@ -36,6 +43,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &[
             "cli",
             "site",
+            "source",
             "load",
             "validate",
             "model",
@@ -121,6 +129,27 @@ fn modules_import_only_in_the_allowed_direction() {
         "dependency direction broken:\n{}",
         violations.join("\n")
     );
+}
+
+/// Issue 11: the data types `validate` takes (`LoadedGame`, `Project`, the
+/// parsed `JsonFile`) live beside `model`, so the validator never imports the loader.
+#[test]
+fn the_validator_does_not_import_the_loader() {
+    let src = crate_root().join("src/validate");
+    for entry in walkdir::WalkDir::new(&src) {
+        let entry = entry.expect("src is readable");
+        if entry.path().extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).expect("source is text");
+        assert!(
+            !imports(&text).contains("load"),
+            "{} imports crate::load",
+            entry.path().display()
+        );
+    }
+    let allowed = ALLOWED.iter().find(|(m, _)| *m == "validate").unwrap().1;
+    assert!(!allowed.contains(&"load"));
 }
 
 #[test]

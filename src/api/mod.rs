@@ -45,6 +45,7 @@ use utoipa_axum::router::OpenApiRouter;
 use crate::control::{Control, ServiceConfig};
 use crate::guard::{self, Access, GuardState};
 
+pub mod app;
 pub mod auth;
 pub mod backend;
 pub mod configs;
@@ -131,6 +132,8 @@ pub const ROUTES: &[&str] = &[
     "/api/Task/single",
     "/api/Task/stop",
     "/api/Backend/restart",
+    "/api/Backend/stop",
+    "/api/Backend/screenshot",
     "/api/Backend/logs",
     "/api/Backend/logs/stream",
     "/api/Configs",
@@ -147,6 +150,8 @@ pub const ROUTES: &[&str] = &[
     "/api/Operator/help/{method}",
     "/api/Operator/call",
     "/api/Auth",
+    "/api/App/system-info",
+    "/api/App/phrases",
     OPENAPI_PATH,
 ];
 
@@ -202,6 +207,7 @@ pub fn router(control: Control, options: ApiOptions) -> Router {
         .merge(extensions::routes())
         .merge(operator::routes())
         .merge(auth::routes())
+        .merge(app::routes())
         .split_for_parts();
     let document = Arc::new(openapi::finish(document));
     let inner: Router = routes
@@ -300,14 +306,20 @@ fn is_json(content_type: &str) -> bool {
             || subtype.len() > 5 && subtype[subtype.len() - 5..].eq_ignore_ascii_case("+json"))
 }
 
-/// Refuses a request that sends a body type other than JSON (415
+/// Refuses a request that sends a body of a type other than JSON (415
 /// envelope). Browsers send `text/plain` and form bodies to other sites
-/// without asking first; JSON needs a preflight. A request without a
-/// `Content-Type` passes here (bodiless POSTs such as `/api/Task/stop`);
-/// the body extractors refuse a non-empty body without one.
+/// without asking first; JSON needs a preflight. A request without a body
+/// passes whatever its `Content-Type` (bodiless POSTs such as
+/// `/api/Task/stop`, which some HTTP clients send with a form type); the
+/// body extractors refuse a non-empty body sent without any type.
 async fn require_json(req: Request, next: Next) -> Response {
+    use axum::body::HttpBody as _;
     let takes_body = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
-    if takes_body && let Some(value) = req.headers().get(header::CONTENT_TYPE) {
+    let empty = req.body().size_hint().exact() == Some(0);
+    if takes_body
+        && !empty
+        && let Some(value) = req.headers().get(header::CONTENT_TYPE)
+    {
         let text = String::from_utf8_lossy(value.as_bytes());
         if !is_json(&text) {
             return unsupported_media_type(&text);

@@ -1,25 +1,29 @@
+use std::path::Path;
 use std::process::ExitCode;
 
 use crate::cli::BuildArgs;
 use crate::diagnostics;
-use crate::site::{self, BuildOptions};
+use crate::site::{self, BuildOptions, OutputState};
 
 pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
+    let out = args.common.out_dir(args.out.as_ref());
+    announce_force(&args.common.root, &out, args.force)?;
     let options = BuildOptions {
         root: args.common.root.clone(),
-        out: args.out.clone(),
+        out: out.clone(),
         now: args.common.now,
+        force: args.force,
     };
     let outcome = site::build(&options)?;
     let has_errors = outcome.summary.is_none();
     if has_errors || !outcome.diagnostics.is_empty() {
-        super::check::report(&args.common.root, &outcome.diagnostics, args.format);
+        super::check::report(&args.common.root, &outcome.diagnostics, args.format)?;
     }
     match outcome.summary {
         Some(summary) => {
             eprintln!(
                 "built {}: {} files, {} in {:.0?}",
-                args.out.display(),
+                out.display(),
                 summary.files,
                 human_bytes(summary.bytes),
                 summary.elapsed
@@ -32,11 +36,30 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 "build failed: {} error{}; `{}` left as it was",
                 counts.errors,
                 if counts.errors == 1 { "" } else { "s" },
-                args.out.display()
+                out.display()
             );
             Ok(ExitCode::from(1))
         }
     }
+}
+
+/// Refuses an output directory the build may not replace, and with
+/// `--force` says what a build will replace before it does.
+pub(crate) fn announce_force(root: &Path, out: &Path, force: bool) -> anyhow::Result<()> {
+    let state = site::inspect_output(root, out)?;
+    if let OutputState::Foreign { files } = state {
+        if force {
+            eprintln!(
+                "warning: --force: a good build replaces `{}` and the {files} file{} in it, which activity-site did not make",
+                out.display(),
+                if files == 1 { "" } else { "s" }
+            );
+        } else {
+            // The builder refuses it with the full message.
+            site::guard_output(root, out, force)?;
+        }
+    }
+    Ok(())
 }
 
 fn human_bytes(bytes: u64) -> String {

@@ -11,7 +11,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         now: args.common.now,
     };
     let checked = site::check(&args.common.root, &options, false)?;
-    report(&args.common.root, &checked.diagnostics, args.format);
+    report(&args.common.root, &checked.diagnostics, args.format)?;
     let counts = diagnostics::count(&checked.diagnostics);
     let failed = counts.errors > 0 || (args.deny_warnings && counts.warnings > 0);
     Ok(if failed {
@@ -23,7 +23,11 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
 
 /// Prints diagnostics: human text and the summary to stderr; JSON and GitHub
 /// annotations (data for other programs) to stdout.
-pub(crate) fn report(root: &Path, diagnostics: &[Diagnostic], format: Format) {
+pub(crate) fn report(
+    root: &Path,
+    diagnostics: &[Diagnostic],
+    format: Format,
+) -> std::io::Result<()> {
     let source = |file: &str| {
         std::fs::read(root.join(file))
             .ok()
@@ -40,7 +44,8 @@ pub(crate) fn report(root: &Path, diagnostics: &[Diagnostic], format: Format) {
                 eprintln!("checked: {}", diagnostics::summary(counts));
             }
         }
-        Format::Json => print!("{}", diagnostics::render_json(diagnostics)),
-        Format::Github => print!("{}", diagnostics::render_github(diagnostics)),
+        Format::Json => super::print_out(&diagnostics::render_json(diagnostics))?,
+        Format::Github => super::print_out(&diagnostics::render_github(diagnostics))?,
     }
+    Ok(())
 }

@@ -16,7 +16,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     };
     let checked = site::check(&args.common.root, &options, true)?;
     if checked.has_errors() {
-        super::check::report(&args.common.root, &checked.diagnostics, Format::Human);
+        super::check::report(&args.common.root, &checked.diagnostics, Format::Human)?;
         anyhow::bail!(
             "the data has errors, so there is no build to compare; run `activity-site check`"
         );
@@ -49,8 +49,8 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
         report.add_removed(&index);
     }
     match args.format {
-        StatusFormat::Text => print!("{}", report.to_text()),
-        StatusFormat::Json => print!("{}", report.to_json()),
+        StatusFormat::Text => super::print_out(&report.to_text())?,
+        StatusFormat::Json => super::print_out(&report.to_json())?,
     }
     Ok(if report.has_changes() {
         ExitCode::from(1)

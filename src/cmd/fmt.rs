@@ -67,13 +67,13 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
 
     for path in &changed {
         if args.check {
-            println!("would reformat {path}");
+            super::print_out(&format!("would reformat {path}\n"))?;
         } else {
-            println!("reformatted {path}");
+            super::print_out(&format!("reformatted {path}\n"))?;
         }
     }
     if !errors.is_empty() {
-        super::check::report(root, &errors, Format::Human);
+        super::check::report(root, &errors, Format::Human)?;
         eprintln!(
             "fmt: left {} file{} with errors unchanged",
             broken.len(),

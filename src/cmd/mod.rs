@@ -25,6 +25,27 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Writes data to stdout and flushes it. A closed pipe comes back as an
+/// error that `main` turns into a quiet exit ([`is_broken_pipe`]) instead of
+/// the panic of `print!`.
+pub(crate) fn print_out(text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()
+}
+
+/// Whether `err` comes from writing to a closed pipe (`... | head`): the
+/// reader has what it wanted, so the command ends quietly with status 0,
+/// as ripgrep and the other Rust tools that handle it do.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// Whether stderr should be coloured: a terminal, and `NO_COLOR` unset.
 pub(crate) fn stderr_color() -> bool {
     use std::io::IsTerminal;

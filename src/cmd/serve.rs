@@ -28,10 +28,13 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    let out = args.common.out_dir(args.out.as_ref());
+    super::build::announce_force(&args.common.root, &out, args.force)?;
     let options = BuildOptions {
         root: args.common.root.clone(),
-        out: args.out.clone(),
+        out: out.clone(),
         now: args.common.now,
+        force: args.force,
     };
     let state = ServerState::new(options)
         .with_live_reload(!args.no_watch)
@@ -107,7 +110,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     } else {
         Some(server::watch::spawn(state.clone())?)
     };
-    println!("Serving {} at {}", args.out.display(), browsable_url(addr));
+    // A closed stdout must not stop the server: the line is a courtesy.
+    let _ = super::print_out(&format!(
+        "Serving {} at {}\n",
+        out.display(),
+        browsable_url(addr)
+    ));
     let shutdown = async move {
         shutdown_signal().await;
         // MCP event streams would otherwise hold the graceful shutdown open.

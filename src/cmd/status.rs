@@ -68,13 +68,15 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
         ))
     });
     match args.format {
-        StatusFormat::Json => println!("{}", serde_json::to_string_pretty(&rows)?),
-        StatusFormat::Text => print_table(&rows),
+        StatusFormat::Json => {
+            super::print_out(&format!("{}\n", serde_json::to_string_pretty(&rows)?))?;
+        }
+        StatusFormat::Text => super::print_out(&table(&rows))?,
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_table(rows: &[Row]) {
+fn table(rows: &[Row]) -> String {
     let mut table = vec![
         ["GAME", "LOCALE", "VERSION", "ENDS", "LEFT", "STATE"]
             .map(String::from)
@@ -109,6 +111,7 @@ fn print_table(rows: &[Row]) {
                 .unwrap_or(0)
         })
         .collect();
+    let mut text = String::new();
     for row in table {
         let cells: Vec<String> = row
             .iter()
@@ -121,8 +124,10 @@ fn print_table(rows: &[Row]) {
                 }
             })
             .collect();
-        println!("{}", cells.join("  ").trim_end());
+        text.push_str(cells.join("  ").trim_end());
+        text.push('\n');
     }
+    text
 }
 
 fn plural_days(n: i64) -> String {

@@ -9,9 +9,10 @@ use std::fs;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::control::error::{Error, Result};
+use crate::control::shapes::TasksConfig;
 use crate::control::{names, state};
 
 /// The configuration created on first start.
@@ -35,47 +36,10 @@ pub const MAX_CONFIG_NAME_CHARS: usize = 50;
 /// ones (tags, musical format characters) are refused by the rule alone.
 pub const CONFIG_NAME_PATTERN: &str = r#"^(?!\.\.?$)(?! )(?!(?:[Cc][Oo][Nn]|[Pp][Rr][Nn]|[Aa][Uu][Xx]|[Nn][Uu][Ll]|(?:[Cc][Oo][Mm]|[Ll][Pp][Tt])[1-9\u00b9\u00b2\u00b3]) *(?:\.|$))[^\\/:*?"<>|\x00-\x1f\x7f-\x9f\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]*[^\\/:*?"<>|\x00-\x1f\x7f-\x9f\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb .]$"#;
 
-/// A complete configuration with realistic defaults.
+/// A complete configuration with realistic defaults: [`TasksConfig::default`]
+/// as JSON (the same type the OpenAPI schema `TasksConfig` is derived from).
 pub fn default_config() -> Value {
-    json!({
-        "startGame": {
-            "enabled": true,
-            "gamePath": "",
-            "autoLogin": false,
-            "username": "",
-            "password": "",
-            "encryptedUsername": "",
-            "encryptedPassword": "",
-            "launchTimeoutSeconds": 120
-        },
-        "trailblazePower": {
-            "enabled": true,
-            "instanceType": "calyxGolden",
-            "instanceName": "Bud of Memories",
-            "runs": 6,
-            "useReserve": false,
-            "useFuel": false
-        },
-        "receiveRewards": {
-            "enabled": true,
-            "mail": true,
-            "assignments": true,
-            "dailyTraining": true,
-            "namelessHonor": true,
-            "giftOfOdyssey": false
-        },
-        "cosmicStrife": {
-            "enabled": false,
-            "mode": "divergentUniverse",
-            "difficulty": 5,
-            "weeklyPointsOnly": true
-        },
-        "missionAccomplished": {
-            "enabled": true,
-            "afterFinish": "closeGame",
-            "notify": true
-        }
-    })
+    serde_json::to_value(TasksConfig::default()).unwrap_or_default()
 }
 
 /// The configuration store.
@@ -359,6 +323,7 @@ pub(crate) fn check_object(config: &Value) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn names_with_forbidden_characters_are_refused() {

@@ -33,7 +33,7 @@ use super::{BuildStatus, ServerState, reload};
 /// Prefix of the public API, where CORS applies and 404s are JSON.
 const API_PREFIX: &str = "/api/v1/";
 /// Files the hosts read as configuration and never serve.
-const HIDDEN: &[&str] = &["_headers", "_redirects"];
+const HIDDEN: &[&str] = &["_headers", "_redirects", crate::site::OUTPUT_MARKER];
 /// Files larger than this are served but not kept in memory.
 const MAX_CACHED_FILE: u64 = 8 * 1024 * 1024;
 /// Beyond this many entries the cache starts over.

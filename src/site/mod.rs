@@ -10,6 +10,8 @@ pub mod pages;
 pub mod publish;
 mod write;
 
+pub use write::{OUTPUT_MARKER, OutputState, guard_output, inspect_output};
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -32,6 +34,9 @@ pub struct BuildOptions {
     pub out: PathBuf,
     /// "Now" for status marks and staleness; `None` means the clock.
     pub now: Option<NaiveDateTime>,
+    /// Replace an unmarked non-empty output directory (never the root or
+    /// the inputs); see [`inspect_output`].
+    pub force: bool,
 }
 
 /// The result of a build: the diagnostics, and a summary when files were written.
@@ -127,7 +132,7 @@ pub fn check(
 /// `Err` only when the tool itself fails (unreadable root, unwritable output).
 pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let started = Instant::now();
-    write::guard_output(&options.root, &options.out)?;
+    write::guard_output(&options.root, &options.out, options.force)?;
     let check_options = validate::Options { now: options.now };
     let checked = check(&options.root, &check_options, true)?;
     if checked.has_errors() {
