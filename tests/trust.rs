@@ -587,3 +587,51 @@ async fn a_half_sent_header_is_cut_off_and_shutdown_still_works() {
         .unwrap()
         .unwrap();
 }
+
+/// Connections are bounded: while one client holds the only slot, a second
+/// one is not served; it is as soon as the first leaves.
+#[tokio::test]
+async fn connections_beyond_the_bound_wait_for_a_free_slot() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = BuildOptions {
+        root: dir.path().to_path_buf(),
+        out: dir.path().join("site"),
+        now: None,
+        force: false,
+    };
+    let state = ServerState::new(options).with_limits(Limits {
+        header_read_timeout: Duration::from_secs(600),
+        max_connections: 1,
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(server::run(listener, state, async move {
+        let _ = stopped.await;
+    }));
+    let ask = b"GET /missing HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    // The first client is served and keeps its connection open.
+    let mut first = tokio::net::TcpStream::connect(addr).await.unwrap();
+    first.write_all(ask).await.unwrap();
+    let mut answer = [0u8; 12];
+    first.read_exact(&mut answer).await.unwrap();
+    assert_eq!(&answer, b"HTTP/1.1 404");
+    // The second is accepted by the kernel but not served meanwhile.
+    let mut second = tokio::net::TcpStream::connect(addr).await.unwrap();
+    second.write_all(ask).await.unwrap();
+    let early = tokio::time::timeout(Duration::from_millis(500), second.read(&mut answer)).await;
+    assert!(early.is_err(), "a connection beyond the bound was served");
+    drop(first);
+    tokio::time::timeout(Duration::from_secs(60), second.read_exact(&mut answer))
+        .await
+        .expect("served once the slot is free")
+        .unwrap();
+    assert_eq!(&answer, b"HTTP/1.1 404");
+    drop(second);
+    stop.send(()).unwrap();
+    tokio::time::timeout(Duration::from_secs(60), server)
+        .await
+        .expect("graceful shutdown ends")
+        .unwrap()
+        .unwrap();
+}
