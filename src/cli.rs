@@ -133,6 +133,16 @@ pub struct ServeArgs {
     /// Access token of the control API (overrides AccessToken of the configuration file)
     #[arg(long, env = "ACTIVITY_SITE_ACCESS_TOKEN")]
     pub access_token: Option<String>,
+    /// Web origin whose pages may call the control API and /mcp, such as
+    /// http://localhost:5173 (repeatable; adds to AllowedOrigins of the configuration file)
+    #[arg(long = "allow-origin", value_name = "URL")]
+    pub allow_origin: Vec<String>,
+    /// Seconds an idle MCP session lives (default 120)
+    #[arg(long, hide = true, default_value_t = 120)]
+    pub mcp_session_idle: u64,
+    /// Live MCP sessions at most (default 128)
+    #[arg(long, hide = true, default_value_t = 128)]
+    pub mcp_max_sessions: usize,
 }
 
 #[derive(Debug, Args)]

@@ -37,9 +37,12 @@
 //!   configurations, settings, extensions, operator, logs); no axum. The
 //!   typed shapes of settings and configurations ([`control::shapes`]) give
 //!   both the served defaults and the OpenAPI form schemas.
+//! - [`guard`]: who may call `/api` and `/mcp`: `Host` against
+//!   `AllowedHosts` (loopback names only by default), `Origin` against the
+//!   server's own and the allowed origins, CORS preflights; one policy for both.
 //! - [`api`]: axum handlers of the control API, one file per resource,
-//!   envelope, errors, token and `AllowedHosts` checks, OpenAPI.
-//! - [`mcp`]: MCP tools over [`control`].
+//!   envelope, errors, token and content-type checks, OpenAPI.
+//! - [`mcp`]: MCP tools over [`control`], with a bound on live sessions.
 //! - [`server`]: the composition root: router, static files, watch, reload.
 //!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it.
 //!
@@ -55,7 +58,8 @@
 //! - Every rule is O(n log n) or better in activities and diagnostics;
 //!   columns count Unicode scalar values in every rule and output format.
 //! - [`control`] does not import [`site`], [`load`] or [`validate`].
-//! - [`api`] and [`mcp`] import [`control`], never [`site`] or each other.
+//! - [`guard`] imports nothing of the crate.
+//! - [`api`] and [`mcp`] import [`control`] and [`guard`], never [`site`] or each other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
 //! - A build with any error writes nothing; a good build replaces the output
 //!   directory in one rename, so a host never serves half a site.
@@ -77,6 +81,7 @@ pub mod cli;
 pub mod cmd;
 pub mod control;
 pub mod diagnostics;
+pub mod guard;
 pub mod json;
 pub mod load;
 pub mod mcp;

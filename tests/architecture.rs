@@ -21,8 +21,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     ("publish", &["site"]),
     ("control", &[]),
-    ("api", &["control"]),
-    ("mcp", &["control"]),
+    ("guard", &[]),
+    ("api", &["control", "guard"]),
+    ("mcp", &["control", "guard"]),
     (
         "server",
         &[
@@ -33,6 +34,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "model",
             "diagnostics",
             "control",
+            "guard",
             "api",
             "mcp",
         ],
@@ -48,6 +50,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "model",
             "diagnostics",
             "control",
+            "guard",
             "api",
             "mcp",
             "server",
