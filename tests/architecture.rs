@@ -15,7 +15,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("load", &["model", "diagnostics", "source"]),
     // Not `load`: the validator reads what the loader produced, never how.
     ("validate", &["model", "diagnostics", "json", "source"]),
-    ("site", &["model", "diagnostics", "source", "load", "validate"]),
+    (
+        "site",
+        &["model", "diagnostics", "source", "load", "validate"],
+    ),
     ("control", &[]),
     ("api", &["control"]),
     ("mcp", &["control"]),

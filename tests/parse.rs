@@ -46,10 +46,9 @@ fn syntax_case(bytes: Vec<u8>) -> ((u64, u64), (u64, u64), Value) {
 /// that reports a syntax error, each with non-ASCII text before the error.
 #[test]
 fn every_syntax_error_path_counts_columns_in_characters() {
-    let base = std::fs::read_to_string(
-        crate_root().join("tests/fixtures/base/data/demo/zh-CN.json"),
-    )
-    .unwrap();
+    let base =
+        std::fs::read_to_string(crate_root().join("tests/fixtures/base/data/demo/zh-CN.json"))
+            .unwrap();
     let line = "  \"versionName\": \"星海之歌\",";
     assert!(base.contains(line));
     let with = |replacement: &str| base.replace(line, replacement).into_bytes();
@@ -59,17 +58,47 @@ fn every_syntax_error_path_counts_columns_in_characters() {
         "]".repeat(128)
     );
     let cases: Vec<(&str, Vec<u8>)> = vec![
-        ("unexpected token (jsonc-parser)", with("  \"versionName\": \"星海之歌\" ⟦x,")),
-        ("raw tab in a string", with("  \"versionName\": \"星海之歌⟦\t\",")),
-        ("raw control character", with("  \"versionName\": \"星海之歌⟦\u{1}\",")),
-        ("lone surrogate", with("  \"versionName\": \"星海之歌⟦\\ud800\",")),
-        ("invalid escape", with("  \"versionName\": \"星海之歌⟦\\q\",")),
-        ("number out of range", with("  \"versionName\": \"星海之歌\", \"x\": ⟦1e999,")),
-        ("leading zero", with("  \"versionName\": \"星海之歌\", \"x\": 0⟦1,")),
+        (
+            "unexpected token (jsonc-parser)",
+            with("  \"versionName\": \"星海之歌\" ⟦x,"),
+        ),
+        (
+            "raw tab in a string",
+            with("  \"versionName\": \"星海之歌⟦\t\","),
+        ),
+        (
+            "raw control character",
+            with("  \"versionName\": \"星海之歌⟦\u{1}\","),
+        ),
+        (
+            "lone surrogate",
+            with("  \"versionName\": \"星海之歌⟦\\ud800\","),
+        ),
+        (
+            "invalid escape",
+            with("  \"versionName\": \"星海之歌⟦\\q\","),
+        ),
+        (
+            "number out of range",
+            with("  \"versionName\": \"星海之歌\", \"x\": ⟦1e999,"),
+        ),
+        (
+            "leading zero",
+            with("  \"versionName\": \"星海之歌\", \"x\": 0⟦1,"),
+        ),
         ("nesting too deep", with(&deep)),
-        ("trailing comma", with("  \"versionName\": \"星海之歌\"⟦, }")),
-        ("content after the end", format!("{}⟦x", base.trim_end()).into_bytes()),
-        ("unterminated", "{\"versionName\": \"星海之歌⟦ ".to_string().into_bytes()),
+        (
+            "trailing comma",
+            with("  \"versionName\": \"星海之歌\"⟦, }"),
+        ),
+        (
+            "content after the end",
+            format!("{}⟦x", base.trim_end()).into_bytes(),
+        ),
+        (
+            "unterminated",
+            "{\"versionName\": \"星海之歌⟦ ".to_string().into_bytes(),
+        ),
         ("invalid UTF-8", {
             let mut b = with("  \"versionName\": \"星海之歌⟦X\",");
             let x = b.iter().position(|&c| c == b'X').unwrap();
@@ -82,7 +111,10 @@ fn every_syntax_error_path_counts_columns_in_characters() {
         let (got, want, d) = syntax_case(bytes);
         assert_eq!(d["code"], "json-syntax", "{name}: {d:#}");
         if got != want {
-            failures.push(format!("{name}: got {got:?}, want {want:?} ({})", d["message"]));
+            failures.push(format!(
+                "{name}: got {got:?}, want {want:?} ({})",
+                d["message"]
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -119,7 +151,9 @@ fn fmt_refuses_a_file_with_a_duplicate_key() {
         "duplicate-key-nested",
         "duplicate-key-registry",
     ] {
-        let root = fixture_root(Some(&crate_root().join("tests/fixtures/invalid").join(case)));
+        let root = fixture_root(Some(
+            &crate_root().join("tests/fixtures/invalid").join(case),
+        ));
         let file = if case.ends_with("registry") {
             "games.json"
         } else {
@@ -170,7 +204,10 @@ fn values(doc: &Value) -> (BTreeSet<(String, String)>, Vec<String>) {
                 format!("{{{}}}", inner.join(","))
             }
             Value::Array(items) => {
-                format!("[{}]", items.iter().map(canonical).collect::<Vec<_>>().join(","))
+                format!(
+                    "[{}]",
+                    items.iter().map(canonical).collect::<Vec<_>>().join(",")
+                )
             }
             other => other.to_string(),
         }
@@ -247,7 +284,10 @@ fn fmt_keeps_every_value_of_every_valid_file() {
     }
     for source in ["tests/fixtures/corpus", "."] {
         let dir = tempfile::tempdir().unwrap();
-        crate::util::copy_tree(&crate_root().join(source).join("data"), &dir.path().join("data"));
+        crate::util::copy_tree(
+            &crate_root().join(source).join("data"),
+            &dir.path().join("data"),
+        );
         std::fs::copy(
             crate_root().join(source).join("games.json"),
             dir.path().join("games.json"),
@@ -275,11 +315,18 @@ fn fmt_keeps_every_value_of_every_valid_file() {
                 rewritten += 1;
             }
             let new: Value = serde_json::from_slice(&after).unwrap();
-            assert_eq!(values(old), values(&new), "{name}: {file} lost or changed a value");
+            assert_eq!(
+                values(old),
+                values(&new),
+                "{name}: {file} lost or changed a value"
+            );
         }
     }
     // Most fixtures are canonical already; the comparison must have seen rewrites.
-    assert!(rewritten > 0, "no file was rewritten: the test proves nothing");
+    assert!(
+        rewritten > 0,
+        "no file was rewritten: the test proves nothing"
+    );
 }
 
 /// The built-in schema and the tree's mirror of it ([`rules::schema_valid`])
@@ -321,7 +368,10 @@ fn the_typed_checks_agree_with_the_schema() {
             ] {
                 let mut copy = doc.clone();
                 if set(&mut copy, &pointer, replacement.clone()) {
-                    mutated.push((format!("{name} {pointer} {replacement:?}"), copy.to_string()));
+                    mutated.push((
+                        format!("{name} {pointer} {replacement:?}"),
+                        copy.to_string(),
+                    ));
                 }
             }
             let mut copy = doc.clone();
@@ -347,7 +397,10 @@ fn the_typed_checks_agree_with_the_schema() {
             disagreements.push(format!("{name}: typed {typed}, schema {schema}"));
         }
     }
-    assert!(valid > 10 && invalid > 100, "{valid} valid, {invalid} invalid");
+    assert!(
+        valid > 10 && invalid > 100,
+        "{valid} valid, {invalid} invalid"
+    );
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }
 

@@ -66,9 +66,10 @@ pub fn diagnostic(rel: &str, text: &str, err: &SyntaxError) -> Diagnostic {
 /// The diagnostic from the parser's own error.
 fn own(rel: &str, text: &str, err: &SyntaxError) -> Diagnostic {
     let at = locate(text, err.start, err.end);
-    let help = err.message.contains("must be escaped").then(|| {
-        "write it as an escape such as `\\n` or `\\u0007`, or remove it".to_string()
-    });
+    let help = err
+        .message
+        .contains("must be escaped")
+        .then(|| "write it as an escape such as `\\n` or `\\u0007`, or remove it".to_string());
     syntax(rel, at.line, at.column, at.width, err.message.clone(), help)
 }
 
