@@ -54,6 +54,17 @@ pub struct Common {
     pub now: Option<chrono::NaiveDateTime>,
 }
 
+/// Where the build keeps rendered and compressed files between builds.
+#[derive(Debug, Clone, Args)]
+pub struct CacheArgs {
+    /// Build cache directory (default: <root>/.activity-site/cache)
+    #[arg(long, conflicts_with = "no_cache")]
+    pub cache_dir: Option<PathBuf>,
+    /// Render and compress every file, without reading or writing the build cache
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     #[command(flatten)]
@@ -77,6 +88,8 @@ pub struct BuildArgs {
     /// Replace an --out directory that activity-site did not make (never the root or its inputs)
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub cache: CacheArgs,
     /// Output format of the diagnostics when the check fails
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -118,6 +131,8 @@ pub struct ServeArgs {
     /// Replace an --out directory that activity-site did not make (never the root or its inputs)
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub cache: CacheArgs,
     /// Address to listen on
     #[arg(long, default_value = "127.0.0.1:5000")]
     pub addr: SocketAddr,

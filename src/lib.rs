@@ -28,7 +28,9 @@
 //! - [`diagnostics`]: the `Diagnostic` type and its renderers.
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
-//!   siblings) and the pure comparison behind `diff`; no HTTP, no async.
+//!   siblings) through a plan of parts run in parallel and cached by their
+//!   inputs ([`site::cache`]), and the pure comparison behind `diff`; no
+//!   HTTP, no async.
 //! - [`publish`]: a built site to S3-compatible storage: the pure plan
 //!   (`publish::plan`: local files and the store's manifest to ordered
 //!   uploads and removals) and the storage I/O (`publish::store`,
@@ -72,7 +74,9 @@
 //! - Commands print data through `cmd::print_out`, so a closed pipe is an
 //!   error that `main` turns into a quiet exit 0, never a panic.
 //! - The same inputs give byte-identical output: no timestamps, no maps with
-//!   random order, activities sorted stably.
+//!   random order, activities sorted stably; a build that takes parts from
+//!   the build cache writes the same bytes as one without it, and the cache
+//!   lives outside the output.
 //!
 //! `tests/architecture.rs` fails when an import breaks the direction above.
 

@@ -18,6 +18,9 @@ mod fuzz;
 // `build`, `fmt` and `status`: output files, determinism, atomicity.
 mod build;
 
+// The build cache: warm equals cold, invalidation, damaged entries, deferred brotli.
+mod cache;
+
 // The control API through its router and a real client.
 mod control;
 

@@ -34,6 +34,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         root: args.common.root.clone(),
         out: out.clone(),
         now: args.common.now,
+        cache: super::build::cache_options(&args.cache, &args.common.root),
+        // An edit shows first; brotli siblings follow in a second build.
+        defer_brotli: !args.no_watch,
         force: args.force,
     };
     let state = ServerState::new(options)

@@ -7,12 +7,15 @@
 //! control API and `/mcp`) and, as the fallback, the static files of the
 //! output directory. [`run`] serves that router on a listener until its
 //! shutdown future resolves, with a bound on connections and a deadline
-//! for reading request headers ([`Limits`]). [`rebuild`] runs the builder off the async
-//! threads and records the result; [`watch::spawn`] calls it when inputs
-//! change. This module knows how the site is built only through
+//! for reading request headers ([`Limits`]). [`rebuild`] runs the builder
+//! off the async threads and records the result; when that build left
+//! brotli siblings for later (`defer_brotli`), a second build adds them in
+//! the background. [`watch::spawn`] calls it when inputs change. This
+//! module knows how the site is built only through
 //! [`site::build`]; it never renders files itself.
 
 use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
@@ -90,6 +93,8 @@ pub struct ServerState {
     shutdown: Arc<signal::Sender<bool>>,
     /// Serialises builds: the watcher and a caller never build at once.
     build_lock: Arc<tokio::sync::Mutex<()>>,
+    /// Counts the builds started, so a deferred completion knows it is stale.
+    builds: Arc<AtomicU64>,
 }
 
 /// What the last build left behind.
@@ -120,6 +125,7 @@ impl ServerState {
             files: Arc::new(static_files::FileCache::default()),
             shutdown: Arc::new(shutdown),
             build_lock: Arc::new(tokio::sync::Mutex::new(())),
+            builds: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -291,6 +297,7 @@ async fn accept_failed(err: std::io::Error) {
 /// that is recorded for the overlay too.
 pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
     let _building = state.build_lock.lock().await;
+    let build = state.builds.fetch_add(1, Ordering::SeqCst) + 1;
     let options = Arc::clone(&state.options);
     let started = Instant::now();
     let result = tokio::task::spawn_blocking(move || site::build(&options))
@@ -314,6 +321,9 @@ pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
                 );
                 state.files.clear();
                 record(state, outcome.diagnostics.clone(), None);
+                if summary.deferred > 0 {
+                    tokio::spawn(complete(state.clone(), build));
+                }
             } else {
                 tracing::info!(
                     errors = counts.errors,
@@ -330,6 +340,30 @@ pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
         }
     }
     result
+}
+
+/// Adds the brotli siblings a build with `defer_brotli` left out: the same
+/// build again, without deferring, which takes everything else from the
+/// cache. Skipped when another build started since `after`; that one
+/// completes itself. Pages are not told: their content did not change.
+async fn complete(state: ServerState, after: u64) {
+    let _building = state.build_lock.lock().await;
+    if state.builds.load(Ordering::SeqCst) != after {
+        return;
+    }
+    let mut options = (*state.options).clone();
+    options.defer_brotli = false;
+    let started = Instant::now();
+    match tokio::task::spawn_blocking(move || site::build(&options)).await {
+        Ok(Ok(outcome)) if outcome.summary.is_some() => {
+            state.files.clear();
+            tracing::debug!("added brotli siblings in {:.0?}", started.elapsed());
+        }
+        // The next rebuild, which a change of the inputs triggers, reports.
+        Ok(Ok(_)) => {}
+        Ok(Err(err)) => tracing::warn!("cannot add brotli siblings: {err:#}"),
+        Err(err) => tracing::warn!("cannot add brotli siblings: {err}"),
+    }
 }
 
 /// Stores a finished build's outcome and tells the open pages.
