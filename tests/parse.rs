@@ -266,8 +266,7 @@ fn json_files(root: &Path) -> Vec<String> {
 /// them by start time.
 #[test]
 fn fmt_keeps_every_value_of_every_valid_file() {
-    let mut roots: Vec<(String, tempfile::TempDir)> = Vec::new();
-    roots.push(("base".into(), fixture_root(None)));
+    let mut roots: Vec<(String, tempfile::TempDir)> = vec![("base".into(), fixture_root(None))];
     let invalid = crate_root().join("tests/fixtures/invalid");
     let mut cases: Vec<_> = std::fs::read_dir(&invalid)
         .unwrap()
@@ -346,10 +345,9 @@ fn the_typed_checks_agree_with_the_schema() {
         if entry.file_type().is_file()
             && path.extension().is_some_and(|e| e == "json")
             && path.to_string_lossy().contains("/data/")
+            && let Ok(text) = std::fs::read_to_string(path)
         {
-            if let Ok(text) = std::fs::read_to_string(path) {
-                documents.push((path.display().to_string(), text));
-            }
+            documents.push((path.display().to_string(), text));
         }
     }
     let mut mutated = Vec::new();
