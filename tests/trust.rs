@@ -280,6 +280,7 @@ fn site_with_api(api: &Api) -> (tempfile::TempDir, axum::Router) {
         out: dir.path().join("site"),
         now: None,
         force: false,
+        ..BuildOptions::default()
     };
     let state = ServerState::new(options).with_mounts(api.router.clone());
     (dir, server::router(state))
@@ -555,6 +556,7 @@ async fn a_half_sent_header_is_cut_off_and_shutdown_still_works() {
         out: dir.path().join("site"),
         now: None,
         force: false,
+        ..BuildOptions::default()
     };
     let state = ServerState::new(options).with_limits(Limits {
         header_read_timeout: Duration::from_millis(300),
@@ -598,6 +600,7 @@ async fn connections_beyond_the_bound_wait_for_a_free_slot() {
         out: dir.path().join("site"),
         now: None,
         force: false,
+        ..BuildOptions::default()
     };
     let state = ServerState::new(options).with_limits(Limits {
         header_read_timeout: Duration::from_secs(600),

@@ -40,6 +40,10 @@ pub mod watch;
 
 pub use reload::{RELOAD_PATH, ReloadEvent};
 
+/// How long the inputs must stay unchanged after a build that deferred
+/// brotli before the second build adds it.
+const COMPLETE_AFTER: Duration = Duration::from_secs(1);
+
 /// How long in-flight requests may run on after shutdown starts.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
@@ -344,9 +348,15 @@ pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
 
 /// Adds the brotli siblings a build with `defer_brotli` left out: the same
 /// build again, without deferring, which takes everything else from the
-/// cache. Skipped when another build started since `after`; that one
-/// completes itself. Pages are not told: their content did not change.
+/// cache, once the inputs have been quiet for [`COMPLETE_AFTER`]. Skipped
+/// when another build started since `after`; that one completes itself. Pages are not told: their content did not change.
 async fn complete(state: ServerState, after: u64) {
+    // Wait for a pause in the edits: an edit that arrives while this build
+    // runs would wait for it.
+    tokio::time::sleep(COMPLETE_AFTER).await;
+    if state.builds.load(Ordering::SeqCst) != after {
+        return;
+    }
     let _building = state.build_lock.lock().await;
     if state.builds.load(Ordering::SeqCst) != after {
         return;
