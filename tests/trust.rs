@@ -279,6 +279,8 @@ fn site_with_api(api: &Api) -> (tempfile::TempDir, axum::Router) {
         root: dir.path().to_path_buf(),
         out: dir.path().join("site"),
         now: None,
+        cache: None,
+        defer_brotli: false,
         force: false,
     };
     let state = ServerState::new(options).with_mounts(api.router.clone());
@@ -554,6 +556,8 @@ async fn a_half_sent_header_is_cut_off_and_shutdown_still_works() {
         root: dir.path().to_path_buf(),
         out: dir.path().join("site"),
         now: None,
+        cache: None,
+        defer_brotli: false,
         force: false,
     };
     let state = ServerState::new(options).with_limits(Limits {
@@ -597,6 +601,8 @@ async fn connections_beyond_the_bound_wait_for_a_free_slot() {
         root: dir.path().to_path_buf(),
         out: dir.path().join("site"),
         now: None,
+        cache: None,
+        defer_brotli: false,
         force: false,
     };
     let state = ServerState::new(options).with_limits(Limits {
