@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::diagnostics::Format;
+pub use crate::publish::store::Addressing;
 
 /// Validate, build and serve the public activity API.
 #[derive(Debug, Parser)]
@@ -35,6 +36,11 @@ pub enum Command {
     /// Compare this build with a deployed API and print what would change
     #[command(after_help = "Example:\n  activity-site diff --against https://example.org")]
     Diff(DiffArgs),
+    /// Upload the built site to S3-compatible storage: only what changed, data before the index
+    #[command(
+        after_help = "Credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN,\nor a profile of ~/.aws/credentials (--profile, AWS_PROFILE); never from a flag.\n\nExamples:\n  activity-site publish --to s3://my-bucket/activity --dry-run\n  activity-site publish --to s3://activity --endpoint https://ACCOUNT.r2.cloudflarestorage.com --region auto --delete"
+    )]
+    Publish(PublishArgs),
 }
 
 /// Flags every data command shares.
@@ -46,6 +52,17 @@ pub struct Common {
     /// Pin "now" (YYYY-MM-DDTHH:MM:SS, in each game's time zone) for reproducible output
     #[arg(long, value_parser = parse_now, global = true)]
     pub now: Option<chrono::NaiveDateTime>,
+}
+
+/// Where the build keeps rendered and compressed files between builds.
+#[derive(Debug, Clone, Args)]
+pub struct CacheArgs {
+    /// Build cache directory (default: <root>/.activity-site/cache)
+    #[arg(long, conflicts_with = "no_cache")]
+    pub cache_dir: Option<PathBuf>,
+    /// Render and compress every file, without reading or writing the build cache
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 #[derive(Debug, Args)]
@@ -71,6 +88,8 @@ pub struct BuildArgs {
     /// Replace an --out directory that activity-site did not make (never the root or its inputs)
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub cache: CacheArgs,
     /// Output format of the diagnostics when the check fails
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -112,6 +131,8 @@ pub struct ServeArgs {
     /// Replace an --out directory that activity-site did not make (never the root or its inputs)
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub cache: CacheArgs,
     /// Address to listen on
     #[arg(long, default_value = "127.0.0.1:5000")]
     pub addr: SocketAddr,
@@ -127,6 +148,16 @@ pub struct ServeArgs {
     /// Access token of the control API (overrides AccessToken of the configuration file)
     #[arg(long, env = "ACTIVITY_SITE_ACCESS_TOKEN")]
     pub access_token: Option<String>,
+    /// Web origin whose pages may call the control API and /mcp, such as
+    /// http://localhost:5173 (repeatable; adds to AllowedOrigins of the configuration file)
+    #[arg(long = "allow-origin", value_name = "URL")]
+    pub allow_origin: Vec<String>,
+    /// Seconds an idle MCP session lives (default 120)
+    #[arg(long, hide = true, default_value_t = 120)]
+    pub mcp_session_idle: u64,
+    /// Live MCP sessions at most (default 128)
+    #[arg(long, hide = true, default_value_t = 128)]
+    pub mcp_max_sessions: usize,
 }
 
 #[derive(Debug, Args)]
@@ -142,6 +173,56 @@ pub struct DiffArgs {
     /// Request timeout in seconds
     #[arg(long, default_value_t = 20)]
     pub timeout: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlanFormat {
+    /// one line per path that changes (+ ~ ! - ?), then a summary line
+    Text,
+    /// one JSON object with every path, its action, phase, bytes and metadata
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct PublishArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Directory of the built site, what `build --out` wrote (default: <root>/site)
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Where to publish: s3://BUCKET or s3://BUCKET/PREFIX
+    #[arg(long, value_name = "s3://BUCKET[/PREFIX]")]
+    pub to: String,
+    /// Endpoint URL of an S3-compatible service (R2, OSS, COS, MinIO); default AWS S3
+    #[arg(long, env = "AWS_ENDPOINT_URL")]
+    pub endpoint: Option<String>,
+    /// Region (R2: auto); default AWS_REGION, then us-east-1
+    #[arg(long)]
+    pub region: Option<String>,
+    /// Bucket addressing in URLs
+    #[arg(long, value_enum, default_value_t)]
+    pub addressing: Addressing,
+    /// Profile of the shared credentials file (default AWS_PROFILE, then `default`)
+    #[arg(long)]
+    pub profile: Option<String>,
+    /// Print the plan (added, changed, unchanged, removed, bytes) and upload nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Remove objects this tool published earlier that the site no longer has
+    #[arg(long)]
+    pub delete: bool,
+    /// Also upload the .br/.gz siblings, with Content-Encoding, for a CDN that serves them
+    #[arg(long)]
+    pub precompressed: bool,
+    /// Overwrite objects at the site's paths that another tool uploaded, and own them from now on
+    #[arg(long)]
+    pub adopt: bool,
+    /// Output format of the plan
+    #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
+    pub format: PlanFormat,
+    /// Uploads in flight at once
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub jobs: u16,
 }
 
 impl Common {

@@ -28,12 +28,23 @@
 //! - [`diagnostics`]: the `Diagnostic` type and its renderers.
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
-//!   siblings) and the pure comparison behind `diff`; no HTTP, no async.
+//!   siblings) through a plan of parts run in parallel and cached by their
+//!   inputs ([`site::cache`]), and the pure comparison behind `diff`; no
+//!   HTTP, no async.
+//! - [`publish`]: a built site to S3-compatible storage: the pure plan
+//!   (`publish::plan`: local files and the store's manifest to ordered
+//!   uploads and removals) and the storage I/O (`publish::store`,
+//!   `object_store`). Never touches an object its manifest does not name.
 //! - [`control`]: the control-service core (runner, simulated backend,
-//!   configurations, settings, extensions, operator, logs); no axum.
+//!   configurations, settings, extensions, operator, logs); no axum. The
+//!   typed shapes of settings and configurations ([`control::shapes`]) give
+//!   both the served defaults and the OpenAPI form schemas.
+//! - [`guard`]: who may call `/api` and `/mcp`: `Host` against
+//!   `AllowedHosts` (loopback names only by default), `Origin` against the
+//!   server's own and the allowed origins, CORS preflights; one policy for both.
 //! - [`api`]: axum handlers of the control API, one file per resource,
-//!   envelope, errors, token and `AllowedHosts` checks, OpenAPI.
-//! - [`mcp`]: MCP tools over [`control`].
+//!   envelope, errors, token and content-type checks, OpenAPI.
+//! - [`mcp`]: MCP tools over [`control`], with a bound on live sessions.
 //! - [`server`]: the composition root: router, static files, watch, reload.
 //!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it.
 //!
@@ -42,22 +53,30 @@
 //! - [`model`], [`diagnostics`] and [`json`] depend on no other module of the crate.
 //! - [`validate`] never imports [`load`]: both depend on [`source`].
 //! - [`load`], [`validate`] and [`site`] know nothing about HTTP, axum or tokio.
+//! - [`site`] does not import [`publish`]; [`publish`] reads the site's
+//!   cache policies and layout, and `publish::plan` does no I/O.
 //! - No rewrite loses a value: a file with a repeated key is an error, and
 //!   `fmt` leaves files with errors alone.
 //! - Every rule is O(n log n) or better in activities and diagnostics;
 //!   columns count Unicode scalar values in every rule and output format.
 //! - [`control`] does not import [`site`], [`load`] or [`validate`].
-//! - [`api`] and [`mcp`] import [`control`], never [`site`] or each other.
+//! - [`guard`] imports nothing of the crate.
+//! - [`api`] and [`mcp`] import [`control`] and [`guard`], never [`site`] or each other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
 //! - A build with any error writes nothing; a good build replaces the output
 //!   directory in one rename, so a host never serves half a site.
+//! - A publish uploads data before the index that names it and the index
+//!   before the pages, records what it owns in a manifest before creating
+//!   anything, and removes (with `--delete`) only what that manifest names.
 //! - The output directory is owned: a build replaces only an absent, empty or
 //!   marked (`.activity-site-output`) directory, never the root, anything
 //!   above it or the inputs in it; `--force` is needed for anything else.
 //! - Commands print data through `cmd::print_out`, so a closed pipe is an
 //!   error that `main` turns into a quiet exit 0, never a panic.
 //! - The same inputs give byte-identical output: no timestamps, no maps with
-//!   random order, activities sorted stably.
+//!   random order, activities sorted stably; a build that takes parts from
+//!   the build cache writes the same bytes as one without it, and the cache
+//!   lives outside the output.
 //!
 //! `tests/architecture.rs` fails when an import breaks the direction above.
 
@@ -66,10 +85,12 @@ pub mod cli;
 pub mod cmd;
 pub mod control;
 pub mod diagnostics;
+pub mod guard;
 pub mod json;
 pub mod load;
 pub mod mcp;
 pub mod model;
+pub mod publish;
 pub mod server;
 pub mod site;
 pub mod source;

@@ -1,8 +1,10 @@
 //! The control API through its router (`tower::ServiceExt::oneshot`) and,
 //! for the log stream, a real client on 127.0.0.1:0.
 
-mod harness;
+pub(crate) mod harness;
 mod stream;
+// What the service's own web UI reads: status fields, its extra routes, log lines, form schemas.
+mod webui;
 
 use std::time::Duration;
 
@@ -203,7 +205,7 @@ async fn single_takes_a_class_name_in_any_case_or_an_index() {
 }
 
 #[tokio::test]
-async fn stop_moves_through_stopping_to_stopped() {
+async fn stop_ends_in_stopped_and_frees_the_runner() {
     let api = open("--step-ms=5000", ApiOptions::default());
     let idle_stop = api.post("/api/Task/stop", json!({})).await;
     assert_eq!(
@@ -216,7 +218,8 @@ async fn stop_moves_through_stopping_to_stopped() {
         .await
         .data();
     let stopping = api.call("POST", "/api/Task/stop", None).await;
-    assert!(["stopping", "stopped"].contains(&stopping.data()["status"].as_str().unwrap()));
+    assert_eq!(stopping.data()["status"], "running");
+    assert_eq!(stopping.data()["stopping"], true);
     let stopped = api.wait_for(&["stopped"]).await;
     assert!(
         stopped["progress"].as_str().unwrap().starts_with("stopped"),
@@ -1027,10 +1030,10 @@ async fn allowed_hosts_are_enforced() {
     );
     api.send(with_host("evil.test"))
         .await
-        .assert_error(StatusCode::BAD_REQUEST);
+        .assert_error(StatusCode::FORBIDDEN);
     api.send(with_host("example.com"))
         .await
-        .assert_error(StatusCode::BAD_REQUEST);
+        .assert_error(StatusCode::FORBIDDEN);
 }
 
 #[test]
@@ -1159,7 +1162,10 @@ async fn the_openapi_document_describes_every_route() {
             .unwrap_or_else(|| panic!("{route} is documented"));
         operations += item.as_object().unwrap().len();
     }
-    assert_eq!(operations, 26, "the contract's 26 endpoints");
+    assert_eq!(
+        operations, 30,
+        "the contract's 26 endpoints and the 4 the web UI adds"
+    );
     for (path, item) in paths {
         for (method, operation) in item.as_object().unwrap() {
             if let Some(parameters) = operation.get("parameters") {
@@ -1258,10 +1264,13 @@ async fn the_core_is_usable_without_http() {
 async fn the_router_merges_beside_a_static_site() {
     use axum::Router;
     let api = fast();
-    // How the server composes: the site (the public API included) as the
-    // fallback, the control router merged in.
+    // How the server composes: the site as the fallback, its public API
+    // routed explicitly (a static segment beats the API's `/api/{*rest}`),
+    // the control router merged in.
+    let files = |uri: axum::http::Uri| async move { format!("site {}", uri.path()) };
     let site = Router::new()
-        .fallback(|uri: axum::http::Uri| async move { format!("site {}", uri.path()) });
+        .route("/api/v1/{*path}", axum::routing::any(files))
+        .fallback(files);
     let app = harness::Api {
         router: site.merge(api.router.clone()),
         control: api.control.clone(),

@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 
 use crate::control::error::{Error, Result};
 use crate::control::font::glyph;
+use crate::control::names;
 use crate::control::runner::{RunState, TASKS, TaskStatus};
 
 /// Width of the simulated game window.
@@ -245,6 +246,8 @@ impl Operator {
     }
 
     fn find(&self, method: &str) -> Result<usize> {
+        let method =
+            &names::check_name("operator method name", method).map_err(Error::BadRequest)?;
         METHODS
             .iter()
             .position(|m| m.name == method)
@@ -577,8 +580,8 @@ fn draw(status: &TaskStatus, w: &Window) -> Vec<u8> {
     // Status colour bar and progress.
     let accent: Rgb = match status.status {
         RunState::Idle => [120, 120, 130],
+        RunState::Running if status.stopping => [230, 170, 60],
         RunState::Running => [70, 190, 110],
-        RunState::Stopping => [230, 170, 60],
         RunState::Completed => [80, 140, 230],
         RunState::Stopped => [200, 140, 60],
         RunState::Failed => [220, 60, 60],
