@@ -35,6 +35,11 @@ pub enum Command {
     /// Compare this build with a deployed API and print what would change
     #[command(after_help = "Example:\n  activity-site diff --against https://example.org")]
     Diff(DiffArgs),
+    /// Move an existing API in: published files (a folder or a URL) to games.json and data/
+    #[command(
+        after_help = "Examples:\n  activity-site import --from ../old/public/api/v1/activity\n  activity-site import --from https://example.org\n  activity-site import --from https://example.org --games ak,end --locales en-US"
+    )]
+    Import(ImportArgs),
 }
 
 /// Flags every data command shares.
@@ -149,6 +154,31 @@ impl Common {
     pub fn out_dir(&self, out: Option<&PathBuf>) -> PathBuf {
         out.cloned().unwrap_or_else(|| self.root.join("site"))
     }
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// A folder of <game>.json and <game>-<locale>.json files (or a site holding
+    /// api/v1/activity/), or the http(s) base URL of a deployed site
+    #[arg(long)]
+    pub from: String,
+    /// Replace files of the root that differ from what the import writes
+    #[arg(long)]
+    pub force: bool,
+    /// Only these games (comma-separated); for a URL without an index, the games to fetch
+    #[arg(long, value_delimiter = ',')]
+    pub games: Vec<String>,
+    /// For a URL without an index: the locales to fetch besides the default one (comma-separated)
+    #[arg(long, value_delimiter = ',')]
+    pub locales: Vec<String>,
+    /// Locale of the un-suffixed <game>.json files when no index or games.json names one
+    #[arg(long, default_value = "zh-CN")]
+    pub default_locale: String,
+    /// Request timeout in seconds (URL imports)
+    #[arg(long, default_value_t = 20)]
+    pub timeout: u64,
 }
 
 fn parse_now(s: &str) -> Result<chrono::NaiveDateTime, String> {

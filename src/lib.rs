@@ -25,6 +25,8 @@
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
 //!   siblings) and the pure comparison behind `diff`; no HTTP, no async.
+//! - [`import`]: published API files to a data tree (`import --from`); pure,
+//!   no I/O: `cmd/import.rs` reads folders and fetches URLs.
 //! - [`control`]: the control-service core (runner, simulated backend,
 //!   configurations, settings, extensions, operator, logs); no axum.
 //! - [`api`]: axum handlers of the control API, one file per resource,
@@ -36,7 +38,8 @@
 //! # Invariants
 //!
 //! - [`model`] and [`diagnostics`] depend on no other module of the crate.
-//! - [`load`], [`validate`] and [`site`] know nothing about HTTP, axum or tokio.
+//! - [`load`], [`validate`], [`site`] and [`import`] know nothing about HTTP,
+//!   axum or tokio; [`import`] depends on [`model`] only.
 //! - [`control`] does not import [`site`], [`load`] or [`validate`].
 //! - [`api`] and [`mcp`] import [`control`], never [`site`] or each other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
@@ -57,6 +60,7 @@ pub mod cli;
 pub mod cmd;
 pub mod control;
 pub mod diagnostics;
+pub mod import;
 pub mod load;
 pub mod mcp;
 pub mod model;

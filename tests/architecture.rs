@@ -13,6 +13,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("load", &["model", "diagnostics"]),
     ("validate", &["model", "diagnostics", "load"]),
     ("site", &["model", "diagnostics", "load", "validate"]),
+    ("import", &["model"]),
     ("control", &[]),
     ("api", &["control"]),
     ("mcp", &["control"]),
@@ -33,6 +34,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "cmd",
         &[
             "cli",
+            "import",
             "site",
             "load",
             "validate",

@@ -11,6 +11,7 @@ mod build;
 mod check;
 mod diff;
 mod fmt;
+mod import;
 mod serve;
 mod status;
 
@@ -22,6 +23,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Status(args) => status::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Import(args) => import::run(args),
     }
 }
 
