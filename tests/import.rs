@@ -322,3 +322,59 @@ fn import_into_a_closed_pipe_writes_everything_and_ends_quietly() {
     assert!(!stderr(&output).contains("panicked"));
     assert!(root.join("games.json").is_file());
 }
+
+#[test]
+fn real_quirks_import_and_check_with_only_the_lagging_twin_warned() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let from = crate_root().join("tests/fixtures/real-quirks");
+    let output = run(
+        dir.path(),
+        &[
+            "import",
+            "--from",
+            from.to_str().unwrap(),
+            "--root",
+            root.to_str().unwrap(),
+            "--now",
+            FIXTURE_NOW,
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let (code, report) = crate::util::check_json(&root, FIXTURE_NOW);
+    assert_eq!(code, 0, "{report}");
+    let found: Vec<(String, String, u64)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                format!(
+                    "{}:{}",
+                    d["code"].as_str().unwrap(),
+                    d["severity"].as_str().unwrap()
+                ),
+                d["file"].as_str().unwrap().to_owned(),
+                d["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let parity = |line| {
+        (
+            "locale-parity:warning".to_owned(),
+            "data/ww/en-US.json".to_owned(),
+            line,
+        )
+    };
+    // version, startTime, endTime, then the two activities without a twin.
+    assert_eq!(
+        found,
+        vec![parity(3), parity(5), parity(6), parity(9), parity(16)]
+    );
+    // `kind` survives, the empty one too.
+    let ak = std::fs::read_to_string(root.join("data/ak/zh-CN.json")).unwrap();
+    assert!(ak.contains("\"kind\": \"\","), "{ak}");
+    assert!(ak.contains("\"kind\": \"矢量突破\","), "{ak}");
+    let registry = std::fs::read_to_string(root.join("games.json")).unwrap();
+    assert!(registry.contains("\"id\": \"ba-jp\""), "{registry}");
+}
