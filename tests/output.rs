@@ -45,6 +45,22 @@ fn out_inside_the_inputs_or_above_the_root_is_refused_and_nothing_changes() {
     assert_eq!(snapshot(root.path()), before);
 }
 
+#[cfg(unix)]
+#[test]
+fn a_new_directory_behind_a_symlink_into_the_inputs_is_refused() {
+    let root = fixture_root(None);
+    std::os::unix::fs::symlink(root.path().join("data"), root.path().join("link")).unwrap();
+    let before = snapshot(&root.path().join("data"));
+    let output = build(root.path(), &["--out", "link/new"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("inside `data`"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(snapshot(&root.path().join("data")), before);
+}
+
 #[test]
 fn a_directory_holding_games_json_is_refused() {
     let root = fixture_root(None);
