@@ -160,8 +160,8 @@ impl Common {
 pub struct ImportArgs {
     #[command(flatten)]
     pub common: Common,
-    /// A folder of <game>.json and <game>-<locale>.json files (or a site holding
-    /// api/v1/activity/), or the http(s) base URL of a deployed site
+    /// A folder of <game>.json and <game>-<locale>.json files (or one holding
+    /// api/v1/activity/ or public/api/v1/activity/), or the http(s) base URL of a deployed site
     #[arg(long)]
     pub from: String,
     /// Replace files of the root that differ from what the import writes

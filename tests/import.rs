@@ -105,10 +105,12 @@ fn an_import_refuses_to_overwrite_then_replaces_with_force() {
 }
 
 #[test]
-fn a_flat_folder_keeps_every_byte_and_gets_placeholders_status_points_out() {
+fn a_site_source_folder_keeps_every_byte_and_gets_placeholders_status_points_out() {
     let dir = tempfile::tempdir().unwrap();
-    let flat = dir.path().join("activity");
-    std::fs::create_dir(&flat).unwrap();
+    // The sources of a site: the files live in public/api/v1/activity/.
+    let sources = dir.path().join("old-site");
+    let flat = sources.join("public/api/v1/activity");
+    std::fs::create_dir_all(&flat).unwrap();
     // Real quirks: `kind`, empty cover and description, activities out of
     // order and outlasting the version, 4-space indentation, a game id
     // with a hyphen and no locale suffix.
@@ -132,7 +134,7 @@ fn a_flat_folder_keeps_every_byte_and_gets_placeholders_status_points_out() {
     std::fs::write(flat.join("ak-en-US.json"), &en).unwrap();
     std::fs::write(flat.join("ba-jp.json"), zh).unwrap();
     let root = dir.path().join("root");
-    let output = import(dir.path(), &root, flat.to_str().unwrap(), &[]);
+    let output = import(dir.path(), &root, sources.to_str().unwrap(), &[]);
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(0), "{err}");
     assert!(err.contains("`ak` got placeholders"), "{err}");
@@ -377,4 +379,35 @@ fn real_quirks_import_and_check_with_only_the_lagging_twin_warned() {
     assert!(ak.contains("\"kind\": \"矢量突破\","), "{ak}");
     let registry = std::fs::read_to_string(root.join("games.json")).unwrap();
     assert!(registry.contains("\"id\": \"ba-jp\""), "{registry}");
+}
+
+#[test]
+fn a_broken_file_and_a_disagreeing_twin_are_named_and_the_rest_imported() {
+    let dir = tempfile::tempdir().unwrap();
+    let flat = dir.path().join("flat");
+    std::fs::create_dir(&flat).unwrap();
+    let doc =
+        std::fs::read_to_string(crate_root().join("tests/fixtures/base/data/demo/zh-CN.json"))
+            .unwrap();
+    std::fs::write(flat.join("demo.json"), &doc).unwrap();
+    std::fs::write(
+        flat.join("demo-zh-CN.json"),
+        doc.replacen("\"version\": \"", "\"version\": \"0", 1),
+    )
+    .unwrap();
+    std::fs::write(flat.join("demo-en-US.json"), "{\"version\": ").unwrap();
+    let root = dir.path().join("root");
+    let output = import(dir.path(), &root, flat.to_str().unwrap(), &[]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(err.contains("demo-en-US.json: not JSON"), "{err}");
+    assert!(
+        err.contains("demo-zh-CN.json: differs from") && err.contains("kept"),
+        "{err}"
+    );
+    assert!(err.contains("2 files not imported"), "{err}");
+    // The un-suffixed file is what clients read: it is the one kept.
+    let kept = std::fs::read_to_string(root.join("data/demo/zh-CN.json")).unwrap();
+    assert!(kept.ends_with(&doc[1..]), "{kept}");
+    assert!(!root.join("data/demo/en-US.json").exists());
 }

@@ -158,7 +158,8 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// A folder: `api/v1/activity/` of a site (with `api/v1/games.json` when
-/// there is one), else the folder itself, flat.
+/// there is one), or `public/api/v1/activity/` of a site's sources, else
+/// the folder itself, flat.
 fn from_folder(dir: &Path, games: &[String]) -> anyhow::Result<Gathered> {
     anyhow::ensure!(
         dir.is_dir(),
@@ -177,12 +178,12 @@ fn from_folder(dir: &Path, games: &[String]) -> anyhow::Result<Gathered> {
             }));
         }
     }
-    let activity = dir.join("api/v1/activity");
-    let flat = if activity.is_dir() {
-        activity
-    } else {
-        dir.to_path_buf()
-    };
+    // A built site, the source tree of a site (`public/`), else flat.
+    let flat = ["api/v1/activity", "public/api/v1/activity"]
+        .iter()
+        .map(|sub| dir.join(sub))
+        .find(|candidate| candidate.is_dir())
+        .unwrap_or_else(|| dir.to_path_buf());
     let mut names = Vec::new();
     for entry in
         std::fs::read_dir(&flat).with_context(|| format!("cannot read `{}`", flat.display()))?
