@@ -120,7 +120,9 @@ log "schemathesis"
 # The contract makes POST /api/Backend/restart answer 500 "restart failed"
 # for unknown arguments, which random strings are; every other operation
 # must never give a server error. The log stream never ends, so it is
-# checked above with curl instead.
+# checked above with curl instead. POST /api/Backend/stop is left out: once
+# called, tasks, operator calls and screenshots answer 500 "backend not
+# running" until a restart, by design (tests/control/webui.rs covers it).
 cat >"$work/schemathesis.toml" <<'TOML'
 [checks.negative_data_rejection]
 enabled = false
@@ -142,6 +144,7 @@ cd "$work"
 timeout 1200 "$ST" --config-file "$work/schemathesis.toml" run "$BASE/openapi/v1.json" \
     --header "X-Access-Token: $TOKEN" \
     --exclude-path /api/Backend/logs/stream \
+    --exclude-path /api/Backend/stop \
     --phases examples,coverage,fuzzing \
     --max-examples "$MAX_EXAMPLES" \
     --request-timeout 20 \

@@ -18,7 +18,7 @@ import os
 import statistics
 
 SETS = ["bundled", "corpus", "corpus-defects"]
-TOOLS = ["activity-site", "activity-site-1-thread", "ajv", "check-jsonschema"]
+TOOLS = ["activity-site", "activity-site-1-thread", "bare-parse", "ajv", "check-jsonschema"]
 
 
 def duration(seconds):

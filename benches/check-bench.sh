@@ -119,7 +119,7 @@ fi
 BIN=$REPO/target/release/activity-site
 if [ "$SKIP_SELF" = 0 ]; then
     log "building the release binary"
-    (cd "$REPO" && cargo build --release --locked >&2)
+    (cd "$REPO" && cargo build --release --locked --bins --example bare-parse >&2)
     if ! "$BIN" check --help >/dev/null 2>&1; then
         echo "error: $BIN has no working \`check\` subcommand" >&2
         exit 2
@@ -158,6 +158,10 @@ command_for() {
     case $tool in
         activity-site)
             printf '%q check --root %q --now %s' "$BIN" "$root" "$NOW" ;;
+        bare-parse)
+            # The figure to beat: only reading and parsing every data file
+            # into serde_json::Value, on every core (examples/bare-parse.rs).
+            printf '%q %q' "$REPO/target/release/examples/bare-parse" "$root" ;;
         activity-site-1-thread)
             # The same, on one rayon thread: the gap to the line above is what
             # the second core brings.
@@ -206,7 +210,7 @@ bench() {
 }
 
 TOOLS_LIST="ajv check-jsonschema"
-[ "$SKIP_SELF" = 0 ] && TOOLS_LIST="activity-site $TOOLS_LIST"
+[ "$SKIP_SELF" = 0 ] && TOOLS_LIST="activity-site bare-parse $TOOLS_LIST"
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 SETS="bundled corpus"

@@ -180,18 +180,26 @@ pub fn render_human(
         Renderer::plain()
     };
     let mut out = String::new();
+    // Diagnostics come sorted by file: read each file once and index its
+    // lines, so n diagnostics in one file cost O(n log n), not O(n × size).
+    let mut cached: Option<(&str, Option<String>, Vec<usize>)> = None;
     for d in diagnostics {
         let level = match d.severity {
             Severity::Error => Level::ERROR,
             Severity::Warning => Level::WARNING,
         };
-        let text = source(&d.file);
+        if cached.as_ref().is_none_or(|(file, _, _)| *file != d.file) {
+            let text = source(&d.file);
+            let starts = text.as_deref().map_or_else(Vec::new, line_starts);
+            cached = Some((d.file.as_str(), text, starts));
+        }
+        let (_, text, starts) = cached.as_ref().expect("cached above");
         let title = level.primary_title(d.message.as_str()).id(d.code);
         let mut group = Group::with_title(title);
         let path_line;
         if let Some(text) = text.as_deref().filter(|_| d.line > 0) {
             // Show the offending line only; annotate-snippets wants a byte range.
-            let (line_text, range) = line_span(text, d.line, d.column, d.width);
+            let (line_text, range) = line_span(text, starts, d.line, d.column, d.width);
             group = group.element(
                 Snippet::source(line_text)
                     .line_start(d.line)
@@ -212,14 +220,28 @@ pub fn render_human(
     out
 }
 
+/// Byte offsets where the lines of `text` start.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect()
+}
+
 /// The text of 1-based `line` and the byte range within it for `column`/`width`.
-fn line_span(
-    text: &str,
+fn line_span<'t>(
+    text: &'t str,
+    starts: &[usize],
     line: usize,
     column: usize,
     width: usize,
-) -> (&str, std::ops::Range<usize>) {
-    let line_text = text.lines().nth(line - 1).unwrap_or("");
+) -> (&'t str, std::ops::Range<usize>) {
+    let line_text = starts
+        .get(line - 1)
+        .and_then(|&s| text.get(s..))
+        .map_or("", |rest| {
+            let rest = rest.split('\n').next().unwrap_or("");
+            rest.strip_suffix('\r').unwrap_or(rest)
+        });
     let mut indices = line_text
         .char_indices()
         .map(|(i, _)| i)

@@ -4,7 +4,7 @@
 //!
 //! Pure: it takes bytes and returns bytes. Reading folders, fetching URLs,
 //! comparing with what is on disk and writing belong to `cmd/import.rs`.
-//! It depends on [`crate::model`] only.
+//! It depends on [`crate::model`] and the [`crate::json`] parser only.
 //!
 //! Nothing is lost on the way: a data file is the source text itself, byte
 //! for byte, with a `$schema` line added after its opening brace (so key
@@ -13,7 +13,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 use crate::model::Game;
@@ -469,57 +468,9 @@ fn same_document(a: &str, b: &str) -> bool {
     a.is_some() && a == b
 }
 
-/// Whether some object of `text` (a valid JSON text) has a key twice.
+/// Whether some object of `text` has a key twice (at any depth).
 pub fn has_repeated_keys(text: &str) -> bool {
-    struct Walk(bool);
-    impl<'de> Deserialize<'de> for Walk {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            d.deserialize_any(WalkVisitor)
-        }
-    }
-    struct WalkVisitor;
-    impl<'de> Visitor<'de> for WalkVisitor {
-        type Value = Walk;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("JSON")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Walk, A::Error> {
-            let mut seen = BTreeSet::new();
-            let mut repeated = false;
-            while let Some(key) = map.next_key::<String>()? {
-                repeated |= !seen.insert(key);
-                repeated |= map.next_value::<Walk>()?.0;
-            }
-            Ok(Walk(repeated))
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Walk, A::Error> {
-            let mut repeated = false;
-            while let Some(item) = seq.next_element::<Walk>()? {
-                repeated |= item.0;
-            }
-            Ok(Walk(repeated))
-        }
-        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Walk, E> {
-            Ok(Walk(false))
-        }
-        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Walk, E> {
-            Ok(Walk(false))
-        }
-        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Walk, E> {
-            Ok(Walk(false))
-        }
-        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Walk, E> {
-            Ok(Walk(false))
-        }
-        fn visit_str<E: de::Error>(self, _: &str) -> Result<Walk, E> {
-            Ok(Walk(false))
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Walk, E> {
-            Ok(Walk(false))
-        }
-    }
-    let mut de = serde_json::Deserializer::from_str(text);
-    Walk::deserialize(&mut de).is_ok_and(|w| w.0)
+    crate::json::parse(text).is_ok_and(|parsed| !parsed.duplicates.is_empty())
 }
 
 #[cfg(test)]

@@ -3,9 +3,10 @@
 //! # Bird's-eye view
 //!
 //! Contributors edit `games.json` and `data/<game>/<locale>.json`. The
-//! [`load`] phase reads them (keeping the source text, so every problem can
-//! point at a line and column), [`validate`] runs the JSON Schemas of
-//! `schema/` and the date rules and returns [`diagnostics::Diagnostic`]s, and
+//! [`load`] phase reads them as text into the plain data of [`source`],
+//! [`validate`] parses each file once with [`json`] (a tree that borrows the
+//! text and knows every byte range and every repeated key), runs the JSON
+//! Schemas of `schema/` and the rules and returns [`diagnostics::Diagnostic`]s, and
 //! [`site`] turns a clean tree into `site/`: the JSON API, its index and
 //! schema, iCalendar feeds and HTML pages. [`site::check`] drives the first
 //! two phases game by game on every core (checking is loading without
@@ -19,8 +20,11 @@
 //! - [`cli`]: clap types.
 //! - [`cmd`]: one function per subcommand; glue only.
 //! - [`model`]: serde types of `games.json` and activity documents; no I/O.
-//! - [`load`]: reads the root, game by game, keeping source text for spans.
-//! - [`validate`]: schema and rules to `Vec<Diagnostic>`; no I/O.
+//! - [`json`]: the strict JSON parser with byte spans and duplicate keys; a leaf.
+//! - [`source`]: what `load` hands `validate` (source text, a game's files,
+//!   the opened root, a parsed file); data, no I/O.
+//! - [`load`]: reads the root, game by game, as text; encoding problems only.
+//! - [`validate`]: parsing, schema and rules to `Vec<Diagnostic>`; no I/O.
 //! - [`diagnostics`]: the `Diagnostic` type and its renderers.
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
@@ -28,7 +32,9 @@
 //! - [`import`]: published API files to a data tree (`import --from`); pure,
 //!   no I/O: `cmd/import.rs` reads folders and fetches URLs.
 //! - [`control`]: the control-service core (runner, simulated backend,
-//!   configurations, settings, extensions, operator, logs); no axum.
+//!   configurations, settings, extensions, operator, logs); no axum. The
+//!   typed shapes of settings and configurations ([`control::shapes`]) give
+//!   both the served defaults and the OpenAPI form schemas.
 //! - [`api`]: axum handlers of the control API, one file per resource,
 //!   envelope, errors, token and `AllowedHosts` checks, OpenAPI.
 //! - [`mcp`]: MCP tools over [`control`].
@@ -37,9 +43,14 @@
 //!
 //! # Invariants
 //!
-//! - [`model`] and [`diagnostics`] depend on no other module of the crate.
+//! - [`model`], [`diagnostics`] and [`json`] depend on no other module of the crate.
+//! - [`validate`] never imports [`load`]: both depend on [`source`].
 //! - [`load`], [`validate`], [`site`] and [`import`] know nothing about HTTP,
-//!   axum or tokio; [`import`] depends on [`model`] only.
+//!   axum or tokio; [`import`] depends on [`model`] (and [`json`]) only.
+//! - No rewrite loses a value: a file with a repeated key is an error, and
+//!   `fmt` leaves files with errors alone.
+//! - Every rule is O(n log n) or better in activities and diagnostics;
+//!   columns count Unicode scalar values in every rule and output format.
 //! - [`control`] does not import [`site`], [`load`] or [`validate`].
 //! - [`api`] and [`mcp`] import [`control`], never [`site`] or each other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
@@ -61,9 +72,11 @@ pub mod cmd;
 pub mod control;
 pub mod diagnostics;
 pub mod import;
+pub mod json;
 pub mod load;
 pub mod mcp;
 pub mod model;
 pub mod server;
 pub mod site;
+pub mod source;
 pub mod validate;

@@ -1,80 +1,25 @@
 //! Reads the root into memory, keeping each file's source text so diagnostics
 //! can point at lines and columns. Knows nothing about HTTP.
 //!
-//! Loading is the first phase of checking: a file that is not well-formed
-//! JSON (or has a byte-order mark, or is not UTF-8) yields a `json-syntax`
-//! diagnostic here, and the later phases skip it. The registry is loaded once
-//! ([`open`]); games are loaded one at a time ([`load_game`]) so that memory is
-//! bounded by the largest game, not by the whole tree.
+//! Loading is the first phase of checking: a file that is not UTF-8 text (or
+//! starts with a byte-order mark) yields a `json-syntax` diagnostic here, and
+//! the later phases skip it. Parsing the JSON belongs to [`crate::validate`],
+//! which reads the text once into a tree with spans. The registry is loaded
+//! once ([`open`]); games are loaded one at a time ([`load_game`]) so that
+//! memory is bounded by the largest game, not by the whole tree. The types it
+//! fills live in [`crate::source`].
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Context as _;
 use serde_json::Value;
 
 use crate::diagnostics::{Diagnostic, Severity, locate};
 use crate::model::Game;
+use crate::source::{LoadedFile, LoadedGame, Project, SourceFile};
 
-/// The activity schema shipped with the binary, used when the root has none.
-pub const BUILTIN_ACTIVITY_SCHEMA: &str = include_str!("../schema/activity.schema.json");
-/// The registry schema shipped with the binary, used when the root has none.
-pub const BUILTIN_GAMES_SCHEMA: &str = include_str!("../schema/games.schema.json");
-
-/// Path of the registry, relative to the root.
-pub const REGISTRY_PATH: &str = "games.json";
-
-/// A source file that was read as text.
-#[derive(Debug, Clone)]
-pub struct SourceFile {
-    /// Path relative to the root, forward slashes.
-    pub path: String,
-    pub text: String,
-}
-
-/// A well-formed JSON file: its text and its value.
-#[derive(Debug, Clone)]
-pub struct JsonFile {
-    pub source: SourceFile,
-    pub value: Value,
-}
-
-/// The root, opened: the registry and the schemas, before any game is read.
-#[derive(Debug)]
-pub struct Project {
-    pub root: PathBuf,
-    /// `games.json`, when it is well-formed JSON.
-    pub registry: Option<JsonFile>,
-    /// Every `data/<dir>/<file>` path found, relative to the root, sorted.
-    pub data_files: Vec<String>,
-    /// The activity schema (from `schema/` of the root, or the built-in one).
-    pub activity_schema: Value,
-    /// The registry schema (from `schema/` of the root, or the built-in one).
-    pub games_schema: Value,
-    /// Problems found while reading (`json-syntax` of `games.json`).
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-/// One data file of a game: the locale it belongs to and what was read.
-#[derive(Debug, Clone)]
-pub struct LoadedFile {
-    pub locale: String,
-    /// Path relative to the root.
-    pub path: String,
-    /// The parsed file; `None` when it is missing or not well-formed.
-    pub json: Option<JsonFile>,
-    /// Whether the file exists at all.
-    pub exists: bool,
-}
-
-/// A game and its data files, one per locale of the registry.
-#[derive(Debug, Clone)]
-pub struct LoadedGame {
-    pub game: Game,
-    pub files: Vec<LoadedFile>,
-    /// `json-syntax` problems of the game's files.
-    pub diagnostics: Vec<Diagnostic>,
-}
+pub use crate::source::{BUILTIN_ACTIVITY_SCHEMA, BUILTIN_GAMES_SCHEMA, REGISTRY_PATH};
 
 /// Opens `root`: reads the registry, the schemas and the list of data files.
 /// `Err` only when the root itself cannot be read.
@@ -88,7 +33,7 @@ pub fn open(root: &Path) -> anyhow::Result<Project> {
     );
 
     let mut diagnostics = Vec::new();
-    let registry = match read_json(root, REGISTRY_PATH) {
+    let registry = match read_source(root, REGISTRY_PATH) {
         Ok(Some(file)) => Some(file),
         Ok(None) => {
             diagnostics.push(Diagnostic {
@@ -129,7 +74,7 @@ pub fn load_game(root: &Path, game: &Game) -> LoadedGame {
     let mut files = Vec::new();
     for locale in &game.locales {
         let path = game.data_path(locale);
-        let (json, exists) = match read_json(root, &path) {
+        let (source, exists) = match read_source(root, &path) {
             Ok(Some(file)) => (Some(file), true),
             Ok(None) => (None, false),
             Err(diagnostic) => {
@@ -140,7 +85,7 @@ pub fn load_game(root: &Path, game: &Game) -> LoadedGame {
         files.push(LoadedFile {
             locale: locale.clone(),
             path,
-            json,
+            source,
             exists,
         });
     }
@@ -151,10 +96,10 @@ pub fn load_game(root: &Path, game: &Game) -> LoadedGame {
     }
 }
 
-/// Reads and parses `rel` under `root`. `Ok(None)` when the file does not exist;
-/// `Err` with a `json-syntax` diagnostic when it is not well-formed UTF-8 JSON
-/// (or cannot be read).
-pub fn read_json(root: &Path, rel: &str) -> Result<Option<JsonFile>, Box<Diagnostic>> {
+/// Reads `rel` under `root` as text. `Ok(None)` when the file does not exist;
+/// `Err` with a `json-syntax` diagnostic when it is not UTF-8 without a
+/// byte-order mark (or cannot be read).
+pub fn read_source(root: &Path, rel: &str) -> Result<Option<SourceFile>, Box<Diagnostic>> {
     let bytes = match std::fs::read(root.join(rel)) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -169,11 +114,11 @@ pub fn read_json(root: &Path, rel: &str) -> Result<Option<JsonFile>, Box<Diagnos
             )));
         }
     };
-    parse_json(rel, bytes).map(Some)
+    decode(rel, bytes).map(Some)
 }
 
-/// Parses `bytes` as strict JSON (no comments, no trailing commas, no BOM).
-pub fn parse_json(rel: &str, bytes: Vec<u8>) -> Result<JsonFile, Box<Diagnostic>> {
+/// Decodes `bytes` as UTF-8 text without a byte-order mark.
+pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<SourceFile, Box<Diagnostic>> {
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(Box::new(syntax(
             rel,
@@ -184,124 +129,27 @@ pub fn parse_json(rel: &str, bytes: Vec<u8>) -> Result<JsonFile, Box<Diagnostic>
             Some("save the file as UTF-8 without BOM".to_string()),
         )));
     }
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(SourceFile {
+            path: rel.to_string(),
+            text,
+        }),
         Err(err) => {
             let valid = err.utf8_error().valid_up_to();
             let bytes = err.into_bytes();
-            let prefix = String::from_utf8_lossy(&bytes[..valid]).into_owned();
-            let at = locate(&prefix, valid, valid);
-            return Err(Box::new(syntax(
+            // The prefix is valid UTF-8 by definition of `valid_up_to`.
+            let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+            let at = locate(prefix, valid, valid);
+            Err(Box::new(syntax(
                 rel,
                 at.line,
                 at.column,
                 1,
                 format!("invalid UTF-8 at byte {valid}"),
                 Some("save the file as UTF-8".to_string()),
-            )));
-        }
-    };
-    match serde_json::from_str::<Value>(&text) {
-        Ok(value) => Ok(JsonFile {
-            source: SourceFile {
-                path: rel.to_string(),
-                text,
-            },
-            value,
-        }),
-        Err(serde_err) => Err(Box::new(syntax_error(rel, &text, &serde_err))),
-    }
-}
-
-/// A precise `json-syntax` diagnostic: jsonc-parser (all leniencies off) names
-/// the problem and its range better than serde_json does.
-fn syntax_error(rel: &str, text: &str, serde_err: &serde_json::Error) -> Diagnostic {
-    let strict = jsonc_parser::ParseOptions {
-        allow_comments: false,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    };
-    let collect = jsonc_parser::CollectOptions::default();
-    match jsonc_parser::parse_to_ast(text, &collect, &strict) {
-        Err(err) => {
-            let range = err.range();
-            let kind = lowercase_first(&err.kind().to_string());
-            if kind.starts_with("unterminated") {
-                // Point at the end, where the closing bracket or quote is missing.
-                let opened = locate(text, range.start, range.end);
-                let end = text.trim_end().len();
-                let at = locate(text, end, end);
-                let message = format!(
-                    "unexpected end of file: {} opened at {}:{} is never closed",
-                    kind.trim_start_matches("unterminated "),
-                    opened.line,
-                    opened.column
-                );
-                return syntax(
-                    rel,
-                    at.line,
-                    at.column,
-                    1,
-                    message,
-                    Some("add the missing closing bracket or quote".to_string()),
-                );
-            }
-            let at = locate(text, range.start, range.end);
-            let help = syntax_help(&kind);
-            syntax(rel, at.line, at.column, at.width, kind, help)
-        }
-        Ok(result) if result.value.is_none() => {
-            syntax(rel, 1, 1, 1, "the file is empty".to_string(), None)
-        }
-        Ok(_) => {
-            // jsonc-parser accepted what serde_json refused (a lone surrogate, a huge
-            // number): fall back to serde_json's own position.
-            let message = serde_err.to_string();
-            let message = message
-                .split(" at line ")
-                .next()
-                .unwrap_or(&message)
-                .to_string();
-            syntax(
-                rel,
-                serde_err.line().max(1),
-                serde_err.column().max(1),
-                1,
-                message,
-                None,
-            )
+            )))
         }
     }
-}
-
-fn lowercase_first(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map_or(String::new(), |c| c.to_lowercase().chain(chars).collect())
-}
-
-fn syntax_help(kind: &str) -> Option<String> {
-    let lower = kind.to_ascii_lowercase();
-    let help = if lower.contains("trailing comma") {
-        "remove the comma after the last element"
-    } else if lower.contains("comment") {
-        "JSON has no comments; remove it"
-    } else if lower.contains("single-quoted") || lower.contains("single quoted") {
-        "JSON strings use double quotes"
-    } else if lower.contains("comma") {
-        "separate elements with a comma"
-    } else {
-        return None;
-    };
-    Some(help.to_string())
 }
 
 fn syntax(

@@ -9,6 +9,12 @@ mod architecture;
 // `check`: invalid fixtures (one defect each), real documents, rendering, exit codes.
 mod check;
 
+// The parser under `check` and `fmt`: character columns, duplicate keys, values kept by `fmt`, schema agreement.
+mod parse;
+
+// Property tests over mutated documents: no panic, positions inside the file, exit 0/1.
+mod fuzz;
+
 // `build`, `fmt` and `status`: output files, determinism, atomicity.
 mod build;
 

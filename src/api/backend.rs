@@ -1,4 +1,5 @@
-//! `/api/Backend/...`: restart, recent logs and the log stream (SSE).
+//! `/api/Backend/...`: restart, stop, the screenshot the web UI shows, recent
+//! logs and the log stream (SSE).
 //!
 //! The stream sends a comment at once (so headers and the first bytes reach
 //! the client without waiting for a log line), one event per line with its
@@ -29,6 +30,8 @@ pub const DEFAULT_LOG_COUNT: usize = 100;
 pub(crate) fn routes() -> OpenApiRouter<ApiState> {
     OpenApiRouter::new()
         .routes(routes!(backend_restart))
+        .routes(routes!(backend_stop))
+        .routes(routes!(backend_screenshot))
         .routes(routes!(backend_logs))
         .routes(routes!(backend_logs_stream))
 }
@@ -62,6 +65,32 @@ async fn backend_restart(
     Ok(ok(control
         .backend_restart(request.arguments.as_deref())
         .await?))
+}
+
+/// Stops the backend (and the running task): tasks, operator calls and the
+/// screenshot then answer 500 `backend not running` until `POST /api/Backend/restart`.
+/// Stopping a stopped backend succeeds.
+#[utoipa::path(post, path = "/api/Backend/stop", tag = "Backend",
+    responses(
+        (status = 200, description = "The session, now with `running: false`", body = Envelope<BackendInfo>),
+        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
+    ))]
+async fn backend_stop(
+    State(control): State<Control>,
+) -> Result<Json<Envelope<BackendInfo>>, ApiError> {
+    Ok(ok(control.backend_stop().await?))
+}
+
+/// The simulated game window as a 1280x720 PNG (not an envelope): the same
+/// image as `GET /api/Operator/screenshot`, at the path the web UI's live view polls.
+#[utoipa::path(get, path = "/api/Backend/screenshot", tag = "Backend",
+    responses(
+        (status = 200, description = "A 1280x720 PNG", content_type = "image/png", body = Vec<u8>),
+        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
+        (status = 500, description = "Backend error, or the backend is not running", body = ErrorEnvelope),
+    ))]
+async fn backend_screenshot(State(control): State<Control>) -> Result<Response, ApiError> {
+    crate::api::operator::screenshot_response(&control).await
 }
 
 /// The most recent log lines, oldest first.

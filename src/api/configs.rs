@@ -49,7 +49,7 @@ async fn configs_index(
 #[utoipa::path(get, path = "/api/Configs/{configName}", tag = "Configs",
     params(("configName" = String, Path, description = "Configuration name")),
     responses(
-        (status = 200, description = "The configuration (TasksConfig)", body = ObjectEnvelope),
+        (status = 200, description = "The configuration: the sections of the component TasksConfig (#/components/schemas/TasksConfig), plus any other field it was saved with", body = ObjectEnvelope),
         (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "The configuration does not exist", body = ErrorEnvelope),
     ))]

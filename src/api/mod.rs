@@ -41,6 +41,7 @@ use utoipa_axum::router::OpenApiRouter;
 
 use crate::control::{Control, ServiceConfig, host_allowed};
 
+pub mod app;
 pub mod auth;
 pub mod backend;
 pub mod configs;
@@ -118,6 +119,8 @@ pub const ROUTES: &[&str] = &[
     "/api/Task/single",
     "/api/Task/stop",
     "/api/Backend/restart",
+    "/api/Backend/stop",
+    "/api/Backend/screenshot",
     "/api/Backend/logs",
     "/api/Backend/logs/stream",
     "/api/Configs",
@@ -134,6 +137,8 @@ pub const ROUTES: &[&str] = &[
     "/api/Operator/help/{method}",
     "/api/Operator/call",
     "/api/Auth",
+    "/api/App/system-info",
+    "/api/App/phrases",
     OPENAPI_PATH,
 ];
 
@@ -189,6 +194,7 @@ pub fn router(control: Control, options: ApiOptions) -> Router {
         .merge(extensions::routes())
         .merge(operator::routes())
         .merge(auth::routes())
+        .merge(app::routes())
         .split_for_parts();
     let document = Arc::new(openapi::finish(document));
     let inner: Router = routes
@@ -235,7 +241,7 @@ pub fn router(control: Control, options: ApiOptions) -> Router {
 }
 
 /// The literal second segments of the control routes.
-const RESOURCES: [&str; 7] = [
+const RESOURCES: [&str; 8] = [
     "Task",
     "Backend",
     "Configs",
@@ -243,6 +249,7 @@ const RESOURCES: [&str; 7] = [
     "Extensions",
     "Operator",
     "Auth",
+    "App",
 ];
 
 /// Rewrites the request path to its canonical spelling (see

@@ -1,18 +1,31 @@
 //! The OpenAPI document served at `/openapi/v1.json`: the paths come from the
 //! `#[utoipa::path]` attributes of the handlers (collected by utoipa-axum),
-//! this module adds the metadata, the token security schemes, and the schemas
-//! the core derives at run time (settings, configuration names), so the
-//! document states exactly what the service accepts.
+//! this module adds the metadata, the token security schemes, the schemas
+//! the core derives at run time (settings updates, configuration names), and
+//! the defaults of the form schemas `AppSettings` and `TasksConfig` (taken
+//! from the values a fresh state serves), so the document states exactly
+//! what the service accepts and returns.
 
 use serde_json::{Value, json};
+use utoipa::ToSchema;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityRequirement, SecurityScheme};
-use utoipa::openapi::{InfoBuilder, OpenApi, OpenApiBuilder};
+use utoipa::openapi::{ComponentsBuilder, InfoBuilder, OpenApi, OpenApiBuilder};
 
 use crate::control;
 
-/// The document before routes are added.
+/// The document before routes are added, with the component `TasksConfig`
+/// (which no response is declared as, since a stored configuration may hold
+/// any object; the web UI builds its configuration form from it).
 pub fn base() -> OpenApi {
+    let mut schemas = vec![(
+        control::TasksConfig::name().into_owned(),
+        <control::TasksConfig as utoipa::PartialSchema>::schema(),
+    )];
+    <control::TasksConfig as ToSchema>::schemas(&mut schemas);
     OpenApiBuilder::new()
+        .components(Some(
+            ComponentsBuilder::new().schemas_from_iter(schemas).build(),
+        ))
         .info(
             InfoBuilder::new()
                 .title("Task-automation control service (simulated)")
@@ -31,6 +44,10 @@ pub fn base() -> OpenApi {
 /// Adds the security schemes and the derived schemas; returns the JSON document.
 pub fn finish(document: OpenApi) -> Value {
     let mut document = serde_json::to_value(with_security(document)).unwrap_or_default();
+    // The defaults of the form schemas: the very values a fresh state serves.
+    let schemas = &mut document["components"]["schemas"];
+    fill_defaults(schemas, "AppSettings", &control::default_settings());
+    fill_defaults(schemas, "TasksConfig", &control::default_config());
     let paths = &mut document["paths"];
     // Path parameters: examples that exist on a fresh start, and the rule of
     // `control::name_problem` for configuration names.
@@ -68,20 +85,31 @@ pub fn finish(document: OpenApi) -> Value {
             }
         }
     }
-    // Settings: the full shape for GET, a partial update for PUT.
+    // Settings: a partial update for PUT (the GET shape is the AppSettings component).
     let settings = &mut paths["/api/Settings"];
-    settings["get"]["responses"]["200"]["content"]["application/json"]["schema"] = json!({
-        "type": "object",
-        "required": ["success", "message", "data"],
-        "properties": {
-            "success": { "type": "boolean" },
-            "message": { "type": "string" },
-            "data": control::settings_schema(false),
-        }
-    });
     settings["put"]["requestBody"]["content"]["application/json"]["schema"] =
         control::settings_schema(true);
     document
+}
+
+/// Sets `default` on every leaf property of the component `name` (following
+/// `$ref`s into nested components) from the matching value of `defaults`.
+fn fill_defaults(schemas: &mut Value, name: &str, defaults: &Value) {
+    let Some(properties) = schemas[name]["properties"].as_object().cloned() else {
+        return;
+    };
+    for (key, property) in properties {
+        let Some(value) = defaults.get(&key) else {
+            continue;
+        };
+        let nested = property["$ref"]
+            .as_str()
+            .and_then(|r| r.strip_prefix("#/components/schemas/"));
+        match nested {
+            Some(component) => fill_defaults(schemas, component, value),
+            None => schemas[name]["properties"][&key]["default"] = value.clone(),
+        }
+    }
 }
 
 fn with_security(mut document: OpenApi) -> OpenApi {

@@ -48,6 +48,11 @@ pub struct CallRequest {
         (status = 500, description = "Backend error", body = ErrorEnvelope),
     ))]
 async fn operator_screenshot(State(control): State<Control>) -> Result<Response, ApiError> {
+    screenshot_response(&control).await
+}
+
+/// A fresh screenshot as an `image/png` response that no cache keeps.
+pub(crate) async fn screenshot_response(control: &Control) -> Result<Response, ApiError> {
     let png = control.screenshot_png().await?;
     Ok((
         [

@@ -8,8 +8,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::ApiState;
-use crate::api::envelope::{ApiError, Envelope, ErrorEnvelope, JsonBody, ObjectEnvelope, ok};
-use crate::control::Control;
+use crate::api::envelope::{ApiError, Envelope, ErrorEnvelope, JsonBody, ok};
+use crate::control::{AppSettings, Control};
 
 pub(crate) fn routes() -> OpenApiRouter<ApiState> {
     OpenApiRouter::new().routes(routes!(settings_show, settings_update))
@@ -30,7 +30,7 @@ pub struct SettingsUpdated {
 /// The settings: `general`, `display`, `update`, `advanced` and `notification`.
 #[utoipa::path(get, path = "/api/Settings", tag = "Settings",
     responses(
-        (status = 200, description = "The settings", body = ObjectEnvelope),
+        (status = 200, description = "The settings", body = Envelope<AppSettings>),
         (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
     ))]
 async fn settings_show(State(control): State<Control>) -> Json<Envelope<Value>> {

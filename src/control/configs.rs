@@ -9,9 +9,10 @@ use std::fs;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::control::error::{Error, Result};
+use crate::control::shapes::TasksConfig;
 use crate::control::state;
 
 /// The configuration created on first start.
@@ -34,47 +35,10 @@ pub const MAX_CONFIG_NAME_CHARS: usize = 50;
 pub const CONFIG_NAME_PATTERN: &str =
     r#"^(?!\.\.?$)(?! )[^\\/:*?"<>|\x00-\x1f\x7f-\x9f]*[^\\/:*?"<>|\x00-\x1f\x7f-\x9f .]$"#;
 
-/// A complete configuration with realistic defaults.
+/// A complete configuration with realistic defaults: [`TasksConfig::default`]
+/// as JSON (the same type the OpenAPI schema `TasksConfig` is derived from).
 pub fn default_config() -> Value {
-    json!({
-        "startGame": {
-            "enabled": true,
-            "gamePath": "",
-            "autoLogin": false,
-            "username": "",
-            "password": "",
-            "encryptedUsername": "",
-            "encryptedPassword": "",
-            "launchTimeoutSeconds": 120
-        },
-        "trailblazePower": {
-            "enabled": true,
-            "instanceType": "calyxGolden",
-            "instanceName": "Bud of Memories",
-            "runs": 6,
-            "useReserve": false,
-            "useFuel": false
-        },
-        "receiveRewards": {
-            "enabled": true,
-            "mail": true,
-            "assignments": true,
-            "dailyTraining": true,
-            "namelessHonor": true,
-            "giftOfOdyssey": false
-        },
-        "cosmicStrife": {
-            "enabled": false,
-            "mode": "divergentUniverse",
-            "difficulty": 5,
-            "weeklyPointsOnly": true
-        },
-        "missionAccomplished": {
-            "enabled": true,
-            "afterFinish": "closeGame",
-            "notify": true
-        }
-    })
+    serde_json::to_value(TasksConfig::default()).unwrap_or_default()
 }
 
 /// The configuration store.
@@ -312,6 +276,7 @@ pub(crate) fn check_object(config: &Value) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn names_with_forbidden_characters_are_refused() {

@@ -67,9 +67,11 @@ impl LogBuffer {
     /// Appends a line with a timestamp and level; line breaks are normalized
     /// to `\n` so a reader can split the entry safely.
     pub fn push(&self, level: &str, message: &str) -> u64 {
-        let time = chrono::Local::now().format("%Y-%m-%d %H:%M:%S%.3f");
+        // The real backend's shape, `21:51:02 | INFO  | message`, which the
+        // service's web UI splits into time, level and message.
+        let time = chrono::Local::now().format("%H:%M:%S");
         let message = message.replace("\r\n", "\n").replace('\r', "\n");
-        let line = format!("{time} | {level:<7} | {message}");
+        let line = format!("{time} | {level:<5} | {message}");
         let id = {
             let mut ring = self.inner.ring.lock().unwrap_or_else(|e| e.into_inner());
             let id = ring.next_id;
@@ -89,7 +91,7 @@ impl LogBuffer {
     }
 
     pub fn warning(&self, message: &str) -> u64 {
-        self.push("WARNING", message)
+        self.push("WARN", message)
     }
 
     pub fn error(&self, message: &str) -> u64 {

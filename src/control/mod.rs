@@ -24,6 +24,7 @@ mod operator;
 mod runner;
 mod service_config;
 mod settings;
+pub mod shapes;
 pub mod state;
 
 pub use configs::{
@@ -42,6 +43,7 @@ pub use runner::{
 };
 pub use service_config::{ServiceConfig, host_allowed};
 pub use settings::{SettingsUpdate, default_settings, settings_schema};
+pub use shapes::{AppSettings, TasksConfig};
 
 use configs::Configs;
 use extensions::Extensions;
@@ -204,11 +206,13 @@ impl Control {
                         &runner::enabled_tasks(&saved),
                     ))
                 } else {
-                    Ok(Plan::tasks(
+                    let mut plan = Plan::tasks(
                         JobKind::Tasks,
                         "(temporary configuration)",
                         &runner::enabled_tasks(&config),
-                    ))
+                    );
+                    plan.configs.clear();
+                    Ok(plan)
                 }
             }
             None => {
@@ -280,6 +284,15 @@ impl Control {
         })?;
         self.extensions.stop_all();
         Ok(info)
+    }
+
+    /// Stops the backend and background extensions; tasks, the operator and
+    /// the screenshot then fail with a backend error until a restart.
+    /// Succeeds when it was already stopped.
+    pub async fn backend_stop(&self) -> Result<BackendInfo> {
+        self.runner.stop_backend();
+        self.extensions.stop_all();
+        Ok(self.runner.status().backend)
     }
 
     /// The `count` most recent log lines, oldest first.
@@ -406,6 +419,7 @@ impl Control {
                 Ok(Plan {
                     kind: JobKind::Extension,
                     target: id.to_string(),
+                    configs: config_name.iter().cloned().collect(),
                     units: vec![Unit {
                         name: ext.id.clone(),
                         steps,

@@ -577,8 +577,8 @@ fn draw(status: &TaskStatus, w: &Window) -> Vec<u8> {
     // Status colour bar and progress.
     let accent: Rgb = match status.status {
         RunState::Idle => [120, 120, 130],
+        RunState::Running if status.stopping => [230, 170, 60],
         RunState::Running => [70, 190, 110],
-        RunState::Stopping => [230, 170, 60],
         RunState::Completed => [80, 140, 230],
         RunState::Stopped => [200, 140, 60],
         RunState::Failed => [220, 60, 60],

@@ -107,16 +107,16 @@ pub fn enabled_tasks(config: &Value) -> Vec<usize> {
         .collect()
 }
 
-/// Run states reported by `Task/status`.
+/// Run states reported by `Task/status`: exactly the five values the
+/// service's web UI knows (it treats any other value as idle and stops
+/// polling). A stop in progress stays `running`, with `stopping: true`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum RunState {
     /// Nothing has run since the backend started.
     Idle,
-    /// A job is executing.
+    /// A job is executing (or winding down after a stop request).
     Running,
-    /// A stop was requested; the job is winding down.
-    Stopping,
     /// The last job finished every step.
     Completed,
     /// The last job was stopped.
@@ -151,27 +151,51 @@ pub struct BackendInfo {
     pub step_ms: u64,
     /// Whether the backend answers commands (false after `--unavailable`).
     pub available: bool,
+    /// Whether the backend runs (false after `POST /api/Backend/stop`,
+    /// until the next restart).
+    pub running: bool,
 }
 
-/// `data` of `GET /api/Task/status`.
+/// `data` of `GET /api/Task/status`: the contract's `status` and `progress`,
+/// the fields the service's web UI reads (`session_id`, `pid`, `mode`,
+/// `configs`, `unit`, `error`, in its snake case), and details of the job.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TaskStatus {
-    /// One of idle, running, stopping, completed, stopped, failed.
+    /// One of idle, running, completed, stopped, failed. A stop in progress
+    /// is `running` with `stopping: true`.
     pub status: RunState,
-    /// Human-readable progress, such as `2/4 ReceiveRewardsTask`.
+    /// Progress as human-readable text, such as `2/4 ReceiveRewardsTask (step 1/3)`
+    /// (a string, as the contract says). The numbers are in `completedTasks`
+    /// and `totalTasks`.
     pub progress: String,
+    /// Whether a stop was requested and the running job is winding down.
+    pub stopping: bool,
+    /// The backend session, as text (changes with every restart).
+    #[serde(rename = "session_id")]
+    pub session_id: String,
+    /// The process id of the backend while it runs (the simulated backend
+    /// runs inside this server's process), 0 after `POST /api/Backend/stop`.
+    pub pid: u32,
+    /// How the backend runs: `inline` (with `--inline`), `python` (with
+    /// `--python`) or `cli`.
+    pub mode: String,
+    /// The configuration names of the current or last job (`["Default"]`);
+    /// empty for extensions and temporary configurations.
+    pub configs: Vec<String>,
+    /// The unit executing now (a task class name or extension id), empty when none.
+    pub unit: String,
     /// What the current or last job runs.
     pub job: Option<JobKind>,
     /// The configuration (or extension id) of the current or last job.
     pub target: Option<String>,
     /// The task executing now, if any.
     pub current_task: Option<String>,
-    /// Tasks finished by the current or last job.
+    /// Tasks finished by the current or last job (the numerator of a progress bar).
     pub completed_tasks: usize,
-    /// Tasks the current or last job runs.
+    /// Tasks the current or last job runs (the denominator of a progress bar).
     pub total_tasks: usize,
-    /// Why the last job failed.
+    /// Why the last job failed (null otherwise).
     pub error: Option<String>,
     /// When the current or last job started (local time, ISO 8601).
     pub started_at: Option<String>,
@@ -187,6 +211,8 @@ pub(crate) struct Plan {
     pub kind: JobKind,
     /// Configuration name or extension id.
     pub target: String,
+    /// The configurations the job uses, for `configs` of the status.
+    pub configs: Vec<String>,
     pub units: Vec<Unit>,
 }
 
@@ -203,6 +229,7 @@ impl Plan {
         Plan {
             kind,
             target: target.to_string(),
+            configs: vec![target.to_string()],
             units: indices
                 .iter()
                 .map(|&i| Unit {
@@ -285,6 +312,9 @@ pub(crate) struct Runner {
 struct RunnerState {
     status: RunState,
     progress: String,
+    stopping: bool,
+    /// Configuration names of the current or last job.
+    configs: Vec<String>,
     job: Option<ActiveJob>,
     last_kind: Option<JobKind>,
     target: Option<String>,
@@ -329,6 +359,7 @@ impl Runner {
                 started_at: now(),
                 step_ms: options.step.as_millis() as u64,
                 available: !options.unavailable,
+                running: true,
             },
             options,
         };
@@ -337,6 +368,8 @@ impl Runner {
             state: Mutex::new(RunnerState {
                 status: RunState::Idle,
                 progress: "idle".to_string(),
+                stopping: false,
+                configs: Vec::new(),
                 job: None,
                 last_kind: None,
                 target: None,
@@ -359,9 +392,20 @@ impl Runner {
 
     pub fn status(&self) -> TaskStatus {
         let st = self.lock();
+        let backend = &st.backend.info;
         TaskStatus {
             status: st.status,
             progress: st.progress.clone(),
+            stopping: st.stopping,
+            session_id: format!("sim-{}", backend.session),
+            pid: if backend.running {
+                std::process::id()
+            } else {
+                0
+            },
+            mode: mode_of(&backend.arguments).to_string(),
+            configs: st.configs.clone(),
+            unit: st.current_task.clone().unwrap_or_default(),
             job: st.job.as_ref().map(|j| j.kind).or(st.last_kind),
             target: st.target.clone(),
             current_task: st.current_task.clone(),
@@ -379,15 +423,10 @@ impl Runner {
         self.lock().job.as_ref().map(|j| (j.kind, j.target.clone()))
     }
 
-    /// Fails with a backend error when the session was started `--unavailable`.
+    /// Fails with a backend error when the backend was stopped or the
+    /// session was started `--unavailable`.
     pub fn ensure_available(&self) -> Result<()> {
-        if self.lock().backend.options.unavailable {
-            return Err(Error::Backend(
-                "backend error: the simulated backend is unavailable (started with --unavailable)"
-                    .to_string(),
-            ));
-        }
-        Ok(())
+        self.lock().backend.check()
     }
 
     /// The simulator's failure target, if any.
@@ -411,12 +450,7 @@ impl Runner {
                     st.progress
                 )));
             }
-            if st.backend.options.unavailable {
-                return Err(Error::Backend(
-                    "backend error: the simulated backend is unavailable (started with --unavailable)"
-                        .to_string(),
-                ));
-            }
+            st.backend.check()?;
             let plan = prepare()?;
             let id = st.next_job;
             st.next_job += 1;
@@ -428,6 +462,8 @@ impl Runner {
                 stop,
             });
             st.status = RunState::Running;
+            st.stopping = false;
+            st.configs = plan.configs.clone();
             st.last_kind = Some(plan.kind);
             st.target = Some(plan.target.clone());
             st.current_task = None;
@@ -465,11 +501,42 @@ impl Runner {
             return false;
         };
         job.stop.send_replace(true);
-        if st.status == RunState::Running {
-            st.status = RunState::Stopping;
+        if st.status == RunState::Running && !st.stopping {
+            st.stopping = true;
             st.progress = format!("stopping: {}", st.progress);
         }
         true
+    }
+
+    /// Stops the backend: abandons the running job (reported as stopped)
+    /// and refuses every command until the next restart. Returns whether it
+    /// was running.
+    pub fn stop_backend(&self) -> bool {
+        let mut st = self.lock();
+        self.abandon(&mut st, "the backend is stopping");
+        let was_running = st.backend.info.running;
+        st.backend.info.running = false;
+        if was_running {
+            self.log.info(&format!(
+                "Backend stopped (session {})",
+                st.backend.info.session
+            ));
+        }
+        was_running
+    }
+
+    /// Ends the running job at once, reporting it as stopped.
+    fn abandon(&self, st: &mut RunnerState, why: &str) {
+        if let Some(job) = st.job.take() {
+            job.stop.send_replace(true);
+            st.status = RunState::Stopped;
+            st.stopping = false;
+            st.progress = format!("stopped because {why}: {}", st.progress);
+            st.current_task = None;
+            st.finished_at = Some(now());
+            self.log
+                .warning(&format!("Job {} `{}` stopped: {why}", job.id, job.target));
+        }
     }
 
     /// Restarts the backend: validates the arguments, abandons the running
@@ -478,17 +545,7 @@ impl Runner {
         let options = parse_arguments(arguments)
             .map_err(|e| Error::Backend(format!("restart failed: {e}")))?;
         let mut st = self.lock();
-        if let Some(job) = st.job.take() {
-            job.stop.send_replace(true);
-            st.status = RunState::Stopped;
-            st.progress = format!("stopped by a backend restart: {}", st.progress);
-            st.current_task = None;
-            st.finished_at = Some(now());
-            self.log.warning(&format!(
-                "Job {} `{}` stopped: the backend is restarting",
-                job.id, job.target
-            ));
-        }
+        self.abandon(&mut st, "the backend is restarting");
         let session = st.backend.info.session + 1;
         st.backend = Backend {
             info: BackendInfo {
@@ -497,6 +554,7 @@ impl Runner {
                 started_at: now(),
                 step_ms: options.step.as_millis() as u64,
                 available: !options.unavailable,
+                running: true,
             },
             options,
         };
@@ -538,7 +596,7 @@ impl Runner {
             for (n, text) in unit.steps.iter().enumerate() {
                 let progress = format!("{}/{total} {}", index + 1, unit.name);
                 if !self.update(id, |st| {
-                    if st.status == RunState::Running {
+                    if !st.stopping {
                         st.progress = format!("{progress} (step {}/{steps})", n + 1);
                     }
                     st.current_task = Some(unit.name.clone());
@@ -564,6 +622,7 @@ impl Runner {
                     ));
                     self.update(id, |st| {
                         st.status = RunState::Failed;
+                        st.stopping = false;
                         st.progress = format!("{}/{total} {} failed", index + 1, unit.name);
                         st.error = Some(message);
                         st.current_task = None;
@@ -579,6 +638,7 @@ impl Runner {
         }
         if self.update(id, |st| {
             st.status = RunState::Completed;
+            st.stopping = false;
             st.progress = format!("{total}/{total} completed");
             st.current_task = None;
             st.finished_at = Some(now());
@@ -594,6 +654,7 @@ impl Runner {
         tokio::time::sleep(step.min(Duration::from_millis(500))).await;
         if self.update(id, |st| {
             st.status = RunState::Stopped;
+            st.stopping = false;
             st.progress = st
                 .progress
                 .strip_prefix("stopping: ")
@@ -605,6 +666,36 @@ impl Runner {
         }) {
             self.log.info(&format!("Job {id} stopped"));
         }
+    }
+}
+
+impl Backend {
+    /// Fails with a backend error when commands cannot run.
+    fn check(&self) -> Result<()> {
+        if !self.info.running {
+            return Err(Error::Backend(
+                "backend not running; start it with POST /api/Backend/restart".to_string(),
+            ));
+        }
+        if self.options.unavailable {
+            return Err(Error::Backend(
+                "backend error: the simulated backend is unavailable (started with --unavailable)"
+                    .to_string(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// How a backend started with `arguments` runs, for `mode` of the status.
+fn mode_of(arguments: &str) -> &'static str {
+    let has = |flag: &str| arguments.split_whitespace().any(|w| w == flag);
+    if has("--inline") {
+        "inline"
+    } else if has("--python") {
+        "python"
+    } else {
+        "cli"
     }
 }
 

@@ -1,6 +1,6 @@
 //! Application settings: five nested sections stored in `settings.json`.
 //!
-//! The shape is fixed by the defaults: an update may change only leaves that
+//! The shape is fixed by the defaults (the typed [`AppSettings`]): an update may change only leaves that
 //! exist, to a value of the same JSON type (and within a few known ranges).
 //! Updates come as nested partial objects or with dotted keys
 //! (`{"advanced": {"backend.remote.enabled": true}}`), or both. One bad value
@@ -15,71 +15,13 @@ use serde_json::{Map, Value, json};
 
 use crate::control::configs::kind_of;
 use crate::control::error::{Error, Result};
+use crate::control::shapes::{AppSettings, BackendType, DownloadChannel, Theme, UpdateChannel};
 use crate::control::state;
 
-/// The settings with realistic defaults.
+/// The settings with realistic defaults: [`AppSettings::default`] as JSON
+/// (the same type the OpenAPI schema `AppSettings` is derived from).
 pub fn default_settings() -> Value {
-    json!({
-        "general": {
-            "gamePath": "",
-            "launchArguments": "",
-            "cloudGame": false,
-            "ocrConfidence": 0.5,
-            "templateConfidence": 0.8,
-            "screenshotIntervalMs": 500,
-            "keepScreenAwake": true
-        },
-        "display": {
-            "backgroundImage": "",
-            "panelOpacity": 0.85,
-            "language": "zh-CN",
-            "theme": "system",
-            "windowState": {
-                "width": 1280,
-                "height": 800,
-                "maximized": false
-            }
-        },
-        "update": {
-            "downloadChannel": "github",
-            "autoUpdate": true,
-            "updateChannel": "stable",
-            "checkOnStartup": true
-        },
-        "advanced": {
-            "backend": {
-                "type": "cli",
-                "arguments": "--inline --no-admin",
-                "remote": {
-                    "enabled": false,
-                    "url": "",
-                    "accessToken": ""
-                }
-            },
-            "developerMode": false,
-            "python": {
-                "path": "",
-                "useBundled": true,
-                "pipMirror": ""
-            }
-        },
-        "notification": {
-            "enabled": false,
-            "onlyOnFailure": false,
-            "webhook": { "enabled": false, "url": "" },
-            "email": {
-                "enabled": false,
-                "smtpServer": "",
-                "smtpPort": 465,
-                "useTls": true,
-                "sender": "",
-                "password": "",
-                "recipient": ""
-            },
-            "telegram": { "enabled": false, "botToken": "", "chatId": "" },
-            "serverChan": { "enabled": false, "sendKey": "" }
-        }
-    })
+    serde_json::to_value(AppSettings::default()).unwrap_or_default()
 }
 
 /// What an update changed: dotted paths of the updated leaves and of the
@@ -253,10 +195,10 @@ enum Rule {
 fn rule(path: &str) -> Rule {
     let leaf = path.rsplit('.').next().unwrap_or(path);
     match path {
-        "update.updateChannel" => return Rule::OneOf(&["stable", "beta"]),
-        "update.downloadChannel" => return Rule::OneOf(&["github", "mirror"]),
-        "display.theme" => return Rule::OneOf(&["system", "light", "dark"]),
-        "advanced.backend.type" => return Rule::OneOf(&["cli", "python"]),
+        "update.updateChannel" => return Rule::OneOf(UpdateChannel::CHOICES),
+        "update.downloadChannel" => return Rule::OneOf(DownloadChannel::CHOICES),
+        "display.theme" => return Rule::OneOf(Theme::CHOICES),
+        "advanced.backend.type" => return Rule::OneOf(BackendType::CHOICES),
         _ => {}
     }
     if leaf.ends_with("Confidence") || leaf == "panelOpacity" {

@@ -123,7 +123,7 @@ pub struct ExtensionIdArgs {
 #[tool_router]
 impl ControlTools {
     #[tool(
-        description = "Current state of the task runner: `status` (idle, running, stopping, completed, stopped or failed) and `progress` text such as `2/4 ReceiveRewardsTask`.",
+        description = "Current state of the task runner: `status` (idle, running, completed, stopped or failed; a stop in progress is `running` with `stopping: true`), `progress` text such as `2/4 ReceiveRewardsTask`, and the numbers in `completedTasks`/`totalTasks`.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn task_status(&self) -> CallToolResult {

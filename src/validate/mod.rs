@@ -1,20 +1,34 @@
-//! Validation: JSON Schema and the date rules, producing diagnostics. No I/O.
+//! Validation: parsing, JSON Schema and the rules, producing diagnostics. No I/O.
 //!
-//! Every rule runs on every file, so one `check` reports every problem. Rules
-//! read the parsed JSON value (not the typed model), so a file with a schema
-//! error still gets its dates checked. Positions come from [`spans`], which
-//! maps a JSON Pointer onto the source text only when there is something to say.
+//! Each file is parsed once, by [`crate::json`], into a tree that borrows
+//! from its text and knows every byte range; parsing also reports keys given
+//! twice (`duplicate-key`), which a map would silently collapse. Every rule
+//! runs on every file, so one `check` reports every problem. Rules read the
+//! tree (not the typed model), so a file with a schema error still gets its
+//! dates checked. Positions come from [`spans`], which maps a pointer or a
+//! byte range onto lines and character columns only when there is something
+//! to say.
+//!
+//! The published JSON Schemas are the authority on structure. For activity
+//! documents checked against the built-in schema, [`rules::schema_valid`]
+//! decides on the tree whether the schema would accept the document, and only
+//! when it would not (or when the root ships its own schema, or the file
+//! repeats a key) is the document converted to a `serde_json::Value` and
+//! handed to the `jsonschema` crate, whose errors become the diagnostics. A
+//! test holds the two verdicts equal on every fixture.
 
 pub mod rules;
 pub mod spans;
+mod syntax;
 
 use chrono::{NaiveDateTime, Utc};
 use serde::Deserialize as _;
 use serde_json::Value;
 
-use crate::diagnostics::{Diagnostic, Severity};
-use crate::load::{JsonFile, LoadedGame, Project};
+use crate::diagnostics::{Diagnostic, Location, Severity};
+use crate::json;
 use crate::model::{ActivityDocument, Game};
+use crate::source::{BUILTIN_ACTIVITY_SCHEMA, JsonFile, LoadedGame, Project, SourceFile};
 use spans::{Spans, Target};
 
 /// Settings of a check.
@@ -36,6 +50,9 @@ impl Options {
 pub struct Validator {
     activity: jsonschema::Validator,
     games: jsonschema::Validator,
+    /// Whether the activity schema is the built-in one, which
+    /// [`rules::schema_valid`] mirrors.
+    builtin_activity: bool,
 }
 
 /// A checked game: its typed documents (where they parsed) and its diagnostics.
@@ -48,6 +65,23 @@ pub struct CheckedGame {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// Parses a source file: the tree, or the `json-syntax` diagnostic.
+pub fn parse(source: &SourceFile) -> Result<JsonFile<'_>, Box<Diagnostic>> {
+    match json::parse(&source.text) {
+        Ok(parsed) => Ok(JsonFile {
+            path: &source.path,
+            text: &source.text,
+            root: parsed.root,
+            duplicates: parsed.duplicates,
+        }),
+        Err(err) => Err(Box::new(syntax::diagnostic(
+            &source.path,
+            &source.text,
+            &err,
+        ))),
+    }
+}
+
 impl Validator {
     /// Compiles the project's schemas. `Err` when a schema is not a valid JSON Schema.
     pub fn new(project: &Project) -> anyhow::Result<Self> {
@@ -55,9 +89,12 @@ impl Validator {
             jsonschema::draft202012::new(schema)
                 .map_err(|err| anyhow::anyhow!("schema/{name} is not a valid JSON Schema: {err}"))
         };
+        let builtin: Value =
+            serde_json::from_str(BUILTIN_ACTIVITY_SCHEMA).expect("the built-in schema is JSON");
         Ok(Validator {
             activity: compile(&project.activity_schema, "activity.schema.json")?,
             games: compile(&project.games_schema, "games.schema.json")?,
+            builtin_activity: project.activity_schema == builtin,
         })
     }
 
@@ -65,14 +102,34 @@ impl Validator {
     /// parsed and the diagnostics.
     pub fn registry(&self, project: &Project) -> (Vec<Game>, Vec<Diagnostic>) {
         let mut diagnostics = project.diagnostics.clone();
-        let Some(file) = &project.registry else {
+        let Some(source) = &project.registry else {
             return (Vec::new(), diagnostics);
         };
-        let mut report = Reporter::new(file);
-        schema_errors(&self.games, file, &mut report, true);
-        let games = rules::registry(file, &project.data_files, &mut report);
+        let file = match parse(source) {
+            Ok(file) => file,
+            Err(diagnostic) => {
+                diagnostics.push(*diagnostic);
+                return (Vec::new(), diagnostics);
+            }
+        };
+        let mut report = Reporter::new(&file);
+        report.duplicates(&file);
+        let value = file.root.to_value();
+        schema_errors(&self.games, &value, &mut report, true);
+        let games = rules::registry(&value, &project.data_files, &mut report);
+        rules::invisible(&file.root, None, &mut report);
         diagnostics.extend(report.finish());
         (games, diagnostics)
+    }
+
+    /// Whether the schema accepts the document in `text`, as decided on the
+    /// tree ([`rules::schema_valid`]) and by the `jsonschema` crate; `None`
+    /// when `text` is not JSON. The two must agree (a test holds them to it).
+    pub fn schema_verdicts(&self, text: &str) -> Option<(bool, bool)> {
+        let parsed = json::parse(text).ok()?;
+        let typed = rules::schema_valid(&parsed.root);
+        let schema = self.activity.is_valid(&parsed.root.to_value());
+        Some((typed, schema))
     }
 
     /// Checks one game's files. With `keep_documents` the typed documents
@@ -86,46 +143,56 @@ impl Validator {
         let mut diagnostics = loaded.diagnostics.clone();
         let now = options.now_for(&loaded.game);
         let mut documents = Vec::new();
-        let mut parsed: Vec<(&JsonFile, &str)> = Vec::new();
+        let mut clean: Vec<(JsonFile<'_>, &str)> = Vec::new();
         for file in &loaded.files {
-            let Some(json) = &file.json else {
-                if keep_documents {
-                    documents.push((file.locale.clone(), None));
+            let parsed = file.source.as_ref().map(parse);
+            let json = match parsed {
+                Some(Ok(json)) => json,
+                Some(Err(diagnostic)) => {
+                    diagnostics.push(*diagnostic);
+                    if keep_documents {
+                        documents.push((file.locale.clone(), None));
+                    }
+                    continue;
                 }
-                continue;
+                None => {
+                    if keep_documents {
+                        documents.push((file.locale.clone(), None));
+                    }
+                    continue;
+                }
             };
-            let mut report = Reporter::new(json);
-            if !self.activity.is_valid(&json.value) {
-                schema_errors(&self.activity, json, &mut report, false);
+            let mut report = Reporter::new(&json);
+            report.duplicates(&json);
+            let fast = self.builtin_activity && json.duplicates.is_empty();
+            if !fast || !rules::schema_valid(&json.root) {
+                let value = json.root.to_value();
+                if !fast || !self.activity.is_valid(&value) {
+                    schema_errors(&self.activity, &value, &mut report, false);
+                }
             }
-            rules::document(&json.value, now, &mut report);
+            rules::document(&json.root, now, &mut report);
+            rules::invisible(&json.root, None, &mut report);
             let found = report.finish();
-            // Parity compares clean files only: an error already says what is wrong.
-            if !found.iter().any(Diagnostic::is_error) {
-                parsed.push((json, &file.locale));
-            }
+            let has_errors = found.iter().any(Diagnostic::is_error);
             diagnostics.extend(found);
             if keep_documents {
-                let document = ActivityDocument::deserialize(&json.value).ok();
+                let document = ActivityDocument::deserialize(json.root.to_value()).ok();
                 documents.push((file.locale.clone(), document));
+            }
+            // Parity compares clean files only: an error already says what is wrong.
+            if !has_errors {
+                clean.push((json, &file.locale));
             }
         }
         // Locale parity: every other locale against the default one.
-        if let Some((default, _)) = parsed
-            .iter()
-            .find(|(_, l)| *l == loaded.game.default_locale)
-        {
-            for (other, locale) in &parsed {
+        if let Some((default, _)) = clean.iter().find(|(_, l)| *l == loaded.game.default_locale) {
+            for (other, locale) in &clean {
                 if *locale == loaded.game.default_locale {
                     continue;
                 }
                 let mut report = Reporter::new(other);
-                rules::locale_parity(
-                    &default.value,
-                    &default.source.path,
-                    &other.value,
-                    &mut report,
-                );
+                rules::locale_parity(&default.root, default.path, &other.root, &mut report);
                 diagnostics.extend(report.finish());
             }
         }
@@ -145,10 +212,10 @@ pub struct Reporter<'a> {
 }
 
 impl<'a> Reporter<'a> {
-    pub fn new(json: &'a JsonFile) -> Self {
+    pub fn new(json: &'a JsonFile<'a>) -> Self {
         Reporter {
-            file: &json.source.path,
-            spans: Spans::new(&json.source.text),
+            file: json.path,
+            spans: Spans::new(json.text, &json.root),
             diagnostics: Vec::new(),
         }
     }
@@ -162,7 +229,8 @@ impl<'a> Reporter<'a> {
         message: String,
         help: Option<String>,
     ) {
-        self.push(pointer, Target::Value, code, severity, message, help);
+        let at = self.spans.locate(pointer, Target::Value);
+        self.push(at, code, severity, message, help);
     }
 
     /// Reports a problem with the key at `pointer`.
@@ -174,19 +242,29 @@ impl<'a> Reporter<'a> {
         message: String,
         help: Option<String>,
     ) {
-        self.push(pointer, Target::Key, code, severity, message, help);
+        let at = self.spans.locate(pointer, Target::Key);
+        self.push(at, code, severity, message, help);
     }
 
-    fn push(
+    /// The text of a byte range of the file.
+    pub fn source(&self, start: usize, end: usize) -> &'a str {
+        self.spans.text().get(start..end).unwrap_or("")
+    }
+
+    /// Where a byte range of the file is.
+    pub fn location(&self, start: usize, end: usize) -> Location {
+        self.spans.location(start, end)
+    }
+
+    /// Reports a problem at a location of the file.
+    pub fn push(
         &mut self,
-        pointer: &str,
-        target: Target,
+        at: Location,
         code: &'static str,
         severity: Severity,
         message: String,
         help: Option<String>,
     ) {
-        let at = self.spans.locate(pointer, target);
         self.diagnostics.push(Diagnostic {
             code,
             severity,
@@ -199,6 +277,28 @@ impl<'a> Reporter<'a> {
         });
     }
 
+    /// `duplicate-key`: every key given twice in one object, at the repetition.
+    fn duplicates(&mut self, json: &JsonFile<'_>) {
+        for duplicate in &json.duplicates {
+            let first = self.location(duplicate.first, duplicate.first + 1);
+            let at = self.location(duplicate.start, duplicate.end);
+            self.push(
+                at,
+                "duplicate-key",
+                Severity::Error,
+                format!(
+                    "the key `{}` is given twice in this object (first on line {})",
+                    duplicate.key, first.line
+                ),
+                Some(format!(
+                    "keep one of the two: the key on line {}, column {} or this one; \
+                     a rewrite would keep only the last value",
+                    first.line, first.column
+                )),
+            );
+        }
+    }
+
     pub fn finish(self) -> Vec<Diagnostic> {
         self.diagnostics
     }
@@ -209,13 +309,13 @@ impl<'a> Reporter<'a> {
 /// rules, which say more.
 fn schema_errors(
     validator: &jsonschema::Validator,
-    json: &JsonFile,
+    value: &Value,
     report: &mut Reporter<'_>,
     registry: bool,
 ) {
     use jsonschema::error::ValidationErrorKind as Kind;
 
-    for error in validator.iter_errors(&json.value) {
+    for error in validator.iter_errors(value) {
         let pointer = error.instance_path().as_str().to_string();
         let field = spans::split_pointer(&pointer).pop().unwrap_or_default();
         match error.kind() {
@@ -240,11 +340,11 @@ fn schema_errors(
             Kind::Required { property } => {
                 let name = property.as_str().unwrap_or_default();
                 let known = known_keys(&pointer, registry);
-                if misspelt_as_unknown(&json.value, &pointer, name, &known) {
+                if misspelt_as_unknown(value, &pointer, name, &known) {
                     // The unknown-field diagnostic already says "did you mean".
                     continue;
                 }
-                let help = missing_field_help(&json.value, &pointer, name);
+                let help = missing_field_help(value, &pointer, name);
                 report.value(
                     &pointer,
                     "schema",

@@ -1,5 +1,7 @@
 //! The rules beyond the schema: dates, order, URLs, duplicates, the registry,
-//! locale parity, staleness and whitespace. Each reads the parsed JSON value.
+//! locale parity, staleness, whitespace and invisible characters, and the
+//! tree's mirror of the built-in activity schema ([`schema_valid`]). Document
+//! rules read the parsed tree; registry rules read its `serde_json::Value`.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -8,13 +10,13 @@ use serde_json::Value;
 
 use super::Reporter;
 use crate::diagnostics::Severity::{self, Error, Warning};
-use crate::load::JsonFile;
+use crate::json::{self, Json, Node};
 use crate::model::{Game, parse_time};
 
 /// The rules of one activity document.
-pub fn document(doc: &Value, now: NaiveDateTime, report: &mut Reporter<'_>) {
-    let version_start = time_field(doc, "", "startTime", report);
-    let version_end = time_field(doc, "", "endTime", report);
+pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
+    let version_start = time_field(doc, &Base(None), "startTime", report);
+    let version_end = time_field(doc, &Base(None), "endTime", report);
     if let (Some(start), Some(end)) = (version_start, version_end) {
         if end <= start {
             report.value(
@@ -43,18 +45,18 @@ pub fn document(doc: &Value, now: NaiveDateTime, report: &mut Reporter<'_>) {
             );
         }
     }
-    cover(doc, "", report);
+    cover(doc, &Base(None), report);
     for field in ["version", "versionName"] {
-        whitespace(doc, "", field, report);
+        whitespace(doc, &Base(None), field, report);
     }
 
-    let Some(activities) = doc.get("activities").and_then(Value::as_array) else {
+    let Some(activities) = doc.get("activities").and_then(Node::as_array) else {
         return;
     };
     let mut seen: HashMap<(&str, &str), usize> = HashMap::new();
     let mut previous_start: Option<NaiveDateTime> = None;
     for (i, activity) in activities.iter().enumerate() {
-        let base = format!("/activities/{i}");
+        let base = Base(Some(i));
         let start = time_field(activity, &base, "startTime", report);
         let end = time_field(activity, &base, "endTime", report);
         if let (Some(start), Some(end)) = (start, end) {
@@ -139,8 +141,8 @@ pub fn document(doc: &Value, now: NaiveDateTime, report: &mut Reporter<'_>) {
             }
             previous_start = Some(start);
         }
-        let name = activity.get("name").and_then(Value::as_str);
-        let start_text = activity.get("startTime").and_then(Value::as_str);
+        let name = activity.get("name").and_then(Node::as_str);
+        let start_text = activity.get("startTime").and_then(Node::as_str);
         if let (Some(name), Some(start_text)) = (name, start_text)
             && let Some(first) = seen.insert((name, start_text), i)
         {
@@ -155,6 +157,19 @@ pub fn document(doc: &Value, now: NaiveDateTime, report: &mut Reporter<'_>) {
         cover(activity, &base, report);
         for field in ["name", "kind", "description"] {
             whitespace(activity, &base, field, report);
+        }
+    }
+}
+
+/// The pointer of the document (`None`) or of one activity, written out only
+/// when there is something to report.
+struct Base(Option<usize>);
+
+impl std::fmt::Display for Base {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(i) => write!(f, "/activities/{i}"),
+            None => Ok(()),
         }
     }
 }
@@ -176,8 +191,8 @@ fn days(duration: chrono::Duration) -> String {
 
 /// Reads and checks the date-time `field` of `object`; `None` when absent or invalid.
 fn time_field(
-    object: &Value,
-    base: &str,
+    object: &Node<'_>,
+    base: &Base,
     field: &str,
     report: &mut Reporter<'_>,
 ) -> Option<NaiveDateTime> {
@@ -287,8 +302,8 @@ pub fn explain_time(text: &str) -> (String, String) {
     (format!("`{text}` is not a valid date-time"), form)
 }
 
-fn cover(object: &Value, base: &str, report: &mut Reporter<'_>) {
-    let Some(url) = object.get("cover").and_then(Value::as_str) else {
+fn cover(object: &Node<'_>, base: &Base, report: &mut Reporter<'_>) {
+    let Some(url) = object.get("cover").and_then(Node::as_str) else {
         return;
     };
     if url.is_empty() {
@@ -324,40 +339,221 @@ fn cover(object: &Value, base: &str, report: &mut Reporter<'_>) {
     }
 }
 
-fn whitespace(object: &Value, base: &str, field: &str, report: &mut Reporter<'_>) {
-    let Some(text) = object.get(field).and_then(Value::as_str) else {
+fn whitespace(object: &Node<'_>, base: &Base, field: &str, report: &mut Reporter<'_>) {
+    let Some(text) = object.get(field).and_then(Node::as_str) else {
         return;
     };
     let trimmed = text.trim();
-    // Descriptions may hold line breaks; nothing else may hold control characters.
-    let control = text
-        .chars()
-        .find(|c| c.is_control() && !(field == "description" && *c == '\n'));
-    if trimmed.len() == text.len() && control.is_none() {
-        return;
-    }
-    let pointer = format!("{base}/{field}");
     if trimmed.len() != text.len() {
         report.value(
-            &pointer,
+            &format!("{base}/{field}"),
             "whitespace",
             Warning,
             format!("`{field}` has leading or trailing whitespace"),
             Some(format!("did you mean `{trimmed}`?")),
         );
     }
-    if let Some(c) = control {
-        report.value(
-            &pointer,
-            "whitespace",
-            Warning,
-            format!(
-                "`{field}` contains the control character U+{:04X}",
-                c as u32
-            ),
-            Some("remove it; it shows as garbage in calendars and chat".to_string()),
-        );
+}
+
+/// What kind of unwanted character `c` is, if it is one.
+fn invisible_class(c: char) -> Option<&'static str> {
+    let class = match c {
+        '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' => "the zero-width character",
+        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => "the bidi control character",
+        c if c.is_control() => "the control character",
+        c if is_format(c) => "the invisible format character",
+        _ => return None,
+    };
+    Some(class)
+}
+
+/// Whether `c` is of the Unicode general category Cf (format), Unicode 15.
+fn is_format(c: char) -> bool {
+    matches!(
+        c as u32,
+        0xAD | 0x600..=0x605
+            | 0x61C
+            | 0x6DD
+            | 0x70F
+            | 0x890..=0x891
+            | 0x8E2
+            | 0x180E
+            | 0x200B..=0x200F
+            | 0x202A..=0x202E
+            | 0x2060..=0x2064
+            | 0x2066..=0x206F
+            | 0xFEFF
+            | 0xFFF9..=0xFFFB
+            | 0x110BD
+            | 0x110CD
+            | 0x13430..=0x1343F
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0xE0001
+            | 0xE0020..=0xE007F
+    )
+}
+
+/// Whether `text` may hold a control or format character: a cheap byte scan
+/// that rules out almost every string (ASCII text, CJK text) at once. The
+/// lead bytes are those of every code point [`invisible_class`] names.
+fn may_hold_invisible(text: &str) -> bool {
+    text.bytes().any(|b| {
+        b < 0x20
+            || b == 0x7F
+            || matches!(
+                b,
+                0xC2 | 0xD8 | 0xDB | 0xDC | 0xE0 | 0xE1 | 0xE2 | 0xEF | 0xF0 | 0xF3
+            )
+    })
+}
+
+/// `whitespace` for characters nobody sees: control characters, zero-width
+/// ones, bidi controls and every other format character, in every string of
+/// the file (line breaks are fine in a `description`). Reported at the
+/// character itself.
+pub fn invisible(node: &Node<'_>, key: Option<&str>, report: &mut Reporter<'_>) {
+    match &node.value {
+        Json::String(text) => {
+            if !may_hold_invisible(text) {
+                return;
+            }
+            let field = key.unwrap_or("the value");
+            let raw = report.source(node.start + 1, node.end.saturating_sub(1));
+            for (index, c) in text.chars().enumerate() {
+                if c == '\n' && key == Some("description") {
+                    continue;
+                }
+                let Some(class) = invisible_class(c) else {
+                    continue;
+                };
+                let in_raw = json::raw_offset(raw, index);
+                let offset = node.start + 1 + in_raw;
+                let escaped = raw.as_bytes().get(in_raw) == Some(&b'\\');
+                let at = report.location(offset, offset + 1);
+                let name = if key.is_some() {
+                    format!("`{field}`")
+                } else {
+                    field.to_string()
+                };
+                let help = if escaped {
+                    format!(
+                        "remove the escape at line {}, column {}; use a plain space if a space was meant",
+                        at.line, at.column
+                    )
+                } else {
+                    format!(
+                        "it does not show in most editors: delete the character at line {}, column {} \
+                         (put the cursor just after it and press Backspace once), or retype the text",
+                        at.line, at.column
+                    )
+                };
+                report.push(
+                    at,
+                    "whitespace",
+                    Warning,
+                    format!(
+                        "{name} contains {class} U+{:04X} at column {}",
+                        c as u32, at.column
+                    ),
+                    Some(help),
+                );
+            }
+        }
+        Json::Array(items) => {
+            for item in items {
+                invisible(item, key, report);
+            }
+        }
+        Json::Object(members) => {
+            for member in members {
+                invisible(&member.value, Some(&member.key), report);
+            }
+        }
+        _ => {}
     }
+}
+
+/// Whether the built-in activity schema accepts the document, decided on
+/// the tree: the same types, required and allowed keys, non-empty strings and
+/// time pattern as `schema/activity.schema.json`. Only the verdict: the
+/// diagnostics come from the schema itself.
+pub fn schema_valid(doc: &Node<'_>) -> bool {
+    const TOP: &[&str] = &[
+        "$schema",
+        "version",
+        "versionName",
+        "startTime",
+        "endTime",
+        "cover",
+        "activities",
+    ];
+    const ACTIVITY: &[&str] = &[
+        "name",
+        "kind",
+        "description",
+        "startTime",
+        "endTime",
+        "cover",
+    ];
+    fn object_ok(
+        node: &Node<'_>,
+        allowed: &[&str],
+        required: &[&str],
+        field_ok: impl Fn(&str, &Node<'_>) -> bool,
+    ) -> bool {
+        let Some(members) = node.as_object() else {
+            return false;
+        };
+        required.iter().all(|r| members.iter().any(|m| m.key == *r))
+            && members
+                .iter()
+                .all(|m| allowed.contains(&m.key.as_ref()) && field_ok(&m.key, &m.value))
+    }
+    fn non_empty(node: &Node<'_>) -> bool {
+        node.as_str().is_some_and(|s| !s.is_empty())
+    }
+    fn time(node: &Node<'_>) -> bool {
+        node.as_str().is_some_and(|s| {
+            let b = s.as_bytes();
+            b.len() == 19
+                && b.iter().enumerate().all(|(i, c)| match i {
+                    4 | 7 => *c == b'-',
+                    10 => *c == b'T',
+                    13 | 16 => *c == b':',
+                    _ => c.is_ascii_digit(),
+                })
+        })
+    }
+    let activity_ok = |activity: &Node<'_>| {
+        object_ok(
+            activity,
+            ACTIVITY,
+            &["name", "description", "startTime", "endTime"],
+            |key, value| match key {
+                "name" => non_empty(value),
+                "startTime" | "endTime" => time(value),
+                _ => value.as_str().is_some(),
+            },
+        )
+    };
+    object_ok(
+        doc,
+        TOP,
+        &[
+            "version",
+            "versionName",
+            "startTime",
+            "endTime",
+            "activities",
+        ],
+        |key, value| match key {
+            "version" | "versionName" => non_empty(value),
+            "startTime" | "endTime" => time(value),
+            "activities" => value.as_array().is_some_and(|a| a.iter().all(activity_ok)),
+            _ => value.as_str().is_some(),
+        },
+    )
 }
 
 /// Whether `tag` looks like a BCP 47 language tag (language, script, region, variants).
@@ -383,9 +579,9 @@ fn is_game_id(id: &str) -> bool {
 
 /// The registry rules (`games-registry`, `missing-file`, `orphan-file`).
 /// Returns the games that parsed.
-pub fn registry(file: &JsonFile, data_files: &[String], report: &mut Reporter<'_>) -> Vec<Game> {
+pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) -> Vec<Game> {
     let mut games = Vec::new();
-    let Some(entries) = file.value.get("games").and_then(Value::as_array) else {
+    let Some(entries) = file.get("games").and_then(Value::as_array) else {
         return games;
     };
     let mut ids: HashMap<&str, usize> = HashMap::new();
@@ -568,15 +764,15 @@ impl Reporter<'_> {
 /// `locale-parity`: `other` must agree with the default locale's document on
 /// the version, its window and the set of activity time windows.
 pub fn locale_parity(
-    default: &Value,
+    default: &Node<'_>,
     default_path: &str,
-    other: &Value,
+    other: &Node<'_>,
     report: &mut Reporter<'_>,
 ) {
     for field in ["version", "startTime", "endTime"] {
         let (Some(a), Some(b)) = (
-            default.get(field).and_then(Value::as_str),
-            other.get(field).and_then(Value::as_str),
+            default.get(field).and_then(Node::as_str),
+            other.get(field).and_then(Node::as_str),
         ) else {
             continue;
         };
@@ -590,25 +786,23 @@ pub fn locale_parity(
             );
         }
     }
-    let windows = |doc: &'_ Value| -> Vec<(String, String)> {
+    fn windows<'d>(doc: &'d Node<'_>) -> Vec<(&'d str, &'d str)> {
         doc.get("activities")
-            .and_then(Value::as_array)
+            .and_then(Node::as_array)
             .map(|a| {
                 a.iter()
                     .filter_map(|x| {
-                        Some((
-                            x.get("startTime")?.as_str()?.to_string(),
-                            x.get("endTime")?.as_str()?.to_string(),
-                        ))
+                        Some((x.get("startTime")?.as_str()?, x.get("endTime")?.as_str()?))
                     })
                     .collect()
             })
             .unwrap_or_default()
-    };
+    }
     let ours = windows(other);
     // The default locale's windows, counted; each of ours takes one.
-    let mut remaining: HashMap<(String, String), usize> = HashMap::new();
-    for window in windows(default) {
+    let theirs = windows(default);
+    let mut remaining: HashMap<(&str, &str), usize> = HashMap::with_capacity(theirs.len());
+    for window in theirs {
         *remaining.entry(window).or_default() += 1;
     }
     let mut extra = Vec::new();
@@ -618,7 +812,7 @@ pub fn locale_parity(
             _ => extra.push(i),
         }
     }
-    let mut expected: Vec<(String, String)> = remaining
+    let mut expected: Vec<(&str, &str)> = remaining
         .into_iter()
         .flat_map(|(w, n)| std::iter::repeat_n(w, n))
         .collect();

@@ -1,0 +1,658 @@
+//! A strict JSON parser that keeps where everything is.
+//!
+//! [`parse`] reads RFC 8259 JSON (no comments, no trailing commas, at most
+//! [`MAX_DEPTH`] levels of nesting, the same limits as serde_json) into a tree
+//! of [`Node`]s that borrow their strings from the source text when they hold
+//! no escape. Every node and every object key carries its byte range, so a
+//! diagnostic can point at it without parsing the file a second time, and
+//! every object records keys it has seen twice ([`Duplicate`]), which a map
+//! such as `serde_json::Value` silently collapses.
+//!
+//! A leaf: it depends on no other module of the crate and knows nothing about
+//! diagnostics, files or rules. Offsets are bytes; turning them into lines and
+//! character columns is the caller's business.
+
+use std::borrow::Cow;
+
+/// How deep arrays and objects may nest (serde_json's recursion limit).
+pub const MAX_DEPTH: usize = 128;
+
+/// A value and its byte range in the source text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node<'a> {
+    pub start: usize,
+    pub end: usize,
+    pub value: Json<'a>,
+}
+
+/// A JSON value. Numbers are kept as written; strings are unescaped.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Json<'a> {
+    Null,
+    Bool(bool),
+    Number(&'a str),
+    String(Cow<'a, str>),
+    Array(Vec<Node<'a>>),
+    /// Members in source order, duplicates included.
+    Object(Vec<Member<'a>>),
+}
+
+/// One `"key": value` of an object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member<'a> {
+    pub key: Cow<'a, str>,
+    /// Byte range of the key, quotes included.
+    pub key_start: usize,
+    pub key_end: usize,
+    pub value: Node<'a>,
+}
+
+/// A key written twice in one object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    pub key: String,
+    /// Byte offset of the first occurrence of the key.
+    pub first: usize,
+    /// Byte range of the repeated key (quotes included).
+    pub start: usize,
+    pub end: usize,
+}
+
+/// A parsed document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed<'a> {
+    pub root: Node<'a>,
+    /// Repeated keys, in source order of the repetition.
+    pub duplicates: Vec<Duplicate>,
+}
+
+/// Why the text is not JSON, and where (byte offsets).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub start: usize,
+    pub end: usize,
+    pub message: String,
+}
+
+/// Parses `text` as one strict JSON value.
+pub fn parse(text: &str) -> Result<Parsed<'_>, SyntaxError> {
+    let mut parser = Parser {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        duplicates: Vec::new(),
+    };
+    parser.skip_ws();
+    if parser.pos == parser.bytes.len() {
+        return Err(parser.error_at(0, 0, "the file is empty"));
+    }
+    let root = parser.value(0)?;
+    parser.skip_ws();
+    if parser.pos != parser.bytes.len() {
+        return Err(parser.error_here("unexpected content after the end of the document"));
+    }
+    Ok(Parsed {
+        root,
+        duplicates: parser.duplicates,
+    })
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    duplicates: Vec<Duplicate>,
+}
+
+impl<'a> Parser<'a> {
+    fn error_at(&self, start: usize, end: usize, message: impl Into<String>) -> SyntaxError {
+        SyntaxError {
+            start,
+            end,
+            message: message.into(),
+        }
+    }
+
+    /// An error at the current position, one character wide.
+    fn error_here(&self, message: impl Into<String>) -> SyntaxError {
+        let end = self.text[self.pos..]
+            .chars()
+            .next()
+            .map_or(self.pos, |c| self.pos + c.len_utf8());
+        self.error_at(self.pos, end, message)
+    }
+
+    fn unexpected(&self, expected: &str) -> SyntaxError {
+        match self.text[self.pos..].chars().next() {
+            None => self.error_here(format!("unexpected end of file: expected {expected}")),
+            Some(c) => self.error_here(format!("expected {expected}, found {}", describe(c))),
+        }
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Node<'a>, SyntaxError> {
+        let start = self.pos;
+        let value = match self.bytes.get(self.pos) {
+            Some(b'{') => self.object(depth + 1)?,
+            Some(b'[') => self.array(depth + 1)?,
+            Some(b'"') => Json::String(self.string()?),
+            Some(b't') => self.word("true", Json::Bool(true))?,
+            Some(b'f') => self.word("false", Json::Bool(false))?,
+            Some(b'n') => self.word("null", Json::Null)?,
+            Some(b'-' | b'0'..=b'9') => Json::Number(self.number()?),
+            _ => return Err(self.unexpected("a value")),
+        };
+        Ok(Node {
+            start,
+            end: self.pos,
+            value,
+        })
+    }
+
+    fn word(&mut self, word: &str, value: Json<'a>) -> Result<Json<'a>, SyntaxError> {
+        if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(value)
+        } else {
+            Err(self.unexpected("a value"))
+        }
+    }
+
+    fn enter(&self, depth: usize) -> Result<(), SyntaxError> {
+        if depth > MAX_DEPTH {
+            Err(self.error_here(format!(
+                "arrays and objects nest deeper than {MAX_DEPTH} levels"
+            )))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Json<'a>, SyntaxError> {
+        self.enter(depth)?;
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.bytes.get(self.pos) == Some(&b']') {
+            self.pos += 1;
+            return Ok(Json::Array(items));
+        }
+        loop {
+            self.skip_ws();
+            items.push(self.value(depth)?);
+            self.skip_ws();
+            match self.bytes.get(self.pos) {
+                Some(b',') => {
+                    let comma = self.pos;
+                    self.pos += 1;
+                    self.skip_ws();
+                    if self.bytes.get(self.pos) == Some(&b']') {
+                        return Err(self.error_at(comma, comma + 1, "trailing comma in an array"));
+                    }
+                }
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Json::Array(items));
+                }
+                _ => return Err(self.unexpected("`,` or `]`")),
+            }
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Json<'a>, SyntaxError> {
+        self.enter(depth)?;
+        self.pos += 1;
+        let mut members: Vec<Member<'a>> = Vec::new();
+        self.skip_ws();
+        if self.bytes.get(self.pos) == Some(&b'}') {
+            self.pos += 1;
+            return Ok(Json::Object(members));
+        }
+        loop {
+            self.skip_ws();
+            if self.bytes.get(self.pos) != Some(&b'"') {
+                return Err(self.unexpected("a key in double quotes"));
+            }
+            let key_start = self.pos;
+            let key = self.string()?;
+            let key_end = self.pos;
+            self.skip_ws();
+            if self.bytes.get(self.pos) != Some(&b':') {
+                return Err(self.unexpected("`:` after the key"));
+            }
+            self.pos += 1;
+            self.skip_ws();
+            let value = self.value(depth)?;
+            members.push(Member {
+                key,
+                key_start,
+                key_end,
+                value,
+            });
+            self.skip_ws();
+            match self.bytes.get(self.pos) {
+                Some(b',') => {
+                    let comma = self.pos;
+                    self.pos += 1;
+                    self.skip_ws();
+                    if self.bytes.get(self.pos) == Some(&b'}') {
+                        return Err(self.error_at(comma, comma + 1, "trailing comma in an object"));
+                    }
+                }
+                Some(b'}') => {
+                    self.pos += 1;
+                    self.find_duplicates(&members);
+                    return Ok(Json::Object(members));
+                }
+                _ => return Err(self.unexpected("`,` or `}`")),
+            }
+        }
+    }
+
+    /// Records every key of `members` that an earlier member already has.
+    fn find_duplicates(&mut self, members: &[Member<'a>]) {
+        if members.len() <= 16 {
+            for (i, member) in members.iter().enumerate() {
+                if let Some(first) = members[..i].iter().find(|m| m.key == member.key) {
+                    self.duplicates.push(duplicate(first, member));
+                }
+            }
+        } else {
+            let mut seen: std::collections::HashMap<&str, usize> =
+                std::collections::HashMap::with_capacity(members.len());
+            for (i, member) in members.iter().enumerate() {
+                if let Some(&first) = seen.get(member.key.as_ref()) {
+                    self.duplicates.push(duplicate(&members[first], member));
+                } else {
+                    seen.insert(member.key.as_ref(), i);
+                }
+            }
+        }
+    }
+
+    fn number(&mut self) -> Result<&'a str, SyntaxError> {
+        let start = self.pos;
+        let digits = |p: &mut Self| {
+            let from = p.pos;
+            while let Some(b'0'..=b'9') = p.bytes.get(p.pos) {
+                p.pos += 1;
+            }
+            p.pos - from
+        };
+        if self.bytes.get(self.pos) == Some(&b'-') {
+            self.pos += 1;
+        }
+        let int_start = self.pos;
+        let n = digits(self);
+        if n == 0 {
+            return Err(self.unexpected("a digit"));
+        }
+        if n > 1 && self.bytes[int_start] == b'0' {
+            return Err(self.error_at(
+                int_start,
+                int_start + 1,
+                "numbers do not start with a leading zero",
+            ));
+        }
+        let mut float = false;
+        if self.bytes.get(self.pos) == Some(&b'.') {
+            self.pos += 1;
+            float = true;
+            if digits(self) == 0 {
+                return Err(self.unexpected("a digit after the decimal point"));
+            }
+        }
+        if let Some(b'e' | b'E') = self.bytes.get(self.pos) {
+            self.pos += 1;
+            float = true;
+            if let Some(b'+' | b'-') = self.bytes.get(self.pos) {
+                self.pos += 1;
+            }
+            if digits(self) == 0 {
+                return Err(self.unexpected("a digit in the exponent"));
+            }
+        }
+        let text = &self.text[start..self.pos];
+        if float && !text.parse::<f64>().is_ok_and(f64::is_finite) {
+            return Err(self.error_at(start, self.pos, "number out of range"));
+        }
+        Ok(text)
+    }
+
+    /// A string literal at `pos` (which is a quote); leaves `pos` after it.
+    fn string(&mut self) -> Result<Cow<'a, str>, SyntaxError> {
+        let open = self.pos;
+        self.pos += 1;
+        let start = self.pos;
+        // The common case: no escape, borrowed.
+        loop {
+            match self.bytes.get(self.pos) {
+                None => return Err(self.unterminated(open)),
+                Some(b'"') => {
+                    let s = &self.text[start..self.pos];
+                    self.pos += 1;
+                    return Ok(Cow::Borrowed(s));
+                }
+                Some(b'\\') => break,
+                Some(&b) if b < 0x20 => return Err(self.control_in_string(b)),
+                Some(_) => self.pos += 1,
+            }
+        }
+        let mut out = String::with_capacity(self.pos - start + 16);
+        out.push_str(&self.text[start..self.pos]);
+        loop {
+            let run = self.pos;
+            loop {
+                match self.bytes.get(self.pos) {
+                    None => return Err(self.unterminated(open)),
+                    Some(b'"' | b'\\') => break,
+                    Some(&b) if b < 0x20 => return Err(self.control_in_string(b)),
+                    Some(_) => self.pos += 1,
+                }
+            }
+            out.push_str(&self.text[run..self.pos]);
+            if self.bytes[self.pos] == b'"' {
+                self.pos += 1;
+                return Ok(Cow::Owned(out));
+            }
+            let escape = self.pos;
+            self.pos += 1;
+            let c = match self.bytes.get(self.pos) {
+                Some(b'"') => '"',
+                Some(b'\\') => '\\',
+                Some(b'/') => '/',
+                Some(b'b') => '\u{8}',
+                Some(b'f') => '\u{c}',
+                Some(b'n') => '\n',
+                Some(b'r') => '\r',
+                Some(b't') => '\t',
+                Some(b'u') => {
+                    self.pos += 1;
+                    let high = self.hex4(escape)?;
+                    let c = if (0xD800..0xDC00).contains(&high) {
+                        if !self.bytes[self.pos..].starts_with(b"\\u") {
+                            return Err(self.lone_surrogate(escape));
+                        }
+                        self.pos += 2;
+                        let low = self.hex4(escape)?;
+                        if !(0xDC00..0xE000).contains(&low) {
+                            return Err(self.lone_surrogate(escape));
+                        }
+                        char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+                    } else {
+                        char::from_u32(high)
+                    };
+                    match c {
+                        Some(c) => out.push(c),
+                        None => return Err(self.lone_surrogate(escape)),
+                    }
+                    continue;
+                }
+                None => return Err(self.unterminated(open)),
+                Some(_) => {
+                    let end = self.text[self.pos..]
+                        .chars()
+                        .next()
+                        .map_or(self.pos, |c| self.pos + c.len_utf8());
+                    return Err(self.error_at(
+                        escape,
+                        end,
+                        format!("invalid escape `{}`", &self.text[escape..end]),
+                    ));
+                }
+            };
+            out.push(c);
+            self.pos += 1;
+        }
+    }
+
+    fn hex4(&mut self, escape: usize) -> Result<u32, SyntaxError> {
+        let digits = self.bytes.get(self.pos..self.pos + 4);
+        let value = digits.and_then(|d| {
+            d.iter()
+                .try_fold(0u32, |n, b| (*b as char).to_digit(16).map(|v| n * 16 + v))
+        });
+        match value {
+            Some(v) => {
+                self.pos += 4;
+                Ok(v)
+            }
+            None => Err(self.error_at(
+                escape,
+                self.pos.min(self.bytes.len()),
+                "invalid unicode escape: `\\u` takes four hexadecimal digits",
+            )),
+        }
+    }
+
+    fn lone_surrogate(&self, escape: usize) -> SyntaxError {
+        self.error_at(
+            escape,
+            self.pos.min(self.bytes.len()),
+            "invalid unicode escape: a lone surrogate is not a character",
+        )
+    }
+
+    fn unterminated(&self, open: usize) -> SyntaxError {
+        self.error_at(open, open + 1, "unterminated string")
+    }
+
+    fn control_in_string(&self, b: u8) -> SyntaxError {
+        let what = match b {
+            b'\n' => "a line break".to_string(),
+            b'\t' => "a tab".to_string(),
+            _ => format!("the control character U+{b:04X}"),
+        };
+        self.error_at(
+            self.pos,
+            self.pos + 1,
+            format!("{what} inside a string must be escaped"),
+        )
+    }
+}
+
+fn duplicate(first: &Member<'_>, second: &Member<'_>) -> Duplicate {
+    Duplicate {
+        key: second.key.to_string(),
+        first: first.key_start,
+        start: second.key_start,
+        end: second.key_end,
+    }
+}
+
+fn describe(c: char) -> String {
+    if c.is_control() || c.is_whitespace() {
+        format!("U+{:04X}", c as u32)
+    } else {
+        format!("`{c}`")
+    }
+}
+
+impl<'a> Node<'a> {
+    /// The member `key` of an object (the first one, when it is repeated).
+    pub fn get(&self, key: &str) -> Option<&Node<'a>> {
+        match &self.value {
+            Json::Object(members) => members.iter().find(|m| m.key == key).map(|m| &m.value),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_array(&self) -> Option<&[Node<'a>]> {
+        match &self.value {
+            Json::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub fn as_object(&self) -> Option<&[Member<'a>]> {
+        match &self.value {
+            Json::Object(members) => Some(members),
+            _ => None,
+        }
+    }
+
+    /// The node an RFC 6901 pointer names, with the member when the last
+    /// step was an object key.
+    pub fn pointer(&self, pointer: &str) -> Option<&Node<'a>> {
+        self.walk(pointer).ok().map(|(node, _)| node)
+    }
+
+    /// Follows `pointer` as far as it resolves: `Ok` with the node (and the
+    /// member, when the last step went through a key), or `Err` with the
+    /// deepest node reached.
+    pub fn walk(&self, pointer: &str) -> Result<(&Node<'a>, Option<&Member<'a>>), &Node<'a>> {
+        let mut node = self;
+        let mut member = None;
+        if pointer.is_empty() {
+            return Ok((node, None));
+        }
+        for raw in pointer.strip_prefix('/').unwrap_or(pointer).split('/') {
+            let segment: Cow<'_, str> = if raw.contains('~') {
+                Cow::Owned(raw.replace("~1", "/").replace("~0", "~"))
+            } else {
+                Cow::Borrowed(raw)
+            };
+            match &node.value {
+                Json::Object(members) => {
+                    let Some(m) = members.iter().find(|m| m.key == segment) else {
+                        return Err(node);
+                    };
+                    member = Some(m);
+                    node = &m.value;
+                }
+                Json::Array(items) => {
+                    let Some(item) = segment.parse::<usize>().ok().and_then(|i| items.get(i))
+                    else {
+                        return Err(node);
+                    };
+                    member = None;
+                    node = item;
+                }
+                _ => return Err(node),
+            }
+        }
+        Ok((node, member))
+    }
+
+    /// The `serde_json::Value` of this node. A repeated key keeps its last
+    /// value, as serde_json does.
+    pub fn to_value(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match &self.value {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(n) => serde_json::from_str::<serde_json::Number>(n)
+                .map(Value::Number)
+                .unwrap_or(Value::Null),
+            Json::String(s) => Value::String(s.to_string()),
+            Json::Array(items) => Value::Array(items.iter().map(Node::to_value).collect()),
+            Json::Object(members) => Value::Object(
+                members
+                    .iter()
+                    .map(|m| (m.key.to_string(), m.value.to_value()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// The byte offset in `raw` (the text of a string literal between its quotes)
+/// where the character number `index` of the unescaped string begins.
+pub fn raw_offset(raw: &str, index: usize) -> usize {
+    let bytes = raw.as_bytes();
+    let mut pos = 0;
+    let mut n = 0;
+    while pos < bytes.len() {
+        if n == index {
+            return pos;
+        }
+        if bytes[pos] == b'\\' {
+            let len = if bytes.get(pos + 1) == Some(&b'u') {
+                // A surrogate pair is one character written as two escapes.
+                let high = raw
+                    .get(pos + 2..pos + 6)
+                    .and_then(|h| u32::from_str_radix(h, 16).ok());
+                if high.is_some_and(|h| (0xD800..0xDC00).contains(&h)) {
+                    12
+                } else {
+                    6
+                }
+            } else {
+                2
+            };
+            pos = (pos + len).min(bytes.len());
+        } else {
+            pos += raw[pos..].chars().next().map_or(1, char::len_utf8);
+        }
+        n += 1;
+    }
+    pos
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_borrows() {
+        let parsed = parse(r#"{"a": [1, "x", "y\n"], "b": null}"#).unwrap();
+        let a = parsed.root.get("a").unwrap().as_array().unwrap();
+        assert!(matches!(a[1].value, Json::String(Cow::Borrowed("x"))));
+        assert_eq!(a[2].as_str(), Some("y\n"));
+        assert_eq!(parsed.root.pointer("/a/1").unwrap().start, 10);
+    }
+
+    #[test]
+    fn finds_duplicates_at_every_depth() {
+        let parsed = parse(r#"{"a": {"k": 1, "k": 2}, "a": 3}"#).unwrap();
+        let keys: Vec<_> = parsed.duplicates.iter().map(|d| d.key.as_str()).collect();
+        assert_eq!(keys, ["k", "a"]);
+    }
+
+    #[test]
+    fn refuses_what_serde_json_refuses() {
+        for bad in [
+            "",
+            "{",
+            "[1,]",
+            "{\"a\":1,}",
+            "01",
+            "1e999",
+            "\"\\ud800\"",
+            "\"\t\"",
+            "\"\\q\"",
+            "[1] 2",
+            "{'a': 1}",
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+            assert!(
+                serde_json::from_str::<serde_json::Value>(bad).is_err(),
+                "{bad:?}"
+            );
+        }
+        let deep = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
+        assert!(parse(&deep).is_err());
+        let ok = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+        assert!(parse(&ok).is_ok());
+    }
+
+    #[test]
+    fn raw_offsets_follow_escapes() {
+        assert_eq!(raw_offset("ab", 1), 1);
+        assert_eq!(raw_offset("\\u200bx", 1), 6);
+        assert_eq!(raw_offset("\\ud83d\\ude00x", 1), 12);
+        assert_eq!(raw_offset("星x", 1), 3);
+    }
+}

@@ -1,0 +1,78 @@
+//! What the loader hands the validator: source files as text, a game's files
+//! and the opened root. Plain data: no I/O, no parsing.
+//!
+//! These types sit beside [`crate::model`] so that [`crate::load`] (which
+//! fills them) and [`crate::validate`] (which reads them) both depend on them
+//! and never on each other.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::diagnostics::Diagnostic;
+use crate::json::{Duplicate, Node};
+use crate::model::Game;
+
+/// The activity schema shipped with the binary, used when the root has none.
+pub const BUILTIN_ACTIVITY_SCHEMA: &str = include_str!("../schema/activity.schema.json");
+/// The registry schema shipped with the binary, used when the root has none.
+pub const BUILTIN_GAMES_SCHEMA: &str = include_str!("../schema/games.schema.json");
+
+/// Path of the registry, relative to the root.
+pub const REGISTRY_PATH: &str = "games.json";
+
+/// A file read as UTF-8 text (no byte-order mark), not yet parsed.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// Path relative to the root, forward slashes.
+    pub path: String,
+    pub text: String,
+}
+
+/// The root, opened: the registry and the schemas, before any game is read.
+#[derive(Debug)]
+pub struct Project {
+    pub root: PathBuf,
+    /// The text of `games.json`, when it could be read as UTF-8.
+    pub registry: Option<SourceFile>,
+    /// Every `data/<dir>/<file>` path found, relative to the root, sorted.
+    pub data_files: Vec<String>,
+    /// The activity schema (from `schema/` of the root, or the built-in one).
+    pub activity_schema: Value,
+    /// The registry schema (from `schema/` of the root, or the built-in one).
+    pub games_schema: Value,
+    /// Problems found while reading (`games.json` missing, not UTF-8, with a BOM).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// One data file of a game: the locale it belongs to and what was read.
+#[derive(Debug, Clone)]
+pub struct LoadedFile {
+    pub locale: String,
+    /// Path relative to the root.
+    pub path: String,
+    /// The text; `None` when the file is missing or is not UTF-8 text.
+    pub source: Option<SourceFile>,
+    /// Whether the file exists at all.
+    pub exists: bool,
+}
+
+/// A game and its data files, one per locale of the registry.
+#[derive(Debug, Clone)]
+pub struct LoadedGame {
+    pub game: Game,
+    pub files: Vec<LoadedFile>,
+    /// Problems of reading the game's files (`json-syntax` for encodings).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A source file parsed into a tree that borrows from its text.
+#[derive(Debug)]
+pub struct JsonFile<'a> {
+    /// Path relative to the root.
+    pub path: &'a str,
+    pub text: &'a str,
+    pub root: Node<'a>,
+    /// Keys given twice in one object.
+    pub duplicates: Vec<Duplicate>,
+}

@@ -1,0 +1,223 @@
+//! Property tests of the loader and validator over mutated documents:
+//! truncation, random byte edits, invalid UTF-8, huge nesting, repeated lines
+//! (duplicate keys) and odd unicode, in the data files and in `games.json`.
+//! No panic, and every diagnostic's line and column lie inside its file;
+//! through the binary, the exit code is 0 or 1 only.
+
+use std::path::Path;
+
+use proptest::prelude::*;
+
+use crate::util::{FIXTURE_NOW, fixture_root, run, stderr};
+
+/// The files a mutation may hit, relative to the base fixture.
+const TARGETS: &[&str] = &["data/demo/zh-CN.json", "data/demo/en-US.json", "games.json"];
+
+/// Characters that have broken tools before: zero-width, bidi, BOM, escapes
+/// of control characters and lone surrogates, emoji, combining marks, CJK.
+const ODD: &[&str] = &[
+    "\u{FEFF}",
+    "\u{200B}",
+    "\u{202E}",
+    "\u{2066}",
+    "\u{00AD}",
+    "\\u0000",
+    "\\u001f",
+    "\\ud800",
+    "\\udc00x",
+    "\\ud83d\\ude00",
+    "😀",
+    "e\u{301}",
+    "星海",
+    "\t",
+    "\r\n",
+    "\"",
+    "\\",
+    "\u{7F}",
+    "\u{85}",
+    "\u{2028}",
+];
+
+#[derive(Debug, Clone)]
+enum Mutation {
+    /// Keep the first `at` (per mille of the length) bytes.
+    Truncate(u16),
+    /// Overwrite bytes at these positions (per mille) with these values.
+    Bytes(Vec<(u16, u8)>),
+    /// Insert one of [`ODD`] at a position (per mille).
+    Odd(u16, usize),
+    /// Insert `n` opening brackets (and as many closing) at a position.
+    Nest(u16, usize, bool),
+    /// Repeat line `n` (modulo the line count): usually a duplicate key.
+    RepeatLine(u16),
+    /// Insert invalid UTF-8 at a position.
+    Invalid(u16, u8),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    let at = 0u16..=1000;
+    prop_oneof![
+        at.clone().prop_map(Mutation::Truncate),
+        prop::collection::vec((at.clone(), any::<u8>()), 1..8).prop_map(Mutation::Bytes),
+        (at.clone(), 0..ODD.len()).prop_map(|(a, i)| Mutation::Odd(a, i)),
+        (at.clone(), 1usize..3000, any::<bool>()).prop_map(|(a, n, b)| Mutation::Nest(a, n, b)),
+        (0u16..200).prop_map(Mutation::RepeatLine),
+        (
+            at,
+            prop::sample::select(vec![0xFFu8, 0xC3, 0xE2, 0x80, 0xF0, 0xED])
+        )
+            .prop_map(|(a, b)| Mutation::Invalid(a, b)),
+    ]
+}
+
+fn position(len: usize, per_mille: u16) -> usize {
+    len * usize::from(per_mille) / 1000
+}
+
+fn apply(bytes: &mut Vec<u8>, mutation: &Mutation) {
+    match mutation {
+        Mutation::Truncate(at) => bytes.truncate(position(bytes.len(), *at)),
+        Mutation::Bytes(edits) => {
+            for (at, value) in edits {
+                if !bytes.is_empty() {
+                    let i = position(bytes.len() - 1, *at);
+                    bytes[i] = *value;
+                }
+            }
+        }
+        Mutation::Odd(at, i) => {
+            let i2 = position(bytes.len(), *at);
+            bytes.splice(i2..i2, ODD[*i].bytes());
+        }
+        Mutation::Nest(at, n, close) => {
+            let i = position(bytes.len(), *at);
+            let mut insert = "[".repeat(*n);
+            if *close {
+                insert.push_str(&"]".repeat(*n));
+            }
+            bytes.splice(i..i, insert.bytes());
+        }
+        Mutation::RepeatLine(n) => {
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            let lines: Vec<&str> = text.split_inclusive('\n').collect();
+            if !lines.is_empty() {
+                let k = usize::from(*n) % lines.len();
+                let mut out = String::new();
+                for (i, line) in lines.iter().enumerate() {
+                    out.push_str(line);
+                    if i == k {
+                        out.push_str(line);
+                    }
+                }
+                *bytes = out.into_bytes();
+            }
+        }
+        Mutation::Invalid(at, b) => {
+            let i = position(bytes.len(), *at);
+            bytes.insert(i, *b);
+        }
+    }
+}
+
+/// A base fixture with `mutations` applied to `TARGETS[target]`.
+fn mutated_root(target: usize, mutations: &[Mutation]) -> tempfile::TempDir {
+    let root = fixture_root(None);
+    let path = root.path().join(TARGETS[target]);
+    let mut bytes = std::fs::read(&path).unwrap();
+    for m in mutations {
+        apply(&mut bytes, m);
+    }
+    std::fs::write(&path, bytes).unwrap();
+    root
+}
+
+/// Every diagnostic's line and column lie inside its file: the line exists
+/// (line 1 of an empty file counts) and the column is at most one past the
+/// line's last character.
+fn assert_inside(root: &Path, diagnostics: &[activity_site::diagnostics::Diagnostic]) {
+    for d in diagnostics {
+        assert!(d.line >= 1 && d.column >= 1, "{d:?}");
+        let Ok(bytes) = std::fs::read(root.join(&d.file)) else {
+            assert_eq!(
+                (d.line, d.column),
+                (1, 1),
+                "{d:?} names a file that is not there"
+            );
+            continue;
+        };
+        // Columns of an invalid UTF-8 file count the valid prefix, as the loader does.
+        let valid = match std::str::from_utf8(&bytes) {
+            Ok(text) => text.to_string(),
+            Err(e) => String::from_utf8_lossy(&bytes[..e.valid_up_to()]).into_owned(),
+        };
+        let lines: Vec<&str> = valid.split('\n').collect();
+        assert!(
+            d.line <= lines.len(),
+            "{d:?}: the file has {} lines",
+            lines.len()
+        );
+        let chars = lines[d.line - 1].chars().count();
+        assert!(
+            d.column <= chars + 1,
+            "{d:?}: line {} has {chars} characters",
+            d.line
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 160, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Through `site::check`, the library entry point of `check` and `fmt`
+    /// (documents kept, so the typed conversion runs too).
+    #[test]
+    fn mutated_documents_never_panic_and_stay_inside_their_files(
+        target in 0..TARGETS.len(),
+        mutations in prop::collection::vec(mutation(), 1..4),
+    ) {
+        let root = mutated_root(target, &mutations);
+        let options = activity_site::validate::Options {
+            now: Some(chrono::NaiveDateTime::parse_from_str(FIXTURE_NOW, "%Y-%m-%dT%H:%M:%S").unwrap()),
+        };
+        let checked = activity_site::site::check(root.path(), &options, true)
+            .expect("a data problem is a diagnostic, not a tool failure");
+        assert_inside(root.path(), &checked.diagnostics);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Through the binary: exit 0 or 1 only, and no panic message.
+    #[test]
+    fn the_binary_exits_0_or_1_on_mutated_documents(
+        target in 0..TARGETS.len(),
+        mutations in prop::collection::vec(mutation(), 1..4),
+    ) {
+        let root = mutated_root(target, &mutations);
+        let output = run(root.path(), &["check", "--format", "json", "--now", FIXTURE_NOW]);
+        let code = output.status.code();
+        prop_assert!(code == Some(0) || code == Some(1), "exit {code:?}: {}", stderr(&output));
+        prop_assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
+    }
+}
+
+/// The deepest nesting the parser refuses, and the deepest it takes, in a
+/// data file and in `games.json`: a diagnostic, never a stack overflow.
+#[test]
+fn huge_nesting_is_a_diagnostic() {
+    for (target, name) in TARGETS.iter().enumerate() {
+        for n in [127, 128, 129, 100_000] {
+            let root = mutated_root(target, &[Mutation::Nest(500, n, true)]);
+            let options = activity_site::validate::Options {
+                now: Some(
+                    chrono::NaiveDateTime::parse_from_str(FIXTURE_NOW, "%Y-%m-%dT%H:%M:%S")
+                        .unwrap(),
+                ),
+            };
+            let checked = activity_site::site::check(root.path(), &options, true).unwrap();
+            assert!(checked.has_errors(), "{n} brackets in {name}");
+            assert_inside(root.path(), &checked.diagnostics);
+        }
+    }
+}
