@@ -6,20 +6,24 @@
 # and the forms built from /openapi/v1.json. Runs `activity-site serve` twice
 # on loopback: without a token, then with --access-token.
 #
-# Works on a fresh Debian machine with npm (installs it with apt-get when
-# missing); everything else comes from the npm registry. Bounded in time;
+# Works on a fresh Debian machine (installs npm and curl with apt-get when
+# missing); everything else comes from the npm registry (`npm ci` of
+# .ci/webui/package-lock.json, Node 22 included). Bounded in time;
 # stops the servers it started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 log() { printf '\n== %s\n' "$*"; }
 
-if ! command -v npm >/dev/null 2>&1; then
-    log "installing npm"
+need_apt=()
+command -v npm >/dev/null 2>&1 || need_apt+=(npm)
+command -v curl >/dev/null 2>&1 || need_apt+=(curl)
+if [[ ${#need_apt[@]} -gt 0 ]]; then
+    log "installing ${need_apt[*]}"
     SUDO=""
     [[ "$(id -u)" != 0 ]] && SUDO="sudo"
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends npm curl >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
 log "installing Node 22, Vitest, Axios and eventsource (npm)"

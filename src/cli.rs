@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::diagnostics::Format;
+pub use crate::publish::store::Addressing;
 
 /// Validate, build and serve the public activity API.
 #[derive(Debug, Parser)]
@@ -40,6 +41,11 @@ pub enum Command {
         after_help = "Examples:\n  activity-site import --from ../old/public/api/v1/activity\n  activity-site import --from https://example.org\n  activity-site import --from https://example.org --games ak,end --locales en-US"
     )]
     Import(ImportArgs),
+    /// Upload the built site to S3-compatible storage: only what changed, data before the index
+    #[command(
+        after_help = "Credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN,\nor a profile of ~/.aws/credentials (--profile, AWS_PROFILE); never from a flag.\n\nExamples:\n  activity-site publish --to s3://my-bucket/activity --dry-run\n  activity-site publish --to s3://activity --endpoint https://ACCOUNT.r2.cloudflarestorage.com --region auto --delete"
+    )]
+    Publish(PublishArgs),
 }
 
 /// Flags every data command shares.
@@ -147,6 +153,56 @@ pub struct DiffArgs {
     /// Request timeout in seconds
     #[arg(long, default_value_t = 20)]
     pub timeout: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlanFormat {
+    /// one line per path that changes (+ ~ ! - ?), then a summary line
+    Text,
+    /// one JSON object with every path, its action, phase, bytes and metadata
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct PublishArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Directory of the built site, what `build --out` wrote (default: <root>/site)
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Where to publish: s3://BUCKET or s3://BUCKET/PREFIX
+    #[arg(long, value_name = "s3://BUCKET[/PREFIX]")]
+    pub to: String,
+    /// Endpoint URL of an S3-compatible service (R2, OSS, COS, MinIO); default AWS S3
+    #[arg(long, env = "AWS_ENDPOINT_URL")]
+    pub endpoint: Option<String>,
+    /// Region (R2: auto); default AWS_REGION, then us-east-1
+    #[arg(long)]
+    pub region: Option<String>,
+    /// Bucket addressing in URLs
+    #[arg(long, value_enum, default_value_t)]
+    pub addressing: Addressing,
+    /// Profile of the shared credentials file (default AWS_PROFILE, then `default`)
+    #[arg(long)]
+    pub profile: Option<String>,
+    /// Print the plan (added, changed, unchanged, removed, bytes) and upload nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Remove objects this tool published earlier that the site no longer has
+    #[arg(long)]
+    pub delete: bool,
+    /// Also upload the .br/.gz siblings, with Content-Encoding, for a CDN that serves them
+    #[arg(long)]
+    pub precompressed: bool,
+    /// Overwrite objects at the site's paths that another tool uploaded, and own them from now on
+    #[arg(long)]
+    pub adopt: bool,
+    /// Output format of the plan
+    #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
+    pub format: PlanFormat,
+    /// Uploads in flight at once
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub jobs: u16,
 }
 
 impl Common {

@@ -31,6 +31,10 @@
 //!   siblings) and the pure comparison behind `diff`; no HTTP, no async.
 //! - [`import`]: published API files to a data tree (`import --from`); pure,
 //!   no I/O: `cmd/import.rs` reads folders and fetches URLs.
+//! - [`publish`]: a built site to S3-compatible storage: the pure plan
+//!   (`publish::plan`: local files and the store's manifest to ordered
+//!   uploads and removals) and the storage I/O (`publish::store`,
+//!   `object_store`). Never touches an object its manifest does not name.
 //! - [`control`]: the control-service core (runner, simulated backend,
 //!   configurations, settings, extensions, operator, logs); no axum. The
 //!   typed shapes of settings and configurations ([`control::shapes`]) give
@@ -47,6 +51,8 @@
 //! - [`validate`] never imports [`load`]: both depend on [`source`].
 //! - [`load`], [`validate`], [`site`] and [`import`] know nothing about HTTP,
 //!   axum or tokio; [`import`] depends on [`model`] (and [`json`]) only.
+//! - [`site`] does not import [`publish`]; [`publish`] reads the site's
+//!   cache policies and layout, and `publish::plan` does no I/O.
 //! - No rewrite loses a value: a file with a repeated key is an error, and
 //!   `fmt` leaves files with errors alone.
 //! - Every rule is O(n log n) or better in activities and diagnostics;
@@ -56,6 +62,9 @@
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
 //! - A build with any error writes nothing; a good build replaces the output
 //!   directory in one rename, so a host never serves half a site.
+//! - A publish uploads data before the index that names it and the index
+//!   before the pages, records what it owns in a manifest before creating
+//!   anything, and removes (with `--delete`) only what that manifest names.
 //! - The output directory is owned: a build replaces only an absent, empty or
 //!   marked (`.activity-site-output`) directory, never the root, anything
 //!   above it or the inputs in it; `--force` is needed for anything else.
@@ -76,6 +85,7 @@ pub mod json;
 pub mod load;
 pub mod mcp;
 pub mod model;
+pub mod publish;
 pub mod server;
 pub mod site;
 pub mod source;

@@ -11,7 +11,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("diagnostics", &[]),
     ("json", &[]),
     ("source", &["model", "diagnostics", "json"]),
-    ("cli", &["diagnostics", "model"]),
+    ("cli", &["diagnostics", "model", "publish"]),
     ("load", &["model", "diagnostics", "source"]),
     // Not `load`: the validator reads what the loader produced, never how.
     ("validate", &["model", "diagnostics", "json", "source"]),
@@ -20,6 +20,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["model", "diagnostics", "source", "load", "validate"],
     ),
     ("import", &["model", "json"]),
+    ("publish", &["site"]),
     ("control", &[]),
     ("api", &["control"]),
     ("mcp", &["control"]),
@@ -52,6 +53,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "api",
             "mcp",
             "server",
+            "publish",
         ],
     ),
 ];

@@ -27,6 +27,9 @@ mod mcp;
 // The site for people: pages, calendars, headers, precompression and diff.
 mod pages;
 
+// publish: against a real S3-compatible server (s3s-fs) on loopback.
+mod publish;
+
 // serve: static semantics through the router, and live rebuilds on loopback.
 mod serve;
 

@@ -12,6 +12,7 @@ mod check;
 mod diff;
 mod fmt;
 mod import;
+mod publish;
 mod serve;
 mod status;
 
@@ -24,6 +25,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Serve(args) => serve::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Import(args) => import::run(args),
+        Command::Publish(args) => publish::run(args),
     }
 }
 

@@ -1,6 +1,8 @@
 //! Small helpers shared by the test modules.
 #![allow(dead_code)]
 
+pub mod s3;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

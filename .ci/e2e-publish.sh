@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# End-to-end check of `activity-site publish` against moto_server, an S3
+# emulator from PyPI, on loopback:
+# - installs moto[server] and boto3 in a venv, starts moto_server on a free
+#   port of 127.0.0.1 and waits until it answers;
+# - builds the bundled data and publishes it: first (everything, with
+#   Content-Type and Cache-Control checked by boto3), second (nothing),
+#   one edit (--dry-run lists it and uploads nothing; then only what changed),
+#   --delete after a locale is dropped (a foreign object stays), a missing bucket;
+# - stops moto_server on exit, whatever happened.
+# Works on a fresh Debian machine (installs python3-venv if missing); bounded in time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+E2E=target/e2e
+mkdir -p "$E2E"
+
+need_apt=()
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "installing ${need_apt[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+
+VENV="$E2E/venv-publish"
+if [ ! -x "$VENV/bin/python" ]; then
+  python3 -m venv "$VENV"
+fi
+timeout 600 "$VENV/bin/pip" install -q --disable-pip-version-check 'moto[server]>=5,<6' 'boto3>=1.34'
+
+timeout 1800 cargo build --locked -q
+
+PORT=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+ENDPOINT="http://127.0.0.1:$PORT"
+"$VENV/bin/moto_server" -H 127.0.0.1 -p "$PORT" >"$E2E/moto.log" 2>&1 &
+MOTO_PID=$!
+cleanup() {
+  kill "$MOTO_PID" 2>/dev/null || true
+  wait "$MOTO_PID" 2>/dev/null || true
+}
+trap cleanup EXIT
+
+for _ in $(seq 1 100); do
+  if "$VENV/bin/python" -c "import urllib.request, sys; urllib.request.urlopen('$ENDPOINT/moto-api/', timeout=1)" >/dev/null 2>&1; then
+    break
+  fi
+  if ! kill -0 "$MOTO_PID" 2>/dev/null; then
+    echo "FAIL: moto_server exited:" >&2
+    cat "$E2E/moto.log" >&2
+    exit 1
+  fi
+  sleep 0.2
+done
+
+timeout 900 "$VENV/bin/python" .ci/e2e_publish.py \
+  --binary ./target/debug/activity-site \
+  --root . \
+  --endpoint "$ENDPOINT"
+echo "e2e-publish passed"
