@@ -21,7 +21,8 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${RUNS:-10}
 SIZES=${SIZES:-"1000 4000 16000"}
 OUT=$REPO/target/bench-scale
-BIN=$REPO/target/release/activity-site
+# BIN=path/to/activity-site skips the release build and times that binary.
+BIN=${BIN:-}
 NOW=2026-10-15T12:00:00
 
 log() { echo "==> $*" >&2; }
@@ -36,8 +37,11 @@ if ! command -v hyperfine >/dev/null; then
     fi
 fi
 
-log "building the release binary"
-(cd "$REPO" && cargo build --release --locked >&2)
+if [ -z "$BIN" ]; then
+    log "building the release binary"
+    (cd "$REPO" && cargo build --release --locked >&2)
+    BIN=$REPO/target/release/activity-site
+fi
 
 mkdir -p "$OUT"
 commands=()

@@ -11,7 +11,8 @@
 #   a Markdown table, then the edit-to-served latency of a rebuild (median of
 #   EDITS edits, measured by polling the JSON until the edit shows).
 #
-# Usage: benches/serve-bench.sh  (env: ROUNDS=5 THREADS=2 CONNECTIONS=64 DURATION=10s EDITS=10)
+# Usage: benches/serve-bench.sh  (env: ROUNDS=5 THREADS=2 CONNECTIONS=64 DURATION=10s EDITS=10;
+#        ROUNDS=0 skips wrk and nginx and measures the edits only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -173,12 +174,13 @@ for line in open(results):
     case, server, rps, p99 = line.rstrip("\n").split("\t")
     rows.setdefault(case, {}).setdefault(server, []).append((float(rps), float(p99)))
 
-print(f"wrk -t{threads} -c{connections} -d{duration}, {rounds} rounds alternating servers; "
+if rows:
+  print(f"wrk -t{threads} -c{connections} -d{duration}, {rounds} rounds alternating servers; "
       f"GET /api/v1/activity/ww.json on loopback. Figures are medians over the rounds; "
       f"ratios are medians of each round's ours/nginx pair (the two runs of a round are "
       f"back to back, so they share the machine's load).\n")
-print("| request | ours req/s | nginx req/s | ours/nginx req/s | ours p99 | nginx p99 | ours/nginx p99 |")
-print("|---|---:|---:|---:|---:|---:|---:|")
+  print("| request | ours req/s | nginx req/s | ours/nginx req/s | ours p99 | nginx p99 | ours/nginx p99 |")
+  print("|---|---:|---:|---:|---:|---:|---:|")
 for case, servers in rows.items():
     ours, nginx = servers["ours"], servers["nginx"]
     rps_ratio = statistics.median(o[0] / n[0] for o, n in zip(ours, nginx))
@@ -208,6 +210,6 @@ for i in range(int(edits)):
     time.sleep(0.5)
 latencies.sort()
 print(f"\nEdit-to-served latency of a rebuild (write of data/ww/zh-CN.json until the new JSON is "
-      f"served, polling every 5 ms, {edits} edits, debounce 200 ms included): median "
+      f"served, polling every 5 ms, {edits} edits, the watcher's debounce included): median "
       f"{statistics.median(latencies):.0f} ms, min {latencies[0]:.0f} ms, max {latencies[-1]:.0f} ms.")
 PY

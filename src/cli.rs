@@ -59,6 +59,17 @@ pub struct Common {
     pub now: Option<chrono::NaiveDateTime>,
 }
 
+/// Where the build keeps rendered and compressed files between builds.
+#[derive(Debug, Clone, Args)]
+pub struct CacheArgs {
+    /// Build cache directory (default: <root>/.activity-site/cache)
+    #[arg(long, conflicts_with = "no_cache")]
+    pub cache_dir: Option<PathBuf>,
+    /// Render and compress every file, without reading or writing the build cache
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     #[command(flatten)]
@@ -82,6 +93,8 @@ pub struct BuildArgs {
     /// Replace an --out directory that activity-site did not make (never the root or its inputs)
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub cache: CacheArgs,
     /// Output format of the diagnostics when the check fails
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -123,6 +136,8 @@ pub struct ServeArgs {
     /// Replace an --out directory that activity-site did not make (never the root or its inputs)
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub cache: CacheArgs,
     /// Address to listen on
     #[arg(long, default_value = "127.0.0.1:5000")]
     pub addr: SocketAddr,
@@ -138,6 +153,16 @@ pub struct ServeArgs {
     /// Access token of the control API (overrides AccessToken of the configuration file)
     #[arg(long, env = "ACTIVITY_SITE_ACCESS_TOKEN")]
     pub access_token: Option<String>,
+    /// Web origin whose pages may call the control API and /mcp, such as
+    /// http://localhost:5173 (repeatable; adds to AllowedOrigins of the configuration file)
+    #[arg(long = "allow-origin", value_name = "URL")]
+    pub allow_origin: Vec<String>,
+    /// Seconds an idle MCP session lives (default 120)
+    #[arg(long, hide = true, default_value_t = 120)]
+    pub mcp_session_idle: u64,
+    /// Live MCP sessions at most (default 128)
+    #[arg(long, hide = true, default_value_t = 128)]
+    pub mcp_max_sessions: usize,
 }
 
 #[derive(Debug, Args)]

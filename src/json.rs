@@ -17,6 +17,20 @@ use std::borrow::Cow;
 /// How deep arrays and objects may nest (serde_json's recursion limit).
 pub const MAX_DEPTH: usize = 128;
 
+/// The bytes that end a run of plain string content: a quote, a backslash,
+/// or a control character (which JSON forbids unescaped).
+static STRING_STOP: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
 /// A value and its byte range in the source text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node<'a> {
@@ -329,7 +343,14 @@ impl<'a> Parser<'a> {
         let open = self.pos;
         self.pos += 1;
         let start = self.pos;
-        // The common case: no escape, borrowed.
+        // The common case: no escape, borrowed. Skip plain bytes first.
+        while self
+            .bytes
+            .get(self.pos)
+            .is_some_and(|&b| !STRING_STOP[usize::from(b)])
+        {
+            self.pos += 1;
+        }
         loop {
             match self.bytes.get(self.pos) {
                 None => return Err(self.unterminated(open)),

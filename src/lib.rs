@@ -28,7 +28,9 @@
 //! - [`diagnostics`]: the `Diagnostic` type and its renderers.
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
-//!   siblings) and the pure comparison behind `diff`; no HTTP, no async.
+//!   siblings) through a plan of parts run in parallel and cached by their
+//!   inputs ([`site::cache`]), and the pure comparison behind `diff`; no
+//!   HTTP, no async.
 //! - [`import`]: published API files to a data tree (`import --from`); pure,
 //!   no I/O: `cmd/import.rs` reads folders and fetches URLs.
 //! - [`publish`]: a built site to S3-compatible storage: the pure plan
@@ -39,9 +41,12 @@
 //!   configurations, settings, extensions, operator, logs); no axum. The
 //!   typed shapes of settings and configurations ([`control::shapes`]) give
 //!   both the served defaults and the OpenAPI form schemas.
+//! - [`guard`]: who may call `/api` and `/mcp`: `Host` against
+//!   `AllowedHosts` (loopback names only by default), `Origin` against the
+//!   server's own and the allowed origins, CORS preflights; one policy for both.
 //! - [`api`]: axum handlers of the control API, one file per resource,
-//!   envelope, errors, token and `AllowedHosts` checks, OpenAPI.
-//! - [`mcp`]: MCP tools over [`control`].
+//!   envelope, errors, token and content-type checks, OpenAPI.
+//! - [`mcp`]: MCP tools over [`control`], with a bound on live sessions.
 //! - [`server`]: the composition root: router, static files, watch, reload.
 //!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it.
 //!
@@ -58,7 +63,8 @@
 //! - Every rule is O(n log n) or better in activities and diagnostics;
 //!   columns count Unicode scalar values in every rule and output format.
 //! - [`control`] does not import [`site`], [`load`] or [`validate`].
-//! - [`api`] and [`mcp`] import [`control`], never [`site`] or each other.
+//! - [`guard`] imports nothing of the crate.
+//! - [`api`] and [`mcp`] import [`control`] and [`guard`], never [`site`] or each other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
 //! - A build with any error writes nothing; a good build replaces the output
 //!   directory in one rename, so a host never serves half a site.
@@ -71,7 +77,9 @@
 //! - Commands print data through `cmd::print_out`, so a closed pipe is an
 //!   error that `main` turns into a quiet exit 0, never a panic.
 //! - The same inputs give byte-identical output: no timestamps, no maps with
-//!   random order, activities sorted stably.
+//!   random order, activities sorted stably; a build that takes parts from
+//!   the build cache writes the same bytes as one without it, and the cache
+//!   lives outside the output.
 //!
 //! `tests/architecture.rs` fails when an import breaks the direction above.
 
@@ -80,6 +88,7 @@ pub mod cli;
 pub mod cmd;
 pub mod control;
 pub mod diagnostics;
+pub mod guard;
 pub mod import;
 pub mod json;
 pub mod load;

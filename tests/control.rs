@@ -1,7 +1,7 @@
 //! The control API through its router (`tower::ServiceExt::oneshot`) and,
 //! for the log stream, a real client on 127.0.0.1:0.
 
-mod harness;
+pub(crate) mod harness;
 mod stream;
 // What the service's own web UI reads: status fields, its extra routes, log lines, form schemas.
 mod webui;
@@ -1030,10 +1030,10 @@ async fn allowed_hosts_are_enforced() {
     );
     api.send(with_host("evil.test"))
         .await
-        .assert_error(StatusCode::BAD_REQUEST);
+        .assert_error(StatusCode::FORBIDDEN);
     api.send(with_host("example.com"))
         .await
-        .assert_error(StatusCode::BAD_REQUEST);
+        .assert_error(StatusCode::FORBIDDEN);
 }
 
 #[test]
@@ -1264,10 +1264,13 @@ async fn the_core_is_usable_without_http() {
 async fn the_router_merges_beside_a_static_site() {
     use axum::Router;
     let api = fast();
-    // How the server composes: the site (the public API included) as the
-    // fallback, the control router merged in.
+    // How the server composes: the site as the fallback, its public API
+    // routed explicitly (a static segment beats the API's `/api/{*rest}`),
+    // the control router merged in.
+    let files = |uri: axum::http::Uri| async move { format!("site {}", uri.path()) };
     let site = Router::new()
-        .fallback(|uri: axum::http::Uri| async move { format!("site {}", uri.path()) });
+        .route("/api/v1/{*path}", axum::routing::any(files))
+        .fallback(files);
     let app = harness::Api {
         router: site.merge(api.router.clone()),
         control: api.control.clone(),

@@ -30,14 +30,22 @@ impl Drop for Server {
 }
 
 async fn start(allowed_hosts: &str) -> Server {
+    start_with(McpOptions {
+        allowed_hosts: allowed_hosts.to_string(),
+        ..McpOptions::default()
+    })
+    .await
+}
+
+async fn start_with(mcp_options: McpOptions) -> Server {
     let state = tempfile::tempdir().expect("temp dir");
     let mut options = ControlOptions::new(state.path());
     options.backend_arguments = "--inline --no-admin --step-ms=20".to_string();
     let control = Control::open(options).expect("control opens on an empty state dir");
     let shutdown = tokio_util::sync::CancellationToken::new();
     let options = McpOptions {
-        allowed_hosts: allowed_hosts.to_string(),
         shutdown: shutdown.clone(),
+        ..mcp_options
     };
     let app = mcp::router(control.clone(), options);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -671,4 +679,104 @@ async fn a_task_made_to_fail_reports_failed() {
     assert_eq!(single["isError"], json!(false), "{single}");
     let settled = wait_until_settled(&mut client).await;
     assert_eq!(settled["status"], json!("failed"), "{settled}");
+}
+
+/// Regression (issue 10): 4,000 `initialize` requests used to keep 4,000
+/// sessions (about 490 MB) for good. Live sessions are bounded, the one over
+/// the bound gets a JSON-RPC error, and idle sessions expire so new ones fit.
+#[tokio::test]
+async fn sessions_are_bounded_and_idle_ones_expire() {
+    let server = start_with(McpOptions {
+        sessions: activity_site::mcp::SessionLimits {
+            max: 3,
+            idle: Duration::from_millis(500),
+        },
+        ..McpOptions::default()
+    })
+    .await;
+    let init = json!({"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "flood", "version": "0"}}});
+    let client = Client::new(&server);
+    let mut refused = None;
+    for _ in 0..6 {
+        let response = client.post(&init).send().await.expect("sent");
+        if response.status() == 503 {
+            refused = Some(response);
+            break;
+        }
+        assert_eq!(response.status(), 200);
+    }
+    let refused = refused.expect("an initialize over the bound is refused");
+    assert!(refused.headers().contains_key("retry-after"));
+    let body: Value = refused.json().await.expect("a JSON-RPC error");
+    assert_eq!(body["jsonrpc"], "2.0");
+    assert_eq!(body["id"], 7);
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("too many MCP sessions"),
+        "{body}"
+    );
+    // Idle sessions expire; a new session fits again.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let response = client.post(&init).send().await.expect("sent");
+        if response.status() == 200 {
+            break;
+        }
+        assert_eq!(response.status(), 503);
+        assert!(
+            std::time::Instant::now() < deadline,
+            "idle sessions never expired"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Regression (issue 10): `/mcp` and `/api` share one guard; a page of an
+/// allowed origin gets a CORS preflight answer, a foreign one a 403.
+#[tokio::test]
+async fn allowed_origins_may_call_and_get_a_preflight_answer() {
+    let server = start_with(McpOptions {
+        allowed_origins: vec!["http://localhost:5173".to_string()],
+        ..McpOptions::default()
+    })
+    .await;
+    let http = reqwest::Client::new();
+    let url = format!("http://{}/mcp", server.addr);
+    let preflight = http
+        .request(reqwest::Method::OPTIONS, &url)
+        .header("Origin", "http://localhost:5173")
+        .header("Access-Control-Request-Method", "POST")
+        .header(
+            "Access-Control-Request-Headers",
+            "content-type, mcp-session-id",
+        )
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(preflight.status(), 204);
+    assert_eq!(
+        preflight.headers()["access-control-allow-origin"],
+        "http://localhost:5173"
+    );
+    let refused = http
+        .request(reqwest::Method::OPTIONS, &url)
+        .header("Origin", "http://localhost:5174")
+        .header("Access-Control-Request-Method", "POST")
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(refused.status(), 403);
+    let rebound = http
+        .post(&url)
+        .header("Host", "attacker.example:5000")
+        .header("Accept", "application/json, text/event-stream")
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}))
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(rebound.status(), 403);
 }

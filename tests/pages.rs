@@ -115,11 +115,7 @@ fn fixture_game(time_zone: &str) -> GameOutput {
         },
         documents: ["zh-CN", "en-US"]
             .into_iter()
-            .map(|locale| LocaleDocument {
-                locale: locale.to_owned(),
-                is_default: locale == "zh-CN",
-                document: document(locale),
-            })
+            .map(|locale| LocaleDocument::new(locale, locale == "zh-CN", document(locale)))
             .collect(),
     }
 }

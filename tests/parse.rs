@@ -266,8 +266,7 @@ fn json_files(root: &Path) -> Vec<String> {
 /// them by start time.
 #[test]
 fn fmt_keeps_every_value_of_every_valid_file() {
-    let mut roots: Vec<(String, tempfile::TempDir)> = Vec::new();
-    roots.push(("base".into(), fixture_root(None)));
+    let mut roots: Vec<(String, tempfile::TempDir)> = vec![("base".into(), fixture_root(None))];
     let invalid = crate_root().join("tests/fixtures/invalid");
     let mut cases: Vec<_> = std::fs::read_dir(&invalid)
         .unwrap()

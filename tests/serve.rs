@@ -63,7 +63,7 @@ impl Fixture {
             root: self.dir.path().to_path_buf(),
             out: self.out(),
             now: None,
-            force: false,
+            ..BuildOptions::default()
         })
     }
 

@@ -18,6 +18,9 @@ mod fuzz;
 // `build`, `fmt` and `status`: output files, determinism, atomicity.
 mod build;
 
+// The build cache: warm equals cold, invalidation, damaged entries, deferred brotli.
+mod cache;
+
 // The control API through its router and a real client.
 mod control;
 
@@ -29,6 +32,12 @@ mod pages;
 
 // publish: against a real S3-compatible server (s3s-fs) on loopback.
 mod publish;
+
+// Issue 10 through the router: origins, hosts, body types, envelopes, bounds, names, faults.
+mod trust;
+
+// Process-level faults of `serve`: SIGKILL during writes, an unwritable disk, corrupt state.
+mod faults;
 
 // serve: static semantics through the router, and live rebuilds on loopback.
 mod serve;

@@ -100,6 +100,9 @@ pub enum ApiError {
     /// The body exceeds the limit.
     #[error("the request body is larger than the limit of {0} bytes")]
     PayloadTooLarge(usize),
+    /// A body that is not sent as JSON (the `Content-Type` it had, or empty).
+    #[error("the request body must be JSON, sent with Content-Type: application/json")]
+    UnsupportedMediaType(String),
 }
 
 impl ApiError {
@@ -137,6 +140,10 @@ impl IntoResponse for ApiError {
             }
             ApiError::Control(E::Conflict(_)) => (StatusCode::CONFLICT, None),
             ApiError::Control(E::Backend(_)) => (StatusCode::INTERNAL_SERVER_ERROR, None),
+            ApiError::Control(E::Storage(message)) => {
+                tracing::error!("{message}");
+                (StatusCode::INTERNAL_SERVER_ERROR, None)
+            }
             ApiError::Control(E::Internal(error)) => {
                 tracing::error!("control API internal error: {error:#}");
                 return error_response(
@@ -147,6 +154,9 @@ impl IntoResponse for ApiError {
             }
             ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, None),
             ApiError::PayloadTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, None),
+            ApiError::UnsupportedMediaType(sent) => {
+                return crate::api::unsupported_media_type(sent);
+            }
         };
         error_response(status, self.to_string(), violations)
     }
@@ -156,10 +166,15 @@ impl IntoResponse for ApiError {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct BodyLimit(pub usize);
 
-/// Reads the whole body, mapping a body over the limit to 413.
+/// Reads the whole body, mapping a body over the limit to 413 and a
+/// non-empty body without a JSON `Content-Type` to 415.
 async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
     let limit = req.extensions().get::<BodyLimit>().map_or(1 << 20, |l| l.0);
-    Bytes::from_request(req, state).await.map_err(|rejection| {
+    let content_type = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::PayloadTooLarge(limit)
         } else {
@@ -168,7 +183,13 @@ async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, Api
                 rejection.body_text()
             ))
         }
-    })
+    })?;
+    // The router refuses every type but JSON; a body without any type
+    // (a browser's Blob) is refused here.
+    if content_type.is_none() && !is_blank(&bytes) {
+        return Err(ApiError::UnsupportedMediaType(String::new()));
+    }
+    Ok(bytes)
 }
 
 fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
@@ -215,9 +236,9 @@ fn kind_of(value: &Value) -> &'static str {
     }
 }
 
-/// A required JSON body of any JSON value: malformed JSON, a missing body or
-/// an oversized one give the envelope (400 or 413) instead of axum's plain
-/// text. The content type is not enforced, so `curl -d` works.
+/// A required JSON body of any JSON value: malformed JSON, a missing body,
+/// an oversized one or one not sent as JSON give the envelope (400, 413 or
+/// 415) instead of axum's plain text.
 #[derive(Debug)]
 pub struct JsonBody<T>(pub T);
 

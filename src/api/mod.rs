@@ -9,37 +9,41 @@
 //!
 //! 1. An inner `Router` with the canonical routes (`/api/Task/status`, ...),
 //!    the OpenAPI document, and a 404 fallback, wrapped as one tower service
-//!    by (outermost first) the error-envelope mapper, the `AllowedHosts`
-//!    check, the path rewrite, the body limit and the token check. The path
-//!    rewrite ([`normalize_path`]) replaces the request path by its canonical
-//!    spelling: literal segments take the route's case, path parameters stay
-//!    as sent. It runs before the inner router routes, so once a request
-//!    reaches this service the case of literal segments never matters.
-//! 2. An outer `Router` that sends requests to that service: every single
-//!    segment under `/api/` in any case (`/api/auth`, `/api/Nope`), and the
-//!    deeper paths of each resource spelled canonically, in lower case or in
-//!    upper case (`/api/Task/...`, `/api/task/...`, `/api/TASK/...`), under
-//!    the prefixes `/api`, `/API` and `/Api`; plus `/openapi/v1.json`. It
-//!    has no fallback, so the server can `merge` it with the static site
-//!    and `/mcp`, and it never claims `/api/v1/...` (the public activity
-//!    API of the static site). Handlers read path parameters by name, since
-//!    the outer catch-all parameter is visible to them too. A mixed-case
-//!    resource in a deeper path (`/api/tAsK/status`) reaches the service only
-//!    when the server applies [`canonicalize`] in front of everything.
+//!    by (outermost first) the error-envelope mapper, the shared
+//!    [`crate::guard`] (`Host`, `Origin`, CORS preflights; 403 envelope), the
+//!    path rewrite, the body limit, the token check and the content-type
+//!    check (415). The path rewrite ([`normalize_path`]) replaces the request
+//!    path by its canonical spelling: literal segments take the route's
+//!    case, path parameters stay as sent. It runs before the inner router
+//!    routes, so once a request reaches this service the case of literal
+//!    segments never matters. The token check runs before routing, so an
+//!    unauthenticated client gets 401 for every path, known or not.
+//! 2. An outer `Router` that sends every path under `/api/` (prefixes
+//!    `/api`, `/API` and `/Api`) and `/openapi/v1.json` to that service, so
+//!    everything there answers the envelope. It has no fallback, so the
+//!    server can `merge` it with the static site and `/mcp`; the server
+//!    routes `/api/v1/...` (the public activity API of the static site)
+//!    explicitly, and that static segment beats the catch-all here.
+//!    Handlers read path parameters by name, since the outer catch-all
+//!    parameter is visible to them too. Other spellings of the prefix
+//!    (`/aPi/...`) reach the service when the server applies
+//!    [`canonicalize`] in front of everything.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, FromRef, OriginalUri, Request, State};
-use axum::http::{StatusCode, Uri, header};
+use axum::extract::{DefaultBodyLimit, FromRef, OriginalUri, Request};
+use axum::http::{Method, StatusCode, Uri, header};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use tower::ServiceBuilder;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::control::{Control, ServiceConfig, host_allowed};
+use crate::control::{Control, ServiceConfig};
+use crate::guard::{self, Access, GuardState};
 
 pub mod app;
 pub mod auth;
@@ -63,7 +67,13 @@ pub struct ApiOptions {
     /// The access token; `None` or empty disables authentication.
     pub access_token: Option<String>,
     /// `AllowedHosts`: `*`, or `;`-separated host names (`*.example.com` allowed).
+    /// At `*`, while bound to loopback, only loopback names are accepted.
     pub allowed_hosts: String,
+    /// Web origins allowed besides the server's own (`--allow-origin`,
+    /// `AllowedOrigins`); they also get CORS answers.
+    pub allowed_origins: Vec<String>,
+    /// The address the server listens on; `None` (unknown) counts as loopback.
+    pub bound: Option<SocketAddr>,
     /// Interval of SSE keep-alive comments.
     pub sse_keep_alive: Duration,
     /// Largest accepted request body in bytes (413 above).
@@ -75,6 +85,8 @@ impl Default for ApiOptions {
         ApiOptions {
             access_token: None,
             allowed_hosts: "*".to_string(),
+            allowed_origins: Vec::new(),
+            bound: None,
             sse_keep_alive: Duration::from_secs(15),
             body_limit: 1024 * 1024,
         }
@@ -94,6 +106,7 @@ impl ApiOptions {
                 .or_else(|| config.access_token.clone())
                 .filter(|t| !t.is_empty()),
             allowed_hosts: config.allowed_hosts.clone(),
+            allowed_origins: config.allowed_origins.clone(),
             ..ApiOptions::default()
         }
     }
@@ -208,49 +221,36 @@ pub fn router(control: Control, options: ApiOptions) -> Router {
         .fallback(not_found)
         .with_state(state.clone());
     let limit = options.body_limit;
+    let guard = GuardState {
+        access: Arc::new(Access::new(
+            &options.allowed_hosts,
+            &options.allowed_origins,
+            options.bound,
+        )),
+        refuse: |reason| error_response(StatusCode::FORBIDDEN, reason, None),
+    };
     let service = ServiceBuilder::new()
         .map_response(envelope::envelope_errors)
-        .layer(from_fn_with_state(Arc::clone(&options), check_host))
+        .layer(from_fn_with_state(guard, guard::check))
         .map_request(canonicalize)
         .layer(axum::Extension(BodyLimit(limit)))
         .layer(DefaultBodyLimit::max(limit))
         .layer(from_fn_with_state(state, auth::require_token))
+        .layer(axum::middleware::from_fn(require_json))
         .service(inner);
     let mut outer = Router::new().route_service(OPENAPI_PATH, service.clone());
     for prefix in ["/api", "/API", "/Api"] {
-        // The prefix alone, and one segment in any case: `/api/auth`,
-        // `/api/SETTINGS`, `/api/Nope` (a 404 envelope).
+        // Everything under the prefix: the server routes `/api/v1/...` (the
+        // public API of the static site) explicitly, and a static segment
+        // beats this catch-all. Other spellings of `/api` reach the service
+        // when the server applies [`canonicalize`] in front of everything.
         outer = outer
             .route_service(prefix, service.clone())
-            .route_service(&format!("{prefix}/{{__api_resource}}"), service.clone());
-        // Deeper paths under each resource, spelled canonically, in lower or in upper case.
-        let mut spellings: Vec<String> = RESOURCES
-            .iter()
-            .flat_map(|r| [r.to_string(), r.to_lowercase(), r.to_uppercase()])
-            .collect();
-        spellings.sort();
-        spellings.dedup();
-        for resource in spellings {
-            outer = outer.route_service(
-                &format!("{prefix}/{resource}/{{*__api_rest}}"),
-                service.clone(),
-            );
-        }
+            .route_service(&format!("{prefix}/"), service.clone())
+            .route_service(&format!("{prefix}/{{*__api_rest}}"), service.clone());
     }
     outer
 }
-
-/// The literal second segments of the control routes.
-const RESOURCES: [&str; 8] = [
-    "Task",
-    "Backend",
-    "Configs",
-    "Settings",
-    "Extensions",
-    "Operator",
-    "Auth",
-    "App",
-];
 
 /// Rewrites the request path to its canonical spelling (see
 /// [`normalize_path`]); other paths pass unchanged. The router applies it to
@@ -262,7 +262,8 @@ pub fn canonicalize(mut req: Request) -> Request {
         .extensions()
         .get::<OriginalUri>()
         .map_or_else(|| req.uri().clone(), |o| o.0.clone());
-    let Some(path) = normalize_path(original.path()) else {
+    let Some(path) = normalize_path(original.path()).or_else(|| canonical_prefix(original.path()))
+    else {
         return req;
     };
     let path_and_query = match original.query() {
@@ -280,24 +281,67 @@ pub fn canonicalize(mut req: Request) -> Request {
     req
 }
 
-/// Rejects requests whose Host header `AllowedHosts` does not list (400 envelope).
-async fn check_host(State(options): State<Arc<ApiOptions>>, req: Request, next: Next) -> Response {
-    let host = req
-        .headers()
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .map(str::to_string)
-        .or_else(|| req.uri().authority().map(|a| a.to_string()))
-        .unwrap_or_default();
-    if host_allowed(&options.allowed_hosts, &host) {
-        next.run(req).await
-    } else {
-        error_response(
-            StatusCode::BAD_REQUEST,
-            format!("the host `{host}` is not allowed (AllowedHosts)"),
-            None,
-        )
+/// `/api` spelled in any case, for a path no route matches, so it still
+/// reaches the API (a 404 envelope) rather than the static site: `/aPi/Nope`
+/// -> `/api/Nope`. `/api/v1` in any spelling is left alone.
+fn canonical_prefix(path: &str) -> Option<String> {
+    let rest = path.get(1..)?;
+    let (first, tail) = rest.split_once('/').unwrap_or((rest, ""));
+    let second = tail.split('/').next().unwrap_or("");
+    if !first.eq_ignore_ascii_case("api") || first == "api" || second.eq_ignore_ascii_case("v1") {
+        return None;
     }
+    Some(format!("/api/{tail}"))
+}
+
+/// Whether a `Content-Type` value is JSON (`application/json`, parameters
+/// such as `charset` allowed, or a `+json` type).
+fn is_json(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or("").trim();
+    let Some((kind, subtype)) = essence.split_once('/') else {
+        return false;
+    };
+    kind.eq_ignore_ascii_case("application")
+        && (subtype.eq_ignore_ascii_case("json")
+            || subtype.len() > 5 && subtype[subtype.len() - 5..].eq_ignore_ascii_case("+json"))
+}
+
+/// Refuses a request that sends a body of a type other than JSON (415
+/// envelope). Browsers send `text/plain` and form bodies to other sites
+/// without asking first; JSON needs a preflight. A request without a body
+/// passes whatever its `Content-Type` (bodiless POSTs such as
+/// `/api/Task/stop`, which some HTTP clients send with a form type); the
+/// body extractors refuse a non-empty body sent without any type.
+async fn require_json(req: Request, next: Next) -> Response {
+    use axum::body::HttpBody as _;
+    let takes_body = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    let empty = req.body().size_hint().exact() == Some(0);
+    if takes_body
+        && !empty
+        && let Some(value) = req.headers().get(header::CONTENT_TYPE)
+    {
+        let text = String::from_utf8_lossy(value.as_bytes());
+        if !is_json(&text) {
+            return unsupported_media_type(&text);
+        }
+    }
+    next.run(req).await
+}
+
+/// The 415 envelope for a body of type `content_type` (empty when none was sent).
+pub(crate) fn unsupported_media_type(content_type: &str) -> Response {
+    let sent = if content_type.is_empty() {
+        "no Content-Type".to_string()
+    } else {
+        format!("Content-Type `{content_type}`")
+    };
+    error_response(
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        format!(
+            "the request body must be JSON, sent with Content-Type: application/json (got {sent})"
+        ),
+        None,
+    )
 }
 
 async fn not_found(uri: Uri) -> Response {

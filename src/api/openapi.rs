@@ -85,11 +85,48 @@ pub fn finish(document: OpenApi) -> Value {
             }
         }
     }
+    // Every route: a refused Host or Origin; every body: a type other than JSON.
+    for operation in paths
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|p| p.values_mut())
+        .flat_map(|item| {
+            item.as_object_mut()
+                .into_iter()
+                .flat_map(|o| o.values_mut())
+        })
+    {
+        let takes_body = operation.get("requestBody").is_some();
+        let Some(responses) = operation
+            .get_mut("responses")
+            .and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        responses.entry("403").or_insert_with(|| {
+            error_response(
+                "The Host is not allowed (AllowedHosts) or the Origin is neither the server's own nor an allowed one",
+            )
+        });
+        if takes_body {
+            responses.entry("415").or_insert_with(|| {
+                error_response("The body is not sent as Content-Type: application/json")
+            });
+        }
+    }
     // Settings: a partial update for PUT (the GET shape is the AppSettings component).
     let settings = &mut paths["/api/Settings"];
     settings["put"]["requestBody"]["content"]["application/json"]["schema"] =
         control::settings_schema(true);
     document
+}
+
+/// A documented error response with the error envelope.
+fn error_response(description: &str) -> Value {
+    json!({
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}},
+    })
 }
 
 /// Sets `default` on every leaf property of the component `name` (following

@@ -1,9 +1,9 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::cli::BuildArgs;
+use crate::cli::{BuildArgs, CacheArgs};
 use crate::diagnostics;
-use crate::site::{self, BuildOptions, OutputState};
+use crate::site::{self, BuildOptions, CacheOptions, OutputState};
 
 pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let out = args.common.out_dir(args.out.as_ref());
@@ -12,6 +12,8 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         root: args.common.root.clone(),
         out: out.clone(),
         now: args.common.now,
+        cache: cache_options(&args.cache, &args.common.root),
+        defer_brotli: false,
         force: args.force,
     };
     let outcome = site::build(&options)?;
@@ -22,11 +24,13 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     match outcome.summary {
         Some(summary) => {
             eprintln!(
-                "built {}: {} files, {} in {:.0?}",
+                "built {}: {} files, {} in {:.0?} ({} of {} parts from the cache)",
                 out.display(),
                 summary.files,
                 human_bytes(summary.bytes),
-                summary.elapsed
+                summary.elapsed,
+                summary.reused,
+                summary.reused + summary.rendered
             );
             Ok(ExitCode::SUCCESS)
         }
@@ -70,4 +74,16 @@ fn human_bytes(bytes: u64) -> String {
     } else {
         format!("{bytes} B")
     }
+}
+
+/// The cache options of a build of `root`: `None` with `--no-cache`.
+pub(super) fn cache_options(args: &CacheArgs, root: &std::path::Path) -> Option<CacheOptions> {
+    if args.no_cache {
+        return None;
+    }
+    let dir = args
+        .cache_dir
+        .clone()
+        .unwrap_or_else(|| CacheOptions::default_dir(root));
+    Some(CacheOptions::new(dir))
 }

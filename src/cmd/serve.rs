@@ -2,6 +2,7 @@
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::Context as _;
 use tokio::net::TcpListener;
@@ -12,7 +13,8 @@ use tokio_util::sync::CancellationToken;
 use crate::api::{self, ApiOptions};
 use crate::cli::ServeArgs;
 use crate::control::{Control, ControlOptions, ServiceConfig};
-use crate::mcp::{self, McpOptions};
+use crate::guard;
+use crate::mcp::{self, McpOptions, SessionLimits};
 use crate::server::{self, ServerState};
 use crate::site::BuildOptions;
 
@@ -32,6 +34,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         root: args.common.root.clone(),
         out: out.clone(),
         now: args.common.now,
+        cache: super::build::cache_options(&args.cache, &args.common.root),
+        // An edit shows first; brotli siblings follow in a second build.
+        defer_brotli: !args.no_watch,
         force: args.force,
     };
     let state = ServerState::new(options)
@@ -48,12 +53,38 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .clone()
         .unwrap_or_else(|| args.common.root.join(".activity-site"));
     let control = Control::open(ControlOptions::new(&state_dir))?;
+    let mut allowed_origins = service.allowed_origins.clone();
+    allowed_origins.extend(args.allow_origin.iter().cloned());
+    for origin in &allowed_origins {
+        guard::parse_origin(origin).map_err(|problem| {
+            anyhow::anyhow!(
+                "bad allowed origin: {problem}\nhelp: write an origin as scheme://host[:port], for example --allow-origin http://localhost:5173"
+            )
+        })?;
+    }
+
+    // Bound before the routers are made: the host check accepts the bound address.
+    let listener = TcpListener::bind(args.addr)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.addr))?;
+    let addr = listener
+        .local_addr()
+        .context("cannot read the bound address")?;
+
     let mcp_shutdown = CancellationToken::new();
     // A non-empty --access-token wins; an empty one keeps the file's token.
-    let api_options = ApiOptions::from_config(&service, args.access_token.clone());
+    let mut api_options = ApiOptions::from_config(&service, args.access_token.clone());
+    api_options.allowed_origins = allowed_origins.clone();
+    api_options.bound = Some(addr);
     let access_token = api_options.access_token.clone();
     let mcp_options = McpOptions {
         allowed_hosts: service.allowed_hosts.clone(),
+        allowed_origins,
+        bound: Some(addr),
+        sessions: SessionLimits {
+            max: args.mcp_max_sessions.max(1),
+            idle: Duration::from_secs(args.mcp_session_idle.max(1)),
+        },
         shutdown: mcp_shutdown.clone(),
     };
     let state = state.with_mounts(
@@ -68,15 +99,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
 
-    let listener = TcpListener::bind(args.addr)
-        .await
-        .with_context(|| format!("cannot listen on {}", args.addr))?;
-    let addr = listener
-        .local_addr()
-        .context("cannot read the bound address")?;
     if !addr.ip().is_loopback() && access_token.is_none() {
         tracing::warn!(
-            "listening on {addr} without an access token: anyone who can reach it controls the simulated service"
+            "listening on {addr} without an access token: anyone who can reach it controls the simulated service; help: set --access-token or AccessToken"
         );
     } else if !addr.ip().is_loopback() {
         tracing::warn!(

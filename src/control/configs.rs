@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::control::error::{Error, Result};
 use crate::control::shapes::TasksConfig;
-use crate::control::state;
+use crate::control::{names, state};
 
 /// The configuration created on first start.
 pub const DEFAULT_CONFIG_NAME: &str = "Default";
@@ -31,9 +31,10 @@ pub const CREDENTIAL_FIELDS: [&str; 4] = [
 pub const MAX_CONFIG_NAME_CHARS: usize = 50;
 
 /// A regular expression (ECMA-262 and Python compatible) equivalent to
-/// [`name_problem`] returning `None`, for the OpenAPI document.
-pub const CONFIG_NAME_PATTERN: &str =
-    r#"^(?!\.\.?$)(?! )[^\\/:*?"<>|\x00-\x1f\x7f-\x9f]*[^\\/:*?"<>|\x00-\x1f\x7f-\x9f .]$"#;
+/// [`name_problem`] returning `None`, for the OpenAPI document. It covers the
+/// invisible characters of the Basic Multilingual Plane; the few astral
+/// ones (tags, musical format characters) are refused by the rule alone.
+pub const CONFIG_NAME_PATTERN: &str = r#"^(?!\.\.?$)(?! )(?!(?:[Cc][Oo][Nn]|[Pp][Rr][Nn]|[Aa][Uu][Xx]|[Nn][Uu][Ll]|(?:[Cc][Oo][Mm]|[Ll][Pp][Tt])[1-9\u00b9\u00b2\u00b3]) *(?:\.|$))[^\\/:*?"<>|\x00-\x1f\x7f-\x9f\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]*[^\\/:*?"<>|\x00-\x1f\x7f-\x9f\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb .]$"#;
 
 /// A complete configuration with realistic defaults: [`TasksConfig::default`]
 /// as JSON (the same type the OpenAPI schema `TasksConfig` is derived from).
@@ -50,35 +51,26 @@ pub(crate) struct Configs {
     lock: Mutex<()>,
 }
 
-/// Why a name is refused, or `None` when it is acceptable.
+/// Why a name is refused, or `None` when it is acceptable (see
+/// [`names::check_name`], plus at most [`MAX_CONFIG_NAME_CHARS`] characters).
 pub fn name_problem(name: &str) -> Option<String> {
-    if name.is_empty() {
-        return Some("the configuration name is empty".to_string());
-    }
-    if name.chars().any(char::is_control) {
-        return Some(format!(
-            "the configuration name {name:?} contains a control character"
-        ));
-    }
-    if let Some(c) = name
-        .chars()
-        .find(|c| ['\\', '/', ':', '*', '?', '"', '<', '>', '|'].contains(c))
-    {
-        return Some(format!(
-            "the configuration name `{name}` contains the forbidden character `{c}` (forbidden: \\ / : * ? \" < > |)"
-        ));
-    }
+    checked_name(name).err()
+}
+
+/// The NFC form of an acceptable name, or why it is refused.
+fn checked_name(name: &str) -> std::result::Result<String, String> {
+    let name = names::check_name("configuration name", name)?;
     if name.chars().count() > MAX_CONFIG_NAME_CHARS {
-        return Some(format!(
+        return Err(format!(
             "the configuration name is longer than {MAX_CONFIG_NAME_CHARS} characters"
         ));
     }
-    if !state::is_safe_component(name) {
-        return Some(format!(
-            "`{name}` is not a usable configuration name (not `.` or `..`, no leading or trailing space, no trailing dot)"
-        ));
-    }
-    None
+    Ok(name)
+}
+
+/// [`checked_name`] as a 400.
+fn valid_name(name: &str) -> Result<String> {
+    checked_name(name).map_err(Error::BadRequest)
 }
 
 fn not_found(name: &str) -> Error {
@@ -108,35 +100,60 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
     }
 }
 
-/// Removes the credentials of `startGame`, for output.
+/// Whether `key` names the `startGame` section, in any letter case (the
+/// desktop client is .NET, whose JSON binding ignores case).
+fn is_start_game(key: &str) -> bool {
+    key.eq_ignore_ascii_case("startGame")
+}
+
+/// Whether `key` names a credential field, in any letter case.
+fn is_credential(key: &str) -> bool {
+    CREDENTIAL_FIELDS
+        .iter()
+        .any(|f| f.eq_ignore_ascii_case(key))
+}
+
+/// Removes the credentials of `startGame`, for output: every spelling of the
+/// section and of the fields.
 pub fn redact(mut config: Value) -> Value {
-    if let Some(start) = config.get_mut("startGame").and_then(Value::as_object_mut) {
-        for field in CREDENTIAL_FIELDS {
-            start.remove(field);
+    if let Some(map) = config.as_object_mut() {
+        for (_, section) in map.iter_mut().filter(|(k, _)| is_start_game(k)) {
+            if let Some(section) = section.as_object_mut() {
+                section.retain(|key, _| !is_credential(key));
+            }
         }
     }
     config
 }
 
-/// Copies credentials of `old` that `new` lacks into `new`.
+/// Copies credentials of `old` that `new` lacks (compared without regard to
+/// case) into `new`'s `startGame` section, whatever its spelling.
 fn keep_credentials(new: &mut Map<String, Value>, old: &Value) {
-    let Some(old_start) = old.get("startGame").and_then(Value::as_object) else {
-        return;
-    };
-    let kept: Vec<(&str, &Value)> = CREDENTIAL_FIELDS
-        .iter()
-        .filter_map(|f| old_start.get(*f).map(|v| (*f, v)))
+    let kept: Vec<(String, Value)> = old
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(k, _)| is_start_game(k))
+        .filter_map(|(_, section)| section.as_object())
+        .flatten()
+        .filter(|(k, _)| is_credential(k))
+        .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     if kept.is_empty() {
         return;
     }
-    let start = new
-        .entry("startGame")
+    let section_key = new
+        .keys()
+        .find(|k| is_start_game(k))
+        .cloned()
+        .unwrap_or_else(|| "startGame".to_string());
+    let section = new
+        .entry(section_key)
         .or_insert_with(|| Value::Object(Map::new()));
-    if let Value::Object(start) = start {
+    if let Value::Object(section) = section {
         for (field, value) in kept {
-            if !start.contains_key(field) {
-                start.insert(field.to_string(), value.clone());
+            if !section.keys().any(|k| k.eq_ignore_ascii_case(&field)) {
+                section.insert(field, value);
             }
         }
     }
@@ -145,6 +162,7 @@ fn keep_credentials(new: &mut Map<String, Value>, old: &Value) {
 impl Configs {
     /// Opens the store; creates the directory and the `Default`
     /// configuration when the directory does not exist yet (first start).
+    /// Configurations that are not valid JSON are moved aside and reported.
     pub fn open(dir: PathBuf) -> anyhow::Result<Configs> {
         if !dir.exists() {
             fs::create_dir_all(&dir)?;
@@ -152,6 +170,20 @@ impl Configs {
                 &dir.join(format!("{DEFAULT_CONFIG_NAME}.json")),
                 &default_config(),
             )?;
+        }
+        for entry in fs::read_dir(&dir)?.flatten() {
+            let path = entry.path();
+            let is_config = path.extension().is_some_and(|e| e == "json")
+                && entry.file_type().is_ok_and(|t| t.is_file());
+            if is_config {
+                state::read_json_at_start(&path)?;
+            }
+            // A temporary file of a write cut short by a crash (ours by its name).
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with(".tmp-") && name.ends_with(".part") {
+                let _ = fs::remove_file(&path);
+            }
         }
         Ok(Configs {
             dir,
@@ -188,16 +220,31 @@ impl Configs {
         Ok(names)
     }
 
-    /// The stored configuration, credentials included (for the runner).
+    /// The stored configuration, credentials included (for the runner);
+    /// 400 for a name no configuration can have.
     pub fn load(&self, name: &str) -> Result<Option<Value>> {
-        if name_problem(name).is_some() {
-            return Ok(None);
-        }
-        Ok(state::read_json(&self.path(name))?)
+        let name = valid_name(name)?;
+        state::read_json(&self.path(&name))
     }
 
     pub fn exists(&self, name: &str) -> bool {
-        name_problem(name).is_none() && self.path(name).is_file()
+        checked_name(name).is_ok_and(|name| self.path(&name).is_file())
+    }
+
+    /// 409 when `name` differs from an existing configuration only by
+    /// letter case or Unicode normalisation: on Windows, where the real
+    /// service runs, both would be one file.
+    fn refuse_case_twin(&self, name: &str) -> Result<()> {
+        if let Some(twin) = self
+            .list()?
+            .into_iter()
+            .find(|other| other != name && names::same_ignoring_case(other, name))
+        {
+            return Err(Error::conflict(format!(
+                "configuration `{name}` differs from the existing `{twin}` only by letter case; on Windows, where the service runs, they would be one file; help: use `{twin}` or another name"
+            )));
+        }
+        Ok(())
     }
 
     /// The configuration without credentials.
@@ -207,9 +254,7 @@ impl Configs {
 
     /// Creates `name` with `body` (a JSON object) or the default configuration.
     pub fn create(&self, name: &str, body: Option<Value>) -> Result<Value> {
-        if let Some(problem) = name_problem(name) {
-            return Err(Error::BadRequest(problem));
-        }
+        let name = &valid_name(name)?;
         let config = match body {
             Some(body) => Value::Object(as_object(body)?),
             None => default_config(),
@@ -220,12 +265,14 @@ impl Configs {
                 "configuration `{name}` already exists"
             )));
         }
+        self.refuse_case_twin(name)?;
         state::write_json(&self.path(name), &config)?;
         Ok(redact(config))
     }
 
     /// Replaces `name`; credentials absent from `body` keep their stored values.
     pub fn replace(&self, name: &str, body: Value) -> Result<Value> {
+        let name = &valid_name(name)?;
         let _guard = self.guard();
         let old = self.load(name)?.ok_or_else(|| not_found(name))?;
         let mut new = as_object(body)?;
@@ -237,13 +284,12 @@ impl Configs {
 
     /// Creates or replaces `name` (a run with `persist: true`), keeping credentials.
     pub fn save(&self, name: &str, body: Value) -> Result<Value> {
-        if let Some(problem) = name_problem(name) {
-            return Err(Error::BadRequest(problem));
-        }
+        let name = &valid_name(name)?;
         let _guard = self.guard();
         let mut new = as_object(body)?;
-        if let Some(old) = self.load(name)? {
-            keep_credentials(&mut new, &old);
+        match self.load(name)? {
+            Some(old) => keep_credentials(&mut new, &old),
+            None => self.refuse_case_twin(name)?,
         }
         let new = Value::Object(new);
         state::write_json(&self.path(name), &new)?;
@@ -251,6 +297,7 @@ impl Configs {
     }
 
     pub fn delete(&self, name: &str) -> Result<()> {
+        let name = &valid_name(name)?;
         let _guard = self.guard();
         if !self.exists(name) {
             return Err(not_found(name));
@@ -324,6 +371,17 @@ mod tests {
             "a\u{85}b",
             "x\ny",
             &long,
+            "\u{feff}BOM",
+            "zero\u{200b}width",
+            "bidi\u{202e}",
+            "CON",
+            "nul.json",
+            "Com1",
+            "LPT9 .txt",
+            "COM¹",
+            "COM10",
+            "console",
+            "CONFIG.json",
         ];
         for name in names {
             assert_eq!(
@@ -332,6 +390,28 @@ mod tests {
                 "{name:?}"
             );
         }
+    }
+
+    #[test]
+    fn credentials_are_found_in_any_letter_case() {
+        let stored = json!({
+            "StartGame": {"Password": "a", "gamePath": "x"},
+            "startGame": {"PASSWORD": "b", "encryptedusername": "c"},
+        });
+        let out = redact(stored.clone());
+        assert_eq!(
+            out,
+            json!({"StartGame": {"gamePath": "x"}, "startGame": {}})
+        );
+        let mut new = json!({"STARTGAME": {"password": "new"}})
+            .as_object()
+            .unwrap()
+            .clone();
+        keep_credentials(&mut new, &stored);
+        assert_eq!(
+            Value::Object(new),
+            json!({"STARTGAME": {"password": "new", "encryptedusername": "c"}})
+        );
     }
 
     #[test]

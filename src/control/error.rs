@@ -28,8 +28,12 @@ pub enum Error {
     /// unavailable (HTTP 500, message shown to the caller).
     #[error("{0}")]
     Backend(String),
-    /// A fault of the service itself, such as an unwritable state directory
-    /// (HTTP 500, details logged, not shown).
+    /// The state directory refused a write: read-only, full, or a path
+    /// taken by something else (HTTP 500, message shown: the user can fix
+    /// it). The previous file is left as it was.
+    #[error("{0}")]
+    Storage(String),
+    /// A fault of the service itself (HTTP 500, details logged, not shown).
     #[error("internal error: {0:#}")]
     Internal(#[from] anyhow::Error),
 }

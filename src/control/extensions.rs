@@ -21,7 +21,7 @@ use tokio::sync::watch;
 
 use crate::control::error::{Error, Result};
 use crate::control::logs::LogBuffer;
-use crate::control::state;
+use crate::control::{names, state};
 
 /// A record of `GET /api/Extensions`.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -241,7 +241,11 @@ impl Extensions {
             let Some(id) = entry.file_name().to_str().map(str::to_string) else {
                 continue;
             };
-            if id.starts_with('.') || !state::is_safe_component(&id) {
+            if id.starts_with('.') {
+                continue;
+            }
+            if let Err(problem) = names::check_name("extension id", &id) {
+                errors.push(ExtensionProblem { id, error: problem });
                 continue;
             }
             match load_one(&path, &id) {
@@ -297,6 +301,7 @@ impl Extensions {
     }
 
     pub fn get(&self, id: &str) -> Result<Extension> {
+        let id = &names::check_name("extension id", id).map_err(Error::BadRequest)?;
         self.registry
             .lock()
             .unwrap_or_else(|e| e.into_inner())

@@ -6,11 +6,23 @@
 //! more than the ring holds, it learns how many lines it missed. It knows
 //! nothing about SSE framing; [`LogEvent::id`] is what the stream sends as
 //! `id:` and takes back as `Last-Event-ID`.
+//!
+//! Every line is at most [`MAX_LINE_BYTES`] long (a longer message is cut at
+//! a character boundary and marked), and the ring holds at most
+//! [`MAX_RING_BYTES`] of text besides its line count, so neither a huge
+//! message nor many of them can grow the log, `GET /api/Backend/logs` or the
+//! stream without bound.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::watch;
+
+/// The longest line kept, in bytes (UTF-8), marker included.
+pub const MAX_LINE_BYTES: usize = 8 * 1024;
+
+/// The most text the ring keeps, in bytes; older lines leave first.
+pub const MAX_RING_BYTES: usize = 4 * 1024 * 1024;
 
 /// One log line and its id (ids start at 1 and never repeat within a run).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,6 +58,8 @@ struct LogInner {
 struct Ring {
     lines: VecDeque<LogEvent>,
     capacity: usize,
+    /// The byte size of `lines`' text, kept at most [`MAX_RING_BYTES`].
+    bytes: usize,
     next_id: u64,
 }
 
@@ -57,6 +71,7 @@ impl LogBuffer {
                 ring: Mutex::new(Ring {
                     lines: VecDeque::with_capacity(capacity.min(4096)),
                     capacity: capacity.max(1),
+                    bytes: 0,
                     next_id: 1,
                 }),
                 newest,
@@ -71,14 +86,20 @@ impl LogBuffer {
         // service's web UI splits into time, level and message.
         let time = chrono::Local::now().format("%H:%M:%S");
         let message = message.replace("\r\n", "\n").replace('\r', "\n");
-        let line = format!("{time} | {level:<5} | {message}");
+        let line = bound_line(format!("{time} | {level:<5} | {message}"));
         let id = {
             let mut ring = self.inner.ring.lock().unwrap_or_else(|e| e.into_inner());
             let id = ring.next_id;
             ring.next_id += 1;
-            if ring.lines.len() == ring.capacity {
-                ring.lines.pop_front();
+            while ring.lines.len() >= ring.capacity
+                || (!ring.lines.is_empty() && ring.bytes + line.len() > MAX_RING_BYTES)
+            {
+                let Some(old) = ring.lines.pop_front() else {
+                    break;
+                };
+                ring.bytes -= old.line.len();
             }
+            ring.bytes += line.len();
             ring.lines.push_back(LogEvent { id, line });
             id
         };
@@ -141,6 +162,23 @@ impl LogBuffer {
     }
 }
 
+/// Cuts a line longer than [`MAX_LINE_BYTES`] at a character boundary and
+/// says how much was left out.
+fn bound_line(mut line: String) -> String {
+    if line.len() <= MAX_LINE_BYTES {
+        return line;
+    }
+    // The marker is at most 48 bytes; keep room for it.
+    let mut cut = MAX_LINE_BYTES - 48;
+    while !line.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let dropped = line.len() - cut;
+    line.truncate(cut);
+    line.push_str(&format!(" [... {dropped} bytes truncated]"));
+    line
+}
+
 /// A reader of the log that waits for new lines.
 #[derive(Debug)]
 pub struct LogSubscription {
@@ -193,6 +231,25 @@ mod tests {
         assert_eq!(recent.len(), 3);
         assert!(recent[0].ends_with("line 2"));
         assert!(log.recent(1)[0].ends_with("line 4"));
+    }
+
+    #[test]
+    fn long_lines_are_cut_with_a_marker_and_the_ring_is_bounded_in_bytes() {
+        let log = LogBuffer::new(100_000);
+        log.info(&"é".repeat(MAX_LINE_BYTES));
+        let line = &log.recent(1)[0];
+        assert!(line.len() <= MAX_LINE_BYTES, "{}", line.len());
+        assert!(
+            line.ends_with("bytes truncated]"),
+            "{}",
+            &line[line.len() - 40..]
+        );
+        for _ in 0..2 * MAX_RING_BYTES / MAX_LINE_BYTES {
+            log.info(&"x".repeat(2 * MAX_LINE_BYTES));
+        }
+        let total: usize = log.recent(usize::MAX).iter().map(String::len).sum();
+        assert!(total <= MAX_RING_BYTES, "{total}");
+        assert!(total > MAX_RING_BYTES / 2, "{total}");
     }
 
     #[test]

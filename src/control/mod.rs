@@ -20,6 +20,7 @@ mod error;
 mod extensions;
 mod font;
 mod logs;
+pub mod names;
 mod operator;
 mod runner;
 mod service_config;
@@ -41,7 +42,7 @@ pub use runner::{
     BackendInfo, DEFAULT_ARGUMENTS, DEFAULT_STEP_MS, JobKind, RunState, TASKS, TaskKind,
     TaskStatus, find_task,
 };
-pub use service_config::{ServiceConfig, host_allowed};
+pub use service_config::ServiceConfig;
 pub use settings::{SettingsUpdate, default_settings, settings_schema};
 pub use shapes::{AppSettings, TasksConfig};
 

@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 
 use crate::control::error::{Error, Result};
 use crate::control::font::glyph;
+use crate::control::names;
 use crate::control::runner::{RunState, TASKS, TaskStatus};
 
 /// Width of the simulated game window.
@@ -245,6 +246,8 @@ impl Operator {
     }
 
     fn find(&self, method: &str) -> Result<usize> {
+        let method =
+            &names::check_name("operator method name", method).map_err(Error::BadRequest)?;
         METHODS
             .iter()
             .position(|m| m.name == method)

@@ -1,10 +1,11 @@
-//! The service configuration file and the `AllowedHosts` matcher.
+//! The service configuration file.
 //!
 //! The file is the control service's `appsettings.json`:
 //! `{"Logging": ..., "AllowedHosts": "*", "AccessToken": ""}`. Keys are
 //! matched without regard to case, as ASP.NET configuration does. An empty
 //! `AccessToken` means authentication is off. This module knows nothing about
-//! HTTP; the API layer applies the token and the host list.
+//! HTTP; the API layer applies the token, the shared guard of `/api` and
+//! `/mcp` the host and origin lists.
 
 use std::path::Path;
 
@@ -20,6 +21,9 @@ pub struct ServiceConfig {
     pub allowed_hosts: String,
     /// The access token; `None` when unset or empty (authentication off).
     pub access_token: Option<String>,
+    /// `AllowedOrigins`: web origins (`http://localhost:5173`) whose pages
+    /// may call the control API and `/mcp`, besides the server's own.
+    pub allowed_origins: Vec<String>,
 }
 
 impl Default for ServiceConfig {
@@ -28,6 +32,7 @@ impl Default for ServiceConfig {
             logging: Value::Null,
             allowed_hosts: "*".to_string(),
             access_token: None,
+            allowed_origins: Vec::new(),
         }
     }
 }
@@ -73,74 +78,35 @@ impl ServiceConfig {
             }
             Some(_) => anyhow::bail!("`AccessToken` must be a string"),
         }
-        Ok(config)
-    }
-
-    /// Whether a request's Host header is allowed.
-    pub fn allows_host(&self, host: &str) -> bool {
-        host_allowed(&self.allowed_hosts, host)
-    }
-}
-
-/// Whether `host` (a Host header, port optional) matches `allowed_hosts`
-/// (`*`, or `;`-separated names, each possibly `*.domain`). Matching ignores
-/// case and the port. An empty list allows every host; an empty Host header
-/// is allowed (HTTP/1.0 clients send none), as ASP.NET does by default.
-pub fn host_allowed(allowed_hosts: &str, host: &str) -> bool {
-    let patterns: Vec<&str> = allowed_hosts
-        .split(';')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .collect();
-    if patterns.is_empty() || patterns.contains(&"*") {
-        return true;
-    }
-    let host = strip_port(host.trim());
-    if host.is_empty() {
-        return true;
-    }
-    patterns.iter().any(|pattern| {
-        let pattern = strip_port(pattern);
-        match pattern.strip_prefix("*.") {
-            Some(domain) => {
-                host.len() > domain.len() + 1
-                    && host[host.len() - domain.len()..].eq_ignore_ascii_case(domain)
-                    && host.as_bytes()[host.len() - domain.len() - 1] == b'.'
+        match get("AllowedOrigins") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(list)) => {
+                config.allowed_origins = list
+                    .split(';')
+                    .map(str::trim)
+                    .filter(|o| !o.is_empty())
+                    .map(str::to_string)
+                    .collect();
             }
-            None => host.eq_ignore_ascii_case(pattern),
+            Some(Value::Array(items)) => {
+                for item in items {
+                    let Value::String(origin) = item else {
+                        anyhow::bail!("`AllowedOrigins` must list origins as strings");
+                    };
+                    config.allowed_origins.push(origin.trim().to_string());
+                }
+            }
+            Some(_) => anyhow::bail!(
+                "`AllowedOrigins` must be a string such as \"http://localhost:5173\" or an array of them"
+            ),
         }
-    })
-}
-
-/// `example.com:5000` -> `example.com`; `[::1]:5000` -> `[::1]`.
-fn strip_port(host: &str) -> &str {
-    if host.starts_with('[') {
-        return host.find(']').map_or(host, |end| &host[..=end]);
-    }
-    match host.rsplit_once(':') {
-        Some((name, port)) if !name.contains(':') && port.chars().all(|c| c.is_ascii_digit()) => {
-            name
-        }
-        _ => host,
+        Ok(config)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hosts_match_like_aspnet() {
-        assert!(host_allowed("*", "anything:1"));
-        assert!(host_allowed("", "anything"));
-        assert!(host_allowed("localhost;example.com", "LOCALHOST:5000"));
-        assert!(!host_allowed("localhost", "evil.com"));
-        assert!(host_allowed("*.example.com", "a.b.example.com"));
-        assert!(!host_allowed("*.example.com", "example.com"));
-        assert!(!host_allowed("*.example.com", "badexample.com"));
-        assert!(host_allowed("[::1]", "[::1]:5000"));
-        assert!(host_allowed("localhost", ""));
-    }
 
     #[test]
     fn the_file_parses_with_any_key_case() {
@@ -153,5 +119,16 @@ mod tests {
         let c = ServiceConfig::parse(r#"{"AccessToken": "s3cret"}"#).unwrap();
         assert_eq!(c.access_token.as_deref(), Some("s3cret"));
         assert!(ServiceConfig::parse("[]").is_err());
+        let c = ServiceConfig::parse(
+            r#"{"allowedOrigins": "http://localhost:5173; https://a.example"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            c.allowed_origins,
+            ["http://localhost:5173", "https://a.example"]
+        );
+        let c = ServiceConfig::parse(r#"{"AllowedOrigins": ["http://localhost:5173"]}"#).unwrap();
+        assert_eq!(c.allowed_origins, ["http://localhost:5173"]);
+        assert!(ServiceConfig::parse(r#"{"AllowedOrigins": 1}"#).is_err());
     }
 }

@@ -46,7 +46,7 @@ impl Settings {
     /// creating it on first start.
     pub fn open(path: PathBuf) -> anyhow::Result<Settings> {
         let mut value = default_settings();
-        match state::read_json(&path)? {
+        match state::read_json_at_start(&path)? {
             Some(stored) => merge_known(&mut value, &stored),
             None => state::write_json(&path, &value)?,
         }

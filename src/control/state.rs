@@ -12,6 +12,8 @@ use std::path::Path;
 
 use anyhow::Context;
 
+use crate::control::error::{Error, Result};
+
 /// Writes `bytes` to `path` atomically: temporary file in the same directory,
 /// `fsync`, rename over the target, then `fsync` of the directory.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
@@ -34,22 +36,86 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Serializes `value` as pretty JSON with a trailing newline and writes it atomically.
-pub fn write_json(path: &Path, value: &serde_json::Value) -> anyhow::Result<()> {
+/// Serializes `value` as pretty JSON with a trailing newline and writes it
+/// atomically. A failed write is an [`Error::Storage`] that names the file
+/// and the cause; the previous content stays.
+pub fn write_json(path: &Path, value: &serde_json::Value) -> Result<()> {
     let mut text = serde_json::to_string_pretty(value).context("cannot serialize JSON")?;
     text.push('\n');
-    write_atomic(path, text.as_bytes())
+    write_atomic(path, text.as_bytes()).map_err(|e| {
+        Error::Storage(format!(
+            "cannot save {}: {e:#}; the previous version is unchanged; help: check that the state directory is writable and the disk has room",
+            path.display()
+        ))
+    })
 }
 
-/// Reads a JSON file; `Ok(None)` when it does not exist.
-pub fn read_json(path: &Path) -> anyhow::Result<Option<serde_json::Value>> {
+/// Reads a JSON file; `Ok(None)` when it does not exist. A file that cannot
+/// be read or is not JSON is an [`Error::Storage`] naming it.
+pub fn read_json(path: &Path) -> Result<Option<serde_json::Value>> {
     match fs::read_to_string(path) {
-        Ok(text) => serde_json::from_str(&text)
-            .map(Some)
-            .with_context(|| format!("{} is not valid JSON", path.display())),
+        Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
+            Error::Storage(format!(
+                "{} is not valid JSON ({e}); help: fix or remove the file",
+                path.display()
+            ))
+        }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+        Err(e) => Err(Error::Storage(format!(
+            "cannot read {}: {e}; help: check the state directory",
+            path.display()
+        ))),
     }
+}
+
+/// Reads a JSON file at start-up. A file that is not valid JSON (a crash of
+/// another program, a hand edit) is moved aside to `<name>.corrupt-<n>`,
+/// reported on stderr, and read as absent, so the service starts.
+pub fn read_json_at_start(path: &Path) -> anyhow::Result<Option<serde_json::Value>> {
+    let text = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let problem = match std::str::from_utf8(&text) {
+        Ok(text) => match serde_json::from_str(text) {
+            Ok(value) => return Ok(Some(value)),
+            Err(e) => e.to_string(),
+        },
+        Err(e) => format!("not UTF-8 ({e})"),
+    };
+    let aside = move_aside(path)?;
+    tracing::warn!(
+        "{} is not valid JSON ({problem}); moved it to {} and started without it",
+        path.display(),
+        aside.display()
+    );
+    Ok(None)
+}
+
+/// Renames `path` to the first free `<path>.corrupt-<n>`.
+fn move_aside(path: &Path) -> anyhow::Result<std::path::PathBuf> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for n in 1..10_000 {
+        let aside = path.with_file_name(format!("{name}.corrupt-{n}"));
+        if fs::symlink_metadata(&aside).is_err() {
+            fs::rename(path, &aside).with_context(|| {
+                format!(
+                    "{} is corrupt and cannot be moved aside to {}",
+                    path.display(),
+                    aside.display()
+                )
+            })?;
+            return Ok(aside);
+        }
+    }
+    anyhow::bail!(
+        "{} is corrupt and too many copies were already moved aside",
+        path.display()
+    )
 }
 
 /// Flushes a directory entry so a completed rename survives a power loss.
@@ -61,36 +127,4 @@ fn sync_dir(dir: &Path) {
     }
     #[cfg(not(unix))]
     let _ = dir;
-}
-
-/// Whether `name` is safe as one file-name component: not empty, not `.` or
-/// `..`, no path separator, no character Windows forbids, no control
-/// character, no leading or trailing space, at most 128 bytes.
-pub fn is_safe_component(name: &str) -> bool {
-    const FORBIDDEN: &[char] = &['\\', '/', ':', '*', '?', '"', '<', '>', '|'];
-    !name.is_empty()
-        && name.len() <= 200
-        && name != "."
-        && name != ".."
-        && !name.starts_with(' ')
-        && !name.ends_with(' ')
-        && !name.ends_with('.')
-        && !name
-            .chars()
-            .any(|c| c.is_control() || FORBIDDEN.contains(&c))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn unsafe_components_are_refused() {
-        for bad in ["", ".", "..", "a/b", "a\\b", "a:b", "x\n", "a*", " a", "a."] {
-            assert!(!is_safe_component(bad), "{bad:?}");
-        }
-        for good in ["Default", "my config", "日常", "a-b_c.1"] {
-            assert!(is_safe_component(good), "{good:?}");
-        }
-    }
 }

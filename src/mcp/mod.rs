@@ -1,27 +1,30 @@
 //! The `/mcp` endpoint: the control service for AI agents, as MCP tools over
 //! streamable HTTP (`rmcp`). The tools call the [`crate::control`] core, the
 //! same one the REST handlers call, never the HTTP API itself. Outside the
-//! token scheme (the contract), but [`guard`] checks `Host` against
-//! `AllowedHosts` and refuses browser pages of other sites. Imports
-//! `control`, never `site` or `api`.
+//! token scheme (the contract), but [`crate::guard`] checks `Host` and
+//! `Origin` as it does for `/api`, and [`sessions`] bounds the live
+//! sessions. Imports `control` and `guard`, never `site` or `api`.
 
-mod guard;
+mod sessions;
 mod tools;
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::Request;
-use axum::http::{Method, StatusCode};
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
-use axum::response::Response;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use crate::control::Control;
+use crate::guard::{self, Access, GuardState};
 
-pub use guard::AllowedHosts;
+pub use sessions::{SessionLimits, Sessions};
 
 /// The server name agents see in `serverInfo`.
 pub const SERVER_NAME: &str = "activity-site";
@@ -30,9 +33,15 @@ pub const SERVER_NAME: &str = "activity-site";
 #[derive(Debug, Clone)]
 pub struct McpOptions {
     /// `AllowedHosts` of the service configuration (ASP.NET syntax: `*`, or
-    /// `;`-separated names, `*.example.com` for subdomains). Loopback names
-    /// are always allowed.
+    /// `;`-separated names, `*.example.com` for subdomains). At `*`, while
+    /// bound to loopback, only loopback names are accepted.
     pub allowed_hosts: String,
+    /// Web origins allowed besides the server's own (`--allow-origin`, `AllowedOrigins`).
+    pub allowed_origins: Vec<String>,
+    /// The address the server listens on; `None` (unknown) counts as loopback.
+    pub bound: Option<SocketAddr>,
+    /// How many sessions may live at once and how long an idle one lives.
+    pub sessions: SessionLimits,
     /// Cancelled when the server shuts down: ends MCP sessions and their open
     /// event streams, which would otherwise hold a graceful shutdown forever.
     pub shutdown: CancellationToken,
@@ -44,32 +53,126 @@ impl Default for McpOptions {
     fn default() -> Self {
         McpOptions {
             allowed_hosts: "*".to_string(),
+            allowed_origins: Vec::new(),
+            bound: None,
+            sessions: SessionLimits::default(),
             shutdown: CancellationToken::new(),
         }
     }
 }
 
 /// The router serving `/mcp` (POST for messages, GET for the server's event
-/// stream, DELETE to end a session), with its `Host` and `Origin` checks.
+/// stream, DELETE to end a session), with its `Host` and `Origin` checks and
+/// the session bound.
 pub fn router(control: Control, options: McpOptions) -> Router {
-    // The guard below enforces `AllowedHosts` with its wildcard syntax, so
-    // rmcp's own loopback-only list is turned off rather than duplicated.
+    // The shared guard enforces `AllowedHosts` and the origins, so rmcp's
+    // own loopback-only lists are turned off rather than duplicated.
     let config = StreamableHttpServerConfig::default()
         .disable_allowed_hosts()
         .disable_allowed_origins()
         .with_cancellation_token(options.shutdown.child_token());
+    let sessions = Sessions::new(options.sessions, options.shutdown.child_token());
     let service = StreamableHttpService::new(
         move || Ok(tools::ControlTools::new(control.clone())),
-        Arc::new(LocalSessionManager::default()),
+        Arc::clone(&sessions),
         config,
     );
+    let guard = GuardState {
+        access: Arc::new(Access::new(
+            &options.allowed_hosts,
+            &options.allowed_origins,
+            options.bound,
+        )),
+        refuse: |reason| {
+            jsonrpc_error(
+                StatusCode::FORBIDDEN,
+                Value::Null,
+                format!("forbidden: {reason}"),
+            )
+        },
+    };
     Router::new()
         .route_service("/mcp", service)
         .layer(axum::middleware::from_fn(session_end_status))
         .layer(axum::middleware::from_fn_with_state(
-            AllowedHosts::parse(&options.allowed_hosts),
-            guard::check,
+            sessions,
+            session_bound,
         ))
+        .layer(axum::middleware::from_fn_with_state(guard, guard::check))
+}
+
+/// A JSON-RPC error response (`id` null when unknown, as the MCP transport allows).
+fn jsonrpc_error(status: StatusCode, id: Value, message: String) -> Response {
+    let body = json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {"code": -32600, "message": message},
+    });
+    (status, axum::Json(body)).into_response()
+}
+
+/// Largest `initialize` body read to check the session bound; larger ones go
+/// on to rmcp unread.
+const PEEK_LIMIT: usize = 1 << 20;
+
+/// Answers an `initialize` over the session bound with a JSON-RPC error
+/// (503, `Retry-After`), before rmcp creates anything; also words rmcp's
+/// plain-text 500 of a session refused in a race the same way.
+async fn session_bound(
+    State(sessions): State<Arc<Sessions>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let opens_session =
+        request.method() == Method::POST && !request.headers().contains_key("mcp-session-id");
+    if !opens_session {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, PEEK_LIMIT).await else {
+        return jsonrpc_error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            Value::Null,
+            format!("the request body is larger than {PEEK_LIMIT} bytes"),
+        );
+    };
+    let message: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    if message["method"] == "initialize" && !sessions.has_room().await {
+        return too_many_sessions(&sessions, message["id"].clone());
+    }
+    let response = next
+        .run(Request::from_parts(parts, Body::from(bytes)))
+        .await;
+    if response.status() != StatusCode::INTERNAL_SERVER_ERROR {
+        return response;
+    }
+    let (head, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, PEEK_LIMIT)
+        .await
+        .unwrap_or_default();
+    if String::from_utf8_lossy(&text).contains(sessions::FULL_MARKER) {
+        return too_many_sessions(&sessions, message["id"].clone());
+    }
+    Response::from_parts(head, Body::from(text))
+}
+
+fn too_many_sessions(sessions: &Sessions, id: Value) -> Response {
+    let limits = sessions.limits();
+    let mut response = jsonrpc_error(
+        StatusCode::SERVICE_UNAVAILABLE,
+        id,
+        format!(
+            "{}: {} are open, the limit is {}; help: end unused sessions with DELETE /mcp, or retry after {} s when idle ones expire",
+            sessions::FULL_MARKER,
+            sessions.live(),
+            limits.max,
+            limits.idle.as_secs().max(1)
+        ),
+    );
+    if let Ok(value) = HeaderValue::from_str(&limits.idle.as_secs().max(1).to_string()) {
+        response.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    response
 }
 
 /// Answers a successful session DELETE with 204 rather than rmcp's 202: the

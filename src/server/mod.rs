@@ -6,12 +6,16 @@
 //! routes: the live-reload stream, the extra [`ServerState::mounts`] (the
 //! control API and `/mcp`) and, as the fallback, the static files of the
 //! output directory. [`run`] serves that router on a listener until its
-//! shutdown future resolves. [`rebuild`] runs the builder off the async
-//! threads and records the result; [`watch::spawn`] calls it when inputs
-//! change. This module knows how the site is built only through
+//! shutdown future resolves, with a bound on connections and a deadline
+//! for reading request headers ([`Limits`]). [`rebuild`] runs the builder
+//! off the async threads and records the result; when that build left
+//! brotli siblings for later (`defer_brotli`), a second build adds them in
+//! the background. [`watch::spawn`] calls it when inputs change. This
+//! module knows how the site is built only through
 //! [`site::build`]; it never renders files itself.
 
 use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
@@ -19,7 +23,8 @@ use anyhow::Context as _;
 use axum::Router;
 use axum::extract::Request;
 use axum::routing::{any, get};
-use axum::serve::ListenerExt as _;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::{broadcast, watch as signal};
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
@@ -37,6 +42,27 @@ pub use reload::{RELOAD_PATH, ReloadEvent};
 
 /// How long in-flight requests may run on after shutdown starts.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// What one client may hold of the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// A connection that has not sent a whole request header within this
+    /// time is closed (slow or half-open clients).
+    pub header_read_timeout: Duration,
+    /// Open connections at most; further clients wait in the listen backlog.
+    pub max_connections: usize,
+}
+
+impl Default for Limits {
+    /// 10 seconds for a header, 512 connections (pages, streams and agents
+    /// of one developer use a handful).
+    fn default() -> Self {
+        Limits {
+            header_read_timeout: Duration::from_secs(10),
+            max_connections: 512,
+        }
+    }
+}
 
 /// Everything the handlers share. Cloning is cheap: every field is shared.
 #[derive(Clone)]
@@ -59,12 +85,16 @@ pub struct ServerState {
     pub live_reload: bool,
     /// Whether diagnostics printed to stderr are coloured.
     pub color: bool,
+    /// Connection bound and header deadline applied by [`run`].
+    pub limits: Limits,
     /// File bodies and ETags, checked against the file's metadata per request.
     files: Arc<static_files::FileCache>,
     /// Flips to `true` when shutdown starts, so endless streams end.
     shutdown: Arc<signal::Sender<bool>>,
     /// Serialises builds: the watcher and a caller never build at once.
     build_lock: Arc<tokio::sync::Mutex<()>>,
+    /// Counts the builds started, so a deferred completion knows it is stale.
+    builds: Arc<AtomicU64>,
 }
 
 /// What the last build left behind.
@@ -91,9 +121,11 @@ impl ServerState {
             mounts: Router::new(),
             live_reload: false,
             color: false,
+            limits: Limits::default(),
             files: Arc::new(static_files::FileCache::default()),
             shutdown: Arc::new(shutdown),
             build_lock: Arc::new(tokio::sync::Mutex::new(())),
+            builds: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -112,6 +144,12 @@ impl ServerState {
     /// Colours the diagnostics printed to stderr.
     pub fn with_color(mut self, color: bool) -> Self {
         self.color = color;
+        self
+    }
+
+    /// Sets the connection bound and the header deadline.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -179,38 +217,76 @@ pub fn router(state: ServerState) -> Router {
 
 /// Serves [`router`] on `listener` until `shutdown` resolves, then lets
 /// in-flight requests finish (for at most a grace period) and ends the
-/// live-reload streams.
+/// live-reload streams. At most [`Limits::max_connections`] connections are
+/// served at once, and each must send its request headers within
+/// [`Limits::header_read_timeout`].
 pub async fn run(
     listener: TcpListener,
     state: ServerState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let mut stopping = state.shutdown.subscribe();
+    let limits = state.limits;
     let trigger = state.clone();
     let app = router(state);
-    // Without TCP_NODELAY a response written in two segments waits for the
-    // peer's delayed ACK (tens of milliseconds); nginx sets it too.
-    let listener = listener.tap_io(|tcp| {
+    let permits = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read_timeout);
+    tokio::pin!(shutdown);
+    loop {
+        let permit = tokio::select! {
+            permit = Arc::clone(&permits).acquire_owned() => permit.context("the connection bound closed")?,
+            () = &mut shutdown => break,
+        };
+        let (tcp, _peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(err) => {
+                    accept_failed(err).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        // Without TCP_NODELAY a response written in two segments waits for the
+        // peer's delayed ACK (tens of milliseconds); nginx sets it too.
         if let Err(err) = tcp.set_nodelay(true) {
             tracing::debug!("cannot set TCP_NODELAY: {err}");
         }
-    });
-    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
-        shutdown.await;
-        tracing::info!("shutting down");
-        trigger.begin_shutdown();
-    });
-    let grace = async move {
-        let _ = stopping.wait_for(|stop| *stop).await;
-        tokio::time::sleep(SHUTDOWN_GRACE).await;
-    };
+        let service = TowerToHyperService::new(app.clone());
+        let connection = graceful.watch(http.serve_connection(TokioIo::new(tcp), service));
+        tokio::spawn(async move {
+            if let Err(err) = connection.await {
+                tracing::debug!("connection ended: {err}");
+            }
+            drop(permit);
+        });
+    }
+    tracing::info!("shutting down");
+    trigger.begin_shutdown();
+    drop(listener);
     tokio::select! {
-        result = server => result.context("the server failed"),
-        () = grace => {
+        () = graceful.shutdown() => {}
+        () = tokio::time::sleep(SHUTDOWN_GRACE) => {
             tracing::warn!("connections still open after {SHUTDOWN_GRACE:?}; closing them");
-            Ok(())
         }
     }
+    Ok(())
+}
+
+/// Waits after a failed accept: a client's reset costs nothing, a lack of
+/// file descriptors a pause so the loop does not spin.
+async fn accept_failed(err: std::io::Error) {
+    use std::io::ErrorKind;
+    if matches!(
+        err.kind(),
+        ErrorKind::ConnectionRefused | ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset
+    ) {
+        return;
+    }
+    tracing::error!("cannot accept a connection: {err}");
+    tokio::time::sleep(Duration::from_millis(200)).await;
 }
 
 /// Builds the site off the async threads, records the result for the overlay,
@@ -221,6 +297,7 @@ pub async fn run(
 /// that is recorded for the overlay too.
 pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
     let _building = state.build_lock.lock().await;
+    let build = state.builds.fetch_add(1, Ordering::SeqCst) + 1;
     let options = Arc::clone(&state.options);
     let started = Instant::now();
     let result = tokio::task::spawn_blocking(move || site::build(&options))
@@ -244,6 +321,9 @@ pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
                 );
                 state.files.clear();
                 record(state, outcome.diagnostics.clone(), None);
+                if summary.deferred > 0 {
+                    tokio::spawn(complete(state.clone(), build));
+                }
             } else {
                 tracing::info!(
                     errors = counts.errors,
@@ -260,6 +340,30 @@ pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
         }
     }
     result
+}
+
+/// Adds the brotli siblings a build with `defer_brotli` left out: the same
+/// build again, without deferring, which takes everything else from the
+/// cache. Skipped when another build started since `after`; that one
+/// completes itself. Pages are not told: their content did not change.
+async fn complete(state: ServerState, after: u64) {
+    let _building = state.build_lock.lock().await;
+    if state.builds.load(Ordering::SeqCst) != after {
+        return;
+    }
+    let mut options = (*state.options).clone();
+    options.defer_brotli = false;
+    let started = Instant::now();
+    match tokio::task::spawn_blocking(move || site::build(&options)).await {
+        Ok(Ok(outcome)) if outcome.summary.is_some() => {
+            state.files.clear();
+            tracing::debug!("added brotli siblings in {:.0?}", started.elapsed());
+        }
+        // The next rebuild, which a change of the inputs triggers, reports.
+        Ok(Ok(_)) => {}
+        Ok(Err(err)) => tracing::warn!("cannot add brotli siblings: {err:#}"),
+        Err(err) => tracing::warn!("cannot add brotli siblings: {err}"),
+    }
 }
 
 /// Stores a finished build's outcome and tells the open pages.

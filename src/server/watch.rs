@@ -17,8 +17,10 @@ use tokio::task::JoinHandle;
 
 use super::ServerState;
 
-/// How long the inputs must be quiet before a rebuild starts.
-pub const DEBOUNCE: Duration = Duration::from_millis(200);
+/// How long the inputs must be quiet before a rebuild starts: long enough to
+/// take an editor's save (write, rename, chmod) as one change, short enough
+/// not to be felt. Each event costs the debouncer a tick of a quarter of it.
+pub const DEBOUNCE: Duration = Duration::from_millis(30);
 
 /// Directories under the root whose whole tree is watched.
 const WATCHED_DIRS: &[&str] = &["data", "schema"];

@@ -16,7 +16,6 @@ use chrono_tz::{OffsetComponents, OffsetName, Tz};
 use sha2::{Digest, Sha256};
 
 use super::{GameOutput, LocaleDocument, OutputFile};
-use crate::model::parse_time;
 
 /// The product identifier of every feed (no version number, so upgrading the
 /// tool does not change the bytes of an unchanged calendar).
@@ -51,12 +50,9 @@ pub fn render_calendar(game: &GameOutput, doc: &LocaleDocument) -> String {
     let name = g.name.get(&doc.locale, &g.default_locale);
     let zh = doc.locale.to_ascii_lowercase().starts_with("zh");
 
-    let times: Vec<(NaiveDateTime, NaiveDateTime)> = document
-        .activities
-        .iter()
-        .filter_map(|a| Some((parse_time(&a.start_time)?, parse_time(&a.end_time)?)))
-        .collect();
-    let version_start = parse_time(&document.start_time);
+    let times: Vec<(NaiveDateTime, NaiveDateTime)> =
+        doc.times.activities.iter().flatten().copied().collect();
+    let version_start = doc.times.start;
     // DTSTAMP is "when this data was published": the version start in UTC, a
     // fact of the data rather than of the build.
     let stamp = version_start
@@ -92,11 +88,8 @@ pub fn render_calendar(game: &GameOutput, doc: &LocaleDocument) -> String {
         write_vtimezone(&mut cal, tz, min_year, max_year);
     }
 
-    for activity in &document.activities {
-        let (Some(start), Some(end)) = (
-            parse_time(&activity.start_time),
-            parse_time(&activity.end_time),
-        ) else {
+    for (activity, times) in document.activities.iter().zip(&doc.times.activities) {
+        let Some((start, end)) = *times else {
             continue;
         };
         cal.line("BEGIN:VEVENT");

@@ -1,9 +1,18 @@
 //! The builder: a validated data tree to the files of `site/`. No HTTP, no async.
 //!
 //! [`build`] checks the tree first; with any error it writes nothing. Otherwise
-//! it renders every file in memory game by game ([`OutputFile`]), writes them
-//! into a staging directory beside the output and swaps it in with a rename.
+//! it makes a plan of parts, each a pure function of named inputs: per game,
+//! its documents and calendars (from its registry entry and validated
+//! documents), and its pages (the same plus "now"); then the shared files
+//! (the index, which takes each game's summary, the home page, the schema,
+//! `404.html`, `_headers`). Parts run in parallel (rayon); each is taken from
+//! the build [`cache`] when its key (the inputs, the tool's version and the
+//! templates) is known, else rendered, precompressed and stored. The files
+//! ([`OutputFile`]) are written into a staging directory beside the output,
+//! which is swapped in with a rename. Times are parsed once, into
+//! [`DocumentTimes`], when a document enters the plan.
 
+pub mod cache;
 pub mod diff;
 pub mod ics;
 pub mod pages;
@@ -15,28 +24,76 @@ pub use write::{OUTPUT_MARKER, OutputState, guard_output, inspect_output};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use chrono::NaiveDateTime;
+use anyhow::Context as _;
+use chrono::{NaiveDateTime, Timelike as _};
 use rayon::prelude::*;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::diagnostics::{self, Diagnostic};
 use crate::load;
-use crate::model::{ActivityDocument, Game, Localized, to_pretty};
+use crate::model::{ActivityDocument, Game, Localized, parse_time, to_pretty};
 use crate::validate::{self, CheckedGame, Validator};
 
+pub use cache::CacheSalt;
+use cache::Key;
+
 /// What to build and where.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct BuildOptions {
     /// Root of the data tree.
     pub root: PathBuf,
     /// Output directory, replaced atomically on success.
     pub out: PathBuf,
-    /// "Now" for status marks and staleness; `None` means the clock.
+    /// "Now" for status marks and staleness; `None` means the clock (read
+    /// to the minute, which is all the pages show).
     pub now: Option<NaiveDateTime>,
+    /// Where rendered and compressed files are kept between builds; `None`
+    /// renders and compresses everything.
+    pub cache: Option<CacheOptions>,
+    /// Leaves out the brotli siblings that are not cached yet, for a build
+    /// that must show soon; a later build without it adds them (`serve`).
+    pub defer_brotli: bool,
     /// Replace an unmarked non-empty output directory (never the root or
     /// the inputs); see [`inspect_output`].
     pub force: bool,
+}
+
+impl BuildOptions {
+    /// Builds `root` into `out` with the cache in its default place.
+    pub fn new(root: impl Into<PathBuf>, out: impl Into<PathBuf>) -> Self {
+        let root = root.into();
+        BuildOptions {
+            cache: Some(CacheOptions::new(CacheOptions::default_dir(&root))),
+            root,
+            out: out.into(),
+            now: None,
+            defer_brotli: false,
+            force: false,
+        }
+    }
+}
+
+/// Where the build cache lives and what its keys include.
+#[derive(Debug, Clone)]
+pub struct CacheOptions {
+    pub dir: PathBuf,
+    pub salt: CacheSalt,
+}
+
+impl CacheOptions {
+    /// The cache in `dir`, with this binary's salt.
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        CacheOptions {
+            dir: dir.into(),
+            salt: CacheSalt::current(),
+        }
+    }
+
+    /// `<root>/.activity-site/cache`: beside the state of `serve`, git-ignored.
+    pub fn default_dir(root: &Path) -> PathBuf {
+        root.join(".activity-site").join("cache")
+    }
 }
 
 /// The result of a build: the diagnostics, and a summary when files were written.
@@ -54,6 +111,13 @@ pub struct BuildSummary {
     pub files: usize,
     pub bytes: u64,
     pub elapsed: Duration,
+    /// Parts of the plan (a game's documents and calendars, a game's pages,
+    /// one shared file) taken from the cache.
+    pub reused: usize,
+    /// Parts rendered and compressed by this build.
+    pub rendered: usize,
+    /// Text files written without their brotli sibling (`defer_brotli`).
+    pub deferred: usize,
 }
 
 /// One file of the site, rendered in memory.
@@ -72,12 +136,71 @@ pub struct GameOutput {
     pub documents: Vec<LocaleDocument>,
 }
 
-/// A document and where it is published.
+/// A document and where it is published, with its times parsed once.
 #[derive(Debug, Clone)]
 pub struct LocaleDocument {
     pub locale: String,
     pub is_default: bool,
+    /// Activities sorted chronologically, `$schema` dropped.
     pub document: ActivityDocument,
+    /// The document's times as typed values, for every renderer.
+    pub times: DocumentTimes,
+}
+
+impl LocaleDocument {
+    /// Publishes `document` under `locale`: drops `$schema`, sorts the
+    /// activities (stably, unparsable times last) and parses every time once.
+    pub fn new(locale: &str, is_default: bool, mut document: ActivityDocument) -> Self {
+        document.schema = None;
+        let mut timed: Vec<_> = std::mem::take(&mut document.activities)
+            .into_iter()
+            .map(|a| {
+                let start = parse_time(&a.start_time);
+                let times = start.zip(parse_time(&a.end_time));
+                (a, start, times)
+            })
+            .collect();
+        timed.sort_by_key(|(_, start, _)| start.map_or((1, None), |t| (0, Some(t))));
+        let mut activities = Vec::with_capacity(timed.len());
+        for (activity, _, times) in timed {
+            document.activities.push(activity);
+            activities.push(times);
+        }
+        let times = DocumentTimes {
+            start: parse_time(&document.start_time),
+            end: parse_time(&document.end_time),
+            activities,
+        };
+        LocaleDocument {
+            locale: locale.to_owned(),
+            is_default,
+            document,
+            times,
+        }
+    }
+
+    /// The canonical published JSON (the document is already sorted and
+    /// without `$schema`).
+    pub fn to_json(&self) -> Vec<u8> {
+        to_pretty(&self.document).into_bytes()
+    }
+}
+
+/// The times of one document, parsed once.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DocumentTimes {
+    pub start: Option<NaiveDateTime>,
+    pub end: Option<NaiveDateTime>,
+    /// `(start, end)` of each activity, in the document's (sorted) order;
+    /// `None` when either does not parse.
+    pub activities: Vec<Option<(NaiveDateTime, NaiveDateTime)>>,
+}
+
+impl DocumentTimes {
+    /// The version window, when both ends parse.
+    pub fn window(&self) -> Option<(NaiveDateTime, NaiveDateTime)> {
+        self.start.zip(self.end)
+    }
 }
 
 /// The result of checking a whole tree.
@@ -129,10 +252,14 @@ pub fn check(
 }
 
 /// Checks the tree and, when it has no errors, writes the site atomically.
-/// `Err` only when the tool itself fails (unreadable root, unwritable output).
+/// `Err` only when the tool itself fails (unreadable root, unwritable output,
+/// a cache directory it does not own).
 pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let started = Instant::now();
     write::guard_output(&options.root, &options.out, options.force)?;
+    if let Some(cache) = &options.cache {
+        guard_cache(&cache.dir, &options.out)?;
+    }
     let check_options = validate::Options { now: options.now };
     let checked = check(&options.root, &check_options, true)?;
     if checked.has_errors() {
@@ -141,18 +268,54 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
             summary: None,
         });
     }
-    let files = render(&checked, &check_options)?;
+    let cache = match &options.cache {
+        Some(c) => Some((cache::Cache::open(&c.dir)?, &c.salt)),
+        None => None,
+    };
+    let rendered = render(
+        &checked,
+        &Render {
+            now: options.now,
+            cache: cache.as_ref().map(|(c, salt)| (c, *salt)),
+            defer_brotli: options.defer_brotli,
+        },
+    )?;
+    let files = rendered.files;
     let bytes = files.iter().map(|f| f.bytes.len() as u64).sum();
     let count = files.len();
     write::replace_dir(&options.out, &files)?;
+    if let Some((cache, _)) = &cache
+        && rendered.stored > 0
+    {
+        cache.sweep();
+    }
     Ok(BuildOutcome {
         diagnostics: checked.diagnostics,
         summary: Some(BuildSummary {
             files: count,
             bytes,
             elapsed: started.elapsed(),
+            reused: rendered.reused,
+            rendered: rendered.rendered,
+            deferred: rendered.deferred,
         }),
     })
+}
+
+/// Refuses a cache directory inside the output, which every build replaces.
+fn guard_cache(dir: &Path, out: &Path) -> anyhow::Result<()> {
+    let resolve = |p: &Path| -> anyhow::Result<PathBuf> {
+        let p = std::path::absolute(p).with_context(|| format!("bad path `{}`", p.display()))?;
+        Ok(std::fs::canonicalize(&p).unwrap_or(p))
+    };
+    anyhow::ensure!(
+        !resolve(dir)?.starts_with(resolve(out)?),
+        "refusing to keep the build cache `{}` inside the output `{}`: every build replaces it\n\
+         help: pass a --cache-dir outside the output directory",
+        dir.display(),
+        out.display()
+    );
+    Ok(())
 }
 
 /// The games of a clean check as the renderers see them.
@@ -166,44 +329,254 @@ pub fn outputs(checked: &Checked) -> Vec<GameOutput> {
                 .documents
                 .iter()
                 .filter_map(|(locale, doc)| {
-                    let mut document = doc.clone()?;
-                    document.schema = None;
-                    document.sort_activities();
-                    Some(LocaleDocument {
-                        is_default: *locale == g.game.default_locale,
-                        locale: locale.clone(),
-                        document,
-                    })
+                    Some(LocaleDocument::new(
+                        locale,
+                        *locale == g.game.default_locale,
+                        doc.clone()?,
+                    ))
                 })
                 .collect(),
         })
         .collect()
 }
 
-/// Renders every file of the site in memory, in a stable order.
-pub fn render(checked: &Checked, options: &validate::Options) -> anyhow::Result<Vec<OutputFile>> {
+/// How to render: "now", the cache, and whether brotli may wait.
+pub(crate) struct Render<'a> {
+    /// `None`: the clock, read to the minute in the default time zone.
+    pub now: Option<NaiveDateTime>,
+    pub cache: Option<(&'a cache::Cache, &'a CacheSalt)>,
+    pub defer_brotli: bool,
+}
+
+/// The files of a render and where they came from.
+pub(crate) struct Rendered {
+    /// Every file of the site, sorted by path.
+    pub files: Vec<OutputFile>,
+    pub reused: usize,
+    pub rendered: usize,
+    /// Entries written to the cache.
+    pub stored: usize,
+    pub deferred: usize,
+}
+
+/// One part of the plan: a key over its named inputs and the work that
+/// makes its files. Each part is a pure function of what its key hashes.
+struct Part<'a> {
+    key: Key,
+    work: Work<'a>,
+}
+
+enum Work<'a> {
+    /// A game's JSON documents (given, rendered already) and calendars.
+    Api(&'a GameOutput, &'a [Vec<u8>]),
+    /// A game's pages at `now`.
+    Pages(&'a GameOutput, NaiveDateTime),
+    /// A file that is cheap to render, rendered already: keyed by its bytes,
+    /// so only its compression is saved.
+    Ready(OutputFile),
+}
+
+/// Renders every file of the site in memory, in a stable order: games in
+/// parallel, each part taken from the cache when its inputs are unchanged.
+pub(crate) fn render(checked: &Checked, how: &Render<'_>) -> anyhow::Result<Rendered> {
     let games = outputs(checked);
-    let mut files = api_files(&games);
-    let index = index_file(&games, &files);
-    files.push(index);
-    files.push(OutputFile {
-        path: "api/v1/schema/activity.json".to_string(),
-        bytes: to_pretty(&checked.activity_schema).into_bytes(),
-    });
-    for game in &games {
-        files.extend(ics::render_calendars(game));
-    }
     // Pages mark activities relative to "now", read in the default time zone.
-    let now = options.now.unwrap_or_else(|| {
-        chrono::Utc::now()
+    let now = how.now.unwrap_or_else(|| {
+        let now = chrono::Utc::now()
             .with_timezone(&chrono_tz::Asia::Shanghai)
-            .naive_local()
+            .naive_local();
+        now.with_second(0)
+            .and_then(|t| t.with_nanosecond(0))
+            .unwrap_or(now)
     });
-    files.extend(pages::render_pages(&games, now)?);
-    files.push(publish::render_headers(&games));
-    publish::add_precompressed(&mut files);
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(files)
+    let now_text = now.format("%Y-%m-%dT%H:%M:%S%.f").to_string();
+    let default_salt = CacheSalt::current();
+    let salt = how.cache.map_or(&default_salt, |(_, salt)| salt);
+
+    // The inputs: each game's registry entry and its canonical documents.
+    let inputs: Vec<(Vec<u8>, Vec<Vec<u8>>)> = games
+        .par_iter()
+        .map(|g| {
+            let entry = serde_json::to_vec(&g.game).unwrap_or_default();
+            (
+                entry,
+                g.documents.iter().map(LocaleDocument::to_json).collect(),
+            )
+        })
+        .collect();
+
+    let mut parts = Vec::with_capacity(games.len() * 2 + 5);
+    for (game, (entry, json)) in games.iter().zip(&inputs) {
+        let mut named: Vec<&[u8]> = vec![b"game", entry];
+        for (doc, bytes) in game.documents.iter().zip(json) {
+            named.extend([
+                doc.locale.as_bytes(),
+                if doc.is_default { b"default" } else { b"other" },
+                bytes.as_slice(),
+            ]);
+        }
+        let api_key = Key::new(
+            salt,
+            false,
+            &[&[b"api".as_slice()], named.as_slice()].concat(),
+        );
+        parts.push(Part {
+            key: api_key,
+            work: Work::Api(game, json),
+        });
+        let pages_key = Key::new(
+            salt,
+            true,
+            &[
+                &[b"pages".as_slice(), now_text.as_bytes()],
+                named.as_slice(),
+            ]
+            .concat(),
+        );
+        parts.push(Part {
+            key: pages_key,
+            work: Work::Pages(game, now),
+        });
+    }
+    let shared = [
+        (index_file(&games, &inputs), false),
+        (
+            OutputFile {
+                path: "api/v1/schema/activity.json".to_string(),
+                bytes: to_pretty(&checked.activity_schema).into_bytes(),
+            },
+            false,
+        ),
+        (pages::render_index(&games, now)?, true),
+        (pages::render_not_found()?, false),
+        (publish::render_headers(&games), false),
+    ];
+    for (file, now_dependent) in shared {
+        parts.push(Part {
+            key: Key::new(
+                salt,
+                now_dependent,
+                &[b"file", file.path.as_bytes(), &file.bytes],
+            ),
+            work: Work::Ready(file),
+        });
+    }
+
+    let done: Vec<Done> = parts
+        .into_par_iter()
+        .map(|part| run_part(part, how))
+        .collect::<anyhow::Result<_>>()?;
+
+    let mut rendered = Rendered {
+        files: Vec::new(),
+        reused: 0,
+        rendered: 0,
+        stored: 0,
+        deferred: 0,
+    };
+    let mut entries = Vec::new();
+    for part in done {
+        if part.hit {
+            rendered.reused += 1;
+        } else {
+            rendered.rendered += 1;
+        }
+        rendered.stored += usize::from(part.stored);
+        rendered.deferred += part.deferred;
+        entries.extend(part.entries);
+    }
+    // A sibling never replaces a file of the same name.
+    let primary: std::collections::HashSet<String> = entries
+        .iter()
+        .filter(|e| !e.sibling)
+        .map(|e| e.file.path.clone())
+        .collect();
+    rendered.files = entries
+        .into_iter()
+        .filter(|e| !e.sibling || !primary.contains(&e.file.path))
+        .map(|e| e.file)
+        .collect();
+    rendered.files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(rendered)
+}
+
+/// What one part produced.
+struct Done {
+    entries: Vec<cache::Entry>,
+    hit: bool,
+    stored: bool,
+    deferred: usize,
+}
+
+/// Takes a part from the cache, or renders and compresses it (and caches it,
+/// unless its brotli siblings were deferred).
+fn run_part(part: Part<'_>, how: &Render<'_>) -> anyhow::Result<Done> {
+    if let Some((cache, _)) = how.cache
+        && let Some(entries) = cache.get(&part.key)
+    {
+        return Ok(Done {
+            entries,
+            hit: true,
+            stored: false,
+            deferred: 0,
+        });
+    }
+    let files = match part.work {
+        Work::Api(game, json) => {
+            let mut files = api_files_of(game, json);
+            files.extend(ics::render_calendars(game));
+            files
+        }
+        Work::Pages(game, now) => pages::render_game_pages(game, now)?,
+        Work::Ready(file) => vec![file],
+    };
+    let brotli = !how.defer_brotli;
+    // Identical files (a game's default-locale document under two names)
+    // are compressed once.
+    let mut first: std::collections::HashMap<&[u8], usize> = Default::default();
+    let unique: Vec<usize> = (0..files.len())
+        .filter(|&i| *first.entry(&files[i].bytes).or_insert(i) == i)
+        .collect();
+    let compressed: Vec<(usize, Vec<OutputFile>)> = unique
+        .par_iter()
+        .map(|&i| (i, publish::siblings(&files[i], brotli)))
+        .collect();
+    let compressed: std::collections::HashMap<usize, Vec<OutputFile>> =
+        compressed.into_iter().collect();
+    let deferred = if brotli {
+        0
+    } else {
+        files.iter().filter(|f| publish::is_text(&f.path)).count()
+    };
+    let mut entries = Vec::with_capacity(files.len() * 3);
+    for file in &files {
+        let source = first[file.bytes.as_slice()];
+        let siblings = compressed[&source].iter().map(|s| cache::Entry {
+            file: OutputFile {
+                path: format!("{}{}", file.path, &s.path[files[source].path.len()..]),
+                bytes: s.bytes.clone(),
+            },
+            sibling: true,
+        });
+        entries.push(cache::Entry {
+            file: file.clone(),
+            sibling: false,
+        });
+        entries.extend(siblings);
+    }
+    let mut stored = false;
+    if let Some((cache, _)) = how.cache
+        && deferred == 0
+    {
+        // A failed write costs the next build time, nothing else.
+        stored = cache.put(&part.key, &entries).is_ok();
+    }
+    Ok(Done {
+        entries,
+        hit: false,
+        stored,
+        deferred,
+    })
 }
 
 /// The published path of a game's document: `api/v1/activity/<stem>.<ext>`.
@@ -216,21 +589,29 @@ pub fn api_path(game: &Game, locale: &str, default_name: bool, ext: &str) -> Str
 
 /// The JSON API: `<game>.json` for the default locale and `<game>-<locale>.json` for every locale.
 pub fn api_files(games: &[GameOutput]) -> Vec<OutputFile> {
+    games
+        .iter()
+        .flat_map(|game| {
+            let json: Vec<Vec<u8>> = game.documents.iter().map(LocaleDocument::to_json).collect();
+            api_files_of(game, &json)
+        })
+        .collect()
+}
+
+/// The JSON API files of one game, given its documents' JSON (one per document).
+fn api_files_of(game: &GameOutput, json: &[Vec<u8>]) -> Vec<OutputFile> {
     let mut files = Vec::new();
-    for game in games {
-        for doc in &game.documents {
-            let bytes = doc.document.to_canonical(false).into_bytes();
-            if doc.is_default {
-                files.push(OutputFile {
-                    path: api_path(&game.game, &doc.locale, true, "json"),
-                    bytes: bytes.clone(),
-                });
-            }
+    for (doc, bytes) in game.documents.iter().zip(json) {
+        if doc.is_default {
             files.push(OutputFile {
-                path: api_path(&game.game, &doc.locale, false, "json"),
-                bytes,
+                path: api_path(&game.game, &doc.locale, true, "json"),
+                bytes: bytes.clone(),
             });
         }
+        files.push(OutputFile {
+            path: api_path(&game.game, &doc.locale, false, "json"),
+            bytes: bytes.clone(),
+        });
     }
     files
 }
@@ -269,27 +650,22 @@ struct IndexFile {
 }
 
 /// `api/v1/games.json`: what a client needs to find every file.
-fn index_file(games: &[GameOutput], api: &[OutputFile]) -> OutputFile {
-    let digest = |path: &str| {
-        api.iter()
-            .find(|f| f.path == path)
-            .map(|f| (hex::encode(Sha256::digest(&f.bytes)), f.bytes.len()))
-            .unwrap_or_default()
-    };
+/// `inputs` holds each game's documents' JSON, in the order of its documents.
+fn index_file(games: &[GameOutput], inputs: &[(Vec<u8>, Vec<Vec<u8>>)]) -> OutputFile {
     let mut entries = Vec::new();
-    for game in games {
+    for (game, (_, json)) in games.iter().zip(inputs) {
         let Some(default) = game.documents.iter().find(|d| d.is_default) else {
             continue;
         };
         let mut files = Vec::new();
-        for doc in &game.documents {
+        for (doc, bytes) in game.documents.iter().zip(json) {
+            let sha256 = hex::encode(Sha256::digest(bytes));
             let mut names = vec![false];
             if doc.is_default {
                 names.insert(0, true);
             }
             for default_name in names {
                 let path = api_path(&game.game, &doc.locale, default_name, "json");
-                let (sha256, bytes) = digest(&path);
                 files.push(IndexFile {
                     locale: doc.locale.clone(),
                     default: default_name,
@@ -298,8 +674,8 @@ fn index_file(games: &[GameOutput], api: &[OutputFile]) -> OutputFile {
                         api_path(&game.game, &doc.locale, default_name, "ics")
                     ),
                     path: format!("/{path}"),
-                    sha256,
-                    bytes,
+                    sha256: sha256.clone(),
+                    bytes: bytes.len(),
                 });
             }
         }

@@ -14,14 +14,21 @@ use minijinja::value::{Serde, Value};
 use serde::Serialize;
 
 use super::{GameOutput, LocaleDocument, OutputFile};
-use crate::model::{Activity, Game, parse_time};
+use crate::model::{Activity, Game};
 
 /// Renders `index.html`, `<game>/index.html` (default locale),
 /// `<game>/<locale>/index.html` (the other locales) and `404.html`.
 pub fn render_pages(games: &[GameOutput], now: NaiveDateTime) -> anyhow::Result<Vec<OutputFile>> {
-    let env = environment()?;
-    let mut files = Vec::new();
+    let mut files = vec![render_index(games, now)?];
+    for game in games {
+        files.extend(render_game_pages(game, now)?);
+    }
+    files.push(render_not_found()?);
+    Ok(files)
+}
 
+/// `index.html`: every game's summary.
+pub fn render_index(games: &[GameOutput], now: NaiveDateTime) -> anyhow::Result<OutputFile> {
     let index = IndexView {
         lang: "en",
         ui: &EN,
@@ -32,24 +39,59 @@ pub fn render_pages(games: &[GameOutput], now: NaiveDateTime) -> anyhow::Result<
             .map(|game| index_game(game, now))
             .collect::<anyhow::Result<_>>()?,
     };
-    files.push(render(&env, "index.html", "index.html", &index)?);
+    render(environment()?, "index.html", "index.html", &index)
+}
 
-    for game in games {
-        for doc in &game.documents {
+/// The pages of one game: one per locale.
+pub fn render_game_pages(game: &GameOutput, now: NaiveDateTime) -> anyhow::Result<Vec<OutputFile>> {
+    let env = environment()?;
+    game.documents
+        .iter()
+        .map(|doc| {
             let page = game_page(game, doc, now)?;
             let path = format!("{}index.html", page_dir(&game.game, doc));
-            files.push(render(&env, "game.html", &path, &page)?);
-        }
-    }
+            render(env, "game.html", &path, &page)
+        })
+        .collect()
+}
 
+/// `404.html`, the same for every site.
+pub fn render_not_found() -> anyhow::Result<OutputFile> {
     let not_found = NotFoundView {
         lang: "en",
         ui: &EN,
         zh: &ZH,
     };
-    files.push(render(&env, "404.html", "404.html", &not_found)?);
-    Ok(files)
+    render(environment()?, "404.html", "404.html", &not_found)
 }
+
+/// Bump when a change of the renderers' code (not of the templates, which
+/// are hashed) changes the bytes of a page, a calendar or a document: it is
+/// part of the build cache's key.
+pub const RENDERER_VERSION: &str = "1";
+
+/// A fingerprint of the templates and [`RENDERER_VERSION`].
+pub fn fingerprint() -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    hasher.update(RENDERER_VERSION.as_bytes());
+    for (name, source) in TEMPLATES {
+        for part in [name.as_bytes(), source.as_bytes()] {
+            hasher.update((part.len() as u64).to_le_bytes());
+            hasher.update(part);
+        }
+    }
+    hex::encode(hasher.finalize())
+}
+
+/// The templates, compiled into the binary.
+const TEMPLATES: [(&str, &str); 5] = [
+    ("base.html", include_str!("templates/base.html")),
+    ("index.html", include_str!("templates/index.html")),
+    ("game.html", include_str!("templates/game.html")),
+    ("404.html", include_str!("templates/404.html")),
+    ("style.css", include_str!("templates/style.css")),
+];
 
 /// UI strings of one language. Only zh-CN and English exist; every other
 /// locale falls back to English.
@@ -302,7 +344,17 @@ struct NotFoundView {
     zh: &'static Ui,
 }
 
-fn environment() -> anyhow::Result<Environment<'static>> {
+/// The template environment, compiled once per process.
+fn environment() -> anyhow::Result<&'static Environment<'static>> {
+    static ENV: std::sync::OnceLock<Environment<'static>> = std::sync::OnceLock::new();
+    if let Some(env) = ENV.get() {
+        return Ok(env);
+    }
+    let env = compile()?;
+    Ok(ENV.get_or_init(|| env))
+}
+
+fn compile() -> anyhow::Result<Environment<'static>> {
     let mut env = Environment::new();
     env.set_syntax(
         minijinja::syntax::SyntaxConfig::builder()
@@ -324,13 +376,7 @@ fn environment() -> anyhow::Result<Environment<'static>> {
             _ => minijinja::escape_formatter(out, state, value),
         },
     );
-    for (name, source) in [
-        ("base.html", include_str!("templates/base.html")),
-        ("index.html", include_str!("templates/index.html")),
-        ("game.html", include_str!("templates/game.html")),
-        ("404.html", include_str!("templates/404.html")),
-        ("style.css", include_str!("templates/style.css")),
-    ] {
+    for (name, source) in TEMPLATES {
         env.add_template(name, source)?;
     }
     Ok(env)
@@ -499,8 +545,14 @@ fn game_page(
         ended: 0,
     };
     let mut activities = Vec::with_capacity(doc.document.activities.len());
-    for (i, activity) in doc.document.activities.iter().enumerate() {
-        let view = activity_view(g, doc, activity, i, now, (start, end), ui, zh)?;
+    for (i, (activity, times)) in doc
+        .document
+        .activities
+        .iter()
+        .zip(&doc.times.activities)
+        .enumerate()
+    {
+        let view = activity_view(g, doc, activity, *times, i, now, (start, end), ui, zh)?;
         match view.status {
             "ongoing" => counts.ongoing += 1,
             "upcoming" => counts.upcoming += 1,
@@ -535,22 +587,22 @@ fn activity_view(
     game: &Game,
     doc: &LocaleDocument,
     activity: &Activity,
+    times: Option<(NaiveDateTime, NaiveDateTime)>,
     index: usize,
     now: NaiveDateTime,
     (start, end): (NaiveDateTime, NaiveDateTime),
     ui: &'static Ui,
     zh: bool,
 ) -> anyhow::Result<ActivityView> {
-    let bad = |field: &str, value: &str| {
+    let (a_start, a_end) = times.ok_or_else(|| {
         anyhow::anyhow!(
-            "{}: activity `{}` has an invalid {field} `{value}`",
+            "{}: activity `{}` has an invalid startTime `{}` or endTime `{}`",
             game.data_path(&doc.locale),
-            activity.name
+            activity.name,
+            activity.start_time,
+            activity.end_time
         )
-    };
-    let a_start =
-        parse_time(&activity.start_time).ok_or_else(|| bad("startTime", &activity.start_time))?;
-    let a_end = parse_time(&activity.end_time).ok_or_else(|| bad("endTime", &activity.end_time))?;
+    })?;
     let span = (end - start).num_seconds().max(1) as f64;
     let share =
         |t: NaiveDateTime| ((t - start).num_seconds() as f64 / span).clamp(0.0, 1.0) * 100.0;
@@ -576,7 +628,7 @@ fn activity_view(
 }
 
 fn window_of(game: &Game, doc: &LocaleDocument) -> anyhow::Result<(NaiveDateTime, NaiveDateTime)> {
-    doc.document.window().ok_or_else(|| {
+    doc.times.window().ok_or_else(|| {
         anyhow::anyhow!(
             "{}: the version window does not parse",
             game.data_path(&doc.locale)

@@ -110,32 +110,44 @@ pub fn add_precompressed(files: &mut Vec<OutputFile>) {
         files.iter().map(|f| f.path.clone()).collect();
     let mut out = Vec::with_capacity(files.len() * 3);
     for file in files.drain(..) {
-        let siblings = if is_text(&file.path) {
-            [
-                ("br", brotli_bytes(&file.bytes)),
-                ("gz", gzip_bytes(&file.bytes)),
-            ]
+        let siblings: Vec<OutputFile> = siblings(&file, true)
             .into_iter()
-            .filter(|(ext, bytes)| {
-                bytes.len() < file.bytes.len()
-                    && !existing.contains(&format!("{}.{ext}", file.path))
-            })
-            .map(|(ext, bytes)| OutputFile {
-                path: format!("{}.{ext}", file.path),
-                bytes,
-            })
-            .collect()
-        } else {
-            Vec::new()
-        };
+            .filter(|s| !existing.contains(&s.path))
+            .collect();
         out.push(file);
         out.extend(siblings);
     }
     *files = out;
 }
 
+/// The `.br` (when `brotli`) and `.gz` siblings of `file`, each only when it
+/// is a text file and the sibling is smaller than the original.
+pub fn siblings(file: &OutputFile, brotli: bool) -> Vec<OutputFile> {
+    if !is_text(&file.path) {
+        return Vec::new();
+    }
+    let (br, gz) = if brotli {
+        rayon::join(
+            || Some(brotli_bytes(&file.bytes)),
+            || gzip_bytes(&file.bytes),
+        )
+    } else {
+        (None, gzip_bytes(&file.bytes))
+    };
+    [("br", br), ("gz", Some(gz))]
+        .into_iter()
+        .filter_map(|(ext, bytes)| {
+            let bytes = bytes.filter(|b| b.len() < file.bytes.len())?;
+            Some(OutputFile {
+                path: format!("{}.{ext}", file.path),
+                bytes,
+            })
+        })
+        .collect()
+}
+
 /// Whether a path names a text file worth compressing.
-fn is_text(path: &str) -> bool {
+pub fn is_text(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     if name == "_headers" {
         return false;

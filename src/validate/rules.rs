@@ -398,14 +398,25 @@ fn is_format(c: char) -> bool {
 /// that rules out almost every string (ASCII text, CJK text) at once. The
 /// lead bytes are those of every code point [`invisible_class`] names.
 fn may_hold_invisible(text: &str) -> bool {
-    text.bytes().any(|b| {
-        b < 0x20
-            || b == 0x7F
-            || matches!(
-                b,
-                0xC2 | 0xD8 | 0xDB | 0xDC | 0xE0 | 0xE1 | 0xE2 | 0xEF | 0xF0 | 0xF3
-            )
-    })
+    /// The bytes that may start such a character (or be one).
+    static SUSPECT: [bool; 256] = {
+        let mut table = [false; 256];
+        let mut b = 0;
+        while b < 0x20 {
+            table[b] = true;
+            b += 1;
+        }
+        let leads = [
+            0x7F, 0xC2, 0xD8, 0xDB, 0xDC, 0xE0, 0xE1, 0xE2, 0xEF, 0xF0, 0xF3,
+        ];
+        let mut i = 0;
+        while i < leads.len() {
+            table[leads[i]] = true;
+            i += 1;
+        }
+        table
+    };
+    text.bytes().any(|b| SUSPECT[usize::from(b)])
 }
 
 /// `whitespace` for characters nobody sees: control characters, zero-width

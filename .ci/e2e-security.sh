@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# End-to-end security checks (issue 10) against the debug binary: a
+# cross-site text/plain POST, DNS rebinding, a non-JSON body, an MCP session
+# flood (RSS back near its baseline), a half-sent header, huge log lines.
+# See .ci/e2e_security.py; it needs only python3 (standard library).
+#
+# Environment:
+#   ACTIVITY_SITE_BIN  binary to test (default: built here with cargo)
+#   E2E_SESSIONS       initialize requests of the flood (default: 4000)
+#   E2E_TIMEOUT        seconds allowed for the checks (default: 600)
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+sessions="${E2E_SESSIONS:-4000}"
+limit="${E2E_TIMEOUT:-600}"
+
+say() { echo "e2e-security.sh: $*"; }
+
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+if ! command -v python3 >/dev/null; then
+    say "installing python3"
+    as_root apt-get update
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3
+fi
+
+if [ -z "${ACTIVITY_SITE_BIN:-}" ]; then
+    say "building activity-site"
+    cargo build --quiet --bin activity-site
+    ACTIVITY_SITE_BIN="$repo/target/debug/activity-site"
+fi
+
+work="$(mktemp -d)"
+server_pid=""
+cleanup() {
+    if [ -n "$server_pid" ]; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+idle=5
+
+say "starting $ACTIVITY_SITE_BIN serve on 127.0.0.1:$port (no token, the default)"
+"$ACTIVITY_SITE_BIN" serve --no-watch --addr "127.0.0.1:$port" \
+    --out "$work/site" --state-dir "$work/state" \
+    --allow-origin http://localhost:5173 --mcp-session-idle "$idle" \
+    >"$work/server.log" 2>&1 &
+server_pid=$!
+
+# Wait (bounded) until the server accepts connections.
+if ! python3 - "$port" <<'EOF'; then
+import socket, sys, time
+deadline = time.monotonic() + 120
+while time.monotonic() < deadline:
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.2)
+sys.exit(1)
+EOF
+    say "the server did not start; its log:"
+    cat "$work/server.log"
+    exit 1
+fi
+
+status=0
+timeout "$limit" python3 .ci/e2e_security.py --port "$port" --pid "$server_pid" \
+    --sessions "$sessions" --idle "$idle" || status=1
+if ! kill -0 "$server_pid" 2>/dev/null; then
+    say "the server died"
+    status=1
+fi
+if [ "$status" != 0 ]; then
+    say "FAILED; server log (last 50 lines):"
+    tail -n 50 "$work/server.log" | cut -c1-400
+fi
+exit "$status"

@@ -1,0 +1,200 @@
+//! The one rule for names that become files or identifiers: configuration
+//! names, extension ids and operator method names.
+//!
+//! A name is normalised to Unicode NFC (so `é` typed two ways is one name)
+//! and refused when it could make two names look the same or break on
+//! another system: control, format, bidi and zero-width characters, a
+//! leading byte-order mark, a trailing dot or space, the characters Windows
+//! forbids in file names, its device names (`CON`, `NUL`, `COM1`, ... with
+//! or without an extension), and more than 255 bytes. Knows nothing of
+//! where names are stored.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// The longest name, in bytes of UTF-8 (a file name on common file systems).
+pub const MAX_NAME_BYTES: usize = 255;
+
+/// Characters Windows forbids in file names.
+pub const FORBIDDEN_CHARS: [char; 9] = ['\\', '/', ':', '*', '?', '"', '<', '>', '|'];
+
+/// Windows device names, refused with any extension and in any case.
+const DEVICE_NAMES: [&str; 4] = ["CON", "PRN", "AUX", "NUL"];
+
+/// Checks `name` (`what` names its kind in messages, such as "configuration
+/// name") and returns its NFC form, or why it is refused.
+pub fn check_name(what: &str, name: &str) -> Result<String, String> {
+    if name.is_empty() {
+        return Err(format!("the {what} is empty"));
+    }
+    if name.starts_with('\u{feff}') {
+        return Err(format!(
+            "the {what} starts with a byte-order mark (U+FEFF); help: remove the invisible first character"
+        ));
+    }
+    if let Some(c) = name.chars().find(|c| c.is_control()) {
+        return Err(format!(
+            "the {what} {name:?} contains the control character U+{:04X}",
+            u32::from(c)
+        ));
+    }
+    if let Some(c) = name.chars().find(|c| is_invisible(*c)) {
+        return Err(format!(
+            "the {what} {name:?} contains the invisible character U+{:04X} (format, bidi or zero-width); help: retype the name without it",
+            u32::from(c)
+        ));
+    }
+    let name: String = name.nfc().collect();
+    if let Some(c) = name.chars().find(|c| FORBIDDEN_CHARS.contains(c)) {
+        return Err(format!(
+            "the {what} `{name}` contains the forbidden character `{c}` (forbidden: \\ / : * ? \" < > |)"
+        ));
+    }
+    if name == "." || name == ".." {
+        return Err(format!("`{name}` is not a usable {what}"));
+    }
+    if name.starts_with(' ') {
+        return Err(format!("the {what} `{name}` starts with a space"));
+    }
+    if name.ends_with(' ') || name.ends_with('.') {
+        return Err(format!(
+            "the {what} `{name}` ends with a dot or a space, which Windows drops from file names"
+        ));
+    }
+    if is_device_name(&name) {
+        return Err(format!(
+            "the {what} `{name}` is a Windows device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9), which cannot be a file there"
+        ));
+    }
+    if name.len() > MAX_NAME_BYTES {
+        return Err(format!(
+            "the {what} is {} bytes long; the limit is {MAX_NAME_BYTES} bytes of UTF-8",
+            name.len()
+        ));
+    }
+    Ok(name)
+}
+
+/// Whether two names would be one file on a case-insensitive system
+/// (Windows, where the real service runs; macOS by default).
+pub fn same_ignoring_case(a: &str, b: &str) -> bool {
+    a.nfc()
+        .flat_map(char::to_lowercase)
+        .eq(b.nfc().flat_map(char::to_lowercase))
+}
+
+/// `CON`, `nul.json`, `Com1.tar.gz`, `LPT9 .txt`: the part before the first
+/// dot, without trailing spaces, is a device name.
+fn is_device_name(name: &str) -> bool {
+    let stem = name.split('.').next().unwrap_or(name).trim_end_matches(' ');
+    let upper = stem.to_uppercase();
+    if DEVICE_NAMES.contains(&upper.as_str()) {
+        return true;
+    }
+    let Some(digit) = upper
+        .strip_prefix("COM")
+        .or_else(|| upper.strip_prefix("LPT"))
+    else {
+        return false;
+    };
+    let mut chars = digit.chars();
+    matches!(
+        (chars.next(), chars.next()),
+        (Some('1'..='9' | '¹' | '²' | '³'), None)
+    )
+}
+
+/// Format characters (Unicode category Cf: bidi controls, zero-width
+/// joiners, the BOM, tags), line and paragraph separators, and the
+/// invisible fillers that render as nothing.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x00AD
+            | 0x034F
+            | 0x0600..=0x0605
+            | 0x061C
+            | 0x06DD
+            | 0x070F
+            | 0x0890..=0x0891
+            | 0x08E2
+            | 0x115F..=0x1160
+            | 0x17B4..=0x17B5
+            | 0x180B..=0x180F
+            | 0x200B..=0x200F
+            | 0x2028..=0x202E
+            | 0x2060..=0x206F
+            | 0x3164
+            | 0xFE00..=0xFE0F
+            | 0xFEFF
+            | 0xFFA0
+            | 0xFFF9..=0xFFFB
+            | 0x110BD
+            | 0x110CD
+            | 0x13430..=0x1343F
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0xE0000..=0xE0FFF
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_normalised_to_nfc() {
+        assert_eq!(check_name("name", "Cafe\u{301}").unwrap(), "Caf\u{e9}");
+        assert_eq!(check_name("name", "日常").unwrap(), "日常");
+    }
+
+    #[test]
+    fn look_alike_and_unportable_names_are_refused() {
+        let long = "é".repeat(128);
+        for bad in [
+            "",
+            "\u{feff}Default",
+            "a\u{7}b",
+            "a\u{200b}b",
+            "a\u{202e}b",
+            "a\u{2066}b",
+            "a\u{200d}b",
+            "a\u{e0041}",
+            "a/b",
+            "a:b",
+            ".",
+            "..",
+            " a",
+            "a ",
+            "a.",
+            "CON",
+            "con",
+            "Nul.json",
+            "aux.tar.gz",
+            "COM1",
+            "lpt9.txt",
+            "COM¹",
+            "PRN .txt",
+            &long,
+        ] {
+            assert!(check_name("name", bad).is_err(), "{bad:?}");
+        }
+        for good in [
+            "CONFIG",
+            "COM10",
+            "LPT",
+            "console",
+            "a.b",
+            ".hidden",
+            "Daily run",
+        ] {
+            assert!(check_name("name", good).is_ok(), "{good:?}");
+        }
+    }
+
+    #[test]
+    fn case_and_normalisation_are_ignored_when_comparing() {
+        assert!(same_ignoring_case("Default", "dEFAULT"));
+        assert!(same_ignoring_case("Caf\u{e9}", "CAFE\u{301}"));
+        assert!(!same_ignoring_case("Default", "Default2"));
+    }
+}

@@ -1,0 +1,310 @@
+//! The build cache: warm builds byte-identical to cold ones through edits,
+//! additions, renames and removals; only the dependants of a change are
+//! rendered again; damaged entries and other versions miss; deferred brotli.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use activity_site::site::{self, BuildOptions, CacheOptions, CacheSalt};
+use serde_json::Value;
+
+use crate::util::{copy_tree, crate_root, run, stderr};
+
+const NOW: &str = "2026-11-22T12:00:00";
+
+/// Every file under `dir` with its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(dir).unwrap().to_string_lossy();
+            (rel.replace('\\', "/"), std::fs::read(e.path()).unwrap())
+        })
+        .collect()
+}
+
+/// A temp root holding the bundled data (five games, two locales each).
+fn bundled_root() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        crate_root().join("games.json"),
+        dir.path().join("games.json"),
+    )
+    .unwrap();
+    for sub in ["data", "schema"] {
+        copy_tree(&crate_root().join(sub), &dir.path().join(sub));
+    }
+    dir
+}
+
+/// Builds `root` into `site` with the default cache and returns how many
+/// parts came from the cache and how many there were.
+fn warm_build(root: &Path) -> (usize, usize) {
+    let output = run(root, &["build", "--out", "site", "--now", NOW]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    let counts = err
+        .split_once(" (")
+        .and_then(|(_, rest)| rest.split_once(" parts from the cache)"))
+        .map(|(counts, _)| counts)
+        .unwrap_or_else(|| panic!("no cache counts in {err}"));
+    let (reused, total) = counts.split_once(" of ").unwrap();
+    (reused.parse().unwrap(), total.parse().unwrap())
+}
+
+/// Builds `root` into `cold` without the cache; returns the files.
+fn cold_build(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let output = run(
+        root,
+        &["build", "--out", "cold", "--no-cache", "--now", NOW],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    snapshot(&root.join("cold"))
+}
+
+/// Warm and cold builds of `root` give the same files; returns the warm counts.
+fn assert_warm_is_cold(root: &Path, step: &str) -> (usize, usize) {
+    let counts = warm_build(root);
+    let warm = snapshot(&root.join("site"));
+    let cold = cold_build(root);
+    assert_eq!(
+        warm.keys().collect::<Vec<_>>(),
+        cold.keys().collect::<Vec<_>>(),
+        "{step}: different files"
+    );
+    for (path, bytes) in &warm {
+        assert!(cold[path] == *bytes, "{step}: {path} differs");
+    }
+    counts
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn write_json(path: &Path, value: &Value) {
+    let mut text = serde_json::to_string_pretty(value).unwrap();
+    text.push('\n');
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn warm_builds_match_cold_builds_through_edits_renames_and_removals() {
+    let root = bundled_root();
+    let root = root.path();
+    let (reused, total) = assert_warm_is_cold(root, "first build");
+    assert_eq!(reused, 0, "an empty cache has nothing to give");
+    assert!(
+        total >= 15,
+        "five games give at least 15 parts, got {total}"
+    );
+
+    // One activity renamed: that game's documents, calendars and pages, the
+    // index and the home page at most are rendered again.
+    let ww = root.join("data/ww/zh-CN.json");
+    let original = std::fs::read(&ww).unwrap();
+    let mut doc = read_json(&ww);
+    doc["activities"][0]["name"] = Value::from("改名的活动");
+    write_json(&ww, &doc);
+    let (reused, total) = assert_warm_is_cold(root, "edit");
+    assert!(
+        total - reused <= 4 && reused > 0,
+        "an edit of one file rendered {} of {total} parts",
+        total - reused
+    );
+
+    // A game added to games.json, with its data.
+    let games_path = root.join("games.json");
+    let mut games = read_json(&games_path);
+    let mut copy = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == "ww")
+        .unwrap()
+        .clone();
+    copy["id"] = Value::from("ww2");
+    games["games"].as_array_mut().unwrap().push(copy);
+    write_json(&games_path, &games);
+    copy_tree(&root.join("data/ww"), &root.join("data/ww2"));
+    let (reused, _) = assert_warm_is_cold(root, "game added");
+    assert!(reused > 0, "the other games come from the cache");
+
+    // The new game renamed: its folder and its id.
+    std::fs::rename(root.join("data/ww2"), root.join("data/wx")).unwrap();
+    let last = games["games"].as_array().unwrap().len() - 1;
+    games["games"][last]["id"] = Value::from("wx");
+    write_json(&games_path, &games);
+    assert_warm_is_cold(root, "game renamed");
+
+    // A data file removed with its locale, then the whole game removed.
+    std::fs::remove_file(root.join("data/wx/en-US.json")).unwrap();
+    games["games"][last]["locales"] = serde_json::json!(["zh-CN"]);
+    games["games"][last]["name"] = Value::from("鸣潮二");
+    write_json(&games_path, &games);
+    assert_warm_is_cold(root, "locale removed");
+    games["games"].as_array_mut().unwrap().pop();
+    write_json(&games_path, &games);
+    std::fs::remove_dir_all(root.join("data/wx")).unwrap();
+    assert_warm_is_cold(root, "game removed");
+
+    // Back to the first inputs: every part is still in the cache.
+    std::fs::write(&ww, original).unwrap();
+    let (reused, total) = assert_warm_is_cold(root, "edit undone");
+    assert_eq!(reused, total, "the first build's parts are all cached");
+}
+
+/// The cache entries (named by their key) under `dir`.
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.len() >= 64 && name[..64].bytes().all(|b| b.is_ascii_hexdigit())
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn damaged_or_foreign_cache_entries_are_ignored_and_rewritten() {
+    let root = bundled_root();
+    let root = root.path();
+    let (_, total) = warm_build(root);
+    let good = snapshot(&root.join("site"));
+    let found = entries(&CacheOptions::default_dir(root));
+    assert_eq!(found.len(), total, "one entry per part");
+
+    // A third of the entries truncated, a third with a byte flipped in the
+    // middle, a third holding another entry's bytes.
+    let first = std::fs::read(&found[0]).unwrap();
+    for (i, path) in found.iter().enumerate() {
+        let mut bytes = std::fs::read(path).unwrap();
+        match i % 3 {
+            0 => bytes.truncate(bytes.len() / 2),
+            1 => {
+                let middle = bytes.len() / 2;
+                bytes[middle] ^= 0x20;
+            }
+            _ => bytes = first.clone(),
+        }
+        std::fs::write(path, bytes).unwrap();
+    }
+    let (reused, _) = warm_build(root);
+    assert_eq!(reused, 0, "no damaged entry is used");
+    assert_eq!(snapshot(&root.join("site")), good);
+
+    // The entries were rewritten: the next build takes everything.
+    let (reused, total) = warm_build(root);
+    assert_eq!(reused, total);
+    assert_eq!(snapshot(&root.join("site")), good);
+}
+
+fn options(root: &Path, salt: &CacheSalt, defer_brotli: bool) -> BuildOptions {
+    BuildOptions {
+        root: root.to_path_buf(),
+        out: root.join("site"),
+        now: activity_site::model::parse_time(NOW),
+        cache: Some(CacheOptions {
+            dir: root.join("cache"),
+            salt: salt.clone(),
+        }),
+        defer_brotli,
+        force: false,
+    }
+}
+
+/// Builds through the library; returns (reused, rendered, deferred).
+fn build_with(root: &Path, salt: &CacheSalt, defer: bool) -> (usize, usize, usize) {
+    let outcome = site::build(&options(root, salt, defer)).unwrap();
+    let summary = outcome.summary.expect("the bundled data builds");
+    (summary.reused, summary.rendered, summary.deferred)
+}
+
+#[test]
+fn another_tool_version_or_template_misses_the_cache() {
+    let root = bundled_root();
+    let root = root.path();
+    let salt = CacheSalt {
+        tool: "1.0.0".to_owned(),
+        templates: "templates-a".to_owned(),
+    };
+    let (reused, rendered, _) = build_with(root, &salt, false);
+    assert_eq!(reused, 0);
+    let good = snapshot(&root.join("site"));
+    let (reused, again, _) = build_with(root, &salt, false);
+    assert_eq!((reused, again), (rendered, 0), "same salt: all cached");
+
+    let newer = CacheSalt {
+        tool: "1.0.1".to_owned(),
+        ..salt.clone()
+    };
+    assert_eq!(
+        build_with(root, &newer, false).0,
+        0,
+        "new version: none cached"
+    );
+    let restyled = CacheSalt {
+        templates: "templates-b".to_owned(),
+        ..salt.clone()
+    };
+    assert_eq!(
+        build_with(root, &restyled, false).0,
+        0,
+        "new templates: none cached"
+    );
+    assert_eq!(snapshot(&root.join("site")), good);
+
+    // The binary's own salt follows its version and templates.
+    let current = CacheSalt::current();
+    assert_eq!(current.tool, env!("CARGO_PKG_VERSION"));
+    assert_ne!(current, salt);
+}
+
+#[test]
+fn deferred_brotli_is_added_by_the_next_build() {
+    let root = bundled_root();
+    let root = root.path();
+    let salt = CacheSalt::current();
+    let (_, _, deferred) = build_with(root, &salt, true);
+    assert!(deferred > 0);
+    let quick = snapshot(&root.join("site"));
+    assert!(!quick.keys().any(|p| p.ends_with(".br")), "no brotli yet");
+    assert!(quick.contains_key("api/v1/activity/ww.json.gz"));
+
+    let (_, rendered, deferred) = build_with(root, &salt, false);
+    assert_eq!(deferred, 0);
+    assert!(rendered > 0, "the deferred parts were not cached");
+    let full = snapshot(&root.join("site"));
+    assert!(full.contains_key("api/v1/activity/ww.json.br"));
+    assert_eq!(full, cold_build(root));
+}
+
+#[test]
+fn a_cache_directory_the_tool_did_not_make_is_refused() {
+    let root = bundled_root();
+    let root = root.path();
+    let mine = root.join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(mine.join("notes.txt"), "keep me").unwrap();
+    let output = run(root, &["build", "--out", "site", "--cache-dir", "mine"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("help: "), "{}", stderr(&output));
+    assert_eq!(snapshot(&mine).len(), 1);
+    assert!(!root.join("site").exists(), "nothing written");
+
+    let inside = run(
+        root,
+        &["build", "--out", "site", "--cache-dir", "site/cache"],
+    );
+    assert_eq!(inside.status.code(), Some(2), "{}", stderr(&inside));
+    assert!(
+        stderr(&inside).contains("inside the output"),
+        "{}",
+        stderr(&inside)
+    );
+}

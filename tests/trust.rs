@@ -1,0 +1,637 @@
+//! Issue 10 ("Trust") through the router: what a web page, a rebound host
+//! name, a wrong body type, a flood or an odd name can do to the server.
+//! Process-level faults (SIGKILL, an unwritable disk) live in `faults`.
+
+use std::time::Duration;
+
+use activity_site::api::ApiOptions;
+use activity_site::server::{self, Limits, ServerState};
+use activity_site::site::BuildOptions;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use crate::control::harness::{self, Api, FAST, Reply, fast, open};
+
+/// A request with headers (name, value) and an optional raw body.
+fn request(method: &str, path: &str, headers: &[(&str, &[u8])], body: &str) -> Request<Body> {
+    let mut builder = Request::builder().method(method).uri(path);
+    for (name, value) in headers {
+        builder = builder.header(*name, axum::http::HeaderValue::from_bytes(value).unwrap());
+    }
+    builder.body(Body::from(body.to_string())).unwrap()
+}
+
+const HOST: (&str, &[u8]) = ("host", b"127.0.0.1:5000");
+
+fn with_origins(origins: &[&str]) -> Api {
+    open(
+        FAST,
+        ApiOptions {
+            allowed_origins: origins.iter().map(|o| o.to_string()).collect(),
+            ..ApiOptions::default()
+        },
+    )
+}
+
+// Origin.
+
+/// Regression: a cross-site `text/plain` POST from any web page restarted the backend.
+#[tokio::test]
+async fn a_cross_site_text_plain_post_is_refused() {
+    let api = fast();
+    let before = api.get("/api/Task/status").await.data()["session_id"].clone();
+    let reply = api
+        .send(request(
+            "POST",
+            "/api/Backend/restart",
+            &[
+                HOST,
+                ("origin", b"https://evil.example"),
+                ("content-type", b"text/plain"),
+            ],
+            r#"{"arguments": "--inline"}"#,
+        ))
+        .await;
+    reply.assert_error(StatusCode::FORBIDDEN);
+    assert!(reply.message().contains("https://evil.example"));
+    assert!(reply.message().contains("--allow-origin"));
+    let after = api.get("/api/Task/status").await.data()["session_id"].clone();
+    assert_eq!(before, after, "the backend was not restarted");
+}
+
+#[tokio::test]
+async fn the_own_origin_and_allowed_origins_pass_others_get_403() {
+    let api = with_origins(&["http://localhost:5173"]);
+    let get =
+        |origin: &'static [u8]| request("GET", "/api/Settings", &[HOST, ("origin", origin)], "");
+    assert_eq!(
+        api.send(get(b"http://127.0.0.1:5000")).await.status,
+        StatusCode::OK
+    );
+    assert_eq!(
+        api.send(get(b"http://localhost:5000")).await.status,
+        StatusCode::OK
+    );
+    let allowed = api.send(get(b"http://localhost:5173")).await;
+    assert_eq!(allowed.status, StatusCode::OK);
+    assert_eq!(
+        allowed.headers["access-control-allow-origin"],
+        "http://localhost:5173"
+    );
+    for foreign in [
+        &b"http://localhost:5174"[..],
+        b"https://evil.example",
+        b"null",
+        b"http://127.0.0.1:5001",
+    ] {
+        api.send(request(
+            "GET",
+            "/api/Settings",
+            &[HOST, ("origin", foreign)],
+            "",
+        ))
+        .await
+        .assert_error(StatusCode::FORBIDDEN);
+    }
+}
+
+/// The web UI on its dev server (`http://localhost:5173`) sends a preflight
+/// before its token header and JSON bodies; it must pass even with a token
+/// set, since browsers send no credentials with a preflight.
+#[tokio::test]
+async fn a_preflight_from_an_allowed_origin_succeeds_before_the_token() {
+    let api = open(
+        FAST,
+        ApiOptions {
+            access_token: Some("s3cret".to_string()),
+            allowed_origins: vec!["http://localhost:5173".to_string()],
+            ..ApiOptions::default()
+        },
+    );
+    let preflight = |origin: &'static [u8]| {
+        request(
+            "OPTIONS",
+            "/api/Configs/Default",
+            &[
+                HOST,
+                ("origin", origin),
+                ("access-control-request-method", b"PUT"),
+                (
+                    "access-control-request-headers",
+                    b"x-access-token,content-type",
+                ),
+            ],
+            "",
+        )
+    };
+    let reply = api.send(preflight(b"http://localhost:5173")).await;
+    assert_eq!(reply.status, StatusCode::NO_CONTENT);
+    let header = |name: &str| reply.headers[name].to_str().unwrap().to_ascii_lowercase();
+    assert_eq!(
+        header("access-control-allow-origin"),
+        "http://localhost:5173"
+    );
+    assert!(header("access-control-allow-headers").contains("x-access-token"));
+    assert!(header("access-control-allow-headers").contains("content-type"));
+    assert!(header("access-control-allow-methods").contains("put"));
+    api.send(preflight(b"https://evil.example"))
+        .await
+        .assert_error(StatusCode::FORBIDDEN);
+    // The real request then needs the token as usual.
+    let get = request(
+        "GET",
+        "/api/Configs/Default",
+        &[
+            HOST,
+            ("origin", b"http://localhost:5173"),
+            ("x-access-token", b"s3cret"),
+        ],
+        "",
+    );
+    let reply = api.send(get).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(
+        reply.headers["access-control-allow-origin"],
+        "http://localhost:5173"
+    );
+}
+
+// Host.
+
+/// Regression: a DNS-rebound name read `/api/Settings`, and a `0xFF` byte in
+/// `Host` skipped the check so a PUT went through.
+#[tokio::test]
+async fn rebound_and_malformed_hosts_are_refused_at_the_default() {
+    let api = fast();
+    let get = |host: &'static [u8]| request("GET", "/api/Settings", &[("host", host)], "");
+    for host in [
+        &b"localhost"[..],
+        b"localhost:5000",
+        b"127.0.0.1:5000",
+        b"[::1]:5000",
+        b"LOCALHOST:1",
+    ] {
+        assert_eq!(api.send(get(host)).await.status, StatusCode::OK, "{host:?}");
+    }
+    for host in [
+        &b"evil.example"[..],
+        b"evil.example:5000",
+        b"localhost.evil.example",
+        b"192.168.1.10:5000",
+        b"",
+        b"local host",
+        b"localhost:port",
+        b"user@localhost",
+        b"[::1",
+    ] {
+        api.send(get(host))
+            .await
+            .assert_error(StatusCode::FORBIDDEN);
+    }
+    let before = api.get("/api/Settings").await.data().clone();
+    let put = request(
+        "PUT",
+        "/api/Settings",
+        &[
+            ("host", b"local\xffhost"),
+            ("content-type", b"application/json"),
+        ],
+        r#"{"advanced": {"backend.remote.enabled": true}}"#,
+    );
+    api.send(put).await.assert_error(StatusCode::FORBIDDEN);
+    assert_eq!(api.get("/api/Settings").await.data(), &before);
+}
+
+// Content type.
+
+/// Regression: browsers send `text/plain` bodies cross-site without a preflight.
+#[tokio::test]
+async fn bodies_that_are_not_json_get_415_and_bodiless_posts_still_work() {
+    let api = fast();
+    let settings = r#"{"advanced": {"backend.remote.enabled": true}}"#;
+    for content_type in [
+        &b"text/plain"[..],
+        b"application/x-www-form-urlencoded",
+        b"multipart/form-data; boundary=x",
+    ] {
+        let reply = api
+            .send(request(
+                "PUT",
+                "/api/Settings",
+                &[("content-type", content_type)],
+                settings,
+            ))
+            .await;
+        reply.assert_error(StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        assert!(reply.message().contains("application/json"));
+    }
+    // A body with no type at all (a browser's untyped Blob).
+    api.send(request("PUT", "/api/Settings", &[], settings))
+        .await
+        .assert_error(StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    // JSON with parameters is JSON.
+    let reply = api
+        .send(request(
+            "PUT",
+            "/api/Settings",
+            &[("content-type", b"Application/JSON; charset=utf-8")],
+            settings,
+        ))
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.json);
+    // Bodiless POSTs need no type.
+    for path in [
+        "/api/Task/stop",
+        "/api/Extensions/reload",
+        "/api/Backend/restart",
+    ] {
+        let reply = api.send(request("POST", path, &[], "")).await;
+        assert_eq!(reply.status, StatusCode::OK, "{path}: {}", reply.json);
+    }
+    // ... also with the form type some HTTP clients add to an empty POST.
+    let reply = api
+        .send(request(
+            "POST",
+            "/api/Task/stop",
+            &[("content-type", b"application/x-www-form-urlencoded")],
+            "",
+        ))
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.json);
+    // A body that is not JSON is refused on a route that takes none as well.
+    api.send(request(
+        "POST",
+        "/api/Task/stop",
+        &[("content-type", b"text/plain")],
+        "x",
+    ))
+    .await
+    .assert_error(StatusCode::UNSUPPORTED_MEDIA_TYPE);
+}
+
+// The envelope everywhere under /api/.
+
+fn site_with_api(api: &Api) -> (tempfile::TempDir, axum::Router) {
+    let dir = tempfile::tempdir().unwrap();
+    let options = BuildOptions {
+        root: dir.path().to_path_buf(),
+        out: dir.path().join("site"),
+        now: None,
+        force: false,
+    };
+    let state = ServerState::new(options).with_mounts(api.router.clone());
+    (dir, server::router(state))
+}
+
+async fn send_to(router: &axum::Router, request: Request<Body>) -> Reply {
+    use tower::ServiceExt;
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap()
+        .to_vec();
+    let json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    Reply {
+        status,
+        headers,
+        bytes,
+        json,
+    }
+}
+
+/// Regression: `GET /api/`, `/api/Auth/` and `/api/Nope/Nothing` answered the HTML 404 page.
+#[tokio::test]
+async fn every_path_under_api_answers_the_envelope() {
+    let api = fast();
+    let (_dir, app) = site_with_api(&api);
+    for path in [
+        "/api",
+        "/api/",
+        "/api/Auth/",
+        "/api/Nope/Nothing",
+        "/api/Task/status/extra",
+        "/aPi/Nope",
+        "/API/v1/games.json",
+    ] {
+        send_to(&app, request("GET", path, &[], ""))
+            .await
+            .assert_error(StatusCode::NOT_FOUND);
+    }
+    // The public API stays the static site's: readable from anywhere.
+    let public = send_to(
+        &app,
+        request(
+            "GET",
+            "/api/v1/games.json",
+            &[("origin", b"https://calendar.example")],
+            "",
+        ),
+    )
+    .await;
+    assert_eq!(public.headers["access-control-allow-origin"], "*");
+}
+
+/// With a token set, an unauthenticated client learns nothing about which routes exist.
+#[tokio::test]
+async fn with_a_token_a_protected_path_answers_401_before_404_or_405() {
+    let api = open(
+        FAST,
+        ApiOptions {
+            access_token: Some("s3cret".to_string()),
+            ..ApiOptions::default()
+        },
+    );
+    let (_dir, app) = site_with_api(&api);
+    for (method, path) in [
+        ("GET", "/api/Nope/Nothing"),
+        ("GET", "/api/"),
+        ("GET", "/api/Auth/"),
+        ("GET", "/api/Task/run"),
+        ("DELETE", "/api/Settings"),
+        ("GET", "/api/Configs/Missing"),
+    ] {
+        send_to(&app, request(method, path, &[], ""))
+            .await
+            .assert_error(StatusCode::UNAUTHORIZED);
+    }
+    let with_token = request(
+        "GET",
+        "/api/Nope/Nothing",
+        &[("x-access-token", b"s3cret")],
+        "",
+    );
+    send_to(&app, with_token)
+        .await
+        .assert_error(StatusCode::NOT_FOUND);
+}
+
+// Logs.
+
+/// Regression: one restart with 1 MB of arguments wrote a 1 MB log line, and
+/// 60 of them made `GET /api/Backend/logs` return 60 MB.
+#[tokio::test]
+async fn log_lines_and_the_log_are_bounded_in_bytes() {
+    let api = fast();
+    let url = harness::serve(api.router.clone()).await;
+    let client = reqwest::Client::new();
+    let stream = client
+        .get(format!("{url}/api/Backend/logs/stream"))
+        .send()
+        .await
+        .unwrap();
+    let mut events = harness::SseReader::new(stream);
+    let _connected = events.next().await;
+    let huge = format!("--unknown-{}", "a".repeat(1_000_000));
+    for _ in 0..8 {
+        api.post("/api/Backend/restart", json!({"arguments": huge}))
+            .await
+            .assert_error(StatusCode::INTERNAL_SERVER_ERROR);
+    }
+    let logs = api.get("/api/Backend/logs?count=100000").await;
+    let lines = logs.data().as_array().unwrap();
+    let mut marked = 0;
+    for line in lines {
+        let line = line.as_str().unwrap();
+        assert!(line.len() <= 8 * 1024, "a log line of {} bytes", line.len());
+        if line.contains("bytes truncated]") {
+            marked += 1;
+        }
+    }
+    assert!(marked >= 8, "each huge line says it was cut");
+    assert!(
+        logs.bytes.len() < 8 * 1024 * 1024,
+        "{} bytes",
+        logs.bytes.len()
+    );
+    // The stream sends the same bounded lines.
+    let (_, data) = events.next_event().await;
+    let sent: usize = data.iter().map(String::len).sum();
+    assert!(sent <= 8 * 1024, "an event of {sent} bytes");
+}
+
+// Credentials and names.
+
+/// Regression: `StartGame.Password` and `startGame.PASSWORD` were returned
+/// (the desktop client is .NET, whose JSON binding ignores case).
+#[tokio::test]
+async fn credentials_are_removed_and_kept_whatever_their_letter_case() {
+    let api = fast();
+    let body = json!({
+        "StartGame": {"Password": "p1", "gamePath": "C:/game"},
+        "trailblazePower": {"enabled": true},
+    });
+    api.post("/api/Configs/Cased", body).await.data();
+    let shown = api.get("/api/Configs/Cased").await.data().clone();
+    assert_eq!(shown["StartGame"], json!({"gamePath": "C:/game"}));
+    // A PUT without the credentials (in another letter case) keeps them.
+    api.put(
+        "/api/Configs/Cased",
+        json!({"startGame": {"gamePath": "D:/game", "USERNAME": "me"}}),
+    )
+    .await
+    .data();
+    let shown = api.get("/api/Configs/Cased").await.data().clone();
+    assert_eq!(shown, json!({"startGame": {"gamePath": "D:/game"}}));
+    let stored: Value = serde_json::from_str(
+        &std::fs::read_to_string(api.dir.path().join("state/configs/Cased.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        stored["startGame"],
+        json!({"gamePath": "D:/game", "USERNAME": "me", "Password": "p1"})
+    );
+}
+
+#[tokio::test]
+async fn names_are_normalised_and_look_alikes_refused() {
+    let api = fast();
+    // NFD in, NFC stored and listed.
+    api.call("POST", "/api/Configs/Cafe%CC%81", None)
+        .await
+        .data();
+    let names = api.get("/api/Configs").await.data().clone();
+    assert!(
+        names.as_array().unwrap().contains(&json!("Caf\u{e9}")),
+        "{names}"
+    );
+    assert_eq!(
+        api.get("/api/Configs/Caf%C3%A9").await.status,
+        StatusCode::OK
+    );
+    for bad in [
+        "%EF%BB%BFDaily", // leading BOM
+        "Dai%E2%80%8Bly", // zero-width space
+        "Daily%E2%80%AE", // right-to-left override
+        "Daily.",         // trailing dot
+        "Daily%20",       // trailing space
+        "CON",            // Windows device names
+        "nul.json",
+        "Com1",
+        "lpt9.txt",
+    ] {
+        let reply = api.call("POST", &format!("/api/Configs/{bad}"), None).await;
+        reply.assert_error(StatusCode::BAD_REQUEST);
+    }
+    let long = "%C3%A9".repeat(130);
+    api.call("POST", &format!("/api/Configs/{long}"), None)
+        .await
+        .assert_error(StatusCode::BAD_REQUEST);
+    // Only the letter case differs from `Default`: one file on Windows.
+    let twin = api.call("POST", "/api/Configs/dEFAULT", None).await;
+    twin.assert_error(StatusCode::CONFLICT);
+    assert!(twin.message().contains("letter case"), "{}", twin.message());
+    assert!(twin.message().contains("`Default`"));
+    // Extension ids and operator method names follow the same rule.
+    api.get("/api/Extensions/daily%E2%80%8B-checkin/schema")
+        .await
+        .assert_error(StatusCode::BAD_REQUEST);
+    api.get("/api/Operator/help/cli%E2%80%AEck")
+        .await
+        .assert_error(StatusCode::BAD_REQUEST);
+    api.get("/api/Operator/help/CON")
+        .await
+        .assert_error(StatusCode::BAD_REQUEST);
+}
+
+// Faults inside the process.
+
+/// A state directory that refuses writes gives a 500 envelope that says
+/// what to do, not a generic error. (Tests run as root, for whom
+/// permissions do not stop a write: a file stands where the directory was.)
+#[tokio::test]
+async fn an_unwritable_state_directory_gives_a_clear_500() {
+    let api = fast();
+    let configs = api.dir.path().join("state/configs");
+    let kept = api.dir.path().join("configs-kept");
+    std::fs::rename(&configs, &kept).unwrap();
+    std::fs::write(&configs, "not a directory").unwrap();
+    let reply = api.put("/api/Configs/Default", json!({"a": 1})).await;
+    reply.assert_error(StatusCode::INTERNAL_SERVER_ERROR);
+    assert!(reply.message().contains("configs"), "{}", reply.message());
+    assert!(reply.message().contains("help:"), "{}", reply.message());
+    std::fs::remove_file(&configs).unwrap();
+    std::fs::rename(&kept, &configs).unwrap();
+    assert_eq!(
+        api.get("/api/Configs/Default").await.data()["trailblazePower"]["runs"],
+        6
+    );
+}
+
+/// A corrupt state file at start-up is moved aside and the service starts.
+#[tokio::test]
+async fn corrupt_state_files_are_moved_aside_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    std::fs::create_dir_all(state.join("configs")).unwrap();
+    std::fs::write(state.join("settings.json"), "{\"ui\": {").unwrap();
+    std::fs::write(state.join("configs/Broken.json"), b"\xff\xfe").unwrap();
+    std::fs::write(state.join("configs/Good.json"), "{}").unwrap();
+    let api = harness::open_in(dir, FAST, ApiOptions::default());
+    assert!(state.join("settings.json.corrupt-1").is_file());
+    assert!(state.join("configs/Broken.json.corrupt-1").is_file());
+    assert_eq!(
+        std::fs::read(state.join("configs/Broken.json.corrupt-1")).unwrap(),
+        b"\xff\xfe",
+        "moved, not rewritten"
+    );
+    assert_eq!(api.get("/api/Configs").await.data(), &json!(["Good"]));
+    assert!(api.get("/api/Settings").await.data().is_object());
+}
+
+// Slow clients.
+
+/// Regression: a client that sent half a request header held its
+/// connection forever. The server closes it after the header deadline and
+/// still shuts down gracefully.
+#[tokio::test]
+async fn a_half_sent_header_is_cut_off_and_shutdown_still_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = BuildOptions {
+        root: dir.path().to_path_buf(),
+        out: dir.path().join("site"),
+        now: None,
+        force: false,
+    };
+    let state = ServerState::new(options).with_limits(Limits {
+        header_read_timeout: Duration::from_millis(300),
+        max_connections: 4,
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(server::run(listener, state, async move {
+        let _ = stopped.await;
+    }));
+    let mut slow = tokio::net::TcpStream::connect(addr).await.unwrap();
+    slow.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+        .await
+        .unwrap();
+    let mut buffer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(60), slow.read_to_end(&mut buffer))
+        .await
+        .expect("the server closes a connection that never finishes its header");
+    drop(read);
+    // A whole request on a new connection is answered.
+    let reply = reqwest::get(format!("http://{addr}/nothing-here"))
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), StatusCode::NOT_FOUND.as_u16());
+    stop.send(()).unwrap();
+    tokio::time::timeout(Duration::from_secs(60), server)
+        .await
+        .expect("graceful shutdown ends")
+        .unwrap()
+        .unwrap();
+}
+
+/// Connections are bounded: while one client holds the only slot, a second
+/// one is not served; it is as soon as the first leaves.
+#[tokio::test]
+async fn connections_beyond_the_bound_wait_for_a_free_slot() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = BuildOptions {
+        root: dir.path().to_path_buf(),
+        out: dir.path().join("site"),
+        now: None,
+        force: false,
+    };
+    let state = ServerState::new(options).with_limits(Limits {
+        header_read_timeout: Duration::from_secs(600),
+        max_connections: 1,
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(server::run(listener, state, async move {
+        let _ = stopped.await;
+    }));
+    let ask = b"GET /missing HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    // The first client is served and keeps its connection open.
+    let mut first = tokio::net::TcpStream::connect(addr).await.unwrap();
+    first.write_all(ask).await.unwrap();
+    let mut answer = [0u8; 12];
+    first.read_exact(&mut answer).await.unwrap();
+    assert_eq!(&answer, b"HTTP/1.1 404");
+    // The second is accepted by the kernel but not served meanwhile.
+    let mut second = tokio::net::TcpStream::connect(addr).await.unwrap();
+    second.write_all(ask).await.unwrap();
+    let early = tokio::time::timeout(Duration::from_millis(500), second.read(&mut answer)).await;
+    assert!(early.is_err(), "a connection beyond the bound was served");
+    drop(first);
+    tokio::time::timeout(Duration::from_secs(60), second.read_exact(&mut answer))
+        .await
+        .expect("served once the slot is free")
+        .unwrap();
+    assert_eq!(&answer, b"HTTP/1.1 404");
+    drop(second);
+    stop.send(()).unwrap();
+    tokio::time::timeout(Duration::from_secs(60), server)
+        .await
+        .expect("graceful shutdown ends")
+        .unwrap()
+        .unwrap();
+}
