@@ -279,7 +279,7 @@ fn site_with_api(api: &Api) -> (tempfile::TempDir, axum::Router) {
         root: dir.path().to_path_buf(),
         out: dir.path().join("site"),
         now: None,
-        force: false,
+        ..BuildOptions::default()
     };
     let state = ServerState::new(options).with_mounts(api.router.clone());
     (dir, server::router(state))
@@ -554,7 +554,7 @@ async fn a_half_sent_header_is_cut_off_and_shutdown_still_works() {
         root: dir.path().to_path_buf(),
         out: dir.path().join("site"),
         now: None,
-        force: false,
+        ..BuildOptions::default()
     };
     let state = ServerState::new(options).with_limits(Limits {
         header_read_timeout: Duration::from_millis(300),
@@ -597,7 +597,7 @@ async fn connections_beyond_the_bound_wait_for_a_free_slot() {
         root: dir.path().to_path_buf(),
         out: dir.path().join("site"),
         now: None,
-        force: false,
+        ..BuildOptions::default()
     };
     let state = ServerState::new(options).with_limits(Limits {
         header_read_timeout: Duration::from_secs(600),
