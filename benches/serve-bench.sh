@@ -40,8 +40,11 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
-timeout 3000 cargo build --release --locked -q
-BIN=$PWD/target/release/activity-site
+# BIN=path/to/activity-site measures that binary instead of building one.
+if [ -z "${BIN:-}" ]; then
+  timeout 3000 cargo build --release --locked -q
+  BIN=$PWD/target/release/activity-site
+fi
 
 WORK=$(mktemp -d)
 # nginx workers drop privileges; they must be able to read the site.

@@ -65,10 +65,10 @@ pub fn render_not_found() -> anyhow::Result<OutputFile> {
     render(environment()?, "404.html", "404.html", &not_found)
 }
 
-/// Bump when a change of the renderers' code (not of the templates, which
-/// are hashed) changes the bytes of a page, a calendar or a document: it is
-/// part of the build cache's key.
-pub const RENDERER_VERSION: &str = "1";
+/// Bump when a change of the renderers' or the compressors' code (not of
+/// the templates, which are hashed) changes the bytes of a page, a calendar,
+/// a document or a precompressed sibling: it is part of the build cache's key.
+pub const RENDERER_VERSION: &str = "2";
 
 /// A fingerprint of the templates and [`RENDERER_VERSION`].
 pub fn fingerprint() -> String {
