@@ -36,6 +36,11 @@ pub enum Command {
     /// Compare this build with a deployed API and print what would change
     #[command(after_help = "Example:\n  activity-site diff --against https://example.org")]
     Diff(DiffArgs),
+    /// Move an existing API in: published files (a folder or a URL) to games.json and data/
+    #[command(
+        after_help = "Examples:\n  activity-site import --from ../old/public/api/v1/activity\n  activity-site import --from https://example.org\n  activity-site import --from https://example.org --games ak,end --locales en-US"
+    )]
+    Import(ImportArgs),
     /// Upload the built site to S3-compatible storage: only what changed, data before the index
     #[command(
         after_help = "Credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN,\nor a profile of ~/.aws/credentials (--profile, AWS_PROFILE); never from a flag.\n\nExamples:\n  activity-site publish --to s3://my-bucket/activity --dry-run\n  activity-site publish --to s3://activity --endpoint https://ACCOUNT.r2.cloudflarestorage.com --region auto --delete"
@@ -230,6 +235,31 @@ impl Common {
     pub fn out_dir(&self, out: Option<&PathBuf>) -> PathBuf {
         out.cloned().unwrap_or_else(|| self.root.join("site"))
     }
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// A folder of <game>.json and <game>-<locale>.json files (or one holding
+    /// api/v1/activity/ or public/api/v1/activity/), or the http(s) base URL of a deployed site
+    #[arg(long)]
+    pub from: String,
+    /// Replace files of the root that differ from what the import writes
+    #[arg(long)]
+    pub force: bool,
+    /// Only these games (comma-separated); for a URL without an index, the games to fetch
+    #[arg(long, value_delimiter = ',')]
+    pub games: Vec<String>,
+    /// For a URL without an index: the locales to fetch besides the default one (comma-separated)
+    #[arg(long, value_delimiter = ',')]
+    pub locales: Vec<String>,
+    /// Locale of the un-suffixed <game>.json files when no index or games.json names one
+    #[arg(long, default_value = "zh-CN")]
+    pub default_locale: String,
+    /// Request timeout in seconds (URL imports)
+    #[arg(long, default_value_t = 20)]
+    pub timeout: u64,
 }
 
 fn parse_now(s: &str) -> Result<chrono::NaiveDateTime, String> {

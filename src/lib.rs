@@ -31,6 +31,8 @@
 //!   siblings) through a plan of parts run in parallel and cached by their
 //!   inputs ([`site::cache`]), and the pure comparison behind `diff`; no
 //!   HTTP, no async.
+//! - [`import`]: published API files to a data tree (`import --from`); pure,
+//!   no I/O: `cmd/import.rs` reads folders and fetches URLs.
 //! - [`publish`]: a built site to S3-compatible storage: the pure plan
 //!   (`publish::plan`: local files and the store's manifest to ordered
 //!   uploads and removals) and the storage I/O (`publish::store`,
@@ -52,7 +54,8 @@
 //!
 //! - [`model`], [`diagnostics`] and [`json`] depend on no other module of the crate.
 //! - [`validate`] never imports [`load`]: both depend on [`source`].
-//! - [`load`], [`validate`] and [`site`] know nothing about HTTP, axum or tokio.
+//! - [`load`], [`validate`], [`site`] and [`import`] know nothing about HTTP,
+//!   axum or tokio; [`import`] depends on [`model`] (and [`json`]) only.
 //! - [`site`] does not import [`publish`]; [`publish`] reads the site's
 //!   cache policies and layout, and `publish::plan` does no I/O.
 //! - No rewrite loses a value: a file with a repeated key is an error, and
@@ -86,6 +89,7 @@ pub mod cmd;
 pub mod control;
 pub mod diagnostics;
 pub mod guard;
+pub mod import;
 pub mod json;
 pub mod load;
 pub mod mcp;

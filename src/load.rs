@@ -3,7 +3,7 @@
 //!
 //! Loading is the first phase of checking: a file that is not UTF-8 text (or
 //! starts with a byte-order mark) yields a `json-syntax` diagnostic here, and
-//! the later phases skip it. Parsing the JSON belongs to [`crate::validate`],
+//! the later phases skip it. Parsing the JSON belongs to the validator,
 //! which reads the text once into a tree with spans. The registry is loaded
 //! once ([`open`]); games are loaded one at a time ([`load_game`]) so that
 //! memory is bounded by the largest game, not by the whole tree. The types it

@@ -1,8 +1,8 @@
 //! What the loader hands the validator: source files as text, a game's files
 //! and the opened root. Plain data: no I/O, no parsing.
 //!
-//! These types sit beside [`crate::model`] so that [`crate::load`] (which
-//! fills them) and [`crate::validate`] (which reads them) both depend on them
+//! These types sit beside `model` so that the loader (which
+//! fills them) and the validator (which reads them) both depend on them
 //! and never on each other.
 
 use std::path::PathBuf;

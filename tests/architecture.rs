@@ -19,6 +19,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "site",
         &["model", "diagnostics", "source", "load", "validate"],
     ),
+    ("import", &["model", "json"]),
     ("publish", &["site"]),
     ("control", &[]),
     ("guard", &[]),
@@ -43,6 +44,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "cmd",
         &[
             "cli",
+            "import",
             "site",
             "source",
             "load",

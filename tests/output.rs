@@ -45,6 +45,22 @@ fn out_inside_the_inputs_or_above_the_root_is_refused_and_nothing_changes() {
     assert_eq!(snapshot(root.path()), before);
 }
 
+#[cfg(unix)]
+#[test]
+fn a_new_directory_behind_a_symlink_into_the_inputs_is_refused() {
+    let root = fixture_root(None);
+    std::os::unix::fs::symlink(root.path().join("data"), root.path().join("link")).unwrap();
+    let before = snapshot(&root.path().join("data"));
+    let output = build(root.path(), &["--out", "link/new"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("inside `data`"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(snapshot(&root.path().join("data")), before);
+}
+
 #[test]
 fn a_directory_holding_games_json_is_refused() {
     let root = fixture_root(None);
@@ -264,4 +280,29 @@ fn closed_output_pipes_end_quietly() {
         // ripgrep's rule: the reader has gone, which is not a failure.
         assert_eq!(code, Some(0), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn diff_into_a_closed_pipe_ends_quietly() {
+    let root = fixture_root(None);
+    let output = build(root.path(), &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // The deployed copy differs, so diff has something to print.
+    let deployed = tempfile::tempdir().unwrap();
+    crate::util::copy_tree(&root.path().join("site"), deployed.path());
+    std::fs::remove_file(deployed.path().join("api/v1/activity/demo.json")).unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let router =
+        axum::Router::new().fallback_service(tower_http::services::ServeDir::new(deployed.path()));
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    runtime.spawn(async move { axum::serve(listener, router).await });
+    let (code, err) = run_into_closed_pipe(
+        root.path(),
+        &["diff", "--against", &base, "--now", FIXTURE_NOW],
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(code, Some(0), "{err}");
 }

@@ -44,3 +44,6 @@ mod serve;
 
 // The owned output directory (marker, --force, defaults under --root) and closed pipes.
 mod output;
+
+// `import --from DIR|URL`: round trips through a built site, --force, failing files.
+mod import;

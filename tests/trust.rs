@@ -275,13 +275,7 @@ async fn bodies_that_are_not_json_get_415_and_bodiless_posts_still_work() {
 
 fn site_with_api(api: &Api) -> (tempfile::TempDir, axum::Router) {
     let dir = tempfile::tempdir().unwrap();
-    let options = BuildOptions {
-        root: dir.path().to_path_buf(),
-        out: dir.path().join("site"),
-        now: None,
-        force: false,
-        ..BuildOptions::default()
-    };
+    let options = BuildOptions::new(dir.path(), dir.path().join("site"));
     let state = ServerState::new(options).with_mounts(api.router.clone());
     (dir, server::router(state))
 }
@@ -551,13 +545,7 @@ async fn corrupt_state_files_are_moved_aside_at_start() {
 #[tokio::test]
 async fn a_half_sent_header_is_cut_off_and_shutdown_still_works() {
     let dir = tempfile::tempdir().unwrap();
-    let options = BuildOptions {
-        root: dir.path().to_path_buf(),
-        out: dir.path().join("site"),
-        now: None,
-        force: false,
-        ..BuildOptions::default()
-    };
+    let options = BuildOptions::new(dir.path(), dir.path().join("site"));
     let state = ServerState::new(options).with_limits(Limits {
         header_read_timeout: Duration::from_millis(300),
         max_connections: 4,
@@ -595,13 +583,7 @@ async fn a_half_sent_header_is_cut_off_and_shutdown_still_works() {
 #[tokio::test]
 async fn connections_beyond_the_bound_wait_for_a_free_slot() {
     let dir = tempfile::tempdir().unwrap();
-    let options = BuildOptions {
-        root: dir.path().to_path_buf(),
-        out: dir.path().join("site"),
-        now: None,
-        force: false,
-        ..BuildOptions::default()
-    };
+    let options = BuildOptions::new(dir.path(), dir.path().join("site"));
     let state = ServerState::new(options).with_limits(Limits {
         header_read_timeout: Duration::from_secs(600),
         max_connections: 1,

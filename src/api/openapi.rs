@@ -97,6 +97,11 @@ pub fn finish(document: OpenApi) -> Value {
         })
     {
         let takes_body = operation.get("requestBody").is_some();
+        // A name in the path that no configuration, extension or operator
+        // method can have (`control::names`) is a 400.
+        let names_something = operation["parameters"]
+            .as_array()
+            .is_some_and(|p| p.iter().any(|p| p["in"] == "path"));
         let Some(responses) = operation
             .get_mut("responses")
             .and_then(Value::as_object_mut)
@@ -108,6 +113,13 @@ pub fn finish(document: OpenApi) -> Value {
                 "The Host is not allowed (AllowedHosts) or the Origin is neither the server's own nor an allowed one",
             )
         });
+        if names_something {
+            responses.entry("400").or_insert_with(|| {
+                error_response(
+                    "The name in the path is not usable: control, format, bidi or zero-width characters, a Windows device name, a trailing dot or space, or over 255 bytes",
+                )
+            });
+        }
         if takes_body {
             responses.entry("415").or_insert_with(|| {
                 error_response("The body is not sent as Content-Type: application/json")

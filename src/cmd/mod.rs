@@ -11,6 +11,7 @@ mod build;
 mod check;
 mod diff;
 mod fmt;
+mod import;
 mod publish;
 mod serve;
 mod status;
@@ -23,6 +24,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Status(args) => status::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Import(args) => import::run(args),
         Command::Publish(args) => publish::run(args),
     }
 }

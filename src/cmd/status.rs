@@ -67,6 +67,14 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
             &b.locale,
         ))
     });
+    for game in &checked.games {
+        if crate::import::is_placeholder(&game.game) {
+            eprintln!(
+                "note: games.json: `{}` still has the placeholder `dataSource` (and maybe `name`) that `import` wrote; replace them with the real ones",
+                game.game.id
+            );
+        }
+    }
     match args.format {
         StatusFormat::Json => {
             super::print_out(&format!("{}\n", serde_json::to_string_pretty(&rows)?))?;

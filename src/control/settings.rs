@@ -156,6 +156,14 @@ fn check(path: &str, old: &Value, new: &Value) -> std::result::Result<(), String
         };
         return Err(format!("`{path}` must be {expected}, not {}", kind_of(new)));
     }
+    // Every integer setting is unsigned and at most 32 bits (`AppSettings`);
+    // the schema says `minimum: 0`, so a negative value must not be stored.
+    if old.is_u64() && !new.as_u64().is_some_and(|n| n <= u64::from(u32::MAX)) {
+        return Err(format!(
+            "`{path}` must be a whole number from 0 to {}, not {new}",
+            u32::MAX
+        ));
+    }
     match rule(path) {
         Rule::Fraction if !new.as_f64().is_some_and(|x| (0.0..=1.0).contains(&x)) => {
             Err(format!("`{path}` must be between 0 and 1, not {new}"))
@@ -370,5 +378,20 @@ mod tests {
             s.update(&json!({"display.windowState.width": 1.5}))
                 .is_err()
         );
+    }
+
+    /// Schemathesis found a negative window width stored by a PUT and then
+    /// served against the schema's `minimum: 0`.
+    #[test]
+    fn unsigned_settings_refuse_negative_and_oversized_numbers() {
+        let (_d, s) = store();
+        for bad in [json!(-1629), json!(4_294_967_296_u64)] {
+            let err = s
+                .update(&json!({"display": {"windowState": {"width": bad}}}))
+                .unwrap_err();
+            assert!(err.to_string().contains("whole number from 0"), "{err}");
+        }
+        assert_eq!(s.get()["display"]["windowState"]["width"], json!(1280));
+        assert!(s.update(&json!({"display.windowState.width": 0})).is_ok());
     }
 }

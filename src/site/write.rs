@@ -169,10 +169,21 @@ pub fn guard_output(root: &Path, out: &Path, force: bool) -> anyhow::Result<Outp
 fn absolute(path: &Path) -> anyhow::Result<PathBuf> {
     let path = std::path::absolute(path)
         .with_context(|| format!("bad output path `{}`", path.display()))?;
-    // Resolve symlinks of the existing part, so `site -> /` is caught too.
-    match fs::canonicalize(&path) {
-        Ok(resolved) => Ok(resolved),
-        Err(_) => Ok(path),
+    // Resolve symlinks of the longest existing part, so `site -> /` and
+    // `link/new` with `link -> data` are caught too.
+    let mut existing = path.as_path();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(resolved) = fs::canonicalize(existing) {
+            return Ok(rest.iter().rev().fold(resolved, |acc, part| acc.join(part)));
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_owned());
+                existing = parent;
+            }
+            _ => return Ok(path),
+        }
     }
 }
 

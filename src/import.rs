@@ -1,0 +1,544 @@
+//! Moving an existing API in: published activity files (`<game>.json`,
+//! `<game>-<locale>.json`, and an `api/v1/games.json` index when there is
+//! one) to the files of a data tree (`games.json`, `data/<game>/<locale>.json`).
+//!
+//! Pure: it takes bytes and returns bytes. Reading folders, fetching URLs,
+//! comparing with what is on disk and writing belong to `cmd/import.rs`.
+//! It depends on [`crate::model`] and the [`crate::json`] parser only.
+//!
+//! Nothing is lost on the way: a data file is the source text itself, byte
+//! for byte, with a `$schema` line added after its opening brace (so key
+//! order, activity order, number spelling, `kind` and fields this tool does
+//! not know, even a repeated key, all survive for `check` to judge).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value};
+
+use crate::model::Game;
+
+/// `$schema` of an imported data file, relative to `data/<game>/`.
+pub const DATA_SCHEMA: &str = "../../schema/activity.schema.json";
+/// `$schema` of a new `games.json`.
+pub const REGISTRY_SCHEMA: &str = "schema/games.schema.json";
+/// Host of the placeholder `dataSource` written for a game nobody described
+/// yet; `status` points such games out. `.invalid` never resolves (RFC 2606).
+pub const PLACEHOLDER_HOST: &str = "replace-me.invalid";
+
+/// One published file, as found in a folder or fetched from a URL.
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub game: String,
+    /// `None` for the un-suffixed `<game>.json` (the default locale).
+    pub locale: Option<String>,
+    /// Where it came from, for messages (a path or a URL).
+    pub origin: String,
+    pub bytes: Vec<u8>,
+}
+
+/// What an `api/v1/games.json` index (as `build` writes it) says about a game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexGame {
+    pub id: String,
+    pub locales: Vec<String>,
+    pub default_locale: String,
+    /// `name`, `dataSource` and `timeZone` as published, when present.
+    pub described: Map<String, Value>,
+    /// Paths of the published files: (locale, is the un-suffixed file, path).
+    pub files: Vec<(String, bool, String)>,
+}
+
+/// Reads an `api/v1/games.json` index. `Err` says why it is not one.
+pub fn parse_index(bytes: &[u8]) -> Result<Vec<IndexGame>, String> {
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
+    let games = value
+        .get("games")
+        .and_then(Value::as_array)
+        .ok_or("no `games` array")?;
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+    let mut out = Vec::new();
+    for game in games {
+        let id = text(game, "id").ok_or("a game without `id`")?;
+        let locales: Vec<String> = game
+            .get("locales")
+            .and_then(Value::as_array)
+            .map(|l| {
+                l.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let default_locale = text(game, "defaultLocale")
+            .or_else(|| locales.first().cloned())
+            .ok_or_else(|| format!("game `{id}` has no locales"))?;
+        let mut described = Map::new();
+        for key in ["name", "dataSource", "timeZone"] {
+            if let Some(v) = game.get(key) {
+                described.insert(key.to_owned(), v.clone());
+            }
+        }
+        let mut files = Vec::new();
+        for file in game
+            .get("files")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let (Some(locale), Some(path)) = (text(file, "locale"), text(file, "path")) {
+                let default = file
+                    .get("default")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false);
+                files.push((locale, default, path));
+            }
+        }
+        out.push(IndexGame {
+            id,
+            locales,
+            default_locale,
+            described,
+            files,
+        });
+    }
+    Ok(out)
+}
+
+/// Whether `s` is a locale tag that cannot be the tail of a game id: game
+/// ids are lowercase, so a tag with a region or script (`en-US`, `zh-Hans`)
+/// or a bare language that also has an un-suffixed twin is a locale.
+fn looks_like_locale(s: &str) -> bool {
+    let mut parts = s.split('-');
+    let Some(lang) = parts.next() else {
+        return false;
+    };
+    let lang_ok = (2..=3).contains(&lang.len()) && lang.bytes().all(|b| b.is_ascii_lowercase());
+    let rest: Vec<&str> = parts.collect();
+    lang_ok
+        && !rest.is_empty()
+        && rest
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric()))
+        && rest.iter().any(|p| {
+            p.bytes()
+                .any(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+        })
+}
+
+/// Splits published file names (`ak.json`, `ak-en-US.json`, `ba-jp.json`)
+/// into (game, locale). A hyphenated tail is a locale only when it looks
+/// like one (`en-US`), or when it is a bare language (`en`) and the folder
+/// also has the un-suffixed file of the game before it; otherwise the whole
+/// stem is a game id (`ba-jp`). Names that are not `*.json` are skipped.
+pub fn split_names(names: &[String]) -> BTreeMap<String, (String, Option<String>)> {
+    let stems: BTreeSet<&str> = names
+        .iter()
+        .filter_map(|n| n.strip_suffix(".json"))
+        .collect();
+    let mut out = BTreeMap::new();
+    for name in names {
+        let Some(stem) = name.strip_suffix(".json") else {
+            continue;
+        };
+        let mut split = None;
+        for (i, _) in stem.match_indices('-') {
+            let (game, locale) = (&stem[..i], &stem[i + 1..]);
+            let bare_language = (2..=3).contains(&locale.len())
+                && locale.bytes().all(|b| b.is_ascii_lowercase())
+                && stems.contains(game);
+            if looks_like_locale(locale) || bare_language {
+                split = Some((game.to_owned(), Some(locale.to_owned())));
+                break;
+            }
+        }
+        out.insert(
+            name.clone(),
+            split.unwrap_or_else(|| (stem.to_owned(), None)),
+        );
+    }
+    out
+}
+
+/// The text of a data file: the source with `"$schema"` added as the first
+/// key, in the source's own indentation. The source must be a JSON object.
+pub fn data_file(source: &[u8]) -> Result<String, String> {
+    let text = std::str::from_utf8(source).map_err(|e| format!("not UTF-8: {e}"))?;
+    // A byte-order mark is an encoding detail, not a value.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let Value::Object(object) = &value else {
+        return Err("not a JSON object".to_owned());
+    };
+    if object.contains_key("$schema") {
+        return Ok(text.to_owned());
+    }
+    let open = text.find('{').ok_or("not a JSON object")?;
+    let after = &text[open + 1..];
+    let gap_len = after.len() - after.trim_start().len();
+    let (gap, rest) = after.split_at(gap_len);
+    let entry = format!("\"$schema\": {}", Value::from(DATA_SCHEMA));
+    Ok(if rest.starts_with('}') {
+        format!("{}{{{gap}{entry}{gap}{rest}", &text[..open])
+    } else {
+        format!("{}{{{gap}{entry},{gap}{rest}", &text[..open])
+    })
+}
+
+/// One game of the result, with where its default locale came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedGame {
+    pub id: String,
+    pub locales: Vec<String>,
+    pub default_locale: String,
+    /// Whether `games.json` gets placeholders for it (nobody described it).
+    pub placeholder: bool,
+}
+
+/// What an import writes, and what it could not take.
+#[derive(Debug, Default)]
+pub struct Plan {
+    /// Paths relative to the root, and their contents; `games.json` last.
+    pub files: Vec<(String, String)>,
+    pub games: Vec<PlannedGame>,
+    /// One line per source that was not imported, and why.
+    pub errors: Vec<String>,
+}
+
+/// Everything the mapping needs.
+#[derive(Debug, Default)]
+pub struct Inputs {
+    pub sources: Vec<Source>,
+    /// The index of the site imported from, when it had one.
+    pub index: Option<Vec<IndexGame>>,
+    /// The root's `games.json`, when it has one.
+    pub existing_registry: Option<String>,
+    /// The locale of an un-suffixed file no index or registry explains.
+    pub default_locale: String,
+}
+
+/// Maps published files to the files of a data tree.
+///
+/// - The un-suffixed `<game>.json` is the default locale: the index's or
+///   the existing registry's `defaultLocale`, else `inputs.default_locale`.
+///   When its suffixed twin is there too they must hold the same document.
+/// - `games.json` keeps every game and field already there; an imported
+///   game gets its locales and default locale from the files; name, time
+///   zone and source come from the registry, else from the index, else
+///   placeholders (the id, and a `dataSource` on [`PLACEHOLDER_HOST`]).
+pub fn plan(inputs: Inputs) -> Result<Plan, String> {
+    let mut registry = match &inputs.existing_registry {
+        Some(text) => {
+            if has_repeated_keys(text) {
+                return Err(
+                    "games.json has a key twice in one object; rewriting it would lose a value, so fix it first"
+                        .to_owned(),
+                );
+            }
+            let value: Value = serde_json::from_str(text)
+                .map_err(|e| format!("games.json is not JSON ({e}); fix it first"))?;
+            let Value::Object(map) = value else {
+                return Err("games.json is not a JSON object; fix it first".to_owned());
+            };
+            map
+        }
+        None => {
+            let mut map = Map::new();
+            map.insert("$schema".to_owned(), Value::from(REGISTRY_SCHEMA));
+            map.insert("games".to_owned(), Value::Array(Vec::new()));
+            map
+        }
+    };
+    let known: BTreeMap<String, Game> = registry
+        .get("games")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|g| serde_json::from_value::<Game>(g.clone()).ok())
+        .map(|g| (g.id.clone(), g))
+        .collect();
+    let index: BTreeMap<&str, &IndexGame> = inputs
+        .index
+        .iter()
+        .flatten()
+        .map(|g| (g.id.as_str(), g))
+        .collect();
+
+    // Group by game; resolve the un-suffixed file's locale.
+    // Games in the index's order, then in the order their files came.
+    let mut by_game: Vec<(String, Vec<&Source>)> = inputs
+        .index
+        .iter()
+        .flatten()
+        .map(|g| (g.id.clone(), Vec::new()))
+        .collect();
+    for source in &inputs.sources {
+        match by_game.iter_mut().find(|(id, _)| *id == source.game) {
+            Some((_, list)) => list.push(source),
+            None => by_game.push((source.game.clone(), vec![source])),
+        }
+    }
+    let mut result = Plan::default();
+    let mut registry_games: Vec<Value> = registry
+        .get("games")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    for (id, sources) in &by_game {
+        if !is_game_id(id) {
+            for s in sources {
+                result.errors.push(format!(
+                    "{}: `{id}` is not a game id (lowercase letters, digits and single hyphens)",
+                    s.origin
+                ));
+            }
+            continue;
+        }
+        let default_locale = index
+            .get(id.as_str())
+            .map(|g| g.default_locale.clone())
+            .or_else(|| known.get(id).map(|g| g.default_locale.clone()))
+            .unwrap_or_else(|| inputs.default_locale.clone());
+        // locale -> (origin, text)
+        let mut docs: BTreeMap<String, (String, String)> = BTreeMap::new();
+        let mut order: Vec<String> = Vec::new();
+        let unsuffixed = sources.iter().find(|s| s.locale.is_none());
+        let mut ordered: Vec<&&Source> = sources.iter().filter(|s| s.locale.is_some()).collect();
+        ordered.sort_by_key(|s| s.locale.clone());
+        for source in unsuffixed.into_iter().chain(ordered) {
+            let locale = source
+                .locale
+                .clone()
+                .unwrap_or_else(|| default_locale.clone());
+            let text = match data_file(&source.bytes) {
+                Ok(text) => text,
+                Err(why) => {
+                    result.errors.push(format!("{}: {why}", source.origin));
+                    continue;
+                }
+            };
+            if let Some((first, kept)) = docs.get(&locale) {
+                if !same_document(kept, &text) {
+                    result.errors.push(format!(
+                        "{}: differs from {first}, which holds the same locale `{locale}`; kept {first}, compare the two",
+                        source.origin
+                    ));
+                }
+                continue;
+            }
+            order.push(locale.clone());
+            docs.insert(locale, (source.origin.clone(), text));
+        }
+        if docs.is_empty() {
+            continue;
+        }
+        // Locale order: the index's, else the registry's, then the rest.
+        let preferred: Vec<String> = index
+            .get(id.as_str())
+            .map(|g| g.locales.clone())
+            .or_else(|| known.get(id).map(|g| g.locales.clone()))
+            .unwrap_or_else(|| vec![default_locale.clone()]);
+        let mut locales: Vec<String> = preferred
+            .iter()
+            .filter(|l| docs.contains_key(*l))
+            .cloned()
+            .collect();
+        for locale in &order {
+            if !locales.contains(locale) {
+                locales.push(locale.clone());
+            }
+        }
+        let default_locale = if docs.contains_key(&default_locale) {
+            default_locale
+        } else {
+            locales[0].clone()
+        };
+        for locale in &locales {
+            let (_, text) = &docs[locale];
+            result
+                .files
+                .push((format!("data/{id}/{locale}.json"), text.clone()));
+        }
+        let placeholder = update_registry(
+            &mut registry_games,
+            id,
+            &locales,
+            &default_locale,
+            index.get(id.as_str()).map(|g| &g.described),
+        );
+        result.games.push(PlannedGame {
+            id: id.clone(),
+            locales,
+            default_locale,
+            placeholder,
+        });
+    }
+    registry.insert("games".to_owned(), Value::Array(registry_games));
+    let mut text = serde_json::to_string_pretty(&Value::Object(registry))
+        .map_err(|e| format!("cannot write games.json: {e}"))?;
+    text.push('\n');
+    result.files.push(("games.json".to_owned(), text));
+    Ok(result)
+}
+
+/// Sets the locales of game `id` in the registry's games, adding the game
+/// when it is new. Returns whether placeholders were written.
+fn update_registry(
+    games: &mut Vec<Value>,
+    id: &str,
+    locales: &[String],
+    default_locale: &str,
+    described: Option<&Map<String, Value>>,
+) -> bool {
+    let locales_value = Value::Array(locales.iter().cloned().map(Value::from).collect());
+    if let Some(Value::Object(game)) = games
+        .iter_mut()
+        .find(|g| g.get("id").and_then(Value::as_str) == Some(id))
+    {
+        // Locales already listed stay (their files may be on disk already).
+        let mut all: Vec<Value> = game
+            .get("locales")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        for locale in locales {
+            if !all.iter().any(|l| l.as_str() == Some(locale)) {
+                all.push(Value::from(locale.as_str()));
+            }
+        }
+        game.insert("locales".to_owned(), Value::Array(all));
+        game.insert("defaultLocale".to_owned(), Value::from(default_locale));
+        return false;
+    }
+    let described = described.cloned().unwrap_or_default();
+    let placeholder = !described.contains_key("name") || !described.contains_key("dataSource");
+    let mut game = Map::new();
+    game.insert("id".to_owned(), Value::from(id));
+    game.insert(
+        "name".to_owned(),
+        described
+            .get("name")
+            .cloned()
+            .unwrap_or_else(|| Value::from(id)),
+    );
+    game.insert("locales".to_owned(), locales_value);
+    game.insert("defaultLocale".to_owned(), Value::from(default_locale));
+    game.insert(
+        "dataSource".to_owned(),
+        described
+            .get("dataSource")
+            .cloned()
+            .unwrap_or_else(|| Value::from(format!("https://{PLACEHOLDER_HOST}/{id}"))),
+    );
+    if let Some(tz) = described.get("timeZone") {
+        game.insert("timeZone".to_owned(), tz.clone());
+    }
+    games.push(Value::Object(game));
+    placeholder
+}
+
+/// Whether `game` carries the placeholders [`plan`] writes.
+pub fn is_placeholder(game: &Game) -> bool {
+    let source = match &game.data_source {
+        crate::model::Localized::One(s) => s.as_str(),
+        crate::model::Localized::Many(map) => map.values().next().map_or("", String::as_str),
+    };
+    source.contains(PLACEHOLDER_HOST)
+}
+
+fn is_game_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.split('-').all(|p| {
+            !p.is_empty()
+                && p.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
+/// Whether two data-file texts hold the same document (`$schema` aside).
+fn same_document(a: &str, b: &str) -> bool {
+    let parse = |t: &str| {
+        serde_json::from_str::<Value>(t).ok().map(|mut v| {
+            if let Value::Object(m) = &mut v {
+                m.remove("$schema");
+            }
+            v
+        })
+    };
+    let (a, b) = (parse(a), parse(b));
+    a.is_some() && a == b
+}
+
+/// Whether some object of `text` has a key twice (at any depth).
+pub fn has_repeated_keys(text: &str) -> bool {
+    crate::json::parse(text).is_ok_and(|parsed| !parsed.duplicates.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_split_into_game_and_locale() {
+        let names: Vec<String> = [
+            "ak.json",
+            "ak-en-US.json",
+            "ba-jp.json",
+            "ba-global.json",
+            "xtlr-zh-Hant.json",
+            "sr.json",
+            "sr-en.json",
+            "notes.txt",
+        ]
+        .map(String::from)
+        .to_vec();
+        let split = split_names(&names);
+        let get = |n: &str| split.get(n).cloned();
+        assert_eq!(get("ak.json"), Some(("ak".into(), None)));
+        assert_eq!(
+            get("ak-en-US.json"),
+            Some(("ak".into(), Some("en-US".into())))
+        );
+        assert_eq!(get("ba-jp.json"), Some(("ba-jp".into(), None)));
+        assert_eq!(get("ba-global.json"), Some(("ba-global".into(), None)));
+        assert_eq!(
+            get("xtlr-zh-Hant.json"),
+            Some(("xtlr".into(), Some("zh-Hant".into())))
+        );
+        assert_eq!(get("sr-en.json"), Some(("sr".into(), Some("en".into()))));
+        assert_eq!(get("notes.txt"), None);
+    }
+
+    #[test]
+    fn the_schema_line_goes_first_and_nothing_else_moves() {
+        let pretty = "{\n  \"version\": \"1.0\",\n  \"b\": 1.50\n}\n";
+        assert_eq!(
+            data_file(pretty.as_bytes()).unwrap(),
+            "{\n  \"$schema\": \"../../schema/activity.schema.json\",\n  \"version\": \"1.0\",\n  \"b\": 1.50\n}\n"
+        );
+        assert_eq!(
+            data_file(b"{\"a\":1}").unwrap(),
+            "{\"$schema\": \"../../schema/activity.schema.json\",\"a\":1}"
+        );
+        assert_eq!(
+            data_file(b"{}").unwrap(),
+            "{\"$schema\": \"../../schema/activity.schema.json\"}"
+        );
+        let repeated = "{\"a\": 1, \"a\": 2}";
+        assert!(
+            data_file(repeated.as_bytes())
+                .unwrap()
+                .ends_with(repeated.trim_start_matches('{'))
+        );
+        assert!(data_file(b"[1]").is_err());
+        assert!(data_file(b"{").is_err());
+    }
+
+    #[test]
+    fn repeated_keys_are_found_at_any_depth() {
+        assert!(!has_repeated_keys(
+            r#"{"a": [{"b": 1, "c": 2}], "b": {"b": 1}}"#
+        ));
+        assert!(has_repeated_keys(r#"{"a": 1, "a": 1}"#));
+        assert!(has_repeated_keys(r#"{"a": [{"b": 1}, {"c": 1, "c": 2}]}"#));
+    }
+}
