@@ -158,7 +158,7 @@ fn check(path: &str, old: &Value, new: &Value) -> std::result::Result<(), String
     }
     // Every integer setting is unsigned and at most 32 bits (`AppSettings`);
     // the schema says `minimum: 0`, so a negative value must not be stored.
-    if old.is_u64() && !new.as_u64().is_some_and(|n| n <= u64::from(u32::MAX)) {
+    if old.is_u64() && new.as_u64().is_none_or(|n| n > u64::from(u32::MAX)) {
         return Err(format!(
             "`{path}` must be a whole number from 0 to {}, not {new}",
             u32::MAX
