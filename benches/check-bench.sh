@@ -160,7 +160,7 @@ command_for() {
             printf '%q check --root %q --now %s' "$BIN" "$root" "$NOW" ;;
         bare-parse)
             # The figure to beat: only reading and parsing every data file
-            # into serde_json::Value, on every core (examples/bare-parse.rs).
+            # into serde_json::Value, on every core (benches/bare-parse.rs).
             printf '%q %q' "$REPO/target/release/examples/bare-parse" "$root" ;;
         activity-site-1-thread)
             # The same, on one rayon thread: the gap to the line above is what

@@ -4,7 +4,7 @@
 # benches/check-bench.sh, without check-jsonschema, which takes minutes a run).
 #
 # Rows: `activity-site check` (every rule, every position), the same on one
-# rayon thread, `bare-parse` (examples/bare-parse.rs: read every data file and
+# rayon thread, `bare-parse` (benches/bare-parse.rs: read every data file and
 # parse it into serde_json::Value on every core, nothing else: the figure to
 # beat) and ajv-cli with the same schema. Prints a Markdown table with medians,
 # ratios to `activity-site`, mean CPU time and the median peak RSS of
@@ -41,7 +41,7 @@ if [ ! -x "$AJV" ]; then
     npm install --prefix "$TOOLS/npm" --no-audit --no-fund ajv-cli@5 ajv-formats@3 >&2
 fi
 
-log "building the release binary and examples/bare-parse"
+log "building the release binary and the bare-parse example (benches/bare-parse.rs)"
 (cd "$REPO" && cargo build --release --locked --bins --example bare-parse >&2)
 BIN=$REPO/target/release/activity-site
 PARSE=$REPO/target/release/examples/bare-parse
