@@ -42,6 +42,27 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+
+    /// A `json-syntax` error: the loader's (encoding) and the parser's share it.
+    pub fn json_syntax(
+        file: &str,
+        line: usize,
+        column: usize,
+        width: usize,
+        message: String,
+        help: Option<String>,
+    ) -> Diagnostic {
+        Diagnostic {
+            code: "json-syntax",
+            severity: Severity::Error,
+            file: file.to_string(),
+            line,
+            column,
+            message,
+            help,
+            width,
+        }
+    }
 }
 
 /// Where a value sits in a source file.

@@ -104,7 +104,7 @@ pub fn read_source(root: &Path, rel: &str) -> Result<Option<SourceFile>, Box<Dia
         Ok(bytes) => bytes,
         Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(err) => {
-            return Err(Box::new(syntax(
+            return Err(Box::new(Diagnostic::json_syntax(
                 rel,
                 1,
                 1,
@@ -120,7 +120,7 @@ pub fn read_source(root: &Path, rel: &str) -> Result<Option<SourceFile>, Box<Dia
 /// Decodes `bytes` as UTF-8 text without a byte-order mark.
 pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<SourceFile, Box<Diagnostic>> {
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        return Err(Box::new(syntax(
+        return Err(Box::new(Diagnostic::json_syntax(
             rel,
             1,
             1,
@@ -140,7 +140,7 @@ pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<SourceFile, Box<Diagnostic>> 
             // The prefix is valid UTF-8 by definition of `valid_up_to`.
             let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
             let at = locate(prefix, valid, valid);
-            Err(Box::new(syntax(
+            Err(Box::new(Diagnostic::json_syntax(
                 rel,
                 at.line,
                 at.column,
@@ -149,26 +149,6 @@ pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<SourceFile, Box<Diagnostic>> 
                 Some("save the file as UTF-8".to_string()),
             )))
         }
-    }
-}
-
-fn syntax(
-    rel: &str,
-    line: usize,
-    column: usize,
-    width: usize,
-    message: String,
-    help: Option<String>,
-) -> Diagnostic {
-    Diagnostic {
-        code: "json-syntax",
-        severity: Severity::Error,
-        file: rel.to_string(),
-        line,
-        column,
-        message,
-        help,
-        width,
     }
 }
 

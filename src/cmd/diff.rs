@@ -85,39 +85,17 @@ fn fetch_all(urls: &[String], timeout: Duration) -> anyhow::Result<Vec<Option<Ve
 }
 
 async fn fetch(client: &reqwest::Client, url: &str) -> anyhow::Result<Option<Vec<u8>>> {
-    let response = client
-        .get(url)
-        .send()
-        .await
-        .map_err(|err| anyhow::anyhow!("cannot fetch {url}: {}", describe(&err)))?;
+    let response = client.get(url).send().await.map_err(|err| {
+        anyhow::anyhow!("cannot fetch {url}: {}", super::describe_http_error(&err))
+    })?;
     match response.status() {
         reqwest::StatusCode::OK => {
-            let body = response
-                .bytes()
-                .await
-                .map_err(|err| anyhow::anyhow!("cannot read {url}: {}", describe(&err)))?;
+            let body = response.bytes().await.map_err(|err| {
+                anyhow::anyhow!("cannot read {url}: {}", super::describe_http_error(&err))
+            })?;
             Ok(Some(body.to_vec()))
         }
         reqwest::StatusCode::NOT_FOUND => Ok(None),
         status => anyhow::bail!("GET {url} answered {status}"),
     }
-}
-
-/// A reqwest error with its causes, which say what actually went wrong
-/// (connection refused, DNS, timeout).
-fn describe(err: &reqwest::Error) -> String {
-    let mut text = if err.is_timeout() {
-        "timed out".to_owned()
-    } else if err.is_connect() {
-        "the host is unreachable".to_owned()
-    } else {
-        err.to_string()
-    };
-    let mut source = std::error::Error::source(err);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }

@@ -392,7 +392,7 @@ async fn fetch(client: &reqwest::Client, url: &str) -> Result<Vec<u8>, Fetch> {
         .get(url)
         .send()
         .await
-        .map_err(|err| Fetch::Failed(describe(&err)))?;
+        .map_err(|err| Fetch::Failed(super::describe_http_error(&err)))?;
     match response.status() {
         reqwest::StatusCode::OK => {}
         reqwest::StatusCode::NOT_FOUND => return Err(Fetch::NotFound),
@@ -409,7 +409,7 @@ async fn fetch(client: &reqwest::Client, url: &str) -> Result<Vec<u8>, Fetch> {
     while let Some(chunk) = response
         .chunk()
         .await
-        .map_err(|err| Fetch::Failed(describe(&err)))?
+        .map_err(|err| Fetch::Failed(super::describe_http_error(&err)))?
     {
         if body.len() + chunk.len() > MAX_FILE_BYTES {
             return Err(too_big());
@@ -417,24 +417,6 @@ async fn fetch(client: &reqwest::Client, url: &str) -> Result<Vec<u8>, Fetch> {
         body.extend_from_slice(&chunk);
     }
     Ok(body)
-}
-
-/// A reqwest error with its causes (timed out, refused, DNS).
-fn describe(err: &reqwest::Error) -> String {
-    let mut text = if err.is_timeout() {
-        "timed out".to_owned()
-    } else if err.is_connect() {
-        "the host is unreachable".to_owned()
-    } else {
-        err.to_string()
-    };
-    let mut source = std::error::Error::source(err);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 /// Writes through a synced temporary file in the same folder.

@@ -55,3 +55,22 @@ pub(crate) fn stderr_color() -> bool {
     use std::io::IsTerminal;
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
 }
+
+/// A reqwest error with its causes, which say what actually went wrong
+/// (timed out, connection refused, DNS): `diff` and `import` fetch URLs.
+pub(crate) fn describe_http_error(err: &reqwest::Error) -> String {
+    let mut text = if err.is_timeout() {
+        "timed out".to_owned()
+    } else if err.is_connect() {
+        "the host is unreachable".to_owned()
+    } else {
+        err.to_string()
+    };
+    let mut source = std::error::Error::source(err);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}

@@ -6,7 +6,7 @@
 //! character in a string) the parser's own message stands. Either way the
 //! byte range becomes a line and a column counted in characters.
 
-use crate::diagnostics::{Diagnostic, Severity, locate};
+use crate::diagnostics::{Diagnostic, locate};
 use crate::json::SyntaxError;
 
 pub fn diagnostic(rel: &str, text: &str, err: &SyntaxError) -> Diagnostic {
@@ -43,7 +43,7 @@ pub fn diagnostic(rel: &str, text: &str, err: &SyntaxError) -> Diagnostic {
                     opened.line,
                     opened.column
                 );
-                return syntax(
+                return Diagnostic::json_syntax(
                     rel,
                     at.line,
                     at.column,
@@ -54,10 +54,10 @@ pub fn diagnostic(rel: &str, text: &str, err: &SyntaxError) -> Diagnostic {
             }
             let at = locate(text, range.start, range.end);
             let help = syntax_help(&kind);
-            syntax(rel, at.line, at.column, at.width, kind, help)
+            Diagnostic::json_syntax(rel, at.line, at.column, at.width, kind, help)
         }
         Ok(result) if result.value.is_none() => {
-            syntax(rel, 1, 1, 1, "the file is empty".to_string(), None)
+            Diagnostic::json_syntax(rel, 1, 1, 1, "the file is empty".to_string(), None)
         }
         Ok(_) => own(rel, text, err),
     }
@@ -70,7 +70,7 @@ fn own(rel: &str, text: &str, err: &SyntaxError) -> Diagnostic {
         .message
         .contains("must be escaped")
         .then(|| "write it as an escape such as `\\n` or `\\u0007`, or remove it".to_string());
-    syntax(rel, at.line, at.column, at.width, err.message.clone(), help)
+    Diagnostic::json_syntax(rel, at.line, at.column, at.width, err.message.clone(), help)
 }
 
 /// Whether brackets outside strings ever nest deeper than `limit`.
@@ -122,24 +122,4 @@ fn syntax_help(kind: &str) -> Option<String> {
         return None;
     };
     Some(help.to_string())
-}
-
-fn syntax(
-    rel: &str,
-    line: usize,
-    column: usize,
-    width: usize,
-    message: String,
-    help: Option<String>,
-) -> Diagnostic {
-    Diagnostic {
-        code: "json-syntax",
-        severity: Severity::Error,
-        file: rel.to_string(),
-        line,
-        column,
-        message,
-        help,
-        width,
-    }
 }
