@@ -57,14 +57,15 @@ declare -A CMD=(
     [activity-site]="$BIN check --root $CORPUS --now $NOW"
     [activity-site-1-thread]="env RAYON_NUM_THREADS=1 $BIN check --root $CORPUS --now $NOW"
     [bare-parse]="$PARSE $CORPUS"
-    [ajv]="$AJV validate --spec=draft2020 --strict=false --all-errors -s $CORPUS/schema/activity.schema.json -d $CORPUS/data/*/*.json"
+    [ajv]="$AJV validate --spec=draft2020 --strict=false --all-errors -s $CORPUS/schema/activity.schema.json -d '$CORPUS/data/*/*.json'"
 )
 ORDER="activity-site activity-site-1-thread bare-parse ajv"
 
 args=()
 for name in $ORDER; do args+=(-n "$name" "${CMD[$name]}"); done
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
-# ajv's glob is expanded by the shell here; hyperfine runs each command through sh.
+# ajv expands its quoted glob itself: expanded by the shell, 4,000 paths after
+# one -d are "too many arguments" to ajv-cli (exit 2).
 hyperfine --style basic --warmup 1 --runs "$RUNS" --export-json "$OUT/times.json" "${args[@]}" >&2
 for name in $ORDER; do
     rm -f "$OUT/$name.mem"
