@@ -12,7 +12,7 @@ use axum::http::{Request, StatusCode};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use crate::control::harness::{self, Api, FAST, Reply, fast, open};
+use crate::control::harness::{self, Api, FAST, fast, open, send_to};
 
 /// A request with headers (name, value) and an optional raw body.
 fn request(method: &str, path: &str, headers: &[(&str, &[u8])], body: &str) -> Request<Body> {
@@ -278,24 +278,6 @@ fn site_with_api(api: &Api) -> (tempfile::TempDir, axum::Router) {
     let options = BuildOptions::new(dir.path(), dir.path().join("site"));
     let state = ServerState::new(options).with_mounts(api.router.clone());
     (dir, server::router(state))
-}
-
-async fn send_to(router: &axum::Router, request: Request<Body>) -> Reply {
-    use tower::ServiceExt;
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-        .await
-        .unwrap()
-        .to_vec();
-    let json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    Reply {
-        status,
-        headers,
-        bytes,
-        json,
-    }
 }
 
 /// Regression: `GET /api/`, `/api/Auth/` and `/api/Nope/Nothing` answered the HTML 404 page.

@@ -439,24 +439,9 @@ fn known_keys(pointer: &str, registry: bool) -> Vec<&'static str> {
             ]
         }
     } else if depth == 0 {
-        vec![
-            "$schema",
-            "version",
-            "versionName",
-            "startTime",
-            "endTime",
-            "cover",
-            "activities",
-        ]
+        rules::DOCUMENT_KEYS.to_vec()
     } else {
-        vec![
-            "name",
-            "kind",
-            "description",
-            "startTime",
-            "endTime",
-            "cover",
-        ]
+        rules::ACTIVITY_KEYS.to_vec()
     }
 }
 

@@ -485,28 +485,33 @@ pub fn invisible(node: &Node<'_>, key: Option<&str>, report: &mut Reporter<'_>) 
     }
 }
 
+/// The keys an activity document may have (`schema/activity.schema.json`):
+/// what [`schema_valid`] allows and what unknown-key hints suggest.
+pub const DOCUMENT_KEYS: &[&str] = &[
+    "$schema",
+    "version",
+    "versionName",
+    "startTime",
+    "endTime",
+    "cover",
+    "activities",
+];
+
+/// The keys an activity may have.
+pub const ACTIVITY_KEYS: &[&str] = &[
+    "name",
+    "kind",
+    "description",
+    "startTime",
+    "endTime",
+    "cover",
+];
+
 /// Whether the built-in activity schema accepts the document, decided on
 /// the tree: the same types, required and allowed keys, non-empty strings and
 /// time pattern as `schema/activity.schema.json`. Only the verdict: the
 /// diagnostics come from the schema itself.
 pub fn schema_valid(doc: &Node<'_>) -> bool {
-    const TOP: &[&str] = &[
-        "$schema",
-        "version",
-        "versionName",
-        "startTime",
-        "endTime",
-        "cover",
-        "activities",
-    ];
-    const ACTIVITY: &[&str] = &[
-        "name",
-        "kind",
-        "description",
-        "startTime",
-        "endTime",
-        "cover",
-    ];
     fn object_ok(
         node: &Node<'_>,
         allowed: &[&str],
@@ -539,7 +544,7 @@ pub fn schema_valid(doc: &Node<'_>) -> bool {
     let activity_ok = |activity: &Node<'_>| {
         object_ok(
             activity,
-            ACTIVITY,
+            ACTIVITY_KEYS,
             &["name", "description", "startTime", "endTime"],
             |key, value| match key {
                 "name" => non_empty(value),
@@ -550,7 +555,7 @@ pub fn schema_valid(doc: &Node<'_>) -> bool {
     };
     object_ok(
         doc,
-        TOP,
+        DOCUMENT_KEYS,
         &[
             "version",
             "versionName",

@@ -81,22 +81,28 @@ pub fn fast() -> Api {
     open(FAST, ApiOptions::default())
 }
 
+/// Sends `request` through any router (the control API alone, or the whole
+/// `serve` router) without a socket, and reads the whole answer.
+pub async fn send_to(router: &Router, request: Request<Body>) -> Reply {
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap()
+        .to_vec();
+    let json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    Reply {
+        status,
+        headers,
+        bytes,
+        json,
+    }
+}
+
 impl Api {
     pub async fn send(&self, request: Request<Body>) -> Reply {
-        let response = self.router.clone().oneshot(request).await.unwrap();
-        let status = response.status();
-        let headers = response.headers().clone();
-        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-            .await
-            .unwrap()
-            .to_vec();
-        let json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        Reply {
-            status,
-            headers,
-            bytes,
-            json,
-        }
+        send_to(&self.router, request).await
     }
 
     /// A request with an optional JSON body.
