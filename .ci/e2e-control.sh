@@ -20,13 +20,13 @@ BASE="http://127.0.0.1:$PORT"
 
 log() { printf '\n== %s\n' "$*"; }
 
-if [[ "${CI:-}" == "true" ]] && command -v apt-get >/dev/null; then
-    log "installing system packages"
-    SUDO=""
-    [[ "$(id -u)" != 0 ]] && SUDO="sudo"
-    $SUDO apt-get update -qq
-    $SUDO apt-get install -y -qq python3 python3-venv python3-pip curl >/dev/null
-fi
+# shellcheck source=.ci/lib.sh
+. .ci/lib.sh
+need_apt=()
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
+command -v curl >/dev/null 2>&1 || need_apt+=(curl)
+apt_need "${need_apt[@]}"
 
 work="$(mktemp -d)"
 server_pid=""
@@ -47,9 +47,8 @@ ST="$work/venv/bin/st"
 if [[ -n "${E2E_SERVER:-}" ]]; then
     read -ra SERVER <<<"$E2E_SERVER"
 else
-    log "building"
-    cargo build --quiet
-    SERVER=(target/debug/activity-site serve --no-watch --out "$work/site")
+    use_activity_site
+    SERVER=("$ACTIVITY_SITE_BIN" serve --no-watch --out "$work/site")
 fi
 
 log "starting ${SERVER[*]}"

@@ -17,9 +17,8 @@ limit="${E2E_TIMEOUT:-240}"
 
 say() { echo "e2e-mcp.sh: $*"; }
 
-as_root() {
-    if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
-}
+# shellcheck source=.ci/lib.sh
+. .ci/lib.sh
 
 # Python with venv, on a fresh Debian machine.
 if ! command -v python3 >/dev/null || ! python3 -m venv --help >/dev/null 2>&1 \
@@ -30,11 +29,7 @@ if ! command -v python3 >/dev/null || ! python3 -m venv --help >/dev/null 2>&1 \
         python3 python3-venv python3-pip ca-certificates
 fi
 
-if [ -z "${ACTIVITY_SITE_BIN:-}" ]; then
-    say "building activity-site"
-    cargo build --quiet --bin activity-site
-    ACTIVITY_SITE_BIN="$repo/target/debug/activity-site"
-fi
+use_activity_site
 
 work="$(mktemp -d)"
 server_pid=""

@@ -18,17 +18,14 @@ NOW=2026-11-22T12:00:00
 E2E=target/e2e
 mkdir -p "$E2E"
 
+# shellcheck source=.ci/lib.sh
+. .ci/lib.sh
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  echo "installing ${need_apt[*]}"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" fonts-noto-cjk >/dev/null
-fi
+[ -n "$(fc-list :lang=zh 2>/dev/null)" ] || need_apt+=(fonts-noto-cjk)
+apt_need "${need_apt[@]}"
 
 if [ ! -x "$E2E/venv/bin/python" ]; then
   python3 -m venv "$E2E/venv"
@@ -36,9 +33,9 @@ fi
 "$E2E/venv/bin/pip" install -q --disable-pip-version-check 'websockets>=12' 'icalendar>=5' 'html5lib>=1.1'
 
 echo "building the site (now = $NOW)"
-timeout 1800 cargo build --locked -q
-./target/debug/activity-site build --out site --now "$NOW"
-./target/debug/activity-site build --out "$E2E/site-again" --now "$NOW"
+use_activity_site
+"$ACTIVITY_SITE_BIN" build --out site --now "$NOW"
+"$ACTIVITY_SITE_BIN" build --out "$E2E/site-again" --now "$NOW"
 if ! diff -r site "$E2E/site-again" >/dev/null; then
   echo "FAIL: two builds of the same data differ" >&2
   diff -rq site "$E2E/site-again" >&2 || true

@@ -15,16 +15,12 @@ cd "$(dirname "$0")/.."
 E2E=target/e2e
 mkdir -p "$E2E"
 
+# shellcheck source=.ci/lib.sh
+. .ci/lib.sh
 need_apt=()
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  echo "installing ${need_apt[*]}"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
-fi
+apt_need "${need_apt[@]}"
 
 VENV="$E2E/venv-publish"
 if [ ! -x "$VENV/bin/python" ]; then
@@ -32,7 +28,7 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 timeout 600 "$VENV/bin/pip" install -q --disable-pip-version-check 'moto[server]>=5,<6' 'boto3>=1.34'
 
-timeout 1800 cargo build --locked -q
+use_activity_site
 
 PORT=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 ENDPOINT="http://127.0.0.1:$PORT"
@@ -57,7 +53,7 @@ for _ in $(seq 1 100); do
 done
 
 timeout 900 "$VENV/bin/python" .ci/e2e_publish.py \
-  --binary ./target/debug/activity-site \
+  --binary "$ACTIVITY_SITE_BIN" \
   --root . \
   --endpoint "$ENDPOINT"
 echo "e2e-publish passed"

