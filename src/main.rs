@@ -8,6 +8,7 @@ use clap::Parser;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    no_huge_pages();
     let cli = activity_site::cli::Cli::parse();
     match activity_site::cmd::run(cli) {
         Ok(code) => code,
@@ -16,5 +17,19 @@ fn main() -> ExitCode {
             eprintln!("error: {err:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Turns transparent huge pages off for this process. mimalloc asks for them
+/// on its arenas, and the kernel then backs each touched 2 MiB of a
+/// short-lived command with a whole zeroed huge page: peak memory of a build
+/// about doubles (25 to 55 MB) and clearing those pages costs more time than
+/// it saves. Set at the start of `main`, before the work allocates.
+fn no_huge_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_THP_DISABLE only sets a flag of this process; the
+    // arguments are plain integers and nothing is read through pointers.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
 }

@@ -25,18 +25,32 @@ pub const PRODID: &str = "-//activity-site//Game activity calendar//EN";
 /// id, then every locale's under `<game>-<locale>`.
 pub fn render_calendars(game: &GameOutput) -> Vec<OutputFile> {
     let mut files = Vec::new();
-    for doc in game.documents.iter().filter(|d| d.is_default) {
+    let mut per_locale = Vec::new();
+    for doc in &game.documents {
+        let mut both = calendars_of(game, doc);
+        per_locale.extend(both.pop());
+        files.extend(both);
+    }
+    files.extend(per_locale);
+    files
+}
+
+/// The calendars of one document: `<game>.ics` first when it is the
+/// default locale's, then `<game>-<locale>.ics`. They depend on the game's
+/// registry entry and this document only.
+pub fn calendars_of(game: &GameOutput, doc: &LocaleDocument) -> Vec<OutputFile> {
+    let bytes = render_calendar(game, doc).into_bytes();
+    let mut files = Vec::with_capacity(2);
+    if doc.is_default {
         files.push(OutputFile {
             path: format!("api/v1/activity/{}.ics", game.game.id),
-            bytes: render_calendar(game, doc).into_bytes(),
+            bytes: bytes.clone(),
         });
     }
-    for doc in &game.documents {
-        files.push(OutputFile {
-            path: format!("api/v1/activity/{}-{}.ics", game.game.id, doc.locale),
-            bytes: render_calendar(game, doc).into_bytes(),
-        });
-    }
+    files.push(OutputFile {
+        path: format!("api/v1/activity/{}-{}.ics", game.game.id, doc.locale),
+        bytes,
+    });
     files
 }
 

@@ -1,16 +1,18 @@
 //! The builder: a validated data tree to the files of `site/`. No HTTP, no async.
 //!
 //! [`build`] checks the tree first; with any error it writes nothing. Otherwise
-//! it makes a plan of parts, each a pure function of named inputs: per game,
-//! its documents and calendars (from its registry entry and validated
-//! documents), and its pages (the same plus "now"); then the shared files
-//! (the index, which takes each game's summary, the home page, the schema,
-//! `404.html`, `_headers`). Parts run in parallel (rayon); each is taken from
-//! the build [`cache`] when its key (the inputs, the tool's version and the
-//! templates) is known, else rendered, precompressed and stored. The files
-//! ([`OutputFile`]) are written into a staging directory beside the output,
-//! which is swapped in with a rename. Times are parsed once, into
-//! [`DocumentTimes`], when a document enters the plan.
+//! it makes a plan of parts, each a pure function of named inputs: per
+//! document, its JSON files and calendars (from the game's registry entry,
+//! its locales and the validated document), and its page (the same plus
+//! "now"); then the shared files (the index, which takes each game's
+//! summary, the home page, the schema, `404.html`, `_headers`). Each part is
+//! taken from the build [`cache`] when its key (the inputs, the tool's
+//! version and the templates) is known, else rendered; the text of every
+//! rendered part is then compressed on every core (rayon), largest file
+//! first, and stored. The files ([`OutputFile`]) are written into a staging
+//! directory beside the output (files the previous site holds byte for byte
+//! are hard-linked from it), which is swapped in with a rename. Times are
+//! parsed once, into [`DocumentTimes`], when a document enters the plan.
 
 pub mod cache;
 pub mod diff;
@@ -367,10 +369,10 @@ struct Part<'a> {
 }
 
 enum Work<'a> {
-    /// A game's JSON documents (given, rendered already) and calendars.
-    Api(&'a GameOutput, &'a [Vec<u8>]),
-    /// A game's pages at `now`.
-    Pages(&'a GameOutput, NaiveDateTime),
+    /// A document's JSON files (its bytes given, rendered already) and calendars.
+    Api(&'a GameOutput, &'a LocaleDocument, &'a [u8]),
+    /// A document's page at `now`.
+    Page(&'a GameOutput, &'a LocaleDocument, NaiveDateTime),
     /// A file that is cheap to render, rendered already: keyed by its bytes,
     /// so only its compression is saved.
     Ready(OutputFile),
@@ -405,38 +407,41 @@ pub(crate) fn render(checked: &Checked, how: &Render<'_>) -> anyhow::Result<Rend
         })
         .collect();
 
-    let mut parts = Vec::with_capacity(games.len() * 2 + 5);
+    // One part per document and output kind: editing one locale's file
+    // renders and compresses that locale's files only. A document's files
+    // depend on the game's registry entry, the locales it has documents in
+    // (the pages link to each other), and the document itself.
+    let mut parts = Vec::with_capacity(games.len() * 4 + 5);
     for (game, (entry, json)) in games.iter().zip(&inputs) {
-        let mut named: Vec<&[u8]> = vec![b"game", entry];
+        let locales: Vec<u8> = game
+            .documents
+            .iter()
+            .flat_map(|d| [d.locale.as_bytes(), if d.is_default { b"*;" } else { b";" }])
+            .flatten()
+            .copied()
+            .collect();
         for (doc, bytes) in game.documents.iter().zip(json) {
-            named.extend([
+            let named: [&[u8]; 6] = [
+                b"game",
+                entry,
+                &locales,
                 doc.locale.as_bytes(),
                 if doc.is_default { b"default" } else { b"other" },
-                bytes.as_slice(),
-            ]);
+                bytes,
+            ];
+            parts.push(Part {
+                key: Key::new(salt, false, &[&[b"api".as_slice()], &named[..]].concat()),
+                work: Work::Api(game, doc, bytes),
+            });
+            parts.push(Part {
+                key: Key::new(
+                    salt,
+                    true,
+                    &[&[b"page".as_slice(), now_text.as_bytes()], &named[..]].concat(),
+                ),
+                work: Work::Page(game, doc, now),
+            });
         }
-        let api_key = Key::new(
-            salt,
-            false,
-            &[&[b"api".as_slice()], named.as_slice()].concat(),
-        );
-        parts.push(Part {
-            key: api_key,
-            work: Work::Api(game, json),
-        });
-        let pages_key = Key::new(
-            salt,
-            true,
-            &[
-                &[b"pages".as_slice(), now_text.as_bytes()],
-                named.as_slice(),
-            ]
-            .concat(),
-        );
-        parts.push(Part {
-            key: pages_key,
-            work: Work::Pages(game, now),
-        });
     }
     let shared = [
         (index_file(&games, &inputs), false),
@@ -462,10 +467,7 @@ pub(crate) fn render(checked: &Checked, how: &Render<'_>) -> anyhow::Result<Rend
         });
     }
 
-    let done: Vec<Done> = parts
-        .into_par_iter()
-        .map(|part| run_part(part, how))
-        .collect::<anyhow::Result<_>>()?;
+    let done = run_parts(parts, how)?;
 
     let mut rendered = Rendered {
         files: Vec::new(),
@@ -508,74 +510,138 @@ struct Done {
     deferred: usize,
 }
 
-/// Takes a part from the cache, or renders and compresses it (and caches it,
-/// unless its brotli siblings were deferred).
-fn run_part(part: Part<'_>, how: &Render<'_>) -> anyhow::Result<Done> {
+/// A part after its cache lookup: its entries, or its rendered files still
+/// to be compressed.
+enum Looked {
+    Hit(Vec<cache::Entry>),
+    Miss { key: Key, files: Vec<OutputFile> },
+}
+
+/// Runs the plan in three steps: every part is looked up in the cache or
+/// rendered (in parallel); then the text files of every rendered part are
+/// compressed, largest first, so that after a one-file edit the one big
+/// page does not wait behind small files on the same core; then each
+/// rendered part is assembled and stored (unless its brotli was deferred).
+fn run_parts(parts: Vec<Part<'_>>, how: &Render<'_>) -> anyhow::Result<Vec<Done>> {
+    let looked: Vec<Looked> = parts
+        .into_par_iter()
+        .with_max_len(1)
+        .map(|part| look_up_or_render(part, how))
+        .collect::<anyhow::Result<_>>()?;
+
+    // Identical files of a part (a game's default-locale document under two
+    // names) are compressed once: `first` maps each file to its source.
+    let mut jobs: Vec<(usize, usize)> = Vec::new();
+    let mut sources: Vec<Vec<usize>> = Vec::with_capacity(looked.len());
+    for (p, part) in looked.iter().enumerate() {
+        let mut source = Vec::new();
+        if let Looked::Miss { files, .. } = part {
+            let mut first: std::collections::HashMap<&[u8], usize> = Default::default();
+            for (i, file) in files.iter().enumerate() {
+                let s = *first.entry(&file.bytes).or_insert(i);
+                if s == i {
+                    jobs.push((p, i));
+                }
+                source.push(s);
+            }
+        }
+        sources.push(source);
+    }
+    let size = |&(p, i): &(usize, usize)| match &looked[p] {
+        Looked::Miss { files, .. } => files[i].bytes.len(),
+        Looked::Hit(_) => 0,
+    };
+    jobs.sort_by_key(|job| std::cmp::Reverse(size(job)));
+    let brotli = !how.defer_brotli;
+    let compressed: Vec<Vec<OutputFile>> = jobs
+        .par_iter()
+        .with_max_len(1)
+        .map(|&(p, i)| match &looked[p] {
+            Looked::Miss { files, .. } => publish::siblings(&files[i], brotli),
+            Looked::Hit(_) => Vec::new(),
+        })
+        .collect();
+    let siblings: std::collections::HashMap<(usize, usize), Vec<OutputFile>> =
+        jobs.into_iter().zip(compressed).collect();
+
+    let mut done = Vec::with_capacity(looked.len());
+    let mut to_store = Vec::new();
+    for (p, (part, source)) in looked.into_iter().zip(sources).enumerate() {
+        let (key, files) = match part {
+            Looked::Hit(entries) => {
+                done.push(Done {
+                    entries,
+                    hit: true,
+                    stored: false,
+                    deferred: 0,
+                });
+                continue;
+            }
+            Looked::Miss { key, files } => (key, files),
+        };
+        let deferred = if brotli {
+            0
+        } else {
+            files.iter().filter(|f| publish::is_text(&f.path)).count()
+        };
+        let mut entries = Vec::with_capacity(files.len() * 3);
+        for (file, &s) in files.iter().zip(&source) {
+            let own = siblings.get(&(p, s)).map(Vec::as_slice).unwrap_or_default();
+            entries.push(cache::Entry {
+                file: file.clone(),
+                sibling: false,
+            });
+            entries.extend(own.iter().map(|sib| cache::Entry {
+                file: OutputFile {
+                    path: format!("{}{}", file.path, &sib.path[files[s].path.len()..]),
+                    bytes: sib.bytes.clone(),
+                },
+                sibling: true,
+            }));
+        }
+        if deferred == 0 {
+            to_store.push((done.len(), key));
+        }
+        done.push(Done {
+            entries,
+            hit: false,
+            stored: false,
+            deferred,
+        });
+    }
+    if let Some((cache, _)) = how.cache {
+        // A failed write costs the next build time, nothing else.
+        let stored: Vec<usize> = to_store
+            .par_iter()
+            .filter(|(i, key)| cache.put(key, &done[*i].entries).is_ok())
+            .map(|(i, _)| *i)
+            .collect();
+        for i in stored {
+            done[i].stored = true;
+        }
+    }
+    Ok(done)
+}
+
+/// Takes a part from the cache, or renders its files (uncompressed).
+fn look_up_or_render(part: Part<'_>, how: &Render<'_>) -> anyhow::Result<Looked> {
     if let Some((cache, _)) = how.cache
         && let Some(entries) = cache.get(&part.key)
     {
-        return Ok(Done {
-            entries,
-            hit: true,
-            stored: false,
-            deferred: 0,
-        });
+        return Ok(Looked::Hit(entries));
     }
     let files = match part.work {
-        Work::Api(game, json) => {
-            let mut files = api_files_of(game, json);
-            files.extend(ics::render_calendars(game));
+        Work::Api(game, doc, json) => {
+            let mut files = doc_api_files(game, doc, json);
+            files.extend(ics::calendars_of(game, doc));
             files
         }
-        Work::Pages(game, now) => pages::render_game_pages(game, now)?,
+        Work::Page(game, doc, now) => vec![pages::render_page(game, doc, now)?],
         Work::Ready(file) => vec![file],
     };
-    let brotli = !how.defer_brotli;
-    // Identical files (a game's default-locale document under two names)
-    // are compressed once.
-    let mut first: std::collections::HashMap<&[u8], usize> = Default::default();
-    let unique: Vec<usize> = (0..files.len())
-        .filter(|&i| *first.entry(&files[i].bytes).or_insert(i) == i)
-        .collect();
-    let compressed: Vec<(usize, Vec<OutputFile>)> = unique
-        .par_iter()
-        .map(|&i| (i, publish::siblings(&files[i], brotli)))
-        .collect();
-    let compressed: std::collections::HashMap<usize, Vec<OutputFile>> =
-        compressed.into_iter().collect();
-    let deferred = if brotli {
-        0
-    } else {
-        files.iter().filter(|f| publish::is_text(&f.path)).count()
-    };
-    let mut entries = Vec::with_capacity(files.len() * 3);
-    for file in &files {
-        let source = first[file.bytes.as_slice()];
-        let siblings = compressed[&source].iter().map(|s| cache::Entry {
-            file: OutputFile {
-                path: format!("{}{}", file.path, &s.path[files[source].path.len()..]),
-                bytes: s.bytes.clone(),
-            },
-            sibling: true,
-        });
-        entries.push(cache::Entry {
-            file: file.clone(),
-            sibling: false,
-        });
-        entries.extend(siblings);
-    }
-    let mut stored = false;
-    if let Some((cache, _)) = how.cache
-        && deferred == 0
-    {
-        // A failed write costs the next build time, nothing else.
-        stored = cache.put(&part.key, &entries).is_ok();
-    }
-    Ok(Done {
-        entries,
-        hit: false,
-        stored,
-        deferred,
+    Ok(Looked::Miss {
+        key: part.key,
+        files,
     })
 }
 
@@ -600,19 +666,26 @@ pub fn api_files(games: &[GameOutput]) -> Vec<OutputFile> {
 
 /// The JSON API files of one game, given its documents' JSON (one per document).
 fn api_files_of(game: &GameOutput, json: &[Vec<u8>]) -> Vec<OutputFile> {
-    let mut files = Vec::new();
-    for (doc, bytes) in game.documents.iter().zip(json) {
-        if doc.is_default {
-            files.push(OutputFile {
-                path: api_path(&game.game, &doc.locale, true, "json"),
-                bytes: bytes.clone(),
-            });
-        }
+    game.documents
+        .iter()
+        .zip(json)
+        .flat_map(|(doc, bytes)| doc_api_files(game, doc, bytes))
+        .collect()
+}
+
+/// The JSON API files of one document: `<game>.json` too for the default locale.
+fn doc_api_files(game: &GameOutput, doc: &LocaleDocument, bytes: &[u8]) -> Vec<OutputFile> {
+    let mut files = Vec::with_capacity(2);
+    if doc.is_default {
         files.push(OutputFile {
-            path: api_path(&game.game, &doc.locale, false, "json"),
-            bytes: bytes.clone(),
+            path: api_path(&game.game, &doc.locale, true, "json"),
+            bytes: bytes.to_vec(),
         });
     }
+    files.push(OutputFile {
+        path: api_path(&game.game, &doc.locale, false, "json"),
+        bytes: bytes.to_vec(),
+    });
     files
 }
 

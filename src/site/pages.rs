@@ -44,15 +44,23 @@ pub fn render_index(games: &[GameOutput], now: NaiveDateTime) -> anyhow::Result<
 
 /// The pages of one game: one per locale.
 pub fn render_game_pages(game: &GameOutput, now: NaiveDateTime) -> anyhow::Result<Vec<OutputFile>> {
-    let env = environment()?;
     game.documents
         .iter()
-        .map(|doc| {
-            let page = game_page(game, doc, now)?;
-            let path = format!("{}index.html", page_dir(&game.game, doc));
-            render(env, "game.html", &path, &page)
-        })
+        .map(|doc| render_page(game, doc, now))
         .collect()
+}
+
+/// The page of one document. Of the game's other documents it shows only
+/// their locales, which the registry entry gives: a page depends on the
+/// entry, this document and `now`.
+pub fn render_page(
+    game: &GameOutput,
+    doc: &LocaleDocument,
+    now: NaiveDateTime,
+) -> anyhow::Result<OutputFile> {
+    let page = game_page(game, doc, now)?;
+    let path = format!("{}index.html", page_dir(&game.game, doc));
+    render(environment()?, "game.html", &path, &page)
 }
 
 /// `404.html`, the same for every site.
@@ -68,7 +76,7 @@ pub fn render_not_found() -> anyhow::Result<OutputFile> {
 /// Bump when a change of the renderers' or the compressors' code (not of
 /// the templates, which are hashed) changes the bytes of a page, a calendar,
 /// a document or a precompressed sibling: it is part of the build cache's key.
-pub const RENDERER_VERSION: &str = "2";
+pub const RENDERER_VERSION: &str = "3";
 
 /// A fingerprint of the templates and [`RENDERER_VERSION`].
 pub fn fingerprint() -> String {

@@ -1,6 +1,8 @@
 //! Writing the site: everything goes into a staging directory beside the
 //! output, which is then swapped in with one rename, so a host never serves
-//! half a site and a failed build leaves the old one untouched.
+//! half a site and a failed build leaves the old one untouched. A file that
+//! the previous (marked) site holds with exactly the same bytes is
+//! hard-linked into the staging directory instead of written again.
 //!
 //! The output directory is owned: every site carries [`OUTPUT_MARKER`], and
 //! [`guard_output`] lets a build replace only an absent, empty or marked
@@ -13,6 +15,7 @@ use std::io::{self, Write as _};
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::Context as _;
+use rayon::prelude::*;
 
 use super::OutputFile;
 
@@ -207,18 +210,32 @@ pub fn replace_dir(out: &Path, files: &[OutputFile]) -> anyhow::Result<()> {
                 parent.display()
             )
         })?;
-    for file in files {
+    // A file whose bytes the previous site already holds is linked, not
+    // written again: after a one-file edit almost every file is linked.
+    // Only a site this tool made (marked) lends its files.
+    let previous = out.join(OUTPUT_MARKER).is_file().then_some(out.as_path());
+    let dirs: std::collections::BTreeSet<&Path> = files
+        .iter()
+        .filter_map(|f| Path::new(&f.path).parent())
+        .collect();
+    for dir in dirs {
+        let dir = staging.path().join(dir);
+        fs::create_dir_all(&dir).with_context(|| format!("cannot create `{}`", dir.display()))?;
+    }
+    files.par_iter().with_max_len(8).try_for_each(|file| {
         let path = staging.path().join(&file.path);
-        if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create `{}`", dir.display()))?;
+        if let Some(previous) = previous {
+            let old = previous.join(&file.path);
+            if holds_exactly(&old, &file.bytes) && fs::hard_link(&old, &path).is_ok() {
+                return Ok(());
+            }
         }
         let mut handle = fs::File::create(&path)
             .with_context(|| format!("cannot write `{}`", path.display()))?;
         handle
             .write_all(&file.bytes)
-            .with_context(|| format!("cannot write `{}`", path.display()))?;
-    }
+            .with_context(|| format!("cannot write `{}`", path.display()))
+    })?;
     let marker = staging.path().join(OUTPUT_MARKER);
     fs::write(&marker, MARKER_TEXT)
         .with_context(|| format!("cannot write `{}`", marker.display()))?;
@@ -226,7 +243,7 @@ pub fn replace_dir(out: &Path, files: &[OutputFile]) -> anyhow::Result<()> {
     let staging = staging.keep();
     match swap(&staging, &out) {
         Ok(Some(old)) => {
-            let _ = fs::remove_dir_all(old);
+            remove_tree(&old);
             Ok(())
         }
         Ok(None) => Ok(()),
@@ -235,6 +252,34 @@ pub fn replace_dir(out: &Path, files: &[OutputFile]) -> anyhow::Result<()> {
             Err(err).with_context(|| format!("cannot replace `{}`", out.display()))
         }
     }
+}
+
+/// Removes a previous output (which the build made), its top-level
+/// entries in parallel. Best effort: what is left is only a hidden folder
+/// beside the output.
+fn remove_tree(dir: &Path) {
+    if let Ok(list) = fs::read_dir(dir) {
+        let entries: Vec<_> = list.flatten().collect();
+        entries.par_iter().for_each(|entry| {
+            let path = entry.path();
+            let _ = match entry.file_type() {
+                Ok(kind) if kind.is_dir() => fs::remove_dir_all(&path),
+                _ => fs::remove_file(&path),
+            };
+        });
+    }
+    let _ = fs::remove_dir_all(dir);
+}
+
+/// Whether `path` is a regular file (not a link) holding exactly `bytes`.
+fn holds_exactly(path: &Path, bytes: &[u8]) -> bool {
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return false;
+    };
+    if !meta.is_file() || meta.len() != bytes.len() as u64 {
+        return false;
+    }
+    fs::read(path).is_ok_and(|held| held == bytes)
 }
 
 /// Makes the staging directory world-readable like a normal build output
