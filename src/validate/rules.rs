@@ -3,7 +3,10 @@
 //! tree's mirror of the built-in activity schema ([`schema_valid`]). Document
 //! rules read the parsed tree; registry rules read its `serde_json::Value`.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
+
+// A fast, seeded hasher for the maps of short strings built for every document.
+use foldhash::{HashMap, HashMapExt as _, HashSet, HashSetExt as _};
 
 use chrono::{NaiveDate, NaiveDateTime, Timelike};
 use serde_json::Value;
@@ -309,20 +312,23 @@ fn cover(object: &Node<'_>, base: &Base, report: &mut Reporter<'_>) {
     if url.is_empty() {
         return;
     }
-    let pointer = format!("{base}/cover");
-    let (scheme, rest) = match url.split_once("://") {
-        Some((scheme, rest)) => (scheme.to_ascii_lowercase(), rest),
-        None => ("".to_string(), url),
-    };
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
     let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    // ASCII text without spaces or controls is the common case, checked by
+    // bytes; anything else is looked at character by character.
+    let plain = |c: char| !(c.is_whitespace() || c.is_control());
     let well_formed = !host.is_empty()
-        && !url.chars().any(|c| c.is_whitespace() || c.is_control())
+        && (url.bytes().all(|b| b.is_ascii_graphic()) || url.chars().all(plain))
         && host
             .chars()
-            .all(|c| c.is_alphanumeric() || "-.:[]@_".contains(c));
-    match scheme.as_str() {
-        "https" if well_formed => {}
-        "http" if well_formed => report.value(
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '.' | ':' | '[' | ']' | '@' | '_'));
+    let https = scheme.eq_ignore_ascii_case("https");
+    if https && well_formed {
+        return;
+    }
+    let pointer = format!("{base}/cover");
+    match scheme.eq_ignore_ascii_case("http") {
+        true if well_formed => report.value(
             &pointer,
             "cover-url",
             Warning,
@@ -394,29 +400,82 @@ fn is_format(c: char) -> bool {
     )
 }
 
-/// Whether `text` may hold a control or format character: a cheap byte scan
-/// that rules out almost every string (ASCII text, CJK text) at once. The
-/// lead bytes are those of every code point [`invisible_class`] names.
-fn may_hold_invisible(text: &str) -> bool {
-    /// The bytes that may start such a character (or be one).
-    static SUSPECT: [bool; 256] = {
-        let mut table = [false; 256];
-        let mut b = 0;
-        while b < 0x20 {
-            table[b] = true;
-            b += 1;
-        }
-        let leads = [
-            0x7F, 0xC2, 0xD8, 0xDB, 0xDC, 0xE0, 0xE1, 0xE2, 0xEF, 0xF0, 0xF3,
-        ];
-        let mut i = 0;
-        while i < leads.len() {
-            table[leads[i]] = true;
-            i += 1;
-        }
-        table
+/// Whether `text` may hold a control or format character. A first pass
+/// marks the bytes that could start one (ASCII controls and the lead bytes
+/// C2, D8 to DC, E0 to E2, EF, F0, F3), sixteen at a time; each marked byte
+/// is then settled by the bytes after it, so that CJK text and its
+/// punctuation (`，` is EF BC 8C, `—` is E2 80 94) pass. Errs only on the
+/// safe side: the caller decodes.
+fn may_hold_invisible(text: &str, newline_allowed: bool) -> bool {
+    let bytes = text.as_bytes();
+    let next = |i: usize| bytes.get(i).copied().unwrap_or(0);
+    let settled = |i: usize| match bytes[i] {
+        b'\n' => !newline_allowed,
+        b if b < 0x20 || b == 0x7F => true,
+        0xC2 => matches!(next(i + 1), 0x80..=0x9F | 0xAD),
+        0xE2 => matches!(
+            (next(i + 1), next(i + 2)),
+            (0x80, 0x8B..=0x8F | 0xAA..=0xAE) | (0x81, 0xA0..=0xAF)
+        ),
+        0xEF => matches!(
+            (next(i + 1), next(i + 2)),
+            (0xBB, 0xBF) | (0xBF, 0xB9..=0xBB)
+        ),
+        // D8, DB, DC, E0, E1, F0, F3 (and D9, DA, which the first pass
+        // lets through): rare, decoded by the caller.
+        _ => true,
     };
-    text.bytes().any(|b| SUSPECT[usize::from(b)])
+    let mut base = 0;
+    for chunk in bytes.chunks(16) {
+        let mut marks = lead_marks(chunk);
+        while marks != 0 {
+            if settled(base + marks.trailing_zeros() as usize) {
+                return true;
+            }
+            marks &= marks - 1;
+        }
+        base += chunk.len();
+    }
+    false
+}
+
+/// One bit per byte of `chunk` (at most 16) that may start an invisible
+/// character: below 0x20, 0x7F, C2, D8 to DC, E0 to E2, EF, F0 or F3.
+fn lead_marks(chunk: &[u8]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if chunk.len() == 16 {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of every x86_64 target, and the load reads
+        // exactly the 16 bytes of `chunk`, unaligned.
+        unsafe {
+            let b = _mm_loadu_si128(chunk.as_ptr().cast());
+            let at_most =
+                |x: __m128i, max: i8| _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(max)), x);
+            let is = |v: u8| _mm_cmpeq_epi8(b, _mm_set1_epi8(v as i8));
+            let within =
+                |low: u8, span: i8| at_most(_mm_sub_epi8(b, _mm_set1_epi8(low as i8)), span);
+            let marks = _mm_or_si128(
+                _mm_or_si128(
+                    _mm_or_si128(at_most(b, 0x1F), is(0x7F)),
+                    _mm_or_si128(is(0xC2), within(0xD8, 4)),
+                ),
+                _mm_or_si128(
+                    _mm_or_si128(within(0xE0, 2), is(0xEF)),
+                    _mm_or_si128(is(0xF0), is(0xF3)),
+                ),
+            );
+            return _mm_movemask_epi8(marks) as u32;
+        }
+    }
+    chunk.iter().enumerate().fold(0, |marks, (k, &b)| {
+        let lead = b < 0x20
+            || b == 0x7F
+            || b == 0xC2
+            || (0xD8..=0xDC).contains(&b)
+            || (0xE0..=0xE2).contains(&b)
+            || matches!(b, 0xEF | 0xF0 | 0xF3);
+        marks | (u32::from(lead) << k)
+    })
 }
 
 /// `whitespace` for characters nobody sees: control characters, zero-width
@@ -426,7 +485,7 @@ fn may_hold_invisible(text: &str) -> bool {
 pub fn invisible(node: &Node<'_>, key: Option<&str>, report: &mut Reporter<'_>) {
     match &node.value {
         Json::String(text) => {
-            if !may_hold_invisible(text) {
+            if !may_hold_invisible(text, key == Some("description")) {
                 return;
             }
             let field = key.unwrap_or("the value");
@@ -600,6 +659,8 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
     let Some(entries) = file.get("games").and_then(Value::as_array) else {
         return games;
     };
+    // Looked up once per locale of every game: a set, not the list.
+    let present: HashSet<&str> = data_files.iter().map(String::as_str).collect();
     let mut ids: HashMap<&str, usize> = HashMap::new();
     let mut listed: HashSet<String> = HashSet::new();
     let mut listed_games: HashSet<&str> = HashSet::new();
@@ -658,7 +719,7 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
             }
             if let Some(id) = id {
                 let path = format!("data/{id}/{locale}.json");
-                if !data_files.contains(&path) && is_game_id(id) && is_language_tag(locale) {
+                if !present.contains(path.as_str()) && is_game_id(id) && is_language_tag(locale) {
                     report.value(
                         &pointer,
                         "missing-file",
@@ -867,5 +928,49 @@ pub fn locale_parity(
             ),
             Some("translate the same activities with the same times in every locale".to_string()),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte prefilter never rules out a character that
+    /// `invisible_class` names, alone or between other text, and rules out
+    /// common CJK punctuation (and a line break where one is allowed).
+    #[test]
+    fn the_prefilter_keeps_every_invisible_character() {
+        let mut named = 0;
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            if invisible_class(c).is_some() {
+                named += 1;
+                let code = format!("U+{:04X}", c as u32);
+                assert!(may_hold_invisible(&c.to_string(), false), "{code}");
+                // Across the 32-byte chunks: early, and at the end of a long text.
+                let long = format!("活动{c}名，{}", "x".repeat(40));
+                assert!(may_hold_invisible(&long, c != '\n'), "{code}");
+                assert!(may_hold_invisible(&format!("{long}{c}"), false), "{code}");
+                // At every offset of a 16-byte chunk, and in the scalar tail.
+                for offset in 0..40 {
+                    let text = format!(
+                        "{}{c}{}",
+                        "活".repeat(offset % 3) + &"x".repeat(offset),
+                        "y".repeat(offset % 17)
+                    );
+                    assert!(may_hold_invisible(&text, false), "{code} after {offset}");
+                }
+            }
+        }
+        assert!(named > 200, "{named}");
+        for text in [
+            "限时活动：“星海”——开启！",
+            "（复刻）…",
+            "plain ascii",
+            "\n",
+            "裂隙奏鸣星海深渊余烬签到，庭院灯会霜烛虚构忆庭祈愿回声咖啡馆回声庆典。签到潮汐——调频试炼！",
+        ] {
+            assert_eq!(may_hold_invisible(text, false), text == "\n", "{text}");
+            assert!(!may_hold_invisible(text, true), "{text}");
+        }
     }
 }
