@@ -274,6 +274,9 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         Some(c) => Some((cache::Cache::open(&c.dir)?, &c.salt)),
         None => None,
     };
+    // The files that need no compression are written while the rest is
+    // compressed; then the compressed siblings, and the swap.
+    let staging = write::Staging::create(&options.out)?;
     let rendered = render(
         &checked,
         &Render {
@@ -281,11 +284,18 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
             cache: cache.as_ref().map(|(c, salt)| (c, *salt)),
             defer_brotli: options.defer_brotli,
         },
+        |early| staging.write(early),
     )?;
     let files = rendered.files;
+    let late: Vec<OutputFile> = files
+        .iter()
+        .filter(|f| !rendered.early.contains(&f.path))
+        .cloned()
+        .collect();
+    staging.write(&late)?;
+    staging.commit()?;
     let bytes = files.iter().map(|f| f.bytes.len() as u64).sum();
     let count = files.len();
-    write::replace_dir(&options.out, &files)?;
     if let Some((cache, _)) = &cache
         && rendered.stored > 0
     {
@@ -354,6 +364,8 @@ pub(crate) struct Render<'a> {
 pub(crate) struct Rendered {
     /// Every file of the site, sorted by path.
     pub files: Vec<OutputFile>,
+    /// The paths of the files handed to the `early` hook of [`render`].
+    pub early: std::collections::HashSet<String>,
     pub reused: usize,
     pub rendered: usize,
     /// Entries written to the cache.
@@ -380,7 +392,16 @@ enum Work<'a> {
 
 /// Renders every file of the site in memory, in a stable order: games in
 /// parallel, each part taken from the cache when its inputs are unchanged.
-pub(crate) fn render(checked: &Checked, how: &Render<'_>) -> anyhow::Result<Rendered> {
+///
+/// `early` gets the files known once every part is looked up (the cached
+/// parts whole, the rendered parts without their compressed siblings), on
+/// one core while the others compress: `build` writes them into the staging
+/// directory there. [`Rendered::early`] names them.
+pub(crate) fn render(
+    checked: &Checked,
+    how: &Render<'_>,
+    early: impl FnOnce(&[OutputFile]) -> anyhow::Result<()> + Send,
+) -> anyhow::Result<Rendered> {
     let games = outputs(checked);
     // Pages mark activities relative to "now", read in the default time zone.
     let now = how.now.unwrap_or_else(|| {
@@ -467,9 +488,10 @@ pub(crate) fn render(checked: &Checked, how: &Render<'_>) -> anyhow::Result<Rend
         });
     }
 
-    let done = run_parts(parts, how)?;
+    let (done, early) = run_parts(parts, how, early)?;
 
     let mut rendered = Rendered {
+        early,
         files: Vec::new(),
         reused: 0,
         rendered: 0,
@@ -522,12 +544,42 @@ enum Looked {
 /// compressed, largest first, so that after a one-file edit the one big
 /// page does not wait behind small files on the same core; then each
 /// rendered part is assembled and stored (unless its brotli was deferred).
-fn run_parts(parts: Vec<Part<'_>>, how: &Render<'_>) -> anyhow::Result<Vec<Done>> {
+fn run_parts(
+    parts: Vec<Part<'_>>,
+    how: &Render<'_>,
+    early: impl FnOnce(&[OutputFile]) -> anyhow::Result<()> + Send,
+) -> anyhow::Result<(Vec<Done>, std::collections::HashSet<String>)> {
     let looked: Vec<Looked> = parts
         .into_par_iter()
         .with_max_len(1)
         .map(|part| look_up_or_render(part, how))
         .collect::<anyhow::Result<_>>()?;
+
+    // What is known now: every primary file, and the cached siblings (a
+    // sibling never replaces a file of the same name).
+    let mut primary = std::collections::HashSet::new();
+    for part in &looked {
+        match part {
+            Looked::Hit(entries) => primary.extend(
+                entries
+                    .iter()
+                    .filter(|e| !e.sibling)
+                    .map(|e| e.file.path.clone()),
+            ),
+            Looked::Miss { files, .. } => primary.extend(files.iter().map(|f| f.path.clone())),
+        }
+    }
+    let known: Vec<OutputFile> = looked
+        .iter()
+        .flat_map(|part| match part {
+            Looked::Hit(entries) => entries
+                .iter()
+                .filter(|e| !e.sibling || !primary.contains(&e.file.path))
+                .map(|e| e.file.clone())
+                .collect::<Vec<_>>(),
+            Looked::Miss { files, .. } => files.clone(),
+        })
+        .collect();
 
     // Identical files of a part (a game's default-locale document under two
     // names) are compressed once: `first` maps each file to its source.
@@ -553,14 +605,20 @@ fn run_parts(parts: Vec<Part<'_>>, how: &Render<'_>) -> anyhow::Result<Vec<Done>
     };
     jobs.sort_by_key(|job| std::cmp::Reverse(size(job)));
     let brotli = !how.defer_brotli;
-    let compressed: Vec<Vec<OutputFile>> = jobs
-        .par_iter()
-        .with_max_len(1)
-        .map(|&(p, i)| match &looked[p] {
-            Looked::Miss { files, .. } => publish::siblings(&files[i], brotli),
-            Looked::Hit(_) => Vec::new(),
-        })
-        .collect();
+    let (handed, compressed) = rayon::join(
+        || early(&known),
+        || -> Vec<Vec<OutputFile>> {
+            jobs.par_iter()
+                .with_max_len(1)
+                .map(|&(p, i)| match &looked[p] {
+                    Looked::Miss { files, .. } => publish::siblings(&files[i], brotli),
+                    Looked::Hit(_) => Vec::new(),
+                })
+                .collect()
+        },
+    );
+    handed?;
+    let early_paths = known.into_iter().map(|f| f.path).collect();
     let siblings: std::collections::HashMap<(usize, usize), Vec<OutputFile>> =
         jobs.into_iter().zip(compressed).collect();
 
@@ -620,7 +678,7 @@ fn run_parts(parts: Vec<Part<'_>>, how: &Render<'_>) -> anyhow::Result<Vec<Done>
             done[i].stored = true;
         }
     }
-    Ok(done)
+    Ok((done, early_paths))
 }
 
 /// Takes a part from the cache, or renders its files (uncompressed).

@@ -190,66 +190,92 @@ fn absolute(path: &Path) -> anyhow::Result<PathBuf> {
     }
 }
 
-/// Writes `files` into a fresh directory and makes it `out` in one step.
-/// A symlinked output is followed: the directory it points to is replaced
-/// and the link kept.
-pub fn replace_dir(out: &Path, files: &[OutputFile]) -> anyhow::Result<()> {
-    let out = absolute(out)?;
-    let parent = out.parent().context("the output directory has no parent")?;
-    fs::create_dir_all(parent).with_context(|| format!("cannot create `{}`", parent.display()))?;
-    let name = out
-        .file_name()
-        .context("the output directory has no name")?
-        .to_string_lossy();
-    let staging = tempfile::Builder::new()
-        .prefix(&format!(".{name}.staging-"))
-        .tempdir_in(parent)
-        .with_context(|| {
-            format!(
-                "cannot create a staging directory in `{}`",
-                parent.display()
-            )
-        })?;
-    // A file whose bytes the previous site already holds is linked, not
-    // written again: after a one-file edit almost every file is linked.
-    // Only a site this tool made (marked) lends its files.
-    let previous = out.join(OUTPUT_MARKER).is_file().then_some(out.as_path());
-    let dirs: std::collections::BTreeSet<&Path> = files
-        .iter()
-        .filter_map(|f| Path::new(&f.path).parent())
-        .collect();
-    for dir in dirs {
-        let dir = staging.path().join(dir);
-        fs::create_dir_all(&dir).with_context(|| format!("cannot create `{}`", dir.display()))?;
+/// A staging directory beside the output: files are written into it (in
+/// as many batches as the caller likes, from any thread), then
+/// [`Staging::commit`] makes it the output in one step. Dropped without a
+/// commit, it is removed and the output is left as it was. A symlinked
+/// output is followed: the directory it points to is replaced and the link
+/// kept.
+pub struct Staging {
+    out: PathBuf,
+    dir: tempfile::TempDir,
+    /// The output being replaced, when it is a site this tool made: it
+    /// lends its files to [`Staging::write`].
+    previous: Option<PathBuf>,
+}
+
+impl Staging {
+    /// Creates the staging directory beside `out`.
+    pub fn create(out: &Path) -> anyhow::Result<Staging> {
+        let out = absolute(out)?;
+        let parent = out.parent().context("the output directory has no parent")?;
+        fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create `{}`", parent.display()))?;
+        let name = out
+            .file_name()
+            .context("the output directory has no name")?
+            .to_string_lossy();
+        let dir = tempfile::Builder::new()
+            .prefix(&format!(".{name}.staging-"))
+            .tempdir_in(parent)
+            .with_context(|| {
+                format!(
+                    "cannot create a staging directory in `{}`",
+                    parent.display()
+                )
+            })?;
+        // Only a site this tool made (marked) lends its files.
+        let previous = out.join(OUTPUT_MARKER).is_file().then(|| out.clone());
+        Ok(Staging { out, dir, previous })
     }
-    files.par_iter().with_max_len(8).try_for_each(|file| {
-        let path = staging.path().join(&file.path);
-        if let Some(previous) = previous {
-            let old = previous.join(&file.path);
-            if holds_exactly(&old, &file.bytes) && fs::hard_link(&old, &path).is_ok() {
-                return Ok(());
+
+    /// Writes `files` into the staging directory, on every core. A file
+    /// whose bytes the previous site already holds is linked, not written
+    /// again: after a one-file edit almost every file is linked.
+    pub fn write(&self, files: &[OutputFile]) -> anyhow::Result<()> {
+        let dirs: std::collections::BTreeSet<&Path> = files
+            .iter()
+            .filter_map(|f| Path::new(&f.path).parent())
+            .collect();
+        for dir in dirs {
+            let dir = self.dir.path().join(dir);
+            fs::create_dir_all(&dir)
+                .with_context(|| format!("cannot create `{}`", dir.display()))?;
+        }
+        files.par_iter().with_max_len(8).try_for_each(|file| {
+            let path = self.dir.path().join(&file.path);
+            if let Some(previous) = &self.previous {
+                let old = previous.join(&file.path);
+                if holds_exactly(&old, &file.bytes) && fs::hard_link(&old, &path).is_ok() {
+                    return Ok(());
+                }
             }
-        }
-        let mut handle = fs::File::create(&path)
-            .with_context(|| format!("cannot write `{}`", path.display()))?;
-        handle
-            .write_all(&file.bytes)
-            .with_context(|| format!("cannot write `{}`", path.display()))
-    })?;
-    let marker = staging.path().join(OUTPUT_MARKER);
-    fs::write(&marker, MARKER_TEXT)
-        .with_context(|| format!("cannot write `{}`", marker.display()))?;
-    set_dir_permissions(staging.path());
-    let staging = staging.keep();
-    match swap(&staging, &out) {
-        Ok(Some(old)) => {
-            remove_tree(&old);
-            Ok(())
-        }
-        Ok(None) => Ok(()),
-        Err(err) => {
-            let _ = fs::remove_dir_all(&staging);
-            Err(err).with_context(|| format!("cannot replace `{}`", out.display()))
+            let mut handle = fs::File::create(&path)
+                .with_context(|| format!("cannot write `{}`", path.display()))?;
+            handle
+                .write_all(&file.bytes)
+                .with_context(|| format!("cannot write `{}`", path.display()))
+        })
+    }
+
+    /// Marks the staging directory as a site and puts it at the output; the
+    /// previous output is removed.
+    pub fn commit(self) -> anyhow::Result<()> {
+        let marker = self.dir.path().join(OUTPUT_MARKER);
+        fs::write(&marker, MARKER_TEXT)
+            .with_context(|| format!("cannot write `{}`", marker.display()))?;
+        set_dir_permissions(self.dir.path());
+        let staging = self.dir.keep();
+        match swap(&staging, &self.out) {
+            Ok(Some(old)) => {
+                remove_tree(&old);
+                Ok(())
+            }
+            Ok(None) => Ok(()),
+            Err(err) => {
+                let _ = fs::remove_dir_all(&staging);
+                Err(err).with_context(|| format!("cannot replace `{}`", self.out.display()))
+            }
         }
     }
 }
