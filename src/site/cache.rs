@@ -40,6 +40,9 @@ const KEEP: Duration = Duration::from_secs(30 * 24 * 3600);
 /// Entries that depend on "now" (pages rendered at a given minute) stay this
 /// long after their last use: with the clock as "now" they are soon stale.
 const KEEP_NOW: Duration = Duration::from_secs(15 * 60);
+/// A sweep runs at most this often; the stamp's time says when it last ran.
+const SWEEP_EVERY: Duration = Duration::from_secs(15 * 60);
+const SWEPT_NAME: &str = "last-sweep";
 /// A hit refreshes the entry's time only when it is older than this.
 const TOUCH_AFTER: Duration = Duration::from_secs(60);
 
@@ -194,13 +197,24 @@ impl Cache {
         )
     }
 
-    /// Removes entries unused for longer than they are kept. Touches nothing
-    /// but entries (names of 64 hex digits, with or without `.now`).
+    /// Removes entries unused for longer than they are kept, at most once
+    /// every [`SWEEP_EVERY`] (a stamp file records the last sweep): a sweep
+    /// looks at every entry, which a one-file rebuild should not wait on.
+    /// Touches nothing but entries (names of 64 hex digits, with or without
+    /// `.now`) and the stamp.
     pub fn sweep(&self) {
+        let now = SystemTime::now();
+        let stamp = self.dir.join(SWEPT_NAME);
+        let recent = fs::metadata(&stamp)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| now.duration_since(t).unwrap_or_default() < SWEEP_EVERY);
+        if recent {
+            return;
+        }
+        let _ = fs::write(&stamp, b"");
         let Ok(list) = fs::read_dir(&self.dir) else {
             return;
         };
-        let now = SystemTime::now();
         for item in list.flatten() {
             let name = item.file_name();
             let Some(name) = name.to_str() else { continue };
@@ -350,6 +364,54 @@ mod tests {
             ..salt()
         };
         assert_ne!(a, Key::new(&newer, false, &[b"ab", b"c"]));
+    }
+
+    #[test]
+    fn a_sweep_removes_stale_entries_only_and_at_most_every_interval() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::open(dir.path()).unwrap();
+        let long_ago = SystemTime::now() - KEEP - Duration::from_secs(60);
+        let stale = |name: &str| {
+            let key = Key::new(&salt(), false, &[name.as_bytes()]);
+            cache.put(&key, &entries()).unwrap();
+            let path = dir.path().join(key.file_name());
+            let file = fs::File::options().write(true).open(&path).unwrap();
+            file.set_modified(long_ago).unwrap();
+            path
+        };
+        let fresh = Key::new(&salt(), false, &[b"fresh"]);
+        cache.put(&fresh, &entries()).unwrap();
+        fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+
+        let first = stale("first");
+        cache.sweep();
+        assert!(!first.exists(), "a stale entry is removed");
+        assert!(cache.get(&fresh).is_some(), "a fresh entry is kept");
+
+        let second = stale("second");
+        cache.sweep();
+        assert!(
+            second.exists(),
+            "a second sweep within the interval does nothing"
+        );
+
+        let stamp = fs::File::options()
+            .write(true)
+            .open(dir.path().join(SWEPT_NAME))
+            .unwrap();
+        stamp
+            .set_modified(SystemTime::now() - SWEEP_EVERY - Duration::from_secs(1))
+            .unwrap();
+        cache.sweep();
+        assert!(
+            !second.exists(),
+            "once the interval has passed, it sweeps again"
+        );
+        assert_eq!(
+            fs::read_to_string(dir.path().join("notes.txt")).unwrap(),
+            "mine"
+        );
+        assert!(dir.path().join(TAG_NAME).exists());
     }
 
     #[test]
