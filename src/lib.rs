@@ -67,7 +67,9 @@
 //! - [`api`] and [`mcp`] import [`control`] and [`guard`], never [`site`] or each other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
 //! - A build with any error writes nothing; a good build replaces the output
-//!   directory in one rename, so a host never serves half a site.
+//!   directory in one rename, so a host never serves half a site. It reuses
+//!   (hard-links) a file of the previous site only when that site is marked
+//!   as its own and the file holds exactly the bytes it would write.
 //! - A publish uploads data before the index that names it and the index
 //!   before the pages, records what it owns in a manifest before creating
 //!   anything, and removes (with `--delete`) only what that manifest names.
