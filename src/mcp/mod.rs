@@ -2,7 +2,7 @@
 //! streamable HTTP (`rmcp`). The tools call the [`crate::control`] core, the
 //! same one the REST handlers call, never the HTTP API itself. Outside the
 //! token scheme (the contract), but [`crate::guard`] checks `Host` and
-//! `Origin` as it does for `/api`, and [`sessions`] bounds the live
+//! `Origin` as it does for `/api`, and `sessions` bounds the live
 //! sessions. Imports `control` and `guard`, never `site` or `api`.
 
 mod sessions;
