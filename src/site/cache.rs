@@ -198,7 +198,7 @@ impl Cache {
     }
 
     /// Removes entries unused for longer than they are kept, at most once
-    /// every [`SWEEP_EVERY`] (a stamp file records the last sweep): a sweep
+    /// every 15 minutes (`SWEEP_EVERY`; a stamp file records the last sweep): a sweep
     /// looks at every entry, which a one-file rebuild should not wait on.
     /// Touches nothing but entries (names of 64 hex digits, with or without
     /// `.now`) and the stamp.
