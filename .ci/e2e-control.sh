@@ -23,8 +23,8 @@ log() { printf '\n== %s\n' "$*"; }
 # shellcheck source=.ci/lib.sh
 . .ci/lib.sh
 need_apt=()
-command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
-python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
+# shellcheck disable=SC2207 # one word per package
+need_apt+=($(python_venv_missing))
 command -v curl >/dev/null 2>&1 || need_apt+=(curl)
 apt_need "${need_apt[@]}"
 

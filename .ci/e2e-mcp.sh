@@ -21,13 +21,10 @@ say() { echo "e2e-mcp.sh: $*"; }
 . .ci/lib.sh
 
 # Python with venv, on a fresh Debian machine.
-if ! command -v python3 >/dev/null || ! python3 -m venv --help >/dev/null 2>&1 \
-    || ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
-    say "installing python3 and venv"
-    as_root apt-get update
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        python3 python3-venv python3-pip ca-certificates
-fi
+# shellcheck disable=SC2207 # one word per package
+missing=($(python_venv_missing))
+[ "${#missing[@]}" -eq 0 ] || missing+=(python3-pip ca-certificates)
+apt_need "${missing[@]}"
 
 use_activity_site
 
@@ -53,21 +50,7 @@ say "starting $ACTIVITY_SITE_BIN serve on $base"
 server_pid=$!
 
 # Wait (bounded) until the server accepts connections.
-if ! python3 - "$port" <<'EOF'; then
-import socket, sys, time
-deadline = time.monotonic() + 120
-while time.monotonic() < deadline:
-    try:
-        socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()
-        sys.exit(0)
-    except OSError:
-        time.sleep(0.2)
-sys.exit(1)
-EOF
-    say "the server did not start; its log:"
-    cat "$work/server.log"
-    exit 1
-fi
+wait_for_port "$port" "$work/server.log"
 
 status=0
 for spec in $specs; do

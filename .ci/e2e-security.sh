@@ -50,21 +50,7 @@ say "starting $ACTIVITY_SITE_BIN serve on 127.0.0.1:$port (no token, the default
 server_pid=$!
 
 # Wait (bounded) until the server accepts connections.
-if ! python3 - "$port" <<'EOF'; then
-import socket, sys, time
-deadline = time.monotonic() + 120
-while time.monotonic() < deadline:
-    try:
-        socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()
-        sys.exit(0)
-    except OSError:
-        time.sleep(0.2)
-sys.exit(1)
-EOF
-    say "the server did not start; its log:"
-    cat "$work/server.log"
-    exit 1
-fi
+wait_for_port "$port" "$work/server.log"
 
 status=0
 timeout "$limit" python3 .ci/e2e_security.py --port "$port" --pid "$server_pid" \

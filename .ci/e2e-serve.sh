@@ -18,8 +18,8 @@ mkdir -p "$E2E"
 . .ci/lib.sh
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
-command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
-python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
+# shellcheck disable=SC2207 # one word per package
+need_apt+=($(python_venv_missing))
 apt_need "${need_apt[@]}"
 
 if [ ! -x "$E2E/venv-serve/bin/python" ]; then

@@ -2,6 +2,12 @@
 #
 #   apt_need PKG...      installs the Debian packages given (as root or with
 #                        sudo), after one `apt-get update`; a no-op for none.
+#   python_venv_missing  prints the Debian packages that python3 with venv
+#                        (and ensurepip) still needs: nothing, python3-venv,
+#                        or python3 and python3-venv.
+#   wait_for_port PORT LOG
+#                        waits (at most 120 s) until 127.0.0.1:PORT takes a
+#                        connection; otherwise prints LOG and fails.
 #   use_activity_site    sets ACTIVITY_SITE_BIN to the binary under test:
 #                        the one given in the environment (`.ci/run` passes
 #                        the debug binary `cargo test` built), otherwise a
@@ -35,4 +41,30 @@ use_activity_site() {
     fi
     export ACTIVITY_SITE_BIN
     echo "testing $ACTIVITY_SITE_BIN"
+}
+
+python_venv_missing() {
+    if ! command -v python3 >/dev/null 2>&1; then
+        echo python3 python3-venv
+        return 0
+    fi
+    python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || echo python3-venv
+}
+
+wait_for_port() {
+    if ! python3 - "$1" <<'EOF'; then
+import socket, sys, time
+deadline = time.monotonic() + 120
+while time.monotonic() < deadline:
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.2)
+sys.exit(1)
+EOF
+        echo "the server did not start on port $1; its log:" >&2
+        cat "$2" >&2
+        return 1
+    fi
 }
