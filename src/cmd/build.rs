@@ -27,7 +27,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 "built {}: {} files, {} in {:.0?} ({} of {} parts from the cache)",
                 out.display(),
                 summary.files,
-                human_bytes(summary.bytes),
+                crate::publish::plan::human_bytes(summary.bytes),
                 summary.elapsed,
                 summary.reused,
                 summary.reused + summary.rendered
@@ -64,16 +64,6 @@ pub(crate) fn announce_force(root: &Path, out: &Path, force: bool) -> anyhow::Re
         }
     }
     Ok(())
-}
-
-fn human_bytes(bytes: u64) -> String {
-    if bytes >= 1024 * 1024 {
-        format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
-    } else if bytes >= 1024 {
-        format!("{:.1} KiB", bytes as f64 / 1024.0)
-    } else {
-        format!("{bytes} B")
-    }
 }
 
 /// The cache options of a build of `root`: `None` with `--no-cache`.

@@ -63,18 +63,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
 /// `Some(body)` for 200, `None` for 404, an error for anything else or when
 /// the host cannot be reached.
 fn fetch_all(urls: &[String], timeout: Duration) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    let client = reqwest::Client::builder()
-        .timeout(timeout)
-        .connect_timeout(timeout)
-        .user_agent(concat!(
-            "activity-site/",
-            env!("CARGO_PKG_VERSION"),
-            " (diff)"
-        ))
-        .build()?;
+    let (runtime, client) = super::http_client("diff", timeout)?;
     runtime.block_on(async {
         let fetches = urls.iter().map(|url| fetch(&client, url));
         futures::future::join_all(fetches)

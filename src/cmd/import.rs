@@ -260,19 +260,7 @@ fn from_url(args: &ImportArgs) -> anyhow::Result<Gathered> {
         None => (trimmed.to_owned(), format!("{trimmed}/api/v1/activity")),
     };
     let timeout = Duration::from_secs(args.timeout.max(1));
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    let client = reqwest::Client::builder()
-        .timeout(timeout)
-        .connect_timeout(timeout)
-        .user_agent(concat!(
-            "activity-site/",
-            env!("CARGO_PKG_VERSION"),
-            " (import)"
-        ))
-        .build()?;
+    let (runtime, client) = super::http_client("import", timeout)?;
 
     let index_url = format!("{site}/api/v1/games.json");
     let index = match runtime.block_on(fetch(&client, &index_url)) {

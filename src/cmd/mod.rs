@@ -29,6 +29,28 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// A small runtime of the command's own and an HTTP client with `timeout`
+/// for connecting and for each whole request, named `activity-site/<version>
+/// (<purpose>)` to the servers it asks.
+pub(crate) fn http_client(
+    purpose: &str,
+    timeout: std::time::Duration,
+) -> anyhow::Result<(tokio::runtime::Runtime, reqwest::Client)> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|err| anyhow::anyhow!("cannot start the async runtime: {err}"))?;
+    let client = reqwest::Client::builder()
+        .timeout(timeout)
+        .connect_timeout(timeout)
+        .user_agent(format!(
+            "activity-site/{} ({purpose})",
+            env!("CARGO_PKG_VERSION")
+        ))
+        .build()?;
+    Ok((runtime, client))
+}
+
 /// Writes data to stdout and flushes it. A closed pipe comes back as an
 /// error that `main` turns into a quiet exit ([`is_broken_pipe`]) instead of
 /// the panic of `print!`.
