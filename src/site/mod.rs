@@ -488,7 +488,11 @@ pub(crate) fn render(
         });
     }
 
-    let (done, early) = run_parts(parts, how, early)?;
+    let Ran {
+        done,
+        early,
+        primary,
+    } = run_parts(parts, how, early)?;
 
     let mut rendered = Rendered {
         early,
@@ -510,11 +514,6 @@ pub(crate) fn render(
         entries.extend(part.entries);
     }
     // A sibling never replaces a file of the same name.
-    let primary: std::collections::HashSet<String> = entries
-        .iter()
-        .filter(|e| !e.sibling)
-        .map(|e| e.file.path.clone())
-        .collect();
     rendered.files = entries
         .into_iter()
         .filter(|e| !e.sibling || !primary.contains(&e.file.path))
@@ -522,6 +521,14 @@ pub(crate) fn render(
         .collect();
     rendered.files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(rendered)
+}
+
+/// What the plan produced: each part's files, the paths handed to the
+/// `early` hook, and the paths of every primary (not sibling) file.
+struct Ran {
+    done: Vec<Done>,
+    early: std::collections::HashSet<String>,
+    primary: std::collections::HashSet<String>,
 }
 
 /// What one part produced.
@@ -548,7 +555,7 @@ fn run_parts(
     parts: Vec<Part<'_>>,
     how: &Render<'_>,
     early: impl FnOnce(&[OutputFile]) -> anyhow::Result<()> + Send,
-) -> anyhow::Result<(Vec<Done>, std::collections::HashSet<String>)> {
+) -> anyhow::Result<Ran> {
     let looked: Vec<Looked> = parts
         .into_par_iter()
         .with_max_len(1)
@@ -678,7 +685,11 @@ fn run_parts(
             done[i].stored = true;
         }
     }
-    Ok((done, early_paths))
+    Ok(Ran {
+        done,
+        early: early_paths,
+        primary,
+    })
 }
 
 /// Takes a part from the cache, or renders its files (uncompressed).
