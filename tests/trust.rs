@@ -521,23 +521,49 @@ async fn corrupt_state_files_are_moved_aside_at_start() {
 
 // Slow clients.
 
-/// Regression: a client that sent half a request header held its
-/// connection forever. The server closes it after the header deadline and
-/// still shuts down gracefully.
-#[tokio::test]
-async fn a_half_sent_header_is_cut_off_and_shutdown_still_works() {
+/// `server::run` on a loopback port with `limits`, serving an empty root.
+struct Running {
+    addr: std::net::SocketAddr,
+    stop: tokio::sync::oneshot::Sender<()>,
+    server: tokio::task::JoinHandle<anyhow::Result<()>>,
+}
+
+async fn run_with_limits(limits: Limits) -> (tempfile::TempDir, Running) {
     let dir = tempfile::tempdir().unwrap();
     let options = BuildOptions::new(dir.path(), dir.path().join("site"));
-    let state = ServerState::new(options).with_limits(Limits {
-        header_read_timeout: Duration::from_millis(300),
-        max_connections: 4,
-    });
+    let state = ServerState::new(options).with_limits(limits);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(server::run(listener, state, async move {
         let _ = stopped.await;
     }));
+    (dir, Running { addr, stop, server })
+}
+
+impl Running {
+    /// Asks for a graceful shutdown and waits (bounded) until it ends.
+    async fn shut_down(self) {
+        self.stop.send(()).unwrap();
+        tokio::time::timeout(Duration::from_secs(60), self.server)
+            .await
+            .expect("graceful shutdown ends")
+            .unwrap()
+            .unwrap();
+    }
+}
+
+/// Regression: a client that sent half a request header held its
+/// connection forever. The server closes it after the header deadline and
+/// still shuts down gracefully.
+#[tokio::test]
+async fn a_half_sent_header_is_cut_off_and_shutdown_still_works() {
+    let (dir, running) = run_with_limits(Limits {
+        header_read_timeout: Duration::from_millis(300),
+        max_connections: 4,
+    })
+    .await;
+    let addr = running.addr;
     let mut slow = tokio::net::TcpStream::connect(addr).await.unwrap();
     slow.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
         .await
@@ -552,30 +578,20 @@ async fn a_half_sent_header_is_cut_off_and_shutdown_still_works() {
         .await
         .unwrap();
     assert_eq!(reply.status(), StatusCode::NOT_FOUND.as_u16());
-    stop.send(()).unwrap();
-    tokio::time::timeout(Duration::from_secs(60), server)
-        .await
-        .expect("graceful shutdown ends")
-        .unwrap()
-        .unwrap();
+    running.shut_down().await;
+    drop(dir);
 }
 
 /// Connections are bounded: while one client holds the only slot, a second
 /// one is not served; it is as soon as the first leaves.
 #[tokio::test]
 async fn connections_beyond_the_bound_wait_for_a_free_slot() {
-    let dir = tempfile::tempdir().unwrap();
-    let options = BuildOptions::new(dir.path(), dir.path().join("site"));
-    let state = ServerState::new(options).with_limits(Limits {
+    let (dir, running) = run_with_limits(Limits {
         header_read_timeout: Duration::from_secs(600),
         max_connections: 1,
-    });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(server::run(listener, state, async move {
-        let _ = stopped.await;
-    }));
+    })
+    .await;
+    let addr = running.addr;
     let ask = b"GET /missing HTTP/1.1\r\nHost: localhost\r\n\r\n";
     // The first client is served and keeps its connection open.
     let mut first = tokio::net::TcpStream::connect(addr).await.unwrap();
@@ -595,10 +611,6 @@ async fn connections_beyond_the_bound_wait_for_a_free_slot() {
         .unwrap();
     assert_eq!(&answer, b"HTTP/1.1 404");
     drop(second);
-    stop.send(()).unwrap();
-    tokio::time::timeout(Duration::from_secs(60), server)
-        .await
-        .expect("graceful shutdown ends")
-        .unwrap()
-        .unwrap();
+    running.shut_down().await;
+    drop(dir);
 }
