@@ -36,6 +36,20 @@ pub struct Diagnostic {
     /// Length of the offending value in characters on its first line, for the caret underline.
     #[serde(skip)]
     pub width: usize,
+    /// The exact repair, when the rule knows it (a quick fix in an editor).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
+}
+
+/// A machine-applicable repair: replace the bytes `start..end` of the file's
+/// text with `replacement` (an empty replacement deletes, an empty range inserts).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    /// Byte offset of the first byte replaced.
+    pub start: usize,
+    /// Byte offset one past the last byte replaced.
+    pub end: usize,
+    pub replacement: String,
 }
 
 impl Diagnostic {
@@ -61,7 +75,14 @@ impl Diagnostic {
             message,
             help,
             width,
+            fix: None,
         }
+    }
+
+    /// The same diagnostic with a known repair attached.
+    pub fn with_fix(mut self, fix: Fix) -> Diagnostic {
+        self.fix = Some(fix);
+        self
     }
 }
 

@@ -45,6 +45,7 @@ pub fn open(root: &Path) -> anyhow::Result<Project> {
                 message: "games.json is missing".to_string(),
                 help: Some("create games.json at the root: {\"games\": [...]}".to_string()),
                 width: 1,
+                fix: None,
             });
             None
         }

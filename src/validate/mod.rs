@@ -274,6 +274,7 @@ impl<'a> Reporter<'a> {
             message,
             help,
             width: at.width,
+            fix: None,
         });
     }
 

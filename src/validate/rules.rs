@@ -834,6 +834,7 @@ impl Reporter<'_> {
             message,
             help: Some(help),
             width: 1,
+            fix: None,
         });
     }
 }
