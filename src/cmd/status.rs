@@ -3,7 +3,7 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use crate::cli::{StatusArgs, StatusFormat};
-use crate::model::parse_time;
+use crate::model::{days, parse_time};
 use crate::site;
 use crate::validate;
 
@@ -18,8 +18,12 @@ struct Row {
     state: &'static str,
     version: Option<String>,
     end_time: Option<String>,
-    /// Whole days until the end (negative: overdue).
+    /// Whole days until the end, rounded towards zero (negative: overdue;
+    /// see `model::days`).
     days_left: Option<i64>,
+    /// Seconds until the end, for the order of the rows.
+    #[serde(skip)]
+    seconds_left: Option<i64>,
 }
 
 pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
@@ -34,16 +38,13 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
             let file = game.game.data_path(locale);
             let exists = args.common.root.join(&file).is_file();
             let end = document.as_ref().and_then(|d| parse_time(&d.end_time));
-            let days_left = end.map(|end| {
-                let left = end - now;
-                // Round towards "more urgent": 0.5 days left is 0, 0.5 days over is -1.
-                left.num_seconds().div_euclid(86_400)
-            });
-            let state = match (exists, document, days_left) {
+            let days_left = end.map(|end| days::whole_days(now, end));
+            let seconds_left = end.map(|end| (end - now).num_seconds());
+            let state = match (exists, document, seconds_left) {
                 (false, _, _) => "missing",
                 (true, None, _) | (true, Some(_), None) => "invalid",
-                (true, Some(_), Some(d)) if d < 0 => "ended",
-                (true, Some(_), Some(d)) if d < 7 => "ending",
+                (true, Some(_), Some(s)) if s < 0 => "ended",
+                (true, Some(_), Some(_)) if days_left < Some(7) => "ending",
                 _ => "ok",
             };
             rows.push(Row {
@@ -54,15 +55,16 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
                 version: document.as_ref().map(|d| d.version.clone()),
                 end_time: document.as_ref().map(|d| d.end_time.clone()),
                 days_left,
+                seconds_left,
             });
         }
     }
     // Missing and broken files first, then by end time: ended first.
     rows.sort_by(|a, b| {
         let rank = |r: &Row| matches!(r.state, "missing" | "invalid");
-        (!rank(a), a.days_left, &a.game, &a.locale).cmp(&(
+        (!rank(a), a.seconds_left, &a.game, &a.locale).cmp(&(
             !rank(b),
-            b.days_left,
+            b.seconds_left,
             &b.game,
             &b.locale,
         ))
@@ -91,10 +93,10 @@ fn table(rows: &[Row]) -> String {
             .to_vec(),
     ];
     for row in rows {
-        let left = match row.days_left {
-            Some(d) if d < 0 => format!("{} overdue", plural_days(-d)),
-            Some(d) => format!("{} left", plural_days(d)),
-            None => "-".to_string(),
+        let left = match (row.days_left, row.seconds_left) {
+            (Some(d), Some(s)) if s < 0 => format!("{} overdue", days::days_en(d)),
+            (Some(d), _) => format!("{} left", days::days_en(d)),
+            _ => "-".to_string(),
         };
         let state = match row.state {
             "missing" => format!("missing: {}", row.file),
@@ -136,12 +138,4 @@ fn table(rows: &[Row]) -> String {
         text.push('\n');
     }
     text
-}
-
-fn plural_days(n: i64) -> String {
-    if n == 1 {
-        "1 day".to_string()
-    } else {
-        format!("{n} days")
-    }
 }

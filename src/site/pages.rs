@@ -15,6 +15,7 @@ use serde::Serialize;
 
 use super::{GameOutput, LocaleDocument, OutputFile};
 use crate::layout;
+use crate::model::days::{days_en, whole_days};
 use crate::model::{Activity, Game};
 
 /// Renders `index.html`, `<game>/index.html` (default locale),
@@ -682,26 +683,23 @@ fn status_of(
 
 /// "12 days left", "starts in 3 days", "ended", in the page's language.
 fn remaining(start: NaiveDateTime, end: NaiveDateTime, now: NaiveDateTime, zh: bool) -> String {
-    let days_until = |t: NaiveDateTime| {
-        let secs = (t - now).num_seconds();
-        (secs + 86_399) / 86_400
-    };
+    // Whole days, rounded down: the one rule of `model::days`.
     if now < start {
-        let n = days_until(start);
+        let n = whole_days(now, start);
         match (zh, n) {
+            (true, 0) => "1 天内开始".to_owned(),
             (true, _) => format!("{n} 天后开始"),
-            (false, 1) => "starts within a day".to_owned(),
-            (false, _) => format!("starts in {n} days"),
+            (false, 0) => "starts within a day".to_owned(),
+            (false, _) => format!("starts in {}", days_en(n)),
         }
     } else if now > end {
         if zh { "已结束" } else { "ended" }.to_owned()
     } else {
-        let n = days_until(end);
+        let n = whole_days(now, end);
         match (zh, n) {
-            (true, 0 | 1) => "剩余不到 1 天".to_owned(),
+            (true, 0) => "剩余不到 1 天".to_owned(),
             (true, _) => format!("剩余 {n} 天"),
-            (false, 0 | 1) => "less than a day left".to_owned(),
-            (false, _) => format!("{n} days left"),
+            (false, _) => format!("{} left", days_en(n)),
         }
     }
 }

@@ -42,7 +42,7 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                 format!(
                     "the version ended on {} ({} ago)",
                     end.format("%Y-%m-%d %H:%M"),
-                    days(now - end)
+                    crate::model::days::days_en(crate::model::days::whole_days(end, now))
                 ),
                 Some("update the document to the current version".to_string()),
             );
@@ -180,16 +180,6 @@ impl std::fmt::Display for Base {
 /// A time as the data writes it.
 fn iso(time: NaiveDateTime) -> String {
     time.format(crate::model::TIME_FORMAT).to_string()
-}
-
-fn days(duration: chrono::Duration) -> String {
-    let days = duration.num_days();
-    if days >= 1 {
-        format!("{days} day{}", if days == 1 { "" } else { "s" })
-    } else {
-        let hours = duration.num_hours().max(1);
-        format!("{hours} hour{}", if hours == 1 { "" } else { "s" })
-    }
 }
 
 /// Reads and checks the date-time `field` of `object`; `None` when absent or invalid.
