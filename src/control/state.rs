@@ -94,7 +94,7 @@ pub fn read_json_at_start(path: &Path) -> anyhow::Result<Option<serde_json::Valu
 }
 
 /// Renames `path` to the first free `<path>.corrupt-<n>`.
-fn move_aside(path: &Path) -> anyhow::Result<std::path::PathBuf> {
+pub(crate) fn move_aside(path: &Path) -> anyhow::Result<std::path::PathBuf> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
