@@ -735,6 +735,14 @@ async fn extensions_are_seeded_listed_and_configured() {
     api.post("/api/Extensions/nope/run", json!({}))
         .await
         .assert_error(StatusCode::NOT_FOUND);
+    // Issue 22: the folder of an extension removed since the last reload
+    // was recreated holding only `config.json`.
+    let folder = api.dir.path().join("state/extensions/daily-checkin");
+    std::fs::remove_dir_all(&folder).unwrap();
+    api.put("/api/Extensions/daily-checkin/config", json!(new))
+        .await
+        .assert_error(StatusCode::NOT_FOUND);
+    assert!(!folder.exists(), "nothing recreated");
 }
 
 #[tokio::test]
@@ -1098,6 +1106,24 @@ async fn allowed_hosts_are_enforced() {
         .await
         .assert_error(StatusCode::FORBIDDEN);
     api.send(with_host("example.com"))
+        .await
+        .assert_error(StatusCode::FORBIDDEN);
+    // Issue 22: an HTTP/1.0 request without any Host was served, even a PUT.
+    let no_host = |method: &str| {
+        axum::http::Request::builder()
+            .method(method)
+            .uri("/api/Settings")
+            .version(axum::http::Version::HTTP_10)
+            .header("content-type", "application/json")
+            .body(axum::body::Body::from(
+                r#"{"display": {"language": "en-US"}}"#,
+            ))
+            .unwrap()
+    };
+    let refused = api.send(no_host("PUT")).await;
+    refused.assert_error(StatusCode::FORBIDDEN);
+    assert!(refused.message().contains("no Host"), "{}", refused.json);
+    api.send(no_host("GET"))
         .await
         .assert_error(StatusCode::FORBIDDEN);
 }

@@ -582,11 +582,11 @@ mod tests {
             let default = pointer(&default_settings(), path).unwrap().clone();
             match (rule(&dotted), &default) {
                 (Rule::OneOf(choices), _) => json!(choices[seed as usize % choices.len()]),
-                (Rule::Url, _) if seed % 2 == 0 => json!(""),
+                (Rule::Url, _) if seed.is_multiple_of(2) => json!(""),
                 (Rule::Url, _) => json!(format!("http://10.0.0.{}:5000", seed % 250)),
                 (Rule::Fraction, _) => json!((seed % 101) as f64 / 100.0),
                 (Rule::Port, _) => json!(1 + seed % 65535),
-                (_, Value::Bool(_)) => json!(seed % 2 == 0),
+                (_, Value::Bool(_)) => json!(seed.is_multiple_of(2)),
                 (_, Value::String(_)) => json!(format!("value {seed}")),
                 (_, Value::Number(n)) if n.is_f64() => json!(seed as f64 / 8.0),
                 (_, Value::Number(_)) => json!(seed % u64::from(u32::MAX)),

@@ -50,6 +50,18 @@ pub fn write_json(path: &Path, value: &serde_json::Value) -> Result<()> {
     })
 }
 
+/// Removes a state file. A removal the disk refuses (a read-only state
+/// directory) is an [`Error::Storage`] that names the file and the cause,
+/// like a refused write.
+pub fn remove(path: &Path) -> Result<()> {
+    fs::remove_file(path).map_err(|e| {
+        Error::Storage(format!(
+            "cannot delete {}: {e}; help: check that the state directory is writable",
+            path.display()
+        ))
+    })
+}
+
 /// Reads a JSON file; `Ok(None)` when it does not exist. A file that cannot
 /// be read or is not JSON is an [`Error::Storage`] naming it.
 pub fn read_json(path: &Path) -> Result<Option<serde_json::Value>> {
@@ -127,4 +139,25 @@ fn sync_dir(dir: &Path) {
     }
     #[cfg(not(unix))]
     let _ = dir;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 22: a refused deletion answered "internal error"; it says the
+    /// cause like a refused write. (A read-only directory does not stop
+    /// root, who runs CI, so a directory where a file is expected stands in.)
+    #[test]
+    fn a_refused_removal_names_the_file_and_the_cause() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("Default.json");
+        fs::create_dir(&path).unwrap();
+        let err = remove(&path).unwrap_err();
+        assert!(matches!(err, Error::Storage(_)), "{err:?}");
+        let message = err.to_string();
+        assert!(message.contains("cannot delete"), "{message}");
+        assert!(message.contains("Default.json"), "{message}");
+        assert!(message.contains("writable"), "{message}");
+    }
 }
