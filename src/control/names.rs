@@ -193,19 +193,16 @@ mod tests {
             "lpt9.txt",
             "COM¹",
             "PRN .txt",
+            ".hidden",
+            "a\u{ff0f}b",
+            "a\u{2215}b",
+            "a\u{29f8}b",
+            "a\u{ff3c}b",
             &long,
         ] {
             assert!(check_name("name", bad).is_err(), "{bad:?}");
         }
-        for good in [
-            "CONFIG",
-            "COM10",
-            "LPT",
-            "console",
-            "a.b",
-            ".hidden",
-            "Daily run",
-        ] {
+        for good in ["CONFIG", "COM10", "LPT", "console", "a.b", "Daily run"] {
             assert!(check_name("name", good).is_ok(), "{good:?}");
         }
     }
