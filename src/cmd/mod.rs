@@ -43,7 +43,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 /// The commands that read the data refuse a root without `games.json` (run
 /// in the wrong folder) with one line, before they print an empty table,
 /// report a file that is not there, or create state in that folder. A root
-/// that cannot be read at all is the loader's error.
+/// that cannot be read at all is the loader's error. `import` creates
+/// `games.json`, `publish` reads a built site, and `lsp` serves whatever
+/// folder an editor opens (a missing registry is a diagnostic there).
 fn require_registry(root: &std::path::Path) -> anyhow::Result<()> {
     if root.is_dir() && !root.join(crate::load::REGISTRY_PATH).exists() {
         anyhow::bail!(
