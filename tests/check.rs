@@ -359,3 +359,29 @@ fn syntax_fixes_repair_the_document() {
         );
     }
 }
+
+/// Issue 17: every example line of every `--help` is one command that the
+/// real argument parser accepts as written.
+#[test]
+fn every_help_example_parses() {
+    use clap::Parser as _;
+    let dir = tempfile::tempdir().unwrap();
+    let mut examples = 0;
+    for command in [
+        "check", "build", "fmt", "status", "serve", "diff", "import", "publish", "lsp",
+    ] {
+        let output = run(dir.path(), &[command, "--help"]);
+        assert_eq!(output.status.code(), Some(0), "{command}");
+        for line in stdout(&output).lines() {
+            let Some(example) = line.trim_start().strip_prefix("activity-site ") else {
+                continue;
+            };
+            let args = std::iter::once("activity-site").chain(example.split_whitespace());
+            if let Err(err) = activity_site::cli::Cli::try_parse_from(args) {
+                panic!("{command} --help: `{line}` does not parse:\n{err}");
+            }
+            examples += 1;
+        }
+    }
+    assert!(examples >= 10, "{examples} examples");
+}
