@@ -236,6 +236,9 @@ pub struct PublishArgs {
     /// Also upload the .br/.gz siblings, with Content-Encoding, for a CDN that serves them
     #[arg(long)]
     pub precompressed: bool,
+    /// List every object under the prefix (not only the manifest) and upload again any that is missing
+    #[arg(long)]
+    pub verify: bool,
     /// Overwrite objects at the site's paths that another tool uploaded, and own them from now on
     #[arg(long)]
     pub adopt: bool,
