@@ -13,6 +13,7 @@ mod diff;
 mod fmt;
 mod import;
 mod lsp;
+mod mcp;
 mod publish;
 mod serve;
 mod status;
@@ -25,7 +26,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Status(crate::cli::StatusArgs { common, .. })
         | Command::Serve(crate::cli::ServeArgs { common, .. })
         | Command::Diff(crate::cli::DiffArgs { common, .. }) => require_registry(&common.root)?,
-        Command::Import(_) | Command::Publish(_) | Command::Lsp(_) => {}
+        Command::Import(_) | Command::Publish(_) | Command::Lsp(_) | Command::Mcp(_) => {}
     }
     match cli.command {
         Command::Check(args) => check::run(args),
@@ -37,6 +38,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Import(args) => import::run(args),
         Command::Publish(args) => publish::run(args),
         Command::Lsp(args) => lsp::run(args),
+        Command::Mcp(args) => mcp::run(args),
     }
 }
 
@@ -44,8 +46,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 /// in the wrong folder) with one line, before they print an empty table,
 /// report a file that is not there, or create state in that folder. A root
 /// that cannot be read at all is the loader's error. `import` creates
-/// `games.json`, `publish` reads a built site, and `lsp` serves whatever
-/// folder an editor opens (a missing registry is a diagnostic there).
+/// `games.json`, `publish` reads a built site, and `lsp` and `mcp` serve whatever
+/// folder an editor or agent opens (a missing registry is a diagnostic there).
 fn require_registry(root: &std::path::Path) -> anyhow::Result<()> {
     if root.is_dir() && !root.join(crate::load::REGISTRY_PATH).exists() {
         anyhow::bail!(
