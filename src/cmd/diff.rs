@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::cli::{DiffArgs, StatusFormat};
 use crate::diagnostics::Format;
+use crate::layout;
 use crate::site::{self, diff::Report};
 use crate::validate;
 
@@ -23,7 +24,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     }
     let files: Vec<site::OutputFile> = site::api_files(&site::outputs(&checked))
         .into_iter()
-        .filter(|f| f.path.starts_with("api/v1/activity/") && f.path.ends_with(".json"))
+        .filter(|f| layout::is_activity_document(&f.path))
         .collect();
 
     let base = args.against.trim_end_matches('/').to_owned();
@@ -34,7 +35,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     }
     // The deployed index comes last: it names files this build may no longer have.
     let mut urls: Vec<String> = files.iter().map(|f| format!("{base}/{}", f.path)).collect();
-    urls.push(format!("{base}/api/v1/games.json"));
+    urls.push(format!("{base}/{}", layout::INDEX_PATH));
     let mut deployed = fetch_all(&urls, Duration::from_secs(args.timeout.max(1)))?;
     let deployed_index = deployed.pop().flatten();
 

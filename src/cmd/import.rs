@@ -13,6 +13,7 @@ use futures::StreamExt as _;
 use crate::cli::ImportArgs;
 use crate::diagnostics::{self, Format};
 use crate::import::{self, IndexGame, Inputs, Source};
+use crate::layout;
 use crate::load::{BUILTIN_ACTIVITY_SCHEMA, BUILTIN_GAMES_SCHEMA};
 use crate::site;
 use crate::validate;
@@ -166,7 +167,7 @@ fn from_folder(dir: &Path, games: &[String]) -> anyhow::Result<Gathered> {
         "`--from {}` is neither a folder nor an http(s) URL",
         dir.display()
     );
-    let site_index = dir.join("api/v1/games.json");
+    let site_index = dir.join(layout::INDEX_PATH);
     if site_index.is_file() {
         let bytes = std::fs::read(&site_index)
             .with_context(|| format!("cannot read `{}`", site_index.display()))?;
@@ -179,11 +180,13 @@ fn from_folder(dir: &Path, games: &[String]) -> anyhow::Result<Gathered> {
         }
     }
     // A built site, the source tree of a site (`public/`), else flat.
-    let flat = ["api/v1/activity", "public/api/v1/activity"]
-        .iter()
-        .map(|sub| dir.join(sub))
-        .find(|candidate| candidate.is_dir())
-        .unwrap_or_else(|| dir.to_path_buf());
+    let flat = [
+        dir.join(layout::ACTIVITY_DIR),
+        dir.join("public").join(layout::ACTIVITY_DIR),
+    ]
+    .into_iter()
+    .find(|candidate| candidate.is_dir())
+    .unwrap_or_else(|| dir.to_path_buf());
     let mut names = Vec::new();
     for entry in
         std::fs::read_dir(&flat).with_context(|| format!("cannot read `{}`", flat.display()))?
@@ -255,14 +258,20 @@ fn from_url(args: &ImportArgs) -> anyhow::Result<Gathered> {
     let trimmed = args.from.trim_end_matches('/');
     reqwest::Url::parse(trimmed)
         .map_err(|err| anyhow::anyhow!("`--from {}` is not a URL: {err}", args.from))?;
-    let (site, activity) = match trimmed.strip_suffix("/api/v1/activity") {
+    let (site, activity) = match trimmed
+        .strip_suffix(layout::ACTIVITY_DIR)
+        .and_then(|site| site.strip_suffix('/'))
+    {
         Some(site) => (site.to_owned(), trimmed.to_owned()),
-        None => (trimmed.to_owned(), format!("{trimmed}/api/v1/activity")),
+        None => (
+            trimmed.to_owned(),
+            format!("{trimmed}/{}", layout::ACTIVITY_DIR),
+        ),
     };
     let timeout = Duration::from_secs(args.timeout.max(1));
     let (runtime, client) = super::http_client("import", timeout)?;
 
-    let index_url = format!("{site}/api/v1/games.json");
+    let index_url = format!("{site}/{}", layout::INDEX_PATH);
     let index = match runtime.block_on(fetch(&client, &index_url)) {
         Ok(bytes) => match import::parse_index(&bytes) {
             Ok(index) => Some(index),

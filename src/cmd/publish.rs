@@ -10,7 +10,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::{PlanFormat, PublishArgs};
 use crate::diagnostics::Format;
-use crate::publish::plan::{self, INDEX_PATH, LocalFile, Plan};
+use crate::layout::{self, INDEX_PATH};
+use crate::publish::plan::{self, LocalFile, Plan};
 use crate::publish::store::{Connection, Store, Target};
 use crate::publish::{self, Execution};
 use crate::site;
@@ -141,10 +142,7 @@ fn ensure_current(args: &PublishArgs, out: &Path, local: &[LocalFile]) -> anyhow
         }
     }
     for path in on_disk.keys() {
-        if path.starts_with("api/v1/activity/")
-            && path.ends_with(".json")
-            && !fresh.iter().any(|f| f.path == *path)
-        {
+        if layout::is_activity_document(path) && !fresh.iter().any(|f| f.path == *path) {
             anyhow::bail!(
                 "the site in `{}` is older than the data: {path} is no longer built\n{}",
                 out.display(),
@@ -163,18 +161,12 @@ fn check_index(out: &Path, on_disk: &BTreeMap<&str, &LocalFile>) -> anyhow::Resu
             out.display()
         )
     })?;
-    let index: serde_json::Value = serde_json::from_slice(&text)
+    let index = layout::Index::parse(&text)
         .map_err(|err| anyhow::anyhow!("the site's {INDEX_PATH} does not parse: {err}"))?;
-    let files = index["games"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|g| g["files"].as_array().into_iter().flatten());
-    for file in files {
-        let path = file["path"].as_str().unwrap_or("").trim_start_matches('/');
-        let sha = file["sha256"].as_str().unwrap_or("");
+    for file in index.files() {
+        let path = file.relative_path();
         match on_disk.get(path) {
-            Some(f) if f.sha256 == sha => {}
+            Some(f) if f.sha256 == file.sha256 => {}
             _ => anyhow::bail!(
                 "the site's {INDEX_PATH} does not match its files: {path} is missing or differs"
             ),
