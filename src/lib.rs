@@ -95,10 +95,12 @@
 //! `tests/architecture.rs` fails when an import breaks the direction above.
 
 pub mod api;
+pub mod atomic;
 pub mod cli;
 pub mod cmd;
 pub mod control;
 pub mod diagnostics;
+pub mod fetch;
 pub mod guard;
 pub mod import;
 pub mod json;

@@ -11,6 +11,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("model", &[]),
     ("diagnostics", &[]),
     ("json", &[]),
+    // One atomic write and one HTTP fetch with limits, for every module.
+    ("atomic", &[]),
+    ("fetch", &[]),
     // The published layout: paths, the typed index, content types and
     // cache policies. A leaf beside `model`, so the pure `import` may read it.
     ("layout", &["model"]),
@@ -28,11 +31,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "load",
             "validate",
             "layout",
+            "atomic",
         ],
     ),
     ("import", &["model", "json", "layout"]),
     ("publish", &["site", "layout"]),
-    ("control", &[]),
+    ("control", &["atomic"]),
     ("guard", &[]),
     ("api", &["control", "guard"]),
     ("mcp", &["control", "guard"]),
@@ -59,6 +63,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "import",
             "site",
             "layout",
+            "atomic",
+            "fetch",
             "source",
             "load",
             "validate",

@@ -6,8 +6,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
 
-use indicatif::{ProgressBar, ProgressStyle};
-
 use crate::cli::{PlanFormat, PublishArgs};
 use crate::diagnostics::Format;
 use crate::layout::{self, INDEX_PATH};
@@ -64,7 +62,7 @@ pub fn run(args: PublishArgs) -> anyhow::Result<ExitCode> {
     }
 
     let total = plan.uploads().count() + plan.removals().count();
-    let bar = progress_bar(total as u64);
+    let bar = super::progress_bar(total as u64, "{bar:30} {pos}/{len} {wide_msg}");
     let exit_after = std::env::var(EXIT_AFTER_VAR)
         .ok()
         .and_then(|v| v.parse().ok());
@@ -173,18 +171,4 @@ fn check_index(out: &Path, on_disk: &BTreeMap<&str, &LocalFile>) -> anyhow::Resu
         }
     }
     Ok(())
-}
-
-/// A bar on a terminal; hidden in CI (`CI` set) and when stderr is not a TTY.
-fn progress_bar(total: u64) -> ProgressBar {
-    use std::io::IsTerminal;
-    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false");
-    if ci || !std::io::stderr().is_terminal() || total == 0 {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(total);
-    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {wide_msg}") {
-        bar.set_style(style);
-    }
-    bar
 }
