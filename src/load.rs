@@ -15,7 +15,7 @@ use std::path::Path;
 use anyhow::Context as _;
 use serde_json::Value;
 
-use crate::diagnostics::{Diagnostic, Severity, locate};
+use crate::diagnostics::{Code, Diagnostic, Severity, locate};
 use crate::model::Game;
 use crate::source::{LoadedFile, LoadedGame, Project, SourceFile};
 
@@ -37,7 +37,7 @@ pub fn open(root: &Path) -> anyhow::Result<Project> {
         Ok(Some(file)) => Some(file),
         Ok(None) => {
             diagnostics.push(Diagnostic {
-                code: "games-registry",
+                code: Code::GamesRegistry,
                 severity: Severity::Error,
                 file: REGISTRY_PATH.to_string(),
                 line: 1,

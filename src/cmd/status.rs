@@ -1,3 +1,5 @@
+//! `status`: one line per game and locale (version, window, state) from the checked tree.
+
 use std::process::ExitCode;
 
 use serde::Serialize;
@@ -26,7 +28,7 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
     let options = validate::Options {
         now: args.common.now,
     };
-    let checked = site::check(&args.common.root, &options, true)?;
+    let checked = site::check_documents(&args.common.root, &options)?;
     let mut rows = Vec::new();
     for game in &checked.games {
         let now = options.now_for(&game.game);

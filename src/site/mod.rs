@@ -222,10 +222,20 @@ impl Checked {
     }
 }
 
-/// Loads and checks the tree under `root`, game by game on every core.
-/// With `keep_documents` false, no typed documents are built and each game
-/// is dropped once checked, so memory is bounded by the largest game.
-pub fn check(
+/// Loads and checks the tree under `root`, game by game on every core, for
+/// its diagnostics only: no typed documents are built and each game is
+/// dropped once checked, so memory is bounded by the largest game.
+pub fn check(root: &Path, options: &validate::Options) -> anyhow::Result<Checked> {
+    check_games(root, options, false)
+}
+
+/// Like [`check`], and keeps every game's typed documents for what comes
+/// next (rendering, `diff`, `fmt`, `status`).
+pub fn check_documents(root: &Path, options: &validate::Options) -> anyhow::Result<Checked> {
+    check_games(root, options, true)
+}
+
+fn check_games(
     root: &Path,
     options: &validate::Options,
     keep_documents: bool,
@@ -263,7 +273,7 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         guard_cache(&cache.dir, &options.out)?;
     }
     let check_options = validate::Options { now: options.now };
-    let checked = check(&options.root, &check_options, true)?;
+    let checked = check_documents(&options.root, &check_options)?;
     if checked.has_errors() {
         return Ok(BuildOutcome {
             diagnostics: checked.diagnostics,
