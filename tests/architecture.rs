@@ -45,6 +45,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("guard", &[]),
     ("api", &["control", "guard"]),
     ("mcp", &["control", "guard"]),
+    // The language server reuses the check pipeline; never HTTP, never control.
+    (
+        "lsp",
+        &["site", "source", "validate", "diagnostics", "model"],
+    ),
     (
         "server",
         &[
@@ -81,6 +86,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "mcp",
             "server",
             "publish",
+            "lsp",
         ],
     ),
 ];
