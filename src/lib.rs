@@ -65,6 +65,10 @@
 //!   diagnostics on the open buffers overlaid on the disk
 //!   ([`site::check_with`] with a [`source::Overlay`]), quick fixes from
 //!   [`diagnostics::Fix`], `fmt` as formatting, hover on times; no HTTP.
+//! - [`agent`]: the data tree as MCP tools for agents (`activity-site mcp`,
+//!   stdio): list, status, read, check a draft in place, write a clean draft
+//!   in canonical form through [`atomic`]; resources for the schemas and the
+//!   rules. Separate from [`mcp`], which serves the control service.
 //! - [`server`]: the composition root: router, static files, watch, reload.
 //!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it.
 //!
@@ -90,6 +94,9 @@
 //! - [`lsp`] never writes a file (edits go back to the editor) and imports
 //!   neither [`control`] nor HTTP; it checks through [`site::check_with`],
 //!   never a pipeline of its own.
+//! - [`agent`] writes only `data/<game>/<locale>.json` of a game and locale
+//!   that `games.json` lists, inside `data/`, in canonical form, and only a
+//!   draft the check finds no error in; it never imports [`control`].
 //! - [`api`] and [`mcp`] import [`control`] and [`guard`], never [`site`] or each other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
 //! - A build with any error writes nothing; a good build replaces the output
@@ -102,8 +109,12 @@
 //! - The output directory is owned: a build replaces only an absent, empty or
 //!   marked (`.activity-site-output`) directory, never the root, anything
 //!   above it or the inputs in it; `--force` is needed for anything else.
-//! - Commands print data through `cmd::print_out`, so a closed pipe is an
-//!   error that `main` turns into a quiet exit 0, never a panic.
+//! - Commands print data through `cmd::print_out`, so a closed pipe ends
+//!   the output quietly, never a panic, and the exit status stays the
+//!   command's result (1 for a failed `check`, `fmt --check` or `diff`).
+//! - The state files are the user's: settings are the user's document with
+//!   the updated leaves changed, configurations keep unknown fields, and a
+//!   file the server cannot read is moved aside, never written over.
 //! - The same inputs give byte-identical output: no timestamps, no maps with
 //!   random order, activities sorted stably; a build that takes parts from
 //!   the build cache writes the same bytes as one without it, and the cache
@@ -111,6 +122,7 @@
 //!
 //! `tests/architecture.rs` fails when an import breaks the direction above.
 
+pub mod agent;
 pub mod api;
 pub mod atomic;
 pub mod chars;

@@ -30,7 +30,7 @@ pub mod state;
 
 pub use configs::{
     CONFIG_NAME_PATTERN, CREDENTIAL_FIELDS, DEFAULT_CONFIG_NAME, MAX_CONFIG_NAME_CHARS,
-    default_config, name_problem,
+    default_config, kind_of, name_problem,
 };
 pub use error::{Error, Result};
 pub use extensions::{ExtensionInfo, ExtensionProblem, ReloadReport};
@@ -44,6 +44,11 @@ pub use runner::{
 };
 pub use service_config::ServiceConfig;
 pub use settings::{SettingsUpdate, default_settings, settings_schema};
+
+/// The longest backend arguments a restart accepts, in bytes: a real command
+/// line is a few dozen; the bound keeps a client from making the server hold
+/// megabytes it would only ever show cut.
+pub const MAX_ARGUMENTS_BYTES: usize = 4096;
 pub use shapes::{AppSettings, TasksConfig};
 
 use configs::Configs;
@@ -275,8 +280,16 @@ impl Control {
 
     /// Restarts the backend with `arguments` (default `--inline --no-admin`):
     /// stops the running job and background extensions and starts a new
-    /// session. Unknown arguments fail with a backend error and change nothing.
+    /// session. Unknown arguments fail with a backend error and change nothing;
+    /// arguments longer than [`MAX_ARGUMENTS_BYTES`] are refused before
+    /// anything keeps them (the session, the status, the log).
     pub async fn backend_restart(&self, arguments: Option<&str>) -> Result<BackendInfo> {
+        if let Some(arguments) = arguments.filter(|a| a.len() > MAX_ARGUMENTS_BYTES) {
+            return Err(Error::bad_request(format!(
+                "the backend arguments are {} bytes long; the limit is {MAX_ARGUMENTS_BYTES}",
+                arguments.len()
+            )));
+        }
         let arguments = arguments
             .filter(|a| !a.trim().is_empty())
             .unwrap_or(DEFAULT_ARGUMENTS);
