@@ -849,7 +849,7 @@ fn the_bundled_data_renders_pages_and_calendars() {
         now: Some(time("2026-11-22T12:00:00")),
     };
     let checked =
-        activity_site::site::check(&crate_root(), &options, true).expect("bundled data loads");
+        activity_site::site::check_documents(&crate_root(), &options).expect("bundled data loads");
     assert!(!checked.has_errors());
     let games = activity_site::site::outputs(&checked);
     let pages = render_pages(&games, time("2026-11-22T12:00:00")).expect("pages render");

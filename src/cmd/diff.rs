@@ -17,7 +17,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     let options = validate::Options {
         now: args.common.now,
     };
-    let checked = site::check(&args.common.root, &options, true)?;
+    let checked = site::check_documents(&args.common.root, &options)?;
     if checked.has_errors() {
         super::check::report(&args.common.root, &checked.diagnostics, Format::Human)?;
         anyhow::bail!(

@@ -136,7 +136,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     let options = validate::Options {
         now: args.common.now,
     };
-    let checked = site::check(&root, &options, false)?;
+    let checked = site::check(&root, &options)?;
     super::check::report(&root, &checked.diagnostics, Format::Human)?;
     let counts = diagnostics::count(&checked.diagnostics);
     if !errors.is_empty() {
