@@ -46,6 +46,17 @@ pub enum Command {
         after_help = "Credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN,\nor a profile of ~/.aws/credentials (--profile, AWS_PROFILE); never from a flag.\n\nExamples:\n  activity-site publish --to s3://my-bucket/activity --dry-run\n  activity-site publish --to s3://activity --endpoint https://ACCOUNT.r2.cloudflarestorage.com --region auto --delete"
     )]
     Publish(PublishArgs),
+    /// The simulated backend program that `serve` runs as a child (internal)
+    #[command(hide = true)]
+    Backend(BackendArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BackendArgs {
+    /// Start arguments: --inline, --no-admin, --python, --step-ms=N,
+    /// --fail-task=NAME, --unavailable (anything else is refused)
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub arguments: Vec<String>,
 }
 
 /// Flags every data command shares.
@@ -150,6 +161,11 @@ pub struct ServeArgs {
     /// Service configuration file (JSON with Logging, AllowedHosts and AccessToken)
     #[arg(long)]
     pub control_config: Option<PathBuf>,
+    /// Backend program the control API runs and speaks to over its standard
+    /// streams, as "PROGRAM [ARGS]" (default: this tool's simulator; overrides
+    /// BackendCommand of the configuration file)
+    #[arg(long, value_name = "COMMAND")]
+    pub backend_command: Option<String>,
     /// Access token of the control API (overrides AccessToken of the configuration file)
     #[arg(long, env = "ACTIVITY_SITE_ACCESS_TOKEN")]
     pub access_token: Option<String>,

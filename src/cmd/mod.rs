@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use crate::cli::{Cli, Command};
 
+mod backend;
 mod build;
 mod check;
 mod diff;
@@ -26,6 +27,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Diff(args) => diff::run(args),
         Command::Import(args) => import::run(args),
         Command::Publish(args) => publish::run(args),
+        Command::Backend(args) => backend::run(args),
     }
 }
 
