@@ -4,7 +4,8 @@
 //!
 //! Pure: it takes bytes and returns bytes. Reading folders, fetching URLs,
 //! comparing with what is on disk and writing belong to `cmd/import.rs`.
-//! It depends on [`crate::model`] and the [`crate::json`] parser only.
+//! It depends on [`crate::model`], the [`crate::json`] parser and the
+//! site's [`crate::layout`] only.
 //!
 //! Nothing is lost on the way: a data file is the source text itself, byte
 //! for byte, with a `$schema` line added after its opening brace (so key
@@ -15,6 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
+use crate::layout;
 use crate::model::Game;
 
 /// `$schema` of an imported data file, relative to `data/<game>/`.
@@ -48,54 +50,36 @@ pub struct IndexGame {
     pub files: Vec<(String, bool, String)>,
 }
 
-/// Reads an `api/v1/games.json` index. `Err` says why it is not one.
+/// Reads an `api/v1/games.json` index ([`layout::Index`]). `Err` says why
+/// it is not one.
 pub fn parse_index(bytes: &[u8]) -> Result<Vec<IndexGame>, String> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
-    let games = value
-        .get("games")
-        .and_then(Value::as_array)
-        .ok_or("no `games` array")?;
-    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+    let index = layout::Index::parse(bytes)?;
     let mut out = Vec::new();
-    for game in games {
-        let id = text(game, "id").ok_or("a game without `id`")?;
-        let locales: Vec<String> = game
-            .get("locales")
-            .and_then(Value::as_array)
-            .map(|l| {
-                l.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default();
-        let default_locale = text(game, "defaultLocale")
-            .or_else(|| locales.first().cloned())
-            .ok_or_else(|| format!("game `{id}` has no locales"))?;
+    for game in index.games {
+        let default_locale = game
+            .default_locale
+            .or_else(|| game.locales.first().cloned())
+            .ok_or_else(|| format!("game `{}` has no locales", game.id))?;
         let mut described = Map::new();
-        for key in ["name", "dataSource", "timeZone"] {
-            if let Some(v) = game.get(key) {
-                described.insert(key.to_owned(), v.clone());
+        let fields = [
+            ("name", game.name.map(serde_json::to_value)),
+            ("dataSource", game.data_source.map(serde_json::to_value)),
+            ("timeZone", game.time_zone.map(|n| Ok(Value::from(n)))),
+        ];
+        for (key, value) in fields {
+            if let Some(Ok(value)) = value {
+                described.insert(key.to_owned(), value);
             }
         }
-        let mut files = Vec::new();
-        for file in game
-            .get("files")
-            .and_then(Value::as_array)
+        let files = game
+            .files
             .into_iter()
-            .flatten()
-        {
-            if let (Some(locale), Some(path)) = (text(file, "locale"), text(file, "path")) {
-                let default = file
-                    .get("default")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false);
-                files.push((locale, default, path));
-            }
-        }
+            .filter(|f| !f.locale.is_empty() && !f.path.is_empty())
+            .map(|f| (f.locale, f.default, f.path))
+            .collect();
         out.push(IndexGame {
-            id,
-            locales,
+            id: game.id,
+            locales: game.locales,
             default_locale,
             described,
             files,

@@ -8,9 +8,17 @@
 //! every object records keys it has seen twice ([`Duplicate`]), which a map
 //! such as `serde_json::Value` silently collapses.
 //!
+//! A [`SyntaxError`] names the mistake as a contributor makes it, not as a
+//! grammar sees it: full-width punctuation typed by an input method, a string
+//! left open at the end of its line, a missing comma (at the end of the value
+//! before it), a bracket left open (with the line it opened on), a trailing
+//! comma, a comment, single quotes, `NaN`, a leading zero or `+`. Each has a
+//! help line and, where the repair is certain, the exact [`Edit`].
+//!
 //! A leaf: it depends on no other module of the crate and knows nothing about
 //! diagnostics, files or rules. Offsets are bytes; turning them into lines and
-//! character columns is the caller's business.
+//! character columns is the caller's business (messages that name another
+//! place, such as the line a bracket opened on, count lines themselves).
 
 use std::borrow::Cow;
 
@@ -117,6 +125,59 @@ pub struct SyntaxError {
     pub start: usize,
     pub end: usize,
     pub message: String,
+    /// What to type instead, when the parser can tell.
+    pub help: Option<String>,
+    /// The exact repair, when it is certain.
+    pub fix: Option<Edit>,
+}
+
+/// Replace the bytes `start..end` of the text with `replacement`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    pub start: usize,
+    pub end: usize,
+    pub replacement: String,
+}
+
+impl SyntaxError {
+    fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    fn fix(mut self, start: usize, end: usize, replacement: impl Into<String>) -> Self {
+        self.fix = Some(Edit {
+            start,
+            end,
+            replacement: replacement.into(),
+        });
+        self
+    }
+}
+
+/// Punctuation an input method types in place of JSON's ASCII: the
+/// character, its name and what to type instead.
+const LOOKALIKES: &[(char, &str, &str)] = &[
+    ('\u{FF0C}', "full-width comma", ","),
+    ('\u{FF1A}', "full-width colon", ":"),
+    ('\u{201C}', "left double quotation mark", "\""),
+    ('\u{201D}', "right double quotation mark", "\""),
+    ('\u{2018}', "left single quotation mark", "\""),
+    ('\u{2019}', "right single quotation mark", "\""),
+    ('\u{FF02}', "full-width quotation mark", "\""),
+    ('\u{FF5B}', "full-width left curly bracket", "{"),
+    ('\u{FF5D}', "full-width right curly bracket", "}"),
+    ('\u{FF3B}', "full-width left square bracket", "["),
+    ('\u{FF3D}', "full-width right square bracket", "]"),
+    ('\u{3000}', "ideographic space", " "),
+];
+
+/// The name and ASCII replacement of a look-alike of JSON punctuation.
+pub fn lookalike(c: char) -> Option<(&'static str, &'static str)> {
+    LOOKALIKES
+        .iter()
+        .find(|(l, _, _)| *l == c)
+        .map(|(_, name, ascii)| (*name, *ascii))
 }
 
 /// Parses `text` as one strict JSON value.
@@ -126,6 +187,7 @@ pub fn parse(text: &str) -> Result<Parsed<'_>, SyntaxError> {
         bytes: text.as_bytes(),
         pos: 0,
         duplicates: Vec::new(),
+        open: Vec::new(),
     };
     parser.skip_ws();
     if parser.pos == parser.bytes.len() {
@@ -134,7 +196,15 @@ pub fn parse(text: &str) -> Result<Parsed<'_>, SyntaxError> {
     let root = parser.value(0)?;
     parser.skip_ws();
     if parser.pos != parser.bytes.len() {
-        return Err(parser.error_here("unexpected content after the end of the document"));
+        if let Some(err) = parser.mistake() {
+            return Err(err);
+        }
+        let line = parser.line_of(root.end.saturating_sub(1));
+        return Err(parser
+            .error_here("unexpected content after the end of the document")
+            .help(format!(
+                "the document's outermost value closes on line {line}; remove what follows it, or look for a bracket closed too early"
+            )));
     }
     Ok(Parsed {
         root,
@@ -147,6 +217,9 @@ struct Parser<'a> {
     bytes: &'a [u8],
     pos: usize,
     duplicates: Vec<Duplicate>,
+    /// Offsets of the `{` and `[` not closed yet, innermost last: an error
+    /// names the one left open.
+    open: Vec<usize>,
 }
 
 impl<'a> Parser<'a> {
@@ -155,23 +228,194 @@ impl<'a> Parser<'a> {
             start,
             end,
             message: message.into(),
+            help: None,
+            fix: None,
         }
     }
 
     /// An error at the current position, one character wide.
     fn error_here(&self, message: impl Into<String>) -> SyntaxError {
-        let end = self.text[self.pos..]
-            .chars()
-            .next()
-            .map_or(self.pos, |c| self.pos + c.len_utf8());
-        self.error_at(self.pos, end, message)
+        self.error_at(self.pos, self.char_end(self.pos), message)
     }
 
+    /// The end of the character at `at` (or `at` at the end of the text).
+    fn char_end(&self, at: usize) -> usize {
+        self.text[at..]
+            .chars()
+            .next()
+            .map_or(at, |c| at + c.len_utf8())
+    }
+
+    /// The 1-based line of byte `at`, for messages that name another place.
+    fn line_of(&self, at: usize) -> usize {
+        self.bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1
+    }
+
+    /// What is found at `pos` is not `expected`: a known mistake (see
+    /// [`Parser::mistake`]) or "expected X, found Y".
     fn unexpected(&self, expected: &str) -> SyntaxError {
-        match self.text[self.pos..].chars().next() {
-            None => self.error_here(format!("unexpected end of file: expected {expected}")),
-            Some(c) => self.error_here(format!("expected {expected}, found {}", describe(c))),
+        if let Some(err) = self.mistake() {
+            return err;
         }
+        let Some(c) = self.text[self.pos..].chars().next() else {
+            return match self.open.last() {
+                Some(&open) => self.never_closed(open),
+                None => self.error_here(format!("unexpected end of file: expected {expected}")),
+            };
+        };
+        let err = self.error_here(format!("expected {expected}, found {}", describe(c)));
+        match (self.open.last(), c) {
+            (Some(&open), '{' | '[' | '}' | ']') => {
+                let (o, close) = brackets(self.bytes[open]);
+                err.help(format!(
+                    "the `{o}` opened on line {} is still open here; is a `{close}` missing?",
+                    self.line_of(open)
+                ))
+            }
+            _ => err,
+        }
+    }
+
+    /// The mistakes people make where JSON wants punctuation or a value:
+    /// look-alike punctuation from an input method, a comment, single
+    /// quotes, `NaN` or `Infinity`, a number with a `+`.
+    fn mistake(&self) -> Option<SyntaxError> {
+        let at = self.pos;
+        let rest = &self.text[at..];
+        let c = rest.chars().next()?;
+        let end = at + c.len_utf8();
+        if let Some((name, ascii)) = lookalike(c) {
+            let (shown, instead) = if ascii == " " {
+                (String::new(), "an ASCII space".to_string())
+            } else {
+                (format!(" `{c}`"), format!("the ASCII `{ascii}`"))
+            };
+            return Some(
+                self.error_at(
+                    at,
+                    end,
+                    format!(
+                        "{name}{shown} (U+{:04X}) outside a string is not JSON punctuation",
+                        c as u32
+                    ),
+                )
+                .help(format!(
+                    "type {instead} instead (a Chinese input method types this one in its place)"
+                ))
+                .fix(at, end, ascii),
+            );
+        }
+        if rest.starts_with("//") {
+            let line = rest.split('\n').next().unwrap_or(rest);
+            let len = line.trim_end_matches('\r').len();
+            return Some(
+                self.error_at(at, at + len, "JSON has no comments")
+                    .help("remove the comment; a note for players belongs in a `description`")
+                    .fix(at, at + len, ""),
+            );
+        }
+        if let Some(body) = rest.strip_prefix("/*") {
+            return Some(match body.find("*/") {
+                Some(i) => self
+                    .error_at(at, at + 2 + i + 2, "JSON has no comments")
+                    .help("remove the comment; a note for players belongs in a `description`")
+                    .fix(at, at + 2 + i + 2, ""),
+                None => self
+                    .error_at(at, at + 2, "JSON has no comments")
+                    .help("remove the comment; this one is never closed by `*/`"),
+            });
+        }
+        if c == '\'' {
+            let line = rest[1..].split('\n').next().unwrap_or("");
+            let err = self
+                .error_at(
+                    at,
+                    end,
+                    "JSON strings are written in double quotes, not single quotes",
+                )
+                .help("replace both single quotes with `\"`");
+            return Some(match line.find('\'') {
+                Some(i) if !line[..i].contains(['"', '\\']) => {
+                    err.fix(at, at + 1 + i + 1, format!("\"{}\"", &line[..i]))
+                }
+                _ => err,
+            });
+        }
+        if let Some(word) = ["NaN", "Infinity"]
+            .into_iter()
+            .find(|w| rest.starts_with(w))
+        {
+            return Some(
+                self.error_at(
+                    at,
+                    at + word.len(),
+                    format!("`{word}` is not a JSON number"),
+                )
+                .help("JSON numbers are finite: write `null`, or the text as a string"),
+            );
+        }
+        if c == '+' && rest[1..].starts_with(|d: char| d.is_ascii_digit()) {
+            return Some(
+                self.error_at(at, end, "a JSON number does not start with `+`")
+                    .help("remove the `+`")
+                    .fix(at, end, ""),
+            );
+        }
+        None
+    }
+
+    /// The end of the text inside the bracket that opened at `open`.
+    fn never_closed(&self, open: usize) -> SyntaxError {
+        let (o, close) = brackets(self.bytes[open]);
+        let line = self.line_of(open);
+        let end = self.text.trim_end().len();
+        self.error_at(
+            end,
+            end,
+            format!("unexpected end of file: the `{o}` opened on line {line} is never closed"),
+        )
+        .help(format!(
+            "add `{close}` to close the `{o}` opened on line {line}"
+        ))
+        .fix(end, end, close.to_string())
+    }
+
+    /// After a member or an element, neither `,` nor the closing bracket:
+    /// a missing comma points at the end of the value before it.
+    fn after_value(&self, open: usize, previous_end: usize) -> SyntaxError {
+        let object = self.bytes[open] == b'{';
+        let expected = if object { "`,` or `}`" } else { "`,` or `]`" };
+        let Some(&b) = self.bytes.get(self.pos) else {
+            return self.never_closed(open);
+        };
+        if let Some(err) = self.mistake() {
+            return err;
+        }
+        let starts_value = if object {
+            b == b'"'
+        } else {
+            matches!(
+                b,
+                b'"' | b'{' | b'[' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
+            )
+        };
+        if !starts_value {
+            return self.unexpected(expected);
+        }
+        let last = self.text[..previous_end]
+            .char_indices()
+            .next_back()
+            .map_or(0, |(i, _)| i);
+        let what = if object { "members" } else { "elements" };
+        self.error_at(last, previous_end, "expected `,` after this value")
+            .help(format!("add a `,` here: {what} are separated by commas"))
+            .fix(previous_end, previous_end, ",")
+    }
+
+    fn trailing_comma(&self, comma: usize, what: &str) -> SyntaxError {
+        self.error_at(comma, comma + 1, format!("trailing comma in {what}"))
+            .help("remove this comma: JSON allows no comma after the last item")
+            .fix(comma, comma + 1, "")
     }
 
     fn skip_ws(&mut self) {
@@ -208,28 +452,33 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn enter(&self, depth: usize) -> Result<(), SyntaxError> {
+    fn enter(&mut self, depth: usize) -> Result<(), SyntaxError> {
         if depth > MAX_DEPTH {
             Err(self.error_here(format!(
                 "arrays and objects nest deeper than {MAX_DEPTH} levels"
             )))
         } else {
+            self.open.push(self.pos);
             Ok(())
         }
     }
 
     fn array(&mut self, depth: usize) -> Result<Json<'a>, SyntaxError> {
         self.enter(depth)?;
+        let open = self.pos;
         self.pos += 1;
         let mut items = Vec::new();
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&b']') {
             self.pos += 1;
+            self.open.pop();
             return Ok(Json::Array(items));
         }
         loop {
             self.skip_ws();
-            items.push(self.value(depth)?);
+            let item = self.value(depth)?;
+            let end = item.end;
+            items.push(item);
             self.skip_ws();
             match self.bytes.get(self.pos) {
                 Some(b',') => {
@@ -237,31 +486,36 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     self.skip_ws();
                     if self.bytes.get(self.pos) == Some(&b']') {
-                        return Err(self.error_at(comma, comma + 1, "trailing comma in an array"));
+                        return Err(self.trailing_comma(comma, "an array"));
                     }
                 }
                 Some(b']') => {
                     self.pos += 1;
+                    self.open.pop();
                     return Ok(Json::Array(items));
                 }
-                _ => return Err(self.unexpected("`,` or `]`")),
+                _ => return Err(self.after_value(open, end)),
             }
         }
     }
 
     fn object(&mut self, depth: usize) -> Result<Json<'a>, SyntaxError> {
         self.enter(depth)?;
+        let open = self.pos;
         self.pos += 1;
         let mut members: Vec<Member<'a>> = Vec::new();
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&b'}') {
             self.pos += 1;
+            self.open.pop();
             return Ok(Json::Object(members));
         }
         loop {
             self.skip_ws();
             if self.bytes.get(self.pos) != Some(&b'"') {
-                return Err(self.unexpected("a key in double quotes"));
+                return Err(self
+                    .bare_key()
+                    .unwrap_or_else(|| self.unexpected("a key in double quotes")));
             }
             let key_start = self.pos;
             let key = self.string()?;
@@ -273,6 +527,7 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             self.skip_ws();
             let value = self.value(depth)?;
+            let end = value.end;
             members.push(Member {
                 key,
                 key_start,
@@ -286,17 +541,43 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     self.skip_ws();
                     if self.bytes.get(self.pos) == Some(&b'}') {
-                        return Err(self.error_at(comma, comma + 1, "trailing comma in an object"));
+                        return Err(self.trailing_comma(comma, "an object"));
                     }
                 }
                 Some(b'}') => {
                     self.pos += 1;
+                    self.open.pop();
                     self.find_duplicates(&members);
                     return Ok(Json::Object(members));
                 }
-                _ => return Err(self.unexpected("`,` or `}`")),
+                _ => return Err(self.after_value(open, end)),
             }
         }
+    }
+
+    /// A key written without quotes (`name: 1`), as in JavaScript.
+    fn bare_key(&self) -> Option<SyntaxError> {
+        let rest = &self.text[self.pos..];
+        let len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+            .unwrap_or(rest.len());
+        let word = &rest[..len];
+        let after = rest[len..].trim_start_matches([' ', '\t']);
+        if word.is_empty() || word.starts_with(|c: char| c.is_ascii_digit()) {
+            return None;
+        }
+        if !(after.starts_with(':') || after.starts_with('\u{FF1A}')) {
+            return None;
+        }
+        Some(
+            self.error_at(
+                self.pos,
+                self.pos + len,
+                "object keys are written in double quotes",
+            )
+            .help(format!("write `\"{word}\"`"))
+            .fix(self.pos, self.pos + len, format!("\"{word}\"")),
+        )
     }
 
     /// Records every key of `members` that an earlier member already has.
@@ -338,11 +619,19 @@ impl<'a> Parser<'a> {
             return Err(self.unexpected("a digit"));
         }
         if n > 1 && self.bytes[int_start] == b'0' {
-            return Err(self.error_at(
-                int_start,
-                int_start + 1,
-                "numbers do not start with a leading zero",
-            ));
+            let digits = &self.text[int_start..self.pos];
+            let trimmed = match digits.trim_start_matches('0') {
+                "" => "0",
+                t => t,
+            };
+            return Err(self
+                .error_at(
+                    int_start,
+                    self.pos,
+                    "a JSON number does not start with a leading zero",
+                )
+                .help(format!("write `{trimmed}` instead of `{digits}`"))
+                .fix(int_start, self.pos, trimmed));
         }
         let mut float = false;
         if self.bytes.get(self.pos) == Some(&b'.') {
@@ -385,6 +674,7 @@ impl<'a> Parser<'a> {
                     return Ok(Cow::Borrowed(s));
                 }
                 Some(b'\\') => break,
+                Some(b'\n' | b'\r') => return Err(self.open_at_line_end(open)),
                 Some(&b) if b < 0x20 => return Err(self.control_in_string(b)),
                 Some(_) => self.pos += 1,
             }
@@ -397,6 +687,7 @@ impl<'a> Parser<'a> {
                 match self.bytes.get(self.pos) {
                     None => return Err(self.unterminated(open)),
                     Some(b'"' | b'\\') => break,
+                    Some(b'\n' | b'\r') => return Err(self.open_at_line_end(open)),
                     Some(&b) if b < 0x20 => return Err(self.control_in_string(b)),
                     Some(_) => self.pos += 1,
                 }
@@ -441,15 +732,14 @@ impl<'a> Parser<'a> {
                 }
                 None => return Err(self.unterminated(open)),
                 Some(_) => {
-                    let end = self.text[self.pos..]
-                        .chars()
-                        .next()
-                        .map_or(self.pos, |c| self.pos + c.len_utf8());
-                    return Err(self.error_at(
-                        escape,
-                        end,
-                        format!("invalid escape `{}`", &self.text[escape..end]),
-                    ));
+                    let end = self.char_end(self.pos);
+                    return Err(self
+                        .error_at(
+                            escape,
+                            end,
+                            format!("invalid escape `{}`", &self.text[escape..end]),
+                        )
+                        .help("the escapes are `\\\"` `\\\\` `\\/` `\\b` `\\f` `\\n` `\\r` `\\t` and `\\uXXXX`; write `\\\\` for a backslash"));
                 }
             };
             out.push(c);
@@ -484,21 +774,66 @@ impl<'a> Parser<'a> {
         )
     }
 
+    /// A string still open at the end of the text.
     fn unterminated(&self, open: usize) -> SyntaxError {
-        self.error_at(open, open + 1, "unterminated string")
+        self.error_at(
+            open,
+            self.text.trim_end().len().max(open + 1),
+            "this string is never closed",
+        )
+        .help("add the closing `\"`")
+    }
+
+    /// A string still open at the end of its line (`pos` is the line break):
+    /// reported where it opens, since the line break is where it went wrong.
+    fn open_at_line_end(&self, open: usize) -> SyntaxError {
+        let content = &self.text[open + 1..self.pos];
+        let err = self.error_at(
+            open,
+            self.pos,
+            "this string is not closed before the end of the line",
+        );
+        // A typographic quote typed where the closing `"` belongs.
+        let typographic = content.char_indices().rev().find(|&(i, c)| {
+            let after = content[i + c.len_utf8()..].trim();
+            matches!(c, '\u{201C}' | '\u{201D}' | '\u{FF02}')
+                && (after.is_empty() || after.starts_with([',', ':', '}', ']']))
+        });
+        if let Some((i, c)) = typographic {
+            let at = open + 1 + i;
+            let (name, _) = lookalike(c).unwrap_or(("quotation mark", "\""));
+            return err
+                .help(format!(
+                    "it ends with the {name} `{c}` (U+{:04X}); type the ASCII `\"` instead",
+                    c as u32
+                ))
+                .fix(at, at + c.len_utf8(), "\"");
+        }
+        let before_comma = if content.trim_end().ends_with(',') {
+            " before the `,`"
+        } else {
+            ""
+        };
+        err.help(format!(
+            "add the closing `\"`{before_comma}; a raw line break is not allowed inside a JSON string (write `\\n` for one)"
+        ))
     }
 
     fn control_in_string(&self, b: u8) -> SyntaxError {
-        let what = match b {
-            b'\n' => "a line break".to_string(),
-            b'\t' => "a tab".to_string(),
-            _ => format!("the control character U+{b:04X}"),
+        let (what, escape) = match b {
+            b'\t' => ("a tab".to_string(), "\\t".to_string()),
+            _ => (
+                format!("the control character U+{b:04X}"),
+                format!("\\u{b:04x}"),
+            ),
         };
         self.error_at(
             self.pos,
             self.pos + 1,
             format!("{what} inside a string must be escaped"),
         )
+        .help(format!("write it as `{escape}`, or remove it"))
+        .fix(self.pos, self.pos + 1, escape)
     }
 }
 
@@ -509,6 +844,11 @@ fn duplicate(first: &Member<'_>, second: &Member<'_>) -> Duplicate {
         start: second.key_start,
         end: second.key_end,
     }
+}
+
+/// The opening and closing bracket of the container that opens with `b`.
+fn brackets(b: u8) -> (char, char) {
+    if b == b'{' { ('{', '}') } else { ('[', ']') }
 }
 
 fn describe(c: char) -> String {

@@ -21,6 +21,11 @@
 //! - [`cmd`]: one function per subcommand; glue only.
 //! - [`model`]: serde types of `games.json` and activity documents; no I/O.
 //! - [`json`]: the strict JSON parser with byte spans and duplicate keys; a leaf.
+//! - [`layout`]: the published layout, one owner for every fact of it: the
+//!   path of every file of the site, the typed index `api/v1/games.json`
+//!   (written by `build`, read by `import`, `diff` and `publish`), and the
+//!   content type and cache policy of every kind of file (asked by `serve`,
+//!   `_headers` and `publish`); it depends on [`model`] only.
 //! - [`source`]: what `load` hands `validate` (source text, a game's files,
 //!   the opened root, a parsed file); data, no I/O.
 //! - [`load`]: reads the root, game by game, as text; encoding problems only.
@@ -55,11 +60,13 @@
 //! # Invariants
 //!
 //! - [`model`], [`diagnostics`] and [`json`] depend on no other module of the crate.
+//! - Only [`layout`] spells a path of the site (`api/v1/...`); every other
+//!   module asks it, so the paths, the index and the content types cannot drift.
 //! - [`validate`] never imports [`load`]: both depend on [`source`].
 //! - [`load`], [`validate`], [`site`] and [`import`] know nothing about HTTP,
-//!   axum or tokio; [`import`] depends on [`model`] (and [`json`]) only.
+//!   axum or tokio; [`import`] depends on [`model`], [`json`] and [`layout`] only.
 //! - [`site`] does not import [`publish`]; [`publish`] reads the site's
-//!   cache policies and layout, and `publish::plan` does no I/O.
+//!   cache policies and layout from [`layout`], and `publish::plan` does no I/O.
 //! - No rewrite loses a value: a file with a repeated key is an error, and
 //!   `fmt` leaves files with errors alone.
 //! - Every rule is O(n log n) or better in activities and diagnostics;
@@ -88,13 +95,16 @@
 //! `tests/architecture.rs` fails when an import breaks the direction above.
 
 pub mod api;
+pub mod atomic;
 pub mod cli;
 pub mod cmd;
 pub mod control;
 pub mod diagnostics;
+pub mod fetch;
 pub mod guard;
 pub mod import;
 pub mod json;
+pub mod layout;
 pub mod load;
 pub mod mcp;
 pub mod model;

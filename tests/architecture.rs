@@ -1,4 +1,5 @@
-//! Guards the module dependency direction written in `src/lib.rs` and DESIGN.md.
+//! Guards the module dependency direction written in `src/lib.rs`, and the
+//! one owner of the published layout (`src/layout.rs`).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -10,6 +11,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("model", &[]),
     ("diagnostics", &[]),
     ("json", &[]),
+    // One atomic write and one HTTP fetch with limits, for every module.
+    ("atomic", &[]),
+    ("fetch", &[]),
+    // The published layout: paths, the typed index, content types and
+    // cache policies. A leaf beside `model`, so the pure `import` may read it.
+    ("layout", &["model"]),
     ("source", &["model", "diagnostics", "json"]),
     ("cli", &["diagnostics", "model", "publish"]),
     ("load", &["model", "diagnostics", "source"]),
@@ -17,11 +24,19 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("validate", &["model", "diagnostics", "json", "source"]),
     (
         "site",
-        &["model", "diagnostics", "source", "load", "validate"],
+        &[
+            "model",
+            "diagnostics",
+            "source",
+            "load",
+            "validate",
+            "layout",
+            "atomic",
+        ],
     ),
-    ("import", &["model", "json"]),
-    ("publish", &["site"]),
-    ("control", &[]),
+    ("import", &["model", "json", "layout"]),
+    ("publish", &["site", "layout"]),
+    ("control", &["atomic"]),
     ("guard", &[]),
     ("api", &["control", "guard"]),
     ("mcp", &["control", "guard"]),
@@ -29,6 +44,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "server",
         &[
             "site",
+            "layout",
             "source",
             "load",
             "validate",
@@ -46,6 +62,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "cli",
             "import",
             "site",
+            "layout",
+            "atomic",
+            "fetch",
             "source",
             "load",
             "validate",
@@ -171,4 +190,58 @@ fn the_import_scanner_sees_grouped_and_plain_imports() {
     );
     let expected: BTreeSet<String> = ["model", "diagnostics", "site"].map(String::from).into();
     assert_eq!(found, expected);
+}
+
+/// Issue 18: the site's paths have one owner. Code outside `src/layout.rs`
+/// asks it instead of spelling `api/v1`; prose for people (help text, a
+/// page's hint) may name the folder. Unit tests (after `#[cfg(test)]`) and
+/// comments are not code that decides a path.
+#[test]
+fn only_the_layout_spells_the_published_paths() {
+    const PROSE: &[&str] = &["cli.rs", "cmd/import.rs", "site/pages.rs"];
+    let src = crate_root().join("src");
+    let mut spelled = Vec::new();
+    for entry in walkdir::WalkDir::new(&src) {
+        let entry = entry.expect("src is readable");
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let rel = path
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel == "layout.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).expect("source is text");
+        for (number, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("#[cfg(test)]") {
+                break;
+            }
+            // `api/v1` not inside a longer name (`/openapi/v1.json`).
+            let names_api = line.match_indices("api/v1").any(|(i, _)| {
+                !line[..i]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric())
+            });
+            if line.trim_start().starts_with("//") || !names_api {
+                continue;
+            }
+            if PROSE.contains(&rel.as_str())
+                && !line.contains("format!")
+                && !line.contains(".join(")
+            {
+                continue;
+            }
+            spelled.push(format!("{rel}:{}: {}", number + 1, line.trim()));
+        }
+    }
+    assert!(
+        spelled.is_empty(),
+        "paths of the site spelled outside src/layout.rs:\n{}",
+        spelled.join("\n")
+    );
 }

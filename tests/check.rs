@@ -260,3 +260,79 @@ fn one_misplaced_activity_is_one_unsorted_warning() {
         "{report:#}"
     );
 }
+
+/// The `json-syntax-*` fixtures, sorted.
+fn syntax_fixtures() -> Vec<std::path::PathBuf> {
+    let mut cases: Vec<_> = std::fs::read_dir(crate_root().join("tests/fixtures/invalid"))
+        .expect("fixtures")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("json-syntax-"))
+        })
+        .collect();
+    cases.sort();
+    cases
+}
+
+/// Issue 17: every JSON syntax mistake has its own message and a help line,
+/// shown as a contributor sees it (one snapshot per fixture).
+#[test]
+fn every_syntax_mistake_is_explained_with_help() {
+    for case in syntax_fixtures() {
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let root = fixture_root(Some(&case));
+        let output = run(root.path(), &["check", "--now", FIXTURE_NOW]);
+        let text = stderr(&output);
+        assert!(text.contains("help: "), "{name} has no help line:\n{text}");
+        insta::assert_snapshot!(format!("syntax_{}", &name["json-syntax-".len()..]), text);
+    }
+}
+
+/// Issue 17: where a syntax diagnostic carries a repair, it is exact:
+/// applying the repairs one after another (as an editor's quick fix would)
+/// gives a document that serde_json accepts.
+#[test]
+fn syntax_fixes_repair_the_document() {
+    let fixable = [
+        "block-comment",
+        "control-character",
+        "full-width-bracket",
+        "full-width-colon",
+        "full-width-comma",
+        "ideographic-space",
+        "leading-zero",
+        "line-comment",
+        "missing-comma",
+        "plus-sign",
+        "single-quotes",
+        "trailing-comma",
+        "typographic-quotes",
+        "unclosed-bracket",
+        "unquoted-key",
+    ];
+    for name in fixable {
+        let case = crate_root().join(format!("tests/fixtures/invalid/json-syntax-{name}"));
+        let file = walkdir::WalkDir::new(&case)
+            .into_iter()
+            .map(|e| e.unwrap().into_path())
+            .find(|p| p.extension().is_some_and(|e| e == "json"))
+            .unwrap();
+        let mut text = std::fs::read_to_string(&file).unwrap();
+        for _ in 0..4 {
+            match activity_site::json::parse(&text) {
+                Ok(_) => break,
+                Err(err) => {
+                    let Some(fix) = err.fix.clone() else {
+                        panic!("{name}: no fix for {err:?}")
+                    };
+                    text.replace_range(fix.start..fix.end, &fix.replacement);
+                }
+            }
+        }
+        assert!(
+            serde_json::from_str::<serde_json::Value>(&text).is_ok(),
+            "{name}: still broken after its fixes:\n{text}"
+        );
+    }
+}

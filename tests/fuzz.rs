@@ -236,3 +236,79 @@ fn huge_nesting_is_a_diagnostic() {
         }
     }
 }
+
+/// One edit of a valid document's bytes, for the parser-against-serde_json property.
+#[derive(Debug, Clone)]
+enum Edit {
+    Delete(u16),
+    Insert(u16, u8),
+    Swap(u16),
+    Truncate(u16),
+}
+
+/// Bytes that make or break JSON: punctuation, quotes, digits, signs, letters.
+const JSON_BYTES: &[u8] = b",:{}[]\"'/\\*0123456789+-.eEtfnu \n\t";
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let at = 0u16..=1000;
+    prop_oneof![
+        at.clone().prop_map(Edit::Delete),
+        (at.clone(), prop::sample::select(JSON_BYTES.to_vec()))
+            .prop_map(|(a, b)| Edit::Insert(a, b)),
+        at.clone().prop_map(Edit::Swap),
+        at.prop_map(Edit::Truncate),
+    ]
+}
+
+/// Valid documents of every shape the parser meets, plus escapes and numbers.
+fn valid_documents() -> Vec<String> {
+    let base = crate::util::crate_root().join("tests/fixtures/base");
+    let mut docs: Vec<String> = ["data/demo/zh-CN.json", "data/demo/en-US.json", "games.json"]
+        .iter()
+        .map(|f| std::fs::read_to_string(base.join(f)).unwrap())
+        .collect();
+    docs.push(r#"{"n": [0, -1, 2.5e-3, 10E+2, 1e300], "s": "a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00", "b": [true, false, null], "o": {}}"#.to_string());
+    docs
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Issue 17: `json::parse` accepts exactly what serde_json accepts (a
+    /// repeated key aside, which both accept and the `duplicate-key` rule
+    /// reports), and every error and repair lies inside the text.
+    #[test]
+    fn the_parser_accepts_exactly_what_serde_json_accepts(
+        doc in 0usize..4,
+        edits in prop::collection::vec(edit(), 1..4),
+    ) {
+        let docs = valid_documents();
+        let mut bytes = docs[doc].clone().into_bytes();
+        for e in &edits {
+            let n = bytes.len();
+            match *e {
+                Edit::Delete(at) if n > 0 => { bytes.remove(position(n - 1, at)); }
+                Edit::Insert(at, b) => bytes.insert(position(n, at), b),
+                Edit::Swap(at) if n > 1 => { let i = position(n - 2, at); bytes.swap(i, i + 1); }
+                Edit::Truncate(at) => bytes.truncate(position(n, at)),
+                _ => {}
+            }
+        }
+        let Ok(text) = String::from_utf8(bytes) else { return Ok(()) };
+        let ours = activity_site::json::parse(&text);
+        let theirs = serde_json::from_str::<serde_json::Value>(&text);
+        prop_assert_eq!(ours.is_ok(), theirs.is_ok(), "{:?}\nours: {:?}\nserde_json: {:?}", text, ours.as_ref().err(), theirs.as_ref().err());
+        if let Err(err) = ours {
+            prop_assert!(err.start <= err.end && err.end <= text.len(), "{:?}", err);
+            prop_assert!(text.is_char_boundary(err.start) && text.is_char_boundary(err.end), "{:?}", err);
+            if let Some(fix) = &err.fix {
+                prop_assert!(fix.start <= fix.end && fix.end <= text.len(), "{:?}", err);
+                prop_assert!(text.is_char_boundary(fix.start) && text.is_char_boundary(fix.end), "{:?}", err);
+            }
+            let at = activity_site::diagnostics::locate(&text, err.start, err.end);
+            let lines: Vec<&str> = text.split('\n').collect();
+            prop_assert!(at.line >= 1 && at.line <= lines.len(), "{:?}", err);
+            prop_assert!(at.column <= lines[at.line - 1].chars().count() + 1, "{:?}", err);
+        }
+    }
+}

@@ -211,37 +211,27 @@ fn an_existing_registry_keeps_names_time_zones_and_sources() {
 }
 
 /// Serves `site` on loopback; `/api/v1/activity/sr-en-US.json` never
-/// answers. Returns the base URL; the server lives as long as the runtime.
-fn serve(runtime: &tokio::runtime::Runtime, site: &Path) -> String {
-    let router = axum::Router::new()
-        .route(
-            "/api/v1/activity/sr-en-US.json",
-            axum::routing::get(|| async {
-                tokio::time::sleep(Duration::from_secs(600)).await;
-                "never"
-            }),
-        )
-        .fallback_service(tower_http::services::ServeDir::new(site));
-    let listener = runtime
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .unwrap();
-    let addr = listener.local_addr().unwrap();
-    runtime.spawn(async move { axum::serve(listener, router).await });
-    format!("http://{addr}")
+/// answers. Returns the base URL.
+fn serve(site: &Path) -> String {
+    crate::util::serve_on_loopback(
+        axum::Router::new()
+            .route(
+                "/api/v1/activity/sr-en-US.json",
+                axum::routing::get(|| async {
+                    tokio::time::sleep(Duration::from_secs(600)).await;
+                    "never"
+                }),
+            )
+            .fallback_service(tower_http::services::ServeDir::new(site)),
+    )
 }
 
 #[test]
 fn a_built_site_imported_from_a_url_builds_to_the_same_documents() {
     let dir = tempfile::tempdir().unwrap();
     let site = bundled_site(dir.path());
-    let runtime = tokio::runtime::Runtime::new().unwrap();
     // No hanging route on this one: every file answers.
-    let router = axum::Router::new().fallback_service(tower_http::services::ServeDir::new(&site));
-    let listener = runtime
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .unwrap();
-    let base = format!("http://{}/", listener.local_addr().unwrap());
-    runtime.spawn(async move { axum::serve(listener, router).await });
+    let base = format!("{}/", crate::util::serve_folder(&site));
     let root = dir.path().join("root");
     let output = import(dir.path(), &root, &base, &[]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -253,8 +243,7 @@ fn a_url_with_a_missing_file_and_a_silent_one_imports_the_rest_and_fails() {
     let dir = tempfile::tempdir().unwrap();
     let site = bundled_site(dir.path());
     std::fs::remove_file(site.join("api/v1/activity/ww-en-US.json")).unwrap();
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let base = serve(&runtime, &site);
+    let base = serve(&site);
     let root = dir.path().join("root");
     let output = import(dir.path(), &root, &base, &["--timeout", "1"]);
     let err = stderr(&output);
@@ -284,8 +273,7 @@ fn a_url_without_an_index_needs_games_and_fetches_them() {
     let dir = tempfile::tempdir().unwrap();
     let site = bundled_site(dir.path());
     std::fs::remove_file(site.join("api/v1/games.json")).unwrap();
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let base = serve(&runtime, &site);
+    let base = serve(&site);
     let root = dir.path().join("root");
     let output = import(dir.path(), &root, &base, &[]);
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));

@@ -291,14 +291,7 @@ fn diff_into_a_closed_pipe_ends_quietly() {
     let deployed = tempfile::tempdir().unwrap();
     crate::util::copy_tree(&root.path().join("site"), deployed.path());
     std::fs::remove_file(deployed.path().join("api/v1/activity/demo.json")).unwrap();
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let router =
-        axum::Router::new().fallback_service(tower_http::services::ServeDir::new(deployed.path()));
-    let listener = runtime
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    runtime.spawn(async move { axum::serve(listener, router).await });
+    let base = crate::util::serve_folder(deployed.path());
     let (code, err) = run_into_closed_pipe(
         root.path(),
         &["diff", "--against", &base, "--now", FIXTURE_NOW],

@@ -3,8 +3,6 @@
 
 use std::collections::BTreeMap;
 use std::io::Read as _;
-use std::net::SocketAddr;
-use std::path::Path;
 
 use activity_site::model::{Activity, ActivityDocument, Game, Localized};
 use activity_site::site::diff::{FileStatus, Report, diff_file};
@@ -584,30 +582,6 @@ fn diff_lists_version_and_activity_changes() {
     );
 }
 
-/// Serves `dir` on a loopback port from a background thread; the server lives
-/// as long as the test process.
-fn serve_dir(dir: &Path) -> SocketAddr {
-    let dir = dir.to_path_buf();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("runtime");
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                .await
-                .expect("bind");
-            tx.send(listener.local_addr().expect("addr")).expect("send");
-            let app =
-                axum::Router::new().fallback_service(tower_http::services::ServeDir::new(dir));
-            axum::serve(listener, app).await.expect("serve");
-        });
-    });
-    rx.recv_timeout(std::time::Duration::from_secs(60))
-        .expect("server started")
-}
-
 #[test]
 fn diff_against_a_loopback_deployment() {
     let root = fixture_root(None);
@@ -617,8 +591,7 @@ fn diff_against_a_loopback_deployment() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let deployed = root.path().join("deployed");
-    let addr = serve_dir(&deployed);
-    let base = format!("http://{addr}");
+    let base = crate::util::serve_folder(&deployed);
 
     // The same data: nothing to deploy.
     let out = run(
@@ -713,6 +686,43 @@ fn diff_against_a_loopback_deployment() {
     assert_eq!(statuses["api/v1/activity/demo-en-US.json"], "changed");
     assert_eq!(statuses["api/v1/activity/demo-zh-CN.json"], "new");
     assert_eq!(statuses["api/v1/activity/gone.json"], "removed");
+}
+
+/// Issue 22: `diff` read whole bodies with no limit (8 GB of memory against
+/// a server answering 300 MB a file). It stops reading past the per-file
+/// limit with an error naming the file and the limit, and exits 2.
+#[test]
+fn diff_stops_reading_a_body_past_the_limit() {
+    let root = fixture_root(None);
+    let out = run(
+        root.path(),
+        &["build", "--out", "deployed", "--now", FIXTURE_NOW],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    // One file streams without end and without a length; the rest is the site.
+    let endless = axum::routing::get(|| async {
+        let chunk = bytes::Bytes::from(vec![b' '; 64 * 1024]);
+        let chunks = futures::stream::repeat_with(move || Ok::<_, std::io::Error>(chunk.clone()));
+        axum::body::Body::from_stream(chunks)
+    });
+    let base = crate::util::serve_on_loopback(
+        axum::Router::new()
+            .route("/api/v1/activity/demo-en-US.json", endless)
+            .fallback_service(tower_http::services::ServeDir::new(
+                root.path().join("deployed"),
+            )),
+    );
+    let out = run(
+        root.path(),
+        &["diff", "--against", &base, "--now", FIXTURE_NOW],
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("{base}/api/v1/activity/demo-en-US.json")),
+        "{err}"
+    );
+    assert!(err.contains("larger than the limit of 8 MiB"), "{err}");
 }
 
 #[test]

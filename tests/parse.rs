@@ -59,8 +59,61 @@ fn every_syntax_error_path_counts_columns_in_characters() {
     );
     let cases: Vec<(&str, Vec<u8>)> = vec![
         (
-            "unexpected token (jsonc-parser)",
+            "unexpected token",
             with("  \"versionName\": \"星海之歌\" ⟦x,"),
+        ),
+        (
+            "string open at the end of its line",
+            with("  \"versionName\": ⟦\"星海之歌,"),
+        ),
+        (
+            "full-width comma",
+            with("  \"versionName\": \"星海之歌\"⟦，"),
+        ),
+        (
+            "full-width colon",
+            with("  \"versionName\"⟦：\"星海之歌\","),
+        ),
+        ("typographic quote", with("  \"versionName\": ⟦“星海之歌”,")),
+        (
+            "ideographic space",
+            with("  \"versionName\": \"星海之歌\",⟦\u{3000}"),
+        ),
+        (
+            "full-width bracket",
+            with("  \"versionName\": \"星海之歌\", \"x\": ⟦［],"),
+        ),
+        (
+            "missing comma",
+            with("  \"versionName\": \"星海之歌⟦\" \"x\": 1,"),
+        ),
+        (
+            "missing closing bracket",
+            "{\"versionName\": \"星海之歌\", \"x\": [1⟦"
+                .to_string()
+                .into_bytes(),
+        ),
+        (
+            "line comment",
+            with("  \"versionName\": \"星海之歌\", ⟦// 注释"),
+        ),
+        (
+            "block comment",
+            with("  \"versionName\": \"星海之歌\", ⟦/* 注释 */"),
+        ),
+        ("single quotes", with("  \"versionName\": ⟦'星海之歌',")),
+        ("NaN", with("  \"versionName\": \"星海之歌\", \"x\": ⟦NaN,")),
+        (
+            "Infinity",
+            with("  \"versionName\": \"星海之歌\", \"x\": -⟦Infinity,"),
+        ),
+        (
+            "plus sign",
+            with("  \"versionName\": \"星海之歌\", \"x\": ⟦+1,"),
+        ),
+        (
+            "unquoted key",
+            with("  \"versionName\": \"星海之歌\", ⟦x: 1,"),
         ),
         (
             "raw tab in a string",
@@ -84,7 +137,7 @@ fn every_syntax_error_path_counts_columns_in_characters() {
         ),
         (
             "leading zero",
-            with("  \"versionName\": \"星海之歌\", \"x\": 0⟦1,"),
+            with("  \"versionName\": \"星海之歌\", \"x\": ⟦01,"),
         ),
         ("nesting too deep", with(&deep)),
         (
@@ -97,7 +150,7 @@ fn every_syntax_error_path_counts_columns_in_characters() {
         ),
         (
             "unterminated",
-            "{\"versionName\": \"星海之歌⟦ ".to_string().into_bytes(),
+            "{\"versionName\": ⟦\"星海之歌 ".to_string().into_bytes(),
         ),
         ("invalid UTF-8", {
             let mut b = with("  \"versionName\": \"星海之歌⟦X\",");

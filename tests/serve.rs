@@ -143,6 +143,34 @@ async fn content_types_follow_the_extension() {
     );
 }
 
+/// Issue 18: `serve` and `publish` give every kind of file the same
+/// content type (they disagreed on SVG), because both ask the layout.
+#[tokio::test]
+async fn serve_and_publish_give_every_kind_of_file_the_same_content_type() {
+    let fixture = Fixture::new();
+    let mut paths = vec!["noextension".to_owned(), "data.unknownext".to_owned()];
+    for kind in activity_site::layout::KINDS {
+        for ext in kind.extensions {
+            paths.push(format!("kinds/file.{ext}"));
+            paths.push(format!("kinds/FILE.{}", ext.to_ascii_uppercase()));
+        }
+    }
+    for path in &paths {
+        fixture.write(path, "x");
+    }
+    let app = fixture.app();
+    for path in &paths {
+        let reply = get(&app, &format!("/{path}")).await;
+        assert_eq!(reply.status, StatusCode::OK, "{path}");
+        let published = activity_site::publish::plan::metadata(path);
+        assert_eq!(
+            reply.header(header::CONTENT_TYPE),
+            published.content_type,
+            "{path}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn etag_and_if_none_match_give_304() {
     let fixture = Fixture::new();

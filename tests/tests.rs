@@ -3,7 +3,8 @@
 // Shared helpers: temp roots, running the binary, the router.
 mod util;
 
-// The module dependency direction of DESIGN.md, read from the source.
+// The module dependency direction of src/lib.rs and the one owner of the
+// published layout, read from the source.
 mod architecture;
 
 // `check`: invalid fixtures (one defect each), real documents, rendering, exit codes.

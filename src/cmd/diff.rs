@@ -1,13 +1,16 @@
 //! `diff`: build the API in memory, fetch the deployed copy of each file and
 //! print what deploying this build would change. The comparison itself is
-//! `site::diff`; this file only fetches.
+//! `site::diff`; the fetching, with its limits, is [`crate::fetch`].
 
 use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::cli::{DiffArgs, StatusFormat};
 use crate::diagnostics::Format;
-use crate::site::{self, diff::Report};
+use crate::fetch::{FetchError, Fetcher};
+use crate::layout;
+use crate::site;
+use crate::site::diff::{Report, diff_file};
 use crate::validate;
 
 pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
@@ -23,7 +26,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     }
     let files: Vec<site::OutputFile> = site::api_files(&site::outputs(&checked))
         .into_iter()
-        .filter(|f| f.path.starts_with("api/v1/activity/") && f.path.ends_with(".json"))
+        .filter(|f| layout::is_activity_document(&f.path))
         .collect();
 
     let base = args.against.trim_end_matches('/').to_owned();
@@ -32,21 +35,28 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     if !matches!(url.scheme(), "http" | "https") {
         anyhow::bail!("`{}` is not an http(s) URL", args.against);
     }
+    // Each deployed file is compared as it arrives and then dropped, so no
+    // more than a few bodies are held at once.
+    let fetcher = Fetcher::new("diff", Duration::from_secs(args.timeout.max(1)))?;
+    let urls: Vec<String> = files.iter().map(|f| format!("{base}/{}", f.path)).collect();
+    let compared = fetcher.for_each(&urls, |i, deployed| {
+        let deployed = match deployed {
+            Ok(body) => Some(body),
+            Err(FetchError::NotFound) => None,
+            Err(err) => anyhow::bail!("cannot fetch {}: {err}", urls[i]),
+        };
+        diff_file(&files[i].path, &files[i].bytes, deployed.as_deref())
+    });
+    let mut report = Report {
+        against: args.against.clone(),
+        files: compared.into_iter().collect::<anyhow::Result<_>>()?,
+    };
     // The deployed index comes last: it names files this build may no longer have.
-    let mut urls: Vec<String> = files.iter().map(|f| format!("{base}/{}", f.path)).collect();
-    urls.push(format!("{base}/api/v1/games.json"));
-    let mut deployed = fetch_all(&urls, Duration::from_secs(args.timeout.max(1)))?;
-    let deployed_index = deployed.pop().flatten();
-
-    let mut report = Report::new(
-        &args.against,
-        files
-            .iter()
-            .zip(&deployed)
-            .map(|(f, d)| (f.path.as_str(), f.bytes.as_slice(), d.as_deref())),
-    )?;
-    if let Some(index) = deployed_index {
-        report.add_removed(&index);
+    let index_url = format!("{base}/{}", layout::INDEX_PATH);
+    match fetcher.get(&index_url) {
+        Ok(index) => report.add_removed(&index),
+        Err(FetchError::NotFound) => {}
+        Err(err) => anyhow::bail!("cannot fetch {index_url}: {err}"),
     }
     match args.format {
         StatusFormat::Text => super::print_out(&report.to_text())?,
@@ -57,34 +67,4 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Fetches every URL concurrently on a small runtime of this command's own:
-/// `Some(body)` for 200, `None` for 404, an error for anything else or when
-/// the host cannot be reached.
-fn fetch_all(urls: &[String], timeout: Duration) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
-    let (runtime, client) = super::http_client("diff", timeout)?;
-    runtime.block_on(async {
-        let fetches = urls.iter().map(|url| fetch(&client, url));
-        futures::future::join_all(fetches)
-            .await
-            .into_iter()
-            .collect()
-    })
-}
-
-async fn fetch(client: &reqwest::Client, url: &str) -> anyhow::Result<Option<Vec<u8>>> {
-    let response = client.get(url).send().await.map_err(|err| {
-        anyhow::anyhow!("cannot fetch {url}: {}", super::describe_http_error(&err))
-    })?;
-    match response.status() {
-        reqwest::StatusCode::OK => {
-            let body = response.bytes().await.map_err(|err| {
-                anyhow::anyhow!("cannot read {url}: {}", super::describe_http_error(&err))
-            })?;
-            Ok(Some(body.to_vec()))
-        }
-        reqwest::StatusCode::NOT_FOUND => Ok(None),
-        status => anyhow::bail!("GET {url} answered {status}"),
-    }
 }

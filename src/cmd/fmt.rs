@@ -1,9 +1,9 @@
 use std::collections::BTreeSet;
-use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
 
+use crate::atomic;
 use crate::cli::FmtArgs;
 use crate::diagnostics::{self, Format};
 use crate::load::REGISTRY_PATH;
@@ -59,7 +59,7 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
         if current != canonical.as_bytes() {
             changed.push(path.as_str());
             if !args.check {
-                write_atomic(&root.join(path), canonical.as_bytes())
+                atomic::write(&root.join(path), canonical.as_bytes())
                     .with_context(|| format!("cannot write `{path}`"))?;
             }
         }
@@ -98,20 +98,4 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Replaces `path` with `bytes` through a synced temporary file in the same
-/// folder, so an interrupted run never leaves a truncated data file.
-fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write as _;
-
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut file = tempfile::NamedTempFile::new_in(dir)?;
-    file.write_all(bytes)?;
-    file.as_file().sync_all()?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        let _ = std::fs::set_permissions(file.path(), meta.permissions());
-    }
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }

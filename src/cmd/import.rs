@@ -2,25 +2,21 @@
 //! files to the pure mapping of [`crate::import`], refuse to overwrite what
 //! differs unless `--force`, write, and end with the `check` of the result.
 
-use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use futures::StreamExt as _;
 
+use crate::atomic;
 use crate::cli::ImportArgs;
 use crate::diagnostics::{self, Format};
+use crate::fetch::{FetchError, Fetcher};
 use crate::import::{self, IndexGame, Inputs, Source};
+use crate::layout;
 use crate::load::{BUILTIN_ACTIVITY_SCHEMA, BUILTIN_GAMES_SCHEMA};
 use crate::site;
 use crate::validate;
-
-/// The largest file an import accepts (the real ones are a few KiB).
-const MAX_FILE_BYTES: usize = 8 * 1024 * 1024;
-/// How many files are fetched at once.
-const CONCURRENCY: usize = 8;
 
 /// What was read: the files, the index when there was one, and one line per
 /// file that could not be read.
@@ -116,7 +112,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     // Data first, games.json last: a registry never names files not written yet.
     for ((path, text), action) in files.iter().zip(&actions) {
         if *action != "unchanged" {
-            write_atomic(&root.join(path), text.as_bytes())
+            atomic::write(&root.join(path), text.as_bytes())
                 .with_context(|| format!("cannot write `{}`", root.join(path).display()))?;
         }
     }
@@ -166,7 +162,7 @@ fn from_folder(dir: &Path, games: &[String]) -> anyhow::Result<Gathered> {
         "`--from {}` is neither a folder nor an http(s) URL",
         dir.display()
     );
-    let site_index = dir.join("api/v1/games.json");
+    let site_index = dir.join(layout::INDEX_PATH);
     if site_index.is_file() {
         let bytes = std::fs::read(&site_index)
             .with_context(|| format!("cannot read `{}`", site_index.display()))?;
@@ -179,11 +175,13 @@ fn from_folder(dir: &Path, games: &[String]) -> anyhow::Result<Gathered> {
         }
     }
     // A built site, the source tree of a site (`public/`), else flat.
-    let flat = ["api/v1/activity", "public/api/v1/activity"]
-        .iter()
-        .map(|sub| dir.join(sub))
-        .find(|candidate| candidate.is_dir())
-        .unwrap_or_else(|| dir.to_path_buf());
+    let flat = [
+        dir.join(layout::ACTIVITY_DIR),
+        dir.join("public").join(layout::ACTIVITY_DIR),
+    ]
+    .into_iter()
+    .find(|candidate| candidate.is_dir())
+    .unwrap_or_else(|| dir.to_path_buf());
     let mut names = Vec::new();
     for entry in
         std::fs::read_dir(&flat).with_context(|| format!("cannot read `{}`", flat.display()))?
@@ -255,15 +253,20 @@ fn from_url(args: &ImportArgs) -> anyhow::Result<Gathered> {
     let trimmed = args.from.trim_end_matches('/');
     reqwest::Url::parse(trimmed)
         .map_err(|err| anyhow::anyhow!("`--from {}` is not a URL: {err}", args.from))?;
-    let (site, activity) = match trimmed.strip_suffix("/api/v1/activity") {
+    let (site, activity) = match trimmed
+        .strip_suffix(layout::ACTIVITY_DIR)
+        .and_then(|site| site.strip_suffix('/'))
+    {
         Some(site) => (site.to_owned(), trimmed.to_owned()),
-        None => (trimmed.to_owned(), format!("{trimmed}/api/v1/activity")),
+        None => (
+            trimmed.to_owned(),
+            format!("{trimmed}/{}", layout::ACTIVITY_DIR),
+        ),
     };
-    let timeout = Duration::from_secs(args.timeout.max(1));
-    let (runtime, client) = super::http_client("import", timeout)?;
+    let fetcher = Fetcher::new("import", Duration::from_secs(args.timeout.max(1)))?;
 
-    let index_url = format!("{site}/api/v1/games.json");
-    let index = match runtime.block_on(fetch(&client, &index_url)) {
+    let index_url = format!("{site}/{}", layout::INDEX_PATH);
+    let index = match fetcher.get(&index_url) {
         Ok(bytes) => match import::parse_index(&bytes) {
             Ok(index) => Some(index),
             Err(why) => {
@@ -271,11 +274,11 @@ fn from_url(args: &ImportArgs) -> anyhow::Result<Gathered> {
                 None
             }
         },
-        Err(Fetch::NotFound) => None,
-        Err(Fetch::Failed(why)) if args.games.is_empty() => {
+        Err(FetchError::NotFound) => None,
+        Err(why) if args.games.is_empty() => {
             anyhow::bail!("cannot fetch {index_url}: {why}");
         }
-        Err(Fetch::Failed(why)) => {
+        Err(why) => {
             eprintln!("note: cannot fetch {index_url} ({why}); using --games");
             None
         }
@@ -319,20 +322,11 @@ fn from_url(args: &ImportArgs) -> anyhow::Result<Gathered> {
         }
     }
 
-    let progress = progress_bar(wanted.len() as u64);
-    let results: Vec<_> = runtime.block_on(async {
-        futures::stream::iter(wanted.iter().map(|(url, _, _)| {
-            let client = &client;
-            let progress = &progress;
-            async move {
-                let result = fetch(client, url).await;
-                progress.inc(1);
-                result
-            }
-        }))
-        .buffered(CONCURRENCY)
-        .collect()
-        .await
+    let progress = super::progress_bar(wanted.len() as u64, "fetching {bar:30} {pos}/{len}");
+    let urls: Vec<String> = wanted.iter().map(|(url, _, _)| url.clone()).collect();
+    let results = fetcher.for_each(&urls, |_, result| {
+        progress.inc(1);
+        result
     });
     progress.finish_and_clear();
 
@@ -349,80 +343,8 @@ fn from_url(args: &ImportArgs) -> anyhow::Result<Gathered> {
                 origin: url,
                 bytes,
             }),
-            Err(Fetch::NotFound) => gathered.errors.push(format!("{url}: 404 not found")),
-            Err(Fetch::Failed(why)) => gathered.errors.push(format!("{url}: {why}")),
+            Err(why) => gathered.errors.push(format!("{url}: {why}")),
         }
     }
     Ok(gathered)
-}
-
-/// A bar on stderr when it is a terminal outside CI; hidden otherwise.
-fn progress_bar(len: u64) -> indicatif::ProgressBar {
-    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false");
-    if ci || !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(len);
-    if let Ok(style) = indicatif::ProgressStyle::with_template("fetching {bar:30} {pos}/{len}") {
-        bar.set_style(style);
-    }
-    bar
-}
-
-enum Fetch {
-    NotFound,
-    Failed(String),
-}
-
-/// GETs `url` with a bound on the body size.
-async fn fetch(client: &reqwest::Client, url: &str) -> Result<Vec<u8>, Fetch> {
-    let mut response = client
-        .get(url)
-        .send()
-        .await
-        .map_err(|err| Fetch::Failed(super::describe_http_error(&err)))?;
-    match response.status() {
-        reqwest::StatusCode::OK => {}
-        reqwest::StatusCode::NOT_FOUND => return Err(Fetch::NotFound),
-        status => return Err(Fetch::Failed(format!("answered {status}"))),
-    }
-    let too_big = || Fetch::Failed(format!("larger than {} MiB", MAX_FILE_BYTES >> 20));
-    if response
-        .content_length()
-        .is_some_and(|n| n > MAX_FILE_BYTES as u64)
-    {
-        return Err(too_big());
-    }
-    let mut body = Vec::new();
-    while let Some(chunk) = response
-        .chunk()
-        .await
-        .map_err(|err| Fetch::Failed(super::describe_http_error(&err)))?
-    {
-        if body.len() + chunk.len() > MAX_FILE_BYTES {
-            return Err(too_big());
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
-}
-
-/// Writes through a synced temporary file in the same folder.
-fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write as _;
-
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let mut file = tempfile::NamedTempFile::new_in(dir)?;
-    file.write_all(bytes)?;
-    file.as_file().sync_all()?;
-    // Temporary files are private; a data file is an ordinary one.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode());
-        std::fs::set_permissions(file.path(), std::fs::Permissions::from_mode(mode))?;
-    }
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }

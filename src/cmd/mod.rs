@@ -31,26 +31,19 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// A small runtime of the command's own and an HTTP client with `timeout`
-/// for connecting and for each whole request, named `activity-site/<version>
-/// (<purpose>)` to the servers it asks.
-pub(crate) fn http_client(
-    purpose: &str,
-    timeout: std::time::Duration,
-) -> anyhow::Result<(tokio::runtime::Runtime, reqwest::Client)> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|err| anyhow::anyhow!("cannot start the async runtime: {err}"))?;
-    let client = reqwest::Client::builder()
-        .timeout(timeout)
-        .connect_timeout(timeout)
-        .user_agent(format!(
-            "activity-site/{} ({purpose})",
-            env!("CARGO_PKG_VERSION")
-        ))
-        .build()?;
-    Ok((runtime, client))
+/// A progress bar on stderr with `template` (indicatif's), shown only on a
+/// terminal outside CI (`CI` set and not `false`) and when there is work.
+pub(crate) fn progress_bar(total: u64, template: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal as _;
+    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false");
+    if ci || !std::io::stderr().is_terminal() || total == 0 {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// Writes data to stdout and flushes it. A closed pipe comes back as an
@@ -78,23 +71,4 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 pub(crate) fn stderr_color() -> bool {
     use std::io::IsTerminal;
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
-}
-
-/// A reqwest error with its causes, which say what actually went wrong
-/// (timed out, connection refused, DNS): `diff` and `import` fetch URLs.
-pub(crate) fn describe_http_error(err: &reqwest::Error) -> String {
-    let mut text = if err.is_timeout() {
-        "timed out".to_owned()
-    } else if err.is_connect() {
-        "the host is unreachable".to_owned()
-    } else {
-        err.to_string()
-    };
-    let mut source = std::error::Error::source(err);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }

@@ -6,11 +6,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
 
-use indicatif::{ProgressBar, ProgressStyle};
-
 use crate::cli::{PlanFormat, PublishArgs};
 use crate::diagnostics::Format;
-use crate::publish::plan::{self, INDEX_PATH, LocalFile, Plan};
+use crate::layout::{self, INDEX_PATH};
+use crate::publish::plan::{self, LocalFile, Plan};
 use crate::publish::store::{Connection, Store, Target};
 use crate::publish::{self, Execution};
 use crate::site;
@@ -63,7 +62,7 @@ pub fn run(args: PublishArgs) -> anyhow::Result<ExitCode> {
     }
 
     let total = plan.uploads().count() + plan.removals().count();
-    let bar = progress_bar(total as u64);
+    let bar = super::progress_bar(total as u64, "{bar:30} {pos}/{len} {wide_msg}");
     let exit_after = std::env::var(EXIT_AFTER_VAR)
         .ok()
         .and_then(|v| v.parse().ok());
@@ -141,10 +140,7 @@ fn ensure_current(args: &PublishArgs, out: &Path, local: &[LocalFile]) -> anyhow
         }
     }
     for path in on_disk.keys() {
-        if path.starts_with("api/v1/activity/")
-            && path.ends_with(".json")
-            && !fresh.iter().any(|f| f.path == *path)
-        {
+        if layout::is_activity_document(path) && !fresh.iter().any(|f| f.path == *path) {
             anyhow::bail!(
                 "the site in `{}` is older than the data: {path} is no longer built\n{}",
                 out.display(),
@@ -163,36 +159,16 @@ fn check_index(out: &Path, on_disk: &BTreeMap<&str, &LocalFile>) -> anyhow::Resu
             out.display()
         )
     })?;
-    let index: serde_json::Value = serde_json::from_slice(&text)
+    let index = layout::Index::parse(&text)
         .map_err(|err| anyhow::anyhow!("the site's {INDEX_PATH} does not parse: {err}"))?;
-    let files = index["games"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|g| g["files"].as_array().into_iter().flatten());
-    for file in files {
-        let path = file["path"].as_str().unwrap_or("").trim_start_matches('/');
-        let sha = file["sha256"].as_str().unwrap_or("");
+    for file in index.files() {
+        let path = file.relative_path();
         match on_disk.get(path) {
-            Some(f) if f.sha256 == sha => {}
+            Some(f) if f.sha256 == file.sha256 => {}
             _ => anyhow::bail!(
                 "the site's {INDEX_PATH} does not match its files: {path} is missing or differs"
             ),
         }
     }
     Ok(())
-}
-
-/// A bar on a terminal; hidden in CI (`CI` set) and when stderr is not a TTY.
-fn progress_bar(total: u64) -> ProgressBar {
-    use std::io::IsTerminal;
-    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false");
-    if ci || !std::io::stderr().is_terminal() || total == 0 {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(total);
-    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {wide_msg}") {
-        bar.set_style(style);
-    }
-    bar
 }

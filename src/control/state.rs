@@ -1,39 +1,23 @@
 //! Atomic file writes and safe paths inside the state directory.
 //!
-//! Every file the control service writes goes through [`write_atomic`]: the
-//! bytes land in a temporary file beside the target, are flushed to disk, and
-//! the temporary file is renamed over the target, so a reader (or a restart
+//! Every file the control service writes goes through [`write_atomic`], the
+//! crate's one atomic write ([`crate::atomic`]), so a reader (or a restart
 //! after a crash) sees either the old content or the new one, never half of
 //! it. This module knows nothing about what the files mean.
 
 use std::fs;
-use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context;
 
+use crate::atomic;
 use crate::control::error::{Error, Result};
 
-/// Writes `bytes` to `path` atomically: temporary file in the same directory,
-/// `fsync`, rename over the target, then `fsync` of the directory.
+/// Writes `bytes` to `path` atomically ([`crate::atomic`]), readable by
+/// its owner only: configurations hold credentials.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or_else(|| Path::new("."));
-    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let mut file = tempfile::Builder::new()
-        .prefix(".tmp-")
-        .suffix(".part")
-        .tempfile_in(dir)
-        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
-    file.write_all(bytes)
-        .and_then(|()| file.as_file().sync_all())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    file.persist(path)
-        .with_context(|| format!("cannot replace {}", path.display()))?;
-    sync_dir(dir);
-    Ok(())
+    atomic::write_with(path, bytes, atomic::Options::PRIVATE)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Serializes `value` as pretty JSON with a trailing newline and writes it
@@ -116,15 +100,4 @@ fn move_aside(path: &Path) -> anyhow::Result<std::path::PathBuf> {
         "{} is corrupt and too many copies were already moved aside",
         path.display()
     )
-}
-
-/// Flushes a directory entry so a completed rename survives a power loss.
-/// Best effort: some platforms cannot open directories.
-fn sync_dir(dir: &Path) {
-    #[cfg(unix)]
-    if let Ok(d) = fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
 }

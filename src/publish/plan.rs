@@ -5,8 +5,8 @@
 //! Pure: no file system, no network, no clock. `cmd/publish.rs` reads the
 //! site, [`super::store`] reads and writes the bucket; this module only
 //! decides. It knows the site's layout (where the data, the index and the
-//! pages live) and the cache policies of [`crate::site::publish`], nothing
-//! about S3.
+//! pages live) and the content types and cache policies of
+//! [`crate::layout`], nothing about S3.
 //!
 //! Order, so that no client ever follows a link to a missing object: data
 //! (activity documents, calendars, schema) first, then the index
@@ -17,19 +17,13 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use crate::site::publish::{API_CACHE, PAGE_CACHE};
+use crate::layout::{self, INDEX_PATH};
 
 /// Name of the manifest object, under the prefix.
 pub const MANIFEST_NAME: &str = ".activity-site-manifest.json";
 
 /// Version of the manifest format this tool reads and writes.
 pub const MANIFEST_FORMAT: u32 = 1;
-
-/// The index clients read first; published after every file it names.
-pub const INDEX_PATH: &str = "api/v1/games.json";
-
-/// Cache policy of files whose name carries a hash of their content.
-pub const IMMUTABLE_CACHE: &str = "public, max-age=31536000, immutable";
 
 /// One file of the built site.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -467,7 +461,7 @@ impl Plan {
 /// in the metadata and the README's bucket configuration) and, without
 /// `precompressed`, the `.br`/`.gz` siblings of other files of the site.
 pub fn publishable(path: &str, all: &BTreeSet<&str>, precompressed: bool) -> Option<ObjectMeta> {
-    if path.split('/').any(|c| c.starts_with('.')) || path == "_headers" {
+    if path.split('/').any(|c| c.starts_with('.')) || path == layout::HEADERS_FILE {
         return None;
     }
     for (ext, encoding) in [(".br", "br"), (".gz", "gzip")] {
@@ -485,55 +479,14 @@ pub fn publishable(path: &str, all: &BTreeSet<&str>, precompressed: bool) -> Opt
     Some(metadata(path))
 }
 
-/// `Content-Type` and `Cache-Control` of a path of the site.
+/// `Content-Type` and `Cache-Control` of a path of the site, as the
+/// [`layout`] gives them to every server of the site.
 pub fn metadata(path: &str) -> ObjectMeta {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
-    let content_type = match ext {
-        "json" => "application/json; charset=utf-8",
-        "ics" => "text/calendar; charset=utf-8",
-        "html" | "htm" => "text/html; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "js" | "mjs" => "text/javascript; charset=utf-8",
-        "txt" => "text/plain; charset=utf-8",
-        "xml" => "application/xml; charset=utf-8",
-        "webmanifest" => "application/manifest+json; charset=utf-8",
-        "svg" => "image/svg+xml; charset=utf-8",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "webp" => "image/webp",
-        "avif" => "image/avif",
-        "ico" => "image/x-icon",
-        "woff2" => "font/woff2",
-        "woff" => "font/woff",
-        _ => "application/octet-stream",
-    };
-    let cache_control = if content_hashed(name) {
-        IMMUTABLE_CACHE
-    } else if path.starts_with("api/") {
-        API_CACHE
-    } else {
-        PAGE_CACHE
-    };
     ObjectMeta {
-        content_type: content_type.to_owned(),
-        cache_control: cache_control.to_owned(),
+        content_type: layout::content_type(path).to_owned(),
+        cache_control: layout::cache_control(path).to_owned(),
         content_encoding: None,
     }
-}
-
-/// Whether a file name carries a content hash (`style.3f9a1c0b.css`): a
-/// dot-separated part of at least 8 hex digits before the extension.
-fn content_hashed(name: &str) -> bool {
-    let mut parts: Vec<&str> = name.split('.').collect();
-    if parts.len() < 3 {
-        return false;
-    }
-    parts.pop();
-    parts[1..]
-        .iter()
-        .any(|p| p.len() >= 8 && p.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 fn phase_of(path: &str) -> Phase {
@@ -543,7 +496,7 @@ fn phase_of(path: &str) -> Phase {
         .unwrap_or(path);
     if base == INDEX_PATH {
         Phase::Index
-    } else if base.starts_with("api/") {
+    } else if layout::has_api_policy(base) {
         Phase::Data
     } else {
         Phase::Pages
@@ -564,6 +517,7 @@ pub fn human_bytes(bytes: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layout::{API_CACHE, IMMUTABLE_CACHE, PAGE_CACHE};
 
     fn file(path: &str, sha: &str) -> LocalFile {
         LocalFile {

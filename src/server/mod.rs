@@ -31,6 +31,7 @@ use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 use crate::diagnostics::{self, Diagnostic};
+use crate::layout;
 use crate::site::{self, BuildOptions, BuildOutcome};
 
 mod reload;
@@ -180,11 +181,12 @@ pub fn router(state: ServerState) -> Router {
     // parameter, while a fallback loses to both.
     let site = static_files::Site::new(&state);
     let files = move |request: Request| static_files::serve(Arc::clone(&site), request);
+    let api = layout::url(layout::API_DIR);
     let own = Router::new()
         .route(RELOAD_PATH, get(reload::events))
-        .route("/api/v1", any(files.clone()))
-        .route("/api/v1/", any(files.clone()))
-        .route("/api/v1/{*path}", any(files.clone()))
+        .route(&api, any(files.clone()))
+        .route(&format!("{api}/"), any(files.clone()))
+        .route(&format!("{api}/{{*path}}"), any(files.clone()))
         .fallback(files)
         .with_state(state);
     let app = mounts.merge(own);
@@ -193,10 +195,10 @@ pub fn router(state: ServerState) -> Router {
     // paths (everything else, the public `/api/v1/` included) skip the rewrite.
     let canonical = tower::ServiceBuilder::new()
         .map_request(|request: Request| {
-            let path = request.uri().path().as_bytes();
+            let path = request.uri().path();
             let control = path.len() >= 5
-                && path[..5].eq_ignore_ascii_case(b"/api/")
-                && !path.starts_with(b"/api/v1/");
+                && path.as_bytes()[..5].eq_ignore_ascii_case(b"/api/")
+                && !layout::is_api(path);
             if control {
                 crate::api::canonicalize(request)
             } else {

@@ -29,11 +29,14 @@ use percent_encoding::{AsciiSet, CONTROLS, percent_decode_str, utf8_percent_enco
 use sha2::{Digest as _, Sha256};
 
 use super::{BuildStatus, ServerState, reload};
+use crate::layout;
 
-/// Prefix of the public API, where CORS applies and 404s are JSON.
-const API_PREFIX: &str = "/api/v1/";
 /// Files the hosts read as configuration and never serve.
-const HIDDEN: &[&str] = &["_headers", "_redirects", crate::site::OUTPUT_MARKER];
+const HIDDEN: &[&str] = &[
+    layout::HEADERS_FILE,
+    "_redirects",
+    crate::site::OUTPUT_MARKER,
+];
 /// Files larger than this are served but not kept in memory.
 const MAX_CACHED_FILE: u64 = 8 * 1024 * 1024;
 /// Beyond this many entries the cache starts over.
@@ -206,7 +209,8 @@ impl Site {
 /// The fallback handler: everything no route matched is a file of the site.
 pub(crate) async fn serve(site: Arc<Site>, request: Request) -> Response {
     let path = request.uri().path();
-    let api = is_api(path);
+    // Under the public API, CORS applies and 404s are JSON.
+    let api = layout::is_api(path);
     let method = request.method();
     if method == Method::OPTIONS {
         return preflight(api, request.headers());
@@ -244,7 +248,7 @@ pub(crate) async fn serve(site: Arc<Site>, request: Request) -> Response {
             return respond(&site, &file, request.headers(), api, head, StatusCode::OK);
         }
         Ok(Found::Directory) if trailing_slash || segments.is_empty() => {
-            full.push("index.html");
+            full.push(layout::DIRECTORY_INDEX);
             if let Ok(Found::File(file)) = find(&site, &full).await {
                 return respond(&site, &file, request.headers(), api, head, StatusCode::OK);
             }
@@ -262,11 +266,6 @@ pub(crate) async fn serve(site: Arc<Site>, request: Request) -> Response {
         }
     }
     not_found(&site, request.headers(), api, head, path).await
-}
-
-/// Whether `path` is under the public API.
-fn is_api(path: &str) -> bool {
-    path.starts_with(API_PREFIX) || path == "/api/v1"
 }
 
 /// Splits a request path into decoded file-name segments, refusing anything
@@ -432,34 +431,10 @@ fn etag_hash(bytes: &[u8]) -> String {
     hex::encode(&Sha256::digest(bytes)[..16])
 }
 
-/// The content type of a file, by its extension.
+/// The content type of a file, by its extension, as the [`layout`] gives it
+/// to every server of the site.
 fn content_type(path: &Path) -> HeaderValue {
-    let extension = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    HeaderValue::from_static(match extension.as_deref() {
-        Some("json") => "application/json; charset=utf-8",
-        Some("ics") => "text/calendar; charset=utf-8",
-        Some("html" | "htm") => "text/html; charset=utf-8",
-        Some("css") => "text/css; charset=utf-8",
-        Some("js" | "mjs") => "text/javascript; charset=utf-8",
-        Some("txt") => "text/plain; charset=utf-8",
-        Some("xml") => "application/xml; charset=utf-8",
-        Some("webmanifest") => "application/manifest+json; charset=utf-8",
-        Some("svg") => "image/svg+xml",
-        Some("png") => "image/png",
-        Some("jpg" | "jpeg") => "image/jpeg",
-        Some("gif") => "image/gif",
-        Some("webp") => "image/webp",
-        Some("avif") => "image/avif",
-        Some("ico") => "image/x-icon",
-        Some("woff2") => "font/woff2",
-        Some("woff") => "font/woff",
-        Some("wasm") => "application/wasm",
-        Some("gz") => "application/gzip",
-        _ => "application/octet-stream",
-    })
+    HeaderValue::from_static(layout::content_type(&path.to_string_lossy()))
 }
 
 /// Which representation to send, by `Accept-Encoding`.
@@ -639,7 +614,8 @@ async fn not_found(
     head: bool,
     path: &str,
 ) -> Response {
-    if !api && let Ok(Found::File(page)) = find(site, &site.out.join("404.html")).await {
+    if !api && let Ok(Found::File(page)) = find(site, &site.out.join(layout::NOT_FOUND_PAGE)).await
+    {
         return respond(site, &page, request, api, head, StatusCode::NOT_FOUND);
     }
     let mut response = error(api, StatusCode::NOT_FOUND, path, "not found");

@@ -17,7 +17,7 @@
 //! rendered.
 
 use std::fs;
-use std::io::{self, Read as _, Write as _};
+use std::io::{self, Read as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -25,6 +25,7 @@ use anyhow::Context as _;
 use sha2::{Digest, Sha256};
 
 use super::OutputFile;
+use crate::atomic;
 
 /// The first bytes of every entry; bump the digit when the layout changes.
 const MAGIC: &[u8; 8] = b"ASCACHE1";
@@ -156,7 +157,7 @@ impl Cache {
         }
         fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the cache directory `{}`", dir.display()))?;
-        write_atomic(dir, &tag, TAG.as_bytes())
+        atomic::write_with(&tag, TAG.as_bytes(), atomic::Options::CACHE)
             .with_context(|| format!("cannot write `{}`", tag.display()))?;
         Ok(Cache {
             dir: dir.to_owned(),
@@ -190,10 +191,10 @@ impl Cache {
     /// Stores `entries` under `key`, replacing whatever is there. A failure
     /// only costs the next build time, so it is reported, not fatal.
     pub fn put(&self, key: &Key, entries: &[Entry]) -> io::Result<()> {
-        write_atomic(
-            &self.dir,
+        atomic::write_with(
             &self.dir.join(key.file_name()),
             &encode(key, entries),
+            atomic::Options::CACHE,
         )
     }
 
@@ -301,14 +302,6 @@ impl<'a> Reader<'a> {
         let raw: [u8; 8] = self.take(8)?.try_into().ok()?;
         usize::try_from(u64::from_le_bytes(raw)).ok()
     }
-}
-
-/// Writes `bytes` to a temp file in `dir` and renames it to `path`.
-fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut temp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
-    temp.write_all(bytes)?;
-    temp.persist(path).map_err(|err| err.error)?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::layout;
 use crate::model::{Activity, ActivityDocument};
 
 /// The comparison of every built API document with its deployed copy.
@@ -214,21 +215,9 @@ impl Report {
 /// (`games[].files[].path`), relative to the site root. An index that does
 /// not parse lists nothing: removals are then simply not detected.
 pub fn deployed_documents(index: &[u8]) -> Vec<String> {
-    let Ok(value) = serde_json::from_slice::<serde_json::Value>(index) else {
-        return Vec::new();
-    };
-    let mut paths: Vec<String> = value["games"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|game| game["files"].as_array().into_iter().flatten())
-        .filter_map(|file| file["path"].as_str())
-        .map(|path| path.trim_start_matches('/').to_owned())
-        .filter(|path| path.starts_with("api/v1/activity/") && path.ends_with(".json"))
-        .collect();
-    paths.sort();
-    paths.dedup();
-    paths
+    layout::Index::parse(index)
+        .map(|index| index.documents())
+        .unwrap_or_default()
 }
 
 /// Compares one built file with its deployed bytes.

@@ -16,6 +16,7 @@ use chrono_tz::{OffsetComponents, OffsetName, Tz};
 use sha2::{Digest, Sha256};
 
 use super::{GameOutput, LocaleDocument, OutputFile};
+use crate::layout;
 
 /// The product identifier of every feed (no version number, so upgrading the
 /// tool does not change the bytes of an unchanged calendar).
@@ -43,12 +44,12 @@ pub fn calendars_of(game: &GameOutput, doc: &LocaleDocument) -> Vec<OutputFile> 
     let mut files = Vec::with_capacity(2);
     if doc.is_default {
         files.push(OutputFile {
-            path: format!("api/v1/activity/{}.ics", game.game.id),
+            path: layout::activity_path(&game.game, &doc.locale, true, "ics"),
             bytes: bytes.clone(),
         });
     }
     files.push(OutputFile {
-        path: format!("api/v1/activity/{}-{}.ics", game.game.id, doc.locale),
+        path: layout::activity_path(&game.game, &doc.locale, false, "ics"),
         bytes,
     });
     files

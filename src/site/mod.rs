@@ -29,12 +29,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use chrono::{NaiveDateTime, Timelike as _};
 use rayon::prelude::*;
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::diagnostics::{self, Diagnostic};
+use crate::layout;
 use crate::load;
-use crate::model::{ActivityDocument, Game, Localized, parse_time, to_pretty};
+use crate::model::{ActivityDocument, Game, parse_time, to_pretty};
 use crate::validate::{self, CheckedGame, Validator};
 
 pub use cache::CacheSalt;
@@ -468,7 +468,7 @@ pub(crate) fn render(
         (index_file(&games, &inputs), false),
         (
             OutputFile {
-                path: "api/v1/schema/activity.json".to_string(),
+                path: layout::SCHEMA_PATH.to_owned(),
                 bytes: to_pretty(&checked.activity_schema).into_bytes(),
             },
             false,
@@ -647,7 +647,7 @@ fn run_parts(
         let deferred = if brotli {
             0
         } else {
-            files.iter().filter(|f| publish::is_text(&f.path)).count()
+            files.iter().filter(|f| layout::is_text(&f.path)).count()
         };
         let mut entries = Vec::with_capacity(files.len() * 3);
         for (file, &s) in files.iter().zip(&source) {
@@ -714,14 +714,6 @@ fn look_up_or_render(part: Part<'_>, how: &Render<'_>) -> anyhow::Result<Looked>
     })
 }
 
-/// The published path of a game's document: `api/v1/activity/<stem>.<ext>`.
-pub fn api_path(game: &Game, locale: &str, default_name: bool, ext: &str) -> String {
-    format!(
-        "api/v1/activity/{}.{ext}",
-        game.published_stem(locale, default_name)
-    )
-}
-
 /// The JSON API: `<game>.json` for the default locale and `<game>-<locale>.json` for every locale.
 pub fn api_files(games: &[GameOutput]) -> Vec<OutputFile> {
     games
@@ -747,51 +739,18 @@ fn doc_api_files(game: &GameOutput, doc: &LocaleDocument, bytes: &[u8]) -> Vec<O
     let mut files = Vec::with_capacity(2);
     if doc.is_default {
         files.push(OutputFile {
-            path: api_path(&game.game, &doc.locale, true, "json"),
+            path: layout::activity_path(&game.game, &doc.locale, true, "json"),
             bytes: bytes.to_vec(),
         });
     }
     files.push(OutputFile {
-        path: api_path(&game.game, &doc.locale, false, "json"),
+        path: layout::activity_path(&game.game, &doc.locale, false, "json"),
         bytes: bytes.to_vec(),
     });
     files
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Index<'a> {
-    games: Vec<IndexGame<'a>>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct IndexGame<'a> {
-    id: &'a str,
-    name: &'a Localized,
-    locales: &'a [String],
-    default_locale: &'a str,
-    time_zone: &'a str,
-    data_source: &'a Localized,
-    version: &'a str,
-    version_name: &'a str,
-    start_time: &'a str,
-    end_time: &'a str,
-    files: Vec<IndexFile>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct IndexFile {
-    locale: String,
-    default: bool,
-    path: String,
-    calendar: String,
-    sha256: String,
-    bytes: usize,
-}
-
-/// `api/v1/games.json`: what a client needs to find every file.
+/// `api/v1/games.json` ([`layout::Index`]): what a client needs to find every file.
 /// `inputs` holds each game's documents' JSON, in the order of its documents.
 fn index_file(games: &[GameOutput], inputs: &[(Vec<u8>, Vec<Vec<u8>>)]) -> OutputFile {
     let mut entries = Vec::new();
@@ -807,36 +766,33 @@ fn index_file(games: &[GameOutput], inputs: &[(Vec<u8>, Vec<Vec<u8>>)]) -> Outpu
                 names.insert(0, true);
             }
             for default_name in names {
-                let path = api_path(&game.game, &doc.locale, default_name, "json");
-                files.push(IndexFile {
+                let path = |ext| layout::activity_path(&game.game, &doc.locale, default_name, ext);
+                files.push(layout::IndexFile {
                     locale: doc.locale.clone(),
                     default: default_name,
-                    calendar: format!(
-                        "/{}",
-                        api_path(&game.game, &doc.locale, default_name, "ics")
-                    ),
-                    path: format!("/{path}"),
+                    path: layout::url(&path("json")),
+                    calendar: layout::url(&path("ics")),
                     sha256: sha256.clone(),
-                    bytes: bytes.len(),
+                    bytes: bytes.len() as u64,
                 });
             }
         }
-        entries.push(IndexGame {
-            id: &game.game.id,
-            name: &game.game.name,
-            locales: &game.game.locales,
-            default_locale: &game.game.default_locale,
-            time_zone: game.game.time_zone_name(),
-            data_source: &game.game.data_source,
-            version: &default.document.version,
-            version_name: &default.document.version_name,
-            start_time: &default.document.start_time,
-            end_time: &default.document.end_time,
+        entries.push(layout::IndexGame {
+            id: game.game.id.clone(),
+            name: Some(game.game.name.clone()),
+            locales: game.game.locales.clone(),
+            default_locale: Some(game.game.default_locale.clone()),
+            time_zone: Some(game.game.time_zone_name().to_owned()),
+            data_source: Some(game.game.data_source.clone()),
+            version: default.document.version.clone(),
+            version_name: default.document.version_name.clone(),
+            start_time: default.document.start_time.clone(),
+            end_time: default.document.end_time.clone(),
             files,
         });
     }
     OutputFile {
-        path: "api/v1/games.json".to_string(),
-        bytes: to_pretty(&Index { games: entries }).into_bytes(),
+        path: layout::INDEX_PATH.to_owned(),
+        bytes: to_pretty(&layout::Index { games: entries }).into_bytes(),
     }
 }

@@ -14,6 +14,7 @@ use minijinja::value::{Serde, Value};
 use serde::Serialize;
 
 use super::{GameOutput, LocaleDocument, OutputFile};
+use crate::layout;
 use crate::model::{Activity, Game};
 
 /// Renders `index.html`, `<game>/index.html` (default locale),
@@ -39,7 +40,7 @@ pub fn render_index(games: &[GameOutput], now: NaiveDateTime) -> anyhow::Result<
             .map(|game| index_game(game, now))
             .collect::<anyhow::Result<_>>()?,
     };
-    render(environment()?, "index.html", "index.html", &index)
+    render(environment()?, "index.html", layout::HOME_PAGE, &index)
 }
 
 /// The pages of one game: one per locale.
@@ -59,7 +60,7 @@ pub fn render_page(
     now: NaiveDateTime,
 ) -> anyhow::Result<OutputFile> {
     let page = game_page(game, doc, now)?;
-    let path = format!("{}index.html", page_dir(&game.game, doc));
+    let path = format!("{}{}", page_dir(&game.game, doc), layout::DIRECTORY_INDEX);
     render(environment()?, "game.html", &path, &page)
 }
 
@@ -70,7 +71,12 @@ pub fn render_not_found() -> anyhow::Result<OutputFile> {
         ui: &EN,
         zh: &ZH,
     };
-    render(environment()?, "404.html", "404.html", &not_found)
+    render(
+        environment()?,
+        "404.html",
+        layout::NOT_FOUND_PAGE,
+        &not_found,
+    )
 }
 
 /// Bump when a change of the renderers' or the compressors' code (not of
@@ -423,16 +429,12 @@ fn render<S: Serialize>(
 
 /// Directory of a game page relative to the root, with a trailing slash.
 fn page_dir(game: &Game, doc: &LocaleDocument) -> String {
-    if doc.is_default {
-        format!("{}/", game.id)
-    } else {
-        format!("{}/{}/", game.id, doc.locale)
-    }
+    layout::page_dir(game, &doc.locale, doc.is_default)
 }
 
-/// File stem of a published API file (`ww` for the default locale, else `ww-en-US`).
-fn api_stem(game: &Game, doc: &LocaleDocument) -> String {
-    game.published_stem(&doc.locale, doc.is_default)
+/// A published API file of a document (`ext` `json` or `ics`).
+fn api_file(game: &Game, doc: &LocaleDocument, ext: &str) -> String {
+    layout::activity_path(game, &doc.locale, doc.is_default, ext)
 }
 
 /// The name of a language in itself, for language links.
@@ -477,16 +479,13 @@ fn index_game(game: &GameOutput, now: NaiveDateTime) -> anyhow::Result<IndexGame
     let feeds = game
         .documents
         .iter()
-        .map(|d| {
-            let stem = api_stem(g, d);
-            Feed {
-                locale: d.locale.clone(),
-                language: language_name(&d.locale),
-                is_default: d.is_default,
-                page_href: page_dir(g, d),
-                json_href: format!("api/v1/activity/{stem}.json"),
-                ics_href: format!("api/v1/activity/{stem}.ics"),
-            }
+        .map(|d| Feed {
+            locale: d.locale.clone(),
+            language: language_name(&d.locale),
+            is_default: d.is_default,
+            page_href: page_dir(g, d),
+            json_href: api_file(g, d, "json"),
+            ics_href: api_file(g, d, "ics"),
         })
         .collect();
     Ok(IndexGame {
@@ -569,7 +568,6 @@ fn game_page(
         activities.push(view);
     }
 
-    let stem = api_stem(g, doc);
     Ok(GamePage {
         lang: doc.locale.clone(),
         ui,
@@ -579,8 +577,8 @@ fn game_page(
         version_name: doc.document.version_name.clone(),
         cover: doc.document.cover.clone().filter(|c| !c.is_empty()),
         window: window_view(g, doc, now, ui, zh)?,
-        json_href: format!("{root}api/v1/activity/{stem}.json"),
-        ics_href: format!("{root}api/v1/activity/{stem}.ics"),
+        json_href: format!("{root}{}", api_file(g, doc, "json")),
+        ics_href: format!("{root}{}", api_file(g, doc, "ics")),
         alternates,
         ticks,
         now_left: (start..=end).contains(&now).then(|| pct(share(now))),

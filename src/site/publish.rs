@@ -11,27 +11,7 @@ use std::io::Write as _;
 use flate2::{Compression, GzBuilder};
 
 use super::{GameOutput, OutputFile};
-
-/// How long clients and CDNs may keep the API and the calendars: five minutes
-/// fresh, then served stale for up to a day while revalidating. Data changes
-/// at most a few times a day and a deploy should show within minutes.
-pub const API_CACHE: &str = "public, max-age=300, stale-while-revalidate=86400";
-
-/// Pages: one minute fresh, an hour stale while revalidating.
-pub const PAGE_CACHE: &str = "public, max-age=60, stale-while-revalidate=3600";
-
-/// Extensions of the files that get precompressed siblings.
-const TEXT_EXTENSIONS: &[&str] = &[
-    "json",
-    "ics",
-    "html",
-    "css",
-    "js",
-    "svg",
-    "txt",
-    "xml",
-    "webmanifest",
-];
+use crate::layout::{self, API_CACHE, PAGE_CACHE, is_text};
 
 /// The `_headers` file.
 ///
@@ -59,7 +39,7 @@ pub fn render_headers(games: &[GameOutput]) -> OutputFile {
     );
     rule(
         &mut out,
-        "/api/*",
+        layout::API_PATTERN,
         &[
             ("Access-Control-Allow-Origin", "*"),
             ("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"),
@@ -69,8 +49,8 @@ pub fn render_headers(games: &[GameOutput]) -> OutputFile {
     );
     let page_rules = [
         "/".to_owned(),
-        "/index.html".to_owned(),
-        "/404.html".to_owned(),
+        layout::url(layout::HOME_PAGE),
+        layout::url(layout::NOT_FOUND_PAGE),
     ]
     .into_iter()
     .chain(games.iter().map(|g| format!("/{}/*", g.game.id)));
@@ -82,7 +62,7 @@ pub fn render_headers(games: &[GameOutput]) -> OutputFile {
     out.truncate(trimmed);
     out.push('\n');
     OutputFile {
-        path: "_headers".to_owned(),
+        path: layout::HEADERS_FILE.to_owned(),
         bytes: out.into_bytes(),
     }
 }
@@ -144,16 +124,6 @@ pub fn siblings(file: &OutputFile, brotli: bool) -> Vec<OutputFile> {
             })
         })
         .collect()
-}
-
-/// Whether a path names a text file worth compressing.
-pub fn is_text(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    if name == "_headers" {
-        return false;
-    }
-    name.rsplit_once('.')
-        .is_some_and(|(_, ext)| TEXT_EXTENSIONS.contains(&ext))
 }
 
 /// Brotli at quality 10, with a window no larger than the input needs

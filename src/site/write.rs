@@ -18,6 +18,7 @@ use anyhow::Context as _;
 use rayon::prelude::*;
 
 use super::OutputFile;
+use crate::layout;
 
 /// The file every generated site carries, so a later build knows it may
 /// replace the directory. Static hosts may publish it; `serve` does not.
@@ -120,36 +121,20 @@ pub fn inspect_output(root: &Path, out: &Path) -> anyhow::Result<OutputState> {
     }
     Ok(if files == 0 {
         OutputState::Empty
-    } else if !foreign && out_abs.join("api/v1/games.json").is_file() {
+    } else if !foreign && out_abs.join(layout::INDEX_PATH).is_file() {
         OutputState::PreviousBuild
     } else {
         OutputState::Foreign { files }
     })
 }
 
-/// Whether a file's path is one a build writes: the API under `api/v1/`,
-/// `_headers`, and `index.html`/`404.html` at most two folders deep, each
-/// possibly with a `.br` or `.gz` sibling.
+/// Whether a file's path is one a build writes ([`layout::is_built_path`]).
 fn looks_built(rel: &Path) -> bool {
-    let mut parts: Vec<String> = rel
+    let parts: Vec<String> = rel
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
-    let Some(last) = parts.last_mut() else {
-        return false;
-    };
-    for ext in [".br", ".gz"] {
-        if let Some(stem) = last.strip_suffix(ext) {
-            *last = stem.to_owned();
-            break;
-        }
-    }
-    match parts.as_slice() {
-        [api, v1, ..] if api == "api" && v1 == "v1" => parts.len() > 2,
-        [one] => matches!(one.as_str(), "_headers" | "index.html" | "404.html"),
-        [_, page] | [_, _, page] => page == "index.html",
-        _ => false,
-    }
+    layout::is_built_path(&parts.join("/"))
 }
 
 /// Refuses output directories the build may not replace; see [`inspect_output`].

@@ -97,3 +97,33 @@ pub fn check_json(root: &Path, now: &str) -> (i32, serde_json::Value) {
         .unwrap_or_else(|e| panic!("check printed no JSON ({e}): {}", stderr(&output)));
     (output.status.code().expect("exit code"), report)
 }
+
+/// Serves `router` on a loopback port from a background thread for the rest
+/// of the test process; returns its base URL (`http://127.0.0.1:PORT`).
+pub fn serve_on_loopback(router: axum::Router) -> String {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("bind");
+            tx.send(listener.local_addr().expect("addr")).expect("send");
+            axum::serve(listener, router).await.expect("serve");
+        });
+    });
+    let addr = rx
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("server started");
+    format!("http://{addr}")
+}
+
+/// Serves the files of `dir` on loopback; see [`serve_on_loopback`].
+pub fn serve_folder(dir: &Path) -> String {
+    serve_on_loopback(
+        axum::Router::new().fallback_service(tower_http::services::ServeDir::new(dir)),
+    )
+}

@@ -1,0 +1,352 @@
+//! The published layout of the site, the one owner of its facts: the path
+//! of every file (`api/v1/activity/<game>[-<locale>].json` and `.ics`, the
+//! index, the schema, the pages, `_headers`), the typed index
+//! `api/v1/games.json` (written by `build`, read back by `import`, `diff` and
+//! `publish`), and the content type and cache policy of every kind of file
+//! (asked by `serve`, `_headers` and `publish` alike).
+//!
+//! A leaf beside [`crate::model`]: it knows paths and names, never the file
+//! system, HTTP or the builder. Paths are relative to the site root, with
+//! forward slashes and no leading slash; [`url`] makes the site-absolute
+//! form the index and the pages link to.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Game, Localized};
+
+/// Every path of the public API lives below this folder.
+pub const API_DIR: &str = "api/v1";
+
+/// The activity documents and their calendars.
+pub const ACTIVITY_DIR: &str = "api/v1/activity";
+
+/// The index clients read first: every game and the files that hold it.
+pub const INDEX_PATH: &str = "api/v1/games.json";
+
+/// The published JSON Schema of an activity document.
+pub const SCHEMA_PATH: &str = "api/v1/schema/activity.json";
+
+/// The home page.
+pub const HOME_PAGE: &str = "index.html";
+
+/// The page a host shows for a missing path outside the API.
+pub const NOT_FOUND_PAGE: &str = "404.html";
+
+/// Response headers for Netlify/Cloudflare-style hosts; never published as a file.
+pub const HEADERS_FILE: &str = "_headers";
+
+/// The file a directory serves.
+pub const DIRECTORY_INDEX: &str = "index.html";
+
+/// How long clients and CDNs may keep the API and the calendars: five minutes
+/// fresh, then served stale for up to a day while revalidating. Data changes
+/// at most a few times a day and a deploy should show within minutes.
+pub const API_CACHE: &str = "public, max-age=300, stale-while-revalidate=86400";
+
+/// Pages: one minute fresh, an hour stale while revalidating.
+pub const PAGE_CACHE: &str = "public, max-age=60, stale-while-revalidate=3600";
+
+/// Files whose name carries a hash of their content never change.
+pub const IMMUTABLE_CACHE: &str = "public, max-age=31536000, immutable";
+
+/// The path of a game's document (`ext` `json`) or calendar (`ext` `ics`):
+/// `api/v1/activity/<game>.<ext>` for the default locale's un-suffixed name
+/// (`default_name`), else `api/v1/activity/<game>-<locale>.<ext>`.
+pub fn activity_path(game: &Game, locale: &str, default_name: bool, ext: &str) -> String {
+    activity_file(&game.published_stem(locale, default_name), ext)
+}
+
+/// `api/v1/activity/<stem>.<ext>`.
+pub fn activity_file(stem: &str, ext: &str) -> String {
+    format!("{ACTIVITY_DIR}/{stem}.{ext}")
+}
+
+/// The folder of a game's page in one locale, with a trailing slash:
+/// `<game>/` for the default locale, else `<game>/<locale>/`. The page is
+/// its [`DIRECTORY_INDEX`].
+pub fn page_dir(game: &Game, locale: &str, is_default: bool) -> String {
+    if is_default {
+        format!("{}/", game.id)
+    } else {
+        format!("{}/{locale}/", game.id)
+    }
+}
+
+/// Whether a path (relative, forward slashes) is one a build writes: the
+/// API under `api/v1/`, `_headers`, and `index.html`/`404.html` at most two
+/// folders deep, each possibly with a `.br` or `.gz` sibling.
+pub fn is_built_path(path: &str) -> bool {
+    let path = path
+        .strip_suffix(".br")
+        .or_else(|| path.strip_suffix(".gz"))
+        .unwrap_or(path);
+    let parts: Vec<&str> = path.split('/').collect();
+    match parts.as_slice() {
+        _ if is_api(path) => parts.len() > 2,
+        [one] => [HEADERS_FILE, HOME_PAGE, NOT_FOUND_PAGE].contains(one),
+        [_, page] | [_, _, page] => *page == DIRECTORY_INDEX,
+        _ => false,
+    }
+}
+
+/// The site-absolute URL of a path (`/api/v1/games.json`).
+pub fn url(path: &str) -> String {
+    format!("/{path}")
+}
+
+/// `path` without the one leading slash of a site-absolute URL.
+fn relative(path: &str) -> &str {
+    path.strip_prefix('/').unwrap_or(path)
+}
+
+/// Whether `path` (relative, or site-absolute) is under the public API.
+pub fn is_api(path: &str) -> bool {
+    let path = relative(path);
+    path == API_DIR
+        || path
+            .strip_prefix(API_DIR)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// Whether `path` (relative, or site-absolute) is an activity document.
+pub fn is_activity_document(path: &str) -> bool {
+    relative(path)
+        .strip_prefix(ACTIVITY_DIR)
+        .is_some_and(|rest| rest.starts_with('/') && rest.ends_with(".json"))
+}
+
+/// One kind of file the site may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileKind {
+    /// Extensions, lowercase, without the dot.
+    pub extensions: &'static [&'static str],
+    /// The `Content-Type` every server of the site sends.
+    pub content_type: &'static str,
+    /// Text worth precompressing (`.br`/`.gz` siblings).
+    pub text: bool,
+}
+
+/// Every kind of file with a known type. SVG is `image/svg+xml` with no
+/// charset: the type as registered and as nginx and Apache send it; an SVG
+/// file is XML and declares its own encoding (UTF-8 when it does not).
+pub const KINDS: &[FileKind] = &[
+    kind(&["json"], "application/json; charset=utf-8", true),
+    kind(&["ics"], "text/calendar; charset=utf-8", true),
+    kind(&["html", "htm"], "text/html; charset=utf-8", true),
+    kind(&["css"], "text/css; charset=utf-8", true),
+    kind(&["js", "mjs"], "text/javascript; charset=utf-8", true),
+    kind(&["txt"], "text/plain; charset=utf-8", true),
+    kind(&["xml"], "application/xml; charset=utf-8", true),
+    kind(
+        &["webmanifest"],
+        "application/manifest+json; charset=utf-8",
+        true,
+    ),
+    kind(&["svg"], "image/svg+xml", true),
+    kind(&["png"], "image/png", false),
+    kind(&["jpg", "jpeg"], "image/jpeg", false),
+    kind(&["gif"], "image/gif", false),
+    kind(&["webp"], "image/webp", false),
+    kind(&["avif"], "image/avif", false),
+    kind(&["ico"], "image/x-icon", false),
+    kind(&["woff2"], "font/woff2", false),
+    kind(&["woff"], "font/woff", false),
+    kind(&["wasm"], "application/wasm", false),
+    kind(&["gz"], "application/gzip", false),
+];
+
+/// The type of a file of no known kind.
+pub const UNKNOWN_TYPE: &str = "application/octet-stream";
+
+const fn kind(
+    extensions: &'static [&'static str],
+    content_type: &'static str,
+    text: bool,
+) -> FileKind {
+    FileKind {
+        extensions,
+        content_type,
+        text,
+    }
+}
+
+/// The kind of a file by its extension (any case), if it has a known one.
+pub fn kind_of(path: &str) -> Option<&'static FileKind> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let (_, ext) = name.rsplit_once('.')?;
+    KINDS
+        .iter()
+        .find(|k| k.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
+}
+
+/// The `Content-Type` of a path of the site.
+pub fn content_type(path: &str) -> &'static str {
+    kind_of(path).map_or(UNKNOWN_TYPE, |k| k.content_type)
+}
+
+/// Whether a path names a text file worth compressing (`_headers` is not
+/// one: hosts read it, clients never fetch it).
+pub fn is_text(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name != HEADERS_FILE && kind_of(path).is_some_and(|k| k.text)
+}
+
+/// The `_headers` pattern of every path [`cache_control`] gives [`API_CACHE`]
+/// (and CORS): the API and anything else a host keeps under `/api/`.
+pub const API_PATTERN: &str = "/api/*";
+
+/// The `Cache-Control` of a published path: immutable for names with a
+/// content hash, [`API_CACHE`] under `api/` ([`API_PATTERN`]), [`PAGE_CACHE`]
+/// elsewhere. (`serve` sends `no-cache` instead: a preview always revalidates.)
+pub fn cache_control(path: &str) -> &'static str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if content_hashed(name) {
+        IMMUTABLE_CACHE
+    } else if has_api_policy(path) {
+        API_CACHE
+    } else {
+        PAGE_CACHE
+    }
+}
+
+/// Whether [`API_PATTERN`] matches `path` (relative, or site-absolute): the
+/// API's cache policy and CORS apply, and `publish` sends it with the data.
+pub fn has_api_policy(path: &str) -> bool {
+    relative(path).starts_with("api/")
+}
+
+/// Whether a file name carries a content hash (`style.3f9a1c0b.css`): a
+/// dot-separated part of at least 8 hex digits before the extension.
+fn content_hashed(name: &str) -> bool {
+    let mut parts: Vec<&str> = name.split('.').collect();
+    if parts.len() < 3 {
+        return false;
+    }
+    parts.pop();
+    parts[1..]
+        .iter()
+        .any(|p| p.len() >= 8 && p.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// `api/v1/games.json`: what a client needs to find every file. `build`
+/// writes every field; a reader takes an index from another tool or an
+/// older build, so every field but `id` may be missing.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Index {
+    pub games: Vec<IndexGame>,
+}
+
+/// One game of the index, with its registry entry's public fields and the
+/// default locale's version window.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IndexGame {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<Localized>,
+    #[serde(default)]
+    pub locales: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_locale: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_source: Option<Localized>,
+    #[serde(default)]
+    pub version: String,
+    #[serde(default)]
+    pub version_name: String,
+    #[serde(default)]
+    pub start_time: String,
+    #[serde(default)]
+    pub end_time: String,
+    #[serde(default)]
+    pub files: Vec<IndexFile>,
+}
+
+/// One published document of a game and its calendar.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IndexFile {
+    #[serde(default)]
+    pub locale: String,
+    /// The un-suffixed `<game>.json` of the default locale.
+    #[serde(default)]
+    pub default: bool,
+    /// Site-absolute URL of the document (`/api/v1/activity/ww.json`).
+    #[serde(default)]
+    pub path: String,
+    /// Site-absolute URL of its calendar.
+    #[serde(default)]
+    pub calendar: String,
+    /// Hex sha256 of the document's bytes.
+    #[serde(default)]
+    pub sha256: String,
+    #[serde(default)]
+    pub bytes: u64,
+}
+
+impl IndexFile {
+    /// The document's path relative to the site root.
+    pub fn relative_path(&self) -> &str {
+        relative(&self.path)
+    }
+}
+
+impl Index {
+    /// Reads an index; `Err` says why the bytes are not one.
+    pub fn parse(bytes: &[u8]) -> Result<Index, String> {
+        serde_json::from_slice(bytes).map_err(|err| format!("not an index of activity-site: {err}"))
+    }
+
+    /// Every file the index lists, game by game.
+    pub fn files(&self) -> impl Iterator<Item = &IndexFile> {
+        self.games.iter().flat_map(|g| &g.files)
+    }
+
+    /// The activity documents it lists, relative to the site root, sorted
+    /// and without repeats.
+    pub fn documents(&self) -> Vec<String> {
+        let mut paths: Vec<String> = self
+            .files()
+            .map(IndexFile::relative_path)
+            .filter(|path| is_activity_document(path))
+            .map(str::to_owned)
+            .collect();
+        paths.sort();
+        paths.dedup();
+        paths
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_and_policies() {
+        assert_eq!(content_type("a/logo.SVG"), "image/svg+xml");
+        assert_eq!(content_type("README"), UNKNOWN_TYPE);
+        assert!(is_text("api/v1/activity/ww.json"));
+        assert!(!is_text("_headers"));
+        assert!(!is_text("logo.png"));
+        assert_eq!(cache_control("style.3f9a1c0b.css"), IMMUTABLE_CACHE);
+        assert_eq!(cache_control("api/v1/activity/ww.json"), API_CACHE);
+        assert_eq!(cache_control("apis/a.json"), PAGE_CACHE);
+        assert_eq!(cache_control("ww/index.html"), PAGE_CACHE);
+        assert!(is_activity_document("/api/v1/activity/ww-en.json"));
+        assert!(!is_activity_document("api/v1/activity/ww.ics"));
+        assert!(is_built_path("api/v1/activity/ww.json.br"));
+        assert!(is_built_path("ww/en/index.html.gz"));
+        assert!(!is_built_path("api/v1"));
+        assert!(!is_built_path("notes.txt"));
+    }
+
+    #[test]
+    fn an_index_from_elsewhere_needs_only_ids() {
+        let index = Index::parse(br#"{"games":[{"id":"ww","files":[{"locale":"en","path":"/api/v1/activity/ww.json"}]}]}"#).unwrap();
+        assert_eq!(index.documents(), ["api/v1/activity/ww.json"]);
+        assert!(Index::parse(b"[]").is_err());
+    }
+}
