@@ -46,6 +46,11 @@ pub enum Command {
         after_help = "Credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN,\nor a profile of ~/.aws/credentials (--profile, AWS_PROFILE); never from a flag.\n\nExamples:\n  activity-site publish --to s3://my-bucket/activity --dry-run\n  activity-site publish --to s3://activity --endpoint https://ACCOUNT.r2.cloudflarestorage.com --region auto --delete"
     )]
     Publish(PublishArgs),
+    /// Language server over stdio: check's diagnostics as you type, quick fixes, formatting, hover
+    #[command(
+        after_help = "Started by an editor, not by hand; see the README for Neovim, Helix, Zed and VS Code.\n\nExample:\n  activity-site lsp --root ."
+    )]
+    Lsp(ToolArgs),
     /// The simulated backend program that `serve` runs as a child (internal)
     #[command(hide = true)]
     Backend(BackendArgs),
@@ -91,6 +96,13 @@ pub struct CheckArgs {
     /// Exit 1 on warnings too
     #[arg(long)]
     pub deny_warnings: bool,
+}
+
+/// The stdio servers for editors (`lsp`) and agents (`mcp`).
+#[derive(Debug, Args)]
+pub struct ToolArgs {
+    #[command(flatten)]
+    pub common: Common,
 }
 
 #[derive(Debug, Args)]
@@ -235,6 +247,9 @@ pub struct PublishArgs {
     /// Also upload the .br/.gz siblings, with Content-Encoding, for a CDN that serves them
     #[arg(long)]
     pub precompressed: bool,
+    /// List every object under the prefix (not only the manifest) and upload again any that is missing
+    #[arg(long)]
+    pub verify: bool,
     /// Overwrite objects at the site's paths that another tool uploaded, and own them from now on
     #[arg(long)]
     pub adopt: bool,

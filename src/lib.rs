@@ -28,7 +28,8 @@
 //!   `_headers` and `publish`); it depends on [`model`] only.
 //! - [`source`]: what `load` hands `validate` (source text, a game's files,
 //!   the opened root, a parsed file); data, no I/O.
-//! - [`load`]: reads the root, game by game, as text; encoding problems only.
+//! - [`load`]: reads the root, game by game, as text; encoding problems
+//!   only. Each reader also takes an overlay of unsaved texts.
 //! - [`validate`]: parsing, schema and rules to `Vec<Diagnostic>`; no I/O.
 //! - [`diagnostics`]: the `Diagnostic` type and its renderers.
 //! - [`site`]: the builder: validated data to files (JSON API, index,
@@ -54,6 +55,10 @@
 //! - [`api`]: axum handlers of the control API, one file per resource,
 //!   envelope, errors, token and content-type checks, OpenAPI.
 //! - [`mcp`]: MCP tools over [`control`], with a bound on live sessions.
+//! - [`lsp`]: the language server (`activity-site lsp`, stdio): `check`'s
+//!   diagnostics on the open buffers overlaid on the disk
+//!   ([`site::check_with`] with a [`source::Overlay`]), quick fixes from
+//!   [`diagnostics::Fix`], `fmt` as formatting, hover on times; no HTTP.
 //! - [`server`]: the composition root: router, static files, watch, reload.
 //!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it.
 //!
@@ -73,6 +78,9 @@
 //!   columns count Unicode scalar values in every rule and output format.
 //! - [`control`] does not import [`site`], [`load`] or [`validate`].
 //! - [`guard`] imports nothing of the crate.
+//! - [`lsp`] never writes a file (edits go back to the editor) and imports
+//!   neither [`control`] nor HTTP; it checks through [`site::check_with`],
+//!   never a pipeline of its own.
 //! - [`api`] and [`mcp`] import [`control`] and [`guard`], never [`site`] or each other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
 //! - A build with any error writes nothing; a good build replaces the output
@@ -106,6 +114,7 @@ pub mod import;
 pub mod json;
 pub mod layout;
 pub mod load;
+pub mod lsp;
 pub mod mcp;
 pub mod model;
 pub mod publish;

@@ -8,6 +8,11 @@
 //! once ([`open`]); games are loaded one at a time ([`load_game`]) so that
 //! memory is bounded by the largest game, not by the whole tree. The types it
 //! fills live in [`crate::source`].
+//!
+//! Every reader has a form that takes an [`Overlay`]: texts read in place of
+//! the files on disk (an editor's open buffers, an agent's draft), so the
+//! language server and the agent tools check unsaved text with the same
+//! pipeline as `check`.
 
 use std::io;
 use std::path::Path;
@@ -17,13 +22,18 @@ use serde_json::Value;
 
 use crate::diagnostics::{Diagnostic, Severity, locate};
 use crate::model::Game;
-use crate::source::{LoadedFile, LoadedGame, Project, SourceFile};
+use crate::source::{LoadedFile, LoadedGame, Overlay, Project, SourceFile};
 
 pub use crate::source::{BUILTIN_ACTIVITY_SCHEMA, BUILTIN_GAMES_SCHEMA, REGISTRY_PATH};
 
 /// Opens `root`: reads the registry, the schemas and the list of data files.
 /// `Err` only when the root itself cannot be read.
 pub fn open(root: &Path) -> anyhow::Result<Project> {
+    open_with(root, &Overlay::new())
+}
+
+/// [`open`], reading the texts of `overlay` in place of the files on disk.
+pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
     let meta = std::fs::metadata(root)
         .with_context(|| format!("cannot read the root `{}`", root.display()))?;
     anyhow::ensure!(
@@ -33,7 +43,7 @@ pub fn open(root: &Path) -> anyhow::Result<Project> {
     );
 
     let mut diagnostics = Vec::new();
-    let registry = match read_source(root, REGISTRY_PATH) {
+    let registry = match read_source_with(root, REGISTRY_PATH, overlay) {
         Ok(Some(file)) => Some(file),
         Ok(None) => {
             diagnostics.push(Diagnostic {
@@ -62,7 +72,7 @@ pub fn open(root: &Path) -> anyhow::Result<Project> {
     Ok(Project {
         root: root.to_path_buf(),
         registry,
-        data_files: list_data_files(root)?,
+        data_files: list_data_files(root, overlay)?,
         activity_schema,
         games_schema,
         diagnostics,
@@ -71,11 +81,16 @@ pub fn open(root: &Path) -> anyhow::Result<Project> {
 
 /// Reads the data files of `game` (one per locale).
 pub fn load_game(root: &Path, game: &Game) -> LoadedGame {
+    load_game_with(root, game, &Overlay::new())
+}
+
+/// [`load_game`], reading the texts of `overlay` in place of the files on disk.
+pub fn load_game_with(root: &Path, game: &Game, overlay: &Overlay) -> LoadedGame {
     let mut diagnostics = Vec::new();
     let mut files = Vec::new();
     for locale in &game.locales {
         let path = game.data_path(locale);
-        let (source, exists) = match read_source(root, &path) {
+        let (source, exists) = match read_source_with(root, &path, overlay) {
             Ok(Some(file)) => (Some(file), true),
             Ok(None) => (None, false),
             Err(diagnostic) => {
@@ -101,6 +116,21 @@ pub fn load_game(root: &Path, game: &Game) -> LoadedGame {
 /// `Err` with a `json-syntax` diagnostic when it is not UTF-8 without a
 /// byte-order mark (or cannot be read).
 pub fn read_source(root: &Path, rel: &str) -> Result<Option<SourceFile>, Box<Diagnostic>> {
+    read_source_with(root, rel, &Overlay::new())
+}
+
+/// [`read_source`], taking the text from `overlay` when it has one for `rel`.
+pub fn read_source_with(
+    root: &Path,
+    rel: &str,
+    overlay: &Overlay,
+) -> Result<Option<SourceFile>, Box<Diagnostic>> {
+    if let Some(text) = overlay.get(rel) {
+        return Ok(Some(SourceFile {
+            path: rel.to_string(),
+            text: text.to_string(),
+        }));
+    }
     let bytes = match std::fs::read(root.join(rel)) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -173,13 +203,22 @@ fn read_schema(root: &Path, rel: &str, builtin: &str) -> anyhow::Result<Value> {
 }
 
 /// Every file under `data/` two levels down (`data/<game>/<file>`), plus stray
-/// files directly in `data/`, relative to the root and sorted.
-fn list_data_files(root: &Path) -> anyhow::Result<Vec<String>> {
+/// files directly in `data/`, relative to the root and sorted; the overlay's
+/// files there count too, saved or not.
+fn list_data_files(root: &Path, overlay: &Overlay) -> anyhow::Result<Vec<String>> {
+    let mut files: Vec<String> = overlay
+        .paths()
+        .filter(|p| {
+            p.strip_prefix("data/")
+                .is_some_and(|rest| !rest.is_empty() && rest.split('/').count() <= 2)
+        })
+        .map(str::to_string)
+        .collect();
     let data = root.join("data");
     if !data.is_dir() {
-        return Ok(Vec::new());
+        files.sort();
+        return Ok(files);
     }
-    let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(&data)
         .min_depth(1)
         .max_depth(2)
@@ -200,5 +239,7 @@ fn list_data_files(root: &Path) -> anyhow::Result<Vec<String>> {
             .collect();
         files.push(rel.join("/"));
     }
+    files.sort();
+    files.dedup();
     Ok(files)
 }

@@ -5,6 +5,7 @@
 //! fills them) and the validator (which reads them) both depend on them
 //! and never on each other.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde_json::Value;
@@ -27,6 +28,36 @@ pub struct SourceFile {
     /// Path relative to the root, forward slashes.
     pub path: String,
     pub text: String,
+}
+
+/// Texts that stand in for files of the root: an editor's unsaved buffers,
+/// an agent's draft. Keyed by the path relative to the root (forward
+/// slashes); a path that does not exist on disk is read as if it did.
+#[derive(Debug, Clone, Default)]
+pub struct Overlay {
+    files: BTreeMap<String, String>,
+}
+
+impl Overlay {
+    /// No file overridden: the files on disk as they are.
+    pub fn new() -> Self {
+        Overlay::default()
+    }
+
+    /// Reads `text` in place of the file at `path` (relative to the root).
+    pub fn insert(&mut self, path: impl Into<String>, text: impl Into<String>) {
+        self.files.insert(path.into(), text.into());
+    }
+
+    /// The text standing in for `path`, when there is one.
+    pub fn get(&self, path: &str) -> Option<&str> {
+        self.files.get(path).map(String::as_str)
+    }
+
+    /// The overridden paths, sorted.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.files.keys().map(String::as_str)
+    }
 }
 
 /// The root, opened: the registry and the schemas, before any game is read.

@@ -40,6 +40,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("guard", &[]),
     ("api", &["control", "guard"]),
     ("mcp", &["control", "guard"]),
+    // The language server reuses the check pipeline; never HTTP, never control.
+    (
+        "lsp",
+        &["site", "source", "validate", "diagnostics", "model"],
+    ),
     (
         "server",
         &[
@@ -76,6 +81,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "mcp",
             "server",
             "publish",
+            "lsp",
         ],
     ),
 ];

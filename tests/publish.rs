@@ -215,9 +215,16 @@ fn first_publish_uploads_everything_with_metadata_and_a_second_uploads_nothing()
     let again = publish(&server, root.path(), &[], &[]);
     ok(&again);
     let log = server.take_log();
+    // A complete manifest is trusted: one read, no listing of the prefix.
+    assert_eq!(
+        log.len(),
+        1,
+        "a second publish reads the manifest only: {log:?}"
+    );
+    assert_eq!(log[0].method, "GET");
     assert!(
-        log.iter().all(|r| r.method == "GET"),
-        "a second publish only reads: {log:?}"
+        log[0].path.ends_with(".activity-site-manifest.json"),
+        "{log:?}"
     );
     assert!(
         stdout(&again).contains("0 objects (0 B) uploaded"),
@@ -290,8 +297,17 @@ fn editing_one_data_file_uploads_only_what_changed_and_dry_run_uploads_nothing()
     assert!(server.take_log().iter().all(|r| r.method == "GET"));
 
     ok(&publish(&server, root.path(), &[], &[]));
-    let order = uploaded(&server.take_log());
+    let log = server.take_log();
+    let order = uploaded(&log);
     assert_eq!(order.iter().cloned().collect::<BTreeSet<_>>(), changed);
+    // Every changed path is owned already: no listing, no pending manifest,
+    // one manifest read and one manifest write beside the uploads.
+    let manifest_puts = log
+        .iter()
+        .filter(|r| r.method == "PUT" && r.path.ends_with(".activity-site-manifest.json"))
+        .count();
+    assert_eq!(manifest_puts, 1, "{log:?}");
+    assert_eq!(log.len(), changed.len() + 2, "{log:?}");
     let phases: Vec<u8> = order.iter().map(|p| phase(p)).collect();
     assert!(
         phases.windows(2).all(|w| w[0] <= w[1]),
@@ -348,7 +364,8 @@ fn delete_removes_only_what_publish_made_and_runs_last() {
     assert!(stdout(&removed).contains("- api/v1/activity/demo-en-US.json"));
     let log = server.take_log();
     let deletes: Vec<usize> = (0..log.len()).filter(|&i| log[i].is_delete()).collect();
-    assert!(!deletes.is_empty());
+    // The removals go in one bulk request (S3 takes up to 1,000 keys).
+    assert_eq!(deletes.len(), 1, "{log:?}");
     let last_upload = log
         .iter()
         .rposition(|r| r.method == "PUT" && !r.path.ends_with("manifest.json"));
@@ -401,10 +418,14 @@ fn an_interrupted_publish_run_again_ends_complete_and_consistent() {
     let resumed = publish(&server, root.path(), &[], &[]);
     ok(&resumed);
     assert_complete(&server, root.path());
-    // An object removed behind the tool's back is put back.
+    // An object removed behind the tool's back: the manifest alone does not
+    // see it; --verify lists the prefix and puts it back.
     server.remove("activity/api/v1/activity/demo.ics");
     server.take_log();
-    let restored = publish(&server, root.path(), &[], &[]);
+    let trusting = publish(&server, root.path(), &[], &[]);
+    ok(&trusting);
+    assert!(uploaded(&server.take_log()).is_empty());
+    let restored = publish(&server, root.path(), &["--verify"], &[]);
     ok(&restored);
     assert!(stdout(&restored).contains("! api/v1/activity/demo.ics"));
     assert_eq!(uploaded(&server.take_log()), ["api/v1/activity/demo.ics"]);

@@ -51,3 +51,6 @@ mod output;
 
 // `import --from DIR|URL`: round trips through a built site, --force, failing files.
 mod import;
+
+// `activity-site lsp` over stdio: encodings, diagnostics, quick fixes, formatting, hover, robustness.
+mod lsp;

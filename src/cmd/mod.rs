@@ -13,6 +13,7 @@ mod check;
 mod diff;
 mod fmt;
 mod import;
+mod lsp;
 mod publish;
 mod serve;
 mod status;
@@ -27,6 +28,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Diff(args) => diff::run(args),
         Command::Import(args) => import::run(args),
         Command::Publish(args) => publish::run(args),
+        Command::Lsp(args) => lsp::run(args),
         Command::Backend(args) => backend::run(args),
     }
 }

@@ -21,7 +21,7 @@ const EXIT_AFTER_VAR: &str = "ACTIVITY_SITE_PUBLISH_EXIT_AFTER";
 pub fn run(args: PublishArgs) -> anyhow::Result<ExitCode> {
     let target = Target::parse(&args.to)?;
     let out = args.common.out_dir(args.out.as_ref());
-    let local = publish::read_site(&out)?;
+    let local = publish::read_site(&out, args.precompressed)?;
     ensure_current(&args, &out, &local)?;
 
     let store = Store::open(
@@ -36,12 +36,13 @@ pub fn run(args: PublishArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let remote = runtime.block_on(store.remote())?;
     let options = plan::Options {
         precompressed: args.precompressed,
         delete: args.delete,
         adopt: args.adopt,
+        verify: args.verify,
     };
+    let remote = runtime.block_on(publish::survey(&store, &local, &options))?;
     let plan = Plan::new(&local, &remote, &options);
     let shown = target.to_string();
     if args.dry_run {

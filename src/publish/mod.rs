@@ -4,8 +4,10 @@
 //! - [`plan`] decides (pure): local files and the store's manifest to the
 //!   ordered uploads and removals, with the metadata of each object.
 //! - [`store`] talks to the bucket (`object_store`): list, manifest, put, delete.
-//! - [`read_site`] and [`execute`] here join the two: hash the site's files,
-//!   then run the plan phase by phase.
+//! - [`read_site`], [`survey`] and [`execute`] here join the two: hash the
+//!   site's files, find out what the store holds (the manifest, and a listing
+//!   only when the manifest cannot be trusted alone), then run the plan
+//!   phase by phase.
 //!
 //! This module does not build or check the data: `cmd/publish.rs` makes
 //! sure the site is current before calling it. It never touches an object
@@ -21,7 +23,7 @@ use anyhow::Context as _;
 use futures::StreamExt as _;
 use sha2::{Digest, Sha256};
 
-use plan::{LocalFile, Manifest, Phase, Plan, Step};
+use plan::{LocalFile, Manifest, Phase, Plan, Remote, Step};
 use store::Store;
 
 /// How to run a plan.
@@ -36,9 +38,14 @@ pub struct Execution {
     pub exit_after: Option<usize>,
 }
 
-/// Every file under the site directory with its sha256 and size, sorted by
-/// path. Symbolic links are refused: a site is plain files.
-pub fn read_site(site: &Path) -> anyhow::Result<Vec<LocalFile>> {
+/// Every file under the site directory, sorted by path, with its size and,
+/// for the files a publish would upload (see [`plan::publishable`]), its
+/// sha256; other files (precompressed siblings without `precompressed`,
+/// hidden files) are listed with an empty hash. Hashing runs on every core.
+/// Symbolic links are refused: a site is plain files.
+pub fn read_site(site: &Path, precompressed: bool) -> anyhow::Result<Vec<LocalFile>> {
+    use rayon::prelude::*;
+
     let meta = std::fs::metadata(site).with_context(|| {
         format!(
             "no built site at `{}`\nhelp: run `activity-site build --out {}` first",
@@ -47,7 +54,7 @@ pub fn read_site(site: &Path) -> anyhow::Result<Vec<LocalFile>> {
         )
     })?;
     anyhow::ensure!(meta.is_dir(), "`{}` is not a directory", site.display());
-    let mut files = Vec::new();
+    let mut found = Vec::new();
     for entry in walkdir::WalkDir::new(site).min_depth(1).sort_by_file_name() {
         let entry = entry.with_context(|| format!("cannot read `{}`", site.display()))?;
         if entry.file_type().is_dir() {
@@ -67,16 +74,70 @@ pub fn read_site(site: &Path) -> anyhow::Result<Vec<LocalFile>> {
             .map(|c| c.as_os_str().to_string_lossy())
             .collect::<Vec<_>>()
             .join("/");
-        let bytes = std::fs::read(entry.path())
-            .with_context(|| format!("cannot read `{}`", entry.path().display()))?;
-        files.push(LocalFile {
-            path,
-            sha256: hex::encode(Sha256::digest(&bytes)),
-            bytes: bytes.len() as u64,
-        });
+        found.push((path, entry.into_path()));
     }
+    let all: std::collections::BTreeSet<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
+    let mut files = found
+        .par_iter()
+        .map(|(path, full)| {
+            let published = plan::publishable(path, &all, precompressed).is_some();
+            let (sha256, bytes) = if published {
+                let bytes = std::fs::read(full)
+                    .with_context(|| format!("cannot read `{}`", full.display()))?;
+                (hex::encode(Sha256::digest(&bytes)), bytes.len() as u64)
+            } else {
+                let meta = std::fs::metadata(full)
+                    .with_context(|| format!("cannot read `{}`", full.display()))?;
+                (String::new(), meta.len())
+            };
+            Ok(LocalFile {
+                path: path.clone(),
+                sha256,
+                bytes,
+            })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
+}
+
+/// What the store holds that the plan needs, in as few requests as it can.
+/// With a complete manifest that names every path the site publishes (and
+/// neither `--delete`, `--verify` nor `--adopt`), the manifest alone is
+/// trusted for what this tool put there: one request. Otherwise the whole
+/// prefix is listed (one request per 1,000 objects), so objects of other
+/// tools at the site's paths are seen and missing ones are restored.
+pub async fn survey(
+    store: &Store,
+    local: &[LocalFile],
+    options: &plan::Options,
+) -> anyhow::Result<Remote> {
+    let manifest = store.manifest().await?;
+    let trusted = manifest.as_ref().filter(|m| {
+        let all: std::collections::BTreeSet<&str> = local.iter().map(|f| f.path.as_str()).collect();
+        m.complete
+            && !options.delete
+            && !options.verify
+            && !options.adopt
+            && local.iter().all(|f| {
+                m.files.contains_key(&f.path)
+                    || plan::publishable(&f.path, &all, options.precompressed).is_none()
+            })
+    });
+    if let Some(owned) = trusted {
+        let objects = owned.files.keys().cloned().collect();
+        return Ok(Remote {
+            manifest,
+            objects,
+            listed: false,
+        });
+    }
+    let objects = store.list().await?;
+    Ok(Remote {
+        manifest,
+        objects,
+        listed: true,
+    })
 }
 
 /// Runs `plan` against `store`:
@@ -101,7 +162,11 @@ pub async fn execute(
         return Ok(());
     }
     let uploads: Vec<&Step> = plan.uploads().collect();
-    if !uploads.is_empty() {
+    // Paths the old manifest does not own yet are recorded (as pending)
+    // before they are created. A path it owns keeps its old hash until the
+    // final manifest, so an interrupted run uploads it again either way.
+    let owns = |path: &str| old.is_some_and(|m| m.files.contains_key(path));
+    if uploads.iter().any(|s| !owns(&s.path)) || plan.resumed {
         store.put_manifest(&plan.pending_manifest(old)).await?;
     }
     let done = AtomicUsize::new(0);
@@ -125,10 +190,17 @@ pub async fn execute(
         return Ok(());
     }
     store.put_manifest(&plan.final_manifest(false, old)).await?;
-    for step in removals {
-        store.delete(&step.path).await?;
-        on_done(step);
-    }
+    let by_path: std::collections::HashMap<&str, &Step> =
+        removals.iter().map(|s| (s.path.as_str(), *s)).collect();
+    let mut paths: Vec<&str> = by_path.keys().copied().collect();
+    paths.sort_unstable();
+    store
+        .delete_all(&paths, &|path| {
+            if let Some(step) = by_path.get(path) {
+                on_done(step);
+            }
+        })
+        .await?;
     store.put_manifest(&plan.final_manifest(true, old)).await?;
     Ok(())
 }

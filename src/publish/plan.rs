@@ -78,8 +78,12 @@ pub struct ObjectMeta {
 pub struct Remote {
     /// The manifest, when one exists.
     pub manifest: Option<Manifest>,
-    /// Paths (relative to the prefix) of every object under it, the manifest aside.
+    /// Paths (relative to the prefix) of the objects known to be there, the
+    /// manifest aside: every object under the prefix when `listed`, else the
+    /// manifest's paths and the site's other paths found by a lookup.
     pub objects: BTreeSet<String>,
+    /// Whether `objects` comes from listing the whole prefix.
+    pub listed: bool,
 }
 
 /// Choices of the user that change the plan.
@@ -92,6 +96,9 @@ pub struct Options {
     /// Overwrite (and from then on own) objects at the site's paths that
     /// this tool did not create.
     pub adopt: bool,
+    /// List the whole prefix even when the manifest is complete, so objects
+    /// removed behind the tool's back are uploaded again.
+    pub verify: bool,
 }
 
 /// When an operation runs; the phases run one after the other.
@@ -580,6 +587,7 @@ mod tests {
         let remote = Remote {
             manifest: None,
             objects: ["index.html".to_owned(), "theirs.txt".to_owned()].into(),
+            listed: true,
         };
         let options = Options {
             delete: true,

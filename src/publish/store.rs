@@ -3,18 +3,19 @@
 //! dropped connections), with errors that say what to do.
 //!
 //! Owns the `s3://` target, the credentials (environment variables or a
-//! profile of the shared credentials file, never a flag) and the four
-//! operations a publish needs: list the prefix, read and write the
-//! manifest, put an object with its metadata, delete an object. It knows
-//! nothing about the site's layout or the plan's order.
+//! profile of the shared credentials file, never a flag) and the
+//! operations a publish needs: read and write the manifest, list the
+//! prefix, put an object with its metadata, delete objects in batches. It
+//! knows nothing about the site's layout or the plan's order.
 
 use std::borrow::Cow;
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use futures::TryStreamExt as _;
+use futures::{StreamExt as _, TryStreamExt as _};
 use object_store::aws::AmazonS3Builder;
 use object_store::path::Path as ObjectPath;
 use object_store::{
@@ -22,7 +23,7 @@ use object_store::{
     PutOptions, PutPayload, RetryConfig,
 };
 
-use super::plan::{MANIFEST_NAME, Manifest, ObjectMeta, Remote, parse_manifest};
+use super::plan::{MANIFEST_NAME, Manifest, ObjectMeta, parse_manifest};
 
 /// `s3://BUCKET[/PREFIX]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -209,9 +210,30 @@ impl Store {
         })
     }
 
-    /// Lists the prefix and reads the manifest. The first request of a
-    /// publish, so bad credentials and a missing bucket surface here.
-    pub async fn remote(&self) -> anyhow::Result<Remote> {
+    /// Reads the manifest, if there is one. The first request of a publish,
+    /// so bad credentials and a missing bucket surface here.
+    pub async fn manifest(&self) -> anyhow::Result<Option<Manifest>> {
+        let key = ObjectPath::from(self.target.key(MANIFEST_NAME));
+        let bytes = match self.inner.get(&key).await {
+            Ok(result) => result
+                .bytes()
+                .await
+                .map_err(|err| self.explain(err, "read the manifest"))?,
+            Err(object_store::Error::NotFound { .. }) => return Ok(None),
+            Err(err) => return Err(self.explain(err, "read the manifest")),
+        };
+        let manifest = parse_manifest(&bytes).map_err(|err| {
+            anyhow::anyhow!(
+                "{err}\nhelp: publish to another prefix, or remove `{}` if you know what made it",
+                self.target.key(MANIFEST_NAME)
+            )
+        })?;
+        Ok(Some(manifest))
+    }
+
+    /// Paths (relative to the prefix) of every object under the prefix, the
+    /// manifest aside: one request per 1,000 objects.
+    pub async fn list(&self) -> anyhow::Result<BTreeSet<String>> {
         let prefix = if self.target.prefix.is_empty() {
             None
         } else {
@@ -228,7 +250,7 @@ impl Store {
         } else {
             format!("{}/", self.target.prefix)
         };
-        let mut objects = std::collections::BTreeSet::new();
+        let mut objects = BTreeSet::new();
         for meta in listed {
             let key = meta.location.to_string();
             let Some(rel) = key.strip_prefix(&strip) else {
@@ -238,29 +260,7 @@ impl Store {
                 objects.insert(rel.to_owned());
             }
         }
-        // Read the manifest even when the listing did not show it: the
-        // listing may be served from a stale cache on some services.
-        let key = ObjectPath::from(self.target.key(MANIFEST_NAME));
-        let bytes = match self.inner.get(&key).await {
-            Ok(result) => Some(
-                result
-                    .bytes()
-                    .await
-                    .map_err(|err| self.explain(err, "read the manifest"))?,
-            ),
-            Err(object_store::Error::NotFound { .. }) => None,
-            Err(err) => return Err(self.explain(err, "read the manifest")),
-        };
-        let manifest = match bytes {
-            Some(bytes) => Some(parse_manifest(&bytes).map_err(|err| {
-                anyhow::anyhow!(
-                    "{err}\nhelp: publish to another prefix, or remove `{}` if you know what made it",
-                    self.target.key(MANIFEST_NAME)
-                )
-            })?),
-            None => None,
-        };
-        Ok(Remote { manifest, objects })
+        Ok(objects)
     }
 
     /// Uploads one object with its metadata; `sha256` goes into the user
@@ -307,13 +307,37 @@ impl Store {
             .await
     }
 
-    /// Deletes one object.
-    pub async fn delete(&self, path: &str) -> anyhow::Result<()> {
-        let key = ObjectPath::from(self.target.key(path));
-        match self.inner.delete(&key).await {
-            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
-            Err(err) => Err(self.explain(err, &format!("delete {path}"))),
+    /// Deletes the objects at `paths`, as few requests as the service allows
+    /// (S3 takes up to 1,000 keys in one `DeleteObjects`); a path already
+    /// gone counts as deleted. `on_done` is called for each deleted path.
+    pub async fn delete_all(
+        &self,
+        paths: &[&str],
+        on_done: &(dyn Fn(&str) + Sync),
+    ) -> anyhow::Result<()> {
+        let keys: Vec<object_store::Result<ObjectPath>> = paths
+            .iter()
+            .map(|path| Ok(ObjectPath::from(self.target.key(path))))
+            .collect();
+        let strip = if self.target.prefix.is_empty() {
+            String::new()
+        } else {
+            format!("{}/", self.target.prefix)
+        };
+        let mut deleted = self
+            .inner
+            .delete_stream(futures::stream::iter(keys).boxed());
+        while let Some(result) = deleted.next().await {
+            match result {
+                Ok(key) => {
+                    let key = key.to_string();
+                    on_done(key.strip_prefix(&strip).unwrap_or(&key));
+                }
+                Err(object_store::Error::NotFound { .. }) => {}
+                Err(err) => return Err(self.explain(err, "delete")),
+            }
         }
+        Ok(())
     }
 
     /// An error of the store with a hint for the usual permanent failures.

@@ -34,7 +34,8 @@ use sha2::{Digest, Sha256};
 use crate::diagnostics::{self, Diagnostic};
 use crate::layout;
 use crate::load;
-use crate::model::{ActivityDocument, Game, parse_time, to_pretty};
+use crate::model::{ActivityDocument, Game, Registry, parse_time, to_pretty};
+use crate::source::{Overlay, REGISTRY_PATH};
 use crate::validate::{self, CheckedGame, Validator};
 
 pub use cache::CacheSalt;
@@ -230,13 +231,24 @@ pub fn check(
     options: &validate::Options,
     keep_documents: bool,
 ) -> anyhow::Result<Checked> {
-    let project = load::open(root)?;
+    check_with(root, &Overlay::new(), options, keep_documents)
+}
+
+/// [`check`] with the texts of `overlay` read in place of the files on disk
+/// (unsaved editor buffers, an agent's draft); nothing is written.
+pub fn check_with(
+    root: &Path,
+    overlay: &Overlay,
+    options: &validate::Options,
+    keep_documents: bool,
+) -> anyhow::Result<Checked> {
+    let project = load::open_with(root, overlay)?;
     let validator = Validator::new(&project)?;
     let (games, mut all) = validator.registry(&project);
     let checked: Vec<CheckedGame> = games
         .par_iter()
         .map(|game| {
-            let loaded = load::load_game(root, game);
+            let loaded = load::load_game_with(root, game, overlay);
             validator.game(&loaded, options, keep_documents)
         })
         .collect();
@@ -251,6 +263,21 @@ pub fn check(
         diagnostics: all,
         activity_schema: project.activity_schema,
     })
+}
+
+/// The canonical text of the source file `path` (`games.json` or a data
+/// file), as `fmt` writes it; `None` when `text` does not parse as one.
+/// Only meaningful for a file the check found no error in.
+pub fn canonical_text(path: &str, text: &str) -> Option<String> {
+    if path == REGISTRY_PATH {
+        serde_json::from_str::<Registry>(text)
+            .ok()
+            .map(|r| r.to_canonical())
+    } else {
+        serde_json::from_str::<ActivityDocument>(text)
+            .ok()
+            .map(|d| d.to_canonical(true))
+    }
 }
 
 /// Checks the tree and, when it has no errors, writes the site atomically.

@@ -25,7 +25,7 @@ use chrono::{NaiveDateTime, Utc};
 use serde::Deserialize as _;
 use serde_json::Value;
 
-use crate::diagnostics::{Diagnostic, Location, Severity};
+use crate::diagnostics::{Diagnostic, Fix, Location, Severity};
 use crate::json;
 use crate::model::{ActivityDocument, Game};
 use crate::source::{BUILTIN_ACTIVITY_SCHEMA, JsonFile, LoadedGame, Project, SourceFile};
@@ -278,6 +278,27 @@ impl<'a> Reporter<'a> {
         });
     }
 
+    /// Attaches the exact repair to the diagnostic reported last: the value
+    /// (or key) at `pointer` becomes the JSON string `replacement`.
+    pub fn fix_string(&mut self, pointer: &str, target: Target, replacement: &str) {
+        if let Some((start, end)) = self.spans.range(pointer, target) {
+            let quoted = serde_json::to_string(replacement).expect("a string serializes");
+            self.fix_range(start, end, quoted);
+        }
+    }
+
+    /// Attaches the exact repair to the diagnostic reported last: the bytes
+    /// `start..end` of the file become `replacement`.
+    pub fn fix_range(&mut self, start: usize, end: usize, replacement: String) {
+        if let Some(last) = self.diagnostics.last_mut() {
+            last.fix = Some(Fix {
+                start,
+                end,
+                replacement,
+            });
+        }
+    }
+
     /// `duplicate-key`: every key given twice in one object, at the repetition.
     fn duplicates(&mut self, json: &JsonFile<'_>) {
         for duplicate in &json.duplicates {
@@ -326,7 +347,8 @@ fn schema_errors(
                 let known = known_keys(&pointer, registry);
                 for key in unexpected {
                     let key_pointer = format!("{pointer}/{}", spans::escape_segment(key));
-                    let help = did_you_mean(key, &known)
+                    let suggestion = did_you_mean(key, &known);
+                    let help = suggestion
                         .map(|k| format!("did you mean `{k}`?"))
                         .or_else(|| Some(format!("known fields: {}", known.join(", "))));
                     report.key(
@@ -336,6 +358,14 @@ fn schema_errors(
                         format!("unknown field `{key}`"),
                         help,
                     );
+                    // Renaming is exact only while the right key is absent:
+                    // otherwise the rename would repeat it.
+                    let object = value.pointer(&pointer).and_then(Value::as_object);
+                    if let Some(right) = suggestion
+                        && object.is_some_and(|o| !o.contains_key(right))
+                    {
+                        report.fix_string(&key_pointer, Target::Key, right);
+                    }
                 }
             }
             Kind::Required { property } => {

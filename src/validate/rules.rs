@@ -12,6 +12,7 @@ use chrono::{NaiveDate, NaiveDateTime, Timelike};
 use serde_json::Value;
 
 use super::Reporter;
+use super::spans::Target;
 use crate::diagnostics::Severity::{self, Error, Warning};
 use crate::json::{self, Json, Node};
 use crate::model::{Game, parse_time};
@@ -125,6 +126,7 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                     "the sources end activities at :59 seconds: did you mean `{suggested}`?"
                 )),
             );
+            report.fix_string(&format!("{base}/endTime"), Target::Value, &suggested);
         }
         if let Some(start) = start {
             if let Some(prev) = previous_start
@@ -211,6 +213,15 @@ fn time_field(
                 message,
                 Some(help),
             );
+            // A zone, an offset or a fraction after a good local time: the
+            // exact repair is the local time alone.
+            if text.len() > 19
+                && text.is_char_boundary(19)
+                && text[19..].starts_with(['Z', '+', '-', '.'])
+                && parse_time(&text[..19]).is_some()
+            {
+                report.fix_string(&format!("{base}/{field}"), Target::Value, &text[..19]);
+            }
             None
         }
     }
@@ -528,6 +539,15 @@ pub fn invisible(node: &Node<'_>, key: Option<&str>, report: &mut Reporter<'_>) 
                     ),
                     Some(help),
                 );
+                // The character as written: itself, or its escape.
+                let written = if !escaped {
+                    c.len_utf8()
+                } else if raw.as_bytes().get(in_raw + 1) == Some(&b'u') {
+                    if c as u32 > 0xFFFF { 12 } else { 6 }
+                } else {
+                    2
+                };
+                report.fix_range(offset, offset + written, String::new());
             }
         }
         Json::Array(items) => {

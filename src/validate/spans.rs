@@ -50,6 +50,18 @@ impl<'a> Spans<'a> {
         self.location(start, end)
     }
 
+    /// The byte range of `pointer`'s value or key, quotes included; `None`
+    /// when the pointer does not resolve exactly.
+    pub fn range(&self, pointer: &str, target: Target) -> Option<(usize, usize)> {
+        match self.root.walk(pointer) {
+            Ok((_, Some(member))) if target == Target::Key => {
+                Some((member.key_start, member.key_end))
+            }
+            Ok((node, _)) => Some((node.start, node.end)),
+            Err(_) => None,
+        }
+    }
+
     /// The location of a byte range of the text.
     pub fn location(&self, start: usize, end: usize) -> Location {
         let text = self.text;

@@ -1,0 +1,536 @@
+//! `activity-site lsp` driven over its stdio with JSON-RPC, as an editor does.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::util::{FIXTURE_NOW, fixture_root};
+
+const WAIT: Duration = Duration::from_secs(30);
+
+/// A client session with one server process.
+struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    incoming: mpsc::Receiver<Value>,
+    /// Messages received and not yet taken by a wait.
+    pending: Vec<Value>,
+    next_id: i64,
+    root: PathBuf,
+    /// The encoding the server chose.
+    encoding: String,
+}
+
+impl Client {
+    /// Starts the server on `root` and initializes it, offering `encodings`
+    /// (none: the client says nothing, so UTF-16).
+    fn start(root: &Path, encodings: &[&str]) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_activity-site"))
+            .args(["lsp", "--now", FIXTURE_NOW, "--root"])
+            .arg(root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, incoming) = mpsc::channel();
+        std::thread::spawn(move || read_frames(BufReader::new(stdout), &sender));
+        let mut client = Client {
+            stdin: child.stdin.take(),
+            child,
+            incoming,
+            pending: Vec::new(),
+            next_id: 1,
+            root: root.canonicalize().expect("root"),
+            encoding: String::new(),
+        };
+        let mut general = json!({});
+        if !encodings.is_empty() {
+            general = json!({"positionEncodings": encodings});
+        }
+        let answer = client.request(
+            "initialize",
+            json!({
+                "processId": null,
+                "rootUri": client.uri(""),
+                "capabilities": {"general": general},
+            }),
+        );
+        client.encoding = answer["result"]["capabilities"]["positionEncoding"]
+            .as_str()
+            .expect("the server names its encoding")
+            .to_string();
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    fn uri(&self, rel: &str) -> String {
+        let path = self.root.join(rel);
+        format!("file://{}", path.display())
+            .trim_end_matches('/')
+            .to_string()
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("the server reads");
+        stdin.flush().expect("flush");
+    }
+
+    fn send(&mut self, message: &Value) {
+        let body = message.to_string();
+        let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        self.write(frame.as_bytes());
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// Sends a request and returns the whole response message.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.wait(|m| m["id"] == id && m.get("method").is_none())
+    }
+
+    /// The first message (received or pending) that `wanted` accepts.
+    fn wait(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.pending.iter().position(&wanted) {
+            return self.pending.remove(i);
+        }
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let message = self
+                .incoming
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no awaited message; pending: {:#?}", self.pending));
+            if wanted(&message) {
+                return message;
+            }
+            self.pending.push(message);
+        }
+    }
+
+    /// The next diagnostics published for `rel`.
+    fn diagnostics(&mut self, rel: &str) -> Vec<Value> {
+        let uri = self.uri(rel);
+        let message = self.wait(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+        });
+        message["params"]["diagnostics"]
+            .as_array()
+            .expect("a list")
+            .clone()
+    }
+
+    fn open(&mut self, rel: &str, text: &str) -> Vec<Value> {
+        let uri = self.uri(rel);
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}),
+        );
+        self.diagnostics(rel)
+    }
+
+    /// Replaces `range` (or everything) of `rel` with `text`.
+    fn change(&mut self, rel: &str, version: i32, range: Option<Value>, text: &str) -> Vec<Value> {
+        let uri = self.uri(rel);
+        let mut change = json!({"text": text});
+        if let Some(range) = range {
+            change["range"] = range;
+        }
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}),
+        );
+        self.diagnostics(rel)
+    }
+
+    /// Shuts the server down politely and returns its exit code.
+    fn shut_down(mut self) -> i32 {
+        let answer = self.request("shutdown", Value::Null);
+        assert_eq!(answer["result"], Value::Null, "{answer}");
+        self.notify("exit", Value::Null);
+        self.stdin = None;
+        self.exit_code()
+    }
+
+    fn exit_code(&mut self) -> i32 {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status.code().expect("exit code");
+            }
+            assert!(Instant::now() < deadline, "the server did not end");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn read_frames(mut out: impl BufRead, sender: &mpsc::Sender<Value>) {
+    loop {
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            if out.read_line(&mut line).unwrap_or(0) == 0 {
+                return;
+            }
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(n) = line.strip_prefix("Content-Length: ") {
+                length = n.parse().expect("a length");
+            }
+        }
+        let mut body = vec![0; length];
+        if out.read_exact(&mut body).is_err() {
+            return;
+        }
+        let message = serde_json::from_slice(&body).expect("the server sends JSON");
+        if sender.send(message).is_err() {
+            return;
+        }
+    }
+}
+
+fn base_text(rel: &str) -> String {
+    std::fs::read_to_string(
+        crate::util::crate_root()
+            .join("tests/fixtures/base")
+            .join(rel),
+    )
+    .expect("fixture")
+}
+
+/// Units of `text` in the protocol's `encoding`.
+fn units(text: &str, encoding: &str) -> usize {
+    match encoding {
+        "utf-8" => text.len(),
+        "utf-16" => text.encode_utf16().count(),
+        "utf-32" => text.chars().count(),
+        other => panic!("unknown encoding {other}"),
+    }
+}
+
+fn with_code<'d>(diagnostics: &'d [Value], code: &str) -> &'d Value {
+    diagnostics
+        .iter()
+        .find(|d| d["code"] == code)
+        .unwrap_or_else(|| panic!("no `{code}` in {diagnostics:#?}"))
+}
+
+const EN: &str = "data/demo/en-US.json";
+
+#[test]
+fn ranges_count_in_each_negotiated_encoding_after_cjk_and_astral_characters() {
+    let root = fixture_root(None);
+    let prefix = r#"      "name": "登录🎁奖励", "description": "", "startTime": "#;
+    let line = format!("{prefix}\"2026-10-01T11:00:00Z\",");
+    let text = base_text(EN).replacen(
+        "      \"name\": \"Login Rewards\",\n      \"description\": \"Log in daily to claim rewards.\",\n      \"startTime\": \"2026-10-01T11:00:00\",",
+        &line,
+        1,
+    );
+    let row = text.lines().position(|l| l == line).expect("the line") as u64;
+    for (offered, chosen) in [
+        (&[][..], "utf-16"),
+        (&["utf-8", "utf-16"][..], "utf-8"),
+        (&["utf-32"][..], "utf-32"),
+        (&["utf-16", "utf-8"][..], "utf-16"),
+    ] {
+        let mut client = Client::start(root.path(), offered);
+        assert_eq!(client.encoding, chosen);
+        let found = client.open(EN, &text);
+        let datetime = with_code(&found, "datetime");
+        let start = units(prefix, chosen) as u64;
+        assert_eq!(
+            datetime["range"],
+            json!({"start": {"line": row, "character": start},
+                   "end": {"line": row, "character": start + 22}}),
+            "{chosen}"
+        );
+        assert_eq!(datetime["severity"], 1);
+        assert_eq!(datetime["source"], "activity-site");
+        // The help line travels as related information.
+        let related = &datetime["relatedInformation"][0];
+        assert!(
+            related["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("help: times are in the game's server time zone"),
+            "{related}"
+        );
+
+        // The quick fix drops the `Z`; applied, the file is clean.
+        let action = client.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": client.uri(EN)}, "range": datetime["range"],
+                   "context": {"diagnostics": [datetime]}}),
+        );
+        let action = &action["result"][0];
+        assert_eq!(action["kind"], "quickfix");
+        let edit = &action["edit"]["changes"][client.uri(EN)][0];
+        assert_eq!(edit["newText"], "\"2026-10-01T11:00:00\"");
+        let after = client.change(
+            EN,
+            2,
+            Some(edit["range"].clone()),
+            edit["newText"].as_str().unwrap(),
+        );
+        assert_eq!(after, Vec::<Value>::new(), "{chosen}");
+        assert_eq!(client.shut_down(), 0);
+    }
+}
+
+/// Each defect whose repair is exact gets a quick fix; applying it through
+/// the editor's edit leaves the file clean.
+#[test]
+fn each_quick_fix_applied_rechecks_clean() {
+    let root = fixture_root(None);
+    let original = base_text(EN);
+    let cases = [
+        (
+            "schema",
+            original.replacen(
+                "\"endTime\": \"2026-10-15T03:59:59\"",
+                "\"endtime\": \"2026-10-15T03:59:59\"",
+                1,
+            ),
+            "\"endTime\"",
+        ),
+        (
+            "whitespace",
+            original.replacen("Login Rewards", "Login\u{200B} Rewards", 1),
+            "",
+        ),
+        (
+            "end-of-minute",
+            original.replacen("2026-10-15T03:59:59", "2026-10-15T04:00:00", 1),
+            "\"2026-10-15T03:59:59\"",
+        ),
+        (
+            "datetime",
+            original.replacen("2026-10-31T03:59:59", "2026-10-31T03:59:59+08:00", 1),
+            "\"2026-10-31T03:59:59\"",
+        ),
+    ];
+    let mut client = Client::start(root.path(), &[]);
+    let mut version = 1;
+    assert_eq!(client.open(EN, &original), Vec::<Value>::new());
+    for (code, broken, replacement) in cases {
+        version += 1;
+        let found = client.change(EN, version, None, &broken);
+        let diagnostic = with_code(&found, code);
+        let actions = client.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": client.uri(EN)}, "range": diagnostic["range"],
+                   "context": {"diagnostics": [diagnostic]}}),
+        );
+        let actions = actions["result"].as_array().expect("actions").clone();
+        assert_eq!(actions.len(), 1, "{code}: {actions:#?}");
+        let edit = &actions[0]["edit"]["changes"][client.uri(EN)][0];
+        assert_eq!(edit["newText"], replacement, "{code}");
+        version += 1;
+        let after = client.change(
+            EN,
+            version,
+            Some(edit["range"].clone()),
+            edit["newText"].as_str().unwrap(),
+        );
+        assert_eq!(
+            after,
+            Vec::<Value>::new(),
+            "{code}: {}",
+            actions[0]["title"]
+        );
+    }
+    // The file on disk was never touched.
+    assert_eq!(
+        std::fs::read_to_string(root.path().join(EN)).unwrap(),
+        original
+    );
+    assert_eq!(client.shut_down(), 0);
+}
+
+#[test]
+fn cross_file_rules_follow_unsaved_edits_of_other_files() {
+    let root = fixture_root(None);
+    let mut client = Client::start(root.path(), &[]);
+    assert_eq!(client.open(EN, &base_text(EN)), Vec::<Value>::new());
+
+    // games.json, unsaved, no longer lists en-US: the open data file is an orphan.
+    let registry = base_text("games.json");
+    assert_eq!(client.open("games.json", &registry), Vec::<Value>::new());
+    let without = registry.replacen("\"zh-CN\",\n        \"en-US\"", "\"zh-CN\"", 1);
+    assert_ne!(without, registry);
+    client.change("games.json", 2, None, &without);
+    let found = client.diagnostics(EN);
+    assert_eq!(with_code(&found, "orphan-file")["severity"], 1);
+
+    // A new locale in the registry, then its file as an unsaved buffer.
+    let with_ja = registry.replacen(
+        "\"en-US\"\n      ]",
+        "\"en-US\",\n        \"ja-JP\"\n      ]",
+        1,
+    );
+    assert_ne!(with_ja, registry);
+    let found = client.change("games.json", 3, None, &with_ja);
+    with_code(&found, "missing-file");
+    assert_eq!(
+        client.diagnostics(EN),
+        Vec::<Value>::new(),
+        "en-US is listed again"
+    );
+    let ja = base_text(EN);
+    client.open("data/demo/ja-JP.json", &ja);
+    assert_eq!(client.diagnostics("games.json"), Vec::<Value>::new());
+
+    // The other locale's version, edited and unsaved: locale parity warns.
+    let found = client.change(
+        EN,
+        2,
+        None,
+        &base_text(EN).replacen("\"1.2\"", "\"1.3\"", 1),
+    );
+    assert_eq!(with_code(&found, "locale-parity")["severity"], 2);
+    assert!(!root.path().join("data/demo/ja-JP.json").exists());
+    assert_eq!(client.shut_down(), 0);
+}
+
+#[test]
+fn formatting_gives_fmt_canonical_text_and_refuses_files_with_errors() {
+    let root = fixture_root(None);
+    let mut client = Client::start(root.path(), &[]);
+    let canonical = base_text(EN);
+    let document: Value = serde_json::from_str(&canonical).unwrap();
+    let compact = serde_json::to_string(&document).unwrap();
+    assert_eq!(client.open(EN, &compact), Vec::<Value>::new());
+    let answer = client.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": client.uri(EN)}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    let edits = answer["result"].as_array().expect("edits");
+    assert_eq!(edits.len(), 1);
+    assert_eq!(edits[0]["newText"], canonical.as_str());
+    assert_eq!(
+        edits[0]["range"]["start"],
+        json!({"line": 0, "character": 0})
+    );
+
+    // Canonical already: nothing to do.
+    client.change(EN, 2, None, &canonical);
+    let answer = client.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": client.uri(EN)}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    assert_eq!(answer["result"], json!([]));
+
+    // With an error the canonical form is unknown: refused, with a message.
+    client.change(EN, 3, None, &canonical.replacen("\"1.2\"", "12", 1));
+    let answer = client.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": client.uri(EN)}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    assert_eq!(answer["error"]["code"], -32803, "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("1 error"),
+        "{answer}"
+    );
+    assert_eq!(client.shut_down(), 0);
+}
+
+#[test]
+fn hover_on_a_time_shows_weekday_distance_and_utc() {
+    let root = fixture_root(None);
+    let mut client = Client::start(root.path(), &[]);
+    let text = base_text(EN);
+    client.open(EN, &text);
+    let row = text
+        .lines()
+        .position(|l| l.contains("2026-10-15T03:59:59"))
+        .unwrap();
+    let column = text.lines().nth(row).unwrap().find("2026").unwrap() + 3;
+    let answer = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": client.uri(EN)}, "position": {"line": row, "character": column}}),
+    );
+    let value = answer["result"]["contents"]["value"]
+        .as_str()
+        .expect("markdown");
+    assert_eq!(
+        value,
+        "**Thursday** 2026-10-15 03:59:59 (Asia/Shanghai)\n\n8 hours ago\n\nUTC: `2026-10-14T19:59:59Z`"
+    );
+    // Not on a time: nothing.
+    let answer = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": client.uri(EN)}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(answer["result"], Value::Null);
+    assert_eq!(client.shut_down(), 0);
+}
+
+#[test]
+fn malformed_input_unknown_methods_and_outside_files_never_end_the_server() {
+    let root = fixture_root(None);
+    let mut client = Client::start(root.path(), &[]);
+    // A body that is not JSON, then one that is not JSON-RPC.
+    client.write(b"Content-Length: 9\r\n\r\n{not json");
+    let error = client.wait(|m| m["error"]["code"] == -32700);
+    assert_eq!(error["id"], Value::Null);
+    client.write(b"Content-Length: 2\r\n\r\n[]");
+    client.wait(|m| m["error"]["code"] == -32700);
+    // A header without a length.
+    client.write(b"X-Nonsense: yes\r\n\r\n");
+    client.wait(|m| m["error"]["code"] == -32700);
+    // Unknown methods: an error for a request, nothing for a notification.
+    let answer = client.request("textDocument/rename", json!({}));
+    assert_eq!(answer["error"]["code"], -32601);
+    client.notify("$/unknownNotification", json!({"x": 1}));
+    // Wrong parameters of a known method.
+    let answer = client.request("textDocument/hover", json!({"nope": true}));
+    assert_eq!(answer["error"]["code"], -32602);
+    // A file outside the workspace is left alone.
+    let outside = tempfile::tempdir().unwrap();
+    let uri = format!("file://{}/x.json", outside.path().display());
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": "{"}}),
+    );
+    let answer = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(answer["result"], Value::Null);
+    // Still serving.
+    assert_eq!(client.open(EN, &base_text(EN)), Vec::<Value>::new());
+    assert_eq!(client.shut_down(), 0);
+}
+
+#[test]
+fn the_server_ends_when_stdin_closes() {
+    let root = fixture_root(None);
+    let mut client = Client::start(root.path(), &[]);
+    client.stdin = None;
+    // Without `shutdown` first, the protocol's exit code is 1.
+    assert_eq!(client.exit_code(), 1);
+}
