@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end security checks (issue 10) against the debug binary: a
 # cross-site text/plain POST, DNS rebinding, a non-JSON body, an MCP session
-# flood (RSS back near its baseline), a half-sent header, huge log lines.
+# flood (RSS back near its baseline), a half-sent header, an oversized
+# declared body, 400 restarts with 1 MB arguments (RSS printed with its
+# baseline), 600 stalled bodies (recovery time printed).
 # See .ci/e2e_security.py; it needs only python3 (standard library).
 #
 # Environment:

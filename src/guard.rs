@@ -139,7 +139,9 @@ impl Access {
     }
 
     /// Why a request is refused, or `None` when it may go on. A request
-    /// without `Host` (HTTP/1.0, or an in-process call) passes the host check.
+    /// without `Host` (HTTP/1.0, or an in-process call) passes the host check
+    /// only while `AllowedHosts` is `*`: a list names the hosts a request
+    /// must name.
     pub fn refusal(&self, uri: &Uri, headers: &HeaderMap) -> Option<String> {
         let mut host_value = None;
         let mut hosts = headers.get_all(header::HOST).iter();
@@ -168,6 +170,12 @@ impl Access {
                 ));
             }
             host_value = host_value.or(Some(authority.as_str()));
+        }
+        if host_value.is_none() && matches!(self.hosts, HostRule::Named(_)) {
+            return Some(
+                "the request has no Host header, and AllowedHosts lists the hosts this server answers to"
+                    .to_string(),
+            );
         }
         for origin in headers.get_all(header::ORIGIN) {
             let Ok(origin) = origin.to_str() else {
@@ -473,7 +481,8 @@ mod tests {
         let access = Access::new("localhost", &[], None);
         let uri = Uri::from_static("/mcp");
         let mut headers = HeaderMap::new();
-        assert_eq!(access.refusal(&uri, &headers), None);
+        assert!(access.refusal(&uri, &headers).unwrap().contains("no Host"));
+        assert_eq!(Access::default().refusal(&uri, &HeaderMap::new()), None);
         headers.insert(header::HOST, "localhost:5000".parse().unwrap());
         assert_eq!(access.refusal(&uri, &headers), None);
         headers.insert(header::ORIGIN, "https://evil.example".parse().unwrap());

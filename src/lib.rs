@@ -93,8 +93,12 @@
 //! - The output directory is owned: a build replaces only an absent, empty or
 //!   marked (`.activity-site-output`) directory, never the root, anything
 //!   above it or the inputs in it; `--force` is needed for anything else.
-//! - Commands print data through `cmd::print_out`, so a closed pipe is an
-//!   error that `main` turns into a quiet exit 0, never a panic.
+//! - Commands print data through `cmd::print_out`, so a closed pipe ends
+//!   the output quietly, never a panic, and the exit status stays the
+//!   command's result (1 for a failed `check`, `fmt --check` or `diff`).
+//! - The state files are the user's: settings are the user's document with
+//!   the updated leaves changed, configurations keep unknown fields, and a
+//!   file the server cannot read is moved aside, never written over.
 //! - The same inputs give byte-identical output: no timestamps, no maps with
 //!   random order, activities sorted stably; a build that takes parts from
 //!   the build cache writes the same bytes as one without it, and the cache

@@ -597,6 +597,72 @@ async fn configurations_and_settings_survive_a_restart() {
     );
 }
 
+/// Issue 23: settings from a newer client keep every key this server does
+/// not know through a `PUT`, and the `GET` answers the contract's sections.
+#[tokio::test]
+async fn a_settings_update_keeps_the_keys_the_server_does_not_know() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    std::fs::create_dir_all(&state).unwrap();
+    let file = state.join("settings.json");
+    std::fs::write(
+        &file,
+        r#"{"general": {"gamePath": "C:/Game", "futureOption": "keep-me-42"}, "myNotes": {"a": 1}}"#,
+    )
+    .unwrap();
+    let api = harness::open_in(dir, FAST, ApiOptions::default());
+    let before = api.get("/api/Settings").await.data().clone();
+    assert_eq!(before["general"]["gamePath"], "C:/Game");
+    api.put("/api/Settings", json!({"display": {"language": "en-US"}}))
+        .await
+        .data();
+    let stored: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(
+        stored,
+        json!({
+            "general": {"gamePath": "C:/Game", "futureOption": "keep-me-42"},
+            "myNotes": {"a": 1},
+            "display": {"language": "en-US"},
+        })
+    );
+    let keys: Vec<&String> = stored.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["general", "myNotes", "display"], "the user's order");
+    let after = api.get("/api/Settings").await.data().clone();
+    assert_eq!(after["display"]["language"], "en-US");
+    assert_eq!(after["general"]["gamePath"], "C:/Game");
+    assert!(
+        after.get("myNotes").is_none(),
+        "GET answers the contract's sections"
+    );
+    assert_eq!(
+        after.as_object().unwrap().keys().collect::<Vec<_>>(),
+        before.as_object().unwrap().keys().collect::<Vec<_>>()
+    );
+}
+
+/// Issue 22: a setting of the wrong type is not silently replaced: the
+/// user's file is kept aside, the server starts with the defaults, and a
+/// `PUT` writes a new file beside it.
+#[tokio::test]
+async fn a_settings_file_with_a_wrong_type_is_kept_aside() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    std::fs::create_dir_all(&state).unwrap();
+    let original = r#"{"general": {"gamePath": 123}, "myNotes": "mine"}"#;
+    std::fs::write(state.join("settings.json"), original).unwrap();
+    let api = harness::open_in(dir, FAST, ApiOptions::default());
+    let aside = state.join("settings.json.corrupt-1");
+    assert_eq!(std::fs::read_to_string(&aside).unwrap(), original);
+    assert_eq!(
+        api.get("/api/Settings").await.data(),
+        &control::default_settings()
+    );
+    api.put("/api/Settings", json!({"display": {"language": "en-US"}}))
+        .await
+        .data();
+    assert_eq!(std::fs::read_to_string(&aside).unwrap(), original);
+}
+
 // Extensions.
 
 #[tokio::test]
@@ -671,6 +737,14 @@ async fn extensions_are_seeded_listed_and_configured() {
     api.post("/api/Extensions/nope/run", json!({}))
         .await
         .assert_error(StatusCode::NOT_FOUND);
+    // Issue 22: the folder of an extension removed since the last reload
+    // was recreated holding only `config.json`.
+    let folder = api.dir.path().join("state/extensions/daily-checkin");
+    std::fs::remove_dir_all(&folder).unwrap();
+    api.put("/api/Extensions/daily-checkin/config", json!(new))
+        .await
+        .assert_error(StatusCode::NOT_FOUND);
+    assert!(!folder.exists(), "nothing recreated");
 }
 
 #[tokio::test]
@@ -1034,6 +1108,24 @@ async fn allowed_hosts_are_enforced() {
         .await
         .assert_error(StatusCode::FORBIDDEN);
     api.send(with_host("example.com"))
+        .await
+        .assert_error(StatusCode::FORBIDDEN);
+    // Issue 22: an HTTP/1.0 request without any Host was served, even a PUT.
+    let no_host = |method: &str| {
+        axum::http::Request::builder()
+            .method(method)
+            .uri("/api/Settings")
+            .version(axum::http::Version::HTTP_10)
+            .header("content-type", "application/json")
+            .body(axum::body::Body::from(
+                r#"{"display": {"language": "en-US"}}"#,
+            ))
+            .unwrap()
+    };
+    let refused = api.send(no_host("PUT")).await;
+    refused.assert_error(StatusCode::FORBIDDEN);
+    assert!(refused.message().contains("no Host"), "{}", refused.json);
+    api.send(no_host("GET"))
         .await
         .assert_error(StatusCode::FORBIDDEN);
 }

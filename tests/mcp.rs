@@ -780,3 +780,39 @@ async fn allowed_origins_may_call_and_get_a_preflight_answer() {
         .expect("sent");
     assert_eq!(rebound.status(), 403);
 }
+
+/// Issue 22: a body that is not JSON got rmcp's plain-text 415; the MCP
+/// transport answers a JSON-RPC parse error (-32700), and a `tools/call`
+/// whose `arguments` are not an object an invalid-params error (-32602).
+#[tokio::test]
+async fn malformed_messages_get_json_rpc_errors() {
+    let (_server, client) = session("*").await;
+    let mut request = client
+        .http
+        .post(&client.url)
+        .header("Accept", "application/json, text/event-stream")
+        .header("Content-Type", "application/json")
+        .body("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ");
+    if let Some(session) = &client.session {
+        request = request.header("Mcp-Session-Id", session);
+    }
+    let response = request.send().await.expect("sent");
+    assert_eq!(response.status(), 400);
+    let body: Value = response.json().await.expect("a JSON body");
+    assert_eq!(body["error"]["code"], -32700, "{body}");
+    assert_eq!(body["id"], Value::Null, "{body}");
+
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "task_status", "arguments": "not an object"}});
+    let response = client.post(&call).send().await.expect("sent");
+    assert_eq!(response.status(), 400);
+    let body: Value = response.json().await.expect("a JSON body");
+    assert_eq!(body["error"]["code"], -32602, "{body}");
+    assert_eq!(body["id"], 7, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("a string")),
+        "{body}"
+    );
+}

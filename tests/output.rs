@@ -256,29 +256,63 @@ fn run_into_closed_pipe(root: &Path, args: &[&str]) -> (Option<i32>, String) {
     (output.status.code(), stderr(&output))
 }
 
+/// A closed pipe ends a command quietly, and its status stays its result:
+/// issue 22 found `check --format json | head -c 100` exiting 0 on a tree
+/// with errors, which `set -o pipefail` reads as a pass.
 #[test]
-fn closed_output_pipes_end_quietly() {
+fn closed_output_pipes_end_quietly_with_the_commands_status() {
     let root = fixture_root(None);
     // Something for `fmt --check` to list.
     let path = root.path().join("data/demo/en-US.json");
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, text.replace("\n  ", "\n    ")).unwrap();
-    let commands: &[&[&str]] = &[
-        &["check", "--format", "json", "--now", FIXTURE_NOW],
-        &["check", "--format", "github", "--now", FIXTURE_NOW],
-        &["status", "--now", FIXTURE_NOW],
-        &["status", "--format", "json", "--now", FIXTURE_NOW],
-        &["fmt", "--check"],
-        &["--help"],
-        &["check", "--help"],
-        &["--version"],
+    let cases: &[(&[&str], i32)] = &[
+        (&["check", "--format", "json", "--now", FIXTURE_NOW], 0),
+        (&["check", "--format", "github", "--now", FIXTURE_NOW], 0),
+        (&["status", "--now", FIXTURE_NOW], 0),
+        (&["status", "--format", "json", "--now", FIXTURE_NOW], 0),
+        (&["fmt", "--check"], 1),
+        (&["--help"], 0),
+        (&["check", "--help"], 0),
+        (&["--version"], 0),
     ];
-    for args in commands {
-        let (code, err) = run_into_closed_pipe(root.path(), args);
+    let invalid = fixture_root(Some(
+        &crate::util::crate_root().join("tests/fixtures/invalid/time-order"),
+    ));
+    let warned = fixture_root(Some(
+        &crate::util::crate_root().join("tests/fixtures/invalid/unsorted"),
+    ));
+    let failing: &[(&Path, &[&str])] = &[
+        (
+            invalid.path(),
+            &["check", "--format", "json", "--now", FIXTURE_NOW],
+        ),
+        (
+            invalid.path(),
+            &["check", "--format", "github", "--now", FIXTURE_NOW],
+        ),
+        (invalid.path(), &["check", "--now", FIXTURE_NOW]),
+        (
+            warned.path(),
+            &[
+                "check",
+                "--format",
+                "json",
+                "--deny-warnings",
+                "--now",
+                FIXTURE_NOW,
+            ],
+        ),
+    ];
+    let runs = cases
+        .iter()
+        .map(|(args, code)| (root.path(), *args, *code))
+        .chain(failing.iter().map(|(root, args)| (*root, *args, 1)));
+    for (root, args, expected) in runs {
+        let (code, err) = run_into_closed_pipe(root, args);
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         assert!(!err.contains("Broken pipe"), "{args:?}: {err}");
-        // ripgrep's rule: the reader has gone, which is not a failure.
-        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert_eq!(code, Some(expected), "{args:?}: {err}");
     }
 }
 
@@ -297,5 +331,5 @@ fn diff_into_a_closed_pipe_ends_quietly() {
         &["diff", "--against", &base, "--now", FIXTURE_NOW],
     );
     assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(code, Some(1), "the deployed copy differs: {err}");
 }

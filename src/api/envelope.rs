@@ -100,6 +100,9 @@ pub enum ApiError {
     /// The body exceeds the limit.
     #[error("the request body is larger than the limit of {0} bytes")]
     PayloadTooLarge(usize),
+    /// The body did not arrive within the server's body deadline.
+    #[error("the request body did not arrive in time; send the whole body at once")]
+    BodyTimeout,
     /// A body that is not sent as JSON (the `Content-Type` it had, or empty).
     #[error("the request body must be JSON, sent with Content-Type: application/json")]
     UnsupportedMediaType(String),
@@ -154,6 +157,7 @@ impl IntoResponse for ApiError {
             }
             ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, None),
             ApiError::PayloadTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, None),
+            ApiError::BodyTimeout => (StatusCode::REQUEST_TIMEOUT, None),
             ApiError::UnsupportedMediaType(sent) => {
                 return crate::api::unsupported_media_type(sent);
             }
@@ -177,6 +181,8 @@ async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, Api
     let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::PayloadTooLarge(limit)
+        } else if timed_out(&rejection) {
+            ApiError::BodyTimeout
         } else {
             ApiError::bad_request(format!(
                 "cannot read the request body: {}",
@@ -190,6 +196,19 @@ async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, Api
         return Err(ApiError::UnsupportedMediaType(String::new()));
     }
     Ok(bytes)
+}
+
+/// Whether reading the body failed on the server's body deadline
+/// (`server::Limits::body_read_timeout`).
+fn timed_out(rejection: &axum::extract::rejection::BytesRejection) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(rejection);
+    while let Some(error) = source {
+        if error.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        source = error.source();
+    }
+    false
 }
 
 fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {

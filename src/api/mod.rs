@@ -235,6 +235,10 @@ pub fn router(control: Control, options: ApiOptions) -> Router {
         .map_request(canonicalize)
         .layer(axum::Extension(BodyLimit(limit)))
         .layer(DefaultBodyLimit::max(limit))
+        .layer(from_fn_with_state(
+            BodyLimit(limit),
+            refuse_declared_oversize,
+        ))
         .layer(from_fn_with_state(state, auth::require_token))
         .layer(axum::middleware::from_fn(require_json))
         .service(inner);
@@ -292,6 +296,26 @@ fn canonical_prefix(path: &str) -> Option<String> {
         return None;
     }
     Some(format!("/api/{tail}"))
+}
+
+/// Answers 413 at once when the declared `Content-Length` is over the body
+/// limit, without waiting for a body that would be refused anyway (a client
+/// that declares 2 GB and sends two bytes would otherwise hold its
+/// connection until the body deadline).
+async fn refuse_declared_oversize(
+    axum::extract::State(BodyLimit(limit)): axum::extract::State<BodyLimit>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return ApiError::PayloadTooLarge(limit).into_response();
+    }
+    next.run(req).await
 }
 
 /// Whether a `Content-Type` value is JSON (`application/json`, parameters

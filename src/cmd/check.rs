@@ -36,12 +36,12 @@ pub(crate) fn report(
     match format {
         Format::Human => {
             let text = diagnostics::render_human(diagnostics, super::stderr_color(), &source);
-            eprint!("{text}");
+            super::print_err(&text);
             let counts = diagnostics::count(diagnostics);
             if counts.errors + counts.warnings == 0 {
-                eprintln!("checked: no problems");
+                super::print_err("checked: no problems\n");
             } else {
-                eprintln!("checked: {}", diagnostics::summary(counts));
+                super::print_err(&format!("checked: {}\n", diagnostics::summary(counts)));
             }
         }
         Format::Json => super::print_out(&diagnostics::render_json(diagnostics))?,

@@ -48,19 +48,33 @@ pub(crate) fn progress_bar(total: u64, template: &str) -> indicatif::ProgressBar
     bar
 }
 
-/// Writes data to stdout and flushes it. A closed pipe comes back as an
-/// error that `main` turns into a quiet exit ([`is_broken_pipe`]) instead of
-/// the panic of `print!`.
+/// Writes data to stdout and flushes it. A closed pipe (`... | head`) is
+/// not an error: the reader has what it wanted, so the text is dropped and
+/// the command goes on to end with its own status (1 for a failed check,
+/// read by `set -o pipefail`), quietly, as ripgrep does. Any other failure
+/// (`> /dev/full`) is returned.
 pub(crate) fn print_out(text: &str) -> std::io::Result<()> {
     use std::io::Write as _;
     let mut stdout = std::io::stdout().lock();
-    stdout.write_all(text.as_bytes())?;
-    stdout.flush()
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        result => result,
+    }
 }
 
-/// Whether `err` comes from writing to a closed pipe (`... | head`): the
-/// reader has what it wanted, so the command ends quietly with status 0,
-/// as ripgrep and the other Rust tools that handle it do.
+/// Writes text to stderr, ignoring a closed pipe like [`print_out`]
+/// (`eprint!` would panic).
+pub(crate) fn print_err(text: &str) {
+    use std::io::Write as _;
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// Whether `err` comes from writing to a closed pipe somewhere
+/// [`print_out`] does not handle (clap's help, say): `main` then ends
+/// quietly with status 0.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
         cause

@@ -34,7 +34,7 @@ pub const MAX_CONFIG_NAME_CHARS: usize = 50;
 /// [`name_problem`] returning `None`, for the OpenAPI document. It covers the
 /// invisible characters of the Basic Multilingual Plane; the few astral
 /// ones (tags, musical format characters) are refused by the rule alone.
-pub const CONFIG_NAME_PATTERN: &str = r#"^(?!\.\.?$)(?! )(?!(?:[Cc][Oo][Nn]|[Pp][Rr][Nn]|[Aa][Uu][Xx]|[Nn][Uu][Ll]|(?:[Cc][Oo][Mm]|[Ll][Pp][Tt])[1-9\u00b9\u00b2\u00b3]) *(?:\.|$))[^\\/:*?"<>|\x00-\x1f\x7f-\x9f\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]*[^\\/:*?"<>|\x00-\x1f\x7f-\x9f\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb .]$"#;
+pub const CONFIG_NAME_PATTERN: &str = r#"^(?!\.)(?! )(?!(?:[Cc][Oo][Nn]|[Pp][Rr][Nn]|[Aa][Uu][Xx]|[Nn][Uu][Ll]|(?:[Cc][Oo][Mm]|[Ll][Pp][Tt])[1-9\u00b9\u00b2\u00b3]) *(?:\.|$))[^\\/:*?"<>|\x00-\x1f\x7f-\x9f\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\uff0f\u2215\u2044\u29f8\uff3c\u29f5\u29f9\ufe68]*[^\\/:*?"<>|\x00-\x1f\x7f-\x9f\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\uff0f\u2215\u2044\u29f8\uff3c\u29f5\u29f9\ufe68 .]$"#;
 
 /// A complete configuration with realistic defaults: [`TasksConfig::default`]
 /// as JSON (the same type the OpenAPI schema `TasksConfig` is derived from).
@@ -88,7 +88,7 @@ fn as_object(body: Value) -> Result<Map<String, Value>> {
 }
 
 /// The JSON type of a value, for messages.
-pub(crate) fn kind_of(value: &Value) -> &'static str {
+pub fn kind_of(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -302,9 +302,7 @@ impl Configs {
         if !self.exists(name) {
             return Err(not_found(name));
         }
-        fs::remove_file(self.path(name))
-            .map_err(|e| anyhow::anyhow!("cannot delete configuration `{name}`: {e}"))?;
-        Ok(())
+        state::remove(&self.path(name))
     }
 }
 
@@ -328,7 +326,23 @@ mod tests {
     #[test]
     fn names_with_forbidden_characters_are_refused() {
         for bad in [
-            "", "a/b", "a\\b", "a:b", "a*b", "a?b", "a\"b", "a<b", "a>b", "a|b", "..", "a\u{7}",
+            "",
+            ".hidden",
+            "a\u{ff0f}b",
+            "a\u{2215}b",
+            "a\u{29f8}b",
+            "a\u{ff3c}b",
+            "a/b",
+            "a\\b",
+            "a:b",
+            "a*b",
+            "a?b",
+            "a\"b",
+            "a<b",
+            "a>b",
+            "a|b",
+            "..",
+            "a\u{7}",
         ] {
             assert!(name_problem(bad).is_some(), "{bad:?}");
         }
@@ -357,6 +371,11 @@ mod tests {
             "..",
             "a/b",
             "a\\b",
+            "a\u{ff0f}b",
+            "a\u{2215}b",
+            "a\u{29f8}b",
+            "a\u{ff3c}b",
+            "a\u{2044}b",
             "a:b",
             "a*b",
             "a?b",

@@ -356,7 +356,15 @@ impl Extensions {
                 violations,
             });
         }
-        state::write_json(&self.dir.join(&ext.id).join(CONFIG), &config)?;
+        // An extension whose folder was removed since the last reload is
+        // gone: writing would recreate a folder holding only `config.json`.
+        let folder = self.dir.join(&ext.id);
+        if !folder.is_dir() {
+            return Err(Error::not_found(format!(
+                "extension `{id}` no longer exists (its folder was removed); help: POST /api/Extensions/reload"
+            )));
+        }
+        state::write_json(&folder.join(CONFIG), &config)?;
         self.log
             .info(&format!("Extension `{id}` configuration updated"));
         Ok(config)

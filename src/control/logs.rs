@@ -206,6 +206,9 @@ fn bound_line(mut line: String) -> String {
     let dropped = line.len() - cut;
     line.truncate(cut);
     line.push_str(&format!(" [... {dropped} bytes truncated]"));
+    // `truncate` keeps the allocation: without this a cut 1 MB message
+    // would keep its megabyte in the ring for as long as the line stays.
+    line.shrink_to_fit();
     line
 }
 
@@ -286,6 +289,11 @@ mod tests {
         log.info(&"é".repeat(MAX_LINE_BYTES));
         let line = &log.recent(1)[0];
         assert!(line.len() <= MAX_LINE_BYTES, "{}", line.len());
+        let kept = log.inner.ring.lock().unwrap().lines[0].line.capacity();
+        assert!(
+            kept <= MAX_LINE_BYTES,
+            "the ring keeps {kept} bytes for a cut line"
+        );
         assert!(
             line.ends_with("bytes truncated]"),
             "{}",

@@ -37,7 +37,7 @@ pub mod state;
 pub use backend::{BackendCommand, DEFAULT_ANSWER_TIMEOUT, EXIT_GRACE};
 pub use configs::{
     CONFIG_NAME_PATTERN, CREDENTIAL_FIELDS, DEFAULT_CONFIG_NAME, MAX_CONFIG_NAME_CHARS,
-    default_config, name_problem,
+    default_config, kind_of, name_problem,
 };
 pub use error::{Error, Result};
 pub use extensions::{ExtensionInfo, ExtensionProblem, ReloadReport};
@@ -51,6 +51,11 @@ pub use runner::{
 };
 pub use service_config::ServiceConfig;
 pub use settings::{SettingsUpdate, default_settings, settings_schema};
+
+/// The longest backend arguments a restart accepts, in bytes: a real command
+/// line is a few dozen; the bound keeps a client from making the server hold
+/// megabytes it would only ever show cut.
+pub const MAX_ARGUMENTS_BYTES: usize = 4096;
 pub use shapes::{AppSettings, TasksConfig};
 
 use backend::{Supervisor, quote};
@@ -296,8 +301,16 @@ impl Control {
     /// Restarts the backend with `arguments` (default `--inline --no-admin`):
     /// starts a new process and, once it answers, ends the old one (its job
     /// is reported stopped) and the background extensions. A start that
-    /// fails is a backend error that names the reason and changes nothing.
+    /// fails is a backend error that names the reason and changes nothing;
+    /// arguments longer than [`MAX_ARGUMENTS_BYTES`] are refused before
+    /// anything keeps them (the session, the status, the log).
     pub async fn backend_restart(&self, arguments: Option<&str>) -> Result<BackendInfo> {
+        if let Some(arguments) = arguments.filter(|a| a.len() > MAX_ARGUMENTS_BYTES) {
+            return Err(Error::bad_request(format!(
+                "the backend arguments are {} bytes long; the limit is {MAX_ARGUMENTS_BYTES}",
+                arguments.len()
+            )));
+        }
         let arguments = arguments
             .filter(|a| !a.trim().is_empty())
             .unwrap_or(DEFAULT_ARGUMENTS);

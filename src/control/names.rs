@@ -4,8 +4,9 @@
 //! A name is normalised to Unicode NFC (so `é` typed two ways is one name)
 //! and refused when it could make two names look the same or break on
 //! another system: control, format, bidi and zero-width characters, a
-//! leading byte-order mark, a trailing dot or space, the characters Windows
-//! forbids in file names, its device names (`CON`, `NUL`, `COM1`, ... with
+//! leading byte-order mark, a leading dot (a hidden file), a trailing dot or
+//! space, the characters Windows forbids in file names and their look-alikes
+//! (`／`, `∕`, `＼`, ...), its device names (`CON`, `NUL`, `COM1`, ... with
 //! or without an extension), and more than 255 bytes. Knows nothing of
 //! where names are stored.
 
@@ -16,6 +17,13 @@ pub const MAX_NAME_BYTES: usize = 255;
 
 /// Characters Windows forbids in file names.
 pub const FORBIDDEN_CHARS: [char; 9] = ['\\', '/', ':', '*', '?', '"', '<', '>', '|'];
+
+/// Characters that look like `/` or `\` (fullwidth, division and fraction
+/// slashes, big solidi, small reverse solidus): a name holding one reads
+/// like a path but is one file.
+pub const SLASH_LOOK_ALIKES: [char; 8] = [
+    '\u{FF0F}', '\u{2215}', '\u{2044}', '\u{29F8}', '\u{FF3C}', '\u{29F5}', '\u{29F9}', '\u{FE68}',
+];
 
 /// Windows device names, refused with any extension and in any case.
 const DEVICE_NAMES: [&str; 4] = ["CON", "PRN", "AUX", "NUL"];
@@ -49,8 +57,19 @@ pub fn check_name(what: &str, name: &str) -> Result<String, String> {
             "the {what} `{name}` contains the forbidden character `{c}` (forbidden: \\ / : * ? \" < > |)"
         ));
     }
+    if let Some(c) = name.chars().find(|c| SLASH_LOOK_ALIKES.contains(c)) {
+        return Err(format!(
+            "the {what} `{name}` contains `{c}` (U+{:04X}), which looks like a path separator; help: use another character",
+            u32::from(c)
+        ));
+    }
     if name == "." || name == ".." {
         return Err(format!("`{name}` is not a usable {what}"));
+    }
+    if name.starts_with('.') {
+        return Err(format!(
+            "the {what} `{name}` starts with a dot, which hides its file; help: remove the leading dot"
+        ));
     }
     if name.starts_with(' ') {
         return Err(format!("the {what} `{name}` starts with a space"));
@@ -174,19 +193,16 @@ mod tests {
             "lpt9.txt",
             "COM¹",
             "PRN .txt",
+            ".hidden",
+            "a\u{ff0f}b",
+            "a\u{2215}b",
+            "a\u{29f8}b",
+            "a\u{ff3c}b",
             &long,
         ] {
             assert!(check_name("name", bad).is_err(), "{bad:?}");
         }
-        for good in [
-            "CONFIG",
-            "COM10",
-            "LPT",
-            "console",
-            "a.b",
-            ".hidden",
-            "Daily run",
-        ] {
+        for good in ["CONFIG", "COM10", "LPT", "console", "a.b", "Daily run"] {
             assert!(check_name("name", good).is_ok(), "{good:?}");
         }
     }

@@ -4,8 +4,10 @@
 //! exist, to a value of the same JSON type (and within a few known ranges).
 //! Updates come as nested partial objects or with dotted keys
 //! (`{"advanced": {"backend.remote.enabled": true}}`), or both. One bad value
-//! rejects the whole update; unknown keys are ignored and reported. This
-//! module knows nothing about HTTP.
+//! rejects the whole update; unknown keys are ignored and reported. The file
+//! itself is the user's document: an update changes the leaves it names and
+//! keeps every key the server does not know. This module knows nothing about
+//! HTTP.
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -33,31 +35,63 @@ pub struct SettingsUpdate {
 }
 
 /// The settings store.
+///
+/// The file is the user's document: it may come from a newer desktop client
+/// and hold sections and keys this server does not know. The server reads
+/// its known leaves over the defaults ([`Settings::get`]) and writes an
+/// update into the document itself, so every other key, and the order of
+/// the keys, stays as the user left it.
 #[derive(Debug)]
 pub(crate) struct Settings {
     /// `<state>/settings.json`.
     path: PathBuf,
-    /// The current settings; a std mutex, never held across an await.
-    value: Mutex<Value>,
+    /// The document as stored; a std mutex, never held across an await.
+    document: Mutex<Value>,
 }
 
 impl Settings {
-    /// Loads `settings.json` over the defaults (so new default keys appear),
-    /// creating it on first start.
+    /// Reads `settings.json`, creating it with the defaults on first start.
+    /// A file that is not JSON, not an object, or holds a known setting the
+    /// server cannot read (`"gamePath": 123`) is moved aside to
+    /// `settings.json.corrupt-<n>` with a warning naming the field, and the
+    /// server starts with the defaults: a later update never writes over it.
     pub fn open(path: PathBuf) -> anyhow::Result<Settings> {
-        let mut value = default_settings();
-        match state::read_json_at_start(&path)? {
-            Some(stored) => merge_known(&mut value, &stored),
-            None => state::write_json(&path, &value)?,
-        }
+        let stored = match state::read_json_at_start(&path)? {
+            Some(stored) => match unreadable(&stored) {
+                None => Some(stored),
+                Some(problem) => {
+                    let aside = state::move_aside(&path)?;
+                    tracing::warn!(
+                        "{} has {problem}; moved it to {} and started with the default settings",
+                        path.display(),
+                        aside.display()
+                    );
+                    None
+                }
+            },
+            None => None,
+        };
+        let document = match stored {
+            Some(stored) => stored,
+            None => {
+                let defaults = default_settings();
+                state::write_json(&path, &defaults)?;
+                defaults
+            }
+        };
         Ok(Settings {
             path,
-            value: Mutex::new(value),
+            document: Mutex::new(document),
         })
     }
 
+    /// The settings of the contract: the defaults with every known leaf of
+    /// the document over them. Keys the server does not know stay in the
+    /// file and are not answered: the OpenAPI schema of `AppSettings` (which
+    /// clients generate code from) is closed.
     pub fn get(&self) -> Value {
-        self.value.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        let document = self.document.lock().unwrap_or_else(|e| e.into_inner());
+        known_view(&document)
     }
 
     pub fn update(&self, patch: &Value) -> Result<SettingsUpdate> {
@@ -69,12 +103,12 @@ impl Settings {
         };
         let mut leaves = Vec::new();
         flatten(patch, &mut Vec::new(), &mut leaves);
-        let mut current = self.value.lock().unwrap_or_else(|e| e.into_inner());
-        let mut next = current.clone();
+        let mut document = self.document.lock().unwrap_or_else(|e| e.into_inner());
+        let mut next = document.clone();
         let mut result = SettingsUpdate::default();
         let mut problems = Vec::new();
         // Types come from the defaults: a float setting stored as `1` stays a float setting.
-        let mut model = default_settings();
+        let model = default_settings();
         for (path, value) in leaves {
             let dotted = path.join(".");
             if value.as_object().is_some_and(Map::is_empty) {
@@ -82,12 +116,11 @@ impl Settings {
                 result.ignored.push(dotted);
                 continue;
             }
-            let expected = pointer_mut(&mut model, &path).map(|v| v.clone());
-            match (expected, pointer_mut(&mut next, &path)) {
-                (None, _) | (_, None) => result.ignored.push(dotted),
-                (Some(expected), Some(slot)) => match check(&dotted, &expected, &value) {
+            match pointer(&model, &path) {
+                None => result.ignored.push(dotted),
+                Some(expected) => match check(&dotted, expected, &value) {
                     Ok(()) => {
-                        *slot = value;
+                        set_in_document(&mut next, &path, value);
                         if !result.updated.contains(&dotted) {
                             result.updated.push(dotted);
                         }
@@ -113,8 +146,72 @@ impl Settings {
             return Err(Error::BadRequest(message));
         }
         state::write_json(&self.path, &next)?;
-        *current = next;
+        *document = next;
         Ok(result)
+    }
+}
+
+/// The first known setting of `document` the server cannot read, described
+/// for the warning: the document itself not an object, a known section not
+/// an object, or a known leaf of another type or out of its range.
+fn unreadable(document: &Value) -> Option<String> {
+    fn walk(model: &Value, stored: &Value, path: &mut Vec<String>) -> Option<String> {
+        let dotted = path.join(".");
+        match (model, stored) {
+            (Value::Object(model), Value::Object(stored)) => {
+                for (key, inner) in model {
+                    if let Some(value) = stored.get(key) {
+                        path.push(key.clone());
+                        let problem = walk(inner, value, path);
+                        path.pop();
+                        if problem.is_some() {
+                            return problem;
+                        }
+                    }
+                }
+                None
+            }
+            (Value::Object(_), other) if path.is_empty() => Some(format!(
+                "{} where an object of settings belongs",
+                kind_of(other)
+            )),
+            _ => check(&dotted, model, stored)
+                .err()
+                .map(|problem| format!("a setting the server cannot read: {problem}")),
+        }
+    }
+    walk(&default_settings(), document, &mut Vec::new())
+}
+
+/// The defaults with the known leaves of `document` over them.
+fn known_view(document: &Value) -> Value {
+    let mut view = default_settings();
+    merge_known(&mut view, document);
+    view
+}
+
+/// Sets `value` at `path` in the user's document, creating the objects on
+/// the way that the document lacks (a file written by hand may hold only
+/// some sections). Keys already there keep their place.
+fn set_in_document(document: &mut Value, path: &[String], value: Value) {
+    let Some((leaf, parents)) = path.split_last() else {
+        return;
+    };
+    let mut slot = document;
+    for key in parents {
+        let Value::Object(map) = slot else {
+            return;
+        };
+        let child = map
+            .entry(key.clone())
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !child.is_object() {
+            *child = Value::Object(Map::new());
+        }
+        slot = child;
+    }
+    if let Value::Object(map) = slot {
+        map.insert(leaf.clone(), value);
     }
 }
 
@@ -136,9 +233,9 @@ fn flatten(
     }
 }
 
-fn pointer_mut<'a>(value: &'a mut Value, path: &[String]) -> Option<&'a mut Value> {
+fn pointer<'a>(value: &'a Value, path: &[String]) -> Option<&'a Value> {
     path.iter()
-        .try_fold(value, |v, key| v.as_object_mut()?.get_mut(key))
+        .try_fold(value, |v, key| v.as_object()?.get(key))
 }
 
 /// Whether `new` may replace `old` at `path`.
@@ -393,5 +490,179 @@ mod tests {
         }
         assert_eq!(s.get()["display"]["windowState"]["width"], json!(1280));
         assert!(s.update(&json!({"display.windowState.width": 0})).is_ok());
+    }
+
+    #[test]
+    fn an_unreadable_setting_is_named() {
+        let problem = unreadable(&json!({"general": {"gamePath": 123}})).unwrap();
+        assert!(problem.contains("general.gamePath"), "{problem}");
+        let problem = unreadable(&json!({"display": 5})).unwrap();
+        assert!(problem.contains("`display`"), "{problem}");
+        assert!(unreadable(&json!([1])).is_some());
+        assert_eq!(
+            unreadable(&json!({"general": {"gamePath": "x", "future": 1}, "mine": []})),
+            None
+        );
+    }
+
+    /// A setting the server cannot read keeps the user's file aside; the
+    /// server starts with the defaults and never writes over it.
+    #[test]
+    fn a_wrong_type_in_the_file_is_kept_aside() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let original = "{\"general\": {\"gamePath\": 123, \"mine\": true}}\n";
+        std::fs::write(&path, original).unwrap();
+        let s = Settings::open(path.clone()).unwrap();
+        assert_eq!(s.get(), default_settings());
+        let aside = dir.path().join("settings.json.corrupt-1");
+        assert_eq!(std::fs::read_to_string(&aside).unwrap(), original);
+        s.update(&json!({"general": {"gamePath": "D:/g.exe"}}))
+            .unwrap();
+        assert_eq!(std::fs::read_to_string(&aside).unwrap(), original);
+    }
+
+    mod properties {
+        use proptest::prelude::*;
+        use serde_json::{Value, json};
+
+        use super::super::*;
+
+        /// A JSON value the server does not know: scalars and small nests.
+        fn extra_value() -> impl Strategy<Value = Value> {
+            let leaf = prop_oneof![
+                Just(Value::Null),
+                any::<bool>().prop_map(Value::from),
+                any::<i64>().prop_map(Value::from),
+                "[a-z0-9 ]{0,8}".prop_map(Value::from),
+            ];
+            leaf.prop_recursive(2, 8, 3, |inner| {
+                prop_oneof![
+                    prop::collection::vec(inner.clone(), 0..3).prop_map(Value::from),
+                    prop::collection::vec(("[a-z]{1,6}", inner), 0..3)
+                        .prop_map(|pairs| Value::Object(pairs.into_iter().collect())),
+                ]
+            })
+        }
+
+        /// Every object path of the defaults (the root included).
+        fn object_paths(value: &Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+            if let Value::Object(map) = value {
+                out.push(path.clone());
+                for (key, inner) in map {
+                    path.push(key.clone());
+                    object_paths(inner, path, out);
+                    path.pop();
+                }
+            }
+        }
+
+        /// Every leaf path of the defaults.
+        fn leaf_paths() -> Vec<Vec<String>> {
+            fn walk(value: &Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+                match value {
+                    Value::Object(map) => {
+                        for (key, inner) in map {
+                            path.push(key.clone());
+                            walk(inner, path, out);
+                            path.pop();
+                        }
+                    }
+                    _ => out.push(path.clone()),
+                }
+            }
+            let mut out = Vec::new();
+            walk(&default_settings(), &mut Vec::new(), &mut out);
+            out
+        }
+
+        /// A valid value for the leaf at `path`, picked by `seed`.
+        fn valid_value(path: &[String], seed: u64) -> Value {
+            let dotted = path.join(".");
+            let default = pointer(&default_settings(), path).unwrap().clone();
+            match (rule(&dotted), &default) {
+                (Rule::OneOf(choices), _) => json!(choices[seed as usize % choices.len()]),
+                (Rule::Url, _) if seed.is_multiple_of(2) => json!(""),
+                (Rule::Url, _) => json!(format!("http://10.0.0.{}:5000", seed % 250)),
+                (Rule::Fraction, _) => json!((seed % 101) as f64 / 100.0),
+                (Rule::Port, _) => json!(1 + seed % 65535),
+                (_, Value::Bool(_)) => json!(seed.is_multiple_of(2)),
+                (_, Value::String(_)) => json!(format!("value {seed}")),
+                (_, Value::Number(n)) if n.is_f64() => json!(seed as f64 / 8.0),
+                (_, Value::Number(_)) => json!(seed % u64::from(u32::MAX)),
+                (_, Value::Array(_)) => json!([format!("item {seed}")]),
+                (_, other) => other.clone(),
+            }
+        }
+
+        /// One `PUT` body naming `path`, nested or with dotted keys from
+        /// `split` on (both forms are accepted).
+        fn patch(path: &[String], split: usize, value: Value) -> Value {
+            let split = split % path.len();
+            let mut keys: Vec<String> = path[..split].to_vec();
+            keys.push(path[split..].join("."));
+            keys.into_iter()
+                .rev()
+                .fold(value, |inner, key| json!({ key: inner }))
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(96))]
+
+            /// Issue 23: any sequence of valid updates keeps every key the
+            /// server does not know, at any depth, with its value, and the
+            /// named fields hold their last values.
+            #[test]
+            fn updates_keep_what_the_server_does_not_know(
+                extras in prop::collection::vec((any::<prop::sample::Index>(), "[a-z]{1,8}", extra_value()), 0..12),
+                updates in prop::collection::vec((any::<prop::sample::Index>(), 0usize..4, any::<u64>()), 1..8),
+            ) {
+                let mut document = default_settings();
+                let mut objects = Vec::new();
+                object_paths(&document, &mut Vec::new(), &mut objects);
+                let mut kept: Vec<(Vec<String>, Value)> = Vec::new();
+                for (at, key, value) in extras {
+                    let parent = at.get(&objects).clone();
+                    let key = format!("x-{key}");
+                    let mut path = parent.clone();
+                    path.push(key.clone());
+                    if kept.iter().any(|(p, _)| *p == path) {
+                        continue;
+                    }
+                    let Some(Value::Object(map)) = parent
+                        .iter()
+                        .try_fold(&mut document, |v, k| v.as_object_mut()?.get_mut(k))
+                    else {
+                        unreachable!("an object path of the defaults");
+                    };
+                    map.insert(key, value.clone());
+                    kept.push((path, value));
+                }
+                let dir = tempfile::tempdir().unwrap();
+                let file = dir.path().join("settings.json");
+                std::fs::write(&file, serde_json::to_string_pretty(&document).unwrap()).unwrap();
+                let settings = Settings::open(file.clone()).unwrap();
+                let leaves = leaf_paths();
+                let mut last: Vec<(Vec<String>, Value)> = Vec::new();
+                for (at, split, seed) in updates {
+                    let path = at.get(&leaves).clone();
+                    let value = valid_value(&path, seed);
+                    settings.update(&patch(&path, split, value.clone())).unwrap();
+                    last.retain(|(p, _)| *p != path);
+                    last.push((path, value));
+                }
+                let stored: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+                for (path, value) in &kept {
+                    prop_assert_eq!(pointer(&stored, path), Some(value), "extra key {:?}", path);
+                }
+                let reopened = Settings::open(file).unwrap().get();
+                let current = settings.get();
+                for (path, value) in &last {
+                    prop_assert_eq!(pointer(&stored, path), Some(value));
+                    prop_assert_eq!(pointer(&reopened, path), Some(value));
+                    prop_assert_eq!(pointer(&current, path), Some(value));
+                }
+            }
+        }
     }
 }

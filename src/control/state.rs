@@ -34,6 +34,18 @@ pub fn write_json(path: &Path, value: &serde_json::Value) -> Result<()> {
     })
 }
 
+/// Removes a state file. A removal the disk refuses (a read-only state
+/// directory) is an [`Error::Storage`] that names the file and the cause,
+/// like a refused write.
+pub fn remove(path: &Path) -> Result<()> {
+    fs::remove_file(path).map_err(|e| {
+        Error::Storage(format!(
+            "cannot delete {}: {e}; help: check that the state directory is writable",
+            path.display()
+        ))
+    })
+}
+
 /// Reads a JSON file; `Ok(None)` when it does not exist. A file that cannot
 /// be read or is not JSON is an [`Error::Storage`] naming it.
 pub fn read_json(path: &Path) -> Result<Option<serde_json::Value>> {
@@ -78,7 +90,7 @@ pub fn read_json_at_start(path: &Path) -> anyhow::Result<Option<serde_json::Valu
 }
 
 /// Renames `path` to the first free `<path>.corrupt-<n>`.
-fn move_aside(path: &Path) -> anyhow::Result<std::path::PathBuf> {
+pub(crate) fn move_aside(path: &Path) -> anyhow::Result<std::path::PathBuf> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -100,4 +112,25 @@ fn move_aside(path: &Path) -> anyhow::Result<std::path::PathBuf> {
         "{} is corrupt and too many copies were already moved aside",
         path.display()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 22: a refused deletion answered "internal error"; it says the
+    /// cause like a refused write. (A read-only directory does not stop
+    /// root, who runs CI, so a directory where a file is expected stands in.)
+    #[test]
+    fn a_refused_removal_names_the_file_and_the_cause() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("Default.json");
+        fs::create_dir(&path).unwrap();
+        let err = remove(&path).unwrap_err();
+        assert!(matches!(err, Error::Storage(_)), "{err:?}");
+        let message = err.to_string();
+        assert!(message.contains("cannot delete"), "{message}");
+        assert!(message.contains("Default.json"), "{message}");
+        assert!(message.contains("writable"), "{message}");
+    }
 }

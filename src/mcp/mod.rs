@@ -101,21 +101,57 @@ pub fn router(control: Control, options: McpOptions) -> Router {
         .layer(axum::middleware::from_fn_with_state(guard, guard::check))
 }
 
-/// A JSON-RPC error response (`id` null when unknown, as the MCP transport allows).
+/// A JSON-RPC "invalid request" error response (`id` null when unknown, as
+/// the MCP transport allows).
 fn jsonrpc_error(status: StatusCode, id: Value, message: String) -> Response {
+    jsonrpc_error_code(status, id, INVALID_REQUEST, message)
+}
+
+/// JSON-RPC error codes (JSON-RPC 2.0, section 5.1).
+const PARSE_ERROR: i64 = -32700;
+const INVALID_REQUEST: i64 = -32600;
+const INVALID_PARAMS: i64 = -32602;
+
+/// A JSON-RPC error response with `code`.
+fn jsonrpc_error_code(status: StatusCode, id: Value, code: i64, message: String) -> Response {
     let body = json!({
         "jsonrpc": "2.0",
         "id": id,
-        "error": {"code": -32600, "message": message},
+        "error": {"code": code, "message": message},
     });
     (status, axum::Json(body)).into_response()
 }
 
-/// Largest `initialize` body read to check the session bound; larger ones go
-/// on to rmcp unread.
+/// The id and the reason of the first `tools/call` in `message` (one
+/// message or a batch) whose `arguments` are present but not an object.
+fn bad_arguments(message: &Value) -> Option<(Value, String)> {
+    let messages = match message {
+        Value::Array(batch) => batch.iter().collect(),
+        single => vec![single],
+    };
+    messages.into_iter().find_map(|m| {
+        let arguments = m.get("params")?.get("arguments")?;
+        (m["method"] == "tools/call" && !arguments.is_object() && !arguments.is_null()).then(|| {
+            (
+                m.get("id").cloned().unwrap_or(Value::Null),
+                format!(
+                    "invalid params: `arguments` of tools/call must be an object, not {}",
+                    crate::control::kind_of(arguments)
+                ),
+            )
+        })
+    })
+}
+
+/// Largest message body read (413 above), the same bound as the control
+/// API's bodies.
 const PEEK_LIMIT: usize = 1 << 20;
 
-/// Answers an `initialize` over the session bound with a JSON-RPC error
+/// Reads every POSTed message first (at most [`PEEK_LIMIT`] bytes): a body
+/// that is not JSON gets a JSON-RPC parse error (-32700) and a `tools/call`
+/// whose `arguments` are not an object an invalid-params error (-32602), as
+/// the MCP transport specifies, rather than rmcp's plain-text 415. Then
+/// answers an `initialize` over the session bound with a JSON-RPC error
 /// (503, `Retry-After`), before rmcp creates anything; also words rmcp's
 /// plain-text 500 of a session refused in a race the same way.
 async fn session_bound(
@@ -123,11 +159,10 @@ async fn session_bound(
     request: Request,
     next: Next,
 ) -> Response {
-    let opens_session =
-        request.method() == Method::POST && !request.headers().contains_key("mcp-session-id");
-    if !opens_session {
+    if request.method() != Method::POST {
         return next.run(request).await;
     }
+    let opens_session = !request.headers().contains_key("mcp-session-id");
     let (parts, body) = request.into_parts();
     let Ok(bytes) = axum::body::to_bytes(body, PEEK_LIMIT).await else {
         return jsonrpc_error(
@@ -136,14 +171,27 @@ async fn session_bound(
             format!("the request body is larger than {PEEK_LIMIT} bytes"),
         );
     };
-    let message: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    if message["method"] == "initialize" && !sessions.has_room().await {
+    let message: Value = match serde_json::from_slice(&bytes) {
+        Ok(message) => message,
+        Err(err) => {
+            return jsonrpc_error_code(
+                StatusCode::BAD_REQUEST,
+                Value::Null,
+                PARSE_ERROR,
+                format!("parse error: the body is not JSON ({err})"),
+            );
+        }
+    };
+    if let Some((id, reason)) = bad_arguments(&message) {
+        return jsonrpc_error_code(StatusCode::BAD_REQUEST, id, INVALID_PARAMS, reason);
+    }
+    if opens_session && message["method"] == "initialize" && !sessions.has_room().await {
         return too_many_sessions(&sessions, message["id"].clone());
     }
     let response = next
         .run(Request::from_parts(parts, Body::from(bytes)))
         .await;
-    if response.status() != StatusCode::INTERNAL_SERVER_ERROR {
+    if !opens_session || response.status() != StatusCode::INTERNAL_SERVER_ERROR {
         return response;
     }
     let (head, body) = response.into_parts();

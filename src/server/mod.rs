@@ -6,8 +6,8 @@
 //! routes: the live-reload stream, the extra [`ServerState::mounts`] (the
 //! control API and `/mcp`) and, as the fallback, the static files of the
 //! output directory. [`run`] serves that router on a listener until its
-//! shutdown future resolves, with a bound on connections and a deadline
-//! for reading request headers ([`Limits`]). [`rebuild`] runs the builder
+//! shutdown future resolves, with a bound on connections and deadlines
+//! for reading request headers and bodies ([`Limits`]). [`rebuild`] runs the builder
 //! off the async threads and records the result; when that build left
 //! brotli siblings for later (`defer_brotli`), a second build adds them in
 //! the background. [`watch::spawn`] calls it when inputs change. This
@@ -27,6 +27,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::{broadcast, watch as signal};
+use tower_http::timeout::RequestBodyDeadlineLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
@@ -54,16 +55,22 @@ pub struct Limits {
     /// A connection that has not sent a whole request header within this
     /// time is closed (slow or half-open clients).
     pub header_read_timeout: Duration,
+    /// A request body must have arrived whole within this time of its
+    /// header; a handler reading it then gets an error (the API answers
+    /// 408) and the connection is closed, which frees its slot.
+    pub body_read_timeout: Duration,
     /// Open connections at most; further clients wait in the listen backlog.
     pub max_connections: usize,
 }
 
 impl Default for Limits {
-    /// 10 seconds for a header, 512 connections (pages, streams and agents
+    /// 10 seconds for a header, 10 for a body (a whole 1 MiB body takes
+    /// milliseconds on loopback), 512 connections (pages, streams and agents
     /// of one developer use a handful).
     fn default() -> Self {
         Limits {
             header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(10),
             max_connections: 512,
         }
     }
@@ -224,8 +231,10 @@ pub fn router(state: ServerState) -> Router {
 /// Serves [`router`] on `listener` until `shutdown` resolves, then lets
 /// in-flight requests finish (for at most a grace period) and ends the
 /// live-reload streams. At most [`Limits::max_connections`] connections are
-/// served at once, and each must send its request headers within
-/// [`Limits::header_read_timeout`].
+/// served at once, each must send its request headers within
+/// [`Limits::header_read_timeout`] and its body within
+/// [`Limits::body_read_timeout`]; clients beyond the bound wait in the
+/// listen backlog and are served as slots free up.
 pub async fn run(
     listener: TcpListener,
     state: ServerState,
@@ -233,7 +242,9 @@ pub async fn run(
 ) -> anyhow::Result<()> {
     let limits = state.limits;
     let trigger = state.clone();
-    let app = router(state);
+    let app = tower::ServiceBuilder::new()
+        .layer(RequestBodyDeadlineLayer::new(limits.body_read_timeout))
+        .service(router(state));
     let permits = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();
