@@ -51,6 +51,11 @@ pub enum Command {
         after_help = "Started by an editor, not by hand; see the README for Neovim, Helix, Zed and VS Code.\n\nExample:\n  activity-site lsp --root ."
     )]
     Lsp(ToolArgs),
+    /// MCP server over stdio for agents: list, read, check and write data files through the checker
+    #[command(
+        after_help = "Example (an agent's configuration):\n  {\"command\": \"activity-site\", \"args\": [\"mcp\", \"--root\", \"/path/to/data\"]}"
+    )]
+    Mcp(ToolArgs),
     /// The simulated backend program that `serve` runs as a child (internal)
     #[command(hide = true)]
     Backend(BackendArgs),

@@ -59,6 +59,10 @@
 //!   diagnostics on the open buffers overlaid on the disk
 //!   ([`site::check_with`] with a [`source::Overlay`]), quick fixes from
 //!   [`diagnostics::Fix`], `fmt` as formatting, hover on times; no HTTP.
+//! - [`agent`]: the data tree as MCP tools for agents (`activity-site mcp`,
+//!   stdio): list, status, read, check a draft in place, write a clean draft
+//!   in canonical form through [`atomic`]; resources for the schemas and the
+//!   rules. Separate from [`mcp`], which serves the control service.
 //! - [`server`]: the composition root: router, static files, watch, reload.
 //!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it.
 //!
@@ -81,6 +85,9 @@
 //! - [`lsp`] never writes a file (edits go back to the editor) and imports
 //!   neither [`control`] nor HTTP; it checks through [`site::check_with`],
 //!   never a pipeline of its own.
+//! - [`agent`] writes only `data/<game>/<locale>.json` of a game and locale
+//!   that `games.json` lists, inside `data/`, in canonical form, and only a
+//!   draft the check finds no error in; it never imports [`control`].
 //! - [`api`] and [`mcp`] import [`control`] and [`guard`], never [`site`] or each other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
 //! - A build with any error writes nothing; a good build replaces the output
@@ -106,6 +113,7 @@
 //!
 //! `tests/architecture.rs` fails when an import breaks the direction above.
 
+pub mod agent;
 pub mod api;
 pub mod atomic;
 pub mod cli;

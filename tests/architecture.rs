@@ -40,6 +40,19 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("guard", &[]),
     ("api", &["control", "guard"]),
     ("mcp", &["control", "guard"]),
+    // The agents' data tools: the check pipeline and the one atomic write; never control.
+    (
+        "agent",
+        &[
+            "site",
+            "source",
+            "load",
+            "validate",
+            "diagnostics",
+            "model",
+            "atomic",
+        ],
+    ),
     // The language server reuses the check pipeline; never HTTP, never control.
     (
         "lsp",
@@ -82,6 +95,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "server",
             "publish",
             "lsp",
+            "agent",
         ],
     ),
 ];

@@ -306,6 +306,11 @@ fn each_quick_fix_applied_rechecks_clean() {
     let original = base_text(EN);
     let cases = [
         (
+            "json-syntax",
+            original.replacen("\"version\": \"1.2\",", "\"version\": \"1.2\"\u{FF0C}", 1),
+            ",",
+        ),
+        (
             "schema",
             original.replacen(
                 "\"endTime\": \"2026-10-15T03:59:59\"",

@@ -54,3 +54,6 @@ mod import;
 
 // `activity-site lsp` over stdio: encodings, diagnostics, quick fixes, formatting, hover, robustness.
 mod lsp;
+
+// `activity-site mcp` over stdio: drafts checked in place, clean ones written canonically, nothing outside.
+mod agent;

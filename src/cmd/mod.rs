@@ -14,6 +14,7 @@ mod diff;
 mod fmt;
 mod import;
 mod lsp;
+mod mcp;
 mod publish;
 mod serve;
 mod status;
@@ -29,6 +30,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Import(args) => import::run(args),
         Command::Publish(args) => publish::run(args),
         Command::Lsp(args) => lsp::run(args),
+        Command::Mcp(args) => mcp::run(args),
         Command::Backend(args) => backend::run(args),
     }
 }

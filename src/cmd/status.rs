@@ -1,72 +1,16 @@
 use std::process::ExitCode;
 
-use serde::Serialize;
-
 use crate::cli::{StatusArgs, StatusFormat};
-use crate::model::parse_time;
 use crate::site;
+use crate::site::status::Row;
 use crate::validate;
-
-/// One row of the status table: a game's locale and how soon it needs work.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Row {
-    game: String,
-    locale: String,
-    file: String,
-    /// `ok`, `ending` (within a week), `ended`, `missing` or `invalid`.
-    state: &'static str,
-    version: Option<String>,
-    end_time: Option<String>,
-    /// Whole days until the end (negative: overdue).
-    days_left: Option<i64>,
-}
 
 pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
     let options = validate::Options {
         now: args.common.now,
     };
     let checked = site::check(&args.common.root, &options, true)?;
-    let mut rows = Vec::new();
-    for game in &checked.games {
-        let now = options.now_for(&game.game);
-        for (locale, document) in &game.documents {
-            let file = game.game.data_path(locale);
-            let exists = args.common.root.join(&file).is_file();
-            let end = document.as_ref().and_then(|d| parse_time(&d.end_time));
-            let days_left = end.map(|end| {
-                let left = end - now;
-                // Round towards "more urgent": 0.5 days left is 0, 0.5 days over is -1.
-                left.num_seconds().div_euclid(86_400)
-            });
-            let state = match (exists, document, days_left) {
-                (false, _, _) => "missing",
-                (true, None, _) | (true, Some(_), None) => "invalid",
-                (true, Some(_), Some(d)) if d < 0 => "ended",
-                (true, Some(_), Some(d)) if d < 7 => "ending",
-                _ => "ok",
-            };
-            rows.push(Row {
-                game: game.game.id.clone(),
-                locale: locale.clone(),
-                file,
-                state,
-                version: document.as_ref().map(|d| d.version.clone()),
-                end_time: document.as_ref().map(|d| d.end_time.clone()),
-                days_left,
-            });
-        }
-    }
-    // Missing and broken files first, then by end time: ended first.
-    rows.sort_by(|a, b| {
-        let rank = |r: &Row| matches!(r.state, "missing" | "invalid");
-        (!rank(a), a.days_left, &a.game, &a.locale).cmp(&(
-            !rank(b),
-            b.days_left,
-            &b.game,
-            &b.locale,
-        ))
-    });
+    let rows = site::status::rows(&args.common.root, &checked, &options);
     for game in &checked.games {
         if crate::import::is_placeholder(&game.game) {
             eprintln!(

@@ -19,6 +19,7 @@ pub mod diff;
 pub mod ics;
 pub mod pages;
 pub mod publish;
+pub mod status;
 mod write;
 
 pub use write::{OUTPUT_MARKER, OutputState, guard_output, inspect_output};

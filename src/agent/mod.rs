@@ -1,0 +1,447 @@
+//! The data tree as tools for agents (`activity-site mcp`, MCP over stdio).
+//!
+//! Tools list the games, give `status`, read a document, check a draft in
+//! place (through [`site::check_with`] and an [`Overlay`], so cross-file rules
+//! count and nothing is written) and write a draft: only one without errors,
+//! only in canonical form ([`site::canonical_text`]), only through
+//! [`atomic::write`], and only at the path of a game and locale that
+//! `games.json` lists, inside `data/`. Resources give the schemas and the
+//! contributors' rules. Separate from the control service's `/mcp`
+//! ([`crate::mcp`]): this one knows the data, never the control service.
+
+use std::path::{Path, PathBuf};
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{
+    CallToolResult, ContentBlock, Implementation, ListResourcesResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::atomic;
+use crate::diagnostics::{self, Diagnostic};
+use crate::load;
+use crate::model::{Game, Registry};
+use crate::site;
+use crate::source::{Overlay, REGISTRY_PATH};
+use crate::validate;
+
+/// What an agent reads first.
+const INSTRUCTIONS: &str = "Reads and writes the activity data of a game-activity API \
+(games.json and data/<game>/<locale>.json). Read the rules first (resource \
+activity-site://CONTRIBUTING.md) and the schema. Flow: list_games, status, read_document; \
+edit the text; check_document until it has no errors; then write_document, which stores \
+the canonical form and says what changed. Times are local server time \
+YYYY-MM-DDTHH:MM:SS in the game's time zone; activities end on the last second of a \
+minute (03:59:59).";
+
+/// The contributors' guide the rules come from, as shipped with the binary.
+const CONTRIBUTING: &str = include_str!("../../CONTRIBUTING.md");
+
+/// The MCP server of one session: the data root and the tool table.
+#[derive(Clone)]
+pub struct DataTools {
+    /// The root holding `games.json` and `data/`.
+    root: PathBuf,
+    /// "Now" for the checks (the `stale` rule, `status`).
+    options: validate::Options,
+    /// The tools this type declares, built by `#[tool_router]`.
+    tool_router: ToolRouter<DataTools>,
+}
+
+/// Arguments naming one data file.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DocumentArgs {
+    /// Game id, as listed by list_games (such as `sr`).
+    game: String,
+    /// Locale tag of the game, as listed by list_games (such as `zh-CN`).
+    locale: String,
+}
+
+/// Arguments carrying a draft of one data file.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DraftArgs {
+    /// Game id, as listed by list_games.
+    game: String,
+    /// Locale tag of the game, as listed by list_games.
+    locale: String,
+    /// The whole JSON text of the activity document.
+    text: String,
+}
+
+impl DataTools {
+    pub fn new(root: &Path, options: validate::Options) -> Self {
+        DataTools {
+            root: root.to_path_buf(),
+            options,
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    /// The registry on disk, parsed.
+    fn registry(&self) -> Result<Registry, String> {
+        let text = std::fs::read_to_string(self.root.join(REGISTRY_PATH))
+            .map_err(|err| format!("cannot read games.json: {err}"))?;
+        serde_json::from_str(&text).map_err(|err| {
+            format!("games.json does not parse ({err}); fix it first (`activity-site check`)")
+        })
+    }
+
+    /// The path (relative to the root) of a file the registry lists; an
+    /// error for any other game or locale.
+    fn data_path(&self, game: &str, locale: &str) -> Result<(Game, String), String> {
+        let registry = self.registry()?;
+        let Some(entry) = registry.games.iter().find(|g| g.id == game) else {
+            let ids: Vec<&str> = registry.games.iter().map(|g| g.id.as_str()).collect();
+            return Err(format!(
+                "games.json lists no game `{game}` (games: {})",
+                ids.join(", ")
+            ));
+        };
+        if !entry.locales.iter().any(|l| l == locale) {
+            return Err(format!(
+                "games.json lists no locale `{locale}` for `{game}` (locales: {})",
+                entry.locales.join(", ")
+            ));
+        }
+        let rel = entry.data_path(locale);
+        // The registry's check holds ids and tags to a safe alphabet; a
+        // registry that does not pass it still cannot lead a write elsewhere.
+        let safe =
+            |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+        if !safe(game) || !safe(locale) {
+            return Err(format!(
+                "refusing `{rel}`: a game id or locale with characters other than letters, digits and `-`"
+            ));
+        }
+        Ok((entry.clone(), rel))
+    }
+
+    /// Checks the tree with `draft` in place of `rel`: the draft's diagnostics
+    /// and those of the other files of its game.
+    fn check_draft(&self, rel: &str, draft: &str) -> Result<Vec<Diagnostic>, String> {
+        let mut overlay = Overlay::new();
+        overlay.insert(rel, draft);
+        let checked = site::check_with(&self.root, &overlay, &self.options, false)
+            .map_err(|err| format!("cannot check: {err:#}"))?;
+        let folder = rel.rsplit_once('/').map_or("", |(dir, _)| dir);
+        Ok(checked
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.file == rel || d.file.starts_with(&format!("{folder}/")))
+            .collect())
+    }
+}
+
+#[tool_router]
+impl DataTools {
+    #[tool(
+        description = "The games of games.json: id, name, locales, default locale, time zone, data source and the path of each data file.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn list_games(&self) -> CallToolResult {
+        match self.registry() {
+            Ok(registry) => {
+                let games: Vec<Value> = registry
+                    .games
+                    .iter()
+                    .map(|g| {
+                        let files: serde_json::Map<String, Value> = g
+                            .locales
+                            .iter()
+                            .map(|l| (l.clone(), json!(g.data_path(l))))
+                            .collect();
+                        json!({
+                            "id": g.id,
+                            "name": g.name,
+                            "locales": g.locales,
+                            "defaultLocale": g.default_locale,
+                            "timeZone": g.time_zone_name(),
+                            "dataSource": g.data_source,
+                            "files": files,
+                        })
+                    })
+                    .collect();
+                reply(json!({ "games": games }))
+            }
+            Err(message) => failure(message, None),
+        }
+    }
+
+    #[tool(
+        description = "What `activity-site status --format json` gives: each game's locales, their version and end time, whole days left, and a state (`ok`, `ending` within a week, `ended`, `missing`, `invalid`), most urgent first.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn status(&self) -> CallToolResult {
+        match site::check(&self.root, &self.options, true) {
+            Ok(checked) => {
+                let rows = site::status::rows(&self.root, &checked, &self.options);
+                reply(json!({ "rows": rows }))
+            }
+            Err(err) => failure(format!("cannot check: {err:#}"), None),
+        }
+    }
+
+    #[tool(
+        description = "The text of data/<game>/<locale>.json as it is on disk.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn read_document(&self, Parameters(args): Parameters<DocumentArgs>) -> CallToolResult {
+        let rel = match self.data_path(&args.game, &args.locale) {
+            Ok((_, rel)) => rel,
+            Err(message) => return failure(message, None),
+        };
+        match load::read_source(&self.root, &rel) {
+            Ok(Some(source)) => reply(json!({ "path": rel, "text": source.text })),
+            Ok(None) => failure(
+                format!("`{rel}` does not exist yet; write_document creates it"),
+                None,
+            ),
+            Err(diagnostic) => failure(diagnostic.message.clone(), None),
+        }
+    }
+
+    #[tool(
+        description = "The diagnostics the draft `text` would get as data/<game>/<locale>.json, with every other file as it is on disk (cross-file rules included): each with its code, severity, line, column, message and help, and `fix` when the repair is exact. Writes nothing.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn check_document(&self, Parameters(args): Parameters<DraftArgs>) -> CallToolResult {
+        let rel = match self.data_path(&args.game, &args.locale) {
+            Ok((_, rel)) => rel,
+            Err(message) => return failure(message, None),
+        };
+        match self.check_draft(&rel, &args.text) {
+            Ok(found) => reply(report(&rel, &found)),
+            Err(message) => failure(message, None),
+        }
+    }
+
+    #[tool(
+        description = "Writes the draft `text` as data/<game>/<locale>.json, for a game and locale that games.json lists. Refuses a draft with errors (and returns its diagnostics); otherwise writes its canonical form (fixed key order, activities sorted, 2-space indentation) atomically and returns the warnings and what changed per activity (added, removed, changed fields).",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn write_document(&self, Parameters(args): Parameters<DraftArgs>) -> CallToolResult {
+        let rel = match self.data_path(&args.game, &args.locale) {
+            Ok((_, rel)) => rel,
+            Err(message) => return failure(message, None),
+        };
+        let found = match self.check_draft(&rel, &args.text) {
+            Ok(found) => found,
+            Err(message) => return failure(message, None),
+        };
+        let own: Vec<Diagnostic> = found.iter().filter(|d| d.file == rel).cloned().collect();
+        let errors = diagnostics::count(&own).errors;
+        if errors > 0 {
+            return failure(
+                format!(
+                    "not written: the draft has {errors} error{} (see `diagnostics`)",
+                    if errors == 1 { "" } else { "s" }
+                ),
+                Some(report(&rel, &found)),
+            );
+        }
+        let Some(canonical) = site::canonical_text(&rel, &args.text) else {
+            return failure(
+                format!("not written: the draft of `{rel}` does not parse"),
+                None,
+            );
+        };
+        let path = self.root.join(&rel);
+        if let Err(message) = self.inside_data(&path) {
+            return failure(message, None);
+        }
+        let before = std::fs::read(&path).ok();
+        let changes = match site::diff::diff_file(&rel, canonical.as_bytes(), before.as_deref()) {
+            Ok(file) => site::diff::Report {
+                against: format!("{rel} before"),
+                files: vec![file],
+            },
+            Err(err) => return failure(format!("not written: {err:#}"), None),
+        };
+        let unchanged = before.as_deref() == Some(canonical.as_bytes());
+        if !unchanged
+            && let Err(err) = std::fs::create_dir_all(path.parent().unwrap_or(&self.root))
+                .and_then(|()| atomic::write(&path, canonical.as_bytes()))
+        {
+            return failure(format!("cannot write `{rel}`: {err}"), None);
+        }
+        let mut answer = report(&rel, &found);
+        answer["written"] = json!(!unchanged);
+        answer["changes"] = json!(changes.to_text());
+        answer["changed"] = serde_json::to_value(&changes.files[0]).unwrap_or_default();
+        reply(answer)
+    }
+}
+
+impl DataTools {
+    /// Refuses a path whose folder resolves outside `data/` (a symbolic
+    /// link, say).
+    fn inside_data(&self, path: &Path) -> Result<(), String> {
+        let data = std::fs::canonicalize(self.root.join("data"))
+            .map_err(|err| format!("cannot resolve data/: {err}"))?;
+        let mut folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        // A game's folder may not exist yet: resolve what does.
+        while !folder.exists() {
+            match folder.parent() {
+                Some(parent) => folder = parent.to_path_buf(),
+                None => break,
+            }
+        }
+        let folder = std::fs::canonicalize(&folder)
+            .map_err(|err| format!("cannot resolve `{}`: {err}", folder.display()))?;
+        if folder.starts_with(&data) {
+            Ok(())
+        } else {
+            Err(format!(
+                "refusing to write `{}`: it resolves outside data/",
+                path.display()
+            ))
+        }
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for DataTools {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
+        .with_server_info(
+            Implementation::new("activity-site-data", env!("CARGO_PKG_VERSION"))
+                .with_title("activity-site data tree")
+                .with_description(env!("CARGO_PKG_DESCRIPTION")),
+        )
+        .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let resources = RESOURCES
+            .iter()
+            .map(|(uri, name, mime, description)| {
+                let mut resource = Resource::new(*uri, *name);
+                resource.mime_type = Some((*mime).to_string());
+                resource.description = Some((*description).to_string());
+                resource
+            })
+            .collect();
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let Some((uri, _, mime, _)) = RESOURCES.iter().find(|r| r.0 == request.uri) else {
+            return Err(ErrorData::resource_not_found(
+                format!("no resource `{}`", request.uri),
+                None,
+            ));
+        };
+        let text = match *uri {
+            CONTRIBUTING_URI => CONTRIBUTING.to_string(),
+            _ => {
+                let project = load::open(&self.root)
+                    .map_err(|err| ErrorData::internal_error(format!("{err:#}"), None))?;
+                let schema = if *uri == ACTIVITY_SCHEMA_URI {
+                    project.activity_schema
+                } else {
+                    project.games_schema
+                };
+                serde_json::to_string_pretty(&schema).unwrap_or_default()
+            }
+        };
+        let contents = ResourceContents::TextResourceContents {
+            uri: (*uri).to_string(),
+            mime_type: Some((*mime).to_string()),
+            text,
+            meta: None,
+        };
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+}
+
+const ACTIVITY_SCHEMA_URI: &str = "activity-site://schema/activity.schema.json";
+const GAMES_SCHEMA_URI: &str = "activity-site://schema/games.schema.json";
+const CONTRIBUTING_URI: &str = "activity-site://CONTRIBUTING.md";
+
+/// URI, name, MIME type and description of each resource.
+const RESOURCES: &[(&str, &str, &str, &str)] = &[
+    (
+        ACTIVITY_SCHEMA_URI,
+        "activity.schema.json",
+        "application/schema+json",
+        "JSON Schema of an activity document (data/<game>/<locale>.json)",
+    ),
+    (
+        GAMES_SCHEMA_URI,
+        "games.schema.json",
+        "application/schema+json",
+        "JSON Schema of games.json",
+    ),
+    (
+        CONTRIBUTING_URI,
+        "CONTRIBUTING.md",
+        "text/markdown",
+        "How to update a game's data, and every rule `check` applies, with examples",
+    ),
+];
+
+/// Diagnostics as an answer: counts and the list.
+fn report(rel: &str, found: &[Diagnostic]) -> Value {
+    let counts = diagnostics::count(
+        found
+            .iter()
+            .filter(|d| d.file == rel)
+            .cloned()
+            .collect::<Vec<_>>()
+            .as_slice(),
+    );
+    json!({
+        "path": rel,
+        "errors": counts.errors,
+        "warnings": counts.warnings,
+        "diagnostics": found,
+    })
+}
+
+/// A successful answer: the JSON as text, mirrored as structured content.
+fn reply(value: Value) -> CallToolResult {
+    let text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| value.to_string());
+    let mut reply = CallToolResult::success(vec![ContentBlock::text(text)]);
+    reply.structured_content = Some(value);
+    reply
+}
+
+/// A tool error with its message and, when there is one, the details.
+fn failure(message: String, details: Option<Value>) -> CallToolResult {
+    let mut blocks = vec![ContentBlock::text(message)];
+    if let Some(details) = &details {
+        blocks.push(ContentBlock::text(
+            serde_json::to_string_pretty(details).unwrap_or_default(),
+        ));
+    }
+    let mut reply = CallToolResult::error(blocks);
+    reply.structured_content = details;
+    reply
+}

@@ -1,0 +1,24 @@
+use std::process::ExitCode;
+
+use rmcp::ServiceExt as _;
+
+use crate::agent::DataTools;
+use crate::cli::ToolArgs;
+use crate::validate;
+
+pub fn run(args: ToolArgs) -> anyhow::Result<ExitCode> {
+    let options = validate::Options {
+        now: args.common.now,
+    };
+    let tools = DataTools::new(&args.common.root, options);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let service = tools.serve(rmcp::transport::stdio()).await?;
+        service.waiting().await?;
+        anyhow::Ok(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,144 @@
+//! `activity-site mcp` (the data tools for agents) over its stdio, one JSON-RPC message a line.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use serde_json::{Value, json};
+
+use crate::util::{FIXTURE_NOW, fixture_root};
+
+struct Agent {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: i64,
+}
+
+impl Agent {
+    fn start(root: &std::path::Path) -> Agent {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_activity-site"))
+            .args(["mcp", "--now", FIXTURE_NOW, "--root"])
+            .arg(root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server starts");
+        let mut agent = Agent {
+            stdin: child.stdin.take().expect("stdin"),
+            stdout: BufReader::new(child.stdout.take().expect("stdout")),
+            child,
+            next_id: 1,
+        };
+        agent.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "tests", "version": "0"}}),
+        );
+        agent.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        agent
+    }
+
+    fn send(&mut self, message: &Value) {
+        writeln!(self.stdin, "{message}").expect("the server reads");
+        self.stdin.flush().expect("flush");
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.stdout.read_line(&mut line).expect("read") > 0,
+                "the server ended"
+            );
+            let message: Value = serde_json::from_str(&line).expect("JSON");
+            if message["id"] == id {
+                return message;
+            }
+        }
+    }
+
+    /// Calls a tool: its structured answer and whether it is an error.
+    fn call(&mut self, tool: &str, arguments: Value) -> (Value, bool) {
+        let answer = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        let result = &answer["result"];
+        let error = result["isError"] == true;
+        (result["structuredContent"].clone(), error)
+    }
+}
+
+impl Drop for Agent {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const EN: &str = "data/demo/en-US.json";
+
+#[test]
+fn drafts_are_checked_in_place_and_only_clean_ones_are_written_canonically() {
+    let root = fixture_root(None);
+    let original = std::fs::read_to_string(root.path().join(EN)).unwrap();
+    let mut agent = Agent::start(root.path());
+
+    let (games, error) = agent.call("list_games", json!({}));
+    assert!(!error);
+    assert_eq!(games["games"][0]["files"]["en-US"], EN);
+    let (read, _) = agent.call("read_document", json!({"game": "demo", "locale": "en-US"}));
+    assert_eq!(read["text"], original.as_str());
+
+    // A broken draft: diagnostics back, with the exact fix; nothing written.
+    let broken = original.replacen("\"endTime\": \"2026-10-15", "\"endtime\": \"2026-10-15", 1);
+    let (checked, error) = agent.call(
+        "check_document",
+        json!({"game": "demo", "locale": "en-US", "text": broken}),
+    );
+    assert!(!error);
+    assert_eq!(checked["errors"], 1, "{checked:#}");
+    assert_eq!(
+        checked["diagnostics"][0]["fix"]["replacement"],
+        "\"endTime\""
+    );
+    let (refused, error) = agent.call(
+        "write_document",
+        json!({"game": "demo", "locale": "en-US", "text": broken}),
+    );
+    assert!(error, "{refused:#}");
+    assert_eq!(refused["errors"], 1);
+    assert_eq!(
+        std::fs::read_to_string(root.path().join(EN)).unwrap(),
+        original
+    );
+
+    // A clean draft in any layout is written canonically, with what changed.
+    let mut document: Value = serde_json::from_str(&original).unwrap();
+    document["versionName"] = json!("Renamed");
+    let compact = serde_json::to_string(&document).unwrap();
+    let (written, error) = agent.call(
+        "write_document",
+        json!({"game": "demo", "locale": "en-US", "text": compact}),
+    );
+    assert!(!error, "{written:#}");
+    assert_eq!(written["written"], true);
+    assert_eq!(written["changed"]["version"][0]["field"], "versionName");
+    let on_disk = std::fs::read_to_string(root.path().join(EN)).unwrap();
+    assert_eq!(
+        on_disk,
+        original.replacen("Song of the Star Sea", "Renamed", 1)
+    );
+
+    // Games and locales the registry does not list are refused; nothing is created.
+    for (game, locale) in [("../..", "x"), ("demo", "../../evil"), ("demo", "ja-JP")] {
+        let (_, error) = agent.call(
+            "write_document",
+            json!({"game": game, "locale": locale, "text": compact}),
+        );
+        assert!(error, "{game} {locale}");
+    }
+    assert!(!root.path().join("data/demo/ja-JP.json").exists());
+    assert!(!root.path().join("evil.json").exists());
+}
