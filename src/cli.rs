@@ -123,9 +123,24 @@ pub struct BuildArgs {
     pub force: bool,
     #[command(flatten)]
     pub cache: CacheArgs,
+    /// Precompression of the .br/.gz siblings: fast levels, the maximum
+    /// levels (smallest files, many times the CPU time) or none
+    #[arg(long, value_enum, default_value_t = Compress::Fast)]
+    pub compress: Compress,
     /// Output format of the diagnostics when the check fails
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+}
+
+/// `--compress`: the levels of the builder's precompression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Compress {
+    /// brotli at quality 5 and gzip at level 6
+    Fast,
+    /// brotli at quality 11 and gzip at level 9
+    Max,
+    /// no .br/.gz siblings
+    None,
 }
 
 #[derive(Debug, Args)]

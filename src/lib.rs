@@ -90,8 +90,10 @@
 //!   draft the check finds no error in; it never imports [`control`].
 //! - [`api`] and [`mcp`] import [`control`] and [`guard`], never [`site`] or each other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
-//! - A build with any error writes nothing; a good build replaces the output
-//!   directory in one rename, so a host never serves half a site. It reuses
+//! - A build with any error writes nothing visible: files go into a staging
+//!   directory beside the output as they are finished (memory holds the
+//!   games in flight, not the site), and a good build replaces the output
+//!   directory with it in one rename, so a host never serves half a site. It reuses
 //!   (hard-links) a file of the previous site only when that site is marked
 //!   as its own and the file holds exactly the bytes it would write.
 //! - A publish uploads data before the index that names it and the index
@@ -108,8 +110,8 @@
 //!   file the server cannot read is moved aside, never written over.
 //! - The same inputs give byte-identical output: no timestamps, no maps with
 //!   random order, activities sorted stably; a build that takes parts from
-//!   the build cache writes the same bytes as one without it, and the cache
-//!   lives outside the output.
+//!   the build cache writes the same bytes as one without it (the cache's
+//!   keys include the compression level), and the cache lives outside the output.
 //!
 //! `tests/architecture.rs` fails when an import breaks the direction above.
 

@@ -215,6 +215,7 @@ fn options(root: &Path, salt: &CacheSalt, defer_brotli: bool) -> BuildOptions {
             dir: root.join("cache"),
             salt: salt.clone(),
         }),
+        compression: site::Compression::default(),
         defer_brotli,
         force: false,
     }
@@ -265,6 +266,89 @@ fn another_tool_version_or_template_misses_the_cache() {
     let current = CacheSalt::current();
     assert_eq!(current.tool, env!("CARGO_PKG_VERSION"));
     assert_ne!(current, salt);
+}
+
+/// Builds `root` into `out` with the default cache and `args`; returns
+/// (parts from the cache, parts) and the files.
+fn build_into(
+    root: &Path,
+    out: &str,
+    args: &[&str],
+) -> ((usize, usize), BTreeMap<String, Vec<u8>>) {
+    let mut all = vec!["build", "--out", out, "--now", NOW];
+    all.extend_from_slice(args);
+    let output = run(root, &all);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    let counts = err
+        .split_once(" (")
+        .and_then(|(_, rest)| rest.split_once(" parts from the cache)"))
+        .and_then(|(counts, _)| counts.split_once(" of "))
+        .map(|(reused, total)| (reused.parse().unwrap(), total.parse().unwrap()))
+        .unwrap_or_else(|| panic!("no cache counts in {err}"));
+    (counts, snapshot(&root.join(out)))
+}
+
+#[test]
+fn builds_are_byte_identical_across_runs_and_with_the_cache_at_every_level() {
+    let root = bundled_root();
+    let root = root.path();
+    for level in ["fast", "max", "none"] {
+        let flag = ["--compress", level];
+        let (_, cold) = build_into(root, "a", &[&flag[..], &["--no-cache"]].concat());
+        let (_, again) = build_into(root, "b", &[&flag[..], &["--no-cache"]].concat());
+        assert!(cold == again, "{level}: two cold builds differ");
+        let ((reused, _), filled) = build_into(root, "c", &flag);
+        assert_eq!(reused, 0, "{level}: nothing cached at this level yet");
+        assert!(
+            filled == cold,
+            "{level}: the build that fills the cache differs"
+        );
+        let ((reused, total), warm) = build_into(root, "c", &flag);
+        assert_eq!(reused, total, "{level}: all from the cache");
+        assert!(warm == cold, "{level}: the build from the cache differs");
+    }
+}
+
+#[test]
+fn a_changed_compression_option_misses_the_cache() {
+    let root = bundled_root();
+    let root = root.path();
+    let ((_, total), fast) = build_into(root, "site", &[]);
+    assert_eq!(build_into(root, "site", &[]).0, (total, total));
+    // Another level: nothing from the cache, and its own siblings.
+    let ((reused, _), max) = build_into(root, "site", &["--compress", "max"]);
+    assert_eq!(reused, 0, "max misses the entries of fast");
+    let ((reused, _), none) = build_into(root, "site", &["--compress", "none"]);
+    assert_eq!(reused, 0, "none misses the entries of fast and max");
+    assert!(
+        !none
+            .keys()
+            .any(|p| p.ends_with(".br") || p.ends_with(".gz"))
+    );
+    let primary = |files: &BTreeMap<String, Vec<u8>>| -> BTreeMap<String, Vec<u8>> {
+        files
+            .iter()
+            .filter(|(p, _)| !p.ends_with(".br") && !p.ends_with(".gz"))
+            .map(|(p, b)| (p.clone(), b.clone()))
+            .collect()
+    };
+    assert!(primary(&fast) == none && primary(&max) == none);
+    // The smallest siblings at max, and different bytes from fast.
+    let size = |files: &BTreeMap<String, Vec<u8>>, ext: &str| -> usize {
+        files
+            .iter()
+            .filter(|(p, _)| p.ends_with(ext))
+            .map(|(_, b)| b.len())
+            .sum()
+    };
+    for ext in [".br", ".gz"] {
+        assert!(size(&max, ext) < size(&fast, ext), "{ext}: max smaller");
+    }
+    // Each level keeps its entries: back to fast, all from the cache.
+    let ((reused, total), again) = build_into(root, "site", &[]);
+    assert_eq!(reused, total);
+    assert!(again == fast);
 }
 
 #[test]

@@ -8,7 +8,7 @@ use activity_site::model::{Activity, ActivityDocument, Game, Localized};
 use activity_site::site::diff::{FileStatus, Report, diff_file};
 use activity_site::site::ics::{escape_text, fold_line, render_calendars};
 use activity_site::site::pages::render_pages;
-use activity_site::site::publish::{add_precompressed, render_headers};
+use activity_site::site::publish::{Compression, add_precompressed, render_headers};
 use activity_site::site::{GameOutput, LocaleDocument, OutputFile};
 use chrono::NaiveDateTime;
 
@@ -477,7 +477,7 @@ fn precompressed_siblings_round_trip_and_only_when_smaller() {
         },
         render_headers(&[]),
     ];
-    add_precompressed(&mut files);
+    add_precompressed(&mut files, Compression::Max);
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(
         paths,
@@ -500,9 +500,9 @@ fn precompressed_siblings_round_trip_and_only_when_smaller() {
 
     // Deterministic, and running it again adds nothing.
     let mut again = vec![big.clone()];
-    add_precompressed(&mut again);
+    add_precompressed(&mut again, Compression::Max);
     assert_eq!(again, files[..3]);
-    add_precompressed(&mut again);
+    add_precompressed(&mut again, Compression::Max);
     assert_eq!(again.len(), 3);
 }
 

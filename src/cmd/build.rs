@@ -1,9 +1,9 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::cli::{BuildArgs, CacheArgs};
+use crate::cli::{BuildArgs, CacheArgs, Compress};
 use crate::diagnostics;
-use crate::site::{self, BuildOptions, CacheOptions, OutputState};
+use crate::site::{self, BuildOptions, CacheOptions, Compression, OutputState};
 
 pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let out = args.common.out_dir(args.out.as_ref());
@@ -13,6 +13,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         out: out.clone(),
         now: args.common.now,
         cache: cache_options(&args.cache, &args.common.root),
+        compression: args.compress.into(),
         defer_brotli: false,
         force: args.force,
     };
@@ -76,4 +77,14 @@ pub(super) fn cache_options(args: &CacheArgs, root: &std::path::Path) -> Option<
         .clone()
         .unwrap_or_else(|| CacheOptions::default_dir(root));
     Some(CacheOptions::new(dir))
+}
+
+impl From<Compress> for Compression {
+    fn from(compress: Compress) -> Self {
+        match compress {
+            Compress::Fast => Compression::Fast,
+            Compress::Max => Compression::Max,
+            Compress::None => Compression::None,
+        }
+    }
 }

@@ -35,6 +35,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         out: out.clone(),
         now: args.common.now,
         cache: super::build::cache_options(&args.cache, &args.common.root),
+        // The preview's siblings at the default (fast) levels.
+        compression: Default::default(),
         // An edit shows first; brotli siblings follow in a second build.
         defer_brotli: !args.no_watch,
         force: args.force,

@@ -1,18 +1,21 @@
 //! The builder: a validated data tree to the files of `site/`. No HTTP, no async.
 //!
-//! [`build`] checks the tree first; with any error it writes nothing. Otherwise
-//! it makes a plan of parts, each a pure function of named inputs: per
-//! document, its JSON files and calendars (from the game's registry entry,
-//! its locales and the validated document), and its page (the same plus
-//! "now"); then the shared files (the index, which takes each game's
-//! summary, the home page, the schema, `404.html`, `_headers`). Each part is
-//! taken from the build [`cache`] when its key (the inputs, the tool's
-//! version and the templates) is known, else rendered; the text of every
-//! rendered part is then compressed on every core (rayon), largest file
-//! first, and stored. The files ([`OutputFile`]) are written into a staging
-//! directory beside the output (files the previous site holds byte for byte
-//! are hard-linked from it), which is swapped in with a rename. Times are
-//! parsed once, into [`DocumentTimes`], when a document enters the plan.
+//! [`build`] checks the tree first (without keeping documents); with any
+//! error it writes nothing. Otherwise each game is loaded again and turned
+//! into parts, each a pure function of named inputs: per document, its JSON
+//! files and calendars (from the game's registry entry, its locales and the
+//! validated document), and its page (the same plus "now"); then the shared
+//! files (the index, which takes each game's summary, the home page, the
+//! schema, `404.html`, `_headers`). Each part is taken from the build
+//! [`cache`] when its key (the inputs, the compression level, the tool's
+//! version and the templates) is known, else rendered, its text files
+//! compressed ([`publish::Compression`]) and stored; games and parts run on
+//! every core (rayon). The files ([`OutputFile`]) are written into a staging
+//! directory beside the output as soon as their part is done (files the
+//! previous site holds byte for byte are hard-linked from it), so memory
+//! holds the games in flight, not the site; the staging directory is
+//! swapped in with a rename at the end. Times are parsed once, into
+//! [`DocumentTimes`], when a document enters the plan.
 
 pub mod cache;
 pub mod diff;
@@ -41,6 +44,7 @@ use crate::validate::{self, CheckedGame, Validator};
 
 pub use cache::CacheSalt;
 use cache::Key;
+pub use publish::Compression;
 
 /// What to build and where.
 #[derive(Debug, Clone, Default)]
@@ -55,6 +59,8 @@ pub struct BuildOptions {
     /// Where rendered and compressed files are kept between builds; `None`
     /// renders and compresses everything.
     pub cache: Option<CacheOptions>,
+    /// How hard the `.br`/`.gz` siblings are squeezed (`--compress`).
+    pub compression: Compression,
     /// Leaves out the brotli siblings that are not cached yet, for a build
     /// that must show soon; a later build without it adds them (`serve`).
     pub defer_brotli: bool,
@@ -72,6 +78,7 @@ impl BuildOptions {
             root,
             out: out.into(),
             now: None,
+            compression: Compression::default(),
             defer_brotli: false,
             force: false,
         }
@@ -283,7 +290,12 @@ pub fn canonical_text(path: &str, text: &str) -> Option<String> {
 
 /// Checks the tree and, when it has no errors, writes the site atomically.
 /// `Err` only when the tool itself fails (unreadable root, unwritable output,
-/// a cache directory it does not own).
+/// a cache directory it does not own, inputs that change during the build).
+///
+/// The whole tree is checked first without keeping documents; then each
+/// game is loaded again and rendered, and its files go into the staging
+/// directory as they are finished, so memory holds the games in flight,
+/// not the site.
 pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let started = Instant::now();
     write::guard_output(&options.root, &options.out, options.force)?;
@@ -291,7 +303,7 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         guard_cache(&cache.dir, &options.out)?;
     }
     let check_options = validate::Options { now: options.now };
-    let checked = check(&options.root, &check_options, true)?;
+    let checked = check(&options.root, &check_options, false)?;
     if checked.has_errors() {
         return Ok(BuildOutcome {
             diagnostics: checked.diagnostics,
@@ -302,43 +314,44 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         Some(c) => Some((cache::Cache::open(&c.dir)?, &c.salt)),
         None => None,
     };
-    // The files that need no compression are written while the rest is
-    // compressed; then the compressed siblings, and the swap.
     let staging = write::Staging::create(&options.out)?;
-    let rendered = render(
-        &checked,
-        &Render {
-            now: options.now,
-            cache: cache.as_ref().map(|(c, salt)| (c, *salt)),
-            defer_brotli: options.defer_brotli,
-        },
-        |early| staging.write(early),
-    )?;
-    let files = rendered.files;
-    let late: Vec<OutputFile> = files
-        .iter()
-        .filter(|f| !rendered.early.contains(&f.path))
-        .cloned()
-        .collect();
-    staging.write(&late)?;
+    let how = Render {
+        now: pinned_now(options.now),
+        cache: cache.as_ref().map(|(c, salt)| (c, *salt)),
+        compression: options.compression,
+        defer_brotli: options.defer_brotli,
+    };
+    let tally = render(&options.root, &checked, &check_options, &how, &staging)?;
+    // Dropped without a commit, the staging directory is removed.
     staging.commit()?;
-    let bytes = files.iter().map(|f| f.bytes.len() as u64).sum();
-    let count = files.len();
     if let Some((cache, _)) = &cache
-        && rendered.stored > 0
+        && tally.stored > 0
     {
         cache.sweep();
     }
     Ok(BuildOutcome {
         diagnostics: checked.diagnostics,
         summary: Some(BuildSummary {
-            files: count,
-            bytes,
+            files: tally.files,
+            bytes: tally.bytes,
             elapsed: started.elapsed(),
-            reused: rendered.reused,
-            rendered: rendered.rendered,
-            deferred: rendered.deferred,
+            reused: tally.reused,
+            rendered: tally.rendered,
+            deferred: tally.deferred,
         }),
+    })
+}
+
+/// "Now" of a build: the pinned time, else the clock read to the minute in
+/// the default time zone (pages mark activities relative to it).
+fn pinned_now(now: Option<NaiveDateTime>) -> NaiveDateTime {
+    now.unwrap_or_else(|| {
+        let now = chrono::Utc::now()
+            .with_timezone(&chrono_tz::Asia::Shanghai)
+            .naive_local();
+        now.with_second(0)
+            .and_then(|t| t.with_nanosecond(0))
+            .unwrap_or(now)
     })
 }
 
@@ -363,42 +376,57 @@ pub fn outputs(checked: &Checked) -> Vec<GameOutput> {
     checked
         .games
         .iter()
-        .map(|g| GameOutput {
-            game: g.game.clone(),
-            documents: g
-                .documents
-                .iter()
-                .filter_map(|(locale, doc)| {
-                    Some(LocaleDocument::new(
-                        locale,
-                        *locale == g.game.default_locale,
-                        doc.clone()?,
-                    ))
-                })
-                .collect(),
-        })
+        .map(|g| output_of(g.game.clone(), g.documents.clone()))
         .collect()
 }
 
-/// How to render: "now", the cache, and whether brotli may wait.
+/// A checked game as the renderers see it: its kept documents published.
+fn output_of(game: Game, documents: Vec<(String, Option<ActivityDocument>)>) -> GameOutput {
+    let documents = documents
+        .into_iter()
+        .filter_map(|(locale, doc)| {
+            let is_default = locale == game.default_locale;
+            Some(LocaleDocument::new(&locale, is_default, doc?))
+        })
+        .collect();
+    GameOutput { game, documents }
+}
+
+/// How to render: "now", the cache, the compression and whether brotli may wait.
 pub(crate) struct Render<'a> {
-    /// `None`: the clock, read to the minute in the default time zone.
-    pub now: Option<NaiveDateTime>,
+    pub now: NaiveDateTime,
     pub cache: Option<(&'a cache::Cache, &'a CacheSalt)>,
+    pub compression: Compression,
     pub defer_brotli: bool,
 }
 
-/// The files of a render and where they came from.
-pub(crate) struct Rendered {
-    /// Every file of the site, sorted by path.
-    pub files: Vec<OutputFile>,
-    /// The paths of the files handed to the `early` hook of [`render`].
-    pub early: std::collections::HashSet<String>,
+/// What a render wrote, counted as it goes.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Tally {
+    /// Files written into the staging directory, and their bytes.
+    pub files: usize,
+    pub bytes: u64,
+    /// Parts taken from the cache, and parts rendered and compressed.
     pub reused: usize,
     pub rendered: usize,
     /// Entries written to the cache.
     pub stored: usize,
+    /// Text files written without their brotli sibling.
     pub deferred: usize,
+}
+
+impl std::ops::Add for Tally {
+    type Output = Tally;
+    fn add(self, other: Tally) -> Tally {
+        Tally {
+            files: self.files + other.files,
+            bytes: self.bytes + other.bytes,
+            reused: self.reused + other.reused,
+            rendered: self.rendered + other.rendered,
+            stored: self.stored + other.stored,
+            deferred: self.deferred + other.deferred,
+        }
+    }
 }
 
 /// One part of the plan: a key over its named inputs and the work that
@@ -418,82 +446,75 @@ enum Work<'a> {
     Ready(OutputFile),
 }
 
-/// Renders every file of the site in memory, in a stable order: games in
-/// parallel, each part taken from the cache when its inputs are unchanged.
-///
-/// `early` gets the files known once every part is looked up (the cached
-/// parts whole, the rendered parts without their compressed siblings), on
-/// one core while the others compress: `build` writes them into the staging
-/// directory there. [`Rendered::early`] names them.
+/// What the shared files need of a rendered game: the game with its
+/// documents' headers (no activities), and each document's JSON digest.
+struct GameSummary {
+    game: GameOutput,
+    /// `(sha256 hex, bytes)` of each document's published JSON, in order.
+    digests: Vec<(String, usize)>,
+}
+
+/// Renders the site of a clean check into `staging`, game by game on every
+/// core: each game is loaded and validated again with its documents, each
+/// of its parts taken from the cache when its inputs are unchanged or
+/// rendered and compressed, and written as soon as it is done; only a
+/// summary of the game stays for the shared files (the index, the home
+/// page, `_headers`), which come last. The staging directory gets the same
+/// bytes whatever the order in which parts finish.
 pub(crate) fn render(
+    root: &Path,
     checked: &Checked,
+    check_options: &validate::Options,
     how: &Render<'_>,
-    early: impl FnOnce(&[OutputFile]) -> anyhow::Result<()> + Send,
-) -> anyhow::Result<Rendered> {
-    let games = outputs(checked);
-    // Pages mark activities relative to "now", read in the default time zone.
-    let now = how.now.unwrap_or_else(|| {
-        let now = chrono::Utc::now()
-            .with_timezone(&chrono_tz::Asia::Shanghai)
-            .naive_local();
-        now.with_second(0)
-            .and_then(|t| t.with_nanosecond(0))
-            .unwrap_or(now)
-    });
-    let now_text = now.format("%Y-%m-%dT%H:%M:%S%.f").to_string();
-    let default_salt = CacheSalt::current();
-    let salt = how.cache.map_or(&default_salt, |(_, salt)| salt);
-
-    // The inputs: each game's registry entry and its canonical documents.
-    let inputs: Vec<(Vec<u8>, Vec<Vec<u8>>)> = games
-        .par_iter()
-        .map(|g| {
-            let entry = serde_json::to_vec(&g.game).unwrap_or_default();
-            (
-                entry,
-                g.documents.iter().map(LocaleDocument::to_json).collect(),
-            )
-        })
-        .collect();
-
-    // One part per document and output kind: editing one locale's file
-    // renders and compresses that locale's files only. A document's files
-    // depend on the game's registry entry, the locales it has documents in
-    // (the pages link to each other), and the document itself.
-    let mut parts = Vec::with_capacity(games.len() * 4 + 5);
-    for (game, (entry, json)) in games.iter().zip(&inputs) {
-        let locales: Vec<u8> = game
-            .documents
+    staging: &write::Staging,
+) -> anyhow::Result<Tally> {
+    let project = load::open(root)?;
+    let validator = Validator::new(&project)?;
+    let (registry, _) = validator.registry(&project);
+    let unchanged = registry.len() == checked.games.len()
+        && registry
             .iter()
-            .flat_map(|d| [d.locale.as_bytes(), if d.is_default { b"*;" } else { b";" }])
-            .flatten()
-            .copied()
-            .collect();
-        for (doc, bytes) in game.documents.iter().zip(json) {
-            let named: [&[u8]; 6] = [
-                b"game",
-                entry,
-                &locales,
-                doc.locale.as_bytes(),
-                if doc.is_default { b"default" } else { b"other" },
-                bytes,
-            ];
-            parts.push(Part {
-                key: Key::new(salt, false, &[&[b"api".as_slice()], &named[..]].concat()),
-                work: Work::Api(game, doc, bytes),
-            });
-            parts.push(Part {
-                key: Key::new(
-                    salt,
-                    true,
-                    &[&[b"page".as_slice(), now_text.as_bytes()], &named[..]].concat(),
-                ),
-                work: Work::Page(game, doc, now),
-            });
+            .zip(&checked.games)
+            .all(|(a, b)| *a == b.game);
+    anyhow::ensure!(
+        unchanged,
+        "`games.json` changed during the build; build again"
+    );
+    let salt = how.cache.map(|(_, salt)| salt);
+    let default_salt;
+    let salt = match salt {
+        Some(salt) => salt,
+        None => {
+            default_salt = CacheSalt::current();
+            &default_salt
         }
+    };
+    let now_text = how.now.format("%Y-%m-%dT%H:%M:%S%.f").to_string();
+    let done: Vec<(GameSummary, Tally)> = registry
+        .par_iter()
+        .with_max_len(1)
+        .map(|game| {
+            let loaded = load::load_game(root, game);
+            let full = validator.game(&loaded, check_options, true);
+            drop(loaded);
+            anyhow::ensure!(
+                !full.diagnostics.iter().any(Diagnostic::is_error),
+                "the files of `{}` changed during the build; build again",
+                game.id
+            );
+            let output = output_of(full.game, full.documents);
+            render_game(output, salt, &now_text, how, staging)
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let mut tally = Tally::default();
+    let mut summaries = Vec::with_capacity(done.len());
+    for (summary, counted) in done {
+        tally = tally + counted;
+        summaries.push(summary);
     }
+    let games: Vec<GameOutput> = summaries.iter().map(|s| s.game.clone()).collect();
     let shared = [
-        (index_file(&games, &inputs), false),
+        (index_file(&summaries), false),
         (
             OutputFile {
                 path: layout::SCHEMA_PATH.to_owned(),
@@ -501,231 +522,111 @@ pub(crate) fn render(
             },
             false,
         ),
-        (pages::render_index(&games, now)?, true),
+        (pages::render_index(&games, how.now)?, true),
         (pages::render_not_found()?, false),
         (publish::render_headers(&games), false),
     ];
-    for (file, now_dependent) in shared {
-        parts.push(Part {
+    let parts: Vec<Part<'_>> = shared
+        .into_iter()
+        .map(|(file, now_dependent)| Part {
             key: Key::new(
                 salt,
                 now_dependent,
-                &[b"file", file.path.as_bytes(), &file.bytes],
+                &[
+                    b"file",
+                    how.compression.name().as_bytes(),
+                    file.path.as_bytes(),
+                    &file.bytes,
+                ],
             ),
             work: Work::Ready(file),
-        });
-    }
-
-    let Ran {
-        done,
-        early,
-        primary,
-    } = run_parts(parts, how, early)?;
-
-    let mut rendered = Rendered {
-        early,
-        files: Vec::new(),
-        reused: 0,
-        rendered: 0,
-        stored: 0,
-        deferred: 0,
-    };
-    let mut entries = Vec::new();
-    for part in done {
-        if part.hit {
-            rendered.reused += 1;
-        } else {
-            rendered.rendered += 1;
-        }
-        rendered.stored += usize::from(part.stored);
-        rendered.deferred += part.deferred;
-        entries.extend(part.entries);
-    }
-    // A sibling never replaces a file of the same name.
-    rendered.files = entries
-        .into_iter()
-        .filter(|e| !e.sibling || !primary.contains(&e.file.path))
-        .map(|e| e.file)
-        .collect();
-    rendered.files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(rendered)
-}
-
-/// What the plan produced: each part's files, the paths handed to the
-/// `early` hook, and the paths of every primary (not sibling) file.
-struct Ran {
-    done: Vec<Done>,
-    early: std::collections::HashSet<String>,
-    primary: std::collections::HashSet<String>,
-}
-
-/// What one part produced.
-struct Done {
-    entries: Vec<cache::Entry>,
-    hit: bool,
-    stored: bool,
-    deferred: usize,
-}
-
-/// A part after its cache lookup: its entries, or its rendered files still
-/// to be compressed.
-enum Looked {
-    Hit(Vec<cache::Entry>),
-    Miss { key: Key, files: Vec<OutputFile> },
-}
-
-/// Runs the plan in three steps: every part is looked up in the cache or
-/// rendered (in parallel); then the text files of every rendered part are
-/// compressed, largest first, so that after a one-file edit the one big
-/// page does not wait behind small files on the same core; then each
-/// rendered part is assembled and stored (unless its brotli was deferred).
-fn run_parts(
-    parts: Vec<Part<'_>>,
-    how: &Render<'_>,
-    early: impl FnOnce(&[OutputFile]) -> anyhow::Result<()> + Send,
-) -> anyhow::Result<Ran> {
-    let looked: Vec<Looked> = parts
-        .into_par_iter()
-        .with_max_len(1)
-        .map(|part| look_up_or_render(part, how))
-        .collect::<anyhow::Result<_>>()?;
-
-    // What is known now: every primary file, and the cached siblings (a
-    // sibling never replaces a file of the same name).
-    let mut primary = std::collections::HashSet::new();
-    for part in &looked {
-        match part {
-            Looked::Hit(entries) => primary.extend(
-                entries
-                    .iter()
-                    .filter(|e| !e.sibling)
-                    .map(|e| e.file.path.clone()),
-            ),
-            Looked::Miss { files, .. } => primary.extend(files.iter().map(|f| f.path.clone())),
-        }
-    }
-    let known: Vec<OutputFile> = looked
-        .iter()
-        .flat_map(|part| match part {
-            Looked::Hit(entries) => entries
-                .iter()
-                .filter(|e| !e.sibling || !primary.contains(&e.file.path))
-                .map(|e| e.file.clone())
-                .collect::<Vec<_>>(),
-            Looked::Miss { files, .. } => files.clone(),
         })
         .collect();
-
-    // Identical files of a part (a game's default-locale document under two
-    // names) are compressed once: `first` maps each file to its source.
-    let mut jobs: Vec<(usize, usize)> = Vec::new();
-    let mut sources: Vec<Vec<usize>> = Vec::with_capacity(looked.len());
-    for (p, part) in looked.iter().enumerate() {
-        let mut source = Vec::new();
-        if let Looked::Miss { files, .. } = part {
-            let mut first: std::collections::HashMap<&[u8], usize> = Default::default();
-            for (i, file) in files.iter().enumerate() {
-                let s = *first.entry(&file.bytes).or_insert(i);
-                if s == i {
-                    jobs.push((p, i));
-                }
-                source.push(s);
-            }
-        }
-        sources.push(source);
-    }
-    let size = |&(p, i): &(usize, usize)| match &looked[p] {
-        Looked::Miss { files, .. } => files[i].bytes.len(),
-        Looked::Hit(_) => 0,
-    };
-    jobs.sort_by_key(|job| std::cmp::Reverse(size(job)));
-    let brotli = !how.defer_brotli;
-    let (handed, compressed) = rayon::join(
-        || early(&known),
-        || -> Vec<Vec<OutputFile>> {
-            jobs.par_iter()
-                .with_max_len(1)
-                .map(|&(p, i)| match &looked[p] {
-                    Looked::Miss { files, .. } => publish::siblings(&files[i], brotli),
-                    Looked::Hit(_) => Vec::new(),
-                })
-                .collect()
-        },
-    );
-    handed?;
-    let early_paths = known.into_iter().map(|f| f.path).collect();
-    let siblings: std::collections::HashMap<(usize, usize), Vec<OutputFile>> =
-        jobs.into_iter().zip(compressed).collect();
-
-    let mut done = Vec::with_capacity(looked.len());
-    let mut to_store = Vec::new();
-    for (p, (part, source)) in looked.into_iter().zip(sources).enumerate() {
-        let (key, files) = match part {
-            Looked::Hit(entries) => {
-                done.push(Done {
-                    entries,
-                    hit: true,
-                    stored: false,
-                    deferred: 0,
-                });
-                continue;
-            }
-            Looked::Miss { key, files } => (key, files),
-        };
-        let deferred = if brotli {
-            0
-        } else {
-            files.iter().filter(|f| layout::is_text(&f.path)).count()
-        };
-        let mut entries = Vec::with_capacity(files.len() * 3);
-        for (file, &s) in files.iter().zip(&source) {
-            let own = siblings.get(&(p, s)).map(Vec::as_slice).unwrap_or_default();
-            entries.push(cache::Entry {
-                file: file.clone(),
-                sibling: false,
-            });
-            entries.extend(own.iter().map(|sib| cache::Entry {
-                file: OutputFile {
-                    path: format!("{}{}", file.path, &sib.path[files[s].path.len()..]),
-                    bytes: sib.bytes.clone(),
-                },
-                sibling: true,
-            }));
-        }
-        if deferred == 0 {
-            to_store.push((done.len(), key));
-        }
-        done.push(Done {
-            entries,
-            hit: false,
-            stored: false,
-            deferred,
-        });
-    }
-    if let Some((cache, _)) = how.cache {
-        // A failed write costs the next build time, nothing else.
-        let stored: Vec<usize> = to_store
-            .par_iter()
-            .filter(|(i, key)| cache.put(key, &done[*i].entries).is_ok())
-            .map(|(i, _)| *i)
-            .collect();
-        for i in stored {
-            done[i].stored = true;
-        }
-    }
-    Ok(Ran {
-        done,
-        early: early_paths,
-        primary,
-    })
+    let shared = parts
+        .into_par_iter()
+        .map(|part| run_part(part, how, staging))
+        .try_reduce(Tally::default, |a, b| Ok(a + b))?;
+    Ok(tally + shared)
 }
 
-/// Takes a part from the cache, or renders its files (uncompressed).
-fn look_up_or_render(part: Part<'_>, how: &Render<'_>) -> anyhow::Result<Looked> {
+/// Renders the parts of one game into the staging directory: one part per
+/// document and output kind, so editing one locale's file renders and
+/// compresses that locale's files only. A document's files depend on the
+/// game's registry entry, the locales it has documents in (the pages link
+/// to each other), the document itself and the compression; its page on
+/// "now" too.
+fn render_game(
+    mut game: GameOutput,
+    salt: &CacheSalt,
+    now_text: &str,
+    how: &Render<'_>,
+    staging: &write::Staging,
+) -> anyhow::Result<(GameSummary, Tally)> {
+    let entry = serde_json::to_vec(&game.game).unwrap_or_default();
+    let json: Vec<Vec<u8>> = game.documents.iter().map(LocaleDocument::to_json).collect();
+    let locales: Vec<u8> = game
+        .documents
+        .iter()
+        .flat_map(|d| [d.locale.as_bytes(), if d.is_default { b"*;" } else { b";" }])
+        .flatten()
+        .copied()
+        .collect();
+    let compression = how.compression.name().as_bytes();
+    let mut parts = Vec::with_capacity(game.documents.len() * 2);
+    for (doc, bytes) in game.documents.iter().zip(&json) {
+        let named: [&[u8]; 7] = [
+            b"game",
+            &entry,
+            &locales,
+            doc.locale.as_bytes(),
+            if doc.is_default { b"default" } else { b"other" },
+            compression,
+            bytes,
+        ];
+        parts.push(Part {
+            key: Key::new(salt, false, &[&[b"api".as_slice()], &named[..]].concat()),
+            work: Work::Api(&game, doc, bytes),
+        });
+        parts.push(Part {
+            key: Key::new(
+                salt,
+                true,
+                &[&[b"page".as_slice(), now_text.as_bytes()], &named[..]].concat(),
+            ),
+            work: Work::Page(&game, doc, how.now),
+        });
+    }
+    let tally = parts
+        .into_par_iter()
+        .with_max_len(1)
+        .map(|part| run_part(part, how, staging))
+        .try_reduce(Tally::default, |a, b| Ok(a + b))?;
+    let digests = json
+        .iter()
+        .map(|bytes| (hex::encode(Sha256::digest(bytes)), bytes.len()))
+        .collect();
+    // The shared files need only the headers of the documents.
+    for doc in &mut game.documents {
+        doc.document.activities = Vec::new();
+        doc.times.activities = Vec::new();
+    }
+    Ok((GameSummary { game, digests }, tally))
+}
+
+/// Runs one part: takes its files from the cache, or renders them, writes
+/// them, compresses the text files among them (identical files once: a
+/// game's default-locale document under two names) and writes and stores
+/// the siblings (unless brotli was deferred).
+fn run_part(part: Part<'_>, how: &Render<'_>, staging: &write::Staging) -> anyhow::Result<Tally> {
     if let Some((cache, _)) = how.cache
         && let Some(entries) = cache.get(&part.key)
     {
-        return Ok(Looked::Hit(entries));
+        let files: Vec<OutputFile> = entries.into_iter().map(|e| e.file).collect();
+        staging.write(&files)?;
+        return Ok(Tally {
+            reused: 1,
+            ..Tally::of(&files)
+        });
     }
     let files = match part.work {
         Work::Api(game, doc, json) => {
@@ -736,10 +637,87 @@ fn look_up_or_render(part: Part<'_>, how: &Render<'_>) -> anyhow::Result<Looked>
         Work::Page(game, doc, now) => vec![pages::render_page(game, doc, now)?],
         Work::Ready(file) => vec![file],
     };
-    Ok(Looked::Miss {
-        key: part.key,
-        files,
-    })
+    let brotli = !how.defer_brotli;
+    let (written, compressed) = rayon::join(
+        || staging.write(&files),
+        || -> Vec<Vec<OutputFile>> {
+            let mut first: std::collections::HashMap<&[u8], usize> = Default::default();
+            let sources: Vec<usize> = files
+                .iter()
+                .enumerate()
+                .map(|(i, file)| *first.entry(&file.bytes).or_insert(i))
+                .collect();
+            let unique: Vec<Vec<OutputFile>> = (0..files.len())
+                .into_par_iter()
+                .map(|i| {
+                    if sources[i] == i {
+                        publish::siblings(&files[i], how.compression, brotli)
+                    } else {
+                        Vec::new()
+                    }
+                })
+                .collect();
+            // Each file gets the siblings of its first copy, renamed.
+            files
+                .iter()
+                .zip(&sources)
+                .map(|(file, &s)| {
+                    unique[s]
+                        .iter()
+                        .map(|sib| OutputFile {
+                            path: format!("{}{}", file.path, &sib.path[files[s].path.len()..]),
+                            bytes: sib.bytes.clone(),
+                        })
+                        .collect()
+                })
+                .collect()
+        },
+    );
+    written?;
+    let deferred = if brotli || how.compression == Compression::None {
+        0
+    } else {
+        files.iter().filter(|f| layout::is_text(&f.path)).count()
+    };
+    let mut entries = Vec::with_capacity(files.len() * 3);
+    for (file, siblings) in files.into_iter().zip(compressed) {
+        entries.push(cache::Entry {
+            file,
+            sibling: false,
+        });
+        entries.extend(siblings.into_iter().map(|file| cache::Entry {
+            file,
+            sibling: true,
+        }));
+    }
+    let siblings: Vec<OutputFile> = entries
+        .iter()
+        .filter(|e| e.sibling)
+        .map(|e| e.file.clone())
+        .collect();
+    staging.write(&siblings)?;
+    // A failed cache write costs the next build time, nothing else.
+    let stored = deferred == 0
+        && how
+            .cache
+            .is_some_and(|(cache, _)| cache.put(&part.key, &entries).is_ok());
+    let mut tally = Tally::of(entries.iter().map(|e| &e.file));
+    tally.rendered = 1;
+    tally.stored = usize::from(stored);
+    tally.deferred = deferred;
+    Ok(tally)
+}
+
+impl Tally {
+    /// The count and bytes of `files`.
+    fn of<'a>(files: impl IntoIterator<Item = &'a OutputFile>) -> Tally {
+        let mut tally = Tally::default();
+        for file in files {
+            tally.files += 1;
+            tally.bytes += file.bytes.len() as u64;
+        }
+        tally
+    }
 }
 
 /// The JSON API: `<game>.json` for the default locale and `<game>-<locale>.json` for every locale.
@@ -779,16 +757,14 @@ fn doc_api_files(game: &GameOutput, doc: &LocaleDocument, bytes: &[u8]) -> Vec<O
 }
 
 /// `api/v1/games.json` ([`layout::Index`]): what a client needs to find every file.
-/// `inputs` holds each game's documents' JSON, in the order of its documents.
-fn index_file(games: &[GameOutput], inputs: &[(Vec<u8>, Vec<Vec<u8>>)]) -> OutputFile {
+fn index_file(games: &[GameSummary]) -> OutputFile {
     let mut entries = Vec::new();
-    for (game, (_, json)) in games.iter().zip(inputs) {
+    for GameSummary { game, digests } in games {
         let Some(default) = game.documents.iter().find(|d| d.is_default) else {
             continue;
         };
         let mut files = Vec::new();
-        for (doc, bytes) in game.documents.iter().zip(json) {
-            let sha256 = hex::encode(Sha256::digest(bytes));
+        for (doc, (sha256, bytes)) in game.documents.iter().zip(digests) {
             let mut names = vec![false];
             if doc.is_default {
                 names.insert(0, true);
@@ -801,7 +777,7 @@ fn index_file(games: &[GameOutput], inputs: &[(Vec<u8>, Vec<Vec<u8>>)]) -> Outpu
                     path: layout::url(&path("json")),
                     calendar: layout::url(&path("ics")),
                     sha256: sha256.clone(),
-                    bytes: bytes.len() as u64,
+                    bytes: *bytes as u64,
                 });
             }
         }

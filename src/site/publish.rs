@@ -8,7 +8,7 @@
 
 use std::io::Write as _;
 
-use flate2::{Compression, GzBuilder};
+use flate2::GzBuilder;
 
 use super::{GameOutput, OutputFile};
 use crate::layout::{self, API_CACHE, PAGE_CACHE, is_text};
@@ -80,17 +80,17 @@ fn rule(out: &mut String, path: &str, headers: &[(&str, &str)]) {
     out.push('\n');
 }
 
-/// Adds a `.br` (brotli, quality 10) and a `.gz` (gzip, best, no name and no
-/// time in the header) sibling after every text file, each only when it is
+/// Adds a `.br` (brotli) and a `.gz` (gzip, no name and no time in the
+/// header) sibling at `level` after every text file, each only when it is
 /// smaller than the original. Files that already have such a sibling, the
 /// siblings themselves and `_headers` are left alone. Deterministic: the same
 /// files give the same bytes.
-pub fn add_precompressed(files: &mut Vec<OutputFile>) {
+pub fn add_precompressed(files: &mut Vec<OutputFile>, level: Compression) {
     let existing: std::collections::BTreeSet<String> =
         files.iter().map(|f| f.path.clone()).collect();
     let mut out = Vec::with_capacity(files.len() * 3);
     for file in files.drain(..) {
-        let siblings: Vec<OutputFile> = siblings(&file, true)
+        let siblings: Vec<OutputFile> = siblings(&file, level, true)
             .into_iter()
             .filter(|s| !existing.contains(&s.path))
             .collect();
@@ -100,19 +100,64 @@ pub fn add_precompressed(files: &mut Vec<OutputFile>) {
     *files = out;
 }
 
-/// The `.br` (when `brotli`) and `.gz` siblings of `file`, each only when it
-/// is a text file and the sibling is smaller than the original.
-pub fn siblings(file: &OutputFile, brotli: bool) -> Vec<OutputFile> {
+/// How hard the precompressed siblings are squeezed: a build's
+/// `--compress`. The default is fast, since most hosts compress on the fly
+/// and the siblings serve `serve` and a CDN rule fed by `publish
+/// --precompressed`; BENCHMARKS.md has the size cost of each level.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Compression {
+    /// Brotli at quality [`FAST_BROTLI`] and gzip at level [`FAST_GZIP`].
+    #[default]
+    Fast,
+    /// Brotli at quality 11 and gzip at level 9: the smallest files, at
+    /// tens of times the CPU time of `Fast`.
+    Max,
+    /// No siblings.
+    None,
+}
+
+/// The brotli quality of [`Compression::Fast`].
+pub const FAST_BROTLI: u32 = 5;
+/// The gzip level of [`Compression::Fast`].
+pub const FAST_GZIP: u32 = 6;
+
+impl Compression {
+    /// The name of the level, as `--compress` spells it; part of the build
+    /// cache's key, so a build at another level misses the cache.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::Fast => "fast",
+            Compression::Max => "max",
+            Compression::None => "none",
+        }
+    }
+
+    /// `(brotli quality, gzip level)`, or `None` for no siblings.
+    fn levels(self) -> Option<(u32, u32)> {
+        match self {
+            Compression::Fast => Some((FAST_BROTLI, FAST_GZIP)),
+            Compression::Max => Some((11, 9)),
+            Compression::None => None,
+        }
+    }
+}
+
+/// The `.br` (when `brotli`) and `.gz` siblings of `file` at `level`, each
+/// only when it is a text file and the sibling is smaller than the original.
+pub fn siblings(file: &OutputFile, level: Compression, brotli: bool) -> Vec<OutputFile> {
+    let Some((quality, gzip)) = level.levels() else {
+        return Vec::new();
+    };
     if !is_text(&file.path) {
         return Vec::new();
     }
     let (br, gz) = if brotli {
         rayon::join(
-            || Some(brotli_bytes(&file.bytes)),
-            || gzip_bytes(&file.bytes),
+            || Some(brotli_bytes(&file.bytes, quality)),
+            || gzip_bytes(&file.bytes, gzip),
         )
     } else {
-        (None, gzip_bytes(&file.bytes))
+        (None, gzip_bytes(&file.bytes, gzip))
     };
     [("br", br), ("gz", Some(gz))]
         .into_iter()
@@ -126,17 +171,14 @@ pub fn siblings(file: &OutputFile, brotli: bool) -> Vec<OutputFile> {
         .collect()
 }
 
-/// Brotli at quality 10, with a window no larger than the input needs
-/// (16 MiB at most): the encoder's tables grow with the window, and for the
-/// small files of a site a 4 MiB window costs far more time and memory than
-/// the compression itself, for the same ratio. Quality 11 makes the bundled
-/// site's text 1.6 % smaller (71.8 against 72.9 KB) at twice the CPU time
-/// (512 against 268 ms), and a one-file rebuild waits on the largest page's
-/// compression: 41 ms at 11, 18 ms at 10 (BENCHMARKS.md).
-pub fn brotli_bytes(input: &[u8]) -> Vec<u8> {
+/// Brotli at `quality` (0 to 11), with a window no larger than the input
+/// needs (16 MiB at most): the encoder's tables grow with the window, and
+/// for the small files of a site a 4 MiB window costs far more time and
+/// memory than the compression itself, for the same ratio.
+pub fn brotli_bytes(input: &[u8], quality: u32) -> Vec<u8> {
     let needed = usize::BITS - input.len().max(1).leading_zeros();
     let params = brotli::enc::BrotliEncoderParams {
-        quality: 10,
+        quality: quality.min(11) as i32,
         lgwin: needed.clamp(10, 24) as i32,
         size_hint: input.len(),
         ..Default::default()
@@ -147,12 +189,12 @@ pub fn brotli_bytes(input: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Gzip at the best level, with no file name, mtime 0 and a fixed OS byte.
-pub fn gzip_bytes(input: &[u8]) -> Vec<u8> {
+/// Gzip at `level` (0 to 9), with no file name, mtime 0 and a fixed OS byte.
+pub fn gzip_bytes(input: &[u8], level: u32) -> Vec<u8> {
     let mut encoder = GzBuilder::new()
         .mtime(0)
         .operating_system(255)
-        .write(Vec::new(), Compression::best());
+        .write(Vec::new(), flate2::Compression::new(level.min(9)));
     // Writing into a Vec cannot fail.
     let _ = encoder.write_all(input);
     encoder.finish().unwrap_or_default()

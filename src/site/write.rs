@@ -214,33 +214,34 @@ impl Staging {
         Ok(Staging { out, dir, previous })
     }
 
-    /// Writes `files` into the staging directory, on every core. A file
+    /// Writes `files` into the staging directory, creating the folders they
+    /// need. Callers write as they finish files, from any thread. A file
     /// whose bytes the previous site already holds is linked, not written
     /// again: after a one-file edit almost every file is linked.
     pub fn write(&self, files: &[OutputFile]) -> anyhow::Result<()> {
-        let dirs: std::collections::BTreeSet<&Path> = files
-            .iter()
-            .filter_map(|f| Path::new(&f.path).parent())
-            .collect();
-        for dir in dirs {
-            let dir = self.dir.path().join(dir);
-            fs::create_dir_all(&dir)
-                .with_context(|| format!("cannot create `{}`", dir.display()))?;
-        }
-        files.par_iter().with_max_len(8).try_for_each(|file| {
+        let mut made: Option<&Path> = None;
+        for file in files {
             let path = self.dir.path().join(&file.path);
+            let parent = Path::new(&file.path).parent();
+            if parent.is_some() && parent != made {
+                let dir = self.dir.path().join(parent.unwrap_or(Path::new("")));
+                fs::create_dir_all(&dir)
+                    .with_context(|| format!("cannot create `{}`", dir.display()))?;
+                made = parent;
+            }
             if let Some(previous) = &self.previous {
                 let old = previous.join(&file.path);
                 if holds_exactly(&old, &file.bytes) && fs::hard_link(&old, &path).is_ok() {
-                    return Ok(());
+                    continue;
                 }
             }
             let mut handle = fs::File::create(&path)
                 .with_context(|| format!("cannot write `{}`", path.display()))?;
             handle
                 .write_all(&file.bytes)
-                .with_context(|| format!("cannot write `{}`", path.display()))
-        })
+                .with_context(|| format!("cannot write `{}`", path.display()))?;
+        }
+        Ok(())
     }
 
     /// Marks the staging directory as a site and puts it at the output; the
