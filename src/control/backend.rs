@@ -620,7 +620,15 @@ impl Supervisor {
             process.stdin.flush().await
         }
         .await;
-        written.map_err(|e| Error::Backend(format!("backend not running: cannot write to it: {e}")))
+        if let Err(e) = written {
+            // It died just now: let its exit be recorded before answering.
+            let mut exited = process.exited.clone();
+            let _ = tokio::time::timeout(EXIT_GRACE, exited.wait_for(Option::is_some)).await;
+            return Err(Error::Backend(format!(
+                "backend not running: cannot write to it: {e}"
+            )));
+        }
+        Ok(())
     }
 
     /// Sends a `--json` command and waits for its answer.
