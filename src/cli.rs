@@ -169,6 +169,14 @@ pub enum StatusFormat {
     Json,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiffFormat {
+    /// per file: what is added, changed or removed, then a summary line
+    Text,
+    /// one JSON object with `against`, `changes` and `files`
+    Json,
+}
+
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     #[command(flatten)]
@@ -221,8 +229,8 @@ pub struct DiffArgs {
     #[arg(long)]
     pub against: String,
     /// Output format
-    #[arg(long, value_enum, default_value_t = StatusFormat::Text)]
-    pub format: StatusFormat,
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    pub format: DiffFormat,
     /// Request timeout in seconds
     #[arg(long, default_value_t = 20)]
     pub timeout: u64,

@@ -19,7 +19,8 @@
 //! - `main.rs`: thin; parses the command line, runs it, maps errors to exit 2.
 //! - [`cli`]: clap types.
 //! - [`cmd`]: one function per subcommand; glue only.
-//! - [`model`]: serde types of `games.json` and activity documents; no I/O.
+//! - [`model`]: serde types of `games.json` and activity documents, and the
+//!   one rule for counting days ([`model::days`]); no I/O.
 //! - [`json`]: the strict JSON parser with byte spans and duplicate keys; a leaf.
 //! - [`layout`]: the published layout, one owner for every fact of it: the
 //!   path of every file of the site, the typed index `api/v1/games.json`

@@ -297,6 +297,83 @@ fn status_lists_the_most_urgent_first() {
     let output = run(root.path(), &["status", "--now", "2026-11-20T00:00:00"]);
     let text = stdout(&output);
     assert!(text.starts_with("GAME"), "{text}");
-    assert!(text.contains("8 days overdue"), "{text}");
+    // 7 days and 20 hours after 2026-11-12T03:59:59: whole days, rounded down.
+    assert!(text.contains("7 days overdue"), "{text}");
     assert!(text.contains("missing: data/demo/ja-JP.json"), "{text}");
+}
+
+/// Issue 17: one instant gives one day count in `check`, `status` and the
+/// pages (whole days, rounded down; `model::days`). Star Rail 4.6 of the
+/// bundled data ends 2026-11-25T05:59:59.
+#[test]
+fn one_instant_gives_one_day_count_everywhere() {
+    let root = tempfile::tempdir().unwrap();
+    crate::util::copy_tree(&crate_root().join("data"), &root.path().join("data"));
+    std::fs::copy(
+        crate_root().join("games.json"),
+        root.path().join("games.json"),
+    )
+    .unwrap();
+    let cases = [
+        // 1 day 8 hours left: status and pages said 1 and 2.
+        (
+            "2026-11-23T21:36:00",
+            "1 day left",
+            None,
+            Some(("1 day left", "剩余 1 天 ·")),
+        ),
+        // 18 hours over: check said "18 hours ago", status "1 day overdue".
+        (
+            "2026-11-26T00:00:00",
+            "less than a day overdue",
+            Some("less than a day ago"),
+            None,
+        ),
+        // 36 days 18 hours over: status said 37.
+        (
+            "2027-01-01T00:00:00",
+            "36 days overdue",
+            Some("36 days ago"),
+            None,
+        ),
+    ];
+    for (now, status_left, check_ago, pages) in cases {
+        let output = run(root.path(), &["status", "--now", now]);
+        let text = stdout(&output);
+        let sr: Vec<&str> = text.lines().filter(|l| l.starts_with("sr ")).collect();
+        assert_eq!(sr.len(), 2, "{text}");
+        assert!(sr.iter().all(|l| l.contains(status_left)), "{now}: {text}");
+
+        let (_, report) = crate::util::check_json(root.path(), now);
+        let stale: Vec<&str> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "stale" && d["file"].as_str().unwrap().starts_with("data/sr/"))
+            .map(|d| d["message"].as_str().unwrap())
+            .collect();
+        match check_ago {
+            Some(ago) => {
+                let want = format!("the version ended on 2026-11-25 05:59 ({ago})");
+                assert_eq!(stale, [want.as_str(), want.as_str()], "{now}");
+            }
+            None => assert!(stale.is_empty(), "{now}: {stale:?}"),
+        }
+
+        let out = tempfile::tempdir().unwrap();
+        let site = out.path().join("site");
+        let output = run(
+            root.path(),
+            &["build", "--out", site.to_str().unwrap(), "--now", now],
+        );
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        if let Some((english, chinese)) = pages {
+            let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+            let star_rail = &index[index.find("id=\"game-sr\"").unwrap()..];
+            let card = &star_rail[..star_rail.find("class=\"links\"").unwrap()];
+            assert!(card.contains(english), "{now}: {card}");
+            let page = std::fs::read_to_string(site.join("sr/index.html")).unwrap();
+            assert!(page.contains(chinese), "{now}");
+        }
+    }
 }

@@ -204,13 +204,36 @@ fn tool_failures_exit_2() {
     assert!(stderr(&output).contains("YYYY-MM-DDTHH:MM:SS"));
 }
 
+/// Issue 17: run in the wrong folder (no `games.json`), every command that
+/// reads the data exits 2 with one line naming `--root`, and writes nothing
+/// there (`serve` used to keep running and create `.activity-site/`).
 #[test]
-fn a_root_without_games_json_is_a_diagnostic_not_a_crash() {
+fn a_root_without_games_json_stops_every_command_with_one_line() {
     let dir = tempfile::tempdir().unwrap();
-    let (code, report) = check_json(dir.path(), FIXTURE_NOW);
-    assert_eq!(code, 1);
-    assert_eq!(report["diagnostics"][0]["code"], "games-registry");
-    assert_eq!(report["diagnostics"][0]["message"], "games.json is missing");
+    let commands: [&[&str]; 6] = [
+        &["check"],
+        &["build"],
+        &["fmt"],
+        &["status"],
+        &["serve", "--addr", "127.0.0.1:0"],
+        &["diff", "--against", "http://127.0.0.1:9"],
+    ];
+    for args in commands {
+        let output = run(dir.path(), args);
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: no games.json in ") && err.contains("--root DIR"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(stdout(&output), "", "{args:?}");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            0,
+            "{args:?} wrote into the folder"
+        );
+    }
 }
 
 #[test]
@@ -335,4 +358,30 @@ fn syntax_fixes_repair_the_document() {
             "{name}: still broken after its fixes:\n{text}"
         );
     }
+}
+
+/// Issue 17: every example line of every `--help` is one command that the
+/// real argument parser accepts as written.
+#[test]
+fn every_help_example_parses() {
+    use clap::Parser as _;
+    let dir = tempfile::tempdir().unwrap();
+    let mut examples = 0;
+    for command in [
+        "check", "build", "fmt", "status", "serve", "diff", "import", "publish", "lsp",
+    ] {
+        let output = run(dir.path(), &[command, "--help"]);
+        assert_eq!(output.status.code(), Some(0), "{command}");
+        for line in stdout(&output).lines() {
+            let Some(example) = line.trim_start().strip_prefix("activity-site ") else {
+                continue;
+            };
+            let args = std::iter::once("activity-site").chain(example.split_whitespace());
+            if let Err(err) = activity_site::cli::Cli::try_parse_from(args) {
+                panic!("{command} --help: `{line}` does not parse:\n{err}");
+            }
+            examples += 1;
+        }
+    }
+    assert!(examples >= 10, "{examples} examples");
 }

@@ -252,8 +252,9 @@ fn the_index_shows_version_progress_and_days_left() {
     let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
     let index = file(&files, "index.html");
     assert!(index.contains("Version <strong>1.2</strong> · Song of Stars"));
-    // 2026-10-22 12:00 to 2026-11-10 03:59:59 is 18 days and 16 hours.
-    assert!(index.contains("19 days left"));
+    // 2026-10-22 12:00 to 2026-11-10 03:59:59 is 18 days and 16 hours:
+    // whole days, rounded down (`model::days`).
+    assert!(index.contains("18 days left"));
     assert!(index.contains(r#"aria-valuenow="53""#));
 }
 

@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::cli::{DiffArgs, StatusFormat};
+use crate::cli::{DiffArgs, DiffFormat};
 use crate::diagnostics::Format;
 use crate::fetch::{FetchError, Fetcher};
 use crate::layout;
@@ -59,8 +59,8 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
         Err(err) => anyhow::bail!("cannot fetch {index_url}: {err}"),
     }
     match args.format {
-        StatusFormat::Text => super::print_out(&report.to_text())?,
-        StatusFormat::Json => super::print_out(&report.to_json())?,
+        DiffFormat::Text => super::print_out(&report.to_text())?,
+        DiffFormat::Json => super::print_out(&report.to_json())?,
     }
     Ok(if report.has_changes() {
         ExitCode::from(1)

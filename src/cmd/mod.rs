@@ -20,6 +20,15 @@ mod serve;
 mod status;
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match &cli.command {
+        Command::Check(crate::cli::CheckArgs { common, .. })
+        | Command::Build(crate::cli::BuildArgs { common, .. })
+        | Command::Fmt(crate::cli::FmtArgs { common, .. })
+        | Command::Status(crate::cli::StatusArgs { common, .. })
+        | Command::Serve(crate::cli::ServeArgs { common, .. })
+        | Command::Diff(crate::cli::DiffArgs { common, .. }) => require_registry(&common.root)?,
+        Command::Import(_) | Command::Publish(_) | Command::Lsp(_) | Command::Mcp(_) => {}
+    }
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Build(args) => build::run(args),
@@ -33,6 +42,23 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Mcp(args) => mcp::run(args),
         Command::Backend(args) => backend::run(args),
     }
+}
+
+/// The commands that read the data refuse a root without `games.json` (run
+/// in the wrong folder) with one line, before they print an empty table,
+/// report a file that is not there, or create state in that folder. A root
+/// that cannot be read at all is the loader's error. `import` creates
+/// `games.json`, `publish` reads a built site, and `lsp` and `mcp` serve whatever
+/// folder an editor or agent opens (a missing registry is a diagnostic there).
+fn require_registry(root: &std::path::Path) -> anyhow::Result<()> {
+    if root.is_dir() && !root.join(crate::load::REGISTRY_PATH).exists() {
+        anyhow::bail!(
+            "no {} in {}: not a data folder; run in the data repository or pass --root DIR",
+            crate::load::REGISTRY_PATH,
+            root.display()
+        );
+    }
+    Ok(())
 }
 
 /// A progress bar on stderr with `template` (indicatif's), shown only on a

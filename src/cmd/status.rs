@@ -1,6 +1,7 @@
 use std::process::ExitCode;
 
 use crate::cli::{StatusArgs, StatusFormat};
+use crate::model::days;
 use crate::site;
 use crate::site::status::Row;
 use crate::validate;
@@ -35,10 +36,10 @@ fn table(rows: &[Row]) -> String {
             .to_vec(),
     ];
     for row in rows {
-        let left = match row.days_left {
-            Some(d) if d < 0 => format!("{} overdue", plural_days(-d)),
-            Some(d) => format!("{} left", plural_days(d)),
-            None => "-".to_string(),
+        let left = match (row.days_left, row.seconds_left) {
+            (Some(d), Some(s)) if s < 0 => format!("{} overdue", days::days_en(d)),
+            (Some(d), _) => format!("{} left", days::days_en(d)),
+            _ => "-".to_string(),
         };
         let state = match row.state {
             "missing" => format!("missing: {}", row.file),
@@ -80,12 +81,4 @@ fn table(rows: &[Row]) -> String {
         text.push('\n');
     }
     text
-}
-
-fn plural_days(n: i64) -> String {
-    if n == 1 {
-        "1 day".to_string()
-    } else {
-        format!("{n} days")
-    }
 }

@@ -8,6 +8,8 @@ use chrono::NaiveDateTime;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
+pub mod days;
+
 /// The time format of every date-time in the data: local time, no zone, no fraction.
 pub const TIME_FORMAT: &str = "%Y-%m-%dT%H:%M:%S";
 

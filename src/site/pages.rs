@@ -15,6 +15,7 @@ use serde::Serialize;
 
 use super::{GameOutput, LocaleDocument, OutputFile};
 use crate::layout;
+use crate::model::days::{days_en, whole_days};
 use crate::model::{Activity, Game};
 
 /// Renders `index.html`, `<game>/index.html` (default locale),
@@ -99,8 +100,9 @@ pub fn fingerprint() -> String {
 }
 
 /// The templates, compiled into the binary.
-const TEMPLATES: [(&str, &str); 5] = [
+const TEMPLATES: [(&str, &str); 6] = [
     ("base.html", include_str!("templates/base.html")),
+    ("activity.html", include_str!("templates/activity.html")),
     ("index.html", include_str!("templates/index.html")),
     ("game.html", include_str!("templates/game.html")),
     ("404.html", include_str!("templates/404.html")),
@@ -130,6 +132,7 @@ struct Ui {
     upcoming: &'static str,
     ongoing: &'static str,
     ended: &'static str,
+    ending_soon: &'static str,
     starts_before: &'static str,
     ends_after: &'static str,
     kind: &'static str,
@@ -169,6 +172,7 @@ const EN: Ui = Ui {
     upcoming: "Upcoming",
     ongoing: "Ongoing",
     ended: "Ended",
+    ending_soon: "Ending soonest",
     starts_before: "began before this version",
     ends_after: "continues after this version",
     kind: "Kind",
@@ -205,6 +209,7 @@ const ZH: Ui = Ui {
     upcoming: "未开始",
     ongoing: "进行中",
     ended: "已结束",
+    ending_soon: "即将结束",
     starts_before: "早于本版本开始",
     ends_after: "持续到本版本之后",
     kind: "类型",
@@ -253,6 +258,16 @@ struct IndexGame {
     window: WindowView,
     page_href: String,
     feeds: Vec<Feed>,
+    /// The ongoing activities that end soonest, at most three.
+    soonest: Vec<Soonest>,
+}
+
+/// An ongoing activity on the home page: what a player may miss.
+#[derive(Debug, Serialize)]
+struct Soonest {
+    name: String,
+    href: String,
+    remaining: String,
 }
 
 /// Links to one locale's page, JSON document and calendar.
@@ -306,7 +321,12 @@ struct GamePage {
     now_left: Option<String>,
     as_of: String,
     counts: Counts,
-    activities: Vec<ActivityView>,
+    /// Every activity of the document.
+    total: usize,
+    /// Ongoing (ending soonest first), then upcoming (starting soonest first).
+    current: Vec<ActivityView>,
+    /// Ended, most recently ended first: folded away on the page.
+    ended: Vec<ActivityView>,
 }
 
 /// A link to the same game in another (or this) locale.
@@ -349,6 +369,9 @@ struct ActivityView {
     starts_before: bool,
     ends_after: bool,
     cover: Option<String>,
+    /// The activity's window, for the order of the page.
+    #[serde(skip)]
+    at: (NaiveDateTime, NaiveDateTime),
 }
 
 #[derive(Debug, Serialize)]
@@ -488,6 +511,27 @@ fn index_game(game: &GameOutput, now: NaiveDateTime) -> anyhow::Result<IndexGame
             ics_href: api_file(g, d, "ics"),
         })
         .collect();
+    // The ongoing activities that end soonest (ties in the data's order).
+    let mut ongoing: Vec<(NaiveDateTime, usize, NaiveDateTime)> = doc
+        .times
+        .activities
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| {
+            t.filter(|(s, e)| *s <= now && now <= *e)
+                .map(|(s, e)| (e, i, s))
+        })
+        .collect();
+    ongoing.sort();
+    let soonest = ongoing
+        .into_iter()
+        .take(3)
+        .map(|(end, i, start)| Soonest {
+            name: doc.document.activities[i].name.clone(),
+            href: format!("{}#activity-{}", page_dir(g, doc), i + 1),
+            remaining: remaining(start, end, now, false),
+        })
+        .collect();
     Ok(IndexGame {
         id: g.id.clone(),
         name: g.name.get(&doc.locale, &g.default_locale).to_owned(),
@@ -496,6 +540,7 @@ fn index_game(game: &GameOutput, now: NaiveDateTime) -> anyhow::Result<IndexGame
         window: window_view(g, doc, now, &EN, false)?,
         page_href: page_dir(g, doc),
         feeds,
+        soonest,
     })
 }
 
@@ -567,6 +612,17 @@ fn game_page(
         }
         activities.push(view);
     }
+    let total = activities.len();
+    // A player opens the page to see what is on now: ongoing first (ending
+    // soonest first), then upcoming (starting soonest first), then ended
+    // (most recent first). The sorts are stable: ties keep the data's order.
+    let (mut ended, mut current): (Vec<_>, Vec<_>) =
+        activities.into_iter().partition(|a| a.status == "ended");
+    current.sort_by_key(|a| match a.status {
+        "ongoing" => (0, a.at.1),
+        _ => (1, a.at.0),
+    });
+    ended.sort_by_key(|a| std::cmp::Reverse(a.at.1));
 
     Ok(GamePage {
         lang: doc.locale.clone(),
@@ -584,7 +640,9 @@ fn game_page(
         now_left: (start..=end).contains(&now).then(|| pct(share(now))),
         as_of: display_time(now),
         counts,
-        activities,
+        total,
+        current,
+        ended,
     })
 }
 
@@ -630,6 +688,7 @@ fn activity_view(
         starts_before: a_start < start,
         ends_after: a_end > end,
         cover: activity.cover.clone().filter(|c| !c.is_empty()),
+        at: (a_start, a_end),
     })
 }
 
@@ -682,26 +741,23 @@ fn status_of(
 
 /// "12 days left", "starts in 3 days", "ended", in the page's language.
 fn remaining(start: NaiveDateTime, end: NaiveDateTime, now: NaiveDateTime, zh: bool) -> String {
-    let days_until = |t: NaiveDateTime| {
-        let secs = (t - now).num_seconds();
-        (secs + 86_399) / 86_400
-    };
+    // Whole days, rounded down: the one rule of `model::days`.
     if now < start {
-        let n = days_until(start);
+        let n = whole_days(now, start);
         match (zh, n) {
+            (true, 0) => "1 天内开始".to_owned(),
             (true, _) => format!("{n} 天后开始"),
-            (false, 1) => "starts within a day".to_owned(),
-            (false, _) => format!("starts in {n} days"),
+            (false, 0) => "starts within a day".to_owned(),
+            (false, _) => format!("starts in {}", days_en(n)),
         }
     } else if now > end {
         if zh { "已结束" } else { "ended" }.to_owned()
     } else {
-        let n = days_until(end);
+        let n = whole_days(now, end);
         match (zh, n) {
-            (true, 0 | 1) => "剩余不到 1 天".to_owned(),
+            (true, 0) => "剩余不到 1 天".to_owned(),
             (true, _) => format!("剩余 {n} 天"),
-            (false, 0 | 1) => "less than a day left".to_owned(),
-            (false, _) => format!("{n} days left"),
+            (false, _) => format!("{} left", days_en(n)),
         }
     }
 }

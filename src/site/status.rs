@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::model::parse_time;
+use crate::model::{days, parse_time};
 use crate::validate;
 
 use super::Checked;
@@ -22,8 +22,12 @@ pub struct Row {
     pub state: &'static str,
     pub version: Option<String>,
     pub end_time: Option<String>,
-    /// Whole days until the end (negative: overdue).
+    /// Whole days until the end, rounded towards zero (negative: overdue;
+    /// the one rule of `model::days`).
     pub days_left: Option<i64>,
+    /// Seconds until the end (negative: overdue), for the state and the order.
+    #[serde(skip)]
+    pub seconds_left: Option<i64>,
 }
 
 /// The rows of `checked` (a check that kept its documents) under `root`:
@@ -36,16 +40,13 @@ pub fn rows(root: &Path, checked: &Checked, options: &validate::Options) -> Vec<
             let file = game.game.data_path(locale);
             let exists = root.join(&file).is_file();
             let end = document.as_ref().and_then(|d| parse_time(&d.end_time));
-            let days_left = end.map(|end| {
-                let left = end - now;
-                // Round towards "more urgent": 0.5 days left is 0, 0.5 days over is -1.
-                left.num_seconds().div_euclid(86_400)
-            });
-            let state = match (exists, document, days_left) {
+            let days_left = end.map(|end| days::whole_days(now, end));
+            let seconds_left = end.map(|end| (end - now).num_seconds());
+            let state = match (exists, document, seconds_left) {
                 (false, _, _) => "missing",
                 (true, None, _) | (true, Some(_), None) => "invalid",
-                (true, Some(_), Some(d)) if d < 0 => "ended",
-                (true, Some(_), Some(d)) if d < 7 => "ending",
+                (true, Some(_), Some(s)) if s < 0 => "ended",
+                (true, Some(_), Some(_)) if days_left < Some(7) => "ending",
                 _ => "ok",
             };
             rows.push(Row {
@@ -56,15 +57,16 @@ pub fn rows(root: &Path, checked: &Checked, options: &validate::Options) -> Vec<
                 version: document.as_ref().map(|d| d.version.clone()),
                 end_time: document.as_ref().map(|d| d.end_time.clone()),
                 days_left,
+                seconds_left,
             });
         }
     }
     // Missing and broken files first, then by end time: ended first.
     rows.sort_by(|a, b| {
         let rank = |r: &Row| matches!(r.state, "missing" | "invalid");
-        (!rank(a), a.days_left, &a.game, &a.locale).cmp(&(
+        (!rank(a), a.seconds_left, &a.game, &a.locale).cmp(&(
             !rank(b),
-            b.days_left,
+            b.seconds_left,
             &b.game,
             &b.locale,
         ))

@@ -43,7 +43,7 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                 format!(
                     "the version ended on {} ({} ago)",
                     end.format("%Y-%m-%d %H:%M"),
-                    days(now - end)
+                    crate::model::days::days_en(crate::model::days::whole_days(end, now))
                 ),
                 Some("update the document to the current version".to_string()),
             );
@@ -105,8 +105,12 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                 }
             }
         }
+        // An activity that lasts the whole version ends when the version
+        // does (the maintenance time, such as 06:00:00): that is not the
+        // off-by-a-second mistake this rule looks for.
         if let Some(end) = end
             && end.second() != 59
+            && Some(end) != version_end
         {
             let suggested = end - chrono::Duration::seconds(i64::from(end.second()) + 1);
             let suggested = if end.second() == 0 {
@@ -182,16 +186,6 @@ impl std::fmt::Display for Base {
 /// A time as the data writes it.
 fn iso(time: NaiveDateTime) -> String {
     time.format(crate::model::TIME_FORMAT).to_string()
-}
-
-fn days(duration: chrono::Duration) -> String {
-    let days = duration.num_days();
-    if days >= 1 {
-        format!("{days} day{}", if days == 1 { "" } else { "s" })
-    } else {
-        let hours = duration.num_hours().max(1);
-        format!("{hours} hour{}", if hours == 1 { "" } else { "s" })
-    }
 }
 
 /// Reads and checks the date-time `field` of `object`; `None` when absent or invalid.
@@ -860,13 +854,16 @@ impl Reporter<'_> {
 }
 
 /// `locale-parity`: `other` must agree with the default locale's document on
-/// the version, its window and the set of activity time windows.
+/// the version, its window and the set of activity time windows. One warning
+/// per pair of files, naming every difference, at the first one.
 pub fn locale_parity(
     default: &Node<'_>,
     default_path: &str,
     other: &Node<'_>,
     report: &mut Reporter<'_>,
 ) {
+    let mut differences = Vec::new();
+    let mut at: Option<String> = None;
     for field in ["version", "startTime", "endTime"] {
         let (Some(a), Some(b)) = (
             default.get(field).and_then(Node::as_str),
@@ -875,79 +872,90 @@ pub fn locale_parity(
             continue;
         };
         if a != b {
-            report.value(
-                &format!("/{field}"),
-                "locale-parity",
-                Warning,
-                format!("`{field}` is `{b}` here but `{a}` in {default_path}"),
-                Some("locale files of one game describe the same version".to_string()),
-            );
+            differences.push(format!("`{field}` is `{b}` here, `{a}` there"));
+            at.get_or_insert_with(|| format!("/{field}"));
         }
     }
-    fn windows<'d>(doc: &'d Node<'_>) -> Vec<(&'d str, &'d str)> {
+    /// Each activity's time window, with its name and index.
+    fn windows<'d>(doc: &'d Node<'_>) -> Vec<((&'d str, &'d str), &'d str, usize)> {
         doc.get("activities")
             .and_then(Node::as_array)
             .map(|a| {
                 a.iter()
-                    .filter_map(|x| {
-                        Some((x.get("startTime")?.as_str()?, x.get("endTime")?.as_str()?))
+                    .enumerate()
+                    .filter_map(|(i, x)| {
+                        let window = (x.get("startTime")?.as_str()?, x.get("endTime")?.as_str()?);
+                        Some((
+                            window,
+                            x.get("name").and_then(Node::as_str).unwrap_or(""),
+                            i,
+                        ))
                     })
                     .collect()
             })
             .unwrap_or_default()
     }
     let ours = windows(other);
-    // The default locale's windows, counted; each of ours takes one.
     let theirs = windows(default);
-    let mut remaining: HashMap<(&str, &str), usize> = HashMap::with_capacity(theirs.len());
-    for window in theirs {
-        *remaining.entry(window).or_default() += 1;
+    // Match windows as multisets: each of ours takes one of theirs.
+    let mut remaining: HashMap<(&str, &str), Vec<usize>> = HashMap::with_capacity(theirs.len());
+    for (k, (window, _, _)) in theirs.iter().enumerate() {
+        remaining.entry(*window).or_default().push(k);
     }
-    let mut extra = Vec::new();
-    for (i, window) in ours.iter().enumerate() {
-        match remaining.get_mut(window) {
-            Some(n) if *n > 0 => *n -= 1,
-            _ => extra.push(i),
+    let mut only_here = Vec::new();
+    for (window, name, i) in &ours {
+        match remaining.get_mut(window).and_then(Vec::pop) {
+            Some(_) => {}
+            None => only_here.push((*window, *name, *i)),
         }
     }
-    let mut expected: Vec<(&str, &str)> = remaining
-        .into_iter()
-        .flat_map(|(w, n)| std::iter::repeat_n(w, n))
+    let mut only_there: Vec<_> = remaining
+        .into_values()
+        .flatten()
+        .map(|k| theirs[k])
         .collect();
-    expected.sort();
-    let extra_count = extra.len();
-    for i in extra {
-        let (start, end) = &ours[i];
-        report.value(
-            &format!("/activities/{i}"),
-            "locale-parity",
-            Warning,
-            format!("no activity in {default_path} runs from {start} to {end}"),
-            Some("translate the same activities with the same times in every locale".to_string()),
-        );
-    }
-    // A window changed in place is one extra here and one missing there: the
-    // warning at the activity says it, so only report what is missing beyond.
-    let missing = expected.len().saturating_sub(extra_count);
-    expected.truncate(missing);
-    if !expected.is_empty() {
-        expected.sort();
-        let list: Vec<String> = expected
+    only_there.sort_by_key(|(_, _, k)| *k);
+    let named = |list: &[((&str, &str), &str, usize)]| {
+        const SHOWN: usize = 5;
+        let mut names: Vec<String> = list
             .iter()
-            .map(|(s, e)| format!("{s} to {e}"))
+            .take(SHOWN)
+            .map(|((start, end), name, _)| format!("`{name}` ({start} to {end})"))
             .collect();
+        if list.len() > SHOWN {
+            names.push(format!("and {} more", list.len() - SHOWN));
+        }
+        names.join(", ")
+    };
+    let activities = |n: usize| if n == 1 { "activity" } else { "activities" };
+    if !only_here.is_empty() {
+        differences.push(format!(
+            "{} {} only here: {}",
+            only_here.len(),
+            activities(only_here.len()),
+            named(&only_here)
+        ));
+        at.get_or_insert_with(|| format!("/activities/{}", only_here[0].2));
+    }
+    if !only_there.is_empty() {
+        differences.push(format!(
+            "{} {} only there: {}",
+            only_there.len(),
+            activities(only_there.len()),
+            named(&only_there)
+        ));
+        at.get_or_insert_with(|| "/activities".to_string());
+    }
+    if let Some(at) = at {
         report.value(
-            "/activities",
+            &at,
             "locale-parity",
             Warning,
-            format!(
-                "{} activit{} of {default_path} {} no counterpart here: {}",
-                expected.len(),
-                if expected.len() == 1 { "y" } else { "ies" },
-                if expected.len() == 1 { "has" } else { "have" },
-                list.join(", ")
+            format!("differs from {default_path}: {}", differences.join("; ")),
+            Some(
+                "locale files of one game describe the same version and the same activities with the same times; update both"
+                    .to_string(),
             ),
-            Some("translate the same activities with the same times in every locale".to_string()),
         );
     }
 }
