@@ -27,7 +27,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Status(crate::cli::StatusArgs { common, .. })
         | Command::Serve(crate::cli::ServeArgs { common, .. })
         | Command::Diff(crate::cli::DiffArgs { common, .. }) => require_registry(&common.root)?,
-        Command::Import(_) | Command::Publish(_) | Command::Lsp(_) | Command::Mcp(_) => {}
+        Command::Import(_)
+        | Command::Publish(_)
+        | Command::Lsp(_)
+        | Command::Mcp(_)
+        | Command::Backend(_) => {}
     }
     match cli.command {
         Command::Check(args) => check::run(args),
