@@ -225,7 +225,8 @@ pub struct ServeArgs {
 pub struct DiffArgs {
     #[command(flatten)]
     pub common: Common,
-    /// Base URL of the deployed site (the API lives under <base>/api/v1)
+    /// Base URL of the deployed site, with http:// or https:// (the API lives
+    /// under <base>/api/v1; a base ending in /api/v1 is read as the site above it)
     #[arg(long)]
     pub against: String,
     /// Output format

@@ -18,11 +18,102 @@ pub enum Severity {
     Warning,
 }
 
+/// The rule a diagnostic comes from: a closed set, so the compiler finds
+/// every place a new rule must be handled. The kebab-case spelling
+/// ([`Code::as_str`]) is stable: it is what every output format prints.
+/// A new rule is a new variant here (and a row in the README's table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Code {
+    /// Not well-formed JSON; also a byte-order mark or invalid UTF-8.
+    JsonSyntax,
+    /// The same key twice in one object.
+    DuplicateKey,
+    /// Violates the JSON Schema.
+    Schema,
+    /// Not `YYYY-MM-DDTHH:MM:SS`, or an impossible date or time.
+    Datetime,
+    /// `endTime` not after `startTime`.
+    TimeOrder,
+    /// `cover` neither empty nor an absolute http(s) URL.
+    CoverUrl,
+    /// Two activities with the same name and start.
+    DuplicateActivity,
+    /// A bad `games.json`.
+    GamesRegistry,
+    /// A locale listed in `games.json` has no data file.
+    MissingFile,
+    /// A data file `games.json` does not list.
+    OrphanFile,
+    /// An activity outside its version's window.
+    OutsideVersion,
+    /// An `endTime` whose seconds are not `59`.
+    EndOfMinute,
+    /// Activities not in chronological order.
+    Unsorted,
+    /// Locale files of one game disagree.
+    LocaleParity,
+    /// The version has ended.
+    Stale,
+    /// Stray, control or invisible characters in a text field.
+    Whitespace,
+}
+
+impl Code {
+    /// Every rule, in the order of the README's table.
+    pub const ALL: &[Code] = &[
+        Code::JsonSyntax,
+        Code::DuplicateKey,
+        Code::Schema,
+        Code::Datetime,
+        Code::TimeOrder,
+        Code::CoverUrl,
+        Code::DuplicateActivity,
+        Code::GamesRegistry,
+        Code::MissingFile,
+        Code::OrphanFile,
+        Code::OutsideVersion,
+        Code::EndOfMinute,
+        Code::Unsorted,
+        Code::LocaleParity,
+        Code::Stale,
+        Code::Whitespace,
+    ];
+
+    /// The stable name every output format prints (`time-order`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Code::JsonSyntax => "json-syntax",
+            Code::DuplicateKey => "duplicate-key",
+            Code::Schema => "schema",
+            Code::Datetime => "datetime",
+            Code::TimeOrder => "time-order",
+            Code::CoverUrl => "cover-url",
+            Code::DuplicateActivity => "duplicate-activity",
+            Code::GamesRegistry => "games-registry",
+            Code::MissingFile => "missing-file",
+            Code::OrphanFile => "orphan-file",
+            Code::OutsideVersion => "outside-version",
+            Code::EndOfMinute => "end-of-minute",
+            Code::Unsorted => "unsorted",
+            Code::LocaleParity => "locale-parity",
+            Code::Stale => "stale",
+            Code::Whitespace => "whitespace",
+        }
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One problem found in the inputs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
-    /// Stable rule code, such as `schema` or `time-order`.
-    pub code: &'static str,
+    /// The rule, printed as its stable code (`schema`, `time-order`).
+    pub code: Code,
     pub severity: Severity,
     /// Path relative to the root, with forward slashes.
     pub file: String,
@@ -67,7 +158,7 @@ impl Diagnostic {
         help: Option<String>,
     ) -> Diagnostic {
         Diagnostic {
-            code: "json-syntax",
+            code: Code::JsonSyntax,
             severity: Severity::Error,
             file: file.to_string(),
             line,
@@ -111,7 +202,8 @@ pub fn locate(text: &str, start: usize, end: usize) -> Location {
     }
 }
 
-fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+/// The largest character boundary of `text` at or before byte `i`.
+pub fn floor_char_boundary(text: &str, mut i: usize) -> usize {
     while i > 0 && !text.is_char_boundary(i) {
         i -= 1;
     }
@@ -148,8 +240,13 @@ pub fn count(diagnostics: &[Diagnostic]) -> Counts {
 /// Sorts diagnostics by file, position and code, so output is stable.
 pub fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| {
-        (&a.file, a.line, a.column, a.code, &a.message)
-            .cmp(&(&b.file, b.line, b.column, b.code, &b.message))
+        (&a.file, a.line, a.column, a.code.as_str(), &a.message).cmp(&(
+            &b.file,
+            b.line,
+            b.column,
+            b.code.as_str(),
+            &b.message,
+        ))
     });
 }
 
@@ -191,7 +288,7 @@ pub fn render_github(diagnostics: &[Diagnostic]) -> String {
             escape_property(&d.file),
             d.line,
             d.column,
-            escape_property(d.code),
+            escape_property(d.code.as_str()),
             escape_data(&message)
         );
     }
@@ -236,7 +333,7 @@ pub fn render_human(
             cached = Some((d.file.as_str(), text, starts));
         }
         let (_, text, starts) = cached.as_ref().expect("cached above");
-        let title = level.primary_title(d.message.as_str()).id(d.code);
+        let title = level.primary_title(d.message.as_str()).id(d.code.as_str());
         let mut group = Group::with_title(title);
         let path_line;
         if let Some(text) = text.as_deref().filter(|_| d.line > 0) {
@@ -314,4 +411,19 @@ pub fn summary(counts: Counts) -> String {
         plural(counts.errors, "error"),
         plural(counts.warnings, "warning")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_prints_as_its_serialized_name() {
+        for code in Code::ALL {
+            assert_eq!(
+                serde_json::to_value(code).unwrap(),
+                serde_json::Value::from(code.as_str())
+            );
+        }
+    }
 }

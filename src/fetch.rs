@@ -122,6 +122,24 @@ impl Fetcher {
     }
 }
 
+/// The http(s) URL `arg` (given to `flag`), or an error that says how to
+/// fix it: a host typed without its scheme (`127.0.0.1:8765`,
+/// `example.com/site`) gets a help line to add `http://` or `https://`.
+pub fn http_url(flag: &str, arg: &str) -> anyhow::Result<reqwest::Url> {
+    if !arg.contains("://") {
+        anyhow::bail!(
+            "`{flag} {arg}` has no scheme\n\
+             help: add http:// or https:// in front: {flag} http://{arg}"
+        );
+    }
+    let url = reqwest::Url::parse(arg)
+        .map_err(|err| anyhow::anyhow!("`{flag} {arg}` is not a URL: {err}"))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        anyhow::bail!("`{flag} {arg}` is not an http(s) URL");
+    }
+    Ok(url)
+}
+
 /// A reqwest error with its causes, which say what actually went wrong
 /// (timed out, connection refused, DNS).
 fn describe(err: &reqwest::Error) -> String {

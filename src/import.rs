@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value};
 
 use crate::layout;
-use crate::model::Game;
+use crate::model::{Game, is_game_id};
 
 /// `$schema` of an imported data file, relative to `data/<game>/`.
 pub const DATA_SCHEMA: &str = "../../schema/activity.schema.json";
@@ -427,15 +427,6 @@ pub fn is_placeholder(game: &Game) -> bool {
         crate::model::Localized::Many(map) => map.values().next().map_or("", String::as_str),
     };
     source.contains(PLACEHOLDER_HOST)
-}
-
-fn is_game_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.split('-').all(|p| {
-            !p.is_empty()
-                && p.bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        })
 }
 
 /// Whether two data-file texts hold the same document (`$schema` aside).

@@ -49,6 +49,17 @@ pub const PAGE_CACHE: &str = "public, max-age=60, stale-while-revalidate=3600";
 /// Files whose name carries a hash of their content never change.
 pub const IMMUTABLE_CACHE: &str = "public, max-age=31536000, immutable";
 
+/// The site root of a base URL someone typed: trailing slashes dropped, and
+/// a base that already names the API (`…/api/v1` or `…/api/v1/activity`)
+/// cut back to the root the paths of this module are relative to.
+pub fn site_root(base: &str) -> &str {
+    let trimmed = base.trim_end_matches('/');
+    [ACTIVITY_DIR, API_DIR]
+        .iter()
+        .find_map(|dir| trimmed.strip_suffix(dir)?.strip_suffix('/'))
+        .map_or(trimmed, |root| root.trim_end_matches('/'))
+}
+
 /// The path of a game's document (`ext` `json`) or calendar (`ext` `ics`):
 /// `api/v1/activity/<game>.<ext>` for the default locale's un-suffixed name
 /// (`default_name`), else `api/v1/activity/<game>-<locale>.<ext>`.

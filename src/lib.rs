@@ -10,7 +10,8 @@
 //! [`site`] turns a clean tree into `site/`: the JSON API, its index and
 //! schema, iCalendar feeds and HTML pages. [`site::check`] drives the first
 //! two phases game by game on every core (checking is loading without
-//! building); [`site::build`] adds rendering and the atomic swap. `serve` ([`server`]) previews that
+//! building; [`site::check_documents`] also keeps the typed documents);
+//! [`site::build`] adds rendering and the atomic swap. `serve` ([`server`]) previews that
 //! site with live rebuilds and also mounts a simulated stand-in of the game
 //! task-automation control service ([`control`] behind [`api`] and [`mcp`]).
 //!
@@ -27,6 +28,13 @@
 //!   (written by `build`, read by `import`, `diff` and `publish`), and the
 //!   content type and cache policy of every kind of file (asked by `serve`,
 //!   `_headers` and `publish`); it depends on [`model`] only.
+//! - [`atomic`]: the one atomic file write (temporary file, fsync, rename,
+//!   fsync of the folder) of `fmt`, `import`, the build cache and the
+//!   control service's state; a leaf.
+//! - [`fetch`]: the one HTTP GET of `diff` and `import`: timeout, a size
+//!   limit per body, a bound on bodies in flight, one set of errors; a leaf.
+//! - [`chars`]: the base table of invisible characters, which the
+//!   `whitespace` rule and the control service's names extend; a leaf.
 //! - [`source`]: what `load` hands `validate` (source text, a game's files,
 //!   the opened root, a parsed file); data, no I/O.
 //! - [`load`]: reads the root, game by game, as text; encoding problems
@@ -39,7 +47,7 @@
 //!   inputs ([`site::cache`]), and the pure comparison behind `diff`; no
 //!   HTTP, no async.
 //! - [`import`]: published API files to a data tree (`import --from`); pure,
-//!   no I/O: `cmd/import.rs` reads folders and fetches URLs.
+//!   no I/O: `cmd/import.rs` reads folders and fetches URLs through [`fetch`].
 //! - [`publish`]: a built site to S3-compatible storage: the pure plan
 //!   (`publish::plan`: local files and the store's manifest to ordered
 //!   uploads and removals) and the storage I/O (`publish::store`,
@@ -81,8 +89,11 @@
 //!   `fmt` leaves files with errors alone.
 //! - Every rule is O(n log n) or better in activities and diagnostics;
 //!   columns count Unicode scalar values in every rule and output format.
-//! - [`control`] does not import [`site`], [`load`] or [`validate`].
-//! - [`guard`] imports nothing of the crate.
+//! - [`control`] does not import [`site`], [`load`] or [`validate`] (only
+//!   the leaves [`atomic`] and [`chars`]).
+//! - [`guard`], [`atomic`], [`fetch`] and [`chars`] import nothing of the crate.
+//! - Every file the tool replaces is written through [`atomic`]; every URL
+//!   it reads is fetched through [`fetch`], whose limit bounds memory.
 //! - [`lsp`] never writes a file (edits go back to the editor) and imports
 //!   neither [`control`] nor HTTP; it checks through [`site::check_with`],
 //!   never a pipeline of its own.
@@ -119,6 +130,7 @@
 pub mod agent;
 pub mod api;
 pub mod atomic;
+pub mod chars;
 pub mod cli;
 pub mod cmd;
 pub mod control;

@@ -20,7 +20,7 @@ use std::path::Path;
 use anyhow::Context as _;
 use serde_json::Value;
 
-use crate::diagnostics::{Diagnostic, Severity, locate};
+use crate::diagnostics::{Code, Diagnostic, Severity, locate};
 use crate::model::Game;
 use crate::source::{LoadedFile, LoadedGame, Overlay, Project, SourceFile};
 
@@ -47,7 +47,7 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
         Ok(Some(file)) => Some(file),
         Ok(None) => {
             diagnostics.push(Diagnostic {
-                code: "games-registry",
+                code: Code::GamesRegistry,
                 severity: Severity::Error,
                 file: REGISTRY_PATH.to_string(),
                 line: 1,

@@ -13,6 +13,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("json", &[]),
     // One atomic write and one HTTP fetch with limits, for every module.
     ("atomic", &[]),
+    // Character classes of the rules and of the control service's names.
+    ("chars", &[]),
     ("fetch", &[]),
     // The published layout: paths, the typed index, content types and
     // cache policies. A leaf beside `model`, so the pure `import` may read it.
@@ -21,7 +23,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("cli", &["diagnostics", "model", "publish"]),
     ("load", &["model", "diagnostics", "source"]),
     // Not `load`: the validator reads what the loader produced, never how.
-    ("validate", &["model", "diagnostics", "json", "source"]),
+    (
+        "validate",
+        &["model", "diagnostics", "json", "source", "chars"],
+    ),
     (
         "site",
         &[
@@ -36,7 +41,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     ("import", &["model", "json", "layout"]),
     ("publish", &["site", "layout"]),
-    ("control", &["atomic"]),
+    ("control", &["atomic", "chars"]),
     ("guard", &[]),
     ("api", &["control", "guard"]),
     ("mcp", &["control", "guard"]),

@@ -179,7 +179,7 @@ proptest! {
         let options = activity_site::validate::Options {
             now: Some(chrono::NaiveDateTime::parse_from_str(FIXTURE_NOW, "%Y-%m-%dT%H:%M:%S").unwrap()),
         };
-        let checked = activity_site::site::check(root.path(), &options, true)
+        let checked = activity_site::site::check_documents(root.path(), &options)
             .expect("a data problem is a diagnostic, not a tool failure");
         assert_inside(root.path(), &checked.diagnostics);
     }
@@ -220,7 +220,7 @@ fn huge_nesting_is_a_diagnostic() {
             let key = value.split(':').next().unwrap();
             let nested = format!("{key}: {}{}", "[".repeat(n), "]".repeat(n));
             std::fs::write(&path, text.replacen(value, &nested, 1)).unwrap();
-            let checked = activity_site::site::check(root.path(), &options, true).unwrap();
+            let checked = activity_site::site::check_documents(root.path(), &options).unwrap();
             assert!(checked.has_errors(), "{n} brackets in {target}");
             assert_inside(root.path(), &checked.diagnostics);
             if n > 1000 {
@@ -228,7 +228,8 @@ fn huge_nesting_is_a_diagnostic() {
                     checked
                         .diagnostics
                         .iter()
-                        .any(|d| d.code == "json-syntax" && d.message.contains("nest deeper")),
+                        .any(|d| d.code.as_str() == "json-syntax"
+                            && d.message.contains("nest deeper")),
                     "{:?}",
                     checked.diagnostics
                 );

@@ -756,7 +756,89 @@ fn diff_fails_clearly_when_the_site_is_unreachable() {
         &["diff", "--against", "not a url", "--now", FIXTURE_NOW],
     );
     assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("has no scheme"), "{}", stderr(&out));
+
+    let out = run(
+        root.path(),
+        &["diff", "--against", "http://[::1", "--now", FIXTURE_NOW],
+    );
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("is not a URL"), "{}", stderr(&out));
+}
+
+#[test]
+fn diff_against_an_empty_server_says_nothing_was_found_there() {
+    let root = fixture_root(None);
+    let empty = tempfile::tempdir().expect("tempdir");
+    let base = crate::util::serve_folder(empty.path());
+    let out = run(
+        root.path(),
+        &["diff", "--against", &base, "--now", FIXTURE_NOW],
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{}{err}", stdout(&out));
+    assert_eq!(stdout(&out), "", "no list of every activity as new");
+    assert!(
+        err.starts_with(&format!(
+            "error: nothing found at {base}: {base}/api/v1/games.json"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("help: give the site's base URL"), "{err}");
+}
+
+#[test]
+fn diff_reads_a_base_ending_in_api_v1_as_the_site_root() {
+    let root = fixture_root(None);
+    let out = run(
+        root.path(),
+        &["build", "--out", "deployed", "--now", FIXTURE_NOW],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let base = crate::util::serve_folder(&root.path().join("deployed"));
+    let at_root = run(
+        root.path(),
+        &["diff", "--against", &base, "--now", FIXTURE_NOW],
+    );
+    assert_eq!(at_root.status.code(), Some(0), "{}", stderr(&at_root));
+    for api in [format!("{base}/api/v1"), format!("{base}/api/v1/")] {
+        let out = run(
+            root.path(),
+            &["diff", "--against", &api, "--now", FIXTURE_NOW],
+        );
+        assert_eq!(out.status.code(), Some(0), "{api}: {}", stderr(&out));
+        assert_eq!(stdout(&out), stdout(&at_root), "{api}");
+    }
+}
+
+#[test]
+fn a_url_without_a_scheme_gets_a_help_line_to_add_http() {
+    let root = fixture_root(None);
+    for args in [
+        ["diff", "--against", "127.0.0.1:8765"],
+        ["diff", "--against", "example.com/site"],
+        ["import", "--from", "127.0.0.1:8765"],
+    ] {
+        let out = run(root.path(), &args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("has no scheme"), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!(
+                "help: add http:// or https:// in front: {} http://{}",
+                args[1], args[2]
+            )),
+            "{args:?}: {err}"
+        );
+    }
+    // A folder that does not exist is still reported as one.
+    let out = run(root.path(), &["import", "--from", "no-such-folder"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("is neither a folder nor an http(s) URL"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -767,7 +849,7 @@ fn the_bundled_data_renders_pages_and_calendars() {
         now: Some(time("2026-11-22T12:00:00")),
     };
     let checked =
-        activity_site::site::check(&crate_root(), &options, true).expect("bundled data loads");
+        activity_site::site::check_documents(&crate_root(), &options).expect("bundled data loads");
     assert!(!checked.has_errors());
     let games = activity_site::site::outputs(&checked);
     let pages = render_pages(&games, time("2026-11-22T12:00:00")).expect("pages render");

@@ -362,6 +362,17 @@ fn delete_removes_only_what_publish_made_and_runs_last() {
     let removed = publish(&server, root.path(), &["--delete"], &[]);
     ok(&removed);
     assert!(stdout(&removed).contains("- api/v1/activity/demo-en-US.json"));
+    // The object another tool left under the prefix is kept, and said so.
+    assert!(
+        stdout(&removed).contains("= theirs.txt (not created by activity-site: kept"),
+        "{}",
+        stdout(&removed)
+    );
+    assert!(
+        stdout(&removed).contains("; kept, not ours: 1"),
+        "{}",
+        stdout(&removed)
+    );
     let log = server.take_log();
     let deletes: Vec<usize> = (0..log.len()).filter(|&i| log[i].is_delete()).collect();
     // The removals go in one bulk request (S3 takes up to 1,000 keys).
@@ -393,6 +404,21 @@ fn delete_removes_only_what_publish_made_and_runs_last() {
             .get("api/v1/activity/demo-en-US.json")
             .is_none()
     );
+    assert_complete(&server, root.path());
+
+    // --adopt --delete takes the foreign object over and removes it; what
+    // lies outside the prefix stays.
+    server.take_log();
+    let adopted = publish(&server, root.path(), &["--adopt", "--delete"], &[]);
+    ok(&adopted);
+    assert!(
+        stdout(&adopted).contains("- theirs.txt (not created by activity-site)"),
+        "{}",
+        stdout(&adopted)
+    );
+    assert!(!stdout(&adopted).contains("kept, not ours"));
+    assert!(server.object("activity/theirs.txt").is_none());
+    assert!(server.object("elsewhere/other.json").is_some());
     assert_complete(&server, root.path());
 }
 

@@ -130,7 +130,7 @@ impl DataTools {
     fn check_draft(&self, rel: &str, draft: &str) -> Result<Vec<Diagnostic>, String> {
         let mut overlay = Overlay::new();
         overlay.insert(rel, draft);
-        let checked = site::check_with(&self.root, &overlay, &self.options, false)
+        let checked = site::check_with(&self.root, &overlay, &self.options)
             .map_err(|err| format!("cannot check: {err:#}"))?;
         let folder = rel.rsplit_once('/').map_or("", |(dir, _)| dir);
         Ok(checked
@@ -181,7 +181,7 @@ impl DataTools {
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn status(&self) -> CallToolResult {
-        match site::check(&self.root, &self.options, true) {
+        match site::check_documents(&self.root, &self.options) {
             Ok(checked) => {
                 let rows = site::status::rows(&self.root, &checked, &self.options);
                 reply(json!({ "rows": rows }))

@@ -1,3 +1,5 @@
+//! `build`: check the tree, write the site through [`crate::site::build`], print what was written.
+
 use std::path::Path;
 use std::process::ExitCode;
 

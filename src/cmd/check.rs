@@ -1,3 +1,5 @@
+//! `check`: load and validate the tree ([`crate::site::check`]), render the diagnostics, set the exit status.
+
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -10,7 +12,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let options = validate::Options {
         now: args.common.now,
     };
-    let checked = site::check(&args.common.root, &options, false)?;
+    let checked = site::check(&args.common.root, &options)?;
     report(&args.common.root, &checked.diagnostics, args.format)?;
     let counts = diagnostics::count(&checked.diagnostics);
     let failed = counts.errors > 0 || (args.deny_warnings && counts.warnings > 0);

@@ -1,3 +1,5 @@
+//! `fmt`: rewrite data files in canonical form (or list them with `--check`), leaving files with errors alone.
+
 use std::collections::BTreeSet;
 use std::process::ExitCode;
 
@@ -16,7 +18,7 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
     let options = validate::Options {
         now: args.common.now,
     };
-    let checked = site::check(root, &options, true)?;
+    let checked = site::check_documents(root, &options)?;
 
     // Files with errors are not touched: their canonical form is unknown.
     let broken: BTreeSet<&str> = checked

@@ -136,7 +136,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     let options = validate::Options {
         now: args.common.now,
     };
-    let checked = site::check(&root, &options, false)?;
+    let checked = site::check(&root, &options)?;
     super::check::report(&root, &checked.diagnostics, Format::Human)?;
     let counts = diagnostics::count(&checked.diagnostics);
     if !errors.is_empty() {
@@ -157,11 +157,18 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
 /// there is one), or `public/api/v1/activity/` of a site's sources, else
 /// the folder itself, flat.
 fn from_folder(dir: &Path, games: &[String]) -> anyhow::Result<Gathered> {
-    anyhow::ensure!(
-        dir.is_dir(),
-        "`--from {}` is neither a folder nor an http(s) URL",
-        dir.display()
-    );
+    if !dir.is_dir() {
+        let arg = dir.display().to_string();
+        // `127.0.0.1:8765` or `localhost:8765/site`: a host and port typed without a scheme.
+        let host = arg.split('/').next().unwrap_or_default();
+        if let Some((_, port)) = host.rsplit_once(':')
+            && !port.is_empty()
+            && port.bytes().all(|b| b.is_ascii_digit())
+        {
+            crate::fetch::http_url("--from", &arg)?;
+        }
+        anyhow::bail!("`--from {arg}` is neither a folder nor an http(s) URL");
+    }
     let site_index = dir.join(layout::INDEX_PATH);
     if site_index.is_file() {
         let bytes = std::fs::read(&site_index)
@@ -250,19 +257,9 @@ fn from_index_files(
 
 /// A URL: the site's index when it has one, else `--games` and `--locales`.
 fn from_url(args: &ImportArgs) -> anyhow::Result<Gathered> {
-    let trimmed = args.from.trim_end_matches('/');
-    reqwest::Url::parse(trimmed)
-        .map_err(|err| anyhow::anyhow!("`--from {}` is not a URL: {err}", args.from))?;
-    let (site, activity) = match trimmed
-        .strip_suffix(layout::ACTIVITY_DIR)
-        .and_then(|site| site.strip_suffix('/'))
-    {
-        Some(site) => (site.to_owned(), trimmed.to_owned()),
-        None => (
-            trimmed.to_owned(),
-            format!("{trimmed}/{}", layout::ACTIVITY_DIR),
-        ),
-    };
+    crate::fetch::http_url("--from", &args.from)?;
+    let site = layout::site_root(&args.from).to_owned();
+    let activity = format!("{site}/{}", layout::ACTIVITY_DIR);
     let fetcher = Fetcher::new("import", Duration::from_secs(args.timeout.max(1)))?;
 
     let index_url = format!("{site}/{}", layout::INDEX_PATH);

@@ -1,14 +1,12 @@
-//! `publish`: make sure the built site is current, then hand it to
-//! [`crate::publish`]: read the store, plan, print or run the plan with a
+//! `publish`: check the data, have [`crate::publish`] make sure the built
+//! site is current, read the store, plan, print or run the plan with a
 //! progress bar on a terminal.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
 
 use crate::cli::{PlanFormat, PublishArgs};
 use crate::diagnostics::Format;
-use crate::layout::{self, INDEX_PATH};
 use crate::publish::plan::{self, LocalFile, Plan};
 use crate::publish::store::{Connection, Store, Target};
 use crate::publish::{self, Execution};
@@ -99,77 +97,19 @@ fn print_plan(plan: &Plan, target: &str, dry_run: bool, format: PlanFormat) -> s
     }
 }
 
-/// Refuses a site with errors in its data, or one older than its data: the
-/// activity documents of a fresh build must be the site's, byte for byte,
-/// and the site's index must name exactly those files with their sha256.
+/// Refuses a site with errors in its data, or one older than its data
+/// ([`publish::current`]).
 fn ensure_current(args: &PublishArgs, out: &Path, local: &[LocalFile]) -> anyhow::Result<()> {
     let options = validate::Options {
         now: args.common.now,
     };
     let root = &args.common.root;
-    let checked = site::check(root, &options, true)?;
+    let checked = site::check_documents(root, &options)?;
     if checked.has_errors() {
         super::check::report(root, &checked.diagnostics, Format::Human)?;
         anyhow::bail!(
             "the data has errors; nothing was published\nhelp: fix them, run `activity-site build`, then publish"
         );
     }
-    let rebuild = || {
-        format!(
-            "help: run `activity-site build --out {}`, then publish",
-            out.display()
-        )
-    };
-    let on_disk: BTreeMap<&str, &LocalFile> = local.iter().map(|f| (f.path.as_str(), f)).collect();
-    let fresh = site::api_files(&site::outputs(&checked));
-    for file in &fresh {
-        let sha = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&file.bytes));
-        match on_disk.get(file.path.as_str()) {
-            Some(f) if f.sha256 == sha => {}
-            Some(_) => anyhow::bail!(
-                "the site in `{}` is older than the data: {} differs from a fresh build\n{}",
-                out.display(),
-                file.path,
-                rebuild()
-            ),
-            None => anyhow::bail!(
-                "the site in `{}` is older than the data: it has no {}\n{}",
-                out.display(),
-                file.path,
-                rebuild()
-            ),
-        }
-    }
-    for path in on_disk.keys() {
-        if layout::is_activity_document(path) && !fresh.iter().any(|f| f.path == *path) {
-            anyhow::bail!(
-                "the site in `{}` is older than the data: {path} is no longer built\n{}",
-                out.display(),
-                rebuild()
-            );
-        }
-    }
-    check_index(out, &on_disk).map_err(|err| anyhow::anyhow!("{err}\n{}", rebuild()))
-}
-
-/// The site's index must name files of the site with their current sha256.
-fn check_index(out: &Path, on_disk: &BTreeMap<&str, &LocalFile>) -> anyhow::Result<()> {
-    let text = std::fs::read(out.join(INDEX_PATH)).map_err(|err| {
-        anyhow::anyhow!(
-            "the site in `{}` has no readable {INDEX_PATH}: {err}",
-            out.display()
-        )
-    })?;
-    let index = layout::Index::parse(&text)
-        .map_err(|err| anyhow::anyhow!("the site's {INDEX_PATH} does not parse: {err}"))?;
-    for file in index.files() {
-        let path = file.relative_path();
-        match on_disk.get(path) {
-            Some(f) if f.sha256 == file.sha256 => {}
-            _ => anyhow::bail!(
-                "the site's {INDEX_PATH} does not match its files: {path} is missing or differs"
-            ),
-        }
-    }
-    Ok(())
+    publish::current::ensure_current(out, local, &checked)
 }

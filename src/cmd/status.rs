@@ -1,3 +1,5 @@
+//! `status`: one line per game and locale (version, window, state) from the checked tree.
+
 use std::process::ExitCode;
 
 use crate::cli::{StatusArgs, StatusFormat};
@@ -10,7 +12,7 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
     let options = validate::Options {
         now: args.common.now,
     };
-    let checked = site::check(&args.common.root, &options, true)?;
+    let checked = site::check_documents(&args.common.root, &options)?;
     let rows = site::status::rows(&args.common.root, &checked, &options);
     for game in &checked.games {
         if crate::import::is_placeholder(&game.game) {

@@ -12,6 +12,8 @@
 
 use unicode_normalization::UnicodeNormalization;
 
+use crate::chars;
+
 /// The longest name, in bytes of UTF-8 (a file name on common file systems).
 pub const MAX_NAME_BYTES: usize = 255;
 
@@ -122,38 +124,25 @@ fn is_device_name(name: &str) -> bool {
     )
 }
 
-/// Format characters (Unicode category Cf: bidi controls, zero-width
-/// joiners, the BOM, tags), line and paragraph separators, and the
-/// invisible fillers that render as nothing.
+/// Format characters ([`chars::is_format`]: bidi controls, zero-width
+/// joiners, the BOM, tags), and what names add to them: line and paragraph
+/// separators, variation selectors, the combining grapheme joiner, the
+/// whole tag block and the invisible fillers that render as nothing.
 pub fn is_invisible(c: char) -> bool {
-    matches!(
-        u32::from(c),
-        0x00AD
-            | 0x034F
-            | 0x0600..=0x0605
-            | 0x061C
-            | 0x06DD
-            | 0x070F
-            | 0x0890..=0x0891
-            | 0x08E2
-            | 0x115F..=0x1160
-            | 0x17B4..=0x17B5
-            | 0x180B..=0x180F
-            | 0x200B..=0x200F
-            | 0x2028..=0x202E
-            | 0x2060..=0x206F
-            | 0x3164
-            | 0xFE00..=0xFE0F
-            | 0xFEFF
-            | 0xFFA0
-            | 0xFFF9..=0xFFFB
-            | 0x110BD
-            | 0x110CD
-            | 0x13430..=0x1343F
-            | 0x1BCA0..=0x1BCA3
-            | 0x1D173..=0x1D17A
-            | 0xE0000..=0xE0FFF
-    )
+    chars::is_format(c)
+        || matches!(
+            u32::from(c),
+            0x034F
+                | 0x115F..=0x1160
+                | 0x17B4..=0x17B5
+                | 0x180B..=0x180F
+                | 0x2028..=0x2029
+                | 0x2065
+                | 0x3164
+                | 0xFE00..=0xFE0F
+                | 0xFFA0
+                | 0xE0000..=0xE0FFF
+        )
 }
 
 #[cfg(test)]

@@ -415,7 +415,7 @@ impl<W: Write> Server<W> {
             overlay.insert(rel.clone(), document.text.clone());
         }
         self.diagnostics.clear();
-        match site::check_with(&self.root, &overlay, &self.options, false) {
+        match site::check_with(&self.root, &overlay, &self.options) {
             Ok(checked) => {
                 for diagnostic in checked.diagnostics {
                     self.diagnostics

@@ -79,6 +79,17 @@ pub enum UpdateMode {
     Activity,
 }
 
+/// Whether `id` is a game id: lowercase ASCII letters and digits in parts
+/// joined by single hyphens (`ww`, `honkai-sr`).
+pub fn is_game_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.split('-').all(|p| {
+            !p.is_empty()
+                && p.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
 /// A string, or a map from locale to string (in the author's order).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]

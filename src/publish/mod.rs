@@ -13,6 +13,7 @@
 //! sure the site is current before calling it. It never touches an object
 //! the manifest does not name (unless the user says `--adopt`).
 
+pub mod current;
 pub mod plan;
 pub mod store;
 

@@ -166,14 +166,17 @@ pub struct Plan {
     /// Uploads by phase (data, index, pages), then unchanged and stale
     /// paths, then removals.
     pub steps: Vec<Step>,
-    /// Objects at the site's paths that this tool did not create. A publish
-    /// refuses to overwrite them unless `--adopt` is given.
+    /// Objects this tool did not create that the plan would replace (at the
+    /// site's paths) or remove (`--adopt --delete`). A publish refuses them
+    /// unless `--adopt` is given.
     pub foreign: Vec<String>,
     /// Local files that are not published (`_headers`, hidden files, the
     /// `.br`/`.gz` siblings without `--precompressed`).
     pub skipped: Vec<String>,
-    /// Objects under the prefix that this tool neither made nor touches.
-    pub others: usize,
+    /// Objects under the prefix that this tool did not make and the site
+    /// does not publish, seen when the prefix was listed (always with
+    /// `--delete`): kept, and listed so nobody wonders why they stay.
+    pub others: Vec<String>,
     /// Whether the store had a manifest that a publish left incomplete.
     pub resumed: bool,
 }
@@ -295,17 +298,32 @@ impl Plan {
                 meta: None,
             });
         }
+        let mut others: Vec<String> = remote
+            .objects
+            .iter()
+            .filter(|p| !owned.contains_key(*p) && !published.contains(p.as_str()))
+            .cloned()
+            .collect();
+        if options.adopt && options.delete {
+            // Taken over: removed like any other object the site no longer has.
+            for path in others.drain(..) {
+                foreign.push(path.clone());
+                steps.push(Step {
+                    path,
+                    action: Action::Removed,
+                    phase: Phase::Remove,
+                    bytes: 0,
+                    sha256: None,
+                    meta: None,
+                });
+            }
+        }
         let rank = |s: &Step| match s.action {
             Action::Added | Action::Changed | Action::Restored => 0,
             Action::Unchanged | Action::Stale => 1,
             Action::Removed => 2,
         };
         steps.sort_by(|a, b| (rank(a), a.phase, &a.path).cmp(&(rank(b), b.phase, &b.path)));
-        let others = remote
-            .objects
-            .iter()
-            .filter(|p| !owned.contains_key(*p) && !published.contains(p.as_str()))
-            .count();
         Plan {
             steps,
             foreign,
@@ -419,10 +437,16 @@ impl Plan {
                 );
             }
         }
+        for path in &self.others {
+            let _ = writeln!(
+                out,
+                "= {path} (not created by activity-site: kept; --adopt --delete removes it)"
+            );
+        }
         let uploads = self.uploads().count();
         let _ = writeln!(
             out,
-            "{} {target}: {} added, {} changed, {} restored, {} unchanged, {} removed, {} stale; {} object{} ({}) {}",
+            "{} {target}: {} added, {} changed, {} restored, {} unchanged, {} removed, {} stale; {} object{} ({}) {}{}",
             if dry_run { "plan for" } else { "published to" },
             self.count(Action::Added),
             self.count(Action::Changed),
@@ -434,6 +458,11 @@ impl Plan {
             if uploads == 1 { "" } else { "s" },
             human_bytes(self.upload_bytes()),
             if dry_run { "to upload" } else { "uploaded" },
+            if self.others.is_empty() {
+                String::new()
+            } else {
+                format!("; kept, not ours: {}", self.others.len())
+            },
         );
         out
     }
@@ -596,7 +625,7 @@ mod tests {
         let plan = Plan::new(&local, &remote, &options);
         assert_eq!(plan.foreign, ["index.html"]);
         assert_eq!(plan.removals().count(), 0);
-        assert_eq!(plan.others, 1);
+        assert_eq!(plan.others, ["theirs.txt"]);
     }
 
     #[test]

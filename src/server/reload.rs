@@ -86,7 +86,7 @@ fn overlay(text: &str) -> String {
         "<div id=\"activity-site-overlay\" style=\"{OVERLAY_STYLE}\">\
          <strong>The last build failed; the page shows the last good build.</strong>\
          <pre style=\"white-space:pre-wrap\">{}</pre></div>",
-        escape_html(text)
+        crate::site::pages::escape_html(text)
     )
 }
 
@@ -95,21 +95,6 @@ fn find_body_end(html: &[u8]) -> Option<usize> {
     const TAG: &[u8] = b"</body";
     html.windows(TAG.len())
         .rposition(|window| window.eq_ignore_ascii_case(TAG))
-}
-
-pub(crate) fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 const OVERLAY_STYLE: &str = "position:fixed;inset:0;z-index:2147483647;overflow:auto;\

@@ -647,7 +647,7 @@ fn error(api: bool, status: StatusCode, path: &str, message: &str) -> Response {
              <title>Not found</title></head><body><h1>Not found</h1>\
              <p>Nothing is published at <code>{}</code>.</p>\
              <p><a href=\"/\">Home</a></p></body></html>\n",
-            reload::escape_html(path)
+            crate::site::pages::escape_html(path)
         );
         (HTML, body)
     } else {

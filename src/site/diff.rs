@@ -17,7 +17,7 @@ use crate::model::{Activity, ActivityDocument};
 /// The comparison of every built API document with its deployed copy.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
-    /// The base URL compared against, as given.
+    /// The root of the deployed site compared against (see [`layout::site_root`]).
     pub against: String,
     pub files: Vec<FileDiff>,
 }

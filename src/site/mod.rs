@@ -231,20 +231,30 @@ impl Checked {
     }
 }
 
-/// Loads and checks the tree under `root`, game by game on every core.
-/// With `keep_documents` false, no typed documents are built and each game
-/// is dropped once checked, so memory is bounded by the largest game.
-pub fn check(
-    root: &Path,
-    options: &validate::Options,
-    keep_documents: bool,
-) -> anyhow::Result<Checked> {
-    check_with(root, &Overlay::new(), options, keep_documents)
+/// Loads and checks the tree under `root`, game by game on every core, for
+/// its diagnostics only: no typed documents are built and each game is
+/// dropped once checked, so memory is bounded by the largest game.
+pub fn check(root: &Path, options: &validate::Options) -> anyhow::Result<Checked> {
+    check_games(root, &Overlay::new(), options, false)
+}
+
+/// Like [`check`], and keeps every game's typed documents for what comes
+/// next (rendering, `diff`, `fmt`, `status`).
+pub fn check_documents(root: &Path, options: &validate::Options) -> anyhow::Result<Checked> {
+    check_games(root, &Overlay::new(), options, true)
 }
 
 /// [`check`] with the texts of `overlay` read in place of the files on disk
 /// (unsaved editor buffers, an agent's draft); nothing is written.
 pub fn check_with(
+    root: &Path,
+    overlay: &Overlay,
+    options: &validate::Options,
+) -> anyhow::Result<Checked> {
+    check_games(root, overlay, options, false)
+}
+
+fn check_games(
     root: &Path,
     overlay: &Overlay,
     options: &validate::Options,
@@ -303,7 +313,7 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         guard_cache(&cache.dir, &options.out)?;
     }
     let check_options = validate::Options { now: options.now };
-    let checked = check(&options.root, &check_options, false)?;
+    let checked = check(&options.root, &check_options)?;
     if checked.has_errors() {
         return Ok(BuildOutcome {
             diagnostics: checked.diagnostics,

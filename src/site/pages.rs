@@ -419,8 +419,9 @@ fn compile() -> anyhow::Result<Environment<'static>> {
     Ok(env)
 }
 
-/// Escapes text for HTML content and double-quoted attribute values.
-fn escape_html(text: &str) -> String {
+/// Escapes text for HTML content and double-quoted attribute values (the
+/// pages' templates, and the pages `serve` makes: its 404 and the overlay).
+pub fn escape_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -25,7 +25,7 @@ use chrono::{NaiveDateTime, Utc};
 use serde::Deserialize as _;
 use serde_json::Value;
 
-use crate::diagnostics::{Diagnostic, Fix, Location, Severity};
+use crate::diagnostics::{Code, Diagnostic, Fix, Location, Severity};
 use crate::json;
 use crate::model::{ActivityDocument, Game};
 use crate::source::{BUILTIN_ACTIVITY_SCHEMA, JsonFile, LoadedGame, Project, SourceFile};
@@ -224,7 +224,7 @@ impl<'a> Reporter<'a> {
     pub fn value(
         &mut self,
         pointer: &str,
-        code: &'static str,
+        code: Code,
         severity: Severity,
         message: String,
         help: Option<String>,
@@ -237,7 +237,7 @@ impl<'a> Reporter<'a> {
     pub fn key(
         &mut self,
         pointer: &str,
-        code: &'static str,
+        code: Code,
         severity: Severity,
         message: String,
         help: Option<String>,
@@ -260,7 +260,7 @@ impl<'a> Reporter<'a> {
     pub fn push(
         &mut self,
         at: Location,
-        code: &'static str,
+        code: Code,
         severity: Severity,
         message: String,
         help: Option<String>,
@@ -306,7 +306,7 @@ impl<'a> Reporter<'a> {
             let at = self.location(duplicate.start, duplicate.end);
             self.push(
                 at,
-                "duplicate-key",
+                Code::DuplicateKey,
                 Severity::Error,
                 format!(
                     "the key `{}` is given twice in this object (first on line {})",
@@ -353,7 +353,7 @@ fn schema_errors(
                         .or_else(|| Some(format!("known fields: {}", known.join(", "))));
                     report.key(
                         &key_pointer,
-                        "schema",
+                        Code::Schema,
                         Severity::Error,
                         format!("unknown field `{key}`"),
                         help,
@@ -378,7 +378,7 @@ fn schema_errors(
                 let help = missing_field_help(value, &pointer, name);
                 report.value(
                     &pointer,
-                    "schema",
+                    Code::Schema,
                     Severity::Error,
                     format!("missing field `{name}`"),
                     help,
@@ -387,7 +387,7 @@ fn schema_errors(
             Kind::MinLength { limit: 1 } => {
                 report.value(
                     &pointer,
-                    "schema",
+                    Code::Schema,
                     Severity::Error,
                     format!("`{field}` must not be empty"),
                     None,
@@ -398,7 +398,7 @@ fn schema_errors(
                 let message = error.to_string();
                 report.value(
                     &pointer,
-                    "schema",
+                    Code::Schema,
                     Severity::Error,
                     format!(
                         "wrong type for `{}`: {message} (found {found})",
@@ -409,7 +409,7 @@ fn schema_errors(
             }
             _ => {
                 let message = error.to_string();
-                report.value(&pointer, "schema", Severity::Error, message, None);
+                report.value(&pointer, Code::Schema, Severity::Error, message, None);
             }
         }
     }

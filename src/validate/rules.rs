@@ -13,9 +13,11 @@ use serde_json::Value;
 
 use super::Reporter;
 use super::spans::Target;
+use crate::chars::is_format;
+use crate::diagnostics::Code;
 use crate::diagnostics::Severity::{self, Error, Warning};
 use crate::json::{self, Json, Node};
-use crate::model::{Game, parse_time};
+use crate::model::{Game, is_game_id, parse_time};
 
 /// The rules of one activity document.
 pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
@@ -25,7 +27,7 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
         if end <= start {
             report.value(
                 "/endTime",
-                "time-order",
+                Code::TimeOrder,
                 Error,
                 format!(
                     "the version ends ({}) before it starts ({})",
@@ -38,7 +40,7 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
         if end < now {
             report.value(
                 "/endTime",
-                "stale",
+                Code::Stale,
                 Warning,
                 format!(
                     "the version ended on {} ({} ago)",
@@ -67,7 +69,7 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
             if end <= start {
                 report.value(
                     &format!("{base}/endTime"),
-                    "time-order",
+                    Code::TimeOrder,
                     Error,
                     format!(
                         "the activity ends ({}) before it starts ({})",
@@ -81,7 +83,7 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                 if end < vs {
                     report.value(
                         &format!("{base}/endTime"),
-                        "outside-version",
+                        Code::OutsideVersion,
                         Warning,
                         format!(
                             "the activity ended ({}) before the version started ({})",
@@ -93,7 +95,7 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                 } else if start > ve {
                     report.value(
                         &format!("{base}/startTime"),
-                        "outside-version",
+                        Code::OutsideVersion,
                         Warning,
                         format!(
                             "the activity starts ({}) after the version ended ({})",
@@ -123,7 +125,7 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
             };
             report.value(
                 &format!("{base}/endTime"),
-                "end-of-minute",
+                Code::EndOfMinute,
                 Warning,
                 format!("the activity ends at :{:02} seconds", end.second()),
                 Some(format!(
@@ -138,7 +140,7 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
             {
                 report.value(
                     &format!("{base}/startTime"),
-                    "unsorted",
+                    Code::Unsorted,
                     Warning,
                     format!(
                         "the activity starts ({}) before the one above it ({})",
@@ -157,7 +159,7 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
         {
             report.value(
                 &format!("{base}/name"),
-                "duplicate-activity",
+                Code::DuplicateActivity,
                 Error,
                 format!("`{name}` starting {start_text} is listed twice (also activity {first})"),
                 Some("remove one of them, or correct its name or startTime".to_string()),
@@ -202,7 +204,7 @@ fn time_field(
             let (message, help) = explain_time(text);
             report.value(
                 &format!("{base}/{field}"),
-                "datetime",
+                Code::Datetime,
                 Error,
                 message,
                 Some(help),
@@ -335,14 +337,14 @@ fn cover(object: &Node<'_>, base: &Base, report: &mut Reporter<'_>) {
     match scheme.eq_ignore_ascii_case("http") {
         true if well_formed => report.value(
             &pointer,
-            "cover-url",
+            Code::CoverUrl,
             Warning,
             format!("the cover `{url}` is served over plain http"),
             Some(format!("use `https://{rest}` if the host supports it")),
         ),
         _ => report.value(
             &pointer,
-            "cover-url",
+            Code::CoverUrl,
             Error,
             format!("the cover `{url}` is not an absolute http(s) URL"),
             Some("use an absolute https:// URL, or an empty string for no cover".to_string()),
@@ -358,7 +360,7 @@ fn whitespace(object: &Node<'_>, base: &Base, field: &str, report: &mut Reporter
     if trimmed.len() != text.len() {
         report.value(
             &format!("{base}/{field}"),
-            "whitespace",
+            Code::Whitespace,
             Warning,
             format!("`{field}` has leading or trailing whitespace"),
             Some(format!("did you mean `{trimmed}`?")),
@@ -376,33 +378,6 @@ fn invisible_class(c: char) -> Option<&'static str> {
         _ => return None,
     };
     Some(class)
-}
-
-/// Whether `c` is of the Unicode general category Cf (format), Unicode 15.
-fn is_format(c: char) -> bool {
-    matches!(
-        c as u32,
-        0xAD | 0x600..=0x605
-            | 0x61C
-            | 0x6DD
-            | 0x70F
-            | 0x890..=0x891
-            | 0x8E2
-            | 0x180E
-            | 0x200B..=0x200F
-            | 0x202A..=0x202E
-            | 0x2060..=0x2064
-            | 0x2066..=0x206F
-            | 0xFEFF
-            | 0xFFF9..=0xFFFB
-            | 0x110BD
-            | 0x110CD
-            | 0x13430..=0x1343F
-            | 0x1BCA0..=0x1BCA3
-            | 0x1D173..=0x1D17A
-            | 0xE0001
-            | 0xE0020..=0xE007F
-    )
 }
 
 /// Whether `text` may hold a control or format character. A first pass
@@ -525,7 +500,7 @@ pub fn invisible(node: &Node<'_>, key: Option<&str>, report: &mut Reporter<'_>) 
                 };
                 report.push(
                     at,
-                    "whitespace",
+                    Code::Whitespace,
                     Warning,
                     format!(
                         "{name} contains {class} U+{:04X} at column {}",
@@ -657,15 +632,6 @@ pub fn is_language_tag(tag: &str) -> bool {
     parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
-fn is_game_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.split('-').all(|p| {
-            !p.is_empty()
-                && p.chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-        })
-}
-
 /// The registry rules (`games-registry`, `missing-file`, `orphan-file`).
 /// Returns the games that parsed.
 pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) -> Vec<Game> {
@@ -686,7 +652,7 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
             if !is_game_id(id) {
                 report.value(
                     &format!("{base}/id"),
-                    "games-registry",
+                    Code::GamesRegistry,
                     Error,
                     format!("`{id}` is not a valid game id"),
                     Some(format!(
@@ -698,7 +664,7 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
             if let Some(first) = ids.insert(id, i) {
                 report.value(
                     &format!("{base}/id"),
-                    "games-registry",
+                    Code::GamesRegistry,
                     Error,
                     format!("the game id `{id}` is listed twice (also game {first})"),
                     Some("each game appears once; merge the two entries".to_string()),
@@ -716,7 +682,7 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
             if !is_language_tag(locale) {
                 report.value(
                     &pointer,
-                    "games-registry",
+                    Code::GamesRegistry,
                     Error,
                     format!("`{locale}` is not a BCP 47 language tag"),
                     Some("use tags such as `zh-CN` or `en-US`".to_string()),
@@ -725,7 +691,7 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
             if !seen.insert(*locale) {
                 report.value(
                     &pointer,
-                    "games-registry",
+                    Code::GamesRegistry,
                     Error,
                     format!("the locale `{locale}` is listed twice"),
                     None,
@@ -736,7 +702,7 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                 if !present.contains(path.as_str()) && is_game_id(id) && is_language_tag(locale) {
                     report.value(
                         &pointer,
-                        "missing-file",
+                        Code::MissingFile,
                         Error,
                         format!("`{path}` does not exist"),
                         Some(format!(
@@ -756,7 +722,7 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                 .unwrap_or_else(|| format!("use one of {}", locales.join(", ")));
             report.value(
                 &format!("{base}/defaultLocale"),
-                "games-registry",
+                Code::GamesRegistry,
                 Error,
                 format!("the default locale `{default}` is not one of the game's locales"),
                 Some(help),
@@ -767,7 +733,7 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
         {
             report.value(
                 &format!("{base}/timeZone"),
-                "games-registry",
+                Code::GamesRegistry,
                 Error,
                 format!("`{zone}` is not an IANA time zone"),
                 Some("use a name such as `Asia/Shanghai` or `America/New_York`".to_string()),
@@ -840,7 +806,7 @@ impl Reporter<'_> {
     /// Reports a file the registry does not account for, at its first line.
     pub fn orphan(&mut self, path: &str, message: String, help: String) {
         self.diagnostics.push(crate::diagnostics::Diagnostic {
-            code: "orphan-file",
+            code: Code::OrphanFile,
             severity: Severity::Error,
             file: path.to_string(),
             line: 1,
@@ -949,7 +915,7 @@ pub fn locale_parity(
     if let Some(at) = at {
         report.value(
             &at,
-            "locale-parity",
+            Code::LocaleParity,
             Warning,
             format!("differs from {default_path}: {}", differences.join("; ")),
             Some(

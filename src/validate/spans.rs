@@ -7,7 +7,7 @@
 
 use std::cell::OnceCell;
 
-use crate::diagnostics::Location;
+use crate::diagnostics::{Location, floor_char_boundary};
 use crate::json::{Json, Node};
 
 /// A source text, its tree and, on first use, its line starts.
@@ -82,13 +82,6 @@ impl<'a> Spans<'a> {
             width: first_line.chars().count().max(1),
         }
     }
-}
-
-fn floor_char_boundary(text: &str, mut i: usize) -> usize {
-    while i > 0 && !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }
 
 fn node_range(node: &Node<'_>) -> (usize, usize) {
