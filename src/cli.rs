@@ -56,6 +56,17 @@ pub enum Command {
         after_help = "Example (an agent's configuration):\n  {\"command\": \"activity-site\", \"args\": [\"mcp\", \"--root\", \"/path/to/data\"]}"
     )]
     Mcp(ToolArgs),
+    /// The simulated backend program that `serve` runs as a child (internal)
+    #[command(hide = true)]
+    Backend(BackendArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BackendArgs {
+    /// Start arguments: --inline, --no-admin, --python, --step-ms=N,
+    /// --fail-task=NAME, --unavailable (anything else is refused)
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub arguments: Vec<String>,
 }
 
 /// Flags every data command shares.
@@ -190,6 +201,11 @@ pub struct ServeArgs {
     /// Service configuration file (JSON with Logging, AllowedHosts and AccessToken)
     #[arg(long)]
     pub control_config: Option<PathBuf>,
+    /// Backend program the control API runs and speaks to over its standard
+    /// streams, as "PROGRAM [ARGS]" (default: this tool's simulator; overrides
+    /// BackendCommand of the configuration file)
+    #[arg(long, value_name = "COMMAND")]
+    pub backend_command: Option<String>,
     /// Access token of the control API (overrides AccessToken of the configuration file)
     #[arg(long, env = "ACTIVITY_SITE_ACCESS_TOKEN")]
     pub access_token: Option<String>,

@@ -52,8 +52,10 @@
 //!   (`publish::plan`: local files and the store's manifest to ordered
 //!   uploads and removals) and the storage I/O (`publish::store`,
 //!   `object_store`). Never touches an object its manifest does not name.
-//! - [`control`]: the control-service core (runner, simulated backend,
-//!   configurations, settings, extensions, operator, logs); no axum. The
+//! - [`control`]: the control-service core (the backend child process and
+//!   its line protocol, the simulator program run as the hidden `backend`
+//!   subcommand, configurations, settings, extensions, operator, logs); no
+//!   axum. The
 //!   typed shapes of settings and configurations ([`control::shapes`]) give
 //!   both the served defaults and the OpenAPI form schemas.
 //! - [`guard`]: who may call `/api` and `/mcp`: `Host` against

@@ -2,6 +2,8 @@
 //! for the log stream, a real client on 127.0.0.1:0.
 
 pub(crate) mod harness;
+// Issue 19: the backend as a child process (pids, kill, failed start, timeout).
+pub(crate) mod process;
 mod stream;
 // What the service's own web UI reads: status fields, its extra routes, log lines, form schemas.
 mod webui;
@@ -9,7 +11,7 @@ mod webui;
 use std::time::Duration;
 
 use activity_site::api::{self, ApiOptions};
-use activity_site::control::{self, Control, ControlOptions};
+use activity_site::control::{self, Control};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
@@ -553,7 +555,7 @@ async fn configurations_and_settings_survive_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state");
     let open = || {
-        let control = Control::open(ControlOptions::new(&state)).unwrap();
+        let control = Control::open(crate::util::control_options(&state)).unwrap();
         let router = api::router(control.clone(), ApiOptions::default());
         harness::Api {
             control,
@@ -1329,7 +1331,7 @@ fn an_interrupted_write_never_truncates() {
 #[tokio::test]
 async fn the_core_is_usable_without_http() {
     let dir = tempfile::tempdir().unwrap();
-    let mut options = ControlOptions::new(dir.path());
+    let mut options = crate::util::control_options(dir.path());
     options.backend_arguments = FAST.to_string();
     let control = Control::open(options).unwrap();
     assert_eq!(control.configs_list().await.unwrap(), ["Default"]);

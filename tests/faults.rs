@@ -14,9 +14,9 @@ use serde_json::{Value, json};
 use crate::util::fixture_root;
 
 /// A running `serve` and where it keeps its state.
-struct Served {
-    child: Child,
-    base: String,
+pub(crate) struct Served {
+    pub child: Child,
+    pub base: String,
     stderr: PathBuf,
 }
 
@@ -28,7 +28,7 @@ impl Drop for Served {
 }
 
 impl Served {
-    fn stderr(&self) -> String {
+    pub fn stderr(&self) -> String {
         std::fs::read_to_string(&self.stderr).unwrap_or_default()
     }
 
@@ -44,6 +44,16 @@ impl Served {
 /// `state`; `limit_file_size` caps the size of any file it writes
 /// (RLIMIT_FSIZE, which binds root too), making large writes fail.
 fn serve(root: &Path, state: &Path, limit_file_size: Option<u64>) -> Served {
+    serve_with(root, state, limit_file_size, &[])
+}
+
+/// [`serve`] with more arguments.
+pub(crate) fn serve_with(
+    root: &Path,
+    state: &Path,
+    limit_file_size: Option<u64>,
+    extra: &[&str],
+) -> Served {
     let stderr = state.with_extension("stderr.log");
     let mut command = Command::new(env!("CARGO_BIN_EXE_activity-site"));
     command
@@ -53,6 +63,7 @@ fn serve(root: &Path, state: &Path, limit_file_size: Option<u64>) -> Served {
         .arg(root.join("site"))
         .arg("--state-dir")
         .arg(state)
+        .args(extra)
         .env("NO_COLOR", "1")
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())

@@ -9,7 +9,7 @@ use base64::Engine;
 use serde_json::{Value, json};
 
 use activity_site::api;
-use activity_site::control::{Control, ControlOptions};
+use activity_site::control::Control;
 use activity_site::mcp::{self, McpOptions};
 
 /// A running `/mcp` server on `127.0.0.1:0` and its state directory.
@@ -39,7 +39,7 @@ async fn start(allowed_hosts: &str) -> Server {
 
 async fn start_with(mcp_options: McpOptions) -> Server {
     let state = tempfile::tempdir().expect("temp dir");
-    let mut options = ControlOptions::new(state.path());
+    let mut options = crate::util::control_options(state.path());
     options.backend_arguments = "--inline --no-admin --step-ms=20".to_string();
     let control = Control::open(options).expect("control opens on an empty state dir");
     let shutdown = tokio_util::sync::CancellationToken::new();

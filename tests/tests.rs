@@ -37,6 +37,9 @@ mod publish;
 // Issue 10 through the router: origins, hosts, body types, envelopes, bounds, names, faults.
 mod trust;
 
+// The backend process of a real `serve`: 200 restarts, shutdown, a second backend program.
+mod backend;
+
 // Process-level faults of `serve`: SIGKILL during writes, an unwritable disk, corrupt state.
 mod faults;
 

@@ -3,10 +3,12 @@
 //!
 //! The stream sends a comment at once (so headers and the first bytes reach
 //! the client without waiting for a log line), one event per line with its
-//! id, keep-alive comments, and resumes after `Last-Event-ID`. Multi-line
-//! entries become several `data:` lines of one event. A slow client never
-//! makes the server buffer more than the log ring: it is told how many lines
-//! it missed.
+//! id, keep-alive comments, and resumes after `Last-Event-ID`. Every log
+//! entry is one line (the log splits multi-line messages), so every event
+//! has one `data:` line, as the real service forwards each line its backend
+//! prints. A slow client never makes the server buffer more than the log
+//! ring: it is told how many lines it missed. At shutdown the stream ends at
+//! once, with a last `shutdown` event.
 
 use std::convert::Infallible;
 
@@ -47,7 +49,9 @@ pub struct RestartRequest {
     pub arguments: Option<String>,
 }
 
-/// Restarts the backend: stops the running task, starts a new session.
+/// Restarts the backend: starts a new backend process with the arguments and,
+/// once it answers, ends the old one (its running task is reported stopped).
+/// A start that fails is a 500 with the reason, and the old process stays.
 #[utoipa::path(post, path = "/api/Backend/restart", tag = "Backend",
     request_body(content = Option<RestartRequest>),
     responses(
@@ -55,7 +59,7 @@ pub struct RestartRequest {
         (status = 400, description = "Malformed body", body = ErrorEnvelope),
         (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 413, description = "The body is too large", body = ErrorEnvelope),
-        (status = 500, description = "Restart failed (for example an unknown argument)", body = ErrorEnvelope),
+        (status = 500, description = "Restart failed (for example an unknown argument, or a missing backend program)", body = ErrorEnvelope),
     ))]
 async fn backend_restart(
     State(control): State<Control>,
@@ -150,6 +154,9 @@ fn events(
                 LogItem::Missed { count, resume_id } => Event::default()
                     .id(resume_id.to_string())
                     .data(format!("... {count} log lines were dropped because this client read too slowly")),
+                LogItem::Closed => Event::default()
+                    .event("shutdown")
+                    .data("the server is shutting down"),
             };
             yield Ok(event);
         }

@@ -36,9 +36,12 @@ pub struct SingleRequest {
     responses(
         (status = 200, description = "The status", body = Envelope<TaskStatus>),
         (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
+        (status = 500, description = "The backend did not answer in time", body = ErrorEnvelope),
     ))]
-async fn task_status(State(control): State<Control>) -> Json<Envelope<TaskStatus>> {
-    ok(control.task_status())
+async fn task_status(
+    State(control): State<Control>,
+) -> Result<Json<Envelope<TaskStatus>>, ApiError> {
+    Ok(ok(control.task_status().await?))
 }
 
 /// Runs all enabled tasks of a configuration: `{configName}`, `{config, persist: true}`

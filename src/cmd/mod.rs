@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use crate::cli::{Cli, Command};
 
+mod backend;
 mod build;
 mod check;
 mod diff;
@@ -26,7 +27,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Status(crate::cli::StatusArgs { common, .. })
         | Command::Serve(crate::cli::ServeArgs { common, .. })
         | Command::Diff(crate::cli::DiffArgs { common, .. }) => require_registry(&common.root)?,
-        Command::Import(_) | Command::Publish(_) | Command::Lsp(_) | Command::Mcp(_) => {}
+        Command::Import(_)
+        | Command::Publish(_)
+        | Command::Lsp(_)
+        | Command::Mcp(_)
+        | Command::Backend(_) => {}
     }
     match cli.command {
         Command::Check(args) => check::run(args),
@@ -39,6 +44,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Publish(args) => publish::run(args),
         Command::Lsp(args) => lsp::run(args),
         Command::Mcp(args) => mcp::run(args),
+        Command::Backend(args) => backend::run(args),
     }
 }
 

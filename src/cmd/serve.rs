@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::api::{self, ApiOptions};
 use crate::cli::ServeArgs;
-use crate::control::{Control, ControlOptions, ServiceConfig};
+use crate::control::{BackendCommand, Control, ControlOptions, ServiceConfig};
 use crate::guard;
 use crate::mcp::{self, McpOptions, SessionLimits};
 use crate::server::{self, ServerState};
@@ -54,7 +54,17 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .state_dir
         .clone()
         .unwrap_or_else(|| args.common.root.join(".activity-site"));
-    let control = Control::open(ControlOptions::new(&state_dir))?;
+    let mut control_options = ControlOptions::new(&state_dir);
+    if let Some(command) = args
+        .backend_command
+        .as_deref()
+        .or(service.backend_command.as_deref())
+        .filter(|c| !c.trim().is_empty())
+    {
+        control_options.backend = BackendCommand::parse(command)
+            .map_err(|problem| anyhow::anyhow!("bad backend command: {problem}"))?;
+    }
+    let control = Control::open(control_options)?;
     let mut allowed_origins = service.allowed_origins.clone();
     allowed_origins.extend(args.allow_origin.iter().cloned());
     for origin in &allowed_origins {
@@ -90,7 +100,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         shutdown: mcp_shutdown.clone(),
     };
     let state = state.with_mounts(
-        api::router(control.clone(), api_options).merge(mcp::router(control, mcp_options)),
+        api::router(control.clone(), api_options).merge(mcp::router(control.clone(), mcp_options)),
     );
 
     let outcome = server::rebuild(&state).await?;
@@ -123,8 +133,10 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     ));
     let shutdown = async move {
         shutdown_signal().await;
-        // MCP event streams would otherwise hold the graceful shutdown open.
+        // MCP event streams and log streams would otherwise hold the
+        // graceful shutdown open; the backend process ends with the server.
         mcp_shutdown.cancel();
+        control.shutdown().await;
     };
     server::run(listener, state, shutdown).await?;
     Ok(ExitCode::SUCCESS)

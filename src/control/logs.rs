@@ -38,6 +38,8 @@ pub enum LogItem {
     Line(LogEvent),
     /// Lines that left the ring before this reader got them.
     Missed { count: u64, resume_id: u64 },
+    /// The log was closed (the server is shutting down): the last item.
+    Closed,
 }
 
 /// The ring buffer shared by writers and subscriptions.
@@ -52,6 +54,8 @@ struct LogInner {
     ring: Mutex<Ring>,
     /// The id of the newest line, so subscriptions can wait for more.
     newest: watch::Sender<u64>,
+    /// Flips to true at shutdown, so subscriptions end at once.
+    closed: watch::Sender<bool>,
 }
 
 #[derive(Debug)]
@@ -66,6 +70,7 @@ struct Ring {
 impl LogBuffer {
     pub fn new(capacity: usize) -> LogBuffer {
         let (newest, _) = watch::channel(0);
+        let (closed, _) = watch::channel(false);
         LogBuffer {
             inner: Arc::new(LogInner {
                 ring: Mutex::new(Ring {
@@ -75,18 +80,35 @@ impl LogBuffer {
                     next_id: 1,
                 }),
                 newest,
+                closed,
             }),
         }
     }
 
-    /// Appends a line with a timestamp and level; line breaks are normalized
-    /// to `\n` so a reader can split the entry safely.
+    /// Appends a message with a timestamp and level. A message of several
+    /// lines (an error and its traceback) becomes one entry per line, each
+    /// with the prefix, so a reader that parses `time | level | text` from
+    /// every line keeps the level. Returns the id of the last entry.
     pub fn push(&self, level: &str, message: &str) -> u64 {
         // The real backend's shape, `21:51:02 | INFO  | message`, which the
         // service's web UI splits into time, level and message.
         let time = chrono::Local::now().format("%H:%M:%S");
         let message = message.replace("\r\n", "\n").replace('\r', "\n");
-        let line = bound_line(format!("{time} | {level:<5} | {message}"));
+        let mut id = 0;
+        for part in message.split('\n') {
+            id = self.push_line(format!("{time} | {level:<5} | {part}"));
+        }
+        id
+    }
+
+    /// Appends one line as it is (a line a backend process printed); a line
+    /// break inside it is replaced by a space.
+    pub fn push_raw(&self, line: &str) -> u64 {
+        self.push_line(line.replace(['\r', '\n'], " "))
+    }
+
+    fn push_line(&self, line: String) -> u64 {
+        let line = bound_line(line);
         let id = {
             let mut ring = self.inner.ring.lock().unwrap_or_else(|e| e.into_inner());
             let id = ring.next_id;
@@ -105,6 +127,12 @@ impl LogBuffer {
         };
         self.inner.newest.send_replace(id);
         id
+    }
+
+    /// Ends every subscription once it has read what the ring holds
+    /// (shutdown): each then yields [`LogItem::Closed`] and nothing more.
+    pub fn close(&self) {
+        self.inner.closed.send_replace(true);
     }
 
     pub fn info(&self, message: &str) -> u64 {
@@ -143,6 +171,8 @@ impl LogBuffer {
         LogSubscription {
             buffer: self.clone(),
             receiver,
+            closed: self.inner.closed.subscribe(),
+            ended: false,
             last: after.map_or(newest, |id| id.min(newest)),
         }
     }
@@ -187,14 +217,22 @@ fn bound_line(mut line: String) -> String {
 pub struct LogSubscription {
     buffer: LogBuffer,
     receiver: watch::Receiver<u64>,
+    /// Whether the log was closed.
+    closed: watch::Receiver<bool>,
+    /// Whether [`LogItem::Closed`] was delivered.
+    ended: bool,
     /// Id of the last line delivered (or skipped).
     last: u64,
 }
 
 impl LogSubscription {
-    /// The next item, waiting for it if needed. `None` only when the log is gone.
+    /// The next item, waiting for it if needed. After a close, the lines
+    /// left, then [`LogItem::Closed`], then `None`.
     pub async fn next(&mut self) -> Option<LogItem> {
         loop {
+            if self.ended {
+                return None;
+            }
             // Mark the current value seen before reading the ring, so a line
             // pushed in between wakes the wait below.
             self.receiver.borrow_and_update();
@@ -202,10 +240,18 @@ impl LogSubscription {
                 self.last = match &item {
                     LogItem::Line(event) => event.id,
                     LogItem::Missed { resume_id, .. } => *resume_id,
+                    LogItem::Closed => self.last,
                 };
                 return Some(item);
             }
-            self.receiver.changed().await.ok()?;
+            if *self.closed.borrow_and_update() {
+                self.ended = true;
+                return Some(LogItem::Closed);
+            }
+            tokio::select! {
+                changed = self.receiver.changed() => changed.ok()?,
+                changed = self.closed.changed() => changed.ok()?,
+            }
         }
     }
 
@@ -215,6 +261,7 @@ impl LogSubscription {
         self.last = match &item {
             LogItem::Line(event) => event.id,
             LogItem::Missed { resume_id, .. } => *resume_id,
+            LogItem::Closed => self.last,
         };
         Some(item)
     }

@@ -1,20 +1,25 @@
-//! The control-service core: task runner and simulated backend,
-//! configurations, settings, extensions, operator methods and logs.
+//! The control-service core: the backend process and its supervision, the
+//! simulated backend program, configurations, settings, extensions, operator
+//! methods and logs.
 //!
 //! [`Control`] is the one handle the REST API and the MCP tools share: every
 //! operation of the contract is a method on it, and every failure is an
-//! [`Error`] whose variant says which class of status it is. State lives in a
-//! state directory (`configs/`, `settings.json`, `extensions/`), written
-//! atomically. It knows nothing of axum, HTTP or the site half of the crate;
-//! tokio is used for the timed steps of the simulation only.
+//! [`Error`] whose variant says which class of status it is. Tasks, stops,
+//! the status, foreground extensions, operator calls and the screenshot go
+//! to the backend, a child process, through the line protocol of
+//! [`backend`]; the simulator ([`simulator`]) is this same binary run as
+//! `activity-site backend`. State lives in a state directory (`configs/`,
+//! `settings.json`, `extensions/`, `backend/`), written atomically. It knows
+//! nothing of axum, HTTP or the site half of the crate.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sha2::Digest;
 
+pub mod backend;
 mod configs;
 mod error;
 mod extensions;
@@ -26,8 +31,10 @@ mod runner;
 mod service_config;
 mod settings;
 pub mod shapes;
+pub mod simulator;
 pub mod state;
 
+pub use backend::{BackendCommand, DEFAULT_ANSWER_TIMEOUT, EXIT_GRACE};
 pub use configs::{
     CONFIG_NAME_PATTERN, CREDENTIAL_FIELDS, DEFAULT_CONFIG_NAME, MAX_CONFIG_NAME_CHARS,
     default_config, kind_of, name_problem,
@@ -39,8 +46,8 @@ pub use operator::{
     HEIGHT as SCREENSHOT_HEIGHT, OperatorHelp, OperatorMethod, WIDTH as SCREENSHOT_WIDTH,
 };
 pub use runner::{
-    BackendInfo, DEFAULT_ARGUMENTS, DEFAULT_STEP_MS, JobKind, RunState, TASKS, TaskKind,
-    TaskStatus, find_task,
+    BackendInfo, DEFAULT_ARGUMENTS, DEFAULT_STEP_MS, DONE_MARKER, JobKind, RunState, START_MARKER,
+    TASKS, TaskKind, TaskStatus, find_task,
 };
 pub use service_config::ServiceConfig;
 pub use settings::{SettingsUpdate, default_settings, settings_schema};
@@ -51,11 +58,14 @@ pub use settings::{SettingsUpdate, default_settings, settings_schema};
 pub const MAX_ARGUMENTS_BYTES: usize = 4096;
 pub use shapes::{AppSettings, TasksConfig};
 
+use backend::{Supervisor, quote};
 use configs::Configs;
 use extensions::Extensions;
 use operator::Operator;
-use runner::{Plan, Runner, Unit};
 use settings::Settings;
+
+/// Where the backend saves the screenshot, in the state directory.
+const SCREENSHOT_FILE: &str = "backend/screenshot.png";
 
 /// How to open the control core.
 #[derive(Debug, Clone)]
@@ -65,6 +75,11 @@ pub struct ControlOptions {
     /// Arguments of the first backend session (simulator options included),
     /// for example `--inline --no-admin --step-ms=20` in tests.
     pub backend_arguments: String,
+    /// The backend program (by default the simulator in this binary; tests
+    /// name the `activity-site` binary, which is not theirs).
+    pub backend: BackendCommand,
+    /// How long a `--json` command to the backend may take.
+    pub answer_timeout: Duration,
     /// How many log lines the ring buffer keeps.
     pub log_capacity: usize,
 }
@@ -74,6 +89,8 @@ impl ControlOptions {
         ControlOptions {
             state_dir: state_dir.into(),
             backend_arguments: DEFAULT_ARGUMENTS.to_string(),
+            backend: BackendCommand::current_simulator(),
+            answer_timeout: DEFAULT_ANSWER_TIMEOUT,
             log_capacity: 2000,
         }
     }
@@ -127,8 +144,8 @@ pub struct Control {
     state_dir: Arc<PathBuf>,
     /// The backend log shared by every part.
     log: LogBuffer,
-    /// The one task runner.
-    runner: Arc<Runner>,
+    /// The backend process.
+    backend: Arc<Supervisor>,
     configs: Arc<Configs>,
     settings: Arc<Settings>,
     extensions: Arc<Extensions>,
@@ -149,11 +166,18 @@ impl Control {
         let configs = Configs::open(dir.join("configs"))?;
         let settings = Settings::open(dir.join("settings.json"))?;
         let extensions = Extensions::open(dir.join("extensions"), log.clone())?;
-        let runner = Runner::new(log.clone(), &options.backend_arguments)?;
+        // The first command starts the process (opening needs no runtime).
+        let backend = Supervisor::new(
+            log.clone(),
+            options.backend,
+            dir.clone(),
+            &options.backend_arguments,
+            options.answer_timeout,
+        );
         Ok(Control {
             state_dir: Arc::new(dir.clone()),
             log,
-            runner: Arc::new(runner),
+            backend: Arc::new(backend),
             configs: Arc::new(configs),
             settings: Arc::new(settings),
             extensions: Arc::new(extensions),
@@ -191,51 +215,41 @@ impl Control {
 
     // Tasks.
 
-    pub fn task_status(&self) -> TaskStatus {
-        self.runner.status()
+    /// The backend's status, with the session fields of this server.
+    pub async fn task_status(&self) -> Result<TaskStatus> {
+        self.backend.status().await
     }
 
     /// Runs every enabled task of a configuration (named, supplied and saved,
     /// or supplied and temporary). 409 while busy, 400 for a missing configuration.
     pub async fn task_run(&self, request: RunRequest) -> Result<TaskStatus> {
         let named = request.config_name.clone().filter(|n| !n.trim().is_empty());
-        let status = self.runner.start(|| match request.config {
-            Some(config) => {
-                configs::check_object(&config)?;
-                if request.persist == Some(true) {
-                    let name = named.clone().unwrap_or_else(|| self.current_config());
-                    let saved = self.configs.save(&name, config)?;
-                    self.set_current_config(&name);
-                    Ok(Plan::tasks(
-                        JobKind::Tasks,
-                        &name,
-                        &runner::enabled_tasks(&saved),
-                    ))
-                } else {
-                    let mut plan = Plan::tasks(
-                        JobKind::Tasks,
-                        "(temporary configuration)",
-                        &runner::enabled_tasks(&config),
-                    );
-                    plan.configs.clear();
-                    Ok(plan)
+        self.backend
+            .start_job(|| match request.config {
+                Some(config) => {
+                    configs::check_object(&config)?;
+                    if request.persist == Some(true) {
+                        let name = named.clone().unwrap_or_else(|| self.current_config());
+                        self.configs.save(&name, config)?;
+                        self.set_current_config(&name);
+                        Ok(format!("task run {}", quote(&name)))
+                    } else {
+                        Ok(format!(
+                            "task run --config-json {}",
+                            quote(&config.to_string())
+                        ))
+                    }
                 }
-            }
-            None => {
-                let name = named.clone().unwrap_or_else(|| self.current_config());
-                let config = self
-                    .configs
-                    .load(&name)?
-                    .ok_or_else(|| Control::missing_config(&name))?;
-                self.set_current_config(&name);
-                Ok(Plan::tasks(
-                    JobKind::Tasks,
-                    &name,
-                    &runner::enabled_tasks(&config),
-                ))
-            }
-        })?;
-        Ok(status)
+                None => {
+                    let name = named.clone().unwrap_or_else(|| self.current_config());
+                    if !self.configs.exists(&name) {
+                        return Err(Control::missing_config(&name));
+                    }
+                    self.set_current_config(&name);
+                    Ok(format!("task run {}", quote(&name)))
+                }
+            })
+            .await
     }
 
     /// Runs one task (class name in any case, section name, or index string)
@@ -259,28 +273,35 @@ impl Control {
         let name = config_name
             .filter(|n| !n.trim().is_empty())
             .map_or_else(|| self.current_config(), str::to_string);
-        self.runner.start(|| {
-            if !self.configs.exists(&name) {
-                return Err(Control::missing_config(&name));
-            }
-            Ok(Plan::tasks(JobKind::Single, &name, &[index]))
-        })
+        self.backend
+            .start_job(|| {
+                if !self.configs.exists(&name) {
+                    return Err(Control::missing_config(&name));
+                }
+                Ok(format!(
+                    "task single {} --config {}",
+                    TASKS[index].class,
+                    quote(&name)
+                ))
+            })
+            .await
     }
 
     /// Asks the running job to stop; succeeds (reporting the status) when
     /// nothing runs.
     pub async fn task_stop(&self) -> Result<TaskStatus> {
-        if !self.runner.stop() {
+        if !self.backend.stop_job().await? {
             self.log.info("Stop requested, but no task is running");
         }
-        Ok(self.runner.status())
+        self.backend.status().await
     }
 
     // Backend.
 
     /// Restarts the backend with `arguments` (default `--inline --no-admin`):
-    /// stops the running job and background extensions and starts a new
-    /// session. Unknown arguments fail with a backend error and change nothing;
+    /// starts a new process and, once it answers, ends the old one (its job
+    /// is reported stopped) and the background extensions. A start that
+    /// fails is a backend error that names the reason and changes nothing;
     /// arguments longer than [`MAX_ARGUMENTS_BYTES`] are refused before
     /// anything keeps them (the session, the status, the log).
     pub async fn backend_restart(&self, arguments: Option<&str>) -> Result<BackendInfo> {
@@ -293,20 +314,28 @@ impl Control {
         let arguments = arguments
             .filter(|a| !a.trim().is_empty())
             .unwrap_or(DEFAULT_ARGUMENTS);
-        let info = self.runner.restart(arguments).inspect_err(|e| {
+        let info = self.backend.restart(arguments).await.inspect_err(|e| {
             self.log.error(&format!("Backend restart failed: {e}"));
         })?;
         self.extensions.stop_all();
         Ok(info)
     }
 
-    /// Stops the backend and background extensions; tasks, the operator and
-    /// the screenshot then fail with a backend error until a restart.
-    /// Succeeds when it was already stopped.
+    /// Stops the backend process and background extensions; tasks, the
+    /// operator and the screenshot then fail with a backend error until a
+    /// restart. Succeeds when it was already stopped.
     pub async fn backend_stop(&self) -> Result<BackendInfo> {
-        self.runner.stop_backend();
+        let info = self.backend.stop().await;
         self.extensions.stop_all();
-        Ok(self.runner.status().backend)
+        Ok(info)
+    }
+
+    /// Ends the backend process and every log subscription (server shutdown).
+    pub async fn shutdown(&self) {
+        self.extensions.stop_all();
+        self.backend.shutdown().await;
+        self.log.info("The server is shutting down");
+        self.log.close();
     }
 
     /// The `count` most recent log lines, oldest first.
@@ -367,10 +396,7 @@ impl Control {
     // Extensions.
 
     pub async fn extensions_list(&self) -> Vec<ExtensionInfo> {
-        let foreground = match self.runner.active() {
-            Some((JobKind::Extension, id)) => Some(id),
-            _ => None,
-        };
+        let foreground = self.foreground_extension().await;
         self.extensions.list(foreground.as_deref())
     }
 
@@ -413,33 +439,36 @@ impl Control {
             }
             Ok(())
         };
-        let fails = self
-            .runner
-            .fail_target()
-            .is_some_and(|f| f.eq_ignore_ascii_case(id));
         let task = if ext.background {
             check()?;
-            self.runner.ensure_available()?;
-            let step = std::time::Duration::from_millis(self.runner.status().backend.step_ms);
+            let status = self.backend.ensure_available().await?;
+            // The simulator's options, for the runs this server simulates.
+            let options = runner::parse_arguments(&status.backend.arguments).ok();
+            let step = options.as_ref().map_or(
+                Duration::from_millis(status.backend.step_ms.max(1)),
+                runner::SimOptions::step,
+            );
+            let fails = options
+                .and_then(|o| o.fail_target().map(str::to_string))
+                .is_some_and(|f| f.eq_ignore_ascii_case(id));
             self.extensions.start_background(&ext, step, fails)?;
-            self.runner.status()
+            self.backend.status().await?
         } else {
-            self.runner.start(|| {
-                check()?;
-                let mut steps = ext.steps.clone();
-                if let Some(name) = &config_name {
-                    steps.insert(0, format!("Using task configuration `{name}`"));
-                }
-                Ok(Plan {
-                    kind: JobKind::Extension,
-                    target: id.to_string(),
-                    configs: config_name.iter().cloned().collect(),
-                    units: vec![Unit {
-                        name: ext.id.clone(),
-                        steps,
-                    }],
+            self.backend
+                .start_job(|| {
+                    check()?;
+                    let steps = serde_json::to_string(&ext.steps).map_err(anyhow::Error::from)?;
+                    let mut command = format!(
+                        "extension run {} --steps-json {}",
+                        quote(&ext.id),
+                        quote(&steps)
+                    );
+                    if let Some(name) = &config_name {
+                        command.push_str(&format!(" --config {}", quote(name)));
+                    }
+                    Ok(command)
                 })
-            })?
+                .await?
         };
         Ok(ExtensionRun {
             id: id.to_string(),
@@ -452,10 +481,9 @@ impl Control {
     /// Stops a running extension; succeeds (with `wasRunning: false`) when it is not running.
     pub async fn extension_stop(&self, id: &str) -> Result<ExtensionStop> {
         self.extensions.get(id)?;
-        let foreground =
-            matches!(self.runner.active(), Some((JobKind::Extension, ref active)) if active == id);
+        let foreground = self.foreground_extension().await.as_deref() == Some(id);
         let was_running = if foreground {
-            self.runner.stop()
+            self.backend.stop_job().await?
         } else {
             self.extensions.stop_background(id)
         };
@@ -463,6 +491,14 @@ impl Control {
             id: id.to_string(),
             was_running,
         })
+    }
+
+    /// The id of the extension running in the foreground, if any.
+    async fn foreground_extension(&self) -> Option<String> {
+        let status = self.backend.status().await.ok()?;
+        (status.status == RunState::Running && status.job == Some(JobKind::Extension))
+            .then_some(status.target)
+            .flatten()
     }
 
     /// Rescans the extensions directory.
@@ -489,37 +525,36 @@ impl Control {
     }
 
     /// Calls an allow-listed method: 400 for an empty method or bad params,
-    /// 404 for an unknown method, a backend error when the backend is down.
+    /// 404 for an unknown method (both checked here), a backend error when
+    /// the backend is down; the backend performs the call.
     pub async fn operator_call(&self, method: &str, params: Option<Value>) -> Result<Value> {
         let params = params.unwrap_or_else(|| Value::Object(Default::default()));
-        let index = self.operator.check(method, &params)?;
-        self.runner.ensure_available()?;
-        let status = self.runner.status();
-        let shot = if method == "screenshot" {
-            let png = self.screenshot_png().await?;
-            Some(serde_json::json!({
-                "width": SCREENSHOT_WIDTH,
-                "height": SCREENSHOT_HEIGHT,
-                "format": "png",
-                "bytes": png.len(),
-                "sha256": hex::encode(sha2::Sha256::digest(&png)),
-            }))
-        } else {
-            None
-        };
-        let (result, line) = self.operator.call(index, &params, &status, shot);
-        self.log.info(&format!("[operator] {line}"));
-        Ok(result)
+        let method = self.operator.check(method, &params)?;
+        self.backend
+            .query(&format!(
+                "operator call {} {} --json",
+                method.name(),
+                quote(&params.to_string())
+            ))
+            .await
     }
 
-    /// A fresh 1280x720 PNG of the simulated game window.
+    /// A fresh 1280x720 PNG of the game window: the backend saves it in the
+    /// state directory, this reads it back.
     pub async fn screenshot_png(&self) -> Result<Vec<u8>> {
-        self.runner.ensure_available()?;
-        let status = self.runner.status();
-        let operator = Arc::clone(&self.operator);
-        let png = tokio::task::spawn_blocking(move || operator.screenshot_png(&status))
-            .await
-            .map_err(|e| anyhow::anyhow!("the screenshot task failed: {e}"))??;
+        self.backend
+            .query(&format!(
+                "game screenshot --save {} --json",
+                quote(SCREENSHOT_FILE)
+            ))
+            .await?;
+        let path = self.state_dir.join(SCREENSHOT_FILE);
+        let png = tokio::fs::read(&path).await.map_err(|e| {
+            Error::Backend(format!(
+                "the backend saved no screenshot at {}: {e}",
+                path.display()
+            ))
+        })?;
         Ok(png)
     }
 }

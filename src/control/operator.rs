@@ -42,7 +42,32 @@ pub struct OperatorHelp {
     pub returns: String,
 }
 
+/// The operator methods: the allow-list, as a closed set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Click,
+    PressKey,
+    Drag,
+    Scroll,
+    Ocr,
+    FindTemplate,
+    Screenshot,
+    GetWindowState,
+    ActivateWindow,
+}
+
+impl Method {
+    /// The name clients call it by.
+    pub fn name(self) -> &'static str {
+        METHODS
+            .iter()
+            .find(|m| m.method == self)
+            .map_or("", |m| m.name)
+    }
+}
+
 struct MethodDef {
+    method: Method,
     name: &'static str,
     summary: &'static str,
     description: &'static str,
@@ -78,6 +103,7 @@ const TEMPLATES: [&str; 6] = [
 
 const METHODS: [MethodDef; 9] = [
     MethodDef {
+        method: Method::Click,
         name: "click",
         summary: "Click at a point of the game window",
         description: "Moves the cursor to (x, y) in 1280x720 window coordinates and clicks the given button, `clicks` times.",
@@ -91,6 +117,7 @@ const METHODS: [MethodDef; 9] = [
         },
     },
     MethodDef {
+        method: Method::PressKey,
         name: "press_key",
         summary: "Press a key",
         description: "Presses and releases a key (a letter, a digit, or a named key such as esc, enter, space, tab, f1..f12), holding it `durationMs` milliseconds.",
@@ -106,6 +133,7 @@ const METHODS: [MethodDef; 9] = [
         },
     },
     MethodDef {
+        method: Method::Drag,
         name: "drag",
         summary: "Drag from one point to another",
         description: "Presses the left button at `from`, moves to `to` over `durationMs` milliseconds and releases.",
@@ -123,6 +151,7 @@ const METHODS: [MethodDef; 9] = [
         },
     },
     MethodDef {
+        method: Method::Scroll,
         name: "scroll",
         summary: "Scroll the mouse wheel",
         description: "Scrolls `amount` notches (negative: down) at (x, y), or at the cursor when no point is given.",
@@ -134,6 +163,7 @@ const METHODS: [MethodDef; 9] = [
         },
     },
     MethodDef {
+        method: Method::Ocr,
         name: "ocr",
         summary: "Read the text in the window or a region",
         description: "Runs the simulated OCR over the whole window or `region` and returns the text boxes found, each with its box and confidence.",
@@ -158,6 +188,7 @@ const METHODS: [MethodDef; 9] = [
         },
     },
     MethodDef {
+        method: Method::FindTemplate,
         name: "find_template",
         summary: "Locate a template image in the window",
         description: "Looks for one of the known template images and returns where it was found and the match confidence, or found: false below `threshold`.",
@@ -173,6 +204,7 @@ const METHODS: [MethodDef; 9] = [
         },
     },
     MethodDef {
+        method: Method::Screenshot,
         name: "screenshot",
         summary: "Capture the game window",
         description: "Captures the 1280x720 game window. The image itself is served by GET /api/Operator/screenshot; this call returns its size and digest.",
@@ -180,6 +212,7 @@ const METHODS: [MethodDef; 9] = [
         parameters: || object(&[], json!({})),
     },
     MethodDef {
+        method: Method::GetWindowState,
         name: "get_window_state",
         summary: "Describe the game window",
         description: "Returns the title, position, size, focus and minimized state of the simulated game window.",
@@ -187,6 +220,7 @@ const METHODS: [MethodDef; 9] = [
         parameters: || object(&[], json!({})),
     },
     MethodDef {
+        method: Method::ActivateWindow,
         name: "activate_window",
         summary: "Bring the game window to the front",
         description: "Restores the window if minimized and gives it the focus.",
@@ -274,8 +308,8 @@ impl Operator {
         })
     }
 
-    /// Checks the method and its parameters; returns the method index.
-    pub fn check(&self, method: &str, params: &Value) -> Result<usize> {
+    /// Checks the method and its parameters.
+    pub fn check(&self, method: &str, params: &Value) -> Result<Method> {
         if method.trim().is_empty() {
             return Err(Error::bad_request("`method` must not be empty"));
         }
@@ -293,14 +327,14 @@ impl Operator {
                 violations,
             });
         }
-        Ok(index)
+        Ok(METHODS[index].method)
     }
 
     /// Performs a checked call; `status` feeds OCR, `shot` is the screenshot
     /// summary (computed by the caller, who owns the encoder).
     pub fn call(
         &self,
-        index: usize,
+        method: Method,
         params: &Value,
         status: &TaskStatus,
         shot: Option<Value>,
@@ -312,8 +346,8 @@ impl Operator {
                 .and_then(Value::as_u64)
                 .map_or(default, |v| v as u32)
         };
-        match METHODS[index].name {
-            "click" => {
+        match method {
+            Method::Click => {
                 let (x, y) = (coord("x", 0), coord("y", 0));
                 let button = params
                     .get("button")
@@ -331,7 +365,7 @@ impl Operator {
                     format!("click ({x}, {y}) {button} x{clicks}"),
                 )
             }
-            "press_key" => {
+            Method::PressKey => {
                 let key = params
                     .get("key")
                     .and_then(Value::as_str)
@@ -347,7 +381,7 @@ impl Operator {
                     format!("press_key {key} for {duration} ms"),
                 )
             }
-            "drag" => {
+            Method::Drag => {
                 let point = |key: &str| {
                     let p = &params[key];
                     (
@@ -366,7 +400,7 @@ impl Operator {
                     format!("drag ({}, {}) -> ({}, {})", from.0, from.1, to.0, to.1),
                 )
             }
-            "scroll" => {
+            Method::Scroll => {
                 let amount = params.get("amount").and_then(Value::as_i64).unwrap_or(0);
                 let at = (coord("x", w.cursor.0), coord("y", w.cursor.1));
                 w.cursor = at;
@@ -376,7 +410,7 @@ impl Operator {
                     format!("scroll {amount} at ({}, {})", at.0, at.1),
                 )
             }
-            "ocr" => {
+            Method::Ocr => {
                 let boxes = ocr_boxes(status);
                 let region = params.get("region").map(|r| {
                     let g = |k: &str| r.get(k).and_then(Value::as_i64).unwrap_or(0);
@@ -397,7 +431,7 @@ impl Operator {
                     format!("ocr found {n} text boxes"),
                 )
             }
-            "find_template" => {
+            Method::FindTemplate => {
                 let template = params.get("template").and_then(Value::as_str).unwrap_or("");
                 let threshold = params
                     .get("threshold")
@@ -421,16 +455,16 @@ impl Operator {
                     ),
                 )
             }
-            "screenshot" => (
+            Method::Screenshot => (
                 shot.unwrap_or(Value::Null),
                 "screenshot captured".to_string(),
             ),
-            "activate_window" => {
+            Method::ActivateWindow => {
                 w.focused = true;
                 w.minimized = false;
                 (window_json(&w), "window activated".to_string())
             }
-            _ => (window_json(&w), "window state read".to_string()),
+            Method::GetWindowState => (window_json(&w), "window state read".to_string()),
         }
     }
 

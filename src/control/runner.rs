@@ -1,17 +1,18 @@
-//! The task runner and the simulated backend it drives.
+//! The task runner of the simulated backend, and the status types the
+//! server reports.
 //!
-//! One job runs at a time: a configuration's enabled tasks, one task, or a
-//! foreground extension. Starting is decided under one lock, so concurrent
-//! starts give exactly one winner and conflicts for the rest. A job is a tokio
-//! task that takes timed steps, writes log lines, and honours a stop request
-//! between steps. The backend session holds the simulator options parsed from
-//! the restart arguments. This module knows which tasks exist but not where
-//! configurations are stored.
+//! The runner lives in the backend process ([`super::simulator`]). One job
+//! runs at a time: a configuration's enabled tasks, one task, or a
+//! foreground extension. A job is a tokio task that takes timed steps,
+//! writes log lines (`[Start]` on the first, `[Done]` on the last), and
+//! honours a stop request between steps. The session holds the simulator
+//! options parsed from the start arguments. This module knows which tasks
+//! exist but not where configurations are stored.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::watch;
 
@@ -20,6 +21,13 @@ use crate::control::logs::LogBuffer;
 
 /// Backend arguments when a restart gives none (the contract's default).
 pub const DEFAULT_ARGUMENTS: &str = "--inline --no-admin";
+
+/// What the backend prints on the log line that opens a job (the real
+/// backend's marker, which its desktop client watches for).
+pub const START_MARKER: &str = "[Start]";
+
+/// What the backend prints on the log line that closes a job.
+pub const DONE_MARKER: &str = "[Done]";
 
 /// Step duration when the arguments do not set `--step-ms`.
 pub const DEFAULT_STEP_MS: u64 = 1500;
@@ -110,10 +118,11 @@ pub fn enabled_tasks(config: &Value) -> Vec<usize> {
 /// Run states reported by `Task/status`: exactly the five values the
 /// service's web UI knows (it treats any other value as idle and stops
 /// polling). A stop in progress stays `running`, with `stopping: true`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum RunState {
     /// Nothing has run since the backend started.
+    #[default]
     Idle,
     /// A job is executing (or winding down after a stop request).
     Running,
@@ -126,7 +135,7 @@ pub enum RunState {
 }
 
 /// What a job runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum JobKind {
     /// All enabled tasks of a configuration (`Task/run`).
@@ -138,8 +147,8 @@ pub enum JobKind {
 }
 
 /// The backend session: which arguments it was started with.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", default)]
 pub struct BackendInfo {
     /// Increases with every restart.
     pub session: u64,
@@ -159,8 +168,12 @@ pub struct BackendInfo {
 /// `data` of `GET /api/Task/status`: the contract's `status` and `progress`,
 /// the fields the service's web UI reads (`session_id`, `pid`, `mode`,
 /// `configs`, `unit`, `error`, in its snake case), and details of the job.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+///
+/// The backend answers `task status --json` with this shape too; the server
+/// reads it leniently (missing fields take their defaults, `sessionId` and
+/// `task` of the real backend are understood) and sets the session fields.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", default)]
 pub struct TaskStatus {
     /// One of idle, running, completed, stopped, failed. A stop in progress
     /// is `running` with `stopping: true`.
@@ -172,10 +185,11 @@ pub struct TaskStatus {
     /// Whether a stop was requested and the running job is winding down.
     pub stopping: bool,
     /// The backend session, as text (changes with every restart).
-    #[serde(rename = "session_id")]
+    #[serde(rename = "session_id", alias = "sessionId")]
     pub session_id: String,
-    /// The process id of the backend while it runs (the simulated backend
-    /// runs inside this server's process), 0 after `POST /api/Backend/stop`.
+    /// The process id of the backend process while it runs (a child of
+    /// this server), 0 when none runs (after `POST /api/Backend/stop`, or
+    /// after it died).
     pub pid: u32,
     /// How the backend runs: `inline` (with `--inline`), `python` (with
     /// `--python`) or `cli`.
@@ -184,6 +198,7 @@ pub struct TaskStatus {
     /// empty for extensions and temporary configurations.
     pub configs: Vec<String>,
     /// The unit executing now (a task class name or extension id), empty when none.
+    #[serde(alias = "task")]
     pub unit: String,
     /// What the current or last job runs.
     pub job: Option<JobKind>,
@@ -249,6 +264,18 @@ pub(crate) struct SimOptions {
     fail: Option<String>,
     /// Whether every command fails with a backend error.
     unavailable: bool,
+}
+
+impl SimOptions {
+    /// The duration of one step.
+    pub fn step(&self) -> Duration {
+        self.step
+    }
+
+    /// The task or extension that fails, if any.
+    pub fn fail_target(&self) -> Option<&str> {
+        self.fail.as_deref()
+    }
 }
 
 /// Parses backend arguments. Known: `--inline`, `--no-admin`, `--python`,
@@ -386,6 +413,11 @@ impl Runner {
         })
     }
 
+    /// The log the jobs write to.
+    pub fn log(&self) -> &LogBuffer {
+        &self.log
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, RunnerState> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -418,20 +450,10 @@ impl Runner {
         }
     }
 
-    /// The running job's kind and target, if any.
-    pub fn active(&self) -> Option<(JobKind, String)> {
-        self.lock().job.as_ref().map(|j| (j.kind, j.target.clone()))
-    }
-
     /// Fails with a backend error when the backend was stopped or the
     /// session was started `--unavailable`.
     pub fn ensure_available(&self) -> Result<()> {
         self.lock().backend.check()
-    }
-
-    /// The simulator's failure target, if any.
-    pub fn fail_target(&self) -> Option<String> {
-        self.lock().backend.options.fail.clone()
     }
 
     /// Starts a job. The busy check, `prepare` (which may persist a
@@ -486,8 +508,10 @@ impl Runner {
             JobKind::Single => "a single task of",
             JobKind::Extension => "extension",
         };
-        self.log
-            .info(&format!("Job {id} started: {kind} `{}`", plan.target));
+        self.log.info(&format!(
+            "{START_MARKER} Job {id} started: {kind} `{}`",
+            plan.target
+        ));
         let status = self.status();
         let runner = Arc::clone(self);
         tokio::spawn(async move { runner.execute(id, plan, stop, step, fail).await });
@@ -534,34 +558,11 @@ impl Runner {
             st.progress = format!("stopped because {why}: {}", st.progress);
             st.current_task = None;
             st.finished_at = Some(now());
-            self.log
-                .warning(&format!("Job {} `{}` stopped: {why}", job.id, job.target));
+            self.log.warning(&format!(
+                "{DONE_MARKER} Job {} `{}` stopped: {why}",
+                job.id, job.target
+            ));
         }
-    }
-
-    /// Restarts the backend: validates the arguments, abandons the running
-    /// job (it is reported as stopped), and starts a new session.
-    pub fn restart(&self, arguments: &str) -> Result<BackendInfo> {
-        let options = parse_arguments(arguments)
-            .map_err(|e| Error::Backend(format!("restart failed: {e}")))?;
-        let mut st = self.lock();
-        self.abandon(&mut st, "the backend is restarting");
-        let session = st.backend.info.session + 1;
-        st.backend = Backend {
-            info: BackendInfo {
-                session,
-                arguments: arguments.to_string(),
-                started_at: now(),
-                step_ms: options.step.as_millis() as u64,
-                available: !options.unavailable,
-                running: true,
-            },
-            options,
-        };
-        self.log.info(&format!(
-            "Backend restarted (session {session}) with arguments `{arguments}`"
-        ));
-        Ok(st.backend.info.clone())
     }
 
     /// Applies `change` if job `id` is still the current one.
@@ -629,7 +630,7 @@ impl Runner {
                         st.finished_at = Some(now());
                         st.job = None;
                     });
-                    self.log.info(&format!("Job {id} failed"));
+                    self.log.info(&format!("{DONE_MARKER} Job {id} failed"));
                     return;
                 }
             }
@@ -644,7 +645,7 @@ impl Runner {
             st.finished_at = Some(now());
             st.job = None;
         }) {
-            self.log.info(&format!("Job {id} completed"));
+            self.log.info(&format!("{DONE_MARKER} Job {id} completed"));
         }
     }
 
@@ -664,7 +665,7 @@ impl Runner {
             st.finished_at = Some(now());
             st.job = None;
         }) {
-            self.log.info(&format!("Job {id} stopped"));
+            self.log.info(&format!("{DONE_MARKER} Job {id} stopped"));
         }
     }
 }
@@ -688,7 +689,7 @@ impl Backend {
 }
 
 /// How a backend started with `arguments` runs, for `mode` of the status.
-fn mode_of(arguments: &str) -> &'static str {
+pub(crate) fn mode_of(arguments: &str) -> &'static str {
     let has = |flag: &str| arguments.split_whitespace().any(|w| w == flag);
     if has("--inline") {
         "inline"

@@ -24,6 +24,8 @@ pub struct ServiceConfig {
     /// `AllowedOrigins`: web origins (`http://localhost:5173`) whose pages
     /// may call the control API and `/mcp`, besides the server's own.
     pub allowed_origins: Vec<String>,
+    /// `BackendCommand`: the backend program, "PROGRAM [ARGS]" (none: the simulator).
+    pub backend_command: Option<String>,
 }
 
 impl Default for ServiceConfig {
@@ -33,6 +35,7 @@ impl Default for ServiceConfig {
             allowed_hosts: "*".to_string(),
             access_token: None,
             allowed_origins: Vec::new(),
+            backend_command: None,
         }
     }
 }
@@ -98,6 +101,15 @@ impl ServiceConfig {
             }
             Some(_) => anyhow::bail!(
                 "`AllowedOrigins` must be a string such as \"http://localhost:5173\" or an array of them"
+            ),
+        }
+        match get("BackendCommand") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(command)) => {
+                config.backend_command = Some(command.clone()).filter(|c| !c.trim().is_empty());
+            }
+            Some(_) => anyhow::bail!(
+                "`BackendCommand` must be a string such as \"sra-cli\" or \"python -m SRACore\""
             ),
         }
         Ok(config)

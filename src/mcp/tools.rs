@@ -127,7 +127,7 @@ impl ControlTools {
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn task_status(&self) -> CallToolResult {
-        json_reply(Ok(self.control.task_status()))
+        json_reply(self.control.task_status().await)
     }
 
     #[tool(

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use activity_site::api::{self, ApiOptions};
-use activity_site::control::{Control, ControlOptions};
+use activity_site::control::Control;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode};
@@ -65,7 +65,7 @@ pub fn open(arguments: &str, options: ApiOptions) -> Api {
 }
 
 pub fn open_in(dir: tempfile::TempDir, arguments: &str, options: ApiOptions) -> Api {
-    let mut control_options = ControlOptions::new(dir.path().join("state"));
+    let mut control_options = crate::util::control_options(dir.path().join("state"));
     control_options.backend_arguments = arguments.to_string();
     let control = Control::open(control_options).unwrap();
     let router = api::router(control.clone(), options);

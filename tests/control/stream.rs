@@ -19,6 +19,9 @@ async fn the_stream_delivers_every_line_of_a_run_in_order_and_resumes() {
     let api = open("--step-ms=10", options());
     let base = serve(api.router.clone()).await;
     let client = reqwest::Client::new();
+    // The backend process starts with the first command; its start lines
+    // come before the stream.
+    api.get("/api/Task/status").await.data();
 
     let response = client
         .get(format!("{base}/api/backend/logs/stream"))
@@ -103,11 +106,14 @@ async fn the_stream_delivers_every_line_of_a_run_in_order_and_resumes() {
     }
 }
 
+/// Issue 19: a web UI parses `HH:MM:SS | LEVEL | message` from each event;
+/// a traceback sent as one event of several `data:` lines showed as `INFO`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_multi_line_entry_becomes_one_event_with_several_data_lines() {
+async fn a_multi_line_entry_becomes_one_event_per_line() {
     let api = open("--step-ms=10 --fail-task=0", options());
     let base = serve(api.router.clone()).await;
     let client = reqwest::Client::new();
+    api.get("/api/Task/status").await.data();
     let response = client
         .get(format!("{base}/api/Backend/logs/stream"))
         .send()
@@ -116,10 +122,17 @@ async fn a_multi_line_entry_becomes_one_event_with_several_data_lines() {
     let mut reader = SseReader::new(response);
     assert_eq!(reader.next().await, Frame::Comment("connected".to_string()));
     api.control.log().info("first\r\nsecond\rthird");
-    let (_, data) = reader.next_event().await;
-    assert_eq!(data.len(), 3);
-    assert!(data[0].ends_with("first"));
-    assert_eq!(&data[1..], ["second", "third"]);
+    let mut ids = Vec::new();
+    for expected in ["first", "second", "third"] {
+        let (id, data) = reader.next_event().await;
+        assert_eq!(data.len(), 1, "one line per event: {data:?}");
+        assert!(
+            data[0].ends_with(&format!("| INFO  | {expected}")),
+            "{data:?}"
+        );
+        ids.push(id.unwrap().parse::<u64>().unwrap());
+    }
+    assert!(ids.windows(2).all(|w| w[1] == w[0] + 1), "{ids:?}");
 
     client
         .post(format!("{base}/api/Task/run"))
@@ -129,9 +142,12 @@ async fn a_multi_line_entry_becomes_one_event_with_several_data_lines() {
         .unwrap();
     loop {
         let (_, data) = reader.next_event().await;
+        assert_eq!(data.len(), 1, "one line per event: {data:?}");
         if data[0].contains("failed: simulated failure") {
-            assert!(data.len() > 1, "the traceback spans several data lines");
-            assert!(data[1].starts_with("Traceback"));
+            assert!(data[0].contains("| ERROR |"), "{data:?}");
+            let (_, next) = reader.next_event().await;
+            assert_eq!(next.len(), 1, "{next:?}");
+            assert!(next[0].contains("| ERROR | Traceback"), "{next:?}");
             break;
         }
     }
@@ -169,7 +185,7 @@ async fn a_client_too_far_behind_is_told_what_it_missed() {
     // A ring of 5 lines: resuming from line 1 after 20 lines cannot replay
     // them all, and the server buffers nothing beyond the ring.
     let dir = tempfile::tempdir().unwrap();
-    let mut control_options = activity_site::control::ControlOptions::new(dir.path().join("state"));
+    let mut control_options = crate::util::control_options(dir.path().join("state"));
     control_options.log_capacity = 5;
     let control = activity_site::control::Control::open(control_options).unwrap();
     for i in 0..20 {
