@@ -27,22 +27,7 @@ if [ ! -x "$BIN" ] || [ ! -x "$PARSE" ]; then
     (cd "$REPO" && cargo build --release --locked --bins --example bare-parse >&2)
 fi
 
-python3 - "$ROOT" "$N" <<'PY'
-import json, os, sys
-root, n = sys.argv[1], int(sys.argv[2])
-os.makedirs(f"{root}/data/big", exist_ok=True)
-games = {"games": [{"id": "big", "name": "Big", "locales": ["zh-CN"], "defaultLocale": "zh-CN",
-                    "dataSource": "https://example.org/news", "timeZone": "Asia/Shanghai"}]}
-json.dump(games, open(f"{root}/games.json", "w"), indent=2, ensure_ascii=False)
-activities = sorted(
-    ({"name": f"星海巡游第{i}期", "description": f"限时探索活动，第{i}轮。",
-      "startTime": f"2026-10-{1 + i % 20:02d}T10:00:00", "endTime": "2026-11-11T03:59:59",
-      "cover": f"https://cdn.example.com/c/{i}.jpg"} for i in range(n)),
-    key=lambda a: a["startTime"])
-doc = {"version": "1.2", "versionName": "星海之歌", "startTime": "2026-10-01T11:00:00",
-       "endTime": "2026-11-12T03:59:59", "cover": "", "activities": activities}
-json.dump(doc, open(f"{root}/data/big/zh-CN.json", "w"), indent=2, ensure_ascii=False)
-PY
+python3 "$REPO/benches/gen-one-file.py" "$ROOT" "$N"
 "$BIN" check --root "$ROOT" --now "$NOW" >&2
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
