@@ -98,6 +98,12 @@ impl StdioServer {
         }
     }
 
+    /// The messages earlier waits set aside, taken; those not read yet
+    /// stay for later waits.
+    pub fn take_pending(&mut self) -> Vec<Value> {
+        std::mem::take(&mut self.pending)
+    }
+
     /// The server's exit code, once it ends (within [`WAIT`]).
     pub fn exit_code(&mut self) -> i32 {
         let deadline = Instant::now() + WAIT;
