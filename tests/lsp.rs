@@ -501,7 +501,7 @@ fn two_games() -> tempfile::TempDir {
 
 /// The messages received so far that publish diagnostics, taken.
 fn take_published(client: &mut Client) -> Vec<String> {
-    let pending = std::mem::take(&mut client.pending);
+    let pending = client.server.take_pending();
     pending
         .iter()
         .filter(|m| m["method"] == "textDocument/publishDiagnostics")
