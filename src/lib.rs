@@ -46,8 +46,11 @@
 //!   siblings) through a plan of parts run in parallel and cached by their
 //!   inputs ([`site::cache`]), and the pure comparison behind `diff`; no
 //!   HTTP, no async.
-//! - [`import`]: published API files to a data tree (`import --from`); pure,
-//!   no I/O: `cmd/import.rs` reads folders and fetches URLs through [`fetch`].
+//! - [`import`]: published API files to a data tree (`import --from`): a
+//!   pure mapping (bytes in, files out), and [`import::io`], which reads a
+//!   folder or fetches a site through [`fetch`], compares the result with
+//!   the root and writes it through [`atomic`]; `cmd/import.rs` only sets
+//!   the options and prints.
 //! - [`publish`]: a built site to S3-compatible storage: the pure plan
 //!   (`publish::plan`: local files and the store's manifest to ordered
 //!   uploads and removals) and the storage I/O (`publish::store`,
@@ -82,7 +85,9 @@
 //!   module asks it, so the paths, the index and the content types cannot drift.
 //! - [`validate`] never imports [`load`]: both depend on [`source`].
 //! - [`load`], [`validate`], [`site`] and [`import`] know nothing about HTTP,
-//!   axum or tokio; [`import`] depends on [`model`], [`json`] and [`layout`] only.
+//!   axum or tokio; [`import`] depends on [`model`], [`json`] and [`layout`]
+//!   only, except [`import::io`], its one part that touches the file system
+//!   or the network (through [`fetch`] and [`atomic`]).
 //! - [`site`] does not import [`publish`]; [`publish`] reads the site's
 //!   cache policies and layout from [`layout`], and `publish::plan` does no I/O.
 //! - No rewrite loses a value: a file with a repeated key is an error, and
