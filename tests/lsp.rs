@@ -1,24 +1,16 @@
 //! `activity-site lsp` driven over its stdio with JSON-RPC, as an editor does.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::util::stdio::StdioServer;
 use crate::util::{FIXTURE_NOW, fixture_root};
-
-const WAIT: Duration = Duration::from_secs(30);
 
 /// A client session with one server process.
 struct Client {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    incoming: mpsc::Receiver<Value>,
-    /// Messages received and not yet taken by a wait.
-    pending: Vec<Value>,
+    server: StdioServer,
     next_id: i64,
     root: PathBuf,
     /// The encoding the server chose.
@@ -29,22 +21,10 @@ impl Client {
     /// Starts the server on `root` and initializes it, offering `encodings`
     /// (none: the client says nothing, so UTF-16).
     fn start(root: &Path, encodings: &[&str]) -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_activity-site"))
-            .args(["lsp", "--now", FIXTURE_NOW, "--root"])
-            .arg(root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the server starts");
-        let stdout = child.stdout.take().expect("stdout");
-        let (sender, incoming) = mpsc::channel();
-        std::thread::spawn(move || read_frames(BufReader::new(stdout), &sender));
+        let args = ["lsp", "--now", FIXTURE_NOW, "--root"].map(std::ffi::OsStr::new);
+        let server = StdioServer::spawn(args.into_iter().chain([root.as_os_str()]), read_frame);
         let mut client = Client {
-            stdin: child.stdin.take(),
-            child,
-            incoming,
-            pending: Vec::new(),
+            server,
             next_id: 1,
             root: root.canonicalize().expect("root"),
             encoding: String::new(),
@@ -77,9 +57,7 @@ impl Client {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).expect("the server reads");
-        stdin.flush().expect("flush");
+        self.server.write(bytes);
     }
 
     fn send(&mut self, message: &Value) {
@@ -102,21 +80,7 @@ impl Client {
 
     /// The first message (received or pending) that `wanted` accepts.
     fn wait(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
-        if let Some(i) = self.pending.iter().position(&wanted) {
-            return self.pending.remove(i);
-        }
-        let deadline = Instant::now() + WAIT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let message = self
-                .incoming
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no awaited message; pending: {:#?}", self.pending));
-            if wanted(&message) {
-                return message;
-            }
-            self.pending.push(message);
-        }
+        self.server.wait(wanted)
     }
 
     /// The next diagnostics published for `rel`.
@@ -159,54 +123,31 @@ impl Client {
         let answer = self.request("shutdown", Value::Null);
         assert_eq!(answer["result"], Value::Null, "{answer}");
         self.notify("exit", Value::Null);
-        self.stdin = None;
-        self.exit_code()
-    }
-
-    fn exit_code(&mut self) -> i32 {
-        let deadline = Instant::now() + WAIT;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return status.code().expect("exit code");
-            }
-            assert!(Instant::now() < deadline, "the server did not end");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        self.server.close_stdin();
+        self.server.exit_code()
     }
 }
 
-impl Drop for Client {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn read_frames(mut out: impl BufRead, sender: &mpsc::Sender<Value>) {
+/// One message of the base protocol: headers, a blank line, then
+/// `Content-Length` bytes of JSON.
+fn read_frame(out: &mut dyn BufRead) -> Option<Value> {
+    let mut length = 0;
     loop {
-        let mut length = 0;
-        loop {
-            let mut line = String::new();
-            if out.read_line(&mut line).unwrap_or(0) == 0 {
-                return;
-            }
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some(n) = line.strip_prefix("Content-Length: ") {
-                length = n.parse().expect("a length");
-            }
+        let mut line = String::new();
+        if out.read_line(&mut line).unwrap_or(0) == 0 {
+            return None;
         }
-        let mut body = vec![0; length];
-        if out.read_exact(&mut body).is_err() {
-            return;
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
         }
-        let message = serde_json::from_slice(&body).expect("the server sends JSON");
-        if sender.send(message).is_err() {
-            return;
+        if let Some(n) = line.strip_prefix("Content-Length: ") {
+            length = n.parse().expect("a length");
         }
     }
+    let mut body = vec![0; length];
+    out.read_exact(&mut body).ok()?;
+    Some(serde_json::from_slice(&body).expect("the server sends JSON"))
 }
 
 fn base_text(rel: &str) -> String {
@@ -535,7 +476,7 @@ fn malformed_input_unknown_methods_and_outside_files_never_end_the_server() {
 fn the_server_ends_when_stdin_closes() {
     let root = fixture_root(None);
     let mut client = Client::start(root.path(), &[]);
-    client.stdin = None;
+    client.server.close_stdin();
     // Without `shutdown` first, the protocol's exit code is 1.
-    assert_eq!(client.exit_code(), 1);
+    assert_eq!(client.server.exit_code(), 1);
 }
