@@ -529,11 +529,11 @@ impl Control {
     /// the backend is down; the backend performs the call.
     pub async fn operator_call(&self, method: &str, params: Option<Value>) -> Result<Value> {
         let params = params.unwrap_or_else(|| Value::Object(Default::default()));
-        let method = self.operator.check(method, &params)?;
+        let call = self.operator.check(method, &params)?;
         self.backend
             .query(&format!(
                 "operator call {} {} --json",
-                method.name(),
+                call.method().name(),
                 quote(&params.to_string())
             ))
             .await
