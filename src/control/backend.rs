@@ -44,7 +44,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use crate::control::error::{Error, Result};
 use crate::control::logs::{LogBuffer, MAX_LINE_BYTES};
 use crate::control::runner::{
-    BackendInfo, DONE_MARKER, JobKind, RunState, START_MARKER, TaskStatus, mode_of,
+    BackendInfo, DONE_MARKER, JobKind, RunState, START_MARKER, TaskStatus, mode_of, now,
 };
 
 /// How long a process has to exit after `exit` before it is killed (the
@@ -460,12 +460,7 @@ impl Supervisor {
             if shared.generation == process.generation && shared.job_running {
                 shared.job_running = false;
                 let last = &mut shared.last;
-                last.status = RunState::Stopped;
-                last.stopping = false;
-                last.progress = format!("stopped because {why}: {}", last.progress);
-                last.current_task = None;
-                last.unit = String::new();
-                last.finished_at = Some(now());
+                end_job(last, RunState::Stopped, &format!("stopped because {why}"));
                 self.log
                     .warning(&format!("{DONE_MARKER} The running job stopped: {why}"));
             }
@@ -900,12 +895,7 @@ async fn watch_exit(
             if std::mem::take(&mut shared.job_running) {
                 let last = &mut shared.last;
                 let error = format!("the backend exited during the job ({status})");
-                last.status = RunState::Failed;
-                last.stopping = false;
-                last.progress = format!("failed: {}", last.progress);
-                last.current_task = None;
-                last.unit = String::new();
-                last.finished_at = Some(now());
+                end_job(last, RunState::Failed, "failed");
                 log.error(&format!("{DONE_MARKER} The running job failed: {error}"));
                 last.error = Some(error);
             }
@@ -914,8 +904,14 @@ async fn watch_exit(
     exited.send_replace(Some(status));
 }
 
-fn now() -> String {
-    chrono::Local::now()
-        .format("%Y-%m-%dT%H:%M:%S%.3f")
-        .to_string()
+/// Ends the job the backend was running, as the server saw it, in `state`:
+/// `why` goes before the last progress, no stop is pending, no task or unit
+/// runs, and it finished now.
+fn end_job(last: &mut TaskStatus, state: RunState, why: &str) {
+    last.status = state;
+    last.stopping = false;
+    last.progress = format!("{why}: {}", last.progress);
+    last.current_task = None;
+    last.unit = String::new();
+    last.finished_at = Some(now());
 }

@@ -429,13 +429,10 @@ impl Control {
             }
             let violations = ext.violations(&self.extensions.stored_config(id)?);
             if !violations.is_empty() {
-                return Err(Error::Invalid {
-                    message: format!(
-                        "the configuration of extension `{id}` is invalid: {}",
-                        violations.join("; ")
-                    ),
+                return Err(Error::invalid(
+                    format_args!("the configuration of extension `{id}` is invalid"),
                     violations,
-                });
+                ));
             }
             Ok(())
         };

@@ -623,10 +623,10 @@ impl Operator {
         }
         match call {
             Ok(call) if violations.is_empty() => Ok(call),
-            _ => Err(Error::Invalid {
-                message: format!("invalid params for `{method}`: {}", violations.join("; ")),
+            _ => Err(Error::invalid(
+                format_args!("invalid params for `{method}`"),
                 violations,
-            }),
+            )),
         }
     }
 
