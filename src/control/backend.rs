@@ -775,7 +775,7 @@ async fn read_lines(
         // Not UTF-8: skip what cannot be read rather than stop reading.
         let Ok(line) = String::from_utf8(std::mem::take(&mut bytes)) else {
             if let Some(cut) = cut {
-                log.push("WARN", &cut);
+                log.warning(&cut);
             }
             continue;
         };
@@ -796,7 +796,7 @@ async fn read_lines(
             }
         }
         if let Some(cut) = cut {
-            log.push("WARN", &cut);
+            log.warning(&cut);
         }
         if let Some(last) = &last_lines {
             let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
