@@ -10,13 +10,10 @@ use crate::cli::FmtArgs;
 use crate::diagnostics::{self, Format};
 use crate::load::REGISTRY_PATH;
 use crate::site;
-use crate::validate;
 
 pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
     let root = &args.common.root;
-    let options = validate::Options {
-        now: args.common.now,
-    };
+    let options = super::check_options(&args.common);
     let checked = site::check(root, &options)?;
 
     // Files with errors are not touched: their canonical form is unknown.
@@ -90,9 +87,5 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
         formatted - changed.len()
     );
     let failed = counts.errors > 0 || (args.check && !changed.is_empty());
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(super::exit_status(failed))
 }

@@ -9,7 +9,6 @@ use crate::cli::ImportArgs;
 use crate::diagnostics::{self, Format};
 use crate::import::io::{self, Event, Request};
 use crate::site;
-use crate::validate;
 
 pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     let root = &args.common.root;
@@ -72,9 +71,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     }
     print_errors(&prepared.errors);
 
-    let options = validate::Options {
-        now: args.common.now,
-    };
+    let options = super::check_options(&args.common);
     let checked = site::check(root, &options)?;
     super::check::report(root, &checked.diagnostics, Format::Human)?;
     let counts = diagnostics::count(&checked.diagnostics);
@@ -85,11 +82,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
             if failed == 1 { "" } else { "s" }
         );
     }
-    Ok(if counts.errors > 0 || failed > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(super::exit_status(counts.errors > 0 || failed > 0))
 }
 
 fn print_errors(errors: &[String]) {
