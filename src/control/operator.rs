@@ -4,7 +4,9 @@
 //! Each method's parameters are a Rust type: the call reads them into it, and
 //! the JSON Schema that `help` publishes and `check` applies is derived from
 //! it (`schemars`), so the schema and the code cannot disagree on a name, a
-//! bound or a default. Nothing here can launch a program or touch a file.
+//! bound or a default. A new method is a parameter type, a [`Call`] variant
+//! and a row of `METHODS`; the tests hold every row's schema to its parser.
+//! Nothing here can launch a program or touch a file.
 //! Calls change a small simulated window state (cursor, focus, scroll) that
 //! the 1280x720 PNG screenshot draws, together with the runner's progress.
 //! This module knows nothing about HTTP.
