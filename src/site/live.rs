@@ -83,6 +83,7 @@ impl LiveCheck {
         }
     }
 
+    /// The root it checks.
     pub fn root(&self) -> &Path {
         &self.root
     }
