@@ -15,7 +15,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         out: out.clone(),
         now: args.common.now,
         cache: cache_options(&args.cache, &args.common.root),
-        compression: args.compress.into(),
+        compression: args.compress.compress.into(),
         defer_brotli: false,
         force: args.force,
     };

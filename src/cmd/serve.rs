@@ -35,9 +35,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         out: out.clone(),
         now: args.common.now,
         cache: super::build::cache_options(&args.cache, &args.common.root),
-        // The preview's siblings at the default (fast) levels.
-        compression: Default::default(),
-        // An edit shows first; brotli siblings follow in a second build.
+        compression: args.compress.compress.into(),
+        // An edit shows first; brotli siblings (`--compress max`) follow in
+        // a second build.
         defer_brotli: !args.no_watch,
         force: args.force,
     };
