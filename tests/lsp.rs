@@ -480,3 +480,158 @@ fn the_server_ends_when_stdin_closes() {
     // Without `shutdown` first, the protocol's exit code is 1.
     assert_eq!(client.server.exit_code(), 1);
 }
+
+/// The base fixture with a second game, `other`, a copy of `demo`.
+fn two_games() -> tempfile::TempDir {
+    let root = fixture_root(None);
+    let path = root.path().join("games.json");
+    let mut registry: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let games = registry["games"].as_array_mut().unwrap();
+    let mut other = games[0].clone();
+    other["id"] = json!("other");
+    games.push(other);
+    std::fs::write(&path, serde_json::to_string_pretty(&registry).unwrap()).unwrap();
+    crate::util::copy_tree(
+        &root.path().join("data/demo"),
+        &root.path().join("data/other"),
+    );
+    root
+}
+
+/// The messages received so far that publish diagnostics, taken.
+fn take_published(client: &mut Client) -> Vec<String> {
+    let pending = client.server.take_pending();
+    pending
+        .iter()
+        .filter(|m| m["method"] == "textDocument/publishDiagnostics")
+        .map(|m| m["params"]["uri"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A keystroke re-checks what the edited document affects (its game) and
+/// republishes that document only: another game's diagnostics, an error in
+/// an open buffer here, are neither sent again nor cleared.
+#[test]
+fn an_edit_to_one_games_file_republishes_only_that_document() {
+    let root = two_games();
+    let mut client = Client::start(root.path(), &[]);
+    const OTHER: &str = "data/other/en-US.json";
+    assert_eq!(client.open(EN, &base_text(EN)), Vec::<Value>::new());
+    let broken = base_text(EN).replacen("\"endTime\"", "\"endtime\"", 1);
+    let found = client.open(OTHER, &broken);
+    assert_eq!(with_code(&found, "schema")["severity"], 1);
+    // Sync: every publication of the steps above has arrived before this answer.
+    client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": client.uri(EN)}, "position": {"line": 0, "character": 0}}),
+    );
+    take_published(&mut client);
+
+    let typed = base_text(EN).replacen("Log in daily", "Log in daily!", 1);
+    assert_eq!(client.change(EN, 2, None, &typed), Vec::<Value>::new());
+    client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": client.uri(EN)}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(take_published(&mut client), Vec::<String>::new());
+
+    // An error in this game's file: its parity partner is unaffected (parity
+    // compares clean files only), the other game is not touched.
+    let found = client.change(EN, 3, None, &typed.replacen("\"1.2\"", "1.2", 1));
+    assert_eq!(with_code(&found, "schema")["severity"], 1);
+    client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": client.uri(EN)}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(take_published(&mut client), Vec::<String>::new());
+
+    // The other game's file, fixed: only it is republished, now clean.
+    assert_eq!(
+        client.change(OTHER, 2, None, &base_text(EN)),
+        Vec::<Value>::new()
+    );
+    client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": client.uri(EN)}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(take_published(&mut client), Vec::<String>::new());
+    assert_eq!(client.shut_down(), 0);
+}
+
+/// The check the server keeps between keystrokes gives what `check` gives
+/// on the same overlay, while checking again only the games whose inputs
+/// changed, and compiling the schemas again only when `schema/` changes.
+#[test]
+fn the_live_check_equals_check_and_checks_only_what_changed() {
+    use activity_site::site::{self, LiveCheck, LiveStats};
+    use activity_site::source::Overlay;
+    use activity_site::validate::Options;
+
+    let root = two_games();
+    let options = Options {
+        now: Some(chrono::NaiveDateTime::parse_from_str(FIXTURE_NOW, "%Y-%m-%dT%H:%M:%S").unwrap()),
+    };
+    let mut live = LiveCheck::new(root.path());
+    let mut run = |overlay: &Overlay| {
+        let found = live.check(overlay, &options).expect("the live check runs");
+        let expected = site::check_with(root.path(), overlay, &options).expect("check runs");
+        assert_eq!(found, expected.diagnostics);
+        (found.len(), live.last_run())
+    };
+    let stats = |compiled, checked, reused| LiveStats {
+        compiled,
+        checked,
+        reused,
+    };
+
+    let mut overlay = Overlay::new();
+    assert_eq!(
+        run(&overlay),
+        (0, stats(true, 2, 0)),
+        "the first run checks all"
+    );
+    assert_eq!(run(&overlay), (0, stats(false, 0, 2)), "nothing changed");
+
+    // An unsaved edit of one game's file: that game only.
+    overlay.insert(EN, base_text(EN).replacen("\"endTime\"", "\"endtime\"", 1));
+    assert_eq!(run(&overlay), (1, stats(false, 1, 1)));
+    assert_eq!(run(&overlay), (1, stats(false, 0, 2)));
+
+    // The registry is read on every run; a game whose entry changed is checked again.
+    let registry = std::fs::read_to_string(root.path().join("games.json")).unwrap();
+    overlay.insert(
+        "games.json",
+        registry.replacen("\"Asia/Shanghai\"", "\"Europe/Paris\"", 1),
+    );
+    assert_eq!(run(&overlay), (1, stats(false, 1, 1)));
+    overlay.insert(
+        "games.json",
+        registry.replacen("\"en-US\"\n", "\"fr-FR\"\n", 1),
+    );
+    let (found, last) = run(&overlay);
+    assert!(found > 1, "missing and orphan files");
+    assert_eq!(last, stats(false, 1, 1));
+    overlay.insert("games.json", registry.clone());
+
+    // A file changed on disk, not open: its game.
+    let zh = root.path().join("data/other/zh-CN.json");
+    let text = std::fs::read_to_string(&zh).unwrap();
+    run(&overlay);
+    std::fs::write(&zh, text.replacen("\"cover\": \"\"", "\"cover\": \"x\"", 1)).unwrap();
+    assert_eq!(run(&overlay).1, stats(false, 1, 1));
+
+    // A schema of the root's own: compiled again, every game checked again.
+    std::fs::create_dir_all(root.path().join("schema")).unwrap();
+    std::fs::write(
+        root.path().join("schema/activity.schema.json"),
+        activity_site::load::BUILTIN_ACTIVITY_SCHEMA.replacen(
+            "\"Activity document\"",
+            "\"Our activity document\"",
+            1,
+        ),
+    )
+    .unwrap();
+    assert_eq!(run(&overlay).1, stats(true, 2, 0));
+    assert_eq!(run(&overlay).1, stats(false, 0, 2));
+}
