@@ -40,8 +40,7 @@ cleanup() {
 trap cleanup EXIT
 
 log "installing schemathesis"
-python3 -m venv "$work/venv"
-"$work/venv/bin/pip" install --quiet --disable-pip-version-check 'schemathesis>=4,<5'
+python_venv "$work/venv" 'schemathesis>=4,<5'
 ST="$work/venv/bin/st"
 
 if [[ -n "${E2E_SERVER:-}" ]]; then

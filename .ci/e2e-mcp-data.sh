@@ -15,10 +15,8 @@ limit="${E2E_TIMEOUT:-240}"
 # shellcheck source=.ci/lib.sh
 . .ci/lib.sh
 
-# shellcheck disable=SC2207 # one word per package
-missing=($(python_venv_missing))
-[ "${#missing[@]}" -eq 0 ] || missing+=(python3-pip ca-certificates)
-apt_need "${missing[@]}"
+# shellcheck disable=SC2046 # one word per package
+apt_need $(python_venv_missing)
 
 use_activity_site
 
@@ -27,7 +25,6 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/tree"
 cp -r tests/fixtures/base/. "$work/tree/"
 
-python3 -m venv "$work/venv"
-timeout 600 "$work/venv/bin/pip" install --quiet --disable-pip-version-check mcp
+python_venv "$work/venv" mcp
 timeout "$limit" "$work/venv/bin/python" .ci/e2e_mcp_data.py \
     --bin "$ACTIVITY_SITE_BIN" --root "$work/tree"

@@ -21,10 +21,8 @@ say() { echo "e2e-mcp.sh: $*"; }
 . .ci/lib.sh
 
 # Python with venv, on a fresh Debian machine.
-# shellcheck disable=SC2207 # one word per package
-missing=($(python_venv_missing))
-[ "${#missing[@]}" -eq 0 ] || missing+=(python3-pip ca-certificates)
-apt_need "${missing[@]}"
+# shellcheck disable=SC2046 # one word per package
+apt_need $(python_venv_missing)
 
 use_activity_site
 
@@ -56,8 +54,7 @@ status=0
 for spec in $specs; do
     venv="$work/venv-$(echo "$spec" | tr -c 'a-zA-Z0-9\n' '_')"
     say "installing $spec"
-    python3 -m venv "$venv"
-    timeout 600 "$venv/bin/pip" install --quiet --disable-pip-version-check "$spec"
+    python_venv "$venv" "$spec"
     if ! timeout "$((limit + 30))" "$venv/bin/python" .ci/e2e_mcp.py \
         --base "$base" --token "$token" --timeout "$limit"; then
         say "FAILED with $spec"

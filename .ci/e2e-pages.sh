@@ -27,10 +27,7 @@ need_apt+=($(python_venv_missing))
 [ -n "$(fc-list :lang=zh 2>/dev/null)" ] || need_apt+=(fonts-noto-cjk)
 apt_need "${need_apt[@]}"
 
-if [ ! -x "$E2E/venv/bin/python" ]; then
-  python3 -m venv "$E2E/venv"
-fi
-"$E2E/venv/bin/pip" install -q --disable-pip-version-check 'websockets>=12' 'icalendar>=5' 'html5lib>=1.1'
+python_venv "$E2E/venv" 'websockets>=12' 'icalendar>=5' 'html5lib>=1.1'
 
 echo "building the site (now = $NOW)"
 use_activity_site

@@ -23,10 +23,7 @@ need_apt+=($(python_venv_missing))
 apt_need "${need_apt[@]}"
 
 VENV="$E2E/venv-publish"
-if [ ! -x "$VENV/bin/python" ]; then
-  python3 -m venv "$VENV"
-fi
-timeout 600 "$VENV/bin/pip" install -q --disable-pip-version-check 'moto[server]>=5,<6' 'boto3>=1.34'
+python_venv "$VENV" 'moto[server]>=5,<6' 'boto3>=1.34'
 
 use_activity_site
 

@@ -22,10 +22,7 @@ command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 need_apt+=($(python_venv_missing))
 apt_need "${need_apt[@]}"
 
-if [ ! -x "$E2E/venv-serve/bin/python" ]; then
-  python3 -m venv "$E2E/venv-serve"
-fi
-"$E2E/venv-serve/bin/pip" install -q --disable-pip-version-check 'websockets>=12'
+python_venv "$E2E/venv-serve" 'websockets>=12'
 
 use_activity_site
 timeout 600 "$E2E/venv-serve/bin/python" .ci/e2e_serve.py \

@@ -4,7 +4,13 @@
 #                        sudo), after one `apt-get update`; a no-op for none.
 #   python_venv_missing  prints the Debian packages that python3 with venv
 #                        (and ensurepip) still needs: nothing, python3-venv,
-#                        or python3 and python3-venv.
+#                        or python3 and python3-venv. Add them to the script's
+#                        one apt_need. (python3-venv brings the pip wheel,
+#                        which depends on ca-certificates for PyPI.)
+#   python_venv DIR SPEC...
+#                        makes a virtual environment at DIR (kept when one
+#                        is there) and pip-installs the requirement SPECs
+#                        into it, in at most 600 s; then run DIR/bin/python.
 #   wait_for_port PORT LOG
 #                        waits (at most 120 s) until 127.0.0.1:PORT takes a
 #                        connection; otherwise prints LOG and fails.
@@ -49,6 +55,13 @@ python_venv_missing() {
         return 0
     fi
     python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || echo python3-venv
+}
+
+python_venv() {
+    local dir="$1"
+    shift
+    [ -x "$dir/bin/python" ] || python3 -m venv "$dir"
+    timeout 600 "$dir/bin/pip" install --quiet --disable-pip-version-check "$@"
 }
 
 wait_for_port() {

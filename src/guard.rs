@@ -6,8 +6,10 @@
 //!
 //! One [`Access`] policy serves both surfaces; each renders a refusal in its
 //! own shape (the envelope for REST, a JSON-RPC error for MCP) through
-//! [`GuardState::refuse`]. This module knows HTTP headers only: nothing of
-//! the control core, the site, or the routes it guards.
+//! [`GuardState::refuse`]. It also tells both surfaces what a body that
+//! missed the server's deadline means ([`body_timed_out`], [`LATE_BODY`]).
+//! This module knows HTTP only: nothing of the control core, the site, or
+//! the routes it guards.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -21,6 +23,24 @@ use axum::response::Response;
 /// answer). The token, JSON bodies, SSE resumption and the MCP session.
 pub const ALLOWED_REQUEST_HEADERS: &str = "Content-Type, X-Access-Token, Last-Event-ID, Accept, \
      Mcp-Session-Id, Mcp-Protocol-Version";
+
+/// What a client is told, with a 408, when its request body did not arrive
+/// within the server's body deadline (`server::Limits::body_read_timeout`).
+pub const LATE_BODY: &str = "the request body did not arrive in time; send the whole body at once";
+
+/// Whether reading a request body failed on the server's body deadline
+/// (tower-http's `RequestBodyDeadlineLayer`), rather than on its size or a
+/// broken connection.
+pub fn body_timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut source = Some(error);
+    while let Some(error) = source {
+        if error.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        source = error.source();
+    }
+    false
+}
 
 /// Methods of the control API and `/mcp`, for the preflight answer.
 pub const ALLOWED_METHODS: &str = "GET, HEAD, POST, PUT, DELETE, OPTIONS";

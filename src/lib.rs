@@ -44,10 +44,14 @@
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
 //!   siblings) through a plan of parts run in parallel and cached by their
-//!   inputs ([`site::cache`]), and the pure comparison behind `diff`; no
+//!   inputs ([`site::cache`]), the pure comparison behind `diff`, and the
+//!   check kept between an editor's keystrokes ([`site::LiveCheck`]); no
 //!   HTTP, no async.
-//! - [`import`]: published API files to a data tree (`import --from`); pure,
-//!   no I/O: `cmd/import.rs` reads folders and fetches URLs through [`fetch`].
+//! - [`import`]: published API files to a data tree (`import --from`): a
+//!   pure mapping (bytes in, files out), and [`import::io`], which reads a
+//!   folder or fetches a site through [`fetch`], compares the result with
+//!   the root and writes it through [`atomic`]; `cmd/import.rs` only sets
+//!   the options and prints.
 //! - [`publish`]: a built site to S3-compatible storage: the pure plan
 //!   (`publish::plan`: local files and the store's manifest to ordered
 //!   uploads and removals) and the storage I/O (`publish::store`,
@@ -60,13 +64,15 @@
 //!   both the served defaults and the OpenAPI form schemas.
 //! - [`guard`]: who may call `/api` and `/mcp`: `Host` against
 //!   `AllowedHosts` (loopback names only by default), `Origin` against the
-//!   server's own and the allowed origins, CORS preflights; one policy for both.
+//!   server's own and the allowed origins, CORS preflights; one policy for
+//!   both, and one meaning (408) for a body that missed the deadline.
 //! - [`api`]: axum handlers of the control API, one file per resource,
 //!   envelope, errors, token and content-type checks, OpenAPI.
 //! - [`mcp`]: MCP tools over [`control`], with a bound on live sessions.
 //! - [`lsp`]: the language server (`activity-site lsp`, stdio): `check`'s
 //!   diagnostics on the open buffers overlaid on the disk
-//!   ([`site::check_with`] with a [`source::Overlay`]), quick fixes from
+//!   ([`site::LiveCheck`], [`site::check_with`] kept between keystrokes, with
+//!   a [`source::Overlay`]), quick fixes from
 //!   [`diagnostics::Fix`], `fmt` as formatting, hover on times; no HTTP.
 //! - [`agent`]: the data tree as MCP tools for agents (`activity-site mcp`,
 //!   stdio): list, status, read, check a draft in place, write a clean draft
@@ -82,7 +88,9 @@
 //!   module asks it, so the paths, the index and the content types cannot drift.
 //! - [`validate`] never imports [`load`]: both depend on [`source`].
 //! - [`load`], [`validate`], [`site`] and [`import`] know nothing about HTTP,
-//!   axum or tokio; [`import`] depends on [`model`], [`json`] and [`layout`] only.
+//!   axum or tokio; [`import`] depends on [`model`], [`json`] and [`layout`]
+//!   only, except [`import::io`], its one part that touches the file system
+//!   or the network (through [`fetch`] and [`atomic`]).
 //! - [`site`] does not import [`publish`]; [`publish`] reads the site's
 //!   cache policies and layout from [`layout`], and `publish::plan` does no I/O.
 //! - No rewrite loses a value: a file with a repeated key is an error, and
@@ -95,8 +103,9 @@
 //! - Every file the tool replaces is written through [`atomic`]; every URL
 //!   it reads is fetched through [`fetch`], whose limit bounds memory.
 //! - [`lsp`] never writes a file (edits go back to the editor) and imports
-//!   neither [`control`] nor HTTP; it checks through [`site::check_with`],
-//!   never a pipeline of its own.
+//!   neither [`control`] nor HTTP; it checks through [`site::LiveCheck`],
+//!   which gives what [`site::check_with`] gives on the same overlay, never
+//!   through a pipeline of its own.
 //! - [`agent`] writes only `data/<game>/<locale>.json` of a game and locale
 //!   that `games.json` lists, inside `data/`, in canonical form, and only a
 //!   draft the check finds no error in; it never imports [`control`].

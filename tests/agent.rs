@@ -1,33 +1,22 @@
 //! `activity-site mcp` (the data tools for agents) over its stdio, one JSON-RPC message a line.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::io::BufRead;
 
 use serde_json::{Value, json};
 
+use crate::util::stdio::StdioServer;
 use crate::util::{FIXTURE_NOW, fixture_root};
 
 struct Agent {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    server: StdioServer,
     next_id: i64,
 }
 
 impl Agent {
     fn start(root: &std::path::Path) -> Agent {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_activity-site"))
-            .args(["mcp", "--now", FIXTURE_NOW, "--root"])
-            .arg(root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the server starts");
+        let args = ["mcp", "--now", FIXTURE_NOW, "--root"].map(std::ffi::OsStr::new);
         let mut agent = Agent {
-            stdin: child.stdin.take().expect("stdin"),
-            stdout: BufReader::new(child.stdout.take().expect("stdout")),
-            child,
+            server: StdioServer::spawn(args.into_iter().chain([root.as_os_str()]), read_line),
             next_id: 1,
         };
         agent.request(
@@ -40,25 +29,14 @@ impl Agent {
     }
 
     fn send(&mut self, message: &Value) {
-        writeln!(self.stdin, "{message}").expect("the server reads");
-        self.stdin.flush().expect("flush");
+        self.server.write(format!("{message}\n").as_bytes());
     }
 
     fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let mut line = String::new();
-            assert!(
-                self.stdout.read_line(&mut line).expect("read") > 0,
-                "the server ended"
-            );
-            let message: Value = serde_json::from_str(&line).expect("JSON");
-            if message["id"] == id {
-                return message;
-            }
-        }
+        self.server.wait(|message| message["id"] == id)
     }
 
     /// Calls a tool: its structured answer and whether it is an error.
@@ -70,11 +48,13 @@ impl Agent {
     }
 }
 
-impl Drop for Agent {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+/// One message of MCP's stdio transport: a line of JSON.
+fn read_line(out: &mut dyn BufRead) -> Option<Value> {
+    let mut line = String::new();
+    if out.read_line(&mut line).ok()? == 0 {
+        return None;
     }
+    Some(serde_json::from_str(&line).expect("JSON"))
 }
 
 const EN: &str = "data/demo/en-US.json";

@@ -39,6 +39,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "atomic",
         ],
     ),
+    // The pure mapping of an import; its `io` part has a row of its own (`PARTS`).
     ("import", &["model", "json", "layout"]),
     ("publish", &["site", "layout"]),
     ("control", &["atomic", "chars"]),
@@ -105,6 +106,18 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// Parts of a module held to a row of their own instead of their module's:
+/// a path under `src/` without `.rs`, and the top-level modules it may import.
+const PARTS: &[(&str, &[&str])] = &[
+    // Reading folders and URLs and writing the root: the one part of
+    // `import` that reaches the fetch, the atomic write and the loader's
+    // built-in schemas.
+    (
+        "import/io",
+        &["model", "json", "layout", "fetch", "atomic", "load"],
+    ),
+];
+
 /// Crate modules a source file names through `crate::<module>`.
 fn imports(text: &str) -> BTreeSet<String> {
     // Comments and docs may name any module (`[`crate::load`]` in a `//!`
@@ -150,6 +163,26 @@ fn module_of(path: &Path, src: &Path) -> Option<String> {
     Some(first.trim_end_matches(".rs").to_string())
 }
 
+/// `import/io` for `src/import/io.rs`, `import` for `src/import/mod.rs`.
+fn part_of(path: &Path, src: &Path) -> String {
+    let rel = path
+        .strip_prefix(src)
+        .expect("under src")
+        .to_string_lossy()
+        .replace('\\', "/");
+    let rel = rel.trim_end_matches(".rs");
+    rel.strip_suffix("/mod").unwrap_or(rel).to_owned()
+}
+
+/// Code of a source file: no comments, and nothing from `#[cfg(test)]` on.
+fn code_of(text: &str) -> String {
+    text.lines()
+        .take_while(|line| !line.trim_start().starts_with("#[cfg(test)]"))
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[test]
 fn modules_import_only_in_the_allowed_direction() {
     let src = crate_root().join("src");
@@ -165,9 +198,11 @@ fn modules_import_only_in_the_allowed_direction() {
         if module == "lib" || module == "main" {
             continue;
         }
-        let allowed = ALLOWED
+        let part = part_of(entry.path(), &src);
+        let allowed = PARTS
             .iter()
-            .find(|(m, _)| *m == module)
+            .find(|(p, _)| part == *p || part.starts_with(&format!("{p}/")))
+            .or_else(|| ALLOWED.iter().find(|(m, _)| *m == module))
             .unwrap_or_else(|| panic!("module `{module}` is not in the architecture table; add it"))
             .1;
         let text = std::fs::read_to_string(entry.path()).expect("source is text");
@@ -206,6 +241,51 @@ fn the_validator_does_not_import_the_loader() {
     }
     let allowed = ALLOWED.iter().find(|(m, _)| *m == "validate").unwrap().1;
     assert!(!allowed.contains(&"load"));
+}
+
+/// Issue 18: `import` is a pure mapping (bytes in, bytes out); reading
+/// folders, fetching URLs and writing the root live in `import::io` alone,
+/// so no other part of `src/import/` names the file system or the network.
+#[test]
+fn only_import_io_touches_the_file_system_or_the_network() {
+    const IO: &[&str] = &[
+        "std::fs",
+        "std::net",
+        "File::",
+        "read_dir",
+        "reqwest",
+        "tokio",
+        "walkdir",
+        "crate::fetch",
+        "crate::atomic",
+    ];
+    let src = crate_root().join("src");
+    let mut found = Vec::new();
+    let mut parts = 0;
+    for entry in walkdir::WalkDir::new(src.join("import")) {
+        let entry = entry.expect("src is readable");
+        if entry.path().extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        parts += 1;
+        let part = part_of(entry.path(), &src);
+        let code = code_of(&std::fs::read_to_string(entry.path()).expect("source is text"));
+        let names: Vec<&str> = IO.iter().copied().filter(|n| code.contains(n)).collect();
+        if part == "import/io" {
+            assert!(
+                !names.is_empty(),
+                "import/io does no I/O any more: update this test"
+            );
+        } else if !names.is_empty() {
+            found.push(format!("{part} names {}", names.join(", ")));
+        }
+    }
+    assert!(parts >= 2, "src/import/ holds the core and its io part");
+    assert!(
+        found.is_empty(),
+        "I/O outside import::io:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]

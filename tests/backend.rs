@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::control::harness::{Frame, SseReader};
 use crate::control::process::{parent_of, wait_gone};
-use crate::faults::serve_with;
+use crate::faults::{Served, serve_with};
 use crate::util::fixture_root;
 
 async fn get(client: &reqwest::Client, url: String) -> Value {
@@ -127,6 +127,18 @@ async fn ctrl_c_with_an_open_log_stream_ends_serve_and_its_backend() {
     wait_gone(backend).await;
 }
 
+/// `serve` on the base fixture with `script` (POSIX shell) as its backend
+/// program, through `--backend-command`.
+fn serve_script(script: &str) -> (tempfile::TempDir, Served) {
+    let root = fixture_root(None);
+    let path = root.path().join("script-backend.sh");
+    std::fs::write(&path, script).unwrap();
+    let command = format!("/bin/sh {}", path.display());
+    let state = root.path().join("state");
+    let served = serve_with(root.path(), &state, None, &["--backend-command", &command]);
+    (root, served)
+}
+
 /// A backend written from the protocol alone, in POSIX shell: it logs on
 /// stderr with `[Start]`/`[Done]`, answers `--json` commands with one
 /// envelope line on stdout, and knows nothing of the simulator.
@@ -151,12 +163,7 @@ done
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_drives_a_second_backend_program_through_backend_command() {
-    let root = fixture_root(None);
-    let state = root.path().join("state");
-    let script = root.path().join("script-backend.sh");
-    std::fs::write(&script, SCRIPT_BACKEND).unwrap();
-    let command = format!("/bin/sh {}", script.display());
-    let served = serve_with(root.path(), &state, None, &["--backend-command", &command]);
+    let (_root, served) = serve_script(SCRIPT_BACKEND);
     let base = &served.base;
     let client = reqwest::Client::new();
 
@@ -231,4 +238,79 @@ async fn serve_drives_a_second_backend_program_through_backend_command() {
         seen.iter().all(|l| !l.contains("\"success\"")),
         "answers are not log lines: {seen:?}"
     );
+}
+
+/// Kibibytes of `VmHWM` (peak resident memory) of process `pid`.
+fn peak_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM")
+}
+
+/// A backend that, asked for an operator call, first prints 64 MiB on
+/// stdout without a newline, then one ordinary line, then its answer.
+const FLOODING_BACKEND: &str = r#"
+while IFS= read -r line; do
+  case "$line" in
+    help) echo "commands: operator call, exit" ;;
+    exit) exit 0 ;;
+    "task status --json") echo '{"success":true,"message":"success","data":{"status":"idle","progress":"idle"}}' ;;
+    "operator call "*)
+      head -c 67108864 /dev/zero | tr '\0' x
+      printf '\nafter the flood\n'
+      echo '{"success":true,"message":"success","data":{"from":"flood"}}' ;;
+  esac
+done
+"#;
+
+/// A line of 64 MiB without a newline is read up to the bound, the rest
+/// discarded with a warning in the log, and the lines after it (the
+/// answer included) read as usual; memory does not grow with the line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backend_line_without_end_is_cut_and_reading_goes_on() {
+    let (_root, served) = serve_script(FLOODING_BACKEND);
+    let base = &served.base;
+    let client = reqwest::Client::new();
+    let status = get(&client, format!("{base}/api/Task/status")).await;
+    assert_eq!(status["data"]["status"], "idle", "{status}");
+    let before = peak_kib(served.child.id());
+
+    let (code, call) = post(
+        &client,
+        format!("{base}/api/Operator/call"),
+        json!({"method": "click", "params": {"x": 1, "y": 2}}),
+    )
+    .await;
+    assert_eq!(code, 200, "{call}");
+    assert_eq!(call["data"]["from"], "flood");
+
+    let logs = get(&client, format!("{base}/api/Backend/logs?count=50")).await;
+    let lines: Vec<&str> = logs["data"]
+        .as_array()
+        .expect("log lines")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let marker = format!(
+        "The backend printed a line of {} bytes on stdout; the {} bytes past the first {} were discarded",
+        64 << 20,
+        (64 << 20) - (1 << 20),
+        1 << 20
+    );
+    let at = lines
+        .iter()
+        .position(|l| l.ends_with(&marker))
+        .unwrap_or_else(|| panic!("no marker in {lines:?}"));
+    assert!(lines[at - 1].contains("xxxx"), "the cut line comes first");
+    assert!(
+        lines[at + 1..]
+            .iter()
+            .any(|l| l.ends_with("after the flood")),
+        "{lines:?}"
+    );
+    let grown = peak_kib(served.child.id()).saturating_sub(before);
+    assert!(grown < 32 * 1024, "peak memory grew by {grown} KiB");
 }

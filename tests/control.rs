@@ -938,6 +938,69 @@ async fn operator_methods_are_listed_explained_and_called() {
     .assert_error(StatusCode::BAD_REQUEST);
 }
 
+/// Issue 18: each method's parameter schema is derived from the type its
+/// call reads. The published schemas are pinned, the call applies the
+/// defaults they state, and a value is accepted up to the bound they state
+/// (`2.0` counting as the integer 2, as in JSON Schema) and refused past it.
+#[tokio::test]
+async fn operator_calls_follow_the_published_schemas() {
+    let api = fast();
+    let mut schemas = serde_json::Map::new();
+    for method in api
+        .get("/api/Operator/list")
+        .await
+        .data()
+        .as_array()
+        .unwrap()
+    {
+        let name = method["name"].as_str().unwrap();
+        let help = api.get(&format!("/api/Operator/help/{name}")).await;
+        schemas.insert(name.to_string(), help.data()["parameters"].clone());
+    }
+    insta::assert_snapshot!(
+        "operator_parameter_schemas",
+        serde_json::to_string_pretty(&schemas).unwrap()
+    );
+
+    let click = &schemas["click"]["properties"];
+    let called = api
+        .post(
+            "/api/Operator/call",
+            json!({"method": "click", "params": {"x": 1279, "y": 719.0}}),
+        )
+        .await;
+    assert_eq!(called.data()["clicked"], json!({"x": 1279, "y": 719}));
+    assert_eq!(called.data()["button"], click["button"]["default"]);
+    assert_eq!(called.data()["clicks"], click["clicks"]["default"]);
+    let pressed = api
+        .post(
+            "/api/Operator/call",
+            json!({"method": "press_key", "params": {"key": "esc"}}),
+        )
+        .await;
+    assert_eq!(
+        pressed.data()["durationMs"],
+        schemas["press_key"]["properties"]["durationMs"]["default"]
+    );
+
+    for (params, past) in [
+        (json!({"x": 1280, "y": 0}), "/x"),
+        (json!({"x": 0, "y": 0, "clicks": 4}), "/clicks"),
+        (json!({"x": 0, "y": 0.5}), "/y"),
+        (json!({"x": 0, "y": 0, "button": "thumb"}), "/button"),
+    ] {
+        let refused = api
+            .post(
+                "/api/Operator/call",
+                json!({"method": "click", "params": params}),
+            )
+            .await;
+        refused.assert_error(StatusCode::BAD_REQUEST);
+        let violations = refused.json["data"]["violations"].to_string();
+        assert!(violations.contains(past), "{params}: {violations}");
+    }
+}
+
 #[tokio::test]
 async fn the_screenshot_is_a_1280x720_png() {
     let api = fast();

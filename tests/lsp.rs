@@ -1,24 +1,16 @@
 //! `activity-site lsp` driven over its stdio with JSON-RPC, as an editor does.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::util::stdio::StdioServer;
 use crate::util::{FIXTURE_NOW, fixture_root};
-
-const WAIT: Duration = Duration::from_secs(30);
 
 /// A client session with one server process.
 struct Client {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    incoming: mpsc::Receiver<Value>,
-    /// Messages received and not yet taken by a wait.
-    pending: Vec<Value>,
+    server: StdioServer,
     next_id: i64,
     root: PathBuf,
     /// The encoding the server chose.
@@ -29,22 +21,10 @@ impl Client {
     /// Starts the server on `root` and initializes it, offering `encodings`
     /// (none: the client says nothing, so UTF-16).
     fn start(root: &Path, encodings: &[&str]) -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_activity-site"))
-            .args(["lsp", "--now", FIXTURE_NOW, "--root"])
-            .arg(root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the server starts");
-        let stdout = child.stdout.take().expect("stdout");
-        let (sender, incoming) = mpsc::channel();
-        std::thread::spawn(move || read_frames(BufReader::new(stdout), &sender));
+        let args = ["lsp", "--now", FIXTURE_NOW, "--root"].map(std::ffi::OsStr::new);
+        let server = StdioServer::spawn(args.into_iter().chain([root.as_os_str()]), read_frame);
         let mut client = Client {
-            stdin: child.stdin.take(),
-            child,
-            incoming,
-            pending: Vec::new(),
+            server,
             next_id: 1,
             root: root.canonicalize().expect("root"),
             encoding: String::new(),
@@ -77,9 +57,7 @@ impl Client {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).expect("the server reads");
-        stdin.flush().expect("flush");
+        self.server.write(bytes);
     }
 
     fn send(&mut self, message: &Value) {
@@ -102,21 +80,7 @@ impl Client {
 
     /// The first message (received or pending) that `wanted` accepts.
     fn wait(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
-        if let Some(i) = self.pending.iter().position(&wanted) {
-            return self.pending.remove(i);
-        }
-        let deadline = Instant::now() + WAIT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let message = self
-                .incoming
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no awaited message; pending: {:#?}", self.pending));
-            if wanted(&message) {
-                return message;
-            }
-            self.pending.push(message);
-        }
+        self.server.wait(wanted)
     }
 
     /// The next diagnostics published for `rel`.
@@ -159,54 +123,31 @@ impl Client {
         let answer = self.request("shutdown", Value::Null);
         assert_eq!(answer["result"], Value::Null, "{answer}");
         self.notify("exit", Value::Null);
-        self.stdin = None;
-        self.exit_code()
-    }
-
-    fn exit_code(&mut self) -> i32 {
-        let deadline = Instant::now() + WAIT;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return status.code().expect("exit code");
-            }
-            assert!(Instant::now() < deadline, "the server did not end");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        self.server.close_stdin();
+        self.server.exit_code()
     }
 }
 
-impl Drop for Client {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn read_frames(mut out: impl BufRead, sender: &mpsc::Sender<Value>) {
+/// One message of the base protocol: headers, a blank line, then
+/// `Content-Length` bytes of JSON.
+fn read_frame(out: &mut dyn BufRead) -> Option<Value> {
+    let mut length = 0;
     loop {
-        let mut length = 0;
-        loop {
-            let mut line = String::new();
-            if out.read_line(&mut line).unwrap_or(0) == 0 {
-                return;
-            }
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some(n) = line.strip_prefix("Content-Length: ") {
-                length = n.parse().expect("a length");
-            }
+        let mut line = String::new();
+        if out.read_line(&mut line).unwrap_or(0) == 0 {
+            return None;
         }
-        let mut body = vec![0; length];
-        if out.read_exact(&mut body).is_err() {
-            return;
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
         }
-        let message = serde_json::from_slice(&body).expect("the server sends JSON");
-        if sender.send(message).is_err() {
-            return;
+        if let Some(n) = line.strip_prefix("Content-Length: ") {
+            length = n.parse().expect("a length");
         }
     }
+    let mut body = vec![0; length];
+    out.read_exact(&mut body).ok()?;
+    Some(serde_json::from_slice(&body).expect("the server sends JSON"))
 }
 
 fn base_text(rel: &str) -> String {
@@ -535,7 +476,162 @@ fn malformed_input_unknown_methods_and_outside_files_never_end_the_server() {
 fn the_server_ends_when_stdin_closes() {
     let root = fixture_root(None);
     let mut client = Client::start(root.path(), &[]);
-    client.stdin = None;
+    client.server.close_stdin();
     // Without `shutdown` first, the protocol's exit code is 1.
-    assert_eq!(client.exit_code(), 1);
+    assert_eq!(client.server.exit_code(), 1);
+}
+
+/// The base fixture with a second game, `other`, a copy of `demo`.
+fn two_games() -> tempfile::TempDir {
+    let root = fixture_root(None);
+    let path = root.path().join("games.json");
+    let mut registry: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let games = registry["games"].as_array_mut().unwrap();
+    let mut other = games[0].clone();
+    other["id"] = json!("other");
+    games.push(other);
+    std::fs::write(&path, serde_json::to_string_pretty(&registry).unwrap()).unwrap();
+    crate::util::copy_tree(
+        &root.path().join("data/demo"),
+        &root.path().join("data/other"),
+    );
+    root
+}
+
+/// The messages received so far that publish diagnostics, taken.
+fn take_published(client: &mut Client) -> Vec<String> {
+    let pending = client.server.take_pending();
+    pending
+        .iter()
+        .filter(|m| m["method"] == "textDocument/publishDiagnostics")
+        .map(|m| m["params"]["uri"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A keystroke re-checks what the edited document affects (its game) and
+/// republishes that document only: another game's diagnostics, an error in
+/// an open buffer here, are neither sent again nor cleared.
+#[test]
+fn an_edit_to_one_games_file_republishes_only_that_document() {
+    let root = two_games();
+    let mut client = Client::start(root.path(), &[]);
+    const OTHER: &str = "data/other/en-US.json";
+    assert_eq!(client.open(EN, &base_text(EN)), Vec::<Value>::new());
+    let broken = base_text(EN).replacen("\"endTime\"", "\"endtime\"", 1);
+    let found = client.open(OTHER, &broken);
+    assert_eq!(with_code(&found, "schema")["severity"], 1);
+    // Sync: every publication of the steps above has arrived before this answer.
+    client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": client.uri(EN)}, "position": {"line": 0, "character": 0}}),
+    );
+    take_published(&mut client);
+
+    let typed = base_text(EN).replacen("Log in daily", "Log in daily!", 1);
+    assert_eq!(client.change(EN, 2, None, &typed), Vec::<Value>::new());
+    client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": client.uri(EN)}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(take_published(&mut client), Vec::<String>::new());
+
+    // An error in this game's file: its parity partner is unaffected (parity
+    // compares clean files only), the other game is not touched.
+    let found = client.change(EN, 3, None, &typed.replacen("\"1.2\"", "1.2", 1));
+    assert_eq!(with_code(&found, "schema")["severity"], 1);
+    client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": client.uri(EN)}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(take_published(&mut client), Vec::<String>::new());
+
+    // The other game's file, fixed: only it is republished, now clean.
+    assert_eq!(
+        client.change(OTHER, 2, None, &base_text(EN)),
+        Vec::<Value>::new()
+    );
+    client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": client.uri(EN)}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(take_published(&mut client), Vec::<String>::new());
+    assert_eq!(client.shut_down(), 0);
+}
+
+/// The check the server keeps between keystrokes gives what `check` gives
+/// on the same overlay, while checking again only the games whose inputs
+/// changed, and compiling the schemas again only when `schema/` changes.
+#[test]
+fn the_live_check_equals_check_and_checks_only_what_changed() {
+    use activity_site::site::{self, LiveCheck, LiveStats};
+    use activity_site::source::Overlay;
+    use activity_site::validate::Options;
+
+    let root = two_games();
+    let options = Options {
+        now: Some(chrono::NaiveDateTime::parse_from_str(FIXTURE_NOW, "%Y-%m-%dT%H:%M:%S").unwrap()),
+    };
+    let mut live = LiveCheck::new(root.path());
+    let mut run = |overlay: &Overlay| {
+        let found = live.check(overlay, &options).expect("the live check runs");
+        let expected = site::check_with(root.path(), overlay, &options).expect("check runs");
+        assert_eq!(found, expected.diagnostics);
+        (found.len(), live.last_run())
+    };
+    let stats = |compiled, checked, reused| LiveStats {
+        compiled,
+        checked,
+        reused,
+    };
+
+    let mut overlay = Overlay::new();
+    assert_eq!(
+        run(&overlay),
+        (0, stats(true, 2, 0)),
+        "the first run checks all"
+    );
+    assert_eq!(run(&overlay), (0, stats(false, 0, 2)), "nothing changed");
+
+    // An unsaved edit of one game's file: that game only.
+    overlay.insert(EN, base_text(EN).replacen("\"endTime\"", "\"endtime\"", 1));
+    assert_eq!(run(&overlay), (1, stats(false, 1, 1)));
+    assert_eq!(run(&overlay), (1, stats(false, 0, 2)));
+
+    // The registry is read on every run; a game whose entry changed is checked again.
+    let registry = std::fs::read_to_string(root.path().join("games.json")).unwrap();
+    overlay.insert(
+        "games.json",
+        registry.replacen("\"Asia/Shanghai\"", "\"Europe/Paris\"", 1),
+    );
+    assert_eq!(run(&overlay), (1, stats(false, 1, 1)));
+    overlay.insert(
+        "games.json",
+        registry.replacen("\"en-US\"\n", "\"fr-FR\"\n", 1),
+    );
+    let (found, last) = run(&overlay);
+    assert!(found > 1, "missing and orphan files");
+    assert_eq!(last, stats(false, 1, 1));
+    overlay.insert("games.json", registry.clone());
+
+    // A file changed on disk, not open: its game.
+    let zh = root.path().join("data/other/zh-CN.json");
+    let text = std::fs::read_to_string(&zh).unwrap();
+    run(&overlay);
+    std::fs::write(&zh, text.replacen("\"cover\": \"\"", "\"cover\": \"x\"", 1)).unwrap();
+    assert_eq!(run(&overlay).1, stats(false, 1, 1));
+
+    // A schema of the root's own: compiled again, every game checked again.
+    std::fs::create_dir_all(root.path().join("schema")).unwrap();
+    std::fs::write(
+        root.path().join("schema/activity.schema.json"),
+        activity_site::load::BUILTIN_ACTIVITY_SCHEMA.replacen(
+            "\"Activity document\"",
+            "\"Our activity document\"",
+            1,
+        ),
+    )
+    .unwrap();
+    assert_eq!(run(&overlay).1, stats(true, 2, 0));
+    assert_eq!(run(&overlay).1, stats(false, 0, 2));
 }

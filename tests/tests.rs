@@ -1,6 +1,6 @@
 //! The one integration test binary. Each module holds the tests of one area.
 
-// Shared helpers: temp roots, running the binary, the router.
+// Shared helpers: temp roots, running the binary, the router, a server on the binary's stdio.
 mod util;
 
 // The module dependency direction of src/lib.rs and the one owner of the

@@ -653,6 +653,57 @@ async fn answer_of(stream: &mut tokio::net::TcpStream) -> String {
     String::from_utf8_lossy(&buffer).into_owned()
 }
 
+/// A body that misses the deadline on `/mcp` is told so as on the control
+/// API (408, the same words), in a JSON-RPC error; it was a 413 "larger
+/// than 1048576 bytes" for a body of 100.
+#[tokio::test]
+async fn a_late_body_on_mcp_gets_408_in_a_json_rpc_error() {
+    let api = fast();
+    let mcp = activity_site::mcp::router(
+        api.control.clone(),
+        activity_site::mcp::McpOptions::default(),
+    );
+    let (dir, running) = run_with(
+        Limits {
+            body_read_timeout: Duration::from_millis(300),
+            ..Limits::default()
+        },
+        api.router.clone().merge(mcp),
+    )
+    .await;
+    let mut answers = Vec::new();
+    for path in ["/mcp", "/api/Settings"] {
+        let method = if path == "/mcp" { "POST" } else { "PUT" };
+        let mut client = tokio::net::TcpStream::connect(running.addr).await.unwrap();
+        client
+            .write_all(
+                format!(
+                    "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+                     Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{{"
+                )
+                .as_bytes(),
+            )
+            .await
+            .unwrap();
+        answers.push(answer_of(&mut client).await);
+    }
+    let (mcp, rest) = (&answers[0], &answers[1]);
+    assert!(mcp.starts_with("HTTP/1.1 408"), "{mcp}");
+    let body: Value = serde_json::from_str(&mcp[mcp.find("\r\n\r\n").unwrap() + 4..]).unwrap();
+    assert_eq!(body["jsonrpc"], "2.0", "{body}");
+    assert_eq!(body["id"], Value::Null, "{body}");
+    assert_eq!(body["error"]["code"], -32600, "{body}");
+    assert!(rest.starts_with("HTTP/1.1 408"), "{rest}");
+    let envelope: Value =
+        serde_json::from_str(&rest[rest.find("\r\n\r\n").unwrap() + 4..]).unwrap();
+    assert_eq!(
+        body["error"]["message"], envelope["message"],
+        "one meaning, one message"
+    );
+    running.shut_down().await;
+    drop(dir);
+}
+
 /// Issue 22: a `Content-Length` over the body limit is refused with a 413
 /// envelope at once, not after waiting for a body that is never sent (the
 /// body deadline here is long, so only the declared length can explain it).

@@ -101,7 +101,7 @@ pub enum ApiError {
     #[error("the request body is larger than the limit of {0} bytes")]
     PayloadTooLarge(usize),
     /// The body did not arrive within the server's body deadline.
-    #[error("the request body did not arrive in time; send the whole body at once")]
+    #[error("{}", crate::guard::LATE_BODY)]
     BodyTimeout,
     /// A body that is not sent as JSON (the `Content-Type` it had, or empty).
     #[error("the request body must be JSON, sent with Content-Type: application/json")]
@@ -181,7 +181,7 @@ async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, Api
     let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::PayloadTooLarge(limit)
-        } else if timed_out(&rejection) {
+        } else if crate::guard::body_timed_out(&rejection) {
             ApiError::BodyTimeout
         } else {
             ApiError::bad_request(format!(
@@ -196,19 +196,6 @@ async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, Api
         return Err(ApiError::UnsupportedMediaType(String::new()));
     }
     Ok(bytes)
-}
-
-/// Whether reading the body failed on the server's body deadline
-/// (`server::Limits::body_read_timeout`).
-fn timed_out(rejection: &axum::extract::rejection::BytesRejection) -> bool {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(rejection);
-    while let Some(error) = source {
-        if error.is::<tower_http::timeout::TimeoutError>() {
-            return true;
-        }
-        source = error.source();
-    }
-    false
 }
 
 fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {

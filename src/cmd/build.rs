@@ -3,21 +3,14 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::cli::{BuildArgs, CacheArgs, Compress};
+use crate::cli::{BuildArgs, CacheArgs, Common, Compress, CompressArgs};
 use crate::diagnostics;
 use crate::site::{self, BuildOptions, CacheOptions, Compression, OutputState};
 
 pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let out = args.common.out_dir(args.out.as_ref());
-    announce_force(&args.common.root, &out, args.force)?;
     let options = BuildOptions {
-        root: args.common.root.clone(),
-        out: out.clone(),
-        now: args.common.now,
-        cache: cache_options(&args.cache, &args.common.root),
-        compression: args.compress.compress.into(),
-        defer_brotli: false,
-        force: args.force,
+        ..options(&args.common, &out, &args.cache, &args.compress, args.force)?
     };
     let outcome = site::build(&options)?;
     let has_errors = outcome.summary.is_none();
@@ -50,9 +43,31 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// The options of a build of the root to `out` from the flags `build` and
+/// `serve` share, once [`announce_force`] has let it go ahead: nothing
+/// deferred.
+pub(super) fn options(
+    common: &Common,
+    out: &Path,
+    cache: &CacheArgs,
+    compress: &CompressArgs,
+    force: bool,
+) -> anyhow::Result<BuildOptions> {
+    announce_force(&common.root, out, force)?;
+    Ok(BuildOptions {
+        root: common.root.clone(),
+        out: out.to_path_buf(),
+        now: common.now,
+        cache: cache_options(cache, &common.root),
+        compression: compress.compress.into(),
+        defer_brotli: false,
+        force,
+    })
+}
+
 /// Refuses an output directory the build may not replace, and with
 /// `--force` says what a build will replace before it does.
-pub(crate) fn announce_force(root: &Path, out: &Path, force: bool) -> anyhow::Result<()> {
+fn announce_force(root: &Path, out: &Path, force: bool) -> anyhow::Result<()> {
     let state = site::inspect_output(root, out)?;
     if let OutputState::Foreign { files } = state {
         if force {
@@ -70,7 +85,7 @@ pub(crate) fn announce_force(root: &Path, out: &Path, force: bool) -> anyhow::Re
 }
 
 /// The cache options of a build of `root`: `None` with `--no-cache`.
-pub(super) fn cache_options(args: &CacheArgs, root: &std::path::Path) -> Option<CacheOptions> {
+fn cache_options(args: &CacheArgs, root: &std::path::Path) -> Option<CacheOptions> {
     if args.no_cache {
         return None;
     }

@@ -6,21 +6,14 @@ use std::process::ExitCode;
 use crate::cli::CheckArgs;
 use crate::diagnostics::{self, Diagnostic, Format};
 use crate::site;
-use crate::validate;
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let options = validate::Options {
-        now: args.common.now,
-    };
+    let options = super::check_options(&args.common);
     let checked = site::check(&args.common.root, &options)?;
     report(&args.common.root, &checked.diagnostics, args.format)?;
     let counts = diagnostics::count(&checked.diagnostics);
     let failed = counts.errors > 0 || (args.deny_warnings && counts.warnings > 0);
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(super::exit_status(failed))
 }
 
 /// Prints diagnostics: human text and the summary to stderr; JSON and GitHub

@@ -11,12 +11,9 @@ use crate::fetch::{FetchError, Fetcher};
 use crate::layout;
 use crate::site;
 use crate::site::diff::{Report, diff_file};
-use crate::validate;
 
 pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
-    let options = validate::Options {
-        now: args.common.now,
-    };
+    let options = super::check_options(&args.common);
     let checked = site::check_documents(&args.common.root, &options)?;
     if checked.has_errors() {
         super::check::report(&args.common.root, &checked.diagnostics, Format::Human)?;
@@ -68,9 +65,5 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
         DiffFormat::Text => super::print_out(&report.to_text())?,
         DiffFormat::Json => super::print_out(&report.to_json())?,
     }
-    Ok(if report.has_changes() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(super::exit_status(report.has_changes()))
 }

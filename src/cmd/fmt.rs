@@ -9,16 +9,12 @@ use crate::atomic;
 use crate::cli::FmtArgs;
 use crate::diagnostics::{self, Format};
 use crate::load::REGISTRY_PATH;
-use crate::model::Registry;
 use crate::site;
-use crate::validate;
 
 pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
     let root = &args.common.root;
-    let options = validate::Options {
-        now: args.common.now,
-    };
-    let checked = site::check_documents(root, &options)?;
+    let options = super::check_options(&args.common);
+    let checked = site::check(root, &options)?;
 
     // Files with errors are not touched: their canonical form is unknown.
     let broken: BTreeSet<&str> = checked
@@ -34,36 +30,32 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
         .cloned()
         .collect();
 
-    let mut wanted: Vec<(String, String)> = Vec::new();
-    if !broken.contains(REGISTRY_PATH) {
-        let text =
-            std::fs::read_to_string(root.join(REGISTRY_PATH)).context("cannot read games.json")?;
-        if let Ok(registry) = serde_json::from_str::<Registry>(&text) {
-            wanted.push((REGISTRY_PATH.to_string(), registry.to_canonical()));
-        }
-    }
-    for game in &checked.games {
-        for (locale, document) in &game.documents {
-            let path = game.game.data_path(locale);
-            if let Some(document) = document
-                .as_ref()
-                .filter(|_| !broken.contains(path.as_str()))
-            {
-                wanted.push((path, document.to_canonical(true)));
-            }
-        }
-    }
-
+    // The registry and every data file it lists, as the check found them.
+    let sources = std::iter::once(REGISTRY_PATH.to_owned()).chain(
+        checked
+            .games
+            .iter()
+            .flat_map(|g| g.game.locales.iter().map(|locale| g.game.data_path(locale))),
+    );
+    let mut formatted = 0;
     let mut changed = Vec::new();
-    for (path, canonical) in &wanted {
-        let current =
-            std::fs::read(root.join(path)).with_context(|| format!("cannot read `{path}`"))?;
-        if current != canonical.as_bytes() {
-            changed.push(path.as_str());
+    for path in sources.filter(|path| !broken.contains(path.as_str())) {
+        let current = match std::fs::read_to_string(root.join(&path)) {
+            Ok(text) => text,
+            // A listed file that is missing is the check's `missing-file` error.
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(err) => return Err(err).with_context(|| format!("cannot read `{path}`")),
+        };
+        let Some(canonical) = site::canonical_text(&path, &current) else {
+            continue;
+        };
+        formatted += 1;
+        if current != canonical {
             if !args.check {
-                atomic::write(&root.join(path), canonical.as_bytes())
+                atomic::write(&root.join(&path), canonical.as_bytes())
                     .with_context(|| format!("cannot write `{path}`"))?;
             }
+            changed.push(path);
         }
     }
 
@@ -92,12 +84,8 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
         } else {
             "reformatted"
         },
-        wanted.len() - changed.len()
+        formatted - changed.len()
     );
     let failed = counts.errors > 0 || (args.check && !changed.is_empty());
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(super::exit_status(failed))
 }

@@ -4,12 +4,9 @@ use rmcp::ServiceExt as _;
 
 use crate::agent::DataTools;
 use crate::cli::ToolArgs;
-use crate::validate;
 
 pub fn run(args: ToolArgs) -> anyhow::Result<ExitCode> {
-    let options = validate::Options {
-        now: args.common.now,
-    };
+    let options = super::check_options(&args.common);
     let tools = DataTools::new(&args.common.root, options);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -48,6 +48,21 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// The check's options from the flags every data command shares.
+fn check_options(common: &crate::cli::Common) -> crate::validate::Options {
+    crate::validate::Options { now: common.now }
+}
+
+/// 1 when the command found problems (or changes, for `fmt --check` and
+/// `diff`), else 0; the tool's own failures are `Err`, which `main` makes 2.
+fn exit_status(problems: bool) -> ExitCode {
+    if problems {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 /// The commands that read the data refuse a root without `games.json` (run
 /// in the wrong folder) with one line, before they print an empty table,
 /// report a file that is not there, or create state in that folder. A root

@@ -11,7 +11,6 @@ use crate::publish::plan::{self, LocalFile, Plan};
 use crate::publish::store::{Connection, Store, Target};
 use crate::publish::{self, Execution};
 use crate::site;
-use crate::validate;
 
 /// Test-only fault injection: exit after this many uploads (see [`Execution`]).
 const EXIT_AFTER_VAR: &str = "ACTIVITY_SITE_PUBLISH_EXIT_AFTER";
@@ -100,9 +99,7 @@ fn print_plan(plan: &Plan, target: &str, dry_run: bool, format: PlanFormat) -> s
 /// Refuses a site with errors in its data, or one older than its data
 /// ([`publish::current`]).
 fn ensure_current(args: &PublishArgs, out: &Path, local: &[LocalFile]) -> anyhow::Result<()> {
-    let options = validate::Options {
-        now: args.common.now,
-    };
+    let options = super::check_options(&args.common);
     let root = &args.common.root;
     let checked = site::check_documents(root, &options)?;
     if checked.has_errors() {

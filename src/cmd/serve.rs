@@ -29,17 +29,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
 
 async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let out = args.common.out_dir(args.out.as_ref());
-    super::build::announce_force(&args.common.root, &out, args.force)?;
     let options = BuildOptions {
-        root: args.common.root.clone(),
-        out: out.clone(),
-        now: args.common.now,
-        cache: super::build::cache_options(&args.cache, &args.common.root),
-        compression: args.compress.compress.into(),
         // An edit shows first; brotli siblings (`--compress max`) follow in
         // a second build.
         defer_brotli: !args.no_watch,
-        force: args.force,
+        ..super::build::options(&args.common, &out, &args.cache, &args.compress, args.force)?
     };
     let state = ServerState::new(options)
         .with_live_reload(!args.no_watch)

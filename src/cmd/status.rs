@@ -6,12 +6,9 @@ use crate::cli::{StatusArgs, StatusFormat};
 use crate::model::days;
 use crate::site;
 use crate::site::status::Row;
-use crate::validate;
 
 pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
-    let options = validate::Options {
-        now: args.common.now,
-    };
+    let options = super::check_options(&args.common);
     let checked = site::check_documents(&args.common.root, &options)?;
     let rows = site::status::rows(&args.common.root, &checked, &options);
     for game in &checked.games {

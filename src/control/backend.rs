@@ -16,7 +16,11 @@
 //!   except the answers: after a `--json` command, the next stdout line that
 //!   is a JSON `{success, message, data}` object is its answer, expected
 //!   within the answer timeout;
-//! - log lines holding `[Start]` and `[Done]` mark a job's start and end.
+//! - log lines holding `[Start]` and `[Done]` mark a job's start and end;
+//! - a line is read up to [`MAX_BACKEND_LINE`] bytes: the rest of a longer
+//!   line is read and discarded up to its newline, and a warning in the log
+//!   says how much was left out, so a process that prints without end never
+//!   fills memory (a cut line is never taken as an answer).
 //!
 //! A process that exits is noticed at once (its exit is awaited, so it never
 //! stays a zombie): a job it was running ends `failed` with the exit status,
@@ -33,14 +37,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::control::error::{Error, Result};
-use crate::control::logs::LogBuffer;
+use crate::control::logs::{LogBuffer, MAX_LINE_BYTES};
 use crate::control::runner::{
-    BackendInfo, DONE_MARKER, JobKind, RunState, START_MARKER, TaskStatus, mode_of,
+    BackendInfo, DONE_MARKER, JobKind, RunState, START_MARKER, TaskStatus, mode_of, now,
 };
 
 /// How long a process has to exit after `exit` before it is killed (the
@@ -56,6 +60,12 @@ const START_TIMEOUT: Duration = Duration::from_secs(10);
 /// How many stdout lines wait for a reader; more are dropped (they are in
 /// the log anyway).
 const ANSWER_QUEUE: usize = 64;
+
+/// The longest line read from the backend, in bytes. An answer carries a
+/// JSON document (an extension's schema, an operator's result), so the
+/// bound is that of a request body rather than of a log line, which the log
+/// cuts to [`crate::control::logs::MAX_LINE_BYTES`] anyway.
+pub const MAX_BACKEND_LINE: usize = 1024 * 1024;
 
 /// How many of its last stderr lines explain a process that would not start.
 const LAST_LINES: usize = 8;
@@ -450,12 +460,7 @@ impl Supervisor {
             if shared.generation == process.generation && shared.job_running {
                 shared.job_running = false;
                 let last = &mut shared.last;
-                last.status = RunState::Stopped;
-                last.stopping = false;
-                last.progress = format!("stopped because {why}: {}", last.progress);
-                last.current_task = None;
-                last.unit = String::new();
-                last.finished_at = Some(now());
+                end_job(last, RunState::Stopped, &format!("stopped because {why}"));
                 self.log
                     .warning(&format!("{DONE_MARKER} The running job stopped: {why}"));
             }
@@ -741,16 +746,40 @@ async fn read_lines(
     // A line without the log shape gets one: stdout is what the backend
     // tells people, stderr without a logger's shape is a traceback.
     let plain_level = if answers.is_some() { "INFO" } else { "ERROR" };
-    let mut lines = BufReader::new(stream).lines();
+    let stream_name = if answers.is_some() {
+        "stdout"
+    } else {
+        "stderr"
+    };
+    let mut reader = BufReader::new(stream);
+    let mut bytes = Vec::new();
     loop {
-        let line = match lines.next_line().await {
-            Ok(Some(line)) => line,
-            Ok(None) => break,
-            // Not UTF-8: skip what cannot be read rather than stop reading.
-            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => continue,
-            Err(_) => break,
+        let dropped = match read_bounded_line(&mut reader, &mut bytes, MAX_BACKEND_LINE).await {
+            Ok(Some(dropped)) => dropped,
+            Ok(None) | Err(_) => break,
         };
-        let is_answer = answers.is_some() && envelope(&line).is_some();
+        // The cut may fall inside a character: keep the whole ones.
+        if dropped > 0
+            && let Err(e) = std::str::from_utf8(&bytes)
+            && e.error_len().is_none()
+        {
+            bytes.truncate(e.valid_up_to());
+        }
+        let cut = (dropped > 0).then(|| {
+            format!(
+                "The backend printed a line of {} bytes on {stream_name}; the {dropped} bytes \
+                 past the first {MAX_BACKEND_LINE} were discarded",
+                MAX_BACKEND_LINE + dropped
+            )
+        });
+        // Not UTF-8: skip what cannot be read rather than stop reading.
+        let Ok(line) = String::from_utf8(std::mem::take(&mut bytes)) else {
+            if let Some(cut) = cut {
+                log.warning(&cut);
+            }
+            continue;
+        };
+        let is_answer = dropped == 0 && answers.is_some() && envelope(&line).is_some();
         if !is_answer && !line.trim().is_empty() {
             if is_shaped(&line) {
                 log.push_raw(&line);
@@ -766,18 +795,63 @@ async fn read_lines(
                 }
             }
         }
+        if let Some(cut) = cut {
+            log.warning(&cut);
+        }
         if let Some(last) = &last_lines {
             let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
             if last.len() == LAST_LINES {
                 last.pop_front();
             }
-            last.push_back(line.clone());
+            let mut end = line.len().min(MAX_LINE_BYTES);
+            while !line.is_char_boundary(end) {
+                end -= 1;
+            }
+            last.push_back(line[..end].to_string());
         }
         if let Some(answers) = &answers {
-            // A full queue drops the line: nobody waits for it.
-            let _ = answers.try_send(line);
+            // Only answers are kept whole: any other line tells a starting
+            // process is up. A full queue drops the line: nobody waits for it.
+            let _ = answers.try_send(if is_answer { line } else { String::new() });
         }
     }
+}
+
+/// Reads one line into `line` (without its `\n` or `\r\n`), keeping at most
+/// `max` bytes of it and discarding the rest up to the newline. Returns how
+/// many bytes were discarded, or `None` at the end of the input.
+async fn read_bounded_line(
+    reader: &mut (impl AsyncBufRead + Unpin),
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Option<usize>> {
+    line.clear();
+    let mut dropped = 0;
+    let mut read_any = false;
+    loop {
+        let available = reader.fill_buf().await?;
+        if available.is_empty() {
+            break;
+        }
+        read_any = true;
+        let newline = available.iter().position(|b| *b == b'\n');
+        let chunk = &available[..newline.unwrap_or(available.len())];
+        let keep = chunk.len().min(max.saturating_sub(line.len()));
+        line.extend_from_slice(&chunk[..keep]);
+        dropped += chunk.len() - keep;
+        let used = chunk.len() + usize::from(newline.is_some());
+        reader.consume(used);
+        if newline.is_some() {
+            break;
+        }
+    }
+    if !read_any {
+        return Ok(None);
+    }
+    if dropped == 0 && line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Ok(Some(dropped))
 }
 
 /// Waits for the process to exit (or kills it when asked), reaps it, and
@@ -821,12 +895,7 @@ async fn watch_exit(
             if std::mem::take(&mut shared.job_running) {
                 let last = &mut shared.last;
                 let error = format!("the backend exited during the job ({status})");
-                last.status = RunState::Failed;
-                last.stopping = false;
-                last.progress = format!("failed: {}", last.progress);
-                last.current_task = None;
-                last.unit = String::new();
-                last.finished_at = Some(now());
+                end_job(last, RunState::Failed, "failed");
                 log.error(&format!("{DONE_MARKER} The running job failed: {error}"));
                 last.error = Some(error);
             }
@@ -835,8 +904,14 @@ async fn watch_exit(
     exited.send_replace(Some(status));
 }
 
-fn now() -> String {
-    chrono::Local::now()
-        .format("%Y-%m-%dT%H:%M:%S%.3f")
-        .to_string()
+/// Ends the job the backend was running, as the server saw it, in `state`:
+/// `why` goes before the last progress, no stop is pending, no task or unit
+/// runs, and it finished now.
+fn end_job(last: &mut TaskStatus, state: RunState, why: &str) {
+    last.status = state;
+    last.stopping = false;
+    last.progress = format!("{why}: {}", last.progress);
+    last.current_task = None;
+    last.unit = String::new();
+    last.finished_at = Some(now());
 }

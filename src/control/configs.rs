@@ -323,28 +323,21 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A name around each character Windows forbids and each look-alike of
+    /// a slash, from the tables the rule itself uses.
+    fn names_with_forbidden_characters() -> Vec<String> {
+        names::FORBIDDEN_CHARS
+            .iter()
+            .chain(&names::SLASH_LOOK_ALIKES)
+            .map(|c| format!("a{c}b"))
+            .collect()
+    }
+
     #[test]
     fn names_with_forbidden_characters_are_refused() {
-        for bad in [
-            "",
-            ".hidden",
-            "a\u{ff0f}b",
-            "a\u{2215}b",
-            "a\u{29f8}b",
-            "a\u{ff3c}b",
-            "a/b",
-            "a\\b",
-            "a:b",
-            "a*b",
-            "a?b",
-            "a\"b",
-            "a<b",
-            "a>b",
-            "a|b",
-            "..",
-            "a\u{7}",
-        ] {
-            assert!(name_problem(bad).is_some(), "{bad:?}");
+        let others = ["", ".hidden", "..", "a\u{7}"].map(String::from);
+        for bad in others.into_iter().chain(names_with_forbidden_characters()) {
+            assert!(name_problem(&bad).is_some(), "{bad:?}");
         }
         assert!(name_problem("Daily run").is_none());
     }
@@ -359,7 +352,7 @@ mod tests {
         });
         let validator = jsonschema::validator_for(&schema).unwrap();
         let long = "x".repeat(MAX_CONFIG_NAME_CHARS + 1);
-        let names = [
+        let others = [
             "Default",
             "a",
             "my config",
@@ -369,20 +362,6 @@ mod tests {
             "",
             ".",
             "..",
-            "a/b",
-            "a\\b",
-            "a\u{ff0f}b",
-            "a\u{2215}b",
-            "a\u{29f8}b",
-            "a\u{ff3c}b",
-            "a\u{2044}b",
-            "a:b",
-            "a*b",
-            "a?b",
-            "a\"b",
-            "a<b",
-            "a>b",
-            "a|b",
             " a",
             "a ",
             "a.",
@@ -402,10 +381,11 @@ mod tests {
             "console",
             "CONFIG.json",
         ];
-        for name in names {
+        let others = others.map(String::from);
+        for name in others.into_iter().chain(names_with_forbidden_characters()) {
             assert_eq!(
                 validator.is_valid(&json!(name)),
-                name_problem(name).is_none(),
+                name_problem(&name).is_none(),
                 "{name:?}"
             );
         }

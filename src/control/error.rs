@@ -50,6 +50,14 @@ impl Error {
     pub(crate) fn conflict(message: impl Into<String>) -> Error {
         Error::Conflict(message.into())
     }
+
+    /// A value failed its schema: the message is `what` and every violation.
+    pub(crate) fn invalid(what: impl std::fmt::Display, violations: Vec<String>) -> Error {
+        Error::Invalid {
+            message: format!("{what}: {}", violations.join("; ")),
+            violations,
+        }
+    }
 }
 
 /// The result of a control operation.

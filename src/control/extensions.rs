@@ -348,13 +348,10 @@ impl Extensions {
             .map_err(|e| Error::bad_request(format!("the configuration is not valid JSON: {e}")))?;
         let violations = ext.violations(&config);
         if !violations.is_empty() {
-            return Err(Error::Invalid {
-                message: format!(
-                    "the configuration does not match the schema of `{id}`: {}",
-                    violations.join("; ")
-                ),
+            return Err(Error::invalid(
+                format_args!("the configuration does not match the schema of `{id}`"),
                 violations,
-            });
+            ));
         }
         // An extension whose folder was removed since the last reload is
         // gone: writing would recreate a folder holding only `config.json`.

@@ -429,13 +429,10 @@ impl Control {
             }
             let violations = ext.violations(&self.extensions.stored_config(id)?);
             if !violations.is_empty() {
-                return Err(Error::Invalid {
-                    message: format!(
-                        "the configuration of extension `{id}` is invalid: {}",
-                        violations.join("; ")
-                    ),
+                return Err(Error::invalid(
+                    format_args!("the configuration of extension `{id}` is invalid"),
                     violations,
-                });
+                ));
             }
             Ok(())
         };
@@ -529,11 +526,11 @@ impl Control {
     /// the backend is down; the backend performs the call.
     pub async fn operator_call(&self, method: &str, params: Option<Value>) -> Result<Value> {
         let params = params.unwrap_or_else(|| Value::Object(Default::default()));
-        let method = self.operator.check(method, &params)?;
+        let call = self.operator.check(method, &params)?;
         self.backend
             .query(&format!(
                 "operator call {} {} --json",
-                method.name(),
+                call.method().name(),
                 quote(&params.to_string())
             ))
             .await

@@ -355,6 +355,19 @@ struct RunnerState {
     next_job: u64,
 }
 
+impl RunnerState {
+    /// Ends the current job in `state` with `progress`: no stop is pending,
+    /// no task runs, it finished now, and the runner is free.
+    fn end_job(&mut self, state: RunState, progress: String) {
+        self.status = state;
+        self.stopping = false;
+        self.progress = progress;
+        self.current_task = None;
+        self.finished_at = Some(now());
+        self.job = None;
+    }
+}
+
 #[derive(Debug)]
 struct ActiveJob {
     id: u64,
@@ -369,7 +382,9 @@ struct Backend {
     options: SimOptions,
 }
 
-fn now() -> String {
+/// The time now, as the status reports it: local time, ISO 8601 with
+/// milliseconds.
+pub(crate) fn now() -> String {
     chrono::Local::now()
         .format("%Y-%m-%dT%H:%M:%S%.3f")
         .to_string()
@@ -553,11 +568,8 @@ impl Runner {
     fn abandon(&self, st: &mut RunnerState, why: &str) {
         if let Some(job) = st.job.take() {
             job.stop.send_replace(true);
-            st.status = RunState::Stopped;
-            st.stopping = false;
-            st.progress = format!("stopped because {why}: {}", st.progress);
-            st.current_task = None;
-            st.finished_at = Some(now());
+            let progress = format!("stopped because {why}: {}", st.progress);
+            st.end_job(RunState::Stopped, progress);
             self.log.warning(&format!(
                 "{DONE_MARKER} Job {} `{}` stopped: {why}",
                 job.id, job.target
@@ -622,13 +634,11 @@ impl Runner {
                         n + 1
                     ));
                     self.update(id, |st| {
-                        st.status = RunState::Failed;
-                        st.stopping = false;
-                        st.progress = format!("{}/{total} {} failed", index + 1, unit.name);
+                        st.end_job(
+                            RunState::Failed,
+                            format!("{}/{total} {} failed", index + 1, unit.name),
+                        );
                         st.error = Some(message);
-                        st.current_task = None;
-                        st.finished_at = Some(now());
-                        st.job = None;
                     });
                     self.log.info(&format!("{DONE_MARKER} Job {id} failed"));
                     return;
@@ -638,12 +648,7 @@ impl Runner {
             self.update(id, |st| st.completed_tasks = index + 1);
         }
         if self.update(id, |st| {
-            st.status = RunState::Completed;
-            st.stopping = false;
-            st.progress = format!("{total}/{total} completed");
-            st.current_task = None;
-            st.finished_at = Some(now());
-            st.job = None;
+            st.end_job(RunState::Completed, format!("{total}/{total} completed"));
         }) {
             self.log.info(&format!("{DONE_MARKER} Job {id} completed"));
         }
@@ -654,16 +659,12 @@ impl Runner {
         self.log.info("Stop requested; returning to the main menu");
         tokio::time::sleep(step.min(Duration::from_millis(500))).await;
         if self.update(id, |st| {
-            st.status = RunState::Stopped;
-            st.stopping = false;
-            st.progress = st
+            let progress = st
                 .progress
                 .strip_prefix("stopping: ")
                 .map(|p| format!("stopped at {p}"))
                 .unwrap_or_else(|| "stopped".to_string());
-            st.current_task = None;
-            st.finished_at = Some(now());
-            st.job = None;
+            st.end_job(RunState::Stopped, progress);
         }) {
             self.log.info(&format!("{DONE_MARKER} Job {id} stopped"));
         }

@@ -130,10 +130,7 @@ impl Settings {
             }
         }
         if !problems.is_empty() {
-            return Err(Error::Invalid {
-                message: format!("settings not updated: {}", problems.join("; ")),
-                violations: problems,
-            });
+            return Err(Error::invalid("settings not updated", problems));
         }
         if result.updated.is_empty() {
             let mut message = "no valid update in the body".to_string();

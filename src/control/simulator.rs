@@ -21,7 +21,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use crate::control::configs::name_problem;
 use crate::control::error::{Error, Result};
 use crate::control::logs::{LogBuffer, LogItem};
-use crate::control::operator::{HEIGHT, Method, Operator, WIDTH};
+use crate::control::operator::{Call, HEIGHT, Operator, WIDTH};
 use crate::control::runner::{
     JobKind, Plan, Runner, Unit, enabled_tasks, find_task, parse_arguments,
 };
@@ -248,9 +248,9 @@ async fn operator_call(
     runner.ensure_available()?;
     let params: Value = serde_json::from_str(params)
         .map_err(|e| Error::bad_request(format!("the parameters are not JSON: {e}")))?;
-    let method = operator.check(method, &params)?;
+    let call = operator.check(method, &params)?;
     let status = runner.status();
-    let shot = if method == Method::Screenshot {
+    let shot = if call == Call::Screenshot {
         let png = operator.screenshot_png(&status)?;
         Some(json!({
             "width": WIDTH,
@@ -262,7 +262,7 @@ async fn operator_call(
     } else {
         None
     };
-    let (result, line) = operator.call(method, &params, &status, shot);
+    let (result, line) = operator.call(call, &status, shot);
     runner.log().info(&format!("[operator] {line}"));
     Ok(result)
 }

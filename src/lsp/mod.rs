@@ -3,9 +3,13 @@
 //!
 //! It serves `games.json` and `data/**` under one workspace root (the
 //! client's root folder when it holds `games.json`, else `--root`). Every
-//! check runs [`site::check_with`] on the open buffers overlaid on the files
+//! check runs a [`site::LiveCheck`] on the open buffers overlaid on the files
 //! on disk, so it reports exactly what `check` would after a save,
-//! cross-file rules included. Quick fixes are the [`Fix`]es the rules attach;
+//! cross-file rules included, while a keystroke costs what it changes: the
+//! schemas are compiled once, and only the edited document's game is
+//! checked again (every game after an edit of `games.json`, a save or a
+//! change on disk). Only files whose diagnostics changed are published
+//! again, besides the edited one. Quick fixes are the [`Fix`]es the rules attach;
 //! formatting is [`site::canonical_text`]. It never writes a file: edits go
 //! back to the editor. Messages come from `lsp-server`'s types, read here by
 //! a loop of our own so that a malformed message gets an error answer
@@ -162,13 +166,22 @@ struct Server<W: Write> {
     edited: BTreeSet<String>,
     /// Whether the last check is older than the buffers.
     dirty: bool,
+    /// Whether the next publication compares every file's diagnostics with
+    /// what was sent, rather than only the files whose diagnostics changed
+    /// (after a file was closed or changed on disk, its text may differ
+    /// from the one its diagnostics were sent for).
+    compare_all: bool,
+    /// The check kept between keystrokes.
+    live: site::LiveCheck,
 }
 
 impl<W: Write> Server<W> {
     fn new(root: &Path, options: validate::Options, out: W) -> Self {
+        let root = canonical(root);
         Server {
             out,
-            root: canonical(root),
+            live: site::LiveCheck::new(root.clone()),
+            root,
             options,
             encoding: Encoding::default(),
             initialized: false,
@@ -178,6 +191,7 @@ impl<W: Write> Server<W> {
             published: BTreeMap::new(),
             edited: BTreeSet::new(),
             dirty: false,
+            compare_all: true,
         }
     }
 
@@ -220,6 +234,14 @@ impl<W: Write> Server<W> {
                 "the server is shutting down".to_string(),
             );
         }
+        if matches!(
+            request.method.as_str(),
+            "textDocument/codeAction" | "textDocument/formatting"
+        ) {
+            // They read the diagnostics: bring them up to date, and send
+            // them, so the client sees what the answer is based on.
+            self.publish_if_dirty()?;
+        }
         let result = match request.method.as_str() {
             "initialize" => params(request.params).map(|p| self.initialize(p)),
             "shutdown" => {
@@ -251,8 +273,12 @@ impl<W: Write> Server<W> {
             "textDocument/didChange" => params(notification.params).map(|p| self.did_change(p)),
             "textDocument/didClose" => params(notification.params).map(|p| self.did_close(p)),
             // Saving changes disk, not the buffer; watched files change disk.
+            // Files on disk are stamped by size and time, which a save
+            // within the same tick may leave alike: check every game.
             "textDocument/didSave" | "workspace/didChangeWatchedFiles" => {
+                self.live.forget_games();
                 self.dirty = true;
+                self.compare_all = true;
                 Ok(())
             }
             _ => Ok(()),
@@ -285,8 +311,12 @@ impl<W: Write> Server<W> {
                 break;
             }
         }
+        if self.live.root() != self.root {
+            self.live = site::LiveCheck::new(self.root.clone());
+        }
         self.initialized = true;
         self.dirty = true;
+        self.compare_all = true;
         json!({
             "capabilities": {
                 "positionEncoding": self.encoding.name(),
@@ -346,6 +376,7 @@ impl<W: Write> Server<W> {
         {
             // The file on disk counts again.
             self.dirty = true;
+            self.compare_all = true;
         }
     }
 
@@ -372,7 +403,8 @@ impl<W: Write> Server<W> {
         if !self.dirty {
             return Ok(());
         }
-        self.check();
+        let before = self.check();
+        let compare_all = std::mem::take(&mut self.compare_all);
         let mut files: BTreeSet<String> = self.diagnostics.keys().cloned().collect();
         files.extend(self.edited.iter().cloned());
         let uris: BTreeMap<String, String> = files
@@ -391,8 +423,12 @@ impl<W: Write> Server<W> {
             self.send_diagnostics(&uri, Vec::new(), None)?;
         }
         for (uri, rel) in uris {
-            let found = self.lsp_diagnostics(&rel);
             let edited = self.edited.contains(&rel);
+            // Same diagnostics on the same text: what was sent still holds.
+            if !edited && !compare_all && before.get(&rel) == self.diagnostics.get(&rel) {
+                continue;
+            }
+            let found = self.lsp_diagnostics(&rel);
             if !edited && self.published.get(&uri) == Some(&found) {
                 continue;
             }
@@ -408,16 +444,17 @@ impl<W: Write> Server<W> {
         Ok(())
     }
 
-    /// Runs the check on the buffers overlaid on the disk.
-    fn check(&mut self) {
+    /// Runs the check on the buffers overlaid on the disk; returns the
+    /// diagnostics of the check before.
+    fn check(&mut self) -> BTreeMap<String, Vec<Diagnostic>> {
         let mut overlay = Overlay::new();
         for (rel, document) in &self.documents {
             overlay.insert(rel.clone(), document.text.clone());
         }
-        self.diagnostics.clear();
-        match site::check_with(&self.root, &overlay, &self.options) {
-            Ok(checked) => {
-                for diagnostic in checked.diagnostics {
+        let before = std::mem::take(&mut self.diagnostics);
+        match self.live.check(&overlay, &self.options) {
+            Ok(found) => {
+                for diagnostic in found {
                     self.diagnostics
                         .entry(diagnostic.file.clone())
                         .or_default()
@@ -427,6 +464,7 @@ impl<W: Write> Server<W> {
             Err(err) => eprintln!("activity-site lsp: cannot check: {err:#}"),
         }
         self.dirty = false;
+        before
     }
 
     /// The text of `rel`: the buffer when open, else the file on disk.
@@ -464,9 +502,6 @@ impl<W: Write> Server<W> {
         let Some(rel) = self.relative(&params.text_document.uri) else {
             return json!([]);
         };
-        if self.dirty {
-            self.check();
-        }
         let Some(found) = self.diagnostics.get(&rel) else {
             return json!([]);
         };
@@ -499,9 +534,6 @@ impl<W: Write> Server<W> {
         let Some(rel) = self.relative(uri) else {
             return Ok(json!([]));
         };
-        if self.dirty {
-            self.check();
-        }
         let errors = self
             .diagnostics
             .get(&rel)

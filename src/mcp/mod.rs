@@ -147,7 +147,8 @@ fn bad_arguments(message: &Value) -> Option<(Value, String)> {
 /// API's bodies.
 const PEEK_LIMIT: usize = 1 << 20;
 
-/// Reads every POSTed message first (at most [`PEEK_LIMIT`] bytes): a body
+/// Reads every POSTed message first (at most [`PEEK_LIMIT`] bytes, within
+/// the server's body deadline: 408 past it, as on the control API): a body
 /// that is not JSON gets a JSON-RPC parse error (-32700) and a `tools/call`
 /// whose `arguments` are not an object an invalid-params error (-32602), as
 /// the MCP transport specifies, rather than rmcp's plain-text 415. Then
@@ -164,12 +165,23 @@ async fn session_bound(
     }
     let opens_session = !request.headers().contains_key("mcp-session-id");
     let (parts, body) = request.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, PEEK_LIMIT).await else {
-        return jsonrpc_error(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            Value::Null,
-            format!("the request body is larger than {PEEK_LIMIT} bytes"),
-        );
+    let bytes = match axum::body::to_bytes(body, PEEK_LIMIT).await {
+        Ok(bytes) => bytes,
+        // The control API's 408: the body missed the server's deadline.
+        Err(err) if guard::body_timed_out(&err) => {
+            return jsonrpc_error(
+                StatusCode::REQUEST_TIMEOUT,
+                Value::Null,
+                guard::LATE_BODY.to_string(),
+            );
+        }
+        Err(_) => {
+            return jsonrpc_error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                Value::Null,
+                format!("the request body is larger than {PEEK_LIMIT} bytes"),
+            );
+        }
     };
     let message: Value = match serde_json::from_slice(&bytes) {
         Ok(message) => message,

@@ -20,11 +20,13 @@
 pub mod cache;
 pub mod diff;
 pub mod ics;
+mod live;
 pub mod pages;
 pub mod publish;
 pub mod status;
 mod write;
 
+pub use live::{LiveCheck, LiveStats};
 pub use write::{OUTPUT_MARKER, OutputState, guard_output, inspect_output};
 
 use std::path::{Path, PathBuf};
@@ -245,7 +247,9 @@ pub fn check_documents(root: &Path, options: &validate::Options) -> anyhow::Resu
 }
 
 /// [`check`] with the texts of `overlay` read in place of the files on disk
-/// (unsaved editor buffers, an agent's draft); nothing is written.
+/// (unsaved editor buffers, an agent's draft); nothing is written. A caller
+/// that checks again after each edit keeps a [`LiveCheck`] instead, which
+/// gives the same diagnostics at the cost of what changed.
 pub fn check_with(
     root: &Path,
     overlay: &Overlay,

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod s3;
+pub mod stdio;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -3,9 +3,10 @@
 //! one) to the files of a data tree (`games.json`, `data/<game>/<locale>.json`).
 //!
 //! Pure: it takes bytes and returns bytes. Reading folders, fetching URLs,
-//! comparing with what is on disk and writing belong to `cmd/import.rs`.
-//! It depends on [`crate::model`], the [`crate::json`] parser and the
-//! site's [`crate::layout`] only.
+//! comparing with what is on disk and writing belong to [`io`], the one
+//! part of `import` that touches the file system or the network. The rest
+//! depends on [`crate::model`], the [`crate::json`] parser and the site's
+//! [`crate::layout`] only.
 //!
 //! Nothing is lost on the way: a data file is the source text itself, byte
 //! for byte, with a `$schema` line added after its opening brace (so key
@@ -18,6 +19,8 @@ use serde_json::{Map, Value};
 
 use crate::layout;
 use crate::model::{Game, is_game_id};
+
+pub mod io;
 
 /// `$schema` of an imported data file, relative to `data/<game>/`.
 pub const DATA_SCHEMA: &str = "../../schema/activity.schema.json";
@@ -46,7 +49,8 @@ pub struct IndexGame {
     pub default_locale: String,
     /// `name`, `dataSource` and `timeZone` as published, when present.
     pub described: Map<String, Value>,
-    /// Paths of the published files: (locale, is the un-suffixed file, path).
+    /// The published files: (locale, is the un-suffixed file, path relative
+    /// to the site root).
     pub files: Vec<(String, bool, String)>,
 }
 
@@ -75,7 +79,10 @@ pub fn parse_index(bytes: &[u8]) -> Result<Vec<IndexGame>, String> {
             .files
             .into_iter()
             .filter(|f| !f.locale.is_empty() && !f.path.is_empty())
-            .map(|f| (f.locale, f.default, f.path))
+            .map(|f| {
+                let path = f.relative_path().to_owned();
+                (f.locale, f.default, path)
+            })
             .collect();
         out.push(IndexGame {
             id: game.id,
@@ -86,6 +93,56 @@ pub fn parse_index(bytes: &[u8]) -> Result<Vec<IndexGame>, String> {
         });
     }
     Ok(out)
+}
+
+/// One published document to read, and what it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wanted {
+    /// Its path relative to the site root (`api/v1/activity/ww-en-US.json`).
+    pub path: String,
+    pub game: String,
+    /// `None` for the un-suffixed `<game>.json` (the default locale).
+    pub locale: Option<String>,
+}
+
+/// The documents an index lists, of `games` only when some are named.
+pub fn listed_files(index: &[IndexGame], games: &[String]) -> Vec<Wanted> {
+    index
+        .iter()
+        .filter(|game| games.is_empty() || games.contains(&game.id))
+        .flat_map(|game| {
+            game.files
+                .iter()
+                .filter(|(_, _, path)| path.ends_with(".json"))
+                .map(|(locale, default, path)| Wanted {
+                    path: path.clone(),
+                    game: game.id.clone(),
+                    locale: (!default).then(|| locale.clone()),
+                })
+        })
+        .collect()
+}
+
+/// Without an index, the documents a site would publish for `games`: the
+/// un-suffixed `<game>.json` and `<game>-<locale>.json` for each of
+/// `locales` but the default one.
+pub fn guessed_files(games: &[String], locales: &[String], default_locale: &str) -> Vec<Wanted> {
+    let mut wanted = Vec::new();
+    for game in games {
+        wanted.push(Wanted {
+            path: layout::activity_file(game, "json"),
+            game: game.clone(),
+            locale: None,
+        });
+        for locale in locales.iter().filter(|l| *l != default_locale) {
+            wanted.push(Wanted {
+                path: layout::activity_file(&format!("{game}-{locale}"), "json"),
+                game: game.clone(),
+                locale: Some(locale.clone()),
+            });
+        }
+    }
+    wanted
 }
 
 /// Whether `s` is a locale tag that cannot be the tail of a game id: game
@@ -506,6 +563,41 @@ mod tests {
         );
         assert!(data_file(b"[1]").is_err());
         assert!(data_file(b"{").is_err());
+    }
+
+    #[test]
+    fn the_files_to_read_come_from_the_index_or_from_the_names_given() {
+        let index = parse_index(
+            br#"{"games": [
+                {"id": "ww", "locales": ["zh-CN", "en-US"], "files": [
+                    {"locale": "zh-CN", "default": true, "path": "/api/v1/activity/ww.json"},
+                    {"locale": "en-US", "path": "api/v1/activity/ww-en-US.json"},
+                    {"locale": "en-US", "path": "/api/v1/activity/ww-en-US.ics"}]},
+                {"id": "sr", "locales": ["zh-CN"], "files": [
+                    {"locale": "zh-CN", "default": true, "path": "/api/v1/activity/sr.json"}]}]}"#,
+        )
+        .unwrap();
+        let wanted = |path: &str, game: &str, locale: Option<&str>| Wanted {
+            path: path.to_owned(),
+            game: game.to_owned(),
+            locale: locale.map(str::to_owned),
+        };
+        assert_eq!(
+            listed_files(&index, &["ww".to_owned()]),
+            [
+                wanted("api/v1/activity/ww.json", "ww", None),
+                wanted("api/v1/activity/ww-en-US.json", "ww", Some("en-US")),
+            ]
+        );
+        assert_eq!(listed_files(&index, &[]).len(), 3);
+        let locales = ["zh-CN", "ja-JP"].map(String::from);
+        assert_eq!(
+            guessed_files(&["ak".to_owned()], &locales, "zh-CN"),
+            [
+                wanted("api/v1/activity/ak.json", "ak", None),
+                wanted("api/v1/activity/ak-ja-JP.json", "ak", Some("ja-JP")),
+            ]
+        );
     }
 
     #[test]

@@ -1,0 +1,207 @@
+//! A check kept between runs, for the language server: what [`check_with`]
+//! computes, at the cost of what changed since the last run.
+//!
+//! The compiled schemas are kept and compiled again only when a file under
+//! `schema/` changes. The registry (`games.json` and the list of data files)
+//! is checked on every run: it is small, and a change to it can touch every
+//! game. A game is checked again only when one of its inputs changed: its
+//! entry in the registry, the text of an open file of it, the size or time
+//! of one of its files on disk, or "now" (to the minute, when it is the
+//! clock's); otherwise its last diagnostics are taken as they are. Each game
+//! is a pure function of those inputs, so the result is the one
+//! [`check_with`] gives on the same overlay (a test holds them equal), except
+//! that with the clock as "now" a game that was not edited may be reported as
+//! of up to one minute earlier.
+//!
+//! [`check_with`]: super::check_with
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use chrono::{NaiveDateTime, Timelike as _};
+use rayon::prelude::*;
+use serde_json::Value;
+
+use crate::diagnostics::{self, Diagnostic};
+use crate::load;
+use crate::model::Game;
+use crate::source::Overlay;
+use crate::validate::{self, Validator};
+
+/// A check of one root kept between runs.
+pub struct LiveCheck {
+    root: PathBuf,
+    /// The validator and the two schemas (activity, registry) it was compiled from.
+    schemas: Option<(Value, Value, Validator)>,
+    /// Each game's last diagnostics, by id, with the inputs they came from.
+    games: HashMap<String, (GameInputs, Vec<Diagnostic>)>,
+    /// What the last run did.
+    last: LiveStats,
+}
+
+/// What one run of [`LiveCheck::check`] did (for tests and logs).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LiveStats {
+    /// Whether the schemas were compiled (the first run, or `schema/` changed).
+    pub compiled: bool,
+    /// Games checked again.
+    pub checked: usize,
+    /// Games whose last diagnostics were taken as they were.
+    pub reused: usize,
+}
+
+/// Everything a game's diagnostics depend on, besides the schemas.
+#[derive(Debug, PartialEq)]
+struct GameInputs {
+    game: Game,
+    files: Vec<FileStamp>,
+    now: NaiveDateTime,
+}
+
+/// What stands for a data file's text.
+#[derive(Debug, PartialEq)]
+enum FileStamp {
+    /// An open buffer: its text.
+    Open(String),
+    /// A file on disk: its size and modification time.
+    Disk(u64, Option<SystemTime>),
+    /// No file.
+    Absent,
+    /// A file whose metadata cannot be read: its game is checked every time.
+    Unknown,
+}
+
+impl LiveCheck {
+    /// A check of `root` that has not run yet.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        LiveCheck {
+            root: root.into(),
+            schemas: None,
+            games: HashMap::new(),
+            last: LiveStats::default(),
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Forgets every game's last diagnostics, so the next run checks them
+    /// all (after a save or a change on disk the client reported).
+    pub fn forget_games(&mut self) {
+        self.games.clear();
+    }
+
+    /// What the last run did.
+    pub fn last_run(&self) -> LiveStats {
+        self.last
+    }
+
+    /// Every diagnostic of the tree with the texts of `overlay` in place of
+    /// the files on disk, sorted by file and position, as [`super::check_with`]
+    /// gives them. `Err` only when the root cannot be read or a schema does
+    /// not compile.
+    pub fn check(
+        &mut self,
+        overlay: &Overlay,
+        options: &validate::Options,
+    ) -> anyhow::Result<Vec<Diagnostic>> {
+        let project = load::open_with(&self.root, overlay)?;
+        let compiled = match &self.schemas {
+            Some((activity, games, _))
+                if *activity == project.activity_schema && *games == project.games_schema =>
+            {
+                false
+            }
+            _ => {
+                let validator = Validator::new(&project)?;
+                self.schemas = Some((
+                    project.activity_schema.clone(),
+                    project.games_schema.clone(),
+                    validator,
+                ));
+                self.games.clear();
+                true
+            }
+        };
+        let Some((_, _, validator)) = &self.schemas else {
+            unreachable!("the schemas were compiled above");
+        };
+        let (games, mut all) = validator.registry(&project);
+        let root = &self.root;
+        let last = &self.games;
+        let results: Vec<(String, GameInputs, Vec<Diagnostic>, bool)> = games
+            .par_iter()
+            .map(|game| {
+                let inputs = GameInputs::read(root, game, overlay, options);
+                if let Some((before, found)) = last.get(&game.id)
+                    && before.same(&inputs)
+                {
+                    return (game.id.clone(), inputs, found.clone(), false);
+                }
+                let loaded = load::load_game_with(root, game, overlay);
+                let checked = validator.game(&loaded, options, false);
+                (game.id.clone(), inputs, checked.diagnostics, true)
+            })
+            .collect();
+        let mut stats = LiveStats {
+            compiled,
+            ..LiveStats::default()
+        };
+        self.games.clear();
+        for (id, inputs, found, checked) in results {
+            if checked {
+                stats.checked += 1;
+            } else {
+                stats.reused += 1;
+            }
+            all.extend(found.iter().cloned());
+            self.games.insert(id, (inputs, found));
+        }
+        self.last = stats;
+        diagnostics::sort(&mut all);
+        Ok(all)
+    }
+}
+
+impl GameInputs {
+    fn read(root: &Path, game: &Game, overlay: &Overlay, options: &validate::Options) -> Self {
+        let files = game
+            .locales
+            .iter()
+            .map(|locale| {
+                let path = game.data_path(locale);
+                if let Some(text) = overlay.get(&path) {
+                    return FileStamp::Open(text.to_string());
+                }
+                match std::fs::metadata(root.join(&path)) {
+                    Ok(meta) => FileStamp::Disk(meta.len(), meta.modified().ok()),
+                    Err(err) if err.kind() == std::io::ErrorKind::NotFound => FileStamp::Absent,
+                    Err(_) => FileStamp::Unknown,
+                }
+            })
+            .collect();
+        let now = match options.now {
+            Some(now) => now,
+            // The clock: a game not edited is checked again once a minute.
+            None => {
+                let now = options.now_for(game);
+                now.with_second(0)
+                    .and_then(|n| n.with_nanosecond(0))
+                    .unwrap_or(now)
+            }
+        };
+        GameInputs {
+            game: game.clone(),
+            files,
+            now,
+        }
+    }
+
+    /// Whether a game with these inputs and one with `other` have the same
+    /// diagnostics.
+    fn same(&self, other: &GameInputs) -> bool {
+        self == other && !self.files.contains(&FileStamp::Unknown)
+    }
+}
