@@ -34,18 +34,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-if ! command -v hyperfine >/dev/null 2>&1; then
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq hyperfine time >/dev/null
-fi
-
-# BIN=path/to/activity-site measures that binary instead of building one.
-if [ -z "${BIN:-}" ]; then
-  timeout 3000 cargo build --release --locked -q
-  BIN=$PWD/target/release/activity-site
-fi
+source benches/lib.sh
+need_apt hyperfine hyperfine
+need_apt /usr/bin/time time
+release_bin
 OUT=$PWD/target/bench-build
 mkdir -p "$OUT"
 

@@ -30,18 +30,9 @@ VENV=$TOOLS/venv-publish
 
 log() { echo "==> $*" >&2; }
 
-if [ -z "$BIN" ]; then
-  log "building the release binary"
-  (cd "$REPO" && cargo build --release --locked --quiet)
-  BIN=$REPO/target/release/activity-site
-fi
-
-if ! command -v rclone >/dev/null; then
-  log "installing rclone (apt)"
-  if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
-  $SUDO apt-get update -qq
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends rclone >/dev/null
-fi
+source "$REPO/benches/lib.sh"
+release_bin
+need_apt rclone rclone
 if [ ! -x "$VENV/bin/aws" ]; then
   log "installing moto[server], boto3 and awscli (pip)"
   python3 -m venv "$VENV"

@@ -39,21 +39,24 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-if ! command -v hugo >/dev/null 2>&1 || [ ! -x /usr/bin/time ]; then
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq hugo time >/dev/null
-fi
-
-# BIN=path/to/activity-site measures that binary instead of building one.
-if [ -z "${BIN:-}" ]; then
-  timeout 3000 cargo build --release --locked -q
-  BIN=$PWD/target/release/activity-site
-fi
+source benches/lib.sh
+need_apt hugo hugo
+need_apt /usr/bin/time time
+release_bin
 WORK=$PWD/target/bench-scale-build
 mkdir -p "$WORK"
 log() { echo "==> $*" >&2; }
+
+# Every build writes a fresh directory, and all are removed when the script
+# ends: on a file system without a journal (this machine's ext4), creating a
+# file skips the inodes freed in the last minutes, so a build right after an
+# `rm -rf` of the previous output pays for the deletion (seen here: three to
+# five times the system time of the same build in a quiet file system).
+RUNS_DIR=$WORK/runs
+rm -rf "$RUNS_DIR"
+mkdir -p "$RUNS_DIR"
+trap 'rm -rf "$RUNS_DIR"' EXIT
+fresh() { mktemp -d "$RUNS_DIR/$1-XXXXXX"; }
 
 # The corpus of N games, generated once (the generator is deterministic).
 corpus() {
@@ -186,7 +189,7 @@ if [ "$LEVELS" = 1 ]; then
   for tree in bundled 100; do
     if [ "$tree" = bundled ]; then root=$bundled; else root=$(corpus "$tree"); fi
     for level in none fast max; do
-      out=$WORK/levels-out
+      out=$(fresh "levels-$tree-$level")
       read -r wall cpu _ < <(measure "$BIN" build --root "$root" --out "$out" --no-cache --now "$NOW" --compress "$level")
       text=$(text_bytes "$out"); br=$(ext_bytes "$out" br); gz=$(ext_bytes "$out" gz)
       awk -v t="$tree" -v l="$level" -v text="$text" -v br="$br" -v gz="$gz" -v w="$wall" -v c="$cpu" 'BEGIN {
@@ -206,16 +209,19 @@ for n in $SIZES; do
   pages=$((n * 4))
   check=$(for _ in $(seq "$RUNS"); do measure "$BIN" check --root "$root" --now "$NOW"; done | medians)
   ours=$(for _ in $(seq "$RUNS"); do
-    rm -rf "$WORK/out-$n"
-    measure "$BIN" build --root "$root" --out "$WORK/out-$n" --no-cache --now "$NOW"
+    out=$(fresh "ours-$n")
+    measure "$BIN" build --root "$root" --out "$out" --no-cache --now "$NOW"
+    echo "$out" >"$WORK/last-ours"
   done | medians)
-  files=$(find "$WORK/out-$n" -type f | wc -l)
-  bytes=$(du -sb "$WORK/out-$n" | cut -f1)
+  out=$(cat "$WORK/last-ours")
+  files=$(find "$out" -type f | wc -l)
+  bytes=$(du -sb "$out" | cut -f1)
   theirs=$(for _ in $(seq "$RUNS"); do
-    rm -rf "$WORK/hugo-out-$n"
-    measure hugo --quiet --source "$site" --destination "$WORK/hugo-out-$n"
+    out=$(fresh "hugo-$n")
+    measure hugo --quiet --source "$site" --destination "$out"
+    echo "$out" >"$WORK/last-hugo"
   done | medians)
-  hugo_pages=$(find "$WORK/hugo-out-$n" -name index.html | wc -l)
+  hugo_pages=$(find "$(cat "$WORK/last-hugo")" -name index.html | wc -l)
   read -r cw _ _ <<<"$check"
   read -r ow oc op <<<"$ours"
   read -r hw hc hp <<<"$theirs"

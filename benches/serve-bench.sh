@@ -26,25 +26,13 @@ NGINX_PORT=${NGINX_PORT:-5182}
 WATCH_PORT=${WATCH_PORT:-5183}
 PATH_UNDER_TEST=/api/v1/activity/ww.json
 
-need_apt=()
-command -v wrk >/dev/null 2>&1 || need_apt+=(wrk)
-command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need_apt+=(nginx)
-command -v curl >/dev/null 2>&1 || need_apt+=(curl)
-command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  echo "installing ${need_apt[*]}" >&2
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
-fi
+source benches/lib.sh
+need_apt wrk wrk
+[ -x /usr/sbin/nginx ] || need_apt nginx nginx
+need_apt curl curl
+need_apt python3 python3
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-
-# BIN=path/to/activity-site measures that binary instead of building one.
-if [ -z "${BIN:-}" ]; then
-  timeout 3000 cargo build --release --locked -q
-  BIN=$PWD/target/release/activity-site
-fi
+release_bin
 
 WORK=$(mktemp -d)
 # nginx workers drop privileges; they must be able to read the site.

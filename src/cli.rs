@@ -123,19 +123,27 @@ pub struct BuildArgs {
     pub force: bool,
     #[command(flatten)]
     pub cache: CacheArgs,
-    /// Precompression of the .br/.gz siblings: fast levels, the maximum
-    /// levels (smallest files, many times the CPU time) or none
-    #[arg(long, value_enum, default_value_t = Compress::Fast)]
-    pub compress: Compress,
+    #[command(flatten)]
+    pub compress: CompressArgs,
     /// Output format of the diagnostics when the check fails
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 }
 
-/// `--compress`: the levels of the builder's precompression.
+/// The precompression option of `build` and `serve`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CompressArgs {
+    /// Precompressed siblings: a .gz at a fast level (the default; every
+    /// client accepts it), .br and .gz at the maximum levels (smallest
+    /// files, many times the CPU time) or none
+    #[arg(long, value_enum, default_value_t = Compress::Fast)]
+    pub compress: Compress,
+}
+
+/// `--compress`: which siblings the builder writes, at which levels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Compress {
-    /// brotli at quality 5 and gzip at level 6
+    /// gzip at level 6, no brotli
     Fast,
     /// brotli at quality 11 and gzip at level 9
     Max,
@@ -189,6 +197,8 @@ pub struct ServeArgs {
     pub force: bool,
     #[command(flatten)]
     pub cache: CacheArgs,
+    #[command(flatten)]
+    pub compress: CompressArgs,
     /// Address to listen on
     #[arg(long, default_value = "127.0.0.1:5000")]
     pub addr: SocketAddr,

@@ -584,7 +584,20 @@ fn a_stale_site_foreign_objects_and_data_errors_are_refused() {
 fn precompressed_siblings_are_uploaded_with_their_encoding_when_asked() {
     let server = S3Server::start();
     let root = fixture_root(None);
-    build(root.path());
+    // The default level writes .gz siblings only; max writes .br too.
+    let output = run(
+        root.path(),
+        &[
+            "build",
+            "--out",
+            "site",
+            "--compress",
+            "max",
+            "--now",
+            FIXTURE_NOW,
+        ],
+    );
+    assert!(output.status.success(), "build failed: {}", stderr(&output));
     ok(&publish(&server, root.path(), &["--precompressed"], &[]));
     let br = server.attributes("activity/api/v1/games.json.br");
     assert_eq!(br["content_encoding"], "br");

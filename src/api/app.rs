@@ -7,7 +7,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::ApiState;
-use crate::api::envelope::{Envelope, ErrorEnvelope, ok};
+use crate::api::envelope::{Envelope, ok};
 
 pub(crate) fn routes() -> OpenApiRouter<ApiState> {
     OpenApiRouter::new()
@@ -54,7 +54,6 @@ pub const PHRASES: &[&str] = &[
 #[utoipa::path(get, path = "/api/App/system-info", tag = "App",
     responses(
         (status = 200, description = "System information", body = Envelope<SystemInfo>),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
     ))]
 async fn app_system_info() -> Json<Envelope<SystemInfo>> {
     ok(SystemInfo {
@@ -72,7 +71,6 @@ async fn app_system_info() -> Json<Envelope<SystemInfo>> {
 #[utoipa::path(get, path = "/api/App/phrases", tag = "App",
     responses(
         (status = 200, description = "Greetings", body = Envelope<Vec<String>>),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
     ))]
 async fn app_phrases() -> Json<Envelope<Vec<String>>> {
     ok(PHRASES.iter().map(|p| p.to_string()).collect())

@@ -52,7 +52,6 @@ pub(crate) fn token_matches(expected: &str, given: &str) -> bool {
         (status = 200, description = "`authorized`, or `No access token configured`", body = AuthResponse),
         (status = 400, description = "Malformed body", body = ErrorEnvelope),
         (status = 401, description = "The token does not match", body = ErrorEnvelope),
-        (status = 413, description = "The body is too large", body = ErrorEnvelope),
     ))]
 async fn auth_check(
     State(state): State<ApiState>,

@@ -57,8 +57,6 @@ pub struct RestartRequest {
     responses(
         (status = 200, description = "The new session", body = Envelope<BackendInfo>),
         (status = 400, description = "Malformed body", body = ErrorEnvelope),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
-        (status = 413, description = "The body is too large", body = ErrorEnvelope),
         (status = 500, description = "Restart failed (for example an unknown argument, or a missing backend program)", body = ErrorEnvelope),
     ))]
 async fn backend_restart(
@@ -77,7 +75,6 @@ async fn backend_restart(
 #[utoipa::path(post, path = "/api/Backend/stop", tag = "Backend",
     responses(
         (status = 200, description = "The session, now with `running: false`", body = Envelope<BackendInfo>),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
     ))]
 async fn backend_stop(
     State(control): State<Control>,
@@ -90,7 +87,6 @@ async fn backend_stop(
 #[utoipa::path(get, path = "/api/Backend/screenshot", tag = "Backend",
     responses(
         (status = 200, description = "A 1280x720 PNG", content_type = "image/png", body = Vec<u8>),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 500, description = "Backend error, or the backend is not running", body = ErrorEnvelope),
     ))]
 async fn backend_screenshot(State(control): State<Control>) -> Result<Response, ApiError> {
@@ -103,7 +99,6 @@ async fn backend_screenshot(State(control): State<Control>) -> Result<Response, 
     responses(
         (status = 200, description = "Log lines", body = Envelope<Vec<String>>),
         (status = 400, description = "`count` is not a non-negative integer", body = ErrorEnvelope),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
     ))]
 async fn backend_logs(
     State(control): State<Control>,
@@ -127,7 +122,6 @@ async fn backend_logs(
     params(("Last-Event-ID" = Option<String>, Header, description = "Resume after this event id")),
     responses(
         (status = 200, description = "An endless text/event-stream of log lines", content_type = "text/event-stream", body = String),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
     ))]
 async fn backend_logs_stream(State(state): State<ApiState>, headers: HeaderMap) -> Response {
     let last = headers

@@ -37,7 +37,6 @@ struct ConfigPath {
 #[utoipa::path(get, path = "/api/Configs", tag = "Configs",
     responses(
         (status = 200, description = "Configuration names", body = Envelope<Vec<String>>),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
     ))]
 async fn configs_index(
     State(control): State<Control>,
@@ -50,7 +49,6 @@ async fn configs_index(
     params(("configName" = String, Path, description = "Configuration name")),
     responses(
         (status = 200, description = "The configuration: the sections of the component TasksConfig (#/components/schemas/TasksConfig), plus any other field it was saved with", body = ObjectEnvelope),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "The configuration does not exist", body = ErrorEnvelope),
     ))]
 async fn configs_show(
@@ -68,9 +66,7 @@ async fn configs_show(
     responses(
         (status = 200, description = "Created; the stored configuration without credentials", body = ObjectEnvelope),
         (status = 400, description = "Forbidden character or unusable name, or a body that is not an object", body = ErrorEnvelope),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 409, description = "The configuration already exists", body = ErrorEnvelope),
-        (status = 413, description = "The body is too large", body = ErrorEnvelope),
     ))]
 async fn configs_create(
     State(control): State<Control>,
@@ -87,9 +83,7 @@ async fn configs_create(
     responses(
         (status = 200, description = "Updated; the stored configuration without credentials", body = ObjectEnvelope),
         (status = 400, description = "The body is not a JSON object", body = ErrorEnvelope),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "The configuration does not exist", body = ErrorEnvelope),
-        (status = 413, description = "The body is too large", body = ErrorEnvelope),
     ))]
 async fn configs_replace(
     State(control): State<Control>,
@@ -104,7 +98,6 @@ async fn configs_replace(
     params(("configName" = String, Path, description = "Configuration name")),
     responses(
         (status = 200, description = "Deleted", body = EmptyEnvelope),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "The configuration does not exist", body = ErrorEnvelope),
     ))]
 async fn configs_delete(

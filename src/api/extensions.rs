@@ -34,7 +34,6 @@ struct IdPath {
 #[utoipa::path(get, path = "/api/Extensions", tag = "Extensions",
     responses(
         (status = 200, description = "Extensions", body = Envelope<Vec<ExtensionInfo>>),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
     ))]
 async fn extensions_index(State(control): State<Control>) -> Json<Envelope<Vec<ExtensionInfo>>> {
     ok(control.extensions_list().await)
@@ -45,7 +44,6 @@ async fn extensions_index(State(control): State<Control>) -> Json<Envelope<Vec<E
     params(("id" = String, Path, description = "Extension id")),
     responses(
         (status = 200, description = "A JSON Schema", body = ObjectEnvelope),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "No such extension", body = ErrorEnvelope),
     ))]
 async fn extensions_schema(
@@ -60,7 +58,6 @@ async fn extensions_schema(
     params(("id" = String, Path, description = "Extension id")),
     responses(
         (status = 200, description = "The configuration as JSON text", body = Envelope<String>),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "No such extension", body = ErrorEnvelope),
     ))]
 async fn extensions_config(
@@ -79,9 +76,7 @@ async fn extensions_config(
     responses(
         (status = 200, description = "Stored", body = EmptyEnvelope),
         (status = 400, description = "Not a JSON string, not JSON inside, or schema violations", body = ErrorEnvelope),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "No such extension", body = ErrorEnvelope),
-        (status = 413, description = "The body is too large", body = ErrorEnvelope),
     ))]
 async fn extensions_config_update(
     State(control): State<Control>,
@@ -107,7 +102,6 @@ async fn extensions_config_update(
     responses(
         (status = 200, description = "Started", body = Envelope<ExtensionRun>),
         (status = 400, description = "The named configuration does not exist, or the extension's configuration is invalid", body = ErrorEnvelope),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "No such extension", body = ErrorEnvelope),
         (status = 409, description = "A task or this extension is already running", body = ErrorEnvelope),
         (status = 500, description = "Backend error", body = ErrorEnvelope),
@@ -125,7 +119,6 @@ async fn extensions_run(
     params(("id" = String, Path, description = "Extension id")),
     responses(
         (status = 200, description = "Stop requested", body = Envelope<ExtensionStop>),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "No such extension", body = ErrorEnvelope),
     ))]
 async fn extensions_stop(
@@ -139,7 +132,6 @@ async fn extensions_stop(
 #[utoipa::path(post, path = "/api/Extensions/reload", tag = "Extensions",
     responses(
         (status = 200, description = "The reload report", body = Envelope<ReloadReport>),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
     ))]
 async fn extensions_reload(
     State(control): State<Control>,

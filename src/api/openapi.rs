@@ -85,7 +85,9 @@ pub fn finish(document: OpenApi) -> Value {
             }
         }
     }
-    // Every route: a refused Host or Origin; every body: a type other than JSON.
+    // Every route: a refused Host or Origin, and the token unless the route
+    // is public (`security(())`); every body: one too large, or a type other
+    // than JSON.
     for operation in paths
         .as_object_mut()
         .into_iter()
@@ -97,6 +99,7 @@ pub fn finish(document: OpenApi) -> Value {
         })
     {
         let takes_body = operation.get("requestBody").is_some();
+        let public = operation["security"] == json!([{}]);
         // A name in the path that no configuration, extension or operator
         // method can have (`control::names`) is a 400.
         let names_something = operation["parameters"]
@@ -120,7 +123,15 @@ pub fn finish(document: OpenApi) -> Value {
                 )
             });
         }
+        if !public {
+            responses
+                .entry("401")
+                .or_insert_with(|| error_response("Missing or wrong token"));
+        }
         if takes_body {
+            responses
+                .entry("413")
+                .or_insert_with(|| error_response("The body is too large"));
             responses.entry("415").or_insert_with(|| {
                 error_response("The body is not sent as Content-Type: application/json")
             });

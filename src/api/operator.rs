@@ -44,7 +44,6 @@ pub struct CallRequest {
 #[utoipa::path(get, path = "/api/Operator/screenshot", tag = "Operator",
     responses(
         (status = 200, description = "A 1280x720 PNG", content_type = "image/png", body = Vec<u8>),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 500, description = "Backend error", body = ErrorEnvelope),
     ))]
 async fn operator_screenshot(State(control): State<Control>) -> Result<Response, ApiError> {
@@ -68,7 +67,6 @@ pub(crate) async fn screenshot_response(control: &Control) -> Result<Response, A
 #[utoipa::path(get, path = "/api/Operator/list", tag = "Operator",
     responses(
         (status = 200, description = "Methods", body = Envelope<Vec<OperatorMethod>>),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
     ))]
 async fn operator_list(State(control): State<Control>) -> Json<Envelope<Vec<OperatorMethod>>> {
     ok(control.operator_list())
@@ -79,7 +77,6 @@ async fn operator_list(State(control): State<Control>) -> Json<Envelope<Vec<Oper
     params(("method" = String, Path, description = "Method name")),
     responses(
         (status = 200, description = "Help", body = Envelope<OperatorHelp>),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "Unknown method", body = ErrorEnvelope),
     ))]
 async fn operator_help(
@@ -95,9 +92,7 @@ async fn operator_help(
     responses(
         (status = 200, description = "The method's result", body = ObjectEnvelope),
         (status = 400, description = "`method` is empty, or the parameters are invalid", body = ErrorEnvelope),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 404, description = "Unknown method", body = ErrorEnvelope),
-        (status = 413, description = "The body is too large", body = ErrorEnvelope),
         (status = 500, description = "Backend error", body = ErrorEnvelope),
     ))]
 async fn operator_call(

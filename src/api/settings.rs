@@ -31,7 +31,6 @@ pub struct SettingsUpdated {
 #[utoipa::path(get, path = "/api/Settings", tag = "Settings",
     responses(
         (status = 200, description = "The settings", body = Envelope<AppSettings>),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
     ))]
 async fn settings_show(State(control): State<Control>) -> Json<Envelope<Value>> {
     ok(control.settings_get().await)
@@ -45,8 +44,6 @@ async fn settings_show(State(control): State<Control>) -> Json<Envelope<Value>> 
     responses(
         (status = 200, description = "The updated fields", body = SettingsUpdated),
         (status = 400, description = "No valid update in the body, or a value of the wrong type", body = ErrorEnvelope),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
-        (status = 413, description = "The body is too large", body = ErrorEnvelope),
     ))]
 async fn settings_update(
     State(control): State<Control>,

@@ -35,7 +35,6 @@ pub struct SingleRequest {
 #[utoipa::path(get, path = "/api/Task/status", tag = "Task",
     responses(
         (status = 200, description = "The status", body = Envelope<TaskStatus>),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 500, description = "The backend did not answer in time", body = ErrorEnvelope),
     ))]
 async fn task_status(
@@ -52,9 +51,7 @@ async fn task_status(
     responses(
         (status = 200, description = "The job started", body = Envelope<TaskStatus>),
         (status = 400, description = "The configuration does not exist, or the body is malformed", body = ErrorEnvelope),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 409, description = "A task is already running", body = ErrorEnvelope),
-        (status = 413, description = "The body is too large", body = ErrorEnvelope),
         (status = 500, description = "Backend error", body = ErrorEnvelope),
     ))]
 async fn task_run(
@@ -70,9 +67,7 @@ async fn task_run(
     responses(
         (status = 200, description = "The job started", body = Envelope<TaskStatus>),
         (status = 400, description = "Unknown task or configuration, or a malformed body", body = ErrorEnvelope),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
         (status = 409, description = "A task is already running", body = ErrorEnvelope),
-        (status = 413, description = "The body is too large", body = ErrorEnvelope),
         (status = 500, description = "Backend error", body = ErrorEnvelope),
     ))]
 async fn task_single(
@@ -90,7 +85,6 @@ async fn task_single(
 #[utoipa::path(post, path = "/api/Task/stop", tag = "Task",
     responses(
         (status = 200, description = "Stop requested", body = Envelope<TaskStatus>),
-        (status = 401, description = "Missing or wrong token", body = ErrorEnvelope),
     ))]
 async fn task_stop(State(control): State<Control>) -> Result<Json<Envelope<TaskStatus>>, ApiError> {
     Ok(ok(control.task_stop().await?))

@@ -3,15 +3,14 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::cli::{BuildArgs, CacheArgs, Common, Compress};
+use crate::cli::{BuildArgs, CacheArgs, Common, Compress, CompressArgs};
 use crate::diagnostics;
 use crate::site::{self, BuildOptions, CacheOptions, Compression, OutputState};
 
 pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let out = args.common.out_dir(args.out.as_ref());
     let options = BuildOptions {
-        compression: args.compress.into(),
-        ..options(&args.common, &out, &args.cache, args.force)?
+        ..options(&args.common, &out, &args.cache, &args.compress, args.force)?
     };
     let outcome = site::build(&options)?;
     let has_errors = outcome.summary.is_none();
@@ -45,12 +44,13 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The options of a build of the root to `out` from the flags `build` and
-/// `serve` share, once [`announce_force`] has let it go ahead: default
-/// compression, nothing deferred.
+/// `serve` share, once [`announce_force`] has let it go ahead: nothing
+/// deferred.
 pub(super) fn options(
     common: &Common,
     out: &Path,
     cache: &CacheArgs,
+    compress: &CompressArgs,
     force: bool,
 ) -> anyhow::Result<BuildOptions> {
     announce_force(&common.root, out, force)?;
@@ -59,7 +59,7 @@ pub(super) fn options(
         out: out.to_path_buf(),
         now: common.now,
         cache: cache_options(cache, &common.root),
-        compression: Compression::default(),
+        compression: compress.compress.into(),
         defer_brotli: false,
         force,
     })

@@ -29,11 +29,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
 
 async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let out = args.common.out_dir(args.out.as_ref());
-    // The preview's siblings at the default (fast) levels.
     let options = BuildOptions {
-        // An edit shows first; brotli siblings follow in a second build.
+        // An edit shows first; brotli siblings (`--compress max`) follow in
+        // a second build.
         defer_brotli: !args.no_watch,
-        ..super::build::options(&args.common, &out, &args.cache, args.force)?
+        ..super::build::options(&args.common, &out, &args.cache, &args.compress, args.force)?
     };
     let state = ServerState::new(options)
         .with_live_reload(!args.no_watch)

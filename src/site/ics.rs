@@ -195,6 +195,12 @@ pub fn escape_text(value: &str) -> String {
 /// a UTF-8 sequence, and ends every physical line with CRLF.
 pub fn fold_line(line: &str) -> String {
     let mut out = String::with_capacity(line.len() + line.len() / 70 * 3 + 2);
+    fold_into(&mut out, line);
+    out
+}
+
+/// [`fold_line`], appending to `out`.
+fn fold_into(out: &mut String, line: &str) {
     let mut width = 0;
     for c in line.chars() {
         let len = c.len_utf8();
@@ -207,7 +213,6 @@ pub fn fold_line(line: &str) -> String {
         width += len;
     }
     out.push_str("\r\n");
-    out
 }
 
 #[derive(Default)]
@@ -217,7 +222,7 @@ struct Calendar {
 
 impl Calendar {
     fn line(&mut self, line: &str) {
-        self.out.push_str(&fold_line(line));
+        fold_into(&mut self.out, line);
     }
 }
 

@@ -540,6 +540,7 @@ pub(crate) fn render(
         (pages::render_not_found()?, false),
         (publish::render_headers(&games), false),
     ];
+    let compression = how.compression.cache_key();
     let parts: Vec<Part<'_>> = shared
         .into_iter()
         .map(|(file, now_dependent)| Part {
@@ -548,7 +549,7 @@ pub(crate) fn render(
                 now_dependent,
                 &[
                     b"file",
-                    how.compression.name().as_bytes(),
+                    compression.as_bytes(),
                     file.path.as_bytes(),
                     &file.bytes,
                 ],
@@ -585,7 +586,8 @@ fn render_game(
         .flatten()
         .copied()
         .collect();
-    let compression = how.compression.name().as_bytes();
+    let compression = how.compression.cache_key();
+    let compression = compression.as_bytes();
     let mut parts = Vec::with_capacity(game.documents.len() * 2);
     for (doc, bytes) in game.documents.iter().zip(&json) {
         let named: [&[u8]; 7] = [
@@ -688,7 +690,7 @@ fn run_part(part: Part<'_>, how: &Render<'_>, staging: &write::Staging) -> anyho
         },
     );
     written?;
-    let deferred = if brotli || how.compression == Compression::None {
+    let deferred = if brotli || !how.compression.has_brotli() {
         0
     } else {
         files.iter().filter(|f| layout::is_text(&f.path)).count()

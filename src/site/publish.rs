@@ -100,13 +100,18 @@ pub fn add_precompressed(files: &mut Vec<OutputFile>, level: Compression) {
     *files = out;
 }
 
-/// How hard the precompressed siblings are squeezed: a build's
-/// `--compress`. The default is fast, since most hosts compress on the fly
-/// and the siblings serve `serve` and a CDN rule fed by `publish
-/// --precompressed`; BENCHMARKS.md has the size cost of each level.
+/// Which precompressed siblings a build writes, and how hard they are
+/// squeezed: a build's `--compress`. Most hosts compress on the fly, so the
+/// siblings serve `serve` and a CDN rule fed by `publish --precompressed`.
+///
+/// The default writes one `.gz` at level 6, the sibling every client and CDN
+/// accepts. Brotli earns its CPU only at its top quality: on the benchmark
+/// corpus quality 5 is 5 % smaller than gzip 6 for about three times the CPU
+/// time, quality 11 about 25 % smaller for a hundred times; so `.br` siblings
+/// come with [`Compression::Max`]. BENCHMARKS.md has the size and time of each.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Compression {
-    /// Brotli at quality [`FAST_BROTLI`] and gzip at level [`FAST_GZIP`].
+    /// Gzip at level [`FAST_GZIP`], no brotli.
     #[default]
     Fast,
     /// Brotli at quality 11 and gzip at level 9: the smallest files, at
@@ -116,14 +121,11 @@ pub enum Compression {
     None,
 }
 
-/// The brotli quality of [`Compression::Fast`].
-pub const FAST_BROTLI: u32 = 5;
 /// The gzip level of [`Compression::Fast`].
 pub const FAST_GZIP: u32 = 6;
 
 impl Compression {
-    /// The name of the level, as `--compress` spells it; part of the build
-    /// cache's key, so a build at another level misses the cache.
+    /// The name of the level, as `--compress` spells it.
     pub fn name(self) -> &'static str {
         match self {
             Compression::Fast => "fast",
@@ -132,34 +134,45 @@ impl Compression {
         }
     }
 
-    /// `(brotli quality, gzip level)`, or `None` for no siblings.
-    fn levels(self) -> Option<(u32, u32)> {
+    /// The level's part of the build cache's key: the qualities themselves
+    /// rather than the name, so that a change of what a name means misses
+    /// the cache instead of mixing old siblings into a new build.
+    pub fn cache_key(self) -> String {
+        let (brotli, gzip) = self.levels();
+        let level = |l: Option<u32>| l.map_or("-".to_owned(), |l| l.to_string());
+        format!("br {} gz {}", level(brotli), level(gzip))
+    }
+
+    /// Whether the level writes `.br` siblings.
+    pub fn has_brotli(self) -> bool {
+        self.levels().0.is_some()
+    }
+
+    /// `(brotli quality, gzip level)`, each `None` when that sibling is not
+    /// written.
+    fn levels(self) -> (Option<u32>, Option<u32>) {
         match self {
-            Compression::Fast => Some((FAST_BROTLI, FAST_GZIP)),
-            Compression::Max => Some((11, 9)),
-            Compression::None => None,
+            Compression::Fast => (None, Some(FAST_GZIP)),
+            Compression::Max => (Some(11), Some(9)),
+            Compression::None => (None, None),
         }
     }
 }
 
-/// The `.br` (when `brotli`) and `.gz` siblings of `file` at `level`, each
-/// only when it is a text file and the sibling is smaller than the original.
+/// The `.br` (when `brotli` and the level has one) and `.gz` siblings of
+/// `file` at `level`, each only when it is a text file and the sibling is
+/// smaller than the original.
 pub fn siblings(file: &OutputFile, level: Compression, brotli: bool) -> Vec<OutputFile> {
-    let Some((quality, gzip)) = level.levels() else {
-        return Vec::new();
-    };
     if !is_text(&file.path) {
         return Vec::new();
     }
-    let (br, gz) = if brotli {
-        rayon::join(
-            || Some(brotli_bytes(&file.bytes, quality)),
-            || gzip_bytes(&file.bytes, gzip),
-        )
-    } else {
-        (None, gzip_bytes(&file.bytes, gzip))
-    };
-    [("br", br), ("gz", Some(gz))]
+    let (quality, gzip) = level.levels();
+    let quality = quality.filter(|_| brotli);
+    let (br, gz) = rayon::join(
+        || quality.map(|q| brotli_bytes(&file.bytes, q)),
+        || gzip.map(|l| gzip_bytes(&file.bytes, l)),
+    );
+    [("br", br), ("gz", gz)]
         .into_iter()
         .filter_map(|(ext, bytes)| {
             let bytes = bytes.filter(|b| b.len() < file.bytes.len())?;
@@ -175,11 +188,18 @@ pub fn siblings(file: &OutputFile, level: Compression, brotli: bool) -> Vec<Outp
 /// needs (16 MiB at most): the encoder's tables grow with the window, and
 /// for the small files of a site a 4 MiB window costs far more time and
 /// memory than the compression itself, for the same ratio.
+///
+/// At qualities 5 to 9 the window is at least 128 KiB: for a smaller one
+/// the reference encoder picks hashers (40 to 42) that the `brotli` crate
+/// does not have, and the crate falls back to one with 32 MiB of tables,
+/// zeroed for every file (seven times slower on a site's pages).
 pub fn brotli_bytes(input: &[u8], quality: u32) -> Vec<u8> {
+    let quality = quality.min(11);
     let needed = usize::BITS - input.len().max(1).leading_zeros();
+    let smallest = if (5..=9).contains(&quality) { 17 } else { 10 };
     let params = brotli::enc::BrotliEncoderParams {
-        quality: quality.min(11) as i32,
-        lgwin: needed.clamp(10, 24) as i32,
+        quality: quality as i32,
+        lgwin: needed.clamp(smallest, 24) as i32,
         size_hint: input.len(),
         ..Default::default()
     };
