@@ -987,6 +987,20 @@ pub fn raw_offset(raw: &str, index: usize) -> usize {
     pos
 }
 
+/// How a message names the type of a JSON value: "a string", "an object",
+/// "null"; the one wording of the checker's and the control API's errors.
+pub fn kind_of(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -109,7 +109,8 @@
 //! - [`agent`] writes only `data/<game>/<locale>.json` of a game and locale
 //!   that `games.json` lists, inside `data/`, in canonical form, and only a
 //!   draft the check finds no error in; it never imports [`control`].
-//! - [`api`] and [`mcp`] import [`control`] and [`guard`], never [`site`] or each other.
+//! - [`api`] and [`mcp`] import [`control`] and [`guard`] (and [`api`] the leaf [`json`], for how
+//!   errors name a value's type), never [`site`] or each other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
 //! - A build with any error writes nothing visible: files go into a staging
 //!   directory beside the output as they are finished (memory holds the

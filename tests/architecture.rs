@@ -44,7 +44,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("publish", &["site", "layout"]),
     ("control", &["atomic", "chars"]),
     ("guard", &[]),
-    ("api", &["control", "guard"]),
+    ("api", &["control", "guard", "json"]),
     ("mcp", &["control", "guard"]),
     // The agents' data tools: the check pipeline and the one atomic write; never control.
     (

@@ -224,22 +224,11 @@ fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     if !value.is_object() {
         return Err(ApiError::bad_request(format!(
             "the body must be a JSON object, not {}",
-            kind_of(&value)
+            crate::json::kind_of(&value)
         )));
     }
     serde_json::from_value(value)
         .map_err(|e| ApiError::bad_request(format!("invalid request body: {e}")))
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// A required JSON body of any JSON value: malformed JSON, a missing body,

@@ -394,7 +394,7 @@ fn schema_errors(
                 );
             }
             Kind::Type { .. } => {
-                let found = type_name(error.instance());
+                let found = crate::json::kind_of(error.instance());
                 let message = error.to_string();
                 report.value(
                     &pointer,
@@ -420,17 +420,6 @@ fn display_field(field: &str) -> &str {
         "the document"
     } else {
         field
-    }
-}
-
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
