@@ -107,7 +107,7 @@ pub fn add_precompressed(files: &mut Vec<OutputFile>, level: Compression) {
 /// The default writes one `.gz` at level 6, the sibling every client and CDN
 /// accepts. Brotli earns its CPU only at its top quality: on the benchmark
 /// corpus quality 5 is 5 % smaller than gzip 6 for about three times the CPU
-/// time, quality 11 about 25 % smaller for a hundred times; so `.br` siblings
+/// time, quality 11 about 19 % smaller for a hundred times; so `.br` siblings
 /// come with [`Compression::Max`]. BENCHMARKS.md has the size and time of each.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Compression {
