@@ -114,6 +114,16 @@ pub struct ToolArgs {
 pub struct BuildArgs {
     #[command(flatten)]
     pub common: Common,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// Output format of the diagnostics when the check fails
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// Where and how `build` and `serve` write the site.
+#[derive(Debug, Args)]
+pub struct OutputArgs {
     /// Output directory, replaced atomically (default: <root>/site); only an
     /// absent, empty or generated directory is replaced
     #[arg(long)]
@@ -123,16 +133,6 @@ pub struct BuildArgs {
     pub force: bool,
     #[command(flatten)]
     pub cache: CacheArgs,
-    #[command(flatten)]
-    pub compress: CompressArgs,
-    /// Output format of the diagnostics when the check fails
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
-}
-
-/// The precompression option of `build` and `serve`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct CompressArgs {
     /// Precompressed siblings: a .gz at a fast level (the default; every
     /// client accepts it), .br and .gz at the maximum levels (smallest
     /// files, many times the CPU time) or none
@@ -189,16 +189,8 @@ pub enum DiffFormat {
 pub struct ServeArgs {
     #[command(flatten)]
     pub common: Common,
-    /// Output directory the preview is built into (default: <root>/site)
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Replace an --out directory that activity-site did not make (never the root or its inputs)
-    #[arg(long)]
-    pub force: bool,
     #[command(flatten)]
-    pub cache: CacheArgs,
-    #[command(flatten)]
-    pub compress: CompressArgs,
+    pub output: OutputArgs,
     /// Address to listen on
     #[arg(long, default_value = "127.0.0.1:5000")]
     pub addr: SocketAddr,

@@ -3,15 +3,13 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::cli::{BuildArgs, CacheArgs, Common, Compress, CompressArgs};
+use crate::cli::{BuildArgs, CacheArgs, Common, Compress, OutputArgs};
 use crate::diagnostics;
 use crate::site::{self, BuildOptions, CacheOptions, Compression, OutputState};
 
 pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
-    let out = args.common.out_dir(args.out.as_ref());
-    let options = BuildOptions {
-        ..options(&args.common, &out, &args.cache, &args.compress, args.force)?
-    };
+    let out = args.common.out_dir(args.output.out.as_ref());
+    let options = options(&args.common, &out, &args.output)?;
     let outcome = site::build(&options)?;
     let has_errors = outcome.summary.is_none();
     if has_errors || !outcome.diagnostics.is_empty() {
@@ -49,19 +47,17 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
 pub(super) fn options(
     common: &Common,
     out: &Path,
-    cache: &CacheArgs,
-    compress: &CompressArgs,
-    force: bool,
+    output: &OutputArgs,
 ) -> anyhow::Result<BuildOptions> {
-    announce_force(&common.root, out, force)?;
+    announce_force(&common.root, out, output.force)?;
     Ok(BuildOptions {
         root: common.root.clone(),
         out: out.to_path_buf(),
         now: common.now,
-        cache: cache_options(cache, &common.root),
-        compression: compress.compress.into(),
+        cache: cache_options(&output.cache, &common.root),
+        compression: output.compress.into(),
         defer_brotli: false,
-        force,
+        force: output.force,
     })
 }
 

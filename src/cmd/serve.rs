@@ -28,12 +28,12 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
-    let out = args.common.out_dir(args.out.as_ref());
+    let out = args.common.out_dir(args.output.out.as_ref());
     let options = BuildOptions {
         // An edit shows first; brotli siblings (`--compress max`) follow in
         // a second build.
         defer_brotli: !args.no_watch,
-        ..super::build::options(&args.common, &out, &args.cache, &args.compress, args.force)?
+        ..super::build::options(&args.common, &out, &args.output)?
     };
     let state = ServerState::new(options)
         .with_live_reload(!args.no_watch)
