@@ -1,7 +1,17 @@
 //! Character classes shared by the rules that refuse what a reader cannot
 //! see: the `whitespace` rule of `check` ([`crate::validate`]) and the names
 //! of the control service ([`crate::control::names`]). Each adds its own
-//! classes on top of this base table. A leaf.
+//! classes on top of this base table. Also the one way to cut UTF-8 text at
+//! a byte offset without splitting a character ([`floor_char_boundary`]).
+//! A leaf.
+
+/// The largest character boundary of `text` at or before byte `i`.
+pub fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
 
 /// Whether `c` is of the Unicode general category Cf (format: zero-width
 /// characters, bidi controls, the byte-order mark, tags), Unicode 15.

@@ -187,8 +187,8 @@ pub struct Location {
 
 /// Maps a byte range of `text` to a 1-based line and character column.
 pub fn locate(text: &str, start: usize, end: usize) -> Location {
-    let start = floor_char_boundary(text, start.min(text.len()));
-    let end = floor_char_boundary(text, end.clamp(start, text.len()));
+    let start = crate::chars::floor_char_boundary(text, start.min(text.len()));
+    let end = crate::chars::floor_char_boundary(text, end.clamp(start, text.len()));
     let before = &text[..start];
     let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
@@ -200,14 +200,6 @@ pub fn locate(text: &str, start: usize, end: usize) -> Location {
         column,
         width: first_line.chars().count().max(1),
     }
-}
-
-/// The largest character boundary of `text` at or before byte `i`.
-pub fn floor_char_boundary(text: &str, mut i: usize) -> usize {
-    while i > 0 && !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }
 
 /// Output format of `check`.

@@ -34,7 +34,8 @@
 //! - [`fetch`]: the one HTTP GET of `diff` and `import`: timeout, a size
 //!   limit per body, a bound on bodies in flight, one set of errors; a leaf.
 //! - [`chars`]: the base table of invisible characters, which the
-//!   `whitespace` rule and the control service's names extend; a leaf.
+//!   `whitespace` rule and the control service's names extend, and the one
+//!   cut of UTF-8 text at a character boundary; a leaf.
 //! - [`source`]: what `load` hands `validate` (source text, a game's files,
 //!   the opened root, a parsed file); data, no I/O.
 //! - [`load`]: reads the root, game by game, as text; encoding problems
@@ -83,7 +84,8 @@
 //!
 //! # Invariants
 //!
-//! - [`model`], [`diagnostics`] and [`json`] depend on no other module of the crate.
+//! - [`model`] and [`json`] depend on no other module of the crate; [`diagnostics`]
+//!   only on the leaf [`chars`].
 //! - Only [`layout`] spells a path of the site (`api/v1/...`); every other
 //!   module asks it, so the paths, the index and the content types cannot drift.
 //! - [`validate`] never imports [`load`]: both depend on [`source`].

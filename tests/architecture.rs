@@ -9,7 +9,7 @@ use crate::util::crate_root;
 /// Top-level modules each module may import from the crate.
 const ALLOWED: &[(&str, &[&str])] = &[
     ("model", &[]),
-    ("diagnostics", &[]),
+    ("diagnostics", &["chars"]),
     ("json", &[]),
     // One atomic write and one HTTP fetch with limits, for every module.
     ("atomic", &[]),
@@ -62,7 +62,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // The language server reuses the check pipeline; never HTTP, never control.
     (
         "lsp",
-        &["site", "source", "validate", "diagnostics", "model"],
+        &[
+            "site",
+            "source",
+            "validate",
+            "diagnostics",
+            "model",
+            "chars",
+        ],
     ),
     (
         "server",

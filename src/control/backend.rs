@@ -803,10 +803,7 @@ async fn read_lines(
             if last.len() == LAST_LINES {
                 last.pop_front();
             }
-            let mut end = line.len().min(MAX_LINE_BYTES);
-            while !line.is_char_boundary(end) {
-                end -= 1;
-            }
+            let end = crate::chars::floor_char_boundary(&line, MAX_LINE_BYTES.min(line.len()));
             last.push_back(line[..end].to_string());
         }
         if let Some(answers) = &answers {

@@ -199,10 +199,7 @@ fn bound_line(mut line: String) -> String {
         return line;
     }
     // The marker is at most 48 bytes; keep room for it.
-    let mut cut = MAX_LINE_BYTES - 48;
-    while !line.is_char_boundary(cut) {
-        cut -= 1;
-    }
+    let cut = crate::chars::floor_char_boundary(&line, MAX_LINE_BYTES - 48);
     let dropped = line.len() - cut;
     line.truncate(cut);
     line.push_str(&format!(" [... {dropped} bytes truncated]"));

@@ -98,10 +98,7 @@ impl<'t> Lines<'t> {
 
     /// The position of a byte offset (floored to a character boundary).
     pub fn position(&self, offset: usize, encoding: Encoding) -> Position {
-        let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
-        }
+        let offset = crate::chars::floor_char_boundary(self.text, offset.min(self.text.len()));
         let line = self.starts.partition_point(|&s| s <= offset).max(1) - 1;
         let start = self.starts[line];
         let character = self.text[start..offset]

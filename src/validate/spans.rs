@@ -7,7 +7,8 @@
 
 use std::cell::OnceCell;
 
-use crate::diagnostics::{Location, floor_char_boundary};
+use crate::chars::floor_char_boundary;
+use crate::diagnostics::Location;
 use crate::json::{Json, Node};
 
 /// A source text, its tree and, on first use, its line starts.
