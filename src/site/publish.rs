@@ -125,15 +125,6 @@ pub enum Compression {
 pub const FAST_GZIP: u32 = 6;
 
 impl Compression {
-    /// The name of the level, as `--compress` spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Compression::Fast => "fast",
-            Compression::Max => "max",
-            Compression::None => "none",
-        }
-    }
-
     /// The level's part of the build cache's key: the qualities themselves
     /// rather than the name, so that a change of what a name means misses
     /// the cache instead of mixing old siblings into a new build.
