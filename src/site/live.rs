@@ -131,32 +131,37 @@ impl LiveCheck {
         };
         let (games, mut all) = validator.registry(&project);
         let root = &self.root;
-        let last = &self.games;
-        let results: Vec<(String, GameInputs, Vec<Diagnostic>, bool)> = games
+        let mut last = std::mem::take(&mut self.games);
+        // `None`: the game's inputs did not change, its last diagnostics stand.
+        let results: Vec<(String, GameInputs, Option<Vec<Diagnostic>>)> = games
             .par_iter()
             .map(|game| {
                 let inputs = GameInputs::read(root, game, overlay, options);
-                if let Some((before, found)) = last.get(&game.id)
+                if let Some((before, _)) = last.get(&game.id)
                     && before.same(&inputs)
                 {
-                    return (game.id.clone(), inputs, found.clone(), false);
+                    return (game.id.clone(), inputs, None);
                 }
                 let loaded = load::load_game_with(root, game, overlay);
                 let checked = validator.game(&loaded, options, false);
-                (game.id.clone(), inputs, checked.diagnostics, true)
+                (game.id.clone(), inputs, Some(checked.diagnostics))
             })
             .collect();
         let mut stats = LiveStats {
             compiled,
             ..LiveStats::default()
         };
-        self.games.clear();
-        for (id, inputs, found, checked) in results {
-            if checked {
-                stats.checked += 1;
-            } else {
-                stats.reused += 1;
-            }
+        for (id, inputs, checked) in results {
+            let found = match checked {
+                Some(found) => {
+                    stats.checked += 1;
+                    found
+                }
+                None => {
+                    stats.reused += 1;
+                    last.remove(&id).map(|(_, found)| found).unwrap_or_default()
+                }
+            };
             all.extend(found.iter().cloned());
             self.games.insert(id, (inputs, found));
         }
