@@ -20,6 +20,8 @@
 pub mod rules;
 pub mod spans;
 mod syntax;
+#[cfg(test)]
+mod tests;
 
 use chrono::{NaiveDateTime, Utc};
 use serde::Deserialize as _;
