@@ -67,7 +67,8 @@
 //!   `object_store`). Never touches an object its manifest does not name.
 //! - [`control`]: the control-service core (the backend child process and
 //!   its line protocol, the simulator program run as the hidden `backend`
-//!   subcommand, configurations, settings, extensions, operator, logs); no
+//!   subcommand, configurations, settings, extensions, operator methods and
+//!   the simulated screenshot they draw (`control::screenshot`), logs); no
 //!   axum. The
 //!   typed shapes of settings and configurations ([`control::shapes`]) give
 //!   both the served defaults and the OpenAPI form schemas.
