@@ -52,7 +52,9 @@ fn check(fixture: &str) -> String {
     };
     let validator = Validator::new(&project).unwrap();
     let options = Options {
-        now: Some(NaiveDateTime::parse_from_str(NOW, "%Y-%m-%dT%H:%M:%S").unwrap()),
+        now: Some(crate::clock::Now::Local(
+            NaiveDateTime::parse_from_str(NOW, "%Y-%m-%dT%H:%M:%S").unwrap(),
+        )),
     };
     let (games, mut all) = validator.registry(&project);
     for game in &games {
@@ -101,7 +103,7 @@ fn load(game: &Game, files: &[(String, String)]) -> LoadedGame {
         .locales
         .iter()
         .map(|locale| {
-            let path = game.data_path(locale);
+            let path = crate::tree::data_path(&game.id, locale);
             let source = files
                 .iter()
                 .find(|(p, _)| *p == path)
@@ -148,8 +150,8 @@ fn render(all: &[Diagnostic], files: &[(String, String)]) -> String {
                 .map_or("", |(_, t)| t.as_str());
             out.push_str(&format!(
                 "  fix: `{}` -> `{}`\n",
-                text.get(fix.start..fix.end).unwrap_or("?"),
-                fix.replacement
+                visible(text.get(fix.start..fix.end).unwrap_or("?")),
+                visible(&fix.replacement)
             ));
         }
     }
@@ -157,6 +159,19 @@ fn render(all: &[Diagnostic], files: &[(String, String)]) -> String {
         out.push_str("no problems\n");
     }
     out
+}
+
+/// `text` with the characters nobody sees written as `\u{..}`.
+fn visible(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() || crate::chars::is_format(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// A small valid document with `activities` (a JSON array's inside).
@@ -311,7 +326,7 @@ fn text_whitespace_and_invisible_characters() {
       help: did you mean `A`?
     warning[whitespace] data/demo/en-US.json:6:50: `description` contains the zero-width character U+200B at column 50
       help: it does not show in most editors: delete the character at line 6, column 50 (put the cursor just after it and press Backspace once), or retype the text
-      fix: `​` -> ``
+      fix: `\u{200b}` -> ``
     ");
 }
 
