@@ -19,6 +19,7 @@ use crate::model::Game;
 use crate::source::{
     BUILTIN_ACTIVITY_SCHEMA, BUILTIN_GAMES_SCHEMA, LoadedFile, LoadedGame, Project, SourceFile,
 };
+use crate::tree::{self, SourcePath};
 
 const NOW: &str = "2026-10-15T12:00:00";
 
@@ -27,18 +28,18 @@ fn check(fixture: &str) -> String {
     let files = split(fixture);
     let registry = files
         .iter()
-        .find(|(path, _)| path == "games.json")
+        .find(|(path, _)| path == tree::REGISTRY_PATH)
         .map(|(_, text)| text.clone())
         .unwrap_or_else(|| default_registry(&files));
     let data_files: Vec<String> = files
         .iter()
         .map(|(path, _)| path.clone())
-        .filter(|path| path.starts_with("data/"))
+        .filter(|path| matches!(tree::classify(path), SourcePath::Data { .. }))
         .collect();
     let project = Project {
         root: ".".into(),
         registry: Some(SourceFile {
-            path: "games.json".into(),
+            path: tree::REGISTRY_PATH.into(),
             text: registry,
         }),
         data_files: {
@@ -84,7 +85,10 @@ fn split(fixture: &str) -> Vec<(String, String)> {
 fn default_registry(files: &[(String, String)]) -> String {
     let locales: Vec<&str> = files
         .iter()
-        .filter_map(|(path, _)| path.strip_prefix("data/demo/")?.strip_suffix(".json"))
+        .filter_map(|(path, _)| match tree::classify(path) {
+            SourcePath::Data { game: "demo", file } => file.strip_suffix(".json"),
+            _ => None,
+        })
         .collect();
     serde_json::json!({"games": [{
         "id": "demo",
