@@ -38,7 +38,7 @@ pub mod state;
 pub use backend::{BackendCommand, DEFAULT_ANSWER_TIMEOUT, EXIT_GRACE};
 pub use configs::{
     CONFIG_NAME_PATTERN, CREDENTIAL_FIELDS, DEFAULT_CONFIG_NAME, MAX_CONFIG_NAME_CHARS,
-    default_config, kind_of, name_problem,
+    default_config, name_problem,
 };
 pub use error::{Error, Result};
 pub use extensions::{ExtensionInfo, ExtensionProblem, ReloadReport};

@@ -15,7 +15,7 @@ use std::sync::Mutex;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::control::configs::kind_of;
+use crate::json::kind_of;
 use crate::control::error::{Error, Result};
 use crate::control::shapes::{AppSettings, BackendType, DownloadChannel, Theme, UpdateChannel};
 use crate::control::state;
