@@ -11,8 +11,8 @@ mod webui;
 use std::time::Duration;
 
 use activity_site::api::{self, ApiOptions};
-use activity_site::guard::AccessOptions;
 use activity_site::control::{self, Control};
+use activity_site::guard::AccessOptions;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 

@@ -842,7 +842,10 @@ async fn messages_json_rpc_does_not_allow_get_invalid_request_errors() {
             json!({"jsonrpc": "2.0", "id": [1], "method": "ping"}),
             Value::Null,
         ),
-        (json!({"jsonrpc": "1.0", "id": 3, "method": "ping"}), json!(3)),
+        (
+            json!({"jsonrpc": "1.0", "id": 3, "method": "ping"}),
+            json!(3),
+        ),
         (json!({"id": "x", "method": "ping"}), json!("x")),
         (json!(42), Value::Null),
     ] {
@@ -864,4 +867,3 @@ async fn messages_json_rpc_does_not_allow_get_invalid_request_errors() {
     let response = client.post(&ping).send().await.expect("sent");
     assert_eq!(response.status(), 200);
 }
-

@@ -59,11 +59,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             .map_err(|problem| anyhow::anyhow!("bad backend command: {problem}"))?;
     }
     // Refused before anything starts: a bad origin or an unsendable token.
-    let access = ControlAccess::resolve(
-        &service,
-        args.access_token.as_deref(),
-        &args.allow_origin,
-    )?;
+    let access =
+        ControlAccess::resolve(&service, args.access_token.as_deref(), &args.allow_origin)?;
     let control = Control::open(control_options)?;
 
     // Bound before the routers are made: the host check accepts the bound address.
@@ -80,12 +77,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         max: args.mcp_max_sessions.max(1),
         idle: Duration::from_secs(args.mcp_session_idle.max(1)),
     };
-    let state = state.with_mounts(
-        api::router(control.clone(), access.api_options()).merge(mcp::router(
+    let state = state.with_mounts(api::router(control.clone(), access.api_options()).merge(
+        mcp::router(
             control.clone(),
             access.mcp_options(sessions, mcp_shutdown.clone()),
-        )),
-    );
+        ),
+    ));
 
     let outcome = server::rebuild(&state).await?;
     if outcome.summary.is_none() && args.no_watch {

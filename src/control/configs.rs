@@ -166,12 +166,6 @@ impl Configs {
             if is_config {
                 state::read_json_at_start(&path)?;
             }
-            // A temporary file of a write cut short by a crash (ours by its name).
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if name.starts_with(".tmp-") && name.ends_with(".part") {
-                let _ = fs::remove_file(&path);
-            }
         }
         Ok(Configs {
             dir,
