@@ -513,7 +513,17 @@ async fn an_unwritable_state_directory_gives_a_clear_500() {
     std::fs::write(&configs, "not a directory").unwrap();
     let reply = api.put("/api/Configs/Default", json!({"a": 1})).await;
     reply.assert_error(StatusCode::INTERNAL_SERVER_ERROR);
-    assert!(reply.message().contains("configs"), "{}", reply.message());
+    // It names the file by what it holds, never by its server path (issue 37).
+    assert!(
+        reply.message().contains("configuration `Default`"),
+        "{}",
+        reply.message()
+    );
+    assert!(
+        !reply.message().contains(&*api.dir.path().to_string_lossy()),
+        "{}",
+        reply.message()
+    );
     assert!(reply.message().contains("help:"), "{}", reply.message());
     std::fs::remove_file(&configs).unwrap();
     std::fs::rename(&kept, &configs).unwrap();
