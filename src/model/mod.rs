@@ -195,6 +195,37 @@ impl Registry {
     pub fn to_canonical(&self) -> String {
         to_pretty(self)
     }
+
+    /// The site's locale (its home page at `/`, `api/v1/anno.json`): the
+    /// `defaultLocale` most games share, the first game's on a tie; `None`
+    /// without games.
+    pub fn site_locale(&self) -> Option<&str> {
+        site_locale(&self.games)
+    }
+}
+
+/// [`Registry::site_locale`] of `games`.
+pub fn site_locale<'a>(games: impl IntoIterator<Item = &'a Game>) -> Option<&'a str> {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for game in games {
+        match counts.iter_mut().find(|(l, _)| *l == game.default_locale) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((&game.default_locale, 1)),
+        }
+    }
+    // `max_by_key` keeps the last of equals: reverse, so the first wins.
+    counts
+        .into_iter()
+        .rev()
+        .max_by_key(|(_, n)| *n)
+        .map(|(locale, _)| locale)
+}
+
+/// Whether `locale` is a Chinese one (`zh`, `zh-CN`, `zh-Hant`...): its
+/// pages and calendars use the Chinese strings, every other locale English.
+pub fn is_chinese(locale: &str) -> bool {
+    let lower = locale.to_ascii_lowercase();
+    lower == "zh" || lower.starts_with("zh-") || lower.starts_with("zh_")
 }
 
 /// Pretty JSON with 2-space indentation and a trailing newline.

@@ -163,12 +163,12 @@ pub fn siblings(file: &OutputFile, level: Compression, brotli: bool) -> Vec<Outp
         || quality.map(|q| brotli_bytes(&file.bytes, q)),
         || gzip.map(|l| gzip_bytes(&file.bytes, l)),
     );
-    [("br", br), ("gz", gz)]
+    [("br", br), ("gzip", gz)]
         .into_iter()
-        .filter_map(|(ext, bytes)| {
+        .filter_map(|(encoding, bytes)| {
             let bytes = bytes.filter(|b| b.len() < file.bytes.len())?;
             Some(OutputFile {
-                path: format!("{}.{ext}", file.path),
+                path: layout::sibling_path(&file.path, encoding)?,
                 bytes,
             })
         })
