@@ -377,3 +377,45 @@ fn one_instant_gives_one_day_count_everywhere() {
         }
     }
 }
+
+/// Issue 34: a version that starts after "now" is upcoming in `status`,
+/// with the days until it starts and no days left, in text and JSON.
+#[test]
+fn status_shows_an_upcoming_version_as_upcoming() {
+    let root = tempfile::tempdir().unwrap();
+    crate::util::copy_tree(&crate_root().join("tests/fixtures/pages"), root.path());
+    // `gamma` 3.0 starts 2026-11-25T11:00:00: 1 day and 23 hours later.
+    let now = "2026-11-23T12:00:00";
+    let output = run(root.path(), &["status", "--format", "json", "--now", now]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let rows: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let gamma: Vec<&serde_json::Value> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["game"] == "gamma")
+        .collect();
+    assert_eq!(gamma.len(), 2);
+    for row in gamma {
+        assert_eq!(row["state"], "upcoming", "{row}");
+        assert_eq!(row["startsInDays"], 1, "{row}");
+        assert_eq!(row["startTime"], "2026-11-25T11:00:00", "{row}");
+        assert!(row["daysLeft"].is_null(), "{row}");
+    }
+    let output = run(root.path(), &["status", "--now", now]);
+    let text = stdout(&output);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("gamma  zh-CN"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(line.ends_with("starts in 1 day  upcoming"), "{line}");
+    assert!(!line.contains("left"), "{line}");
+    // Started: running, with days left.
+    let output = run(root.path(), &["status", "--now", "2026-11-26T12:00:00"]);
+    let text = stdout(&output);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("gamma  zh-CN") && l.ends_with("39 days left  ok")),
+        "{text}"
+    );
+}
