@@ -133,12 +133,7 @@ pub fn published_paths(
     let names: &[bool] = if is_default { &[true, false] } else { &[false] };
     names
         .iter()
-        .map(|&default_name| {
-            (
-                default_name,
-                activity_path(game, locale, default_name, ext),
-            )
-        })
+        .map(|&default_name| (default_name, activity_path(game, locale, default_name, ext)))
         .collect()
 }
 

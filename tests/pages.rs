@@ -928,7 +928,13 @@ fn home_pages_per_language_list_what_ends_soonest_through_the_build() {
     // A game without an English document shows its Chinese one on the English page.
     assert!(en.contains(r##"<a href="../beta/#activity-1">远航补给</a>"##));
     // An upcoming version is upcoming, with the time until it starts.
-    for (page, text) in [(&zh, "未开始</span> <span class=\"rem\">1 天内开始</span>"), (&en, "Upcoming</span> <span class=\"rem\">starts within a day</span>")] {
+    for (page, text) in [
+        (&zh, "未开始</span> <span class=\"rem\">1 天内开始</span>"),
+        (
+            &en,
+            "Upcoming</span> <span class=\"rem\">starts within a day</span>",
+        ),
+    ] {
         assert!(page.contains(text), "{page}");
     }
     insta::assert_snapshot!("build_home_zh_cn", without_assets(&zh));
@@ -936,9 +942,18 @@ fn home_pages_per_language_list_what_ends_soonest_through_the_build() {
 
     // Every game page's "all games" goes to its own language's home page.
     for (page, home) in [
-        ("alpha/index.html", r#"<a class="brand" href="../">全部游戏</a>"#),
-        ("alpha/en-US/index.html", r#"<a class="brand" href="../../en-US/">All games</a>"#),
-        ("beta/index.html", r#"<a class="brand" href="../">全部游戏</a>"#),
+        (
+            "alpha/index.html",
+            r#"<a class="brand" href="../">全部游戏</a>"#,
+        ),
+        (
+            "alpha/en-US/index.html",
+            r#"<a class="brand" href="../../en-US/">All games</a>"#,
+        ),
+        (
+            "beta/index.html",
+            r#"<a class="brand" href="../">全部游戏</a>"#,
+        ),
     ] {
         assert!(read_page(&out, page).contains(home), "{page}");
     }
@@ -954,7 +969,11 @@ fn home_pages_per_language_list_what_ends_soonest_through_the_build() {
 fn home_pages_before_and_after_every_version() {
     let (_root, out) = build_pages_fixture("2026-10-01T00:00:00");
     let zh = read_page(&out, "index.html");
-    assert_eq!(zh.matches("<div class=\"soon-box\" hidden>").count(), 3, "{zh}");
+    assert_eq!(
+        zh.matches("<div class=\"soon-box\" hidden>").count(),
+        3,
+        "{zh}"
+    );
     assert!(zh.contains("31 天后开始"));
     let en = read_page(&out, "en-US/index.html");
     assert!(en.contains("starts in 31 days"));
@@ -963,5 +982,9 @@ fn home_pages_before_and_after_every_version() {
     let zh = read_page(&out, "index.html");
     // Nothing is left to end: no list at all.
     assert!(!zh.contains("<div class=\"soon-box\""), "{zh}");
-    assert_eq!(zh.matches(r#"<span class="badge st ended">已结束</span>"#).count(), 3);
+    assert_eq!(
+        zh.matches(r#"<span class="badge st ended">已结束</span>"#)
+            .count(),
+        3
+    );
 }

@@ -132,10 +132,7 @@ pub fn render_home_pages(
                 .map(|other| Alternate {
                     locale: other.clone(),
                     language: language_name(other),
-                    href: format!(
-                        "{root}{}",
-                        layout::home_dir(other, *other == site_locale)
-                    ),
+                    href: format!("{root}{}", layout::home_dir(other, *other == site_locale)),
                     current: other == locale,
                 })
                 .collect();
@@ -154,7 +151,12 @@ pub fn render_home_pages(
                     .map(|game| index_game(game, locale, root, now, ui))
                     .collect::<anyhow::Result<_>>()?,
             };
-            render(env, "index.html", &layout::home_page(locale, is_site), &index)
+            render(
+                env,
+                "index.html",
+                &layout::home_page(locale, is_site),
+                &index,
+            )
         })
         .collect()
 }
@@ -711,7 +713,10 @@ fn default_document(game: &GameOutput) -> anyhow::Result<&LocaleDocument> {
 }
 
 /// The document of `game` in `locale`, else its default one.
-fn document_in<'a>(game: &'a GameOutput, locale: &str) -> anyhow::Result<(usize, &'a LocaleDocument)> {
+fn document_in<'a>(
+    game: &'a GameOutput,
+    locale: &str,
+) -> anyhow::Result<(usize, &'a LocaleDocument)> {
     match game.documents.iter().position(|d| d.locale == locale) {
         Some(i) => Ok((i, &game.documents[i])),
         None => {
