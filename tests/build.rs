@@ -320,7 +320,7 @@ fn one_instant_gives_one_day_count_everywhere() {
             "2026-11-23T21:36:00",
             "1 day left",
             None,
-            Some(("1 day left", "剩余 1 天 ·")),
+            Some(("1 day left", "剩余 1 天</span> ·")),
         ),
         // 18 hours over: check said "18 hours ago", status "1 day overdue".
         (
@@ -368,7 +368,7 @@ fn one_instant_gives_one_day_count_everywhere() {
         );
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
         if let Some((english, chinese)) = pages {
-            let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+            let index = std::fs::read_to_string(site.join("en-US/index.html")).unwrap();
             let star_rail = &index[index.find("id=\"game-sr\"").unwrap()..];
             let card = &star_rail[..star_rail.find("class=\"links\"").unwrap()];
             assert!(card.contains(english), "{now}: {card}");

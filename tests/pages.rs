@@ -433,7 +433,17 @@ fn headers_give_the_api_cors_and_every_path_one_cache_policy() {
     let headers = render_headers(&[fixture_game("Asia/Shanghai")]);
     assert_eq!(headers.path, "_headers");
     let text = String::from_utf8(headers.bytes).expect("UTF-8");
-    insta::assert_snapshot!("headers", text);
+    // The policy's hashes change with the style sheet and the script,
+    // which a test of their own ties to the policy.
+    let redacted: String = text
+        .split("'sha256-")
+        .enumerate()
+        .map(|(i, part)| match (i, part.split_once('\'')) {
+            (0, _) | (_, None) => part.to_owned(),
+            (_, Some((_, rest))) => format!("'sha256-…'{rest}"),
+        })
+        .collect();
+    insta::assert_snapshot!("headers", redacted);
     let rules: BTreeMap<&str, Vec<&str>> = text
         .split("\n\n")
         .filter_map(|block| {
@@ -447,7 +457,7 @@ fn headers_give_the_api_cors_and_every_path_one_cache_policy() {
             .iter()
             .any(|h| h.starts_with("Cache-Control: public, max-age="))
     );
-    for page in ["/", "/index.html", "/404.html", "/demo/*"] {
+    for page in ["/", "/index.html", "/404.html", "/en-US/*", "/demo/*"] {
         assert!(
             rules[page].iter().any(|h| h.starts_with("Cache-Control:")),
             "{page}"
@@ -986,5 +996,49 @@ fn home_pages_before_and_after_every_version() {
         zh.matches(r#"<span class="badge st ended">已结束</span>"#)
             .count(),
         3
+    );
+}
+
+/// Issue 34: the script and the style sheet of a game page stay under
+/// 8 KB gzip together, and the page's Content-Security-Policy allows
+/// exactly its inline style sheet and script, by their hashes.
+#[test]
+fn a_page_is_light_and_its_policy_allows_exactly_its_inline_code() {
+    use activity_site::site::pages::{SCRIPT, STYLE, content_security_policy, csp_hash};
+    use activity_site::site::publish::gzip_bytes;
+    let weight = gzip_bytes(STYLE.as_bytes(), 9).len() + gzip_bytes(SCRIPT.as_bytes(), 9).len();
+    assert!(
+        weight < 8 * 1024,
+        "script and styles weigh {weight} bytes gzip"
+    );
+
+    let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    let page = file(&files, "demo/en-US/index.html");
+    let inside = |open: &str, close: &str| -> Vec<String> {
+        page.split(open)
+            .skip(1)
+            .map(|rest| rest.split(close).next().unwrap().to_owned())
+            .collect()
+    };
+    let policy = content_security_policy();
+    let styles = inside("<style>", "</style>");
+    let scripts = inside("<script>", "</script>");
+    assert_eq!((styles.len(), scripts.len()), (1, 1));
+    assert!(
+        policy.contains(&format!("style-src {};", csp_hash(&styles[0]))),
+        "{policy}"
+    );
+    assert!(
+        policy.contains(&format!("script-src {};", csp_hash(&scripts[0]))),
+        "{policy}"
+    );
+    assert!(policy.starts_with("default-src 'none';"));
+    // The strings the script reads are data, which no policy runs.
+    assert!(page.contains(r#"<script type="application/json" id="ui">"#));
+    let headers = render_headers(&[fixture_game("Asia/Shanghai")]);
+    assert!(
+        std::str::from_utf8(&headers.bytes)
+            .unwrap()
+            .contains(&format!("  Content-Security-Policy: {policy}\n"))
     );
 }
