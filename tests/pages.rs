@@ -869,7 +869,7 @@ fn the_bundled_data_renders_pages_and_calendars() {
     // Real data: every game has a page per locale and calendars whose events
     // match its activities.
     let options = activity_site::validate::Options {
-        now: Some(time("2026-11-22T12:00:00")),
+        now: Some(time("2026-11-22T12:00:00").into()),
     };
     let checked =
         activity_site::site::check_documents(&crate_root(), &options).expect("bundled data loads");
@@ -902,7 +902,7 @@ fn build_pages_fixture(now: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     crate::util::copy_tree(&crate_root().join("tests/fixtures/pages"), root.path());
     let out = root.path().join("site");
     let mut options = activity_site::site::BuildOptions::new(root.path(), &out);
-    options.now = Some(time(now));
+    options.now = Some(time(now).into());
     options.cache = None;
     options.compression = Compression::None;
     let outcome = activity_site::site::build(&options).expect("builds");

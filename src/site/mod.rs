@@ -33,10 +33,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use chrono::{NaiveDateTime, Timelike as _};
+use chrono::NaiveDateTime;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
+use crate::clock::Now;
 use crate::diagnostics::{self, Diagnostic};
 use crate::layout;
 use crate::load;
@@ -57,7 +58,7 @@ pub struct BuildOptions {
     pub out: PathBuf,
     /// "Now" for status marks and staleness; `None` means the clock (read
     /// to the minute, which is all the pages show).
-    pub now: Option<NaiveDateTime>,
+    pub now: Option<Now>,
     /// Where rendered and compressed files are kept between builds; `None`
     /// renders and compresses everything.
     pub cache: Option<CacheOptions>,
@@ -330,7 +331,7 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     };
     let staging = write::Staging::create(&options.out)?;
     let how = Render {
-        now: pinned_now(options.now),
+        now: Now::pinned_or_clock(options.now),
         cache: cache.as_ref().map(|(c, salt)| (c, *salt)),
         compression: options.compression,
         defer_brotli: options.defer_brotli,
@@ -353,19 +354,6 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
             rendered: tally.rendered,
             deferred: tally.deferred,
         }),
-    })
-}
-
-/// "Now" of a build: the pinned time, else the clock read to the minute in
-/// the default time zone (pages mark activities relative to it).
-fn pinned_now(now: Option<NaiveDateTime>) -> NaiveDateTime {
-    now.unwrap_or_else(|| {
-        let now = chrono::Utc::now()
-            .with_timezone(&chrono_tz::Asia::Shanghai)
-            .naive_local();
-        now.with_second(0)
-            .and_then(|t| t.with_nanosecond(0))
-            .unwrap_or(now)
     })
 }
 
@@ -408,7 +396,8 @@ fn output_of(game: Game, documents: Vec<(String, Option<ActivityDocument>)>) -> 
 
 /// How to render: "now", the cache, the compression and whether brotli may wait.
 pub(crate) struct Render<'a> {
-    pub now: NaiveDateTime,
+    /// One instant (or pinned wall time), read in each game's zone.
+    pub now: Now,
     pub cache: Option<(&'a cache::Cache, &'a CacheSalt)>,
     pub compression: Compression,
     pub defer_brotli: bool,
@@ -504,7 +493,6 @@ pub(crate) fn render(
             &default_salt
         }
     };
-    let now_text = how.now.format("%Y-%m-%dT%H:%M:%S%.f").to_string();
     // Every game page links to the home page of its language, so it
     // depends on the site's locale.
     let site_locale = crate::model::site_locale(&registry)
@@ -523,7 +511,7 @@ pub(crate) fn render(
                 game.id
             );
             let output = output_of(full.game, full.documents);
-            render_game(output, salt, &now_text, &site_locale, how, staging)
+            render_game(output, salt, &site_locale, how, staging)
         })
         .collect::<anyhow::Result<_>>()?;
     let mut tally = Tally::default();
@@ -582,11 +570,12 @@ pub(crate) fn render(
 fn render_game(
     game: GameOutput,
     salt: &CacheSalt,
-    now_text: &str,
     site_locale: &str,
     how: &Render<'_>,
     staging: &write::Staging,
 ) -> anyhow::Result<(GameSummary, Tally)> {
+    let now = how.now.for_game(&game.game);
+    let now_text = now.format("%Y-%m-%dT%H:%M:%S%.f").to_string();
     let entry = serde_json::to_vec(&game.game).unwrap_or_default();
     let json: Vec<Vec<u8>> = game.documents.iter().map(LocaleDocument::to_json).collect();
     let locales: Vec<u8> = game
@@ -627,7 +616,7 @@ fn render_game(
                 ]
                 .concat(),
             ),
-            work: Work::Page(&game, doc, site_locale, how.now),
+            work: Work::Page(&game, doc, site_locale, now),
         });
     }
     let tally = parts
@@ -641,7 +630,7 @@ fn render_game(
         .collect();
     // The shared files need the headers of the documents, and the home
     // pages the activities that have not ended.
-    let home = pages::HomeGame::of(&game, how.now);
+    let home = pages::HomeGame::of(&game, now);
     Ok((GameSummary { home, digests }, tally))
 }
 

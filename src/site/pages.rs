@@ -5,7 +5,8 @@
 //! module turns validated documents into small serializable views (percentages,
 //! labels and links already computed) and lets the templates only lay them out.
 //! Every link is relative, so the site works under a sub-path such as a GitHub
-//! Pages project site. The only clock is the pinned `now` it is given; pages
+//! Pages project site. The only clock is the `now` it is given, read in each game's
+//! own time zone; pages
 //! know nothing about files on disk, HTTP or how the site is published.
 
 use chrono::{Duration, NaiveDateTime, TimeZone};
@@ -14,20 +15,31 @@ use minijinja::value::{Serde, Value};
 use serde::Serialize;
 
 use super::{GameOutput, LocaleDocument, OutputFile};
+use crate::clock::Now;
 use crate::layout;
 use crate::model::days::whole_days;
-use crate::model::{Activity, Game};
+use crate::model::{Activity, Game, most_shared};
 
 /// Renders the home pages (`index.html` in the site's locale,
 /// `<locale>/index.html` for every other), `<game>/index.html` (default
 /// locale), `<game>/<locale>/index.html` (the other locales) and `404.html`.
-pub fn render_pages(games: &[GameOutput], now: NaiveDateTime) -> anyhow::Result<Vec<OutputFile>> {
-    let homes: Vec<HomeGame> = games.iter().map(|g| HomeGame::of(g, now)).collect();
+/// `now` is read in each game's own time zone ([`Now::for_game`]).
+pub fn render_pages(games: &[GameOutput], now: impl Into<Now>) -> anyhow::Result<Vec<OutputFile>> {
+    let now = now.into();
+    let homes: Vec<HomeGame> = games
+        .iter()
+        .map(|g| HomeGame::of(g, now.for_game(&g.game)))
+        .collect();
     let site_locale = site_locale_of(&homes);
     let mut files = render_home_pages(&homes, now)?;
     for game in games {
         for doc in &game.documents {
-            files.push(render_page(game, doc, &site_locale, now)?);
+            files.push(render_page(
+                game,
+                doc,
+                &site_locale,
+                now.for_game(&game.game),
+            )?);
         }
     }
     files.push(render_not_found()?);
@@ -113,12 +125,17 @@ fn home_locales(games: &[HomeGame], site_locale: &str) -> Vec<String> {
 
 /// The home pages: one per locale ([`home_locales`]), each listing every
 /// game in that locale (a game without a document in it shows its default
-/// one), with the ongoing activities that end soonest.
+/// one), with the ongoing activities that end soonest. Each game is judged
+/// by `now` in its own time zone; the time shown is read in the zone most
+/// games share (the first game's on a tie).
 pub fn render_home_pages(
     games: &[HomeGame],
-    now: NaiveDateTime,
+    now: impl Into<Now>,
 ) -> anyhow::Result<Vec<OutputFile>> {
+    let now = now.into();
     let site_locale = site_locale_of(games);
+    let shown = most_shared(games.iter().map(|g| g.game.game.time_zone_name()))
+        .and_then(|zone| games.iter().find(|g| g.game.game.time_zone_name() == zone));
     let locales = home_locales(games, &site_locale);
     let env = environment()?;
     locales
@@ -136,9 +153,10 @@ pub fn render_home_pages(
                     current: other == locale,
                 })
                 .collect();
-            let as_of = games
-                .first()
-                .map_or_else(|| TimeView::naive(now), |g| time_view(&g.game.game, now));
+            let as_of = shown.map_or_else(
+                || TimeView::naive(now.in_zone(chrono_tz::Asia::Shanghai)),
+                |g| time_view(&g.game.game, now.for_game(&g.game.game)),
+            );
             let index = IndexView {
                 lang: locale.clone(),
                 ui,
@@ -148,7 +166,7 @@ pub fn render_home_pages(
                 live: live(ui),
                 games: games
                     .iter()
-                    .map(|game| index_game(game, locale, root, now, ui))
+                    .map(|game| index_game(game, locale, root, now.for_game(&game.game.game), ui))
                     .collect::<anyhow::Result<_>>()?,
             };
             render(
@@ -910,7 +928,7 @@ fn activity_view(
     let (a_start, a_end) = times.ok_or_else(|| {
         anyhow::anyhow!(
             "{}: activity `{}` has an invalid startTime `{}` or endTime `{}`",
-            game.data_path(&doc.locale),
+            crate::tree::data_path(&game.id, &doc.locale),
             activity.name,
             activity.start_time,
             activity.end_time
@@ -946,7 +964,7 @@ fn window_of(game: &Game, doc: &LocaleDocument) -> anyhow::Result<(NaiveDateTime
     doc.times.window().ok_or_else(|| {
         anyhow::anyhow!(
             "{}: the version window does not parse",
-            game.data_path(&doc.locale)
+            crate::tree::data_path(&game.id, &doc.locale)
         )
     })
 }
