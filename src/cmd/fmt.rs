@@ -11,7 +11,11 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
     let options = super::check_options(&args.common);
     let outcome = rewrite::format_tree(root, &options, args.check)?;
 
-    let verb = if args.check { "would reformat" } else { "reformatted" };
+    let verb = if args.check {
+        "would reformat"
+    } else {
+        "reformatted"
+    };
     for path in &outcome.changed {
         super::print_out(&format!("{verb} {path}\n"))?;
     }
@@ -25,7 +29,11 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
     eprintln!(
         "fmt: {} {}, {} already canonical",
         diagnostics::plural(outcome.changed.len(), "file", "files"),
-        if args.check { "would change" } else { "reformatted" },
+        if args.check {
+            "would change"
+        } else {
+            "reformatted"
+        },
         outcome.formatted - outcome.changed.len()
     );
     let failed = !outcome.errors.is_empty() || (args.check && !outcome.changed.is_empty());
