@@ -12,7 +12,7 @@ use anyhow::Context as _;
 use super::{Checked, canonical_text, check, check_with};
 use crate::diagnostics::{self, Diagnostic, Fix};
 use crate::source::Overlay;
-use crate::{atomic, json, tree, validate};
+use crate::{atomic, tree, validate};
 
 /// What `fmt` did (or, with `check_only`, would do).
 #[derive(Debug)]
@@ -160,7 +160,7 @@ pub fn fix_tree(
             if applied == 0 || after == current {
                 continue;
             }
-            if json::parse(&after).is_err() {
+            if !validate::is_json(&after) {
                 left.insert(path.to_string());
                 continue;
             }

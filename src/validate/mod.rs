@@ -85,6 +85,12 @@ pub fn parse(source: &SourceFile) -> Result<JsonFile<'_>, Vec<Diagnostic>> {
     }
 }
 
+/// Whether `text` is JSON to the strict parser (what `check --fix` asks of
+/// a file before it writes its fixes).
+pub fn is_json(text: &str) -> bool {
+    json::parse(text).is_ok()
+}
+
 impl Validator {
     /// Compiles the project's schemas. `Err` when a schema is not a valid JSON Schema.
     pub fn new(project: &Project) -> anyhow::Result<Self> {
