@@ -102,6 +102,12 @@ pub struct CheckArgs {
     /// Exit 1 on warnings too
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Apply every exact fix (full-width punctuation, commas, quotes, date forms, ...), then check again and report what remains
+    #[arg(long)]
+    pub fix: bool,
+    /// With --fix: print the fixes as a patch and write nothing
+    #[arg(long, visible_alias = "dry-run", requires = "fix")]
+    pub diff: bool,
 }
 
 /// The stdio servers for editors (`lsp`) and agents (`mcp`).

@@ -10,6 +10,9 @@ mod architecture;
 // `check`: invalid fixtures (one defect each), real documents, rendering, exit codes.
 mod check;
 
+// `check --fix`: every exact fix in one command, the patch, never a guess.
+mod fix;
+
 // The parser under `check` and `fmt`: character columns, duplicate keys, values kept by `fmt`, schema agreement.
 mod parse;
 

@@ -23,6 +23,7 @@ pub mod ics;
 mod live;
 pub mod pages;
 pub mod publish;
+pub mod rewrite;
 pub mod status;
 mod write;
 
