@@ -599,6 +599,14 @@ async def check_live(browser, origin, out_dir):
     if probe["overflow"]:
         fail("live-phone.png: the page scrolls sideways at 390px")
     await browser.send("Target.closeTarget", {"targetId": target})
+    target, session = await open_at(browser, f"{origin}/", later, "America/New_York", width=390, mobile=True)
+    await browser.screenshot(session, out_dir / "live-home-phone.png", 390, True)
+    probe = await browser.evaluate(session, PAGE_PROBE)
+    if probe["overflow"]:
+        fail("live-home-phone.png: the page scrolls sideways at 390px")
+    for error in browser.errors(session):
+        fail(f"live-home-phone.png: console error: {error}")
+    await browser.send("Target.closeTarget", {"targetId": target})
 
 
 def check_html(site):
