@@ -137,6 +137,8 @@
     const d = new Date(Date.parse(iso));
     if (off === null || Number.isNaN(d.getTime()) || -d.getTimezoneOffset() === off) continue;
     differs = true;
+    // A badge stays one short line; the footer says "now" in both zones.
+    if (t.closest(".badge")) continue;
     const local = document.createElement("span");
     local.className = "local";
     local.textContent = ` (${ui.your_time} ${text(d, false)})`;
@@ -145,6 +147,6 @@
   const note = document.getElementById("zone");
   if (note && (differs || (zone !== null && -new Date(now).getTimezoneOffset() !== zone))) {
     const name = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
-    note.append(` ${ui.your_zone}${ui.colon}${name}${ui.stop}`);
+    note.append(`${ui.space}${ui.your_zone}${ui.colon}${name}${ui.stop}`);
   }
 })();
