@@ -280,7 +280,7 @@ impl DataTools {
         }
         let mut answer = report(&rel, &found);
         answer["written"] = json!(!unchanged);
-        answer["changes"] = json!(changes.to_text());
+        answer["changes"] = json!(changes.to_text(&std::collections::BTreeSet::new()));
         answer["changed"] = serde_json::to_value(&changes.files[0]).unwrap_or_default();
         reply(answer)
     }

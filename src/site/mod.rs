@@ -24,6 +24,7 @@ mod live;
 pub mod pages;
 pub mod publish;
 pub mod status;
+pub mod version;
 mod write;
 
 pub use live::{LiveCheck, LiveStats};
