@@ -42,11 +42,11 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
         }
         (Some(dir), None) => {
             let base = PathBuf::from(dir);
-            anyhow::ensure!(
-                base.is_dir(),
-                "`{dir}` is neither an http(s) URL (it has no scheme) nor a folder\n\
-                 help: give the base URL of the deployed site (https://...) or the folder of a built site"
-            );
+            if !base.is_dir() {
+                // Not a folder: most likely a URL without its scheme.
+                crate::fetch::http_url("--against", dir)
+                    .context(format!("no folder `{dir}` exists either"))?;
+            }
             let built = Built::new(&args)?;
             compare_dirs(dir, built.path(), &site_dir(&base), &clock)?
         }

@@ -519,6 +519,28 @@ fn activity_fields(before: &Activity, a: &Activity) -> Vec<FieldChange> {
     ])
 }
 
+/// Two typed activity documents compared as the file at `path` (an agent's
+/// draft against the file on disk, say), with the rules about `now`.
+pub fn document_diff(
+    path: &str,
+    old: &ActivityDocument,
+    new: &ActivityDocument,
+    now: Option<NaiveDateTime>,
+) -> FileDiff {
+    let mut diff = FileDiff::empty(path, FileStatus::Changed);
+    documents(old, new, now, &mut diff);
+    if !diff.has_details() {
+        diff.status = if same_activities(old, new) && old == new {
+            FileStatus::Unchanged
+        } else if same_activities(old, new) {
+            FileStatus::Reformatted
+        } else {
+            FileStatus::Changed
+        };
+    }
+    diff
+}
+
 /// The order of two versions when both are dot-separated numbers (`4.6` < `4.10`).
 pub fn version_order(a: &str, b: &str) -> Option<std::cmp::Ordering> {
     let parts =
@@ -635,9 +657,31 @@ pub fn deployed_documents(index: &[u8]) -> Vec<String> {
 /// agent's draft against the file on disk, say), without the rules about
 /// "now".
 pub fn diff_file(path: &str, built: &[u8], deployed: Option<&[u8]>) -> anyhow::Result<FileDiff> {
-    serde_json::from_slice::<ActivityDocument>(built)
+    let new = serde_json::from_slice::<ActivityDocument>(built)
         .map_err(|err| anyhow::anyhow!("the built {path} does not parse: {err}"))?;
-    Ok(compare(path, Some(built), deployed, None))
+    let Some(deployed) = deployed else {
+        let mut diff = FileDiff::empty(path, FileStatus::New);
+        diff.added = new.activities.iter().map(activity_ref).collect();
+        return Ok(diff);
+    };
+    if built == deployed {
+        return Ok(FileDiff::empty(path, FileStatus::Unchanged));
+    }
+    Ok(match serde_json::from_slice::<ActivityDocument>(deployed) {
+        Ok(old) => {
+            let mut diff = document_diff(path, &old, &new, None);
+            // Other bytes, whatever the content.
+            if diff.status == FileStatus::Unchanged {
+                diff.status = FileStatus::Reformatted;
+            }
+            diff
+        }
+        Err(err) => {
+            let mut diff = FileDiff::empty(path, FileStatus::Changed);
+            diff.note = Some(format!("the base copy is not an activity document: {err}"));
+            diff
+        }
+    })
 }
 
 /// The group a path belongs to in the reports: its game (`sr` for
