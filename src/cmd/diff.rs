@@ -14,12 +14,13 @@ use chrono::NaiveDateTime;
 use rayon::prelude::*;
 
 use crate::cli::{DiffArgs, DiffFormat};
+use crate::clock::Now;
 use crate::diagnostics::Format;
 use crate::fetch::{FetchError, Fetcher};
 use crate::layout;
 use crate::model::Game;
 use crate::site;
-use crate::site::diff::{FileDiff, Location, Report};
+use crate::site::diff::{FileDiff, FileStatus, Location, Report};
 
 pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     let options = super::check_options(&args.common);
@@ -31,14 +32,15 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let games: Vec<Game> = checked.games.iter().map(|g| g.game.clone()).collect();
-    let clock = Clock::new(&games, args.common.now);
+    // One moment for both builds and every rule: read once, seen by each
+    // game in its own time zone.
+    let now = Now::pinned_or_clock(args.common.now);
+    let clock = Clock::new(&games, now);
     let report = match (&args.against, &args.against_rev) {
         (Some(url), None) if url.contains("://") => {
-            anyhow::ensure!(
-                args.site.is_none(),
-                "--site compares a built folder; a URL base is compared with the build of the root"
-            );
-            against_url(&args, &checked, url, &clock)?
+            crate::fetch::http_url("--against", url)?;
+            let built = Built::new(&args, now)?;
+            against_url(&args, &built.path(), url, &clock)?
         }
         (Some(dir), None) => {
             let base = PathBuf::from(dir);
@@ -47,12 +49,12 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
                 crate::fetch::http_url("--against", dir)
                     .context(format!("no folder `{dir}` exists either"))?;
             }
-            let built = Built::new(&args)?;
+            let built = Built::new(&args, now)?;
             compare_dirs(dir, built.path(), &site_dir(&base), &clock)?
         }
         (None, Some(rev)) => {
-            let base = build_revision(&args.common.root, rev, args.common.now)?;
-            let built = Built::new(&args)?;
+            let base = build_revision(&args.common.root, rev, now)?;
+            let built = Built::new(&args, now)?;
             compare_dirs(
                 &format!("rev:{rev}"),
                 built.path(),
@@ -77,19 +79,18 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(report.exit_code()))
 }
 
-/// "Now" of each game, read once: the pinned `--now` (in each game's time
-/// zone), else the clock in the game's zone.
+/// "Now" of each game: one moment (the pinned `--now`, else the clock read
+/// once) in each game's time zone.
 struct Clock {
     games: BTreeMap<String, NaiveDateTime>,
     ids: BTreeSet<String>,
 }
 
 impl Clock {
-    fn new(games: &[Game], pinned: Option<NaiveDateTime>) -> Clock {
-        let options = crate::validate::Options { now: pinned };
+    fn new(games: &[Game], now: Now) -> Clock {
         let games: BTreeMap<String, NaiveDateTime> = games
             .iter()
-            .map(|g| (g.id.clone(), options.now_for(g)))
+            .map(|g| (g.id.clone(), now.for_game(g)))
             .collect();
         let ids = games.keys().cloned().collect();
         Clock { games, ids }
@@ -103,24 +104,27 @@ impl Clock {
     }
 }
 
-/// The URL base: this build's API documents, each compared with its
-/// deployed copy as it arrives (then dropped), the deployed announcements,
-/// and the documents the deployed index lists that this build lacks.
+/// The URL base: every file of this build's API (documents, calendars,
+/// the index, the schema, announcements) compared with its deployed copy
+/// as it arrives (then dropped), the deployed announcements if this build
+/// lacks them, and the documents the deployed index lists that this build
+/// lacks. Pages are not fetched: a URL base compares what clients of the
+/// API read.
 fn against_url(
     args: &DiffArgs,
-    checked: &site::Checked,
+    site: &Path,
     against: &str,
     clock: &Clock,
 ) -> anyhow::Result<Report> {
-    let files: Vec<site::OutputFile> = site::api_files(&site::outputs(checked))
-        .into_iter()
-        .filter(|f| layout::is_activity_document(&f.path))
-        .collect();
     crate::fetch::http_url("--against", against)?;
+    let paths: Vec<String> = list_files(site)?
+        .into_iter()
+        .filter(|p| layout::is_api(p))
+        .collect();
     // A base that already names the API (`…/api/v1`) means the site above it.
     let base = layout::site_root(against).to_owned();
     let fetcher = Fetcher::new("diff", Duration::from_secs(args.timeout.max(1)))?;
-    let urls: Vec<String> = files.iter().map(|f| format!("{base}/{}", f.path)).collect();
+    let urls: Vec<String> = paths.iter().map(|p| format!("{base}/{p}")).collect();
     let mut found = false;
     let compared = fetcher.for_each(&urls, |i, deployed| {
         let deployed = match deployed {
@@ -128,11 +132,15 @@ fn against_url(
             Err(FetchError::NotFound) => None,
             Err(err) => anyhow::bail!("cannot fetch {}: {err}", urls[i]),
         };
-        found |= deployed.is_some();
-        let path = &files[i].path;
+        let path = &paths[i];
+        // A missing index or schema says nothing about the address; a
+        // missing document does not either, but one found says it is right.
+        found |= deployed.is_some() && layout::is_activity_document(path);
+        let built = std::fs::read(site.join(path))
+            .with_context(|| format!("cannot read the built {path}"))?;
         Ok(site::diff::compare(
             path,
-            Some(&files[i].bytes),
+            Some(&built),
             deployed.as_deref(),
             clock.of(path),
         ))
@@ -141,37 +149,43 @@ fn against_url(
         against: base.clone(),
         files: compared.into_iter().collect::<anyhow::Result<_>>()?,
     };
-    // The deployed announcements: this build does not publish them yet, so a
-    // deployed copy is a file its clients would lose.
+    let built = |path: &str| report.files.iter().any(|f| f.path == path);
+    // The deployed announcements, when this build does not publish them.
     let anno = layout::ANNOUNCEMENTS_PATH;
-    let anno_url = format!("{base}/{anno}");
-    match fetcher.get(&anno_url) {
-        Ok(_) if !report.files.iter().any(|f| f.path == anno) => {
-            report.files.push(site::diff::removed(anno));
+    if !built(anno) {
+        let anno_url = format!("{base}/{anno}");
+        match fetcher.get(&anno_url) {
+            Ok(_) => report.files.push(site::diff::removed(anno)),
+            Err(FetchError::NotFound) => {}
+            Err(err) => anyhow::bail!("cannot fetch {anno_url}: {err}"),
         }
-        Ok(_) => {}
-        Err(FetchError::NotFound) => {}
-        Err(err) => anyhow::bail!("cannot fetch {anno_url}: {err}"),
     }
-    // The deployed index comes last: it names files this build may no longer have.
+    // The deployed index names files this build may no longer have.
     let index_url = format!("{base}/{}", layout::INDEX_PATH);
-    match fetcher.get(&index_url) {
-        Ok(index) => {
-            for path in site::diff::deployed_documents(&index) {
-                if !report.files.iter().any(|f| f.path == path) {
-                    report.files.push(site::diff::removed(&path));
-                }
+    let index_found = report
+        .files
+        .iter()
+        .any(|f| f.path == layout::INDEX_PATH && f.status != FileStatus::New);
+    if index_found {
+        let index = fetcher
+            .get(&index_url)
+            .map_err(|err| anyhow::anyhow!("cannot fetch {index_url}: {err}"))?;
+        for path in site::diff::deployed_documents(&index) {
+            if !report.files.iter().any(|f| f.path == path) {
+                report.files.push(site::diff::removed(&path));
             }
         }
-        // Not one file and no index: the wrong address, not a site to create.
-        Err(FetchError::NotFound) if !found => anyhow::bail!(
-            "nothing found at {base}: {index_url} and all {} activity files answered 404 not found\n\
+    } else if !found {
+        // Not one document and no index: the wrong address, not a site to create.
+        let documents = paths
+            .iter()
+            .filter(|p| layout::is_activity_document(p))
+            .count();
+        anyhow::bail!(
+            "nothing found at {base}: {index_url} and all {documents} activity files answered 404 not found\n\
              help: give the site's base URL, the one under which the API lives at {}/",
-            urls.len(),
             layout::API_DIR
-        ),
-        Err(FetchError::NotFound) => {}
-        Err(err) => anyhow::bail!("cannot fetch {index_url}: {err}"),
+        );
     }
     Ok(report)
 }
@@ -184,13 +198,13 @@ enum Built {
 }
 
 impl Built {
-    fn new(args: &DiffArgs) -> anyhow::Result<Built> {
+    fn new(args: &DiffArgs, now: Now) -> anyhow::Result<Built> {
         if let Some(site) = &args.site {
             anyhow::ensure!(site.is_dir(), "--site `{}` is not a folder", site.display());
             return Ok(Built::Given(site.clone()));
         }
         let tmp = tempfile::tempdir().context("cannot create a temporary folder for the build")?;
-        build_into(&args.common.root, &tmp.path().join("site"), args.common.now)
+        build_into(&args.common.root, &tmp.path().join("site"), now)
             .context("cannot build the root")?;
         Ok(Built::Temporary(tmp))
     }
@@ -205,11 +219,11 @@ impl Built {
 
 /// Builds `root` into the new folder `out`, without the cache and without
 /// precompressed siblings (they follow their file; the comparison skips them).
-fn build_into(root: &Path, out: &Path, now: Option<NaiveDateTime>) -> anyhow::Result<()> {
+fn build_into(root: &Path, out: &Path, now: Now) -> anyhow::Result<()> {
     let options = site::BuildOptions {
         root: root.to_path_buf(),
         out: out.to_path_buf(),
-        now,
+        now: Some(now),
         cache: None,
         compression: site::Compression::None,
         defer_brotli: false,
@@ -238,11 +252,7 @@ fn build_into(root: &Path, out: &Path, now: Option<NaiveDateTime>) -> anyhow::Re
 /// (`games.json`, `data/`, `schema/` at the same place under its top),
 /// written into a temporary folder with `git ls-tree` and `git cat-file
 /// --batch`, and built into its `site/`.
-fn build_revision(
-    root: &Path,
-    rev: &str,
-    now: Option<NaiveDateTime>,
-) -> anyhow::Result<tempfile::TempDir> {
+fn build_revision(root: &Path, rev: &str, now: Now) -> anyhow::Result<tempfile::TempDir> {
     anyhow::ensure!(
         !rev.starts_with('-'),
         "--against-rev `{rev}` is not a revision"
@@ -280,20 +290,10 @@ fn build_revision(
         )
     })?;
     let commit = String::from_utf8_lossy(&commit).trim().to_owned();
-    let listing = git(
-        &top,
-        &[
-            "ls-tree",
-            "-r",
-            "-z",
-            "--full-tree",
-            &commit,
-            "--",
-            &at("games.json"),
-            &at("data"),
-            &at("schema"),
-        ],
-    )?;
+    let inputs: Vec<String> = crate::tree::INPUTS.iter().map(|p| at(p)).collect();
+    let mut ls_tree = vec!["ls-tree", "-r", "-z", "--full-tree", &commit, "--"];
+    ls_tree.extend(inputs.iter().map(String::as_str));
+    let listing = git(&top, &ls_tree)?;
     let tmp = tempfile::tempdir().context("cannot create a temporary folder for the base")?;
     let mut blobs: Vec<(String, String)> = Vec::new();
     for entry in listing.split(|b| *b == 0).filter(|e| !e.is_empty()) {
@@ -323,9 +323,11 @@ fn build_revision(
         blobs.push((oid.to_owned(), rel));
     }
     anyhow::ensure!(
-        blobs.iter().any(|(_, rel)| rel == "games.json"),
+        blobs
+            .iter()
+            .any(|(_, rel)| rel == crate::tree::REGISTRY_PATH),
         "--against-rev: revision `{rev}` has no {} in {}",
-        at("games.json"),
+        at(crate::tree::REGISTRY_PATH),
         top.display()
     );
     write_blobs(&top, &blobs, tmp.path())?;
@@ -499,12 +501,13 @@ fn locate(root: &Path, games: &[Game], path: &str, name: Option<&str>) -> Option
                 layout::activity_path(game, locale, false, "json"),
             ];
             let default = *locale == game.default_locale;
-            (names[1] == path || (default && names[0] == path)).then(|| game.data_path(locale))
+            (names[1] == path || (default && names[0] == path))
+                .then(|| crate::tree::data_path(&game.id, locale))
         })
     });
     let Some(file) = source else {
         return layout::is_activity_document(path).then(|| Location {
-            file: crate::load::REGISTRY_PATH.to_owned(),
+            file: crate::tree::REGISTRY_PATH.to_owned(),
             line: 1,
         });
     };

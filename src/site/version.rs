@@ -101,7 +101,7 @@ pub fn plan(
         .game
         .locales
         .iter()
-        .map(|l| game.game.data_path(l))
+        .map(|l| crate::tree::data_path(&game.game.id, l))
         .collect();
     let errors: Vec<Diagnostic> = checked
         .diagnostics
@@ -127,7 +127,7 @@ pub fn plan(
         let Some(current) = doc else {
             return refuse(format!(
                 "{} is missing or unreadable",
-                game.game.data_path(locale)
+                crate::tree::data_path(&game.game.id, locale)
             ));
         };
         if let Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal) =
@@ -137,7 +137,7 @@ pub fn plan(
                 "version {} does not come after {} of {}",
                 next.version,
                 current.version,
-                game.game.data_path(locale)
+                crate::tree::data_path(&game.game.id, locale)
             ));
         }
         let name = next
@@ -165,7 +165,7 @@ pub fn plan(
         };
         planned.push(Planned {
             locale: locale.clone(),
-            path: game.game.data_path(locale),
+            path: crate::tree::data_path(&game.game.id, locale),
             text: document.to_canonical(true),
             carried: carried.into_iter().map(|a| a.name).collect(),
             dropped: dropped.into_iter().map(|a| a.name).collect(),
