@@ -23,15 +23,10 @@ use crate::site;
 use crate::site::diff::{FileDiff, FileStatus, Location, Report};
 
 pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
-    let options = super::check_options(&args.common);
-    let checked = site::check_documents(&args.common.root, &options)?;
-    if checked.has_errors() {
-        super::check::report(&args.common.root, &checked.diagnostics, Format::Human)?;
-        anyhow::bail!(
-            "the data has errors, so there is no build to compare; run `activity-site check`"
-        );
-    }
-    let games: Vec<Game> = checked.games.iter().map(|g| g.game.clone()).collect();
+    // The registry only: the build checks the data, and `--site` needs no check.
+    let project = crate::load::open(&args.common.root)?;
+    let (games, _) = crate::validate::Validator::new(&project)?.registry(&project);
+    drop(project);
     // One moment for both builds and every rule: read once, seen by each
     // game in its own time zone.
     let now = Now::pinned_or_clock(args.common.now);
@@ -53,8 +48,8 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
             compare_dirs(dir, built.path(), &site_dir(&base), &clock)?
         }
         (None, Some(rev)) => {
-            let base = build_revision(&args.common.root, rev, now)?;
             let built = Built::new(&args, now)?;
+            let base = build_revision(&args.common.root, rev, now)?;
             compare_dirs(
                 &format!("rev:{rev}"),
                 built.path(),
@@ -204,8 +199,13 @@ impl Built {
             return Ok(Built::Given(site.clone()));
         }
         let tmp = tempfile::tempdir().context("cannot create a temporary folder for the build")?;
-        build_into(&args.common.root, &tmp.path().join("site"), now)
-            .context("cannot build the root")?;
+        let root = &args.common.root;
+        if let Err(diagnostics) = build_into(root, &tmp.path().join("site"), now)? {
+            super::check::report(root, &diagnostics, Format::Human)?;
+            anyhow::bail!(
+                "the data has errors, so there is no build to compare; run `activity-site check`"
+            );
+        }
         Ok(Built::Temporary(tmp))
     }
 
@@ -218,8 +218,13 @@ impl Built {
 }
 
 /// Builds `root` into the new folder `out`, without the cache and without
-/// precompressed siblings (they follow their file; the comparison skips them).
-fn build_into(root: &Path, out: &Path, now: Now) -> anyhow::Result<()> {
+/// precompressed siblings (they follow their file; the comparison skips
+/// them); the diagnostics when the data has errors and nothing was built.
+fn build_into(
+    root: &Path,
+    out: &Path,
+    now: Now,
+) -> anyhow::Result<Result<(), Vec<crate::diagnostics::Diagnostic>>> {
     let options = site::BuildOptions {
         root: root.to_path_buf(),
         out: out.to_path_buf(),
@@ -230,22 +235,10 @@ fn build_into(root: &Path, out: &Path, now: Now) -> anyhow::Result<()> {
         force: false,
     };
     let outcome = site::build(&options)?;
-    if outcome.summary.is_none() {
-        let counts = crate::diagnostics::count(&outcome.diagnostics);
-        let first = outcome
-            .diagnostics
-            .iter()
-            .find(|d| d.is_error())
-            .map(|d| format!("{}:{}:{}: {}", d.file, d.line, d.column, d.message))
-            .unwrap_or_default();
-        anyhow::bail!(
-            "{} has {} error{}, so it has no build (first: {first})",
-            root.display(),
-            counts.errors,
-            if counts.errors == 1 { "" } else { "s" }
-        );
-    }
-    Ok(())
+    Ok(match outcome.summary {
+        Some(_) => Ok(()),
+        None => Err(outcome.diagnostics),
+    })
 }
 
 /// The data tree of revision `rev` of the repository holding `root`
@@ -331,8 +324,18 @@ fn build_revision(root: &Path, rev: &str, now: Now) -> anyhow::Result<tempfile::
         top.display()
     );
     write_blobs(&top, &blobs, tmp.path())?;
-    build_into(tmp.path(), &tmp.path().join("site"), now)
-        .with_context(|| format!("cannot build revision `{rev}`"))?;
+    if let Err(diagnostics) = build_into(tmp.path(), &tmp.path().join("site"), now)? {
+        let errors: Vec<_> = diagnostics.iter().filter(|d| d.is_error()).collect();
+        let first = errors
+            .first()
+            .map(|d| format!("{}:{}:{}: {}", d.file, d.line, d.column, d.message))
+            .unwrap_or_default();
+        anyhow::bail!(
+            "revision `{rev}` has {} error{}, so it has no build to compare with (first: {first})",
+            errors.len(),
+            if errors.len() == 1 { "" } else { "s" }
+        );
+    }
     Ok(tmp)
 }
 
