@@ -25,6 +25,7 @@ pub mod pages;
 pub mod publish;
 pub mod rewrite;
 pub mod status;
+pub mod version;
 mod write;
 
 pub use live::{LiveCheck, LiveStats};
