@@ -58,6 +58,10 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         control_options.backend = BackendCommand::parse(command)
             .map_err(|problem| anyhow::anyhow!("bad backend command: {problem}"))?;
     }
+    // A real backend's `launch` and `kill` only behind a token (SECURITY.md).
+    control_options.process_methods = ApiOptions::from_config(&service, args.access_token.clone())
+        .access_token
+        .is_some();
     let control = Control::open(control_options)?;
     let mut allowed_origins = service.allowed_origins.clone();
     allowed_origins.extend(args.allow_origin.iter().cloned());
