@@ -29,6 +29,7 @@ pub mod names;
 mod operator;
 mod protocol;
 mod runner;
+mod screenshot;
 mod service_config;
 mod settings;
 pub mod shapes;
