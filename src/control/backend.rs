@@ -523,7 +523,11 @@ impl Supervisor {
             let session = shared.info.session + 1;
             // The simulator's options, read from its arguments (the real
             // program's status has no such fields).
-            let options = parse_arguments(arguments).ok();
+            let options = self
+                .command
+                .is_simulator()
+                .then(|| parse_arguments(arguments).ok())
+                .flatten();
             shared.info = BackendInfo {
                 session,
                 arguments: arguments.to_string(),

@@ -69,6 +69,10 @@ use settings::Settings;
 /// Where the backend saves the screenshot, in the state directory.
 const SCREENSHOT_FILE: &str = "backend/screenshot.png";
 
+/// A real backend's operator methods with their summaries, and the backend
+/// session they were asked of.
+type MethodCache = (u64, Vec<OperatorMethod>);
+
 /// The real backend's operator methods that start and end programs.
 const PROCESS_METHODS: [&str; 2] = ["launch", "kill"];
 
@@ -187,7 +191,7 @@ pub struct Control {
     /// (`launch`, `kill`) are relayed (see SECURITY.md).
     process_methods: bool,
     /// The summaries of a real backend's operator methods, by session.
-    method_help: Arc<Mutex<Option<(u64, Vec<OperatorMethod>)>>>,
+    method_help: Arc<Mutex<Option<MethodCache>>>,
 }
 
 impl Control {

@@ -418,7 +418,7 @@ pub fn replay(path: &Path) -> anyhow::Result<ExitCode> {
             // The recorded statuses after `position`, up to the next job command.
             let mut answers = Vec::new();
             for (sent, exchange) in &exchanges[position..] {
-                if answers.len() > 0 && !sent.iter().all(|c| is_status(c)) {
+                if !answers.is_empty() && !sent.iter().all(|c| is_status(c)) {
                     break;
                 }
                 if sent.iter().any(|c| is_status(c)) {
