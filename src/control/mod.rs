@@ -39,7 +39,7 @@ pub mod state;
 pub use backend::{BackendCommand, DEFAULT_ANSWER_TIMEOUT, EXIT_GRACE};
 pub use configs::{
     CONFIG_NAME_PATTERN, CREDENTIAL_FIELDS, DEFAULT_CONFIG_NAME, MAX_CONFIG_NAME_CHARS,
-    default_config, kind_of, name_problem,
+    default_config, name_problem,
 };
 pub use error::{Error, Result};
 pub use extensions::{ExtensionInfo, ExtensionProblem, ReloadReport};
@@ -202,6 +202,7 @@ impl Control {
             anyhow::anyhow!("cannot create the state directory {}: {e}", dir.display())
         })?;
         let log = LogBuffer::new(options.log_capacity);
+        state::sweep_leftovers(dir);
         let configs = Configs::open(dir.join("configs"))?;
         let settings = Settings::open(dir.join("settings.json"))?;
         let extensions = Extensions::open(dir.join("extensions"), log.clone())?;
@@ -284,17 +285,14 @@ impl Control {
                         // temporary one is written beside it, and its path
                         // (which the real program takes for a name) is sent.
                         let path = self.state_dir.join(TEMPORARY_CONFIG);
-                        let text =
-                            serde_json::to_vec_pretty(&config).map_err(anyhow::Error::from)?;
-                        state::write_atomic(&path, &text).map_err(|e| {
-                            Error::Storage(format!("cannot write {}: {e:#}", path.display()))
-                        })?;
+                        state::write_json(&path, &config)?;
                         let word =
                             protocol::real_word(&path.display().to_string()).ok_or_else(|| {
-                                Error::Backend(format!(
-                                    "the path {} cannot be sent to the backend",
-                                    path.display()
-                                ))
+                                Error::Backend(
+                                    "the state directory's path holds a double quote, which the \
+                                     backend's command line cannot carry"
+                                        .to_string(),
+                                )
                             })?;
                         Ok((
                             format!("task run {word}"),
@@ -865,9 +863,10 @@ impl Control {
                 .await?;
         }
         let png = tokio::fs::read(&path).await.map_err(|e| {
+            tracing::error!("cannot read the screenshot {}: {e}", path.display());
             Error::Backend(format!(
-                "the backend saved no screenshot at {}: {e}",
-                path.display()
+                "the backend saved no screenshot at `{SCREENSHOT_FILE}` in the state directory ({})",
+                e.kind()
             ))
         })?;
         Ok(png)
