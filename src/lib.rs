@@ -77,8 +77,11 @@
 //!   uploads and removals) and the storage I/O (`publish::store`,
 //!   `object_store`). Never touches an object its manifest does not name.
 //! - [`control`]: the control-service core (the backend child process and
-//!   its line protocol, the simulator program run as the hidden `backend`
-//!   subcommand, configurations, settings, extensions, operator methods and
+//!   its line protocol as the real `sra-cli` speaks it (`control::protocol`,
+//!   its answers mapped to the contract's shapes; extensions and operator
+//!   methods relayed to a real backend), the simulator program run as the
+//!   hidden `backend` subcommand (which also replays a recorded transcript
+//!   of the real program), configurations, settings, extensions, operator methods and
 //!   the simulated screenshot they draw (`control::screenshot`), logs); no
 //!   axum. The
 //!   typed shapes of settings and configurations ([`control::shapes`]) give
