@@ -70,6 +70,8 @@ pub(crate) fn report(
         }
         Format::Json => super::print_out(&diagnostics::render_json(diagnostics))?,
         Format::Github => super::print_out(&diagnostics::render_github(diagnostics))?,
+        Format::Rdjson => super::print_out(&diagnostics::render_rdjson(diagnostics, &source))?,
+        Format::Sarif => super::print_out(&diagnostics::render_sarif(diagnostics, &source))?,
     }
     Ok(())
 }
