@@ -461,21 +461,6 @@ pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_code_prints_as_its_serialized_name() {
-        for code in Code::ALL {
-            assert_eq!(
-                serde_json::to_value(code).unwrap(),
-                serde_json::Value::from(code.as_str())
-            );
-        }
-    }
-}
-
 /// Line and column (both 1-based) of byte `at` of `text`; the column counts
 /// UTF-8 bytes with `bytes`, else characters.
 fn position(text: &str, at: usize, bytes: bool) -> (usize, usize) {
@@ -496,9 +481,13 @@ fn position(text: &str, at: usize, bytes: bool) -> (usize, usize) {
 /// into a suggested change a reviewer accepts with one click). Columns
 /// count UTF-8 bytes, as the format defines them; `source` gives a file's
 /// text, to place the suggestions.
-pub fn render_rdjson(diagnostics: &[Diagnostic], source: &dyn Fn(&str) -> Option<String>) -> String {
+pub fn render_rdjson(
+    diagnostics: &[Diagnostic],
+    source: &dyn Fn(&str) -> Option<String>,
+) -> String {
     use serde_json::json;
-    let mut texts: std::collections::HashMap<&str, Option<String>> = std::collections::HashMap::new();
+    let mut texts: std::collections::HashMap<&str, Option<String>> =
+        std::collections::HashMap::new();
     let items: Vec<serde_json::Value> = diagnostics
         .iter()
         .map(|d| {
@@ -563,7 +552,8 @@ pub fn render_sarif(diagnostics: &[Diagnostic], source: &dyn Fn(&str) -> Option<
             })
         })
         .collect();
-    let mut texts: std::collections::HashMap<&str, Option<String>> = std::collections::HashMap::new();
+    let mut texts: std::collections::HashMap<&str, Option<String>> =
+        std::collections::HashMap::new();
     let results: Vec<serde_json::Value> = diagnostics
         .iter()
         .map(|d| {
@@ -639,5 +629,22 @@ fn line_offset(text: &str, line: usize) -> usize {
 /// a line ends at its line break).
 fn char_to_byte(line: &str, chars: usize) -> usize {
     let line = line.split('\n').next().unwrap_or("");
-    line.char_indices().nth(chars).map_or(line.len(), |(i, _)| i)
+    line.char_indices()
+        .nth(chars)
+        .map_or(line.len(), |(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_prints_as_its_serialized_name() {
+        for code in Code::ALL {
+            assert_eq!(
+                serde_json::to_value(code).unwrap(),
+                serde_json::Value::from(code.as_str())
+            );
+        }
+    }
 }
