@@ -57,6 +57,8 @@ pub enum Code {
     Stale,
     /// Stray, control or invisible characters in a text field.
     Whitespace,
+    /// The version starts after now: clients get it before it begins.
+    UpcomingVersion,
 }
 
 impl Code {
@@ -78,6 +80,7 @@ impl Code {
         Code::LocaleParity,
         Code::Stale,
         Code::Whitespace,
+        Code::UpcomingVersion,
     ];
 
     /// The stable name every output format prints (`time-order`).
@@ -99,6 +102,7 @@ impl Code {
             Code::LocaleParity => "locale-parity",
             Code::Stale => "stale",
             Code::Whitespace => "whitespace",
+            Code::UpcomingVersion => "upcoming-version",
         }
     }
 }
@@ -124,6 +128,7 @@ impl Code {
             Code::LocaleParity => "Locale files of one game disagree.",
             Code::Stale => "The version has ended.",
             Code::Whitespace => "Stray, control or invisible characters in a text field.",
+            Code::UpcomingVersion => "The version starts after now: clients get it before it begins.",
         }
     }
 }

@@ -34,6 +34,10 @@ mod mcp;
 // The site for people: pages, calendars, headers, precompression and diff.
 mod pages;
 
+// Issue 32: `diff` in the client's terms (statuses, breaking changes, formats,
+// folder and git-revision bases) and `version new`, on fixture pairs of trees.
+mod review;
+
 // publish: against a real S3-compatible server (s3s-fs) on loopback.
 mod publish;
 

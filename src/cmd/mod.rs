@@ -18,6 +18,7 @@ mod mcp;
 mod publish;
 mod serve;
 mod status;
+mod version;
 
 pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
     match &mut cli.command {
@@ -26,7 +27,10 @@ pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Fmt(crate::cli::FmtArgs { common, .. })
         | Command::Status(crate::cli::StatusArgs { common, .. })
         | Command::Serve(crate::cli::ServeArgs { common, .. })
-        | Command::Diff(crate::cli::DiffArgs { common, .. }) => {
+        | Command::Diff(crate::cli::DiffArgs { common, .. })
+        | Command::Version(crate::cli::VersionArgs {
+            command: crate::cli::VersionCommand::New(crate::cli::VersionNewArgs { common, .. }),
+        }) => {
             common.root = find_root(common.root_flag.as_deref(), true)?;
             require_registry(&common.root)?;
         }
@@ -45,6 +49,7 @@ pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Status(args) => status::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Version(args) => version::run(args),
         Command::Import(args) => import::run(args),
         Command::Publish(args) => publish::run(args),
         Command::Lsp(args) => lsp::run(args),

@@ -50,6 +50,22 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                 Some("update the document to the current version".to_string()),
             );
         }
+        if start > now {
+            report.value(
+                "/startTime",
+                Code::UpcomingVersion,
+                Warning,
+                format!(
+                    "the version starts on {} (in {}), after now",
+                    start.format("%Y-%m-%d %H:%M"),
+                    crate::model::days::days_en(crate::model::days::whole_days(now, start))
+                ),
+                Some(
+                    "until it starts, clients show this version as the current one: the previous version's activities that are not in this file vanish and this file's activities show as not started yet; carry every activity that ends after the new start into this file in every locale (`activity-site version new` does it), or publish the file when the version starts"
+                        .to_string(),
+                ),
+            );
+        }
     }
     cover(doc, &Base(None), report);
     for field in ["version", "versionName"] {
