@@ -128,7 +128,9 @@ impl Code {
             Code::LocaleParity => "Locale files of one game disagree.",
             Code::Stale => "The version has ended.",
             Code::Whitespace => "Stray, control or invisible characters in a text field.",
-            Code::UpcomingVersion => "The version starts after now: clients get it before it begins.",
+            Code::UpcomingVersion => {
+                "The version starts after now: clients get it before it begins."
+            }
         }
     }
 }
