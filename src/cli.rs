@@ -79,8 +79,13 @@ pub struct BackendArgs {
 /// Flags every data command shares.
 #[derive(Debug, Clone, Args)]
 pub struct Common {
-    /// Root of the data tree (holds games.json, data/ and schema/)
-    #[arg(long, default_value = ".", global = true)]
+    /// Root of the data tree (holds games.json, data/ and schema/); by default the
+    /// nearest folder at or above the current one that holds games.json
+    #[arg(long = "root", id = "root", global = true, value_name = "ROOT")]
+    pub root_flag: Option<PathBuf>,
+    /// The root the command works on: `--root`, or the one found (set before
+    /// the command runs, by `cmd::run`).
+    #[arg(skip)]
     pub root: PathBuf,
     /// Pin "now": YYYY-MM-DDTHH:MM:SS is that wall time in each game's time zone;
     /// with an offset (2026-11-22T12:00:00+09:00, ...Z) it is one instant, read in each game's zone
@@ -115,6 +120,9 @@ pub struct CheckArgs {
     /// With --fix: print the fixes as a patch and write nothing
     #[arg(long, visible_alias = "dry-run", requires = "fix")]
     pub diff: bool,
+    /// Check only these files (relative to the current folder), with the rules across files that involve them
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
 }
 
 /// The stdio servers for editors (`lsp`) and agents (`mcp`).
