@@ -57,9 +57,16 @@
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
 //!   siblings) through a plan of parts run in parallel and cached by their
-//!   inputs ([`site::cache`]), the pure comparison behind `diff`, and the
-//!   check kept between an editor's keystrokes ([`site::LiveCheck`]); no
-//!   HTTP, no async.
+//!   inputs ([`site::cache`]), the pure comparison behind `diff`
+//!   ([`site::diff`]: one file's bytes on both sides to its status, its
+//!   changes in the clients' terms and its breaking changes, and the four
+//!   renderings), the next version of a game in every locale
+//!   ([`site::version`], behind `version new` and the agents'
+//!   `new_version`), and the check kept between an editor's keystrokes
+//!   ([`site::LiveCheck`]); no HTTP, no async. `cmd/diff.rs` reads the
+//!   bases (a URL through [`fetch`], a folder, a git revision through the
+//!   `git` command line, built into a temporary folder) and streams file
+//!   by file into [`site::diff`].
 //! - [`import`]: published API files to a data tree (`import --from`): a
 //!   pure mapping (bytes in, files out), and [`import::io`], which reads a
 //!   folder or fetches a site through [`fetch`], compares the result with
@@ -147,7 +154,8 @@
 //!   above it or the inputs in it; `--force` is needed for anything else.
 //! - Commands print data through `cmd::print_out`, so a closed pipe ends
 //!   the output quietly, never a panic, and the exit status stays the
-//!   command's result (1 for a failed `check`, `fmt --check` or `diff`).
+//!   command's result (1 for a failed `check`, `fmt --check` or `diff`,
+//!   3 for a `diff` with breaking changes).
 //! - The state files are the user's: settings are the user's document with
 //!   the updated leaves changed, configurations keep unknown fields, and a
 //!   file the server cannot read is moved aside, never written over.

@@ -23,7 +23,9 @@ pub mod ics;
 mod live;
 pub mod pages;
 pub mod publish;
+pub mod rewrite;
 pub mod status;
+pub mod version;
 mod write;
 
 pub use live::{LiveCheck, LiveStats};
