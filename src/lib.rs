@@ -27,7 +27,11 @@
 //!   path of every file of the site, the typed index `api/v1/games.json`
 //!   (written by `build`, read by `import`, `diff` and `publish`), and the
 //!   content type and cache policy of every kind of file (asked by `serve`,
-//!   `_headers` and `publish`); it depends on [`model`] only.
+//!   `_headers` and `publish`), the names of the precompressed siblings, the
+//!   files a host never serves (`serve` and `publish` share the list) and
+//!   the home page of each locale; it depends on [`model`] only. The
+//!   headers each file is served with are `_headers`' ([`site::publish`]),
+//!   which `serve` reads back.
 //! - [`tree`]: the source tree's layout, one owner of every source path
 //!   (`games.json`, `data/<game>/<locale>.json`, the announcements
 //!   `data/_announcements/<locale>.json`, the verbatim folder `data/_files/`,
