@@ -14,12 +14,11 @@
 use std::path::PathBuf;
 use std::sync::{LazyLock, Mutex};
 
-use schemars::generate::SchemaSettings;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::control::error::{Error, Result};
-use crate::control::shapes::AppSettings;
+use crate::control::shapes::{self, AppSettings};
 use crate::control::state;
 use crate::json::kind_of;
 
@@ -243,16 +242,7 @@ fn pointer<'a>(value: &'a Value, path: &[String]) -> Option<&'a Value> {
 /// schemas and the update's checks are taken from.
 fn derived_schema() -> &'static Value {
     static SCHEMA: LazyLock<Value> = LazyLock::new(|| {
-        let mut schema = SchemaSettings::draft2020_12()
-            .with(|s| {
-                s.inline_subschemas = true;
-                s.meta_schema = None;
-            })
-            .into_generator()
-            .into_root_schema_for::<AppSettings>();
-        schema.remove("title");
-        schema.remove("description");
-        let mut schema = schema.to_value();
+        let mut schema = shapes::inline_schema::<AppSettings>();
         bound_unsigned(&mut schema);
         schema
     });

@@ -13,8 +13,26 @@
 //! module knows nothing about storage or HTTP.
 
 use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
 use serde::Serialize;
 use utoipa::ToSchema;
+
+/// The JSON Schema of `T` as the service publishes and applies it: derived
+/// from the type (`schemars`, draft 2020-12), every part inline, without
+/// the Rust type's name and doc line at its root. Operator parameters and
+/// the settings both go through it.
+pub fn inline_schema<T: JsonSchema>() -> serde_json::Value {
+    let mut schema = SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.inline_subschemas = true;
+            s.meta_schema = None;
+        })
+        .into_generator()
+        .into_root_schema_for::<T>();
+    schema.remove("title");
+    schema.remove("description");
+    schema.to_value()
+}
 
 /// An address that is empty or an http(s) URL with a host, such as
 /// `http://192.168.1.10:5000`: one type, so every URL setting has the one
