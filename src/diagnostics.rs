@@ -57,6 +57,8 @@ pub enum Code {
     Stale,
     /// Stray, control or invisible characters in a text field.
     Whitespace,
+    /// A file of `data/_files/` that cannot be published verbatim.
+    KeptFile,
 }
 
 impl Code {
@@ -78,6 +80,7 @@ impl Code {
         Code::LocaleParity,
         Code::Stale,
         Code::Whitespace,
+        Code::KeptFile,
     ];
 
     /// The stable name every output format prints (`time-order`).
@@ -99,6 +102,7 @@ impl Code {
             Code::LocaleParity => "locale-parity",
             Code::Stale => "stale",
             Code::Whitespace => "whitespace",
+            Code::KeptFile => "kept-file",
         }
     }
 }

@@ -26,6 +26,19 @@ pub const INDEX_PATH: &str = "api/v1/games.json";
 /// The published JSON Schema of an activity document.
 pub const SCHEMA_PATH: &str = "api/v1/schema/activity.json";
 
+/// What the API is, for agents: every game, its locales and documents,
+/// the schema and the feeds, generated from the registry.
+pub const LLMS_PATH: &str = "llms.txt";
+
+/// The announcements of the site's default locale.
+pub const ANNO_PATH: &str = "api/v1/anno.json";
+
+/// The announcements of `locale` (`api/v1/anno-en-US.json`), published for
+/// every locale, the site's default one too.
+pub fn anno_locale_path(locale: &str) -> String {
+    format!("{API_DIR}/anno-{locale}.json")
+}
+
 /// The home page.
 pub const HOME_PAGE: &str = "index.html";
 
@@ -94,7 +107,7 @@ pub fn is_built_path(path: &str) -> bool {
     let parts: Vec<&str> = path.split('/').collect();
     match parts.as_slice() {
         _ if is_api(path) => parts.len() > 2,
-        [one] => [HEADERS_FILE, HOME_PAGE, NOT_FOUND_PAGE].contains(one),
+        [one] => [HEADERS_FILE, HOME_PAGE, NOT_FOUND_PAGE, LLMS_PATH].contains(one),
         [_, page] | [_, _, page] => *page == DIRECTORY_INDEX,
         _ => false,
     }

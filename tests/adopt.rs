@@ -185,6 +185,7 @@ fn the_site_locale_is_the_default_locale_most_games_share() {
                 locales: vec![(*d).to_owned()],
                 default_locale: (*d).to_owned(),
                 data_source: activity_site::model::Localized::One("https://example.org".into()),
+                data_sources: None,
                 time_zone: None,
                 update_mode: None,
             })

@@ -447,6 +447,8 @@ fn known_keys(pointer: &str, registry: bool) -> Vec<&'static str> {
     if registry {
         if depth == 0 {
             vec!["$schema", "games"]
+        } else if depth >= 4 {
+            vec!["type", "url", "articleUrl", "script", "userAgent"]
         } else {
             vec![
                 "id",
@@ -454,6 +456,7 @@ fn known_keys(pointer: &str, registry: bool) -> Vec<&'static str> {
                 "locales",
                 "defaultLocale",
                 "dataSource",
+                "dataSources",
                 "timeZone",
                 "updateMode",
             ]
