@@ -30,6 +30,54 @@ pub const SCHEMA_PATH: &str = "api/v1/schema/activity.json";
 /// the schema and the feeds, generated from the registry.
 pub const LLMS_PATH: &str = "llms.txt";
 
+/// The heading of `llms.txt`'s list of games, which [`llms_games`] reads back.
+pub const LLMS_GAMES_HEADING: &str = "## Games";
+
+/// A site's `robots.txt`, never generated: kept by hand (`data/_files/`).
+pub const ROBOTS_PATH: &str = "robots.txt";
+
+/// The legacy all-games document of older deployments, never generated.
+pub const LEGACY_ACTIVITIES_PATH: &str = "api/v1/activities.json";
+
+/// The games an `llms.txt` lists under its `## Games` heading, and the
+/// activity documents it links there: the first code span of each list
+/// item or table row that is a game id (`- \`sr\` ...`, `| \`ba-cn\` | ...`),
+/// and every link to `/api/v1/activity/*.json`.
+pub fn llms_games(text: &str) -> (Vec<String>, Vec<String>) {
+    let mut ids: Vec<String> = Vec::new();
+    let mut documents: Vec<String> = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        if line.starts_with("## ") {
+            inside = line.trim_end() == LLMS_GAMES_HEADING;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        let item = line.starts_with("- ") || line.starts_with('|');
+        if item
+            && let Some((_, rest)) = line.split_once('`')
+            && let Some((id, _)) = rest.split_once('`')
+            && crate::model::is_game_id(id)
+            && !ids.iter().any(|i| i == id)
+        {
+            ids.push(id.to_owned());
+        }
+        for (at, _) in line.match_indices("](") {
+            let target = &line[at + 2..];
+            let Some(end) = target.find(')') else {
+                continue;
+            };
+            let path = relative(&target[..end]);
+            if is_activity_document(path) && !documents.iter().any(|d| d == path) {
+                documents.push(path.to_owned());
+            }
+        }
+    }
+    (ids, documents)
+}
+
 /// The announcements of the site's default locale.
 pub const ANNO_PATH: &str = "api/v1/anno.json";
 

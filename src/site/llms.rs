@@ -2,8 +2,8 @@
 //! game with its locales, time zone and the URLs of its documents and
 //! calendars, the index, the schema and the announcements. Generated from
 //! the registry on every build (the `llms.txt` convention: a Markdown file
-//! at the site root). `import` reads its `## Games` list back when a site
-//! has no index.
+//! at the site root). `import` reads its `## Games` list back
+//! ([`layout::llms_games`]) when a site has no index.
 
 use std::fmt::Write as _;
 
@@ -11,8 +11,7 @@ use super::{GameOutput, OutputFile};
 use crate::layout;
 use crate::model::Localized;
 
-/// The heading of the list of games, which [`game_ids`] reads back.
-const GAMES_HEADING: &str = "## Games";
+use layout::LLMS_GAMES_HEADING as GAMES_HEADING;
 
 /// Renders `llms.txt`; `announcements` says whether the build publishes
 /// `api/v1/anno.json`.
@@ -107,33 +106,6 @@ fn english_name<'a>(name: &'a Localized, default_locale: &str) -> &'a str {
     }
 }
 
-/// The game ids an `llms.txt` lists under its `## Games` heading: the first
-/// code span of each line that is a game id (a list item, as this module
-/// writes it, or a table row, as hand-written files have it).
-pub fn game_ids(text: &str) -> Vec<String> {
-    let mut ids = Vec::new();
-    let mut inside = false;
-    for line in text.lines() {
-        if line.starts_with("## ") {
-            inside = line.trim_end() == GAMES_HEADING;
-            continue;
-        }
-        if !inside || !(line.starts_with("- ") || line.starts_with('|')) {
-            continue;
-        }
-        let Some((_, rest)) = line.split_once('`') else {
-            continue;
-        };
-        let Some((id, _)) = rest.split_once('`') else {
-            continue;
-        };
-        if crate::model::is_game_id(id) && !ids.iter().any(|i| i == id) {
-            ids.push(id.to_owned());
-        }
-    }
-    ids
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,6 +113,6 @@ mod tests {
     #[test]
     fn the_games_of_a_hand_written_table_are_read() {
         let text = "# API\n\n## Games\n\n| id | game |\n| -- | -- |\n| `sr` | Star Rail |\n| `ba-cn`    | Blue Archive |\n\n## Response schema\n\n- `version`\n";
-        assert_eq!(game_ids(text), ["sr", "ba-cn"]);
+        assert_eq!(layout::llms_games(text).0, ["sr", "ba-cn"]);
     }
 }
