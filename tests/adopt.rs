@@ -324,17 +324,41 @@ fn the_root_api_v1_and_a_flat_folder_import_to_the_same_tree() {
         let output = import(root, &from, &["--allow-skipped"]);
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     }
-    let tree = |root: &Path| {
-        let mut files = files_of(root);
-        files.retain(|path, _| !path.starts_with("data/_files/"));
-        files
+    // Byte for byte, but `games.json` as JSON with its games by id: a site's
+    // `llms.txt` orders them, a flat folder has none to read.
+    let tree = |root: &Path| -> Vec<(String, String)> {
+        files_of(root)
+            .into_iter()
+            .filter(|(path, _)| !path.starts_with("data/_files/"))
+            .map(|(path, bytes)| {
+                if path == "games.json" {
+                    let mut registry = json(&bytes);
+                    registry["games"]
+                        .as_array_mut()
+                        .unwrap()
+                        .sort_by_key(|g| g["id"].as_str().unwrap().to_owned());
+                    (path, registry.to_string())
+                } else {
+                    (path, String::from_utf8(bytes).unwrap())
+                }
+            })
+            .collect()
     };
     let expected = tree(&from_root);
-    assert!(expected.contains_key("data/ba-jp/zh-CN.json"));
-    assert!(expected.contains_key("data/_announcements/zh-CN.json"));
-    assert_eq!(tree(&from_api), expected);
-    assert_eq!(tree(&from_activity), expected);
-    assert_eq!(tree(&from_flat), expected);
+    let paths: Vec<&str> = expected.iter().map(|(p, _)| p.as_str()).collect();
+    assert!(paths.contains(&"data/ba-jp/zh-CN.json"), "{paths:?}");
+    assert!(
+        paths.contains(&"data/_announcements/zh-CN.json"),
+        "{paths:?}"
+    );
+    for other in [&from_api, &from_activity, &from_flat] {
+        assert!(
+            tree(other) == expected,
+            "{} differs from {}",
+            other.display(),
+            from_root.display()
+        );
+    }
 }
 
 #[test]
@@ -520,4 +544,38 @@ fn typed_data_sources_check_clean_and_each_wrong_one_is_pointed_at() {
         "{}",
         stdout(&output)
     );
+}
+
+#[test]
+fn a_site_without_an_index_is_imported_by_url_from_its_llms_txt() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = crate_root().join("tests/fixtures/real-site");
+    let base = crate::util::serve_folder(&site);
+    let by_url = dir.path().join("url");
+    let output = import(
+        &by_url,
+        Path::new(&format!("{base}/api/v1")),
+        &["--keep-unknown", "--locales", "en-US"],
+    );
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&format!(
+            "note: the site has no index; the games to fetch (ak, ba-cn, ba-global, ba-jp, end, nte, sr, ww, xtlr, ys, zzz) come from {base}/llms.txt"
+        )),
+        "{err}"
+    );
+    // The five zh-CN-only games have no en-US file: said, not an error.
+    assert!(
+        err.contains("api/v1/activity/ak-en-US.json is not there: `ak` has no such locale"),
+        "{err}"
+    );
+    // The same documents, announcements and kept files as from the folder
+    // (a folder is listed; a URL finds only the files a site is known to keep).
+    let by_folder = dir.path().join("folder");
+    let output = import(&by_folder, &site, &["--keep-unknown"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let mut expected = files_of(&by_folder);
+    expected.remove("data/_files/api/v1/activity/README.txt");
+    assert_eq!(files_of(&by_url), expected);
 }

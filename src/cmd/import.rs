@@ -89,14 +89,18 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if !prepared.regenerated.is_empty() {
+        const SHOWN: usize = 12;
+        let all = &prepared.regenerated;
+        let more = all.len().saturating_sub(SHOWN);
         eprintln!(
-            "note: not imported, the build writes {} itself: {}",
-            if prepared.regenerated.len() == 1 {
-                "it"
+            "note: not imported, the build writes {} itself: {}{}",
+            if all.len() == 1 { "it" } else { "them" },
+            all[..all.len().min(SHOWN)].join(", "),
+            if more > 0 {
+                format!(" and {more} more (index, pages, calendars and their compressed siblings)")
             } else {
-                "them"
-            },
-            prepared.regenerated.join(", ")
+                String::new()
+            }
         );
     }
     if !prepared.excluded.is_empty() {
