@@ -73,7 +73,8 @@
 //!   `object_store`). Never touches an object its manifest does not name.
 //! - [`control`]: the control-service core (the backend child process and
 //!   its line protocol, the simulator program run as the hidden `backend`
-//!   subcommand, configurations, settings, extensions, operator, logs); no
+//!   subcommand, configurations, settings, extensions, operator methods and
+//!   the simulated screenshot they draw (`control::screenshot`), logs); no
 //!   axum. The
 //!   typed shapes of settings and configurations ([`control::shapes`]) give
 //!   both the served defaults and the OpenAPI form schemas.
@@ -118,7 +119,8 @@
 //! - Every rule is O(n log n) or better in activities and diagnostics;
 //!   columns count Unicode scalar values in every rule and output format.
 //! - [`control`] does not import [`site`], [`load`] or [`validate`] (only
-//!   the leaves [`atomic`] and [`chars`]).
+//!   the leaves [`atomic`], [`chars`] and [`json`], for how messages name a
+//!   value's type).
 //! - [`guard`], [`atomic`], [`fetch`], [`chars`] and [`tree`] import nothing of the crate.
 //! - Every file the tool replaces is written through [`atomic`]; every URL
 //!   it reads is fetched through [`fetch`], whose limit bounds memory.
@@ -129,8 +131,9 @@
 //! - [`agent`] writes only `data/<game>/<locale>.json` of a game and locale
 //!   that `games.json` lists, inside `data/`, in canonical form, and only a
 //!   draft the check finds no error in; it never imports [`control`].
-//! - [`api`] and [`mcp`] import [`control`] and [`guard`] (and [`api`] the leaf [`json`], for how
-//!   errors name a value's type), never [`site`] or each other.
+//! - [`api`] and [`mcp`] import [`control`] and [`guard`] (and the leaf
+//!   [`json`], for how errors name a value's type), never [`site`] or each
+//!   other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
 //! - A build with any error writes nothing visible: files go into a staging
 //!   directory beside the output as they are finished (memory holds the
