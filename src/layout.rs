@@ -78,15 +78,6 @@ pub fn llms_games(text: &str) -> (Vec<String>, Vec<String>) {
     (ids, documents)
 }
 
-/// The announcements of the site's default locale.
-pub const ANNO_PATH: &str = "api/v1/anno.json";
-
-/// The announcements of `locale` (`api/v1/anno-en-US.json`), published for
-/// every locale, the site's default one too.
-pub fn anno_locale_path(locale: &str) -> String {
-    format!("{API_DIR}/anno-{locale}.json")
-}
-
 /// The home page.
 pub const HOME_PAGE: &str = "index.html";
 
@@ -131,6 +122,31 @@ pub fn activity_path(game: &Game, locale: &str, default_name: bool, ext: &str) -
 /// `api/v1/activity/<stem>.<ext>`.
 pub fn activity_file(stem: &str, ext: &str) -> String {
     format!("{ACTIVITY_DIR}/{stem}.{ext}")
+}
+
+/// The path of an announcements document (`ext` `json`) or its Atom feed
+/// (`ext` `atom`): `api/v1/anno.<ext>` for the site's default locale under
+/// its un-suffixed name (`default_name`), else `api/v1/anno-<locale>.<ext>`.
+pub fn announcements_path(locale: &str, default_name: bool, ext: &str) -> String {
+    if default_name {
+        format!("{API_DIR}/anno.{ext}")
+    } else {
+        format!("{API_DIR}/anno-{locale}.{ext}")
+    }
+}
+
+/// The locale of an announcements document's path, the inverse of
+/// [`announcements_path`] with `ext` `json`: `Some(None)` for the un-suffixed
+/// `api/v1/anno.json`, `Some(Some(locale))` for `api/v1/anno-<locale>.json`,
+/// `None` for any other path.
+pub fn announcements_locale_of(path: &str) -> Option<Option<&str>> {
+    if path == announcements_path("", true, "json") {
+        return Some(None);
+    }
+    let probe = announcements_path("\u{0}", false, "json");
+    let (prefix, suffix) = probe.split_once('\u{0}')?;
+    let locale = path.strip_prefix(prefix)?.strip_suffix(suffix)?;
+    (!locale.is_empty() && !locale.contains('/')).then_some(Some(locale))
 }
 
 /// The folder of a game's page in one locale, with a trailing slash:

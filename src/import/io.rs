@@ -147,12 +147,7 @@ fn regenerated(path: &str, games: &BTreeSet<String>) -> bool {
 /// The locale of an announcements path (`api/v1/anno.json`: `Some(None)`,
 /// `api/v1/anno-en-US.json`: `Some(Some("en-US"))`), `None` for any other.
 fn announcements_locale(path: &str) -> Option<Option<String>> {
-    if path == layout::ANNO_PATH {
-        return Some(None);
-    }
-    let name = path.strip_prefix(layout::API_DIR)?.strip_prefix('/')?;
-    let locale = name.strip_prefix("anno-")?.strip_suffix(".json")?;
-    (!locale.is_empty() && !locale.contains('/')).then(|| Some(locale.to_owned()))
+    layout::announcements_locale_of(path).map(|l| l.map(str::to_owned))
 }
 
 impl Gathered {
@@ -697,8 +692,12 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
     for w in &wanted {
         locales.extend(w.locale.iter().cloned());
     }
-    let mut extra = vec![layout::ANNO_PATH.to_owned()];
-    extra.extend(locales.iter().map(|l| layout::anno_locale_path(l)));
+    let mut extra = vec![layout::announcements_path("", true, "json")];
+    extra.extend(
+        locales
+            .iter()
+            .map(|l| layout::announcements_path(l, false, "json")),
+    );
     extra.extend(KNOWN_EXTRAS.iter().map(|p| (*p).to_owned()));
 
     let total = wanted.len() + extra.len();

@@ -40,8 +40,8 @@ pub fn diagnostics(root: &Path) -> anyhow::Result<Vec<Diagnostic>> {
     Ok(out)
 }
 
-fn json_problem(source: &SourceFile) -> Option<Diagnostic> {
-    validate::parse(source).err().map(|d| *d)
+fn json_problem(source: &SourceFile) -> Vec<Diagnostic> {
+    validate::parse(source).err().unwrap_or_default()
 }
 
 fn unpublishable(kept: &KeptFile, problem: &str) -> Diagnostic {

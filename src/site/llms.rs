@@ -38,7 +38,7 @@ pub fn render(games: &[GameOutput], announcements: bool) -> OutputFile {
         let _ = writeln!(
             out,
             "- [Announcements]({}): `{{\"id\", \"announcements\": [{{\"title\", \"content\"}}]}}`, newest first; clients show them again when `id` changes",
-            layout::url(layout::ANNO_PATH)
+            layout::url(&layout::announcements_path("", true, "json"))
         );
     }
     let _ = writeln!(out, "\n{GAMES_HEADING}\n");

@@ -579,7 +579,10 @@ pub(crate) fn render(
         .try_reduce(Tally::default, |a, b| Ok(a + b))?;
     // `llms.txt` last: it names what the build published, a kept
     // announcements document included.
-    let file = llms::render(&games, staging.holds(layout::ANNO_PATH));
+    let file = llms::render(
+        &games,
+        staging.holds(&layout::announcements_path("", true, "json")),
+    );
     let llms = run_part(
         Part {
             key: Key::new(
