@@ -4,6 +4,8 @@
 pub(crate) mod harness;
 // Issue 19: the backend as a child process (pids, kill, failed start, timeout).
 pub(crate) mod process;
+// Issue 38: the real backend's recorded answers behind the router, and beside the simulator.
+mod real;
 mod stream;
 // What the service's own web UI reads: status fields, its extra routes, log lines, form schemas.
 mod webui;
@@ -1227,7 +1229,10 @@ async fn literal_segments_match_in_any_case() {
     assert_eq!(api.get("/api/task/STATUS").await.data()["status"], "idle");
     assert_eq!(api.get("/API/configs").await.data(), &json!(["Default"]));
     assert_eq!(api.get("/api/CONFIGS/Default").await.status, StatusCode::OK);
-    api.get("/api/configs/default")
+    // Parameters are passed as sent; a configuration name is then one name
+    // in any letter case (issue 37), as on Windows, where the service runs.
+    assert_eq!(api.get("/api/configs/default").await.status, StatusCode::OK);
+    api.get("/api/configs/Nope")
         .await
         .assert_error(StatusCode::NOT_FOUND);
     let auth = api.post("/api/auth", json!({"token": "x"})).await;

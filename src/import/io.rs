@@ -495,7 +495,16 @@ fn from_site_folder(site: &Path, request: &Request) -> anyhow::Result<Gathered> 
                 .collect()
         }
     };
-    let games: BTreeSet<String> = wanted.values().map(|(game, _)| game.clone()).collect();
+    // Folders of the pages the build writes: each game's, and the home page
+    // of each locale (`<locale>/index.html`).
+    let mut games: BTreeSet<String> = wanted.values().map(|(game, _)| game.clone()).collect();
+    games.extend(wanted.values().filter_map(|(_, locale)| locale.clone()));
+    games.extend(
+        index
+            .iter()
+            .flatten()
+            .flat_map(|g| g.locales.iter().cloned()),
+    );
     for rel in files {
         if rel == layout::INDEX_PATH && index.is_some() {
             gathered.regenerated.push(rel);
