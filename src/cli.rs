@@ -398,6 +398,26 @@ pub struct ImportArgs {
     /// Request timeout in seconds (URL imports)
     #[arg(long, default_value_t = 20)]
     pub timeout: u64,
+    /// Keep the files the build does not generate (robots.txt, a legacy api/v1/activities.json, ...) in data/_files/, published as they are
+    #[arg(long)]
+    pub keep_unknown: bool,
+    /// Exit 0 even when files were found that are neither imported nor kept (they are still named)
+    #[arg(long)]
+    pub allow_skipped: bool,
+    /// Time zone of the imported games that neither games.json nor the index names: ZONE for all, GAME=ZONE for one (comma-separated, repeatable)
+    #[arg(long, value_delimiter = ',', value_parser = parse_time_zone)]
+    pub time_zone: Vec<(Option<String>, String)>,
+}
+
+/// `ZONE` or `GAME=ZONE`, with an IANA zone name.
+fn parse_time_zone(s: &str) -> Result<(Option<String>, String), String> {
+    let (game, zone) = match s.split_once('=') {
+        Some((game, zone)) => (Some(game.to_owned()), zone),
+        None => (None, s),
+    };
+    zone.parse::<chrono_tz::Tz>()
+        .map_err(|_| format!("`{zone}` is not an IANA time zone such as Asia/Tokyo"))?;
+    Ok((game, zone.to_owned()))
 }
 
 fn parse_now(s: &str) -> Result<crate::clock::Now, String> {

@@ -59,6 +59,8 @@ pub enum Code {
     Whitespace,
     /// The version starts after now: clients get it before it begins.
     UpcomingVersion,
+    /// A file of `data/_files/` that cannot be published verbatim.
+    KeptFile,
 }
 
 impl Code {
@@ -81,6 +83,7 @@ impl Code {
         Code::Stale,
         Code::Whitespace,
         Code::UpcomingVersion,
+        Code::KeptFile,
     ];
 
     /// The stable name every output format prints (`time-order`).
@@ -103,6 +106,7 @@ impl Code {
             Code::Stale => "stale",
             Code::Whitespace => "whitespace",
             Code::UpcomingVersion => "upcoming-version",
+            Code::KeptFile => "kept-file",
         }
     }
 }

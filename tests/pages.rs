@@ -108,6 +108,7 @@ fn fixture_game(time_zone: &str) -> GameOutput {
             locales: vec!["zh-CN".to_owned(), "en-US".to_owned()],
             default_locale: "zh-CN".to_owned(),
             data_source: Localized::One("https://example.org/news".to_owned()),
+            data_sources: None,
             time_zone: Some(time_zone.to_owned()),
             update_mode: None,
         },

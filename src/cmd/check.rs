@@ -94,8 +94,14 @@ pub(crate) fn report(
     diagnostics: &[Diagnostic],
     format: Format,
 ) -> std::io::Result<()> {
+    // A link is not followed to show a line: it may lead outside the root
+    // (a `kept-file` error says so).
     let source = |file: &str| {
-        std::fs::read(root.join(file))
+        let path = root.join(file);
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return None;
+        }
+        std::fs::read(path)
             .ok()
             .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
     };

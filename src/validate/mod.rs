@@ -508,6 +508,8 @@ fn known_keys(pointer: &str, registry: bool) -> Vec<&'static str> {
     if registry {
         if depth == 0 {
             vec!["$schema", "games"]
+        } else if depth >= 4 {
+            vec!["type", "url", "articleUrl", "script", "userAgent"]
         } else {
             vec![
                 "id",
@@ -515,6 +517,7 @@ fn known_keys(pointer: &str, registry: bool) -> Vec<&'static str> {
                 "locales",
                 "defaultLocale",
                 "dataSource",
+                "dataSources",
                 "timeZone",
                 "updateMode",
             ]
