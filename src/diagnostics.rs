@@ -76,6 +76,7 @@ impl Code {
         Code::GamesRegistry,
         Code::MissingFile,
         Code::OrphanFile,
+        Code::KeptFile,
         Code::OutsideVersion,
         Code::EndOfMinute,
         Code::Unsorted,
@@ -83,7 +84,6 @@ impl Code {
         Code::Stale,
         Code::Whitespace,
         Code::UpcomingVersion,
-        Code::KeptFile,
     ];
 
     /// The stable name every output format prints (`time-order`).
