@@ -18,7 +18,8 @@
 //! # Code map
 //!
 //! - `main.rs`: thin; parses the command line, runs it, maps errors to exit 2.
-//! - [`cli`]: clap types.
+//! - [`cli`]: clap types, and the re-export of `publish::store::Addressing`
+//!   that `publish --addressing` parses into.
 //! - [`cmd`]: one function per subcommand; glue only.
 //! - [`model`]: serde types of `games.json` and activity documents, and the
 //!   one rule for counting days ([`model::days`]); no I/O.
@@ -80,8 +81,10 @@
 //!   options and prints.
 //! - [`publish`]: a built site to S3-compatible storage: the pure plan
 //!   (`publish::plan`: local files and the store's manifest to ordered
-//!   uploads and removals) and the storage I/O (`publish::store`,
-//!   `object_store`). Never touches an object its manifest does not name.
+//!   uploads and removals), the storage I/O (`publish::store`,
+//!   `object_store`) and the refusal of a stale site (`publish::current`:
+//!   the site's documents and index must be what the checked data builds).
+//!   Never touches an object its manifest does not name.
 //! - [`control`]: the control-service core (the backend child process and
 //!   its line protocol as the real `sra-cli` speaks it (`control::protocol`,
 //!   its answers mapped to the contract's shapes; extensions and operator
