@@ -57,6 +57,11 @@ pub enum Code {
     Stale,
     /// Stray, control or invisible characters in a text field.
     Whitespace,
+    /// A link or image in an announcement's Markdown that is neither an
+    /// absolute http(s) URL, a site path (`/...`) nor an anchor (`#...`).
+    MarkdownLink,
+    /// Raw HTML in an announcement's Markdown (shown as text on the page).
+    MarkdownHtml,
 }
 
 impl Code {
@@ -78,6 +83,8 @@ impl Code {
         Code::LocaleParity,
         Code::Stale,
         Code::Whitespace,
+        Code::MarkdownLink,
+        Code::MarkdownHtml,
     ];
 
     /// The stable name every output format prints (`time-order`).
@@ -99,6 +106,8 @@ impl Code {
             Code::LocaleParity => "locale-parity",
             Code::Stale => "stale",
             Code::Whitespace => "whitespace",
+            Code::MarkdownLink => "markdown-link",
+            Code::MarkdownHtml => "markdown-html",
         }
     }
 }

@@ -154,6 +154,7 @@ pub mod json;
 pub mod layout;
 pub mod load;
 pub mod lsp;
+pub mod markdown;
 pub mod mcp;
 pub mod model;
 pub mod publish;

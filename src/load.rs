@@ -22,9 +22,13 @@ use serde_json::Value;
 
 use crate::diagnostics::{Code, Diagnostic, Severity, locate};
 use crate::model::Game;
-use crate::source::{LoadedFile, LoadedGame, Overlay, Project, SourceFile};
+use crate::source::{
+    LoadedFile, LoadedGame, Overlay, Project, SourceFile, announcements_locale,
+};
 
-pub use crate::source::{BUILTIN_ACTIVITY_SCHEMA, BUILTIN_GAMES_SCHEMA, REGISTRY_PATH};
+pub use crate::source::{
+    BUILTIN_ACTIVITY_SCHEMA, BUILTIN_ANNOUNCEMENTS_SCHEMA, BUILTIN_GAMES_SCHEMA, REGISTRY_PATH,
+};
 
 /// Opens `root`: reads the registry, the schemas and the list of data files.
 /// `Err` only when the root itself cannot be read.
@@ -68,6 +72,11 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
     let activity_schema =
         read_schema(root, "schema/activity.schema.json", BUILTIN_ACTIVITY_SCHEMA)?;
     let games_schema = read_schema(root, "schema/games.schema.json", BUILTIN_GAMES_SCHEMA)?;
+    let announcements_schema = read_schema(
+        root,
+        "schema/announcements.schema.json",
+        BUILTIN_ANNOUNCEMENTS_SCHEMA,
+    )?;
 
     Ok(Project {
         root: root.to_path_buf(),
@@ -75,6 +84,7 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
         data_files: list_data_files(root, overlay)?,
         activity_schema,
         games_schema,
+        announcements_schema,
         diagnostics,
     })
 }
@@ -110,6 +120,37 @@ pub fn load_game_with(root: &Path, game: &Game, overlay: &Overlay) -> LoadedGame
         files,
         diagnostics,
     }
+}
+
+/// Reads every announcements file the project lists
+/// (`data/_announcements/<name>.json`, in path order), with the encoding
+/// problems found; the validator says which names are not locales.
+pub fn load_announcements_with(
+    root: &Path,
+    project: &Project,
+    overlay: &Overlay,
+) -> (Vec<LoadedFile>, Vec<Diagnostic>) {
+    let mut files = Vec::new();
+    let mut diagnostics = Vec::new();
+    for path in &project.data_files {
+        let Some(locale) = announcements_locale(path) else {
+            continue;
+        };
+        let source = match read_source_with(root, path, overlay) {
+            Ok(source) => source,
+            Err(diagnostic) => {
+                diagnostics.push(*diagnostic);
+                None
+            }
+        };
+        files.push(LoadedFile {
+            locale: locale.to_owned(),
+            path: path.clone(),
+            exists: true,
+            source,
+        });
+    }
+    (files, diagnostics)
 }
 
 /// Reads `rel` under `root` as text. `Ok(None)` when the file does not exist;

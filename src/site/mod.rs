@@ -40,8 +40,8 @@ use sha2::{Digest, Sha256};
 use crate::diagnostics::{self, Diagnostic};
 use crate::layout;
 use crate::load;
-use crate::model::{ActivityDocument, Game, Registry, parse_time, to_pretty};
-use crate::source::{Overlay, REGISTRY_PATH};
+use crate::model::{ActivityDocument, Announcements, Game, Registry, parse_time, to_pretty};
+use crate::source::{Overlay, REGISTRY_PATH, announcements_locale};
 use crate::validate::{self, CheckedGame, Validator};
 
 pub use cache::CacheSalt;
@@ -225,6 +225,12 @@ pub struct Checked {
     pub diagnostics: Vec<Diagnostic>,
     /// The activity schema the tree was checked against (published as is).
     pub activity_schema: serde_json::Value,
+    /// Every announcements file (`data/_announcements/<locale>.json`), in
+    /// path order, with its document when kept; its diagnostics are in
+    /// `diagnostics`.
+    pub announcements: Vec<validate::CheckedAnnouncements>,
+    /// The announcements schema the files were checked against (published as is).
+    pub announcements_schema: serde_json::Value,
 }
 
 impl Checked {
@@ -267,13 +273,20 @@ fn check_games(
     let project = load::open_with(root, overlay)?;
     let validator = Validator::new(&project)?;
     let (games, mut all) = validator.registry(&project);
-    let checked: Vec<CheckedGame> = games
-        .par_iter()
-        .map(|game| {
-            let loaded = load::load_game_with(root, game, overlay);
-            validator.game(&loaded, options, keep_documents)
-        })
-        .collect();
+    let (mut announcements, checked) = rayon::join(
+        || check_announcements(root, &project, &validator, overlay, keep_documents),
+        || -> Vec<CheckedGame> {
+            games
+                .par_iter()
+                .map(|game| {
+                    let loaded = load::load_game_with(root, game, overlay);
+                    validator.game(&loaded, options, keep_documents)
+                })
+                .collect()
+        },
+    );
+    all.append(&mut announcements.1);
+    let announcements = announcements.0;
     let mut games = Vec::with_capacity(checked.len());
     for mut game in checked {
         all.append(&mut game.diagnostics);
@@ -284,7 +297,30 @@ fn check_games(
         games,
         diagnostics: all,
         activity_schema: project.activity_schema,
+        announcements,
+        announcements_schema: project.announcements_schema,
     })
+}
+
+/// Loads and checks every announcements file of the project: the checked
+/// files (their diagnostics moved out) and every diagnostic.
+pub(crate) fn check_announcements(
+    root: &Path,
+    project: &crate::source::Project,
+    validator: &Validator,
+    overlay: &Overlay,
+    keep_documents: bool,
+) -> (Vec<validate::CheckedAnnouncements>, Vec<Diagnostic>) {
+    let (files, mut all) = load::load_announcements_with(root, project, overlay);
+    let checked = files
+        .iter()
+        .map(|file| {
+            let mut checked = validator.announcements(file, keep_documents);
+            all.append(&mut checked.diagnostics);
+            checked
+        })
+        .collect();
+    (checked, all)
 }
 
 /// The canonical text of the source file `path` (`games.json` or a data
@@ -295,6 +331,10 @@ pub fn canonical_text(path: &str, text: &str) -> Option<String> {
         serde_json::from_str::<Registry>(text)
             .ok()
             .map(|r| r.to_canonical())
+    } else if announcements_locale(path).is_some() {
+        serde_json::from_str::<Announcements>(text)
+            .ok()
+            .map(|a| a.to_canonical(true))
     } else {
         serde_json::from_str::<ActivityDocument>(text)
             .ok()

@@ -465,13 +465,15 @@ fn lead_marks(chunk: &[u8]) -> u32 {
 pub fn invisible(node: &Node<'_>, key: Option<&str>, report: &mut Reporter<'_>) {
     match &node.value {
         Json::String(text) => {
-            if !may_hold_invisible(text, key == Some("description")) {
+            // Line breaks belong in an activity's description and an announcement's content.
+            let multiline = matches!(key, Some("description" | "content"));
+            if !may_hold_invisible(text, multiline) {
                 return;
             }
             let field = key.unwrap_or("the value");
             let raw = report.source(node.start + 1, node.end.saturating_sub(1));
             for (index, c) in text.chars().enumerate() {
-                if c == '\n' && key == Some("description") {
+                if c == '\n' && multiline {
                     continue;
                 }
                 let Some(class) = invisible_class(c) else {
@@ -749,7 +751,9 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
     // Orphans: files no game lists. Reported in the orphan file itself.
     let mut orphans = BTreeSet::new();
     for path in data_files {
-        if listed.contains(path) {
+        // Folders of `data/` starting with `_` are never games: the
+        // announcements (checked on their own) and the verbatim files.
+        if listed.contains(path) || path.starts_with("data/_") {
             continue;
         }
         orphans.insert(path.clone());
