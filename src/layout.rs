@@ -26,6 +26,13 @@ pub const INDEX_PATH: &str = "api/v1/games.json";
 /// The published JSON Schema of an activity document.
 pub const SCHEMA_PATH: &str = "api/v1/schema/activity.json";
 
+/// The published JSON Schema of the announcements document.
+pub const ANNOUNCEMENTS_SCHEMA_PATH: &str = "api/v1/schema/announcements.json";
+
+/// The folder of the announcements pages (a game id it would shadow is
+/// refused by the registry rules).
+pub const ANNOUNCEMENTS_PAGE_DIR: &str = "announcements";
+
 /// The home page.
 pub const HOME_PAGE: &str = "index.html";
 
@@ -70,6 +77,28 @@ pub fn activity_path(game: &Game, locale: &str, default_name: bool, ext: &str) -
 /// `api/v1/activity/<stem>.<ext>`.
 pub fn activity_file(stem: &str, ext: &str) -> String {
     format!("{ACTIVITY_DIR}/{stem}.{ext}")
+}
+
+/// The path of an announcements document (`ext` `json`) or its Atom feed
+/// (`ext` `atom`): `api/v1/anno.<ext>` for the site's default locale under
+/// its un-suffixed name (`default_name`), else `api/v1/anno-<locale>.<ext>`.
+pub fn announcements_path(locale: &str, default_name: bool, ext: &str) -> String {
+    if default_name {
+        format!("{API_DIR}/anno.{ext}")
+    } else {
+        format!("{API_DIR}/anno-{locale}.{ext}")
+    }
+}
+
+/// The folder of the announcements page of `locale`, with a trailing
+/// slash: `announcements/` for the site's default locale, else
+/// `announcements/<locale>/`. The page is its [`DIRECTORY_INDEX`].
+pub fn announcements_page_dir(locale: &str, is_default: bool) -> String {
+    if is_default {
+        format!("{ANNOUNCEMENTS_PAGE_DIR}/")
+    } else {
+        format!("{ANNOUNCEMENTS_PAGE_DIR}/{locale}/")
+    }
 }
 
 /// The folder of a game's page in one locale, with a trailing slash:
@@ -148,6 +177,7 @@ pub const KINDS: &[FileKind] = &[
     kind(&["js", "mjs"], "text/javascript; charset=utf-8", true),
     kind(&["txt"], "text/plain; charset=utf-8", true),
     kind(&["xml"], "application/xml; charset=utf-8", true),
+    kind(&["atom"], "application/atom+xml; charset=utf-8", true),
     kind(
         &["webmanifest"],
         "application/manifest+json; charset=utf-8",
@@ -246,6 +276,35 @@ fn content_hashed(name: &str) -> bool {
 #[serde(rename_all = "camelCase")]
 pub struct Index {
     pub games: Vec<IndexGame>,
+    /// The announcements documents, one per locale (absent from an index
+    /// of a site without them, and from older builds).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub announcements: Vec<IndexAnnouncements>,
+}
+
+/// One published announcements document and its feed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IndexAnnouncements {
+    #[serde(default)]
+    pub locale: String,
+    /// The un-suffixed `anno.json` of the site's default locale.
+    #[serde(default)]
+    pub default: bool,
+    /// Site-absolute URL of the document (`/api/v1/anno.json`).
+    #[serde(default)]
+    pub path: String,
+    /// Site-absolute URL of its Atom feed.
+    #[serde(default)]
+    pub feed: String,
+    /// The document's `id`, which clients compare with the last one shown.
+    #[serde(default)]
+    pub id: u64,
+    /// Hex sha256 of the document's bytes.
+    #[serde(default)]
+    pub sha256: String,
+    #[serde(default)]
+    pub bytes: u64,
 }
 
 /// One game of the index, with its registry entry's public fields and the
@@ -358,6 +417,7 @@ mod tests {
     fn an_index_from_elsewhere_needs_only_ids() {
         let index = Index::parse(br#"{"games":[{"id":"ww","files":[{"locale":"en","path":"/api/v1/activity/ww.json"}]}]}"#).unwrap();
         assert_eq!(index.documents(), ["api/v1/activity/ww.json"]);
+        assert!(index.announcements.is_empty());
         assert!(Index::parse(b"[]").is_err());
     }
 }

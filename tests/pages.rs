@@ -417,7 +417,7 @@ fn calendars_of_a_dst_zone_describe_both_offsets() {
 
 #[test]
 fn headers_give_the_api_cors_and_every_path_one_cache_policy() {
-    let headers = render_headers(&[fixture_game("Asia/Shanghai")]);
+    let headers = render_headers(&[fixture_game("Asia/Shanghai")], &[]);
     assert_eq!(headers.path, "_headers");
     let text = String::from_utf8(headers.bytes).expect("UTF-8");
     insta::assert_snapshot!("headers", text);
@@ -476,7 +476,7 @@ fn precompressed_siblings_round_trip_and_only_when_smaller() {
             path: "cover.png".into(),
             bytes: vec![b'a'; 4096],
         },
-        render_headers(&[]),
+        render_headers(&[], &[]),
     ];
     add_precompressed(&mut files, Compression::Max);
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();

@@ -17,6 +17,7 @@
 //! swapped in with a rename at the end. Times are parsed once, into
 //! [`DocumentTimes`], when a document enters the plan.
 
+pub mod announcements;
 pub mod cache;
 pub mod diff;
 pub mod ics;
@@ -567,8 +568,31 @@ pub(crate) fn render(
         summaries.push(summary);
     }
     let games: Vec<GameOutput> = summaries.iter().map(|s| s.game.clone()).collect();
-    let shared = [
-        (index_file(&summaries), false),
+    // The announcements, checked again with their documents kept.
+    let (boards, announced) =
+        check_announcements(root, &project, &validator, &Overlay::new(), true);
+    anyhow::ensure!(
+        !announced.iter().any(Diagnostic::is_error),
+        "the announcements changed during the build; build again"
+    );
+    let site_locale = crate::model::announcements::site_locale(&registry);
+    let boards = announcements::boards(&boards, site_locale);
+    let mut shared = Vec::new();
+    let mut index_entries = Vec::new();
+    for board in &boards {
+        let json = board.to_json();
+        let sha256 = hex::encode(Sha256::digest(&json));
+        index_entries.extend(announcements::index_entries(board, &sha256, json.len()));
+        for file in announcements::json_files(board, &json) {
+            shared.push((file, false));
+        }
+        for file in announcements::feed_files(board, how.now) {
+            shared.push((file, true));
+        }
+        shared.push((announcements::render_page(board, &boards)?, false));
+    }
+    shared.extend([
+        (index_file(&summaries, index_entries), false),
         (
             OutputFile {
                 path: layout::SCHEMA_PATH.to_owned(),
@@ -576,10 +600,20 @@ pub(crate) fn render(
             },
             false,
         ),
-        (pages::render_index(&games, how.now)?, true),
+        (
+            OutputFile {
+                path: layout::ANNOUNCEMENTS_SCHEMA_PATH.to_owned(),
+                bytes: to_pretty(&checked.announcements_schema).into_bytes(),
+            },
+            false,
+        ),
+        (
+            pages::render_index(&games, how.now, announcements::home_link(&boards))?,
+            true,
+        ),
         (pages::render_not_found()?, false),
-        (publish::render_headers(&games), false),
-    ];
+        (publish::render_headers(&games, &boards), false),
+    ]);
     let compression = how.compression.cache_key();
     let parts: Vec<Part<'_>> = shared
         .into_iter()
@@ -813,7 +847,10 @@ fn doc_api_files(game: &GameOutput, doc: &LocaleDocument, bytes: &[u8]) -> Vec<O
 }
 
 /// `api/v1/games.json` ([`layout::Index`]): what a client needs to find every file.
-fn index_file(games: &[GameSummary]) -> OutputFile {
+fn index_file(
+    games: &[GameSummary],
+    announcements: Vec<layout::IndexAnnouncements>,
+) -> OutputFile {
     let mut entries = Vec::new();
     for GameSummary { game, digests } in games {
         let Some(default) = game.documents.iter().find(|d| d.is_default) else {
@@ -853,6 +890,9 @@ fn index_file(games: &[GameSummary]) -> OutputFile {
     }
     OutputFile {
         path: layout::INDEX_PATH.to_owned(),
-        bytes: to_pretty(&layout::Index { games: entries }).into_bytes(),
+        bytes: to_pretty(&layout::Index {
+            games: entries,
+            announcements,
+        }).into_bytes(),
     }
 }

@@ -21,7 +21,7 @@ use crate::model::{Activity, Game};
 /// Renders `index.html`, `<game>/index.html` (default locale),
 /// `<game>/<locale>/index.html` (the other locales) and `404.html`.
 pub fn render_pages(games: &[GameOutput], now: NaiveDateTime) -> anyhow::Result<Vec<OutputFile>> {
-    let mut files = vec![render_index(games, now)?];
+    let mut files = vec![render_index(games, now, None)?];
     for game in games {
         files.extend(render_game_pages(game, now)?);
     }
@@ -29,9 +29,15 @@ pub fn render_pages(games: &[GameOutput], now: NaiveDateTime) -> anyhow::Result<
     Ok(files)
 }
 
-/// `index.html`: every game's summary.
-pub fn render_index(games: &[GameOutput], now: NaiveDateTime) -> anyhow::Result<OutputFile> {
+/// `index.html`: every game's summary, and a link to the announcements
+/// when the site has them.
+pub fn render_index(
+    games: &[GameOutput],
+    now: NaiveDateTime,
+    announcements: Option<super::announcements::HomeLink>,
+) -> anyhow::Result<OutputFile> {
     let index = IndexView {
+        announcements,
         lang: "en",
         ui: &EN,
         root: "",
@@ -100,19 +106,23 @@ pub fn fingerprint() -> String {
 }
 
 /// The templates, compiled into the binary.
-const TEMPLATES: [(&str, &str); 6] = [
+const TEMPLATES: [(&str, &str); 7] = [
     ("base.html", include_str!("templates/base.html")),
     ("activity.html", include_str!("templates/activity.html")),
     ("index.html", include_str!("templates/index.html")),
     ("game.html", include_str!("templates/game.html")),
     ("404.html", include_str!("templates/404.html")),
+    (
+        "announcements.html",
+        include_str!("templates/announcements.html"),
+    ),
     ("style.css", include_str!("templates/style.css")),
 ];
 
 /// UI strings of one language. Only zh-CN and English exist; every other
 /// locale falls back to English.
 #[derive(Debug, Serialize)]
-struct Ui {
+pub(super) struct Ui {
     site_title: &'static str,
     skip: &'static str,
     home: &'static str,
@@ -227,7 +237,7 @@ const ZH: Ui = Ui {
 };
 
 /// The UI strings for a page in `locale`: Chinese for `zh*`, English otherwise.
-fn ui_for(locale: &str) -> &'static Ui {
+pub(super) fn ui_for(locale: &str) -> &'static Ui {
     if locale.to_ascii_lowercase().starts_with("zh") {
         &ZH
     } else {
@@ -242,6 +252,8 @@ fn is_zh(locale: &str) -> bool {
 
 #[derive(Debug, Serialize)]
 struct IndexView {
+    /// The link block to the announcements page and feed.
+    announcements: Option<super::announcements::HomeLink>,
     lang: &'static str,
     ui: &'static Ui,
     root: &'static str,
@@ -435,6 +447,16 @@ pub fn escape_html(text: &str) -> String {
     out
 }
 
+/// Renders `template` with `view` into the file at `path` (for the
+/// announcements pages, which keep their views in their own module).
+pub(super) fn render_view<S: Serialize>(
+    template: &str,
+    path: &str,
+    view: &S,
+) -> anyhow::Result<OutputFile> {
+    render(environment()?, template, path, view)
+}
+
 fn render<S: Serialize>(
     env: &Environment<'_>,
     template: &str,
@@ -462,7 +484,7 @@ fn api_file(game: &Game, doc: &LocaleDocument, ext: &str) -> String {
 }
 
 /// The name of a language in itself, for language links.
-fn language_name(locale: &str) -> String {
+pub(super) fn language_name(locale: &str) -> String {
     match locale {
         "zh-CN" | "zh-Hans" | "zh" => "简体中文".to_owned(),
         "zh-TW" | "zh-HK" | "zh-Hant" => "繁體中文".to_owned(),

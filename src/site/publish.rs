@@ -21,7 +21,7 @@ use crate::layout::{self, API_CACHE, PAGE_CACHE, is_text};
 /// since a pattern cannot select by extension on every host), the page cache
 /// policy on the pages of each game, the index and the 404 page, and the
 /// security headers on everything.
-pub fn render_headers(games: &[GameOutput]) -> OutputFile {
+pub fn render_headers(games: &[GameOutput], boards: &[super::announcements::Board]) -> OutputFile {
     let mut out = String::new();
     out.push_str(
         "# Response headers for Netlify and Cloudflare Pages; written by `activity-site build`.\n",
@@ -53,9 +53,25 @@ pub fn render_headers(games: &[GameOutput]) -> OutputFile {
         layout::url(layout::NOT_FOUND_PAGE),
     ]
     .into_iter()
-    .chain(games.iter().map(|g| format!("/{}/*", g.game.id)));
+    .chain(games.iter().map(|g| format!("/{}/*", g.game.id)))
+    .chain(
+        (!boards.is_empty())
+            .then(|| format!("/{}/*", layout::ANNOUNCEMENTS_PAGE_DIR)),
+    );
     for path in page_rules {
         rule(&mut out, &path, &[("Cache-Control", PAGE_CACHE)]);
+    }
+    // Hosts guess a type from the extension and few know `.atom`: say it.
+    for board in boards {
+        let names: &[bool] = if board.is_default { &[true, false] } else { &[false] };
+        for &default_name in names {
+            let feed = layout::announcements_path(&board.locale, default_name, "atom");
+            rule(
+                &mut out,
+                &layout::url(&feed),
+                &[("Content-Type", layout::content_type(&feed))],
+            );
+        }
     }
     // Drop the blank line after the last rule, keep one trailing newline.
     let trimmed = out.trim_end().len();

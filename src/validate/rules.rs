@@ -663,6 +663,17 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                     )),
                 );
             }
+            if id == crate::layout::ANNOUNCEMENTS_PAGE_DIR {
+                report.value(
+                    &format!("{base}/id"),
+                    Code::GamesRegistry,
+                    Error,
+                    format!("the game id `{id}` is taken by the announcements pages"),
+                    Some(format!(
+                        "choose another id, such as `{id}-game`: the site publishes its announcements at /{id}/"
+                    )),
+                );
+            }
             if let Some(first) = ids.insert(id, i) {
                 report.value(
                     &format!("{base}/id"),
