@@ -30,13 +30,16 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
         .cloned()
         .collect();
 
-    // The registry and every data file it lists, as the check found them.
-    let sources = std::iter::once(REGISTRY_PATH.to_owned()).chain(
-        checked
-            .games
-            .iter()
-            .flat_map(|g| g.game.locales.iter().map(|locale| g.game.data_path(locale))),
-    );
+    // The registry, every data file it lists and every announcements file,
+    // as the check found them.
+    let sources = std::iter::once(REGISTRY_PATH.to_owned())
+        .chain(
+            checked
+                .games
+                .iter()
+                .flat_map(|g| g.game.locales.iter().map(|locale| g.game.data_path(locale))),
+        )
+        .chain(checked.announcements.iter().map(|a| a.path.clone()));
     let mut formatted = 0;
     let mut changed = Vec::new();
     for path in sources.filter(|path| !broken.contains(path.as_str())) {
