@@ -57,3 +57,6 @@ mod lsp;
 
 // `activity-site mcp` over stdio: drafts checked in place, clean ones written canonically, nothing outside.
 mod agent;
+
+// Issue 30: the announcements boards: diagnostics, fmt, status, build, page and feed.
+mod announcements;
