@@ -22,9 +22,7 @@ use serde_json::Value;
 
 use crate::diagnostics::{Code, Diagnostic, Severity, locate};
 use crate::model::Game;
-use crate::source::{
-    LoadedFile, LoadedGame, Overlay, Project, SourceFile, announcements_locale,
-};
+use crate::source::{LoadedFile, LoadedGame, Overlay, Project, SourceFile, announcements_locale};
 
 pub use crate::source::{
     BUILTIN_ACTIVITY_SCHEMA, BUILTIN_ANNOUNCEMENTS_SCHEMA, BUILTIN_GAMES_SCHEMA, REGISTRY_PATH,

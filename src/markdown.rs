@@ -34,7 +34,8 @@ pub fn scan(text: &str) -> Vec<(Finding, std::ops::Range<usize>)> {
     let mut in_block = false;
     for (event, range) in Parser::new_ext(text, options()).into_offset_iter() {
         match event {
-            Event::Start(Tag::Link { dest_url, .. }) | Event::Start(Tag::Image { dest_url, .. })
+            Event::Start(Tag::Link { dest_url, .. })
+            | Event::Start(Tag::Image { dest_url, .. })
                 if !link_allowed(&dest_url) =>
             {
                 let image = text.get(range.clone()).is_some_and(|s| s.starts_with('!'));
@@ -169,7 +170,9 @@ mod tests {
         let found = scan(text);
         assert_eq!(found.len(), 4, "{found:?}");
         let (link, at) = &found[0];
-        assert!(matches!(link, Finding::Link { dest, image: false } if dest == "javascript:alert(1)"));
+        assert!(
+            matches!(link, Finding::Link { dest, image: false } if dest == "javascript:alert(1)")
+        );
         assert_eq!(&text[at.clone()], "javascript:alert(1)");
         assert_eq!(&text[found[1].1.clone()], "<b>");
         assert!(matches!(&found[3].0, Finding::Html { html } if html.starts_with("<div>")));

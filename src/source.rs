@@ -20,8 +20,7 @@ pub const BUILTIN_ACTIVITY_SCHEMA: &str = include_str!("../schema/activity.schem
 pub const BUILTIN_GAMES_SCHEMA: &str = include_str!("../schema/games.schema.json");
 
 /// The announcements schema shipped with the binary, used when the root has none.
-pub const BUILTIN_ANNOUNCEMENTS_SCHEMA: &str =
-    include_str!("../schema/announcements.schema.json");
+pub const BUILTIN_ANNOUNCEMENTS_SCHEMA: &str = include_str!("../schema/announcements.schema.json");
 
 /// Path of the registry, relative to the root.
 pub const REGISTRY_PATH: &str = "games.json";

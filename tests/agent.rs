@@ -130,7 +130,10 @@ fn drafts_are_checked_in_place_and_only_clean_ones_are_written_canonically() {
 fn announcements_drafts_get_checks_diagnostics_and_clean_ones_are_written() {
     for case in crate::announcements::announcement_fixtures() {
         let (root, expected) = crate::announcements::check_diagnostics(&case);
-        let Some(file) = expected.first().map(|d| d["file"].as_str().unwrap().to_owned()) else {
+        let Some(file) = expected
+            .first()
+            .map(|d| d["file"].as_str().unwrap().to_owned())
+        else {
             continue;
         };
         let Some(locale) = file
@@ -148,7 +151,12 @@ fn announcements_drafts_get_checks_diagnostics_and_clean_ones_are_written() {
             json!({"locale": locale, "text": text}),
         );
         assert!(!error, "{checked:#}");
-        assert_eq!(checked["diagnostics"], json!(expected), "{}", case.display());
+        assert_eq!(
+            checked["diagnostics"],
+            json!(expected),
+            "{}",
+            case.display()
+        );
     }
 
     let root = fixture_root(None);
@@ -162,7 +170,10 @@ fn announcements_drafts_get_checks_diagnostics_and_clean_ones_are_written() {
     assert!(!error, "{written:#}");
     assert_eq!(written["written"], true);
     let on_disk = std::fs::read_to_string(root.path().join(board)).unwrap();
-    assert_eq!(on_disk, format!("{}\n", serde_json::to_string_pretty(&draft).unwrap()));
+    assert_eq!(
+        on_disk,
+        format!("{}\n", serde_json::to_string_pretty(&draft).unwrap())
+    );
     let (read, _) = agent.call("read_announcements", json!({"locale": "en-US"}));
     assert_eq!(read["text"], on_disk.as_str());
 
@@ -173,7 +184,10 @@ fn announcements_drafts_get_checks_diagnostics_and_clean_ones_are_written() {
         json!({"locale": "en-US", "text": same_id.to_string()}),
     );
     assert!(
-        written["changes"].as_str().unwrap().contains("raise `id` to 2"),
+        written["changes"]
+            .as_str()
+            .unwrap()
+            .contains("raise `id` to 2"),
         "{written:#}"
     );
 

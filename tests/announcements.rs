@@ -26,7 +26,9 @@ pub fn announcement_fixtures() -> Vec<std::path::PathBuf> {
 /// The base tree with the real-shape boards (zh-CN, the site's default
 /// locale, and en-US).
 fn real_root() -> tempfile::TempDir {
-    fixture_root(Some(&crate_root().join("tests/fixtures/announcements/real")))
+    fixture_root(Some(
+        &crate_root().join("tests/fixtures/announcements/real"),
+    ))
 }
 
 fn json_file(path: &Path) -> Value {
@@ -96,13 +98,21 @@ fn a_board_of_the_real_shape_builds_anno_json_equal_to_it() {
     let mut last = 0;
     for item in zh["announcements"].as_array().unwrap() {
         let title = item["title"].as_str().unwrap();
-        let at = page.find(title).unwrap_or_else(|| panic!("`{title}` not on the page"));
+        let at = page
+            .find(title)
+            .unwrap_or_else(|| panic!("`{title}` not on the page"));
         assert!(at > last, "`{title}` out of order");
         last = at;
-        assert!(feed.contains(&format!("<title>{title}</title>")), "`{title}` not in the feed");
+        assert!(
+            feed.contains(&format!("<title>{title}</title>")),
+            "`{title}` not in the feed"
+        );
     }
     assert_eq!(feed.matches("<entry>").count(), 4);
-    assert!(page.contains("<h3>主要更新内容:</h3>"), "Markdown is rendered");
+    assert!(
+        page.contains("<h3>主要更新内容:</h3>"),
+        "Markdown is rendered"
+    );
     assert!(page.contains(r#"<a href="https://starrailassistant.top" rel="noopener noreferrer">"#));
     let en_page = std::fs::read_to_string(site.join("announcements/en-US/index.html")).unwrap();
     assert!(en_page.contains("2.23 release notes"));
@@ -111,7 +121,9 @@ fn a_board_of_the_real_shape_builds_anno_json_equal_to_it() {
     let home = std::fs::read_to_string(site.join("index.html")).unwrap();
     assert!(home.contains(r#"<a href="announcements/">"#), "{home}");
     let headers = std::fs::read_to_string(site.join("_headers")).unwrap();
-    assert!(headers.contains("/api/v1/anno.atom\n  Content-Type: application/atom+xml; charset=utf-8"));
+    assert!(
+        headers.contains("/api/v1/anno.atom\n  Content-Type: application/atom+xml; charset=utf-8")
+    );
     assert!(headers.contains("/announcements/*\n  Cache-Control:"));
 }
 
@@ -131,8 +143,15 @@ fn a_script_or_a_javascript_link_never_reaches_the_page_or_the_feed() {
 }
 "#;
     std::fs::write(board.join("zh-CN.json"), hostile).unwrap();
-    let output = run(root.path(), &["build", "--now", FIXTURE_NOW, "--out", "site"]);
-    assert!(output.status.success(), "raw HTML is a warning: {}", stderr(&output));
+    let output = run(
+        root.path(),
+        &["build", "--now", FIXTURE_NOW, "--out", "site"],
+    );
+    assert!(
+        output.status.success(),
+        "raw HTML is a warning: {}",
+        stderr(&output)
+    );
     assert!(stderr(&output).contains("warning[markdown-html]"));
     let site = root.path().join("site");
     let page = std::fs::read_to_string(site.join("announcements/index.html")).unwrap();
@@ -161,7 +180,10 @@ fn a_script_or_a_javascript_link_never_reaches_the_page_or_the_feed() {
             }
         }
     }
-    assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "shown as text");
+    assert!(
+        page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "shown as text"
+    );
     assert!(page.contains(r#"href="https://example.org""#));
 
     // A Markdown link to `javascript:` is an error: nothing is built.
@@ -170,7 +192,10 @@ fn a_script_or_a_javascript_link_never_reaches_the_page_or_the_feed() {
         hostile.replace("(https://example.org)", "(javascript:alert(4))"),
     )
     .unwrap();
-    let output = run(root.path(), &["build", "--now", FIXTURE_NOW, "--out", "site2"]);
+    let output = run(
+        root.path(),
+        &["build", "--now", FIXTURE_NOW, "--out", "site2"],
+    );
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     assert!(stderr(&output).contains("error[markdown-link]"));
     assert!(!root.path().join("site2").exists());
@@ -191,23 +216,35 @@ fn fmt_leaves_a_canonical_board_alone_and_refuses_one_with_errors() {
     let canonical = std::fs::read_to_string(&en).unwrap();
     let output = run(root.path(), &["fmt", "--now", FIXTURE_NOW]);
     assert!(output.status.success(), "{}", stderr(&output));
-    assert_eq!(std::fs::read_to_string(&en).unwrap(), canonical, "left alone");
+    assert_eq!(
+        std::fs::read_to_string(&en).unwrap(),
+        canonical,
+        "left alone"
+    );
     // The zh-CN board writes its astral characters as escapes: rewritten as text, same JSON.
     let zh = root.path().join("data/_announcements/zh-CN.json");
     assert!(stdout(&output).contains("reformatted data/_announcements/zh-CN.json"));
     assert_eq!(
         json_file(&zh),
-        json_file(&crate_root().join("tests/fixtures/announcements/real/data/_announcements/zh-CN.json"))
+        json_file(
+            &crate_root().join("tests/fixtures/announcements/real/data/_announcements/zh-CN.json")
+        )
     );
     let again = run(root.path(), &["fmt", "--check", "--now", FIXTURE_NOW]);
     assert!(again.status.success(), "{}", stderr(&again));
 
     // Not canonical and with an error: refused, untouched.
-    let broken = canonical.replace("\"id\": 3", "\"id\": -3").replace("\n  ", "\n    ");
+    let broken = canonical
+        .replace("\"id\": 3", "\"id\": -3")
+        .replace("\n  ", "\n    ");
     std::fs::write(&en, &broken).unwrap();
     let output = run(root.path(), &["fmt", "--now", FIXTURE_NOW]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("left 1 file with errors unchanged"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("left 1 file with errors unchanged"),
+        "{}",
+        stderr(&output)
+    );
     assert_eq!(std::fs::read_to_string(&en).unwrap(), broken);
 }
 
@@ -218,8 +255,14 @@ fn status_names_each_board_its_id_and_when_it_last_changed() {
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     assert!(text.contains("ANNOUNCEMENTS  ID  COUNT  CHANGED"), "{text}");
-    let zh = text.lines().find(|l| l.starts_with("zh-CN ")).expect("zh-CN row");
-    assert!(zh.contains(" 28 ") && zh.contains(" 4 ") && zh.ends_with("ok"), "{zh}");
+    let zh = text
+        .lines()
+        .find(|l| l.starts_with("zh-CN "))
+        .expect("zh-CN row");
+    assert!(
+        zh.contains(" 28 ") && zh.contains(" 4 ") && zh.ends_with("ok"),
+        "{zh}"
+    );
     // A temporary folder is in no git work tree: the file's time.
     assert!(zh.contains("(file time)"), "{zh}");
 }
@@ -228,6 +271,9 @@ fn status_names_each_board_its_id_and_when_it_last_changed() {
 pub fn check_diagnostics(case: &Path) -> (tempfile::TempDir, Vec<Value>) {
     let root = fixture_root(Some(case));
     let (_, report) = check_json(root.path(), FIXTURE_NOW);
-    let found = report["diagnostics"].as_array().expect("diagnostics").clone();
+    let found = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .clone();
     (root, found)
 }

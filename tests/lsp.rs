@@ -643,7 +643,10 @@ fn the_live_check_equals_check_and_checks_only_what_changed() {
 fn announcements_boards_get_checks_diagnostics() {
     for case in crate::announcements::announcement_fixtures() {
         let (root, expected) = crate::announcements::check_diagnostics(&case);
-        let Some(file) = expected.first().map(|d| d["file"].as_str().unwrap().to_owned()) else {
+        let Some(file) = expected
+            .first()
+            .map(|d| d["file"].as_str().unwrap().to_owned())
+        else {
             continue;
         };
         let text = std::fs::read_to_string(root.path().join(&file)).unwrap();

@@ -405,7 +405,10 @@ fn board_changes(before: Option<&[u8]>, canonical: &str) -> String {
             after.announcements.len()
         ),
         (Some(before), Some(after)) if before.announcements == after.announcements => {
-            format!("the announcements are unchanged (id {} -> {})", before.id, after.id)
+            format!(
+                "the announcements are unchanged (id {} -> {})",
+                before.id, after.id
+            )
         }
         (Some(before), Some(after)) if after.id <= before.id => format!(
             "the announcements changed but `id` did not go up ({} -> {}): clients will not show the new text; raise `id` to {} and write again",

@@ -98,8 +98,16 @@ pub fn index_entries(board: &Board, sha256: &str, bytes: usize) -> Vec<layout::I
         .map(|&default_name| layout::IndexAnnouncements {
             locale: board.locale.clone(),
             default: default_name,
-            path: layout::url(&layout::announcements_path(&board.locale, default_name, "json")),
-            feed: layout::url(&layout::announcements_path(&board.locale, default_name, "atom")),
+            path: layout::url(&layout::announcements_path(
+                &board.locale,
+                default_name,
+                "json",
+            )),
+            feed: layout::url(&layout::announcements_path(
+                &board.locale,
+                default_name,
+                "atom",
+            )),
             id: board.document.id,
             sha256: sha256.to_owned(),
             bytes: bytes as u64,
@@ -332,7 +340,12 @@ pub fn feed(board: &Board, default_name: bool, now: NaiveDateTime) -> String {
         out.push_str("  <entry>\n");
         out.push_str(&format!(
             "    <id>{}</id>\n",
-            urn(&["activity-site announcement", &board.locale, &a.title, &a.content])
+            urn(&[
+                "activity-site announcement",
+                &board.locale,
+                &a.title,
+                &a.content
+            ])
         ));
         out.push_str(&format!("    <title>{}</title>\n", xml(&a.title)));
         out.push_str(&format!("    <updated>{updated}</updated>\n"));

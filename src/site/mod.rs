@@ -847,10 +847,7 @@ fn doc_api_files(game: &GameOutput, doc: &LocaleDocument, bytes: &[u8]) -> Vec<O
 }
 
 /// `api/v1/games.json` ([`layout::Index`]): what a client needs to find every file.
-fn index_file(
-    games: &[GameSummary],
-    announcements: Vec<layout::IndexAnnouncements>,
-) -> OutputFile {
+fn index_file(games: &[GameSummary], announcements: Vec<layout::IndexAnnouncements>) -> OutputFile {
     let mut entries = Vec::new();
     for GameSummary { game, digests } in games {
         let Some(default) = game.documents.iter().find(|d| d.is_default) else {
@@ -893,6 +890,7 @@ fn index_file(
         bytes: to_pretty(&layout::Index {
             games: entries,
             announcements,
-        }).into_bytes(),
+        })
+        .into_bytes(),
     }
 }

@@ -54,16 +54,17 @@ pub fn render_headers(games: &[GameOutput], boards: &[super::announcements::Boar
     ]
     .into_iter()
     .chain(games.iter().map(|g| format!("/{}/*", g.game.id)))
-    .chain(
-        (!boards.is_empty())
-            .then(|| format!("/{}/*", layout::ANNOUNCEMENTS_PAGE_DIR)),
-    );
+    .chain((!boards.is_empty()).then(|| format!("/{}/*", layout::ANNOUNCEMENTS_PAGE_DIR)));
     for path in page_rules {
         rule(&mut out, &path, &[("Cache-Control", PAGE_CACHE)]);
     }
     // Hosts guess a type from the extension and few know `.atom`: say it.
     for board in boards {
-        let names: &[bool] = if board.is_default { &[true, false] } else { &[false] };
+        let names: &[bool] = if board.is_default {
+            &[true, false]
+        } else {
+            &[false]
+        };
         for &default_name in names {
             let feed = layout::announcements_path(&board.locale, default_name, "atom");
             rule(

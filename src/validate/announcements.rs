@@ -24,7 +24,9 @@ pub fn schema_help(field: &str) -> Option<String> {
             "`id` is a whole number, 0 or more, such as `28`; raise it by one whenever the content changes"
         }
         "title" => "give the announcement a title: clients list the board by its titles",
-        "contentType" => "the only content type is \"markdown\", which is also what leaving it out means",
+        "contentType" => {
+            "the only content type is \"markdown\", which is also what leaving it out means"
+        }
         "content" => "write the announcement's text as a Markdown string",
         _ => return None,
     };
@@ -36,7 +38,9 @@ pub fn rules(doc: &Node<'_>, report: &mut Reporter<'_>) {
     if let Some(id) = doc.get("id")
         && let Json::Number(raw) = id.value
         && raw.contains(['.', 'e', 'E'])
-        && raw.parse::<f64>().is_ok_and(|n| n.fract() == 0.0 && n >= 0.0)
+        && raw
+            .parse::<f64>()
+            .is_ok_and(|n| n.fract() == 0.0 && n >= 0.0)
     {
         let whole = raw.parse::<f64>().map_or(0, |n| n as u64);
         report.value(

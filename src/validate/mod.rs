@@ -110,10 +110,7 @@ impl Validator {
         Ok(Validator {
             activity: compile(&project.activity_schema, "activity.schema.json")?,
             games: compile(&project.games_schema, "games.schema.json")?,
-            announcements: compile(
-                &project.announcements_schema,
-                "announcements.schema.json",
-            )?,
+            announcements: compile(&project.announcements_schema, "announcements.schema.json")?,
             builtin_activity: project.activity_schema == builtin,
         })
     }
