@@ -16,6 +16,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // Character classes of the rules and of the control service's names.
     ("chars", &[]),
     ("fetch", &[]),
+    // The Markdown of announcements: what the rules look at, what the pages show.
+    ("markdown", &[]),
     // The published layout: paths, the typed index, content types and
     // cache policies. A leaf beside `model`, so the pure `import` may read it.
     ("layout", &["model"]),
@@ -23,9 +25,19 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("cli", &["diagnostics", "model", "publish"]),
     ("load", &["model", "diagnostics", "source"]),
     // Not `load`: the validator reads what the loader produced, never how.
+    // `layout` for the one page folder a game id may not take; `markdown`
+    // for the announcements' links and raw HTML.
     (
         "validate",
-        &["model", "diagnostics", "json", "source", "chars"],
+        &[
+            "model",
+            "diagnostics",
+            "json",
+            "source",
+            "chars",
+            "layout",
+            "markdown",
+        ],
     ),
     (
         "site",
@@ -37,6 +49,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "validate",
             "layout",
             "atomic",
+            "markdown",
         ],
     ),
     // The pure mapping of an import; its `io` part has a row of its own (`PARTS`).

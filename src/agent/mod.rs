@@ -267,7 +267,7 @@ impl DataTools {
     }
 
     #[tool(
-        description = "The text of the announcements board of a locale, data/_announcements/<locale>.json, as it is on disk (published as api/v1/anno-<locale>.json, and as api/v1/anno.json for the site's default locale).",
+        description = "The text of the announcements board of a locale, data/_announcements/<locale>.json, as it is on disk (`build` publishes it as the API's anno-<locale>.json, and as anno.json for the site's default locale).",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn read_announcements(&self, Parameters(args): Parameters<BoardArgs>) -> CallToolResult {
