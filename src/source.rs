@@ -22,28 +22,8 @@ pub const BUILTIN_GAMES_SCHEMA: &str = include_str!("../schema/games.schema.json
 /// The announcements schema shipped with the binary, used when the root has none.
 pub const BUILTIN_ANNOUNCEMENTS_SCHEMA: &str = include_str!("../schema/announcements.schema.json");
 
-/// Path of the registry, relative to the root.
-pub const REGISTRY_PATH: &str = "games.json";
-
-/// The folder of the announcements files, relative to the root: one
-/// `<locale>.json` per locale. Folders of `data/` starting with `_` are
-/// never games.
-// TODO(issue 31): move into the one owner of source paths once it lands.
-pub const ANNOUNCEMENTS_DIR: &str = "data/_announcements";
-
-/// Path of the announcements file of `locale`, relative to the root
-/// (`data/_announcements/zh-CN.json`).
-pub fn announcements_path(locale: &str) -> String {
-    format!("{ANNOUNCEMENTS_DIR}/{locale}.json")
-}
-
-/// The locale of an announcements file's path (the inverse of
-/// [`announcements_path`]); `None` for any other path.
-pub fn announcements_locale(path: &str) -> Option<&str> {
-    let name = path.strip_prefix(ANNOUNCEMENTS_DIR)?.strip_prefix('/')?;
-    let locale = name.strip_suffix(".json")?;
-    (!locale.is_empty() && !locale.contains('/')).then_some(locale)
-}
+/// Path of the registry, relative to the root (owned by [`crate::tree`]).
+pub use crate::tree::REGISTRY_PATH;
 
 /// A file read as UTF-8 text (no byte-order mark), not yet parsed.
 #[derive(Debug, Clone)]
@@ -97,6 +77,10 @@ pub struct Project {
     pub games_schema: Value,
     /// The announcements schema (from `schema/` of the root, or the built-in one).
     pub announcements_schema: Value,
+    /// Every file directly in `data/_announcements/` (the overlay's too),
+    /// relative to the root and sorted; the validator says which are not
+    /// named after a locale.
+    pub announcement_files: Vec<String>,
     /// Problems found while reading (`games.json` missing, not UTF-8, with a BOM).
     pub diagnostics: Vec<Diagnostic>,
 }

@@ -60,3 +60,5 @@ mod agent;
 
 // Issue 30: the announcements boards: diagnostics, fmt, status, build, page and feed.
 mod announcements;
+// Issue 31, adopting the real site: per-game time zones, the tool's own folders of data/.
+mod adopt;

@@ -33,12 +33,12 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
     // The registry, every data file it lists and every announcements file,
     // as the check found them.
     let sources = std::iter::once(REGISTRY_PATH.to_owned())
-        .chain(
-            checked
-                .games
+        .chain(checked.games.iter().flat_map(|g| {
+            g.game
+                .locales
                 .iter()
-                .flat_map(|g| g.game.locales.iter().map(|locale| g.game.data_path(locale))),
-        )
+                .map(|locale| crate::tree::data_path(&g.game.id, locale))
+        }))
         .chain(checked.announcements.iter().map(|a| a.path.clone()));
     let mut formatted = 0;
     let mut changed = Vec::new();

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Game, to_pretty};
+use super::to_pretty;
 
 /// One locale's announcement board.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -52,22 +52,4 @@ impl Announcements {
             ..self.clone()
         })
     }
-}
-
-/// The site's default locale, which publishes `api/v1/anno.json`: the
-/// `defaultLocale` most games share, the first game's on a tie; `None`
-/// without games.
-// TODO(issue 31): `Registry::site_locale` is the one owner; call it once it lands.
-pub fn site_locale(games: &[Game]) -> Option<&str> {
-    let mut counts: Vec<(&str, usize)> = Vec::new();
-    for game in games {
-        let locale = game.default_locale.as_str();
-        match counts.iter_mut().find(|(l, _)| *l == locale) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((locale, 1)),
-        }
-    }
-    // The first with the highest count: `max_by_key` keeps the last of equals.
-    let best = counts.iter().map(|(_, n)| *n).max()?;
-    counts.iter().find(|(_, n)| *n == best).map(|(l, _)| *l)
 }

@@ -6,15 +6,17 @@
 //! announcement's Markdown rendered and sanitised by [`crate::markdown`].
 //!
 //! The documents carry no dates, so a feed's `updated` is the build's
-//! "now" (as a page's status marks are) and an entry's id is a digest of
-//! its title and content: an edited announcement reads as a new entry.
+//! "now" (as a page's status marks are; a pinned wall time is read in the
+//! zone most games share) and an entry's id is a digest of its title and
+//! content: an edited announcement reads as a new entry.
 
-use chrono::{NaiveDateTime, TimeZone as _};
+use chrono::TimeZone as _;
 use serde::Serialize;
 use sha2::{Digest as _, Sha256};
 
 use super::OutputFile;
 use super::pages;
+use crate::clock::Now;
 use crate::layout;
 use crate::markdown;
 use crate::model::Announcements;
@@ -70,8 +72,9 @@ pub fn json_files(board: &Board, json: &[u8]) -> Vec<OutputFile> {
         .collect()
 }
 
-/// The Atom feeds of a board at `now` (`anno.atom` too for the default locale).
-pub fn feed_files(board: &Board, now: NaiveDateTime) -> Vec<OutputFile> {
+/// The Atom feeds of a board at `now` (`anno.atom` too for the default
+/// locale); a pinned wall time is read in `zone`, the site's.
+pub fn feed_files(board: &Board, now: Now, zone: chrono_tz::Tz) -> Vec<OutputFile> {
     let names: &[bool] = if board.is_default {
         &[true, false]
     } else {
@@ -81,7 +84,7 @@ pub fn feed_files(board: &Board, now: NaiveDateTime) -> Vec<OutputFile> {
         .iter()
         .map(|&default_name| OutputFile {
             path: layout::announcements_path(&board.locale, default_name, "atom"),
-            bytes: feed(board, default_name, now).into_bytes(),
+            bytes: feed(board, default_name, instant(now, zone)).into_bytes(),
         })
         .collect()
 }
@@ -290,24 +293,23 @@ fn xml(text: &str) -> String {
     out
 }
 
-/// The build's "now" (a time read in the default zone, `Asia/Shanghai`,
-/// as the pages read it) as an RFC 3339 instant in UTC.
-fn instant(now: NaiveDateTime) -> String {
-    let zone: chrono_tz::Tz = crate::model::DEFAULT_TIME_ZONE
-        .parse()
-        .unwrap_or(chrono_tz::Asia::Shanghai);
-    zone.from_local_datetime(&now)
-        .earliest()
-        .map_or_else(|| now.and_utc(), |t| t.with_timezone(&chrono::Utc))
-        .format("%Y-%m-%dT%H:%M:%SZ")
-        .to_string()
+/// The build's "now" as an RFC 3339 instant in UTC: the instant it is, or
+/// a pinned wall time read in `zone`.
+fn instant(now: Now, zone: chrono_tz::Tz) -> String {
+    let at = match now {
+        Now::At(at) => at,
+        Now::Local(local) => zone
+            .from_local_datetime(&local)
+            .earliest()
+            .map_or_else(|| local.and_utc(), |t| t.with_timezone(&chrono::Utc)),
+    };
+    at.format("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
 /// The Atom feed of a board (RFC 4287): one entry per announcement, newest
 /// first, each with its sanitised HTML. Links are relative to the feed.
-pub fn feed(board: &Board, default_name: bool, now: NaiveDateTime) -> String {
+pub fn feed(board: &Board, default_name: bool, updated: String) -> String {
     let words = words(&board.locale);
-    let updated = instant(now);
     let page = format!(
         "../../{}",
         layout::announcements_page_dir(&board.locale, board.is_default)

@@ -34,15 +34,17 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use chrono::{NaiveDateTime, Timelike as _};
+use chrono::NaiveDateTime;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
+use crate::clock::Now;
 use crate::diagnostics::{self, Diagnostic};
 use crate::layout;
 use crate::load;
 use crate::model::{ActivityDocument, Announcements, Game, Registry, parse_time, to_pretty};
-use crate::source::{Overlay, REGISTRY_PATH, announcements_locale};
+use crate::source::{Overlay, REGISTRY_PATH};
+use crate::tree::announcements_locale;
 use crate::validate::{self, CheckedGame, Validator};
 
 pub use cache::CacheSalt;
@@ -58,7 +60,7 @@ pub struct BuildOptions {
     pub out: PathBuf,
     /// "Now" for status marks and staleness; `None` means the clock (read
     /// to the minute, which is all the pages show).
-    pub now: Option<NaiveDateTime>,
+    pub now: Option<Now>,
     /// Where rendered and compressed files are kept between builds; `None`
     /// renders and compresses everything.
     pub cache: Option<CacheOptions>,
@@ -371,7 +373,7 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     };
     let staging = write::Staging::create(&options.out)?;
     let how = Render {
-        now: pinned_now(options.now),
+        now: Now::pinned_or_clock(options.now),
         cache: cache.as_ref().map(|(c, salt)| (c, *salt)),
         compression: options.compression,
         defer_brotli: options.defer_brotli,
@@ -394,19 +396,6 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
             rendered: tally.rendered,
             deferred: tally.deferred,
         }),
-    })
-}
-
-/// "Now" of a build: the pinned time, else the clock read to the minute in
-/// the default time zone (pages mark activities relative to it).
-fn pinned_now(now: Option<NaiveDateTime>) -> NaiveDateTime {
-    now.unwrap_or_else(|| {
-        let now = chrono::Utc::now()
-            .with_timezone(&chrono_tz::Asia::Shanghai)
-            .naive_local();
-        now.with_second(0)
-            .and_then(|t| t.with_nanosecond(0))
-            .unwrap_or(now)
     })
 }
 
@@ -449,7 +438,8 @@ fn output_of(game: Game, documents: Vec<(String, Option<ActivityDocument>)>) -> 
 
 /// How to render: "now", the cache, the compression and whether brotli may wait.
 pub(crate) struct Render<'a> {
-    pub now: NaiveDateTime,
+    /// One instant (or pinned wall time), read in each game's zone.
+    pub now: Now,
     pub cache: Option<(&'a cache::Cache, &'a CacheSalt)>,
     pub compression: Compression,
     pub defer_brotli: bool,
@@ -544,7 +534,6 @@ pub(crate) fn render(
             &default_salt
         }
     };
-    let now_text = how.now.format("%Y-%m-%dT%H:%M:%S%.f").to_string();
     let done: Vec<(GameSummary, Tally)> = registry
         .par_iter()
         .with_max_len(1)
@@ -558,7 +547,7 @@ pub(crate) fn render(
                 game.id
             );
             let output = output_of(full.game, full.documents);
-            render_game(output, salt, &now_text, how, staging)
+            render_game(output, salt, how, staging)
         })
         .collect::<anyhow::Result<_>>()?;
     let mut tally = Tally::default();
@@ -575,8 +564,16 @@ pub(crate) fn render(
         !announced.iter().any(Diagnostic::is_error),
         "the announcements changed during the build; build again"
     );
-    let site_locale = crate::model::announcements::site_locale(&registry);
-    let boards = announcements::boards(&boards, site_locale);
+    let site_locale = Registry {
+        schema: None,
+        games: registry.clone(),
+    }
+    .site_locale()
+    .map(str::to_owned);
+    let boards = announcements::boards(&boards, site_locale.as_deref());
+    let site_zone = crate::model::most_shared(registry.iter().map(|g| g.time_zone_name()))
+        .and_then(|zone| zone.parse().ok())
+        .unwrap_or(chrono_tz::Asia::Shanghai);
     let mut shared = Vec::new();
     let mut index_entries = Vec::new();
     for board in &boards {
@@ -586,7 +583,7 @@ pub(crate) fn render(
         for file in announcements::json_files(board, &json) {
             shared.push((file, false));
         }
-        for file in announcements::feed_files(board, how.now) {
+        for file in announcements::feed_files(board, how.now, site_zone) {
             shared.push((file, true));
         }
         shared.push((announcements::render_page(board, &boards)?, false));
@@ -647,10 +644,11 @@ pub(crate) fn render(
 fn render_game(
     mut game: GameOutput,
     salt: &CacheSalt,
-    now_text: &str,
     how: &Render<'_>,
     staging: &write::Staging,
 ) -> anyhow::Result<(GameSummary, Tally)> {
+    let now = how.now.for_game(&game.game);
+    let now_text = now.format("%Y-%m-%dT%H:%M:%S%.f").to_string();
     let entry = serde_json::to_vec(&game.game).unwrap_or_default();
     let json: Vec<Vec<u8>> = game.documents.iter().map(LocaleDocument::to_json).collect();
     let locales: Vec<u8> = game
@@ -683,7 +681,7 @@ fn render_game(
                 true,
                 &[&[b"page".as_slice(), now_text.as_bytes()], &named[..]].concat(),
             ),
-            work: Work::Page(&game, doc, how.now),
+            work: Work::Page(&game, doc, now),
         });
     }
     let tally = parts

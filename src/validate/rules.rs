@@ -711,7 +711,7 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                 );
             }
             if let Some(id) = id {
-                let path = format!("data/{id}/{locale}.json");
+                let path = crate::tree::data_path(id, locale);
                 if !present.contains(path.as_str()) && is_game_id(id) && is_language_tag(locale) {
                     report.value(
                         &pointer,
@@ -762,9 +762,7 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
     // Orphans: files no game lists. Reported in the orphan file itself.
     let mut orphans = BTreeSet::new();
     for path in data_files {
-        // Folders of `data/` starting with `_` are never games: the
-        // announcements (checked on their own) and the verbatim files.
-        if listed.contains(path) || path.starts_with("data/_") {
+        if listed.contains(path) {
             continue;
         }
         orphans.insert(path.clone());
@@ -795,16 +793,15 @@ fn report_orphans(
     report: &mut Reporter<'_>,
 ) {
     for path in orphans {
-        let parts: Vec<&str> = path.split('/').collect();
-        let (message, help) = match parts.as_slice() {
-            ["data", game, file] if listed_games.contains(game) => (
+        let (message, help) = match crate::tree::classify(path) {
+            crate::tree::SourcePath::Data { game, file } if listed_games.contains(game) => (
                 format!("`{path}` belongs to no locale of `{game}` in games.json"),
                 format!(
                     "add `{}` to the locales of `{game}`, or remove the file",
                     file.trim_end_matches(".json")
                 ),
             ),
-            ["data", game, _] => (
+            crate::tree::SourcePath::Data { game, .. } => (
                 format!("`{path}` belongs to `{game}`, which games.json does not list"),
                 format!("add `{game}` to games.json, or remove the file"),
             ),
