@@ -400,18 +400,16 @@ fn line_span<'t>(
 
 /// One-line summary, as printed after the diagnostics.
 pub fn summary(counts: Counts) -> String {
-    fn plural(n: usize, word: &str) -> String {
-        if n == 1 {
-            format!("{n} {word}")
-        } else {
-            format!("{n} {word}s")
-        }
-    }
     format!(
         "{}, {}",
-        plural(counts.errors, "error"),
-        plural(counts.warnings, "warning")
+        plural(counts.errors, "error", "errors"),
+        plural(counts.warnings, "warning", "warnings")
     )
+}
+
+/// `n` and the noun in the form that agrees with it: `1 file`, `2 files`.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 #[cfg(test)]

@@ -122,7 +122,8 @@
 //! - Every rule is O(n log n) or better in activities and diagnostics;
 //!   columns count Unicode scalar values in every rule and output format.
 //! - [`control`] does not import [`site`], [`load`] or [`validate`] (only
-//!   the leaves [`atomic`] and [`chars`]).
+//!   the leaves [`atomic`], [`chars`] and [`json`], for how messages name a
+//!   value's type).
 //! - [`guard`], [`atomic`], [`fetch`], [`chars`] and [`tree`] import nothing of the crate.
 //! - Every file the tool replaces is written through [`atomic`]; every URL
 //!   it reads is fetched through [`fetch`], whose limit bounds memory.
@@ -137,8 +138,9 @@
 //! - No script reaches a page: announcements' Markdown is rendered with raw
 //!   HTML as text, links limited to http(s), site paths and anchors, then
 //!   sanitised by `ammonia` ([`markdown::to_html`]).
-//! - [`api`] and [`mcp`] import [`control`] and [`guard`] (and [`api`] the leaf [`json`], for how
-//!   errors name a value's type), never [`site`] or each other.
+//! - [`api`] and [`mcp`] import [`control`] and [`guard`] (and the leaf
+//!   [`json`], for how errors name a value's type), never [`site`] or each
+//!   other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
 //! - A build with any error writes nothing visible: files go into a staging
 //!   directory beside the output as they are finished (memory holds the

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use activity_site::api::{self, ApiOptions};
 use activity_site::control::{self, Control};
+use activity_site::guard::AccessOptions;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
@@ -1149,7 +1150,10 @@ async fn allowed_hosts_are_enforced() {
     let api = open(
         FAST,
         ApiOptions {
-            allowed_hosts: "localhost;*.example.com".to_string(),
+            access: AccessOptions {
+                allowed_hosts: "localhost;*.example.com".to_string(),
+                ..AccessOptions::default()
+            },
             ..ApiOptions::default()
         },
     );

@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 use crate::control::error::{Error, Result};
 use crate::control::shapes::TasksConfig;
 use crate::control::{names, state};
+use crate::json::kind_of;
 
 /// The configuration created on first start.
 pub const DEFAULT_CONFIG_NAME: &str = "Default";
@@ -84,19 +85,6 @@ fn as_object(body: Value) -> Result<Map<String, Value>> {
             "a configuration must be a JSON object, not {}",
             kind_of(&other)
         ))),
-    }
-}
-
-/// The JSON type of a value, for messages.
-pub fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_f64() => "a number",
-        Value::Number(_) => "an integer",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
@@ -177,12 +165,6 @@ impl Configs {
                 && entry.file_type().is_ok_and(|t| t.is_file());
             if is_config {
                 state::read_json_at_start(&path)?;
-            }
-            // A temporary file of a write cut short by a crash (ours by its name).
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if name.starts_with(".tmp-") && name.ends_with(".part") {
-                let _ = fs::remove_file(&path);
             }
         }
         Ok(Configs {

@@ -38,7 +38,7 @@ pub mod state;
 pub use backend::{BackendCommand, DEFAULT_ANSWER_TIMEOUT, EXIT_GRACE};
 pub use configs::{
     CONFIG_NAME_PATTERN, CREDENTIAL_FIELDS, DEFAULT_CONFIG_NAME, MAX_CONFIG_NAME_CHARS,
-    default_config, kind_of, name_problem,
+    default_config, name_problem,
 };
 pub use error::{Error, Result};
 pub use extensions::{ExtensionInfo, ExtensionProblem, ReloadReport};
@@ -164,6 +164,7 @@ impl Control {
             anyhow::anyhow!("cannot create the state directory {}: {e}", dir.display())
         })?;
         let log = LogBuffer::new(options.log_capacity);
+        state::sweep_leftovers(dir);
         let configs = Configs::open(dir.join("configs"))?;
         let settings = Settings::open(dir.join("settings.json"))?;
         let extensions = Extensions::open(dir.join("extensions"), log.clone())?;
@@ -548,9 +549,10 @@ impl Control {
             .await?;
         let path = self.state_dir.join(SCREENSHOT_FILE);
         let png = tokio::fs::read(&path).await.map_err(|e| {
+            tracing::error!("cannot read the screenshot {}: {e}", path.display());
             Error::Backend(format!(
-                "the backend saved no screenshot at {}: {e}",
-                path.display()
+                "the backend saved no screenshot at `{SCREENSHOT_FILE}` in the state directory ({})",
+                e.kind()
             ))
         })?;
         Ok(png)

@@ -21,6 +21,8 @@ pub mod announcements;
 pub mod rules;
 pub mod spans;
 mod syntax;
+#[cfg(test)]
+mod tests;
 
 use chrono::NaiveDateTime;
 use serde::Deserialize as _;
@@ -81,20 +83,21 @@ pub struct CheckedAnnouncements {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Parses a source file: the tree, or the `json-syntax` diagnostic.
-pub fn parse(source: &SourceFile) -> Result<JsonFile<'_>, Box<Diagnostic>> {
-    match json::parse(&source.text) {
+/// Parses a source file: the tree, or a `json-syntax` diagnostic for every
+/// syntax error (see [`json::parse_all`]). A file with a syntax error gets no
+/// schema or rule diagnostics: what recovery reads after a mistake is its
+/// reading of the fix, not the contributor's text, so a rule run on it could
+/// report a problem the contributor never wrote. The rules run again, on the
+/// real text, once the syntax is fixed (`check --fix` does both in one run).
+pub fn parse(source: &SourceFile) -> Result<JsonFile<'_>, Vec<Diagnostic>> {
+    match json::parse_all(&source.text) {
         Ok(parsed) => Ok(JsonFile {
             path: &source.path,
             text: &source.text,
             root: parsed.root,
             duplicates: parsed.duplicates,
         }),
-        Err(err) => Err(Box::new(syntax::diagnostic(
-            &source.path,
-            &source.text,
-            &err,
-        ))),
+        Err(errors) => Err(syntax::diagnostics(&source.path, &source.text, &errors)),
     }
 }
 
@@ -127,8 +130,8 @@ impl Validator {
         };
         let file = match parse(source) {
             Ok(file) => file,
-            Err(diagnostic) => {
-                diagnostics.push(*diagnostic);
+            Err(errors) => {
+                diagnostics.extend(errors);
                 return (Vec::new(), diagnostics);
             }
         };
@@ -168,8 +171,8 @@ impl Validator {
             let parsed = file.source.as_ref().map(parse);
             let json = match parsed {
                 Some(Ok(json)) => json,
-                Some(Err(diagnostic)) => {
-                    diagnostics.push(*diagnostic);
+                Some(Err(errors)) => {
+                    diagnostics.extend(errors);
                     if keep_documents {
                         documents.push((file.locale.clone(), None));
                     }
@@ -260,8 +263,8 @@ impl Validator {
         };
         let json = match parse(source) {
             Ok(json) => json,
-            Err(diagnostic) => {
-                checked.diagnostics.push(*diagnostic);
+            Err(mut found) => {
+                checked.diagnostics.append(&mut found);
                 return checked;
             }
         };
