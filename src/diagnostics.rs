@@ -57,6 +57,8 @@ pub enum Code {
     Stale,
     /// Stray, control or invisible characters in a text field.
     Whitespace,
+    /// The version starts after now: clients get it before it begins.
+    UpcomingVersion,
     /// A link or image in an announcement's Markdown that is neither an
     /// absolute http(s) URL, a site path (`/...`) nor an anchor (`#...`).
     MarkdownLink,
@@ -83,6 +85,7 @@ impl Code {
         Code::LocaleParity,
         Code::Stale,
         Code::Whitespace,
+        Code::UpcomingVersion,
         Code::MarkdownLink,
         Code::MarkdownHtml,
     ];
@@ -106,6 +109,7 @@ impl Code {
             Code::LocaleParity => "locale-parity",
             Code::Stale => "stale",
             Code::Whitespace => "whitespace",
+            Code::UpcomingVersion => "upcoming-version",
             Code::MarkdownLink => "markdown-link",
             Code::MarkdownHtml => "markdown-html",
         }
@@ -184,6 +188,35 @@ impl Diagnostic {
         self.fix = Some(fix);
         self
     }
+}
+
+/// Applies `fixes` to `text`, in the order of the text: the one owner of
+/// applying fixes (`check --fix`, the language server's "fix all", the agent
+/// tools). Fixes that overlap one already applied are skipped (the next
+/// check finds them again if they still hold); two insertions at one place
+/// go in the order given. Returns the new text and how many were applied.
+pub fn apply_fixes(text: &str, fixes: &[&Fix]) -> (String, usize) {
+    let mut sorted: Vec<&Fix> = fixes.to_vec();
+    sorted.sort_by_key(|f| f.start);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    let mut applied = 0;
+    for fix in sorted {
+        if fix.start < at
+            || fix.end < fix.start
+            || fix.end > text.len()
+            || !text.is_char_boundary(fix.start)
+            || !text.is_char_boundary(fix.end)
+        {
+            continue;
+        }
+        out.push_str(&text[at..fix.start]);
+        out.push_str(&fix.replacement);
+        at = fix.end;
+        applied += 1;
+    }
+    out.push_str(&text[at..]);
+    (out, applied)
 }
 
 /// Where a value sits in a source file.

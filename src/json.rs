@@ -521,10 +521,10 @@ impl<'a> Parser<'a> {
 
     /// After a member or an element, neither `,` nor the closing bracket:
     /// a missing comma points at the end of the value before it.
-    fn trailing_comma(&self, comma: usize, what: &str) -> SyntaxError {
-        self.error_at(comma, comma + 1, format!("trailing comma in {what}"))
+    fn trailing_comma(&self, comma: usize, len: usize, what: &str) -> SyntaxError {
+        self.error_at(comma, comma + len, format!("trailing comma in {what}"))
             .help("remove this comma: JSON allows no comma after the last item")
-            .fix(comma, comma + 1, "")
+            .fix(comma, comma + len, "")
     }
 
     fn skip_ws(&mut self) {
@@ -711,12 +711,12 @@ impl<'a> Parser<'a> {
         let len = c.len_utf8();
         let Some(err) = self.mistake() else {
             self.report(self.unexpected("a value"));
-            if matches!(c, '}' | ']' | ',') {
-                // The container reads it.
-                return Ok(Some(Json::Null));
+            if !matches!(c, '}' | ']' | ',') {
+                // What stands for the value (a closing bracket or a comma
+                // is the container's to read).
+                self.skip_token();
             }
-            self.skip_token();
-            return Ok(None);
+            return Ok(Some(Json::Null));
         };
         self.report(err);
         if let Some((_, ascii)) = lookalike(c) {
@@ -841,12 +841,23 @@ impl<'a> Parser<'a> {
             }
             match self.mistake() {
                 Some(err) => {
-                    self.report(err);
+                    if ascii != Some(",") {
+                        self.report(err.clone());
+                    }
                     match ascii {
                         Some(",") => {
                             let comma = self.pos;
                             self.pos += len;
-                            return Ok(self.trailing(comma, close, what));
+                            self.skip_ws();
+                            if self.bytes.get(self.pos) == Some(&close) {
+                                // A trailing comma, full-width: deleting it
+                                // is the fix, not typing the ASCII one.
+                                self.report(self.trailing_comma(comma, len, what));
+                                self.pos += 1;
+                                return Ok(true);
+                            }
+                            self.report(err);
+                            return Ok(false);
                         }
                         Some("}") if object => {
                             self.pos += len;
@@ -874,7 +885,7 @@ impl<'a> Parser<'a> {
     fn trailing(&mut self, comma: usize, close: u8, what: &str) -> bool {
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&close) {
-            self.report(self.trailing_comma(comma, what));
+            self.report(self.trailing_comma(comma, 1, what));
             self.pos += 1;
             true
         } else {

@@ -28,7 +28,11 @@
 //!   path of every file of the site, the typed index `api/v1/games.json`
 //!   (written by `build`, read by `import`, `diff` and `publish`), and the
 //!   content type and cache policy of every kind of file (asked by `serve`,
-//!   `_headers` and `publish`); it depends on [`model`] only.
+//!   `_headers` and `publish`), the names of the precompressed siblings, the
+//!   files a host never serves (`serve` and `publish` share the list) and
+//!   the home page of each locale; it depends on [`model`] only. The
+//!   headers each file is served with are `_headers`' ([`site::publish`]),
+//!   which `serve` reads back.
 //! - [`tree`]: the source tree's layout, one owner of every source path
 //!   (`games.json`, `data/<game>/<locale>.json`, the announcements
 //!   `data/_announcements/<locale>.json`, the verbatim folder `data/_files/`,
@@ -59,12 +63,20 @@
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
 //!   siblings) through a plan of parts run in parallel and cached by their
-//!   inputs ([`site::cache`]), the pure comparison behind `diff`, and the
-//!   check kept between an editor's keystrokes ([`site::LiveCheck`]); no
-//!   HTTP, no async. [`site::announcements`] publishes each board as
-//!   `api/v1/anno-<locale>.json` (and `api/v1/anno.json` for the site's
-//!   default locale), an Atom feed and a sanitised page, named in the index
-//!   with its checksum; data before the index before the pages on `publish`.
+//!   inputs ([`site::cache`]), the pure comparison behind `diff`
+//!   ([`site::diff`]: one file's bytes on both sides to its status, its
+//!   changes in the clients' terms and its breaking changes, and the four
+//!   renderings), the next version of a game in every locale
+//!   ([`site::version`], behind `version new` and the agents'
+//!   `new_version`), and the check kept between an editor's keystrokes
+//!   ([`site::LiveCheck`]); no HTTP, no async. `cmd/diff.rs` reads the
+//!   bases (a URL through [`fetch`], a folder, a git revision through the
+//!   `git` command line, built into a temporary folder) and streams file
+//!   by file into [`site::diff`]. [`site::announcements`] publishes each
+//!   board as `api/v1/anno-<locale>.json` (and `api/v1/anno.json` for the
+//!   site's default locale), an Atom feed and a sanitised page, named in
+//!   the index with its checksum; data before the index before the pages
+//!   on `publish`.
 //! - [`import`]: published API files to a data tree (`import --from`): a
 //!   pure mapping (bytes in, files out), and [`import::io`], which reads a
 //!   folder or fetches a site through [`fetch`], compares the result with
@@ -156,7 +168,8 @@
 //!   above it or the inputs in it; `--force` is needed for anything else.
 //! - Commands print data through `cmd::print_out`, so a closed pipe ends
 //!   the output quietly, never a panic, and the exit status stays the
-//!   command's result (1 for a failed `check`, `fmt --check` or `diff`).
+//!   command's result (1 for a failed `check`, `fmt --check` or `diff`,
+//!   3 for a `diff` with breaking changes).
 //! - The state files are the user's: settings are the user's document with
 //!   the updated leaves changed, configurations keep unknown fields, and a
 //!   file the server cannot read is moved aside, never written over.

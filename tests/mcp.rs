@@ -867,3 +867,33 @@ async fn messages_json_rpc_does_not_allow_get_invalid_request_errors() {
     let response = client.post(&ping).send().await.expect("sent");
     assert_eq!(response.status(), 200);
 }
+
+/// Issue 37: MCP `task_run` naming a configuration in another Unicode form
+/// (`Cafe\u{301}` for a saved `Café`) answered an error while the store knew
+/// the name; the tools resolve a name as the REST API does, and the backend
+/// runs the stored spelling.
+#[tokio::test]
+async fn tools_find_a_configuration_named_in_another_form() {
+    let (server, mut client) = session("*").await;
+    server
+        .control
+        .config_create("Caf\u{e9}", None)
+        .await
+        .expect("created");
+    for asked in ["Cafe\u{301}", "CAF\u{c9}", "\u{ff23}af\u{e9}"] {
+        let config = client
+            .call("configs_get", json!({"configName": asked}))
+            .await;
+        assert_eq!(config["isError"], json!(false), "{asked:?}: {config}");
+        let run = json_of(&client.call("task_run", json!({"configName": asked})).await);
+        assert_eq!(run["target"], "Caf\u{e9}", "{asked:?}");
+        wait_until_settled(&mut client).await;
+        let single = client
+            .call("task_single", json!({"taskName": "0", "configName": asked}))
+            .await;
+        assert_eq!(single["isError"], json!(false), "{asked:?}: {single}");
+        wait_until_settled(&mut client).await;
+    }
+    let names = json_of(&client.call("configs_list", json!({})).await);
+    assert_eq!(names, json!(["Caf\u{e9}", "Default"]));
+}

@@ -284,3 +284,243 @@ async fn a_corrupt_extension_configuration_is_moved_aside_at_start_and_while_run
         .await
         .assert_error(StatusCode::NOT_FOUND);
 }
+
+// Finding 1: a configuration name in another Unicode form.
+
+/// `name` as one path segment.
+fn segment(name: &str) -> String {
+    percent_encoding::utf8_percent_encode(name, percent_encoding::NON_ALPHANUMERIC).to_string()
+}
+
+/// Every file of the state directory's `configs/` with its bytes.
+fn configs_on_disk(api: &crate::control::harness::Api) -> Vec<(String, Vec<u8>)> {
+    let dir = api.dir.path().join("state/configs");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Issue 37's reproduction: a persisted run under `Zoe\u0301` saved `Zoé`
+/// and answered 500 (the backend got the name as sent); runs, single tasks
+/// and GETs naming `Café` in another form disagreed with the store.
+#[tokio::test]
+async fn a_name_in_another_form_is_one_name_everywhere() {
+    let api = fast();
+    let reply = api
+        .post(
+            "/api/Task/run",
+            json!({"config": {"dailyTraining": {"enabled": true}}, "persist": true, "configName": "Zoe\u{301}"}),
+        )
+        .await;
+    let status = reply.data();
+    assert_eq!(status["target"], "Zo\u{e9}", "{status}");
+    api.wait_for(&["completed", "failed"]).await;
+    assert_eq!(
+        api.get("/api/Configs").await.data(),
+        &json!(["Default", "Zo\u{e9}"])
+    );
+    api.call(
+        "POST",
+        &format!("/api/Configs/{}", segment("Caf\u{e9}")),
+        None,
+    )
+    .await
+    .data();
+    api.call(
+        "POST",
+        &format!("/api/Configs/{}", segment("\u{c5}ngstr\u{f6}m K")),
+        None,
+    )
+    .await
+    .data();
+    for (name, stored) in [
+        ("Cafe\u{301}", "Caf\u{e9}"),
+        ("CAFÉ", "Caf\u{e9}"),
+        ("\u{ff23}af\u{e9}", "Caf\u{e9}"),
+        ("A\u{30a}ngstro\u{308}m K", "\u{c5}ngstr\u{f6}m K"),
+        ("\u{212b}ngstr\u{f6}m \u{212a}", "\u{c5}ngstr\u{f6}m K"),
+        ("\u{c5}ngstr\u{f6}m\u{3000}K", "\u{c5}ngstr\u{f6}m K"),
+    ] {
+        assert_eq!(
+            api.get(&format!("/api/Configs/{}", segment(name)))
+                .await
+                .status,
+            StatusCode::OK,
+            "{name:?}"
+        );
+        let run = api.post("/api/Task/run", json!({"configName": name})).await;
+        assert_eq!(run.data()["target"], stored, "{name:?}");
+        api.wait_for(&["completed", "failed"]).await;
+        let single = api
+            .post(
+                "/api/Task/single",
+                json!({"taskName": "0", "configName": name}),
+            )
+            .await;
+        assert_eq!(single.status, StatusCode::OK, "{name:?}: {}", single.json);
+        api.wait_for(&["completed", "failed"]).await;
+        let logs = api.get("/api/Backend/logs?count=2000").await;
+        assert!(
+            !logs.json.to_string().contains(name) || name == stored,
+            "the log shows the stored spelling only"
+        );
+    }
+    // Names that only read as refused ones are refused, and change nothing.
+    let before = configs_on_disk(&api);
+    for name in ["\u{2000}Caf\u{e9}", "Default\u{a0}", "\u{ff0e}hidden"] {
+        let run = api
+            .post(
+                "/api/Task/run",
+                json!({"config": {}, "persist": true, "configName": name}),
+            )
+            .await;
+        run.assert_error(StatusCode::BAD_REQUEST);
+        api.call("POST", &format!("/api/Configs/{}", segment(name)), None)
+            .await
+            .assert_error(StatusCode::BAD_REQUEST);
+    }
+    // A look-alike of an existing name is that name: a second one is refused.
+    for twin in ["\u{ff24}efault", "DEFAULT", "default"] {
+        let reply = api
+            .call("POST", &format!("/api/Configs/{}", segment(twin)), None)
+            .await;
+        reply.assert_error(StatusCode::CONFLICT);
+        assert!(reply.message().contains("`Default`"), "{}", reply.message());
+    }
+    // Another script's letters are other letters: Cyrillic `е` is a new name.
+    api.call(
+        "POST",
+        &format!("/api/Configs/{}", segment("D\u{435}fault")),
+        None,
+    )
+    .await
+    .data();
+    assert_eq!(configs_on_disk(&api).len(), before.len() + 1);
+}
+
+mod names {
+    use axum::http::StatusCode;
+    use proptest::prelude::*;
+    use serde_json::json;
+    use unicode_normalization::UnicodeNormalization;
+
+    use super::{configs_on_disk, segment};
+    use crate::control::harness::{Api, fast};
+
+    /// Letters with several spellings: composed and decomposed accents,
+    /// the Kelvin and Angstrom signs, full-width forms, both cases.
+    const LETTERS: &[&str] = &["a", "B", "\u{e9}", "\u{c5}", "k", "\u{df}", "z", "日"];
+
+    /// `base` in spelling `form`.
+    fn spell(base: &str, form: usize) -> String {
+        match form {
+            0 => base.nfc().collect(),
+            1 => base.nfd().collect(),
+            // Per letter, as NTFS's upcase table does: `ß` stays `ß` (its
+            // upper case `SS` is two letters, another name).
+            2 => base
+                .chars()
+                .map(|c| {
+                    let mut upper = c.to_uppercase();
+                    match (upper.next(), upper.next()) {
+                        (Some(u), None) => u,
+                        _ => c,
+                    }
+                })
+                .collect(),
+            3 => base.to_lowercase().nfd().collect(),
+            4 => base
+                .chars()
+                .map(|c| match c {
+                    'A'..='Z' | 'a'..='z' => char::from_u32(c as u32 - 0x21 + 0xFF01).unwrap(),
+                    c => c,
+                })
+                .collect(),
+            _ => base
+                .chars()
+                .map(|c| match c {
+                    'k' | 'K' => '\u{212a}',
+                    '\u{c5}' => '\u{212b}',
+                    c => c,
+                })
+                .collect(),
+        }
+    }
+
+    /// What each surface says of `name`: GET, run, single task, PUT and
+    /// DELETE of a name that exists succeed; of one that does not, each
+    /// refuses. Waits for the runs it starts.
+    async fn surfaces(api: &Api, name: &str) -> [bool; 3] {
+        let get = api
+            .get(&format!("/api/Configs/{}", segment(name)))
+            .await
+            .status
+            == StatusCode::OK;
+        let run = api
+            .post("/api/Task/run", json!({"configName": name}))
+            .await
+            .status
+            == StatusCode::OK;
+        if run {
+            api.wait_for(&["completed", "failed"]).await;
+        }
+        let single = api
+            .post(
+                "/api/Task/single",
+                json!({"taskName": "0", "configName": name}),
+            )
+            .await
+            .status
+            == StatusCode::OK;
+        if single {
+            api.wait_for(&["completed", "failed"]).await;
+        }
+        [get, run, single]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+        /// For a name created in one spelling, every spelling finds it on
+        /// every surface; a name that folds to something else is absent on
+        /// every surface, and the requests naming it change nothing.
+        #[test]
+        fn every_surface_agrees_on_a_name_in_every_form(
+            letters in prop::collection::vec(prop::sample::select(LETTERS), 1..5),
+            created in 0..6usize,
+            asked in 0..6usize,
+        ) {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            runtime.block_on(async {
+                let api = fast();
+                let base: String = letters.concat();
+                let stored = spell(&base, created);
+                let reply = api.call("POST", &format!("/api/Configs/{}", segment(&stored)), None).await;
+                prop_assert_eq!(reply.status, StatusCode::OK, "{:?}: {}", stored, reply.json);
+                let asked_name = spell(&base, asked);
+                prop_assert_eq!(surfaces(&api, &asked_name).await, [true; 3], "{:?} asked as {:?}", stored, asked_name);
+                let other = format!("{asked_name}x");
+                let before = configs_on_disk(&api);
+                prop_assert_eq!(surfaces(&api, &other).await, [false; 3], "{:?}", other);
+                let put = api.put(&format!("/api/Configs/{}", segment(&other)), json!({})).await;
+                prop_assert_eq!(put.status, StatusCode::NOT_FOUND);
+                let delete = api.call("DELETE", &format!("/api/Configs/{}", segment(&other)), None).await;
+                prop_assert_eq!(delete.status, StatusCode::NOT_FOUND);
+                prop_assert_eq!(configs_on_disk(&api), before, "a refused request changed nothing");
+                // Deleting in the asked spelling deletes the stored one.
+                api.call("DELETE", &format!("/api/Configs/{}", segment(&asked_name)), None).await.data();
+                prop_assert_eq!(surfaces(&api, &stored).await, [false; 3]);
+                Ok(())
+            })?;
+        }
+    }
+}

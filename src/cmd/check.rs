@@ -5,12 +5,41 @@ use std::process::ExitCode;
 
 use crate::cli::CheckArgs;
 use crate::diagnostics::{self, Diagnostic, Format};
-use crate::site;
+use crate::site::{self, rewrite};
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let options = super::check_options(&args.common);
-    let checked = site::check(&args.common.root, &options)?;
-    report(&args.common.root, &checked.diagnostics, args.format)?;
+    let root = &args.common.root;
+    let checked = if args.fix {
+        let fixed = rewrite::fix_tree(root, &options, None, !args.diff)?;
+        for file in &fixed.files {
+            if args.diff {
+                super::print_out(&file.patch())?;
+            } else {
+                super::print_err(&format!(
+                    "fixed {} ({})\n",
+                    file.path,
+                    diagnostics::plural(file.fixes, "fix", "fixes")
+                ));
+            }
+        }
+        for path in &fixed.left {
+            super::print_err(&format!(
+                "left {path} unchanged: another mistake in it has no exact fix, so its fixes would not give valid JSON\n"
+            ));
+        }
+        if args.diff {
+            // Nothing was written: what remains is reported on the files as they are.
+            site::check(root, &options)?
+        } else {
+            fixed.remaining
+        }
+    } else {
+        site::check(root, &options)?
+    };
+    if !(args.fix && args.diff) {
+        report(root, &checked.diagnostics, args.format)?;
+    }
     let counts = diagnostics::count(&checked.diagnostics);
     let failed = counts.errors > 0 || (args.deny_warnings && counts.warnings > 0);
     Ok(super::exit_status(failed))

@@ -1,94 +1,41 @@
-//! `fmt`: rewrite data files in canonical form (or list them with `--check`), leaving files with errors alone.
+//! `fmt`: rewrite data files in canonical form (or list them with `--check`), leaving files with errors alone ([`crate::site::rewrite::format_tree`]).
 
-use std::collections::BTreeSet;
 use std::process::ExitCode;
 
-use anyhow::Context as _;
-
-use crate::atomic;
 use crate::cli::FmtArgs;
 use crate::diagnostics::{self, Format};
-use crate::load::REGISTRY_PATH;
-use crate::site;
+use crate::site::rewrite;
 
 pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
     let root = &args.common.root;
     let options = super::check_options(&args.common);
-    let checked = site::check(root, &options)?;
+    let outcome = rewrite::format_tree(root, &options, args.check)?;
 
-    // Files with errors are not touched: their canonical form is unknown.
-    let broken: BTreeSet<&str> = checked
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.file.as_str())
-        .collect();
-    let errors: Vec<_> = checked
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .cloned()
-        .collect();
-
-    // The registry, every data file it lists and every announcements file,
-    // as the check found them.
-    let sources = std::iter::once(REGISTRY_PATH.to_owned())
-        .chain(checked.games.iter().flat_map(|g| {
-            g.game
-                .locales
-                .iter()
-                .map(|locale| crate::tree::data_path(&g.game.id, locale))
-        }))
-        .chain(checked.announcements.iter().map(|a| a.path.clone()));
-    let mut formatted = 0;
-    let mut changed = Vec::new();
-    for path in sources.filter(|path| !broken.contains(path.as_str())) {
-        let current = match std::fs::read_to_string(root.join(&path)) {
-            Ok(text) => text,
-            // A listed file that is missing is the check's `missing-file` error.
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(err) => return Err(err).with_context(|| format!("cannot read `{path}`")),
-        };
-        let Some(canonical) = site::canonical_text(&path, &current) else {
-            continue;
-        };
-        formatted += 1;
-        if current != canonical {
-            if !args.check {
-                atomic::write(&root.join(&path), canonical.as_bytes())
-                    .with_context(|| format!("cannot write `{path}`"))?;
-            }
-            changed.push(path);
-        }
+    let verb = if args.check {
+        "would reformat"
+    } else {
+        "reformatted"
+    };
+    for path in &outcome.changed {
+        super::print_out(&format!("{verb} {path}\n"))?;
     }
-
-    for path in &changed {
-        if args.check {
-            super::print_out(&format!("would reformat {path}\n"))?;
-        } else {
-            super::print_out(&format!("reformatted {path}\n"))?;
-        }
-    }
-    if !errors.is_empty() {
-        super::check::report(root, &errors, Format::Human)?;
+    if !outcome.errors.is_empty() {
+        super::check::report(root, &outcome.errors, Format::Human)?;
         eprintln!(
-            "fmt: left {} file{} with errors unchanged",
-            broken.len(),
-            if broken.len() == 1 { "" } else { "s" }
+            "fmt: left {} with errors unchanged",
+            diagnostics::plural(outcome.broken, "file", "files")
         );
     }
-    let counts = diagnostics::count(&errors);
     eprintln!(
-        "fmt: {} file{} {}, {} already canonical",
-        changed.len(),
-        if changed.len() == 1 { "" } else { "s" },
+        "fmt: {} {}, {} already canonical",
+        diagnostics::plural(outcome.changed.len(), "file", "files"),
         if args.check {
             "would change"
         } else {
             "reformatted"
         },
-        formatted - changed.len()
+        outcome.formatted - outcome.changed.len()
     );
-    let failed = counts.errors > 0 || (args.check && !changed.is_empty());
+    let failed = !outcome.errors.is_empty() || (args.check && !outcome.changed.is_empty());
     Ok(super::exit_status(failed))
 }

@@ -18,6 +18,7 @@ mod mcp;
 mod publish;
 mod serve;
 mod status;
+mod version;
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match &cli.command {
@@ -27,6 +28,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Status(crate::cli::StatusArgs { common, .. })
         | Command::Serve(crate::cli::ServeArgs { common, .. })
         | Command::Diff(crate::cli::DiffArgs { common, .. }) => require_registry(&common.root)?,
+        Command::Version(crate::cli::VersionArgs {
+            command: crate::cli::VersionCommand::New(crate::cli::VersionNewArgs { common, .. }),
+        }) => require_registry(&common.root)?,
         Command::Import(_)
         | Command::Publish(_)
         | Command::Lsp(_)
@@ -40,6 +44,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Status(args) => status::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Version(args) => version::run(args),
         Command::Import(args) => import::run(args),
         Command::Publish(args) => publish::run(args),
         Command::Lsp(args) => lsp::run(args),

@@ -70,9 +70,11 @@ fn table(rows: &[Row]) -> String {
             .to_vec(),
     ];
     for row in rows {
-        let left = match (row.days_left, row.seconds_left) {
-            (Some(d), Some(s)) if s < 0 => format!("{} overdue", days::days_en(d)),
-            (Some(d), _) => format!("{} left", days::days_en(d)),
+        let left = match (row.starts_in_days, row.days_left, row.seconds_left) {
+            (Some(0), _, _) => "starts within a day".to_string(),
+            (Some(d), _, _) => format!("starts in {}", days::days_en(d)),
+            (None, Some(d), Some(s)) if s < 0 => format!("{} overdue", days::days_en(d)),
+            (None, Some(d), _) => format!("{} left", days::days_en(d)),
             _ => "-".to_string(),
         };
         let state = match row.state {

@@ -162,6 +162,7 @@ pub fn render_page(board: &Board, boards: &[Board]) -> anyhow::Result<OutputFile
     let view = PageView {
         lang: board.locale.clone(),
         ui: pages::ui_for(&board.locale),
+        live: pages::style_only(pages::ui_for(&board.locale)),
         root: root.clone(),
         title: words.title,
         feed_label: words.feed,
@@ -211,6 +212,7 @@ pub fn render_page(board: &Board, boards: &[Board]) -> anyhow::Result<OutputFile
 struct PageView {
     lang: String,
     ui: &'static pages::Ui,
+    live: pages::Live,
     root: String,
     title: &'static str,
     feed_label: &'static str,
@@ -238,22 +240,30 @@ struct AnnouncementView {
     html: String,
 }
 
-/// The home page's link to the default board (or the first one).
+/// A home page's link to a board.
 #[derive(Debug, Clone, Serialize)]
 pub struct HomeLink {
+    pub locale: String,
+    pub is_default: bool,
+    /// The page, relative to the site root.
     pub href: String,
     pub label: &'static str,
+    /// The Atom feed, relative to the site root.
     pub feed_href: String,
 }
 
-/// The link the home page shows, when the site has announcements.
-pub fn home_link(boards: &[Board]) -> Option<HomeLink> {
-    let board = boards.iter().find(|b| b.is_default).or(boards.first())?;
-    Some(HomeLink {
-        href: layout::announcements_page_dir(&board.locale, board.is_default),
-        label: words("en").title,
-        feed_href: layout::announcements_path(&board.locale, board.is_default, "atom"),
-    })
+/// The links the home pages show, one per board.
+pub fn home_links(boards: &[Board]) -> Vec<HomeLink> {
+    boards
+        .iter()
+        .map(|board| HomeLink {
+            locale: board.locale.clone(),
+            is_default: board.is_default,
+            href: layout::announcements_page_dir(&board.locale, board.is_default),
+            label: words(&board.locale).title,
+            feed_href: layout::announcements_path(&board.locale, board.is_default, "atom"),
+        })
+        .collect()
 }
 
 /// A URN of a digest: the first 16 bytes of a sha256 as a UUID (version 8,

@@ -101,6 +101,12 @@ pub fn parse(source: &SourceFile) -> Result<JsonFile<'_>, Vec<Diagnostic>> {
     }
 }
 
+/// Whether `text` is JSON to the strict parser (what `check --fix` asks of
+/// a file before it writes its fixes).
+pub fn is_json(text: &str) -> bool {
+    json::parse(text).is_ok()
+}
+
 impl Validator {
     /// Compiles the project's schemas. `Err` when a schema is not a valid JSON Schema.
     pub fn new(project: &Project) -> anyhow::Result<Self> {
@@ -366,6 +372,12 @@ impl<'a> Reporter<'a> {
         });
     }
 
+    /// The text of the value at `pointer` as the file writes it.
+    pub fn value_text(&self, pointer: &str) -> Option<&'a str> {
+        let (start, end) = self.spans.range(pointer, Target::Value)?;
+        self.spans.text().get(start..end)
+    }
+
     /// Attaches the exact repair to the diagnostic reported last: the value
     /// (or key) at `pointer` becomes the JSON string `replacement`.
     pub fn fix_string(&mut self, pointer: &str, target: Target, replacement: &str) {
@@ -471,14 +483,13 @@ fn schema_errors(
                     // The unknown-field diagnostic already says "did you mean".
                     continue;
                 }
-                let help = missing_field_help(value, &pointer, name);
-                report.value(
-                    &pointer,
-                    Code::Schema,
-                    Severity::Error,
-                    format!("missing field `{name}`"),
-                    help,
-                );
+                let help = missing_field_help(value, &pointer, name)
+                    .or_else(|| what_to_add(name, registry));
+                let message = match activity_name(value, &pointer) {
+                    Some(activity) => format!("the activity `{activity}` has no `{name}`"),
+                    None => format!("missing field `{name}`"),
+                };
+                report.value(&pointer, Code::Schema, Severity::Error, message, help);
             }
             Kind::MinLength { limit: 1 } => {
                 report.value(
@@ -489,9 +500,25 @@ fn schema_errors(
                     help_for(&field),
                 );
             }
-            Kind::Type { .. } => {
+            Kind::Type { kind } => {
                 let found = crate::json::kind_of(error.instance());
                 let message = error.to_string();
+                // A number where text belongs (`"version": 4.7`): quoting
+                // the number as written is exact.
+                let quote = matches!(
+                    kind,
+                    jsonschema::error::TypeKind::Single(jsonschema::JsonType::String)
+                ) && error.instance().is_number();
+                let written = quote
+                    .then(|| report.value_text(&pointer))
+                    .flatten()
+                    .map(str::to_string);
+                let help = written.as_ref().map(|raw| {
+                    format!(
+                        "`{}` is text: write it in quotes, `\"{raw}\"`",
+                        display_field(&field)
+                    )
+                });
                 report.value(
                     &pointer,
                     Code::Schema,
@@ -500,8 +527,11 @@ fn schema_errors(
                         "wrong type for `{}`: {message} (found {found})",
                         display_field(&field)
                     ),
-                    help_for(&field),
+                    help.or_else(|| help_for(&field)),
                 );
+                if let Some(raw) = written {
+                    report.fix_string(&pointer, Target::Value, &raw);
+                }
             }
             Kind::Minimum { .. } if doc == Doc::Announcements => {
                 report.value(
@@ -527,6 +557,34 @@ fn schema_errors(
             }
         }
     }
+}
+
+/// The name of the activity at `pointer` (`/activities/N`), when it has one.
+fn activity_name<'v>(document: &'v Value, pointer: &str) -> Option<&'v str> {
+    let rest = pointer.strip_prefix("/activities/")?;
+    if rest.contains('/') {
+        return None;
+    }
+    document.pointer(pointer)?.get("name")?.as_str()
+}
+
+/// What a missing field of an activity document looks like when added.
+fn what_to_add(name: &str, registry: bool) -> Option<String> {
+    if registry {
+        return None;
+    }
+    Some(match name {
+        "description" => {
+            "add `\"description\": \"\"` to it (a sentence saying what the activity is, or empty)"
+                .to_string()
+        }
+        "name" => "add `\"name\": \"...\"` with the name as announced".to_string(),
+        "startTime" | "endTime" => {
+            format!("add `\"{name}\": \"YYYY-MM-DDTHH:MM:SS\"` in the game's server time")
+        }
+        "activities" => "add `\"activities\": []`, and the version's activities in it".to_string(),
+        _ => format!("add `\"{name}\"`"),
+    })
 }
 
 fn display_field(field: &str) -> &str {

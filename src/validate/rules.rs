@@ -50,6 +50,22 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                 Some("update the document to the current version".to_string()),
             );
         }
+        if start > now {
+            report.value(
+                "/startTime",
+                Code::UpcomingVersion,
+                Warning,
+                format!(
+                    "the version starts on {} (in {}), after now",
+                    start.format("%Y-%m-%d %H:%M"),
+                    crate::model::days::days_en(crate::model::days::whole_days(now, start))
+                ),
+                Some(
+                    "until it starts, clients show this version as the current one: the previous version's activities that are not in this file vanish and this file's activities show as not started yet; carry every activity that ends after the new start into this file in every locale (`activity-site version new` does it), or publish the file when the version starts"
+                        .to_string(),
+                ),
+            );
+        }
     }
     cover(doc, &Base(None), report);
     for field in ["version", "versionName"] {
@@ -78,8 +94,11 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                     ),
                     Some("endTime must be later than startTime".to_string()),
                 );
-            }
-            if let (Some(vs), Some(ve)) = (version_start, version_end) {
+                // The root cause: whether the activity lies in the version
+                // says nothing until its own times are in order.
+            } else if let (Some(vs), Some(ve)) = (version_start, version_end)
+                && vs < ve
+            {
                 if end < vs {
                     report.value(
                         &format!("{base}/endTime"),
@@ -209,18 +228,60 @@ fn time_field(
                 message,
                 Some(help),
             );
-            // A zone, an offset or a fraction after a good local time: the
-            // exact repair is the local time alone.
-            if text.len() > 19
-                && text.is_char_boundary(19)
-                && text[19..].starts_with(['Z', '+', '-', '.'])
-                && parse_time(&text[..19]).is_some()
-            {
-                report.fix_string(&format!("{base}/{field}"), Target::Value, &text[..19]);
+            // An end written without seconds may mean :00 or :59: the help
+            // shows the rewrite, but it is no exact fix there.
+            let seconds = text.matches([':', '\u{FF1A}']).count() >= 2 || field != "endTime";
+            if let Some(rewritten) = rewrite_time(text).filter(|_| seconds) {
+                report.fix_string(&format!("{base}/{field}"), Target::Value, &rewritten);
             }
             None
         }
     }
+}
+
+/// The same time written as the data writes it (`YYYY-MM-DDTHH:MM:SS`),
+/// when `text` is a real local time in a form people also use and the
+/// rewrite is certain: a zone, an offset or a fraction after a good local
+/// time (dropped), slashes for the date's dashes, a space for the `T`, the
+/// full-width colon `：` of an input method, one-digit parts, no seconds
+/// (`:00`). `None` for anything else, such as hour 24 or a day that does not exist.
+pub fn rewrite_time(text: &str) -> Option<String> {
+    if text.len() > 19
+        && text.is_char_boundary(19)
+        && text[19..].starts_with(['Z', '+', '-', '.'])
+        && parse_time(&text[..19]).is_some()
+    {
+        return Some(text[..19].to_string());
+    }
+    let ascii = text.replace('\u{FF1A}', ":");
+    let (date, time) = ascii.split_once(['T', ' '])?;
+    let part = |s: &str, max: usize| -> Option<u32> {
+        (!s.is_empty() && s.len() <= max && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    let date: Vec<&str> = date.split(['-', '/']).collect();
+    let time: Vec<&str> = time.split(':').collect();
+    let ([y, mo, d], [h, mi, rest @ ..]) = (date.as_slice(), time.as_slice()) else {
+        return None;
+    };
+    let seconds = match rest {
+        [] => 0,
+        [s] => part(s, 2)?,
+        _ => return None,
+    };
+    if y.len() != 4 {
+        return None;
+    }
+    let candidate = format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{seconds:02}",
+        part(y, 4)?,
+        part(mo, 2)?,
+        part(d, 2)?,
+        part(h, 2)?,
+        part(mi, 2)?
+    );
+    (candidate != text && parse_time(&candidate).is_some()).then_some(candidate)
 }
 
 /// Says why `text` is not a `YYYY-MM-DDTHH:MM:SS` local time.
@@ -263,6 +324,26 @@ pub fn explain_time(text: &str) -> (String, String) {
             return (
                 format!("`{text}` separates date and time with a space"),
                 format!("use `T`: `{}T{}`", &text[..10], &text[11..]),
+            );
+        }
+        if let Some(rewritten) = rewrite_time(text) {
+            if text.contains('\u{FF1A}') {
+                return (
+                    format!(
+                        "`{text}` has the full-width colon `\u{FF1A}` (U+FF1A), typed by an input method"
+                    ),
+                    format!("type the ASCII `:`: `{rewritten}`"),
+                );
+            }
+            if text.contains('/') {
+                return (
+                    format!("`{text}` writes the date with slashes"),
+                    format!("write it as `{rewritten}` (YYYY-MM-DDTHH:MM:SS, local server time)"),
+                );
+            }
+            return (
+                format!("`{text}` is not a date-time of the form YYYY-MM-DDTHH:MM:SS"),
+                format!("write it as `{rewritten}`"),
             );
         }
         return (
