@@ -79,8 +79,13 @@ pub struct BackendArgs {
 /// Flags every data command shares.
 #[derive(Debug, Clone, Args)]
 pub struct Common {
-    /// Root of the data tree (holds games.json, data/ and schema/)
-    #[arg(long, default_value = ".", global = true)]
+    /// Root of the data tree (holds games.json, data/ and schema/); by default the
+    /// nearest folder at or above the current one that holds games.json
+    #[arg(long = "root", id = "root", global = true, value_name = "ROOT")]
+    pub root_flag: Option<PathBuf>,
+    /// The root the command works on: `--root`, or the one found (set before
+    /// the command runs, by `cmd::run`).
+    #[arg(skip)]
     pub root: PathBuf,
     /// Pin "now": YYYY-MM-DDTHH:MM:SS is that wall time in each game's time zone;
     /// with an offset (2026-11-22T12:00:00+09:00, ...Z) it is one instant, read in each game's zone
@@ -115,6 +120,9 @@ pub struct CheckArgs {
     /// With --fix: print the fixes as a patch and write nothing
     #[arg(long, visible_alias = "dry-run", requires = "fix")]
     pub diff: bool,
+    /// Check only these files (relative to the current folder), with the rules across files that involve them
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
 }
 
 /// The stdio servers for editors (`lsp`) and agents (`mcp`).
@@ -390,6 +398,26 @@ pub struct ImportArgs {
     /// Request timeout in seconds (URL imports)
     #[arg(long, default_value_t = 20)]
     pub timeout: u64,
+    /// Keep the files the build does not generate (robots.txt, a legacy api/v1/activities.json, ...) in data/_files/, published as they are
+    #[arg(long)]
+    pub keep_unknown: bool,
+    /// Exit 0 even when files were found that are neither imported nor kept (they are still named)
+    #[arg(long)]
+    pub allow_skipped: bool,
+    /// Time zone of the imported games that neither games.json nor the index names: ZONE for all, GAME=ZONE for one (comma-separated, repeatable)
+    #[arg(long, value_delimiter = ',', value_parser = parse_time_zone)]
+    pub time_zone: Vec<(Option<String>, String)>,
+}
+
+/// `ZONE` or `GAME=ZONE`, with an IANA zone name.
+fn parse_time_zone(s: &str) -> Result<(Option<String>, String), String> {
+    let (game, zone) = match s.split_once('=') {
+        Some((game, zone)) => (Some(game.to_owned()), zone),
+        None => (None, s),
+    };
+    zone.parse::<chrono_tz::Tz>()
+        .map_err(|_| format!("`{zone}` is not an IANA time zone such as Asia/Tokyo"))?;
+    Ok((game, zone.to_owned()))
 }
 
 fn parse_now(s: &str) -> Result<crate::clock::Now, String> {

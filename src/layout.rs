@@ -37,6 +37,58 @@ pub const ANNOUNCEMENTS_SCHEMA_PATH: &str = "api/v1/schema/announcements.json";
 /// refused by the registry rules).
 pub const ANNOUNCEMENTS_PAGE_DIR: &str = "announcements";
 
+/// What the API is, for agents: every game, its locales and documents,
+/// the schema and the feeds, generated from the registry.
+pub const LLMS_PATH: &str = "llms.txt";
+
+/// The heading of `llms.txt`'s list of games, which [`llms_games`] reads back.
+pub const LLMS_GAMES_HEADING: &str = "## Games";
+
+/// A site's `robots.txt`, never generated: kept by hand (`data/_files/`).
+pub const ROBOTS_PATH: &str = "robots.txt";
+
+/// The legacy all-games document of older deployments, never generated.
+pub const LEGACY_ACTIVITIES_PATH: &str = "api/v1/activities.json";
+
+/// The games an `llms.txt` lists under its `## Games` heading, and the
+/// activity documents it links there: the first code span of each list
+/// item or table row that is a game id (`- \`sr\` ...`, `| \`ba-cn\` | ...`),
+/// and every link to `/api/v1/activity/*.json`.
+pub fn llms_games(text: &str) -> (Vec<String>, Vec<String>) {
+    let mut ids: Vec<String> = Vec::new();
+    let mut documents: Vec<String> = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        if line.starts_with("## ") {
+            inside = line.trim_end() == LLMS_GAMES_HEADING;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        let item = line.starts_with("- ") || line.starts_with('|');
+        if item
+            && let Some((_, rest)) = line.split_once('`')
+            && let Some((id, _)) = rest.split_once('`')
+            && crate::model::is_game_id(id)
+            && !ids.iter().any(|i| i == id)
+        {
+            ids.push(id.to_owned());
+        }
+        for (at, _) in line.match_indices("](") {
+            let target = &line[at + 2..];
+            let Some(end) = target.find(')') else {
+                continue;
+            };
+            let path = relative(&target[..end]);
+            if is_activity_document(path) && !documents.iter().any(|d| d == path) {
+                documents.push(path.to_owned());
+            }
+        }
+    }
+    (ids, documents)
+}
+
 /// The home page.
 pub const HOME_PAGE: &str = "index.html";
 
@@ -175,6 +227,20 @@ pub fn announcements_page_dir(locale: &str, is_default: bool) -> String {
     }
 }
 
+/// The locale of an announcements document's path, the inverse of
+/// [`announcements_path`] with `ext` `json`: `Some(None)` for the un-suffixed
+/// `api/v1/anno.json`, `Some(Some(locale))` for `api/v1/anno-<locale>.json`,
+/// `None` for any other path.
+pub fn announcements_locale_of(path: &str) -> Option<Option<&str>> {
+    if path == announcements_path("", true, "json") {
+        return Some(None);
+    }
+    let probe = announcements_path("\u{0}", false, "json");
+    let (prefix, suffix) = probe.split_once('\u{0}')?;
+    let locale = path.strip_prefix(prefix)?.strip_suffix(suffix)?;
+    (!locale.is_empty() && !locale.contains('/')).then_some(Some(locale))
+}
+
 /// The folder of a game's page in one locale, with a trailing slash:
 /// `<game>/` for the default locale, else `<game>/<locale>/`. The page is
 /// its [`DIRECTORY_INDEX`].
@@ -194,7 +260,7 @@ pub fn is_built_path(path: &str) -> bool {
     let parts: Vec<&str> = path.split('/').collect();
     match parts.as_slice() {
         _ if is_api(path) => parts.len() > 2,
-        [one] => [HEADERS_FILE, HOME_PAGE, NOT_FOUND_PAGE].contains(one),
+        [one] => [HEADERS_FILE, HOME_PAGE, NOT_FOUND_PAGE, LLMS_PATH].contains(one),
         [_, page] | [_, _, page] => *page == DIRECTORY_INDEX,
         _ => false,
     }

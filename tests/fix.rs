@@ -85,3 +85,59 @@ fn check_fix_leaves_a_file_alone_when_its_fixes_would_not_give_json() {
     );
     assert!(text.contains("expected a value, found `探`"), "{text}");
 }
+
+/// Issue 33: like `cargo` and `git`, `check` finds the root by walking up
+/// from the current folder to the first `games.json`; `check PATH` checks
+/// the named file (paths relative to the current folder); with none found,
+/// the error says where it looked.
+#[test]
+fn check_finds_the_root_from_a_subfolder_and_takes_file_arguments() {
+    let root = fixture_root(Some(&case("english").join("input")));
+    let sub = root.path().join("data/demo");
+    let now = ["--now", FIXTURE_NOW];
+
+    // From a subfolder, no --root: the whole tree.
+    let output = run(&sub, &["check", "--format", "json", now[0], now[1]]);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(report["errors"], 5, "{report:#}");
+
+    // A file argument, relative to the subfolder: only that file.
+    let output = run(
+        &sub,
+        &["check", "zh-CN.json", "--format", "json", now[0], now[1]],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{report:#}");
+    assert_eq!(report["errors"], 0, "{report:#}");
+    let output = run(
+        &sub,
+        &["check", "en-US.json", "--format", "json", now[0], now[1]],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let files: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["file"].as_str().unwrap())
+        .collect();
+    assert!(
+        files.iter().all(|f| *f == "data/demo/en-US.json"),
+        "{files:?}"
+    );
+    assert_eq!(files.len(), 5);
+
+    // --fix of one named file, from the subfolder.
+    let output = run(&sub, &["check", "--fix", "en-US.json", now[0], now[1]]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+
+    // Nowhere under a data repository: the error says where it looked.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let output = run(elsewhere.path(), &["check"]);
+    assert_eq!(output.status.code(), Some(2));
+    let text = stderr(&output);
+    assert!(
+        text.contains("no games.json in") && text.contains("or any folder above it"),
+        "{text}"
+    );
+}

@@ -108,6 +108,7 @@ fn fixture_game(time_zone: &str) -> GameOutput {
             locales: vec!["zh-CN".to_owned(), "en-US".to_owned()],
             default_locale: "zh-CN".to_owned(),
             data_source: Localized::One("https://example.org/news".to_owned()),
+            data_sources: None,
             time_zone: Some(time_zone.to_owned()),
             update_mode: None,
         },
@@ -639,9 +640,10 @@ fn diff_against_a_loopback_deployment() {
         stderr(&out)
     );
     assert!(
-        // The API: three documents, their calendars, the index and the schema.
+        // The API: three documents, their calendars, the index and the
+        // schemas (activity and announcements).
         stdout(&out).contains(&format!(
-            "8 files compared with {base}: 0 changed, 0 reformatted, 0 new, 0 removed, 8 unchanged"
+            "9 files compared with {base}: 0 changed, 0 reformatted, 0 new, 0 removed, 9 unchanged"
         )),
         "{}",
         stdout(&out)

@@ -218,7 +218,7 @@ impl DataTools {
 #[tool_router]
 impl DataTools {
     #[tool(
-        description = "The games of games.json: id, name, locales, default locale, time zone, data source and the path of each data file.",
+        description = "The games of games.json: id, name, locales, default locale, time zone, data source, the typed dataSources per locale (where to look to update the data) and the path of each data file.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn list_games(&self) -> CallToolResult {
@@ -240,6 +240,7 @@ impl DataTools {
                             "defaultLocale": g.default_locale,
                             "timeZone": g.time_zone_name(),
                             "dataSource": g.data_source,
+                            "dataSources": g.data_sources,
                             "files": files,
                         })
                     })
@@ -251,7 +252,7 @@ impl DataTools {
     }
 
     #[tool(
-        description = "What `activity-site status --format json` gives: each game's locales, their version and end time, whole days left, and a state (`ok`, `ending` within a week, `ended`, `missing`, `invalid`), most urgent first.",
+        description = "What `activity-site status --format json` gives: each game's locales, their version and end time, whole days left, a state (`ok`, `ending` within a week, `ended`, `missing`, `invalid`), most urgent first, and the typed `sources` to look at to update each.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn status(&self) -> CallToolResult {

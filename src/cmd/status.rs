@@ -24,7 +24,7 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
             super::print_out(&format!("{}\n", serde_json::to_string_pretty(&rows)?))?;
         }
         StatusFormat::Text => {
-            let mut text = table(&rows);
+            let mut text = table(&rows) + &sources(&rows);
             let boards = site::status::boards(&args.common.root, &checked);
             if !boards.is_empty() {
                 text.push('\n');
@@ -61,6 +61,24 @@ fn boards_table(boards: &[site::status::BoardRow]) -> String {
         ]);
     }
     align(table)
+}
+
+/// Where to look to update each locale that has typed sources.
+fn sources(rows: &[Row]) -> String {
+    let mut out = String::new();
+    for row in rows.iter().filter(|r| !r.sources.is_empty()) {
+        if out.is_empty() {
+            out.push_str("\nwhere to look:\n");
+        }
+        let listed: Vec<String> = row.sources.iter().map(|s| s.describe()).collect();
+        out.push_str(&format!(
+            "  {} {}: {}\n",
+            row.game,
+            row.locale,
+            listed.join("; ")
+        ));
+    }
+    out
 }
 
 fn table(rows: &[Row]) -> String {

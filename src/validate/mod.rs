@@ -626,6 +626,8 @@ fn known_keys(pointer: &str, doc: Doc) -> Vec<&'static str> {
     if doc == Doc::Registry {
         if depth == 0 {
             vec!["$schema", "games"]
+        } else if depth >= 4 {
+            vec!["type", "url", "articleUrl", "script", "userAgent"]
         } else {
             vec![
                 "id",
@@ -633,6 +635,7 @@ fn known_keys(pointer: &str, doc: Doc) -> Vec<&'static str> {
                 "locales",
                 "defaultLocale",
                 "dataSource",
+                "dataSources",
                 "timeZone",
                 "updateMode",
             ]

@@ -822,6 +822,9 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                 Some(help),
             );
         }
+        if let Some(sources) = entry.get("dataSources").and_then(Value::as_object) {
+            data_sources(&base, sources, &locales, report);
+        }
         if let Some(zone) = entry.get("timeZone").and_then(Value::as_str)
             && zone.parse::<chrono_tz::Tz>().is_err()
         {
@@ -850,6 +853,129 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
     }
     report_orphans(&orphans, &listed_games, report);
     games
+}
+
+/// The typed `dataSources` of one game: each key a locale of the game or
+/// `all`; each source of a known `type`, with an absolute http(s) `url`
+/// where it has one (and one where its type needs it), a `script` for a
+/// script, and an `articleUrl` template that is an absolute http(s) URL with
+/// a `{field}` placeholder. Structure (objects, strings) is the schema's.
+fn data_sources(
+    base: &str,
+    sources: &serde_json::Map<String, Value>,
+    locales: &[&str],
+    report: &mut Reporter<'_>,
+) {
+    for (key, list) in sources {
+        let at = format!("{base}/dataSources/{}", escape_pointer(key));
+        if key != crate::model::ALL_LOCALES
+            && !locales.is_empty()
+            && !locales.contains(&key.as_str())
+        {
+            report.key(
+                &at,
+                Code::GamesRegistry,
+                Error,
+                format!("`{key}` is neither one of the game's locales nor `all`"),
+                Some(format!("use one of {}, or `all`", locales.join(", "))),
+            );
+        }
+        let Some(list) = list.as_array() else {
+            continue;
+        };
+        for (i, source) in list.iter().enumerate() {
+            let at = format!("{at}/{i}");
+            let kind = source.get("type").and_then(Value::as_str);
+            if let Some(kind) = kind
+                && !crate::model::DATA_SOURCE_TYPES.contains(&kind)
+            {
+                let help = super::did_you_mean(kind, crate::model::DATA_SOURCE_TYPES)
+                    .map(|t| format!("did you mean `{t}`?"))
+                    .unwrap_or_else(|| "use `html`, `script` or `pageData`".to_owned());
+                report.value(
+                    &format!("{at}/type"),
+                    Code::GamesRegistry,
+                    Error,
+                    format!("`{kind}` is not a kind of data source"),
+                    Some(help),
+                );
+            }
+            let url = source.get("url").and_then(Value::as_str);
+            if let Some(url) = url
+                && !is_http_url(url)
+            {
+                report.value(
+                    &format!("{at}/url"),
+                    Code::GamesRegistry,
+                    Error,
+                    format!("the source URL `{url}` is not an absolute http(s) URL"),
+                    Some("write the whole address, such as `https://example.org/news`".to_owned()),
+                );
+            }
+            if url.is_none() && matches!(kind, Some("html" | "pageData")) {
+                report.value(
+                    &at,
+                    Code::GamesRegistry,
+                    Error,
+                    format!("a `{}` source needs a `url`", kind.unwrap_or_default()),
+                    Some("add \"url\": \"https://...\" with the page to read".to_owned()),
+                );
+            }
+            if kind == Some("script") && source.get("script").is_none() {
+                report.value(
+                    &at,
+                    Code::GamesRegistry,
+                    Error,
+                    "a `script` source needs a `script`".to_owned(),
+                    Some("add \"script\": \"scripts/fetch-....mjs\", the script's path in the repository".to_owned()),
+                );
+            }
+            if let Some(template) = source.get("articleUrl").and_then(Value::as_str) {
+                if !is_http_url(template) {
+                    report.value(
+                        &format!("{at}/articleUrl"),
+                        Code::GamesRegistry,
+                        Error,
+                        format!("the article URL template `{template}` is not an absolute http(s) URL"),
+                        Some("write the whole address with a placeholder, such as `https://example.org/news/{id}`".to_owned()),
+                    );
+                } else if !has_placeholder(template) {
+                    report.value(
+                        &format!("{at}/articleUrl"),
+                        Code::GamesRegistry,
+                        Error,
+                        format!("the article URL template `{template}` has no `{{field}}` placeholder"),
+                        Some("name the entry's field that completes the URL, such as `https://example.org/news/{id}`".to_owned()),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Whether `url` is an absolute http(s) URL with a host.
+fn is_http_url(url: &str) -> bool {
+    url.strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .is_some_and(|rest| {
+            let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+            !host.is_empty() && !rest.chars().any(char::is_whitespace)
+        })
+}
+
+/// Whether `template` holds a `{field}` placeholder (a name of letters,
+/// digits and `_`).
+fn has_placeholder(template: &str) -> bool {
+    template.split('{').skip(1).any(|rest| {
+        rest.split_once('}').is_some_and(|(name, _)| {
+            !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+        })
+    })
+}
+
+/// A JSON Pointer token for `key` (RFC 6901).
+fn escape_pointer(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
 }
 
 fn suggest_id(id: &str) -> String {

@@ -377,3 +377,20 @@ fn locales_agree_on_the_version_and_windows() {
       help: locale files of one game describe the same version and the same activities with the same times; update both
     ");
 }
+
+/// Issue 35 item 6: CONTRIBUTING.md documents every rule code, in the
+/// order of [`crate::diagnostics::Code::ALL`], one `### \`code\`` section
+/// each, and no code that does not exist.
+#[test]
+fn contributing_lists_exactly_the_rule_codes() {
+    let text = include_str!("../../CONTRIBUTING.md");
+    let listed: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("### `")?.split('`').next())
+        .collect();
+    let codes: Vec<&str> = crate::diagnostics::Code::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .collect();
+    assert_eq!(listed, codes);
+}
