@@ -61,6 +61,11 @@ pub enum Code {
     UpcomingVersion,
     /// A file of `data/_files/` that cannot be published verbatim.
     KeptFile,
+    /// A link or image in an announcement's Markdown that is neither an
+    /// absolute http(s) URL, a site path (`/...`) nor an anchor (`#...`).
+    MarkdownLink,
+    /// Raw HTML in an announcement's Markdown (shown as text on the page).
+    MarkdownHtml,
 }
 
 impl Code {
@@ -84,6 +89,8 @@ impl Code {
         Code::Stale,
         Code::Whitespace,
         Code::UpcomingVersion,
+        Code::MarkdownLink,
+        Code::MarkdownHtml,
     ];
 
     /// The stable name every output format prints (`time-order`).
@@ -107,6 +114,8 @@ impl Code {
             Code::Whitespace => "whitespace",
             Code::UpcomingVersion => "upcoming-version",
             Code::KeptFile => "kept-file",
+            Code::MarkdownLink => "markdown-link",
+            Code::MarkdownHtml => "markdown-html",
         }
     }
 }
@@ -136,6 +145,11 @@ impl Code {
             Code::UpcomingVersion => {
                 "The version starts after now: clients get it before it begins."
             }
+            Code::KeptFile => "A file of data/_files/ that cannot be published verbatim.",
+            Code::MarkdownLink => {
+                "A Markdown link in an announcement that is not http(s), a site path or an anchor."
+            }
+            Code::MarkdownHtml => "Raw HTML in an announcement's Markdown (shown as text).",
         }
     }
 }
