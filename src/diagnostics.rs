@@ -135,7 +135,6 @@ impl Code {
             Code::GamesRegistry => "A bad games.json.",
             Code::MissingFile => "A locale listed in games.json has no data file.",
             Code::OrphanFile => "A data file games.json does not list.",
-            Code::KeptFile => "A file of data/_files that cannot be published as it is.",
             Code::OutsideVersion => "An activity outside its version's window.",
             Code::EndOfMinute => "An endTime whose seconds are not 59.",
             Code::Unsorted => "Activities not in chronological order.",
