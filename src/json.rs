@@ -22,6 +22,8 @@
 
 use std::borrow::Cow;
 
+use crate::i18n::{Msg, msg};
+
 /// How deep arrays and objects may nest (serde_json's recursion limit).
 pub const MAX_DEPTH: usize = 128;
 
@@ -124,9 +126,9 @@ pub struct Parsed<'a> {
 pub struct SyntaxError {
     pub start: usize,
     pub end: usize,
-    pub message: String,
+    pub message: Msg,
     /// What to type instead, when the parser can tell.
-    pub help: Option<String>,
+    pub help: Option<Msg>,
     /// The exact repair, when it is certain.
     pub fix: Option<Edit>,
 }
@@ -140,8 +142,8 @@ pub struct Edit {
 }
 
 impl SyntaxError {
-    fn help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+    fn help(mut self, help: Msg) -> Self {
+        self.help = Some(help);
         self
     }
 
@@ -156,28 +158,29 @@ impl SyntaxError {
 }
 
 /// Punctuation an input method types in place of JSON's ASCII: the
-/// character, its name and what to type instead.
+/// character, the message that names it (全角逗号, 中文引号 in Chinese) and
+/// what to type instead.
 const LOOKALIKES: &[(char, &str, &str)] = &[
-    ('\u{FF0C}', "full-width comma", ","),
-    ('\u{FF1A}', "full-width colon", ":"),
-    ('\u{201C}', "left double quotation mark", "\""),
-    ('\u{201D}', "right double quotation mark", "\""),
-    ('\u{2018}', "left single quotation mark", "\""),
-    ('\u{2019}', "right single quotation mark", "\""),
-    ('\u{FF02}', "full-width quotation mark", "\""),
-    ('\u{FF5B}', "full-width left curly bracket", "{"),
-    ('\u{FF5D}', "full-width right curly bracket", "}"),
-    ('\u{FF3B}', "full-width left square bracket", "["),
-    ('\u{FF3D}', "full-width right square bracket", "]"),
-    ('\u{3000}', "ideographic space", " "),
+    ('\u{FF0C}', "char-full-width-comma", ","),
+    ('\u{FF1A}', "char-full-width-colon", ":"),
+    ('\u{201C}', "char-left-double-quote", "\""),
+    ('\u{201D}', "char-right-double-quote", "\""),
+    ('\u{2018}', "char-left-single-quote", "\""),
+    ('\u{2019}', "char-right-single-quote", "\""),
+    ('\u{FF02}', "char-full-width-quote", "\""),
+    ('\u{FF5B}', "char-full-width-left-brace", "{"),
+    ('\u{FF5D}', "char-full-width-right-brace", "}"),
+    ('\u{FF3B}', "char-full-width-left-bracket", "["),
+    ('\u{FF3D}', "char-full-width-right-bracket", "]"),
+    ('\u{3000}', "char-ideographic-space", " "),
 ];
 
 /// The name and ASCII replacement of a look-alike of JSON punctuation.
-pub fn lookalike(c: char) -> Option<(&'static str, &'static str)> {
+pub fn lookalike(c: char) -> Option<(Msg, &'static str)> {
     LOOKALIKES
         .iter()
         .find(|(l, _, _)| *l == c)
-        .map(|(_, name, ascii)| (*name, *ascii))
+        .map(|(_, name, ascii)| (Msg::new(name), *ascii))
 }
 
 /// Parses `text` as one strict JSON value.
@@ -191,7 +194,7 @@ pub fn parse(text: &str) -> Result<Parsed<'_>, SyntaxError> {
     };
     parser.skip_ws();
     if parser.pos == parser.bytes.len() {
-        return Err(parser.error_at(0, 0, "the file is empty"));
+        return Err(parser.error_at(0, 0, msg!("syntax-empty")));
     }
     let root = parser.value(0)?;
     parser.skip_ws();
@@ -201,10 +204,8 @@ pub fn parse(text: &str) -> Result<Parsed<'_>, SyntaxError> {
         }
         let line = parser.line_of(root.end.saturating_sub(1));
         return Err(parser
-            .error_here("unexpected content after the end of the document")
-            .help(format!(
-                "the document's outermost value closes on line {line}; remove what follows it, or look for a bracket closed too early"
-            )));
+            .error_here(msg!("syntax-after-end"))
+            .help(msg!("syntax-after-end-help", line = line)));
     }
     Ok(Parsed {
         root,
@@ -223,18 +224,18 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    fn error_at(&self, start: usize, end: usize, message: impl Into<String>) -> SyntaxError {
+    fn error_at(&self, start: usize, end: usize, message: Msg) -> SyntaxError {
         SyntaxError {
             start,
             end,
-            message: message.into(),
+            message,
             help: None,
             fix: None,
         }
     }
 
     /// An error at the current position, one character wide.
-    fn error_here(&self, message: impl Into<String>) -> SyntaxError {
+    fn error_here(&self, message: Msg) -> SyntaxError {
         self.error_at(self.pos, self.char_end(self.pos), message)
     }
 
@@ -253,23 +254,29 @@ impl<'a> Parser<'a> {
 
     /// What is found at `pos` is not `expected`: a known mistake (see
     /// [`Parser::mistake`]) or "expected X, found Y".
-    fn unexpected(&self, expected: &str) -> SyntaxError {
+    fn unexpected(&self, expected: Msg) -> SyntaxError {
         if let Some(err) = self.mistake() {
             return err;
         }
         let Some(c) = self.text[self.pos..].chars().next() else {
             return match self.open.last() {
                 Some(&open) => self.never_closed(open),
-                None => self.error_here(format!("unexpected end of file: expected {expected}")),
+                None => self.error_here(msg!("syntax-eof-expected", expected = expected)),
             };
         };
-        let err = self.error_here(format!("expected {expected}, found {}", describe(c)));
+        let err = self.error_here(msg!(
+            "syntax-expected-found",
+            expected = expected,
+            found = describe(c)
+        ));
         match (self.open.last(), c) {
             (Some(&open), '{' | '[' | '}' | ']') => {
                 let (o, close) = brackets(self.bytes[open]);
-                err.help(format!(
-                    "the `{o}` opened on line {} is still open here; is a `{close}` missing?",
-                    self.line_of(open)
+                err.help(msg!(
+                    "syntax-still-open-help",
+                    open = o,
+                    line = self.line_of(open),
+                    close = close
                 ))
             }
             _ => err,
@@ -285,55 +292,49 @@ impl<'a> Parser<'a> {
         let c = rest.chars().next()?;
         let end = at + c.len_utf8();
         if let Some((name, ascii)) = lookalike(c) {
-            let (shown, instead) = if ascii == " " {
-                (String::new(), "an ASCII space".to_string())
+            let code = format!("{:04X}", c as u32);
+            let (message, instead) = if ascii == " " {
+                (
+                    msg!("syntax-lookalike-space", name = name, code = code),
+                    msg!("ascii-space"),
+                )
             } else {
-                (format!(" `{c}`"), format!("the ASCII `{ascii}`"))
+                (
+                    msg!("syntax-lookalike", name = name, char = c, code = code),
+                    msg!("ascii-char", char = ascii),
+                )
             };
             return Some(
-                self.error_at(
-                    at,
-                    end,
-                    format!(
-                        "{name}{shown} (U+{:04X}) outside a string is not JSON punctuation",
-                        c as u32
-                    ),
-                )
-                .help(format!(
-                    "type {instead} instead (a Chinese input method types this one in its place)"
-                ))
-                .fix(at, end, ascii),
+                self.error_at(at, end, message)
+                    .help(msg!("syntax-lookalike-help", instead = instead))
+                    .fix(at, end, ascii),
             );
         }
         if rest.starts_with("//") {
             let line = rest.split('\n').next().unwrap_or(rest);
             let len = line.trim_end_matches('\r').len();
             return Some(
-                self.error_at(at, at + len, "JSON has no comments")
-                    .help("remove the comment; a note for players belongs in a `description`")
+                self.error_at(at, at + len, msg!("syntax-comment"))
+                    .help(msg!("syntax-comment-help"))
                     .fix(at, at + len, ""),
             );
         }
         if let Some(body) = rest.strip_prefix("/*") {
             return Some(match body.find("*/") {
                 Some(i) => self
-                    .error_at(at, at + 2 + i + 2, "JSON has no comments")
-                    .help("remove the comment; a note for players belongs in a `description`")
+                    .error_at(at, at + 2 + i + 2, msg!("syntax-comment"))
+                    .help(msg!("syntax-comment-help"))
                     .fix(at, at + 2 + i + 2, ""),
                 None => self
-                    .error_at(at, at + 2, "JSON has no comments")
-                    .help("remove the comment; this one is never closed by `*/`"),
+                    .error_at(at, at + 2, msg!("syntax-comment"))
+                    .help(msg!("syntax-comment-unclosed-help")),
             });
         }
         if c == '\'' {
             let line = rest[1..].split('\n').next().unwrap_or("");
             let err = self
-                .error_at(
-                    at,
-                    end,
-                    "JSON strings are written in double quotes, not single quotes",
-                )
-                .help("replace both single quotes with `\"`");
+                .error_at(at, end, msg!("syntax-single-quotes"))
+                .help(msg!("syntax-single-quotes-help"));
             return Some(match line.find('\'') {
                 Some(i) if !line[..i].contains(['"', '\\']) => {
                     err.fix(at, at + 1 + i + 1, format!("\"{}\"", &line[..i]))
@@ -346,18 +347,14 @@ impl<'a> Parser<'a> {
             .find(|w| rest.starts_with(w))
         {
             return Some(
-                self.error_at(
-                    at,
-                    at + word.len(),
-                    format!("`{word}` is not a JSON number"),
-                )
-                .help("JSON numbers are finite: write `null`, or the text as a string"),
+                self.error_at(at, at + word.len(), msg!("syntax-not-a-number", word = word))
+                    .help(msg!("syntax-not-a-number-help")),
             );
         }
         if c == '+' && rest[1..].starts_with(|d: char| d.is_ascii_digit()) {
             return Some(
-                self.error_at(at, end, "a JSON number does not start with `+`")
-                    .help("remove the `+`")
+                self.error_at(at, end, msg!("syntax-plus"))
+                    .help(msg!("syntax-plus-help"))
                     .fix(at, end, ""),
             );
         }
@@ -372,10 +369,13 @@ impl<'a> Parser<'a> {
         self.error_at(
             end,
             end,
-            format!("unexpected end of file: the `{o}` opened on line {line} is never closed"),
+            msg!("syntax-never-closed", open = o, line = line),
         )
-        .help(format!(
-            "add `{close}` to close the `{o}` opened on line {line}"
+        .help(msg!(
+            "syntax-never-closed-help",
+            close = close,
+            open = o,
+            line = line
         ))
         .fix(end, end, close.to_string())
     }
@@ -384,7 +384,11 @@ impl<'a> Parser<'a> {
     /// a missing comma points at the end of the value before it.
     fn after_value(&self, open: usize, previous_end: usize) -> SyntaxError {
         let object = self.bytes[open] == b'{';
-        let expected = if object { "`,` or `}`" } else { "`,` or `]`" };
+        let expected = if object {
+            msg!("expected-comma-or-brace")
+        } else {
+            msg!("expected-comma-or-bracket")
+        };
         let Some(&b) = self.bytes.get(self.pos) else {
             return self.never_closed(open);
         };
@@ -406,15 +410,20 @@ impl<'a> Parser<'a> {
             .char_indices()
             .next_back()
             .map_or(0, |(i, _)| i);
-        let what = if object { "members" } else { "elements" };
-        self.error_at(last, previous_end, "expected `,` after this value")
-            .help(format!("add a `,` here: {what} are separated by commas"))
+        let container = if object { "object" } else { "array" };
+        self.error_at(last, previous_end, msg!("syntax-missing-comma"))
+            .help(msg!("syntax-missing-comma-help", container = container))
             .fix(previous_end, previous_end, ",")
     }
 
-    fn trailing_comma(&self, comma: usize, what: &str) -> SyntaxError {
-        self.error_at(comma, comma + 1, format!("trailing comma in {what}"))
-            .help("remove this comma: JSON allows no comma after the last item")
+    /// A comma before the closing bracket of an `"object"` or an `"array"`.
+    fn trailing_comma(&self, comma: usize, container: &'static str) -> SyntaxError {
+        self.error_at(
+            comma,
+            comma + 1,
+            msg!("syntax-trailing-comma", container = container),
+        )
+        .help(msg!("syntax-trailing-comma-help"))
             .fix(comma, comma + 1, "")
     }
 
@@ -434,7 +443,7 @@ impl<'a> Parser<'a> {
             Some(b'f') => self.word("false", Json::Bool(false))?,
             Some(b'n') => self.word("null", Json::Null)?,
             Some(b'-' | b'0'..=b'9') => Json::Number(self.number()?),
-            _ => return Err(self.unexpected("a value")),
+            _ => return Err(self.unexpected(msg!("expected-value"))),
         };
         Ok(Node {
             start,
@@ -448,15 +457,13 @@ impl<'a> Parser<'a> {
             self.pos += word.len();
             Ok(value)
         } else {
-            Err(self.unexpected("a value"))
+            Err(self.unexpected(msg!("expected-value")))
         }
     }
 
     fn enter(&mut self, depth: usize) -> Result<(), SyntaxError> {
         if depth > MAX_DEPTH {
-            Err(self.error_here(format!(
-                "arrays and objects nest deeper than {MAX_DEPTH} levels"
-            )))
+            Err(self.error_here(msg!("syntax-too-deep", max = MAX_DEPTH)))
         } else {
             self.open.push(self.pos);
             Ok(())
@@ -486,7 +493,7 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     self.skip_ws();
                     if self.bytes.get(self.pos) == Some(&b']') {
-                        return Err(self.trailing_comma(comma, "an array"));
+                        return Err(self.trailing_comma(comma, "array"));
                     }
                 }
                 Some(b']') => {
@@ -515,14 +522,14 @@ impl<'a> Parser<'a> {
             if self.bytes.get(self.pos) != Some(&b'"') {
                 return Err(self
                     .bare_key()
-                    .unwrap_or_else(|| self.unexpected("a key in double quotes")));
+                    .unwrap_or_else(|| self.unexpected(msg!("expected-key"))));
             }
             let key_start = self.pos;
             let key = self.string()?;
             let key_end = self.pos;
             self.skip_ws();
             if self.bytes.get(self.pos) != Some(&b':') {
-                return Err(self.unexpected("`:` after the key"));
+                return Err(self.unexpected(msg!("expected-colon")));
             }
             self.pos += 1;
             self.skip_ws();
@@ -541,7 +548,7 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     self.skip_ws();
                     if self.bytes.get(self.pos) == Some(&b'}') {
-                        return Err(self.trailing_comma(comma, "an object"));
+                        return Err(self.trailing_comma(comma, "object"));
                     }
                 }
                 Some(b'}') => {
@@ -570,12 +577,8 @@ impl<'a> Parser<'a> {
             return None;
         }
         Some(
-            self.error_at(
-                self.pos,
-                self.pos + len,
-                "object keys are written in double quotes",
-            )
-            .help(format!("write `\"{word}\"`"))
+            self.error_at(self.pos, self.pos + len, msg!("syntax-bare-key"))
+                .help(msg!("syntax-bare-key-help", word = word))
             .fix(self.pos, self.pos + len, format!("\"{word}\"")),
         )
     }
@@ -616,7 +619,7 @@ impl<'a> Parser<'a> {
         let int_start = self.pos;
         let n = digits(self);
         if n == 0 {
-            return Err(self.unexpected("a digit"));
+            return Err(self.unexpected(msg!("expected-digit")));
         }
         if n > 1 && self.bytes[int_start] == b'0' {
             let digits = &self.text[int_start..self.pos];
@@ -625,12 +628,12 @@ impl<'a> Parser<'a> {
                 t => t,
             };
             return Err(self
-                .error_at(
-                    int_start,
-                    self.pos,
-                    "a JSON number does not start with a leading zero",
-                )
-                .help(format!("write `{trimmed}` instead of `{digits}`"))
+                .error_at(int_start, self.pos, msg!("syntax-leading-zero"))
+                .help(msg!(
+                    "syntax-leading-zero-help",
+                    trimmed = trimmed,
+                    digits = digits
+                ))
                 .fix(int_start, self.pos, trimmed));
         }
         let mut float = false;
@@ -638,7 +641,7 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             float = true;
             if digits(self) == 0 {
-                return Err(self.unexpected("a digit after the decimal point"));
+                return Err(self.unexpected(msg!("expected-digit-fraction")));
             }
         }
         if let Some(b'e' | b'E') = self.bytes.get(self.pos) {
@@ -648,12 +651,12 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
             }
             if digits(self) == 0 {
-                return Err(self.unexpected("a digit in the exponent"));
+                return Err(self.unexpected(msg!("expected-digit-exponent")));
             }
         }
         let text = &self.text[start..self.pos];
         if float && !text.parse::<f64>().is_ok_and(f64::is_finite) {
-            return Err(self.error_at(start, self.pos, "number out of range"));
+            return Err(self.error_at(start, self.pos, msg!("syntax-number-range")));
         }
         Ok(text)
     }
@@ -737,9 +740,9 @@ impl<'a> Parser<'a> {
                         .error_at(
                             escape,
                             end,
-                            format!("invalid escape `{}`", &self.text[escape..end]),
+                            msg!("syntax-invalid-escape", escape = &self.text[escape..end]),
                         )
-                        .help("the escapes are `\\\"` `\\\\` `\\/` `\\b` `\\f` `\\n` `\\r` `\\t` and `\\uXXXX`; write `\\\\` for a backslash"));
+                        .help(msg!("syntax-invalid-escape-help")));
                 }
             };
             out.push(c);
@@ -761,7 +764,7 @@ impl<'a> Parser<'a> {
             None => Err(self.error_at(
                 escape,
                 self.pos.min(self.bytes.len()),
-                "invalid unicode escape: `\\u` takes four hexadecimal digits",
+                msg!("syntax-unicode-escape"),
             )),
         }
     }
@@ -770,7 +773,7 @@ impl<'a> Parser<'a> {
         self.error_at(
             escape,
             self.pos.min(self.bytes.len()),
-            "invalid unicode escape: a lone surrogate is not a character",
+            msg!("syntax-lone-surrogate"),
         )
     }
 
@@ -779,9 +782,9 @@ impl<'a> Parser<'a> {
         self.error_at(
             open,
             self.text.trim_end().len().max(open + 1),
-            "this string is never closed",
+            msg!("syntax-unterminated"),
         )
-        .help("add the closing `\"`")
+        .help(msg!("syntax-unterminated-help"))
     }
 
     /// A string still open at the end of its line (`pos` is the line break):
@@ -791,7 +794,7 @@ impl<'a> Parser<'a> {
         let err = self.error_at(
             open,
             self.pos,
-            "this string is not closed before the end of the line",
+            msg!("syntax-open-at-line-end"),
         );
         // A typographic quote typed where the closing `"` belongs.
         let typographic = content.char_indices().rev().find(|&(i, c)| {
@@ -801,38 +804,37 @@ impl<'a> Parser<'a> {
         });
         if let Some((i, c)) = typographic {
             let at = open + 1 + i;
-            let (name, _) = lookalike(c).unwrap_or(("quotation mark", "\""));
+            let (name, _) = lookalike(c).unwrap_or((msg!("char-quotation-mark"), "\""));
             return err
-                .help(format!(
-                    "it ends with the {name} `{c}` (U+{:04X}); type the ASCII `\"` instead",
-                    c as u32
+                .help(msg!(
+                    "syntax-typographic-end-help",
+                    name = name,
+                    char = c,
+                    code = format!("{:04X}", c as u32)
                 ))
                 .fix(at, at + c.len_utf8(), "\"");
         }
-        let before_comma = if content.trim_end().ends_with(',') {
-            " before the `,`"
+        err.help(if content.trim_end().ends_with(',') {
+            msg!("syntax-open-at-line-end-comma-help")
         } else {
-            ""
-        };
-        err.help(format!(
-            "add the closing `\"`{before_comma}; a raw line break is not allowed inside a JSON string (write `\\n` for one)"
-        ))
+            msg!("syntax-open-at-line-end-help")
+        })
     }
 
     fn control_in_string(&self, b: u8) -> SyntaxError {
         let (what, escape) = match b {
-            b'\t' => ("a tab".to_string(), "\\t".to_string()),
+            b'\t' => (msg!("char-tab"), "\\t".to_string()),
             _ => (
-                format!("the control character U+{b:04X}"),
+                msg!("char-control", code = format!("{b:04X}")),
                 format!("\\u{b:04x}"),
             ),
         };
         self.error_at(
             self.pos,
             self.pos + 1,
-            format!("{what} inside a string must be escaped"),
+            msg!("syntax-control-in-string", what = what),
         )
-        .help(format!("write it as `{escape}`, or remove it"))
+        .help(msg!("syntax-control-in-string-help", escape = escape.as_str()))
         .fix(self.pos, self.pos + 1, escape)
     }
 }

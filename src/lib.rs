@@ -33,6 +33,10 @@
 //!   control service's state; a leaf.
 //! - [`fetch`]: the one HTTP GET of `diff` and `import`: timeout, a size
 //!   limit per body, a bound on bodies in flight, one set of errors; a leaf.
+//! - [`i18n`]: the languages the tool speaks (en-US, zh-CN): which one is
+//!   chosen (`--lang`, `LC_ALL`, `LC_MESSAGES`, `LANG`), and every message
+//!   as a Fluent identifier with arguments ([`i18n::Msg`]), rendered only
+//!   when printed from `src/i18n/<lang>.ftl`; a leaf every module may name.
 //! - [`chars`]: the base table of invisible characters, which the
 //!   `whitespace` rule and the control service's names extend, and the one
 //!   cut of UTF-8 text at a character boundary; a leaf.
@@ -101,7 +105,10 @@
 //!   columns count Unicode scalar values in every rule and output format.
 //! - [`control`] does not import [`site`], [`load`] or [`validate`] (only
 //!   the leaves [`atomic`] and [`chars`]).
-//! - [`guard`], [`atomic`], [`fetch`] and [`chars`] import nothing of the crate.
+//! - [`guard`], [`atomic`], [`fetch`], [`chars`] and [`i18n`] import nothing of the crate.
+//! - Every sentence shown to a person is a message of both `.ftl` files with
+//!   the same arguments; codes, keys, paths and quoted values are arguments,
+//!   never translated.
 //! - Every file the tool replaces is written through [`atomic`]; every URL
 //!   it reads is fetched through [`fetch`], whose limit bounds memory.
 //! - [`lsp`] never writes a file (edits go back to the editor) and imports
@@ -149,6 +156,7 @@ pub mod control;
 pub mod diagnostics;
 pub mod fetch;
 pub mod guard;
+pub mod i18n;
 pub mod import;
 pub mod json;
 pub mod layout;

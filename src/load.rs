@@ -21,6 +21,7 @@ use anyhow::Context as _;
 use serde_json::Value;
 
 use crate::diagnostics::{Code, Diagnostic, Severity, locate};
+use crate::i18n::msg;
 use crate::model::Game;
 use crate::source::{LoadedFile, LoadedGame, Overlay, Project, SourceFile};
 
@@ -52,8 +53,8 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
                 file: REGISTRY_PATH.to_string(),
                 line: 1,
                 column: 1,
-                message: "games.json is missing".to_string(),
-                help: Some("create games.json at the root: {\"games\": [...]}".to_string()),
+                message: msg!("load-registry-missing"),
+                help: Some(msg!("load-registry-missing-help")),
                 width: 1,
                 fix: None,
             });
@@ -140,7 +141,7 @@ pub fn read_source_with(
                 1,
                 1,
                 1,
-                format!("cannot read the file: {err}"),
+                msg!("load-read-failed", error = err.to_string()),
                 None,
             )));
         }
@@ -156,8 +157,8 @@ pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<SourceFile, Box<Diagnostic>> 
             1,
             1,
             1,
-            "the file starts with a byte-order mark".to_string(),
-            Some("save the file as UTF-8 without BOM".to_string()),
+            msg!("load-bom"),
+            Some(msg!("load-bom-help")),
         )));
     }
     // simdutf8 validates CJK-heavy text several times faster than the
@@ -186,8 +187,8 @@ pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<SourceFile, Box<Diagnostic>> 
                 at.line,
                 at.column,
                 1,
-                format!("invalid UTF-8 at byte {valid}"),
-                Some("save the file as UTF-8".to_string()),
+                msg!("load-invalid-utf8", byte = valid),
+                Some(msg!("load-invalid-utf8-help")),
             )))
         }
     }

@@ -15,7 +15,8 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) if activity_site::cmd::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            let label = activity_site::i18n::text("tool-error");
+            eprintln!("{label}: {err:#}");
             ExitCode::from(2)
         }
     }

@@ -205,7 +205,7 @@ impl DataTools {
                 format!("`{rel}` does not exist yet; write_document creates it"),
                 None,
             ),
-            Err(diagnostic) => failure(diagnostic.message.clone(), None),
+            Err(diagnostic) => failure(diagnostic.message.to_string(), None),
         }
     }
 

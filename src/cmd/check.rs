@@ -33,11 +33,7 @@ pub(crate) fn report(
             let text = diagnostics::render_human(diagnostics, super::stderr_color(), &source);
             super::print_err(&text);
             let counts = diagnostics::count(diagnostics);
-            if counts.errors + counts.warnings == 0 {
-                super::print_err("checked: no problems\n");
-            } else {
-                super::print_err(&format!("checked: {}\n", diagnostics::summary(counts)));
-            }
+            super::print_err(&format!("{}\n", diagnostics::checked_line(counts)));
         }
         Format::Json => super::print_out(&diagnostics::render_json(diagnostics))?,
         Format::Github => super::print_out(&diagnostics::render_github(diagnostics))?,

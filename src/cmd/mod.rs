@@ -20,6 +20,7 @@ mod serve;
 mod status;
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    crate::i18n::set_process(cli.lang.unwrap_or_else(crate::i18n::Lang::from_env));
     match &cli.command {
         Command::Check(crate::cli::CheckArgs { common, .. })
         | Command::Build(crate::cli::BuildArgs { common, .. })

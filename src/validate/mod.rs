@@ -26,6 +26,7 @@ use serde::Deserialize as _;
 use serde_json::Value;
 
 use crate::diagnostics::{Code, Diagnostic, Fix, Location, Severity};
+use crate::i18n::{Msg, msg};
 use crate::json;
 use crate::model::{ActivityDocument, Game};
 use crate::source::{BUILTIN_ACTIVITY_SCHEMA, JsonFile, LoadedGame, Project, SourceFile};
@@ -226,8 +227,8 @@ impl<'a> Reporter<'a> {
         pointer: &str,
         code: Code,
         severity: Severity,
-        message: String,
-        help: Option<String>,
+        message: Msg,
+        help: Option<Msg>,
     ) {
         let at = self.spans.locate(pointer, Target::Value);
         self.push(at, code, severity, message, help);
@@ -239,8 +240,8 @@ impl<'a> Reporter<'a> {
         pointer: &str,
         code: Code,
         severity: Severity,
-        message: String,
-        help: Option<String>,
+        message: Msg,
+        help: Option<Msg>,
     ) {
         let at = self.spans.locate(pointer, Target::Key);
         self.push(at, code, severity, message, help);
@@ -262,8 +263,8 @@ impl<'a> Reporter<'a> {
         at: Location,
         code: Code,
         severity: Severity,
-        message: String,
-        help: Option<String>,
+        message: Msg,
+        help: Option<Msg>,
     ) {
         self.diagnostics.push(Diagnostic {
             code,
@@ -308,14 +309,15 @@ impl<'a> Reporter<'a> {
                 at,
                 Code::DuplicateKey,
                 Severity::Error,
-                format!(
-                    "the key `{}` is given twice in this object (first on line {})",
-                    duplicate.key, first.line
+                msg!(
+                    "duplicate-key",
+                    key = duplicate.key.as_str(),
+                    line = first.line
                 ),
-                Some(format!(
-                    "keep one of the two: the key on line {}, column {} or this one; \
-                     a rewrite would keep only the last value",
-                    first.line, first.column
+                Some(msg!(
+                    "duplicate-key-help",
+                    line = first.line,
+                    column = first.column
                 )),
             );
         }
@@ -349,13 +351,13 @@ fn schema_errors(
                     let key_pointer = format!("{pointer}/{}", spans::escape_segment(key));
                     let suggestion = did_you_mean(key, &known);
                     let help = suggestion
-                        .map(|k| format!("did you mean `{k}`?"))
-                        .or_else(|| Some(format!("known fields: {}", known.join(", "))));
+                        .map(|k| msg!("did-you-mean", name = k))
+                        .or_else(|| Some(msg!("schema-known-fields", fields = known.join(", "))));
                     report.key(
                         &key_pointer,
                         Code::Schema,
                         Severity::Error,
-                        format!("unknown field `{key}`"),
+                        msg!("schema-unknown-field", key = key.as_str()),
                         help,
                     );
                     // Renaming is exact only while the right key is absent:
@@ -380,7 +382,7 @@ fn schema_errors(
                     &pointer,
                     Code::Schema,
                     Severity::Error,
-                    format!("missing field `{name}`"),
+                    msg!("schema-missing-field", name = name),
                     help,
                 );
             }
@@ -389,37 +391,57 @@ fn schema_errors(
                     &pointer,
                     Code::Schema,
                     Severity::Error,
-                    format!("`{field}` must not be empty"),
+                    msg!("schema-empty", field = field.as_str()),
                     None,
                 );
             }
             Kind::Type { .. } => {
-                let found = crate::json::kind_of(error.instance());
-                let message = error.to_string();
-                report.value(
-                    &pointer,
-                    Code::Schema,
-                    Severity::Error,
-                    format!(
-                        "wrong type for `{}`: {message} (found {found})",
-                        display_field(&field)
-                    ),
-                    None,
-                );
+                let message = wrong_type(&error, &field);
+                report.value(&pointer, Code::Schema, Severity::Error, message, None);
             }
             _ => {
-                let message = error.to_string();
+                // The schema crate's own sentence, for the keywords the
+                // built-in schemas rarely trip: left in its English.
+                let message = msg!("schema-other", detail = error.to_string());
                 report.value(&pointer, Code::Schema, Severity::Error, message, None);
             }
         }
     }
 }
 
-fn display_field(field: &str) -> &str {
-    if field.is_empty() {
-        "the document"
-    } else {
-        field
+/// "wrong type for `name`: 1 is not of type "string" (found a number)",
+/// with the schema crate's sentence taken apart so each language words it.
+fn wrong_type(error: &jsonschema::ValidationError<'_>, field: &str) -> Msg {
+    let instance = error.instance();
+    let value = instance.to_string();
+    let sentence = error.to_string();
+    let (count, expected) = match sentence.strip_prefix(value.as_str()) {
+        Some(rest) => match rest.strip_prefix(" is not of types ") {
+            Some(types) => (2usize, types.to_string()),
+            None => (1, rest.strip_prefix(" is not of type ").unwrap_or(rest).to_string()),
+        },
+        None => (1, sentence.clone()),
+    };
+    msg!(
+        "schema-wrong-type",
+        whole = if field.is_empty() { "yes" } else { "no" },
+        field = field,
+        value = value,
+        count = count,
+        expected = expected,
+        found = kind_of(instance)
+    )
+}
+
+/// How a message names the type of a JSON value: "a string", "an object", "null".
+pub fn kind_of(value: &Value) -> Msg {
+    match value {
+        Value::Null => msg!("kind-null"),
+        Value::Bool(_) => msg!("kind-boolean"),
+        Value::Number(_) => msg!("kind-number"),
+        Value::String(_) => msg!("kind-string"),
+        Value::Array(_) => msg!("kind-array"),
+        Value::Object(_) => msg!("kind-object"),
     }
 }
 
@@ -435,10 +457,11 @@ fn misspelt_as_unknown(document: &Value, pointer: &str, name: &str, known: &[&st
 }
 
 /// When a required field is missing but a misspelt one is present, name it.
-fn missing_field_help(document: &Value, pointer: &str, name: &str) -> Option<String> {
+fn missing_field_help(document: &Value, pointer: &str, name: &str) -> Option<Msg> {
     let object = document.pointer(pointer)?.as_object()?;
     let candidates: Vec<&str> = object.keys().map(String::as_str).collect();
-    did_you_mean(name, &candidates).map(|k| format!("`{k}` is present: did you mean `{name}`?"))
+    did_you_mean(name, &candidates)
+        .map(|k| msg!("schema-misspelt-present", present = k, name = name))
 }
 
 /// The fields an object at `pointer` may have.

@@ -1,0 +1,267 @@
+# English messages of activity-site: the reference wording.
+#
+# Every message here has its twin in zh-CN.ftl with the same arguments
+# (tests/i18n.rs). Codes, JSON keys, paths and values quoted from the data
+# are arguments; only the prose is written here. Placeables carry no
+# isolation marks (the bundle turns them off).
+
+## How diagnostics are printed
+
+label-error = error
+label-warning = warning
+label-help = help
+help-line = help: { $text }
+summary = { $errors ->
+    [one] { $errors } error
+   *[other] { $errors } errors
+}, { $warnings ->
+    [one] { $warnings } warning
+   *[other] { $warnings } warnings
+}
+checked-clean = checked: no problems
+checked-summary = checked: { $errors ->
+    [one] { $errors } error
+   *[other] { $errors } errors
+}, { $warnings ->
+    [one] { $warnings } warning
+   *[other] { $warnings } warnings
+}
+list-semicolon = {"; "}
+list-comma = {", "}
+did-you-mean = did you mean `{ $name }`?
+
+## Reading files (json-syntax, games-registry)
+
+load-registry-missing = games.json is missing
+load-registry-missing-help = create games.json at the root: {"{"}"games": [...]{"}"}
+load-read-failed = cannot read the file: { $error }
+load-bom = the file starts with a byte-order mark
+load-bom-help = save the file as UTF-8 without BOM
+load-invalid-utf8 = invalid UTF-8 at byte { $byte }
+load-invalid-utf8-help = save the file as UTF-8
+
+## json-syntax: what the parser expected
+
+expected-value = a value
+expected-key = a key in double quotes
+expected-colon = `:` after the key
+expected-digit = a digit
+expected-digit-fraction = a digit after the decimal point
+expected-digit-exponent = a digit in the exponent
+expected-comma-or-brace = `,` or `{"}"}`
+expected-comma-or-bracket = `,` or `]`
+
+## json-syntax: punctuation an input method types in place of JSON's
+
+char-full-width-comma = full-width comma
+char-full-width-colon = full-width colon
+char-left-double-quote = left double quotation mark
+char-right-double-quote = right double quotation mark
+char-left-single-quote = left single quotation mark
+char-right-single-quote = right single quotation mark
+char-full-width-quote = full-width quotation mark
+char-full-width-left-brace = full-width left curly bracket
+char-full-width-right-brace = full-width right curly bracket
+char-full-width-left-bracket = full-width left square bracket
+char-full-width-right-bracket = full-width right square bracket
+char-ideographic-space = ideographic space
+char-quotation-mark = quotation mark
+char-tab = a tab
+char-control = the control character U+{ $code }
+ascii-char = the ASCII `{ $char }`
+ascii-space = an ASCII space
+
+## json-syntax: the mistakes
+
+syntax-empty = the file is empty
+syntax-after-end = unexpected content after the end of the document
+syntax-after-end-help = the document's outermost value closes on line { $line }; remove what follows it, or look for a bracket closed too early
+syntax-eof-expected = unexpected end of file: expected { $expected }
+syntax-expected-found = expected { $expected }, found { $found }
+syntax-still-open-help = the `{ $open }` opened on line { $line } is still open here; is a `{ $close }` missing?
+syntax-lookalike = { $name } `{ $char }` (U+{ $code }) outside a string is not JSON punctuation
+syntax-lookalike-space = { $name } (U+{ $code }) outside a string is not JSON punctuation
+syntax-lookalike-help = type { $instead } instead (a Chinese input method types this one in its place)
+syntax-comment = JSON has no comments
+syntax-comment-help = remove the comment; a note for players belongs in a `description`
+syntax-comment-unclosed-help = remove the comment; this one is never closed by `*/`
+syntax-single-quotes = JSON strings are written in double quotes, not single quotes
+syntax-single-quotes-help = replace both single quotes with `"`
+syntax-not-a-number = `{ $word }` is not a JSON number
+syntax-not-a-number-help = JSON numbers are finite: write `null`, or the text as a string
+syntax-plus = a JSON number does not start with `+`
+syntax-plus-help = remove the `+`
+syntax-never-closed = unexpected end of file: the `{ $open }` opened on line { $line } is never closed
+syntax-never-closed-help = add `{ $close }` to close the `{ $open }` opened on line { $line }
+syntax-missing-comma = expected `,` after this value
+syntax-missing-comma-help = add a `,` here: { $container ->
+    [object] members
+   *[array] elements
+} are separated by commas
+syntax-trailing-comma = trailing comma in { $container ->
+    [object] an object
+   *[array] an array
+}
+syntax-trailing-comma-help = remove this comma: JSON allows no comma after the last item
+syntax-too-deep = arrays and objects nest deeper than { $max } levels
+syntax-bare-key = object keys are written in double quotes
+syntax-bare-key-help = write `"{ $word }"`
+syntax-leading-zero = a JSON number does not start with a leading zero
+syntax-leading-zero-help = write `{ $trimmed }` instead of `{ $digits }`
+syntax-number-range = number out of range
+syntax-invalid-escape = invalid escape `{ $escape }`
+syntax-invalid-escape-help = the escapes are `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t` and `\uXXXX`; write `\\` for a backslash
+syntax-unicode-escape = invalid unicode escape: `\u` takes four hexadecimal digits
+syntax-lone-surrogate = invalid unicode escape: a lone surrogate is not a character
+syntax-unterminated = this string is never closed
+syntax-unterminated-help = add the closing `"`
+syntax-open-at-line-end = this string is not closed before the end of the line
+syntax-open-at-line-end-help = add the closing `"`; a raw line break is not allowed inside a JSON string (write `\n` for one)
+syntax-open-at-line-end-comma-help = add the closing `"` before the `,`; a raw line break is not allowed inside a JSON string (write `\n` for one)
+syntax-typographic-end-help = it ends with the { $name } `{ $char }` (U+{ $code }); type the ASCII `"` instead
+syntax-control-in-string = { $what } inside a string must be escaped
+syntax-control-in-string-help = write it as `{ $escape }`, or remove it
+
+## duplicate-key
+
+duplicate-key = the key `{ $key }` is given twice in this object (first on line { $line })
+duplicate-key-help = keep one of the two: the key on line { $line }, column { $column } or this one; a rewrite would keep only the last value
+
+## schema
+
+schema-unknown-field = unknown field `{ $key }`
+schema-known-fields = known fields: { $fields }
+schema-missing-field = missing field `{ $name }`
+schema-misspelt-present = `{ $present }` is present: did you mean `{ $name }`?
+schema-empty = `{ $field }` must not be empty
+schema-wrong-type = wrong type for { $whole ->
+    [yes] `the document`
+   *[no] `{ $field }`
+}: { $value } is not of { $count ->
+    [one] type
+   *[other] types
+} { $expected } (found { $found })
+schema-other = { $detail }
+kind-null = null
+kind-boolean = a boolean
+kind-number = a number
+kind-string = a string
+kind-array = an array
+kind-object = an object
+
+## datetime
+
+datetime-fraction = `{ $text }` has a fraction of a second
+datetime-fraction-help = drop the fraction: `{ $prefix }`
+datetime-offset = `{ $text }` has a time zone or offset (`{ $rest }`)
+datetime-offset-help = times are in the game's server time zone without offset: `{ $prefix }`
+datetime-no-time = `{ $text }` has no time of day
+datetime-no-time-help = write local server time as YYYY-MM-DDTHH:MM:SS, such as `{ $text }T04:00:00`
+datetime-space = `{ $text }` separates date and time with a space
+datetime-space-help = use `T`: `{ $fixed }`
+datetime-shape = `{ $text }` is not a date-time of the form YYYY-MM-DDTHH:MM:SS
+datetime-form-help = write local server time as YYYY-MM-DDTHH:MM:SS
+datetime-month = `{ $text }` has no month { $month }
+datetime-month-help = months run from 01 to 12
+datetime-day = `{ $text }` is not a real date: { $month ->
+    [1] January
+    [2] February
+    [3] March
+    [4] April
+    [5] May
+    [6] June
+    [7] July
+    [8] August
+    [9] September
+    [10] October
+    [11] November
+   *[12] December
+} { $year } has { $last } days
+datetime-day-help = check the day of the month
+datetime-hour-24 = `{ $text }` uses hour 24
+datetime-hour-24-help = write the end of the day as `{ $date }T23:59:59` or the next day as `{ $next }T00:00:00`
+datetime-time = `{ $text }` is not a real time of day
+datetime-time-help = hours run from 00 to 23, minutes and seconds from 00 to 59
+datetime-invalid = `{ $text }` is not a valid date-time
+
+## time-order, stale, outside-version, end-of-minute, unsorted, duplicate-activity
+
+time-order-version = the version ends ({ $end }) before it starts ({ $start })
+time-order-activity = the activity ends ({ $end }) before it starts ({ $start })
+time-order-help = endTime must be later than startTime
+stale = the version ended on { $date } ({ $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
+} ago)
+stale-help = update the document to the current version
+outside-version-before = the activity ended ({ $end }) before the version started ({ $start })
+outside-version-before-help = remove it, or check the dates
+outside-version-after = the activity starts ({ $start }) after the version ended ({ $end })
+outside-version-after-help = it belongs to the next version's document
+end-of-minute = the activity ends at :{ $seconds } seconds
+end-of-minute-help = the sources end activities at :59 seconds: did you mean `{ $suggested }`?
+unsorted = the activity starts ({ $start }) before the one above it ({ $previous })
+unsorted-help = run `activity-site fmt` to sort activities by startTime
+duplicate-activity = `{ $name }` starting { $start } is listed twice (also activity { $first })
+duplicate-activity-help = remove one of them, or correct its name or startTime
+
+## cover-url, whitespace
+
+cover-http = the cover `{ $url }` is served over plain http
+cover-http-help = use `https://{ $rest }` if the host supports it
+cover-invalid = the cover `{ $url }` is not an absolute http(s) URL
+cover-invalid-help = use an absolute https:// URL, or an empty string for no cover
+whitespace-trim = `{ $field }` has leading or trailing whitespace
+invisible = { $keyed ->
+    [yes] `{ $field }`
+   *[no] the value
+} contains { $class } U+{ $code } at column { $column }
+class-zero-width = the zero-width character
+class-bidi = the bidi control character
+class-control = the control character
+class-format = the invisible format character
+invisible-escaped-help = remove the escape at line { $line }, column { $column }; use a plain space if a space was meant
+invisible-help = it does not show in most editors: delete the character at line { $line }, column { $column } (put the cursor just after it and press Backspace once), or retype the text
+
+## games-registry, missing-file, orphan-file
+
+registry-bad-id = `{ $id }` is not a valid game id
+registry-bad-id-help = ids are lowercase letters and digits, in words joined by `-`, such as `{ $suggestion }`
+registry-duplicate-id = the game id `{ $id }` is listed twice (also game { $first })
+registry-duplicate-id-help = each game appears once; merge the two entries
+registry-bad-locale = `{ $locale }` is not a BCP 47 language tag
+registry-bad-locale-help = use tags such as `zh-CN` or `en-US`
+registry-duplicate-locale = the locale `{ $locale }` is listed twice
+registry-default-locale = the default locale `{ $default }` is not one of the game's locales
+registry-default-locale-help = use one of { $locales }
+registry-time-zone = `{ $zone }` is not an IANA time zone
+registry-time-zone-help = use a name such as `Asia/Shanghai` or `America/New_York`
+missing-file = `{ $path }` does not exist
+missing-file-help = create `{ $path }`, or remove `{ $locale }` from the game's locales
+orphan-locale = `{ $path }` belongs to no locale of `{ $game }` in games.json
+orphan-locale-help = add `{ $locale }` to the locales of `{ $game }`, or remove the file
+orphan-game = `{ $path }` belongs to `{ $game }`, which games.json does not list
+orphan-game-help = add `{ $game }` to games.json, or remove the file
+orphan-elsewhere = `{ $path }` is not where data files go
+orphan-elsewhere-help = data files live at data/<game>/<locale>.json
+
+## locale-parity
+
+parity = differs from { $path }: { $differences }
+parity-help = locale files of one game describe the same version and the same activities with the same times; update both
+parity-field = `{ $field }` is `{ $here }` here, `{ $there }` there
+parity-only-here = { $count } { $count ->
+    [one] activity
+   *[other] activities
+} only here: { $names }
+parity-only-there = { $count } { $count ->
+    [one] activity
+   *[other] activities
+} only there: { $names }
+parity-window = `{ $name }` ({ $start } to { $end })
+parity-more = and { $count } more
+
+## The tool's own errors
+
+tool-error = error

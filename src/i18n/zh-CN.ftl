@@ -1,0 +1,235 @@
+# activity-site 的简体中文消息。
+#
+# 每条消息都与 en-US.ftl 中的同名消息一一对应，参数相同（tests/i18n.rs 检查）。
+# 规则代码、JSON 键名、文件路径和引用自数据的值都是参数，原样显示，不翻译。
+#
+# 书写约定：中文句子使用全角标点（，。：；“”（）），代码、键名、数值两侧
+# 使用半角符号；中文与行内代码、英文单词、数字之间留一个半角空格，
+# 与全角标点之间不留空格；汉字之间不加空格。
+
+## 诊断的显示
+
+label-error = 错误
+label-warning = 警告
+label-help = 提示
+help-line = 提示：{ $text }
+summary = { $errors } 个错误，{ $warnings } 个警告
+checked-clean = 检查完毕：没有发现问题
+checked-summary = 检查完毕：{ $errors } 个错误，{ $warnings } 个警告
+list-semicolon = ；
+list-comma = 、
+did-you-mean = 是不是想写 `{ $name }`？
+
+## 读取文件（json-syntax、games-registry）
+
+load-registry-missing = 缺少 games.json
+load-registry-missing-help = 请在根目录创建 games.json：{"{"}"games": [...]{"}"}
+load-read-failed = 无法读取文件：{ $error }
+load-bom = 文件开头有字节顺序标记（BOM）
+load-bom-help = 请将文件另存为不带 BOM 的 UTF-8 编码
+load-invalid-utf8 = 第 { $byte } 字节处不是有效的 UTF-8 编码
+load-invalid-utf8-help = 请将文件另存为 UTF-8 编码
+
+## json-syntax：解析器期待的内容
+
+expected-value = 一个值
+expected-key = 用双引号括起的键名
+expected-colon = 键名后的 `:`
+expected-digit = 数字
+expected-digit-fraction = 小数点后的数字
+expected-digit-exponent = 指数部分的数字
+expected-comma-or-brace = 逗号 `,` 或右花括号 `{"}"}`
+expected-comma-or-bracket = 逗号 `,` 或右方括号 `]`
+
+## json-syntax：输入法代替 JSON 标点打出的字符
+
+char-full-width-comma = 全角逗号
+char-full-width-colon = 全角冒号
+char-left-double-quote = 中文左双引号
+char-right-double-quote = 中文右双引号
+char-left-single-quote = 中文左单引号
+char-right-single-quote = 中文右单引号
+char-full-width-quote = 全角双引号
+char-full-width-left-brace = 全角左花括号
+char-full-width-right-brace = 全角右花括号
+char-full-width-left-bracket = 全角左方括号
+char-full-width-right-bracket = 全角右方括号
+char-ideographic-space = 全角空格
+char-quotation-mark = 引号
+char-tab = 制表符（Tab）
+char-control = 控制字符 U+{ $code }
+ascii-char = 半角的 `{ $char }`
+ascii-space = 半角空格
+## json-syntax：错误
+
+syntax-empty = 文件是空的
+syntax-after-end = 文档结束后还有多余的内容
+syntax-after-end-help = 文档最外层的值在第 { $line } 行已经结束；请删除其后的内容，或检查是否有括号过早闭合
+syntax-eof-expected = 文件意外结束：此处应为{ $expected }
+syntax-expected-found = 此处应为{ $expected }，却是 { $found }
+syntax-still-open-help = 第 { $line } 行的 `{ $open }` 到这里还没有闭合；是不是少了 `{ $close }`？
+syntax-lookalike = 字符串外出现了{ $name } `{ $char }`（U+{ $code }），它不是 JSON 标点
+syntax-lookalike-space = 字符串外出现了{ $name }（U+{ $code }），它不是 JSON 标点
+syntax-lookalike-help = 请改为输入{ $instead }（这是中文输入法在中文标点状态下打出的字符）
+syntax-comment = JSON 不支持注释
+syntax-comment-help = 请删除注释；需要告诉玩家的说明请写在 `description` 中
+syntax-comment-unclosed-help = 请删除注释；这条注释没有用 `*/` 结束
+syntax-single-quotes = JSON 字符串要用双引号，不能用单引号
+syntax-single-quotes-help = 把两个单引号都换成 `"`
+syntax-not-a-number = `{ $word }` 不是 JSON 数字
+syntax-not-a-number-help = JSON 数字必须是有限值：请写 `null`，或写成字符串
+syntax-plus = JSON 数字不能以 `+` 开头
+syntax-plus-help = 删除 `+`
+syntax-never-closed = 文件意外结束：第 { $line } 行的 `{ $open }` 没有闭合
+syntax-never-closed-help = 添加 `{ $close }`，闭合第 { $line } 行的 `{ $open }`
+syntax-missing-comma = 这个值后面缺少 `,`
+syntax-missing-comma-help = 在这里添加 `,`：{ $container ->
+    [object] 对象的成员
+   *[array] 数组的元素
+}之间要用逗号分隔
+syntax-trailing-comma = { $container ->
+    [object] 对象
+   *[array] 数组
+}末尾多了一个逗号
+syntax-trailing-comma-help = 删除这个逗号：JSON 不允许在最后一项后面加逗号
+syntax-too-deep = 数组和对象的嵌套超过了 { $max } 层
+syntax-bare-key = 对象的键名要用双引号括起来
+syntax-bare-key-help = 写成 `"{ $word }"`
+syntax-leading-zero = JSON 数字不能有前导 0
+syntax-leading-zero-help = 把 `{ $digits }` 写成 `{ $trimmed }`
+syntax-number-range = 数字超出范围
+syntax-invalid-escape = 无效的转义 `{ $escape }`
+syntax-invalid-escape-help = 可用的转义有 `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t` 和 `\uXXXX`；反斜杠本身要写成 `\\`
+syntax-unicode-escape = 无效的 Unicode 转义：`\u` 后面要跟四位十六进制数字
+syntax-lone-surrogate = 无效的 Unicode 转义：单独的代理项不是字符
+syntax-unterminated = 这个字符串没有结束
+syntax-unterminated-help = 添加结尾的 `"`
+syntax-open-at-line-end = 这个字符串在行尾之前没有结束
+syntax-open-at-line-end-help = 添加结尾的 `"`；JSON 字符串中不能直接换行（换行请写 `\n`）
+syntax-open-at-line-end-comma-help = 在 `,` 前添加结尾的 `"`；JSON 字符串中不能直接换行（换行请写 `\n`）
+syntax-typographic-end-help = 字符串的结尾是{ $name } `{ $char }`（U+{ $code }）；请改为输入半角的 `"`
+syntax-control-in-string = 字符串中不能直接出现{ $what }，必须转义
+syntax-control-in-string-help = 写成 `{ $escape }`，或者删除它
+
+## duplicate-key
+
+duplicate-key = 键 `{ $key }` 在这个对象中出现了两次（第一次在第 { $line } 行）
+duplicate-key-help = 两个只保留一个：第 { $line } 行第 { $column } 列的那个，或者这一个；重写文件时只会留下后一个值
+
+## schema
+
+schema-unknown-field = 未知字段 `{ $key }`
+schema-known-fields = 可用的字段：{ $fields }
+schema-missing-field = 缺少字段 `{ $name }`
+schema-misspelt-present = 这里有 `{ $present }`：是不是想写 `{ $name }`？
+schema-empty = `{ $field }` 不能为空
+schema-wrong-type = { $whole ->
+    [yes] 文档的类型不对
+   *[no] `{ $field }` 的类型不对
+}：{ $value } 不是 { $count ->
+    [one] { $expected } 类型
+   *[other] { $expected } 中的任何一种类型
+}（实际是{ $found }）
+schema-other = { $detail }
+kind-null = null
+kind-boolean = 布尔值
+kind-number = 数字
+kind-string = 字符串
+kind-array = 数组
+kind-object = 对象
+
+## datetime
+
+datetime-fraction = `{ $text }` 带有秒的小数部分
+datetime-fraction-help = 去掉小数部分：`{ $prefix }`
+datetime-offset = `{ $text }` 带有时区或时差（`{ $rest }`）
+datetime-offset-help = 时间按游戏服务器所在时区填写，不带时差：`{ $prefix }`
+datetime-no-time = `{ $text }` 缺少时刻
+datetime-no-time-help = 请按 YYYY-MM-DDTHH:MM:SS 填写服务器当地时间，例如 `{ $text }T04:00:00`
+datetime-space = `{ $text }` 的日期和时刻之间用了空格
+datetime-space-help = 请用 `T` 分隔：`{ $fixed }`
+datetime-shape = `{ $text }` 不是 YYYY-MM-DDTHH:MM:SS 格式的日期时间
+datetime-form-help = 请按 YYYY-MM-DDTHH:MM:SS 填写服务器当地时间
+datetime-month = `{ $text }` 的月份 { $month } 不存在
+datetime-month-help = 月份从 01 到 12
+datetime-day = `{ $text }` 不是真实存在的日期：{ $year } 年 { $month } 月只有 { $last } 天
+datetime-day-help = 请检查日期中的“日”
+datetime-hour-24 = `{ $text }` 用了 24 时
+datetime-hour-24-help = 当天结束请写 `{ $date }T23:59:59`，次日开始请写 `{ $next }T00:00:00`
+datetime-time = `{ $text }` 不是真实存在的时刻
+datetime-time-help = 小时从 00 到 23，分钟和秒从 00 到 59
+datetime-invalid = `{ $text }` 不是有效的日期时间
+
+## time-order、stale、outside-version、end-of-minute、unsorted、duplicate-activity
+
+time-order-version = 版本的结束时间（{ $end }）早于开始时间（{ $start }）
+time-order-activity = 活动的结束时间（{ $end }）早于开始时间（{ $start }）
+time-order-help = endTime 必须晚于 startTime
+stale = 这个版本已于 { $date } 结束（{ $days ->
+    [0] 不到一天前
+   *[other] { $days } 天前
+}）
+stale-help = 请把文档更新到当前版本
+outside-version-before = 活动在版本开始（{ $start }）之前就已结束（{ $end }）
+outside-version-before-help = 请删除这个活动，或检查日期
+outside-version-after = 活动在版本结束（{ $end }）之后才开始（{ $start }）
+outside-version-after-help = 它属于下一个版本的文档
+end-of-minute = 活动的结束时间以 :{ $seconds } 秒结尾
+end-of-minute-help = 数据来源中的活动都以 :59 秒结尾：是不是想写 `{ $suggested }`？
+unsorted = 活动的开始时间（{ $start }）早于上一个活动（{ $previous }）
+unsorted-help = 运行 `activity-site fmt` 按 startTime 排序活动
+duplicate-activity = 开始于 { $start } 的 `{ $name }` 出现了两次（另一处是 activities[{ $first }]）
+duplicate-activity-help = 请删除其中一个，或更正它的名称或开始时间
+
+## cover-url、whitespace
+
+cover-http = 封面 `{ $url }` 使用的是不加密的 http
+cover-http-help = 如果服务器支持，请改用 `https://{ $rest }`
+cover-invalid = 封面 `{ $url }` 不是以 http(s) 开头的绝对 URL
+cover-invalid-help = 请使用以 https:// 开头的绝对 URL；没有封面时写空字符串
+whitespace-trim = `{ $field }` 的开头或结尾有空白字符
+invisible = { $keyed ->
+    [yes] `{ $field }` 中
+   *[no] 值中
+}第 { $column } 列有{ $class } U+{ $code }
+class-zero-width = 零宽字符
+class-bidi = 双向文本控制字符
+class-control = 控制字符
+class-format = 不可见的格式字符
+invisible-escaped-help = 请删除第 { $line } 行第 { $column } 列的转义；如果想要空格，请直接输入半角空格
+invisible-help = 多数编辑器不显示这个字符：请删除第 { $line } 行第 { $column } 列的字符（把光标放在它后面，按一次退格键），或者重新输入这段文字
+
+## games-registry、missing-file、orphan-file
+
+registry-bad-id = `{ $id }` 不是有效的游戏 ID
+registry-bad-id-help = ID 由小写字母和数字组成，单词之间用 `-` 连接，例如 `{ $suggestion }`
+registry-duplicate-id = 游戏 ID `{ $id }` 出现了两次（另一处是 games[{ $first }]）
+registry-duplicate-id-help = 每个游戏只能出现一次；请合并这两项
+registry-bad-locale = `{ $locale }` 不是 BCP 47 语言标记
+registry-bad-locale-help = 请使用 `zh-CN`、`en-US` 这样的标记
+registry-duplicate-locale = 语言 `{ $locale }` 出现了两次
+registry-default-locale = 默认语言 `{ $default }` 不在这个游戏的语言列表中
+registry-default-locale-help = 请使用其中之一：{ $locales }
+registry-time-zone = `{ $zone }` 不是 IANA 时区
+registry-time-zone-help = 请使用 `Asia/Shanghai`、`America/New_York` 这样的时区名
+missing-file = `{ $path }` 不存在
+missing-file-help = 请创建 `{ $path }`，或从这个游戏的语言列表中删除 `{ $locale }`
+orphan-locale = `{ $path }` 不属于 games.json 中 `{ $game }` 的任何语言
+orphan-locale-help = 请把 `{ $locale }` 加入 `{ $game }` 的语言列表，或删除这个文件
+orphan-game = `{ $path }` 属于 `{ $game }`，但 games.json 中没有这个游戏
+orphan-game-help = 请把 `{ $game }` 加入 games.json，或删除这个文件
+orphan-elsewhere = `{ $path }` 不在数据文件应在的位置
+orphan-elsewhere-help = 数据文件应放在 data/<game>/<locale>.json
+
+## locale-parity
+
+parity = 与 { $path } 不一致：{ $differences }
+parity-help = 同一游戏的各语言文件描述的应是同一版本、同一批活动，时间也相同；请同时更新两边
+parity-field = `{ $field }` 这里是 `{ $here }`，那边是 `{ $there }`
+parity-only-here = 只有这里有 { $count } 个活动：{ $names }
+parity-only-there = 只有那边有 { $count } 个活动：{ $names }
+parity-window = `{ $name }`（{ $start } 至 { $end }）
+parity-more = 另有 { $count } 个
+## 工具本身的错误
+
+tool-error = 错误
