@@ -347,8 +347,12 @@ impl<'a> Parser<'a> {
             .find(|w| rest.starts_with(w))
         {
             return Some(
-                self.error_at(at, at + word.len(), msg!("syntax-not-a-number", word = word))
-                    .help(msg!("syntax-not-a-number-help")),
+                self.error_at(
+                    at,
+                    at + word.len(),
+                    msg!("syntax-not-a-number", word = word),
+                )
+                .help(msg!("syntax-not-a-number-help")),
             );
         }
         if c == '+' && rest[1..].starts_with(|d: char| d.is_ascii_digit()) {
@@ -366,18 +370,14 @@ impl<'a> Parser<'a> {
         let (o, close) = brackets(self.bytes[open]);
         let line = self.line_of(open);
         let end = self.text.trim_end().len();
-        self.error_at(
-            end,
-            end,
-            msg!("syntax-never-closed", open = o, line = line),
-        )
-        .help(msg!(
-            "syntax-never-closed-help",
-            close = close,
-            open = o,
-            line = line
-        ))
-        .fix(end, end, close.to_string())
+        self.error_at(end, end, msg!("syntax-never-closed", open = o, line = line))
+            .help(msg!(
+                "syntax-never-closed-help",
+                close = close,
+                open = o,
+                line = line
+            ))
+            .fix(end, end, close.to_string())
     }
 
     /// After a member or an element, neither `,` nor the closing bracket:
@@ -424,7 +424,7 @@ impl<'a> Parser<'a> {
             msg!("syntax-trailing-comma", container = container),
         )
         .help(msg!("syntax-trailing-comma-help"))
-            .fix(comma, comma + 1, "")
+        .fix(comma, comma + 1, "")
     }
 
     fn skip_ws(&mut self) {
@@ -579,7 +579,7 @@ impl<'a> Parser<'a> {
         Some(
             self.error_at(self.pos, self.pos + len, msg!("syntax-bare-key"))
                 .help(msg!("syntax-bare-key-help", word = word))
-            .fix(self.pos, self.pos + len, format!("\"{word}\"")),
+                .fix(self.pos, self.pos + len, format!("\"{word}\"")),
         )
     }
 
@@ -791,11 +791,7 @@ impl<'a> Parser<'a> {
     /// reported where it opens, since the line break is where it went wrong.
     fn open_at_line_end(&self, open: usize) -> SyntaxError {
         let content = &self.text[open + 1..self.pos];
-        let err = self.error_at(
-            open,
-            self.pos,
-            msg!("syntax-open-at-line-end"),
-        );
+        let err = self.error_at(open, self.pos, msg!("syntax-open-at-line-end"));
         // A typographic quote typed where the closing `"` belongs.
         let typographic = content.char_indices().rev().find(|&(i, c)| {
             let after = content[i + c.len_utf8()..].trim();
@@ -834,7 +830,10 @@ impl<'a> Parser<'a> {
             self.pos + 1,
             msg!("syntax-control-in-string", what = what),
         )
-        .help(msg!("syntax-control-in-string-help", escape = escape.as_str()))
+        .help(msg!(
+            "syntax-control-in-string-help",
+            escape = escape.as_str()
+        ))
         .fix(self.pos, self.pos + 1, escape)
     }
 }

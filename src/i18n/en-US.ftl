@@ -29,6 +29,7 @@ checked-summary = checked: { $errors ->
 list-semicolon = {"; "}
 list-comma = {", "}
 did-you-mean = did you mean `{ $name }`?
+plain = { $text }
 
 ## Reading files (json-syntax, games-registry)
 

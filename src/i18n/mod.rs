@@ -303,6 +303,18 @@ impl serde::Serialize for Msg {
 /// A message as an error of the tool (`anyhow::Error::new(msg)`, `.context(msg)`).
 impl std::error::Error for Msg {}
 
+/// Values shown as they are, joined by the list separator of each language
+/// (`zh-CN, en-US` in English, `zh-CN、en-US` in Chinese).
+pub fn list<S: AsRef<str>>(items: &[S]) -> Arg {
+    Arg::List(
+        items
+            .iter()
+            .map(|s| msg!("plain", text = s.as_ref()))
+            .collect(),
+        "list-comma",
+    )
+}
+
 /// The text of message `id` without arguments in the current language.
 pub fn text(id: &'static str) -> String {
     Msg::new(id).render(Lang::current())

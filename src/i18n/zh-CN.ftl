@@ -19,6 +19,7 @@ checked-summary = 检查完毕：{ $errors } 个错误，{ $warnings } 个警告
 list-semicolon = ；
 list-comma = 、
 did-you-mean = 是不是想写 `{ $name }`？
+plain = { $text }
 
 ## 读取文件（json-syntax、games-registry）
 
@@ -127,7 +128,7 @@ schema-wrong-type = { $whole ->
     [yes] 文档的类型不对
    *[no] `{ $field }` 的类型不对
 }：{ $value } 不是 { $count ->
-    [one] { $expected } 类型
+    [1] { $expected } 类型
    *[other] { $expected } 中的任何一种类型
 }（实际是{ $found }）
 schema-other = { $detail }

@@ -352,7 +352,12 @@ fn schema_errors(
                     let suggestion = did_you_mean(key, &known);
                     let help = suggestion
                         .map(|k| msg!("did-you-mean", name = k))
-                        .or_else(|| Some(msg!("schema-known-fields", fields = known.join(", "))));
+                        .or_else(|| {
+                            Some(msg!(
+                                "schema-known-fields",
+                                fields = crate::i18n::list(&known)
+                            ))
+                        });
                     report.key(
                         &key_pointer,
                         Code::Schema,
@@ -418,7 +423,12 @@ fn wrong_type(error: &jsonschema::ValidationError<'_>, field: &str) -> Msg {
     let (count, expected) = match sentence.strip_prefix(value.as_str()) {
         Some(rest) => match rest.strip_prefix(" is not of types ") {
             Some(types) => (2usize, types.to_string()),
-            None => (1, rest.strip_prefix(" is not of type ").unwrap_or(rest).to_string()),
+            None => (
+                1,
+                rest.strip_prefix(" is not of type ")
+                    .unwrap_or(rest)
+                    .to_string(),
+            ),
         },
         None => (1, sentence.clone()),
     };

@@ -15,8 +15,8 @@ use super::Reporter;
 use super::spans::Target;
 use crate::chars::is_format;
 use crate::diagnostics::Code;
-use crate::i18n::{Arg, Msg, msg};
 use crate::diagnostics::Severity::{self, Error, Warning};
+use crate::i18n::{Arg, Msg, msg};
 use crate::json::{self, Json, Node};
 use crate::model::{Game, is_game_id, parse_time};
 
@@ -289,7 +289,10 @@ pub fn explain_time(text: &str) -> (Msg, Msg) {
         );
     }
     if hour > 23 || minute > 59 || second > 59 {
-        return (msg!("datetime-time", text = text), msg!("datetime-time-help"));
+        return (
+            msg!("datetime-time", text = text),
+            msg!("datetime-time-help"),
+        );
     }
     (msg!("datetime-invalid", text = text), form)
 }
@@ -464,11 +467,7 @@ pub fn invisible(node: &Node<'_>, key: Option<&str>, report: &mut Reporter<'_>) 
                 let escaped = raw.as_bytes().get(in_raw) == Some(&b'\\');
                 let at = report.location(offset, offset + 1);
                 let help = if escaped {
-                    msg!(
-                        "invisible-escaped-help",
-                        line = at.line,
-                        column = at.column
-                    )
+                    msg!("invisible-escaped-help", line = at.line, column = at.column)
                 } else {
                     msg!("invisible-help", line = at.line, column = at.column)
                 };
@@ -697,7 +696,10 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
             let help = super::did_you_mean(default, &locales)
                 .map(|l| msg!("did-you-mean", name = l))
                 .unwrap_or_else(|| {
-                    msg!("registry-default-locale-help", locales = locales.join(", "))
+                    msg!(
+                        "registry-default-locale-help",
+                        locales = crate::i18n::list(&locales)
+                    )
                 });
             report.value(
                 &format!("{base}/defaultLocale"),
