@@ -78,9 +78,10 @@ pub struct Common {
     /// Root of the data tree (holds games.json, data/ and schema/)
     #[arg(long, default_value = ".", global = true)]
     pub root: PathBuf,
-    /// Pin "now" (YYYY-MM-DDTHH:MM:SS, in each game's time zone) for reproducible output
+    /// Pin "now": YYYY-MM-DDTHH:MM:SS is that wall time in each game's time zone;
+    /// with an offset (2026-11-22T12:00:00+09:00, ...Z) it is one instant, read in each game's zone
     #[arg(long, value_parser = parse_now, global = true)]
-    pub now: Option<chrono::NaiveDateTime>,
+    pub now: Option<crate::clock::Now>,
 }
 
 /// Where the build keeps rendered and compressed files between builds.
@@ -327,7 +328,6 @@ pub struct ImportArgs {
     pub timeout: u64,
 }
 
-fn parse_now(s: &str) -> Result<chrono::NaiveDateTime, String> {
-    crate::model::parse_time(s)
-        .ok_or_else(|| format!("`{s}` is not a local date-time YYYY-MM-DDTHH:MM:SS"))
+fn parse_now(s: &str) -> Result<crate::clock::Now, String> {
+    crate::clock::Now::parse(s)
 }

@@ -28,6 +28,14 @@
 //!   (written by `build`, read by `import`, `diff` and `publish`), and the
 //!   content type and cache policy of every kind of file (asked by `serve`,
 //!   `_headers` and `publish`); it depends on [`model`] only.
+//! - [`tree`]: the source tree's layout, one owner of every source path
+//!   (`games.json`, `data/<game>/<locale>.json`, the announcements
+//!   `data/_announcements/<locale>.json`, the verbatim folder `data/_files/`,
+//!   the schemas of `schema/`); folders of `data/` starting with `_` are the
+//!   tool's own, never games; a leaf.
+//! - [`clock`]: "now", one owner: one instant (the clock read once, or
+//!   `--now`) seen by each game as a local time of its own `timeZone`;
+//!   depends on [`model`] only.
 //! - [`atomic`]: the one atomic file write (temporary file, fsync, rename,
 //!   fsync of the folder) of `fmt`, `import`, the build cache and the
 //!   control service's state; a leaf.
@@ -63,7 +71,8 @@
 //!   `object_store`). Never touches an object its manifest does not name.
 //! - [`control`]: the control-service core (the backend child process and
 //!   its line protocol, the simulator program run as the hidden `backend`
-//!   subcommand, configurations, settings, extensions, operator, logs); no
+//!   subcommand, configurations, settings, extensions, operator methods and
+//!   the simulated screenshot they draw (`control::screenshot`), logs); no
 //!   axum. The
 //!   typed shapes of settings and configurations ([`control::shapes`]) give
 //!   both the served defaults and the OpenAPI form schemas.
@@ -92,6 +101,10 @@
 //!   only on the leaf [`chars`].
 //! - Only [`layout`] spells a path of the site (`api/v1/...`); every other
 //!   module asks it, so the paths, the index and the content types cannot drift.
+//!   Likewise only [`tree`] spells a path of the sources (`games.json`, `data/...`).
+//! - Every judgement against the present (pages, the index, `status`,
+//!   `check`, hover) reads "now" through [`clock`], in the game's own zone;
+//!   nothing else reads the clock for the data.
 //! - [`validate`] never imports [`load`]: both depend on [`source`].
 //! - [`load`], [`validate`], [`site`] and [`import`] know nothing about HTTP,
 //!   axum or tokio; [`import`] depends on [`model`], [`json`] and [`layout`]
@@ -105,7 +118,7 @@
 //!   columns count Unicode scalar values in every rule and output format.
 //! - [`control`] does not import [`site`], [`load`] or [`validate`] (only
 //!   the leaves [`atomic`] and [`chars`]).
-//! - [`guard`], [`atomic`], [`fetch`], [`chars`] and [`i18n`] import nothing of the crate.
+//! - [`guard`], [`atomic`], [`fetch`], [`chars`], [`tree`] and [`i18n`] import nothing of the crate.
 //! - Every sentence shown to a person is a message of both `.ftl` files with
 //!   the same arguments; codes, keys, paths and quoted values are arguments,
 //!   never translated.
@@ -151,6 +164,7 @@ pub mod api;
 pub mod atomic;
 pub mod chars;
 pub mod cli;
+pub mod clock;
 pub mod cmd;
 pub mod control;
 pub mod diagnostics;
@@ -168,4 +182,5 @@ pub mod publish;
 pub mod server;
 pub mod site;
 pub mod source;
+pub mod tree;
 pub mod validate;

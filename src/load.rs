@@ -24,6 +24,7 @@ use crate::diagnostics::{Code, Diagnostic, Severity, locate};
 use crate::i18n::msg;
 use crate::model::Game;
 use crate::source::{LoadedFile, LoadedGame, Overlay, Project, SourceFile};
+use crate::tree::{self, SourcePath};
 
 pub use crate::source::{BUILTIN_ACTIVITY_SCHEMA, BUILTIN_GAMES_SCHEMA, REGISTRY_PATH};
 
@@ -66,9 +67,8 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
         }
     };
 
-    let activity_schema =
-        read_schema(root, "schema/activity.schema.json", BUILTIN_ACTIVITY_SCHEMA)?;
-    let games_schema = read_schema(root, "schema/games.schema.json", BUILTIN_GAMES_SCHEMA)?;
+    let activity_schema = read_schema(root, tree::ACTIVITY_SCHEMA_PATH, BUILTIN_ACTIVITY_SCHEMA)?;
+    let games_schema = read_schema(root, tree::GAMES_SCHEMA_PATH, BUILTIN_GAMES_SCHEMA)?;
 
     Ok(Project {
         root: root.to_path_buf(),
@@ -90,7 +90,7 @@ pub fn load_game_with(root: &Path, game: &Game, overlay: &Overlay) -> LoadedGame
     let mut diagnostics = Vec::new();
     let mut files = Vec::new();
     for locale in &game.locales {
-        let path = game.data_path(locale);
+        let path = tree::data_path(&game.id, locale);
         let (source, exists) = match read_source_with(root, &path, overlay) {
             Ok(Some(file)) => (Some(file), true),
             Ok(None) => (None, false),
@@ -205,17 +205,19 @@ fn read_schema(root: &Path, rel: &str, builtin: &str) -> anyhow::Result<Value> {
 
 /// Every file under `data/` two levels down (`data/<game>/<file>`), plus stray
 /// files directly in `data/`, relative to the root and sorted; the overlay's
-/// files there count too, saved or not.
+/// files there count too, saved or not. The tool's own folders (`data/_*`:
+/// announcements, kept files) are not listed: they are never games.
 fn list_data_files(root: &Path, overlay: &Overlay) -> anyhow::Result<Vec<String>> {
     let mut files: Vec<String> = overlay
         .paths()
-        .filter(|p| {
-            p.strip_prefix("data/")
-                .is_some_and(|rest| !rest.is_empty() && rest.split('/').count() <= 2)
+        .filter(|p| match tree::classify(p) {
+            SourcePath::Data { .. } => true,
+            SourcePath::OtherData => p.matches('/').count() == 1,
+            _ => false,
         })
         .map(str::to_string)
         .collect();
-    let data = root.join("data");
+    let data = root.join(tree::DATA_DIR);
     if !data.is_dir() {
         files.sort();
         return Ok(files);
@@ -224,6 +226,12 @@ fn list_data_files(root: &Path, overlay: &Overlay) -> anyhow::Result<Vec<String>
         .min_depth(1)
         .max_depth(2)
         .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            !(e.depth() == 1
+                && e.file_type().is_dir()
+                && tree::is_reserved_dir(&e.file_name().to_string_lossy()))
+        })
     {
         let entry = entry.with_context(|| format!("cannot list `{}`", data.display()))?;
         if !entry.file_type().is_file() {

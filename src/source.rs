@@ -19,8 +19,8 @@ pub const BUILTIN_ACTIVITY_SCHEMA: &str = include_str!("../schema/activity.schem
 /// The registry schema shipped with the binary, used when the root has none.
 pub const BUILTIN_GAMES_SCHEMA: &str = include_str!("../schema/games.schema.json");
 
-/// Path of the registry, relative to the root.
-pub const REGISTRY_PATH: &str = "games.json";
+/// Path of the registry, relative to the root (owned by [`crate::tree`]).
+pub use crate::tree::REGISTRY_PATH;
 
 /// A file read as UTF-8 text (no byte-order mark), not yet parsed.
 #[derive(Debug, Clone)]

@@ -22,13 +22,26 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // The published layout: paths, the typed index, content types and
     // cache policies. A leaf beside `model`, so the pure `import` may read it.
     ("layout", &["model"]),
-    ("source", &["model", "diagnostics", "json"]),
-    ("cli", &["diagnostics", "model", "publish"]),
-    ("load", &["model", "diagnostics", "source"]),
+    // The source tree's paths (`games.json`, `data/...`): a leaf, so every
+    // module that names a source file asks it.
+    ("tree", &[]),
+    // "Now", read once and seen by each game in its own time zone.
+    ("clock", &["model"]),
+    ("source", &["model", "diagnostics", "json", "tree"]),
+    ("cli", &["diagnostics", "model", "publish", "clock"]),
+    ("load", &["model", "diagnostics", "source", "tree"]),
     // Not `load`: the validator reads what the loader produced, never how.
     (
         "validate",
-        &["model", "diagnostics", "json", "source", "chars"],
+        &[
+            "model",
+            "diagnostics",
+            "json",
+            "source",
+            "chars",
+            "tree",
+            "clock",
+        ],
     ),
     (
         "site",
@@ -40,10 +53,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "validate",
             "layout",
             "atomic",
+            "tree",
+            "clock",
         ],
     ),
     // The pure mapping of an import; its `io` part has a row of its own (`PARTS`).
-    ("import", &["model", "json", "layout"]),
+    ("import", &["model", "json", "layout", "tree"]),
     ("publish", &["site", "layout"]),
     ("control", &["atomic", "chars"]),
     ("guard", &[]),
@@ -60,6 +75,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "diagnostics",
             "model",
             "atomic",
+            "tree",
         ],
     ),
     // The language server reuses the check pipeline; never HTTP, never control.
@@ -72,6 +88,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "diagnostics",
             "model",
             "chars",
+            "tree",
+            "clock",
         ],
     ),
     (
@@ -88,6 +106,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "guard",
             "api",
             "mcp",
+            "tree",
         ],
     ),
     (
@@ -112,6 +131,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "publish",
             "lsp",
             "agent",
+            "tree",
+            "clock",
         ],
     ),
 ];
@@ -128,7 +149,7 @@ const PARTS: &[(&str, &[&str])] = &[
     // built-in schemas.
     (
         "import/io",
-        &["model", "json", "layout", "fetch", "atomic", "load"],
+        &["model", "json", "layout", "fetch", "atomic", "load", "tree"],
     ),
 ];
 
@@ -364,6 +385,55 @@ fn only_the_layout_spells_the_published_paths() {
     assert!(
         spelled.is_empty(),
         "paths of the site spelled outside src/layout.rs:\n{}",
+        spelled.join("\n")
+    );
+}
+
+/// Issue 31: the source tree's paths have one owner. Code outside
+/// `src/tree.rs` asks it instead of spelling `games.json`, `data/...` or
+/// `schema/...` as a path; messages for people may name them.
+#[test]
+fn only_the_tree_spells_the_source_paths() {
+    const SPELLINGS: &[&str] = &[
+        "\"games.json\"",
+        "\"data/",
+        "join(\"data\")",
+        "\"data\"]",
+        "[\"data\"",
+        "\"schema/",
+    ];
+    let src = crate_root().join("src");
+    let mut spelled = Vec::new();
+    for entry in walkdir::WalkDir::new(&src) {
+        let entry = entry.expect("src is readable");
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let rel = path
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel == "tree.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).expect("source is text");
+        for (number, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("#[cfg(test)]") {
+                break;
+            }
+            if line.trim_start().starts_with("//") {
+                continue;
+            }
+            if SPELLINGS.iter().any(|s| line.contains(s)) {
+                spelled.push(format!("{rel}:{}: {}", number + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        spelled.is_empty(),
+        "source paths spelled outside src/tree.rs:\n{}",
         spelled.join("\n")
     );
 }

@@ -219,7 +219,7 @@ fn options_at(
     BuildOptions {
         root: root.to_path_buf(),
         out: root.join("site"),
-        now: activity_site::model::parse_time(NOW),
+        now: activity_site::model::parse_time(NOW).map(Into::into),
         cache: Some(CacheOptions {
             dir: root.join("cache"),
             salt: salt.clone(),

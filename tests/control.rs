@@ -1342,13 +1342,14 @@ async fn the_openapi_document_describes_every_route() {
 
 // Atomic writes.
 
-/// The child side of `an_interrupted_write_never_truncates`: rewrites one file
-/// in a loop until killed. Does nothing unless the parent asks for it.
+/// Not a test: the child process of `an_interrupted_write_never_truncates`,
+/// which runs it (`--ignored --exact`) and kills it. It rewrites the file the
+/// parent names in a loop until killed.
 #[test]
+#[ignore = "a child-process helper, run and killed by an_interrupted_write_never_truncates"]
 fn atomic_writer_child() {
-    let Ok(path) = std::env::var("ACTIVITY_SITE_ATOMIC_CHILD") else {
-        return;
-    };
+    let path = std::env::var("ACTIVITY_SITE_ATOMIC_CHILD")
+        .expect("run only by an_interrupted_write_never_truncates, which names the file");
     let path = std::path::PathBuf::from(path);
     let mut i = 0u64;
     loop {
@@ -1368,6 +1369,7 @@ fn an_interrupted_write_never_truncates() {
             .args([
                 "control::atomic_writer_child",
                 "--exact",
+                "--ignored",
                 "--nocapture",
                 "--test-threads=1",
             ])

@@ -576,7 +576,11 @@ fn the_live_check_equals_check_and_checks_only_what_changed() {
 
     let root = two_games();
     let options = Options {
-        now: Some(chrono::NaiveDateTime::parse_from_str(FIXTURE_NOW, "%Y-%m-%dT%H:%M:%S").unwrap()),
+        now: Some(
+            chrono::NaiveDateTime::parse_from_str(FIXTURE_NOW, "%Y-%m-%dT%H:%M:%S")
+                .unwrap()
+                .into(),
+        ),
     };
     let mut live = LiveCheck::new(root.path());
     let mut run = |overlay: &Overlay| {

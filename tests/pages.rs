@@ -846,7 +846,7 @@ fn the_bundled_data_renders_pages_and_calendars() {
     // Real data: every game has a page per locale and calendars whose events
     // match its activities.
     let options = activity_site::validate::Options {
-        now: Some(time("2026-11-22T12:00:00")),
+        now: Some(time("2026-11-22T12:00:00").into()),
     };
     let checked =
         activity_site::site::check_documents(&crate_root(), &options).expect("bundled data loads");

@@ -60,3 +60,6 @@ mod lsp;
 
 // `activity-site mcp` over stdio: drafts checked in place, clean ones written canonically, nothing outside.
 mod agent;
+
+// Issue 31, adopting the real site: per-game time zones, the tool's own folders of data/.
+mod adopt;

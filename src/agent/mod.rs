@@ -112,7 +112,7 @@ impl DataTools {
                 entry.locales.join(", ")
             ));
         }
-        let rel = entry.data_path(locale);
+        let rel = crate::tree::data_path(&entry.id, locale);
         // The registry's check holds ids and tags to a safe alphabet; a
         // registry that does not pass it still cannot lead a write elsewhere.
         let safe =
@@ -157,7 +157,7 @@ impl DataTools {
                         let files: serde_json::Map<String, Value> = g
                             .locales
                             .iter()
-                            .map(|l| (l.clone(), json!(g.data_path(l))))
+                            .map(|l| (l.clone(), json!(crate::tree::data_path(&g.id, l))))
                             .collect();
                         json!({
                             "id": g.id,
@@ -290,7 +290,7 @@ impl DataTools {
     /// Refuses a path whose folder resolves outside `data/` (a symbolic
     /// link, say).
     fn inside_data(&self, path: &Path) -> Result<(), String> {
-        let data = std::fs::canonicalize(self.root.join("data"))
+        let data = std::fs::canonicalize(self.root.join(crate::tree::DATA_DIR))
             .map_err(|err| format!("cannot resolve data/: {err}"))?;
         let mut folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
         // A game's folder may not exist yet: resolve what does.

@@ -31,12 +31,13 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
         .collect();
 
     // The registry and every data file it lists, as the check found them.
-    let sources = std::iter::once(REGISTRY_PATH.to_owned()).chain(
-        checked
-            .games
-            .iter()
-            .flat_map(|g| g.game.locales.iter().map(|locale| g.game.data_path(locale))),
-    );
+    let sources =
+        std::iter::once(REGISTRY_PATH.to_owned()).chain(checked.games.iter().flat_map(|g| {
+            g.game
+                .locales
+                .iter()
+                .map(|locale| crate::tree::data_path(&g.game.id, locale))
+        }));
     let mut formatted = 0;
     let mut changed = Vec::new();
     for path in sources.filter(|path| !broken.contains(path.as_str())) {

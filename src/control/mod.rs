@@ -28,6 +28,7 @@ mod logs;
 pub mod names;
 mod operator;
 mod runner;
+mod screenshot;
 mod service_config;
 mod settings;
 pub mod shapes;

@@ -18,6 +18,7 @@ use crate::atomic;
 use crate::fetch::{self, FetchError, Fetcher};
 use crate::layout;
 use crate::load::{BUILTIN_ACTIVITY_SCHEMA, BUILTIN_GAMES_SCHEMA, REGISTRY_PATH};
+use crate::tree;
 
 /// What to read, as `import --from` names it.
 #[derive(Debug, Clone)]
@@ -135,8 +136,8 @@ pub fn prepare(root: &Path, gathered: Gathered, default_locale: &str) -> anyhow:
     // The schemas, so the `$schema` lines resolve in editors; kept when present.
     let mut texts = plan.files;
     for (path, text) in [
-        ("schema/activity.schema.json", BUILTIN_ACTIVITY_SCHEMA),
-        ("schema/games.schema.json", BUILTIN_GAMES_SCHEMA),
+        (tree::ACTIVITY_SCHEMA_PATH, BUILTIN_ACTIVITY_SCHEMA),
+        (tree::GAMES_SCHEMA_PATH, BUILTIN_GAMES_SCHEMA),
     ] {
         if !root.join(path).exists() {
             texts.insert(0, (path.to_owned(), text.to_owned()));

@@ -22,10 +22,7 @@ use crate::model::{Game, is_game_id};
 
 pub mod io;
 
-/// `$schema` of an imported data file, relative to `data/<game>/`.
-pub const DATA_SCHEMA: &str = "../../schema/activity.schema.json";
-/// `$schema` of a new `games.json`.
-pub const REGISTRY_SCHEMA: &str = "schema/games.schema.json";
+pub use crate::tree::{DATA_SCHEMA, REGISTRY_SCHEMA};
 /// Host of the placeholder `dataSource` written for a game nobody described
 /// yet; `status` points such games out. `.invalid` never resolves (RFC 2606).
 pub const PLACEHOLDER_HOST: &str = "replace-me.invalid";
@@ -397,7 +394,7 @@ pub fn plan(inputs: Inputs) -> Result<Plan, String> {
             let (_, text) = &docs[locale];
             result
                 .files
-                .push((format!("data/{id}/{locale}.json"), text.clone()));
+                .push((crate::tree::data_path(id, locale), text.clone()));
         }
         let placeholder = update_registry(
             &mut registry_games,
@@ -417,7 +414,9 @@ pub fn plan(inputs: Inputs) -> Result<Plan, String> {
     let mut text = serde_json::to_string_pretty(&Value::Object(registry))
         .map_err(|e| format!("cannot write games.json: {e}"))?;
     text.push('\n');
-    result.files.push(("games.json".to_owned(), text));
+    result
+        .files
+        .push((crate::tree::REGISTRY_PATH.to_owned(), text));
     Ok(result)
 }
 

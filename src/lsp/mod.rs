@@ -407,7 +407,11 @@ impl<W: Write> Server<W> {
             .map(|c| c.as_os_str().to_str())
             .collect::<Option<_>>()?;
         let rel = rel.join("/");
-        let served = rel == REGISTRY_PATH || (rel.starts_with("data/") && rel.ends_with(".json"));
+        let served = match crate::tree::classify(&rel) {
+            crate::tree::SourcePath::Registry => true,
+            crate::tree::SourcePath::Data { file, .. } => file.ends_with(".json"),
+            _ => false,
+        };
         served.then_some(rel)
     }
 
@@ -587,7 +591,8 @@ impl<W: Write> Server<W> {
         let now = self
             .options
             .now
-            .unwrap_or_else(|| chrono::Utc::now().with_timezone(&tz).naive_local());
+            .unwrap_or_else(crate::clock::Now::read)
+            .in_zone(tz);
         match hover::time(raw, tz, now) {
             Some(markdown) => json!({
                 "contents": {"kind": "markdown", "value": markdown},
@@ -601,7 +606,7 @@ impl<W: Write> Server<W> {
     /// or on disk) gives it.
     fn time_zone(&self, rel: &str) -> chrono_tz::Tz {
         let default = || DEFAULT_TIME_ZONE.parse().unwrap_or(chrono_tz::UTC);
-        let Some(id) = rel.strip_prefix("data/").and_then(|r| r.split('/').next()) else {
+        let Some(id) = crate::tree::game_of(rel) else {
             return default();
         };
         let registry: Option<Value> = serde_json::from_str(&self.text_of(REGISTRY_PATH)).ok();

@@ -54,11 +54,6 @@ impl Game {
             .unwrap_or(chrono_tz::Asia::Shanghai)
     }
 
-    /// Path of the data file of `locale`, relative to the root.
-    pub fn data_path(&self, locale: &str) -> String {
-        format!("data/{}/{}.json", self.id, locale)
-    }
-
     /// File stem of the published document of `locale` (`ww` or `ww-en-US`).
     pub fn published_stem(&self, locale: &str, default_name: bool) -> String {
         if default_name {
@@ -191,10 +186,33 @@ impl ActivityDocument {
 }
 
 impl Registry {
+    /// The site's default locale (its home page, `api/v1/anno.json`): the
+    /// `defaultLocale` most games share, the first game's on a tie; `None`
+    /// when there is no game.
+    pub fn site_locale(&self) -> Option<&str> {
+        most_shared(self.games.iter().map(|g| g.default_locale.as_str()))
+    }
+
     /// The canonical text of `games.json`.
     pub fn to_canonical(&self) -> String {
         to_pretty(self)
     }
+}
+
+/// The value given most often, the first given on a tie; `None` when there
+/// is none. The one rule of the site's locale and the index's time zone.
+pub fn most_shared<'a>(values: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let mut counts: IndexMap<&str, usize> = IndexMap::new();
+    for value in values {
+        *counts.entry(value).or_default() += 1;
+    }
+    let mut best: Option<(&str, usize)> = None;
+    for (value, n) in counts {
+        if best.is_none_or(|(_, m)| n > m) {
+            best = Some((value, n));
+        }
+    }
+    best.map(|(value, _)| value)
 }
 
 /// Pretty JSON with 2-space indentation and a trailing newline.

@@ -16,6 +16,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use super::ServerState;
+use crate::tree;
 
 /// How long the inputs must be quiet before a rebuild starts: long enough to
 /// take an editor's save (write, rename, chmod) as one change, short enough
@@ -23,9 +24,9 @@ use super::ServerState;
 pub const DEBOUNCE: Duration = Duration::from_millis(30);
 
 /// Directories under the root whose whole tree is watched.
-const WATCHED_DIRS: &[&str] = &["data", "schema"];
+const WATCHED_DIRS: &[&str] = &[tree::DATA_DIR, tree::SCHEMA_DIR];
 /// Files directly under the root that are watched.
-const WATCHED_FILES: &[&str] = &["games.json"];
+const WATCHED_FILES: &[&str] = &[tree::REGISTRY_PATH];
 
 /// Keeps the watcher running; dropping it stops watching.
 pub struct WatchGuard {

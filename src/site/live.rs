@@ -19,10 +19,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use chrono::{NaiveDateTime, Timelike as _};
+use chrono::NaiveDateTime;
 use rayon::prelude::*;
 use serde_json::Value;
 
+use crate::clock::Now;
 use crate::diagnostics::{self, Diagnostic};
 use crate::load;
 use crate::model::Game;
@@ -177,7 +178,7 @@ impl GameInputs {
             .locales
             .iter()
             .map(|locale| {
-                let path = game.data_path(locale);
+                let path = crate::tree::data_path(&game.id, locale);
                 if let Some(text) = overlay.get(&path) {
                     return FileStamp::Open(text.to_string());
                 }
@@ -188,16 +189,9 @@ impl GameInputs {
                 }
             })
             .collect();
-        let now = match options.now {
-            Some(now) => now,
-            // The clock: a game not edited is checked again once a minute.
-            None => {
-                let now = options.now_for(game);
-                now.with_second(0)
-                    .and_then(|n| n.with_nanosecond(0))
-                    .unwrap_or(now)
-            }
-        };
+        // The clock is read to the minute: a game not edited is checked
+        // again once a minute.
+        let now = Now::pinned_or_clock(options.now).for_game(game);
         GameInputs {
             game: game.clone(),
             files,

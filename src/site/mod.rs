@@ -33,10 +33,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use chrono::{NaiveDateTime, Timelike as _};
+use chrono::NaiveDateTime;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
+use crate::clock::Now;
 use crate::diagnostics::{self, Diagnostic};
 use crate::layout;
 use crate::load;
@@ -57,7 +58,7 @@ pub struct BuildOptions {
     pub out: PathBuf,
     /// "Now" for status marks and staleness; `None` means the clock (read
     /// to the minute, which is all the pages show).
-    pub now: Option<NaiveDateTime>,
+    pub now: Option<Now>,
     /// Where rendered and compressed files are kept between builds; `None`
     /// renders and compresses everything.
     pub cache: Option<CacheOptions>,
@@ -330,7 +331,7 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     };
     let staging = write::Staging::create(&options.out)?;
     let how = Render {
-        now: pinned_now(options.now),
+        now: Now::pinned_or_clock(options.now),
         cache: cache.as_ref().map(|(c, salt)| (c, *salt)),
         compression: options.compression,
         defer_brotli: options.defer_brotli,
@@ -353,19 +354,6 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
             rendered: tally.rendered,
             deferred: tally.deferred,
         }),
-    })
-}
-
-/// "Now" of a build: the pinned time, else the clock read to the minute in
-/// the default time zone (pages mark activities relative to it).
-fn pinned_now(now: Option<NaiveDateTime>) -> NaiveDateTime {
-    now.unwrap_or_else(|| {
-        let now = chrono::Utc::now()
-            .with_timezone(&chrono_tz::Asia::Shanghai)
-            .naive_local();
-        now.with_second(0)
-            .and_then(|t| t.with_nanosecond(0))
-            .unwrap_or(now)
     })
 }
 
@@ -408,7 +396,8 @@ fn output_of(game: Game, documents: Vec<(String, Option<ActivityDocument>)>) -> 
 
 /// How to render: "now", the cache, the compression and whether brotli may wait.
 pub(crate) struct Render<'a> {
-    pub now: NaiveDateTime,
+    /// One instant (or pinned wall time), read in each game's zone.
+    pub now: Now,
     pub cache: Option<(&'a cache::Cache, &'a CacheSalt)>,
     pub compression: Compression,
     pub defer_brotli: bool,
@@ -503,7 +492,6 @@ pub(crate) fn render(
             &default_salt
         }
     };
-    let now_text = how.now.format("%Y-%m-%dT%H:%M:%S%.f").to_string();
     let done: Vec<(GameSummary, Tally)> = registry
         .par_iter()
         .with_max_len(1)
@@ -517,7 +505,7 @@ pub(crate) fn render(
                 game.id
             );
             let output = output_of(full.game, full.documents);
-            render_game(output, salt, &now_text, how, staging)
+            render_game(output, salt, how, staging)
         })
         .collect::<anyhow::Result<_>>()?;
     let mut tally = Tally::default();
@@ -573,10 +561,11 @@ pub(crate) fn render(
 fn render_game(
     mut game: GameOutput,
     salt: &CacheSalt,
-    now_text: &str,
     how: &Render<'_>,
     staging: &write::Staging,
 ) -> anyhow::Result<(GameSummary, Tally)> {
+    let now = how.now.for_game(&game.game);
+    let now_text = now.format("%Y-%m-%dT%H:%M:%S%.f").to_string();
     let entry = serde_json::to_vec(&game.game).unwrap_or_default();
     let json: Vec<Vec<u8>> = game.documents.iter().map(LocaleDocument::to_json).collect();
     let locales: Vec<u8> = game
@@ -609,7 +598,7 @@ fn render_game(
                 true,
                 &[&[b"page".as_slice(), now_text.as_bytes()], &named[..]].concat(),
             ),
-            work: Work::Page(&game, doc, how.now),
+            work: Work::Page(&game, doc, now),
         });
     }
     let tally = parts

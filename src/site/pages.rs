@@ -5,7 +5,8 @@
 //! module turns validated documents into small serializable views (percentages,
 //! labels and links already computed) and lets the templates only lay them out.
 //! Every link is relative, so the site works under a sub-path such as a GitHub
-//! Pages project site. The only clock is the pinned `now` it is given; pages
+//! Pages project site. The only clock is the `now` it is given, read in each game's
+//! own time zone; pages
 //! know nothing about files on disk, HTTP or how the site is published.
 
 use chrono::{Duration, NaiveDateTime, TimeZone};
@@ -14,13 +15,16 @@ use minijinja::value::{Serde, Value};
 use serde::Serialize;
 
 use super::{GameOutput, LocaleDocument, OutputFile};
+use crate::clock::Now;
 use crate::layout;
 use crate::model::days::{days_en, whole_days};
-use crate::model::{Activity, Game};
+use crate::model::{Activity, Game, most_shared};
 
 /// Renders `index.html`, `<game>/index.html` (default locale),
 /// `<game>/<locale>/index.html` (the other locales) and `404.html`.
-pub fn render_pages(games: &[GameOutput], now: NaiveDateTime) -> anyhow::Result<Vec<OutputFile>> {
+/// `now` is read in each game's own time zone ([`Now::for_game`]).
+pub fn render_pages(games: &[GameOutput], now: impl Into<Now>) -> anyhow::Result<Vec<OutputFile>> {
+    let now = now.into();
     let mut files = vec![render_index(games, now)?];
     for game in games {
         files.extend(render_game_pages(game, now)?);
@@ -30,22 +34,33 @@ pub fn render_pages(games: &[GameOutput], now: NaiveDateTime) -> anyhow::Result<
 }
 
 /// `index.html`: every game's summary.
-pub fn render_index(games: &[GameOutput], now: NaiveDateTime) -> anyhow::Result<OutputFile> {
+/// Each game is judged by `now` in its own time zone; the time shown is
+/// read in the zone most games share (the first game's on a tie).
+pub fn render_index(games: &[GameOutput], now: impl Into<Now>) -> anyhow::Result<OutputFile> {
+    let now = now.into();
+    let shown = most_shared(games.iter().map(|g| g.game.time_zone_name()))
+        .and_then(|zone| zone.parse().ok())
+        .unwrap_or(chrono_tz::Asia::Shanghai);
     let index = IndexView {
         lang: "en",
         ui: &EN,
         root: "",
-        as_of: display_time(now),
+        as_of: display_time(now.in_zone(shown)),
         games: games
             .iter()
-            .map(|game| index_game(game, now))
+            .map(|game| index_game(game, now.for_game(&game.game)))
             .collect::<anyhow::Result<_>>()?,
     };
     render(environment()?, "index.html", layout::HOME_PAGE, &index)
 }
 
 /// The pages of one game: one per locale.
-pub fn render_game_pages(game: &GameOutput, now: NaiveDateTime) -> anyhow::Result<Vec<OutputFile>> {
+/// `now` is read in the game's time zone.
+pub fn render_game_pages(
+    game: &GameOutput,
+    now: impl Into<Now>,
+) -> anyhow::Result<Vec<OutputFile>> {
+    let now = now.into().for_game(&game.game);
     game.documents
         .iter()
         .map(|doc| render_page(game, doc, now))
@@ -54,7 +69,7 @@ pub fn render_game_pages(game: &GameOutput, now: NaiveDateTime) -> anyhow::Resul
 
 /// The page of one document. Of the game's other documents it shows only
 /// their locales, which the registry entry gives: a page depends on the
-/// entry, this document and `now`.
+/// entry, this document and `now` (a local time of the game's zone).
 pub fn render_page(
     game: &GameOutput,
     doc: &LocaleDocument,
@@ -662,7 +677,7 @@ fn activity_view(
     let (a_start, a_end) = times.ok_or_else(|| {
         anyhow::anyhow!(
             "{}: activity `{}` has an invalid startTime `{}` or endTime `{}`",
-            game.data_path(&doc.locale),
+            crate::tree::data_path(&game.id, &doc.locale),
             activity.name,
             activity.start_time,
             activity.end_time
@@ -697,7 +712,7 @@ fn window_of(game: &Game, doc: &LocaleDocument) -> anyhow::Result<(NaiveDateTime
     doc.times.window().ok_or_else(|| {
         anyhow::anyhow!(
             "{}: the version window does not parse",
-            game.data_path(&doc.locale)
+            crate::tree::data_path(&game.id, &doc.locale)
         )
     })
 }

@@ -37,7 +37,7 @@ pub fn rows(root: &Path, checked: &Checked, options: &validate::Options) -> Vec<
     for game in &checked.games {
         let now = options.now_for(&game.game);
         for (locale, document) in &game.documents {
-            let file = game.game.data_path(locale);
+            let file = crate::tree::data_path(&game.game.id, locale);
             let exists = root.join(&file).is_file();
             let end = document.as_ref().and_then(|d| parse_time(&d.end_time));
             let days_left = end.map(|end| days::whole_days(now, end));

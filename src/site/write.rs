@@ -19,6 +19,7 @@ use rayon::prelude::*;
 
 use super::OutputFile;
 use crate::layout;
+use crate::tree;
 
 /// The file every generated site carries, so a later build knows it may
 /// replace the directory. Static hosts may publish it; `serve` does not.
@@ -33,7 +34,13 @@ to replace the directory.
 
 /// Folders and files of the root that hold inputs or state: an output
 /// inside one of them would overwrite what the build reads.
-const INPUTS: &[&str] = &["games.json", "data", "schema", ".git", ".activity-site"];
+const INPUTS: &[&str] = &[
+    tree::REGISTRY_PATH,
+    tree::DATA_DIR,
+    tree::SCHEMA_DIR,
+    ".git",
+    ".activity-site",
+];
 
 /// What the output directory holds before a build.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,7 +101,7 @@ pub fn inspect_output(root: &Path, out: &Path) -> anyhow::Result<OutputState> {
         "refusing `--out {shown}`: it exists and is not a directory\n\
          help: pick a new or empty directory"
     );
-    for held in ["games.json", ".git"] {
+    for held in [tree::REGISTRY_PATH, ".git"] {
         if out_abs.join(held).exists() {
             anyhow::bail!(
                 "refusing `--out {shown}`: it holds `{held}`, so it is a data tree or a repository, not a generated site\n\

@@ -21,10 +21,11 @@ pub mod rules;
 pub mod spans;
 mod syntax;
 
-use chrono::{NaiveDateTime, Utc};
+use chrono::NaiveDateTime;
 use serde::Deserialize as _;
 use serde_json::Value;
 
+use crate::clock::Now;
 use crate::diagnostics::{Code, Diagnostic, Fix, Location, Severity};
 use crate::i18n::{Msg, msg};
 use crate::json;
@@ -36,14 +37,13 @@ use spans::{Spans, Target};
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// "Now", read in each game's time zone; `None` means the clock.
-    pub now: Option<NaiveDateTime>,
+    pub now: Option<Now>,
 }
 
 impl Options {
-    /// "Now" as a local time of `game`.
+    /// "Now" as a local time of `game`, through the one owner [`crate::clock`].
     pub fn now_for(&self, game: &Game) -> NaiveDateTime {
-        self.now
-            .unwrap_or_else(|| Utc::now().with_timezone(&game.tz()).naive_local())
+        self.now.unwrap_or_else(Now::read).for_game(game)
     }
 }
 
@@ -86,15 +86,15 @@ pub fn parse(source: &SourceFile) -> Result<JsonFile<'_>, Box<Diagnostic>> {
 impl Validator {
     /// Compiles the project's schemas. `Err` when a schema is not a valid JSON Schema.
     pub fn new(project: &Project) -> anyhow::Result<Self> {
-        let compile = |schema: &Value, name: &str| {
+        let compile = |schema: &Value, path: &str| {
             jsonschema::draft202012::new(schema)
-                .map_err(|err| anyhow::anyhow!("schema/{name} is not a valid JSON Schema: {err}"))
+                .map_err(|err| anyhow::anyhow!("{path} is not a valid JSON Schema: {err}"))
         };
         let builtin: Value =
             serde_json::from_str(BUILTIN_ACTIVITY_SCHEMA).expect("the built-in schema is JSON");
         Ok(Validator {
-            activity: compile(&project.activity_schema, "activity.schema.json")?,
-            games: compile(&project.games_schema, "games.schema.json")?,
+            activity: compile(&project.activity_schema, crate::tree::ACTIVITY_SCHEMA_PATH)?,
+            games: compile(&project.games_schema, crate::tree::GAMES_SCHEMA_PATH)?,
             builtin_activity: project.activity_schema == builtin,
         })
     }

@@ -672,7 +672,7 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                 );
             }
             if let Some(id) = id {
-                let path = format!("data/{id}/{locale}.json");
+                let path = crate::tree::data_path(id, locale);
                 if !present.contains(path.as_str()) && is_game_id(id) && is_language_tag(locale) {
                     report.value(
                         &pointer,
@@ -761,19 +761,18 @@ fn report_orphans(
     report: &mut Reporter<'_>,
 ) {
     for path in orphans {
-        let parts: Vec<&str> = path.split('/').collect();
-        let (message, help) = match parts.as_slice() {
-            ["data", game, file] if listed_games.contains(game) => (
-                msg!("orphan-locale", path = path, game = *game),
+        let (message, help) = match crate::tree::classify(path) {
+            crate::tree::SourcePath::Data { game, file } if listed_games.contains(game) => (
+                msg!("orphan-locale", path = path, game = game),
                 msg!(
                     "orphan-locale-help",
                     locale = file.trim_end_matches(".json"),
-                    game = *game
+                    game = game
                 ),
             ),
-            ["data", game, _] => (
-                msg!("orphan-game", path = path, game = *game),
-                msg!("orphan-game-help", game = *game),
+            crate::tree::SourcePath::Data { game, .. } => (
+                msg!("orphan-game", path = path, game = game),
+                msg!("orphan-game-help", game = game),
             ),
             _ => (
                 msg!("orphan-elsewhere", path = path),

@@ -1,0 +1,162 @@
+//! The source tree's layout, the one owner of its paths, as [`crate::layout`]
+//! is of the published site's: the registry `games.json`, the data files
+//! `data/<game>/<locale>.json`, the announcements `data/_announcements/<locale>.json`,
+//! the verbatim folder `data/_files/` (published byte for byte at the same
+//! relative path) and the schemas of `schema/`.
+//!
+//! Folders of `data/` whose name starts with `_` are the tool's own
+//! (announcements, kept files); they are never games, and game ids cannot
+//! start with `_` ([`crate::model::is_game_id`]).
+//!
+//! A leaf: paths and names only, never the file system. Paths are relative
+//! to the root, with forward slashes and no leading slash.
+
+/// The registry of games.
+pub const REGISTRY_PATH: &str = "games.json";
+
+/// The folder of every game's data files and of the tool's own folders.
+pub const DATA_DIR: &str = "data";
+
+/// The folder of the schemas a root may ship in place of the built-in ones.
+pub const SCHEMA_DIR: &str = "schema";
+
+/// The activity schema a root may ship.
+pub const ACTIVITY_SCHEMA_PATH: &str = "schema/activity.schema.json";
+
+/// The registry schema a root may ship.
+pub const GAMES_SCHEMA_PATH: &str = "schema/games.schema.json";
+
+/// `$schema` of a data file, relative to `data/<game>/`.
+pub const DATA_SCHEMA: &str = "../../schema/activity.schema.json";
+
+/// `$schema` of `games.json`, relative to the root.
+pub const REGISTRY_SCHEMA: &str = GAMES_SCHEMA_PATH;
+
+/// The announcements, one file per locale.
+pub const ANNOUNCEMENTS_DIR: &str = "data/_announcements";
+
+/// The verbatim folder: every file below it is published byte for byte at
+/// the same path relative to it (`data/_files/robots.txt` -> `robots.txt`).
+pub const FILES_DIR: &str = "data/_files";
+
+/// Top-level files and folders of the root that hold inputs.
+pub const INPUTS: &[&str] = &[REGISTRY_PATH, DATA_DIR, SCHEMA_DIR];
+
+/// Path of the data file of `game` in `locale`.
+pub fn data_path(game: &str, locale: &str) -> String {
+    format!("{DATA_DIR}/{game}/{locale}.json")
+}
+
+/// Path of the announcements of `locale`.
+pub fn announcements_path(locale: &str) -> String {
+    format!("{ANNOUNCEMENTS_DIR}/{locale}.json")
+}
+
+/// Path, in the verbatim folder, of the file published at `published`
+/// (a site path such as `robots.txt` or `api/v1/activities.json`).
+pub fn kept_path(published: &str) -> String {
+    format!("{FILES_DIR}/{}", published.trim_start_matches('/'))
+}
+
+/// Whether a folder of `data/` named `name` is the tool's own, never a game.
+pub fn is_reserved_dir(name: &str) -> bool {
+    name.starts_with('_')
+}
+
+/// What a path of the root is, by its place alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourcePath<'a> {
+    /// `games.json`.
+    Registry,
+    /// `data/<game>/<file>`: a game's file (`<locale>.json` when it is one).
+    Data { game: &'a str, file: &'a str },
+    /// `data/_announcements/<file>`.
+    Announcements { file: &'a str },
+    /// `data/_files/<published>`: a kept file and the site path it is published at.
+    Kept { published: &'a str },
+    /// Anything else under `data/` (a file directly in it, deeper folders,
+    /// another `_` folder).
+    OtherData,
+    /// Anything outside `games.json` and `data/`.
+    Other,
+}
+
+/// Classifies a path relative to the root (forward slashes).
+pub fn classify(rel: &str) -> SourcePath<'_> {
+    if rel == REGISTRY_PATH {
+        return SourcePath::Registry;
+    }
+    let Some(rest) = rel.strip_prefix(DATA_DIR).and_then(|r| r.strip_prefix('/')) else {
+        return SourcePath::Other;
+    };
+    if let Some(published) = rel
+        .strip_prefix(FILES_DIR)
+        .and_then(|r| r.strip_prefix('/'))
+        .filter(|p| !p.is_empty())
+    {
+        return SourcePath::Kept { published };
+    }
+    if let Some(file) = rel
+        .strip_prefix(ANNOUNCEMENTS_DIR)
+        .and_then(|r| r.strip_prefix('/'))
+        .filter(|f| !f.is_empty() && !f.contains('/'))
+    {
+        return SourcePath::Announcements { file };
+    }
+    match rest.split_once('/') {
+        Some((dir, file)) if !file.is_empty() && !file.contains('/') && !is_reserved_dir(dir) => {
+            SourcePath::Data { game: dir, file }
+        }
+        _ => SourcePath::OtherData,
+    }
+}
+
+/// The game a path of the root belongs to (`data/<game>/...`), if any.
+pub fn game_of(rel: &str) -> Option<&str> {
+    match classify(rel) {
+        SourcePath::Data { game, .. } => Some(game),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_classified_by_place() {
+        assert_eq!(classify("games.json"), SourcePath::Registry);
+        assert_eq!(
+            classify("data/ba-cn/zh-CN.json"),
+            SourcePath::Data {
+                game: "ba-cn",
+                file: "zh-CN.json"
+            }
+        );
+        assert_eq!(
+            classify("data/_announcements/zh-CN.json"),
+            SourcePath::Announcements { file: "zh-CN.json" }
+        );
+        assert_eq!(
+            classify("data/_files/api/v1/activities.json"),
+            SourcePath::Kept {
+                published: "api/v1/activities.json"
+            }
+        );
+        assert_eq!(classify("data/_other/x.json"), SourcePath::OtherData);
+        assert_eq!(
+            classify("data/_announcementsx/x.json"),
+            SourcePath::OtherData
+        );
+        assert_eq!(classify("data/stray.json"), SourcePath::OtherData);
+        assert_eq!(classify("schema/x.json"), SourcePath::Other);
+        assert_eq!(data_path("sr", "en-US"), "data/sr/en-US.json");
+        assert_eq!(
+            announcements_path("zh-CN"),
+            "data/_announcements/zh-CN.json"
+        );
+        assert_eq!(kept_path("robots.txt"), "data/_files/robots.txt");
+        assert_eq!(game_of("data/sr/x.json"), Some("sr"));
+        assert_eq!(game_of("data/_files/x"), None);
+    }
+}
