@@ -166,7 +166,9 @@ pub fn scoped<T>(lang: Lang, f: impl FnOnce() -> T) -> T {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Msg {
     id: &'static str,
-    args: Vec<(&'static str, Arg)>,
+    /// A boxed slice, not a `Vec`: a message is two words, so the errors
+    /// that carry one (the parser's) stay small.
+    args: Box<[(&'static str, Arg)]>,
 }
 
 /// One argument of a [`Msg`].
@@ -233,14 +235,18 @@ impl Msg {
     pub fn new(id: &'static str) -> Msg {
         Msg {
             id,
-            args: Vec::new(),
+            args: Box::default(),
         }
     }
 
     /// The message with one more argument.
-    pub fn arg(mut self, name: &'static str, value: impl Into<Arg>) -> Msg {
-        self.args.push((name, value.into()));
-        self
+    pub fn arg(self, name: &'static str, value: impl Into<Arg>) -> Msg {
+        let mut args = self.args.into_vec();
+        args.push((name, value.into()));
+        Msg {
+            id: self.id,
+            args: args.into_boxed_slice(),
+        }
     }
 
     /// The Fluent identifier.
