@@ -263,6 +263,25 @@ parity-only-there = { $count } { $count ->
 parity-window = `{ $name }` ({ $start } to { $end })
 parity-more = and { $count } more
 
+## The agents' data tools (activity-site mcp)
+
+agent-registry-unreadable = cannot read games.json: { $error }
+agent-registry-unparsed = games.json does not parse ({ $error }); fix it first (`activity-site check`)
+agent-no-game = games.json lists no game `{ $game }` (games: { $games })
+agent-no-locale = games.json lists no locale `{ $locale }` for `{ $game }` (locales: { $locales })
+agent-unsafe-path = refusing `{ $path }`: a game id or locale with characters other than letters, digits and `-`
+agent-cannot-check = cannot check: { $error }
+agent-not-yet = `{ $path }` does not exist yet; write_document creates it
+agent-refused-errors = not written: the draft has { $errors ->
+    [one] { $errors } error
+   *[other] { $errors } errors
+} (see `diagnostics`)
+agent-refused-unparsed = not written: the draft of `{ $path }` does not parse
+agent-not-written = not written: { $error }
+agent-cannot-write = cannot write `{ $path }`: { $error }
+agent-cannot-resolve = cannot resolve `{ $path }`: { $error }
+agent-outside-data = refusing to write `{ $path }`: it resolves outside data/
+
 ## The tool's own errors
 
 tool-error = error

@@ -231,6 +231,22 @@ parity-only-here = 只有这里有 { $count } 个活动：{ $names }
 parity-only-there = 只有那边有 { $count } 个活动：{ $names }
 parity-window = `{ $name }`（{ $start } 至 { $end }）
 parity-more = 另有 { $count } 个
+## 给 AI 代理的数据工具（activity-site mcp）
+
+agent-registry-unreadable = 无法读取 games.json：{ $error }
+agent-registry-unparsed = games.json 无法解析（{ $error }）；请先修正它（`activity-site check`）
+agent-no-game = games.json 中没有游戏 `{ $game }`（已有的游戏：{ $games }）
+agent-no-locale = games.json 中 `{ $game }` 没有语言 `{ $locale }`（已有的语言：{ $locales }）
+agent-unsafe-path = 拒绝处理 `{ $path }`：游戏 ID 或语言中含有字母、数字和 `-` 以外的字符
+agent-cannot-check = 无法检查：{ $error }
+agent-not-yet = `{ $path }` 还不存在；write_document 会创建它
+agent-refused-errors = 没有写入：草稿中有 { $errors } 个错误（见 `diagnostics`）
+agent-refused-unparsed = 没有写入：`{ $path }` 的草稿无法解析
+agent-not-written = 没有写入：{ $error }
+agent-cannot-write = 无法写入 `{ $path }`：{ $error }
+agent-cannot-resolve = 无法确定 `{ $path }` 的实际路径：{ $error }
+agent-outside-data = 拒绝写入 `{ $path }`：它实际指向 data/ 之外
+
 ## 工具本身的错误
 
 tool-error = 错误
