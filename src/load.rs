@@ -37,11 +37,10 @@ pub fn open(root: &Path) -> anyhow::Result<Project> {
 /// [`open`], reading the texts of `overlay` in place of the files on disk.
 pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
     let meta = std::fs::metadata(root)
-        .with_context(|| format!("cannot read the root `{}`", root.display()))?;
+        .with_context(|| msg!("err-read-root", path = root.display().to_string()))?;
     anyhow::ensure!(
         meta.is_dir(),
-        "the root `{}` is not a directory",
-        root.display()
+        msg!("err-root-not-dir", path = root.display().to_string())
     );
 
     let mut diagnostics = Vec::new();
@@ -198,9 +197,9 @@ fn read_schema(root: &Path, rel: &str, builtin: &str) -> anyhow::Result<Value> {
     let text = match std::fs::read_to_string(root.join(rel)) {
         Ok(text) => text,
         Err(err) if err.kind() == io::ErrorKind::NotFound => builtin.to_string(),
-        Err(err) => return Err(err).with_context(|| format!("cannot read `{rel}`")),
+        Err(err) => return Err(err).with_context(|| msg!("err-read", path = rel)),
     };
-    serde_json::from_str(&text).with_context(|| format!("`{rel}` is not valid JSON"))
+    serde_json::from_str(&text).with_context(|| msg!("err-not-json", path = rel))
 }
 
 /// Every file under `data/` two levels down (`data/<game>/<file>`), plus stray
@@ -233,7 +232,7 @@ fn list_data_files(root: &Path, overlay: &Overlay) -> anyhow::Result<Vec<String>
                 && tree::is_reserved_dir(&e.file_name().to_string_lossy()))
         })
     {
-        let entry = entry.with_context(|| format!("cannot list `{}`", data.display()))?;
+        let entry = entry.with_context(|| msg!("err-list", path = data.display().to_string()))?;
         if !entry.file_type().is_file() {
             continue;
         }

@@ -8,6 +8,7 @@ use anyhow::Context as _;
 use crate::atomic;
 use crate::cli::FmtArgs;
 use crate::diagnostics::{self, Format};
+use crate::i18n::msg;
 use crate::load::REGISTRY_PATH;
 use crate::site;
 
@@ -45,7 +46,7 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
             Ok(text) => text,
             // A listed file that is missing is the check's `missing-file` error.
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(err) => return Err(err).with_context(|| format!("cannot read `{path}`")),
+            Err(err) => return Err(err).with_context(|| msg!("err-read", path = path.as_str())),
         };
         let Some(canonical) = site::canonical_text(&path, &current) else {
             continue;
@@ -54,7 +55,7 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
         if current != canonical {
             if !args.check {
                 atomic::write(&root.join(&path), canonical.as_bytes())
-                    .with_context(|| format!("cannot write `{path}`"))?;
+                    .with_context(|| msg!("err-write", path = path.as_str()))?;
             }
             changed.push(path);
         }
@@ -62,31 +63,23 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
 
     for path in &changed {
         if args.check {
-            super::print_out(&format!("would reformat {path}\n"))?;
+            super::print_out(&format!("{}\n", msg!("fmt-would-reformat", path = path)))?;
         } else {
-            super::print_out(&format!("reformatted {path}\n"))?;
+            super::print_out(&format!("{}\n", msg!("fmt-reformatted", path = path)))?;
         }
     }
     if !errors.is_empty() {
         super::check::report(root, &errors, Format::Human)?;
-        eprintln!(
-            "fmt: left {} file{} with errors unchanged",
-            broken.len(),
-            if broken.len() == 1 { "" } else { "s" }
-        );
+        eprintln!("{}", msg!("fmt-left-broken", files = broken.len()));
     }
     let counts = diagnostics::count(&errors);
-    eprintln!(
-        "fmt: {} file{} {}, {} already canonical",
-        changed.len(),
-        if changed.len() == 1 { "" } else { "s" },
-        if args.check {
-            "would change"
-        } else {
-            "reformatted"
-        },
-        formatted - changed.len()
+    let summary = msg!(
+        "fmt-summary",
+        changed = changed.len(),
+        check = if args.check { "yes" } else { "no" },
+        canonical = formatted - changed.len()
     );
+    eprintln!("{summary}");
     let failed = counts.errors > 0 || (args.check && !changed.is_empty());
     Ok(super::exit_status(failed))
 }

@@ -72,11 +72,11 @@ fn exit_status(problems: bool) -> ExitCode {
 /// folder an editor or agent opens (a missing registry is a diagnostic there).
 fn require_registry(root: &std::path::Path) -> anyhow::Result<()> {
     if root.is_dir() && !root.join(crate::load::REGISTRY_PATH).exists() {
-        anyhow::bail!(
-            "no {} in {}: not a data folder; run in the data repository or pass --root DIR",
-            crate::load::REGISTRY_PATH,
-            root.display()
-        );
+        return Err(anyhow::Error::new(crate::i18n::msg!(
+            "no-registry",
+            registry = crate::load::REGISTRY_PATH,
+            root = root.display().to_string()
+        )));
     }
     Ok(())
 }

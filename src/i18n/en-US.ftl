@@ -263,6 +263,107 @@ parity-only-there = { $count } { $count ->
 parity-window = `{ $name }` ({ $start } to { $end })
 parity-more = and { $count } more
 
+## status
+
+status-game = GAME
+status-locale = LOCALE
+status-version = VERSION
+status-ends = ENDS
+status-left-header = LEFT
+status-state-header = STATE
+status-left = { $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
+} left
+status-overdue = { $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
+} overdue
+status-missing = missing: { $file }
+status-invalid = invalid: run `activity-site check` ({ $file })
+status-state = { $state ->
+    [ok] ok
+    [ending] ending
+    [ended] ended
+   *[other] { $state }
+}
+note-placeholder = note: games.json: `{ $game }` still has the placeholder `dataSource` (and maybe `name`) that `import` wrote; replace them with the real ones
+
+## build
+
+build-done = built { $out }: { $files } files, { $size } in { $elapsed } ({ $reused } of { $parts } parts from the cache)
+build-failed = build failed: { $errors ->
+    [one] { $errors } error
+   *[other] { $errors } errors
+}; `{ $out }` left as it was
+build-force = warning: --force: a good build replaces `{ $out }` and the { $files ->
+    [one] { $files } file
+   *[other] { $files } files
+} in it, which activity-site did not make
+
+## fmt
+
+fmt-would-reformat = would reformat { $path }
+fmt-reformatted = reformatted { $path }
+fmt-left-broken = fmt: left { $files ->
+    [one] { $files } file
+   *[other] { $files } files
+} with errors unchanged
+fmt-summary = fmt: { $changed ->
+    [one] { $changed } file
+   *[other] { $changed } files
+} { $check ->
+    [yes] would change
+   *[no] reformatted
+}, { $canonical } already canonical
+
+## Refusals of every data command
+
+no-registry = no { $registry } in { $root }: not a data folder; run in the data repository or pass --root DIR
+
+## The language server (activity-site lsp)
+
+lsp-not-formatted = not formatted: the file has { $errors ->
+    [one] { $errors } error
+   *[other] { $errors } errors
+}, and its canonical form is known only once they are fixed
+lsp-fix-remove = Remove { $old }
+lsp-fix-replace = Replace { $old } with { $new }
+hover-time = **{ $weekday }** { $time } ({ $zone })
+
+    { $when }
+
+    UTC: `{ $utc }`
+hover-weekday = { $day ->
+    [1] Monday
+    [2] Tuesday
+    [3] Wednesday
+    [4] Thursday
+    [5] Friday
+    [6] Saturday
+   *[7] Sunday
+}
+hover-utc-ambiguous = { $first } or { $second } (the clocks go back)
+hover-utc-none = none: the clocks skip this local time
+hover-now = now
+hover-future = in { $span }
+hover-past = { $span } ago
+hover-days = { $n ->
+    [one] { $n } day
+   *[other] { $n } days
+}
+hover-hours = { $n ->
+    [one] { $n } hour
+   *[other] { $n } hours
+}
+hover-minutes = { $n ->
+    [one] { $n } minute
+   *[other] { $n } minutes
+}
+list-space = {" "}
+
 ## The agents' data tools (activity-site mcp)
 
 agent-registry-unreadable = cannot read games.json: { $error }
@@ -282,6 +383,39 @@ agent-cannot-write = cannot write `{ $path }`: { $error }
 agent-cannot-resolve = cannot resolve `{ $path }`: { $error }
 agent-outside-data = refusing to write `{ $path }`: it resolves outside data/
 
+## Errors of the tool itself: reading and writing files
+
+err-read = cannot read `{ $path }`
+err-read-root = cannot read the root `{ $path }`
+err-root-not-dir = the root `{ $path }` is not a directory
+err-list = cannot list `{ $path }`
+err-not-json = `{ $path }` is not valid JSON
+err-write = cannot write `{ $path }`
+err-create = cannot create `{ $path }`
+err-replace = cannot replace `{ $path }`
+err-bad-path = bad path `{ $path }`
+err-bad-output-path = bad output path `{ $path }`
+err-read-out = cannot read `--out { $out }`
+out-refused-root = refusing `--out { $out }`: { $contains ->
+    [yes] it contains the data root
+   *[no] it is the data root
+}, and a build replaces its output directory entirely
+    help: pick a directory of its own, such as `{ $suggestion }`
+out-refused-input = refusing `--out { $out }`: it is inside `{ $input }` of the data root, which holds inputs
+    help: pick a directory of its own, such as `{ $suggestion }`
+out-refused-file = refusing `--out { $out }`: it exists and is not a directory
+    help: pick a new or empty directory
+out-refused-tree = refusing `--out { $out }`: it holds `{ $held }`, so it is a data tree or a repository, not a generated site
+    help: pick a new or empty directory, such as `{ $suggestion }`
+out-refused-foreign = refusing `--out { $out }`: it holds { $files ->
+    [one] { $files } file
+   *[other] { $files } files
+} and was not made by activity-site (no `{ $marker }` in it); a build would replace all of it
+    help: pick a new or empty directory, or pass `--force` to replace it
+cache-inside-output = refusing to keep the build cache `{ $cache }` inside the output `{ $out }`: every build replaces it
+    help: pass a --cache-dir outside the output directory
+schema-invalid = { $path } is not a valid JSON Schema: { $error }
+
 ## The tool's own errors
 
-tool-error = error
+tool-error = error: { $error }

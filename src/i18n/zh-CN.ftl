@@ -231,6 +231,81 @@ parity-only-here = 只有这里有 { $count } 个活动：{ $names }
 parity-only-there = 只有那边有 { $count } 个活动：{ $names }
 parity-window = `{ $name }`（{ $start } 至 { $end }）
 parity-more = 另有 { $count } 个
+## status
+
+status-game = 游戏
+status-locale = 语言
+status-version = 版本
+status-ends = 结束时间
+status-left-header = 剩余
+status-state-header = 状态
+status-left = { $days ->
+    [0] 不到一天
+   *[other] 还剩 { $days } 天
+}
+status-overdue = { $days ->
+    [0] 超期不到一天
+   *[other] 已超期 { $days } 天
+}
+status-missing = 缺失：{ $file }
+status-invalid = 有错误：请运行 `activity-site check`（{ $file }）
+status-state = { $state ->
+    [ok] 正常
+    [ending] 即将结束
+    [ended] 已结束
+   *[other] { $state }
+}
+note-placeholder = 注意：games.json 中的 `{ $game }` 仍是 `import` 写入的占位 `dataSource`（可能还有 `name`）；请换成真实的值
+
+## build
+
+build-done = 已生成 { $out }：{ $files } 个文件，共 { $size }，用时 { $elapsed }（{ $parts } 个部分中有 { $reused } 个来自缓存）
+build-failed = 生成失败：{ $errors } 个错误；`{ $out }` 保持原样
+build-force = 警告：--force：生成成功后将替换 `{ $out }` 及其中不是 activity-site 生成的 { $files } 个文件
+
+## fmt
+
+fmt-would-reformat = 需要整理格式：{ $path }
+fmt-reformatted = 已整理格式：{ $path }
+fmt-left-broken = fmt：{ $files } 个有错误的文件未作改动
+fmt-summary = fmt：{ $check ->
+    [yes] 需要整理 { $changed } 个文件
+   *[no] 已整理 { $changed } 个文件
+}，{ $canonical } 个文件格式已经规范
+
+## 所有数据命令的拒绝理由
+
+no-registry = { $root } 中没有 { $registry }：这不是数据文件夹；请在数据仓库中运行，或用 --root DIR 指定
+
+## 语言服务器（activity-site lsp）
+
+lsp-not-formatted = 没有整理格式：文件中有 { $errors } 个错误，修正之后才能确定它的规范格式
+lsp-fix-remove = 删除 { $old }
+lsp-fix-replace = 把 { $old } 替换为 { $new }
+hover-time = **{ $weekday }** { $time }（{ $zone }）
+
+    { $when }
+
+    UTC：`{ $utc }`
+hover-weekday = { $day ->
+    [1] 星期一
+    [2] 星期二
+    [3] 星期三
+    [4] 星期四
+    [5] 星期五
+    [6] 星期六
+   *[7] 星期日
+}
+hover-utc-ambiguous = { $first } 或 { $second }（时钟回拨）
+hover-utc-none = 无：时钟跳过了这个当地时间
+hover-now = 现在
+hover-future = { $span }后
+hover-past = { $span }前
+hover-days = { $n } 天
+hover-hours = { $n } 小时
+hover-minutes = { $n } 分钟
+list-space = {" "}
+
 ## 给 AI 代理的数据工具（activity-site mcp）
 
 agent-registry-unreadable = 无法读取 games.json：{ $error }
@@ -247,6 +322,36 @@ agent-cannot-write = 无法写入 `{ $path }`：{ $error }
 agent-cannot-resolve = 无法确定 `{ $path }` 的实际路径：{ $error }
 agent-outside-data = 拒绝写入 `{ $path }`：它实际指向 data/ 之外
 
+## 工具本身的错误：读写文件
+
+err-read = 无法读取 `{ $path }`
+err-read-root = 无法读取根目录 `{ $path }`
+err-root-not-dir = 根目录 `{ $path }` 不是文件夹
+err-list = 无法列出 `{ $path }` 中的文件
+err-not-json = `{ $path }` 不是有效的 JSON
+err-write = 无法写入 `{ $path }`
+err-create = 无法创建 `{ $path }`
+err-replace = 无法替换 `{ $path }`
+err-bad-path = 路径 `{ $path }` 无效
+err-bad-output-path = 输出路径 `{ $path }` 无效
+err-read-out = 无法读取 `--out { $out }`
+out-refused-root = 拒绝使用 `--out { $out }`：{ $contains ->
+    [yes] 它包含数据根目录
+   *[no] 它就是数据根目录
+}，而生成时会整个替换输出文件夹
+    提示：请另选一个专用的文件夹，例如 `{ $suggestion }`
+out-refused-input = 拒绝使用 `--out { $out }`：它位于数据根目录中存放输入文件的 `{ $input }` 里
+    提示：请另选一个专用的文件夹，例如 `{ $suggestion }`
+out-refused-file = 拒绝使用 `--out { $out }`：它已存在，而且不是文件夹
+    提示：请选择一个新的或空的文件夹
+out-refused-tree = 拒绝使用 `--out { $out }`：其中有 `{ $held }`，说明它是数据目录或代码仓库，而不是生成的网站
+    提示：请选择一个新的或空的文件夹，例如 `{ $suggestion }`
+out-refused-foreign = 拒绝使用 `--out { $out }`：其中有 { $files } 个文件，而且不是 activity-site 生成的（没有 `{ $marker }`）；生成时会替换其中的全部内容
+    提示：请选择一个新的或空的文件夹，或者加上 `--force` 替换它
+cache-inside-output = 拒绝把构建缓存 `{ $cache }` 放在输出文件夹 `{ $out }` 中：每次生成都会替换输出文件夹
+    提示：请用 --cache-dir 指定输出文件夹以外的位置
+schema-invalid = { $path } 不是有效的 JSON Schema：{ $error }
+
 ## 工具本身的错误
 
-tool-error = 错误
+tool-error = 错误：{ $error }

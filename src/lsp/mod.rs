@@ -558,11 +558,7 @@ impl<W: Write> Server<W> {
         if errors > 0 {
             return Err((
                 ErrorCode::RequestFailed,
-                format!(
-                    "not formatted: the file has {errors} error{}, and its canonical form is \
-                     known only once they are fixed",
-                    if errors == 1 { "" } else { "s" }
-                ),
+                msg!("lsp-not-formatted", errors = errors).to_string(),
             ));
         }
         let text = self.text_of(&rel);
@@ -709,9 +705,14 @@ fn fix_title(text: &str, fix: &Fix) -> String {
         }
     };
     if fix.replacement.is_empty() {
-        format!("Remove {}", show(old))
+        msg!("lsp-fix-remove", old = show(old)).to_string()
     } else {
-        format!("Replace {} with {}", show(old), show(&fix.replacement))
+        msg!(
+            "lsp-fix-replace",
+            old = show(old),
+            new = show(&fix.replacement)
+        )
+        .to_string()
     }
 }
 

@@ -87,8 +87,9 @@ impl Validator {
     /// Compiles the project's schemas. `Err` when a schema is not a valid JSON Schema.
     pub fn new(project: &Project) -> anyhow::Result<Self> {
         let compile = |schema: &Value, path: &str| {
-            jsonschema::draft202012::new(schema)
-                .map_err(|err| anyhow::anyhow!("{path} is not a valid JSON Schema: {err}"))
+            jsonschema::draft202012::new(schema).map_err(|err| {
+                anyhow::Error::new(msg!("schema-invalid", path = path, error = err.to_string()))
+            })
         };
         let builtin: Value =
             serde_json::from_str(BUILTIN_ACTIVITY_SCHEMA).expect("the built-in schema is JSON");
