@@ -131,6 +131,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "publish",
             "lsp",
             "agent",
+            // Display widths of table cells (`status`).
+            "chars",
             "tree",
             "clock",
         ],

@@ -319,7 +319,7 @@ impl DataTools {
         let data = std::fs::canonicalize(self.root.join(crate::tree::DATA_DIR)).map_err(|err| {
             msg!(
                 "agent-cannot-resolve",
-                path = "data/",
+                path = format!("{}/", crate::tree::DATA_DIR),
                 error = err.to_string()
             )
         })?;
