@@ -8,7 +8,13 @@
 #   errors, text contrast of at least 4.5:1 (3:1 for large text) in light and
 #   dark mode; saves screenshots under target/e2e/ (pages.png and friends);
 # - parses every calendar with Python's icalendar: one event per activity,
-#   start and end in the game's time zone.
+#   start and end in the game's time zone;
+# - serves each site with the headers of its _headers (so Chromium enforces
+#   the Content-Security-Policy) and reads the fixture tests/fixtures/pages,
+#   built at one moment, a week later with an emulated clock and time zone
+#   (states, days left, order, the now line, the home page's lists, times in
+#   the reader's zone), and again with JavaScript disabled (the build-time
+#   page); saves live-later.png and live-phone.png (390 px).
 # Works on a fresh Debian machine (installs chromium, python3-venv and pip
 # packages); bounded in time.
 set -euo pipefail
@@ -40,4 +46,11 @@ if ! diff -r site "$E2E/site-again" >/dev/null; then
 fi
 echo "ok: two builds are byte-identical ($(find site -type f | wc -l) files)"
 
-timeout 600 "$E2E/venv/bin/python" .ci/e2e_pages.py --site site --out "$E2E" --chromium "$(command -v chromium)"
+# The live script: tests/fixtures/pages (zh-CN default, en-US second, a game
+# with one locale, an upcoming version) built at one moment, read a week
+# later with an emulated clock and time zone, and without JavaScript.
+LIVE_NOW=2026-11-24T12:00:00
+"$ACTIVITY_SITE_BIN" build --root tests/fixtures/pages --out "$E2E/live-site" --no-cache --now "$LIVE_NOW"
+
+timeout 600 "$E2E/venv/bin/python" .ci/e2e_pages.py --site site --out "$E2E" --chromium "$(command -v chromium)" \
+  --live-site "$E2E/live-site"

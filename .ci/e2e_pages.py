@@ -58,13 +58,44 @@ def placeholder_png(width=16, height=9, rgb=(0x9A, 0x9E, 0xA8)):
 PLACEHOLDER = base64.b64encode(placeholder_png()).decode()
 
 
+def read_headers_file(site):
+    """The rules of site/_headers: [(pattern, [(name, value)])]."""
+    rules = []
+    path = pathlib.Path(site) / "_headers"
+    for line in path.read_text().splitlines() if path.is_file() else []:
+        if not line.strip() or line.startswith("#"):
+            continue
+        if line.startswith((" ", "\t")):
+            name, _, value = line.strip().partition(":")
+            rules[-1][1].append((name.strip(), value.strip()))
+        else:
+            rules.append((line.strip(), []))
+    return rules
+
+
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves site/ with the headers its _headers gives each path, as a host
+    does: the browser then enforces the site's Content-Security-Policy, and a
+    page that needs more than it allows logs an error."""
+
+    rules = []
+
     def log_message(self, *args):
         pass
 
+    def end_headers(self):
+        path = urllib.parse.urlsplit(self.path).path
+        for pattern, headers in self.rules:
+            if pattern == path or (pattern.endswith("*") and path.startswith(pattern[:-1])):
+                for name, value in headers:
+                    self.send_header(name, value)
+        super().end_headers()
+
 
 def serve(site):
-    handler = functools.partial(QuietHandler, directory=str(site))
+    handler = functools.partial(
+        type("SiteHandler", (QuietHandler,), {"rules": read_headers_file(site)}), directory=str(site)
+    )
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
@@ -322,7 +353,7 @@ def game_pages(site, games):
     return pages
 
 
-async def check_pages(site, origin, chromium, out_dir, games):
+async def check_pages(site, origin, chromium, out_dir, games, live_origin=None):
     profile = tempfile.mkdtemp(prefix="e2e-chromium-")
     args = [
         chromium,
@@ -350,7 +381,10 @@ async def check_pages(site, origin, chromium, out_dir, games):
         port, path = port_file.read_text().splitlines()[:2]
         async with websockets.connect(f"ws://127.0.0.1:{port}{path}", max_size=None) as ws:
             browser = Browser(ws, origin)
-            pages = [(None, "en", "")] + game_pages(site, games)
+            homes = [(None, None, "")] + [
+                (None, l, f"{l}/") for l in sorted({l for g in games for l in g["locales"]}) if (site / l / "index.html").is_file()
+            ]
+            pages = homes + game_pages(site, games)
             links = 0
             for game, locale, rel in pages:
                 url = f"{origin}/{rel}"
@@ -359,7 +393,7 @@ async def check_pages(site, origin, chromium, out_dir, games):
                 await browser.navigate(session, url)
                 probe = await browser.evaluate(session, PAGE_PROBE)
                 links += check_probe(site, origin, url, probe, label)
-                if game and probe["lang"] != locale:
+                if locale and probe["lang"] != locale:
                     fail(f"{label}: <html lang={probe['lang']!r}>, expected {locale}")
                 if game and not probe["bars"] and json.loads(
                     (site / "api/v1/activity" / f"{game['id']}-{locale}.json").read_text()
@@ -393,6 +427,8 @@ async def check_pages(site, origin, chromium, out_dir, games):
                 await browser.send("Target.closeTarget", {"targetId": target})
                 print(f"ok: screenshot {out_dir / name}")
             print(f"ok: {links} links resolve to files of {site}")
+            if live_origin:
+                await check_live(browser, live_origin, out_dir)
             await browser.send("Browser.close")
     finally:
         try:
@@ -400,6 +436,147 @@ async def check_pages(site, origin, chromium, out_dir, games):
         except subprocess.TimeoutExpired:
             proc.kill()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+# Runs in a game page: what the reader sees of the states, counts, order and
+# times (the script's work, or the build's without it).
+LIVE_PROBE = r"""
+(() => {
+  const text = el => (el ? el.textContent.trim() : null);
+  const acts = id => [...document.querySelectorAll(`#${id} > li.act`)].map(li => ({
+    name: text(li.querySelector('h3')),
+    state: ['ongoing', 'upcoming', 'ended'].find(c => li.classList.contains(c)),
+    badge: text(li.querySelector('.badge.st')),
+    left: li.querySelector('.rem').hidden ? null : text(li.querySelector('.rem')),
+  }));
+  const line = document.querySelector('.nowline');
+  return {
+    version: text(document.querySelector('.version .badge.st')),
+    versionLeft: text(document.querySelector('.version .rem')),
+    pct: text(document.querySelector('.version .pct')),
+    counts: [...document.querySelectorAll('.legend [data-count]')].map(text),
+    current: acts('current'),
+    ended: acts('ended'),
+    local: [...document.querySelectorAll('.local')].map(text),
+    zone: text(document.getElementById('zone')),
+    nowLine: line && !line.hidden ? parseFloat(line.style.left) : null,
+    soonest: [...document.querySelectorAll('ul.soon')].map(ul =>
+      [...ul.children].filter(li => !li.hidden).map(li => text(li.querySelector('a')))),
+  };
+})()
+"""
+
+
+def expect(label, got, want):
+    if got != want:
+        fail(f"{label}: {got!r}, expected {want!r}")
+    else:
+        print(f"ok: {label}: {got!r}")
+
+
+async def open_at(browser, url, epoch_ms=None, zone=None, script=True, width=1280, mobile=False):
+    """A page opened with the clock at `epoch_ms` (milliseconds since the
+    epoch; the real clock when None), in time zone `zone`, with or without
+    JavaScript."""
+    target, session = await browser.open(width=width, mobile=mobile)
+    if zone:
+        await browser.send("Emulation.setTimezoneOverride", {"timezoneId": zone}, session)
+    if not script:
+        await browser.send("Emulation.setScriptExecutionDisabled", {"value": True}, session)
+    if epoch_ms is not None:
+        # Virtual time starts at the given instant; "advance" lets the page
+        # load as usual.
+        await browser.send(
+            "Emulation.setVirtualTimePolicy",
+            {"policy": "advance", "initialVirtualTime": epoch_ms / 1000},
+            session,
+        )
+    await browser.navigate(session, url)
+    return target, session
+
+
+async def check_live(browser, origin, out_dir):
+    """The fixture tests/fixtures/pages, built at 2026-11-24 12:00 Shanghai
+    time, read a week later in New York: states, days left, counts, order,
+    the now line and the home page's lists follow the reader's clock, and
+    times show in the reader's zone; without JavaScript the build-time page."""
+    later = datetime(2026, 12, 1, 12, 0, tzinfo=ZoneInfo("Asia/Shanghai")).timestamp() * 1000
+    page = f"{origin}/alpha/en-US/"
+    target, session = await open_at(browser, page, later, "America/New_York")
+    probe = await browser.evaluate(session, LIVE_PROBE)
+    for error in browser.errors(session):
+        fail(f"live page: console error: {error}")
+    expect("a week later: version", (probe["version"], probe["versionLeft"]), ("Ongoing", "8 days left"))
+    expect("a week later: counts ongoing/upcoming/ended", probe["counts"][:3], ["2", "0", "2"])
+    expect(
+        "a week later: current, ending soonest first",
+        [(a["name"], a["badge"], a["left"]) for a in probe["current"]],
+        [("Festival shop", "Ongoing", "3 days left"), ("Abyss challenge", "Ongoing", "6 days left")],
+    )
+    expect(
+        "a week later: ended, most recent first",
+        [(a["name"], a["badge"]) for a in probe["ended"]],
+        [("Limited cruise", "Ended"), ("Launch login", "Ended")],
+    )
+    # 2026-11-28 10:00 in Shanghai is 2026-11-27 21:00 in New York (UTC-5).
+    if "(your time 2026-11-27 21:00)" not in probe["local"]:
+        fail(f"a week later: no time in the reader's zone: {probe['local'][:6]}")
+    else:
+        print("ok: a week later: times in the reader's zone (America/New_York)")
+    if "America/New_York" not in (probe["zone"] or ""):
+        fail(f"a week later: the zone note names no reader's zone: {probe['zone']!r}")
+    window = (datetime(2026, 12, 10, 3, 59, 59), datetime(2026, 11, 1, 11, 0))
+    share = (datetime(2026, 12, 1, 12, 0) - window[1]) / (window[0] - window[1]) * 100
+    if probe["nowLine"] is None or abs(probe["nowLine"] - share) > 0.01:
+        fail(f"a week later: now line at {probe['nowLine']}, expected {share:.2f}")
+    else:
+        print(f"ok: a week later: now line at {probe['nowLine']:.2f}%")
+    await browser.screenshot(session, out_dir / "live-later.png", 1280)
+    await browser.send("Target.closeTarget", {"targetId": target})
+
+    target, session = await open_at(browser, f"{origin}/en-US/", later, "America/New_York")
+    probe = await browser.evaluate(session, LIVE_PROBE)
+    for error in browser.errors(session):
+        fail(f"live home: console error: {error}")
+    expect(
+        "a week later: home page's ending soonest",
+        probe["soonest"],
+        [["Festival shop", "Abyss challenge"], ["远航补给"], ["Launch celebration"]],
+    )
+    await browser.send("Target.closeTarget", {"targetId": target})
+
+    # JavaScript off: the page as built, whatever the clock says.
+    target, session = await open_at(browser, page, later, "America/New_York", script=False)
+    probe = await browser.evaluate(session, LIVE_PROBE)
+    expect("no script: version", (probe["version"], probe["versionLeft"]), ("Ongoing", "15 days left"))
+    expect("no script: counts", probe["counts"][:3], ["2", "1", "1"])
+    expect(
+        "no script: current",
+        [(a["name"], a["badge"], a["left"]) for a in probe["current"]],
+        [
+            ("Limited cruise", "Ongoing", "1 day left"),
+            ("Abyss challenge", "Ongoing", "13 days left"),
+            ("Festival shop", "Upcoming", "starts in 3 days"),
+        ],
+    )
+    expect("no script: reader's zone", probe["local"], [])
+    await browser.send("Target.closeTarget", {"targetId": target})
+
+    # At build time itself, the script changes nothing but adds the zone.
+    built = datetime(2026, 11, 24, 12, 0, tzinfo=ZoneInfo("Asia/Shanghai")).timestamp() * 1000
+    target, session = await open_at(browser, page, built, "Asia/Shanghai")
+    probe = await browser.evaluate(session, LIVE_PROBE)
+    expect("at build time: counts", probe["counts"][:3], ["2", "1", "1"])
+    expect("at build time, same zone: no second time", probe["local"], [])
+    await browser.send("Target.closeTarget", {"targetId": target})
+
+    # A phone, a week later, for the note.
+    target, session = await open_at(browser, page, later, "America/New_York", width=390, mobile=True)
+    await browser.screenshot(session, out_dir / "live-phone.png", 390, True)
+    probe = await browser.evaluate(session, PAGE_PROBE)
+    if probe["overflow"]:
+        fail("live-phone.png: the page scrolls sideways at 390px")
+    await browser.send("Target.closeTarget", {"targetId": target})
 
 
 def check_html(site):
@@ -471,6 +648,7 @@ def main():
     parser.add_argument("--site", default="site")
     parser.add_argument("--out", default="target/e2e")
     parser.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
+    parser.add_argument("--live-site", help="tests/fixtures/pages built at 2026-11-24T12:00:00")
     args = parser.parse_args()
     site = pathlib.Path(args.site).resolve()
     out_dir = pathlib.Path(args.out)
@@ -481,10 +659,16 @@ def main():
     check_calendars(site, games)
     server = serve(site)
     origin = f"http://127.0.0.1:{server.server_address[1]}"
+    live = serve(pathlib.Path(args.live_site).resolve()) if args.live_site else None
+    live_origin = f"http://127.0.0.1:{live.server_address[1]}" if live else None
     try:
-        asyncio.run(asyncio.wait_for(check_pages(site, origin, args.chromium, out_dir, games), 480))
+        asyncio.run(
+            asyncio.wait_for(check_pages(site, origin, args.chromium, out_dir, games, live_origin), 480)
+        )
     finally:
         server.shutdown()
+        if live:
+            live.shutdown()
     if FAILURES:
         print(f"e2e-pages: {len(FAILURES)} failures", file=sys.stderr)
         sys.exit(1)

@@ -429,6 +429,11 @@ pub fn checked_line(counts: Counts) -> Msg {
     }
 }
 
+/// `n` and the noun in the form that agrees with it: `1 file`, `2 files`.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

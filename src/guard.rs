@@ -69,6 +69,41 @@ enum HostRule {
     Named(Vec<String>),
 }
 
+/// What the access policy is made of, declared once for both surfaces:
+/// `AllowedHosts`, the origins allowed besides the server's own, and the
+/// address the server listens on. [`AccessOptions::policy`] makes the
+/// [`Access`] each surface checks with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccessOptions {
+    /// `AllowedHosts` (ASP.NET syntax: `*`, or `;`-separated names,
+    /// `*.example.com` for subdomains). At `*`, while bound to loopback, only
+    /// loopback names are accepted.
+    pub allowed_hosts: String,
+    /// Web origins allowed besides the server's own (`--allow-origin`,
+    /// `AllowedOrigins`); they also get CORS answers.
+    pub allowed_origins: Vec<String>,
+    /// The address the server listens on; `None` (unknown) counts as loopback.
+    pub bound: Option<SocketAddr>,
+}
+
+impl Default for AccessOptions {
+    /// `AllowedHosts` `*`, no extra origin, the address unknown (loopback).
+    fn default() -> Self {
+        AccessOptions {
+            allowed_hosts: "*".to_string(),
+            allowed_origins: Vec::new(),
+            bound: None,
+        }
+    }
+}
+
+impl AccessOptions {
+    /// The policy these inputs make.
+    pub fn policy(&self) -> Access {
+        Access::new(&self.allowed_hosts, &self.allowed_origins, self.bound)
+    }
+}
+
 impl Default for Access {
     /// `AllowedHosts` `*` on loopback, no extra origin.
     fn default() -> Self {

@@ -183,34 +183,118 @@ pub fn lookalike(c: char) -> Option<(Msg, &'static str)> {
         .map(|(_, name, ascii)| (Msg::new(name), *ascii))
 }
 
-/// Parses `text` as one strict JSON value.
+/// How many syntax errors of one file [`parse_all`] describes; the rest are
+/// only counted ([`SyntaxErrors::more`]).
+pub const MAX_ERRORS: usize = 50;
+
+/// Every syntax error of a text, in the order of the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxErrors {
+    /// The first [`MAX_ERRORS`] errors; never empty.
+    pub errors: Vec<SyntaxError>,
+    /// How many more errors were found after those.
+    pub more: usize,
+}
+
+/// Parses `text` as one strict JSON value; `Err` with the first syntax error.
 pub fn parse(text: &str) -> Result<Parsed<'_>, SyntaxError> {
+    parse_all(text).map_err(|errors| {
+        errors
+            .errors
+            .into_iter()
+            .next()
+            .expect("a failed parse has an error")
+    })
+}
+
+/// Parses `text` as one strict JSON value; `Err` with every syntax error.
+///
+/// After an error the parser goes on as the error's fix would have it (a
+/// full-width comma is read as a comma, a string left open at the end of its
+/// line ends where its fix closes it, a missing comma is assumed), or, where
+/// there is no fix, skips what it cannot read, so one run names every
+/// mistake. What it builds after an error is never returned: a tree exists
+/// only for a text without any. The work stays linear in the text: every
+/// byte is read a bounded number of times, and errors past [`MAX_ERRORS`]
+/// are counted without being described.
+pub fn parse_all(text: &str) -> Result<Parsed<'_>, SyntaxErrors> {
     let mut parser = Parser {
         text,
         bytes: text.as_bytes(),
         pos: 0,
         duplicates: Vec::new(),
         open: Vec::new(),
+        errors: Vec::new(),
+        more: 0,
+        last_error: None,
+        lines: std::cell::OnceCell::new(),
+        steps: 0,
     };
     parser.skip_ws();
     if parser.pos == parser.bytes.len() {
-        return Err(parser.error_at(0, 0, msg!("syntax-empty")));
+        parser.report(parser.error_at(0, 0, msg!("syntax-empty")));
+        return Err(parser.into_errors());
     }
-    let root = parser.value(0)?;
-    parser.skip_ws();
-    if parser.pos != parser.bytes.len() {
-        if let Some(err) = parser.mistake() {
-            return Err(err);
+    if let Ok(root) = parser.value(0) {
+        parser.skip_ws();
+        if parser.pos != parser.bytes.len() {
+            let err = parser.mistake().unwrap_or_else(|| {
+                let line = parser.line_of(root.end.saturating_sub(1));
+                parser
+                    .error_here(msg!("syntax-after-end"))
+                    .help(msg!("syntax-after-end-help", line = line))
+            });
+            parser.report(err);
         }
-        let line = parser.line_of(root.end.saturating_sub(1));
-        return Err(parser
-            .error_here(msg!("syntax-after-end"))
-            .help(msg!("syntax-after-end-help", line = line)));
+        if parser.errors.is_empty() {
+            return Ok(Parsed {
+                root,
+                duplicates: parser.duplicates,
+            });
+        }
     }
-    Ok(Parsed {
-        root,
-        duplicates: parser.duplicates,
-    })
+    Err(parser.into_errors())
+}
+
+/// The work [`parse_all`] did on `text`: how many times the parser looked
+/// at the next token. A test holds it linear in the length of the text.
+#[doc(hidden)]
+pub fn parse_steps(text: &str) -> usize {
+    let mut parser = Parser {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        duplicates: Vec::new(),
+        open: Vec::new(),
+        errors: Vec::new(),
+        more: 0,
+        last_error: None,
+        lines: std::cell::OnceCell::new(),
+        steps: 0,
+    };
+    parser.skip_ws();
+    let _ = parser.value(0);
+    parser.steps
+}
+
+/// Parsing cannot go on (the text ends inside a value, or nests too deep);
+/// the error is already reported.
+struct Stop;
+
+type Step<T> = Result<T, Stop>;
+
+/// What stands where an object wants a key.
+enum Key<'a> {
+    Found(Cow<'a, str>),
+    /// Something that is no key was skipped; look again.
+    Skipped,
+    /// The object closes.
+    Close,
+}
+
+/// Structural characters: where [`Parser::skip_token`] stops.
+fn structural(c: char) -> bool {
+    matches!(c, '{' | '}' | '[' | ']' | ',' | ':' | '"') || c.is_ascii_whitespace()
 }
 
 struct Parser<'a> {
@@ -221,9 +305,46 @@ struct Parser<'a> {
     /// Offsets of the `{` and `[` not closed yet, innermost last: an error
     /// names the one left open.
     open: Vec<usize>,
+    errors: Vec<SyntaxError>,
+    more: usize,
+    /// Where the last error started: one error per place.
+    last_error: Option<usize>,
+    /// Offsets of the line breaks, computed at the first message that names a line.
+    lines: std::cell::OnceCell<Vec<usize>>,
+    /// How many times a token was looked at (see [`parse_steps`]).
+    steps: usize,
 }
 
 impl<'a> Parser<'a> {
+    fn into_errors(mut self) -> SyntaxErrors {
+        // Reported in the order read; a missing comma is found after the
+        // value it follows, which may hold an error of its own.
+        self.errors.sort_by_key(|e| e.start);
+        SyntaxErrors {
+            errors: self.errors,
+            more: self.more,
+        }
+    }
+
+    /// Records an error (the first one at its place) and goes on.
+    fn report(&mut self, err: SyntaxError) {
+        if self.last_error == Some(err.start) {
+            return;
+        }
+        self.last_error = Some(err.start);
+        if self.errors.len() < MAX_ERRORS {
+            self.errors.push(err);
+        } else {
+            self.more += 1;
+        }
+    }
+
+    /// Records an error after which parsing cannot go on.
+    fn fail(&mut self, err: SyntaxError) -> Stop {
+        self.report(err);
+        Stop
+    }
+
     fn error_at(&self, start: usize, end: usize, message: Msg) -> SyntaxError {
         SyntaxError {
             start,
@@ -249,7 +370,25 @@ impl<'a> Parser<'a> {
 
     /// The 1-based line of byte `at`, for messages that name another place.
     fn line_of(&self, at: usize) -> usize {
-        self.bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1
+        let lines = self.lines.get_or_init(|| {
+            self.bytes
+                .iter()
+                .enumerate()
+                .filter(|&(_, &b)| b == b'\n')
+                .map(|(i, _)| i)
+                .collect()
+        });
+        lines.partition_point(|&nl| nl < at) + 1
+    }
+
+    /// `{` or `[`: the kind of the bracket that opened at `open` (an
+    /// input method's full-width bracket counts as the ASCII one).
+    fn kind(&self, open: usize) -> u8 {
+        if self.text[open..].starts_with(['{', '\u{FF5B}']) {
+            b'{'
+        } else {
+            b'['
+        }
     }
 
     /// What is found at `pos` is not `expected`: a known mistake (see
@@ -271,7 +410,7 @@ impl<'a> Parser<'a> {
         ));
         match (self.open.last(), c) {
             (Some(&open), '{' | '[' | '}' | ']') => {
-                let (o, close) = brackets(self.bytes[open]);
+                let (o, close) = brackets(self.kind(open));
                 err.help(msg!(
                     "syntax-still-open-help",
                     open = o,
@@ -367,7 +506,7 @@ impl<'a> Parser<'a> {
 
     /// The end of the text inside the bracket that opened at `open`.
     fn never_closed(&self, open: usize) -> SyntaxError {
-        let (o, close) = brackets(self.bytes[open]);
+        let (o, close) = brackets(self.kind(open));
         let line = self.line_of(open);
         let end = self.text.trim_end().len();
         self.error_at(end, end, msg!("syntax-never-closed", open = o, line = line))
@@ -382,40 +521,6 @@ impl<'a> Parser<'a> {
 
     /// After a member or an element, neither `,` nor the closing bracket:
     /// a missing comma points at the end of the value before it.
-    fn after_value(&self, open: usize, previous_end: usize) -> SyntaxError {
-        let object = self.bytes[open] == b'{';
-        let expected = if object {
-            msg!("expected-comma-or-brace")
-        } else {
-            msg!("expected-comma-or-bracket")
-        };
-        let Some(&b) = self.bytes.get(self.pos) else {
-            return self.never_closed(open);
-        };
-        if let Some(err) = self.mistake() {
-            return err;
-        }
-        let starts_value = if object {
-            b == b'"'
-        } else {
-            matches!(
-                b,
-                b'"' | b'{' | b'[' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
-            )
-        };
-        if !starts_value {
-            return self.unexpected(expected);
-        }
-        let last = self.text[..previous_end]
-            .char_indices()
-            .next_back()
-            .map_or(0, |(i, _)| i);
-        let container = if object { "object" } else { "array" };
-        self.error_at(last, previous_end, msg!("syntax-missing-comma"))
-            .help(msg!("syntax-missing-comma-help", container = container))
-            .fix(previous_end, previous_end, ",")
-    }
-
     /// A comma before the closing bracket of an `"object"` or an `"array"`.
     fn trailing_comma(&self, comma: usize, container: &'static str) -> SyntaxError {
         self.error_at(
@@ -430,135 +535,6 @@ impl<'a> Parser<'a> {
     fn skip_ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
             self.pos += 1;
-        }
-    }
-
-    fn value(&mut self, depth: usize) -> Result<Node<'a>, SyntaxError> {
-        let start = self.pos;
-        let value = match self.bytes.get(self.pos) {
-            Some(b'{') => self.object(depth + 1)?,
-            Some(b'[') => self.array(depth + 1)?,
-            Some(b'"') => Json::String(self.string()?),
-            Some(b't') => self.word("true", Json::Bool(true))?,
-            Some(b'f') => self.word("false", Json::Bool(false))?,
-            Some(b'n') => self.word("null", Json::Null)?,
-            Some(b'-' | b'0'..=b'9') => Json::Number(self.number()?),
-            _ => return Err(self.unexpected(msg!("expected-value"))),
-        };
-        Ok(Node {
-            start,
-            end: self.pos,
-            value,
-        })
-    }
-
-    fn word(&mut self, word: &str, value: Json<'a>) -> Result<Json<'a>, SyntaxError> {
-        if self.bytes[self.pos..].starts_with(word.as_bytes()) {
-            self.pos += word.len();
-            Ok(value)
-        } else {
-            Err(self.unexpected(msg!("expected-value")))
-        }
-    }
-
-    fn enter(&mut self, depth: usize) -> Result<(), SyntaxError> {
-        if depth > MAX_DEPTH {
-            Err(self.error_here(msg!("syntax-too-deep", max = MAX_DEPTH)))
-        } else {
-            self.open.push(self.pos);
-            Ok(())
-        }
-    }
-
-    fn array(&mut self, depth: usize) -> Result<Json<'a>, SyntaxError> {
-        self.enter(depth)?;
-        let open = self.pos;
-        self.pos += 1;
-        let mut items = Vec::new();
-        self.skip_ws();
-        if self.bytes.get(self.pos) == Some(&b']') {
-            self.pos += 1;
-            self.open.pop();
-            return Ok(Json::Array(items));
-        }
-        loop {
-            self.skip_ws();
-            let item = self.value(depth)?;
-            let end = item.end;
-            items.push(item);
-            self.skip_ws();
-            match self.bytes.get(self.pos) {
-                Some(b',') => {
-                    let comma = self.pos;
-                    self.pos += 1;
-                    self.skip_ws();
-                    if self.bytes.get(self.pos) == Some(&b']') {
-                        return Err(self.trailing_comma(comma, "array"));
-                    }
-                }
-                Some(b']') => {
-                    self.pos += 1;
-                    self.open.pop();
-                    return Ok(Json::Array(items));
-                }
-                _ => return Err(self.after_value(open, end)),
-            }
-        }
-    }
-
-    fn object(&mut self, depth: usize) -> Result<Json<'a>, SyntaxError> {
-        self.enter(depth)?;
-        let open = self.pos;
-        self.pos += 1;
-        let mut members: Vec<Member<'a>> = Vec::new();
-        self.skip_ws();
-        if self.bytes.get(self.pos) == Some(&b'}') {
-            self.pos += 1;
-            self.open.pop();
-            return Ok(Json::Object(members));
-        }
-        loop {
-            self.skip_ws();
-            if self.bytes.get(self.pos) != Some(&b'"') {
-                return Err(self
-                    .bare_key()
-                    .unwrap_or_else(|| self.unexpected(msg!("expected-key"))));
-            }
-            let key_start = self.pos;
-            let key = self.string()?;
-            let key_end = self.pos;
-            self.skip_ws();
-            if self.bytes.get(self.pos) != Some(&b':') {
-                return Err(self.unexpected(msg!("expected-colon")));
-            }
-            self.pos += 1;
-            self.skip_ws();
-            let value = self.value(depth)?;
-            let end = value.end;
-            members.push(Member {
-                key,
-                key_start,
-                key_end,
-                value,
-            });
-            self.skip_ws();
-            match self.bytes.get(self.pos) {
-                Some(b',') => {
-                    let comma = self.pos;
-                    self.pos += 1;
-                    self.skip_ws();
-                    if self.bytes.get(self.pos) == Some(&b'}') {
-                        return Err(self.trailing_comma(comma, "object"));
-                    }
-                }
-                Some(b'}') => {
-                    self.pos += 1;
-                    self.open.pop();
-                    self.find_duplicates(&members);
-                    return Ok(Json::Object(members));
-                }
-                _ => return Err(self.after_value(open, end)),
-            }
         }
     }
 
@@ -604,171 +580,6 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn number(&mut self) -> Result<&'a str, SyntaxError> {
-        let start = self.pos;
-        let digits = |p: &mut Self| {
-            let from = p.pos;
-            while let Some(b'0'..=b'9') = p.bytes.get(p.pos) {
-                p.pos += 1;
-            }
-            p.pos - from
-        };
-        if self.bytes.get(self.pos) == Some(&b'-') {
-            self.pos += 1;
-        }
-        let int_start = self.pos;
-        let n = digits(self);
-        if n == 0 {
-            return Err(self.unexpected(msg!("expected-digit")));
-        }
-        if n > 1 && self.bytes[int_start] == b'0' {
-            let digits = &self.text[int_start..self.pos];
-            let trimmed = match digits.trim_start_matches('0') {
-                "" => "0",
-                t => t,
-            };
-            return Err(self
-                .error_at(int_start, self.pos, msg!("syntax-leading-zero"))
-                .help(msg!(
-                    "syntax-leading-zero-help",
-                    trimmed = trimmed,
-                    digits = digits
-                ))
-                .fix(int_start, self.pos, trimmed));
-        }
-        let mut float = false;
-        if self.bytes.get(self.pos) == Some(&b'.') {
-            self.pos += 1;
-            float = true;
-            if digits(self) == 0 {
-                return Err(self.unexpected(msg!("expected-digit-fraction")));
-            }
-        }
-        if let Some(b'e' | b'E') = self.bytes.get(self.pos) {
-            self.pos += 1;
-            float = true;
-            if let Some(b'+' | b'-') = self.bytes.get(self.pos) {
-                self.pos += 1;
-            }
-            if digits(self) == 0 {
-                return Err(self.unexpected(msg!("expected-digit-exponent")));
-            }
-        }
-        let text = &self.text[start..self.pos];
-        if float && !text.parse::<f64>().is_ok_and(f64::is_finite) {
-            return Err(self.error_at(start, self.pos, msg!("syntax-number-range")));
-        }
-        Ok(text)
-    }
-
-    /// A string literal at `pos` (which is a quote); leaves `pos` after it.
-    fn string(&mut self) -> Result<Cow<'a, str>, SyntaxError> {
-        let open = self.pos;
-        self.pos += 1;
-        let start = self.pos;
-        // The common case: no escape, borrowed. Skip plain bytes first.
-        self.pos = skip_plain(self.bytes, self.pos);
-        loop {
-            match self.bytes.get(self.pos) {
-                None => return Err(self.unterminated(open)),
-                Some(b'"') => {
-                    let s = &self.text[start..self.pos];
-                    self.pos += 1;
-                    return Ok(Cow::Borrowed(s));
-                }
-                Some(b'\\') => break,
-                Some(b'\n' | b'\r') => return Err(self.open_at_line_end(open)),
-                Some(&b) if b < 0x20 => return Err(self.control_in_string(b)),
-                Some(_) => self.pos += 1,
-            }
-        }
-        let mut out = String::with_capacity(self.pos - start + 16);
-        out.push_str(&self.text[start..self.pos]);
-        loop {
-            let run = self.pos;
-            loop {
-                match self.bytes.get(self.pos) {
-                    None => return Err(self.unterminated(open)),
-                    Some(b'"' | b'\\') => break,
-                    Some(b'\n' | b'\r') => return Err(self.open_at_line_end(open)),
-                    Some(&b) if b < 0x20 => return Err(self.control_in_string(b)),
-                    Some(_) => self.pos += 1,
-                }
-            }
-            out.push_str(&self.text[run..self.pos]);
-            if self.bytes[self.pos] == b'"' {
-                self.pos += 1;
-                return Ok(Cow::Owned(out));
-            }
-            let escape = self.pos;
-            self.pos += 1;
-            let c = match self.bytes.get(self.pos) {
-                Some(b'"') => '"',
-                Some(b'\\') => '\\',
-                Some(b'/') => '/',
-                Some(b'b') => '\u{8}',
-                Some(b'f') => '\u{c}',
-                Some(b'n') => '\n',
-                Some(b'r') => '\r',
-                Some(b't') => '\t',
-                Some(b'u') => {
-                    self.pos += 1;
-                    let high = self.hex4(escape)?;
-                    let c = if (0xD800..0xDC00).contains(&high) {
-                        if !self.bytes[self.pos..].starts_with(b"\\u") {
-                            return Err(self.lone_surrogate(escape));
-                        }
-                        self.pos += 2;
-                        let low = self.hex4(escape)?;
-                        if !(0xDC00..0xE000).contains(&low) {
-                            return Err(self.lone_surrogate(escape));
-                        }
-                        char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
-                    } else {
-                        char::from_u32(high)
-                    };
-                    match c {
-                        Some(c) => out.push(c),
-                        None => return Err(self.lone_surrogate(escape)),
-                    }
-                    continue;
-                }
-                None => return Err(self.unterminated(open)),
-                Some(_) => {
-                    let end = self.char_end(self.pos);
-                    return Err(self
-                        .error_at(
-                            escape,
-                            end,
-                            msg!("syntax-invalid-escape", escape = &self.text[escape..end]),
-                        )
-                        .help(msg!("syntax-invalid-escape-help")));
-                }
-            };
-            out.push(c);
-            self.pos += 1;
-        }
-    }
-
-    fn hex4(&mut self, escape: usize) -> Result<u32, SyntaxError> {
-        let digits = self.bytes.get(self.pos..self.pos + 4);
-        let value = digits.and_then(|d| {
-            d.iter()
-                .try_fold(0u32, |n, b| (*b as char).to_digit(16).map(|v| n * 16 + v))
-        });
-        match value {
-            Some(v) => {
-                self.pos += 4;
-                Ok(v)
-            }
-            None => Err(self.error_at(
-                escape,
-                self.pos.min(self.bytes.len()),
-                msg!("syntax-unicode-escape"),
-            )),
-        }
-    }
-
     fn lone_surrogate(&self, escape: usize) -> SyntaxError {
         self.error_at(
             escape,
@@ -785,36 +596,6 @@ impl<'a> Parser<'a> {
             msg!("syntax-unterminated"),
         )
         .help(msg!("syntax-unterminated-help"))
-    }
-
-    /// A string still open at the end of its line (`pos` is the line break):
-    /// reported where it opens, since the line break is where it went wrong.
-    fn open_at_line_end(&self, open: usize) -> SyntaxError {
-        let content = &self.text[open + 1..self.pos];
-        let err = self.error_at(open, self.pos, msg!("syntax-open-at-line-end"));
-        // A typographic quote typed where the closing `"` belongs.
-        let typographic = content.char_indices().rev().find(|&(i, c)| {
-            let after = content[i + c.len_utf8()..].trim();
-            matches!(c, '\u{201C}' | '\u{201D}' | '\u{FF02}')
-                && (after.is_empty() || after.starts_with([',', ':', '}', ']']))
-        });
-        if let Some((i, c)) = typographic {
-            let at = open + 1 + i;
-            let (name, _) = lookalike(c).unwrap_or((msg!("char-quotation-mark"), "\""));
-            return err
-                .help(msg!(
-                    "syntax-typographic-end-help",
-                    name = name,
-                    char = c,
-                    code = format!("{:04X}", c as u32)
-                ))
-                .fix(at, at + c.len_utf8(), "\"");
-        }
-        err.help(if content.trim_end().ends_with(',') {
-            msg!("syntax-open-at-line-end-comma-help")
-        } else {
-            msg!("syntax-open-at-line-end-help")
-        })
     }
 
     fn control_in_string(&self, b: u8) -> SyntaxError {
@@ -835,6 +616,657 @@ impl<'a> Parser<'a> {
             escape = escape.as_str()
         ))
         .fix(self.pos, self.pos + 1, escape)
+    }
+
+    /// After a member or an element, a value where `,` belongs: the comma
+    /// is missing, at the end of the value before it.
+    fn missing_comma(&self, object: bool, previous_end: usize) -> SyntaxError {
+        let last = self.text[..previous_end]
+            .char_indices()
+            .next_back()
+            .map_or(0, |(i, _)| i);
+        let container = if object { "object" } else { "array" };
+        self.error_at(last, previous_end, msg!("syntax-missing-comma"))
+            .help(msg!("syntax-missing-comma-help", container = container))
+            .fix(previous_end, previous_end, ",")
+    }
+
+    /// Skips one thing that cannot be read: a structural character, or a run
+    /// of characters up to the next structural one or space. Always moves.
+    fn skip_token(&mut self) {
+        self.steps += 1;
+        let rest = &self.text[self.pos..];
+        let Some(first) = rest.chars().next() else {
+            return;
+        };
+        if structural(first) || lookalike(first).is_some() {
+            self.pos += first.len_utf8();
+            return;
+        }
+        let len = rest
+            .find(|c: char| structural(c) || lookalike(c).is_some())
+            .unwrap_or(rest.len());
+        self.pos += len.max(first.len_utf8());
+    }
+
+    /// Skips the comment at `pos` (already reported).
+    fn skip_comment(&mut self) {
+        let rest = &self.text[self.pos..];
+        self.pos += if rest.starts_with("//") {
+            rest.find('\n').unwrap_or(rest.len())
+        } else {
+            rest[2..].find("*/").map_or(rest.len(), |i| 2 + i + 2)
+        };
+    }
+
+    /// The text of a string in single quotes at `pos` (already reported):
+    /// up to the closing quote on its line, or the end of the line.
+    fn single_quoted(&mut self) -> Cow<'a, str> {
+        let start = self.pos + 1;
+        let rest = &self.text[start..];
+        let line = rest.find(['\n', '\r']).unwrap_or(rest.len());
+        match rest[..line].find('\'') {
+            Some(i) => {
+                self.pos = start + i + 1;
+                Cow::Borrowed(&rest[..i])
+            }
+            None => {
+                self.pos = start + line;
+                Cow::Borrowed(&rest[..line])
+            }
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Step<Node<'a>> {
+        loop {
+            self.steps += 1;
+            let start = self.pos;
+            let value = match self.bytes.get(self.pos) {
+                Some(b'{') => self.object(depth + 1, 1)?,
+                Some(b'[') => self.array(depth + 1, 1)?,
+                Some(b'"') => Json::String(self.string(1)?),
+                Some(b't') => self.word("true", Json::Bool(true)),
+                Some(b'f') => self.word("false", Json::Bool(false)),
+                Some(b'n') => self.word("null", Json::Null),
+                Some(b'-' | b'0'..=b'9') => Json::Number(self.number()),
+                _ => match self.bad_value(depth)? {
+                    Some(value) => value,
+                    None => {
+                        self.skip_ws();
+                        continue;
+                    }
+                },
+            };
+            return Ok(Node {
+                start,
+                end: self.pos,
+                value,
+            });
+        }
+    }
+
+    /// Where a value belongs, something else: reports it and goes on as its
+    /// fix would. `Some` stands for the value; `None` means something was
+    /// skipped and the value is looked for again.
+    fn bad_value(&mut self, depth: usize) -> Step<Option<Json<'a>>> {
+        let Some(c) = self.text[self.pos..].chars().next() else {
+            return Err(self.fail(self.unexpected(msg!("expected-value"))));
+        };
+        let len = c.len_utf8();
+        let Some(err) = self.mistake() else {
+            self.report(self.unexpected(msg!("expected-value")));
+            if matches!(c, '}' | ']' | ',') {
+                // The container reads it.
+                return Ok(Some(Json::Null));
+            }
+            self.skip_token();
+            return Ok(None);
+        };
+        self.report(err);
+        if let Some((_, ascii)) = lookalike(c) {
+            return Ok(match ascii {
+                "\"" => Some(Json::String(self.string(len)?)),
+                "{" => Some(self.object(depth + 1, len)?),
+                "[" => Some(self.array(depth + 1, len)?),
+                "}" | "]" => Some(Json::Null),
+                _ => {
+                    self.pos += len;
+                    None
+                }
+            });
+        }
+        match c {
+            '/' => {
+                self.skip_comment();
+                Ok(None)
+            }
+            '\'' => Ok(Some(Json::String(self.single_quoted()))),
+            '+' => {
+                self.pos += 1;
+                Ok(Some(Json::Number(self.number())))
+            }
+            // `NaN`, `Infinity`.
+            _ => {
+                self.skip_token();
+                Ok(Some(Json::Null))
+            }
+        }
+    }
+
+    fn word(&mut self, word: &str, value: Json<'a>) -> Json<'a> {
+        if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            value
+        } else {
+            self.report(self.unexpected(msg!("expected-value")));
+            self.skip_token();
+            Json::Null
+        }
+    }
+
+    fn enter(&mut self, depth: usize) -> Step<()> {
+        if depth > MAX_DEPTH {
+            Err(self.fail(self.error_here(msg!("syntax-too-deep", max = MAX_DEPTH))))
+        } else {
+            self.open.push(self.pos);
+            Ok(())
+        }
+    }
+
+    /// An array whose bracket (`open_len` bytes) is at `pos`.
+    fn array(&mut self, depth: usize, open_len: usize) -> Step<Json<'a>> {
+        self.enter(depth)?;
+        let open = self.pos;
+        self.pos += open_len;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.bytes.get(self.pos) == Some(&b']') {
+            self.pos += 1;
+            self.open.pop();
+            return Ok(Json::Array(items));
+        }
+        loop {
+            self.skip_ws();
+            let item = self.value(depth)?;
+            let end = item.end;
+            items.push(item);
+            if self.after_item(open, end)? {
+                self.open.pop();
+                return Ok(Json::Array(items));
+            }
+        }
+    }
+
+    /// After a member or an element of the container opened at `open`: a
+    /// `,` (then `Ok(false)`: another item follows) or the closing bracket
+    /// (`Ok(true)`). Anything else is reported, and read as its fix would
+    /// have it: a missing comma is assumed, look-alike punctuation is read
+    /// as the ASCII one, the rest is skipped.
+    fn after_item(&mut self, open: usize, previous_end: usize) -> Step<bool> {
+        let object = self.kind(open) == b'{';
+        let (close, what) = if object {
+            (b'}', "object")
+        } else {
+            (b']', "array")
+        };
+        loop {
+            self.steps += 1;
+            self.skip_ws();
+            let Some(&b) = self.bytes.get(self.pos) else {
+                return Err(self.fail(self.never_closed(open)));
+            };
+            if b == b',' {
+                let comma = self.pos;
+                self.pos += 1;
+                return Ok(self.trailing(comma, close, what));
+            }
+            if b == close {
+                self.pos += 1;
+                return Ok(true);
+            }
+            let c = self.text[self.pos..].chars().next().unwrap_or('\0');
+            let len = c.len_utf8();
+            let ascii = lookalike(c).map(|(_, ascii)| ascii);
+            // A value (or key) written with a mistake of its own: the comma
+            // before it is missing, and the value's parse reports the mistake.
+            let opens_value = ascii == Some("\"")
+                || c == '\''
+                || (!object
+                    && (matches!(
+                        b,
+                        b'{' | b'[' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' | b'+' | b'N' | b'I'
+                    ) || ascii == Some("{")
+                        || ascii == Some("[")));
+            if b == b'"' || opens_value {
+                self.report(self.missing_comma(object, previous_end));
+                return Ok(false);
+            }
+            match self.mistake() {
+                Some(err) => {
+                    self.report(err);
+                    match ascii {
+                        Some(",") => {
+                            let comma = self.pos;
+                            self.pos += len;
+                            return Ok(self.trailing(comma, close, what));
+                        }
+                        Some("}") if object => {
+                            self.pos += len;
+                            return Ok(true);
+                        }
+                        Some("]") if !object => {
+                            self.pos += len;
+                            return Ok(true);
+                        }
+                        _ if c == '/' => self.skip_comment(),
+                        _ => self.skip_token(),
+                    }
+                }
+                None => {
+                    let expected = if object {
+                        msg!("expected-comma-or-brace")
+                    } else {
+                        msg!("expected-comma-or-bracket")
+                    };
+                    self.report(self.unexpected(expected));
+                    self.skip_token();
+                }
+            }
+        }
+    }
+
+    /// After the comma at `comma`: `true` (and the error) when the
+    /// container closes right after it.
+    fn trailing(&mut self, comma: usize, close: u8, what: &'static str) -> bool {
+        self.skip_ws();
+        if self.bytes.get(self.pos) == Some(&close) {
+            self.report(self.trailing_comma(comma, what));
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// An object whose brace (`open_len` bytes) is at `pos`.
+    fn object(&mut self, depth: usize, open_len: usize) -> Step<Json<'a>> {
+        self.enter(depth)?;
+        let open = self.pos;
+        self.pos += open_len;
+        let mut members: Vec<Member<'a>> = Vec::new();
+        self.skip_ws();
+        if self.bytes.get(self.pos) == Some(&b'}') {
+            self.pos += 1;
+            self.open.pop();
+            return Ok(Json::Object(members));
+        }
+        loop {
+            self.skip_ws();
+            let key_start = self.pos;
+            let key = match self.key()? {
+                Key::Found(key) => key,
+                Key::Skipped => continue,
+                Key::Close => {
+                    self.open.pop();
+                    self.find_duplicates(&members);
+                    return Ok(Json::Object(members));
+                }
+            };
+            let key_end = self.pos;
+            self.skip_ws();
+            self.colon();
+            self.skip_ws();
+            let value = self.value(depth)?;
+            let end = value.end;
+            members.push(Member {
+                key,
+                key_start,
+                key_end,
+                value,
+            });
+            if self.after_item(open, end)? {
+                self.open.pop();
+                self.find_duplicates(&members);
+                return Ok(Json::Object(members));
+            }
+        }
+    }
+
+    /// Where an object wants a key.
+    fn key(&mut self) -> Step<Key<'a>> {
+        self.steps += 1;
+        let Some(c) = self.text[self.pos..].chars().next() else {
+            return Err(self.fail(self.unexpected(msg!("expected-key"))));
+        };
+        if c == '"' {
+            return Ok(Key::Found(self.string(1)?));
+        }
+        if let Some(err) = self.bare_key() {
+            let (start, end) = (err.start, err.end);
+            self.report(err);
+            self.pos = end;
+            return Ok(Key::Found(Cow::Borrowed(&self.text[start..end])));
+        }
+        if c == '}' {
+            // After something skipped: the object closes.
+            self.pos += 1;
+            return Ok(Key::Close);
+        }
+        let len = c.len_utf8();
+        let Some(err) = self.mistake() else {
+            self.report(self.unexpected(msg!("expected-key")));
+            self.skip_token();
+            return Ok(Key::Skipped);
+        };
+        self.report(err);
+        Ok(match lookalike(c).map(|(_, ascii)| ascii) {
+            Some("\"") => Key::Found(self.string(len)?),
+            Some("}") => {
+                self.pos += len;
+                Key::Close
+            }
+            Some(_) => {
+                self.pos += len;
+                Key::Skipped
+            }
+            None if c == '\'' => Key::Found(self.single_quoted()),
+            None if c == '/' => {
+                self.skip_comment();
+                Key::Skipped
+            }
+            None => {
+                self.skip_token();
+                Key::Skipped
+            }
+        })
+    }
+
+    /// The `:` after a key; a full-width colon is reported and read as one,
+    /// anything else is reported and the value is read as if it were there.
+    fn colon(&mut self) {
+        if self.bytes.get(self.pos) == Some(&b':') {
+            self.pos += 1;
+            return;
+        }
+        let err = self.unexpected(msg!("expected-colon"));
+        let full_width = self.text[self.pos..].starts_with('\u{FF1A}');
+        self.report(err);
+        if full_width {
+            self.pos += '\u{FF1A}'.len_utf8();
+        }
+    }
+
+    /// A number at `pos`. A mistake in it is reported, and the number is
+    /// read on as far as it goes.
+    fn number(&mut self) -> &'a str {
+        let start = self.pos;
+        let digits = |p: &mut Self| {
+            let from = p.pos;
+            while let Some(b'0'..=b'9') = p.bytes.get(p.pos) {
+                p.pos += 1;
+            }
+            p.pos - from
+        };
+        if self.bytes.get(self.pos) == Some(&b'-') {
+            self.pos += 1;
+        }
+        let int_start = self.pos;
+        let n = digits(self);
+        if n == 0 {
+            self.report(self.unexpected(msg!("expected-digit")));
+            return &self.text[start..self.pos];
+        }
+        if n > 1 && self.bytes[int_start] == b'0' {
+            let digits = &self.text[int_start..self.pos];
+            let trimmed = match digits.trim_start_matches('0') {
+                "" => "0",
+                t => t,
+            };
+            self.report(
+                self.error_at(int_start, self.pos, msg!("syntax-leading-zero"))
+                    .help(msg!(
+                        "syntax-leading-zero-help",
+                        trimmed = trimmed,
+                        digits = digits
+                    ))
+                    .fix(int_start, self.pos, trimmed),
+            );
+        }
+        let mut float = false;
+        if self.bytes.get(self.pos) == Some(&b'.') {
+            self.pos += 1;
+            float = true;
+            if digits(self) == 0 {
+                self.report(self.unexpected(msg!("expected-digit-fraction")));
+                return &self.text[start..self.pos];
+            }
+        }
+        if let Some(b'e' | b'E') = self.bytes.get(self.pos) {
+            self.pos += 1;
+            float = true;
+            if let Some(b'+' | b'-') = self.bytes.get(self.pos) {
+                self.pos += 1;
+            }
+            if digits(self) == 0 {
+                self.report(self.unexpected(msg!("expected-digit-exponent")));
+                return &self.text[start..self.pos];
+            }
+        }
+        let text = &self.text[start..self.pos];
+        if float && !text.parse::<f64>().is_ok_and(f64::is_finite) {
+            self.report(self.error_at(start, self.pos, msg!("syntax-number-range")));
+        }
+        text
+    }
+
+    /// A string literal whose opening quote (`open_len` bytes: an input
+    /// method's quote is read as one) is at `pos`; leaves `pos` after it.
+    fn string(&mut self, open_len: usize) -> Step<Cow<'a, str>> {
+        let open = self.pos;
+        self.pos += open_len;
+        let start = self.pos;
+        // The common case: no escape, borrowed. Skip plain bytes first.
+        self.pos = skip_plain(self.bytes, self.pos);
+        if self.bytes.get(self.pos) == Some(&b'"') {
+            let s = &self.text[start..self.pos];
+            self.pos += 1;
+            return Ok(Cow::Borrowed(s));
+        }
+        let mut out = String::with_capacity(self.pos - start + 16);
+        out.push_str(&self.text[start..self.pos]);
+        loop {
+            let run = self.pos;
+            self.pos = skip_plain(self.bytes, self.pos);
+            out.push_str(&self.text[run..self.pos]);
+            match self.bytes.get(self.pos) {
+                None => return Err(self.fail(self.unterminated(open))),
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(Cow::Owned(out));
+                }
+                Some(b'\n' | b'\r') => {
+                    self.open_at_line_end(open, start);
+                    return Ok(Cow::Owned(out));
+                }
+                Some(b'\\') => self.escape(&mut out, open)?,
+                Some(&b) => {
+                    self.report(self.control_in_string(b));
+                    self.pos += 1;
+                }
+            }
+        }
+    }
+
+    /// The escape at `pos` (a backslash), pushed onto `out`. A bad one is
+    /// reported and skipped.
+    fn escape(&mut self, out: &mut String, open: usize) -> Step<()> {
+        let escape = self.pos;
+        self.pos += 1;
+        let c = match self.bytes.get(self.pos) {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                self.pos += 1;
+                let Some(high) = self.hex4(escape) else {
+                    return Ok(());
+                };
+                let c = if (0xD800..0xDC00).contains(&high) {
+                    if !self.bytes[self.pos..].starts_with(b"\\u") {
+                        self.report(self.lone_surrogate(escape));
+                        return Ok(());
+                    }
+                    self.pos += 2;
+                    let Some(low) = self.hex4(escape) else {
+                        return Ok(());
+                    };
+                    if !(0xDC00..0xE000).contains(&low) {
+                        self.report(self.lone_surrogate(escape));
+                        return Ok(());
+                    }
+                    char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+                } else {
+                    char::from_u32(high)
+                };
+                match c {
+                    Some(c) => out.push(c),
+                    None => self.report(self.lone_surrogate(escape)),
+                }
+                return Ok(());
+            }
+            None => return Err(self.fail(self.unterminated(open))),
+            Some(_) => {
+                let end = self.char_end(self.pos);
+                self.report(
+                    self.error_at(
+                        escape,
+                        end,
+                        msg!("syntax-invalid-escape", escape = &self.text[escape..end]),
+                    )
+                    .help(msg!("syntax-invalid-escape-help")),
+                );
+                // A line break after the backslash is the string's own error.
+                if !matches!(self.bytes[self.pos], b'\n' | b'\r') {
+                    self.pos = end;
+                }
+                return Ok(());
+            }
+        };
+        out.push(c);
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// Four hexadecimal digits at `pos`; `None` (reported) when they are not.
+    fn hex4(&mut self, escape: usize) -> Option<u32> {
+        let digits = self.bytes.get(self.pos..self.pos + 4);
+        let value = digits.and_then(|d| {
+            d.iter()
+                .try_fold(0u32, |n, b| (*b as char).to_digit(16).map(|v| n * 16 + v))
+        });
+        match value {
+            Some(v) => {
+                self.pos += 4;
+                Some(v)
+            }
+            None => {
+                self.report(self.error_at(
+                    escape,
+                    self.pos.min(self.bytes.len()),
+                    msg!("syntax-unicode-escape"),
+                ));
+                None
+            }
+        }
+    }
+
+    /// A string (opened at `open`, its text from `start`) still open at the
+    /// end of its line (`pos` is the line break): reported where it opens,
+    /// since the line break is where it went wrong. Leaves `pos` where the
+    /// fix closes it, so the rest of the line reads as the fix would have
+    /// it. One pass over the line, backwards.
+    fn open_at_line_end(&mut self, open: usize, start: usize) {
+        let line_end = self.pos;
+        let content = &self.text[start..line_end];
+        let err = self.error_at(open, line_end, msg!("syntax-open-at-line-end"));
+        // A typographic quote typed where the closing `"` belongs: the last
+        // one followed by nothing or by punctuation.
+        let mut next: Option<char> = None;
+        let mut typographic = None;
+        for (i, c) in content.char_indices().rev() {
+            self.steps += 1;
+            if matches!(c, '\u{201C}' | '\u{201D}' | '\u{FF02}')
+                && next.is_none_or(|n| {
+                    matches!(n, ',' | ':' | '}' | ']')
+                        || lookalike(n).is_some_and(|(_, a)| matches!(a, "," | ":" | "}" | "]"))
+                })
+            {
+                typographic = Some((i, c));
+                break;
+            }
+            if !c.is_whitespace() {
+                next = Some(c);
+            }
+        }
+        if let Some((i, c)) = typographic {
+            let at = start + i;
+            let (name, _) = lookalike(c).unwrap_or((msg!("char-quotation-mark"), "\""));
+            let code = format!("{:04X}", c as u32);
+            self.pos = at + c.len_utf8();
+            if start - open > 1 {
+                // Opened by a look-alike too, which is reported where it
+                // stands: this error is the closing one's.
+                self.report(
+                    self.error_at(
+                        at,
+                        self.pos,
+                        msg!(
+                            "syntax-typographic-close",
+                            name = name,
+                            char = c,
+                            code = code
+                        ),
+                    )
+                    .help(msg!(
+                        "syntax-lookalike-help",
+                        instead = msg!("ascii-char", char = "\"")
+                    ))
+                    .fix(at, self.pos, "\""),
+                );
+                return;
+            }
+            self.report(
+                err.help(msg!(
+                    "syntax-typographic-end-help",
+                    name = name,
+                    char = c,
+                    code = code
+                ))
+                .fix(at, at + c.len_utf8(), "\""),
+            );
+            return;
+        }
+        // The string must end on its line. A comma at its end separates
+        // (unless the container closes right after, where a comma cannot
+        // stand): the quote goes before it. Either way the text is kept.
+        let trimmed = content.trim_end();
+        let closes = self.text[line_end..].trim_start().starts_with(['}', ']']);
+        let comma = [',', '\u{FF0C}']
+            .into_iter()
+            .find(|&c| trimmed.ends_with(c))
+            .filter(|_| !closes);
+        let at = start + trimmed.len() - comma.map_or(0, char::len_utf8);
+        let help = match comma {
+            Some(c) => msg!("syntax-open-at-line-end-comma-help", comma = c),
+            None => msg!("syntax-open-at-line-end-help"),
+        };
+        self.report(err.help(help).fix(at, at, "\""));
+        self.pos = at;
     }
 }
 
@@ -989,13 +1421,16 @@ pub fn raw_offset(raw: &str, index: usize) -> usize {
 }
 
 /// How a message names the type of a JSON value: "a string", "an object",
-/// "null"; the one wording of the checker's and the control API's errors.
+/// "an integer", "null"; the one wording of the checker's and the control
+/// service's errors. Integers are told from other numbers, as JSON Schema's
+/// types are, so "`smtpPort` must be an integer, not a number" reads right.
 pub fn kind_of(value: &serde_json::Value) -> &'static str {
     use serde_json::Value;
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
+        Value::Number(n) if n.is_f64() => "a number",
+        Value::Number(_) => "an integer",
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
@@ -1055,6 +1490,79 @@ mod tests {
         assert_eq!(raw_offset("\\u200bx", 1), 6);
         assert_eq!(raw_offset("\\ud83d\\ude00x", 1), 12);
         assert_eq!(raw_offset("星x", 1), 3);
+    }
+
+    /// Issue 33: recovery stays linear. A string left open on a long line
+    /// of spaces took time quadratic in the line (each position of a
+    /// backwards scan trimmed the rest of the line); the parser counts the
+    /// tokens and characters it looks at, and four times the text must cost
+    /// at most four times the work, for each shape that has been slow.
+    #[test]
+    fn recovery_is_linear_in_the_text() {
+        type Shape = fn(usize) -> String;
+        let shapes: [(&str, Shape); 7] = [
+            ("open string of spaces", |n| {
+                format!("{{\"a\": \"{}\n}}", " ".repeat(n))
+            }),
+            ("open string, spaces inside", |n| {
+                format!("{{\"a\": \"x{}y\n}}", " ".repeat(n))
+            }),
+            ("typographic quotes on one line", |n| {
+                format!("[\"{}\n]", "\u{201D} ".repeat(n / 2))
+            }),
+            ("junk words", |n| format!("[{}]", "x ".repeat(n / 2))),
+            ("missing commas past the cap", |n| {
+                format!("[{}]", "1 ".repeat(n / 2))
+            }),
+            ("full-width punctuation", |n| {
+                format!("{{{}\"z\": 1}}", "\"a\"\u{FF1A}1\u{FF0C}".repeat(n / 8))
+            }),
+            ("single quotes never closed", |n| {
+                format!("[{}]", "'a\n".repeat(n / 3))
+            }),
+        ];
+        for (name, shape) in shapes {
+            let small = parse_steps(&shape(10_000));
+            let big = parse_steps(&shape(40_000));
+            assert!(parse_all(&shape(10_000)).is_err(), "{name}");
+            assert!(
+                small > 0 && big <= 4 * small + 64,
+                "{name}: {small} then {big}"
+            );
+        }
+    }
+
+    /// Every mistake of a line typed with an input method comes out in one
+    /// run, each with its fix; past the cap the rest are counted.
+    #[test]
+    fn reports_every_error_and_caps_them() {
+        let text = "{\n  \"name\": \u{201C}冬日庆典\u{201D}\u{FF0C}\n  \"kind\"\u{FF1A}\"签到\"\u{FF0C}\n  \"v\": \"4.7,\n  \"x\": [1, 2,],\n}";
+        let errors = parse_all(text).unwrap_err();
+        let found: Vec<_> = errors
+            .errors
+            .iter()
+            .map(|e| (&text[e.start..e.end], e.fix.is_some()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("\u{201C}", true),
+                ("\u{201D}", true),
+                ("\u{FF0C}", true),
+                ("\u{FF1A}", true),
+                ("\u{FF0C}", true),
+                ("\"4.7,", true),
+                (",", true),
+                (",", true),
+            ]
+        );
+        assert_eq!(errors.more, 0);
+        let many = format!("[{}]", "1 ".repeat(80));
+        let errors = parse_all(&many).unwrap_err();
+        assert_eq!(
+            (errors.errors.len(), errors.more),
+            (MAX_ERRORS, 79 - MAX_ERRORS)
+        );
     }
 
     /// The eight-bytes-at-a-time scan stops where a byte-by-byte scan does,

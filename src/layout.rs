@@ -38,6 +38,59 @@ pub const HEADERS_FILE: &str = "_headers";
 /// The file a directory serves.
 pub const DIRECTORY_INDEX: &str = "index.html";
 
+/// The file that marks an output directory as a site this tool built (and
+/// may replace); never served, never published.
+pub const OUTPUT_MARKER: &str = ".activity-site-output";
+
+/// Files of the output directory that hosts read as configuration (or that
+/// mark the directory) and never serve: `serve` answers 404 for them and
+/// `publish` never uploads them. (`publish` also skips every dot-file.)
+pub const HOST_ONLY: &[&str] = &[HEADERS_FILE, "_redirects", OUTPUT_MARKER];
+
+/// Whether `path` (relative, or site-absolute) is one of [`HOST_ONLY`] at the
+/// site root.
+pub fn is_host_only(path: &str) -> bool {
+    HOST_ONLY.contains(&relative(path))
+}
+
+/// The precompressed siblings a build may write beside a text file, as
+/// `(file name suffix, Content-Encoding)`, brotli first.
+pub const PRECOMPRESSED: [(&str, &str); 2] = [(".br", "br"), (".gz", "gzip")];
+
+/// The path of `path`'s precompressed sibling with `encoding` (`br` or
+/// `gzip`, as in [`PRECOMPRESSED`]).
+pub fn sibling_path(path: &str, encoding: &str) -> Option<String> {
+    PRECOMPRESSED
+        .iter()
+        .find(|(_, e)| *e == encoding)
+        .map(|(suffix, _)| format!("{path}{suffix}"))
+}
+
+/// `(the file it is a sibling of, its Content-Encoding)` when `path` has
+/// the name of a precompressed sibling.
+pub fn sibling_of(path: &str) -> Option<(&str, &'static str)> {
+    PRECOMPRESSED
+        .iter()
+        .find_map(|(suffix, encoding)| Some((path.strip_suffix(suffix)?, *encoding)))
+}
+
+/// The folder of the home page of `locale`, with a trailing slash: empty
+/// for the site's locale ([`crate::model::Registry::site_locale`], whose
+/// home page is [`HOME_PAGE`]), else `<locale>/`.
+pub fn home_dir(locale: &str, is_site_locale: bool) -> String {
+    if is_site_locale {
+        String::new()
+    } else {
+        format!("{locale}/")
+    }
+}
+
+/// The home page of `locale`: [`HOME_PAGE`] for the site's locale, else
+/// `<locale>/index.html`.
+pub fn home_page(locale: &str, is_site_locale: bool) -> String {
+    format!("{}{DIRECTORY_INDEX}", home_dir(locale, is_site_locale))
+}
+
 /// How long clients and CDNs may keep the API and the calendars: five minutes
 /// fresh, then served stale for up to a day while revalidating. Data changes
 /// at most a few times a day and a deploy should show within minutes.
@@ -67,6 +120,23 @@ pub fn activity_path(game: &Game, locale: &str, default_name: bool, ext: &str) -
     activity_file(&game.published_stem(locale, default_name), ext)
 }
 
+/// Every name a document (`ext` `json`) or calendar (`ext` `ics`) of
+/// `locale` is published under: the default locale's also as
+/// `<game>.<ext>` (first), every locale as `<game>-<locale>.<ext>`. Each
+/// entry is `(default_name, path)`.
+pub fn published_paths(
+    game: &Game,
+    locale: &str,
+    is_default: bool,
+    ext: &str,
+) -> Vec<(bool, String)> {
+    let names: &[bool] = if is_default { &[true, false] } else { &[false] };
+    names
+        .iter()
+        .map(|&default_name| (default_name, activity_path(game, locale, default_name, ext)))
+        .collect()
+}
+
 /// `api/v1/activity/<stem>.<ext>`.
 pub fn activity_file(stem: &str, ext: &str) -> String {
     format!("{ACTIVITY_DIR}/{stem}.{ext}")
@@ -87,10 +157,7 @@ pub fn page_dir(game: &Game, locale: &str, is_default: bool) -> String {
 /// API under `api/v1/`, `_headers`, and `index.html`/`404.html` at most two
 /// folders deep, each possibly with a `.br` or `.gz` sibling.
 pub fn is_built_path(path: &str) -> bool {
-    let path = path
-        .strip_suffix(".br")
-        .or_else(|| path.strip_suffix(".gz"))
-        .unwrap_or(path);
+    let path = sibling_of(path).map_or(path, |(base, _)| base);
     let parts: Vec<&str> = path.split('/').collect();
     match parts.as_slice() {
         _ if is_api(path) => parts.len() > 2,
@@ -141,12 +208,12 @@ pub struct FileKind {
 /// charset: the type as registered and as nginx and Apache send it; an SVG
 /// file is XML and declares its own encoding (UTF-8 when it does not).
 pub const KINDS: &[FileKind] = &[
-    kind(&["json"], "application/json; charset=utf-8", true),
+    kind(&["json"], JSON_TYPE, true),
     kind(&["ics"], "text/calendar; charset=utf-8", true),
-    kind(&["html", "htm"], "text/html; charset=utf-8", true),
+    kind(&["html", "htm"], HTML_TYPE, true),
     kind(&["css"], "text/css; charset=utf-8", true),
     kind(&["js", "mjs"], "text/javascript; charset=utf-8", true),
-    kind(&["txt"], "text/plain; charset=utf-8", true),
+    kind(&["txt"], TEXT_TYPE, true),
     kind(&["xml"], "application/xml; charset=utf-8", true),
     kind(
         &["webmanifest"],
@@ -165,6 +232,13 @@ pub const KINDS: &[FileKind] = &[
     kind(&["wasm"], "application/wasm", false),
     kind(&["gz"], "application/gzip", false),
 ];
+
+/// The type of JSON (the API, and `serve`'s JSON errors).
+pub const JSON_TYPE: &str = "application/json; charset=utf-8";
+/// The type of HTML (the pages, and `serve`'s built-in pages).
+pub const HTML_TYPE: &str = "text/html; charset=utf-8";
+/// The type of plain text.
+pub const TEXT_TYPE: &str = "text/plain; charset=utf-8";
 
 /// The type of a file of no known kind.
 pub const UNKNOWN_TYPE: &str = "application/octet-stream";

@@ -27,7 +27,11 @@
 //!   path of every file of the site, the typed index `api/v1/games.json`
 //!   (written by `build`, read by `import`, `diff` and `publish`), and the
 //!   content type and cache policy of every kind of file (asked by `serve`,
-//!   `_headers` and `publish`); it depends on [`model`] only.
+//!   `_headers` and `publish`), the names of the precompressed siblings, the
+//!   files a host never serves (`serve` and `publish` share the list) and
+//!   the home page of each locale; it depends on [`model`] only. The
+//!   headers each file is served with are `_headers`' ([`site::publish`]),
+//!   which `serve` reads back.
 //! - [`tree`]: the source tree's layout, one owner of every source path
 //!   (`games.json`, `data/<game>/<locale>.json`, the announcements
 //!   `data/_announcements/<locale>.json`, the verbatim folder `data/_files/`,
@@ -117,7 +121,8 @@
 //! - Every rule is O(n log n) or better in activities and diagnostics;
 //!   columns count Unicode scalar values in every rule and output format.
 //! - [`control`] does not import [`site`], [`load`] or [`validate`] (only
-//!   the leaves [`atomic`] and [`chars`]).
+//!   the leaves [`atomic`], [`chars`] and [`json`], for how messages name a
+//!   value's type).
 //! - [`guard`], [`atomic`], [`fetch`], [`chars`], [`tree`] and [`i18n`] import nothing of the crate.
 //! - Every sentence shown to a person is a message of both `.ftl` files with
 //!   the same arguments; codes, keys, paths and quoted values are arguments,
@@ -131,8 +136,9 @@
 //! - [`agent`] writes only `data/<game>/<locale>.json` of a game and locale
 //!   that `games.json` lists, inside `data/`, in canonical form, and only a
 //!   draft the check finds no error in; it never imports [`control`].
-//! - [`api`] and [`mcp`] import [`control`] and [`guard`] (and [`api`] the leaf [`json`], for how
-//!   errors name a value's type), never [`site`] or each other.
+//! - [`api`] and [`mcp`] import [`control`] and [`guard`] (and the leaf
+//!   [`json`], for how errors name a value's type), never [`site`] or each
+//!   other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
 //! - A build with any error writes nothing visible: files go into a staging
 //!   directory beside the output as they are finished (memory holds the

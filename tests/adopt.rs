@@ -52,7 +52,10 @@ fn page_badges(root: &Path, now: Option<&str>) -> (String, String) {
             std::fs::read_to_string(root.join("site").join(game).join("index.html")).unwrap();
         let at = page.find("<span class=\"badge ").expect("a status badge");
         let rest = &page[at + "<span class=\"badge ".len()..];
-        rest[..rest.find('"').unwrap()].to_owned()
+        // `badge st <state>`: the status badge the page's script redraws.
+        rest[..rest.find('"').unwrap()]
+            .trim_start_matches("st ")
+            .to_owned()
     };
     (badge("sh"), badge("tk"))
 }

@@ -60,10 +60,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // The pure mapping of an import; its `io` part has a row of its own (`PARTS`).
     ("import", &["model", "json", "layout", "tree"]),
     ("publish", &["site", "layout"]),
-    ("control", &["atomic", "chars"]),
+    ("control", &["atomic", "chars", "json"]),
     ("guard", &[]),
     ("api", &["control", "guard", "json"]),
-    ("mcp", &["control", "guard"]),
+    ("mcp", &["control", "guard", "json"]),
     // The agents' data tools: the check pipeline and the one atomic write; never control.
     (
         "agent",

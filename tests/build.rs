@@ -320,7 +320,7 @@ fn one_instant_gives_one_day_count_everywhere() {
             "2026-11-23T21:36:00",
             "1 day left",
             None,
-            Some(("1 day left", "剩余 1 天 ·")),
+            Some(("1 day left", "剩余 1 天</span> ·")),
         ),
         // 18 hours over: check said "18 hours ago", status "1 day overdue".
         (
@@ -368,7 +368,7 @@ fn one_instant_gives_one_day_count_everywhere() {
         );
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
         if let Some((english, chinese)) = pages {
-            let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+            let index = std::fs::read_to_string(site.join("en-US/index.html")).unwrap();
             let star_rail = &index[index.find("id=\"game-sr\"").unwrap()..];
             let card = &star_rail[..star_rail.find("class=\"links\"").unwrap()];
             assert!(card.contains(english), "{now}: {card}");
@@ -376,4 +376,46 @@ fn one_instant_gives_one_day_count_everywhere() {
             assert!(page.contains(chinese), "{now}");
         }
     }
+}
+
+/// Issue 34: a version that starts after "now" is upcoming in `status`,
+/// with the days until it starts and no days left, in text and JSON.
+#[test]
+fn status_shows_an_upcoming_version_as_upcoming() {
+    let root = tempfile::tempdir().unwrap();
+    crate::util::copy_tree(&crate_root().join("tests/fixtures/pages"), root.path());
+    // `gamma` 3.0 starts 2026-11-25T11:00:00: 1 day and 23 hours later.
+    let now = "2026-11-23T12:00:00";
+    let output = run(root.path(), &["status", "--format", "json", "--now", now]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let rows: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let gamma: Vec<&serde_json::Value> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["game"] == "gamma")
+        .collect();
+    assert_eq!(gamma.len(), 2);
+    for row in gamma {
+        assert_eq!(row["state"], "upcoming", "{row}");
+        assert_eq!(row["startsInDays"], 1, "{row}");
+        assert_eq!(row["startTime"], "2026-11-25T11:00:00", "{row}");
+        assert!(row["daysLeft"].is_null(), "{row}");
+    }
+    let output = run(root.path(), &["status", "--now", now]);
+    let text = stdout(&output);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("gamma  zh-CN"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(line.ends_with("starts in 1 day  upcoming"), "{line}");
+    assert!(!line.contains("left"), "{line}");
+    // Started: running, with days left.
+    let output = run(root.path(), &["status", "--now", "2026-11-26T12:00:00"]);
+    let text = stdout(&output);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("gamma  zh-CN") && l.ends_with("39 days left  ok")),
+        "{text}"
+    );
 }

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use activity_site::api::{self, ApiOptions};
 use activity_site::control::{self, Control};
+use activity_site::guard::AccessOptions;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
@@ -1149,7 +1150,10 @@ async fn allowed_hosts_are_enforced() {
     let api = open(
         FAST,
         ApiOptions {
-            allowed_hosts: "localhost;*.example.com".to_string(),
+            access: AccessOptions {
+                allowed_hosts: "localhost;*.example.com".to_string(),
+                ..AccessOptions::default()
+            },
             ..ApiOptions::default()
         },
     );
@@ -1223,7 +1227,10 @@ async fn literal_segments_match_in_any_case() {
     assert_eq!(api.get("/api/task/STATUS").await.data()["status"], "idle");
     assert_eq!(api.get("/API/configs").await.data(), &json!(["Default"]));
     assert_eq!(api.get("/api/CONFIGS/Default").await.status, StatusCode::OK);
-    api.get("/api/configs/default")
+    // Parameters are passed as sent; a configuration name is then one name
+    // in any letter case (issue 37), as on Windows, where the service runs.
+    assert_eq!(api.get("/api/configs/default").await.status, StatusCode::OK);
+    api.get("/api/configs/Nope")
         .await
         .assert_error(StatusCode::NOT_FOUND);
     let auth = api.post("/api/auth", json!({"token": "x"})).await;

@@ -244,7 +244,11 @@ async fn a_refused_write_gives_a_500_envelope_and_keeps_the_previous_file() {
     assert_eq!(body["success"], false);
     let message = body["message"].as_str().unwrap();
     assert!(message.contains("cannot save"), "{message}");
-    assert!(message.contains("Default.json"), "{message}");
+    assert!(message.contains("configuration `Default`"), "{message}");
+    assert!(
+        !message.contains(&*state.to_string_lossy()),
+        "no server path: {message}"
+    );
     assert!(message.contains("unchanged"), "{message}");
     assert_eq!(
         std::fs::read(&path).unwrap(),

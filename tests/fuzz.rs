@@ -298,10 +298,13 @@ proptest! {
             }
         }
         let Ok(text) = String::from_utf8(bytes) else { return Ok(()) };
-        let ours = activity_site::json::parse(&text);
+        let ours = activity_site::json::parse_all(&text);
         let theirs = serde_json::from_str::<serde_json::Value>(&text);
         prop_assert_eq!(ours.is_ok(), theirs.is_ok(), "{:?}\nours: {:?}\nserde_json: {:?}", text, ours.as_ref().err(), theirs.as_ref().err());
-        if let Err(err) = ours {
+        // Issue 33: recovery reports every error, each inside the text, in order.
+        let errors = ours.err().map(|e| e.errors).unwrap_or_default();
+        prop_assert!(errors.windows(2).all(|w| w[0].start <= w[1].start), "{:?}", errors);
+        for err in errors {
             prop_assert!(err.start <= err.end && err.end <= text.len(), "{:?}", err);
             prop_assert!(text.is_char_boundary(err.start) && text.is_char_boundary(err.end), "{:?}", err);
             if let Some(fix) = &err.fix {

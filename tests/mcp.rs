@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use activity_site::api;
 use activity_site::control::Control;
+use activity_site::guard::AccessOptions;
 use activity_site::mcp::{self, McpOptions};
 
 /// A running `/mcp` server on `127.0.0.1:0` and its state directory.
@@ -31,7 +32,10 @@ impl Drop for Server {
 
 async fn start(allowed_hosts: &str) -> Server {
     start_with(McpOptions {
-        allowed_hosts: allowed_hosts.to_string(),
+        access: AccessOptions {
+            allowed_hosts: allowed_hosts.to_string(),
+            ..AccessOptions::default()
+        },
         ..McpOptions::default()
     })
     .await
@@ -740,7 +744,10 @@ async fn sessions_are_bounded_and_idle_ones_expire() {
 #[tokio::test]
 async fn allowed_origins_may_call_and_get_a_preflight_answer() {
     let server = start_with(McpOptions {
-        allowed_origins: vec!["http://localhost:5173".to_string()],
+        access: AccessOptions {
+            allowed_origins: vec!["http://localhost:5173".to_string()],
+            ..AccessOptions::default()
+        },
         ..McpOptions::default()
     })
     .await;
@@ -815,4 +822,78 @@ async fn malformed_messages_get_json_rpc_errors() {
             .is_some_and(|m| m.contains("a string")),
         "{body}"
     );
+}
+
+/// Issue 37: a batch, an object `id`, a message that is not an object and
+/// `"jsonrpc": "1.0"` got rmcp's plain-text 415 ("fail to deserialize");
+/// each gets a JSON-RPC invalid-request error (-32600) with HTTP 400.
+#[tokio::test]
+async fn messages_json_rpc_does_not_allow_get_invalid_request_errors() {
+    let (_server, client) = session("*").await;
+    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+    for (message, id) in [
+        (json!([ping.clone(), ping.clone()]), Value::Null),
+        (json!([]), Value::Null),
+        (
+            json!({"jsonrpc": "2.0", "id": {"a": 1}, "method": "ping"}),
+            Value::Null,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": [1], "method": "ping"}),
+            Value::Null,
+        ),
+        (
+            json!({"jsonrpc": "1.0", "id": 3, "method": "ping"}),
+            json!(3),
+        ),
+        (json!({"id": "x", "method": "ping"}), json!("x")),
+        (json!(42), Value::Null),
+    ] {
+        let response = client.post(&message).send().await.expect("sent");
+        assert_eq!(response.status(), 400, "{message}");
+        assert!(
+            response.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("application/json"),
+            "{message}"
+        );
+        let body: Value = response.json().await.expect("a JSON body");
+        assert_eq!(body["jsonrpc"], "2.0", "{body}");
+        assert_eq!(body["error"]["code"], -32600, "{message}: {body}");
+        assert_eq!(body["id"], id, "{message}: {body}");
+    }
+    // The session still works.
+    let response = client.post(&ping).send().await.expect("sent");
+    assert_eq!(response.status(), 200);
+}
+
+/// Issue 37: MCP `task_run` naming a configuration in another Unicode form
+/// (`Cafe\u{301}` for a saved `Café`) answered an error while the store knew
+/// the name; the tools resolve a name as the REST API does, and the backend
+/// runs the stored spelling.
+#[tokio::test]
+async fn tools_find_a_configuration_named_in_another_form() {
+    let (server, mut client) = session("*").await;
+    server
+        .control
+        .config_create("Caf\u{e9}", None)
+        .await
+        .expect("created");
+    for asked in ["Cafe\u{301}", "CAF\u{c9}", "\u{ff23}af\u{e9}"] {
+        let config = client
+            .call("configs_get", json!({"configName": asked}))
+            .await;
+        assert_eq!(config["isError"], json!(false), "{asked:?}: {config}");
+        let run = json_of(&client.call("task_run", json!({"configName": asked})).await);
+        assert_eq!(run["target"], "Caf\u{e9}", "{asked:?}");
+        wait_until_settled(&mut client).await;
+        let single = client
+            .call("task_single", json!({"taskName": "0", "configName": asked}))
+            .await;
+        assert_eq!(single["isError"], json!(false), "{asked:?}: {single}");
+        wait_until_settled(&mut client).await;
+    }
+    let names = json_of(&client.call("configs_list", json!({})).await);
+    assert_eq!(names, json!(["Caf\u{e9}", "Default"]));
 }

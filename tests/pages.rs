@@ -141,6 +141,7 @@ fn pages_are_written_per_game_and_locale() {
         paths,
         [
             "index.html",
+            "en-US/index.html",
             "demo/index.html",
             "demo/en-US/index.html",
             "404.html"
@@ -151,10 +152,21 @@ fn pages_are_written_per_game_and_locale() {
 #[test]
 fn pages_match_their_snapshots() {
     let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
-    insta::assert_snapshot!("page_index", file(&files, "index.html"));
-    insta::assert_snapshot!("page_demo_zh_cn", file(&files, "demo/index.html"));
-    insta::assert_snapshot!("page_demo_en_us", file(&files, "demo/en-US/index.html"));
-    insta::assert_snapshot!("page_404", file(&files, "404.html"));
+    let page = |path| without_assets(file(&files, path));
+    insta::assert_snapshot!("page_index", page("index.html"));
+    insta::assert_snapshot!("page_index_en_us", page("en-US/index.html"));
+    insta::assert_snapshot!("page_demo_zh_cn", page("demo/index.html"));
+    insta::assert_snapshot!("page_demo_en_us", page("demo/en-US/index.html"));
+    insta::assert_snapshot!("page_404", page("404.html"));
+}
+
+/// A page with its inline style sheet and script (the same on every page,
+/// tested on their own) replaced by their names, for readable snapshots.
+fn without_assets(page: &str) -> String {
+    use activity_site::site::pages::{SCRIPT, STYLE};
+    assert!(page.contains(&format!("<style>{STYLE}</style>")));
+    page.replace(STYLE, "/* style.css */")
+        .replace(SCRIPT, "/* live.js */")
 }
 
 #[test]
@@ -190,7 +202,7 @@ fn timeline_bars_are_placed_by_date_and_clipped_to_the_version() {
     )));
     assert!(page.contains(r#"class="bar upcoming""#));
     assert!(page.contains(&format!(
-        r#"class="nowline" style="left: {:.2}%""#,
+        r#"class="nowline" style="left: {:.2}%">"#,
         share(NOW)
     )));
 }
@@ -242,15 +254,16 @@ fn pages_escape_data_and_lazy_load_covers() {
     assert!(en.contains(r#"<img class="cover" src="https://example.org/cruise.jpg" alt="Cover of Star &lt;Cruise&gt; &amp; Co" width="256" height="144" loading="lazy""#));
     // Empty covers give no image.
     assert_eq!(en.matches("<img class=\"cover\"").count(), 1);
-    // Self-contained: no external scripts, styles or fonts.
-    assert!(!en.contains("<script") && !en.contains("<link rel=\"stylesheet\""));
+    // Self-contained: no external scripts, styles or fonts; one inline script.
+    assert!(!en.contains("<script src") && !en.contains("<link rel=\"stylesheet\""));
+    assert_eq!(en.matches("<script>").count(), 1);
     assert!(en.contains("prefers-color-scheme: dark"));
 }
 
 #[test]
 fn the_index_shows_version_progress_and_days_left() {
     let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
-    let index = file(&files, "index.html");
+    let index = file(&files, "en-US/index.html");
     assert!(index.contains("Version <strong>1.2</strong> · Song of Stars"));
     // 2026-10-22 12:00 to 2026-11-10 03:59:59 is 18 days and 16 hours:
     // whole days, rounded down (`model::days`).
@@ -420,7 +433,17 @@ fn headers_give_the_api_cors_and_every_path_one_cache_policy() {
     let headers = render_headers(&[fixture_game("Asia/Shanghai")]);
     assert_eq!(headers.path, "_headers");
     let text = String::from_utf8(headers.bytes).expect("UTF-8");
-    insta::assert_snapshot!("headers", text);
+    // The policy's hashes change with the style sheet and the script,
+    // which a test of their own ties to the policy.
+    let redacted: String = text
+        .split("'sha256-")
+        .enumerate()
+        .map(|(i, part)| match (i, part.split_once('\'')) {
+            (0, _) | (_, None) => part.to_owned(),
+            (_, Some((_, rest))) => format!("'sha256-…'{rest}"),
+        })
+        .collect();
+    insta::assert_snapshot!("headers", redacted);
     let rules: BTreeMap<&str, Vec<&str>> = text
         .split("\n\n")
         .filter_map(|block| {
@@ -434,7 +457,7 @@ fn headers_give_the_api_cors_and_every_path_one_cache_policy() {
             .iter()
             .any(|h| h.starts_with("Cache-Control: public, max-age="))
     );
-    for page in ["/", "/index.html", "/404.html", "/demo/*"] {
+    for page in ["/", "/index.html", "/404.html", "/en-US/*", "/demo/*"] {
         assert!(
             rules[page].iter().any(|h| h.starts_with("Cache-Control:")),
             "{page}"
@@ -869,4 +892,153 @@ fn the_bundled_data_renders_pages_and_calendars() {
             );
         }
     }
+}
+
+// Home pages through the build, on a tree shaped like the bundled data.
+
+/// `tests/fixtures/pages` built at `now` (no cache, no siblings) into a temp dir.
+fn build_pages_fixture(now: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let root = tempfile::tempdir().expect("temp dir");
+    crate::util::copy_tree(&crate_root().join("tests/fixtures/pages"), root.path());
+    let out = root.path().join("site");
+    let mut options = activity_site::site::BuildOptions::new(root.path(), &out);
+    options.now = Some(time(now).into());
+    options.cache = None;
+    options.compression = Compression::None;
+    let outcome = activity_site::site::build(&options).expect("builds");
+    assert!(outcome.summary.is_some(), "{:?}", outcome.diagnostics);
+    (root, out)
+}
+
+fn read_page(out: &std::path::Path, path: &str) -> String {
+    std::fs::read_to_string(out.join(path)).unwrap_or_else(|_| panic!("{path} was built"))
+}
+
+/// Issue 34: zh-CN is the default of every game, en-US the second locale
+/// of two, and one game has zh-CN only. At 2026-11-24 12:00 `alpha` has an
+/// ended, two ongoing and an upcoming activity, `beta` one ongoing and one
+/// upcoming, and `gamma`'s version starts the next day.
+#[test]
+fn home_pages_per_language_list_what_ends_soonest_through_the_build() {
+    let (_root, out) = build_pages_fixture("2026-11-24T12:00:00");
+    let zh = read_page(&out, "index.html");
+    let en = read_page(&out, "en-US/index.html");
+    assert!(zh.contains("<html lang=\"zh-CN\">"));
+    assert!(en.contains("<html lang=\"en-US\">"));
+    // Each links to the other, as an alternate and in the language menu.
+    assert!(zh.contains(r#"<link rel="alternate" hreflang="en-US" href="en-US/">"#));
+    assert!(zh.contains(r#"<link rel="alternate" hreflang="zh-CN" href="./">"#));
+    assert!(en.contains(r#"<link rel="alternate" hreflang="zh-CN" href="../">"#));
+    assert!(en.contains(r#"<a href="../" hreflang="zh-CN" lang="zh-CN">简体中文</a>"#));
+    // The soonest lists are not empty: the ongoing activity that ends first
+    // leads, in each page's language; the ended one is not listed.
+    assert!(zh.contains(r##"<li data-i="1" data-start="2026-11-05T10:00:00+08:00" data-end="2026-11-26T03:59:59+08:00"><a href="alpha/#activity-2">限时巡游</a> <span class="muted rem">剩余 1 天</span></li>"##), "{zh}");
+    assert!(en.contains(r##"<a href="../alpha/en-US/#activity-2">Limited cruise</a> <span class="muted rem">1 day left</span>"##), "{en}");
+    assert!(!zh.contains("开服签到") && !en.contains("Launch login"));
+    // A game without an English document shows its Chinese one on the English page.
+    assert!(en.contains(r##"<a href="../beta/#activity-1">远航补给</a>"##));
+    // An upcoming version is upcoming, with the time until it starts.
+    for (page, text) in [
+        (&zh, "未开始</span> <span class=\"rem\">1 天内开始</span>"),
+        (
+            &en,
+            "Upcoming</span> <span class=\"rem\">starts within a day</span>",
+        ),
+    ] {
+        assert!(page.contains(text), "{page}");
+    }
+    insta::assert_snapshot!("build_home_zh_cn", without_assets(&zh));
+    insta::assert_snapshot!("build_home_en_us", without_assets(&en));
+
+    // Every game page's "all games" goes to its own language's home page.
+    for (page, home) in [
+        (
+            "alpha/index.html",
+            r#"<a class="brand" href="../">全部游戏</a>"#,
+        ),
+        (
+            "alpha/en-US/index.html",
+            r#"<a class="brand" href="../../en-US/">All games</a>"#,
+        ),
+        (
+            "beta/index.html",
+            r#"<a class="brand" href="../">全部游戏</a>"#,
+        ),
+    ] {
+        assert!(read_page(&out, page).contains(home), "{page}");
+    }
+    // The upcoming version's page says so, and counts nothing as running.
+    let gamma = read_page(&out, "gamma/en-US/index.html");
+    assert!(gamma.contains(r#"<span class="badge st upcoming">Upcoming</span> <span class="rem">starts within a day</span> · <span class="pct">0</span>%"#), "{gamma}");
+    assert!(gamma.contains(r#"Ongoing <span data-count="ongoing">0</span>"#));
+}
+
+/// The same tree before anything starts and after everything ends: the
+/// lists hide, the versions say upcoming or ended.
+#[test]
+fn home_pages_before_and_after_every_version() {
+    let (_root, out) = build_pages_fixture("2026-10-01T00:00:00");
+    let zh = read_page(&out, "index.html");
+    assert_eq!(
+        zh.matches("<div class=\"soon-box\" hidden>").count(),
+        3,
+        "{zh}"
+    );
+    assert!(zh.contains("31 天后开始"));
+    let en = read_page(&out, "en-US/index.html");
+    assert!(en.contains("starts in 31 days"));
+
+    let (_root, out) = build_pages_fixture("2027-02-01T00:00:00");
+    let zh = read_page(&out, "index.html");
+    // Nothing is left to end: no list at all.
+    assert!(!zh.contains("<div class=\"soon-box\""), "{zh}");
+    assert_eq!(
+        zh.matches(r#"<span class="badge st ended">已结束</span>"#)
+            .count(),
+        3
+    );
+}
+
+/// Issue 34: the script and the style sheet of a game page stay under
+/// 8 KB gzip together, and the page's Content-Security-Policy allows
+/// exactly its inline style sheet and script, by their hashes.
+#[test]
+fn a_page_is_light_and_its_policy_allows_exactly_its_inline_code() {
+    use activity_site::site::pages::{SCRIPT, STYLE, content_security_policy, csp_hash};
+    use activity_site::site::publish::gzip_bytes;
+    let weight = gzip_bytes(STYLE.as_bytes(), 9).len() + gzip_bytes(SCRIPT.as_bytes(), 9).len();
+    assert!(
+        weight < 8 * 1024,
+        "script and styles weigh {weight} bytes gzip"
+    );
+
+    let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    let page = file(&files, "demo/en-US/index.html");
+    let inside = |open: &str, close: &str| -> Vec<String> {
+        page.split(open)
+            .skip(1)
+            .map(|rest| rest.split(close).next().unwrap().to_owned())
+            .collect()
+    };
+    let policy = content_security_policy();
+    let styles = inside("<style>", "</style>");
+    let scripts = inside("<script>", "</script>");
+    assert_eq!((styles.len(), scripts.len()), (1, 1));
+    assert!(
+        policy.contains(&format!("style-src {};", csp_hash(&styles[0]))),
+        "{policy}"
+    );
+    assert!(
+        policy.contains(&format!("script-src {};", csp_hash(&scripts[0]))),
+        "{policy}"
+    );
+    assert!(policy.starts_with("default-src 'none';"));
+    // The strings the script reads are data, which no policy runs.
+    assert!(page.contains(r#"<script type="application/json" id="ui">"#));
+    let headers = render_headers(&[fixture_game("Asia/Shanghai")]);
+    assert!(
+        std::str::from_utf8(&headers.bytes)
+            .unwrap()
+            .contains(&format!("  Content-Security-Policy: {policy}\n"))
+    );
 }

@@ -43,7 +43,8 @@ impl Fixture {
         fixture.write("app.js", "console.log(1)\n");
         fixture.write("logo.svg", "<svg/>\n");
         fixture.write("logo.png", "\u{89}PNG");
-        fixture.write("_headers", "/api/v1/*\n  Access-Control-Allow-Origin: *\n");
+        let headers = activity_site::site::publish::render_headers(&[]);
+        fixture.write("_headers", std::str::from_utf8(&headers.bytes).unwrap());
         std::fs::write(fixture.dir.path().join("secret.txt"), "TOP SECRET").unwrap();
         fixture
     }
@@ -133,7 +134,6 @@ async fn content_types_follow_the_extension() {
         let reply = get(&app, uri).await;
         assert_eq!(reply.status, StatusCode::OK, "{uri}");
         assert_eq!(reply.header(header::CONTENT_TYPE), expected, "{uri}");
-        assert_eq!(reply.header(header::CACHE_CONTROL), "no-cache", "{uri}");
     }
     let reply = get(&app, "/api/v1/activity/ww.json").await;
     assert_eq!(reply.text(), WW_JSON);
@@ -320,6 +320,7 @@ async fn head_has_the_headers_of_get_and_no_body() {
         header::CONTENT_LENGTH,
         header::ETAG,
         header::CACHE_CONTROL,
+        header::LAST_MODIFIED,
     ] {
         assert_eq!(head.header(name.clone()), got.header(name));
     }
@@ -885,5 +886,197 @@ fn watch_rebuilds_keeps_the_last_good_site_and_recovers() {
             std::thread::sleep(std::time::Duration::from_millis(100));
         };
         assert!(status.success(), "{status:?}\n{}", served.stderr());
+    }
+}
+
+/// The rules of a `_headers` file, read here by hand (not by the library
+/// that wrote it): `(pattern, [(lowercase name, value)])`.
+fn read_headers_file(text: &str) -> Vec<(String, Vec<(String, String)>)> {
+    let mut rules: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    for line in text.lines() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(header) = line.strip_prefix("  ") {
+            let (name, value) = header.split_once(": ").expect("a header line");
+            rules
+                .last_mut()
+                .expect("a rule first")
+                .1
+                .push((name.to_ascii_lowercase(), value.to_owned()));
+        } else {
+            rules.push((line.to_owned(), Vec::new()));
+        }
+    }
+    rules
+}
+
+/// What a host that reads `rules` sends for `path`, by header name.
+fn host_headers(
+    rules: &[(String, Vec<(String, String)>)],
+    path: &str,
+) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for (pattern, headers) in rules {
+        let matches = match pattern.strip_suffix('*') {
+            Some(prefix) => path.starts_with(prefix),
+            None => pattern == path,
+        };
+        if matches {
+            for (name, value) in headers {
+                assert!(
+                    out.insert(name.clone(), value.clone()).is_none(),
+                    "{name} set twice for {path}"
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Issue 34: `serve --no-watch` gives every kind of file of a built site
+/// the cache, CORS and security headers its `_headers` gives a host; while
+/// watching, HTML pages differ in the documented exceptions only
+/// (`Cache-Control: no-cache`, a policy that also allows the reload script
+/// and its stream), and nothing else differs.
+#[tokio::test]
+async fn serve_sends_the_headers_of_headers_for_every_kind_of_file() {
+    let root = tempfile::tempdir().unwrap();
+    crate::util::copy_tree(
+        &crate::util::crate_root().join("tests/fixtures/pages"),
+        root.path(),
+    );
+    let out = root.path().join("site");
+    let mut options = BuildOptions::new(root.path(), &out);
+    options.now = activity_site::model::parse_time("2026-11-24T12:00:00").map(Into::into);
+    options.cache = None;
+    let outcome = activity_site::site::build(&options).unwrap();
+    assert!(outcome.summary.is_some());
+    let rules = read_headers_file(&std::fs::read_to_string(out.join("_headers")).unwrap());
+    let compared = [
+        "cache-control",
+        "content-security-policy",
+        "x-content-type-options",
+        "referrer-policy",
+        "access-control-allow-origin",
+        "access-control-allow-methods",
+        "access-control-expose-headers",
+    ];
+    let paths = [
+        ("/", true),
+        ("/index.html", true),
+        ("/en-US/", true),
+        ("/alpha/", true),
+        ("/alpha/en-US/", true),
+        ("/beta/index.html", true),
+        ("/404.html", true),
+        ("/api/v1/games.json", false),
+        ("/api/v1/schema/activity.json", false),
+        ("/api/v1/activity/alpha.json", false),
+        ("/api/v1/activity/alpha-en-US.json", false),
+        ("/api/v1/activity/alpha.ics", false),
+    ];
+    let served = |live: bool| {
+        let state = ServerState::new(options.clone()).with_live_reload(live);
+        server::router(state)
+    };
+    let production = served(false);
+    let watching = served(true);
+    for (path, html) in paths {
+        let expected = host_headers(&rules, path);
+        assert!(
+            expected.contains_key("cache-control"),
+            "{path}: {expected:?}"
+        );
+        assert!(expected.contains_key("content-security-policy"), "{path}");
+        let reply = send(&production, "GET", path, &[("accept-encoding", "gzip")]).await;
+        assert_eq!(reply.status, StatusCode::OK, "{path}");
+        assert!(reply.headers.contains_key(header::LAST_MODIFIED), "{path}");
+        for name in compared {
+            assert_eq!(
+                reply.headers.get(name).map(|v| v.to_str().unwrap()),
+                expected.get(name).map(String::as_str),
+                "{path}: {name} (--no-watch)"
+            );
+        }
+        let live = send(&watching, "GET", path, &[("accept-encoding", "gzip")]).await;
+        assert_eq!(live.status, StatusCode::OK, "{path}");
+        for name in compared {
+            let got = live.headers.get(name).map(|v| v.to_str().unwrap());
+            let want = expected.get(name).map(String::as_str);
+            match (html, name) {
+                (true, "cache-control") => assert_eq!(got, Some("no-cache"), "{path}"),
+                (true, "content-security-policy") => {
+                    // The site's directives, the script's widened by one
+                    // hash, and the event stream's origin.
+                    let got = got.unwrap();
+                    for directive in want.unwrap().split("; ") {
+                        if directive.starts_with("script-src ") {
+                            assert!(got.contains(&format!("{directive} 'sha256-")), "{got}");
+                        } else {
+                            assert!(
+                                got.split("; ").any(|d| d == directive),
+                                "{directive} in {got}"
+                            );
+                        }
+                    }
+                    assert!(got.ends_with("; connect-src 'self'"), "{got}");
+                }
+                _ => assert_eq!(got, want, "{path}: {name} (watching)"),
+            }
+        }
+    }
+}
+
+/// `Last-Modified` as a host sends it, and `If-Modified-Since` answered
+/// with a 304 (an `If-None-Match` takes precedence, as RFC 9110 asks).
+#[tokio::test]
+async fn last_modified_and_if_modified_since_give_304() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    let got = get(&app, "/api/v1/activity/sr.json").await;
+    let modified = got.header(header::LAST_MODIFIED).to_owned();
+    assert!(modified.ends_with(" GMT"), "{modified}");
+    let again = send(
+        &app,
+        "GET",
+        "/api/v1/activity/sr.json",
+        &[("if-modified-since", &modified)],
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+    let stale_tag = send(
+        &app,
+        "GET",
+        "/api/v1/activity/sr.json",
+        &[
+            ("if-modified-since", &modified),
+            ("if-none-match", "\"other\""),
+        ],
+    )
+    .await;
+    assert_eq!(stale_tag.status, StatusCode::OK);
+    let before = send(
+        &app,
+        "GET",
+        "/api/v1/activity/sr.json",
+        &[("if-modified-since", "Thu, 01 Jan 1970 00:00:00 GMT")],
+    )
+    .await;
+    assert_eq!(before.status, StatusCode::OK);
+    // Files a host reads as configuration are never served.
+    for hidden in ["/_headers", "/_redirects", "/.activity-site-output"] {
+        fixture.write(hidden.trim_start_matches('/'), "x");
+        assert_eq!(
+            get(&app, hidden).await.status,
+            StatusCode::NOT_FOUND,
+            "{hidden}"
+        );
+        let all = std::collections::BTreeSet::new();
+        assert!(
+            activity_site::publish::plan::publishable(hidden.trim_start_matches('/'), &all, true)
+                .is_none(),
+            "{hidden} would be published"
+        );
     }
 }

@@ -40,6 +40,9 @@ mod publish;
 // Issue 10 through the router: origins, hosts, body types, envelopes, bounds, names, faults.
 mod trust;
 
+// Issue 37: every promise of SECURITY.md, probed through the router and the binary.
+mod promises;
+
 // The backend process of a real `serve`: 200 restarts, shutdown, a second backend program.
 mod backend;
 

@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use activity_site::api::ApiOptions;
+use activity_site::guard::AccessOptions;
 use activity_site::server::{self, Limits, ServerState};
 use activity_site::site::BuildOptions;
 use axum::body::Body;
@@ -29,7 +30,10 @@ fn with_origins(origins: &[&str]) -> Api {
     open(
         FAST,
         ApiOptions {
-            allowed_origins: origins.iter().map(|o| o.to_string()).collect(),
+            access: AccessOptions {
+                allowed_origins: origins.iter().map(|o| o.to_string()).collect(),
+                ..AccessOptions::default()
+            },
             ..ApiOptions::default()
         },
     )
@@ -106,7 +110,10 @@ async fn a_preflight_from_an_allowed_origin_succeeds_before_the_token() {
         FAST,
         ApiOptions {
             access_token: Some("s3cret".to_string()),
-            allowed_origins: vec!["http://localhost:5173".to_string()],
+            access: AccessOptions {
+                allowed_origins: vec!["http://localhost:5173".to_string()],
+                ..AccessOptions::default()
+            },
             ..ApiOptions::default()
         },
     );
@@ -208,7 +215,7 @@ async fn rebound_and_malformed_hosts_are_refused_at_the_default() {
 
 /// Regression: browsers send `text/plain` bodies cross-site without a preflight.
 #[tokio::test]
-async fn bodies_that_are_not_json_get_415_and_bodiless_posts_still_work() {
+async fn bodies_that_are_not_json_get_415_and_untyped_bodiless_posts_still_work() {
     let api = fast();
     let settings = r#"{"advanced": {"backend.remote.enabled": true}}"#;
     for content_type in [
@@ -250,16 +257,16 @@ async fn bodies_that_are_not_json_get_415_and_bodiless_posts_still_work() {
         let reply = api.send(request("POST", path, &[], "")).await;
         assert_eq!(reply.status, StatusCode::OK, "{path}: {}", reply.json);
     }
-    // ... also with the form type some HTTP clients add to an empty POST.
-    let reply = api
-        .send(request(
-            "POST",
-            "/api/Task/stop",
-            &[("content-type", b"application/x-www-form-urlencoded")],
-            "",
-        ))
-        .await;
-    assert_eq!(reply.status, StatusCode::OK, "{}", reply.json);
+    // A form type is refused even on an empty POST (issue 37: SECURITY.md
+    // promises 415 to anything but JSON).
+    api.send(request(
+        "POST",
+        "/api/Task/stop",
+        &[("content-type", b"application/x-www-form-urlencoded")],
+        "",
+    ))
+    .await
+    .assert_error(StatusCode::UNSUPPORTED_MEDIA_TYPE);
     // A body that is not JSON is refused on a route that takes none as well.
     api.send(request(
         "POST",
@@ -506,7 +513,13 @@ async fn an_unwritable_state_directory_gives_a_clear_500() {
     std::fs::write(&configs, "not a directory").unwrap();
     let reply = api.put("/api/Configs/Default", json!({"a": 1})).await;
     reply.assert_error(StatusCode::INTERNAL_SERVER_ERROR);
+    // It names the file by what it holds, never by its server path (issue 37).
     assert!(reply.message().contains("configs"), "{}", reply.message());
+    assert!(
+        !reply.message().contains(&*api.dir.path().to_string_lossy()),
+        "{}",
+        reply.message()
+    );
     assert!(reply.message().contains("help:"), "{}", reply.message());
     std::fs::remove_file(&configs).unwrap();
     std::fs::rename(&kept, &configs).unwrap();

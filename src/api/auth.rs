@@ -82,10 +82,14 @@ fn presented_token(req: &Request) -> Option<String> {
         .map(|(_, v)| v)
 }
 
-/// Whether a canonical request needs no token: `POST /api/Auth` and the OpenAPI document.
+/// Whether a canonical request needs no token: `POST /api/Auth` and `GET`
+/// (or `HEAD`) of the OpenAPI document. Any other method on those paths
+/// needs the token like every other path, so it answers 401 before 405.
 fn is_open(req: &Request) -> bool {
-    let path = req.uri().path();
-    path == "/api/Auth" || path == crate::api::OPENAPI_PATH
+    use axum::http::Method;
+    let (path, method) = (req.uri().path(), req.method());
+    (path == "/api/Auth" && method == Method::POST)
+        || (path == crate::api::OPENAPI_PATH && matches!(*method, Method::GET | Method::HEAD))
 }
 
 /// The token middleware: 401 envelope `unauthorized` for a missing or wrong token.

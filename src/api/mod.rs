@@ -29,7 +29,6 @@
 //!    (`/aPi/...`) reach the service when the server applies
 //!    [`canonicalize`] in front of everything.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -43,7 +42,7 @@ use tower::ServiceBuilder;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::control::{Control, ServiceConfig};
-use crate::guard::{self, Access, GuardState};
+use crate::guard::{self, AccessOptions, GuardState};
 
 pub mod app;
 pub mod auth;
@@ -66,14 +65,9 @@ pub const OPENAPI_PATH: &str = "/openapi/v1.json";
 pub struct ApiOptions {
     /// The access token; `None` or empty disables authentication.
     pub access_token: Option<String>,
-    /// `AllowedHosts`: `*`, or `;`-separated host names (`*.example.com` allowed).
-    /// At `*`, while bound to loopback, only loopback names are accepted.
-    pub allowed_hosts: String,
-    /// Web origins allowed besides the server's own (`--allow-origin`,
-    /// `AllowedOrigins`); they also get CORS answers.
-    pub allowed_origins: Vec<String>,
-    /// The address the server listens on; `None` (unknown) counts as loopback.
-    pub bound: Option<SocketAddr>,
+    /// Who may call: `AllowedHosts`, the allowed origins, the bound address
+    /// (the same inputs `/mcp` is guarded by).
+    pub access: AccessOptions,
     /// Interval of SSE keep-alive comments.
     pub sse_keep_alive: Duration,
     /// Largest accepted request body in bytes (413 above).
@@ -84,9 +78,7 @@ impl Default for ApiOptions {
     fn default() -> Self {
         ApiOptions {
             access_token: None,
-            allowed_hosts: "*".to_string(),
-            allowed_origins: Vec::new(),
-            bound: None,
+            access: AccessOptions::default(),
             sse_keep_alive: Duration::from_secs(15),
             body_limit: 1024 * 1024,
         }
@@ -105,8 +97,11 @@ impl ApiOptions {
                 .filter(|t| !t.is_empty())
                 .or_else(|| config.access_token.clone())
                 .filter(|t| !t.is_empty()),
-            allowed_hosts: config.allowed_hosts.clone(),
-            allowed_origins: config.allowed_origins.clone(),
+            access: AccessOptions {
+                allowed_hosts: config.allowed_hosts.clone(),
+                allowed_origins: config.allowed_origins.clone(),
+                bound: None,
+            },
             ..ApiOptions::default()
         }
     }
@@ -222,11 +217,7 @@ pub fn router(control: Control, options: ApiOptions) -> Router {
         .with_state(state.clone());
     let limit = options.body_limit;
     let guard = GuardState {
-        access: Arc::new(Access::new(
-            &options.allowed_hosts,
-            &options.allowed_origins,
-            options.bound,
-        )),
+        access: Arc::new(options.access.policy()),
         refuse: |reason| error_response(StatusCode::FORBIDDEN, reason, None),
     };
     let service = ServiceBuilder::new()
@@ -330,20 +321,16 @@ fn is_json(content_type: &str) -> bool {
             || subtype.len() > 5 && subtype[subtype.len() - 5..].eq_ignore_ascii_case("+json"))
 }
 
-/// Refuses a request that sends a body of a type other than JSON (415
-/// envelope). Browsers send `text/plain` and form bodies to other sites
-/// without asking first; JSON needs a preflight. A request without a body
-/// passes whatever its `Content-Type` (bodiless POSTs such as
-/// `/api/Task/stop`, which some HTTP clients send with a form type); the
-/// body extractors refuse a non-empty body sent without any type.
+/// Refuses a request whose `Content-Type` is anything but JSON (415
+/// envelope), whether or not it carries a body: browsers send `text/plain`
+/// and form bodies to other sites without asking first, JSON needs a
+/// preflight. A request with no `Content-Type` and an empty body sends no
+/// body (bodiless POSTs such as `/api/Task/stop`); each route says what no
+/// body means (SECURITY.md), and the body extractors refuse a non-empty body
+/// sent without any type.
 async fn require_json(req: Request, next: Next) -> Response {
-    use axum::body::HttpBody as _;
     let takes_body = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
-    let empty = req.body().size_hint().exact() == Some(0);
-    if takes_body
-        && !empty
-        && let Some(value) = req.headers().get(header::CONTENT_TYPE)
-    {
+    if takes_body && let Some(value) = req.headers().get(header::CONTENT_TYPE) {
         let text = String::from_utf8_lossy(value.as_bytes());
         if !is_json(&text) {
             return unsupported_media_type(&text);

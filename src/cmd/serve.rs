@@ -10,11 +10,11 @@ use tracing_subscriber::EnvFilter;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::api::{self, ApiOptions};
+use crate::api;
 use crate::cli::ServeArgs;
 use crate::control::{BackendCommand, Control, ControlOptions, ServiceConfig};
-use crate::guard;
-use crate::mcp::{self, McpOptions, SessionLimits};
+use crate::mcp::{self, SessionLimits};
+use crate::server::access::ControlAccess;
 use crate::server::{self, ServerState};
 use crate::site::BuildOptions;
 
@@ -58,16 +58,10 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         control_options.backend = BackendCommand::parse(command)
             .map_err(|problem| anyhow::anyhow!("bad backend command: {problem}"))?;
     }
+    // Refused before anything starts: a bad origin or an unsendable token.
+    let access =
+        ControlAccess::resolve(&service, args.access_token.as_deref(), &args.allow_origin)?;
     let control = Control::open(control_options)?;
-    let mut allowed_origins = service.allowed_origins.clone();
-    allowed_origins.extend(args.allow_origin.iter().cloned());
-    for origin in &allowed_origins {
-        guard::parse_origin(origin).map_err(|problem| {
-            anyhow::anyhow!(
-                "bad allowed origin: {problem}\nhelp: write an origin as scheme://host[:port], for example --allow-origin http://localhost:5173"
-            )
-        })?;
-    }
 
     // Bound before the routers are made: the host check accepts the bound address.
     let listener = TcpListener::bind(args.addr)
@@ -76,26 +70,19 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let addr = listener
         .local_addr()
         .context("cannot read the bound address")?;
+    let access = access.bound_to(addr);
 
     let mcp_shutdown = CancellationToken::new();
-    // A non-empty --access-token wins; an empty one keeps the file's token.
-    let mut api_options = ApiOptions::from_config(&service, args.access_token.clone());
-    api_options.allowed_origins = allowed_origins.clone();
-    api_options.bound = Some(addr);
-    let access_token = api_options.access_token.clone();
-    let mcp_options = McpOptions {
-        allowed_hosts: service.allowed_hosts.clone(),
-        allowed_origins,
-        bound: Some(addr),
-        sessions: SessionLimits {
-            max: args.mcp_max_sessions.max(1),
-            idle: Duration::from_secs(args.mcp_session_idle.max(1)),
-        },
-        shutdown: mcp_shutdown.clone(),
+    let sessions = SessionLimits {
+        max: args.mcp_max_sessions.max(1),
+        idle: Duration::from_secs(args.mcp_session_idle.max(1)),
     };
-    let state = state.with_mounts(
-        api::router(control.clone(), api_options).merge(mcp::router(control.clone(), mcp_options)),
-    );
+    let state = state.with_mounts(api::router(control.clone(), access.api_options()).merge(
+        mcp::router(
+            control.clone(),
+            access.mcp_options(sessions, mcp_shutdown.clone()),
+        ),
+    ));
 
     let outcome = server::rebuild(&state).await?;
     if outcome.summary.is_none() && args.no_watch {
@@ -105,14 +92,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
 
-    if !addr.ip().is_loopback() && access_token.is_none() {
-        tracing::warn!(
-            "listening on {addr} without an access token: anyone who can reach it controls the simulated service; help: set --access-token or AccessToken"
-        );
-    } else if !addr.ip().is_loopback() {
-        tracing::warn!(
-            "listening on {addr}, beyond loopback: other machines can reach this preview"
-        );
+    if let Some(warning) = access.exposure_warning() {
+        tracing::warn!("{warning}");
     }
     let _watch = if args.no_watch {
         None

@@ -39,11 +39,12 @@ fn table(rows: &[Row]) -> String {
         .to_vec(),
     ];
     for row in rows {
-        let left = match (row.days_left, row.seconds_left) {
-            (Some(d), Some(s)) if s < 0 => {
+        let left = match (row.starts_in_days, row.days_left, row.seconds_left) {
+            (Some(d), _, _) => msg!("status-starts-in", days = d.unsigned_abs()).to_string(),
+            (None, Some(d), Some(s)) if s < 0 => {
                 msg!("status-overdue", days = d.unsigned_abs()).to_string()
             }
-            (Some(d), _) => msg!("status-left", days = d.unsigned_abs()).to_string(),
+            (None, Some(d), _) => msg!("status-left", days = d.unsigned_abs()).to_string(),
             _ => "-".to_string(),
         };
         let state = match row.state {

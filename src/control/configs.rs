@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 use crate::control::error::{Error, Result};
 use crate::control::shapes::TasksConfig;
 use crate::control::{names, state};
+use crate::json::kind_of;
 
 /// The configuration created on first start.
 pub const DEFAULT_CONFIG_NAME: &str = "Default";
@@ -68,6 +69,11 @@ fn checked_name(name: &str) -> std::result::Result<String, String> {
     Ok(name)
 }
 
+/// [`checked_name`] as a 400: the NFC form of an acceptable name.
+pub(crate) fn checked(name: &str) -> Result<String> {
+    valid_name(name)
+}
+
 /// [`checked_name`] as a 400.
 fn valid_name(name: &str) -> Result<String> {
     checked_name(name).map_err(Error::BadRequest)
@@ -84,19 +90,6 @@ fn as_object(body: Value) -> Result<Map<String, Value>> {
             "a configuration must be a JSON object, not {}",
             kind_of(&other)
         ))),
-    }
-}
-
-/// The JSON type of a value, for messages.
-pub fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_f64() => "a number",
-        Value::Number(_) => "an integer",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
@@ -178,12 +171,6 @@ impl Configs {
             if is_config {
                 state::read_json_at_start(&path)?;
             }
-            // A temporary file of a write cut short by a crash (ours by its name).
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if name.starts_with(".tmp-") && name.ends_with(".part") {
-                let _ = fs::remove_file(&path);
-            }
         }
         Ok(Configs {
             dir,
@@ -202,8 +189,13 @@ impl Configs {
     /// The names, sorted.
     pub fn list(&self) -> Result<Vec<String>> {
         let mut names = Vec::new();
-        let entries = fs::read_dir(&self.dir)
-            .map_err(|e| anyhow::anyhow!("cannot list {}: {e}", self.dir.display()))?;
+        let entries = fs::read_dir(&self.dir).map_err(|e| {
+            tracing::error!("cannot list {}: {e}", self.dir.display());
+            Error::Storage(format!(
+                "cannot list the stored configurations ({}); help: check that the state directory's `configs` is a readable folder",
+                e.kind()
+            ))
+        })?;
         for entry in entries.flatten() {
             let file_name = entry.file_name();
             let Some(file_name) = file_name.to_str() else {
@@ -220,28 +212,49 @@ impl Configs {
         Ok(names)
     }
 
+    /// The one form of a configuration name, decided at the edge and used
+    /// after it (store, lookup, backend, logs): the name checked and in NFC,
+    /// or, when a stored configuration is the same name ([`names::fold`]:
+    /// letter case and compatibility forms ignored), that configuration's
+    /// spelling. 400 for a name no configuration can have.
+    pub fn resolve(&self, name: &str) -> Result<String> {
+        let name = valid_name(name)?;
+        let stored = self.list()?;
+        if stored.contains(&name) {
+            return Ok(name);
+        }
+        let key = names::fold(&name);
+        Ok(stored
+            .into_iter()
+            .find(|stored| names::fold(stored) == key)
+            .unwrap_or(name))
+    }
+
     /// The stored configuration, credentials included (for the runner);
     /// 400 for a name no configuration can have.
     pub fn load(&self, name: &str) -> Result<Option<Value>> {
-        let name = valid_name(name)?;
+        let name = self.resolve(name)?;
         state::read_json(&self.path(&name))
     }
 
+    /// Whether a configuration of this name ([`Configs::resolve`]) is stored.
     pub fn exists(&self, name: &str) -> bool {
-        checked_name(name).is_ok_and(|name| self.path(&name).is_file())
+        self.resolve(name)
+            .is_ok_and(|name| self.list().is_ok_and(|stored| stored.contains(&name)))
     }
 
-    /// 409 when `name` differs from an existing configuration only by
-    /// letter case or Unicode normalisation: on Windows, where the real
-    /// service runs, both would be one file.
+    /// 409 when `name` is an existing configuration's name in another
+    /// spelling (letter case, compatibility form): on Windows, where the real
+    /// service runs, both would be one file, and the server treats them as
+    /// one name.
     fn refuse_case_twin(&self, name: &str) -> Result<()> {
         if let Some(twin) = self
             .list()?
             .into_iter()
-            .find(|other| other != name && names::same_ignoring_case(other, name))
+            .find(|other| other != name && names::same_name(other, name))
         {
             return Err(Error::conflict(format!(
-                "configuration `{name}` differs from the existing `{twin}` only by letter case; on Windows, where the service runs, they would be one file; help: use `{twin}` or another name"
+                "configuration `{name}` differs from the existing `{twin}` only by letter case or by compatibility characters (full-width letters, no-break or wide spaces); on Windows, where the service runs, they would be one file; help: use `{twin}` or another name"
             )));
         }
         Ok(())
@@ -249,6 +262,7 @@ impl Configs {
 
     /// The configuration without credentials.
     pub fn get(&self, name: &str) -> Result<Value> {
+        let name = &self.resolve(name)?;
         self.load(name)?.map(redact).ok_or_else(|| not_found(name))
     }
 
@@ -272,7 +286,7 @@ impl Configs {
 
     /// Replaces `name`; credentials absent from `body` keep their stored values.
     pub fn replace(&self, name: &str, body: Value) -> Result<Value> {
-        let name = &valid_name(name)?;
+        let name = &self.resolve(name)?;
         let _guard = self.guard();
         let old = self.load(name)?.ok_or_else(|| not_found(name))?;
         let mut new = as_object(body)?;
@@ -282,22 +296,36 @@ impl Configs {
         Ok(redact(new))
     }
 
-    /// Creates or replaces `name` (a run with `persist: true`), keeping credentials.
-    pub fn save(&self, name: &str, body: Value) -> Result<Value> {
-        let name = &valid_name(name)?;
+    /// Creates or replaces `name` (a run with `persist: true`), keeping
+    /// credentials. Returns what was stored before (`None`: nothing), for
+    /// [`Configs::restore`].
+    pub fn save(&self, name: &str, body: Value) -> Result<Option<Value>> {
+        let name = &self.resolve(name)?;
         let _guard = self.guard();
         let mut new = as_object(body)?;
-        match self.load(name)? {
-            Some(old) => keep_credentials(&mut new, &old),
+        let old = self.load(name)?;
+        match &old {
+            Some(old) => keep_credentials(&mut new, old),
             None => self.refuse_case_twin(name)?,
         }
-        let new = Value::Object(new);
-        state::write_json(&self.path(name), &new)?;
-        Ok(new)
+        state::write_json(&self.path(name), &Value::Object(new))?;
+        Ok(old)
+    }
+
+    /// Puts back what [`Configs::save`] replaced: `previous`, or no file
+    /// when there was none (a run that saved its configuration and then did
+    /// not start changes nothing).
+    pub fn restore(&self, name: &str, previous: Option<Value>) -> Result<()> {
+        let name = &valid_name(name)?;
+        let _guard = self.guard();
+        match previous {
+            Some(previous) => state::write_json(&self.path(name), &previous),
+            None => state::remove(&self.path(name)),
+        }
     }
 
     pub fn delete(&self, name: &str) -> Result<()> {
-        let name = &valid_name(name)?;
+        let name = &self.resolve(name)?;
         let _guard = self.guard();
         if !self.exists(name) {
             return Err(not_found(name));

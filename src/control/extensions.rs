@@ -217,6 +217,12 @@ impl Extensions {
                 state::write_json(&dir.join(id).join(CONFIG), &config)?;
             }
         }
+        // A stored configuration that is not JSON is moved aside, as every
+        // state file is (the manifests are the extension's own, not ours:
+        // a broken one skips the extension with a reason).
+        for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
+            state::read_json_at_start(&entry.path().join(CONFIG))?;
+        }
         let extensions = Extensions {
             dir,
             registry: Mutex::new(BTreeMap::new()),

@@ -38,7 +38,7 @@ pub mod state;
 pub use backend::{BackendCommand, DEFAULT_ANSWER_TIMEOUT, EXIT_GRACE};
 pub use configs::{
     CONFIG_NAME_PATTERN, CREDENTIAL_FIELDS, DEFAULT_CONFIG_NAME, MAX_CONFIG_NAME_CHARS,
-    default_config, kind_of, name_problem,
+    default_config, name_problem,
 };
 pub use error::{Error, Result};
 pub use extensions::{ExtensionInfo, ExtensionProblem, ReloadReport};
@@ -164,6 +164,7 @@ impl Control {
             anyhow::anyhow!("cannot create the state directory {}: {e}", dir.display())
         })?;
         let log = LogBuffer::new(options.log_capacity);
+        state::sweep_leftovers(dir);
         let configs = Configs::open(dir.join("configs"))?;
         let settings = Settings::open(dir.join("settings.json"))?;
         let extensions = Extensions::open(dir.join("extensions"), log.clone())?;
@@ -223,15 +224,32 @@ impl Control {
 
     /// Runs every enabled task of a configuration (named, supplied and saved,
     /// or supplied and temporary). 409 while busy, 400 for a missing configuration.
+    ///
+    /// A name in any form runs the configuration it names
+    /// ([`configs::Configs::resolve`]), and the backend, the log and the
+    /// store see that one spelling. All or nothing: a run that saved its
+    /// configuration (`persist: true`) and then did not start puts the
+    /// previous configuration (or none) and the current name back.
     pub async fn task_run(&self, request: RunRequest) -> Result<TaskStatus> {
-        let named = request.config_name.clone().filter(|n| !n.trim().is_empty());
-        self.backend
+        let named = match request
+            .config_name
+            .as_deref()
+            .filter(|n| !n.trim().is_empty())
+        {
+            Some(name) => Some(self.configs.resolve(name)?),
+            None => None,
+        };
+        let saved = Mutex::new(None);
+        let result = self
+            .backend
             .start_job(|| match request.config {
                 Some(config) => {
                     configs::check_object(&config)?;
                     if request.persist == Some(true) {
                         let name = named.clone().unwrap_or_else(|| self.current_config());
-                        self.configs.save(&name, config)?;
+                        let previous = self.configs.save(&name, config)?;
+                        *saved.lock().unwrap_or_else(|e| e.into_inner()) =
+                            Some((name.clone(), previous, self.current_config()));
                         self.set_current_config(&name);
                         Ok(format!("task run {}", quote(&name)))
                     } else {
@@ -250,7 +268,19 @@ impl Control {
                     Ok(format!("task run {}", quote(&name)))
                 }
             })
-            .await
+            .await;
+        if result.is_err()
+            && let Some((name, previous, current)) =
+                saved.into_inner().unwrap_or_else(|e| e.into_inner())
+        {
+            if let Err(e) = self.configs.restore(&name, previous) {
+                self.log.error(&format!(
+                    "The run did not start and configuration `{name}` could not be put back: {e}"
+                ));
+            }
+            self.set_current_config(&current);
+        }
+        result
     }
 
     /// Runs one task (class name in any case, section name, or index string)
@@ -271,9 +301,10 @@ impl Control {
                 ))
             }
         })?;
-        let name = config_name
-            .filter(|n| !n.trim().is_empty())
-            .map_or_else(|| self.current_config(), str::to_string);
+        let name = match config_name.filter(|n| !n.trim().is_empty()) {
+            Some(name) => self.configs.resolve(name)?,
+            None => self.current_config(),
+        };
         self.backend
             .start_job(|| {
                 if !self.configs.exists(&name) {
@@ -355,27 +386,34 @@ impl Control {
         self.configs.list()
     }
 
-    /// The configuration without the `startGame` credentials.
+    /// The configuration without the `startGame` credentials; a name in
+    /// any form finds the configuration it names
+    /// ([`configs::Configs::resolve`]).
     pub async fn config_get(&self, name: &str) -> Result<Value> {
         self.configs.get(name)
     }
 
-    /// Creates a configuration from `body` (an object) or the defaults.
+    /// Creates a configuration from `body` (an object) or the defaults,
+    /// under the name's NFC form; 409 when the name is an existing one in
+    /// another spelling.
     pub async fn config_create(&self, name: &str, body: Option<Value>) -> Result<Value> {
-        let created = self.configs.create(name, body)?;
+        let name = configs::checked(name)?;
+        let created = self.configs.create(&name, body)?;
         self.log.info(&format!("Configuration `{name}` created"));
         Ok(created)
     }
 
     /// Replaces a configuration, keeping stored credentials the body omits.
     pub async fn config_replace(&self, name: &str, body: Value) -> Result<Value> {
-        let saved = self.configs.replace(name, body)?;
+        let name = self.configs.resolve(name)?;
+        let saved = self.configs.replace(&name, body)?;
         self.log.info(&format!("Configuration `{name}` updated"));
         Ok(saved)
     }
 
     pub async fn config_delete(&self, name: &str) -> Result<()> {
-        self.configs.delete(name)?;
+        let name = self.configs.resolve(name)?;
+        self.configs.delete(&name)?;
         self.log.info(&format!("Configuration `{name}` deleted"));
         Ok(())
     }
@@ -421,7 +459,10 @@ impl Control {
     /// busy). `config_name` names a task configuration it should use.
     pub async fn extension_run(&self, id: &str, config_name: Option<&str>) -> Result<ExtensionRun> {
         let ext = self.extensions.get(id)?;
-        let config_name = config_name.filter(|n| !n.is_empty()).map(str::to_string);
+        let config_name = match config_name.filter(|n| !n.is_empty()) {
+            Some(name) => Some(self.configs.resolve(name)?),
+            None => None,
+        };
         let check = || -> Result<()> {
             if let Some(name) = &config_name
                 && !self.configs.exists(name)
@@ -548,9 +589,10 @@ impl Control {
             .await?;
         let path = self.state_dir.join(SCREENSHOT_FILE);
         let png = tokio::fs::read(&path).await.map_err(|e| {
+            tracing::error!("cannot read the screenshot {}: {e}", path.display());
             Error::Backend(format!(
-                "the backend saved no screenshot at {}: {e}",
-                path.display()
+                "the backend saved no screenshot at `{SCREENSHOT_FILE}` in the state directory ({})",
+                e.kind()
             ))
         })?;
         Ok(png)

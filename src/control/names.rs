@@ -31,8 +31,25 @@ pub const SLASH_LOOK_ALIKES: [char; 8] = [
 const DEVICE_NAMES: [&str; 4] = ["CON", "PRN", "AUX", "NUL"];
 
 /// Checks `name` (`what` names its kind in messages, such as "configuration
-/// name") and returns its NFC form, or why it is refused.
+/// name") and returns its NFC form, or why it is refused. The rules apply to
+/// the name and to its compatibility form (NFKC) alike, so a name that only
+/// reads as a refused one (`Default` with a trailing no-break space, a
+/// leading en quad, a full-width dot) is refused too.
 pub fn check_name(what: &str, name: &str) -> Result<String, String> {
+    let nfc = check_form(what, name)?;
+    let compatible: String = nfc.nfkc().collect();
+    if compatible != nfc
+        && let Err(problem) = check_form(what, &compatible)
+    {
+        return Err(format!(
+            "the {what} `{nfc}` reads as `{compatible}` once its compatibility characters (no-break or wide spaces, full-width letters) are replaced, and {problem}; help: type it with ordinary characters"
+        ));
+    }
+    Ok(nfc)
+}
+
+/// The rules of [`check_name`] on one form of a name.
+fn check_form(what: &str, name: &str) -> Result<String, String> {
     if name.is_empty() {
         return Err(format!("the {what} is empty"));
     }
@@ -95,12 +112,19 @@ pub fn check_name(what: &str, name: &str) -> Result<String, String> {
     Ok(name)
 }
 
-/// Whether two names would be one file on a case-insensitive system
-/// (Windows, where the real service runs; macOS by default).
-pub fn same_ignoring_case(a: &str, b: &str) -> bool {
-    a.nfc()
-        .flat_map(char::to_lowercase)
-        .eq(b.nfc().flat_map(char::to_lowercase))
+/// The key under which names are one name: the compatibility form (NFKC)
+/// with letter case folded, so `Default`, `dEFAULT`, `Ｄｅｆａｕｌｔ` and
+/// `Cafe\u{301}` beside `CAFÉ` each share a key. Names in other scripts that
+/// merely look alike (Cyrillic `е` for Latin `e`) keep their own keys: they
+/// are different letters.
+pub fn fold(name: &str) -> String {
+    let lower: String = name.nfkc().flat_map(char::to_lowercase).collect();
+    lower.nfkc().collect()
+}
+
+/// Whether two names are one name ([`fold`]).
+pub fn same_name(a: &str, b: &str) -> bool {
+    fold(a) == fold(b)
 }
 
 /// `CON`, `nul.json`, `Com1.tar.gz`, `LPT9 .txt`: the part before the first
@@ -198,8 +222,30 @@ mod tests {
 
     #[test]
     fn case_and_normalisation_are_ignored_when_comparing() {
-        assert!(same_ignoring_case("Default", "dEFAULT"));
-        assert!(same_ignoring_case("Caf\u{e9}", "CAFE\u{301}"));
-        assert!(!same_ignoring_case("Default", "Default2"));
+        assert!(same_name("Default", "dEFAULT"));
+        assert!(same_name("Caf\u{e9}", "CAFE\u{301}"));
+        assert!(same_name("Default", "\u{ff24}efault"));
+        assert!(same_name("\u{212a}elvin", "kelvin"));
+        assert!(same_name("\u{212b}", "a\u{30a}"));
+        assert!(same_name("a\u{3000}b", "A b"));
+        assert!(!same_name("Default", "Default2"));
+        assert!(
+            !same_name("Default", "D\u{435}fault"),
+            "Cyrillic е is another letter"
+        );
+    }
+
+    #[test]
+    fn names_that_read_as_refused_ones_are_refused() {
+        for bad in [
+            "Default\u{a0}",
+            "\u{2000}Default",
+            "\u{ff0e}hidden",
+            "Daily\u{ff0e}",
+            "\u{ff23}\u{ff2f}\u{ff2e}",
+        ] {
+            assert!(check_name("name", bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(check_name("name", "a\u{3000}b").unwrap(), "a\u{3000}b");
     }
 }

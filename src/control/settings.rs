@@ -15,10 +15,10 @@ use std::sync::Mutex;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::control::configs::kind_of;
 use crate::control::error::{Error, Result};
 use crate::control::shapes::{AppSettings, BackendType, DownloadChannel, Theme, UpdateChannel};
 use crate::control::state;
+use crate::json::kind_of;
 
 /// The settings with realistic defaults: [`AppSettings::default`] as JSON
 /// (the same type the OpenAPI schema `AppSettings` is derived from).

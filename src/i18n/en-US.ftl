@@ -30,6 +30,8 @@ list-semicolon = {"; "}
 list-comma = {", "}
 did-you-mean = did you mean `{ $name }`?
 plain = { $text }
+lines = { $first }
+    { $second }
 
 ## Reading files (json-syntax, games-registry)
 
@@ -118,7 +120,12 @@ syntax-unterminated = this string is never closed
 syntax-unterminated-help = add the closing `"`
 syntax-open-at-line-end = this string is not closed before the end of the line
 syntax-open-at-line-end-help = add the closing `"`; a raw line break is not allowed inside a JSON string (write `\n` for one)
-syntax-open-at-line-end-comma-help = add the closing `"` before the `,`; a raw line break is not allowed inside a JSON string (write `\n` for one)
+syntax-open-at-line-end-comma-help = add the closing `"` before the `{ $comma }`; a raw line break is not allowed inside a JSON string (write `\n` for one)
+syntax-typographic-close = the string ends with the { $name } `{ $char }` (U+{ $code }), which JSON does not read as a quote
+syntax-more-errors = { $count ->
+    [one] { $count } more syntax error
+   *[other] { $count } more syntax errors
+} after this one in the file are not shown; fix these and check again
 syntax-typographic-end-help = it ends with the { $name } `{ $char }` (U+{ $code }); type the ASCII `"` instead
 syntax-control-in-string = { $what } inside a string must be escaped
 syntax-control-in-string-help = write it as `{ $escape }`, or remove it
@@ -146,6 +153,7 @@ schema-other = { $detail }
 kind-null = null
 kind-boolean = a boolean
 kind-number = a number
+kind-integer = an integer
 kind-string = a string
 kind-array = an array
 kind-object = an object
@@ -281,6 +289,11 @@ status-overdue = { $days ->
     [one] 1 day
    *[other] { $days } days
 } overdue
+status-starts-in = { $days ->
+    [0] starts within a day
+    [one] starts in 1 day
+   *[other] starts in { $days } days
+}
 status-missing = missing: { $file }
 status-invalid = invalid: run `activity-site check` ({ $file })
 status-state = { $state ->

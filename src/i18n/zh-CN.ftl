@@ -20,6 +20,8 @@ list-semicolon = ；
 list-comma = 、
 did-you-mean = 是不是想写 `{ $name }`？
 plain = { $text }
+lines = { $first }
+    { $second }
 
 ## 读取文件（json-syntax、games-registry）
 
@@ -107,7 +109,9 @@ syntax-unterminated = 这个字符串没有结束
 syntax-unterminated-help = 添加结尾的 `"`
 syntax-open-at-line-end = 这个字符串在行尾之前没有结束
 syntax-open-at-line-end-help = 添加结尾的 `"`；JSON 字符串中不能直接换行（换行请写 `\n`）
-syntax-open-at-line-end-comma-help = 在 `,` 前添加结尾的 `"`；JSON 字符串中不能直接换行（换行请写 `\n`）
+syntax-open-at-line-end-comma-help = 在 `{ $comma }` 前添加结尾的 `"`；JSON 字符串中不能直接换行（换行请写 `\n`）
+syntax-typographic-close = 字符串以{ $name } `{ $char }`（U+{ $code }）结尾，JSON 不把它当作引号
+syntax-more-errors = 文件中此后还有 { $count } 个语法错误没有显示；请先修正这些，再重新检查
 syntax-typographic-end-help = 字符串的结尾是{ $name } `{ $char }`（U+{ $code }）；请改为输入半角的 `"`
 syntax-control-in-string = 字符串中不能直接出现{ $what }，必须转义
 syntax-control-in-string-help = 写成 `{ $escape }`，或者删除它
@@ -135,6 +139,7 @@ schema-other = { $detail }
 kind-null = null
 kind-boolean = 布尔值
 kind-number = 数字
+kind-integer = 整数
 kind-string = 字符串
 kind-array = 数组
 kind-object = 对象
@@ -246,6 +251,10 @@ status-left = { $days ->
 status-overdue = { $days ->
     [0] 超期不到一天
    *[other] 已超期 { $days } 天
+}
+status-starts-in = { $days ->
+    [0] 不到一天后开始
+   *[other] { $days } 天后开始
 }
 status-missing = 缺失：{ $file }
 status-invalid = 有错误：请运行 `activity-site check`（{ $file }）

@@ -8,7 +8,6 @@
 mod sessions;
 mod tools;
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
@@ -22,7 +21,7 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use crate::control::Control;
-use crate::guard::{self, Access, GuardState};
+use crate::guard::{self, AccessOptions, GuardState};
 
 pub use sessions::{SessionLimits, Sessions};
 
@@ -32,14 +31,9 @@ pub const SERVER_NAME: &str = "activity-site";
 /// How `/mcp` is exposed.
 #[derive(Debug, Clone)]
 pub struct McpOptions {
-    /// `AllowedHosts` of the service configuration (ASP.NET syntax: `*`, or
-    /// `;`-separated names, `*.example.com` for subdomains). At `*`, while
-    /// bound to loopback, only loopback names are accepted.
-    pub allowed_hosts: String,
-    /// Web origins allowed besides the server's own (`--allow-origin`, `AllowedOrigins`).
-    pub allowed_origins: Vec<String>,
-    /// The address the server listens on; `None` (unknown) counts as loopback.
-    pub bound: Option<SocketAddr>,
+    /// Who may call: `AllowedHosts`, the allowed origins, the bound address
+    /// (the same inputs the control API is guarded by).
+    pub access: AccessOptions,
     /// How many sessions may live at once and how long an idle one lives.
     pub sessions: SessionLimits,
     /// Cancelled when the server shuts down: ends MCP sessions and their open
@@ -52,9 +46,7 @@ impl Default for McpOptions {
     /// shutdown token nobody cancels.
     fn default() -> Self {
         McpOptions {
-            allowed_hosts: "*".to_string(),
-            allowed_origins: Vec::new(),
-            bound: None,
+            access: AccessOptions::default(),
             sessions: SessionLimits::default(),
             shutdown: CancellationToken::new(),
         }
@@ -78,11 +70,7 @@ pub fn router(control: Control, options: McpOptions) -> Router {
         config,
     );
     let guard = GuardState {
-        access: Arc::new(Access::new(
-            &options.allowed_hosts,
-            &options.allowed_origins,
-            options.bound,
-        )),
+        access: Arc::new(options.access.policy()),
         refuse: |reason| {
             jsonrpc_error(
                 StatusCode::FORBIDDEN,
@@ -122,24 +110,55 @@ fn jsonrpc_error_code(status: StatusCode, id: Value, code: i64, message: String)
     (status, axum::Json(body)).into_response()
 }
 
-/// The id and the reason of the first `tools/call` in `message` (one
-/// message or a batch) whose `arguments` are present but not an object.
-fn bad_arguments(message: &Value) -> Option<(Value, String)> {
-    let messages = match message {
-        Value::Array(batch) => batch.iter().collect(),
-        single => vec![single],
-    };
-    messages.into_iter().find_map(|m| {
-        let arguments = m.get("params")?.get("arguments")?;
-        (m["method"] == "tools/call" && !arguments.is_object() && !arguments.is_null()).then(|| {
-            (
-                m.get("id").cloned().unwrap_or(Value::Null),
-                format!(
-                    "invalid params: `arguments` of tools/call must be an object, not {}",
-                    crate::control::kind_of(arguments)
-                ),
+/// The id to answer and the reason, when `message` is not one JSON-RPC 2.0
+/// message the streamable HTTP transport accepts: a batch (the MCP revision
+/// 2025-06-18 dropped them), a value that is not an object, a `jsonrpc`
+/// other than `"2.0"`, or an `id` that is not a string or a number.
+fn invalid_request(message: &Value) -> Option<(Value, String)> {
+    let Value::Object(fields) = message else {
+        let reason = if message.is_array() {
+            "invalid request: batches are not supported; send one JSON-RPC message per request"
+                .to_string()
+        } else {
+            format!(
+                "invalid request: a JSON-RPC message is an object, not {}",
+                crate::json::kind_of(message)
             )
-        })
+        };
+        return Some((Value::Null, reason));
+    };
+    let id = fields.get("id");
+    let usable_id = id.filter(|id| id.is_string() || id.is_number()).cloned();
+    if let Some(id) = id.filter(|_| usable_id.is_none()) {
+        return Some((
+            Value::Null,
+            format!(
+                "invalid request: `id` must be a string or a number, not {}",
+                crate::json::kind_of(id)
+            ),
+        ));
+    }
+    if fields.get("jsonrpc") != Some(&json!("2.0")) {
+        return Some((
+            usable_id.unwrap_or(Value::Null),
+            "invalid request: `jsonrpc` must be \"2.0\"".to_string(),
+        ));
+    }
+    None
+}
+
+/// The id and the reason when `message` is a `tools/call` whose
+/// `arguments` are present but not an object.
+fn bad_arguments(m: &Value) -> Option<(Value, String)> {
+    let arguments = m.get("params")?.get("arguments")?;
+    (m["method"] == "tools/call" && !arguments.is_object() && !arguments.is_null()).then(|| {
+        (
+            m.get("id").cloned().unwrap_or(Value::Null),
+            format!(
+                "invalid params: `arguments` of tools/call must be an object, not {}",
+                crate::json::kind_of(arguments)
+            ),
+        )
     })
 }
 
@@ -149,7 +168,9 @@ const PEEK_LIMIT: usize = 1 << 20;
 
 /// Reads every POSTed message first (at most [`PEEK_LIMIT`] bytes, within
 /// the server's body deadline: 408 past it, as on the control API): a body
-/// that is not JSON gets a JSON-RPC parse error (-32700) and a `tools/call`
+/// that is not JSON gets a JSON-RPC parse error (-32700), a batch, a
+/// non-object, an object `id` or a `jsonrpc` other than "2.0" an
+/// invalid-request error (-32600, HTTP 400), and a `tools/call`
 /// whose `arguments` are not an object an invalid-params error (-32602), as
 /// the MCP transport specifies, rather than rmcp's plain-text 415. Then
 /// answers an `initialize` over the session bound with a JSON-RPC error
@@ -194,6 +215,9 @@ async fn session_bound(
             );
         }
     };
+    if let Some((id, reason)) = invalid_request(&message) {
+        return jsonrpc_error_code(StatusCode::BAD_REQUEST, id, INVALID_REQUEST, reason);
+    }
     if let Some((id, reason)) = bad_arguments(&message) {
         return jsonrpc_error_code(StatusCode::BAD_REQUEST, id, INVALID_PARAMS, reason);
     }

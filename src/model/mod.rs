@@ -190,13 +190,26 @@ impl Registry {
     /// `defaultLocale` most games share, the first game's on a tie; `None`
     /// when there is no game.
     pub fn site_locale(&self) -> Option<&str> {
-        most_shared(self.games.iter().map(|g| g.default_locale.as_str()))
+        site_locale(&self.games)
     }
 
     /// The canonical text of `games.json`.
     pub fn to_canonical(&self) -> String {
         to_pretty(self)
     }
+}
+
+/// [`Registry::site_locale`] of `games` (for a caller that holds games,
+/// not a registry).
+pub fn site_locale<'a>(games: impl IntoIterator<Item = &'a Game>) -> Option<&'a str> {
+    most_shared(games.into_iter().map(|g| g.default_locale.as_str()))
+}
+
+/// Whether `locale` is a Chinese one (`zh`, `zh-CN`, `zh-Hant`...): its
+/// pages and calendars use the Chinese strings, every other locale English.
+pub fn is_chinese(locale: &str) -> bool {
+    let lower = locale.to_ascii_lowercase();
+    lower == "zh" || lower.starts_with("zh-") || lower.starts_with("zh_")
 }
 
 /// The value given most often, the first given on a tie; `None` when there

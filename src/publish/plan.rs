@@ -493,24 +493,23 @@ impl Plan {
 }
 
 /// The metadata of a published path, or `None` when the path is not
-/// published: hidden files (the output marker), `_headers` (its intent is
-/// in the metadata and the README's bucket configuration) and, without
+/// published: hidden files, [`layout::HOST_ONLY`] (the output marker;
+/// `_headers`, whose intent is in the metadata and the README's bucket
+/// configuration; `_redirects`) and, without
 /// `precompressed`, the `.br`/`.gz` siblings of other files of the site.
 pub fn publishable(path: &str, all: &BTreeSet<&str>, precompressed: bool) -> Option<ObjectMeta> {
-    if path.split('/').any(|c| c.starts_with('.')) || path == layout::HEADERS_FILE {
+    if path.split('/').any(|c| c.starts_with('.')) || layout::is_host_only(path) {
         return None;
     }
-    for (ext, encoding) in [(".br", "br"), (".gz", "gzip")] {
-        if let Some(base) = path.strip_suffix(ext)
-            && all.contains(base)
-        {
-            if !precompressed {
-                return None;
-            }
-            let mut meta = metadata(base);
-            meta.content_encoding = Some(encoding.to_owned());
-            return Some(meta);
+    if let Some((base, encoding)) = layout::sibling_of(path)
+        && all.contains(base)
+    {
+        if !precompressed {
+            return None;
         }
+        let mut meta = metadata(base);
+        meta.content_encoding = Some(encoding.to_owned());
+        return Some(meta);
     }
     Some(metadata(path))
 }
@@ -526,10 +525,7 @@ pub fn metadata(path: &str) -> ObjectMeta {
 }
 
 fn phase_of(path: &str) -> Phase {
-    let base = path
-        .strip_suffix(".br")
-        .or_else(|| path.strip_suffix(".gz"))
-        .unwrap_or(path);
+    let base = layout::sibling_of(path).map_or(path, |(base, _)| base);
     if base == INDEX_PATH {
         Phase::Index
     } else if layout::has_api_policy(base) {

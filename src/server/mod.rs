@@ -35,6 +35,7 @@ use crate::diagnostics::{self, Diagnostic};
 use crate::layout;
 use crate::site::{self, BuildOptions, BuildOutcome};
 
+pub mod access;
 mod reload;
 #[path = "static.rs"]
 mod static_files;

@@ -80,6 +80,36 @@ pub(crate) fn inject(html: &[u8], status: &BuildStatus) -> Bytes {
     Bytes::from(out)
 }
 
+/// `policy` (a page's `Content-Security-Policy`) widened for what [`inject`]
+/// adds: the script, by its hash, and its event stream on this origin. The
+/// overlay's `style` attributes are allowed by the site's policy already.
+pub(crate) fn allow_in_policy(policy: &str) -> String {
+    let script = SCRIPT
+        .strip_prefix("<script data-activity-site=\"live-reload\">")
+        .and_then(|s| s.strip_suffix("</script>"))
+        .unwrap_or(SCRIPT);
+    let hash = crate::site::pages::csp_hash(script);
+    let mut out: Vec<String> = policy
+        .split(';')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(|directive| {
+            if directive == "script-src" || directive.starts_with("script-src ") {
+                format!("{directive} {hash}").replace("script-src 'none' ", "script-src ")
+            } else {
+                directive.to_owned()
+            }
+        })
+        .collect();
+    if !out.iter().any(|d| d.starts_with("script-src")) {
+        out.push(format!("script-src {hash}"));
+    }
+    if !out.iter().any(|d| d.starts_with("connect-src")) {
+        out.push("connect-src 'self'".to_owned());
+    }
+    out.join("; ")
+}
+
 /// The overlay element with the diagnostics, HTML-escaped.
 fn overlay(text: &str) -> String {
     format!(

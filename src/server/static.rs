@@ -1,8 +1,16 @@
 //! Static files of the built site, with the semantics a client of the real
 //! CDN relies on: content types, strong ETags and `If-None-Match`,
-//! precompressed `.br`/`.gz` siblings chosen by `Accept-Encoding`, CORS on
-//! the API, `Cache-Control: no-cache`, `HEAD`, directory index pages, JSON
-//! 404s under `/api/v1/` and the site's `404.html` elsewhere.
+//! `Last-Modified` and `If-Modified-Since`, precompressed siblings chosen by
+//! `Accept-Encoding`, `HEAD`, directory index pages, JSON 404s under
+//! `/api/v1/` and the site's `404.html` elsewhere; and the headers the site's
+//! `_headers` gives each path (cache policy, CORS, security headers), read
+//! back from the output directory, so `serve` sends what a host sends.
+//!
+//! While watching (live reload), HTML responses differ in what the reload
+//! needs, and only there: `Cache-Control: no-cache` (the page changes with
+//! every build and carries the build's status), a `Content-Security-Policy`
+//! that also allows the injected script and its event stream, and no
+//! `Content-Encoding` (the body is rewritten). See [`live_page_headers`].
 //!
 //! Request paths are decoded segment by segment and never leave the output
 //! directory. Files are found by path (the output directory is swapped by a
@@ -30,13 +38,7 @@ use sha2::{Digest as _, Sha256};
 
 use super::{BuildStatus, ServerState, reload};
 use crate::layout;
-
-/// Files the hosts read as configuration and never serve.
-const HIDDEN: &[&str] = &[
-    layout::HEADERS_FILE,
-    "_redirects",
-    crate::site::OUTPUT_MARKER,
-];
+use crate::site::publish::{HeaderRule, headers_for, parse_headers};
 /// Files larger than this are served but not kept in memory.
 const MAX_CACHED_FILE: u64 = 8 * 1024 * 1024;
 /// Beyond this many entries the cache starts over.
@@ -49,9 +51,9 @@ const NOSNIFF: HeaderValue = HeaderValue::from_static("nosniff");
 const ANY_ORIGIN: HeaderValue = HeaderValue::from_static("*");
 const ALLOWED_METHODS: HeaderValue = HeaderValue::from_static("GET, HEAD, OPTIONS");
 const ACCEPT_ENCODING: HeaderValue = HeaderValue::from_static("accept-encoding");
-const JSON: HeaderValue = HeaderValue::from_static("application/json; charset=utf-8");
-const HTML: HeaderValue = HeaderValue::from_static("text/html; charset=utf-8");
-const TEXT: HeaderValue = HeaderValue::from_static("text/plain; charset=utf-8");
+const JSON: HeaderValue = HeaderValue::from_static(layout::JSON_TYPE);
+const HTML: HeaderValue = HeaderValue::from_static(layout::HTML_TYPE);
+const TEXT: HeaderValue = HeaderValue::from_static(layout::TEXT_TYPE);
 
 /// Characters escaped when a path segment goes back into a `Location`.
 const SEGMENT: &AsciiSet = &CONTROLS
@@ -77,6 +79,8 @@ const SEGMENT: &AsciiSet = &CONTROLS
 pub(crate) struct FileCache {
     // A std lock: it is never held across an await.
     entries: RwLock<HashMap<PathBuf, Arc<CachedFile>>>,
+    /// The rules of the site's `_headers`, read once per build.
+    rules: RwLock<Option<Arc<Vec<HeaderRule>>>>,
     /// Bumped by [`FileCache::clear`]; a read that began before a clear is not cached.
     generation: AtomicU64,
     /// The origin of the `checked` timestamps.
@@ -87,6 +91,7 @@ impl Default for FileCache {
     fn default() -> Self {
         FileCache {
             entries: RwLock::default(),
+            rules: RwLock::default(),
             generation: AtomicU64::new(0),
             epoch: Instant::now(),
         }
@@ -99,6 +104,30 @@ impl FileCache {
         let mut entries = self.write();
         self.generation.fetch_add(1, Ordering::SeqCst);
         entries.clear();
+        *self
+            .rules
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
+    }
+
+    /// The rules of `out/_headers` (none when the site has no such file),
+    /// read on the first request after a build.
+    fn rules(&self, out: &Path) -> Arc<Vec<HeaderRule>> {
+        if let Some(rules) = self
+            .rules
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .as_ref()
+        {
+            return Arc::clone(rules);
+        }
+        let text = fs::read_to_string(out.join(layout::HEADERS_FILE)).unwrap_or_default();
+        let rules = Arc::new(parse_headers(&text));
+        *self
+            .rules
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(Arc::clone(&rules));
+        rules
     }
 
     fn get(&self, path: &Path) -> Option<Arc<CachedFile>> {
@@ -140,6 +169,13 @@ struct CachedFile {
     /// When the fingerprint was last compared with the disk ([`FileCache::now`]).
     checked: AtomicU64,
     content_type: HeaderValue,
+    /// What every response with this file carries besides its
+    /// representation: the `_headers` rules of its path and `Last-Modified`.
+    headers: HeaderMap,
+    /// The same for an HTML page while live reload is on.
+    live_headers: Option<HeaderMap>,
+    /// The file's modification time, for `If-Modified-Since`.
+    modified: Option<std::time::SystemTime>,
     identity: Variant,
     brotli: Option<Variant>,
     gzip: Option<Variant>,
@@ -233,7 +269,7 @@ pub(crate) async fn serve(site: Arc<Site>, request: Request) -> Response {
         Err(reason) => return error(api, StatusCode::BAD_REQUEST, path, reason),
     };
     if let [only] = segments.as_slice()
-        && HIDDEN.contains(&only.as_ref())
+        && layout::is_host_only(only)
     {
         // Hosts read these files as configuration and never serve them.
         return not_found(&site, request.headers(), api, head, path).await;
@@ -245,12 +281,12 @@ pub(crate) async fn serve(site: Arc<Site>, request: Request) -> Response {
     }
     match find(&site, &full).await {
         Ok(Found::File(file)) if !trailing_slash => {
-            return respond(&site, &file, request.headers(), api, head, StatusCode::OK);
+            return respond(&site, &file, request.headers(), head, StatusCode::OK);
         }
         Ok(Found::Directory) if trailing_slash || segments.is_empty() => {
             full.push(layout::DIRECTORY_INDEX);
             if let Ok(Found::File(file)) = find(&site, &full).await {
-                return respond(&site, &file, request.headers(), api, head, StatusCode::OK);
+                return respond(&site, &file, request.headers(), head, StatusCode::OK);
             }
         }
         Ok(Found::Directory) => return redirect_to_directory(&segments, request.uri().query()),
@@ -345,7 +381,9 @@ async fn find(site: &Site, path: &Path) -> io::Result<Found> {
     let out = site.out.clone();
     let key = path.to_path_buf();
     let path = key.clone();
-    let loaded = tokio::task::spawn_blocking(move || load(&out, &path))
+    let rules = site.files.rules(&site.out);
+    let live = site.live_reload;
+    let loaded = tokio::task::spawn_blocking(move || load(&out, &path, &rules, live))
         .await
         .map_err(io::Error::other)?;
     match loaded {
@@ -370,9 +408,15 @@ fn is_missing(err: &io::Error) -> bool {
     )
 }
 
-/// Reads a file and its `.br`/`.gz` siblings. `None` when the path resolves
-/// outside the output directory (a symbolic link planted in it).
-fn load(out: &Path, path: &Path) -> io::Result<Option<CachedFile>> {
+/// Reads a file and its precompressed siblings, and works out the headers
+/// of its responses once. `None` when the path resolves outside the output
+/// directory (a symbolic link planted in it).
+fn load(
+    out: &Path,
+    path: &Path,
+    rules: &[HeaderRule],
+    live: bool,
+) -> io::Result<Option<CachedFile>> {
     // A rebuild may swap the directory between reads; retry until the file
     // and its siblings come from the same build.
     for _ in 0..3 {
@@ -388,15 +432,27 @@ fn load(out: &Path, path: &Path) -> io::Result<Option<CachedFile>> {
         let mut body = Vec::with_capacity(meta.len() as usize);
         file.read_to_end(&mut body)?;
         let brotli = read_sibling(&real, "br")?;
-        let gzip = read_sibling(&real, "gz")?;
+        let gzip = read_sibling(&real, "gzip")?;
         let fingerprint = Fingerprint::of(&meta);
         if Fingerprint::of(&fs::metadata(path)?) != fingerprint {
             continue;
         }
+        let content_type = content_type(path);
+        let url = site_url(out, path);
+        let mut headers = rule_headers(rules, &url);
+        if let Some(modified) = fingerprint.modified
+            && let Ok(value) = HeaderValue::from_str(&httpdate::fmt_http_date(modified))
+        {
+            headers.insert(header::LAST_MODIFIED, value);
+        }
+        let live_headers = (live && content_type == HTML).then(|| live_page_headers(&headers));
         return Ok(Some(CachedFile {
             fingerprint,
             checked: AtomicU64::new(0),
-            content_type: content_type(path),
+            headers,
+            live_headers,
+            modified: fingerprint.modified,
+            content_type,
             identity: Variant::new(body),
             brotli: brotli.map(Variant::new),
             gzip: gzip.map(Variant::new),
@@ -405,10 +461,56 @@ fn load(out: &Path, path: &Path) -> io::Result<Option<CachedFile>> {
     Err(io::Error::other("the file kept changing while it was read"))
 }
 
-fn read_sibling(path: &Path, extension: &str) -> io::Result<Option<Vec<u8>>> {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".");
-    name.push(extension);
+/// The site-absolute URL of a file under `out` (`/sr/index.html`).
+fn site_url(out: &Path, path: &Path) -> String {
+    let relative = path.strip_prefix(out).unwrap_or(path);
+    let parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    format!("/{}", parts.join("/"))
+}
+
+/// The headers `_headers` gives `url`, as a header map (values a header
+/// cannot hold are skipped).
+fn rule_headers(rules: &[HeaderRule], url: &str) -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    for (name, value) in headers_for(rules, url) {
+        if let (Ok(name), Ok(value)) = (
+            header::HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(value),
+        ) {
+            headers.append(name, value);
+        }
+    }
+    headers
+}
+
+/// The headers of an HTML page while live reload is on: `headers` with
+/// what the reload needs, and nothing else changed. `Cache-Control:
+/// no-cache`, since the page changes with every build and carries the
+/// build's status; a `Content-Security-Policy` that also allows the
+/// injected script (by its hash) and its event stream (`connect-src 'self'`).
+pub(crate) fn live_page_headers(headers: &HeaderMap) -> HeaderMap {
+    let mut live = headers.clone();
+    live.insert(header::CACHE_CONTROL, NO_CACHE);
+    if let Some(csp) = headers
+        .get(header::CONTENT_SECURITY_POLICY)
+        .and_then(|v| v.to_str().ok())
+    {
+        let csp = reload::allow_in_policy(csp);
+        if let Ok(value) = HeaderValue::from_str(&csp) {
+            live.insert(header::CONTENT_SECURITY_POLICY, value);
+        }
+    }
+    live
+}
+
+/// Reads the sibling of `path` with `encoding` (`br`, `gzip`).
+fn read_sibling(path: &Path, encoding: &str) -> io::Result<Option<Vec<u8>>> {
+    let Some(name) = layout::sibling_path(&path.to_string_lossy(), encoding) else {
+        return Ok(None);
+    };
     match fs::read(PathBuf::from(name)) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(err) if is_missing(&err) => Ok(None),
@@ -517,11 +619,10 @@ fn respond(
     site: &Site,
     file: &CachedFile,
     request: &HeaderMap,
-    api: bool,
     head: bool,
     status: StatusCode,
 ) -> Response {
-    let html = site.live_reload && file.content_type == HTML;
+    let html = site.live_reload && file.live_headers.is_some();
     let has_variants = file.brotli.is_some() || file.gzip.is_some();
     let (body, etag, encoding) = if html {
         // The page gets the script (and overlay), so it is sent uncompressed;
@@ -548,26 +649,27 @@ fn respond(
         (variant.body.clone(), variant.etag.clone(), name)
     };
 
-    let mut headers = HeaderMap::with_capacity(8);
-    headers.insert(header::CACHE_CONTROL, NO_CACHE);
-    if has_variants {
+    let mut headers = match (&file.live_headers, html) {
+        (Some(live), true) => live.clone(),
+        _ => file.headers.clone(),
+    };
+    if has_variants && !html {
         headers.insert(header::VARY, ACCEPT_ENCODING);
-    }
-    if api {
-        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
-        headers.insert(
-            header::ACCESS_CONTROL_EXPOSE_HEADERS,
-            HeaderValue::from_static("ETag"),
-        );
     }
     if status == StatusCode::OK {
         headers.insert(header::ETAG, etag.clone());
-        if none_match(request, &etag) {
+        let not_modified = if request.contains_key(header::IF_NONE_MATCH) {
+            none_match(request, &etag)
+        } else {
+            !html && not_modified_since(request, file.modified)
+        };
+        if not_modified {
             return (StatusCode::NOT_MODIFIED, headers).into_response();
         }
+    } else {
+        headers.remove(header::LAST_MODIFIED);
     }
     headers.insert(header::CONTENT_TYPE, file.content_type.clone());
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, NOSNIFF);
     if let Some(name) = encoding {
         headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(name));
     }
@@ -578,6 +680,25 @@ fn respond(
         Body::from(body)
     };
     (status, headers, body).into_response()
+}
+
+/// Whether `If-Modified-Since` is at or after the file's modification time
+/// (compared in whole seconds, as the header has them).
+fn not_modified_since(request: &HeaderMap, modified: Option<std::time::SystemTime>) -> bool {
+    let (Some(modified), Some(since)) = (
+        modified,
+        request
+            .get(header::IF_MODIFIED_SINCE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| httpdate::parse_http_date(v).ok()),
+    ) else {
+        return false;
+    };
+    let seconds = |t: std::time::SystemTime| {
+        t.duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    };
+    seconds(modified) <= seconds(since)
 }
 
 /// `/sr` names a directory: send the client to `/sr/`, as static hosts do.
@@ -616,9 +737,18 @@ async fn not_found(
 ) -> Response {
     if !api && let Ok(Found::File(page)) = find(site, &site.out.join(layout::NOT_FOUND_PAGE)).await
     {
-        return respond(site, &page, request, api, head, StatusCode::NOT_FOUND);
+        return respond(site, &page, request, head, StatusCode::NOT_FOUND);
     }
     let mut response = error(api, StatusCode::NOT_FOUND, path, "not found");
+    if api {
+        // The API's rules (CORS, cache policy) and the security headers, as a host sends them.
+        let rules = site.files.rules(&site.out);
+        for (name, value) in rule_headers(&rules, path) {
+            if let Some(name) = name {
+                response.headers_mut().insert(name, value);
+            }
+        }
+    }
     if !api && site.live_reload {
         // The built-in page reloads and shows the overlay like the site's pages.
         let body = axum::body::to_bytes(std::mem::take(response.body_mut()), usize::MAX)

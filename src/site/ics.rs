@@ -16,7 +16,6 @@ use chrono_tz::{OffsetComponents, OffsetName, Tz};
 use sha2::{Digest, Sha256};
 
 use super::{GameOutput, LocaleDocument, OutputFile};
-use crate::layout;
 
 /// The product identifier of every feed (no version number, so upgrading the
 /// tool does not change the bytes of an unchanged calendar).
@@ -40,19 +39,7 @@ pub fn render_calendars(game: &GameOutput) -> Vec<OutputFile> {
 /// default locale's, then `<game>-<locale>.ics`. They depend on the game's
 /// registry entry and this document only.
 pub fn calendars_of(game: &GameOutput, doc: &LocaleDocument) -> Vec<OutputFile> {
-    let bytes = render_calendar(game, doc).into_bytes();
-    let mut files = Vec::with_capacity(2);
-    if doc.is_default {
-        files.push(OutputFile {
-            path: layout::activity_path(&game.game, &doc.locale, true, "ics"),
-            bytes: bytes.clone(),
-        });
-    }
-    files.push(OutputFile {
-        path: layout::activity_path(&game.game, &doc.locale, false, "ics"),
-        bytes,
-    });
-    files
+    super::under_every_name(game, doc, "ics", render_calendar(game, doc).as_bytes())
 }
 
 /// One calendar: a `VTIMEZONE` for the game's zone and a `VEVENT` per activity.
@@ -63,7 +50,7 @@ pub fn render_calendar(game: &GameOutput, doc: &LocaleDocument) -> String {
     let tzid = g.time_zone_name();
     let document = &doc.document;
     let name = g.name.get(&doc.locale, &g.default_locale);
-    let zh = doc.locale.to_ascii_lowercase().starts_with("zh");
+    let zh = crate::model::is_chinese(&doc.locale);
 
     let times: Vec<(NaiveDateTime, NaiveDateTime)> =
         doc.times.activities.iter().flatten().copied().collect();

@@ -445,17 +445,18 @@ struct Part<'a> {
 enum Work<'a> {
     /// A document's JSON files (its bytes given, rendered already) and calendars.
     Api(&'a GameOutput, &'a LocaleDocument, &'a [u8]),
-    /// A document's page at `now`.
-    Page(&'a GameOutput, &'a LocaleDocument, NaiveDateTime),
+    /// A document's page at `now`, in a site of that locale.
+    Page(&'a GameOutput, &'a LocaleDocument, &'a str, NaiveDateTime),
     /// A file that is cheap to render, rendered already: keyed by its bytes,
     /// so only its compression is saved.
     Ready(OutputFile),
 }
 
 /// What the shared files need of a rendered game: the game with its
-/// documents' headers (no activities), and each document's JSON digest.
+/// documents' headers and the activities the home pages may list (those
+/// not ended at "now"), and each document's JSON digest.
 struct GameSummary {
-    game: GameOutput,
+    home: pages::HomeGame,
     /// `(sha256 hex, bytes)` of each document's published JSON, in order.
     digests: Vec<(String, usize)>,
 }
@@ -495,6 +496,11 @@ pub(crate) fn render(
             &default_salt
         }
     };
+    // Every game page links to the home page of its language, so it
+    // depends on the site's locale.
+    let site_locale = crate::model::site_locale(&registry)
+        .unwrap_or_default()
+        .to_owned();
     let done: Vec<(GameSummary, Tally)> = registry
         .par_iter()
         .with_max_len(1)
@@ -508,7 +514,7 @@ pub(crate) fn render(
                 game.id
             );
             let output = output_of(full.game, full.documents);
-            render_game(output, salt, how, staging)
+            render_game(output, salt, &site_locale, how, staging)
         })
         .collect::<anyhow::Result<_>>()?;
     let mut tally = Tally::default();
@@ -517,8 +523,9 @@ pub(crate) fn render(
         tally = tally + counted;
         summaries.push(summary);
     }
-    let games: Vec<GameOutput> = summaries.iter().map(|s| s.game.clone()).collect();
-    let shared = [
+    let homes: Vec<pages::HomeGame> = summaries.iter().map(|s| s.home.clone()).collect();
+    let games: Vec<GameOutput> = homes.iter().map(|h| h.game.clone()).collect();
+    let mut shared = vec![
         (index_file(&summaries), false),
         (
             OutputFile {
@@ -527,10 +534,12 @@ pub(crate) fn render(
             },
             false,
         ),
-        (pages::render_index(&games, how.now)?, true),
         (pages::render_not_found()?, false),
         (publish::render_headers(&games), false),
     ];
+    for home in pages::render_home_pages(&homes, how.now)? {
+        shared.push((home, true));
+    }
     let compression = how.compression.cache_key();
     let parts: Vec<Part<'_>> = shared
         .into_iter()
@@ -562,8 +571,9 @@ pub(crate) fn render(
 /// to each other), the document itself and the compression; its page on
 /// "now" too.
 fn render_game(
-    mut game: GameOutput,
+    game: GameOutput,
     salt: &CacheSalt,
+    site_locale: &str,
     how: &Render<'_>,
     staging: &write::Staging,
 ) -> anyhow::Result<(GameSummary, Tally)> {
@@ -599,9 +609,17 @@ fn render_game(
             key: Key::new(
                 salt,
                 true,
-                &[&[b"page".as_slice(), now_text.as_bytes()], &named[..]].concat(),
+                &[
+                    &[
+                        b"page".as_slice(),
+                        now_text.as_bytes(),
+                        site_locale.as_bytes(),
+                    ],
+                    &named[..],
+                ]
+                .concat(),
             ),
-            work: Work::Page(&game, doc, now),
+            work: Work::Page(&game, doc, site_locale, now),
         });
     }
     let tally = parts
@@ -613,12 +631,10 @@ fn render_game(
         .iter()
         .map(|bytes| (hex::encode(Sha256::digest(bytes)), bytes.len()))
         .collect();
-    // The shared files need only the headers of the documents.
-    for doc in &mut game.documents {
-        doc.document.activities = Vec::new();
-        doc.times.activities = Vec::new();
-    }
-    Ok((GameSummary { game, digests }, tally))
+    // The shared files need the headers of the documents, and the home
+    // pages the activities that have not ended.
+    let home = pages::HomeGame::of(&game, now);
+    Ok((GameSummary { home, digests }, tally))
 }
 
 /// Runs one part: takes its files from the cache, or renders them, writes
@@ -642,7 +658,9 @@ fn run_part(part: Part<'_>, how: &Render<'_>, staging: &write::Staging) -> anyho
             files.extend(ics::calendars_of(game, doc));
             files
         }
-        Work::Page(game, doc, now) => vec![pages::render_page(game, doc, now)?],
+        Work::Page(game, doc, site_locale, now) => {
+            vec![pages::render_page(game, doc, site_locale, now)?]
+        }
         Work::Ready(file) => vec![file],
     };
     let brotli = !how.defer_brotli;
@@ -750,40 +768,44 @@ fn api_files_of(game: &GameOutput, json: &[Vec<u8>]) -> Vec<OutputFile> {
 
 /// The JSON API files of one document: `<game>.json` too for the default locale.
 fn doc_api_files(game: &GameOutput, doc: &LocaleDocument, bytes: &[u8]) -> Vec<OutputFile> {
-    let mut files = Vec::with_capacity(2);
-    if doc.is_default {
-        files.push(OutputFile {
-            path: layout::activity_path(&game.game, &doc.locale, true, "json"),
+    under_every_name(game, doc, "json", bytes)
+}
+
+/// `bytes` under every name of a document's file with `ext`
+/// ([`layout::published_paths`]: `<game>.<ext>` too for the default locale).
+pub(crate) fn under_every_name(
+    game: &GameOutput,
+    doc: &LocaleDocument,
+    ext: &str,
+    bytes: &[u8],
+) -> Vec<OutputFile> {
+    layout::published_paths(&game.game, &doc.locale, doc.is_default, ext)
+        .into_iter()
+        .map(|(_, path)| OutputFile {
+            path,
             bytes: bytes.to_vec(),
-        });
-    }
-    files.push(OutputFile {
-        path: layout::activity_path(&game.game, &doc.locale, false, "json"),
-        bytes: bytes.to_vec(),
-    });
-    files
+        })
+        .collect()
 }
 
 /// `api/v1/games.json` ([`layout::Index`]): what a client needs to find every file.
 fn index_file(games: &[GameSummary]) -> OutputFile {
     let mut entries = Vec::new();
-    for GameSummary { game, digests } in games {
+    for GameSummary { home, digests } in games {
+        let game = &home.game;
         let Some(default) = game.documents.iter().find(|d| d.is_default) else {
             continue;
         };
         let mut files = Vec::new();
         for (doc, (sha256, bytes)) in game.documents.iter().zip(digests) {
-            let mut names = vec![false];
-            if doc.is_default {
-                names.insert(0, true);
-            }
-            for default_name in names {
-                let path = |ext| layout::activity_path(&game.game, &doc.locale, default_name, ext);
+            let json = layout::published_paths(&game.game, &doc.locale, doc.is_default, "json");
+            let ics = layout::published_paths(&game.game, &doc.locale, doc.is_default, "ics");
+            for ((default_name, json), (_, ics)) in json.into_iter().zip(ics) {
                 files.push(layout::IndexFile {
                     locale: doc.locale.clone(),
                     default: default_name,
-                    path: layout::url(&path("json")),
-                    calendar: layout::url(&path("ics")),
+                    path: layout::url(&json),
+                    calendar: layout::url(&ics),
                     sha256: sha256.clone(),
                     bytes: *bytes as u64,
                 });

@@ -17,65 +17,178 @@ use serde::Serialize;
 use super::{GameOutput, LocaleDocument, OutputFile};
 use crate::clock::Now;
 use crate::layout;
-use crate::model::days::{days_en, whole_days};
+use crate::model::days::whole_days;
 use crate::model::{Activity, Game, most_shared};
 
-/// Renders `index.html`, `<game>/index.html` (default locale),
-/// `<game>/<locale>/index.html` (the other locales) and `404.html`.
+/// Renders the home pages (`index.html` in the site's locale,
+/// `<locale>/index.html` for every other), `<game>/index.html` (default
+/// locale), `<game>/<locale>/index.html` (the other locales) and `404.html`.
 /// `now` is read in each game's own time zone ([`Now::for_game`]).
 pub fn render_pages(games: &[GameOutput], now: impl Into<Now>) -> anyhow::Result<Vec<OutputFile>> {
     let now = now.into();
-    let mut files = vec![render_index(games, now)?];
+    let homes: Vec<HomeGame> = games
+        .iter()
+        .map(|g| HomeGame::of(g, now.for_game(&g.game)))
+        .collect();
+    let site_locale = site_locale_of(&homes);
+    let mut files = render_home_pages(&homes, now)?;
     for game in games {
-        files.extend(render_game_pages(game, now)?);
+        for doc in &game.documents {
+            files.push(render_page(
+                game,
+                doc,
+                &site_locale,
+                now.for_game(&game.game),
+            )?);
+        }
     }
     files.push(render_not_found()?);
     Ok(files)
 }
 
-/// `index.html`: every game's summary.
-/// Each game is judged by `now` in its own time zone; the time shown is
-/// read in the zone most games share (the first game's on a tie).
-pub fn render_index(games: &[GameOutput], now: impl Into<Now>) -> anyhow::Result<OutputFile> {
-    let now = now.into();
-    let shown = most_shared(games.iter().map(|g| g.game.time_zone_name()))
-        .and_then(|zone| zone.parse().ok())
-        .unwrap_or(chrono_tz::Asia::Shanghai);
-    let index = IndexView {
-        lang: "en",
-        ui: &EN,
-        root: "",
-        as_of: display_time(now.in_zone(shown)),
-        games: games
-            .iter()
-            .map(|game| index_game(game, now.for_game(&game.game)))
-            .collect::<anyhow::Result<_>>()?,
-    };
-    render(environment()?, "index.html", layout::HOME_PAGE, &index)
+/// What the home pages need of one game: its registry entry and documents
+/// without their activities, and of each document (in order) the
+/// activities that have not ended at the build's `now`, which the "ending
+/// soonest" list shows now or, through the page's script, later. A build
+/// keeps this of every game, not the games themselves.
+#[derive(Debug, Clone)]
+pub struct HomeGame {
+    /// The game, its documents' activities dropped.
+    pub game: GameOutput,
+    /// Per document of `game.documents`: its activities not ended at `now`.
+    pub activities: Vec<Vec<HomeActivity>>,
 }
 
-/// The pages of one game: one per locale.
-/// `now` is read in the game's time zone.
-pub fn render_game_pages(
-    game: &GameOutput,
+/// An activity a home page may list as ending soonest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HomeActivity {
+    /// Its place in the document's (sorted) activities: its anchor on the game page.
+    pub index: usize,
+    pub name: String,
+    pub start: NaiveDateTime,
+    pub end: NaiveDateTime,
+}
+
+impl HomeGame {
+    /// The part of `game` the home pages show at `now`.
+    pub fn of(game: &GameOutput, now: NaiveDateTime) -> HomeGame {
+        let activities = game
+            .documents
+            .iter()
+            .map(|doc| {
+                doc.document
+                    .activities
+                    .iter()
+                    .zip(&doc.times.activities)
+                    .enumerate()
+                    .filter_map(|(index, (activity, times))| {
+                        let (start, end) = (*times)?;
+                        (now <= end).then(|| HomeActivity {
+                            index,
+                            name: activity.name.clone(),
+                            start,
+                            end,
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut game = game.clone();
+        for doc in &mut game.documents {
+            doc.document.activities = Vec::new();
+            doc.times.activities = Vec::new();
+        }
+        HomeGame { game, activities }
+    }
+}
+
+/// The site's locale of these games ([`crate::model::site_locale`]).
+pub fn site_locale_of(games: &[HomeGame]) -> String {
+    crate::model::site_locale(games.iter().map(|g| &g.game.game))
+        .unwrap_or("en-US")
+        .to_owned()
+}
+
+/// The locales with a home page: the site's first, then every other
+/// locale a game has a document in, in the order they first appear.
+fn home_locales(games: &[HomeGame], site_locale: &str) -> Vec<String> {
+    let mut locales = vec![site_locale.to_owned()];
+    for game in games {
+        for doc in &game.game.documents {
+            if !locales.contains(&doc.locale) {
+                locales.push(doc.locale.clone());
+            }
+        }
+    }
+    locales
+}
+
+/// The home pages: one per locale ([`home_locales`]), each listing every
+/// game in that locale (a game without a document in it shows its default
+/// one), with the ongoing activities that end soonest. Each game is judged
+/// by `now` in its own time zone; the time shown is read in the zone most
+/// games share (the first game's on a tie).
+pub fn render_home_pages(
+    games: &[HomeGame],
     now: impl Into<Now>,
 ) -> anyhow::Result<Vec<OutputFile>> {
-    let now = now.into().for_game(&game.game);
-    game.documents
+    let now = now.into();
+    let site_locale = site_locale_of(games);
+    let shown = most_shared(games.iter().map(|g| g.game.game.time_zone_name()))
+        .and_then(|zone| games.iter().find(|g| g.game.game.time_zone_name() == zone));
+    let locales = home_locales(games, &site_locale);
+    let env = environment()?;
+    locales
         .iter()
-        .map(|doc| render_page(game, doc, now))
+        .map(|locale| {
+            let is_site = *locale == site_locale;
+            let root = if is_site { "" } else { "../" };
+            let ui = ui_for(locale);
+            let alternates = locales
+                .iter()
+                .map(|other| Alternate {
+                    locale: other.clone(),
+                    language: language_name(other),
+                    href: format!("{root}{}", layout::home_dir(other, *other == site_locale)),
+                    current: other == locale,
+                })
+                .collect();
+            let as_of = shown.map_or_else(
+                || TimeView::naive(now.in_zone(chrono_tz::Asia::Shanghai)),
+                |g| time_view(&g.game.game, now.for_game(&g.game.game)),
+            );
+            let index = IndexView {
+                lang: locale.clone(),
+                ui,
+                root: root.to_owned(),
+                as_of,
+                alternates,
+                live: live(ui),
+                games: games
+                    .iter()
+                    .map(|game| index_game(game, locale, root, now.for_game(&game.game.game), ui))
+                    .collect::<anyhow::Result<_>>()?,
+            };
+            render(
+                env,
+                "index.html",
+                &layout::home_page(locale, is_site),
+                &index,
+            )
+        })
         .collect()
 }
 
 /// The page of one document. Of the game's other documents it shows only
 /// their locales, which the registry entry gives: a page depends on the
-/// entry, this document and `now` (a local time of the game's zone).
+/// entry, this document, the site's locale (its "all games" link) and `now`.
 pub fn render_page(
     game: &GameOutput,
     doc: &LocaleDocument,
+    site_locale: &str,
     now: NaiveDateTime,
 ) -> anyhow::Result<OutputFile> {
-    let page = game_page(game, doc, now)?;
+    let page = game_page(game, doc, site_locale, now)?;
     let path = format!("{}{}", page_dir(&game.game, doc), layout::DIRECTORY_INDEX);
     render(environment()?, "game.html", &path, &page)
 }
@@ -86,6 +199,10 @@ pub fn render_not_found() -> anyhow::Result<OutputFile> {
         lang: "en",
         ui: &EN,
         zh: &ZH,
+        live: Live {
+            script: None,
+            ..live(&EN)
+        },
     };
     render(
         environment()?,
@@ -98,7 +215,7 @@ pub fn render_not_found() -> anyhow::Result<OutputFile> {
 /// Bump when a change of the renderers' or the compressors' code (not of
 /// the templates, which are hashed) changes the bytes of a page, a calendar,
 /// a document or a precompressed sibling: it is part of the build cache's key.
-pub const RENDERER_VERSION: &str = "3";
+pub const RENDERER_VERSION: &str = "4";
 
 /// A fingerprint of the templates and [`RENDERER_VERSION`].
 pub fn fingerprint() -> String {
@@ -114,15 +231,72 @@ pub fn fingerprint() -> String {
     hex::encode(hasher.finalize())
 }
 
-/// The templates, compiled into the binary.
-const TEMPLATES: [(&str, &str); 6] = [
+/// The templates, compiled into the binary. The style sheet and the
+/// script are not templates: pages carry them verbatim (see [`LIVE`]).
+const TEMPLATES: [(&str, &str); 7] = [
     ("base.html", include_str!("templates/base.html")),
     ("activity.html", include_str!("templates/activity.html")),
     ("index.html", include_str!("templates/index.html")),
     ("game.html", include_str!("templates/game.html")),
     ("404.html", include_str!("templates/404.html")),
-    ("style.css", include_str!("templates/style.css")),
+    ("style.css", STYLE),
+    ("live.js", SCRIPT),
 ];
+
+/// The style sheet of every page, inline in a `<style>` element.
+pub const STYLE: &str = include_str!("templates/style.css");
+
+/// The script of the game and home pages, inline in a `<script>` element:
+/// it redraws what depends on "now" from the reader's clock (status badges,
+/// days left, progress, the now line, the order of the activities, the
+/// "ending soonest" lists) and shows each time in the reader's zone beside
+/// the server's when they differ. Without it the build-time text stays.
+pub const SCRIPT: &str = include_str!("templates/live.js");
+
+/// What base.html puts in `<style>` and `<script>`, byte for byte, and the
+/// page's strings for the script (JSON in a data block, which runs nothing).
+#[derive(Debug, Clone, Serialize)]
+struct Live {
+    style: &'static str,
+    script: Option<&'static str>,
+    ui_json: String,
+}
+
+/// The style sheet, the script and `ui` for it.
+fn live(ui: &Ui) -> Live {
+    // `<` escaped, so no string can close the element.
+    let ui_json = serde_json::to_string(ui)
+        .unwrap_or_default()
+        .replace('<', "\\u003c");
+    Live {
+        style: STYLE,
+        script: Some(SCRIPT),
+        ui_json,
+    }
+}
+
+/// The `Content-Security-Policy` of the site: nothing loads but the inline
+/// style sheet and script (by their hashes), the inline `style` attributes
+/// that place the timeline bars, and images (covers may be on any HTTPS
+/// host; the favicon is a `data:` URL). No connections, frames, forms,
+/// fonts or plugins. `_headers` sends it with every file, and so does `serve`.
+pub fn content_security_policy() -> String {
+    format!(
+        "default-src 'none'; img-src 'self' https: data:; style-src {}; style-src-attr 'unsafe-inline'; script-src {}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        csp_hash(STYLE),
+        csp_hash(SCRIPT)
+    )
+}
+
+/// `'sha256-…'` of an inline element's text, as a CSP source.
+pub fn csp_hash(text: &str) -> String {
+    use base64::Engine as _;
+    use sha2::{Digest, Sha256};
+    format!(
+        "'sha256-{}'",
+        base64::engine::general_purpose::STANDARD.encode(Sha256::digest(text.as_bytes()))
+    )
+}
 
 /// UI strings of one language. Only zh-CN and English exist; every other
 /// locale falls back to English.
@@ -165,6 +339,18 @@ struct Ui {
     not_found_title: &'static str,
     not_found_text: &'static str,
     api_hint: &'static str,
+    /// "Days left" and "starts in" (`{n}`: a count of whole days, 2 or more).
+    starts_within_day: &'static str,
+    starts_in_one: &'static str,
+    starts_in_many: &'static str,
+    left_under_day: &'static str,
+    left_one: &'static str,
+    left_many: &'static str,
+    ended_text: &'static str,
+    /// What the script adds beside a time in the reader's zone.
+    your_time: &'static str,
+    your_zone: &'static str,
+    home_description: &'static str,
 }
 
 const EN: Ui = Ui {
@@ -202,6 +388,16 @@ const EN: Ui = Ui {
     not_found_title: "Page not found",
     not_found_text: "There is nothing at this address.",
     api_hint: "The activity API lives under api/v1/activity/ on this site.",
+    starts_within_day: "starts within a day",
+    starts_in_one: "starts in 1 day",
+    starts_in_many: "starts in {n} days",
+    left_under_day: "less than a day left",
+    left_one: "1 day left",
+    left_many: "{n} days left",
+    ended_text: "ended",
+    your_time: "your time",
+    your_zone: "Your time zone",
+    home_description: "Current game versions, their activities and calendars.",
 };
 
 const ZH: Ui = Ui {
@@ -239,28 +435,38 @@ const ZH: Ui = Ui {
     not_found_title: "页面不存在",
     not_found_text: "这个地址没有内容。",
     api_hint: "活动 API 位于本站的 api/v1/activity/ 下。",
+    starts_within_day: "1 天内开始",
+    starts_in_one: "1 天后开始",
+    starts_in_many: "{n} 天后开始",
+    left_under_day: "剩余不到 1 天",
+    left_one: "剩余 1 天",
+    left_many: "剩余 {n} 天",
+    ended_text: "已结束",
+    your_time: "本地时间",
+    your_zone: "你的时区",
+    home_description: "各游戏的当前版本、活动和日历。",
 };
 
-/// The UI strings for a page in `locale`: Chinese for `zh*`, English otherwise.
+/// The UI strings for a page in `locale`: Chinese for a Chinese locale
+/// ([`crate::model::is_chinese`]), English otherwise.
 fn ui_for(locale: &str) -> &'static Ui {
-    if locale.to_ascii_lowercase().starts_with("zh") {
+    if crate::model::is_chinese(locale) {
         &ZH
     } else {
         &EN
     }
 }
 
-/// Whether a page in `locale` uses the Chinese strings.
-fn is_zh(locale: &str) -> bool {
-    std::ptr::eq(ui_for(locale), &ZH)
-}
-
 #[derive(Debug, Serialize)]
 struct IndexView {
-    lang: &'static str,
+    lang: String,
     ui: &'static Ui,
-    root: &'static str,
-    as_of: String,
+    /// Relative path from this page to the site root (`""` or `../`).
+    root: String,
+    as_of: TimeView,
+    /// The home pages of every locale, this one included.
+    alternates: Vec<Alternate>,
+    live: Live,
     games: Vec<IndexGame>,
 }
 
@@ -273,16 +479,24 @@ struct IndexGame {
     window: WindowView,
     page_href: String,
     feeds: Vec<Feed>,
-    /// The ongoing activities that end soonest, at most three.
+    /// Every activity not ended at build time, ending soonest first; the
+    /// first three ongoing ones are shown, the script picks again.
     soonest: Vec<Soonest>,
+    /// Whether any is shown at build time.
+    any_soonest: bool,
 }
 
-/// An ongoing activity on the home page: what a player may miss.
+/// An activity on the home page: what a player may miss.
 #[derive(Debug, Serialize)]
 struct Soonest {
+    /// The anchor number on the game page (the order of ties).
+    index: usize,
     name: String,
     href: String,
+    start: TimeView,
+    end: TimeView,
     remaining: String,
+    shown: bool,
 }
 
 /// Links to one locale's page, JSON document and calendar.
@@ -318,12 +532,25 @@ struct TimeView {
     iso: String,
 }
 
+impl TimeView {
+    /// A time of no known zone: a local date-time is still a valid `datetime`.
+    fn naive(t: NaiveDateTime) -> TimeView {
+        TimeView {
+            text: display_time(t),
+            iso: t.format("%Y-%m-%dT%H:%M:%S").to_string(),
+        }
+    }
+}
+
 #[derive(Debug, Serialize)]
 struct GamePage {
     lang: String,
     ui: &'static Ui,
     /// Relative path from this page to the site root (`../` or `../../`).
     root: String,
+    /// Relative path to the home page of this page's language.
+    home_href: String,
+    live: Live,
     game_name: String,
     version: String,
     version_name: String,
@@ -334,7 +561,9 @@ struct GamePage {
     alternates: Vec<Alternate>,
     ticks: Vec<Tick>,
     now_left: Option<String>,
-    as_of: String,
+    /// Where the now line goes (hidden outside the window, for the script).
+    now_at: String,
+    as_of: TimeView,
     counts: Counts,
     /// Every activity of the document.
     total: usize,
@@ -370,6 +599,7 @@ struct Counts {
 #[derive(Debug, Serialize)]
 struct ActivityView {
     anchor: String,
+    index: usize,
     name: String,
     kind: Option<String>,
     description: String,
@@ -394,6 +624,7 @@ struct NotFoundView {
     lang: &'static str,
     ui: &'static Ui,
     zh: &'static Ui,
+    live: Live,
 }
 
 /// The template environment, compiled once per process.
@@ -499,21 +730,37 @@ fn default_document(game: &GameOutput) -> anyhow::Result<&LocaleDocument> {
         .ok_or_else(|| anyhow::anyhow!("game `{}` has no documents", game.game.id))
 }
 
-/// The English document of a game when it has one, else its default one:
-/// the index page is in English.
-fn english_document(game: &GameOutput) -> anyhow::Result<&LocaleDocument> {
-    match game
-        .documents
-        .iter()
-        .find(|d| d.locale.to_ascii_lowercase().starts_with("en"))
-    {
-        Some(doc) => Ok(doc),
-        None => default_document(game),
+/// The document of `game` in `locale`, else its default one.
+fn document_in<'a>(
+    game: &'a GameOutput,
+    locale: &str,
+) -> anyhow::Result<(usize, &'a LocaleDocument)> {
+    match game.documents.iter().position(|d| d.locale == locale) {
+        Some(i) => Ok((i, &game.documents[i])),
+        None => {
+            let doc = default_document(game)?;
+            let i = game
+                .documents
+                .iter()
+                .position(|d| std::ptr::eq(d, doc))
+                .unwrap_or(0);
+            Ok((i, doc))
+        }
     }
 }
 
-fn index_game(game: &GameOutput, now: NaiveDateTime) -> anyhow::Result<IndexGame> {
-    let doc = english_document(game)?;
+/// How many ongoing activities a home page lists per game.
+const SOONEST: usize = 3;
+
+fn index_game(
+    home: &HomeGame,
+    locale: &str,
+    root: &str,
+    now: NaiveDateTime,
+    ui: &'static Ui,
+) -> anyhow::Result<IndexGame> {
+    let game = &home.game;
+    let (at, doc) = document_in(game, locale)?;
     let g = &game.game;
     let feeds = game
         .documents
@@ -522,30 +769,28 @@ fn index_game(game: &GameOutput, now: NaiveDateTime) -> anyhow::Result<IndexGame
             locale: d.locale.clone(),
             language: language_name(&d.locale),
             is_default: d.is_default,
-            page_href: page_dir(g, d),
-            json_href: api_file(g, d, "json"),
-            ics_href: api_file(g, d, "ics"),
+            page_href: format!("{root}{}", page_dir(g, d)),
+            json_href: format!("{root}{}", api_file(g, d, "json")),
+            ics_href: format!("{root}{}", api_file(g, d, "ics")),
         })
         .collect();
-    // The ongoing activities that end soonest (ties in the data's order).
-    let mut ongoing: Vec<(NaiveDateTime, usize, NaiveDateTime)> = doc
-        .times
-        .activities
-        .iter()
-        .enumerate()
-        .filter_map(|(i, t)| {
-            t.filter(|(s, e)| *s <= now && now <= *e)
-                .map(|(s, e)| (e, i, s))
-        })
-        .collect();
-    ongoing.sort();
-    let soonest = ongoing
+    // Ongoing first, ending soonest first; then the others by their end
+    // (ties in the data's order). The first three ongoing are shown.
+    let mut listed: Vec<&HomeActivity> = home.activities.get(at).into_iter().flatten().collect();
+    let ongoing = |a: &HomeActivity| a.start <= now && now <= a.end;
+    listed.sort_by_key(|a| (!ongoing(a), a.end, a.index));
+    let page = format!("{root}{}", page_dir(g, doc));
+    let soonest: Vec<Soonest> = listed
         .into_iter()
-        .take(3)
-        .map(|(end, i, start)| Soonest {
-            name: doc.document.activities[i].name.clone(),
-            href: format!("{}#activity-{}", page_dir(g, doc), i + 1),
-            remaining: remaining(start, end, now, false),
+        .enumerate()
+        .map(|(rank, a)| Soonest {
+            index: a.index,
+            name: a.name.clone(),
+            href: format!("{page}#activity-{}", a.index + 1),
+            start: time_view(g, a.start),
+            end: time_view(g, a.end),
+            remaining: remaining(a.start, a.end, now, ui),
+            shown: rank < SOONEST && ongoing(a),
         })
         .collect();
     Ok(IndexGame {
@@ -553,9 +798,10 @@ fn index_game(game: &GameOutput, now: NaiveDateTime) -> anyhow::Result<IndexGame
         name: g.name.get(&doc.locale, &g.default_locale).to_owned(),
         version: doc.document.version.clone(),
         version_name: doc.document.version_name.clone(),
-        window: window_view(g, doc, now, &EN, false)?,
-        page_href: page_dir(g, doc),
+        window: window_view(g, doc, now, ui)?,
+        page_href: page,
         feeds,
+        any_soonest: soonest.iter().any(|a| a.shown),
         soonest,
     })
 }
@@ -563,11 +809,11 @@ fn index_game(game: &GameOutput, now: NaiveDateTime) -> anyhow::Result<IndexGame
 fn game_page(
     game: &GameOutput,
     doc: &LocaleDocument,
+    site_locale: &str,
     now: NaiveDateTime,
 ) -> anyhow::Result<GamePage> {
     let g = &game.game;
     let ui = ui_for(&doc.locale);
-    let zh = is_zh(&doc.locale);
     let root = if doc.is_default { "../" } else { "../../" };
     let (start, end) = window_of(g, doc)?;
     let span = (end - start).num_seconds().max(1) as f64;
@@ -620,7 +866,7 @@ fn game_page(
         .zip(&doc.times.activities)
         .enumerate()
     {
-        let view = activity_view(g, doc, activity, *times, i, now, (start, end), ui, zh)?;
+        let view = activity_view(g, doc, activity, *times, i, now, (start, end), ui)?;
         match view.status {
             "ongoing" => counts.ongoing += 1,
             "upcoming" => counts.upcoming += 1,
@@ -644,17 +890,23 @@ fn game_page(
         lang: doc.locale.clone(),
         ui,
         root: root.to_owned(),
+        home_href: format!(
+            "{root}{}",
+            layout::home_dir(&doc.locale, doc.locale == site_locale)
+        ),
+        live: live(ui),
         game_name: g.name.get(&doc.locale, &g.default_locale).to_owned(),
         version: doc.document.version.clone(),
         version_name: doc.document.version_name.clone(),
         cover: doc.document.cover.clone().filter(|c| !c.is_empty()),
-        window: window_view(g, doc, now, ui, zh)?,
+        window: window_view(g, doc, now, ui)?,
         json_href: format!("{root}{}", api_file(g, doc, "json")),
         ics_href: format!("{root}{}", api_file(g, doc, "ics")),
         alternates,
         ticks,
         now_left: (start..=end).contains(&now).then(|| pct(share(now))),
-        as_of: display_time(now),
+        now_at: pct(share(now)),
+        as_of: time_view(g, now),
         counts,
         total,
         current,
@@ -672,7 +924,6 @@ fn activity_view(
     now: NaiveDateTime,
     (start, end): (NaiveDateTime, NaiveDateTime),
     ui: &'static Ui,
-    zh: bool,
 ) -> anyhow::Result<ActivityView> {
     let (a_start, a_end) = times.ok_or_else(|| {
         anyhow::anyhow!(
@@ -691,6 +942,7 @@ fn activity_view(
     let (status, status_label) = status_of(a_start, a_end, now, ui);
     Ok(ActivityView {
         anchor: format!("activity-{}", index + 1),
+        index,
         name: activity.name.clone(),
         kind: activity.kind.clone().filter(|k| !k.is_empty()),
         description: activity.description.clone(),
@@ -698,7 +950,7 @@ fn activity_view(
         end: time_view(game, a_end),
         status,
         status_label,
-        remaining: remaining(a_start, a_end, now, zh),
+        remaining: remaining(a_start, a_end, now, ui),
         left: pct(left),
         width: pct((right - left).max(0.0)),
         starts_before: a_start < start,
@@ -722,7 +974,6 @@ fn window_view(
     doc: &LocaleDocument,
     now: NaiveDateTime,
     ui: &'static Ui,
-    zh: bool,
 ) -> anyhow::Result<WindowView> {
     let (start, end) = window_of(game, doc)?;
     let span = (end - start).num_seconds().max(1) as f64;
@@ -736,7 +987,7 @@ fn window_view(
         progress_rounded: share.round() as u32,
         status,
         status_label,
-        remaining: remaining(start, end, now, zh),
+        remaining: remaining(start, end, now, ui),
     })
 }
 
@@ -755,26 +1006,27 @@ fn status_of(
     }
 }
 
-/// "12 days left", "starts in 3 days", "ended", in the page's language.
-fn remaining(start: NaiveDateTime, end: NaiveDateTime, now: NaiveDateTime, zh: bool) -> String {
+/// "12 days left", "starts in 3 days", "ended", in the page's language
+/// (the script of the pages says the same from the same strings).
+fn remaining(start: NaiveDateTime, end: NaiveDateTime, now: NaiveDateTime, ui: &Ui) -> String {
     // Whole days, rounded down: the one rule of `model::days`.
-    if now < start {
-        let n = whole_days(now, start);
-        match (zh, n) {
-            (true, 0) => "1 天内开始".to_owned(),
-            (true, _) => format!("{n} 天后开始"),
-            (false, 0) => "starts within a day".to_owned(),
-            (false, _) => format!("starts in {}", days_en(n)),
-        }
+    let (n, [under, one, many]) = if now < start {
+        (
+            whole_days(now, start),
+            [ui.starts_within_day, ui.starts_in_one, ui.starts_in_many],
+        )
     } else if now > end {
-        if zh { "已结束" } else { "ended" }.to_owned()
+        return ui.ended_text.to_owned();
     } else {
-        let n = whole_days(now, end);
-        match (zh, n) {
-            (true, 0) => "剩余不到 1 天".to_owned(),
-            (true, _) => format!("剩余 {n} 天"),
-            (false, _) => format!("{} left", days_en(n)),
-        }
+        (
+            whole_days(now, end),
+            [ui.left_under_day, ui.left_one, ui.left_many],
+        )
+    };
+    match n {
+        0 => under.to_owned(),
+        1 => one.to_owned(),
+        n => many.replace("{n}", &n.to_string()),
     }
 }
 

@@ -1,5 +1,6 @@
 //! What static hosts need beside the content: the `_headers` file of
-//! Netlify/Cloudflare-style hosts, and precompressed `.br`/`.gz` siblings for
+//! Netlify/Cloudflare-style hosts (the one owner of the headers each file
+//! is served with: `serve` reads them back from it), and precompressed `.br`/`.gz` siblings for
 //! hosts that serve them as they are (nginx `gzip_static`/`brotli_static`, S3
 //! behind a CDN).
 //!
@@ -10,74 +11,152 @@ use std::io::Write as _;
 
 use flate2::GzBuilder;
 
-use super::{GameOutput, OutputFile};
+use super::{GameOutput, OutputFile, pages};
 use crate::layout::{self, API_CACHE, PAGE_CACHE, is_text};
 
-/// The `_headers` file.
+/// The security headers of every file of the site, in the order `_headers`
+/// lists them: its one owner (`serve` reads them back from `_headers`).
+pub fn security_headers() -> Vec<(&'static str, String)> {
+    vec![
+        ("X-Content-Type-Options", "nosniff".to_owned()),
+        (
+            "Referrer-Policy",
+            "strict-origin-when-cross-origin".to_owned(),
+        ),
+        ("Content-Security-Policy", pages::content_security_policy()),
+    ]
+}
+
+/// One rule of `_headers`: a path pattern (exact, or a prefix ending in
+/// `*`) and the headers of every path it matches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeaderRule {
+    pub pattern: String,
+    pub headers: Vec<(String, String)>,
+}
+
+impl HeaderRule {
+    fn new(pattern: impl Into<String>, headers: &[(&str, &str)]) -> Self {
+        HeaderRule {
+            pattern: pattern.into(),
+            headers: headers
+                .iter()
+                .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+                .collect(),
+        }
+    }
+
+    /// Whether the rule applies to `path` (site-absolute: `/sr/index.html`).
+    pub fn matches(&self, path: &str) -> bool {
+        match self.pattern.strip_suffix('*') {
+            Some(prefix) => path.starts_with(prefix),
+            None => self.pattern == path,
+        }
+    }
+}
+
+/// The rules of `_headers`.
 ///
 /// Hosts apply every rule whose path matches and join the values of a header
 /// set by two rules, so each header is set by exactly one rule per path:
 /// CORS and the API cache policy on `/api/*` (the calendars live there too,
 /// since a pattern cannot select by extension on every host), the page cache
-/// policy on the pages of each game, the index and the 404 page, and the
-/// security headers on everything.
-pub fn render_headers(games: &[GameOutput]) -> OutputFile {
-    let mut out = String::new();
-    out.push_str(
-        "# Response headers for Netlify and Cloudflare Pages; written by `activity-site build`.\n",
-    );
-    out.push_str(
-        "# Every matching rule applies, so no header is set by two rules for one path.\n\n",
-    );
-    rule(
-        &mut out,
-        "/*",
-        &[
-            ("X-Content-Type-Options", "nosniff"),
-            ("Referrer-Policy", "strict-origin-when-cross-origin"),
-        ],
-    );
-    rule(
-        &mut out,
-        layout::API_PATTERN,
-        &[
-            ("Access-Control-Allow-Origin", "*"),
-            ("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"),
-            ("Access-Control-Expose-Headers", "ETag, Last-Modified"),
-            ("Cache-Control", API_CACHE),
-        ],
-    );
+/// policy on the home pages, the pages of each game and the 404 page, and the
+/// security headers ([`security_headers`]) on everything.
+pub fn header_rules(games: &[GameOutput]) -> Vec<HeaderRule> {
+    let security = security_headers();
+    let security: Vec<(&str, &str)> = security.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    let mut rules = vec![
+        HeaderRule::new("/*", &security),
+        HeaderRule::new(
+            layout::API_PATTERN,
+            &[
+                ("Access-Control-Allow-Origin", "*"),
+                ("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"),
+                ("Access-Control-Expose-Headers", "ETag, Last-Modified"),
+                ("Cache-Control", API_CACHE),
+            ],
+        ),
+    ];
+    let site_locale = crate::model::site_locale(games.iter().map(|g| &g.game)).unwrap_or_default();
+    let mut homes: Vec<String> = Vec::new();
+    for doc in games.iter().flat_map(|g| &g.documents) {
+        let dir = layout::home_dir(&doc.locale, doc.locale == site_locale);
+        if !dir.is_empty() && !homes.contains(&dir) {
+            homes.push(dir);
+        }
+    }
     let page_rules = [
         "/".to_owned(),
         layout::url(layout::HOME_PAGE),
         layout::url(layout::NOT_FOUND_PAGE),
     ]
     .into_iter()
+    .chain(homes.iter().map(|dir| format!("/{dir}*")))
     .chain(games.iter().map(|g| format!("/{}/*", g.game.id)));
     for path in page_rules {
-        rule(&mut out, &path, &[("Cache-Control", PAGE_CACHE)]);
+        rules.push(HeaderRule::new(path, &[("Cache-Control", PAGE_CACHE)]));
     }
-    // Drop the blank line after the last rule, keep one trailing newline.
-    let trimmed = out.trim_end().len();
-    out.truncate(trimmed);
-    out.push('\n');
+    rules
+}
+
+/// The `_headers` file of [`header_rules`].
+pub fn render_headers(games: &[GameOutput]) -> OutputFile {
+    let mut out = String::new();
+    out.push_str(
+        "# Response headers for Netlify and Cloudflare Pages; written by `activity-site build`.\n",
+    );
+    out.push_str("# Every matching rule applies, so no header is set by two rules for one path.\n");
+    for rule in header_rules(games) {
+        out.push('\n');
+        out.push_str(&rule.pattern);
+        out.push('\n');
+        for (name, value) in &rule.headers {
+            out.push_str("  ");
+            out.push_str(name);
+            out.push_str(": ");
+            out.push_str(value);
+            out.push('\n');
+        }
+    }
     OutputFile {
         path: layout::HEADERS_FILE.to_owned(),
         bytes: out.into_bytes(),
     }
 }
 
-fn rule(out: &mut String, path: &str, headers: &[(&str, &str)]) {
-    out.push_str(path);
-    out.push('\n');
-    for (name, value) in headers {
-        out.push_str("  ");
-        out.push_str(name);
-        out.push_str(": ");
-        out.push_str(value);
-        out.push('\n');
+/// Reads a `_headers` file back into its rules (comments and blank lines
+/// skipped; a header line is indented and holds `Name: value`).
+pub fn parse_headers(text: &str) -> Vec<HeaderRule> {
+    let mut rules: Vec<HeaderRule> = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        if line.starts_with([' ', '\t']) {
+            if let (Some(rule), Some((name, value))) = (rules.last_mut(), trimmed.split_once(':')) {
+                rule.headers
+                    .push((name.trim().to_owned(), value.trim().to_owned()));
+            }
+        } else {
+            rules.push(HeaderRule {
+                pattern: trimmed.to_owned(),
+                headers: Vec::new(),
+            });
+        }
     }
-    out.push('\n');
+    rules
+}
+
+/// The headers a host that reads `rules` sends for `path` (site-absolute):
+/// those of every matching rule, in order.
+pub fn headers_for<'a>(rules: &'a [HeaderRule], path: &str) -> Vec<(&'a str, &'a str)> {
+    rules
+        .iter()
+        .filter(|rule| rule.matches(path))
+        .flat_map(|rule| rule.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())))
+        .collect()
 }
 
 /// Adds a `.br` (brotli) and a `.gz` (gzip, no name and no time in the
@@ -163,12 +242,12 @@ pub fn siblings(file: &OutputFile, level: Compression, brotli: bool) -> Vec<Outp
         || quality.map(|q| brotli_bytes(&file.bytes, q)),
         || gzip.map(|l| gzip_bytes(&file.bytes, l)),
     );
-    [("br", br), ("gz", gz)]
+    [("br", br), ("gzip", gz)]
         .into_iter()
-        .filter_map(|(ext, bytes)| {
+        .filter_map(|(encoding, bytes)| {
             let bytes = bytes.filter(|b| b.len() < file.bytes.len())?;
             Some(OutputFile {
-                path: format!("{}.{ext}", file.path),
+                path: layout::sibling_path(&file.path, encoding)?,
                 bytes,
             })
         })

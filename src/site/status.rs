@@ -18,12 +18,18 @@ pub struct Row {
     pub game: String,
     pub locale: String,
     pub file: String,
-    /// `ok`, `ending` (within a week), `ended`, `missing` or `invalid`.
+    /// `upcoming` (the version starts after now), `ok`, `ending` (within
+    /// a week), `ended`, `missing` or `invalid`.
     pub state: &'static str,
     pub version: Option<String>,
+    pub start_time: Option<String>,
     pub end_time: Option<String>,
+    /// Whole days until the start of an upcoming version, rounded down;
+    /// `None` once it has started.
+    pub starts_in_days: Option<i64>,
     /// Whole days until the end, rounded towards zero (negative: overdue;
-    /// the one rule of `model::days`).
+    /// the one rule of `model::days`); `None` for an upcoming version,
+    /// which is not running yet.
     pub days_left: Option<i64>,
     /// Seconds until the end (negative: overdue), for the state and the order.
     #[serde(skip)]
@@ -39,13 +45,21 @@ pub fn rows(root: &Path, checked: &Checked, options: &validate::Options) -> Vec<
         for (locale, document) in &game.documents {
             let file = crate::tree::data_path(&game.game.id, locale);
             let exists = root.join(&file).is_file();
+            let start = document.as_ref().and_then(|d| parse_time(&d.start_time));
             let end = document.as_ref().and_then(|d| parse_time(&d.end_time));
-            let days_left = end.map(|end| days::whole_days(now, end));
+            let upcoming = start.is_some_and(|start| now < start);
+            let starts_in_days = start
+                .filter(|_| upcoming)
+                .map(|start| days::whole_days(now, start));
+            let days_left = end
+                .filter(|_| !upcoming)
+                .map(|end| days::whole_days(now, end));
             let seconds_left = end.map(|end| (end - now).num_seconds());
             let state = match (exists, document, seconds_left) {
                 (false, _, _) => "missing",
                 (true, None, _) | (true, Some(_), None) => "invalid",
                 (true, Some(_), Some(s)) if s < 0 => "ended",
+                (true, Some(_), Some(_)) if upcoming => "upcoming",
                 (true, Some(_), Some(_)) if days_left < Some(7) => "ending",
                 _ => "ok",
             };
@@ -55,7 +69,9 @@ pub fn rows(root: &Path, checked: &Checked, options: &validate::Options) -> Vec<
                 file,
                 state,
                 version: document.as_ref().map(|d| d.version.clone()),
+                start_time: document.as_ref().map(|d| d.start_time.clone()),
                 end_time: document.as_ref().map(|d| d.end_time.clone()),
+                starts_in_days,
                 days_left,
                 seconds_left,
             });

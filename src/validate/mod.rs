@@ -20,6 +20,8 @@
 pub mod rules;
 pub mod spans;
 mod syntax;
+#[cfg(test)]
+mod tests;
 
 use chrono::NaiveDateTime;
 use serde::Deserialize as _;
@@ -66,20 +68,21 @@ pub struct CheckedGame {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Parses a source file: the tree, or the `json-syntax` diagnostic.
-pub fn parse(source: &SourceFile) -> Result<JsonFile<'_>, Box<Diagnostic>> {
-    match json::parse(&source.text) {
+/// Parses a source file: the tree, or a `json-syntax` diagnostic for every
+/// syntax error (see [`json::parse_all`]). A file with a syntax error gets no
+/// schema or rule diagnostics: what recovery reads after a mistake is its
+/// reading of the fix, not the contributor's text, so a rule run on it could
+/// report a problem the contributor never wrote. The rules run again, on the
+/// real text, once the syntax is fixed (`check --fix` does both in one run).
+pub fn parse(source: &SourceFile) -> Result<JsonFile<'_>, Vec<Diagnostic>> {
+    match json::parse_all(&source.text) {
         Ok(parsed) => Ok(JsonFile {
             path: &source.path,
             text: &source.text,
             root: parsed.root,
             duplicates: parsed.duplicates,
         }),
-        Err(err) => Err(Box::new(syntax::diagnostic(
-            &source.path,
-            &source.text,
-            &err,
-        ))),
+        Err(errors) => Err(syntax::diagnostics(&source.path, &source.text, &errors)),
     }
 }
 
@@ -109,8 +112,8 @@ impl Validator {
         };
         let file = match parse(source) {
             Ok(file) => file,
-            Err(diagnostic) => {
-                diagnostics.push(*diagnostic);
+            Err(errors) => {
+                diagnostics.extend(errors);
                 return (Vec::new(), diagnostics);
             }
         };
@@ -150,8 +153,8 @@ impl Validator {
             let parsed = file.source.as_ref().map(parse);
             let json = match parsed {
                 Some(Ok(json)) => json,
-                Some(Err(diagnostic)) => {
-                    diagnostics.push(*diagnostic);
+                Some(Err(errors)) => {
+                    diagnostics.extend(errors);
                     if keep_documents {
                         documents.push((file.locale.clone(), None));
                     }
@@ -449,7 +452,8 @@ pub fn kind_of(value: &Value) -> Msg {
     match value {
         Value::Null => msg!("kind-null"),
         Value::Bool(_) => msg!("kind-boolean"),
-        Value::Number(_) => msg!("kind-number"),
+        Value::Number(n) if n.is_f64() => msg!("kind-number"),
+        Value::Number(_) => msg!("kind-integer"),
         Value::String(_) => msg!("kind-string"),
         Value::Array(_) => msg!("kind-array"),
         Value::Object(_) => msg!("kind-object"),

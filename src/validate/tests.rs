@@ -1,0 +1,372 @@
+//! The rules tested as data (issue 35), in the manner of rust-analyzer's
+//! `check(fixture, expect)`: a tree written as text goes in, [`check`]
+//! renders its diagnostics as text, and an inline snapshot holds what comes
+//! out, so a rule change is tested in milliseconds, without the binary. The
+//! fixture folders of `tests/` stay the end-to-end layer.
+//!
+//! A fixture is one or more files, each after a `//- path` line. Without a
+//! `games.json`, the fixture gets one game, `demo`, in the locales of its
+//! `data/demo/*.json` files (the first one is the default). "Now" is
+//! [`NOW`] in every game's time zone. Each diagnostic is one line
+//! (`severity[code] file:line:column: message`), then its help and its fix
+//! (the replaced text and what replaces it).
+
+use chrono::NaiveDateTime;
+
+use super::{Options, Validator};
+use crate::diagnostics::{self, Diagnostic};
+use crate::model::Game;
+use crate::source::{
+    BUILTIN_ACTIVITY_SCHEMA, BUILTIN_GAMES_SCHEMA, LoadedFile, LoadedGame, Project, SourceFile,
+};
+use crate::tree::{self, SourcePath};
+
+const NOW: &str = "2026-10-15T12:00:00";
+
+/// Checks the files of `fixture` as `check` would and renders the result.
+fn check(fixture: &str) -> String {
+    let files = split(fixture);
+    let registry = files
+        .iter()
+        .find(|(path, _)| path == tree::REGISTRY_PATH)
+        .map(|(_, text)| text.clone())
+        .unwrap_or_else(|| default_registry(&files));
+    let data_files: Vec<String> = files
+        .iter()
+        .map(|(path, _)| path.clone())
+        .filter(|path| matches!(tree::classify(path), SourcePath::Data { .. }))
+        .collect();
+    let project = Project {
+        root: ".".into(),
+        registry: Some(SourceFile {
+            path: tree::REGISTRY_PATH.into(),
+            text: registry,
+        }),
+        data_files: {
+            let mut sorted = data_files.clone();
+            sorted.sort();
+            sorted
+        },
+        activity_schema: serde_json::from_str(BUILTIN_ACTIVITY_SCHEMA).unwrap(),
+        games_schema: serde_json::from_str(BUILTIN_GAMES_SCHEMA).unwrap(),
+        diagnostics: Vec::new(),
+    };
+    let validator = Validator::new(&project).unwrap();
+    let options = Options {
+        now: Some(crate::clock::Now::Local(
+            NaiveDateTime::parse_from_str(NOW, "%Y-%m-%dT%H:%M:%S").unwrap(),
+        )),
+    };
+    let (games, mut all) = validator.registry(&project);
+    for game in &games {
+        let loaded = load(game, &files);
+        all.extend(validator.game(&loaded, &options, false).diagnostics);
+    }
+    diagnostics::sort(&mut all);
+    render(&all, &files)
+}
+
+/// The files of a fixture: `(path, text)` in order.
+fn split(fixture: &str) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = Vec::new();
+    for line in fixture.trim_start().split_inclusive('\n') {
+        match line.strip_prefix("//- ") {
+            Some(path) => files.push((path.trim().to_string(), String::new())),
+            None => files
+                .last_mut()
+                .expect("a fixture starts with `//- path`")
+                .1
+                .push_str(line),
+        }
+    }
+    files
+}
+
+fn default_registry(files: &[(String, String)]) -> String {
+    let locales: Vec<&str> = files
+        .iter()
+        .filter_map(|(path, _)| match tree::classify(path) {
+            SourcePath::Data { game: "demo", file } => file.strip_suffix(".json"),
+            _ => None,
+        })
+        .collect();
+    serde_json::json!({"games": [{
+        "id": "demo",
+        "name": {"en-US": "Demo"},
+        "locales": locales,
+        "defaultLocale": locales.first().copied().unwrap_or("en-US"),
+        "dataSource": "https://example.org/news",
+        "timeZone": "Asia/Shanghai",
+    }]})
+    .to_string()
+}
+
+/// What the loader would read for `game` from the fixture.
+fn load(game: &Game, files: &[(String, String)]) -> LoadedGame {
+    let files = game
+        .locales
+        .iter()
+        .map(|locale| {
+            let path = crate::tree::data_path(&game.id, locale);
+            let source = files
+                .iter()
+                .find(|(p, _)| *p == path)
+                .map(|(p, text)| SourceFile {
+                    path: p.clone(),
+                    text: text.clone(),
+                });
+            LoadedFile {
+                locale: locale.clone(),
+                exists: source.is_some(),
+                path,
+                source,
+            }
+        })
+        .collect();
+    LoadedGame {
+        game: game.clone(),
+        files,
+        diagnostics: Vec::new(),
+    }
+}
+
+fn render(all: &[Diagnostic], files: &[(String, String)]) -> String {
+    let mut out = String::new();
+    for d in all {
+        out.push_str(&format!(
+            "{}[{}] {}:{}:{}: {}\n",
+            if d.is_error() { "error" } else { "warning" },
+            d.code,
+            d.file,
+            d.line,
+            d.column,
+            d.message
+        ));
+        if let Some(help) = &d.help {
+            for line in help.lines() {
+                out.push_str(&format!("  help: {line}\n"));
+            }
+        }
+        if let Some(fix) = &d.fix {
+            let text = files
+                .iter()
+                .find(|(p, _)| *p == d.file)
+                .map_or("", |(_, t)| t.as_str());
+            out.push_str(&format!(
+                "  fix: `{}` -> `{}`\n",
+                visible(text.get(fix.start..fix.end).unwrap_or("?")),
+                visible(&fix.replacement)
+            ));
+        }
+    }
+    if out.is_empty() {
+        out.push_str("no problems\n");
+    }
+    out
+}
+
+/// `text` with the characters nobody sees written as `\u{..}`.
+fn visible(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() || crate::chars::is_format(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// A small valid document with `activities` (a JSON array's inside).
+fn doc(activities: &str) -> String {
+    format!(
+        "{{\n  \"version\": \"1.2\",\n  \"versionName\": \"V\",\n  \"startTime\": \"2026-10-01T11:00:00\",\n  \"endTime\": \"2026-11-12T03:59:59\",\n  \"activities\": [{activities}]\n}}\n"
+    )
+}
+
+#[test]
+fn a_clean_document_has_no_problems() {
+    let fixture = format!(
+        "//- data/demo/en-US.json\n{}",
+        doc(
+            r#"{"name": "A", "description": "", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}"#
+        )
+    );
+    insta::assert_snapshot!(check(&fixture), @r"
+    no problems
+    ");
+}
+
+/// Family: syntax (`json-syntax`, `duplicate-key`), every error of a file in one run.
+#[test]
+fn syntax_every_mistake_of_a_file_at_once() {
+    let fixture = "//- data/demo/zh-CN.json\n{\n  \"version\": \"1.2\"，\n  \"versionName\"：“星海”,\n  \"startTime\": \"2026-10-01T11:00:00,\n  \"endTime\": \"2026-11-12T03:59:59\",\n  \"activities\": [],\n}\n";
+    insta::assert_snapshot!(check(fixture), @r#"
+    error[json-syntax] data/demo/zh-CN.json:2:19: full-width comma `，` (U+FF0C) outside a string is not JSON punctuation
+      help: type the ASCII `,` instead (a Chinese input method types this one in its place)
+      fix: `，` -> `,`
+    error[json-syntax] data/demo/zh-CN.json:3:16: full-width colon `：` (U+FF1A) outside a string is not JSON punctuation
+      help: type the ASCII `:` instead (a Chinese input method types this one in its place)
+      fix: `：` -> `:`
+    error[json-syntax] data/demo/zh-CN.json:3:17: left double quotation mark `“` (U+201C) outside a string is not JSON punctuation
+      help: type the ASCII `"` instead (a Chinese input method types this one in its place)
+      fix: `“` -> `"`
+    error[json-syntax] data/demo/zh-CN.json:3:20: the string ends with the right double quotation mark `”` (U+201D), which JSON does not read as a quote
+      help: type the ASCII `"` instead (a Chinese input method types this one in its place)
+      fix: `”` -> `"`
+    error[json-syntax] data/demo/zh-CN.json:4:16: this string is not closed before the end of the line
+      help: add the closing `"` before the `,`; a raw line break is not allowed inside a JSON string (write `\n` for one)
+      fix: `` -> `"`
+    error[json-syntax] data/demo/zh-CN.json:6:19: trailing comma in an object
+      help: remove this comma: JSON allows no comma after the last item
+      fix: `,` -> ``
+    "#);
+    let fixture = "//- data/demo/en-US.json\n{\"version\": \"1\", \"version\": \"2\", \"versionName\": \"V\", \"startTime\": \"2026-10-01T11:00:00\", \"endTime\": \"2026-11-12T03:59:59\", \"activities\": []}\n";
+    insta::assert_snapshot!(check(fixture), @r"
+    error[duplicate-key] data/demo/en-US.json:1:18: the key `version` is given twice in this object (first on line 1)
+      help: keep one of the two: the key on line 1, column 2 or this one; a rewrite would keep only the last value
+    ");
+}
+
+/// Family: the schema (`schema`): unknown fields with a rename, missing ones.
+#[test]
+fn schema_unknown_and_missing_fields() {
+    let fixture = format!(
+        "//- data/demo/en-US.json\n{}",
+        doc(
+            r#"{"name": "A", "descripton": "", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}"#
+        )
+    );
+    insta::assert_snapshot!(check(&fixture), @r#"
+    error[schema] data/demo/en-US.json:6:32: unknown field `descripton`
+      help: did you mean `description`?
+      fix: `"descripton"` -> `"description"`
+    "#);
+    let fixture = format!(
+        "//- data/demo/en-US.json\n{}",
+        doc(
+            r#"{"name": "A", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}"#
+        )
+    );
+    insta::assert_snapshot!(check(&fixture), @r"
+    error[schema] data/demo/en-US.json:6:18: missing field `description`
+    ");
+    let fixture = "//- data/demo/en-US.json\n{\"version\": 4.7, \"versionName\": \"V\", \"startTime\": \"2026-10-01T11:00:00\", \"endTime\": \"2026-11-12T03:59:59\", \"activities\": []}\n";
+    insta::assert_snapshot!(check(fixture), @r#"
+    error[schema] data/demo/en-US.json:1:13: wrong type for `version`: 4.7 is not of type "string" (found a number)
+    "#);
+}
+
+/// Family: times (`datetime`, `time-order`, `end-of-minute`,
+/// `outside-version`, `stale`).
+#[test]
+fn times_forms_order_and_window() {
+    let fixture = format!(
+        "//- data/demo/en-US.json\n{}",
+        doc(r#"
+    {"name": "Slash", "description": "", "startTime": "2026/10/01 11:00", "endTime": "2026-10-15T03:59:59"},
+    {"name": "Colon", "description": "", "startTime": "2026-10-02T10：00：00", "endTime": "2026-10-15T03:59:59"},
+    {"name": "Space", "description": "", "startTime": "2026-10-03 10:00:00", "endTime": "2026-10-15T04:00:00"},
+    {"name": "Back", "description": "", "startTime": "2026-10-04T10:00:00", "endTime": "2026-09-01T03:59:59"}
+  "#)
+    );
+    insta::assert_snapshot!(check(&fixture), @r#"
+    error[datetime] data/demo/en-US.json:7:55: `2026/10/01 11:00` is not a date-time of the form YYYY-MM-DDTHH:MM:SS
+      help: write local server time as YYYY-MM-DDTHH:MM:SS
+    error[datetime] data/demo/en-US.json:8:55: `2026-10-02T10：00：00` is not a date-time of the form YYYY-MM-DDTHH:MM:SS
+      help: write local server time as YYYY-MM-DDTHH:MM:SS
+    error[datetime] data/demo/en-US.json:9:55: `2026-10-03 10:00:00` separates date and time with a space
+      help: use `T`: `2026-10-03T10:00:00`
+    warning[end-of-minute] data/demo/en-US.json:9:89: the activity ends at :00 seconds
+      help: the sources end activities at :59 seconds: did you mean `2026-10-15T03:59:59`?
+      fix: `"2026-10-15T04:00:00"` -> `"2026-10-15T03:59:59"`
+    warning[outside-version] data/demo/en-US.json:10:88: the activity ended (2026-09-01T03:59:59) before the version started (2026-10-01T11:00:00)
+      help: remove it, or check the dates
+    error[time-order] data/demo/en-US.json:10:88: the activity ends (2026-09-01T03:59:59) before it starts (2026-10-04T10:00:00)
+      help: endTime must be later than startTime
+    "#);
+    let fixture = "//- data/demo/en-US.json\n{\"version\": \"1\", \"versionName\": \"V\", \"startTime\": \"2026-09-01T11:00:00\", \"endTime\": \"2026-10-01T03:59:59\", \"activities\": [{\"name\": \"Late\", \"description\": \"\", \"startTime\": \"2026-10-05T10:00:00\", \"endTime\": \"2026-10-09T03:59:59\"}]}\n";
+    insta::assert_snapshot!(check(fixture), @r"
+    warning[stale] data/demo/en-US.json:1:85: the version ended on 2026-10-01 03:59 (14 days ago)
+      help: update the document to the current version
+    warning[outside-version] data/demo/en-US.json:1:172: the activity starts (2026-10-05T10:00:00) after the version ended (2026-10-01T03:59:59)
+      help: it belongs to the next version's document
+    ");
+}
+
+/// Family: the activity list (`duplicate-activity`, `unsorted`, `cover-url`).
+#[test]
+fn activities_duplicates_order_and_covers() {
+    let fixture = format!(
+        "//- data/demo/en-US.json\n{}",
+        doc(r#"
+    {"name": "B", "description": "", "startTime": "2026-10-05T10:00:00", "endTime": "2026-10-15T03:59:59", "cover": "cover.jpg"},
+    {"name": "A", "description": "", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"},
+    {"name": "A", "description": "", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}
+  "#)
+    );
+    insta::assert_snapshot!(check(&fixture), @r"
+    error[cover-url] data/demo/en-US.json:7:117: the cover `cover.jpg` is not an absolute http(s) URL
+      help: use an absolute https:// URL, or an empty string for no cover
+    warning[unsorted] data/demo/en-US.json:8:51: the activity starts (2026-10-01T11:00:00) before the one above it (2026-10-05T10:00:00)
+      help: run `activity-site fmt` to sort activities by startTime
+    error[duplicate-activity] data/demo/en-US.json:9:14: `A` starting 2026-10-01T11:00:00 is listed twice (also activity 1)
+      help: remove one of them, or correct its name or startTime
+    ");
+}
+
+/// Family: text (`whitespace`): stray spaces and characters nobody sees.
+#[test]
+fn text_whitespace_and_invisible_characters() {
+    let fixture = format!(
+        "//- data/demo/en-US.json\n{}",
+        doc(
+            "{\"name\": \" A\", \"description\": \"x\u{200B}y\", \"startTime\": \"2026-10-01T11:00:00\", \"endTime\": \"2026-10-15T03:59:59\"}"
+        )
+    );
+    insta::assert_snapshot!(check(&fixture), @r"
+    warning[whitespace] data/demo/en-US.json:6:27: `name` has leading or trailing whitespace
+      help: did you mean `A`?
+    warning[whitespace] data/demo/en-US.json:6:50: `description` contains the zero-width character U+200B at column 50
+      help: it does not show in most editors: delete the character at line 6, column 50 (put the cursor just after it and press Backspace once), or retype the text
+      fix: `\u{200b}` -> ``
+    ");
+}
+
+/// Family: the registry (`games-registry`, `missing-file`, `orphan-file`).
+#[test]
+fn registry_games_files_and_orphans() {
+    let fixture = r#"
+//- games.json
+{"games": [{"id": "Demo", "name": {"en-US": "Demo"}, "locales": ["en-US", "fr"], "defaultLocale": "en-US", "dataSource": "https://example.org", "timeZone": "Mars/Olympus"}]}
+//- data/demo/en-US.json
+{}
+//- data/other/en-US.json
+{}
+"#;
+    insta::assert_snapshot!(check(fixture), @r"
+    error[orphan-file] data/demo/en-US.json:1:1: `data/demo/en-US.json` belongs to `demo`, which games.json does not list
+      help: add `demo` to games.json, or remove the file
+    error[orphan-file] data/other/en-US.json:1:1: `data/other/en-US.json` belongs to `other`, which games.json does not list
+      help: add `other` to games.json, or remove the file
+    error[games-registry] games.json:1:19: `Demo` is not a valid game id
+      help: ids are lowercase letters and digits, in words joined by `-`, such as `demo`
+    error[games-registry] games.json:1:157: `Mars/Olympus` is not an IANA time zone
+      help: use a name such as `Asia/Shanghai` or `America/New_York`
+    ");
+}
+
+/// Family: files of one game together (`locale-parity`).
+#[test]
+fn locales_agree_on_the_version_and_windows() {
+    let en = doc(
+        r#"{"name": "A", "description": "", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}"#,
+    );
+    let zh = doc("");
+    let fixture = format!("//- data/demo/en-US.json\n{en}//- data/demo/zh-CN.json\n{zh}");
+    insta::assert_snapshot!(check(&fixture), @r"
+    warning[locale-parity] data/demo/zh-CN.json:6:17: differs from data/demo/en-US.json: 1 activity only there: `A` (2026-10-01T11:00:00 to 2026-10-15T03:59:59)
+      help: locale files of one game describe the same version and the same activities with the same times; update both
+    ");
+}
