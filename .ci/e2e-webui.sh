@@ -49,8 +49,11 @@ start_server() {
     local name="$1"
     shift
     mkdir -p "$work/$name"
+    local backend=()
+    # BACKEND_COMMAND: run this backend instead of the simulator (.ci/e2e-backend.sh).
+    [[ -n "${BACKEND_COMMAND:-}" ]] && backend=(--backend-command "$BACKEND_COMMAND")
     "$ACTIVITY_SITE_BIN" serve --no-watch --root . --out "$work/$name/site" \
-        --state-dir "$work/$name/state" --addr 127.0.0.1:0 "$@" >"$work/$name/server.log" 2>&1 &
+        --state-dir "$work/$name/state" --addr 127.0.0.1:0 "${backend[@]}" "$@" >"$work/$name/server.log" 2>&1 &
     server_pid=$!
     BASE=""
     for _ in $(seq 1 240); do
@@ -69,7 +72,7 @@ start_server() {
 }
 
 run_ui() {
-    (cd .ci/webui && PATH="$NODE_BIN:$PATH" BASE="$BASE" TOKEN="$1" \
+    (cd .ci/webui && PATH="$NODE_BIN:$PATH" BASE="$BASE" TOKEN="$1" REAL="${BACKEND_COMMAND:+1}" \
         timeout 600 "$NODE_BIN/node" node_modules/vitest/vitest.mjs run)
 }
 

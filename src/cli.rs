@@ -36,9 +36,16 @@ pub enum Command {
     /// Build, serve and watch the site; mount the simulated control API and /mcp
     #[command(after_help = "Example:\n  activity-site serve --addr 127.0.0.1:5000")]
     Serve(ServeArgs),
-    /// Compare this build with a deployed API and print what would change
-    #[command(after_help = "Example:\n  activity-site diff --against https://example.org")]
+    /// Compare this build with a deployed site, a folder or a git revision: what clients would see change
+    #[command(
+        after_help = "Exit status: 0 nothing changes, 1 changes, 3 breaking changes (a file removed, an ongoing\nactivity removed, an upcoming version replacing a running one, announcements changed under\nthe same id, a version going backwards), 2 the tool failed.\n\nExample:\n  activity-site diff --against https://example.org\n  activity-site diff --against ../deployed-site --format markdown\n  activity-site diff --against-rev origin/main --format github"
+    )]
     Diff(DiffArgs),
+    /// Start a game's next version in every locale, carrying the activities that run past its start
+    #[command(
+        after_help = "Example:\n  activity-site version new sr --version 4.7 --name 4.7 --name en-US=4.7 --start 2026-12-01T11:00:00 --end 2027-01-12T05:59:59"
+    )]
+    Version(VersionArgs),
     /// Move an existing API in: published files (a folder or a URL) to games.json and data/
     #[command(
         after_help = "Examples:\n  activity-site import --from ../old/public/api/v1/activity\n  activity-site import --from https://example.org\n  activity-site import --from https://example.org --games ak,end --locales en-US"
@@ -75,8 +82,13 @@ pub struct BackendArgs {
 /// Flags every data command shares.
 #[derive(Debug, Clone, Args)]
 pub struct Common {
-    /// Root of the data tree (holds games.json, data/ and schema/)
-    #[arg(long, default_value = ".", global = true)]
+    /// Root of the data tree (holds games.json, data/ and schema/); by default the
+    /// nearest folder at or above the current one that holds games.json
+    #[arg(long = "root", id = "root", global = true, value_name = "ROOT")]
+    pub root_flag: Option<PathBuf>,
+    /// The root the command works on: `--root`, or the one found (set before
+    /// the command runs, by `cmd::run`).
+    #[arg(skip)]
     pub root: PathBuf,
     /// Pin "now": YYYY-MM-DDTHH:MM:SS is that wall time in each game's time zone;
     /// with an offset (2026-11-22T12:00:00+09:00, ...Z) it is one instant, read in each game's zone
@@ -105,6 +117,15 @@ pub struct CheckArgs {
     /// Exit 1 on warnings too
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Apply every exact fix (full-width punctuation, commas, quotes, date forms, ...), then check again and report what remains
+    #[arg(long)]
+    pub fix: bool,
+    /// With --fix: print the fixes as a patch and write nothing
+    #[arg(long, visible_alias = "dry-run", requires = "fix")]
+    pub diff: bool,
+    /// Check only these files (relative to the current folder), with the rules across files that involve them
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
 }
 
 /// The stdio servers for editors (`lsp`) and agents (`mcp`).
@@ -183,10 +204,54 @@ pub enum StatusFormat {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum DiffFormat {
-    /// per file: what is added, changed or removed, then a summary line
+    /// breaking changes first, then what changes per game, then a summary line
     Text,
-    /// one JSON object with `against`, `changes` and `files`
+    /// one JSON object: `against`, `changes`, `breaking`, `exitCode`, `counts`, `files` (README)
     Json,
+    /// breaking changes first, then a table per game (for $GITHUB_STEP_SUMMARY or a pull-request comment)
+    Markdown,
+    /// GitHub workflow commands: an error per breaking change and a notice per changed document, on their data file's line
+    Github,
+}
+
+#[derive(Debug, Args)]
+pub struct VersionArgs {
+    #[command(subcommand)]
+    pub command: VersionCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum VersionCommand {
+    /// Write the next version of a game in every locale: the new version's
+    /// fields, and every activity of the current one that ends after the new
+    /// start; refuses (writing nothing) when a locale has errors
+    New(VersionNewArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct VersionNewArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// The game id (as in games.json)
+    pub game: String,
+    /// The new version (`4.7`); it must come after the current one
+    #[arg(long = "version", value_name = "VERSION")]
+    pub version: String,
+    /// The version's name: NAME for every locale, or LOCALE=NAME (repeatable)
+    #[arg(long = "name", value_name = "[LOCALE=]NAME", required = true)]
+    pub names: Vec<String>,
+    /// Start of the new version (YYYY-MM-DDTHH:MM:SS, the game's local time)
+    #[arg(long)]
+    pub start: String,
+    /// End of the new version (YYYY-MM-DDTHH:MM:SS)
+    #[arg(long)]
+    pub end: String,
+    /// Cover image URL of the new version
+    #[arg(long)]
+    pub cover: Option<String>,
+    /// Print what would be written and write nothing
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Args)]
@@ -228,17 +293,27 @@ pub struct ServeArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("base").required(true).args(["against", "against_rev"])))]
 pub struct DiffArgs {
     #[command(flatten)]
     pub common: Common,
-    /// Base URL of the deployed site, with http:// or https:// (the API lives
-    /// under <base>/api/v1; a base ending in /api/v1 is read as the site above it)
-    #[arg(long)]
-    pub against: String,
+    /// The base: the http(s) URL of a deployed site (the API lives under
+    /// <base>/api/v1; a base ending in /api/v1 is read as the site above it),
+    /// or a folder holding a built or deployed site
+    #[arg(long, value_name = "URL|DIR")]
+    pub against: Option<String>,
+    /// The base: a git revision of the data (`main`, `origin/main`, `HEAD~1`),
+    /// built in a temporary folder with this binary; needs `git`, no network
+    #[arg(long, value_name = "REV")]
+    pub against_rev: Option<String>,
+    /// Compare this already built site folder instead of building the root
+    /// (folder and revision bases)
+    #[arg(long, value_name = "DIR")]
+    pub site: Option<PathBuf>,
     /// Output format
     #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
     pub format: DiffFormat,
-    /// Request timeout in seconds
+    /// Request timeout in seconds (URL bases)
     #[arg(long, default_value_t = 20)]
     pub timeout: u64,
 }
@@ -326,6 +401,26 @@ pub struct ImportArgs {
     /// Request timeout in seconds (URL imports)
     #[arg(long, default_value_t = 20)]
     pub timeout: u64,
+    /// Keep the files the build does not generate (robots.txt, a legacy api/v1/activities.json, ...) in data/_files/, published as they are
+    #[arg(long)]
+    pub keep_unknown: bool,
+    /// Exit 0 even when files were found that are neither imported nor kept (they are still named)
+    #[arg(long)]
+    pub allow_skipped: bool,
+    /// Time zone of the imported games that neither games.json nor the index names: ZONE for all, GAME=ZONE for one (comma-separated, repeatable)
+    #[arg(long, value_delimiter = ',', value_parser = parse_time_zone)]
+    pub time_zone: Vec<(Option<String>, String)>,
+}
+
+/// `ZONE` or `GAME=ZONE`, with an IANA zone name.
+fn parse_time_zone(s: &str) -> Result<(Option<String>, String), String> {
+    let (game, zone) = match s.split_once('=') {
+        Some((game, zone)) => (Some(game.to_owned()), zone),
+        None => (None, s),
+    };
+    zone.parse::<chrono_tz::Tz>()
+        .map_err(|_| format!("`{zone}` is not an IANA time zone such as Asia/Tokyo"))?;
+    Ok((game, zone.to_owned()))
 }
 
 fn parse_now(s: &str) -> Result<crate::clock::Now, String> {

@@ -61,6 +61,10 @@ pub enum Code {
     Stale,
     /// Stray, control or invisible characters in a text field.
     Whitespace,
+    /// The version starts after now: clients get it before it begins.
+    UpcomingVersion,
+    /// A file of `data/_files/` that cannot be published verbatim.
+    KeptFile,
 }
 
 impl Code {
@@ -76,12 +80,14 @@ impl Code {
         Code::GamesRegistry,
         Code::MissingFile,
         Code::OrphanFile,
+        Code::KeptFile,
         Code::OutsideVersion,
         Code::EndOfMinute,
         Code::Unsorted,
         Code::LocaleParity,
         Code::Stale,
         Code::Whitespace,
+        Code::UpcomingVersion,
     ];
 
     /// The stable name every output format prints (`time-order`).
@@ -103,6 +109,37 @@ impl Code {
             Code::LocaleParity => "locale-parity",
             Code::Stale => "stale",
             Code::Whitespace => "whitespace",
+            Code::UpcomingVersion => "upcoming-version",
+            Code::KeptFile => "kept-file",
+        }
+    }
+}
+
+impl Code {
+    /// One line on what the rule checks (SARIF's rule descriptions, the
+    /// list in CONTRIBUTING.md).
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Code::JsonSyntax => "Not well-formed JSON; also a byte-order mark or invalid UTF-8.",
+            Code::DuplicateKey => "The same key twice in one object.",
+            Code::Schema => "Violates the JSON Schema.",
+            Code::Datetime => "Not YYYY-MM-DDTHH:MM:SS, or an impossible date or time.",
+            Code::TimeOrder => "endTime not after startTime.",
+            Code::CoverUrl => "cover neither empty nor an absolute http(s) URL.",
+            Code::DuplicateActivity => "Two activities with the same name and start.",
+            Code::GamesRegistry => "A bad games.json.",
+            Code::MissingFile => "A locale listed in games.json has no data file.",
+            Code::OrphanFile => "A data file games.json does not list.",
+            Code::KeptFile => "A file of data/_files that cannot be published as it is.",
+            Code::OutsideVersion => "An activity outside its version's window.",
+            Code::EndOfMinute => "An endTime whose seconds are not 59.",
+            Code::Unsorted => "Activities not in chronological order.",
+            Code::LocaleParity => "Locale files of one game disagree.",
+            Code::Stale => "The version has ended.",
+            Code::Whitespace => "Stray, control or invisible characters in a text field.",
+            Code::UpcomingVersion => {
+                "The version starts after now: clients get it before it begins."
+            }
         }
     }
 }
@@ -182,6 +219,35 @@ impl Diagnostic {
     }
 }
 
+/// Applies `fixes` to `text`, in the order of the text: the one owner of
+/// applying fixes (`check --fix`, the language server's "fix all", the agent
+/// tools). Fixes that overlap one already applied are skipped (the next
+/// check finds them again if they still hold); two insertions at one place
+/// go in the order given. Returns the new text and how many were applied.
+pub fn apply_fixes(text: &str, fixes: &[&Fix]) -> (String, usize) {
+    let mut sorted: Vec<&Fix> = fixes.to_vec();
+    sorted.sort_by_key(|f| f.start);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    let mut applied = 0;
+    for fix in sorted {
+        if fix.start < at
+            || fix.end < fix.start
+            || fix.end > text.len()
+            || !text.is_char_boundary(fix.start)
+            || !text.is_char_boundary(fix.end)
+        {
+            continue;
+        }
+        out.push_str(&text[at..fix.start]);
+        out.push_str(&fix.replacement);
+        at = fix.end;
+        applied += 1;
+    }
+    out.push_str(&text[at..]);
+    (out, applied)
+}
+
 /// Where a value sits in a source file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Location {
@@ -217,6 +283,10 @@ pub enum Format {
     Json,
     /// GitHub Actions workflow commands (annotations)
     Github,
+    /// Reviewdog Diagnostic Format (rdjson), exact fixes as suggestions
+    Rdjson,
+    /// SARIF 2.1.0, exact fixes included
+    Sarif,
 }
 
 /// Counts of errors and warnings.
@@ -432,6 +502,179 @@ pub fn checked_line(counts: Counts) -> Msg {
 /// `n` and the noun in the form that agrees with it: `1 file`, `2 files`.
 pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Line and column (both 1-based) of byte `at` of `text`; the column counts
+/// UTF-8 bytes with `bytes`, else characters.
+fn position(text: &str, at: usize, bytes: bool) -> (usize, usize) {
+    let at = crate::chars::floor_char_boundary(text, at.min(text.len()));
+    let before = &text[..at];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let column = if bytes {
+        at - line_start
+    } else {
+        before[line_start..].chars().count()
+    };
+    (line, column + 1)
+}
+
+/// The `--format rdjson` document: the Reviewdog Diagnostic Format, one
+/// diagnostic per line, each exact fix as a suggestion (reviewdog turns it
+/// into a suggested change a reviewer accepts with one click). Columns
+/// count UTF-8 bytes, as the format defines them; `source` gives a file's
+/// text, to place the suggestions.
+pub fn render_rdjson(
+    diagnostics: &[Diagnostic],
+    source: &dyn Fn(&str) -> Option<String>,
+) -> String {
+    use serde_json::json;
+    let mut texts: std::collections::HashMap<&str, Option<String>> =
+        std::collections::HashMap::new();
+    let items: Vec<serde_json::Value> = diagnostics
+        .iter()
+        .map(|d| {
+            let text = texts.entry(d.file.as_str()).or_insert_with(|| source(&d.file));
+            // The diagnostic's character column, as bytes.
+            let (start, end) = match text {
+                Some(text) => {
+                    let line_start = line_offset(text, d.line);
+                    let line = &text[line_start..];
+                    let from = char_to_byte(line, d.column - 1);
+                    let to = char_to_byte(line, d.column - 1 + d.width);
+                    (from + 1, to + 1)
+                }
+                None => (d.column, d.column + d.width),
+            };
+            let mut item = json!({
+                "message": match &d.help {
+                    Some(help) => format!("{}\nhelp: {help}", d.message),
+                    None => d.message.to_string(),
+                },
+                "location": {
+                    "path": d.file,
+                    "range": {
+                        "start": {"line": d.line, "column": start},
+                        "end": {"line": d.line, "column": end},
+                    },
+                },
+                "severity": match d.severity { Severity::Error => "ERROR", Severity::Warning => "WARNING" },
+                "code": {"value": d.code.as_str()},
+            });
+            if let (Some(fix), Some(text)) = (&d.fix, text.as_deref()) {
+                let (sl, sc) = position(text, fix.start, true);
+                let (el, ec) = position(text, fix.end, true);
+                item["suggestions"] = json!([{
+                    "range": {"start": {"line": sl, "column": sc}, "end": {"line": el, "column": ec}},
+                    "text": fix.replacement,
+                }]);
+            }
+            item
+        })
+        .collect();
+    let doc = json!({
+        "source": {"name": "activity-site", "url": "https://github.com/Shasnow/starrailassistant.top"},
+        "diagnostics": items,
+    });
+    let mut out = serde_json::to_string_pretty(&doc).expect("JSON serializes");
+    out.push('\n');
+    out
+}
+
+/// The `--format sarif` document: SARIF 2.1.0, one result per diagnostic,
+/// the rules as the tool's rules, each exact fix as a `fix` with its
+/// replacement. Columns count Unicode code points (`columnKind`).
+pub fn render_sarif(diagnostics: &[Diagnostic], source: &dyn Fn(&str) -> Option<String>) -> String {
+    use serde_json::json;
+    let rules: Vec<serde_json::Value> = Code::ALL
+        .iter()
+        .map(|code| {
+            json!({
+                "id": code.as_str(),
+                "shortDescription": {"text": code.summary()},
+            })
+        })
+        .collect();
+    let mut texts: std::collections::HashMap<&str, Option<String>> =
+        std::collections::HashMap::new();
+    let results: Vec<serde_json::Value> = diagnostics
+        .iter()
+        .map(|d| {
+            let location = json!({
+                "physicalLocation": {
+                    "artifactLocation": {"uri": d.file},
+                    "region": {
+                        "startLine": d.line,
+                        "startColumn": d.column,
+                        "endLine": d.line,
+                        "endColumn": d.column + d.width,
+                    },
+                },
+            });
+            let mut result = json!({
+                "ruleId": d.code.as_str(),
+                "ruleIndex": Code::ALL.iter().position(|c| *c == d.code).unwrap_or(0),
+                "level": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
+                "message": {"text": match &d.help {
+                    Some(help) => format!("{}\nhelp: {help}", d.message),
+                    None => d.message.to_string(),
+                }},
+                "locations": [location],
+            });
+            let text = texts.entry(d.file.as_str()).or_insert_with(|| source(&d.file));
+            if let (Some(fix), Some(text)) = (&d.fix, text.as_deref()) {
+                let (sl, sc) = position(text, fix.start, false);
+                let (el, ec) = position(text, fix.end, false);
+                result["fixes"] = json!([{
+                    "description": {"text": d.help.clone().unwrap_or_else(|| d.message.clone())},
+                    "artifactChanges": [{
+                        "artifactLocation": {"uri": d.file},
+                        "replacements": [{
+                            "deletedRegion": {"startLine": sl, "startColumn": sc, "endLine": el, "endColumn": ec},
+                            "insertedContent": {"text": fix.replacement},
+                        }],
+                    }],
+                }]);
+            }
+            result
+        })
+        .collect();
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "activity-site",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": "https://github.com/Shasnow/starrailassistant.top",
+                "rules": rules,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    });
+    let mut out = serde_json::to_string_pretty(&doc).expect("JSON serializes");
+    out.push('\n');
+    out
+}
+
+/// The byte offset where 1-based `line` of `text` starts.
+fn line_offset(text: &str, line: usize) -> usize {
+    if line <= 1 {
+        return 0;
+    }
+    text.match_indices('\n')
+        .nth(line - 2)
+        .map_or(text.len(), |(i, _)| i + 1)
+}
+
+/// The byte offset of character `chars` of `line` (its end when shorter;
+/// a line ends at its line break).
+fn char_to_byte(line: &str, chars: usize) -> usize {
+    let line = line.split('\n').next().unwrap_or("");
+    line.char_indices()
+        .nth(chars)
+        .map_or(line.len(), |(i, _)| i)
 }
 
 #[cfg(test)]

@@ -522,14 +522,14 @@ impl<'a> Parser<'a> {
     /// After a member or an element, neither `,` nor the closing bracket:
     /// a missing comma points at the end of the value before it.
     /// A comma before the closing bracket of an `"object"` or an `"array"`.
-    fn trailing_comma(&self, comma: usize, container: &'static str) -> SyntaxError {
+    fn trailing_comma(&self, comma: usize, len: usize, container: &'static str) -> SyntaxError {
         self.error_at(
             comma,
-            comma + 1,
+            comma + len,
             msg!("syntax-trailing-comma", container = container),
         )
         .help(msg!("syntax-trailing-comma-help"))
-        .fix(comma, comma + 1, "")
+        .fix(comma, comma + len, "")
     }
 
     fn skip_ws(&mut self) {
@@ -715,12 +715,12 @@ impl<'a> Parser<'a> {
         let len = c.len_utf8();
         let Some(err) = self.mistake() else {
             self.report(self.unexpected(msg!("expected-value")));
-            if matches!(c, '}' | ']' | ',') {
-                // The container reads it.
-                return Ok(Some(Json::Null));
+            if !matches!(c, '}' | ']' | ',') {
+                // What stands for the value (a closing bracket or a comma
+                // is the container's to read).
+                self.skip_token();
             }
-            self.skip_token();
-            return Ok(None);
+            return Ok(Some(Json::Null));
         };
         self.report(err);
         if let Some((_, ascii)) = lookalike(c) {
@@ -843,12 +843,23 @@ impl<'a> Parser<'a> {
             }
             match self.mistake() {
                 Some(err) => {
-                    self.report(err);
+                    if ascii != Some(",") {
+                        self.report(err.clone());
+                    }
                     match ascii {
                         Some(",") => {
                             let comma = self.pos;
                             self.pos += len;
-                            return Ok(self.trailing(comma, close, what));
+                            self.skip_ws();
+                            if self.bytes.get(self.pos) == Some(&close) {
+                                // A trailing comma, full-width: deleting it
+                                // is the fix, not typing the ASCII one.
+                                self.report(self.trailing_comma(comma, len, what));
+                                self.pos += 1;
+                                return Ok(true);
+                            }
+                            self.report(err);
+                            return Ok(false);
                         }
                         Some("}") if object => {
                             self.pos += len;
@@ -880,7 +891,7 @@ impl<'a> Parser<'a> {
     fn trailing(&mut self, comma: usize, close: u8, what: &'static str) -> bool {
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&close) {
-            self.report(self.trailing_comma(comma, what));
+            self.report(self.trailing_comma(comma, 1, what));
             self.pos += 1;
             true
         } else {

@@ -23,8 +23,64 @@ pub const ACTIVITY_DIR: &str = "api/v1/activity";
 /// The index clients read first: every game and the files that hold it.
 pub const INDEX_PATH: &str = "api/v1/games.json";
 
+/// The announcements document of the site's default locale; another
+/// locale's is `api/v1/anno-<locale>.json` ([`is_announcements`]).
+pub const ANNOUNCEMENTS_PATH: &str = "api/v1/anno.json";
+
 /// The published JSON Schema of an activity document.
 pub const SCHEMA_PATH: &str = "api/v1/schema/activity.json";
+
+/// What the API is, for agents: every game, its locales and documents,
+/// the schema and the feeds, generated from the registry.
+pub const LLMS_PATH: &str = "llms.txt";
+
+/// The heading of `llms.txt`'s list of games, which [`llms_games`] reads back.
+pub const LLMS_GAMES_HEADING: &str = "## Games";
+
+/// A site's `robots.txt`, never generated: kept by hand (`data/_files/`).
+pub const ROBOTS_PATH: &str = "robots.txt";
+
+/// The legacy all-games document of older deployments, never generated.
+pub const LEGACY_ACTIVITIES_PATH: &str = "api/v1/activities.json";
+
+/// The games an `llms.txt` lists under its `## Games` heading, and the
+/// activity documents it links there: the first code span of each list
+/// item or table row that is a game id (`- \`sr\` ...`, `| \`ba-cn\` | ...`),
+/// and every link to `/api/v1/activity/*.json`.
+pub fn llms_games(text: &str) -> (Vec<String>, Vec<String>) {
+    let mut ids: Vec<String> = Vec::new();
+    let mut documents: Vec<String> = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        if line.starts_with("## ") {
+            inside = line.trim_end() == LLMS_GAMES_HEADING;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        let item = line.starts_with("- ") || line.starts_with('|');
+        if item
+            && let Some((_, rest)) = line.split_once('`')
+            && let Some((id, _)) = rest.split_once('`')
+            && crate::model::is_game_id(id)
+            && !ids.iter().any(|i| i == id)
+        {
+            ids.push(id.to_owned());
+        }
+        for (at, _) in line.match_indices("](") {
+            let target = &line[at + 2..];
+            let Some(end) = target.find(')') else {
+                continue;
+            };
+            let path = relative(&target[..end]);
+            if is_activity_document(path) && !documents.iter().any(|d| d == path) {
+                documents.push(path.to_owned());
+            }
+        }
+    }
+    (ids, documents)
+}
 
 /// The home page.
 pub const HOME_PAGE: &str = "index.html";
@@ -142,6 +198,31 @@ pub fn activity_file(stem: &str, ext: &str) -> String {
     format!("{ACTIVITY_DIR}/{stem}.{ext}")
 }
 
+/// The path of an announcements document (`ext` `json`) or its Atom feed
+/// (`ext` `atom`): `api/v1/anno.<ext>` for the site's default locale under
+/// its un-suffixed name (`default_name`), else `api/v1/anno-<locale>.<ext>`.
+pub fn announcements_path(locale: &str, default_name: bool, ext: &str) -> String {
+    if default_name {
+        format!("{API_DIR}/anno.{ext}")
+    } else {
+        format!("{API_DIR}/anno-{locale}.{ext}")
+    }
+}
+
+/// The locale of an announcements document's path, the inverse of
+/// [`announcements_path`] with `ext` `json`: `Some(None)` for the un-suffixed
+/// `api/v1/anno.json`, `Some(Some(locale))` for `api/v1/anno-<locale>.json`,
+/// `None` for any other path.
+pub fn announcements_locale_of(path: &str) -> Option<Option<&str>> {
+    if path == announcements_path("", true, "json") {
+        return Some(None);
+    }
+    let probe = announcements_path("\u{0}", false, "json");
+    let (prefix, suffix) = probe.split_once('\u{0}')?;
+    let locale = path.strip_prefix(prefix)?.strip_suffix(suffix)?;
+    (!locale.is_empty() && !locale.contains('/')).then_some(Some(locale))
+}
+
 /// The folder of a game's page in one locale, with a trailing slash:
 /// `<game>/` for the default locale, else `<game>/<locale>/`. The page is
 /// its [`DIRECTORY_INDEX`].
@@ -161,7 +242,7 @@ pub fn is_built_path(path: &str) -> bool {
     let parts: Vec<&str> = path.split('/').collect();
     match parts.as_slice() {
         _ if is_api(path) => parts.len() > 2,
-        [one] => [HEADERS_FILE, HOME_PAGE, NOT_FOUND_PAGE].contains(one),
+        [one] => [HEADERS_FILE, HOME_PAGE, NOT_FOUND_PAGE, LLMS_PATH].contains(one),
         [_, page] | [_, _, page] => *page == DIRECTORY_INDEX,
         _ => false,
     }
@@ -191,6 +272,16 @@ pub fn is_activity_document(path: &str) -> bool {
     relative(path)
         .strip_prefix(ACTIVITY_DIR)
         .is_some_and(|rest| rest.starts_with('/') && rest.ends_with(".json"))
+}
+
+/// Whether `path` (relative, or site-absolute) is an announcements
+/// document: `api/v1/anno.json` or `api/v1/anno-<locale>.json`.
+pub fn is_announcements(path: &str) -> bool {
+    relative(path)
+        .strip_prefix(API_DIR)
+        .and_then(|rest| rest.strip_prefix("/anno"))
+        .and_then(|rest| rest.strip_suffix(".json"))
+        .is_some_and(|rest| rest.is_empty() || (rest.starts_with('-') && !rest.contains('/')))
 }
 
 /// One kind of file the site may hold.

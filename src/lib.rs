@@ -61,21 +61,37 @@
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
 //!   siblings) through a plan of parts run in parallel and cached by their
-//!   inputs ([`site::cache`]), the pure comparison behind `diff`, and the
-//!   check kept between an editor's keystrokes ([`site::LiveCheck`]); no
-//!   HTTP, no async.
+//!   inputs ([`site::cache`]), the pure comparison behind `diff`
+//!   ([`site::diff`]: one file's bytes on both sides to its status, its
+//!   changes in the clients' terms and its breaking changes, and the four
+//!   renderings), the next version of a game in every locale
+//!   ([`site::version`], behind `version new` and the agents'
+//!   `new_version`), and the check kept between an editor's keystrokes
+//!   ([`site::LiveCheck`]), the kept files of `data/_files/` (published
+//!   last, never over a generated file) and `llms.txt` from the registry;
+//!   no HTTP, no async. `cmd/diff.rs` reads the
+//!   bases (a URL through [`fetch`], a folder, a git revision through the
+//!   `git` command line, built into a temporary folder) and streams file
+//!   by file into [`site::diff`].
 //! - [`import`]: published API files to a data tree (`import --from`): a
-//!   pure mapping (bytes in, files out), and [`import::io`], which reads a
-//!   folder or fetches a site through [`fetch`], compares the result with
-//!   the root and writes it through [`atomic`]; `cmd/import.rs` only sets
-//!   the options and prints.
+//!   pure mapping (bytes in, files out: activity documents and
+//!   announcements by their shape, an explicit zone per game), and
+//!   [`import::io`], which reads a site (root, `api/v1`, `api/v1/activity`,
+//!   as `diff` reads bases through [`layout::site_root`]) or a flat folder or
+//!   fetches a site through [`fetch`], sorts every file into imported, kept
+//!   (`data/_files/`), regenerated or skipped, compares the result with the
+//!   root and writes it through [`atomic`]; `cmd/import.rs` only sets the
+//!   options and prints.
 //! - [`publish`]: a built site to S3-compatible storage: the pure plan
 //!   (`publish::plan`: local files and the store's manifest to ordered
 //!   uploads and removals) and the storage I/O (`publish::store`,
 //!   `object_store`). Never touches an object its manifest does not name.
 //! - [`control`]: the control-service core (the backend child process and
-//!   its line protocol, the simulator program run as the hidden `backend`
-//!   subcommand, configurations, settings, extensions, operator methods and
+//!   its line protocol as the real `sra-cli` speaks it (`control::protocol`,
+//!   its answers mapped to the contract's shapes; extensions and operator
+//!   methods relayed to a real backend), the simulator program run as the
+//!   hidden `backend` subcommand (which also replays a recorded transcript
+//!   of the real program), configurations, settings, extensions, operator methods and
 //!   the simulated screenshot they draw (`control::screenshot`), logs); no
 //!   axum. The
 //!   typed shapes of settings and configurations ([`control::shapes`]) give
@@ -154,7 +170,8 @@
 //!   above it or the inputs in it; `--force` is needed for anything else.
 //! - Commands print data through `cmd::print_out`, so a closed pipe ends
 //!   the output quietly, never a panic, and the exit status stays the
-//!   command's result (1 for a failed `check`, `fmt --check` or `diff`).
+//!   command's result (1 for a failed `check`, `fmt --check` or `diff`,
+//!   3 for a `diff` with breaking changes).
 //! - The state files are the user's: settings are the user's document with
 //!   the updated leaves changed, configurations keep unknown fields, and a
 //!   file the server cannot read is moved aside, never written over.

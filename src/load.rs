@@ -23,7 +23,7 @@ use serde_json::Value;
 use crate::diagnostics::{Code, Diagnostic, Severity, locate};
 use crate::i18n::msg;
 use crate::model::Game;
-use crate::source::{LoadedFile, LoadedGame, Overlay, Project, SourceFile};
+use crate::source::{KeptFile, LoadedFile, LoadedGame, Overlay, Project, SourceFile};
 use crate::tree::{self, SourcePath};
 
 pub use crate::source::{BUILTIN_ACTIVITY_SCHEMA, BUILTIN_GAMES_SCHEMA, REGISTRY_PATH};
@@ -249,5 +249,61 @@ fn list_data_files(root: &Path, overlay: &Overlay) -> anyhow::Result<Vec<String>
     }
     files.sort();
     files.dedup();
+    Ok(files)
+}
+
+/// The files of the verbatim folder (`data/_files/`), sorted by path. Links
+/// are not followed into folders; a link to a file is published as that
+/// file when it stays inside the folder, and is a problem otherwise.
+pub fn kept_files(root: &Path) -> anyhow::Result<Vec<KeptFile>> {
+    let dir = root.join(tree::FILES_DIR);
+    if !dir.is_dir() {
+        return Ok(Vec::new());
+    }
+    let inside = std::fs::canonicalize(&dir)
+        .with_context(|| format!("cannot resolve `{}`", dir.display()))?;
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(&dir).min_depth(1).sort_by_file_name() {
+        let entry = entry.with_context(|| format!("cannot list `{}`", dir.display()))?;
+        let kind = entry.file_type();
+        if kind.is_dir() {
+            continue;
+        }
+        let rel: Vec<String> = entry
+            .path()
+            .strip_prefix(root)
+            .unwrap_or(entry.path())
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        let path = rel.join("/");
+        let SourcePath::Kept { published } = tree::classify(&path) else {
+            continue;
+        };
+        let published = published.to_owned();
+        let problem = if kind.is_symlink() {
+            match std::fs::canonicalize(entry.path()) {
+                Ok(target) if !target.starts_with(&inside) => Some(format!(
+                    "it is a link to `{}`, outside {}",
+                    target.display(),
+                    tree::FILES_DIR
+                )),
+                Ok(target) if target.is_dir() => {
+                    Some("it is a link to a folder, which is not followed".to_owned())
+                }
+                Ok(_) => None,
+                Err(err) => Some(format!("it is a link that cannot be resolved ({err})")),
+            }
+        } else if kind.is_file() {
+            None
+        } else {
+            Some("it is not a regular file".to_owned())
+        };
+        files.push(KeptFile {
+            path,
+            published,
+            problem,
+        });
+    }
     Ok(files)
 }

@@ -76,6 +76,18 @@ pub struct Project {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// A file of the verbatim folder `data/_files/`, published byte for byte.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptFile {
+    /// Path relative to the root (`data/_files/robots.txt`).
+    pub path: String,
+    /// Path relative to the site root it is published at (`robots.txt`).
+    pub published: String,
+    /// Why it cannot be published (a link reaching outside the folder, a
+    /// link to a folder, unreadable); `None` when it can.
+    pub problem: Option<String>,
+}
+
 /// One data file of a game: the locale it belongs to and what was read.
 #[derive(Debug, Clone)]
 pub struct LoadedFile {

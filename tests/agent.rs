@@ -14,7 +14,11 @@ struct Agent {
 
 impl Agent {
     fn start(root: &std::path::Path) -> Agent {
-        let args = ["mcp", "--now", FIXTURE_NOW, "--root"].map(std::ffi::OsStr::new);
+        Agent::start_at(root, FIXTURE_NOW)
+    }
+
+    fn start_at(root: &std::path::Path, now: &str) -> Agent {
+        let args = ["mcp", "--now", now, "--root"].map(std::ffi::OsStr::new);
         let mut agent = Agent {
             server: StdioServer::spawn(args.into_iter().chain([root.as_os_str()]), read_line),
             next_id: 1,
@@ -163,4 +167,65 @@ fn the_data_tools_answer_in_the_language_asked_for() {
         .as_str()
         .unwrap_or_default();
     assert_eq!(text, "没有写入：草稿中有 1 个错误（见 `diagnostics`）");
+}
+
+/// Issue 32: a draft of version 4.7 that drops an activity running past the
+/// new start comes back naming it under `breaking` (check and write alike);
+/// `new_version` writes every locale with it carried, and nothing breaks.
+#[test]
+fn drafts_name_what_they_break_and_new_version_carries_what_runs() {
+    let fixtures = crate::util::crate_root().join("tests/fixtures/review");
+    let root = tempfile::tempdir().unwrap();
+    crate::util::fixture_tree(&fixtures.join("base"), None, root.path());
+    let draft = std::fs::read_to_string(fixtures.join("upcoming/data/sr/en-US.json")).unwrap();
+    let mut agent = Agent::start_at(root.path(), "2026-11-25T12:00:00");
+
+    let (checked, error) = agent.call(
+        "check_document",
+        json!({"game": "sr", "locale": "en-US", "text": draft}),
+    );
+    assert!(!error, "{checked:#}");
+    assert_eq!(checked["errors"], 0);
+    let breaking = &checked["breaking"][0];
+    assert_eq!(breaking["code"], "upcoming-version", "{checked:#}");
+    assert_eq!(
+        breaking["activities"][0]["name"],
+        "Memory of Chaos: Night of Falling Stars"
+    );
+    assert!(
+        breaking["help"].as_str().unwrap().contains("version new"),
+        "{breaking}"
+    );
+
+    let (written, error) = agent.call(
+        "new_version",
+        json!({"game": "sr", "version": "4.7", "name": "4.7版本「群星归途」",
+               "names": {"en-US": "4.7: Homeward Among the Stars"},
+               "start": "2026-11-26T11:00:00", "end": "2027-01-07T05:59:59"}),
+    );
+    assert!(!error, "{written:#}");
+    assert_eq!(written["written"][1]["locale"], "en-US");
+    assert_eq!(
+        written["written"][1]["carried"],
+        json!(["Memory of Chaos: Night of Falling Stars"])
+    );
+    let on_disk = std::fs::read_to_string(root.path().join("data/sr/en-US.json")).unwrap();
+    assert!(on_disk.contains("\"version\": \"4.7\""), "{on_disk}");
+    // The written file against itself: nothing breaks.
+    let (checked, _) = agent.call(
+        "check_document",
+        json!({"game": "sr", "locale": "en-US", "text": on_disk}),
+    );
+    assert_eq!(checked["breaking"], json!([]), "{checked:#}");
+    // A version that does not go forwards is refused, and nothing is written.
+    let (refused, error) = agent.call(
+        "new_version",
+        json!({"game": "sr", "version": "4.7", "name": "again",
+               "start": "2026-11-26T11:00:00", "end": "2027-01-07T05:59:59"}),
+    );
+    assert!(error, "{refused:#}");
+    assert_eq!(
+        std::fs::read_to_string(root.path().join("data/sr/en-US.json")).unwrap(),
+        on_disk
+    );
 }

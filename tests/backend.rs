@@ -155,6 +155,7 @@ while IFS= read -r line; do
     "task single"*) status=running; progress="single ${line#task single }"; say "[Start] script single: ${line#task single }" ;;
     "task stop") status=stopped; progress="stopped"; say "[Done] script stopped" ;;
     "task status --json") printf '{"success":true,"message":"success","data":{"status":"%s","progress":"%s"}}\n' "$status" "$progress" ;;
+    "operator list --json") echo '{"success":true,"message":"Operator methods","data":["click"]}' ;;
     "operator call "*) say "script operator: ${line#operator call }"; echo '{"success":true,"message":"success","data":{"from":"script"}}' ;;
     *) echo "unknown command: $line" ;;
   esac
@@ -258,6 +259,7 @@ while IFS= read -r line; do
     help) echo "commands: operator call, exit" ;;
     exit) exit 0 ;;
     "task status --json") echo '{"success":true,"message":"success","data":{"status":"idle","progress":"idle"}}' ;;
+    "operator list --json") echo '{"success":true,"message":"Operator methods","data":["click"]}' ;;
     "operator call "*)
       head -c 67108864 /dev/zero | tr '\0' x
       printf '\nafter the flood\n'

@@ -4,6 +4,8 @@
 pub(crate) mod harness;
 // Issue 19: the backend as a child process (pids, kill, failed start, timeout).
 pub(crate) mod process;
+// Issue 38: the real backend's recorded answers behind the router, and beside the simulator.
+mod real;
 mod stream;
 // What the service's own web UI reads: status fields, its extra routes, log lines, form schemas.
 mod webui;

@@ -108,6 +108,7 @@ fn fixture_game(time_zone: &str) -> GameOutput {
             locales: vec!["zh-CN".to_owned(), "en-US".to_owned()],
             default_locale: "zh-CN".to_owned(),
             data_source: Localized::One("https://example.org/news".to_owned()),
+            data_sources: None,
             time_zone: Some(time_zone.to_owned()),
             update_mode: None,
         },
@@ -546,7 +547,8 @@ fn diff_reports_nothing_for_the_same_document_formatted_differently() {
         Some(&compact),
     )
     .expect("diff");
-    assert_eq!(d.status, FileStatus::Unchanged);
+    // Same content in other bytes: clients revalidating see a new ETag.
+    assert_eq!(d.status, FileStatus::Reformatted);
 }
 
 #[test]
@@ -584,8 +586,7 @@ fn diff_lists_version_and_activity_changes() {
                 Some(b"<html>".as_slice()),
             ),
         ],
-    )
-    .expect("diff");
+    );
     assert!(report.has_changes());
     let [changed, added, replaced] = &report.files[..] else {
         panic!("three files")
@@ -594,12 +595,21 @@ fn diff_lists_version_and_activity_changes() {
     assert_eq!(changed.version.len(), 1);
     assert_eq!(changed.added.len(), 1);
     assert_eq!(changed.removed.len(), 1);
-    assert_eq!(changed.changed.len(), 1);
-    let fields: Vec<&str> = changed.changed[0].fields.iter().map(|f| f.field).collect();
-    assert_eq!(fields, ["endTime", "cover"]);
+    // The same name at another end time is one activity moved, not two.
+    assert_eq!(changed.moved.len(), 1);
+    // 2026-10-31T03:59:59 to 2026-11-01T03:59:59: one whole day later.
+    assert_eq!(changed.moved[0].end_days, 1);
+    let fields: Vec<&str> = changed
+        .changed
+        .iter()
+        .flat_map(|c| c.fields.iter().map(|f| f.field))
+        .collect();
+    assert_eq!(fields, ["cover"]);
     assert_eq!(added.status, FileStatus::New);
-    assert_eq!(replaced.status, FileStatus::Replaced);
-    insta::assert_snapshot!("diff_text", report.to_text());
+    // A base copy that is not a document: changed, with a note saying why.
+    assert_eq!(replaced.status, FileStatus::Changed);
+    assert!(replaced.note.is_some());
+    insta::assert_snapshot!("diff_text", report.to_text(&["demo".to_owned()].into()));
     insta::assert_json_snapshot!(
         "diff_json",
         serde_json::from_str::<serde_json::Value>(&report.to_json()).expect("json")
@@ -630,7 +640,10 @@ fn diff_against_a_loopback_deployment() {
         stderr(&out)
     );
     assert!(
-        stdout(&out).contains("0 changed, 0 new, 0 replaced, 0 removed, 3 unchanged"),
+        // The API: three documents, their calendars, the index and the schema.
+        stdout(&out).contains(&format!(
+            "8 files compared with {base}: 0 changed, 0 reformatted, 0 new, 0 removed, 8 unchanged"
+        )),
         "{}",
         stdout(&out)
     );
@@ -662,9 +675,10 @@ fn diff_against_a_loopback_deployment() {
             FIXTURE_NOW,
         ],
     );
+    // The game the index lists and this build lacks is a removed file: breaking.
     assert_eq!(
         out.status.code(),
-        Some(1),
+        Some(3),
         "{}{}",
         stdout(&out),
         stderr(&out)
@@ -676,7 +690,7 @@ fn diff_against_a_loopback_deployment() {
     );
     assert!(text.contains("versionName: \"Old name\" -> "), "{text}");
     assert!(
-        text.contains("api/v1/activity/demo-zh-CN.json: new file"),
+        text.contains("api/v1/activity/demo-zh-CN.json: new"),
         "{text}"
     );
 
@@ -692,7 +706,7 @@ fn diff_against_a_loopback_deployment() {
             FIXTURE_NOW,
         ],
     );
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(3));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
     assert_eq!(report["changes"], true);
     let statuses: BTreeMap<String, String> = report["files"]
@@ -780,6 +794,11 @@ fn diff_fails_clearly_when_the_site_is_unreachable() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("has no scheme"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no folder `not a url` exists either"),
+        "{}",
+        stderr(&out)
+    );
 
     let out = run(
         root.path(),

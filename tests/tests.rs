@@ -13,6 +13,9 @@ mod i18n;
 // `check`: invalid fixtures (one defect each), real documents, rendering, exit codes.
 mod check;
 
+// `check --fix`: every exact fix in one command, the patch, never a guess.
+mod fix;
+
 // The parser under `check` and `fmt`: character columns, duplicate keys, values kept by `fmt`, schema agreement.
 mod parse;
 
@@ -33,6 +36,10 @@ mod mcp;
 
 // The site for people: pages, calendars, headers, precompression and diff.
 mod pages;
+
+// Issue 32: `diff` in the client's terms (statuses, breaking changes, formats,
+// folder and git-revision bases) and `version new`, on fixture pairs of trees.
+mod review;
 
 // publish: against a real S3-compatible server (s3s-fs) on loopback.
 mod publish;

@@ -28,7 +28,7 @@ use crate::atomic;
 use crate::diagnostics::{self, Diagnostic};
 use crate::i18n::{self, Lang, Msg, msg};
 use crate::load;
-use crate::model::{Game, Registry};
+use crate::model::{ActivityDocument, Game, Registry};
 use crate::site;
 use crate::source::{Overlay, REGISTRY_PATH};
 use crate::validate;
@@ -84,6 +84,29 @@ pub struct DraftArgs {
     /// `en-US` (default: the server's, from `--lang` or its environment).
     #[serde(default)]
     lang: Option<Lang>,
+}
+
+/// Arguments of `new_version`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewVersionArgs {
+    /// Game id, as listed by list_games.
+    game: String,
+    /// The new version (such as `4.7`); it must come after the current one.
+    version: String,
+    /// The version's name in every locale without an entry in `names`.
+    #[serde(default)]
+    name: Option<String>,
+    /// The version's name per locale (`{"en-US": "4.7: ..."}`).
+    #[serde(default)]
+    names: std::collections::BTreeMap<String, String>,
+    /// Start of the new version, YYYY-MM-DDTHH:MM:SS in the game's time zone.
+    start: String,
+    /// End of the new version, YYYY-MM-DDTHH:MM:SS.
+    end: String,
+    /// Cover image URL of the new version.
+    #[serde(default)]
+    cover: Option<String>,
 }
 
 impl DataTools {
@@ -146,10 +169,29 @@ impl DataTools {
     }
 }
 
+impl DataTools {
+    /// The breaking changes the draft `text` of `rel` would make to the
+    /// clients of the file on disk, through `diff`'s engine (the game's
+    /// "now" in its time zone); none when either side does not parse or the
+    /// file does not exist yet.
+    fn breaking(&self, game: &Game, rel: &str, text: &str) -> Vec<site::diff::Breaking> {
+        let Ok(new) = serde_json::from_str::<ActivityDocument>(text) else {
+            return Vec::new();
+        };
+        let Some(old) = std::fs::read(self.root.join(rel))
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<ActivityDocument>(&bytes).ok())
+        else {
+            return Vec::new();
+        };
+        site::diff::document_diff(rel, &old, &new, Some(self.options.now_for(game))).breaking
+    }
+}
+
 #[tool_router]
 impl DataTools {
     #[tool(
-        description = "The games of games.json: id, name, locales, default locale, time zone, data source and the path of each data file.",
+        description = "The games of games.json: id, name, locales, default locale, time zone, data source, the typed dataSources per locale (where to look to update the data) and the path of each data file.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn list_games(&self) -> CallToolResult {
@@ -171,6 +213,7 @@ impl DataTools {
                             "defaultLocale": g.default_locale,
                             "timeZone": g.time_zone_name(),
                             "dataSource": g.data_source,
+                            "dataSources": g.data_sources,
                             "files": files,
                         })
                     })
@@ -182,7 +225,7 @@ impl DataTools {
     }
 
     #[tool(
-        description = "What `activity-site status --format json` gives: each game's locales, their version and end time, whole days left, and a state (`ok`, `ending` within a week, `ended`, `missing`, `invalid`), most urgent first.",
+        description = "What `activity-site status --format json` gives: each game's locales, their version and end time, whole days left, a state (`ok`, `ending` within a week, `ended`, `missing`, `invalid`), most urgent first, and the typed `sources` to look at to update each.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn status(&self) -> CallToolResult {
@@ -208,7 +251,7 @@ impl DataTools {
     }
 
     #[tool(
-        description = "The diagnostics the draft `text` would get as data/<game>/<locale>.json, with every other file as it is on disk (cross-file rules included): each with its code, severity, line, column, message and help, and `fix` when the repair is exact. Writes nothing.",
+        description = "The diagnostics the draft `text` would get as data/<game>/<locale>.json, with every other file as it is on disk (cross-file rules included): each with its code, severity, line, column, message and help, and `fix` when the repair is exact; and `breaking`: what the draft would break for the clients of the file on disk (an ongoing activity removed, a version that starts after now replacing a running one and the activities that would vanish, a version going backwards), each with code, message, help and activities. Writes nothing.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn check_document(&self, Parameters(args): Parameters<DraftArgs>) -> CallToolResult {
@@ -217,7 +260,60 @@ impl DataTools {
     }
 
     #[tool(
-        description = "Writes the draft `text` as data/<game>/<locale>.json, for a game and locale that games.json lists. Refuses a draft with errors (and returns its diagnostics); otherwise writes its canonical form (fixed key order, activities sorted, 2-space indentation) atomically and returns the warnings and what changed per activity (added, removed, changed fields).",
+        description = "Starts a game's next version in every locale at once (what `activity-site version new` does): each data/<game>/<locale>.json gets the new version, name, start and end, and keeps every activity that ends after the new start, so nothing still running vanishes when it is published early. Refuses, writing nothing, when a locale's file has errors, when the version does not come after the current one, or when a new document would have errors. Returns per locale the path and the activities carried and left behind.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn new_version(&self, Parameters(args): Parameters<NewVersionArgs>) -> CallToolResult {
+        let mut names: indexmap::IndexMap<String, String> = args.names.into_iter().collect();
+        if let Some(name) = args.name {
+            names.insert(String::new(), name);
+        }
+        let next = site::version::NextVersion {
+            game: args.game,
+            version: args.version,
+            names,
+            start: args.start,
+            end: args.end,
+            cover: args.cover,
+        };
+        let planned = match site::version::plan(&self.root, &next, &self.options) {
+            Err(err) => return failure(format!("cannot check: {err:#}"), None),
+            Ok(Err(site::version::Refusal::Request(message))) => return failure(message, None),
+            Ok(Err(site::version::Refusal::Errors {
+                message,
+                diagnostics,
+            })) => return failure(message, Some(json!({ "diagnostics": diagnostics }))),
+            Ok(Ok(planned)) => planned,
+        };
+        for p in &planned {
+            if let Err(message) = self.inside_data(&self.root.join(&p.path)) {
+                return failure(message, None);
+            }
+        }
+        if let Err(err) = site::version::write(&self.root, &planned) {
+            return failure(format!("cannot write: {err}"), None);
+        }
+        let files: Vec<Value> = planned
+            .iter()
+            .map(|p| {
+                json!({
+                    "locale": p.locale,
+                    "path": p.path,
+                    "carried": p.carried,
+                    "leftBehind": p.dropped,
+                })
+            })
+            .collect();
+        reply(json!({ "version": next.version, "written": files }))
+    }
+
+    #[tool(
+        description = "Writes the draft `text` as data/<game>/<locale>.json, for a game and locale that games.json lists. Refuses a draft with errors (and returns its diagnostics); otherwise writes its canonical form (fixed key order, activities sorted, 2-space indentation) atomically and returns the warnings, what changed per activity (added, removed, changed fields) and `breaking`: what the write breaks for the file's clients (as check_document; start a next version with new_version to carry what still runs).",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -247,22 +343,27 @@ impl DataTools {
 
     /// `check_document` in the current language.
     fn check_document_in(&self, args: &DraftArgs) -> CallToolResult {
-        let rel = match self.data_path(&args.game, &args.locale) {
-            Ok((_, rel)) => rel,
+        let (game, rel) = match self.data_path(&args.game, &args.locale) {
+            Ok(found) => found,
             Err(message) => return failure(message, None),
         };
         match self.check_draft(&rel, &args.text) {
-            Ok(found) => reply(report(&rel, &found)),
+            Ok(found) => {
+                let mut answer = report(&rel, &found);
+                answer["breaking"] = json!(self.breaking(&game, &rel, &args.text));
+                reply(answer)
+            }
             Err(message) => failure(message, None),
         }
     }
 
     /// `write_document` in the current language.
     fn write_document_in(&self, args: &DraftArgs) -> CallToolResult {
-        let rel = match self.data_path(&args.game, &args.locale) {
-            Ok((_, rel)) => rel,
+        let (game, rel) = match self.data_path(&args.game, &args.locale) {
+            Ok(found) => found,
             Err(message) => return failure(message, None),
         };
+        let breaking = self.breaking(&game, &rel, &args.text);
         let found = match self.check_draft(&rel, &args.text) {
             Ok(found) => found,
             Err(message) => return failure(message, None),
@@ -308,7 +409,8 @@ impl DataTools {
         }
         let mut answer = report(&rel, &found);
         answer["written"] = json!(!unchanged);
-        answer["changes"] = json!(changes.to_text());
+        answer["breaking"] = json!(breaking);
+        answer["changes"] = json!(changes.to_text(&std::collections::BTreeSet::new()));
         answer["changed"] = serde_json::to_value(&changes.files[0]).unwrap_or_default();
         reply(answer)
     }

@@ -142,6 +142,7 @@ impl IntoResponse for ApiError {
                 (StatusCode::NOT_FOUND, None)
             }
             ApiError::Control(E::Conflict(_)) => (StatusCode::CONFLICT, None),
+            ApiError::Control(E::Forbidden(_)) => (StatusCode::FORBIDDEN, None),
             ApiError::Control(E::Backend(_)) => (StatusCode::INTERNAL_SERVER_ERROR, None),
             ApiError::Control(E::Storage(message)) => {
                 tracing::error!("{message}");

@@ -34,9 +34,12 @@ struct IdPath {
 #[utoipa::path(get, path = "/api/Extensions", tag = "Extensions",
     responses(
         (status = 200, description = "Extensions", body = Envelope<Vec<ExtensionInfo>>),
+        (status = 500, description = "Backend error (a real backend lists its own extensions)", body = ErrorEnvelope),
     ))]
-async fn extensions_index(State(control): State<Control>) -> Json<Envelope<Vec<ExtensionInfo>>> {
-    ok(control.extensions_list().await)
+async fn extensions_index(
+    State(control): State<Control>,
+) -> Result<Json<Envelope<Vec<ExtensionInfo>>>, ApiError> {
+    Ok(ok(control.extensions_list().await?))
 }
 
 /// The JSON Schema of an extension's configuration.

@@ -48,6 +48,9 @@ pub fn finish(document: OpenApi) -> Value {
     let schemas = &mut document["components"]["schemas"];
     fill_defaults(schemas, "AppSettings", &control::default_settings());
     fill_defaults(schemas, "TasksConfig", &control::default_config());
+    // The ranges, choices and patterns the settings' types declare (the
+    // schema the update is checked against), on the form schema's leaves.
+    fill_constraints(schemas, "AppSettings", &control::settings_schema(false));
     let paths = &mut document["paths"];
     // Path parameters: examples that exist on a fresh start, and the rule of
     // `control::name_problem` for configuration names.
@@ -170,6 +173,46 @@ fn fill_defaults(schemas: &mut Value, name: &str, defaults: &Value) {
             None => schemas[name]["properties"][&key]["default"] = value.clone(),
         }
     }
+}
+
+/// Copies `minimum`, `maximum`, `pattern` and `enum` of each leaf of
+/// `derived` onto the matching property of the component `name` (following
+/// `$ref`s into nested components): the types' declarations win over what
+/// utoipa infers from the Rust type alone.
+fn fill_constraints(schemas: &mut Value, name: &str, derived: &Value) {
+    let Some(properties) = schemas[name]["properties"].as_object().cloned() else {
+        return;
+    };
+    for (key, property) in properties {
+        let Some(leaf) = derived["properties"].get(&key) else {
+            continue;
+        };
+        let nested = property["$ref"]
+            .as_str()
+            .and_then(|r| r.strip_prefix("#/components/schemas/"));
+        match nested {
+            Some(component) => fill_constraints(schemas, component, leaf),
+            None if property.get("properties").is_some() => {
+                let mut inline = schemas[name]["properties"][&key].take();
+                fill_inline(&mut inline, leaf);
+                schemas[name]["properties"][&key] = inline;
+            }
+            None => {
+                for keyword in ["minimum", "maximum", "pattern", "enum"] {
+                    if let Some(value) = leaf.get(keyword) {
+                        schemas[name]["properties"][&key][keyword] = value.clone();
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// [`fill_constraints`] for an inline object schema.
+fn fill_inline(schema: &mut Value, derived: &Value) {
+    let mut holder = serde_json::json!({ "x": schema.take() });
+    fill_constraints(&mut holder, "x", derived);
+    *schema = holder["x"].take();
 }
 
 fn with_security(mut document: OpenApi) -> OpenApi {

@@ -67,9 +67,12 @@ pub(crate) async fn screenshot_response(control: &Control) -> Result<Response, A
 #[utoipa::path(get, path = "/api/Operator/list", tag = "Operator",
     responses(
         (status = 200, description = "Methods", body = Envelope<Vec<OperatorMethod>>),
+        (status = 500, description = "Backend error (a real backend lists its own methods)", body = ErrorEnvelope),
     ))]
-async fn operator_list(State(control): State<Control>) -> Json<Envelope<Vec<OperatorMethod>>> {
-    ok(control.operator_list())
+async fn operator_list(
+    State(control): State<Control>,
+) -> Result<Json<Envelope<Vec<OperatorMethod>>>, ApiError> {
+    Ok(ok(control.operator_list().await?))
 }
 
 /// Help of one method: summary, description and the JSON Schema of its parameters.
@@ -83,7 +86,7 @@ async fn operator_help(
     State(control): State<Control>,
     Path(MethodPath { method }): Path<MethodPath>,
 ) -> Result<Json<Envelope<OperatorHelp>>, ApiError> {
-    Ok(ok(control.operator_help(&method)?))
+    Ok(ok(control.operator_help(&method).await?))
 }
 
 /// Calls a method with its parameters.

@@ -1,3 +1,5 @@
+//! `lsp`: run the language server ([`crate::lsp`]) on stdio for the root; glue only.
+
 use std::process::ExitCode;
 
 use crate::cli::ToolArgs;

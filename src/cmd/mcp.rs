@@ -1,3 +1,5 @@
+//! `mcp`: serve the data tools for agents ([`crate::agent`]) over stdio for the root; glue only.
+
 use std::process::ExitCode;
 
 use rmcp::ServiceExt as _;

@@ -18,21 +18,30 @@ mod mcp;
 mod publish;
 mod serve;
 mod status;
+mod version;
 
-pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
     crate::i18n::set_process(cli.lang.unwrap_or_else(crate::i18n::Lang::from_env));
-    match &cli.command {
+    match &mut cli.command {
         Command::Check(crate::cli::CheckArgs { common, .. })
         | Command::Build(crate::cli::BuildArgs { common, .. })
         | Command::Fmt(crate::cli::FmtArgs { common, .. })
         | Command::Status(crate::cli::StatusArgs { common, .. })
         | Command::Serve(crate::cli::ServeArgs { common, .. })
-        | Command::Diff(crate::cli::DiffArgs { common, .. }) => require_registry(&common.root)?,
-        Command::Import(_)
-        | Command::Publish(_)
-        | Command::Lsp(_)
-        | Command::Mcp(_)
-        | Command::Backend(_) => {}
+        | Command::Diff(crate::cli::DiffArgs { common, .. })
+        | Command::Version(crate::cli::VersionArgs {
+            command: crate::cli::VersionCommand::New(crate::cli::VersionNewArgs { common, .. }),
+        }) => {
+            common.root = find_root(common.root_flag.as_deref(), true)?;
+            require_registry(&common.root)?;
+        }
+        Command::Import(crate::cli::ImportArgs { common, .. })
+        | Command::Publish(crate::cli::PublishArgs { common, .. })
+        | Command::Lsp(crate::cli::ToolArgs { common })
+        | Command::Mcp(crate::cli::ToolArgs { common }) => {
+            common.root = find_root(common.root_flag.as_deref(), false)?;
+        }
+        Command::Backend(_) => {}
     }
     match cli.command {
         Command::Check(args) => check::run(args),
@@ -41,6 +50,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Status(args) => status::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Version(args) => version::run(args),
         Command::Import(args) => import::run(args),
         Command::Publish(args) => publish::run(args),
         Command::Lsp(args) => lsp::run(args),
@@ -62,6 +72,36 @@ fn exit_status(problems: bool) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The root a command works on. `--root` wins; otherwise, like `cargo` and
+/// `git`, the nearest folder at or above the current one that holds
+/// `games.json`. When there is none, a command that reads the data (`needed`)
+/// fails saying where it looked; the others (`import` creates `games.json`,
+/// the servers serve any folder) take the current folder.
+fn find_root(flag: Option<&std::path::Path>, needed: bool) -> anyhow::Result<std::path::PathBuf> {
+    if let Some(root) = flag {
+        return Ok(root.to_path_buf());
+    }
+    let cwd = std::env::current_dir()?;
+    if let Some(found) = cwd
+        .ancestors()
+        .find(|dir| dir.join(crate::tree::REGISTRY_PATH).is_file())
+    {
+        // Relative to the current folder when it is inside: paths print short.
+        return Ok(match found.strip_prefix(&cwd) {
+            Ok(rel) if rel.as_os_str().is_empty() => std::path::PathBuf::from("."),
+            _ => found.to_path_buf(),
+        });
+    }
+    if needed {
+        anyhow::bail!(
+            "no {} in {} or any folder above it: not inside a data repository; run in one or pass --root DIR",
+            crate::tree::REGISTRY_PATH,
+            cwd.display()
+        );
+    }
+    Ok(std::path::PathBuf::from("."))
 }
 
 /// The commands that read the data refuse a root without `games.json` (run

@@ -61,6 +61,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     // Refused before anything starts: a bad origin or an unsendable token.
     let access =
         ControlAccess::resolve(&service, args.access_token.as_deref(), &args.allow_origin)?;
+    // A real backend's `launch` and `kill` only behind a token (SECURITY.md).
+    control_options.process_methods = access.access_token.is_some();
     let control = Control::open(control_options)?;
 
     // Bound before the routers are made: the host check accepts the bound address.

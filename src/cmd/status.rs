@@ -20,9 +20,27 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
         StatusFormat::Json => {
             super::print_out(&format!("{}\n", serde_json::to_string_pretty(&rows)?))?;
         }
-        StatusFormat::Text => super::print_out(&table(&rows))?,
+        StatusFormat::Text => super::print_out(&(table(&rows) + &sources(&rows)))?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where to look to update each locale that has typed sources.
+fn sources(rows: &[Row]) -> String {
+    let mut out = String::new();
+    for row in rows.iter().filter(|r| !r.sources.is_empty()) {
+        if out.is_empty() {
+            out.push_str("\nwhere to look:\n");
+        }
+        let listed: Vec<String> = row.sources.iter().map(|s| s.describe()).collect();
+        out.push_str(&format!(
+            "  {} {}: {}\n",
+            row.game,
+            row.locale,
+            listed.join("; ")
+        ));
+    }
+    out
 }
 
 fn table(rows: &[Row]) -> String {

@@ -30,7 +30,7 @@
 //! program) changes nothing. This module knows nothing of HTTP.
 
 use std::collections::VecDeque;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -43,8 +43,10 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::control::error::{Error, Result};
 use crate::control::logs::{LogBuffer, MAX_LINE_BYTES};
+use crate::control::protocol::{Answered, Intent, to_contract};
 use crate::control::runner::{
     BackendInfo, DONE_MARKER, JobKind, RunState, START_MARKER, TaskStatus, mode_of, now,
+    parse_arguments,
 };
 
 /// How long a process has to exit after `exit` before it is killed (the
@@ -53,6 +55,10 @@ pub const EXIT_GRACE: Duration = Duration::from_secs(1);
 
 /// How long a `--json` command may take by default.
 pub const DEFAULT_ANSWER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long the status may take after `task stop`: the real program
+/// waits up to 30 s for its job thread before it reads the next command.
+pub const STOP_ANSWER_TIMEOUT: Duration = Duration::from_secs(35);
 
 /// How long a starting process has to print its first line.
 const START_TIMEOUT: Duration = Duration::from_secs(10);
@@ -87,6 +93,21 @@ impl BackendCommand {
         }
     }
 
+    /// Whether this runs the simulator (`activity-site backend ...`), whose
+    /// extensions and operator methods are the server's own; any other
+    /// program is a real backend, asked for its own.
+    pub fn is_simulator(&self) -> bool {
+        let ours = std::env::current_exe()
+            .ok()
+            .is_some_and(|exe| exe == self.program)
+            || self
+                .program
+                .file_stem()
+                .is_some_and(|stem| stem == "activity-site");
+        ours && self.args.first().is_some_and(|a| a == "backend")
+            && !self.args.iter().any(|a| a == "--replay")
+    }
+
     /// The simulator in the running binary.
     pub fn current_simulator() -> BackendCommand {
         let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("activity-site"));
@@ -105,6 +126,51 @@ impl BackendCommand {
             program: PathBuf::from(program),
             args: words.collect(),
         })
+    }
+}
+
+/// Where the backend's home folder is, in the state directory.
+pub(crate) const BACKEND_HOME: &str = "backend/home";
+
+/// The one store: the backend reads its settings and configurations from
+/// its application-data folder, `~/.config/SRA` (the real program's
+/// `AppDataDir` off Windows), so the child's `HOME` is `backend/home` of
+/// the state directory, whose `.config/SRA` is a link to the state
+/// directory itself: `settings.json` and `configs/NAME.json` are the files
+/// the API writes, in the format the program reads. The link, not the other
+/// way round (the state directory inside the user's `~/.config/SRA`), keeps
+/// every server's state its own and leaves the user's real folder alone.
+/// Returns the home folder to give the child.
+pub(crate) fn app_data_home(state_dir: &Path) -> std::result::Result<PathBuf, String> {
+    let state = std::fs::canonicalize(state_dir)
+        .map_err(|e| format!("cannot resolve {}: {e}", state_dir.display()))?;
+    let home = state.join(BACKEND_HOME);
+    let config = home.join(".config");
+    std::fs::create_dir_all(&config)
+        .map_err(|e| format!("cannot create {}: {e}", config.display()))?;
+    let link = config.join("SRA");
+    match std::fs::read_link(&link) {
+        Ok(target) if target == state => return Ok(home),
+        // Ours, pointing at where the state directory used to be.
+        Ok(_) => std::fs::remove_file(&link)
+            .map_err(|e| format!("cannot replace {}: {e}", link.display()))?,
+        Err(_) if link.exists() => {
+            return Err(format!(
+                "{} exists and is not a link; it is left as it is",
+                link.display()
+            ));
+        }
+        Err(_) => {}
+    }
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&state, &link)
+            .map_err(|e| format!("cannot link {} to {}: {e}", link.display(), state.display()))?;
+        Ok(home)
+    }
+    #[cfg(not(unix))]
+    {
+        Err("the application-data link is made on Unix only".to_string())
     }
 }
 
@@ -174,6 +240,13 @@ struct Shared {
     last: TaskStatus,
     /// Why the last process is gone, when it died on its own.
     died: Option<String>,
+    /// The backend's id of the job its last status answer was about (the
+    /// real program's `session_id`, new for every job).
+    job_key: String,
+    /// What the server asked the next job to be, until an answer shows it.
+    intent: Option<Intent>,
+    /// How many jobs of a backend without job ids were seen running.
+    jobs_seen: u64,
 }
 
 impl Supervisor {
@@ -256,23 +329,8 @@ impl Supervisor {
                 }
                 Err(e) => return Err(e),
             };
-            // Only the simulator tells; any other backend is available.
-            let available = data
-                .pointer("/backend/available")
-                .and_then(Value::as_bool)
-                .unwrap_or(true);
-            let status: TaskStatus = serde_json::from_value(data).map_err(|e| {
-                Error::Backend(format!("the backend answered an unreadable status: {e}"))
-            })?;
-            let mut shared = self.shared();
-            shared.info.step_ms = status.backend.step_ms;
-            shared.info.available = available;
-            // A new process that has run nothing yet: the last job of the
-            // one before (stopped by the restart) stays the one reported.
-            let fresh = status.status == RunState::Idle && status.started_at.is_none();
-            if !fresh || shared.last.started_at.is_none() {
-                shared.last = status;
-            }
+            let answer = Answered::read(data).map_err(Error::Backend)?;
+            absorb(&mut self.shared(), &answer);
         }
         Ok(self.reported(&self.shared()))
     }
@@ -314,7 +372,10 @@ impl Supervisor {
     /// lets `prepare` make the command (it may persist a configuration),
     /// sends it, and answers the new status. Of concurrent starts exactly
     /// one wins.
-    pub async fn start_job(&self, prepare: impl FnOnce() -> Result<String>) -> Result<TaskStatus> {
+    pub async fn start_job(
+        &self,
+        prepare: impl FnOnce() -> Result<(String, Intent)>,
+    ) -> Result<TaskStatus> {
         let mut pipe = self.pipe().await;
         self.check_running(&pipe)?;
         let before = self.status_locked(&mut pipe).await?;
@@ -331,38 +392,73 @@ impl Supervisor {
             )));
         }
         check_available(&before)?;
-        let command = prepare()?;
+        let (command, intent) = prepare()?;
+        let key = {
+            let mut shared = self.shared();
+            shared.intent = Some(intent);
+            shared.job_key.clone()
+        };
+        drain(&mut pipe);
         self.send(&mut pipe, &command).await?;
-        let after = self.status_locked(&mut pipe).await?;
+        let (after, said) = self.ask_seeing(&mut pipe, "task status --json").await;
+        let data = after?;
+        absorb(
+            &mut self.shared(),
+            &Answered::read(data).map_err(Error::Backend)?,
+        );
+        let after = self.reported(&self.shared());
         if after.status == RunState::Running {
             // Its `[Start]` line may still be on the way.
             self.shared().job_running = true;
         }
-        if after.status != RunState::Running && after.started_at == before.started_at {
-            return Err(Error::Backend(format!(
-                "the backend did not start the job (`{}`); see the log",
-                command
-                    .split_whitespace()
-                    .take(3)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            )));
+        if after.status != RunState::Running && self.shared().job_key == key {
+            // The backend's own words, when it said why (`[FAIL] ...`).
+            let why = said
+                .iter()
+                .filter(|l| l.starts_with("[FAIL]") || l.starts_with("***"))
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("; ");
+            let verb = command
+                .split_whitespace()
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ");
+            return Err(Error::Backend(if why.is_empty() {
+                format!("the backend did not start the job (`{verb}`); see the log")
+            } else {
+                format!("the backend did not start the job (`{verb}`): {why}")
+            }));
         }
         Ok(after)
     }
 
-    /// Sends `task stop`; returns whether a job was running.
-    pub async fn stop_job(&self) -> Result<bool> {
+    /// Sends `task stop` when a job runs, then asks the status, which
+    /// reports `running` with `stopping: true` until the backend says the
+    /// job ended. The real program answers nothing more until its job
+    /// thread is gone (it waits up to 30 s for it), so that question may
+    /// take up to [`STOP_ANSWER_TIMEOUT`]. `None` when no job ran.
+    pub async fn stop_job(&self) -> Result<Option<TaskStatus>> {
         let mut pipe = self.pipe().await;
         if pipe.process.is_none() {
-            return Ok(false);
+            return Ok(None);
         }
         let before = self.status_locked(&mut pipe).await?;
         if before.status != RunState::Running {
-            return Ok(false);
+            return Ok(None);
         }
         self.send(&mut pipe, "task stop").await?;
-        Ok(true)
+        self.shared().last.stopping = true;
+        drain(&mut pipe);
+        let data = self
+            .ask_within(&mut pipe, "task status --json", STOP_ANSWER_TIMEOUT)
+            .await
+            .0?;
+        absorb(
+            &mut self.shared(),
+            &Answered::read(data).map_err(Error::Backend)?,
+        );
+        Ok(Some(self.reported(&self.shared())))
     }
 
     /// Sends a `--json` command (the caller adds nothing) and returns `data`.
@@ -425,12 +521,21 @@ impl Supervisor {
         {
             let mut shared = self.shared();
             let session = shared.info.session + 1;
+            // The simulator's options, read from its arguments (the real
+            // program's status has no such fields).
+            let options = self
+                .command
+                .is_simulator()
+                .then(|| parse_arguments(arguments).ok())
+                .flatten();
             shared.info = BackendInfo {
                 session,
                 arguments: arguments.to_string(),
                 started_at: now(),
-                step_ms: 0,
-                available: true,
+                step_ms: options.as_ref().map_or(0, |o| {
+                    u64::try_from(o.step().as_millis()).unwrap_or(u64::MAX)
+                }),
+                available: options.is_none_or(|o| !o.unavailable()),
                 running: true,
             };
             shared.generation = generation;
@@ -438,8 +543,7 @@ impl Supervisor {
             shared.job_running = false;
             shared.died = None;
         }
-        // Fills the simulator's step and availability; a backend that does
-        // not answer `task status --json` still runs.
+        // A backend that does not answer `task status --json` still runs.
         if let Err(e) = self.status_locked(pipe).await {
             self.log
                 .warning(&format!("The backend does not answer its status: {e}"));
@@ -504,7 +608,18 @@ impl Supervisor {
         } else {
             path.clone()
         };
-        let mut child = Command::new(&path)
+        let mut command = Command::new(&path);
+        match app_data_home(&self.dir) {
+            Ok(home) => {
+                command.env("HOME", home);
+            }
+            Err(e) => {
+                self.log.warning(&format!(
+                    "The backend reads its own application-data folder, not the state directory: {e}"
+                ));
+            }
+        }
+        let mut child = command
             .args(&self.command.args)
             .args(&words)
             .current_dir(&self.dir)
@@ -638,19 +753,38 @@ impl Supervisor {
 
     /// Sends a `--json` command and waits for its answer.
     async fn ask(&self, pipe: &mut Pipe, command: &str) -> Result<Value> {
-        if let Some(process) = pipe.process.as_mut() {
-            // Lines nobody waited for (replies to earlier commands).
-            while process.answers.try_recv().is_ok() {}
+        drain(pipe);
+        self.ask_seeing(pipe, command).await.0
+    }
+
+    /// Sends a `--json` command and waits for its answer; also returns the
+    /// other stdout lines seen before it (replies to commands sent just
+    /// before, such as `[FAIL] ...`).
+    async fn ask_seeing(&self, pipe: &mut Pipe, command: &str) -> (Result<Value>, Vec<String>) {
+        self.ask_within(pipe, command, self.answer_timeout).await
+    }
+
+    /// [`Self::ask_seeing`] with its own timeout.
+    async fn ask_within(
+        &self,
+        pipe: &mut Pipe,
+        command: &str,
+        timeout: Duration,
+    ) -> (Result<Value>, Vec<String>) {
+        let mut said = Vec::new();
+        if let Err(e) = self.send(pipe, command).await {
+            return (Err(e), said);
         }
-        self.send(pipe, command).await?;
         let Some(process) = pipe.process.as_mut() else {
-            return Err(Error::Backend("backend not running".to_string()));
+            return (Err(Error::Backend("backend not running".to_string())), said);
         };
-        let timeout = self.answer_timeout;
         let answer = tokio::time::timeout(timeout, async {
             while let Some(line) = process.answers.recv().await {
                 if let Some(answer) = envelope(&line) {
                     return Some(answer);
+                }
+                if !line.trim().is_empty() {
+                    said.push(line);
                 }
             }
             None
@@ -661,7 +795,7 @@ impl Supervisor {
             .take(2)
             .collect::<Vec<_>>()
             .join(" ");
-        match answer {
+        let result = match answer {
             Ok(Some(answer)) => {
                 if answer.get("success").and_then(Value::as_bool) == Some(true) {
                     Ok(answer.get("data").cloned().unwrap_or(Value::Null))
@@ -689,8 +823,57 @@ impl Supervisor {
                 self.log.error(&message);
                 Err(Error::Backend(message))
             }
-        }
+        };
+        (result, said)
     }
+}
+
+/// Drops the stdout lines nobody waited for (replies to earlier commands).
+fn drain(pipe: &mut Pipe) {
+    if let Some(process) = pipe.process.as_mut() {
+        while process.answers.try_recv().is_ok() {}
+    }
+}
+
+/// Takes a status answer in: the contract's status (see
+/// [`crate::control::protocol`]), with the times the server saw its job
+/// start and end, and `stopping` while a stop it sent is under way.
+fn absorb(shared: &mut Shared, answer: &Answered) {
+    let state = answer.status.unwrap_or_default();
+    // A new process that has run nothing yet: the last job of the one
+    // before (stopped by the restart) stays the one reported.
+    if state == RunState::Idle && shared.last.started_at.is_some() {
+        return;
+    }
+    let key = if answer.session_id.is_empty() {
+        // A backend without job ids: a job is new when it shows running
+        // after something else.
+        if state == RunState::Running && shared.last.status != RunState::Running {
+            shared.jobs_seen += 1;
+        }
+        format!("job-{}", shared.jobs_seen)
+    } else {
+        answer.session_id.clone()
+    };
+    // The real program gives a job a second id when its thread starts: a
+    // new id while the last answer was running is the same job.
+    let new_job = key != shared.job_key && shared.last.status != RunState::Running;
+    shared.job_key = key;
+    let mut status = to_contract(answer, shared.intent.as_ref());
+    if new_job {
+        status.started_at = (state != RunState::Idle).then(now);
+    } else {
+        status.started_at = shared.last.started_at.clone();
+        status.finished_at = shared.last.finished_at.clone();
+        status.stopping = shared.last.stopping && state == RunState::Running;
+    }
+    if !matches!(state, RunState::Running | RunState::Idle) && status.finished_at.is_none() {
+        status.finished_at = Some(now());
+    }
+    if matches!(state, RunState::Running) {
+        status.finished_at = None;
+    }
+    shared.last = status;
 }
 
 /// A refusal answered by the backend, as the error class its words say.
@@ -809,7 +992,12 @@ async fn read_lines(
         if let Some(answers) = &answers {
             // Only answers are kept whole: any other line tells a starting
             // process is up. A full queue drops the line: nobody waits for it.
-            let _ = answers.try_send(if is_answer { line } else { String::new() });
+            let _ = answers.try_send(if is_answer {
+                line
+            } else {
+                let end = crate::chars::floor_char_boundary(&line, MAX_LINE_BYTES.min(line.len()));
+                line[..end].to_string()
+            });
         }
     }
 }

@@ -182,7 +182,7 @@ impl Configs {
         self.lock.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn path(&self, name: &str) -> PathBuf {
+    pub(crate) fn path(&self, name: &str) -> PathBuf {
         self.dir.join(format!("{name}.json"))
     }
 

@@ -24,6 +24,11 @@ pub enum Error {
     /// running, a configuration already exists (HTTP 409).
     #[error("{0}")]
     Conflict(String),
+    /// The request is refused by the server's policy: an operator method
+    /// of a real backend that starts or ends programs, without an access
+    /// token (HTTP 403).
+    #[error("{0}")]
+    Forbidden(String),
     /// The simulated backend refused or failed: restart failed, backend
     /// unavailable (HTTP 500, message shown to the caller).
     #[error("{0}")]

@@ -27,6 +27,7 @@ mod font;
 mod logs;
 pub mod names;
 mod operator;
+mod protocol;
 mod runner;
 mod screenshot;
 mod service_config;
@@ -68,6 +69,29 @@ use settings::Settings;
 /// Where the backend saves the screenshot, in the state directory.
 const SCREENSHOT_FILE: &str = "backend/screenshot.png";
 
+/// A real backend's operator methods with their summaries, and the backend
+/// session they were asked of.
+type MethodCache = (u64, Vec<OperatorMethod>);
+
+/// The real backend's operator methods that start and end programs.
+const PROCESS_METHODS: [&str; 2] = ["launch", "kill"];
+
+/// Where a configuration run with `persist: false` is written for the
+/// backend to read, in the state directory.
+const TEMPORARY_CONFIG: &str = "backend/run-config.json";
+
+/// The target a run of a temporary configuration reports.
+const TEMPORARY_TARGET: &str = "(temporary configuration)";
+
+/// What the server expects a job it starts on configuration `name` to be.
+fn intent(kind: JobKind, name: &str) -> protocol::Intent {
+    protocol::Intent {
+        kind,
+        target: name.to_string(),
+        configs: vec![name.to_string()],
+    }
+}
+
 /// How to open the control core.
 #[derive(Debug, Clone)]
 pub struct ControlOptions {
@@ -83,6 +107,10 @@ pub struct ControlOptions {
     pub answer_timeout: Duration,
     /// How many log lines the ring buffer keeps.
     pub log_capacity: usize,
+    /// Whether a real backend's `launch` and `kill` operator methods (which
+    /// start and end programs on this machine) are relayed: `serve` sets it
+    /// when an access token guards the API (SECURITY.md).
+    pub process_methods: bool,
 }
 
 impl ControlOptions {
@@ -93,6 +121,7 @@ impl ControlOptions {
             backend: BackendCommand::current_simulator(),
             answer_timeout: DEFAULT_ANSWER_TIMEOUT,
             log_capacity: 2000,
+            process_methods: false,
         }
     }
 }
@@ -154,6 +183,15 @@ pub struct Control {
     /// The configuration used when a request names none: the last one run
     /// by name. A std mutex, never held across an await.
     current_config: Arc<Mutex<String>>,
+    /// Whether extensions and operator methods are the backend's (any
+    /// program but the simulator), relayed to it, rather than this
+    /// server's own (the simulator's).
+    relay: bool,
+    /// Whether the operator methods that start and end programs
+    /// (`launch`, `kill`) are relayed (see SECURITY.md).
+    process_methods: bool,
+    /// The summaries of a real backend's operator methods, by session.
+    method_help: Arc<Mutex<Option<MethodCache>>>,
 }
 
 impl Control {
@@ -168,6 +206,7 @@ impl Control {
         let configs = Configs::open(dir.join("configs"))?;
         let settings = Settings::open(dir.join("settings.json"))?;
         let extensions = Extensions::open(dir.join("extensions"), log.clone())?;
+        let relay = !options.backend.is_simulator();
         // The first command starts the process (opening needs no runtime).
         let backend = Supervisor::new(
             log.clone(),
@@ -185,6 +224,9 @@ impl Control {
             extensions: Arc::new(extensions),
             operator: Arc::new(Operator::new()),
             current_config: Arc::new(Mutex::new(DEFAULT_CONFIG_NAME.to_string())),
+            relay,
+            process_methods: options.process_methods,
+            method_help: Arc::new(Mutex::new(None)),
         })
     }
 
@@ -251,11 +293,31 @@ impl Control {
                         *saved.lock().unwrap_or_else(|e| e.into_inner()) =
                             Some((name.clone(), previous, self.current_config()));
                         self.set_current_config(&name);
-                        Ok(format!("task run {}", quote(&name)))
+                        Ok((
+                            format!("task run {}", self.config_word(&name)?),
+                            intent(JobKind::Tasks, &name),
+                        ))
                     } else {
-                        Ok(format!(
-                            "task run --config-json {}",
-                            quote(&config.to_string())
+                        // The backend reads a configuration from a file: a
+                        // temporary one is written beside it, and its path
+                        // (which the real program takes for a name) is sent.
+                        let path = self.state_dir.join(TEMPORARY_CONFIG);
+                        state::write_json(&path, &config)?;
+                        let word =
+                            protocol::real_word(&path.display().to_string()).ok_or_else(|| {
+                                Error::Backend(
+                                    "the state directory's path holds a double quote, which the \
+                                     backend's command line cannot carry"
+                                        .to_string(),
+                                )
+                            })?;
+                        Ok((
+                            format!("task run {word}"),
+                            protocol::Intent {
+                                kind: JobKind::Tasks,
+                                target: TEMPORARY_TARGET.to_string(),
+                                configs: Vec::new(),
+                            },
                         ))
                     }
                 }
@@ -265,7 +327,10 @@ impl Control {
                         return Err(Control::missing_config(&name));
                     }
                     self.set_current_config(&name);
-                    Ok(format!("task run {}", quote(&name)))
+                    Ok((
+                        format!("task run {}", self.config_word(&name)?),
+                        intent(JobKind::Tasks, &name),
+                    ))
                 }
             })
             .await;
@@ -281,6 +346,27 @@ impl Control {
             self.set_current_config(&current);
         }
         result
+    }
+
+    /// How a stored configuration is named on the backend's command line:
+    /// by its name when the real program would read that name as one
+    /// (`configs/NAME.json` of its application-data folder, which is the
+    /// state directory), else by the path of its file (a name holding
+    /// `.json`, a blank or a quote).
+    fn config_word(&self, name: &str) -> Result<String> {
+        if protocol::real_word(name).as_deref() == Some(name)
+            && !name.contains(".json")
+            && !name.starts_with('-')
+        {
+            return Ok(name.to_string());
+        }
+        let path = self.configs.path(name);
+        let path = std::path::absolute(&path).unwrap_or(path);
+        protocol::real_word(&path.display().to_string()).ok_or_else(|| {
+            Error::Backend(format!(
+                "the configuration `{name}` cannot be named on the backend's command line"
+            ))
+        })
     }
 
     /// Runs one task (class name in any case, section name, or index string)
@@ -310,10 +396,13 @@ impl Control {
                 if !self.configs.exists(&name) {
                     return Err(Control::missing_config(&name));
                 }
-                Ok(format!(
-                    "task single {} --config {}",
-                    TASKS[index].class,
-                    quote(&name)
+                Ok((
+                    format!(
+                        "task single {} --config {}",
+                        TASKS[index].class,
+                        self.config_word(&name)?
+                    ),
+                    intent(JobKind::Single, &name),
                 ))
             })
             .await
@@ -322,9 +411,10 @@ impl Control {
     /// Asks the running job to stop; succeeds (reporting the status) when
     /// nothing runs.
     pub async fn task_stop(&self) -> Result<TaskStatus> {
-        if !self.backend.stop_job().await? {
-            self.log.info("Stop requested, but no task is running");
+        if let Some(status) = self.backend.stop_job().await? {
+            return Ok(status);
         }
+        self.log.info("Stop requested, but no task is running");
         self.backend.status().await
     }
 
@@ -434,30 +524,87 @@ impl Control {
 
     // Extensions.
 
-    pub async fn extensions_list(&self) -> Vec<ExtensionInfo> {
+    /// The extensions: with a real backend, its own (`extension list`),
+    /// else this server's.
+    pub async fn extensions_list(&self) -> Result<Vec<ExtensionInfo>> {
+        if self.relay {
+            return self.backend_extensions().await;
+        }
         let foreground = self.foreground_extension().await;
-        self.extensions.list(foreground.as_deref())
+        Ok(self.extensions.list(foreground.as_deref()))
+    }
+
+    /// A real backend's extensions; its refusal for having none is the
+    /// empty list.
+    async fn backend_extensions(&self) -> Result<Vec<ExtensionInfo>> {
+        match self.backend.query("extension list --json").await {
+            Ok(data) => Ok(protocol::extensions(&data)),
+            Err(Error::Backend(message)) if message.contains(protocol::NO_EXTENSIONS) => {
+                Ok(Vec::new())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// 404 unless the real backend has extension `id`.
+    async fn backend_extension(&self, id: &str) -> Result<ExtensionInfo> {
+        self.backend_extensions()
+            .await?
+            .into_iter()
+            .find(|e| e.id == id)
+            .ok_or_else(|| Error::not_found(format!("extension `{id}` does not exist")))
+    }
+
+    /// A `--json` command to the backend about extension `id`.
+    async fn extension_query(&self, id: &str, command: &str, rest: &str) -> Result<Value> {
+        self.backend_extension(id).await?;
+        let word = protocol::real_word(id)
+            .ok_or_else(|| Error::bad_request(format!("extension id `{id}` cannot be sent")))?;
+        self.backend
+            .query(&format!("extension {command} {word}{rest} --json"))
+            .await
     }
 
     /// The JSON Schema of the extension's configuration.
     pub async fn extension_schema(&self, id: &str) -> Result<Value> {
+        if self.relay {
+            return self.extension_query(id, "schema", "").await;
+        }
         Ok(self.extensions.get(id)?.schema)
     }
 
     /// The current configuration as JSON text.
     pub async fn extension_config(&self, id: &str) -> Result<String> {
-        let config = self.extensions.stored_config(id)?;
+        let config = if self.relay {
+            // No `data`: the real program's "the configuration is empty".
+            match self.extension_query(id, "config get", "").await? {
+                Value::Null => Value::Object(Default::default()),
+                config => config,
+            }
+        } else {
+            self.extensions.stored_config(id)?
+        };
         Ok(serde_json::to_string(&config).map_err(anyhow::Error::from)?)
     }
 
     /// Validates `config_json` against the schema and stores it.
     pub async fn extension_set_config(&self, id: &str, config_json: &str) -> Result<Value> {
+        if self.relay {
+            let config: Value = serde_json::from_str(config_json)
+                .map_err(|e| Error::bad_request(format!("the configuration is not JSON: {e}")))?;
+            let rest = format!(" {}", protocol::json_word(&config));
+            self.extension_query(id, "config set", &rest).await?;
+            return Ok(config);
+        }
         self.extensions.set_config(id, config_json)
     }
 
     /// Runs an extension; a foreground one occupies the task runner (409 while
     /// busy). `config_name` names a task configuration it should use.
     pub async fn extension_run(&self, id: &str, config_name: Option<&str>) -> Result<ExtensionRun> {
+        if self.relay {
+            return self.backend_extension_run(id, config_name).await;
+        }
         let ext = self.extensions.get(id)?;
         let config_name = match config_name.filter(|n| !n.is_empty()) {
             Some(name) => Some(self.configs.resolve(name)?),
@@ -505,7 +652,14 @@ impl Control {
                     if let Some(name) = &config_name {
                         command.push_str(&format!(" --config {}", quote(name)));
                     }
-                    Ok(command)
+                    Ok((
+                        command,
+                        protocol::Intent {
+                            kind: JobKind::Extension,
+                            target: ext.id.clone(),
+                            configs: config_name.iter().cloned().collect(),
+                        },
+                    ))
                 })
                 .await?
         };
@@ -517,12 +671,56 @@ impl Control {
         })
     }
 
+    /// `extension run ID [--config NAME] --json` of a real backend: it
+    /// starts the extension (in its job thread, or its own for a
+    /// background one) and answers at once.
+    async fn backend_extension_run(
+        &self,
+        id: &str,
+        config_name: Option<&str>,
+    ) -> Result<ExtensionRun> {
+        let info = self.backend_extension(id).await?;
+        let config_name = config_name.filter(|n| !n.is_empty()).map(str::to_string);
+        let mut rest = String::new();
+        if let Some(name) = &config_name {
+            let word = protocol::real_word(name).ok_or_else(|| {
+                Error::bad_request(format!("the configuration name `{name}` cannot be sent"))
+            })?;
+            rest = format!(" --config {word}");
+        }
+        self.extension_query(id, "run", &rest).await?;
+        Ok(ExtensionRun {
+            id: id.to_string(),
+            background: info.background,
+            config_name,
+            task: self.backend.status().await?,
+        })
+    }
+
     /// Stops a running extension; succeeds (with `wasRunning: false`) when it is not running.
     pub async fn extension_stop(&self, id: &str) -> Result<ExtensionStop> {
+        if self.relay {
+            // The real program refuses to stop what does not run: then its
+            // extension status tells it was not running.
+            let was_running = match self.extension_query(id, "stop", "").await {
+                Ok(_) => true,
+                Err(e) => {
+                    let status = self.backend.query("extension status --json").await?;
+                    if status.get("status").and_then(Value::as_str) == Some("running") {
+                        return Err(e);
+                    }
+                    false
+                }
+            };
+            return Ok(ExtensionStop {
+                id: id.to_string(),
+                was_running,
+            });
+        }
         self.extensions.get(id)?;
         let foreground = self.foreground_extension().await.as_deref() == Some(id);
         let was_running = if foreground {
-            self.backend.stop_job().await?
+            self.backend.stop_job().await?.is_some()
         } else {
             self.extensions.stop_background(id)
         };
@@ -542,7 +740,19 @@ impl Control {
 
     /// Rescans the extensions directory.
     pub async fn extensions_reload(&self) -> Result<ReloadReport> {
-        let report = self.extensions.reload();
+        let report = if self.relay {
+            let ids = |list: Vec<ExtensionInfo>| list.into_iter().map(|e| e.id).collect::<Vec<_>>();
+            let before = ids(self.backend_extensions().await?);
+            match self.backend.query("extension reload --json").await {
+                Ok(_) => {}
+                Err(Error::Backend(message))
+                    if message.contains(protocol::NO_EXTENSIONS_AFTER_RELOAD) => {}
+                Err(e) => return Err(e),
+            }
+            protocol::reload_report(&before, &ids(self.backend_extensions().await?))
+        } else {
+            self.extensions.reload()
+        };
         self.log.info(&format!(
             "Extensions reloaded: {} loaded, {} added, {} changed, {} removed",
             report.loaded.len(),
@@ -555,19 +765,109 @@ impl Control {
 
     // Operator.
 
-    pub fn operator_list(&self) -> Vec<OperatorMethod> {
-        self.operator.list()
+    /// The operator methods: with a real backend, its own (`operator
+    /// list`, each with the summary of its `operator help`, asked once per
+    /// backend session), else this server's allow-list.
+    pub async fn operator_list(&self) -> Result<Vec<OperatorMethod>> {
+        if !self.relay {
+            return Ok(self.operator.list());
+        }
+        let session = self.backend.info().session;
+        if let Some((cached, methods)) = self
+            .method_help
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            && *cached == session
+        {
+            return Ok(methods.clone());
+        }
+        let names = self.backend_methods().await?;
+        let mut methods = Vec::with_capacity(names.len());
+        for name in &names {
+            let help = self
+                .backend
+                .query(&format!("operator help {name} --json"))
+                .await
+                .ok();
+            methods.push(protocol::operator_method(name, help.as_ref()));
+        }
+        *self.method_help.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some((self.backend.info().session, methods.clone()));
+        Ok(methods)
     }
 
-    pub fn operator_help(&self, method: &str) -> Result<OperatorHelp> {
-        self.operator.help(method)
+    /// The method names a real backend lists.
+    async fn backend_methods(&self) -> Result<Vec<String>> {
+        let data = self.backend.query("operator list --json").await?;
+        Ok(data
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect())
     }
 
-    /// Calls an allow-listed method: 400 for an empty method or bad params,
-    /// 404 for an unknown method (both checked here), a backend error when
-    /// the backend is down; the backend performs the call.
+    /// 404 unless a real backend lists `method`; 403 for the methods that
+    /// start and end programs unless they are allowed.
+    async fn backend_method(&self, method: &str) -> Result<String> {
+        if method.trim().is_empty() {
+            return Err(Error::bad_request("`method` must not be empty"));
+        }
+        if !self.backend_methods().await?.iter().any(|m| m == method) {
+            return Err(Error::not_found(format!(
+                "unknown operator method `{method}`"
+            )));
+        }
+        if PROCESS_METHODS.contains(&method) && !self.process_methods {
+            return Err(Error::Forbidden(format!(
+                "the operator method `{method}` starts or ends programs on the server's machine; \
+                 it is relayed only when the server runs with an access token (see SECURITY.md)"
+            )));
+        }
+        Ok(method.to_string())
+    }
+
+    pub async fn operator_help(&self, method: &str) -> Result<OperatorHelp> {
+        if !self.relay {
+            return self.operator.help(method);
+        }
+        let method = self.backend_method_listed(method).await?;
+        let data = self
+            .backend
+            .query(&format!("operator help {method} --json"))
+            .await?;
+        Ok(protocol::operator_help(&method, &data))
+    }
+
+    /// 404 unless a real backend lists `method` (help is read-only: no
+    /// method is refused).
+    async fn backend_method_listed(&self, method: &str) -> Result<String> {
+        if !self.backend_methods().await?.iter().any(|m| m == method) {
+            return Err(Error::not_found(format!(
+                "unknown operator method `{method}`"
+            )));
+        }
+        Ok(method.to_string())
+    }
+
+    /// Calls a method: 400 for an empty method or bad params, 404 for an
+    /// unknown method, a backend error when the backend is down or the
+    /// call fails (its own message). The simulator's methods are checked
+    /// here against their schemas; a real backend's by the backend.
     pub async fn operator_call(&self, method: &str, params: Option<Value>) -> Result<Value> {
         let params = params.unwrap_or_else(|| Value::Object(Default::default()));
+        if self.relay {
+            let method = self.backend_method(method).await?;
+            return self
+                .backend
+                .query(&format!(
+                    "operator call {method} {} --json",
+                    protocol::json_word(&params)
+                ))
+                .await;
+        }
         let call = self.operator.check(method, &params)?;
         self.backend
             .query(&format!(
@@ -581,13 +881,27 @@ impl Control {
     /// A fresh 1280x720 PNG of the game window: the backend saves it in the
     /// state directory, this reads it back.
     pub async fn screenshot_png(&self) -> Result<Vec<u8>> {
-        self.backend
-            .query(&format!(
-                "game screenshot --save {} --json",
-                quote(SCREENSHOT_FILE)
-            ))
-            .await?;
         let path = self.state_dir.join(SCREENSHOT_FILE);
+        if self.relay {
+            // The real program has no `game screenshot`: its operator's
+            // `screenshot` saves the window where it is told.
+            let path = std::path::absolute(&path).unwrap_or_else(|_| path.clone());
+            let params = serde_json::json!({"save_path": path});
+            let _ = std::fs::remove_file(&path);
+            self.backend
+                .query(&format!(
+                    "operator call screenshot {} --json",
+                    protocol::json_word(&params)
+                ))
+                .await?;
+        } else {
+            self.backend
+                .query(&format!(
+                    "game screenshot --save {} --json",
+                    quote(SCREENSHOT_FILE)
+                ))
+                .await?;
+        }
         let png = tokio::fs::read(&path).await.map_err(|e| {
             tracing::error!("cannot read the screenshot {}: {e}", path.display());
             Error::Backend(format!(

@@ -15,16 +15,15 @@
 use std::borrow::Cow;
 use std::sync::{LazyLock, Mutex};
 
-use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Number, Value, json};
 
 use crate::control::error::{Error, Result};
-use crate::control::names;
 use crate::control::runner::{RunState, TaskStatus};
 use crate::control::screenshot;
+use crate::control::{names, shapes};
 
 /// Width of the simulated game window.
 pub const WIDTH: u32 = 1280;
@@ -404,19 +403,9 @@ fn read<P: DeserializeOwned>(params: &Value) -> Result<P, String> {
 }
 
 /// The JSON Schema of the parameters `P`, as `help` publishes it and `check`
-/// applies it: derived from the type, every part inline, without the Rust
-/// type's name and doc line at its root (`help` has its own description).
+/// applies it ([`shapes::inline_schema`]).
 fn schema<P: JsonSchema>() -> Value {
-    let mut schema = SchemaSettings::draft2020_12()
-        .with(|s| {
-            s.inline_subschemas = true;
-            s.meta_schema = None;
-        })
-        .into_generator()
-        .into_root_schema_for::<P>();
-    schema.remove("title");
-    schema.remove("description");
-    schema.to_value()
+    shapes::inline_schema::<P>()
 }
 
 /// The name a value of a closed set goes by on the wire (its serde name).

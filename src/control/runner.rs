@@ -272,6 +272,11 @@ impl SimOptions {
         self.step
     }
 
+    /// Whether every command fails with a backend error.
+    pub fn unavailable(&self) -> bool {
+        self.unavailable
+    }
+
     /// The task or extension that fails, if any.
     pub fn fail_target(&self) -> Option<&str> {
         self.fail.as_deref()
@@ -444,13 +449,21 @@ impl Runner {
             status: st.status,
             progress: st.progress.clone(),
             stopping: st.stopping,
-            session_id: format!("sim-{}", backend.session),
+            // As the real program: a new id for every job, 32 hex digits.
+            session_id: format!("{:08x}{:024x}", std::process::id(), st.next_job - 1),
             pid: if backend.running {
                 std::process::id()
             } else {
                 0
             },
-            mode: mode_of(&backend.arguments).to_string(),
+            // As the real program: what the last job was, `unknown` before one.
+            mode: match st.job.as_ref().map(|j| j.kind).or(st.last_kind) {
+                Some(JobKind::Tasks) => "run",
+                Some(JobKind::Single) => "single",
+                Some(JobKind::Extension) => "extension",
+                None => "unknown",
+            }
+            .to_string(),
             configs: st.configs.clone(),
             unit: st.current_task.clone().unwrap_or_default(),
             job: st.job.as_ref().map(|j| j.kind).or(st.last_kind),
@@ -523,10 +536,10 @@ impl Runner {
             JobKind::Single => "a single task of",
             JobKind::Extension => "extension",
         };
-        self.log.info(&format!(
-            "{START_MARKER} Job {id} started: {kind} `{}`",
-            plan.target
-        ));
+        // The real program's marker: a DEBUG line of its own.
+        self.log.push("DEBUG", START_MARKER);
+        self.log
+            .info(&format!("Job {id} started: {kind} `{}`", plan.target));
         let status = self.status();
         let runner = Arc::clone(self);
         tokio::spawn(async move { runner.execute(id, plan, stop, step, fail).await });
@@ -570,10 +583,9 @@ impl Runner {
             job.stop.send_replace(true);
             let progress = format!("stopped because {why}: {}", st.progress);
             st.end_job(RunState::Stopped, progress);
-            self.log.warning(&format!(
-                "{DONE_MARKER} Job {} `{}` stopped: {why}",
-                job.id, job.target
-            ));
+            self.log
+                .warning(&format!("Job {} `{}` stopped: {why}", job.id, job.target));
+            self.log.push("DEBUG", DONE_MARKER);
         }
     }
 
@@ -640,7 +652,8 @@ impl Runner {
                         );
                         st.error = Some(message);
                     });
-                    self.log.info(&format!("{DONE_MARKER} Job {id} failed"));
+                    self.log.info(&format!("Job {id} failed"));
+                    self.log.push("DEBUG", DONE_MARKER);
                     return;
                 }
             }
@@ -650,7 +663,8 @@ impl Runner {
         if self.update(id, |st| {
             st.end_job(RunState::Completed, format!("{total}/{total} completed"));
         }) {
-            self.log.info(&format!("{DONE_MARKER} Job {id} completed"));
+            self.log.info(&format!("Job {id} completed"));
+            self.log.push("DEBUG", DONE_MARKER);
         }
     }
 
@@ -666,7 +680,8 @@ impl Runner {
                 .unwrap_or_else(|| "stopped".to_string());
             st.end_job(RunState::Stopped, progress);
         }) {
-            self.log.info(&format!("{DONE_MARKER} Job {id} stopped"));
+            self.log.info(&format!("Job {id} stopped"));
+            self.log.push("DEBUG", DONE_MARKER);
         }
     }
 }

@@ -1,7 +1,9 @@
 //! Application settings: five nested sections stored in `settings.json`.
 //!
-//! The shape is fixed by the defaults (the typed [`AppSettings`]): an update may change only leaves that
-//! exist, to a value of the same JSON type (and within a few known ranges).
+//! The shape is the typed [`AppSettings`]: its types, ranges, choices and
+//! patterns (declared on the types, derived with `schemars`) are the schema
+//! the service publishes and the one an update is checked against; an
+//! update may change only leaves that exist, to a value that schema accepts.
 //! Updates come as nested partial objects or with dotted keys
 //! (`{"advanced": {"backend.remote.enabled": true}}`), or both. One bad value
 //! rejects the whole update; unknown keys are ignored and reported. The file
@@ -10,13 +12,13 @@
 //! HTTP.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{LazyLock, Mutex};
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::control::error::{Error, Result};
-use crate::control::shapes::{AppSettings, BackendType, DownloadChannel, Theme, UpdateChannel};
+use crate::control::shapes::{self, AppSettings};
 use crate::control::state;
 use crate::json::kind_of;
 
@@ -107,8 +109,6 @@ impl Settings {
         let mut next = document.clone();
         let mut result = SettingsUpdate::default();
         let mut problems = Vec::new();
-        // Types come from the defaults: a float setting stored as `1` stays a float setting.
-        let model = default_settings();
         for (path, value) in leaves {
             let dotted = path.join(".");
             if value.as_object().is_some_and(Map::is_empty) {
@@ -116,9 +116,9 @@ impl Settings {
                 result.ignored.push(dotted);
                 continue;
             }
-            match pointer(&model, &path) {
+            match leaf_schema(&path) {
                 None => result.ignored.push(dotted),
-                Some(expected) => match check(&dotted, expected, &value) {
+                Some(schema) => match check(&dotted, schema, &value) {
                     Ok(()) => {
                         set_in_document(&mut next, &path, value);
                         if !result.updated.contains(&dotted) {
@@ -150,13 +150,13 @@ impl Settings {
 
 /// The first known setting of `document` the server cannot read, described
 /// for the warning: the document itself not an object, a known section not
-/// an object, or a known leaf of another type or out of its range.
+/// an object, or a known leaf that its schema ([`derived_schema`]) refuses.
 fn unreadable(document: &Value) -> Option<String> {
-    fn walk(model: &Value, stored: &Value, path: &mut Vec<String>) -> Option<String> {
+    fn walk(schema: &Value, stored: &Value, path: &mut Vec<String>) -> Option<String> {
         let dotted = path.join(".");
-        match (model, stored) {
-            (Value::Object(model), Value::Object(stored)) => {
-                for (key, inner) in model {
+        match (schema.get("properties"), stored) {
+            (Some(Value::Object(properties)), Value::Object(stored)) => {
+                for (key, inner) in properties {
                     if let Some(value) = stored.get(key) {
                         path.push(key.clone());
                         let problem = walk(inner, value, path);
@@ -168,16 +168,16 @@ fn unreadable(document: &Value) -> Option<String> {
                 }
                 None
             }
-            (Value::Object(_), other) if path.is_empty() => Some(format!(
+            (Some(_), other) if path.is_empty() => Some(format!(
                 "{} where an object of settings belongs",
                 kind_of(other)
             )),
-            _ => check(&dotted, model, stored)
+            _ => check(&dotted, schema, stored)
                 .err()
                 .map(|problem| format!("a setting the server cannot read: {problem}")),
         }
     }
-    walk(&default_settings(), document, &mut Vec::new())
+    walk(derived_schema(), document, &mut Vec::new())
 }
 
 /// The defaults with the known leaves of `document` over them.
@@ -230,163 +230,133 @@ fn flatten(
     }
 }
 
+#[cfg(test)]
 fn pointer<'a>(value: &'a Value, path: &[String]) -> Option<&'a Value> {
     path.iter()
         .try_fold(value, |v, key| v.as_object()?.get(key))
 }
 
-/// Whether `new` may replace `old` at `path`.
-fn check(path: &str, old: &Value, new: &Value) -> std::result::Result<(), String> {
-    let same_type = match (old, new) {
-        (Value::Bool(_), Value::Bool(_)) | (Value::String(_), Value::String(_)) => true,
-        (Value::Number(o), Value::Number(n)) => o.is_f64() || !n.is_f64(),
-        (Value::Array(_), Value::Array(_)) => true,
-        _ => false,
-    };
-    if !same_type {
-        let expected = match old {
-            Value::Object(_) => "an object of settings".to_string(),
-            other => kind_of(other).to_string(),
-        };
-        return Err(format!("`{path}` must be {expected}, not {}", kind_of(new)));
+/// The JSON Schema of the settings as the types declare them
+/// ([`AppSettings`] and its sections, `schemars`): types, ranges, choices
+/// and patterns, every part inline. The one description the published
+/// schemas and the update's checks are taken from.
+fn derived_schema() -> &'static Value {
+    static SCHEMA: LazyLock<Value> = LazyLock::new(|| {
+        let mut schema = shapes::inline_schema::<AppSettings>();
+        bound_unsigned(&mut schema);
+        schema
+    });
+    &SCHEMA
+}
+
+/// Gives every unsigned integer the upper bound its Rust type has
+/// (`schemars` states `format: uint32` and `minimum: 0`, and `format` is
+/// not checked), so a value the type cannot hold is refused, not stored.
+fn bound_unsigned(schema: &mut Value) {
+    if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+        for inner in properties.values_mut() {
+            bound_unsigned(inner);
+        }
     }
-    // Every integer setting is unsigned and at most 32 bits (`AppSettings`);
-    // the schema says `minimum: 0`, so a negative value must not be stored.
-    if old.is_u64() && new.as_u64().is_none_or(|n| n > u64::from(u32::MAX)) {
+    let max = match schema["format"].as_str() {
+        Some("uint8") => u64::from(u8::MAX),
+        Some("uint16") => u64::from(u16::MAX),
+        Some("uint32") => u64::from(u32::MAX),
+        _ => return,
+    };
+    if schema.get("maximum").is_none() {
+        schema["maximum"] = json!(max);
+    }
+}
+
+/// The schema of the setting (a leaf or a section) at `path`, if the
+/// settings have one there.
+fn leaf_schema(path: &[String]) -> Option<&'static Value> {
+    path.iter().try_fold(derived_schema(), |schema, key| {
+        schema.get("properties")?.get(key)
+    })
+}
+
+/// Whether `value` may be stored at `path` (dotted), as `schema` (its part of
+/// [`derived_schema`]) says: the validator decides, the message says why in
+/// the words of the keyword that refused it.
+fn check(path: &str, schema: &Value, value: &Value) -> std::result::Result<(), String> {
+    let valid = jsonschema::validator_for(schema).is_ok_and(|v| v.is_valid(value));
+    if valid {
+        return Ok(());
+    }
+    let kind = schema["type"].as_str().unwrap_or("");
+    let type_ok = match kind {
+        "boolean" => value.is_boolean(),
+        "string" => value.is_string(),
+        "integer" => {
+            value.is_i64() || value.is_u64() || value.as_f64().is_some_and(|x| x.fract() == 0.0)
+        }
+        "number" => value.is_number(),
+        "array" => value.is_array(),
+        "object" => value.is_object(),
+        _ => true,
+    };
+    if !type_ok {
+        let expected = match kind {
+            "object" => "an object of settings",
+            "integer" => "an integer",
+            "number" => "a number",
+            "string" => "a string",
+            "boolean" => "a boolean",
+            _ => "an array",
+        };
         return Err(format!(
-            "`{path}` must be a whole number from 0 to {}, not {new}",
-            u32::MAX
+            "`{path}` must be {expected}, not {}",
+            kind_of(value)
         ));
     }
-    match rule(path) {
-        Rule::Fraction if !new.as_f64().is_some_and(|x| (0.0..=1.0).contains(&x)) => {
-            Err(format!("`{path}` must be between 0 and 1, not {new}"))
-        }
-        Rule::Port if !new.as_u64().is_some_and(|p| (1..=65535).contains(&p)) => Err(format!(
-            "`{path}` must be a port from 1 to 65535, not {new}"
+    if let Some(choices) = schema["enum"].as_array() {
+        let choices: Vec<&str> = choices.iter().filter_map(Value::as_str).collect();
+        return Err(format!(
+            "`{path}` must be one of {}, not {value}",
+            choices.join(", ")
+        ));
+    }
+    if let Some(meaning) = schema["x-meaning"].as_str() {
+        return Err(format!("`{path}` must be {meaning}, not {value}"));
+    }
+    match (kind, &schema["minimum"], &schema["maximum"]) {
+        ("integer", Value::Number(min), Value::Number(max)) => Err(format!(
+            "`{path}` must be a whole number from {min} to {max}, not {value}"
         )),
-        Rule::Url
-            if new
-                .as_str()
-                .is_some_and(|t| !t.is_empty() && !is_http_url(t)) =>
-        {
-            Err(format!(
-                "`{path}` must be empty or an http(s) URL such as http://192.168.1.10:5000, not {new}"
-            ))
-        }
-        Rule::OneOf(choices) if !new.as_str().is_some_and(|t| choices.contains(&t)) => Err(
-            format!("`{path}` must be one of {}, not {new}", choices.join(", ")),
-        ),
-        _ => Ok(()),
-    }
-}
-
-/// A constraint of a leaf beyond its JSON type.
-#[derive(Debug, Clone, Copy)]
-enum Rule {
-    Free,
-    /// A number from 0 to 1.
-    Fraction,
-    /// An integer from 1 to 65535.
-    Port,
-    /// Empty, or an http(s) URL.
-    Url,
-    OneOf(&'static [&'static str]),
-}
-
-fn rule(path: &str) -> Rule {
-    let leaf = path.rsplit('.').next().unwrap_or(path);
-    match path {
-        "update.updateChannel" => return Rule::OneOf(UpdateChannel::CHOICES),
-        "update.downloadChannel" => return Rule::OneOf(DownloadChannel::CHOICES),
-        "display.theme" => return Rule::OneOf(Theme::CHOICES),
-        "advanced.backend.type" => return Rule::OneOf(BackendType::CHOICES),
-        _ => {}
-    }
-    if leaf.ends_with("Confidence") || leaf == "panelOpacity" {
-        Rule::Fraction
-    } else if leaf == "smtpPort" {
-        Rule::Port
-    } else if leaf == "url" {
-        Rule::Url
-    } else {
-        Rule::Free
+        (_, Value::Number(min), Value::Number(max)) => Err(format!(
+            "`{path}` must be between {min} and {max}, not {value}"
+        )),
+        _ => Err(format!("`{path}` is not a valid value: {value}")),
     }
 }
 
 /// The JSON Schema of the settings (`update: false`, every field required)
 /// or of an update (`update: true`: every field optional, at least one per
-/// object, no unknown keys). Derived from the defaults and the same rules
-/// the update applies, so the document and the behaviour agree.
+/// object), no unknown keys: [`derived_schema`], so the published schema
+/// and the update's checks are one description.
 pub fn settings_schema(update: bool) -> Value {
-    fn walk(value: &Value, path: &str, update: bool) -> Value {
-        match value {
-            Value::Object(map) => {
-                let properties: Map<String, Value> = map
-                    .iter()
-                    .map(|(k, v)| {
-                        let child = if path.is_empty() {
-                            k.clone()
-                        } else {
-                            format!("{path}.{k}")
-                        };
-                        (k.clone(), walk(v, &child, update))
-                    })
-                    .collect();
-                let mut schema = json!({
-                    "type": "object",
-                    "properties": properties,
-                    "additionalProperties": false,
-                });
-                if update {
-                    schema["minProperties"] = json!(1);
-                } else {
-                    schema["required"] = json!(map.keys().collect::<Vec<_>>());
-                }
-                schema
-            }
-            Value::Bool(_) => json!({ "type": "boolean" }),
-            Value::Number(n) => {
-                let mut schema = if n.is_f64() {
-                    json!({ "type": "number" })
-                } else {
-                    json!({ "type": "integer" })
-                };
-                match rule(path) {
-                    Rule::Fraction => {
-                        schema["minimum"] = json!(0);
-                        schema["maximum"] = json!(1);
-                    }
-                    Rule::Port => {
-                        schema["minimum"] = json!(1);
-                        schema["maximum"] = json!(65535);
-                    }
-                    _ => {}
-                }
-                schema
-            }
-            Value::String(_) => match rule(path) {
-                Rule::OneOf(choices) => json!({ "type": "string", "enum": choices }),
-                Rule::Url => json!({
-                    "type": "string",
-                    "pattern": "^(https?://[^/?#\\s\\x00-\\x1f\\x7f-\\x9f]+[^\\s\\x00-\\x1f\\x7f-\\x9f]*)?$",
-                }),
-                _ => json!({ "type": "string" }),
-            },
-            _ => json!({}),
+    fn walk(schema: &mut Value, update: bool) {
+        let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
+            return;
+        };
+        let keys: Vec<String> = properties.keys().cloned().collect();
+        for inner in properties.values_mut() {
+            walk(inner, update);
+        }
+        schema["additionalProperties"] = json!(false);
+        let object = schema.as_object_mut().expect("an object schema");
+        if update {
+            object.remove("required");
+            object.insert("minProperties".to_string(), json!(1));
+        } else {
+            object.insert("required".to_string(), json!(keys));
         }
     }
-    walk(&default_settings(), "", update)
-}
-
-fn is_http_url(text: &str) -> bool {
-    let rest = text
-        .strip_prefix("http://")
-        .or_else(|| text.strip_prefix("https://"));
-    rest.is_some_and(|r| {
-        let host = r.split(['/', '?', '#']).next().unwrap_or("");
-        !host.is_empty() && !r.chars().any(|c| c.is_whitespace() || c.is_control())
-    })
+    let mut schema = derived_schema().clone();
+    walk(&mut schema, update);
+    schema
 }
 
 /// Copies stored leaves over the defaults where the shape agrees.
@@ -489,6 +459,85 @@ mod tests {
         assert!(s.update(&json!({"display.windowState.width": 0})).is_ok());
     }
 
+    /// Every leaf of the settings with its schema, dotted.
+    fn leaves() -> Vec<(String, Value)> {
+        fn walk(schema: &Value, path: &mut Vec<String>, out: &mut Vec<(String, Value)>) {
+            match schema["properties"].as_object() {
+                Some(properties) => {
+                    for (key, inner) in properties {
+                        path.push(key.clone());
+                        walk(inner, path, out);
+                        path.pop();
+                    }
+                }
+                None => out.push((path.join("."), schema.clone())),
+            }
+        }
+        let mut out = Vec::new();
+        walk(derived_schema(), &mut Vec::new(), &mut out);
+        out
+    }
+
+    /// The schema is the types': every default validates, in the whole and
+    /// leaf by leaf.
+    #[test]
+    fn every_default_validates() {
+        let full = jsonschema::validator_for(&settings_schema(false)).unwrap();
+        assert!(full.is_valid(&default_settings()));
+        let defaults = default_settings();
+        for (path, schema) in leaves() {
+            let segments: Vec<String> = path.split('.').map(str::to_string).collect();
+            let value = pointer(&defaults, &segments).unwrap();
+            assert_eq!(check(&path, &schema, value), Ok(()), "{path}");
+        }
+    }
+
+    /// An out-of-range value of each ranged field (a bound, a choice, a
+    /// pattern) is refused by the update, naming the field, and by the
+    /// published update schema.
+    #[test]
+    fn an_out_of_range_value_of_each_ranged_field_is_refused_naming_it() {
+        let validator = jsonschema::validator_for(&settings_schema(true)).unwrap();
+        let mut ranged = 0;
+        for (path, schema) in leaves() {
+            let mut bad = Vec::new();
+            if schema["enum"].is_array() {
+                bad.push(json!("not-a-choice"));
+            }
+            if schema.get("pattern").is_some() {
+                bad.push(json!("ftp://x"));
+            }
+            let step = if schema["type"] == "integer" {
+                1.0
+            } else {
+                0.5
+            };
+            if let Some(max) = schema["maximum"].as_f64() {
+                bad.push(json!(max + step));
+            }
+            if let Some(min) = schema["minimum"].as_f64() {
+                bad.push(json!(min - step));
+            }
+            for value in bad {
+                ranged += 1;
+                let segments: Vec<&str> = path.split('.').collect();
+                let patch = segments
+                    .iter()
+                    .rev()
+                    .fold(value.clone(), |inner, key| json!({ *key: inner }));
+                let (_d, s) = store();
+                let err = s.update(&patch).unwrap_err();
+                assert!(
+                    err.to_string().contains(&format!("`{path}`")),
+                    "{path}: {err}"
+                );
+                assert!(!validator.is_valid(&patch), "{patch}");
+            }
+        }
+        // 3 fractions, 2 URLs, 4 choices, the port, and the unsigned integers.
+        assert!(ranged >= 20, "{ranged}");
+    }
+
     #[test]
     fn an_unreadable_setting_is_named() {
         let problem = unreadable(&json!({"general": {"gamePath": 123}})).unwrap();
@@ -573,22 +622,36 @@ mod tests {
             out
         }
 
-        /// A valid value for the leaf at `path`, picked by `seed`.
+        /// A valid value for the leaf at `path`, picked by `seed`, from
+        /// what its schema declares.
         fn valid_value(path: &[String], seed: u64) -> Value {
-            let dotted = path.join(".");
-            let default = pointer(&default_settings(), path).unwrap().clone();
-            match (rule(&dotted), &default) {
-                (Rule::OneOf(choices), _) => json!(choices[seed as usize % choices.len()]),
-                (Rule::Url, _) if seed.is_multiple_of(2) => json!(""),
-                (Rule::Url, _) => json!(format!("http://10.0.0.{}:5000", seed % 250)),
-                (Rule::Fraction, _) => json!((seed % 101) as f64 / 100.0),
-                (Rule::Port, _) => json!(1 + seed % 65535),
-                (_, Value::Bool(_)) => json!(seed.is_multiple_of(2)),
-                (_, Value::String(_)) => json!(format!("value {seed}")),
-                (_, Value::Number(n)) if n.is_f64() => json!(seed as f64 / 8.0),
-                (_, Value::Number(_)) => json!(seed % u64::from(u32::MAX)),
-                (_, Value::Array(_)) => json!([format!("item {seed}")]),
-                (_, other) => other.clone(),
+            let schema = leaf_schema(path).unwrap();
+            if let Some(choices) = schema["enum"].as_array() {
+                return choices[seed as usize % choices.len()].clone();
+            }
+            if schema.get("pattern").is_some() {
+                return if seed.is_multiple_of(2) {
+                    json!("")
+                } else {
+                    json!(format!("http://10.0.0.{}:5000", seed % 250))
+                };
+            }
+            let (min, max) = (schema["minimum"].as_f64(), schema["maximum"].as_f64());
+            match schema["type"].as_str().unwrap() {
+                "boolean" => json!(seed.is_multiple_of(2)),
+                "string" => json!(format!("value {seed}")),
+                "number" => match (min, max) {
+                    (Some(min), Some(max)) => {
+                        json!(min + (max - min) * (seed % 101) as f64 / 100.0)
+                    }
+                    _ => json!(seed as f64 / 8.0),
+                },
+                "integer" => {
+                    let min = min.unwrap_or(0.0) as u64;
+                    let max = max.unwrap_or(f64::from(u32::MAX)) as u64;
+                    json!(min + seed % (max - min + 1))
+                }
+                other => panic!("no value for {other}"),
             }
         }
 

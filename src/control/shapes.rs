@@ -1,19 +1,70 @@
 //! The typed shapes of the application settings ([`AppSettings`]) and of a
 //! task configuration ([`TasksConfig`]), with their defaults.
 //!
-//! One source for two things: the defaults the service stores and serves
+//! One source for three things: the defaults the service stores and serves
 //! are these types serialized ([`AppSettings::default`],
-//! [`TasksConfig::default`]), and the OpenAPI component schemas
-//! `AppSettings` and `TasksConfig` (which the service's web UI builds its
-//! forms from) are derived from the same types with `utoipa::ToSchema`. A
-//! field added here appears in both. This module knows nothing about storage,
-//! validation of updates or HTTP.
+//! [`TasksConfig::default`]); the OpenAPI component schemas `AppSettings`
+//! and `TasksConfig` (which the service's web UI builds its forms from) are
+//! derived from the same types with `utoipa::ToSchema`; and the settings'
+//! ranges, choices and patterns are declared here once, with `schemars`
+//! (`#[schemars(range(..))]`, the enums, [`HttpUrl`]), and become the
+//! schema a settings update is checked against and the OpenAPI document
+//! publishes. A field added here (one line) appears in all three. This
+//! module knows nothing about storage or HTTP.
 
+use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+/// The JSON Schema of `T` as the service publishes and applies it: derived
+/// from the type (`schemars`, draft 2020-12), every part inline, without
+/// the Rust type's name and doc line at its root. Operator parameters and
+/// the settings both go through it.
+pub fn inline_schema<T: JsonSchema>() -> serde_json::Value {
+    let mut schema = SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.inline_subschemas = true;
+            s.meta_schema = None;
+        })
+        .into_generator()
+        .into_root_schema_for::<T>();
+    schema.remove("title");
+    schema.remove("description");
+    schema.to_value()
+}
+
+/// An address that is empty or an http(s) URL with a host, such as
+/// `http://192.168.1.10:5000`: one type, so every URL setting has the one
+/// pattern its schema publishes and its update is checked against.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct HttpUrl(pub String);
+
+impl HttpUrl {
+    /// The pattern of an empty or http(s) URL (ECMA-262 and Rust regex).
+    pub const PATTERN: &'static str =
+        r"^(https?://[^/?#\s\x00-\x1f\x7f-\x9f]+[^\s\x00-\x1f\x7f-\x9f]*)?$";
+    /// How a message says what the pattern means.
+    pub const MEANING: &'static str = "empty or an http(s) URL such as http://192.168.1.10:5000";
+}
+
+impl JsonSchema for HttpUrl {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "HttpUrl".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": HttpUrl::PATTERN,
+            "x-meaning": HttpUrl::MEANING,
+        })
+    }
+}
+
 /// The colour theme: `system`, `light` or `dark`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToSchema, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Theme {
     #[default]
@@ -28,7 +79,7 @@ impl Theme {
 }
 
 /// Where updates are downloaded from: `github` or `mirror`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToSchema, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DownloadChannel {
     #[default]
@@ -42,7 +93,7 @@ impl DownloadChannel {
 }
 
 /// Which releases the updater offers: `stable` or `beta`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToSchema, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum UpdateChannel {
     #[default]
@@ -56,7 +107,7 @@ impl UpdateChannel {
 }
 
 /// How the desktop client starts the backend: `cli` or `python`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToSchema, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum BackendType {
     #[default]
@@ -70,7 +121,7 @@ impl BackendType {
 }
 
 /// Application settings: five sections, as `GET /api/Settings` returns them.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, JsonSchema)]
 pub struct AppSettings {
     pub general: GeneralSettings,
     pub display: DisplaySettings,
@@ -80,7 +131,7 @@ pub struct AppSettings {
 }
 
 /// General
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GeneralSettings {
     /// Path of the game executable.
@@ -90,10 +141,10 @@ pub struct GeneralSettings {
     /// Whether the cloud version of the game is used.
     pub cloud_game: bool,
     /// Minimum confidence of text recognition, from 0 to 1.
-    #[schema(minimum = 0, maximum = 1)]
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub ocr_confidence: f64,
     /// Minimum confidence of template matching, from 0 to 1.
-    #[schema(minimum = 0, maximum = 1)]
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub template_confidence: f64,
     /// Interval between screenshots in milliseconds.
     pub screenshot_interval_ms: u32,
@@ -102,13 +153,13 @@ pub struct GeneralSettings {
 }
 
 /// Display
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DisplaySettings {
     /// Path or URL of the background image; empty for none.
     pub background_image: String,
     /// Opacity of the panels, from 0 to 1.
-    #[schema(minimum = 0, maximum = 1)]
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub panel_opacity: f64,
     /// Language of the interface (BCP 47 tag).
     pub language: String,
@@ -119,7 +170,7 @@ pub struct DisplaySettings {
 }
 
 /// Window
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, JsonSchema)]
 pub struct WindowState {
     /// Width in pixels.
     pub width: u32,
@@ -130,7 +181,7 @@ pub struct WindowState {
 }
 
 /// Update
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateSettings {
     #[schema(inline)]
@@ -144,7 +195,7 @@ pub struct UpdateSettings {
 }
 
 /// Advanced
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AdvancedSettings {
     /// The automation backend.
@@ -156,7 +207,7 @@ pub struct AdvancedSettings {
 }
 
 /// Backend
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, JsonSchema)]
 pub struct BackendSettings {
     #[serde(rename = "type")]
     #[schema(inline)]
@@ -168,20 +219,20 @@ pub struct BackendSettings {
 }
 
 /// Remote backend
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RemoteSettings {
     /// Whether the desktop client talks to `url` instead of a local backend.
     pub enabled: bool,
     /// Base address of the remote service, such as `http://192.168.1.10:5000`; empty or http(s).
-    #[schema(pattern = r"^(https?://[^/?#\s\x00-\x1f\x7f-\x9f]+[^\s\x00-\x1f\x7f-\x9f]*)?$")]
-    pub url: String,
+    #[schema(value_type = String)]
+    pub url: HttpUrl,
     /// The AccessToken of the remote service.
     pub access_token: String,
 }
 
 /// Python
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PythonSettings {
     /// Path of the Python interpreter; empty for the bundled one.
@@ -193,7 +244,7 @@ pub struct PythonSettings {
 }
 
 /// Notification
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NotificationSettings {
     /// Whether notifications are sent.
@@ -211,17 +262,17 @@ pub struct NotificationSettings {
 }
 
 /// Webhook
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, JsonSchema)]
 pub struct WebhookSettings {
     /// Whether the webhook is called.
     pub enabled: bool,
     /// Address of the webhook; empty or http(s).
-    #[schema(pattern = r"^(https?://[^/?#\s\x00-\x1f\x7f-\x9f]+[^\s\x00-\x1f\x7f-\x9f]*)?$")]
-    pub url: String,
+    #[schema(value_type = String)]
+    pub url: HttpUrl,
 }
 
 /// E-mail
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EmailSettings {
     /// Whether e-mail is sent.
@@ -229,7 +280,7 @@ pub struct EmailSettings {
     /// SMTP server host name.
     pub smtp_server: String,
     /// SMTP port, from 1 to 65535.
-    #[schema(minimum = 1, maximum = 65535)]
+    #[schemars(range(min = 1, max = 65535))]
     pub smtp_port: u16,
     /// Whether TLS is used.
     pub use_tls: bool,
@@ -242,7 +293,7 @@ pub struct EmailSettings {
 }
 
 /// Telegram
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TelegramSettings {
     /// Whether Telegram messages are sent.
@@ -254,7 +305,7 @@ pub struct TelegramSettings {
 }
 
 /// ServerChan
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerChanSettings {
     /// Whether ServerChan messages are sent.
@@ -299,7 +350,7 @@ impl Default for AppSettings {
                     arguments: "--inline --no-admin".to_string(),
                     remote: RemoteSettings {
                         enabled: false,
-                        url: text(),
+                        url: HttpUrl::default(),
                         access_token: text(),
                     },
                 },
@@ -315,7 +366,7 @@ impl Default for AppSettings {
                 only_on_failure: false,
                 webhook: WebhookSettings {
                     enabled: false,
-                    url: text(),
+                    url: HttpUrl::default(),
                 },
                 email: EmailSettings {
                     enabled: false,

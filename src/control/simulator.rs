@@ -6,12 +6,18 @@
 //! stdin; every log line on stderr, in the real backend's shape
 //! (`21:51:02 | INFO  | message`), with `[Start]` and `[Done]` on the lines
 //! that open and close a job; on stdout, the answer of a `--json` command (one
-//! `{success, message, data}` line) and short replies to the others. The
-//! [`Runner`] executes the jobs; configurations are read from `configs/` of
-//! the working directory (the server's state directory). An unknown argument
-//! is an error on stderr and exit status 2, before any command is read.
+//! `{success, message, data}` line, `data` left out of a refusal, non-ASCII
+//! escaped) and `[OK]`/`[FAIL]` replies to the others, as
+//! [`crate::control::protocol`] records the real program's. The [`Runner`]
+//! executes the jobs; configurations are read where the real program reads
+//! them, `configs/NAME.json` of `~/.config/SRA` (or a path given for the
+//! name), which the server links to its state directory. Beyond the real
+//! program it knows `extension run ID --steps-json JSON` (the server's own
+//! extensions, which a real backend replaces by its own) and `game
+//! screenshot --save PATH --json` (a drawn window). An unknown argument is an
+//! error on stderr and exit status 2, before any command is read.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -22,16 +28,24 @@ use crate::control::configs::name_problem;
 use crate::control::error::{Error, Result};
 use crate::control::logs::{LogBuffer, LogItem};
 use crate::control::operator::{Call, HEIGHT, Operator, WIDTH};
+use crate::control::protocol;
 use crate::control::runner::{
     JobKind, Plan, Runner, Unit, enabled_tasks, find_task, parse_arguments,
 };
 use crate::control::state;
 
 /// What `help` prints (the server's readiness probe reads any stdout line).
-const HELP: &str = "Documented commands: task run [CONFIG...] [--config-json JSON] | task single TASK [--config CONFIG] | task stop | task status --json | extension run ID --steps-json JSON [--config CONFIG] | operator call METHOD JSON --json | game screenshot --save PATH --json | help | exit";
+const HELP: &str = "Documented commands: task run [CONFIG|PATH.json] | task single TASK [--config CONFIG] | task stop | task status --json | extension run ID --steps-json JSON [--config CONFIG] | operator call METHOD JSON --json | game screenshot --save PATH --json | help | exit";
 
 /// Runs the simulated backend until `exit` or the end of stdin.
 pub fn run(arguments: &[String]) -> anyhow::Result<ExitCode> {
+    if let Some(at) = arguments.iter().position(|a| a == "--replay") {
+        let Some(path) = arguments.get(at + 1) else {
+            eprintln!("error: `--replay` needs a transcript file");
+            return Ok(ExitCode::from(2));
+        };
+        return replay(Path::new(path));
+    }
     let joined = arguments.join(" ");
     if let Err(problem) = parse_arguments(&joined) {
         eprintln!("error: {problem}");
@@ -65,7 +79,7 @@ async fn serve(arguments: String) -> anyhow::Result<ExitCode> {
         let text = match reply {
             Reply::Silent => continue,
             Reply::Text(text) => text,
-            Reply::Json(result) => answer(result),
+            Reply::Answer(message, result) => answer(message, result),
         };
         stdout.write_all(format!("{text}\n").as_bytes()).await?;
         stdout.flush().await?;
@@ -104,17 +118,35 @@ enum Reply {
     Silent,
     /// A line for people, as the real backend's `poutput`.
     Text(String),
-    /// The answer of a `--json` command.
-    Json(Result<Value>),
+    /// The answer of a `--json` command, with its message.
+    Answer(&'static str, Result<Value>),
 }
 
-/// The one-line `{success, message, data}` answer.
-fn answer(result: Result<Value>) -> String {
+/// The one-line answer as the real program prints it: `{"success": true,
+/// "message": M, "data": D}`, or `{"success": false, "message": WHY}` with
+/// no `data`; non-ASCII characters escaped (Python's `json.dumps`).
+fn answer(message: &str, result: Result<Value>) -> String {
     let value = match result {
-        Ok(data) => json!({"success": true, "message": "success", "data": data}),
-        Err(e) => json!({"success": false, "message": e.to_string(), "data": null}),
+        Ok(data) => json!({"success": true, "message": message, "data": data}),
+        Err(e) => json!({"success": false, "message": e.to_string()}),
     };
-    value.to_string()
+    ascii_json(&value.to_string())
+}
+
+/// JSON text with every non-ASCII character written `\uXXXX`.
+fn ascii_json(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        }
+    }
+    out
 }
 
 async fn execute(
@@ -132,39 +164,61 @@ async fn execute(
     };
     match args {
         ["help"] => Reply::Text(HELP.to_string()),
-        ["task", "status"] => Reply::Json(Ok(
-            serde_json::to_value(runner.status()).unwrap_or(Value::Null)
-        )),
+        ["task", "status"] => {
+            let status = runner.status();
+            let data = protocol::status_data(&status, &status.session_id, status.pid, &status.mode);
+            Reply::Answer("Task status", Ok(data))
+        }
         ["task", "stop"] => {
             if !runner.stop() {
                 log.info("Stop requested, but no task is running");
             }
             Reply::Silent
         }
-        ["task", "run", rest @ ..] => start(runner, log, || run_plan(rest)),
-        ["task", "single", task, rest @ ..] => start(runner, log, || single_plan(task, rest)),
-        ["extension", "run", id, rest @ ..] => start(runner, log, || extension_plan(id, rest)),
-        ["operator", "call", method, params] if json => {
-            Reply::Json(operator_call(runner, operator, method, params).await)
+        ["task", "run", rest @ ..] => start(runner, log, || run_plan(log, rest), None),
+        ["task", "single", task, rest @ ..] => start(
+            runner,
+            log,
+            || single_plan(task, rest),
+            Some("已启动任务执行。"),
+        ),
+        ["extension", "run", id, rest @ ..] => {
+            start(runner, log, || extension_plan(id, rest), None)
         }
-        ["game", "screenshot", "--save", path] if json => {
-            Reply::Json(screenshot(runner, operator, Path::new(path)).await)
-        }
-        _ if json => Reply::Json(Err(Error::bad_request(format!(
-            "unknown command `{}`",
-            words.join(" ")
-        )))),
+        ["operator", "call", method, params] if json => Reply::Answer(
+            "success",
+            operator_call(runner, operator, method, params).await,
+        ),
+        ["game", "screenshot", "--save", path] if json => Reply::Answer(
+            "success",
+            screenshot(runner, operator, Path::new(path)).await,
+        ),
+        _ if json => Reply::Answer(
+            "",
+            Err(Error::bad_request(format!(
+                "unknown command `{}`",
+                words.join(" ")
+            ))),
+        ),
         _ => Reply::Text(format!("*** Unknown syntax: {}", words.join(" "))),
     }
 }
 
-/// Starts a job; a problem is a log line and a reply, as the real backend
-/// reports a command it cannot run.
-fn start(runner: &Arc<Runner>, log: &LogBuffer, plan: impl FnOnce() -> Result<Plan>) -> Reply {
+/// Starts a job. As the real program: a refusal is a `[FAIL] ...` line on
+/// stdout (a task already running), a problem of the job itself (a missing
+/// configuration) an error in the log; `task single` says `[OK] ...` when
+/// it started.
+fn start(
+    runner: &Arc<Runner>,
+    log: &LogBuffer,
+    plan: impl FnOnce() -> Result<Plan>,
+    ok: Option<&str>,
+) -> Reply {
     match runner.start(plan) {
-        Ok(_) => Reply::Silent,
+        Ok(_) => ok.map_or(Reply::Silent, |ok| Reply::Text(format!("[OK] {ok}"))),
+        Err(e @ Error::Conflict(_)) => Reply::Text(format!("[FAIL] {e}")),
         Err(e) => {
-            log.error(&format!("Cannot start: {e}"));
+            log.error(&e.to_string());
             Reply::Silent
         }
     }
@@ -177,36 +231,55 @@ fn flag<'a>(rest: &[&'a str], name: &str) -> Option<&'a str> {
         .and_then(|i| rest.get(i + 1).copied())
 }
 
-/// A configuration of `configs/` in the working directory.
-fn read_config(name: &str) -> Result<Value> {
-    if let Some(problem) = name_problem(name) {
-        return Err(Error::bad_request(problem));
+/// The application-data folder, as the real program finds it: `SRA` in
+/// `%APPDATA%` on Windows, `~/.config/SRA` elsewhere (the server points
+/// `HOME` at a folder whose `.config/SRA` is its state directory).
+fn app_data_dir() -> PathBuf {
+    if cfg!(windows) {
+        PathBuf::from(std::env::var_os("APPDATA").unwrap_or_default()).join("SRA")
+    } else {
+        PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+            .join(".config")
+            .join("SRA")
     }
-    state::read_json(&Path::new("configs").join(format!("{name}.json")))?
-        .ok_or_else(|| Error::bad_request(format!("configuration `{name}` does not exist")))
 }
 
-fn run_plan(rest: &[&str]) -> Result<Plan> {
-    if let Some(text) = flag(rest, "--config-json") {
-        let config: Value = serde_json::from_str(text)
-            .map_err(|e| Error::bad_request(format!("`--config-json` is not JSON: {e}")))?;
-        let mut plan = Plan::tasks(
-            JobKind::Tasks,
-            "(temporary configuration)",
-            &enabled_tasks(&config),
-        );
-        plan.configs.clear();
-        return Ok(plan);
-    }
-    let name = rest
+/// A configuration, as the real program loads one: a word holding `.json`
+/// is a path (double quotes dropped), any other a name in `configs/` of
+/// the application-data folder.
+fn read_config(name: &str) -> Result<Value> {
+    let path = if name.contains(".json") {
+        PathBuf::from(name.replace('"', ""))
+    } else {
+        if let Some(problem) = name_problem(name) {
+            return Err(Error::bad_request(problem));
+        }
+        app_data_dir().join("configs").join(format!("{name}.json"))
+    };
+    state::read_json(&path)?
+        .ok_or_else(|| Error::bad_request(format!("找不到文件：'{}'", path.display())))
+}
+
+/// The name a job reports for a configuration word (a path's stem).
+fn config_label(word: &str) -> String {
+    crate::control::protocol::config_name(word)
+}
+
+fn run_plan(log: &LogBuffer, rest: &[&str]) -> Result<Plan> {
+    let word = rest
         .first()
         .copied()
         .unwrap_or(crate::control::DEFAULT_CONFIG_NAME);
-    Ok(Plan::tasks(
-        JobKind::Tasks,
-        name,
-        &enabled_tasks(&read_config(name)?),
-    ))
+    // As the real program: a configuration it cannot read is an error in
+    // the log and a job with nothing to run.
+    let config = read_config(word).unwrap_or_else(|e| {
+        log.error(&e.to_string());
+        Value::Null
+    });
+    let mut plan = Plan::tasks(JobKind::Tasks, &config_label(word), &enabled_tasks(&config));
+    // As the real program, `configs` are the words it was given.
+    plan.configs = vec![word.replace('"', "")];
+    Ok(plan)
 }
 
 fn single_plan(task: &str, rest: &[&str]) -> Result<Plan> {
@@ -214,7 +287,10 @@ fn single_plan(task: &str, rest: &[&str]) -> Result<Plan> {
         find_task(task).ok_or_else(|| Error::bad_request(format!("unknown task `{task}`")))?;
     let name = flag(rest, "--config").unwrap_or(crate::control::DEFAULT_CONFIG_NAME);
     read_config(name)?;
-    Ok(Plan::tasks(JobKind::Single, name, &[index]))
+    let mut plan = Plan::tasks(JobKind::Single, &config_label(name), &[index]);
+    // As the real program: a single task reports no configuration.
+    plan.configs.clear();
+    Ok(plan)
 }
 
 fn extension_plan(id: &str, rest: &[&str]) -> Result<Plan> {
@@ -272,4 +348,130 @@ async fn screenshot(runner: &Runner, operator: &Operator, path: &Path) -> Result
     let png = operator.screenshot_png(&runner.status())?;
     state::write_atomic(path, &png)?;
     Ok(json!({"path": path, "bytes": png.len(), "width": WIDTH, "height": HEIGHT}))
+}
+
+/// Replays a transcript recorded from the real program
+/// (`tests/fixtures/sra-cli/record.py`): `activity-site backend --replay
+/// FILE [ARGUMENTS]`. It prints the recorded start-up lines, then answers
+/// each command with the lines the real program printed after it, on the
+/// same streams, with `$STATE` replaced by the working directory. A command
+/// is matched to a recorded one by its words (all of them, else the first
+/// three, else the first two). Status questions follow the job commands: a
+/// `task status` answers the recorded statuses that followed the last job
+/// command replayed, in order, the last one again once they run out. An
+/// unknown command gets what the real program prints for one (on stderr),
+/// and no answer.
+pub fn replay(path: &Path) -> anyhow::Result<ExitCode> {
+    use std::io::{BufRead, Write};
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read the transcript {}: {e}", path.display()))?;
+    let doc: Value = serde_json::from_str(&text)?;
+    let state = std::env::current_dir()?
+        .canonicalize()?
+        .display()
+        .to_string();
+    let lines = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(|l| l.replace("$STATE", &state))
+            .collect()
+    };
+    let print = |stdout: Vec<String>, stderr: Vec<String>| {
+        let mut err = std::io::stderr().lock();
+        for line in stderr {
+            let _ = writeln!(err, "{line}");
+        }
+        let _ = err.flush();
+        let mut out = std::io::stdout().lock();
+        for line in stdout {
+            let _ = writeln!(out, "{line}");
+        }
+        let _ = out.flush();
+    };
+    print(
+        lines(&doc["startup"]["stdout"]),
+        lines(&doc["startup"]["stderr"]),
+    );
+    let exchanges: Vec<(Vec<String>, Value)> = doc["exchanges"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|e| (lines(&e["send"]), e.clone()))
+        .collect();
+    let is_status = |c: &str| c.starts_with("task status");
+    // Where the last job command replayed is, and how many statuses after it were answered.
+    let mut position = 0;
+    let mut asked = 0;
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        let command = line.trim();
+        if command.is_empty() {
+            continue;
+        }
+        if command == "exit" || command == "quit" {
+            print(lines(&doc["exit"]["stdout"]), lines(&doc["exit"]["stderr"]));
+            break;
+        }
+        if is_status(command) {
+            // The recorded statuses after `position`, up to the next job command.
+            let mut answers = Vec::new();
+            for (sent, exchange) in &exchanges[position..] {
+                if !answers.is_empty() && !sent.iter().all(|c| is_status(c)) {
+                    break;
+                }
+                if sent.iter().any(|c| is_status(c)) {
+                    answers.extend(
+                        lines(&exchange["stdout"])
+                            .into_iter()
+                            .filter(|l| l.starts_with('{')),
+                    );
+                }
+            }
+            if let Some(answer) = answers.get(asked.min(answers.len().saturating_sub(1))) {
+                asked += 1;
+                print(vec![answer.clone()], Vec::new());
+            }
+            continue;
+        }
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let same = |sent: &String, n: usize| {
+            let recorded: Vec<&str> = sent.split_whitespace().collect();
+            recorded.len() >= n && words.len() >= n && recorded[..n] == words[..n]
+        };
+        let found = [usize::MAX, 3, 2].iter().find_map(|&n| {
+            exchanges.iter().position(|(sent, _)| {
+                sent.iter().any(|s| {
+                    if n == usize::MAX {
+                        s == command
+                    } else {
+                        same(s, n)
+                    }
+                })
+            })
+        });
+        match found {
+            Some(index) => {
+                let exchange = &exchanges[index].1;
+                position = index;
+                asked = 0;
+                // The status lines of a combined exchange are for the status question.
+                let stdout = lines(&exchange["stdout"])
+                    .into_iter()
+                    .filter(|l| {
+                        !(exchanges[index].0.iter().any(|c| is_status(c)) && l.starts_with('{'))
+                    })
+                    .collect();
+                print(stdout, lines(&exchange["stderr"]));
+            }
+            None => print(
+                Vec::new(),
+                vec![format!(
+                    "{command} is not a recognized command, alias, or macro."
+                )],
+            ),
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

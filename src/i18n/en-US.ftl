@@ -140,6 +140,16 @@ duplicate-key-help = keep one of the two: the key on line { $line }, column { $c
 schema-unknown-field = unknown field `{ $key }`
 schema-known-fields = known fields: { $fields }
 schema-missing-field = missing field `{ $name }`
+schema-activity-missing-field = the activity `{ $activity }` has no `{ $name }`
+schema-quote-number-help = { $whole ->
+    [yes] `the document`
+   *[no] `{ $field }`
+} is text: write it in quotes, `"{ $raw }"`
+add-description = add `"description": ""` to it (a sentence saying what the activity is, or empty)
+add-name = add `"name": "..."` with the name as announced
+add-time = add `"{ $name }": "YYYY-MM-DDTHH:MM:SS"` in the game's server time
+add-activities = add `"activities": []`, and the version's activities in it
+add-field = add `"{ $name }"`
 schema-misspelt-present = `{ $present }` is present: did you mean `{ $name }`?
 schema-empty = `{ $field }` must not be empty
 schema-wrong-type = wrong type for { $whole ->
@@ -170,6 +180,11 @@ datetime-space = `{ $text }` separates date and time with a space
 datetime-space-help = use `T`: `{ $fixed }`
 datetime-shape = `{ $text }` is not a date-time of the form YYYY-MM-DDTHH:MM:SS
 datetime-form-help = write local server time as YYYY-MM-DDTHH:MM:SS
+datetime-fullwidth-colon = `{ $text }` has the full-width colon `：` (U+FF1A), typed by an input method
+datetime-fullwidth-colon-help = type the ASCII `:`: `{ $fixed }`
+datetime-slashes = `{ $text }` writes the date with slashes
+datetime-slashes-help = write it as `{ $fixed }` (YYYY-MM-DDTHH:MM:SS, local server time)
+datetime-rewrite-help = write it as `{ $fixed }`
 datetime-month = `{ $text }` has no month { $month }
 datetime-month-help = months run from 01 to 12
 datetime-day = `{ $text }` is not a real date: { $month ->
@@ -204,6 +219,12 @@ stale = the version ended on { $date } ({ $days ->
    *[other] { $days } days
 } ago)
 stale-help = update the document to the current version
+upcoming-version = the version starts on { $date } (in { $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
+}), after now
+upcoming-version-help = until it starts, clients show this version as the current one: the previous version's activities that are not in this file vanish and this file's activities show as not started yet; carry every activity that ends after the new start into this file in every locale (`activity-site version new` does it), or publish the file when the version starts
 outside-version-before = the activity ended ({ $end }) before the version started ({ $start })
 outside-version-before-help = remove it, or check the dates
 outside-version-after = the activity starts ({ $start }) after the version ended ({ $end })
@@ -246,6 +267,22 @@ registry-default-locale = the default locale `{ $default }` is not one of the ga
 registry-default-locale-help = use one of { $locales }
 registry-time-zone = `{ $zone }` is not an IANA time zone
 registry-time-zone-help = use a name such as `Asia/Shanghai` or `America/New_York`
+source-locale = `{ $key }` is neither one of the game's locales nor `all`
+source-locale-help = use one of { $locales }, or `all`
+source-type = `{ $kind }` is not a kind of data source
+source-type-help = use `html`, `script` or `pageData`
+source-url = the source URL `{ $url }` is not an absolute http(s) URL
+source-url-help = write the whole address, such as `https://example.org/news`
+source-needs-url = a `{ $kind }` source needs a `url`
+source-needs-url-help = add "url": "https://..." with the page to read
+source-needs-script = a `script` source needs a `script`
+source-needs-script-help = add "script": "scripts/fetch-....mjs", the script's path in the repository
+source-article-url = the article URL template `{ $template }` is not an absolute http(s) URL
+source-article-url-help = write the whole address with a placeholder, such as `https://example.org/news/{"{"}id{"}"}`
+source-article-placeholder = the article URL template `{ $template }` has no `{"{"}field{"}"}` placeholder
+source-article-placeholder-help = name the entry's field that completes the URL, such as `https://example.org/news/{"{"}id{"}"}`
+kept-unpublishable = `{ $path }` cannot be published at `{ $published }`: { $problem }
+kept-unpublishable-help = replace the link with the file itself, or move the file out of data/_files/
 missing-file = `{ $path }` does not exist
 missing-file-help = create `{ $path }`, or remove `{ $locale }` from the game's locales
 orphan-locale = `{ $path }` belongs to no locale of `{ $game }` in games.json
@@ -331,6 +368,11 @@ fmt-summary = fmt: { $changed ->
     [yes] would change
    *[no] reformatted
 }, { $canonical } already canonical
+fix-fixed = fixed { $path } ({ $fixes ->
+    [one] 1 fix
+   *[other] { $fixes } fixes
+})
+fix-left = left { $path } unchanged: another mistake in it has no exact fix, so its fixes would not give valid JSON
 
 ## Refusals of every data command
 
@@ -400,6 +442,7 @@ agent-outside-data = refusing to write `{ $path }`: it resolves outside data/
 
 err-read = cannot read `{ $path }`
 err-read-root = cannot read the root `{ $path }`
+err-find = cannot find `{ $path }`
 err-root-not-dir = the root `{ $path }` is not a directory
 err-list = cannot list `{ $path }`
 err-not-json = `{ $path }` is not valid JSON

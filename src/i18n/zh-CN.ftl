@@ -126,6 +126,16 @@ duplicate-key-help = 两个只保留一个：第 { $line } 行第 { $column } �
 schema-unknown-field = 未知字段 `{ $key }`
 schema-known-fields = 可用的字段：{ $fields }
 schema-missing-field = 缺少字段 `{ $name }`
+schema-activity-missing-field = 活动 `{ $activity }` 缺少 `{ $name }`
+schema-quote-number-help = { $whole ->
+    [yes] 文档是文本：请加上引号，写成 `"{ $raw }"`
+   *[no] `{ $field }` 是文本：请加上引号，写成 `"{ $raw }"`
+}
+add-description = 请为它添加 `"description": ""`（用一句话说明这是什么活动，也可以留空）
+add-name = 请添加 `"name": "..."`，填写公告中的名称
+add-time = 请添加 `"{ $name }": "YYYY-MM-DDTHH:MM:SS"`，按游戏服务器时间填写
+add-activities = 请添加 `"activities": []`，并在其中填写这个版本的活动
+add-field = 请添加 `"{ $name }"`
 schema-misspelt-present = 这里有 `{ $present }`：是不是想写 `{ $name }`？
 schema-empty = `{ $field }` 不能为空
 schema-wrong-type = { $whole ->
@@ -156,6 +166,11 @@ datetime-space = `{ $text }` 的日期和时刻之间用了空格
 datetime-space-help = 请用 `T` 分隔：`{ $fixed }`
 datetime-shape = `{ $text }` 不是 YYYY-MM-DDTHH:MM:SS 格式的日期时间
 datetime-form-help = 请按 YYYY-MM-DDTHH:MM:SS 填写服务器当地时间
+datetime-fullwidth-colon = `{ $text }` 里有输入法打出的全角冒号 `：`（U+FF1A）
+datetime-fullwidth-colon-help = 请改用半角冒号 `:`：`{ $fixed }`
+datetime-slashes = `{ $text }` 的日期用了斜杠
+datetime-slashes-help = 请写成 `{ $fixed }`（YYYY-MM-DDTHH:MM:SS，服务器当地时间）
+datetime-rewrite-help = 请写成 `{ $fixed }`
 datetime-month = `{ $text }` 的月份 { $month } 不存在
 datetime-month-help = 月份从 01 到 12
 datetime-day = `{ $text }` 不是真实存在的日期：{ $year } 年 { $month } 月只有 { $last } 天
@@ -176,6 +191,11 @@ stale = 这个版本已于 { $date } 结束（{ $days ->
    *[other] { $days } 天前
 }）
 stale-help = 请把文档更新到当前版本
+upcoming-version = 这个版本将于 { $date } 开始（{ $days ->
+    [0] 不到一天后
+   *[other] { $days } 天后
+}），晚于现在
+upcoming-version-help = 在它开始之前，客户端会把这个版本当作当前版本：上个版本中不在这个文件里的活动会消失，这个文件中的活动会显示为尚未开始；请把在新版本开始之后才结束的每个活动都搬进这个文件的每种语言版本中（`activity-site version new` 可以完成这一步），或者等版本开始时再发布这个文件
 outside-version-before = 活动在版本开始（{ $start }）之前就已结束（{ $end }）
 outside-version-before-help = 请删除这个活动，或检查日期
 outside-version-after = 活动在版本结束（{ $end }）之后才开始（{ $start }）
@@ -218,6 +238,22 @@ registry-default-locale = 默认语言 `{ $default }` 不在这个游戏的语�
 registry-default-locale-help = 请使用其中之一：{ $locales }
 registry-time-zone = `{ $zone }` 不是 IANA 时区
 registry-time-zone-help = 请使用 `Asia/Shanghai`、`America/New_York` 这样的时区名
+source-locale = `{ $key }` 既不是这个游戏的语言，也不是 `all`
+source-locale-help = 请使用其中之一：{ $locales }，或者 `all`
+source-type = `{ $kind }` 不是数据来源的类型
+source-type-help = 请使用 `html`、`script` 或 `pageData`
+source-url = 来源 URL `{ $url }` 不是以 http(s) 开头的绝对 URL
+source-url-help = 请写出完整地址，例如 `https://example.org/news`
+source-needs-url = `{ $kind }` 类型的来源需要 `url`
+source-needs-url-help = 请添加 `"url": "https://..."`，填写要读取的页面
+source-needs-script = `script` 类型的来源需要 `script`
+source-needs-script-help = 请添加 `"script": "scripts/fetch-....mjs"`，即脚本在仓库中的路径
+source-article-url = 文章 URL 模板 `{ $template }` 不是以 http(s) 开头的绝对 URL
+source-article-url-help = 请写出带占位符的完整地址，例如 `https://example.org/news/{"{"}id{"}"}`
+source-article-placeholder = 文章 URL 模板 `{ $template }` 没有 `{"{"}field{"}"}` 占位符
+source-article-placeholder-help = 请写明由条目的哪个字段补全 URL，例如 `https://example.org/news/{"{"}id{"}"}`
+kept-unpublishable = `{ $path }` 无法发布到 `{ $published }`：{ $problem }
+kept-unpublishable-help = 请用文件本身替换这个链接，或者把文件移出 data/_files/
 missing-file = `{ $path }` 不存在
 missing-file-help = 请创建 `{ $path }`，或从这个游戏的语言列表中删除 `{ $locale }`
 orphan-locale = `{ $path }` 不属于 games.json 中 `{ $game }` 的任何语言
@@ -281,6 +317,8 @@ fmt-summary = fmt：{ $check ->
     [yes] 需要整理 { $changed } 个文件
    *[no] 已整理 { $changed } 个文件
 }，{ $canonical } 个文件格式已经规范
+fix-fixed = 已修正 { $path }（{ $fixes } 处）
+fix-left = 未修改 { $path }：其中另有错误没有确切的修正方法，应用其余修正也得不到有效的 JSON
 
 ## 所有数据命令的拒绝理由
 
@@ -335,6 +373,7 @@ agent-outside-data = 拒绝写入 `{ $path }`：它实际指向 data/ 之外
 
 err-read = 无法读取 `{ $path }`
 err-read-root = 无法读取根目录 `{ $path }`
+err-find = 找不到 `{ $path }`
 err-root-not-dir = 根目录 `{ $path }` 不是文件夹
 err-list = 无法列出 `{ $path }` 中的文件
 err-not-json = `{ $path }` 不是有效的 JSON

@@ -8,6 +8,7 @@
 //! It prints nothing: what a command should say comes back as values, and
 //! as [`Event`]s while the files are fetched.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -33,6 +34,8 @@ pub struct Request<'a> {
     pub default_locale: &'a str,
     /// For each request to a site.
     pub timeout: Duration,
+    /// Keep the files the build does not generate in `data/_files/`.
+    pub keep_unknown: bool,
 }
 
 /// What happens while [`gather`] reads a site.
@@ -46,6 +49,15 @@ pub enum Event {
     Fetched,
 }
 
+/// One announcements document found.
+#[derive(Debug, Clone)]
+pub struct FoundAnnouncements {
+    /// `None` for `anno.json` (the site's locale), else the locale of `anno-<locale>.json`.
+    pub locale: Option<String>,
+    pub origin: String,
+    pub bytes: Vec<u8>,
+}
+
 /// What was read: the files, the index when there was one, and one line per
 /// file that could not be read.
 #[derive(Debug, Default)]
@@ -53,6 +65,17 @@ pub struct Gathered {
     pub sources: Vec<Source>,
     pub index: Option<Vec<IndexGame>>,
     pub errors: Vec<String>,
+    pub announcements: Vec<FoundAnnouncements>,
+    /// Files kept verbatim (`--keep-unknown`): the site path and the bytes.
+    pub kept: Vec<(String, Vec<u8>)>,
+    /// Files neither imported nor kept: the site path (or URL) and why.
+    pub skipped: Vec<(String, String)>,
+    /// Files the build writes itself (the index, pages, calendars, `llms.txt`).
+    pub regenerated: Vec<String>,
+    /// Files of games left out by `--games`.
+    pub excluded: Vec<String>,
+    /// Where the list of games came from, when it was not the site's index.
+    pub games_from: Option<String>,
 }
 
 /// Reads the published files `request` names: from a folder, or from a
@@ -63,12 +86,125 @@ pub fn gather(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Ga
     let mut gathered = if from.starts_with("http://") || from.starts_with("https://") {
         from_url(request, on)?
     } else {
-        from_folder(Path::new(from), request.games)?
+        from_folder(Path::new(from), request)?
     };
     if !request.games.is_empty() {
-        gathered.sources.retain(|s| request.games.contains(&s.game));
+        let (kept, left): (Vec<Source>, Vec<Source>) = std::mem::take(&mut gathered.sources)
+            .into_iter()
+            .partition(|s| request.games.contains(&s.game));
+        gathered.sources = kept;
+        gathered.excluded.extend(left.into_iter().map(|s| s.origin));
     }
     Ok(gathered)
+}
+
+/// The base reading shared with `diff`: a folder or URL ending in `api/v1`
+/// or `api/v1/activity` stands for the site above it ([`layout::site_root`]).
+fn site_folder(dir: &Path) -> Option<PathBuf> {
+    let text = dir.to_string_lossy();
+    let root = PathBuf::from(layout::site_root(&text));
+    [root.clone(), root.join("public")]
+        .into_iter()
+        .find(|site| {
+            site.join(layout::ACTIVITY_DIR).is_dir() || site.join(layout::INDEX_PATH).is_file()
+        })
+}
+
+/// Whether the build writes `path` itself for a site of `games` (so an
+/// import neither keeps it nor calls it skipped): the index, the schema,
+/// the calendars, `llms.txt`, `_headers`, the home and 404 pages, the
+/// games' pages, and the compressed siblings of any of them.
+fn regenerated(path: &str, games: &BTreeSet<String>) -> bool {
+    let path = path
+        .strip_suffix(".br")
+        .or_else(|| path.strip_suffix(".gz"))
+        .unwrap_or(path);
+    if [
+        layout::INDEX_PATH,
+        layout::SCHEMA_PATH,
+        layout::LLMS_PATH,
+        layout::HEADERS_FILE,
+        layout::HOME_PAGE,
+        layout::NOT_FOUND_PAGE,
+    ]
+    .contains(&path)
+    {
+        return true;
+    }
+    if let Some(name) = path
+        .strip_prefix(layout::ACTIVITY_DIR)
+        .and_then(|r| r.strip_prefix('/'))
+    {
+        return !name.contains('/') && name.ends_with(".ics");
+    }
+    let parts: Vec<&str> = path.split('/').collect();
+    match parts.as_slice() {
+        [game, page] | [game, _, page] => *page == layout::DIRECTORY_INDEX && games.contains(*game),
+        _ => false,
+    }
+}
+
+/// The locale of an announcements path (`api/v1/anno.json`: `Some(None)`,
+/// `api/v1/anno-en-US.json`: `Some(Some("en-US"))`), `None` for any other.
+fn announcements_locale(path: &str) -> Option<Option<String>> {
+    layout::announcements_locale_of(path).map(|l| l.map(str::to_owned))
+}
+
+impl Gathered {
+    /// A file neither imported as a game nor as announcements: kept with
+    /// `--keep-unknown`, else named as skipped.
+    fn unknown(&mut self, keep: bool, path: String, bytes: Vec<u8>, why: &str) {
+        if keep {
+            self.kept.push((path, bytes));
+        } else {
+            self.skipped.push((path, why.to_owned()));
+        }
+    }
+
+    /// Sorts a found JSON file by its shape.
+    fn found(
+        &mut self,
+        keep: bool,
+        path: String,
+        origin: String,
+        bytes: Vec<u8>,
+        as_game: Option<(String, Option<String>)>,
+    ) {
+        let shape = super::shape_of(&bytes);
+        // A document that is not JSON at all is the mapping's to name (`not JSON`).
+        let broken = shape == super::Shape::Other
+            && serde_json::from_slice::<serde_json::Value>(&bytes).is_err();
+        if broken && let Some((game, locale)) = as_game {
+            self.sources.push(Source {
+                game,
+                locale,
+                origin,
+                bytes,
+            });
+            return;
+        }
+        match (shape, as_game, announcements_locale(&path)) {
+            (super::Shape::Activity, Some((game, locale)), _) => self.sources.push(Source {
+                game,
+                locale,
+                origin,
+                bytes,
+            }),
+            (super::Shape::Announcements, _, Some(locale)) => {
+                self.announcements.push(FoundAnnouncements {
+                    locale,
+                    origin,
+                    bytes,
+                })
+            }
+            _ => self.unknown(
+                keep,
+                path,
+                bytes,
+                "not an activity or announcements document",
+            ),
+        }
+    }
 }
 
 /// What an import does to one file of the root.
@@ -95,7 +231,7 @@ impl Action {
 pub struct PlannedFile {
     /// Relative to the root.
     pub path: String,
-    pub text: String,
+    pub bytes: Vec<u8>,
     pub action: Action,
 }
 
@@ -103,17 +239,37 @@ pub struct PlannedFile {
 #[derive(Debug)]
 pub struct Prepared {
     /// The schemas first (only where the root has none), the data files,
-    /// `games.json` last: a registry never names files not written yet.
+    /// the announcements and the kept files, `games.json` last: a registry
+    /// never names files not written yet.
     pub files: Vec<PlannedFile>,
     pub games: Vec<PlannedGame>,
     /// One line per file that was not imported: unreadable, or refused by the mapping.
     pub errors: Vec<String>,
+    /// Files neither imported nor kept, and why.
+    pub skipped: Vec<(String, String)>,
+    /// Files the build writes itself, so neither imported nor kept.
+    pub regenerated: Vec<String>,
+    /// Files of games `--games` left out.
+    pub excluded: Vec<String>,
+    /// Where the list of games came from, when it was not the site's index.
+    pub games_from: Option<String>,
+    /// Data files whose activities the API lists out of start order (the
+    /// build publishes them sorted: same content, another order).
+    pub reordered: Vec<String>,
+    /// Announcements imported, and kept files, as root paths.
+    pub announcements: Vec<String>,
+    pub kept: Vec<String>,
 }
 
 /// Maps what was gathered onto the root under `root` (its `games.json`
 /// kept and extended) and compares each resulting file with the disk.
-/// Nothing is written.
-pub fn prepare(root: &Path, gathered: Gathered, default_locale: &str) -> anyhow::Result<Prepared> {
+/// `time_zones` is `--time-zone` (`None`: every game). Nothing is written.
+pub fn prepare(
+    root: &Path,
+    gathered: Gathered,
+    default_locale: &str,
+    time_zones: &[(Option<String>, String)],
+) -> anyhow::Result<Prepared> {
     let existing_registry = match std::fs::read_to_string(root.join(REGISTRY_PATH)) {
         Ok(text) => Some(text),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
@@ -123,42 +279,123 @@ pub fn prepare(root: &Path, gathered: Gathered, default_locale: &str) -> anyhow:
         sources,
         index,
         mut errors,
+        announcements,
+        kept,
+        skipped,
+        regenerated,
+        excluded,
+        games_from,
     } = gathered;
     let plan = super::plan(Inputs {
         sources,
         index,
         existing_registry,
         default_locale: default_locale.to_owned(),
+        time_zones: time_zones.to_vec(),
     })
     .map_err(|why| anyhow::anyhow!(why))?;
     errors.extend(plan.errors);
 
+    // The site's locale, as the build will read it from the new registry.
+    let site_locale = plan
+        .files
+        .iter()
+        .find(|(path, _)| path == REGISTRY_PATH)
+        .and_then(|(_, text)| serde_json::from_str::<crate::model::Registry>(text).ok())
+        .and_then(|r| r.site_locale().map(str::to_owned))
+        .unwrap_or_else(|| default_locale.to_owned());
+    let reordered = plan
+        .files
+        .iter()
+        .filter(|(path, text)| path != REGISTRY_PATH && !super::in_start_order(text))
+        .map(|(path, _)| path.clone())
+        .collect();
+
     // The schemas, so the `$schema` lines resolve in editors; kept when present.
-    let mut texts = plan.files;
+    let mut texts: Vec<(String, Vec<u8>)> = plan
+        .files
+        .into_iter()
+        .map(|(path, text)| (path, text.into_bytes()))
+        .collect();
+    let registry = texts.pop();
     for (path, text) in [
         (tree::ACTIVITY_SCHEMA_PATH, BUILTIN_ACTIVITY_SCHEMA),
         (tree::GAMES_SCHEMA_PATH, BUILTIN_GAMES_SCHEMA),
     ] {
         if !root.join(path).exists() {
-            texts.insert(0, (path.to_owned(), text.to_owned()));
+            texts.insert(0, (path.to_owned(), text.as_bytes().to_vec()));
         }
     }
+    // Announcements: `anno.json` is the site locale's, `anno-<locale>.json`
+    // each locale's; the two of the site locale must agree.
+    let mut announced: BTreeMap<String, (String, String)> = BTreeMap::new();
+    let mut found = announcements;
+    found.sort_by_key(|a| a.locale.is_some());
+    for a in found {
+        let locale = a.locale.clone().unwrap_or_else(|| site_locale.clone());
+        let text = match super::announcements_file(&a.bytes) {
+            Ok(text) => text,
+            Err(why) => {
+                errors.push(format!("{}: {why}", a.origin));
+                continue;
+            }
+        };
+        match announced.get(&locale) {
+            Some((first, held)) => {
+                if serde_json::from_str::<serde_json::Value>(held).ok()
+                    != serde_json::from_str::<serde_json::Value>(&text).ok()
+                {
+                    errors.push(format!(
+                        "{}: differs from {first}, which holds the announcements of the same locale `{locale}`; kept {first}, compare the two",
+                        a.origin
+                    ));
+                }
+            }
+            None => {
+                announced.insert(locale, (a.origin, text));
+            }
+        }
+    }
+    let announcements: Vec<String> = announced
+        .keys()
+        .map(|l| tree::announcements_path(l))
+        .collect();
+    for (locale, (_, text)) in announced {
+        texts.push((tree::announcements_path(&locale), text.into_bytes()));
+    }
+    let kept_paths: Vec<String> = kept.iter().map(|(p, _)| tree::kept_path(p)).collect();
+    for (path, bytes) in kept {
+        texts.push((tree::kept_path(&path), bytes));
+    }
+    texts.extend(registry);
+
     let mut files = Vec::with_capacity(texts.len());
-    for (path, text) in texts {
+    for (path, bytes) in texts {
         let action = match std::fs::read(root.join(&path)) {
-            Ok(bytes) if bytes == text.as_bytes() => Action::Unchanged,
+            Ok(old) if old == bytes => Action::Unchanged,
             Ok(_) => Action::Replaced,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => Action::Created,
             Err(err) => {
                 return Err(err).with_context(|| format!("cannot read `{path}` of the root"));
             }
         };
-        files.push(PlannedFile { path, text, action });
+        files.push(PlannedFile {
+            path,
+            bytes,
+            action,
+        });
     }
     Ok(Prepared {
         files,
         games: plan.games,
         errors,
+        skipped,
+        regenerated,
+        excluded,
+        games_from,
+        reordered,
+        announcements,
+        kept: kept_paths,
     })
 }
 
@@ -176,7 +413,7 @@ impl Prepared {
     pub fn write(&self, root: &Path) -> anyhow::Result<()> {
         for file in self.files.iter().filter(|f| f.action != Action::Unchanged) {
             let path = root.join(&file.path);
-            atomic::write(&path, file.text.as_bytes())
+            atomic::write(&path, &file.bytes)
                 .with_context(|| format!("cannot write `{}`", path.display()))?;
         }
         Ok(())
@@ -191,10 +428,10 @@ impl Prepared {
     }
 }
 
-/// A folder: `api/v1/activity/` of a site (with `api/v1/games.json` when
-/// there is one), or `public/api/v1/activity/` of a site's sources, else
-/// the folder itself, flat.
-fn from_folder(dir: &Path, games: &[String]) -> anyhow::Result<Gathered> {
+/// A folder: a site (its root, `api/v1` or `api/v1/activity`; or a
+/// site's sources holding `public/`), every file of it sorted by what it
+/// is; else the folder itself, flat.
+fn from_folder(dir: &Path, request: &Request) -> anyhow::Result<Gathered> {
     if !dir.is_dir() {
         let arg = dir.display().to_string();
         // `127.0.0.1:8765` or `localhost:8765/site`: a host and port typed without a scheme.
@@ -207,88 +444,176 @@ fn from_folder(dir: &Path, games: &[String]) -> anyhow::Result<Gathered> {
         }
         anyhow::bail!("`--from {arg}` is neither a folder nor an http(s) URL");
     }
-    let site_index = dir.join(layout::INDEX_PATH);
-    if site_index.is_file() {
-        let bytes = std::fs::read(&site_index)
-            .with_context(|| format!("cannot read `{}`", site_index.display()))?;
-        if let Ok(index) = super::parse_index(&bytes) {
-            let wanted = super::listed_files(&index, games);
-            let mut gathered = read_each(wanted, |path| {
-                let file = dir.join(path.trim_start_matches('/'));
-                let origin = file.display().to_string();
-                (origin, std::fs::read(&file).map_err(|e| e.to_string()))
-            });
-            gathered.index = Some(index);
-            return Ok(gathered);
+    match site_folder(dir) {
+        Some(site) => from_site_folder(&site, request),
+        None => from_flat_folder(dir, request),
+    }
+}
+
+/// Every file of a site folder: activity documents, announcements, files
+/// the build writes itself, and the rest (kept or skipped).
+fn from_site_folder(site: &Path, request: &Request) -> anyhow::Result<Gathered> {
+    let mut gathered = Gathered::default();
+    let read = |rel: &str| -> anyhow::Result<Vec<u8>> {
+        let path = site.join(rel);
+        std::fs::read(&path).with_context(|| format!("cannot read `{}`", path.display()))
+    };
+    let index = match read(layout::INDEX_PATH) {
+        Ok(bytes) => super::parse_index(&bytes).ok(),
+        Err(_) => None,
+    };
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(site).min_depth(1).sort_by_file_name() {
+        let entry = entry.with_context(|| format!("cannot list `{}`", site.display()))?;
+        if entry.file_type().is_dir() || entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let rel: Vec<String> = entry
+            .path()
+            .strip_prefix(site)
+            .unwrap_or(entry.path())
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        files.push(rel.join("/"));
+    }
+    // The activity documents: the index's, else every `*.json` of the folder by name.
+    let in_activity_dir = |rel: &str| -> Option<String> {
+        let name = rel.strip_prefix(layout::ACTIVITY_DIR)?.strip_prefix('/')?;
+        (!name.contains('/') && name.ends_with(".json")).then(|| name.to_owned())
+    };
+    let wanted: BTreeMap<String, (String, Option<String>)> = match &index {
+        Some(index) => super::listed_files(index, &[])
+            .into_iter()
+            .map(|w| (w.path, (w.game, w.locale)))
+            .collect(),
+        None => {
+            let names: Vec<String> = files.iter().filter_map(|f| in_activity_dir(f)).collect();
+            super::split_names(&names)
+                .into_iter()
+                .map(|(name, split)| (format!("{}/{name}", layout::ACTIVITY_DIR), split))
+                .collect()
+        }
+    };
+    // Folders of the pages the build writes: each game's, and the home page
+    // of each locale (`<locale>/index.html`).
+    let mut games: BTreeSet<String> = wanted.values().map(|(game, _)| game.clone()).collect();
+    games.extend(wanted.values().filter_map(|(_, locale)| locale.clone()));
+    games.extend(
+        index
+            .iter()
+            .flatten()
+            .flat_map(|g| g.locales.iter().cloned()),
+    );
+    for rel in files {
+        if rel == layout::INDEX_PATH && index.is_some() {
+            gathered.regenerated.push(rel);
+            continue;
+        }
+        // The compressed sibling of an imported document is written again.
+        let base = rel
+            .strip_suffix(".gz")
+            .or_else(|| rel.strip_suffix(".br"))
+            .unwrap_or(&rel);
+        if base != rel && (wanted.contains_key(base) || announcements_locale(base).is_some()) {
+            gathered.regenerated.push(rel);
+            continue;
+        }
+        let as_game = wanted.get(&rel).cloned();
+        let is_json = rel.ends_with(".json");
+        if as_game.is_none() && regenerated(&rel, &games) {
+            gathered.regenerated.push(rel);
+            continue;
+        }
+        let bytes = match read(&rel) {
+            Ok(bytes) => bytes,
+            Err(err) => {
+                gathered.errors.push(format!("{err:#}"));
+                continue;
+            }
+        };
+        let origin = site.join(&rel).display().to_string();
+        if is_json {
+            gathered.found(request.keep_unknown, rel, origin, bytes, as_game);
+        } else {
+            gathered.unknown(
+                request.keep_unknown,
+                rel,
+                bytes,
+                "not generated by the build; --keep-unknown keeps it in data/_files/",
+            );
         }
     }
-    // A built site, the source tree of a site (`public/`), else flat.
-    let flat = [
-        dir.join(layout::ACTIVITY_DIR),
-        dir.join("public").join(layout::ACTIVITY_DIR),
-    ]
-    .into_iter()
-    .find(|candidate| candidate.is_dir())
-    .unwrap_or_else(|| dir.to_path_buf());
+    if index.is_none()
+        && let Ok(bytes) = read(layout::LLMS_PATH)
+    {
+        // The site's own order of its games, as its `llms.txt` lists them.
+        let (ids, _) = layout::llms_games(&String::from_utf8_lossy(&bytes));
+        if !ids.is_empty() {
+            gathered
+                .sources
+                .sort_by_key(|s| ids.iter().position(|id| *id == s.game).unwrap_or(ids.len()));
+        }
+    }
+    gathered.index = index;
+    Ok(gathered)
+}
+
+/// A flat folder: `<game>[-<locale>].json` documents, `anno[-<locale>].json`
+/// announcements; any other file is kept at its name, or skipped.
+fn from_flat_folder(dir: &Path, request: &Request) -> anyhow::Result<Gathered> {
     let mut names = Vec::new();
     for entry in
-        std::fs::read_dir(&flat).with_context(|| format!("cannot read `{}`", flat.display()))?
+        std::fs::read_dir(dir).with_context(|| format!("cannot read `{}`", dir.display()))?
     {
-        let entry = entry.with_context(|| format!("cannot read `{}`", flat.display()))?;
-        if entry.file_type().is_ok_and(|t| t.is_file()) {
-            names.push(entry.file_name().to_string_lossy().into_owned());
+        let entry = entry.with_context(|| format!("cannot read `{}`", dir.display()))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.file_type().is_ok_and(|t| t.is_file()) && !name.starts_with('.') {
+            names.push(name);
         }
     }
     names.sort();
-    let wanted = super::split_names(&names)
-        .into_iter()
-        .map(|(name, (game, locale))| Wanted {
-            path: name,
-            game,
-            locale,
-        })
-        .collect();
-    Ok(read_each(wanted, |name| {
-        let path: PathBuf = flat.join(name);
-        let origin = path.display().to_string();
-        (origin, std::fs::read(&path).map_err(|e| e.to_string()))
-    }))
-}
-
-/// The files of `wanted`, read by `read` (path -> (origin, bytes)).
-fn read_each(
-    wanted: Vec<Wanted>,
-    mut read: impl FnMut(&str) -> (String, Result<Vec<u8>, String>),
-) -> Gathered {
+    let split = super::split_names(&names);
     let mut gathered = Gathered::default();
-    for Wanted { path, game, locale } in wanted {
-        let (origin, bytes) = read(&path);
-        gathered.add(game, locale, origin, bytes);
-    }
-    gathered
-}
-
-impl Gathered {
-    fn add(
-        &mut self,
-        game: String,
-        locale: Option<String>,
-        origin: String,
-        bytes: Result<Vec<u8>, impl std::fmt::Display>,
-    ) {
-        match bytes {
-            Ok(bytes) => self.sources.push(Source {
-                game,
-                locale,
-                origin,
+    for name in names {
+        let path = dir.join(&name);
+        let origin = path.display().to_string();
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(err) => {
+                gathered.errors.push(format!("{origin}: {err}"));
+                continue;
+            }
+        };
+        if name.ends_with(".json") {
+            // Announcements are read by their name under api/v1.
+            let as_site = format!("{}/{name}", layout::API_DIR);
+            let path = if announcements_locale(&as_site).is_some() {
+                as_site
+            } else {
+                name.clone()
+            };
+            let as_game = split
+                .get(&name)
+                .cloned()
+                .filter(|_| announcements_locale(&path).is_none());
+            gathered.found(request.keep_unknown, path, origin, bytes, as_game);
+        } else {
+            gathered.unknown(
+                request.keep_unknown,
+                name,
                 bytes,
-            }),
-            Err(why) => self.errors.push(format!("{origin}: {why}")),
+                "not generated by the build; --keep-unknown keeps it in data/_files/",
+            );
         }
     }
+    Ok(gathered)
 }
 
-/// A URL: the site's index when it has one, else `--games` and `--locales`.
+/// A URL: the site's index when it has one, else `--games` (and
+/// `--locales`), else the games the site's `llms.txt` lists; then its
+/// announcements and the files a site keeps by hand (`robots.txt`, a legacy
+/// `api/v1/activities.json`), when they are there.
 fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gathered> {
     fetch::http_url("--from", request.from)?;
     let site = layout::site_root(request.from).to_owned();
@@ -300,7 +625,7 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
             Ok(index) => Some(index),
             Err(why) => {
                 on(Event::Note(format!(
-                    "{index_url} is not an activity-site index ({why}); using --games"
+                    "{index_url} is not an activity-site index ({why})"
                 )));
                 None
             }
@@ -317,33 +642,132 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
         }
     };
 
+    let mut games_from = None;
+    // Files guessed from names (no index lists them): a locale's file that
+    // is not there is a locale the game does not have, not an error.
+    let mut guessed = false;
     let wanted = match &index {
         Some(index) => super::listed_files(index, request.games),
-        None => {
-            anyhow::ensure!(
-                !request.games.is_empty(),
-                "{index_url} is not there, so the games to fetch are unknown\n\
-                 help: name them: --games ak,end --locales en-US"
-            );
+        None if !request.games.is_empty() => {
+            games_from = Some("--games".to_owned());
+            guessed = true;
             super::guessed_files(request.games, request.locales, request.default_locale)
         }
+        None => {
+            let llms_url = format!("{site}/{}", layout::LLMS_PATH);
+            let listed = match fetcher.get(&llms_url) {
+                Ok(bytes) => layout::llms_games(&String::from_utf8_lossy(&bytes)),
+                Err(_) => (Vec::new(), Vec::new()),
+            };
+            anyhow::ensure!(
+                !listed.0.is_empty(),
+                "{index_url} is not there and {llms_url} lists no game, so the games to fetch are unknown\n\
+                 help: name them: --games ak,end --locales en-US"
+            );
+            games_from = Some(llms_url);
+            let (games, documents) = listed;
+            if documents.is_empty() {
+                guessed = true;
+                super::guessed_files(&games, request.locales, request.default_locale)
+            } else {
+                let names: Vec<String> = documents
+                    .iter()
+                    .filter_map(|p| p.rsplit('/').next().map(str::to_owned))
+                    .collect();
+                super::split_names(&names)
+                    .into_iter()
+                    .map(|(name, (game, locale))| Wanted {
+                        path: layout::activity_file(name.trim_end_matches(".json"), "json"),
+                        game,
+                        locale,
+                    })
+                    .collect()
+            }
+        }
     };
+    if let Some(from) = &games_from {
+        let games: BTreeSet<&str> = wanted.iter().map(|w| w.game.as_str()).collect();
+        on(Event::Note(format!(
+            "the site has no index; the games to fetch ({}) come from {from}",
+            games.into_iter().collect::<Vec<_>>().join(", ")
+        )));
+    }
+    // Beside the documents, what a site may publish that no index lists.
+    let mut locales: BTreeSet<String> = request.locales.iter().cloned().collect();
+    locales.insert(request.default_locale.to_owned());
+    for game in index.iter().flatten() {
+        locales.extend(game.locales.iter().cloned());
+    }
+    for w in &wanted {
+        locales.extend(w.locale.iter().cloned());
+    }
+    let mut extra = vec![layout::announcements_path("", true, "json")];
+    extra.extend(
+        locales
+            .iter()
+            .map(|l| layout::announcements_path(l, false, "json")),
+    );
+    extra.extend(KNOWN_EXTRAS.iter().map(|p| (*p).to_owned()));
 
-    on(Event::Fetching(wanted.len()));
+    let total = wanted.len() + extra.len();
+    on(Event::Fetching(total));
     let urls: Vec<String> = wanted
         .iter()
-        .map(|w| format!("{site}/{}", w.path))
+        .map(|w| w.path.as_str())
+        .chain(extra.iter().map(String::as_str))
+        .map(|path| format!("{site}/{path}"))
         .collect();
-    let results = fetcher.for_each(&urls, |_, result| {
-        on(Event::Fetched);
-        result
-    });
+    let mut results = fetcher
+        .for_each(&urls, |_, result| {
+            on(Event::Fetched);
+            result
+        })
+        .into_iter();
     let mut gathered = Gathered {
         index,
+        games_from,
         ..Gathered::default()
     };
-    for ((wanted, url), result) in wanted.into_iter().zip(urls).zip(results) {
-        gathered.add(wanted.game, wanted.locale, url, result);
+    let mut urls = urls.into_iter();
+    for wanted in wanted {
+        let (url, result) = (urls.next().unwrap_or_default(), results.next());
+        match result {
+            Some(Ok(bytes)) => gathered.found(
+                request.keep_unknown,
+                wanted.path,
+                url,
+                bytes,
+                Some((wanted.game, wanted.locale)),
+            ),
+            Some(Err(FetchError::NotFound)) if guessed && wanted.locale.is_some() => {
+                on(Event::Note(format!(
+                    "{url} is not there: `{}` has no such locale",
+                    wanted.game
+                )));
+            }
+            Some(Err(why)) => gathered.errors.push(format!("{url}: {why}")),
+            None => {}
+        }
+    }
+    for path in extra {
+        let (url, result) = (urls.next().unwrap_or_default(), results.next());
+        match result {
+            Some(Ok(bytes)) if path.ends_with(".json") => {
+                gathered.found(request.keep_unknown, path, url, bytes, None)
+            }
+            Some(Ok(bytes)) => gathered.unknown(
+                request.keep_unknown,
+                path,
+                bytes,
+                "not generated by the build; --keep-unknown keeps it in data/_files/",
+            ),
+            Some(Err(FetchError::NotFound)) | None => {}
+            Some(Err(why)) => gathered.errors.push(format!("{url}: {why}")),
+        }
     }
     Ok(gathered)
 }
+
+/// Files a deployed site may hold that no index names: asked for by URL
+/// (a folder is listed instead).
+const KNOWN_EXTRAS: &[&str] = &[layout::ROBOTS_PATH, layout::LEGACY_ACTIVITIES_PATH];

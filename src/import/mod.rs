@@ -230,6 +230,80 @@ pub struct PlannedGame {
     pub default_locale: String,
     /// Whether `games.json` gets placeholders for it (nobody described it).
     pub placeholder: bool,
+    /// The `timeZone` the game has in `games.json` after the import.
+    pub time_zone: String,
+    /// Where that zone came from.
+    pub zone_from: ZoneFrom,
+}
+
+/// Where an imported game's `timeZone` came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ZoneFrom {
+    /// `games.json` of the root had it already.
+    Registry,
+    /// The site's index published it.
+    Index,
+    /// `--time-zone`.
+    Option,
+    /// Nobody said: the default zone was assumed.
+    Assumed,
+}
+
+impl ZoneFrom {
+    /// How the summary says it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ZoneFrom::Registry => "kept from games.json",
+            ZoneFrom::Index => "from the site's index",
+            ZoneFrom::Option => "from --time-zone",
+            ZoneFrom::Assumed => "assumed: nothing named one; pass --time-zone GAME=ZONE to set it",
+        }
+    }
+}
+
+/// What a published JSON file holds, by its shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// An object with `version` and an `activities` array.
+    Activity,
+    /// An object with `id` and an `announcements` array.
+    Announcements,
+    /// Anything else (not JSON, another object, an array).
+    Other,
+}
+
+/// The shape of a published JSON file.
+pub fn shape_of(bytes: &[u8]) -> Shape {
+    let text = std::str::from_utf8(bytes).unwrap_or_default();
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(map))
+            if map.contains_key("version")
+                && map.get("activities").is_some_and(Value::is_array) =>
+        {
+            Shape::Activity
+        }
+        Ok(Value::Object(map))
+            if map.contains_key("id") && map.get("announcements").is_some_and(Value::is_array) =>
+        {
+            Shape::Announcements
+        }
+        _ => Shape::Other,
+    }
+}
+
+/// The text of an announcements source file: the published document in
+/// canonical pretty form (key order kept, nothing dropped), or why not.
+pub fn announcements_file(source: &[u8]) -> Result<String, String> {
+    let text = std::str::from_utf8(source).map_err(|e| format!("not UTF-8: {e}"))?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if has_repeated_keys(text) {
+        return Err("has a key twice in one object; rewriting it would lose a value".to_owned());
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let mut out = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
+    out.push('\n');
+    Ok(out)
 }
 
 /// What an import writes, and what it could not take.
@@ -252,6 +326,8 @@ pub struct Inputs {
     pub existing_registry: Option<String>,
     /// The locale of an un-suffixed file no index or registry explains.
     pub default_locale: String,
+    /// `--time-zone`: for every imported game (key `None`) or one (`Some(id)`).
+    pub time_zones: Vec<(Option<String>, String)>,
 }
 
 /// Maps published files to the files of a data tree.
@@ -396,18 +472,27 @@ pub fn plan(inputs: Inputs) -> Result<Plan, String> {
                 .files
                 .push((crate::tree::data_path(id, locale), text.clone()));
         }
-        let placeholder = update_registry(
+        let given = inputs
+            .time_zones
+            .iter()
+            .find(|(game, _)| game.as_deref() == Some(id.as_str()))
+            .or_else(|| inputs.time_zones.iter().find(|(game, _)| game.is_none()))
+            .map(|(_, zone)| zone.as_str());
+        let (placeholder, time_zone, zone_from) = update_registry(
             &mut registry_games,
             id,
             &locales,
             &default_locale,
             index.get(id.as_str()).map(|g| &g.described),
+            given,
         );
         result.games.push(PlannedGame {
             id: id.clone(),
             locales,
             default_locale,
             placeholder,
+            time_zone,
+            zone_from,
         });
     }
     registry.insert("games".to_owned(), Value::Array(registry_games));
@@ -421,14 +506,31 @@ pub fn plan(inputs: Inputs) -> Result<Plan, String> {
 }
 
 /// Sets the locales of game `id` in the registry's games, adding the game
-/// when it is new. Returns whether placeholders were written.
+/// when it is new, and gives it an explicit `timeZone` (the registry's,
+/// else the index's, else `given`, else the default, assumed). Returns
+/// whether placeholders were written, and the zone and where it came from.
 fn update_registry(
     games: &mut Vec<Value>,
     id: &str,
     locales: &[String],
     default_locale: &str,
     described: Option<&Map<String, Value>>,
-) -> bool {
+    given: Option<&str>,
+) -> (bool, String, ZoneFrom) {
+    let published = described
+        .and_then(|d| d.get("timeZone"))
+        .and_then(Value::as_str);
+    let zone = |existing: Option<&str>| -> (String, ZoneFrom) {
+        match (existing, published, given) {
+            (Some(zone), _, _) => (zone.to_owned(), ZoneFrom::Registry),
+            (None, Some(zone), _) => (zone.to_owned(), ZoneFrom::Index),
+            (None, None, Some(zone)) => (zone.to_owned(), ZoneFrom::Option),
+            (None, None, None) => (
+                crate::model::DEFAULT_TIME_ZONE.to_owned(),
+                ZoneFrom::Assumed,
+            ),
+        }
+    };
     let locales_value = Value::Array(locales.iter().cloned().map(Value::from).collect());
     if let Some(Value::Object(game)) = games
         .iter_mut()
@@ -447,7 +549,10 @@ fn update_registry(
         }
         game.insert("locales".to_owned(), Value::Array(all));
         game.insert("defaultLocale".to_owned(), Value::from(default_locale));
-        return false;
+        let (time_zone, from) = zone(game.get("timeZone").and_then(Value::as_str));
+        game.entry("timeZone")
+            .or_insert_with(|| Value::from(time_zone.as_str()));
+        return (false, time_zone, from);
     }
     let described = described.cloned().unwrap_or_default();
     let placeholder = !described.contains_key("name") || !described.contains_key("dataSource");
@@ -469,11 +574,10 @@ fn update_registry(
             .cloned()
             .unwrap_or_else(|| Value::from(format!("https://{PLACEHOLDER_HOST}/{id}"))),
     );
-    if let Some(tz) = described.get("timeZone") {
-        game.insert("timeZone".to_owned(), tz.clone());
-    }
+    let (time_zone, from) = zone(None);
+    game.insert("timeZone".to_owned(), Value::from(time_zone.as_str()));
     games.push(Value::Object(game));
-    placeholder
+    (placeholder, time_zone, from)
 }
 
 /// Whether `game` carries the placeholders [`plan`] writes.
@@ -483,6 +587,28 @@ pub fn is_placeholder(game: &Game) -> bool {
         crate::model::Localized::Many(map) => map.values().next().map_or("", String::as_str),
     };
     source.contains(PLACEHOLDER_HOST)
+}
+
+/// Whether the activities of a data file's text are in start order (as the
+/// build publishes them); `true` when the text does not parse.
+pub fn in_start_order(text: &str) -> bool {
+    let Ok(value) = serde_json::from_str::<Value>(text) else {
+        return true;
+    };
+    let starts: Vec<Option<chrono::NaiveDateTime>> = value
+        .get("activities")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|a| {
+            a.get("startTime")
+                .and_then(Value::as_str)
+                .and_then(crate::model::parse_time)
+        })
+        .collect();
+    // The build's order: parsed times ascending (stably), unparsable last.
+    let key = |t: &Option<chrono::NaiveDateTime>| t.map_or((1, None), |t| (0, Some(t)));
+    starts.windows(2).all(|w| key(&w[0]) <= key(&w[1]))
 }
 
 /// Whether two data-file texts hold the same document (`$schema` aside).

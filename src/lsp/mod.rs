@@ -409,7 +409,8 @@ impl<W: Write> Server<W> {
         let rel = rel.join("/");
         let served = match crate::tree::classify(&rel) {
             crate::tree::SourcePath::Registry => true,
-            crate::tree::SourcePath::Data { file, .. } => file.ends_with(".json"),
+            crate::tree::SourcePath::Data { file, .. }
+            | crate::tree::SourcePath::Announcements { file } => file.ends_with(".json"),
             _ => false,
         };
         served.then_some(rel)

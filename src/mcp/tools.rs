@@ -232,7 +232,7 @@ impl ControlTools {
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn operator_list(&self) -> CallToolResult {
-        json_reply(Ok(self.control.operator_list()))
+        json_reply(self.control.operator_list().await)
     }
 
     #[tool(
@@ -243,7 +243,7 @@ impl ControlTools {
         &self,
         Parameters(args): Parameters<OperatorHelpArgs>,
     ) -> CallToolResult {
-        json_reply(self.control.operator_help(&args.method))
+        json_reply(self.control.operator_help(&args.method).await)
     }
 
     #[tool(
@@ -266,7 +266,7 @@ impl ControlTools {
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn extensions_list(&self) -> CallToolResult {
-        json_reply(Ok(self.control.extensions_list().await))
+        json_reply(self.control.extensions_list().await)
     }
 
     #[tool(

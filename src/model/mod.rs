@@ -34,6 +34,10 @@ pub struct Game {
     pub locales: Vec<String>,
     pub default_locale: String,
     pub data_source: Localized,
+    /// Typed sources per locale (or `all`), which maintainers and their
+    /// agents follow to update the data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_sources: Option<IndexMap<String, Vec<DataSource>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_zone: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -54,6 +58,18 @@ impl Game {
             .unwrap_or(chrono_tz::Asia::Shanghai)
     }
 
+    /// The typed sources of `locale`: its own, then those for every locale.
+    pub fn sources_for(&self, locale: &str) -> Vec<&DataSource> {
+        let Some(sources) = &self.data_sources else {
+            return Vec::new();
+        };
+        [locale, ALL_LOCALES]
+            .iter()
+            .filter_map(|key| sources.get(*key))
+            .flatten()
+            .collect()
+    }
+
     /// File stem of the published document of `locale` (`ww` or `ww-en-US`).
     pub fn published_stem(&self, locale: &str, default_name: bool) -> String {
         if default_name {
@@ -61,6 +77,52 @@ impl Game {
         } else {
             format!("{}-{}", self.id, locale)
         }
+    }
+}
+
+/// The key of `dataSources` whose sources serve every locale.
+pub const ALL_LOCALES: &str = "all";
+
+/// The kinds of typed data source.
+pub const DATA_SOURCE_TYPES: &[&str] = &["html", "script", "pageData"];
+
+/// One typed data source of a game (`dataSources` of `games.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DataSource {
+    /// `html` (a page to read), `script` (a script of the data repository
+    /// that fetches it) or `pageData` (a paged JSON list of articles).
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The article URL of a `pageData` entry, `{field}` replaced by the
+    /// entry's field of that name (`https://example.org/news/{id}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub article_url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    /// `none`: send no browser User-Agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_agent: Option<String>,
+}
+
+impl DataSource {
+    /// One line for people: `html https://...`, `script scripts/x.mjs`,
+    /// `pageData https://... (articles: https://.../{id})`.
+    pub fn describe(&self) -> String {
+        let mut out = self.kind.clone();
+        for part in [&self.url, &self.script].into_iter().flatten() {
+            out.push(' ');
+            out.push_str(part);
+        }
+        if let Some(article) = &self.article_url {
+            out.push_str(&format!(" (articles: {article})"));
+        }
+        if self.user_agent.as_deref() == Some("none") {
+            out.push_str(" (no User-Agent)");
+        }
+        out
     }
 }
 

@@ -1,57 +1,106 @@
-//! What a build would change on a deployed site: the built API documents
-//! compared with the deployed ones, file by file.
+//! What a publish would do to clients: every file of this build compared
+//! with the same path at a base (a deployed site, a folder, the build of a
+//! git revision), and each document's changes in its clients' terms.
 //!
-//! Pure: the caller fetches the deployed bytes (see `cmd/diff.rs`) and hands
-//! them in; this module parses, compares and renders the report as text or
-//! JSON. Activities are matched by name and start time, so a renamed or moved
-//! activity shows as one removed and one added.
+//! Pure: the caller reads or fetches the bytes (see `cmd/diff.rs`) and hands
+//! them in one file at a time ([`compare`]); this module classifies each path,
+//! compares activity documents and announcements field by field, names the
+//! **breaking** changes (what a client cannot survive) and renders the report
+//! as text, JSON, Markdown or GitHub annotations.
+//!
+//! Every path gets one [`FileStatus`]: `new`, `removed` (at the base, not in
+//! this build), `changed` (different content), `reformatted` (the same JSON
+//! content in different bytes, the order of activities included: clients
+//! revalidating with `If-None-Match` and the index's checksums still see a
+//! change) or `unchanged` (the same bytes).
+//!
+//! Activities are matched by name and window; what is left is matched as
+//! **renamed** (same start and end, new name) or **moved** (same name, new
+//! times), and only then counted as added or removed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
+use chrono::NaiveDateTime;
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::layout;
-use crate::model::{Activity, ActivityDocument};
+use crate::model::days::{days_en, whole_days};
+use crate::model::{Activity, ActivityDocument, parse_time};
 
-/// The comparison of every built API document with its deployed copy.
+/// The comparison of every path of the build with the base.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
-    /// The root of the deployed site compared against (see [`layout::site_root`]).
+    /// What was compared against: a URL's site root, a folder, `rev:<REV>`.
     pub against: String,
     pub files: Vec<FileDiff>,
 }
 
-/// One file of the API.
+/// One path of the site.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileDiff {
     /// Path relative to the site root (`api/v1/activity/ww.json`).
     pub path: String,
     pub status: FileStatus,
-    /// Why the deployed copy could not be compared, for [`FileStatus::Replaced`].
+    /// Why the content could not be compared field by field (a base copy
+    /// that is not a document of its kind).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// Changed document fields (`version`, `versionName`, `startTime`, `endTime`, `cover`).
     pub version: Vec<FieldChange>,
     pub added: Vec<ActivityRef>,
     pub removed: Vec<ActivityRef>,
+    /// Activities matched by name and window whose other fields changed.
     pub changed: Vec<ActivityChange>,
+    /// Same start and end, another name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub renamed: Vec<Renamed>,
+    /// Same name, other times.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moved: Vec<Moved>,
+    /// Announcements added, removed or edited (matched by title).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub announcements: Vec<AnnouncementChange>,
+    /// What clients of this file cannot survive.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub breaking: Vec<Breaking>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FileStatus {
-    /// Same document (formatting aside).
+    /// The same bytes.
     Unchanged,
-    /// Same file, different content.
+    /// The same JSON content in other bytes (formatting, order of activities).
+    Reformatted,
+    /// Different content.
     Changed,
-    /// The deployed site does not have this file yet.
+    /// The base does not have this path.
     New,
-    /// The deployed copy is not a readable activity document; the build replaces it.
-    Replaced,
-    /// The deployed site lists this file in its `games.json`, the build does not have it.
+    /// The base has this path and this build does not.
     Removed,
+}
+
+impl FileStatus {
+    pub const ALL: [FileStatus; 5] = [
+        FileStatus::Changed,
+        FileStatus::Reformatted,
+        FileStatus::New,
+        FileStatus::Removed,
+        FileStatus::Unchanged,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            FileStatus::Unchanged => "unchanged",
+            FileStatus::Reformatted => "reformatted",
+            FileStatus::Changed => "changed",
+            FileStatus::New => "new",
+            FileStatus::Removed => "removed",
+        }
+    }
 }
 
 /// One changed field: its old and new value (`None` when absent).
@@ -80,186 +129,219 @@ pub struct ActivityChange {
     pub fields: Vec<FieldChange>,
 }
 
-impl Report {
-    /// Compares each built file with its deployed bytes (`None`: not deployed).
-    pub fn new<'a>(
-        against: &str,
-        files: impl IntoIterator<Item = (&'a str, &'a [u8], Option<&'a [u8]>)>,
-    ) -> anyhow::Result<Report> {
-        let files = files
-            .into_iter()
-            .map(|(path, built, deployed)| diff_file(path, built, deployed))
-            .collect::<anyhow::Result<_>>()?;
-        Ok(Report {
-            against: against.to_owned(),
-            files,
-        })
-    }
+/// An activity with the same window under a new name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Renamed {
+    pub from: String,
+    pub to: String,
+    pub start_time: String,
+    pub end_time: String,
+}
 
-    /// Adds the files the deployed index (`api/v1/games.json`) lists and this
-    /// build does not produce, as [`FileStatus::Removed`].
-    pub fn add_removed(&mut self, deployed_index: &[u8]) {
-        for path in deployed_documents(deployed_index) {
-            if !self.files.iter().any(|f| f.path == path) {
-                self.files.push(FileDiff {
-                    path,
-                    status: FileStatus::Removed,
-                    note: None,
-                    version: Vec::new(),
-                    added: Vec::new(),
-                    removed: Vec::new(),
-                    changed: Vec::new(),
-                });
-            }
+/// An activity whose times changed, with the shift of each end in whole
+/// days ([`whole_days`]: positive is later).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Moved {
+    pub name: String,
+    pub from: Window,
+    pub to: Window,
+    pub start_days: i64,
+    pub end_days: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Window {
+    pub start_time: String,
+    pub end_time: String,
+}
+
+/// One announcement added, removed or edited.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AnnouncementChange {
+    /// `added`, `removed` or `edited`.
+    pub change: &'static str,
+    pub title: String,
+}
+
+/// A change clients cannot survive.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Breaking {
+    pub code: BreakingCode,
+    /// One complete sentence.
+    pub message: String,
+    /// How to avoid it.
+    pub help: String,
+    /// The activities it is about (the ones that would vanish), if any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub activities: Vec<ActivityRef>,
+}
+
+/// The kinds of breaking change, by their stable codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BreakingCode {
+    /// A file the base has is not in this build.
+    FileRemoved,
+    /// An activity ongoing at "now" is gone.
+    OngoingActivityRemoved,
+    /// A version that starts after "now" replaces one still running, and
+    /// ongoing activities vanish with it.
+    UpcomingVersion,
+    /// Announcements changed under the same (or a lower) `id`.
+    AnnouncementsId,
+    /// The `version` goes backwards.
+    VersionBackwards,
+}
+
+impl BreakingCode {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            BreakingCode::FileRemoved => "file-removed",
+            BreakingCode::OngoingActivityRemoved => "ongoing-activity-removed",
+            BreakingCode::UpcomingVersion => "upcoming-version",
+            BreakingCode::AnnouncementsId => "announcements-id",
+            BreakingCode::VersionBackwards => "version-backwards",
         }
-    }
-
-    /// Whether deploying this build would change anything.
-    pub fn has_changes(&self) -> bool {
-        self.files.iter().any(|f| f.status != FileStatus::Unchanged)
-    }
-
-    /// The report for people: one block per file that changes, then a summary line.
-    pub fn to_text(&self) -> String {
-        let mut out = String::new();
-        for file in &self.files {
-            match file.status {
-                FileStatus::Unchanged => continue,
-                FileStatus::New => {
-                    let _ = writeln!(
-                        out,
-                        "{}: new file ({} activities)",
-                        file.path,
-                        file.added.len()
-                    );
-                    for a in &file.added {
-                        let _ = writeln!(out, "  + {}", activity_line(a));
-                    }
-                    continue;
-                }
-                FileStatus::Replaced => {
-                    let _ = writeln!(
-                        out,
-                        "{}: replaced ({})",
-                        file.path,
-                        file.note
-                            .as_deref()
-                            .unwrap_or("the deployed copy is unreadable")
-                    );
-                    continue;
-                }
-                FileStatus::Removed => {
-                    let _ = writeln!(
-                        out,
-                        "{}: removed (deployed, but no longer built)",
-                        file.path
-                    );
-                    continue;
-                }
-                FileStatus::Changed => {
-                    let _ = writeln!(out, "{}: changed", file.path);
-                }
-            }
-            for change in &file.version {
-                let _ = writeln!(out, "  {}", field_line(change));
-            }
-            for a in &file.added {
-                let _ = writeln!(out, "  + {}", activity_line(a));
-            }
-            for a in &file.removed {
-                let _ = writeln!(out, "  - {}", activity_line(a));
-            }
-            for c in &file.changed {
-                let _ = writeln!(out, "  ~ {} ({})", c.name, c.start_time);
-                for f in &c.fields {
-                    let _ = writeln!(out, "      {}", field_line(f));
-                }
-            }
-        }
-        let count = |s: FileStatus| self.files.iter().filter(|f| f.status == s).count();
-        let _ = writeln!(
-            out,
-            "{} files compared with {}: {} changed, {} new, {} replaced, {} removed, {} unchanged",
-            self.files.len(),
-            self.against,
-            count(FileStatus::Changed),
-            count(FileStatus::New),
-            count(FileStatus::Replaced),
-            count(FileStatus::Removed),
-            count(FileStatus::Unchanged),
-        );
-        out
-    }
-
-    /// The report as pretty JSON with a trailing newline; `changes` says
-    /// whether anything would change.
-    pub fn to_json(&self) -> String {
-        #[derive(Serialize)]
-        struct Out<'a> {
-            against: &'a str,
-            changes: bool,
-            files: &'a [FileDiff],
-        }
-        let mut text = serde_json::to_string_pretty(&Out {
-            against: &self.against,
-            changes: self.has_changes(),
-            files: &self.files,
-        })
-        .unwrap_or_default();
-        text.push('\n');
-        text
     }
 }
 
-/// The activity documents a deployed `api/v1/games.json` lists
-/// (`games[].files[].path`), relative to the site root. An index that does
-/// not parse lists nothing: removals are then simply not detected.
-pub fn deployed_documents(index: &[u8]) -> Vec<String> {
-    layout::Index::parse(index)
-        .map(|index| index.documents())
-        .unwrap_or_default()
-}
-
-/// Compares one built file with its deployed bytes.
-pub fn diff_file(path: &str, built: &[u8], deployed: Option<&[u8]>) -> anyhow::Result<FileDiff> {
-    let new: ActivityDocument = serde_json::from_slice(built)
-        .map_err(|err| anyhow::anyhow!("the built {path} does not parse: {err}"))?;
-    let mut diff = FileDiff {
-        path: path.to_owned(),
-        status: FileStatus::Unchanged,
-        note: None,
-        version: Vec::new(),
-        added: Vec::new(),
-        removed: Vec::new(),
-        changed: Vec::new(),
-    };
-    let Some(deployed) = deployed else {
-        diff.status = FileStatus::New;
-        diff.added = new.activities.iter().map(activity_ref).collect();
-        return Ok(diff);
-    };
-    let old: ActivityDocument = match serde_json::from_slice(deployed) {
-        Ok(old) => old,
-        Err(err) => {
-            diff.status = FileStatus::Replaced;
-            diff.note = Some(format!(
-                "the deployed copy is not an activity document: {err}"
-            ));
-            return Ok(diff);
+impl FileDiff {
+    fn empty(path: &str, status: FileStatus) -> FileDiff {
+        FileDiff {
+            path: path.to_owned(),
+            status,
+            note: None,
+            version: Vec::new(),
+            added: Vec::new(),
+            removed: Vec::new(),
+            changed: Vec::new(),
+            renamed: Vec::new(),
+            moved: Vec::new(),
+            announcements: Vec::new(),
+            breaking: Vec::new(),
         }
-    };
-    compare(&old, &new, &mut diff);
-    if !(diff.version.is_empty()
-        && diff.added.is_empty()
-        && diff.removed.is_empty()
-        && diff.changed.is_empty())
-    {
-        diff.status = FileStatus::Changed;
     }
-    Ok(diff)
+
+    /// Whether the file holds changes a reader sees beyond its status.
+    fn has_details(&self) -> bool {
+        !(self.version.is_empty()
+            && self.added.is_empty()
+            && self.removed.is_empty()
+            && self.changed.is_empty()
+            && self.renamed.is_empty()
+            && self.moved.is_empty()
+            && self.announcements.is_empty())
+    }
 }
 
-fn compare(old: &ActivityDocument, new: &ActivityDocument, diff: &mut FileDiff) {
+/// Compares one path: `built` is this build's bytes, `base` the base's
+/// (`None`: absent on that side). `now` is "now" of the file's game (in its
+/// time zone), which the rules about ongoing activities need; `None` skips them.
+pub fn compare(
+    path: &str,
+    built: Option<&[u8]>,
+    base: Option<&[u8]>,
+    now: Option<NaiveDateTime>,
+) -> FileDiff {
+    match (built, base) {
+        (None, None) => FileDiff::empty(path, FileStatus::Unchanged),
+        (None, Some(_)) => removed(path),
+        (Some(built), None) => {
+            let mut diff = FileDiff::empty(path, FileStatus::New);
+            if layout::is_activity_document(path)
+                && let Ok(doc) = serde_json::from_slice::<ActivityDocument>(built)
+            {
+                diff.added = doc.activities.iter().map(activity_ref).collect();
+            }
+            diff
+        }
+        (Some(built), Some(base)) if built == base => FileDiff::empty(path, FileStatus::Unchanged),
+        (Some(built), Some(base)) => changed(path, built, base, now),
+    }
+}
+
+/// A path of the base that this build does not have: always breaking.
+pub fn removed(path: &str) -> FileDiff {
+    let mut diff = FileDiff::empty(path, FileStatus::Removed);
+    diff.breaking.push(Breaking {
+        code: BreakingCode::FileRemoved,
+        message: format!(
+            "{path} is published at the base and this build no longer has it: its clients get 404 not found."
+        ),
+        help: "keep publishing the file (a game that ends keeps its last document), or put a copy in the verbatim folder data/_files/".to_owned(),
+        activities: Vec::new(),
+    });
+    diff
+}
+
+/// Compares two different byte strings of one path.
+fn changed(path: &str, built: &[u8], base: &[u8], now: Option<NaiveDateTime>) -> FileDiff {
+    let mut diff = FileDiff::empty(path, FileStatus::Changed);
+    if !path.ends_with(".json") {
+        return diff;
+    }
+    if layout::is_activity_document(path) {
+        let new = serde_json::from_slice::<ActivityDocument>(built);
+        let old = serde_json::from_slice::<ActivityDocument>(base);
+        match (new, old) {
+            (Ok(new), Ok(old)) => {
+                documents(&old, &new, now, &mut diff);
+                if !diff.has_details() && same_activities(&old, &new) {
+                    diff.status = FileStatus::Reformatted;
+                }
+            }
+            (_, Err(err)) => {
+                diff.note = Some(format!("the base copy is not an activity document: {err}"));
+            }
+            (Err(err), _) => diff.note = Some(format!("the built copy does not parse: {err}")),
+        }
+        return diff;
+    }
+    let (Ok(new), Ok(old)) = (
+        serde_json::from_slice::<Value>(built),
+        serde_json::from_slice::<Value>(base),
+    ) else {
+        return diff;
+    };
+    if layout::is_announcements(path) {
+        announcements(&old, &new, &mut diff);
+    }
+    if !diff.has_details() && new == old {
+        diff.status = FileStatus::Reformatted;
+    }
+    diff
+}
+
+/// The two documents hold the same activities, in whatever order.
+fn same_activities(old: &ActivityDocument, new: &ActivityDocument) -> bool {
+    let key = |a: &Activity| {
+        (
+            a.start_time.clone(),
+            a.name.clone(),
+            a.end_time.clone(),
+            a.kind.clone(),
+            a.description.clone(),
+            a.cover.clone(),
+        )
+    };
+    let mut a: Vec<_> = old.activities.iter().map(key).collect();
+    let mut b: Vec<_> = new.activities.iter().map(key).collect();
+    a.sort();
+    b.sort();
+    a == b
+}
+
+/// Compares two activity documents into `diff`: fields, activities, and the
+/// breaking changes among them.
+pub fn documents(
+    old: &ActivityDocument,
+    new: &ActivityDocument,
+    now: Option<NaiveDateTime>,
+    diff: &mut FileDiff,
+) {
     let fields: [(&'static str, Option<&str>, Option<&str>); 5] = [
         ("version", Some(&old.version), Some(&new.version)),
         (
@@ -273,24 +355,21 @@ fn compare(old: &ActivityDocument, new: &ActivityDocument, diff: &mut FileDiff) 
     ];
     diff.version = changes(&fields);
 
-    let key = |a: &Activity| (a.name.clone(), a.start_time.clone());
-    let old_by_key: BTreeMap<_, &Activity> = old.activities.iter().map(|a| (key(a), a)).collect();
-    let new_by_key: BTreeMap<_, &Activity> = new.activities.iter().map(|a| (key(a), a)).collect();
+    // Exact matches by name and window first.
+    let key = |a: &Activity| (a.name.clone(), a.start_time.clone(), a.end_time.clone());
+    let old_keys: BTreeMap<_, &Activity> = old.activities.iter().map(|a| (key(a), a)).collect();
+    let new_keys: BTreeSet<_> = new.activities.iter().map(key).collect();
+    let mut gone: Vec<&Activity> = old
+        .activities
+        .iter()
+        .filter(|a| !new_keys.contains(&key(a)))
+        .collect();
+    let mut fresh: Vec<&Activity> = Vec::new();
     for a in &new.activities {
-        match old_by_key.get(&key(a)) {
-            None => diff.added.push(activity_ref(a)),
+        match old_keys.get(&key(a)) {
+            None => fresh.push(a),
             Some(before) => {
-                let fields: [(&'static str, Option<&str>, Option<&str>); 4] = [
-                    ("kind", before.kind.as_deref(), a.kind.as_deref()),
-                    (
-                        "description",
-                        Some(&before.description),
-                        Some(&a.description),
-                    ),
-                    ("endTime", Some(&before.end_time), Some(&a.end_time)),
-                    ("cover", before.cover.as_deref(), a.cover.as_deref()),
-                ];
-                let fields = changes(&fields);
+                let fields = activity_fields(before, a);
                 if !fields.is_empty() {
                     diff.changed.push(ActivityChange {
                         name: a.name.clone(),
@@ -301,12 +380,246 @@ fn compare(old: &ActivityDocument, new: &ActivityDocument, diff: &mut FileDiff) 
             }
         }
     }
-    diff.removed = old
-        .activities
+    // Renamed: the same window under one new name, one to one.
+    fresh.retain(|a| {
+        let Some(i) = gone
+            .iter()
+            .position(|g| g.start_time == a.start_time && g.end_time == a.end_time)
+        else {
+            return true;
+        };
+        let g = gone.remove(i);
+        diff.renamed.push(Renamed {
+            from: g.name.clone(),
+            to: a.name.clone(),
+            start_time: a.start_time.clone(),
+            end_time: a.end_time.clone(),
+        });
+        false
+    });
+    // Moved: the same name at other times.
+    fresh.retain(|a| {
+        let Some(i) = gone.iter().position(|g| g.name == a.name) else {
+            return true;
+        };
+        let g = gone.remove(i);
+        let shift = |from: &str, to: &str| {
+            parse_time(from)
+                .zip(parse_time(to))
+                .map_or(0, |(f, t)| whole_days(f, t))
+        };
+        diff.moved.push(Moved {
+            name: a.name.clone(),
+            from: Window {
+                start_time: g.start_time.clone(),
+                end_time: g.end_time.clone(),
+            },
+            to: Window {
+                start_time: a.start_time.clone(),
+                end_time: a.end_time.clone(),
+            },
+            start_days: shift(&g.start_time, &a.start_time),
+            end_days: shift(&g.end_time, &a.end_time),
+        });
+        let fields = activity_fields(g, a);
+        if !fields.is_empty() {
+            diff.changed.push(ActivityChange {
+                name: a.name.clone(),
+                start_time: a.start_time.clone(),
+                fields,
+            });
+        }
+        false
+    });
+    diff.added = fresh.into_iter().map(activity_ref).collect();
+    diff.removed = gone.iter().map(|a| activity_ref(a)).collect();
+
+    if version_order(&old.version, &new.version) == Some(std::cmp::Ordering::Greater) {
+        diff.breaking.push(Breaking {
+            code: BreakingCode::VersionBackwards,
+            message: format!(
+                "the version goes backwards, from {} to {}: clients that keep the newest version they saw ignore this document.",
+                old.version, new.version
+            ),
+            help: "publish the current version's document; correct an older version in place only while it is the current one".to_owned(),
+            activities: Vec::new(),
+        });
+    }
+    let Some(now) = now else { return };
+    let ongoing = |a: &ActivityRef| {
+        parse_time(&a.start_time)
+            .zip(parse_time(&a.end_time))
+            .is_some_and(|(s, e)| s <= now && now < e)
+    };
+    let mut vanishing: Vec<ActivityRef> = diff
+        .removed
         .iter()
-        .filter(|a| !new_by_key.contains_key(&key(a)))
-        .map(activity_ref)
+        .filter(|a| ongoing(a))
+        .cloned()
         .collect();
+    if vanishing.is_empty() {
+        return;
+    }
+    let upcoming = parse_time(&new.start_time).is_some_and(|s| s > now)
+        && old.window().is_some_and(|(s, e)| s <= now && now < e)
+        && old.version != new.version;
+    if upcoming {
+        let start = parse_time(&new.start_time).unwrap_or(now);
+        let names = vanishing
+            .iter()
+            .map(|a| format!("{} (until {})", a.name, a.end_time))
+            .collect::<Vec<_>>()
+            .join(", ");
+        diff.breaking.push(Breaking {
+            code: BreakingCode::UpcomingVersion,
+            message: format!(
+                "version {} starts on {} (in {}), after now, and replaces version {}, which is still running: until then clients show {} with {} ongoing activit{} gone: {}.",
+                new.version,
+                start.format("%Y-%m-%d %H:%M"),
+                days_en(whole_days(now, start)),
+                old.version,
+                new.version,
+                vanishing.len(),
+                if vanishing.len() == 1 { "y" } else { "ies" },
+                names
+            ),
+            help: format!(
+                "carry every activity that ends after {} into the new document, in every locale (`activity-site version new` does it), or publish when the new version starts",
+                new.start_time
+            ),
+            activities: std::mem::take(&mut vanishing),
+        });
+        return;
+    }
+    for a in vanishing {
+        diff.breaking.push(Breaking {
+            code: BreakingCode::OngoingActivityRemoved,
+            message: format!(
+                "{} is ongoing (until {}, {} left) and this build removes it: clients that key activities by name drop it while it runs.",
+                a.name,
+                a.end_time,
+                days_en(parse_time(&a.end_time).map_or(0, |e| whole_days(now, e)))
+            ),
+            help: "keep the activity until it ends; rename it in place (same start and end) if only its name is wrong".to_owned(),
+            activities: vec![a],
+        });
+    }
+}
+
+/// The changed fields of one activity besides its name and times.
+fn activity_fields(before: &Activity, a: &Activity) -> Vec<FieldChange> {
+    changes(&[
+        ("kind", before.kind.as_deref(), a.kind.as_deref()),
+        (
+            "description",
+            Some(&before.description),
+            Some(&a.description),
+        ),
+        ("cover", before.cover.as_deref(), a.cover.as_deref()),
+    ])
+}
+
+/// Two typed activity documents compared as the file at `path` (an agent's
+/// draft against the file on disk, say), with the rules about `now`.
+pub fn document_diff(
+    path: &str,
+    old: &ActivityDocument,
+    new: &ActivityDocument,
+    now: Option<NaiveDateTime>,
+) -> FileDiff {
+    let mut diff = FileDiff::empty(path, FileStatus::Changed);
+    documents(old, new, now, &mut diff);
+    if !diff.has_details() {
+        diff.status = if same_activities(old, new) && old == new {
+            FileStatus::Unchanged
+        } else if same_activities(old, new) {
+            FileStatus::Reformatted
+        } else {
+            FileStatus::Changed
+        };
+    }
+    diff
+}
+
+/// The order of two versions when both are dot-separated numbers (`4.6` < `4.10`).
+pub fn version_order(a: &str, b: &str) -> Option<std::cmp::Ordering> {
+    let parts =
+        |v: &str| -> Option<Vec<u64>> { v.split('.').map(|p| p.trim().parse().ok()).collect() };
+    Some(parts(a)?.cmp(&parts(b)?))
+}
+
+/// Announcements as clients read them: a document `{"id", "announcements": [{"title", ...}]}`,
+/// compared as plain JSON (the model of the announcements document is its own issue).
+fn announcements(old: &Value, new: &Value, diff: &mut FileDiff) {
+    let list = |v: &Value| -> Vec<Value> {
+        v.get("announcements")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let title = |v: &Value| {
+        v.get("title")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let (old_list, new_list) = (list(old), list(new));
+    let old_by_title: BTreeMap<String, &Value> = old_list.iter().map(|a| (title(a), a)).collect();
+    let new_titles: BTreeSet<String> = new_list.iter().map(title).collect();
+    for a in &new_list {
+        match old_by_title.get(&title(a)) {
+            None => diff.announcements.push(AnnouncementChange {
+                change: "added",
+                title: title(a),
+            }),
+            Some(before) if *before != a => diff.announcements.push(AnnouncementChange {
+                change: "edited",
+                title: title(a),
+            }),
+            Some(_) => {}
+        }
+    }
+    for a in &old_list {
+        if !new_titles.contains(&title(a)) {
+            diff.announcements.push(AnnouncementChange {
+                change: "removed",
+                title: title(a),
+            });
+        }
+    }
+    let id = |v: &Value| v.get("id").and_then(Value::as_i64);
+    let (old_id, new_id) = (id(old), id(new));
+    let content_changed = old_list != new_list;
+    if old_id != new_id {
+        diff.version.push(FieldChange {
+            field: "id",
+            from: old_id.map(|i| i.to_string()),
+            to: new_id.map(|i| i.to_string()),
+        });
+    }
+    if content_changed && old_id.is_some() && new_id <= old_id {
+        let shown = |id: Option<i64>| id.map_or("(none)".to_owned(), |i| i.to_string());
+        let what = if new_id == old_id {
+            format!("their id stayed {}", shown(old_id))
+        } else {
+            format!(
+                "their id went down from {} to {}",
+                shown(old_id),
+                shown(new_id)
+            )
+        };
+        diff.breaking.push(Breaking {
+            code: BreakingCode::AnnouncementsId,
+            message: format!(
+                "the announcements changed and {what}: the desktop client and the web UI show the board again only when the id changes, so they never show the new text."
+            ),
+            help: format!(
+                "set \"id\" to {} (one more than the published id) in the announcements file",
+                old_id.unwrap_or(0) + 1
+            ),
+            activities: Vec::new(),
+        });
+    }
 }
 
 /// The fields whose values differ. An empty string and an absent value are
@@ -331,6 +644,391 @@ fn activity_ref(a: &Activity) -> ActivityRef {
     }
 }
 
+/// The activity documents a deployed `api/v1/games.json` lists
+/// (`games[].files[].path`), relative to the site root. An index that does
+/// not parse lists nothing: removals are then simply not detected.
+pub fn deployed_documents(index: &[u8]) -> Vec<String> {
+    layout::Index::parse(index)
+        .map(|index| index.documents())
+        .unwrap_or_default()
+}
+
+/// Compares one built activity document with its deployed bytes (the
+/// agent's draft against the file on disk, say), without the rules about
+/// "now".
+pub fn diff_file(path: &str, built: &[u8], deployed: Option<&[u8]>) -> anyhow::Result<FileDiff> {
+    let new = serde_json::from_slice::<ActivityDocument>(built)
+        .map_err(|err| anyhow::anyhow!("the built {path} does not parse: {err}"))?;
+    let Some(deployed) = deployed else {
+        let mut diff = FileDiff::empty(path, FileStatus::New);
+        diff.added = new.activities.iter().map(activity_ref).collect();
+        return Ok(diff);
+    };
+    if built == deployed {
+        return Ok(FileDiff::empty(path, FileStatus::Unchanged));
+    }
+    Ok(match serde_json::from_slice::<ActivityDocument>(deployed) {
+        Ok(old) => {
+            let mut diff = document_diff(path, &old, &new, None);
+            // Other bytes, whatever the content.
+            if diff.status == FileStatus::Unchanged {
+                diff.status = FileStatus::Reformatted;
+            }
+            diff
+        }
+        Err(err) => {
+            let mut diff = FileDiff::empty(path, FileStatus::Changed);
+            diff.note = Some(format!("the base copy is not an activity document: {err}"));
+            diff
+        }
+    })
+}
+
+/// The group a path belongs to in the reports: its game (`sr` for
+/// `api/v1/activity/sr-en-US.json` or `sr/en-US/index.html`), given the ids
+/// of the games, else `site`.
+pub fn group_of<'a>(path: &str, games: &'a BTreeSet<String>) -> &'a str {
+    let stem = path
+        .strip_prefix(layout::ACTIVITY_DIR)
+        .and_then(|p| p.strip_prefix('/'))
+        .map(|p| p.split('.').next().unwrap_or(p))
+        .unwrap_or_else(|| path.split('/').next().unwrap_or(path));
+    // The longest id that is the stem or a prefix of it followed by `-`.
+    games
+        .iter()
+        .filter(|id| {
+            stem == id.as_str()
+                || stem
+                    .strip_prefix(id.as_str())
+                    .is_some_and(|r| r.starts_with('-'))
+        })
+        .max_by_key(|id| id.len())
+        .map_or("site", String::as_str)
+}
+
+/// Where a change is in the data (for annotations): the source file and its line.
+pub struct Location {
+    pub file: String,
+    pub line: usize,
+}
+
+impl Report {
+    /// Compares each built file with its base bytes (`None`: not at the
+    /// base), without the rules about "now".
+    pub fn new<'a>(
+        against: &str,
+        files: impl IntoIterator<Item = (&'a str, &'a [u8], Option<&'a [u8]>)>,
+    ) -> Report {
+        Report {
+            against: against.to_owned(),
+            files: files
+                .into_iter()
+                .map(|(path, built, base)| compare(path, Some(built), base, None))
+                .collect(),
+        }
+    }
+
+    /// Whether publishing this build would change anything.
+    pub fn has_changes(&self) -> bool {
+        self.files.iter().any(|f| f.status != FileStatus::Unchanged)
+    }
+
+    /// Every breaking change, with its path.
+    pub fn breaking(&self) -> impl Iterator<Item = (&str, &Breaking)> {
+        self.files
+            .iter()
+            .flat_map(|f| f.breaking.iter().map(move |b| (f.path.as_str(), b)))
+    }
+
+    /// 0 nothing changes, 1 changes, 3 breaking changes.
+    pub fn exit_code(&self) -> u8 {
+        if self.breaking().next().is_some() {
+            3
+        } else {
+            u8::from(self.has_changes())
+        }
+    }
+
+    fn count(&self, status: FileStatus) -> usize {
+        self.files.iter().filter(|f| f.status == status).count()
+    }
+
+    fn summary(&self) -> String {
+        let breaking = self.breaking().count();
+        format!(
+            "{} file{} compared with {}: {} changed, {} reformatted, {} new, {} removed, {} unchanged; {} breaking change{}",
+            self.files.len(),
+            if self.files.len() == 1 { "" } else { "s" },
+            self.against,
+            self.count(FileStatus::Changed),
+            self.count(FileStatus::Reformatted),
+            self.count(FileStatus::New),
+            self.count(FileStatus::Removed),
+            self.count(FileStatus::Unchanged),
+            breaking,
+            if breaking == 1 { "" } else { "s" }
+        )
+    }
+
+    /// The report for people: breaking changes first, then one block per
+    /// path that changes (grouped per game), then a summary line.
+    pub fn to_text(&self, games: &BTreeSet<String>) -> String {
+        let mut out = String::new();
+        let breaking: Vec<_> = self.breaking().collect();
+        if !breaking.is_empty() {
+            let _ = writeln!(out, "BREAKING ({}):", breaking.len());
+            for (path, b) in &breaking {
+                let _ = writeln!(out, "  {path}: [{}] {}", b.code.as_str(), b.message);
+                let _ = writeln!(out, "    help: {}", b.help);
+            }
+            out.push('\n');
+        }
+        for (group, files) in self.groups(games) {
+            let _ = writeln!(out, "{group}:");
+            for file in files {
+                let _ = writeln!(out, "  {}: {}", file.path, file.status.as_str());
+                if let Some(note) = &file.note {
+                    let _ = writeln!(out, "    ({note})");
+                }
+                for line in detail_lines(file) {
+                    let _ = writeln!(out, "    {line}");
+                }
+            }
+        }
+        let _ = writeln!(out, "{}", self.summary());
+        out
+    }
+
+    /// The paths that change, per group, in path order.
+    fn groups<'a>(&'a self, games: &BTreeSet<String>) -> BTreeMap<String, Vec<&'a FileDiff>> {
+        let mut groups: BTreeMap<String, Vec<&FileDiff>> = BTreeMap::new();
+        for file in &self.files {
+            if file.status != FileStatus::Unchanged {
+                groups
+                    .entry(group_of(&file.path, games).to_owned())
+                    .or_default()
+                    .push(file);
+            }
+        }
+        for files in groups.values_mut() {
+            files.sort_by(|a, b| a.path.cmp(&b.path));
+        }
+        groups
+    }
+
+    /// The report as pretty JSON with a trailing newline. Stable keys:
+    /// `against`, `changes`, `breaking` (count), `exitCode`, `counts`
+    /// (per status), `files` (every path: `path`, `status`, `version`,
+    /// `added`, `removed`, `changed`, and when not empty `note`, `renamed`,
+    /// `moved`, `announcements`, `breaking`).
+    pub fn to_json(&self) -> String {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Out<'a> {
+            against: &'a str,
+            changes: bool,
+            breaking: usize,
+            exit_code: u8,
+            counts: BTreeMap<&'static str, usize>,
+            files: &'a [FileDiff],
+        }
+        let counts = FileStatus::ALL
+            .iter()
+            .map(|s| (s.as_str(), self.count(*s)))
+            .collect();
+        let mut text = serde_json::to_string_pretty(&Out {
+            against: &self.against,
+            changes: self.has_changes(),
+            breaking: self.breaking().count(),
+            exit_code: self.exit_code(),
+            counts,
+            files: &self.files,
+        })
+        .unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    /// The report in Markdown for a job summary or a pull-request comment:
+    /// breaking changes first, then a short table per game.
+    pub fn to_markdown(&self, games: &BTreeSet<String>) -> String {
+        let mut out = String::new();
+        let breaking: Vec<_> = self.breaking().collect();
+        let _ = writeln!(out, "## Data review against `{}`\n", self.against);
+        if !self.has_changes() {
+            let _ = writeln!(
+                out,
+                "No change: all {} files are the same as at the base.",
+                self.files.len()
+            );
+            return out;
+        }
+        if breaking.is_empty() {
+            let _ = writeln!(out, "No breaking change.\n");
+        } else {
+            let _ = writeln!(
+                out,
+                "### :warning: {} breaking change{}\n",
+                breaking.len(),
+                if breaking.len() == 1 { "" } else { "s" }
+            );
+            for (path, b) in &breaking {
+                let _ = writeln!(
+                    out,
+                    "- **`{path}`** ({}): {}<br>*How to avoid it:* {}",
+                    b.code.as_str(),
+                    md(&b.message),
+                    md(&b.help)
+                );
+            }
+            out.push('\n');
+        }
+        for (group, files) in self.groups(games) {
+            let _ = writeln!(out, "### {group}\n");
+            let _ = writeln!(out, "| File | Status | Changes |\n|---|---|---|");
+            for file in files {
+                let mut details = detail_lines(file);
+                if let Some(note) = &file.note {
+                    details.insert(0, note.clone());
+                }
+                let flag = if file.breaking.is_empty() {
+                    ""
+                } else {
+                    " :warning:"
+                };
+                let _ = writeln!(
+                    out,
+                    "| `{}` | {}{flag} | {} |",
+                    file.path,
+                    file.status.as_str(),
+                    md(&details.join("<br>"))
+                );
+            }
+            out.push('\n');
+        }
+        let _ = writeln!(out, "{}", self.summary());
+        out
+    }
+
+    /// GitHub workflow commands: an `::error` per breaking change and a
+    /// `::notice` per changed document, on the line of the data file that
+    /// `locate` finds (path of the site, name of an activity or none).
+    pub fn to_github(&self, locate: &dyn Fn(&str, Option<&str>) -> Option<Location>) -> String {
+        let mut out = String::new();
+        let at = |path: &str, name: Option<&str>| match locate(path, name) {
+            Some(l) => format!("file={},line={}", gh_property(&l.file), l.line),
+            None => String::new(),
+        };
+        for file in &self.files {
+            for b in &file.breaking {
+                let name = b.activities.first().map(|a| a.name.as_str());
+                let _ = writeln!(
+                    out,
+                    "::error {},title={}::{}",
+                    at(&file.path, name),
+                    gh_property(&format!("breaking: {} ({})", file.path, b.code.as_str())),
+                    gh_data(&format!("{} help: {}", b.message, b.help))
+                );
+            }
+            if matches!(file.status, FileStatus::Changed | FileStatus::New)
+                && layout::is_activity_document(&file.path)
+            {
+                let name = file
+                    .added
+                    .first()
+                    .map(|a| a.name.as_str())
+                    .or_else(|| file.moved.first().map(|m| m.name.as_str()))
+                    .or_else(|| file.renamed.first().map(|r| r.to.as_str()))
+                    .or_else(|| file.changed.first().map(|c| c.name.as_str()));
+                let lines = detail_lines(file);
+                let _ = writeln!(
+                    out,
+                    "::notice {},title={}::{}",
+                    at(&file.path, name),
+                    gh_property(&format!("{}: {}", file.path, file.status.as_str())),
+                    gh_data(&if lines.is_empty() {
+                        file.status.as_str().to_owned()
+                    } else {
+                        lines.join("\n")
+                    })
+                );
+            }
+        }
+        let _ = writeln!(out, "{}", self.summary());
+        out
+    }
+}
+
+/// The lines describing a file's changes, as text and in Markdown cells.
+fn detail_lines(file: &FileDiff) -> Vec<String> {
+    let mut lines = Vec::new();
+    for change in &file.version {
+        lines.push(field_line(change));
+    }
+    if file.status == FileStatus::New {
+        if !file.added.is_empty() {
+            lines.push(format!("{} activities", file.added.len()));
+        }
+        return lines;
+    }
+    for a in &file.added {
+        lines.push(format!("+ {}", activity_line(a)));
+    }
+    for a in &file.removed {
+        lines.push(format!("- {}", activity_line(a)));
+    }
+    for r in &file.renamed {
+        lines.push(format!(
+            "renamed {:?} -> {:?} ({} – {})",
+            r.from, r.to, r.start_time, r.end_time
+        ));
+    }
+    for m in &file.moved {
+        lines.push(format!(
+            "moved {}: {} – {} -> {} – {} ({})",
+            m.name,
+            m.from.start_time,
+            m.from.end_time,
+            m.to.start_time,
+            m.to.end_time,
+            [
+                ("starts", &m.from.start_time, &m.to.start_time, m.start_days),
+                ("ends", &m.from.end_time, &m.to.end_time, m.end_days),
+            ]
+            .iter()
+            .filter(|(_, from, to, _)| from != to)
+            .map(|(what, _, _, days)| format!("{what} {}", shift(*days)))
+            .collect::<Vec<_>>()
+            .join(", ")
+        ));
+    }
+    for c in &file.changed {
+        let fields: Vec<String> = c.fields.iter().map(field_line).collect();
+        lines.push(format!(
+            "~ {} ({}): {}",
+            c.name,
+            c.start_time,
+            fields.join("; ")
+        ));
+    }
+    for a in &file.announcements {
+        lines.push(format!("announcement {}: {:?}", a.change, a.title));
+    }
+    if file.status == FileStatus::Reformatted {
+        lines.push("same content, other bytes (formatting or order of activities)".to_owned());
+    }
+    lines
+}
+
+/// "3 days later", "1 day earlier", "the same day" (whole days, [`days_en`]).
+fn shift(days: i64) -> String {
+    match days {
+        0 => "within a day".to_owned(),
+        d if d > 0 => format!("{} later", days_en(d)),
+        d => format!("{} earlier", days_en(d)),
+    }
+}
+
 fn activity_line(a: &ActivityRef) -> String {
     format!("{} ({} – {})", a.name, a.start_time, a.end_time)
 }
@@ -344,7 +1042,7 @@ fn field_line(change: &FieldChange) -> String {
     )
 }
 
-/// A value quoted for the text report, cut at 60 characters.
+/// A value quoted for the reports, cut at 60 characters.
 fn shown(value: Option<&str>) -> String {
     match value {
         None => "(none)".to_owned(),
@@ -356,4 +1054,21 @@ fn shown(value: Option<&str>) -> String {
             format!("{cut:?}")
         }
     }
+}
+
+/// Text safe in a Markdown table cell.
+fn md(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', "<br>")
+}
+
+/// The message of a workflow command (`%`, CR and LF escaped).
+fn gh_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A property of a workflow command (`:` and `,` escaped too).
+fn gh_property(text: &str) -> String {
+    gh_data(text).replace(':', "%3A").replace(',', "%2C")
 }

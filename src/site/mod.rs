@@ -20,10 +20,14 @@
 pub mod cache;
 pub mod diff;
 pub mod ics;
+mod kept;
 mod live;
+pub mod llms;
 pub mod pages;
 pub mod publish;
+pub mod rewrite;
 pub mod status;
+pub mod version;
 mod write;
 
 pub use live::{LiveCheck, LiveStats};
@@ -281,6 +285,7 @@ fn check_games(
         all.append(&mut game.diagnostics);
         games.push(game);
     }
+    all.extend(kept::diagnostics(root)?);
     diagnostics::sort(&mut all);
     Ok(Checked {
         games,
@@ -561,7 +566,55 @@ pub(crate) fn render(
         .into_par_iter()
         .map(|part| run_part(part, how, staging))
         .try_reduce(Tally::default, |a, b| Ok(a + b))?;
-    Ok(tally + shared)
+    // Kept files last: every generated path is written by now, and a kept
+    // file never replaces one.
+    let mut kept_parts = Vec::new();
+    for (source, file) in kept::outputs(root)? {
+        if staging.holds(&file.path) || file.path == layout::LLMS_PATH {
+            return Err(kept::clash(&source, &file.path));
+        }
+        kept_parts.push(Part {
+            key: Key::new(
+                salt,
+                false,
+                &[
+                    b"kept",
+                    compression.as_bytes(),
+                    file.path.as_bytes(),
+                    &file.bytes,
+                ],
+            ),
+            work: Work::Ready(file),
+        });
+    }
+    let kept = kept_parts
+        .into_par_iter()
+        .map(|part| run_part(part, how, staging))
+        .try_reduce(Tally::default, |a, b| Ok(a + b))?;
+    // `llms.txt` last: it names what the build published, a kept
+    // announcements document included.
+    let file = llms::render(
+        &games,
+        staging.holds(&layout::announcements_path("", true, "json")),
+    );
+    let llms = run_part(
+        Part {
+            key: Key::new(
+                salt,
+                false,
+                &[
+                    b"file",
+                    compression.as_bytes(),
+                    file.path.as_bytes(),
+                    &file.bytes,
+                ],
+            ),
+            work: Work::Ready(file),
+        },
+        how,
+        staging,
+    )?;
+    Ok(tally + shared + kept + llms)
 }
 
 /// Renders the parts of one game into the staging directory: one part per

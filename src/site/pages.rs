@@ -253,23 +253,23 @@ pub const STYLE: &str = include_str!("templates/style.css");
 /// the server's when they differ. Without it the build-time text stays.
 pub const SCRIPT: &str = include_str!("templates/live.js");
 
-/// What base.html puts in `<style>` and `<script>`, byte for byte, and the
-/// page's strings for the script (JSON in a data block, which runs nothing).
+/// What base.html puts in `<script>`, byte for byte, and the page's
+/// strings for the script (JSON in a data block, which runs nothing). A
+/// view without a `live` field (or with no script) gets no script; every
+/// page gets the style sheet, a global of the environment (`site_style`).
 #[derive(Debug, Clone, Serialize)]
 struct Live {
-    style: &'static str,
     script: Option<&'static str>,
     ui_json: String,
 }
 
-/// The style sheet, the script and `ui` for it.
+/// The script and `ui` for it.
 fn live(ui: &Ui) -> Live {
     // `<` escaped, so no string can close the element.
     let ui_json = serde_json::to_string(ui)
         .unwrap_or_default()
         .replace('<', "\\u003c");
     Live {
-        style: STYLE,
         script: Some(SCRIPT),
         ui_json,
     }
@@ -646,6 +646,8 @@ fn compile() -> anyhow::Result<Environment<'static>> {
             .build()?,
     );
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    // Verbatim in every page's `<style>`: the policy names its hash.
+    env.add_global("site_style", Value::from_safe_string(STYLE.to_owned()));
     // minijinja's HTML escaping also escapes `/` and `'`, which makes every
     // relative link read `demo&#x2f;en-US&#x2f;`. Valid, but unreadable in
     // the page source; escaping `& < > "` is all HTML text and double-quoted

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::model::{days, parse_time};
+use crate::model::{DataSource, days, parse_time};
 use crate::validate;
 
 use super::Checked;
@@ -34,6 +34,10 @@ pub struct Row {
     /// Seconds until the end (negative: overdue), for the state and the order.
     #[serde(skip)]
     pub seconds_left: Option<i64>,
+    /// Where to look to update it: the game's typed `dataSources` of this
+    /// locale and of `all`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<DataSource>,
 }
 
 /// The rows of `checked` (a check that kept its documents) under `root`:
@@ -74,6 +78,7 @@ pub fn rows(root: &Path, checked: &Checked, options: &validate::Options) -> Vec<
                 starts_in_days,
                 days_left,
                 seconds_left,
+                sources: game.game.sources_for(locale).into_iter().cloned().collect(),
             });
         }
     }

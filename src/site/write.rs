@@ -252,6 +252,11 @@ impl Staging {
 
     /// Marks the staging directory as a site and puts it at the output; the
     /// previous output is removed.
+    /// Whether the build already wrote `path` (relative to the output).
+    pub fn holds(&self, path: &str) -> bool {
+        self.dir.path().join(path).exists()
+    }
+
     pub fn commit(self) -> anyhow::Result<()> {
         let marker = self.dir.path().join(OUTPUT_MARKER);
         fs::write(&marker, MARKER_TEXT)

@@ -86,6 +86,12 @@ pub fn parse(source: &SourceFile) -> Result<JsonFile<'_>, Vec<Diagnostic>> {
     }
 }
 
+/// Whether `text` is JSON to the strict parser (what `check --fix` asks of
+/// a file before it writes its fixes).
+pub fn is_json(text: &str) -> bool {
+    json::parse(text).is_ok()
+}
+
 impl Validator {
     /// Compiles the project's schemas. `Err` when a schema is not a valid JSON Schema.
     pub fn new(project: &Project) -> anyhow::Result<Self> {
@@ -283,6 +289,12 @@ impl<'a> Reporter<'a> {
         });
     }
 
+    /// The text of the value at `pointer` as the file writes it.
+    pub fn value_text(&self, pointer: &str) -> Option<&'a str> {
+        let (start, end) = self.spans.range(pointer, Target::Value)?;
+        self.spans.text().get(start..end)
+    }
+
     /// Attaches the exact repair to the diagnostic reported last: the value
     /// (or key) at `pointer` becomes the JSON string `replacement`.
     pub fn fix_string(&mut self, pointer: &str, target: Target, replacement: &str) {
@@ -386,14 +398,19 @@ fn schema_errors(
                     // The unknown-field diagnostic already says "did you mean".
                     continue;
                 }
-                let help = missing_field_help(value, &pointer, name);
-                report.value(
-                    &pointer,
-                    Code::Schema,
-                    Severity::Error,
-                    msg!("schema-missing-field", name = name),
-                    help,
-                );
+                let help = missing_field_help(value, &pointer, name)
+                    .or_else(|| what_to_add(name, registry));
+                let message = match activity_name(value, &pointer) {
+                    Some(activity) => {
+                        msg!(
+                            "schema-activity-missing-field",
+                            activity = activity,
+                            name = name
+                        )
+                    }
+                    None => msg!("schema-missing-field", name = name),
+                };
+                report.value(&pointer, Code::Schema, Severity::Error, message, help);
             }
             Kind::MinLength { limit: 1 } => {
                 report.value(
@@ -404,9 +421,30 @@ fn schema_errors(
                     None,
                 );
             }
-            Kind::Type { .. } => {
+            Kind::Type { kind } => {
                 let message = wrong_type(&error, &field);
-                report.value(&pointer, Code::Schema, Severity::Error, message, None);
+                // A number where text belongs (`"version": 4.7`): quoting
+                // the number as written is exact.
+                let quote = matches!(
+                    kind,
+                    jsonschema::error::TypeKind::Single(jsonschema::JsonType::String)
+                ) && error.instance().is_number();
+                let written = quote
+                    .then(|| report.value_text(&pointer))
+                    .flatten()
+                    .map(str::to_string);
+                let help = written.as_ref().map(|raw| {
+                    msg!(
+                        "schema-quote-number-help",
+                        whole = if field.is_empty() { "yes" } else { "no" },
+                        field = field.as_str(),
+                        raw = raw.as_str()
+                    )
+                });
+                report.value(&pointer, Code::Schema, Severity::Error, message, help);
+                if let Some(raw) = written {
+                    report.fix_string(&pointer, Target::Value, &raw);
+                }
             }
             _ => {
                 // The schema crate's own sentence, for the keywords the
@@ -416,6 +454,29 @@ fn schema_errors(
             }
         }
     }
+}
+
+/// The name of the activity at `pointer` (`/activities/N`), when it has one.
+fn activity_name<'v>(document: &'v Value, pointer: &str) -> Option<&'v str> {
+    let rest = pointer.strip_prefix("/activities/")?;
+    if rest.contains('/') {
+        return None;
+    }
+    document.pointer(pointer)?.get("name")?.as_str()
+}
+
+/// What a missing field of an activity document looks like when added.
+fn what_to_add(name: &str, registry: bool) -> Option<Msg> {
+    if registry {
+        return None;
+    }
+    Some(match name {
+        "description" => msg!("add-description"),
+        "name" => msg!("add-name"),
+        "startTime" | "endTime" => msg!("add-time", name = name),
+        "activities" => msg!("add-activities"),
+        _ => msg!("add-field", name = name),
+    })
 }
 
 /// "wrong type for `name`: 1 is not of type "string" (found a number)",
@@ -485,6 +546,8 @@ fn known_keys(pointer: &str, registry: bool) -> Vec<&'static str> {
     if registry {
         if depth == 0 {
             vec!["$schema", "games"]
+        } else if depth >= 4 {
+            vec!["type", "url", "articleUrl", "script", "userAgent"]
         } else {
             vec![
                 "id",
@@ -492,6 +555,7 @@ fn known_keys(pointer: &str, registry: bool) -> Vec<&'static str> {
                 "locales",
                 "defaultLocale",
                 "dataSource",
+                "dataSources",
                 "timeZone",
                 "updateMode",
             ]

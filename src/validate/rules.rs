@@ -47,6 +47,19 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                 Some(msg!("stale-help")),
             );
         }
+        if start > now {
+            report.value(
+                "/startTime",
+                Code::UpcomingVersion,
+                Warning,
+                msg!(
+                    "upcoming-version",
+                    date = start.format("%Y-%m-%d %H:%M").to_string(),
+                    days = crate::model::days::whole_days(now, start).unsigned_abs()
+                ),
+                Some(msg!("upcoming-version-help")),
+            );
+        }
     }
     cover(doc, &Base(None), report);
     for field in ["version", "versionName"] {
@@ -71,8 +84,11 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                     msg!("time-order-activity", end = iso(end), start = iso(start)),
                     Some(msg!("time-order-help")),
                 );
-            }
-            if let (Some(vs), Some(ve)) = (version_start, version_end) {
+                // The root cause: whether the activity lies in the version
+                // says nothing until its own times are in order.
+            } else if let (Some(vs), Some(ve)) = (version_start, version_end)
+                && vs < ve
+            {
                 if end < vs {
                     report.value(
                         &format!("{base}/endTime"),
@@ -193,18 +209,60 @@ fn time_field(
                 message,
                 Some(help),
             );
-            // A zone, an offset or a fraction after a good local time: the
-            // exact repair is the local time alone.
-            if text.len() > 19
-                && text.is_char_boundary(19)
-                && text[19..].starts_with(['Z', '+', '-', '.'])
-                && parse_time(&text[..19]).is_some()
-            {
-                report.fix_string(&format!("{base}/{field}"), Target::Value, &text[..19]);
+            // An end written without seconds may mean :00 or :59: the help
+            // shows the rewrite, but it is no exact fix there.
+            let seconds = text.matches([':', '\u{FF1A}']).count() >= 2 || field != "endTime";
+            if let Some(rewritten) = rewrite_time(text).filter(|_| seconds) {
+                report.fix_string(&format!("{base}/{field}"), Target::Value, &rewritten);
             }
             None
         }
     }
+}
+
+/// The same time written as the data writes it (`YYYY-MM-DDTHH:MM:SS`),
+/// when `text` is a real local time in a form people also use and the
+/// rewrite is certain: a zone, an offset or a fraction after a good local
+/// time (dropped), slashes for the date's dashes, a space for the `T`, the
+/// full-width colon `：` of an input method, one-digit parts, no seconds
+/// (`:00`). `None` for anything else, such as hour 24 or a day that does not exist.
+pub fn rewrite_time(text: &str) -> Option<String> {
+    if text.len() > 19
+        && text.is_char_boundary(19)
+        && text[19..].starts_with(['Z', '+', '-', '.'])
+        && parse_time(&text[..19]).is_some()
+    {
+        return Some(text[..19].to_string());
+    }
+    let ascii = text.replace('\u{FF1A}', ":");
+    let (date, time) = ascii.split_once(['T', ' '])?;
+    let part = |s: &str, max: usize| -> Option<u32> {
+        (!s.is_empty() && s.len() <= max && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    let date: Vec<&str> = date.split(['-', '/']).collect();
+    let time: Vec<&str> = time.split(':').collect();
+    let ([y, mo, d], [h, mi, rest @ ..]) = (date.as_slice(), time.as_slice()) else {
+        return None;
+    };
+    let seconds = match rest {
+        [] => 0,
+        [s] => part(s, 2)?,
+        _ => return None,
+    };
+    if y.len() != 4 {
+        return None;
+    }
+    let candidate = format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{seconds:02}",
+        part(y, 4)?,
+        part(mo, 2)?,
+        part(d, 2)?,
+        part(h, 2)?,
+        part(mi, 2)?
+    );
+    (candidate != text && parse_time(&candidate).is_some()).then_some(candidate)
 }
 
 /// Says why `text` is not a `YYYY-MM-DDTHH:MM:SS` local time: the message and the help line.
@@ -250,6 +308,24 @@ pub fn explain_time(text: &str) -> (Msg, Msg) {
                     "datetime-space-help",
                     fixed = format!("{}T{}", &text[..10], &text[11..])
                 ),
+            );
+        }
+        if let Some(rewritten) = rewrite_time(text) {
+            if text.contains('\u{FF1A}') {
+                return (
+                    msg!("datetime-fullwidth-colon", text = text),
+                    msg!("datetime-fullwidth-colon-help", fixed = rewritten),
+                );
+            }
+            if text.contains('/') {
+                return (
+                    msg!("datetime-slashes", text = text),
+                    msg!("datetime-slashes-help", fixed = rewritten),
+                );
+            }
+            return (
+                msg!("datetime-shape", text = text),
+                msg!("datetime-rewrite-help", fixed = rewritten),
             );
         }
         return (msg!("datetime-shape", text = text), form);
@@ -709,6 +785,9 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                 Some(help),
             );
         }
+        if let Some(sources) = entry.get("dataSources").and_then(Value::as_object) {
+            data_sources(&base, sources, &locales, report);
+        }
         if let Some(zone) = entry.get("timeZone").and_then(Value::as_str)
             && zone.parse::<chrono_tz::Tz>().is_err()
         {
@@ -737,6 +816,129 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
     }
     report_orphans(&orphans, &listed_games, report);
     games
+}
+
+/// The typed `dataSources` of one game: each key a locale of the game or
+/// `all`; each source of a known `type`, with an absolute http(s) `url`
+/// where it has one (and one where its type needs it), a `script` for a
+/// script, and an `articleUrl` template that is an absolute http(s) URL with
+/// a `{field}` placeholder. Structure (objects, strings) is the schema's.
+fn data_sources(
+    base: &str,
+    sources: &serde_json::Map<String, Value>,
+    locales: &[&str],
+    report: &mut Reporter<'_>,
+) {
+    for (key, list) in sources {
+        let at = format!("{base}/dataSources/{}", escape_pointer(key));
+        if key != crate::model::ALL_LOCALES
+            && !locales.is_empty()
+            && !locales.contains(&key.as_str())
+        {
+            report.key(
+                &at,
+                Code::GamesRegistry,
+                Error,
+                msg!("source-locale", key = key.as_str()),
+                Some(msg!("source-locale-help", locales = locales.join(", "))),
+            );
+        }
+        let Some(list) = list.as_array() else {
+            continue;
+        };
+        for (i, source) in list.iter().enumerate() {
+            let at = format!("{at}/{i}");
+            let kind = source.get("type").and_then(Value::as_str);
+            if let Some(kind) = kind
+                && !crate::model::DATA_SOURCE_TYPES.contains(&kind)
+            {
+                let help = super::did_you_mean(kind, crate::model::DATA_SOURCE_TYPES)
+                    .map(|t| msg!("did-you-mean", name = t))
+                    .unwrap_or_else(|| msg!("source-type-help"));
+                report.value(
+                    &format!("{at}/type"),
+                    Code::GamesRegistry,
+                    Error,
+                    msg!("source-type", kind = kind),
+                    Some(help),
+                );
+            }
+            let url = source.get("url").and_then(Value::as_str);
+            if let Some(url) = url
+                && !is_http_url(url)
+            {
+                report.value(
+                    &format!("{at}/url"),
+                    Code::GamesRegistry,
+                    Error,
+                    msg!("source-url", url = url),
+                    Some(msg!("source-url-help")),
+                );
+            }
+            if url.is_none() && matches!(kind, Some("html" | "pageData")) {
+                report.value(
+                    &at,
+                    Code::GamesRegistry,
+                    Error,
+                    msg!("source-needs-url", kind = kind.unwrap_or_default()),
+                    Some(msg!("source-needs-url-help")),
+                );
+            }
+            if kind == Some("script") && source.get("script").is_none() {
+                report.value(
+                    &at,
+                    Code::GamesRegistry,
+                    Error,
+                    msg!("source-needs-script"),
+                    Some(msg!("source-needs-script-help")),
+                );
+            }
+            if let Some(template) = source.get("articleUrl").and_then(Value::as_str) {
+                if !is_http_url(template) {
+                    report.value(
+                        &format!("{at}/articleUrl"),
+                        Code::GamesRegistry,
+                        Error,
+                        msg!("source-article-url", template = template),
+                        Some(msg!("source-article-url-help")),
+                    );
+                } else if !has_placeholder(template) {
+                    report.value(
+                        &format!("{at}/articleUrl"),
+                        Code::GamesRegistry,
+                        Error,
+                        msg!("source-article-placeholder", template = template),
+                        Some(msg!("source-article-placeholder-help")),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Whether `url` is an absolute http(s) URL with a host.
+fn is_http_url(url: &str) -> bool {
+    url.strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .is_some_and(|rest| {
+            let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+            !host.is_empty() && !rest.chars().any(char::is_whitespace)
+        })
+}
+
+/// Whether `template` holds a `{field}` placeholder (a name of letters,
+/// digits and `_`).
+fn has_placeholder(template: &str) -> bool {
+    template.split('{').skip(1).any(|rest| {
+        rest.split_once('}').is_some_and(|(name, _)| {
+            !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+        })
+    })
+}
+
+/// A JSON Pointer token for `key` (RFC 6901).
+fn escape_pointer(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
 }
 
 fn suggest_id(id: &str) -> String {

@@ -249,12 +249,15 @@ fn schema_unknown_and_missing_fields() {
             r#"{"name": "A", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}"#
         )
     );
-    insta::assert_snapshot!(check(&fixture), @r"
-    error[schema] data/demo/en-US.json:6:18: missing field `description`
-    ");
+    insta::assert_snapshot!(check(&fixture), @r#"
+    error[schema] data/demo/en-US.json:6:18: the activity `A` has no `description`
+      help: add `"description": ""` to it (a sentence saying what the activity is, or empty)
+    "#);
     let fixture = "//- data/demo/en-US.json\n{\"version\": 4.7, \"versionName\": \"V\", \"startTime\": \"2026-10-01T11:00:00\", \"endTime\": \"2026-11-12T03:59:59\", \"activities\": []}\n";
     insta::assert_snapshot!(check(fixture), @r#"
     error[schema] data/demo/en-US.json:1:13: wrong type for `version`: 4.7 is not of type "string" (found a number)
+      help: `version` is text: write it in quotes, `"4.7"`
+      fix: `4.7` -> `"4.7"`
     "#);
 }
 
@@ -272,17 +275,18 @@ fn times_forms_order_and_window() {
   "#)
     );
     insta::assert_snapshot!(check(&fixture), @r#"
-    error[datetime] data/demo/en-US.json:7:55: `2026/10/01 11:00` is not a date-time of the form YYYY-MM-DDTHH:MM:SS
-      help: write local server time as YYYY-MM-DDTHH:MM:SS
-    error[datetime] data/demo/en-US.json:8:55: `2026-10-02T10：00：00` is not a date-time of the form YYYY-MM-DDTHH:MM:SS
-      help: write local server time as YYYY-MM-DDTHH:MM:SS
+    error[datetime] data/demo/en-US.json:7:55: `2026/10/01 11:00` writes the date with slashes
+      help: write it as `2026-10-01T11:00:00` (YYYY-MM-DDTHH:MM:SS, local server time)
+      fix: `"2026/10/01 11:00"` -> `"2026-10-01T11:00:00"`
+    error[datetime] data/demo/en-US.json:8:55: `2026-10-02T10：00：00` has the full-width colon `：` (U+FF1A), typed by an input method
+      help: type the ASCII `:`: `2026-10-02T10:00:00`
+      fix: `"2026-10-02T10：00：00"` -> `"2026-10-02T10:00:00"`
     error[datetime] data/demo/en-US.json:9:55: `2026-10-03 10:00:00` separates date and time with a space
       help: use `T`: `2026-10-03T10:00:00`
+      fix: `"2026-10-03 10:00:00"` -> `"2026-10-03T10:00:00"`
     warning[end-of-minute] data/demo/en-US.json:9:89: the activity ends at :00 seconds
       help: the sources end activities at :59 seconds: did you mean `2026-10-15T03:59:59`?
       fix: `"2026-10-15T04:00:00"` -> `"2026-10-15T03:59:59"`
-    warning[outside-version] data/demo/en-US.json:10:88: the activity ended (2026-09-01T03:59:59) before the version started (2026-10-01T11:00:00)
-      help: remove it, or check the dates
     error[time-order] data/demo/en-US.json:10:88: the activity ends (2026-09-01T03:59:59) before it starts (2026-10-04T10:00:00)
       help: endTime must be later than startTime
     "#);
@@ -369,4 +373,21 @@ fn locales_agree_on_the_version_and_windows() {
     warning[locale-parity] data/demo/zh-CN.json:6:17: differs from data/demo/en-US.json: 1 activity only there: `A` (2026-10-01T11:00:00 to 2026-10-15T03:59:59)
       help: locale files of one game describe the same version and the same activities with the same times; update both
     ");
+}
+
+/// Issue 35 item 6: CONTRIBUTING.md documents every rule code, in the
+/// order of [`crate::diagnostics::Code::ALL`], one `### \`code\`` section
+/// each, and no code that does not exist.
+#[test]
+fn contributing_lists_exactly_the_rule_codes() {
+    let text = include_str!("../../CONTRIBUTING.md");
+    let listed: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("### `")?.split('`').next())
+        .collect();
+    let codes: Vec<&str> = crate::diagnostics::Code::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .collect();
+    assert_eq!(listed, codes);
 }

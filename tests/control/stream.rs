@@ -55,7 +55,8 @@ async fn the_stream_delivers_every_line_of_a_run_in_order_and_resumes() {
         assert_eq!(data.len(), 1, "one line per event: {data:?}");
         let id: u64 = id.expect("every event has an id").parse().unwrap();
         let line = data[0].clone();
-        let done = line.contains("completed");
+        // The job's last line: the `[Done]` after `Job 1 completed`.
+        let done = line.ends_with("| DEBUG | [Done]");
         received.push((id, line));
         if done {
             break;
@@ -65,7 +66,13 @@ async fn the_stream_delivers_every_line_of_a_run_in_order_and_resumes() {
         received.windows(2).all(|w| w[1].0 == w[0].0 + 1),
         "ids increase by one: {received:?}"
     );
-    assert!(received[0].1.contains("Job 1 started"), "{:?}", received[0]);
+    // As the real program: `[Start]` on a DEBUG line of its own first.
+    assert!(
+        received[0].1.ends_with("| DEBUG | [Start]"),
+        "{:?}",
+        received[0]
+    );
+    assert!(received[1].1.contains("Job 1 started"), "{:?}", received[1]);
     // The stream and GET /api/Backend/logs agree line for line.
     let recent: Vec<String> = client
         .get(format!("{base}/api/Backend/logs?count={}", received.len()))

@@ -389,6 +389,26 @@ async fn the_form_schemas_cover_every_field_the_data_returns() {
     );
     assert_covered(&doc, &schemas["TasksConfig"], &config, "TasksConfig", true);
 
+    // The ranges and patterns the settings' types declare (issue 35: one
+    // description, the one the update is checked against).
+    let at = |path: &[&str]| {
+        path.iter().fold(&schemas["AppSettings"], |node, key| {
+            resolve(&doc, &resolve(&doc, node)["properties"][*key])
+        })
+    };
+    let ocr = at(&["general", "ocrConfidence"]);
+    assert_eq!(
+        (&ocr["minimum"], &ocr["maximum"]),
+        (&json!(0.0), &json!(1.0))
+    );
+    let port = at(&["notification", "email", "smtpPort"]);
+    assert_eq!(
+        (&port["minimum"], &port["maximum"]),
+        (&json!(1), &json!(65535))
+    );
+    assert!(at(&["advanced", "backend", "remote", "url"])["pattern"].is_string());
+    assert!(at(&["notification", "webhook", "url"])["pattern"].is_string());
+
     // Enums and the sections' labels (the UI shows a section's description).
     let display = resolve(&doc, &schemas["AppSettings"]["properties"]["display"]);
     assert_eq!(

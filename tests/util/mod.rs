@@ -52,7 +52,14 @@ pub const FIXTURE_NOW: &str = "2026-10-15T12:00:00";
 /// when `X` ends with `/`). Files named `now` and `expected` are not copied.
 pub fn fixture_root(case: Option<&Path>) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
-    copy_tree(&crate_root().join("tests/fixtures/base"), dir.path());
+    fixture_tree(&crate_root().join("tests/fixtures/base"), case, dir.path());
+    dir
+}
+
+/// Copies the tree `base` into `dir`, then lays `case` over it as
+/// [`fixture_root`] does.
+pub fn fixture_tree(base: &Path, case: Option<&Path>, dir: &Path) {
+    copy_tree(base, dir);
     if let Some(case) = case {
         for entry in walkdir::WalkDir::new(case).min_depth(1) {
             let entry = entry.expect("fixture readable");
@@ -65,7 +72,7 @@ pub fn fixture_root(case: Option<&Path>) -> tempfile::TempDir {
                 continue;
             }
             if let Some(target) = rel_text.strip_suffix(".delete") {
-                let target_path = dir.path().join(target);
+                let target_path = dir.join(target);
                 if target.ends_with('/') || target.is_empty() {
                     std::fs::remove_dir_all(&target_path).expect("remove folder");
                 } else {
@@ -73,12 +80,11 @@ pub fn fixture_root(case: Option<&Path>) -> tempfile::TempDir {
                 }
                 continue;
             }
-            let dest = dir.path().join(rel);
+            let dest = dir.join(rel);
             std::fs::create_dir_all(dest.parent().expect("parent")).expect("mkdir");
             std::fs::copy(entry.path(), &dest).expect("copy");
         }
     }
-    dir
 }
 
 /// Copies the files of `from` into `to`, recursively.

@@ -1,10 +1,10 @@
-// Redraws what depends on "now" from the reader's clock; shows times in the
-// reader's zone beside the server's. No request, no framework. Without it
-// the page keeps the build-time text.
+// Redraws what depends on "now" from the reader's clock, at load and every
+// minute; shows times in the reader's zone beside the server's. No request,
+// no framework. Without it the page keeps the build-time text.
 (() => {
   "use strict";
   const ui = JSON.parse(document.getElementById("ui").textContent);
-  const now = Date.now();
+  let now = Date.now();
   const DAY = 864e5;
   const STATES = ["upcoming", "ongoing", "ended"];
   const at = (el, key) => Date.parse(el.dataset[key]);
@@ -39,95 +39,102 @@
     return m ? (m[1] === "-" ? -1 : 1) * (60 * m[2] + +m[3]) : null;
   };
 
-  // Everything timed: the version window, each activity, each game of the
-  // home page and each entry of its "ending soonest" list.
-  for (const el of document.querySelectorAll("[data-start][data-end]")) {
-    const s = at(el, "start");
-    const e = at(el, "end");
-    if (Number.isNaN(s) || Number.isNaN(e)) continue;
-    const st = state(s, e);
-    el.dataset.state = st;
-    mark(el, st);
-    const p = share(s, e);
-    for (const x of el.querySelectorAll(".st, .rem, .fill, .pct, [role=progressbar], .bar")) {
-      if (x.closest("[data-start][data-end]") !== el) continue;
-      mark(x, st);
-      if (x.classList.contains("st")) x.textContent = ui[st];
-      if (x.classList.contains("rem")) {
-        x.textContent = left(s, e);
-        x.hidden = st === "ended";
-      }
-      if (x.classList.contains("fill")) x.style.width = `${p.toFixed(2)}%`;
-      if (x.classList.contains("pct")) x.textContent = Math.round(p);
-      if (x.getAttribute("role") === "progressbar") x.setAttribute("aria-valuenow", Math.round(p));
-    }
-  }
-
-  // The game page: the now line, the counts, and the order (ongoing ending
-  // soonest first, then upcoming starting soonest first; ended folded away,
-  // most recent first; ties in the data's order).
-  const version = document.querySelector(".version[data-start]");
-  if (version) {
-    const s = at(version, "start");
-    const e = at(version, "end");
-    const inside = s <= now && now <= e;
-    for (const line of document.querySelectorAll(".nowline")) {
-      line.style.left = `${share(s, e).toFixed(2)}%`;
-      line.hidden = !inside;
-    }
-    for (const key of document.querySelectorAll(".now-key")) key.hidden = !inside;
-  }
-  const current = document.getElementById("current");
-  const ended = document.getElementById("ended");
-  if (current && ended) {
-    const acts = [...document.querySelectorAll("li.act")];
-    const key = (a) => {
-      const st = a.dataset.state;
-      return [st === "ongoing" ? 0 : st === "upcoming" ? 1 : 2, st === "upcoming" ? at(a, "start") : st === "ended" ? -at(a, "end") : at(a, "end"), +a.dataset.i];
-    };
-    const order = (a, b) => {
-      const x = key(a);
-      const y = key(b);
-      return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
-    };
-    acts.sort(order);
-    const done = acts.filter((a) => a.dataset.state === "ended");
-    current.replaceChildren(...acts.filter((a) => a.dataset.state !== "ended"));
-    ended.replaceChildren(...done);
-    current.hidden = current.children.length === 0;
-    ended.closest("details").hidden = done.length === 0;
-    for (const st of STATES) {
-      const n = acts.filter((a) => a.dataset.state === st).length;
-      for (const c of document.querySelectorAll(`[data-count=${st}]`)) c.textContent = n;
-    }
-  }
-
-  // The home page: per game, the three ongoing activities that end soonest.
-  for (const list of document.querySelectorAll("ul.soon")) {
-    const items = [...list.children];
-    const ongoing = items
-      .filter((li) => li.dataset.state === "ongoing")
-      .sort((a, b) => at(a, "end") - at(b, "end") || a.dataset.i - b.dataset.i);
-    for (const li of items) li.hidden = true;
-    ongoing.slice(0, 3).forEach((li) => {
-      li.hidden = false;
-      list.append(li);
-    });
-    list.closest(".soon-box").hidden = ongoing.length === 0;
-  }
-
-  // "Status as of": the reader's now, in the server's zone.
   let zone = null;
-  for (const t of document.querySelectorAll("time.now")) {
-    const off = offset(t.getAttribute("datetime"));
-    if (off === null) continue;
-    zone = off;
-    const shifted = new Date(now + off * 6e4);
-    t.textContent = text(shifted, true);
-    const sign = off < 0 ? "-" : "+";
-    const a = Math.abs(off);
-    t.setAttribute("datetime", `${shifted.toISOString().slice(0, 19)}${sign}${two(Math.floor(a / 60))}:${two(a % 60)}`);
-  }
+  const draw = () => {
+    now = Date.now();
+    // Everything timed: the version window, each activity, each game of the
+    // home page and each entry of its "ending soonest" list.
+    for (const el of document.querySelectorAll("[data-start][data-end]")) {
+      const s = at(el, "start");
+      const e = at(el, "end");
+      if (Number.isNaN(s) || Number.isNaN(e)) continue;
+      const st = state(s, e);
+      el.dataset.state = st;
+      mark(el, st);
+      const p = share(s, e);
+      for (const x of el.querySelectorAll(".st, .rem, .fill, .pct, [role=progressbar], .bar")) {
+        if (x.closest("[data-start][data-end]") !== el) continue;
+        mark(x, st);
+        if (x.classList.contains("st")) x.textContent = ui[st];
+        if (x.classList.contains("rem")) {
+          x.textContent = left(s, e);
+          x.hidden = st === "ended";
+        }
+        if (x.classList.contains("fill")) x.style.width = `${p.toFixed(2)}%`;
+        if (x.classList.contains("pct")) x.textContent = Math.round(p);
+        if (x.getAttribute("role") === "progressbar") x.setAttribute("aria-valuenow", Math.round(p));
+      }
+    }
+
+    // The game page: the now line, the counts, and the order (ongoing ending
+    // soonest first, then upcoming starting soonest first; ended folded away,
+    // most recent first; ties in the data's order).
+    const version = document.querySelector(".version[data-start]");
+    if (version) {
+      const s = at(version, "start");
+      const e = at(version, "end");
+      const inside = s <= now && now <= e;
+      for (const line of document.querySelectorAll(".nowline")) {
+        line.style.left = `${share(s, e).toFixed(2)}%`;
+        line.hidden = !inside;
+      }
+      for (const key of document.querySelectorAll(".now-key")) key.hidden = !inside;
+    }
+    const current = document.getElementById("current");
+    const ended = document.getElementById("ended");
+    if (current && ended) {
+      const acts = [...document.querySelectorAll("li.act")];
+      const key = (a) => {
+        const st = a.dataset.state;
+        return [st === "ongoing" ? 0 : st === "upcoming" ? 1 : 2, st === "upcoming" ? at(a, "start") : st === "ended" ? -at(a, "end") : at(a, "end"), +a.dataset.i];
+      };
+      const order = (a, b) => {
+        const x = key(a);
+        const y = key(b);
+        return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+      };
+      acts.sort(order);
+      const done = acts.filter((a) => a.dataset.state === "ended");
+      current.replaceChildren(...acts.filter((a) => a.dataset.state !== "ended"));
+      ended.replaceChildren(...done);
+      current.hidden = current.children.length === 0;
+      ended.closest("details").hidden = done.length === 0;
+      for (const st of STATES) {
+        const n = acts.filter((a) => a.dataset.state === st).length;
+        for (const c of document.querySelectorAll(`[data-count=${st}]`)) c.textContent = n;
+      }
+    }
+
+    // The home page: per game, the three ongoing activities that end soonest.
+    for (const list of document.querySelectorAll("ul.soon")) {
+      const items = [...list.children];
+      const ongoing = items
+        .filter((li) => li.dataset.state === "ongoing")
+        .sort((a, b) => at(a, "end") - at(b, "end") || a.dataset.i - b.dataset.i);
+      for (const li of items) li.hidden = true;
+      ongoing.slice(0, 3).forEach((li) => {
+        li.hidden = false;
+        list.append(li);
+      });
+      list.closest(".soon-box").hidden = ongoing.length === 0;
+    }
+
+    // "Status as of": the reader's now, in the server's zone.
+    for (const t of document.querySelectorAll("time.now")) {
+      const off = offset(t.getAttribute("datetime"));
+      if (off === null) continue;
+      zone = off;
+      const shifted = new Date(now + off * 6e4);
+      t.textContent = text(shifted, true);
+      const sign = off < 0 ? "-" : "+";
+      const a = Math.abs(off);
+      t.setAttribute("datetime", `${shifted.toISOString().slice(0, 19)}${sign}${two(Math.floor(a / 60))}:${two(a % 60)}`);
+      const local = t.nextElementSibling;
+      if (local && local.classList.contains("local")) local.textContent = ` (${ui.your_time} ${text(new Date(now), false)})`;
+    }
+  };
+  draw();
+  setInterval(draw, 6e4);
 
   // Each time in the reader's zone too, when it differs from the server's.
   let differs = false;
@@ -137,6 +144,8 @@
     const d = new Date(Date.parse(iso));
     if (off === null || Number.isNaN(d.getTime()) || -d.getTimezoneOffset() === off) continue;
     differs = true;
+    // A badge stays one short line; the footer says "now" in both zones.
+    if (t.closest(".badge")) continue;
     const local = document.createElement("span");
     local.className = "local";
     local.textContent = ` (${ui.your_time} ${text(d, false)})`;
@@ -145,6 +154,6 @@
   const note = document.getElementById("zone");
   if (note && (differs || (zone !== null && -new Date(now).getTimezoneOffset() !== zone))) {
     const name = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
-    note.append(` ${ui.your_zone}${ui.colon}${name}${ui.stop}`);
+    note.append(`${ui.space}${ui.your_zone}${ui.colon}${name}${ui.stop}`);
   }
 })();

@@ -1,0 +1,85 @@
+//! `version new`: the next version of a game in every locale, through
+//! [`crate::site::version`]; this file only reads the flags and prints.
+
+use std::process::ExitCode;
+
+use indexmap::IndexMap;
+
+use crate::cli::{VersionArgs, VersionCommand};
+use crate::diagnostics::Format;
+use crate::site::version::{self, NextVersion, Refusal};
+
+pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
+    let VersionCommand::New(args) = args.command;
+    let mut names = IndexMap::new();
+    for name in &args.names {
+        // `zh-CN=Name` names one locale; anything else names them all.
+        match name.split_once('=') {
+            Some((locale, value)) if is_locale(locale) => {
+                names.insert(locale.to_owned(), value.to_owned());
+            }
+            _ => {
+                names.insert(String::new(), name.clone());
+            }
+        }
+    }
+    let next = NextVersion {
+        game: args.game.clone(),
+        version: args.version.clone(),
+        names,
+        start: args.start.clone(),
+        end: args.end.clone(),
+        cover: args.cover.clone(),
+    };
+    let options = super::check_options(&args.common);
+    match version::plan(&args.common.root, &next, &options)? {
+        Err(Refusal::Request(message)) => {
+            super::print_err(&format!("error: {message}\n"));
+            Ok(ExitCode::from(1))
+        }
+        Err(Refusal::Errors {
+            message,
+            diagnostics,
+        }) => {
+            super::check::report(&args.common.root, &diagnostics, Format::Human)?;
+            super::print_err(&format!("error: {message}\n"));
+            Ok(ExitCode::from(1))
+        }
+        Ok(planned) => {
+            if !args.dry_run {
+                version::write(&args.common.root, &planned)?;
+            }
+            let mut out = String::new();
+            for p in &planned {
+                out.push_str(&format!(
+                    "{} {}: version {}, {} activit{} carried{}{}\n",
+                    if args.dry_run { "would write" } else { "wrote" },
+                    p.path,
+                    next.version,
+                    p.carried.len(),
+                    if p.carried.len() == 1 { "y" } else { "ies" },
+                    if p.carried.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", p.carried.join(", "))
+                    },
+                    if p.dropped.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; {} ended by the new start left behind", p.dropped.len())
+                    }
+                ));
+            }
+            super::print_out(&out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// A BCP 47-looking tag (`zh-CN`, `en-US`, `ja`): letters, digits and hyphens, starting with two letters.
+fn is_locale(s: &str) -> bool {
+    s.len() >= 2
+        && s.len() <= 15
+        && s.bytes().take(2).all(|b| b.is_ascii_alphabetic())
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}

@@ -1,0 +1,93 @@
+//! The verbatim folder `data/_files/`: what a site keeps by hand beside the
+//! generated files (`robots.txt`, a legacy `api/v1/activities.json`),
+//! published byte for byte at the same path relative to the folder, with
+//! the content type and cache policy [`crate::layout`] gives its path.
+//!
+//! Checked for what can be checked: a JSON file must parse (the strict
+//! parser of every source file), and no file reaches outside the folder
+//! through a link. A kept file never overrides a generated one: the build
+//! writes the kept files last and refuses a path it already wrote.
+
+use std::path::Path;
+
+use anyhow::Context as _;
+
+use super::OutputFile;
+use crate::diagnostics::{Code, Diagnostic, Severity};
+use crate::i18n::msg;
+use crate::load;
+use crate::source::{KeptFile, SourceFile};
+use crate::validate;
+
+/// The diagnostics of the kept files: `kept-file` for a file that cannot
+/// be published, `json-syntax` for a `.json` file that does not parse.
+/// Reads only what the folder holds (nothing when it is absent).
+pub fn diagnostics(root: &Path) -> anyhow::Result<Vec<Diagnostic>> {
+    let mut out = Vec::new();
+    for kept in load::kept_files(root)? {
+        if let Some(problem) = &kept.problem {
+            out.push(unpublishable(&kept, problem));
+            continue;
+        }
+        if !kept.published.ends_with(".json") {
+            continue;
+        }
+        match load::read_source(root, &kept.path) {
+            Ok(Some(source)) => out.extend(json_problem(&source)),
+            Ok(None) => {}
+            Err(diagnostic) => out.push(*diagnostic),
+        }
+    }
+    Ok(out)
+}
+
+fn json_problem(source: &SourceFile) -> Vec<Diagnostic> {
+    validate::parse(source).err().unwrap_or_default()
+}
+
+fn unpublishable(kept: &KeptFile, problem: &str) -> Diagnostic {
+    Diagnostic {
+        code: Code::KeptFile,
+        severity: Severity::Error,
+        file: kept.path.clone(),
+        line: 1,
+        column: 1,
+        message: msg!(
+            "kept-unpublishable",
+            path = kept.path.as_str(),
+            published = kept.published.as_str(),
+            problem = problem
+        ),
+        help: Some(msg!("kept-unpublishable-help")),
+        width: 1,
+        fix: None,
+    }
+}
+
+/// The kept files as files of the site, their bytes as they are.
+pub fn outputs(root: &Path) -> anyhow::Result<Vec<(String, OutputFile)>> {
+    let mut out = Vec::new();
+    for kept in load::kept_files(root)? {
+        if let Some(problem) = &kept.problem {
+            anyhow::bail!("{}", unpublishable(&kept, problem).message);
+        }
+        let bytes = std::fs::read(root.join(&kept.path))
+            .with_context(|| msg!("err-read", path = kept.path.as_str()))?;
+        out.push((
+            kept.path,
+            OutputFile {
+                path: kept.published,
+                bytes,
+            },
+        ));
+    }
+    Ok(out)
+}
+
+/// The error of a kept file whose path the build generates.
+pub fn clash(kept: &str, generated: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "`{kept}` would replace the generated `{generated}`; a kept file never overrides a generated one\n\
+         help: remove or rename `{kept}` (the build writes `{generated}` itself)"
+    )
+}

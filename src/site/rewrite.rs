@@ -1,0 +1,195 @@
+//! Rewrites of the source files: `fmt` (canonical form) and `check --fix`
+//! (the exact fixes of the diagnostics), the library half of both commands.
+//! Every file is replaced through [`crate::atomic`], and only when the
+//! rewrite is certain: `fmt` leaves a file with errors alone, `--fix` leaves
+//! alone a file whose fixes would not give valid JSON.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use anyhow::Context as _;
+
+use super::{Checked, canonical_text, check, check_with};
+use crate::diagnostics::{self, Diagnostic, Fix};
+use crate::i18n::msg;
+use crate::source::Overlay;
+use crate::{atomic, tree, validate};
+
+/// What `fmt` did (or, with `check_only`, would do).
+#[derive(Debug)]
+pub struct Formatted {
+    /// Files rewritten (or that would be), relative to the root.
+    pub changed: Vec<String>,
+    /// Files read and found canonical or rewritten.
+    pub formatted: usize,
+    /// The errors that kept files unchanged.
+    pub errors: Vec<Diagnostic>,
+    /// How many files those errors are in.
+    pub broken: usize,
+}
+
+/// Rewrites `games.json` and every data file it lists in canonical form,
+/// leaving files with errors alone (their canonical form is unknown); with
+/// `check_only`, writes nothing and says what would change.
+pub fn format_tree(
+    root: &Path,
+    options: &validate::Options,
+    check_only: bool,
+) -> anyhow::Result<Formatted> {
+    let checked = check(root, options)?;
+    let errors: Vec<Diagnostic> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect();
+    let broken: BTreeSet<&str> = errors.iter().map(|d| d.file.as_str()).collect();
+
+    // The registry and every data file it lists, as the check found them.
+    let sources =
+        std::iter::once(tree::REGISTRY_PATH.to_owned()).chain(checked.games.iter().flat_map(|g| {
+            g.game
+                .locales
+                .iter()
+                .map(|locale| tree::data_path(&g.game.id, locale))
+        }));
+    let mut formatted = 0;
+    let mut changed = Vec::new();
+    for path in sources.filter(|path| !broken.contains(path.as_str())) {
+        let current = match std::fs::read_to_string(root.join(&path)) {
+            Ok(text) => text,
+            // A listed file that is missing is the check's `missing-file` error.
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(err) => return Err(err).with_context(|| msg!("err-read", path = path.as_str())),
+        };
+        let Some(canonical) = canonical_text(&path, &current) else {
+            continue;
+        };
+        formatted += 1;
+        if current != canonical {
+            if !check_only {
+                atomic::write(&root.join(&path), canonical.as_bytes())
+                    .with_context(|| msg!("err-write", path = path.as_str()))?;
+            }
+            changed.push(path);
+        }
+    }
+    let broken = broken.len();
+    Ok(Formatted {
+        changed,
+        formatted,
+        errors,
+        broken,
+    })
+}
+
+/// One file `--fix` changed (or would change).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixedFile {
+    /// Relative to the root.
+    pub path: String,
+    pub before: String,
+    pub after: String,
+    /// How many fixes were applied.
+    pub fixes: usize,
+}
+
+impl FixedFile {
+    /// The change as a unified diff with `a/` and `b/` paths (`git apply`
+    /// and `patch -p1` take it).
+    pub fn patch(&self) -> String {
+        similar::TextDiff::from_lines(&self.before, &self.after)
+            .unified_diff()
+            .context_radius(2)
+            .header(&format!("a/{}", self.path), &format!("b/{}", self.path))
+            .to_string()
+    }
+}
+
+/// What `check --fix` did.
+#[derive(Debug)]
+pub struct Fixed {
+    /// The files the fixes changed, in path order.
+    pub files: Vec<FixedFile>,
+    /// Files with fixes that were left alone: applying them would not give
+    /// valid JSON (another mistake of the file has no exact fix).
+    pub left: Vec<String>,
+    /// The check of the tree as the fixes leave it.
+    pub remaining: Checked,
+}
+
+/// How many times fixes are applied and the tree checked again: a syntax
+/// fix lets the rules run, and their fixes come in the next round.
+const ROUNDS: usize = 4;
+
+/// Applies every exact fix of the check's diagnostics to the files (those of
+/// `only`, when given), checks again (a fixed syntax error lets the rules
+/// run, whose fixes come next), and with `write` replaces each changed file
+/// through [`atomic`]. A file is changed only when the fixes of a round
+/// give valid JSON; otherwise it is left as it was, and listed in
+/// [`Fixed::left`]. No fix is a guess: each is what its rule calls certain.
+pub fn fix_tree(
+    root: &Path,
+    options: &validate::Options,
+    only: Option<&BTreeSet<String>>,
+    write: bool,
+) -> anyhow::Result<Fixed> {
+    let mut overlay = Overlay::new();
+    let mut files: BTreeMap<String, FixedFile> = BTreeMap::new();
+    let mut left = BTreeSet::new();
+    let mut checked = check_with(root, &overlay, options)?;
+    for _ in 0..ROUNDS {
+        let mut by_file: BTreeMap<&str, Vec<&Fix>> = BTreeMap::new();
+        for d in &checked.diagnostics {
+            if let Some(fix) = &d.fix
+                && only.is_none_or(|only| only.contains(&d.file))
+                && !left.contains(&d.file)
+            {
+                by_file.entry(d.file.as_str()).or_default().push(fix);
+            }
+        }
+        let mut progressed = false;
+        for (path, fixes) in by_file {
+            let current = match files.get(path) {
+                Some(file) => file.after.clone(),
+                None => match std::fs::read_to_string(root.join(path)) {
+                    Ok(text) => text,
+                    Err(_) => continue,
+                },
+            };
+            let (after, applied) = diagnostics::apply_fixes(&current, &fixes);
+            if applied == 0 || after == current {
+                continue;
+            }
+            if !validate::is_json(&after) {
+                left.insert(path.to_string());
+                continue;
+            }
+            overlay.insert(path, after.clone());
+            let file = files.entry(path.to_string()).or_insert_with(|| FixedFile {
+                path: path.to_string(),
+                before: current,
+                after: String::new(),
+                fixes: 0,
+            });
+            file.after = after;
+            file.fixes += applied;
+            progressed = true;
+        }
+        if !progressed {
+            break;
+        }
+        checked = check_with(root, &overlay, options)?;
+    }
+    if write {
+        for file in files.values() {
+            atomic::write(&root.join(&file.path), file.after.as_bytes())
+                .with_context(|| msg!("err-write", path = file.path.as_str()))?;
+        }
+    }
+    Ok(Fixed {
+        files: files.into_values().collect(),
+        left: left.into_iter().collect(),
+        remaining: checked,
+    })
+}

@@ -1,0 +1,200 @@
+//! The next version of a game, in every locale at once (`activity-site
+//! version new`, and the agents' `new_version` tool): each locale's new
+//! document carries every activity of the current one that ends after the
+//! new start, so nothing ongoing vanishes when the file is published early.
+//!
+//! [`plan`] reads and checks the game and returns the new texts, or why it
+//! refuses (a locale with errors, a version that does not go forwards, a
+//! draft the check finds an error in); [`write`] puts every text through the
+//! one atomic write. Nothing is written when anything is refused.
+
+use std::path::Path;
+
+use indexmap::IndexMap;
+
+use crate::diagnostics::Diagnostic;
+use crate::model::{ActivityDocument, parse_time};
+use crate::source::Overlay;
+use crate::validate;
+
+/// What the next version is.
+#[derive(Debug, Clone, Default)]
+pub struct NextVersion {
+    pub game: String,
+    pub version: String,
+    /// The version's name: one for every locale under `""`, or per locale.
+    pub names: IndexMap<String, String>,
+    pub start: String,
+    pub end: String,
+    /// The cover of the new version; `None` keeps no cover.
+    pub cover: Option<String>,
+}
+
+/// One locale's new document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Planned {
+    pub locale: String,
+    /// Relative to the root (`data/sr/zh-CN.json`).
+    pub path: String,
+    /// The canonical text to write.
+    pub text: String,
+    /// The names of the activities carried from the current version.
+    pub carried: Vec<String>,
+    /// The names of the activities left behind (ended by the new start).
+    pub dropped: Vec<String>,
+}
+
+/// Why nothing was written.
+#[derive(Debug, Clone)]
+pub enum Refusal {
+    /// A mistake in the request itself (unknown game, bad time, version not forwards).
+    Request(String),
+    /// Errors in the game's files now, or in the drafts.
+    Errors {
+        message: String,
+        diagnostics: Vec<Diagnostic>,
+    },
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Request(message) | Refusal::Errors { message, .. } => f.write_str(message),
+        }
+    }
+}
+
+/// The new document of every locale of the game, checked; `Err` for the
+/// tool's own failures (an unreadable root).
+pub fn plan(
+    root: &Path,
+    next: &NextVersion,
+    options: &validate::Options,
+) -> anyhow::Result<Result<Vec<Planned>, Refusal>> {
+    let refuse = |m: String| Ok(Err(Refusal::Request(m)));
+    let (Some(start), Some(end)) = (parse_time(&next.start), parse_time(&next.end)) else {
+        return refuse(format!(
+            "the start `{}` and the end `{}` must both be YYYY-MM-DDTHH:MM:SS",
+            next.start, next.end
+        ));
+    };
+    if end <= start {
+        return refuse(format!(
+            "the version ends ({}) before it starts ({})",
+            next.end, next.start
+        ));
+    }
+    let checked = super::check_documents(root, options)?;
+    let Some(game) = checked.games.iter().find(|g| g.game.id == next.game) else {
+        return refuse(format!("no game `{}` in games.json", next.game));
+    };
+    for locale in next.names.keys().filter(|l| !l.is_empty()) {
+        if !game.game.locales.contains(locale) {
+            return refuse(format!(
+                "`{}` has no locale `{locale}` (its locales: {})",
+                next.game,
+                game.game.locales.join(", ")
+            ));
+        }
+    }
+    let paths: Vec<String> = game
+        .game
+        .locales
+        .iter()
+        .map(|l| crate::tree::data_path(&game.game.id, l))
+        .collect();
+    let errors: Vec<Diagnostic> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error() && paths.contains(&d.file))
+        .cloned()
+        .collect();
+    if !errors.is_empty() {
+        let mut files: Vec<&str> = errors.iter().map(|d| d.file.as_str()).collect();
+        files.dedup();
+        return Ok(Err(Refusal::Errors {
+            message: format!(
+                "nothing written: {} ha{} errors; fix {} first (`activity-site check`)",
+                files.join(", "),
+                if files.len() == 1 { "s" } else { "ve" },
+                if files.len() == 1 { "it" } else { "them" }
+            ),
+            diagnostics: errors,
+        }));
+    }
+    let mut planned = Vec::new();
+    for (locale, doc) in &game.documents {
+        let Some(current) = doc else {
+            return refuse(format!(
+                "{} is missing or unreadable",
+                crate::tree::data_path(&game.game.id, locale)
+            ));
+        };
+        if let Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal) =
+            super::diff::version_order(&current.version, &next.version)
+        {
+            return refuse(format!(
+                "version {} does not come after {} of {}",
+                next.version,
+                current.version,
+                crate::tree::data_path(&game.game.id, locale)
+            ));
+        }
+        let name = next
+            .names
+            .get(locale)
+            .or_else(|| next.names.get(""))
+            .cloned()
+            .unwrap_or_default();
+        if name.trim().is_empty() {
+            return refuse(format!("no version name for {locale}: pass --name"));
+        }
+        let (carried, dropped): (Vec<_>, Vec<_>) = current
+            .activities
+            .iter()
+            .cloned()
+            .partition(|a| parse_time(&a.end_time).is_some_and(|e| e > start));
+        let document = ActivityDocument {
+            schema: current.schema.clone(),
+            version: next.version.clone(),
+            version_name: name,
+            start_time: next.start.clone(),
+            end_time: next.end.clone(),
+            cover: next.cover.clone().filter(|c| !c.is_empty()),
+            activities: carried.clone(),
+        };
+        planned.push(Planned {
+            locale: locale.clone(),
+            path: crate::tree::data_path(&game.game.id, locale),
+            text: document.to_canonical(true),
+            carried: carried.into_iter().map(|a| a.name).collect(),
+            dropped: dropped.into_iter().map(|a| a.name).collect(),
+        });
+    }
+    // The drafts go through the same check as the files they replace.
+    let mut overlay = Overlay::new();
+    for p in &planned {
+        overlay.insert(p.path.clone(), p.text.clone());
+    }
+    let drafts = super::check_with(root, &overlay, options)?;
+    let errors: Vec<Diagnostic> = drafts
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.is_error() && paths.contains(&d.file))
+        .collect();
+    if !errors.is_empty() {
+        return Ok(Err(Refusal::Errors {
+            message: "nothing written: the new documents would have errors".to_owned(),
+            diagnostics: errors,
+        }));
+    }
+    Ok(Ok(planned))
+}
+
+/// Writes every planned document through the one atomic write.
+pub fn write(root: &Path, planned: &[Planned]) -> std::io::Result<()> {
+    for p in planned {
+        crate::atomic::write(&root.join(&p.path), p.text.as_bytes())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,417 @@
+//! Issue 32 through the binary: `diff` against a folder, a git revision and
+//! site folders, one fixture pair of trees per status and per breaking case
+//! (`tests/fixtures/review/base` and a case laid over it, or the two site
+//! folders of `tests/fixtures/review/sites/<case>`), with snapshots of the
+//! text and Markdown reports; `check`'s `upcoming-version` warning; and
+//! `version new` on a two-locale game.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::util::{crate_root, fixture_tree, run, stderr, stdout};
+
+/// "Now" of the review fixtures: version 4.6 of `sr` runs until
+/// 2026-11-26T05:59:59; `Memory of Chaos` until 2026-12-01.
+const NOW: &str = "2026-11-25T12:00:00";
+
+fn fixtures() -> PathBuf {
+    crate_root().join("tests/fixtures/review")
+}
+
+/// A workspace with the base tree built into `base-site/` and the tree of
+/// `case` (the base with the case laid over it) in `head/`.
+fn pair(case: Option<&str>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fixture_tree(&fixtures().join("base"), None, &dir.path().join("base"));
+    let out = run(
+        &dir.path().join("base"),
+        &["build", "--out", "../base-site", "--now", NOW, "--no-cache"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let case = case.map(|c| fixtures().join(c));
+    fixture_tree(
+        &fixtures().join("base"),
+        case.as_deref(),
+        &dir.path().join("head"),
+    );
+    dir
+}
+
+/// `diff --against ../base-site` in `head/`: exit status and standard output.
+fn diff(dir: &Path, format: &str) -> (i32, String) {
+    let out = run(
+        &dir.join("head"),
+        &[
+            "diff",
+            "--against",
+            "../base-site",
+            "--now",
+            NOW,
+            "--format",
+            format,
+        ],
+    );
+    let code = out.status.code().expect("exit code");
+    assert_ne!(code, 2, "{}", stderr(&out));
+    (code, stdout(&out))
+}
+
+/// Runs a fixture pair: the exit status, and the text and Markdown reports as snapshots.
+fn case(name: &str, dir: Option<&str>, expected: i32) -> String {
+    let work = pair(dir);
+    let (code, text) = diff(work.path(), "text");
+    assert_eq!(code, expected, "{name}:\n{text}");
+    let (code, markdown) = diff(work.path(), "markdown");
+    assert_eq!(code, expected, "{name}:\n{markdown}");
+    insta::assert_snapshot!(format!("review_{name}_text"), text);
+    insta::assert_snapshot!(format!("review_{name}_markdown"), markdown);
+    text
+}
+
+#[test]
+fn the_same_data_is_unchanged_and_exits_0() {
+    let text = case("unchanged", None, 0);
+    assert!(
+        text.contains(" 0 changed, 0 reformatted, 0 new, 0 removed, "),
+        "{text}"
+    );
+}
+
+#[test]
+fn edits_added_activities_and_new_games_are_changes_and_exit_1() {
+    let text = case("changed", Some("changed"), 1);
+    assert!(text.contains("+ Aetherium Wars: New Season"), "{text}");
+    assert!(text.contains("~ Gift of Odyssey"), "{text}");
+    assert!(!text.contains("BREAKING"), "{text}");
+
+    let text = case("renamed_moved", Some("renamed-moved"), 1);
+    assert!(
+        text.contains("renamed \"Sparkle Warp\" -> \"Sparkle Limited Warp\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("moved Memory of Chaos: Night of Falling Stars:")
+            && text.contains("ends 2 days later"),
+        "{text}"
+    );
+
+    let text = case("new", Some("new"), 1);
+    assert!(text.contains("api/v1/activity/ww.json: new"), "{text}");
+    assert!(text.contains("ww/index.html: new"), "{text}");
+}
+
+#[test]
+fn a_removed_game_is_breaking_and_exits_3() {
+    let text = case("removed", Some("removed"), 3);
+    assert!(
+        text.contains("api/v1/activity/zzz.json: [file-removed]"),
+        "{text}"
+    );
+    assert!(text.contains("api/v1/activity/zzz.ics: removed"), "{text}");
+}
+
+/// A file only the base has (kept by hand on the deployed site) is listed
+/// as removed, whatever it is, and sets the exit status.
+#[test]
+fn a_file_present_only_at_the_base_is_removed() {
+    let work = pair(None);
+    let base = work.path().join("base-site");
+    std::fs::write(base.join("robots.txt"), "User-agent: *\n").expect("write");
+    std::fs::write(
+        base.join("api/v1/anno.json"),
+        "{\"id\": 28, \"announcements\": []}\n",
+    )
+    .expect("write");
+    let (code, text) = diff(work.path(), "text");
+    assert_eq!(code, 3, "{text}");
+    assert!(text.contains("robots.txt: removed"), "{text}");
+    assert!(text.contains("api/v1/anno.json: [file-removed]"), "{text}");
+    let (_, json) = diff(work.path(), "json");
+    let json: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(json["counts"]["removed"], 2, "{json}");
+    assert_eq!(json["exitCode"], 3);
+}
+
+#[test]
+fn an_ongoing_activity_removed_is_breaking() {
+    let text = case("ongoing_removed", Some("ongoing-removed"), 3);
+    assert!(
+        text.contains("[ongoing-activity-removed] Memory of Chaos: Night of Falling Stars is ongoing (until 2026-12-01T03:59:59, 5 days left)"),
+        "{text}"
+    );
+}
+
+/// The 4.7 document published a day early without carrying what still
+/// runs: the report names the ongoing activity that vanishes and how to
+/// keep it, and `check` warns about the version on its own.
+#[test]
+fn an_upcoming_version_replacing_a_running_one_names_what_vanishes() {
+    let text = case("upcoming", Some("upcoming"), 3);
+    assert!(text.contains("[upcoming-version] version 4.7 starts on 2026-11-26 11:00 (in less than a day), after now, and replaces version 4.6"), "{text}");
+    assert!(
+        text.contains("Memory of Chaos: Night of Falling Stars (until 2026-12-01T03:59:59)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("`activity-site version new` does it"),
+        "{text}"
+    );
+
+    let work = pair(Some("upcoming"));
+    let (code, report) = crate::util::check_json(&work.path().join("head"), NOW);
+    assert_eq!(code, 0, "warnings only: {report}");
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(codes, ["upcoming-version", "upcoming-version"], "{report}");
+    let out = run(&work.path().join("head"), &["check", "--now", NOW]);
+    insta::assert_snapshot!("review_upcoming_check", stderr(&out));
+}
+
+#[test]
+fn a_version_going_backwards_is_breaking() {
+    let text = case("backwards", Some("backwards"), 3);
+    assert!(
+        text.contains("[version-backwards] the version goes backwards, from 4.6 to 4.5"),
+        "{text}"
+    );
+}
+
+/// Two site folders (`--site` and `--against`): the pair of one defect each.
+fn sites(name: &str, expected: i32) -> String {
+    let dir = fixtures().join("sites").join(name);
+    let mut outputs = Vec::new();
+    for format in ["text", "markdown"] {
+        let out = run(
+            &fixtures().join("base"),
+            &[
+                "diff",
+                "--site",
+                &dir.join("head").to_string_lossy(),
+                "--against",
+                &dir.join("base").to_string_lossy(),
+                "--now",
+                NOW,
+                "--format",
+                format,
+            ],
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(expected),
+            "{}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        let shown = stdout(&out).replace(&dir.to_string_lossy().into_owned(), "<sites>");
+        insta::assert_snapshot!(format!("review_{name}_{format}"), shown);
+        outputs.push(shown);
+    }
+    outputs.swap_remove(0)
+}
+
+#[test]
+fn announcements_changed_under_the_same_id_are_breaking() {
+    let text = sites("anno-id", 3);
+    assert!(
+        text.contains("[announcements-id] the announcements changed and their id stayed 28"),
+        "{text}"
+    );
+    assert!(text.contains("set \"id\" to 29"), "{text}");
+    assert!(
+        text.contains("announcement edited: \"服务器维护\""),
+        "{text}"
+    );
+}
+
+/// The same document with its activities in another order and without the
+/// trailing newline: other bytes, same content.
+#[test]
+fn the_same_content_in_other_bytes_is_reformatted() {
+    let text = sites("reformatted", 1);
+    assert!(
+        text.contains("api/v1/activity/sr.json: reformatted"),
+        "{text}"
+    );
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(["-c", "user.name=Test", "-c", "user.email=test@example.org"])
+        .args([
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
+}
+
+/// `--against-rev HEAD~1` in a temporary repository whose data lives in a
+/// folder below its top: the base is that revision's tree built with this
+/// binary, and the report equals the one against the same tree built by hand.
+#[test]
+fn against_a_git_revision() {
+    let repo = tempfile::tempdir().expect("temp dir");
+    let root = repo.path().join("activity");
+    fixture_tree(&fixtures().join("base"), None, &root);
+    std::fs::write(repo.path().join("README.md"), "data\n").expect("write");
+    git(repo.path(), &["init", "-q"]);
+    git(repo.path(), &["add", "-A"]);
+    git(repo.path(), &["commit", "-q", "-m", "4.6"]);
+    fixture_tree(
+        &fixtures().join("base"),
+        Some(&fixtures().join("upcoming")),
+        &root,
+    );
+    git(repo.path(), &["commit", "-q", "-am", "4.7 a day early"]);
+
+    let out = run(&root, &["diff", "--against-rev", "HEAD~1", "--now", NOW]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(3), "{text}{}", stderr(&out));
+    assert!(text.contains("compared with rev:HEAD~1"), "{text}");
+    let work = pair(Some("upcoming"));
+    let (_, by_hand) = diff(work.path(), "text");
+    assert_eq!(
+        text.replace("rev:HEAD~1", "BASE"),
+        by_hand.replace("../base-site", "BASE")
+    );
+    // Against itself: nothing changes.
+    let out = run(&root, &["diff", "--against-rev", "HEAD", "--now", NOW]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    // A revision that does not exist is the tool's failure.
+    let out = run(
+        &root,
+        &["diff", "--against-rev", "no-such-rev", "--now", NOW],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("`no-such-rev` is not a revision"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn github_annotations_point_at_the_data_line() {
+    let work = pair(Some("ongoing-removed"));
+    let (code, text) = diff(work.path(), "github");
+    assert_eq!(code, 3, "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("::error ") && l.contains("sr-en-US.json"))
+        .expect("an error annotation for the en-US document");
+    // The removed activity is not in the new file: the version's line.
+    assert!(line.contains("file=data/sr/en-US.json,line=2,"), "{line}");
+    assert!(line.contains("ongoing-activity-removed"), "{line}");
+}
+
+/// `version new` on the two-locale game: both files written canonically
+/// with the activity that runs past the new start carried, `check` clean
+/// once the version starts (and only `upcoming-version` before), `diff`
+/// without a breaking change; a locale with errors makes it write nothing.
+#[test]
+fn version_new_carries_ongoing_activities_in_every_locale() {
+    let work = pair(None);
+    let head = work.path().join("head");
+    let out = run(
+        &head,
+        &[
+            "version",
+            "new",
+            "sr",
+            "--version",
+            "4.7",
+            "--name",
+            "4.7版本「群星归途」",
+            "--name",
+            "en-US=4.7: Homeward Among the Stars",
+            "--start",
+            "2026-11-26T11:00:00",
+            "--end",
+            "2027-01-07T05:59:59",
+            "--now",
+            NOW,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    insta::assert_snapshot!("review_version_new", stdout(&out));
+    let en = std::fs::read_to_string(head.join("data/sr/en-US.json")).expect("en-US");
+    let zh = std::fs::read_to_string(head.join("data/sr/zh-CN.json")).expect("zh-CN");
+    insta::assert_snapshot!("review_version_new_en", en);
+    assert!(
+        zh.contains("\"versionName\": \"4.7版本「群星归途」\""),
+        "{zh}"
+    );
+    assert!(zh.contains("混沌回忆：坠星之夜"), "{zh}");
+    assert!(
+        !zh.contains("星旅馈赠"),
+        "ended activities stay behind: {zh}"
+    );
+
+    let out = run(&head, &["fmt", "--check"]);
+    assert_eq!(out.status.code(), Some(0), "canonical: {}", stdout(&out));
+    let (code, report) = crate::util::check_json(&head, "2026-11-26T11:00:00");
+    assert_eq!(code, 0);
+    assert_eq!(report["diagnostics"], serde_json::json!([]), "{report}");
+    let (_, report) = crate::util::check_json(&head, NOW);
+    assert!(
+        report["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .all(|d| d["code"] == "upcoming-version"),
+        "{report}"
+    );
+    let (code, text) = diff(work.path(), "text");
+    assert_eq!(code, 1, "changes, none breaking:\n{text}");
+    assert!(!text.contains("BREAKING"), "{text}");
+
+    // A locale with an error: nothing is written, in any locale.
+    let work = pair(None);
+    let head = work.path().join("head");
+    let broken = head.join("data/sr/en-US.json");
+    let text = std::fs::read_to_string(&broken)
+        .expect("en-US")
+        .replace("\"2026-12-01T03:59:59\"", "\"2026-12-01 03:59\"");
+    std::fs::write(&broken, &text).expect("write");
+    let zh_before = std::fs::read(head.join("data/sr/zh-CN.json")).expect("zh-CN");
+    let out = run(
+        &head,
+        &[
+            "version",
+            "new",
+            "sr",
+            "--version",
+            "4.7",
+            "--name",
+            "4.7",
+            "--start",
+            "2026-11-26T11:00:00",
+            "--end",
+            "2027-01-07T05:59:59",
+            "--now",
+            NOW,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("nothing written: data/sr/en-US.json has errors"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_to_string(&broken).expect("en-US"), text);
+    assert_eq!(
+        std::fs::read(head.join("data/sr/zh-CN.json")).expect("zh-CN"),
+        zh_before
+    );
+}
