@@ -475,3 +475,31 @@ schema-invalid = { $path } is not a valid JSON Schema: { $error }
 ## The tool's own errors
 
 tool-error = error: { $error }
+
+## Breaking changes of a review (activity-site diff, the data tools)
+
+breaking-file-removed = { $path } is published at the base and this build no longer has it: its clients get 404 not found.
+breaking-file-removed-help = keep publishing the file (a game that ends keeps its last document), or put a copy in the verbatim folder data/_files/
+breaking-version-backwards = the version goes backwards, from { $old } to { $new }: clients that keep the newest version they saw ignore this document.
+breaking-version-backwards-help = publish the current version's document; correct an older version in place only while it is the current one
+breaking-until = { $name } (until { $end })
+breaking-upcoming = version { $new } starts on { $date } (in { $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
+}), after now, and replaces version { $old }, which is still running: until then clients show { $new } with { $count } ongoing { $count ->
+    [one] activity
+   *[other] activities
+} gone: { $names }.
+breaking-upcoming-help = carry every activity that ends after { $start } into the new document, in every locale (`activity-site version new` does it), or publish when the new version starts
+breaking-ongoing-removed = { $name } is ongoing (until { $end }, { $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
+} left) and this build removes it: clients that key activities by name drop it while it runs.
+breaking-ongoing-removed-help = keep the activity until it ends; rename it in place (same start and end) if only its name is wrong
+breaking-id-none = (none)
+breaking-id-stayed = their id stayed { $id }
+breaking-id-down = their id went down from { $from } to { $to }
+breaking-announcements-id = the announcements changed and { $what }: the desktop client and the web UI show the board again only when the id changes, so they never show the new text.
+breaking-announcements-id-help = set "id" to { $id } (one more than the published id) in the announcements file

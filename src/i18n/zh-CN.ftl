@@ -403,3 +403,26 @@ schema-invalid = { $path } 不是有效的 JSON Schema：{ $error }
 ## 工具本身的错误
 
 tool-error = 错误：{ $error }
+
+## 审查中的破坏性变更（activity-site diff、数据工具）
+
+breaking-file-removed = { $path } 在基准中已经发布，这次构建却没有它：它的客户端会得到 404 not found。
+breaking-file-removed-help = 请继续发布这个文件（停止运营的游戏也保留最后一份文档），或者在原样发布的文件夹 data/_files/ 中放一份副本
+breaking-version-backwards = 版本倒退了，从 { $old } 变成 { $new }：只保留所见最新版本的客户端会忽略这份文档。
+breaking-version-backwards-help = 请发布当前版本的文档；旧版本只能在它仍是当前版本时原地更正
+breaking-until = { $name }（至 { $end }）
+breaking-upcoming = 版本 { $new } 将于 { $date } 开始（{ $days ->
+    [0] 不到一天后
+   *[other] { $days } 天后
+}），晚于现在，并取代仍在进行的版本 { $old }：在此之前，客户端显示的 { $new } 中会少掉 { $count } 个进行中的活动：{ $names }。
+breaking-upcoming-help = 请把在 { $start } 之后才结束的每个活动都搬进新文档的每种语言版本中（`activity-site version new` 可以完成这一步），或者等新版本开始时再发布
+breaking-ongoing-removed = { $name } 正在进行（至 { $end }，还剩 { $days ->
+    [0] 不到一天
+   *[other] { $days } 天
+}），而这次构建删除了它：按名称识别活动的客户端会在活动进行期间丢掉它。
+breaking-ongoing-removed-help = 请保留这个活动直到它结束；如果只是名称写错了，请原地改名（开始和结束时间不变）
+breaking-id-none = （无）
+breaking-id-stayed = 它们的 id 仍是 { $id }
+breaking-id-down = 它们的 id 从 { $from } 降到了 { $to }
+breaking-announcements-id = 公告变了，但{ $what }：桌面客户端和网页只在 id 变化时才会重新显示公告栏，所以永远不会显示新内容。
+breaking-announcements-id-help = 请在公告文件中把 "id" 设为 { $id }（比已发布的 id 大 1）
