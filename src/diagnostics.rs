@@ -65,6 +65,11 @@ pub enum Code {
     UpcomingVersion,
     /// A file of `data/_files/` that cannot be published verbatim.
     KeptFile,
+    /// A link or image in an announcement's Markdown that is neither an
+    /// absolute http(s) URL, a site path (`/...`) nor an anchor (`#...`).
+    MarkdownLink,
+    /// Raw HTML in an announcement's Markdown (shown as text on the page).
+    MarkdownHtml,
 }
 
 impl Code {
@@ -88,6 +93,8 @@ impl Code {
         Code::Stale,
         Code::Whitespace,
         Code::UpcomingVersion,
+        Code::MarkdownLink,
+        Code::MarkdownHtml,
     ];
 
     /// The stable name every output format prints (`time-order`).
@@ -111,6 +118,8 @@ impl Code {
             Code::Whitespace => "whitespace",
             Code::UpcomingVersion => "upcoming-version",
             Code::KeptFile => "kept-file",
+            Code::MarkdownLink => "markdown-link",
+            Code::MarkdownHtml => "markdown-html",
         }
     }
 }
@@ -130,7 +139,6 @@ impl Code {
             Code::GamesRegistry => "A bad games.json.",
             Code::MissingFile => "A locale listed in games.json has no data file.",
             Code::OrphanFile => "A data file games.json does not list.",
-            Code::KeptFile => "A file of data/_files that cannot be published as it is.",
             Code::OutsideVersion => "An activity outside its version's window.",
             Code::EndOfMinute => "An endTime whose seconds are not 59.",
             Code::Unsorted => "Activities not in chronological order.",
@@ -140,6 +148,11 @@ impl Code {
             Code::UpcomingVersion => {
                 "The version starts after now: clients get it before it begins."
             }
+            Code::KeptFile => "A file of data/_files/ that cannot be published verbatim.",
+            Code::MarkdownLink => {
+                "A Markdown link in an announcement that is not http(s), a site path or an anchor."
+            }
+            Code::MarkdownHtml => "Raw HTML in an announcement's Markdown (shown as text).",
         }
     }
 }

@@ -30,6 +30,13 @@ pub const ANNOUNCEMENTS_PATH: &str = "api/v1/anno.json";
 /// The published JSON Schema of an activity document.
 pub const SCHEMA_PATH: &str = "api/v1/schema/activity.json";
 
+/// The published JSON Schema of the announcements document.
+pub const ANNOUNCEMENTS_SCHEMA_PATH: &str = "api/v1/schema/announcements.json";
+
+/// The folder of the announcements pages (a game id it would shadow is
+/// refused by the registry rules).
+pub const ANNOUNCEMENTS_PAGE_DIR: &str = "announcements";
+
 /// What the API is, for agents: every game, its locales and documents,
 /// the schema and the feeds, generated from the registry.
 pub const LLMS_PATH: &str = "llms.txt";
@@ -209,6 +216,17 @@ pub fn announcements_path(locale: &str, default_name: bool, ext: &str) -> String
     }
 }
 
+/// The folder of the announcements page of `locale`, with a trailing
+/// slash: `announcements/` for the site's default locale, else
+/// `announcements/<locale>/`. The page is its [`DIRECTORY_INDEX`].
+pub fn announcements_page_dir(locale: &str, is_default: bool) -> String {
+    if is_default {
+        format!("{ANNOUNCEMENTS_PAGE_DIR}/")
+    } else {
+        format!("{ANNOUNCEMENTS_PAGE_DIR}/{locale}/")
+    }
+}
+
 /// The locale of an announcements document's path, the inverse of
 /// [`announcements_path`] with `ext` `json`: `Some(None)` for the un-suffixed
 /// `api/v1/anno.json`, `Some(Some(locale))` for `api/v1/anno-<locale>.json`,
@@ -306,6 +324,7 @@ pub const KINDS: &[FileKind] = &[
     kind(&["js", "mjs"], "text/javascript; charset=utf-8", true),
     kind(&["txt"], TEXT_TYPE, true),
     kind(&["xml"], "application/xml; charset=utf-8", true),
+    kind(&["atom"], "application/atom+xml; charset=utf-8", true),
     kind(
         &["webmanifest"],
         "application/manifest+json; charset=utf-8",
@@ -411,6 +430,35 @@ fn content_hashed(name: &str) -> bool {
 #[serde(rename_all = "camelCase")]
 pub struct Index {
     pub games: Vec<IndexGame>,
+    /// The announcements documents, one per locale (absent from an index
+    /// of a site without them, and from older builds).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub announcements: Vec<IndexAnnouncements>,
+}
+
+/// One published announcements document and its feed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IndexAnnouncements {
+    #[serde(default)]
+    pub locale: String,
+    /// The un-suffixed `anno.json` of the site's default locale.
+    #[serde(default)]
+    pub default: bool,
+    /// Site-absolute URL of the document (`/api/v1/anno.json`).
+    #[serde(default)]
+    pub path: String,
+    /// Site-absolute URL of its Atom feed.
+    #[serde(default)]
+    pub feed: String,
+    /// The document's `id`, which clients compare with the last one shown.
+    #[serde(default)]
+    pub id: u64,
+    /// Hex sha256 of the document's bytes.
+    #[serde(default)]
+    pub sha256: String,
+    #[serde(default)]
+    pub bytes: u64,
 }
 
 /// One game of the index, with its registry entry's public fields and the
@@ -523,6 +571,7 @@ mod tests {
     fn an_index_from_elsewhere_needs_only_ids() {
         let index = Index::parse(br#"{"games":[{"id":"ww","files":[{"locale":"en","path":"/api/v1/activity/ww.json"}]}]}"#).unwrap();
         assert_eq!(index.documents(), ["api/v1/activity/ww.json"]);
+        assert!(index.announcements.is_empty());
         assert!(Index::parse(b"[]").is_err());
     }
 }

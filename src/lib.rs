@@ -2,7 +2,8 @@
 //!
 //! # Bird's-eye view
 //!
-//! Contributors edit `games.json` and `data/<game>/<locale>.json`. The
+//! Contributors edit `games.json`, `data/<game>/<locale>.json` and the
+//! announcements boards `data/_announcements/<locale>.json`. The
 //! [`load`] phase reads them as text into the plain data of [`source`],
 //! [`validate`] parses each file once with [`json`] (a tree that borrows the
 //! text and knows every byte range and every repeated key), runs the JSON
@@ -18,7 +19,8 @@
 //! # Code map
 //!
 //! - `main.rs`: thin; parses the command line, runs it, maps errors to exit 2.
-//! - [`cli`]: clap types.
+//! - [`cli`]: clap types, and the re-export of `publish::store::Addressing`
+//!   that `publish --addressing` parses into.
 //! - [`cmd`]: one function per subcommand; glue only.
 //! - [`model`]: serde types of `games.json` and activity documents, and the
 //!   one rule for counting days ([`model::days`]); no I/O.
@@ -49,6 +51,9 @@
 //!   chosen (`--lang`, `LC_ALL`, `LC_MESSAGES`, `LANG`), and every message
 //!   as a Fluent identifier with arguments ([`i18n::Msg`]), rendered only
 //!   when printed from `src/i18n/<lang>.ftl`; a leaf every module may name.
+//! - [`markdown`]: the Markdown of announcements, one reading for the
+//!   rules (links that are neither http(s) nor site paths, raw HTML, by
+//!   byte range) and the pages (pulldown-cmark, then `ammonia`); a leaf.
 //! - [`chars`]: the base table of invisible characters, which the
 //!   `whitespace` rule and the control service's names extend, and the one
 //!   cut of UTF-8 text at a character boundary; a leaf.
@@ -57,6 +62,8 @@
 //! - [`load`]: reads the root, game by game, as text; encoding problems
 //!   only. Each reader also takes an overlay of unsaved texts.
 //! - [`validate`]: parsing, schema and rules to `Vec<Diagnostic>`; no I/O.
+//!   The announcements boards go through the same parser, their own schema
+//!   (`schema/announcements.schema.json`) and [`validate::announcements`].
 //! - [`diagnostics`]: the `Diagnostic` type and its renderers.
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
@@ -72,7 +79,11 @@
 //!   no HTTP, no async. `cmd/diff.rs` reads the
 //!   bases (a URL through [`fetch`], a folder, a git revision through the
 //!   `git` command line, built into a temporary folder) and streams file
-//!   by file into [`site::diff`].
+//!   by file into [`site::diff`]. [`site::announcements`] publishes each
+//!   board as `api/v1/anno-<locale>.json` (and `api/v1/anno.json` for the
+//!   site's default locale), an Atom feed and a sanitised page, named in
+//!   the index with its checksum; data before the index before the pages
+//!   on `publish`.
 //! - [`import`]: published API files to a data tree (`import --from`): a
 //!   pure mapping (bytes in, files out: activity documents and
 //!   announcements by their shape, an explicit zone per game), and
@@ -84,8 +95,10 @@
 //!   options and prints.
 //! - [`publish`]: a built site to S3-compatible storage: the pure plan
 //!   (`publish::plan`: local files and the store's manifest to ordered
-//!   uploads and removals) and the storage I/O (`publish::store`,
-//!   `object_store`). Never touches an object its manifest does not name.
+//!   uploads and removals), the storage I/O (`publish::store`,
+//!   `object_store`) and the refusal of a stale site (`publish::current`:
+//!   the site's documents and index must be what the checked data builds).
+//!   Never touches an object its manifest does not name.
 //! - [`control`]: the control-service core (the backend child process and
 //!   its line protocol as the real `sra-cli` speaks it (`control::protocol`,
 //!   its answers mapped to the contract's shapes; extensions and operator
@@ -150,8 +163,12 @@
 //!   which gives what [`site::check_with`] gives on the same overlay, never
 //!   through a pipeline of its own.
 //! - [`agent`] writes only `data/<game>/<locale>.json` of a game and locale
-//!   that `games.json` lists, inside `data/`, in canonical form, and only a
-//!   draft the check finds no error in; it never imports [`control`].
+//!   that `games.json` lists, or `data/_announcements/<locale>.json` of a
+//!   locale tag, inside `data/`, in canonical form, and only a draft the
+//!   check finds no error in; it never imports [`control`].
+//! - No script reaches a page: announcements' Markdown is rendered with raw
+//!   HTML as text, links limited to http(s), site paths and anchors, then
+//!   sanitised by `ammonia` ([`markdown::to_html`]).
 //! - [`api`] and [`mcp`] import [`control`] and [`guard`] (and the leaf
 //!   [`json`], for how errors name a value's type), never [`site`] or each
 //!   other.
@@ -199,6 +216,7 @@ pub mod json;
 pub mod layout;
 pub mod load;
 pub mod lsp;
+pub mod markdown;
 pub mod mcp;
 pub mod model;
 pub mod publish;

@@ -24,9 +24,11 @@ use crate::diagnostics::{Code, Diagnostic, Severity, locate};
 use crate::i18n::msg;
 use crate::model::Game;
 use crate::source::{KeptFile, LoadedFile, LoadedGame, Overlay, Project, SourceFile};
-use crate::tree::{self, SourcePath};
+use crate::tree::{self, SourcePath, announcements_locale};
 
-pub use crate::source::{BUILTIN_ACTIVITY_SCHEMA, BUILTIN_GAMES_SCHEMA, REGISTRY_PATH};
+pub use crate::source::{
+    BUILTIN_ACTIVITY_SCHEMA, BUILTIN_ANNOUNCEMENTS_SCHEMA, BUILTIN_GAMES_SCHEMA, REGISTRY_PATH,
+};
 
 /// Opens `root`: reads the registry, the schemas and the list of data files.
 /// `Err` only when the root itself cannot be read.
@@ -68,6 +70,11 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
 
     let activity_schema = read_schema(root, tree::ACTIVITY_SCHEMA_PATH, BUILTIN_ACTIVITY_SCHEMA)?;
     let games_schema = read_schema(root, tree::GAMES_SCHEMA_PATH, BUILTIN_GAMES_SCHEMA)?;
+    let announcements_schema = read_schema(
+        root,
+        tree::ANNOUNCEMENTS_SCHEMA_PATH,
+        BUILTIN_ANNOUNCEMENTS_SCHEMA,
+    )?;
 
     Ok(Project {
         root: root.to_path_buf(),
@@ -75,6 +82,8 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
         data_files: list_data_files(root, overlay)?,
         activity_schema,
         games_schema,
+        announcements_schema,
+        announcement_files: list_announcement_files(root, overlay)?,
         diagnostics,
     })
 }
@@ -110,6 +119,37 @@ pub fn load_game_with(root: &Path, game: &Game, overlay: &Overlay) -> LoadedGame
         files,
         diagnostics,
     }
+}
+
+/// Reads every announcements file the project lists
+/// (`data/_announcements/<name>.json`, in path order), with the encoding
+/// problems found; the validator says which names are not locales.
+pub fn load_announcements_with(
+    root: &Path,
+    project: &Project,
+    overlay: &Overlay,
+) -> (Vec<LoadedFile>, Vec<Diagnostic>) {
+    let mut files = Vec::new();
+    let mut diagnostics = Vec::new();
+    for path in &project.announcement_files {
+        let Some(locale) = announcements_locale(path) else {
+            continue;
+        };
+        let source = match read_source_with(root, path, overlay) {
+            Ok(source) => source,
+            Err(diagnostic) => {
+                diagnostics.push(*diagnostic);
+                None
+            }
+        };
+        files.push(LoadedFile {
+            locale: locale.to_owned(),
+            path: path.clone(),
+            exists: true,
+            source,
+        });
+    }
+    (files, diagnostics)
 }
 
 /// Reads `rel` under `root` as text. `Ok(None)` when the file does not exist;
@@ -206,6 +246,36 @@ fn read_schema(root: &Path, rel: &str, builtin: &str) -> anyhow::Result<Value> {
 /// files directly in `data/`, relative to the root and sorted; the overlay's
 /// files there count too, saved or not. The tool's own folders (`data/_*`:
 /// announcements, kept files) are not listed: they are never games.
+/// Every file directly in `data/_announcements/` but hidden ones, and the
+/// overlay's files there, relative to the root and sorted.
+fn list_announcement_files(root: &Path, overlay: &Overlay) -> anyhow::Result<Vec<String>> {
+    let mut files: Vec<String> = overlay
+        .paths()
+        .filter(|p| matches!(tree::classify(p), SourcePath::Announcements { .. }))
+        .map(str::to_string)
+        .collect();
+    let dir = root.join(tree::ANNOUNCEMENTS_DIR);
+    match std::fs::read_dir(&dir) {
+        Ok(entries) => {
+            for entry in entries {
+                let entry = entry.with_context(|| format!("cannot list `{}`", dir.display()))?;
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if name.starts_with('.') || !entry.file_type().is_ok_and(|t| t.is_file()) {
+                    continue;
+                }
+                files.push(format!("{}/{name}", tree::ANNOUNCEMENTS_DIR));
+            }
+        }
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+        Err(err) => {
+            return Err(err).with_context(|| format!("cannot list `{}`", dir.display()));
+        }
+    }
+    files.sort();
+    files.dedup();
+    Ok(files)
+}
+
 fn list_data_files(root: &Path, overlay: &Overlay) -> anyhow::Result<Vec<String>> {
     let mut files: Vec<String> = overlay
         .paths()

@@ -19,6 +19,9 @@ pub const BUILTIN_ACTIVITY_SCHEMA: &str = include_str!("../schema/activity.schem
 /// The registry schema shipped with the binary, used when the root has none.
 pub const BUILTIN_GAMES_SCHEMA: &str = include_str!("../schema/games.schema.json");
 
+/// The announcements schema shipped with the binary, used when the root has none.
+pub const BUILTIN_ANNOUNCEMENTS_SCHEMA: &str = include_str!("../schema/announcements.schema.json");
+
 /// Path of the registry, relative to the root (owned by [`crate::tree`]).
 pub use crate::tree::REGISTRY_PATH;
 
@@ -72,6 +75,12 @@ pub struct Project {
     pub activity_schema: Value,
     /// The registry schema (from `schema/` of the root, or the built-in one).
     pub games_schema: Value,
+    /// The announcements schema (from `schema/` of the root, or the built-in one).
+    pub announcements_schema: Value,
+    /// Every file directly in `data/_announcements/` (the overlay's too),
+    /// relative to the root and sorted; the validator says which are not
+    /// named after a locale.
+    pub announcement_files: Vec<String>,
     /// Problems found while reading (`games.json` missing, not UTF-8, with a BOM).
     pub diagnostics: Vec<Diagnostic>,
 }

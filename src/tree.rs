@@ -26,6 +26,9 @@ pub const ACTIVITY_SCHEMA_PATH: &str = "schema/activity.schema.json";
 /// The registry schema a root may ship.
 pub const GAMES_SCHEMA_PATH: &str = "schema/games.schema.json";
 
+/// The announcements schema a root may ship.
+pub const ANNOUNCEMENTS_SCHEMA_PATH: &str = "schema/announcements.schema.json";
+
 /// `$schema` of a data file, relative to `data/<game>/`.
 pub const DATA_SCHEMA: &str = "../../schema/activity.schema.json";
 
@@ -50,6 +53,15 @@ pub fn data_path(game: &str, locale: &str) -> String {
 /// Path of the announcements of `locale`.
 pub fn announcements_path(locale: &str) -> String {
     format!("{ANNOUNCEMENTS_DIR}/{locale}.json")
+}
+
+/// The locale of an announcements file's path (`data/_announcements/<locale>.json`,
+/// the inverse of [`announcements_path`]); `None` for any other path.
+pub fn announcements_locale(rel: &str) -> Option<&str> {
+    match classify(rel) {
+        SourcePath::Announcements { file } => file.strip_suffix(".json").filter(|l| !l.is_empty()),
+        _ => None,
+    }
 }
 
 /// Path, in the verbatim folder, of the file published at `published`
@@ -155,6 +167,12 @@ mod tests {
             announcements_path("zh-CN"),
             "data/_announcements/zh-CN.json"
         );
+        assert_eq!(
+            announcements_locale("data/_announcements/zh-CN.json"),
+            Some("zh-CN")
+        );
+        assert_eq!(announcements_locale("data/_announcements/notes.txt"), None);
+        assert_eq!(announcements_locale("data/sr/zh-CN.json"), None);
         assert_eq!(kept_path("robots.txt"), "data/_files/robots.txt");
         assert_eq!(game_of("data/sr/x.json"), Some("sr"));
         assert_eq!(game_of("data/_files/x"), None);

@@ -169,6 +169,88 @@ fn the_data_tools_answer_in_the_language_asked_for() {
     assert_eq!(text, "没有写入：草稿中有 1 个错误（见 `diagnostics`）");
 }
 
+/// Issue 30: the announcements tools give `check`'s diagnostics for a
+/// draft, and write only a clean one, in canonical form, saying when the
+/// content changed under the same `id`.
+#[test]
+fn announcements_drafts_get_checks_diagnostics_and_clean_ones_are_written() {
+    for case in crate::announcements::announcement_fixtures() {
+        let (root, expected) = crate::announcements::check_diagnostics(&case);
+        let Some(file) = expected
+            .first()
+            .map(|d| d["file"].as_str().unwrap().to_owned())
+        else {
+            continue;
+        };
+        let Some(locale) = file
+            .strip_prefix("data/_announcements/")
+            .and_then(|f| f.strip_suffix(".json"))
+            .filter(|l| *l != "notes")
+        else {
+            continue;
+        };
+        let text = std::fs::read_to_string(root.path().join(&file)).unwrap();
+        std::fs::remove_file(root.path().join(&file)).unwrap();
+        let mut agent = Agent::start(root.path());
+        let (checked, error) = agent.call(
+            "check_announcements",
+            json!({"locale": locale, "text": text}),
+        );
+        assert!(!error, "{checked:#}");
+        assert_eq!(
+            checked["diagnostics"],
+            json!(expected),
+            "{}",
+            case.display()
+        );
+    }
+
+    let root = fixture_root(None);
+    let mut agent = Agent::start(root.path());
+    let board = "data/_announcements/en-US.json";
+    let draft = json!({"id": 1, "announcements": [{"title": "Hello", "content": "First."}]});
+    let (written, error) = agent.call(
+        "write_announcements",
+        json!({"locale": "en-US", "text": draft.to_string()}),
+    );
+    assert!(!error, "{written:#}");
+    assert_eq!(written["written"], true);
+    let on_disk = std::fs::read_to_string(root.path().join(board)).unwrap();
+    assert_eq!(
+        on_disk,
+        format!("{}\n", serde_json::to_string_pretty(&draft).unwrap())
+    );
+    let (read, _) = agent.call("read_announcements", json!({"locale": "en-US"}));
+    assert_eq!(read["text"], on_disk.as_str());
+
+    // New content under the same id: written, and the answer says clients will not see it.
+    let same_id = json!({"id": 1, "announcements": [{"title": "Hello", "content": "Edited."}]});
+    let (written, _) = agent.call(
+        "write_announcements",
+        json!({"locale": "en-US", "text": same_id.to_string()}),
+    );
+    assert!(
+        written["changes"]
+            .as_str()
+            .unwrap()
+            .contains("raise `id` to 2"),
+        "{written:#}"
+    );
+
+    // A draft with an error is refused; a path outside the boards is refused.
+    let (refused, error) = agent.call(
+        "write_announcements",
+        json!({"locale": "en-US", "text": r#"{"id": -1, "announcements": []}"#}),
+    );
+    assert!(error, "{refused:#}");
+    let (_, error) = agent.call(
+        "write_announcements",
+        json!({"locale": "../../evil", "text": draft.to_string()}),
+    );
+    assert!(error);
+    assert!(!root.path().join("evil.json").exists());
+}
+
 /// Issue 32: a draft of version 4.7 that drops an activity running past the
 /// new start comes back naming it under `breaking` (check and write alike);
 /// `new_version` writes every locale with it carried, and nothing breaks.

@@ -19,6 +19,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // Character classes of the rules and of the control service's names.
     ("chars", &[]),
     ("fetch", &[]),
+    // The Markdown of announcements: what the rules look at, what the pages show.
+    ("markdown", &[]),
     // The published layout: paths, the typed index, content types and
     // cache policies. A leaf beside `model`, so the pure `import` may read it.
     ("layout", &["model"]),
@@ -31,6 +33,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("cli", &["diagnostics", "model", "publish", "clock"]),
     ("load", &["model", "diagnostics", "source", "tree"]),
     // Not `load`: the validator reads what the loader produced, never how.
+    // `layout` for the one page folder a game id may not take; `markdown`
+    // for the announcements' links and raw HTML.
     (
         "validate",
         &[
@@ -39,6 +43,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "json",
             "source",
             "chars",
+            "layout",
+            "markdown",
             "tree",
             "clock",
         ],
@@ -53,6 +59,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "validate",
             "layout",
             "atomic",
+            "markdown",
             "tree",
             "clock",
         ],

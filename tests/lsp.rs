@@ -683,3 +683,47 @@ fn diagnostics_are_published_in_the_locale_the_editor_sends() {
         assert_eq!(english.shut_down(), 0);
     }
 }
+
+/// Issue 30: an announcements board open in the editor gets the diagnostics
+/// `check` gives, at the same line and column (UTF-32: columns are
+/// characters), with the same code and message.
+#[test]
+fn announcements_boards_get_checks_diagnostics() {
+    for case in crate::announcements::announcement_fixtures() {
+        let (root, expected) = crate::announcements::check_diagnostics(&case);
+        let Some(file) = expected
+            .first()
+            .map(|d| d["file"].as_str().unwrap().to_owned())
+        else {
+            continue;
+        };
+        let text = std::fs::read_to_string(root.path().join(&file)).unwrap();
+        let mut client = Client::start(root.path(), &["utf-32"]);
+        let found = client.open(&file, &text);
+        let seen: Vec<(String, u64, u64, String)> = found
+            .iter()
+            .map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_owned(),
+                    d["range"]["start"]["line"].as_u64().unwrap() + 1,
+                    d["range"]["start"]["character"].as_u64().unwrap() + 1,
+                    d["message"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let want: Vec<(String, u64, u64, String)> = expected
+            .iter()
+            .filter(|d| d["file"] == file.as_str())
+            .map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_owned(),
+                    d["line"].as_u64().unwrap(),
+                    d["column"].as_u64().unwrap(),
+                    d["message"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        assert_eq!(seen, want, "{}", case.display());
+        assert_eq!(client.shut_down(), 0);
+    }
+}

@@ -431,7 +431,7 @@ fn calendars_of_a_dst_zone_describe_both_offsets() {
 
 #[test]
 fn headers_give_the_api_cors_and_every_path_one_cache_policy() {
-    let headers = render_headers(&[fixture_game("Asia/Shanghai")]);
+    let headers = render_headers(&[fixture_game("Asia/Shanghai")], &[]);
     assert_eq!(headers.path, "_headers");
     let text = String::from_utf8(headers.bytes).expect("UTF-8");
     // The policy's hashes change with the style sheet and the script,
@@ -500,7 +500,7 @@ fn precompressed_siblings_round_trip_and_only_when_smaller() {
             path: "cover.png".into(),
             bytes: vec![b'a'; 4096],
         },
-        render_headers(&[]),
+        render_headers(&[], &[]),
     ];
     add_precompressed(&mut files, Compression::Max);
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
@@ -640,9 +640,10 @@ fn diff_against_a_loopback_deployment() {
         stderr(&out)
     );
     assert!(
-        // The API: three documents, their calendars, the index and the schema.
+        // The API: three documents, their calendars, the index and the
+        // schemas (activity and announcements).
         stdout(&out).contains(&format!(
-            "8 files compared with {base}: 0 changed, 0 reformatted, 0 new, 0 removed, 8 unchanged"
+            "9 files compared with {base}: 0 changed, 0 reformatted, 0 new, 0 removed, 9 unchanged"
         )),
         "{}",
         stdout(&out)
@@ -1054,7 +1055,7 @@ fn a_page_is_light_and_its_policy_allows_exactly_its_inline_code() {
     assert!(policy.starts_with("default-src 'none';"));
     // The strings the script reads are data, which no policy runs.
     assert!(page.contains(r#"<script type="application/json" id="ui">"#));
-    let headers = render_headers(&[fixture_game("Asia/Shanghai")]);
+    let headers = render_headers(&[fixture_game("Asia/Shanghai")], &[]);
     assert!(
         std::str::from_utf8(&headers.bytes)
             .unwrap()

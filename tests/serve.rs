@@ -43,7 +43,7 @@ impl Fixture {
         fixture.write("app.js", "console.log(1)\n");
         fixture.write("logo.svg", "<svg/>\n");
         fixture.write("logo.png", "\u{89}PNG");
-        let headers = activity_site::site::publish::render_headers(&[]);
+        let headers = activity_site::site::publish::render_headers(&[], &[]);
         fixture.write("_headers", std::str::from_utf8(&headers.bytes).unwrap());
         std::fs::write(fixture.dir.path().join("secret.txt"), "TOP SECRET").unwrap();
         fixture
@@ -887,6 +887,47 @@ fn watch_rebuilds_keeps_the_last_good_site_and_recovers() {
         };
         assert!(status.success(), "{status:?}\n{}", served.stderr());
     }
+}
+
+/// Issue 30: an edit to an announcements board is rebuilt live: a new
+/// board is served, an edit shows, and a board with an error keeps the
+/// last good one and names its line.
+#[test]
+fn announcements_are_rebuilt_live() {
+    let root = crate::util::fixture_root(None);
+    let served = Served::start(root.path());
+    served.wait_for(
+        "/api/v1/activity/demo.json",
+        "the first build",
+        |status, _| status == 200,
+    );
+    let board = root.path().join("data/_announcements/zh-CN.json");
+    std::fs::create_dir_all(board.parent().unwrap()).unwrap();
+    let text = |id: u64, title: &str| {
+        format!(
+            "{{\n  \"id\": {id},\n  \"announcements\": [\n    {{\n      \"title\": \"{title}\",\n      \"content\": \"Hello.\"\n    }}\n  ]\n}}\n"
+        )
+    };
+    std::fs::write(&board, text(1, "First")).unwrap();
+    served.wait_for("/api/v1/anno.json", "the new board", |status, body| {
+        status == 200 && body.contains("First")
+    });
+    served.wait_for("/announcements/", "its page", |status, body| {
+        status == 200 && body.contains("First")
+    });
+    std::fs::write(&board, text(2, "Second")).unwrap();
+    served.wait_for("/api/v1/anno.atom", "the edited feed", |status, body| {
+        status == 200 && body.contains("<title>Second</title>")
+    });
+    std::fs::write(&board, text(3, "")).unwrap();
+    wait_until("the diagnostic on stderr", || {
+        served
+            .stderr()
+            .contains("data/_announcements/zh-CN.json:5:16")
+    });
+    let (status, kept) = http_get(&served.addr, "/api/v1/anno.json");
+    assert_eq!(status, 200);
+    assert!(kept.contains("Second"), "{kept}");
 }
 
 /// The rules of a `_headers` file, read here by hand (not by the library

@@ -71,5 +71,7 @@ mod lsp;
 // `activity-site mcp` over stdio: drafts checked in place, clean ones written canonically, nothing outside.
 mod agent;
 
+// Issue 30: the announcements boards: diagnostics, fmt, status, build, page and feed.
+mod announcements;
 // Issue 31, adopting the real site: per-game time zones, the tool's own folders of data/.
 mod adopt;

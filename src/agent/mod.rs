@@ -28,9 +28,10 @@ use crate::atomic;
 use crate::diagnostics::{self, Diagnostic};
 use crate::i18n::{self, Lang, Msg, msg};
 use crate::load;
-use crate::model::{ActivityDocument, Game, Registry};
+use crate::model::{ActivityDocument, Announcements, Game, Registry};
 use crate::site;
 use crate::source::{Overlay, REGISTRY_PATH};
+use crate::tree::{announcements_locale, announcements_path};
 use crate::validate;
 
 /// What an agent reads first.
@@ -40,7 +41,9 @@ activity-site://CONTRIBUTING.md) and the schema. Flow: list_games, status, read_
 edit the text; check_document until it has no errors; then write_document, which stores \
 the canonical form and says what changed. Times are local server time \
 YYYY-MM-DDTHH:MM:SS in the game's time zone; activities end on the last second of a \
-minute (03:59:59).";
+minute (03:59:59). The announcements boards (data/_announcements/<locale>.json) \
+have their own tools: read_announcements, check_announcements, write_announcements; raise \
+their `id` whenever their content changes.";
 
 /// The contributors' guide the rules come from, as shipped with the binary.
 const CONTRIBUTING: &str = include_str!("../../CONTRIBUTING.md");
@@ -68,6 +71,24 @@ pub struct DocumentArgs {
     /// (default: the server's, from `--lang` or its environment).
     #[serde(default)]
     lang: Option<Lang>,
+}
+
+/// Arguments naming one announcements file.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BoardArgs {
+    /// Locale tag of the board (such as `zh-CN`): data/_announcements/<locale>.json.
+    locale: String,
+}
+
+/// Arguments carrying a draft of one announcements file.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BoardDraftArgs {
+    /// Locale tag of the board (such as `zh-CN`).
+    locale: String,
+    /// The whole JSON text of the announcements document.
+    text: String,
 }
 
 /// Arguments carrying a draft of one data file.
@@ -153,6 +174,17 @@ impl DataTools {
         Ok((entry.clone(), rel))
     }
 
+    /// The path (relative to the root) of the announcements file of
+    /// `locale`; an error for anything but a language tag.
+    fn board_path(locale: &str) -> Result<String, String> {
+        if !validate::rules::is_language_tag(locale) {
+            return Err(format!(
+                "`{locale}` is not a locale tag such as `zh-CN` or `en-US`"
+            ));
+        }
+        Ok(announcements_path(locale))
+    }
+
     /// Checks the tree with `draft` in place of `rel`: the draft's diagnostics
     /// and those of the other files of its game.
     fn check_draft(&self, rel: &str, draft: &str) -> Result<Vec<Diagnostic>, Msg> {
@@ -232,7 +264,8 @@ impl DataTools {
         match site::check_documents(&self.root, &self.options) {
             Ok(checked) => {
                 let rows = site::status::rows(&self.root, &checked, &self.options);
-                reply(json!({ "rows": rows }))
+                let boards = site::status::boards(&self.root, &checked);
+                reply(json!({ "rows": rows, "announcements": boards }))
             }
             Err(err) => failure(
                 msg!("agent-cannot-check", error = format!("{err:#}")).to_string(),
@@ -325,6 +358,56 @@ impl DataTools {
         let lang = args.lang.unwrap_or_else(Lang::current);
         i18n::scoped(lang, || self.write_document_in(&args))
     }
+
+    #[tool(
+        description = "The text of the announcements board of a locale, data/_announcements/<locale>.json, as it is on disk (`build` publishes it as the API's anno-<locale>.json, and as anno.json for the site's default locale).",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn read_announcements(&self, Parameters(args): Parameters<BoardArgs>) -> CallToolResult {
+        let rel = match Self::board_path(&args.locale) {
+            Ok(rel) => rel,
+            Err(message) => return failure(message, None),
+        };
+        self.read(&rel)
+    }
+
+    #[tool(
+        description = "The diagnostics the draft `text` would get as data/_announcements/<locale>.json (the same as `check`: schema, Markdown links and raw HTML, invisible characters), each with its code, severity, line, column, message and help. Writes nothing.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn check_announcements(
+        &self,
+        Parameters(args): Parameters<BoardDraftArgs>,
+    ) -> CallToolResult {
+        let rel = match Self::board_path(&args.locale) {
+            Ok(rel) => rel,
+            Err(message) => return failure(message, None),
+        };
+        match self.check_draft(&rel, &args.text) {
+            Ok(found) => reply(report(&rel, &found)),
+            Err(message) => failure(message, None),
+        }
+    }
+
+    #[tool(
+        description = "Writes the draft `text` as data/_announcements/<locale>.json. Refuses a draft with errors (and returns its diagnostics); otherwise writes its canonical form (2-space indentation, announcements in the draft's order, newest first) atomically. Raise `id` whenever the content changes: clients show the board again only when `id` changes; the answer says when it did not.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn write_announcements(
+        &self,
+        Parameters(args): Parameters<BoardDraftArgs>,
+    ) -> CallToolResult {
+        let rel = match Self::board_path(&args.locale) {
+            Ok(rel) => rel,
+            Err(message) => return failure(message, None),
+        };
+        self.write_draft(&rel, &args.text, None)
+    }
 }
 
 impl DataTools {
@@ -364,7 +447,33 @@ impl DataTools {
             Err(message) => return failure(message, None),
         };
         let breaking = self.breaking(&game, &rel, &args.text);
-        let found = match self.check_draft(&rel, &args.text) {
+        self.write_draft(&rel, &args.text, Some(breaking))
+    }
+}
+
+impl DataTools {
+    /// A file's text as it is on disk.
+    fn read(&self, rel: &str) -> CallToolResult {
+        match load::read_source(&self.root, rel) {
+            Ok(Some(source)) => reply(json!({ "path": rel, "text": source.text })),
+            Ok(None) => failure(
+                format!("`{rel}` does not exist yet; the write tool creates it"),
+                None,
+            ),
+            Err(diagnostic) => failure(diagnostic.message.clone(), None),
+        }
+    }
+
+    /// Writes a draft of `rel` (a data file or an announcements file) in
+    /// canonical form when the check finds no error in it.
+    /// `breaking` is what the draft breaks for clients (data files only).
+    fn write_draft(
+        &self,
+        rel: &str,
+        text: &str,
+        breaking: Option<Vec<site::diff::Breaking>>,
+    ) -> CallToolResult {
+        let found = match self.check_draft(rel, text) {
             Ok(found) => found,
             Err(message) => return failure(message, None),
         };
@@ -373,24 +482,29 @@ impl DataTools {
         if errors > 0 {
             return failure(
                 msg!("agent-refused-errors", errors = errors),
-                Some(report(&rel, &found)),
+                Some(report(rel, &found)),
             );
         }
-        let Some(canonical) = site::canonical_text(&rel, &args.text) else {
-            return failure(msg!("agent-refused-unparsed", path = rel.as_str()), None);
+        let Some(canonical) = site::canonical_text(rel, text) else {
+            return failure(msg!("agent-refused-unparsed", path = rel), None);
         };
-        let path = self.root.join(&rel);
+        let path = self.root.join(rel);
         if let Err(message) = self.inside_data(&path) {
             return failure(message, None);
         }
         let before = std::fs::read(&path).ok();
-        let changes = match site::diff::diff_file(&rel, canonical.as_bytes(), before.as_deref()) {
-            Ok(file) => site::diff::Report {
-                against: format!("{rel} before"),
-                files: vec![file],
-            },
-            Err(err) => {
-                return failure(msg!("agent-not-written", error = format!("{err:#}")), None);
+        let board = announcements_locale(rel).is_some();
+        let changes = if board {
+            None
+        } else {
+            match site::diff::diff_file(rel, canonical.as_bytes(), before.as_deref()) {
+                Ok(file) => Some(site::diff::Report {
+                    against: format!("{rel} before"),
+                    files: vec![file],
+                }),
+                Err(err) => {
+                    return failure(msg!("agent-not-written", error = format!("{err:#}")), None);
+                }
             }
         };
         let unchanged = before.as_deref() == Some(canonical.as_bytes());
@@ -399,22 +513,59 @@ impl DataTools {
                 .and_then(|()| atomic::write(&path, canonical.as_bytes()))
         {
             return failure(
-                msg!(
-                    "agent-cannot-write",
-                    path = rel.as_str(),
-                    error = err.to_string()
-                ),
+                msg!("agent-cannot-write", path = rel, error = err.to_string()),
                 None,
             );
         }
-        let mut answer = report(&rel, &found);
+        let mut answer = report(rel, &found);
         answer["written"] = json!(!unchanged);
-        answer["breaking"] = json!(breaking);
-        answer["changes"] = json!(changes.to_text(&std::collections::BTreeSet::new()));
-        answer["changed"] = serde_json::to_value(&changes.files[0]).unwrap_or_default();
+        if let Some(breaking) = breaking {
+            answer["breaking"] = json!(breaking);
+        }
+        if let Some(changes) = changes {
+            answer["changes"] = json!(changes.to_text(&std::collections::BTreeSet::new()));
+            answer["changed"] = serde_json::to_value(&changes.files[0]).unwrap_or_default();
+        }
+        if board {
+            answer["changes"] = json!(board_changes(before.as_deref(), &canonical));
+        }
         reply(answer)
     }
+}
 
+/// What a write of an announcements board changed, in one sentence, and
+/// whether the content changed under the same `id` (the one mistake
+/// clients cannot survive: they never show the new text).
+fn board_changes(before: Option<&[u8]>, canonical: &str) -> String {
+    let after: Option<Announcements> = serde_json::from_str(canonical).ok();
+    let before: Option<Announcements> = before.and_then(|b| serde_json::from_slice(b).ok());
+    match (before, after) {
+        (_, None) => "written".to_string(),
+        (None, Some(after)) => format!(
+            "new board with id {} and {} announcement(s)",
+            after.id,
+            after.announcements.len()
+        ),
+        (Some(before), Some(after)) if before.announcements == after.announcements => {
+            format!(
+                "the announcements are unchanged (id {} -> {})",
+                before.id, after.id
+            )
+        }
+        (Some(before), Some(after)) if after.id <= before.id => format!(
+            "the announcements changed but `id` did not go up ({} -> {}): clients will not show the new text; raise `id` to {} and write again",
+            before.id,
+            after.id,
+            before.id + 1
+        ),
+        (Some(before), Some(after)) => format!(
+            "the announcements changed and `id` went from {} to {}",
+            before.id, after.id
+        ),
+    }
+}
+
+impl DataTools {
     /// Refuses a path whose folder resolves outside `data/` (a symbolic
     /// link, say).
     fn inside_data(&self, path: &Path) -> Result<(), Msg> {
@@ -501,10 +652,10 @@ impl ServerHandler for DataTools {
             _ => {
                 let project = load::open(&self.root)
                     .map_err(|err| ErrorData::internal_error(format!("{err:#}"), None))?;
-                let schema = if *uri == ACTIVITY_SCHEMA_URI {
-                    project.activity_schema
-                } else {
-                    project.games_schema
+                let schema = match *uri {
+                    ACTIVITY_SCHEMA_URI => project.activity_schema,
+                    ANNOUNCEMENTS_SCHEMA_URI => project.announcements_schema,
+                    _ => project.games_schema,
                 };
                 serde_json::to_string_pretty(&schema).unwrap_or_default()
             }
@@ -521,6 +672,7 @@ impl ServerHandler for DataTools {
 
 const ACTIVITY_SCHEMA_URI: &str = "activity-site://schema/activity.schema.json";
 const GAMES_SCHEMA_URI: &str = "activity-site://schema/games.schema.json";
+const ANNOUNCEMENTS_SCHEMA_URI: &str = "activity-site://schema/announcements.schema.json";
 const CONTRIBUTING_URI: &str = "activity-site://CONTRIBUTING.md";
 
 /// URI, name, MIME type and description of each resource.
@@ -536,6 +688,12 @@ const RESOURCES: &[(&str, &str, &str, &str)] = &[
         "games.schema.json",
         "application/schema+json",
         "JSON Schema of games.json",
+    ),
+    (
+        ANNOUNCEMENTS_SCHEMA_URI,
+        "announcements.schema.json",
+        "application/schema+json",
+        "JSON Schema of an announcements board (data/_announcements/<locale>.json)",
     ),
     (
         CONTRIBUTING_URI,

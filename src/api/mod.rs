@@ -321,16 +321,23 @@ fn is_json(content_type: &str) -> bool {
             || subtype.len() > 5 && subtype[subtype.len() - 5..].eq_ignore_ascii_case("+json"))
 }
 
-/// Refuses a request whose `Content-Type` is anything but JSON (415
-/// envelope), whether or not it carries a body: browsers send `text/plain`
-/// and form bodies to other sites without asking first, JSON needs a
-/// preflight. A request with no `Content-Type` and an empty body sends no
-/// body (bodiless POSTs such as `/api/Task/stop`); each route says what no
-/// body means (SECURITY.md), and the body extractors refuse a non-empty body
-/// sent without any type.
+/// Refuses a request that carries a body of any type but JSON (415
+/// envelope): browsers send `text/plain` and form bodies to other sites
+/// without asking first, JSON needs a preflight. A request whose body is
+/// empty sends no body, whatever its `Content-Type` says: the service's own
+/// web UI posts bodiless requests (`/api/Task/stop`, creating a
+/// configuration) through Axios, which labels them
+/// `application/x-www-form-urlencoded`, and an empty body carries nothing to
+/// misread (a cross-site browser request is still refused by the `Origin`
+/// check). Each route says what no body means (SECURITY.md), and the body
+/// extractors refuse a non-empty body sent without any type.
 async fn require_json(req: Request, next: Next) -> Response {
     let takes_body = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
-    if takes_body && let Some(value) = req.headers().get(header::CONTENT_TYPE) {
+    let empty = axum::body::HttpBody::size_hint(req.body()).exact() == Some(0);
+    if takes_body
+        && !empty
+        && let Some(value) = req.headers().get(header::CONTENT_TYPE)
+    {
         let text = String::from_utf8_lossy(value.as_bytes());
         if !is_json(&text) {
             return unsupported_media_type(&text);

@@ -20,9 +20,44 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
         StatusFormat::Json => {
             super::print_out(&format!("{}\n", serde_json::to_string_pretty(&rows)?))?;
         }
-        StatusFormat::Text => super::print_out(&(table(&rows) + &sources(&rows)))?,
+        StatusFormat::Text => {
+            let mut text = table(&rows) + &sources(&rows);
+            let boards = site::status::boards(&args.common.root, &checked);
+            if !boards.is_empty() {
+                text.push('\n');
+                text.push_str(&boards_table(&boards));
+            }
+            super::print_out(&text)?;
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The announcements boards: id, count and when each last changed.
+fn boards_table(boards: &[site::status::BoardRow]) -> String {
+    let mut table = vec![
+        ["ANNOUNCEMENTS", "ID", "COUNT", "CHANGED", "STATE"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    for board in boards {
+        let changed = match (&board.changed, board.changed_from) {
+            (Some(when), Some(from)) => format!("{when} ({from})"),
+            _ => "-".to_string(),
+        };
+        let state = match board.state {
+            "invalid" => format!("invalid: run `activity-site check` ({})", board.file),
+            other => other.to_string(),
+        };
+        table.push(vec![
+            board.locale.clone(),
+            board.id.map_or("-".into(), |id| id.to_string()),
+            board.announcements.map_or("-".into(), |n| n.to_string()),
+            changed,
+            state,
+        ]);
+    }
+    align(table)
 }
 
 /// Where to look to update each locale that has typed sources.
@@ -80,7 +115,13 @@ fn table(rows: &[Row]) -> String {
             state,
         ]);
     }
-    let widths: Vec<usize> = (0..6)
+    align(table)
+}
+
+/// Columns padded to their widest cell; the last column is not padded.
+fn align(table: Vec<Vec<String>>) -> String {
+    let columns = table.first().map_or(0, Vec::len);
+    let widths: Vec<usize> = (0..columns)
         .map(|i| {
             table
                 .iter()
@@ -95,7 +136,7 @@ fn table(rows: &[Row]) -> String {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                if i == 5 {
+                if i + 1 == columns {
                     c.clone()
                 } else {
                     let pad = widths[i] - crate::chars::display_width(c);

@@ -503,3 +503,31 @@ breaking-id-stayed = their id stayed { $id }
 breaking-id-down = their id went down from { $from } to { $to }
 breaking-announcements-id = the announcements changed and { $what }: the desktop client and the web UI show the board again only when the id changes, so they never show the new text.
 breaking-announcements-id-help = set "id" to { $id } (one more than the published id) in the announcements file
+
+## announcements: orphan-file, schema help, markdown-link, markdown-html
+
+anno-orphan = `{ $path }` is not named after a locale, so no announcements are published from it
+anno-orphan-help = name announcements files after their locale, such as `data/_announcements/zh-CN.json`
+anno-id-help = `id` is a whole number, 0 or more, such as `28`; raise it by one whenever the content changes
+anno-title-help = give the announcement a title: clients list the board by its titles
+anno-content-type-help = the only content type is "markdown", which is also what leaving it out means
+anno-content-help = write the announcement's text as a Markdown string
+anno-minimum = `{ $field }` must be 0 or more (found { $found })
+anno-unknown-value = unknown `{ $field }` { $value }
+anno-id-not-whole = `id` is written `{ $raw }`, not as a whole number
+anno-id-not-whole-help = write `{ $whole }`: clients read the id as an integer
+markdown-link = the { $image ->
+    [yes] image
+   *[no] link
+} `{ $dest }` in `content` is neither an absolute http(s) URL nor a path of this site
+markdown-link-help = point the { $image ->
+    [yes] image
+   *[no] link
+} at `https://...`, at a page of this site such as `/sr/`, or at an anchor such as `#notes`; the page drops any other { $image ->
+    [yes] image
+   *[no] link
+}
+markdown-html = `content` holds raw HTML `{ $html }`
+markdown-html-help = the page shows raw HTML as text and clients may drop it: put code in backticks (`<tag>`), or write `&lt;` for a literal `<`
+registry-id-taken = the game id `{ $id }` is taken by the announcements pages
+registry-id-taken-help = choose another id, such as `{ $id }-game`: the site publishes its announcements at /{ $id }/

@@ -426,3 +426,31 @@ breaking-id-stayed = 它们的 id 仍是 { $id }
 breaking-id-down = 它们的 id 从 { $from } 降到了 { $to }
 breaking-announcements-id = 公告变了，但{ $what }：桌面客户端和网页只在 id 变化时才会重新显示公告栏，所以永远不会显示新内容。
 breaking-announcements-id-help = 请在公告文件中把 "id" 设为 { $id }（比已发布的 id 大 1）
+
+## 公告：orphan-file、schema 提示、markdown-link、markdown-html
+
+anno-orphan = `{ $path }` 没有以语言代码命名，因此不会发布其中的公告
+anno-orphan-help = 请以语言代码命名公告文件，例如 `data/_announcements/zh-CN.json`
+anno-id-help = `id` 是大于或等于 0 的整数，例如 `28`；每次修改内容时请把它加 1
+anno-title-help = 请为公告填写标题：客户端按标题列出公告栏
+anno-content-type-help = 唯一的内容类型是 "markdown"，省略该字段也表示 "markdown"
+anno-content-help = 请用 Markdown 字符串填写公告正文
+anno-minimum = `{ $field }` 必须大于或等于 0（实际为 { $found }）
+anno-unknown-value = 未知的 `{ $field }`：{ $value }
+anno-id-not-whole = `id` 写成了 `{ $raw }`，不是整数的写法
+anno-id-not-whole-help = 请写成 `{ $whole }`：客户端把 id 当作整数读取
+markdown-link = `content` 中的{ $image ->
+    [yes] 图片
+   *[no] 链接
+} `{ $dest }` 既不是绝对的 http(s) 网址，也不是本站的路径
+markdown-link-help = 请把{ $image ->
+    [yes] 图片
+   *[no] 链接
+}指向 `https://...`、本站的页面（例如 `/sr/`）或锚点（例如 `#notes`）；页面会丢弃其他{ $image ->
+    [yes] 图片
+   *[no] 链接
+}
+markdown-html = `content` 中含有原始 HTML `{ $html }`
+markdown-html-help = 页面会把原始 HTML 显示为文本，客户端也可能丢弃它：请把代码放在反引号中（`<tag>`），或用 `&lt;` 表示字面上的 `<`
+registry-id-taken = 游戏 ID `{ $id }` 已被公告页面占用
+registry-id-taken-help = 请换一个 ID，例如 `{ $id }-game`：网站在 /{ $id }/ 发布公告

@@ -111,9 +111,10 @@ fn site_folder(dir: &Path) -> Option<PathBuf> {
 }
 
 /// Whether the build writes `path` itself for a site of `games` (so an
-/// import neither keeps it nor calls it skipped): the index, the schema,
+/// import neither keeps it nor calls it skipped): the index, the schemas,
 /// the calendars, `llms.txt`, `_headers`, the home and 404 pages, the
-/// games' pages, and the compressed siblings of any of them.
+/// games' pages, the announcements feeds and pages, and the compressed
+/// siblings of any of them.
 fn regenerated(path: &str, games: &BTreeSet<String>) -> bool {
     let path = path
         .strip_suffix(".br")
@@ -122,6 +123,7 @@ fn regenerated(path: &str, games: &BTreeSet<String>) -> bool {
     if [
         layout::INDEX_PATH,
         layout::SCHEMA_PATH,
+        layout::ANNOUNCEMENTS_SCHEMA_PATH,
         layout::LLMS_PATH,
         layout::HEADERS_FILE,
         layout::HOME_PAGE,
@@ -137,8 +139,16 @@ fn regenerated(path: &str, games: &BTreeSet<String>) -> bool {
     {
         return !name.contains('/') && name.ends_with(".ics");
     }
+    if let Some(stem) = path.strip_suffix(".atom")
+        && layout::announcements_locale_of(&format!("{stem}.json")).is_some()
+    {
+        return true;
+    }
     let parts: Vec<&str> = path.split('/').collect();
     match parts.as_slice() {
+        [dir, page] | [dir, _, page] if *dir == layout::ANNOUNCEMENTS_PAGE_DIR => {
+            *page == layout::DIRECTORY_INDEX
+        }
         [game, page] | [game, _, page] => *page == layout::DIRECTORY_INDEX && games.contains(*game),
         _ => false,
     }

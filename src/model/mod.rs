@@ -8,7 +8,10 @@ use chrono::NaiveDateTime;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
+pub mod announcements;
 pub mod days;
+
+pub use announcements::{Announcement, Announcements, ContentType};
 
 /// The time format of every date-time in the data: local time, no zone, no fraction.
 pub const TIME_FORMAT: &str = "%Y-%m-%dT%H:%M:%S";

@@ -566,6 +566,9 @@ mod tests {
             file(INDEX_PATH, "b"),
             file("api/v1/activity/ww.json", "c"),
             file("api/v1/activity/ww.ics", "d"),
+            file("announcements/index.html", "e"),
+            file("api/v1/anno.json", "f"),
+            file("api/v1/anno.atom", "g"),
         ];
         let plan = Plan::new(&local, &Remote::default(), &Options::default());
         let order: Vec<&str> = plan.uploads().map(|s| s.path.as_str()).collect();
@@ -574,7 +577,10 @@ mod tests {
             [
                 "api/v1/activity/ww.ics",
                 "api/v1/activity/ww.json",
+                "api/v1/anno.atom",
+                "api/v1/anno.json",
                 INDEX_PATH,
+                "announcements/index.html",
                 "index.html"
             ]
         );

@@ -968,7 +968,8 @@ fn detail_lines(file: &FileDiff) -> Vec<String> {
     }
     if file.status == FileStatus::New {
         if !file.added.is_empty() {
-            lines.push(format!("{} activities", file.added.len()));
+            let n = file.added.len();
+            lines.push(format!("{n} activit{}", if n == 1 { "y" } else { "ies" }));
         }
         return lines;
     }

@@ -33,8 +33,9 @@ use crate::validate::{self, Validator};
 /// A check of one root kept between runs.
 pub struct LiveCheck {
     root: PathBuf,
-    /// The validator and the two schemas (activity, registry) it was compiled from.
-    schemas: Option<(Value, Value, Validator)>,
+    /// The validator and the three schemas (activity, registry,
+    /// announcements) it was compiled from.
+    schemas: Option<([Value; 3], Validator)>,
     /// Each game's last diagnostics, by id, with the inputs they came from.
     games: HashMap<String, (GameInputs, Vec<Diagnostic>)>,
     /// What the last run did.
@@ -111,26 +112,35 @@ impl LiveCheck {
     ) -> anyhow::Result<Vec<Diagnostic>> {
         let project = load::open_with(&self.root, overlay)?;
         let compiled = match &self.schemas {
-            Some((activity, games, _))
-                if *activity == project.activity_schema && *games == project.games_schema =>
+            Some(([activity, games, announcements], _))
+                if *activity == project.activity_schema
+                    && *games == project.games_schema
+                    && *announcements == project.announcements_schema =>
             {
                 false
             }
             _ => {
                 let validator = Validator::new(&project)?;
                 self.schemas = Some((
-                    project.activity_schema.clone(),
-                    project.games_schema.clone(),
+                    [
+                        project.activity_schema.clone(),
+                        project.games_schema.clone(),
+                        project.announcements_schema.clone(),
+                    ],
                     validator,
                 ));
                 self.games.clear();
                 true
             }
         };
-        let Some((_, _, validator)) = &self.schemas else {
+        let Some((_, validator)) = &self.schemas else {
             unreachable!("the schemas were compiled above");
         };
         let (games, mut all) = validator.registry(&project);
+        // The announcements files are few and small: checked on every run.
+        let (_, mut announced) =
+            super::check_announcements(&self.root, &project, validator, overlay, false);
+        all.append(&mut announced);
         let root = &self.root;
         let mut last = std::mem::take(&mut self.games);
         // `None`: the game's inputs did not change, its last diagnostics stand.

@@ -17,6 +17,7 @@
 //! swapped in with a rename at the end. Times are parsed once, into
 //! [`DocumentTimes`], when a document enters the plan.
 
+pub mod announcements;
 pub mod cache;
 pub mod diff;
 pub mod ics;
@@ -46,8 +47,9 @@ use crate::diagnostics::{self, Diagnostic};
 use crate::i18n::msg;
 use crate::layout;
 use crate::load;
-use crate::model::{ActivityDocument, Game, Registry, parse_time, to_pretty};
+use crate::model::{ActivityDocument, Announcements, Game, Registry, parse_time, to_pretty};
 use crate::source::{Overlay, REGISTRY_PATH};
+use crate::tree::announcements_locale;
 use crate::validate::{self, CheckedGame, Validator};
 
 pub use cache::CacheSalt;
@@ -231,6 +233,12 @@ pub struct Checked {
     pub diagnostics: Vec<Diagnostic>,
     /// The activity schema the tree was checked against (published as is).
     pub activity_schema: serde_json::Value,
+    /// Every announcements file (`data/_announcements/<locale>.json`), in
+    /// path order, with its document when kept; its diagnostics are in
+    /// `diagnostics`.
+    pub announcements: Vec<validate::CheckedAnnouncements>,
+    /// The announcements schema the files were checked against (published as is).
+    pub announcements_schema: serde_json::Value,
 }
 
 impl Checked {
@@ -273,13 +281,20 @@ fn check_games(
     let project = load::open_with(root, overlay)?;
     let validator = Validator::new(&project)?;
     let (games, mut all) = validator.registry(&project);
-    let checked: Vec<CheckedGame> = games
-        .par_iter()
-        .map(|game| {
-            let loaded = load::load_game_with(root, game, overlay);
-            validator.game(&loaded, options, keep_documents)
-        })
-        .collect();
+    let (mut announcements, checked) = rayon::join(
+        || check_announcements(root, &project, &validator, overlay, keep_documents),
+        || -> Vec<CheckedGame> {
+            games
+                .par_iter()
+                .map(|game| {
+                    let loaded = load::load_game_with(root, game, overlay);
+                    validator.game(&loaded, options, keep_documents)
+                })
+                .collect()
+        },
+    );
+    all.append(&mut announcements.1);
+    let announcements = announcements.0;
     let mut games = Vec::with_capacity(checked.len());
     for mut game in checked {
         all.append(&mut game.diagnostics);
@@ -291,7 +306,30 @@ fn check_games(
         games,
         diagnostics: all,
         activity_schema: project.activity_schema,
+        announcements,
+        announcements_schema: project.announcements_schema,
     })
+}
+
+/// Loads and checks every announcements file of the project: the checked
+/// files (their diagnostics moved out) and every diagnostic.
+pub(crate) fn check_announcements(
+    root: &Path,
+    project: &crate::source::Project,
+    validator: &Validator,
+    overlay: &Overlay,
+    keep_documents: bool,
+) -> (Vec<validate::CheckedAnnouncements>, Vec<Diagnostic>) {
+    let (files, mut all) = load::load_announcements_with(root, project, overlay);
+    let checked = files
+        .iter()
+        .map(|file| {
+            let mut checked = validator.announcements(file, keep_documents);
+            all.append(&mut checked.diagnostics);
+            checked
+        })
+        .collect();
+    (checked, all)
 }
 
 /// The canonical text of the source file `path` (`games.json` or a data
@@ -302,6 +340,10 @@ pub fn canonical_text(path: &str, text: &str) -> Option<String> {
         serde_json::from_str::<Registry>(text)
             .ok()
             .map(|r| r.to_canonical())
+    } else if announcements_locale(path).is_some() {
+        serde_json::from_str::<Announcements>(text)
+            .ok()
+            .map(|a| a.to_canonical(true))
     } else {
         serde_json::from_str::<ActivityDocument>(text)
             .ok()
@@ -530,8 +572,39 @@ pub(crate) fn render(
     }
     let homes: Vec<pages::HomeGame> = summaries.iter().map(|s| s.home.clone()).collect();
     let games: Vec<GameOutput> = homes.iter().map(|h| h.game.clone()).collect();
-    let mut shared = vec![
-        (index_file(&summaries), false),
+    // The announcements, checked again with their documents kept.
+    let (boards, announced) =
+        check_announcements(root, &project, &validator, &Overlay::new(), true);
+    anyhow::ensure!(
+        !announced.iter().any(Diagnostic::is_error),
+        "the announcements changed during the build; build again"
+    );
+    let site_locale = Registry {
+        schema: None,
+        games: registry.clone(),
+    }
+    .site_locale()
+    .map(str::to_owned);
+    let boards = announcements::boards(&boards, site_locale.as_deref());
+    let site_zone = crate::model::most_shared(registry.iter().map(|g| g.time_zone_name()))
+        .and_then(|zone| zone.parse().ok())
+        .unwrap_or(chrono_tz::Asia::Shanghai);
+    let mut shared = Vec::new();
+    let mut index_entries = Vec::new();
+    for board in &boards {
+        let json = board.to_json();
+        let sha256 = hex::encode(Sha256::digest(&json));
+        index_entries.extend(announcements::index_entries(board, &sha256, json.len()));
+        for file in announcements::json_files(board, &json) {
+            shared.push((file, false));
+        }
+        for file in announcements::feed_files(board, how.now, site_zone) {
+            shared.push((file, true));
+        }
+        shared.push((announcements::render_page(board, &boards)?, false));
+    }
+    shared.extend([
+        (index_file(&summaries, index_entries), false),
         (
             OutputFile {
                 path: layout::SCHEMA_PATH.to_owned(),
@@ -539,10 +612,18 @@ pub(crate) fn render(
             },
             false,
         ),
+        (
+            OutputFile {
+                path: layout::ANNOUNCEMENTS_SCHEMA_PATH.to_owned(),
+                bytes: to_pretty(&checked.announcements_schema).into_bytes(),
+            },
+            false,
+        ),
         (pages::render_not_found()?, false),
-        (publish::render_headers(&games), false),
-    ];
-    for home in pages::render_home_pages(&homes, how.now)? {
+        (publish::render_headers(&games, &boards), false),
+    ]);
+    let home_links = announcements::home_links(&boards);
+    for home in pages::render_home_pages(&homes, how.now, &home_links)? {
         shared.push((home, true));
     }
     let compression = how.compression.cache_key();
@@ -842,7 +923,7 @@ pub(crate) fn under_every_name(
 }
 
 /// `api/v1/games.json` ([`layout::Index`]): what a client needs to find every file.
-fn index_file(games: &[GameSummary]) -> OutputFile {
+fn index_file(games: &[GameSummary], announcements: Vec<layout::IndexAnnouncements>) -> OutputFile {
     let mut entries = Vec::new();
     for GameSummary { home, digests } in games {
         let game = &home.game;
@@ -880,6 +961,10 @@ fn index_file(games: &[GameSummary]) -> OutputFile {
     }
     OutputFile {
         path: layout::INDEX_PATH.to_owned(),
-        bytes: to_pretty(&layout::Index { games: entries }).into_bytes(),
+        bytes: to_pretty(&layout::Index {
+            games: entries,
+            announcements,
+        })
+        .into_bytes(),
     }
 }

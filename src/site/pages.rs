@@ -31,7 +31,7 @@ pub fn render_pages(games: &[GameOutput], now: impl Into<Now>) -> anyhow::Result
         .map(|g| HomeGame::of(g, now.for_game(&g.game)))
         .collect();
     let site_locale = site_locale_of(&homes);
-    let mut files = render_home_pages(&homes, now)?;
+    let mut files = render_home_pages(&homes, now, &[])?;
     for game in games {
         for doc in &game.documents {
             files.push(render_page(
@@ -128,9 +128,13 @@ fn home_locales(games: &[HomeGame], site_locale: &str) -> Vec<String> {
 /// one), with the ongoing activities that end soonest. Each game is judged
 /// by `now` in its own time zone; the time shown is read in the zone most
 /// games share (the first game's on a tie).
+///
+/// `announcements` are the boards' links: each home page links to the
+/// board of its locale, else to the site's default board.
 pub fn render_home_pages(
     games: &[HomeGame],
     now: impl Into<Now>,
+    announcements: &[super::announcements::HomeLink],
 ) -> anyhow::Result<Vec<OutputFile>> {
     let now = now.into();
     let site_locale = site_locale_of(games);
@@ -157,7 +161,18 @@ pub fn render_home_pages(
                 || TimeView::naive(now.in_zone(chrono_tz::Asia::Shanghai)),
                 |g| time_view(&g.game.game, now.for_game(&g.game.game)),
             );
+            let board = announcements
+                .iter()
+                .find(|b| b.locale == *locale)
+                .or_else(|| announcements.iter().find(|b| b.is_default))
+                .or(announcements.first())
+                .map(|b| super::announcements::HomeLink {
+                    href: format!("{root}{}", b.href),
+                    feed_href: format!("{root}{}", b.feed_href),
+                    ..b.clone()
+                });
             let index = IndexView {
+                announcements: board,
                 lang: locale.clone(),
                 ui,
                 root: root.to_owned(),
@@ -233,12 +248,16 @@ pub fn fingerprint() -> String {
 
 /// The templates, compiled into the binary. The style sheet and the
 /// script are not templates: pages carry them verbatim (see [`LIVE`]).
-const TEMPLATES: [(&str, &str); 7] = [
+const TEMPLATES: [(&str, &str); 8] = [
     ("base.html", include_str!("templates/base.html")),
     ("activity.html", include_str!("templates/activity.html")),
     ("index.html", include_str!("templates/index.html")),
     ("game.html", include_str!("templates/game.html")),
     ("404.html", include_str!("templates/404.html")),
+    (
+        "announcements.html",
+        include_str!("templates/announcements.html"),
+    ),
     ("style.css", STYLE),
     ("live.js", SCRIPT),
 ];
@@ -258,7 +277,7 @@ pub const SCRIPT: &str = include_str!("templates/live.js");
 /// view without a `live` field (or with no script) gets no script; every
 /// page gets the style sheet, a global of the environment (`site_style`).
 #[derive(Debug, Clone, Serialize)]
-struct Live {
+pub(super) struct Live {
     script: Option<&'static str>,
     ui_json: String,
 }
@@ -272,6 +291,14 @@ fn live(ui: &Ui) -> Live {
     Live {
         script: Some(SCRIPT),
         ui_json,
+    }
+}
+
+/// The style sheet of a page without the script (the announcements pages).
+pub(super) fn style_only(ui: &Ui) -> Live {
+    Live {
+        script: None,
+        ..live(ui)
     }
 }
 
@@ -301,7 +328,7 @@ pub fn csp_hash(text: &str) -> String {
 /// UI strings of one language. Only zh-CN and English exist; every other
 /// locale falls back to English.
 #[derive(Debug, Serialize)]
-struct Ui {
+pub(super) struct Ui {
     site_title: &'static str,
     skip: &'static str,
     home: &'static str,
@@ -449,7 +476,7 @@ const ZH: Ui = Ui {
 
 /// The UI strings for a page in `locale`: Chinese for a Chinese locale
 /// ([`crate::model::is_chinese`]), English otherwise.
-fn ui_for(locale: &str) -> &'static Ui {
+pub(super) fn ui_for(locale: &str) -> &'static Ui {
     if crate::model::is_chinese(locale) {
         &ZH
     } else {
@@ -459,6 +486,8 @@ fn ui_for(locale: &str) -> &'static Ui {
 
 #[derive(Debug, Serialize)]
 struct IndexView {
+    /// The link block to the announcements page and feed.
+    announcements: Option<super::announcements::HomeLink>,
     lang: String,
     ui: &'static Ui,
     /// Relative path from this page to the site root (`""` or `../`).
@@ -683,6 +712,16 @@ pub fn escape_html(text: &str) -> String {
     out
 }
 
+/// Renders `template` with `view` into the file at `path` (for the
+/// announcements pages, which keep their views in their own module).
+pub(super) fn render_view<S: Serialize>(
+    template: &str,
+    path: &str,
+    view: &S,
+) -> anyhow::Result<OutputFile> {
+    render(environment()?, template, path, view)
+}
+
 fn render<S: Serialize>(
     env: &Environment<'_>,
     template: &str,
@@ -710,7 +749,7 @@ fn api_file(game: &Game, doc: &LocaleDocument, ext: &str) -> String {
 }
 
 /// The name of a language in itself, for language links.
-fn language_name(locale: &str) -> String {
+pub(super) fn language_name(locale: &str) -> String {
     match locale {
         "zh-CN" | "zh-Hans" | "zh" => "简体中文".to_owned(),
         "zh-TW" | "zh-HK" | "zh-Hant" => "繁體中文".to_owned(),

@@ -63,7 +63,14 @@ impl HeaderRule {
 /// since a pattern cannot select by extension on every host), the page cache
 /// policy on the home pages, the pages of each game and the 404 page, and the
 /// security headers ([`security_headers`]) on everything.
-pub fn header_rules(games: &[GameOutput]) -> Vec<HeaderRule> {
+///
+/// With announcements, their pages get the page policy and their Atom
+/// feeds their type (hosts guess a type from the extension, and few know
+/// `.atom`).
+pub fn header_rules(
+    games: &[GameOutput],
+    boards: &[super::announcements::Board],
+) -> Vec<HeaderRule> {
     let security = security_headers();
     let security: Vec<(&str, &str)> = security.iter().map(|(n, v)| (*n, v.as_str())).collect();
     let mut rules = vec![
@@ -93,21 +100,36 @@ pub fn header_rules(games: &[GameOutput]) -> Vec<HeaderRule> {
     ]
     .into_iter()
     .chain(homes.iter().map(|dir| format!("/{dir}*")))
-    .chain(games.iter().map(|g| format!("/{}/*", g.game.id)));
+    .chain(games.iter().map(|g| format!("/{}/*", g.game.id)))
+    .chain((!boards.is_empty()).then(|| format!("/{}/*", layout::ANNOUNCEMENTS_PAGE_DIR)));
     for path in page_rules {
         rules.push(HeaderRule::new(path, &[("Cache-Control", PAGE_CACHE)]));
+    }
+    for board in boards {
+        let names: &[bool] = if board.is_default {
+            &[true, false]
+        } else {
+            &[false]
+        };
+        for &default_name in names {
+            let feed = layout::announcements_path(&board.locale, default_name, "atom");
+            rules.push(HeaderRule::new(
+                layout::url(&feed),
+                &[("Content-Type", layout::content_type(&feed))],
+            ));
+        }
     }
     rules
 }
 
 /// The `_headers` file of [`header_rules`].
-pub fn render_headers(games: &[GameOutput]) -> OutputFile {
+pub fn render_headers(games: &[GameOutput], boards: &[super::announcements::Board]) -> OutputFile {
     let mut out = String::new();
     out.push_str(
         "# Response headers for Netlify and Cloudflare Pages; written by `activity-site build`.\n",
     );
     out.push_str("# Every matching rule applies, so no header is set by two rules for one path.\n");
-    for rule in header_rules(games) {
+    for rule in header_rules(games, boards) {
         out.push('\n');
         out.push_str(&rule.pattern);
         out.push('\n');

@@ -45,14 +45,16 @@ pub fn format_tree(
         .collect();
     let broken: BTreeSet<&str> = errors.iter().map(|d| d.file.as_str()).collect();
 
-    // The registry and every data file it lists, as the check found them.
-    let sources =
-        std::iter::once(tree::REGISTRY_PATH.to_owned()).chain(checked.games.iter().flat_map(|g| {
+    // The registry, every data file it lists and every announcements file,
+    // as the check found them.
+    let sources = std::iter::once(tree::REGISTRY_PATH.to_owned())
+        .chain(checked.games.iter().flat_map(|g| {
             g.game
                 .locales
                 .iter()
                 .map(|locale| tree::data_path(&g.game.id, locale))
-        }));
+        }))
+        .chain(checked.announcements.iter().map(|a| a.path.clone()));
     let mut formatted = 0;
     let mut changed = Vec::new();
     for path in sources.filter(|path| !broken.contains(path.as_str())) {

@@ -1,6 +1,8 @@
 //! What `status` reports: each game's locales and how soon they need work,
-//! from a checked tree (the only I/O: whether each file exists).
-//! `cmd/status.rs` prints it; the agent tools return it.
+//! from a checked tree (the only I/O: whether each file exists), and each
+//! announcements board with when it last changed (git when the root is in
+//! a work tree, else the file's time). `cmd/status.rs` prints it; the agent
+//! tools return it.
 
 use std::path::Path;
 
@@ -93,4 +95,83 @@ pub fn rows(root: &Path, checked: &Checked, options: &validate::Options) -> Vec<
         ))
     });
     rows
+}
+
+/// One announcements board in `status`: its id, its size and when it last changed.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BoardRow {
+    pub locale: String,
+    pub file: String,
+    /// `ok` or `invalid`.
+    pub state: &'static str,
+    pub id: Option<u64>,
+    pub announcements: Option<usize>,
+    /// When the file last changed (RFC 3339), as [`last_changed`] found it.
+    pub changed: Option<String>,
+    /// Where `changed` comes from: `git` (the last commit that touched the
+    /// file), `uncommitted` (the file differs from git's copy: its
+    /// modification time) or `file time` (no git: its modification time).
+    pub changed_from: Option<&'static str>,
+}
+
+/// The announcements boards of `checked` (a check that kept its documents).
+pub fn boards(root: &Path, checked: &Checked) -> Vec<BoardRow> {
+    checked
+        .announcements
+        .iter()
+        .map(|board| {
+            let (changed, changed_from) = match last_changed(root, &board.path) {
+                Some((when, from)) => (Some(when), Some(from)),
+                None => (None, None),
+            };
+            BoardRow {
+                locale: board.locale.clone(),
+                file: board.path.clone(),
+                state: if board.document.is_some() {
+                    "ok"
+                } else {
+                    "invalid"
+                },
+                id: board.document.as_ref().map(|d| d.id),
+                announcements: board.document.as_ref().map(|d| d.announcements.len()),
+                changed,
+                changed_from,
+            }
+        })
+        .collect()
+}
+
+/// When the file `rel` under `root` last changed: the committer date of the
+/// last commit that touched it when `root` is in a git work tree and the
+/// file is committed unchanged (`git`); else its modification time
+/// (`uncommitted` when git knows the file differs, `file time` without
+/// git). `None` when the file cannot be read.
+pub fn last_changed(root: &Path, rel: &str) -> Option<(String, &'static str)> {
+    let git = |args: &[&str]| -> Option<String> {
+        let output = std::process::Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()?;
+        output
+            .status
+            .success()
+            .then(|| String::from_utf8_lossy(&output.stdout).trim().to_owned())
+    };
+    let modified = || -> Option<String> {
+        let time = std::fs::metadata(root.join(rel)).ok()?.modified().ok()?;
+        let time: chrono::DateTime<chrono::Utc> = time.into();
+        Some(time.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+    };
+    let committed = git(&["log", "-1", "--format=%cI", "--", rel]).filter(|d| !d.is_empty());
+    let dirty = git(&["status", "--porcelain", "--", rel]).map(|s| !s.is_empty());
+    match (committed, dirty) {
+        (Some(date), Some(false)) => Some((date, "git")),
+        (_, Some(true)) => modified().map(|t| (t, "uncommitted")),
+        _ => modified().map(|t| (t, "file time")),
+    }
 }

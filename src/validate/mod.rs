@@ -17,6 +17,7 @@
 //! handed to the `jsonschema` crate, whose errors become the diagnostics. A
 //! test holds the two verdicts equal on every fixture.
 
+pub mod announcements;
 pub mod rules;
 pub mod spans;
 mod syntax;
@@ -31,8 +32,11 @@ use crate::clock::Now;
 use crate::diagnostics::{Code, Diagnostic, Fix, Location, Severity};
 use crate::i18n::{Msg, msg};
 use crate::json;
-use crate::model::{ActivityDocument, Game};
-use crate::source::{BUILTIN_ACTIVITY_SCHEMA, JsonFile, LoadedGame, Project, SourceFile};
+use crate::model::{ActivityDocument, Announcements, Game};
+use crate::source::{
+    BUILTIN_ACTIVITY_SCHEMA, JsonFile, LoadedFile, LoadedGame, Project, SourceFile,
+};
+use crate::tree::announcements_path;
 use spans::{Spans, Target};
 
 /// Settings of a check.
@@ -53,6 +57,7 @@ impl Options {
 pub struct Validator {
     activity: jsonschema::Validator,
     games: jsonschema::Validator,
+    announcements: jsonschema::Validator,
     /// Whether the activity schema is the built-in one, which
     /// [`rules::schema_valid`] mirrors.
     builtin_activity: bool,
@@ -65,6 +70,17 @@ pub struct CheckedGame {
     /// One entry per locale, in the registry's order; `None` where the file is
     /// missing or broken. Empty when the check was asked not to keep documents.
     pub documents: Vec<(String, Option<ActivityDocument>)>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A checked announcements file (`data/_announcements/<locale>.json`).
+#[derive(Debug, Clone)]
+pub struct CheckedAnnouncements {
+    pub locale: String,
+    /// Path relative to the root.
+    pub path: String,
+    /// The typed document, when kept and it parsed.
+    pub document: Option<Announcements>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -105,6 +121,10 @@ impl Validator {
         Ok(Validator {
             activity: compile(&project.activity_schema, crate::tree::ACTIVITY_SCHEMA_PATH)?,
             games: compile(&project.games_schema, crate::tree::GAMES_SCHEMA_PATH)?,
+            announcements: compile(
+                &project.announcements_schema,
+                crate::tree::ANNOUNCEMENTS_SCHEMA_PATH,
+            )?,
             builtin_activity: project.activity_schema == builtin,
         })
     }
@@ -126,7 +146,7 @@ impl Validator {
         let mut report = Reporter::new(&file);
         report.duplicates(&file);
         let value = file.root.to_value();
-        schema_errors(&self.games, &value, &mut report, true);
+        schema_errors(&self.games, &value, &mut report, Doc::Registry);
         let games = rules::registry(&value, &project.data_files, &mut report);
         rules::invisible(&file.root, None, &mut report);
         diagnostics.extend(report.finish());
@@ -179,7 +199,7 @@ impl Validator {
             if !fast || !rules::schema_valid(&json.root) {
                 let value = json.root.to_value();
                 if !fast || !self.activity.is_valid(&value) {
-                    schema_errors(&self.activity, &value, &mut report, false);
+                    schema_errors(&self.activity, &value, &mut report, Doc::Activity);
                 }
             }
             rules::document(&json.root, now, &mut report);
@@ -213,6 +233,65 @@ impl Validator {
             diagnostics,
         }
     }
+}
+
+impl Validator {
+    /// Checks one announcements file: the strict parse, the schema, the
+    /// rules of [`announcements`] and invisible characters, as a data file
+    /// is checked. With `keep_document` the typed document comes back too.
+    pub fn announcements(&self, file: &LoadedFile, keep_document: bool) -> CheckedAnnouncements {
+        let mut checked = CheckedAnnouncements {
+            locale: file.locale.clone(),
+            path: file.path.clone(),
+            document: None,
+            diagnostics: Vec::new(),
+        };
+        if !rules::is_language_tag(&file.locale) || announcements_path(&file.locale) != file.path {
+            checked.diagnostics.push(Diagnostic {
+                code: Code::OrphanFile,
+                severity: Severity::Error,
+                file: file.path.clone(),
+                line: 1,
+                column: 1,
+                message: msg!("anno-orphan", path = file.path.as_str()),
+                help: Some(msg!("anno-orphan-help")),
+                width: 1,
+                fix: None,
+            });
+            return checked;
+        }
+        let Some(source) = &file.source else {
+            return checked;
+        };
+        let json = match parse(source) {
+            Ok(json) => json,
+            Err(mut found) => {
+                checked.diagnostics.append(&mut found);
+                return checked;
+            }
+        };
+        let mut report = Reporter::new(&json);
+        report.duplicates(&json);
+        let value = json.root.to_value();
+        if !self.announcements.is_valid(&value) {
+            schema_errors(&self.announcements, &value, &mut report, Doc::Announcements);
+        }
+        announcements::rules(&json.root, &mut report);
+        rules::invisible(&json.root, None, &mut report);
+        checked.diagnostics = report.finish();
+        if keep_document && !checked.diagnostics.iter().any(Diagnostic::is_error) {
+            checked.document = Announcements::deserialize(value).ok();
+        }
+        checked
+    }
+}
+
+/// Which kind of document a schema error is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Doc {
+    Registry,
+    Activity,
+    Announcements,
 }
 
 /// Collects diagnostics for one file, locating pointers lazily.
@@ -351,9 +430,17 @@ fn schema_errors(
     validator: &jsonschema::Validator,
     value: &Value,
     report: &mut Reporter<'_>,
-    registry: bool,
+    doc: Doc,
 ) {
     use jsonschema::error::ValidationErrorKind as Kind;
+    let registry = doc == Doc::Registry;
+    let help_for = |field: &str| {
+        if doc == Doc::Announcements {
+            announcements::schema_help(field)
+        } else {
+            None
+        }
+    };
 
     for error in validator.iter_errors(value) {
         let pointer = error.instance_path().as_str().to_string();
@@ -362,7 +449,7 @@ fn schema_errors(
             Kind::Pattern { .. } if field == "startTime" || field == "endTime" => continue,
             Kind::Pattern { .. } | Kind::UniqueItems if registry => continue,
             Kind::AdditionalProperties { unexpected } => {
-                let known = known_keys(&pointer, registry);
+                let known = known_keys(&pointer, doc);
                 for key in unexpected {
                     let key_pointer = format!("{pointer}/{}", spans::escape_segment(key));
                     let suggestion = did_you_mean(key, &known);
@@ -393,7 +480,7 @@ fn schema_errors(
             }
             Kind::Required { property } => {
                 let name = property.as_str().unwrap_or_default();
-                let known = known_keys(&pointer, registry);
+                let known = known_keys(&pointer, doc);
                 if misspelt_as_unknown(value, &pointer, name, &known) {
                     // The unknown-field diagnostic already says "did you mean".
                     continue;
@@ -418,7 +505,7 @@ fn schema_errors(
                     Code::Schema,
                     Severity::Error,
                     msg!("schema-empty", field = field.as_str()),
-                    None,
+                    help_for(&field),
                 );
             }
             Kind::Type { kind } => {
@@ -441,10 +528,42 @@ fn schema_errors(
                         raw = raw.as_str()
                     )
                 });
-                report.value(&pointer, Code::Schema, Severity::Error, message, help);
+                report.value(
+                    &pointer,
+                    Code::Schema,
+                    Severity::Error,
+                    message,
+                    help.or_else(|| help_for(&field)),
+                );
                 if let Some(raw) = written {
                     report.fix_string(&pointer, Target::Value, &raw);
                 }
+            }
+            Kind::Minimum { .. } if doc == Doc::Announcements => {
+                report.value(
+                    &pointer,
+                    Code::Schema,
+                    Severity::Error,
+                    msg!(
+                        "anno-minimum",
+                        field = field.as_str(),
+                        found = error.instance().to_string()
+                    ),
+                    help_for(&field),
+                );
+            }
+            Kind::Enum { .. } if doc == Doc::Announcements => {
+                report.value(
+                    &pointer,
+                    Code::Schema,
+                    Severity::Error,
+                    msg!(
+                        "anno-unknown-value",
+                        field = field.as_str(),
+                        value = error.instance().to_string()
+                    ),
+                    help_for(&field),
+                );
             }
             _ => {
                 // The schema crate's own sentence, for the keywords the
@@ -541,9 +660,16 @@ fn missing_field_help(document: &Value, pointer: &str, name: &str) -> Option<Msg
 }
 
 /// The fields an object at `pointer` may have.
-fn known_keys(pointer: &str, registry: bool) -> Vec<&'static str> {
+fn known_keys(pointer: &str, doc: Doc) -> Vec<&'static str> {
     let depth = spans::split_pointer(pointer).len();
-    if registry {
+    if doc == Doc::Announcements {
+        return if depth == 0 {
+            announcements::DOCUMENT_KEYS.to_vec()
+        } else {
+            announcements::ANNOUNCEMENT_KEYS.to_vec()
+        };
+    }
+    if doc == Doc::Registry {
         if depth == 0 {
             vec!["$schema", "games"]
         } else if depth >= 4 {

@@ -526,13 +526,15 @@ fn lead_marks(chunk: &[u8]) -> u32 {
 pub fn invisible(node: &Node<'_>, key: Option<&str>, report: &mut Reporter<'_>) {
     match &node.value {
         Json::String(text) => {
-            if !may_hold_invisible(text, key == Some("description")) {
+            // Line breaks belong in an activity's description and an announcement's content.
+            let multiline = matches!(key, Some("description" | "content"));
+            if !may_hold_invisible(text, multiline) {
                 return;
             }
             let field = key.unwrap_or("");
             let raw = report.source(node.start + 1, node.end.saturating_sub(1));
             for (index, c) in text.chars().enumerate() {
-                if c == '\n' && key == Some("description") {
+                if c == '\n' && multiline {
                     continue;
                 }
                 let Some(class) = invisible_class(c) else {
@@ -709,6 +711,15 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                     Error,
                     msg!("registry-bad-id", id = id),
                     Some(msg!("registry-bad-id-help", suggestion = suggest_id(id))),
+                );
+            }
+            if id == crate::layout::ANNOUNCEMENTS_PAGE_DIR {
+                report.value(
+                    &format!("{base}/id"),
+                    Code::GamesRegistry,
+                    Error,
+                    msg!("registry-id-taken", id = id),
+                    Some(msg!("registry-id-taken-help", id = id)),
                 );
             }
             if let Some(first) = ids.insert(id, i) {

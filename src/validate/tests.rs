@@ -49,6 +49,9 @@ fn check(fixture: &str) -> String {
         },
         activity_schema: serde_json::from_str(BUILTIN_ACTIVITY_SCHEMA).unwrap(),
         games_schema: serde_json::from_str(BUILTIN_GAMES_SCHEMA).unwrap(),
+        announcements_schema: serde_json::from_str(crate::source::BUILTIN_ANNOUNCEMENTS_SCHEMA)
+            .unwrap(),
+        announcement_files: Vec::new(),
         diagnostics: Vec::new(),
     };
     let validator = Validator::new(&project).unwrap();

@@ -1,0 +1,55 @@
+//! The announcements document (`data/_announcements/<locale>.json`,
+//! published as `api/v1/anno.json` and `api/v1/anno-<locale>.json`): the
+//! board the control service's clients show again only when its `id`
+//! changes. Field order is the published key order. No I/O.
+
+use serde::{Deserialize, Serialize};
+
+use super::to_pretty;
+
+/// One locale's announcement board.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Announcements {
+    /// Editor hint; kept by `fmt`, dropped from published output.
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    /// Raised whenever the content changes: clients show the board again
+    /// only when it differs from the last one they showed.
+    pub id: u64,
+    /// Newest first, in the author's order (never sorted).
+    pub announcements: Vec<Announcement>,
+}
+
+/// One announcement.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Announcement {
+    pub title: String,
+    /// Markdown (CommonMark).
+    pub content: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<ContentType>,
+}
+
+/// How `content` is written: only Markdown, which an absent field means too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ContentType {
+    Markdown,
+}
+
+impl Announcements {
+    /// The canonical text: 2-space indentation, trailing newline, the
+    /// announcements in the author's order. `keep_schema` keeps `$schema`
+    /// (for `fmt`); published output drops it.
+    pub fn to_canonical(&self, keep_schema: bool) -> String {
+        if keep_schema || self.schema.is_none() {
+            return to_pretty(self);
+        }
+        to_pretty(&Announcements {
+            schema: None,
+            ..self.clone()
+        })
+    }
+}

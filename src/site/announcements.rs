@@ -1,0 +1,377 @@
+//! The announcements of the site: each locale's board
+//! (`data/_announcements/<locale>.json`, checked and typed) to its files:
+//! the JSON document (`api/v1/anno.json` for the site's default locale too,
+//! `api/v1/anno-<locale>.json` for every locale), its Atom feed beside it,
+//! and its page (`announcements/`, `announcements/<locale>/`) with every
+//! announcement's Markdown rendered and sanitised by [`crate::markdown`].
+//!
+//! The documents carry no dates, so a feed's `updated` is the build's
+//! "now" (as a page's status marks are; a pinned wall time is read in the
+//! zone most games share) and an entry's id is a digest of its title and
+//! content: an edited announcement reads as a new entry.
+
+use chrono::TimeZone as _;
+use serde::Serialize;
+use sha2::{Digest as _, Sha256};
+
+use super::OutputFile;
+use super::pages;
+use crate::clock::Now;
+use crate::layout;
+use crate::markdown;
+use crate::model::Announcements;
+use crate::validate::CheckedAnnouncements;
+
+/// One locale's board, as published.
+#[derive(Debug, Clone)]
+pub struct Board {
+    pub locale: String,
+    /// Whether it is the site's default locale, published as `anno.json` too.
+    pub is_default: bool,
+    /// `$schema` dropped; announcements in the author's order.
+    pub document: Announcements,
+}
+
+impl Board {
+    /// The published JSON: the canonical text without `$schema`.
+    pub fn to_json(&self) -> Vec<u8> {
+        self.document.to_canonical(false).into_bytes()
+    }
+}
+
+/// The boards of a clean check that kept its documents, in path order;
+/// `site_locale` names the one published as `anno.json`.
+pub fn boards(checked: &[CheckedAnnouncements], site_locale: Option<&str>) -> Vec<Board> {
+    checked
+        .iter()
+        .filter_map(|c| {
+            let mut document = c.document.clone()?;
+            document.schema = None;
+            Some(Board {
+                is_default: site_locale == Some(c.locale.as_str()),
+                locale: c.locale.clone(),
+                document,
+            })
+        })
+        .collect()
+}
+
+/// The JSON files of a board: `anno.json` too for the default locale.
+pub fn json_files(board: &Board, json: &[u8]) -> Vec<OutputFile> {
+    let names: &[bool] = if board.is_default {
+        &[true, false]
+    } else {
+        &[false]
+    };
+    names
+        .iter()
+        .map(|&default_name| OutputFile {
+            path: layout::announcements_path(&board.locale, default_name, "json"),
+            bytes: json.to_vec(),
+        })
+        .collect()
+}
+
+/// The Atom feeds of a board at `now` (`anno.atom` too for the default
+/// locale); a pinned wall time is read in `zone`, the site's.
+pub fn feed_files(board: &Board, now: Now, zone: chrono_tz::Tz) -> Vec<OutputFile> {
+    let names: &[bool] = if board.is_default {
+        &[true, false]
+    } else {
+        &[false]
+    };
+    names
+        .iter()
+        .map(|&default_name| OutputFile {
+            path: layout::announcements_path(&board.locale, default_name, "atom"),
+            bytes: feed(board, default_name, instant(now, zone)).into_bytes(),
+        })
+        .collect()
+}
+
+/// What the index says of a board's documents, given their digest.
+pub fn index_entries(board: &Board, sha256: &str, bytes: usize) -> Vec<layout::IndexAnnouncements> {
+    let names: &[bool] = if board.is_default {
+        &[true, false]
+    } else {
+        &[false]
+    };
+    names
+        .iter()
+        .map(|&default_name| layout::IndexAnnouncements {
+            locale: board.locale.clone(),
+            default: default_name,
+            path: layout::url(&layout::announcements_path(
+                &board.locale,
+                default_name,
+                "json",
+            )),
+            feed: layout::url(&layout::announcements_path(
+                &board.locale,
+                default_name,
+                "atom",
+            )),
+            id: board.document.id,
+            sha256: sha256.to_owned(),
+            bytes: bytes as u64,
+        })
+        .collect()
+}
+
+/// The words of the announcements page and feed, in Chinese or English.
+struct Words {
+    title: &'static str,
+    feed: &'static str,
+    board_id: &'static str,
+    empty: &'static str,
+}
+
+fn words(locale: &str) -> &'static Words {
+    const EN: Words = Words {
+        title: "Announcements",
+        feed: "Atom feed",
+        board_id: "Board id",
+        empty: "No announcements.",
+    };
+    const ZH: Words = Words {
+        title: "公告",
+        feed: "Atom 订阅",
+        board_id: "公告编号",
+        empty: "暂无公告。",
+    };
+    if locale.to_ascii_lowercase().starts_with("zh") {
+        &ZH
+    } else {
+        &EN
+    }
+}
+
+/// The anchor of the announcement at `index` of `count`: numbered from the
+/// oldest, so anchors stay put when a newer one is added on top.
+fn anchor(index: usize, count: usize) -> String {
+    format!("a{}", count - index)
+}
+
+/// The page of a board. `boards` are every board of the site (for the
+/// language links).
+pub fn render_page(board: &Board, boards: &[Board]) -> anyhow::Result<OutputFile> {
+    let dir = layout::announcements_page_dir(&board.locale, board.is_default);
+    let root = "../".repeat(dir.matches('/').count());
+    let words = words(&board.locale);
+    let count = board.document.announcements.len();
+    let view = PageView {
+        lang: board.locale.clone(),
+        ui: pages::ui_for(&board.locale),
+        live: pages::style_only(pages::ui_for(&board.locale)),
+        root: root.clone(),
+        title: words.title,
+        feed_label: words.feed,
+        board_id_label: words.board_id,
+        empty: words.empty,
+        id: board.document.id,
+        json_href: format!(
+            "{root}{}",
+            layout::announcements_path(&board.locale, board.is_default, "json")
+        ),
+        feed_href: format!(
+            "{root}{}",
+            layout::announcements_path(&board.locale, board.is_default, "atom")
+        ),
+        languages: boards
+            .iter()
+            .filter(|b| b.locale != board.locale)
+            .map(|b| LanguageLink {
+                locale: b.locale.clone(),
+                language: pages::language_name(&b.locale),
+                href: format!(
+                    "{root}{}",
+                    layout::announcements_page_dir(&b.locale, b.is_default)
+                ),
+            })
+            .collect(),
+        announcements: board
+            .document
+            .announcements
+            .iter()
+            .enumerate()
+            .map(|(i, a)| AnnouncementView {
+                anchor: anchor(i, count),
+                title: a.title.clone(),
+                html: markdown::to_html(&a.content),
+            })
+            .collect(),
+    };
+    pages::render_view(
+        "announcements.html",
+        &format!("{dir}{}", layout::DIRECTORY_INDEX),
+        &view,
+    )
+}
+
+#[derive(Debug, Serialize)]
+struct PageView {
+    lang: String,
+    ui: &'static pages::Ui,
+    live: pages::Live,
+    root: String,
+    title: &'static str,
+    feed_label: &'static str,
+    board_id_label: &'static str,
+    empty: &'static str,
+    id: u64,
+    json_href: String,
+    feed_href: String,
+    languages: Vec<LanguageLink>,
+    announcements: Vec<AnnouncementView>,
+}
+
+#[derive(Debug, Serialize)]
+struct LanguageLink {
+    locale: String,
+    language: String,
+    href: String,
+}
+
+#[derive(Debug, Serialize)]
+struct AnnouncementView {
+    anchor: String,
+    title: String,
+    /// Sanitised HTML ([`markdown::to_html`]).
+    html: String,
+}
+
+/// A home page's link to a board.
+#[derive(Debug, Clone, Serialize)]
+pub struct HomeLink {
+    pub locale: String,
+    pub is_default: bool,
+    /// The page, relative to the site root.
+    pub href: String,
+    pub label: &'static str,
+    /// The Atom feed, relative to the site root.
+    pub feed_href: String,
+}
+
+/// The links the home pages show, one per board.
+pub fn home_links(boards: &[Board]) -> Vec<HomeLink> {
+    boards
+        .iter()
+        .map(|board| HomeLink {
+            locale: board.locale.clone(),
+            is_default: board.is_default,
+            href: layout::announcements_page_dir(&board.locale, board.is_default),
+            label: words(&board.locale).title,
+            feed_href: layout::announcements_path(&board.locale, board.is_default, "atom"),
+        })
+        .collect()
+}
+
+/// A URN of a digest: the first 16 bytes of a sha256 as a UUID (version 8,
+/// the one for custom UUIDs), stable for the same input.
+fn urn(parts: &[&str]) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update((part.len() as u64).to_le_bytes());
+        hasher.update(part.as_bytes());
+    }
+    let mut b: [u8; 16] = hasher.finalize()[..16].try_into().expect("16 bytes");
+    b[6] = (b[6] & 0x0F) | 0x80;
+    b[8] = (b[8] & 0x3F) | 0x80;
+    let h = hex::encode(b);
+    format!(
+        "urn:uuid:{}-{}-{}-{}-{}",
+        &h[..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..]
+    )
+}
+
+/// Text for XML content and double-quoted attributes.
+fn xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The build's "now" as an RFC 3339 instant in UTC: the instant it is, or
+/// a pinned wall time read in `zone`.
+fn instant(now: Now, zone: chrono_tz::Tz) -> String {
+    let at = match now {
+        Now::At(at) => at,
+        Now::Local(local) => zone
+            .from_local_datetime(&local)
+            .earliest()
+            .map_or_else(|| local.and_utc(), |t| t.with_timezone(&chrono::Utc)),
+    };
+    at.format("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+/// The Atom feed of a board (RFC 4287): one entry per announcement, newest
+/// first, each with its sanitised HTML. Links are relative to the feed.
+pub fn feed(board: &Board, default_name: bool, updated: String) -> String {
+    let words = words(&board.locale);
+    let page = format!(
+        "../../{}",
+        layout::announcements_page_dir(&board.locale, board.is_default)
+    );
+    let own = layout::announcements_path(&board.locale, default_name, "atom");
+    let own_name = own.rsplit('/').next().unwrap_or(&own);
+    let mut out = String::new();
+    out.push_str("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
+    out.push_str(&format!(
+        "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"{}\">\n",
+        xml(&board.locale)
+    ));
+    out.push_str(&format!(
+        "  <id>{}</id>\n",
+        urn(&["activity-site announcements", &board.locale])
+    ));
+    out.push_str(&format!("  <title>{}</title>\n", xml(words.title)));
+    out.push_str(&format!("  <updated>{updated}</updated>\n"));
+    out.push_str("  <author><name>activity-site</name></author>\n");
+    out.push_str(&format!(
+        "  <link rel=\"self\" type=\"application/atom+xml\" href=\"{}\"/>\n",
+        xml(own_name)
+    ));
+    out.push_str(&format!(
+        "  <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n",
+        xml(&page)
+    ));
+    let count = board.document.announcements.len();
+    for (i, a) in board.document.announcements.iter().enumerate() {
+        out.push_str("  <entry>\n");
+        out.push_str(&format!(
+            "    <id>{}</id>\n",
+            urn(&[
+                "activity-site announcement",
+                &board.locale,
+                &a.title,
+                &a.content
+            ])
+        ));
+        out.push_str(&format!("    <title>{}</title>\n", xml(&a.title)));
+        out.push_str(&format!("    <updated>{updated}</updated>\n"));
+        out.push_str(&format!(
+            "    <link rel=\"alternate\" type=\"text/html\" href=\"{}#{}\"/>\n",
+            xml(&page),
+            anchor(i, count)
+        ));
+        out.push_str(&format!(
+            "    <content type=\"html\">{}</content>\n",
+            xml(&markdown::to_html(&a.content))
+        ));
+        out.push_str("  </entry>\n");
+    }
+    out.push_str("</feed>\n");
+    out
+}

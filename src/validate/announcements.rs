@@ -1,0 +1,101 @@
+//! The rules of the announcements document (`data/_announcements/<locale>.json`),
+//! beside its schema: `id` written as a whole number, and in each
+//! announcement's Markdown every link an absolute http(s) URL, a site path
+//! or an anchor (`markdown-link`) and no raw HTML (`markdown-html`), each
+//! reported at its line and column in the JSON source.
+
+use crate::diagnostics::{Code, Severity};
+use crate::i18n::{Msg, msg};
+use crate::json::{self, Json, Node};
+use crate::markdown::{self, Finding};
+
+use super::Reporter;
+
+/// The keys the document may have (`schema/announcements.schema.json`).
+pub const DOCUMENT_KEYS: &[&str] = &["$schema", "id", "announcements"];
+
+/// The keys an announcement may have.
+pub const ANNOUNCEMENT_KEYS: &[&str] = &["title", "content", "contentType"];
+
+/// The help of a schema error on `field` of the announcements document,
+/// when the field has a better one than the schema's message.
+pub fn schema_help(field: &str) -> Option<Msg> {
+    Some(match field {
+        "id" => msg!("anno-id-help"),
+        "title" => msg!("anno-title-help"),
+        "contentType" => msg!("anno-content-type-help"),
+        "content" => msg!("anno-content-help"),
+        _ => return None,
+    })
+}
+
+/// The rules beside the schema, on the parsed document.
+pub fn rules(doc: &Node<'_>, report: &mut Reporter<'_>) {
+    if let Some(id) = doc.get("id")
+        && let Json::Number(raw) = id.value
+        && raw.contains(['.', 'e', 'E'])
+        && raw
+            .parse::<f64>()
+            .is_ok_and(|n| n.fract() == 0.0 && n >= 0.0)
+    {
+        let whole = raw.parse::<f64>().map_or(0, |n| n as u64);
+        report.value(
+            "/id",
+            Code::Schema,
+            Severity::Error,
+            msg!("anno-id-not-whole", raw = raw),
+            Some(msg!("anno-id-not-whole-help", whole = whole.to_string())),
+        );
+        report.fix_range(id.start, id.end, whole.to_string());
+    }
+    let Some(items) = doc.get("announcements").and_then(Node::as_array) else {
+        return;
+    };
+    for item in items {
+        if let Some(content) = item.get("content") {
+            content_rules(content, report);
+        }
+    }
+}
+
+/// `markdown-link` and `markdown-html` in one `content` string.
+fn content_rules(node: &Node<'_>, report: &mut Reporter<'_>) {
+    let Some(text) = node.as_str() else {
+        return;
+    };
+    let found = markdown::scan(text);
+    if found.is_empty() {
+        return;
+    }
+    let raw = report.source(node.start + 1, node.end.saturating_sub(1));
+    // Decoded byte offset to the byte offset in the source, escapes included.
+    let in_source = |offset: usize| {
+        let index = text[..offset.min(text.len())].chars().count();
+        node.start + 1 + json::raw_offset(raw, index)
+    };
+    for (finding, range) in found {
+        let at = report.location(in_source(range.start), in_source(range.end));
+        match finding {
+            Finding::Link { dest, image } => {
+                let image = if image { "yes" } else { "no" };
+                report.push(
+                    at,
+                    Code::MarkdownLink,
+                    Severity::Error,
+                    msg!("markdown-link", image = image, dest = dest.as_str()),
+                    Some(msg!("markdown-link-help", image = image)),
+                );
+            }
+            Finding::Html { html } => {
+                let shown: String = html.trim().chars().take(40).collect();
+                report.push(
+                    at,
+                    Code::MarkdownHtml,
+                    Severity::Warning,
+                    msg!("markdown-html", html = shown),
+                    Some(msg!("markdown-html-help")),
+                );
+            }
+        }
+    }
+}
