@@ -13,6 +13,12 @@ pub fn floor_char_boundary(text: &str, mut i: usize) -> usize {
     i
 }
 
+/// How many terminal columns `text` takes: two for each CJK character, so
+/// tables of Chinese text line up.
+pub fn display_width(text: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(text)
+}
+
 /// Whether `c` is of the Unicode general category Cf (format: zero-width
 /// characters, bidi controls, the byte-order mark, tags), Unicode 15.
 pub fn is_format(c: char) -> bool {

@@ -12,6 +12,9 @@ pub use crate::publish::store::Addressing;
 #[derive(Debug, Parser)]
 #[command(name = "activity-site", version, about, long_about = None)]
 pub struct Cli {
+    /// Language of messages (default: LC_ALL, LC_MESSAGES or LANG, else en-US)
+    #[arg(long, value_enum, global = true, value_name = "LANG")]
+    pub lang: Option<crate::i18n::Lang>,
     #[command(subcommand)]
     pub command: Command,
 }

@@ -3,12 +3,16 @@
 //! A [`Diagnostic`] is plain data: a stable rule code, a severity, the file
 //! (relative to the root, forward slashes), a 1-based line and column (the
 //! column counts characters, not bytes), a message and an optional help line.
+//! Message and help are [`Msg`]s (a Fluent identifier and its arguments),
+//! rendered in the current language ([`crate::i18n`]) only when printed.
 //! This module owns the three renderers (`human`, `json`, `github`) and knows
 //! nothing about how diagnostics are found.
 
 use std::fmt::Write as _;
 
 use serde::Serialize;
+
+use crate::i18n::{Lang, Msg, msg};
 
 /// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -171,9 +175,10 @@ pub struct Diagnostic {
     pub line: usize,
     /// 1-based column of the offending value, counted in characters.
     pub column: usize,
-    pub message: String,
+    /// What is wrong, in words (rendered in the current language when serialized).
+    pub message: Msg,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub help: Option<String>,
+    pub help: Option<Msg>,
     /// Length of the offending value in characters on its first line, for the caret underline.
     #[serde(skip)]
     pub width: usize,
@@ -204,8 +209,8 @@ impl Diagnostic {
         line: usize,
         column: usize,
         width: usize,
-        message: String,
-        help: Option<String>,
+        message: Msg,
+        help: Option<Msg>,
     ) -> Diagnostic {
         Diagnostic {
             code: Code::JsonSyntax,
@@ -352,10 +357,11 @@ pub fn render_github(diagnostics: &[Diagnostic]) -> String {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        let mut message = d.message.clone();
+        let lang = Lang::current();
+        let mut message = d.message.render(lang);
         if let Some(help) = &d.help {
-            message.push_str("\nhelp: ");
-            message.push_str(help);
+            message.push('\n');
+            message.push_str(&msg!("help-line", text = help.render(lang)).render(lang));
         }
         let _ = writeln!(
             out,
@@ -388,6 +394,12 @@ pub fn render_human(
 ) -> String {
     use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
+    let lang = Lang::current();
+    let labels = [
+        msg!("label-error").render(lang),
+        msg!("label-warning").render(lang),
+        msg!("label-help").render(lang),
+    ];
     let renderer = if color {
         Renderer::styled()
     } else {
@@ -399,8 +411,8 @@ pub fn render_human(
     let mut cached: Option<(&str, Option<String>, Vec<usize>)> = None;
     for d in diagnostics {
         let level = match d.severity {
-            Severity::Error => Level::ERROR,
-            Severity::Warning => Level::WARNING,
+            Severity::Error => Level::ERROR.with_name(labels[0].as_str()),
+            Severity::Warning => Level::WARNING.with_name(labels[1].as_str()),
         };
         if cached.as_ref().is_none_or(|(file, _, _)| *file != d.file) {
             let text = source(&d.file);
@@ -408,7 +420,8 @@ pub fn render_human(
             cached = Some((d.file.as_str(), text, starts));
         }
         let (_, text, starts) = cached.as_ref().expect("cached above");
-        let title = level.primary_title(d.message.as_str()).id(d.code.as_str());
+        let message = d.message.render(lang);
+        let title = level.primary_title(message.as_str()).id(d.code.as_str());
         let mut group = Group::with_title(title);
         let path_line;
         if let Some(text) = text.as_deref().filter(|_| d.line > 0) {
@@ -426,8 +439,12 @@ pub fn render_human(
         }
         let help_text;
         if let Some(help) = &d.help {
-            help_text = help.clone();
-            group = group.element(Level::HELP.message(help_text.as_str()));
+            help_text = help.render(lang);
+            group = group.element(
+                Level::HELP
+                    .with_name(labels[2].as_str())
+                    .message(help_text.as_str()),
+            );
         }
         let _ = writeln!(out, "{}\n", renderer.render(&[group]));
     }
@@ -472,13 +489,27 @@ fn line_span<'t>(
     (line_text, start..end.max(start))
 }
 
-/// One-line summary, as printed after the diagnostics.
+/// One-line summary, as printed after the diagnostics ("1 error, 2 warnings").
 pub fn summary(counts: Counts) -> String {
-    format!(
-        "{}, {}",
-        plural(counts.errors, "error", "errors"),
-        plural(counts.warnings, "warning", "warnings")
+    msg!(
+        "summary",
+        errors = counts.errors,
+        warnings = counts.warnings
     )
+    .to_string()
+}
+
+/// The line `check` prints last: "checked: no problems" or "checked: " and the summary.
+pub fn checked_line(counts: Counts) -> Msg {
+    if counts.errors + counts.warnings == 0 {
+        msg!("checked-clean")
+    } else {
+        msg!(
+            "checked-summary",
+            errors = counts.errors,
+            warnings = counts.warnings
+        )
+    }
 }
 
 /// `n` and the noun in the form that agrees with it: `1 file`, `2 files`.
@@ -531,7 +562,7 @@ pub fn render_rdjson(
             let mut item = json!({
                 "message": match &d.help {
                     Some(help) => format!("{}\nhelp: {help}", d.message),
-                    None => d.message.clone(),
+                    None => d.message.to_string(),
                 },
                 "location": {
                     "path": d.file,
@@ -599,7 +630,7 @@ pub fn render_sarif(diagnostics: &[Diagnostic], source: &dyn Fn(&str) -> Option<
                 "level": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
                 "message": {"text": match &d.help {
                     Some(help) => format!("{}\nhelp: {help}", d.message),
-                    None => d.message.clone(),
+                    None => d.message.to_string(),
                 }},
                 "locations": [location],
             });

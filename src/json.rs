@@ -22,6 +22,8 @@
 
 use std::borrow::Cow;
 
+use crate::i18n::{Msg, msg};
+
 /// How deep arrays and objects may nest (serde_json's recursion limit).
 pub const MAX_DEPTH: usize = 128;
 
@@ -124,9 +126,9 @@ pub struct Parsed<'a> {
 pub struct SyntaxError {
     pub start: usize,
     pub end: usize,
-    pub message: String,
+    pub message: Msg,
     /// What to type instead, when the parser can tell.
-    pub help: Option<String>,
+    pub help: Option<Msg>,
     /// The exact repair, when it is certain.
     pub fix: Option<Edit>,
 }
@@ -140,8 +142,8 @@ pub struct Edit {
 }
 
 impl SyntaxError {
-    fn help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+    fn help(mut self, help: Msg) -> Self {
+        self.help = Some(help);
         self
     }
 
@@ -156,28 +158,29 @@ impl SyntaxError {
 }
 
 /// Punctuation an input method types in place of JSON's ASCII: the
-/// character, its name and what to type instead.
+/// character, the message that names it (全角逗号, 中文引号 in Chinese) and
+/// what to type instead.
 const LOOKALIKES: &[(char, &str, &str)] = &[
-    ('\u{FF0C}', "full-width comma", ","),
-    ('\u{FF1A}', "full-width colon", ":"),
-    ('\u{201C}', "left double quotation mark", "\""),
-    ('\u{201D}', "right double quotation mark", "\""),
-    ('\u{2018}', "left single quotation mark", "\""),
-    ('\u{2019}', "right single quotation mark", "\""),
-    ('\u{FF02}', "full-width quotation mark", "\""),
-    ('\u{FF5B}', "full-width left curly bracket", "{"),
-    ('\u{FF5D}', "full-width right curly bracket", "}"),
-    ('\u{FF3B}', "full-width left square bracket", "["),
-    ('\u{FF3D}', "full-width right square bracket", "]"),
-    ('\u{3000}', "ideographic space", " "),
+    ('\u{FF0C}', "char-full-width-comma", ","),
+    ('\u{FF1A}', "char-full-width-colon", ":"),
+    ('\u{201C}', "char-left-double-quote", "\""),
+    ('\u{201D}', "char-right-double-quote", "\""),
+    ('\u{2018}', "char-left-single-quote", "\""),
+    ('\u{2019}', "char-right-single-quote", "\""),
+    ('\u{FF02}', "char-full-width-quote", "\""),
+    ('\u{FF5B}', "char-full-width-left-brace", "{"),
+    ('\u{FF5D}', "char-full-width-right-brace", "}"),
+    ('\u{FF3B}', "char-full-width-left-bracket", "["),
+    ('\u{FF3D}', "char-full-width-right-bracket", "]"),
+    ('\u{3000}', "char-ideographic-space", " "),
 ];
 
 /// The name and ASCII replacement of a look-alike of JSON punctuation.
-pub fn lookalike(c: char) -> Option<(&'static str, &'static str)> {
+pub fn lookalike(c: char) -> Option<(Msg, &'static str)> {
     LOOKALIKES
         .iter()
         .find(|(l, _, _)| *l == c)
-        .map(|(_, name, ascii)| (*name, *ascii))
+        .map(|(_, name, ascii)| (Msg::new(name), *ascii))
 }
 
 /// How many syntax errors of one file [`parse_all`] describes; the rest are
@@ -229,7 +232,7 @@ pub fn parse_all(text: &str) -> Result<Parsed<'_>, SyntaxErrors> {
     };
     parser.skip_ws();
     if parser.pos == parser.bytes.len() {
-        parser.report(parser.error_at(0, 0, "the file is empty"));
+        parser.report(parser.error_at(0, 0, msg!("syntax-empty")));
         return Err(parser.into_errors());
     }
     if let Ok(root) = parser.value(0) {
@@ -238,10 +241,8 @@ pub fn parse_all(text: &str) -> Result<Parsed<'_>, SyntaxErrors> {
             let err = parser.mistake().unwrap_or_else(|| {
                 let line = parser.line_of(root.end.saturating_sub(1));
                 parser
-                    .error_here("unexpected content after the end of the document")
-                    .help(format!(
-                        "the document's outermost value closes on line {line}; remove what follows it, or look for a bracket closed too early"
-                    ))
+                    .error_here(msg!("syntax-after-end"))
+                    .help(msg!("syntax-after-end-help", line = line))
             });
             parser.report(err);
         }
@@ -344,18 +345,18 @@ impl<'a> Parser<'a> {
         Stop
     }
 
-    fn error_at(&self, start: usize, end: usize, message: impl Into<String>) -> SyntaxError {
+    fn error_at(&self, start: usize, end: usize, message: Msg) -> SyntaxError {
         SyntaxError {
             start,
             end,
-            message: message.into(),
+            message,
             help: None,
             fix: None,
         }
     }
 
     /// An error at the current position, one character wide.
-    fn error_here(&self, message: impl Into<String>) -> SyntaxError {
+    fn error_here(&self, message: Msg) -> SyntaxError {
         self.error_at(self.pos, self.char_end(self.pos), message)
     }
 
@@ -392,23 +393,29 @@ impl<'a> Parser<'a> {
 
     /// What is found at `pos` is not `expected`: a known mistake (see
     /// [`Parser::mistake`]) or "expected X, found Y".
-    fn unexpected(&self, expected: &str) -> SyntaxError {
+    fn unexpected(&self, expected: Msg) -> SyntaxError {
         if let Some(err) = self.mistake() {
             return err;
         }
         let Some(c) = self.text[self.pos..].chars().next() else {
             return match self.open.last() {
                 Some(&open) => self.never_closed(open),
-                None => self.error_here(format!("unexpected end of file: expected {expected}")),
+                None => self.error_here(msg!("syntax-eof-expected", expected = expected)),
             };
         };
-        let err = self.error_here(format!("expected {expected}, found {}", describe(c)));
+        let err = self.error_here(msg!(
+            "syntax-expected-found",
+            expected = expected,
+            found = describe(c)
+        ));
         match (self.open.last(), c) {
             (Some(&open), '{' | '[' | '}' | ']') => {
                 let (o, close) = brackets(self.kind(open));
-                err.help(format!(
-                    "the `{o}` opened on line {} is still open here; is a `{close}` missing?",
-                    self.line_of(open)
+                err.help(msg!(
+                    "syntax-still-open-help",
+                    open = o,
+                    line = self.line_of(open),
+                    close = close
                 ))
             }
             _ => err,
@@ -424,55 +431,49 @@ impl<'a> Parser<'a> {
         let c = rest.chars().next()?;
         let end = at + c.len_utf8();
         if let Some((name, ascii)) = lookalike(c) {
-            let (shown, instead) = if ascii == " " {
-                (String::new(), "an ASCII space".to_string())
+            let code = format!("{:04X}", c as u32);
+            let (message, instead) = if ascii == " " {
+                (
+                    msg!("syntax-lookalike-space", name = name, code = code),
+                    msg!("ascii-space"),
+                )
             } else {
-                (format!(" `{c}`"), format!("the ASCII `{ascii}`"))
+                (
+                    msg!("syntax-lookalike", name = name, char = c, code = code),
+                    msg!("ascii-char", char = ascii),
+                )
             };
             return Some(
-                self.error_at(
-                    at,
-                    end,
-                    format!(
-                        "{name}{shown} (U+{:04X}) outside a string is not JSON punctuation",
-                        c as u32
-                    ),
-                )
-                .help(format!(
-                    "type {instead} instead (a Chinese input method types this one in its place)"
-                ))
-                .fix(at, end, ascii),
+                self.error_at(at, end, message)
+                    .help(msg!("syntax-lookalike-help", instead = instead))
+                    .fix(at, end, ascii),
             );
         }
         if rest.starts_with("//") {
             let line = rest.split('\n').next().unwrap_or(rest);
             let len = line.trim_end_matches('\r').len();
             return Some(
-                self.error_at(at, at + len, "JSON has no comments")
-                    .help("remove the comment; a note for players belongs in a `description`")
+                self.error_at(at, at + len, msg!("syntax-comment"))
+                    .help(msg!("syntax-comment-help"))
                     .fix(at, at + len, ""),
             );
         }
         if let Some(body) = rest.strip_prefix("/*") {
             return Some(match body.find("*/") {
                 Some(i) => self
-                    .error_at(at, at + 2 + i + 2, "JSON has no comments")
-                    .help("remove the comment; a note for players belongs in a `description`")
+                    .error_at(at, at + 2 + i + 2, msg!("syntax-comment"))
+                    .help(msg!("syntax-comment-help"))
                     .fix(at, at + 2 + i + 2, ""),
                 None => self
-                    .error_at(at, at + 2, "JSON has no comments")
-                    .help("remove the comment; this one is never closed by `*/`"),
+                    .error_at(at, at + 2, msg!("syntax-comment"))
+                    .help(msg!("syntax-comment-unclosed-help")),
             });
         }
         if c == '\'' {
             let line = rest[1..].split('\n').next().unwrap_or("");
             let err = self
-                .error_at(
-                    at,
-                    end,
-                    "JSON strings are written in double quotes, not single quotes",
-                )
-                .help("replace both single quotes with `\"`");
+                .error_at(at, end, msg!("syntax-single-quotes"))
+                .help(msg!("syntax-single-quotes-help"));
             return Some(match line.find('\'') {
                 Some(i) if !line[..i].contains(['"', '\\']) => {
                     err.fix(at, at + 1 + i + 1, format!("\"{}\"", &line[..i]))
@@ -488,15 +489,15 @@ impl<'a> Parser<'a> {
                 self.error_at(
                     at,
                     at + word.len(),
-                    format!("`{word}` is not a JSON number"),
+                    msg!("syntax-not-a-number", word = word),
                 )
-                .help("JSON numbers are finite: write `null`, or the text as a string"),
+                .help(msg!("syntax-not-a-number-help")),
             );
         }
         if c == '+' && rest[1..].starts_with(|d: char| d.is_ascii_digit()) {
             return Some(
-                self.error_at(at, end, "a JSON number does not start with `+`")
-                    .help("remove the `+`")
+                self.error_at(at, end, msg!("syntax-plus"))
+                    .help(msg!("syntax-plus-help"))
                     .fix(at, end, ""),
             );
         }
@@ -508,23 +509,27 @@ impl<'a> Parser<'a> {
         let (o, close) = brackets(self.kind(open));
         let line = self.line_of(open);
         let end = self.text.trim_end().len();
-        self.error_at(
-            end,
-            end,
-            format!("unexpected end of file: the `{o}` opened on line {line} is never closed"),
-        )
-        .help(format!(
-            "add `{close}` to close the `{o}` opened on line {line}"
-        ))
-        .fix(end, end, close.to_string())
+        self.error_at(end, end, msg!("syntax-never-closed", open = o, line = line))
+            .help(msg!(
+                "syntax-never-closed-help",
+                close = close,
+                open = o,
+                line = line
+            ))
+            .fix(end, end, close.to_string())
     }
 
     /// After a member or an element, neither `,` nor the closing bracket:
     /// a missing comma points at the end of the value before it.
-    fn trailing_comma(&self, comma: usize, len: usize, what: &str) -> SyntaxError {
-        self.error_at(comma, comma + len, format!("trailing comma in {what}"))
-            .help("remove this comma: JSON allows no comma after the last item")
-            .fix(comma, comma + len, "")
+    /// A comma before the closing bracket of an `"object"` or an `"array"`.
+    fn trailing_comma(&self, comma: usize, len: usize, container: &'static str) -> SyntaxError {
+        self.error_at(
+            comma,
+            comma + len,
+            msg!("syntax-trailing-comma", container = container),
+        )
+        .help(msg!("syntax-trailing-comma-help"))
+        .fix(comma, comma + len, "")
     }
 
     fn skip_ws(&mut self) {
@@ -548,13 +553,9 @@ impl<'a> Parser<'a> {
             return None;
         }
         Some(
-            self.error_at(
-                self.pos,
-                self.pos + len,
-                "object keys are written in double quotes",
-            )
-            .help(format!("write `\"{word}\"`"))
-            .fix(self.pos, self.pos + len, format!("\"{word}\"")),
+            self.error_at(self.pos, self.pos + len, msg!("syntax-bare-key"))
+                .help(msg!("syntax-bare-key-help", word = word))
+                .fix(self.pos, self.pos + len, format!("\"{word}\"")),
         )
     }
 
@@ -583,7 +584,7 @@ impl<'a> Parser<'a> {
         self.error_at(
             escape,
             self.pos.min(self.bytes.len()),
-            "invalid unicode escape: a lone surrogate is not a character",
+            msg!("syntax-lone-surrogate"),
         )
     }
 
@@ -592,25 +593,28 @@ impl<'a> Parser<'a> {
         self.error_at(
             open,
             self.text.trim_end().len().max(open + 1),
-            "this string is never closed",
+            msg!("syntax-unterminated"),
         )
-        .help("add the closing `\"`")
+        .help(msg!("syntax-unterminated-help"))
     }
 
     fn control_in_string(&self, b: u8) -> SyntaxError {
         let (what, escape) = match b {
-            b'\t' => ("a tab".to_string(), "\\t".to_string()),
+            b'\t' => (msg!("char-tab"), "\\t".to_string()),
             _ => (
-                format!("the control character U+{b:04X}"),
+                msg!("char-control", code = format!("{b:04X}")),
                 format!("\\u{b:04x}"),
             ),
         };
         self.error_at(
             self.pos,
             self.pos + 1,
-            format!("{what} inside a string must be escaped"),
+            msg!("syntax-control-in-string", what = what),
         )
-        .help(format!("write it as `{escape}`, or remove it"))
+        .help(msg!(
+            "syntax-control-in-string-help",
+            escape = escape.as_str()
+        ))
         .fix(self.pos, self.pos + 1, escape)
     }
 
@@ -621,9 +625,9 @@ impl<'a> Parser<'a> {
             .char_indices()
             .next_back()
             .map_or(0, |(i, _)| i);
-        let what = if object { "members" } else { "elements" };
-        self.error_at(last, previous_end, "expected `,` after this value")
-            .help(format!("add a `,` here: {what} are separated by commas"))
+        let container = if object { "object" } else { "array" };
+        self.error_at(last, previous_end, msg!("syntax-missing-comma"))
+            .help(msg!("syntax-missing-comma-help", container = container))
             .fix(previous_end, previous_end, ",")
     }
 
@@ -706,11 +710,11 @@ impl<'a> Parser<'a> {
     /// skipped and the value is looked for again.
     fn bad_value(&mut self, depth: usize) -> Step<Option<Json<'a>>> {
         let Some(c) = self.text[self.pos..].chars().next() else {
-            return Err(self.fail(self.unexpected("a value")));
+            return Err(self.fail(self.unexpected(msg!("expected-value"))));
         };
         let len = c.len_utf8();
         let Some(err) = self.mistake() else {
-            self.report(self.unexpected("a value"));
+            self.report(self.unexpected(msg!("expected-value")));
             if !matches!(c, '}' | ']' | ',') {
                 // What stands for the value (a closing bracket or a comma
                 // is the container's to read).
@@ -754,7 +758,7 @@ impl<'a> Parser<'a> {
             self.pos += word.len();
             value
         } else {
-            self.report(self.unexpected("a value"));
+            self.report(self.unexpected(msg!("expected-value")));
             self.skip_token();
             Json::Null
         }
@@ -762,9 +766,7 @@ impl<'a> Parser<'a> {
 
     fn enter(&mut self, depth: usize) -> Step<()> {
         if depth > MAX_DEPTH {
-            Err(self.fail(self.error_here(format!(
-                "arrays and objects nest deeper than {MAX_DEPTH} levels"
-            ))))
+            Err(self.fail(self.error_here(msg!("syntax-too-deep", max = MAX_DEPTH))))
         } else {
             self.open.push(self.pos);
             Ok(())
@@ -803,9 +805,9 @@ impl<'a> Parser<'a> {
     fn after_item(&mut self, open: usize, previous_end: usize) -> Step<bool> {
         let object = self.kind(open) == b'{';
         let (close, what) = if object {
-            (b'}', "an object")
+            (b'}', "object")
         } else {
-            (b']', "an array")
+            (b']', "array")
         };
         loop {
             self.steps += 1;
@@ -872,7 +874,11 @@ impl<'a> Parser<'a> {
                     }
                 }
                 None => {
-                    let expected = if object { "`,` or `}`" } else { "`,` or `]`" };
+                    let expected = if object {
+                        msg!("expected-comma-or-brace")
+                    } else {
+                        msg!("expected-comma-or-bracket")
+                    };
                     self.report(self.unexpected(expected));
                     self.skip_token();
                 }
@@ -882,7 +888,7 @@ impl<'a> Parser<'a> {
 
     /// After the comma at `comma`: `true` (and the error) when the
     /// container closes right after it.
-    fn trailing(&mut self, comma: usize, close: u8, what: &str) -> bool {
+    fn trailing(&mut self, comma: usize, close: u8, what: &'static str) -> bool {
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&close) {
             self.report(self.trailing_comma(comma, 1, what));
@@ -941,7 +947,7 @@ impl<'a> Parser<'a> {
     fn key(&mut self) -> Step<Key<'a>> {
         self.steps += 1;
         let Some(c) = self.text[self.pos..].chars().next() else {
-            return Err(self.fail(self.unexpected("a key in double quotes")));
+            return Err(self.fail(self.unexpected(msg!("expected-key"))));
         };
         if c == '"' {
             return Ok(Key::Found(self.string(1)?));
@@ -959,7 +965,7 @@ impl<'a> Parser<'a> {
         }
         let len = c.len_utf8();
         let Some(err) = self.mistake() else {
-            self.report(self.unexpected("a key in double quotes"));
+            self.report(self.unexpected(msg!("expected-key")));
             self.skip_token();
             return Ok(Key::Skipped);
         };
@@ -993,7 +999,7 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             return;
         }
-        let err = self.unexpected("`:` after the key");
+        let err = self.unexpected(msg!("expected-colon"));
         let full_width = self.text[self.pos..].starts_with('\u{FF1A}');
         self.report(err);
         if full_width {
@@ -1018,7 +1024,7 @@ impl<'a> Parser<'a> {
         let int_start = self.pos;
         let n = digits(self);
         if n == 0 {
-            self.report(self.unexpected("a digit"));
+            self.report(self.unexpected(msg!("expected-digit")));
             return &self.text[start..self.pos];
         }
         if n > 1 && self.bytes[int_start] == b'0' {
@@ -1028,13 +1034,13 @@ impl<'a> Parser<'a> {
                 t => t,
             };
             self.report(
-                self.error_at(
-                    int_start,
-                    self.pos,
-                    "a JSON number does not start with a leading zero",
-                )
-                .help(format!("write `{trimmed}` instead of `{digits}`"))
-                .fix(int_start, self.pos, trimmed),
+                self.error_at(int_start, self.pos, msg!("syntax-leading-zero"))
+                    .help(msg!(
+                        "syntax-leading-zero-help",
+                        trimmed = trimmed,
+                        digits = digits
+                    ))
+                    .fix(int_start, self.pos, trimmed),
             );
         }
         let mut float = false;
@@ -1042,7 +1048,7 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             float = true;
             if digits(self) == 0 {
-                self.report(self.unexpected("a digit after the decimal point"));
+                self.report(self.unexpected(msg!("expected-digit-fraction")));
                 return &self.text[start..self.pos];
             }
         }
@@ -1053,13 +1059,13 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
             }
             if digits(self) == 0 {
-                self.report(self.unexpected("a digit in the exponent"));
+                self.report(self.unexpected(msg!("expected-digit-exponent")));
                 return &self.text[start..self.pos];
             }
         }
         let text = &self.text[start..self.pos];
         if float && !text.parse::<f64>().is_ok_and(f64::is_finite) {
-            self.report(self.error_at(start, self.pos, "number out of range"));
+            self.report(self.error_at(start, self.pos, msg!("syntax-number-range")));
         }
         text
     }
@@ -1147,13 +1153,14 @@ impl<'a> Parser<'a> {
             None => return Err(self.fail(self.unterminated(open))),
             Some(_) => {
                 let end = self.char_end(self.pos);
-                self.report(self
-                    .error_at(
+                self.report(
+                    self.error_at(
                         escape,
                         end,
-                        format!("invalid escape `{}`", &self.text[escape..end]),
+                        msg!("syntax-invalid-escape", escape = &self.text[escape..end]),
                     )
-                    .help("the escapes are `\\\"` `\\\\` `\\/` `\\b` `\\f` `\\n` `\\r` `\\t` and `\\uXXXX`; write `\\\\` for a backslash"));
+                    .help(msg!("syntax-invalid-escape-help")),
+                );
                 // A line break after the backslash is the string's own error.
                 if !matches!(self.bytes[self.pos], b'\n' | b'\r') {
                     self.pos = end;
@@ -1182,7 +1189,7 @@ impl<'a> Parser<'a> {
                 self.report(self.error_at(
                     escape,
                     self.pos.min(self.bytes.len()),
-                    "invalid unicode escape: `\\u` takes four hexadecimal digits",
+                    msg!("syntax-unicode-escape"),
                 ));
                 None
             }
@@ -1197,11 +1204,7 @@ impl<'a> Parser<'a> {
     fn open_at_line_end(&mut self, open: usize, start: usize) {
         let line_end = self.pos;
         let content = &self.text[start..line_end];
-        let err = self.error_at(
-            open,
-            line_end,
-            "this string is not closed before the end of the line",
-        );
+        let err = self.error_at(open, line_end, msg!("syntax-open-at-line-end"));
         // A typographic quote typed where the closing `"` belongs: the last
         // one followed by nothing or by punctuation.
         let mut next: Option<char> = None;
@@ -1223,7 +1226,8 @@ impl<'a> Parser<'a> {
         }
         if let Some((i, c)) = typographic {
             let at = start + i;
-            let (name, _) = lookalike(c).unwrap_or(("quotation mark", "\""));
+            let (name, _) = lookalike(c).unwrap_or((msg!("char-quotation-mark"), "\""));
+            let code = format!("{:04X}", c as u32);
             self.pos = at + c.len_utf8();
             if start - open > 1 {
                 // Opened by a look-alike too, which is reported where it
@@ -1232,20 +1236,27 @@ impl<'a> Parser<'a> {
                     self.error_at(
                         at,
                         self.pos,
-                        format!(
-                            "the string ends with the {name} `{c}` (U+{:04X}), which JSON does not read as a quote",
-                            c as u32
+                        msg!(
+                            "syntax-typographic-close",
+                            name = name,
+                            char = c,
+                            code = code
                         ),
                     )
-                    .help("type the ASCII `\"` instead (a Chinese input method types this one in its place)")
+                    .help(msg!(
+                        "syntax-lookalike-help",
+                        instead = msg!("ascii-char", char = "\"")
+                    ))
                     .fix(at, self.pos, "\""),
                 );
                 return;
             }
             self.report(
-                err.help(format!(
-                    "it ends with the {name} `{c}` (U+{:04X}); type the ASCII `\"` instead",
-                    c as u32
+                err.help(msg!(
+                    "syntax-typographic-end-help",
+                    name = name,
+                    char = c,
+                    code = code
                 ))
                 .fix(at, at + c.len_utf8(), "\""),
             );
@@ -1261,13 +1272,11 @@ impl<'a> Parser<'a> {
             .find(|&c| trimmed.ends_with(c))
             .filter(|_| !closes);
         let at = start + trimmed.len() - comma.map_or(0, char::len_utf8);
-        let before_comma = match comma {
-            Some(c) => format!(" before the `{c}`"),
-            None => String::new(),
+        let help = match comma {
+            Some(c) => msg!("syntax-open-at-line-end-comma-help", comma = c),
+            None => msg!("syntax-open-at-line-end-help"),
         };
-        self.report(err.help(format!(
-            "add the closing `\"`{before_comma}; a raw line break is not allowed inside a JSON string (write `\\n` for one)"
-        )).fix(at, at, "\""));
+        self.report(err.help(help).fix(at, at, "\""));
         self.pos = at;
     }
 }

@@ -47,6 +47,10 @@
 //!   control service's state; a leaf.
 //! - [`fetch`]: the one HTTP GET of `diff` and `import`: timeout, a size
 //!   limit per body, a bound on bodies in flight, one set of errors; a leaf.
+//! - [`i18n`]: the languages the tool speaks (en-US, zh-CN): which one is
+//!   chosen (`--lang`, `LC_ALL`, `LC_MESSAGES`, `LANG`), and every message
+//!   as a Fluent identifier with arguments ([`i18n::Msg`]), rendered only
+//!   when printed from `src/i18n/<lang>.ftl`; a leaf every module may name.
 //! - [`markdown`]: the Markdown of announcements, one reading for the
 //!   rules (links that are neither http(s) nor site paths, raw HTML, by
 //!   byte range) and the pages (pulldown-cmark, then `ammonia`); a leaf.
@@ -148,7 +152,10 @@
 //! - [`control`] does not import [`site`], [`load`] or [`validate`] (only
 //!   the leaves [`atomic`], [`chars`] and [`json`], for how messages name a
 //!   value's type).
-//! - [`guard`], [`atomic`], [`fetch`], [`chars`] and [`tree`] import nothing of the crate.
+//! - [`guard`], [`atomic`], [`fetch`], [`chars`], [`tree`] and [`i18n`] import nothing of the crate.
+//! - Every sentence shown to a person is a message of both `.ftl` files with
+//!   the same arguments; codes, keys, paths and quoted values are arguments,
+//!   never translated.
 //! - Every file the tool replaces is written through [`atomic`]; every URL
 //!   it reads is fetched through [`fetch`], whose limit bounds memory.
 //! - [`lsp`] never writes a file (edits go back to the editor) and imports
@@ -203,6 +210,7 @@ pub mod control;
 pub mod diagnostics;
 pub mod fetch;
 pub mod guard;
+pub mod i18n;
 pub mod import;
 pub mod json;
 pub mod layout;

@@ -21,6 +21,7 @@ use anyhow::Context as _;
 use serde_json::Value;
 
 use crate::diagnostics::{Code, Diagnostic, Severity, locate};
+use crate::i18n::msg;
 use crate::model::Game;
 use crate::source::{KeptFile, LoadedFile, LoadedGame, Overlay, Project, SourceFile};
 use crate::tree::{self, SourcePath, announcements_locale};
@@ -38,11 +39,10 @@ pub fn open(root: &Path) -> anyhow::Result<Project> {
 /// [`open`], reading the texts of `overlay` in place of the files on disk.
 pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
     let meta = std::fs::metadata(root)
-        .with_context(|| format!("cannot read the root `{}`", root.display()))?;
+        .with_context(|| msg!("err-read-root", path = root.display().to_string()))?;
     anyhow::ensure!(
         meta.is_dir(),
-        "the root `{}` is not a directory",
-        root.display()
+        msg!("err-root-not-dir", path = root.display().to_string())
     );
 
     let mut diagnostics = Vec::new();
@@ -55,8 +55,8 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
                 file: REGISTRY_PATH.to_string(),
                 line: 1,
                 column: 1,
-                message: "games.json is missing".to_string(),
-                help: Some("create games.json at the root: {\"games\": [...]}".to_string()),
+                message: msg!("load-registry-missing"),
+                help: Some(msg!("load-registry-missing-help")),
                 width: 1,
                 fix: None,
             });
@@ -180,7 +180,7 @@ pub fn read_source_with(
                 1,
                 1,
                 1,
-                format!("cannot read the file: {err}"),
+                msg!("load-read-failed", error = err.to_string()),
                 None,
             )));
         }
@@ -196,8 +196,8 @@ pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<SourceFile, Box<Diagnostic>> 
             1,
             1,
             1,
-            "the file starts with a byte-order mark".to_string(),
-            Some("save the file as UTF-8 without BOM".to_string()),
+            msg!("load-bom"),
+            Some(msg!("load-bom-help")),
         )));
     }
     // simdutf8 validates CJK-heavy text several times faster than the
@@ -226,8 +226,8 @@ pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<SourceFile, Box<Diagnostic>> 
                 at.line,
                 at.column,
                 1,
-                format!("invalid UTF-8 at byte {valid}"),
-                Some("save the file as UTF-8".to_string()),
+                msg!("load-invalid-utf8", byte = valid),
+                Some(msg!("load-invalid-utf8-help")),
             )))
         }
     }
@@ -237,9 +237,9 @@ fn read_schema(root: &Path, rel: &str, builtin: &str) -> anyhow::Result<Value> {
     let text = match std::fs::read_to_string(root.join(rel)) {
         Ok(text) => text,
         Err(err) if err.kind() == io::ErrorKind::NotFound => builtin.to_string(),
-        Err(err) => return Err(err).with_context(|| format!("cannot read `{rel}`")),
+        Err(err) => return Err(err).with_context(|| msg!("err-read", path = rel)),
     };
-    serde_json::from_str(&text).with_context(|| format!("`{rel}` is not valid JSON"))
+    serde_json::from_str(&text).with_context(|| msg!("err-not-json", path = rel))
 }
 
 /// Every file under `data/` two levels down (`data/<game>/<file>`), plus stray
@@ -302,7 +302,7 @@ fn list_data_files(root: &Path, overlay: &Overlay) -> anyhow::Result<Vec<String>
                 && tree::is_reserved_dir(&e.file_name().to_string_lossy()))
         })
     {
-        let entry = entry.with_context(|| format!("cannot list `{}`", data.display()))?;
+        let entry = entry.with_context(|| msg!("err-list", path = data.display().to_string()))?;
         if !entry.file_type().is_file() {
             continue;
         }

@@ -15,7 +15,8 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) if activity_site::cmd::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            let line = activity_site::i18n::Msg::new("tool-error").arg("error", format!("{err:#}"));
+            eprintln!("{line}");
             ExitCode::from(2)
         }
     }

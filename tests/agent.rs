@@ -127,6 +127,48 @@ fn drafts_are_checked_in_place_and_only_clean_ones_are_written_canonically() {
     assert!(!root.path().join("evil.json").exists());
 }
 
+/// Issue 39: the data tools take an optional `lang`; without it they speak
+/// the server's language (English here: the tests clear the locale).
+#[test]
+fn the_data_tools_answer_in_the_language_asked_for() {
+    let root = fixture_root(None);
+    let original = std::fs::read_to_string(root.path().join(EN)).unwrap();
+    let broken = original.replacen("\"endTime\": \"2026-10-15", "\"endtime\": \"2026-10-15", 1);
+    let mut agent = Agent::start(root.path());
+    let draft = |lang: Option<&str>| {
+        let mut args = json!({"game": "demo", "locale": "en-US", "text": broken});
+        if let Some(lang) = lang {
+            args["lang"] = json!(lang);
+        }
+        args
+    };
+    let (chinese, _) = agent.call("check_document", draft(Some("zh-CN")));
+    let d = &chinese["diagnostics"][0];
+    assert_eq!(d["code"], "schema");
+    assert_eq!(d["message"], "未知字段 `endtime`", "{chinese:#}");
+    assert_eq!(d["help"], "是不是想写 `endTime`？");
+    let (english, _) = agent.call("check_document", draft(None));
+    assert_eq!(
+        english["diagnostics"][0]["message"],
+        "unknown field `endtime`"
+    );
+    let (english, _) = agent.call("check_document", draft(Some("en-US")));
+    assert_eq!(
+        english["diagnostics"][0]["message"],
+        "unknown field `endtime`"
+    );
+
+    // A refusal is in the language asked for too.
+    let answer = agent.request(
+        "tools/call",
+        json!({"name": "write_document", "arguments": draft(Some("zh-CN"))}),
+    );
+    let text = answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert_eq!(text, "没有写入：草稿中有 1 个错误（见 `diagnostics`）");
+}
+
 /// Issue 30: the announcements tools give `check`'s diagnostics for a
 /// draft, and write only a clean one, in canonical form, saying when the
 /// content changed under the same `id`.

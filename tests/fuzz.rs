@@ -231,7 +231,7 @@ fn huge_nesting_is_a_diagnostic() {
                         .diagnostics
                         .iter()
                         .any(|d| d.code.as_str() == "json-syntax"
-                            && d.message.contains("nest deeper")),
+                            && d.message.id() == "syntax-too-deep"),
                     "{:?}",
                     checked.diagnostics
                 );

@@ -21,6 +21,11 @@ impl Client {
     /// Starts the server on `root` and initializes it, offering `encodings`
     /// (none: the client says nothing, so UTF-16).
     fn start(root: &Path, encodings: &[&str]) -> Client {
+        Client::start_in(root, encodings, None)
+    }
+
+    /// [`Client::start`] for an editor whose interface is in `locale`.
+    fn start_in(root: &Path, encodings: &[&str], locale: Option<&str>) -> Client {
         let args = ["lsp", "--now", FIXTURE_NOW, "--root"].map(std::ffi::OsStr::new);
         let server = StdioServer::spawn(args.into_iter().chain([root.as_os_str()]), read_frame);
         let mut client = Client {
@@ -33,14 +38,15 @@ impl Client {
         if !encodings.is_empty() {
             general = json!({"positionEncodings": encodings});
         }
-        let answer = client.request(
-            "initialize",
-            json!({
-                "processId": null,
-                "rootUri": client.uri(""),
-                "capabilities": {"general": general},
-            }),
-        );
+        let mut params = json!({
+            "processId": null,
+            "rootUri": client.uri(""),
+            "capabilities": {"general": general},
+        });
+        if let Some(locale) = locale {
+            params["locale"] = json!(locale);
+        }
+        let answer = client.request("initialize", params);
         client.encoding = answer["result"]["capabilities"]["positionEncoding"]
             .as_str()
             .expect("the server names its encoding")
@@ -638,6 +644,44 @@ fn the_live_check_equals_check_and_checks_only_what_changed() {
     .unwrap();
     assert_eq!(run(&overlay).1, stats(true, 2, 0));
     assert_eq!(run(&overlay).1, stats(false, 0, 2));
+}
+
+/// Issue 39: an editor that sends `locale: zh-CN` in `initialize` gets its
+/// diagnostics, help lines included, in Chinese; one that sends nothing (or
+/// another language) gets English. Codes stay as they are.
+#[test]
+fn diagnostics_are_published_in_the_locale_the_editor_sends() {
+    let root = fixture_root(None);
+    let text = base_text(EN).replacen("\"name\": \"", "\"name\"\u{FF1A} \"", 1);
+    assert!(text.contains('\u{FF1A}'));
+
+    let mut chinese = Client::start_in(root.path(), &[], Some("zh-CN"));
+    let found = chinese.open(EN, &text);
+    let d = with_code(&found, "json-syntax");
+    let message = d["message"].as_str().expect("a message");
+    assert!(
+        message.starts_with("字符串外出现了全角冒号 `："),
+        "{message}"
+    );
+    let help = d["relatedInformation"][0]["message"]
+        .as_str()
+        .expect("help");
+    assert!(help.starts_with("提示：请改为输入半角的 `:`"), "{help}");
+    assert_eq!(chinese.shut_down(), 0);
+
+    for locale in [None, Some("en-US"), Some("fr")] {
+        let mut english = Client::start_in(root.path(), &[], locale);
+        let found = english.open(EN, &text);
+        let message = with_code(&found, "json-syntax")["message"]
+            .as_str()
+            .expect("a message")
+            .to_string();
+        assert!(
+            message.starts_with("full-width colon `："),
+            "{locale:?}: {message}"
+        );
+        assert_eq!(english.shut_down(), 0);
+    }
 }
 
 /// Issue 30: an announcements board open in the editor gets the diagnostics

@@ -7,6 +7,9 @@ mod util;
 // published layout, read from the source.
 mod architecture;
 
+// The languages: .ftl parity, the code's messages, Chinese conventions, `check` in en-US and zh-CN.
+mod i18n;
+
 // `check`: invalid fixtures (one defect each), real documents, rendering, exit codes.
 mod check;
 

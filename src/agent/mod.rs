@@ -26,6 +26,7 @@ use serde_json::{Value, json};
 
 use crate::atomic;
 use crate::diagnostics::{self, Diagnostic};
+use crate::i18n::{self, Lang, Msg, msg};
 use crate::load;
 use crate::model::{ActivityDocument, Announcements, Game, Registry};
 use crate::site;
@@ -66,6 +67,10 @@ pub struct DocumentArgs {
     game: String,
     /// Locale tag of the game, as listed by list_games (such as `zh-CN`).
     locale: String,
+    /// Language of the messages in the answer: `zh-CN` or `en-US`
+    /// (default: the server's, from `--lang` or its environment).
+    #[serde(default)]
+    lang: Option<Lang>,
 }
 
 /// Arguments naming one announcements file.
@@ -96,6 +101,10 @@ pub struct DraftArgs {
     locale: String,
     /// The whole JSON text of the activity document.
     text: String,
+    /// Language of the diagnostics' messages and help lines: `zh-CN` or
+    /// `en-US` (default: the server's, from `--lang` or its environment).
+    #[serde(default)]
+    lang: Option<Lang>,
 }
 
 /// Arguments of `new_version`.
@@ -131,29 +140,27 @@ impl DataTools {
     }
 
     /// The registry on disk, parsed.
-    fn registry(&self) -> Result<Registry, String> {
+    fn registry(&self) -> Result<Registry, Msg> {
         let text = std::fs::read_to_string(self.root.join(REGISTRY_PATH))
-            .map_err(|err| format!("cannot read games.json: {err}"))?;
-        serde_json::from_str(&text).map_err(|err| {
-            format!("games.json does not parse ({err}); fix it first (`activity-site check`)")
-        })
+            .map_err(|err| msg!("agent-registry-unreadable", error = err.to_string()))?;
+        serde_json::from_str(&text)
+            .map_err(|err| msg!("agent-registry-unparsed", error = err.to_string()))
     }
 
     /// The path (relative to the root) of a file the registry lists; an
     /// error for any other game or locale.
-    fn data_path(&self, game: &str, locale: &str) -> Result<(Game, String), String> {
+    fn data_path(&self, game: &str, locale: &str) -> Result<(Game, String), Msg> {
         let registry = self.registry()?;
         let Some(entry) = registry.games.iter().find(|g| g.id == game) else {
             let ids: Vec<&str> = registry.games.iter().map(|g| g.id.as_str()).collect();
-            return Err(format!(
-                "games.json lists no game `{game}` (games: {})",
-                ids.join(", ")
-            ));
+            return Err(msg!("agent-no-game", game = game, games = i18n::list(&ids)));
         };
         if !entry.locales.iter().any(|l| l == locale) {
-            return Err(format!(
-                "games.json lists no locale `{locale}` for `{game}` (locales: {})",
-                entry.locales.join(", ")
+            return Err(msg!(
+                "agent-no-locale",
+                locale = locale,
+                game = game,
+                locales = i18n::list(&entry.locales)
             ));
         }
         let rel = crate::tree::data_path(&entry.id, locale);
@@ -162,9 +169,7 @@ impl DataTools {
         let safe =
             |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
         if !safe(game) || !safe(locale) {
-            return Err(format!(
-                "refusing `{rel}`: a game id or locale with characters other than letters, digits and `-`"
-            ));
+            return Err(msg!("agent-unsafe-path", path = rel));
         }
         Ok((entry.clone(), rel))
     }
@@ -182,11 +187,11 @@ impl DataTools {
 
     /// Checks the tree with `draft` in place of `rel`: the draft's diagnostics
     /// and those of the other files of its game.
-    fn check_draft(&self, rel: &str, draft: &str) -> Result<Vec<Diagnostic>, String> {
+    fn check_draft(&self, rel: &str, draft: &str) -> Result<Vec<Diagnostic>, Msg> {
         let mut overlay = Overlay::new();
         overlay.insert(rel, draft);
         let checked = site::check_with(&self.root, &overlay, &self.options)
-            .map_err(|err| format!("cannot check: {err:#}"))?;
+            .map_err(|err| msg!("agent-cannot-check", error = format!("{err:#}")))?;
         let folder = rel.rsplit_once('/').map_or("", |(dir, _)| dir);
         Ok(checked
             .diagnostics
@@ -262,7 +267,10 @@ impl DataTools {
                 let boards = site::status::boards(&self.root, &checked);
                 reply(json!({ "rows": rows, "announcements": boards }))
             }
-            Err(err) => failure(format!("cannot check: {err:#}"), None),
+            Err(err) => failure(
+                msg!("agent-cannot-check", error = format!("{err:#}")).to_string(),
+                None,
+            ),
         }
     }
 
@@ -271,11 +279,8 @@ impl DataTools {
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn read_document(&self, Parameters(args): Parameters<DocumentArgs>) -> CallToolResult {
-        let rel = match self.data_path(&args.game, &args.locale) {
-            Ok((_, rel)) => rel,
-            Err(message) => return failure(message, None),
-        };
-        self.read(&rel)
+        let lang = args.lang.unwrap_or_else(Lang::current);
+        i18n::scoped(lang, || self.read_document_in(&args))
     }
 
     #[tool(
@@ -283,22 +288,8 @@ impl DataTools {
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn check_document(&self, Parameters(args): Parameters<DraftArgs>) -> CallToolResult {
-        let rel = match self.data_path(&args.game, &args.locale) {
-            Ok((_, rel)) => rel,
-            Err(message) => return failure(message, None),
-        };
-        let game = match self.data_path(&args.game, &args.locale) {
-            Ok((game, _)) => game,
-            Err(message) => return failure(message, None),
-        };
-        match self.check_draft(&rel, &args.text) {
-            Ok(found) => {
-                let mut answer = report(&rel, &found);
-                answer["breaking"] = json!(self.breaking(&game, &rel, &args.text));
-                reply(answer)
-            }
-            Err(message) => failure(message, None),
-        }
+        let lang = args.lang.unwrap_or_else(Lang::current);
+        i18n::scoped(lang, || self.check_document_in(&args))
     }
 
     #[tool(
@@ -364,12 +355,8 @@ impl DataTools {
         )
     )]
     async fn write_document(&self, Parameters(args): Parameters<DraftArgs>) -> CallToolResult {
-        let (game, rel) = match self.data_path(&args.game, &args.locale) {
-            Ok(found) => found,
-            Err(message) => return failure(message, None),
-        };
-        let breaking = self.breaking(&game, &rel, &args.text);
-        self.write_draft(&rel, &args.text, Some(breaking))
+        let lang = args.lang.unwrap_or_else(Lang::current);
+        i18n::scoped(lang, || self.write_document_in(&args))
     }
 
     #[tool(
@@ -424,6 +411,47 @@ impl DataTools {
 }
 
 impl DataTools {
+    /// `read_document` in the current language.
+    fn read_document_in(&self, args: &DocumentArgs) -> CallToolResult {
+        let rel = match self.data_path(&args.game, &args.locale) {
+            Ok((_, rel)) => rel,
+            Err(message) => return failure(message, None),
+        };
+        match load::read_source(&self.root, &rel) {
+            Ok(Some(source)) => reply(json!({ "path": rel, "text": source.text })),
+            Ok(None) => failure(msg!("agent-not-yet", path = rel).to_string(), None),
+            Err(diagnostic) => failure(diagnostic.message.to_string(), None),
+        }
+    }
+
+    /// `check_document` in the current language.
+    fn check_document_in(&self, args: &DraftArgs) -> CallToolResult {
+        let (game, rel) = match self.data_path(&args.game, &args.locale) {
+            Ok(found) => found,
+            Err(message) => return failure(message, None),
+        };
+        match self.check_draft(&rel, &args.text) {
+            Ok(found) => {
+                let mut answer = report(&rel, &found);
+                answer["breaking"] = json!(self.breaking(&game, &rel, &args.text));
+                reply(answer)
+            }
+            Err(message) => failure(message, None),
+        }
+    }
+
+    /// `write_document` in the current language.
+    fn write_document_in(&self, args: &DraftArgs) -> CallToolResult {
+        let (game, rel) = match self.data_path(&args.game, &args.locale) {
+            Ok(found) => found,
+            Err(message) => return failure(message, None),
+        };
+        let breaking = self.breaking(&game, &rel, &args.text);
+        self.write_draft(&rel, &args.text, Some(breaking))
+    }
+}
+
+impl DataTools {
     /// A file's text as it is on disk.
     fn read(&self, rel: &str) -> CallToolResult {
         match load::read_source(&self.root, rel) {
@@ -453,18 +481,12 @@ impl DataTools {
         let errors = diagnostics::count(&own).errors;
         if errors > 0 {
             return failure(
-                format!(
-                    "not written: the draft has {errors} error{} (see `diagnostics`)",
-                    if errors == 1 { "" } else { "s" }
-                ),
+                msg!("agent-refused-errors", errors = errors),
                 Some(report(rel, &found)),
             );
         }
         let Some(canonical) = site::canonical_text(rel, text) else {
-            return failure(
-                format!("not written: the draft of `{rel}` does not parse"),
-                None,
-            );
+            return failure(msg!("agent-refused-unparsed", path = rel), None);
         };
         let path = self.root.join(rel);
         if let Err(message) = self.inside_data(&path) {
@@ -480,7 +502,9 @@ impl DataTools {
                     against: format!("{rel} before"),
                     files: vec![file],
                 }),
-                Err(err) => return failure(format!("not written: {err:#}"), None),
+                Err(err) => {
+                    return failure(msg!("agent-not-written", error = format!("{err:#}")), None);
+                }
             }
         };
         let unchanged = before.as_deref() == Some(canonical.as_bytes());
@@ -488,7 +512,10 @@ impl DataTools {
             && let Err(err) = std::fs::create_dir_all(path.parent().unwrap_or(&self.root))
                 .and_then(|()| atomic::write(&path, canonical.as_bytes()))
         {
-            return failure(format!("cannot write `{rel}`: {err}"), None);
+            return failure(
+                msg!("agent-cannot-write", path = rel, error = err.to_string()),
+                None,
+            );
         }
         let mut answer = report(rel, &found);
         answer["written"] = json!(!unchanged);
@@ -541,9 +568,14 @@ fn board_changes(before: Option<&[u8]>, canonical: &str) -> String {
 impl DataTools {
     /// Refuses a path whose folder resolves outside `data/` (a symbolic
     /// link, say).
-    fn inside_data(&self, path: &Path) -> Result<(), String> {
-        let data = std::fs::canonicalize(self.root.join(crate::tree::DATA_DIR))
-            .map_err(|err| format!("cannot resolve data/: {err}"))?;
+    fn inside_data(&self, path: &Path) -> Result<(), Msg> {
+        let data = std::fs::canonicalize(self.root.join(crate::tree::DATA_DIR)).map_err(|err| {
+            msg!(
+                "agent-cannot-resolve",
+                path = format!("{}/", crate::tree::DATA_DIR),
+                error = err.to_string()
+            )
+        })?;
         let mut folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
         // A game's folder may not exist yet: resolve what does.
         while !folder.exists() {
@@ -552,14 +584,19 @@ impl DataTools {
                 None => break,
             }
         }
-        let folder = std::fs::canonicalize(&folder)
-            .map_err(|err| format!("cannot resolve `{}`: {err}", folder.display()))?;
+        let folder = std::fs::canonicalize(&folder).map_err(|err| {
+            msg!(
+                "agent-cannot-resolve",
+                path = folder.display().to_string(),
+                error = err.to_string()
+            )
+        })?;
         if folder.starts_with(&data) {
             Ok(())
         } else {
-            Err(format!(
-                "refusing to write `{}`: it resolves outside data/",
-                path.display()
+            Err(msg!(
+                "agent-outside-data",
+                path = path.display().to_string()
             ))
         }
     }
@@ -693,8 +730,8 @@ fn reply(value: Value) -> CallToolResult {
 }
 
 /// A tool error with its message and, when there is one, the details.
-fn failure(message: String, details: Option<Value>) -> CallToolResult {
-    let mut blocks = vec![ContentBlock::text(message)];
+fn failure(message: impl ToString, details: Option<Value>) -> CallToolResult {
+    let mut blocks = vec![ContentBlock::text(message.to_string())];
     if let Some(details) = &details {
         blocks.push(ContentBlock::text(
             serde_json::to_string_pretty(details).unwrap_or_default(),

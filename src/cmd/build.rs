@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use crate::cli::{BuildArgs, CacheArgs, Common, Compress, OutputArgs};
 use crate::diagnostics;
+use crate::i18n::msg;
 use crate::site::{self, BuildOptions, CacheOptions, Compression, OutputState};
 
 pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
@@ -17,25 +18,26 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     }
     match outcome.summary {
         Some(summary) => {
-            eprintln!(
-                "built {}: {} files, {} in {:.0?} ({} of {} parts from the cache)",
-                out.display(),
-                summary.files,
-                crate::publish::plan::human_bytes(summary.bytes),
-                summary.elapsed,
-                summary.reused,
-                summary.reused + summary.rendered
+            let line = msg!(
+                "build-done",
+                out = out.display().to_string(),
+                files = summary.files,
+                size = crate::publish::plan::human_bytes(summary.bytes),
+                elapsed = format!("{:.0?}", summary.elapsed),
+                reused = summary.reused,
+                parts = summary.reused + summary.rendered
             );
+            eprintln!("{line}");
             Ok(ExitCode::SUCCESS)
         }
         None => {
             let counts = diagnostics::count(&outcome.diagnostics);
-            eprintln!(
-                "build failed: {} error{}; `{}` left as it was",
-                counts.errors,
-                if counts.errors == 1 { "" } else { "s" },
-                out.display()
+            let line = msg!(
+                "build-failed",
+                errors = counts.errors,
+                out = out.display().to_string()
             );
+            eprintln!("{line}");
             Ok(ExitCode::from(1))
         }
     }
@@ -67,11 +69,12 @@ fn announce_force(root: &Path, out: &Path, force: bool) -> anyhow::Result<()> {
     let state = site::inspect_output(root, out)?;
     if let OutputState::Foreign { files } = state {
         if force {
-            eprintln!(
-                "warning: --force: a good build replaces `{}` and the {files} file{} in it, which activity-site did not make",
-                out.display(),
-                if files == 1 { "" } else { "s" }
+            let line = msg!(
+                "build-force",
+                out = out.display().to_string(),
+                files = files
             );
+            eprintln!("{line}");
         } else {
             // The builder refuses it with the full message.
             site::guard_output(root, out, force)?;

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use crate::cli::CheckArgs;
 use crate::diagnostics::{self, Diagnostic, Format};
+use crate::i18n::msg;
 use crate::site::{self, rewrite};
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
@@ -21,16 +22,13 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                 super::print_out(&file.patch())?;
             } else {
                 super::print_err(&format!(
-                    "fixed {} ({})\n",
-                    file.path,
-                    diagnostics::plural(file.fixes, "fix", "fixes")
+                    "{}\n",
+                    msg!("fix-fixed", path = file.path.as_str(), fixes = file.fixes)
                 ));
             }
         }
         for path in &fixed.left {
-            super::print_err(&format!(
-                "left {path} unchanged: another mistake in it has no exact fix, so its fixes would not give valid JSON\n"
-            ));
+            super::print_err(&format!("{}\n", msg!("fix-left", path = path.as_str())));
         }
         if args.diff {
             // Nothing was written: what remains is reported on the files as they are.
@@ -65,12 +63,12 @@ fn named_files(
     }
     let base = root
         .canonicalize()
-        .with_context(|| format!("cannot read the root `{}`", root.display()))?;
+        .with_context(|| msg!("err-read-root", path = root.display().to_string()))?;
     let mut named = BTreeSet::new();
     for path in paths {
         let full = path
             .canonicalize()
-            .with_context(|| format!("cannot find `{}`", path.display()))?;
+            .with_context(|| msg!("err-find", path = path.display().to_string()))?;
         let rel = full.strip_prefix(&base).map_err(|_| {
             anyhow::anyhow!(
                 "`{}` is outside the root `{}`",
@@ -110,11 +108,7 @@ pub(crate) fn report(
             let text = diagnostics::render_human(diagnostics, super::stderr_color(), &source);
             super::print_err(&text);
             let counts = diagnostics::count(diagnostics);
-            if counts.errors + counts.warnings == 0 {
-                super::print_err("checked: no problems\n");
-            } else {
-                super::print_err(&format!("checked: {}\n", diagnostics::summary(counts)));
-            }
+            super::print_err(&format!("{}\n", diagnostics::checked_line(counts)));
         }
         Format::Json => super::print_out(&diagnostics::render_json(diagnostics))?,
         Format::Github => super::print_out(&diagnostics::render_github(diagnostics))?,

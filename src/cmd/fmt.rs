@@ -3,7 +3,8 @@
 use std::process::ExitCode;
 
 use crate::cli::FmtArgs;
-use crate::diagnostics::{self, Format};
+use crate::diagnostics::Format;
+use crate::i18n::msg;
 use crate::site::rewrite;
 
 pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
@@ -11,31 +12,24 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
     let options = super::check_options(&args.common);
     let outcome = rewrite::format_tree(root, &options, args.check)?;
 
-    let verb = if args.check {
-        "would reformat"
-    } else {
-        "reformatted"
-    };
     for path in &outcome.changed {
-        super::print_out(&format!("{verb} {path}\n"))?;
+        if args.check {
+            super::print_out(&format!("{}\n", msg!("fmt-would-reformat", path = path)))?;
+        } else {
+            super::print_out(&format!("{}\n", msg!("fmt-reformatted", path = path)))?;
+        }
     }
     if !outcome.errors.is_empty() {
         super::check::report(root, &outcome.errors, Format::Human)?;
-        eprintln!(
-            "fmt: left {} with errors unchanged",
-            diagnostics::plural(outcome.broken, "file", "files")
-        );
+        eprintln!("{}", msg!("fmt-left-broken", files = outcome.broken));
     }
-    eprintln!(
-        "fmt: {} {}, {} already canonical",
-        diagnostics::plural(outcome.changed.len(), "file", "files"),
-        if args.check {
-            "would change"
-        } else {
-            "reformatted"
-        },
-        outcome.formatted - outcome.changed.len()
+    let summary = msg!(
+        "fmt-summary",
+        changed = outcome.changed.len(),
+        check = if args.check { "yes" } else { "no" },
+        canonical = outcome.formatted - outcome.changed.len()
     );
+    eprintln!("{summary}");
     let failed = !outcome.errors.is_empty() || (args.check && !outcome.changed.is_empty());
     Ok(super::exit_status(failed))
 }

@@ -21,6 +21,7 @@ mod status;
 mod version;
 
 pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
+    crate::i18n::set_process(cli.lang.unwrap_or_else(crate::i18n::Lang::from_env));
     match &mut cli.command {
         Command::Check(crate::cli::CheckArgs { common, .. })
         | Command::Build(crate::cli::BuildArgs { common, .. })
@@ -111,11 +112,11 @@ fn find_root(flag: Option<&std::path::Path>, needed: bool) -> anyhow::Result<std
 /// folder an editor or agent opens (a missing registry is a diagnostic there).
 fn require_registry(root: &std::path::Path) -> anyhow::Result<()> {
     if root.is_dir() && !root.join(crate::load::REGISTRY_PATH).exists() {
-        anyhow::bail!(
-            "no {} in {}: not a data folder; run in the data repository or pass --root DIR",
-            crate::load::REGISTRY_PATH,
-            root.display()
-        );
+        return Err(anyhow::Error::new(crate::i18n::msg!(
+            "no-registry",
+            registry = crate::load::REGISTRY_PATH,
+            root = root.display().to_string()
+        )));
     }
     Ok(())
 }

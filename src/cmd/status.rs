@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use crate::cli::{StatusArgs, StatusFormat};
-use crate::model::days;
+use crate::i18n::{Msg, msg};
 use crate::site;
 use crate::site::status::Row;
 
@@ -13,10 +13,7 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
     let rows = site::status::rows(&args.common.root, &checked, &options);
     for game in &checked.games {
         if crate::import::is_placeholder(&game.game) {
-            eprintln!(
-                "note: games.json: `{}` still has the placeholder `dataSource` (and maybe `name`) that `import` wrote; replace them with the real ones",
-                game.game.id
-            );
+            eprintln!("{}", msg!("note-placeholder", game = game.game.id.as_str()));
         }
     }
     match args.format {
@@ -83,23 +80,32 @@ fn sources(rows: &[Row]) -> String {
 
 fn table(rows: &[Row]) -> String {
     let mut table = vec![
-        ["GAME", "LOCALE", "VERSION", "ENDS", "LEFT", "STATE"]
-            .map(String::from)
-            .to_vec(),
+        [
+            "status-game",
+            "status-locale",
+            "status-version",
+            "status-ends",
+            "status-left-header",
+            "status-state-header",
+        ]
+        .map(|id| Msg::new(id).to_string())
+        .to_vec(),
     ];
     for row in rows {
         let left = match (row.starts_in_days, row.days_left, row.seconds_left) {
-            (Some(0), _, _) => "starts within a day".to_string(),
-            (Some(d), _, _) => format!("starts in {}", days::days_en(d)),
-            (None, Some(d), Some(s)) if s < 0 => format!("{} overdue", days::days_en(d)),
-            (None, Some(d), _) => format!("{} left", days::days_en(d)),
+            (Some(d), _, _) => msg!("status-starts-in", days = d.unsigned_abs()).to_string(),
+            (None, Some(d), Some(s)) if s < 0 => {
+                msg!("status-overdue", days = d.unsigned_abs()).to_string()
+            }
+            (None, Some(d), _) => msg!("status-left", days = d.unsigned_abs()).to_string(),
             _ => "-".to_string(),
         };
         let state = match row.state {
-            "missing" => format!("missing: {}", row.file),
-            "invalid" => format!("invalid: run `activity-site check` ({})", row.file),
-            other => other.to_string(),
-        };
+            "missing" => msg!("status-missing", file = row.file.as_str()),
+            "invalid" => msg!("status-invalid", file = row.file.as_str()),
+            other => msg!("status-state", state = other),
+        }
+        .to_string();
         table.push(vec![
             row.game.clone(),
             row.locale.clone(),
@@ -119,7 +125,7 @@ fn align(table: Vec<Vec<String>>) -> String {
         .map(|i| {
             table
                 .iter()
-                .map(|r| r[i].chars().count())
+                .map(|r| crate::chars::display_width(&r[i]))
                 .max()
                 .unwrap_or(0)
         })
@@ -133,7 +139,8 @@ fn align(table: Vec<Vec<String>>) -> String {
                 if i + 1 == columns {
                     c.clone()
                 } else {
-                    format!("{c}{}", " ".repeat(widths[i] - c.chars().count()))
+                    let pad = widths[i] - crate::chars::display_width(c);
+                    format!("{c}{}", " ".repeat(pad))
                 }
             })
             .collect();

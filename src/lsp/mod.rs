@@ -28,6 +28,7 @@ use lsp_types as lsp;
 use serde_json::{Value, json};
 
 use crate::diagnostics::{Diagnostic, Fix, Severity};
+use crate::i18n::{self, Lang, msg};
 use crate::model::{DEFAULT_TIME_ZONE, Game};
 use crate::site;
 use crate::source::{Overlay, REGISTRY_PATH};
@@ -153,6 +154,9 @@ struct Server<W: Write> {
     root: PathBuf,
     options: validate::Options,
     encoding: Encoding,
+    /// The language of what the server says: the `locale` the client sent
+    /// in `initialize`, else the process's (`--lang`, `LC_ALL`, `LANG`).
+    lang: Lang,
     initialized: bool,
     shut_down: bool,
     /// Open documents of the workspace, by path relative to the root.
@@ -184,6 +188,7 @@ impl<W: Write> Server<W> {
             root,
             options,
             encoding: Encoding::default(),
+            lang: Lang::current(),
             initialized: false,
             shut_down: false,
             documents: BTreeMap::new(),
@@ -197,6 +202,11 @@ impl<W: Write> Server<W> {
 
     /// Handles one message; `Some(code)` when the server must end.
     fn handle(&mut self, incoming: Incoming) -> anyhow::Result<Option<ExitCode>> {
+        // Everything said while handling a message is in the client's language.
+        i18n::scoped(self.lang, || self.handle_in_language(incoming))
+    }
+
+    fn handle_in_language(&mut self, incoming: Incoming) -> anyhow::Result<Option<ExitCode>> {
         match incoming {
             Incoming::Malformed(problem) => {
                 eprintln!("activity-site lsp: {problem}");
@@ -296,6 +306,9 @@ impl<W: Write> Server<W> {
             .unwrap_or_default();
         let offered: Vec<String> = offered.iter().map(|e| e.as_str().to_string()).collect();
         self.encoding = Encoding::negotiate(&offered);
+        if let Some(lang) = params.locale.as_deref().and_then(Lang::parse) {
+            self.lang = lang;
+        }
         #[allow(deprecated)] // `rootUri` is what older clients send.
         let folders = params
             .workspace_folders
@@ -499,7 +512,7 @@ impl<W: Write> Server<W> {
         let uri: Option<lsp::Uri> = self.uri_of(rel).parse().ok();
         found
             .iter()
-            .map(|d| to_lsp(d, &lines, self.encoding, uri.as_ref()))
+            .map(|d| to_lsp(d, &lines, self.encoding, uri.as_ref(), self.lang))
             .collect()
     }
 
@@ -517,7 +530,7 @@ impl<W: Write> Server<W> {
         let mut actions = Vec::new();
         for d in found {
             let Some(fix) = &d.fix else { continue };
-            let diagnostic = to_lsp(d, &lines, self.encoding, Some(&uri));
+            let diagnostic = to_lsp(d, &lines, self.encoding, Some(&uri), self.lang);
             let fix_range = lines.range(fix.start, fix.end, self.encoding);
             if !overlaps(diagnostic.range, wanted) && !overlaps(fix_range, wanted) {
                 continue;
@@ -546,11 +559,7 @@ impl<W: Write> Server<W> {
         if errors > 0 {
             return Err((
                 ErrorCode::RequestFailed,
-                format!(
-                    "not formatted: the file has {errors} error{}, and its canonical form is \
-                     known only once they are fixed",
-                    if errors == 1 { "" } else { "s" }
-                ),
+                msg!("lsp-not-formatted", errors = errors).to_string(),
             ));
         }
         let text = self.text_of(&rel);
@@ -647,20 +656,21 @@ fn params<T: serde::de::DeserializeOwned>(params: Value) -> Result<T, (ErrorCode
     serde_json::from_value(params).map_err(|err| (ErrorCode::InvalidParams, err.to_string()))
 }
 
-/// A diagnostic in the protocol's terms; the help line goes in the related
-/// information, at the same place.
+/// A diagnostic in the protocol's terms, in `lang`; the help line goes in
+/// the related information, at the same place.
 fn to_lsp(
     d: &Diagnostic,
     lines: &Lines<'_>,
     encoding: Encoding,
     uri: Option<&lsp::Uri>,
+    lang: Lang,
 ) -> lsp::Diagnostic {
     let (start, end) = lines.diagnostic_bytes(d);
     let range = lines.range(start, end, encoding);
     let related = match (&d.help, uri) {
         (Some(help), Some(uri)) => Some(vec![lsp::DiagnosticRelatedInformation {
             location: lsp::Location::new(uri.clone(), range),
-            message: format!("help: {help}"),
+            message: msg!("help-line", text = help.render(lang)).render(lang),
         }]),
         _ => None,
     };
@@ -672,7 +682,7 @@ fn to_lsp(
         }),
         code: Some(lsp::NumberOrString::String(d.code.to_string())),
         source: Some("activity-site".to_string()),
-        message: d.message.clone(),
+        message: d.message.render(lang),
         related_information: related,
         ..lsp::Diagnostic::default()
     }
@@ -696,9 +706,14 @@ fn fix_title(text: &str, fix: &Fix) -> String {
         }
     };
     if fix.replacement.is_empty() {
-        format!("Remove {}", show(old))
+        msg!("lsp-fix-remove", old = show(old)).to_string()
     } else {
-        format!("Replace {} with {}", show(old), show(&fix.replacement))
+        msg!(
+            "lsp-fix-replace",
+            old = show(old),
+            new = show(&fix.replacement)
+        )
+        .to_string()
     }
 }
 

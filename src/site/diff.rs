@@ -25,6 +25,7 @@ use chrono::NaiveDateTime;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::i18n::{Arg, Msg, msg};
 use crate::layout;
 use crate::model::days::{days_en, whole_days};
 use crate::model::{Activity, ActivityDocument, parse_time};
@@ -171,9 +172,9 @@ pub struct AnnouncementChange {
 pub struct Breaking {
     pub code: BreakingCode,
     /// One complete sentence.
-    pub message: String,
+    pub message: Msg,
     /// How to avoid it.
-    pub help: String,
+    pub help: Msg,
     /// The activities it is about (the ones that would vanish), if any.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub activities: Vec<ActivityRef>,
@@ -268,10 +269,8 @@ pub fn removed(path: &str) -> FileDiff {
     let mut diff = FileDiff::empty(path, FileStatus::Removed);
     diff.breaking.push(Breaking {
         code: BreakingCode::FileRemoved,
-        message: format!(
-            "{path} is published at the base and this build no longer has it: its clients get 404 not found."
-        ),
-        help: "keep publishing the file (a game that ends keeps its last document), or put a copy in the verbatim folder data/_files/".to_owned(),
+        message: msg!("breaking-file-removed", path = path),
+        help: msg!("breaking-file-removed-help"),
         activities: Vec::new(),
     });
     diff
@@ -437,11 +436,12 @@ pub fn documents(
     if version_order(&old.version, &new.version) == Some(std::cmp::Ordering::Greater) {
         diff.breaking.push(Breaking {
             code: BreakingCode::VersionBackwards,
-            message: format!(
-                "the version goes backwards, from {} to {}: clients that keep the newest version they saw ignore this document.",
-                old.version, new.version
+            message: msg!(
+                "breaking-version-backwards",
+                old = old.version.as_str(),
+                new = new.version.as_str()
             ),
-            help: "publish the current version's document; correct an older version in place only while it is the current one".to_owned(),
+            help: msg!("breaking-version-backwards-help"),
             activities: Vec::new(),
         });
     }
@@ -465,28 +465,31 @@ pub fn documents(
         && old.version != new.version;
     if upcoming {
         let start = parse_time(&new.start_time).unwrap_or(now);
-        let names = vanishing
-            .iter()
-            .map(|a| format!("{} (until {})", a.name, a.end_time))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let names = Arg::List(
+            vanishing
+                .iter()
+                .map(|a| {
+                    msg!(
+                        "breaking-until",
+                        name = a.name.as_str(),
+                        end = a.end_time.as_str()
+                    )
+                })
+                .collect(),
+            "list-comma",
+        );
         diff.breaking.push(Breaking {
             code: BreakingCode::UpcomingVersion,
-            message: format!(
-                "version {} starts on {} (in {}), after now, and replaces version {}, which is still running: until then clients show {} with {} ongoing activit{} gone: {}.",
-                new.version,
-                start.format("%Y-%m-%d %H:%M"),
-                days_en(whole_days(now, start)),
-                old.version,
-                new.version,
-                vanishing.len(),
-                if vanishing.len() == 1 { "y" } else { "ies" },
-                names
+            message: msg!(
+                "breaking-upcoming",
+                new = new.version.as_str(),
+                date = start.format("%Y-%m-%d %H:%M").to_string(),
+                days = whole_days(now, start).unsigned_abs(),
+                old = old.version.as_str(),
+                count = vanishing.len(),
+                names = names
             ),
-            help: format!(
-                "carry every activity that ends after {} into the new document, in every locale (`activity-site version new` does it), or publish when the new version starts",
-                new.start_time
-            ),
+            help: msg!("breaking-upcoming-help", start = new.start_time.as_str()),
             activities: std::mem::take(&mut vanishing),
         });
         return;
@@ -494,13 +497,15 @@ pub fn documents(
     for a in vanishing {
         diff.breaking.push(Breaking {
             code: BreakingCode::OngoingActivityRemoved,
-            message: format!(
-                "{} is ongoing (until {}, {} left) and this build removes it: clients that key activities by name drop it while it runs.",
-                a.name,
-                a.end_time,
-                days_en(parse_time(&a.end_time).map_or(0, |e| whole_days(now, e)))
+            message: msg!(
+                "breaking-ongoing-removed",
+                name = a.name.as_str(),
+                end = a.end_time.as_str(),
+                days = parse_time(&a.end_time)
+                    .map_or(0, |e| whole_days(now, e))
+                    .unsigned_abs()
             ),
-            help: "keep the activity until it ends; rename it in place (same start and end) if only its name is wrong".to_owned(),
+            help: msg!("breaking-ongoing-removed-help"),
             activities: vec![a],
         });
     }
@@ -598,24 +603,20 @@ fn announcements(old: &Value, new: &Value, diff: &mut FileDiff) {
         });
     }
     if content_changed && old_id.is_some() && new_id <= old_id {
-        let shown = |id: Option<i64>| id.map_or("(none)".to_owned(), |i| i.to_string());
+        let shown = |id: Option<i64>| -> Arg {
+            id.map_or_else(|| msg!("breaking-id-none").into(), |i| i.to_string().into())
+        };
         let what = if new_id == old_id {
-            format!("their id stayed {}", shown(old_id))
+            msg!("breaking-id-stayed", id = shown(old_id))
         } else {
-            format!(
-                "their id went down from {} to {}",
-                shown(old_id),
-                shown(new_id)
-            )
+            msg!("breaking-id-down", from = shown(old_id), to = shown(new_id))
         };
         diff.breaking.push(Breaking {
             code: BreakingCode::AnnouncementsId,
-            message: format!(
-                "the announcements changed and {what}: the desktop client and the web UI show the board again only when the id changes, so they never show the new text."
-            ),
-            help: format!(
-                "set \"id\" to {} (one more than the published id) in the announcements file",
-                old_id.unwrap_or(0) + 1
+            message: msg!("breaking-announcements-id", what = what),
+            help: msg!(
+                "breaking-announcements-id-help",
+                id = (old_id.unwrap_or(0) + 1).to_string()
             ),
             activities: Vec::new(),
         });
@@ -877,8 +878,8 @@ impl Report {
                     out,
                     "- **`{path}`** ({}): {}<br>*How to avoid it:* {}",
                     b.code.as_str(),
-                    md(&b.message),
-                    md(&b.help)
+                    md(&b.message.to_string()),
+                    md(&b.help.to_string())
                 );
             }
             out.push('\n');

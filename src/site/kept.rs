@@ -14,6 +14,7 @@ use anyhow::Context as _;
 
 use super::OutputFile;
 use crate::diagnostics::{Code, Diagnostic, Severity};
+use crate::i18n::msg;
 use crate::load;
 use crate::source::{KeptFile, SourceFile};
 use crate::validate;
@@ -51,14 +52,13 @@ fn unpublishable(kept: &KeptFile, problem: &str) -> Diagnostic {
         file: kept.path.clone(),
         line: 1,
         column: 1,
-        message: format!(
-            "`{}` cannot be published at `{}`: {problem}",
-            kept.path, kept.published
+        message: msg!(
+            "kept-unpublishable",
+            path = kept.path.as_str(),
+            published = kept.published.as_str(),
+            problem = problem
         ),
-        help: Some(
-            "replace the link with the file itself, or move the file out of data/_files/"
-                .to_owned(),
-        ),
+        help: Some(msg!("kept-unpublishable-help")),
         width: 1,
         fix: None,
     }
@@ -72,7 +72,7 @@ pub fn outputs(root: &Path) -> anyhow::Result<Vec<(String, OutputFile)>> {
             anyhow::bail!("{}", unpublishable(&kept, problem).message);
         }
         let bytes = std::fs::read(root.join(&kept.path))
-            .with_context(|| format!("cannot read `{}`", kept.path))?;
+            .with_context(|| msg!("err-read", path = kept.path.as_str()))?;
         out.push((
             kept.path,
             OutputFile {

@@ -44,6 +44,7 @@ use sha2::{Digest, Sha256};
 
 use crate::clock::Now;
 use crate::diagnostics::{self, Diagnostic};
+use crate::i18n::msg;
 use crate::layout;
 use crate::load;
 use crate::model::{ActivityDocument, Announcements, Game, Registry, parse_time, to_pretty};
@@ -407,15 +408,17 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
 /// Refuses a cache directory inside the output, which every build replaces.
 fn guard_cache(dir: &Path, out: &Path) -> anyhow::Result<()> {
     let resolve = |p: &Path| -> anyhow::Result<PathBuf> {
-        let p = std::path::absolute(p).with_context(|| format!("bad path `{}`", p.display()))?;
+        let p = std::path::absolute(p)
+            .with_context(|| msg!("err-bad-path", path = p.display().to_string()))?;
         Ok(std::fs::canonicalize(&p).unwrap_or(p))
     };
     anyhow::ensure!(
         !resolve(dir)?.starts_with(resolve(out)?),
-        "refusing to keep the build cache `{}` inside the output `{}`: every build replaces it\n\
-         help: pass a --cache-dir outside the output directory",
-        dir.display(),
-        out.display()
+        msg!(
+            "cache-inside-output",
+            cache = dir.display().to_string(),
+            out = out.display().to_string()
+        )
     );
     Ok(())
 }

@@ -11,6 +11,7 @@ use anyhow::Context as _;
 
 use super::{Checked, canonical_text, check, check_with};
 use crate::diagnostics::{self, Diagnostic, Fix};
+use crate::i18n::msg;
 use crate::source::Overlay;
 use crate::{atomic, tree, validate};
 
@@ -61,7 +62,7 @@ pub fn format_tree(
             Ok(text) => text,
             // A listed file that is missing is the check's `missing-file` error.
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(err) => return Err(err).with_context(|| format!("cannot read `{path}`")),
+            Err(err) => return Err(err).with_context(|| msg!("err-read", path = path.as_str())),
         };
         let Some(canonical) = canonical_text(&path, &current) else {
             continue;
@@ -70,7 +71,7 @@ pub fn format_tree(
         if current != canonical {
             if !check_only {
                 atomic::write(&root.join(&path), canonical.as_bytes())
-                    .with_context(|| format!("cannot write `{path}`"))?;
+                    .with_context(|| msg!("err-write", path = path.as_str()))?;
             }
             changed.push(path);
         }
@@ -185,7 +186,7 @@ pub fn fix_tree(
     if write {
         for file in files.values() {
             atomic::write(&root.join(&file.path), file.after.as_bytes())
-                .with_context(|| format!("cannot write `{}`", file.path))?;
+                .with_context(|| msg!("err-write", path = file.path.as_str()))?;
         }
     }
     Ok(Fixed {

@@ -18,6 +18,7 @@ use anyhow::Context as _;
 use rayon::prelude::*;
 
 use super::OutputFile;
+use crate::i18n::msg;
 use crate::layout;
 use crate::tree;
 
@@ -63,51 +64,49 @@ pub enum OutputState {
 /// `games.json` or `.git`, and a path that is not a directory.
 pub fn inspect_output(root: &Path, out: &Path) -> anyhow::Result<OutputState> {
     let root_abs = fs::canonicalize(root)
-        .with_context(|| format!("cannot read the root `{}`", root.display()))?;
+        .with_context(|| msg!("err-read-root", path = root.display().to_string()))?;
     let out_abs = absolute(out)?;
-    let shown = out.display();
+    let shown = out.display().to_string();
+    let suggestion = root.join("site").display().to_string();
     if root_abs.starts_with(&out_abs) {
-        let what = if root_abs == out_abs {
-            "it is the data root"
-        } else {
-            "it contains the data root"
-        };
-        anyhow::bail!(
-            "refusing `--out {shown}`: {what}, and a build replaces its output directory entirely\n\
-             help: pick a directory of its own, such as `{}`",
-            root.join("site").display()
-        );
+        let contains = if root_abs == out_abs { "no" } else { "yes" };
+        anyhow::bail!(msg!(
+            "out-refused-root",
+            out = shown,
+            contains = contains,
+            suggestion = suggestion
+        ));
     }
     if let Ok(rest) = out_abs.strip_prefix(&root_abs)
         && let Some(Component::Normal(first)) = rest.components().next()
         && INPUTS.iter().any(|input| first == *input)
     {
-        anyhow::bail!(
-            "refusing `--out {shown}`: it is inside `{}` of the data root, which holds inputs\n\
-             help: pick a directory of its own, such as `{}`",
-            first.to_string_lossy(),
-            root.join("site").display()
-        );
+        anyhow::bail!(msg!(
+            "out-refused-input",
+            out = shown,
+            input = first.to_string_lossy().into_owned(),
+            suggestion = suggestion
+        ));
     }
     let meta = match fs::metadata(&out_abs) {
         Ok(meta) => meta,
         Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(OutputState::Absent),
         Err(err) => {
-            return Err(err).with_context(|| format!("cannot read `--out {shown}`"));
+            return Err(err).with_context(|| msg!("err-read-out", out = shown));
         }
     };
     anyhow::ensure!(
         meta.is_dir(),
-        "refusing `--out {shown}`: it exists and is not a directory\n\
-         help: pick a new or empty directory"
+        msg!("out-refused-file", out = shown.as_str())
     );
     for held in [tree::REGISTRY_PATH, ".git"] {
         if out_abs.join(held).exists() {
-            anyhow::bail!(
-                "refusing `--out {shown}`: it holds `{held}`, so it is a data tree or a repository, not a generated site\n\
-                 help: pick a new or empty directory, such as `{}`",
-                out.join("site").display()
-            );
+            anyhow::bail!(msg!(
+                "out-refused-tree",
+                out = shown,
+                held = held,
+                suggestion = out.join("site").display().to_string()
+            ));
         }
     }
     if out_abs.join(OUTPUT_MARKER).is_file() {
@@ -116,7 +115,7 @@ pub fn inspect_output(root: &Path, out: &Path) -> anyhow::Result<OutputState> {
     let mut files = 0;
     let mut foreign = false;
     for entry in walkdir::WalkDir::new(&out_abs).min_depth(1) {
-        let entry = entry.with_context(|| format!("cannot read `--out {shown}`"))?;
+        let entry = entry.with_context(|| msg!("err-read-out", out = shown.as_str()))?;
         if entry.file_type().is_dir() {
             continue;
         }
@@ -151,19 +150,19 @@ pub fn guard_output(root: &Path, out: &Path, force: bool) -> anyhow::Result<Outp
     if let OutputState::Foreign { files } = state
         && !force
     {
-        anyhow::bail!(
-            "refusing `--out {}`: it holds {files} file{} and was not made by activity-site (no `{OUTPUT_MARKER}` in it); a build would replace all of it\n\
-             help: pick a new or empty directory, or pass `--force` to replace it",
-            out.display(),
-            if files == 1 { "" } else { "s" }
-        );
+        anyhow::bail!(msg!(
+            "out-refused-foreign",
+            out = out.display().to_string(),
+            files = files,
+            marker = OUTPUT_MARKER
+        ));
     }
     Ok(state)
 }
 
 fn absolute(path: &Path) -> anyhow::Result<PathBuf> {
     let path = std::path::absolute(path)
-        .with_context(|| format!("bad output path `{}`", path.display()))?;
+        .with_context(|| msg!("err-bad-output-path", path = path.display().to_string()))?;
     // Resolve symlinks of the longest existing part, so `site -> /` and
     // `link/new` with `link -> data` are caught too.
     let mut existing = path.as_path();
@@ -202,7 +201,7 @@ impl Staging {
         let out = absolute(out)?;
         let parent = out.parent().context("the output directory has no parent")?;
         fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create `{}`", parent.display()))?;
+            .with_context(|| msg!("err-create", path = parent.display().to_string()))?;
         let name = out
             .file_name()
             .context("the output directory has no name")?
@@ -233,7 +232,7 @@ impl Staging {
             if parent.is_some() && parent != made {
                 let dir = self.dir.path().join(parent.unwrap_or(Path::new("")));
                 fs::create_dir_all(&dir)
-                    .with_context(|| format!("cannot create `{}`", dir.display()))?;
+                    .with_context(|| msg!("err-create", path = dir.display().to_string()))?;
                 made = parent;
             }
             if let Some(previous) = &self.previous {
@@ -243,10 +242,10 @@ impl Staging {
                 }
             }
             let mut handle = fs::File::create(&path)
-                .with_context(|| format!("cannot write `{}`", path.display()))?;
+                .with_context(|| msg!("err-write", path = path.display().to_string()))?;
             handle
                 .write_all(&file.bytes)
-                .with_context(|| format!("cannot write `{}`", path.display()))?;
+                .with_context(|| msg!("err-write", path = path.display().to_string()))?;
         }
         Ok(())
     }
@@ -261,7 +260,7 @@ impl Staging {
     pub fn commit(self) -> anyhow::Result<()> {
         let marker = self.dir.path().join(OUTPUT_MARKER);
         fs::write(&marker, MARKER_TEXT)
-            .with_context(|| format!("cannot write `{}`", marker.display()))?;
+            .with_context(|| msg!("err-write", path = marker.display().to_string()))?;
         set_dir_permissions(self.dir.path());
         let staging = self.dir.keep();
         match swap(&staging, &self.out) {
@@ -272,7 +271,7 @@ impl Staging {
             Ok(None) => Ok(()),
             Err(err) => {
                 let _ = fs::remove_dir_all(&staging);
-                Err(err).with_context(|| format!("cannot replace `{}`", self.out.display()))
+                Err(err).with_context(|| msg!("err-replace", path = self.out.display().to_string()))
             }
         }
     }

@@ -5,6 +5,7 @@
 //! reported at its line and column in the JSON source.
 
 use crate::diagnostics::{Code, Severity};
+use crate::i18n::{Msg, msg};
 use crate::json::{self, Json, Node};
 use crate::markdown::{self, Finding};
 
@@ -18,19 +19,14 @@ pub const ANNOUNCEMENT_KEYS: &[&str] = &["title", "content", "contentType"];
 
 /// The help of a schema error on `field` of the announcements document,
 /// when the field has a better one than the schema's message.
-pub fn schema_help(field: &str) -> Option<String> {
-    let help = match field {
-        "id" => {
-            "`id` is a whole number, 0 or more, such as `28`; raise it by one whenever the content changes"
-        }
-        "title" => "give the announcement a title: clients list the board by its titles",
-        "contentType" => {
-            "the only content type is \"markdown\", which is also what leaving it out means"
-        }
-        "content" => "write the announcement's text as a Markdown string",
+pub fn schema_help(field: &str) -> Option<Msg> {
+    Some(match field {
+        "id" => msg!("anno-id-help"),
+        "title" => msg!("anno-title-help"),
+        "contentType" => msg!("anno-content-type-help"),
+        "content" => msg!("anno-content-help"),
         _ => return None,
-    };
-    Some(help.to_string())
+    })
 }
 
 /// The rules beside the schema, on the parsed document.
@@ -47,10 +43,8 @@ pub fn rules(doc: &Node<'_>, report: &mut Reporter<'_>) {
             "/id",
             Code::Schema,
             Severity::Error,
-            format!("`id` is written `{raw}`, not as a whole number"),
-            Some(format!(
-                "write `{whole}`: clients read the id as an integer"
-            )),
+            msg!("anno-id-not-whole", raw = raw),
+            Some(msg!("anno-id-not-whole-help", whole = whole.to_string())),
         );
         report.fix_range(id.start, id.end, whole.to_string());
     }
@@ -83,17 +77,13 @@ fn content_rules(node: &Node<'_>, report: &mut Reporter<'_>) {
         let at = report.location(in_source(range.start), in_source(range.end));
         match finding {
             Finding::Link { dest, image } => {
-                let what = if image { "image" } else { "link" };
+                let image = if image { "yes" } else { "no" };
                 report.push(
                     at,
                     Code::MarkdownLink,
                     Severity::Error,
-                    format!(
-                        "the {what} `{dest}` in `content` is neither an absolute http(s) URL nor a path of this site"
-                    ),
-                    Some(format!(
-                        "point the {what} at `https://...`, at a page of this site such as `/sr/`, or at an anchor such as `#notes`; the page drops any other {what}"
-                    )),
+                    msg!("markdown-link", image = image, dest = dest.as_str()),
+                    Some(msg!("markdown-link-help", image = image)),
                 );
             }
             Finding::Html { html } => {
@@ -102,11 +92,8 @@ fn content_rules(node: &Node<'_>, report: &mut Reporter<'_>) {
                     at,
                     Code::MarkdownHtml,
                     Severity::Warning,
-                    format!("`content` holds raw HTML `{shown}`"),
-                    Some(
-                        "the page shows raw HTML as text and clients may drop it: put code in backticks (`<tag>`), or write `&lt;` for a literal `<`"
-                            .to_string(),
-                    ),
+                    msg!("markdown-html", html = shown),
+                    Some(msg!("markdown-html-help")),
                 );
             }
         }

@@ -30,6 +30,7 @@ use serde_json::Value;
 
 use crate::clock::Now;
 use crate::diagnostics::{Code, Diagnostic, Fix, Location, Severity};
+use crate::i18n::{Msg, msg};
 use crate::json;
 use crate::model::{ActivityDocument, Announcements, Game};
 use crate::source::{
@@ -111,8 +112,9 @@ impl Validator {
     /// Compiles the project's schemas. `Err` when a schema is not a valid JSON Schema.
     pub fn new(project: &Project) -> anyhow::Result<Self> {
         let compile = |schema: &Value, path: &str| {
-            jsonschema::draft202012::new(schema)
-                .map_err(|err| anyhow::anyhow!("{path} is not a valid JSON Schema: {err}"))
+            jsonschema::draft202012::new(schema).map_err(|err| {
+                anyhow::Error::new(msg!("schema-invalid", path = path, error = err.to_string()))
+            })
         };
         let builtin: Value =
             serde_json::from_str(BUILTIN_ACTIVITY_SCHEMA).expect("the built-in schema is JSON");
@@ -251,14 +253,8 @@ impl Validator {
                 file: file.path.clone(),
                 line: 1,
                 column: 1,
-                message: format!(
-                    "`{}` is not named after a locale, so no announcements are published from it",
-                    file.path
-                ),
-                help: Some(
-                    "name announcements files after their locale, such as `data/_announcements/zh-CN.json`"
-                        .to_string(),
-                ),
+                message: msg!("anno-orphan", path = file.path.as_str()),
+                help: Some(msg!("anno-orphan-help")),
                 width: 1,
                 fix: None,
             });
@@ -320,8 +316,8 @@ impl<'a> Reporter<'a> {
         pointer: &str,
         code: Code,
         severity: Severity,
-        message: String,
-        help: Option<String>,
+        message: Msg,
+        help: Option<Msg>,
     ) {
         let at = self.spans.locate(pointer, Target::Value);
         self.push(at, code, severity, message, help);
@@ -333,8 +329,8 @@ impl<'a> Reporter<'a> {
         pointer: &str,
         code: Code,
         severity: Severity,
-        message: String,
-        help: Option<String>,
+        message: Msg,
+        help: Option<Msg>,
     ) {
         let at = self.spans.locate(pointer, Target::Key);
         self.push(at, code, severity, message, help);
@@ -356,8 +352,8 @@ impl<'a> Reporter<'a> {
         at: Location,
         code: Code,
         severity: Severity,
-        message: String,
-        help: Option<String>,
+        message: Msg,
+        help: Option<Msg>,
     ) {
         self.diagnostics.push(Diagnostic {
             code,
@@ -408,14 +404,15 @@ impl<'a> Reporter<'a> {
                 at,
                 Code::DuplicateKey,
                 Severity::Error,
-                format!(
-                    "the key `{}` is given twice in this object (first on line {})",
-                    duplicate.key, first.line
+                msg!(
+                    "duplicate-key",
+                    key = duplicate.key.as_str(),
+                    line = first.line
                 ),
-                Some(format!(
-                    "keep one of the two: the key on line {}, column {} or this one; \
-                     a rewrite would keep only the last value",
-                    first.line, first.column
+                Some(msg!(
+                    "duplicate-key-help",
+                    line = first.line,
+                    column = first.column
                 )),
             );
         }
@@ -457,13 +454,18 @@ fn schema_errors(
                     let key_pointer = format!("{pointer}/{}", spans::escape_segment(key));
                     let suggestion = did_you_mean(key, &known);
                     let help = suggestion
-                        .map(|k| format!("did you mean `{k}`?"))
-                        .or_else(|| Some(format!("known fields: {}", known.join(", "))));
+                        .map(|k| msg!("did-you-mean", name = k))
+                        .or_else(|| {
+                            Some(msg!(
+                                "schema-known-fields",
+                                fields = crate::i18n::list(&known)
+                            ))
+                        });
                     report.key(
                         &key_pointer,
                         Code::Schema,
                         Severity::Error,
-                        format!("unknown field `{key}`"),
+                        msg!("schema-unknown-field", key = key.as_str()),
                         help,
                     );
                     // Renaming is exact only while the right key is absent:
@@ -486,8 +488,14 @@ fn schema_errors(
                 let help = missing_field_help(value, &pointer, name)
                     .or_else(|| what_to_add(name, registry));
                 let message = match activity_name(value, &pointer) {
-                    Some(activity) => format!("the activity `{activity}` has no `{name}`"),
-                    None => format!("missing field `{name}`"),
+                    Some(activity) => {
+                        msg!(
+                            "schema-activity-missing-field",
+                            activity = activity,
+                            name = name
+                        )
+                    }
+                    None => msg!("schema-missing-field", name = name),
                 };
                 report.value(&pointer, Code::Schema, Severity::Error, message, help);
             }
@@ -496,13 +504,12 @@ fn schema_errors(
                     &pointer,
                     Code::Schema,
                     Severity::Error,
-                    format!("`{field}` must not be empty"),
+                    msg!("schema-empty", field = field.as_str()),
                     help_for(&field),
                 );
             }
             Kind::Type { kind } => {
-                let found = crate::json::kind_of(error.instance());
-                let message = error.to_string();
+                let message = wrong_type(&error, &field);
                 // A number where text belongs (`"version": 4.7`): quoting
                 // the number as written is exact.
                 let quote = matches!(
@@ -514,19 +521,18 @@ fn schema_errors(
                     .flatten()
                     .map(str::to_string);
                 let help = written.as_ref().map(|raw| {
-                    format!(
-                        "`{}` is text: write it in quotes, `\"{raw}\"`",
-                        display_field(&field)
+                    msg!(
+                        "schema-quote-number-help",
+                        whole = if field.is_empty() { "yes" } else { "no" },
+                        field = field.as_str(),
+                        raw = raw.as_str()
                     )
                 });
                 report.value(
                     &pointer,
                     Code::Schema,
                     Severity::Error,
-                    format!(
-                        "wrong type for `{}`: {message} (found {found})",
-                        display_field(&field)
-                    ),
+                    message,
                     help.or_else(|| help_for(&field)),
                 );
                 if let Some(raw) = written {
@@ -538,7 +544,11 @@ fn schema_errors(
                     &pointer,
                     Code::Schema,
                     Severity::Error,
-                    format!("`{field}` must be 0 or more (found {})", error.instance()),
+                    msg!(
+                        "anno-minimum",
+                        field = field.as_str(),
+                        found = error.instance().to_string()
+                    ),
                     help_for(&field),
                 );
             }
@@ -547,12 +557,18 @@ fn schema_errors(
                     &pointer,
                     Code::Schema,
                     Severity::Error,
-                    format!("unknown `{field}` {}", error.instance()),
+                    msg!(
+                        "anno-unknown-value",
+                        field = field.as_str(),
+                        value = error.instance().to_string()
+                    ),
                     help_for(&field),
                 );
             }
             _ => {
-                let message = error.to_string();
+                // The schema crate's own sentence, for the keywords the
+                // built-in schemas rarely trip: left in its English.
+                let message = msg!("schema-other", detail = error.to_string());
                 report.value(&pointer, Code::Schema, Severity::Error, message, None);
             }
         }
@@ -569,29 +585,58 @@ fn activity_name<'v>(document: &'v Value, pointer: &str) -> Option<&'v str> {
 }
 
 /// What a missing field of an activity document looks like when added.
-fn what_to_add(name: &str, registry: bool) -> Option<String> {
+fn what_to_add(name: &str, registry: bool) -> Option<Msg> {
     if registry {
         return None;
     }
     Some(match name {
-        "description" => {
-            "add `\"description\": \"\"` to it (a sentence saying what the activity is, or empty)"
-                .to_string()
-        }
-        "name" => "add `\"name\": \"...\"` with the name as announced".to_string(),
-        "startTime" | "endTime" => {
-            format!("add `\"{name}\": \"YYYY-MM-DDTHH:MM:SS\"` in the game's server time")
-        }
-        "activities" => "add `\"activities\": []`, and the version's activities in it".to_string(),
-        _ => format!("add `\"{name}\"`"),
+        "description" => msg!("add-description"),
+        "name" => msg!("add-name"),
+        "startTime" | "endTime" => msg!("add-time", name = name),
+        "activities" => msg!("add-activities"),
+        _ => msg!("add-field", name = name),
     })
 }
 
-fn display_field(field: &str) -> &str {
-    if field.is_empty() {
-        "the document"
-    } else {
-        field
+/// "wrong type for `name`: 1 is not of type "string" (found a number)",
+/// with the schema crate's sentence taken apart so each language words it.
+fn wrong_type(error: &jsonschema::ValidationError<'_>, field: &str) -> Msg {
+    let instance = error.instance();
+    let value = instance.to_string();
+    let sentence = error.to_string();
+    let (count, expected) = match sentence.strip_prefix(value.as_str()) {
+        Some(rest) => match rest.strip_prefix(" is not of types ") {
+            Some(types) => (2usize, types.to_string()),
+            None => (
+                1,
+                rest.strip_prefix(" is not of type ")
+                    .unwrap_or(rest)
+                    .to_string(),
+            ),
+        },
+        None => (1, sentence.clone()),
+    };
+    msg!(
+        "schema-wrong-type",
+        whole = if field.is_empty() { "yes" } else { "no" },
+        field = field,
+        value = value,
+        count = count,
+        expected = expected,
+        found = kind_of(instance)
+    )
+}
+
+/// How a message names the type of a JSON value: "a string", "an object", "null".
+pub fn kind_of(value: &Value) -> Msg {
+    match value {
+        Value::Null => msg!("kind-null"),
+        Value::Bool(_) => msg!("kind-boolean"),
+        Value::Number(n) if n.is_f64() => msg!("kind-number"),
+        Value::Number(_) => msg!("kind-integer"),
+        Value::String(_) => msg!("kind-string"),
+        Value::Array(_) => msg!("kind-array"),
+        Value::Object(_) => msg!("kind-object"),
     }
 }
 
@@ -607,10 +652,11 @@ fn misspelt_as_unknown(document: &Value, pointer: &str, name: &str, known: &[&st
 }
 
 /// When a required field is missing but a misspelt one is present, name it.
-fn missing_field_help(document: &Value, pointer: &str, name: &str) -> Option<String> {
+fn missing_field_help(document: &Value, pointer: &str, name: &str) -> Option<Msg> {
     let object = document.pointer(pointer)?.as_object()?;
     let candidates: Vec<&str> = object.keys().map(String::as_str).collect();
-    did_you_mean(name, &candidates).map(|k| format!("`{k}` is present: did you mean `{name}`?"))
+    did_you_mean(name, &candidates)
+        .map(|k| msg!("schema-misspelt-present", present = k, name = name))
 }
 
 /// The fields an object at `pointer` may have.

@@ -16,6 +16,7 @@ use super::spans::Target;
 use crate::chars::is_format;
 use crate::diagnostics::Code;
 use crate::diagnostics::Severity::{self, Error, Warning};
+use crate::i18n::{Arg, Msg, msg};
 use crate::json::{self, Json, Node};
 use crate::model::{Game, is_game_id, parse_time};
 
@@ -29,12 +30,8 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                 "/endTime",
                 Code::TimeOrder,
                 Error,
-                format!(
-                    "the version ends ({}) before it starts ({})",
-                    iso(end),
-                    iso(start)
-                ),
-                Some("endTime must be later than startTime".to_string()),
+                msg!("time-order-version", end = iso(end), start = iso(start)),
+                Some(msg!("time-order-help")),
             );
         }
         if end < now {
@@ -42,12 +39,12 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                 "/endTime",
                 Code::Stale,
                 Warning,
-                format!(
-                    "the version ended on {} ({} ago)",
-                    end.format("%Y-%m-%d %H:%M"),
-                    crate::model::days::days_en(crate::model::days::whole_days(end, now))
+                msg!(
+                    "stale",
+                    date = end.format("%Y-%m-%d %H:%M").to_string(),
+                    days = crate::model::days::whole_days(end, now).unsigned_abs()
                 ),
-                Some("update the document to the current version".to_string()),
+                Some(msg!("stale-help")),
             );
         }
         if start > now {
@@ -55,15 +52,12 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                 "/startTime",
                 Code::UpcomingVersion,
                 Warning,
-                format!(
-                    "the version starts on {} (in {}), after now",
-                    start.format("%Y-%m-%d %H:%M"),
-                    crate::model::days::days_en(crate::model::days::whole_days(now, start))
+                msg!(
+                    "upcoming-version",
+                    date = start.format("%Y-%m-%d %H:%M").to_string(),
+                    days = crate::model::days::whole_days(now, start).unsigned_abs()
                 ),
-                Some(
-                    "until it starts, clients show this version as the current one: the previous version's activities that are not in this file vanish and this file's activities show as not started yet; carry every activity that ends after the new start into this file in every locale (`activity-site version new` does it), or publish the file when the version starts"
-                        .to_string(),
-                ),
+                Some(msg!("upcoming-version-help")),
             );
         }
     }
@@ -87,12 +81,8 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                     &format!("{base}/endTime"),
                     Code::TimeOrder,
                     Error,
-                    format!(
-                        "the activity ends ({}) before it starts ({})",
-                        iso(end),
-                        iso(start)
-                    ),
-                    Some("endTime must be later than startTime".to_string()),
+                    msg!("time-order-activity", end = iso(end), start = iso(start)),
+                    Some(msg!("time-order-help")),
                 );
                 // The root cause: whether the activity lies in the version
                 // says nothing until its own times are in order.
@@ -104,24 +94,16 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                         &format!("{base}/endTime"),
                         Code::OutsideVersion,
                         Warning,
-                        format!(
-                            "the activity ended ({}) before the version started ({})",
-                            iso(end),
-                            iso(vs)
-                        ),
-                        Some("remove it, or check the dates".to_string()),
+                        msg!("outside-version-before", end = iso(end), start = iso(vs)),
+                        Some(msg!("outside-version-before-help")),
                     );
                 } else if start > ve {
                     report.value(
                         &format!("{base}/startTime"),
                         Code::OutsideVersion,
                         Warning,
-                        format!(
-                            "the activity starts ({}) after the version ended ({})",
-                            iso(start),
-                            iso(ve)
-                        ),
-                        Some("it belongs to the next version's document".to_string()),
+                        msg!("outside-version-after", start = iso(start), end = iso(ve)),
+                        Some(msg!("outside-version-after-help")),
                     );
                 }
             }
@@ -146,10 +128,8 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                 &format!("{base}/endTime"),
                 Code::EndOfMinute,
                 Warning,
-                format!("the activity ends at :{:02} seconds", end.second()),
-                Some(format!(
-                    "the sources end activities at :59 seconds: did you mean `{suggested}`?"
-                )),
+                msg!("end-of-minute", seconds = format!("{:02}", end.second())),
+                Some(msg!("end-of-minute-help", suggested = suggested.as_str())),
             );
             report.fix_string(&format!("{base}/endTime"), Target::Value, &suggested);
         }
@@ -161,12 +141,8 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                     &format!("{base}/startTime"),
                     Code::Unsorted,
                     Warning,
-                    format!(
-                        "the activity starts ({}) before the one above it ({})",
-                        iso(start),
-                        iso(prev)
-                    ),
-                    Some("run `activity-site fmt` to sort activities by startTime".to_string()),
+                    msg!("unsorted", start = iso(start), previous = iso(prev)),
+                    Some(msg!("unsorted-help")),
                 );
             }
             previous_start = Some(start);
@@ -180,8 +156,13 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                 &format!("{base}/name"),
                 Code::DuplicateActivity,
                 Error,
-                format!("`{name}` starting {start_text} is listed twice (also activity {first})"),
-                Some("remove one of them, or correct its name or startTime".to_string()),
+                msg!(
+                    "duplicate-activity",
+                    name = name,
+                    start = start_text,
+                    first = first
+                ),
+                Some(msg!("duplicate-activity-help")),
             );
         }
         cover(activity, &base, report);
@@ -284,9 +265,9 @@ pub fn rewrite_time(text: &str) -> Option<String> {
     (candidate != text && parse_time(&candidate).is_some()).then_some(candidate)
 }
 
-/// Says why `text` is not a `YYYY-MM-DDTHH:MM:SS` local time.
-pub fn explain_time(text: &str) -> (String, String) {
-    let form = "write local server time as YYYY-MM-DDTHH:MM:SS".to_string();
+/// Says why `text` is not a `YYYY-MM-DDTHH:MM:SS` local time: the message and the help line.
+pub fn explain_time(text: &str) -> (Msg, Msg) {
+    let form = msg!("datetime-form-help");
     let bytes = text.as_bytes();
     let shape_ok = |s: &[u8]| {
         s.len() == 19
@@ -302,62 +283,60 @@ pub fn explain_time(text: &str) -> (String, String) {
         let prefix = &text[..19];
         if rest.starts_with('.') {
             return (
-                format!("`{text}` has a fraction of a second"),
-                format!("drop the fraction: `{prefix}`"),
+                msg!("datetime-fraction", text = text),
+                msg!("datetime-fraction-help", prefix = prefix),
             );
         }
         if rest == "Z" || rest.starts_with('+') || rest.starts_with('-') {
             return (
-                format!("`{text}` has a time zone or offset (`{rest}`)"),
-                format!("times are in the game's server time zone without offset: `{prefix}`"),
+                msg!("datetime-offset", text = text, rest = rest),
+                msg!("datetime-offset-help", prefix = prefix),
             );
         }
     }
     if !shape_ok(bytes) {
         if bytes.len() == 10 && NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok() {
             return (
-                format!("`{text}` has no time of day"),
-                format!("{form}, such as `{text}T04:00:00`"),
+                msg!("datetime-no-time", text = text),
+                msg!("datetime-no-time-help", text = text),
             );
         }
         if bytes.len() == 19 && bytes[10] == b' ' {
             return (
-                format!("`{text}` separates date and time with a space"),
-                format!("use `T`: `{}T{}`", &text[..10], &text[11..]),
+                msg!("datetime-space", text = text),
+                msg!(
+                    "datetime-space-help",
+                    fixed = format!("{}T{}", &text[..10], &text[11..])
+                ),
             );
         }
         if let Some(rewritten) = rewrite_time(text) {
             if text.contains('\u{FF1A}') {
                 return (
-                    format!(
-                        "`{text}` has the full-width colon `\u{FF1A}` (U+FF1A), typed by an input method"
-                    ),
-                    format!("type the ASCII `:`: `{rewritten}`"),
+                    msg!("datetime-fullwidth-colon", text = text),
+                    msg!("datetime-fullwidth-colon-help", fixed = rewritten),
                 );
             }
             if text.contains('/') {
                 return (
-                    format!("`{text}` writes the date with slashes"),
-                    format!("write it as `{rewritten}` (YYYY-MM-DDTHH:MM:SS, local server time)"),
+                    msg!("datetime-slashes", text = text),
+                    msg!("datetime-slashes-help", fixed = rewritten),
                 );
             }
             return (
-                format!("`{text}` is not a date-time of the form YYYY-MM-DDTHH:MM:SS"),
-                format!("write it as `{rewritten}`"),
+                msg!("datetime-shape", text = text),
+                msg!("datetime-rewrite-help", fixed = rewritten),
             );
         }
-        return (
-            format!("`{text}` is not a date-time of the form YYYY-MM-DDTHH:MM:SS"),
-            form,
-        );
+        return (msg!("datetime-shape", text = text), form);
     }
     let num = |r: std::ops::Range<usize>| text[r].parse::<u32>().unwrap_or(0);
     let (year, month, day) = (num(0..4) as i32, num(5..7), num(8..10));
     let (hour, minute, second) = (num(11..13), num(14..16), num(17..19));
     if !(1..=12).contains(&month) {
         return (
-            format!("`{text}` has no month {month}"),
-            "months run from 01 to 12".to_string(),
+            msg!("datetime-month", text = text, month = month),
+            msg!("datetime-month-help"),
         );
     }
     if NaiveDate::from_ymd_opt(year, month, day).is_none() {
@@ -365,11 +344,15 @@ pub fn explain_time(text: &str) -> (String, String) {
             .rev()
             .find(|d| NaiveDate::from_ymd_opt(year, month, *d).is_some())
             .unwrap_or(28);
-        let month_name = NaiveDate::from_ymd_opt(year, month, 1)
-            .map_or(String::new(), |d| d.format("%B %Y").to_string());
         return (
-            format!("`{text}` is not a real date: {month_name} has {last} days"),
-            "check the day of the month".to_string(),
+            msg!(
+                "datetime-day",
+                text = text,
+                month = month,
+                year = year,
+                last = last
+            ),
+            msg!("datetime-day-help"),
         );
     }
     if hour == 24 && minute == 0 && second == 0 {
@@ -377,20 +360,17 @@ pub fn explain_time(text: &str) -> (String, String) {
             .and_then(|d| d.succ_opt())
             .map_or(String::new(), |d| d.format("%Y-%m-%d").to_string());
         return (
-            format!("`{text}` uses hour 24"),
-            format!(
-                "write the end of the day as `{}T23:59:59` or the next day as `{next}T00:00:00`",
-                &text[..10]
-            ),
+            msg!("datetime-hour-24", text = text),
+            msg!("datetime-hour-24-help", date = &text[..10], next = next),
         );
     }
     if hour > 23 || minute > 59 || second > 59 {
         return (
-            format!("`{text}` is not a real time of day"),
-            "hours run from 00 to 23, minutes and seconds from 00 to 59".to_string(),
+            msg!("datetime-time", text = text),
+            msg!("datetime-time-help"),
         );
     }
-    (format!("`{text}` is not a valid date-time"), form)
+    (msg!("datetime-invalid", text = text), form)
 }
 
 fn cover(object: &Node<'_>, base: &Base, report: &mut Reporter<'_>) {
@@ -420,15 +400,15 @@ fn cover(object: &Node<'_>, base: &Base, report: &mut Reporter<'_>) {
             &pointer,
             Code::CoverUrl,
             Warning,
-            format!("the cover `{url}` is served over plain http"),
-            Some(format!("use `https://{rest}` if the host supports it")),
+            msg!("cover-http", url = url),
+            Some(msg!("cover-http-help", rest = rest)),
         ),
         _ => report.value(
             &pointer,
             Code::CoverUrl,
             Error,
-            format!("the cover `{url}` is not an absolute http(s) URL"),
-            Some("use an absolute https:// URL, or an empty string for no cover".to_string()),
+            msg!("cover-invalid", url = url),
+            Some(msg!("cover-invalid-help")),
         ),
     }
 }
@@ -443,19 +423,19 @@ fn whitespace(object: &Node<'_>, base: &Base, field: &str, report: &mut Reporter
             &format!("{base}/{field}"),
             Code::Whitespace,
             Warning,
-            format!("`{field}` has leading or trailing whitespace"),
-            Some(format!("did you mean `{trimmed}`?")),
+            msg!("whitespace-trim", field = field),
+            Some(msg!("did-you-mean", name = trimmed)),
         );
     }
 }
 
 /// What kind of unwanted character `c` is, if it is one.
-fn invisible_class(c: char) -> Option<&'static str> {
+fn invisible_class(c: char) -> Option<Msg> {
     let class = match c {
-        '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' => "the zero-width character",
-        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => "the bidi control character",
-        c if c.is_control() => "the control character",
-        c if is_format(c) => "the invisible format character",
+        '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' => msg!("class-zero-width"),
+        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => msg!("class-bidi"),
+        c if c.is_control() => msg!("class-control"),
+        c if is_format(c) => msg!("class-format"),
         _ => return None,
     };
     Some(class)
@@ -551,7 +531,7 @@ pub fn invisible(node: &Node<'_>, key: Option<&str>, report: &mut Reporter<'_>) 
             if !may_hold_invisible(text, multiline) {
                 return;
             }
-            let field = key.unwrap_or("the value");
+            let field = key.unwrap_or("");
             let raw = report.source(node.start + 1, node.end.saturating_sub(1));
             for (index, c) in text.chars().enumerate() {
                 if c == '\n' && multiline {
@@ -564,30 +544,22 @@ pub fn invisible(node: &Node<'_>, key: Option<&str>, report: &mut Reporter<'_>) 
                 let offset = node.start + 1 + in_raw;
                 let escaped = raw.as_bytes().get(in_raw) == Some(&b'\\');
                 let at = report.location(offset, offset + 1);
-                let name = if key.is_some() {
-                    format!("`{field}`")
-                } else {
-                    field.to_string()
-                };
                 let help = if escaped {
-                    format!(
-                        "remove the escape at line {}, column {}; use a plain space if a space was meant",
-                        at.line, at.column
-                    )
+                    msg!("invisible-escaped-help", line = at.line, column = at.column)
                 } else {
-                    format!(
-                        "it does not show in most editors: delete the character at line {}, column {} \
-                         (put the cursor just after it and press Backspace once), or retype the text",
-                        at.line, at.column
-                    )
+                    msg!("invisible-help", line = at.line, column = at.column)
                 };
                 report.push(
                     at,
                     Code::Whitespace,
                     Warning,
-                    format!(
-                        "{name} contains {class} U+{:04X} at column {}",
-                        c as u32, at.column
+                    msg!(
+                        "invisible",
+                        keyed = if key.is_some() { "yes" } else { "no" },
+                        field = field,
+                        class = class,
+                        code = format!("{:04X}", c as u32),
+                        column = at.column
                     ),
                     Some(help),
                 );
@@ -737,11 +709,8 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                     &format!("{base}/id"),
                     Code::GamesRegistry,
                     Error,
-                    format!("`{id}` is not a valid game id"),
-                    Some(format!(
-                        "ids are lowercase letters and digits, in words joined by `-`, such as `{}`",
-                        suggest_id(id)
-                    )),
+                    msg!("registry-bad-id", id = id),
+                    Some(msg!("registry-bad-id-help", suggestion = suggest_id(id))),
                 );
             }
             if id == crate::layout::ANNOUNCEMENTS_PAGE_DIR {
@@ -749,10 +718,8 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                     &format!("{base}/id"),
                     Code::GamesRegistry,
                     Error,
-                    format!("the game id `{id}` is taken by the announcements pages"),
-                    Some(format!(
-                        "choose another id, such as `{id}-game`: the site publishes its announcements at /{id}/"
-                    )),
+                    msg!("registry-id-taken", id = id),
+                    Some(msg!("registry-id-taken-help", id = id)),
                 );
             }
             if let Some(first) = ids.insert(id, i) {
@@ -760,8 +727,8 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                     &format!("{base}/id"),
                     Code::GamesRegistry,
                     Error,
-                    format!("the game id `{id}` is listed twice (also game {first})"),
-                    Some("each game appears once; merge the two entries".to_string()),
+                    msg!("registry-duplicate-id", id = id, first = first),
+                    Some(msg!("registry-duplicate-id-help")),
                 );
             }
         }
@@ -778,8 +745,8 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                     &pointer,
                     Code::GamesRegistry,
                     Error,
-                    format!("`{locale}` is not a BCP 47 language tag"),
-                    Some("use tags such as `zh-CN` or `en-US`".to_string()),
+                    msg!("registry-bad-locale", locale = *locale),
+                    Some(msg!("registry-bad-locale-help")),
                 );
             }
             if !seen.insert(*locale) {
@@ -787,7 +754,7 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                     &pointer,
                     Code::GamesRegistry,
                     Error,
-                    format!("the locale `{locale}` is listed twice"),
+                    msg!("registry-duplicate-locale", locale = *locale),
                     None,
                 );
             }
@@ -798,9 +765,11 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                         &pointer,
                         Code::MissingFile,
                         Error,
-                        format!("`{path}` does not exist"),
-                        Some(format!(
-                            "create `{path}`, or remove `{locale}` from the game's locales"
+                        msg!("missing-file", path = path.as_str()),
+                        Some(msg!(
+                            "missing-file-help",
+                            path = path.as_str(),
+                            locale = *locale
                         )),
                     );
                 }
@@ -812,13 +781,18 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
             && !locales.contains(&default)
         {
             let help = super::did_you_mean(default, &locales)
-                .map(|l| format!("did you mean `{l}`?"))
-                .unwrap_or_else(|| format!("use one of {}", locales.join(", ")));
+                .map(|l| msg!("did-you-mean", name = l))
+                .unwrap_or_else(|| {
+                    msg!(
+                        "registry-default-locale-help",
+                        locales = crate::i18n::list(&locales)
+                    )
+                });
             report.value(
                 &format!("{base}/defaultLocale"),
                 Code::GamesRegistry,
                 Error,
-                format!("the default locale `{default}` is not one of the game's locales"),
+                msg!("registry-default-locale", default = default),
                 Some(help),
             );
         }
@@ -832,8 +806,8 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                 &format!("{base}/timeZone"),
                 Code::GamesRegistry,
                 Error,
-                format!("`{zone}` is not an IANA time zone"),
-                Some("use a name such as `Asia/Shanghai` or `America/New_York`".to_string()),
+                msg!("registry-time-zone", zone = zone),
+                Some(msg!("registry-time-zone-help")),
             );
         }
         if let Ok(game) = serde_json::from_value::<Game>(entry.clone())
@@ -876,8 +850,8 @@ fn data_sources(
                 &at,
                 Code::GamesRegistry,
                 Error,
-                format!("`{key}` is neither one of the game's locales nor `all`"),
-                Some(format!("use one of {}, or `all`", locales.join(", "))),
+                msg!("source-locale", key = key.as_str()),
+                Some(msg!("source-locale-help", locales = locales.join(", "))),
             );
         }
         let Some(list) = list.as_array() else {
@@ -890,13 +864,13 @@ fn data_sources(
                 && !crate::model::DATA_SOURCE_TYPES.contains(&kind)
             {
                 let help = super::did_you_mean(kind, crate::model::DATA_SOURCE_TYPES)
-                    .map(|t| format!("did you mean `{t}`?"))
-                    .unwrap_or_else(|| "use `html`, `script` or `pageData`".to_owned());
+                    .map(|t| msg!("did-you-mean", name = t))
+                    .unwrap_or_else(|| msg!("source-type-help"));
                 report.value(
                     &format!("{at}/type"),
                     Code::GamesRegistry,
                     Error,
-                    format!("`{kind}` is not a kind of data source"),
+                    msg!("source-type", kind = kind),
                     Some(help),
                 );
             }
@@ -908,8 +882,8 @@ fn data_sources(
                     &format!("{at}/url"),
                     Code::GamesRegistry,
                     Error,
-                    format!("the source URL `{url}` is not an absolute http(s) URL"),
-                    Some("write the whole address, such as `https://example.org/news`".to_owned()),
+                    msg!("source-url", url = url),
+                    Some(msg!("source-url-help")),
                 );
             }
             if url.is_none() && matches!(kind, Some("html" | "pageData")) {
@@ -917,8 +891,8 @@ fn data_sources(
                     &at,
                     Code::GamesRegistry,
                     Error,
-                    format!("a `{}` source needs a `url`", kind.unwrap_or_default()),
-                    Some("add \"url\": \"https://...\" with the page to read".to_owned()),
+                    msg!("source-needs-url", kind = kind.unwrap_or_default()),
+                    Some(msg!("source-needs-url-help")),
                 );
             }
             if kind == Some("script") && source.get("script").is_none() {
@@ -926,8 +900,8 @@ fn data_sources(
                     &at,
                     Code::GamesRegistry,
                     Error,
-                    "a `script` source needs a `script`".to_owned(),
-                    Some("add \"script\": \"scripts/fetch-....mjs\", the script's path in the repository".to_owned()),
+                    msg!("source-needs-script"),
+                    Some(msg!("source-needs-script-help")),
                 );
             }
             if let Some(template) = source.get("articleUrl").and_then(Value::as_str) {
@@ -936,16 +910,16 @@ fn data_sources(
                         &format!("{at}/articleUrl"),
                         Code::GamesRegistry,
                         Error,
-                        format!("the article URL template `{template}` is not an absolute http(s) URL"),
-                        Some("write the whole address with a placeholder, such as `https://example.org/news/{id}`".to_owned()),
+                        msg!("source-article-url", template = template),
+                        Some(msg!("source-article-url-help")),
                     );
                 } else if !has_placeholder(template) {
                     report.value(
                         &format!("{at}/articleUrl"),
                         Code::GamesRegistry,
                         Error,
-                        format!("the article URL template `{template}` has no `{{field}}` placeholder"),
-                        Some("name the entry's field that completes the URL, such as `https://example.org/news/{id}`".to_owned()),
+                        msg!("source-article-placeholder", template = template),
+                        Some(msg!("source-article-placeholder-help")),
                     );
                 }
             }
@@ -1002,19 +976,20 @@ fn report_orphans(
     for path in orphans {
         let (message, help) = match crate::tree::classify(path) {
             crate::tree::SourcePath::Data { game, file } if listed_games.contains(game) => (
-                format!("`{path}` belongs to no locale of `{game}` in games.json"),
-                format!(
-                    "add `{}` to the locales of `{game}`, or remove the file",
-                    file.trim_end_matches(".json")
+                msg!("orphan-locale", path = path, game = game),
+                msg!(
+                    "orphan-locale-help",
+                    locale = file.trim_end_matches(".json"),
+                    game = game
                 ),
             ),
             crate::tree::SourcePath::Data { game, .. } => (
-                format!("`{path}` belongs to `{game}`, which games.json does not list"),
-                format!("add `{game}` to games.json, or remove the file"),
+                msg!("orphan-game", path = path, game = game),
+                msg!("orphan-game-help", game = game),
             ),
             _ => (
-                format!("`{path}` is not where data files go"),
-                "data files live at data/<game>/<locale>.json".to_string(),
+                msg!("orphan-elsewhere", path = path),
+                msg!("orphan-elsewhere-help"),
             ),
         };
         report.orphan(path, message, help);
@@ -1023,7 +998,7 @@ fn report_orphans(
 
 impl Reporter<'_> {
     /// Reports a file the registry does not account for, at its first line.
-    pub fn orphan(&mut self, path: &str, message: String, help: String) {
+    pub fn orphan(&mut self, path: &str, message: Msg, help: Msg) {
         self.diagnostics.push(crate::diagnostics::Diagnostic {
             code: Code::OrphanFile,
             severity: Severity::Error,
@@ -1057,7 +1032,7 @@ pub fn locale_parity(
             continue;
         };
         if a != b {
-            differences.push(format!("`{field}` is `{b}` here, `{a}` there"));
+            differences.push(msg!("parity-field", field = field, here = b, there = a));
             at.get_or_insert_with(|| format!("/{field}"));
         }
     }
@@ -1102,32 +1077,31 @@ pub fn locale_parity(
     only_there.sort_by_key(|(_, _, k)| *k);
     let named = |list: &[((&str, &str), &str, usize)]| {
         const SHOWN: usize = 5;
-        let mut names: Vec<String> = list
+        let mut names: Vec<Msg> = list
             .iter()
             .take(SHOWN)
-            .map(|((start, end), name, _)| format!("`{name}` ({start} to {end})"))
+            .map(|((start, end), name, _)| {
+                msg!("parity-window", name = *name, start = *start, end = *end)
+            })
             .collect();
         if list.len() > SHOWN {
-            names.push(format!("and {} more", list.len() - SHOWN));
+            names.push(msg!("parity-more", count = list.len() - SHOWN));
         }
-        names.join(", ")
+        Arg::List(names, "list-comma")
     };
-    let activities = |n: usize| if n == 1 { "activity" } else { "activities" };
     if !only_here.is_empty() {
-        differences.push(format!(
-            "{} {} only here: {}",
-            only_here.len(),
-            activities(only_here.len()),
-            named(&only_here)
+        differences.push(msg!(
+            "parity-only-here",
+            count = only_here.len(),
+            names = named(&only_here)
         ));
         at.get_or_insert_with(|| format!("/activities/{}", only_here[0].2));
     }
     if !only_there.is_empty() {
-        differences.push(format!(
-            "{} {} only there: {}",
-            only_there.len(),
-            activities(only_there.len()),
-            named(&only_there)
+        differences.push(msg!(
+            "parity-only-there",
+            count = only_there.len(),
+            names = named(&only_there)
         ));
         at.get_or_insert_with(|| "/activities".to_string());
     }
@@ -1136,11 +1110,12 @@ pub fn locale_parity(
             &at,
             Code::LocaleParity,
             Warning,
-            format!("differs from {default_path}: {}", differences.join("; ")),
-            Some(
-                "locale files of one game describe the same version and the same activities with the same times; update both"
-                    .to_string(),
+            msg!(
+                "parity",
+                path = default_path,
+                differences = Arg::List(differences, "list-semicolon")
             ),
+            Some(msg!("parity-help")),
         );
     }
 }

@@ -5,6 +5,7 @@
 //! line and a column counted in characters, and each repair into a [`Fix`].
 
 use crate::diagnostics::{Diagnostic, Fix, locate};
+use crate::i18n::msg;
 use crate::json::{SyntaxError, SyntaxErrors};
 
 pub fn diagnostic(rel: &str, text: &str, err: &SyntaxError) -> Diagnostic {
@@ -37,12 +38,9 @@ pub fn diagnostics(rel: &str, text: &str, errors: &SyntaxErrors) -> Vec<Diagnost
     if errors.more > 0
         && let Some(last) = out.last_mut()
     {
-        let more =
-            crate::diagnostics::plural(errors.more, "more syntax error", "more syntax errors");
-        let note =
-            format!("{more} after this one in the file are not shown; fix these and check again");
+        let note = msg!("syntax-more-errors", count = errors.more);
         last.help = Some(match last.help.take() {
-            Some(help) => format!("{help}\n{note}"),
+            Some(help) => msg!("lines", first = help, second = note),
             None => note,
         });
     }

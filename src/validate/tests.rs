@@ -146,7 +146,7 @@ fn render(all: &[Diagnostic], files: &[(String, String)]) -> String {
             d.message
         ));
         if let Some(help) = &d.help {
-            for line in help.lines() {
+            for line in help.to_string().lines() {
                 out.push_str(&format!("  help: {line}\n"));
             }
         }

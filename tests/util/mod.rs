@@ -28,6 +28,10 @@ pub fn run(dir: &Path, args: &[&str]) -> Output {
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .env_remove("RUST_LOG")
+        // English, whatever the machine's locale (tests/i18n.rs sets it).
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env_remove("LANG")
         .output()
         .expect("the binary runs")
 }

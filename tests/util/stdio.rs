@@ -39,6 +39,9 @@ impl StdioServer {
     {
         let mut child = Command::new(env!("CARGO_BIN_EXE_activity-site"))
             .args(args)
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
+            .env_remove("LANG")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

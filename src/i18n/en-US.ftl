@@ -1,0 +1,533 @@
+# English messages of activity-site: the reference wording.
+#
+# Every message here has its twin in zh-CN.ftl with the same arguments
+# (tests/i18n.rs). Codes, JSON keys, paths and values quoted from the data
+# are arguments; only the prose is written here. Placeables carry no
+# isolation marks (the bundle turns them off).
+
+## How diagnostics are printed
+
+label-error = error
+label-warning = warning
+label-help = help
+help-line = help: { $text }
+summary = { $errors ->
+    [one] { $errors } error
+   *[other] { $errors } errors
+}, { $warnings ->
+    [one] { $warnings } warning
+   *[other] { $warnings } warnings
+}
+checked-clean = checked: no problems
+checked-summary = checked: { $errors ->
+    [one] { $errors } error
+   *[other] { $errors } errors
+}, { $warnings ->
+    [one] { $warnings } warning
+   *[other] { $warnings } warnings
+}
+list-semicolon = {"; "}
+list-comma = {", "}
+did-you-mean = did you mean `{ $name }`?
+plain = { $text }
+lines = { $first }
+    { $second }
+
+## Reading files (json-syntax, games-registry)
+
+load-registry-missing = games.json is missing
+load-registry-missing-help = create games.json at the root: {"{"}"games": [...]{"}"}
+load-read-failed = cannot read the file: { $error }
+load-bom = the file starts with a byte-order mark
+load-bom-help = save the file as UTF-8 without BOM
+load-invalid-utf8 = invalid UTF-8 at byte { $byte }
+load-invalid-utf8-help = save the file as UTF-8
+
+## json-syntax: what the parser expected
+
+expected-value = a value
+expected-key = a key in double quotes
+expected-colon = `:` after the key
+expected-digit = a digit
+expected-digit-fraction = a digit after the decimal point
+expected-digit-exponent = a digit in the exponent
+expected-comma-or-brace = `,` or `{"}"}`
+expected-comma-or-bracket = `,` or `]`
+
+## json-syntax: punctuation an input method types in place of JSON's
+
+char-full-width-comma = full-width comma
+char-full-width-colon = full-width colon
+char-left-double-quote = left double quotation mark
+char-right-double-quote = right double quotation mark
+char-left-single-quote = left single quotation mark
+char-right-single-quote = right single quotation mark
+char-full-width-quote = full-width quotation mark
+char-full-width-left-brace = full-width left curly bracket
+char-full-width-right-brace = full-width right curly bracket
+char-full-width-left-bracket = full-width left square bracket
+char-full-width-right-bracket = full-width right square bracket
+char-ideographic-space = ideographic space
+char-quotation-mark = quotation mark
+char-tab = a tab
+char-control = the control character U+{ $code }
+ascii-char = the ASCII `{ $char }`
+ascii-space = an ASCII space
+
+## json-syntax: the mistakes
+
+syntax-empty = the file is empty
+syntax-after-end = unexpected content after the end of the document
+syntax-after-end-help = the document's outermost value closes on line { $line }; remove what follows it, or look for a bracket closed too early
+syntax-eof-expected = unexpected end of file: expected { $expected }
+syntax-expected-found = expected { $expected }, found { $found }
+syntax-still-open-help = the `{ $open }` opened on line { $line } is still open here; is a `{ $close }` missing?
+syntax-lookalike = { $name } `{ $char }` (U+{ $code }) outside a string is not JSON punctuation
+syntax-lookalike-space = { $name } (U+{ $code }) outside a string is not JSON punctuation
+syntax-lookalike-help = type { $instead } instead (a Chinese input method types this one in its place)
+syntax-comment = JSON has no comments
+syntax-comment-help = remove the comment; a note for players belongs in a `description`
+syntax-comment-unclosed-help = remove the comment; this one is never closed by `*/`
+syntax-single-quotes = JSON strings are written in double quotes, not single quotes
+syntax-single-quotes-help = replace both single quotes with `"`
+syntax-not-a-number = `{ $word }` is not a JSON number
+syntax-not-a-number-help = JSON numbers are finite: write `null`, or the text as a string
+syntax-plus = a JSON number does not start with `+`
+syntax-plus-help = remove the `+`
+syntax-never-closed = unexpected end of file: the `{ $open }` opened on line { $line } is never closed
+syntax-never-closed-help = add `{ $close }` to close the `{ $open }` opened on line { $line }
+syntax-missing-comma = expected `,` after this value
+syntax-missing-comma-help = add a `,` here: { $container ->
+    [object] members
+   *[array] elements
+} are separated by commas
+syntax-trailing-comma = trailing comma in { $container ->
+    [object] an object
+   *[array] an array
+}
+syntax-trailing-comma-help = remove this comma: JSON allows no comma after the last item
+syntax-too-deep = arrays and objects nest deeper than { $max } levels
+syntax-bare-key = object keys are written in double quotes
+syntax-bare-key-help = write `"{ $word }"`
+syntax-leading-zero = a JSON number does not start with a leading zero
+syntax-leading-zero-help = write `{ $trimmed }` instead of `{ $digits }`
+syntax-number-range = number out of range
+syntax-invalid-escape = invalid escape `{ $escape }`
+syntax-invalid-escape-help = the escapes are `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t` and `\uXXXX`; write `\\` for a backslash
+syntax-unicode-escape = invalid unicode escape: `\u` takes four hexadecimal digits
+syntax-lone-surrogate = invalid unicode escape: a lone surrogate is not a character
+syntax-unterminated = this string is never closed
+syntax-unterminated-help = add the closing `"`
+syntax-open-at-line-end = this string is not closed before the end of the line
+syntax-open-at-line-end-help = add the closing `"`; a raw line break is not allowed inside a JSON string (write `\n` for one)
+syntax-open-at-line-end-comma-help = add the closing `"` before the `{ $comma }`; a raw line break is not allowed inside a JSON string (write `\n` for one)
+syntax-typographic-close = the string ends with the { $name } `{ $char }` (U+{ $code }), which JSON does not read as a quote
+syntax-more-errors = { $count ->
+    [one] { $count } more syntax error
+   *[other] { $count } more syntax errors
+} after this one in the file are not shown; fix these and check again
+syntax-typographic-end-help = it ends with the { $name } `{ $char }` (U+{ $code }); type the ASCII `"` instead
+syntax-control-in-string = { $what } inside a string must be escaped
+syntax-control-in-string-help = write it as `{ $escape }`, or remove it
+
+## duplicate-key
+
+duplicate-key = the key `{ $key }` is given twice in this object (first on line { $line })
+duplicate-key-help = keep one of the two: the key on line { $line }, column { $column } or this one; a rewrite would keep only the last value
+
+## schema
+
+schema-unknown-field = unknown field `{ $key }`
+schema-known-fields = known fields: { $fields }
+schema-missing-field = missing field `{ $name }`
+schema-activity-missing-field = the activity `{ $activity }` has no `{ $name }`
+schema-quote-number-help = { $whole ->
+    [yes] `the document`
+   *[no] `{ $field }`
+} is text: write it in quotes, `"{ $raw }"`
+add-description = add `"description": ""` to it (a sentence saying what the activity is, or empty)
+add-name = add `"name": "..."` with the name as announced
+add-time = add `"{ $name }": "YYYY-MM-DDTHH:MM:SS"` in the game's server time
+add-activities = add `"activities": []`, and the version's activities in it
+add-field = add `"{ $name }"`
+schema-misspelt-present = `{ $present }` is present: did you mean `{ $name }`?
+schema-empty = `{ $field }` must not be empty
+schema-wrong-type = wrong type for { $whole ->
+    [yes] `the document`
+   *[no] `{ $field }`
+}: { $value } is not of { $count ->
+    [one] type
+   *[other] types
+} { $expected } (found { $found })
+schema-other = { $detail }
+kind-null = null
+kind-boolean = a boolean
+kind-number = a number
+kind-integer = an integer
+kind-string = a string
+kind-array = an array
+kind-object = an object
+
+## datetime
+
+datetime-fraction = `{ $text }` has a fraction of a second
+datetime-fraction-help = drop the fraction: `{ $prefix }`
+datetime-offset = `{ $text }` has a time zone or offset (`{ $rest }`)
+datetime-offset-help = times are in the game's server time zone without offset: `{ $prefix }`
+datetime-no-time = `{ $text }` has no time of day
+datetime-no-time-help = write local server time as YYYY-MM-DDTHH:MM:SS, such as `{ $text }T04:00:00`
+datetime-space = `{ $text }` separates date and time with a space
+datetime-space-help = use `T`: `{ $fixed }`
+datetime-shape = `{ $text }` is not a date-time of the form YYYY-MM-DDTHH:MM:SS
+datetime-form-help = write local server time as YYYY-MM-DDTHH:MM:SS
+datetime-fullwidth-colon = `{ $text }` has the full-width colon `：` (U+FF1A), typed by an input method
+datetime-fullwidth-colon-help = type the ASCII `:`: `{ $fixed }`
+datetime-slashes = `{ $text }` writes the date with slashes
+datetime-slashes-help = write it as `{ $fixed }` (YYYY-MM-DDTHH:MM:SS, local server time)
+datetime-rewrite-help = write it as `{ $fixed }`
+datetime-month = `{ $text }` has no month { $month }
+datetime-month-help = months run from 01 to 12
+datetime-day = `{ $text }` is not a real date: { $month ->
+    [1] January
+    [2] February
+    [3] March
+    [4] April
+    [5] May
+    [6] June
+    [7] July
+    [8] August
+    [9] September
+    [10] October
+    [11] November
+   *[12] December
+} { $year } has { $last } days
+datetime-day-help = check the day of the month
+datetime-hour-24 = `{ $text }` uses hour 24
+datetime-hour-24-help = write the end of the day as `{ $date }T23:59:59` or the next day as `{ $next }T00:00:00`
+datetime-time = `{ $text }` is not a real time of day
+datetime-time-help = hours run from 00 to 23, minutes and seconds from 00 to 59
+datetime-invalid = `{ $text }` is not a valid date-time
+
+## time-order, stale, outside-version, end-of-minute, unsorted, duplicate-activity
+
+time-order-version = the version ends ({ $end }) before it starts ({ $start })
+time-order-activity = the activity ends ({ $end }) before it starts ({ $start })
+time-order-help = endTime must be later than startTime
+stale = the version ended on { $date } ({ $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
+} ago)
+stale-help = update the document to the current version
+upcoming-version = the version starts on { $date } (in { $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
+}), after now
+upcoming-version-help = until it starts, clients show this version as the current one: the previous version's activities that are not in this file vanish and this file's activities show as not started yet; carry every activity that ends after the new start into this file in every locale (`activity-site version new` does it), or publish the file when the version starts
+outside-version-before = the activity ended ({ $end }) before the version started ({ $start })
+outside-version-before-help = remove it, or check the dates
+outside-version-after = the activity starts ({ $start }) after the version ended ({ $end })
+outside-version-after-help = it belongs to the next version's document
+end-of-minute = the activity ends at :{ $seconds } seconds
+end-of-minute-help = the sources end activities at :59 seconds: did you mean `{ $suggested }`?
+unsorted = the activity starts ({ $start }) before the one above it ({ $previous })
+unsorted-help = run `activity-site fmt` to sort activities by startTime
+duplicate-activity = `{ $name }` starting { $start } is listed twice (also activity { $first })
+duplicate-activity-help = remove one of them, or correct its name or startTime
+
+## cover-url, whitespace
+
+cover-http = the cover `{ $url }` is served over plain http
+cover-http-help = use `https://{ $rest }` if the host supports it
+cover-invalid = the cover `{ $url }` is not an absolute http(s) URL
+cover-invalid-help = use an absolute https:// URL, or an empty string for no cover
+whitespace-trim = `{ $field }` has leading or trailing whitespace
+invisible = { $keyed ->
+    [yes] `{ $field }`
+   *[no] the value
+} contains { $class } U+{ $code } at column { $column }
+class-zero-width = the zero-width character
+class-bidi = the bidi control character
+class-control = the control character
+class-format = the invisible format character
+invisible-escaped-help = remove the escape at line { $line }, column { $column }; use a plain space if a space was meant
+invisible-help = it does not show in most editors: delete the character at line { $line }, column { $column } (put the cursor just after it and press Backspace once), or retype the text
+
+## games-registry, missing-file, orphan-file
+
+registry-bad-id = `{ $id }` is not a valid game id
+registry-bad-id-help = ids are lowercase letters and digits, in words joined by `-`, such as `{ $suggestion }`
+registry-duplicate-id = the game id `{ $id }` is listed twice (also game { $first })
+registry-duplicate-id-help = each game appears once; merge the two entries
+registry-bad-locale = `{ $locale }` is not a BCP 47 language tag
+registry-bad-locale-help = use tags such as `zh-CN` or `en-US`
+registry-duplicate-locale = the locale `{ $locale }` is listed twice
+registry-default-locale = the default locale `{ $default }` is not one of the game's locales
+registry-default-locale-help = use one of { $locales }
+registry-time-zone = `{ $zone }` is not an IANA time zone
+registry-time-zone-help = use a name such as `Asia/Shanghai` or `America/New_York`
+source-locale = `{ $key }` is neither one of the game's locales nor `all`
+source-locale-help = use one of { $locales }, or `all`
+source-type = `{ $kind }` is not a kind of data source
+source-type-help = use `html`, `script` or `pageData`
+source-url = the source URL `{ $url }` is not an absolute http(s) URL
+source-url-help = write the whole address, such as `https://example.org/news`
+source-needs-url = a `{ $kind }` source needs a `url`
+source-needs-url-help = add "url": "https://..." with the page to read
+source-needs-script = a `script` source needs a `script`
+source-needs-script-help = add "script": "scripts/fetch-....mjs", the script's path in the repository
+source-article-url = the article URL template `{ $template }` is not an absolute http(s) URL
+source-article-url-help = write the whole address with a placeholder, such as `https://example.org/news/{"{"}id{"}"}`
+source-article-placeholder = the article URL template `{ $template }` has no `{"{"}field{"}"}` placeholder
+source-article-placeholder-help = name the entry's field that completes the URL, such as `https://example.org/news/{"{"}id{"}"}`
+kept-unpublishable = `{ $path }` cannot be published at `{ $published }`: { $problem }
+kept-unpublishable-help = replace the link with the file itself, or move the file out of data/_files/
+missing-file = `{ $path }` does not exist
+missing-file-help = create `{ $path }`, or remove `{ $locale }` from the game's locales
+orphan-locale = `{ $path }` belongs to no locale of `{ $game }` in games.json
+orphan-locale-help = add `{ $locale }` to the locales of `{ $game }`, or remove the file
+orphan-game = `{ $path }` belongs to `{ $game }`, which games.json does not list
+orphan-game-help = add `{ $game }` to games.json, or remove the file
+orphan-elsewhere = `{ $path }` is not where data files go
+orphan-elsewhere-help = data files live at data/<game>/<locale>.json
+
+## locale-parity
+
+parity = differs from { $path }: { $differences }
+parity-help = locale files of one game describe the same version and the same activities with the same times; update both
+parity-field = `{ $field }` is `{ $here }` here, `{ $there }` there
+parity-only-here = { $count } { $count ->
+    [one] activity
+   *[other] activities
+} only here: { $names }
+parity-only-there = { $count } { $count ->
+    [one] activity
+   *[other] activities
+} only there: { $names }
+parity-window = `{ $name }` ({ $start } to { $end })
+parity-more = and { $count } more
+
+## status
+
+status-game = GAME
+status-locale = LOCALE
+status-version = VERSION
+status-ends = ENDS
+status-left-header = LEFT
+status-state-header = STATE
+status-left = { $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
+} left
+status-overdue = { $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
+} overdue
+status-starts-in = { $days ->
+    [0] starts within a day
+    [one] starts in 1 day
+   *[other] starts in { $days } days
+}
+status-missing = missing: { $file }
+status-invalid = invalid: run `activity-site check` ({ $file })
+status-state = { $state ->
+    [ok] ok
+    [ending] ending
+    [ended] ended
+   *[other] { $state }
+}
+note-placeholder = note: games.json: `{ $game }` still has the placeholder `dataSource` (and maybe `name`) that `import` wrote; replace them with the real ones
+
+## build
+
+build-done = built { $out }: { $files } files, { $size } in { $elapsed } ({ $reused } of { $parts } parts from the cache)
+build-failed = build failed: { $errors ->
+    [one] { $errors } error
+   *[other] { $errors } errors
+}; `{ $out }` left as it was
+build-force = warning: --force: a good build replaces `{ $out }` and the { $files ->
+    [one] { $files } file
+   *[other] { $files } files
+} in it, which activity-site did not make
+
+## fmt
+
+fmt-would-reformat = would reformat { $path }
+fmt-reformatted = reformatted { $path }
+fmt-left-broken = fmt: left { $files ->
+    [one] { $files } file
+   *[other] { $files } files
+} with errors unchanged
+fmt-summary = fmt: { $changed ->
+    [one] { $changed } file
+   *[other] { $changed } files
+} { $check ->
+    [yes] would change
+   *[no] reformatted
+}, { $canonical } already canonical
+fix-fixed = fixed { $path } ({ $fixes ->
+    [one] 1 fix
+   *[other] { $fixes } fixes
+})
+fix-left = left { $path } unchanged: another mistake in it has no exact fix, so its fixes would not give valid JSON
+
+## Refusals of every data command
+
+no-registry = no { $registry } in { $root }: not a data folder; run in the data repository or pass --root DIR
+
+## The language server (activity-site lsp)
+
+lsp-not-formatted = not formatted: the file has { $errors ->
+    [one] { $errors } error
+   *[other] { $errors } errors
+}, and its canonical form is known only once they are fixed
+lsp-fix-remove = Remove { $old }
+lsp-fix-replace = Replace { $old } with { $new }
+hover-time = **{ $weekday }** { $time } ({ $zone })
+
+    { $when }
+
+    UTC: `{ $utc }`
+hover-weekday = { $day ->
+    [1] Monday
+    [2] Tuesday
+    [3] Wednesday
+    [4] Thursday
+    [5] Friday
+    [6] Saturday
+   *[7] Sunday
+}
+hover-utc-ambiguous = { $first } or { $second } (the clocks go back)
+hover-utc-none = none: the clocks skip this local time
+hover-now = now
+hover-future = in { $span }
+hover-past = { $span } ago
+hover-days = { $n ->
+    [one] { $n } day
+   *[other] { $n } days
+}
+hover-hours = { $n ->
+    [one] { $n } hour
+   *[other] { $n } hours
+}
+hover-minutes = { $n ->
+    [one] { $n } minute
+   *[other] { $n } minutes
+}
+list-space = {" "}
+
+## The agents' data tools (activity-site mcp)
+
+agent-registry-unreadable = cannot read games.json: { $error }
+agent-registry-unparsed = games.json does not parse ({ $error }); fix it first (`activity-site check`)
+agent-no-game = games.json lists no game `{ $game }` (games: { $games })
+agent-no-locale = games.json lists no locale `{ $locale }` for `{ $game }` (locales: { $locales })
+agent-unsafe-path = refusing `{ $path }`: a game id or locale with characters other than letters, digits and `-`
+agent-cannot-check = cannot check: { $error }
+agent-not-yet = `{ $path }` does not exist yet; write_document creates it
+agent-refused-errors = not written: the draft has { $errors ->
+    [one] { $errors } error
+   *[other] { $errors } errors
+} (see `diagnostics`)
+agent-refused-unparsed = not written: the draft of `{ $path }` does not parse
+agent-not-written = not written: { $error }
+agent-cannot-write = cannot write `{ $path }`: { $error }
+agent-cannot-resolve = cannot resolve `{ $path }`: { $error }
+agent-outside-data = refusing to write `{ $path }`: it resolves outside data/
+
+## Errors of the tool itself: reading and writing files
+
+err-read = cannot read `{ $path }`
+err-read-root = cannot read the root `{ $path }`
+err-find = cannot find `{ $path }`
+err-root-not-dir = the root `{ $path }` is not a directory
+err-list = cannot list `{ $path }`
+err-not-json = `{ $path }` is not valid JSON
+err-write = cannot write `{ $path }`
+err-create = cannot create `{ $path }`
+err-replace = cannot replace `{ $path }`
+err-bad-path = bad path `{ $path }`
+err-bad-output-path = bad output path `{ $path }`
+err-read-out = cannot read `--out { $out }`
+out-refused-root = refusing `--out { $out }`: { $contains ->
+    [yes] it contains the data root
+   *[no] it is the data root
+}, and a build replaces its output directory entirely
+    help: pick a directory of its own, such as `{ $suggestion }`
+out-refused-input = refusing `--out { $out }`: it is inside `{ $input }` of the data root, which holds inputs
+    help: pick a directory of its own, such as `{ $suggestion }`
+out-refused-file = refusing `--out { $out }`: it exists and is not a directory
+    help: pick a new or empty directory
+out-refused-tree = refusing `--out { $out }`: it holds `{ $held }`, so it is a data tree or a repository, not a generated site
+    help: pick a new or empty directory, such as `{ $suggestion }`
+out-refused-foreign = refusing `--out { $out }`: it holds { $files ->
+    [one] { $files } file
+   *[other] { $files } files
+} and was not made by activity-site (no `{ $marker }` in it); a build would replace all of it
+    help: pick a new or empty directory, or pass `--force` to replace it
+cache-inside-output = refusing to keep the build cache `{ $cache }` inside the output `{ $out }`: every build replaces it
+    help: pass a --cache-dir outside the output directory
+schema-invalid = { $path } is not a valid JSON Schema: { $error }
+
+## The tool's own errors
+
+tool-error = error: { $error }
+
+## Breaking changes of a review (activity-site diff, the data tools)
+
+breaking-file-removed = { $path } is published at the base and this build no longer has it: its clients get 404 not found.
+breaking-file-removed-help = keep publishing the file (a game that ends keeps its last document), or put a copy in the verbatim folder data/_files/
+breaking-version-backwards = the version goes backwards, from { $old } to { $new }: clients that keep the newest version they saw ignore this document.
+breaking-version-backwards-help = publish the current version's document; correct an older version in place only while it is the current one
+breaking-until = { $name } (until { $end })
+breaking-upcoming = version { $new } starts on { $date } (in { $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
+}), after now, and replaces version { $old }, which is still running: until then clients show { $new } with { $count } ongoing { $count ->
+    [one] activity
+   *[other] activities
+} gone: { $names }.
+breaking-upcoming-help = carry every activity that ends after { $start } into the new document, in every locale (`activity-site version new` does it), or publish when the new version starts
+breaking-ongoing-removed = { $name } is ongoing (until { $end }, { $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
+} left) and this build removes it: clients that key activities by name drop it while it runs.
+breaking-ongoing-removed-help = keep the activity until it ends; rename it in place (same start and end) if only its name is wrong
+breaking-id-none = (none)
+breaking-id-stayed = their id stayed { $id }
+breaking-id-down = their id went down from { $from } to { $to }
+breaking-announcements-id = the announcements changed and { $what }: the desktop client and the web UI show the board again only when the id changes, so they never show the new text.
+breaking-announcements-id-help = set "id" to { $id } (one more than the published id) in the announcements file
+
+## announcements: orphan-file, schema help, markdown-link, markdown-html
+
+anno-orphan = `{ $path }` is not named after a locale, so no announcements are published from it
+anno-orphan-help = name announcements files after their locale, such as `data/_announcements/zh-CN.json`
+anno-id-help = `id` is a whole number, 0 or more, such as `28`; raise it by one whenever the content changes
+anno-title-help = give the announcement a title: clients list the board by its titles
+anno-content-type-help = the only content type is "markdown", which is also what leaving it out means
+anno-content-help = write the announcement's text as a Markdown string
+anno-minimum = `{ $field }` must be 0 or more (found { $found })
+anno-unknown-value = unknown `{ $field }` { $value }
+anno-id-not-whole = `id` is written `{ $raw }`, not as a whole number
+anno-id-not-whole-help = write `{ $whole }`: clients read the id as an integer
+markdown-link = the { $image ->
+    [yes] image
+   *[no] link
+} `{ $dest }` in `content` is neither an absolute http(s) URL nor a path of this site
+markdown-link-help = point the { $image ->
+    [yes] image
+   *[no] link
+} at `https://...`, at a page of this site such as `/sr/`, or at an anchor such as `#notes`; the page drops any other { $image ->
+    [yes] image
+   *[no] link
+}
+markdown-html = `content` holds raw HTML `{ $html }`
+markdown-html-help = the page shows raw HTML as text and clients may drop it: put code in backticks (`<tag>`), or write `&lt;` for a literal `<`
+registry-id-taken = the game id `{ $id }` is taken by the announcements pages
+registry-id-taken-help = choose another id, such as `{ $id }-game`: the site publishes its announcements at /{ $id }/

@@ -1,0 +1,456 @@
+# activity-site 的简体中文消息。
+#
+# 每条消息都与 en-US.ftl 中的同名消息一一对应，参数相同（tests/i18n.rs 检查）。
+# 规则代码、JSON 键名、文件路径和引用自数据的值都是参数，原样显示，不翻译。
+#
+# 书写约定：中文句子使用全角标点（，。：；“”（）），代码、键名、数值两侧
+# 使用半角符号；中文与行内代码、英文单词、数字之间留一个半角空格，
+# 与全角标点之间不留空格；汉字之间不加空格。
+
+## 诊断的显示
+
+label-error = 错误
+label-warning = 警告
+label-help = 提示
+help-line = 提示：{ $text }
+summary = { $errors } 个错误，{ $warnings } 个警告
+checked-clean = 检查完毕：没有发现问题
+checked-summary = 检查完毕：{ $errors } 个错误，{ $warnings } 个警告
+list-semicolon = ；
+list-comma = 、
+did-you-mean = 是不是想写 `{ $name }`？
+plain = { $text }
+lines = { $first }
+    { $second }
+
+## 读取文件（json-syntax、games-registry）
+
+load-registry-missing = 缺少 games.json
+load-registry-missing-help = 请在根目录创建 games.json：{"{"}"games": [...]{"}"}
+load-read-failed = 无法读取文件：{ $error }
+load-bom = 文件开头有字节顺序标记（BOM）
+load-bom-help = 请将文件另存为不带 BOM 的 UTF-8 编码
+load-invalid-utf8 = 第 { $byte } 字节处不是有效的 UTF-8 编码
+load-invalid-utf8-help = 请将文件另存为 UTF-8 编码
+
+## json-syntax：解析器期待的内容
+
+expected-value = 一个值
+expected-key = 用双引号括起的键名
+expected-colon = 键名后的 `:`
+expected-digit = 数字
+expected-digit-fraction = 小数点后的数字
+expected-digit-exponent = 指数部分的数字
+expected-comma-or-brace = 逗号 `,` 或右花括号 `{"}"}`
+expected-comma-or-bracket = 逗号 `,` 或右方括号 `]`
+
+## json-syntax：输入法代替 JSON 标点打出的字符
+
+char-full-width-comma = 全角逗号
+char-full-width-colon = 全角冒号
+char-left-double-quote = 中文左双引号
+char-right-double-quote = 中文右双引号
+char-left-single-quote = 中文左单引号
+char-right-single-quote = 中文右单引号
+char-full-width-quote = 全角双引号
+char-full-width-left-brace = 全角左花括号
+char-full-width-right-brace = 全角右花括号
+char-full-width-left-bracket = 全角左方括号
+char-full-width-right-bracket = 全角右方括号
+char-ideographic-space = 全角空格
+char-quotation-mark = 引号
+char-tab = 制表符（Tab）
+char-control = 控制字符 U+{ $code }
+ascii-char = 半角的 `{ $char }`
+ascii-space = 半角空格
+## json-syntax：错误
+
+syntax-empty = 文件是空的
+syntax-after-end = 文档结束后还有多余的内容
+syntax-after-end-help = 文档最外层的值在第 { $line } 行已经结束；请删除其后的内容，或检查是否有括号过早闭合
+syntax-eof-expected = 文件意外结束：此处应为{ $expected }
+syntax-expected-found = 此处应为{ $expected }，却是 { $found }
+syntax-still-open-help = 第 { $line } 行的 `{ $open }` 到这里还没有闭合；是不是少了 `{ $close }`？
+syntax-lookalike = 字符串外出现了{ $name } `{ $char }`（U+{ $code }），它不是 JSON 标点
+syntax-lookalike-space = 字符串外出现了{ $name }（U+{ $code }），它不是 JSON 标点
+syntax-lookalike-help = 请改为输入{ $instead }（这是中文输入法在中文标点状态下打出的字符）
+syntax-comment = JSON 不支持注释
+syntax-comment-help = 请删除注释；需要告诉玩家的说明请写在 `description` 中
+syntax-comment-unclosed-help = 请删除注释；这条注释没有用 `*/` 结束
+syntax-single-quotes = JSON 字符串要用双引号，不能用单引号
+syntax-single-quotes-help = 把两个单引号都换成 `"`
+syntax-not-a-number = `{ $word }` 不是 JSON 数字
+syntax-not-a-number-help = JSON 数字必须是有限值：请写 `null`，或写成字符串
+syntax-plus = JSON 数字不能以 `+` 开头
+syntax-plus-help = 删除 `+`
+syntax-never-closed = 文件意外结束：第 { $line } 行的 `{ $open }` 没有闭合
+syntax-never-closed-help = 添加 `{ $close }`，闭合第 { $line } 行的 `{ $open }`
+syntax-missing-comma = 这个值后面缺少 `,`
+syntax-missing-comma-help = 在这里添加 `,`：{ $container ->
+    [object] 对象的成员
+   *[array] 数组的元素
+}之间要用逗号分隔
+syntax-trailing-comma = { $container ->
+    [object] 对象
+   *[array] 数组
+}末尾多了一个逗号
+syntax-trailing-comma-help = 删除这个逗号：JSON 不允许在最后一项后面加逗号
+syntax-too-deep = 数组和对象的嵌套超过了 { $max } 层
+syntax-bare-key = 对象的键名要用双引号括起来
+syntax-bare-key-help = 写成 `"{ $word }"`
+syntax-leading-zero = JSON 数字不能有前导 0
+syntax-leading-zero-help = 把 `{ $digits }` 写成 `{ $trimmed }`
+syntax-number-range = 数字超出范围
+syntax-invalid-escape = 无效的转义 `{ $escape }`
+syntax-invalid-escape-help = 可用的转义有 `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t` 和 `\uXXXX`；反斜杠本身要写成 `\\`
+syntax-unicode-escape = 无效的 Unicode 转义：`\u` 后面要跟四位十六进制数字
+syntax-lone-surrogate = 无效的 Unicode 转义：单独的代理项不是字符
+syntax-unterminated = 这个字符串没有结束
+syntax-unterminated-help = 添加结尾的 `"`
+syntax-open-at-line-end = 这个字符串在行尾之前没有结束
+syntax-open-at-line-end-help = 添加结尾的 `"`；JSON 字符串中不能直接换行（换行请写 `\n`）
+syntax-open-at-line-end-comma-help = 在 `{ $comma }` 前添加结尾的 `"`；JSON 字符串中不能直接换行（换行请写 `\n`）
+syntax-typographic-close = 字符串以{ $name } `{ $char }`（U+{ $code }）结尾，JSON 不把它当作引号
+syntax-more-errors = 文件中此后还有 { $count } 个语法错误没有显示；请先修正这些，再重新检查
+syntax-typographic-end-help = 字符串的结尾是{ $name } `{ $char }`（U+{ $code }）；请改为输入半角的 `"`
+syntax-control-in-string = 字符串中不能直接出现{ $what }，必须转义
+syntax-control-in-string-help = 写成 `{ $escape }`，或者删除它
+
+## duplicate-key
+
+duplicate-key = 键 `{ $key }` 在这个对象中出现了两次（第一次在第 { $line } 行）
+duplicate-key-help = 两个只保留一个：第 { $line } 行第 { $column } 列的那个，或者这一个；重写文件时只会留下后一个值
+
+## schema
+
+schema-unknown-field = 未知字段 `{ $key }`
+schema-known-fields = 可用的字段：{ $fields }
+schema-missing-field = 缺少字段 `{ $name }`
+schema-activity-missing-field = 活动 `{ $activity }` 缺少 `{ $name }`
+schema-quote-number-help = { $whole ->
+    [yes] 文档是文本：请加上引号，写成 `"{ $raw }"`
+   *[no] `{ $field }` 是文本：请加上引号，写成 `"{ $raw }"`
+}
+add-description = 请为它添加 `"description": ""`（用一句话说明这是什么活动，也可以留空）
+add-name = 请添加 `"name": "..."`，填写公告中的名称
+add-time = 请添加 `"{ $name }": "YYYY-MM-DDTHH:MM:SS"`，按游戏服务器时间填写
+add-activities = 请添加 `"activities": []`，并在其中填写这个版本的活动
+add-field = 请添加 `"{ $name }"`
+schema-misspelt-present = 这里有 `{ $present }`：是不是想写 `{ $name }`？
+schema-empty = `{ $field }` 不能为空
+schema-wrong-type = { $whole ->
+    [yes] 文档的类型不对
+   *[no] `{ $field }` 的类型不对
+}：{ $value } 不是 { $count ->
+    [1] { $expected } 类型
+   *[other] { $expected } 中的任何一种类型
+}（实际是{ $found }）
+schema-other = { $detail }
+kind-null = null
+kind-boolean = 布尔值
+kind-number = 数字
+kind-integer = 整数
+kind-string = 字符串
+kind-array = 数组
+kind-object = 对象
+
+## datetime
+
+datetime-fraction = `{ $text }` 带有秒的小数部分
+datetime-fraction-help = 去掉小数部分：`{ $prefix }`
+datetime-offset = `{ $text }` 带有时区或时差（`{ $rest }`）
+datetime-offset-help = 时间按游戏服务器所在时区填写，不带时差：`{ $prefix }`
+datetime-no-time = `{ $text }` 缺少时刻
+datetime-no-time-help = 请按 YYYY-MM-DDTHH:MM:SS 填写服务器当地时间，例如 `{ $text }T04:00:00`
+datetime-space = `{ $text }` 的日期和时刻之间用了空格
+datetime-space-help = 请用 `T` 分隔：`{ $fixed }`
+datetime-shape = `{ $text }` 不是 YYYY-MM-DDTHH:MM:SS 格式的日期时间
+datetime-form-help = 请按 YYYY-MM-DDTHH:MM:SS 填写服务器当地时间
+datetime-fullwidth-colon = `{ $text }` 里有输入法打出的全角冒号 `：`（U+FF1A）
+datetime-fullwidth-colon-help = 请改用半角冒号 `:`：`{ $fixed }`
+datetime-slashes = `{ $text }` 的日期用了斜杠
+datetime-slashes-help = 请写成 `{ $fixed }`（YYYY-MM-DDTHH:MM:SS，服务器当地时间）
+datetime-rewrite-help = 请写成 `{ $fixed }`
+datetime-month = `{ $text }` 的月份 { $month } 不存在
+datetime-month-help = 月份从 01 到 12
+datetime-day = `{ $text }` 不是真实存在的日期：{ $year } 年 { $month } 月只有 { $last } 天
+datetime-day-help = 请检查日期中的“日”
+datetime-hour-24 = `{ $text }` 用了 24 时
+datetime-hour-24-help = 当天结束请写 `{ $date }T23:59:59`，次日开始请写 `{ $next }T00:00:00`
+datetime-time = `{ $text }` 不是真实存在的时刻
+datetime-time-help = 小时从 00 到 23，分钟和秒从 00 到 59
+datetime-invalid = `{ $text }` 不是有效的日期时间
+
+## time-order、stale、outside-version、end-of-minute、unsorted、duplicate-activity
+
+time-order-version = 版本的结束时间（{ $end }）早于开始时间（{ $start }）
+time-order-activity = 活动的结束时间（{ $end }）早于开始时间（{ $start }）
+time-order-help = endTime 必须晚于 startTime
+stale = 这个版本已于 { $date } 结束（{ $days ->
+    [0] 不到一天前
+   *[other] { $days } 天前
+}）
+stale-help = 请把文档更新到当前版本
+upcoming-version = 这个版本将于 { $date } 开始（{ $days ->
+    [0] 不到一天后
+   *[other] { $days } 天后
+}），晚于现在
+upcoming-version-help = 在它开始之前，客户端会把这个版本当作当前版本：上个版本中不在这个文件里的活动会消失，这个文件中的活动会显示为尚未开始；请把在新版本开始之后才结束的每个活动都搬进这个文件的每种语言版本中（`activity-site version new` 可以完成这一步），或者等版本开始时再发布这个文件
+outside-version-before = 活动在版本开始（{ $start }）之前就已结束（{ $end }）
+outside-version-before-help = 请删除这个活动，或检查日期
+outside-version-after = 活动在版本结束（{ $end }）之后才开始（{ $start }）
+outside-version-after-help = 它属于下一个版本的文档
+end-of-minute = 活动的结束时间以 :{ $seconds } 秒结尾
+end-of-minute-help = 数据来源中的活动都以 :59 秒结尾：是不是想写 `{ $suggested }`？
+unsorted = 活动的开始时间（{ $start }）早于上一个活动（{ $previous }）
+unsorted-help = 运行 `activity-site fmt` 按 startTime 排序活动
+duplicate-activity = 开始于 { $start } 的 `{ $name }` 出现了两次（另一处是 activities[{ $first }]）
+duplicate-activity-help = 请删除其中一个，或更正它的名称或开始时间
+
+## cover-url、whitespace
+
+cover-http = 封面 `{ $url }` 使用的是不加密的 http
+cover-http-help = 如果服务器支持，请改用 `https://{ $rest }`
+cover-invalid = 封面 `{ $url }` 不是以 http(s) 开头的绝对 URL
+cover-invalid-help = 请使用以 https:// 开头的绝对 URL；没有封面时写空字符串
+whitespace-trim = `{ $field }` 的开头或结尾有空白字符
+invisible = { $keyed ->
+    [yes] `{ $field }` 中
+   *[no] 值中
+}第 { $column } 列有{ $class } U+{ $code }
+class-zero-width = 零宽字符
+class-bidi = 双向文本控制字符
+class-control = 控制字符
+class-format = 不可见的格式字符
+invisible-escaped-help = 请删除第 { $line } 行第 { $column } 列的转义；如果想要空格，请直接输入半角空格
+invisible-help = 多数编辑器不显示这个字符：请删除第 { $line } 行第 { $column } 列的字符（把光标放在它后面，按一次退格键），或者重新输入这段文字
+
+## games-registry、missing-file、orphan-file
+
+registry-bad-id = `{ $id }` 不是有效的游戏 ID
+registry-bad-id-help = ID 由小写字母和数字组成，单词之间用 `-` 连接，例如 `{ $suggestion }`
+registry-duplicate-id = 游戏 ID `{ $id }` 出现了两次（另一处是 games[{ $first }]）
+registry-duplicate-id-help = 每个游戏只能出现一次；请合并这两项
+registry-bad-locale = `{ $locale }` 不是 BCP 47 语言标记
+registry-bad-locale-help = 请使用 `zh-CN`、`en-US` 这样的标记
+registry-duplicate-locale = 语言 `{ $locale }` 出现了两次
+registry-default-locale = 默认语言 `{ $default }` 不在这个游戏的语言列表中
+registry-default-locale-help = 请使用其中之一：{ $locales }
+registry-time-zone = `{ $zone }` 不是 IANA 时区
+registry-time-zone-help = 请使用 `Asia/Shanghai`、`America/New_York` 这样的时区名
+source-locale = `{ $key }` 既不是这个游戏的语言，也不是 `all`
+source-locale-help = 请使用其中之一：{ $locales }，或者 `all`
+source-type = `{ $kind }` 不是数据来源的类型
+source-type-help = 请使用 `html`、`script` 或 `pageData`
+source-url = 来源 URL `{ $url }` 不是以 http(s) 开头的绝对 URL
+source-url-help = 请写出完整地址，例如 `https://example.org/news`
+source-needs-url = `{ $kind }` 类型的来源需要 `url`
+source-needs-url-help = 请添加 `"url": "https://..."`，填写要读取的页面
+source-needs-script = `script` 类型的来源需要 `script`
+source-needs-script-help = 请添加 `"script": "scripts/fetch-....mjs"`，即脚本在仓库中的路径
+source-article-url = 文章 URL 模板 `{ $template }` 不是以 http(s) 开头的绝对 URL
+source-article-url-help = 请写出带占位符的完整地址，例如 `https://example.org/news/{"{"}id{"}"}`
+source-article-placeholder = 文章 URL 模板 `{ $template }` 没有 `{"{"}field{"}"}` 占位符
+source-article-placeholder-help = 请写明由条目的哪个字段补全 URL，例如 `https://example.org/news/{"{"}id{"}"}`
+kept-unpublishable = `{ $path }` 无法发布到 `{ $published }`：{ $problem }
+kept-unpublishable-help = 请用文件本身替换这个链接，或者把文件移出 data/_files/
+missing-file = `{ $path }` 不存在
+missing-file-help = 请创建 `{ $path }`，或从这个游戏的语言列表中删除 `{ $locale }`
+orphan-locale = `{ $path }` 不属于 games.json 中 `{ $game }` 的任何语言
+orphan-locale-help = 请把 `{ $locale }` 加入 `{ $game }` 的语言列表，或删除这个文件
+orphan-game = `{ $path }` 属于 `{ $game }`，但 games.json 中没有这个游戏
+orphan-game-help = 请把 `{ $game }` 加入 games.json，或删除这个文件
+orphan-elsewhere = `{ $path }` 不在数据文件应在的位置
+orphan-elsewhere-help = 数据文件应放在 data/<game>/<locale>.json
+
+## locale-parity
+
+parity = 与 { $path } 不一致：{ $differences }
+parity-help = 同一游戏的各语言文件描述的应是同一版本、同一批活动，时间也相同；请同时更新两边
+parity-field = `{ $field }` 这里是 `{ $here }`，那边是 `{ $there }`
+parity-only-here = 只有这里有 { $count } 个活动：{ $names }
+parity-only-there = 只有那边有 { $count } 个活动：{ $names }
+parity-window = `{ $name }`（{ $start } 至 { $end }）
+parity-more = 另有 { $count } 个
+## status
+
+status-game = 游戏
+status-locale = 语言
+status-version = 版本
+status-ends = 结束时间
+status-left-header = 剩余
+status-state-header = 状态
+status-left = { $days ->
+    [0] 不到一天
+   *[other] 还剩 { $days } 天
+}
+status-overdue = { $days ->
+    [0] 超期不到一天
+   *[other] 已超期 { $days } 天
+}
+status-starts-in = { $days ->
+    [0] 不到一天后开始
+   *[other] { $days } 天后开始
+}
+status-missing = 缺失：{ $file }
+status-invalid = 有错误：请运行 `activity-site check`（{ $file }）
+status-state = { $state ->
+    [ok] 正常
+    [ending] 即将结束
+    [ended] 已结束
+   *[other] { $state }
+}
+note-placeholder = 注意：games.json 中的 `{ $game }` 仍是 `import` 写入的占位 `dataSource`（可能还有 `name`）；请换成真实的值
+
+## build
+
+build-done = 已生成 { $out }：{ $files } 个文件，共 { $size }，用时 { $elapsed }（{ $parts } 个部分中有 { $reused } 个来自缓存）
+build-failed = 生成失败：{ $errors } 个错误；`{ $out }` 保持原样
+build-force = 警告：--force：生成成功后将替换 `{ $out }` 及其中不是 activity-site 生成的 { $files } 个文件
+
+## fmt
+
+fmt-would-reformat = 需要整理格式：{ $path }
+fmt-reformatted = 已整理格式：{ $path }
+fmt-left-broken = fmt：{ $files } 个有错误的文件未作改动
+fmt-summary = fmt：{ $check ->
+    [yes] 需要整理 { $changed } 个文件
+   *[no] 已整理 { $changed } 个文件
+}，{ $canonical } 个文件格式已经规范
+fix-fixed = 已修正 { $path }（{ $fixes } 处）
+fix-left = 未修改 { $path }：其中另有错误没有确切的修正方法，应用其余修正也得不到有效的 JSON
+
+## 所有数据命令的拒绝理由
+
+no-registry = { $root } 中没有 { $registry }：这不是数据文件夹；请在数据仓库中运行，或用 --root DIR 指定
+
+## 语言服务器（activity-site lsp）
+
+lsp-not-formatted = 没有整理格式：文件中有 { $errors } 个错误，修正之后才能确定它的规范格式
+lsp-fix-remove = 删除 { $old }
+lsp-fix-replace = 把 { $old } 替换为 { $new }
+hover-time = **{ $weekday }** { $time }（{ $zone }）
+
+    { $when }
+
+    UTC：`{ $utc }`
+hover-weekday = { $day ->
+    [1] 星期一
+    [2] 星期二
+    [3] 星期三
+    [4] 星期四
+    [5] 星期五
+    [6] 星期六
+   *[7] 星期日
+}
+hover-utc-ambiguous = { $first } 或 { $second }（时钟回拨）
+hover-utc-none = 无：时钟跳过了这个当地时间
+hover-now = 现在
+hover-future = { $span }后
+hover-past = { $span }前
+hover-days = { $n } 天
+hover-hours = { $n } 小时
+hover-minutes = { $n } 分钟
+list-space = {" "}
+
+## 给 AI 代理的数据工具（activity-site mcp）
+
+agent-registry-unreadable = 无法读取 games.json：{ $error }
+agent-registry-unparsed = games.json 无法解析（{ $error }）；请先修正它（`activity-site check`）
+agent-no-game = games.json 中没有游戏 `{ $game }`（已有的游戏：{ $games }）
+agent-no-locale = games.json 中 `{ $game }` 没有语言 `{ $locale }`（已有的语言：{ $locales }）
+agent-unsafe-path = 拒绝处理 `{ $path }`：游戏 ID 或语言中含有字母、数字和 `-` 以外的字符
+agent-cannot-check = 无法检查：{ $error }
+agent-not-yet = `{ $path }` 还不存在；write_document 会创建它
+agent-refused-errors = 没有写入：草稿中有 { $errors } 个错误（见 `diagnostics`）
+agent-refused-unparsed = 没有写入：`{ $path }` 的草稿无法解析
+agent-not-written = 没有写入：{ $error }
+agent-cannot-write = 无法写入 `{ $path }`：{ $error }
+agent-cannot-resolve = 无法确定 `{ $path }` 的实际路径：{ $error }
+agent-outside-data = 拒绝写入 `{ $path }`：它实际指向 data/ 之外
+
+## 工具本身的错误：读写文件
+
+err-read = 无法读取 `{ $path }`
+err-read-root = 无法读取根目录 `{ $path }`
+err-find = 找不到 `{ $path }`
+err-root-not-dir = 根目录 `{ $path }` 不是文件夹
+err-list = 无法列出 `{ $path }` 中的文件
+err-not-json = `{ $path }` 不是有效的 JSON
+err-write = 无法写入 `{ $path }`
+err-create = 无法创建 `{ $path }`
+err-replace = 无法替换 `{ $path }`
+err-bad-path = 路径 `{ $path }` 无效
+err-bad-output-path = 输出路径 `{ $path }` 无效
+err-read-out = 无法读取 `--out { $out }`
+out-refused-root = 拒绝使用 `--out { $out }`：{ $contains ->
+    [yes] 它包含数据根目录
+   *[no] 它就是数据根目录
+}，而生成时会整个替换输出文件夹
+    提示：请另选一个专用的文件夹，例如 `{ $suggestion }`
+out-refused-input = 拒绝使用 `--out { $out }`：它位于数据根目录中存放输入文件的 `{ $input }` 里
+    提示：请另选一个专用的文件夹，例如 `{ $suggestion }`
+out-refused-file = 拒绝使用 `--out { $out }`：它已存在，而且不是文件夹
+    提示：请选择一个新的或空的文件夹
+out-refused-tree = 拒绝使用 `--out { $out }`：其中有 `{ $held }`，说明它是数据目录或代码仓库，而不是生成的网站
+    提示：请选择一个新的或空的文件夹，例如 `{ $suggestion }`
+out-refused-foreign = 拒绝使用 `--out { $out }`：其中有 { $files } 个文件，而且不是 activity-site 生成的（没有 `{ $marker }`）；生成时会替换其中的全部内容
+    提示：请选择一个新的或空的文件夹，或者加上 `--force` 替换它
+cache-inside-output = 拒绝把构建缓存 `{ $cache }` 放在输出文件夹 `{ $out }` 中：每次生成都会替换输出文件夹
+    提示：请用 --cache-dir 指定输出文件夹以外的位置
+schema-invalid = { $path } 不是有效的 JSON Schema：{ $error }
+
+## 工具本身的错误
+
+tool-error = 错误：{ $error }
+
+## 审查中的破坏性变更（activity-site diff、数据工具）
+
+breaking-file-removed = { $path } 在基准中已经发布，这次构建却没有它：它的客户端会得到 404 not found。
+breaking-file-removed-help = 请继续发布这个文件（停止运营的游戏也保留最后一份文档），或者在原样发布的文件夹 data/_files/ 中放一份副本
+breaking-version-backwards = 版本倒退了，从 { $old } 变成 { $new }：只保留所见最新版本的客户端会忽略这份文档。
+breaking-version-backwards-help = 请发布当前版本的文档；旧版本只能在它仍是当前版本时原地更正
+breaking-until = { $name }（至 { $end }）
+breaking-upcoming = 版本 { $new } 将于 { $date } 开始（{ $days ->
+    [0] 不到一天后
+   *[other] { $days } 天后
+}），晚于现在，并取代仍在进行的版本 { $old }：在此之前，客户端显示的 { $new } 中会少掉 { $count } 个进行中的活动：{ $names }。
+breaking-upcoming-help = 请把在 { $start } 之后才结束的每个活动都搬进新文档的每种语言版本中（`activity-site version new` 可以完成这一步），或者等新版本开始时再发布
+breaking-ongoing-removed = { $name } 正在进行（至 { $end }，还剩 { $days ->
+    [0] 不到一天
+   *[other] { $days } 天
+}），而这次构建删除了它：按名称识别活动的客户端会在活动进行期间丢掉它。
+breaking-ongoing-removed-help = 请保留这个活动直到它结束；如果只是名称写错了，请原地改名（开始和结束时间不变）
+breaking-id-none = （无）
+breaking-id-stayed = 它们的 id 仍是 { $id }
+breaking-id-down = 它们的 id 从 { $from } 降到了 { $to }
+breaking-announcements-id = 公告变了，但{ $what }：桌面客户端和网页只在 id 变化时才会重新显示公告栏，所以永远不会显示新内容。
+breaking-announcements-id-help = 请在公告文件中把 "id" 设为 { $id }（比已发布的 id 大 1）
+
+## 公告：orphan-file、schema 提示、markdown-link、markdown-html
+
+anno-orphan = `{ $path }` 没有以语言代码命名，因此不会发布其中的公告
+anno-orphan-help = 请以语言代码命名公告文件，例如 `data/_announcements/zh-CN.json`
+anno-id-help = `id` 是大于或等于 0 的整数，例如 `28`；每次修改内容时请把它加 1
+anno-title-help = 请为公告填写标题：客户端按标题列出公告栏
+anno-content-type-help = 唯一的内容类型是 "markdown"，省略该字段也表示 "markdown"
+anno-content-help = 请用 Markdown 字符串填写公告正文
+anno-minimum = `{ $field }` 必须大于或等于 0（实际为 { $found }）
+anno-unknown-value = 未知的 `{ $field }`：{ $value }
+anno-id-not-whole = `id` 写成了 `{ $raw }`，不是整数的写法
+anno-id-not-whole-help = 请写成 `{ $whole }`：客户端把 id 当作整数读取
+markdown-link = `content` 中的{ $image ->
+    [yes] 图片
+   *[no] 链接
+} `{ $dest }` 既不是绝对的 http(s) 网址，也不是本站的路径
+markdown-link-help = 请把{ $image ->
+    [yes] 图片
+   *[no] 链接
+}指向 `https://...`、本站的页面（例如 `/sr/`）或锚点（例如 `#notes`）；页面会丢弃其他{ $image ->
+    [yes] 图片
+   *[no] 链接
+}
+markdown-html = `content` 中含有原始 HTML `{ $html }`
+markdown-html-help = 页面会把原始 HTML 显示为文本，客户端也可能丢弃它：请把代码放在反引号中（`<tag>`），或用 `&lt;` 表示字面上的 `<`
+registry-id-taken = 游戏 ID `{ $id }` 已被公告页面占用
+registry-id-taken-help = 请换一个 ID，例如 `{ $id }-game`：网站在 /{ $id }/ 发布公告

@@ -1,0 +1,500 @@
+//! The languages of the tool (issue 39): the two `.ftl` files hold the same
+//! messages with the same arguments, the code names only messages they hold
+//! with exactly their arguments, the Chinese follows the house conventions,
+//! and `check` speaks each language through the binary, chosen by `--lang`
+//! or by the environment.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use activity_site::i18n::{EN_US_FTL, Lang, ZH_CN_FTL};
+use fluent_syntax::ast;
+
+use crate::util::{FIXTURE_NOW, crate_root, fixture_root, stderr};
+
+/// Message identifier to the variables its value and variants name.
+fn messages(ftl: &str, name: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let resource = fluent_syntax::parser::parse(ftl)
+        .unwrap_or_else(|(_, errors)| panic!("{name} does not parse: {errors:?}"));
+    let mut out = BTreeMap::new();
+    for entry in resource.body {
+        match entry {
+            ast::Entry::Message(message) => {
+                let mut vars = BTreeSet::new();
+                if let Some(pattern) = &message.value {
+                    pattern_vars(pattern, &mut vars);
+                }
+                assert!(
+                    message.attributes.is_empty(),
+                    "{name}: `{}` has attributes, which the code never reads",
+                    message.id.name
+                );
+                let id = message.id.name.to_string();
+                assert!(
+                    out.insert(id.clone(), vars).is_none(),
+                    "{name}: `{id}` is defined twice"
+                );
+            }
+            ast::Entry::Term(term) => panic!("{name}: term `-{}` is not used", term.id.name),
+            ast::Entry::Junk { content } => panic!("{name}: cannot parse {content:?}"),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn pattern_vars(pattern: &ast::Pattern<&str>, vars: &mut BTreeSet<String>) {
+    for element in &pattern.elements {
+        if let ast::PatternElement::Placeable { expression } = element {
+            expression_vars(expression, vars);
+        }
+    }
+}
+
+fn expression_vars(expression: &ast::Expression<&str>, vars: &mut BTreeSet<String>) {
+    match expression {
+        ast::Expression::Select { selector, variants } => {
+            inline_vars(selector, vars);
+            for variant in variants {
+                pattern_vars(&variant.value, vars);
+            }
+        }
+        ast::Expression::Inline(inline) => inline_vars(inline, vars),
+    }
+}
+
+fn inline_vars(inline: &ast::InlineExpression<&str>, vars: &mut BTreeSet<String>) {
+    match inline {
+        ast::InlineExpression::VariableReference { id } => {
+            vars.insert(id.name.to_string());
+        }
+        ast::InlineExpression::Placeable { expression } => expression_vars(expression, vars),
+        ast::InlineExpression::MessageReference { id, .. } => {
+            panic!(
+                "message reference `{}`: pass the message as an argument",
+                id.name
+            )
+        }
+        ast::InlineExpression::FunctionReference { arguments, .. } => {
+            for arg in &arguments.positional {
+                inline_vars(arg, vars);
+            }
+            for arg in &arguments.named {
+                inline_vars(&arg.value, vars);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn both_languages_have_every_message_with_the_same_arguments() {
+    let en = messages(EN_US_FTL, "en-US.ftl");
+    let zh = messages(ZH_CN_FTL, "zh-CN.ftl");
+    let mut problems = Vec::new();
+    for (id, vars) in &en {
+        match zh.get(id) {
+            None => problems.push(format!("`{id}` is missing from zh-CN.ftl")),
+            Some(other) if other != vars => problems.push(format!(
+                "`{id}` takes {vars:?} in en-US.ftl but {other:?} in zh-CN.ftl"
+            )),
+            Some(_) => {}
+        }
+    }
+    for id in zh.keys().filter(|id| !en.contains_key(*id)) {
+        problems.push(format!("`{id}` is missing from en-US.ftl"));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Each `msg!("id", name = value, ...)` in the source: the identifier and
+/// the argument names, with the file it is in.
+fn msg_calls() -> Vec<(String, String, BTreeSet<String>)> {
+    let mut calls = Vec::new();
+    for entry in walkdir::WalkDir::new(crate_root().join("src")) {
+        let entry = entry.expect("src is readable");
+        if entry.path().extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).expect("source is text");
+        let code: String = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let file = entry.path().display().to_string();
+        for (at, _) in code.match_indices("msg!(") {
+            let parts = top_level_parts(&code[at + "msg!(".len()..]);
+            let Some(id) = parts
+                .first()
+                .and_then(|p| p.trim().strip_prefix('"'))
+                .and_then(|p| p.strip_suffix('"'))
+            else {
+                continue; // the macro's own definition
+            };
+            let names = parts[1..]
+                .iter()
+                .filter(|p| !p.trim().is_empty())
+                .map(|p| {
+                    let (name, _) = p.split_once('=').expect("`name = value`");
+                    name.trim().to_string()
+                })
+                .collect();
+            calls.push((file.clone(), id.to_string(), names));
+        }
+    }
+    calls
+}
+
+/// The comma-separated parts of a call's arguments up to its closing parenthesis.
+fn top_level_parts(rest: &str) -> Vec<String> {
+    let mut parts = vec![String::new()];
+    let mut depth = 0usize;
+    let mut chars = rest.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                let last = parts.last_mut().expect("a part");
+                last.push(c);
+                while let Some(s) = chars.next() {
+                    last.push(s);
+                    if s == '\\' {
+                        if let Some(e) = chars.next() {
+                            last.push(e);
+                        }
+                    } else if s == '"' {
+                        break;
+                    }
+                }
+                continue;
+            }
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' if depth == 0 => break,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        parts.last_mut().expect("a part").push(c);
+    }
+    parts
+}
+
+#[test]
+fn the_code_names_only_messages_that_exist_with_exactly_their_arguments() {
+    let en = messages(EN_US_FTL, "en-US.ftl");
+    let calls = msg_calls();
+    assert!(calls.len() > 100, "found only {} msg! calls", calls.len());
+    let mut problems = Vec::new();
+    for (file, id, names) in &calls {
+        match en.get(id) {
+            None => problems.push(format!("{file}: no message `{id}`")),
+            Some(vars) if vars != names => problems.push(format!(
+                "{file}: `{id}` is given {names:?} but its text uses {vars:?}"
+            )),
+            Some(_) => {}
+        }
+    }
+    // No message is dead: each is named in the code (by `msg!`, or as a
+    // string where a table or a list separator names it).
+    let sources: String = walkdir::WalkDir::new(crate_root().join("src"))
+        .into_iter()
+        .map(|e| e.expect("src is readable"))
+        .filter(|e| e.path().extension().is_some_and(|x| x == "rs"))
+        .map(|e| std::fs::read_to_string(e.path()).expect("source is text"))
+        .collect();
+    for id in en.keys() {
+        if !sources.contains(&format!("\"{id}\"")) {
+            problems.push(format!("`{id}` is never used"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The text of every message of zh-CN.ftl with each placeable as `{}`.
+fn chinese_texts() -> Vec<(String, String)> {
+    let resource = fluent_syntax::parser::parse(ZH_CN_FTL).expect("zh-CN.ftl parses");
+    fn flatten(pattern: &ast::Pattern<&str>, out: &mut Vec<String>, prefix: String) {
+        let mut text = prefix;
+        for element in &pattern.elements {
+            match element {
+                ast::PatternElement::TextElement { value } => text.push_str(value),
+                ast::PatternElement::Placeable { expression } => match expression {
+                    ast::Expression::Select { variants, .. } => {
+                        // Each variant read in place, with what follows it.
+                        for variant in variants {
+                            flatten(&variant.value, out, format!("{text}{{}}"));
+                        }
+                        text.push_str("{}");
+                    }
+                    ast::Expression::Inline(ast::InlineExpression::StringLiteral { value }) => {
+                        text.push_str(value);
+                    }
+                    ast::Expression::Inline(_) => text.push_str("{}"),
+                },
+            }
+        }
+        out.push(text);
+    }
+    let mut texts = Vec::new();
+    for entry in resource.body {
+        if let ast::Entry::Message(message) = entry
+            && let Some(pattern) = &message.value
+        {
+            let mut out = Vec::new();
+            flatten(pattern, &mut out, String::new());
+            texts.extend(out.into_iter().map(|t| (message.id.name.to_string(), t)));
+        }
+    }
+    texts
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}')
+}
+
+/// The conventions zh-CN.ftl states at its top: full-width punctuation in
+/// Chinese prose, no spaces between Chinese characters, one space between
+/// Chinese and inline code, Latin words or digits.
+#[test]
+fn the_chinese_follows_the_conventions_of_chinese_technical_writing() {
+    let mut problems = Vec::new();
+    for (id, text) in chinese_texts() {
+        // Inline code is a unit: `...` stands for itself, as code.
+        let mut plain = String::new();
+        let mut in_code = false;
+        for c in text.chars() {
+            if c == '`' {
+                in_code = !in_code;
+                if !in_code {
+                    plain.push('C');
+                }
+                continue;
+            }
+            if !in_code {
+                plain.push(c);
+            }
+        }
+        let chars: Vec<char> = plain.chars().collect();
+        for (i, pair) in chars.windows(2).enumerate() {
+            let (a, b) = (pair[0], pair[1]);
+            let ascii_punct = |c: char| matches!(c, ',' | ';' | '?' | '!' | '(' | ')' | ':');
+            if (is_cjk(a) && ascii_punct(b)) || (ascii_punct(a) && is_cjk(b)) {
+                problems.push(format!(
+                    "{id}: half-width `{a}{b}` in Chinese prose: {text}"
+                ));
+            }
+            let latin = |c: char| c.is_ascii_alphanumeric();
+            if (is_cjk(a) && latin(b)) || (latin(a) && is_cjk(b)) {
+                problems.push(format!(
+                    "{id}: no space between Chinese and `{a}{b}`: {text}"
+                ));
+            }
+            if a == ' ' && i > 0 && is_cjk(chars[i - 1]) && is_cjk(b) {
+                problems.push(format!("{id}: a space inside Chinese text: {text}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Runs `check` on the overlay `case` with the given flags and environment.
+fn check_human(case: &Path, flags: &[&str], env: &[(&str, &str)]) -> (i32, String) {
+    let root = fixture_root(Some(case));
+    let now = std::fs::read_to_string(case.join("now"))
+        .map_or(FIXTURE_NOW.to_string(), |s| s.trim().to_string());
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_activity-site"));
+    command
+        .args(flags)
+        .args(["check", "--now", &now])
+        .current_dir(root.path())
+        .env("NO_COLOR", "1")
+        .env_remove("RUST_LOG");
+    for name in ["LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"] {
+        command.env_remove(name);
+    }
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let output = command.output().expect("the binary runs");
+    (output.status.code().unwrap_or(-1), stderr(&output))
+}
+
+fn invalid_cases() -> Vec<std::path::PathBuf> {
+    let mut cases: Vec<_> = std::fs::read_dir(crate_root().join("tests/fixtures/invalid"))
+        .expect("fixtures")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    cases.sort();
+    cases
+}
+
+/// `check` on every invalid fixture (every rule code, every syntax-mistake
+/// class) in one language: the snapshot a reviewer reads to judge the wording.
+fn all_fixtures(flags: &[&str], env: &[(&str, &str)]) -> String {
+    let mut out = String::new();
+    for case in invalid_cases() {
+        let name = case.file_name().expect("a name").to_string_lossy();
+        let (code, text) = check_human(&case, flags, env);
+        out.push_str(&format!("===== {name} (exit {code})\n{text}\n"));
+    }
+    out
+}
+
+#[test]
+fn check_speaks_chinese_with_lang_and_with_the_environment() {
+    let by_flag = all_fixtures(&["--lang", "zh-CN"], &[]);
+    insta::assert_snapshot!("check_zh_cn", by_flag);
+    // The environment, as POSIX tools read it, gives the same.
+    let by_env = all_fixtures(&[], &[("LANG", "zh_CN.UTF-8")]);
+    assert!(
+        by_env == by_flag,
+        "LANG=zh_CN.UTF-8 differs from --lang zh-CN"
+    );
+}
+
+#[test]
+fn check_speaks_english_by_default_and_when_asked() {
+    let by_flag = all_fixtures(&["--lang", "en-US"], &[]);
+    insta::assert_snapshot!("check_en_us", by_flag);
+    let by_default = all_fixtures(&[], &[]);
+    assert!(by_default == by_flag, "no language set differs from en-US");
+    // The flag wins over the environment; LC_ALL wins over LANG.
+    let case = crate_root().join("tests/fixtures/invalid/time-order");
+    let english = check_human(&case, &["--lang", "en-US"], &[]);
+    let chinese = check_human(&case, &["--lang", "zh-CN"], &[]);
+    assert_ne!(english, chinese);
+    assert_eq!(
+        check_human(&case, &["--lang", "en-US"], &[("LANG", "zh_CN.UTF-8")]),
+        english
+    );
+    assert_eq!(
+        check_human(&case, &[], &[("LC_ALL", "C"), ("LANG", "zh_CN.UTF-8")]),
+        english
+    );
+    assert_eq!(
+        check_human(
+            &case,
+            &[],
+            &[("LC_MESSAGES", "zh_CN.UTF-8"), ("LANG", "en_US.UTF-8")]
+        ),
+        chinese
+    );
+}
+
+/// Every code of the enum appears in both language snapshots' fixtures.
+#[test]
+fn the_fixtures_cover_every_rule_code() {
+    let listed: BTreeSet<String> = invalid_cases()
+        .iter()
+        .filter_map(|case| std::fs::read_to_string(case.join("expected")).ok())
+        .flat_map(|text| {
+            text.lines()
+                .filter_map(|l| l.split(' ').next().map(str::to_string))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for code in activity_site::diagnostics::Code::ALL {
+        // `kept-file` needs a symbolic link in `data/_files/`, which the
+        // fixture overlays do not copy; its messages are still checked by
+        // the parity and argument tests.
+        if *code == activity_site::diagnostics::Code::KeptFile {
+            continue;
+        }
+        assert!(
+            listed.contains(code.as_str()),
+            "no fixture reports `{code}`"
+        );
+    }
+    assert_eq!(Lang::ALL.len(), 2);
+}
+
+/// The JSON and GitHub renderings carry the chosen language too; the codes,
+/// keys and paths stay as they are.
+#[test]
+fn json_and_github_formats_render_in_the_chosen_language() {
+    let case = crate_root().join("tests/fixtures/invalid/schema-unknown-key");
+    let root = fixture_root(Some(&case));
+    let run = |lang: &str, format: &str| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_activity-site"))
+            .args([
+                "--lang",
+                lang,
+                "check",
+                "--format",
+                format,
+                "--now",
+                FIXTURE_NOW,
+            ])
+            .current_dir(root.path())
+            .output()
+            .expect("the binary runs");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let json: serde_json::Value = serde_json::from_str(&run("zh-CN", "json")).expect("json");
+    let d = &json["diagnostics"][0];
+    assert_eq!(d["code"], "schema");
+    let message = d["message"].as_str().expect("a message");
+    assert!(message.starts_with("未知字段 `"), "{message}");
+    let github = run("zh-CN", "github");
+    assert!(github.contains("title=schema::未知字段 `"), "{github}");
+    assert!(github.contains("%0A提示："), "{github}");
+    let english = run("en-US", "github");
+    assert!(
+        english.contains("title=schema::unknown field `"),
+        "{english}"
+    );
+}
+
+/// The rule codes a Markdown section lists as headings (`### \`code\``).
+fn heading_codes(section: &str, marks: &str) -> Vec<String> {
+    section
+        .lines()
+        .filter_map(|l| l.strip_prefix(marks))
+        .filter_map(|l| l.strip_prefix('`'))
+        .filter_map(|l| l.split('`').next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// CONTRIBUTING.md's Chinese guide explains the same rules as the English
+/// one, in the same order, and both list every code of the `Code` enum.
+#[test]
+fn the_chinese_guide_lists_the_same_rule_codes_as_the_english_one() {
+    let text = std::fs::read_to_string(crate_root().join("CONTRIBUTING.md")).expect("guide");
+    let (english, chinese) = text
+        .split_once("## 中文贡献指南")
+        .expect("CONTRIBUTING.md has a Chinese section");
+    let english = heading_codes(english, "### ");
+    let chinese = heading_codes(chinese, "#### ");
+    let all: Vec<String> = activity_site::diagnostics::Code::ALL
+        .iter()
+        .map(|c| c.as_str().to_string())
+        .collect();
+    assert_eq!(english, all, "the English rule reference");
+    assert_eq!(chinese, english, "the Chinese rule reference");
+
+    // The README's contributor steps have their Chinese twin, step for step.
+    let readme = std::fs::read_to_string(crate_root().join("README.md")).expect("readme");
+    let section = |title: &str| -> usize {
+        let start = readme.find(title).unwrap_or_else(|| panic!("no {title}"));
+        let rest = &readme[start + title.len()..];
+        let end = rest.find("\n## ").unwrap_or(rest.len());
+        rest[..end]
+            .lines()
+            .filter(|l| l.len() > 2 && l.as_bytes()[0].is_ascii_digit() && l[1..].starts_with(". "))
+            .count()
+    };
+    let steps = section("## Contributing data, step by step");
+    assert!(steps >= 5);
+    assert_eq!(section("## 贡献数据（中文）"), steps);
+}
+
+/// The data check of pull requests annotates them in Chinese.
+#[test]
+fn ci_annotates_pull_requests_in_chinese() {
+    let ci = std::fs::read_to_string(crate_root().join(".github/workflows/ci.yml")).expect("ci");
+    assert!(ci.contains("--lang zh-CN check --format github"), "{ci}");
+}
