@@ -218,18 +218,7 @@ pub fn parse(text: &str) -> Result<Parsed<'_>, SyntaxError> {
 /// byte is read a bounded number of times, and errors past [`MAX_ERRORS`]
 /// are counted without being described.
 pub fn parse_all(text: &str) -> Result<Parsed<'_>, SyntaxErrors> {
-    let mut parser = Parser {
-        text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        duplicates: Vec::new(),
-        open: Vec::new(),
-        errors: Vec::new(),
-        more: 0,
-        last_error: None,
-        lines: std::cell::OnceCell::new(),
-        steps: 0,
-    };
+    let mut parser = Parser::new(text);
     parser.skip_ws();
     if parser.pos == parser.bytes.len() {
         parser.report(parser.error_at(0, 0, msg!("syntax-empty")));
@@ -260,18 +249,7 @@ pub fn parse_all(text: &str) -> Result<Parsed<'_>, SyntaxErrors> {
 /// at the next token. A test holds it linear in the length of the text.
 #[doc(hidden)]
 pub fn parse_steps(text: &str) -> usize {
-    let mut parser = Parser {
-        text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        duplicates: Vec::new(),
-        open: Vec::new(),
-        errors: Vec::new(),
-        more: 0,
-        last_error: None,
-        lines: std::cell::OnceCell::new(),
-        steps: 0,
-    };
+    let mut parser = Parser::new(text);
     parser.skip_ws();
     let _ = parser.value(0);
     parser.steps
@@ -316,6 +294,22 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
+    /// A parser at the start of `text`, with nothing found yet.
+    fn new(text: &'a str) -> Self {
+        Parser {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            duplicates: Vec::new(),
+            open: Vec::new(),
+            errors: Vec::new(),
+            more: 0,
+            last_error: None,
+            lines: std::cell::OnceCell::new(),
+            steps: 0,
+        }
+    }
+
     fn into_errors(mut self) -> SyntaxErrors {
         // Reported in the order read; a missing comma is found after the
         // value it follows, which may hold an error of its own.
