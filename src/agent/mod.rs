@@ -38,8 +38,9 @@ use crate::validate;
 const INSTRUCTIONS: &str = "Reads and writes the activity data of a game-activity API \
 (games.json and data/<game>/<locale>.json). Read the rules first (resource \
 activity-site://CONTRIBUTING.md) and the schema. Flow: list_games, status, read_document; \
-edit the text; check_document until it has no errors; then write_document, which stores \
-the canonical form and says what changed. Times are local server time \
+edit the text of what read_document answered and pass it back: check_document until it has \
+no errors (`fix: true` applies the exact fixes); then write_document, which stores the \
+canonical form and says what changed. add_game and add_locale extend games.json. Times are local server time \
 YYYY-MM-DDTHH:MM:SS in the game's time zone; activities end on the last second of a \
 minute (03:59:59). The announcements boards (data/_announcements/<locale>.json) \
 have their own tools: read_announcements, check_announcements, write_announcements; raise \
