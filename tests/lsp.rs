@@ -430,7 +430,7 @@ fn hover_on_a_time_shows_weekday_distance_and_utc() {
         .expect("markdown");
     assert_eq!(
         value,
-        "**Thursday** 2026-10-15 03:59:59 (Asia/Shanghai)\n\n8 hours ago\n\nUTC: `2026-10-14T19:59:59Z`"
+        "**Thursday** 2026-10-15 03:59:59 (Asia/Shanghai)\n\nless than a day ago\n\nUTC: `2026-10-14T19:59:59Z`"
     );
     // Not on a time: nothing.
     let answer = client.request(
