@@ -58,12 +58,7 @@ pub fn boards(checked: &[CheckedAnnouncements], site_locale: Option<&str>) -> Ve
 
 /// The JSON files of a board: `anno.json` too for the default locale.
 pub fn json_files(board: &Board, json: &[u8]) -> Vec<OutputFile> {
-    let names: &[bool] = if board.is_default {
-        &[true, false]
-    } else {
-        &[false]
-    };
-    names
+    layout::published_names(board.is_default)
         .iter()
         .map(|&default_name| OutputFile {
             path: layout::announcements_path(&board.locale, default_name, "json"),
@@ -75,12 +70,7 @@ pub fn json_files(board: &Board, json: &[u8]) -> Vec<OutputFile> {
 /// The Atom feeds of a board at `now` (`anno.atom` too for the default
 /// locale); a pinned wall time is read in `zone`, the site's.
 pub fn feed_files(board: &Board, now: Now, zone: chrono_tz::Tz) -> Vec<OutputFile> {
-    let names: &[bool] = if board.is_default {
-        &[true, false]
-    } else {
-        &[false]
-    };
-    names
+    layout::published_names(board.is_default)
         .iter()
         .map(|&default_name| OutputFile {
             path: layout::announcements_path(&board.locale, default_name, "atom"),
@@ -91,12 +81,7 @@ pub fn feed_files(board: &Board, now: Now, zone: chrono_tz::Tz) -> Vec<OutputFil
 
 /// What the index says of a board's documents, given their digest.
 pub fn index_entries(board: &Board, sha256: &str, bytes: usize) -> Vec<layout::IndexAnnouncements> {
-    let names: &[bool] = if board.is_default {
-        &[true, false]
-    } else {
-        &[false]
-    };
-    names
+    layout::published_names(board.is_default)
         .iter()
         .map(|&default_name| layout::IndexAnnouncements {
             locale: board.locale.clone(),
@@ -139,7 +124,7 @@ fn words(locale: &str) -> &'static Words {
         board_id: "公告编号",
         empty: "暂无公告。",
     };
-    if locale.to_ascii_lowercase().starts_with("zh") {
+    if crate::model::is_chinese(locale) {
         &ZH
     } else {
         &EN
@@ -288,19 +273,10 @@ fn urn(parts: &[&str]) -> String {
     )
 }
 
-/// Text for XML content and double-quoted attributes.
+/// Text for XML content and double-quoted attributes: the escaping of
+/// HTML text and attributes ([`pages::escape_html`]) is XML's too.
 fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
+    pages::escape_html(text)
 }
 
 /// The build's "now" as an RFC 3339 instant in UTC: the instant it is, or

@@ -181,6 +181,11 @@ fn visible(text: &str) -> String {
         .collect()
 }
 
+/// A fixture of one file, `data/demo/en-US.json`, the [`doc`] of `activities`.
+fn en_us(activities: &str) -> String {
+    format!("//- data/demo/en-US.json\n{}", doc(activities))
+}
+
 /// A small valid document with `activities` (a JSON array's inside).
 fn doc(activities: &str) -> String {
     format!(
@@ -190,11 +195,8 @@ fn doc(activities: &str) -> String {
 
 #[test]
 fn a_clean_document_has_no_problems() {
-    let fixture = format!(
-        "//- data/demo/en-US.json\n{}",
-        doc(
-            r#"{"name": "A", "description": "", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}"#
-        )
+    let fixture = en_us(
+        r#"{"name": "A", "description": "", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}"#,
     );
     insta::assert_snapshot!(check(&fixture), @r"
     no problems
@@ -235,22 +237,16 @@ fn syntax_every_mistake_of_a_file_at_once() {
 /// Family: the schema (`schema`): unknown fields with a rename, missing ones.
 #[test]
 fn schema_unknown_and_missing_fields() {
-    let fixture = format!(
-        "//- data/demo/en-US.json\n{}",
-        doc(
-            r#"{"name": "A", "descripton": "", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}"#
-        )
+    let fixture = en_us(
+        r#"{"name": "A", "descripton": "", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}"#,
     );
     insta::assert_snapshot!(check(&fixture), @r#"
     error[schema] data/demo/en-US.json:6:32: unknown field `descripton`
       help: did you mean `description`?
       fix: `"descripton"` -> `"description"`
     "#);
-    let fixture = format!(
-        "//- data/demo/en-US.json\n{}",
-        doc(
-            r#"{"name": "A", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}"#
-        )
+    let fixture = en_us(
+        r#"{"name": "A", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}"#,
     );
     insta::assert_snapshot!(check(&fixture), @r#"
     error[schema] data/demo/en-US.json:6:18: the activity `A` has no `description`
@@ -268,14 +264,13 @@ fn schema_unknown_and_missing_fields() {
 /// `outside-version`, `stale`).
 #[test]
 fn times_forms_order_and_window() {
-    let fixture = format!(
-        "//- data/demo/en-US.json\n{}",
-        doc(r#"
+    let fixture = en_us(
+        r#"
     {"name": "Slash", "description": "", "startTime": "2026/10/01 11:00", "endTime": "2026-10-15T03:59:59"},
     {"name": "Colon", "description": "", "startTime": "2026-10-02T10：00：00", "endTime": "2026-10-15T03:59:59"},
     {"name": "Space", "description": "", "startTime": "2026-10-03 10:00:00", "endTime": "2026-10-15T04:00:00"},
     {"name": "Back", "description": "", "startTime": "2026-10-04T10:00:00", "endTime": "2026-09-01T03:59:59"}
-  "#)
+  "#,
     );
     insta::assert_snapshot!(check(&fixture), @r#"
     error[datetime] data/demo/en-US.json:7:55: `2026/10/01 11:00` writes the date with slashes
@@ -305,13 +300,12 @@ fn times_forms_order_and_window() {
 /// Family: the activity list (`duplicate-activity`, `unsorted`, `cover-url`).
 #[test]
 fn activities_duplicates_order_and_covers() {
-    let fixture = format!(
-        "//- data/demo/en-US.json\n{}",
-        doc(r#"
+    let fixture = en_us(
+        r#"
     {"name": "B", "description": "", "startTime": "2026-10-05T10:00:00", "endTime": "2026-10-15T03:59:59", "cover": "cover.jpg"},
     {"name": "A", "description": "", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"},
     {"name": "A", "description": "", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}
-  "#)
+  "#,
     );
     insta::assert_snapshot!(check(&fixture), @r"
     error[cover-url] data/demo/en-US.json:7:117: the cover `cover.jpg` is not an absolute http(s) URL
@@ -326,11 +320,8 @@ fn activities_duplicates_order_and_covers() {
 /// Family: text (`whitespace`): stray spaces and characters nobody sees.
 #[test]
 fn text_whitespace_and_invisible_characters() {
-    let fixture = format!(
-        "//- data/demo/en-US.json\n{}",
-        doc(
-            "{\"name\": \" A\", \"description\": \"x\u{200B}y\", \"startTime\": \"2026-10-01T11:00:00\", \"endTime\": \"2026-10-15T03:59:59\"}"
-        )
+    let fixture = en_us(
+        "{\"name\": \" A\", \"description\": \"x\u{200B}y\", \"startTime\": \"2026-10-01T11:00:00\", \"endTime\": \"2026-10-15T03:59:59\"}",
     );
     insta::assert_snapshot!(check(&fixture), @r"
     warning[whitespace] data/demo/en-US.json:6:27: `name` has leading or trailing whitespace
