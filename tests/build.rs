@@ -1,6 +1,5 @@
 //! `build`, `fmt` and `status`: output files, determinism, atomicity, canonical form.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::util::{FIXTURE_NOW, crate_root, files_under, fixture_root, run, stderr, stdout};

@@ -4,7 +4,7 @@
 //! has `input/` (laid over the base fixture) and, when every mistake has an
 //! exact fix, `fixed/`: the files as a person would repair them by hand.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::util::{
     FIXTURE_NOW, check_json, crate_root, files_under, fixture_root, run, stderr, stdout,

@@ -2,7 +2,6 @@
 //! empty or generated directory, defaults under `--root`, and closed output
 //! pipes end a command quietly.
 
-use std::collections::BTreeMap;
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::path::Path;
 use std::process::{Command, Stdio};
