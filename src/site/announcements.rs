@@ -132,7 +132,9 @@ fn words(locale: &str) -> &'static Words {
 }
 
 /// The anchor of the announcement at `index` of `count`: numbered from the
-/// oldest, so anchors stay put when a newer one is added on top.
+/// oldest, so anchors stay put when a newer one is added on top. Its
+/// Markdown's headings get ids under it (`a3-启动命令`, [`markdown::Anchors`]),
+/// unique on the page when two announcements have the same heading.
 fn anchor(index: usize, count: usize) -> String {
     format!("a{}", count - index)
 }
@@ -179,10 +181,17 @@ pub fn render_page(board: &Board, boards: &[Board]) -> anyhow::Result<OutputFile
             .announcements
             .iter()
             .enumerate()
-            .map(|(i, a)| AnnouncementView {
-                anchor: anchor(i, count),
-                title: a.title.clone(),
-                html: markdown::to_html(&a.content),
+            .map(|(i, a)| {
+                let anchor = anchor(i, count);
+                let anchors = markdown::Anchors {
+                    prefix: &anchor,
+                    base: "",
+                };
+                AnnouncementView {
+                    html: markdown::to_html(&a.content, anchors),
+                    title: a.title.clone(),
+                    anchor,
+                }
             })
             .collect(),
     };
@@ -325,6 +334,12 @@ pub fn feed(board: &Board, default_name: bool, updated: String) -> String {
     ));
     let count = board.document.announcements.len();
     for (i, a) in board.document.announcements.iter().enumerate() {
+        let anchor = anchor(i, count);
+        // Links to the announcement's headings point at the page.
+        let anchors = markdown::Anchors {
+            prefix: &anchor,
+            base: &page,
+        };
         out.push_str("  <entry>\n");
         out.push_str(&format!(
             "    <id>{}</id>\n",
@@ -340,11 +355,11 @@ pub fn feed(board: &Board, default_name: bool, updated: String) -> String {
         out.push_str(&format!(
             "    <link rel=\"alternate\" type=\"text/html\" href=\"{}#{}\"/>\n",
             xml(&page),
-            anchor(i, count)
+            anchor
         ));
         out.push_str(&format!(
             "    <content type=\"html\">{}</content>\n",
-            xml(&markdown::to_html(&a.content))
+            xml(&markdown::to_html(&a.content, anchors))
         ));
         out.push_str("  </entry>\n");
     }
