@@ -305,11 +305,18 @@ fn check_human(case: &Path, flags: &[&str], env: &[(&str, &str)]) -> (i32, Strin
     let root = fixture_root(Some(case));
     let now = std::fs::read_to_string(case.join("now"))
         .map_or(FIXTURE_NOW.to_string(), |s| s.trim().to_string());
+    let mut args: Vec<&str> = flags.to_vec();
+    args.extend(["check", "--now", &now]);
+    run_in(root.path(), &args, env)
+}
+
+/// Runs the binary in `root` with `args` and only the language variables
+/// of `env`: the exit code and standard error.
+fn run_in(root: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String) {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_activity-site"));
     command
-        .args(flags)
-        .args(["check", "--now", &now])
-        .current_dir(root.path())
+        .args(args)
+        .current_dir(root)
         .env("NO_COLOR", "1")
         .env_remove("RUST_LOG");
     for name in ["LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"] {
@@ -384,6 +391,43 @@ fn check_speaks_english_by_default_and_when_asked() {
     );
 }
 
+/// The base fixture with every kind of file `data/_files/` cannot publish:
+/// a link out of the folder, a link to a folder and a link to nothing.
+fn kept_file_root() -> tempfile::TempDir {
+    let root = fixture_root(None);
+    let files = root.path().join("data/_files");
+    std::fs::create_dir_all(files.join("folder")).expect("folder");
+    std::fs::write(files.join("robots.txt"), "User-agent: *\n").expect("kept file");
+    let link = |target: &Path, name: &str| {
+        std::os::unix::fs::symlink(target, files.join(name)).expect("symlink");
+    };
+    // Outside: the registry of the root itself, a path the snapshot can name.
+    link(&root.path().join("games.json"), "outside.json");
+    link(&files.join("folder"), "folder-link");
+    link(&files.join("nothing-here"), "dangling.txt");
+    root
+}
+
+/// `check` on [`kept_file_root`] in both languages: each problem of a kept
+/// file is its own sentence in each. Paths of the temporary copy are
+/// replaced by `<root>`.
+#[test]
+fn kept_file_problems_speak_both_languages() {
+    let root = kept_file_root();
+    let canonical = std::fs::canonicalize(root.path()).expect("canonical root");
+    let run = |flags: &[&str], env: &[(&str, &str)]| {
+        let mut args = flags.to_vec();
+        args.extend(["check", "--now", FIXTURE_NOW]);
+        let (code, text) = run_in(root.path(), &args, env);
+        let text = text.replace(&canonical.display().to_string(), "<root>");
+        format!("(exit {code})\n{text}")
+    };
+    let chinese = run(&["--lang", "zh-CN"], &[]);
+    assert_eq!(run(&[], &[("LANG", "zh_CN.UTF-8")]), chinese);
+    insta::assert_snapshot!("kept_file_zh_cn", chinese);
+    insta::assert_snapshot!("kept_file_en_us", run(&["--lang", "en-US"], &[]));
+}
+
 /// Every code of the enum appears in both language snapshots' fixtures.
 #[test]
 fn the_fixtures_cover_every_rule_code() {
@@ -397,10 +441,12 @@ fn the_fixtures_cover_every_rule_code() {
         })
         .collect();
     for code in activity_site::diagnostics::Code::ALL {
-        // `kept-file` needs a symbolic link in `data/_files/`, which the
-        // fixture overlays do not copy; its messages are still checked by
-        // the parity and argument tests.
+        // `kept-file` needs symbolic links, which the fixture overlays do
+        // not copy: [`kept_file_root`] makes them in a temporary copy.
         if *code == activity_site::diagnostics::Code::KeptFile {
+            let root = kept_file_root();
+            let (_, text) = run_in(root.path(), &["check", "--now", FIXTURE_NOW], &[]);
+            assert!(text.contains("[kept-file]"), "{text}");
             continue;
         }
         assert!(
@@ -446,6 +492,29 @@ fn json_and_github_formats_render_in_the_chosen_language() {
         english.contains("title=schema::unknown field `"),
         "{english}"
     );
+    // SARIF: the rules' descriptions and the help line of each result.
+    let sarif: serde_json::Value = serde_json::from_str(&run("zh-CN", "sarif")).expect("sarif");
+    let driver = &sarif["runs"][0]["tool"]["driver"];
+    let rule = driver["rules"]
+        .as_array()
+        .expect("rules")
+        .iter()
+        .find(|r| r["id"] == "duplicate-key")
+        .expect("the duplicate-key rule");
+    assert_eq!(rule["shortDescription"]["text"], "同一个对象中出现了两次相同的键。");
+    let text = sarif["runs"][0]["results"][0]["message"]["text"]
+        .as_str()
+        .expect("a message");
+    assert!(text.contains("\n提示："), "{text}");
+    let sarif: serde_json::Value = serde_json::from_str(&run("en-US", "sarif")).expect("sarif");
+    let text = sarif["runs"][0]["results"][0]["message"]["text"]
+        .as_str()
+        .expect("a message");
+    assert!(text.contains("\nhelp: "), "{text}");
+    // rdjson, which reviewdog posts as review comments.
+    let rdjson: serde_json::Value = serde_json::from_str(&run("zh-CN", "rdjson")).expect("rdjson");
+    let text = rdjson["diagnostics"][0]["message"].as_str().expect("a message");
+    assert!(text.contains("\n提示："), "{text}");
 }
 
 /// The rule codes a Markdown section lists as headings (`### \`code\``).

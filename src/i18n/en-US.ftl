@@ -283,6 +283,12 @@ source-article-placeholder = the article URL template `{ $template }` has no `{"
 source-article-placeholder-help = name the entry's field that completes the URL, such as `https://example.org/news/{"{"}id{"}"}`
 kept-unpublishable = `{ $path }` cannot be published at `{ $published }`: { $problem }
 kept-unpublishable-help = replace the link with the file itself, or move the file out of data/_files/
+kept-link-outside = it is a link to `{ $target }`, outside { $folder }
+kept-link-folder = it is a link to a folder, which is not followed
+kept-link-unresolved = it is a link that cannot be resolved ({ $error })
+kept-not-regular = it is not a regular file
+kept-clash = `{ $kept }` would replace the generated `{ $generated }`; a kept file never overrides a generated one
+    help: remove or rename `{ $kept }` (the build writes `{ $generated }` itself)
 missing-file = `{ $path }` does not exist
 missing-file-help = create `{ $path }`, or remove `{ $locale }` from the game's locales
 orphan-locale = `{ $path }` belongs to no locale of `{ $game }` in games.json
@@ -531,3 +537,26 @@ markdown-html = `content` holds raw HTML `{ $html }`
 markdown-html-help = the page shows raw HTML as text and clients may drop it: put code in backticks (`<tag>`), or write `&lt;` for a literal `<`
 registry-id-taken = the game id `{ $id }` is taken by the announcements pages
 registry-id-taken-help = choose another id, such as `{ $id }-game`: the site publishes its announcements at /{ $id }/
+
+## What each rule checks (SARIF's rule descriptions)
+
+rule-json-syntax = Not well-formed JSON; also a byte-order mark or invalid UTF-8.
+rule-duplicate-key = The same key twice in one object.
+rule-schema = Violates the JSON Schema.
+rule-datetime = Not YYYY-MM-DDTHH:MM:SS, or an impossible date or time.
+rule-time-order = endTime not after startTime.
+rule-cover-url = cover neither empty nor an absolute http(s) URL.
+rule-duplicate-activity = Two activities with the same name and start.
+rule-games-registry = A bad games.json.
+rule-missing-file = A locale listed in games.json has no data file.
+rule-orphan-file = A data file games.json does not list.
+rule-outside-version = An activity outside its version's window.
+rule-end-of-minute = An endTime whose seconds are not 59.
+rule-unsorted = Activities not in chronological order.
+rule-locale-parity = Locale files of one game disagree.
+rule-stale = The version has ended.
+rule-whitespace = Stray, control or invisible characters in a text field.
+rule-upcoming-version = The version starts after now: clients get it before it begins.
+rule-kept-file = A file of data/_files/ that cannot be published verbatim.
+rule-markdown-link = A Markdown link in an announcement that is not http(s), a site path or an anchor.
+rule-markdown-html = Raw HTML in an announcement's Markdown (shown as text).

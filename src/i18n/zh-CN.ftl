@@ -254,6 +254,12 @@ source-article-placeholder = 文章 URL 模板 `{ $template }` 没有 `{"{"}fiel
 source-article-placeholder-help = 请写明由条目的哪个字段补全 URL，例如 `https://example.org/news/{"{"}id{"}"}`
 kept-unpublishable = `{ $path }` 无法发布到 `{ $published }`：{ $problem }
 kept-unpublishable-help = 请用文件本身替换这个链接，或者把文件移出 data/_files/
+kept-link-outside = 它是链接，指向 { $folder } 之外的 `{ $target }`
+kept-link-folder = 它是指向文件夹的链接，工具不跟随这类链接
+kept-link-unresolved = 它是无法解析的链接（{ $error }）
+kept-not-regular = 它不是普通文件
+kept-clash = `{ $kept }` 会取代生成的 `{ $generated }`；原样发布的文件从不覆盖生成的文件
+    提示：请删除或重命名 `{ $kept }`（`{ $generated }` 由生成过程自己写出）
 missing-file = `{ $path }` 不存在
 missing-file-help = 请创建 `{ $path }`，或从这个游戏的语言列表中删除 `{ $locale }`
 orphan-locale = `{ $path }` 不属于 games.json 中 `{ $game }` 的任何语言
@@ -454,3 +460,26 @@ markdown-html = `content` 中含有原始 HTML `{ $html }`
 markdown-html-help = 页面会把原始 HTML 显示为文本，客户端也可能丢弃它：请把代码放在反引号中（`<tag>`），或用 `&lt;` 表示字面上的 `<`
 registry-id-taken = 游戏 ID `{ $id }` 已被公告页面占用
 registry-id-taken-help = 请换一个 ID，例如 `{ $id }-game`：网站在 /{ $id }/ 发布公告
+
+## 各规则检查的内容（SARIF 的规则说明）
+
+rule-json-syntax = 不是合法的 JSON；以字节顺序标记（BOM）开头或不是有效的 UTF-8 编码也算。
+rule-duplicate-key = 同一个对象中出现了两次相同的键。
+rule-schema = 不符合 JSON Schema。
+rule-datetime = 不是 YYYY-MM-DDTHH:MM:SS 格式，或者是不存在的日期或时刻。
+rule-time-order = `endTime` 不晚于 `startTime`。
+rule-cover-url = `cover` 既不是空字符串，也不是以 http(s) 开头的绝对 URL。
+rule-duplicate-activity = 两个活动的名称和开始时间都相同。
+rule-games-registry = games.json 有误。
+rule-missing-file = games.json 列出的某个语言没有数据文件。
+rule-orphan-file = 某个数据文件没有列在 games.json 中。
+rule-outside-version = 活动超出了所属版本的时间范围。
+rule-end-of-minute = `endTime` 的秒数不是 59。
+rule-unsorted = 活动没有按时间先后排列。
+rule-locale-parity = 同一游戏的各语言文件不一致。
+rule-stale = 版本已经结束。
+rule-whitespace = 文本字段中有多余的空白、控制字符或看不见的字符。
+rule-upcoming-version = 版本在当前时间之后才开始：客户端会在版本开始之前就拿到它。
+rule-kept-file = data/_files/ 中无法原样发布的文件。
+rule-markdown-link = 公告中的 Markdown 链接既不是 http(s) 地址，也不是本站路径或锚点。
+rule-markdown-html = 公告的 Markdown 中含有原始 HTML（会显示为文本）。
