@@ -313,6 +313,44 @@ fn check_human(case: &Path, flags: &[&str], env: &[(&str, &str)]) -> (i32, Strin
 /// Runs the binary in `root` with `args` and only the language variables
 /// of `env`: the exit code and standard error.
 fn run_in(root: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String) {
+    let output = output_in(root, args, env);
+    (output.status.code().unwrap_or(-1), stderr(&output))
+}
+
+/// The exit code, standard output and standard error of a run, as one text.
+fn all_in(root: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
+    let output = output_in(root, args, env);
+    // The command as the snapshot shows it: without the language flag.
+    let shown: Vec<&str> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| **a != "--lang" && (*i == 0 || args[i - 1] != "--lang"))
+        .map(|(_, a)| *a)
+        .collect();
+    format!(
+        "$ {} (exit {})\n{}{}",
+        shown.join(" "),
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout),
+        stderr(&output)
+    )
+}
+
+/// Runs a command in each language: `--lang zh-CN` (a snapshot), `LANG`
+/// (the same text), `--lang en-US` (a snapshot). `run` gets the language
+/// flags and environment to pass.
+fn both_languages(name: &str, run: impl Fn(&[&str], &[(&str, &str)]) -> String) {
+    let chinese = run(&["--lang", "zh-CN"], &[]);
+    assert_eq!(
+        run(&[], &[("LANG", "zh_CN.UTF-8")]),
+        chinese,
+        "LANG=zh_CN.UTF-8 differs from --lang zh-CN"
+    );
+    insta::assert_snapshot!(format!("{name}_zh_cn"), chinese);
+    insta::assert_snapshot!(format!("{name}_en_us"), run(&["--lang", "en-US"], &[]));
+}
+
+fn output_in(root: &Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_activity-site"));
     command
         .args(args)
@@ -325,8 +363,7 @@ fn run_in(root: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String) {
     for (name, value) in env {
         command.env(name, value);
     }
-    let output = command.output().expect("the binary runs");
-    (output.status.code().unwrap_or(-1), stderr(&output))
+    command.output().expect("the binary runs")
 }
 
 fn invalid_cases() -> Vec<std::path::PathBuf> {
@@ -501,7 +538,10 @@ fn json_and_github_formats_render_in_the_chosen_language() {
         .iter()
         .find(|r| r["id"] == "duplicate-key")
         .expect("the duplicate-key rule");
-    assert_eq!(rule["shortDescription"]["text"], "同一个对象中出现了两次相同的键。");
+    assert_eq!(
+        rule["shortDescription"]["text"],
+        "同一个对象中出现了两次相同的键。"
+    );
     let text = sarif["runs"][0]["results"][0]["message"]["text"]
         .as_str()
         .expect("a message");
@@ -513,7 +553,9 @@ fn json_and_github_formats_render_in_the_chosen_language() {
     assert!(text.contains("\nhelp: "), "{text}");
     // rdjson, which reviewdog posts as review comments.
     let rdjson: serde_json::Value = serde_json::from_str(&run("zh-CN", "rdjson")).expect("rdjson");
-    let text = rdjson["diagnostics"][0]["message"].as_str().expect("a message");
+    let text = rdjson["diagnostics"][0]["message"]
+        .as_str()
+        .expect("a message");
     assert!(text.contains("\n提示："), "{text}");
 }
 
@@ -566,4 +608,119 @@ fn the_chinese_guide_lists_the_same_rule_codes_as_the_english_one() {
 fn ci_annotates_pull_requests_in_chinese() {
     let ci = std::fs::read_to_string(crate_root().join(".github/workflows/ci.yml")).expect("ci");
     assert!(ci.contains("--lang zh-CN check --format github"), "{ci}");
+}
+
+/// `version new`: what it writes (dry run) and each kind of refusal.
+#[test]
+fn version_new_speaks_both_languages() {
+    let work = crate::review::pair(None);
+    let head = work.path().join("head");
+    let now = crate::review::NOW;
+    let new = |more: &[&'static str]| {
+        let mut args = vec![
+            "version",
+            "new",
+            "sr",
+            "--name",
+            "4.7",
+            "--now",
+            now,
+            "--start",
+            "2026-11-26T11:00:00",
+        ];
+        args.extend_from_slice(more);
+        args
+    };
+    let commands = [
+        new(&[
+            "--version",
+            "4.7",
+            "--end",
+            "2027-01-07T05:59:59",
+            "--dry-run",
+        ]),
+        new(&["--version", "4.7", "--end", "2026-11-01T00:00:00"]),
+        new(&["--version", "4.7", "--end", "2027-01-07 05:59"]),
+        new(&["--version", "4.5", "--end", "2027-01-07T05:59:59"]),
+        new(&[
+            "--version",
+            "4.7",
+            "--end",
+            "2027-01-07T05:59:59",
+            "--name",
+            "fr=x",
+        ]),
+    ];
+    both_languages("version_new", |flags, env| {
+        let mut out = String::new();
+        for command in &commands {
+            let mut args = flags.to_vec();
+            args.extend(command.iter().copied());
+            out.push_str(&all_in(&head, &args, env));
+            out.push('\n');
+        }
+        out
+    });
+}
+
+/// `diff` in text, Markdown and GitHub annotations on the review fixtures:
+/// every status, renamed and moved activities, changed fields and breaking
+/// changes, with the plurals of one file and one activity.
+#[test]
+fn diff_speaks_both_languages() {
+    let cases = [
+        "changed",
+        "renamed-moved",
+        "new",
+        "ongoing-removed",
+        "upcoming",
+    ];
+    let works: Vec<_> = cases
+        .iter()
+        .map(|case| crate::review::pair(Some(case)))
+        .collect();
+    let one_file = crate::review::fixtures().join("sites/anno-id");
+    both_languages("diff", |flags, env| {
+        let mut out = String::new();
+        for (case, work) in cases.iter().zip(&works) {
+            for format in ["text", "markdown", "github"] {
+                let mut args = flags.to_vec();
+                args.extend([
+                    "diff",
+                    "--against",
+                    "../base-site",
+                    "--now",
+                    crate::review::NOW,
+                    "--format",
+                    format,
+                ]);
+                out.push_str(&format!("===== {case} {format}\n"));
+                out.push_str(&all_in(&work.path().join("head"), &args, env));
+            }
+        }
+        let head = one_file.join("head").to_string_lossy().into_owned();
+        let base = one_file.join("base").to_string_lossy().into_owned();
+        let mut args = flags.to_vec();
+        args.extend([
+            "diff",
+            "--site",
+            &head,
+            "--against",
+            &base,
+            "--now",
+            crate::review::NOW,
+        ]);
+        out.push_str("===== sites/anno-id text\n");
+        let fixture = crate::review::fixtures().join("base");
+        out.push_str(
+            &all_in(&fixture, &args, env)
+                .replace(&one_file.to_string_lossy().into_owned(), "<sites>"),
+        );
+        // The tool's own refusal: a base that is neither a folder nor a URL.
+        let mut args = flags.to_vec();
+        args.extend(["diff", "--against", "nowhere", "--now", crate::review::NOW]);
+        out.push_str("===== no base\n");
+        out.push_str(&all_in(&fixture, &args, env));
+        out
+    });
 }

@@ -560,3 +560,115 @@ rule-upcoming-version = The version starts after now: clients get it before it b
 rule-kept-file = A file of data/_files/ that cannot be published verbatim.
 rule-markdown-link = A Markdown link in an announcement that is not http(s), a site path or an anchor.
 rule-markdown-html = Raw HTML in an announcement's Markdown (shown as text).
+
+## version new
+
+version-bad-times = the start `{ $start }` and the end `{ $end }` must both be YYYY-MM-DDTHH:MM:SS
+version-ends-before = the version ends ({ $end }) before it starts ({ $start })
+version-no-game = no game `{ $game }` in games.json
+version-no-locale = `{ $game }` has no locale `{ $locale }` (its locales: { $locales })
+version-files-have-errors = nothing written: { $files } { $count ->
+    [one] has
+   *[other] have
+} errors; fix { $count ->
+    [one] it
+   *[other] them
+} first (`activity-site check`)
+version-missing = { $path } is missing or unreadable
+version-not-forwards = version { $new } does not come after { $old } of { $path }
+version-no-name = no version name for { $locale }: pass --name
+version-drafts-errors = nothing written: the new documents would have errors
+version-planned = { $dry ->
+    [yes] would write
+   *[no] wrote
+} { $path }: version { $version }, { $carried ->
+    [0] 0 activities carried
+    [one] 1 activity carried ({ $names })
+   *[other] { $carried } activities carried ({ $names })
+}{ $dropped ->
+    [0] {""}
+   *[other] ; { $dropped } ended by the new start left behind
+}
+
+## diff: the review's layout (text, Markdown, GitHub annotations)
+
+diff-summary = { $files ->
+    [one] 1 file
+   *[other] { $files } files
+} compared with { $against }: { $changed } changed, { $reformatted } reformatted, { $new } new, { $removed } removed, { $unchanged } unchanged; { $breaking ->
+    [one] 1 breaking change
+   *[other] { $breaking } breaking changes
+}
+diff-breaking-header = BREAKING ({ $count }):
+diff-group = { $group }:
+diff-group-site = site
+diff-status = { $status ->
+    [unchanged] unchanged
+    [reformatted] reformatted
+    [changed] changed
+    [new] new
+   *[removed] removed
+}
+diff-note-base = the base copy is not an activity document: { $error }
+diff-note-built = the built copy does not parse: { $error }
+diff-built-unparsed = the built { $path } does not parse: { $error }
+diff-activities = { $count ->
+    [one] 1 activity
+   *[other] { $count } activities
+}
+diff-activity = { $name } ({ $start } – { $end })
+diff-renamed = renamed { $from } -> { $to } ({ $start } – { $end })
+diff-moved = moved { $name }: { $from } -> { $to } ({ $shifts })
+diff-shift = { $end ->
+    [yes] ends
+   *[no] starts
+} { $days ->
+    [0] within a day
+    [one] 1 day { $later ->
+        [yes] later
+       *[no] earlier
+    }
+   *[other] { $days } days { $later ->
+        [yes] later
+       *[no] earlier
+    }
+}
+diff-changed = ~ { $name } ({ $start }): { $fields }
+diff-field = { $field }: { $from } -> { $to }
+diff-none = (none)
+diff-announcement = announcement { $change }: { $title }
+diff-reformatted = same content, other bytes (formatting or order of activities)
+diff-md-title = Data review against `{ $against }`
+diff-md-no-change = { $files ->
+    [one] No change: the file is the same as at the base.
+   *[other] No change: all { $files } files are the same as at the base.
+}
+diff-md-no-breaking = No breaking change.
+diff-md-breaking = { $count ->
+    [one] 1 breaking change
+   *[other] { $count } breaking changes
+}
+diff-md-breaking-item = - **`{ $path }`** ({ $code }): { $message }<br>*How to avoid it:* { $help }
+diff-md-table-header = | File | Status | Changes |
+diff-gh-breaking-title = breaking: { $path } ({ $code })
+diff-no-folder = no folder `{ $dir }` exists either
+diff-one-base = give one base: --against URL|DIR or --against-rev REV
+diff-cannot-fetch = cannot fetch { $url }: { $error }
+diff-read-built = cannot read the built { $path }
+diff-nothing-found = nothing found at { $base }: { $index } and all { $documents } activity files answered 404 not found
+    help: give the site's base URL, the one under which the API lives at { $api }/
+diff-site-not-folder = --site `{ $path }` is not a folder
+diff-temp-build = cannot create a temporary folder for the build
+diff-temp-base = cannot create a temporary folder for the base
+diff-data-errors = the data has errors, so there is no build to compare; run `activity-site check`
+diff-rev-not-revision = --against-rev `{ $rev }` is not a revision
+diff-resolve-root = cannot resolve the root `{ $path }`
+diff-root-outside-git = the root is not inside its git repository
+diff-rev-unknown = --against-rev: `{ $rev }` is not a revision of { $repo }
+diff-rev-no-registry = --against-rev: revision `{ $rev }` has no { $registry } in { $repo }
+diff-rev-errors = revision `{ $rev }` has { $errors ->
+    [one] 1 error
+   *[other] { $errors } errors
+}, so it has no build to compare with (first: { $first })
+diff-git-missing = cannot run `git` (--against-rev needs git on the PATH)
+diff-git-failed = `{ $command }` failed: { $error }

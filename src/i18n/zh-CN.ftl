@@ -483,3 +483,93 @@ rule-upcoming-version = 版本在当前时间之后才开始：客户端会在�
 rule-kept-file = data/_files/ 中无法原样发布的文件。
 rule-markdown-link = 公告中的 Markdown 链接既不是 http(s) 地址，也不是本站路径或锚点。
 rule-markdown-html = 公告的 Markdown 中含有原始 HTML（会显示为文本）。
+
+## version new
+
+version-bad-times = 开始时间 `{ $start }` 和结束时间 `{ $end }` 都必须是 YYYY-MM-DDTHH:MM:SS 格式
+version-ends-before = 版本的结束时间（{ $end }）早于开始时间（{ $start }）
+version-no-game = games.json 中没有游戏 `{ $game }`
+version-no-locale = `{ $game }` 没有语言 `{ $locale }`（它的语言：{ $locales }）
+version-files-have-errors = 没有写入任何文件：{ $count } 个文件有错误（{ $files }），请先修正（`activity-site check`）
+version-missing = { $path } 不存在或无法读取
+version-not-forwards = 版本 { $new } 不在 { $path } 的版本 { $old } 之后
+version-no-name = 没有 { $locale } 的版本名称：请用 --name 指定
+version-drafts-errors = 没有写入任何文件：新文档会有错误
+version-planned = { $dry ->
+    [yes] 将写入
+   *[no] 已写入
+} { $path }：版本 { $version }，{ $carried ->
+    [0] 没有沿用活动
+   *[other] 沿用 { $carried } 个活动（{ $names }）
+}{ $dropped ->
+    [0] {""}
+   *[other] ；{ $dropped } 个在新版本开始前结束的活动未沿用
+}
+
+## diff：审查报告的版式（文本、Markdown、GitHub 注释）
+
+diff-summary = 与 { $against } 比较了 { $files } 个文件：{ $changed } 个有改动，{ $reformatted } 个仅格式不同，{ $new } 个新增，{ $removed } 个已删除，{ $unchanged } 个未变；{ $breaking } 处破坏性变更
+diff-breaking-header = 破坏性变更（{ $count } 处）：
+diff-group = { $group }：
+diff-group-site = 站点文件
+diff-status = { $status ->
+    [unchanged] 未变
+    [reformatted] 仅格式不同
+    [changed] 有改动
+    [new] 新增
+   *[removed] 已删除
+}
+diff-note-base = 对照的副本不是活动文档：{ $error }
+diff-note-built = 生成的副本无法解析：{ $error }
+diff-built-unparsed = 生成的 { $path } 无法解析：{ $error }
+diff-activities = { $count } 个活动
+diff-activity = { $name }（{ $start } – { $end }）
+diff-renamed = 改名：{ $from } -> { $to }（{ $start } – { $end }）
+diff-moved = 时间有变：{ $name }，{ $from } -> { $to }（{ $shifts }）
+diff-shift = { $end ->
+    [yes] 结束时间
+   *[no] 开始时间
+}{ $days ->
+    [0] 变动不到一天
+   *[other] { $later ->
+        [yes] 推迟
+       *[no] 提前
+    } { $days } 天
+}
+diff-changed = ~ { $name }（{ $start }）：{ $fields }
+diff-field = { $field }：{ $from } -> { $to }
+diff-none = （无）
+diff-announcement = { $change ->
+    [added] 新增公告
+    [edited] 修改公告
+   *[removed] 删除公告
+}：{ $title }
+diff-reformatted = 内容相同，字节不同（格式或活动顺序有变）
+diff-md-title = 对照 `{ $against }` 的数据审查
+diff-md-no-change = { $files ->
+    [1] 没有改动：这个文件与对照时相同。
+   *[other] 没有改动：全部 { $files } 个文件都与对照时相同。
+}
+diff-md-no-breaking = 没有破坏性变更。
+diff-md-breaking = { $count } 处破坏性变更
+diff-md-breaking-item = - **`{ $path }`**（{ $code }）：{ $message }<br>*如何避免*：{ $help }
+diff-md-table-header = | 文件 | 状态 | 改动 |
+diff-gh-breaking-title = 破坏性变更：{ $path }（{ $code }）
+diff-no-folder = 也不存在文件夹 `{ $dir }`
+diff-one-base = 请给出一个对照：--against URL|DIR 或 --against-rev REV
+diff-cannot-fetch = 无法获取 { $url }：{ $error }
+diff-read-built = 无法读取生成的 { $path }
+diff-nothing-found = 在 { $base } 找不到任何内容：{ $index } 和全部 { $documents } 个活动文件都返回 404 not found
+    提示：请给出站点的根地址，即 API 所在的 { $api }/ 的上一级地址
+diff-site-not-folder = --site `{ $path }` 不是文件夹
+diff-temp-build = 无法为生成创建临时文件夹
+diff-temp-base = 无法为对照创建临时文件夹
+diff-data-errors = 数据有错误，没有可供比较的生成结果；请运行 `activity-site check`
+diff-rev-not-revision = --against-rev `{ $rev }` 不是修订版本
+diff-resolve-root = 无法解析根目录 `{ $path }`
+diff-root-outside-git = 根目录不在它的 git 仓库之内
+diff-rev-unknown = --against-rev：`{ $rev }` 不是 { $repo } 中的修订版本
+diff-rev-no-registry = --against-rev：修订版本 `{ $rev }` 在 { $repo } 中没有 { $registry }
+diff-rev-errors = 修订版本 `{ $rev }` 有 { $errors } 个错误，无法生成用于比较的结果（第一个：{ $first }）
+diff-git-missing = 无法运行 `git`（--against-rev 需要 PATH 中有 git）
+diff-git-failed = `{ $command }` 失败：{ $error }
