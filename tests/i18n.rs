@@ -724,3 +724,51 @@ fn diff_speaks_both_languages() {
         out
     });
 }
+
+/// `import` from a folder with a broken file, a disagreeing twin, a file it
+/// does not know, a game nobody described and activities out of order; then
+/// the refusal to overwrite and a `--from` that is nothing.
+#[test]
+fn import_speaks_both_languages() {
+    let base = crate_root().join("tests/fixtures/base/data/demo/zh-CN.json");
+    let doc = std::fs::read_to_string(base).expect("base document");
+    let unordered = r#"{
+    "version": "2.1",
+    "versionName": "测试",
+    "startTime": "2026-10-01T10:00:00",
+    "endTime": "2026-11-10T03:59:59",
+    "cover": "",
+    "activities": [
+        {"name": "后来", "description": "", "startTime": "2026-10-20T10:00:00", "endTime": "2026-11-01T03:59:59"},
+        {"name": "先来", "description": "x", "startTime": "2026-10-01T10:00:00", "endTime": "2026-10-21T03:59:59"}
+    ]
+}
+"#;
+    both_languages("import", |flags, env| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let flat = dir.path().join("flat");
+        std::fs::create_dir(&flat).expect("flat");
+        std::fs::write(flat.join("demo.json"), &doc).expect("write");
+        std::fs::write(
+            flat.join("demo-zh-CN.json"),
+            doc.replacen("\"version\": \"", "\"version\": \"0", 1),
+        )
+        .expect("write");
+        std::fs::write(flat.join("demo-en-US.json"), "{\"version\": ").expect("write");
+        std::fs::write(flat.join("ak.json"), unordered).expect("write");
+        std::fs::write(flat.join("notes.txt"), "notes\n").expect("write");
+        let root = dir.path().join("root");
+        let import = |more: &[&str]| {
+            let mut args = flags.to_vec();
+            args.extend(["import", "--root", "root", "--now", FIXTURE_NOW, "--from"]);
+            args.extend(more);
+            all_in(dir.path(), &args, env)
+        };
+        let mut out = import(&["flat"]);
+        let edited = root.join("data/ak/zh-CN.json");
+        std::fs::write(&edited, "{}\n").expect("edit");
+        out.push_str(&import(&["flat"]));
+        out.push_str(&import(&["nowhere"]));
+        out.replace(&dir.path().display().to_string(), "<dir>")
+    });
+}

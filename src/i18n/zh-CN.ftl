@@ -573,3 +573,64 @@ diff-rev-no-registry = --against-rev：修订版本 `{ $rev }` 在 { $repo } 中
 diff-rev-errors = 修订版本 `{ $rev }` 有 { $errors } 个错误，无法生成用于比较的结果（第一个：{ $first }）
 diff-git-missing = 无法运行 `git`（--against-rev 需要 PATH 中有 git）
 diff-git-failed = `{ $command }` 失败：{ $error }
+
+## import
+
+import-note = 注意：{ $text }
+import-fetching = 正在下载
+import-nothing-found = 在 `{ $from }` 中找不到可以导入的活动文件
+    提示：请给出存放 <game>.json 和 <game>-<locale>.json 文件的文件夹、含有 api/v1/activity/ 的站点，或站点的根地址
+import-refuse-overwrite = 拒绝覆盖 `{ $root }` 中导入会改动的 { $count } 个文件：{ $files }；没有写入任何文件
+    提示：请先提交或备份这些文件，再用 --force 替换它们
+import-time-zone = 时区：{ $game } { $zone }（{ $from }）
+import-zone-from = { $from ->
+    [registry] 沿用 games.json 中的设置
+    [index] 来自站点的索引
+    [option] 来自 --time-zone
+   *[assumed] 推定：没有任何来源给出时区；请用 --time-zone GAME=ZONE 指定
+}
+import-note-placeholder = 注意：games.json：`{ $game }` 的 `name` 和 `dataSource` 填入了占位值，请换成真实的值（`activity-site status` 会列出它们）
+import-note-reordered = 注意：{ $path }：API 中的活动没有按开始时间排列；生成时会按顺序发布（内容相同，只是顺序不同）
+import-note-regenerated = 注意：以下 { $count } 个文件没有导入，由生成过程自己写出：{ $paths }{ $more ->
+    [0] {""}
+   *[other] ，另有 { $more } 个（索引、页面、日历及其压缩副本）
+}
+import-note-excluded = 注意：因 --games 而略过：{ $paths }
+import-skipped-file = 已跳过：{ $path }：{ $why }
+import-summary = 导入：{ $games } 个游戏的 { $documents } 个文档，{ $announcements } 个公告文件，{ $kept } 个文件保留在 data/_files/ 中，{ $skipped } 个已跳过，{ $regenerated } 个由生成过程重新写出{ $assumed ->
+    [0] {""}
+   *[other] ；{ $assumed } 个游戏的时区是推定的
+}{ $listed }
+import-games-listed-by = ；游戏列表来自 { $from }
+import-failed = 导入：{ $count } 个文件没有导入（见上面的错误）
+import-skipped = 导入：{ $count } 个文件既没有导入也没有保留（见上文）
+    提示：用 --keep-unknown 把它们原样放进 data/_files/ 发布，或用 --allow-skipped 不导入它们
+import-action = { $action ->
+    [created] 新建
+    [replaced] 替换
+   *[unchanged] 未变
+} { $path }
+import-not-document = 既不是活动文档，也不是公告文档
+import-not-generated = 不是生成过程写出的文件；--keep-unknown 会把它保留在 data/_files/ 中
+import-read-registry = 无法读取根目录中的 games.json
+import-file-error = { $origin }：{ $why }
+import-announcements-differ = { $origin }：与 { $first } 不同，后者存放的是同一语言 `{ $locale }` 的公告；已保留 { $first }，请比较两者
+import-documents-differ = { $origin }：与 { $first } 不同，后者存放的是同一语言 `{ $locale }`；已保留 { $first }，请比较两者
+import-read-root-file = 无法读取根目录中的 `{ $path }`
+import-from-neither = `--from { $from }` 既不是文件夹，也不是 http(s) 地址
+import-not-index = { $url } 不是 activity-site 的索引（{ $why }）
+import-index-unfetched = 无法获取 { $url }（{ $why }）；改用 --games
+import-games-unknown = { $index } 不存在，{ $llms } 也没有列出任何游戏，因此不知道要下载哪些游戏
+    提示：请指定游戏，例如 --games ak,end --locales en-US
+import-games-from = 站点没有索引；要下载的游戏（{ $games }）来自 { $from }
+import-no-such-locale = { $url } 不存在：`{ $game }` 没有这个语言
+import-index-no-locales = 游戏 `{ $game }` 没有任何语言
+import-not-utf8 = 不是 UTF-8 编码：{ $error }
+import-not-json = 不是 JSON：{ $error }
+import-not-object = 不是 JSON 对象
+import-repeated-key = 同一个对象中有重复的键；改写会丢掉其中一个值
+import-registry-repeated-key = games.json 的同一个对象中有重复的键；改写会丢掉其中一个值，请先修正
+import-registry-not-json = games.json 不是 JSON（{ $error }）；请先修正
+import-registry-not-object = games.json 不是 JSON 对象；请先修正
+import-not-game-id = { $origin }：`{ $id }` 不是游戏 id（只能用小写字母、数字和单个连字符）
+import-registry-unwritable = 无法写出 games.json：{ $error }
