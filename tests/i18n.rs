@@ -772,3 +772,83 @@ fn import_speaks_both_languages() {
         out.replace(&dir.path().display().to_string(), "<dir>")
     });
 }
+
+/// `publish` against the loopback S3 server: the plan of a dry run, the
+/// publish itself, a foreign object, a stale site and a target that is no
+/// `s3://` URL.
+#[test]
+fn publish_speaks_both_languages() {
+    use crate::publish::{build, publish_to};
+    use crate::util::s3::{BUCKET, S3Server};
+    both_languages("publish", |flags, env| {
+        let server = S3Server::start();
+        let root = fixture_root(None);
+        build(root.path());
+        let target = format!("s3://{BUCKET}/activity");
+        let mut out = String::new();
+        let mut step = |title: &str, target: &str, more: &[&str]| {
+            let mut args = flags.to_vec();
+            args.extend_from_slice(more);
+            let output = publish_to(&server, target, root.path(), &args, env);
+            out.push_str(&format!(
+                "===== {title} (exit {})\n{}{}",
+                output.status.code().unwrap_or(-1),
+                String::from_utf8_lossy(&output.stdout),
+                stderr(&output)
+            ));
+        };
+        server.put_foreign("activity/robots.txt", b"someone else's\n");
+        server.put_foreign("activity/index.html", b"someone else's page\n");
+        step("dry run", &target, &["--dry-run"]);
+        step("foreign object", &target, &[]);
+        step("adopt", &target, &["--adopt"]);
+        step("not s3", "notaurl", &[]);
+        let data = root.path().join("data/demo/zh-CN.json");
+        let text = std::fs::read_to_string(&data).expect("data");
+        std::fs::write(
+            &data,
+            text.replacen("\"version\": \"", "\"version\": \"9", 1),
+        )
+        .expect("edit");
+        step("stale", &target, &[]);
+        out.replace(&root.path().display().to_string(), "<root>")
+    });
+}
+
+/// `serve`: its refusals before it starts, and a site with errors under
+/// `--no-watch`. Log lines carry a timestamp: the snapshot keeps the rest.
+#[test]
+fn serve_speaks_both_languages() {
+    let case = crate_root().join("tests/fixtures/invalid/time-order");
+    let root = fixture_root(Some(&case));
+    both_languages("serve", |flags, env| {
+        let mut out = String::new();
+        for more in [
+            &["--access-token", " secret"][..],
+            &["--allow-origin", "nope"][..],
+            &["--no-watch"][..],
+        ] {
+            let mut args = flags.to_vec();
+            args.extend(["serve", "--addr", "127.0.0.1:0", "--now", FIXTURE_NOW]);
+            args.extend_from_slice(more);
+            let output = output_in(root.path(), &args, env);
+            let text = stderr(&output);
+            let logged: Vec<&str> = text
+                .lines()
+                .filter_map(|l| l.split_once(" activity_site").map(|(_, rest)| rest))
+                .collect();
+            let plain: Vec<&str> = text
+                .lines()
+                .filter(|l| !l.contains(" activity_site"))
+                .collect();
+            out.push_str(&format!(
+                "===== {} (exit {})\n{}\n{}\n",
+                more.join(" "),
+                output.status.code().unwrap_or(-1),
+                plain.join("\n"),
+                logged.join("\n")
+            ));
+        }
+        out
+    });
+}

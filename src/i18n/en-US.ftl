@@ -755,3 +755,95 @@ import-registry-not-json = games.json is not JSON ({ $error }); fix it first
 import-registry-not-object = games.json is not a JSON object; fix it first
 import-not-game-id = { $origin }: `{ $id }` is not a game id (lowercase letters, digits and single hyphens)
 import-registry-unwritable = cannot write games.json: { $error }
+
+## publish
+
+publish-foreign = { $count ->
+    [one] { $count } object under { $target } is
+   *[other] { $count } objects under { $target } are
+} not created by activity-site and would be overwritten:
+    { $list }
+    help: publish to an empty prefix, remove them, or pass --adopt to overwrite them and manage them from now on
+publish-stopped = the publish to { $target } stopped before it finished; objects already there are consistent
+    help: run the same command again: it uploads only what is still missing
+publish-data-errors = the data has errors; nothing was published
+    help: fix them, run `activity-site build`, then publish
+publish-rebuild = { $problem }
+    help: run `activity-site build --out { $out }`, then publish
+publish-stale = the site in `{ $out }` is older than the data: { $reason }
+publish-stale-differs = { $path } differs from a fresh build
+publish-stale-missing = it has no { $path }
+publish-stale-gone = { $path } is no longer built
+publish-index-unreadable = the site in `{ $out }` has no readable { $index }: { $error }
+publish-index-unparsed = the site's { $index } does not parse: { $error }
+publish-index-mismatch = the site's { $index } does not match its files: { $path } is missing or differs
+publish-no-site = no built site at `{ $path }`
+    help: run `activity-site build --out { $path }` first
+publish-not-dir = `{ $path }` is not a directory
+publish-not-regular = `{ $path }` is not a regular file; a built site holds only files and folders
+publish-changed = `{ $path }` changed while publishing
+    help: wait for the build to finish, then publish again
+publish-note-restored = {" "}(missing from the store)
+publish-note-stale = {" "}(no longer built; --delete removes it)
+publish-note-foreign = {" "}(not created by activity-site)
+publish-kept-foreign = = { $path } (not created by activity-site: kept; --adopt --delete removes it)
+publish-summary = { $dry ->
+    [yes] plan for
+   *[no] published to
+} { $target }: { $added } added, { $changed } changed, { $restored } restored, { $unchanged } unchanged, { $removed } removed, { $stale } stale; { $uploads ->
+    [one] { $uploads } object
+   *[other] { $uploads } objects
+} ({ $size }) { $dry ->
+    [yes] to upload
+   *[no] uploaded
+}{ $others ->
+    [0] {""}
+   *[other] ; kept, not ours: { $others }
+}
+publish-not-s3 = `{ $target }` is not an s3:// URL
+    help: write the target as s3://BUCKET or s3://BUCKET/PREFIX
+publish-bad-bucket = `{ $bucket }` is not a bucket name (3 to 63 lowercase letters, digits, `-` and `.`)
+publish-bad-prefix = the prefix `{ $prefix }` has an empty, `.` or `..` segment
+publish-bad-endpoint = `{ $endpoint }` is not an endpoint URL: { $error }
+publish-endpoint-not-http = `{ $endpoint }` is not an http(s) URL
+publish-no-profile = no profile `{ $profile }` in the shared credentials file { $file }
+publish-no-credentials = no credentials for the store
+    help: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary keys), or add a profile to ~/.aws/credentials and pass --profile
+publish-half-keys = AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not
+publish-foreign-manifest = { $problem }
+    help: publish to another prefix, or remove `{ $key }` if you know what made it
+publish-no-bucket = the bucket `{ $bucket }` does not exist at { $endpoint }
+    help: create it first, or check --endpoint and --region
+publish-bucket-not-found = the bucket `{ $bucket }` was not found at { $endpoint }
+    help: create it first, or check --endpoint and --region
+publish-credentials-refused = the store refused the credentials
+    help: check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (or the profile)
+publish-access-denied = access denied to `{ $bucket }`
+    help: the credentials need s3:ListBucket, s3:GetObject, s3:PutObject and s3:DeleteObject on it
+publish-store-error = cannot { $doing } in { $target }: { $error }
+publish-store-error-hint = cannot { $doing } in { $target }: { $hint }
+    cause: { $error }
+publish-doing-manifest = read the manifest
+publish-doing-list = list
+publish-doing-upload = upload { $path }
+publish-doing-delete = delete
+
+## serve (lines on the terminal; the control API's JSON messages stay English)
+
+serve-no-runtime = cannot start the async runtime
+serve-bad-backend = bad backend command: { $problem }
+serve-cannot-listen = cannot listen on { $addr }
+serve-no-address = cannot read the bound address
+serve-site-errors = the site has errors; fix them, or serve without --no-watch to rebuild on change
+serve-serving = Serving { $out } at { $url }
+serve-token-whitespace = the access token starts or ends with whitespace; HTTP strips it from the X-Access-Token header, so header clients could never log in
+    help: remove the spaces around the token in --access-token or AccessToken
+serve-bad-origin = bad allowed origin: { $problem }
+    help: write an origin as scheme://host[:port], for example --allow-origin http://localhost:5173
+serve-exposed-open = listening on { $addr } without an access token: anyone who can reach it controls the simulated service; help: set --access-token or AccessToken
+serve-exposed = listening on { $addr }, beyond loopback: other machines can reach this preview
+serve-built = built the site in { $elapsed }
+serve-build-failed = build failed; still serving the last good build
+serve-build-error = build failed: { $error }
+serve-watching = watching { $root } (games.json, data/, schema/)
+serve-rebuilding = inputs changed; rebuilding

@@ -634,3 +634,89 @@ import-registry-not-json = games.json 不是 JSON（{ $error }）；请先修正
 import-registry-not-object = games.json 不是 JSON 对象；请先修正
 import-not-game-id = { $origin }：`{ $id }` 不是游戏 id（只能用小写字母、数字和单个连字符）
 import-registry-unwritable = 无法写出 games.json：{ $error }
+
+## publish
+
+publish-foreign = { $target } 下有 { $count } 个对象不是 activity-site 创建的，发布时会覆盖它们：
+    { $list }
+    提示：请发布到空的前缀，或删除这些对象，或用 --adopt 覆盖它们并从此由本工具管理
+publish-stopped = 发布到 { $target } 的过程在完成前中断了；已经上传的对象是一致的
+    提示：请再次运行同一条命令：它只会上传还缺少的部分
+publish-data-errors = 数据有错误；没有发布任何内容
+    提示：请先修正错误，运行 `activity-site build`，再发布
+publish-rebuild = { $problem }
+    提示：请运行 `activity-site build --out { $out }`，再发布
+publish-stale = `{ $out }` 中的站点比数据旧：{ $reason }
+publish-stale-differs = { $path } 与重新生成的结果不同
+publish-stale-missing = 站点中没有 { $path }
+publish-stale-gone = { $path } 已经不再生成
+publish-index-unreadable = `{ $out }` 中的站点没有可读的 { $index }：{ $error }
+publish-index-unparsed = 站点的 { $index } 无法解析：{ $error }
+publish-index-mismatch = 站点的 { $index } 与站点的文件不符：{ $path } 缺失或内容不同
+publish-no-site = `{ $path }` 中没有生成好的站点
+    提示：请先运行 `activity-site build --out { $path }`
+publish-not-dir = `{ $path }` 不是文件夹
+publish-not-regular = `{ $path }` 不是普通文件；生成的站点只含文件和文件夹
+publish-changed = `{ $path }` 在发布过程中被改动了
+    提示：请等生成完成后再发布
+publish-note-restored = （存储中缺失）
+publish-note-stale = （已不再生成；--delete 会删除它）
+publish-note-foreign = （不是 activity-site 创建的）
+publish-kept-foreign = = { $path }（不是 activity-site 创建的：保留；--adopt --delete 会删除它）
+publish-summary = { $dry ->
+    [yes] 发布到 { $target } 的计划
+   *[no] 已发布到 { $target }
+}：新增 { $added } 个，改动 { $changed } 个，恢复 { $restored } 个，未变 { $unchanged } 个，删除 { $removed } 个，过时 { $stale } 个；{ $dry ->
+    [yes] 需上传
+   *[no] 已上传
+} { $uploads } 个对象（{ $size }）{ $others ->
+    [0] {""}
+   *[other] ；保留了 { $others } 个不属于本工具的对象
+}
+publish-not-s3 = `{ $target }` 不是 s3:// 地址
+    提示：请把目标写成 s3://BUCKET 或 s3://BUCKET/PREFIX
+publish-bad-bucket = `{ $bucket }` 不是合法的存储桶名称（3 到 63 个小写字母、数字、`-` 和 `.`）
+publish-bad-prefix = 前缀 `{ $prefix }` 中有空的、`.` 或 `..` 路径段
+publish-bad-endpoint = `{ $endpoint }` 不是有效的端点地址：{ $error }
+publish-endpoint-not-http = `{ $endpoint }` 不是 http(s) 地址
+publish-no-profile = 共享凭据文件 { $file } 中没有配置 `{ $profile }`
+publish-no-credentials = 没有访问存储的凭据
+    提示：请设置 AWS_ACCESS_KEY_ID 和 AWS_SECRET_ACCESS_KEY（临时密钥还需 AWS_SESSION_TOKEN），或在 ~/.aws/credentials 中添加配置并用 --profile 指定
+publish-half-keys = 设置了 AWS_ACCESS_KEY_ID，但没有设置 AWS_SECRET_ACCESS_KEY
+publish-foreign-manifest = { $problem }
+    提示：请发布到其他前缀；如果清楚 `{ $key }` 的来历，也可以删除它
+publish-no-bucket = 存储桶 `{ $bucket }` 在 { $endpoint } 上不存在
+    提示：请先创建它，或检查 --endpoint 和 --region
+publish-bucket-not-found = 在 { $endpoint } 上找不到存储桶 `{ $bucket }`
+    提示：请先创建它，或检查 --endpoint 和 --region
+publish-credentials-refused = 存储拒绝了这些凭据
+    提示：请检查 AWS_ACCESS_KEY_ID、AWS_SECRET_ACCESS_KEY 和 AWS_SESSION_TOKEN（或所用的配置）
+publish-access-denied = 没有访问 `{ $bucket }` 的权限
+    提示：凭据需要对它有 s3:ListBucket、s3:GetObject、s3:PutObject 和 s3:DeleteObject 权限
+publish-store-error = 无法在 { $target } 中{ $doing }：{ $error }
+publish-store-error-hint = 无法在 { $target } 中{ $doing }：{ $hint }
+    原因：{ $error }
+publish-doing-manifest = 读取清单
+publish-doing-list = 列出对象
+publish-doing-upload = 上传 { $path }
+publish-doing-delete = 删除对象
+
+## serve（终端上的输出；控制 API 的 JSON 消息保持英文）
+
+serve-no-runtime = 无法启动异步运行时
+serve-bad-backend = 后端命令有误：{ $problem }
+serve-cannot-listen = 无法监听 { $addr }
+serve-no-address = 无法读取绑定的地址
+serve-site-errors = 站点有错误；请修正错误，或去掉 --no-watch 运行，以便在改动后重新生成
+serve-serving = 正在 { $url } 提供 { $out }
+serve-token-whitespace = 访问令牌的开头或结尾有空白；HTTP 会从 X-Access-Token 请求头中去掉它们，所以用请求头的客户端永远无法登录
+    提示：请去掉 --access-token 或 AccessToken 中令牌两侧的空格
+serve-bad-origin = 允许的来源有误：{ $problem }
+    提示：来源的写法是 scheme://host[:port]，例如 --allow-origin http://localhost:5173
+serve-exposed-open = 正在监听 { $addr }，但没有设置访问令牌：任何能访问它的人都能控制模拟服务；提示：请设置 --access-token 或 AccessToken
+serve-exposed = 正在监听 { $addr }，超出了本机回环地址：其他机器也能访问这个预览
+serve-built = 站点已生成，用时 { $elapsed }
+serve-build-failed = 生成失败；继续提供上一次成功生成的站点
+serve-build-error = 生成失败：{ $error }
+serve-watching = 正在监视 { $root }（games.json、data/、schema/）
+serve-rebuilding = 输入有变动，正在重新生成
