@@ -83,6 +83,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "model",
             "atomic",
             "tree",
+            // The server's now in `status`.
+            "clock",
         ],
     ),
     // The language server reuses the check pipeline; never HTTP, never control.

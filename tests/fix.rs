@@ -141,3 +141,36 @@ fn check_finds_the_root_from_a_subfolder_and_takes_file_arguments() {
         "{text}"
     );
 }
+
+/// Issue 30: `check --fix` applies the exact fixes of an announcements
+/// board too (input-method punctuation, a trailing comma, then the `id`
+/// written as `28.0` that the rules find once the file parses).
+#[test]
+fn check_fix_repairs_an_announcements_board() {
+    let root = fixture_root(None);
+    let board = root.path().join("data/_announcements/zh-CN.json");
+    std::fs::create_dir_all(board.parent().unwrap()).unwrap();
+    std::fs::write(
+        &board,
+        "{\n  \"id\": 28.0，\n  \"announcements\": [\n    {\n      \"title\": “更新公告”,\n      \"content\": \"新版本已上线。\",\n    }\n  ]\n}\n",
+    )
+    .unwrap();
+    let before = run(root.path(), &["check", "--now", FIXTURE_NOW]);
+    assert_eq!(before.status.code(), Some(1), "{}", stderr(&before));
+    let fixed = run(root.path(), &["check", "--fix", "--now", FIXTURE_NOW]);
+    assert_eq!(fixed.status.code(), Some(0), "{}", stderr(&fixed));
+    assert!(
+        stderr(&fixed).contains("fixed data/_announcements/zh-CN.json"),
+        "{}",
+        stderr(&fixed)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&board).unwrap(),
+        "{\n  \"id\": 28,\n  \"announcements\": [\n    {\n      \"title\": \"更新公告\",\n      \"content\": \"新版本已上线。\"\n    }\n  ]\n}\n"
+    );
+    let (code, report) = check_json(root.path(), FIXTURE_NOW);
+    assert_eq!(
+        (code, &report["errors"], &report["warnings"]),
+        (0, &0.into(), &0.into())
+    );
+}

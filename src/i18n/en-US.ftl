@@ -443,6 +443,22 @@ agent-not-written = not written: { $error }
 agent-cannot-write = cannot write `{ $path }`: { $error }
 agent-cannot-resolve = cannot resolve `{ $path }`: { $error }
 agent-outside-data = refusing to write `{ $path }`: it resolves outside data/
+agent-not-a-locale = `{ $locale }` is not a locale tag such as `zh-CN` or `en-US`
+agent-board-not-yet = `{ $path }` does not exist yet; write_announcements creates it
+agent-path-mismatch = `path` is `{ $path }`, but the game and locale given name `{ $expected }`; pass back what the read tool answered
+agent-board-written = written
+agent-board-new = new board with id { $id } and { $count ->
+    [one] { $count } announcement
+   *[other] { $count } announcements
+}
+agent-board-unchanged = the announcements are unchanged (id { $before } -> { $after })
+agent-board-same-id = the announcements changed but `id` did not go up ({ $before } -> { $after }): clients will not show the new text; raise `id` to { $next } and write again
+agent-board-raised = the announcements changed and `id` went from { $before } to { $after }
+agent-registry-no-games = games.json has no `games` list; fix it first (`activity-site check`)
+agent-game-no-id = the game has no `id`: give its entry as games.json holds it, with `id`, `name`, `locales`, `defaultLocale` and `dataSource`
+agent-game-exists = games.json already lists a game `{ $game }`; add a locale with add_locale, or edit its data with write_document
+agent-locale-exists = games.json already lists the locale `{ $locale }` for `{ $game }`
+agent-document-not-listed = a document is given for `{ $locale }`, which the `locales` of `{ $game }` do not list
 
 ## Errors of the tool itself: reading and writing files
 

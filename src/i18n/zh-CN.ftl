@@ -374,6 +374,19 @@ agent-not-written = 没有写入：{ $error }
 agent-cannot-write = 无法写入 `{ $path }`：{ $error }
 agent-cannot-resolve = 无法确定 `{ $path }` 的实际路径：{ $error }
 agent-outside-data = 拒绝写入 `{ $path }`：它实际指向 data/ 之外
+agent-not-a-locale = `{ $locale }` 不是语言标签（应如 `zh-CN` 或 `en-US`）
+agent-board-not-yet = `{ $path }` 还不存在；write_announcements 会创建它
+agent-path-mismatch = `path` 是 `{ $path }`，但给出的游戏和语言对应的是 `{ $expected }`；请原样传回读取工具的回答
+agent-board-written = 已写入
+agent-board-new = 新公告板，id 为 { $id }，共 { $count } 条公告
+agent-board-unchanged = 公告没有变化（id { $before } -> { $after }）
+agent-board-same-id = 公告变了，但 `id` 没有增大（{ $before } -> { $after }）：客户端不会显示新内容；请把 `id` 改为 { $next } 后再写入
+agent-board-raised = 公告已更改，`id` 从 { $before } 变为 { $after }
+agent-registry-no-games = games.json 中没有 `games` 列表；请先修正它（`activity-site check`）
+agent-game-no-id = 游戏缺少 `id`：请按 games.json 中的写法给出条目，包括 `id`、`name`、`locales`、`defaultLocale` 和 `dataSource`
+agent-game-exists = games.json 中已有游戏 `{ $game }`；添加语言请用 add_locale，修改数据请用 write_document
+agent-locale-exists = games.json 中 `{ $game }` 已有语言 `{ $locale }`
+agent-document-not-listed = 给出了 `{ $locale }` 的文档，但 `{ $game }` 的 `locales` 中没有这个语言
 
 ## 工具本身的错误：读写文件
 
