@@ -28,6 +28,7 @@ checked-summary = checked: { $errors ->
     [one] { $warnings } warning
    *[other] { $warnings } warnings
 }
+list-semicolon = {"; "}
 list-comma = {", "}
 did-you-mean = did you mean `{ $name }`?
 plain = { $text }

@@ -18,6 +18,7 @@ note-line = 注：{ $text }
 summary = { $errors } 个错误，{ $warnings } 个警告
 checked-clean = 检查完毕：没有发现问题
 checked-summary = 检查完毕：{ $errors } 个错误，{ $warnings } 个警告
+list-semicolon = ；
 list-comma = 、
 did-you-mean = 是不是想写 `{ $name }`？
 plain = { $text }
