@@ -360,7 +360,14 @@ fn cross_file_rules_follow_unsaved_edits_of_other_files() {
         None,
         &base_text(EN).replacen("\"1.2\"", "\"1.3\"", 1),
     );
-    assert_eq!(with_code(&found, "locale-parity")["severity"], 2);
+    let parity = with_code(&found, "locale-parity");
+    assert_eq!(parity["severity"], 2);
+    // A short first line, the details as notes under it (issue 33).
+    assert_eq!(
+        parity["message"],
+        "the version differs from data/demo/zh-CN.json\nnote: `version` is `1.3` here, `1.2` there",
+        "{parity}"
+    );
     assert!(!root.path().join("data/demo/ja-JP.json").exists());
     assert_eq!(client.shut_down(), 0);
 }
