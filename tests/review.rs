@@ -295,8 +295,8 @@ fn github_annotations_point_at_the_data_line() {
         .find(|l| l.starts_with("::error ") && l.contains("sr-en-US.json"))
         .expect("an error annotation for the en-US document");
     // The removed activity is not in the new file: the version's line.
-    says(&line, "file=data/sr/en-US.json,line=2,");
-    says(&line, "ongoing-activity-removed");
+    says(line, "file=data/sr/en-US.json,line=2,");
+    says(line, "ongoing-activity-removed");
 }
 
 /// `version new sr` 4.7 (from 2026-11-26T11:00:00) in `head` with each of `names` as a `--name`.
