@@ -233,6 +233,7 @@ fn build_into(
         compression: site::Compression::None,
         defer_brotli: false,
         force: false,
+        progress: None,
     };
     let outcome = site::build(&options)?;
     Ok(match outcome.summary {
@@ -478,6 +479,7 @@ fn list_files(dir: &Path) -> anyhow::Result<BTreeSet<String>> {
         }
     }
     all.remove(site::OUTPUT_MARKER);
+    all.remove(crate::layout::OUTPUT_MANIFEST);
     let siblings: Vec<String> = all
         .iter()
         .filter(|p| {
