@@ -953,23 +953,10 @@ fn a_live_rebuild_renders_only_the_edited_game_and_equals_a_cold_build() {
         "{}",
         crate::util::stderr(&output)
     );
-    let files = |dir: &Path| -> std::collections::BTreeMap<String, Vec<u8>> {
-        walkdir::WalkDir::new(dir)
-            .into_iter()
-            .map(|e| e.unwrap())
-            .filter(|e| e.file_type().is_file())
-            .map(|e| {
-                let rel = e
-                    .path()
-                    .strip_prefix(dir)
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned();
-                (rel, std::fs::read(e.path()).unwrap())
-            })
-            .collect()
-    };
-    let (live, cold) = (files(&site), files(&root.path().join("cold")));
+    let (live, cold) = (
+        crate::util::files_under(&site),
+        crate::util::files_under(&root.path().join("cold")),
+    );
     assert_eq!(
         live.keys().collect::<Vec<_>>(),
         cold.keys().collect::<Vec<_>>()
