@@ -363,8 +363,8 @@ pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
             }
         }
         Err(err) => {
-            let error = format!("{err:#}");
-            tracing::error!("{}", msg!("serve-build-error", error = error.as_str()));
+            let error = crate::i18n::causes(err);
+            tracing::error!("{}", msg!("serve-build-error", error = error.clone()));
             let text = msg!("tool-error", error = error);
             record(state, Vec::new(), Some(format!("{text}\n")));
         }
