@@ -1141,7 +1141,8 @@ async fn answers_from_the_cache_equal_the_first_answers() {
         .header(header::LAST_MODIFIED)
         .to_owned();
     let weak = format!("W/{etag}");
-    let cases: Vec<(&str, &str, Vec<(&str, &str)>)> = vec![
+    type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>);
+    let cases: Vec<Case> = vec![
         ("GET", json, vec![]),
         ("GET", json, vec![("accept-encoding", "br")]),
         ("GET", json, vec![("accept-encoding", "gzip")]),
