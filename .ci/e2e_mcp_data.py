@@ -2,10 +2,12 @@
 the official MCP Python SDK as the client.
 
 Run by .ci/e2e-mcp-data.sh on a copy of a data tree. It lists the tools and
-resources, reads a document, checks a broken draft (diagnostics come back,
-the file is untouched), writes a good draft in a shuffled form (the file on
-disk is canonical and `check` is clean), and asks for a write outside the
-tree (refused, nothing created).
+resources, reads a document and writes back exactly what it read (the round
+trip: accepted, nothing changes), checks a broken draft (diagnostics come
+back, counted as listed, the file is untouched), fixes it with `fix: true`,
+writes a good draft in a shuffled form (the file on disk is canonical and
+`check` is clean), and asks for a write outside the tree (refused, nothing
+created).
 """
 
 import argparse
@@ -18,7 +20,15 @@ import sys
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-EXPECTED_TOOLS = {"list_games", "status", "read_document", "check_document", "write_document"}
+EXPECTED_TOOLS = {
+    "list_games",
+    "status",
+    "read_document",
+    "check_document",
+    "write_document",
+    "add_game",
+    "add_locale",
+}
 
 
 def log(message):
@@ -72,6 +82,8 @@ async def run(binary, root, now):
             status, error = answer(await session.call_tool("status", {}))
             if error or not status["rows"]:
                 fail(f"status: {status}")
+            if status["now"].get("pinned") != now or gid not in status["now"]["games"]:
+                fail(f"status does not give the server's now: {status['now']}")
 
             read, error = answer(
                 await session.call_tool("read_document", {"game": gid, "locale": locale})
@@ -83,6 +95,15 @@ async def run(binary, root, now):
             with open(path, encoding="utf-8") as f:
                 if f.read() != original:
                     fail("read_document did not return the file")
+
+            # The round trip: what was read, passed back as it is.
+            again, error = answer(await session.call_tool("write_document", read))
+            if error or again["written"] or again["errors"] != 0:
+                fail(f"writing back what was read: {again}")
+            with open(path, encoding="utf-8") as f:
+                if f.read() != original:
+                    fail("writing back what was read changed the file")
+            log("round trip: read -> write of the same text changed nothing")
 
             # A broken draft: a misspelt key and an end time on the minute.
             document = json.loads(original)
@@ -97,9 +118,21 @@ async def run(binary, root, now):
             codes = {d["code"] for d in checked["diagnostics"] if d["file"] == rel}
             if error or checked["errors"] < 1 or "schema" not in codes:
                 fail(f"check_document on a broken draft: {checked}")
+            listed = checked["diagnostics"]
+            errors = sum(1 for d in listed if d["severity"] == "error")
+            if (checked["errors"], checked["warnings"]) != (errors, len(listed) - errors):
+                fail(f"the counts disagree with the list: {checked}")
             fixes = [d for d in checked["diagnostics"] if d.get("fix")]
             if not fixes:
                 fail(f"no exact fix offered: {checked}")
+            fixed, error = answer(
+                await session.call_tool(
+                    "check_document",
+                    {"game": gid, "locale": locale, "text": broken, "fix": True},
+                )
+            )
+            if error or fixed["errors"] != 0 or fixed["fixes"] < 1:
+                fail(f"check_document with fix: {fixed}")
             log(f"broken draft: {checked['errors']} errors, codes {sorted(codes)}")
             written, error = answer(
                 await session.call_tool(

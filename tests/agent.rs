@@ -311,3 +311,313 @@ fn drafts_name_what_they_break_and_new_version_carries_what_runs() {
         on_disk
     );
 }
+
+/// Issue 33: `errors` and `warnings` count the whole list, and `files`
+/// says which file each count is for (the other locale's warnings too).
+#[test]
+fn counts_agree_with_the_list_and_name_their_files() {
+    let root = fixture_root(None);
+    let zh = "data/demo/zh-CN.json";
+    let original = std::fs::read_to_string(root.path().join(zh)).unwrap();
+    // The default locale's file moves to another version: the other
+    // locale's file now disagrees with it.
+    let draft = original.replacen("\"version\": \"1.2\"", "\"version\": \"1.3\"", 1);
+    assert_ne!(draft, original);
+    let mut agent = Agent::start(root.path());
+    let (checked, error) = agent.call(
+        "check_document",
+        json!({"game": "demo", "locale": "zh-CN", "text": draft}),
+    );
+    assert!(!error, "{checked:#}");
+    let list = checked["diagnostics"].as_array().unwrap();
+    let errors = list.iter().filter(|d| d["severity"] == "error").count();
+    assert_eq!(checked["errors"], errors, "{checked:#}");
+    assert_eq!(checked["warnings"], list.len() - errors, "{checked:#}");
+    let other = EN;
+    let on_other = list.iter().filter(|d| d["file"] == other).count();
+    assert!(
+        on_other > 0,
+        "the other locale's file gets locale-parity: {checked:#}"
+    );
+    let files = checked["files"].as_object().unwrap();
+    assert_eq!(files.keys().next().map(String::as_str), Some(zh));
+    assert_eq!(files[zh]["errors"], 0);
+    let per_file: u64 = files
+        .values()
+        .map(|c| c["errors"].as_u64().unwrap() + c["warnings"].as_u64().unwrap())
+        .sum();
+    assert_eq!(per_file, list.len() as u64);
+    assert_eq!(
+        files[other]["errors"].as_u64().unwrap() + files[other]["warnings"].as_u64().unwrap(),
+        on_other as u64
+    );
+}
+
+/// Issue 33: what read_document answers is what write_document takes; the
+/// same text passed back writes nothing new; a `path` naming another
+/// file is refused.
+#[test]
+fn what_is_read_can_be_passed_back_to_write() {
+    let root = fixture_root(None);
+    let original = std::fs::read_to_string(root.path().join(EN)).unwrap();
+    let mut agent = Agent::start(root.path());
+    let (read, error) = agent.call("read_document", json!({"game": "demo", "locale": "en-US"}));
+    assert!(!error, "{read:#}");
+    assert_eq!(read["game"], "demo");
+    assert_eq!(read["locale"], "en-US");
+    assert_eq!(read["path"], EN);
+    let (checked, error) = agent.call("check_document", read.clone());
+    assert!(!error, "{checked:#}");
+    let (written, error) = agent.call("write_document", read.clone());
+    assert!(!error, "{written:#}");
+    assert_eq!(written["written"], false, "{written:#}");
+    assert_eq!(
+        std::fs::read_to_string(root.path().join(EN)).unwrap(),
+        original
+    );
+    let mut elsewhere = read.clone();
+    elsewhere["path"] = json!("data/demo/zh-CN.json");
+    let (_, error) = agent.call("write_document", elsewhere);
+    assert!(error);
+
+    // The boards too.
+    let board = json!({"id": 3, "announcements": [{"title": "Hi", "content": "x"}]});
+    let (written, error) = agent.call(
+        "write_announcements",
+        json!({"locale": "en-US", "text": board.to_string()}),
+    );
+    assert!(!error, "{written:#}");
+    let (read, _) = agent.call("read_announcements", json!({"locale": "en-US"}));
+    assert_eq!(read["path"], "data/_announcements/en-US.json");
+    let (again, error) = agent.call("write_announcements", read);
+    assert!(!error, "{again:#}");
+    assert_eq!(again["written"], false);
+}
+
+/// Issue 33: the diagnostics a write returns are those of the file as
+/// written: the canonical form sorts the activities, so no `unsorted`.
+#[test]
+fn a_write_returns_the_diagnostics_of_the_file_as_written() {
+    let root = fixture_root(None);
+    let original = std::fs::read_to_string(root.path().join(EN)).unwrap();
+    let mut document: Value = serde_json::from_str(&original).unwrap();
+    document["activities"].as_array_mut().unwrap().reverse();
+    let draft = serde_json::to_string_pretty(&document).unwrap();
+    let mut agent = Agent::start(root.path());
+    let args = json!({"game": "demo", "locale": "en-US", "text": draft});
+    let (checked, _) = agent.call("check_document", args.clone());
+    let codes = |answer: &Value| -> Vec<String> {
+        answer["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["code"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert!(
+        codes(&checked).contains(&"unsorted".to_owned()),
+        "{checked:#}"
+    );
+    let (written, error) = agent.call("write_document", args);
+    assert!(!error, "{written:#}");
+    assert!(
+        !codes(&written).contains(&"unsorted".to_owned()),
+        "{written:#}"
+    );
+    let (on_disk, _) = agent.call("read_document", json!({"game": "demo", "locale": "en-US"}));
+    let (rechecked, _) = agent.call("check_document", on_disk);
+    assert_eq!(written["diagnostics"], rechecked["diagnostics"]);
+}
+
+/// Issue 33: `fix: true` applies the exact fixes `check --fix` applies,
+/// through the same owner, before checking or writing.
+#[test]
+fn the_fix_flag_applies_exact_fixes_like_check_fix() {
+    let root = fixture_root(None);
+    let original = std::fs::read_to_string(root.path().join(EN)).unwrap();
+    let broken = original
+        .replacen("\"version\": \"1.2\",", "\"version\"： \"1.2\"，", 1)
+        .replacen("\"endTime\": \"2026-10-15", "\"endtime\": \"2026-10-15", 1);
+    let mut agent = Agent::start(root.path());
+    let args = json!({"game": "demo", "locale": "en-US", "text": broken, "fix": true});
+    let (checked, error) = agent.call("check_document", args.clone());
+    assert!(!error, "{checked:#}");
+    assert_eq!(checked["errors"], 0, "{checked:#}");
+    assert!(checked["fixes"].as_u64().unwrap() >= 3, "{checked:#}");
+    assert_eq!(checked["text"], original.as_str());
+    assert_eq!(
+        std::fs::read_to_string(root.path().join(EN)).unwrap(),
+        original,
+        "check writes nothing"
+    );
+    // The same draft without the flag is refused; with it, written.
+    let mut no_fix = args.clone();
+    no_fix["fix"] = json!(false);
+    let (_, error) = agent.call("write_document", no_fix);
+    assert!(error);
+    let mut renamed = args.clone();
+    renamed["text"] = json!(broken.replacen("Song of the Star Sea", "Renamed", 1));
+    let (written, error) = agent.call("write_document", renamed);
+    assert!(!error, "{written:#}");
+    assert_eq!(written["written"], true);
+    assert_eq!(
+        std::fs::read_to_string(root.path().join(EN)).unwrap(),
+        original.replacen("Song of the Star Sea", "Renamed", 1)
+    );
+
+    // A board's exact fix (`id` written 28.0) too.
+    let (checked, error) = agent.call(
+        "check_announcements",
+        json!({"locale": "en-US", "fix": true,
+               "text": "{\"id\": 28.0, \"announcements\": [{\"title\": \"Hi\", \"content\": \"x\"}]，}\n"}),
+    );
+    assert!(!error, "{checked:#}");
+    assert_eq!(checked["errors"], 0, "{checked:#}");
+    assert_eq!(checked["fixes"], 2);
+    assert!(
+        checked["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("{\"id\": 28, ")
+    );
+}
+
+/// Issue 33: add_game and add_locale edit games.json through the same
+/// checks, keep every value, and refuse (writing nothing) what would not
+/// check.
+#[test]
+fn games_and_locales_are_added_through_the_checks() {
+    let root = fixture_root(None);
+    let registry = root.path().join("games.json");
+    let original: Value =
+        serde_json::from_str(&std::fs::read_to_string(&registry).unwrap()).unwrap();
+    let en = std::fs::read_to_string(root.path().join(EN)).unwrap();
+    let mut agent = Agent::start(root.path());
+
+    // A bad time zone: refused with the diagnostics, nothing written.
+    let game = json!({"id": "hsr", "name": "Star Rail", "locales": ["en-US"],
+                      "defaultLocale": "en-US", "dataSource": "https://example.org/hsr",
+                      "timeZone": "Mars/Olympus"});
+    let (refused, error) = agent.call(
+        "add_game",
+        json!({"game": game, "documents": {"en-US": en}}),
+    );
+    assert!(error, "{refused:#}");
+    assert!(
+        refused["files"]["games.json"]["errors"].as_u64().unwrap() > 0,
+        "{refused:#}"
+    );
+    let unchanged: Value =
+        serde_json::from_str(&std::fs::read_to_string(&registry).unwrap()).unwrap();
+    assert_eq!(unchanged, original);
+    assert!(!root.path().join("data/hsr").exists());
+
+    // A good one: written with its document, the other game kept as it was.
+    let mut game = game;
+    game["timeZone"] = json!("Asia/Tokyo");
+    let (added, error) = agent.call(
+        "add_game",
+        json!({"game": game, "documents": {"en-US": en}}),
+    );
+    assert!(!error, "{added:#}");
+    assert_eq!(
+        added["written"],
+        json!(["data/hsr/en-US.json", "games.json"])
+    );
+    let now: Value = serde_json::from_str(&std::fs::read_to_string(&registry).unwrap()).unwrap();
+    assert_eq!(now["games"][0], original["games"][0]);
+    assert_eq!(now["games"][1], game);
+    let (again, error) = agent.call("add_game", json!({"game": game}));
+    assert!(error, "{again:#}");
+
+    // A locale: added to `locales` and `name` (a single name becomes one per locale).
+    let (added, error) = agent.call(
+        "add_locale",
+        json!({"game": "hsr", "locale": "ja-JP", "name": "スターレイル"}),
+    );
+    assert!(!error, "{added:#}");
+    let codes: Vec<&str> = added["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert!(codes.contains(&"missing-file"), "{added:#}");
+    let now: Value = serde_json::from_str(&std::fs::read_to_string(&registry).unwrap()).unwrap();
+    assert_eq!(now["games"][1]["locales"], json!(["en-US", "ja-JP"]));
+    assert_eq!(
+        now["games"][1]["name"],
+        json!({"en-US": "Star Rail", "ja-JP": "スターレイル"})
+    );
+    // Its file, then, through write_document.
+    let (written, error) = agent.call(
+        "write_document",
+        json!({"game": "hsr", "locale": "ja-JP", "text": en}),
+    );
+    assert!(!error, "{written:#}");
+    let (_, error) = agent.call("add_locale", json!({"game": "hsr", "locale": "ja-JP"}));
+    assert!(error);
+    let (_, error) = agent.call("add_locale", json!({"game": "hsr", "locale": "../x"}));
+    assert!(error);
+}
+
+/// Issue 33: `status` gives the server's now, and each game's in its zone.
+#[test]
+fn status_gives_the_servers_now() {
+    let root = fixture_root(None);
+    let mut agent = Agent::start_at(root.path(), "2026-10-15T12:00:00+08:00");
+    let (status, error) = agent.call("status", json!({}));
+    assert!(!error, "{status:#}");
+    assert_eq!(
+        status["now"]["instant"], "2026-10-15T04:00:00Z",
+        "{status:#}"
+    );
+    assert_eq!(status["now"]["games"]["demo"], "2026-10-15T12:00:00");
+    let mut agent = Agent::start(root.path());
+    let (status, _) = agent.call("status", json!({}));
+    assert_eq!(status["now"]["pinned"], FIXTURE_NOW, "{status:#}");
+}
+
+/// Issue 30: the announcements tools take `lang` and answer in it.
+#[test]
+fn the_announcements_tools_answer_in_the_language_asked_for() {
+    let root = fixture_root(None);
+    let mut agent = Agent::start(root.path());
+    let (checked, error) = agent.call(
+        "check_announcements",
+        json!({"locale": "en-US", "lang": "zh-CN", "text": "{\"id\": -1, \"announcements\": []}"}),
+    );
+    assert!(!error, "{checked:#}");
+    let message = checked["diagnostics"][0]["message"].as_str().unwrap();
+    assert!(
+        message
+            .chars()
+            .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+        "{checked:#}"
+    );
+    let draft = json!({"id": 1, "announcements": [{"title": "Hello", "content": "First."}]});
+    let (written, _) = agent.call(
+        "write_announcements",
+        json!({"locale": "en-US", "lang": "zh-CN", "text": draft.to_string()}),
+    );
+    assert_eq!(
+        written["changes"], "新公告板，id 为 1，共 1 条公告",
+        "{written:#}"
+    );
+    let (written, _) = agent.call(
+        "write_announcements",
+        json!({"locale": "en-US", "text": draft.to_string()}),
+    );
+    assert_eq!(
+        written["changes"],
+        "the announcements are unchanged (id 1 -> 1)"
+    );
+    let answer = agent.request(
+        "tools/call",
+        json!({"name": "read_announcements", "arguments": {"locale": "ja-JP", "lang": "zh-CN"}}),
+    );
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        "`data/_announcements/ja-JP.json` 还不存在；write_announcements 会创建它"
+    );
+}

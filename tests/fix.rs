@@ -4,31 +4,14 @@
 //! has `input/` (laid over the base fixture) and, when every mistake has an
 //! exact fix, `fixed/`: the files as a person would repair them by hand.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::util::{FIXTURE_NOW, check_json, crate_root, fixture_root, run, stderr, stdout};
+use crate::util::{
+    FIXTURE_NOW, check_json, crate_root, files_under, fixture_root, run, stderr, stdout,
+};
 
 fn case(name: &str) -> PathBuf {
     crate_root().join("tests/fixtures/fix").join(name)
-}
-
-/// The files of `dir`, relative to it, with their bytes.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<_> = walkdir::WalkDir::new(dir)
-        .min_depth(1)
-        .into_iter()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let rel = e.path().strip_prefix(dir).unwrap();
-            (
-                rel.to_string_lossy().replace('\\', "/"),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
 }
 
 /// Every mistake of each multi-mistake fixture comes out in one run (the
@@ -44,9 +27,9 @@ fn check_fix_repairs_every_mistake_in_one_command() {
         assert_eq!(before.status.code(), Some(1), "{name}");
         insta::assert_snapshot!(format!("fix_{name}_before"), stderr(&before));
 
-        let untouched = files(root.path());
+        let untouched = files_under(root.path());
         let diff = run(root.path(), &["check", "--fix", "--diff", now[0], now[1]]);
-        assert_eq!(files(root.path()), untouched, "{name}: --diff wrote");
+        assert_eq!(files_under(root.path()), untouched, "{name}: --diff wrote");
         insta::assert_snapshot!(format!("fix_{name}_diff"), stdout(&diff));
 
         let fixed = run(root.path(), &["check", "--fix", now[0], now[1]]);
@@ -56,7 +39,7 @@ fn check_fix_repairs_every_mistake_in_one_command() {
             "{}",
             stderr(&fixed)
         );
-        for (rel, expected) in files(&case(name).join("fixed")) {
+        for (rel, expected) in files_under(&case(name).join("fixed")) {
             let got = std::fs::read_to_string(root.path().join(&rel)).unwrap();
             assert_eq!(got, String::from_utf8(expected).unwrap(), "{name}: {rel}");
         }
@@ -74,10 +57,10 @@ fn check_fix_repairs_every_mistake_in_one_command() {
 #[test]
 fn check_fix_leaves_a_file_alone_when_its_fixes_would_not_give_json() {
     let root = fixture_root(Some(&case("unfixable").join("input")));
-    let before = files(root.path());
+    let before = files_under(root.path());
     let output = run(root.path(), &["check", "--fix", "--now", FIXTURE_NOW]);
     assert_eq!(output.status.code(), Some(1));
-    assert_eq!(files(root.path()), before);
+    assert_eq!(files_under(root.path()), before);
     let text = stderr(&output);
     assert!(
         text.contains("left data/demo/zh-CN.json unchanged"),
@@ -139,5 +122,38 @@ fn check_finds_the_root_from_a_subfolder_and_takes_file_arguments() {
     assert!(
         text.contains("no games.json in") && text.contains("or any folder above it"),
         "{text}"
+    );
+}
+
+/// Issue 30: `check --fix` applies the exact fixes of an announcements
+/// board too (input-method punctuation, a trailing comma, then the `id`
+/// written as `28.0` that the rules find once the file parses).
+#[test]
+fn check_fix_repairs_an_announcements_board() {
+    let root = fixture_root(None);
+    let board = root.path().join("data/_announcements/zh-CN.json");
+    std::fs::create_dir_all(board.parent().unwrap()).unwrap();
+    std::fs::write(
+        &board,
+        "{\n  \"id\": 28.0，\n  \"announcements\": [\n    {\n      \"title\": “更新公告”,\n      \"content\": \"新版本已上线。\",\n    }\n  ]\n}\n",
+    )
+    .unwrap();
+    let before = run(root.path(), &["check", "--now", FIXTURE_NOW]);
+    assert_eq!(before.status.code(), Some(1), "{}", stderr(&before));
+    let fixed = run(root.path(), &["check", "--fix", "--now", FIXTURE_NOW]);
+    assert_eq!(fixed.status.code(), Some(0), "{}", stderr(&fixed));
+    assert!(
+        stderr(&fixed).contains("fixed data/_announcements/zh-CN.json"),
+        "{}",
+        stderr(&fixed)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&board).unwrap(),
+        "{\n  \"id\": 28,\n  \"announcements\": [\n    {\n      \"title\": \"更新公告\",\n      \"content\": \"新版本已上线。\"\n    }\n  ]\n}\n"
+    );
+    let (code, report) = check_json(root.path(), FIXTURE_NOW);
+    assert_eq!(
+        (code, &report["errors"], &report["warnings"]),
+        (0, &0.into(), &0.into())
     );
 }

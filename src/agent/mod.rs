@@ -38,8 +38,9 @@ use crate::validate;
 const INSTRUCTIONS: &str = "Reads and writes the activity data of a game-activity API \
 (games.json and data/<game>/<locale>.json). Read the rules first (resource \
 activity-site://CONTRIBUTING.md) and the schema. Flow: list_games, status, read_document; \
-edit the text; check_document until it has no errors; then write_document, which stores \
-the canonical form and says what changed. Times are local server time \
+edit the text of what read_document answered and pass it back: check_document until it has \
+no errors (`fix: true` applies the exact fixes); then write_document, which stores the \
+canonical form and says what changed. add_game and add_locale extend games.json. Times are local server time \
 YYYY-MM-DDTHH:MM:SS in the game's time zone; activities end on the last second of a \
 minute (03:59:59). The announcements boards (data/_announcements/<locale>.json) \
 have their own tools: read_announcements, check_announcements, write_announcements; raise \
@@ -79,9 +80,14 @@ pub struct DocumentArgs {
 pub struct BoardArgs {
     /// Locale tag of the board (such as `zh-CN`): data/_announcements/<locale>.json.
     locale: String,
+    /// Language of the messages in the answer: `zh-CN` or `en-US`
+    /// (default: the server's, from `--lang` or its environment).
+    #[serde(default)]
+    lang: Option<Lang>,
 }
 
-/// Arguments carrying a draft of one announcements file.
+/// Arguments carrying a draft of one announcements file: what
+/// read_announcements answered, with `text` edited.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoardDraftArgs {
@@ -89,9 +95,22 @@ pub struct BoardDraftArgs {
     locale: String,
     /// The whole JSON text of the announcements document.
     text: String,
+    /// The board's path as read_announcements gave it (optional; when
+    /// given, it must be the board of `locale`).
+    #[serde(default)]
+    path: Option<String>,
+    /// Apply every exact fix of the diagnostics first (what `check --fix`
+    /// applies); the answer gives the fixed `text` and how many `fixes`.
+    #[serde(default)]
+    fix: bool,
+    /// Language of the diagnostics' messages and help lines: `zh-CN` or
+    /// `en-US` (default: the server's, from `--lang` or its environment).
+    #[serde(default)]
+    lang: Option<Lang>,
 }
 
-/// Arguments carrying a draft of one data file.
+/// Arguments carrying a draft of one data file: what read_document
+/// answered, with `text` edited.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DraftArgs {
@@ -101,8 +120,58 @@ pub struct DraftArgs {
     locale: String,
     /// The whole JSON text of the activity document.
     text: String,
+    /// The file's path as read_document gave it (optional; when given, it
+    /// must be the file of `game` and `locale`).
+    #[serde(default)]
+    path: Option<String>,
+    /// Apply every exact fix of the diagnostics first (what `check --fix`
+    /// applies); the answer gives the fixed `text` and how many `fixes`.
+    #[serde(default)]
+    fix: bool,
     /// Language of the diagnostics' messages and help lines: `zh-CN` or
     /// `en-US` (default: the server's, from `--lang` or its environment).
+    #[serde(default)]
+    lang: Option<Lang>,
+}
+
+/// Arguments of `add_game`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddGameArgs {
+    /// The game's entry as it stands in games.json's `games` (`id`, `name`,
+    /// `locales`, `defaultLocale`, `dataSource`, `timeZone`, ...; see the
+    /// resource games.schema.json).
+    game: serde_json::Map<String, Value>,
+    /// The data file of each locale, as JSON text (`{"zh-CN": "{...}"}`);
+    /// optional: a locale without one is written later with write_document.
+    #[serde(default)]
+    documents: std::collections::BTreeMap<String, String>,
+    /// Language of the messages in the answer: `zh-CN` or `en-US`.
+    #[serde(default)]
+    lang: Option<Lang>,
+}
+
+/// Arguments of `add_locale`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddLocaleArgs {
+    /// Game id, as listed by list_games.
+    game: String,
+    /// The new locale tag (such as `ja-JP`).
+    locale: String,
+    /// The game's name in the new locale (added to `name` when the game
+    /// names itself per locale).
+    #[serde(default)]
+    name: Option<String>,
+    /// Where the new locale's data comes from (added to `dataSource` when
+    /// the game gives one per locale).
+    #[serde(default, rename = "dataSource")]
+    data_source: Option<String>,
+    /// The new locale's data file, as JSON text (optional: written later
+    /// with write_document).
+    #[serde(default)]
+    text: Option<String>,
+    /// Language of the messages in the answer: `zh-CN` or `en-US`.
     #[serde(default)]
     lang: Option<Lang>,
 }
@@ -163,24 +232,15 @@ impl DataTools {
                 locales = i18n::list(&entry.locales)
             ));
         }
-        let rel = crate::tree::data_path(&entry.id, locale);
-        // The registry's check holds ids and tags to a safe alphabet; a
-        // registry that does not pass it still cannot lead a write elsewhere.
-        let safe =
-            |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
-        if !safe(game) || !safe(locale) {
-            return Err(msg!("agent-unsafe-path", path = rel));
-        }
+        let rel = safe_data_path(game, locale)?;
         Ok((entry.clone(), rel))
     }
 
     /// The path (relative to the root) of the announcements file of
     /// `locale`; an error for anything but a language tag.
-    fn board_path(locale: &str) -> Result<String, String> {
+    fn board_path(locale: &str) -> Result<String, Msg> {
         if !validate::rules::is_language_tag(locale) {
-            return Err(format!(
-                "`{locale}` is not a locale tag such as `zh-CN` or `en-US`"
-            ));
+            return Err(msg!("agent-not-a-locale", locale = locale));
         }
         Ok(announcements_path(locale))
     }
@@ -190,15 +250,95 @@ impl DataTools {
     fn check_draft(&self, rel: &str, draft: &str) -> Result<Vec<Diagnostic>, Msg> {
         let mut overlay = Overlay::new();
         overlay.insert(rel, draft);
-        let checked = site::check_with(&self.root, &overlay, &self.options)
-            .map_err(|err| msg!("agent-cannot-check", error = format!("{err:#}")))?;
-        let folder = rel.rsplit_once('/').map_or("", |(dir, _)| dir);
-        Ok(checked
-            .diagnostics
-            .into_iter()
-            .filter(|d| d.file == rel || d.file.starts_with(&format!("{folder}/")))
-            .collect())
+        self.check_overlay(&overlay, &[rel])
     }
+
+    /// Checks the tree with the texts of `overlay` in place of its files:
+    /// the diagnostics of the files `rels` and of the other files of their
+    /// folders (the game's other locales).
+    fn check_overlay(&self, overlay: &Overlay, rels: &[&str]) -> Result<Vec<Diagnostic>, Msg> {
+        let checked = site::check_with(&self.root, overlay, &self.options)
+            .map_err(|err| msg!("agent-cannot-check", error = format!("{err:#}")))?;
+        Ok(concerning(checked.diagnostics, rels))
+    }
+
+    /// `text` with every exact fix applied, as `check --fix` applies them
+    /// ([`site::rewrite::fix_with`], the one owner), and how many there were;
+    /// the text as given when no fix applies or the fixes would not give JSON.
+    fn fixed(&self, rel: &str, text: &str) -> Result<(String, usize), Msg> {
+        let mut overlay = Overlay::new();
+        overlay.insert(rel, text);
+        let only = std::collections::BTreeSet::from([rel.to_owned()]);
+        let fixed = site::rewrite::fix_with(&self.root, overlay, &self.options, Some(&only), false)
+            .map_err(|err| msg!("agent-cannot-check", error = format!("{err:#}")))?;
+        Ok(fixed
+            .files
+            .into_iter()
+            .find(|f| f.path == rel)
+            .map_or_else(|| (text.to_owned(), 0), |f| (f.after, f.fixes)))
+    }
+
+    /// Refuses a `path` argument that is not `rel` (the file of the game
+    /// and locale, or of the board, named beside it).
+    fn same_path(path: Option<&str>, rel: &str) -> Result<(), Msg> {
+        match path {
+            Some(path) if path != rel => {
+                Err(msg!("agent-path-mismatch", path = path, expected = rel))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Adds `value` for `locale` to the field `key` of a registry `game`: to
+/// its map when it is one; a single value becomes a map giving it to every
+/// `existing` locale (nothing is dropped) and `value` to the new one.
+fn add_localized(game: &mut Value, key: &str, existing: &[String], locale: &str, value: String) {
+    let field = &mut game[key];
+    match field {
+        Value::Object(map) => {
+            map.entry(locale.to_owned()).or_insert(json!(value));
+        }
+        Value::Null => *field = json!({ locale: value }),
+        other => {
+            let mut map = serde_json::Map::new();
+            for l in existing {
+                map.insert(l.clone(), other.clone());
+            }
+            map.insert(locale.to_owned(), json!(value));
+            *other = Value::Object(map);
+        }
+    }
+}
+
+/// The path of the data file of `game` and `locale`, refused when either
+/// has characters other than letters, digits and `-`: the registry's check
+/// holds ids and tags to that alphabet, and a registry that does not pass
+/// it still cannot lead a write elsewhere.
+fn safe_data_path(game: &str, locale: &str) -> Result<String, Msg> {
+    let rel = crate::tree::data_path(game, locale);
+    let safe = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    if safe(game) && safe(locale) {
+        Ok(rel)
+    } else {
+        Err(msg!("agent-unsafe-path", path = rel))
+    }
+}
+
+/// The diagnostics of the files `rels` and of the other files in their
+/// folders, in `check`'s order.
+fn concerning(diagnostics: Vec<Diagnostic>, rels: &[&str]) -> Vec<Diagnostic> {
+    let folders: Vec<String> = rels
+        .iter()
+        .map(|rel| format!("{}/", rel.rsplit_once('/').map_or("", |(dir, _)| dir)))
+        .collect();
+    diagnostics
+        .into_iter()
+        .filter(|d| {
+            rels.contains(&d.file.as_str())
+                || folders.iter().any(|f| d.file.starts_with(f.as_str()))
+        })
+        .collect()
 }
 
 impl DataTools {
@@ -257,7 +397,7 @@ impl DataTools {
     }
 
     #[tool(
-        description = "What `activity-site status --format json` gives: each game's locales, their version and end time, whole days left, a state (`ok`, `ending` within a week, `ended`, `missing`, `invalid`), most urgent first, and the typed `sources` to look at to update each.",
+        description = "What `activity-site status --format json` gives, with `now`: the server's now (`instant`, or `pinned` when --now pins a wall time) and each game's local now in its time zone (`games`), which the days left count from. Then each game's locales, their version and end time, whole days left, a state (`ok`, `ending` within a week, `ended`, `missing`, `invalid`), most urgent first, and the typed `sources` to look at to update each.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn status(&self) -> CallToolResult {
@@ -265,7 +405,11 @@ impl DataTools {
             Ok(checked) => {
                 let rows = site::status::rows(&self.root, &checked, &self.options);
                 let boards = site::status::boards(&self.root, &checked);
-                reply(json!({ "rows": rows, "announcements": boards }))
+                reply(json!({
+                    "now": self.now(&checked),
+                    "rows": rows,
+                    "announcements": boards,
+                }))
             }
             Err(err) => failure(
                 msg!("agent-cannot-check", error = format!("{err:#}")).to_string(),
@@ -275,7 +419,7 @@ impl DataTools {
     }
 
     #[tool(
-        description = "The text of data/<game>/<locale>.json as it is on disk.",
+        description = "The text of data/<game>/<locale>.json as it is on disk, with `game`, `locale` and `path`: the arguments check_document and write_document take, so the answer can be passed back with `text` edited.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn read_document(&self, Parameters(args): Parameters<DocumentArgs>) -> CallToolResult {
@@ -284,7 +428,7 @@ impl DataTools {
     }
 
     #[tool(
-        description = "The diagnostics the draft `text` would get as data/<game>/<locale>.json, with every other file as it is on disk (cross-file rules included): each with its code, severity, line, column, message and help, and `fix` when the repair is exact; and `breaking`: what the draft would break for the clients of the file on disk (an ongoing activity removed, a version that starts after now replacing a running one and the activities that would vanish, a version going backwards), each with code, message, help and activities. Writes nothing.",
+        description = "The diagnostics the draft `text` would get as data/<game>/<locale>.json, with every other file as it is on disk (cross-file rules included): each with its code, severity, line, column, message and help, and `fix` when the repair is exact; and `breaking`: what the draft would break for the clients of the file on disk (an ongoing activity removed, a version that starts after now replacing a running one and the activities that would vanish, a version going backwards), each with code, message, help and activities. `errors` and `warnings` count the whole list; `files` gives the counts per file (the draft's own and the other locales' of the game). With `fix: true`, every exact fix is applied first (as `check --fix`): the answer's `text` is the fixed draft, `fixes` how many were applied, and the diagnostics are those of the fixed text. Writes nothing.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn check_document(&self, Parameters(args): Parameters<DraftArgs>) -> CallToolResult {
@@ -315,7 +459,9 @@ impl DataTools {
             cover: args.cover,
         };
         let planned = match site::version::plan(&self.root, &next, &self.options) {
-            Err(err) => return failure(format!("cannot check: {err:#}"), None),
+            Err(err) => {
+                return failure(msg!("agent-cannot-check", error = format!("{err:#}")), None);
+            }
             Ok(Err(site::version::Refusal::Request(message))) => return failure(message, None),
             Ok(Err(site::version::Refusal::Errors {
                 message,
@@ -329,7 +475,7 @@ impl DataTools {
             }
         }
         if let Err(err) = site::version::write(&self.root, &planned) {
-            return failure(format!("cannot write: {err}"), None);
+            return failure(msg!("agent-not-written", error = err.to_string()), None);
         }
         let files: Vec<Value> = planned
             .iter()
@@ -346,7 +492,7 @@ impl DataTools {
     }
 
     #[tool(
-        description = "Writes the draft `text` as data/<game>/<locale>.json, for a game and locale that games.json lists. Refuses a draft with errors (and returns its diagnostics); otherwise writes its canonical form (fixed key order, activities sorted, 2-space indentation) atomically and returns the warnings, what changed per activity (added, removed, changed fields) and `breaking`: what the write breaks for the file's clients (as check_document; start a next version with new_version to carry what still runs).",
+        description = "Writes the draft `text` as data/<game>/<locale>.json, for a game and locale that games.json lists. With `fix: true`, every exact fix is applied first (as `check --fix`; `fixes` says how many). Refuses a draft with errors (and returns its diagnostics); otherwise writes its canonical form (fixed key order, activities sorted, 2-space indentation) atomically and returns the diagnostics of the file as written (counted as check_document counts them), what changed per activity (added, removed, changed fields) and `breaking`: what the write breaks for the file's clients (as check_document; start a next version with new_version to carry what still runs).",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -360,37 +506,40 @@ impl DataTools {
     }
 
     #[tool(
-        description = "The text of the announcements board of a locale, data/_announcements/<locale>.json, as it is on disk (`build` publishes it as the API's anno-<locale>.json, and as anno.json for the site's default locale).",
+        description = "The text of the announcements board of a locale, data/_announcements/<locale>.json, as it is on disk, with `locale` and `path` (the arguments of check_announcements and write_announcements, so the answer can be passed back with `text` edited; `build` publishes it as the API's anno-<locale>.json, and as anno.json for the site's default locale).",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn read_announcements(&self, Parameters(args): Parameters<BoardArgs>) -> CallToolResult {
-        let rel = match Self::board_path(&args.locale) {
-            Ok(rel) => rel,
-            Err(message) => return failure(message, None),
-        };
-        self.read(&rel)
+        i18n::scoped(args.lang.unwrap_or_else(Lang::current), || {
+            let rel = match Self::board_path(&args.locale) {
+                Ok(rel) => rel,
+                Err(message) => return failure(message, None),
+            };
+            self.read(json!({ "locale": args.locale }), &rel)
+        })
     }
 
     #[tool(
-        description = "The diagnostics the draft `text` would get as data/_announcements/<locale>.json (the same as `check`: schema, Markdown links and raw HTML, invisible characters), each with its code, severity, line, column, message and help. Writes nothing.",
+        description = "The diagnostics the draft `text` would get as data/_announcements/<locale>.json (the same as `check`: schema, Markdown links and raw HTML, invisible characters), each with its code, severity, line, column, message and help, and `fix` when the repair is exact. With `fix: true`, every exact fix is applied first (the answer's `text` and `fixes`). Writes nothing.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn check_announcements(
         &self,
         Parameters(args): Parameters<BoardDraftArgs>,
     ) -> CallToolResult {
-        let rel = match Self::board_path(&args.locale) {
-            Ok(rel) => rel,
-            Err(message) => return failure(message, None),
-        };
-        match self.check_draft(&rel, &args.text) {
-            Ok(found) => reply(report(&rel, &found)),
-            Err(message) => failure(message, None),
-        }
+        i18n::scoped(args.lang.unwrap_or_else(Lang::current), || {
+            let rel = match Self::board_path(&args.locale)
+                .and_then(|rel| Self::same_path(args.path.as_deref(), &rel).map(|()| rel))
+            {
+                Ok(rel) => rel,
+                Err(message) => return failure(message, None),
+            };
+            self.check_text(&rel, &args.text, args.fix, None)
+        })
     }
 
     #[tool(
-        description = "Writes the draft `text` as data/_announcements/<locale>.json. Refuses a draft with errors (and returns its diagnostics); otherwise writes its canonical form (2-space indentation, announcements in the draft's order, newest first) atomically. Raise `id` whenever the content changes: clients show the board again only when `id` changes; the answer says when it did not.",
+        description = "Writes the draft `text` as data/_announcements/<locale>.json. With `fix: true`, every exact fix is applied first. Refuses a draft with errors (and returns its diagnostics); otherwise writes its canonical form (2-space indentation, announcements in the draft's order, newest first) atomically. Raise `id` whenever the content changes: clients show the board again only when `id` changes; the answer says when it did not.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -402,11 +551,45 @@ impl DataTools {
         &self,
         Parameters(args): Parameters<BoardDraftArgs>,
     ) -> CallToolResult {
-        let rel = match Self::board_path(&args.locale) {
-            Ok(rel) => rel,
-            Err(message) => return failure(message, None),
-        };
-        self.write_draft(&rel, &args.text, None)
+        i18n::scoped(args.lang.unwrap_or_else(Lang::current), || {
+            let rel = match Self::board_path(&args.locale)
+                .and_then(|rel| Self::same_path(args.path.as_deref(), &rel).map(|()| rel))
+            {
+                Ok(rel) => rel,
+                Err(message) => return failure(message, None),
+            };
+            self.write_draft(&rel, &args.text, args.fix, None)
+        })
+    }
+
+    #[tool(
+        description = "Adds a game to games.json: `game` is its entry as games.json holds it (see the resource games.schema.json), and `documents` optionally gives the data file of each locale as JSON text. Everything goes through `check` first: refused, writing nothing, when games.json or a given document would have errors (the diagnostics come back); otherwise games.json is written in canonical form with every other game and value kept, then each document, each atomically. A locale without a document is reported as `missing-file`: write it with write_document.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn add_game(&self, Parameters(args): Parameters<AddGameArgs>) -> CallToolResult {
+        i18n::scoped(args.lang.unwrap_or_else(Lang::current), || {
+            self.add_game_in(args)
+        })
+    }
+
+    #[tool(
+        description = "Adds a locale to a game of games.json: appends it to `locales` (and `name`, `dataSource` when the game gives them per locale and they are passed), and optionally writes its data file from `text`. Goes through `check` first: refused, writing nothing, when games.json or the document would have errors; otherwise written atomically, every other value kept. Without `text` the new locale is reported as `missing-file`: write it with write_document.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn add_locale(&self, Parameters(args): Parameters<AddLocaleArgs>) -> CallToolResult {
+        i18n::scoped(args.lang.unwrap_or_else(Lang::current), || {
+            self.add_locale_in(args)
+        })
     }
 }
 
@@ -417,23 +600,48 @@ impl DataTools {
             Ok((_, rel)) => rel,
             Err(message) => return failure(message, None),
         };
-        match load::read_source(&self.root, &rel) {
-            Ok(Some(source)) => reply(json!({ "path": rel, "text": source.text })),
-            Ok(None) => failure(msg!("agent-not-yet", path = rel).to_string(), None),
-            Err(diagnostic) => failure(diagnostic.message.to_string(), None),
-        }
+        self.read(json!({ "game": args.game, "locale": args.locale }), &rel)
     }
 
     /// `check_document` in the current language.
     fn check_document_in(&self, args: &DraftArgs) -> CallToolResult {
-        let (game, rel) = match self.data_path(&args.game, &args.locale) {
+        let (game, rel) = match self.document_path(args) {
             Ok(found) => found,
             Err(message) => return failure(message, None),
         };
-        match self.check_draft(&rel, &args.text) {
+        self.check_text(&rel, &args.text, args.fix, Some(&game))
+    }
+
+    /// The game and path of a draft's `game` and `locale`, refused when
+    /// its `path` names another file.
+    fn document_path(&self, args: &DraftArgs) -> Result<(Game, String), Msg> {
+        let (game, rel) = self.data_path(&args.game, &args.locale)?;
+        Self::same_path(args.path.as_deref(), &rel)?;
+        Ok((game, rel))
+    }
+
+    /// The answer of the check tools: the diagnostics of the draft `text`
+    /// of `rel` (fixed first with `fix`), and for a data file of `game`,
+    /// what it breaks.
+    fn check_text(&self, rel: &str, text: &str, fix: bool, game: Option<&Game>) -> CallToolResult {
+        let (text, fixes) = if fix {
+            match self.fixed(rel, text) {
+                Ok(fixed) => fixed,
+                Err(message) => return failure(message, None),
+            }
+        } else {
+            (text.to_owned(), 0)
+        };
+        match self.check_draft(rel, &text) {
             Ok(found) => {
-                let mut answer = report(&rel, &found);
-                answer["breaking"] = json!(self.breaking(&game, &rel, &args.text));
+                let mut answer = report(rel, &found);
+                if let Some(game) = game {
+                    answer["breaking"] = json!(self.breaking(game, rel, &text));
+                }
+                if fix {
+                    answer["fixes"] = json!(fixes);
+                    answer["text"] = json!(text);
+                }
                 reply(answer)
             }
             Err(message) => failure(message, None),
@@ -442,56 +650,85 @@ impl DataTools {
 
     /// `write_document` in the current language.
     fn write_document_in(&self, args: &DraftArgs) -> CallToolResult {
-        let (game, rel) = match self.data_path(&args.game, &args.locale) {
+        let (game, rel) = match self.document_path(args) {
             Ok(found) => found,
             Err(message) => return failure(message, None),
         };
-        let breaking = self.breaking(&game, &rel, &args.text);
-        self.write_draft(&rel, &args.text, Some(breaking))
+        self.write_draft(&rel, &args.text, args.fix, Some(&game))
     }
 }
 
 impl DataTools {
-    /// A file's text as it is on disk.
-    fn read(&self, rel: &str) -> CallToolResult {
+    /// A file's text as it is on disk, beside `ids` (the arguments that
+    /// name it), so the answer can be passed back to the check and write
+    /// tools.
+    fn read(&self, mut ids: Value, rel: &str) -> CallToolResult {
+        let board = announcements_locale(rel).is_some();
         match load::read_source(&self.root, rel) {
-            Ok(Some(source)) => reply(json!({ "path": rel, "text": source.text })),
-            Ok(None) => failure(
-                format!("`{rel}` does not exist yet; the write tool creates it"),
-                None,
-            ),
-            Err(diagnostic) => failure(diagnostic.message.clone(), None),
+            Ok(Some(source)) => {
+                ids["path"] = json!(rel);
+                ids["text"] = json!(source.text);
+                reply(ids)
+            }
+            Ok(None) if board => failure(msg!("agent-board-not-yet", path = rel), None),
+            Ok(None) => failure(msg!("agent-not-yet", path = rel), None),
+            Err(diagnostic) => failure(diagnostic.message.to_string(), None),
         }
     }
 
     /// Writes a draft of `rel` (a data file or an announcements file) in
-    /// canonical form when the check finds no error in it.
-    /// `breaking` is what the draft breaks for clients (data files only).
-    fn write_draft(
-        &self,
-        rel: &str,
-        text: &str,
-        breaking: Option<Vec<site::diff::Breaking>>,
-    ) -> CallToolResult {
-        let found = match self.check_draft(rel, text) {
+    /// canonical form when the check finds no error in it, after applying
+    /// its exact fixes with `fix`. `game` is the data file's game (what the
+    /// draft breaks for clients is only computed for data files). The
+    /// answer's diagnostics are those of the file as written.
+    fn write_draft(&self, rel: &str, text: &str, fix: bool, game: Option<&Game>) -> CallToolResult {
+        let (text, fixes) = if fix {
+            match self.fixed(rel, text) {
+                Ok(fixed) => fixed,
+                Err(message) => return failure(message, None),
+            }
+        } else {
+            (text.to_owned(), 0)
+        };
+        let with_fixes = |mut answer: Value| {
+            if fix {
+                answer["fixes"] = json!(fixes);
+                answer["text"] = json!(text);
+            }
+            answer
+        };
+        let found = match self.check_draft(rel, &text) {
             Ok(found) => found,
             Err(message) => return failure(message, None),
         };
-        let own: Vec<Diagnostic> = found.iter().filter(|d| d.file == rel).cloned().collect();
-        let errors = diagnostics::count(&own).errors;
+        let errors = found
+            .iter()
+            .filter(|d| d.file == rel && d.is_error())
+            .count();
         if errors > 0 {
             return failure(
                 msg!("agent-refused-errors", errors = errors),
-                Some(report(rel, &found)),
+                Some(with_fixes(report(rel, &found))),
             );
         }
-        let Some(canonical) = site::canonical_text(rel, text) else {
+        let Some(canonical) = site::canonical_text(rel, &text) else {
             return failure(msg!("agent-refused-unparsed", path = rel), None);
         };
         let path = self.root.join(rel);
         if let Err(message) = self.inside_data(&path) {
             return failure(message, None);
         }
+        let breaking = game.map(|game| self.breaking(game, rel, &canonical));
+        // The diagnostics of the file as it will be on disk: the canonical
+        // form drops what it repairs (an `unsorted` warning, say).
+        let written = if canonical == text {
+            found
+        } else {
+            match self.check_draft(rel, &canonical) {
+                Ok(found) => found,
+                Err(message) => return failure(message, None),
+            }
+        };
         let before = std::fs::read(&path).ok();
         let board = announcements_locale(rel).is_some();
         let changes = if board {
@@ -517,7 +754,7 @@ impl DataTools {
                 None,
             );
         }
-        let mut answer = report(rel, &found);
+        let mut answer = with_fixes(report(rel, &written));
         answer["written"] = json!(!unchanged);
         if let Some(breaking) = breaking {
             answer["breaking"] = json!(breaking);
@@ -527,45 +764,266 @@ impl DataTools {
             answer["changed"] = serde_json::to_value(&changes.files[0]).unwrap_or_default();
         }
         if board {
-            answer["changes"] = json!(board_changes(before.as_deref(), &canonical));
+            answer["changes"] = json!(board_changes(before.as_deref(), &canonical).to_string());
         }
         reply(answer)
+    }
+
+    /// The server's now: the instant (or the pinned wall time) and each
+    /// game's local now in its time zone, as the checks and days left use it.
+    fn now(&self, checked: &site::Checked) -> Value {
+        let now = self.options.now.unwrap_or_else(crate::clock::Now::read);
+        let games: serde_json::Map<String, Value> = checked
+            .games
+            .iter()
+            .map(|g| {
+                let local = now.for_game(&g.game).format("%Y-%m-%dT%H:%M:%S");
+                (g.game.id.clone(), json!(local.to_string()))
+            })
+            .collect();
+        let kind = match now {
+            crate::clock::Now::Local(_) => "pinned",
+            crate::clock::Now::At(_) => "instant",
+        };
+        json!({ kind: now.to_string(), "games": games })
     }
 }
 
 /// What a write of an announcements board changed, in one sentence, and
 /// whether the content changed under the same `id` (the one mistake
 /// clients cannot survive: they never show the new text).
-fn board_changes(before: Option<&[u8]>, canonical: &str) -> String {
+fn board_changes(before: Option<&[u8]>, canonical: &str) -> Msg {
     let after: Option<Announcements> = serde_json::from_str(canonical).ok();
     let before: Option<Announcements> = before.and_then(|b| serde_json::from_slice(b).ok());
     match (before, after) {
-        (_, None) => "written".to_string(),
-        (None, Some(after)) => format!(
-            "new board with id {} and {} announcement(s)",
-            after.id,
-            after.announcements.len()
+        (_, None) => msg!("agent-board-written"),
+        (None, Some(after)) => msg!(
+            "agent-board-new",
+            id = after.id,
+            count = after.announcements.len()
         ),
-        (Some(before), Some(after)) if before.announcements == after.announcements => {
-            format!(
-                "the announcements are unchanged (id {} -> {})",
-                before.id, after.id
-            )
+        (Some(before), Some(after)) if before.announcements == after.announcements => msg!(
+            "agent-board-unchanged",
+            before = before.id,
+            after = after.id
+        ),
+        (Some(before), Some(after)) if after.id <= before.id => msg!(
+            "agent-board-same-id",
+            before = before.id,
+            after = after.id,
+            next = before.id + 1
+        ),
+        (Some(before), Some(after)) => {
+            msg!("agent-board-raised", before = before.id, after = after.id)
         }
-        (Some(before), Some(after)) if after.id <= before.id => format!(
-            "the announcements changed but `id` did not go up ({} -> {}): clients will not show the new text; raise `id` to {} and write again",
-            before.id,
-            after.id,
-            before.id + 1
-        ),
-        (Some(before), Some(after)) => format!(
-            "the announcements changed and `id` went from {} to {}",
-            before.id, after.id
-        ),
     }
 }
 
 impl DataTools {
+    /// games.json as a JSON value (every value kept, in its order).
+    fn registry_value(&self) -> Result<Value, Msg> {
+        let text = std::fs::read_to_string(self.root.join(REGISTRY_PATH))
+            .map_err(|err| msg!("agent-registry-unreadable", error = err.to_string()))?;
+        let value: Value = serde_json::from_str(&text)
+            .map_err(|err| msg!("agent-registry-unparsed", error = err.to_string()))?;
+        if value.get("games").is_some_and(Value::is_array) {
+            Ok(value)
+        } else {
+            Err(msg!("agent-registry-no-games"))
+        }
+    }
+
+    /// `add_game` in the current language.
+    fn add_game_in(&self, args: AddGameArgs) -> CallToolResult {
+        let mut registry = match self.registry_value() {
+            Ok(registry) => registry,
+            Err(message) => return failure(message, None),
+        };
+        let Some(id) = args
+            .game
+            .get("id")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+        else {
+            return failure(msg!("agent-game-no-id"), None);
+        };
+        let games = registry["games"].as_array_mut().expect("checked above");
+        if games.iter().any(|g| g["id"] == id.as_str()) {
+            return failure(msg!("agent-game-exists", game = id.as_str()), None);
+        }
+        let locales: Vec<String> = args
+            .game
+            .get("locales")
+            .and_then(Value::as_array)
+            .map(|ls| {
+                ls.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        games.push(Value::Object(args.game));
+        let mut documents = Vec::new();
+        for (locale, text) in args.documents {
+            if !locales.contains(&locale) {
+                return failure(
+                    msg!(
+                        "agent-document-not-listed",
+                        locale = locale.as_str(),
+                        game = id.as_str()
+                    ),
+                    None,
+                );
+            }
+            match safe_data_path(&id, &locale) {
+                Ok(rel) => documents.push((rel, text)),
+                Err(message) => return failure(message, None),
+            }
+        }
+        let new_files: Vec<String> = locales
+            .iter()
+            .filter_map(|l| safe_data_path(&id, l).ok())
+            .collect();
+        self.write_registry(&registry, &documents, &new_files)
+    }
+
+    /// `add_locale` in the current language.
+    fn add_locale_in(&self, args: AddLocaleArgs) -> CallToolResult {
+        let mut registry = match self.registry_value() {
+            Ok(registry) => registry,
+            Err(message) => return failure(message, None),
+        };
+        if !validate::rules::is_language_tag(&args.locale) {
+            return failure(
+                msg!("agent-not-a-locale", locale = args.locale.as_str()),
+                None,
+            );
+        }
+        let rel = match safe_data_path(&args.game, &args.locale) {
+            Ok(rel) => rel,
+            Err(message) => return failure(message, None),
+        };
+        let games = registry["games"].as_array_mut().expect("checked above");
+        let ids: Vec<String> = games
+            .iter()
+            .filter_map(|g| g["id"].as_str().map(str::to_owned))
+            .collect();
+        let Some(game) = games.iter_mut().find(|g| g["id"] == args.game.as_str()) else {
+            return failure(
+                msg!(
+                    "agent-no-game",
+                    game = args.game.as_str(),
+                    games = i18n::list(&ids)
+                ),
+                None,
+            );
+        };
+        let Some(locales) = game.get_mut("locales").and_then(Value::as_array_mut) else {
+            return failure(msg!("agent-registry-no-games"), None);
+        };
+        if locales.iter().any(|l| l == args.locale.as_str()) {
+            return failure(
+                msg!(
+                    "agent-locale-exists",
+                    locale = args.locale.as_str(),
+                    game = args.game.as_str()
+                ),
+                None,
+            );
+        }
+        let existing: Vec<String> = locales
+            .iter()
+            .filter_map(|l| l.as_str().map(str::to_owned))
+            .collect();
+        locales.push(json!(args.locale));
+        for (key, value) in [("name", args.name), ("dataSource", args.data_source)] {
+            if let Some(value) = value {
+                add_localized(game, key, &existing, &args.locale, value);
+            }
+        }
+        let documents: Vec<(String, String)> = args
+            .text
+            .map(|text| (rel.clone(), text))
+            .into_iter()
+            .collect();
+        self.write_registry(&registry, &documents, &[rel])
+    }
+
+    /// Checks `registry` (games.json) and `documents` (data files, path
+    /// and text) together with the rest of the tree, and writes them,
+    /// each atomically and in canonical form, when none of them has an
+    /// error (a locale whose file is not given yet is `missing-file`, reported
+    /// and not refused: write_document creates it). `new_files` are the data
+    /// files the change adds to the registry, whose folder's diagnostics
+    /// the answer gives.
+    fn write_registry(
+        &self,
+        registry: &Value,
+        documents: &[(String, String)],
+        new_files: &[String],
+    ) -> CallToolResult {
+        let pretty = crate::model::to_pretty(registry);
+        // The canonical form, unless it would lose a value the typed
+        // registry does not know (then the check refuses it anyway).
+        let registry_text = site::canonical_text(REGISTRY_PATH, &pretty)
+            .filter(|c| serde_json::from_str::<Value>(c).ok().as_ref() == Some(registry))
+            .unwrap_or(pretty);
+        let mut overlay = Overlay::new();
+        overlay.insert(REGISTRY_PATH, registry_text.as_str());
+        let mut texts = vec![(REGISTRY_PATH.to_owned(), registry_text.clone())];
+        for (rel, text) in documents {
+            let text = site::canonical_text(rel, text).unwrap_or_else(|| text.clone());
+            overlay.insert(rel.as_str(), text.as_str());
+            texts.push((rel.clone(), text));
+        }
+        let mut rels: Vec<&str> = texts.iter().map(|(rel, _)| rel.as_str()).collect();
+        rels.extend(new_files.iter().map(String::as_str));
+        let found = match self.check_overlay(&overlay, &rels) {
+            Ok(found) => found,
+            Err(message) => return failure(message, None),
+        };
+        let errors = found
+            .iter()
+            .filter(|d| {
+                d.is_error()
+                    && d.code != diagnostics::Code::MissingFile
+                    && texts.iter().any(|(rel, _)| *rel == d.file)
+            })
+            .count();
+        if errors > 0 {
+            return failure(
+                msg!("agent-refused-errors", errors = errors),
+                Some(report(REGISTRY_PATH, &found)),
+            );
+        }
+        for (rel, _) in &texts[1..] {
+            if let Err(message) = self.inside_data(&self.root.join(rel)) {
+                return failure(message, None);
+            }
+        }
+        // The data files first: games.json never lists a file that is not there yet.
+        let mut written = Vec::new();
+        for (rel, text) in texts.iter().skip(1).chain(texts.iter().take(1)) {
+            let path = self.root.join(rel);
+            if let Err(err) = std::fs::create_dir_all(path.parent().unwrap_or(&self.root))
+                .and_then(|()| atomic::write(&path, text.as_bytes()))
+            {
+                return failure(
+                    msg!(
+                        "agent-cannot-write",
+                        path = rel.as_str(),
+                        error = err.to_string()
+                    ),
+                    Some(json!({ "written": written })),
+                );
+            }
+            written.push(rel.clone());
+        }
+        let mut answer = report(REGISTRY_PATH, &found);
+        answer["written"] = json!(written);
+        reply(answer)
+    }
+
     /// Refuses a path whose folder resolves outside `data/` (a symbolic
     /// link, say).
     fn inside_data(&self, path: &Path) -> Result<(), Msg> {
@@ -703,20 +1161,25 @@ const RESOURCES: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
-/// Diagnostics as an answer: counts and the list.
+/// Diagnostics as an answer: the list, `errors` and `warnings` counting
+/// all of it, and `files` counting them per file (`rel`, the file the tool
+/// was asked about, first, even with none).
 fn report(rel: &str, found: &[Diagnostic]) -> Value {
-    let counts = diagnostics::count(
-        found
-            .iter()
-            .filter(|d| d.file == rel)
-            .cloned()
-            .collect::<Vec<_>>()
-            .as_slice(),
-    );
+    let all = diagnostics::count(found);
+    let mut files = serde_json::Map::new();
+    files.insert(rel.to_owned(), json!({"errors": 0, "warnings": 0}));
+    for d in found {
+        let counts = files
+            .entry(d.file.clone())
+            .or_insert_with(|| json!({"errors": 0, "warnings": 0}));
+        let key = if d.is_error() { "errors" } else { "warnings" };
+        counts[key] = json!(counts[key].as_u64().unwrap_or(0) + 1);
+    }
     json!({
         "path": rel,
-        "errors": counts.errors,
-        "warnings": counts.warnings,
+        "errors": all.errors,
+        "warnings": all.warnings,
+        "files": files,
         "diagnostics": found,
     })
 }

@@ -17,6 +17,7 @@ use anyhow::Context as _;
 use super::{IndexGame, Inputs, PlannedGame, Source, Wanted};
 use crate::atomic;
 use crate::fetch::{self, FetchError, Fetcher};
+use crate::i18n::{self, Msg, msg};
 use crate::layout;
 use crate::load::{BUILTIN_ACTIVITY_SCHEMA, BUILTIN_GAMES_SCHEMA, REGISTRY_PATH};
 use crate::tree;
@@ -42,7 +43,7 @@ pub struct Request<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     /// Something the user should know that does not stop the import.
-    Note(String),
+    Note(Msg),
     /// This many files are about to be fetched.
     Fetching(usize),
     /// One of them arrived (or failed).
@@ -64,12 +65,12 @@ pub struct FoundAnnouncements {
 pub struct Gathered {
     pub sources: Vec<Source>,
     pub index: Option<Vec<IndexGame>>,
-    pub errors: Vec<String>,
+    pub errors: Vec<Msg>,
     pub announcements: Vec<FoundAnnouncements>,
     /// Files kept verbatim (`--keep-unknown`): the site path and the bytes.
     pub kept: Vec<(String, Vec<u8>)>,
     /// Files neither imported nor kept: the site path (or URL) and why.
-    pub skipped: Vec<(String, String)>,
+    pub skipped: Vec<(String, Msg)>,
     /// Files the build writes itself (the index, pages, calendars, `llms.txt`).
     pub regenerated: Vec<String>,
     /// Files of games left out by `--games`.
@@ -163,15 +164,16 @@ fn announcements_locale(path: &str) -> Option<Option<String>> {
 impl Gathered {
     /// A file neither imported as a game nor as announcements: kept with
     /// `--keep-unknown`, else named as skipped.
-    fn unknown(&mut self, keep: bool, path: String, bytes: Vec<u8>, why: &str) {
+    fn unknown(&mut self, keep: bool, path: String, bytes: Vec<u8>, why: Msg) {
         if keep {
             self.kept.push((path, bytes));
         } else {
-            self.skipped.push((path, why.to_owned()));
+            self.skipped.push((path, why));
         }
     }
 
-    /// Sorts a found JSON file by its shape.
+    /// Sorts a file found on a site or in a folder: a JSON file by its
+    /// shape, any other kept or skipped as a file the build does not make.
     fn found(
         &mut self,
         keep: bool,
@@ -180,6 +182,9 @@ impl Gathered {
         bytes: Vec<u8>,
         as_game: Option<(String, Option<String>)>,
     ) {
+        if !path.ends_with(".json") {
+            return self.unknown(keep, path, bytes, msg!("import-not-generated"));
+        }
         let shape = super::shape_of(&bytes);
         // A document that is not JSON at all is the mapping's to name (`not JSON`).
         let broken = shape == super::Shape::Other
@@ -207,12 +212,7 @@ impl Gathered {
                     bytes,
                 })
             }
-            _ => self.unknown(
-                keep,
-                path,
-                bytes,
-                "not an activity or announcements document",
-            ),
+            _ => self.unknown(keep, path, bytes, msg!("import-not-document")),
         }
     }
 }
@@ -254,9 +254,9 @@ pub struct Prepared {
     pub files: Vec<PlannedFile>,
     pub games: Vec<PlannedGame>,
     /// One line per file that was not imported: unreadable, or refused by the mapping.
-    pub errors: Vec<String>,
+    pub errors: Vec<Msg>,
     /// Files neither imported nor kept, and why.
-    pub skipped: Vec<(String, String)>,
+    pub skipped: Vec<(String, Msg)>,
     /// Files the build writes itself, so neither imported nor kept.
     pub regenerated: Vec<String>,
     /// Files of games `--games` left out.
@@ -283,7 +283,7 @@ pub fn prepare(
     let existing_registry = match std::fs::read_to_string(root.join(REGISTRY_PATH)) {
         Ok(text) => Some(text),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
-        Err(err) => return Err(err).context("cannot read games.json of the root"),
+        Err(err) => return Err(err).context(msg!("import-read-registry")),
     };
     let Gathered {
         sources,
@@ -303,7 +303,7 @@ pub fn prepare(
         default_locale: default_locale.to_owned(),
         time_zones: time_zones.to_vec(),
     })
-    .map_err(|why| anyhow::anyhow!(why))?;
+    .map_err(anyhow::Error::new)?;
     errors.extend(plan.errors);
 
     // The site's locale, as the build will read it from the new registry.
@@ -346,7 +346,11 @@ pub fn prepare(
         let text = match super::announcements_file(&a.bytes) {
             Ok(text) => text,
             Err(why) => {
-                errors.push(format!("{}: {why}", a.origin));
+                errors.push(msg!(
+                    "import-file-error",
+                    origin = a.origin.as_str(),
+                    why = why
+                ));
                 continue;
             }
         };
@@ -355,9 +359,11 @@ pub fn prepare(
                 if serde_json::from_str::<serde_json::Value>(held).ok()
                     != serde_json::from_str::<serde_json::Value>(&text).ok()
                 {
-                    errors.push(format!(
-                        "{}: differs from {first}, which holds the announcements of the same locale `{locale}`; kept {first}, compare the two",
-                        a.origin
+                    errors.push(msg!(
+                        "import-announcements-differ",
+                        origin = a.origin.as_str(),
+                        first = first.as_str(),
+                        locale = locale.as_str()
                     ));
                 }
             }
@@ -386,7 +392,8 @@ pub fn prepare(
             Ok(_) => Action::Replaced,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => Action::Created,
             Err(err) => {
-                return Err(err).with_context(|| format!("cannot read `{path}` of the root"));
+                return Err(err)
+                    .with_context(|| msg!("import-read-root-file", path = path.as_str()));
             }
         };
         files.push(PlannedFile {
@@ -424,7 +431,7 @@ impl Prepared {
         for file in self.files.iter().filter(|f| f.action != Action::Unchanged) {
             let path = root.join(&file.path);
             atomic::write(&path, &file.bytes)
-                .with_context(|| format!("cannot write `{}`", path.display()))?;
+                .with_context(|| msg!("err-write", path = path.display().to_string()))?;
         }
         Ok(())
     }
@@ -433,7 +440,14 @@ impl Prepared {
     pub fn listing(&self) -> String {
         self.files
             .iter()
-            .map(|f| format!("{} {}\n", f.action.as_str(), f.path))
+            .map(|f| {
+                let line = msg!(
+                    "import-action",
+                    action = f.action.as_str(),
+                    path = f.path.as_str()
+                );
+                format!("{line}\n")
+            })
             .collect()
     }
 }
@@ -452,7 +466,7 @@ fn from_folder(dir: &Path, request: &Request) -> anyhow::Result<Gathered> {
         {
             fetch::http_url("--from", &arg)?;
         }
-        anyhow::bail!("`--from {arg}` is neither a folder nor an http(s) URL");
+        return Err(anyhow::Error::new(msg!("import-from-neither", from = arg)));
     }
     match site_folder(dir) {
         Some(site) => from_site_folder(&site, request),
@@ -466,7 +480,7 @@ fn from_site_folder(site: &Path, request: &Request) -> anyhow::Result<Gathered> 
     let mut gathered = Gathered::default();
     let read = |rel: &str| -> anyhow::Result<Vec<u8>> {
         let path = site.join(rel);
-        std::fs::read(&path).with_context(|| format!("cannot read `{}`", path.display()))
+        std::fs::read(&path).with_context(|| msg!("err-read", path = path.display().to_string()))
     };
     let index = match read(layout::INDEX_PATH) {
         Ok(bytes) => super::parse_index(&bytes).ok(),
@@ -474,7 +488,7 @@ fn from_site_folder(site: &Path, request: &Request) -> anyhow::Result<Gathered> 
     };
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(site).min_depth(1).sort_by_file_name() {
-        let entry = entry.with_context(|| format!("cannot list `{}`", site.display()))?;
+        let entry = entry.with_context(|| msg!("err-list", path = site.display().to_string()))?;
         if entry.file_type().is_dir() || entry.file_name().to_string_lossy().starts_with('.') {
             continue;
         }
@@ -530,7 +544,6 @@ fn from_site_folder(site: &Path, request: &Request) -> anyhow::Result<Gathered> 
             continue;
         }
         let as_game = wanted.get(&rel).cloned();
-        let is_json = rel.ends_with(".json");
         if as_game.is_none() && regenerated(&rel, &games) {
             gathered.regenerated.push(rel);
             continue;
@@ -538,21 +551,14 @@ fn from_site_folder(site: &Path, request: &Request) -> anyhow::Result<Gathered> 
         let bytes = match read(&rel) {
             Ok(bytes) => bytes,
             Err(err) => {
-                gathered.errors.push(format!("{err:#}"));
+                gathered
+                    .errors
+                    .push(msg!("plain", text = format!("{err:#}")));
                 continue;
             }
         };
         let origin = site.join(&rel).display().to_string();
-        if is_json {
-            gathered.found(request.keep_unknown, rel, origin, bytes, as_game);
-        } else {
-            gathered.unknown(
-                request.keep_unknown,
-                rel,
-                bytes,
-                "not generated by the build; --keep-unknown keeps it in data/_files/",
-            );
-        }
+        gathered.found(request.keep_unknown, rel, origin, bytes, as_game);
     }
     if index.is_none()
         && let Ok(bytes) = read(layout::LLMS_PATH)
@@ -573,10 +579,10 @@ fn from_site_folder(site: &Path, request: &Request) -> anyhow::Result<Gathered> 
 /// announcements; any other file is kept at its name, or skipped.
 fn from_flat_folder(dir: &Path, request: &Request) -> anyhow::Result<Gathered> {
     let mut names = Vec::new();
-    for entry in
-        std::fs::read_dir(dir).with_context(|| format!("cannot read `{}`", dir.display()))?
+    for entry in std::fs::read_dir(dir)
+        .with_context(|| msg!("err-read", path = dir.display().to_string()))?
     {
-        let entry = entry.with_context(|| format!("cannot read `{}`", dir.display()))?;
+        let entry = entry.with_context(|| msg!("err-read", path = dir.display().to_string()))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         if entry.file_type().is_ok_and(|t| t.is_file()) && !name.starts_with('.') {
             names.push(name);
@@ -591,31 +597,26 @@ fn from_flat_folder(dir: &Path, request: &Request) -> anyhow::Result<Gathered> {
         let bytes = match std::fs::read(&path) {
             Ok(bytes) => bytes,
             Err(err) => {
-                gathered.errors.push(format!("{origin}: {err}"));
+                gathered.errors.push(msg!(
+                    "import-file-error",
+                    origin = origin.as_str(),
+                    why = err.to_string()
+                ));
                 continue;
             }
         };
-        if name.ends_with(".json") {
-            // Announcements are read by their name under api/v1.
-            let as_site = format!("{}/{name}", layout::API_DIR);
-            let path = if announcements_locale(&as_site).is_some() {
-                as_site
-            } else {
-                name.clone()
-            };
-            let as_game = split
-                .get(&name)
-                .cloned()
-                .filter(|_| announcements_locale(&path).is_none());
-            gathered.found(request.keep_unknown, path, origin, bytes, as_game);
+        // Announcements are read by their name under api/v1.
+        let as_site = format!("{}/{name}", layout::API_DIR);
+        let path = if announcements_locale(&as_site).is_some() {
+            as_site
         } else {
-            gathered.unknown(
-                request.keep_unknown,
-                name,
-                bytes,
-                "not generated by the build; --keep-unknown keeps it in data/_files/",
-            );
-        }
+            name.clone()
+        };
+        let as_game = split
+            .get(&name)
+            .cloned()
+            .filter(|_| announcements_locale(&path).is_none());
+        gathered.found(request.keep_unknown, path, origin, bytes, as_game);
     }
     Ok(gathered)
 }
@@ -634,19 +635,27 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
         Ok(bytes) => match super::parse_index(&bytes) {
             Ok(index) => Some(index),
             Err(why) => {
-                on(Event::Note(format!(
-                    "{index_url} is not an activity-site index ({why})"
+                on(Event::Note(msg!(
+                    "import-not-index",
+                    url = index_url.as_str(),
+                    why = why
                 )));
                 None
             }
         },
         Err(FetchError::NotFound) => None,
         Err(why) if request.games.is_empty() => {
-            anyhow::bail!("cannot fetch {index_url}: {why}");
+            return Err(anyhow::Error::new(msg!(
+                "diff-cannot-fetch",
+                url = index_url.as_str(),
+                error = why.to_string()
+            )));
         }
         Err(why) => {
-            on(Event::Note(format!(
-                "cannot fetch {index_url} ({why}); using --games"
+            on(Event::Note(msg!(
+                "import-index-unfetched",
+                url = index_url.as_str(),
+                why = why.to_string()
             )));
             None
         }
@@ -671,8 +680,11 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
             };
             anyhow::ensure!(
                 !listed.0.is_empty(),
-                "{index_url} is not there and {llms_url} lists no game, so the games to fetch are unknown\n\
-                 help: name them: --games ak,end --locales en-US"
+                msg!(
+                    "import-games-unknown",
+                    index = index_url.as_str(),
+                    llms = llms_url.as_str()
+                )
             );
             games_from = Some(llms_url);
             let (games, documents) = listed;
@@ -697,9 +709,11 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
     };
     if let Some(from) = &games_from {
         let games: BTreeSet<&str> = wanted.iter().map(|w| w.game.as_str()).collect();
-        on(Event::Note(format!(
-            "the site has no index; the games to fetch ({}) come from {from}",
-            games.into_iter().collect::<Vec<_>>().join(", ")
+        let games: Vec<&str> = games.into_iter().collect();
+        on(Event::Note(msg!(
+            "import-games-from",
+            games = i18n::list(&games),
+            from = from.as_str()
         )));
     }
     // Beside the documents, what a site may publish that no index lists.
@@ -750,29 +764,30 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
                 Some((wanted.game, wanted.locale)),
             ),
             Some(Err(FetchError::NotFound)) if guessed && wanted.locale.is_some() => {
-                on(Event::Note(format!(
-                    "{url} is not there: `{}` has no such locale",
-                    wanted.game
+                on(Event::Note(msg!(
+                    "import-no-such-locale",
+                    url = url.as_str(),
+                    game = wanted.game.as_str()
                 )));
             }
-            Some(Err(why)) => gathered.errors.push(format!("{url}: {why}")),
+            Some(Err(why)) => gathered.errors.push(msg!(
+                "import-file-error",
+                origin = url.as_str(),
+                why = why.to_string()
+            )),
             None => {}
         }
     }
     for path in extra {
         let (url, result) = (urls.next().unwrap_or_default(), results.next());
         match result {
-            Some(Ok(bytes)) if path.ends_with(".json") => {
-                gathered.found(request.keep_unknown, path, url, bytes, None)
-            }
-            Some(Ok(bytes)) => gathered.unknown(
-                request.keep_unknown,
-                path,
-                bytes,
-                "not generated by the build; --keep-unknown keeps it in data/_files/",
-            ),
+            Some(Ok(bytes)) => gathered.found(request.keep_unknown, path, url, bytes, None),
             Some(Err(FetchError::NotFound)) | None => {}
-            Some(Err(why)) => gathered.errors.push(format!("{url}: {why}")),
+            Some(Err(why)) => gathered.errors.push(msg!(
+                "import-file-error",
+                origin = url.as_str(),
+                why = why.to_string()
+            )),
         }
     }
     Ok(gathered)

@@ -136,7 +136,19 @@ pub fn fix_tree(
     only: Option<&BTreeSet<String>>,
     write: bool,
 ) -> anyhow::Result<Fixed> {
-    let mut overlay = Overlay::new();
+    fix_with(root, Overlay::new(), options, only, write)
+}
+
+/// [`fix_tree`] with the texts of `overlay` read in place of the files on
+/// disk (an agent's draft): the fixes apply to the overlay's text, and a
+/// [`FixedFile::before`] is that text.
+pub fn fix_with(
+    root: &Path,
+    mut overlay: Overlay,
+    options: &validate::Options,
+    only: Option<&BTreeSet<String>>,
+    write: bool,
+) -> anyhow::Result<Fixed> {
     let mut files: BTreeMap<String, FixedFile> = BTreeMap::new();
     let mut left = BTreeSet::new();
     let mut checked = check_with(root, &overlay, options)?;
@@ -154,9 +166,12 @@ pub fn fix_tree(
         for (path, fixes) in by_file {
             let current = match files.get(path) {
                 Some(file) => file.after.clone(),
-                None => match std::fs::read_to_string(root.join(path)) {
-                    Ok(text) => text,
-                    Err(_) => continue,
+                None => match overlay.get(path) {
+                    Some(text) => text.to_owned(),
+                    None => match std::fs::read_to_string(root.join(path)) {
+                        Ok(text) => text,
+                        Err(_) => continue,
+                    },
                 },
             };
             let (after, applied) = diagnostics::apply_fixes(&current, &fixes);
