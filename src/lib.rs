@@ -129,7 +129,9 @@
 //!   in canonical form through [`atomic`]; resources for the schemas and the
 //!   rules. Separate from [`mcp`], which serves the control service.
 //! - [`server`]: the composition root: router, static files, watch, reload.
-//!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it.
+//!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it. The public API
+//!   (`/api/v1/`) is answered before routing; a static file's response
+//!   headers are worked out once when it is read, not per request.
 //!
 //! # Invariants
 //!
