@@ -125,35 +125,31 @@ impl Code {
 }
 
 impl Code {
-    /// One line on what the rule checks (SARIF's rule descriptions, the
-    /// list in CONTRIBUTING.md).
-    pub const fn summary(self) -> &'static str {
-        match self {
-            Code::JsonSyntax => "Not well-formed JSON; also a byte-order mark or invalid UTF-8.",
-            Code::DuplicateKey => "The same key twice in one object.",
-            Code::Schema => "Violates the JSON Schema.",
-            Code::Datetime => "Not YYYY-MM-DDTHH:MM:SS, or an impossible date or time.",
-            Code::TimeOrder => "endTime not after startTime.",
-            Code::CoverUrl => "cover neither empty nor an absolute http(s) URL.",
-            Code::DuplicateActivity => "Two activities with the same name and start.",
-            Code::GamesRegistry => "A bad games.json.",
-            Code::MissingFile => "A locale listed in games.json has no data file.",
-            Code::OrphanFile => "A data file games.json does not list.",
-            Code::OutsideVersion => "An activity outside its version's window.",
-            Code::EndOfMinute => "An endTime whose seconds are not 59.",
-            Code::Unsorted => "Activities not in chronological order.",
-            Code::LocaleParity => "Locale files of one game disagree.",
-            Code::Stale => "The version has ended.",
-            Code::Whitespace => "Stray, control or invisible characters in a text field.",
-            Code::UpcomingVersion => {
-                "The version starts after now: clients get it before it begins."
-            }
-            Code::KeptFile => "A file of data/_files/ that cannot be published verbatim.",
-            Code::MarkdownLink => {
-                "A Markdown link in an announcement that is not http(s), a site path or an anchor."
-            }
-            Code::MarkdownHtml => "Raw HTML in an announcement's Markdown (shown as text).",
-        }
+    /// One line on what the rule checks (SARIF's rule descriptions), in
+    /// the current language when printed (`rule-<code>` of the `.ftl` files).
+    pub fn summary(self) -> Msg {
+        Msg::new(match self {
+            Code::JsonSyntax => "rule-json-syntax",
+            Code::DuplicateKey => "rule-duplicate-key",
+            Code::Schema => "rule-schema",
+            Code::Datetime => "rule-datetime",
+            Code::TimeOrder => "rule-time-order",
+            Code::CoverUrl => "rule-cover-url",
+            Code::DuplicateActivity => "rule-duplicate-activity",
+            Code::GamesRegistry => "rule-games-registry",
+            Code::MissingFile => "rule-missing-file",
+            Code::OrphanFile => "rule-orphan-file",
+            Code::OutsideVersion => "rule-outside-version",
+            Code::EndOfMinute => "rule-end-of-minute",
+            Code::Unsorted => "rule-unsorted",
+            Code::LocaleParity => "rule-locale-parity",
+            Code::Stale => "rule-stale",
+            Code::Whitespace => "rule-whitespace",
+            Code::UpcomingVersion => "rule-upcoming-version",
+            Code::KeptFile => "rule-kept-file",
+            Code::MarkdownLink => "rule-markdown-link",
+            Code::MarkdownHtml => "rule-markdown-html",
+        })
     }
 }
 
@@ -564,7 +560,7 @@ pub fn render_rdjson(
             };
             let mut item = json!({
                 "message": match &d.help {
-                    Some(help) => format!("{}\nhelp: {help}", d.message),
+                    Some(help) => format!("{}\n{}", d.message, msg!("help-line", text = help.to_string())),
                     None => d.message.to_string(),
                 },
                 "location": {
@@ -632,7 +628,7 @@ pub fn render_sarif(diagnostics: &[Diagnostic], source: &dyn Fn(&str) -> Option<
                 "ruleIndex": Code::ALL.iter().position(|c| *c == d.code).unwrap_or(0),
                 "level": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
                 "message": {"text": match &d.help {
-                    Some(help) => format!("{}\nhelp: {help}", d.message),
+                    Some(help) => format!("{}\n{}", d.message, msg!("help-line", text = help.to_string())),
                     None => d.message.to_string(),
                 }},
                 "locations": [location],

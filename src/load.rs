@@ -353,21 +353,19 @@ pub fn kept_files(root: &Path) -> anyhow::Result<Vec<KeptFile>> {
         let published = published.to_owned();
         let problem = if kind.is_symlink() {
             match std::fs::canonicalize(entry.path()) {
-                Ok(target) if !target.starts_with(&inside) => Some(format!(
-                    "it is a link to `{}`, outside {}",
-                    target.display(),
-                    tree::FILES_DIR
+                Ok(target) if !target.starts_with(&inside) => Some(msg!(
+                    "kept-link-outside",
+                    target = target.display().to_string(),
+                    folder = tree::FILES_DIR
                 )),
-                Ok(target) if target.is_dir() => {
-                    Some("it is a link to a folder, which is not followed".to_owned())
-                }
+                Ok(target) if target.is_dir() => Some(msg!("kept-link-folder")),
                 Ok(_) => None,
-                Err(err) => Some(format!("it is a link that cannot be resolved ({err})")),
+                Err(err) => Some(msg!("kept-link-unresolved", error = err.to_string())),
             }
         } else if kind.is_file() {
             None
         } else {
-            Some("it is not a regular file".to_owned())
+            Some(msg!("kept-not-regular"))
         };
         files.push(KeptFile {
             path,

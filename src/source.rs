@@ -94,7 +94,7 @@ pub struct KeptFile {
     pub published: String,
     /// Why it cannot be published (a link reaching outside the folder, a
     /// link to a folder, unreadable); `None` when it can.
-    pub problem: Option<String>,
+    pub problem: Option<crate::i18n::Msg>,
 }
 
 /// One data file of a game: the locale it belongs to and what was read.

@@ -305,11 +305,56 @@ fn check_human(case: &Path, flags: &[&str], env: &[(&str, &str)]) -> (i32, Strin
     let root = fixture_root(Some(case));
     let now = std::fs::read_to_string(case.join("now"))
         .map_or(FIXTURE_NOW.to_string(), |s| s.trim().to_string());
+    let mut args: Vec<&str> = flags.to_vec();
+    args.extend(["check", "--now", &now]);
+    run_in(root.path(), &args, env)
+}
+
+/// Runs the binary in `root` with `args` and only the language variables
+/// of `env`: the exit code and standard error.
+fn run_in(root: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String) {
+    let output = output_in(root, args, env);
+    (output.status.code().unwrap_or(-1), stderr(&output))
+}
+
+/// The exit code, standard output and standard error of a run, as one text.
+fn all_in(root: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
+    let output = output_in(root, args, env);
+    // The command as the snapshot shows it: without the language flag.
+    let shown: Vec<&str> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| **a != "--lang" && (*i == 0 || args[i - 1] != "--lang"))
+        .map(|(_, a)| *a)
+        .collect();
+    format!(
+        "$ {} (exit {})\n{}{}",
+        shown.join(" "),
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout),
+        stderr(&output)
+    )
+}
+
+/// Runs a command in each language: `--lang zh-CN` (a snapshot), `LANG`
+/// (the same text), `--lang en-US` (a snapshot). `run` gets the language
+/// flags and environment to pass.
+fn both_languages(name: &str, run: impl Fn(&[&str], &[(&str, &str)]) -> String) {
+    let chinese = run(&["--lang", "zh-CN"], &[]);
+    assert_eq!(
+        run(&[], &[("LANG", "zh_CN.UTF-8")]),
+        chinese,
+        "LANG=zh_CN.UTF-8 differs from --lang zh-CN"
+    );
+    insta::assert_snapshot!(format!("{name}_zh_cn"), chinese);
+    insta::assert_snapshot!(format!("{name}_en_us"), run(&["--lang", "en-US"], &[]));
+}
+
+fn output_in(root: &Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_activity-site"));
     command
-        .args(flags)
-        .args(["check", "--now", &now])
-        .current_dir(root.path())
+        .args(args)
+        .current_dir(root)
         .env("NO_COLOR", "1")
         .env_remove("RUST_LOG");
     for name in ["LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"] {
@@ -318,8 +363,7 @@ fn check_human(case: &Path, flags: &[&str], env: &[(&str, &str)]) -> (i32, Strin
     for (name, value) in env {
         command.env(name, value);
     }
-    let output = command.output().expect("the binary runs");
-    (output.status.code().unwrap_or(-1), stderr(&output))
+    command.output().expect("the binary runs")
 }
 
 fn invalid_cases() -> Vec<std::path::PathBuf> {
@@ -384,6 +428,43 @@ fn check_speaks_english_by_default_and_when_asked() {
     );
 }
 
+/// The base fixture with every kind of file `data/_files/` cannot publish:
+/// a link out of the folder, a link to a folder and a link to nothing.
+fn kept_file_root() -> tempfile::TempDir {
+    let root = fixture_root(None);
+    let files = root.path().join("data/_files");
+    std::fs::create_dir_all(files.join("folder")).expect("folder");
+    std::fs::write(files.join("robots.txt"), "User-agent: *\n").expect("kept file");
+    let link = |target: &Path, name: &str| {
+        std::os::unix::fs::symlink(target, files.join(name)).expect("symlink");
+    };
+    // Outside: the registry of the root itself, a path the snapshot can name.
+    link(&root.path().join("games.json"), "outside.json");
+    link(&files.join("folder"), "folder-link");
+    link(&files.join("nothing-here"), "dangling.txt");
+    root
+}
+
+/// `check` on [`kept_file_root`] in both languages: each problem of a kept
+/// file is its own sentence in each. Paths of the temporary copy are
+/// replaced by `<root>`.
+#[test]
+fn kept_file_problems_speak_both_languages() {
+    let root = kept_file_root();
+    let canonical = std::fs::canonicalize(root.path()).expect("canonical root");
+    let run = |flags: &[&str], env: &[(&str, &str)]| {
+        let mut args = flags.to_vec();
+        args.extend(["check", "--now", FIXTURE_NOW]);
+        let (code, text) = run_in(root.path(), &args, env);
+        let text = text.replace(&canonical.display().to_string(), "<root>");
+        format!("(exit {code})\n{text}")
+    };
+    let chinese = run(&["--lang", "zh-CN"], &[]);
+    assert_eq!(run(&[], &[("LANG", "zh_CN.UTF-8")]), chinese);
+    insta::assert_snapshot!("kept_file_zh_cn", chinese);
+    insta::assert_snapshot!("kept_file_en_us", run(&["--lang", "en-US"], &[]));
+}
+
 /// Every code of the enum appears in both language snapshots' fixtures.
 #[test]
 fn the_fixtures_cover_every_rule_code() {
@@ -397,10 +478,12 @@ fn the_fixtures_cover_every_rule_code() {
         })
         .collect();
     for code in activity_site::diagnostics::Code::ALL {
-        // `kept-file` needs a symbolic link in `data/_files/`, which the
-        // fixture overlays do not copy; its messages are still checked by
-        // the parity and argument tests.
+        // `kept-file` needs symbolic links, which the fixture overlays do
+        // not copy: [`kept_file_root`] makes them in a temporary copy.
         if *code == activity_site::diagnostics::Code::KeptFile {
+            let root = kept_file_root();
+            let (_, text) = run_in(root.path(), &["check", "--now", FIXTURE_NOW], &[]);
+            assert!(text.contains("[kept-file]"), "{text}");
             continue;
         }
         assert!(
@@ -446,6 +529,34 @@ fn json_and_github_formats_render_in_the_chosen_language() {
         english.contains("title=schema::unknown field `"),
         "{english}"
     );
+    // SARIF: the rules' descriptions and the help line of each result.
+    let sarif: serde_json::Value = serde_json::from_str(&run("zh-CN", "sarif")).expect("sarif");
+    let driver = &sarif["runs"][0]["tool"]["driver"];
+    let rule = driver["rules"]
+        .as_array()
+        .expect("rules")
+        .iter()
+        .find(|r| r["id"] == "duplicate-key")
+        .expect("the duplicate-key rule");
+    assert_eq!(
+        rule["shortDescription"]["text"],
+        "同一个对象中出现了两次相同的键。"
+    );
+    let text = sarif["runs"][0]["results"][0]["message"]["text"]
+        .as_str()
+        .expect("a message");
+    assert!(text.contains("\n提示："), "{text}");
+    let sarif: serde_json::Value = serde_json::from_str(&run("en-US", "sarif")).expect("sarif");
+    let text = sarif["runs"][0]["results"][0]["message"]["text"]
+        .as_str()
+        .expect("a message");
+    assert!(text.contains("\nhelp: "), "{text}");
+    // rdjson, which reviewdog posts as review comments.
+    let rdjson: serde_json::Value = serde_json::from_str(&run("zh-CN", "rdjson")).expect("rdjson");
+    let text = rdjson["diagnostics"][0]["message"]
+        .as_str()
+        .expect("a message");
+    assert!(text.contains("\n提示："), "{text}");
 }
 
 /// The rule codes a Markdown section lists as headings (`### \`code\``).
@@ -497,4 +608,247 @@ fn the_chinese_guide_lists_the_same_rule_codes_as_the_english_one() {
 fn ci_annotates_pull_requests_in_chinese() {
     let ci = std::fs::read_to_string(crate_root().join(".github/workflows/ci.yml")).expect("ci");
     assert!(ci.contains("--lang zh-CN check --format github"), "{ci}");
+}
+
+/// `version new`: what it writes (dry run) and each kind of refusal.
+#[test]
+fn version_new_speaks_both_languages() {
+    let work = crate::review::pair(None);
+    let head = work.path().join("head");
+    let now = crate::review::NOW;
+    let new = |more: &[&'static str]| {
+        let mut args = vec![
+            "version",
+            "new",
+            "sr",
+            "--name",
+            "4.7",
+            "--now",
+            now,
+            "--start",
+            "2026-11-26T11:00:00",
+        ];
+        args.extend_from_slice(more);
+        args
+    };
+    let commands = [
+        new(&[
+            "--version",
+            "4.7",
+            "--end",
+            "2027-01-07T05:59:59",
+            "--dry-run",
+        ]),
+        new(&["--version", "4.7", "--end", "2026-11-01T00:00:00"]),
+        new(&["--version", "4.7", "--end", "2027-01-07 05:59"]),
+        new(&["--version", "4.5", "--end", "2027-01-07T05:59:59"]),
+        new(&[
+            "--version",
+            "4.7",
+            "--end",
+            "2027-01-07T05:59:59",
+            "--name",
+            "fr=x",
+        ]),
+    ];
+    both_languages("version_new", |flags, env| {
+        let mut out = String::new();
+        for command in &commands {
+            let mut args = flags.to_vec();
+            args.extend(command.iter().copied());
+            out.push_str(&all_in(&head, &args, env));
+            out.push('\n');
+        }
+        out
+    });
+}
+
+/// `diff` in text, Markdown and GitHub annotations on the review fixtures:
+/// every status, renamed and moved activities, changed fields and breaking
+/// changes, with the plurals of one file and one activity.
+#[test]
+fn diff_speaks_both_languages() {
+    let cases = [
+        "changed",
+        "renamed-moved",
+        "new",
+        "ongoing-removed",
+        "upcoming",
+    ];
+    let works: Vec<_> = cases
+        .iter()
+        .map(|case| crate::review::pair(Some(case)))
+        .collect();
+    let one_file = crate::review::fixtures().join("sites/anno-id");
+    both_languages("diff", |flags, env| {
+        let mut out = String::new();
+        for (case, work) in cases.iter().zip(&works) {
+            for format in ["text", "markdown", "github"] {
+                let mut args = flags.to_vec();
+                args.extend([
+                    "diff",
+                    "--against",
+                    "../base-site",
+                    "--now",
+                    crate::review::NOW,
+                    "--format",
+                    format,
+                ]);
+                out.push_str(&format!("===== {case} {format}\n"));
+                out.push_str(&all_in(&work.path().join("head"), &args, env));
+            }
+        }
+        let head = one_file.join("head").to_string_lossy().into_owned();
+        let base = one_file.join("base").to_string_lossy().into_owned();
+        let mut args = flags.to_vec();
+        args.extend([
+            "diff",
+            "--site",
+            &head,
+            "--against",
+            &base,
+            "--now",
+            crate::review::NOW,
+        ]);
+        out.push_str("===== sites/anno-id text\n");
+        let fixture = crate::review::fixtures().join("base");
+        out.push_str(
+            &all_in(&fixture, &args, env)
+                .replace(&one_file.to_string_lossy().into_owned(), "<sites>"),
+        );
+        // The tool's own refusal: a base that is neither a folder nor a URL.
+        let mut args = flags.to_vec();
+        args.extend(["diff", "--against", "nowhere", "--now", crate::review::NOW]);
+        out.push_str("===== no base\n");
+        out.push_str(&all_in(&fixture, &args, env));
+        out
+    });
+}
+
+/// `import` from a folder with a broken file, a disagreeing twin, a file it
+/// does not know, a game nobody described and activities out of order; then
+/// the refusal to overwrite and a `--from` that is nothing.
+#[test]
+fn import_speaks_both_languages() {
+    let base = crate_root().join("tests/fixtures/base/data/demo/zh-CN.json");
+    let doc = std::fs::read_to_string(base).expect("base document");
+    let unordered = r#"{
+    "version": "2.1",
+    "versionName": "测试",
+    "startTime": "2026-10-01T10:00:00",
+    "endTime": "2026-11-10T03:59:59",
+    "cover": "",
+    "activities": [
+        {"name": "后来", "description": "", "startTime": "2026-10-20T10:00:00", "endTime": "2026-11-01T03:59:59"},
+        {"name": "先来", "description": "x", "startTime": "2026-10-01T10:00:00", "endTime": "2026-10-21T03:59:59"}
+    ]
+}
+"#;
+    both_languages("import", |flags, env| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let flat = dir.path().join("flat");
+        std::fs::create_dir(&flat).expect("flat");
+        std::fs::write(flat.join("demo.json"), &doc).expect("write");
+        std::fs::write(
+            flat.join("demo-zh-CN.json"),
+            doc.replacen("\"version\": \"", "\"version\": \"0", 1),
+        )
+        .expect("write");
+        std::fs::write(flat.join("demo-en-US.json"), "{\"version\": ").expect("write");
+        std::fs::write(flat.join("ak.json"), unordered).expect("write");
+        std::fs::write(flat.join("notes.txt"), "notes\n").expect("write");
+        let root = dir.path().join("root");
+        let import = |more: &[&str]| {
+            let mut args = flags.to_vec();
+            args.extend(["import", "--root", "root", "--now", FIXTURE_NOW, "--from"]);
+            args.extend(more);
+            all_in(dir.path(), &args, env)
+        };
+        let mut out = import(&["flat"]);
+        let edited = root.join("data/ak/zh-CN.json");
+        std::fs::write(&edited, "{}\n").expect("edit");
+        out.push_str(&import(&["flat"]));
+        out.push_str(&import(&["nowhere"]));
+        out.replace(&dir.path().display().to_string(), "<dir>")
+    });
+}
+
+/// `publish` against the loopback S3 server: the plan of a dry run, the
+/// publish itself, a foreign object, a stale site and a target that is no
+/// `s3://` URL.
+#[test]
+fn publish_speaks_both_languages() {
+    use crate::publish::{build, publish_to};
+    use crate::util::s3::{BUCKET, S3Server};
+    both_languages("publish", |flags, env| {
+        let server = S3Server::start();
+        let root = fixture_root(None);
+        build(root.path());
+        let target = format!("s3://{BUCKET}/activity");
+        let mut out = String::new();
+        let mut step = |title: &str, target: &str, more: &[&str]| {
+            let mut args = flags.to_vec();
+            args.extend_from_slice(more);
+            let output = publish_to(&server, target, root.path(), &args, env);
+            out.push_str(&format!(
+                "===== {title} (exit {})\n{}{}",
+                output.status.code().unwrap_or(-1),
+                String::from_utf8_lossy(&output.stdout),
+                stderr(&output)
+            ));
+        };
+        server.put_foreign("activity/robots.txt", b"someone else's\n");
+        server.put_foreign("activity/index.html", b"someone else's page\n");
+        step("dry run", &target, &["--dry-run"]);
+        step("foreign object", &target, &[]);
+        step("adopt", &target, &["--adopt"]);
+        step("not s3", "notaurl", &[]);
+        let data = root.path().join("data/demo/zh-CN.json");
+        let text = std::fs::read_to_string(&data).expect("data");
+        std::fs::write(
+            &data,
+            text.replacen("\"version\": \"", "\"version\": \"9", 1),
+        )
+        .expect("edit");
+        step("stale", &target, &[]);
+        out.replace(&root.path().display().to_string(), "<root>")
+    });
+}
+
+/// `serve`: its refusals before it starts, and a site with errors under
+/// `--no-watch`. Log lines carry a timestamp: the snapshot keeps the rest.
+#[test]
+fn serve_speaks_both_languages() {
+    let case = crate_root().join("tests/fixtures/invalid/time-order");
+    let root = fixture_root(Some(&case));
+    both_languages("serve", |flags, env| {
+        let mut out = String::new();
+        for more in [
+            &["--access-token", " secret"][..],
+            &["--allow-origin", "nope"][..],
+            &["--no-watch"][..],
+        ] {
+            let mut args = flags.to_vec();
+            args.extend(["serve", "--addr", "127.0.0.1:0", "--now", FIXTURE_NOW]);
+            args.extend_from_slice(more);
+            let output = output_in(root.path(), &args, env);
+            let text = stderr(&output);
+            let logged: Vec<&str> = text
+                .lines()
+                .filter_map(|l| l.split_once(" activity_site").map(|(_, rest)| rest))
+                .collect();
+            let plain: Vec<&str> = text
+                .lines()
+                .filter(|l| !l.contains(" activity_site"))
+                .collect();
+            out.push_str(&format!(
+                "===== {} (exit {})\n{}\n{}\n",
+                more.join(" "),
+                output.status.code().unwrap_or(-1),
+                plain.join("\n"),
+                logged.join("\n")
+            ));
+        }
+        out
+    });
 }

@@ -20,7 +20,7 @@ fn publish(server: &S3Server, root: &Path, args: &[&str], env: &[(&str, &str)]) 
     publish_to(server, &format!("s3://{BUCKET}/{PREFIX}"), root, args, env)
 }
 
-fn publish_to(
+pub(crate) fn publish_to(
     server: &S3Server,
     target: &str,
     root: &Path,
@@ -55,7 +55,7 @@ fn publish_to(
     command.output().expect("the binary runs")
 }
 
-fn build(root: &Path) {
+pub(crate) fn build(root: &Path) {
     let output = run(root, &["build", "--out", "site", "--now", FIXTURE_NOW]);
     assert!(output.status.success(), "build failed: {}", stderr(&output));
 }

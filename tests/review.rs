@@ -12,15 +12,15 @@ use crate::util::{crate_root, fixture_tree, run, says, stderr, stdout};
 
 /// "Now" of the review fixtures: version 4.6 of `sr` runs until
 /// 2026-11-26T05:59:59; `Memory of Chaos` until 2026-12-01.
-const NOW: &str = "2026-11-25T12:00:00";
+pub(crate) const NOW: &str = "2026-11-25T12:00:00";
 
-fn fixtures() -> PathBuf {
+pub(crate) fn fixtures() -> PathBuf {
     crate_root().join("tests/fixtures/review")
 }
 
 /// A workspace with the base tree built into `base-site/` and the tree of
 /// `case` (the base with the case laid over it) in `head/`.
-fn pair(case: Option<&str>) -> tempfile::TempDir {
+pub(crate) fn pair(case: Option<&str>) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
     fixture_tree(&fixtures().join("base"), None, &dir.path().join("base"));
     let out = run(

@@ -17,10 +17,20 @@ use crate::cli::{DiffArgs, DiffFormat};
 use crate::clock::Now;
 use crate::diagnostics::Format;
 use crate::fetch::{FetchError, Fetcher};
+use crate::i18n::msg;
 use crate::layout;
 use crate::model::Game;
 use crate::site;
 use crate::site::diff::{FileDiff, FileStatus, Location, Report};
+
+/// The error of a fetch that failed for another reason than 404.
+fn cannot_fetch(url: &str, err: &FetchError) -> anyhow::Error {
+    anyhow::Error::new(msg!(
+        "diff-cannot-fetch",
+        url = url,
+        error = err.to_string()
+    ))
+}
 
 pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     // The registry only: the build checks the data, and `--site` needs no check.
@@ -42,7 +52,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
             if !base.is_dir() {
                 // Not a folder: most likely a URL without its scheme.
                 crate::fetch::http_url("--against", dir)
-                    .context(format!("no folder `{dir}` exists either"))?;
+                    .context(msg!("diff-no-folder", dir = dir.as_str()))?;
             }
             let built = Built::new(&args, now)?;
             compare_dirs(dir, built.path(), &site_dir(&base), &clock)?
@@ -57,7 +67,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
                 &clock,
             )?
         }
-        _ => anyhow::bail!("give one base: --against URL|DIR or --against-rev REV"),
+        _ => return Err(anyhow::Error::new(msg!("diff-one-base"))),
     };
     let ids: BTreeSet<String> = games.iter().map(|g| g.id.clone()).collect();
     let text = match args.format {
@@ -125,14 +135,14 @@ fn against_url(
         let deployed = match deployed {
             Ok(body) => Some(body),
             Err(FetchError::NotFound) => None,
-            Err(err) => anyhow::bail!("cannot fetch {}: {err}", urls[i]),
+            Err(err) => return Err(cannot_fetch(&urls[i], &err)),
         };
         let path = &paths[i];
         // A missing index or schema says nothing about the address; a
         // missing document does not either, but one found says it is right.
         found |= deployed.is_some() && layout::is_activity_document(path);
         let built = std::fs::read(site.join(path))
-            .with_context(|| format!("cannot read the built {path}"))?;
+            .with_context(|| msg!("diff-read-built", path = path.as_str()))?;
         Ok(site::diff::compare(
             path,
             Some(&built),
@@ -152,7 +162,7 @@ fn against_url(
         match fetcher.get(&anno_url) {
             Ok(_) => report.files.push(site::diff::removed(anno)),
             Err(FetchError::NotFound) => {}
-            Err(err) => anyhow::bail!("cannot fetch {anno_url}: {err}"),
+            Err(err) => return Err(cannot_fetch(&anno_url, &err)),
         }
     }
     // The deployed index names files this build may no longer have.
@@ -164,7 +174,7 @@ fn against_url(
     if index_found {
         let index = fetcher
             .get(&index_url)
-            .map_err(|err| anyhow::anyhow!("cannot fetch {index_url}: {err}"))?;
+            .map_err(|err| cannot_fetch(&index_url, &err))?;
         for path in site::diff::deployed_documents(&index) {
             if !report.files.iter().any(|f| f.path == path) {
                 report.files.push(site::diff::removed(&path));
@@ -176,11 +186,13 @@ fn against_url(
             .iter()
             .filter(|p| layout::is_activity_document(p))
             .count();
-        anyhow::bail!(
-            "nothing found at {base}: {index_url} and all {documents} activity files answered 404 not found\n\
-             help: give the site's base URL, the one under which the API lives at {}/",
-            layout::API_DIR
-        );
+        return Err(anyhow::Error::new(msg!(
+            "diff-nothing-found",
+            base = base.as_str(),
+            index = index_url.as_str(),
+            documents = documents,
+            api = layout::API_DIR
+        )));
     }
     Ok(report)
 }
@@ -195,16 +207,17 @@ enum Built {
 impl Built {
     fn new(args: &DiffArgs, now: Now) -> anyhow::Result<Built> {
         if let Some(site) = &args.site {
-            anyhow::ensure!(site.is_dir(), "--site `{}` is not a folder", site.display());
+            anyhow::ensure!(
+                site.is_dir(),
+                msg!("diff-site-not-folder", path = site.display().to_string())
+            );
             return Ok(Built::Given(site.clone()));
         }
-        let tmp = tempfile::tempdir().context("cannot create a temporary folder for the build")?;
+        let tmp = tempfile::tempdir().context(msg!("diff-temp-build"))?;
         let root = &args.common.root;
         if let Err(diagnostics) = build_into(root, &tmp.path().join("site"), now)? {
             super::check::report(root, &diagnostics, Format::Human)?;
-            anyhow::bail!(
-                "the data has errors, so there is no build to compare; run `activity-site check`"
-            );
+            return Err(anyhow::Error::new(msg!("diff-data-errors")));
         }
         Ok(Built::Temporary(tmp))
     }
@@ -248,16 +261,16 @@ fn build_into(
 fn build_revision(root: &Path, rev: &str, now: Now) -> anyhow::Result<tempfile::TempDir> {
     anyhow::ensure!(
         !rev.starts_with('-'),
-        "--against-rev `{rev}` is not a revision"
+        msg!("diff-rev-not-revision", rev = rev)
     );
     let top = git(root, &["rev-parse", "--show-toplevel"])?;
     let top = PathBuf::from(String::from_utf8_lossy(&top).trim());
     let abs_root = std::fs::canonicalize(root)
-        .with_context(|| format!("cannot resolve the root `{}`", root.display()))?;
+        .with_context(|| msg!("diff-resolve-root", path = root.display().to_string()))?;
     let top = std::fs::canonicalize(&top).unwrap_or(top);
     let prefix = abs_root
         .strip_prefix(&top)
-        .context("the root is not inside its git repository")?
+        .context(msg!("diff-root-outside-git"))?
         .to_string_lossy()
         .replace('\\', "/");
     let at = |name: &str| {
@@ -277,17 +290,18 @@ fn build_revision(root: &Path, rev: &str, now: Now) -> anyhow::Result<tempfile::
         ],
     )
     .map_err(|_| {
-        anyhow::anyhow!(
-            "--against-rev: `{rev}` is not a revision of {}",
-            top.display()
-        )
+        anyhow::Error::new(msg!(
+            "diff-rev-unknown",
+            rev = rev,
+            repo = top.display().to_string()
+        ))
     })?;
     let commit = String::from_utf8_lossy(&commit).trim().to_owned();
     let inputs: Vec<String> = crate::tree::INPUTS.iter().map(|p| at(p)).collect();
     let mut ls_tree = vec!["ls-tree", "-r", "-z", "--full-tree", &commit, "--"];
     ls_tree.extend(inputs.iter().map(String::as_str));
     let listing = git(&top, &ls_tree)?;
-    let tmp = tempfile::tempdir().context("cannot create a temporary folder for the base")?;
+    let tmp = tempfile::tempdir().context(msg!("diff-temp-base"))?;
     let mut blobs: Vec<(String, String)> = Vec::new();
     for entry in listing.split(|b| *b == 0).filter(|e| !e.is_empty()) {
         let entry = String::from_utf8_lossy(entry);
@@ -319,9 +333,12 @@ fn build_revision(root: &Path, rev: &str, now: Now) -> anyhow::Result<tempfile::
         blobs
             .iter()
             .any(|(_, rel)| rel == crate::tree::REGISTRY_PATH),
-        "--against-rev: revision `{rev}` has no {} in {}",
-        at(crate::tree::REGISTRY_PATH),
-        top.display()
+        msg!(
+            "diff-rev-no-registry",
+            rev = rev,
+            registry = at(crate::tree::REGISTRY_PATH),
+            repo = top.display().to_string()
+        )
     );
     write_blobs(&top, &blobs, tmp.path())?;
     if let Err(diagnostics) = build_into(tmp.path(), &tmp.path().join("site"), now)? {
@@ -330,11 +347,12 @@ fn build_revision(root: &Path, rev: &str, now: Now) -> anyhow::Result<tempfile::
             .first()
             .map(|d| format!("{}:{}:{}: {}", d.file, d.line, d.column, d.message))
             .unwrap_or_default();
-        anyhow::bail!(
-            "revision `{rev}` has {} error{}, so it has no build to compare with (first: {first})",
-            errors.len(),
-            if errors.len() == 1 { "" } else { "s" }
-        );
+        return Err(anyhow::Error::new(msg!(
+            "diff-rev-errors",
+            rev = rev,
+            errors = errors.len(),
+            first = first
+        )));
     }
     Ok(tmp)
 }
@@ -347,12 +365,14 @@ fn git(dir: &Path, args: &[&str]) -> anyhow::Result<Vec<u8>> {
         .args(args)
         .stdin(std::process::Stdio::null())
         .output()
-        .context("cannot run `git` (--against-rev needs git on the PATH)")?;
+        .context(msg!("diff-git-missing"))?;
     anyhow::ensure!(
         out.status.success(),
-        "`git {}` failed: {}",
-        args.join(" "),
-        String::from_utf8_lossy(&out.stderr).trim()
+        msg!(
+            "diff-git-failed",
+            command = format!("git {}", args.join(" ")),
+            error = String::from_utf8_lossy(&out.stderr).trim()
+        )
     );
     Ok(out.stdout)
 }
@@ -368,7 +388,7 @@ fn write_blobs(top: &Path, blobs: &[(String, String)], dest: &Path) -> anyhow::R
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
-        .context("cannot run `git cat-file`")?;
+        .context(msg!("diff-git-missing"))?;
     let mut stdin = child.stdin.take().context("git cat-file has no stdin")?;
     let oids: Vec<String> = blobs.iter().map(|(oid, _)| oid.clone()).collect();
     let writer = std::thread::spawn(move || -> std::io::Result<()> {
@@ -395,7 +415,8 @@ fn write_blobs(top: &Path, blobs: &[(String, String)], dest: &Path) -> anyhow::R
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
         }
-        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(&path, bytes)
+            .with_context(|| msg!("err-write", path = path.display().to_string()))?;
     }
     writer
         .join()
@@ -438,7 +459,7 @@ fn compare_dirs(
                 let file = dir.join(path);
                 std::fs::read(&file)
                     .map(Some)
-                    .with_context(|| format!("cannot read {}", file.display()))
+                    .with_context(|| msg!("err-read", path = file.display().to_string()))
             };
             let built = read(&site, &ours)?;
             let old = read(base, &theirs)?;
@@ -464,7 +485,7 @@ fn list_files(dir: &Path) -> anyhow::Result<BTreeSet<String>> {
     while let Some(rel) = stack.pop() {
         let folder = dir.join(&rel);
         let entries = std::fs::read_dir(&folder)
-            .with_context(|| format!("cannot read the folder {}", folder.display()))?;
+            .with_context(|| msg!("err-list", path = folder.display().to_string()))?;
         for entry in entries {
             let entry = entry?;
             let name = entry.file_name().to_string_lossy().into_owned();

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use crate::cli::ImportArgs;
 use crate::diagnostics::{self, Format};
+use crate::i18n::{self, Msg, msg};
 use crate::import::ZoneFrom;
 use crate::import::io::{self, Event, Request};
 use crate::site;
@@ -24,12 +25,10 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     };
     let mut bar = None;
     let gathered = io::gather(&request, &mut |event| match event {
-        Event::Note(note) => eprintln!("note: {note}"),
+        Event::Note(note) => eprintln!("{}", msg!("import-note", text = note)),
         Event::Fetching(total) => {
-            bar = Some(super::progress_bar(
-                total as u64,
-                "fetching {bar:30} {pos}/{len}",
-            ));
+            let template = format!("{} {{bar:30}} {{pos}}/{{len}}", msg!("import-fetching"));
+            bar = Some(super::progress_bar(total as u64, &template));
         }
         Event::Fetched => {
             if let Some(bar) = &bar {
@@ -43,75 +42,71 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     let gathered = gathered?;
     if gathered.sources.is_empty() {
         print_errors(&gathered.errors);
-        for (path, why) in &gathered.skipped {
-            eprintln!("skipped: {path}: {why}");
-        }
-        anyhow::bail!(
-            "found no activity file to import in `{}`\n\
-             help: give a folder of <game>.json and <game>-<locale>.json files, a site holding api/v1/activity/, or a site's base URL",
-            args.from
-        );
+        print_skipped(&gathered.skipped);
+        return Err(anyhow::Error::new(msg!(
+            "import-nothing-found",
+            from = args.from.as_str()
+        )));
     }
 
     let prepared = io::prepare(root, gathered, &args.default_locale, &args.time_zone)?;
     let conflicts = prepared.conflicts();
     if !conflicts.is_empty() && !args.force {
         print_errors(&prepared.errors);
-        anyhow::bail!(
-            "refusing to overwrite {} file{} of `{}` that the import would change: {}; nothing was written\n\
-             help: commit or back them up, then pass --force to replace them",
-            conflicts.len(),
-            if conflicts.len() == 1 { "" } else { "s" },
-            root.display(),
-            conflicts.join(", ")
-        );
+        return Err(anyhow::Error::new(msg!(
+            "import-refuse-overwrite",
+            count = conflicts.len(),
+            root = root.display().to_string(),
+            files = i18n::list(&conflicts)
+        )));
     }
     prepared.write(root)?;
     // Printed once everything is written: a closed stdout stops nothing halfway.
     super::print_out(&prepared.listing())?;
     for game in &prepared.games {
         eprintln!(
-            "time zone: {} {} ({})",
-            game.id,
-            game.time_zone,
-            game.zone_from.as_str()
+            "{}",
+            msg!(
+                "import-time-zone",
+                game = game.id.as_str(),
+                zone = game.time_zone.as_str(),
+                from = game.zone_from.label()
+            )
         );
     }
     for game in prepared.games.iter().filter(|g| g.placeholder) {
         eprintln!(
-            "note: games.json: `{}` got placeholders for `name` and `dataSource`; replace them (`activity-site status` lists them)",
-            game.id
+            "{}",
+            msg!("import-note-placeholder", game = game.id.as_str())
         );
     }
     for path in &prepared.reordered {
-        eprintln!(
-            "note: {path}: the API lists its activities out of start order; the build publishes them sorted (the same content in another order)"
-        );
+        eprintln!("{}", msg!("import-note-reordered", path = path.as_str()));
     }
     if !prepared.regenerated.is_empty() {
         const SHOWN: usize = 12;
         let all = &prepared.regenerated;
         let more = all.len().saturating_sub(SHOWN);
         eprintln!(
-            "note: not imported, the build writes {} itself: {}{}",
-            if all.len() == 1 { "it" } else { "them" },
-            all[..all.len().min(SHOWN)].join(", "),
-            if more > 0 {
-                format!(" and {more} more (index, pages, calendars and their compressed siblings)")
-            } else {
-                String::new()
-            }
+            "{}",
+            msg!(
+                "import-note-regenerated",
+                count = all.len(),
+                paths = i18n::list(&all[..all.len().min(SHOWN)]),
+                more = more
+            )
         );
     }
     if !prepared.excluded.is_empty() {
         eprintln!(
-            "note: left out by --games: {}",
-            prepared.excluded.join(", ")
+            "{}",
+            msg!(
+                "import-note-excluded",
+                paths = i18n::list(&prepared.excluded)
+            )
         );
     }
-    for (path, why) in &prepared.skipped {
-        eprintln!("skipped: {path}: {why}");
-    }
+    print_skipped(&prepared.skipped);
     print_errors(&prepared.errors);
 
     let documents = prepared
@@ -125,27 +120,21 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
         .filter(|g| g.zone_from == ZoneFrom::Assumed)
         .count();
     eprintln!(
-        "import: {documents} document{} of {} game{}, {} announcements file{}, {} kept in data/_files/, {} skipped, {} regenerated by the build{}{}",
-        plural(documents),
-        prepared.games.len(),
-        plural(prepared.games.len()),
-        prepared.announcements.len(),
-        plural(prepared.announcements.len()),
-        prepared.kept.len(),
-        prepared.skipped.len(),
-        prepared.regenerated.len(),
-        if assumed > 0 {
-            format!(
-                "; the time zone of {assumed} game{} was assumed",
-                plural(assumed)
-            )
-        } else {
-            String::new()
-        },
-        match &prepared.games_from {
-            Some(from) => format!("; games listed by {from}"),
-            None => String::new(),
-        }
+        "{}",
+        msg!(
+            "import-summary",
+            documents = documents,
+            games = prepared.games.len(),
+            announcements = prepared.announcements.len(),
+            kept = prepared.kept.len(),
+            skipped = prepared.skipped.len(),
+            regenerated = prepared.regenerated.len(),
+            assumed = assumed,
+            listed = match &prepared.games_from {
+                Some(from) => msg!("import-games-listed-by", from = from.as_str()),
+                None => msg!("plain", text = ""),
+            }
+        )
     );
 
     let options = super::check_options(&args.common);
@@ -154,30 +143,32 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     let counts = diagnostics::count(&checked.diagnostics);
     let failed = prepared.errors.len();
     if failed > 0 {
-        eprintln!(
-            "import: {failed} file{} not imported (see the errors above)",
-            plural(failed)
-        );
+        eprintln!("{}", msg!("import-failed", count = failed));
     }
     let skipped = prepared.skipped.len();
     if skipped > 0 && !args.allow_skipped {
-        eprintln!(
-            "import: {skipped} file{} neither imported nor kept (named above)\n\
-             help: pass --keep-unknown to publish them as they are from data/_files/, or --allow-skipped to leave them out",
-            plural(skipped)
-        );
+        eprintln!("{}", msg!("import-skipped", count = skipped));
     }
     Ok(super::exit_status(
         counts.errors > 0 || failed > 0 || (skipped > 0 && !args.allow_skipped),
     ))
 }
 
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
+fn print_skipped(skipped: &[(String, Msg)]) {
+    for (path, why) in skipped {
+        eprintln!(
+            "{}",
+            msg!(
+                "import-skipped-file",
+                path = path.as_str(),
+                why = why.clone()
+            )
+        );
+    }
 }
 
-fn print_errors(errors: &[String]) {
+fn print_errors(errors: &[Msg]) {
     for error in errors {
-        eprintln!("error: {error}");
+        eprintln!("{}", msg!("tool-error", error = error.clone()));
     }
 }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use crate::cli::{PlanFormat, PublishArgs};
 use crate::diagnostics::Format;
+use crate::i18n::msg;
 use crate::publish::plan::{self, LocalFile, Plan};
 use crate::publish::store::{Connection, Store, Target};
 use crate::publish::{self, Execution};
@@ -47,13 +48,12 @@ pub fn run(args: PublishArgs) -> anyhow::Result<ExitCode> {
     }
     if !plan.foreign.is_empty() && !args.adopt {
         let list: Vec<String> = plan.foreign.iter().map(|p| format!("  {p}")).collect();
-        anyhow::bail!(
-            "{} object{} under {shown} {} not created by activity-site and would be overwritten:\n{}\nhelp: publish to an empty prefix, remove them, or pass --adopt to overwrite them and manage them from now on",
-            plan.foreign.len(),
-            if plan.foreign.len() == 1 { "" } else { "s" },
-            if plan.foreign.len() == 1 { "is" } else { "are" },
-            list.join("\n")
-        );
+        return Err(anyhow::Error::new(msg!(
+            "publish-foreign",
+            count = plan.foreign.len(),
+            target = shown.as_str(),
+            list = list.join("\n")
+        )));
     }
     if args.dry_run {
         return Ok(ExitCode::SUCCESS);
@@ -81,9 +81,7 @@ pub fn run(args: PublishArgs) -> anyhow::Result<ExitCode> {
     ));
     bar.finish_and_clear();
     if let Err(err) = result {
-        return Err(err.context(format!(
-            "the publish to {shown} stopped before it finished; objects already there are consistent\nhelp: run the same command again: it uploads only what is still missing"
-        )));
+        return Err(err.context(msg!("publish-stopped", target = shown.as_str())));
     }
     print_plan(&plan, &shown, false, args.format)?;
     Ok(ExitCode::SUCCESS)
@@ -104,9 +102,7 @@ fn ensure_current(args: &PublishArgs, out: &Path, local: &[LocalFile]) -> anyhow
     let checked = site::check_documents(root, &options)?;
     if checked.has_errors() {
         super::check::report(root, &checked.diagnostics, Format::Human)?;
-        anyhow::bail!(
-            "the data has errors; nothing was published\nhelp: fix them, run `activity-site build`, then publish"
-        );
+        return Err(anyhow::Error::new(msg!("publish-data-errors")));
     }
     publish::current::ensure_current(out, local, &checked)
 }

@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use crate::api;
 use crate::cli::ServeArgs;
 use crate::control::{BackendCommand, Control, ControlOptions, ServiceConfig};
+use crate::i18n::msg;
 use crate::mcp::{self, SessionLimits};
 use crate::server::access::ControlAccess;
 use crate::server::{self, ServerState};
@@ -23,7 +24,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .context("cannot start the async runtime")?;
+        .context(msg!("serve-no-runtime"))?;
     runtime.block_on(serve(args))
 }
 
@@ -55,8 +56,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .or(service.backend_command.as_deref())
         .filter(|c| !c.trim().is_empty())
     {
-        control_options.backend = BackendCommand::parse(command)
-            .map_err(|problem| anyhow::anyhow!("bad backend command: {problem}"))?;
+        control_options.backend = BackendCommand::parse(command).map_err(|problem| {
+            anyhow::Error::new(msg!("serve-bad-backend", problem = problem.to_string()))
+        })?;
     }
     // Refused before anything starts: a bad origin or an unsendable token.
     let access =
@@ -68,10 +70,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     // Bound before the routers are made: the host check accepts the bound address.
     let listener = TcpListener::bind(args.addr)
         .await
-        .with_context(|| format!("cannot listen on {}", args.addr))?;
-    let addr = listener
-        .local_addr()
-        .context("cannot read the bound address")?;
+        .with_context(|| msg!("serve-cannot-listen", addr = args.addr.to_string()))?;
+    let addr = listener.local_addr().context(msg!("serve-no-address"))?;
     let access = access.bound_to(addr);
 
     let mcp_shutdown = CancellationToken::new();
@@ -88,9 +88,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
 
     let outcome = server::rebuild(&state).await?;
     if outcome.summary.is_none() && args.no_watch {
-        eprintln!(
-            "error: the site has errors; fix them, or serve without --no-watch to rebuild on change"
-        );
+        eprintln!("{}", msg!("tool-error", error = msg!("serve-site-errors")));
         return Ok(ExitCode::from(1));
     }
 
@@ -103,11 +101,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         Some(server::watch::spawn(state.clone())?)
     };
     // A closed stdout must not stop the server: the line is a courtesy.
-    let _ = super::print_out(&format!(
-        "Serving {} at {}\n",
-        out.display(),
-        browsable_url(addr)
-    ));
+    let serving = msg!(
+        "serve-serving",
+        out = out.display().to_string(),
+        url = browsable_url(addr)
+    );
+    let _ = super::print_out(&format!("{serving}\n"));
     let shutdown = async move {
         shutdown_signal().await;
         // MCP event streams and log streams would otherwise hold the

@@ -7,6 +7,7 @@ use indexmap::IndexMap;
 
 use crate::cli::{VersionArgs, VersionCommand};
 use crate::diagnostics::Format;
+use crate::i18n::{self, msg};
 use crate::site::version::{self, NextVersion, Refusal};
 
 pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
@@ -34,7 +35,7 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
     let options = super::check_options(&args.common);
     match version::plan(&args.common.root, &next, &options)? {
         Err(Refusal::Request(message)) => {
-            super::print_err(&format!("error: {message}\n"));
+            super::print_err(&format!("{}\n", msg!("tool-error", error = message)));
             Ok(ExitCode::from(1))
         }
         Err(Refusal::Errors {
@@ -42,7 +43,7 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
             diagnostics,
         }) => {
             super::check::report(&args.common.root, &diagnostics, Format::Human)?;
-            super::print_err(&format!("error: {message}\n"));
+            super::print_err(&format!("{}\n", msg!("tool-error", error = message)));
             Ok(ExitCode::from(1))
         }
         Ok(planned) => {
@@ -51,24 +52,16 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
             }
             let mut out = String::new();
             for p in &planned {
-                out.push_str(&format!(
-                    "{} {}: version {}, {} activit{} carried{}{}\n",
-                    if args.dry_run { "would write" } else { "wrote" },
-                    p.path,
-                    next.version,
-                    p.carried.len(),
-                    if p.carried.len() == 1 { "y" } else { "ies" },
-                    if p.carried.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ({})", p.carried.join(", "))
-                    },
-                    if p.dropped.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; {} ended by the new start left behind", p.dropped.len())
-                    }
-                ));
+                let line = msg!(
+                    "version-planned",
+                    dry = if args.dry_run { "yes" } else { "no" },
+                    path = p.path.as_str(),
+                    version = next.version.as_str(),
+                    carried = p.carried.len(),
+                    names = i18n::list(&p.carried),
+                    dropped = p.dropped.len()
+                );
+                out.push_str(&format!("{line}\n"));
             }
             super::print_out(&out)?;
             Ok(ExitCode::SUCCESS)

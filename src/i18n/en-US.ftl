@@ -283,6 +283,12 @@ source-article-placeholder = the article URL template `{ $template }` has no `{"
 source-article-placeholder-help = name the entry's field that completes the URL, such as `https://example.org/news/{"{"}id{"}"}`
 kept-unpublishable = `{ $path }` cannot be published at `{ $published }`: { $problem }
 kept-unpublishable-help = replace the link with the file itself, or move the file out of data/_files/
+kept-link-outside = it is a link to `{ $target }`, outside { $folder }
+kept-link-folder = it is a link to a folder, which is not followed
+kept-link-unresolved = it is a link that cannot be resolved ({ $error })
+kept-not-regular = it is not a regular file
+kept-clash = `{ $kept }` would replace the generated `{ $generated }`; a kept file never overrides a generated one
+    help: remove or rename `{ $kept }` (the build writes `{ $generated }` itself)
 missing-file = `{ $path }` does not exist
 missing-file-help = create `{ $path }`, or remove `{ $locale }` from the game's locales
 orphan-locale = `{ $path }` belongs to no locale of `{ $game }` in games.json
@@ -550,3 +556,313 @@ markdown-html = `content` holds raw HTML `{ $html }`
 markdown-html-help = the page shows raw HTML as text and clients may drop it: put code in backticks (`<tag>`), or write `&lt;` for a literal `<`
 registry-id-taken = the game id `{ $id }` is taken by the announcements pages
 registry-id-taken-help = choose another id, such as `{ $id }-game`: the site publishes its announcements at /{ $id }/
+
+## What each rule checks (SARIF's rule descriptions)
+
+rule-json-syntax = Not well-formed JSON; also a byte-order mark or invalid UTF-8.
+rule-duplicate-key = The same key twice in one object.
+rule-schema = Violates the JSON Schema.
+rule-datetime = Not YYYY-MM-DDTHH:MM:SS, or an impossible date or time.
+rule-time-order = endTime not after startTime.
+rule-cover-url = cover neither empty nor an absolute http(s) URL.
+rule-duplicate-activity = Two activities with the same name and start.
+rule-games-registry = A bad games.json.
+rule-missing-file = A locale listed in games.json has no data file.
+rule-orphan-file = A data file games.json does not list.
+rule-outside-version = An activity outside its version's window.
+rule-end-of-minute = An endTime whose seconds are not 59.
+rule-unsorted = Activities not in chronological order.
+rule-locale-parity = Locale files of one game disagree.
+rule-stale = The version has ended.
+rule-whitespace = Stray, control or invisible characters in a text field.
+rule-upcoming-version = The version starts after now: clients get it before it begins.
+rule-kept-file = A file of data/_files/ that cannot be published verbatim.
+rule-markdown-link = A Markdown link in an announcement that is not http(s), a site path or an anchor.
+rule-markdown-html = Raw HTML in an announcement's Markdown (shown as text).
+
+## version new
+
+version-bad-times = the start `{ $start }` and the end `{ $end }` must both be YYYY-MM-DDTHH:MM:SS
+version-ends-before = the version ends ({ $end }) before it starts ({ $start })
+version-no-game = no game `{ $game }` in games.json
+version-no-locale = `{ $game }` has no locale `{ $locale }` (its locales: { $locales })
+version-files-have-errors = nothing written: { $files } { $count ->
+    [one] has
+   *[other] have
+} errors; fix { $count ->
+    [one] it
+   *[other] them
+} first (`activity-site check`)
+version-missing = { $path } is missing or unreadable
+version-not-forwards = version { $new } does not come after { $old } of { $path }
+version-no-name = no version name for { $locale }: pass --name
+version-drafts-errors = nothing written: the new documents would have errors
+version-planned = { $dry ->
+    [yes] would write
+   *[no] wrote
+} { $path }: version { $version }, { $carried ->
+    [0] 0 activities carried
+    [one] 1 activity carried ({ $names })
+   *[other] { $carried } activities carried ({ $names })
+}{ $dropped ->
+    [0] {""}
+   *[other] ; { $dropped } ended by the new start left behind
+}
+
+## diff: the review's layout (text, Markdown, GitHub annotations)
+
+diff-summary = { $files ->
+    [one] 1 file
+   *[other] { $files } files
+} compared with { $against }: { $changed } changed, { $reformatted } reformatted, { $new } new, { $removed } removed, { $unchanged } unchanged; { $breaking ->
+    [one] 1 breaking change
+   *[other] { $breaking } breaking changes
+}
+diff-breaking-header = BREAKING ({ $count }):
+diff-group = { $group }:
+diff-group-site = site
+diff-status = { $status ->
+    [unchanged] unchanged
+    [reformatted] reformatted
+    [changed] changed
+    [new] new
+   *[removed] removed
+}
+diff-note-base = the base copy is not an activity document: { $error }
+diff-note-built = the built copy does not parse: { $error }
+diff-built-unparsed = the built { $path } does not parse: { $error }
+diff-activities = { $count ->
+    [one] 1 activity
+   *[other] { $count } activities
+}
+diff-activity = { $name } ({ $start } – { $end })
+diff-renamed = renamed { $from } -> { $to } ({ $start } – { $end })
+diff-moved = moved { $name }: { $from } -> { $to } ({ $shifts })
+diff-shift = { $end ->
+    [yes] ends
+   *[no] starts
+} { $days ->
+    [0] within a day
+    [one] 1 day { $later ->
+        [yes] later
+       *[no] earlier
+    }
+   *[other] { $days } days { $later ->
+        [yes] later
+       *[no] earlier
+    }
+}
+diff-changed = ~ { $name } ({ $start }): { $fields }
+diff-field = { $field }: { $from } -> { $to }
+diff-none = (none)
+diff-announcement = announcement { $change }: { $title }
+diff-reformatted = same content, other bytes (formatting or order of activities)
+diff-md-title = Data review against `{ $against }`
+diff-md-no-change = { $files ->
+    [one] No change: the file is the same as at the base.
+   *[other] No change: all { $files } files are the same as at the base.
+}
+diff-md-no-breaking = No breaking change.
+diff-md-breaking = { $count ->
+    [one] 1 breaking change
+   *[other] { $count } breaking changes
+}
+diff-md-breaking-item = - **`{ $path }`** ({ $code }): { $message }<br>*How to avoid it:* { $help }
+diff-md-table-header = | File | Status | Changes |
+diff-gh-breaking-title = breaking: { $path } ({ $code })
+diff-no-folder = no folder `{ $dir }` exists either
+diff-one-base = give one base: --against URL|DIR or --against-rev REV
+diff-cannot-fetch = cannot fetch { $url }: { $error }
+diff-read-built = cannot read the built { $path }
+diff-nothing-found = nothing found at { $base }: { $index } and all { $documents } activity files answered 404 not found
+    help: give the site's base URL, the one under which the API lives at { $api }/
+diff-site-not-folder = --site `{ $path }` is not a folder
+diff-temp-build = cannot create a temporary folder for the build
+diff-temp-base = cannot create a temporary folder for the base
+diff-data-errors = the data has errors, so there is no build to compare; run `activity-site check`
+diff-rev-not-revision = --against-rev `{ $rev }` is not a revision
+diff-resolve-root = cannot resolve the root `{ $path }`
+diff-root-outside-git = the root is not inside its git repository
+diff-rev-unknown = --against-rev: `{ $rev }` is not a revision of { $repo }
+diff-rev-no-registry = --against-rev: revision `{ $rev }` has no { $registry } in { $repo }
+diff-rev-errors = revision `{ $rev }` has { $errors ->
+    [one] 1 error
+   *[other] { $errors } errors
+}, so it has no build to compare with (first: { $first })
+diff-git-missing = cannot run `git` (--against-rev needs git on the PATH)
+diff-git-failed = `{ $command }` failed: { $error }
+
+## import
+
+import-note = note: { $text }
+import-fetching = fetching
+import-nothing-found = found no activity file to import in `{ $from }`
+    help: give a folder of <game>.json and <game>-<locale>.json files, a site holding api/v1/activity/, or a site's base URL
+import-refuse-overwrite = refusing to overwrite { $count ->
+    [one] { $count } file
+   *[other] { $count } files
+} of `{ $root }` that the import would change: { $files }; nothing was written
+    help: commit or back them up, then pass --force to replace them
+import-time-zone = time zone: { $game } { $zone } ({ $from })
+import-zone-from = { $from ->
+    [registry] kept from games.json
+    [index] from the site's index
+    [option] from --time-zone
+   *[assumed] assumed: nothing named one; pass --time-zone GAME=ZONE to set it
+}
+import-note-placeholder = note: games.json: `{ $game }` got placeholders for `name` and `dataSource`; replace them (`activity-site status` lists them)
+import-note-reordered = note: { $path }: the API lists its activities out of start order; the build publishes them sorted (the same content in another order)
+import-note-regenerated = note: not imported, the build writes { $count ->
+    [one] it
+   *[other] them
+} itself: { $paths }{ $more ->
+    [0] {""}
+   *[other] {" "}and { $more } more (index, pages, calendars and their compressed siblings)
+}
+import-note-excluded = note: left out by --games: { $paths }
+import-skipped-file = skipped: { $path }: { $why }
+import-summary = import: { $documents ->
+    [one] { $documents } document
+   *[other] { $documents } documents
+} of { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+}, { $announcements ->
+    [one] { $announcements } announcements file
+   *[other] { $announcements } announcements files
+}, { $kept } kept in data/_files/, { $skipped } skipped, { $regenerated } regenerated by the build{ $assumed ->
+    [0] {""}
+    [one] ; the time zone of { $assumed } game was assumed
+   *[other] ; the time zone of { $assumed } games was assumed
+}{ $listed }
+import-games-listed-by = ; games listed by { $from }
+import-failed = import: { $count ->
+    [one] { $count } file
+   *[other] { $count } files
+} not imported (see the errors above)
+import-skipped = import: { $count ->
+    [one] { $count } file
+   *[other] { $count } files
+} neither imported nor kept (named above)
+    help: pass --keep-unknown to publish them as they are from data/_files/, or --allow-skipped to leave them out
+import-action = { $action ->
+    [created] created
+    [replaced] replaced
+   *[unchanged] unchanged
+} { $path }
+import-not-document = not an activity or announcements document
+import-not-generated = not generated by the build; --keep-unknown keeps it in data/_files/
+import-read-registry = cannot read games.json of the root
+import-file-error = { $origin }: { $why }
+import-announcements-differ = { $origin }: differs from { $first }, which holds the announcements of the same locale `{ $locale }`; kept { $first }, compare the two
+import-documents-differ = { $origin }: differs from { $first }, which holds the same locale `{ $locale }`; kept { $first }, compare the two
+import-read-root-file = cannot read `{ $path }` of the root
+import-from-neither = `--from { $from }` is neither a folder nor an http(s) URL
+import-not-index = { $url } is not an activity-site index ({ $why })
+import-index-unfetched = cannot fetch { $url } ({ $why }); using --games
+import-games-unknown = { $index } is not there and { $llms } lists no game, so the games to fetch are unknown
+    help: name them: --games ak,end --locales en-US
+import-games-from = the site has no index; the games to fetch ({ $games }) come from { $from }
+import-no-such-locale = { $url } is not there: `{ $game }` has no such locale
+import-index-no-locales = game `{ $game }` has no locales
+import-not-utf8 = not UTF-8: { $error }
+import-not-json = not JSON: { $error }
+import-not-object = not a JSON object
+import-repeated-key = has a key twice in one object; rewriting it would lose a value
+import-registry-repeated-key = games.json has a key twice in one object; rewriting it would lose a value, so fix it first
+import-registry-not-json = games.json is not JSON ({ $error }); fix it first
+import-registry-not-object = games.json is not a JSON object; fix it first
+import-not-game-id = { $origin }: `{ $id }` is not a game id (lowercase letters, digits and single hyphens)
+import-registry-unwritable = cannot write games.json: { $error }
+
+## publish
+
+publish-foreign = { $count ->
+    [one] { $count } object under { $target } is
+   *[other] { $count } objects under { $target } are
+} not created by activity-site and would be overwritten:
+    { $list }
+    help: publish to an empty prefix, remove them, or pass --adopt to overwrite them and manage them from now on
+publish-stopped = the publish to { $target } stopped before it finished; objects already there are consistent
+    help: run the same command again: it uploads only what is still missing
+publish-data-errors = the data has errors; nothing was published
+    help: fix them, run `activity-site build`, then publish
+publish-rebuild = { $problem }
+    help: run `activity-site build --out { $out }`, then publish
+publish-stale = the site in `{ $out }` is older than the data: { $reason }
+publish-stale-differs = { $path } differs from a fresh build
+publish-stale-missing = it has no { $path }
+publish-stale-gone = { $path } is no longer built
+publish-index-unreadable = the site in `{ $out }` has no readable { $index }: { $error }
+publish-index-unparsed = the site's { $index } does not parse: { $error }
+publish-index-mismatch = the site's { $index } does not match its files: { $path } is missing or differs
+publish-no-site = no built site at `{ $path }`
+    help: run `activity-site build --out { $path }` first
+publish-not-dir = `{ $path }` is not a directory
+publish-not-regular = `{ $path }` is not a regular file; a built site holds only files and folders
+publish-changed = `{ $path }` changed while publishing
+    help: wait for the build to finish, then publish again
+publish-note-restored = {" "}(missing from the store)
+publish-note-stale = {" "}(no longer built; --delete removes it)
+publish-note-foreign = {" "}(not created by activity-site)
+publish-kept-foreign = = { $path } (not created by activity-site: kept; --adopt --delete removes it)
+publish-summary = { $dry ->
+    [yes] plan for
+   *[no] published to
+} { $target }: { $added } added, { $changed } changed, { $restored } restored, { $unchanged } unchanged, { $removed } removed, { $stale } stale; { $uploads ->
+    [one] { $uploads } object
+   *[other] { $uploads } objects
+} ({ $size }) { $dry ->
+    [yes] to upload
+   *[no] uploaded
+}{ $others ->
+    [0] {""}
+   *[other] ; kept, not ours: { $others }
+}
+publish-not-s3 = `{ $target }` is not an s3:// URL
+    help: write the target as s3://BUCKET or s3://BUCKET/PREFIX
+publish-bad-bucket = `{ $bucket }` is not a bucket name (3 to 63 lowercase letters, digits, `-` and `.`)
+publish-bad-prefix = the prefix `{ $prefix }` has an empty, `.` or `..` segment
+publish-bad-endpoint = `{ $endpoint }` is not an endpoint URL: { $error }
+publish-endpoint-not-http = `{ $endpoint }` is not an http(s) URL
+publish-no-profile = no profile `{ $profile }` in the shared credentials file { $file }
+publish-no-credentials = no credentials for the store
+    help: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary keys), or add a profile to ~/.aws/credentials and pass --profile
+publish-half-keys = AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not
+publish-foreign-manifest = { $problem }
+    help: publish to another prefix, or remove `{ $key }` if you know what made it
+publish-no-bucket = the bucket `{ $bucket }` does not exist at { $endpoint }
+    help: create it first, or check --endpoint and --region
+publish-bucket-not-found = the bucket `{ $bucket }` was not found at { $endpoint }
+    help: create it first, or check --endpoint and --region
+publish-credentials-refused = the store refused the credentials
+    help: check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (or the profile)
+publish-access-denied = access denied to `{ $bucket }`
+    help: the credentials need s3:ListBucket, s3:GetObject, s3:PutObject and s3:DeleteObject on it
+publish-store-error = cannot { $doing } in { $target }: { $error }
+publish-store-error-hint = cannot { $doing } in { $target }: { $hint }
+    cause: { $error }
+publish-doing-manifest = read the manifest
+publish-doing-list = list
+publish-doing-upload = upload { $path }
+publish-doing-delete = delete
+
+## serve (lines on the terminal; the control API's JSON messages stay English)
+
+serve-no-runtime = cannot start the async runtime
+serve-bad-backend = bad backend command: { $problem }
+serve-cannot-listen = cannot listen on { $addr }
+serve-no-address = cannot read the bound address
+serve-site-errors = the site has errors; fix them, or serve without --no-watch to rebuild on change
+serve-serving = Serving { $out } at { $url }
+serve-token-whitespace = the access token starts or ends with whitespace; HTTP strips it from the X-Access-Token header, so header clients could never log in
+    help: remove the spaces around the token in --access-token or AccessToken
+serve-bad-origin = bad allowed origin: { $problem }
+    help: write an origin as scheme://host[:port], for example --allow-origin http://localhost:5173
+serve-exposed-open = listening on { $addr } without an access token: anyone who can reach it controls the simulated service; help: set --access-token or AccessToken
+serve-exposed = listening on { $addr }, beyond loopback: other machines can reach this preview
+serve-built = built the site in { $elapsed }
+serve-build-failed = build failed; still serving the last good build
+serve-build-error = build failed: { $error }
+serve-watching = watching { $root } (games.json, data/, schema/)
+serve-rebuilding = inputs changed; rebuilding

@@ -254,6 +254,12 @@ source-article-placeholder = 文章 URL 模板 `{ $template }` 没有 `{"{"}fiel
 source-article-placeholder-help = 请写明由条目的哪个字段补全 URL，例如 `https://example.org/news/{"{"}id{"}"}`
 kept-unpublishable = `{ $path }` 无法发布到 `{ $published }`：{ $problem }
 kept-unpublishable-help = 请用文件本身替换这个链接，或者把文件移出 data/_files/
+kept-link-outside = 它是链接，指向 { $folder } 之外的 `{ $target }`
+kept-link-folder = 它是指向文件夹的链接，工具不跟随这类链接
+kept-link-unresolved = 它是无法解析的链接（{ $error }）
+kept-not-regular = 它不是普通文件
+kept-clash = `{ $kept }` 会取代生成的 `{ $generated }`；原样发布的文件从不覆盖生成的文件
+    提示：请删除或重命名 `{ $kept }`（`{ $generated }` 由生成过程自己写出）
 missing-file = `{ $path }` 不存在
 missing-file-help = 请创建 `{ $path }`，或从这个游戏的语言列表中删除 `{ $locale }`
 orphan-locale = `{ $path }` 不属于 games.json 中 `{ $game }` 的任何语言
@@ -470,3 +476,263 @@ markdown-html = `content` 中含有原始 HTML `{ $html }`
 markdown-html-help = 页面会把原始 HTML 显示为文本，客户端也可能丢弃它：请把代码放在反引号中（`<tag>`），或用 `&lt;` 表示字面上的 `<`
 registry-id-taken = 游戏 ID `{ $id }` 已被公告页面占用
 registry-id-taken-help = 请换一个 ID，例如 `{ $id }-game`：网站在 /{ $id }/ 发布公告
+
+## 各规则检查的内容（SARIF 的规则说明）
+
+rule-json-syntax = 不是合法的 JSON；以字节顺序标记（BOM）开头或不是有效的 UTF-8 编码也算。
+rule-duplicate-key = 同一个对象中出现了两次相同的键。
+rule-schema = 不符合 JSON Schema。
+rule-datetime = 不是 YYYY-MM-DDTHH:MM:SS 格式，或者是不存在的日期或时刻。
+rule-time-order = `endTime` 不晚于 `startTime`。
+rule-cover-url = `cover` 既不是空字符串，也不是以 http(s) 开头的绝对 URL。
+rule-duplicate-activity = 两个活动的名称和开始时间都相同。
+rule-games-registry = games.json 有误。
+rule-missing-file = games.json 列出的某个语言没有数据文件。
+rule-orphan-file = 某个数据文件没有列在 games.json 中。
+rule-outside-version = 活动超出了所属版本的时间范围。
+rule-end-of-minute = `endTime` 的秒数不是 59。
+rule-unsorted = 活动没有按时间先后排列。
+rule-locale-parity = 同一游戏的各语言文件不一致。
+rule-stale = 版本已经结束。
+rule-whitespace = 文本字段中有多余的空白、控制字符或看不见的字符。
+rule-upcoming-version = 版本在当前时间之后才开始：客户端会在版本开始之前就拿到它。
+rule-kept-file = data/_files/ 中无法原样发布的文件。
+rule-markdown-link = 公告中的 Markdown 链接既不是 http(s) 地址，也不是本站路径或锚点。
+rule-markdown-html = 公告的 Markdown 中含有原始 HTML（会显示为文本）。
+
+## version new
+
+version-bad-times = 开始时间 `{ $start }` 和结束时间 `{ $end }` 都必须是 YYYY-MM-DDTHH:MM:SS 格式
+version-ends-before = 版本的结束时间（{ $end }）早于开始时间（{ $start }）
+version-no-game = games.json 中没有游戏 `{ $game }`
+version-no-locale = `{ $game }` 没有语言 `{ $locale }`（它的语言：{ $locales }）
+version-files-have-errors = 没有写入任何文件：{ $count } 个文件有错误（{ $files }），请先修正（`activity-site check`）
+version-missing = { $path } 不存在或无法读取
+version-not-forwards = 版本 { $new } 不在 { $path } 的版本 { $old } 之后
+version-no-name = 没有 { $locale } 的版本名称：请用 --name 指定
+version-drafts-errors = 没有写入任何文件：新文档会有错误
+version-planned = { $dry ->
+    [yes] 将写入
+   *[no] 已写入
+} { $path }：版本 { $version }，{ $carried ->
+    [0] 没有沿用活动
+   *[other] 沿用 { $carried } 个活动（{ $names }）
+}{ $dropped ->
+    [0] {""}
+   *[other] ；{ $dropped } 个在新版本开始前结束的活动未沿用
+}
+
+## diff：审查报告的版式（文本、Markdown、GitHub 注释）
+
+diff-summary = 与 { $against } 比较了 { $files } 个文件：{ $changed } 个有改动，{ $reformatted } 个仅格式不同，{ $new } 个新增，{ $removed } 个已删除，{ $unchanged } 个未变；{ $breaking } 处破坏性变更
+diff-breaking-header = 破坏性变更（{ $count } 处）：
+diff-group = { $group }：
+diff-group-site = 站点文件
+diff-status = { $status ->
+    [unchanged] 未变
+    [reformatted] 仅格式不同
+    [changed] 有改动
+    [new] 新增
+   *[removed] 已删除
+}
+diff-note-base = 对照的副本不是活动文档：{ $error }
+diff-note-built = 生成的副本无法解析：{ $error }
+diff-built-unparsed = 生成的 { $path } 无法解析：{ $error }
+diff-activities = { $count } 个活动
+diff-activity = { $name }（{ $start } – { $end }）
+diff-renamed = 改名：{ $from } -> { $to }（{ $start } – { $end }）
+diff-moved = 时间有变：{ $name }，{ $from } -> { $to }（{ $shifts }）
+diff-shift = { $end ->
+    [yes] 结束时间
+   *[no] 开始时间
+}{ $days ->
+    [0] 变动不到一天
+   *[other] { $later ->
+        [yes] 推迟
+       *[no] 提前
+    } { $days } 天
+}
+diff-changed = ~ { $name }（{ $start }）：{ $fields }
+diff-field = { $field }：{ $from } -> { $to }
+diff-none = （无）
+diff-announcement = { $change ->
+    [added] 新增公告
+    [edited] 修改公告
+   *[removed] 删除公告
+}：{ $title }
+diff-reformatted = 内容相同，字节不同（格式或活动顺序有变）
+diff-md-title = 对照 `{ $against }` 的数据审查
+diff-md-no-change = { $files ->
+    [1] 没有改动：这个文件与对照时相同。
+   *[other] 没有改动：全部 { $files } 个文件都与对照时相同。
+}
+diff-md-no-breaking = 没有破坏性变更。
+diff-md-breaking = { $count } 处破坏性变更
+diff-md-breaking-item = - **`{ $path }`**（{ $code }）：{ $message }<br>*如何避免*：{ $help }
+diff-md-table-header = | 文件 | 状态 | 改动 |
+diff-gh-breaking-title = 破坏性变更：{ $path }（{ $code }）
+diff-no-folder = 也不存在文件夹 `{ $dir }`
+diff-one-base = 请给出一个对照：--against URL|DIR 或 --against-rev REV
+diff-cannot-fetch = 无法获取 { $url }：{ $error }
+diff-read-built = 无法读取生成的 { $path }
+diff-nothing-found = 在 { $base } 找不到任何内容：{ $index } 和全部 { $documents } 个活动文件都返回 404 not found
+    提示：请给出站点的根地址，即 API 所在的 { $api }/ 的上一级地址
+diff-site-not-folder = --site `{ $path }` 不是文件夹
+diff-temp-build = 无法为生成创建临时文件夹
+diff-temp-base = 无法为对照创建临时文件夹
+diff-data-errors = 数据有错误，没有可供比较的生成结果；请运行 `activity-site check`
+diff-rev-not-revision = --against-rev `{ $rev }` 不是修订版本
+diff-resolve-root = 无法解析根目录 `{ $path }`
+diff-root-outside-git = 根目录不在它的 git 仓库之内
+diff-rev-unknown = --against-rev：`{ $rev }` 不是 { $repo } 中的修订版本
+diff-rev-no-registry = --against-rev：修订版本 `{ $rev }` 在 { $repo } 中没有 { $registry }
+diff-rev-errors = 修订版本 `{ $rev }` 有 { $errors } 个错误，无法生成用于比较的结果（第一个：{ $first }）
+diff-git-missing = 无法运行 `git`（--against-rev 需要 PATH 中有 git）
+diff-git-failed = `{ $command }` 失败：{ $error }
+
+## import
+
+import-note = 注意：{ $text }
+import-fetching = 正在下载
+import-nothing-found = 在 `{ $from }` 中找不到可以导入的活动文件
+    提示：请给出存放 <game>.json 和 <game>-<locale>.json 文件的文件夹、含有 api/v1/activity/ 的站点，或站点的根地址
+import-refuse-overwrite = 拒绝覆盖 `{ $root }` 中导入会改动的 { $count } 个文件：{ $files }；没有写入任何文件
+    提示：请先提交或备份这些文件，再用 --force 替换它们
+import-time-zone = 时区：{ $game } { $zone }（{ $from }）
+import-zone-from = { $from ->
+    [registry] 沿用 games.json 中的设置
+    [index] 来自站点的索引
+    [option] 来自 --time-zone
+   *[assumed] 推定：没有任何来源给出时区；请用 --time-zone GAME=ZONE 指定
+}
+import-note-placeholder = 注意：games.json：`{ $game }` 的 `name` 和 `dataSource` 填入了占位值，请换成真实的值（`activity-site status` 会列出它们）
+import-note-reordered = 注意：{ $path }：API 中的活动没有按开始时间排列；生成时会按顺序发布（内容相同，只是顺序不同）
+import-note-regenerated = 注意：以下 { $count } 个文件没有导入，由生成过程自己写出：{ $paths }{ $more ->
+    [0] {""}
+   *[other] ，另有 { $more } 个（索引、页面、日历及其压缩副本）
+}
+import-note-excluded = 注意：因 --games 而略过：{ $paths }
+import-skipped-file = 已跳过：{ $path }：{ $why }
+import-summary = 导入：{ $games } 个游戏的 { $documents } 个文档，{ $announcements } 个公告文件，{ $kept } 个文件保留在 data/_files/ 中，{ $skipped } 个已跳过，{ $regenerated } 个由生成过程重新写出{ $assumed ->
+    [0] {""}
+   *[other] ；{ $assumed } 个游戏的时区是推定的
+}{ $listed }
+import-games-listed-by = ；游戏列表来自 { $from }
+import-failed = 导入：{ $count } 个文件没有导入（见上面的错误）
+import-skipped = 导入：{ $count } 个文件既没有导入也没有保留（见上文）
+    提示：用 --keep-unknown 把它们原样放进 data/_files/ 发布，或用 --allow-skipped 不导入它们
+import-action = { $action ->
+    [created] 新建
+    [replaced] 替换
+   *[unchanged] 未变
+} { $path }
+import-not-document = 既不是活动文档，也不是公告文档
+import-not-generated = 不是生成过程写出的文件；--keep-unknown 会把它保留在 data/_files/ 中
+import-read-registry = 无法读取根目录中的 games.json
+import-file-error = { $origin }：{ $why }
+import-announcements-differ = { $origin }：与 { $first } 不同，后者存放的是同一语言 `{ $locale }` 的公告；已保留 { $first }，请比较两者
+import-documents-differ = { $origin }：与 { $first } 不同，后者存放的是同一语言 `{ $locale }`；已保留 { $first }，请比较两者
+import-read-root-file = 无法读取根目录中的 `{ $path }`
+import-from-neither = `--from { $from }` 既不是文件夹，也不是 http(s) 地址
+import-not-index = { $url } 不是 activity-site 的索引（{ $why }）
+import-index-unfetched = 无法获取 { $url }（{ $why }）；改用 --games
+import-games-unknown = { $index } 不存在，{ $llms } 也没有列出任何游戏，因此不知道要下载哪些游戏
+    提示：请指定游戏，例如 --games ak,end --locales en-US
+import-games-from = 站点没有索引；要下载的游戏（{ $games }）来自 { $from }
+import-no-such-locale = { $url } 不存在：`{ $game }` 没有这个语言
+import-index-no-locales = 游戏 `{ $game }` 没有任何语言
+import-not-utf8 = 不是 UTF-8 编码：{ $error }
+import-not-json = 不是 JSON：{ $error }
+import-not-object = 不是 JSON 对象
+import-repeated-key = 同一个对象中有重复的键；改写会丢掉其中一个值
+import-registry-repeated-key = games.json 的同一个对象中有重复的键；改写会丢掉其中一个值，请先修正
+import-registry-not-json = games.json 不是 JSON（{ $error }）；请先修正
+import-registry-not-object = games.json 不是 JSON 对象；请先修正
+import-not-game-id = { $origin }：`{ $id }` 不是游戏 id（只能用小写字母、数字和单个连字符）
+import-registry-unwritable = 无法写出 games.json：{ $error }
+
+## publish
+
+publish-foreign = { $target } 下有 { $count } 个对象不是 activity-site 创建的，发布时会覆盖它们：
+    { $list }
+    提示：请发布到空的前缀，或删除这些对象，或用 --adopt 覆盖它们并从此由本工具管理
+publish-stopped = 发布到 { $target } 的过程在完成前中断了；已经上传的对象是一致的
+    提示：请再次运行同一条命令：它只会上传还缺少的部分
+publish-data-errors = 数据有错误；没有发布任何内容
+    提示：请先修正错误，运行 `activity-site build`，再发布
+publish-rebuild = { $problem }
+    提示：请运行 `activity-site build --out { $out }`，再发布
+publish-stale = `{ $out }` 中的站点比数据旧：{ $reason }
+publish-stale-differs = { $path } 与重新生成的结果不同
+publish-stale-missing = 站点中没有 { $path }
+publish-stale-gone = { $path } 已经不再生成
+publish-index-unreadable = `{ $out }` 中的站点没有可读的 { $index }：{ $error }
+publish-index-unparsed = 站点的 { $index } 无法解析：{ $error }
+publish-index-mismatch = 站点的 { $index } 与站点的文件不符：{ $path } 缺失或内容不同
+publish-no-site = `{ $path }` 中没有生成好的站点
+    提示：请先运行 `activity-site build --out { $path }`
+publish-not-dir = `{ $path }` 不是文件夹
+publish-not-regular = `{ $path }` 不是普通文件；生成的站点只含文件和文件夹
+publish-changed = `{ $path }` 在发布过程中被改动了
+    提示：请等生成完成后再发布
+publish-note-restored = （存储中缺失）
+publish-note-stale = （已不再生成；--delete 会删除它）
+publish-note-foreign = （不是 activity-site 创建的）
+publish-kept-foreign = = { $path }（不是 activity-site 创建的：保留；--adopt --delete 会删除它）
+publish-summary = { $dry ->
+    [yes] 发布到 { $target } 的计划
+   *[no] 已发布到 { $target }
+}：新增 { $added } 个，改动 { $changed } 个，恢复 { $restored } 个，未变 { $unchanged } 个，删除 { $removed } 个，过时 { $stale } 个；{ $dry ->
+    [yes] 需上传
+   *[no] 已上传
+} { $uploads } 个对象（{ $size }）{ $others ->
+    [0] {""}
+   *[other] ；保留了 { $others } 个不属于本工具的对象
+}
+publish-not-s3 = `{ $target }` 不是 s3:// 地址
+    提示：请把目标写成 s3://BUCKET 或 s3://BUCKET/PREFIX
+publish-bad-bucket = `{ $bucket }` 不是合法的存储桶名称（3 到 63 个小写字母、数字、`-` 和 `.`）
+publish-bad-prefix = 前缀 `{ $prefix }` 中有空的、`.` 或 `..` 路径段
+publish-bad-endpoint = `{ $endpoint }` 不是有效的端点地址：{ $error }
+publish-endpoint-not-http = `{ $endpoint }` 不是 http(s) 地址
+publish-no-profile = 共享凭据文件 { $file } 中没有配置 `{ $profile }`
+publish-no-credentials = 没有访问存储的凭据
+    提示：请设置 AWS_ACCESS_KEY_ID 和 AWS_SECRET_ACCESS_KEY（临时密钥还需 AWS_SESSION_TOKEN），或在 ~/.aws/credentials 中添加配置并用 --profile 指定
+publish-half-keys = 设置了 AWS_ACCESS_KEY_ID，但没有设置 AWS_SECRET_ACCESS_KEY
+publish-foreign-manifest = { $problem }
+    提示：请发布到其他前缀；如果清楚 `{ $key }` 的来历，也可以删除它
+publish-no-bucket = 存储桶 `{ $bucket }` 在 { $endpoint } 上不存在
+    提示：请先创建它，或检查 --endpoint 和 --region
+publish-bucket-not-found = 在 { $endpoint } 上找不到存储桶 `{ $bucket }`
+    提示：请先创建它，或检查 --endpoint 和 --region
+publish-credentials-refused = 存储拒绝了这些凭据
+    提示：请检查 AWS_ACCESS_KEY_ID、AWS_SECRET_ACCESS_KEY 和 AWS_SESSION_TOKEN（或所用的配置）
+publish-access-denied = 没有访问 `{ $bucket }` 的权限
+    提示：凭据需要对它有 s3:ListBucket、s3:GetObject、s3:PutObject 和 s3:DeleteObject 权限
+publish-store-error = 无法在 { $target } 中{ $doing }：{ $error }
+publish-store-error-hint = 无法在 { $target } 中{ $doing }：{ $hint }
+    原因：{ $error }
+publish-doing-manifest = 读取清单
+publish-doing-list = 列出对象
+publish-doing-upload = 上传 { $path }
+publish-doing-delete = 删除对象
+
+## serve（终端上的输出；控制 API 的 JSON 消息保持英文）
+
+serve-no-runtime = 无法启动异步运行时
+serve-bad-backend = 后端命令有误：{ $problem }
+serve-cannot-listen = 无法监听 { $addr }
+serve-no-address = 无法读取绑定的地址
+serve-site-errors = 站点有错误；请修正错误，或去掉 --no-watch 运行，以便在改动后重新生成
+serve-serving = 正在 { $url } 提供 { $out }
+serve-token-whitespace = 访问令牌的开头或结尾有空白；HTTP 会从 X-Access-Token 请求头中去掉它们，所以用请求头的客户端永远无法登录
+    提示：请去掉 --access-token 或 AccessToken 中令牌两侧的空格
+serve-bad-origin = 允许的来源有误：{ $problem }
+    提示：来源的写法是 scheme://host[:port]，例如 --allow-origin http://localhost:5173
+serve-exposed-open = 正在监听 { $addr }，但没有设置访问令牌：任何能访问它的人都能控制模拟服务；提示：请设置 --access-token 或 AccessToken
+serve-exposed = 正在监听 { $addr }，超出了本机回环地址：其他机器也能访问这个预览
+serve-built = 站点已生成，用时 { $elapsed }
+serve-build-failed = 生成失败；继续提供上一次成功生成的站点
+serve-build-error = 生成失败：{ $error }
+serve-watching = 正在监视 { $root }（games.json、data/、schema/）
+serve-rebuilding = 输入有变动，正在重新生成

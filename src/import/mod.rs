@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
+use crate::i18n::{Msg, msg};
 use crate::layout;
 use crate::model::{Game, is_game_id};
 
@@ -53,14 +54,14 @@ pub struct IndexGame {
 
 /// Reads an `api/v1/games.json` index ([`layout::Index`]). `Err` says why
 /// it is not one.
-pub fn parse_index(bytes: &[u8]) -> Result<Vec<IndexGame>, String> {
-    let index = layout::Index::parse(bytes)?;
+pub fn parse_index(bytes: &[u8]) -> Result<Vec<IndexGame>, Msg> {
+    let index = layout::Index::parse(bytes).map_err(|why| msg!("plain", text = why))?;
     let mut out = Vec::new();
     for game in index.games {
         let default_locale = game
             .default_locale
             .or_else(|| game.locales.first().cloned())
-            .ok_or_else(|| format!("game `{}` has no locales", game.id))?;
+            .ok_or_else(|| msg!("import-index-no-locales", game = game.id.as_str()))?;
         let mut described = Map::new();
         let fields = [
             ("name", game.name.map(serde_json::to_value)),
@@ -199,18 +200,20 @@ pub fn split_names(names: &[String]) -> BTreeMap<String, (String, Option<String>
 
 /// The text of a data file: the source with `"$schema"` added as the first
 /// key, in the source's own indentation. The source must be a JSON object.
-pub fn data_file(source: &[u8]) -> Result<String, String> {
-    let text = std::str::from_utf8(source).map_err(|e| format!("not UTF-8: {e}"))?;
+pub fn data_file(source: &[u8]) -> Result<String, Msg> {
+    let text =
+        std::str::from_utf8(source).map_err(|e| msg!("import-not-utf8", error = e.to_string()))?;
     // A byte-order mark is an encoding detail, not a value.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| msg!("import-not-json", error = e.to_string()))?;
     let Value::Object(object) = &value else {
-        return Err("not a JSON object".to_owned());
+        return Err(msg!("import-not-object"));
     };
     if object.contains_key("$schema") {
         return Ok(text.to_owned());
     }
-    let open = text.find('{').ok_or("not a JSON object")?;
+    let open = text.find('{').ok_or_else(|| msg!("import-not-object"))?;
     let after = &text[open + 1..];
     let gap_len = after.len() - after.trim_start().len();
     let (gap, rest) = after.split_at(gap_len);
@@ -251,13 +254,16 @@ pub enum ZoneFrom {
 
 impl ZoneFrom {
     /// How the summary says it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ZoneFrom::Registry => "kept from games.json",
-            ZoneFrom::Index => "from the site's index",
-            ZoneFrom::Option => "from --time-zone",
-            ZoneFrom::Assumed => "assumed: nothing named one; pass --time-zone GAME=ZONE to set it",
-        }
+    pub fn label(self) -> Msg {
+        msg!(
+            "import-zone-from",
+            from = match self {
+                ZoneFrom::Registry => "registry",
+                ZoneFrom::Index => "index",
+                ZoneFrom::Option => "option",
+                ZoneFrom::Assumed => "assumed",
+            }
+        )
     }
 }
 
@@ -294,14 +300,17 @@ pub fn shape_of(bytes: &[u8]) -> Shape {
 
 /// The text of an announcements source file: the published document in
 /// canonical pretty form (key order kept, nothing dropped), or why not.
-pub fn announcements_file(source: &[u8]) -> Result<String, String> {
-    let text = std::str::from_utf8(source).map_err(|e| format!("not UTF-8: {e}"))?;
+pub fn announcements_file(source: &[u8]) -> Result<String, Msg> {
+    let text =
+        std::str::from_utf8(source).map_err(|e| msg!("import-not-utf8", error = e.to_string()))?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if has_repeated_keys(text) {
-        return Err("has a key twice in one object; rewriting it would lose a value".to_owned());
+        return Err(msg!("import-repeated-key"));
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-    let mut out = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| msg!("import-not-json", error = e.to_string()))?;
+    let mut out =
+        serde_json::to_string_pretty(&value).map_err(|e| msg!("plain", text = e.to_string()))?;
     out.push('\n');
     Ok(out)
 }
@@ -313,7 +322,7 @@ pub struct Plan {
     pub files: Vec<(String, String)>,
     pub games: Vec<PlannedGame>,
     /// One line per source that was not imported, and why.
-    pub errors: Vec<String>,
+    pub errors: Vec<Msg>,
 }
 
 /// Everything the mapping needs.
@@ -339,19 +348,16 @@ pub struct Inputs {
 ///   game gets its locales and default locale from the files; name, time
 ///   zone and source come from the registry, else from the index, else
 ///   placeholders (the id, and a `dataSource` on [`PLACEHOLDER_HOST`]).
-pub fn plan(inputs: Inputs) -> Result<Plan, String> {
+pub fn plan(inputs: Inputs) -> Result<Plan, Msg> {
     let mut registry = match &inputs.existing_registry {
         Some(text) => {
             if has_repeated_keys(text) {
-                return Err(
-                    "games.json has a key twice in one object; rewriting it would lose a value, so fix it first"
-                        .to_owned(),
-                );
+                return Err(msg!("import-registry-repeated-key"));
             }
             let value: Value = serde_json::from_str(text)
-                .map_err(|e| format!("games.json is not JSON ({e}); fix it first"))?;
+                .map_err(|e| msg!("import-registry-not-json", error = e.to_string()))?;
             let Value::Object(map) = value else {
-                return Err("games.json is not a JSON object; fix it first".to_owned());
+                return Err(msg!("import-registry-not-object"));
             };
             map
         }
@@ -400,9 +406,10 @@ pub fn plan(inputs: Inputs) -> Result<Plan, String> {
     for (id, sources) in &by_game {
         if !is_game_id(id) {
             for s in sources {
-                result.errors.push(format!(
-                    "{}: `{id}` is not a game id (lowercase letters, digits and single hyphens)",
-                    s.origin
+                result.errors.push(msg!(
+                    "import-not-game-id",
+                    origin = s.origin.as_str(),
+                    id = id.as_str()
                 ));
             }
             continue;
@@ -426,15 +433,21 @@ pub fn plan(inputs: Inputs) -> Result<Plan, String> {
             let text = match data_file(&source.bytes) {
                 Ok(text) => text,
                 Err(why) => {
-                    result.errors.push(format!("{}: {why}", source.origin));
+                    result.errors.push(msg!(
+                        "import-file-error",
+                        origin = source.origin.as_str(),
+                        why = why
+                    ));
                     continue;
                 }
             };
             if let Some((first, kept)) = docs.get(&locale) {
                 if !same_document(kept, &text) {
-                    result.errors.push(format!(
-                        "{}: differs from {first}, which holds the same locale `{locale}`; kept {first}, compare the two",
-                        source.origin
+                    result.errors.push(msg!(
+                        "import-documents-differ",
+                        origin = source.origin.as_str(),
+                        first = first.as_str(),
+                        locale = locale.as_str()
                     ));
                 }
                 continue;
@@ -497,7 +510,7 @@ pub fn plan(inputs: Inputs) -> Result<Plan, String> {
     }
     registry.insert("games".to_owned(), Value::Array(registry_games));
     let mut text = serde_json::to_string_pretty(&Value::Object(registry))
-        .map_err(|e| format!("cannot write games.json: {e}"))?;
+        .map_err(|e| msg!("import-registry-unwritable", error = e.to_string()))?;
     text.push('\n');
     result
         .files

@@ -7,66 +7,78 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::plan::LocalFile;
+use crate::i18n::{Msg, msg};
 use crate::layout::{self, INDEX_PATH};
 use crate::site::{self, Checked};
 
 /// Refuses a site in `out` (its files: `local`) older than the data of
 /// `checked`, with a help line that says how to rebuild it.
 pub fn ensure_current(out: &Path, local: &[LocalFile], checked: &Checked) -> anyhow::Result<()> {
-    let rebuild = || {
-        format!(
-            "help: run `activity-site build --out {}`, then publish",
-            out.display()
-        )
+    let shown = out.display().to_string();
+    let rebuild = |problem: Msg| {
+        anyhow::Error::new(msg!(
+            "publish-rebuild",
+            problem = problem,
+            out = shown.as_str()
+        ))
     };
+    let stale = |reason: Msg| rebuild(msg!("publish-stale", out = shown.as_str(), reason = reason));
     let on_disk: BTreeMap<&str, &LocalFile> = local.iter().map(|f| (f.path.as_str(), f)).collect();
     let fresh = site::api_files(&site::outputs(checked));
     for file in &fresh {
         let sha = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&file.bytes));
         match on_disk.get(file.path.as_str()) {
             Some(f) if f.sha256 == sha => {}
-            Some(_) => anyhow::bail!(
-                "the site in `{}` is older than the data: {} differs from a fresh build\n{}",
-                out.display(),
-                file.path,
-                rebuild()
-            ),
-            None => anyhow::bail!(
-                "the site in `{}` is older than the data: it has no {}\n{}",
-                out.display(),
-                file.path,
-                rebuild()
-            ),
+            Some(_) => {
+                return Err(stale(msg!(
+                    "publish-stale-differs",
+                    path = file.path.as_str()
+                )));
+            }
+            None => {
+                return Err(stale(msg!(
+                    "publish-stale-missing",
+                    path = file.path.as_str()
+                )));
+            }
         }
     }
     for path in on_disk.keys() {
         if layout::is_activity_document(path) && !fresh.iter().any(|f| f.path == *path) {
-            anyhow::bail!(
-                "the site in `{}` is older than the data: {path} is no longer built\n{}",
-                out.display(),
-                rebuild()
-            );
+            return Err(stale(msg!("publish-stale-gone", path = *path)));
         }
     }
-    check_index(out, &on_disk).map_err(|err| anyhow::anyhow!("{err}\n{}", rebuild()))
+    check_index(out, &on_disk).map_err(rebuild)
 }
+
 /// The site's index must name files of the site with their current sha256.
-fn check_index(out: &Path, on_disk: &BTreeMap<&str, &LocalFile>) -> anyhow::Result<()> {
+fn check_index(out: &Path, on_disk: &BTreeMap<&str, &LocalFile>) -> Result<(), Msg> {
     let text = std::fs::read(out.join(INDEX_PATH)).map_err(|err| {
-        anyhow::anyhow!(
-            "the site in `{}` has no readable {INDEX_PATH}: {err}",
-            out.display()
+        msg!(
+            "publish-index-unreadable",
+            out = out.display().to_string(),
+            index = INDEX_PATH,
+            error = err.to_string()
         )
     })?;
-    let index = layout::Index::parse(&text)
-        .map_err(|err| anyhow::anyhow!("the site's {INDEX_PATH} does not parse: {err}"))?;
+    let index = layout::Index::parse(&text).map_err(|err| {
+        msg!(
+            "publish-index-unparsed",
+            index = INDEX_PATH,
+            error = err.to_string()
+        )
+    })?;
     for file in index.files() {
         let path = file.relative_path();
         match on_disk.get(path) {
             Some(f) if f.sha256 == file.sha256 => {}
-            _ => anyhow::bail!(
-                "the site's {INDEX_PATH} does not match its files: {path} is missing or differs"
-            ),
+            _ => {
+                return Err(msg!(
+                    "publish-index-mismatch",
+                    index = INDEX_PATH,
+                    path = path
+                ));
+            }
         }
     }
     Ok(())

@@ -17,6 +17,7 @@ pub mod current;
 pub mod plan;
 pub mod store;
 
+use crate::i18n::msg;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -47,24 +48,24 @@ pub struct Execution {
 pub fn read_site(site: &Path, precompressed: bool) -> anyhow::Result<Vec<LocalFile>> {
     use rayon::prelude::*;
 
-    let meta = std::fs::metadata(site).with_context(|| {
-        format!(
-            "no built site at `{}`\nhelp: run `activity-site build --out {}` first",
-            site.display(),
-            site.display()
-        )
-    })?;
-    anyhow::ensure!(meta.is_dir(), "`{}` is not a directory", site.display());
+    let meta = std::fs::metadata(site)
+        .with_context(|| msg!("publish-no-site", path = site.display().to_string()))?;
+    anyhow::ensure!(
+        meta.is_dir(),
+        msg!("publish-not-dir", path = site.display().to_string())
+    );
     let mut found = Vec::new();
     for entry in walkdir::WalkDir::new(site).min_depth(1).sort_by_file_name() {
-        let entry = entry.with_context(|| format!("cannot read `{}`", site.display()))?;
+        let entry = entry.with_context(|| msg!("err-read", path = site.display().to_string()))?;
         if entry.file_type().is_dir() {
             continue;
         }
         anyhow::ensure!(
             entry.file_type().is_file(),
-            "`{}` is not a regular file; a built site holds only files and folders",
-            entry.path().display()
+            msg!(
+                "publish-not-regular",
+                path = entry.path().display().to_string()
+            )
         );
         let rel = entry
             .path()
@@ -84,11 +85,11 @@ pub fn read_site(site: &Path, precompressed: bool) -> anyhow::Result<Vec<LocalFi
             let published = plan::publishable(path, &all, precompressed).is_some();
             let (sha256, bytes) = if published {
                 let bytes = std::fs::read(full)
-                    .with_context(|| format!("cannot read `{}`", full.display()))?;
+                    .with_context(|| msg!("err-read", path = full.display().to_string()))?;
                 (hex::encode(Sha256::digest(&bytes)), bytes.len() as u64)
             } else {
                 let meta = std::fs::metadata(full)
-                    .with_context(|| format!("cannot read `{}`", full.display()))?;
+                    .with_context(|| msg!("err-read", path = full.display().to_string()))?;
                 (String::new(), meta.len())
             };
             Ok(LocalFile {
@@ -210,12 +211,11 @@ async fn upload<'a>(store: &Store, site: &Path, step: &'a Step) -> anyhow::Resul
     let path = site.join(&step.path);
     let bytes = tokio::fs::read(&path)
         .await
-        .with_context(|| format!("cannot read `{}`", path.display()))?;
+        .with_context(|| msg!("err-read", path = path.display().to_string()))?;
     let sha256 = hex::encode(Sha256::digest(&bytes));
     anyhow::ensure!(
         step.sha256.as_deref() == Some(sha256.as_str()),
-        "`{}` changed while publishing\nhelp: wait for the build to finish, then publish again",
-        path.display()
+        msg!("publish-changed", path = path.display().to_string())
     );
     let meta = step.meta.as_ref().context("an upload without metadata")?;
     store.put(&step.path, bytes, meta, Some(&sha256)).await?;

@@ -12,6 +12,7 @@
 //! (activity documents, calendars, schema) first, then the index
 //! `api/v1/games.json`, then the pages, then the manifest, then removals.
 
+use crate::i18n::msg;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -421,10 +422,10 @@ impl Plan {
                 Action::Unchanged => continue,
             };
             let note = match step.action {
-                Action::Restored => " (missing from the store)",
-                Action::Stale => " (no longer built; --delete removes it)",
-                _ if self.foreign.contains(&step.path) => " (not created by activity-site)",
-                _ => "",
+                Action::Restored => msg!("publish-note-restored").to_string(),
+                Action::Stale => msg!("publish-note-stale").to_string(),
+                _ if self.foreign.contains(&step.path) => msg!("publish-note-foreign").to_string(),
+                _ => String::new(),
             };
             if step.action == Action::Removed || step.action == Action::Stale {
                 let _ = writeln!(out, "{mark} {}{note}", step.path);
@@ -440,30 +441,26 @@ impl Plan {
         for path in &self.others {
             let _ = writeln!(
                 out,
-                "= {path} (not created by activity-site: kept; --adopt --delete removes it)"
+                "{}",
+                msg!("publish-kept-foreign", path = path.as_str())
             );
         }
         let uploads = self.uploads().count();
-        let _ = writeln!(
-            out,
-            "{} {target}: {} added, {} changed, {} restored, {} unchanged, {} removed, {} stale; {} object{} ({}) {}{}",
-            if dry_run { "plan for" } else { "published to" },
-            self.count(Action::Added),
-            self.count(Action::Changed),
-            self.count(Action::Restored),
-            self.count(Action::Unchanged),
-            self.count(Action::Removed),
-            self.count(Action::Stale),
-            uploads,
-            if uploads == 1 { "" } else { "s" },
-            human_bytes(self.upload_bytes()),
-            if dry_run { "to upload" } else { "uploaded" },
-            if self.others.is_empty() {
-                String::new()
-            } else {
-                format!("; kept, not ours: {}", self.others.len())
-            },
+        let summary = msg!(
+            "publish-summary",
+            dry = if dry_run { "yes" } else { "no" },
+            target = target,
+            added = self.count(Action::Added),
+            changed = self.count(Action::Changed),
+            restored = self.count(Action::Restored),
+            unchanged = self.count(Action::Unchanged),
+            removed = self.count(Action::Removed),
+            stale = self.count(Action::Stale),
+            uploads = uploads,
+            size = human_bytes(self.upload_bytes()),
+            others = self.others.len()
         );
+        let _ = writeln!(out, "{summary}");
         out
     }
 

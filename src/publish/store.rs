@@ -8,6 +8,7 @@
 //! prefix, put an object with its metadata, delete objects in batches. It
 //! knows nothing about the site's layout or the plan's order.
 
+use crate::i18n::{Msg, msg};
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -36,24 +37,21 @@ pub struct Target {
 impl Target {
     /// Parses `s3://bucket[/prefix]`.
     pub fn parse(text: &str) -> anyhow::Result<Target> {
-        let rest = text.strip_prefix("s3://").with_context(|| {
-            format!("`{text}` is not an s3:// URL\nhelp: write the target as s3://BUCKET or s3://BUCKET/PREFIX")
-        })?;
+        let rest = text
+            .strip_prefix("s3://")
+            .with_context(|| msg!("publish-not-s3", target = text))?;
         let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
         let valid_bucket = (3..=63).contains(&bucket.len())
             && bucket
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.');
-        anyhow::ensure!(
-            valid_bucket,
-            "`{bucket}` is not a bucket name (3 to 63 lowercase letters, digits, `-` and `.`)"
-        );
+        anyhow::ensure!(valid_bucket, msg!("publish-bad-bucket", bucket = bucket));
         let prefix = prefix.trim_matches('/');
         anyhow::ensure!(
             !prefix
                 .split('/')
                 .any(|c| c == "." || c == ".." || (c.is_empty() && !prefix.is_empty())),
-            "the prefix `{prefix}` has an empty, `.` or `..` segment"
+            msg!("publish-bad-prefix", prefix = prefix)
         );
         Ok(Target {
             bucket: bucket.to_owned(),
@@ -128,11 +126,16 @@ impl Store {
         builder = builder.with_region(&region);
         let endpoint = match &connection.endpoint {
             Some(endpoint) => {
-                let url = reqwest::Url::parse(endpoint)
-                    .map_err(|err| anyhow::anyhow!("`{endpoint}` is not an endpoint URL: {err}"))?;
+                let url = reqwest::Url::parse(endpoint).map_err(|err| {
+                    anyhow::Error::new(msg!(
+                        "publish-bad-endpoint",
+                        endpoint = endpoint.as_str(),
+                        error = err.to_string()
+                    ))
+                })?;
                 anyhow::ensure!(
                     matches!(url.scheme(), "http" | "https"),
-                    "`{endpoint}` is not an http(s) URL"
+                    msg!("publish-endpoint-not-http", endpoint = endpoint.as_str())
                 );
                 builder = builder
                     .with_endpoint(endpoint.trim_end_matches('/'))
@@ -161,13 +164,13 @@ impl Store {
                     }
                 }
                 None if connection.profile.is_some() => {
-                    anyhow::bail!(
-                        "no profile `{}` in the shared credentials file {}",
-                        profile.unwrap_or_default(),
-                        credentials_file()
+                    return Err(anyhow::Error::new(msg!(
+                        "publish-no-profile",
+                        profile = profile.unwrap_or_default(),
+                        file = credentials_file()
                             .map(|p| p.display().to_string())
                             .unwrap_or_default()
-                    )
+                    )));
                 }
                 None if env("AWS_WEB_IDENTITY_TOKEN_FILE").is_some()
                     || env("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI").is_some()
@@ -175,14 +178,12 @@ impl Store {
                 {
                     // object_store reads these itself (CI roles, ECS, EKS).
                 }
-                None => anyhow::bail!(
-                    "no credentials for the store\nhelp: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary keys), or add a profile to ~/.aws/credentials and pass --profile"
-                ),
+                None => return Err(anyhow::Error::new(msg!("publish-no-credentials"))),
             }
         }
         anyhow::ensure!(
             env("AWS_ACCESS_KEY_ID").is_none() || env("AWS_SECRET_ACCESS_KEY").is_some(),
-            "AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not"
+            msg!("publish-half-keys")
         );
 
         let retry = RetryConfig {
@@ -218,15 +219,16 @@ impl Store {
             Ok(result) => result
                 .bytes()
                 .await
-                .map_err(|err| self.explain(err, "read the manifest"))?,
+                .map_err(|err| self.explain(err, msg!("publish-doing-manifest")))?,
             Err(object_store::Error::NotFound { .. }) => return Ok(None),
-            Err(err) => return Err(self.explain(err, "read the manifest")),
+            Err(err) => return Err(self.explain(err, msg!("publish-doing-manifest"))),
         };
         let manifest = parse_manifest(&bytes).map_err(|err| {
-            anyhow::anyhow!(
-                "{err}\nhelp: publish to another prefix, or remove `{}` if you know what made it",
-                self.target.key(MANIFEST_NAME)
-            )
+            anyhow::Error::new(msg!(
+                "publish-foreign-manifest",
+                problem = err.to_string(),
+                key = self.target.key(MANIFEST_NAME)
+            ))
         })?;
         Ok(Some(manifest))
     }
@@ -244,7 +246,7 @@ impl Store {
             .list(prefix.as_ref())
             .try_collect()
             .await
-            .map_err(|err| self.explain(err, "list"))?;
+            .map_err(|err| self.explain(err, msg!("publish-doing-list")))?;
         let strip = if self.target.prefix.is_empty() {
             String::new()
         } else {
@@ -292,7 +294,7 @@ impl Store {
         self.inner
             .put_opts(&key, PutPayload::from(bytes), options)
             .await
-            .map_err(|err| self.explain(err, &format!("upload {path}")))?;
+            .map_err(|err| self.explain(err, msg!("publish-doing-upload", path = path)))?;
         Ok(())
     }
 
@@ -334,47 +336,61 @@ impl Store {
                     on_done(key.strip_prefix(&strip).unwrap_or(&key));
                 }
                 Err(object_store::Error::NotFound { .. }) => {}
-                Err(err) => return Err(self.explain(err, "delete")),
+                Err(err) => return Err(self.explain(err, msg!("publish-doing-delete"))),
             }
         }
         Ok(())
     }
 
     /// An error of the store with a hint for the usual permanent failures.
-    fn explain(&self, err: object_store::Error, doing: &str) -> anyhow::Error {
+    fn explain(&self, err: object_store::Error, doing: Msg) -> anyhow::Error {
         let text = chain(&err);
-        let bucket = &self.target.bucket;
+        let bucket = self.target.bucket.as_str();
+        let endpoint = self.endpoint.as_str();
         let hint = if text.contains("NoSuchBucket") {
-            format!(
-                "the bucket `{bucket}` does not exist at {}\nhelp: create it first, or check --endpoint and --region",
-                self.endpoint
-            )
+            Some(msg!(
+                "publish-no-bucket",
+                bucket = bucket,
+                endpoint = endpoint
+            ))
         } else if text.contains("InvalidAccessKeyId")
             || text.contains("SignatureDoesNotMatch")
             || text.contains("InvalidToken")
             || text.contains("ExpiredToken")
             || matches!(err, object_store::Error::Unauthenticated { .. })
         {
-            "the store refused the credentials\nhelp: check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (or the profile)".to_owned()
+            Some(msg!("publish-credentials-refused"))
         } else if matches!(err, object_store::Error::PermissionDenied { .. })
             || text.contains("AccessDenied")
         {
-            format!(
-                "access denied to `{bucket}`\nhelp: the credentials need s3:ListBucket, s3:GetObject, s3:PutObject and s3:DeleteObject on it"
-            )
-        } else if matches!(err, object_store::Error::NotFound { .. }) && doing == "list" {
-            format!(
-                "the bucket `{bucket}` was not found at {}\nhelp: create it first, or check --endpoint and --region",
-                self.endpoint
-            )
+            Some(msg!("publish-access-denied", bucket = bucket))
+        } else if matches!(err, object_store::Error::NotFound { .. })
+            && doing.id() == "publish-doing-list"
+        {
+            Some(msg!(
+                "publish-bucket-not-found",
+                bucket = bucket,
+                endpoint = endpoint
+            ))
         } else {
-            String::new()
+            None
         };
-        if hint.is_empty() {
-            anyhow::anyhow!("cannot {doing} in {}: {text}", self.target)
-        } else {
-            anyhow::anyhow!("cannot {doing} in {}: {hint}\ncause: {text}", self.target)
-        }
+        let target = self.target.to_string();
+        anyhow::Error::new(match hint {
+            None => msg!(
+                "publish-store-error",
+                doing = doing,
+                target = target,
+                error = text
+            ),
+            Some(hint) => msg!(
+                "publish-store-error-hint",
+                doing = doing,
+                target = target,
+                hint = hint,
+                error = text
+            ),
+        })
     }
 }
 
@@ -418,7 +434,7 @@ fn profile_credentials(profile: Option<&str>) -> anyhow::Result<Option<Keys>> {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(err) => {
-            return Err(err).with_context(|| format!("cannot read {}", path.display()));
+            return Err(err).with_context(|| msg!("err-read", path = path.display().to_string()));
         }
     };
     Ok(parse_profile(&text, profile.unwrap_or("default")))

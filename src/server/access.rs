@@ -9,6 +9,7 @@ use std::net::SocketAddr;
 use crate::api::ApiOptions;
 use crate::control::ServiceConfig;
 use crate::guard::{self, AccessOptions};
+use crate::i18n::{Msg, msg};
 use crate::mcp::{McpOptions, SessionLimits};
 
 /// The resolved access policy of the control half.
@@ -36,17 +37,13 @@ impl ControlAccess {
         if let Some(token) = &api.access_token
             && token.trim() != token
         {
-            anyhow::bail!(
-                "the access token starts or ends with whitespace; HTTP strips it from the X-Access-Token header, so header clients could never log in\nhelp: remove the spaces around the token in --access-token or AccessToken"
-            );
+            return Err(anyhow::Error::new(msg!("serve-token-whitespace")));
         }
         let mut access = api.access;
         access.allowed_origins.extend(origin_flags.iter().cloned());
         for origin in &access.allowed_origins {
             guard::parse_origin(origin).map_err(|problem| {
-                anyhow::anyhow!(
-                    "bad allowed origin: {problem}\nhelp: write an origin as scheme://host[:port], for example --allow-origin http://localhost:5173"
-                )
+                anyhow::Error::new(msg!("serve-bad-origin", problem = problem.to_string()))
             })?;
         }
         Ok(ControlAccess {
@@ -86,18 +83,14 @@ impl ControlAccess {
 
     /// What to warn about when the server listens beyond loopback: louder
     /// when no token is set.
-    pub fn exposure_warning(&self) -> Option<String> {
+    pub fn exposure_warning(&self) -> Option<Msg> {
         let addr = self.access.bound?;
         if addr.ip().is_loopback() {
             None
         } else if self.access_token.is_none() {
-            Some(format!(
-                "listening on {addr} without an access token: anyone who can reach it controls the simulated service; help: set --access-token or AccessToken"
-            ))
+            Some(msg!("serve-exposed-open", addr = addr.to_string()))
         } else {
-            Some(format!(
-                "listening on {addr}, beyond loopback: other machines can reach this preview"
-            ))
+            Some(msg!("serve-exposed", addr = addr.to_string()))
         }
     }
 }

@@ -32,6 +32,7 @@ use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 use crate::diagnostics::{self, Diagnostic};
+use crate::i18n::msg;
 use crate::layout;
 use crate::site::{self, BuildOptions, BuildOutcome};
 
@@ -335,7 +336,8 @@ pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
                     files = summary.files,
                     bytes = summary.bytes,
                     warnings = counts.warnings,
-                    "built the site in {elapsed:.0?}"
+                    "{}",
+                    msg!("serve-built", elapsed = format!("{elapsed:.0?}"))
                 );
                 state.files.clear();
                 record(state, outcome.diagnostics.clone(), None);
@@ -346,15 +348,18 @@ pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
                 tracing::info!(
                     errors = counts.errors,
                     warnings = counts.warnings,
-                    "build failed; still serving the last good build"
+                    "{}",
+                    msg!("serve-build-failed")
                 );
                 let text = render_plain(state, &outcome.diagnostics);
                 record(state, outcome.diagnostics.clone(), Some(text));
             }
         }
         Err(err) => {
-            tracing::error!("build failed: {err:#}");
-            record(state, Vec::new(), Some(format!("error: {err:#}\n")));
+            let error = format!("{err:#}");
+            tracing::error!("{}", msg!("serve-build-error", error = error.as_str()));
+            let text = msg!("tool-error", error = error);
+            record(state, Vec::new(), Some(format!("{text}\n")));
         }
     }
     result

@@ -16,6 +16,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use super::ServerState;
+use crate::i18n::msg;
 use crate::tree;
 
 /// How long the inputs must be quiet before a rebuild starts: long enough to
@@ -73,12 +74,15 @@ pub fn spawn(state: ServerState) -> anyhow::Result<WatchGuard> {
         .with_context(|| format!("cannot watch {}", root.display()))?;
     let mut watched = Vec::new();
     watch_new_dirs(&mut debouncer, &root, &mut watched);
-    tracing::info!("watching {} (games.json, data/, schema/)", root.display());
+    tracing::info!(
+        "{}",
+        msg!("serve-watching", root = root.display().to_string())
+    );
     let task = tokio::spawn(async move {
         while changes.recv().await.is_some() {
             // One rebuild covers every change that arrived meanwhile.
             while changes.try_recv().is_ok() {}
-            tracing::info!("inputs changed; rebuilding");
+            tracing::info!("{}", msg!("serve-rebuilding"));
             // Failures are recorded, printed and shown by `rebuild` itself.
             let _ = super::rebuild(&state).await;
             // `data/` or `schema/` may have just been created.

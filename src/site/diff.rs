@@ -28,7 +28,7 @@ use serde_json::Value;
 use crate::diagnostics::{github_data as gh_data, github_property as gh_property};
 use crate::i18n::{Arg, Msg, msg};
 use crate::layout;
-use crate::model::days::{days_en, whole_days};
+use crate::model::days::whole_days;
 use crate::model::{Activity, ActivityDocument, parse_time};
 
 /// The comparison of every path of the build with the base.
@@ -49,7 +49,7 @@ pub struct FileDiff {
     /// Why the content could not be compared field by field (a base copy
     /// that is not a document of its kind).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+    pub note: Option<Msg>,
     /// Changed document fields (`version`, `versionName`, `startTime`, `endTime`, `cover`).
     pub version: Vec<FieldChange>,
     pub added: Vec<ActivityRef>,
@@ -102,6 +102,11 @@ impl FileStatus {
             FileStatus::New => "new",
             FileStatus::Removed => "removed",
         }
+    }
+
+    /// The status as the reports for people name it, in the current language.
+    pub fn label(self) -> Msg {
+        msg!("diff-status", status = self.as_str())
     }
 }
 
@@ -294,9 +299,9 @@ fn changed(path: &str, built: &[u8], base: &[u8], now: Option<NaiveDateTime>) ->
                 }
             }
             (_, Err(err)) => {
-                diff.note = Some(format!("the base copy is not an activity document: {err}"));
+                diff.note = Some(msg!("diff-note-base", error = err.to_string()));
             }
-            (Err(err), _) => diff.note = Some(format!("the built copy does not parse: {err}")),
+            (Err(err), _) => diff.note = Some(msg!("diff-note-built", error = err.to_string())),
         }
         return diff;
     }
@@ -659,8 +664,13 @@ pub fn deployed_documents(index: &[u8]) -> Vec<String> {
 /// agent's draft against the file on disk, say), without the rules about
 /// "now".
 pub fn diff_file(path: &str, built: &[u8], deployed: Option<&[u8]>) -> anyhow::Result<FileDiff> {
-    let new = serde_json::from_slice::<ActivityDocument>(built)
-        .map_err(|err| anyhow::anyhow!("the built {path} does not parse: {err}"))?;
+    let new = serde_json::from_slice::<ActivityDocument>(built).map_err(|err| {
+        anyhow::Error::new(msg!(
+            "diff-built-unparsed",
+            path = path,
+            error = err.to_string()
+        ))
+    })?;
     let Some(deployed) = deployed else {
         let mut diff = FileDiff::empty(path, FileStatus::New);
         diff.added = new.activities.iter().map(activity_ref).collect();
@@ -680,7 +690,7 @@ pub fn diff_file(path: &str, built: &[u8], deployed: Option<&[u8]>) -> anyhow::R
         }
         Err(err) => {
             let mut diff = FileDiff::empty(path, FileStatus::Changed);
-            diff.note = Some(format!("the base copy is not an activity document: {err}"));
+            diff.note = Some(msg!("diff-note-base", error = err.to_string()));
             diff
         }
     })
@@ -755,20 +765,17 @@ impl Report {
         self.files.iter().filter(|f| f.status == status).count()
     }
 
-    fn summary(&self) -> String {
-        let breaking = self.breaking().count();
-        format!(
-            "{} file{} compared with {}: {} changed, {} reformatted, {} new, {} removed, {} unchanged; {} breaking change{}",
-            self.files.len(),
-            if self.files.len() == 1 { "" } else { "s" },
-            self.against,
-            self.count(FileStatus::Changed),
-            self.count(FileStatus::Reformatted),
-            self.count(FileStatus::New),
-            self.count(FileStatus::Removed),
-            self.count(FileStatus::Unchanged),
-            breaking,
-            if breaking == 1 { "" } else { "s" }
+    fn summary(&self) -> Msg {
+        msg!(
+            "diff-summary",
+            files = self.files.len(),
+            against = self.against.as_str(),
+            changed = self.count(FileStatus::Changed),
+            reformatted = self.count(FileStatus::Reformatted),
+            new = self.count(FileStatus::New),
+            removed = self.count(FileStatus::Removed),
+            unchanged = self.count(FileStatus::Unchanged),
+            breaking = self.breaking().count()
         )
     }
 
@@ -778,17 +785,21 @@ impl Report {
         let mut out = String::new();
         let breaking: Vec<_> = self.breaking().collect();
         if !breaking.is_empty() {
-            let _ = writeln!(out, "BREAKING ({}):", breaking.len());
+            let _ = writeln!(
+                out,
+                "{}",
+                msg!("diff-breaking-header", count = breaking.len())
+            );
             for (path, b) in &breaking {
                 let _ = writeln!(out, "  {path}: [{}] {}", b.code.as_str(), b.message);
-                let _ = writeln!(out, "    help: {}", b.help);
+                let _ = writeln!(out, "    {}", msg!("help-line", text = b.help.clone()));
             }
             out.push('\n');
         }
         for (group, files) in self.groups(games) {
-            let _ = writeln!(out, "{group}:");
+            let _ = writeln!(out, "{}", msg!("diff-group", group = group_label(&group)));
             for file in files {
-                let _ = writeln!(out, "  {}: {}", file.path, file.status.as_str());
+                let _ = writeln!(out, "  {}: {}", file.path, file.status.label());
                 if let Some(note) = &file.note {
                     let _ = writeln!(out, "    ({note})");
                 }
@@ -856,42 +867,49 @@ impl Report {
     pub fn to_markdown(&self, games: &BTreeSet<String>) -> String {
         let mut out = String::new();
         let breaking: Vec<_> = self.breaking().collect();
-        let _ = writeln!(out, "## Data review against `{}`\n", self.against);
+        let _ = writeln!(
+            out,
+            "## {}\n",
+            msg!("diff-md-title", against = self.against.as_str())
+        );
         if !self.has_changes() {
             let _ = writeln!(
                 out,
-                "No change: all {} files are the same as at the base.",
-                self.files.len()
+                "{}",
+                msg!("diff-md-no-change", files = self.files.len())
             );
             return out;
         }
         if breaking.is_empty() {
-            let _ = writeln!(out, "No breaking change.\n");
+            let _ = writeln!(out, "{}\n", msg!("diff-md-no-breaking"));
         } else {
             let _ = writeln!(
                 out,
-                "### :warning: {} breaking change{}\n",
-                breaking.len(),
-                if breaking.len() == 1 { "" } else { "s" }
+                "### :warning: {}\n",
+                msg!("diff-md-breaking", count = breaking.len())
             );
             for (path, b) in &breaking {
                 let _ = writeln!(
                     out,
-                    "- **`{path}`** ({}): {}<br>*How to avoid it:* {}",
-                    b.code.as_str(),
-                    md(&b.message.to_string()),
-                    md(&b.help.to_string())
+                    "{}",
+                    msg!(
+                        "diff-md-breaking-item",
+                        path = *path,
+                        code = b.code.as_str(),
+                        message = md(&b.message.to_string()),
+                        help = md(&b.help.to_string())
+                    )
                 );
             }
             out.push('\n');
         }
         for (group, files) in self.groups(games) {
-            let _ = writeln!(out, "### {group}\n");
-            let _ = writeln!(out, "| File | Status | Changes |\n|---|---|---|");
+            let _ = writeln!(out, "### {}\n", group_label(&group));
+            let _ = writeln!(out, "{}\n|---|---|---|", msg!("diff-md-table-header"));
             for file in files {
                 let mut details = detail_lines(file);
                 if let Some(note) = &file.note {
-                    details.insert(0, note.clone());
+                    details.insert(0, note.to_string());
                 }
                 let flag = if file.breaking.is_empty() {
                     ""
@@ -902,7 +920,7 @@ impl Report {
                     out,
                     "| `{}` | {}{flag} | {} |",
                     file.path,
-                    file.status.as_str(),
+                    file.status.label(),
                     md(&details.join("<br>"))
                 );
             }
@@ -928,8 +946,19 @@ impl Report {
                     out,
                     "::error {},title={}::{}",
                     at(&file.path, name),
-                    gh_property(&format!("breaking: {} ({})", file.path, b.code.as_str())),
-                    gh_data(&format!("{} help: {}", b.message, b.help))
+                    gh_property(
+                        &msg!(
+                            "diff-gh-breaking-title",
+                            path = file.path.as_str(),
+                            code = b.code.as_str()
+                        )
+                        .to_string()
+                    ),
+                    gh_data(&format!(
+                        "{} {}",
+                        b.message,
+                        msg!("help-line", text = b.help.clone())
+                    ))
                 );
             }
             if matches!(file.status, FileStatus::Changed | FileStatus::New)
@@ -947,9 +976,9 @@ impl Report {
                     out,
                     "::notice {},title={}::{}",
                     at(&file.path, name),
-                    gh_property(&format!("{}: {}", file.path, file.status.as_str())),
+                    gh_property(&format!("{}: {}", file.path, file.status.label())),
                     gh_data(&if lines.is_empty() {
-                        file.status.as_str().to_owned()
+                        file.status.label().to_string()
                     } else {
                         lines.join("\n")
                     })
@@ -965,12 +994,11 @@ impl Report {
 fn detail_lines(file: &FileDiff) -> Vec<String> {
     let mut lines = Vec::new();
     for change in &file.version {
-        lines.push(field_line(change));
+        lines.push(field_line(change).to_string());
     }
     if file.status == FileStatus::New {
         if !file.added.is_empty() {
-            let n = file.added.len();
-            lines.push(format!("{n} activit{}", if n == 1 { "y" } else { "ies" }));
+            lines.push(msg!("diff-activities", count = file.added.len()).to_string());
         }
         return lines;
     }
@@ -981,80 +1009,109 @@ fn detail_lines(file: &FileDiff) -> Vec<String> {
         lines.push(format!("- {}", activity_line(a)));
     }
     for r in &file.renamed {
-        lines.push(format!(
-            "renamed {:?} -> {:?} ({} – {})",
-            r.from, r.to, r.start_time, r.end_time
-        ));
+        lines.push(
+            msg!(
+                "diff-renamed",
+                from = format!("{:?}", r.from),
+                to = format!("{:?}", r.to),
+                start = r.start_time.as_str(),
+                end = r.end_time.as_str()
+            )
+            .to_string(),
+        );
     }
     for m in &file.moved {
-        lines.push(format!(
-            "moved {}: {} – {} -> {} – {} ({})",
-            m.name,
-            m.from.start_time,
-            m.from.end_time,
-            m.to.start_time,
-            m.to.end_time,
-            [
-                ("starts", &m.from.start_time, &m.to.start_time, m.start_days),
-                ("ends", &m.from.end_time, &m.to.end_time, m.end_days),
-            ]
-            .iter()
-            .filter(|(_, from, to, _)| from != to)
-            .map(|(what, _, _, days)| format!("{what} {}", shift(*days)))
-            .collect::<Vec<_>>()
-            .join(", ")
-        ));
+        let shifts: Vec<Msg> = [
+            ("no", &m.from.start_time, &m.to.start_time, m.start_days),
+            ("yes", &m.from.end_time, &m.to.end_time, m.end_days),
+        ]
+        .iter()
+        .filter(|(_, from, to, _)| from != to)
+        .map(|(end, _, _, days)| {
+            msg!(
+                "diff-shift",
+                end = *end,
+                later = if *days > 0 { "yes" } else { "no" },
+                days = days.unsigned_abs()
+            )
+        })
+        .collect();
+        lines.push(
+            msg!(
+                "diff-moved",
+                name = m.name.as_str(),
+                from = format!("{} – {}", m.from.start_time, m.from.end_time),
+                to = format!("{} – {}", m.to.start_time, m.to.end_time),
+                shifts = Arg::List(shifts, "list-comma")
+            )
+            .to_string(),
+        );
     }
     for c in &file.changed {
-        let fields: Vec<String> = c.fields.iter().map(field_line).collect();
-        lines.push(format!(
-            "~ {} ({}): {}",
-            c.name,
-            c.start_time,
-            fields.join("; ")
-        ));
+        let fields: Vec<Msg> = c.fields.iter().map(field_line).collect();
+        lines.push(
+            msg!(
+                "diff-changed",
+                name = c.name.as_str(),
+                start = c.start_time.as_str(),
+                fields = Arg::List(fields, "list-semicolon")
+            )
+            .to_string(),
+        );
     }
     for a in &file.announcements {
-        lines.push(format!("announcement {}: {:?}", a.change, a.title));
+        lines.push(
+            msg!(
+                "diff-announcement",
+                change = a.change,
+                title = format!("{:?}", a.title)
+            )
+            .to_string(),
+        );
     }
     if file.status == FileStatus::Reformatted {
-        lines.push("same content, other bytes (formatting or order of activities)".to_owned());
+        lines.push(msg!("diff-reformatted").to_string());
     }
     lines
 }
 
-/// "3 days later", "1 day earlier", "the same day" (whole days, [`days_en`]).
-fn shift(days: i64) -> String {
-    match days {
-        0 => "within a day".to_owned(),
-        d if d > 0 => format!("{} later", days_en(d)),
-        d => format!("{} earlier", days_en(d)),
+/// How the reports name a group: a game's id, or the site's own files.
+fn group_label(group: &str) -> String {
+    if group == "site" {
+        msg!("diff-group-site").to_string()
+    } else {
+        group.to_owned()
     }
 }
 
-fn activity_line(a: &ActivityRef) -> String {
-    format!("{} ({} – {})", a.name, a.start_time, a.end_time)
+fn activity_line(a: &ActivityRef) -> Msg {
+    msg!(
+        "diff-activity",
+        name = a.name.as_str(),
+        start = a.start_time.as_str(),
+        end = a.end_time.as_str()
+    )
 }
 
-fn field_line(change: &FieldChange) -> String {
-    format!(
-        "{}: {} -> {}",
-        change.field,
-        shown(change.from.as_deref()),
-        shown(change.to.as_deref())
+fn field_line(change: &FieldChange) -> Msg {
+    msg!(
+        "diff-field",
+        field = change.field,
+        from = shown(change.from.as_deref()),
+        to = shown(change.to.as_deref())
     )
 }
 
 /// A value quoted for the reports, cut at 60 characters.
-fn shown(value: Option<&str>) -> String {
+fn shown(value: Option<&str>) -> Arg {
     match value {
-        None => "(none)".to_owned(),
+        None => msg!("diff-none").into(),
         Some(s) => {
             let mut cut: String = s.chars().take(60).collect();
             if cut.len() < s.len() {
                 cut.push('…');
             }
-            format!("{cut:?}")
+            format!("{cut:?}").into()
         }
     }
 }

@@ -14,7 +14,7 @@ use anyhow::Context as _;
 
 use super::OutputFile;
 use crate::diagnostics::{Code, Diagnostic, Severity};
-use crate::i18n::msg;
+use crate::i18n::{Msg, msg};
 use crate::load;
 use crate::source::{KeptFile, SourceFile};
 use crate::validate;
@@ -45,7 +45,7 @@ fn json_problem(source: &SourceFile) -> Vec<Diagnostic> {
     validate::parse(source).err().unwrap_or_default()
 }
 
-fn unpublishable(kept: &KeptFile, problem: &str) -> Diagnostic {
+fn unpublishable(kept: &KeptFile, problem: &Msg) -> Diagnostic {
     Diagnostic {
         code: Code::KeptFile,
         severity: Severity::Error,
@@ -56,7 +56,7 @@ fn unpublishable(kept: &KeptFile, problem: &str) -> Diagnostic {
             "kept-unpublishable",
             path = kept.path.as_str(),
             published = kept.published.as_str(),
-            problem = problem
+            problem = problem.clone()
         ),
         help: Some(msg!("kept-unpublishable-help")),
         width: 1,
@@ -69,7 +69,7 @@ pub fn outputs(root: &Path) -> anyhow::Result<Vec<(String, OutputFile)>> {
     let mut out = Vec::new();
     for kept in load::kept_files(root)? {
         if let Some(problem) = &kept.problem {
-            anyhow::bail!("{}", unpublishable(&kept, problem).message);
+            return Err(anyhow::Error::new(unpublishable(&kept, problem).message));
         }
         let bytes = std::fs::read(root.join(&kept.path))
             .with_context(|| msg!("err-read", path = kept.path.as_str()))?;
@@ -86,8 +86,5 @@ pub fn outputs(root: &Path) -> anyhow::Result<Vec<(String, OutputFile)>> {
 
 /// The error of a kept file whose path the build generates.
 pub fn clash(kept: &str, generated: &str) -> anyhow::Error {
-    anyhow::anyhow!(
-        "`{kept}` would replace the generated `{generated}`; a kept file never overrides a generated one\n\
-         help: remove or rename `{kept}` (the build writes `{generated}` itself)"
-    )
+    anyhow::Error::new(msg!("kept-clash", kept = kept, generated = generated))
 }

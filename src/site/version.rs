@@ -13,6 +13,7 @@ use std::path::Path;
 use indexmap::IndexMap;
 
 use crate::diagnostics::Diagnostic;
+use crate::i18n::{self, Msg, msg};
 use crate::model::{ActivityDocument, parse_time};
 use crate::source::Overlay;
 use crate::validate;
@@ -48,10 +49,10 @@ pub struct Planned {
 #[derive(Debug, Clone)]
 pub enum Refusal {
     /// A mistake in the request itself (unknown game, bad time, version not forwards).
-    Request(String),
+    Request(Msg),
     /// Errors in the game's files now, or in the drafts.
     Errors {
-        message: String,
+        message: Msg,
         diagnostics: Vec<Diagnostic>,
     },
 }
@@ -59,7 +60,7 @@ pub enum Refusal {
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Refusal::Request(message) | Refusal::Errors { message, .. } => f.write_str(message),
+            Refusal::Request(message) | Refusal::Errors { message, .. } => message.fmt(f),
         }
     }
 }
@@ -71,29 +72,32 @@ pub fn plan(
     next: &NextVersion,
     options: &validate::Options,
 ) -> anyhow::Result<Result<Vec<Planned>, Refusal>> {
-    let refuse = |m: String| Ok(Err(Refusal::Request(m)));
+    let refuse = |m: Msg| Ok(Err(Refusal::Request(m)));
     let (Some(start), Some(end)) = (parse_time(&next.start), parse_time(&next.end)) else {
-        return refuse(format!(
-            "the start `{}` and the end `{}` must both be YYYY-MM-DDTHH:MM:SS",
-            next.start, next.end
+        return refuse(msg!(
+            "version-bad-times",
+            start = next.start.as_str(),
+            end = next.end.as_str()
         ));
     };
     if end <= start {
-        return refuse(format!(
-            "the version ends ({}) before it starts ({})",
-            next.end, next.start
+        return refuse(msg!(
+            "version-ends-before",
+            start = next.start.as_str(),
+            end = next.end.as_str()
         ));
     }
     let checked = super::check_documents(root, options)?;
     let Some(game) = checked.games.iter().find(|g| g.game.id == next.game) else {
-        return refuse(format!("no game `{}` in games.json", next.game));
+        return refuse(msg!("version-no-game", game = next.game.as_str()));
     };
     for locale in next.names.keys().filter(|l| !l.is_empty()) {
         if !game.game.locales.contains(locale) {
-            return refuse(format!(
-                "`{}` has no locale `{locale}` (its locales: {})",
-                next.game,
-                game.game.locales.join(", ")
+            return refuse(msg!(
+                "version-no-locale",
+                game = next.game.as_str(),
+                locale = locale.as_str(),
+                locales = i18n::list(&game.game.locales)
             ));
         }
     }
@@ -113,11 +117,10 @@ pub fn plan(
         let mut files: Vec<&str> = errors.iter().map(|d| d.file.as_str()).collect();
         files.dedup();
         return Ok(Err(Refusal::Errors {
-            message: format!(
-                "nothing written: {} ha{} errors; fix {} first (`activity-site check`)",
-                files.join(", "),
-                if files.len() == 1 { "s" } else { "ve" },
-                if files.len() == 1 { "it" } else { "them" }
+            message: msg!(
+                "version-files-have-errors",
+                count = files.len(),
+                files = i18n::list(&files)
             ),
             diagnostics: errors,
         }));
@@ -125,19 +128,19 @@ pub fn plan(
     let mut planned = Vec::new();
     for (locale, doc) in &game.documents {
         let Some(current) = doc else {
-            return refuse(format!(
-                "{} is missing or unreadable",
-                crate::tree::data_path(&game.game.id, locale)
+            return refuse(msg!(
+                "version-missing",
+                path = crate::tree::data_path(&game.game.id, locale)
             ));
         };
         if let Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal) =
             super::diff::version_order(&current.version, &next.version)
         {
-            return refuse(format!(
-                "version {} does not come after {} of {}",
-                next.version,
-                current.version,
-                crate::tree::data_path(&game.game.id, locale)
+            return refuse(msg!(
+                "version-not-forwards",
+                new = next.version.as_str(),
+                old = current.version.as_str(),
+                path = crate::tree::data_path(&game.game.id, locale)
             ));
         }
         let name = next
@@ -147,7 +150,7 @@ pub fn plan(
             .cloned()
             .unwrap_or_default();
         if name.trim().is_empty() {
-            return refuse(format!("no version name for {locale}: pass --name"));
+            return refuse(msg!("version-no-name", locale = locale.as_str()));
         }
         let (carried, dropped): (Vec<_>, Vec<_>) = current
             .activities
@@ -184,7 +187,7 @@ pub fn plan(
         .collect();
     if !errors.is_empty() {
         return Ok(Err(Refusal::Errors {
-            message: "nothing written: the new documents would have errors".to_owned(),
+            message: msg!("version-drafts-errors"),
             diagnostics: errors,
         }));
     }
