@@ -14,14 +14,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-log() { printf '\n== %s\n' "$*"; }
-
 # shellcheck source=.ci/lib.sh
 . .ci/lib.sh
-need_apt=()
-command -v curl >/dev/null 2>&1 || need_apt+=(curl)
-command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
-apt_need "${need_apt[@]}"
+# shellcheck disable=SC2046 # one word per package
+apt_need $(missing_commands curl python3)
 
 find_python312() {
     local candidate root
@@ -56,16 +52,7 @@ echo "Python 3.12: $PY312 ($("$PY312" --version))"
 
 use_activity_site
 
-work="$(mktemp -d)"
-server_pid=""
-cleanup() {
-    if [[ -n "$server_pid" ]]; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
+scratch_dir
 
 log "installing starrailassistant==2.24.1 into a Python 3.12 virtual environment"
 VENV="${SRA_VENV:-$work/venv-sra}"
@@ -82,7 +69,7 @@ log "the simulator and the real backend give the same shapes (cargo test with SR
 SRA_CLI="$SRA_CLI" timeout 1200 cargo test --locked --test tests control::real -- --nocapture 2>&1 | tail -n 15
 
 log "the whole control API through the real backend"
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+PORT="$(free_port)"
 "$ACTIVITY_SITE_BIN" serve --no-watch --root . --out "$work/site" --state-dir "$work/state" \
     --addr "127.0.0.1:$PORT" --backend-command "$SRA_CLI" >"$work/server.log" 2>&1 &
 server_pid=$!
@@ -92,9 +79,7 @@ timeout 600 python3 .ci/e2e_backend.py drive "http://127.0.0.1:$PORT" "$work/sta
     tail -n 80 "$work/server.log" >&2
     exit 1
 }
-kill "$server_pid" 2>/dev/null || true
-wait "$server_pid" 2>/dev/null || true
-server_pid=""
+stop_server
 
 log "the web UI client checks against the real backend"
 BACKEND_COMMAND="$SRA_CLI" bash .ci/e2e-webui.sh

@@ -18,26 +18,12 @@ MAX_EXAMPLES="${MAX_EXAMPLES:-25}"
 TOKEN="e2e-$RANDOM-token"
 BASE="http://127.0.0.1:$PORT"
 
-log() { printf '\n== %s\n' "$*"; }
-
 # shellcheck source=.ci/lib.sh
 . .ci/lib.sh
-need_apt=()
-# shellcheck disable=SC2207 # one word per package
-need_apt+=($(python_venv_missing))
-command -v curl >/dev/null 2>&1 || need_apt+=(curl)
-apt_need "${need_apt[@]}"
+# shellcheck disable=SC2046 # one word per package
+apt_need $(python_venv_missing) $(missing_commands curl)
 
-work="$(mktemp -d)"
-server_pid=""
-cleanup() {
-    if [[ -n "$server_pid" ]]; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
+scratch_dir
 
 log "installing schemathesis"
 python_venv "$work/venv" 'schemathesis>=4,<5'

@@ -26,18 +26,9 @@ apt_need $(python_venv_missing)
 
 use_activity_site
 
-work="$(mktemp -d)"
-server_pid=""
-cleanup() {
-    if [ -n "$server_pid" ]; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
+scratch_dir
 
-port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+port="$(free_port)"
 token="e2e-$(python3 -c 'import secrets; print(secrets.token_hex(12))')"
 base="http://127.0.0.1:$port"
 

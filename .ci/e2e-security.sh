@@ -30,18 +30,9 @@ fi
 
 use_activity_site
 
-work="$(mktemp -d)"
-server_pid=""
-cleanup() {
-    if [ -n "$server_pid" ]; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
+scratch_dir
 
-port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+port="$(free_port)"
 idle=5
 
 say "starting $ACTIVITY_SITE_BIN serve on 127.0.0.1:$port (no token, the default)"

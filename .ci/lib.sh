@@ -14,6 +14,17 @@
 #   wait_for_port PORT LOG
 #                        waits (at most 120 s) until 127.0.0.1:PORT takes a
 #                        connection; otherwise prints LOG and fails.
+#   log TEXT...          prints a heading line (`== TEXT`) for a step.
+#   missing_commands CMD...
+#                        prints each CMD that is not on PATH (for the Debian
+#                        package of the same name): `apt_need $(missing_commands curl)`.
+#   free_port            prints a TCP port of 127.0.0.1 that is free now.
+#   scratch_dir          sets `work` to a new temporary folder and
+#                        `server_pid` to empty; on exit, stops the server
+#                        (stop_server) and removes the folder.
+#   stop_server          stops the server whose process id the script put in
+#                        `server_pid` (the one it started), if any, and
+#                        empties `server_pid`.
 #   use_activity_site    sets ACTIVITY_SITE_BIN to the binary under test:
 #                        the one given in the environment (`.ci/run` passes
 #                        the debug binary `cargo test` built), otherwise a
@@ -21,6 +32,33 @@
 #                        would compile every dependency a second time with
 #                        the features of a plain build, gigabytes of disk
 #                        a CI machine may not have.
+
+log() { printf '\n== %s\n' "$*"; }
+
+missing_commands() {
+    local cmd
+    for cmd in "$@"; do
+        command -v "$cmd" >/dev/null 2>&1 || echo "$cmd"
+    done
+}
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+stop_server() {
+    if [ -n "${server_pid:-}" ]; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+        server_pid=""
+    fi
+}
+
+scratch_dir() {
+    work="$(mktemp -d)"
+    server_pid=""
+    trap 'stop_server; rm -rf "$work"' EXIT
+}
 
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi

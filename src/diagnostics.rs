@@ -362,24 +362,27 @@ pub fn render_github(diagnostics: &[Diagnostic]) -> String {
         let _ = writeln!(
             out,
             "::{level} file={},line={},col={},title={}::{}",
-            escape_property(&d.file),
+            github_property(&d.file),
             d.line,
             d.column,
-            escape_property(d.code.as_str()),
-            escape_data(&message)
+            github_property(d.code.as_str()),
+            github_data(&message)
         );
     }
     out
 }
 
-fn escape_data(s: &str) -> String {
+/// The message of a GitHub workflow command (`%`, CR and LF escaped); the
+/// one escaping of `check --format github` and `diff --format github`.
+pub fn github_data(s: &str) -> String {
     s.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
-fn escape_property(s: &str) -> String {
-    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+/// A property of a GitHub workflow command (`:` and `,` escaped too).
+pub fn github_property(s: &str) -> String {
+    github_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
 /// rustc-style rendering through annotate-snippets.

@@ -183,6 +183,15 @@ pub fn activity_path(game: &Game, locale: &str, default_name: bool, ext: &str) -
     activity_file(&game.published_stem(locale, default_name), ext)
 }
 
+/// The names a document of the site's default locale (`is_default`) or of
+/// another locale is published under, as `default_name` flags: the default
+/// locale's under its un-suffixed name too (first), every locale under its
+/// suffixed one. Games' documents and calendars and announcements boards
+/// and feeds all follow it.
+pub fn published_names(is_default: bool) -> &'static [bool] {
+    if is_default { &[true, false] } else { &[false] }
+}
+
 /// Every name a document (`ext` `json`) or calendar (`ext` `ics`) of
 /// `locale` is published under: the default locale's also as
 /// `<game>.<ext>` (first), every locale as `<game>-<locale>.<ext>`. Each
@@ -193,8 +202,7 @@ pub fn published_paths(
     is_default: bool,
     ext: &str,
 ) -> Vec<(bool, String)> {
-    let names: &[bool] = if is_default { &[true, false] } else { &[false] };
-    names
+    published_names(is_default)
         .iter()
         .map(|&default_name| (default_name, activity_path(game, locale, default_name, ext)))
         .collect()

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use chrono::{Duration, Timelike as _};
 
-use crate::util::{copy_tree, crate_root, run, stderr, stdout};
+use crate::util::{copy_tree, crate_root, files_under, run, stderr, stdout};
 
 /// A copy of a fixture folder of `tests/fixtures/`.
 fn fixture(name: &str) -> tempfile::TempDir {
@@ -221,24 +221,6 @@ fn import(root: &Path, from: &Path, extra: &[&str]) -> std::process::Output {
     run(root.parent().unwrap(), &args)
 }
 
-/// Every file under `dir` with its bytes, by path relative to it.
-fn files_of(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-    walkdir::WalkDir::new(dir)
-        .into_iter()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let rel = e
-                .path()
-                .strip_prefix(dir)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            (rel, std::fs::read(e.path()).unwrap())
-        })
-        .collect()
-}
-
 fn json(bytes: &[u8]) -> serde_json::Value {
     serde_json::from_slice(bytes).unwrap()
 }
@@ -330,7 +312,7 @@ fn the_root_api_v1_and_a_flat_folder_import_to_the_same_tree() {
     // Byte for byte, but `games.json` as JSON with its games by id: a site's
     // `llms.txt` orders them, a flat folder has none to read.
     let tree = |root: &Path| -> Vec<(String, String)> {
-        files_of(root)
+        files_under(root)
             .into_iter()
             .filter(|(path, _)| !path.starts_with("data/_files/"))
             .map(|(path, bytes)| {
@@ -375,8 +357,8 @@ fn an_imported_site_builds_to_the_same_documents_and_kept_files() {
     assert!(err.contains("3 kept in data/_files/, 0 skipped"), "{err}");
     let output = run(&root, &["build", "--no-cache", "--now", SITE_NOW]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let deployed = files_of(&site);
-    let built = files_of(&root.join("site"));
+    let deployed = files_under(&site);
+    let built = files_under(&root.join("site"));
     // The announcements, imported as they are (their JSON content).
     let imported = std::fs::read(root.join("data/_announcements/zh-CN.json")).unwrap();
     assert_eq!(json(&imported), json(&deployed["api/v1/anno.json"]));
@@ -582,7 +564,7 @@ fn a_site_without_an_index_is_imported_by_url_from_its_llms_txt() {
     let by_folder = dir.path().join("folder");
     let output = import(&by_folder, &site, &["--keep-unknown"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let mut expected = files_of(&by_folder);
+    let mut expected = files_under(&by_folder);
     expected.remove("data/_files/api/v1/activity/README.txt");
-    assert_eq!(files_of(&by_url), expected);
+    assert_eq!(files_under(&by_url), expected);
 }

@@ -110,8 +110,8 @@ fn a_board_of_the_real_shape_builds_anno_json_equal_to_it() {
     }
     assert_eq!(feed.matches("<entry>").count(), 4);
     assert!(
-        page.contains("<h3>主要更新内容:</h3>"),
-        "Markdown is rendered"
+        page.contains(r#"<h3 id="a4-主要更新内容">主要更新内容:</h3>"#),
+        "Markdown is rendered, its headings with ids"
     );
     assert!(page.contains(r#"<a href="https://starrailassistant.top" rel="noopener noreferrer">"#));
     let en_page = std::fs::read_to_string(site.join("announcements/en-US/index.html")).unwrap();
@@ -276,4 +276,101 @@ pub fn check_diagnostics(case: &Path) -> (tempfile::TempDir, Vec<Value>) {
         .expect("diagnostics")
         .clone();
     (root, found)
+}
+
+/// Issue 30: headings get ids and `#fragment` links reach them. Two
+/// announcements both have a `启动命令` heading: each heading's id is under
+/// its announcement's anchor (`a2-启动命令`, `a1-启动命令`), and the link of
+/// each announcement points at its own (the `href`, percent-decoded as a
+/// browser reads it, equals an `id` of the page). The feed's links point
+/// at the page. A fragment that names no heading of its announcement is
+/// diagnosed (`markdown-link`) and nothing is built.
+#[test]
+fn a_fragment_link_reaches_the_heading_of_its_own_announcement() {
+    let root = fixture_root(None);
+    let board = root.path().join("data/_announcements");
+    std::fs::create_dir_all(&board).unwrap();
+    let text = r#"{
+  "id": 2,
+  "announcements": [
+    {
+      "title": "新版本",
+      "content": "更新后请看[启动命令](#启动命令)和[常见问题](#faq)。\n\n## 启动命令\n\n`sra-cli start --new`\n\n## FAQ\n\n无。"
+    },
+    {
+      "title": "使用说明",
+      "content": "见[启动命令](#启动命令)。\n\n## 启动命令\n\n`sra-cli start`"
+    }
+  ]
+}
+"#;
+    std::fs::write(board.join("zh-CN.json"), text).unwrap();
+    let output = run(
+        root.path(),
+        &["build", "--now", FIXTURE_NOW, "--out", "site"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let site = root.path().join("site");
+    let page = std::fs::read_to_string(site.join("announcements/index.html")).unwrap();
+    let main = &page[page.find("<h1>").unwrap()..page.find("</main>").unwrap()];
+    insta::assert_snapshot!("announcements_page_heading_anchors", main);
+
+    let ids: Vec<&str> = attributes(&page, "id");
+    let hrefs: Vec<String> = attributes(&page, "href")
+        .into_iter()
+        .filter_map(|h| h.strip_prefix('#'))
+        .map(|h| {
+            percent_encoding::percent_decode_str(h)
+                .decode_utf8()
+                .unwrap()
+                .into_owned()
+        })
+        .collect();
+    for href in &hrefs {
+        assert!(ids.contains(&href.as_str()), "#{href} is no id of {ids:?}");
+    }
+    for id in ["a2-启动命令", "a2-faq", "a1-启动命令"] {
+        assert!(hrefs.iter().any(|h| h == id), "no link to {id}: {hrefs:?}");
+    }
+    let feed = std::fs::read_to_string(site.join("api/v1/anno.atom")).unwrap();
+    assert!(
+        feed.contains(
+            "href=&quot;../../announcements/#a1-%E5%90%AF%E5%8A%A8%E5%91%BD%E4%BB%A4&quot;"
+        ),
+        "{feed}"
+    );
+
+    // A fragment naming a heading of another announcement only.
+    std::fs::write(
+        board.join("zh-CN.json"),
+        text.replace(
+            "\\n\\n## 启动命令\\n\\n`sra-cli start`",
+            "\\n\\n## 说明\\n\\n`sra-cli start`",
+        ),
+    )
+    .unwrap();
+    let output = run(
+        root.path(),
+        &["build", "--now", FIXTURE_NOW, "--out", "site2"],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let err = stderr(&output);
+    assert!(
+        err.contains("error[markdown-link]: the link `#启动命令` in `content` names no heading of this announcement"),
+        "{err}"
+    );
+    assert!(
+        err.contains(" --> data/_announcements/zh-CN.json:10:"),
+        "{err}"
+    );
+    assert!(err.contains("`#说明`"), "{err}");
+    assert!(!root.path().join("site2").exists());
+}
+
+/// The values of every `name="..."` attribute of an HTML text.
+fn attributes<'a>(html: &'a str, name: &str) -> Vec<&'a str> {
+    let key = format!(" {name}=\"");
+    html.match_indices(&key)
+        .filter_map(|(i, _)| html[i + key.len()..].split('"').next())
+        .collect()
 }

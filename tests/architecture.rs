@@ -346,15 +346,12 @@ fn the_import_scanner_sees_grouped_and_plain_imports() {
     assert_eq!(found, expected);
 }
 
-/// Issue 18: the site's paths have one owner. Code outside `src/layout.rs`
-/// asks it instead of spelling `api/v1`; prose for people (help text, a
-/// page's hint) may name the folder. Unit tests (after `#[cfg(test)]`) and
-/// comments are not code that decides a path.
-#[test]
-fn only_the_layout_spells_the_published_paths() {
-    const PROSE: &[&str] = &["cli.rs", "cmd/import.rs", "site/pages.rs"];
+/// Every line of code under `src/` but `owner` (a path relative to `src/`),
+/// as `(file, line number, line)`: comments, and unit tests (after
+/// `#[cfg(test)]`), are not code that decides a path.
+fn code_lines_but(owner: &str) -> Vec<(String, usize, String)> {
     let src = crate_root().join("src");
-    let mut spelled = Vec::new();
+    let mut lines = Vec::new();
     for entry in walkdir::WalkDir::new(&src) {
         let entry = entry.expect("src is readable");
         let path = entry.path();
@@ -366,7 +363,7 @@ fn only_the_layout_spells_the_published_paths() {
             .unwrap()
             .to_string_lossy()
             .replace('\\', "/");
-        if rel == "layout.rs" {
+        if rel == owner {
             continue;
         }
         let text = std::fs::read_to_string(path).expect("source is text");
@@ -374,24 +371,36 @@ fn only_the_layout_spells_the_published_paths() {
             if line.trim_start().starts_with("#[cfg(test)]") {
                 break;
             }
-            // `api/v1` not inside a longer name (`/openapi/v1.json`).
-            let names_api = line.match_indices("api/v1").any(|(i, _)| {
-                !line[..i]
-                    .chars()
-                    .next_back()
-                    .is_some_and(|c| c.is_alphanumeric())
-            });
-            if line.trim_start().starts_with("//") || !names_api {
-                continue;
+            if !line.trim_start().starts_with("//") {
+                lines.push((rel.clone(), number + 1, line.to_owned()));
             }
-            if PROSE.contains(&rel.as_str())
-                && !line.contains("format!")
-                && !line.contains(".join(")
-            {
-                continue;
-            }
-            spelled.push(format!("{rel}:{}: {}", number + 1, line.trim()));
         }
+    }
+    lines
+}
+
+/// Issue 18: the site's paths have one owner. Code outside `src/layout.rs`
+/// asks it instead of spelling `api/v1`; prose for people (help text, a
+/// page's hint) may name the folder.
+#[test]
+fn only_the_layout_spells_the_published_paths() {
+    const PROSE: &[&str] = &["cli.rs", "cmd/import.rs", "site/pages.rs"];
+    let mut spelled = Vec::new();
+    for (rel, number, line) in code_lines_but("layout.rs") {
+        // `api/v1` not inside a longer name (`/openapi/v1.json`).
+        let names_api = line.match_indices("api/v1").any(|(i, _)| {
+            !line[..i]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric())
+        });
+        if !names_api {
+            continue;
+        }
+        if PROSE.contains(&rel.as_str()) && !line.contains("format!") && !line.contains(".join(") {
+            continue;
+        }
+        spelled.push(format!("{rel}:{number}: {}", line.trim()));
     }
     assert!(
         spelled.is_empty(),
@@ -413,35 +422,11 @@ fn only_the_tree_spells_the_source_paths() {
         "[\"data\"",
         "\"schema/",
     ];
-    let src = crate_root().join("src");
-    let mut spelled = Vec::new();
-    for entry in walkdir::WalkDir::new(&src) {
-        let entry = entry.expect("src is readable");
-        let path = entry.path();
-        if path.extension().is_none_or(|e| e != "rs") {
-            continue;
-        }
-        let rel = path
-            .strip_prefix(&src)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        if rel == "tree.rs" {
-            continue;
-        }
-        let text = std::fs::read_to_string(path).expect("source is text");
-        for (number, line) in text.lines().enumerate() {
-            if line.trim_start().starts_with("#[cfg(test)]") {
-                break;
-            }
-            if line.trim_start().starts_with("//") {
-                continue;
-            }
-            if SPELLINGS.iter().any(|s| line.contains(s)) {
-                spelled.push(format!("{rel}:{}: {}", number + 1, line.trim()));
-            }
-        }
-    }
+    let spelled: Vec<String> = code_lines_but("tree.rs")
+        .into_iter()
+        .filter(|(_, _, line)| SPELLINGS.iter().any(|s| line.contains(s)))
+        .map(|(rel, number, line)| format!("{rel}:{number}: {}", line.trim()))
+        .collect();
     assert!(
         spelled.is_empty(),
         "source paths spelled outside src/tree.rs:\n{}",

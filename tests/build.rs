@@ -1,27 +1,8 @@
 //! `build`, `fmt` and `status`: output files, determinism, atomicity, canonical form.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::util::{FIXTURE_NOW, crate_root, fixture_root, run, stderr, stdout};
-
-/// Every file under `dir` with its bytes.
-fn snapshot_dir(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    walkdir::WalkDir::new(dir)
-        .into_iter()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let rel = e
-                .path()
-                .strip_prefix(dir)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            (rel, std::fs::read(e.path()).unwrap())
-        })
-        .collect()
-}
+use crate::util::{FIXTURE_NOW, crate_root, files_under, fixture_root, run, stderr, stdout};
 
 fn build(root: &Path, out: &str) -> std::process::Output {
     run(root, &["build", "--out", out, "--now", FIXTURE_NOW])
@@ -38,7 +19,7 @@ fn build_writes_the_api_index_and_schema() {
         stderr(&output)
     );
     let site = root.path().join("site");
-    let files = snapshot_dir(&site);
+    let files = files_under(&site);
     for path in [
         "api/v1/activity/demo.json",
         "api/v1/activity/demo-zh-CN.json",
@@ -135,13 +116,13 @@ fn two_builds_give_identical_bytes() {
     let root = fixture_root(None);
     assert_eq!(build(root.path(), "a").status.code(), Some(0));
     assert_eq!(build(root.path(), "b").status.code(), Some(0));
-    let a = snapshot_dir(&root.path().join("a"));
-    let b = snapshot_dir(&root.path().join("b"));
+    let a = files_under(&root.path().join("a"));
+    let b = files_under(&root.path().join("b"));
     assert!(!a.is_empty());
     assert_eq!(a, b);
     // Rebuilding over an existing output gives the same bytes too.
     assert_eq!(build(root.path(), "a").status.code(), Some(0));
-    assert_eq!(snapshot_dir(&root.path().join("a")), b);
+    assert_eq!(files_under(&root.path().join("a")), b);
 }
 
 #[test]
@@ -150,7 +131,7 @@ fn a_failing_build_leaves_the_existing_site_untouched() {
     assert_eq!(build(root.path(), "site").status.code(), Some(0));
     let site = root.path().join("site");
     std::fs::write(site.join("marker.txt"), "from the last good build").unwrap();
-    let before = snapshot_dir(&site);
+    let before = files_under(&site);
 
     std::fs::write(root.path().join("data/demo/en-US.json"), "{\"version\": ").unwrap();
     let output = build(root.path(), "site");
@@ -161,7 +142,7 @@ fn a_failing_build_leaves_the_existing_site_untouched() {
         stderr(&output)
     );
     assert!(stderr(&output).contains("left as it was"));
-    assert_eq!(snapshot_dir(&site), before);
+    assert_eq!(files_under(&site), before);
     // No staging directory is left behind.
     let leftovers: Vec<_> = std::fs::read_dir(root.path())
         .unwrap()

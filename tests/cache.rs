@@ -8,22 +8,9 @@ use std::path::{Path, PathBuf};
 use activity_site::site::{self, BuildOptions, CacheOptions, CacheSalt};
 use serde_json::Value;
 
-use crate::util::{copy_tree, crate_root, run, stderr};
+use crate::util::{copy_tree, crate_root, files_under, run, stderr};
 
 const NOW: &str = "2026-11-22T12:00:00";
-
-/// Every file under `dir` with its bytes.
-fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    walkdir::WalkDir::new(dir)
-        .into_iter()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let rel = e.path().strip_prefix(dir).unwrap().to_string_lossy();
-            (rel.replace('\\', "/"), std::fs::read(e.path()).unwrap())
-        })
-        .collect()
-}
 
 /// A temp root holding the bundled data (five games, two locales each).
 fn bundled_root() -> tempfile::TempDir {
@@ -61,13 +48,13 @@ fn cold_build(root: &Path) -> BTreeMap<String, Vec<u8>> {
         &["build", "--out", "cold", "--no-cache", "--now", NOW],
     );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    snapshot(&root.join("cold"))
+    files_under(&root.join("cold"))
 }
 
 /// Warm and cold builds of `root` give the same files; returns the warm counts.
 fn assert_warm_is_cold(root: &Path, step: &str) -> (usize, usize) {
     let counts = warm_build(root);
-    let warm = snapshot(&root.join("site"));
+    let warm = files_under(&root.join("site"));
     let cold = cold_build(root);
     assert_eq!(
         warm.keys().collect::<Vec<_>>(),
@@ -178,7 +165,7 @@ fn damaged_or_foreign_cache_entries_are_ignored_and_rewritten() {
     let root = bundled_root();
     let root = root.path();
     let (_, total) = warm_build(root);
-    let good = snapshot(&root.join("site"));
+    let good = files_under(&root.join("site"));
     let found = entries(&CacheOptions::default_dir(root));
     assert_eq!(found.len(), total, "one entry per part");
 
@@ -199,12 +186,12 @@ fn damaged_or_foreign_cache_entries_are_ignored_and_rewritten() {
     }
     let (reused, _) = warm_build(root);
     assert_eq!(reused, 0, "no damaged entry is used");
-    assert_eq!(snapshot(&root.join("site")), good);
+    assert_eq!(files_under(&root.join("site")), good);
 
     // The entries were rewritten: the next build takes everything.
     let (reused, total) = warm_build(root);
     assert_eq!(reused, total);
-    assert_eq!(snapshot(&root.join("site")), good);
+    assert_eq!(files_under(&root.join("site")), good);
 }
 
 fn options(root: &Path, salt: &CacheSalt, defer_brotli: bool) -> BuildOptions {
@@ -248,7 +235,7 @@ fn another_tool_version_or_template_misses_the_cache() {
     };
     let (reused, rendered, _) = build_with(root, &salt, false);
     assert_eq!(reused, 0);
-    let good = snapshot(&root.join("site"));
+    let good = files_under(&root.join("site"));
     let (reused, again, _) = build_with(root, &salt, false);
     assert_eq!((reused, again), (rendered, 0), "same salt: all cached");
 
@@ -270,7 +257,7 @@ fn another_tool_version_or_template_misses_the_cache() {
         0,
         "new templates: none cached"
     );
-    assert_eq!(snapshot(&root.join("site")), good);
+    assert_eq!(files_under(&root.join("site")), good);
 
     // The binary's own salt follows its version and templates.
     let current = CacheSalt::current();
@@ -296,7 +283,7 @@ fn build_into(
         .and_then(|(counts, _)| counts.split_once(" of "))
         .map(|(reused, total)| (reused.parse().unwrap(), total.parse().unwrap()))
         .unwrap_or_else(|| panic!("no cache counts in {err}"));
-    (counts, snapshot(&root.join(out)))
+    (counts, files_under(&root.join(out)))
 }
 
 #[test]
@@ -375,14 +362,14 @@ fn deferred_brotli_is_added_by_the_next_build() {
     };
     let (_, deferred) = build_at(true);
     assert!(deferred > 0);
-    let quick = snapshot(&root.join("site"));
+    let quick = files_under(&root.join("site"));
     assert!(!quick.keys().any(|p| p.ends_with(".br")), "no brotli yet");
     assert!(quick.contains_key("api/v1/activity/ww.json.gz"));
 
     let (rendered, deferred) = build_at(false);
     assert_eq!(deferred, 0);
     assert!(rendered > 0, "the deferred parts were not cached");
-    let full = snapshot(&root.join("site"));
+    let full = files_under(&root.join("site"));
     assert!(full.contains_key("api/v1/activity/ww.json.br"));
     let output = run(
         root,
@@ -398,7 +385,7 @@ fn deferred_brotli_is_added_by_the_next_build() {
         ],
     );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert_eq!(full, snapshot(&root.join("cold")));
+    assert_eq!(full, files_under(&root.join("cold")));
 }
 
 #[test]
@@ -407,7 +394,7 @@ fn the_default_level_has_nothing_to_defer() {
     let root = root.path();
     let (_, _, deferred) = build_with(root, &CacheSalt::current(), true);
     assert_eq!(deferred, 0);
-    let files = snapshot(&root.join("site"));
+    let files = files_under(&root.join("site"));
     assert!(!files.keys().any(|p| p.ends_with(".br")));
     assert!(files.contains_key("api/v1/activity/ww.json.gz"));
     assert_eq!(files, cold_build(root));
@@ -423,7 +410,7 @@ fn a_cache_directory_the_tool_did_not_make_is_refused() {
     let output = run(root, &["build", "--out", "site", "--cache-dir", "mine"]);
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
     assert!(stderr(&output).contains("help: "), "{}", stderr(&output));
-    assert_eq!(snapshot(&mine).len(), 1);
+    assert_eq!(files_under(&mine).len(), 1);
     assert!(!root.join("site").exists(), "nothing written");
 
     let inside = run(

@@ -4,31 +4,14 @@
 //! has `input/` (laid over the base fixture) and, when every mistake has an
 //! exact fix, `fixed/`: the files as a person would repair them by hand.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::util::{FIXTURE_NOW, check_json, crate_root, fixture_root, run, stderr, stdout};
+use crate::util::{
+    FIXTURE_NOW, check_json, crate_root, files_under, fixture_root, run, stderr, stdout,
+};
 
 fn case(name: &str) -> PathBuf {
     crate_root().join("tests/fixtures/fix").join(name)
-}
-
-/// The files of `dir`, relative to it, with their bytes.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<_> = walkdir::WalkDir::new(dir)
-        .min_depth(1)
-        .into_iter()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let rel = e.path().strip_prefix(dir).unwrap();
-            (
-                rel.to_string_lossy().replace('\\', "/"),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
 }
 
 /// Every mistake of each multi-mistake fixture comes out in one run (the
@@ -44,9 +27,9 @@ fn check_fix_repairs_every_mistake_in_one_command() {
         assert_eq!(before.status.code(), Some(1), "{name}");
         insta::assert_snapshot!(format!("fix_{name}_before"), stderr(&before));
 
-        let untouched = files(root.path());
+        let untouched = files_under(root.path());
         let diff = run(root.path(), &["check", "--fix", "--diff", now[0], now[1]]);
-        assert_eq!(files(root.path()), untouched, "{name}: --diff wrote");
+        assert_eq!(files_under(root.path()), untouched, "{name}: --diff wrote");
         insta::assert_snapshot!(format!("fix_{name}_diff"), stdout(&diff));
 
         let fixed = run(root.path(), &["check", "--fix", now[0], now[1]]);
@@ -56,7 +39,7 @@ fn check_fix_repairs_every_mistake_in_one_command() {
             "{}",
             stderr(&fixed)
         );
-        for (rel, expected) in files(&case(name).join("fixed")) {
+        for (rel, expected) in files_under(&case(name).join("fixed")) {
             let got = std::fs::read_to_string(root.path().join(&rel)).unwrap();
             assert_eq!(got, String::from_utf8(expected).unwrap(), "{name}: {rel}");
         }
@@ -74,10 +57,10 @@ fn check_fix_repairs_every_mistake_in_one_command() {
 #[test]
 fn check_fix_leaves_a_file_alone_when_its_fixes_would_not_give_json() {
     let root = fixture_root(Some(&case("unfixable").join("input")));
-    let before = files(root.path());
+    let before = files_under(root.path());
     let output = run(root.path(), &["check", "--fix", "--now", FIXTURE_NOW]);
     assert_eq!(output.status.code(), Some(1));
-    assert_eq!(files(root.path()), before);
+    assert_eq!(files_under(root.path()), before);
     let text = stderr(&output);
     assert!(
         text.contains("left data/demo/zh-CN.json unchanged"),

@@ -2,27 +2,13 @@
 //! empty or generated directory, defaults under `--root`, and closed output
 //! pipes end a command quietly.
 
-use std::collections::BTreeMap;
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::util::{FIXTURE_NOW, fixture_root, run, stderr};
+use crate::util::{FIXTURE_NOW, files_under, fixture_root, run, stderr};
 
 const MARKER: &str = ".activity-site-output";
-
-/// Every file under `dir` with its bytes.
-fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    walkdir::WalkDir::new(dir)
-        .into_iter()
-        .map(|e| e.expect("readable"))
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let rel = e.path().strip_prefix(dir).unwrap().to_string_lossy();
-            (rel.into_owned(), std::fs::read(e.path()).unwrap())
-        })
-        .collect()
-}
 
 fn build(root: &Path, extra: &[&str]) -> std::process::Output {
     let mut args = vec!["build", "--now", FIXTURE_NOW];
@@ -33,7 +19,7 @@ fn build(root: &Path, extra: &[&str]) -> std::process::Output {
 #[test]
 fn out_inside_the_inputs_or_above_the_root_is_refused_and_nothing_changes() {
     let root = fixture_root(None);
-    let before = snapshot(root.path());
+    let before = files_under(root.path());
     for out in ["data", "data/demo", "data/new", "schema", ".", "..", ".git"] {
         let output = build(root.path(), &["--out", out]);
         assert_eq!(output.status.code(), Some(2), "--out {out}");
@@ -42,7 +28,7 @@ fn out_inside_the_inputs_or_above_the_root_is_refused_and_nothing_changes() {
         assert!(err.contains("help: "), "{err}");
         assert!(!err.contains("panicked"), "{err}");
     }
-    assert_eq!(snapshot(root.path()), before);
+    assert_eq!(files_under(root.path()), before);
 }
 
 #[cfg(unix)]
@@ -50,7 +36,7 @@ fn out_inside_the_inputs_or_above_the_root_is_refused_and_nothing_changes() {
 fn a_new_directory_behind_a_symlink_into_the_inputs_is_refused() {
     let root = fixture_root(None);
     std::os::unix::fs::symlink(root.path().join("data"), root.path().join("link")).unwrap();
-    let before = snapshot(&root.path().join("data"));
+    let before = files_under(&root.path().join("data"));
     let output = build(root.path(), &["--out", "link/new"]);
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
     assert!(
@@ -58,14 +44,14 @@ fn a_new_directory_behind_a_symlink_into_the_inputs_is_refused() {
         "{}",
         stderr(&output)
     );
-    assert_eq!(snapshot(&root.path().join("data")), before);
+    assert_eq!(files_under(&root.path().join("data")), before);
 }
 
 #[test]
 fn a_directory_holding_games_json_is_refused() {
     let root = fixture_root(None);
     let other = fixture_root(None);
-    let before = snapshot(other.path());
+    let before = files_under(other.path());
     let output = build(root.path(), &["--out", other.path().to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
     assert!(
@@ -79,7 +65,7 @@ fn a_directory_holding_games_json_is_refused() {
         &["--out", other.path().to_str().unwrap(), "--force"],
     );
     assert_eq!(output.status.code(), Some(2));
-    assert_eq!(snapshot(other.path()), before);
+    assert_eq!(files_under(other.path()), before);
 }
 
 #[test]
@@ -89,7 +75,7 @@ fn an_unrelated_non_empty_directory_is_refused_then_replaced_with_force() {
     std::fs::write(notes.path().join("todo.txt"), "buy milk\n").unwrap();
     std::fs::create_dir(notes.path().join("sub")).unwrap();
     std::fs::write(notes.path().join("sub/idea.md"), "# idea\n").unwrap();
-    let before = snapshot(notes.path());
+    let before = files_under(notes.path());
     let out = notes.path().to_str().unwrap();
 
     let output = build(root.path(), &["--out", out]);
@@ -98,7 +84,7 @@ fn an_unrelated_non_empty_directory_is_refused_then_replaced_with_force() {
     assert!(err.contains(&format!("refusing `--out {out}`")), "{err}");
     assert!(err.contains("holds 2 files"), "{err}");
     assert!(err.contains("--force"), "{err}");
-    assert_eq!(snapshot(notes.path()), before);
+    assert_eq!(files_under(notes.path()), before);
 
     let output = build(root.path(), &["--out", out, "--force"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -175,7 +161,7 @@ fn build_defaults_to_site_under_the_root_not_the_current_directory() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(root.path().join("site/api/v1/games.json").is_file());
     assert_eq!(
-        snapshot(&cwd.path().join("site")).len(),
+        files_under(&cwd.path().join("site")).len(),
         1,
         "the cwd's site/ is untouched"
     );
@@ -237,7 +223,7 @@ fn serve_builds_under_the_root_and_hides_the_marker() {
         "{line}"
     );
     assert!(root.path().join("site").join(MARKER).is_file());
-    assert_eq!(snapshot(&cwd.path().join("site")).len(), 1);
+    assert_eq!(files_under(&cwd.path().join("site")).len(), 1);
 }
 
 /// Runs the binary with stdout a pipe whose reading end is already closed,

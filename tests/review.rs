@@ -56,6 +56,12 @@ fn diff(dir: &Path, format: &str) -> (i32, String) {
     (code, stdout(&out))
 }
 
+/// Asserts that a report says `part`, showing the report when it does not.
+#[track_caller]
+fn says(text: &str, part: &str) {
+    assert!(text.contains(part), "{part:?} not in:\n{text}");
+}
+
 /// Runs a fixture pair: the exit status, and the text and Markdown reports as snapshots.
 fn case(name: &str, dir: Option<&str>, expected: i32) -> String {
     let work = pair(dir);
@@ -71,23 +77,20 @@ fn case(name: &str, dir: Option<&str>, expected: i32) -> String {
 #[test]
 fn the_same_data_is_unchanged_and_exits_0() {
     let text = case("unchanged", None, 0);
-    assert!(
-        text.contains(" 0 changed, 0 reformatted, 0 new, 0 removed, "),
-        "{text}"
-    );
+    says(&text, " 0 changed, 0 reformatted, 0 new, 0 removed, ");
 }
 
 #[test]
 fn edits_added_activities_and_new_games_are_changes_and_exit_1() {
     let text = case("changed", Some("changed"), 1);
-    assert!(text.contains("+ Aetherium Wars: New Season"), "{text}");
-    assert!(text.contains("~ Gift of Odyssey"), "{text}");
+    says(&text, "+ Aetherium Wars: New Season");
+    says(&text, "~ Gift of Odyssey");
     assert!(!text.contains("BREAKING"), "{text}");
 
     let text = case("renamed_moved", Some("renamed-moved"), 1);
-    assert!(
-        text.contains("renamed \"Sparkle Warp\" -> \"Sparkle Limited Warp\""),
-        "{text}"
+    says(
+        &text,
+        "renamed \"Sparkle Warp\" -> \"Sparkle Limited Warp\"",
     );
     assert!(
         text.contains("moved Memory of Chaos: Night of Falling Stars:")
@@ -96,18 +99,15 @@ fn edits_added_activities_and_new_games_are_changes_and_exit_1() {
     );
 
     let text = case("new", Some("new"), 1);
-    assert!(text.contains("api/v1/activity/ww.json: new"), "{text}");
-    assert!(text.contains("ww/index.html: new"), "{text}");
+    says(&text, "api/v1/activity/ww.json: new");
+    says(&text, "ww/index.html: new");
 }
 
 #[test]
 fn a_removed_game_is_breaking_and_exits_3() {
     let text = case("removed", Some("removed"), 3);
-    assert!(
-        text.contains("api/v1/activity/zzz.json: [file-removed]"),
-        "{text}"
-    );
-    assert!(text.contains("api/v1/activity/zzz.ics: removed"), "{text}");
+    says(&text, "api/v1/activity/zzz.json: [file-removed]");
+    says(&text, "api/v1/activity/zzz.ics: removed");
 }
 
 /// A file only the base has (kept by hand on the deployed site) is listed
@@ -124,8 +124,8 @@ fn a_file_present_only_at_the_base_is_removed() {
     .expect("write");
     let (code, text) = diff(work.path(), "text");
     assert_eq!(code, 3, "{text}");
-    assert!(text.contains("robots.txt: removed"), "{text}");
-    assert!(text.contains("api/v1/anno.json: [file-removed]"), "{text}");
+    says(&text, "robots.txt: removed");
+    says(&text, "api/v1/anno.json: [file-removed]");
     let (_, json) = diff(work.path(), "json");
     let json: serde_json::Value = serde_json::from_str(&json).expect("json");
     assert_eq!(json["counts"]["removed"], 2, "{json}");
@@ -135,9 +135,9 @@ fn a_file_present_only_at_the_base_is_removed() {
 #[test]
 fn an_ongoing_activity_removed_is_breaking() {
     let text = case("ongoing_removed", Some("ongoing-removed"), 3);
-    assert!(
-        text.contains("[ongoing-activity-removed] Memory of Chaos: Night of Falling Stars is ongoing (until 2026-12-01T03:59:59, 5 days left)"),
-        "{text}"
+    says(
+        &text,
+        "[ongoing-activity-removed] Memory of Chaos: Night of Falling Stars is ongoing (until 2026-12-01T03:59:59, 5 days left)",
     );
 }
 
@@ -147,15 +147,15 @@ fn an_ongoing_activity_removed_is_breaking() {
 #[test]
 fn an_upcoming_version_replacing_a_running_one_names_what_vanishes() {
     let text = case("upcoming", Some("upcoming"), 3);
-    assert!(text.contains("[upcoming-version] version 4.7 starts on 2026-11-26 11:00 (in less than a day), after now, and replaces version 4.6"), "{text}");
-    assert!(
-        text.contains("Memory of Chaos: Night of Falling Stars (until 2026-12-01T03:59:59)"),
-        "{text}"
+    says(
+        &text,
+        "[upcoming-version] version 4.7 starts on 2026-11-26 11:00 (in less than a day), after now, and replaces version 4.6",
     );
-    assert!(
-        text.contains("`activity-site version new` does it"),
-        "{text}"
+    says(
+        &text,
+        "Memory of Chaos: Night of Falling Stars (until 2026-12-01T03:59:59)",
     );
+    says(&text, "`activity-site version new` does it");
 
     let work = pair(Some("upcoming"));
     let (code, report) = crate::util::check_json(&work.path().join("head"), NOW);
@@ -174,9 +174,9 @@ fn an_upcoming_version_replacing_a_running_one_names_what_vanishes() {
 #[test]
 fn a_version_going_backwards_is_breaking() {
     let text = case("backwards", Some("backwards"), 3);
-    assert!(
-        text.contains("[version-backwards] the version goes backwards, from 4.6 to 4.5"),
-        "{text}"
+    says(
+        &text,
+        "[version-backwards] the version goes backwards, from 4.6 to 4.5",
     );
 }
 
@@ -216,15 +216,12 @@ fn sites(name: &str, expected: i32) -> String {
 #[test]
 fn announcements_changed_under_the_same_id_are_breaking() {
     let text = sites("anno-id", 3);
-    assert!(
-        text.contains("[announcements-id] the announcements changed and their id stayed 28"),
-        "{text}"
+    says(
+        &text,
+        "[announcements-id] the announcements changed and their id stayed 28",
     );
-    assert!(text.contains("set \"id\" to 29"), "{text}");
-    assert!(
-        text.contains("announcement edited: \"服务器维护\""),
-        "{text}"
-    );
+    says(&text, "set \"id\" to 29");
+    says(&text, "announcement edited: \"服务器维护\"");
 }
 
 /// The same document with its activities in another order and without the
@@ -232,10 +229,7 @@ fn announcements_changed_under_the_same_id_are_breaking() {
 #[test]
 fn the_same_content_in_other_bytes_is_reformatted() {
     let text = sites("reformatted", 1);
-    assert!(
-        text.contains("api/v1/activity/sr.json: reformatted"),
-        "{text}"
-    );
+    says(&text, "api/v1/activity/sr.json: reformatted");
 }
 
 fn git(dir: &Path, args: &[&str]) {
@@ -278,7 +272,7 @@ fn against_a_git_revision() {
     let out = run(&root, &["diff", "--against-rev", "HEAD~1", "--now", NOW]);
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(3), "{text}{}", stderr(&out));
-    assert!(text.contains("compared with rev:HEAD~1"), "{text}");
+    says(&text, "compared with rev:HEAD~1");
     let work = pair(Some("upcoming"));
     let (_, by_hand) = diff(work.path(), "text");
     assert_eq!(

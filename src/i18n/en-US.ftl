@@ -546,10 +546,13 @@ markdown-link = the { $image ->
 markdown-link-help = point the { $image ->
     [yes] image
    *[no] link
-} at `https://...`, at a page of this site such as `/sr/`, or at an anchor such as `#notes`; the page drops any other { $image ->
+} at `https://...`, at a page of this site such as `/sr/`, or at a heading of this announcement such as `#notes`; the page drops any other { $image ->
     [yes] image
    *[no] link
 }
+markdown-fragment = the link `{ $dest }` in `content` names no heading of this announcement
+markdown-fragment-help = link to a heading of this same announcement, written as its slug (lower case, spaces as `-`, punctuation dropped): { $headings }
+markdown-fragment-no-headings-help = this announcement has no headings: add one, such as `## { $name }`, or link to an absolute https:// URL instead; a `#` link names a heading of its own announcement only
 markdown-html = `content` holds raw HTML `{ $html }`
 markdown-html-help = the page shows raw HTML as text and clients may drop it: put code in backticks (`<tag>`), or write `&lt;` for a literal `<`
 registry-id-taken = the game id `{ $id }` is taken by the announcements pages

@@ -466,10 +466,13 @@ markdown-link = `content` 中的{ $image ->
 markdown-link-help = 请把{ $image ->
     [yes] 图片
    *[no] 链接
-}指向 `https://...`、本站的页面（例如 `/sr/`）或锚点（例如 `#notes`）；页面会丢弃其他{ $image ->
+}指向 `https://...`、本站的页面（例如 `/sr/`）或本条公告中的标题（例如 `#notes`）；页面会丢弃其他{ $image ->
     [yes] 图片
    *[no] 链接
 }
+markdown-fragment = `content` 中的链接 `{ $dest }` 没有指向本条公告中的任何标题
+markdown-fragment-help = 请链接到本条公告中的标题，写法为标题的锚点名（英文字母小写，空格改为 `-`，去掉标点）：{ $headings }
+markdown-fragment-no-headings-help = 本条公告没有标题：请添加一个标题（例如 `## { $name }`），或改为链接到绝对的 https:// 网址；`#` 链接只能指向同一条公告中的标题
 markdown-html = `content` 中含有原始 HTML `{ $html }`
 markdown-html-help = 页面会把原始 HTML 显示为文本，客户端也可能丢弃它：请把代码放在反引号中（`<tag>`），或用 `&lt;` 表示字面上的 `<`
 registry-id-taken = 游戏 ID `{ $id }` 已被公告页面占用

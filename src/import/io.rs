@@ -172,7 +172,8 @@ impl Gathered {
         }
     }
 
-    /// Sorts a found JSON file by its shape.
+    /// Sorts a file found on a site or in a folder: a JSON file by its
+    /// shape, any other kept or skipped as a file the build does not make.
     fn found(
         &mut self,
         keep: bool,
@@ -181,6 +182,9 @@ impl Gathered {
         bytes: Vec<u8>,
         as_game: Option<(String, Option<String>)>,
     ) {
+        if !path.ends_with(".json") {
+            return self.unknown(keep, path, bytes, msg!("import-not-generated"));
+        }
         let shape = super::shape_of(&bytes);
         // A document that is not JSON at all is the mapping's to name (`not JSON`).
         let broken = shape == super::Shape::Other
@@ -540,7 +544,6 @@ fn from_site_folder(site: &Path, request: &Request) -> anyhow::Result<Gathered> 
             continue;
         }
         let as_game = wanted.get(&rel).cloned();
-        let is_json = rel.ends_with(".json");
         if as_game.is_none() && regenerated(&rel, &games) {
             gathered.regenerated.push(rel);
             continue;
@@ -555,16 +558,7 @@ fn from_site_folder(site: &Path, request: &Request) -> anyhow::Result<Gathered> 
             }
         };
         let origin = site.join(&rel).display().to_string();
-        if is_json {
-            gathered.found(request.keep_unknown, rel, origin, bytes, as_game);
-        } else {
-            gathered.unknown(
-                request.keep_unknown,
-                rel,
-                bytes,
-                msg!("import-not-generated"),
-            );
-        }
+        gathered.found(request.keep_unknown, rel, origin, bytes, as_game);
     }
     if index.is_none()
         && let Ok(bytes) = read(layout::LLMS_PATH)
@@ -611,27 +605,18 @@ fn from_flat_folder(dir: &Path, request: &Request) -> anyhow::Result<Gathered> {
                 continue;
             }
         };
-        if name.ends_with(".json") {
-            // Announcements are read by their name under api/v1.
-            let as_site = format!("{}/{name}", layout::API_DIR);
-            let path = if announcements_locale(&as_site).is_some() {
-                as_site
-            } else {
-                name.clone()
-            };
-            let as_game = split
-                .get(&name)
-                .cloned()
-                .filter(|_| announcements_locale(&path).is_none());
-            gathered.found(request.keep_unknown, path, origin, bytes, as_game);
+        // Announcements are read by their name under api/v1.
+        let as_site = format!("{}/{name}", layout::API_DIR);
+        let path = if announcements_locale(&as_site).is_some() {
+            as_site
         } else {
-            gathered.unknown(
-                request.keep_unknown,
-                name,
-                bytes,
-                msg!("import-not-generated"),
-            );
-        }
+            name.clone()
+        };
+        let as_game = split
+            .get(&name)
+            .cloned()
+            .filter(|_| announcements_locale(&path).is_none());
+        gathered.found(request.keep_unknown, path, origin, bytes, as_game);
     }
     Ok(gathered)
 }
@@ -796,15 +781,7 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
     for path in extra {
         let (url, result) = (urls.next().unwrap_or_default(), results.next());
         match result {
-            Some(Ok(bytes)) if path.ends_with(".json") => {
-                gathered.found(request.keep_unknown, path, url, bytes, None)
-            }
-            Some(Ok(bytes)) => gathered.unknown(
-                request.keep_unknown,
-                path,
-                bytes,
-                msg!("import-not-generated"),
-            ),
+            Some(Ok(bytes)) => gathered.found(request.keep_unknown, path, url, bytes, None),
             Some(Err(FetchError::NotFound)) | None => {}
             Some(Err(why)) => gathered.errors.push(msg!(
                 "import-file-error",

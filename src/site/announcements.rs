@@ -58,12 +58,7 @@ pub fn boards(checked: &[CheckedAnnouncements], site_locale: Option<&str>) -> Ve
 
 /// The JSON files of a board: `anno.json` too for the default locale.
 pub fn json_files(board: &Board, json: &[u8]) -> Vec<OutputFile> {
-    let names: &[bool] = if board.is_default {
-        &[true, false]
-    } else {
-        &[false]
-    };
-    names
+    layout::published_names(board.is_default)
         .iter()
         .map(|&default_name| OutputFile {
             path: layout::announcements_path(&board.locale, default_name, "json"),
@@ -75,12 +70,7 @@ pub fn json_files(board: &Board, json: &[u8]) -> Vec<OutputFile> {
 /// The Atom feeds of a board at `now` (`anno.atom` too for the default
 /// locale); a pinned wall time is read in `zone`, the site's.
 pub fn feed_files(board: &Board, now: Now, zone: chrono_tz::Tz) -> Vec<OutputFile> {
-    let names: &[bool] = if board.is_default {
-        &[true, false]
-    } else {
-        &[false]
-    };
-    names
+    layout::published_names(board.is_default)
         .iter()
         .map(|&default_name| OutputFile {
             path: layout::announcements_path(&board.locale, default_name, "atom"),
@@ -91,12 +81,7 @@ pub fn feed_files(board: &Board, now: Now, zone: chrono_tz::Tz) -> Vec<OutputFil
 
 /// What the index says of a board's documents, given their digest.
 pub fn index_entries(board: &Board, sha256: &str, bytes: usize) -> Vec<layout::IndexAnnouncements> {
-    let names: &[bool] = if board.is_default {
-        &[true, false]
-    } else {
-        &[false]
-    };
-    names
+    layout::published_names(board.is_default)
         .iter()
         .map(|&default_name| layout::IndexAnnouncements {
             locale: board.locale.clone(),
@@ -139,7 +124,7 @@ fn words(locale: &str) -> &'static Words {
         board_id: "公告编号",
         empty: "暂无公告。",
     };
-    if locale.to_ascii_lowercase().starts_with("zh") {
+    if crate::model::is_chinese(locale) {
         &ZH
     } else {
         &EN
@@ -147,7 +132,9 @@ fn words(locale: &str) -> &'static Words {
 }
 
 /// The anchor of the announcement at `index` of `count`: numbered from the
-/// oldest, so anchors stay put when a newer one is added on top.
+/// oldest, so anchors stay put when a newer one is added on top. Its
+/// Markdown's headings get ids under it (`a3-启动命令`, [`markdown::Anchors`]),
+/// unique on the page when two announcements have the same heading.
 fn anchor(index: usize, count: usize) -> String {
     format!("a{}", count - index)
 }
@@ -194,10 +181,17 @@ pub fn render_page(board: &Board, boards: &[Board]) -> anyhow::Result<OutputFile
             .announcements
             .iter()
             .enumerate()
-            .map(|(i, a)| AnnouncementView {
-                anchor: anchor(i, count),
-                title: a.title.clone(),
-                html: markdown::to_html(&a.content),
+            .map(|(i, a)| {
+                let anchor = anchor(i, count);
+                let anchors = markdown::Anchors {
+                    prefix: &anchor,
+                    base: "",
+                };
+                AnnouncementView {
+                    html: markdown::to_html(&a.content, anchors),
+                    title: a.title.clone(),
+                    anchor,
+                }
             })
             .collect(),
     };
@@ -288,19 +282,10 @@ fn urn(parts: &[&str]) -> String {
     )
 }
 
-/// Text for XML content and double-quoted attributes.
+/// Text for XML content and double-quoted attributes: the escaping of
+/// HTML text and attributes ([`pages::escape_html`]) is XML's too.
 fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
+    pages::escape_html(text)
 }
 
 /// The build's "now" as an RFC 3339 instant in UTC: the instant it is, or
@@ -349,6 +334,12 @@ pub fn feed(board: &Board, default_name: bool, updated: String) -> String {
     ));
     let count = board.document.announcements.len();
     for (i, a) in board.document.announcements.iter().enumerate() {
+        let anchor = anchor(i, count);
+        // Links to the announcement's headings point at the page.
+        let anchors = markdown::Anchors {
+            prefix: &anchor,
+            base: &page,
+        };
         out.push_str("  <entry>\n");
         out.push_str(&format!(
             "    <id>{}</id>\n",
@@ -364,11 +355,11 @@ pub fn feed(board: &Board, default_name: bool, updated: String) -> String {
         out.push_str(&format!(
             "    <link rel=\"alternate\" type=\"text/html\" href=\"{}#{}\"/>\n",
             xml(&page),
-            anchor(i, count)
+            anchor
         ));
         out.push_str(&format!(
             "    <content type=\"html\">{}</content>\n",
-            xml(&markdown::to_html(&a.content))
+            xml(&markdown::to_html(&a.content, anchors))
         ));
         out.push_str("  </entry>\n");
     }

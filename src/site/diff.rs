@@ -25,6 +25,7 @@ use chrono::NaiveDateTime;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::diagnostics::{github_data as gh_data, github_property as gh_property};
 use crate::i18n::{Arg, Msg, msg};
 use crate::layout;
 use crate::model::days::whole_days;
@@ -1118,16 +1119,4 @@ fn shown(value: Option<&str>) -> Arg {
 /// Text safe in a Markdown table cell.
 fn md(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', "<br>")
-}
-
-/// The message of a workflow command (`%`, CR and LF escaped).
-fn gh_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
-/// A property of a workflow command (`:` and `,` escaped too).
-fn gh_property(text: &str) -> String {
-    gh_data(text).replace(':', "%3A").replace(',', "%2C")
 }

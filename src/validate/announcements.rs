@@ -1,7 +1,8 @@
 //! The rules of the announcements document (`data/_announcements/<locale>.json`),
 //! beside its schema: `id` written as a whole number, and in each
 //! announcement's Markdown every link an absolute http(s) URL, a site path
-//! or an anchor (`markdown-link`) and no raw HTML (`markdown-html`), each
+//! or a `#fragment` naming a heading of the same announcement
+//! (`markdown-link`) and no raw HTML (`markdown-html`), each
 //! reported at its line and column in the JSON source.
 
 use crate::diagnostics::{Code, Severity};
@@ -84,6 +85,29 @@ fn content_rules(node: &Node<'_>, report: &mut Reporter<'_>) {
                     Severity::Error,
                     msg!("markdown-link", image = image, dest = dest.as_str()),
                     Some(msg!("markdown-link-help", image = image)),
+                );
+            }
+            Finding::Fragment { dest, headings } => {
+                let help = if headings.is_empty() {
+                    msg!("markdown-fragment-no-headings-help", name = &dest[1..])
+                } else {
+                    // Code spans apart by spaces read the same in every language.
+                    let mut named: Vec<String> = headings
+                        .iter()
+                        .take(10)
+                        .map(|h| format!("`#{h}`"))
+                        .collect();
+                    if headings.len() > 10 {
+                        named.push("…".to_owned());
+                    }
+                    msg!("markdown-fragment-help", headings = named.join(" "))
+                };
+                report.push(
+                    at,
+                    Code::MarkdownLink,
+                    Severity::Error,
+                    msg!("markdown-fragment", dest = dest.as_str()),
+                    Some(help),
                 );
             }
             Finding::Html { html } => {

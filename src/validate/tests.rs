@@ -6,7 +6,9 @@
 //!
 //! A fixture is one or more files, each after a `//- path` line. Without a
 //! `games.json`, the fixture gets one game, `demo`, in the locales of its
-//! `data/demo/*.json` files (the first one is the default). "Now" is
+//! `data/demo/*.json` files (the first one is the default); announcements
+//! boards (`data/_announcements/<locale>.json`) are checked as `check`
+//! checks them. "Now" is
 //! [`NOW`] in every game's time zone. Each diagnostic is one line
 //! (`severity[code] file:line:column: message`), then its help and its fix
 //! (the replaced text and what replaces it).
@@ -64,6 +66,21 @@ fn check(fixture: &str) -> String {
     for game in &games {
         let loaded = load(game, &files);
         all.extend(validator.game(&loaded, &options, false).diagnostics);
+    }
+    for (path, text) in &files {
+        // As the loader does: a board named after no locale is not read.
+        if let Some(locale) = tree::announcements_locale(path) {
+            let file = LoadedFile {
+                locale: locale.to_owned(),
+                path: path.clone(),
+                exists: true,
+                source: Some(SourceFile {
+                    path: path.clone(),
+                    text: text.clone(),
+                }),
+            };
+            all.extend(validator.announcements(&file, false).diagnostics);
+        }
     }
     diagnostics::sort(&mut all);
     render(&all, &files)
@@ -181,6 +198,11 @@ fn visible(text: &str) -> String {
         .collect()
 }
 
+/// A fixture of one file, `data/demo/en-US.json`, the [`doc`] of `activities`.
+fn en_us(activities: &str) -> String {
+    format!("//- data/demo/en-US.json\n{}", doc(activities))
+}
+
 /// A small valid document with `activities` (a JSON array's inside).
 fn doc(activities: &str) -> String {
     format!(
@@ -190,11 +212,8 @@ fn doc(activities: &str) -> String {
 
 #[test]
 fn a_clean_document_has_no_problems() {
-    let fixture = format!(
-        "//- data/demo/en-US.json\n{}",
-        doc(
-            r#"{"name": "A", "description": "", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}"#
-        )
+    let fixture = en_us(
+        r#"{"name": "A", "description": "", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}"#,
     );
     insta::assert_snapshot!(check(&fixture), @r"
     no problems
@@ -235,22 +254,16 @@ fn syntax_every_mistake_of_a_file_at_once() {
 /// Family: the schema (`schema`): unknown fields with a rename, missing ones.
 #[test]
 fn schema_unknown_and_missing_fields() {
-    let fixture = format!(
-        "//- data/demo/en-US.json\n{}",
-        doc(
-            r#"{"name": "A", "descripton": "", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}"#
-        )
+    let fixture = en_us(
+        r#"{"name": "A", "descripton": "", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}"#,
     );
     insta::assert_snapshot!(check(&fixture), @r#"
     error[schema] data/demo/en-US.json:6:32: unknown field `descripton`
       help: did you mean `description`?
       fix: `"descripton"` -> `"description"`
     "#);
-    let fixture = format!(
-        "//- data/demo/en-US.json\n{}",
-        doc(
-            r#"{"name": "A", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}"#
-        )
+    let fixture = en_us(
+        r#"{"name": "A", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}"#,
     );
     insta::assert_snapshot!(check(&fixture), @r#"
     error[schema] data/demo/en-US.json:6:18: the activity `A` has no `description`
@@ -268,14 +281,13 @@ fn schema_unknown_and_missing_fields() {
 /// `outside-version`, `stale`).
 #[test]
 fn times_forms_order_and_window() {
-    let fixture = format!(
-        "//- data/demo/en-US.json\n{}",
-        doc(r#"
+    let fixture = en_us(
+        r#"
     {"name": "Slash", "description": "", "startTime": "2026/10/01 11:00", "endTime": "2026-10-15T03:59:59"},
     {"name": "Colon", "description": "", "startTime": "2026-10-02T10：00：00", "endTime": "2026-10-15T03:59:59"},
     {"name": "Space", "description": "", "startTime": "2026-10-03 10:00:00", "endTime": "2026-10-15T04:00:00"},
     {"name": "Back", "description": "", "startTime": "2026-10-04T10:00:00", "endTime": "2026-09-01T03:59:59"}
-  "#)
+  "#,
     );
     insta::assert_snapshot!(check(&fixture), @r#"
     error[datetime] data/demo/en-US.json:7:55: `2026/10/01 11:00` writes the date with slashes
@@ -305,13 +317,12 @@ fn times_forms_order_and_window() {
 /// Family: the activity list (`duplicate-activity`, `unsorted`, `cover-url`).
 #[test]
 fn activities_duplicates_order_and_covers() {
-    let fixture = format!(
-        "//- data/demo/en-US.json\n{}",
-        doc(r#"
+    let fixture = en_us(
+        r#"
     {"name": "B", "description": "", "startTime": "2026-10-05T10:00:00", "endTime": "2026-10-15T03:59:59", "cover": "cover.jpg"},
     {"name": "A", "description": "", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"},
     {"name": "A", "description": "", "startTime": "2026-10-01T11:00:00", "endTime": "2026-10-15T03:59:59"}
-  "#)
+  "#,
     );
     insta::assert_snapshot!(check(&fixture), @r"
     error[cover-url] data/demo/en-US.json:7:117: the cover `cover.jpg` is not an absolute http(s) URL
@@ -326,11 +337,8 @@ fn activities_duplicates_order_and_covers() {
 /// Family: text (`whitespace`): stray spaces and characters nobody sees.
 #[test]
 fn text_whitespace_and_invisible_characters() {
-    let fixture = format!(
-        "//- data/demo/en-US.json\n{}",
-        doc(
-            "{\"name\": \" A\", \"description\": \"x\u{200B}y\", \"startTime\": \"2026-10-01T11:00:00\", \"endTime\": \"2026-10-15T03:59:59\"}"
-        )
+    let fixture = en_us(
+        "{\"name\": \" A\", \"description\": \"x\u{200B}y\", \"startTime\": \"2026-10-01T11:00:00\", \"endTime\": \"2026-10-15T03:59:59\"}",
     );
     insta::assert_snapshot!(check(&fixture), @r"
     warning[whitespace] data/demo/en-US.json:6:27: `name` has leading or trailing whitespace
@@ -393,4 +401,90 @@ fn contributing_lists_exactly_the_rule_codes() {
         .map(|c| c.as_str())
         .collect();
     assert_eq!(listed, codes);
+}
+
+/// A fixture of one announcements board, `data/_announcements/zh-CN.json`,
+/// with `id` and the announcements (a JSON array's inside) as written,
+/// beside a clean document of the game `demo`.
+fn board(id: &str, announcements: &str) -> String {
+    format!(
+        "//- data/demo/zh-CN.json\n{}//- data/_announcements/zh-CN.json\n{{\n  \"id\": {id},\n  \"announcements\": [{announcements}]\n}}\n",
+        doc("")
+    )
+}
+
+/// Family: announcements, the document (`schema`: an empty title, an `id`
+/// that is no whole number or is negative, an unknown `contentType`).
+#[test]
+fn announcements_title_id_and_content_type() {
+    insta::assert_snapshot!(check(&board("28", r###"{"title": "服务器维护", "content": "今晚维护。"}"###)), @"no problems");
+    insta::assert_snapshot!(check(&board("28", r###"{"title": "", "content": "x"}"###)), @r#"
+    error[schema] data/_announcements/zh-CN.json:3:31: `title` must not be empty
+      help: give the announcement a title: clients list the board by its titles
+    "#);
+    insta::assert_snapshot!(check(&board("28.0", r###"{"title": "A", "content": "x"}"###)), @r#"
+    error[schema] data/_announcements/zh-CN.json:2:9: `id` is written `28.0`, not as a whole number
+      help: write `28`: clients read the id as an integer
+      fix: `28.0` -> `28`
+    "#);
+    insta::assert_snapshot!(check(&board("\"28\"", r###"{"title": "A", "content": "x"}"###)), @r#"
+    error[schema] data/_announcements/zh-CN.json:2:9: wrong type for `id`: "28" is not of type "integer" (found a string)
+      help: `id` is a whole number, 0 or more, such as `28`; raise it by one whenever the content changes
+    "#);
+    insta::assert_snapshot!(check(&board("-1", r###"{"title": "A", "content": "x"}"###)), @r#"
+    error[schema] data/_announcements/zh-CN.json:2:9: `id` must be 0 or more (found -1)
+      help: `id` is a whole number, 0 or more, such as `28`; raise it by one whenever the content changes
+    "#);
+    insta::assert_snapshot!(check(&board("2.5", r###"{"title": "A", "content": "x"}"###)), @r#"
+    error[schema] data/_announcements/zh-CN.json:2:9: wrong type for `id`: 2.5 is not of type "integer" (found a number)
+      help: `id` is a whole number, 0 or more, such as `28`; raise it by one whenever the content changes
+    "#);
+    insta::assert_snapshot!(check(&board("1", r###"{"title": "A", "content": "x", "contentType": "html"}"###)), @r#"
+    error[schema] data/_announcements/zh-CN.json:3:67: unknown `contentType` "html"
+      help: the only content type is "markdown", which is also what leaving it out means
+    "#);
+}
+
+/// Family: announcements, the Markdown (`markdown-link`: a link neither an
+/// absolute http(s) URL nor a site path; `markdown-html`: raw HTML).
+#[test]
+fn announcements_markdown_links_and_html() {
+    insta::assert_snapshot!(check(&board("1", r###"{"title": "A", "content": "[ok](https://example.org) [site](/sr/) [bad](javascript:alert(1)) [rel](notes.html) ![img](data:image/png;base64,AA)"}"###)), @r#"
+    error[markdown-link] data/_announcements/zh-CN.json:3:93: the link `javascript:alert(1)` in `content` is neither an absolute http(s) URL nor a path of this site
+      help: point the link at `https://...`, at a page of this site such as `/sr/`, or at a heading of this announcement such as `#notes`; the page drops any other link
+    error[markdown-link] data/_announcements/zh-CN.json:3:120: the link `notes.html` in `content` is neither an absolute http(s) URL nor a path of this site
+      help: point the link at `https://...`, at a page of this site such as `/sr/`, or at a heading of this announcement such as `#notes`; the page drops any other link
+    error[markdown-link] data/_announcements/zh-CN.json:3:139: the image `data:image/png;base64,AA` in `content` is neither an absolute http(s) URL nor a path of this site
+      help: point the image at `https://...`, at a page of this site such as `/sr/`, or at a heading of this announcement such as `#notes`; the page drops any other image
+    "#);
+    insta::assert_snapshot!(check(&board("1", r###"{"title": "A", "content": "<b>bold</b> and `<code>` is fine\n\n<div>\nblock\n</div>"}"###)), @r#"
+    warning[markdown-html] data/_announcements/zh-CN.json:3:48: `content` holds raw HTML `<b>`
+      help: the page shows raw HTML as text and clients may drop it: put code in backticks (`<tag>`), or write `&lt;` for a literal `<`
+    warning[markdown-html] data/_announcements/zh-CN.json:3:55: `content` holds raw HTML `</b>`
+      help: the page shows raw HTML as text and clients may drop it: put code in backticks (`<tag>`), or write `&lt;` for a literal `<`
+    warning[markdown-html] data/_announcements/zh-CN.json:3:84: `content` holds raw HTML `<div>
+    block
+    </div>`
+      help: the page shows raw HTML as text and clients may drop it: put code in backticks (`<tag>`), or write `&lt;` for a literal `<`
+    "#);
+}
+
+/// Family: announcements, `#fragment` links: one names a heading of its own
+/// announcement (by slug, CJK kept; a repeated heading numbered), never
+/// one of another announcement.
+#[test]
+fn announcements_fragment_links_name_headings_of_their_own_announcement() {
+    insta::assert_snapshot!(check(&board("1", r###"
+    {"title": "A", "content": "见[启动命令](#启动命令)、[FAQ](#faq)、[第二节](#setup-1)\n\n## 启动命令\n\n## FAQ\n\n## Setup\n\n## Setup"}
+  "###)), @"no problems");
+    insta::assert_snapshot!(check(&board("1", r###"
+    {"title": "A", "content": "## 启动命令\n\n`sra-cli start`"},
+    {"title": "B", "content": "见[启动命令](#启动命令)。\n\n## 说明"},
+    {"title": "C", "content": "见[上文](#top)。"}
+  "###)), @r#"
+    error[markdown-link] data/_announcements/zh-CN.json:5:40: the link `#启动命令` in `content` names no heading of this announcement
+      help: link to a heading of this same announcement, written as its slug (lower case, spaces as `-`, punctuation dropped): `#说明`
+    error[markdown-link] data/_announcements/zh-CN.json:6:38: the link `#top` in `content` names no heading of this announcement
+      help: this announcement has no headings: add one, such as `## top`, or link to an absolute https:// URL instead; a `#` link names a heading of its own announcement only
+    "#);
 }

@@ -87,6 +87,21 @@ pub fn fixture_tree(base: &Path, case: Option<&Path>, dir: &Path) {
     }
 }
 
+/// Every file under `dir` with its bytes, by its path relative to `dir`
+/// (forward slashes), in path order.
+pub fn files_under(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.expect("readable"))
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(dir).expect("under dir");
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            (rel, std::fs::read(e.path()).expect("readable"))
+        })
+        .collect()
+}
+
 /// Copies the files of `from` into `to`, recursively.
 pub fn copy_tree(from: &Path, to: &Path) {
     for entry in walkdir::WalkDir::new(from).min_depth(1) {
