@@ -867,6 +867,7 @@ serve-build-failed = build failed; still serving the last good build
 serve-build-error = build failed: { $error }
 serve-watching = watching { $root } (games.json, data/, schema/)
 serve-rebuilding = inputs changed; rebuilding
+serve-signal = cannot listen for { $signal }: { $error }
 
 ## status: announcements boards, sources; the tool's own argument errors
 

@@ -725,7 +725,7 @@ serve-bad-backend = 后端命令有误：{ $problem }
 serve-cannot-listen = 无法监听 { $addr }
 serve-no-address = 无法读取绑定的地址
 serve-site-errors = 站点有错误；请修正错误，或去掉 --no-watch 运行，以便在改动后重新生成
-serve-serving = 正在 { $url } 提供 { $out }
+serve-serving = 正在提供 { $out }：{ $url }
 serve-token-whitespace = 访问令牌的开头或结尾有空白；HTTP 会从 X-Access-Token 请求头中去掉它们，所以用请求头的客户端永远无法登录
     提示：请去掉 --access-token 或 AccessToken 中令牌两侧的空格
 serve-bad-origin = 允许的来源有误：{ $problem }
@@ -737,6 +737,7 @@ serve-build-failed = 生成失败；继续提供上一次成功生成的站点
 serve-build-error = 生成失败：{ $error }
 serve-watching = 正在监视 { $root }（games.json、data/、schema/）
 serve-rebuilding = 输入有变动，正在重新生成
+serve-signal = 无法监听 { $signal } 信号：{ $error }
 
 ## status：公告栏、数据来源；工具自身的参数错误
 
