@@ -1,0 +1,162 @@
+//! `locale-parity`: every locale of a game against its default locale.
+
+// A fast, seeded hasher for the maps of short strings built for every document.
+use foldhash::{HashMap, HashMapExt as _};
+
+use crate::diagnostics::Code;
+use crate::diagnostics::Severity::Warning;
+use crate::i18n::{Msg, msg};
+use crate::json::Node;
+use crate::validate::Reporter;
+
+/// `locale-parity`: `other` must agree with the default locale's document on
+/// the version, its window and the set of activity time windows. A short
+/// message with the details as notes: a version that differs, or activity
+/// times that differ both ways, on `other` (with every difference);
+/// otherwise on the file that lacks activities the other has, which ones.
+pub fn locale_parity<'r>(
+    default: &crate::validate::JsonFile<'_>,
+    other: &crate::validate::JsonFile<'_>,
+    on_default: &mut Reporter<'r>,
+    on_other: &mut Reporter<'r>,
+) {
+    let mut fields = Vec::new();
+    let mut at: Option<String> = None;
+    for field in ["version", "startTime", "endTime"] {
+        let (Some(a), Some(b)) = (
+            default.root.get(field).and_then(Node::as_str),
+            other.root.get(field).and_then(Node::as_str),
+        ) else {
+            continue;
+        };
+        if a != b {
+            fields.push(msg!("parity-field", field = field, here = b, there = a));
+            at.get_or_insert_with(|| format!("/{field}"));
+        }
+    }
+    /// Each activity's time window, with its name and index.
+    fn windows<'d>(doc: &'d Node<'_>) -> Vec<((&'d str, &'d str), &'d str, usize)> {
+        doc.get("activities")
+            .and_then(Node::as_array)
+            .map(|a| {
+                a.iter()
+                    .enumerate()
+                    .filter_map(|(i, x)| {
+                        let window = (x.get("startTime")?.as_str()?, x.get("endTime")?.as_str()?);
+                        Some((
+                            window,
+                            x.get("name").and_then(Node::as_str).unwrap_or(""),
+                            i,
+                        ))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+    let ours = windows(&other.root);
+    let theirs = windows(&default.root);
+    // Match windows as multisets: each of ours takes one of theirs.
+    let mut remaining: HashMap<(&str, &str), Vec<usize>> = HashMap::with_capacity(theirs.len());
+    for (k, (window, _, _)) in theirs.iter().enumerate() {
+        remaining.entry(*window).or_default().push(k);
+    }
+    let mut only_other = Vec::new();
+    for (window, name, i) in &ours {
+        match remaining.get_mut(window).and_then(Vec::pop) {
+            Some(_) => {}
+            None => only_other.push((*window, *name, *i)),
+        }
+    }
+    let mut only_default: Vec<_> = remaining
+        .into_values()
+        .flatten()
+        .map(|k| theirs[k])
+        .collect();
+    only_default.sort_by_key(|(_, _, k)| *k);
+    /// One note per activity, at most a few, then how many more.
+    fn notes(
+        report: &mut Reporter<'_>,
+        note: fn(&str, &str, &str) -> Msg,
+        list: &[((&str, &str), &str, usize)],
+    ) {
+        const SHOWN: usize = 5;
+        for ((start, end), name, _) in list.iter().take(SHOWN) {
+            report.note(note(name, start, end));
+        }
+        if list.len() > SHOWN {
+            report.note(msg!("parity-more", count = list.len() - SHOWN));
+        }
+    }
+    if let Some(at) = at {
+        // Another version: its activities differ as a consequence; every
+        // difference is a note of the one warning.
+        on_other.value(
+            &at,
+            Code::LocaleParity,
+            Warning,
+            msg!("parity-version", path = default.path),
+            Some(msg!("parity-help")),
+        );
+        for field in fields {
+            on_other.note(field);
+        }
+        notes(
+            on_other,
+            |name, start, end| msg!("parity-note-missing", name = name, start = start, end = end),
+            &only_default,
+        );
+        notes(
+            on_other,
+            |name, start, end| msg!("parity-note-extra", name = name, start = start, end = end),
+            &only_other,
+        );
+        return;
+    }
+    if !only_default.is_empty() && !only_other.is_empty() {
+        // Both lack something: times that moved, most often. One warning on
+        // the other locale's file (the default is the reference), at its
+        // first activity without a twin.
+        on_other.value(
+            &format!("/activities/{}", only_other[0].2),
+            Code::LocaleParity,
+            Warning,
+            msg!("parity-times", path = default.path),
+            Some(msg!("parity-help")),
+        );
+        notes(
+            on_other,
+            |name, start, end| msg!("parity-note-missing", name = name, start = start, end = end),
+            &only_default,
+        );
+        notes(
+            on_other,
+            |name, start, end| msg!("parity-note-extra", name = name, start = start, end = end),
+            &only_other,
+        );
+        return;
+    }
+    for (report, missing, there) in [
+        (on_other, &only_default, default.path),
+        (on_default, &only_other, other.path),
+    ] {
+        if missing.is_empty() {
+            continue;
+        }
+        report.value(
+            "/activities",
+            Code::LocaleParity,
+            Warning,
+            msg!("parity-missing", count = missing.len(), path = there),
+            Some(msg!(
+                "parity-missing-help",
+                count = missing.len(),
+                path = there
+            )),
+        );
+        notes(
+            report,
+            |name, start, end| msg!("parity-window", name = name, start = start, end = end),
+            missing,
+        );
+    }
+}
