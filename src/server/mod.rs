@@ -11,8 +11,9 @@
 //! off the async threads and records the result; when that build left
 //! brotli siblings for later (`defer_brotli`), a second build adds them in
 //! the background. [`watch::spawn`] calls it when inputs change. This
-//! module knows how the site is built only through
-//! [`site::build`]; it never renders files itself.
+//! module knows how the site is built only through [`site::LiveBuild`]
+//! (what [`site::build`] writes, at the cost of what an edit touched); it
+//! never renders files itself.
 
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -111,6 +112,9 @@ pub struct ServerState {
     build_lock: Arc<tokio::sync::Mutex<()>>,
     /// Counts the builds started, so a deferred completion knows it is stale.
     builds: Arc<AtomicU64>,
+    /// The build kept between rebuilds: an edit re-checks and re-renders
+    /// only the games it touched ([`site::LiveBuild`]).
+    live: Arc<std::sync::Mutex<site::LiveBuild>>,
 }
 
 /// What the last build left behind.
@@ -130,7 +134,9 @@ impl ServerState {
     pub fn new(options: BuildOptions) -> Self {
         let (reload, _) = broadcast::channel(16);
         let (shutdown, _) = signal::channel(false);
+        let live = Arc::new(std::sync::Mutex::new(site::LiveBuild::new(&options.root)));
         ServerState {
+            live,
             options: Arc::new(options),
             status: Arc::new(RwLock::new(BuildStatus::default())),
             reload,
@@ -328,8 +334,9 @@ pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
     let _building = state.build_lock.lock().await;
     let build = state.builds.fetch_add(1, Ordering::SeqCst) + 1;
     let options = Arc::clone(&state.options);
+    let live = Arc::clone(&state.live);
     let started = Instant::now();
-    let result = tokio::task::spawn_blocking(move || site::build(&options))
+    let result = tokio::task::spawn_blocking(move || live_build(&live, &options))
         .await
         .context("the build task panicked")
         .and_then(|result| result);
@@ -366,8 +373,8 @@ pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
             }
         }
         Err(err) => {
-            let error = format!("{err:#}");
-            tracing::error!("{}", msg!("serve-build-error", error = error.as_str()));
+            let error = crate::i18n::causes(err);
+            tracing::error!("{}", msg!("serve-build-error", error = error.clone()));
             let text = msg!("tool-error", error = error);
             record(state, Vec::new(), Some(format!("{text}\n")));
         }
@@ -392,8 +399,9 @@ async fn complete(state: ServerState, after: u64) {
     }
     let mut options = (*state.options).clone();
     options.defer_brotli = false;
+    let live = Arc::clone(&state.live);
     let started = Instant::now();
-    match tokio::task::spawn_blocking(move || site::build(&options)).await {
+    match tokio::task::spawn_blocking(move || live_build(&live, &options)).await {
         Ok(Ok(outcome)) if outcome.summary.is_some() => {
             state.files.clear();
             tracing::debug!("added brotli siblings in {:.0?}", started.elapsed());
@@ -403,6 +411,16 @@ async fn complete(state: ServerState, after: u64) {
         Ok(Err(err)) => tracing::warn!("cannot add brotli siblings: {err:#}"),
         Err(err) => tracing::warn!("cannot add brotli siblings: {err}"),
     }
+}
+
+/// Runs the kept build (one at a time: the build lock serialises callers).
+fn live_build(
+    live: &std::sync::Mutex<site::LiveBuild>,
+    options: &BuildOptions,
+) -> anyhow::Result<BuildOutcome> {
+    live.lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .build(options)
 }
 
 /// Stores a finished build's outcome and tells the open pages.
