@@ -24,7 +24,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .context(msg!("serve-no-runtime"))?;
+        .context(msg!("err-runtime"))?;
     runtime.block_on(serve(args))
 }
 
