@@ -105,10 +105,15 @@ pub const DIRECTORY_INDEX: &str = "index.html";
 /// may replace); never served, never published.
 pub const OUTPUT_MARKER: &str = ".activity-site-output";
 
+/// The file of a built site that names every file of it with its checksum
+/// and what it was built from, so the next build writes only what changed;
+/// host-only, like the marker.
+pub const OUTPUT_MANIFEST: &str = ".activity-site-manifest";
+
 /// Files of the output directory that hosts read as configuration (or that
 /// mark the directory) and never serve: `serve` answers 404 for them and
 /// `publish` never uploads them. (`publish` also skips every dot-file.)
-pub const HOST_ONLY: &[&str] = &[HEADERS_FILE, "_redirects", OUTPUT_MARKER];
+pub const HOST_ONLY: &[&str] = &[HEADERS_FILE, "_redirects", OUTPUT_MARKER, OUTPUT_MANIFEST];
 
 /// Whether `path` (relative, or site-absolute) is one of [`HOST_ONLY`] at the
 /// site root.

@@ -52,8 +52,10 @@
 //!   as a Fluent identifier with arguments ([`i18n::Msg`]), rendered only
 //!   when printed from `src/i18n/<lang>.ftl`; a leaf every module may name.
 //! - [`markdown`]: the Markdown of announcements, one reading for the
-//!   rules (links that are neither http(s) nor site paths, raw HTML, by
-//!   byte range) and the pages (pulldown-cmark, then `ammonia`); a leaf.
+//!   rules (links that are neither http(s) nor site paths, `#` links that
+//!   name no heading of their text, raw HTML, by byte range) and the pages
+//!   (pulldown-cmark with heading ids under the announcement's anchor, then
+//!   `ammonia`, which keeps `id` on headings only); a leaf.
 //! - [`chars`]: the base table of invisible characters, which the
 //!   `whitespace` rule and the control service's names extend, and the one
 //!   cut of UTF-8 text at a character boundary; a leaf.
@@ -68,7 +70,8 @@
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
 //!   siblings) through a plan of parts run in parallel and cached by their
-//!   inputs ([`site::cache`]), the pure comparison behind `diff`
+//!   inputs ([`site::cache`]), written at the cost of what changed since the
+//!   output's manifest, the pure comparison behind `diff`
 //!   ([`site::diff`]: one file's bytes on both sides to its status, its
 //!   changes in the clients' terms and its breaking changes, and the four
 //!   renderings), the next version of a game in every locale
@@ -126,7 +129,9 @@
 //!   in canonical form through [`atomic`]; resources for the schemas and the
 //!   rules. Separate from [`mcp`], which serves the control service.
 //! - [`server`]: the composition root: router, static files, watch, reload.
-//!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it.
+//!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it. The public API
+//!   (`/api/v1/`) is answered before routing; a static file's response
+//!   headers are worked out once when it is read, not per request.
 //!
 //! # Invariants
 //!
@@ -167,8 +172,9 @@
 //!   locale tag, inside `data/`, in canonical form, and only a draft the
 //!   check finds no error in; it never imports [`control`].
 //! - No script reaches a page: announcements' Markdown is rendered with raw
-//!   HTML as text, links limited to http(s), site paths and anchors, then
-//!   sanitised by `ammonia` ([`markdown::to_html`]).
+//!   HTML as text, links limited to http(s), site paths and headings of the
+//!   same announcement, then sanitised by `ammonia`
+//!   ([`markdown::to_html`]).
 //! - [`api`] and [`mcp`] import [`control`] and [`guard`] (and the leaf
 //!   [`json`], for how errors name a value's type), never [`site`] or each
 //!   other.
@@ -176,9 +182,16 @@
 //! - A build with any error writes nothing visible: files go into a staging
 //!   directory beside the output as they are finished (memory holds the
 //!   games in flight, not the site), and a good build replaces the output
-//!   directory with it in one rename, so a host never serves half a site. It reuses
-//!   (hard-links) a file of the previous site only when that site is marked
-//!   as its own and the file holds exactly the bytes it would write.
+//!   directory with it in one rename, so a host never serves half a site.
+//!   A build costs what changed: the site's manifest
+//!   (`layout::OUTPUT_MANIFEST`) names each file's checksum and what it was
+//!   built from, a game whose inputs' fingerprint is unchanged is taken
+//!   from the output as it is, and the staging directory is the previous
+//!   output kept beside it (`.<out>.previous`), in which only the files that
+//!   differ are replaced. A file of the output is reused (hard-linked, or
+//!   copied) only when the output is marked as the tool's own and the file
+//!   checks out against the manifest (size, not modified since); a tree
+//!   with nothing changed writes nothing.
 //! - A publish uploads data before the index that names it and the index
 //!   before the pages, records what it owns in a manifest before creating
 //!   anything, and removes (with `--delete`) only what that manifest names.

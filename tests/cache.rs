@@ -67,6 +67,16 @@ fn assert_warm_is_cold(root: &Path, step: &str) -> (usize, usize) {
     counts
 }
 
+/// The output's manifest ([`activity_site::layout::OUTPUT_MANIFEST`]):
+/// what each file was built from, the compression and the tool's salt
+/// included.
+const MANIFEST: &str = ".activity-site-manifest";
+
+fn without_manifest(mut files: BTreeMap<String, Vec<u8>>) -> BTreeMap<String, Vec<u8>> {
+    files.remove(MANIFEST);
+    files
+}
+
 fn read_json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -184,11 +194,14 @@ fn damaged_or_foreign_cache_entries_are_ignored_and_rewritten() {
         }
         std::fs::write(path, bytes).unwrap();
     }
+    // Without the output, which a warm build would take files from first.
+    std::fs::remove_dir_all(root.join("site")).unwrap();
     let (reused, _) = warm_build(root);
     assert_eq!(reused, 0, "no damaged entry is used");
     assert_eq!(files_under(&root.join("site")), good);
 
     // The entries were rewritten: the next build takes everything.
+    std::fs::remove_dir_all(root.join("site")).unwrap();
     let (reused, total) = warm_build(root);
     assert_eq!(reused, total);
     assert_eq!(files_under(&root.join("site")), good);
@@ -215,6 +228,7 @@ fn options_at(
         compression,
         defer_brotli,
         force: false,
+        progress: None,
     }
 }
 
@@ -257,7 +271,12 @@ fn another_tool_version_or_template_misses_the_cache() {
         0,
         "new templates: none cached"
     );
-    assert_eq!(files_under(&root.join("site")), good);
+    // The same files; only the output's manifest, which records the
+    // fingerprints the salt is part of, differs.
+    assert_eq!(
+        without_manifest(files_under(&root.join("site"))),
+        without_manifest(good)
+    );
 
     // The binary's own salt follows its version and templates.
     let current = CacheSalt::current();
@@ -326,11 +345,11 @@ fn a_changed_compression_option_misses_the_cache() {
     let primary = |files: &BTreeMap<String, Vec<u8>>| -> BTreeMap<String, Vec<u8>> {
         files
             .iter()
-            .filter(|(p, _)| !p.ends_with(".br") && !p.ends_with(".gz"))
+            .filter(|(p, _)| !p.ends_with(".br") && !p.ends_with(".gz") && *p != MANIFEST)
             .map(|(p, b)| (p.clone(), b.clone()))
             .collect()
     };
-    assert!(primary(&fast) == none && primary(&max) == none);
+    assert!(primary(&fast) == primary(&none) && primary(&max) == primary(&none));
     // The smallest siblings at max, and different bytes from fast.
     let size = |files: &BTreeMap<String, Vec<u8>>, ext: &str| -> usize {
         files
@@ -482,4 +501,159 @@ fn a_rebuild_links_unchanged_files_and_replaces_changed_ones() {
         leftovers.is_empty(),
         "the previous site is removed: {leftovers:?}"
     );
+}
+
+/// Issue 36: checks that every document the index names holds the bytes
+/// its checksum and size say.
+fn assert_index_checksums(site: &Path) {
+    use sha2::{Digest as _, Sha256};
+    let index = read_json(&site.join("api/v1/games.json"));
+    let mut seen = 0;
+    for game in index["games"].as_array().unwrap() {
+        for file in game["files"].as_array().unwrap() {
+            let path = file["path"].as_str().unwrap().trim_start_matches('/');
+            let bytes = std::fs::read(site.join(path)).unwrap();
+            assert_eq!(
+                file["sha256"].as_str().unwrap(),
+                hex::encode(Sha256::digest(&bytes)),
+                "{path}"
+            );
+            assert_eq!(
+                file["bytes"].as_u64().unwrap(),
+                bytes.len() as u64,
+                "{path}"
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen > 0);
+}
+
+/// Runs a build of `root` into `site` that the test hook ends abruptly
+/// (as a kill would) after it has written `files` files.
+fn killed_build(root: &Path, files: usize) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_activity-site"))
+        .args(["build", "--out", "site", "--now", NOW])
+        .current_dir(root)
+        .env("ACTIVITY_SITE_TEST_STOP_AFTER", files.to_string())
+        .output()
+        .unwrap();
+    assert!(!output.status.success(), "{}", stderr(&output));
+    assert_eq!(output.status.code(), None, "ended by a signal");
+}
+
+/// Issue 36: a warm build with nothing changed writes nothing; after a
+/// one-line edit it writes the files that changed, byte for byte what a
+/// cold build writes (the index's checksums included), edit after edit.
+#[cfg(unix)]
+#[test]
+fn an_unchanged_tree_writes_nothing_and_an_edit_only_its_files() {
+    use std::os::unix::fs::MetadataExt as _;
+
+    let root = bundled_root();
+    let root = root.path();
+    assert_warm_is_cold(root, "first build");
+    let site = root.join("site");
+    let ino = |rel: &str| std::fs::symlink_metadata(site.join(rel)).unwrap().ino();
+    let before = (ino("."), ino(MANIFEST), ino("api/v1/activity/sr.json"));
+    let (reused, total) = assert_warm_is_cold(root, "nothing changed");
+    assert_eq!(reused, total);
+    assert_eq!(
+        (ino("."), ino(MANIFEST), ino("api/v1/activity/sr.json")),
+        before,
+        "nothing changed: nothing written, the output not replaced"
+    );
+
+    let ww = root.join("data/ww/zh-CN.json");
+    for step in 0..3 {
+        let mut doc = read_json(&ww);
+        doc["activities"][0]["description"] = Value::from(format!("改过 {step} 次的说明"));
+        write_json(&ww, &doc);
+        let untouched = ino("api/v1/activity/sr.json");
+        let edited = ino("api/v1/activity/ww-zh-CN.json");
+        assert_warm_is_cold(root, &format!("edit {step}"));
+        assert_index_checksums(&site);
+        assert_eq!(ino("api/v1/activity/sr.json"), untouched, "edit {step}");
+        assert_ne!(ino("api/v1/activity/ww-zh-CN.json"), edited, "edit {step}");
+        assert!(
+            std::fs::read_to_string(site.join("api/v1/activity/ww-zh-CN.json"))
+                .unwrap()
+                .contains(&format!("改过 {step} 次的说明"))
+        );
+    }
+}
+
+/// Issue 36: a build killed while it writes leaves the previous site whole
+/// (every file, its manifest included), and the next build recovers from
+/// whatever the killed one left beside the output.
+#[cfg(unix)]
+#[test]
+fn a_build_killed_midway_leaves_the_previous_site_whole() {
+    let root = bundled_root();
+    let root = root.path();
+    let site = root.join("site");
+    assert_warm_is_cold(root, "first build");
+    let ww = root.join("data/ww/zh-CN.json");
+    for step in 0..3 {
+        let before = files_under(&site);
+        let mut doc = read_json(&ww);
+        doc["activities"][0]["name"] = Value::from(format!("第 {step} 次改名"));
+        write_json(&ww, &doc);
+        killed_build(root, 1 + step);
+        assert!(
+            files_under(&site) == before,
+            "step {step}: the site changed"
+        );
+        assert_warm_is_cold(root, &format!("after the kill {step}"));
+        assert_index_checksums(&site);
+    }
+}
+
+/// Issue 36: a game taken out of `games.json` (its data removed) takes
+/// its files with it, folders included, as a cold build would.
+#[test]
+fn a_removed_games_files_disappear() {
+    let root = bundled_root();
+    let root = root.path();
+    let site = root.join("site");
+    assert_warm_is_cold(root, "first build");
+    // A second build after an edit, so the kept previous output is in use.
+    let ww = root.join("data/ww/zh-CN.json");
+    let mut doc = read_json(&ww);
+    doc["activities"][0]["description"] = Value::from("改过的说明");
+    write_json(&ww, &doc);
+    assert_warm_is_cold(root, "edit");
+    assert!(site.join("sr/index.html").is_file());
+    let games_path = root.join("games.json");
+    let mut games = read_json(&games_path);
+    games["games"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|g| g["id"] != "sr");
+    write_json(&games_path, &games);
+    std::fs::remove_dir_all(root.join("data/sr")).unwrap();
+    for step in ["game removed", "built again"] {
+        assert_warm_is_cold(root, step);
+        let left: Vec<String> = files_under(&site)
+            .into_keys()
+            .filter(|p| p.starts_with("sr/") || p.starts_with("api/v1/activity/sr"))
+            .collect();
+        assert!(left.is_empty(), "{step}: {left:?}");
+        assert!(
+            !site.join("sr").exists(),
+            "{step}: the game's folder goes too"
+        );
+        assert_index_checksums(&site);
+    }
+}
+
+/// Issue 36: `build` draws no progress bar when its stderr is not a terminal.
+#[test]
+fn build_prints_no_progress_when_piped() {
+    let root = bundled_root();
+    let output = run(root.path(), &["build", "--out", "site", "--now", NOW]);
+    assert_eq!(output.status.code(), Some(0));
+    let err = stderr(&output);
+    assert!(!err.contains('\r') && !err.contains("games "), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }

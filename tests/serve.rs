@@ -889,6 +889,83 @@ fn watch_rebuilds_keeps_the_last_good_site_and_recovers() {
     }
 }
 
+/// Issue 36: a live rebuild re-renders only the game an edit touched: the
+/// edit is served, the other games' files stay as they were (the same
+/// files, not written again), and the site equals a cold build of the
+/// edited tree byte for byte.
+#[cfg(unix)]
+#[test]
+fn a_live_rebuild_renders_only_the_edited_game_and_equals_a_cold_build() {
+    use std::os::unix::fs::MetadataExt as _;
+
+    let root = tempfile::tempdir().unwrap();
+    let base = crate::util::crate_root();
+    std::fs::copy(base.join("games.json"), root.path().join("games.json")).unwrap();
+    for sub in ["data", "schema"] {
+        crate::util::copy_tree(&base.join(sub), &root.path().join(sub));
+    }
+    let served = Served::start(root.path());
+    let api = "/api/v1/activity/ww-zh-CN.json";
+    served.wait_for(api, "the first build", |status, _| status == 200);
+    let site = root.path().join("site");
+    let ino = |rel: &str| std::fs::metadata(site.join(rel)).unwrap().ino();
+    let untouched = ["api/v1/activity/sr.json", "ys/index.html", "404.html"];
+    let before: Vec<u64> = untouched.iter().map(|p| ino(p)).collect();
+
+    let data = root.path().join("data/ww/zh-CN.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&data).unwrap()).unwrap();
+    doc["activities"][0]["description"] = serde_json::Value::from("实时改过的说明");
+    std::fs::write(&data, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
+    served.wait_for(api, "the edited JSON", |status, body| {
+        status == 200 && body.contains("实时改过的说明")
+    });
+    wait_until("the rebuild's log line", || {
+        served.stderr().matches("built the site").count() >= 2
+    });
+    let after: Vec<u64> = untouched.iter().map(|p| ino(p)).collect();
+    assert_eq!(
+        after, before,
+        "the other games' files are not written again"
+    );
+    // The unchanged games are still served right.
+    let (status, sr) = http_get(&served.addr, "/api/v1/activity/sr.json");
+    assert_eq!(status, 200);
+    assert_eq!(
+        sr.as_bytes(),
+        std::fs::read(site.join("api/v1/activity/sr.json")).unwrap()
+    );
+
+    let output = crate::util::run(
+        root.path(),
+        &[
+            "build",
+            "--out",
+            "cold",
+            "--no-cache",
+            "--now",
+            crate::util::FIXTURE_NOW,
+        ],
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        crate::util::stderr(&output)
+    );
+    let (live, cold) = (
+        crate::util::files_under(&site),
+        crate::util::files_under(&root.path().join("cold")),
+    );
+    assert_eq!(
+        live.keys().collect::<Vec<_>>(),
+        cold.keys().collect::<Vec<_>>()
+    );
+    for (path, bytes) in &live {
+        assert!(cold[path] == *bytes, "{path} differs from a cold build");
+    }
+}
+
 /// Issue 30: an edit to an announcements board is rebuilt live: a new
 /// board is served, an edit shows, and a board with an error keeps the
 /// last good one and names its line.
@@ -1119,5 +1196,83 @@ async fn last_modified_and_if_modified_since_give_304() {
                 .is_none(),
             "{hidden} would be published"
         );
+    }
+}
+
+/// Issue 36: a path served moments ago is answered from ready headers and
+/// bytes, before its path is decoded. Whatever that file was last served
+/// for (another representation, a `HEAD`, a 200 before a 304), every answer
+/// equals the one a server with a cold cache gives: status, every header,
+/// body; with and without live reload.
+#[tokio::test]
+async fn answers_from_the_cache_equal_the_first_answers() {
+    let fixture = Fixture::new();
+    let json = "/api/v1/activity/ww.json";
+    let cold = |live: bool| server::router(fixture.state().with_live_reload(live));
+    let etag = get(&cold(false), json)
+        .await
+        .header(header::ETAG)
+        .to_owned();
+    let modified = get(&cold(false), json)
+        .await
+        .header(header::LAST_MODIFIED)
+        .to_owned();
+    let weak = format!("W/{etag}");
+    type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>);
+    let cases: Vec<Case> = vec![
+        ("GET", json, vec![]),
+        ("GET", json, vec![("accept-encoding", "br")]),
+        ("GET", json, vec![("accept-encoding", "gzip")]),
+        ("GET", json, vec![("accept-encoding", "br;q=0, gzip;q=0")]),
+        ("GET", json, vec![("if-none-match", &etag)]),
+        ("GET", json, vec![("if-none-match", &weak)]),
+        ("GET", json, vec![("if-none-match", "\"nope\"")]),
+        ("GET", json, vec![("if-modified-since", &modified)]),
+        ("HEAD", json, vec![]),
+        ("HEAD", json, vec![("accept-encoding", "br")]),
+        (
+            "OPTIONS",
+            json,
+            vec![("access-control-request-headers", "if-none-match")],
+        ),
+        ("POST", json, vec![]),
+        ("GET", "/api/v1//activity/ww.json", vec![]),
+        ("GET", "/api/v1/activity/ww%2Ejson", vec![]),
+        ("GET", "/api/v1/activity/ww.json/", vec![]),
+        ("GET", "/api/v1/activity/ww.ics", vec![]),
+        ("GET", "/", vec![]),
+        ("GET", "/index.html", vec![]),
+        ("GET", "/sr/", vec![]),
+        ("GET", "/%73r/", vec![]),
+        ("GET", "/sr", vec![]),
+        ("GET", "/style.css", vec![("accept-encoding", "br")]),
+        ("GET", "/404.html", vec![]),
+        ("GET", "/nope", vec![]),
+        ("GET", "/api/v1/nope.json", vec![]),
+        ("GET", "/_headers", vec![]),
+    ];
+    for live in [false, true] {
+        for (method, path, headers) in &cases {
+            let first = send(&cold(live), method, path, headers).await;
+            // The same server, with the path (and the 404 page) served
+            // before in other shapes.
+            let warm = cold(live);
+            for (method, extra) in [
+                ("GET", &[][..]),
+                ("GET", &[("accept-encoding", "br")][..]),
+                ("HEAD", &[][..]),
+                ("GET", &[("if-none-match", etag.as_str())][..]),
+            ] {
+                send(&warm, method, path, extra).await;
+                send(&warm, method, "/404.html", extra).await;
+            }
+            for round in 0..2 {
+                let again = send(&warm, method, path, headers).await;
+                let what = format!("{method} {path} {headers:?}, live {live}, round {round}");
+                assert_eq!(again.status, first.status, "{what}");
+                assert_eq!(again.headers, first.headers, "{what}");
+                assert_eq!(again.body, first.body, "{what}");
+            }
+        }
     }
 }

@@ -10,8 +10,21 @@ use crate::site::{self, BuildOptions, CacheOptions, Compression, OutputState};
 
 pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let out = args.common.out_dir(args.output.out.as_ref());
-    let options = options(&args.common, &out, &args.output)?;
-    let outcome = site::build(&options)?;
+    let mut options = options(&args.common, &out, &args.output)?;
+    // A bar on a terminal while games are rendered; nothing in CI or a pipe.
+    let bar: std::sync::Arc<std::sync::OnceLock<indicatif::ProgressBar>> = Default::default();
+    let shown = std::sync::Arc::clone(&bar);
+    options.progress = Some(site::Progress(std::sync::Arc::new(move |done, total| {
+        let bar = shown.get_or_init(|| {
+            super::progress_bar(total as u64, "{bar:30} {pos}/{len} games {elapsed}")
+        });
+        bar.set_position(done as u64);
+    })));
+    let outcome = site::build(&options);
+    if let Some(bar) = bar.get() {
+        bar.finish_and_clear();
+    }
+    let outcome = outcome?;
     let has_errors = outcome.summary.is_none();
     if has_errors || !outcome.diagnostics.is_empty() {
         super::check::report(&args.common.root, &outcome.diagnostics, args.format)?;
@@ -60,6 +73,7 @@ pub(super) fn options(
         compression: output.compress.into(),
         defer_brotli: false,
         force: output.force,
+        progress: None,
     })
 }
 

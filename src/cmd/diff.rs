@@ -246,6 +246,7 @@ fn build_into(
         compression: site::Compression::None,
         defer_brotli: false,
         force: false,
+        progress: None,
     };
     let outcome = site::build(&options)?;
     Ok(match outcome.summary {
@@ -499,6 +500,7 @@ fn list_files(dir: &Path) -> anyhow::Result<BTreeSet<String>> {
         }
     }
     all.remove(site::OUTPUT_MARKER);
+    all.remove(crate::layout::OUTPUT_MANIFEST);
     let siblings: Vec<String> = all
         .iter()
         .filter(|p| {

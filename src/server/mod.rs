@@ -11,8 +11,9 @@
 //! off the async threads and records the result; when that build left
 //! brotli siblings for later (`defer_brotli`), a second build adds them in
 //! the background. [`watch::spawn`] calls it when inputs change. This
-//! module knows how the site is built only through
-//! [`site::build`]; it never renders files itself.
+//! module knows how the site is built only through [`site::LiveBuild`]
+//! (what [`site::build`] writes, at the cost of what an edit touched); it
+//! never renders files itself.
 
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -22,11 +23,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use axum::Router;
 use axum::extract::Request;
-use axum::routing::{any, get};
+use axum::routing::get;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::{broadcast, watch as signal};
+use tower::ServiceExt as _;
 use tower_http::timeout::RequestBodyDeadlineLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
@@ -92,7 +94,8 @@ pub struct ServerState {
     /// Extra routes merged before the static fallback: the control API
     /// (`/api/...`, `/openapi/v1.json`) and `/mcp`. They must not set a
     /// fallback of their own; unmatched paths belong to the static site, and
-    /// `/api/v1/...` stays the site's even under a mounted `/api/{*rest}`.
+    /// `/api/v1/...` is the site's whatever they route (it is answered
+    /// before routing).
     pub mounts: Router,
     /// Whether HTML responses get the live-reload script and the overlay
     /// (serve mode with watching). The files on disk never contain them.
@@ -109,6 +112,9 @@ pub struct ServerState {
     build_lock: Arc<tokio::sync::Mutex<()>>,
     /// Counts the builds started, so a deferred completion knows it is stale.
     builds: Arc<AtomicU64>,
+    /// The build kept between rebuilds: an edit re-checks and re-renders
+    /// only the games it touched ([`site::LiveBuild`]).
+    live: Arc<std::sync::Mutex<site::LiveBuild>>,
 }
 
 /// What the last build left behind.
@@ -128,7 +134,9 @@ impl ServerState {
     pub fn new(options: BuildOptions) -> Self {
         let (reload, _) = broadcast::channel(16);
         let (shutdown, _) = signal::channel(false);
+        let live = Arc::new(std::sync::Mutex::new(site::LiveBuild::new(&options.root)));
         ServerState {
+            live,
             options: Arc::new(options),
             status: Arc::new(RwLock::new(BuildStatus::default())),
             reload,
@@ -182,40 +190,48 @@ impl ServerState {
     }
 }
 
-/// The whole application: live reload, the mounts, then the static site.
+/// The whole application: the public API of the site, live reload, the
+/// mounts, then the rest of the static site.
+///
+/// The public API (`/api/v1/...`, [`layout::is_api`]) is the site's whatever
+/// the mounts route, so it is answered before any routing: the hottest
+/// static path, polled by clients, skips both routers.
 pub fn router(state: ServerState) -> Router {
-    let mounts = state.mounts.clone();
-    // The public API is routed explicitly as well: mounts may hold catch-all
-    // routes such as `/api/{resource}/{*rest}`, and a static segment beats a
-    // parameter, while a fallback loses to both.
     let site = static_files::Site::new(&state);
-    let files = move |request: Request| static_files::serve(Arc::clone(&site), request);
-    let api = layout::url(layout::API_DIR);
+    let files = {
+        let site = Arc::clone(&site);
+        move |request: Request| static_files::serve(Arc::clone(&site), request)
+    };
+    let reload = {
+        let state = state.clone();
+        move || reload::events(state.clone())
+    };
+    // No router state: a handler's state is cloned on every request.
     let own = Router::new()
-        .route(RELOAD_PATH, get(reload::events))
-        .route(&api, any(files.clone()))
-        .route(&format!("{api}/"), any(files.clone()))
-        .route(&format!("{api}/{{*path}}"), any(files.clone()))
-        .fallback(files)
-        .with_state(state);
-    let app = mounts.merge(own);
-    // Control routes match literal segments in any case (`/api/tAsK/StAtUs`):
-    // the path is rewritten to its canonical spelling before routing. Static
-    // paths (everything else, the public `/api/v1/` included) skip the rewrite.
-    let canonical = tower::ServiceBuilder::new()
-        .map_request(|request: Request| {
+        .route(RELOAD_PATH, get(reload))
+        .fallback(files);
+    let app = state.mounts.clone().merge(own);
+    let front = tower::service_fn(move |request: Request| {
+        let site = Arc::clone(&site);
+        let app = app.clone();
+        async move {
             let path = request.uri().path();
-            let control = path.len() >= 5
-                && path.as_bytes()[..5].eq_ignore_ascii_case(b"/api/")
-                && !layout::is_api(path);
-            if control {
+            if layout::is_api(path) {
+                return Ok(static_files::serve(site, request).await);
+            }
+            // Control routes match literal segments in any case
+            // (`/api/tAsK/StAtUs`): their path is rewritten to its canonical
+            // spelling before routing. Other paths skip the rewrite.
+            let control = path.len() >= 5 && path.as_bytes()[..5].eq_ignore_ascii_case(b"/api/");
+            let request = if control {
                 crate::api::canonicalize(request)
             } else {
                 request
-            }
-        })
-        .service(app);
-    let app = Router::new().fallback_service(canonical);
+            };
+            app.oneshot(request).await
+        }
+    });
+    let app = Router::new().fallback_service(front);
     // The request log costs a little on every request; add it only when
     // someone reads it (`RUST_LOG=debug` or `tower_http=debug`).
     if tracing::enabled!(target: "tower_http::trace::on_response", Level::DEBUG) {
@@ -318,8 +334,9 @@ pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
     let _building = state.build_lock.lock().await;
     let build = state.builds.fetch_add(1, Ordering::SeqCst) + 1;
     let options = Arc::clone(&state.options);
+    let live = Arc::clone(&state.live);
     let started = Instant::now();
-    let result = tokio::task::spawn_blocking(move || site::build(&options))
+    let result = tokio::task::spawn_blocking(move || live_build(&live, &options))
         .await
         .context("the build task panicked")
         .and_then(|result| result);
@@ -382,8 +399,9 @@ async fn complete(state: ServerState, after: u64) {
     }
     let mut options = (*state.options).clone();
     options.defer_brotli = false;
+    let live = Arc::clone(&state.live);
     let started = Instant::now();
-    match tokio::task::spawn_blocking(move || site::build(&options)).await {
+    match tokio::task::spawn_blocking(move || live_build(&live, &options)).await {
         Ok(Ok(outcome)) if outcome.summary.is_some() => {
             state.files.clear();
             tracing::debug!("added brotli siblings in {:.0?}", started.elapsed());
@@ -393,6 +411,16 @@ async fn complete(state: ServerState, after: u64) {
         Ok(Err(err)) => tracing::warn!("cannot add brotli siblings: {err:#}"),
         Err(err) => tracing::warn!("cannot add brotli siblings: {err}"),
     }
+}
+
+/// Runs the kept build (one at a time: the build lock serialises callers).
+fn live_build(
+    live: &std::sync::Mutex<site::LiveBuild>,
+    options: &BuildOptions,
+) -> anyhow::Result<BuildOutcome> {
+    live.lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .build(options)
 }
 
 /// Stores a finished build's outcome and tells the open pages.

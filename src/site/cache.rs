@@ -103,6 +103,11 @@ impl Key {
         }
     }
 
+    /// The key as 64 hex digits.
+    pub fn hex(&self) -> String {
+        hex::encode(self.digest)
+    }
+
     fn file_name(&self) -> String {
         let hex = hex::encode(self.digest);
         if self.now { format!("{hex}.now") } else { hex }

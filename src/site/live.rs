@@ -36,8 +36,11 @@ pub struct LiveCheck {
     /// The validator and the three schemas (activity, registry,
     /// announcements) it was compiled from.
     schemas: Option<([Value; 3], Validator)>,
-    /// Each game's last diagnostics, by id, with the inputs they came from.
-    games: HashMap<String, (GameInputs, Vec<Diagnostic>)>,
+    /// Each game's last diagnostics, by id, with the inputs they came from
+    /// and the fingerprint of its data files when they were read.
+    games: HashMap<String, (GameInputs, Vec<Diagnostic>, [u8; 16])>,
+    /// The registry's games of the last run, in order.
+    registry: Vec<Game>,
     /// What the last run did.
     last: LiveStats,
 }
@@ -81,6 +84,7 @@ impl LiveCheck {
             root: root.into(),
             schemas: None,
             games: HashMap::new(),
+            registry: Vec::new(),
             last: LiveStats::default(),
         }
     }
@@ -144,18 +148,24 @@ impl LiveCheck {
         let root = &self.root;
         let mut last = std::mem::take(&mut self.games);
         // `None`: the game's inputs did not change, its last diagnostics stand.
-        let results: Vec<(String, GameInputs, Option<Vec<Diagnostic>>)> = games
+        #[allow(clippy::type_complexity)]
+        let results: Vec<(String, GameInputs, Option<(Vec<Diagnostic>, [u8; 16])>)> = games
             .par_iter()
             .map(|game| {
                 let inputs = GameInputs::read(root, game, overlay, options);
-                if let Some((before, _)) = last.get(&game.id)
+                if let Some((before, _, _)) = last.get(&game.id)
                     && before.same(&inputs)
                 {
                     return (game.id.clone(), inputs, None);
                 }
                 let loaded = load::load_game_with(root, game, overlay);
+                let sources = super::sources_digest(&loaded);
                 let checked = validator.game(&loaded, options, false);
-                (game.id.clone(), inputs, Some(checked.diagnostics))
+                (
+                    game.id.clone(),
+                    inputs,
+                    Some((checked.diagnostics, sources)),
+                )
             })
             .collect();
         let mut stats = LiveStats {
@@ -163,22 +173,96 @@ impl LiveCheck {
             ..LiveStats::default()
         };
         for (id, inputs, checked) in results {
-            let found = match checked {
+            let (found, sources) = match checked {
                 Some(found) => {
                     stats.checked += 1;
                     found
                 }
                 None => {
                     stats.reused += 1;
-                    last.remove(&id).map(|(_, found)| found).unwrap_or_default()
+                    last.remove(&id)
+                        .map(|(_, found, sources)| (found, sources))
+                        .unwrap_or_default()
                 }
             };
             all.extend(found.iter().cloned());
-            self.games.insert(id, (inputs, found));
+            self.games.insert(id, (inputs, found, sources));
         }
+        self.registry = games;
         self.last = stats;
         diagnostics::sort(&mut all);
         Ok(all)
+    }
+}
+
+/// A build kept between runs, for `serve`: [`LiveCheck`] checks what
+/// changed (plus the kept files of `data/_files/`, as [`super::check`]
+/// does), and the site is written as [`super::build`] writes it, at the
+/// cost of what changed: only the games whose data changed are loaded and
+/// rendered again. The result is the site `build` writes from the same
+/// tree (a test holds them equal).
+pub struct LiveBuild {
+    check: LiveCheck,
+}
+
+impl LiveBuild {
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        LiveBuild {
+            check: LiveCheck::new(root),
+        }
+    }
+
+    /// Checks the tree of `options.root` again where it changed and, when
+    /// it has no errors, writes the site as [`super::build`] does.
+    pub fn build(&mut self, options: &super::BuildOptions) -> anyhow::Result<super::BuildOutcome> {
+        let started = std::time::Instant::now();
+        super::write::guard_output(&options.root, &options.out, options.force)?;
+        if let Some(cache) = &options.cache {
+            super::guard_cache(&cache.dir, &options.out)?;
+        }
+        if self.check.root() != options.root {
+            self.check = LiveCheck::new(&options.root);
+        }
+        let check_options = validate::Options { now: options.now };
+        let mut diagnostics = self.check.check(&Overlay::new(), &check_options)?;
+        diagnostics.extend(super::kept::diagnostics(&options.root)?);
+        diagnostics::sort(&mut diagnostics);
+        if diagnostics.iter().any(Diagnostic::is_error) {
+            return Ok(super::BuildOutcome {
+                diagnostics,
+                summary: None,
+            });
+        }
+        let Some(([activity, _, announcements], _)) = &self.check.schemas else {
+            anyhow::bail!("the schemas were not compiled");
+        };
+        let checked = super::Checked {
+            games: self
+                .check
+                .registry
+                .iter()
+                .map(|game| validate::CheckedGame {
+                    game: game.clone(),
+                    documents: Vec::new(),
+                    diagnostics: Vec::new(),
+                })
+                .collect(),
+            diagnostics,
+            activity_schema: activity.clone(),
+            announcements: Vec::new(),
+            announcements_schema: announcements.clone(),
+            sources: self
+                .check
+                .games
+                .iter()
+                .map(|(id, (_, _, sources))| (id.clone(), *sources))
+                .collect(),
+        };
+        let summary = super::write_site(options, &checked, &check_options, started)?;
+        Ok(super::BuildOutcome {
+            diagnostics: checked.diagnostics,
+            summary: Some(summary),
+        })
     }
 }
 

@@ -11,11 +11,20 @@
 //! version and the templates) is known, else rendered, its text files
 //! compressed ([`publish::Compression`]) and stored; games and parts run on
 //! every core (rayon). The files ([`OutputFile`]) are written into a staging
-//! directory beside the output as soon as their part is done (files the
-//! previous site holds byte for byte are hard-linked from it), so memory
+//! directory beside the output as soon as their part is done, so memory
 //! holds the games in flight, not the site; the staging directory is
 //! swapped in with a rename at the end. Times are parsed once, into
 //! [`DocumentTimes`], when a document enters the plan.
+//!
+//! A build costs what changed. The check fingerprints each game's data
+//! files as it reads them; a game whose fingerprint (with its registry
+//! entry, the site's locale, its "now", the compression and the tool's
+//! salt) is the one the output's manifest records is neither loaded,
+//! rendered, compressed nor written: its files stay, and only what the
+//! shared files need of it is read from the manifest. The home pages,
+//! which list every game's activities, are rendered only when what one
+//! game shows there changed. See `write.rs` for how the new site is put in
+//! place.
 
 pub mod announcements;
 pub mod cache;
@@ -24,6 +33,7 @@ pub mod ics;
 mod kept;
 mod live;
 pub mod llms;
+mod manifest;
 pub mod pages;
 pub mod publish;
 pub mod rewrite;
@@ -31,10 +41,12 @@ pub mod status;
 pub mod version;
 mod write;
 
-pub use live::{LiveCheck, LiveStats};
+pub use live::{LiveBuild, LiveCheck, LiveStats};
 pub use write::{OUTPUT_MARKER, OutputState, guard_output, inspect_output};
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
@@ -77,6 +89,8 @@ pub struct BuildOptions {
     /// Replace an unmarked non-empty output directory (never the root or
     /// the inputs); see [`inspect_output`].
     pub force: bool,
+    /// Told after each game rendered (`None`: nobody asks).
+    pub progress: Option<Progress>,
 }
 
 impl BuildOptions {
@@ -91,6 +105,7 @@ impl BuildOptions {
             compression: Compression::default(),
             defer_brotli: false,
             force: false,
+            progress: None,
         }
     }
 }
@@ -239,6 +254,9 @@ pub struct Checked {
     pub announcements: Vec<validate::CheckedAnnouncements>,
     /// The announcements schema the files were checked against (published as is).
     pub announcements_schema: serde_json::Value,
+    /// The fingerprint of each game's data files ([`sources_digest`]), by id,
+    /// when the check was asked for them (a build).
+    pub sources: HashMap<String, [u8; 16]>,
 }
 
 impl Checked {
@@ -252,6 +270,11 @@ impl Checked {
 /// dropped once checked, so memory is bounded by the largest game.
 pub fn check(root: &Path, options: &validate::Options) -> anyhow::Result<Checked> {
     check_games(root, &Overlay::new(), options, false)
+}
+
+/// [`check`], and the fingerprint of each game's sources ([`Checked::sources`]).
+fn check_for_build(root: &Path, options: &validate::Options) -> anyhow::Result<Checked> {
+    check_games_with(root, &Overlay::new(), options, false, true)
 }
 
 /// Like [`check`], and keeps every game's typed documents for what comes
@@ -278,17 +301,28 @@ fn check_games(
     options: &validate::Options,
     keep_documents: bool,
 ) -> anyhow::Result<Checked> {
+    check_games_with(root, overlay, options, keep_documents, false)
+}
+
+fn check_games_with(
+    root: &Path,
+    overlay: &Overlay,
+    options: &validate::Options,
+    keep_documents: bool,
+    fingerprint: bool,
+) -> anyhow::Result<Checked> {
     let project = load::open_with(root, overlay)?;
     let validator = Validator::new(&project)?;
     let (games, mut all) = validator.registry(&project);
     let (mut announcements, checked) = rayon::join(
         || check_announcements(root, &project, &validator, overlay, keep_documents),
-        || -> Vec<CheckedGame> {
+        || -> Vec<(CheckedGame, Option<[u8; 16]>)> {
             games
                 .par_iter()
                 .map(|game| {
                     let loaded = load::load_game_with(root, game, overlay);
-                    validator.game(&loaded, options, keep_documents)
+                    let sources = fingerprint.then(|| sources_digest(&loaded));
+                    (validator.game(&loaded, options, keep_documents), sources)
                 })
                 .collect()
         },
@@ -296,8 +330,12 @@ fn check_games(
     all.append(&mut announcements.1);
     let announcements = announcements.0;
     let mut games = Vec::with_capacity(checked.len());
-    for mut game in checked {
+    let mut sources = HashMap::new();
+    for (mut game, digest) in checked {
         all.append(&mut game.diagnostics);
+        if let Some(digest) = digest {
+            sources.insert(game.game.id.clone(), digest);
+        }
         games.push(game);
     }
     all.extend(kept::diagnostics(root)?);
@@ -308,7 +346,32 @@ fn check_games(
         activity_schema: project.activity_schema,
         announcements,
         announcements_schema: project.announcements_schema,
+        sources,
     })
+}
+
+/// A 128-bit fingerprint of a game's data files as loaded: each file's
+/// path, whether it exists and its text, through two seeded 64-bit
+/// hashes (foldhash's quality hasher: much faster than SHA-256 on the
+/// whole tree, and an accidental collision of both is out of reach). What
+/// a game's files are built from, besides its registry entry, the site
+/// and "now".
+pub(crate) fn sources_digest(game: &crate::source::LoadedGame) -> [u8; 16] {
+    use std::hash::{BuildHasher as _, Hash as _, Hasher as _};
+    let mut out = [0u8; 16];
+    for (half, seed) in out.chunks_mut(8).zip([0x5eed_0001_u64, 0x5eed_0002]) {
+        let mut hasher = foldhash::quality::FixedState::with_seed(seed).build_hasher();
+        for file in &game.files {
+            file.path.hash(&mut hasher);
+            file.exists.hash(&mut hasher);
+            file.source
+                .as_ref()
+                .map(|s| s.text.as_str())
+                .hash(&mut hasher);
+        }
+        half.copy_from_slice(&hasher.finish().to_le_bytes());
+    }
+    out
 }
 
 /// Loads and checks every announcements file of the project: the checked
@@ -366,13 +429,28 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         guard_cache(&cache.dir, &options.out)?;
     }
     let check_options = validate::Options { now: options.now };
-    let checked = check(&options.root, &check_options)?;
+    let checked = check_for_build(&options.root, &check_options)?;
     if checked.has_errors() {
         return Ok(BuildOutcome {
             diagnostics: checked.diagnostics,
             summary: None,
         });
     }
+    let summary = write_site(options, &checked, &check_options, started)?;
+    Ok(BuildOutcome {
+        diagnostics: checked.diagnostics,
+        summary: Some(summary),
+    })
+}
+
+/// Writes the site of a clean check (`checked.sources` filled) to the
+/// output, at the cost of what changed since the output was built.
+pub(crate) fn write_site(
+    options: &BuildOptions,
+    checked: &Checked,
+    check_options: &validate::Options,
+    started: Instant,
+) -> anyhow::Result<BuildSummary> {
     let cache = match &options.cache {
         Some(c) => Some((cache::Cache::open(&c.dir)?, &c.salt)),
         None => None,
@@ -383,30 +461,28 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         cache: cache.as_ref().map(|(c, salt)| (c, *salt)),
         compression: options.compression,
         defer_brotli: options.defer_brotli,
+        progress: options.progress.clone(),
     };
-    let tally = render(&options.root, &checked, &check_options, &how, &staging)?;
+    let (tally, manifest) = render(&options.root, checked, check_options, &how, &staging)?;
     // Dropped without a commit, the staging directory is removed.
-    staging.commit()?;
+    staging.commit(&manifest)?;
     if let Some((cache, _)) = &cache
         && tally.stored > 0
     {
         cache.sweep();
     }
-    Ok(BuildOutcome {
-        diagnostics: checked.diagnostics,
-        summary: Some(BuildSummary {
-            files: tally.files,
-            bytes: tally.bytes,
-            elapsed: started.elapsed(),
-            reused: tally.reused,
-            rendered: tally.rendered,
-            deferred: tally.deferred,
-        }),
+    Ok(BuildSummary {
+        files: tally.files,
+        bytes: tally.bytes,
+        elapsed: started.elapsed(),
+        reused: tally.reused,
+        rendered: tally.rendered,
+        deferred: tally.deferred,
     })
 }
 
 /// Refuses a cache directory inside the output, which every build replaces.
-fn guard_cache(dir: &Path, out: &Path) -> anyhow::Result<()> {
+pub(crate) fn guard_cache(dir: &Path, out: &Path) -> anyhow::Result<()> {
     let resolve = |p: &Path| -> anyhow::Result<PathBuf> {
         let p = std::path::absolute(p)
             .with_context(|| msg!("err-bad-path", path = p.display().to_string()))?;
@@ -451,15 +527,27 @@ pub(crate) struct Render<'a> {
     pub cache: Option<(&'a cache::Cache, &'a CacheSalt)>,
     pub compression: Compression,
     pub defer_brotli: bool,
+    pub progress: Option<Progress>,
+}
+
+/// Told how far a build is: `(games rendered, games to render)`, after each
+/// game (`build` draws a bar with it on a terminal).
+#[derive(Clone)]
+pub struct Progress(pub Arc<dyn Fn(usize, usize) + Send + Sync>);
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress")
+    }
 }
 
 /// What a render wrote, counted as it goes.
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct Tally {
-    /// Files written into the staging directory, and their bytes.
+    /// Files of the site, and their bytes.
     pub files: usize,
     pub bytes: u64,
-    /// Parts taken from the cache, and parts rendered and compressed.
+    /// Parts taken from the cache or the previous output, and parts rendered and compressed.
     pub reused: usize,
     pub rendered: usize,
     /// Entries written to the cache.
@@ -499,29 +587,87 @@ enum Work<'a> {
     Ready(OutputFile),
 }
 
-/// What the shared files need of a rendered game: the game with its
-/// documents' headers and the activities the home pages may list (those
-/// not ended at "now"), and each document's JSON digest.
-struct GameSummary {
-    home: pages::HomeGame,
-    /// `(sha256 hex, bytes)` of each document's published JSON, in order.
-    digests: Vec<(String, usize)>,
+/// A game of the new site: its record for the manifest, and what the home
+/// pages show of it when it was rendered by this build.
+struct GameDone {
+    record: manifest::GameRecord,
+    home: Option<pages::HomeGame>,
+    tally: Tally,
+}
+
+/// The fingerprint of everything a game's files depend on: the tool and
+/// templates, the compression, the site's locale, the game's "now", its
+/// registry entry and its data files ([`sources_digest`]).
+fn game_fingerprint(
+    game: &Game,
+    sources: Option<&[u8; 16]>,
+    salt: &CacheSalt,
+    how: &Render<'_>,
+    site_locale: &str,
+) -> String {
+    let entry = serde_json::to_vec(game).unwrap_or_default();
+    let now = how
+        .now
+        .for_game(game)
+        .format("%Y-%m-%dT%H:%M:%S%.f")
+        .to_string();
+    let compression = how.compression.cache_key();
+    let key = Key::new(
+        salt,
+        false,
+        &[
+            b"game-files",
+            compression.as_bytes(),
+            site_locale.as_bytes(),
+            now.as_bytes(),
+            &entry,
+            sources.map_or(&[][..], |s| &s[..]),
+        ],
+    );
+    key.hex()
+}
+
+/// SHA-256 (hex) of what the home pages show of a game.
+fn home_digest(home: &pages::HomeGame) -> String {
+    let mut hasher = Sha256::new();
+    let mut put = |part: &[u8]| {
+        hasher.update((part.len() as u64).to_le_bytes());
+        hasher.update(part);
+    };
+    put(&serde_json::to_vec(&home.game.game).unwrap_or_default());
+    for (doc, activities) in home.game.documents.iter().zip(&home.activities) {
+        put(doc.locale.as_bytes());
+        put(if doc.is_default { b"1" } else { b"0" });
+        put(&serde_json::to_vec(&doc.document).unwrap_or_default());
+        for a in activities {
+            put(format!(
+                "{}\u{1f}{}\u{1f}{}\u{1f}{}",
+                a.index, a.name, a.start, a.end
+            )
+            .as_bytes());
+        }
+    }
+    hex::encode(hasher.finalize())
 }
 
 /// Renders the site of a clean check into `staging`, game by game on every
-/// core: each game is loaded and validated again with its documents, each
-/// of its parts taken from the cache when its inputs are unchanged or
-/// rendered and compressed, and written as soon as it is done; only a
-/// summary of the game stays for the shared files (the index, the home
-/// page, `_headers`), which come last. The staging directory gets the same
-/// bytes whatever the order in which parts finish.
+/// core. A game whose fingerprint ([`game_fingerprint`]) is the one the
+/// output's manifest records, and whose files there check out, is taken
+/// as it is: not loaded, rendered, compressed or written. Every other game
+/// is loaded and validated again with its documents, each of its parts
+/// taken from the cache when its inputs are unchanged or rendered and
+/// compressed, and written as soon as it is done; only a summary of the
+/// game stays for the shared files (the index, the home pages,
+/// `_headers`), which come last and are taken from the output too when
+/// their inputs did not change. The new site and its manifest are the same
+/// whatever the order in which parts finish and whatever the output held.
 pub(crate) fn render(
     root: &Path,
     checked: &Checked,
     check_options: &validate::Options,
     how: &Render<'_>,
     staging: &write::Staging,
-) -> anyhow::Result<Tally> {
+) -> anyhow::Result<(Tally, manifest::Manifest)> {
     let project = load::open(root)?;
     let validator = Validator::new(&project)?;
     let (registry, _) = validator.registry(&project);
@@ -548,10 +694,39 @@ pub(crate) fn render(
     let site_locale = crate::model::site_locale(&registry)
         .unwrap_or_default()
         .to_owned();
-    let done: Vec<(GameSummary, Tally)> = registry
+    let fingerprints: Vec<String> = registry
+        .iter()
+        .map(|game| game_fingerprint(game, checked.sources.get(&game.id), salt, how, &site_locale))
+        .collect();
+    let to_render = registry
+        .iter()
+        .zip(&fingerprints)
+        .filter(|(game, fp)| {
+            staging
+                .current_game(&game.id, fp, how.defer_brotli)
+                .is_none()
+        })
+        .count();
+    let rendered_games = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<GameDone> = registry
         .par_iter()
+        .zip(&fingerprints)
         .with_max_len(1)
-        .map(|game| {
+        .map(|(game, fingerprint)| {
+            if let Some(record) = staging.current_game(&game.id, fingerprint, how.defer_brotli) {
+                staging.keep(&record.files);
+                let mut tally = Tally::default();
+                for file in &record.files {
+                    tally.files += 1;
+                    tally.bytes += file.bytes;
+                }
+                tally.reused = record.summary.documents.len() * 2;
+                return Ok(GameDone {
+                    record: record.clone(),
+                    home: None,
+                    tally,
+                });
+            }
             let loaded = load::load_game(root, game);
             let full = validator.game(&loaded, check_options, true);
             drop(loaded);
@@ -561,17 +736,37 @@ pub(crate) fn render(
                 game.id
             );
             let output = output_of(full.game, full.documents);
-            render_game(output, salt, &site_locale, how, staging)
+            let (home, digests, files, tally) =
+                render_game(output, salt, &site_locale, how, staging)?;
+            let record = manifest::GameRecord {
+                id: game.id.clone(),
+                fingerprint: fingerprint.clone(),
+                complete: tally.deferred == 0,
+                home: home_digest(&home),
+                summary: manifest::SavedGame::of(&home.game, digests),
+                files,
+            };
+            if let Some(progress) = &how.progress {
+                let n = rendered_games.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                (progress.0)(n, to_render);
+            }
+            Ok(GameDone {
+                record,
+                home: Some(home),
+                tally,
+            })
         })
         .collect::<anyhow::Result<_>>()?;
     let mut tally = Tally::default();
-    let mut summaries = Vec::with_capacity(done.len());
-    for (summary, counted) in done {
-        tally = tally + counted;
-        summaries.push(summary);
+    for game in &done {
+        tally = tally + game.tally;
     }
-    let homes: Vec<pages::HomeGame> = summaries.iter().map(|s| s.home.clone()).collect();
-    let games: Vec<GameOutput> = homes.iter().map(|h| h.game.clone()).collect();
+    let games: Vec<GameOutput> = done.iter().map(|g| g.record.summary.output()).collect();
+    let summaries: Vec<(&GameOutput, &[(String, usize)])> = games
+        .iter()
+        .zip(&done)
+        .map(|(game, done)| (game, done.record.summary.digests.as_slice()))
+        .collect();
     // The announcements, checked again with their documents kept.
     let (boards, announced) =
         check_announcements(root, &project, &validator, &Overlay::new(), true);
@@ -622,31 +817,67 @@ pub(crate) fn render(
         (pages::render_not_found()?, false),
         (publish::render_headers(&games, &boards), false),
     ]);
-    let home_links = announcements::home_links(&boards);
-    for home in pages::render_home_pages(&homes, how.now, &home_links)? {
-        shared.push((home, true));
-    }
     let compression = how.compression.cache_key();
+    let mut parts_done: Vec<manifest::PartRecord> = Vec::new();
+    // The home pages list every game's activities that have not ended: a
+    // part keyed by what each game shows there, rendered only when one of
+    // them (or "now", or the boards) changed.
+    let home_links = announcements::home_links(&boards);
+    let home_key = {
+        let now = format!("{:?}", how.now);
+        let links = format!("{home_links:?}");
+        let mut named: Vec<&[u8]> = vec![
+            b"home-pages",
+            compression.as_bytes(),
+            now.as_bytes(),
+            links.as_bytes(),
+        ];
+        named.extend(done.iter().map(|g| g.record.home.as_bytes()));
+        Key::new(salt, true, &named)
+    };
+    let home_tally = if let Some(record) = staging.current_part(&home_key.hex(), how.defer_brotli) {
+        staging.keep(&record.files);
+        parts_done.push(record.clone());
+        // One part per home page, as when they are rendered.
+        let pages = record
+            .files
+            .iter()
+            .filter(|f| layout::sibling_of(&f.path).is_none())
+            .count();
+        Tally {
+            reused: pages,
+            ..Tally::of_records(&record.files)
+        }
+    } else {
+        let homes = homes_of(root, &validator, check_options, how, &registry, &mut done)?;
+        let mut tally = Tally::default();
+        let mut files = Vec::new();
+        let mut complete = true;
+        for home in pages::render_home_pages(&homes, how.now, &home_links)? {
+            let part = Part {
+                key: ready_key(salt, true, compression.as_bytes(), b"file", &home),
+                work: Work::Ready(home),
+            };
+            let (done, records) = run_part(part, how, staging)?;
+            complete &= done.deferred == 0;
+            tally = tally + done;
+            files.extend(records);
+        }
+        parts_done.push(manifest::PartRecord {
+            key: home_key.hex(),
+            complete,
+            files,
+        });
+        tally
+    };
     let parts: Vec<Part<'_>> = shared
         .into_iter()
         .map(|(file, now_dependent)| Part {
-            key: Key::new(
-                salt,
-                now_dependent,
-                &[
-                    b"file",
-                    compression.as_bytes(),
-                    file.path.as_bytes(),
-                    &file.bytes,
-                ],
-            ),
+            key: ready_key(salt, now_dependent, compression.as_bytes(), b"file", &file),
             work: Work::Ready(file),
         })
         .collect();
-    let shared = parts
-        .into_par_iter()
-        .map(|part| run_part(part, how, staging))
-        .try_reduce(Tally::default, |a, b| Ok(a + b))?;
+    let shared = run_parts(parts, how, staging, &mut parts_done)?;
     // Kept files last: every generated path is written by now, and a kept
     // file never replaces one.
     let mut kept_parts = Vec::new();
@@ -655,47 +886,123 @@ pub(crate) fn render(
             return Err(kept::clash(&source, &file.path));
         }
         kept_parts.push(Part {
-            key: Key::new(
-                salt,
-                false,
-                &[
-                    b"kept",
-                    compression.as_bytes(),
-                    file.path.as_bytes(),
-                    &file.bytes,
-                ],
-            ),
+            key: ready_key(salt, false, compression.as_bytes(), b"kept", &file),
             work: Work::Ready(file),
         });
     }
-    let kept = kept_parts
-        .into_par_iter()
-        .map(|part| run_part(part, how, staging))
-        .try_reduce(Tally::default, |a, b| Ok(a + b))?;
+    let kept = run_parts(kept_parts, how, staging, &mut parts_done)?;
     // `llms.txt` last: it names what the build published, a kept
     // announcements document included.
     let file = llms::render(
         &games,
         staging.holds(&layout::announcements_path("", true, "json")),
     );
-    let llms = run_part(
-        Part {
-            key: Key::new(
-                salt,
-                false,
-                &[
-                    b"file",
-                    compression.as_bytes(),
-                    file.path.as_bytes(),
-                    &file.bytes,
-                ],
-            ),
+    let llms = run_parts(
+        vec![Part {
+            key: ready_key(salt, false, compression.as_bytes(), b"file", &file),
             work: Work::Ready(file),
-        },
+        }],
         how,
         staging,
+        &mut parts_done,
     )?;
-    Ok(tally + shared + kept + llms)
+    let mut manifest = manifest::Manifest::new();
+    manifest.games = done.into_iter().map(|g| g.record).collect();
+    manifest.parts = parts_done;
+    manifest.sort();
+    Ok((tally + home_tally + shared + kept + llms, manifest))
+}
+
+/// The key of a part made of one file rendered already: its bytes.
+fn ready_key(
+    salt: &CacheSalt,
+    now: bool,
+    compression: &[u8],
+    kind: &[u8],
+    file: &OutputFile,
+) -> Key {
+    Key::new(
+        salt,
+        now,
+        &[kind, compression, file.path.as_bytes(), &file.bytes],
+    )
+}
+
+/// Runs `parts` (each taken from the output when it holds that part's
+/// files already) and records each in `records`.
+fn run_parts(
+    parts: Vec<Part<'_>>,
+    how: &Render<'_>,
+    staging: &write::Staging,
+    records: &mut Vec<manifest::PartRecord>,
+) -> anyhow::Result<Tally> {
+    let done: Vec<(Tally, manifest::PartRecord)> = parts
+        .into_par_iter()
+        .map(|part| {
+            let key = part.key.hex();
+            if let Some(record) = staging.current_part(&key, how.defer_brotli) {
+                staging.keep(&record.files);
+                let tally = Tally {
+                    reused: 1,
+                    ..Tally::of_records(&record.files)
+                };
+                return Ok((tally, record.clone()));
+            }
+            let (tally, files) = run_part(part, how, staging)?;
+            Ok((
+                tally,
+                manifest::PartRecord {
+                    key,
+                    complete: tally.deferred == 0,
+                    files,
+                },
+            ))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let mut tally = Tally::default();
+    for (counted, record) in done {
+        tally = tally + counted;
+        records.push(record);
+    }
+    Ok(tally)
+}
+
+/// What the home pages show of every game: of the games this build
+/// rendered, kept from their render; the others are loaded and validated
+/// again (only when the home pages must be rendered again).
+fn homes_of(
+    root: &Path,
+    validator: &Validator,
+    check_options: &validate::Options,
+    how: &Render<'_>,
+    registry: &[Game],
+    done: &mut [GameDone],
+) -> anyhow::Result<Vec<pages::HomeGame>> {
+    registry
+        .par_iter()
+        .zip(done)
+        .map(|(game, done)| {
+            if let Some(home) = done.home.take() {
+                return Ok(home);
+            }
+            let loaded = load::load_game(root, game);
+            let full = validator.game(&loaded, check_options, true);
+            drop(loaded);
+            anyhow::ensure!(
+                !full.diagnostics.iter().any(Diagnostic::is_error),
+                "the files of `{}` changed during the build; build again",
+                game.id
+            );
+            let output = output_of(full.game, full.documents);
+            let home = pages::HomeGame::of(&output, how.now.for_game(&output.game));
+            anyhow::ensure!(
+                home_digest(&home) == done.record.home,
+                "the files of `{}` changed during the build; build again",
+                game.id
+            );
+            Ok(home)
+        })
+        .collect()
 }
 
 /// Renders the parts of one game into the staging directory: one part per
@@ -703,14 +1010,21 @@ pub(crate) fn render(
 /// compresses that locale's files only. A document's files depend on the
 /// game's registry entry, the locales it has documents in (the pages link
 /// to each other), the document itself and the compression; its page on
-/// "now" too.
+/// "now" too. Returns what the home pages show of the game, its documents'
+/// digests, the records of its files and the tally.
+#[allow(clippy::type_complexity)]
 fn render_game(
     game: GameOutput,
     salt: &CacheSalt,
     site_locale: &str,
     how: &Render<'_>,
     staging: &write::Staging,
-) -> anyhow::Result<(GameSummary, Tally)> {
+) -> anyhow::Result<(
+    pages::HomeGame,
+    Vec<(String, usize)>,
+    Vec<manifest::FileRecord>,
+    Tally,
+)> {
     let now = how.now.for_game(&game.game);
     let now_text = now.format("%Y-%m-%dT%H:%M:%S%.f").to_string();
     let entry = serde_json::to_vec(&game.game).unwrap_or_default();
@@ -756,11 +1070,17 @@ fn render_game(
             work: Work::Page(&game, doc, site_locale, now),
         });
     }
-    let tally = parts
+    let (tally, files) = parts
         .into_par_iter()
         .with_max_len(1)
         .map(|part| run_part(part, how, staging))
-        .try_reduce(Tally::default, |a, b| Ok(a + b))?;
+        .try_reduce(
+            || (Tally::default(), Vec::new()),
+            |(a, mut fa), (b, fb)| {
+                fa.extend(fb);
+                Ok((a + b, fa))
+            },
+        )?;
     let digests = json
         .iter()
         .map(|bytes| (hex::encode(Sha256::digest(bytes)), bytes.len()))
@@ -768,23 +1088,31 @@ fn render_game(
     // The shared files need the headers of the documents, and the home
     // pages the activities that have not ended.
     let home = pages::HomeGame::of(&game, now);
-    Ok((GameSummary { home, digests }, tally))
+    Ok((home, digests, files, tally))
 }
 
 /// Runs one part: takes its files from the cache, or renders them, writes
 /// them, compresses the text files among them (identical files once: a
 /// game's default-locale document under two names) and writes and stores
-/// the siblings (unless brotli was deferred).
-fn run_part(part: Part<'_>, how: &Render<'_>, staging: &write::Staging) -> anyhow::Result<Tally> {
+/// the siblings (unless brotli was deferred). Returns the records of the
+/// files written.
+fn run_part(
+    part: Part<'_>,
+    how: &Render<'_>,
+    staging: &write::Staging,
+) -> anyhow::Result<(Tally, Vec<manifest::FileRecord>)> {
     if let Some((cache, _)) = how.cache
         && let Some(entries) = cache.get(&part.key)
     {
         let files: Vec<OutputFile> = entries.into_iter().map(|e| e.file).collect();
-        staging.write(&files)?;
-        return Ok(Tally {
-            reused: 1,
-            ..Tally::of(&files)
-        });
+        let records = staging.write(&files)?;
+        return Ok((
+            Tally {
+                reused: 1,
+                ..Tally::of(&files)
+            },
+            records,
+        ));
     }
     let files = match part.work {
         Work::Api(game, doc, json) => {
@@ -833,7 +1161,7 @@ fn run_part(part: Part<'_>, how: &Render<'_>, staging: &write::Staging) -> anyho
                 .collect()
         },
     );
-    written?;
+    let mut records = written?;
     let deferred = if brotli || !how.compression.has_brotli() {
         0
     } else {
@@ -855,7 +1183,7 @@ fn run_part(part: Part<'_>, how: &Render<'_>, staging: &write::Staging) -> anyho
         .filter(|e| e.sibling)
         .map(|e| e.file.clone())
         .collect();
-    staging.write(&siblings)?;
+    records.extend(staging.write(&siblings)?);
     // A failed cache write costs the next build time, nothing else.
     let stored = deferred == 0
         && how
@@ -865,10 +1193,20 @@ fn run_part(part: Part<'_>, how: &Render<'_>, staging: &write::Staging) -> anyho
     tally.rendered = 1;
     tally.stored = usize::from(stored);
     tally.deferred = deferred;
-    Ok(tally)
+    Ok((tally, records))
 }
 
 impl Tally {
+    /// The count and bytes of the files `records` name.
+    fn of_records(records: &[manifest::FileRecord]) -> Tally {
+        let mut tally = Tally::default();
+        for record in records {
+            tally.files += 1;
+            tally.bytes += record.bytes;
+        }
+        tally
+    }
+
     /// The count and bytes of `files`.
     fn of<'a>(files: impl IntoIterator<Item = &'a OutputFile>) -> Tally {
         let mut tally = Tally::default();
@@ -923,10 +1261,12 @@ pub(crate) fn under_every_name(
 }
 
 /// `api/v1/games.json` ([`layout::Index`]): what a client needs to find every file.
-fn index_file(games: &[GameSummary], announcements: Vec<layout::IndexAnnouncements>) -> OutputFile {
+fn index_file(
+    games: &[(&GameOutput, &[(String, usize)])],
+    announcements: Vec<layout::IndexAnnouncements>,
+) -> OutputFile {
     let mut entries = Vec::new();
-    for GameSummary { home, digests } in games {
-        let game = &home.game;
+    for &(game, digests) in games {
         let Some(default) = game.documents.iter().find(|d| d.is_default) else {
             continue;
         };

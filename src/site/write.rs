@@ -1,8 +1,13 @@
 //! Writing the site: everything goes into a staging directory beside the
-//! output, which is then swapped in with one rename, so a host never serves
-//! half a site and a failed build leaves the old one untouched. A file that
-//! the previous (marked) site holds with exactly the same bytes is
-//! hard-linked into the staging directory instead of written again.
+//! output, which is then exchanged with the output in one rename, so a host
+//! never serves half a site and a failed (or killed) build leaves the old
+//! one untouched. The staging directory is the previous output, kept beside
+//! the output between builds (`.<out>.previous`), in which only the files
+//! that differ from the new site are replaced; a file the output holds
+//! with the same bytes is hard-linked from it (copied where the file system
+//! has no hard links). Which files are the same is read from the manifests
+//! ([`super::manifest`]), never from reading the files again; a tree with
+//! nothing changed writes nothing.
 //!
 //! The output directory is owned: every site carries [`OUTPUT_MARKER`], and
 //! [`guard_output`] lets a build replace only an absent, empty or marked
@@ -10,14 +15,18 @@
 //! It never replaces the root, anything above it, the inputs inside it, or
 //! a folder holding `games.json` or `.git`.
 
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::{self, Write as _};
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use anyhow::Context as _;
 use rayon::prelude::*;
 
 use super::OutputFile;
+use super::manifest::{self, Manifest};
 use crate::i18n::msg;
 use crate::layout;
 use crate::tree;
@@ -134,8 +143,12 @@ pub fn inspect_output(root: &Path, out: &Path) -> anyhow::Result<OutputState> {
     })
 }
 
-/// Whether a file's path is one a build writes ([`layout::is_built_path`]).
+/// Whether a file's path is one a build writes ([`layout::is_built_path`],
+/// or the site's manifest).
 fn looks_built(rel: &Path) -> bool {
+    if rel == Path::new(layout::OUTPUT_MANIFEST) {
+        return true;
+    }
     let parts: Vec<String> = rel
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
@@ -181,100 +194,451 @@ fn absolute(path: &Path) -> anyhow::Result<PathBuf> {
     }
 }
 
-/// A staging directory beside the output: files are written into it (in
-/// as many batches as the caller likes, from any thread), then
-/// [`Staging::commit`] makes it the output in one step. Dropped without a
-/// commit, it is removed and the output is left as it was. A symlinked
-/// output is followed: the directory it points to is replaced and the link
-/// kept.
+/// The writer of a build: it knows what the output holds (its manifest,
+/// checked against the folder) and puts the new site in place at the cost
+/// of what changed.
+///
+/// Files go into a staging directory beside the output, then
+/// [`Staging::commit`] exchanges it with the output in one step. The
+/// staging directory is the previous output kept from the build before
+/// (`.<out>.previous`, marked and with a manifest of its own), in which only
+/// the files that differ are replaced, or a new folder. A file the new site
+/// shares with the output is hard-linked from it (copied where the file
+/// system has no hard links). When the new site is exactly the output
+/// (same files, same manifest, nothing else in the folder), nothing is
+/// written at all. Dropped without a commit, a new staging folder is
+/// removed; a reused one stays, without a manifest, so the next build
+/// starts it over. The output is never touched before the exchange.
 pub struct Staging {
     out: PathBuf,
-    dir: tempfile::TempDir,
-    /// The output being replaced, when it is a site this tool made: it
-    /// lends its files to [`Staging::write`].
-    previous: Option<PathBuf>,
+    /// Where the previous output is kept between builds.
+    spare: PathBuf,
+    /// The output as it is, when it is a site this tool made with a manifest.
+    current: Option<Held>,
+    /// The folder being filled, opened at the first file the output does
+    /// not already hold.
+    open: OnceLock<anyhow::Result<Open>>,
+    /// Every file of the new site, by path.
+    wanted: Mutex<HashMap<String, manifest::FileRecord>>,
+    /// Counts files written, for the test hook that stops a build midway.
+    written: AtomicUsize,
+}
+
+/// A site folder and what it verifiably holds.
+struct Held {
+    manifest: Manifest,
+    /// Game id to its place in `manifest.games`.
+    games: HashMap<String, usize>,
+    /// Files and folders the manifest does not name.
+    extra: Vec<String>,
+    /// Path to its record, for every file that checked out.
+    good: HashMap<String, manifest::FileRecord>,
+    /// Nothing in the folder besides the manifest's files, all good.
+    clean: bool,
+}
+
+/// The staging folder being filled.
+struct Open {
+    dir: PathBuf,
+    /// Whether `dir` is the kept previous output (else a new temporary folder).
+    reused: bool,
+    /// What the folder holds, by path; updated as files are placed.
+    holds: Mutex<HashMap<String, String>>,
+    /// Folders known to exist.
+    made: Mutex<HashSet<String>>,
+}
+
+/// What [`Staging::commit`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Committed {
+    /// The output already was the new site: nothing written.
+    Unchanged,
+    /// The new site was exchanged with the output.
+    Replaced,
 }
 
 impl Staging {
-    /// Creates the staging directory beside `out`.
+    /// Reads and checks what the output `out` holds; creates nothing yet.
     pub fn create(out: &Path) -> anyhow::Result<Staging> {
         let out = absolute(out)?;
         let parent = out.parent().context("the output directory has no parent")?;
-        fs::create_dir_all(parent)
-            .with_context(|| msg!("err-create", path = parent.display().to_string()))?;
         let name = out
             .file_name()
             .context("the output directory has no name")?
-            .to_string_lossy();
-        let dir = tempfile::Builder::new()
-            .prefix(&format!(".{name}.staging-"))
-            .tempdir_in(parent)
-            .with_context(|| {
-                format!(
-                    "cannot create a staging directory in `{}`",
-                    parent.display()
-                )
-            })?;
-        // Only a site this tool made (marked) lends its files.
-        let previous = out.join(OUTPUT_MARKER).is_file().then(|| out.clone());
-        Ok(Staging { out, dir, previous })
+            .to_string_lossy()
+            .into_owned();
+        let spare = parent.join(format!(".{name}.previous"));
+        let current = if out.join(OUTPUT_MARKER).is_file() {
+            held(&out)
+        } else {
+            None
+        };
+        Ok(Staging {
+            out,
+            spare,
+            current,
+            open: OnceLock::new(),
+            wanted: Mutex::new(HashMap::new()),
+            written: AtomicUsize::new(0),
+        })
     }
 
-    /// Writes `files` into the staging directory, creating the folders they
-    /// need. Callers write as they finish files, from any thread. A file
-    /// whose bytes the previous site already holds is linked, not written
-    /// again: after a one-file edit almost every file is linked.
-    pub fn write(&self, files: &[OutputFile]) -> anyhow::Result<()> {
-        let mut made: Option<&Path> = None;
+    /// The record of game `id` in the output, when its inputs' fingerprint
+    /// is `fingerprint` and every file of it checked out (and has its
+    /// brotli siblings, unless `deferred_ok`).
+    pub(crate) fn current_game(
+        &self,
+        id: &str,
+        fingerprint: &str,
+        deferred_ok: bool,
+    ) -> Option<&manifest::GameRecord> {
+        let current = self.current.as_ref()?;
+        let g = &current.manifest.games[*current.games.get(id)?];
+        (g.fingerprint == fingerprint
+            && (g.complete || deferred_ok)
+            && g.files.iter().all(|f| current.good.contains_key(&f.path)))
+        .then_some(g)
+    }
+
+    /// The record of the shared part with `key` in the output, when every
+    /// file of it checked out.
+    pub(crate) fn current_part(
+        &self,
+        key: &str,
+        deferred_ok: bool,
+    ) -> Option<&manifest::PartRecord> {
+        let current = self.current.as_ref()?;
+        current.manifest.parts.iter().find(|p| {
+            p.key == key
+                && (p.complete || deferred_ok)
+                && p.files.iter().all(|f| current.good.contains_key(&f.path))
+        })
+    }
+
+    /// Writes `files` into the new site, from any thread, and returns their
+    /// records. A file the output already holds with these bytes is not
+    /// written (it is linked at the commit, when there is one).
+    pub fn write(&self, files: &[OutputFile]) -> anyhow::Result<Vec<manifest::FileRecord>> {
+        let mut records = Vec::with_capacity(files.len());
         for file in files {
-            let path = self.dir.path().join(&file.path);
-            let parent = Path::new(&file.path).parent();
-            if parent.is_some() && parent != made {
-                let dir = self.dir.path().join(parent.unwrap_or(Path::new("")));
+            let record = manifest::FileRecord::of(&file.path, &file.bytes);
+            self.want(&record);
+            if !self.output_holds(&record) {
+                self.place(&record, Some(&file.bytes))?;
+            }
+            records.push(record);
+        }
+        Ok(records)
+    }
+
+    /// Takes `files` of the output into the new site as they are.
+    pub(crate) fn keep(&self, files: &[manifest::FileRecord]) {
+        for record in files {
+            self.want(record);
+        }
+    }
+
+    /// Whether the new site has `path` (relative to the output) so far.
+    pub fn holds(&self, path: &str) -> bool {
+        self.wanted
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains_key(path)
+    }
+
+    fn want(&self, record: &manifest::FileRecord) {
+        self.wanted
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(record.path.clone(), record.clone());
+    }
+
+    fn output_holds(&self, record: &manifest::FileRecord) -> bool {
+        self.current
+            .as_ref()
+            .and_then(|c| c.good.get(&record.path))
+            .is_some_and(|held| held.sha256 == record.sha256)
+    }
+
+    /// The staging folder, opened on first use.
+    fn staging(&self) -> anyhow::Result<&Open> {
+        self.open
+            .get_or_init(|| open_staging(&self.out, &self.spare))
+            .as_ref()
+            .map_err(|err| anyhow::anyhow!("{err:#}"))
+    }
+
+    /// Puts `record` into the staging folder: from `bytes`, else from the
+    /// output (a hard link, or a copy). A file the folder already holds with
+    /// the same bytes stays; any other is unlinked first (it may be a link
+    /// to a file of the output, which must not change).
+    fn place(&self, record: &manifest::FileRecord, bytes: Option<&[u8]>) -> anyhow::Result<()> {
+        let open = self.staging()?;
+        {
+            let holds = open.holds.lock().unwrap_or_else(|p| p.into_inner());
+            if holds.get(&record.path) == Some(&record.sha256) {
+                return Ok(());
+            }
+        }
+        let path = open.dir.join(&record.path);
+        if let Some(parent) = Path::new(&record.path).parent()
+            && !parent.as_os_str().is_empty()
+        {
+            let key = parent.to_string_lossy().into_owned();
+            let known = open
+                .made
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .contains(&key);
+            if !known {
+                let dir = open.dir.join(parent);
                 fs::create_dir_all(&dir)
                     .with_context(|| msg!("err-create", path = dir.display().to_string()))?;
-                made = parent;
+                open.made
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(key);
             }
-            if let Some(previous) = &self.previous {
-                let old = previous.join(&file.path);
-                if holds_exactly(&old, &file.bytes) && fs::hard_link(&old, &path).is_ok() {
-                    continue;
+        }
+        match fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+            Err(err) => {
+                return Err(err)
+                    .with_context(|| msg!("err-write", path = path.display().to_string()));
+            }
+        }
+        match bytes {
+            Some(bytes) => {
+                let mut handle = fs::File::create(&path)
+                    .with_context(|| msg!("err-write", path = path.display().to_string()))?;
+                handle
+                    .write_all(bytes)
+                    .with_context(|| msg!("err-write", path = path.display().to_string()))?;
+            }
+            None => {
+                let from = self.out.join(&record.path);
+                if fs::hard_link(&from, &path).is_err() {
+                    fs::copy(&from, &path)
+                        .with_context(|| msg!("err-write", path = path.display().to_string()))?;
                 }
             }
-            let mut handle = fs::File::create(&path)
-                .with_context(|| msg!("err-write", path = path.display().to_string()))?;
-            handle
-                .write_all(&file.bytes)
-                .with_context(|| msg!("err-write", path = path.display().to_string()))?;
         }
+        open.holds
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(record.path.clone(), record.sha256.clone());
+        test_hook_stop(self.written.fetch_add(1, Ordering::SeqCst) + 1);
         Ok(())
     }
 
-    /// Marks the staging directory as a site and puts it at the output; the
-    /// previous output is removed.
-    /// Whether the build already wrote `path` (relative to the output).
-    pub fn holds(&self, path: &str) -> bool {
-        self.dir.path().join(path).exists()
-    }
-
-    pub fn commit(self) -> anyhow::Result<()> {
-        let marker = self.dir.path().join(OUTPUT_MARKER);
+    /// Puts the new site described by `manifest` at the output: nothing to
+    /// do when the output already is that site; else the files the staging
+    /// folder lacks are linked from the output, the ones the new site does
+    /// not have removed, the manifest and the marker written, and the
+    /// folder exchanged with the output. The previous output is kept beside
+    /// it for the next build.
+    pub(crate) fn commit(self, manifest: &Manifest) -> anyhow::Result<Committed> {
+        let wanted = std::mem::take(&mut *self.wanted.lock().unwrap_or_else(|p| p.into_inner()));
+        if self.open.get().is_none()
+            && let Some(current) = &self.current
+            && current.clean
+            && current.manifest == *manifest
+            && wanted.len() == current.good.len()
+            && wanted
+                .values()
+                .all(|w| current.good.get(&w.path) == Some(w))
+        {
+            return Ok(Committed::Unchanged);
+        }
+        // Every file the staging folder lacks comes from the output.
+        let mut missing: Vec<&manifest::FileRecord> = {
+            let open = self.staging()?;
+            let holds = open.holds.lock().unwrap_or_else(|p| p.into_inner());
+            wanted
+                .values()
+                .filter(|w| holds.get(&w.path) != Some(&w.sha256))
+                .collect()
+        };
+        missing.sort_by(|a, b| a.path.cmp(&b.path));
+        missing
+            .par_iter()
+            .try_for_each(|record| self.place(record, None))?;
+        let open = self.staging()?;
+        // What the new site does not have goes.
+        let stale: Vec<String> = open
+            .holds
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .keys()
+            .filter(|path| !wanted.contains_key(*path))
+            .cloned()
+            .collect();
+        let mut folders = HashSet::new();
+        for path in &stale {
+            let _ = fs::remove_file(open.dir.join(path));
+            let mut rest = path.as_str();
+            while let Some(at) = rest.rfind('/') {
+                rest = &rest[..at];
+                folders.insert(rest.to_owned());
+            }
+        }
+        let mut folders: Vec<String> = folders.into_iter().collect();
+        // Deepest first; a folder that still holds files stays.
+        folders.sort_by_key(|f| std::cmp::Reverse(f.matches('/').count()));
+        for folder in folders {
+            let _ = fs::remove_dir(open.dir.join(folder));
+        }
+        let marker = open.dir.join(OUTPUT_MARKER);
         fs::write(&marker, MARKER_TEXT)
             .with_context(|| msg!("err-write", path = marker.display().to_string()))?;
-        set_dir_permissions(self.dir.path());
-        let staging = self.dir.keep();
+        let manifest_path = open.dir.join(layout::OUTPUT_MANIFEST);
+        fs::write(&manifest_path, manifest.to_bytes())
+            .with_context(|| msg!("err-write", path = manifest_path.display().to_string()))?;
+        set_dir_permissions(&open.dir);
+        let staging = open.dir.clone();
+        let reused = open.reused;
         match swap(&staging, &self.out) {
             Ok(Some(old)) => {
-                remove_tree(&old);
-                Ok(())
+                // The previous output is kept for the next build when it
+                // is this tool's (marked); anything else goes, as before.
+                if !old.join(OUTPUT_MARKER).is_file()
+                    || (old != self.spare && fs::rename(&old, &self.spare).is_err())
+                {
+                    remove_tree(&old);
+                }
+                Ok(Committed::Replaced)
             }
-            Ok(None) => Ok(()),
+            Ok(None) => Ok(Committed::Replaced),
             Err(err) => {
-                let _ = fs::remove_dir_all(&staging);
+                if !reused {
+                    let _ = fs::remove_dir_all(&staging);
+                }
                 Err(err).with_context(|| msg!("err-replace", path = self.out.display().to_string()))
             }
         }
     }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        // A new staging folder that was not committed goes; a reused one
+        // stays (without its manifest) for the next build to start over.
+        if let Some(Ok(open)) = self.open.get()
+            && !open.reused
+            && open.dir.exists()
+            && open.dir != self.out
+        {
+            let _ = fs::remove_dir_all(&open.dir);
+        }
+    }
+}
+
+/// What the site in `dir` verifiably holds, when it has a manifest.
+fn held(dir: &Path) -> Option<Held> {
+    let (manifest, written) = Manifest::read(dir)?;
+    let games = manifest
+        .games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (g.id.clone(), i))
+        .collect();
+    let verified = manifest::verify(dir, &manifest, written);
+    let clean = verified.clean(&manifest);
+    let extra = verified.extra;
+    let files = manifest.files();
+    let good = verified
+        .good
+        .into_iter()
+        .filter_map(|path| {
+            let record = (*files.get(path.as_str())?).clone();
+            Some((path, record))
+        })
+        .collect();
+    Some(Held {
+        manifest,
+        games,
+        extra,
+        good,
+        clean,
+    })
+}
+
+/// Opens the staging folder: the kept previous output when it is this
+/// tool's, with a manifest (removed first, so an interrupted build leaves a
+/// folder the next one starts over), its stray files removed; else a new
+/// folder (and a kept previous output without a manifest is removed).
+fn open_staging(out: &Path, spare: &Path) -> anyhow::Result<Open> {
+    let parent = out.parent().context("the output directory has no parent")?;
+    fs::create_dir_all(parent)
+        .with_context(|| msg!("err-create", path = parent.display().to_string()))?;
+    let spare_is_ours = fs::symlink_metadata(spare).is_ok_and(|m| m.is_dir())
+        && spare.join(OUTPUT_MARKER).is_file();
+    if spare_is_ours {
+        if let Some(kept) = held(spare) {
+            let _ = fs::remove_file(spare.join(layout::OUTPUT_MANIFEST));
+            let mut holds = HashMap::new();
+            for (path, record) in kept.good {
+                holds.insert(path, record.sha256);
+            }
+            // Files the manifest names that did not check out go.
+            let files = kept.manifest.files();
+            for path in files.keys() {
+                if !holds.contains_key(*path) {
+                    let _ = fs::remove_file(spare.join(path));
+                }
+            }
+            for extra in &kept.extra {
+                let path = spare.join(extra);
+                let _ = fs::remove_dir_all(&path).or_else(|_| fs::remove_file(&path));
+            }
+            let made = files
+                .keys()
+                .filter_map(|p| p.rfind('/').map(|at| p[..at].to_owned()))
+                .collect();
+            return Ok(Open {
+                dir: spare.to_path_buf(),
+                reused: true,
+                holds: Mutex::new(holds),
+                made: Mutex::new(made),
+            });
+        }
+        remove_tree(spare);
+    }
+    let name = out
+        .file_name()
+        .context("the output directory has no name")?
+        .to_string_lossy();
+    let dir = tempfile::Builder::new()
+        .prefix(&format!(".{name}.staging-"))
+        .tempdir_in(parent)
+        .with_context(|| {
+            format!(
+                "cannot create a staging directory in `{}`",
+                parent.display()
+            )
+        })?
+        .keep();
+    Ok(Open {
+        dir,
+        reused: false,
+        holds: Mutex::new(HashMap::new()),
+        made: Mutex::new(HashSet::new()),
+    })
+}
+
+/// Test hook (debug builds only): `ACTIVITY_SITE_TEST_STOP_AFTER=N` ends
+/// the process abruptly once the build has written N files, as a kill would.
+fn test_hook_stop(written: usize) {
+    #[cfg(debug_assertions)]
+    if let Some(limit) = std::env::var_os("ACTIVITY_SITE_TEST_STOP_AFTER")
+        .and_then(|v| v.to_str().and_then(|v| v.parse::<usize>().ok()))
+        && written >= limit
+    {
+        std::process::abort();
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = written;
 }
 
 /// Removes a previous output (which the build made), its top-level
@@ -292,17 +656,6 @@ fn remove_tree(dir: &Path) {
         });
     }
     let _ = fs::remove_dir_all(dir);
-}
-
-/// Whether `path` is a regular file (not a link) holding exactly `bytes`.
-fn holds_exactly(path: &Path, bytes: &[u8]) -> bool {
-    let Ok(meta) = fs::symlink_metadata(path) else {
-        return false;
-    };
-    if !meta.is_file() || meta.len() != bytes.len() as u64 {
-        return false;
-    }
-    fs::read(path).is_ok_and(|held| held == bytes)
 }
 
 /// Makes the staging directory world-readable like a normal build output

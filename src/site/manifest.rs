@@ -1,0 +1,279 @@
+//! The output manifest: what each file of a built site is and what it was
+//! built from, kept in the site as [`layout::OUTPUT_MANIFEST`] (host-only,
+//! never served or published), so the next build renders, compresses and
+//! writes only what changed.
+//!
+//! It names every file of the site with the SHA-256 and size of its bytes,
+//! grouped by what made them: a game (its files, the fingerprint of all its
+//! inputs, and the summary the shared files need of it: its documents'
+//! headers, their digests and a digest of what the home pages show of it),
+//! or a shared part (its cache key over its inputs, and its files). The
+//! manifest is a pure function of the inputs, so a warm build writes the
+//! same manifest as a cold one.
+//!
+//! A site's files are trusted to be what the manifest says only after
+//! [`verify`]: a regular file, of the recorded size, not modified after the
+//! manifest was written; anything else (a file edited by hand, a file added
+//! to the folder) is rendered or removed again by the next build.
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::path::Path;
+use std::time::SystemTime;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::{GameOutput, LocaleDocument};
+use crate::layout;
+use crate::model::{ActivityDocument, Game};
+
+/// Bump when the layout of the manifest or the meaning of a fingerprint changes.
+const FORMAT: u32 = 1;
+
+/// What a site holds and what it was built from.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub(crate) struct Manifest {
+    pub format: u32,
+    /// One record per game, in the registry's order.
+    pub games: Vec<GameRecord>,
+    /// The shared parts (the index, the home pages, the schema, kept files, ...).
+    pub parts: Vec<PartRecord>,
+}
+
+/// The files of one game and what they were made from.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub(crate) struct GameRecord {
+    pub id: String,
+    /// SHA-256 (hex) over everything the game's files depend on.
+    pub fingerprint: String,
+    /// Whether every file was written with its brotli sibling (not deferred).
+    pub complete: bool,
+    /// SHA-256 (hex) of what the home pages show of the game.
+    pub home: String,
+    /// What the index, `_headers` and `llms.txt` need of the game.
+    pub summary: SavedGame,
+    pub files: Vec<FileRecord>,
+}
+
+/// One shared part: its cache key and its files.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub(crate) struct PartRecord {
+    /// The part's key (hex), over all its inputs.
+    pub key: String,
+    pub complete: bool,
+    pub files: Vec<FileRecord>,
+}
+
+/// One file of the site.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub(crate) struct FileRecord {
+    pub path: String,
+    /// SHA-256 (hex) of its bytes.
+    pub sha256: String,
+    pub bytes: u64,
+}
+
+/// A game without its activities, and the digest of each document's JSON.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub(crate) struct SavedGame {
+    pub game: Game,
+    pub documents: Vec<SavedDocument>,
+    /// `(sha256 hex, bytes)` of each document's published JSON, in order.
+    pub digests: Vec<(String, usize)>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub(crate) struct SavedDocument {
+    pub locale: String,
+    pub is_default: bool,
+    /// The document with its activities dropped.
+    pub document: ActivityDocument,
+}
+
+impl SavedGame {
+    /// `game` (whose activities may already be dropped) with its digests.
+    pub fn of(game: &GameOutput, digests: Vec<(String, usize)>) -> SavedGame {
+        SavedGame {
+            game: game.game.clone(),
+            documents: game
+                .documents
+                .iter()
+                .map(|d| SavedDocument {
+                    locale: d.locale.clone(),
+                    is_default: d.is_default,
+                    document: ActivityDocument {
+                        activities: Vec::new(),
+                        ..d.document.clone()
+                    },
+                })
+                .collect(),
+            digests,
+        }
+    }
+
+    /// The game as the shared files see it: documents without activities.
+    pub fn output(&self) -> GameOutput {
+        GameOutput {
+            game: self.game.clone(),
+            documents: self
+                .documents
+                .iter()
+                .map(|d| LocaleDocument::new(&d.locale, d.is_default, d.document.clone()))
+                .collect(),
+        }
+    }
+}
+
+impl FileRecord {
+    pub fn of(path: &str, bytes: &[u8]) -> FileRecord {
+        use sha2::{Digest, Sha256};
+        FileRecord {
+            path: path.to_owned(),
+            sha256: hex::encode(Sha256::digest(bytes)),
+            bytes: bytes.len() as u64,
+        }
+    }
+}
+
+impl Manifest {
+    pub fn new() -> Manifest {
+        Manifest {
+            format: FORMAT,
+            ..Manifest::default()
+        }
+    }
+
+    /// Puts the parts in key order and each record's files in path order
+    /// (games stay in the registry's order), so equal sites have equal manifests.
+    pub fn sort(&mut self) {
+        self.parts.sort_by(|a, b| a.key.cmp(&b.key));
+        for record in &mut self.games {
+            record.files.sort_by(|a, b| a.path.cmp(&b.path));
+        }
+        for record in &mut self.parts {
+            record.files.sort_by(|a, b| a.path.cmp(&b.path));
+        }
+    }
+
+    /// The manifest's bytes (compact JSON) once [`Manifest::sort`]ed.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = serde_json::to_vec(self).unwrap_or_default();
+        bytes.push(b'\n');
+        bytes
+    }
+
+    /// Reads the manifest of the site in `dir` and the time it was written;
+    /// `None` when it is missing, unreadable or of another format.
+    pub fn read(dir: &Path) -> Option<(Manifest, SystemTime)> {
+        let path = dir.join(layout::OUTPUT_MANIFEST);
+        let meta = fs::symlink_metadata(&path).ok()?;
+        if !meta.is_file() {
+            return None;
+        }
+        let written = meta.modified().ok()?;
+        let bytes = fs::read(&path).ok()?;
+        let manifest: Manifest = serde_json::from_slice(&bytes).ok()?;
+        (manifest.format == FORMAT).then_some((manifest, written))
+    }
+
+    /// Every file the manifest names, by path.
+    pub fn files(&self) -> HashMap<&str, &FileRecord> {
+        self.games
+            .iter()
+            .flat_map(|g| &g.files)
+            .chain(self.parts.iter().flat_map(|p| &p.files))
+            .map(|f| (f.path.as_str(), f))
+            .collect()
+    }
+}
+
+/// What [`verify`] found in a site folder.
+#[derive(Debug, Default)]
+pub(crate) struct Verified {
+    /// Paths that hold what the manifest says.
+    pub good: HashSet<String>,
+    /// Paths (files or folders) the manifest does not name, relative.
+    pub extra: Vec<String>,
+}
+
+impl Verified {
+    /// Whether every file of the manifest checked out and nothing else is there.
+    pub fn clean(&self, manifest: &Manifest) -> bool {
+        self.extra.is_empty() && self.good.len() == manifest.files().len()
+    }
+}
+
+/// Checks the site in `dir` against `manifest` (written at `written`): one
+/// directory listing per folder and one `stat` per file, folders in
+/// parallel. The marker and the manifest themselves are not listed.
+pub(crate) fn verify(dir: &Path, manifest: &Manifest, written: SystemTime) -> Verified {
+    let files = manifest.files();
+    let mut folders: HashSet<&str> = HashSet::new();
+    folders.insert("");
+    for path in files.keys() {
+        let mut rest = *path;
+        while let Some(at) = rest.rfind('/') {
+            rest = &rest[..at];
+            if !folders.insert(rest) {
+                break;
+            }
+        }
+    }
+    let list: Vec<&str> = folders.iter().copied().collect();
+    let found: Vec<(Vec<String>, Vec<String>)> = list
+        .par_iter()
+        .map(|folder| {
+            let mut good = Vec::new();
+            let mut extra = Vec::new();
+            let Ok(list) = fs::read_dir(dir.join(folder)) else {
+                return (good, extra);
+            };
+            for entry in list.flatten() {
+                let name = entry.file_name();
+                let Some(name) = name.to_str() else {
+                    extra.push(format!("{folder}/{}", name.to_string_lossy()));
+                    continue;
+                };
+                let rel = if folder.is_empty() {
+                    name.to_owned()
+                } else {
+                    format!("{folder}/{name}")
+                };
+                if folder.is_empty()
+                    && (name == layout::OUTPUT_MARKER || name == layout::OUTPUT_MANIFEST)
+                {
+                    continue;
+                }
+                let Ok(meta) = entry.metadata() else {
+                    extra.push(rel);
+                    continue;
+                };
+                if meta.is_dir() {
+                    if !folders.contains(rel.as_str()) {
+                        extra.push(rel);
+                    }
+                    continue;
+                }
+                match files.get(rel.as_str()) {
+                    Some(record)
+                        if meta.is_file()
+                            && meta.len() == record.bytes
+                            && meta.modified().is_ok_and(|t| t <= written) =>
+                    {
+                        good.push(rel);
+                    }
+                    Some(_) => {}
+                    None => extra.push(rel),
+                }
+            }
+            (good, extra)
+        })
+        .collect();
+    let mut verified = Verified::default();
+    for (good, extra) in found {
+        verified.good.extend(good);
+        verified.extra.extend(extra);
+    }
+    verified
+}
