@@ -684,7 +684,10 @@ fn without_hard_links_files_are_copied_and_the_site_is_the_same() {
         write_json(&ww, &doc);
         build();
         let warm = files_under(&root.join("site"));
-        assert!(warm == cold_build(root), "step {step}: differs from a cold build");
+        assert!(
+            warm == cold_build(root),
+            "step {step}: differs from a cold build"
+        );
         let previous = root.join(".site.previous/api/v1/activity/sr.json");
         if previous.exists() {
             let ino = |p: &Path| std::fs::metadata(p).unwrap().ino();
