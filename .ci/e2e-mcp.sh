@@ -15,8 +15,6 @@ cd "$repo"
 specs="${MCP_SPECS:-mcp mcp<2}"
 limit="${E2E_TIMEOUT:-240}"
 
-say() { echo "e2e-mcp.sh: $*"; }
-
 # shellcheck source=.ci/lib.sh
 . .ci/lib.sh
 

@@ -26,12 +26,10 @@ mkdir -p "$E2E"
 
 # shellcheck source=.ci/lib.sh
 . .ci/lib.sh
-need_apt=()
-command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
-# shellcheck disable=SC2207 # one word per package
-need_apt+=($(python_venv_missing))
-[ -n "$(fc-list :lang=zh 2>/dev/null)" ] || need_apt+=(fonts-noto-cjk)
-apt_need "${need_apt[@]}"
+cjk_fonts=fonts-noto-cjk
+[ -z "$(fc-list :lang=zh 2>/dev/null)" ] || cjk_fonts=""
+# shellcheck disable=SC2046,SC2086 # one word per package
+apt_need $(missing_commands chromium) $(python_venv_missing) $cjk_fonts
 
 python_venv "$E2E/venv" 'websockets>=12' 'icalendar>=5' 'html5lib>=1.1'
 

@@ -17,17 +17,15 @@ mkdir -p "$E2E"
 
 # shellcheck source=.ci/lib.sh
 . .ci/lib.sh
-need_apt=()
-# shellcheck disable=SC2207 # one word per package
-need_apt+=($(python_venv_missing))
-apt_need "${need_apt[@]}"
+# shellcheck disable=SC2046 # one word per package
+apt_need $(python_venv_missing)
 
 VENV="$E2E/venv-publish"
 python_venv "$VENV" 'moto[server]>=5,<6' 'boto3>=1.34'
 
 use_activity_site
 
-PORT=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+PORT="$(free_port)"
 ENDPOINT="http://127.0.0.1:$PORT"
 "$VENV/bin/moto_server" -H 127.0.0.1 -p "$PORT" >"$E2E/moto.log" 2>&1 &
 MOTO_PID=$!

@@ -17,8 +17,6 @@ cd "$repo"
 sessions="${E2E_SESSIONS:-4000}"
 limit="${E2E_TIMEOUT:-600}"
 
-say() { echo "e2e-security.sh: $*"; }
-
 # shellcheck source=.ci/lib.sh
 . .ci/lib.sh
 

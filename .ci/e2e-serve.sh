@@ -16,11 +16,8 @@ mkdir -p "$E2E"
 
 # shellcheck source=.ci/lib.sh
 . .ci/lib.sh
-need_apt=()
-command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
-# shellcheck disable=SC2207 # one word per package
-need_apt+=($(python_venv_missing))
-apt_need "${need_apt[@]}"
+# shellcheck disable=SC2046 # one word per package
+apt_need $(missing_commands chromium) $(python_venv_missing)
 
 python_venv "$E2E/venv-serve" 'websockets>=12'
 

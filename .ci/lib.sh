@@ -15,6 +15,7 @@
 #                        waits (at most 120 s) until 127.0.0.1:PORT takes a
 #                        connection; otherwise prints LOG and fails.
 #   log TEXT...          prints a heading line (`== TEXT`) for a step.
+#   say TEXT...          prints a line naming the script (`e2e-mcp.sh: TEXT`).
 #   missing_commands CMD...
 #                        prints each CMD that is not on PATH (for the Debian
 #                        package of the same name): `apt_need $(missing_commands curl)`.
@@ -34,6 +35,8 @@
 #                        a CI machine may not have.
 
 log() { printf '\n== %s\n' "$*"; }
+
+say() { echo "$(basename "$0"): $*"; }
 
 missing_commands() {
     local cmd

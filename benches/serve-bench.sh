@@ -8,7 +8,9 @@
 #   alternating servers, ROUNDS rounds: GET of /api/v1/activity/ww.json, plain
 #   and with If-None-Match (each server's own ETag, so every answer is a 304).
 # - Reports the median requests/s and p99 latency and the ratios ours/nginx as
-#   a Markdown table, then the edit-to-served latency of a rebuild (median of
+#   a Markdown table, with each server's CPU time (user + system, all its
+#   threads or worker processes) per request, which the machine's load
+#   sways far less than requests/s; then the edit-to-served latency of a rebuild (median of
 #   EDITS edits, measured by polling the JSON until the edit shows).
 #
 # Usage: benches/serve-bench.sh  (env: ROUNDS=5 THREADS=2 CONNECTIONS=64 DURATION=10s EDITS=10;
@@ -59,6 +61,7 @@ echo "== serve --no-watch and nginx on the same site/" >&2
 RUST_LOG=warn "$BIN" serve --no-watch --root . --out "$WORK/site" --addr "127.0.0.1:$OURS_PORT" \
   >"$WORK/serve.out" 2>"$WORK/serve.err" &
 PIDS+=($!)
+OURS_PID=$!
 wait_up "http://127.0.0.1:$OURS_PORT$PATH_UNDER_TEST"
 
 mkdir -p "$WORK/nginx"
@@ -95,7 +98,20 @@ http {
 EOF
 "$NGINX" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log" &
 PIDS+=($!)
+NGINX_PID=$!
 wait_up "http://127.0.0.1:$NGINX_PORT$PATH_UNDER_TEST"
+# The workers do the serving; the master only watches them.
+NGINX_WORKERS=$(pgrep -P "$NGINX_PID" | tr '\n' ' ')
+
+# cpu_ticks PID...: user + system clock ticks the processes used so far.
+cpu_ticks() {
+  local total=0 pid
+  for pid in "$@"; do
+    total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat")))
+  done
+  echo "$total"
+}
+TICK=$(getconf CLK_TCK)
 
 etag_of() {
   curl -fsI "$1" | tr -d '\r' | awk 'tolower($1) == "etag:" { print $2 }'
@@ -110,9 +126,12 @@ cmp <(curl -fs "$OURS_URL") <(curl -fs "$NGINX_URL") || { echo "the two servers 
 
 RESULTS=$WORK/results.tsv
 : >"$RESULTS"
-# One wrk run: appends "case server req/s p99-ms" to the results.
+# One wrk run: appends "case server req/s p99-ms cpu-us-per-request" to the results.
 run_wrk() {
-  local case=$1 server=$2 url=$3 etag=$4 out
+  local case=$1 server=$2 url=$3 etag=$4 out pids before
+  if [ "$server" = ours ]; then pids=$OURS_PID; else pids=$NGINX_WORKERS; fi
+  # shellcheck disable=SC2086 # a list of pids
+  before=$(cpu_ticks $pids)
   if [ -n "$etag" ]; then
     out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -H "If-None-Match: $etag" "$url")
   else
@@ -123,15 +142,19 @@ run_wrk() {
     echo "wrk saw errors against $server" >&2
     exit 1
   fi
-  local rps p99
+  local rps p99 requests cpu
+  # shellcheck disable=SC2086 # a list of pids
+  cpu=$(($(cpu_ticks $pids) - before))
+  requests=$(echo "$out" | awk '/ requests in / { print $1 }')
+  cpu=$(awk -v t="$cpu" -v n="$requests" -v hz="$TICK" 'BEGIN { printf "%.2f", t / hz * 1e6 / n }')
   rps=$(echo "$out" | awk '/^Requests\/sec:/ { print $2 }')
   p99=$(echo "$out" | awk '$1 == "99%" { v = $2;
         if (v ~ /us$/) { sub(/us$/, "", v); v = v / 1000 }
         else if (v ~ /ms$/) { sub(/ms$/, "", v) }
         else if (v ~ /s$/) { sub(/s$/, "", v); v = v * 1000 }
         print v }')
-  printf '%s\t%s\t%s\t%s\n' "$case" "$server" "$rps" "$p99" >>"$RESULTS"
-  echo "  $case $server: $rps req/s, p99 ${p99} ms" >&2
+  printf '%s\t%s\t%s\t%s\t%s\n' "$case" "$server" "$rps" "$p99" "$cpu" >>"$RESULTS"
+  echo "  $case $server: $rps req/s, p99 ${p99} ms, CPU ${cpu} us/request" >&2
 }
 
 echo "== wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $ROUNDS rounds, alternating" >&2
@@ -162,24 +185,28 @@ import statistics, sys, time, urllib.request
 results, data_file, url, edits, threads, connections, duration, rounds = sys.argv[1:]
 rows = {}
 for line in open(results):
-    case, server, rps, p99 = line.rstrip("\n").split("\t")
-    rows.setdefault(case, {}).setdefault(server, []).append((float(rps), float(p99)))
+    case, server, rps, p99, cpu = line.rstrip("\n").split("\t")
+    rows.setdefault(case, {}).setdefault(server, []).append((float(rps), float(p99), float(cpu)))
 
 if rows:
   print(f"wrk -t{threads} -c{connections} -d{duration}, {rounds} rounds alternating servers; "
       f"GET /api/v1/activity/ww.json on loopback. Figures are medians over the rounds; "
       f"ratios are medians of each round's ours/nginx pair (the two runs of a round are "
-      f"back to back, so they share the machine's load).\n")
-  print("| request | ours req/s | nginx req/s | ours/nginx req/s | ours p99 | nginx p99 | ours/nginx p99 |")
-  print("|---|---:|---:|---:|---:|---:|---:|")
+      f"back to back, so they share the machine's load). CPU is each server's user + system "
+      f"time per request (median over the rounds).\n")
+  print("| request | ours req/s | nginx req/s | ours/nginx req/s | ours p99 | nginx p99 | ours/nginx p99 "
+        "| ours CPU/request | nginx CPU/request |")
+  print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 for case, servers in rows.items():
     ours, nginx = servers["ours"], servers["nginx"]
     rps_ratio = statistics.median(o[0] / n[0] for o, n in zip(ours, nginx))
     p99_ratio = statistics.median(o[1] / n[1] for o, n in zip(ours, nginx))
-    print(f"| {case} | {statistics.median(r for r, _ in ours):,.0f} "
-          f"| {statistics.median(r for r, _ in nginx):,.0f} | {rps_ratio:.2f}x "
-          f"| {statistics.median(p for _, p in ours):.2f} ms "
-          f"| {statistics.median(p for _, p in nginx):.2f} ms | {p99_ratio:.2f}x |")
+    print(f"| {case} | {statistics.median(r[0] for r in ours):,.0f} "
+          f"| {statistics.median(r[0] for r in nginx):,.0f} | {rps_ratio:.2f}x "
+          f"| {statistics.median(r[1] for r in ours):.2f} ms "
+          f"| {statistics.median(r[1] for r in nginx):.2f} ms | {p99_ratio:.2f}x "
+          f"| {statistics.median(r[2] for r in ours):.1f} µs "
+          f"| {statistics.median(r[2] for r in nginx):.1f} µs |")
 
 original = open(data_file, encoding="utf-8").read()
 key = '"versionName": "'

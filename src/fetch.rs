@@ -13,6 +13,8 @@ use std::time::Duration;
 
 use futures::StreamExt as _;
 
+use crate::i18n::msg;
+
 /// The largest body accepted, per file: the real API files are a few KiB.
 pub const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
 
@@ -47,7 +49,7 @@ impl Fetcher {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
-            .map_err(|err| anyhow::anyhow!("cannot start the async runtime: {err}"))?;
+            .map_err(|err| anyhow::Error::new(err).context(msg!("err-runtime")))?;
         let client = reqwest::Client::builder()
             .timeout(timeout)
             .connect_timeout(timeout)
@@ -127,15 +129,26 @@ impl Fetcher {
 /// `example.com/site`) gets a help line to add `http://` or `https://`.
 pub fn http_url(flag: &str, arg: &str) -> anyhow::Result<reqwest::Url> {
     if !arg.contains("://") {
-        anyhow::bail!(
-            "`{flag} {arg}` has no scheme\n\
-             help: add http:// or https:// in front: {flag} http://{arg}"
-        );
+        return Err(anyhow::Error::new(msg!(
+            "fetch-no-scheme",
+            flag = flag,
+            arg = arg
+        )));
     }
-    let url = reqwest::Url::parse(arg)
-        .map_err(|err| anyhow::anyhow!("`{flag} {arg}` is not a URL: {err}"))?;
+    let url = reqwest::Url::parse(arg).map_err(|err| {
+        anyhow::Error::new(msg!(
+            "fetch-not-url",
+            flag = flag,
+            arg = arg,
+            error = err.to_string()
+        ))
+    })?;
     if !matches!(url.scheme(), "http" | "https") {
-        anyhow::bail!("`{flag} {arg}` is not an http(s) URL");
+        return Err(anyhow::Error::new(msg!(
+            "fetch-not-http",
+            flag = flag,
+            arg = arg
+        )));
     }
     Ok(url)
 }

@@ -52,8 +52,10 @@
 //!   as a Fluent identifier with arguments ([`i18n::Msg`]), rendered only
 //!   when printed from `src/i18n/<lang>.ftl`; a leaf every module may name.
 //! - [`markdown`]: the Markdown of announcements, one reading for the
-//!   rules (links that are neither http(s) nor site paths, raw HTML, by
-//!   byte range) and the pages (pulldown-cmark, then `ammonia`); a leaf.
+//!   rules (links that are neither http(s) nor site paths, `#` links that
+//!   name no heading of their text, raw HTML, by byte range) and the pages
+//!   (pulldown-cmark with heading ids under the announcement's anchor, then
+//!   `ammonia`, which keeps `id` on headings only); a leaf.
 //! - [`chars`]: the base table of invisible characters, which the
 //!   `whitespace` rule and the control service's names extend, and the one
 //!   cut of UTF-8 text at a character boundary; a leaf.
@@ -127,7 +129,9 @@
 //!   in canonical form through [`atomic`]; resources for the schemas and the
 //!   rules. Separate from [`mcp`], which serves the control service.
 //! - [`server`]: the composition root: router, static files, watch, reload.
-//!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it.
+//!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it. The public API
+//!   (`/api/v1/`) is answered before routing; a static file's response
+//!   headers are worked out once when it is read, not per request.
 //!
 //! # Invariants
 //!
@@ -168,8 +172,9 @@
 //!   locale tag, inside `data/`, in canonical form, and only a draft the
 //!   check finds no error in; it never imports [`control`].
 //! - No script reaches a page: announcements' Markdown is rendered with raw
-//!   HTML as text, links limited to http(s), site paths and anchors, then
-//!   sanitised by `ammonia` ([`markdown::to_html`]).
+//!   HTML as text, links limited to http(s), site paths and headings of the
+//!   same announcement, then sanitised by `ammonia`
+//!   ([`markdown::to_html`]).
 //! - [`api`] and [`mcp`] import [`control`] and [`guard`] (and the leaf
 //!   [`json`], for how errors name a value's type), never [`site`] or each
 //!   other.

@@ -258,7 +258,8 @@ fn list_announcement_files(root: &Path, overlay: &Overlay) -> anyhow::Result<Vec
     match std::fs::read_dir(&dir) {
         Ok(entries) => {
             for entry in entries {
-                let entry = entry.with_context(|| format!("cannot list `{}`", dir.display()))?;
+                let entry =
+                    entry.with_context(|| msg!("err-list", path = dir.display().to_string()))?;
                 let name = entry.file_name().to_string_lossy().into_owned();
                 if name.starts_with('.') || !entry.file_type().is_ok_and(|t| t.is_file()) {
                     continue;
@@ -268,7 +269,7 @@ fn list_announcement_files(root: &Path, overlay: &Overlay) -> anyhow::Result<Vec
         }
         Err(err) if err.kind() == io::ErrorKind::NotFound => {}
         Err(err) => {
-            return Err(err).with_context(|| format!("cannot list `{}`", dir.display()));
+            return Err(err).with_context(|| msg!("err-list", path = dir.display().to_string()));
         }
     }
     files.sort();
@@ -331,10 +332,10 @@ pub fn kept_files(root: &Path) -> anyhow::Result<Vec<KeptFile>> {
         return Ok(Vec::new());
     }
     let inside = std::fs::canonicalize(&dir)
-        .with_context(|| format!("cannot resolve `{}`", dir.display()))?;
+        .with_context(|| msg!("err-resolve", path = dir.display().to_string()))?;
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(&dir).min_depth(1).sort_by_file_name() {
-        let entry = entry.with_context(|| format!("cannot list `{}`", dir.display()))?;
+        let entry = entry.with_context(|| msg!("err-list", path = dir.display().to_string()))?;
         let kind = entry.file_type();
         if kind.is_dir() {
             continue;

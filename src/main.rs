@@ -15,7 +15,8 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) if activity_site::cmd::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            let line = activity_site::i18n::Msg::new("tool-error").arg("error", format!("{err:#}"));
+            let line = activity_site::i18n::Msg::new("tool-error")
+                .arg("error", activity_site::i18n::causes(&err));
             eprintln!("{line}");
             ExitCode::from(2)
         }

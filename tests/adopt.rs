@@ -6,7 +6,7 @@ use std::path::Path;
 
 use chrono::{Duration, Timelike as _};
 
-use crate::util::{copy_tree, crate_root, files_under, run, stderr, stdout};
+use crate::util::{copy_tree, crate_root, files_under, run, says, stderr, stdout};
 
 /// A copy of a fixture folder of `tests/fixtures/`.
 fn fixture(name: &str) -> tempfile::TempDir {
@@ -40,7 +40,7 @@ fn status_states(root: &Path, now: Option<&str>) -> Vec<(String, String)> {
 }
 
 /// Builds `root` and returns the version badge of each game's page.
-fn page_badges(root: &Path, now: Option<&str>) -> (String, String) {
+fn page_badges(root: &Path, now: Option<&str>) -> [String; 2] {
     let mut args = vec!["build", "--no-cache"];
     if let Some(now) = now {
         args.extend(["--now", now]);
@@ -57,7 +57,16 @@ fn page_badges(root: &Path, now: Option<&str>) -> (String, String) {
             .trim_start_matches("st ")
             .to_owned()
     };
-    (badge("sh"), badge("tk"))
+    [badge("sh"), badge("tk")]
+}
+
+/// Rewrites the zh-CN document of each of the two games of `zones` with `edit`.
+fn edit_documents(root: &Path, edit: impl Fn(&str, String) -> String) {
+    for game in ["sh", "tk"] {
+        let path = root.join("data").join(game).join("zh-CN.json");
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, edit(game, text)).unwrap();
+    }
 }
 
 #[test]
@@ -73,23 +82,20 @@ fn a_game_in_tokyo_is_judged_by_tokyo_time_with_a_pinned_instant() {
             ("tk".to_owned(), "ended".to_owned())
         ]
     );
-    assert_eq!(
-        page_badges(root.path(), Some(now)),
-        ("ongoing".to_owned(), "ended".to_owned())
-    );
+    assert_eq!(page_badges(root.path(), Some(now)), ["ongoing", "ended"]);
     // The same instant in UTC says the same.
     assert_eq!(
         page_badges(root.path(), Some("2026-05-31T19:30:00Z")),
-        ("ongoing".to_owned(), "ended".to_owned())
+        ["ongoing", "ended"]
     );
     // A wall time without an offset is that time in each game's zone.
     assert_eq!(
         page_badges(root.path(), Some("2026-06-01T03:30:00")),
-        ("ongoing".to_owned(), "ongoing".to_owned())
+        ["ongoing", "ongoing"]
     );
     // The calendar carries the game's zone: the end is 03:59:59 in Tokyo.
     let ics = std::fs::read_to_string(root.path().join("site/api/v1/activity/tk.ics")).unwrap();
-    assert!(ics.contains("TZID:Asia/Tokyo"), "{ics}");
+    says(&ics, "TZID:Asia/Tokyo");
     assert!(
         ics.contains("DTEND;TZID=Asia/Tokyo:20260601T040000")
             || ics.contains("DTEND;TZID=Asia/Tokyo:20260601T035959"),
@@ -110,14 +116,10 @@ fn a_game_in_tokyo_is_judged_by_tokyo_time_with_the_clock() {
     let end = (tokyo - Duration::minutes(30)).with_second(59).unwrap();
     let start = (end - Duration::days(20)).with_second(0).unwrap();
     let fmt = |t: chrono::NaiveDateTime| t.format("%Y-%m-%dT%H:%M:%S").to_string();
-    for game in ["sh", "tk"] {
-        let path = root.path().join("data").join(game).join("zh-CN.json");
-        let text = std::fs::read_to_string(&path)
-            .unwrap()
-            .replace("2026-05-01T04:00:00", &fmt(start))
-            .replace("2026-06-01T03:59:59", &fmt(end));
-        std::fs::write(&path, text).unwrap();
-    }
+    edit_documents(root.path(), |_, text| {
+        text.replace("2026-05-01T04:00:00", &fmt(start))
+            .replace("2026-06-01T03:59:59", &fmt(end))
+    });
     assert_eq!(
         status_states(root.path(), None),
         vec![
@@ -125,10 +127,7 @@ fn a_game_in_tokyo_is_judged_by_tokyo_time_with_the_clock() {
             ("tk".to_owned(), "ended".to_owned())
         ]
     );
-    assert_eq!(
-        page_badges(root.path(), None),
-        ("ongoing".to_owned(), "ended".to_owned())
-    );
+    assert_eq!(page_badges(root.path(), None), ["ongoing", "ended"]);
 }
 
 /// Far in the past and far in the future: the clock path marks them the
@@ -136,15 +135,10 @@ fn a_game_in_tokyo_is_judged_by_tokyo_time_with_the_clock() {
 #[test]
 fn the_clock_marks_past_and_future_versions() {
     let root = fixture("zones");
-    for (game, from, to) in [("sh", "2026-", "2001-"), ("tk", "2026-", "2098-")] {
-        let path = root.path().join("data").join(game).join("zh-CN.json");
-        let text = std::fs::read_to_string(&path).unwrap().replace(from, to);
-        std::fs::write(&path, text).unwrap();
-    }
-    assert_eq!(
-        page_badges(root.path(), None),
-        ("ended".to_owned(), "upcoming".to_owned())
-    );
+    edit_documents(root.path(), |game, text| {
+        text.replace("2026-", if game == "sh" { "2001-" } else { "2098-" })
+    });
+    assert_eq!(page_badges(root.path(), None), ["ended", "upcoming"]);
 }
 
 #[test]
@@ -168,11 +162,7 @@ fn the_tools_own_folders_of_data_are_never_games() {
     std::fs::write(root.path().join("data/stray/zh-CN.json"), "{}").unwrap();
     let output = run(root.path(), &["check", "--now", "2026-05-15T12:00:00"]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("orphan-file"),
-        "{}",
-        stderr(&output)
-    );
+    says(&stderr(&output), "orphan-file");
 }
 
 #[test]
@@ -240,21 +230,15 @@ fn importing_the_real_site_names_every_file_it_does_not_take() {
     ] {
         assert!(err.contains(skipped), "{skipped} in\n{err}");
     }
-    assert!(
-        err.contains("import: 17 documents of 11 games, 1 announcements file, 0 kept in data/_files/, 3 skipped, 1 regenerated by the build; the time zone of 10 games was assumed"),
-        "{err}"
+    says(
+        &err,
+        "import: 17 documents of 11 games, 1 announcements file, 0 kept in data/_files/, 3 skipped, 1 regenerated by the build; the time zone of 10 games was assumed",
     );
-    assert!(
-        err.contains("time zone: ba-jp Asia/Tokyo (from --time-zone)\n"),
-        "{err}"
-    );
-    assert!(
-        err.contains("time zone: ba-cn Asia/Shanghai (assumed"),
-        "{err}"
-    );
-    assert!(
-        err.contains("note: data/end/zh-CN.json: the API lists its activities out of start order"),
-        "{err}"
+    says(&err, "time zone: ba-jp Asia/Tokyo (from --time-zone)\n");
+    says(&err, "time zone: ba-cn Asia/Shanghai (assumed");
+    says(
+        &err,
+        "note: data/end/zh-CN.json: the API lists its activities out of start order",
     );
     // A JSON file of neither shape never becomes a game.
     let registry: serde_json::Value =
@@ -277,11 +261,7 @@ fn importing_the_real_site_names_every_file_it_does_not_take() {
     // With --allow-skipped the same import exits 0 and still names them.
     let output = import(&root, &site, &["--allow-skipped"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert!(
-        stderr(&output).contains("skipped: robots.txt"),
-        "{}",
-        stderr(&output)
-    );
+    says(&stderr(&output), "skipped: robots.txt");
 }
 
 #[test]
@@ -354,7 +334,7 @@ fn an_imported_site_builds_to_the_same_documents_and_kept_files() {
     let output = import(&root, &site, &["--keep-unknown"]);
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(0), "{err}");
-    assert!(err.contains("3 kept in data/_files/, 0 skipped"), "{err}");
+    says(&err, "3 kept in data/_files/, 0 skipped");
     let output = run(&root, &["build", "--no-cache", "--now", SITE_NOW]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let deployed = files_under(&site);
@@ -434,10 +414,9 @@ fn a_kept_file_never_replaces_a_generated_one() {
         &["build", "--no-cache", "--now", "2026-05-15T12:00:00"],
     );
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
-    assert!(
-        stderr(&output).contains("`data/_files/api/v1/activity/tk.json` would replace the generated `api/v1/activity/tk.json`"),
-        "{}",
-        stderr(&output)
+    says(
+        &stderr(&output),
+        "`data/_files/api/v1/activity/tk.json` would replace the generated `api/v1/activity/tk.json`",
     );
     assert!(!root.path().join("site").exists());
 }
@@ -555,9 +534,9 @@ fn a_site_without_an_index_is_imported_by_url_from_its_llms_txt() {
         "{err}"
     );
     // The five zh-CN-only games have no en-US file: said, not an error.
-    assert!(
-        err.contains("api/v1/activity/ak-en-US.json is not there: `ak` has no such locale"),
-        "{err}"
+    says(
+        &err,
+        "api/v1/activity/ak-en-US.json is not there: `ak` has no such locale",
     );
     // The same documents, announcements and kept files as from the folder
     // (a folder is listed; a URL finds only the files a site is known to keep).

@@ -852,3 +852,26 @@ fn serve_speaks_both_languages() {
         out
     });
 }
+
+/// `status` with an announcements board: the board's table speaks the
+/// language too (its times depend on the file, so no snapshot).
+#[test]
+fn status_boards_speak_both_languages() {
+    let root = fixture_root(Some(
+        &crate_root().join("tests/fixtures/announcements/real"),
+    ));
+    let run = |flags: &[&str], env: &[(&str, &str)]| {
+        let mut args = flags.to_vec();
+        args.extend(["status", "--now", FIXTURE_NOW]);
+        String::from_utf8_lossy(&output_in(root.path(), &args, env).stdout).into_owned()
+    };
+    let chinese = run(&["--lang", "zh-CN"], &[]);
+    assert_eq!(run(&[], &[("LANG", "zh_CN.UTF-8")]), chinese);
+    for word in ["公告栏", "条数", "更新时间", "正常"] {
+        assert!(chinese.contains(word), "{word}: {chinese}");
+    }
+    let english = run(&["--lang", "en-US"], &[]);
+    for word in ["ANNOUNCEMENTS", "COUNT", "CHANGED", "ok"] {
+        assert!(english.contains(word), "{word}: {english}");
+    }
+}

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::util::{crate_root, fixture_tree, run, stderr, stdout};
+use crate::util::{crate_root, fixture_tree, run, says, stderr, stdout};
 
 /// "Now" of the review fixtures: version 4.6 of `sr` runs until
 /// 2026-11-26T05:59:59; `Memory of Chaos` until 2026-12-01.
@@ -54,12 +54,6 @@ fn diff(dir: &Path, format: &str) -> (i32, String) {
     let code = out.status.code().expect("exit code");
     assert_ne!(code, 2, "{}", stderr(&out));
     (code, stdout(&out))
-}
-
-/// Asserts that a report says `part`, showing the report when it does not.
-#[track_caller]
-fn says(text: &str, part: &str) {
-    assert!(text.contains(part), "{part:?} not in:\n{text}");
 }
 
 /// Runs a fixture pair: the exit status, and the text and Markdown reports as snapshots.
@@ -288,11 +282,7 @@ fn against_a_git_revision() {
         &["diff", "--against-rev", "no-such-rev", "--now", NOW],
     );
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("`no-such-rev` is not a revision"),
-        "{}",
-        stderr(&out)
-    );
+    says(&stderr(&out), "`no-such-rev` is not a revision");
 }
 
 #[test]
@@ -305,8 +295,25 @@ fn github_annotations_point_at_the_data_line() {
         .find(|l| l.starts_with("::error ") && l.contains("sr-en-US.json"))
         .expect("an error annotation for the en-US document");
     // The removed activity is not in the new file: the version's line.
-    assert!(line.contains("file=data/sr/en-US.json,line=2,"), "{line}");
-    assert!(line.contains("ongoing-activity-removed"), "{line}");
+    says(line, "file=data/sr/en-US.json,line=2,");
+    says(line, "ongoing-activity-removed");
+}
+
+/// `version new sr` 4.7 (from 2026-11-26T11:00:00) in `head` with each of `names` as a `--name`.
+fn version_new(head: &Path, names: &[&str]) -> std::process::Output {
+    let mut args = vec!["version", "new", "sr", "--version", "4.7"];
+    for name in names {
+        args.extend(["--name", name]);
+    }
+    args.extend([
+        "--start",
+        "2026-11-26T11:00:00",
+        "--end",
+        "2027-01-07T05:59:59",
+        "--now",
+        NOW,
+    ]);
+    run(head, &args)
 }
 
 /// `version new` on the two-locale game: both files written canonically
@@ -317,36 +324,17 @@ fn github_annotations_point_at_the_data_line() {
 fn version_new_carries_ongoing_activities_in_every_locale() {
     let work = pair(None);
     let head = work.path().join("head");
-    let out = run(
+    let out = version_new(
         &head,
-        &[
-            "version",
-            "new",
-            "sr",
-            "--version",
-            "4.7",
-            "--name",
-            "4.7版本「群星归途」",
-            "--name",
-            "en-US=4.7: Homeward Among the Stars",
-            "--start",
-            "2026-11-26T11:00:00",
-            "--end",
-            "2027-01-07T05:59:59",
-            "--now",
-            NOW,
-        ],
+        &["4.7版本「群星归途」", "en-US=4.7: Homeward Among the Stars"],
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     insta::assert_snapshot!("review_version_new", stdout(&out));
     let en = std::fs::read_to_string(head.join("data/sr/en-US.json")).expect("en-US");
     let zh = std::fs::read_to_string(head.join("data/sr/zh-CN.json")).expect("zh-CN");
     insta::assert_snapshot!("review_version_new_en", en);
-    assert!(
-        zh.contains("\"versionName\": \"4.7版本「群星归途」\""),
-        "{zh}"
-    );
-    assert!(zh.contains("混沌回忆：坠星之夜"), "{zh}");
+    says(&zh, "\"versionName\": \"4.7版本「群星归途」\"");
+    says(&zh, "混沌回忆：坠星之夜");
     assert!(
         !zh.contains("星旅馈赠"),
         "ended activities stay behind: {zh}"
@@ -379,29 +367,11 @@ fn version_new_carries_ongoing_activities_in_every_locale() {
         .replace("\"2026-12-01T03:59:59\"", "\"2026-12-01 03:59\"");
     std::fs::write(&broken, &text).expect("write");
     let zh_before = std::fs::read(head.join("data/sr/zh-CN.json")).expect("zh-CN");
-    let out = run(
-        &head,
-        &[
-            "version",
-            "new",
-            "sr",
-            "--version",
-            "4.7",
-            "--name",
-            "4.7",
-            "--start",
-            "2026-11-26T11:00:00",
-            "--end",
-            "2027-01-07T05:59:59",
-            "--now",
-            NOW,
-        ],
-    );
+    let out = version_new(&head, &["4.7"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("nothing written: data/sr/en-US.json has errors"),
-        "{}",
-        stderr(&out)
+    says(
+        &stderr(&out),
+        "nothing written: data/sr/en-US.json has errors",
     );
     assert_eq!(std::fs::read_to_string(&broken).expect("en-US"), text);
     assert_eq!(

@@ -1198,3 +1198,81 @@ async fn last_modified_and_if_modified_since_give_304() {
         );
     }
 }
+
+/// Issue 36: a path served moments ago is answered from ready headers and
+/// bytes, before its path is decoded. Whatever that file was last served
+/// for (another representation, a `HEAD`, a 200 before a 304), every answer
+/// equals the one a server with a cold cache gives: status, every header,
+/// body; with and without live reload.
+#[tokio::test]
+async fn answers_from_the_cache_equal_the_first_answers() {
+    let fixture = Fixture::new();
+    let json = "/api/v1/activity/ww.json";
+    let cold = |live: bool| server::router(fixture.state().with_live_reload(live));
+    let etag = get(&cold(false), json)
+        .await
+        .header(header::ETAG)
+        .to_owned();
+    let modified = get(&cold(false), json)
+        .await
+        .header(header::LAST_MODIFIED)
+        .to_owned();
+    let weak = format!("W/{etag}");
+    type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>);
+    let cases: Vec<Case> = vec![
+        ("GET", json, vec![]),
+        ("GET", json, vec![("accept-encoding", "br")]),
+        ("GET", json, vec![("accept-encoding", "gzip")]),
+        ("GET", json, vec![("accept-encoding", "br;q=0, gzip;q=0")]),
+        ("GET", json, vec![("if-none-match", &etag)]),
+        ("GET", json, vec![("if-none-match", &weak)]),
+        ("GET", json, vec![("if-none-match", "\"nope\"")]),
+        ("GET", json, vec![("if-modified-since", &modified)]),
+        ("HEAD", json, vec![]),
+        ("HEAD", json, vec![("accept-encoding", "br")]),
+        (
+            "OPTIONS",
+            json,
+            vec![("access-control-request-headers", "if-none-match")],
+        ),
+        ("POST", json, vec![]),
+        ("GET", "/api/v1//activity/ww.json", vec![]),
+        ("GET", "/api/v1/activity/ww%2Ejson", vec![]),
+        ("GET", "/api/v1/activity/ww.json/", vec![]),
+        ("GET", "/api/v1/activity/ww.ics", vec![]),
+        ("GET", "/", vec![]),
+        ("GET", "/index.html", vec![]),
+        ("GET", "/sr/", vec![]),
+        ("GET", "/%73r/", vec![]),
+        ("GET", "/sr", vec![]),
+        ("GET", "/style.css", vec![("accept-encoding", "br")]),
+        ("GET", "/404.html", vec![]),
+        ("GET", "/nope", vec![]),
+        ("GET", "/api/v1/nope.json", vec![]),
+        ("GET", "/_headers", vec![]),
+    ];
+    for live in [false, true] {
+        for (method, path, headers) in &cases {
+            let first = send(&cold(live), method, path, headers).await;
+            // The same server, with the path (and the 404 page) served
+            // before in other shapes.
+            let warm = cold(live);
+            for (method, extra) in [
+                ("GET", &[][..]),
+                ("GET", &[("accept-encoding", "br")][..]),
+                ("HEAD", &[][..]),
+                ("GET", &[("if-none-match", etag.as_str())][..]),
+            ] {
+                send(&warm, method, path, extra).await;
+                send(&warm, method, "/404.html", extra).await;
+            }
+            for round in 0..2 {
+                let again = send(&warm, method, path, headers).await;
+                let what = format!("{method} {path} {headers:?}, live {live}, round {round}");
+                assert_eq!(again.status, first.status, "{what}");
+                assert_eq!(again.headers, first.headers, "{what}");
+                assert_eq!(again.body, first.body, "{what}");
+            }
+        }
+    }
+}

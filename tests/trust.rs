@@ -320,6 +320,48 @@ async fn every_path_under_api_answers_the_envelope() {
     assert_eq!(public.headers["access-control-allow-origin"], "*");
 }
 
+/// Issue 36: the public API is answered before routing; the guard still
+/// stands in front of every control path of the whole server, whatever its
+/// spelling, and the public API stays readable from anywhere.
+#[tokio::test]
+async fn the_guard_refuses_foreign_hosts_and_origins_through_the_whole_server() {
+    let api = fast();
+    let (_dir, app) = site_with_api(&api);
+    for path in [
+        "/api/Settings",
+        "/API/Settings",
+        "/aPi/sEtTiNgS",
+        "/openapi/v1.json",
+    ] {
+        let rebound = request("GET", path, &[("host", b"localhost.evil.example")], "");
+        send_to(&app, rebound)
+            .await
+            .assert_error(StatusCode::FORBIDDEN);
+        let cross_site = request(
+            "GET",
+            path,
+            &[HOST, ("origin", b"https://evil.example")],
+            "",
+        );
+        send_to(&app, cross_site)
+            .await
+            .assert_error(StatusCode::FORBIDDEN);
+    }
+    let own = request("GET", "/api/Settings", &[HOST], "");
+    assert_eq!(send_to(&app, own).await.status, StatusCode::OK);
+    let public = request(
+        "GET",
+        "/api/v1/games.json",
+        &[
+            ("host", b"localhost.evil.example"),
+            ("origin", b"https://evil.example"),
+        ],
+        "",
+    );
+    let public = send_to(&app, public).await;
+    assert_eq!(public.headers["access-control-allow-origin"], "*");
+}
+
 /// With a token set, an unauthenticated client learns nothing about which routes exist.
 #[tokio::test]
 async fn with_a_token_a_protected_path_answers_401_before_404_or_405() {

@@ -24,7 +24,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .context(msg!("serve-no-runtime"))?;
+        .context(msg!("err-runtime"))?;
     runtime.block_on(serve(args))
 }
 
@@ -144,7 +144,8 @@ fn init_logging() {
 async fn shutdown_signal() {
     let ctrl_c = async {
         if let Err(err) = tokio::signal::ctrl_c().await {
-            tracing::error!("cannot listen for Ctrl-C: {err}");
+            let error = err.to_string();
+            tracing::error!("{}", msg!("serve-signal", signal = "Ctrl-C", error = error));
             std::future::pending::<()>().await;
         }
     };
@@ -155,7 +156,11 @@ async fn shutdown_signal() {
                 signal.recv().await;
             }
             Err(err) => {
-                tracing::error!("cannot listen for SIGTERM: {err}");
+                let error = err.to_string();
+                tracing::error!(
+                    "{}",
+                    msg!("serve-signal", signal = "SIGTERM", error = error)
+                );
                 std::future::pending::<()>().await;
             }
         }

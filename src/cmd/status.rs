@@ -36,18 +36,26 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
 /// The announcements boards: id, count and when each last changed.
 fn boards_table(boards: &[site::status::BoardRow]) -> String {
     let mut table = vec![
-        ["ANNOUNCEMENTS", "ID", "COUNT", "CHANGED", "STATE"]
-            .map(String::from)
-            .to_vec(),
+        [
+            "status-board",
+            "status-board-id",
+            "status-board-count",
+            "status-board-changed",
+            "status-state-header",
+        ]
+        .map(|id| Msg::new(id).to_string())
+        .to_vec(),
     ];
     for board in boards {
         let changed = match (&board.changed, board.changed_from) {
-            (Some(when), Some(from)) => format!("{when} ({from})"),
+            (Some(when), Some(from)) => {
+                msg!("status-changed-from", when = when.as_str(), from = from).to_string()
+            }
             _ => "-".to_string(),
         };
         let state = match board.state {
-            "invalid" => format!("invalid: run `activity-site check` ({})", board.file),
-            other => other.to_string(),
+            "invalid" => msg!("status-invalid", file = board.file.as_str()).to_string(),
+            other => msg!("status-state", state = other).to_string(),
         };
         table.push(vec![
             board.locale.clone(),
@@ -65,7 +73,7 @@ fn sources(rows: &[Row]) -> String {
     let mut out = String::new();
     for row in rows.iter().filter(|r| !r.sources.is_empty()) {
         if out.is_empty() {
-            out.push_str("\nwhere to look:\n");
+            out.push_str(&format!("\n{}\n", msg!("status-where-to-look")));
         }
         let listed: Vec<String> = row.sources.iter().map(|s| s.describe()).collect();
         out.push_str(&format!(

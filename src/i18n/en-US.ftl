@@ -27,6 +27,7 @@ checked-summary = checked: { $errors ->
    *[other] { $warnings } warnings
 }
 list-semicolon = {"; "}
+list-cause = {": "}
 list-comma = {", "}
 did-you-mean = did you mean `{ $name }`?
 plain = { $text }
@@ -849,7 +850,7 @@ publish-doing-delete = delete
 
 ## serve (lines on the terminal; the control API's JSON messages stay English)
 
-serve-no-runtime = cannot start the async runtime
+err-runtime = cannot start the async runtime
 serve-bad-backend = bad backend command: { $problem }
 serve-cannot-listen = cannot listen on { $addr }
 serve-no-address = cannot read the bound address
@@ -866,3 +867,22 @@ serve-build-failed = build failed; still serving the last good build
 serve-build-error = build failed: { $error }
 serve-watching = watching { $root } (games.json, data/, schema/)
 serve-rebuilding = inputs changed; rebuilding
+serve-signal = cannot listen for { $signal }: { $error }
+
+## status: announcements boards, sources; the tool's own argument errors
+
+status-board = ANNOUNCEMENTS
+status-board-id = ID
+status-board-count = COUNT
+status-board-changed = CHANGED
+status-changed-from = { $when } ({ $from ->
+    [git] git
+    [uncommitted] uncommitted
+   *[other] file time
+})
+status-where-to-look = where to look:
+err-resolve = cannot resolve `{ $path }`
+fetch-no-scheme = `{ $flag } { $arg }` has no scheme
+    help: add http:// or https:// in front: { $flag } http://{ $arg }
+fetch-not-url = `{ $flag } { $arg }` is not a URL: { $error }
+fetch-not-http = `{ $flag } { $arg }` is not an http(s) URL

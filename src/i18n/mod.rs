@@ -321,6 +321,18 @@ pub fn list<S: AsRef<str>>(items: &[S]) -> Arg {
     )
 }
 
+/// An error and its causes, outermost first, joined by the separator of
+/// each language (`: ` in English, `：` in Chinese): what `{err:#}` gives,
+/// with the joints in the language of the messages around them.
+pub fn causes(err: &anyhow::Error) -> Arg {
+    Arg::List(
+        err.chain()
+            .map(|cause| msg!("plain", text = cause.to_string()))
+            .collect(),
+        "list-cause",
+    )
+}
+
 /// The text of message `id` without arguments in the current language.
 pub fn text(id: &'static str) -> String {
     Msg::new(id).render(Lang::current())

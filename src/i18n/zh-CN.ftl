@@ -17,6 +17,7 @@ summary = { $errors } 个错误，{ $warnings } 个警告
 checked-clean = 检查完毕：没有发现问题
 checked-summary = 检查完毕：{ $errors } 个错误，{ $warnings } 个警告
 list-semicolon = ；
+list-cause = ：
 list-comma = 、
 did-you-mean = 是不是想写 `{ $name }`？
 plain = { $text }
@@ -719,12 +720,12 @@ publish-doing-delete = 删除对象
 
 ## serve（终端上的输出；控制 API 的 JSON 消息保持英文）
 
-serve-no-runtime = 无法启动异步运行时
+err-runtime = 无法启动异步运行时
 serve-bad-backend = 后端命令有误：{ $problem }
 serve-cannot-listen = 无法监听 { $addr }
 serve-no-address = 无法读取绑定的地址
 serve-site-errors = 站点有错误；请修正错误，或去掉 --no-watch 运行，以便在改动后重新生成
-serve-serving = 正在 { $url } 提供 { $out }
+serve-serving = 正在提供 { $out }：{ $url }
 serve-token-whitespace = 访问令牌的开头或结尾有空白；HTTP 会从 X-Access-Token 请求头中去掉它们，所以用请求头的客户端永远无法登录
     提示：请去掉 --access-token 或 AccessToken 中令牌两侧的空格
 serve-bad-origin = 允许的来源有误：{ $problem }
@@ -736,3 +737,22 @@ serve-build-failed = 生成失败；继续提供上一次成功生成的站点
 serve-build-error = 生成失败：{ $error }
 serve-watching = 正在监视 { $root }（games.json、data/、schema/）
 serve-rebuilding = 输入有变动，正在重新生成
+serve-signal = 无法监听 { $signal } 信号：{ $error }
+
+## status：公告栏、数据来源；工具自身的参数错误
+
+status-board = 公告栏
+status-board-id = ID
+status-board-count = 条数
+status-board-changed = 更新时间
+status-changed-from = { $when }（{ $from ->
+    [git] git 提交
+    [uncommitted] 未提交的改动
+   *[other] 文件时间
+}）
+status-where-to-look = 数据来源：
+err-resolve = 无法解析 `{ $path }`
+fetch-no-scheme = `{ $flag } { $arg }` 没有写协议
+    提示：请在前面加上 http:// 或 https://：{ $flag } http://{ $arg }
+fetch-not-url = `{ $flag } { $arg }` 不是 URL：{ $error }
+fetch-not-http = `{ $flag } { $arg }` 不是 http(s) 地址

@@ -553,7 +553,7 @@ fn from_site_folder(site: &Path, request: &Request) -> anyhow::Result<Gathered> 
             Err(err) => {
                 gathered
                     .errors
-                    .push(msg!("plain", text = format!("{err:#}")));
+                    .push(msg!("plain", text = i18n::causes(&err)));
                 continue;
             }
         };

@@ -23,11 +23,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use axum::Router;
 use axum::extract::Request;
-use axum::routing::{any, get};
+use axum::routing::get;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::{broadcast, watch as signal};
+use tower::ServiceExt as _;
 use tower_http::timeout::RequestBodyDeadlineLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
@@ -93,7 +94,8 @@ pub struct ServerState {
     /// Extra routes merged before the static fallback: the control API
     /// (`/api/...`, `/openapi/v1.json`) and `/mcp`. They must not set a
     /// fallback of their own; unmatched paths belong to the static site, and
-    /// `/api/v1/...` stays the site's even under a mounted `/api/{*rest}`.
+    /// `/api/v1/...` is the site's whatever they route (it is answered
+    /// before routing).
     pub mounts: Router,
     /// Whether HTML responses get the live-reload script and the overlay
     /// (serve mode with watching). The files on disk never contain them.
@@ -188,40 +190,48 @@ impl ServerState {
     }
 }
 
-/// The whole application: live reload, the mounts, then the static site.
+/// The whole application: the public API of the site, live reload, the
+/// mounts, then the rest of the static site.
+///
+/// The public API (`/api/v1/...`, [`layout::is_api`]) is the site's whatever
+/// the mounts route, so it is answered before any routing: the hottest
+/// static path, polled by clients, skips both routers.
 pub fn router(state: ServerState) -> Router {
-    let mounts = state.mounts.clone();
-    // The public API is routed explicitly as well: mounts may hold catch-all
-    // routes such as `/api/{resource}/{*rest}`, and a static segment beats a
-    // parameter, while a fallback loses to both.
     let site = static_files::Site::new(&state);
-    let files = move |request: Request| static_files::serve(Arc::clone(&site), request);
-    let api = layout::url(layout::API_DIR);
+    let files = {
+        let site = Arc::clone(&site);
+        move |request: Request| static_files::serve(Arc::clone(&site), request)
+    };
+    let reload = {
+        let state = state.clone();
+        move || reload::events(state.clone())
+    };
+    // No router state: a handler's state is cloned on every request.
     let own = Router::new()
-        .route(RELOAD_PATH, get(reload::events))
-        .route(&api, any(files.clone()))
-        .route(&format!("{api}/"), any(files.clone()))
-        .route(&format!("{api}/{{*path}}"), any(files.clone()))
-        .fallback(files)
-        .with_state(state);
-    let app = mounts.merge(own);
-    // Control routes match literal segments in any case (`/api/tAsK/StAtUs`):
-    // the path is rewritten to its canonical spelling before routing. Static
-    // paths (everything else, the public `/api/v1/` included) skip the rewrite.
-    let canonical = tower::ServiceBuilder::new()
-        .map_request(|request: Request| {
+        .route(RELOAD_PATH, get(reload))
+        .fallback(files);
+    let app = state.mounts.clone().merge(own);
+    let front = tower::service_fn(move |request: Request| {
+        let site = Arc::clone(&site);
+        let app = app.clone();
+        async move {
             let path = request.uri().path();
-            let control = path.len() >= 5
-                && path.as_bytes()[..5].eq_ignore_ascii_case(b"/api/")
-                && !layout::is_api(path);
-            if control {
+            if layout::is_api(path) {
+                return Ok(static_files::serve(site, request).await);
+            }
+            // Control routes match literal segments in any case
+            // (`/api/tAsK/StAtUs`): their path is rewritten to its canonical
+            // spelling before routing. Other paths skip the rewrite.
+            let control = path.len() >= 5 && path.as_bytes()[..5].eq_ignore_ascii_case(b"/api/");
+            let request = if control {
                 crate::api::canonicalize(request)
             } else {
                 request
-            }
-        })
-        .service(app);
-    let app = Router::new().fallback_service(canonical);
+            };
+            app.oneshot(request).await
+        }
+    });
+    let app = Router::new().fallback_service(front);
     // The request log costs a little on every request; add it only when
     // someone reads it (`RUST_LOG=debug` or `tower_http=debug`).
     if tracing::enabled!(target: "tower_http::trace::on_response", Level::DEBUG) {
@@ -363,8 +373,8 @@ pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
             }
         }
         Err(err) => {
-            let error = format!("{err:#}");
-            tracing::error!("{}", msg!("serve-build-error", error = error.as_str()));
+            let error = crate::i18n::causes(err);
+            tracing::error!("{}", msg!("serve-build-error", error = error.clone()));
             let text = msg!("tool-error", error = error);
             record(state, Vec::new(), Some(format!("{text}\n")));
         }

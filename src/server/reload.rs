@@ -8,7 +8,6 @@
 use std::convert::Infallible;
 use std::sync::Arc;
 
-use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use bytes::Bytes;
 use futures::Stream;
@@ -32,7 +31,7 @@ pub enum ReloadEvent {
 /// generation (a page that reconnects after missing a build reloads), then
 /// relays `reload` and `failed` events until the server shuts down.
 pub(crate) async fn events(
-    State(state): State<ServerState>,
+    state: ServerState,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let mut builds = state.reload.subscribe();
     let mut stopping = state.shutdown.subscribe();

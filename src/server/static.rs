@@ -14,10 +14,14 @@
 //!
 //! Request paths are decoded segment by segment and never leave the output
 //! directory. Files are found by path (the output directory is swapped by a
-//! rename on each build, so no directory handle is kept); their bytes and
-//! ETags are cached in memory, cleared by every rebuild and checked against
-//! the file's metadata at most every [`REVALIDATE`]. This module knows the
-//! output directory only, not how it is built.
+//! rename on each build, so no directory handle is kept); their bytes, ETags
+//! and whole response headers (one set per representation, for the 200 and
+//! the 304) are worked out once when a file is read and kept in memory,
+//! cleared by every rebuild ([`FileCache::clear`]) and checked against the
+//! file's metadata at most every [`REVALIDATE`]. A request for a path served
+//! within that window is answered from the cache before its path is even
+//! decoded: a response is a clone of ready headers and bytes. This module
+//! knows the output directory only, not how it is built.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -70,15 +74,21 @@ const SEGMENT: &AsciiSet = &CONTROLS
     .add(b'{')
     .add(b'}');
 
-/// Bodies and ETags of the files served so far, keyed by their full path.
+/// The files served so far, keyed by their full path, and which file each
+/// request path was last answered with.
 ///
 /// An entry is trusted for [`REVALIDATE`] after its last check, then checked
 /// again against the file's metadata (one `stat`), so a file replaced behind
 /// the server's back is picked up within that window. A rebuild by this
 /// server clears the cache at once.
 pub(crate) struct FileCache {
-    // A std lock: it is never held across an await.
+    // Std locks: they are never held across an await.
     entries: RwLock<HashMap<PathBuf, Arc<CachedFile>>>,
+    /// The file each request path (as the client wrote it) was last served
+    /// with as a 200, so that a repeated request skips decoding and the
+    /// lookup by full path. Only the slow path, which decodes and checks the
+    /// path, adds to it; several spellings of one path share one file.
+    served: RwLock<HashMap<Box<str>, Arc<CachedFile>>>,
     /// The rules of the site's `_headers`, read once per build.
     rules: RwLock<Option<Arc<Vec<HeaderRule>>>>,
     /// Bumped by [`FileCache::clear`]; a read that began before a clear is not cached.
@@ -91,6 +101,7 @@ impl Default for FileCache {
     fn default() -> Self {
         FileCache {
             entries: RwLock::default(),
+            served: RwLock::default(),
             rules: RwLock::default(),
             generation: AtomicU64::new(0),
             epoch: Instant::now(),
@@ -99,11 +110,19 @@ impl Default for FileCache {
 }
 
 impl FileCache {
-    /// Forgets everything, so the next requests read the new build.
+    /// Forgets everything, so the next requests read the new build. The one
+    /// hook for "the site changed": whatever replaces `out` calls it.
     pub(crate) fn clear(&self) {
         let mut entries = self.write();
         self.generation.fetch_add(1, Ordering::SeqCst);
         entries.clear();
+        drop(entries);
+        // After the generation moved, so a request that read the old one
+        // cannot add a path back (see `insert_served`).
+        self.served
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clear();
         *self
             .rules
             .write()
@@ -150,6 +169,40 @@ impl FileCache {
         entries.insert(path, file);
     }
 
+    /// Calls `answer` with the file `url` was served with, while that file
+    /// is still trusted ([`REVALIDATE`]); `None` when there is no such file.
+    fn answer_fresh<T>(&self, url: &str, answer: impl FnOnce(&CachedFile) -> T) -> Option<T> {
+        let served = self
+            .served
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let file = served.get(url)?;
+        self.is_fresh(file).then(|| answer(file))
+    }
+
+    /// Records that `url` was answered with `file`, unless the cache was
+    /// cleared since `generation` was read.
+    fn insert_served(&self, url: &str, file: &Arc<CachedFile>, generation: u64) {
+        let mut served = self
+            .served
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if self.generation.load(Ordering::SeqCst) != generation {
+            return;
+        }
+        if served.len() >= MAX_CACHE_ENTRIES {
+            served.clear();
+        }
+        served.insert(url.into(), Arc::clone(file));
+    }
+
+    /// Whether `file` was compared with the disk less than [`REVALIDATE`] ago.
+    fn is_fresh(&self, file: &CachedFile) -> bool {
+        self.now()
+            .saturating_sub(file.checked.load(Ordering::Relaxed))
+            < REVALIDATE.as_nanos() as u64
+    }
+
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<PathBuf, Arc<CachedFile>>> {
         self.entries
             .write()
@@ -169,10 +222,10 @@ struct CachedFile {
     /// When the fingerprint was last compared with the disk ([`FileCache::now`]).
     checked: AtomicU64,
     content_type: HeaderValue,
-    /// What every response with this file carries besides its
-    /// representation: the `_headers` rules of its path and `Last-Modified`.
-    headers: HeaderMap,
-    /// The same for an HTML page while live reload is on.
+    /// The same for an HTML page while live reload is on: what every
+    /// response with this file carries besides its representation (the
+    /// `_headers` rules of its path, widened for the reload, and
+    /// `Last-Modified`). The page's body and ETag are made per request.
     live_headers: Option<HeaderMap>,
     /// The file's modification time, for `If-Modified-Since`.
     modified: Option<std::time::SystemTime>,
@@ -181,10 +234,18 @@ struct CachedFile {
     gzip: Option<Variant>,
 }
 
-/// One representation of a file: its bytes and strong ETag.
+/// One representation of a file: its bytes, strong ETag and the whole
+/// header of its responses, worked out once when the file is read.
 struct Variant {
     body: Bytes,
     etag: HeaderValue,
+    /// The header of a 200 (and of `HEAD`): the `_headers` rules of the
+    /// file's path, `Last-Modified`, `Vary` when the file has precompressed
+    /// siblings, `ETag`, `Content-Type`, `Content-Encoding`, `Content-Length`.
+    ok: HeaderMap,
+    /// The header of a 304: the same without the body's own fields
+    /// (`Content-Type`, `Content-Encoding`, `Content-Length`).
+    not_modified: HeaderMap,
 }
 
 /// Enough metadata to notice that a path now names another file: a rebuild
@@ -264,6 +325,13 @@ pub(crate) async fn serve(site: Arc<Site>, request: Request) -> Response {
         return response;
     }
     let head = method == Method::HEAD;
+    // A path served moments ago: its file and headers are ready.
+    if let Some(response) = site.files.answer_fresh(path, |file| {
+        respond(&site, file, request.headers(), head, StatusCode::OK)
+    }) {
+        return response;
+    }
+    let generation = site.files.generation.load(Ordering::SeqCst);
     let segments = match decode_path(path) {
         Ok(segments) => segments,
         Err(reason) => return error(api, StatusCode::BAD_REQUEST, path, reason),
@@ -281,11 +349,13 @@ pub(crate) async fn serve(site: Arc<Site>, request: Request) -> Response {
     }
     match find(&site, &full).await {
         Ok(Found::File(file)) if !trailing_slash => {
+            site.files.insert_served(path, &file, generation);
             return respond(&site, &file, request.headers(), head, StatusCode::OK);
         }
         Ok(Found::Directory) if trailing_slash || segments.is_empty() => {
             full.push(layout::DIRECTORY_INDEX);
             if let Ok(Found::File(file)) = find(&site, &full).await {
+                site.files.insert_served(path, &file, generation);
                 return respond(&site, &file, request.headers(), head, StatusCode::OK);
             }
         }
@@ -352,12 +422,12 @@ enum Found {
 /// file is unchanged.
 async fn find(site: &Site, path: &Path) -> io::Result<Found> {
     let cached = site.files.get(path);
-    let now = site.files.now();
     if let Some(file) = &cached
-        && now.saturating_sub(file.checked.load(Ordering::Relaxed)) < REVALIDATE.as_nanos() as u64
+        && site.files.is_fresh(file)
     {
         return Ok(Found::File(Arc::clone(file)));
     }
+    let now = site.files.now();
     let generation = site.files.generation.load(Ordering::SeqCst);
     // A stat of a file in the page cache costs about a microsecond; doing it
     // here rather than on the blocking pool keeps the common path short.
@@ -446,16 +516,19 @@ fn load(
             headers.insert(header::LAST_MODIFIED, value);
         }
         let live_headers = (live && content_type == HTML).then(|| live_page_headers(&headers));
+        if brotli.is_some() || gzip.is_some() {
+            headers.insert(header::VARY, ACCEPT_ENCODING);
+        }
+        let variant = |body, encoding| Variant::new(body, &headers, &content_type, encoding);
         return Ok(Some(CachedFile {
             fingerprint,
             checked: AtomicU64::new(0),
-            headers,
             live_headers,
             modified: fingerprint.modified,
+            identity: variant(body, None),
+            brotli: brotli.map(|body| variant(body, Some("br"))),
+            gzip: gzip.map(|body| variant(body, Some("gzip"))),
             content_type,
-            identity: Variant::new(body),
-            brotli: brotli.map(Variant::new),
-            gzip: gzip.map(Variant::new),
         }));
     }
     Err(io::Error::other("the file kept changing while it was read"))
@@ -519,11 +592,29 @@ fn read_sibling(path: &Path, encoding: &str) -> io::Result<Option<Vec<u8>>> {
 }
 
 impl Variant {
-    fn new(body: Vec<u8>) -> Self {
+    /// The representation `body`, in `encoding` (`None` for identity), of a
+    /// file whose responses all carry `headers`.
+    fn new(
+        body: Vec<u8>,
+        headers: &HeaderMap,
+        content_type: &HeaderValue,
+        encoding: Option<&'static str>,
+    ) -> Self {
         let etag = format!("\"{}\"", etag_hash(&body));
+        let etag = HeaderValue::from_str(&etag).expect("hex is a valid header value");
+        let mut not_modified = headers.clone();
+        not_modified.insert(header::ETAG, etag.clone());
+        let mut ok = not_modified.clone();
+        ok.insert(header::CONTENT_TYPE, content_type.clone());
+        if let Some(encoding) = encoding {
+            ok.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+        }
+        ok.insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
         Variant {
             body: Bytes::from(body),
-            etag: HeaderValue::from_str(&etag).expect("hex is a valid header value"),
+            etag,
+            ok,
+            not_modified,
         }
     }
 }
@@ -622,13 +713,46 @@ fn respond(
     head: bool,
     status: StatusCode,
 ) -> Response {
-    let html = site.live_reload && file.live_headers.is_some();
-    let has_variants = file.brotli.is_some() || file.gzip.is_some();
-    let (body, etag, encoding) = if html {
-        // The page gets the script (and overlay), so it is sent uncompressed;
-        // its ETag also names the build status the overlay reflects.
-        let build = site.status();
-        let body = reload::inject(&file.identity.body, &build);
+    if site.live_reload && file.live_headers.is_some() {
+        return respond_live(site, file, request, head, status);
+    }
+    let variant = match choose_encoding(request, file.brotli.is_some(), file.gzip.is_some()) {
+        Encoding::Brotli => file.brotli.as_ref(),
+        Encoding::Gzip => file.gzip.as_ref(),
+        Encoding::Identity => None,
+    }
+    .unwrap_or(&file.identity);
+    if status != StatusCode::OK {
+        // The site's 404 page: no validators, it stands for another resource.
+        let mut headers = variant.ok.clone();
+        headers.remove(header::ETAG);
+        headers.remove(header::LAST_MODIFIED);
+        return response(status, headers, (!head).then(|| variant.body.clone()));
+    }
+    if is_not_modified(request, &variant.etag, file.modified) {
+        return response(StatusCode::NOT_MODIFIED, variant.not_modified.clone(), None);
+    }
+    response(
+        StatusCode::OK,
+        variant.ok.clone(),
+        (!head).then(|| variant.body.clone()),
+    )
+}
+
+/// An HTML page while live reload is on: the body gets the script (and the
+/// overlay), so it is sent uncompressed, and its ETag also names the build
+/// status the overlay reflects.
+fn respond_live(
+    site: &Site,
+    file: &CachedFile,
+    request: &HeaderMap,
+    head: bool,
+    status: StatusCode,
+) -> Response {
+    let build = site.status();
+    let body = reload::inject(&file.identity.body, &build);
+    let mut headers = file.live_headers.clone().unwrap_or_default();
+    if status == StatusCode::OK {
         let tag = file
             .identity
             .etag
@@ -637,49 +761,41 @@ fn respond(
             .trim_matches('"');
         let etag = HeaderValue::from_str(&format!("\"{tag}-{}\"", build.generation))
             .expect("hex and digits are a valid header value");
-        (body, etag, None)
-    } else {
-        let encoding = choose_encoding(request, file.brotli.is_some(), file.gzip.is_some());
-        let (variant, name) = match encoding {
-            Encoding::Brotli => (file.brotli.as_ref(), Some("br")),
-            Encoding::Gzip => (file.gzip.as_ref(), Some("gzip")),
-            Encoding::Identity => (None, None),
-        };
-        let variant = variant.unwrap_or(&file.identity);
-        (variant.body.clone(), variant.etag.clone(), name)
-    };
-
-    let mut headers = match (&file.live_headers, html) {
-        (Some(live), true) => live.clone(),
-        _ => file.headers.clone(),
-    };
-    if has_variants && !html {
-        headers.insert(header::VARY, ACCEPT_ENCODING);
-    }
-    if status == StatusCode::OK {
         headers.insert(header::ETAG, etag.clone());
-        let not_modified = if request.contains_key(header::IF_NONE_MATCH) {
-            none_match(request, &etag)
-        } else {
-            !html && not_modified_since(request, file.modified)
-        };
-        if not_modified {
-            return (StatusCode::NOT_MODIFIED, headers).into_response();
+        // The page changes with the build status, whatever its file's date.
+        if request.contains_key(header::IF_NONE_MATCH) && none_match(request, &etag) {
+            return response(StatusCode::NOT_MODIFIED, headers, None);
         }
     } else {
         headers.remove(header::LAST_MODIFIED);
     }
     headers.insert(header::CONTENT_TYPE, file.content_type.clone());
-    if let Some(name) = encoding {
-        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(name));
-    }
     headers.insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
-    let body = if head {
-        Body::empty()
+    response(status, headers, (!head).then_some(body))
+}
+
+/// Whether a conditional `GET` may be answered 304: `If-None-Match` when the
+/// request has it, `If-Modified-Since` otherwise (RFC 9110, 13.2.2).
+fn is_not_modified(
+    request: &HeaderMap,
+    etag: &HeaderValue,
+    modified: Option<std::time::SystemTime>,
+) -> bool {
+    if request.contains_key(header::IF_NONE_MATCH) {
+        none_match(request, etag)
     } else {
-        Body::from(body)
-    };
-    (status, headers, body).into_response()
+        not_modified_since(request, modified)
+    }
+}
+
+/// A response with exactly these headers (no body for `None`). Built in
+/// place: `(status, headers, body).into_response()` would copy every
+/// header into a fresh map.
+fn response(status: StatusCode, headers: HeaderMap, body: Option<Bytes>) -> Response {
+    let mut response = Response::new(body.map_or_else(Body::empty, Body::from));
+    *response.status_mut() = status;
+    *response.headers_mut() = headers;
+    response
 }
 
 /// Whether `If-Modified-Since` is at or after the file's modification time

@@ -248,8 +248,9 @@ pub fn fingerprint() -> String {
 
 /// The templates, compiled into the binary. The style sheet and the
 /// script are not templates: pages carry them verbatim (see [`LIVE`]).
-const TEMPLATES: [(&str, &str); 8] = [
+const TEMPLATES: [(&str, &str); 9] = [
     ("base.html", include_str!("templates/base.html")),
+    ("languages.html", include_str!("templates/languages.html")),
     ("activity.html", include_str!("templates/activity.html")),
     ("index.html", include_str!("templates/index.html")),
     ("game.html", include_str!("templates/game.html")),

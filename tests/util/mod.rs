@@ -87,6 +87,12 @@ pub fn fixture_tree(base: &Path, case: Option<&Path>, dir: &Path) {
     }
 }
 
+/// Asserts that an output or report says `part`, showing it when it does not.
+#[track_caller]
+pub fn says(text: &str, part: &str) {
+    assert!(text.contains(part), "{part:?} not in:\n{text}");
+}
+
 /// Every file under `dir` with its bytes, by its path relative to `dir`
 /// (forward slashes), in path order.
 pub fn files_under(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {

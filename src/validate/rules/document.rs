@@ -1,0 +1,410 @@
+//! The rules of one activity document: its times (`datetime`, `time-order`,
+//! `end-of-minute`, `outside-version`, `stale`) and its activity list
+//! (`duplicate-activity`, `unsorted`, `cover-url`).
+
+// A fast, seeded hasher for the maps of short strings built for every document.
+use foldhash::{HashMap, HashMapExt as _};
+
+use chrono::{NaiveDate, NaiveDateTime, Timelike};
+
+use super::text::whitespace;
+use crate::diagnostics::Code;
+use crate::diagnostics::Severity::{Error, Warning};
+use crate::i18n::{Msg, msg};
+use crate::json::Node;
+use crate::model::parse_time;
+use crate::validate::Reporter;
+use crate::validate::spans::Target;
+
+/// The rules of one activity document.
+pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
+    let version_start = time_field(doc, &Base(None), "startTime", report);
+    let version_end = time_field(doc, &Base(None), "endTime", report);
+    if let (Some(start), Some(end)) = (version_start, version_end) {
+        if end <= start {
+            report.value(
+                "/endTime",
+                Code::TimeOrder,
+                Error,
+                msg!("time-order-version", end = iso(end), start = iso(start)),
+                Some(msg!("time-order-help")),
+            );
+        }
+        if end < now {
+            report.value(
+                "/endTime",
+                Code::Stale,
+                Warning,
+                msg!(
+                    "stale",
+                    date = end.format("%Y-%m-%d %H:%M").to_string(),
+                    days = crate::model::days::whole_days(end, now).unsigned_abs()
+                ),
+                Some(msg!("stale-help")),
+            );
+        }
+        if start > now {
+            report.value(
+                "/startTime",
+                Code::UpcomingVersion,
+                Warning,
+                msg!(
+                    "upcoming-version",
+                    date = start.format("%Y-%m-%d %H:%M").to_string(),
+                    days = crate::model::days::whole_days(now, start).unsigned_abs()
+                ),
+                Some(msg!("upcoming-version-help")),
+            );
+        }
+    }
+    cover(doc, &Base(None), report);
+    for field in ["version", "versionName"] {
+        whitespace(doc, &Base(None), field, report);
+    }
+
+    let Some(activities) = doc.get("activities").and_then(Node::as_array) else {
+        return;
+    };
+    let mut seen: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut previous_start: Option<NaiveDateTime> = None;
+    for (i, activity) in activities.iter().enumerate() {
+        let base = Base(Some(i));
+        let start = time_field(activity, &base, "startTime", report);
+        let end = time_field(activity, &base, "endTime", report);
+        if let (Some(start), Some(end)) = (start, end) {
+            if end <= start {
+                report.value(
+                    &format!("{base}/endTime"),
+                    Code::TimeOrder,
+                    Error,
+                    msg!("time-order-activity", end = iso(end), start = iso(start)),
+                    Some(msg!("time-order-help")),
+                );
+                // The root cause: whether the activity lies in the version
+                // says nothing until its own times are in order.
+            } else if let (Some(vs), Some(ve)) = (version_start, version_end)
+                && vs < ve
+            {
+                if end < vs {
+                    report.value(
+                        &format!("{base}/endTime"),
+                        Code::OutsideVersion,
+                        Warning,
+                        msg!("outside-version-before", end = iso(end), start = iso(vs)),
+                        Some(msg!("outside-version-before-help")),
+                    );
+                } else if start > ve {
+                    report.value(
+                        &format!("{base}/startTime"),
+                        Code::OutsideVersion,
+                        Warning,
+                        msg!("outside-version-after", start = iso(start), end = iso(ve)),
+                        Some(msg!("outside-version-after-help")),
+                    );
+                }
+            }
+        }
+        // An activity that lasts the whole version ends when the version
+        // does (the maintenance time, such as 06:00:00): that is not the
+        // off-by-a-second mistake this rule looks for.
+        if let Some(end) = end
+            && end.second() != 59
+            && Some(end) != version_end
+        {
+            let suggested = end - chrono::Duration::seconds(i64::from(end.second()) + 1);
+            let suggested = if end.second() == 0 {
+                suggested.format(crate::model::TIME_FORMAT).to_string()
+            } else {
+                end.with_second(59)
+                    .unwrap_or(end)
+                    .format(crate::model::TIME_FORMAT)
+                    .to_string()
+            };
+            report.value(
+                &format!("{base}/endTime"),
+                Code::EndOfMinute,
+                Warning,
+                msg!("end-of-minute", seconds = format!("{:02}", end.second())),
+                Some(msg!("end-of-minute-help", suggested = suggested.as_str())),
+            );
+            report.fix_string(&format!("{base}/endTime"), Target::Value, &suggested);
+        }
+        if let Some(start) = start {
+            if let Some(prev) = previous_start
+                && start < prev
+            {
+                report.value(
+                    &format!("{base}/startTime"),
+                    Code::Unsorted,
+                    Warning,
+                    msg!("unsorted", start = iso(start), previous = iso(prev)),
+                    Some(msg!("unsorted-help")),
+                );
+            }
+            previous_start = Some(start);
+        }
+        let name = activity.get("name").and_then(Node::as_str);
+        let start_text = activity.get("startTime").and_then(Node::as_str);
+        if let (Some(name), Some(start_text)) = (name, start_text)
+            && let Some(first) = seen.insert((name, start_text), i)
+        {
+            report.value(
+                &format!("{base}/name"),
+                Code::DuplicateActivity,
+                Error,
+                msg!(
+                    "duplicate-activity",
+                    name = name,
+                    start = start_text,
+                    first = first
+                ),
+                Some(msg!("duplicate-activity-help")),
+            );
+        }
+        cover(activity, &base, report);
+        for field in ["name", "kind", "description"] {
+            whitespace(activity, &base, field, report);
+        }
+    }
+}
+
+/// The pointer of the document (`None`) or of one activity, written out only
+/// when there is something to report.
+pub(super) struct Base(Option<usize>);
+
+impl std::fmt::Display for Base {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(i) => write!(f, "/activities/{i}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A time as the data writes it.
+fn iso(time: NaiveDateTime) -> String {
+    time.format(crate::model::TIME_FORMAT).to_string()
+}
+
+/// Reads and checks the date-time `field` of `object`; `None` when absent or invalid.
+fn time_field(
+    object: &Node<'_>,
+    base: &Base,
+    field: &str,
+    report: &mut Reporter<'_>,
+) -> Option<NaiveDateTime> {
+    let text = object.get(field)?.as_str()?;
+    match parse_time(text) {
+        Some(time) => Some(time),
+        None => {
+            let (message, help) = explain_time(text);
+            report.value(
+                &format!("{base}/{field}"),
+                Code::Datetime,
+                Error,
+                message,
+                Some(help),
+            );
+            // An end written without seconds may mean :00 or :59: the help
+            // shows the rewrite, but it is no exact fix there.
+            let seconds = text.matches([':', '\u{FF1A}']).count() >= 2 || field != "endTime";
+            if let Some(rewritten) = rewrite_time(text).filter(|_| seconds) {
+                report.fix_string(&format!("{base}/{field}"), Target::Value, &rewritten);
+            }
+            None
+        }
+    }
+}
+
+/// The same time written as the data writes it (`YYYY-MM-DDTHH:MM:SS`),
+/// when `text` is a real local time in a form people also use and the
+/// rewrite is certain: a zone, an offset or a fraction after a good local
+/// time (dropped), slashes for the date's dashes, a space for the `T`, the
+/// full-width colon `：` of an input method, one-digit parts, no seconds
+/// (`:00`). `None` for anything else, such as hour 24 or a day that does not exist.
+pub fn rewrite_time(text: &str) -> Option<String> {
+    if text.len() > 19
+        && text.is_char_boundary(19)
+        && text[19..].starts_with(['Z', '+', '-', '.'])
+        && parse_time(&text[..19]).is_some()
+    {
+        return Some(text[..19].to_string());
+    }
+    let ascii = text.replace('\u{FF1A}', ":");
+    let (date, time) = ascii.split_once(['T', ' '])?;
+    let part = |s: &str, max: usize| -> Option<u32> {
+        (!s.is_empty() && s.len() <= max && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    let date: Vec<&str> = date.split(['-', '/']).collect();
+    let time: Vec<&str> = time.split(':').collect();
+    let ([y, mo, d], [h, mi, rest @ ..]) = (date.as_slice(), time.as_slice()) else {
+        return None;
+    };
+    let seconds = match rest {
+        [] => 0,
+        [s] => part(s, 2)?,
+        _ => return None,
+    };
+    if y.len() != 4 {
+        return None;
+    }
+    let candidate = format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{seconds:02}",
+        part(y, 4)?,
+        part(mo, 2)?,
+        part(d, 2)?,
+        part(h, 2)?,
+        part(mi, 2)?
+    );
+    (candidate != text && parse_time(&candidate).is_some()).then_some(candidate)
+}
+
+/// Says why `text` is not a `YYYY-MM-DDTHH:MM:SS` local time: the message and the help line.
+pub fn explain_time(text: &str) -> (Msg, Msg) {
+    let form = msg!("datetime-form-help");
+    let bytes = text.as_bytes();
+    let shape_ok = |s: &[u8]| {
+        s.len() == 19
+            && s.iter().enumerate().all(|(i, b)| match i {
+                4 | 7 => *b == b'-',
+                10 => *b == b'T',
+                13 | 16 => *b == b':',
+                _ => b.is_ascii_digit(),
+            })
+    };
+    if bytes.len() > 19 && shape_ok(&bytes[..19]) {
+        let rest = &text[19..];
+        let prefix = &text[..19];
+        if rest.starts_with('.') {
+            return (
+                msg!("datetime-fraction", text = text),
+                msg!("datetime-fraction-help", prefix = prefix),
+            );
+        }
+        if rest == "Z" || rest.starts_with('+') || rest.starts_with('-') {
+            return (
+                msg!("datetime-offset", text = text, rest = rest),
+                msg!("datetime-offset-help", prefix = prefix),
+            );
+        }
+    }
+    if !shape_ok(bytes) {
+        if bytes.len() == 10 && NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok() {
+            return (
+                msg!("datetime-no-time", text = text),
+                msg!("datetime-no-time-help", text = text),
+            );
+        }
+        if bytes.len() == 19 && bytes[10] == b' ' {
+            return (
+                msg!("datetime-space", text = text),
+                msg!(
+                    "datetime-space-help",
+                    fixed = format!("{}T{}", &text[..10], &text[11..])
+                ),
+            );
+        }
+        if let Some(rewritten) = rewrite_time(text) {
+            if text.contains('\u{FF1A}') {
+                return (
+                    msg!("datetime-fullwidth-colon", text = text),
+                    msg!("datetime-fullwidth-colon-help", fixed = rewritten),
+                );
+            }
+            if text.contains('/') {
+                return (
+                    msg!("datetime-slashes", text = text),
+                    msg!("datetime-slashes-help", fixed = rewritten),
+                );
+            }
+            return (
+                msg!("datetime-shape", text = text),
+                msg!("datetime-rewrite-help", fixed = rewritten),
+            );
+        }
+        return (msg!("datetime-shape", text = text), form);
+    }
+    let num = |r: std::ops::Range<usize>| text[r].parse::<u32>().unwrap_or(0);
+    let (year, month, day) = (num(0..4) as i32, num(5..7), num(8..10));
+    let (hour, minute, second) = (num(11..13), num(14..16), num(17..19));
+    if !(1..=12).contains(&month) {
+        return (
+            msg!("datetime-month", text = text, month = month),
+            msg!("datetime-month-help"),
+        );
+    }
+    if NaiveDate::from_ymd_opt(year, month, day).is_none() {
+        let last = (28..=31)
+            .rev()
+            .find(|d| NaiveDate::from_ymd_opt(year, month, *d).is_some())
+            .unwrap_or(28);
+        return (
+            msg!(
+                "datetime-day",
+                text = text,
+                month = month,
+                year = year,
+                last = last
+            ),
+            msg!("datetime-day-help"),
+        );
+    }
+    if hour == 24 && minute == 0 && second == 0 {
+        let next = NaiveDate::from_ymd_opt(year, month, day)
+            .and_then(|d| d.succ_opt())
+            .map_or(String::new(), |d| d.format("%Y-%m-%d").to_string());
+        return (
+            msg!("datetime-hour-24", text = text),
+            msg!("datetime-hour-24-help", date = &text[..10], next = next),
+        );
+    }
+    if hour > 23 || minute > 59 || second > 59 {
+        return (
+            msg!("datetime-time", text = text),
+            msg!("datetime-time-help"),
+        );
+    }
+    (msg!("datetime-invalid", text = text), form)
+}
+
+fn cover(object: &Node<'_>, base: &Base, report: &mut Reporter<'_>) {
+    let Some(url) = object.get("cover").and_then(Node::as_str) else {
+        return;
+    };
+    if url.is_empty() {
+        return;
+    }
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    // ASCII text without spaces or controls is the common case, checked by
+    // bytes; anything else is looked at character by character.
+    let plain = |c: char| !(c.is_whitespace() || c.is_control());
+    let well_formed = !host.is_empty()
+        && (url.bytes().all(|b| b.is_ascii_graphic()) || url.chars().all(plain))
+        && host
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '.' | ':' | '[' | ']' | '@' | '_'));
+    let https = scheme.eq_ignore_ascii_case("https");
+    if https && well_formed {
+        return;
+    }
+    let pointer = format!("{base}/cover");
+    match scheme.eq_ignore_ascii_case("http") {
+        true if well_formed => report.value(
+            &pointer,
+            Code::CoverUrl,
+            Warning,
+            msg!("cover-http", url = url),
+            Some(msg!("cover-http-help", rest = rest)),
+        ),
+        _ => report.value(
+            &pointer,
+            Code::CoverUrl,
+            Error,
+            msg!("cover-invalid", url = url),
+            Some(msg!("cover-invalid-help")),
+        ),
+    }
+}

@@ -1,0 +1,20 @@
+//! The rules beyond the schema: dates, order, URLs, duplicates, the registry,
+//! locale parity, staleness, whitespace and invisible characters, and the
+//! tree's mirror of the built-in activity schema ([`schema_valid`]). Document
+//! rules read the parsed tree; registry rules read its `serde_json::Value`.
+//!
+//! One file per family: [`document`] (times and the activity list),
+//! [`text`] (`whitespace`), [`schema`] (the built-in schema's mirror),
+//! [`registry`] (`games.json`) and [`parity`] (`locale-parity`).
+
+mod document;
+mod parity;
+mod registry;
+mod schema;
+mod text;
+
+pub use document::{document, explain_time, rewrite_time};
+pub use parity::locale_parity;
+pub use registry::{is_language_tag, registry};
+pub use schema::{ACTIVITY_KEYS, DOCUMENT_KEYS, schema_valid};
+pub use text::invisible;

@@ -1,0 +1,353 @@
+//! The registry rules (`games-registry`, `missing-file`, `orphan-file`) on
+//! `games.json`'s `serde_json::Value`, and what a language tag is.
+
+use std::collections::BTreeSet;
+
+// A fast, seeded hasher for the maps of short strings built for every document.
+use foldhash::{HashMap, HashMapExt as _, HashSet, HashSetExt as _};
+
+use serde_json::Value;
+
+use crate::diagnostics::Code;
+use crate::diagnostics::Severity::{self, Error};
+use crate::i18n::{Msg, msg};
+use crate::model::{Game, is_game_id};
+use crate::validate::Reporter;
+
+/// Whether `tag` looks like a BCP 47 language tag (language, script, region, variants).
+pub fn is_language_tag(tag: &str) -> bool {
+    let mut parts = tag.split('-');
+    let Some(language) = parts.next() else {
+        return false;
+    };
+    if !(2..=3).contains(&language.len()) || !language.chars().all(|c| c.is_ascii_alphabetic()) {
+        return false;
+    }
+    parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
+/// The registry rules (`games-registry`, `missing-file`, `orphan-file`).
+/// Returns the games that parsed.
+pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) -> Vec<Game> {
+    let mut games = Vec::new();
+    let Some(entries) = file.get("games").and_then(Value::as_array) else {
+        return games;
+    };
+    // Looked up once per locale of every game: a set, not the list.
+    let present: HashSet<&str> = data_files.iter().map(String::as_str).collect();
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut listed: HashSet<String> = HashSet::new();
+    let mut listed_games: HashSet<&str> = HashSet::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let base = format!("/games/{i}");
+        let id = entry.get("id").and_then(Value::as_str);
+        if let Some(id) = id {
+            listed_games.insert(id);
+            if !is_game_id(id) {
+                report.value(
+                    &format!("{base}/id"),
+                    Code::GamesRegistry,
+                    Error,
+                    msg!("registry-bad-id", id = id),
+                    Some(msg!("registry-bad-id-help", suggestion = suggest_id(id))),
+                );
+            }
+            if id == crate::layout::ANNOUNCEMENTS_PAGE_DIR {
+                report.value(
+                    &format!("{base}/id"),
+                    Code::GamesRegistry,
+                    Error,
+                    msg!("registry-id-taken", id = id),
+                    Some(msg!("registry-id-taken-help", id = id)),
+                );
+            }
+            if let Some(first) = ids.insert(id, i) {
+                report.value(
+                    &format!("{base}/id"),
+                    Code::GamesRegistry,
+                    Error,
+                    msg!("registry-duplicate-id", id = id, first = first),
+                    Some(msg!("registry-duplicate-id-help")),
+                );
+            }
+        }
+        let locales: Vec<&str> = entry
+            .get("locales")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let mut seen = HashSet::new();
+        for (j, locale) in locales.iter().enumerate() {
+            let pointer = format!("{base}/locales/{j}");
+            if !is_language_tag(locale) {
+                report.value(
+                    &pointer,
+                    Code::GamesRegistry,
+                    Error,
+                    msg!("registry-bad-locale", locale = *locale),
+                    Some(msg!("registry-bad-locale-help")),
+                );
+            }
+            if !seen.insert(*locale) {
+                report.value(
+                    &pointer,
+                    Code::GamesRegistry,
+                    Error,
+                    msg!("registry-duplicate-locale", locale = *locale),
+                    None,
+                );
+            }
+            if let Some(id) = id {
+                let path = crate::tree::data_path(id, locale);
+                if !present.contains(path.as_str()) && is_game_id(id) && is_language_tag(locale) {
+                    report.value(
+                        &pointer,
+                        Code::MissingFile,
+                        Error,
+                        msg!("missing-file", path = path.as_str()),
+                        Some(msg!(
+                            "missing-file-help",
+                            path = path.as_str(),
+                            locale = *locale
+                        )),
+                    );
+                }
+                listed.insert(path);
+            }
+        }
+        if let Some(default) = entry.get("defaultLocale").and_then(Value::as_str)
+            && !locales.is_empty()
+            && !locales.contains(&default)
+        {
+            let help = crate::validate::did_you_mean(default, &locales)
+                .map(|l| msg!("did-you-mean", name = l))
+                .unwrap_or_else(|| {
+                    msg!(
+                        "registry-default-locale-help",
+                        locales = crate::i18n::list(&locales)
+                    )
+                });
+            report.value(
+                &format!("{base}/defaultLocale"),
+                Code::GamesRegistry,
+                Error,
+                msg!("registry-default-locale", default = default),
+                Some(help),
+            );
+        }
+        if let Some(sources) = entry.get("dataSources").and_then(Value::as_object) {
+            data_sources(&base, sources, &locales, report);
+        }
+        if let Some(zone) = entry.get("timeZone").and_then(Value::as_str)
+            && zone.parse::<chrono_tz::Tz>().is_err()
+        {
+            report.value(
+                &format!("{base}/timeZone"),
+                Code::GamesRegistry,
+                Error,
+                msg!("registry-time-zone", zone = zone),
+                Some(msg!("registry-time-zone-help")),
+            );
+        }
+        if let Ok(game) = serde_json::from_value::<Game>(entry.clone())
+            && is_game_id(&game.id)
+            && ids.get(game.id.as_str()) == Some(&i)
+        {
+            games.push(game);
+        }
+    }
+    // Orphans: files no game lists. Reported in the orphan file itself.
+    let mut orphans = BTreeSet::new();
+    for path in data_files {
+        if listed.contains(path) {
+            continue;
+        }
+        orphans.insert(path.clone());
+    }
+    report_orphans(&orphans, &listed_games, report);
+    games
+}
+
+/// The typed `dataSources` of one game: each key a locale of the game or
+/// `all`; each source of a known `type`, with an absolute http(s) `url`
+/// where it has one (and one where its type needs it), a `script` for a
+/// script, and an `articleUrl` template that is an absolute http(s) URL with
+/// a `{field}` placeholder. Structure (objects, strings) is the schema's.
+fn data_sources(
+    base: &str,
+    sources: &serde_json::Map<String, Value>,
+    locales: &[&str],
+    report: &mut Reporter<'_>,
+) {
+    for (key, list) in sources {
+        let at = format!("{base}/dataSources/{}", escape_pointer(key));
+        if key != crate::model::ALL_LOCALES
+            && !locales.is_empty()
+            && !locales.contains(&key.as_str())
+        {
+            report.key(
+                &at,
+                Code::GamesRegistry,
+                Error,
+                msg!("source-locale", key = key.as_str()),
+                Some(msg!("source-locale-help", locales = locales.join(", "))),
+            );
+        }
+        let Some(list) = list.as_array() else {
+            continue;
+        };
+        for (i, source) in list.iter().enumerate() {
+            let at = format!("{at}/{i}");
+            let kind = source.get("type").and_then(Value::as_str);
+            if let Some(kind) = kind
+                && !crate::model::DATA_SOURCE_TYPES.contains(&kind)
+            {
+                let help = crate::validate::did_you_mean(kind, crate::model::DATA_SOURCE_TYPES)
+                    .map(|t| msg!("did-you-mean", name = t))
+                    .unwrap_or_else(|| msg!("source-type-help"));
+                report.value(
+                    &format!("{at}/type"),
+                    Code::GamesRegistry,
+                    Error,
+                    msg!("source-type", kind = kind),
+                    Some(help),
+                );
+            }
+            let url = source.get("url").and_then(Value::as_str);
+            if let Some(url) = url
+                && !is_http_url(url)
+            {
+                report.value(
+                    &format!("{at}/url"),
+                    Code::GamesRegistry,
+                    Error,
+                    msg!("source-url", url = url),
+                    Some(msg!("source-url-help")),
+                );
+            }
+            if url.is_none() && matches!(kind, Some("html" | "pageData")) {
+                report.value(
+                    &at,
+                    Code::GamesRegistry,
+                    Error,
+                    msg!("source-needs-url", kind = kind.unwrap_or_default()),
+                    Some(msg!("source-needs-url-help")),
+                );
+            }
+            if kind == Some("script") && source.get("script").is_none() {
+                report.value(
+                    &at,
+                    Code::GamesRegistry,
+                    Error,
+                    msg!("source-needs-script"),
+                    Some(msg!("source-needs-script-help")),
+                );
+            }
+            if let Some(template) = source.get("articleUrl").and_then(Value::as_str) {
+                if !is_http_url(template) {
+                    report.value(
+                        &format!("{at}/articleUrl"),
+                        Code::GamesRegistry,
+                        Error,
+                        msg!("source-article-url", template = template),
+                        Some(msg!("source-article-url-help")),
+                    );
+                } else if !has_placeholder(template) {
+                    report.value(
+                        &format!("{at}/articleUrl"),
+                        Code::GamesRegistry,
+                        Error,
+                        msg!("source-article-placeholder", template = template),
+                        Some(msg!("source-article-placeholder-help")),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Whether `url` is an absolute http(s) URL with a host.
+fn is_http_url(url: &str) -> bool {
+    url.strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .is_some_and(|rest| {
+            let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+            !host.is_empty() && !rest.chars().any(char::is_whitespace)
+        })
+}
+
+/// Whether `template` holds a `{field}` placeholder (a name of letters,
+/// digits and `_`).
+fn has_placeholder(template: &str) -> bool {
+    template.split('{').skip(1).any(|rest| {
+        rest.split_once('}').is_some_and(|(name, _)| {
+            !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+        })
+    })
+}
+
+/// A JSON Pointer token for `key` (RFC 6901).
+fn escape_pointer(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+fn suggest_id(id: &str) -> String {
+    let cleaned: String = id
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let joined: Vec<&str> = cleaned.split('-').filter(|p| !p.is_empty()).collect();
+    if joined.is_empty() {
+        "sr".to_string()
+    } else {
+        joined.join("-")
+    }
+}
+
+/// Orphan diagnostics are about other files than the reporter's; they point
+/// at line 1 of the orphan.
+fn report_orphans(
+    orphans: &BTreeSet<String>,
+    listed_games: &HashSet<&str>,
+    report: &mut Reporter<'_>,
+) {
+    for path in orphans {
+        let (message, help) = match crate::tree::classify(path) {
+            crate::tree::SourcePath::Data { game, file } if listed_games.contains(game) => (
+                msg!("orphan-locale", path = path, game = game),
+                msg!(
+                    "orphan-locale-help",
+                    locale = file.trim_end_matches(".json"),
+                    game = game
+                ),
+            ),
+            crate::tree::SourcePath::Data { game, .. } => (
+                msg!("orphan-game", path = path, game = game),
+                msg!("orphan-game-help", game = game),
+            ),
+            _ => (
+                msg!("orphan-elsewhere", path = path),
+                msg!("orphan-elsewhere-help"),
+            ),
+        };
+        report.orphan(path, message, help);
+    }
+}
+
+impl Reporter<'_> {
+    /// Reports a file the registry does not account for, at its first line.
+    pub fn orphan(&mut self, path: &str, message: Msg, help: Msg) {
+        self.diagnostics.push(crate::diagnostics::Diagnostic {
+            code: Code::OrphanFile,
+            severity: Severity::Error,
+            file: path.to_string(),
+            line: 1,
+            column: 1,
+            message,
+            help: Some(help),
+            width: 1,
+            fix: None,
+        });
+    }
+}
