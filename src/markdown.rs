@@ -125,8 +125,9 @@ impl Anchors<'_> {
     }
 }
 
-/// Every link [`link_allowed`] refuses and every piece of raw HTML in
-/// `text`, in order, each with its byte range in `text`.
+/// Every link [`link_allowed`] refuses, every `#fragment` link that names
+/// no heading of `text`, and every piece of raw HTML in `text`, in order,
+/// each with its byte range in `text`.
 pub fn scan(text: &str) -> Vec<(Finding, std::ops::Range<usize>)> {
     // Most announcements have neither: skip the parse when no byte could start one.
     if !text.bytes().any(|b| matches!(b, b'<' | b'[' | b'!')) {
