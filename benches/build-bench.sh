@@ -15,13 +15,26 @@
 #   and the ratio of each to `check`. Also `/usr/bin/time -v` of one cold
 #   build for its peak RSS.
 #
+# With --scale "100 1000" instead (issue 36): for each corpus size (games x 4
+# locales x 100 activities, benches/gen-corpus.py, generated once under
+# target/bench-scale-build/ as scale-build.sh does), RUNS alternating rounds
+# of: `check`; a warm build with nothing changed; a warm build after one
+# activity's description was edited (a new unique text each round); a cold
+# build (output and cache removed first). Prints the median wall of each
+# and its ratio to `check` of the same tree, and the peak RSS of the cold
+# and warm builds (from wait4). Then `serve` on the largest corpus:
+# edit-to-served (one description edited, the JSON polled every 5 ms until
+# it shows the edit), median of EDITS edits (default 10).
+#
 # Usage: benches/build-bench.sh [--runs N] [--root DIR] [--file data/ww/zh-CN.json]
+#        benches/build-bench.sh --scale "100 1000" [--runs N]
 # Installs hyperfine with apt-get when missing. Results stay in target/bench-build/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 RUNS=15
 ROOT=""
+SCALE=""
 FILE=data/ww/zh-CN.json
 NOW=2026-11-22T12:00:00
 while [ $# -gt 0 ]; do
@@ -29,12 +42,144 @@ while [ $# -gt 0 ]; do
     --runs) RUNS=$2; shift 2 ;;
     --root) ROOT=$2; shift 2 ;;
     --file) FILE=$2; shift 2 ;;
-    -h|--help) sed -n 2,22p "$0"; exit 0 ;;
+    --scale) SCALE=$2; shift 2 ;;
+    -h|--help) sed -n 2,33p "$0"; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
 
 source benches/lib.sh
+
+if [ -n "$SCALE" ]; then
+  release_bin
+  WORK=$PWD/target/bench-scale-build
+  mkdir -p "$WORK"
+  for n in $SCALE; do
+    if [ ! -f "$WORK/corpus-$n/.done" ]; then
+      rm -rf "$WORK/corpus-$n"
+      python3 benches/gen-corpus.py "$WORK/corpus-$n" --games "$n" --locales 4 --activities 100 >&2
+      touch "$WORK/corpus-$n/.done"
+    fi
+  done
+  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores" >&2
+  python3 - "$BIN" "$WORK" "$RUNS" "${EDITS:-10}" "$NOW" $SCALE <<'PY'
+import json, os, shutil, signal, statistics, subprocess, sys, tempfile, time, urllib.request
+
+bin_, work, runs, edits, now = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+sizes = [int(n) for n in sys.argv[6:]]
+
+def timed(args):
+    """Wall seconds and peak RSS (MB) of one run."""
+    start = time.monotonic()
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.monotonic() - start
+    if status != 0:
+        sys.exit(f"failed ({status}): {' '.join(args)}")
+    return wall, usage.ru_maxrss / 1024
+
+def edit(path, text):
+    doc = json.load(open(path, encoding="utf-8"))
+    doc["activities"][0]["description"] = text
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+
+def first_file(root):
+    games = json.load(open(os.path.join(root, "games.json")))["games"]
+    g = games[len(games) // 2]
+    return g["id"], os.path.join(root, "data", g["id"], g["defaultLocale"] + ".json")
+
+rows = []
+for n in sizes:
+    tmp = tempfile.mkdtemp(prefix=f"incr-{n}-", dir=work)
+    root = os.path.join(tmp, "root")
+    shutil.copytree(os.path.join(work, f"corpus-{n}"), root, ignore=shutil.ignore_patterns(".done"))
+    site, state = os.path.join(root, "site"), os.path.join(root, ".activity-site")
+    build = [bin_, "build", "--root", root, "--out", site, "--now", now]
+    check = [bin_, "check", "--root", root, "--now", now]
+    _, path = first_file(root)
+    timed(build)
+    timed(build)
+    times = {k: [] for k in ("check", "warm, nothing changed", "warm, one description edited", "cold")}
+    rss = {k: [] for k in times}
+    for i in range(runs):
+        for case in times:
+            if case == "warm, one description edited":
+                edit(path, f"bench edit {n} {i} {time.time_ns()}")
+            if case == "cold":
+                for d in (site, state, os.path.join(root, ".site.previous")):
+                    shutil.rmtree(d, ignore_errors=True)
+            wall, peak = timed(check if case == "check" else build)
+            times[case].append(wall)
+            rss[case].append(peak)
+        # The cold build leaves no kept previous output; build once more so
+        # the next round's warm builds start from the steady state.
+        timed(build)
+    c = statistics.median(times["check"])
+    for case, t in times.items():
+        rows.append((n, case, statistics.median(t), min(t), max(t), statistics.median(t) / c, max(rss[case])))
+    shutil.rmtree(tmp, ignore_errors=True)
+
+print(f"{runs} alternating rounds per size; medians; ratios to `check` of the same tree.\n")
+print("| games | step | median wall | min … max | / check | peak RSS |")
+print("|---:|---|---:|---:|---:|---:|")
+for n, case, med, lo, hi, ratio, peak in rows:
+    print(f"| {n} | {case} | {med*1000:.0f} ms | {lo*1000:.0f} … {hi*1000:.0f} ms | {ratio:.2f}x | {peak:.0f} MB |")
+
+# serve on the largest corpus: edit saved to edited JSON served.
+n = max(sizes)
+tmp = tempfile.mkdtemp(prefix=f"incr-serve-{n}-", dir=work)
+root = os.path.join(tmp, "root")
+shutil.copytree(os.path.join(work, f"corpus-{n}"), root, ignore=shutil.ignore_patterns(".done"))
+gid, path = first_file(root)
+games = json.load(open(os.path.join(root, "games.json")))["games"]
+url_path = f"/api/v1/activity/{gid}.json"
+port = int(os.environ.get("WATCH_PORT", "5193"))
+serve = subprocess.Popen([bin_, "serve", "--root", root, "--out", os.path.join(root, "site"),
+                          "--now", now, "--addr", f"127.0.0.1:{port}"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         env={**os.environ, "RUST_LOG": "warn"})
+url = f"http://127.0.0.1:{port}{url_path}"
+try:
+    deadline = time.monotonic() + 600
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=30).read()
+            break
+        except Exception:
+            if time.monotonic() > deadline or serve.poll() is not None:
+                sys.exit("serve did not come up")
+            time.sleep(0.2)
+    lat = []
+    for i in range(edits):
+        marker = f"bench-serve-{i}-{time.time_ns()}"
+        start = time.monotonic()
+        edit(path, marker)
+        while True:
+            with urllib.request.urlopen(url, timeout=30) as r:
+                if marker in r.read().decode():
+                    break
+            if time.monotonic() - start > 60:
+                sys.exit(f"edit {i} not served within 60 s")
+            time.sleep(0.005)
+        lat.append((time.monotonic() - start) * 1000)
+        time.sleep(0.5)
+    lat.sort()
+    print(f"\n`serve` at {n} games: edit saved to edited JSON served ({edits} edits of one "
+          f"description, polled every 5 ms, the watcher's debounce included): median "
+          f"{statistics.median(lat):.0f} ms, min {lat[0]:.0f} ms, max {lat[-1]:.0f} ms.")
+finally:
+    serve.send_signal(signal.SIGTERM)
+    try:
+        serve.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        serve.kill()
+    shutil.rmtree(tmp, ignore_errors=True)
+PY
+  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+  exit 0
+fi
+
 need_apt hyperfine hyperfine
 need_apt /usr/bin/time time
 release_bin

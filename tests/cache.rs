@@ -657,3 +657,45 @@ fn build_prints_no_progress_when_piped() {
     assert!(!err.contains('\r') && !err.contains("games "), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// Issue 36: where the file system has no hard links, the files the new
+/// site shares with the output are copied: the same site, no shared inode.
+#[cfg(unix)]
+#[test]
+fn without_hard_links_files_are_copied_and_the_site_is_the_same() {
+    use std::os::unix::fs::MetadataExt as _;
+
+    let root = bundled_root();
+    let root = root.path();
+    let build = || {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_activity-site"))
+            .args(["build", "--out", "site", "--now", NOW])
+            .current_dir(root)
+            .env("ACTIVITY_SITE_TEST_NO_HARD_LINKS", "1")
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    };
+    build();
+    let ww = root.join("data/ww/zh-CN.json");
+    for step in 0..3 {
+        let mut doc = read_json(&ww);
+        doc["activities"][0]["description"] = Value::from(format!("无硬链接 {step}"));
+        write_json(&ww, &doc);
+        build();
+        let warm = files_under(&root.join("site"));
+        assert!(
+            warm == cold_build(root),
+            "step {step}: differs from a cold build"
+        );
+        let previous = root.join(".site.previous/api/v1/activity/sr.json");
+        if previous.exists() {
+            let ino = |p: &Path| std::fs::metadata(p).unwrap().ino();
+            assert_ne!(
+                ino(&previous),
+                ino(&root.join("site/api/v1/activity/sr.json")),
+                "step {step}: a copy, not a link"
+            );
+        }
+    }
+}

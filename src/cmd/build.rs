@@ -16,7 +16,11 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let shown = std::sync::Arc::clone(&bar);
     options.progress = Some(site::Progress(std::sync::Arc::new(move |done, total| {
         let bar = shown.get_or_init(|| {
-            super::progress_bar(total as u64, "{bar:30} {pos}/{len} games {elapsed}")
+            let games = msg!("build-progress-games");
+            super::progress_bar(
+                total as u64,
+                &format!("{{bar:30}} {{pos}}/{{len}} {games} {{elapsed}}"),
+            )
         });
         bar.set_position(done as u64);
     })));

@@ -368,6 +368,8 @@ build-force = warning: --force: a good build replaces `{ $out }` and the { $file
    *[other] { $files } files
 } in it, which activity-site did not make
 
+build-progress-games = games
+
 ## fmt
 
 fmt-would-reformat = would reformat { $path }

@@ -203,12 +203,15 @@ impl LiveCheck {
 /// tree (a test holds them equal).
 pub struct LiveBuild {
     check: LiveCheck,
+    /// What the last build of this process left at the output.
+    memo: Option<super::write::Memo>,
 }
 
 impl LiveBuild {
     pub fn new(root: impl Into<PathBuf>) -> Self {
         LiveBuild {
             check: LiveCheck::new(root),
+            memo: None,
         }
     }
 
@@ -222,6 +225,7 @@ impl LiveBuild {
         }
         if self.check.root() != options.root {
             self.check = LiveCheck::new(&options.root);
+            self.memo = None;
         }
         let check_options = validate::Options { now: options.now };
         let mut diagnostics = self.check.check(&Overlay::new(), &check_options)?;
@@ -258,7 +262,9 @@ impl LiveBuild {
                 .map(|(id, (_, _, sources))| (id.clone(), *sources))
                 .collect(),
         };
-        let summary = super::write_site(options, &checked, &check_options, started)?;
+        // A failed write leaves `memo` empty: the next build reads the output again.
+        let summary =
+            super::write_site(options, &checked, &check_options, started, &mut self.memo)?;
         Ok(super::BuildOutcome {
             diagnostics: checked.diagnostics,
             summary: Some(summary),

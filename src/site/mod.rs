@@ -436,7 +436,7 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
             summary: None,
         });
     }
-    let summary = write_site(options, &checked, &check_options, started)?;
+    let summary = write_site(options, &checked, &check_options, started, &mut None)?;
     Ok(BuildOutcome {
         diagnostics: checked.diagnostics,
         summary: Some(summary),
@@ -450,12 +450,13 @@ pub(crate) fn write_site(
     checked: &Checked,
     check_options: &validate::Options,
     started: Instant,
+    memo: &mut Option<write::Memo>,
 ) -> anyhow::Result<BuildSummary> {
     let cache = match &options.cache {
         Some(c) => Some((cache::Cache::open(&c.dir)?, &c.salt)),
         None => None,
     };
-    let staging = write::Staging::create(&options.out)?;
+    let staging = write::Staging::create(&options.out, memo.take())?;
     let how = Render {
         now: Now::pinned_or_clock(options.now),
         cache: cache.as_ref().map(|(c, salt)| (c, *salt)),
@@ -465,7 +466,8 @@ pub(crate) fn write_site(
     };
     let (tally, manifest) = render(&options.root, checked, check_options, &how, &staging)?;
     // Dropped without a commit, the staging directory is removed.
-    staging.commit(&manifest)?;
+    let (_, left) = staging.commit(manifest)?;
+    *memo = Some(left);
     if let Some((cache, _)) = &cache
         && tally.stored > 0
     {

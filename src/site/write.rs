@@ -222,6 +222,8 @@ pub struct Staging {
     wanted: Mutex<HashMap<String, manifest::FileRecord>>,
     /// Counts files written, for the test hook that stops a build midway.
     written: AtomicUsize,
+    /// The kept previous output's manifest, when a [`Memo`] vouches for it.
+    spare_known: Mutex<Option<Manifest>>,
 }
 
 /// A site folder and what it verifiably holds.
@@ -248,6 +250,16 @@ struct Open {
     made: Mutex<HashSet<String>>,
 }
 
+/// What a committed build left at the output and beside it: kept by a
+/// caller that builds again in the same process (`serve`), so the next
+/// build trusts what it wrote itself instead of reading and checking the
+/// two manifests and every file again.
+#[derive(Debug, Default)]
+pub struct Memo {
+    current: Option<Manifest>,
+    spare: Option<Manifest>,
+}
+
 /// What [`Staging::commit`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Committed {
@@ -259,7 +271,9 @@ pub(crate) enum Committed {
 
 impl Staging {
     /// Reads and checks what the output `out` holds; creates nothing yet.
-    pub fn create(out: &Path) -> anyhow::Result<Staging> {
+    /// With a `memo` of the last build of this process, what it says is
+    /// taken as it is.
+    pub fn create(out: &Path, memo: Option<Memo>) -> anyhow::Result<Staging> {
         let out = absolute(out)?;
         let parent = out.parent().context("the output directory has no parent")?;
         let name = out
@@ -268,10 +282,14 @@ impl Staging {
             .to_string_lossy()
             .into_owned();
         let spare = parent.join(format!(".{name}.previous"));
-        let current = if out.join(OUTPUT_MARKER).is_file() {
-            held(&out)
-        } else {
-            None
+        let marked = out.join(OUTPUT_MARKER).is_file();
+        let (current, spare_known) = match memo {
+            Some(Memo {
+                current: Some(manifest),
+                spare: known,
+            }) if marked => (Some(trusted(manifest)), known),
+            _ if marked => (held(&out), None),
+            _ => (None, None),
         };
         Ok(Staging {
             out,
@@ -280,6 +298,7 @@ impl Staging {
             open: OnceLock::new(),
             wanted: Mutex::new(HashMap::new()),
             written: AtomicUsize::new(0),
+            spare_known: Mutex::new(spare_known),
         })
     }
 
@@ -363,7 +382,14 @@ impl Staging {
     /// The staging folder, opened on first use.
     fn staging(&self) -> anyhow::Result<&Open> {
         self.open
-            .get_or_init(|| open_staging(&self.out, &self.spare))
+            .get_or_init(|| {
+                let known = self
+                    .spare_known
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .take();
+                open_staging(&self.out, &self.spare, known)
+            })
             .as_ref()
             .map_err(|err| anyhow::anyhow!("{err:#}"))
     }
@@ -418,7 +444,7 @@ impl Staging {
             }
             None => {
                 let from = self.out.join(&record.path);
-                if fs::hard_link(&from, &path).is_err() {
+                if test_hook_no_links() || fs::hard_link(&from, &path).is_err() {
                     fs::copy(&from, &path)
                         .with_context(|| msg!("err-write", path = path.display().to_string()))?;
                 }
@@ -438,18 +464,27 @@ impl Staging {
     /// not have removed, the manifest and the marker written, and the
     /// folder exchanged with the output. The previous output is kept beside
     /// it for the next build.
-    pub(crate) fn commit(self, manifest: &Manifest) -> anyhow::Result<Committed> {
+    pub(crate) fn commit(mut self, manifest: Manifest) -> anyhow::Result<(Committed, Memo)> {
         let wanted = std::mem::take(&mut *self.wanted.lock().unwrap_or_else(|p| p.into_inner()));
         if self.open.get().is_none()
             && let Some(current) = &self.current
             && current.clean
-            && current.manifest == *manifest
+            && current.manifest == manifest
             && wanted.len() == current.good.len()
             && wanted
                 .values()
                 .all(|w| current.good.get(&w.path) == Some(w))
         {
-            return Ok(Committed::Unchanged);
+            let spare = self
+                .spare_known
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take();
+            let memo = Memo {
+                current: Some(manifest),
+                spare,
+            };
+            return Ok((Committed::Unchanged, memo));
         }
         // Every file the staging folder lacks comes from the output.
         let mut missing: Vec<&manifest::FileRecord> = {
@@ -498,18 +533,29 @@ impl Staging {
         set_dir_permissions(&open.dir);
         let staging = open.dir.clone();
         let reused = open.reused;
+        let previous = self.current.take().map(|held| held.manifest);
         match swap(&staging, &self.out) {
             Ok(Some(old)) => {
                 // The previous output is kept for the next build when it
                 // is this tool's (marked); anything else goes, as before.
-                if !old.join(OUTPUT_MARKER).is_file()
-                    || (old != self.spare && fs::rename(&old, &self.spare).is_err())
-                {
+                let kept = old.join(OUTPUT_MARKER).is_file()
+                    && (old == self.spare || fs::rename(&old, &self.spare).is_ok());
+                if !kept {
                     remove_tree(&old);
                 }
-                Ok(Committed::Replaced)
+                let memo = Memo {
+                    current: Some(manifest),
+                    spare: previous.filter(|_| kept),
+                };
+                Ok((Committed::Replaced, memo))
             }
-            Ok(None) => Ok(Committed::Replaced),
+            Ok(None) => Ok((
+                Committed::Replaced,
+                Memo {
+                    current: Some(manifest),
+                    spare: None,
+                },
+            )),
             Err(err) => {
                 if !reused {
                     let _ = fs::remove_dir_all(&staging);
@@ -531,6 +577,28 @@ impl Drop for Staging {
         {
             let _ = fs::remove_dir_all(&open.dir);
         }
+    }
+}
+
+/// A site this process wrote itself, as its manifest says.
+fn trusted(manifest: Manifest) -> Held {
+    let games = manifest
+        .games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (g.id.clone(), i))
+        .collect();
+    let good = manifest
+        .files()
+        .into_iter()
+        .map(|(path, record)| (path.to_owned(), record.clone()))
+        .collect();
+    Held {
+        manifest,
+        games,
+        extra: Vec::new(),
+        good,
+        clean: true,
     }
 }
 
@@ -568,14 +636,18 @@ fn held(dir: &Path) -> Option<Held> {
 /// tool's, with a manifest (removed first, so an interrupted build leaves a
 /// folder the next one starts over), its stray files removed; else a new
 /// folder (and a kept previous output without a manifest is removed).
-fn open_staging(out: &Path, spare: &Path) -> anyhow::Result<Open> {
+fn open_staging(out: &Path, spare: &Path, known: Option<Manifest>) -> anyhow::Result<Open> {
     let parent = out.parent().context("the output directory has no parent")?;
     fs::create_dir_all(parent)
         .with_context(|| msg!("err-create", path = parent.display().to_string()))?;
     let spare_is_ours = fs::symlink_metadata(spare).is_ok_and(|m| m.is_dir())
         && spare.join(OUTPUT_MARKER).is_file();
     if spare_is_ours {
-        if let Some(kept) = held(spare) {
+        let kept = match known {
+            Some(manifest) => Some(trusted(manifest)),
+            None => held(spare),
+        };
+        if let Some(kept) = kept {
             let _ = fs::remove_file(spare.join(layout::OUTPUT_MANIFEST));
             let mut holds = HashMap::new();
             for (path, record) in kept.good {
@@ -625,6 +697,12 @@ fn open_staging(out: &Path, spare: &Path) -> anyhow::Result<Open> {
         holds: Mutex::new(HashMap::new()),
         made: Mutex::new(HashSet::new()),
     })
+}
+
+/// Test hook (debug builds only): `ACTIVITY_SITE_TEST_NO_HARD_LINKS` set
+/// makes every link a copy, as on a file system without hard links.
+fn test_hook_no_links() -> bool {
+    cfg!(debug_assertions) && std::env::var_os("ACTIVITY_SITE_TEST_NO_HARD_LINKS").is_some()
 }
 
 /// Test hook (debug builds only): `ACTIVITY_SITE_TEST_STOP_AFTER=N` ends
