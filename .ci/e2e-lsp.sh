@@ -37,6 +37,7 @@ open(path, "w", encoding="utf-8").write(text)
 PY
 
 say "$(nvim --version | head -1)"
+status=0
 out="$(ACTIVITY_SITE_BIN="$ACTIVITY_SITE_BIN" E2E_ROOT="$work" E2E_FILE="$file" \
     timeout 120 nvim --headless -u NONE -i NONE -n -c "luafile .ci/e2e_lsp.lua" 2>&1)" || {
     say "neovim failed: $out"
@@ -44,8 +45,29 @@ out="$(ACTIVITY_SITE_BIN="$ACTIVITY_SITE_BIN" E2E_ROOT="$work" E2E_FILE="$file" 
 }
 say "diagnostics neovim received:"
 echo "$out"
-status=0
 grep -q '^schema 13:7 ERROR unknown field `endtime`' <<<"$out" || { say "missing the schema error at 13:7"; status=1; }
 grep -Eq '^end-of-minute [0-9]+:[0-9]+ WARN' <<<"$out" || { say "missing the end-of-minute warning"; status=1; }
+
+# The README's Neovim snippet, as a user's init.lua, with `activity-site`
+# on PATH and the editor started in a folder outside the data tree: it must
+# find the root from the file and start the server (this Neovim is Debian's).
+snippet="$work/readme-snippet.lua"
+python3 - README.md "$snippet" <<'PY'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+section = text[text.index("Neovim ("):]
+block = re.search(r"```lua\n(.*?)```", section, re.S).group(1)
+open(sys.argv[2], "w", encoding="utf-8").write(block)
+PY
+mkdir -p "$work/bin"
+ln -s "$(realpath "$ACTIVITY_SITE_BIN")" "$work/bin/activity-site"
+out="$(cd / && PATH="$work/bin:$PATH" E2E_SNIPPET="$snippet" E2E_FILE="$file" \
+    timeout 120 nvim --headless -u NONE -i NONE -n -c "luafile $repo/.ci/e2e_lsp.lua" 2>&1)" || {
+    say "neovim with the README's snippet failed: $out"
+    exit 1
+}
+say "diagnostics neovim received through the README's snippet:"
+echo "$out"
+grep -q '^schema 13:7 ERROR unknown field `endtime`' <<<"$out" || { say "README snippet: missing the schema error at 13:7"; status=1; }
 [ "$status" = 0 ] && say "passed"
 exit "$status"

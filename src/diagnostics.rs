@@ -175,6 +175,10 @@ pub struct Diagnostic {
     pub message: Msg,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub help: Option<Msg>,
+    /// Details under the message, one line each (the activities one
+    /// locale file lacks, say), so the message itself stays one short line.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Msg>,
     /// Length of the offending value in characters on its first line, for the caret underline.
     #[serde(skip)]
     pub width: usize,
@@ -216,9 +220,21 @@ impl Diagnostic {
             column,
             message,
             help,
+            notes: Vec::new(),
             width,
             fix: None,
         }
+    }
+
+    /// The message with its notes under it, one line each (`note: ...`),
+    /// for outputs that carry one text per diagnostic.
+    pub fn message_with_notes(&self, lang: Lang) -> String {
+        let mut text = self.message.render(lang);
+        for note in &self.notes {
+            text.push('\n');
+            text.push_str(&msg!("note-line", text = note.render(lang)).render(lang));
+        }
+        text
     }
 
     /// The same diagnostic with a known repair attached.
@@ -354,7 +370,7 @@ pub fn render_github(diagnostics: &[Diagnostic]) -> String {
             Severity::Warning => "warning",
         };
         let lang = Lang::current();
-        let mut message = d.message.render(lang);
+        let mut message = d.message_with_notes(lang);
         if let Some(help) = &d.help {
             message.push('\n');
             message.push_str(&msg!("help-line", text = help.render(lang)).render(lang));
@@ -398,6 +414,7 @@ pub fn render_human(
         msg!("label-error").render(lang),
         msg!("label-warning").render(lang),
         msg!("label-help").render(lang),
+        msg!("label-note").render(lang),
     ];
     let renderer = if color {
         Renderer::styled()
@@ -435,6 +452,14 @@ pub fn render_human(
         } else {
             path_line = format!("{}:{}:{}", d.file, d.line, d.column);
             group = group.element(annotate_snippets::Origin::path(path_line.as_str()));
+        }
+        let notes: Vec<String> = d.notes.iter().map(|n| n.render(lang)).collect();
+        for note in &notes {
+            group = group.element(
+                Level::NOTE
+                    .with_name(labels[3].as_str())
+                    .message(note.as_str()),
+            );
         }
         let help_text;
         if let Some(help) = &d.help {
@@ -560,8 +585,9 @@ pub fn render_rdjson(
             };
             let mut item = json!({
                 "message": match &d.help {
-                    Some(help) => format!("{}\n{}", d.message, msg!("help-line", text = help.to_string())),
-                    None => d.message.to_string(),
+                    Some(help) => format!("{}
+{}", d.message_with_notes(Lang::current()), msg!("help-line", text = help.to_string())),
+                    None => d.message_with_notes(Lang::current()),
                 },
                 "location": {
                     "path": d.file,
@@ -628,8 +654,9 @@ pub fn render_sarif(diagnostics: &[Diagnostic], source: &dyn Fn(&str) -> Option<
                 "ruleIndex": Code::ALL.iter().position(|c| *c == d.code).unwrap_or(0),
                 "level": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
                 "message": {"text": match &d.help {
-                    Some(help) => format!("{}\n{}", d.message, msg!("help-line", text = help.to_string())),
-                    None => d.message.to_string(),
+                    Some(help) => format!("{}
+{}", d.message_with_notes(Lang::current()), msg!("help-line", text = help.to_string())),
+                    None => d.message_with_notes(Lang::current()),
                 }},
                 "locations": [location],
             });

@@ -57,6 +57,7 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
                 column: 1,
                 message: msg!("load-registry-missing"),
                 help: Some(msg!("load-registry-missing-help")),
+                notes: Vec::new(),
                 width: 1,
                 fix: None,
             });

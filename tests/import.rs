@@ -361,7 +361,8 @@ fn real_quirks_import_and_check_with_only_the_lagging_twin_warned() {
         )
     };
     // One warning for the pair of files (issue 17), at the first difference
-    // (the version), naming the window and the two activities without a twin;
+    // (the version), with notes naming the window and the two activities
+    // without a twin (issue 33);
     // and the leading twin, published before its version starts, warned as
     // upcoming (issue 32): clients show it while the lagging one still runs.
     let upcoming = (
@@ -370,10 +371,23 @@ fn real_quirks_import_and_check_with_only_the_lagging_twin_warned() {
         5,
     );
     assert_eq!(found, vec![parity(3), upcoming]);
-    let message = report["diagnostics"][0]["message"].as_str().unwrap();
-    assert!(
-        message.contains("`version` is") && message.contains("2 activities only here"),
-        "{message}"
+    // A short message, the details as notes.
+    let first = &report["diagnostics"][0];
+    assert_eq!(
+        first["message"], "the version differs from data/ww/zh-CN.json",
+        "{first}"
+    );
+    let notes: Vec<&str> = first["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert!(notes[0].starts_with("`version` is"), "{notes:?}");
+    assert_eq!(
+        notes.iter().filter(|n| n.starts_with("only here:")).count(),
+        2,
+        "{notes:?}"
     );
     // `kind` survives, the empty one too.
     let ak = std::fs::read_to_string(root.join("data/ak/zh-CN.json")).unwrap();

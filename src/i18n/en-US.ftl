@@ -11,6 +11,8 @@ label-error = error
 label-warning = warning
 label-help = help
 help-line = help: { $text }
+label-note = note
+note-line = note: { $text }
 summary = { $errors ->
     [one] { $errors } error
    *[other] { $errors } errors
@@ -301,17 +303,23 @@ orphan-elsewhere-help = data files live at data/<game>/<locale>.json
 
 ## locale-parity
 
-parity = differs from { $path }: { $differences }
+parity-version = the version differs from { $path }
+parity-times = the activities' times differ from { $path }
+parity-missing = { $count ->
+    [one] 1 activity of { $path } is missing here
+   *[other] { $count } activities of { $path } are missing here
+}
+parity-missing-help = add { $count ->
+    [one] it
+   *[other] them
+} here with the same times (in this file's language), or remove { $count ->
+    [one] it
+   *[other] them
+} from { $path }: locale files of one game describe the same activities
 parity-help = locale files of one game describe the same version and the same activities with the same times; update both
 parity-field = `{ $field }` is `{ $here }` here, `{ $there }` there
-parity-only-here = { $count } { $count ->
-    [one] activity
-   *[other] activities
-} only here: { $names }
-parity-only-there = { $count } { $count ->
-    [one] activity
-   *[other] activities
-} only there: { $names }
+parity-note-missing = missing here: `{ $name }` ({ $start } to { $end })
+parity-note-extra = only here: `{ $name }` ({ $start } to { $end })
 parity-window = `{ $name }` ({ $start } to { $end })
 parity-more = and { $count } more
 
@@ -412,21 +420,16 @@ hover-weekday = { $day ->
 hover-utc-ambiguous = { $first } or { $second } (the clocks go back)
 hover-utc-none = none: the clocks skip this local time
 hover-now = now
-hover-future = in { $span }
-hover-past = { $span } ago
-hover-days = { $n ->
-    [one] { $n } day
-   *[other] { $n } days
+hover-future = in { $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
 }
-hover-hours = { $n ->
-    [one] { $n } hour
-   *[other] { $n } hours
-}
-hover-minutes = { $n ->
-    [one] { $n } minute
-   *[other] { $n } minutes
-}
-list-space = {" "}
+hover-past = { $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
+} ago
 
 ## The agents' data tools (activity-site mcp)
 

@@ -13,6 +13,8 @@ label-error = 错误
 label-warning = 警告
 label-help = 提示
 help-line = 提示：{ $text }
+label-note = 注
+note-line = 注：{ $text }
 summary = { $errors } 个错误，{ $warnings } 个警告
 checked-clean = 检查完毕：没有发现问题
 checked-summary = 检查完毕：{ $errors } 个错误，{ $warnings } 个警告
@@ -272,11 +274,14 @@ orphan-elsewhere-help = 数据文件应放在 data/<game>/<locale>.json
 
 ## locale-parity
 
-parity = 与 { $path } 不一致：{ $differences }
+parity-version = 版本与 { $path } 不一致
+parity-times = 活动时间与 { $path } 不一致
+parity-missing = 缺少 { $path } 中的 { $count } 个活动
+parity-missing-help = 请在这里以相同的时间添加这 { $count } 个活动（用本文件的语言书写），或从 { $path } 中删除它们；同一游戏的各语言文件描述的应是同一批活动
 parity-help = 同一游戏的各语言文件描述的应是同一版本、同一批活动，时间也相同；请同时更新两边
 parity-field = `{ $field }` 这里是 `{ $here }`，那边是 `{ $there }`
-parity-only-here = 只有这里有 { $count } 个活动：{ $names }
-parity-only-there = 只有那边有 { $count } 个活动：{ $names }
+parity-note-missing = 这里缺少：`{ $name }`（{ $start } 至 { $end }）
+parity-note-extra = 只有这里有：`{ $name }`（{ $start } 至 { $end }）
 parity-window = `{ $name }`（{ $start } 至 { $end }）
 parity-more = 另有 { $count } 个
 ## status
@@ -354,12 +359,14 @@ hover-weekday = { $day ->
 hover-utc-ambiguous = { $first } 或 { $second }（时钟回拨）
 hover-utc-none = 无：时钟跳过了这个当地时间
 hover-now = 现在
-hover-future = { $span }后
-hover-past = { $span }前
-hover-days = { $n } 天
-hover-hours = { $n } 小时
-hover-minutes = { $n } 分钟
-list-space = {" "}
+hover-future = { $days ->
+    [0] 不到一天后
+   *[other] { $days } 天后
+}
+hover-past = { $days ->
+    [0] 不到一天前
+   *[other] { $days } 天前
+}
 
 ## 给 AI 代理的数据工具（activity-site mcp）
 

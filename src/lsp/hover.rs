@@ -4,7 +4,7 @@
 use chrono::{Datelike as _, LocalResult, NaiveDateTime, TimeZone as _};
 use chrono_tz::Tz;
 
-use crate::i18n::{Arg, Msg, msg};
+use crate::i18n::{Msg, msg};
 
 use crate::model::parse_time;
 
@@ -13,7 +13,7 @@ use crate::model::parse_time;
 pub fn time(raw: &str, tz: Tz, now: NaiveDateTime) -> Option<String> {
     let local = parse_time(raw)?;
     let weekday = msg!("hover-weekday", day = local.weekday().number_from_monday());
-    let when = relative(local - now);
+    let when = relative(local, now);
     let utc_of = |t: NaiveDateTime| t.format("%Y-%m-%dT%H:%M:%SZ").to_string();
     let utc = match tz.from_local_datetime(&local) {
         LocalResult::Single(t) => msg!("plain", text = utc_of(t.naive_utc())),
@@ -37,31 +37,17 @@ pub fn time(raw: &str, tz: Tz, now: NaiveDateTime) -> Option<String> {
     )
 }
 
-/// "in 3 days 4 hours", "2 hours 5 minutes ago", "now".
-fn relative(delta: chrono::Duration) -> Msg {
-    let future = delta > chrono::Duration::zero();
-    let total = delta.num_minutes().unsigned_abs();
-    if total == 0 {
+/// "in 3 days", "less than a day ago", "now": whole 24-hour days rounded
+/// down ([`crate::model::days::whole_days`]), as every other output counts.
+fn relative(local: NaiveDateTime, now: NaiveDateTime) -> Msg {
+    if (local - now).num_minutes() == 0 {
         return msg!("hover-now");
     }
-    let (days, hours, minutes) = (total / 1440, total / 60 % 24, total % 60);
-    let parts: Vec<Msg> = if days > 0 {
-        [msg!("hover-days", n = days)]
-            .into_iter()
-            .chain((hours > 0).then(|| msg!("hover-hours", n = hours)))
-            .collect()
+    let days = crate::model::days::whole_days(now, local);
+    if local > now {
+        msg!("hover-future", days = days.unsigned_abs())
     } else {
-        (hours > 0)
-            .then(|| msg!("hover-hours", n = hours))
-            .into_iter()
-            .chain((minutes > 0).then(|| msg!("hover-minutes", n = minutes)))
-            .collect()
-    };
-    let span = Arg::List(parts, "list-space");
-    if future {
-        msg!("hover-future", span = span)
-    } else {
-        msg!("hover-past", span = span)
+        msg!("hover-past", days = days.unsigned_abs())
     }
 }
 
@@ -75,19 +61,25 @@ mod tests {
         let text = time("2026-11-11T03:59:59", chrono_tz::Asia::Shanghai, now).unwrap();
         assert_eq!(
             text,
-            "**Wednesday** 2026-11-11 03:59:59 (Asia/Shanghai)\n\nin 3 days 2 hours\n\n\
+            "**Wednesday** 2026-11-11 03:59:59 (Asia/Shanghai)\n\nin 3 days\n\n\
              UTC: `2026-11-10T19:59:59Z`"
         );
+        let at = |s: &str| parse_time(s).unwrap();
         assert_eq!(
-            relative(chrono::Duration::minutes(-65)).to_string(),
-            "1 hour 5 minutes ago"
+            relative(at("2026-11-08T00:54:59"), now).to_string(),
+            "less than a day ago"
         );
+        assert_eq!(
+            relative(at("2026-11-09T09:59:59"), now).to_string(),
+            "in 1 day"
+        );
+        assert_eq!(relative(now, now).to_string(), "now");
         let chinese = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || {
             time("2026-11-11T03:59:59", chrono_tz::Asia::Shanghai, now).unwrap()
         });
         assert_eq!(
             chinese,
-            "**星期三** 2026-11-11 03:59:59（Asia/Shanghai）\n\n3 天 2 小时后\n\n\
+            "**星期三** 2026-11-11 03:59:59（Asia/Shanghai）\n\n3 天后\n\n\
              UTC：`2026-11-10T19:59:59Z`"
         );
         assert!(time("soon", chrono_tz::UTC, now).is_none());

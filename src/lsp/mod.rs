@@ -682,7 +682,7 @@ fn to_lsp(
         }),
         code: Some(lsp::NumberOrString::String(d.code.to_string())),
         source: Some("activity-site".to_string()),
-        message: d.message.render(lang),
+        message: d.message_with_notes(lang),
         related_information: related,
         ..lsp::Diagnostic::default()
     }

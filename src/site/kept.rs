@@ -59,6 +59,7 @@ fn unpublishable(kept: &KeptFile, problem: &Msg) -> Diagnostic {
             problem = problem.clone()
         ),
         help: Some(msg!("kept-unpublishable-help")),
+        notes: Vec::new(),
         width: 1,
         fix: None,
     }

@@ -222,9 +222,11 @@ impl Validator {
                 if *locale == loaded.game.default_locale {
                     continue;
                 }
-                let mut report = Reporter::new(other);
-                rules::locale_parity(&default.root, default.path, &other.root, &mut report);
-                diagnostics.extend(report.finish());
+                let mut on_default = Reporter::new(default);
+                let mut on_other = Reporter::new(other);
+                rules::locale_parity(default, other, &mut on_default, &mut on_other);
+                diagnostics.extend(on_default.finish());
+                diagnostics.extend(on_other.finish());
             }
         }
         CheckedGame {
@@ -255,6 +257,7 @@ impl Validator {
                 column: 1,
                 message: msg!("anno-orphan", path = file.path.as_str()),
                 help: Some(msg!("anno-orphan-help")),
+                notes: Vec::new(),
                 width: 1,
                 fix: None,
             });
@@ -363,6 +366,7 @@ impl<'a> Reporter<'a> {
             column: at.column,
             message,
             help,
+            notes: Vec::new(),
             width: at.width,
             fix: None,
         });
@@ -372,6 +376,13 @@ impl<'a> Reporter<'a> {
     pub fn value_text(&self, pointer: &str) -> Option<&'a str> {
         let (start, end) = self.spans.range(pointer, Target::Value)?;
         self.spans.text().get(start..end)
+    }
+
+    /// Adds a line of detail under the diagnostic reported last.
+    pub fn note(&mut self, note: Msg) {
+        if let Some(last) = self.diagnostics.last_mut() {
+            last.notes.push(note);
+        }
     }
 
     /// Attaches the exact repair to the diagnostic reported last: the value

@@ -162,6 +162,9 @@ fn render(all: &[Diagnostic], files: &[(String, String)]) -> String {
             d.column,
             d.message
         ));
+        for note in &d.notes {
+            out.push_str(&format!("  note: {note}\n"));
+        }
         if let Some(help) = &d.help {
             for line in help.to_string().lines() {
                 out.push_str(&format!("  help: {line}\n"));
@@ -381,7 +384,23 @@ fn locales_agree_on_the_version_and_windows() {
     let zh = doc("");
     let fixture = format!("//- data/demo/en-US.json\n{en}//- data/demo/zh-CN.json\n{zh}");
     insta::assert_snapshot!(check(&fixture), @r"
-    warning[locale-parity] data/demo/zh-CN.json:6:17: differs from data/demo/en-US.json: 1 activity only there: `A` (2026-10-01T11:00:00 to 2026-10-15T03:59:59)
+    warning[locale-parity] data/demo/zh-CN.json:6:17: 1 activity of data/demo/en-US.json is missing here
+      note: `A` (2026-10-01T11:00:00 to 2026-10-15T03:59:59)
+      help: add it here with the same times (in this file's language), or remove it from data/demo/en-US.json: locale files of one game describe the same activities
+    ");
+    // The other way round, the warning is on the other file; another
+    // version is one warning with every difference as a note.
+    let moved = zh.replace(r#""version": "1.2""#, r#""version": "1.3""#);
+    assert_ne!(moved, zh);
+    let fixture = format!("//- data/demo/en-US.json\n{zh}//- data/demo/zh-CN.json\n{en}");
+    let moved = format!("//- data/demo/en-US.json\n{moved}//- data/demo/zh-CN.json\n{en}");
+    insta::assert_snapshot!(check(&fixture) + &check(&moved), @r"
+    warning[locale-parity] data/demo/en-US.json:6:17: 1 activity of data/demo/zh-CN.json is missing here
+      note: `A` (2026-10-01T11:00:00 to 2026-10-15T03:59:59)
+      help: add it here with the same times (in this file's language), or remove it from data/demo/zh-CN.json: locale files of one game describe the same activities
+    warning[locale-parity] data/demo/zh-CN.json:2:14: the version differs from data/demo/en-US.json
+      note: `version` is `1.2` here, `1.3` there
+      note: only here: `A` (2026-10-01T11:00:00 to 2026-10-15T03:59:59)
       help: locale files of one game describe the same version and the same activities with the same times; update both
     ");
 }

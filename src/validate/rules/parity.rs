@@ -5,30 +5,32 @@ use foldhash::{HashMap, HashMapExt as _};
 
 use crate::diagnostics::Code;
 use crate::diagnostics::Severity::Warning;
-use crate::i18n::{Arg, Msg, msg};
+use crate::i18n::{Msg, msg};
 use crate::json::Node;
 use crate::validate::Reporter;
 
 /// `locale-parity`: `other` must agree with the default locale's document on
-/// the version, its window and the set of activity time windows. One warning
-/// per pair of files, naming every difference, at the first one.
-pub fn locale_parity(
-    default: &Node<'_>,
-    default_path: &str,
-    other: &Node<'_>,
-    report: &mut Reporter<'_>,
+/// the version, its window and the set of activity time windows. A short
+/// message with the details as notes: a version that differs, or activity
+/// times that differ both ways, on `other` (with every difference);
+/// otherwise on the file that lacks activities the other has, which ones.
+pub fn locale_parity<'r>(
+    default: &crate::validate::JsonFile<'_>,
+    other: &crate::validate::JsonFile<'_>,
+    on_default: &mut Reporter<'r>,
+    on_other: &mut Reporter<'r>,
 ) {
-    let mut differences = Vec::new();
+    let mut fields = Vec::new();
     let mut at: Option<String> = None;
     for field in ["version", "startTime", "endTime"] {
         let (Some(a), Some(b)) = (
-            default.get(field).and_then(Node::as_str),
-            other.get(field).and_then(Node::as_str),
+            default.root.get(field).and_then(Node::as_str),
+            other.root.get(field).and_then(Node::as_str),
         ) else {
             continue;
         };
         if a != b {
-            differences.push(msg!("parity-field", field = field, here = b, there = a));
+            fields.push(msg!("parity-field", field = field, here = b, there = a));
             at.get_or_insert_with(|| format!("/{field}"));
         }
     }
@@ -51,67 +53,110 @@ pub fn locale_parity(
             })
             .unwrap_or_default()
     }
-    let ours = windows(other);
-    let theirs = windows(default);
+    let ours = windows(&other.root);
+    let theirs = windows(&default.root);
     // Match windows as multisets: each of ours takes one of theirs.
     let mut remaining: HashMap<(&str, &str), Vec<usize>> = HashMap::with_capacity(theirs.len());
     for (k, (window, _, _)) in theirs.iter().enumerate() {
         remaining.entry(*window).or_default().push(k);
     }
-    let mut only_here = Vec::new();
+    let mut only_other = Vec::new();
     for (window, name, i) in &ours {
         match remaining.get_mut(window).and_then(Vec::pop) {
             Some(_) => {}
-            None => only_here.push((*window, *name, *i)),
+            None => only_other.push((*window, *name, *i)),
         }
     }
-    let mut only_there: Vec<_> = remaining
+    let mut only_default: Vec<_> = remaining
         .into_values()
         .flatten()
         .map(|k| theirs[k])
         .collect();
-    only_there.sort_by_key(|(_, _, k)| *k);
-    let named = |list: &[((&str, &str), &str, usize)]| {
+    only_default.sort_by_key(|(_, _, k)| *k);
+    /// One note per activity, at most a few, then how many more.
+    fn notes(
+        report: &mut Reporter<'_>,
+        note: fn(&str, &str, &str) -> Msg,
+        list: &[((&str, &str), &str, usize)],
+    ) {
         const SHOWN: usize = 5;
-        let mut names: Vec<Msg> = list
-            .iter()
-            .take(SHOWN)
-            .map(|((start, end), name, _)| {
-                msg!("parity-window", name = *name, start = *start, end = *end)
-            })
-            .collect();
-        if list.len() > SHOWN {
-            names.push(msg!("parity-more", count = list.len() - SHOWN));
+        for ((start, end), name, _) in list.iter().take(SHOWN) {
+            report.note(note(name, start, end));
         }
-        Arg::List(names, "list-comma")
-    };
-    if !only_here.is_empty() {
-        differences.push(msg!(
-            "parity-only-here",
-            count = only_here.len(),
-            names = named(&only_here)
-        ));
-        at.get_or_insert_with(|| format!("/activities/{}", only_here[0].2));
-    }
-    if !only_there.is_empty() {
-        differences.push(msg!(
-            "parity-only-there",
-            count = only_there.len(),
-            names = named(&only_there)
-        ));
-        at.get_or_insert_with(|| "/activities".to_string());
+        if list.len() > SHOWN {
+            report.note(msg!("parity-more", count = list.len() - SHOWN));
+        }
     }
     if let Some(at) = at {
-        report.value(
+        // Another version: its activities differ as a consequence; every
+        // difference is a note of the one warning.
+        on_other.value(
             &at,
             Code::LocaleParity,
             Warning,
-            msg!(
-                "parity",
-                path = default_path,
-                differences = Arg::List(differences, "list-semicolon")
-            ),
+            msg!("parity-version", path = default.path),
             Some(msg!("parity-help")),
+        );
+        for field in fields {
+            on_other.note(field);
+        }
+        notes(
+            on_other,
+            |name, start, end| msg!("parity-note-missing", name = name, start = start, end = end),
+            &only_default,
+        );
+        notes(
+            on_other,
+            |name, start, end| msg!("parity-note-extra", name = name, start = start, end = end),
+            &only_other,
+        );
+        return;
+    }
+    if !only_default.is_empty() && !only_other.is_empty() {
+        // Both lack something: times that moved, most often. One warning on
+        // the other locale's file (the default is the reference), at its
+        // first activity without a twin.
+        on_other.value(
+            &format!("/activities/{}", only_other[0].2),
+            Code::LocaleParity,
+            Warning,
+            msg!("parity-times", path = default.path),
+            Some(msg!("parity-help")),
+        );
+        notes(
+            on_other,
+            |name, start, end| msg!("parity-note-missing", name = name, start = start, end = end),
+            &only_default,
+        );
+        notes(
+            on_other,
+            |name, start, end| msg!("parity-note-extra", name = name, start = start, end = end),
+            &only_other,
+        );
+        return;
+    }
+    for (report, missing, there) in [
+        (on_other, &only_default, default.path),
+        (on_default, &only_other, other.path),
+    ] {
+        if missing.is_empty() {
+            continue;
+        }
+        report.value(
+            "/activities",
+            Code::LocaleParity,
+            Warning,
+            msg!("parity-missing", count = missing.len(), path = there),
+            Some(msg!(
+                "parity-missing-help",
+                count = missing.len(),
+                path = there
+            )),
+        );
+        notes(
+            report,
+            |name, start, end| msg!("parity-window", name = name, start = start, end = end),
+            missing,
         );
     }
 }

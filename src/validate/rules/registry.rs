@@ -346,6 +346,7 @@ impl Reporter<'_> {
             column: 1,
             message,
             help: Some(help),
+            notes: Vec::new(),
             width: 1,
             fix: None,
         });
