@@ -144,6 +144,15 @@ impl Manifest {
         }
     }
 
+    /// Each game's position in `games`, by id.
+    pub fn game_positions(&self) -> HashMap<String, usize> {
+        self.games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (g.id.clone(), i))
+            .collect()
+    }
+
     /// Puts the parts in key order and each record's files in path order
     /// (games stay in the registry's order), so equal sites have equal manifests.
     pub fn sort(&mut self) {

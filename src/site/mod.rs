@@ -511,6 +511,26 @@ pub fn outputs(checked: &Checked) -> Vec<GameOutput> {
 }
 
 /// A checked game as the renderers see it: its kept documents published.
+/// Loads and validates one game again, with its documents, for rendering:
+/// the check before the build saw it clean, so an error now means its files
+/// changed since (the build then stops and writes nothing).
+fn load_again(
+    root: &Path,
+    validator: &Validator,
+    check_options: &validate::Options,
+    game: &Game,
+) -> anyhow::Result<GameOutput> {
+    let loaded = load::load_game(root, game);
+    let full = validator.game(&loaded, check_options, true);
+    drop(loaded);
+    anyhow::ensure!(
+        !full.diagnostics.iter().any(Diagnostic::is_error),
+        "the files of `{}` changed during the build; build again",
+        game.id
+    );
+    Ok(output_of(full.game, full.documents))
+}
+
 fn output_of(game: Game, documents: Vec<(String, Option<ActivityDocument>)>) -> GameOutput {
     let documents = documents
         .into_iter()
@@ -729,15 +749,7 @@ pub(crate) fn render(
                     tally,
                 });
             }
-            let loaded = load::load_game(root, game);
-            let full = validator.game(&loaded, check_options, true);
-            drop(loaded);
-            anyhow::ensure!(
-                !full.diagnostics.iter().any(Diagnostic::is_error),
-                "the files of `{}` changed during the build; build again",
-                game.id
-            );
-            let output = output_of(full.game, full.documents);
+            let output = load_again(root, &validator, check_options, game)?;
             let (home, digests, files, tally) =
                 render_game(output, salt, &site_locale, how, staging)?;
             let record = manifest::GameRecord {
@@ -987,15 +999,7 @@ fn homes_of(
             if let Some(home) = done.home.take() {
                 return Ok(home);
             }
-            let loaded = load::load_game(root, game);
-            let full = validator.game(&loaded, check_options, true);
-            drop(loaded);
-            anyhow::ensure!(
-                !full.diagnostics.iter().any(Diagnostic::is_error),
-                "the files of `{}` changed during the build; build again",
-                game.id
-            );
-            let output = output_of(full.game, full.documents);
+            let output = load_again(root, validator, check_options, game)?;
             let home = pages::HomeGame::of(&output, how.now.for_game(&output.game));
             anyhow::ensure!(
                 home_digest(&home) == done.record.home,

@@ -582,12 +582,7 @@ impl Drop for Staging {
 
 /// A site this process wrote itself, as its manifest says.
 fn trusted(manifest: Manifest) -> Held {
-    let games = manifest
-        .games
-        .iter()
-        .enumerate()
-        .map(|(i, g)| (g.id.clone(), i))
-        .collect();
+    let games = manifest.game_positions();
     let good = manifest
         .files()
         .into_iter()
@@ -605,12 +600,7 @@ fn trusted(manifest: Manifest) -> Held {
 /// What the site in `dir` verifiably holds, when it has a manifest.
 fn held(dir: &Path) -> Option<Held> {
     let (manifest, written) = Manifest::read(dir)?;
-    let games = manifest
-        .games
-        .iter()
-        .enumerate()
-        .map(|(i, g)| (g.id.clone(), i))
-        .collect();
+    let games = manifest.game_positions();
     let verified = manifest::verify(dir, &manifest, written);
     let clean = verified.clean(&manifest);
     let extra = verified.extra;

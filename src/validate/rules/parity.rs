@@ -87,6 +87,24 @@ pub fn locale_parity<'r>(
             report.note(msg!("parity-more", count = list.len() - SHOWN));
         }
     }
+    /// The notes of a warning on the other locale's file: what it lacks of
+    /// the default's activities, then what it has that the default lacks.
+    fn both_ways(
+        report: &mut Reporter<'_>,
+        only_default: &[((&str, &str), &str, usize)],
+        only_other: &[((&str, &str), &str, usize)],
+    ) {
+        notes(
+            report,
+            |name, start, end| msg!("parity-note-missing", name = name, start = start, end = end),
+            only_default,
+        );
+        notes(
+            report,
+            |name, start, end| msg!("parity-note-extra", name = name, start = start, end = end),
+            only_other,
+        );
+    }
     if let Some(at) = at {
         // Another version: its activities differ as a consequence; every
         // difference is a note of the one warning.
@@ -100,16 +118,7 @@ pub fn locale_parity<'r>(
         for field in fields {
             on_other.note(field);
         }
-        notes(
-            on_other,
-            |name, start, end| msg!("parity-note-missing", name = name, start = start, end = end),
-            &only_default,
-        );
-        notes(
-            on_other,
-            |name, start, end| msg!("parity-note-extra", name = name, start = start, end = end),
-            &only_other,
-        );
+        both_ways(on_other, &only_default, &only_other);
         return;
     }
     if !only_default.is_empty() && !only_other.is_empty() {
@@ -123,16 +132,7 @@ pub fn locale_parity<'r>(
             msg!("parity-times", path = default.path),
             Some(msg!("parity-help")),
         );
-        notes(
-            on_other,
-            |name, start, end| msg!("parity-note-missing", name = name, start = start, end = end),
-            &only_default,
-        );
-        notes(
-            on_other,
-            |name, start, end| msg!("parity-note-extra", name = name, start = start, end = end),
-            &only_other,
-        );
+        both_ways(on_other, &only_default, &only_other);
         return;
     }
     for (report, missing, there) in [
