@@ -245,6 +245,14 @@ impl DataTools {
         Ok(announcements_path(locale))
     }
 
+    /// The path of a board draft's `locale`, refused when its `path` names
+    /// another file (the boards' twin of `document_path`).
+    fn draft_board_path(args: &BoardDraftArgs) -> Result<String, Msg> {
+        let rel = Self::board_path(&args.locale)?;
+        Self::same_path(args.path.as_deref(), &rel)?;
+        Ok(rel)
+    }
+
     /// Checks the tree with `draft` in place of `rel`: the draft's diagnostics
     /// and those of the other files of its game.
     fn check_draft(&self, rel: &str, draft: &str) -> Result<Vec<Diagnostic>, Msg> {
@@ -528,9 +536,7 @@ impl DataTools {
         Parameters(args): Parameters<BoardDraftArgs>,
     ) -> CallToolResult {
         i18n::scoped(args.lang.unwrap_or_else(Lang::current), || {
-            let rel = match Self::board_path(&args.locale)
-                .and_then(|rel| Self::same_path(args.path.as_deref(), &rel).map(|()| rel))
-            {
+            let rel = match Self::draft_board_path(&args) {
                 Ok(rel) => rel,
                 Err(message) => return failure(message, None),
             };
@@ -552,9 +558,7 @@ impl DataTools {
         Parameters(args): Parameters<BoardDraftArgs>,
     ) -> CallToolResult {
         i18n::scoped(args.lang.unwrap_or_else(Lang::current), || {
-            let rel = match Self::board_path(&args.locale)
-                .and_then(|rel| Self::same_path(args.path.as_deref(), &rel).map(|()| rel))
-            {
+            let rel = match Self::draft_board_path(&args) {
                 Ok(rel) => rel,
                 Err(message) => return failure(message, None),
             };
