@@ -125,9 +125,10 @@
 //!   a [`source::Overlay`]), quick fixes from
 //!   [`diagnostics::Fix`], `fmt` as formatting, hover on times; no HTTP.
 //! - [`agent`]: the data tree as MCP tools for agents (`activity-site mcp`,
-//!   stdio): list, status, read, check a draft in place, write a clean draft
-//!   in canonical form through [`atomic`]; resources for the schemas and the
-//!   rules. Separate from [`mcp`], which serves the control service.
+//!   stdio): list, status, read, check a draft in place (exact fixes
+//!   applied on request through [`site::rewrite`]), write a clean draft
+//!   in canonical form through [`atomic`], add a game or a locale to
+//!   `games.json`; resources for the schemas and the rules. Separate from [`mcp`], which serves the control service.
 //! - [`server`]: the composition root: router, static files, watch, reload.
 //!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it. The public API
 //!   (`/api/v1/`) is answered before routing; a static file's response
@@ -168,9 +169,10 @@
 //!   which gives what [`site::check_with`] gives on the same overlay, never
 //!   through a pipeline of its own.
 //! - [`agent`] writes only `data/<game>/<locale>.json` of a game and locale
-//!   that `games.json` lists, or `data/_announcements/<locale>.json` of a
-//!   locale tag, inside `data/`, in canonical form, and only a draft the
-//!   check finds no error in; it never imports [`control`].
+//!   that `games.json` lists, `data/_announcements/<locale>.json` of a
+//!   locale tag, and `games.json` itself (adding a game or a locale, every
+//!   other value kept), in canonical form, and only when the check finds no
+//!   error in what it writes; it never imports [`control`].
 //! - No script reaches a page: announcements' Markdown is rendered with raw
 //!   HTML as text, links limited to http(s), site paths and headings of the
 //!   same announcement, then sanitised by `ammonia`
