@@ -64,6 +64,8 @@ if [ -n "$SCALE" ]; then
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores" >&2
   python3 - "$BIN" "$WORK" "$RUNS" "${EDITS:-10}" "$NOW" $SCALE <<'PY'
 import json, os, shutil, signal, statistics, subprocess, sys, tempfile, time, urllib.request
+sys.path.insert(0, "benches")
+from edit_latency import edit_to_served
 
 bin_, work, runs, edits, now = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 sizes = [int(n) for n in sys.argv[6:]]
@@ -150,21 +152,7 @@ try:
             if time.monotonic() > deadline or serve.poll() is not None:
                 sys.exit("serve did not come up")
             time.sleep(0.2)
-    lat = []
-    for i in range(edits):
-        marker = f"bench-serve-{i}-{time.time_ns()}"
-        start = time.monotonic()
-        edit(path, marker)
-        while True:
-            with urllib.request.urlopen(url, timeout=30) as r:
-                if marker in r.read().decode():
-                    break
-            if time.monotonic() - start > 60:
-                sys.exit(f"edit {i} not served within 60 s")
-            time.sleep(0.005)
-        lat.append((time.monotonic() - start) * 1000)
-        time.sleep(0.5)
-    lat.sort()
+    lat = edit_to_served(url, lambda marker: edit(path, marker), edits)
     print(f"\n`serve` at {n} games: edit saved to edited JSON served ({edits} edits of one "
           f"description, polled every 5 ms, the watcher's debounce included): median "
           f"{statistics.median(lat):.0f} ms, min {lat[0]:.0f} ms, max {lat[-1]:.0f} ms.")

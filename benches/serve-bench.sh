@@ -180,7 +180,9 @@ wait_up "http://127.0.0.1:$WATCH_PORT$PATH_UNDER_TEST"
 
 python3 - "$RESULTS" "$WORK/root/data/ww/zh-CN.json" "http://127.0.0.1:$WATCH_PORT$PATH_UNDER_TEST" "$EDITS" \
   "$THREADS" "$CONNECTIONS" "$DURATION" "$ROUNDS" <<'PY'
-import statistics, sys, time, urllib.request
+import statistics, sys
+sys.path.insert(0, "benches")
+from edit_latency import edit_to_served
 
 results, data_file, url, edits, threads, connections, duration, rounds = sys.argv[1:]
 rows = {}
@@ -210,23 +212,11 @@ for case, servers in rows.items():
 
 original = open(data_file, encoding="utf-8").read()
 key = '"versionName": "'
-latencies = []
-for i in range(int(edits)):
-    marker = f"bench-edit-{i}-{time.time_ns()}"
-    edited = original.replace(key, key + marker + " ", 1)
-    start = time.monotonic()
+def write_marker(marker):
     with open(data_file, "w", encoding="utf-8") as f:
-        f.write(edited)
-    while True:
-        with urllib.request.urlopen(url, timeout=30) as response:
-            if marker in response.read().decode():
-                break
-        if time.monotonic() - start > 60:
-            sys.exit(f"edit {i} was not served within 60 s")
-        time.sleep(0.005)
-    latencies.append((time.monotonic() - start) * 1000)
-    time.sleep(0.5)
-latencies.sort()
+        f.write(original.replace(key, key + marker + " ", 1))
+
+latencies = edit_to_served(url, write_marker, int(edits))
 print(f"\nEdit-to-served latency of a rebuild (write of data/ww/zh-CN.json until the new JSON is "
       f"served, polling every 5 ms, {edits} edits, the watcher's debounce included): median "
       f"{statistics.median(latencies):.0f} ms, min {latencies[0]:.0f} ms, max {latencies[-1]:.0f} ms.")
