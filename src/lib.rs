@@ -190,10 +190,14 @@
 //!   built from, a game whose inputs' fingerprint is unchanged is taken
 //!   from the output as it is, and the staging directory is the previous
 //!   output kept beside it (`.<out>.previous`), in which only the files that
-//!   differ are replaced. A file of the output is reused (hard-linked, or
-//!   copied) only when the output is marked as the tool's own and the file
-//!   checks out against the manifest (size, not modified since); a tree
-//!   with nothing changed writes nothing.
+//!   differ are replaced (the files it shares with the output are told by
+//!   their inode, without reading its manifest). A file of the output is
+//!   reused (hard-linked, or copied) only when the output is marked as the
+//!   tool's own and the file checks out against the manifest (size, not
+//!   modified since); a tree with nothing changed writes nothing. A game
+//!   whose check found nothing is not checked again while the key of its
+//!   check's inputs (tool, schemas, registry entry, data files, "now") is
+//!   the one the manifest records: equal inputs, equal diagnostics.
 //! - A publish uploads data before the index that names it and the index
 //!   before the pages, records what it owns in a manifest before creating
 //!   anything, and removes (with `--delete`) only what that manifest names.

@@ -34,7 +34,7 @@ fn warm_build(root: &Path) -> (usize, usize) {
     assert_eq!(output.status.code(), Some(0), "{err}");
     let counts = err
         .split_once(" (")
-        .and_then(|(_, rest)| rest.split_once(" parts from the cache)"))
+        .and_then(|(_, rest)| rest.split_once(" parts from the cache;"))
         .map(|(counts, _)| counts)
         .unwrap_or_else(|| panic!("no cache counts in {err}"));
     let (reused, total) = counts.split_once(" of ").unwrap();
@@ -298,7 +298,7 @@ fn build_into(
     assert_eq!(output.status.code(), Some(0), "{err}");
     let counts = err
         .split_once(" (")
-        .and_then(|(_, rest)| rest.split_once(" parts from the cache)"))
+        .and_then(|(_, rest)| rest.split_once(" parts from the cache;"))
         .and_then(|(counts, _)| counts.split_once(" of "))
         .map(|(reused, total)| (reused.parse().unwrap(), total.parse().unwrap()))
         .unwrap_or_else(|| panic!("no cache counts in {err}"));
@@ -654,8 +654,10 @@ fn build_prints_no_progress_when_piped() {
     let output = run(root.path(), &["build", "--out", "site", "--now", NOW]);
     assert_eq!(output.status.code(), Some(0));
     let err = stderr(&output);
-    assert!(!err.contains('\r') && !err.contains("games "), "{err}");
+    // No bar (it redraws with `\r` and escapes): only the summary line.
+    assert!(!err.contains('\r') && !err.contains('\x1b'), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("built "), "{err}");
 }
 
 /// Issue 36: where the file system has no hard links, the files the new
@@ -698,4 +700,81 @@ fn without_hard_links_files_are_copied_and_the_site_is_the_same() {
             );
         }
     }
+}
+
+/// The "N of M games checked" of a build's summary line.
+fn games_checked(err: &str) -> (usize, usize) {
+    let counts = err
+        .split_once("; ")
+        .and_then(|(_, rest)| rest.split_once(" games checked"))
+        .and_then(|(counts, _)| counts.split_once(" of "))
+        .unwrap_or_else(|| panic!("no game counts in {err}"));
+    (counts.0.parse().unwrap(), counts.1.parse().unwrap())
+}
+
+/// Rewrites the JSON file at `path` with `edit` applied.
+fn edit_json(path: &Path, edit: impl FnOnce(&mut Value)) {
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    edit(&mut doc);
+    std::fs::write(path, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
+}
+
+/// Issue 36: a warm build checks again only the games whose inputs changed
+/// since a check that found nothing in them (the output's manifest keeps
+/// the key of those inputs); a game with a warning is checked every time,
+/// and a changed schema checks every game again, so the diagnostics are
+/// those of a cold build.
+#[test]
+fn a_warm_build_checks_only_the_games_whose_inputs_changed() {
+    let root = bundled_root();
+    let root = root.path();
+    let build = || {
+        let output = run(root, &["build", "--out", "site", "--now", NOW]);
+        (output.status.code(), stderr(&output))
+    };
+    let registry: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("games.json")).unwrap()).unwrap();
+    let games = registry["games"].as_array().unwrap().len();
+
+    let (code, err) = build();
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(games_checked(&err), (games, games), "cold: every game");
+    let (code, err) = build();
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(games_checked(&err), (0, games), "nothing changed");
+
+    // A description edited: that game only.
+    let file = root.join("data/ww/zh-CN.json");
+    edit_json(&file, |doc| {
+        doc["activities"][0]["description"] = Value::from("checked again");
+    });
+    let (code, err) = build();
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(games_checked(&err), (1, games), "{err}");
+
+    // A warning: shown by every build, its game checked every time.
+    edit_json(&file, |doc| {
+        let name = doc["activities"][0]["name"].as_str().unwrap().to_owned();
+        doc["activities"][0]["name"] = Value::from(format!("{name} "));
+    });
+    for _ in 0..2 {
+        let (code, err) = build();
+        assert_eq!(code, Some(0), "{err}");
+        assert!(err.contains("whitespace"), "the warning is shown: {err}");
+        assert_eq!(games_checked(&err), (1, games), "{err}");
+    }
+
+    // A schema that every document now fails: every game is checked
+    // again, the build fails and the site stays as it was.
+    let before = files_under(&root.join("site"));
+    edit_json(&root.join("schema/activity.schema.json"), |schema| {
+        schema["required"]
+            .as_array_mut()
+            .unwrap()
+            .push(Value::from("newRequiredField"));
+    });
+    let (code, err) = build();
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("newRequiredField"), "{err}");
+    assert_eq!(files_under(&root.join("site")), before);
 }

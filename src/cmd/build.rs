@@ -42,7 +42,9 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 size = crate::publish::plan::human_bytes(summary.bytes),
                 elapsed = format!("{:.0?}", summary.elapsed),
                 reused = summary.reused,
-                parts = summary.reused + summary.rendered
+                parts = summary.reused + summary.rendered,
+                checked = summary.checked,
+                games = summary.games
             );
             eprintln!("{line}");
             Ok(ExitCode::SUCCESS)

@@ -358,7 +358,7 @@ note-placeholder = note: games.json: `{ $game }` still has the placeholder `data
 
 ## build
 
-build-done = built { $out }: { $files } files, { $size } in { $elapsed } ({ $reused } of { $parts } parts from the cache)
+build-done = built { $out }: { $files } files, { $size } in { $elapsed } ({ $reused } of { $parts } parts from the cache; { $checked } of { $games } games checked, the others unchanged since a clean check)
 build-failed = build failed: { $errors ->
     [one] { $errors } error
    *[other] { $errors } errors

@@ -316,7 +316,7 @@ note-placeholder = 注意：games.json 中的 `{ $game }` 仍是 `import` 写入
 
 ## build
 
-build-done = 已生成 { $out }：{ $files } 个文件，共 { $size }，用时 { $elapsed }（{ $parts } 个部分中有 { $reused } 个来自缓存）
+build-done = 已生成 { $out }：{ $files } 个文件，共 { $size }，用时 { $elapsed }（{ $parts } 个部分中有 { $reused } 个来自缓存；{ $games } 个游戏中检查了 { $checked } 个，其余自上次无问题的检查后未变）
 build-failed = 生成失败：{ $errors } 个错误；`{ $out }` 保持原样
 build-progress-games = 个游戏
 build-force = 警告：--force：生成成功后将替换 `{ $out }` 及其中不是 activity-site 生成的 { $files } 个文件

@@ -21,7 +21,6 @@ use std::time::SystemTime;
 
 use chrono::NaiveDateTime;
 use rayon::prelude::*;
-use serde_json::Value;
 
 use crate::clock::Now;
 use crate::diagnostics::{self, Diagnostic};
@@ -33,9 +32,9 @@ use crate::validate::{self, Validator};
 /// A check of one root kept between runs.
 pub struct LiveCheck {
     root: PathBuf,
-    /// The validator and the three schemas (activity, registry,
-    /// announcements) it was compiled from.
-    schemas: Option<([Value; 3], Validator)>,
+    /// The last run's project (the schemas, the file lists) and the
+    /// validator compiled from its schemas.
+    pub(super) prepared: Option<super::Prepared>,
     /// Each game's last diagnostics, by id, with the inputs they came from
     /// and the fingerprint of its data files when they were read.
     games: HashMap<String, (GameInputs, Vec<Diagnostic>, [u8; 16])>,
@@ -82,7 +81,7 @@ impl LiveCheck {
     pub fn new(root: impl Into<PathBuf>) -> Self {
         LiveCheck {
             root: root.into(),
-            schemas: None,
+            prepared: None,
             games: HashMap::new(),
             registry: Vec::new(),
             last: LiveStats::default(),
@@ -100,6 +99,29 @@ impl LiveCheck {
         self.games.clear();
     }
 
+    /// The games the last run found nothing in, with the key of what it
+    /// checked ([`super::check_key`]), as a build's check records them.
+    fn clean_checks(
+        &self,
+        salt: &super::CacheSalt,
+        options: &validate::Options,
+    ) -> HashMap<String, String> {
+        let Some(prepared) = &self.prepared else {
+            return HashMap::new();
+        };
+        let schemas = super::schemas_digest(&prepared.project);
+        self.registry
+            .iter()
+            .filter_map(|game| {
+                let (_, found, sources) = self.games.get(&game.id)?;
+                found.is_empty().then(|| {
+                    let key = super::check_key(salt, &schemas, game, sources, options);
+                    (game.id.clone(), key)
+                })
+            })
+            .collect()
+    }
+
     /// What the last run did.
     pub fn last_run(&self) -> LiveStats {
         self.last
@@ -115,31 +137,20 @@ impl LiveCheck {
         options: &validate::Options,
     ) -> anyhow::Result<Vec<Diagnostic>> {
         let project = load::open_with(&self.root, overlay)?;
-        let compiled = match &self.schemas {
-            Some(([activity, games, announcements], _))
-                if *activity == project.activity_schema
-                    && *games == project.games_schema
-                    && *announcements == project.announcements_schema =>
+        let (kept, compiled) = match self.prepared.take() {
+            Some(last)
+                if last.project.activity_schema == project.activity_schema
+                    && last.project.games_schema == project.games_schema
+                    && last.project.announcements_schema == project.announcements_schema =>
             {
-                false
+                (last.validator, false)
             }
             _ => {
-                let validator = Validator::new(&project)?;
-                self.schemas = Some((
-                    [
-                        project.activity_schema.clone(),
-                        project.games_schema.clone(),
-                        project.announcements_schema.clone(),
-                    ],
-                    validator,
-                ));
                 self.games.clear();
-                true
+                (Validator::new(&project)?, true)
             }
         };
-        let Some((_, validator)) = &self.schemas else {
-            unreachable!("the schemas were compiled above");
-        };
+        let validator = &kept;
         let (games, mut all) = validator.registry(&project);
         // The announcements files are few and small: checked on every run.
         let (_, mut announced) =
@@ -190,6 +201,10 @@ impl LiveCheck {
         }
         self.registry = games;
         self.last = stats;
+        self.prepared = Some(super::Prepared {
+            project,
+            validator: kept,
+        });
         diagnostics::sort(&mut all);
         Ok(all)
     }
@@ -237,7 +252,7 @@ impl LiveBuild {
                 summary: None,
             });
         }
-        let Some(([activity, _, announcements], _)) = &self.check.schemas else {
+        let Some(prepared) = self.check.prepared.as_ref() else {
             anyhow::bail!("the schemas were not compiled");
         };
         let checked = super::Checked {
@@ -252,24 +267,44 @@ impl LiveBuild {
                 })
                 .collect(),
             diagnostics,
-            activity_schema: activity.clone(),
+            activity_schema: prepared.project.activity_schema.clone(),
             announcements: Vec::new(),
-            announcements_schema: announcements.clone(),
+            announcements_schema: prepared.project.announcements_schema.clone(),
             sources: self
                 .check
                 .games
                 .iter()
                 .map(|(id, (_, _, sources))| (id.clone(), *sources))
                 .collect(),
+            clean_checks: self
+                .check
+                .clean_checks(&options_salt(options), &check_options),
+            checks_reused: self.check.last_run().reused,
         };
         // A failed write leaves `memo` empty: the next build reads the output again.
-        let summary =
-            super::write_site(options, &checked, &check_options, started, &mut self.memo)?;
+        let staging = super::write::Staging::create(&options.out, self.memo.take())?;
+        let (summary, memo) = super::write_site(
+            options,
+            &checked,
+            prepared,
+            &check_options,
+            started,
+            staging,
+        )?;
+        self.memo = Some(memo);
         Ok(super::BuildOutcome {
             diagnostics: checked.diagnostics,
             summary: Some(summary),
         })
     }
+}
+
+/// The salt a build with `options` keys its parts and checks with.
+fn options_salt(options: &super::BuildOptions) -> super::CacheSalt {
+    options
+        .cache
+        .as_ref()
+        .map_or_else(super::CacheSalt::current, |c| c.salt.clone())
 }
 
 impl GameInputs {

@@ -6,7 +6,8 @@
 //! It names every file of the site with the SHA-256 and size of its bytes,
 //! grouped by what made them: a game (its files, the fingerprint of all its
 //! inputs, and the summary the shared files need of it: its documents'
-//! headers, their digests and a digest of what the home pages show of it),
+//! headers, their digests, a digest of what the home pages show of it, and
+//! the key of the inputs of a check that found nothing in it),
 //! or a shared part (its cache key over its inputs, and its files). The
 //! manifest is a pure function of the inputs, so a warm build writes the
 //! same manifest as a cold one.
@@ -29,7 +30,7 @@ use crate::layout;
 use crate::model::{ActivityDocument, Game};
 
 /// Bump when the layout of the manifest or the meaning of a fingerprint changes.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// What a site holds and what it was built from.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -51,6 +52,11 @@ pub(crate) struct GameRecord {
     pub complete: bool,
     /// SHA-256 (hex) of what the home pages show of the game.
     pub home: String,
+    /// The key (hex) of everything the game's check depends on (the
+    /// tool, the schemas, its registry entry, its data files, its "now"),
+    /// when that check found nothing at all: the next build of the same
+    /// inputs takes the game as checked ([`super::check_key`]).
+    pub checked: Option<String>,
     /// What the index, `_headers` and `llms.txt` need of the game.
     pub summary: SavedGame,
     pub files: Vec<FileRecord>,
@@ -137,6 +143,15 @@ impl FileRecord {
 }
 
 impl Manifest {
+    /// The games whose check found nothing, with the key of what it
+    /// checked: game id to [`GameRecord::checked`].
+    pub fn clean_checks(&self) -> HashMap<String, String> {
+        self.games
+            .iter()
+            .filter_map(|g| Some((g.id.clone(), g.checked.clone()?)))
+            .collect()
+    }
+
     pub fn new() -> Manifest {
         Manifest {
             format: FORMAT,
@@ -200,8 +215,9 @@ impl Manifest {
 /// What [`verify`] found in a site folder.
 #[derive(Debug, Default)]
 pub(crate) struct Verified {
-    /// Paths that hold what the manifest says.
-    pub good: HashSet<String>,
+    /// Paths that hold what the manifest says, each with its inode number
+    /// as the folder listing gives it.
+    pub good: HashMap<String, u64>,
     /// Paths (files or folders) the manifest does not name, relative.
     pub extra: Vec<String>,
 }
@@ -210,6 +226,20 @@ impl Verified {
     /// Whether every file of the manifest checked out and nothing else is there.
     pub fn clean(&self, manifest: &Manifest) -> bool {
         self.extra.is_empty() && self.good.len() == manifest.files().len()
+    }
+}
+
+/// The inode number a folder listing gives for `entry` (no `stat`); 0,
+/// which matches nothing, where the platform has none.
+pub(crate) fn listed_inode(entry: &fs::DirEntry) -> u64 {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::DirEntryExt::ino(entry)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = entry;
+        0
     }
 }
 
@@ -230,7 +260,9 @@ pub(crate) fn verify(dir: &Path, manifest: &Manifest, written: SystemTime) -> Ve
         }
     }
     let list: Vec<&str> = folders.iter().copied().collect();
-    let found: Vec<(Vec<String>, Vec<String>)> = list
+    // Per folder: the good files with their inodes, and the extra paths.
+    type Found = (Vec<(String, u64)>, Vec<String>);
+    let found: Vec<Found> = list
         .par_iter()
         .map(|folder| {
             let mut good = Vec::new();
@@ -254,23 +286,24 @@ pub(crate) fn verify(dir: &Path, manifest: &Manifest, written: SystemTime) -> Ve
                 {
                     continue;
                 }
-                let Ok(meta) = entry.metadata() else {
-                    extra.push(rel);
-                    continue;
-                };
-                if meta.is_dir() {
+                // The listing tells folders apart without a `stat`.
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
                     if !folders.contains(rel.as_str()) {
                         extra.push(rel);
                     }
                     continue;
                 }
+                let Ok(meta) = entry.metadata() else {
+                    extra.push(rel);
+                    continue;
+                };
                 match files.get(rel.as_str()) {
                     Some(record)
                         if meta.is_file()
                             && meta.len() == record.bytes
                             && meta.modified().is_ok_and(|t| t <= written) =>
                     {
-                        good.push(rel);
+                        good.push((rel, listed_inode(&entry)));
                     }
                     Some(_) => {}
                     None => extra.push(rel),

@@ -23,8 +23,11 @@
 //! rendered, compressed nor written: its files stay, and only what the
 //! shared files need of it is read from the manifest. The home pages,
 //! which list every game's activities, are rendered only when what one
-//! game shows there changed. See `write.rs` for how the new site is put in
-//! place.
+//! game shows there changed. The check itself is skipped for a game whose
+//! last check found nothing and whose [`check_key`] (the tool, the
+//! schemas, its registry entry, its data files, its "now") the manifest
+//! records: its files are read and fingerprinted, not parsed again. See
+//! `write.rs` for how the new site is put in place.
 
 pub mod announcements;
 pub mod cache;
@@ -154,6 +157,11 @@ pub struct BuildSummary {
     pub rendered: usize,
     /// Text files written without their brotli sibling (`defer_brotli`).
     pub deferred: usize,
+    /// Games in the registry.
+    pub games: usize,
+    /// Games checked by this build (the others' inputs were those of a
+    /// check that found nothing in them).
+    pub checked: usize,
 }
 
 /// One file of the site, rendered in memory.
@@ -257,6 +265,12 @@ pub struct Checked {
     /// The fingerprint of each game's data files ([`sources_digest`]), by id,
     /// when the check was asked for them (a build).
     pub sources: HashMap<String, [u8; 16]>,
+    /// The games the check found nothing in, with the key of what it
+    /// checked ([`check_key`]), when the check was a build's.
+    pub clean_checks: HashMap<String, String>,
+    /// Games not checked again: their inputs were those of a check that
+    /// found nothing in them.
+    pub checks_reused: usize,
 }
 
 impl Checked {
@@ -272,9 +286,70 @@ pub fn check(root: &Path, options: &validate::Options) -> anyhow::Result<Checked
     check_games(root, &Overlay::new(), options, false)
 }
 
-/// [`check`], and the fingerprint of each game's sources ([`Checked::sources`]).
-fn check_for_build(root: &Path, options: &validate::Options) -> anyhow::Result<Checked> {
-    check_games_with(root, &Overlay::new(), options, false, true)
+/// [`check`], and the fingerprint of each game's sources
+/// ([`Checked::sources`]); with what the render uses again. A game whose
+/// [`check_key`] is the one `clean` records (the output's manifest: its
+/// last check found nothing) is not checked again.
+fn check_for_build(
+    root: &Path,
+    options: &validate::Options,
+    salt: &CacheSalt,
+    clean: &HashMap<String, String>,
+) -> anyhow::Result<(Checked, Prepared)> {
+    let build = ForBuild { salt, clean };
+    check_games_with(root, &Overlay::new(), options, false, Some(&build))
+}
+
+/// What a build's check knows beyond a check: see [`check_for_build`].
+struct ForBuild<'a> {
+    salt: &'a CacheSalt,
+    clean: &'a HashMap<String, String>,
+}
+
+/// The key (hex) of everything a game's check depends on: the tool (its
+/// version, in `salt`), the schemas (`schemas`: [`schemas_digest`]), the
+/// game's registry entry, its data files ([`sources_digest`]) and its "now".
+/// Equal keys, equal diagnostics.
+pub(crate) fn check_key(
+    salt: &CacheSalt,
+    schemas: &[u8; 32],
+    game: &Game,
+    sources: &[u8; 16],
+    options: &validate::Options,
+) -> String {
+    let entry = serde_json::to_vec(game).unwrap_or_default();
+    let now = options
+        .now_for(game)
+        .format("%Y-%m-%dT%H:%M:%S%.f")
+        .to_string();
+    Key::new(
+        salt,
+        false,
+        &[b"game-check", schemas, &entry, sources, now.as_bytes()],
+    )
+    .hex()
+}
+
+/// SHA-256 of the three schemas a project is checked against.
+fn schemas_digest(project: &crate::source::Project) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    for schema in [
+        &project.activity_schema,
+        &project.games_schema,
+        &project.announcements_schema,
+    ] {
+        let bytes = serde_json::to_vec(schema).unwrap_or_default();
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(&bytes);
+    }
+    hasher.finalize().into()
+}
+
+/// What a check read and compiled that the render of the same tree uses
+/// again: the project (the schemas, the file lists) and its validator.
+pub(crate) struct Prepared {
+    pub project: crate::source::Project,
+    pub validator: Validator,
 }
 
 /// Like [`check`], and keeps every game's typed documents for what comes
@@ -301,7 +376,7 @@ fn check_games(
     options: &validate::Options,
     keep_documents: bool,
 ) -> anyhow::Result<Checked> {
-    check_games_with(root, overlay, options, keep_documents, false)
+    check_games_with(root, overlay, options, keep_documents, None).map(|(checked, _)| checked)
 }
 
 fn check_games_with(
@@ -309,20 +384,53 @@ fn check_games_with(
     overlay: &Overlay,
     options: &validate::Options,
     keep_documents: bool,
-    fingerprint: bool,
-) -> anyhow::Result<Checked> {
+    build: Option<&ForBuild<'_>>,
+) -> anyhow::Result<(Checked, Prepared)> {
     let project = load::open_with(root, overlay)?;
     let validator = Validator::new(&project)?;
+    let schemas = schemas_digest(&project);
     let (games, mut all) = validator.registry(&project);
+    /// A game checked (or not: `reused`), with its sources' fingerprint
+    /// and check key when the check is a build's.
+    struct Done {
+        game: CheckedGame,
+        sources: Option<([u8; 16], String)>,
+        reused: bool,
+    }
     let (mut announcements, checked) = rayon::join(
         || check_announcements(root, &project, &validator, overlay, keep_documents),
-        || -> Vec<(CheckedGame, Option<[u8; 16]>)> {
+        || -> Vec<Done> {
             games
                 .par_iter()
                 .map(|game| {
                     let loaded = load::load_game_with(root, game, overlay);
-                    let sources = fingerprint.then(|| sources_digest(&loaded));
-                    (validator.game(&loaded, options, keep_documents), sources)
+                    let Some(build) = build else {
+                        let game = validator.game(&loaded, options, keep_documents);
+                        return Done {
+                            game,
+                            sources: None,
+                            reused: false,
+                        };
+                    };
+                    let sources = sources_digest(&loaded);
+                    let key = check_key(build.salt, &schemas, game, &sources, options);
+                    if !keep_documents && build.clean.get(&game.id) == Some(&key) {
+                        let game = CheckedGame {
+                            game: game.clone(),
+                            documents: Vec::new(),
+                            diagnostics: Vec::new(),
+                        };
+                        return Done {
+                            game,
+                            sources: Some((sources, key)),
+                            reused: true,
+                        };
+                    }
+                    Done {
+                        game: validator.game(&loaded, options, keep_documents),
+                        sources: Some((sources, key)),
+                        reused: false,
+                    }
                 })
                 .collect()
         },
@@ -331,23 +439,37 @@ fn check_games_with(
     let announcements = announcements.0;
     let mut games = Vec::with_capacity(checked.len());
     let mut sources = HashMap::new();
-    for (mut game, digest) in checked {
-        all.append(&mut game.diagnostics);
-        if let Some(digest) = digest {
+    let mut clean_checks = HashMap::new();
+    let mut checks_reused = 0;
+    for Done {
+        mut game,
+        sources: digest,
+        reused,
+    } in checked
+    {
+        checks_reused += usize::from(reused);
+        if let Some((digest, key)) = digest {
             sources.insert(game.game.id.clone(), digest);
+            if game.diagnostics.is_empty() {
+                clean_checks.insert(game.game.id.clone(), key);
+            }
         }
+        all.append(&mut game.diagnostics);
         games.push(game);
     }
     all.extend(kept::diagnostics(root)?);
     diagnostics::sort(&mut all);
-    Ok(Checked {
+    let checked = Checked {
         games,
         diagnostics: all,
-        activity_schema: project.activity_schema,
+        activity_schema: project.activity_schema.clone(),
         announcements,
-        announcements_schema: project.announcements_schema,
+        announcements_schema: project.announcements_schema.clone(),
         sources,
-    })
+        clean_checks,
+        checks_reused,
+    };
+    Ok((checked, Prepared { project, validator }))
 }
 
 /// A 128-bit fingerprint of a game's data files as loaded: each file's
@@ -428,15 +550,38 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     if let Some(cache) = &options.cache {
         guard_cache(&cache.dir, &options.out)?;
     }
-    let check_options = validate::Options { now: options.now };
-    let checked = check_for_build(&options.root, &check_options)?;
+    // One "now" for the check and the render, read once (to the minute
+    // when it is the clock's, as the pages are).
+    let check_options = validate::Options {
+        now: Some(Now::pinned_or_clock(options.now)),
+    };
+    let salt = options
+        .cache
+        .as_ref()
+        .map_or_else(CacheSalt::current, |c| c.salt.clone());
+    // The output's manifest says which games' last check found nothing;
+    // what the output holds is checked while the tree is.
+    let previous = write::Previous::read(&options.out)?;
+    let clean = previous.clean_checks();
+    let (checked, staging) = rayon::join(
+        || check_for_build(&options.root, &check_options, &salt, &clean),
+        || write::Staging::after(&options.out, previous),
+    );
+    let (checked, prepared) = checked?;
     if checked.has_errors() {
         return Ok(BuildOutcome {
             diagnostics: checked.diagnostics,
             summary: None,
         });
     }
-    let summary = write_site(options, &checked, &check_options, started, &mut None)?;
+    let (summary, _) = write_site(
+        options,
+        &checked,
+        &prepared,
+        &check_options,
+        started,
+        staging?,
+    )?;
     Ok(BuildOutcome {
         diagnostics: checked.diagnostics,
         summary: Some(summary),
@@ -445,42 +590,57 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
 
 /// Writes the site of a clean check (`checked.sources` filled) to the
 /// output, at the cost of what changed since the output was built.
+///
+/// `staging` is what the output holds ([`write::Staging::create`]); the
+/// returned [`write::Memo`] is what the build left there, for the next
+/// build of the same process.
 pub(crate) fn write_site(
     options: &BuildOptions,
     checked: &Checked,
+    prepared: &Prepared,
     check_options: &validate::Options,
     started: Instant,
-    memo: &mut Option<write::Memo>,
-) -> anyhow::Result<BuildSummary> {
+    staging: write::Staging,
+) -> anyhow::Result<(BuildSummary, write::Memo)> {
     let cache = match &options.cache {
         Some(c) => Some((cache::Cache::open(&c.dir)?, &c.salt)),
         None => None,
     };
-    let staging = write::Staging::create(&options.out, memo.take())?;
     let how = Render {
-        now: Now::pinned_or_clock(options.now),
+        now: check_options
+            .now
+            .unwrap_or_else(|| Now::pinned_or_clock(options.now)),
         cache: cache.as_ref().map(|(c, salt)| (c, *salt)),
         compression: options.compression,
         defer_brotli: options.defer_brotli,
         progress: options.progress.clone(),
     };
-    let (tally, manifest) = render(&options.root, checked, check_options, &how, &staging)?;
+    let (tally, manifest) = render(
+        &options.root,
+        checked,
+        prepared,
+        check_options,
+        &how,
+        &staging,
+    )?;
     // Dropped without a commit, the staging directory is removed.
     let (_, left) = staging.commit(manifest)?;
-    *memo = Some(left);
     if let Some((cache, _)) = &cache
         && tally.stored > 0
     {
         cache.sweep();
     }
-    Ok(BuildSummary {
+    let summary = BuildSummary {
         files: tally.files,
         bytes: tally.bytes,
         elapsed: started.elapsed(),
         reused: tally.reused,
         rendered: tally.rendered,
         deferred: tally.deferred,
-    })
+        games: checked.games.len(),
+        checked: checked.games.len() - checked.checks_reused,
+    };
+    Ok((summary, left))
 }
 
 /// Refuses a cache directory inside the output, which every build replaces.
@@ -686,22 +846,15 @@ fn home_digest(home: &pages::HomeGame) -> String {
 pub(crate) fn render(
     root: &Path,
     checked: &Checked,
+    prepared: &Prepared,
     check_options: &validate::Options,
     how: &Render<'_>,
     staging: &write::Staging,
 ) -> anyhow::Result<(Tally, manifest::Manifest)> {
-    let project = load::open(root)?;
-    let validator = Validator::new(&project)?;
-    let (registry, _) = validator.registry(&project);
-    let unchanged = registry.len() == checked.games.len()
-        && registry
-            .iter()
-            .zip(&checked.games)
-            .all(|(a, b)| *a == b.game);
-    anyhow::ensure!(
-        unchanged,
-        "`games.json` changed during the build; build again"
-    );
+    let Prepared { project, validator } = prepared;
+    // The registry as checked: a data file that changed since is found
+    // when its game is loaded again.
+    let registry: Vec<Game> = checked.games.iter().map(|g| g.game.clone()).collect();
     let salt = how.cache.map(|(_, salt)| salt);
     let default_salt;
     let salt = match salt {
@@ -743,13 +896,17 @@ pub(crate) fn render(
                     tally.bytes += file.bytes;
                 }
                 tally.reused = record.summary.documents.len() * 2;
+                let record = manifest::GameRecord {
+                    checked: checked.clean_checks.get(&game.id).cloned(),
+                    ..record.clone()
+                };
                 return Ok(GameDone {
-                    record: record.clone(),
+                    record,
                     home: None,
                     tally,
                 });
             }
-            let output = load_again(root, &validator, check_options, game)?;
+            let output = load_again(root, validator, check_options, game)?;
             let (home, digests, files, tally) =
                 render_game(output, salt, &site_locale, how, staging)?;
             let record = manifest::GameRecord {
@@ -757,6 +914,7 @@ pub(crate) fn render(
                 fingerprint: fingerprint.clone(),
                 complete: tally.deferred == 0,
                 home: home_digest(&home),
+                checked: checked.clean_checks.get(&game.id).cloned(),
                 summary: manifest::SavedGame::of(&home.game, digests),
                 files,
             };
@@ -782,8 +940,7 @@ pub(crate) fn render(
         .map(|(game, done)| (game, done.record.summary.digests.as_slice()))
         .collect();
     // The announcements, checked again with their documents kept.
-    let (boards, announced) =
-        check_announcements(root, &project, &validator, &Overlay::new(), true);
+    let (boards, announced) = check_announcements(root, project, validator, &Overlay::new(), true);
     anyhow::ensure!(
         !announced.iter().any(Diagnostic::is_error),
         "the announcements changed during the build; build again"
@@ -863,7 +1020,7 @@ pub(crate) fn render(
             ..Tally::of_records(&record.files)
         }
     } else {
-        let homes = homes_of(root, &validator, check_options, how, &registry, &mut done)?;
+        let homes = homes_of(root, validator, check_options, how, &registry, &mut done)?;
         let mut tally = Tally::default();
         let mut files = Vec::new();
         let mut complete = true;

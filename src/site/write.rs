@@ -231,10 +231,11 @@ struct Held {
     manifest: Manifest,
     /// Game id to its place in `manifest.games`.
     games: HashMap<String, usize>,
-    /// Files and folders the manifest does not name.
-    extra: Vec<String>,
     /// Path to its record, for every file that checked out.
     good: HashMap<String, manifest::FileRecord>,
+    /// Path to the inode number of each file that checked out, as the
+    /// folder listing gave it (empty when the manifest was trusted).
+    inodes: HashMap<String, u64>,
     /// Nothing in the folder besides the manifest's files, all good.
     clean: bool,
 }
@@ -260,6 +261,38 @@ pub struct Memo {
     spare: Option<Manifest>,
 }
 
+/// What the output held before a build, as [`Staging::after`] takes it.
+pub(crate) enum Previous {
+    /// What the last build of this process left ([`Memo`]).
+    Memo(Memo),
+    /// The output's manifest and the time it was written, read from disk
+    /// when the output is a marked site that has one.
+    Read(Option<(Manifest, std::time::SystemTime)>),
+}
+
+impl Previous {
+    /// Reads the manifest of the site at `out`, when it is a marked one.
+    pub(crate) fn read(out: &Path) -> anyhow::Result<Previous> {
+        let out = absolute(out)?;
+        let marked = out.join(OUTPUT_MARKER).is_file();
+        Ok(Previous::Read(
+            marked.then(|| Manifest::read(&out)).flatten(),
+        ))
+    }
+
+    /// The games whose last check found nothing: [`Manifest::clean_checks`].
+    pub(crate) fn clean_checks(&self) -> HashMap<String, String> {
+        match self {
+            Previous::Memo(Memo {
+                current: Some(manifest),
+                ..
+            })
+            | Previous::Read(Some((manifest, _))) => manifest.clean_checks(),
+            _ => HashMap::new(),
+        }
+    }
+}
+
 /// What [`Staging::commit`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Committed {
@@ -274,6 +307,16 @@ impl Staging {
     /// With a `memo` of the last build of this process, what it says is
     /// taken as it is.
     pub fn create(out: &Path, memo: Option<Memo>) -> anyhow::Result<Staging> {
+        let previous = match memo {
+            Some(memo) => Previous::Memo(memo),
+            None => Previous::read(out)?,
+        };
+        Staging::after(out, previous)
+    }
+
+    /// [`Staging::create`] from what the output held (read beforehand:
+    /// the build reads the output's manifest before its check).
+    pub(crate) fn after(out: &Path, previous: Previous) -> anyhow::Result<Staging> {
         let out = absolute(out)?;
         let parent = out.parent().context("the output directory has no parent")?;
         let name = out
@@ -283,12 +326,13 @@ impl Staging {
             .into_owned();
         let spare = parent.join(format!(".{name}.previous"));
         let marked = out.join(OUTPUT_MARKER).is_file();
-        let (current, spare_known) = match memo {
-            Some(Memo {
+        let (current, spare_known) = match previous {
+            Previous::Memo(Memo {
                 current: Some(manifest),
                 spare: known,
             }) if marked => (Some(trusted(manifest)), known),
-            _ if marked => (held(&out), None),
+            Previous::Memo(_) if marked => (held(&out, Manifest::read(&out)), None),
+            Previous::Read(read) if marked => (held(&out, read), None),
             _ => (None, None),
         };
         Ok(Staging {
@@ -388,7 +432,7 @@ impl Staging {
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .take();
-                open_staging(&self.out, &self.spare, known)
+                open_staging(&self.out, &self.spare, known, self.current.as_ref())
             })
             .as_ref()
             .map_err(|err| anyhow::anyhow!("{err:#}"))
@@ -509,17 +553,40 @@ impl Staging {
             .filter(|path| !wanted.contains_key(*path))
             .cloned()
             .collect();
-        let mut folders = HashSet::new();
         for path in &stale {
             let _ = fs::remove_file(open.dir.join(path));
+        }
+        // So do the folders it does not have: those of the stale files and
+        // any other the staging folder has. Deepest first; a folder that
+        // still holds files stays.
+        let mut kept_folders = HashSet::new();
+        for path in wanted.keys() {
             let mut rest = path.as_str();
             while let Some(at) = rest.rfind('/') {
                 rest = &rest[..at];
-                folders.insert(rest.to_owned());
+                if !kept_folders.insert(rest) {
+                    break;
+                }
+            }
+        }
+        let mut folders: HashSet<String> = open
+            .made
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .filter(|f| !kept_folders.contains(f.as_str()))
+            .cloned()
+            .collect();
+        for path in &stale {
+            let mut rest = path.as_str();
+            while let Some(at) = rest.rfind('/') {
+                rest = &rest[..at];
+                if !kept_folders.contains(rest) {
+                    folders.insert(rest.to_owned());
+                }
             }
         }
         let mut folders: Vec<String> = folders.into_iter().collect();
-        // Deepest first; a folder that still holds files stays.
         folders.sort_by_key(|f| std::cmp::Reverse(f.matches('/').count()));
         for folder in folders {
             let _ = fs::remove_dir(open.dir.join(folder));
@@ -591,73 +658,58 @@ fn trusted(manifest: Manifest) -> Held {
     Held {
         manifest,
         games,
-        extra: Vec::new(),
         good,
+        inodes: HashMap::new(),
         clean: true,
     }
 }
 
-/// What the site in `dir` verifiably holds, when it has a manifest.
-fn held(dir: &Path) -> Option<Held> {
-    let (manifest, written) = Manifest::read(dir)?;
+/// What the site in `dir` verifiably holds, when it has a manifest
+/// (`read`: [`Manifest::read`] of `dir`).
+fn held(dir: &Path, read: Option<(Manifest, std::time::SystemTime)>) -> Option<Held> {
+    let (manifest, written) = read?;
     let games = manifest.game_positions();
     let verified = manifest::verify(dir, &manifest, written);
     let clean = verified.clean(&manifest);
-    let extra = verified.extra;
     let files = manifest.files();
-    let good = verified
-        .good
-        .into_iter()
-        .filter_map(|path| {
-            let record = (*files.get(path.as_str())?).clone();
-            Some((path, record))
-        })
-        .collect();
+    let mut good = HashMap::with_capacity(verified.good.len());
+    for path in verified.good.keys() {
+        if let Some(record) = files.get(path.as_str()) {
+            good.insert(path.clone(), (*record).clone());
+        }
+    }
+    drop(files);
     Some(Held {
         manifest,
         games,
-        extra,
         good,
+        inodes: verified.good,
         clean,
     })
 }
 
 /// Opens the staging folder: the kept previous output when it is this
-/// tool's, with a manifest (removed first, so an interrupted build leaves a
-/// folder the next one starts over), its stray files removed; else a new
-/// folder (and a kept previous output without a manifest is removed).
-fn open_staging(out: &Path, spare: &Path, known: Option<Manifest>) -> anyhow::Result<Open> {
+/// tool's and what it holds can be told (from the `known` manifest this
+/// process wrote, else from the output's checked files: see
+/// [`reuse_spare`]), its other files removed; else a new folder (and a kept
+/// previous output that cannot be told is removed).
+fn open_staging(
+    out: &Path,
+    spare: &Path,
+    known: Option<Manifest>,
+    current: Option<&Held>,
+) -> anyhow::Result<Open> {
     let parent = out.parent().context("the output directory has no parent")?;
     fs::create_dir_all(parent)
         .with_context(|| msg!("err-create", path = parent.display().to_string()))?;
     let spare_is_ours = fs::symlink_metadata(spare).is_ok_and(|m| m.is_dir())
         && spare.join(OUTPUT_MARKER).is_file();
     if spare_is_ours {
-        let kept = match known {
-            Some(manifest) => Some(trusted(manifest)),
-            None => held(spare),
+        let reused = match known {
+            Some(manifest) => Some(reuse_known(spare, &trusted(manifest))),
+            None => current.and_then(|current| reuse_spare(spare, out, current)),
         };
-        if let Some(kept) = kept {
-            let _ = fs::remove_file(spare.join(layout::OUTPUT_MANIFEST));
-            let mut holds = HashMap::new();
-            for (path, record) in kept.good {
-                holds.insert(path, record.sha256);
-            }
-            // Files the manifest names that did not check out go.
-            let files = kept.manifest.files();
-            for path in files.keys() {
-                if !holds.contains_key(*path) {
-                    let _ = fs::remove_file(spare.join(path));
-                }
-            }
-            for extra in &kept.extra {
-                let path = spare.join(extra);
-                let _ = fs::remove_dir_all(&path).or_else(|_| fs::remove_file(&path));
-            }
-            let made = files
-                .keys()
-                .filter_map(|p| p.rfind('/').map(|at| p[..at].to_owned()))
-                .collect();
+        if let Some((holds, made)) = reused {
             return Ok(Open {
                 dir: spare.to_path_buf(),
                 reused: true,
@@ -687,6 +739,140 @@ fn open_staging(out: &Path, spare: &Path, known: Option<Manifest>) -> anyhow::Re
         holds: Mutex::new(HashMap::new()),
         made: Mutex::new(HashSet::new()),
     })
+}
+
+/// What a staging folder holds (path to SHA-256) and its folders.
+type Reused = (HashMap<String, String>, HashSet<String>);
+
+/// The kept previous output as this process left it (`kept`, from the
+/// manifest it wrote): its manifest is removed first, so an interrupted
+/// build leaves a folder the next one tells from the output instead.
+fn reuse_known(spare: &Path, kept: &Held) -> Reused {
+    let _ = fs::remove_file(spare.join(layout::OUTPUT_MANIFEST));
+    let holds = kept
+        .good
+        .iter()
+        .map(|(path, record)| (path.clone(), record.sha256.clone()))
+        .collect();
+    let made = kept
+        .good
+        .keys()
+        .filter_map(|p| p.rfind('/').map(|at| p[..at].to_owned()))
+        .collect();
+    (holds, made)
+}
+
+/// The kept previous output told from the output, without reading its
+/// manifest or `stat`ing its files: a file there that is the very file the
+/// output holds at the same path (the same inode on the same device, as the
+/// folder listings give it), which [`manifest::verify`] checked already,
+/// holds that file's bytes. Every other file goes, and every folder the
+/// output's manifest does not have; what is left is the output's files that
+/// both generations share. `None` when the two folders are not on one
+/// device (or the platform has no inode numbers): the folder is then
+/// started over.
+fn reuse_spare(spare: &Path, out: &Path, current: &Held) -> Option<Reused> {
+    if current.inodes.is_empty() || !same_device(spare, out) {
+        return None;
+    }
+    let mut folders: HashSet<&str> = HashSet::new();
+    for path in current.manifest.files().into_keys() {
+        let mut rest = path;
+        while let Some(at) = rest.rfind('/') {
+            rest = &rest[..at];
+            if !folders.insert(rest) {
+                break;
+            }
+        }
+    }
+    let mut holds = HashMap::with_capacity(current.inodes.len());
+    let mut made = HashSet::new();
+    let mut strays: Vec<PathBuf> = Vec::new();
+    let mut level = vec![String::new()];
+    while !level.is_empty() {
+        let listed: Vec<Listing> = level
+            .par_iter()
+            .map(|folder| list_spare(spare, folder, current, &folders))
+            .collect();
+        level = Vec::new();
+        for listing in listed {
+            holds.extend(listing.shared);
+            strays.extend(listing.strays);
+            made.extend(listing.folders.iter().cloned());
+            level.extend(listing.folders);
+        }
+    }
+    strays.par_iter().for_each(|path| {
+        let _ = fs::remove_dir_all(path).or_else(|_| fs::remove_file(path));
+    });
+    Some((holds, made))
+}
+
+/// One folder of the kept previous output, as [`reuse_spare`] sorts it.
+#[derive(Default)]
+struct Listing {
+    /// Files shared with the output: path to SHA-256.
+    shared: Vec<(String, String)>,
+    /// Subfolders the output also has (relative paths).
+    folders: Vec<String>,
+    /// Everything else (absolute paths), to remove.
+    strays: Vec<PathBuf>,
+}
+
+fn list_spare(spare: &Path, folder: &str, current: &Held, folders: &HashSet<&str>) -> Listing {
+    let mut listing = Listing::default();
+    let Ok(entries) = fs::read_dir(spare.join(folder)) else {
+        return listing;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let rel = match (name.to_str(), folder.is_empty()) {
+            (Some(name), true) => name.to_owned(),
+            (Some(name), false) => format!("{folder}/{name}"),
+            (None, _) => {
+                listing.strays.push(entry.path());
+                continue;
+            }
+        };
+        if folder.is_empty() && rel == OUTPUT_MARKER {
+            continue;
+        }
+        let kind = entry.file_type().ok();
+        if kind.is_some_and(|k| k.is_dir()) {
+            if folders.contains(rel.as_str()) {
+                listing.folders.push(rel);
+            } else {
+                listing.strays.push(entry.path());
+            }
+            continue;
+        }
+        let inode = manifest::listed_inode(&entry);
+        let shared = kind.is_some_and(|k| k.is_file())
+            && inode != 0
+            && current.inodes.get(&rel) == Some(&inode);
+        match current.good.get(&rel) {
+            Some(record) if shared => listing.shared.push((rel, record.sha256.clone())),
+            _ => listing.strays.push(entry.path()),
+        }
+    }
+    listing
+}
+
+/// Whether `a` and `b` are on the same device (so inode numbers compare).
+fn same_device(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (fs::metadata(a), fs::metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (a, b);
+        false
+    }
 }
 
 /// Test hook (debug builds only): `ACTIVITY_SITE_TEST_NO_HARD_LINKS` set
