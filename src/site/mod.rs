@@ -24,7 +24,7 @@
 //! shared files need of it is read from the manifest. The home pages,
 //! which list every game's activities, are rendered only when what one
 //! game shows there changed. The check itself is skipped for a game whose
-//! last check found nothing and whose [`check_key`] (the tool, the
+//! last check found nothing and whose `check_key` (the tool, the
 //! schemas, its registry entry, its data files, its "now") the manifest
 //! records: its files are read and fingerprinted, not parsed again. See
 //! `write.rs` for how the new site is put in place.
@@ -266,7 +266,7 @@ pub struct Checked {
     /// when the check was asked for them (a build).
     pub sources: HashMap<String, [u8; 16]>,
     /// The games the check found nothing in, with the key of what it
-    /// checked ([`check_key`]), when the check was a build's.
+    /// checked (`check_key`), when the check was a build's.
     pub clean_checks: HashMap<String, String>,
     /// Games not checked again: their inputs were those of a check that
     /// found nothing in them.
