@@ -222,11 +222,12 @@ pub struct Staging {
     wanted: Mutex<HashMap<String, manifest::FileRecord>>,
     /// Counts files written, for the test hook that stops a build midway.
     written: AtomicUsize,
-    /// The kept previous output's manifest, when a [`Memo`] vouches for it.
-    spare_known: Mutex<Option<Manifest>>,
+    /// What the kept previous output holds, when a [`Memo`] vouches for it.
+    spare_known: Mutex<Option<Held>>,
 }
 
 /// A site folder and what it verifiably holds.
+#[derive(Debug)]
 struct Held {
     manifest: Manifest,
     /// Game id to its place in `manifest.games`.
@@ -246,7 +247,7 @@ struct Open {
     /// Whether `dir` is the kept previous output (else a new temporary folder).
     reused: bool,
     /// What the folder holds, by path; updated as files are placed.
-    holds: Mutex<HashMap<String, String>>,
+    holds: Mutex<HashMap<String, manifest::FileRecord>>,
     /// Folders known to exist.
     made: Mutex<HashSet<String>>,
 }
@@ -257,8 +258,8 @@ struct Open {
 /// two manifests and every file again.
 #[derive(Debug, Default)]
 pub struct Memo {
-    current: Option<Manifest>,
-    spare: Option<Manifest>,
+    current: Option<Held>,
+    spare: Option<Held>,
 }
 
 /// What the output held before a build, as [`Staging::after`] takes it.
@@ -284,7 +285,7 @@ impl Previous {
     pub(crate) fn clean_checks(&self) -> HashMap<String, String> {
         match self {
             Previous::Memo(Memo {
-                current: Some(manifest),
+                current: Some(Held { manifest, .. }),
                 ..
             })
             | Previous::Read(Some((manifest, _))) => manifest.clean_checks(),
@@ -300,6 +301,13 @@ pub(crate) enum Committed {
     Unchanged,
     /// The new site was exchanged with the output.
     Replaced,
+}
+
+impl Held {
+    /// Whether every file of `files` checked out.
+    fn holds_all(&self, files: &[manifest::FileRecord]) -> bool {
+        self.clean || files.iter().all(|f| self.good.contains_key(&f.path))
+    }
 }
 
 impl Staging {
@@ -328,9 +336,9 @@ impl Staging {
         let marked = out.join(OUTPUT_MARKER).is_file();
         let (current, spare_known) = match previous {
             Previous::Memo(Memo {
-                current: Some(manifest),
+                current: Some(held),
                 spare: known,
-            }) if marked => (Some(trusted(manifest)), known),
+            }) if marked => (Some(held), known),
             Previous::Memo(_) if marked => (held(&out, Manifest::read(&out)), None),
             Previous::Read(read) if marked => (held(&out, read), None),
             _ => (None, None),
@@ -357,10 +365,8 @@ impl Staging {
     ) -> Option<&manifest::GameRecord> {
         let current = self.current.as_ref()?;
         let g = &current.manifest.games[*current.games.get(id)?];
-        (g.fingerprint == fingerprint
-            && (g.complete || deferred_ok)
-            && g.files.iter().all(|f| current.good.contains_key(&f.path)))
-        .then_some(g)
+        (g.fingerprint == fingerprint && (g.complete || deferred_ok) && current.holds_all(&g.files))
+            .then_some(g)
     }
 
     /// The record of the shared part with `key` in the output, when every
@@ -371,11 +377,11 @@ impl Staging {
         deferred_ok: bool,
     ) -> Option<&manifest::PartRecord> {
         let current = self.current.as_ref()?;
-        current.manifest.parts.iter().find(|p| {
-            p.key == key
-                && (p.complete || deferred_ok)
-                && p.files.iter().all(|f| current.good.contains_key(&f.path))
-        })
+        current
+            .manifest
+            .parts
+            .iter()
+            .find(|p| p.key == key && (p.complete || deferred_ok) && current.holds_all(&p.files))
     }
 
     /// Writes `files` into the new site, from any thread, and returns their
@@ -446,7 +452,7 @@ impl Staging {
         let open = self.staging()?;
         {
             let holds = open.holds.lock().unwrap_or_else(|p| p.into_inner());
-            if holds.get(&record.path) == Some(&record.sha256) {
+            if holds.get(&record.path) == Some(record) {
                 return Ok(());
             }
         }
@@ -497,7 +503,7 @@ impl Staging {
         open.holds
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .insert(record.path.clone(), record.sha256.clone());
+            .insert(record.path.clone(), record.clone());
         test_hook_stop(self.written.fetch_add(1, Ordering::SeqCst) + 1);
         Ok(())
     }
@@ -525,7 +531,7 @@ impl Staging {
                 .unwrap_or_else(|p| p.into_inner())
                 .take();
             let memo = Memo {
-                current: Some(manifest),
+                current: self.current.take(),
                 spare,
             };
             return Ok((Committed::Unchanged, memo));
@@ -536,7 +542,7 @@ impl Staging {
             let holds = open.holds.lock().unwrap_or_else(|p| p.into_inner());
             wanted
                 .values()
-                .filter(|w| holds.get(&w.path) != Some(&w.sha256))
+                .filter(|w| holds.get(&w.path) != Some(*w))
                 .collect()
         };
         missing.sort_by(|a, b| a.path.cmp(&b.path));
@@ -600,7 +606,15 @@ impl Staging {
         set_dir_permissions(&open.dir);
         let staging = open.dir.clone();
         let reused = open.reused;
-        let previous = self.current.take().map(|held| held.manifest);
+        let previous = self.current.take();
+        // What the output holds once the folder is in place: the new site.
+        let now_held = Held {
+            games: manifest.game_positions(),
+            manifest,
+            good: wanted,
+            inodes: HashMap::new(),
+            clean: true,
+        };
         match swap(&staging, &self.out) {
             Ok(Some(old)) => {
                 // The previous output is kept for the next build when it
@@ -611,7 +625,7 @@ impl Staging {
                     remove_tree(&old);
                 }
                 let memo = Memo {
-                    current: Some(manifest),
+                    current: Some(now_held),
                     spare: previous.filter(|_| kept),
                 };
                 Ok((Committed::Replaced, memo))
@@ -619,7 +633,7 @@ impl Staging {
             Ok(None) => Ok((
                 Committed::Replaced,
                 Memo {
-                    current: Some(manifest),
+                    current: Some(now_held),
                     spare: None,
                 },
             )),
@@ -644,23 +658,6 @@ impl Drop for Staging {
         {
             let _ = fs::remove_dir_all(&open.dir);
         }
-    }
-}
-
-/// A site this process wrote itself, as its manifest says.
-fn trusted(manifest: Manifest) -> Held {
-    let games = manifest.game_positions();
-    let good = manifest
-        .files()
-        .into_iter()
-        .map(|(path, record)| (path.to_owned(), record.clone()))
-        .collect();
-    Held {
-        manifest,
-        games,
-        good,
-        inodes: HashMap::new(),
-        clean: true,
     }
 }
 
@@ -696,7 +693,7 @@ fn held(dir: &Path, read: Option<(Manifest, std::time::SystemTime)>) -> Option<H
 fn open_staging(
     out: &Path,
     spare: &Path,
-    known: Option<Manifest>,
+    known: Option<Held>,
     current: Option<&Held>,
 ) -> anyhow::Result<Open> {
     let parent = out.parent().context("the output directory has no parent")?;
@@ -706,7 +703,7 @@ fn open_staging(
         && spare.join(OUTPUT_MARKER).is_file();
     if spare_is_ours {
         let reused = match known {
-            Some(manifest) => Some(reuse_known(spare, &trusted(manifest))),
+            Some(kept) => Some(reuse_known(spare, kept)),
             None => current.and_then(|current| reuse_spare(spare, out, current)),
         };
         if let Some((holds, made)) = reused {
@@ -741,25 +738,21 @@ fn open_staging(
     })
 }
 
-/// What a staging folder holds (path to SHA-256) and its folders.
-type Reused = (HashMap<String, String>, HashSet<String>);
+/// What a staging folder holds (path to record) and its folders.
+type Reused = (HashMap<String, manifest::FileRecord>, HashSet<String>);
 
-/// The kept previous output as this process left it (`kept`, from the
-/// manifest it wrote): its manifest is removed first, so an interrupted
-/// build leaves a folder the next one tells from the output instead.
-fn reuse_known(spare: &Path, kept: &Held) -> Reused {
+/// The kept previous output as this process left it (`kept`: what it
+/// held when it was the output): its manifest is removed first, so an
+/// interrupted build leaves a folder the next one tells from the output
+/// instead.
+fn reuse_known(spare: &Path, kept: Held) -> Reused {
     let _ = fs::remove_file(spare.join(layout::OUTPUT_MANIFEST));
-    let holds = kept
-        .good
-        .iter()
-        .map(|(path, record)| (path.clone(), record.sha256.clone()))
-        .collect();
     let made = kept
         .good
         .keys()
         .filter_map(|p| p.rfind('/').map(|at| p[..at].to_owned()))
         .collect();
-    (holds, made)
+    (kept.good, made)
 }
 
 /// The kept previous output told from the output, without reading its
@@ -811,8 +804,8 @@ fn reuse_spare(spare: &Path, out: &Path, current: &Held) -> Option<Reused> {
 /// One folder of the kept previous output, as [`reuse_spare`] sorts it.
 #[derive(Default)]
 struct Listing {
-    /// Files shared with the output: path to SHA-256.
-    shared: Vec<(String, String)>,
+    /// Files shared with the output: path to record.
+    shared: Vec<(String, manifest::FileRecord)>,
     /// Subfolders the output also has (relative paths).
     folders: Vec<String>,
     /// Everything else (absolute paths), to remove.
@@ -851,7 +844,7 @@ fn list_spare(spare: &Path, folder: &str, current: &Held, folders: &HashSet<&str
             && inode != 0
             && current.inodes.get(&rel) == Some(&inode);
         match current.good.get(&rel) {
-            Some(record) if shared => listing.shared.push((rel, record.sha256.clone())),
+            Some(record) if shared => listing.shared.push((rel, record.clone())),
             _ => listing.strays.push(entry.path()),
         }
     }
