@@ -265,7 +265,7 @@ pub struct Memo {
 /// What the output held before a build, as [`Staging::after`] takes it.
 pub(crate) enum Previous {
     /// What the last build of this process left ([`Memo`]).
-    Memo(Memo),
+    Memo(Box<Memo>),
     /// The output's manifest and the time it was written, read from disk
     /// when the output is a marked site that has one.
     Read(Option<(Manifest, std::time::SystemTime)>),
@@ -283,14 +283,11 @@ impl Previous {
 
     /// The games whose last check found nothing: [`Manifest::clean_checks`].
     pub(crate) fn clean_checks(&self) -> HashMap<String, String> {
-        match self {
-            Previous::Memo(Memo {
-                current: Some(Held { manifest, .. }),
-                ..
-            })
-            | Previous::Read(Some((manifest, _))) => manifest.clean_checks(),
-            _ => HashMap::new(),
-        }
+        let manifest = match self {
+            Previous::Memo(memo) => memo.current.as_ref().map(|held| &held.manifest),
+            Previous::Read(read) => read.as_ref().map(|(manifest, _)| manifest),
+        };
+        manifest.map(Manifest::clean_checks).unwrap_or_default()
     }
 }
 
@@ -316,7 +313,7 @@ impl Staging {
     /// taken as it is.
     pub fn create(out: &Path, memo: Option<Memo>) -> anyhow::Result<Staging> {
         let previous = match memo {
-            Some(memo) => Previous::Memo(memo),
+            Some(memo) => Previous::Memo(Box::new(memo)),
             None => Previous::read(out)?,
         };
         Staging::after(out, previous)
@@ -335,11 +332,13 @@ impl Staging {
         let spare = parent.join(format!(".{name}.previous"));
         let marked = out.join(OUTPUT_MARKER).is_file();
         let (current, spare_known) = match previous {
-            Previous::Memo(Memo {
-                current: Some(held),
-                spare: known,
-            }) if marked => (Some(held), known),
-            Previous::Memo(_) if marked => (held(&out, Manifest::read(&out)), None),
+            Previous::Memo(memo) if marked => match *memo {
+                Memo {
+                    current: Some(held),
+                    spare: known,
+                } => (Some(held), known),
+                _ => (held(&out, Manifest::read(&out)), None),
+            },
             Previous::Read(read) if marked => (held(&out, read), None),
             _ => (None, None),
         };
