@@ -615,7 +615,8 @@ fn the_live_check_equals_check_and_checks_only_what_changed() {
     assert_eq!(run(&overlay), (1, stats(false, 1, 1)));
     assert_eq!(run(&overlay), (1, stats(false, 0, 2)));
 
-    // The registry is read on every run; a game whose entry changed is checked again.
+    // The registry is read on every run (and checked again when its text or
+    // the data files found changed); a game whose entry changed is checked again.
     let registry = std::fs::read_to_string(root.path().join("games.json")).unwrap();
     overlay.insert(
         "games.json",
@@ -630,6 +631,17 @@ fn the_live_check_equals_check_and_checks_only_what_changed() {
     assert!(found > 1, "missing and orphan files");
     assert_eq!(last, stats(false, 1, 1));
     overlay.insert("games.json", registry.clone());
+
+    // A data folder the registry does not name, then gone again: the
+    // registry's diagnostics follow the files found.
+    let (before, _) = run(&overlay);
+    let ghost = root.path().join("data/ghost");
+    std::fs::create_dir_all(&ghost).unwrap();
+    std::fs::write(ghost.join("zh-CN.json"), base_text(EN)).unwrap();
+    let (with_ghost, _) = run(&overlay);
+    assert!(with_ghost > before, "an orphan folder is reported");
+    std::fs::remove_dir_all(&ghost).unwrap();
+    assert_eq!(run(&overlay).0, before);
 
     // A file changed on disk, not open: its game.
     let zh = root.path().join("data/other/zh-CN.json");

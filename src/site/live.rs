@@ -40,8 +40,41 @@ pub struct LiveCheck {
     games: HashMap<String, (GameInputs, Vec<Diagnostic>, [u8; 16])>,
     /// The registry's games of the last run, in order.
     registry: Vec<Game>,
+    /// The last check of `games.json` and what it was made from.
+    registry_check: Option<RegistryCheck>,
     /// What the last run did.
     last: LiveStats,
+}
+
+/// A check of the registry ([`Validator::registry`]) and its inputs
+/// besides the schemas: the text of `games.json`, the data files found
+/// and the project's own diagnostics.
+struct RegistryCheck {
+    text: Option<String>,
+    data_files: Vec<String>,
+    loaded: Vec<Diagnostic>,
+    games: Vec<Game>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl RegistryCheck {
+    fn of(project: &crate::source::Project, validator: &Validator) -> Self {
+        let (games, diagnostics) = validator.registry(project);
+        RegistryCheck {
+            text: project.registry.as_ref().map(|r| r.text.clone()),
+            data_files: project.data_files.clone(),
+            loaded: project.diagnostics.clone(),
+            games,
+            diagnostics,
+        }
+    }
+
+    /// Whether it was made from the inputs `project` has.
+    fn is_of(&self, project: &crate::source::Project) -> bool {
+        self.text.as_deref() == project.registry.as_ref().map(|r| r.text.as_str())
+            && self.data_files == project.data_files
+            && self.loaded == project.diagnostics
+    }
 }
 
 /// What one run of [`LiveCheck::check`] did (for tests and logs).
@@ -84,6 +117,7 @@ impl LiveCheck {
             prepared: None,
             games: HashMap::new(),
             registry: Vec::new(),
+            registry_check: None,
             last: LiveStats::default(),
         }
     }
@@ -151,7 +185,14 @@ impl LiveCheck {
             }
         };
         let validator = &kept;
-        let (games, mut all) = validator.registry(&project);
+        // `games.json` is checked again only when it, the data files found
+        // or the schemas changed.
+        let registry = match self.registry_check.take() {
+            Some(last) if !compiled && last.is_of(&project) => last,
+            _ => RegistryCheck::of(&project, validator),
+        };
+        let (games, mut all) = (registry.games.clone(), registry.diagnostics.clone());
+        self.registry_check = Some(registry);
         // The announcements files are few and small: checked on every run.
         let (_, mut announced) =
             super::check_announcements(&self.root, &project, validator, overlay, false);

@@ -17,7 +17,9 @@
 //! manifest was written; anything else (a file edited by hand, a file added
 //! to the folder) is rendered or removed again by the next build.
 
-use std::collections::{HashMap, HashSet};
+// Path-keyed maps of every file of the site: foldhash, not SipHash (the
+// keys are our own paths, not an attacker's).
+use foldhash::{HashMap, HashSet, HashSetExt as _};
 use std::fs;
 use std::path::Path;
 use std::time::SystemTime;
@@ -145,7 +147,7 @@ impl FileRecord {
 impl Manifest {
     /// The games whose check found nothing, with the key of what it
     /// checked: game id to [`GameRecord::checked`].
-    pub fn clean_checks(&self) -> HashMap<String, String> {
+    pub fn clean_checks(&self) -> std::collections::HashMap<String, String> {
         self.games
             .iter()
             .filter_map(|g| Some((g.id.clone(), g.checked.clone()?)))

@@ -15,7 +15,9 @@
 //! It never replaces the root, anything above it, the inputs inside it, or
 //! a folder holding `games.json` or `.git`.
 
-use std::collections::{HashMap, HashSet};
+// Path-keyed maps of every file of the site: foldhash, not SipHash (the
+// keys are our own paths, not an attacker's).
+use foldhash::{HashMap, HashMapExt as _, HashSet, HashSetExt as _};
 use std::fs;
 use std::io::{self, Write as _};
 use std::path::{Component, Path, PathBuf};
@@ -250,6 +252,9 @@ struct Open {
     holds: Mutex<HashMap<String, manifest::FileRecord>>,
     /// Folders known to exist.
     made: Mutex<HashSet<String>>,
+    /// Folders files were removed from when it was opened (the strays of
+    /// a kept previous output): they may be left empty.
+    emptied: Vec<String>,
 }
 
 /// What a committed build left at the output and beside it: kept by a
@@ -282,7 +287,7 @@ impl Previous {
     }
 
     /// The games whose last check found nothing: [`Manifest::clean_checks`].
-    pub(crate) fn clean_checks(&self) -> HashMap<String, String> {
+    pub(crate) fn clean_checks(&self) -> std::collections::HashMap<String, String> {
         let manifest = match self {
             Previous::Memo(memo) => memo.current.as_ref().map(|held| &held.manifest),
             Previous::Read(read) => read.as_ref().map(|(manifest, _)| manifest),
@@ -507,6 +512,57 @@ impl Staging {
         Ok(())
     }
 
+    /// Makes the staging folder hold exactly `wanted`: the files it lacks
+    /// come from the output, the ones the new site does not have go.
+    fn settle(&self, wanted: &HashMap<String, manifest::FileRecord>) -> anyhow::Result<()> {
+        // Every file the staging folder lacks comes from the output.
+        let mut missing: Vec<&manifest::FileRecord> = {
+            let open = self.staging()?;
+            let holds = open.holds.lock().unwrap_or_else(|p| p.into_inner());
+            wanted
+                .values()
+                .filter(|w| holds.get(&w.path) != Some(*w))
+                .collect()
+        };
+        missing.sort_by(|a, b| a.path.cmp(&b.path));
+        missing
+            .par_iter()
+            .try_for_each(|record| self.place(record, None))?;
+        let open = self.staging()?;
+        // What the new site does not have goes.
+        let stale: Vec<String> = open
+            .holds
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .keys()
+            .filter(|path| !wanted.contains_key(*path))
+            .cloned()
+            .collect();
+        for path in &stale {
+            let _ = fs::remove_file(open.dir.join(path));
+        }
+        // So do the folders left empty: those of the stale files, and those
+        // the staging folder's strays were removed from, with their
+        // parents. Deepest first; a folder that still holds files (every
+        // folder of the new site, whose files are all in place) stays.
+        let mut folders = HashSet::new();
+        let starts = stale
+            .iter()
+            .filter_map(|path| path.rfind('/').map(|at| &path[..at]))
+            .chain(open.emptied.iter().map(String::as_str));
+        for mut rest in starts {
+            while !rest.is_empty() && folders.insert(rest) {
+                rest = rest.rfind('/').map_or("", |at| &rest[..at]);
+            }
+        }
+        let mut folders: Vec<&str> = folders.into_iter().collect();
+        folders.sort_by_key(|f| std::cmp::Reverse(f.matches('/').count()));
+        for folder in folders {
+            let _ = fs::remove_dir(open.dir.join(folder));
+        }
+        Ok(())
+    }
+
     /// Puts the new site described by `manifest` at the output: nothing to
     /// do when the output already is that site; else the files the staging
     /// folder lacks are linked from the output, the ones the new site does
@@ -535,72 +591,15 @@ impl Staging {
             };
             return Ok((Committed::Unchanged, memo));
         }
-        // Every file the staging folder lacks comes from the output.
-        let mut missing: Vec<&manifest::FileRecord> = {
-            let open = self.staging()?;
-            let holds = open.holds.lock().unwrap_or_else(|p| p.into_inner());
-            wanted
-                .values()
-                .filter(|w| holds.get(&w.path) != Some(*w))
-                .collect()
-        };
-        missing.sort_by(|a, b| a.path.cmp(&b.path));
-        missing
-            .par_iter()
-            .try_for_each(|record| self.place(record, None))?;
+        // The manifest's bytes are made while the folder is settled.
+        let (bytes, settled) = rayon::join(|| manifest.to_bytes(), || self.settle(&wanted));
+        settled?;
         let open = self.staging()?;
-        // What the new site does not have goes.
-        let stale: Vec<String> = open
-            .holds
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .keys()
-            .filter(|path| !wanted.contains_key(*path))
-            .cloned()
-            .collect();
-        for path in &stale {
-            let _ = fs::remove_file(open.dir.join(path));
-        }
-        // So do the folders it does not have: those of the stale files and
-        // any other the staging folder has. Deepest first; a folder that
-        // still holds files stays.
-        let mut kept_folders = HashSet::new();
-        for path in wanted.keys() {
-            let mut rest = path.as_str();
-            while let Some(at) = rest.rfind('/') {
-                rest = &rest[..at];
-                if !kept_folders.insert(rest) {
-                    break;
-                }
-            }
-        }
-        let mut folders: HashSet<String> = open
-            .made
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .iter()
-            .filter(|f| !kept_folders.contains(f.as_str()))
-            .cloned()
-            .collect();
-        for path in &stale {
-            let mut rest = path.as_str();
-            while let Some(at) = rest.rfind('/') {
-                rest = &rest[..at];
-                if !kept_folders.contains(rest) {
-                    folders.insert(rest.to_owned());
-                }
-            }
-        }
-        let mut folders: Vec<String> = folders.into_iter().collect();
-        folders.sort_by_key(|f| std::cmp::Reverse(f.matches('/').count()));
-        for folder in folders {
-            let _ = fs::remove_dir(open.dir.join(folder));
-        }
         let marker = open.dir.join(OUTPUT_MARKER);
         fs::write(&marker, MARKER_TEXT)
             .with_context(|| msg!("err-write", path = marker.display().to_string()))?;
         let manifest_path = open.dir.join(layout::OUTPUT_MANIFEST);
-        fs::write(&manifest_path, manifest.to_bytes())
+        fs::write(&manifest_path, bytes)
             .with_context(|| msg!("err-write", path = manifest_path.display().to_string()))?;
         set_dir_permissions(&open.dir);
         let staging = open.dir.clone();
@@ -705,12 +704,18 @@ fn open_staging(
             Some(kept) => Some(reuse_known(spare, kept)),
             None => current.and_then(|current| reuse_spare(spare, out, current)),
         };
-        if let Some((holds, made)) = reused {
+        if let Some(Reused {
+            holds,
+            made,
+            emptied,
+        }) = reused
+        {
             return Ok(Open {
                 dir: spare.to_path_buf(),
                 reused: true,
                 holds: Mutex::new(holds),
                 made: Mutex::new(made),
+                emptied,
             });
         }
         remove_tree(spare);
@@ -734,11 +739,19 @@ fn open_staging(
         reused: false,
         holds: Mutex::new(HashMap::new()),
         made: Mutex::new(HashSet::new()),
+        emptied: Vec::new(),
     })
 }
 
-/// What a staging folder holds (path to record) and its folders.
-type Reused = (HashMap<String, manifest::FileRecord>, HashSet<String>);
+/// A kept previous output opened as the staging folder.
+struct Reused {
+    /// What it holds: path to record.
+    holds: HashMap<String, manifest::FileRecord>,
+    /// Its folders.
+    made: HashSet<String>,
+    /// Folders strays were removed from.
+    emptied: Vec<String>,
+}
 
 /// The kept previous output as this process left it (`kept`: what it
 /// held when it was the output): its manifest is removed first, so an
@@ -751,7 +764,11 @@ fn reuse_known(spare: &Path, kept: Held) -> Reused {
         .keys()
         .filter_map(|p| p.rfind('/').map(|at| p[..at].to_owned()))
         .collect();
-    (kept.good, made)
+    Reused {
+        holds: kept.good,
+        made,
+        emptied: Vec::new(),
+    }
 }
 
 /// The kept previous output told from the output, without reading its
@@ -780,6 +797,7 @@ fn reuse_spare(spare: &Path, out: &Path, current: &Held) -> Option<Reused> {
     let mut holds = HashMap::with_capacity(current.inodes.len());
     let mut made = HashSet::new();
     let mut strays: Vec<PathBuf> = Vec::new();
+    let mut emptied = Vec::new();
     let mut level = vec![String::new()];
     while !level.is_empty() {
         let listed: Vec<Listing> = level
@@ -789,6 +807,9 @@ fn reuse_spare(spare: &Path, out: &Path, current: &Held) -> Option<Reused> {
         level = Vec::new();
         for listing in listed {
             holds.extend(listing.shared);
+            if !listing.strays.is_empty() && !listing.folder.is_empty() {
+                emptied.push(listing.folder);
+            }
             strays.extend(listing.strays);
             made.extend(listing.folders.iter().cloned());
             level.extend(listing.folders);
@@ -797,12 +818,18 @@ fn reuse_spare(spare: &Path, out: &Path, current: &Held) -> Option<Reused> {
     strays.par_iter().for_each(|path| {
         let _ = fs::remove_dir_all(path).or_else(|_| fs::remove_file(path));
     });
-    Some((holds, made))
+    Some(Reused {
+        holds,
+        made,
+        emptied,
+    })
 }
 
 /// One folder of the kept previous output, as [`reuse_spare`] sorts it.
 #[derive(Default)]
 struct Listing {
+    /// The folder (relative).
+    folder: String,
     /// Files shared with the output: path to record.
     shared: Vec<(String, manifest::FileRecord)>,
     /// Subfolders the output also has (relative paths).
@@ -812,7 +839,10 @@ struct Listing {
 }
 
 fn list_spare(spare: &Path, folder: &str, current: &Held, folders: &HashSet<&str>) -> Listing {
-    let mut listing = Listing::default();
+    let mut listing = Listing {
+        folder: folder.to_owned(),
+        ..Listing::default()
+    };
     let Ok(entries) = fs::read_dir(spare.join(folder)) else {
         return listing;
     };
