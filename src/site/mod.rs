@@ -1024,7 +1024,7 @@ pub(crate) fn render(
         let mut tally = Tally::default();
         let mut files = Vec::new();
         let mut complete = true;
-        for home in pages::render_home_pages(&homes, how.now, &home_links)? {
+        pages::each_home_page(&homes, how.now, &home_links, |home| {
             let part = Part {
                 key: ready_key(salt, true, compression.as_bytes(), b"file", &home),
                 work: Work::Ready(home),
@@ -1033,7 +1033,8 @@ pub(crate) fn render(
             complete &= done.deferred == 0;
             tally = tally + done;
             files.extend(records);
-        }
+            Ok(())
+        })?;
         parts_done.push(manifest::PartRecord {
             key: home_key.hex(),
             complete,

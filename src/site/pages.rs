@@ -136,15 +136,31 @@ pub fn render_home_pages(
     now: impl Into<Now>,
     announcements: &[super::announcements::HomeLink],
 ) -> anyhow::Result<Vec<OutputFile>> {
+    let mut pages = Vec::new();
+    each_home_page(games, now, announcements, |page| {
+        pages.push(page);
+        Ok(())
+    })?;
+    Ok(pages)
+}
+
+/// [`render_home_pages`], each page handed to `done` before the next is
+/// rendered: a page lists every game's activities (megabytes on a large
+/// site), so a build writes one away before it makes the next.
+pub fn each_home_page(
+    games: &[HomeGame],
+    now: impl Into<Now>,
+    announcements: &[super::announcements::HomeLink],
+    mut done: impl FnMut(OutputFile) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let now = now.into();
     let site_locale = site_locale_of(games);
     let shown = most_shared(games.iter().map(|g| g.game.game.time_zone_name()))
         .and_then(|zone| games.iter().find(|g| g.game.game.time_zone_name() == zone));
     let locales = home_locales(games, &site_locale);
     let env = environment()?;
-    locales
-        .iter()
-        .map(|locale| {
+    for locale in &locales {
+        let page = {
             let is_site = *locale == site_locale;
             let root = if is_site { "" } else { "../" };
             let ui = ui_for(locale);
@@ -189,9 +205,11 @@ pub fn render_home_pages(
                 "index.html",
                 &layout::home_page(locale, is_site),
                 &index,
-            )
-        })
-        .collect()
+            )?
+        };
+        done(page)?;
+    }
+    Ok(())
 }
 
 /// The page of one document. Of the game's other documents it shows only
