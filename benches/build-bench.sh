@@ -19,10 +19,13 @@
 # locales x 100 activities, benches/gen-corpus.py, generated once under
 # target/bench-scale-build/ as scale-build.sh does), RUNS alternating rounds
 # of: `check`; a warm build with nothing changed; a warm build after one
-# activity's description was edited (a new unique text each round); a cold
-# build (output and cache removed first). Prints the median wall of each
-# and its ratio to `check` of the same tree, and the peak RSS of the cold
-# and warm builds (from wait4). Then `serve` on the largest corpus:
+# activity's description was edited (a new unique text each round), the
+# previous output kept beside the output (the steady state of a working
+# tree); a cold build (output, kept output and cache removed first); the
+# first edit after that cold build (no kept output yet: every unchanged
+# file is linked into a new folder once). Prints the median wall of each
+# and its ratio to `check` of the same tree, and the peak RSS of each
+# (from wait4). Then `serve` on the largest corpus:
 # edit-to-served (one description edited, the JSON polled every 5 ms until
 # it shows the edit), median of EDITS edits (default 10).
 #
@@ -101,22 +104,24 @@ for n in sizes:
     check = [bin_, "check", "--root", root, "--now", now]
     _, path = first_file(root)
     timed(build)
+    # An edit after the cold build leaves the previous output kept beside
+    # the output, as it is after any edit of a working tree.
+    edit(path, f"bench warm-up {n} {time.time_ns()}")
     timed(build)
-    times = {k: [] for k in ("check", "warm, nothing changed", "warm, one description edited", "cold")}
+    cases = ("check", "warm, nothing changed", "warm, one description edited", "cold",
+             "first edit after a cold build")
+    times = {k: [] for k in cases}
     rss = {k: [] for k in times}
     for i in range(runs):
         for case in times:
-            if case == "warm, one description edited":
-                edit(path, f"bench edit {n} {i} {time.time_ns()}")
+            if case in ("warm, one description edited", "first edit after a cold build"):
+                edit(path, f"bench edit {n} {i} {case} {time.time_ns()}")
             if case == "cold":
                 for d in (site, state, os.path.join(root, ".site.previous")):
                     shutil.rmtree(d, ignore_errors=True)
             wall, peak = timed(check if case == "check" else build)
             times[case].append(wall)
             rss[case].append(peak)
-        # The cold build leaves no kept previous output; build once more so
-        # the next round's warm builds start from the steady state.
-        timed(build)
     c = statistics.median(times["check"])
     for case, t in times.items():
         rows.append((n, case, statistics.median(t), min(t), max(t), statistics.median(t) / c, max(rss[case])))

@@ -195,10 +195,14 @@ pub fn each_home_page(
                 as_of,
                 alternates,
                 live: live(ui),
-                games: games
-                    .iter()
-                    .map(|game| index_game(game, locale, root, now.for_game(&game.game.game), ui))
-                    .collect::<anyhow::Result<_>>()?,
+                games: Value::from_object(OneByOne(
+                    games
+                        .iter()
+                        .map(|game| {
+                            index_game(game, locale, root, now.for_game(&game.game.game), ui)
+                        })
+                        .collect::<anyhow::Result<_>>()?,
+                )),
             };
             render(
                 env,
@@ -515,7 +519,34 @@ struct IndexView {
     /// The home pages of every locale, this one included.
     alternates: Vec<Alternate>,
     live: Live,
-    games: Vec<IndexGame>,
+    /// The games ([`IndexGame`]), [`OneByOne`].
+    games: Value,
+}
+
+/// A list a template gets item by item: each item becomes a template value
+/// only when the template reaches it, and is dropped once it has moved on.
+/// A home page lists every game's activities (hundreds of thousands on a
+/// large site): made into values all at once, they would take several
+/// times the memory of the page itself.
+#[derive(Debug)]
+struct OneByOne<T>(Vec<T>);
+
+impl<T: Serialize + std::fmt::Debug + Send + Sync + 'static> minijinja::value::Object
+    for OneByOne<T>
+{
+    fn repr(self: &std::sync::Arc<Self>) -> minijinja::value::ObjectRepr {
+        minijinja::value::ObjectRepr::Seq
+    }
+
+    fn get_value(self: &std::sync::Arc<Self>, key: &Value) -> Option<Value> {
+        self.0
+            .get(key.as_usize()?)
+            .map(|item| Value::from(Serde(item)))
+    }
+
+    fn enumerate(self: &std::sync::Arc<Self>) -> minijinja::value::Enumerator {
+        minijinja::value::Enumerator::Seq(self.0.len())
+    }
 }
 
 #[derive(Debug, Serialize)]
