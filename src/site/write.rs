@@ -5,9 +5,12 @@
 //! the output between builds (`.<out>.previous`), in which only the files
 //! that differ from the new site are replaced; a file the output holds
 //! with the same bytes is hard-linked from it (copied where the file system
-//! has no hard links). Which files are the same is read from the manifests
-//! ([`super::manifest`]), never from reading the files again; a tree with
-//! nothing changed writes nothing.
+//! has no hard links). Which files are the same is read from the output's
+//! manifest ([`super::manifest`], each file checked with one `stat`) and,
+//! for the kept previous output, from its folder listings (a file there
+//! that is the output's very file, same inode, holds what the output's
+//! does), never from reading the files again; a tree with nothing changed
+//! writes nothing.
 //!
 //! The output directory is owned: every site carries [`OUTPUT_MARKER`], and
 //! [`guard_output`] lets a build replace only an absent, empty or marked
