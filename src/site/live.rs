@@ -317,9 +317,7 @@ impl LiveBuild {
                 .iter()
                 .map(|(id, (_, _, sources))| (id.clone(), *sources))
                 .collect(),
-            clean_checks: self
-                .check
-                .clean_checks(&options_salt(options), &check_options),
+            clean_checks: self.check.clean_checks(&options.salt(), &check_options),
             checks_reused: self.check.last_run().reused,
         };
         // A failed write leaves `memo` empty: the next build reads the output again.
@@ -338,14 +336,6 @@ impl LiveBuild {
             summary: Some(summary),
         })
     }
-}
-
-/// The salt a build with `options` keys its parts and checks with.
-fn options_salt(options: &super::BuildOptions) -> super::CacheSalt {
-    options
-        .cache
-        .as_ref()
-        .map_or_else(super::CacheSalt::current, |c| c.salt.clone())
 }
 
 impl GameInputs {

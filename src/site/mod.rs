@@ -111,6 +111,14 @@ impl BuildOptions {
             progress: None,
         }
     }
+
+    /// The salt a build with these options keys its parts and checks with:
+    /// the cache's, else this binary's.
+    pub(crate) fn salt(&self) -> CacheSalt {
+        self.cache
+            .as_ref()
+            .map_or_else(CacheSalt::current, |c| c.salt.clone())
+    }
 }
 
 /// Where the build cache lives and what its keys include.
@@ -555,10 +563,7 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let check_options = validate::Options {
         now: Some(Now::pinned_or_clock(options.now)),
     };
-    let salt = options
-        .cache
-        .as_ref()
-        .map_or_else(CacheSalt::current, |c| c.salt.clone());
+    let salt = options.salt();
     // The output's manifest says which games' last check found nothing;
     // what the output holds is checked while the tree is.
     let previous = write::Previous::read(&options.out)?;
@@ -611,6 +616,7 @@ pub(crate) fn write_site(
             .now
             .unwrap_or_else(|| Now::pinned_or_clock(options.now)),
         cache: cache.as_ref().map(|(c, salt)| (c, *salt)),
+        salt: options.salt(),
         compression: options.compression,
         defer_brotli: options.defer_brotli,
         progress: options.progress.clone(),
@@ -707,6 +713,8 @@ pub(crate) struct Render<'a> {
     /// One instant (or pinned wall time), read in each game's zone.
     pub now: Now,
     pub cache: Option<(&'a cache::Cache, &'a CacheSalt)>,
+    /// What every key includes of the tool ([`BuildOptions::salt`]).
+    pub salt: CacheSalt,
     pub compression: Compression,
     pub defer_brotli: bool,
     pub progress: Option<Progress>,
@@ -855,15 +863,7 @@ pub(crate) fn render(
     // The registry as checked: a data file that changed since is found
     // when its game is loaded again.
     let registry: Vec<Game> = checked.games.iter().map(|g| g.game.clone()).collect();
-    let salt = how.cache.map(|(_, salt)| salt);
-    let default_salt;
-    let salt = match salt {
-        Some(salt) => salt,
-        None => {
-            default_salt = CacheSalt::current();
-            &default_salt
-        }
-    };
+    let salt = &how.salt;
     // Every game page links to the home page of its language, so it
     // depends on the site's locale.
     let site_locale = crate::model::site_locale(&registry)
