@@ -712,13 +712,6 @@ fn games_checked(err: &str) -> (usize, usize) {
     (counts.0.parse().unwrap(), counts.1.parse().unwrap())
 }
 
-/// Rewrites the JSON file at `path` with `edit` applied.
-fn edit_json(path: &Path, edit: impl FnOnce(&mut Value)) {
-    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    edit(&mut doc);
-    std::fs::write(path, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
-}
-
 /// Issue 36: a warm build checks again only the games whose inputs changed
 /// since a check that found nothing in them (the output's manifest keeps
 /// the key of those inputs); a game with a warning is checked every time,
@@ -732,9 +725,10 @@ fn a_warm_build_checks_only_the_games_whose_inputs_changed() {
         let output = run(root, &["build", "--out", "site", "--now", NOW]);
         (output.status.code(), stderr(&output))
     };
-    let registry: Value =
-        serde_json::from_str(&std::fs::read_to_string(root.join("games.json")).unwrap()).unwrap();
-    let games = registry["games"].as_array().unwrap().len();
+    let games = read_json(&root.join("games.json"))["games"]
+        .as_array()
+        .unwrap()
+        .len();
 
     let (code, err) = build();
     assert_eq!(code, Some(0), "{err}");
@@ -745,18 +739,17 @@ fn a_warm_build_checks_only_the_games_whose_inputs_changed() {
 
     // A description edited: that game only.
     let file = root.join("data/ww/zh-CN.json");
-    edit_json(&file, |doc| {
-        doc["activities"][0]["description"] = Value::from("checked again");
-    });
+    let mut doc = read_json(&file);
+    doc["activities"][0]["description"] = Value::from("checked again");
+    write_json(&file, &doc);
     let (code, err) = build();
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(games_checked(&err), (1, games), "{err}");
 
     // A warning: shown by every build, its game checked every time.
-    edit_json(&file, |doc| {
-        let name = doc["activities"][0]["name"].as_str().unwrap().to_owned();
-        doc["activities"][0]["name"] = Value::from(format!("{name} "));
-    });
+    let name = doc["activities"][0]["name"].as_str().unwrap().to_owned();
+    doc["activities"][0]["name"] = Value::from(format!("{name} "));
+    write_json(&file, &doc);
     for _ in 0..2 {
         let (code, err) = build();
         assert_eq!(code, Some(0), "{err}");
@@ -767,12 +760,13 @@ fn a_warm_build_checks_only_the_games_whose_inputs_changed() {
     // A schema that every document now fails: every game is checked
     // again, the build fails and the site stays as it was.
     let before = files_under(&root.join("site"));
-    edit_json(&root.join("schema/activity.schema.json"), |schema| {
-        schema["required"]
-            .as_array_mut()
-            .unwrap()
-            .push(Value::from("newRequiredField"));
-    });
+    let schema_path = root.join("schema/activity.schema.json");
+    let mut schema = read_json(&schema_path);
+    schema["required"]
+        .as_array_mut()
+        .unwrap()
+        .push(Value::from("newRequiredField"));
+    write_json(&schema_path, &schema);
     let (code, err) = build();
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("newRequiredField"), "{err}");

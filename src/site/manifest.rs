@@ -231,6 +231,22 @@ impl Verified {
     }
 }
 
+/// Every folder that holds one of `paths` (relative, `/`-separated), at
+/// any depth: `a/b/c.json` gives `a/b` and `a`.
+pub(crate) fn folders_of<'a>(paths: impl IntoIterator<Item = &'a str>) -> HashSet<&'a str> {
+    let mut folders = HashSet::new();
+    for path in paths {
+        let mut rest = path;
+        while let Some(at) = rest.rfind('/') {
+            rest = &rest[..at];
+            if !folders.insert(rest) {
+                break;
+            }
+        }
+    }
+    folders
+}
+
 /// The inode number a folder listing gives for `entry` (no `stat`); 0,
 /// which matches nothing, where the platform has none.
 pub(crate) fn listed_inode(entry: &fs::DirEntry) -> u64 {
@@ -250,17 +266,8 @@ pub(crate) fn listed_inode(entry: &fs::DirEntry) -> u64 {
 /// parallel. The marker and the manifest themselves are not listed.
 pub(crate) fn verify(dir: &Path, manifest: &Manifest, written: SystemTime) -> Verified {
     let files = manifest.files();
-    let mut folders: HashSet<&str> = HashSet::new();
+    let mut folders = folders_of(files.keys().copied());
     folders.insert("");
-    for path in files.keys() {
-        let mut rest = *path;
-        while let Some(at) = rest.rfind('/') {
-            rest = &rest[..at];
-            if !folders.insert(rest) {
-                break;
-            }
-        }
-    }
     let list: Vec<&str> = folders.iter().copied().collect();
     // Per folder: the good files with their inodes, and the extra paths.
     type Found = (Vec<(String, u64)>, Vec<String>);

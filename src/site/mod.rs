@@ -608,14 +608,14 @@ pub(crate) fn write_site(
     staging: write::Staging,
 ) -> anyhow::Result<(BuildSummary, write::Memo)> {
     let cache = match &options.cache {
-        Some(c) => Some((cache::Cache::open(&c.dir)?, &c.salt)),
+        Some(c) => Some(cache::Cache::open(&c.dir)?),
         None => None,
     };
     let how = Render {
         now: check_options
             .now
             .unwrap_or_else(|| Now::pinned_or_clock(options.now)),
-        cache: cache.as_ref().map(|(c, salt)| (c, *salt)),
+        cache: cache.as_ref(),
         salt: options.salt(),
         compression: options.compression,
         defer_brotli: options.defer_brotli,
@@ -631,7 +631,7 @@ pub(crate) fn write_site(
     )?;
     // Dropped without a commit, the staging directory is removed.
     let (_, left) = staging.commit(manifest)?;
-    if let Some((cache, _)) = &cache
+    if let Some(cache) = &cache
         && tally.stored > 0
     {
         cache.sweep();
@@ -712,7 +712,7 @@ fn output_of(game: Game, documents: Vec<(String, Option<ActivityDocument>)>) -> 
 pub(crate) struct Render<'a> {
     /// One instant (or pinned wall time), read in each game's zone.
     pub now: Now,
-    pub cache: Option<(&'a cache::Cache, &'a CacheSalt)>,
+    pub cache: Option<&'a cache::Cache>,
     /// What every key includes of the tool ([`BuildOptions::salt`]).
     pub salt: CacheSalt,
     pub compression: Compression,
@@ -1265,7 +1265,7 @@ fn run_part(
     how: &Render<'_>,
     staging: &write::Staging,
 ) -> anyhow::Result<(Tally, Vec<manifest::FileRecord>)> {
-    if let Some((cache, _)) = how.cache
+    if let Some(cache) = how.cache
         && let Some(entries) = cache.get(&part.key)
     {
         let files: Vec<OutputFile> = entries.into_iter().map(|e| e.file).collect();
@@ -1352,7 +1352,7 @@ fn run_part(
     let stored = deferred == 0
         && how
             .cache
-            .is_some_and(|(cache, _)| cache.put(&part.key, &entries).is_ok());
+            .is_some_and(|cache| cache.put(&part.key, &entries).is_ok());
     let mut tally = Tally::of(entries.iter().map(|e| &e.file));
     tally.rendered = 1;
     tally.stored = usize::from(stored);

@@ -787,16 +787,7 @@ fn reuse_spare(spare: &Path, out: &Path, current: &Held) -> Option<Reused> {
     if current.inodes.is_empty() || !same_device(spare, out) {
         return None;
     }
-    let mut folders: HashSet<&str> = HashSet::new();
-    for path in current.manifest.files().into_keys() {
-        let mut rest = path;
-        while let Some(at) = rest.rfind('/') {
-            rest = &rest[..at];
-            if !folders.insert(rest) {
-                break;
-            }
-        }
-    }
+    let folders = manifest::folders_of(current.manifest.files().into_keys());
     let mut holds = HashMap::with_capacity(current.inodes.len());
     let mut made = HashSet::new();
     let mut strays: Vec<PathBuf> = Vec::new();
