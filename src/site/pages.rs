@@ -160,58 +160,53 @@ pub fn each_home_page(
     let locales = home_locales(games, &site_locale);
     let env = environment()?;
     for locale in &locales {
-        let page = {
-            let is_site = *locale == site_locale;
-            let root = if is_site { "" } else { "../" };
-            let ui = ui_for(locale);
-            let alternates = locales
-                .iter()
-                .map(|other| Alternate {
-                    locale: other.clone(),
-                    language: language_name(other),
-                    href: format!("{root}{}", layout::home_dir(other, *other == site_locale)),
-                    current: other == locale,
-                })
-                .collect();
-            let as_of = shown.map_or_else(
-                || TimeView::naive(now.in_zone(chrono_tz::Asia::Shanghai)),
-                |g| time_view(&g.game.game, now.for_game(&g.game.game)),
-            );
-            let board = announcements
-                .iter()
-                .find(|b| b.locale == *locale)
-                .or_else(|| announcements.iter().find(|b| b.is_default))
-                .or(announcements.first())
-                .map(|b| super::announcements::HomeLink {
-                    href: format!("{root}{}", b.href),
-                    feed_href: format!("{root}{}", b.feed_href),
-                    ..b.clone()
-                });
-            let index = IndexView {
-                announcements: board,
-                lang: locale.clone(),
-                ui,
-                root: root.to_owned(),
-                as_of,
-                alternates,
-                live: live(ui),
-                games: Value::from_object(OneByOne(
-                    games
-                        .iter()
-                        .map(|game| {
-                            index_game(game, locale, root, now.for_game(&game.game.game), ui)
-                        })
-                        .collect::<anyhow::Result<_>>()?,
-                )),
-            };
-            render(
-                env,
-                "index.html",
-                &layout::home_page(locale, is_site),
-                &index,
-            )?
+        let is_site = *locale == site_locale;
+        let root = if is_site { "" } else { "../" };
+        let ui = ui_for(locale);
+        let alternates = locales
+            .iter()
+            .map(|other| Alternate {
+                locale: other.clone(),
+                language: language_name(other),
+                href: format!("{root}{}", layout::home_dir(other, *other == site_locale)),
+                current: other == locale,
+            })
+            .collect();
+        let as_of = shown.map_or_else(
+            || TimeView::naive(now.in_zone(chrono_tz::Asia::Shanghai)),
+            |g| time_view(&g.game.game, now.for_game(&g.game.game)),
+        );
+        let board = announcements
+            .iter()
+            .find(|b| b.locale == *locale)
+            .or_else(|| announcements.iter().find(|b| b.is_default))
+            .or(announcements.first())
+            .map(|b| super::announcements::HomeLink {
+                href: format!("{root}{}", b.href),
+                feed_href: format!("{root}{}", b.feed_href),
+                ..b.clone()
+            });
+        let index = IndexView {
+            announcements: board,
+            lang: locale.clone(),
+            ui,
+            root: root.to_owned(),
+            as_of,
+            alternates,
+            live: live(ui),
+            games: Value::from_object(OneByOne(
+                games
+                    .iter()
+                    .map(|game| index_game(game, locale, root, now.for_game(&game.game.game), ui))
+                    .collect::<anyhow::Result<_>>()?,
+            )),
         };
-        done(page)?;
+        done(render(
+            env,
+            "index.html",
+            &layout::home_page(locale, is_site),
+            &index,
+        )?)?;
     }
     Ok(())
 }
