@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod announcements;
 pub mod days;
+pub mod freshness;
 
 pub use announcements::{Announcement, Announcements, ContentType};
 

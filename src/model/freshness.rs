@@ -1,0 +1,94 @@
+//! When a game's data stops being current, by the registry's `updateMode`:
+//! the one rule behind `status`, the `stale` rule, the pages' out-of-date
+//! notice and the ending-soon workflow. No I/O, no clock: callers compare
+//! [`Freshness::due`] with their own "now".
+
+use chrono::NaiveDateTime;
+
+use super::{ActivityDocument, Game, UpdateMode, parse_time};
+
+impl UpdateMode {
+    /// The mode of a game whose registry entry names none, read from the
+    /// form of its version as the public registry describes: a dotted
+    /// number (`4.6`, `1.10.2`) is a version cycle; anything else (`2026-10`,
+    /// an event's name) means the data follows single activities.
+    pub fn infer(version: &str) -> UpdateMode {
+        let dotted = version.split('.').count() >= 2
+            && version
+                .split('.')
+                .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()));
+        if dotted {
+            UpdateMode::Version
+        } else {
+            UpdateMode::Activity
+        }
+    }
+
+    /// The registry's spelling (`version`, `activity`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UpdateMode::Version => "version",
+            UpdateMode::Activity => "activity",
+        }
+    }
+}
+
+/// How long one document of a game stays current.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Freshness {
+    pub mode: UpdateMode,
+    /// The registry names no mode; it was inferred from the version's form.
+    pub inferred: bool,
+    /// The moment the data needs its next update, in the game's local time:
+    /// the version's end for a `version` game, the end of its last activity
+    /// for an `activity` game (the version's end when it lists none). `None`
+    /// when that time does not parse (the validator reports it).
+    pub due: Option<NaiveDateTime>,
+}
+
+impl Freshness {
+    /// Whether the data is out of date at `now` (the game's local time).
+    pub fn is_due(&self, now: NaiveDateTime) -> bool {
+        self.due.is_some_and(|due| due <= now)
+    }
+}
+
+/// The freshness of `document` of `game`.
+pub fn of(game: &Game, document: &ActivityDocument) -> Freshness {
+    let (mode, inferred) = match game.update_mode {
+        Some(mode) => (mode, false),
+        None => (UpdateMode::infer(&document.version), true),
+    };
+    let version_end = parse_time(&document.end_time);
+    let due = match mode {
+        UpdateMode::Version => version_end,
+        UpdateMode::Activity => {
+            let last = document
+                .activities
+                .iter()
+                .filter_map(|a| parse_time(&a.end_time))
+                .max();
+            last.or(version_end)
+        }
+    };
+    Freshness {
+        mode,
+        inferred,
+        due,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dotted_number_is_a_version_cycle_and_anything_else_follows_activities() {
+        assert_eq!(UpdateMode::infer("4.6"), UpdateMode::Version);
+        assert_eq!(UpdateMode::infer("1.10.2"), UpdateMode::Version);
+        assert_eq!(UpdateMode::infer("2026-10"), UpdateMode::Activity);
+        assert_eq!(UpdateMode::infer("4"), UpdateMode::Activity);
+        assert_eq!(UpdateMode::infer("4."), UpdateMode::Activity);
+        assert_eq!(UpdateMode::infer("SideStory"), UpdateMode::Activity);
+    }
+}
