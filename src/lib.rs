@@ -132,7 +132,9 @@
 //! - [`server`]: the composition root: router, static files, watch, reload.
 //!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it. The public API
 //!   (`/api/v1/`) is answered before routing; a static file's response
-//!   headers are worked out once when it is read, not per request.
+//!   headers are worked out once when it is read, not per request. The
+//!   watcher tells each rebuild which inputs changed, and an edit is served
+//!   before its precompressed siblings are made (a second build adds them).
 //!
 //! # Invariants
 //!
@@ -185,11 +187,14 @@
 //!   directory beside the output as they are finished (memory holds the
 //!   games in flight, not the site), and a good build replaces the output
 //!   directory with it in one rename, so a host never serves half a site.
+//!   What the home pages show of each game is rendered with the game and
+//!   kept on disk (`site::cards`) until the pages are made, one at a time.
 //!   A build costs what changed: the site's manifest
 //!   (`layout::OUTPUT_MANIFEST`) names each file's checksum and what it was
 //!   built from, a game whose inputs' fingerprint is unchanged is taken
 //!   from the output as it is, and the staging directory is the previous
-//!   output kept beside it (`.<out>.previous`), in which only the files that
+//!   output kept beside it (`.<out>.previous`; a first build makes it by
+//!   hard links), in which only the files that
 //!   differ are replaced (the files it shares with the output are told by
 //!   their inode, without reading its manifest). A file of the output is
 //!   reused (hard-linked, or copied) only when the output is marked as the

@@ -1,6 +1,6 @@
 //! The build cache: warm builds byte-identical to cold ones through edits,
 //! additions, renames and removals; only the dependants of a change are
-//! rendered again; damaged entries and other versions miss; deferred brotli.
+//! rendered again; damaged entries and other versions miss; deferred siblings.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -208,13 +208,18 @@ fn damaged_or_foreign_cache_entries_are_ignored_and_rewritten() {
 }
 
 fn options(root: &Path, salt: &CacheSalt, defer_brotli: bool) -> BuildOptions {
-    options_at(root, salt, defer_brotli, site::Compression::default())
+    let defer = if defer_brotli {
+        site::Defer::Brotli
+    } else {
+        site::Defer::Nothing
+    };
+    options_at(root, salt, defer, site::Compression::default())
 }
 
 fn options_at(
     root: &Path,
     salt: &CacheSalt,
-    defer_brotli: bool,
+    defer: site::Defer,
     compression: site::Compression,
 ) -> BuildOptions {
     BuildOptions {
@@ -226,7 +231,7 @@ fn options_at(
             salt: salt.clone(),
         }),
         compression,
-        defer_brotli,
+        defer,
         force: false,
         progress: None,
     }
@@ -369,7 +374,7 @@ fn a_changed_compression_option_misses_the_cache() {
 }
 
 #[test]
-fn deferred_brotli_is_added_by_the_next_build() {
+fn deferred_siblings_are_added_by_the_next_build() {
     let root = bundled_root();
     let root = root.path();
     let salt = CacheSalt::current();
@@ -379,17 +384,35 @@ fn deferred_brotli_is_added_by_the_next_build() {
         let summary = outcome.summary.expect("the bundled data builds");
         (summary.rendered, summary.deferred)
     };
-    let (_, deferred) = build_at(true);
+    let (_, deferred) = build_at(site::Defer::Brotli);
     assert!(deferred > 0);
     let quick = files_under(&root.join("site"));
     assert!(!quick.keys().any(|p| p.ends_with(".br")), "no brotli yet");
     assert!(quick.contains_key("api/v1/activity/ww.json.gz"));
 
-    let (rendered, deferred) = build_at(false);
+    // After an edit, `serve` leaves every sibling for later.
+    let data = root.join("data/ww/zh-CN.json");
+    let text = std::fs::read_to_string(&data).unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    doc["activities"][0]["description"] = serde_json::Value::from("先不压缩的说明");
+    std::fs::write(&data, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
+    let (_, deferred) = build_at(site::Defer::All);
+    assert!(deferred > 0);
+    let edited = files_under(&root.join("site"));
+    assert!(edited.contains_key("api/v1/activity/ww-zh-CN.json"));
+    assert!(!edited.contains_key("api/v1/activity/ww-zh-CN.json.gz"));
+    assert!(!edited.contains_key("api/v1/games.json.gz"));
+    assert!(
+        edited.contains_key("api/v1/activity/sr.json.gz"),
+        "an untouched game keeps its siblings"
+    );
+
+    let (rendered, deferred) = build_at(site::Defer::Nothing);
     assert_eq!(deferred, 0);
     assert!(rendered > 0, "the deferred parts were not cached");
     let full = files_under(&root.join("site"));
     assert!(full.contains_key("api/v1/activity/ww.json.br"));
+    assert!(full.contains_key("api/v1/activity/ww-zh-CN.json.gz"));
     let output = run(
         root,
         &[

@@ -889,10 +889,12 @@ fn watch_rebuilds_keeps_the_last_good_site_and_recovers() {
     }
 }
 
-/// Issue 36: a live rebuild re-renders only the game an edit touched: the
-/// edit is served, the other games' files stay as they were (the same
-/// files, not written again), and the site equals a cold build of the
-/// edited tree byte for byte.
+/// Issues 36 and 50: a live rebuild re-renders only the game an edit
+/// touched: the watcher's event names the file, which alone is stamped
+/// again (its game's files are read, no other), the edit is served, the
+/// other games' files stay as they were (the same files, not written
+/// again), and once its siblings are added the site equals a cold build
+/// of the edited tree byte for byte.
 #[cfg(unix)]
 #[test]
 fn a_live_rebuild_renders_only_the_edited_game_and_equals_a_cold_build() {
@@ -922,6 +924,24 @@ fn a_live_rebuild_renders_only_the_edited_game_and_equals_a_cold_build() {
     });
     wait_until("the rebuild's log line", || {
         served.stderr().matches("built the site").count() >= 2
+    });
+    // The rebuild's own report: the watcher named the file, so its check
+    // stamped that file alone (not the tree) and read its game's two files.
+    let stderr = served.stderr();
+    let rebuilt = stderr
+        .lines()
+        .filter(|line| line.contains("built the site"))
+        .nth(1)
+        .unwrap_or_default();
+    for field in ["stamped=1", "read=2", "checked=1"] {
+        assert!(
+            rebuilt.split_whitespace().any(|word| word == field),
+            "{field} in {rebuilt}\n{stderr}"
+        );
+    }
+    // The edit was served before it was compressed; its siblings follow.
+    wait_until("the edited file's gzip sibling", || {
+        site.join("api/v1/activity/ww-zh-CN.json.gz").is_file()
     });
     let after: Vec<u64> = untouched.iter().map(|p| ino(p)).collect();
     assert_eq!(

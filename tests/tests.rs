@@ -25,7 +25,7 @@ mod fuzz;
 // `build`, `fmt` and `status`: output files, determinism, atomicity.
 mod build;
 
-// The build cache: warm equals cold, invalidation, damaged entries, deferred brotli.
+// The build cache: warm equals cold, invalidation, damaged entries, deferred siblings.
 mod cache;
 
 // The control API through its router and a real client.

@@ -77,7 +77,7 @@ pub(super) fn options(
         now: common.now,
         cache: cache_options(&output.cache, &common.root),
         compression: output.compress.into(),
-        defer_brotli: false,
+        defer: site::Defer::Nothing,
         force: output.force,
         progress: None,
     })

@@ -244,7 +244,7 @@ fn build_into(
         now: Some(now),
         cache: None,
         compression: site::Compression::None,
-        defer_brotli: false,
+        defer: site::Defer::Nothing,
         force: false,
         progress: None,
     };

@@ -31,9 +31,13 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
 async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let out = args.common.out_dir(args.output.out.as_ref());
     let options = BuildOptions {
-        // An edit shows first; brotli siblings (`--compress max`) follow in
-        // a second build.
-        defer_brotli: !args.no_watch,
+        // The site shows first; brotli siblings (`--compress max`) follow
+        // in a second build (after an edit, every sibling does).
+        defer: if args.no_watch {
+            crate::site::Defer::Nothing
+        } else {
+            crate::site::Defer::Brotli
+        },
         ..super::build::options(&args.common, &out, &args.output)?
     };
     let state = ServerState::new(options)

@@ -9,8 +9,11 @@
 //! shutdown future resolves, with a bound on connections and deadlines
 //! for reading request headers and bodies ([`Limits`]). [`rebuild`] runs the builder
 //! off the async threads and records the result; when that build left
-//! brotli siblings for later (`defer_brotli`), a second build adds them in
-//! the background. [`watch::spawn`] calls it when inputs change. This
+//! precompressed siblings for later ([`site::Defer`]: brotli on the first
+//! build, every sibling after an edit, which is served first, uncompressed
+//! on loopback), a second build adds them in the background once the
+//! inputs are quiet. [`watch::spawn`] calls [`rebuild_changes`] with the
+//! paths that changed when inputs change. This
 //! module knows how the site is built only through [`site::LiveBuild`]
 //! (what [`site::build`] writes, at the cost of what an edit touched); it
 //! never renders files itself.
@@ -47,7 +50,7 @@ pub mod watch;
 pub use reload::{RELOAD_PATH, ReloadEvent};
 
 /// How long the inputs must stay unchanged after a build that deferred
-/// brotli before the second build adds it.
+/// compression before the second build adds the siblings.
 const COMPLETE_AFTER: Duration = Duration::from_secs(1);
 
 /// How long in-flight requests may run on after shutdown starts.
@@ -331,16 +334,43 @@ async fn accept_failed(err: std::io::Error) {
 /// `Err` only when the tool itself failed (unreadable root, unwritable output);
 /// that is recorded for the overlay too.
 pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
+    build_now(state, (*state.options).clone(), None).await
+}
+
+/// [`rebuild`] after the watcher saw the inputs `changed` (relative to
+/// the root; `None`: not known, everything is looked at). When the
+/// server's builds defer anything, this one defers every sibling: the
+/// edit is served first.
+pub async fn rebuild_changes(
+    state: &ServerState,
+    changed: Option<Vec<String>>,
+) -> anyhow::Result<BuildOutcome> {
+    let mut options = (*state.options).clone();
+    if options.defer != site::Defer::Nothing {
+        options.defer = site::Defer::All;
+    }
+    build_now(state, options, changed).await
+}
+
+/// Runs one build of `options` and records it (see [`rebuild`]).
+async fn build_now(
+    state: &ServerState,
+    options: BuildOptions,
+    changed: Option<Vec<String>>,
+) -> anyhow::Result<BuildOutcome> {
     let _building = state.build_lock.lock().await;
     let build = state.builds.fetch_add(1, Ordering::SeqCst) + 1;
-    let options = Arc::clone(&state.options);
     let live = Arc::clone(&state.live);
     let started = Instant::now();
-    let result = tokio::task::spawn_blocking(move || live_build(&live, &options))
+    let result = tokio::task::spawn_blocking(move || live_build(&live, &options, changed))
         .await
         .context("the build task panicked")
         .and_then(|result| result);
     let elapsed = started.elapsed();
+    let (result, looked) = match result {
+        Ok((outcome, looked)) => (Ok(outcome), looked),
+        Err(err) => (Err(err), site::LiveStats::default()),
+    };
     match &result {
         Ok(outcome) => {
             let printed = render_for_terminal(state, &outcome.diagnostics);
@@ -349,10 +379,15 @@ pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
             }
             let counts = diagnostics::count(&outcome.diagnostics);
             if let Some(summary) = &outcome.summary {
+                // What the check looked at: data files stamped and read,
+                // games checked (an edit: its file, its game).
                 tracing::info!(
                     files = summary.files,
                     bytes = summary.bytes,
                     warnings = counts.warnings,
+                    stamped = looked.stamped,
+                    read = looked.read,
+                    checked = looked.checked,
                     "{}",
                     msg!("serve-built", elapsed = format!("{elapsed:.0?}"))
                 );
@@ -382,9 +417,9 @@ pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
     result
 }
 
-/// Adds the brotli siblings a build with `defer_brotli` left out: the same
+/// Adds the siblings a build with [`site::Defer`] left out: the same
 /// build again, without deferring, which takes everything else from the
-/// cache, once the inputs have been quiet for [`COMPLETE_AFTER`]. Skipped
+/// output, once the inputs have been quiet for [`COMPLETE_AFTER`]. Skipped
 /// when another build started since `after`; that one completes itself. Pages are not told: their content did not change.
 async fn complete(state: ServerState, after: u64) {
     // Wait for a pause in the edits: an edit that arrives while this build
@@ -398,29 +433,34 @@ async fn complete(state: ServerState, after: u64) {
         return;
     }
     let mut options = (*state.options).clone();
-    options.defer_brotli = false;
+    options.defer = site::Defer::Nothing;
     let live = Arc::clone(&state.live);
     let started = Instant::now();
-    match tokio::task::spawn_blocking(move || live_build(&live, &options)).await {
-        Ok(Ok(outcome)) if outcome.summary.is_some() => {
+    // No input changed since the build it completes (any change starts a
+    // build, which would have made this one stale).
+    let nothing = Some(Vec::new());
+    match tokio::task::spawn_blocking(move || live_build(&live, &options, nothing)).await {
+        Ok(Ok((outcome, _))) if outcome.summary.is_some() => {
             state.files.clear();
-            tracing::debug!("added brotli siblings in {:.0?}", started.elapsed());
+            tracing::debug!("added the compressed siblings in {:.0?}", started.elapsed());
         }
         // The next rebuild, which a change of the inputs triggers, reports.
         Ok(Ok(_)) => {}
-        Ok(Err(err)) => tracing::warn!("cannot add brotli siblings: {err:#}"),
-        Err(err) => tracing::warn!("cannot add brotli siblings: {err}"),
+        Ok(Err(err)) => tracing::warn!("cannot add the compressed siblings: {err:#}"),
+        Err(err) => tracing::warn!("cannot add the compressed siblings: {err}"),
     }
 }
 
 /// Runs the kept build (one at a time: the build lock serialises callers).
+/// Returns what was built and what its check looked at.
 fn live_build(
     live: &std::sync::Mutex<site::LiveBuild>,
     options: &BuildOptions,
-) -> anyhow::Result<BuildOutcome> {
-    live.lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .build(options)
+    changed: Option<Vec<String>>,
+) -> anyhow::Result<(BuildOutcome, site::LiveStats)> {
+    let mut live = live.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let outcome = live.build_changes(options, changed.as_deref())?;
+    Ok((outcome, live.last_check()))
 }
 
 /// Stores a finished build's outcome and tells the open pages.

@@ -1,7 +1,11 @@
 //! Watching the inputs: `games.json`, `data/` and `schema/` under the root.
 //! Changes are debounced (notify-debouncer-full) and each burst triggers one
-//! [`rebuild`](super::rebuild). The output directory, the builder's staging
-//! directory and editor temp files are ignored.
+//! [`rebuild_changes`](super::rebuild_changes) told which paths changed, so
+//! an edit of one data file stamps that file, not the tree. When the
+//! watcher may have missed events (an error, or the kernel's queue
+//! overflowed), the rebuild is told it does not know, and looks at
+//! everything. The output directory, the builder's staging directory and
+//! editor temp files are ignored.
 //!
 //! This module decides when to build; what a build does is `site`'s business.
 
@@ -47,24 +51,32 @@ type Watcher = Debouncer<notify::RecommendedWatcher, RecommendedCache>;
 pub fn spawn(state: ServerState) -> anyhow::Result<WatchGuard> {
     let root = absolute(&state.options.root)?;
     let out = absolute(&state.options.out)?;
-    let (changed, mut changes) = mpsc::unbounded_channel::<()>();
+    // Each message: the input paths of one burst (relative to the root),
+    // or `None` when what changed is not known.
+    let (changed, mut changes) = mpsc::unbounded_channel::<Option<Vec<String>>>();
     let filter = Filter {
         root: root.clone(),
         out,
     };
     let handler = move |result: DebounceEventResult| match result {
         Ok(events) => {
-            if events
-                .iter()
-                .any(|event| filter.is_relevant(&event.kind, &event.paths))
-            {
-                let _ = changed.send(());
+            let mut paths = Vec::new();
+            let mut unknown = false;
+            for event in &events {
+                unknown |= event.need_rescan();
+                paths.extend(filter.inputs_changed(&event.kind, &event.paths));
+            }
+            if unknown {
+                let _ = changed.send(None);
+            } else if !paths.is_empty() {
+                let _ = changed.send(Some(paths));
             }
         }
         Err(errors) => {
             for err in errors {
                 tracing::warn!("watching the inputs: {err}");
             }
+            let _ = changed.send(None);
         }
     };
     let mut debouncer =
@@ -79,12 +91,25 @@ pub fn spawn(state: ServerState) -> anyhow::Result<WatchGuard> {
         msg!("serve-watching", root = root.display().to_string())
     );
     let task = tokio::spawn(async move {
-        while changes.recv().await.is_some() {
+        while let Some(first) = changes.recv().await {
             // One rebuild covers every change that arrived meanwhile.
-            while changes.try_recv().is_ok() {}
+            let mut changed = first;
+            while let Ok(more) = changes.try_recv() {
+                changed = match (changed, more) {
+                    (Some(mut paths), Some(more)) => {
+                        paths.extend(more);
+                        Some(paths)
+                    }
+                    _ => None,
+                };
+            }
+            if let Some(paths) = &mut changed {
+                paths.sort();
+                paths.dedup();
+            }
             tracing::info!("{}", msg!("serve-rebuilding"));
             // Failures are recorded, printed and shown by `rebuild` itself.
-            let _ = super::rebuild(&state).await;
+            let _ = super::rebuild_changes(&state, changed).await;
             // `data/` or `schema/` may have just been created.
             watch_new_dirs(&mut debouncer, &root, &mut watched);
         }
@@ -120,31 +145,42 @@ struct Filter {
 }
 
 impl Filter {
+    #[cfg(test)]
     fn is_relevant(&self, kind: &EventKind, paths: &[PathBuf]) -> bool {
+        !self.inputs_changed(kind, paths).is_empty()
+    }
+
+    /// The inputs an event says changed, relative to the root with forward
+    /// slashes (`data/ww/zh-CN.json`); none for a read or another path.
+    fn inputs_changed(&self, kind: &EventKind, paths: &[PathBuf]) -> Vec<String> {
         let changes = match kind {
             // Reads (the builder's own included) are not changes.
             EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
             EventKind::Access(_) => false,
             _ => true,
         };
-        changes && paths.iter().any(|path| self.is_input(path))
+        if !changes {
+            return Vec::new();
+        }
+        paths.iter().filter_map(|path| self.input(path)).collect()
     }
 
-    fn is_input(&self, path: &Path) -> bool {
+    /// `path` relative to the root, when it is an input.
+    fn input(&self, path: &Path) -> Option<String> {
         if path.starts_with(&self.out) || is_editor_temp(path) {
-            return false;
+            return None;
         }
-        let Ok(relative) = path.strip_prefix(&self.root) else {
-            return false;
-        };
+        let relative = path.strip_prefix(&self.root).ok()?;
         let mut components = relative.components();
-        let Some(first) = components.next() else {
-            return false;
-        };
-        let first = first.as_os_str();
+        let first = components.next()?.as_os_str();
         let nested = components.next().is_some();
-        WATCHED_DIRS.iter().any(|dir| first == *dir)
-            || (!nested && WATCHED_FILES.iter().any(|file| first == *file))
+        let watched = WATCHED_DIRS.iter().any(|dir| first == *dir)
+            || (!nested && WATCHED_FILES.iter().any(|file| first == *file));
+        let parts: Vec<String> = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        watched.then(|| parts.join("/"))
     }
 }
 
@@ -186,6 +222,30 @@ mod tests {
         assert!(relevant("/r/data/ww/zh-CN.json"));
         assert!(relevant("/r/data"));
         assert!(relevant("/r/schema/activity.schema.json"));
+    }
+
+    #[test]
+    fn events_name_the_inputs_relative_to_the_root() {
+        let renamed = EventKind::Modify(ModifyKind::Name(notify::event::RenameMode::Both));
+        let paths = [
+            PathBuf::from("/r/data/ww/.zh-CN.json.tmp"),
+            PathBuf::from("/r/data/ww/zh-CN.json"),
+        ];
+        assert_eq!(
+            filter().inputs_changed(&renamed, &paths),
+            ["data/ww/zh-CN.json"]
+        );
+        let written = EventKind::Access(AccessKind::Close(AccessMode::Write));
+        assert_eq!(
+            filter().inputs_changed(&written, &[PathBuf::from("/r/games.json")]),
+            ["games.json"]
+        );
+        let read = EventKind::Access(AccessKind::Close(AccessMode::Read));
+        assert!(
+            filter()
+                .inputs_changed(&read, &[PathBuf::from("/r/games.json")])
+                .is_empty()
+        );
     }
 
     #[test]

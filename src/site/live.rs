@@ -13,6 +13,13 @@
 //! that with the clock as "now" a game that was not edited may be reported as
 //! of up to one minute earlier.
 //!
+//! A caller that knows what changed on disk (`serve`'s file watcher) says
+//! so ([`LiveCheck::check_changes`]): when only data files the tree already
+//! had changed, the tree is not opened or listed again and only those
+//! files are stamped; their games are read and checked, with their
+//! documents kept for [`LiveBuild`] to render. Anything else, or a watcher
+//! that may have missed events, runs the whole check.
+//!
 //! [`check_with`]: super::check_with
 
 use std::collections::HashMap;
@@ -42,6 +49,11 @@ pub struct LiveCheck {
     registry: Vec<Game>,
     /// The last check of `games.json` and what it was made from.
     registry_check: Option<RegistryCheck>,
+    /// The announcements boards' diagnostics of the last run.
+    announced: Vec<Diagnostic>,
+    /// The typed documents of the games whose files the last run was told
+    /// changed, for a [`LiveBuild`] to render without reading them again.
+    documents: HashMap<String, Vec<(String, Option<crate::model::ActivityDocument>)>>,
     /// What the last run did.
     last: LiveStats,
 }
@@ -86,6 +98,14 @@ pub struct LiveStats {
     pub checked: usize,
     /// Games whose last diagnostics were taken as they were.
     pub reused: usize,
+    /// Whether the tree was opened again: `games.json` and the schemas read,
+    /// `data/` listed (not when the caller named what changed and it was
+    /// only data files the tree had).
+    pub listed: bool,
+    /// Data files whose size and time were read from disk.
+    pub stamped: usize,
+    /// Data files read (the files of the games checked again).
+    pub read: usize,
 }
 
 /// Everything a game's diagnostics depend on, besides the schemas.
@@ -97,7 +117,7 @@ struct GameInputs {
 }
 
 /// What stands for a data file's text.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 enum FileStamp {
     /// An open buffer: its text.
     Open(String),
@@ -118,6 +138,8 @@ impl LiveCheck {
             games: HashMap::new(),
             registry: Vec::new(),
             registry_check: None,
+            announced: Vec::new(),
+            documents: HashMap::new(),
             last: LiveStats::default(),
         }
     }
@@ -170,6 +192,126 @@ impl LiveCheck {
         overlay: &Overlay,
         options: &validate::Options,
     ) -> anyhow::Result<Vec<Diagnostic>> {
+        self.check_changes(overlay, options, None)
+    }
+
+    /// [`LiveCheck::check`] when the caller knows what changed on disk
+    /// since the last run: `changed` names every path (relative to the
+    /// root, forward slashes) that may have changed (a file watcher's
+    /// events); `None` when that is not known. When every path named is a
+    /// data file the last run found, only those files are stamped: the
+    /// tree is not opened or listed again and the other games' files are
+    /// not looked at (a game is still checked again when its "now"
+    /// changed). Anything else (the registry, a schema, a board, a file
+    /// added or removed) runs the whole check, as [`LiveCheck::check`].
+    pub fn check_changes(
+        &mut self,
+        overlay: &Overlay,
+        options: &validate::Options,
+        changed: Option<&[String]>,
+    ) -> anyhow::Result<Vec<Diagnostic>> {
+        match changed {
+            Some(changed) if self.only_data_files(changed) => {
+                Ok(self.check_files(changed, options))
+            }
+            _ => self.check_tree(overlay, options),
+        }
+    }
+
+    /// Whether every path of `changed` is a data file of a game of the
+    /// registry that the last run found and that is still a file.
+    fn only_data_files(&self, changed: &[String]) -> bool {
+        let (Some(prepared), Some(_)) = (&self.prepared, &self.registry_check) else {
+            return false;
+        };
+        changed.iter().all(|path| {
+            matches!(crate::tree::classify(path), crate::tree::SourcePath::Data { game, .. }
+                if self.games.contains_key(game))
+                && prepared.project.data_files.binary_search(path).is_ok()
+                && self.root.join(path).is_file()
+        })
+    }
+
+    /// The check of a run in which only the data files `changed` (which
+    /// [`LiveCheck::only_data_files`] accepted) changed.
+    fn check_files(&mut self, changed: &[String], options: &validate::Options) -> Vec<Diagnostic> {
+        let Some(registry) = &self.registry_check else {
+            return Vec::new();
+        };
+        let mut all = registry.diagnostics.clone();
+        all.extend(self.announced.iter().cloned());
+        let Some(prepared) = &self.prepared else {
+            return all;
+        };
+        let validator = &prepared.validator;
+        let root = &self.root;
+        let last = &self.games;
+        let pinned = Now::pinned_or_clock(options.now);
+        #[allow(clippy::type_complexity)]
+        let results: Vec<(usize, Option<(GameInputs, Checked)>)> = self
+            .registry
+            .par_iter()
+            .map(|game| {
+                let Some((before, _, _)) = last.get(&game.id) else {
+                    return (0, None);
+                };
+                let touched: Vec<&String> = game
+                    .locales
+                    .iter()
+                    .map(|locale| crate::tree::data_path(&game.id, locale))
+                    .filter_map(|path| changed.iter().find(|c| **c == path))
+                    .collect();
+                let now = pinned.for_game(game);
+                let unknown = before.files.contains(&FileStamp::Unknown);
+                if touched.is_empty() && now == before.now && !unknown {
+                    return (0, None);
+                }
+                let inputs = if unknown {
+                    GameInputs::read(root, game, &Overlay::new(), options)
+                } else {
+                    before.restamped(root, &touched, now)
+                };
+                if before.same(&inputs) {
+                    return (touched.len(), None);
+                }
+                // The documents of an edited game are kept for the render.
+                let keep = !touched.is_empty();
+                let checked = Checked::run(root, game, &Overlay::new(), validator, options, keep);
+                (touched.len(), Some((inputs, checked)))
+            })
+            .collect();
+        let mut stats = LiveStats::default();
+        self.documents.clear();
+        for (game, (stamped, result)) in self.registry.iter().zip(results) {
+            stats.stamped += stamped;
+            if let Some((inputs, checked)) = result {
+                stats.checked += 1;
+                stats.read += checked.read;
+                if checked.documents.iter().any(|(_, doc)| doc.is_some()) {
+                    self.documents.insert(game.id.clone(), checked.documents);
+                }
+                self.games.insert(
+                    game.id.clone(),
+                    (inputs, checked.diagnostics, checked.sources),
+                );
+            } else {
+                stats.reused += 1;
+            }
+            if let Some((_, found, _)) = self.games.get(&game.id) {
+                all.extend(found.iter().cloned());
+            }
+        }
+        self.last = stats;
+        diagnostics::sort(&mut all);
+        all
+    }
+
+    /// The whole check: the tree opened and listed, every data file stamped.
+    fn check_tree(
+        &mut self,
+        overlay: &Overlay,
+        options: &validate::Options,
+    ) -> anyhow::Result<Vec<Diagnostic>> {
         let project = load::open_with(&self.root, overlay)?;
         let (kept, compiled) = match self.prepared.take() {
             Some(last)
@@ -194,14 +336,14 @@ impl LiveCheck {
         let (games, mut all) = (registry.games.clone(), registry.diagnostics.clone());
         self.registry_check = Some(registry);
         // The announcements files are few and small: checked on every run.
-        let (_, mut announced) =
+        let (_, announced) =
             super::check_announcements(&self.root, &project, validator, overlay, false);
-        all.append(&mut announced);
+        all.extend(announced.iter().cloned());
+        self.announced = announced;
         let root = &self.root;
         let mut last = std::mem::take(&mut self.games);
         // `None`: the game's inputs did not change, its last diagnostics stand.
-        #[allow(clippy::type_complexity)]
-        let results: Vec<(String, GameInputs, Option<(Vec<Diagnostic>, [u8; 16])>)> = games
+        let results: Vec<(String, GameInputs, Option<Checked>)> = games
             .par_iter()
             .map(|game| {
                 let inputs = GameInputs::read(root, game, overlay, options);
@@ -210,25 +352,23 @@ impl LiveCheck {
                 {
                     return (game.id.clone(), inputs, None);
                 }
-                let loaded = load::load_game_with(root, game, overlay);
-                let sources = super::sources_digest(&loaded);
-                let checked = validator.game(&loaded, options, false);
-                (
-                    game.id.clone(),
-                    inputs,
-                    Some((checked.diagnostics, sources)),
-                )
+                let checked = Checked::run(root, game, overlay, validator, options, false);
+                (game.id.clone(), inputs, Some(checked))
             })
             .collect();
         let mut stats = LiveStats {
             compiled,
+            listed: true,
             ..LiveStats::default()
         };
+        self.documents.clear();
         for (id, inputs, checked) in results {
+            stats.stamped += inputs.files.len();
             let (found, sources) = match checked {
-                Some(found) => {
+                Some(checked) => {
                     stats.checked += 1;
-                    found
+                    stats.read += checked.read;
+                    (checked.diagnostics, checked.sources)
                 }
                 None => {
                     stats.reused += 1;
@@ -251,6 +391,41 @@ impl LiveCheck {
     }
 }
 
+/// One game checked again: its diagnostics, its documents when kept (for
+/// a build to render), its sources' fingerprint and how many files were read.
+struct Checked {
+    diagnostics: Vec<Diagnostic>,
+    documents: Vec<(String, Option<crate::model::ActivityDocument>)>,
+    sources: [u8; 16],
+    read: usize,
+}
+
+impl Checked {
+    fn run(
+        root: &Path,
+        game: &Game,
+        overlay: &Overlay,
+        validator: &Validator,
+        options: &validate::Options,
+        keep_documents: bool,
+    ) -> Checked {
+        let loaded = load::load_game_with(root, game, overlay);
+        let read = loaded
+            .files
+            .iter()
+            .filter(|f| f.exists && overlay.get(&f.path).is_none())
+            .count();
+        let sources = super::sources_digest(&loaded);
+        let checked = validator.game(&loaded, options, keep_documents);
+        Checked {
+            diagnostics: checked.diagnostics,
+            documents: checked.documents,
+            sources,
+            read,
+        }
+    }
+}
+
 /// A build kept between runs, for `serve`: [`LiveCheck`] checks what
 /// changed (plus the kept files of `data/_files/`, as [`super::check`]
 /// does), and the site is written as [`super::build`] writes it, at the
@@ -261,6 +436,8 @@ pub struct LiveBuild {
     check: LiveCheck,
     /// What the last build of this process left at the output.
     memo: Option<super::write::Memo>,
+    /// The diagnostics of the kept files (`data/_files/`) of the last run.
+    kept: Vec<Diagnostic>,
 }
 
 impl LiveBuild {
@@ -268,12 +445,29 @@ impl LiveBuild {
         LiveBuild {
             check: LiveCheck::new(root),
             memo: None,
+            kept: Vec::new(),
         }
     }
 
-    /// Checks the tree of `options.root` again where it changed and, when
-    /// it has no errors, writes the site as [`super::build`] does.
+    /// What the check of the last build looked at.
+    pub fn last_check(&self) -> LiveStats {
+        self.check.last_run()
+    }
+
+    /// Checks the tree of `options.root` again and, when it has no errors,
+    /// writes the site as [`super::build`] does.
     pub fn build(&mut self, options: &super::BuildOptions) -> anyhow::Result<super::BuildOutcome> {
+        self.build_changes(options, None)
+    }
+
+    /// [`LiveBuild::build`] when the caller knows which paths may have
+    /// changed since the last run (`changed`, relative to the root: see
+    /// [`LiveCheck::check_changes`]); an empty list says nothing did.
+    pub fn build_changes(
+        &mut self,
+        options: &super::BuildOptions,
+        changed: Option<&[String]>,
+    ) -> anyhow::Result<super::BuildOutcome> {
         let started = std::time::Instant::now();
         super::write::guard_output(&options.root, &options.out, options.force)?;
         if let Some(cache) = &options.cache {
@@ -284,8 +478,14 @@ impl LiveBuild {
             self.memo = None;
         }
         let check_options = validate::Options { now: options.now };
-        let mut diagnostics = self.check.check(&Overlay::new(), &check_options)?;
-        diagnostics.extend(super::kept::diagnostics(&options.root)?);
+        let mut diagnostics = self
+            .check
+            .check_changes(&Overlay::new(), &check_options, changed)?;
+        // The kept files are looked at again whenever the tree is.
+        if self.check.last_run().listed {
+            self.kept = super::kept::diagnostics(&options.root)?;
+        }
+        diagnostics.extend(self.kept.iter().cloned());
         diagnostics::sort(&mut diagnostics);
         if diagnostics.iter().any(Diagnostic::is_error) {
             return Ok(super::BuildOutcome {
@@ -293,6 +493,7 @@ impl LiveBuild {
                 summary: None,
             });
         }
+        let mut documents = std::mem::take(&mut self.check.documents);
         let Some(prepared) = self.check.prepared.as_ref() else {
             anyhow::bail!("the schemas were not compiled");
         };
@@ -303,7 +504,9 @@ impl LiveBuild {
                 .iter()
                 .map(|game| validate::CheckedGame {
                     game: game.clone(),
-                    documents: Vec::new(),
+                    // The documents of the games just checked: the render
+                    // takes them instead of reading the files again.
+                    documents: documents.remove(&game.id).unwrap_or_default(),
                     diagnostics: Vec::new(),
                 })
                 .collect(),
@@ -345,13 +548,9 @@ impl GameInputs {
             .iter()
             .map(|locale| {
                 let path = crate::tree::data_path(&game.id, locale);
-                if let Some(text) = overlay.get(&path) {
-                    return FileStamp::Open(text.to_string());
-                }
-                match std::fs::metadata(root.join(&path)) {
-                    Ok(meta) => FileStamp::Disk(meta.len(), meta.modified().ok()),
-                    Err(err) if err.kind() == std::io::ErrorKind::NotFound => FileStamp::Absent,
-                    Err(_) => FileStamp::Unknown,
+                match overlay.get(&path) {
+                    Some(text) => FileStamp::Open(text.to_string()),
+                    None => FileStamp::of(&root.join(&path)),
                 }
             })
             .collect();
@@ -365,9 +564,44 @@ impl GameInputs {
         }
     }
 
+    /// These inputs with the files `touched` (paths of the game's data
+    /// files) stamped again from disk, the others as they were, at `now`.
+    fn restamped(&self, root: &Path, touched: &[&String], now: NaiveDateTime) -> GameInputs {
+        let files = self
+            .game
+            .locales
+            .iter()
+            .zip(&self.files)
+            .map(|(locale, stamp)| {
+                let path = crate::tree::data_path(&self.game.id, locale);
+                if touched.iter().any(|t| **t == path) {
+                    FileStamp::of(&root.join(&path))
+                } else {
+                    stamp.clone()
+                }
+            })
+            .collect();
+        GameInputs {
+            game: self.game.clone(),
+            files,
+            now,
+        }
+    }
+
     /// Whether a game with these inputs and one with `other` have the same
     /// diagnostics.
     fn same(&self, other: &GameInputs) -> bool {
         self == other && !self.files.contains(&FileStamp::Unknown)
+    }
+}
+
+impl FileStamp {
+    /// The stamp of the file at `path` on disk.
+    fn of(path: &Path) -> FileStamp {
+        match std::fs::metadata(path) {
+            Ok(meta) => FileStamp::Disk(meta.len(), meta.modified().ok()),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => FileStamp::Absent,
+            Err(_) => FileStamp::Unknown,
+        }
     }
 }

@@ -50,7 +50,7 @@ pub(crate) struct GameRecord {
     pub id: String,
     /// SHA-256 (hex) over everything the game's files depend on.
     pub fingerprint: String,
-    /// Whether every file was written with its brotli sibling (not deferred).
+    /// Whether every file was written with its precompressed siblings (not deferred).
     pub complete: bool,
     /// SHA-256 (hex) of what the home pages show of the game.
     pub home: String,

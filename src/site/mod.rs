@@ -23,7 +23,9 @@
 //! rendered, compressed nor written: its files stay, and only what the
 //! shared files need of it is read from the manifest. The home pages,
 //! which list every game's activities, are rendered only when what one
-//! game shows there changed. The check itself is skipped for a game whose
+//! game shows there changed; a game's card on them is rendered with the
+//! game and kept on disk until the pages list the cards ([`cards`]), so
+//! memory does not grow with the site. The check itself is skipped for a game whose
 //! last check found nothing and whose `check_key` (the tool, the
 //! schemas, its registry entry, its data files, its "now") the manifest
 //! records: its files are read and fingerprinted, not parsed again. See
@@ -31,6 +33,7 @@
 
 pub mod announcements;
 pub mod cache;
+mod cards;
 pub mod diff;
 pub mod ics;
 mod kept;
@@ -86,9 +89,10 @@ pub struct BuildOptions {
     pub cache: Option<CacheOptions>,
     /// How hard the `.br`/`.gz` siblings are squeezed (`--compress`).
     pub compression: Compression,
-    /// Leaves out the brotli siblings that are not cached yet, for a build
-    /// that must show soon; a later build without it adds them (`serve`).
-    pub defer_brotli: bool,
+    /// Which precompressed siblings not cached yet are left for a later
+    /// build, for a build that must show soon (`serve`); a later build with
+    /// [`Defer::Nothing`] adds them at the levels of `compression`.
+    pub defer: Defer,
     /// Replace an unmarked non-empty output directory (never the root or
     /// the inputs); see [`inspect_output`].
     pub force: bool,
@@ -106,7 +110,7 @@ impl BuildOptions {
             out: out.into(),
             now: None,
             compression: Compression::default(),
-            defer_brotli: false,
+            defer: Defer::Nothing,
             force: false,
             progress: None,
         }
@@ -119,6 +123,22 @@ impl BuildOptions {
             .as_ref()
             .map_or_else(CacheSalt::current, |c| c.salt.clone())
     }
+}
+
+/// Which precompressed siblings a build may leave out for a later build
+/// to add ([`BuildOptions::defer`]). A file written without them is served
+/// as it is; the output is the same as a build's once they are added.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Defer {
+    /// Every sibling is written (`build`).
+    #[default]
+    Nothing,
+    /// The brotli siblings wait (`serve`'s first build: brotli's top
+    /// quality costs many times gzip's).
+    Brotli,
+    /// Every sibling waits (`serve` after an edit: what it serves on
+    /// loopback needs no compression, and the edit shows sooner).
+    All,
 }
 
 /// Where the build cache lives and what its keys include.
@@ -163,7 +183,7 @@ pub struct BuildSummary {
     pub reused: usize,
     /// Parts rendered and compressed by this build.
     pub rendered: usize,
-    /// Text files written without their brotli sibling (`defer_brotli`).
+    /// Text files written without some of their siblings ([`BuildOptions::defer`]).
     pub deferred: usize,
     /// Games in the registry.
     pub games: usize,
@@ -618,7 +638,7 @@ pub(crate) fn write_site(
         cache: cache.as_ref(),
         salt: options.salt(),
         compression: options.compression,
-        defer_brotli: options.defer_brotli,
+        defer: options.defer,
         progress: options.progress.clone(),
     };
     let (tally, manifest) = render(
@@ -708,7 +728,7 @@ fn output_of(game: Game, documents: Vec<(String, Option<ActivityDocument>)>) -> 
     GameOutput { game, documents }
 }
 
-/// How to render: "now", the cache, the compression and whether brotli may wait.
+/// How to render: "now", the cache, the compression and whether it may wait.
 pub(crate) struct Render<'a> {
     /// One instant (or pinned wall time), read in each game's zone.
     pub now: Now,
@@ -716,7 +736,7 @@ pub(crate) struct Render<'a> {
     /// What every key includes of the tool ([`BuildOptions::salt`]).
     pub salt: CacheSalt,
     pub compression: Compression,
-    pub defer_brotli: bool,
+    pub defer: Defer,
     pub progress: Option<Progress>,
 }
 
@@ -742,7 +762,7 @@ pub(crate) struct Tally {
     pub rendered: usize,
     /// Entries written to the cache.
     pub stored: usize,
-    /// Text files written without their brotli sibling.
+    /// Text files written without their siblings.
     pub deferred: usize,
 }
 
@@ -777,11 +797,11 @@ enum Work<'a> {
     Ready(OutputFile),
 }
 
-/// A game of the new site: its record for the manifest, and what the home
-/// pages show of it when it was rendered by this build.
+/// A game of the new site: its record for the manifest and what was
+/// written of it (its home page cards, when this build rendered it, are
+/// in the build's [`cards::Cards`]).
 struct GameDone {
     record: manifest::GameRecord,
-    home: Option<pages::HomeGame>,
     tally: Tally,
 }
 
@@ -844,10 +864,11 @@ fn home_digest(home: &pages::HomeGame) -> String {
 /// core. A game whose fingerprint ([`game_fingerprint`]) is the one the
 /// output's manifest records, and whose files there check out, is taken
 /// as it is: not loaded, rendered, compressed or written. Every other game
-/// is loaded and validated again with its documents, each of its parts
-/// taken from the cache when its inputs are unchanged or rendered and
-/// compressed, and written as soon as it is done; only a summary of the
-/// game stays for the shared files (the index, the home pages,
+/// is loaded and validated again with its documents (or takes those the
+/// check kept), each of its parts taken from the cache when its inputs
+/// are unchanged or rendered and compressed, and written as soon as it is
+/// done, and its home page cards rendered and set aside; only a summary of
+/// the game stays for the shared files (the index, the home pages,
 /// `_headers`), which come last and are taken from the output too when
 /// their inputs did not change. The new site and its manifest are the same
 /// whatever the order in which parts finish and whatever the output held.
@@ -878,17 +899,34 @@ pub(crate) fn render(
         .zip(&fingerprints)
         .filter(|(game, fp)| {
             staging
-                .current_game(&game.id, fp, how.defer_brotli)
+                .current_game(&game.id, fp, how.defer != Defer::Nothing)
                 .is_none()
         })
         .count();
     let rendered_games = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<GameDone> = registry
+    // Each game's cards on the home pages are rendered with the game.
+    let home_site_locale = pages::site_locale_of(&registry);
+    let cards = Arc::new(cards::Cards::new(
+        staging.beside(),
+        registry.len(),
+        pages::home_locales(
+            registry
+                .iter()
+                .flat_map(|g| g.locales.iter().map(String::as_str)),
+            &home_site_locale,
+        ),
+    )?);
+    let done: Vec<GameDone> = checked
+        .games
         .par_iter()
         .zip(&fingerprints)
+        .enumerate()
         .with_max_len(1)
-        .map(|(game, fingerprint)| {
-            if let Some(record) = staging.current_game(&game.id, fingerprint, how.defer_brotli) {
+        .map(|(position, (checked_game, fingerprint))| {
+            let game = &checked_game.game;
+            if let Some(record) =
+                staging.current_game(&game.id, fingerprint, how.defer != Defer::Nothing)
+            {
                 staging.keep(&record.files);
                 let mut tally = Tally::default();
                 for file in &record.files {
@@ -900,13 +938,15 @@ pub(crate) fn render(
                     checked: checked.clean_checks.get(&game.id).cloned(),
                     ..record.clone()
                 };
-                return Ok(GameDone {
-                    record,
-                    home: None,
-                    tally,
-                });
+                return Ok(GameDone { record, tally });
             }
-            let output = load_again(root, validator, check_options, game)?;
+            // A game the check kept the documents of (a live build's
+            // edited game) is not read again.
+            let output = if checked_game.documents.iter().any(|(_, d)| d.is_some()) {
+                output_of(game.clone(), checked_game.documents.clone())
+            } else {
+                load_again(root, validator, check_options, game)?
+            };
             let (home, digests, files, tally) =
                 render_game(output, salt, &site_locale, how, staging)?;
             let record = manifest::GameRecord {
@@ -918,15 +958,13 @@ pub(crate) fn render(
                 summary: manifest::SavedGame::of(&home.game, digests),
                 files,
             };
+            cards.put(position, &home, &home_site_locale, how.now.for_game(game))?;
+            drop(home);
             if let Some(progress) = &how.progress {
                 let n = rendered_games.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
                 (progress.0)(n, to_render);
             }
-            Ok(GameDone {
-                record,
-                home: Some(home),
-                tally,
-            })
+            Ok(GameDone { record, tally })
         })
         .collect::<anyhow::Result<_>>()?;
     let mut tally = Tally::default();
@@ -1006,42 +1044,55 @@ pub(crate) fn render(
         named.extend(done.iter().map(|g| g.record.home.as_bytes()));
         Key::new(salt, true, &named)
     };
-    let home_tally = if let Some(record) = staging.current_part(&home_key.hex(), how.defer_brotli) {
-        staging.keep(&record.files);
-        parts_done.push(record.clone());
-        // One part per home page, as when they are rendered.
-        let pages = record
-            .files
-            .iter()
-            .filter(|f| layout::sibling_of(&f.path).is_none())
-            .count();
-        Tally {
-            reused: pages,
-            ..Tally::of_records(&record.files)
-        }
-    } else {
-        let homes = homes_of(root, validator, check_options, how, &registry, &mut done)?;
-        let mut tally = Tally::default();
-        let mut files = Vec::new();
-        let mut complete = true;
-        pages::each_home_page(&homes, how.now, &home_links, |home| {
-            let part = Part {
-                key: ready_key(salt, true, compression.as_bytes(), b"file", &home),
-                work: Work::Ready(home),
+    let home_tally =
+        if let Some(record) = staging.current_part(&home_key.hex(), how.defer != Defer::Nothing) {
+            staging.keep(&record.files);
+            parts_done.push(record.clone());
+            // One part per home page, as when they are rendered.
+            let pages = record
+                .files
+                .iter()
+                .filter(|f| layout::sibling_of(&f.path).is_none())
+                .count();
+            Tally {
+                reused: pages,
+                ..Tally::of_records(&record.files)
+            }
+        } else {
+            cards_of_the_rest(
+                root,
+                validator,
+                check_options,
+                how,
+                &registry,
+                &done,
+                &cards,
+            )?;
+            let source: pages::CardSource = {
+                let cards = Arc::clone(&cards);
+                Arc::new(move |game, locale| cards.get(game, locale))
             };
-            let (done, records) = run_part(part, how, staging)?;
-            complete &= done.deferred == 0;
-            tally = tally + done;
-            files.extend(records);
-            Ok(())
-        })?;
-        parts_done.push(manifest::PartRecord {
-            key: home_key.hex(),
-            complete,
-            files,
-        });
-        tally
-    };
+            let mut tally = Tally::default();
+            let mut files = Vec::new();
+            let mut complete = true;
+            pages::each_home_page(&registry, how.now, &home_links, source, |home| {
+                let part = Part {
+                    key: ready_key(salt, true, compression.as_bytes(), b"file", &home),
+                    work: Work::Ready(home),
+                };
+                let (done, records) = run_part(part, how, staging)?;
+                complete &= done.deferred == 0;
+                tally = tally + done;
+                files.extend(records);
+                Ok(())
+            })?;
+            parts_done.push(manifest::PartRecord {
+                key: home_key.hex(),
+                complete,
+                files,
+            });
+            tally
+        };
     let parts: Vec<Part<'_>> = shared
         .into_iter()
         .map(|(file, now_dependent)| Part {
@@ -1112,7 +1163,7 @@ fn run_parts(
         .into_par_iter()
         .map(|part| {
             let key = part.key.hex();
-            if let Some(record) = staging.current_part(&key, how.defer_brotli) {
+            if let Some(record) = staging.current_part(&key, how.defer != Defer::Nothing) {
                 staging.keep(&record.files);
                 let tally = Tally {
                     reused: 1,
@@ -1139,34 +1190,37 @@ fn run_parts(
     Ok(tally)
 }
 
-/// What the home pages show of every game: of the games this build
-/// rendered, kept from their render; the others are loaded and validated
-/// again (only when the home pages must be rendered again).
-fn homes_of(
+/// Renders the home page cards of the games this build did not render
+/// (taken from the output as they were), loading and validating them
+/// again: only when the home pages must be rendered again.
+fn cards_of_the_rest(
     root: &Path,
     validator: &Validator,
     check_options: &validate::Options,
     how: &Render<'_>,
     registry: &[Game],
-    done: &mut [GameDone],
-) -> anyhow::Result<Vec<pages::HomeGame>> {
+    done: &[GameDone],
+    cards: &cards::Cards,
+) -> anyhow::Result<()> {
+    let site_locale = pages::site_locale_of(registry);
     registry
         .par_iter()
         .zip(done)
-        .map(|(game, done)| {
-            if let Some(home) = done.home.take() {
-                return Ok(home);
+        .enumerate()
+        .try_for_each(|(position, (game, done))| {
+            if cards.has(position) {
+                return Ok(());
             }
             let output = load_again(root, validator, check_options, game)?;
-            let home = pages::HomeGame::of(&output, how.now.for_game(&output.game));
+            let now = how.now.for_game(&output.game);
+            let home = pages::HomeGame::of(&output, now);
             anyhow::ensure!(
                 home_digest(&home) == done.record.home,
                 "the files of `{}` changed during the build; build again",
                 game.id
             );
-            Ok(home)
+            cards.put(position, &home, &site_locale, now)
         })
-        .collect()
 }
 
 /// Renders the parts of one game into the staging directory: one part per
@@ -1258,7 +1312,7 @@ fn render_game(
 /// Runs one part: takes its files from the cache, or renders them, writes
 /// them, compresses the text files among them (identical files once: a
 /// game's default-locale document under two names) and writes and stores
-/// the siblings (unless brotli was deferred). Returns the records of the
+/// the siblings (unless compression was deferred). Returns the records of the
 /// files written.
 fn run_part(
     part: Part<'_>,
@@ -1289,7 +1343,12 @@ fn run_part(
         }
         Work::Ready(file) => vec![file],
     };
-    let brotli = !how.defer_brotli;
+    // Whether this build writes siblings, and brotli ones among them.
+    let (gzip, brotli) = match how.defer {
+        Defer::Nothing => (true, true),
+        Defer::Brotli => (true, false),
+        Defer::All => (false, false),
+    };
     let (written, compressed) = rayon::join(
         || staging.write(&files),
         || -> Vec<Vec<OutputFile>> {
@@ -1302,7 +1361,7 @@ fn run_part(
             let unique: Vec<Vec<OutputFile>> = (0..files.len())
                 .into_par_iter()
                 .map(|i| {
-                    if sources[i] == i {
+                    if gzip && sources[i] == i {
                         publish::siblings(&files[i], how.compression, brotli)
                     } else {
                         Vec::new()
@@ -1326,7 +1385,9 @@ fn run_part(
         },
     );
     let mut records = written?;
-    let deferred = if brotli || !how.compression.has_brotli() {
+    let deferred = if (gzip || how.compression == Compression::None)
+        && (brotli || !how.compression.has_brotli())
+    {
         0
     } else {
         files.iter().filter(|f| layout::is_text(&f.path)).count()

@@ -30,7 +30,7 @@ pub fn render_pages(games: &[GameOutput], now: impl Into<Now>) -> anyhow::Result
         .iter()
         .map(|g| HomeGame::of(g, now.for_game(&g.game)))
         .collect();
-    let site_locale = site_locale_of(&homes);
+    let site_locale = site_locale_of(games.iter().map(|g| &g.game));
     let mut files = render_home_pages(&homes, now, &[])?;
     for game in games {
         for doc in &game.documents {
@@ -103,25 +103,51 @@ impl HomeGame {
 }
 
 /// The site's locale of these games ([`crate::model::site_locale`]).
-pub fn site_locale_of(games: &[HomeGame]) -> String {
-    crate::model::site_locale(games.iter().map(|g| &g.game.game))
+pub fn site_locale_of<'a>(games: impl IntoIterator<Item = &'a Game>) -> String {
+    crate::model::site_locale(games)
         .unwrap_or("en-US")
         .to_owned()
 }
 
 /// The locales with a home page: the site's first, then every other
-/// locale a game has a document in, in the order they first appear.
-fn home_locales(games: &[HomeGame], site_locale: &str) -> Vec<String> {
-    let mut locales = vec![site_locale.to_owned()];
-    for game in games {
-        for doc in &game.game.documents {
-            if !locales.contains(&doc.locale) {
-                locales.push(doc.locale.clone());
-            }
+/// locale a game has a document in (`locales`: each game's, in the
+/// registry's order), in the order they first appear.
+pub fn home_locales<'a>(
+    locales: impl IntoIterator<Item = &'a str>,
+    site_locale: &str,
+) -> Vec<String> {
+    let mut all = vec![site_locale.to_owned()];
+    for locale in locales {
+        if !all.iter().any(|l| l == locale) {
+            all.push(locale.to_owned());
         }
     }
-    locales
+    all
 }
+
+/// One game's card on the home page of `locale`: its version window, the
+/// activities ending soonest and its links (`home_card.html`). A build
+/// renders a game's cards when it renders the game, and a home page lists
+/// them ([`each_home_page`]).
+pub fn home_card(
+    home: &HomeGame,
+    locale: &str,
+    site_locale: &str,
+    now: NaiveDateTime,
+) -> anyhow::Result<String> {
+    let root = if locale == site_locale { "" } else { "../" };
+    let ui = ui_for(locale);
+    let card = CardView {
+        game: index_game(home, locale, root, now, ui)?,
+        ui,
+    };
+    let path = layout::home_page(locale, locale == site_locale);
+    render_text(environment()?, "home_card.html", &path, &card)
+}
+
+/// Where a home page's cards come from: `(position of the game, locale)`
+/// to the card ([`home_card`]).
+pub type CardSource = std::sync::Arc<dyn Fn(usize, &str) -> anyhow::Result<String> + Send + Sync>;
 
 /// The home pages: one per locale ([`home_locales`]), each listing every
 /// game in that locale (a game without a document in it shows its default
@@ -136,28 +162,47 @@ pub fn render_home_pages(
     now: impl Into<Now>,
     announcements: &[super::announcements::HomeLink],
 ) -> anyhow::Result<Vec<OutputFile>> {
+    let now = now.into();
+    let entries: Vec<Game> = games.iter().map(|g| g.game.game.clone()).collect();
+    let site_locale = site_locale_of(&entries);
+    let homes = std::sync::Arc::new(games.to_vec());
+    let card: CardSource = std::sync::Arc::new(move |game: usize, locale: &str| {
+        let home = homes
+            .get(game)
+            .ok_or_else(|| anyhow::anyhow!("no game at {game}"))?;
+        home_card(home, locale, &site_locale, now.for_game(&home.game.game))
+    });
     let mut pages = Vec::new();
-    each_home_page(games, now, announcements, |page| {
+    each_home_page(&entries, now, announcements, card, |page| {
         pages.push(page);
         Ok(())
     })?;
     Ok(pages)
 }
 
-/// [`render_home_pages`], each page handed to `done` before the next is
-/// rendered: a page lists every game's activities (megabytes on a large
-/// site), so a build writes one away before it makes the next.
+/// [`render_home_pages`] from each game's registry entry (`games`) and
+/// its cards (`card(game, locale)`: [`home_card`] of the game at that
+/// position, rendered when the build rendered the game), each page handed
+/// to `done` before the next is made: a page lists every game's
+/// activities (megabytes on a large site), so a build writes one away
+/// before it makes the next.
 pub fn each_home_page(
-    games: &[HomeGame],
+    games: &[Game],
     now: impl Into<Now>,
     announcements: &[super::announcements::HomeLink],
+    card: CardSource,
     mut done: impl FnMut(OutputFile) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let now = now.into();
     let site_locale = site_locale_of(games);
-    let shown = most_shared(games.iter().map(|g| g.game.game.time_zone_name()))
-        .and_then(|zone| games.iter().find(|g| g.game.game.time_zone_name() == zone));
-    let locales = home_locales(games, &site_locale);
+    let shown = most_shared(games.iter().map(|g| g.time_zone_name()))
+        .and_then(|zone| games.iter().find(|g| g.time_zone_name() == zone));
+    let locales = home_locales(
+        games
+            .iter()
+            .flat_map(|g| g.locales.iter().map(String::as_str)),
+        &site_locale,
+    );
     let env = environment()?;
     for locale in &locales {
         let is_site = *locale == site_locale;
@@ -174,7 +219,7 @@ pub fn each_home_page(
             .collect();
         let as_of = shown.map_or_else(
             || TimeView::naive(now.in_zone(chrono_tz::Asia::Shanghai)),
-            |g| time_view(&g.game.game, now.for_game(&g.game.game)),
+            |g| time_view(g, now.for_game(g)),
         );
         let board = announcements
             .iter()
@@ -186,6 +231,12 @@ pub fn each_home_page(
                 feed_href: format!("{root}{}", b.feed_href),
                 ..b.clone()
             });
+        let cards = std::sync::Arc::new(Cards {
+            games: games.len(),
+            locale: locale.clone(),
+            card: card.clone(),
+            failed: std::sync::Mutex::new(None),
+        });
         let index = IndexView {
             announcements: board,
             lang: locale.clone(),
@@ -194,19 +245,24 @@ pub fn each_home_page(
             as_of,
             alternates,
             live: live(ui),
-            games: Value::from_object(OneByOne(
-                games
-                    .iter()
-                    .map(|game| index_game(game, locale, root, now.for_game(&game.game.game), ui))
-                    .collect::<anyhow::Result<_>>()?,
-            )),
+            cards: Value::from_dyn_object(cards.clone()),
         };
-        done(render(
+        let page = render(
             env,
             "index.html",
             &layout::home_page(locale, is_site),
             &index,
-        )?)?;
+        );
+        // A card that could not be had says why, rather than the template.
+        if let Some(err) = cards
+            .failed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+        {
+            return Err(err);
+        }
+        done(page?)?;
     }
     Ok(())
 }
@@ -265,11 +321,12 @@ pub fn fingerprint() -> String {
 
 /// The templates, compiled into the binary. The style sheet and the
 /// script are not templates: pages carry them verbatim (see [`LIVE`]).
-const TEMPLATES: [(&str, &str); 9] = [
+const TEMPLATES: [(&str, &str); 10] = [
     ("base.html", include_str!("templates/base.html")),
     ("languages.html", include_str!("templates/languages.html")),
     ("activity.html", include_str!("templates/activity.html")),
     ("index.html", include_str!("templates/index.html")),
+    ("home_card.html", include_str!("templates/home_card.html")),
     ("game.html", include_str!("templates/game.html")),
     ("404.html", include_str!("templates/404.html")),
     (
@@ -514,33 +571,56 @@ struct IndexView {
     /// The home pages of every locale, this one included.
     alternates: Vec<Alternate>,
     live: Live,
-    /// The games ([`IndexGame`]), [`OneByOne`].
-    games: Value,
+    /// The games' cards (`home_card.html`), [`Cards`].
+    cards: Value,
 }
 
-/// A list a template gets item by item: each item becomes a template value
-/// only when the template reaches it, and is dropped once it has moved on.
-/// A home page lists every game's activities (hundreds of thousands on a
-/// large site): made into values all at once, they would take several
-/// times the memory of the page itself.
-#[derive(Debug)]
-struct OneByOne<T>(Vec<T>);
+/// The view of `home_card.html`.
+#[derive(Debug, Serialize)]
+struct CardView {
+    game: IndexGame,
+    ui: &'static Ui,
+}
 
-impl<T: Serialize + std::fmt::Debug + Send + Sync + 'static> minijinja::value::Object
-    for OneByOne<T>
-{
+/// The cards of one home page, which the template gets one by one: each
+/// is fetched (from where the build keeps it) only when the template
+/// reaches it, and dropped once it has moved on, so a page of a large
+/// site (megabytes of cards) is in memory once, as the page itself.
+struct Cards {
+    games: usize,
+    locale: String,
+    card: CardSource,
+    /// The first card that could not be had.
+    failed: std::sync::Mutex<Option<anyhow::Error>>,
+}
+
+impl std::fmt::Debug for Cards {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Cards({} games, {})", self.games, self.locale)
+    }
+}
+
+impl minijinja::value::Object for Cards {
     fn repr(self: &std::sync::Arc<Self>) -> minijinja::value::ObjectRepr {
         minijinja::value::ObjectRepr::Seq
     }
 
     fn get_value(self: &std::sync::Arc<Self>, key: &Value) -> Option<Value> {
-        self.0
-            .get(key.as_usize()?)
-            .map(|item| Value::from(Serde(item)))
+        let game = key.as_usize().filter(|&game| game < self.games)?;
+        match (self.card)(game, &self.locale) {
+            Ok(card) => Some(Value::from_safe_string(card)),
+            Err(err) => {
+                self.failed
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .get_or_insert(err);
+                None
+            }
+        }
     }
 
     fn enumerate(self: &std::sync::Arc<Self>) -> minijinja::value::Enumerator {
-        minijinja::value::Enumerator::Seq(self.0.len())
+        minijinja::value::Enumerator::Seq(self.games)
     }
 }
 
@@ -773,14 +853,22 @@ fn render<S: Serialize>(
     path: &str,
     view: &S,
 ) -> anyhow::Result<OutputFile> {
-    let text = env
-        .get_template(template)?
-        .render(Value::from(Serde(view)))
-        .map_err(|err| anyhow::anyhow!("rendering {path}: {err:#}"))?;
     Ok(OutputFile {
         path: path.to_owned(),
-        bytes: text.into_bytes(),
+        bytes: render_text(env, template, path, view)?.into_bytes(),
     })
+}
+
+/// The text of `template` with `view`, for the file at `path` (named in errors).
+fn render_text<S: Serialize>(
+    env: &Environment<'_>,
+    template: &str,
+    path: &str,
+    view: &S,
+) -> anyhow::Result<String> {
+    env.get_template(template)?
+        .render(Value::from(Serde(view)))
+        .map_err(|err| anyhow::anyhow!("rendering {path}: {err:#}"))
 }
 
 /// Directory of a game page relative to the root, with a trailing slash.

@@ -10,7 +10,9 @@
 //! for the kept previous output, from its folder listings (a file there
 //! that is the output's very file, same inode, holds what the output's
 //! does), never from reading the files again; a tree with nothing changed
-//! writes nothing.
+//! writes nothing. A first build (no output yet) makes the kept previous
+//! output right away, every file hard-linked from the new output, so the
+//! first edit after it costs what any edit costs.
 //!
 //! The output directory is owned: every site carries [`OUTPUT_MARKER`], and
 //! [`guard_output`] lets a build replace only an absent, empty or marked
@@ -363,7 +365,7 @@ impl Staging {
 
     /// The record of game `id` in the output, when its inputs' fingerprint
     /// is `fingerprint` and every file of it checked out (and has its
-    /// brotli siblings, unless `deferred_ok`).
+    /// precompressed siblings, unless `deferred_ok`).
     pub(crate) fn current_game(
         &self,
         id: &str,
@@ -389,6 +391,12 @@ impl Staging {
             .parts
             .iter()
             .find(|p| p.key == key && (p.complete || deferred_ok) && current.holds_all(&p.files))
+    }
+
+    /// The folder the output is in (where the staging folder and the
+    /// kept previous output are too).
+    pub(crate) fn beside(&self) -> &Path {
+        self.out.parent().unwrap_or(&self.out)
     }
 
     /// Writes `files` into the new site, from any thread, and returns their
@@ -631,13 +639,24 @@ impl Staging {
                 };
                 Ok((Committed::Replaced, memo))
             }
-            Ok(None) => Ok((
-                Committed::Replaced,
-                Memo {
-                    current: Some(now_held),
-                    spare: None,
-                },
-            )),
+            Ok(None) => {
+                // A first build: the output's twin is made beside it now,
+                // so the next build replaces only what it changes.
+                let spare = mirror(&self.out, &self.spare, &now_held.good).then(|| Held {
+                    manifest: now_held.manifest.clone(),
+                    games: now_held.games.clone(),
+                    good: now_held.good.clone(),
+                    inodes: HashMap::new(),
+                    clean: true,
+                });
+                Ok((
+                    Committed::Replaced,
+                    Memo {
+                        current: Some(now_held),
+                        spare,
+                    },
+                ))
+            }
             Err(err) => {
                 if !reused {
                     let _ = fs::remove_dir_all(&staging);
@@ -889,6 +908,43 @@ fn same_device(a: &Path, b: &Path) -> bool {
         let _ = (a, b);
         false
     }
+}
+
+/// Makes `spare` the twin of the site just put at `out` (whose files are
+/// `files`): the tool's marker, then every file hard-linked, folders in
+/// parallel. The next build then finds a kept previous output that shares
+/// every file with the output ([`reuse_spare`] tells them by inode) and
+/// replaces only what it changes, instead of linking every file into a
+/// new folder while the user waits for an edit. Nothing is made where
+/// something not the tool's is in the way or the file system has no hard
+/// links (a copy would double the disk); `false` then, and a folder left
+/// half made is removed.
+fn mirror(out: &Path, spare: &Path, files: &HashMap<String, manifest::FileRecord>) -> bool {
+    if test_hook_no_links() {
+        return false;
+    }
+    match fs::symlink_metadata(spare) {
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+        Ok(meta) if meta.is_dir() && spare.join(OUTPUT_MARKER).is_file() => remove_tree(spare),
+        _ => return false,
+    }
+    let mut folders: Vec<&str> = manifest::folders_of(files.keys().map(String::as_str))
+        .into_iter()
+        .collect();
+    folders.sort_by_key(|f| f.matches('/').count());
+    let made = fs::create_dir(spare).is_ok()
+        && fs::write(spare.join(OUTPUT_MARKER), MARKER_TEXT).is_ok()
+        && folders
+            .iter()
+            .all(|folder| fs::create_dir_all(spare.join(folder)).is_ok());
+    let linked = made
+        && files
+            .par_iter()
+            .all(|(path, _)| fs::hard_link(out.join(path), spare.join(path)).is_ok());
+    if !linked {
+        remove_tree(spare);
+    }
+    linked
 }
 
 /// Test hook (debug builds only): `ACTIVITY_SITE_TEST_NO_HARD_LINKS` set
