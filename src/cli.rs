@@ -246,7 +246,8 @@ pub struct VersionNewArgs {
     /// End of the new version (YYYY-MM-DDTHH:MM:SS)
     #[arg(long)]
     pub end: String,
-    /// Cover image URL of the new version
+    /// Cover image URL of the new version; without it each locale keeps its
+    /// current cover, and --cover '' removes it
     #[arg(long)]
     pub cover: Option<String>,
     /// Print what would be written and write nothing
@@ -407,6 +408,10 @@ pub struct ImportArgs {
     /// Exit 0 even when files were found that are neither imported nor kept (they are still named)
     #[arg(long)]
     pub allow_skipped: bool,
+    /// A legacy api/v1/activities.json that is one game's activity document: `sync` publishes it
+    /// from that game's data at every build (an alias in games.json), `keep` keeps this copy frozen in data/_files/
+    #[arg(long, value_enum)]
+    pub legacy: Option<crate::import::LegacyChoice>,
     /// Time zone of the imported games that neither games.json nor the index names: ZONE for all, GAME=ZONE for one (comma-separated, repeatable)
     #[arg(long, value_delimiter = ',', value_parser = parse_time_zone)]
     pub time_zone: Vec<(Option<String>, String)>,
