@@ -19,8 +19,9 @@
 //! # Code map
 //!
 //! - `main.rs`: thin; parses the command line, runs it, maps errors to exit 2.
-//! - [`cli`]: clap types, and the re-export of `publish::store::Addressing`
-//!   that `publish --addressing` parses into.
+//! - [`cli`]: clap types, and the re-exports of `publish::store::Addressing`
+//!   and `import::LegacyChoice` that `publish --addressing` and `import
+//!   --legacy` parse into.
 //! - [`cmd`]: one function per subcommand; glue only.
 //! - [`model`]: serde types of `games.json` and activity documents, and the
 //!   one rule for counting days ([`model::days`]); no I/O.

@@ -737,6 +737,29 @@ fn an_assumed_zone_and_a_synced_legacy_file_stay_visible_until_confirmed() {
         sr["aliases"],
         serde_json::json!([{"path": "api/v1/activities.json"}])
     );
+    // Imported again: the zone is still a guess, the alias stays one.
+    let output = run(
+        dir.path(),
+        &[
+            "import",
+            "--from",
+            site.to_str().unwrap(),
+            "--root",
+            root.to_str().unwrap(),
+            "--now",
+            NOW,
+        ],
+    );
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    says(
+        &err,
+        "time zone: sr Asia/Shanghai (assumed by an earlier import and not confirmed yet",
+    );
+    says(
+        &err,
+        "kept in sync: the build publishes it from data/sr/zh-CN.json",
+    );
 
     // The assumption, in status, check and the page, until confirmed.
     let assumed = |root: &Path| -> (String, String, String) {

@@ -602,8 +602,14 @@ pub fn plan(inputs: Inputs) -> Result<Plan, Msg> {
     }
     if let Some((legacy, choice)) = &inputs.legacy {
         result.legacy = recognise(legacy, &imported, &result.games);
+        // A path `games.json` already declares an alias stays one.
+        let declared = |found: &Recognised| {
+            known
+                .get(&found.game)
+                .is_some_and(|g| g.aliases.iter().any(|a| a.path == found.path))
+        };
         if let Some(found) = &mut result.legacy
-            && *choice == Some(LegacyChoice::Sync)
+            && (*choice == Some(LegacyChoice::Sync) || (choice.is_none() && declared(found)))
         {
             add_alias(&mut registry_games, found, &result.games);
             found.synced = true;
