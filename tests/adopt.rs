@@ -658,12 +658,8 @@ fn an_assumed_zone_and_a_synced_legacy_file_stay_visible_until_confirmed() {
     let dir = tempfile::tempdir().unwrap();
     let site = crate_root().join("tests/fixtures/legacy-site");
     let legacy = std::fs::read(site.join("api/v1/activities.json")).unwrap();
-
-    // No choice: skipped, and the output says how to choose.
-    let root = dir.path().join("unchosen");
-    let output = run(
-        dir.path(),
-        &[
+    let import_into = |root: &Path, extra: &[&str]| {
+        let mut args = vec![
             "import",
             "--from",
             site.to_str().unwrap(),
@@ -671,8 +667,14 @@ fn an_assumed_zone_and_a_synced_legacy_file_stay_visible_until_confirmed() {
             root.to_str().unwrap(),
             "--now",
             NOW,
-        ],
-    );
+        ];
+        args.extend_from_slice(extra);
+        run(dir.path(), &args)
+    };
+
+    // No choice: skipped, and the output says how to choose.
+    let root = dir.path().join("unchosen");
+    let output = import_into(&root, &[]);
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(1), "{err}");
     says(
@@ -681,20 +683,7 @@ fn an_assumed_zone_and_a_synced_legacy_file_stay_visible_until_confirmed() {
     );
     // Kept frozen, byte for byte, and said so.
     let root = dir.path().join("frozen");
-    let output = run(
-        dir.path(),
-        &[
-            "import",
-            "--from",
-            site.to_str().unwrap(),
-            "--root",
-            root.to_str().unwrap(),
-            "--now",
-            NOW,
-            "--legacy",
-            "keep",
-        ],
-    );
+    let output = import_into(&root, &["--legacy", "keep"]);
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(0), "{err}");
     says(
@@ -708,20 +697,7 @@ fn an_assumed_zone_and_a_synced_legacy_file_stay_visible_until_confirmed() {
 
     // Kept in sync.
     let root = dir.path().join("root");
-    let output = run(
-        dir.path(),
-        &[
-            "import",
-            "--from",
-            site.to_str().unwrap(),
-            "--root",
-            root.to_str().unwrap(),
-            "--now",
-            NOW,
-            "--legacy",
-            "sync",
-        ],
-    );
+    let output = import_into(&root, &["--legacy", "sync"]);
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(0), "{err}");
     says(&err, "time zone: sr Asia/Shanghai (assumed");
@@ -738,18 +714,7 @@ fn an_assumed_zone_and_a_synced_legacy_file_stay_visible_until_confirmed() {
         serde_json::json!([{"path": "api/v1/activities.json"}])
     );
     // Imported again: the zone is still a guess, the alias stays one.
-    let output = run(
-        dir.path(),
-        &[
-            "import",
-            "--from",
-            site.to_str().unwrap(),
-            "--root",
-            root.to_str().unwrap(),
-            "--now",
-            NOW,
-        ],
-    );
+    let output = import_into(&root, &[]);
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(0), "{err}");
     says(
@@ -777,6 +742,9 @@ fn an_assumed_zone_and_a_synced_legacy_file_stay_visible_until_confirmed() {
         &status,
         "the time zone Asia/Shanghai of `sr` was assumed by `import`",
     );
+    let rows = run(&root, &["status", "--format", "json", "--now", NOW]);
+    let rows = json(&rows.stdout);
+    assert_eq!(rows[0]["timeZoneAssumed"], "Asia/Shanghai", "{rows}");
     says(
         &check,
         "the time zone Asia/Shanghai of `sr` was assumed by the import, not confirmed",

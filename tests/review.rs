@@ -179,31 +179,10 @@ fn a_version_going_backwards_is_breaking() {
 
 /// Two site folders (`--site` and `--against`): the pair of one defect each.
 fn sites(name: &str, expected: i32) -> String {
-    let dir = fixtures().join("sites").join(name);
     let mut outputs = Vec::new();
     for format in ["text", "markdown"] {
-        let out = run(
-            &fixtures().join("base"),
-            &[
-                "diff",
-                "--site",
-                &dir.join("head").to_string_lossy(),
-                "--against",
-                &dir.join("base").to_string_lossy(),
-                "--now",
-                NOW,
-                "--format",
-                format,
-            ],
-        );
-        assert_eq!(
-            out.status.code(),
-            Some(expected),
-            "{}{}",
-            stdout(&out),
-            stderr(&out)
-        );
-        let shown = stdout(&out).replace(&dir.to_string_lossy().into_owned(), "<sites>");
+        let (code, shown) = sites_in(name, format, "en-US");
+        assert_eq!(code, expected, "{shown}");
         insta::assert_snapshot!(format!("review_{name}_{format}"), shown);
         outputs.push(shown);
     }

@@ -233,18 +233,25 @@ pub struct AnnouncementChange {
     pub title: String,
 }
 
-/// A change clients cannot survive.
+/// A finding of the review, by its code `C`: a [`Breaking`] change or a
+/// [`Warning`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Breaking {
-    pub code: BreakingCode,
+pub struct Finding<C> {
+    pub code: C,
     /// One complete sentence.
     pub message: Msg,
-    /// How to avoid it.
+    /// How to avoid it (breaking), or what to do if it was not meant (warning).
     pub help: Msg,
     /// The activities it is about (the ones that would vanish), if any.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub activities: Vec<ActivityRef>,
 }
+
+/// A change clients cannot survive.
+pub type Breaking = Finding<BreakingCode>;
+
+/// Something to look at before publishing that clients survive.
+pub type Warning = Finding<WarningCode>;
 
 /// The kinds of breaking change, by their stable codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -261,19 +268,6 @@ pub enum BreakingCode {
     AnnouncementsId,
     /// The `version` goes backwards.
     VersionBackwards,
-}
-
-/// Something to look at before publishing that clients survive.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Warning {
-    pub code: WarningCode,
-    /// One complete sentence.
-    pub message: Msg,
-    /// What to do if it was not meant.
-    pub help: Msg,
-    /// The activities it is about, if any.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub activities: Vec<ActivityRef>,
 }
 
 /// The kinds of warning, by their stable codes.
@@ -1248,28 +1242,28 @@ struct Listed<'a> {
     activity: Option<&'a str>,
 }
 
+impl<'a> Listed<'a> {
+    fn of<C>(file: &'a FileDiff, finding: &'a Finding<C>, code: &'static str) -> Listed<'a> {
+        Listed {
+            file,
+            code,
+            message: &finding.message,
+            help: &finding.help,
+            activity: finding.activities.first().map(|a| a.name.as_str()),
+        }
+    }
+}
+
 impl Report {
     /// The breaking changes, then the warnings, each with its file.
     fn listed(&self) -> [(Kind, Vec<Listed<'_>>); 2] {
         let breaking = self
             .breaking()
-            .map(|(file, b)| Listed {
-                file,
-                code: b.code.as_str(),
-                message: &b.message,
-                help: &b.help,
-                activity: b.activities.first().map(|a| a.name.as_str()),
-            })
+            .map(|(file, b)| Listed::of(file, b, b.code.as_str()))
             .collect();
         let warnings = self
             .warnings()
-            .map(|(file, w)| Listed {
-                file,
-                code: w.code.as_str(),
-                message: &w.message,
-                help: &w.help,
-                activity: w.activities.first().map(|a| a.name.as_str()),
-            })
+            .map(|(file, w)| Listed::of(file, w, w.code.as_str()))
             .collect();
         [(Kind::Breaking, breaking), (Kind::Warning, warnings)]
     }
