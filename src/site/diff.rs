@@ -576,9 +576,7 @@ pub fn documents(
                 "warning-upcoming-removed",
                 name = a.name.as_str(),
                 start = a.start_time.as_str(),
-                days = parse_time(&a.start_time)
-                    .map_or(0, |s| whole_days(now, s))
-                    .unsigned_abs()
+                days = days_from(now, &a.start_time)
             ),
             help: msg!("warning-upcoming-removed-help"),
             activities: vec![a.clone()],
@@ -634,14 +632,18 @@ pub fn documents(
                 "breaking-ongoing-removed",
                 name = a.name.as_str(),
                 end = a.end_time.as_str(),
-                days = parse_time(&a.end_time)
-                    .map_or(0, |e| whole_days(now, e))
-                    .unsigned_abs()
+                days = days_from(now, &a.end_time)
             ),
             help: msg!("breaking-ongoing-removed-help"),
             activities: vec![a],
         });
     }
+}
+
+/// Whole days between `now` and `time` ([`whole_days`], either way); 0
+/// when `time` does not parse.
+fn days_from(now: NaiveDateTime, time: &str) -> u64 {
+    parse_time(time).map_or(0, |t| whole_days(now, t).unsigned_abs())
 }
 
 /// The changed fields of one activity besides its name and times.
