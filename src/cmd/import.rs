@@ -9,8 +9,8 @@ use std::time::Duration;
 use crate::cli::ImportArgs;
 use crate::diagnostics::{self, Format};
 use crate::i18n::{self, Msg, msg};
-use crate::import::ZoneFrom;
 use crate::import::io::{self, Event, Request};
+use crate::import::{NameFrom, ZoneFrom};
 use crate::site;
 
 pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
@@ -109,7 +109,15 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     for game in prepared.games.iter().filter(|g| g.placeholder) {
         eprintln!(
             "{}",
-            msg!("import-note-placeholder", game = game.id.as_str())
+            msg!(
+                "import-note-placeholder",
+                game = game.id.as_str(),
+                name = if game.name_from == NameFrom::Id {
+                    "yes"
+                } else {
+                    "no"
+                }
+            )
         );
     }
     for path in &prepared.reordered {

@@ -779,7 +779,10 @@ import-legacy-choose = the activity document of `{ $game }` ({ $locale }): pass 
 import-legacy-no-game = an activity document of no imported game; --keep-unknown keeps it in data/_files/
 import-llms-unfetched = cannot fetch { $url } ({ $why }); it cannot say which games and locales the site has
 import-locales-asked = the site has no index; each game's document was asked for in { $locales } besides the default locale
-import-note-placeholder = note: games.json: `{ $game }` got placeholders for `name` and `dataSource`; replace them (`activity-site status` lists them)
+import-note-placeholder = note: games.json: `{ $game }` got { $name ->
+    [yes] placeholders for `name` and `dataSource`; replace them
+   *[no] a placeholder `dataSource`; replace it
+} (`activity-site status` lists them)
 import-note-reordered = note: { $path }: the API lists its activities out of start order; the build publishes them sorted (the same content in another order)
 import-note-regenerated = note: not imported, the build writes { $count ->
     [one] it

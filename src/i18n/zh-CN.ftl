@@ -672,7 +672,10 @@ import-legacy-choose = `{ $game }` 的活动文档（{ $locale }）：用 --lega
 import-legacy-no-game = 不是任何已导入游戏的活动文档；--keep-unknown 会把它保留在 data/_files/ 中
 import-llms-unfetched = 无法获取 { $url }（{ $why }）；无从得知站点有哪些游戏和语言
 import-locales-asked = 站点没有索引；除默认语言外，还为每个游戏请求了以下语言的文档：{ $locales }
-import-note-placeholder = 注意：games.json：`{ $game }` 的 `name` 和 `dataSource` 填入了占位值，请换成真实的值（`activity-site status` 会列出它们）
+import-note-placeholder = 注意：games.json：`{ $game }` 的 { $name ->
+    [yes] `name` 和 `dataSource`
+   *[no] `dataSource`
+} 填入了占位值，请换成真实的值（`activity-site status` 会列出它们）
 import-note-reordered = 注意：{ $path }：API 中的活动没有按开始时间排列；生成时会按顺序发布（内容相同，只是顺序不同）
 import-note-regenerated = 注意：以下 { $count } 个文件没有导入，由生成过程自己写出：{ $paths }{ $more ->
     [0] {""}
