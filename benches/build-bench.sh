@@ -24,13 +24,17 @@
 # tree); a cold build (output, kept output and cache removed first); the
 # first edit after that cold build (no kept output yet: every unchanged
 # file is linked into a new folder once). Prints the median wall of each
-# and its ratio to `check` of the same tree, and the peak RSS of each
-# (from wait4). Then `serve` on the largest corpus:
-# edit-to-served (one description edited, the JSON polled every 5 ms until
-# it shows the edit), median of EDITS edits (default 10).
+# and its ratio to `check` of the same tree, the median CPU time (user +
+# system) and the peak RSS of each (from wait4). Then `serve` on the
+# largest corpus: edit-to-served (one description edited, the JSON polled
+# every 5 ms until it shows the edit), EDITS edits (default 10) in each of
+# SERVE_ROUNDS serve sessions (default 2).
+# With --before OLD_BINARY, every step runs with both binaries, each on its
+# own copy of the corpus, alternating within each round (and the serve
+# sessions alternate too): the table has a row per binary.
 #
 # Usage: benches/build-bench.sh [--runs N] [--root DIR] [--file data/ww/zh-CN.json]
-#        benches/build-bench.sh --scale "100 1000" [--runs N]
+#        benches/build-bench.sh --scale "100 1000" [--runs N] [--before BIN]
 # Installs hyperfine with apt-get when missing. Results stay in target/bench-build/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +42,7 @@ cd "$(dirname "$0")/.."
 RUNS=15
 ROOT=""
 SCALE=""
+BEFORE=""
 FILE=data/ww/zh-CN.json
 NOW=2026-11-22T12:00:00
 while [ $# -gt 0 ]; do
@@ -46,7 +51,8 @@ while [ $# -gt 0 ]; do
     --root) ROOT=$2; shift 2 ;;
     --file) FILE=$2; shift 2 ;;
     --scale) SCALE=$2; shift 2 ;;
-    -h|--help) sed -n 2,33p "$0"; exit 0 ;;
+    --before) BEFORE=$2; shift 2 ;;
+    -h|--help) sed -n 2,40p "$0"; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -65,23 +71,26 @@ if [ -n "$SCALE" ]; then
     fi
   done
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores" >&2
-  python3 - "$BIN" "$WORK" "$RUNS" "${EDITS:-10}" "$NOW" $SCALE <<'PY'
+  python3 - "$BIN" "$BEFORE" "$WORK" "$RUNS" "${EDITS:-10}" "$NOW" $SCALE <<'PY'
 import json, os, shutil, signal, statistics, subprocess, sys, tempfile, time, urllib.request
 sys.path.insert(0, "benches")
 from edit_latency import edit_to_served
 
-bin_, work, runs, edits, now = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-sizes = [int(n) for n in sys.argv[6:]]
+after, before, work = sys.argv[1], sys.argv[2], sys.argv[3]
+runs, edits, now = int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+sizes = [int(n) for n in sys.argv[7:]]
+# The binaries measured, in the order of the first round; later rounds alternate.
+bins = [("before", before), ("after", after)] if before else [("now", after)]
 
 def timed(args):
-    """Wall seconds and peak RSS (MB) of one run."""
+    """Wall seconds, CPU seconds (user + system) and peak RSS (MB) of one run."""
     start = time.monotonic()
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.monotonic() - start
     if status != 0:
         sys.exit(f"failed ({status}): {' '.join(args)}")
-    return wall, usage.ru_maxrss / 1024
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 def edit(path, text):
     doc = json.load(open(path, encoding="utf-8"))
@@ -94,80 +103,103 @@ def first_file(root):
     g = games[len(games) // 2]
     return g["id"], os.path.join(root, "data", g["id"], g["defaultLocale"] + ".json")
 
+cases = ("check", "warm, nothing changed", "warm, one description edited", "cold",
+         "first edit after a cold build")
 rows = []
 for n in sizes:
     tmp = tempfile.mkdtemp(prefix=f"incr-{n}-", dir=work)
-    root = os.path.join(tmp, "root")
-    shutil.copytree(os.path.join(work, f"corpus-{n}"), root, ignore=shutil.ignore_patterns(".done"))
-    site, state = os.path.join(root, "site"), os.path.join(root, ".activity-site")
-    build = [bin_, "build", "--root", root, "--out", site, "--now", now]
-    check = [bin_, "check", "--root", root, "--now", now]
-    _, path = first_file(root)
-    timed(build)
-    # An edit after the cold build leaves the previous output kept beside
-    # the output, as it is after any edit of a working tree.
-    edit(path, f"bench warm-up {n} {time.time_ns()}")
-    timed(build)
-    cases = ("check", "warm, nothing changed", "warm, one description edited", "cold",
-             "first edit after a cold build")
-    times = {k: [] for k in cases}
-    rss = {k: [] for k in times}
+    trees = {}
+    # Each binary on its own copy of the corpus: their manifests and
+    # caches are their own.
+    for name, bin_ in bins:
+        root = os.path.join(tmp, name)
+        shutil.copytree(os.path.join(work, f"corpus-{n}"), root, ignore=shutil.ignore_patterns(".done"))
+        site = os.path.join(root, "site")
+        trees[name] = dict(
+            root=root, site=site,
+            build=[bin_, "build", "--root", root, "--out", site, "--now", now],
+            check=[bin_, "check", "--root", root, "--now", now],
+            path=first_file(root)[1])
+        timed(trees[name]["build"])
+        # An edit after the cold build leaves the previous output kept beside
+        # the output, as it is after any edit of a working tree.
+        edit(trees[name]["path"], f"bench warm-up {n} {time.time_ns()}")
+        timed(trees[name]["build"])
+    got = {(name, case): [] for name, _ in bins for case in cases}
     for i in range(runs):
-        for case in times:
-            if case in ("warm, one description edited", "first edit after a cold build"):
-                edit(path, f"bench edit {n} {i} {case} {time.time_ns()}")
-            if case == "cold":
-                for d in (site, state, os.path.join(root, ".site.previous")):
-                    shutil.rmtree(d, ignore_errors=True)
-            wall, peak = timed(check if case == "check" else build)
-            times[case].append(wall)
-            rss[case].append(peak)
-    c = statistics.median(times["check"])
-    for case, t in times.items():
-        rows.append((n, case, statistics.median(t), min(t), max(t), statistics.median(t) / c, max(rss[case])))
+        order = bins if i % 2 == 0 else bins[::-1]
+        for case in cases:
+            for name, _ in order:
+                t = trees[name]
+                if case in ("warm, one description edited", "first edit after a cold build"):
+                    edit(t["path"], f"bench edit {n} {i} {case} {time.time_ns()}")
+                if case == "cold":
+                    for d in (t["site"], os.path.join(t["root"], ".activity-site"),
+                              os.path.join(t["root"], ".site.previous")):
+                        shutil.rmtree(d, ignore_errors=True)
+                got[(name, case)].append(timed(t["check"] if case == "check" else t["build"]))
+    for name, _ in bins:
+        c = statistics.median(w for w, _, _ in got[(name, "check")])
+        for case in cases:
+            runs_of = got[(name, case)]
+            walls = [w for w, _, _ in runs_of]
+            rows.append((n, case, name, statistics.median(walls), min(walls), max(walls),
+                         statistics.median(walls) / c,
+                         statistics.median(cpu for _, cpu, _ in runs_of),
+                         max(rss for _, _, rss in runs_of)))
     shutil.rmtree(tmp, ignore_errors=True)
 
-print(f"{runs} alternating rounds per size; medians; ratios to `check` of the same tree.\n")
-print("| games | step | median wall | min … max | / check | peak RSS |")
-print("|---:|---|---:|---:|---:|---:|")
-for n, case, med, lo, hi, ratio, peak in rows:
-    print(f"| {n} | {case} | {med*1000:.0f} ms | {lo*1000:.0f} … {hi*1000:.0f} ms | {ratio:.2f}x | {peak:.0f} MB |")
+print(f"{runs} alternating rounds per size" + (" (the two binaries alternate within each round)" if before else "")
+      + "; medians; ratios to `check` of the same tree and binary.\n")
+print("| games | step | binary | median wall | min … max | / check | CPU (user+sys) | peak RSS |")
+print("|---:|---|---|---:|---:|---:|---:|---:|")
+for n, case, name, med, lo, hi, ratio, cpu, peak in sorted(rows, key=lambda r: (r[0], cases.index(r[1]))):
+    print(f"| {n} | {case} | {name} | {med*1000:.0f} ms | {lo*1000:.0f} … {hi*1000:.0f} ms | {ratio:.2f}x "
+          f"| {cpu*1000:.0f} ms | {peak:.0f} MB |")
 
-# serve on the largest corpus: edit saved to edited JSON served.
+# serve on the largest corpus: edit saved to edited JSON served, each
+# binary in turn (SERVE_ROUNDS rounds of EDITS edits each, alternating).
 n = max(sizes)
-tmp = tempfile.mkdtemp(prefix=f"incr-serve-{n}-", dir=work)
-root = os.path.join(tmp, "root")
-shutil.copytree(os.path.join(work, f"corpus-{n}"), root, ignore=shutil.ignore_patterns(".done"))
-gid, path = first_file(root)
-games = json.load(open(os.path.join(root, "games.json")))["games"]
-url_path = f"/api/v1/activity/{gid}.json"
 port = int(os.environ.get("WATCH_PORT", "5193"))
-serve = subprocess.Popen([bin_, "serve", "--root", root, "--out", os.path.join(root, "site"),
-                          "--now", now, "--addr", f"127.0.0.1:{port}"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         env={**os.environ, "RUST_LOG": "warn"})
-url = f"http://127.0.0.1:{port}{url_path}"
-try:
-    deadline = time.monotonic() + 600
-    while True:
+served = {name: [] for name, _ in bins}
+for r in range(int(os.environ.get("SERVE_ROUNDS", "2"))):
+    for name, bin_ in (bins if r % 2 == 0 else bins[::-1]):
+        tmp = tempfile.mkdtemp(prefix=f"incr-serve-{n}-", dir=work)
+        root = os.path.join(tmp, "root")
+        shutil.copytree(os.path.join(work, f"corpus-{n}"), root, ignore=shutil.ignore_patterns(".done"))
+        gid, path = first_file(root)
+        url = f"http://127.0.0.1:{port}/api/v1/activity/{gid}.json"
+        serve = subprocess.Popen([bin_, "serve", "--root", root, "--out", os.path.join(root, "site"),
+                                  "--now", now, "--addr", f"127.0.0.1:{port}"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 env={**os.environ, "RUST_LOG": "warn"})
         try:
-            urllib.request.urlopen(url, timeout=30).read()
-            break
-        except Exception:
-            if time.monotonic() > deadline or serve.poll() is not None:
-                sys.exit("serve did not come up")
-            time.sleep(0.2)
-    lat = edit_to_served(url, lambda marker: edit(path, marker), edits)
-    print(f"\n`serve` at {n} games: edit saved to edited JSON served ({edits} edits of one "
-          f"description, polled every 5 ms, the watcher's debounce included): median "
-          f"{statistics.median(lat):.0f} ms, min {lat[0]:.0f} ms, max {lat[-1]:.0f} ms.")
-finally:
-    serve.send_signal(signal.SIGTERM)
-    try:
-        serve.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        serve.kill()
-    shutil.rmtree(tmp, ignore_errors=True)
+            deadline = time.monotonic() + 600
+            while True:
+                try:
+                    urllib.request.urlopen(url, timeout=30).read()
+                    break
+                except Exception:
+                    if time.monotonic() > deadline or serve.poll() is not None:
+                        sys.exit("serve did not come up")
+                    time.sleep(0.2)
+            # Let the first build's background work (deferred siblings) end.
+            time.sleep(3)
+            served[name].extend(edit_to_served(url, lambda marker: edit(path, marker), edits, pause=1.5))
+        finally:
+            serve.send_signal(signal.SIGTERM)
+            try:
+                serve.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                serve.kill()
+            shutil.rmtree(tmp, ignore_errors=True)
+print(f"\n`serve` at {n} games: edit saved to edited JSON served (one description edited, polled "
+      f"every 5 ms, the watcher's debounce included):\n")
+print("| binary | edits | median | min | max |")
+print("|---|---:|---:|---:|---:|")
+for name, _ in bins:
+    lat = sorted(served[name])
+    print(f"| {name} | {len(lat)} | {statistics.median(lat):.0f} ms | {lat[0]:.0f} ms | {lat[-1]:.0f} ms |")
 PY
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
   exit 0
