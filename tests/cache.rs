@@ -87,6 +87,8 @@ fn write_json(path: &Path, value: &Value) {
     std::fs::write(path, text).unwrap();
 }
 
+/// A warm build writes what a cold build writes, byte for byte, after
+/// edits of a game, of the registry and of the announcements.
 #[test]
 fn warm_builds_match_cold_builds_through_edits_renames_and_removals() {
     let root = bundled_root();
@@ -97,6 +99,18 @@ fn warm_builds_match_cold_builds_through_edits_renames_and_removals() {
         total >= 25,
         "five games in two locales give at least 25 parts, got {total}"
     );
+    // The first build left the output's twin beside it, every file shared,
+    // for the next build to replace only what it changes.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        let inode = |dir: &str| {
+            std::fs::metadata(root.join(dir).join("api/v1/activity/sr.json"))
+                .unwrap()
+                .ino()
+        };
+        assert_eq!(inode("site"), inode(".site.previous"));
+    }
 
     // One activity of one locale renamed: that document's JSON and
     // calendars, its page, the index and the home page of its language
@@ -149,6 +163,22 @@ fn warm_builds_match_cold_builds_through_edits_renames_and_removals() {
     write_json(&games_path, &games);
     std::fs::remove_dir_all(root.join("data/wx")).unwrap();
     assert_warm_is_cold(root, "game removed");
+
+    // An announcements board added, edited, then removed.
+    let board = root.join("data/_announcements/zh-CN.json");
+    std::fs::create_dir_all(board.parent().unwrap()).unwrap();
+    let text = |id: u64, title: &str| {
+        serde_json::json!({
+            "id": id,
+            "announcements": [{"title": title, "content": "Hello."}]
+        })
+    };
+    write_json(&board, &text(1, "First"));
+    assert_warm_is_cold(root, "board added");
+    write_json(&board, &text(2, "Second"));
+    assert_warm_is_cold(root, "board edited");
+    std::fs::remove_dir_all(board.parent().unwrap()).unwrap();
+    assert_warm_is_cold(root, "board removed");
 
     // Back to the first inputs: every part is still in the cache.
     std::fs::write(&ww, original).unwrap();
