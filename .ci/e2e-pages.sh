@@ -29,7 +29,7 @@ mkdir -p "$E2E"
 cjk_fonts=fonts-noto-cjk
 [ -z "$(fc-list :lang=zh 2>/dev/null)" ] || cjk_fonts=""
 # shellcheck disable=SC2046,SC2086 # one word per package
-apt_need $(missing_commands chromium) $(python_venv_missing) $cjk_fonts
+apt_need $(missing_commands chromium faketime) $(python_venv_missing) $cjk_fonts
 
 python_venv "$E2E/venv" 'websockets>=12' 'icalendar>=5' 'html5lib>=1.1'
 
@@ -45,10 +45,28 @@ fi
 echo "ok: two builds are byte-identical ($(find site -type f | wc -l) files)"
 
 # The live script: tests/fixtures/pages (zh-CN default, en-US second, a game
-# with one locale, an upcoming version) built at one moment, read a week
-# later with an emulated clock and time zone, and without JavaScript.
-LIVE_NOW=2026-11-24T12:00:00
-"$ACTIVITY_SITE_BIN" build --root tests/fixtures/pages --out "$E2E/live-site" --no-cache --now "$LIVE_NOW"
+# with one locale, an upcoming version) with the announcements boards,
+# built under faketime (the system clock, no --now) before, during and
+# after its versions: issue 45 wants the same bytes from the same data at
+# any moment. Then read with an emulated clock and time zone at those
+# moments, at four widths, and without JavaScript.
+LIVE_ROOT="$E2E/live-root"
+rm -rf "$LIVE_ROOT" "$E2E"/live-site*
+mkdir -p "$LIVE_ROOT"
+cp -r tests/fixtures/pages/. "$LIVE_ROOT/"
+cp -r tests/fixtures/announcements/real/. "$LIVE_ROOT/"
+for moment in "2026-10-25 12:00:00" "2026-12-01 12:00:00" "2026-12-12 12:00:00"; do
+  out="$E2E/live-site-${moment%% *}"
+  TZ=Asia/Shanghai faketime "$moment" "$ACTIVITY_SITE_BIN" build --root "$LIVE_ROOT" --out "$out" --no-cache
+done
+if ! diff -r "$E2E/live-site-2026-10-25" "$E2E/live-site-2026-12-01" >/dev/null ||
+  ! diff -r "$E2E/live-site-2026-10-25" "$E2E/live-site-2026-12-12" >/dev/null; then
+  echo "FAIL: builds of the same data under faketime at three moments differ" >&2
+  diff -rq "$E2E/live-site-2026-10-25" "$E2E/live-site-2026-12-12" >&2 || true
+  exit 1
+fi
+echo "ok: builds under faketime before, during and after the versions are byte-identical ($(find "$E2E/live-site-2026-10-25" -type f | wc -l) files)"
+mv "$E2E/live-site-2026-10-25" "$E2E/live-site"
 
-timeout 600 "$E2E/venv/bin/python" .ci/e2e_pages.py --site site --out "$E2E" --chromium "$(command -v chromium)" \
-  --live-site "$E2E/live-site"
+timeout 1000 "$E2E/venv/bin/python" .ci/e2e_pages.py --site site --out "$E2E" --chromium "$(command -v chromium)" \
+  --live-site "$E2E/live-site" --live-root "$LIVE_ROOT"

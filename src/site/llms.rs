@@ -41,6 +41,11 @@ pub fn render(games: &[GameOutput], announcements: bool) -> OutputFile {
             layout::url(&layout::announcements_path("", true, "json"))
         );
     }
+    let _ = writeln!(
+        out,
+        "- Calendars: every `.ics` below may be subscribed to (`webcal://` is the same address with that scheme); each event carries a reminder (`VALARM`, `TRIGGER;RELATED=END:{}`) before it ends",
+        super::ics::REMINDER_BEFORE_END
+    );
     let _ = writeln!(out, "\n{GAMES_HEADING}\n");
     for game in games {
         let g = &game.game;
@@ -66,13 +71,19 @@ pub fn render(games: &[GameOutput], announcements: bool) -> OutputFile {
         for doc in &game.documents {
             let _ = writeln!(
                 out,
-                "  - {}: [JSON]({}), [calendar]({})",
+                "  - {}: [JSON]({}), [calendar]({}), subscribe: `webcal://<this host>{}`",
                 doc.locale,
                 layout::url(&layout::activity_path(
                     g,
                     &doc.locale,
                     doc.is_default,
                     "json"
+                )),
+                layout::url(&layout::activity_path(
+                    g,
+                    &doc.locale,
+                    doc.is_default,
+                    "ics"
                 )),
                 layout::url(&layout::activity_path(
                     g,
