@@ -8,14 +8,22 @@
 #   errors, text contrast of at least 4.5:1 (3:1 for large text) in light and
 #   dark mode; saves screenshots under target/e2e/ (pages.png and friends);
 # - parses every calendar with Python's icalendar: one event per activity,
-#   start and end in the game's time zone;
+#   start and end in the game's time zone, and one VALARM per event 1 day
+#   before its end, as each calendar's description says; llms.txt names a
+#   webcal:// subscription per calendar;
+# - builds the fixture tests/fixtures/pages (with the announcements boards)
+#   under faketime before, during and after its versions, without --now:
+#   the three sites are byte-identical (issue 45);
 # - serves each site with the headers of its _headers (so Chromium enforces
-#   the Content-Security-Policy) and reads the fixture tests/fixtures/pages,
-#   built at one moment, a week later with an emulated clock and time zone
-#   (states, days left, order, the now line, the home page's lists, times in
-#   the reader's zone), and again with JavaScript disabled (the build-time
-#   page); saves live-later.png and live-phone.png (390 px).
-# Works on a fresh Debian machine (installs chromium, python3-venv and pip
+#   the Content-Security-Policy) and reads the fixture with an emulated clock
+#   and time zone (states, days left, order, the now line, the home page's
+#   lists, times in the reader's zone); before, during and after its
+#   versions at 320, 768, 1280 and 1920 px: the right states, the
+#   out-of-date notice only after the end, webcal:// links, and no element
+#   whose box is wider than its card or leaves it, measured in the browser;
+#   and with JavaScript disabled (no state; the times with their zone and
+#   what to do); saves moment-*.png, live-later.png and live-phone.png.
+# Works on a fresh Debian machine (installs chromium, faketime, python3-venv and pip
 # packages); bounded in time.
 set -euo pipefail
 cd "$(dirname "$0")/.."

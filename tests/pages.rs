@@ -1066,3 +1066,45 @@ fn a_page_is_light_and_its_policy_allows_exactly_its_inline_code() {
             .contains(&format!("  Content-Security-Policy: {policy}\n"))
     );
 }
+
+/// Issue 47: the page words come from the `.ftl` files; a page's data
+/// block carries each word its script reads (`ui.<name>`, `ui[state]`),
+/// in the page's language, and no other.
+#[test]
+fn a_page_carries_the_words_its_script_reads_in_its_language() {
+    use activity_site::site::pages::SCRIPT;
+    let files = render_pages(&[fixture_game("Asia/Shanghai")]).expect("renders");
+    let mut read: std::collections::BTreeSet<String> = SCRIPT
+        .match_indices("ui.")
+        .map(|(at, _)| {
+            SCRIPT[at + 3..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect::<String>()
+        })
+        .collect();
+    // `ui[st]`: the name of each state.
+    assert!(SCRIPT.contains("ui[st]"));
+    read.extend(["upcoming", "ongoing", "ended"].map(str::to_owned));
+    for (path, ongoing) in [
+        ("demo/index.html", "进行中"),
+        ("demo/en-US/index.html", "Ongoing"),
+    ] {
+        let page = file(&files, path);
+        let json = page
+            .split(r#"<script type="application/json" id="ui">"#)
+            .nth(1)
+            .and_then(|rest| rest.split("</script>").next())
+            .expect("a data block");
+        let words: BTreeMap<String, String> = serde_json::from_str(json).expect("JSON");
+        assert_eq!(
+            words
+                .keys()
+                .cloned()
+                .collect::<std::collections::BTreeSet<_>>(),
+            read,
+            "{path}"
+        );
+        assert_eq!(words["ongoing"], ongoing);
+    }
+}

@@ -354,10 +354,34 @@ pub(super) struct Live {
     ui_json: String,
 }
 
-/// The script and `ui` for it.
+/// The words the page script reads (`ui.<name>` in `live.js`): only
+/// these go into each page's data block.
+const SCRIPT_WORDS: [&str; 15] = [
+    "upcoming",
+    "ongoing",
+    "ended",
+    "starts_within_day",
+    "starts_in_one",
+    "starts_in_many",
+    "left_under_day",
+    "left_one",
+    "left_many",
+    "ended_text",
+    "your_time",
+    "your_zone",
+    "colon",
+    "stop",
+    "space",
+];
+
+/// The script and the words it reads.
 fn live(ui: &Ui) -> Live {
+    let words: std::collections::BTreeMap<&str, &str> = SCRIPT_WORDS
+        .iter()
+        .map(|&name| (name, ui.word(name)))
+        .collect();
     // `<` escaped, so no string can close the element.
-    let ui_json = serde_json::to_string(ui)
+    let ui_json = serde_json::to_string(&words)
         .unwrap_or_default()
         .replace('<', "\\u003c");
     Live {
