@@ -1108,3 +1108,18 @@ fn a_page_carries_the_words_its_script_reads_in_its_language() {
         assert_eq!(words["ongoing"], ongoing);
     }
 }
+
+/// Issue 45: a game whose registry says `"updateMode": "activity"` is out
+/// of date when its last activity ends (2026-11-17 here, a week after the
+/// version's end), and its notice says so in each language.
+#[test]
+fn an_activity_game_is_out_of_date_when_its_last_activity_ends() {
+    let mut game = fixture_game("Asia/Shanghai");
+    game.game.update_mode = Some(activity_site::model::UpdateMode::Activity);
+    let files = render_pages(&[game]).expect("renders");
+    let en = file(&files, "demo/en-US/index.html");
+    assert!(en.contains(r#"<p class="stale-note" data-due="2026-11-17T03:59:59+08:00" role="status" hidden>Not updated yet: the last activity ended on November 17.</p>"#), "{en}");
+    assert!(en.contains("This data is current until 2026-11-17 03:59;"));
+    let zh = file(&files, "index.html");
+    assert!(zh.contains(r#"data-due="2026-11-17T03:59:59+08:00" role="status" hidden>数据尚未更新：最后一项活动已于 11 月 17 日结束。</p>"#), "{zh}");
+}

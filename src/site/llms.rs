@@ -69,28 +69,16 @@ pub fn render(games: &[GameOutput], announcements: bool) -> OutputFile {
             g.time_zone_name()
         );
         for doc in &game.documents {
+            let url =
+                |ext| layout::url(&layout::activity_path(g, &doc.locale, doc.is_default, ext));
+            let calendar = url("ics");
+            // A subscription is the same address with the webcal scheme;
+            // the host is wherever this file was read from.
             let _ = writeln!(
                 out,
-                "  - {}: [JSON]({}), [calendar]({}), subscribe: `webcal://<this host>{}`",
+                "  - {}: [JSON]({}), [calendar]({calendar}), subscribe: `webcal://<this host>{calendar}`",
                 doc.locale,
-                layout::url(&layout::activity_path(
-                    g,
-                    &doc.locale,
-                    doc.is_default,
-                    "json"
-                )),
-                layout::url(&layout::activity_path(
-                    g,
-                    &doc.locale,
-                    doc.is_default,
-                    "ics"
-                )),
-                layout::url(&layout::activity_path(
-                    g,
-                    &doc.locale,
-                    doc.is_default,
-                    "ics"
-                )),
+                url("json"),
             );
         }
     }
