@@ -50,13 +50,24 @@ pub const ROBOTS_PATH: &str = "robots.txt";
 /// The legacy all-games document of older deployments, never generated.
 pub const LEGACY_ACTIVITIES_PATH: &str = "api/v1/activities.json";
 
-/// The games an `llms.txt` lists under its `## Games` heading, and the
-/// activity documents it links there: the first code span of each list
-/// item or table row that is a game id (`- \`sr\` ...`, `| \`ba-cn\` | ...`),
-/// and every link to `/api/v1/activity/*.json`.
-pub fn llms_games(text: &str) -> (Vec<String>, Vec<String>) {
+/// What an `llms.txt` says of its games under its `## Games` heading.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct LlmsGames {
+    /// The first code span of each list item or table row that is a game
+    /// id (`- \`sr\` ...`, `| \`ba-cn\` | ...`), in order.
+    pub ids: Vec<String>,
+    /// Every link there to `/api/v1/activity/*.json`.
+    pub documents: Vec<String>,
+    /// A table row's name of a game: the cell after its id's
+    /// (`| \`sr\` | Honkai: Star Rail |`).
+    pub names: Vec<(String, String)>,
+}
+
+/// The games an `llms.txt` lists under its `## Games` heading ([`LlmsGames`]).
+pub fn llms_games(text: &str) -> LlmsGames {
     let mut ids: Vec<String> = Vec::new();
     let mut documents: Vec<String> = Vec::new();
+    let mut names: Vec<(String, String)> = Vec::new();
     let mut inside = false;
     for line in text.lines() {
         if line.starts_with("## ") {
@@ -74,6 +85,12 @@ pub fn llms_games(text: &str) -> (Vec<String>, Vec<String>) {
             && !ids.iter().any(|i| i == id)
         {
             ids.push(id.to_owned());
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            if let Some(at) = cells.iter().position(|c| *c == format!("`{id}`"))
+                && let Some(name) = cells.get(at + 1).filter(|c| !c.is_empty())
+            {
+                names.push((id.to_owned(), (*name).to_owned()));
+            }
         }
         for (at, _) in line.match_indices("](") {
             let target = &line[at + 2..];
@@ -86,7 +103,11 @@ pub fn llms_games(text: &str) -> (Vec<String>, Vec<String>) {
             }
         }
     }
-    (ids, documents)
+    LlmsGames {
+        ids,
+        documents,
+        names,
+    }
 }
 
 /// The home page.

@@ -310,18 +310,22 @@ fn the_root_api_v1_and_a_flat_folder_import_to_the_same_tree() {
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     }
     // Byte for byte, but `games.json` as JSON with its games by id: a site's
-    // `llms.txt` orders them, a flat folder has none to read.
-    let tree = |root: &Path| -> Vec<(String, String)> {
+    // `llms.txt` orders and names them, a flat folder has none to read (its
+    // names are left out of the comparison, `named` false).
+    let tree_of = |root: &Path, named: bool| -> Vec<(String, String)> {
         files_under(root)
             .into_iter()
             .filter(|(path, _)| !path.starts_with("data/_files/"))
             .map(|(path, bytes)| {
                 if path == "games.json" {
                     let mut registry = json(&bytes);
-                    registry["games"]
-                        .as_array_mut()
-                        .unwrap()
-                        .sort_by_key(|g| g["id"].as_str().unwrap().to_owned());
+                    let games = registry["games"].as_array_mut().unwrap();
+                    games.sort_by_key(|g| g["id"].as_str().unwrap().to_owned());
+                    if !named {
+                        for game in games {
+                            game.as_object_mut().unwrap().remove("name");
+                        }
+                    }
                     (path, registry.to_string())
                 } else {
                     (path, String::from_utf8(bytes).unwrap())
@@ -329,14 +333,21 @@ fn the_root_api_v1_and_a_flat_folder_import_to_the_same_tree() {
             })
             .collect()
     };
+    let tree = |root: &Path| tree_of(root, true);
     let expected = tree(&from_root);
+    assert!(
+        expected
+            .iter()
+            .any(|(p, t)| p == "games.json" && t.contains(r#""name":"Honkai: Star Rail""#)),
+        "{expected:?}"
+    );
     let paths: Vec<&str> = expected.iter().map(|(p, _)| p.as_str()).collect();
     assert!(paths.contains(&"data/ba-jp/zh-CN.json"), "{paths:?}");
     assert!(
         paths.contains(&"data/_announcements/zh-CN.json"),
         "{paths:?}"
     );
-    for other in [&from_api, &from_activity, &from_flat] {
+    for other in [&from_api, &from_activity] {
         assert!(
             tree(other) == expected,
             "{} differs from {}",
@@ -344,6 +355,12 @@ fn the_root_api_v1_and_a_flat_folder_import_to_the_same_tree() {
             from_root.display()
         );
     }
+    assert!(
+        tree_of(&from_flat, false) == tree_of(&from_root, false),
+        "{} differs from {}",
+        from_flat.display(),
+        from_root.display()
+    );
 }
 
 #[test]
@@ -566,4 +583,17 @@ fn a_site_without_an_index_is_imported_by_url_from_its_llms_txt() {
     let mut expected = files_under(&by_folder);
     expected.remove("data/_files/api/v1/activity/README.txt");
     assert_eq!(files_under(&by_url), expected);
+    // Issue 45: the names its `llms.txt` table gives, not bare ids.
+    let registry: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(by_url.join("games.json")).unwrap()).unwrap();
+    let name = |id: &str| {
+        registry["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .map(|g| g["name"].clone())
+    };
+    assert_eq!(name("sr"), Some(serde_json::json!("Honkai: Star Rail")));
+    assert_eq!(name("ba-jp"), Some(serde_json::json!("Blue Archive (JP)")));
 }

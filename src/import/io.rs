@@ -77,6 +77,8 @@ pub struct Gathered {
     pub excluded: Vec<String>,
     /// Where the list of games came from, when it was not the site's index.
     pub games_from: Option<String>,
+    /// The games' names a site without an index gives in its `llms.txt`.
+    pub names: Vec<(String, String)>,
 }
 
 /// Reads the published files `request` names: from a folder, or from a
@@ -295,10 +297,12 @@ pub fn prepare(
         regenerated,
         excluded,
         games_from,
+        names,
     } = gathered;
     let plan = super::plan(Inputs {
         sources,
         index,
+        names,
         existing_registry,
         default_locale: default_locale.to_owned(),
         time_zones: time_zones.to_vec(),
@@ -563,13 +567,16 @@ fn from_site_folder(site: &Path, request: &Request) -> anyhow::Result<Gathered> 
     if index.is_none()
         && let Ok(bytes) = read(layout::LLMS_PATH)
     {
-        // The site's own order of its games, as its `llms.txt` lists them.
-        let (ids, _) = layout::llms_games(&String::from_utf8_lossy(&bytes));
+        // The site's own order of its games, as its `llms.txt` lists them,
+        // and their names.
+        let listed = layout::llms_games(&String::from_utf8_lossy(&bytes));
+        let ids = &listed.ids;
         if !ids.is_empty() {
             gathered
                 .sources
                 .sort_by_key(|s| ids.iter().position(|id| *id == s.game).unwrap_or(ids.len()));
         }
+        gathered.names = listed.names;
     }
     gathered.index = index;
     Ok(gathered)
@@ -662,6 +669,7 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
     };
 
     let mut games_from = None;
+    let mut llms_names = Vec::new();
     // Files guessed from names (no index lists them): a locale's file that
     // is not there is a locale the game does not have, not an error.
     let mut guessed = false;
@@ -676,10 +684,10 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
             let llms_url = format!("{site}/{}", layout::LLMS_PATH);
             let listed = match fetcher.get(&llms_url) {
                 Ok(bytes) => layout::llms_games(&String::from_utf8_lossy(&bytes)),
-                Err(_) => (Vec::new(), Vec::new()),
+                Err(_) => layout::LlmsGames::default(),
             };
             anyhow::ensure!(
-                !listed.0.is_empty(),
+                !listed.ids.is_empty(),
                 msg!(
                     "import-games-unknown",
                     index = index_url.as_str(),
@@ -687,7 +695,12 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
                 )
             );
             games_from = Some(llms_url);
-            let (games, documents) = listed;
+            let layout::LlmsGames {
+                ids: games,
+                documents,
+                names,
+            } = listed;
+            llms_names = names;
             if documents.is_empty() {
                 guessed = true;
                 super::guessed_files(&games, request.locales, request.default_locale)
@@ -750,6 +763,7 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
     let mut gathered = Gathered {
         index,
         games_from,
+        names: llms_names,
         ..Gathered::default()
     };
     let mut urls = urls.into_iter();

@@ -331,6 +331,8 @@ pub struct Inputs {
     pub sources: Vec<Source>,
     /// The index of the site imported from, when it had one.
     pub index: Option<Vec<IndexGame>>,
+    /// Names of games a site without an index gives (its `llms.txt`).
+    pub names: Vec<(String, String)>,
     /// The root's `games.json`, when it has one.
     pub existing_registry: Option<String>,
     /// The locale of an un-suffixed file no index or registry explains.
@@ -346,8 +348,9 @@ pub struct Inputs {
 ///   When its suffixed twin is there too they must hold the same document.
 /// - `games.json` keeps every game and field already there; an imported
 ///   game gets its locales and default locale from the files; name, time
-///   zone and source come from the registry, else from the index, else
-///   placeholders (the id, and a `dataSource` on [`PLACEHOLDER_HOST`]).
+///   zone and source come from the registry, else from the index (a name
+///   also from `inputs.names`), else placeholders (the id, and a
+///   `dataSource` on [`PLACEHOLDER_HOST`]).
 pub fn plan(inputs: Inputs) -> Result<Plan, Msg> {
     let mut registry = match &inputs.existing_registry {
         Some(text) => {
@@ -497,6 +500,11 @@ pub fn plan(inputs: Inputs) -> Result<Plan, Msg> {
             &locales,
             &default_locale,
             index.get(id.as_str()).map(|g| &g.described),
+            inputs
+                .names
+                .iter()
+                .find(|(game, _)| game == id)
+                .map(|(_, name)| name.as_str()),
             given,
         );
         result.games.push(PlannedGame {
@@ -528,6 +536,7 @@ fn update_registry(
     locales: &[String],
     default_locale: &str,
     described: Option<&Map<String, Value>>,
+    named: Option<&str>,
     given: Option<&str>,
 ) -> (bool, String, ZoneFrom) {
     let published = described
@@ -576,6 +585,7 @@ fn update_registry(
         described
             .get("name")
             .cloned()
+            .or_else(|| named.map(Value::from))
             .unwrap_or_else(|| Value::from(id)),
     );
     game.insert("locales".to_owned(), locales_value);

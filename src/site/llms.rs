@@ -112,6 +112,14 @@ mod tests {
     #[test]
     fn the_games_of_a_hand_written_table_are_read() {
         let text = "# API\n\n## Games\n\n| id | game |\n| -- | -- |\n| `sr` | Star Rail |\n| `ba-cn`    | Blue Archive |\n\n## Response schema\n\n- `version`\n";
-        assert_eq!(layout::llms_games(text).0, ["sr", "ba-cn"]);
+        let games = layout::llms_games(text);
+        assert_eq!(games.ids, ["sr", "ba-cn"]);
+        assert_eq!(
+            games.names,
+            [
+                ("sr".to_owned(), "Star Rail".to_owned()),
+                ("ba-cn".to_owned(), "Blue Archive".to_owned())
+            ]
+        );
     }
 }
