@@ -330,7 +330,7 @@ pub(crate) fn check_key(
     sources: &[u8; 16],
 ) -> String {
     let entry = serde_json::to_vec(game).unwrap_or_default();
-    Key::new(salt, false, &[b"game-check", schemas, &entry, sources]).hex()
+    Key::new(salt, &[b"game-check", schemas, &entry, sources]).hex()
 }
 
 /// SHA-256 of the three schemas a project is checked against.
@@ -804,7 +804,6 @@ fn game_fingerprint(
     let compression = how.compression.cache_key();
     let key = Key::new(
         salt,
-        false,
         &[
             b"game-files",
             compression.as_bytes(),
@@ -995,7 +994,7 @@ pub(crate) fn render(
         let links = format!("{home_links:?}");
         let mut named: Vec<&[u8]> = vec![b"home-pages", compression.as_bytes(), links.as_bytes()];
         named.extend(done.iter().map(|g| g.record.home.as_bytes()));
-        Key::new(salt, false, &named)
+        Key::new(salt, &named)
     };
     let home_tally = if let Some(record) = staging.current_part(&home_key.hex(), how.defer_brotli) {
         staging.keep(&record.files);
@@ -1017,7 +1016,7 @@ pub(crate) fn render(
         let mut complete = true;
         pages::each_home_page(&homes, &home_links, |home| {
             let part = Part {
-                key: ready_key(salt, false, compression.as_bytes(), b"file", &home),
+                key: ready_key(salt, compression.as_bytes(), b"file", &home),
                 work: Work::Ready(home),
             };
             let (done, records) = run_part(part, how, staging)?;
@@ -1036,7 +1035,7 @@ pub(crate) fn render(
     let parts: Vec<Part<'_>> = shared
         .into_iter()
         .map(|file| Part {
-            key: ready_key(salt, false, compression.as_bytes(), b"file", &file),
+            key: ready_key(salt, compression.as_bytes(), b"file", &file),
             work: Work::Ready(file),
         })
         .collect();
@@ -1049,7 +1048,7 @@ pub(crate) fn render(
             return Err(kept::clash(&source, &file.path));
         }
         kept_parts.push(Part {
-            key: ready_key(salt, false, compression.as_bytes(), b"kept", &file),
+            key: ready_key(salt, compression.as_bytes(), b"kept", &file),
             work: Work::Ready(file),
         });
     }
@@ -1062,7 +1061,7 @@ pub(crate) fn render(
     );
     let llms = run_parts(
         vec![Part {
-            key: ready_key(salt, false, compression.as_bytes(), b"file", &file),
+            key: ready_key(salt, compression.as_bytes(), b"file", &file),
             work: Work::Ready(file),
         }],
         how,
@@ -1077,16 +1076,9 @@ pub(crate) fn render(
 }
 
 /// The key of a part made of one file rendered already: its bytes.
-fn ready_key(
-    salt: &CacheSalt,
-    now: bool,
-    compression: &[u8],
-    kind: &[u8],
-    file: &OutputFile,
-) -> Key {
+fn ready_key(salt: &CacheSalt, compression: &[u8], kind: &[u8], file: &OutputFile) -> Key {
     Key::new(
         salt,
-        now,
         &[kind, compression, file.path.as_bytes(), &file.bytes],
     )
 }
@@ -1202,13 +1194,12 @@ fn render_game(
             bytes,
         ];
         parts.push(Part {
-            key: Key::new(salt, false, &[&[b"api".as_slice()], &named[..]].concat()),
+            key: Key::new(salt, &[&[b"api".as_slice()], &named[..]].concat()),
             work: Work::Api(&game, doc, bytes),
         });
         parts.push(Part {
             key: Key::new(
                 salt,
-                false,
                 &[&[b"page".as_slice(), site_locale.as_bytes()], &named[..]].concat(),
             ),
             work: Work::Page(&game, doc, site_locale),
