@@ -647,6 +647,9 @@ struct GamePage {
     ics_href: String,
     alternates: Vec<Alternate>,
     ticks: Vec<Tick>,
+    /// The footnote of a game whose time zone an import assumed and no
+    /// maintainer confirmed (`timeZoneAssumed`), in the page's language.
+    zone_assumed: Option<String>,
     /// Every activity of the document.
     total: usize,
     /// By their end, then their start; the script sorts them by state.
@@ -993,6 +996,9 @@ fn game_page(
         ics_href: format!("{root}{}", api_file(g, doc, "ics")),
         alternates,
         ticks,
+        zone_assumed: g
+            .time_zone_assumed
+            .then(|| msg!("page-zone-assumed").render(ui.lang)),
         total: activities.len(),
         activities,
     })
