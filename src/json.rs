@@ -173,6 +173,10 @@ const LOOKALIKES: &[(char, &str, &str)] = &[
     ('\u{FF3B}', "char-full-width-left-bracket", "["),
     ('\u{FF3D}', "char-full-width-right-bracket", "]"),
     ('\u{3000}', "char-ideographic-space", " "),
+    ('\u{300C}', "char-left-corner-bracket", "\""),
+    ('\u{300D}', "char-right-corner-bracket", "\""),
+    ('\u{300E}', "char-left-white-corner-bracket", "\""),
+    ('\u{300F}', "char-right-white-corner-bracket", "\""),
 ];
 
 /// The name and ASCII replacement of a look-alike of JSON punctuation.
@@ -207,24 +211,46 @@ pub fn parse(text: &str) -> Result<Parsed<'_>, SyntaxError> {
     })
 }
 
+/// Parses `text` as one strict JSON value; `Err` with every syntax error
+/// (see [`parse_recovering`], which also gives what recovery read).
+pub fn parse_all(text: &str) -> Result<Parsed<'_>, SyntaxErrors> {
+    parse_recovering(text).map_err(|recovered| recovered.errors)
+}
+
+/// A text with syntax errors: the errors, and the document as recovery
+/// read it when that reading is certain.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recovered<'a> {
+    pub errors: SyntaxErrors,
+    /// The document as the errors' fixes would have it, with the byte
+    /// ranges of the text as typed; `Some` only when every error has an
+    /// exact fix and parsing read to the end (nothing was skipped or
+    /// guessed), so the rules can run on it and point at what was typed.
+    pub parsed: Option<Parsed<'a>>,
+}
+
 /// Parses `text` as one strict JSON value; `Err` with every syntax error.
 ///
 /// After an error the parser goes on as the error's fix would have it (a
 /// full-width comma is read as a comma, a string left open at the end of its
 /// line ends where its fix closes it, a missing comma is assumed), or, where
 /// there is no fix, skips what it cannot read, so one run names every
-/// mistake. What it builds after an error is never returned: a tree exists
-/// only for a text without any. The work stays linear in the text: every
-/// byte is read a bounded number of times, and errors past [`MAX_ERRORS`]
-/// are counted without being described.
-pub fn parse_all(text: &str) -> Result<Parsed<'_>, SyntaxErrors> {
+/// mistake. What it builds after an error is returned only when every error
+/// has an exact fix ([`Recovered::parsed`]). The work stays linear in the
+/// text: every byte is read a bounded number of times, and errors past
+/// [`MAX_ERRORS`] are counted without being described.
+pub fn parse_recovering(text: &str) -> Result<Parsed<'_>, Recovered<'_>> {
     let mut parser = Parser::new(text);
     parser.skip_ws();
     if parser.pos == parser.bytes.len() {
         parser.report(parser.error_at(0, 0, msg!("syntax-empty")));
-        return Err(parser.into_errors());
+        return Err(Recovered {
+            errors: parser.into_errors(),
+            parsed: None,
+        });
     }
-    if let Ok(root) = parser.value(0) {
+    let root = parser.value(0).ok();
+    if let Some(root) = &root {
         parser.skip_ws();
         if parser.pos != parser.bytes.len() {
             let err = parser.mistake().unwrap_or_else(|| {
@@ -235,14 +261,20 @@ pub fn parse_all(text: &str) -> Result<Parsed<'_>, SyntaxErrors> {
             });
             parser.report(err);
         }
-        if parser.errors.is_empty() {
-            return Ok(Parsed {
-                root,
-                duplicates: parser.duplicates,
-            });
+    }
+    let duplicates = std::mem::take(&mut parser.duplicates);
+    match root {
+        Some(root) if parser.errors.is_empty() => Ok(Parsed { root, duplicates }),
+        root => {
+            let exact = parser.more == 0 && parser.errors.iter().all(|e| e.fix.is_some());
+            Err(Recovered {
+                parsed: root
+                    .filter(|_| exact)
+                    .map(|root| Parsed { root, duplicates }),
+                errors: parser.into_errors(),
+            })
         }
     }
-    Err(parser.into_errors())
 }
 
 /// The work [`parse_all`] did on `text`: how many times the parser looked
@@ -707,6 +739,9 @@ impl<'a> Parser<'a> {
             return Err(self.fail(self.unexpected(msg!("expected-value"))));
         };
         let len = c.len_utf8();
+        if let Some(text) = self.typographic_string(false) {
+            return Ok(Some(Json::String(text)));
+        }
         let Some(err) = self.mistake() else {
             self.report(self.unexpected(msg!("expected-value")));
             if !matches!(c, '}' | ']' | ',') {
@@ -745,6 +780,83 @@ impl<'a> Parser<'a> {
                 Ok(Some(Json::Null))
             }
         }
+    }
+
+    /// A key (`key`) or a value quoted from end to end with an input
+    /// method's quotes (`“description”`, `「星海巡游」`): one mistake, one
+    /// error over the whole string, whose fix types both ASCII quotes; the
+    /// string is read as that fix has it. The closing quote is the first
+    /// quote of the line that the rest of the line shows is one: a colon
+    /// follows a key; a value is followed by its line's end, a closing
+    /// bracket, or a comma and then the next key or value (so `“冬日”，获得`
+    /// inside a text does not end it). `None`, with nothing read, when the
+    /// quote at `pos` is no such opening: the caller reports it alone.
+    fn typographic_string(&mut self, key: bool) -> Option<Cow<'a, str>> {
+        let open = self.pos;
+        let first = self.text[open..].chars().next()?;
+        if lookalike(first).is_none_or(|(_, ascii)| ascii != "\"") {
+            return None;
+        }
+        let start = open + first.len_utf8();
+        let rest = &self.text[start..];
+        let line = &rest[..rest.find(['\n', '\r']).unwrap_or(rest.len())];
+        let is_quote = |c: char| lookalike(c).is_some_and(|(_, ascii)| ascii == "\"");
+        let space = |c: char| matches!(c, ' ' | '\t' | '\u{3000}');
+        for (i, c) in line.char_indices() {
+            self.steps += 1;
+            // An ASCII quote, an escape or a control character: the
+            // string is not typed with look-alikes alone.
+            if c == '"' || c == '\\' || c.is_control() {
+                return None;
+            }
+            if !is_quote(c) {
+                continue;
+            }
+            let after = line[i + c.len_utf8()..].trim_start_matches(space);
+            let next = after.chars().next();
+            let ascii =
+                next.map(|n| lookalike(n).map_or(n, |(_, a)| a.chars().next().unwrap_or(n)));
+            let closes = match ascii {
+                None => !key,
+                Some(':') => key,
+                Some('}' | ']') => !key,
+                Some(',') if !key => {
+                    let then = after[next.map_or(0, char::len_utf8)..].trim_start_matches(space);
+                    then.chars().next().is_none_or(|t| {
+                        matches!(t, '"' | '{' | '[' | '}' | ']' | '\'')
+                            || lookalike(t)
+                                .is_some_and(|(_, a)| matches!(a, "\"" | "{" | "[" | "}" | "]"))
+                    })
+                }
+                _ => false,
+            };
+            if !closes {
+                continue;
+            }
+            let content = &line[..i];
+            let end = start + i + c.len_utf8();
+            let fixed = format!("\"{content}\"");
+            self.report(
+                self.error_at(
+                    open,
+                    end,
+                    msg!(
+                        "syntax-typographic-string",
+                        key = if key { "yes" } else { "no" },
+                        open = first,
+                        close = c
+                    ),
+                )
+                .help(msg!(
+                    "syntax-typographic-string-help",
+                    fixed = fixed.as_str()
+                ))
+                .fix(open, end, fixed),
+            );
+            self.pos = end;
+            return Some(Cow::Borrowed(content));
+        }
+        None
     }
 
     fn word(&mut self, word: &str, value: Json<'a>) -> Json<'a> {
@@ -958,6 +1070,9 @@ impl<'a> Parser<'a> {
             return Ok(Key::Close);
         }
         let len = c.len_utf8();
+        if let Some(key) = self.typographic_string(true) {
+            return Ok(Key::Found(key));
+        }
         let Some(err) = self.mistake() else {
             self.report(self.unexpected(msg!("expected-key")));
             self.skip_token();
@@ -1095,7 +1210,9 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'\\') => self.escape(&mut out, open)?,
                 Some(&b) => {
+                    // Read as its fix has it: the character, escaped.
                     self.report(self.control_in_string(b));
+                    out.push(char::from(b));
                     self.pos += 1;
                 }
             }
@@ -1390,6 +1507,25 @@ impl<'a> Node<'a> {
             ),
         }
     }
+}
+
+/// The byte range between the quotes of the string literal at
+/// `start..end` of `text`. A string read past a syntax error may be quoted
+/// with an input method's quotes, or end where its fix would close it
+/// (no closing quote in the text).
+pub fn string_inner(text: &str, start: usize, end: usize) -> (usize, usize) {
+    let Some(literal) = text.get(start..end) else {
+        return (start, end);
+    };
+    let mut chars = literal.chars();
+    let open = chars.next().map_or(0, char::len_utf8);
+    let close = match chars.next_back() {
+        Some('"') => 1,
+        Some(c @ ('\u{201C}' | '\u{201D}' | '\u{FF02}')) => c.len_utf8(),
+        Some(c) if open > 1 && lookalike(c).is_some_and(|(_, a)| a == "\"") => c.len_utf8(),
+        _ => 0,
+    };
+    (start + open, (end - close).max(start + open))
 }
 
 /// The byte offset in `raw` (the text of a string literal between its quotes)

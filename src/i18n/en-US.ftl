@@ -891,3 +891,54 @@ fetch-no-scheme = `{ $flag } { $arg }` has no scheme
     help: add http:// or https:// in front: { $flag } http://{ $arg }
 fetch-not-url = `{ $flag } { $arg }` is not a URL: { $error }
 fetch-not-http = `{ $flag } { $arg }` is not an http(s) URL
+
+## issue 44 (diagnostics in full): recovery, the listed fixes, new warnings of a build, the tool's own errors
+
+char-left-corner-bracket = left corner bracket
+char-right-corner-bracket = right corner bracket
+char-left-white-corner-bracket = left white corner bracket
+char-right-white-corner-bracket = right white corner bracket
+syntax-typographic-string = { $key ->
+    [yes] the key is quoted
+   *[no] the string is quoted
+} with `{ $open }` and `{ $close }`, which JSON does not read as quotes
+syntax-typographic-string-help = type ASCII quotes around it: `{ $fixed }` (a Chinese input method types these in their place)
+syntax-checks-wait = { $count ->
+    [one] 1 check of this file waits
+   *[other] { $count } checks of this file wait
+} for its syntax ({ $codes }): fix the errors above, then run check again
+datetime-falls = rewritten as { $time }, it falls { $relation ->
+    [before] { $span } before version { $version } starts
+    [after] { $span } after version { $version } ends
+   *[within] within version { $version }, { $span } after it starts
+}: check that this is the time meant
+span-months = { $count ->
+    [one] 1 month
+   *[other] { $count } months
+}
+span-days = { $count ->
+    [one] 1 day
+   *[other] { $count } days
+}
+span-hours = { $count ->
+    [one] 1 hour
+   *[other] { $count } hours
+}
+fix-change = { $place } { $code }: { $kind ->
+    [insert] inserted `{ $after }`
+    [delete] removed `{ $before }`
+   *[replace] `{ $before }` → `{ $after }`
+}
+fix-file = fixed { $path } ({ $fixes ->
+    [one] 1 change
+   *[other] { $fixes } changes
+}):
+fix-file-diff = would fix { $path } ({ $fixes ->
+    [one] 1 change
+   *[other] { $fixes } changes
+}):
+fix-nothing = nothing to fix: no problem found has an exact fix
+fix-remains = what remains after the fixes:
+fix-nothing-remains = nothing remains: every problem found is fixed
+err-find-named = cannot find `{ $path }` from the current folder or under the root `{ $root }`: name the file from the current folder (such as `{ $root }/{ $path }`) or as a path under --root
+err-outside-root = `{ $path }` is outside the root `{ $root }`: name a file of the data tree, or pass its folder as --root

@@ -764,3 +764,36 @@ fetch-no-scheme = `{ $flag } { $arg }` 没有写协议
     提示：请在前面加上 http:// 或 https://：{ $flag } http://{ $arg }
 fetch-not-url = `{ $flag } { $arg }` 不是 URL：{ $error }
 fetch-not-http = `{ $flag } { $arg }` 不是 http(s) 地址
+
+## issue 44（完整的诊断）：恢复解析、列出的修正、构建中新出现的警告、工具自身的错误
+
+char-left-corner-bracket = 左直角引号
+char-right-corner-bracket = 右直角引号
+char-left-white-corner-bracket = 左空心直角引号
+char-right-white-corner-bracket = 右空心直角引号
+syntax-typographic-string = { $key ->
+    [yes] 这个键
+   *[no] 这个字符串
+}用 `{ $open }` 和 `{ $close }` 括起，JSON 不把它们当作引号
+syntax-typographic-string-help = 请改用半角引号括起：`{ $fixed }`（这是中文输入法在中文标点状态下打出的字符）
+syntax-checks-wait = 此文件还有 { $count } 项检查要等语法正确后才能进行（{ $codes }）：请先修正上面的错误，再运行一次 check
+datetime-falls = 改写为 { $time } 后，它{ $relation ->
+    [before] 在版本 { $version } 开始前 { $span }
+    [after] 在版本 { $version } 结束后 { $span }
+   *[within] 在版本 { $version } 之内，开始后 { $span }
+}：请确认这正是想写的时间
+span-months = { $count } 个月
+span-days = { $count } 天
+span-hours = { $count } 小时
+fix-change = { $place } { $code }：{ $kind ->
+    [insert] 插入 `{ $after }`
+    [delete] 删除 `{ $before }`
+   *[replace] `{ $before }` → `{ $after }`
+}
+fix-file = 已修正 { $path }（{ $fixes } 处）：
+fix-file-diff = 将修正 { $path }（{ $fixes } 处）：
+fix-nothing = 没有可修正的内容：发现的问题都没有确切的修正方法
+fix-remains = 修正后还剩下：
+fix-nothing-remains = 没有剩下的问题：发现的问题都已修正
+err-find-named = 在当前文件夹和根目录 `{ $root }` 下都找不到 `{ $path }`：请写出从当前文件夹出发的路径（例如 `{ $root }/{ $path }`），或写成 --root 下的路径
+err-outside-root = `{ $path }` 不在根目录 `{ $root }` 之内：请指定数据目录中的文件，或用 --root 指定它所在的文件夹

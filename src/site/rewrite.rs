@@ -10,8 +10,8 @@ use std::path::Path;
 use anyhow::Context as _;
 
 use super::{Checked, canonical_text, check, check_with};
-use crate::diagnostics::{self, Diagnostic, Fix};
-use crate::i18n::msg;
+use crate::diagnostics::{self, Code, Diagnostic, Fix};
+use crate::i18n::{Msg, msg};
 use crate::source::Overlay;
 use crate::{atomic, tree, validate};
 
@@ -94,6 +94,61 @@ pub struct FixedFile {
     pub after: String,
     /// How many fixes were applied.
     pub fixes: usize,
+    /// Each fix applied, where it was made in [`FixedFile::before`], in
+    /// the order of the text.
+    pub changes: Vec<Change>,
+}
+
+/// One fix `--fix` applied: where (in the text before any fix), by which
+/// rule, what was there and what is there now, and the notes of its
+/// diagnostic (where a rewritten date now falls in its version).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub line: usize,
+    pub column: usize,
+    pub code: Code,
+    pub before: String,
+    pub after: String,
+    pub notes: Vec<Msg>,
+}
+
+impl Change {
+    /// The change in one line (`path:line:col rule: `x` → `y``) and its
+    /// notes, for a person to read before trusting it.
+    pub fn describe(&self, path: &str) -> Msg {
+        let shown = |s: &str| s.replace('\n', "\\n").replace('\r', "\\r");
+        let kind = match (self.before.is_empty(), self.after.is_empty()) {
+            (true, _) => "insert",
+            (_, true) => "delete",
+            _ => "replace",
+        };
+        msg!(
+            "fix-change",
+            place = format!("{path}:{}:{}", self.line, self.column),
+            code = self.code.as_str(),
+            kind = kind,
+            before = shown(&self.before),
+            after = shown(&self.after)
+        )
+    }
+}
+
+/// Maps byte `offset` of a text back to the text before `edits` (start,
+/// end and replacement length in the earlier text, in its order): an
+/// offset inside a replacement maps to the start of what it replaced.
+fn map_back(edits: &[(usize, usize, usize)], offset: usize) -> usize {
+    let mut delta: isize = 0;
+    for &(start, end, len) in edits {
+        let new_start = start.saturating_add_signed(delta);
+        if offset < new_start {
+            break;
+        }
+        if offset < new_start + len {
+            return start;
+        }
+        delta += len as isize - (end - start) as isize;
+    }
+    offset.saturating_add_signed(-delta)
 }
 
 impl FixedFile {
@@ -150,20 +205,23 @@ pub fn fix_with(
     write: bool,
 ) -> anyhow::Result<Fixed> {
     let mut files: BTreeMap<String, FixedFile> = BTreeMap::new();
+    // The edits of each round of each file, to place later rounds' changes
+    // in the text as it was before any fix.
+    let mut rounds: BTreeMap<String, Vec<Vec<(usize, usize, usize)>>> = BTreeMap::new();
     let mut left = BTreeSet::new();
     let mut checked = check_with(root, &overlay, options)?;
     for _ in 0..ROUNDS {
-        let mut by_file: BTreeMap<&str, Vec<&Fix>> = BTreeMap::new();
+        let mut by_file: BTreeMap<&str, Vec<(&Diagnostic, &Fix)>> = BTreeMap::new();
         for d in &checked.diagnostics {
             if let Some(fix) = &d.fix
                 && only.is_none_or(|only| only.contains(&d.file))
                 && !left.contains(&d.file)
             {
-                by_file.entry(d.file.as_str()).or_default().push(fix);
+                by_file.entry(d.file.as_str()).or_default().push((d, fix));
             }
         }
         let mut progressed = false;
-        for (path, fixes) in by_file {
+        for (path, found) in by_file {
             let current = match files.get(path) {
                 Some(file) => file.after.clone(),
                 None => match overlay.get(path) {
@@ -174,8 +232,9 @@ pub fn fix_with(
                     },
                 },
             };
-            let (after, applied) = diagnostics::apply_fixes(&current, &fixes);
-            if applied == 0 || after == current {
+            let fixes: Vec<&Fix> = found.iter().map(|(_, fix)| *fix).collect();
+            let (after, applied) = diagnostics::apply_fixes_listed(&current, &fixes);
+            if applied.is_empty() || after == current {
                 continue;
             }
             if !validate::is_json(&after) {
@@ -185,12 +244,37 @@ pub fn fix_with(
             overlay.insert(path, after.clone());
             let file = files.entry(path.to_string()).or_insert_with(|| FixedFile {
                 path: path.to_string(),
-                before: current,
+                before: current.clone(),
                 after: String::new(),
                 fixes: 0,
+                changes: Vec::new(),
             });
+            let earlier = rounds.entry(path.to_string()).or_default();
+            for &index in &applied {
+                let (d, fix) = found[index];
+                let offset = earlier
+                    .iter()
+                    .rev()
+                    .fold(fix.start, |offset, edits| map_back(edits, offset));
+                let at = diagnostics::locate(&file.before, offset, offset);
+                file.changes.push(Change {
+                    line: at.line,
+                    column: at.column,
+                    code: d.code,
+                    before: current[fix.start..fix.end].to_string(),
+                    after: fix.replacement.clone(),
+                    notes: d.notes.clone(),
+                });
+            }
+            let mut edits: Vec<(usize, usize, usize)> = applied
+                .iter()
+                .map(|&i| (fixes[i].start, fixes[i].end, fixes[i].replacement.len()))
+                .collect();
+            edits.sort_unstable();
+            earlier.push(edits);
+            file.changes.sort_by_key(|c| (c.line, c.column));
             file.after = after;
-            file.fixes += applied;
+            file.fixes += applied.len();
             progressed = true;
         }
         if !progressed {
