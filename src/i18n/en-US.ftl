@@ -942,3 +942,7 @@ fix-remains = what remains after the fixes:
 fix-nothing-remains = nothing remains: every problem found is fixed
 err-find-named = cannot find `{ $path }` from the current folder or under the root `{ $root }`: name the file from the current folder (such as `{ $root }/{ $path }`) or as a path under --root
 err-outside-root = `{ $path }` is outside the root `{ $root }`: name a file of the data tree, or pass its folder as --root
+build-unchanged-warnings = { $count ->
+    [one] 1 warning unchanged since the previous build is not shown again
+   *[other] { $count } warnings unchanged since the previous build are not shown again
+}: run `activity-site check` to see every one

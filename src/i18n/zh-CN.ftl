@@ -797,3 +797,4 @@ fix-remains = 修正后还剩下：
 fix-nothing-remains = 没有剩下的问题：发现的问题都已修正
 err-find-named = 在当前文件夹和根目录 `{ $root }` 下都找不到 `{ $path }`：请写出从当前文件夹出发的路径（例如 `{ $root }/{ $path }`），或写成 --root 下的路径
 err-outside-root = `{ $path }` 不在根目录 `{ $root }` 之内：请指定数据目录中的文件，或用 --root 指定它所在的文件夹
+build-unchanged-warnings = 与上次构建相同的 { $count } 个警告不再重复显示：运行 `activity-site check` 可查看全部

@@ -270,6 +270,15 @@ pub struct Memo {
     spare: Option<Held>,
 }
 
+impl Memo {
+    /// The warnings of the build that wrote what the output holds.
+    pub(crate) fn warnings(&self) -> std::collections::HashSet<String> {
+        self.current.as_ref().map_or_else(Default::default, |held| {
+            held.manifest.warnings.iter().cloned().collect()
+        })
+    }
+}
+
 /// What the output held before a build, as [`Staging::after`] takes it.
 pub(crate) enum Previous {
     /// What the last build of this process left ([`Memo`]).
@@ -287,6 +296,16 @@ impl Previous {
         Ok(Previous::Read(
             marked.then(|| Manifest::read(&out)).flatten(),
         ))
+    }
+
+    /// The warnings of the build that wrote the output ([`Manifest::warnings`]).
+    pub(crate) fn warnings(&self) -> std::collections::HashSet<String> {
+        match self {
+            Previous::Memo(memo) => memo.warnings(),
+            Previous::Read(read) => read.as_ref().map_or_else(Default::default, |(m, _)| {
+                m.warnings.iter().cloned().collect()
+            }),
+        }
     }
 
     /// The games whose last check found nothing: [`Manifest::clean_checks`].
