@@ -1641,7 +1641,7 @@ mod tests {
     #[test]
     fn recovery_is_linear_in_the_text() {
         type Shape = fn(usize) -> String;
-        let shapes: [(&str, Shape); 7] = [
+        let shapes: [(&str, Shape); 9] = [
             ("open string of spaces", |n| {
                 format!("{{\"a\": \"{}\n}}", " ".repeat(n))
             }),
@@ -1650,6 +1650,12 @@ mod tests {
             }),
             ("typographic quotes on one line", |n| {
                 format!("[\"{}\n]", "\u{201D} ".repeat(n / 2))
+            }),
+            ("typographic quotes opening values", |n| {
+                format!("[{}\n]", "\u{201C}a\u{201D}, ".repeat(n / 8))
+            }),
+            ("typographic quotes never closing", |n| {
+                format!("[{}\n]", "\u{201C} ".repeat(n / 4))
             }),
             ("junk words", |n| format!("[{}]", "x ".repeat(n / 2))),
             ("missing commas past the cap", |n| {
@@ -1687,8 +1693,7 @@ mod tests {
         assert_eq!(
             found,
             [
-                ("\u{201C}", true),
-                ("\u{201D}", true),
+                ("\u{201C}冬日庆典\u{201D}", true),
                 ("\u{FF0C}", true),
                 ("\u{FF1A}", true),
                 ("\u{FF0C}", true),
@@ -1703,6 +1708,56 @@ mod tests {
         assert_eq!(
             (errors.errors.len(), errors.more),
             (MAX_ERRORS, 79 - MAX_ERRORS)
+        );
+    }
+
+    /// Issue 44: quotes typed with an input method around a key or a value
+    /// are one mistake with one fix, whatever the string holds (full-width
+    /// commas and quotes of the text itself); the document is read as the
+    /// fixes have it, with the ranges of the text as typed.
+    #[test]
+    fn typographic_quotes_around_a_key_or_value_are_one_mistake() {
+        let text = "{\n  \u{201C}description\u{201D}: \"限定5星角色…，同时复刻…。\",\n  \"name\": \u{300C}星海巡游\u{300D},\n  \"kind\": \u{201C}参加\u{201C}冬日\u{201D}，获得奖励\u{201D}\n}";
+        let recovered = parse_recovering(text).unwrap_err();
+        let found: Vec<_> = recovered
+            .errors
+            .errors
+            .iter()
+            .map(|e| {
+                (
+                    &text[e.start..e.end],
+                    e.fix.as_ref().map(|f| f.replacement.as_str()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("\u{201C}description\u{201D}", Some("\"description\"")),
+                ("\u{300C}星海巡游\u{300D}", Some("\"星海巡游\"")),
+                (
+                    "\u{201C}参加\u{201C}冬日\u{201D}，获得奖励\u{201D}",
+                    Some("\"参加\u{201C}冬日\u{201D}，获得奖励\"")
+                ),
+            ]
+        );
+        let parsed = recovered.parsed.expect("every error has a fix");
+        assert_eq!(
+            parsed.root.get("description").and_then(Node::as_str),
+            Some("限定5星角色…，同时复刻…。")
+        );
+        let name = parsed.root.get("name").unwrap();
+        assert_eq!(&text[name.start..name.end], "\u{300C}星海巡游\u{300D}");
+        assert_eq!(
+            string_inner(text, name.start, name.end),
+            (name.start + 3, name.end - 3)
+        );
+        // A mistake without an exact fix: no reading is given.
+        assert!(
+            parse_recovering("{\"a\": NaN}")
+                .unwrap_err()
+                .parsed
+                .is_none()
         );
     }
 

@@ -372,8 +372,8 @@ build-progress-games = games
 
 ## fmt
 
-fmt-would-reformat = would reformat { $path }
-fmt-reformatted = reformatted { $path }
+fmt-would-reformat = would reformat { $path }: { $why }
+fmt-reformatted = reformatted { $path }: { $why }
 fmt-left-broken = fmt: left { $files ->
     [one] { $files } file
    *[other] { $files } files
@@ -908,10 +908,10 @@ syntax-checks-wait = { $count ->
    *[other] { $count } checks of this file wait
 } for its syntax ({ $codes }): fix the errors above, then run check again
 datetime-falls = rewritten as { $time }, it falls { $relation ->
-    [before] { $span } before version { $version } starts
-    [after] { $span } after version { $version } ends
+    [before] { $span } before version { $version } starts: check that this is the time meant
+    [after] { $span } after version { $version } ends: check that this is the time meant
    *[within] within version { $version }, { $span } after it starts
-}: check that this is the time meant
+}
 span-months = { $count ->
     [one] 1 month
    *[other] { $count } months
@@ -946,3 +946,21 @@ build-unchanged-warnings = { $count ->
     [one] 1 warning unchanged since the previous build is not shown again
    *[other] { $count } warnings unchanged since the previous build are not shown again
 }: run `activity-site check` to see every one
+no-registry-above = no { $registry } in { $folder } or any folder above it: this is not inside a data repository; run the command in one, or pass --root DIR
+build-files-changed = the files of `{ $game }` changed during the build; build again
+build-announcements-changed = the announcements changed during the build; build again
+watch-start = cannot start watching the inputs
+watch-folder = cannot watch `{ $path }`
+cache-foreign-tag = refusing to use `{ $dir }` as the build cache: its { $tag } was not written by activity-site
+    help: pass --cache-dir with a new or empty directory, or --no-cache
+cache-foreign-files = refusing to use `{ $dir }` as the build cache: it holds files the tool did not write
+    help: pass --cache-dir with a new or empty directory, or --no-cache
+fmt-why = { $reasons ->
+    [0] first difference at line { $line }: `{ $before }` → `{ $after }`
+   *[other] { $what }; first difference at line { $line }: `{ $before }` → `{ $after }`
+}
+fmt-why-only = { $what }
+fmt-why-key-order = key order
+fmt-why-indentation = indentation
+fmt-why-activity-order = order of activities
+fmt-why-line-endings = line endings (CRLF)

@@ -718,8 +718,7 @@ fn load_again(
     drop(loaded);
     anyhow::ensure!(
         !full.diagnostics.iter().any(Diagnostic::is_error),
-        "the files of `{}` changed during the build; build again",
-        game.id
+        msg!("build-files-changed", game = game.id.as_str())
     );
     Ok(output_of(full.game, full.documents))
 }
@@ -970,7 +969,7 @@ pub(crate) fn render(
     let (boards, announced) = check_announcements(root, project, validator, &Overlay::new(), true);
     anyhow::ensure!(
         !announced.iter().any(Diagnostic::is_error),
-        "the announcements changed during the build; build again"
+        msg!("build-announcements-changed")
     );
     let site_locale = Registry {
         schema: None,
@@ -1188,8 +1187,7 @@ fn homes_of(
             let home = pages::HomeGame::of(&output, how.now.for_game(&output.game));
             anyhow::ensure!(
                 home_digest(&home) == done.record.home,
-                "the files of `{}` changed during the build; build again",
-                game.id
+                msg!("build-files-changed", game = game.id.as_str())
             );
             Ok(home)
         })

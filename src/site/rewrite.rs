@@ -20,6 +20,9 @@ use crate::{atomic, tree, validate};
 pub struct Formatted {
     /// Files rewritten (or that would be), relative to the root.
     pub changed: Vec<String>,
+    /// What changes in each file of `changed`, in the same order
+    /// ([`explain_format`]).
+    pub why: Vec<Msg>,
     /// Files read and found canonical or rewritten.
     pub formatted: usize,
     /// The errors that kept files unchanged.
@@ -57,6 +60,7 @@ pub fn format_tree(
         .chain(checked.announcements.iter().map(|a| a.path.clone()));
     let mut formatted = 0;
     let mut changed = Vec::new();
+    let mut why = Vec::new();
     for path in sources.filter(|path| !broken.contains(path.as_str())) {
         let current = match std::fs::read_to_string(root.join(&path)) {
             Ok(text) => text,
@@ -69,6 +73,7 @@ pub fn format_tree(
         };
         formatted += 1;
         if current != canonical {
+            why.push(explain_format(&current, &canonical));
             if !check_only {
                 atomic::write(&root.join(&path), canonical.as_bytes())
                     .with_context(|| msg!("err-write", path = path.as_str()))?;
@@ -79,10 +84,99 @@ pub fn format_tree(
     let broken = broken.len();
     Ok(Formatted {
         changed,
+        why,
         formatted,
         errors,
         broken,
     })
+}
+
+/// What reformatting `current` into `canonical` changes, in the words of
+/// `fmt --check`: the order of keys, the indentation, the order of
+/// activities, the line endings, and the first line that differs.
+pub fn explain_format(current: &str, canonical: &str) -> Msg {
+    use crate::json::{Json, Node, parse};
+    /// Each object's keys in order, and each activity's name and start.
+    fn walk<'t>(node: &Node<'t>, keys: &mut Vec<Vec<String>>, activities: &mut Vec<String>) {
+        match &node.value {
+            Json::Object(members) => {
+                keys.push(members.iter().map(|m| m.key.to_string()).collect());
+                for m in members {
+                    if m.key == "activities"
+                        && let Some(items) = m.value.as_array()
+                    {
+                        activities.extend(items.iter().map(|a| {
+                            let field = |k| a.get(k).and_then(Node::as_str).unwrap_or("");
+                            format!("{}\u{1f}{}", field("name"), field("startTime"))
+                        }));
+                    }
+                    walk(&m.value, keys, activities);
+                }
+            }
+            Json::Array(items) => items.iter().for_each(|i| walk(i, keys, activities)),
+            _ => {}
+        }
+    }
+    let shape = |text: &str| {
+        let mut keys = Vec::new();
+        let mut activities = Vec::new();
+        if let Ok(parsed) = parse(text) {
+            walk(&parsed.root, &mut keys, &mut activities);
+        }
+        keys.sort();
+        (keys, activities)
+    };
+    let (keys_now, activities_now) = shape(current);
+    let (keys_then, activities_then) = shape(canonical);
+    let mut what = Vec::new();
+    if keys_now != keys_then {
+        what.push(msg!("fmt-why-key-order"));
+    }
+    let indent = |text: &str| {
+        text.lines()
+            .map(|l| &l[..l.len() - l.trim_start().len()])
+            .find(|ws| !ws.is_empty())
+            .map(str::to_owned)
+    };
+    if indent(current) != indent(canonical) {
+        what.push(msg!("fmt-why-indentation"));
+    }
+    if activities_now != activities_then {
+        what.push(msg!("fmt-why-activity-order"));
+    }
+    if current.contains('\r') {
+        what.push(msg!("fmt-why-line-endings"));
+    }
+    let shown = |line: &str| {
+        let line = line.trim_end_matches('\r');
+        match line.char_indices().nth(80) {
+            Some((cut, _)) => format!("{}…", &line[..cut]),
+            None => line.to_owned(),
+        }
+    };
+    let mut now = current.split('\n');
+    let mut then = canonical.split('\n');
+    let mut line = 1;
+    let first = loop {
+        match (now.next(), then.next()) {
+            (Some(a), Some(b)) if a.trim_end_matches('\r') == b => line += 1,
+            (None, None) => break None,
+            (a, b) => break Some((shown(a.unwrap_or("")), shown(b.unwrap_or("")))),
+        }
+    };
+    let reasons = what.len();
+    let what = crate::i18n::Arg::List(what, "list-comma");
+    match first {
+        Some((before, after)) => msg!(
+            "fmt-why",
+            reasons = reasons,
+            what = what,
+            line = line,
+            before = before,
+            after = after
+        ),
+        None => msg!("fmt-why-only", what = what),
+    }
 }
 
 /// One file `--fix` changed (or would change).
