@@ -1205,14 +1205,18 @@ impl<'a> Parser<'a> {
                     return Ok(Cow::Owned(out));
                 }
                 Some(b'\n' | b'\r') => {
-                    self.open_at_line_end(open, start);
-                    return Ok(Cow::Owned(out));
+                    // The string as its fix closes it, not to the line's end.
+                    let end = self.open_at_line_end(open, start);
+                    let raw = &self.text[start..end];
+                    if !raw.contains('\\') {
+                        return Ok(Cow::Borrowed(raw));
+                    }
+                    return Ok(serde_json::from_str::<String>(&format!("\"{raw}\""))
+                        .map_or(Cow::Owned(out), Cow::Owned));
                 }
                 Some(b'\\') => self.escape(&mut out, open)?,
                 Some(&b) => {
-                    // Read as its fix has it: the character, escaped.
                     self.report(self.control_in_string(b));
-                    out.push(char::from(b));
                     self.pos += 1;
                 }
             }
@@ -1311,8 +1315,9 @@ impl<'a> Parser<'a> {
     /// end of its line (`pos` is the line break): reported where it opens,
     /// since the line break is where it went wrong. Leaves `pos` where the
     /// fix closes it, so the rest of the line reads as the fix would have
-    /// it. One pass over the line, backwards.
-    fn open_at_line_end(&mut self, open: usize, start: usize) {
+    /// it, and returns where the string's content ends. One pass over the
+    /// line, backwards.
+    fn open_at_line_end(&mut self, open: usize, start: usize) -> usize {
         let line_end = self.pos;
         let content = &self.text[start..line_end];
         let err = self.error_at(open, line_end, msg!("syntax-open-at-line-end"));
@@ -1360,7 +1365,7 @@ impl<'a> Parser<'a> {
                     ))
                     .fix(at, self.pos, "\""),
                 );
-                return;
+                return at;
             }
             self.report(
                 err.help(msg!(
@@ -1371,7 +1376,7 @@ impl<'a> Parser<'a> {
                 ))
                 .fix(at, at + c.len_utf8(), "\""),
             );
-            return;
+            return at;
         }
         // The string must end on its line. A comma at its end separates
         // (unless the container closes right after, where a comma cannot
@@ -1389,6 +1394,7 @@ impl<'a> Parser<'a> {
         };
         self.report(err.help(help).fix(at, at, "\""));
         self.pos = at;
+        at
     }
 }
 

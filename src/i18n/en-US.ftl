@@ -385,10 +385,6 @@ fmt-summary = fmt: { $changed ->
     [yes] would change
    *[no] reformatted
 }, { $canonical } already canonical
-fix-fixed = fixed { $path } ({ $fixes ->
-    [one] 1 fix
-   *[other] { $fixes } fixes
-})
 fix-left = left { $path } unchanged: another mistake in it has no exact fix, so its fixes would not give valid JSON
 
 ## Refusals of every data command
@@ -470,7 +466,6 @@ agent-document-not-listed = a document is given for `{ $locale }`, which the `lo
 
 err-read = cannot read `{ $path }`
 err-read-root = cannot read the root `{ $path }`
-err-find = cannot find `{ $path }`
 err-root-not-dir = the root `{ $path }` is not a directory
 err-list = cannot list `{ $path }`
 err-not-json = `{ $path }` is not valid JSON
@@ -910,6 +905,7 @@ syntax-checks-wait = { $count ->
 datetime-falls = rewritten as { $time }, it falls { $relation ->
     [before] { $span } before version { $version } starts: check that this is the time meant
     [after] { $span } after version { $version } ends: check that this is the time meant
+    [start] at the start of version { $version }
    *[within] within version { $version }, { $span } after it starts
 }
 span-months = { $count ->

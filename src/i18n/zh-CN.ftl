@@ -330,7 +330,6 @@ fmt-summary = fmt：{ $check ->
     [yes] 需要整理 { $changed } 个文件
    *[no] 已整理 { $changed } 个文件
 }，{ $canonical } 个文件格式已经规范
-fix-fixed = 已修正 { $path }（{ $fixes } 处）
 fix-left = 未修改 { $path }：其中另有错误没有确切的修正方法，应用其余修正也得不到有效的 JSON
 
 ## 所有数据命令的拒绝理由
@@ -401,7 +400,6 @@ agent-document-not-listed = 给出了 `{ $locale }` 的文档，但 `{ $game }` 
 
 err-read = 无法读取 `{ $path }`
 err-read-root = 无法读取根目录 `{ $path }`
-err-find = 找不到 `{ $path }`
 err-root-not-dir = 根目录 `{ $path }` 不是文件夹
 err-list = 无法列出 `{ $path }` 中的文件
 err-not-json = `{ $path }` 不是有效的 JSON
@@ -780,6 +778,7 @@ syntax-checks-wait = 此文件还有 { $count } 项检查要等语法正确后�
 datetime-falls = 改写为 { $time } 后，它{ $relation ->
     [before] 在版本 { $version } 开始前 { $span }：请确认这正是想写的时间
     [after] 在版本 { $version } 结束后 { $span }：请确认这正是想写的时间
+    [start] 恰在版本 { $version } 开始时
    *[within] 在版本 { $version } 之内，开始后 { $span }
 }
 span-months = { $count } 个月

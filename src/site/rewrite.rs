@@ -95,33 +95,29 @@ pub fn format_tree(
 /// `fmt --check`: the order of keys, the indentation, the order of
 /// activities, the line endings, and the first line that differs.
 pub fn explain_format(current: &str, canonical: &str) -> Msg {
-    use crate::json::{Json, Node, parse};
+    use serde_json::Value;
     /// Each object's keys in order, and each activity's name and start.
-    fn walk<'t>(node: &Node<'t>, keys: &mut Vec<Vec<String>>, activities: &mut Vec<String>) {
-        match &node.value {
-            Json::Object(members) => {
-                keys.push(members.iter().map(|m| m.key.to_string()).collect());
-                for m in members {
-                    if m.key == "activities"
-                        && let Some(items) = m.value.as_array()
-                    {
-                        activities.extend(items.iter().map(|a| {
-                            let field = |k| a.get(k).and_then(Node::as_str).unwrap_or("");
-                            format!("{}\u{1f}{}", field("name"), field("startTime"))
-                        }));
-                    }
-                    walk(&m.value, keys, activities);
+    fn walk(value: &Value, keys: &mut Vec<Vec<String>>, activities: &mut Vec<String>) {
+        match value {
+            Value::Object(members) => {
+                keys.push(members.keys().cloned().collect());
+                if let Some(items) = members.get("activities").and_then(Value::as_array) {
+                    activities.extend(items.iter().map(|a| {
+                        let field = |k| a.get(k).and_then(Value::as_str).unwrap_or("");
+                        format!("{}\u{1f}{}", field("name"), field("startTime"))
+                    }));
                 }
+                members.values().for_each(|v| walk(v, keys, activities));
             }
-            Json::Array(items) => items.iter().for_each(|i| walk(i, keys, activities)),
+            Value::Array(items) => items.iter().for_each(|i| walk(i, keys, activities)),
             _ => {}
         }
     }
     let shape = |text: &str| {
         let mut keys = Vec::new();
         let mut activities = Vec::new();
-        if let Ok(parsed) = parse(text) {
-            walk(&parsed.root, &mut keys, &mut activities);
+        if let Ok(value) = serde_json::from_str::<Value>(text) {
+            walk(&value, &mut keys, &mut activities);
         }
         keys.sort();
         (keys, activities)
@@ -227,10 +223,14 @@ impl Change {
     }
 }
 
+/// One applied fix: the start and end of what it replaced and the length
+/// of its replacement, in the text it was applied to.
+type Edit = (usize, usize, usize);
+
 /// Maps byte `offset` of a text back to the text before `edits` (start,
 /// end and replacement length in the earlier text, in its order): an
 /// offset inside a replacement maps to the start of what it replaced.
-fn map_back(edits: &[(usize, usize, usize)], offset: usize) -> usize {
+fn map_back(edits: &[Edit], offset: usize) -> usize {
     let mut delta: isize = 0;
     for &(start, end, len) in edits {
         let new_start = start.saturating_add_signed(delta);
@@ -301,7 +301,7 @@ pub fn fix_with(
     let mut files: BTreeMap<String, FixedFile> = BTreeMap::new();
     // The edits of each round of each file, to place later rounds' changes
     // in the text as it was before any fix.
-    let mut rounds: BTreeMap<String, Vec<Vec<(usize, usize, usize)>>> = BTreeMap::new();
+    let mut rounds: BTreeMap<String, Vec<Vec<Edit>>> = BTreeMap::new();
     let mut left = BTreeSet::new();
     let mut checked = check_with(root, &overlay, options)?;
     for _ in 0..ROUNDS {
@@ -360,7 +360,7 @@ pub fn fix_with(
                     notes: d.notes.clone(),
                 });
             }
-            let mut edits: Vec<(usize, usize, usize)> = applied
+            let mut edits: Vec<Edit> = applied
                 .iter()
                 .map(|&i| (fixes[i].start, fixes[i].end, fixes[i].replacement.len()))
                 .collect();

@@ -3,7 +3,10 @@
 //! Each file is parsed once, by [`crate::json`], into a tree that borrows
 //! from its text and knows every byte range; parsing also reports keys given
 //! twice (`duplicate-key`), which a map would silently collapse. Every rule
-//! runs on every file, so one `check` reports every problem. Rules read the
+//! runs on every file, so one `check` reports every problem: a file with
+//! syntax errors whose fixes are all exact is checked as those fixes read
+//! it, at the places of the text as typed ([`parse_recovering`]); one whose
+//! reading is uncertain says which checks wait for its syntax. Rules read the
 //! tree (not the typed model), so a file with a schema error still gets its
 //! dates checked. Positions come from [`spans`], which maps a pointer or a
 //! byte range onto lines and character columns only when there is something

@@ -26,12 +26,21 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
         let text = doc.get(field)?.as_str()?;
         parse_time(text).or_else(|| rewrite_time(text).and_then(|t| parse_time(&t)))
     };
-    let window = match (as_fixed("startTime"), as_fixed("endTime")) {
-        (Some(start), Some(end)) if start < end => Some(Window {
-            version: doc.get("version").and_then(Node::as_str).unwrap_or(""),
-            start,
-            end,
-        }),
+    // The version as written (a number where text belongs is the schema's
+    // error, and still names it).
+    let version = doc.get("version").and_then(|v| match &v.value {
+        crate::json::Json::String(s) => Some(s.as_ref()),
+        crate::json::Json::Number(n) => Some(*n),
+        _ => None,
+    });
+    let window = match (as_fixed("startTime"), as_fixed("endTime"), version) {
+        (Some(start), Some(end), Some(version)) if start < end && !version.is_empty() => {
+            Some(Window {
+                version,
+                start,
+                end,
+            })
+        }
         _ => None,
     };
     if let (Some(start), Some(end)) = (version_start, version_end) {
@@ -216,6 +225,8 @@ impl Window<'_> {
             ("before", self.start - time)
         } else if time > self.end {
             ("after", time - self.end)
+        } else if time == self.start {
+            ("start", chrono::Duration::zero())
         } else {
             ("within", time - self.start)
         };
