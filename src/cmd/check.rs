@@ -18,6 +18,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     // The texts the remaining diagnostics point into, where they are not
     // on disk (`--fix --diff` writes nothing).
     let mut texts: BTreeMap<String, String> = BTreeMap::new();
+    let mut changed = false;
     let mut checked = if args.fix {
         let fixed = rewrite::fix_tree(root, &options, only.as_ref(), !args.diff)?;
         for file in &fixed.files {
@@ -30,9 +31,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         for path in &fixed.left {
             super::print_err(&format!("{}\n", msg!("fix-left", path = path.as_str())));
         }
-        if fixed.files.is_empty() && fixed.left.is_empty() {
-            super::print_err(&format!("{}\n", msg!("fix-nothing")));
-        }
+        changed = !fixed.files.is_empty();
         fixed.remaining
     } else {
         site::check(root, &options)?
@@ -44,10 +43,11 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     }
     if args.fix {
         // What the fixes leave, said before it is listed.
-        let line = if checked.diagnostics.is_empty() {
-            msg!("fix-nothing-remains")
-        } else {
-            msg!("fix-remains")
+        let line = match (changed, checked.diagnostics.is_empty()) {
+            (true, true) => msg!("fix-nothing-remains"),
+            (true, false) => msg!("fix-remains"),
+            (false, true) => msg!("fix-clean"),
+            (false, false) => msg!("fix-nothing"),
         };
         super::print_err(&format!("{line}\n"));
     }

@@ -933,7 +933,8 @@ fix-file-diff = would fix { $path } ({ $fixes ->
     [one] 1 change
    *[other] { $fixes } changes
 }):
-fix-nothing = nothing to fix: no problem found has an exact fix
+fix-nothing = nothing to fix: none of the problems found has an exact fix; they remain:
+fix-clean = nothing to fix: no problem found
 fix-remains = what remains after the fixes:
 fix-nothing-remains = nothing remains: every problem found is fixed
 err-find-named = cannot find `{ $path }` from the current folder or under the root `{ $root }`: name the file from the current folder (such as `{ $root }/{ $path }`) or as a path under --root

@@ -791,7 +791,8 @@ fix-change = { $place } { $code }：{ $kind ->
 }
 fix-file = 已修正 { $path }（{ $fixes } 处）：
 fix-file-diff = 将修正 { $path }（{ $fixes } 处）：
-fix-nothing = 没有可修正的内容：发现的问题都没有确切的修正方法
+fix-nothing = 没有可修正的内容：发现的问题都没有确切的修正方法，仍然存在：
+fix-clean = 没有可修正的内容：没有发现问题
 fix-remains = 修正后还剩下：
 fix-nothing-remains = 没有剩下的问题：发现的问题都已修正
 err-find-named = 在当前文件夹和根目录 `{ $root }` 下都找不到 `{ $path }`：请写出从当前文件夹出发的路径（例如 `{ $root }/{ $path }`），或写成 --root 下的路径
