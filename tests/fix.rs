@@ -257,6 +257,29 @@ fn check_fix_lists_each_change_and_what_remains() {
     assert!(said.contains("what remains after the fixes:"), "{said}");
     assert!(said.contains("error[time-order]"), "{said}");
 
+    // JSON: the changes beside what remains.
+    let json = run(
+        root.path(),
+        &[
+            "check", "--fix", "--diff", "--format", "json", now[0], now[1],
+        ],
+    );
+    assert!(
+        stdout(&json).starts_with("--- a/"),
+        "--diff keeps stdout for the patch"
+    );
+    let copy = tempfile::tempdir().unwrap();
+    crate::util::copy_tree(root.path(), copy.path());
+    let json = run(
+        copy.path(),
+        &["check", "--fix", "--format", "json", now[0], now[1]],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(report["changes"].as_array().unwrap().len(), 6, "{report:#}");
+    assert_eq!(report["changes"][4]["code"], "datetime", "{report:#}");
+    assert_eq!(report["changes"][4]["line"], 20, "{report:#}");
+    assert_eq!(report["errors"], 1, "{report:#}");
+
     let fixed = run(root.path(), &["check", "--fix", now[0], now[1]]);
     assert_eq!(fixed.status.code(), Some(1), "{}", stderr(&fixed));
     let said = stderr(&fixed);

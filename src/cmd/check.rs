@@ -19,6 +19,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     // on disk (`--fix --diff` writes nothing).
     let mut texts: BTreeMap<String, String> = BTreeMap::new();
     let mut changed = false;
+    // Each change, for `--format json`.
+    let mut changes: Vec<serde_json::Value> = Vec::new();
     let mut checked = if args.fix {
         let fixed = rewrite::fix_tree(root, &options, only.as_ref(), !args.diff)?;
         for file in &fixed.files {
@@ -27,6 +29,17 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                 texts.insert(file.path.clone(), file.after.clone());
             }
             list_changes(file, args.diff);
+            changes.extend(file.changes.iter().map(|c| {
+                serde_json::json!({
+                    "file": file.path,
+                    "line": c.line,
+                    "column": c.column,
+                    "code": c.code,
+                    "before": c.before,
+                    "after": c.after,
+                    "notes": c.notes,
+                })
+            }));
         }
         for path in &fixed.left {
             super::print_err(&format!("{}\n", msg!("fix-left", path = path.as_str())));
@@ -57,7 +70,15 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.format
     };
-    report_with(root, &checked.diagnostics, format, &texts)?;
+    if args.fix && format == Format::Json {
+        // The changes beside what remains, in the one document.
+        let mut report: serde_json::Value =
+            serde_json::from_str(&diagnostics::render_json(&checked.diagnostics))?;
+        report["changes"] = serde_json::Value::Array(changes);
+        super::print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
+    } else {
+        report_with(root, &checked.diagnostics, format, &texts)?;
+    }
     let counts = diagnostics::count(&checked.diagnostics);
     let failed = counts.errors > 0 || (args.deny_warnings && counts.warnings > 0);
     Ok(super::exit_status(failed))
