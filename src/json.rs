@@ -782,6 +782,59 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A key opened with `"` at `open` and read to the next `"` (`key`,
+    /// `pos` after it), where no colon follows: when a quote of an input
+    /// method followed by a colon stands in it (`"description”: "…"`), that
+    /// quote closed the key, and the `"` read as its end opened the value.
+    /// Reports it with its fix and reads on from there; otherwise `key`.
+    fn key_closed_typographic(&mut self, open: usize, key: Cow<'a, str>) -> Cow<'a, str> {
+        let after = self.text[self.pos..].trim_start_matches([' ', '\t', '\n', '\r']);
+        if after.starts_with([':', '\u{FF1A}']) {
+            return key;
+        }
+        // Only a key that ended at a `"` (not one closed by recovery).
+        let Some(raw) = self
+            .pos
+            .checked_sub(1)
+            .filter(|&close| close > open && self.bytes[close] == b'"')
+            .and_then(|close| self.text.get(open + 1..close))
+        else {
+            return key;
+        };
+        let space = |c: char| matches!(c, ' ' | '\t' | '\u{3000}');
+        let found = raw.char_indices().find(|&(i, c)| {
+            matches!(c, '\u{201C}' | '\u{201D}' | '\u{FF02}')
+                && raw[i + c.len_utf8()..]
+                    .trim_start_matches(space)
+                    .starts_with([':', '\u{FF1A}'])
+        });
+        let Some((i, c)) = found.filter(|_| !raw.contains(['\\', '\n', '\r'])) else {
+            return key;
+        };
+        let at = open + 1 + i;
+        let end = at + c.len_utf8();
+        let (name, _) = lookalike(c).unwrap_or((msg!("char-quotation-mark"), "\""));
+        self.report(
+            self.error_at(
+                at,
+                end,
+                msg!(
+                    "syntax-typographic-close",
+                    name = name,
+                    char = c,
+                    code = format!("{:04X}", c as u32)
+                ),
+            )
+            .help(msg!(
+                "syntax-lookalike-help",
+                instead = msg!("ascii-char", char = "\"")
+            ))
+            .fix(at, end, "\""),
+        );
+        self.pos = end;
+        Cow::Borrowed(&raw[..i])
+    }
+
     /// A key (`key`) or a value quoted from end to end with an input
     /// method's quotes (`“description”`, `「星海巡游」`): one mistake, one
     /// error over the whole string, whose fix types both ASCII quotes; the
@@ -1056,7 +1109,9 @@ impl<'a> Parser<'a> {
             return Err(self.fail(self.unexpected(msg!("expected-key"))));
         };
         if c == '"' {
-            return Ok(Key::Found(self.string(1)?));
+            let open = self.pos;
+            let key = self.string(1)?;
+            return Ok(Key::Found(self.key_closed_typographic(open, key)));
         }
         if let Some(err) = self.bare_key() {
             let (start, end) = (err.start, err.end);
@@ -1757,6 +1812,16 @@ mod tests {
         assert_eq!(
             string_inner(text, name.start, name.end),
             (name.start + 3, name.end - 3)
+        );
+        // A key opened with `"` and closed with `”`: one mistake, the
+        // value after it read as typed.
+        let text = "{\"description\u{201D}: \"限定，复刻\", \"name\": \"x\"}";
+        let recovered = parse_recovering(text).unwrap_err();
+        assert_eq!(recovered.errors.errors.len(), 1, "{recovered:?}");
+        let parsed = recovered.parsed.expect("its fix is exact");
+        assert_eq!(
+            parsed.root.get("description").and_then(Node::as_str),
+            Some("限定，复刻")
         );
         // A mistake without an exact fix: no reading is given.
         assert!(
