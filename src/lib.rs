@@ -202,7 +202,8 @@
 //!   directory with it in one rename, so a host never serves half a site.
 //!   A build costs what changed: the site's manifest
 //!   (`layout::OUTPUT_MANIFEST`) names each file's checksum and what it was
-//!   built from, a game whose inputs' fingerprint is unchanged is taken
+//!   built from (and the keys of the build's warnings, so the next `build`
+//!   or `serve` rebuild shows in full only what is new and counts the rest), a game whose inputs' fingerprint is unchanged is taken
 //!   from the output as it is, and the staging directory is the previous
 //!   output kept beside it (`.<out>.previous`), in which only the files that
 //!   differ are replaced (the files it shares with the output are told by

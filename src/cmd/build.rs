@@ -30,7 +30,22 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     }
     let outcome = outcome?;
     let has_errors = outcome.summary.is_none();
-    if has_errors || !outcome.diagnostics.is_empty() {
+    if args.format == diagnostics::Format::Human {
+        // New since the previous build in full; the rest counted.
+        let (new, unchanged) = outcome.new_since_last();
+        let text = diagnostics::render_human(&new, super::stderr_color(), &|file| {
+            std::fs::read_to_string(args.common.root.join(file)).ok()
+        });
+        super::print_err(&text);
+        if unchanged > 0 {
+            eprintln!("{}", msg!("build-unchanged-warnings", count = unchanged));
+        }
+        if !outcome.diagnostics.is_empty() {
+            let counts = diagnostics::count(&outcome.diagnostics);
+            eprintln!("{}", diagnostics::checked_line(counts));
+        }
+    } else if has_errors || !outcome.diagnostics.is_empty() {
+        // Data for programs: every diagnostic, each time.
         super::check::report(&args.common.root, &outcome.diagnostics, args.format)?;
     }
     match outcome.summary {

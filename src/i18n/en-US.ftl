@@ -379,8 +379,8 @@ build-progress-games = games
 
 ## fmt
 
-fmt-would-reformat = would reformat { $path }
-fmt-reformatted = reformatted { $path }
+fmt-would-reformat = would reformat { $path }: { $why }
+fmt-reformatted = reformatted { $path }: { $why }
 fmt-left-broken = fmt: left { $files ->
     [one] { $files } file
    *[other] { $files } files
@@ -392,10 +392,6 @@ fmt-summary = fmt: { $changed ->
     [yes] would change
    *[no] reformatted
 }, { $canonical } already canonical
-fix-fixed = fixed { $path } ({ $fixes ->
-    [one] 1 fix
-   *[other] { $fixes } fixes
-})
 fix-left = left { $path } unchanged: another mistake in it has no exact fix, so its fixes would not give valid JSON
 
 ## Refusals of every data command
@@ -477,7 +473,6 @@ agent-document-not-listed = a document is given for `{ $locale }`, which the `lo
 
 err-read = cannot read `{ $path }`
 err-read-root = cannot read the root `{ $path }`
-err-find = cannot find `{ $path }`
 err-root-not-dir = the root `{ $path }` is not a directory
 err-list = cannot list `{ $path }`
 err-not-json = `{ $path }` is not valid JSON
@@ -1047,3 +1042,78 @@ ics-calendar-description = Activities of { $name }. Every event reminds you { $l
 ics-reminder-lead = 1 day
 ics-reminder = { $activity } ends in { $lead }
 ics-version-line = { $name } { $version } “{ $version_name }”
+
+## issue 44 (diagnostics in full): recovery, the listed fixes, new warnings of a build, the tool's own errors
+
+char-left-corner-bracket = left corner bracket
+char-right-corner-bracket = right corner bracket
+char-left-white-corner-bracket = left white corner bracket
+char-right-white-corner-bracket = right white corner bracket
+syntax-typographic-string = { $key ->
+    [yes] the key is quoted
+   *[no] the string is quoted
+} with `{ $open }` and `{ $close }`, which JSON does not read as quotes
+syntax-typographic-string-help = type ASCII quotes around it: `{ $fixed }` (a Chinese input method types these in their place)
+syntax-checks-wait = { $count ->
+    [one] 1 check of this file waits
+   *[other] { $count } checks of this file wait
+} for its syntax ({ $codes }): fix the errors above, then run check again
+datetime-falls = rewritten as { $time }, it falls { $relation ->
+    [before] { $span } before version { $version } starts: check that this is the time meant
+    [after] { $span } after version { $version } ends: check that this is the time meant
+    [start] at the start of version { $version }
+   *[within] within version { $version }, { $span } after it starts
+}
+span-months = { $count ->
+    [one] 1 month
+   *[other] { $count } months
+}
+span-days = { $count ->
+    [one] 1 day
+   *[other] { $count } days
+}
+span-hours = { $count ->
+    [one] 1 hour
+   *[other] { $count } hours
+}
+fix-change = { $place } { $code }: { $kind ->
+    [insert] inserted `{ $after }`
+    [delete] removed `{ $before }`
+   *[replace] `{ $before }` → `{ $after }`
+}
+fix-file = fixed { $path } ({ $fixes ->
+    [one] 1 change
+   *[other] { $fixes } changes
+}):
+fix-file-diff = would fix { $path } ({ $fixes ->
+    [one] 1 change
+   *[other] { $fixes } changes
+}):
+fix-nothing = nothing to fix: none of the problems found has an exact fix; they remain:
+fix-clean = nothing to fix: no problem found
+fix-remains = what remains after the fixes:
+fix-nothing-remains = nothing remains: every problem found is fixed
+err-find-named = cannot find `{ $path }` from the current folder or under the root `{ $root }`: name the file from the current folder (such as `{ $root }/{ $path }`) or as a path under --root
+err-outside-root = `{ $path }` is outside the root `{ $root }`: name a file of the data tree, or pass its folder as --root
+build-unchanged-warnings = { $count ->
+    [one] 1 warning unchanged since the previous build is not shown again
+   *[other] { $count } warnings unchanged since the previous build are not shown again
+}: run `activity-site check` to see every one
+no-registry-above = no { $registry } in { $folder } or any folder above it: this is not inside a data repository; run the command in one, or pass --root DIR
+build-files-changed = the files of `{ $game }` changed during the build; build again
+build-announcements-changed = the announcements changed during the build; build again
+watch-start = cannot start watching the inputs
+watch-folder = cannot watch `{ $path }`
+cache-foreign-tag = refusing to use `{ $dir }` as the build cache: its { $tag } was not written by activity-site
+    help: pass --cache-dir with a new or empty directory, or --no-cache
+cache-foreign-files = refusing to use `{ $dir }` as the build cache: it holds files the tool did not write
+    help: pass --cache-dir with a new or empty directory, or --no-cache
+fmt-why = { $reasons ->
+    [0] first difference at line { $line }: `{ $before }` → `{ $after }`
+   *[other] { $what }; first difference at line { $line }: `{ $before }` → `{ $after }`
+}
+fmt-why-only = { $what }
+fmt-why-key-order = key order
+fmt-why-indentation = indentation
+fmt-why-activity-order = order of activities
+fmt-why-line-endings = line endings (CRLF)

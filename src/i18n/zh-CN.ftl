@@ -330,14 +330,13 @@ build-force = 警告：--force：生成成功后将替换 `{ $out }` 及其中�
 
 ## fmt
 
-fmt-would-reformat = 需要整理格式：{ $path }
-fmt-reformatted = 已整理格式：{ $path }
+fmt-would-reformat = 需要整理格式：{ $path }（{ $why }）
+fmt-reformatted = 已整理格式：{ $path }（{ $why }）
 fmt-left-broken = fmt：{ $files } 个有错误的文件未作改动
 fmt-summary = fmt：{ $check ->
     [yes] 需要整理 { $changed } 个文件
    *[no] 已整理 { $changed } 个文件
 }，{ $canonical } 个文件格式已经规范
-fix-fixed = 已修正 { $path }（{ $fixes } 处）
 fix-left = 未修改 { $path }：其中另有错误没有确切的修正方法，应用其余修正也得不到有效的 JSON
 
 ## 所有数据命令的拒绝理由
@@ -408,7 +407,6 @@ agent-document-not-listed = 给出了 `{ $locale }` 的文档，但 `{ $game }` 
 
 err-read = 无法读取 `{ $path }`
 err-read-root = 无法读取根目录 `{ $path }`
-err-find = 找不到 `{ $path }`
 err-root-not-dir = 根目录 `{ $path }` 不是文件夹
 err-list = 无法列出 `{ $path }` 中的文件
 err-not-json = `{ $path }` 不是有效的 JSON
@@ -892,3 +890,57 @@ ics-calendar-description = { $name } 的活动。每个活动在结束前 { $lea
 ics-reminder-lead = 1 天
 ics-reminder = { $activity } 将在 { $lead }后结束
 ics-version-line = { $name } { $version } 版本「{ $version_name }」
+
+## issue 44（完整的诊断）：恢复解析、列出的修正、构建中新出现的警告、工具自身的错误
+
+char-left-corner-bracket = 左直角引号
+char-right-corner-bracket = 右直角引号
+char-left-white-corner-bracket = 左空心直角引号
+char-right-white-corner-bracket = 右空心直角引号
+syntax-typographic-string = { $key ->
+    [yes] 这个键
+   *[no] 这个字符串
+}用 `{ $open }` 和 `{ $close }` 括起，JSON 不把它们当作引号
+syntax-typographic-string-help = 请改用半角引号括起：`{ $fixed }`（这是中文输入法在中文标点状态下打出的字符）
+syntax-checks-wait = 此文件还有 { $count } 项检查要等语法正确后才能进行（{ $codes }）：请先修正上面的错误，再运行一次 check
+datetime-falls = 改写为 { $time } 后，它{ $relation ->
+    [before] 在版本 { $version } 开始前 { $span }：请确认这正是想写的时间
+    [after] 在版本 { $version } 结束后 { $span }：请确认这正是想写的时间
+    [start] 恰在版本 { $version } 开始时
+   *[within] 在版本 { $version } 之内，开始后 { $span }
+}
+span-months = { $count } 个月
+span-days = { $count } 天
+span-hours = { $count } 小时
+fix-change = { $place } { $code }：{ $kind ->
+    [insert] 插入 `{ $after }`
+    [delete] 删除 `{ $before }`
+   *[replace] `{ $before }` → `{ $after }`
+}
+fix-file = 已修正 { $path }（{ $fixes } 处）：
+fix-file-diff = 将修正 { $path }（{ $fixes } 处）：
+fix-nothing = 没有可修正的内容：发现的问题都没有确切的修正方法，仍然存在：
+fix-clean = 没有可修正的内容：没有发现问题
+fix-remains = 修正后还剩下：
+fix-nothing-remains = 没有剩下的问题：发现的问题都已修正
+err-find-named = 在当前文件夹和根目录 `{ $root }` 下都找不到 `{ $path }`：请写出从当前文件夹出发的路径（例如 `{ $root }/{ $path }`），或写成 --root 下的路径
+err-outside-root = `{ $path }` 不在根目录 `{ $root }` 之内：请指定数据目录中的文件，或用 --root 指定它所在的文件夹
+build-unchanged-warnings = 与上次构建相同的 { $count } 个警告不再重复显示：运行 `activity-site check` 可查看全部
+no-registry-above = 在 { $folder } 及其上级文件夹中都没有 { $registry }：当前不在数据仓库之内；请在数据仓库中运行命令，或用 --root DIR 指定
+build-files-changed = 构建期间 `{ $game }` 的文件发生了变化；请重新构建
+build-announcements-changed = 构建期间公告发生了变化；请重新构建
+watch-start = 无法开始监视输入文件
+watch-folder = 无法监视 `{ $path }`
+cache-foreign-tag = 拒绝把 `{ $dir }` 用作构建缓存：其中的 { $tag } 不是 activity-site 写入的
+    提示：请用 --cache-dir 指定一个新的或空的文件夹，或使用 --no-cache
+cache-foreign-files = 拒绝把 `{ $dir }` 用作构建缓存：其中有不是本工具写入的文件
+    提示：请用 --cache-dir 指定一个新的或空的文件夹，或使用 --no-cache
+fmt-why = { $reasons ->
+    [0] 第一处不同在第 { $line } 行：`{ $before }` → `{ $after }`
+   *[other] { $what }；第一处不同在第 { $line } 行：`{ $before }` → `{ $after }`
+}
+fmt-why-only = { $what }
+fmt-why-key-order = 键的顺序
+fmt-why-indentation = 缩进
+fmt-why-activity-order = 活动的顺序
+fmt-why-line-endings = 换行符（CRLF）

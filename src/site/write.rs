@@ -151,7 +151,7 @@ pub fn inspect_output(root: &Path, out: &Path) -> anyhow::Result<OutputState> {
 /// Whether a file's path is one a build writes ([`layout::is_built_path`],
 /// or the site's manifest).
 fn looks_built(rel: &Path) -> bool {
-    if rel == Path::new(layout::OUTPUT_MANIFEST) {
+    if rel == Path::new(layout::OUTPUT_MANIFEST) || rel == Path::new(layout::OUTPUT_WARNINGS) {
         return true;
     }
     let parts: Vec<String> = rel
@@ -270,6 +270,15 @@ pub struct Memo {
     spare: Option<Held>,
 }
 
+impl Memo {
+    /// The warnings of the build that wrote what the output holds.
+    pub(crate) fn warnings(&self) -> std::collections::HashSet<String> {
+        self.current.as_ref().map_or_else(Default::default, |held| {
+            held.manifest.warnings.iter().cloned().collect()
+        })
+    }
+}
+
 /// What the output held before a build, as [`Staging::after`] takes it.
 pub(crate) enum Previous {
     /// What the last build of this process left ([`Memo`]).
@@ -287,6 +296,16 @@ impl Previous {
         Ok(Previous::Read(
             marked.then(|| Manifest::read(&out)).flatten(),
         ))
+    }
+
+    /// The warnings of the build that wrote the output ([`Manifest::warnings`]).
+    pub(crate) fn warnings(&self) -> std::collections::HashSet<String> {
+        match self {
+            Previous::Memo(memo) => memo.warnings(),
+            Previous::Read(read) => read.as_ref().map_or_else(Default::default, |(m, _)| {
+                m.warnings.iter().cloned().collect()
+            }),
+        }
     }
 
     /// The games whose last check found nothing and still would at `now`:
@@ -608,6 +627,10 @@ impl Staging {
         let manifest_path = open.dir.join(layout::OUTPUT_MANIFEST);
         fs::write(&manifest_path, bytes)
             .with_context(|| msg!("err-write", path = manifest_path.display().to_string()))?;
+        let warnings_path = open.dir.join(layout::OUTPUT_WARNINGS);
+        let warnings = serde_json::to_vec(&manifest.warnings).unwrap_or_default();
+        fs::write(&warnings_path, warnings)
+            .with_context(|| msg!("err-write", path = warnings_path.display().to_string()))?;
         set_dir_permissions(&open.dir);
         let staging = open.dir.clone();
         let reused = open.reused;
@@ -766,6 +789,7 @@ struct Reused {
 /// instead.
 fn reuse_known(spare: &Path, kept: Held) -> Reused {
     let _ = fs::remove_file(spare.join(layout::OUTPUT_MANIFEST));
+    let _ = fs::remove_file(spare.join(layout::OUTPUT_WARNINGS));
     let made = kept
         .good
         .keys()
