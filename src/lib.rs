@@ -109,7 +109,11 @@
 //!   hidden `backend` subcommand (which also replays a recorded transcript
 //!   of the real program), configurations, settings, extensions, operator methods and
 //!   the simulated screenshot they draw (`control::screenshot`), logs); no
-//!   axum. The
+//!   axum. The state directory is shared with the real backend and the
+//!   desktop client: `control::state` owns its layout (`state::layout`),
+//!   the lock every change holds (read, change, write: nothing cached),
+//!   the reads that move a corrupt file aside, and what it passes over
+//!   (`state::Strays`). The
 //!   typed shapes of settings and configurations ([`control::shapes`]) give
 //!   both the served defaults and the OpenAPI form schemas.
 //! - [`guard`]: who may call `/api` and `/mcp`: `Host` against

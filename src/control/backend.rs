@@ -130,7 +130,7 @@ impl BackendCommand {
 }
 
 /// Where the backend's home folder is, in the state directory.
-pub(crate) const BACKEND_HOME: &str = "backend/home";
+pub(crate) const BACKEND_HOME: &str = crate::control::state::layout::BACKEND_HOME;
 
 /// The one store: the backend reads its settings and configurations from
 /// its application-data folder, `~/.config/SRA` (the real program's

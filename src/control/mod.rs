@@ -67,7 +67,7 @@ use operator::Operator;
 use settings::Settings;
 
 /// Where the backend saves the screenshot, in the state directory.
-const SCREENSHOT_FILE: &str = "backend/screenshot.png";
+const SCREENSHOT_FILE: &str = state::layout::SCREENSHOT;
 
 /// A real backend's operator methods with their summaries, and the backend
 /// session they were asked of.
@@ -78,7 +78,7 @@ const PROCESS_METHODS: [&str; 2] = ["launch", "kill"];
 
 /// Where a configuration run with `persist: false` is written for the
 /// backend to read, in the state directory.
-const TEMPORARY_CONFIG: &str = "backend/run-config.json";
+const TEMPORARY_CONFIG: &str = state::layout::TEMPORARY_CONFIG;
 
 /// The target a run of a temporary configuration reports.
 const TEMPORARY_TARGET: &str = "(temporary configuration)";
@@ -203,9 +203,11 @@ impl Control {
         })?;
         let log = LogBuffer::new(options.log_capacity);
         state::sweep_leftovers(dir);
-        let configs = Configs::open(dir.join("configs"))?;
-        let settings = Settings::open(dir.join("settings.json"))?;
-        let extensions = Extensions::open(dir.join("extensions"), log.clone())?;
+        let strays = state::Strays::new(dir, log.clone());
+        strays.scan_top();
+        let configs = Configs::open(dir, strays.clone())?;
+        let settings = Settings::open(dir)?;
+        let extensions = Extensions::open(dir, log.clone(), strays)?;
         let relay = !options.backend.is_simulator();
         // The first command starts the process (opening needs no runtime).
         let backend = Supervisor::new(
@@ -255,6 +257,20 @@ impl Control {
 
     fn missing_config(name: &str) -> Error {
         Error::bad_request(format!("configuration `{name}` does not exist"))
+    }
+
+    /// Refuses to start a job on configuration `name` unless it can be
+    /// read as it is now: 400 when it does not exist, a 500 that says why
+    /// when it is corrupt (moved aside). The job then never starts.
+    fn runnable_config(&self, name: &str) -> Result<()> {
+        match self.configs.load(name) {
+            Ok(Some(_)) => Ok(()),
+            Ok(None) => Err(Control::missing_config(name)),
+            Err(Error::Storage(why)) => {
+                Err(Error::Storage(format!("the job did not start: {why}")))
+            }
+            Err(e) => Err(e),
+        }
     }
 
     // Tasks.
@@ -323,9 +339,7 @@ impl Control {
                 }
                 None => {
                     let name = named.clone().unwrap_or_else(|| self.current_config());
-                    if !self.configs.exists(&name) {
-                        return Err(Control::missing_config(&name));
-                    }
+                    self.runnable_config(&name)?;
                     self.set_current_config(&name);
                     Ok((
                         format!("task run {}", self.config_word(&name)?),
@@ -393,9 +407,7 @@ impl Control {
         };
         self.backend
             .start_job(|| {
-                if !self.configs.exists(&name) {
-                    return Err(Control::missing_config(&name));
-                }
+                self.runnable_config(&name)?;
                 Ok((
                     format!(
                         "task single {} --config {}",
@@ -510,7 +522,9 @@ impl Control {
 
     // Settings.
 
-    pub async fn settings_get(&self) -> Value {
+    /// The settings as the file is now (a corrupt file is moved aside and
+    /// answered with a storage error).
+    pub async fn settings_get(&self) -> Result<Value> {
         self.settings.get()
     }
 
@@ -611,10 +625,8 @@ impl Control {
             None => None,
         };
         let check = || -> Result<()> {
-            if let Some(name) = &config_name
-                && !self.configs.exists(name)
-            {
-                return Err(Control::missing_config(name));
+            if let Some(name) = &config_name {
+                self.runnable_config(name)?;
             }
             let violations = ext.violations(&self.extensions.stored_config(id)?);
             if !violations.is_empty() {
