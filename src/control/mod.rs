@@ -60,10 +60,11 @@ pub use settings::{SettingsUpdate, default_settings, settings_schema};
 pub const MAX_ARGUMENTS_BYTES: usize = 4096;
 pub use shapes::{AppSettings, TasksConfig};
 
-use backend::{Supervisor, quote};
+use backend::Supervisor;
 use configs::Configs;
 use extensions::Extensions;
 use operator::Operator;
+use protocol::Command;
 use settings::Settings;
 
 /// Where the backend saves the screenshot, in the state directory.
@@ -310,7 +311,9 @@ impl Control {
                             Some((name.clone(), previous, self.current_config()));
                         self.set_current_config(&name);
                         Ok((
-                            format!("task run {}", self.config_word(&name)?),
+                            Command::TaskRun {
+                                config: self.config_word(&name)?,
+                            },
                             intent(JobKind::Tasks, &name),
                         ))
                     } else {
@@ -319,16 +322,16 @@ impl Control {
                         // (which the real program takes for a name) is sent.
                         let path = self.state_dir.join(TEMPORARY_CONFIG);
                         state::write_json(&path, &config)?;
-                        let word =
-                            protocol::real_word(&path.display().to_string()).ok_or_else(|| {
-                                Error::Backend(
-                                    "the state directory's path holds a double quote, which the \
-                                     backend's command line cannot carry"
-                                        .to_string(),
-                                )
-                            })?;
+                        let word = path.display().to_string();
+                        if protocol::real_word(&word).is_none() {
+                            return Err(Error::Backend(
+                                "the state directory's path holds a double quote, which the \
+                                 backend's command line cannot carry"
+                                    .to_string(),
+                            ));
+                        }
                         Ok((
-                            format!("task run {word}"),
+                            Command::TaskRun { config: word },
                             protocol::Intent {
                                 kind: JobKind::Tasks,
                                 target: TEMPORARY_TARGET.to_string(),
@@ -342,7 +345,9 @@ impl Control {
                     self.runnable_config(&name)?;
                     self.set_current_config(&name);
                     Ok((
-                        format!("task run {}", self.config_word(&name)?),
+                        Command::TaskRun {
+                            config: self.config_word(&name)?,
+                        },
                         intent(JobKind::Tasks, &name),
                     ))
                 }
@@ -375,12 +380,16 @@ impl Control {
             return Ok(name.to_string());
         }
         let path = self.configs.path(name);
-        let path = std::path::absolute(&path).unwrap_or(path);
-        protocol::real_word(&path.display().to_string()).ok_or_else(|| {
-            Error::Backend(format!(
+        let path = std::path::absolute(&path)
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        if protocol::real_word(&path).is_none() {
+            return Err(Error::Backend(format!(
                 "the configuration `{name}` cannot be named on the backend's command line"
-            ))
-        })
+            )));
+        }
+        Ok(path)
     }
 
     /// Runs one task (class name in any case, section name, or index string)
@@ -409,11 +418,10 @@ impl Control {
             .start_job(|| {
                 self.runnable_config(&name)?;
                 Ok((
-                    format!(
-                        "task single {} --config {}",
-                        TASKS[index].class,
-                        self.config_word(&name)?
-                    ),
+                    Command::TaskSingle {
+                        task: TASKS[index].class.to_string(),
+                        config: self.config_word(&name)?,
+                    },
                     intent(JobKind::Single, &name),
                 ))
             })
@@ -551,7 +559,7 @@ impl Control {
     /// A real backend's extensions; its refusal for having none is the
     /// empty list.
     async fn backend_extensions(&self) -> Result<Vec<ExtensionInfo>> {
-        match self.backend.query("extension list --json").await {
+        match self.backend.query(&Command::ExtensionList).await {
             Ok(data) => Ok(protocol::extensions(&data)),
             Err(Error::Backend(message)) if message.contains(protocol::NO_EXTENSIONS) => {
                 Ok(Vec::new())
@@ -569,20 +577,25 @@ impl Control {
             .ok_or_else(|| Error::not_found(format!("extension `{id}` does not exist")))
     }
 
-    /// A `--json` command to the backend about extension `id`.
-    async fn extension_query(&self, id: &str, command: &str, rest: &str) -> Result<Value> {
+    /// A `--json` command to the backend about extension `id`, once the
+    /// backend lists it and its id can be sent.
+    async fn extension_query(&self, id: &str, command: Command) -> Result<Value> {
         self.backend_extension(id).await?;
-        let word = protocol::real_word(id)
-            .ok_or_else(|| Error::bad_request(format!("extension id `{id}` cannot be sent")))?;
-        self.backend
-            .query(&format!("extension {command} {word}{rest} --json"))
-            .await
+        if protocol::real_word(id).is_none() {
+            return Err(Error::bad_request(format!(
+                "extension id `{id}` cannot be sent"
+            )));
+        }
+        self.backend.query(&command).await
     }
 
     /// The JSON Schema of the extension's configuration.
     pub async fn extension_schema(&self, id: &str) -> Result<Value> {
         if self.relay {
-            return self.extension_query(id, "schema", "").await;
+            let id = id.to_string();
+            return self
+                .extension_query(&id, Command::ExtensionSchema { id: id.clone() })
+                .await;
         }
         Ok(self.extensions.get(id)?.schema)
     }
@@ -591,7 +604,8 @@ impl Control {
     pub async fn extension_config(&self, id: &str) -> Result<String> {
         let config = if self.relay {
             // No `data`: the real program's "the configuration is empty".
-            match self.extension_query(id, "config get", "").await? {
+            let command = Command::ExtensionConfigGet { id: id.to_string() };
+            match self.extension_query(id, command).await? {
                 Value::Null => Value::Object(Default::default()),
                 config => config,
             }
@@ -606,8 +620,11 @@ impl Control {
         if self.relay {
             let config: Value = serde_json::from_str(config_json)
                 .map_err(|e| Error::bad_request(format!("the configuration is not JSON: {e}")))?;
-            let rest = format!(" {}", protocol::json_word(&config));
-            self.extension_query(id, "config set", &rest).await?;
+            let command = Command::ExtensionConfigSet {
+                id: id.to_string(),
+                config: config.clone(),
+            };
+            self.extension_query(id, command).await?;
             return Ok(config);
         }
         self.extensions.set_config(id, config_json)
@@ -655,17 +672,12 @@ impl Control {
             self.backend
                 .start_job(|| {
                     check()?;
-                    let steps = serde_json::to_string(&ext.steps).map_err(anyhow::Error::from)?;
-                    let mut command = format!(
-                        "extension run {} --steps-json {}",
-                        quote(&ext.id),
-                        quote(&steps)
-                    );
-                    if let Some(name) = &config_name {
-                        command.push_str(&format!(" --config {}", quote(name)));
-                    }
                     Ok((
-                        command,
+                        Command::ExtensionSteps {
+                            id: ext.id.clone(),
+                            steps: ext.steps.clone(),
+                            config: config_name.clone(),
+                        },
                         protocol::Intent {
                             kind: JobKind::Extension,
                             target: ext.id.clone(),
@@ -693,14 +705,18 @@ impl Control {
     ) -> Result<ExtensionRun> {
         let info = self.backend_extension(id).await?;
         let config_name = config_name.filter(|n| !n.is_empty()).map(str::to_string);
-        let mut rest = String::new();
-        if let Some(name) = &config_name {
-            let word = protocol::real_word(name).ok_or_else(|| {
-                Error::bad_request(format!("the configuration name `{name}` cannot be sent"))
-            })?;
-            rest = format!(" --config {word}");
+        if let Some(name) = &config_name
+            && protocol::real_word(name).is_none()
+        {
+            return Err(Error::bad_request(format!(
+                "the configuration name `{name}` cannot be sent"
+            )));
         }
-        self.extension_query(id, "run", &rest).await?;
+        let command = Command::ExtensionRun {
+            id: id.to_string(),
+            config: config_name.clone(),
+        };
+        self.extension_query(id, command).await?;
         Ok(ExtensionRun {
             id: id.to_string(),
             background: info.background,
@@ -714,10 +730,11 @@ impl Control {
         if self.relay {
             // The real program refuses to stop what does not run: then its
             // extension status tells it was not running.
-            let was_running = match self.extension_query(id, "stop", "").await {
+            let command = Command::ExtensionStop { id: id.to_string() };
+            let was_running = match self.extension_query(id, command).await {
                 Ok(_) => true,
                 Err(e) => {
-                    let status = self.backend.query("extension status --json").await?;
+                    let status = self.backend.query(&Command::ExtensionStatus).await?;
                     if status.get("status").and_then(Value::as_str) == Some("running") {
                         return Err(e);
                     }
@@ -755,7 +772,7 @@ impl Control {
         let report = if self.relay {
             let ids = |list: Vec<ExtensionInfo>| list.into_iter().map(|e| e.id).collect::<Vec<_>>();
             let before = ids(self.backend_extensions().await?);
-            match self.backend.query("extension reload --json").await {
+            match self.backend.query(&Command::ExtensionReload).await {
                 Ok(_) => {}
                 Err(Error::Backend(message))
                     if message.contains(protocol::NO_EXTENSIONS_AFTER_RELOAD) => {}
@@ -799,7 +816,9 @@ impl Control {
         for name in &names {
             let help = self
                 .backend
-                .query(&format!("operator help {name} --json"))
+                .query(&Command::OperatorHelp {
+                    method: name.clone(),
+                })
                 .await
                 .ok();
             methods.push(protocol::operator_method(name, help.as_ref()));
@@ -811,7 +830,7 @@ impl Control {
 
     /// The method names a real backend lists.
     async fn backend_methods(&self) -> Result<Vec<String>> {
-        let data = self.backend.query("operator list --json").await?;
+        let data = self.backend.query(&Command::OperatorList).await?;
         Ok(data
             .as_array()
             .into_iter()
@@ -848,7 +867,9 @@ impl Control {
         let method = self.backend_method_listed(method).await?;
         let data = self
             .backend
-            .query(&format!("operator help {method} --json"))
+            .query(&Command::OperatorHelp {
+                method: method.clone(),
+            })
             .await?;
         Ok(protocol::operator_help(&method, &data))
     }
@@ -874,19 +895,15 @@ impl Control {
             let method = self.backend_method(method).await?;
             return self
                 .backend
-                .query(&format!(
-                    "operator call {method} {} --json",
-                    protocol::json_word(&params)
-                ))
+                .query(&Command::OperatorCall { method, params })
                 .await;
         }
         let call = self.operator.check(method, &params)?;
         self.backend
-            .query(&format!(
-                "operator call {} {} --json",
-                call.method().name(),
-                quote(&params.to_string())
-            ))
+            .query(&Command::OperatorCall {
+                method: call.method().name().to_string(),
+                params,
+            })
             .await
     }
 
@@ -901,17 +918,16 @@ impl Control {
             let params = serde_json::json!({"save_path": path});
             let _ = std::fs::remove_file(&path);
             self.backend
-                .query(&format!(
-                    "operator call screenshot {} --json",
-                    protocol::json_word(&params)
-                ))
+                .query(&Command::OperatorCall {
+                    method: "screenshot".to_string(),
+                    params,
+                })
                 .await?;
         } else {
             self.backend
-                .query(&format!(
-                    "game screenshot --save {} --json",
-                    quote(SCREENSHOT_FILE)
-                ))
+                .query(&Command::GameScreenshot {
+                    save: SCREENSHOT_FILE.to_string(),
+                })
                 .await?;
         }
         let png = tokio::fs::read(&path).await.map_err(|e| {
