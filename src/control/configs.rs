@@ -88,6 +88,11 @@ fn valid_name(name: &str) -> Result<String> {
     checked_name(name).map_err(Error::BadRequest)
 }
 
+/// A job's configuration that does not exist: the contract's 400.
+pub(crate) fn missing(name: &str) -> Error {
+    Error::bad_request(format!("configuration `{name}` does not exist"))
+}
+
 fn not_found(name: &str) -> Error {
     Error::not_found(format!("configuration `{name}` does not exist"))
 }
@@ -251,6 +256,20 @@ impl Configs {
     pub fn load(&self, name: &str) -> Result<Option<Value>> {
         let name = self.resolve(name)?;
         state::read_document(&self.path(&name), &unusable)
+    }
+
+    /// Refuses to start a job on configuration `name` unless it can be
+    /// read as it is now: 400 when it does not exist, a 500 that says why
+    /// when it is corrupt (moved aside). The job then never starts.
+    pub fn runnable(&self, name: &str) -> Result<()> {
+        match self.load(name) {
+            Ok(Some(_)) => Ok(()),
+            Ok(None) => Err(missing(name)),
+            Err(Error::Storage(why)) => {
+                Err(Error::Storage(format!("the job did not start: {why}")))
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Whether a configuration of this name ([`Configs::resolve`]) is stored.

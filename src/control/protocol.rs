@@ -361,7 +361,7 @@ impl Command {
                 .and_then(|i| rest.get(i + 1))
                 .map(|w| (*w).to_string())
         };
-        let default = || crate::control::DEFAULT_CONFIG_NAME.to_string();
+        let default = || crate::control::configs::DEFAULT_CONFIG_NAME.to_string();
         let invalid = |message: String| NotACommand::Invalid { json, message };
         Ok(match args {
             ["help"] => Command::Help,

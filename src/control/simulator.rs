@@ -374,7 +374,13 @@ pub fn replay(path: &Path) -> anyhow::Result<ExitCode> {
         .flatten()
         .map(|e| (lines(&e["send"]), e.clone()))
         .collect();
-    let is_status = |c: &str| c.starts_with("task status");
+    // A status question, read as the live simulator reads one.
+    let is_status = |c: &str| {
+        shlex::split(c).is_some_and(|words| {
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            Command::parse(&words) == Ok(Command::TaskStatus)
+        })
+    };
     // Where the last job command replayed is, and how many statuses after it were answered.
     let mut position = 0;
     let mut asked = 0;
@@ -384,7 +390,7 @@ pub fn replay(path: &Path) -> anyhow::Result<ExitCode> {
         if command.is_empty() {
             continue;
         }
-        if command == "exit" || command == "quit" {
+        if command == Command::Exit.line() || command == "quit" {
             print(lines(&doc["exit"]["stdout"]), lines(&doc["exit"]["stderr"]));
             break;
         }
