@@ -173,32 +173,29 @@ fn imports(text: &str) -> BTreeSet<String> {
         .filter(|line| !line.trim_start().starts_with("//"))
         .collect::<Vec<_>>()
         .join("\n");
-    let text = text.as_str();
+    names_after(&text, "crate::")
+}
+
+/// The names that follow `prefix` in `code`: `prefix::name`, and each
+/// top-level name of a group `prefix::{a, b::c}`.
+fn names_after(code: &str, prefix: &str) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
-    for (i, _) in text.match_indices("crate::") {
-        let rest = &text[i + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            // `use crate::{a, b::c}`: every top-level name in the group.
-            let group = &group[..group.find('}').unwrap_or(group.len())];
-            for item in group.split(',') {
-                let name: String = item
-                    .trim()
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                if !name.is_empty() {
-                    found.insert(name);
-                }
-            }
-        } else {
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            if !name.is_empty() {
-                found.insert(name);
-            }
-        }
+    let name_of = |text: &str| -> String {
+        text.trim()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    for (i, _) in code.match_indices(prefix) {
+        let rest = &code[i + prefix.len()..];
+        let names: Vec<String> = match rest.strip_prefix('{') {
+            Some(group) => group[..group.find('}').unwrap_or(group.len())]
+                .split(',')
+                .map(name_of)
+                .collect(),
+            None => vec![name_of(rest)],
+        };
+        found.extend(names.into_iter().filter(|n| !n.is_empty()));
     }
     found
 }
@@ -434,36 +431,11 @@ fn only_the_tree_spells_the_source_paths() {
     );
 }
 
-/// The parts of `control` a source file names, through `crate::control::X`
-/// or `super::X`, in its code (not its docs or unit tests).
+/// The parts of `control` a source file's code names, through
+/// `crate::control::X` or `super::X`.
 fn control_parts_named(code: &str) -> BTreeSet<String> {
-    let mut found = BTreeSet::new();
-    for prefix in ["crate::control::", "super::"] {
-        for (i, _) in code.match_indices(prefix) {
-            let rest = &code[i + prefix.len()..];
-            if let Some(group) = rest.strip_prefix('{') {
-                let group = &group[..group.find('}').unwrap_or(group.len())];
-                for item in group.split(',') {
-                    let name: String = item
-                        .trim()
-                        .chars()
-                        .take_while(|c| c.is_alphanumeric() || *c == '_')
-                        .collect();
-                    if !name.is_empty() {
-                        found.insert(name);
-                    }
-                }
-            } else {
-                let name: String = rest
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                if !name.is_empty() {
-                    found.insert(name);
-                }
-            }
-        }
-    }
+    let mut found = names_after(code, "crate::control::");
+    found.extend(names_after(code, "super::"));
     found
 }
 

@@ -242,7 +242,9 @@ fn read_config(name: &str) -> Result<Value> {
         if let Some(problem) = name_problem(name) {
             return Err(Error::bad_request(problem));
         }
-        app_data_dir().join("configs").join(format!("{name}.json"))
+        app_data_dir()
+            .join(state::layout::CONFIGS)
+            .join(format!("{name}{}", state::layout::CONFIG_SUFFIX))
     };
     state::read_json(&path)?
         .ok_or_else(|| Error::bad_request(format!("找不到文件：'{}'", path.display())))
