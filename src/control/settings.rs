@@ -149,6 +149,12 @@ impl Settings {
 /// for the warning: the document itself not an object, a known section not
 /// an object, or a known leaf that its schema ([`derived_schema`]) refuses.
 fn unreadable(document: &Value) -> Option<String> {
+    // Every read of the file asks this: the whole document against one
+    // validator compiled once answers at once when all is well; the walk
+    // below, a validator per leaf, only says what is wrong.
+    if whole_validator().is_some_and(|v| v.is_valid(document)) {
+        return None;
+    }
     fn walk(schema: &Value, stored: &Value, path: &mut Vec<String>) -> Option<String> {
         let dotted = path.join(".");
         match (schema.get("properties"), stored) {
@@ -175,6 +181,30 @@ fn unreadable(document: &Value) -> Option<String> {
         }
     }
     walk(derived_schema(), document, &mut Vec::new())
+}
+
+/// [`derived_schema`] without `required`, compiled once: what a stored
+/// document must satisfy.
+fn whole_validator() -> Option<&'static jsonschema::Validator> {
+    static WHOLE: LazyLock<Option<jsonschema::Validator>> = LazyLock::new(|| {
+        let mut schema = derived_schema().clone();
+        unrequire(&mut schema);
+        jsonschema::validator_for(&schema).ok()
+    });
+    WHOLE.as_ref()
+}
+
+/// Drops `required` at every level: a file may hold only some sections and
+/// leaves, and the defaults stand for the rest.
+fn unrequire(schema: &mut Value) {
+    if let Some(object) = schema.as_object_mut() {
+        object.remove("required");
+    }
+    if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+        for inner in properties.values_mut() {
+            unrequire(inner);
+        }
+    }
 }
 
 /// The defaults with the known leaves of `document` over them.
@@ -543,6 +573,16 @@ mod tests {
 
     #[test]
     fn an_unreadable_setting_is_named() {
+        // The quick answer for a good document agrees with the walk.
+        let whole = whole_validator().expect("the settings schema compiles");
+        for good in [
+            default_settings(),
+            json!({}),
+            json!({"general": {"gamePath": "x"}, "theirs": {"a": [1]}}),
+        ] {
+            assert!(whole.is_valid(&good), "{good}");
+        }
+        assert!(!whole.is_valid(&json!({"general": {"gamePath": 123}})));
         let problem = unreadable(&json!({"general": {"gamePath": 123}})).unwrap();
         assert!(problem.contains("general.gamePath"), "{problem}");
         let problem = unreadable(&json!({"display": 5})).unwrap();
