@@ -62,6 +62,14 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 games = summary.games
             );
             eprintln!("{line}");
+            if let Some(place) = &summary.set_aside {
+                let line = msg!(
+                    "build-set-aside",
+                    out = out.display().to_string(),
+                    place = place.display().to_string()
+                );
+                eprintln!("{line}");
+            }
             Ok(ExitCode::SUCCESS)
         }
         None => {
@@ -102,12 +110,14 @@ pub(super) fn options(
 /// `--force` says what a build will replace before it does.
 fn announce_force(root: &Path, out: &Path, force: bool) -> anyhow::Result<()> {
     let state = site::inspect_output(root, out)?;
-    if let OutputState::Foreign { files } = state {
+    if let OutputState::Foreign { files, first } = state {
         if force {
             let line = msg!(
                 "build-force",
                 out = out.display().to_string(),
-                files = files
+                files = files,
+                first = first.join(", "),
+                more = files.saturating_sub(first.len())
             );
             eprintln!("{line}");
         } else {

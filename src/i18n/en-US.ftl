@@ -370,10 +370,14 @@ build-failed = build failed: { $errors ->
     [one] { $errors } error
    *[other] { $errors } errors
 }; `{ $out }` left as it was
-build-force = warning: --force: a good build replaces `{ $out }` and the { $files ->
+build-force = warning: --force: a good build replaces `{ $out }`, which activity-site did not make, and moves the { $files ->
     [one] { $files } file
    *[other] { $files } files
-} in it, which activity-site did not make
+} in it to `{ $out }.replaced-<date and time>` beside it (nothing is deleted): { $first }{ $more ->
+    [0] {""}
+   *[other] , and { $more } more
+}
+build-set-aside = moved what `{ $out }` held before to `{ $place }`; nothing was deleted
 
 build-progress-games = games
 
@@ -482,6 +486,11 @@ err-replace = cannot replace `{ $path }`
 err-bad-path = bad path `{ $path }`
 err-bad-output-path = bad output path `{ $path }`
 err-read-out = cannot read `--out { $out }`
+err-set-aside = the new site is in `{ $out }`, but what it held before, now at `{ $held }`, could not be moved to `{ $place }`; nothing was deleted
+out-refused-home = refusing `--out { $out }`: it is your home directory, and a build replaces its output directory entirely; `--force` does not change this
+    help: pick a new or empty directory
+out-refused-system-root = refusing `--out { $out }`: it is the root of a file system, and a build replaces its output directory entirely; `--force` does not change this
+    help: pick a new or empty directory
 out-refused-root = refusing `--out { $out }`: { $contains ->
     [yes] it contains the data root
    *[no] it is the data root
@@ -497,7 +506,7 @@ out-refused-foreign = refusing `--out { $out }`: it holds { $files ->
     [one] { $files } file
    *[other] { $files } files
 } and was not made by activity-site (no `{ $marker }` in it); a build would replace all of it
-    help: pick a new or empty directory, or pass `--force` to replace it
+    help: pick a new or empty directory, or pass `--force` to replace it (what it holds is moved to `{ $out }.replaced-<date and time>` beside it, not deleted)
 cache-inside-output = refusing to keep the build cache `{ $cache }` inside the output `{ $out }`: every build replaces it
     help: pass a --cache-dir outside the output directory
 schema-invalid = { $path } is not a valid JSON Schema: { $error }
@@ -931,6 +940,7 @@ serve-cannot-listen = cannot listen on { $addr }
 serve-no-address = cannot read the bound address
 serve-site-errors = the site has errors; fix them, or serve without --no-watch to rebuild on change
 serve-serving = Serving { $out } at { $url }
+serve-token-how = The control API needs the access token: send it in the X-Access-Token header, or as the access_token query parameter (?access_token=...).
 serve-token-whitespace = the access token starts or ends with whitespace; HTTP strips it from the X-Access-Token header, so header clients could never log in
     help: remove the spaces around the token in --access-token or AccessToken
 serve-bad-origin = bad allowed origin: { $problem }

@@ -326,7 +326,11 @@ note-zone-assumed = 注意：games.json 中 `{ $game }` 的时区 { $zone } 是 
 build-done = 已生成 { $out }：{ $files } 个文件，共 { $size }，用时 { $elapsed }（{ $parts } 个部分中有 { $reused } 个来自缓存；{ $games } 个游戏中检查了 { $checked } 个，其余自上次无问题的检查后未变）
 build-failed = 生成失败：{ $errors } 个错误；`{ $out }` 保持原样
 build-progress-games = 个游戏
-build-force = 警告：--force：生成成功后将替换 `{ $out }` 及其中不是 activity-site 生成的 { $files } 个文件
+build-force = 警告：--force：生成成功后将替换不是 activity-site 生成的 `{ $out }`，并把其中的 { $files } 个文件移到旁边的 `{ $out }.replaced-<日期和时间>`（不删除任何文件）：{ $first }{ $more ->
+    [0] {""}
+   *[other] ，另有 { $more } 个
+}
+build-set-aside = 已把 `{ $out }` 原有的内容移到 `{ $place }`；没有删除任何文件
 
 ## fmt
 
@@ -416,6 +420,11 @@ err-replace = 无法替换 `{ $path }`
 err-bad-path = 路径 `{ $path }` 无效
 err-bad-output-path = 输出路径 `{ $path }` 无效
 err-read-out = 无法读取 `--out { $out }`
+err-set-aside = 新网站已在 `{ $out }` 中，但其原有内容（现在位于 `{ $held }`）无法移到 `{ $place }`；没有删除任何文件
+out-refused-home = 拒绝使用 `--out { $out }`：它是你的主目录，而生成会整个替换输出文件夹；`--force` 也不例外
+    提示：请选择一个新的或空的文件夹
+out-refused-system-root = 拒绝使用 `--out { $out }`：它是文件系统的根目录，而生成会整个替换输出文件夹；`--force` 也不例外
+    提示：请选择一个新的或空的文件夹
 out-refused-root = 拒绝使用 `--out { $out }`：{ $contains ->
     [yes] 它包含数据根目录
    *[no] 它就是数据根目录
@@ -428,7 +437,7 @@ out-refused-file = 拒绝使用 `--out { $out }`：它已存在，而且不是�
 out-refused-tree = 拒绝使用 `--out { $out }`：其中有 `{ $held }`，说明它是数据目录或代码仓库，而不是生成的网站
     提示：请选择一个新的或空的文件夹，例如 `{ $suggestion }`
 out-refused-foreign = 拒绝使用 `--out { $out }`：其中有 { $files } 个文件，而且不是 activity-site 生成的（没有 `{ $marker }`）；生成时会替换其中的全部内容
-    提示：请选择一个新的或空的文件夹，或者加上 `--force` 替换它
+    提示：请选择一个新的或空的文件夹，或者加上 `--force` 替换它（原有内容会移到旁边的 `{ $out }.replaced-<日期和时间>`，不会删除）
 cache-inside-output = 拒绝把构建缓存 `{ $cache }` 放在输出文件夹 `{ $out }` 中：每次生成都会替换输出文件夹
     提示：请用 --cache-dir 指定输出文件夹以外的位置
 schema-invalid = { $path } 不是有效的 JSON Schema：{ $error }
@@ -793,6 +802,7 @@ serve-cannot-listen = 无法监听 { $addr }
 serve-no-address = 无法读取绑定的地址
 serve-site-errors = 站点有错误；请修正错误，或去掉 --no-watch 运行，以便在改动后重新生成
 serve-serving = 正在提供 { $out }：{ $url }
+serve-token-how = 控制 API 需要访问令牌：请在 X-Access-Token 请求头中发送，或作为查询参数 access_token（?access_token=...）发送。
 serve-token-whitespace = 访问令牌的开头或结尾有空白；HTTP 会从 X-Access-Token 请求头中去掉它们，所以用请求头的客户端永远无法登录
     提示：请去掉 --access-token 或 AccessToken 中令牌两侧的空格
 serve-bad-origin = 允许的来源有误：{ $problem }

@@ -186,6 +186,9 @@ pub struct BuildSummary {
     /// Games checked by this build (the others' inputs were those of a
     /// check that found nothing in them).
     pub checked: usize,
+    /// Where an output this tool did not make went (`--force`): it is
+    /// moved beside the output, never deleted.
+    pub set_aside: Option<PathBuf>,
 }
 
 /// One file of the site, rendered in memory.
@@ -662,7 +665,11 @@ pub(crate) fn write_site(
     manifest.warnings.sort_unstable();
     manifest.warnings.dedup();
     // Dropped without a commit, the staging directory is removed.
-    let (_, left) = staging.commit(manifest)?;
+    let (committed, left) = staging.commit(manifest)?;
+    let set_aside = match committed {
+        write::Committed::Replaced { set_aside } => set_aside,
+        write::Committed::Unchanged => None,
+    };
     if let Some(cache) = &cache
         && tally.stored > 0
     {
@@ -677,6 +684,7 @@ pub(crate) fn write_site(
         deferred: tally.deferred,
         games: checked.games.len(),
         checked: checked.games.len() - checked.checks_reused,
+        set_aside,
     };
     Ok((summary, left))
 }
