@@ -11,9 +11,10 @@
 #                             optionalDependencies are exactly the platform
 #                             packages packed here, at the same version.
 #
-# Usage: npm/pack.sh --version VERSION --out DIR [--all-platforms] TARGET=BINARY...
+# Usage: npm/pack.sh --version VERSION --out DIR [--all-platforms] [--repository URL] TARGET=BINARY...
 #   TARGET         a Rust target triple of the release (x86_64-unknown-linux-gnu, ...)
 #   BINARY         the activity-site binary built for it
+#   --repository   the git URL of the source, the packages' `repository` field
 #   --all-platforms  refuse unless every target of the table below is given
 #                  (the release: a main package missing a platform is never published)
 #
@@ -24,21 +25,23 @@
 set -euo pipefail
 
 usage() {
-    sed -n '/^# Usage:/,/^#   --all-platforms/p' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
+    sed -n '/^# Usage:/,/^#                  (the release/p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit "${1:-2}"
 }
 
 here="$(cd "$(dirname "$0")" && pwd)"
 version=""
 out=""
 all=0
+repository=""
 binaries=()
 while [ "$#" -gt 0 ]; do
     case "$1" in
         --version) version="${2:?--version needs a value}"; shift 2 ;;
         --out) out="${2:?--out needs a value}"; shift 2 ;;
         --all-platforms) all=1; shift ;;
-        -h|--help) usage ;;
+        --repository) repository="${2:?--repository needs a value}"; shift 2 ;;
+        -h|--help) usage 0 ;;
         -*) echo "pack.sh: unknown option $1" >&2; usage ;;
         *=*) binaries+=("$1"); shift ;;
         *) echo "pack.sh: $1 is not TARGET=BINARY" >&2; usage ;;
@@ -113,7 +116,7 @@ $os $cpu 平台的 activity-site 程序：请安装
 [\`activity-site\`](https://www.npmjs.com/package/activity-site)，它会在此平台上自动选用本包，
 不必直接安装本包。
 EOF
-    NAME="$name" VERSION="$version" OS="$os" CPU="$cpu" LIBC="$libc" EXE="$exe" TARGET="$target" \
+    NAME="$name" VERSION="$version" OS="$os" CPU="$cpu" LIBC="$libc" EXE="$exe" TARGET="$target" REPOSITORY="$repository" \
         node -e '
             const e = process.env;
             const pkg = {
@@ -121,6 +124,7 @@ EOF
               version: e.VERSION,
               description: `The activity-site binary for ${e.OS} ${e.CPU} (${e.TARGET})`,
               license: "MIT",
+              ...(e.REPOSITORY ? { repository: { type: "git", url: e.REPOSITORY } } : {}),
               os: [e.OS],
               cpu: [e.CPU],
               ...(e.LIBC === "-" ? {} : { libc: [e.LIBC] }),
@@ -153,11 +157,12 @@ mkdir -p "$main/bin"
 cp "$here/activity-site/bin/activity-site.js" "$main/bin/"
 chmod 755 "$main/bin/activity-site.js"
 cp "$here/activity-site/README.md" "$main/"
-VERSION="$version" OPTIONAL="$optional" node -e '
+VERSION="$version" OPTIONAL="$optional" REPOSITORY="$repository" node -e '
     const fs = require("fs");
     const pkg = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
     pkg.version = process.env.VERSION;
     pkg.optionalDependencies = JSON.parse(process.env.OPTIONAL);
+    if (process.env.REPOSITORY) pkg.repository = { type: "git", url: process.env.REPOSITORY };
     fs.writeFileSync(process.argv[2] + "/package.json", JSON.stringify(pkg, null, 2) + "\n");
 ' "$here/activity-site/package.json" "$main"
 packed+=("$main")
