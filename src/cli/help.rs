@@ -34,6 +34,14 @@ use crate::i18n::{Lang, list, msg};
 /// for; prints help, version or a usage error and exits as clap does.
 pub fn parse() -> Cli {
     let args: Vec<OsString> = std::env::args_os().collect();
+    // A command line that parses prints no help: the bare command parses
+    // it, and the texts are rendered only for help, a version or an error
+    // (the same command, so the same outcome).
+    if let Ok(mut matches) = Cli::command().try_get_matches_from(&args)
+        && let Ok(cli) = Cli::from_arg_matches_mut(&mut matches)
+    {
+        return cli;
+    }
     let lang = lang_of(&args).unwrap_or_else(Lang::from_env);
     let mut command = localized_command(lang);
     let mut matches = command
