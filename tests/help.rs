@@ -226,3 +226,20 @@ fn the_examples_are_the_same_in_both_languages() {
         assert_eq!(examples(&help(&zh, &[]).1), english, "{args:?}");
     }
 }
+
+/// The `help` command clap adds speaks the language too, of itself and of
+/// the commands it names.
+#[test]
+fn the_help_command_is_chinese() {
+    let (code, text) = help(&["--lang", "zh-CN", "help", "help"], &[]);
+    assert_eq!(code, 0);
+    assert!(text.contains("用法：activity-site help [命令]"), "{text}");
+    assert!(text.contains("显示本帮助，或指定子命令的帮助"), "{text}");
+    for word in ENGLISH {
+        assert!(!text.contains(word), "`{word}` in:\n{text}");
+    }
+    assert_eq!(
+        help(&["--lang", "zh-CN", "help", "check"], &[]).1,
+        help(&["--lang", "zh-CN", "check", "--help"], &[]).1
+    );
+}

@@ -120,11 +120,13 @@ fn localize(command: Command, lang: Lang) -> Command {
             "[OPTIONS]",
             &msg!("help-word-options-placeholder").render(lang),
         );
-    if command.has_subcommands()
-        && let Some(head) = usage.strip_suffix(" <COMMAND>")
-    {
+    if command.has_subcommands() {
         let placeholder = msg!("help-word-command-placeholder").render(lang);
-        usage = format!("{head} <{placeholder}>");
+        if let Some(head) = usage.strip_suffix(" <COMMAND>") {
+            usage = format!("{head} <{placeholder}>");
+        } else if let Some(head) = usage.strip_suffix(" [COMMAND]") {
+            usage = format!("{head} [{placeholder}]");
+        }
     }
     let template = template(&command, lang);
     command.override_usage(usage).help_template(template)
