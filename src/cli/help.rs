@@ -18,9 +18,11 @@
 //!   and the `Commands:`, `Arguments:` and `Options:` headings, through a
 //!   help template per command.
 //!
-//! clap's parse errors (`error: unexpected argument …`) stay English: clap
-//! offers no hook for their words. Hidden commands and arguments (the
-//! backend simulator, test knobs) keep the English their doc comments give.
+//! clap's parse errors (`error: unexpected argument …`) stay English apart
+//! from the usage line they repeat: clap builds their tips as finished
+//! English text, which an error formatter could only translate by parsing
+//! it. Hidden commands and arguments (the backend simulator, test knobs)
+//! keep the English their doc comments give.
 
 use std::ffi::OsString;
 
@@ -51,9 +53,9 @@ pub fn parse() -> Cli {
 }
 
 /// The language `--lang LANG` or `--lang=LANG` names among `args` (the
-/// first, program name included, is skipped; nothing after `--` counts).
-/// `None` when absent or not a language the tool speaks: clap then reports
-/// a wrong value in the environment's language.
+/// first, the program's name, is skipped; nothing after `--` counts).
+/// `None` when absent or not a language the tool speaks: the environment
+/// then chooses, and clap reports the wrong value.
 pub fn lang_of(args: &[OsString]) -> Option<Lang> {
     let mut args = args.iter().skip(1).map(|a| a.to_str());
     while let Some(arg) = args.next() {
