@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::diagnostics::Format;
+pub use crate::import::LegacyChoice;
 pub use crate::publish::store::Addressing;
 
 mod help;
@@ -373,6 +374,8 @@ pub struct ImportArgs {
     pub keep_unknown: bool,
     #[arg(long, help = "help-arg-import-allow-skipped")]
     pub allow_skipped: bool,
+    #[arg(long, value_enum, help = "help-arg-import-legacy")]
+    pub legacy: Option<LegacyChoice>,
     #[arg(
         long,
         value_delimiter = ',',

@@ -270,6 +270,12 @@ registry-default-locale = the default locale `{ $default }` is not one of the ga
 registry-default-locale-help = use one of { $locales }
 registry-time-zone = `{ $zone }` is not an IANA time zone
 registry-time-zone-help = use a name such as `Asia/Shanghai` or `America/New_York`
+registry-zone-assumed = the time zone { $zone } of `{ $game }` was assumed by the import, not confirmed: every time of its data is read in it
+registry-zone-assumed-help = check the game's server times; if { $zone } is right, remove "timeZoneAssumed", else set "timeZone" to the right zone and remove it
+registry-alias-path = `{ $path }` cannot be an alias: an alias is a path under api/v1/ ending in .json that the build does not write itself
+registry-alias-path-help = use a path such as api/v1/activities.json (not under api/v1/activity/, not the index, a schema or announcements)
+registry-alias-twice = `{ $path }` is already an alias at { $first }
+registry-alias-locale = `{ $locale }` is not one of the game's locales
 source-locale = `{ $key }` is neither one of the game's locales nor `all`
 source-locale-help = use one of { $locales }, or `all`
 source-type = `{ $kind }` is not a kind of data source
@@ -355,6 +361,7 @@ status-state = { $state ->
    *[other] { $state }
 }
 note-placeholder = note: games.json: `{ $game }` still has the placeholder `dataSource` (and maybe `name`) that `import` wrote; replace them with the real ones
+note-zone-assumed = note: games.json: the time zone { $zone } of `{ $game }` was assumed by `import` and its times are read in it; confirm it by removing "timeZoneAssumed" (or set the right "timeZone")
 
 ## build
 
@@ -526,6 +533,14 @@ breaking-ongoing-removed = { $name } is ongoing (until { $end }, { $days ->
    *[other] { $days } days
 } left) and this build removes it: clients that key activities by name drop it while it runs.
 breaking-ongoing-removed-help = keep the activity until it ends; rename it in place (same start and end) if only its name is wrong
+warning-upcoming-removed = { $name } has not started yet (it starts on { $start }, { $days ->
+    [0] in less than a day
+    [one] in 1 day
+   *[other] in { $days } days
+}) and this build removes it: clients that already show it as coming stop showing it.
+warning-upcoming-removed-help = if it was cancelled or listed by mistake, nothing to do; otherwise keep it
+warning-cover-removed = version { $version } has no cover any more (it was { $cover }): clients that show it show none.
+warning-cover-removed-help = put "cover" back (`activity-site version new` keeps it unless --cover '' is given), or leave it out if the version has no cover
 breaking-id-none = (none)
 breaking-id-stayed = their id stayed { $id }
 breaking-id-down = their id went down from { $from } to { $to }
@@ -613,6 +628,11 @@ version-planned = { $dry ->
 }{ $dropped ->
     [0] {""}
    *[other] ; { $dropped } ended by the new start left behind
+}{ $cover ->
+    [kept] ; cover kept
+    [set] ; new cover
+    [removed] ; cover removed
+   *[none] {""}
 }
 
 ## diff: the review's layout (text, Markdown, GitHub annotations)
@@ -620,11 +640,28 @@ version-planned = { $dry ->
 diff-summary = { $files ->
     [one] 1 file
    *[other] { $files } files
+}{ $aliases ->
+    [0] {""}
+   *[other] {" "}({ $paths } paths, { $aliases } of them a second name of a file)
 } compared with { $against }: { $changed } changed, { $reformatted } reformatted, { $new } new, { $removed } removed, { $unchanged } unchanged; { $breaking ->
     [one] 1 breaking change
    *[other] { $breaking } breaking changes
+}{ $warnings ->
+    [0] {""}
+    [one] , 1 warning
+   *[other] , { $warnings } warnings
 }
 diff-breaking-header = BREAKING ({ $count }):
+diff-warnings-header = WARNINGS ({ $count }):
+diff-path-aliases = { $path } (also { $aliases })
+diff-removed = - { $activity }{ $when ->
+    [ended] , ended before now
+    [running] , running now
+    [upcoming] , not started yet
+   *[unknown] {""}
+}
+diff-carried = = { $activity }, carried into { $version }
+diff-cover-removed = the version's cover is removed (was { $from })
 diff-group = { $group }:
 diff-group-site = site
 diff-status = { $status ->
@@ -673,9 +710,15 @@ diff-md-breaking = { $count ->
     [one] 1 breaking change
    *[other] { $count } breaking changes
 }
-diff-md-breaking-item = - **`{ $path }`** ({ $code }): { $message }<br>*How to avoid it:* { $help }
+diff-md-breaking-item = - **{ $path }** ({ $code }): { $message }<br>*How to avoid it:* { $help }
+diff-md-warnings = { $count ->
+    [one] 1 warning
+   *[other] { $count } warnings
+}
+diff-md-warning-item = - **{ $path }** ({ $code }): { $message }<br>*If it was not meant:* { $help }
 diff-md-table-header = | File | Status | Changes |
 diff-gh-breaking-title = breaking: { $path } ({ $code })
+diff-gh-warning-title = warning: { $path } ({ $code })
 diff-no-folder = no folder `{ $dir }` exists either
 diff-one-base = give one base: --against URL|DIR or --against-rev REV
 diff-cannot-fetch = cannot fetch { $url }: { $error }
@@ -714,9 +757,32 @@ import-zone-from = { $from ->
     [registry] kept from games.json
     [index] from the site's index
     [option] from --time-zone
-   *[assumed] assumed: nothing named one; pass --time-zone GAME=ZONE to set it
+    [unconfirmed] assumed by an earlier import and not confirmed yet: games.json still marks it "timeZoneAssumed"; confirm it with --time-zone GAME=ZONE or by removing the mark
+   *[assumed] assumed: nothing named one; games.json marks it "timeZoneAssumed" until it is confirmed with --time-zone GAME=ZONE or by removing the mark
 }
-import-note-placeholder = note: games.json: `{ $game }` got placeholders for `name` and `dataSource`; replace them (`activity-site status` lists them)
+import-name = name: { $game } { $name } ({ $from })
+import-name-from = { $from ->
+    [registry] kept from games.json
+    [index] from the site's index
+    [llms] from the site's llms.txt
+   *[id] nobody named it: its id stands in; set "name" in games.json
+}
+import-legacy = legacy: { $path } is the { $locale } activity document of `{ $game }` ({ $same ->
+    [yes] the same as { $data }
+   *[no] version { $version } there; { $data } is what the build publishes now
+}); { $outcome ->
+    [synced] kept in sync: the build publishes it from { $data } at every build (an alias in games.json)
+    [kept] kept frozen in data/_files/: its clients keep this copy; pass --legacy sync to publish it from { $data } at every build instead
+   *[skipped] skipped until you choose (see below)
+}
+import-legacy-choose = the activity document of `{ $game }` ({ $locale }): pass --legacy sync to publish it from that game's data at every build, or --legacy keep to keep this copy frozen in data/_files/
+import-legacy-no-game = an activity document of no imported game; --keep-unknown keeps it in data/_files/
+import-llms-unfetched = cannot fetch { $url } ({ $why }); it cannot say which games and locales the site has
+import-locales-asked = the site has no index; each game's document was asked for in { $locales } besides the default locale
+import-note-placeholder = note: games.json: `{ $game }` got { $name ->
+    [yes] placeholders for `name` and `dataSource`; replace them
+   *[no] a placeholder `dataSource`; replace it
+} (`activity-site status` lists them)
 import-note-reordered = note: { $path }: the API lists its activities out of start order; the build publishes them sorted (the same content in another order)
 import-note-regenerated = note: not imported, the build writes { $count ->
     [one] it
@@ -727,7 +793,10 @@ import-note-regenerated = note: not imported, the build writes { $count ->
 }
 import-note-excluded = note: left out by --games: { $paths }
 import-skipped-file = skipped: { $path }: { $why }
-import-summary = import: { $documents ->
+import-summary = import: { $site ->
+    [one] 1 activity file
+   *[other] { $site } activity files
+} on the site, { $imported } imported: { $documents ->
     [one] { $documents } document
    *[other] { $documents } documents
 } of { $games ->
@@ -769,7 +838,13 @@ import-index-unfetched = cannot fetch { $url } ({ $why }); using --games
 import-games-unknown = { $index } is not there and { $llms } lists no game, so the games to fetch are unknown
     help: name them: --games ak,end --locales en-US
 import-games-from = the site has no index; the games to fetch ({ $games }) come from { $from }
-import-no-such-locale = { $url } is not there: `{ $game }` has no such locale
+import-no-such-locale = { $count ->
+    [one] 1 game has
+   *[other] { $count } games have
+} no { $locale } document ({ $games }): { $count ->
+    [one] that locale is not one of its locales
+   *[other] that locale is not one of theirs
+}
 import-index-no-locales = game `{ $game }` has no locales
 import-not-utf8 = not UTF-8: { $error }
 import-not-json = not JSON: { $error }
@@ -1010,7 +1085,7 @@ help-arg-version-version = The new version (`4.7`); it must come after the curre
 help-arg-version-name = The version's name: NAME for every locale, or LOCALE=NAME (repeatable)
 help-arg-version-start = Start of the new version (YYYY-MM-DDTHH:MM:SS, the game's local time)
 help-arg-version-end = End of the new version (YYYY-MM-DDTHH:MM:SS)
-help-arg-version-cover = Cover image URL of the new version
+help-arg-version-cover = Cover image URL of the new version; without it each locale keeps its current cover, and --cover '' removes it
 help-arg-version-dry-run = Print what would be written and write nothing
 help-arg-serve-addr = Address to listen on
 help-arg-serve-no-watch = Build once and serve, without watching the inputs
@@ -1049,9 +1124,12 @@ help-arg-publish-jobs = Uploads in flight at once
 help-arg-import-from = A folder of <game>.json and <game>-<locale>.json files (or one holding api/v1/activity/ or public/api/v1/activity/), or the http(s) base URL of a deployed site
 help-arg-import-force = Replace files of the root that differ from what the import writes
 help-arg-import-games = Only these games (comma-separated); for a URL without an index, the games to fetch
-help-arg-import-locales = For a URL without an index: the locales to fetch besides the default one (comma-separated)
+help-arg-import-locales = For a URL without an index: locales to ask each game for, besides the default one and those the site's llms.txt, the root's games.json and this tool's languages name (comma-separated)
 help-arg-import-default-locale = Locale of the un-suffixed <game>.json files when no index or games.json names one
 help-arg-import-timeout = Request timeout in seconds (URL imports)
 help-arg-import-keep-unknown = Keep the files the build does not generate (robots.txt, a legacy api/v1/activities.json, ...) in data/_files/, published as they are
+help-arg-import-legacy = A legacy api/v1/activities.json that is one game's activity document: `sync` publishes it from that game's data at every build (an alias in games.json), `keep` keeps this copy frozen in data/_files/
+help-value-legacy-sync = Publish it from the game's data at every build (an alias in games.json), so it never falls behind
+help-value-legacy-keep = Keep this copy as it is, frozen, in data/_files/
 help-arg-import-allow-skipped = Exit 0 even when files were found that are neither imported nor kept (they are still named)
 help-arg-import-time-zone = Time zone of the imported games that neither games.json nor the index names: ZONE for all, GAME=ZONE for one (comma-separated, repeatable)
