@@ -250,12 +250,19 @@ impl Diagnostic {
 /// check finds them again if they still hold); two insertions at one place
 /// go in the order given. Returns the new text and how many were applied.
 pub fn apply_fixes(text: &str, fixes: &[&Fix]) -> (String, usize) {
-    let mut sorted: Vec<&Fix> = fixes.to_vec();
-    sorted.sort_by_key(|f| f.start);
+    let (out, applied) = apply_fixes_listed(text, fixes);
+    (out, applied.len())
+}
+
+/// [`apply_fixes`], saying which fixes were applied: their indices in
+/// `fixes`, in the order of the text.
+pub fn apply_fixes_listed(text: &str, fixes: &[&Fix]) -> (String, Vec<usize>) {
+    let mut sorted: Vec<(usize, &Fix)> = fixes.iter().copied().enumerate().collect();
+    sorted.sort_by_key(|(_, f)| f.start);
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
-    let mut applied = 0;
-    for fix in sorted {
+    let mut applied = Vec::new();
+    for (index, fix) in sorted {
         if fix.start < at
             || fix.end < fix.start
             || fix.end > text.len()
@@ -267,7 +274,7 @@ pub fn apply_fixes(text: &str, fixes: &[&Fix]) -> (String, usize) {
         out.push_str(&text[at..fix.start]);
         out.push_str(&fix.replacement);
         at = fix.end;
-        applied += 1;
+        applied.push(index);
     }
     out.push_str(&text[at..]);
     (out, applied)
@@ -303,14 +310,19 @@ pub fn locate(text: &str, start: usize, end: usize) -> Location {
 pub enum Format {
     /// rustc-like text with the source line and a caret
     #[default]
+    #[value(help = "help-value-format-human")]
     Human,
     /// one JSON object with a `diagnostics` array and counts
+    #[value(help = "help-value-format-json")]
     Json,
     /// GitHub Actions workflow commands (annotations)
+    #[value(help = "help-value-format-github")]
     Github,
     /// Reviewdog Diagnostic Format (rdjson), exact fixes as suggestions
+    #[value(help = "help-value-format-rdjson")]
     Rdjson,
     /// SARIF 2.1.0, exact fixes included
+    #[value(help = "help-value-format-sarif")]
     Sarif,
 }
 

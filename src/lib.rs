@@ -21,7 +21,10 @@
 //! - `main.rs`: thin; parses the command line, runs it, maps errors to exit 2.
 //! - [`cli`]: clap types, and the re-exports of `publish::store::Addressing`
 //!   and `import::LegacyChoice` that `publish --addressing` and `import
-//!   --legacy` parse into.
+//!   --legacy` parse into. Their help texts are message identifiers of the
+//!   `.ftl` files; `cli::help` reads `--lang` before clap does and hands
+//!   clap the command with every help text, the usage line and the headings
+//!   in that language (`cli::parse`, what `main` calls).
 //! - [`cmd`]: one function per subcommand; glue only.
 //! - [`model`]: serde types of `games.json` and activity documents, and the
 //!   one rule for counting days ([`model::days`]); no I/O.
@@ -88,7 +91,9 @@
 //!   board as `api/v1/anno-<locale>.json` (and `api/v1/anno.json` for the
 //!   site's default locale), an Atom feed and a sanitised page, named in
 //!   the index with its checksum; data before the index before the pages
-//!   on `publish`.
+//!   on `publish`. [`site::pages`] lays out every page (the boards' too)
+//!   and imports nothing of [`site::announcements`]; the words of every
+//!   page are messages of the `.ftl` files, like every other sentence.
 //! - [`import`]: published API files to a data tree (`import --from`): a
 //!   pure mapping (bytes in, files out: activity documents and
 //!   announcements by their shape, an explicit zone per game), and
@@ -109,13 +114,21 @@
 //!   the site's documents and index must be what the checked data builds).
 //!   Never touches an object its manifest does not name.
 //! - [`control`]: the control-service core (the backend child process and
-//!   its line protocol as the real `sra-cli` speaks it (`control::protocol`,
-//!   its answers mapped to the contract's shapes; extensions and operator
-//!   methods relayed to a real backend), the simulator program run as the
+//!   its line protocol as the real `sra-cli` speaks it, typed once
+//!   (`control::protocol`: the `Command` the server builds and the
+//!   simulator reads, the `Answer` the simulator writes and the server
+//!   reads, the answers mapped to the contract's shapes); the program
+//!   behind the server as one interface (`control::program::Backend`: the
+//!   real program, whose extensions and operator methods are relayed, or
+//!   the simulator, whose are this server's), the simulator program run as the
 //!   hidden `backend` subcommand (which also replays a recorded transcript
 //!   of the real program), configurations, settings, extensions, operator methods and
 //!   the simulated screenshot they draw (`control::screenshot`), logs); no
-//!   axum. The
+//!   axum. The state directory is shared with the real backend and the
+//!   desktop client: `control::state` owns its layout (`state::layout`),
+//!   the lock every change holds (read, change, write: nothing cached),
+//!   the reads that move a corrupt file aside, and what it passes over
+//!   (`state::Strays`). The
 //!   typed shapes of settings and configurations ([`control::shapes`]) give
 //!   both the served defaults and the OpenAPI form schemas.
 //! - [`guard`]: who may call `/api` and `/mcp`: `Host` against
@@ -149,9 +162,16 @@
 //! - Only [`layout`] spells a path of the site (`api/v1/...`); every other
 //!   module asks it, so the paths, the index and the content types cannot drift.
 //!   Likewise only [`tree`] spells a path of the sources (`games.json`, `data/...`).
-//! - Every judgement against the present (pages, the index, `status`,
-//!   `check`, hover) reads "now" through [`clock`], in the game's own zone;
-//!   nothing else reads the clock for the data.
+//! - Every judgement against the present (`status`, `check`, hover) reads
+//!   "now" through [`clock`], in the game's own zone; nothing else reads the
+//!   clock for the data.
+//! - Every file of a site is a function of the data and the tool's version,
+//!   never of the moment it is built: the pages leave what depends on "now"
+//!   (states, days left, progress, the now line, the out-of-date notice
+//!   of [`model::freshness`]) to their script and the reader's clock, a
+//!   feed's dates are facts of the data, and the manifest keys nothing by
+//!   "now". Builds at different moments are byte-identical, so publishing
+//!   a rebuild of unchanged data uploads nothing.
 //! - [`validate`] never imports [`load`]: both depend on [`source`].
 //! - [`load`], [`validate`], [`site`] and [`import`] know nothing about HTTP,
 //!   axum or tokio; [`import`] depends on [`model`], [`json`] and [`layout`]
@@ -197,7 +217,8 @@
 //!   kept on disk (`site::cards`) until the pages are made, one at a time.
 //!   A build costs what changed: the site's manifest
 //!   (`layout::OUTPUT_MANIFEST`) names each file's checksum and what it was
-//!   built from, a game whose inputs' fingerprint is unchanged is taken
+//!   built from (and the keys of the build's warnings, so the next `build`
+//!   or `serve` rebuild shows in full only what is new and counts the rest), a game whose inputs' fingerprint is unchanged is taken
 //!   from the output as it is, and the staging directory is the previous
 //!   output kept beside it (`.<out>.previous`; a first build makes it by
 //!   hard links), in which only the files that
@@ -207,8 +228,10 @@
 //!   tool's own and the file checks out against the manifest (size, not
 //!   modified since); a tree with nothing changed writes nothing. A game
 //!   whose check found nothing is not checked again while the key of its
-//!   check's inputs (tool, schemas, registry entry, data files, "now") is
-//!   the one the manifest records: equal inputs, equal diagnostics.
+//!   check's inputs (tool, schemas, registry entry, data files) is the one
+//!   the manifest records and "now" is still inside every one of its
+//!   version windows (the only rules that read "now" find nothing there):
+//!   equal inputs, equal diagnostics.
 //! - A publish uploads data before the index that names it and the index
 //!   before the pages, records what it owns in a manifest before creating
 //!   anything, and removes (with `--delete`) only what that manifest names.

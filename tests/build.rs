@@ -215,7 +215,11 @@ fn fmt_rewrites_to_canonical_form_and_keeps_schema() {
 
     let output = run(root.path(), &["fmt", "--check", "--now", FIXTURE_NOW]);
     assert_eq!(output.status.code(), Some(1));
-    assert_eq!(stdout(&output), "would reformat data/demo/en-US.json\n");
+    assert_eq!(
+        stdout(&output),
+        "would reformat data/demo/en-US.json: key order, indentation, order of activities; \
+         first difference at line 1: `{\"version\":\"1.2\",\"$schema\":\"../../schema/activity.schema.json\",\"versionName\":\"So…` → `{`\n"
+    );
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
         messy,
@@ -301,7 +305,7 @@ fn one_instant_gives_one_day_count_everywhere() {
             "2026-11-23T21:36:00",
             "1 day left",
             None,
-            Some(("1 day left", "剩余 1 天</span> ·")),
+            Some(r#"data-end="2026-11-25T05:59:59+08:00""#),
         ),
         // 18 hours over: check said "18 hours ago", status "1 day overdue".
         (
@@ -348,13 +352,14 @@ fn one_instant_gives_one_day_count_everywhere() {
             &["build", "--out", site.to_str().unwrap(), "--now", now],
         );
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-        if let Some((english, chinese)) = pages {
-            let index = std::fs::read_to_string(site.join("en-US/index.html")).unwrap();
-            let star_rail = &index[index.find("id=\"game-sr\"").unwrap()..];
-            let card = &star_rail[..star_rail.find("class=\"links\"").unwrap()];
-            assert!(card.contains(english), "{now}: {card}");
+        if let Some(script_rule) = pages {
+            // The pages count days in the reader's browser, by the rule
+            // of `model::days` (whole days, rounded down), from the
+            // version's end with the game's offset.
             let page = std::fs::read_to_string(site.join("sr/index.html")).unwrap();
-            assert!(page.contains(chinese), "{now}");
+            assert!(page.contains(script_rule), "{now}");
+            let script = activity_site::site::pages::SCRIPT;
+            assert!(script.contains("const n = Math.floor(ms / DAY);"));
         }
     }
 }
@@ -399,4 +404,179 @@ fn status_shows_an_upcoming_version_as_upcoming() {
             .any(|l| l.starts_with("gamma  zh-CN") && l.ends_with("39 days left  ok")),
         "{text}"
     );
+}
+
+/// Issue 45: the site is a function of the data and the tool, never of the
+/// moment it is built. The fixture of the pages (three games, two
+/// locales, one upcoming version) with the announcements boards, built
+/// through the binary at moments a day apart and again after every version
+/// has ended, gives the same bytes in every file: pages and their `.gz`
+/// and `.br`, calendars, the Atom feeds, the index and the manifest. A
+/// rebuild of the same output a day later changes nothing either.
+#[test]
+fn builds_at_different_moments_are_byte_identical() {
+    let moments = [
+        "2026-11-24T12:00:00",
+        "2026-11-25T12:00:00",
+        "2027-03-01T00:00:00",
+    ];
+    let root = tempfile::tempdir().expect("temp dir");
+    crate::util::fixture_tree(
+        &crate_root().join("tests/fixtures/pages"),
+        Some(&crate_root().join("tests/fixtures/announcements/real")),
+        root.path(),
+    );
+    let sites: Vec<_> = moments
+        .iter()
+        .enumerate()
+        .map(|(i, now)| {
+            let out = format!("site-{i}");
+            let output = run(
+                root.path(),
+                &["build", "--out", &out, "--no-cache", "--now", now],
+            );
+            assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+            outputs_under(&root.path().join(out))
+        })
+        .collect();
+    let first = &sites[0];
+    for kind in [
+        "index.html",
+        "index.html.gz",
+        "alpha/en-US/index.html",
+        "api/v1/activity/alpha.ics",
+        "api/v1/anno.atom",
+        "api/v1/games.json",
+        ".activity-site-manifest",
+    ] {
+        assert!(first.contains_key(kind), "{kind} was not built");
+    }
+    for (site, now) in sites.iter().zip(moments).skip(1) {
+        assert_eq!(
+            first.keys().collect::<Vec<_>>(),
+            site.keys().collect::<Vec<_>>(),
+            "the same files at {now}"
+        );
+        for (path, bytes) in first {
+            assert!(site[path] == *bytes, "{path} differs when built at {now}");
+        }
+    }
+    // The same output rebuilt a day later: nothing to write.
+    let again = run(
+        root.path(),
+        &[
+            "build",
+            "--out",
+            "site-0",
+            "--no-cache",
+            "--now",
+            moments[1],
+        ],
+    );
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert!(outputs_under(&root.path().join("site-0")) == *first);
+}
+
+/// Every file of a built site but the build's own log of its warnings
+/// (`layout::OUTPUT_WARNINGS`), which says what the build at that moment
+/// found (a version gone stale), not what it published.
+fn outputs_under(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut files = files_under(dir);
+    files.remove(activity_site::layout::OUTPUT_WARNINGS);
+    files
+}
+
+/// Issue 44: a build shows in full every warning that is new since the
+/// previous build; the warnings unchanged since then are counted in one
+/// line that says how to see them (`check` still shows every one).
+#[test]
+fn a_second_build_counts_the_unchanged_warnings() {
+    let root = fixture_root(None);
+    // Months after the version ended: each locale's `stale` warning.
+    let later = ["--now", "2027-03-01T12:00:00"];
+    let first = run(root.path(), &["build", "--out", "site", later[0], later[1]]);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert_eq!(
+        stderr(&first).matches("warning[stale]").count(),
+        2,
+        "{}",
+        stderr(&first)
+    );
+
+    let second = run(root.path(), &["build", "--out", "site", later[0], later[1]]);
+    assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+    let said = stderr(&second);
+    assert!(!said.contains("warning[stale]"), "{said}");
+    assert!(
+        said.contains("2 warnings unchanged since the previous build are not shown again: run `activity-site check` to see every one"),
+        "{said}"
+    );
+    assert!(said.contains("checked: 0 errors, 2 warnings"), "{said}");
+
+    // A new warning is shown in full among the counted ones.
+    let path = root.path().join("data/demo/en-US.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replacen(
+            "https://example.org/cover.jpg",
+            "http://example.org/cover.jpg",
+            1,
+        ),
+    )
+    .unwrap();
+    let third = run(root.path(), &["build", "--out", "site", later[0], later[1]]);
+    let said = stderr(&third);
+    assert_eq!(said.matches("warning[cover-url]").count(), 1, "{said}");
+    assert!(!said.contains("warning[stale]"), "{said}");
+    assert!(
+        said.contains("2 warnings unchanged since the previous build"),
+        "{said}"
+    );
+
+    // `check` shows everything.
+    let check = run(root.path(), &["check", later[0], later[1]]);
+    assert_eq!(stderr(&check).matches("warning[stale]").count(), 2);
+}
+
+/// Issue 44: `fmt --check` says what would change in each file: the order
+/// of keys, the indentation, the order of activities, the first differing
+/// line.
+#[test]
+fn fmt_check_says_what_would_change() {
+    let root = fixture_root(None);
+    let path = root.path().join("data/demo/zh-CN.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut document: serde_json::Value = serde_json::from_str(&text).unwrap();
+    document["activities"].as_array_mut().unwrap().reverse();
+    std::fs::write(
+        &path,
+        serde_json::to_string_pretty(&document)
+            .unwrap()
+            .replace("  ", "\t"),
+    )
+    .unwrap();
+    let output = run(root.path(), &["fmt", "--check"]);
+    assert_eq!(output.status.code(), Some(1));
+    let said = stdout(&output);
+    assert!(
+        said.starts_with("would reformat data/demo/zh-CN.json: "),
+        "{said}"
+    );
+    for part in [
+        "indentation",
+        "order of activities",
+        "; first difference at line 2: `\t\"",
+    ] {
+        assert!(said.contains(part), "{part:?} in {said}");
+    }
+    let output = run(root.path(), &["--lang", "zh-CN", "fmt", "--check"]);
+    let said = stdout(&output);
+    assert!(
+        said.starts_with("需要整理格式：data/demo/zh-CN.json（"),
+        "{said}"
+    );
+    for part in ["缩进", "活动的顺序", "；第一处不同在第 2 行："] {
+        assert!(said.contains(part), "{part:?} in {said}");
+    }
 }

@@ -370,17 +370,21 @@ build-failed = build failed: { $errors ->
     [one] { $errors } error
    *[other] { $errors } errors
 }; `{ $out }` left as it was
-build-force = warning: --force: a good build replaces `{ $out }` and the { $files ->
+build-force = warning: --force: a good build replaces `{ $out }`, which activity-site did not make, and moves the { $files ->
     [one] { $files } file
    *[other] { $files } files
-} in it, which activity-site did not make
+} in it to `{ $out }.replaced-<date and time>` beside it (nothing is deleted): { $first }{ $more ->
+    [0] {""}
+   *[other] , and { $more } more
+}
+build-set-aside = moved what `{ $out }` held before to `{ $place }`; nothing was deleted
 
 build-progress-games = games
 
 ## fmt
 
-fmt-would-reformat = would reformat { $path }
-fmt-reformatted = reformatted { $path }
+fmt-would-reformat = would reformat { $path }: { $why }
+fmt-reformatted = reformatted { $path }: { $why }
 fmt-left-broken = fmt: left { $files ->
     [one] { $files } file
    *[other] { $files } files
@@ -392,10 +396,6 @@ fmt-summary = fmt: { $changed ->
     [yes] would change
    *[no] reformatted
 }, { $canonical } already canonical
-fix-fixed = fixed { $path } ({ $fixes ->
-    [one] 1 fix
-   *[other] { $fixes } fixes
-})
 fix-left = left { $path } unchanged: another mistake in it has no exact fix, so its fixes would not give valid JSON
 
 ## Refusals of every data command
@@ -477,7 +477,6 @@ agent-document-not-listed = a document is given for `{ $locale }`, which the `lo
 
 err-read = cannot read `{ $path }`
 err-read-root = cannot read the root `{ $path }`
-err-find = cannot find `{ $path }`
 err-root-not-dir = the root `{ $path }` is not a directory
 err-list = cannot list `{ $path }`
 err-not-json = `{ $path }` is not valid JSON
@@ -487,6 +486,11 @@ err-replace = cannot replace `{ $path }`
 err-bad-path = bad path `{ $path }`
 err-bad-output-path = bad output path `{ $path }`
 err-read-out = cannot read `--out { $out }`
+err-set-aside = the new site is in `{ $out }`, but what it held before, now at `{ $held }`, could not be moved to `{ $place }`; nothing was deleted
+out-refused-home = refusing `--out { $out }`: it is your home directory, and a build replaces its output directory entirely; `--force` does not change this
+    help: pick a new or empty directory
+out-refused-system-root = refusing `--out { $out }`: it is the root of a file system, and a build replaces its output directory entirely; `--force` does not change this
+    help: pick a new or empty directory
 out-refused-root = refusing `--out { $out }`: { $contains ->
     [yes] it contains the data root
    *[no] it is the data root
@@ -502,7 +506,7 @@ out-refused-foreign = refusing `--out { $out }`: it holds { $files ->
     [one] { $files } file
    *[other] { $files } files
 } and was not made by activity-site (no `{ $marker }` in it); a build would replace all of it
-    help: pick a new or empty directory, or pass `--force` to replace it
+    help: pick a new or empty directory, or pass `--force` to replace it (what it holds is moved to `{ $out }.replaced-<date and time>` beside it, not deleted)
 cache-inside-output = refusing to keep the build cache `{ $cache }` inside the output `{ $out }`: every build replaces it
     help: pass a --cache-dir outside the output directory
 schema-invalid = { $path } is not a valid JSON Schema: { $error }
@@ -936,6 +940,7 @@ serve-cannot-listen = cannot listen on { $addr }
 serve-no-address = cannot read the bound address
 serve-site-errors = the site has errors; fix them, or serve without --no-watch to rebuild on change
 serve-serving = Serving { $out } at { $url }
+serve-token-how = The control API needs the access token: send it in the X-Access-Token header, or as the access_token query parameter (?access_token=...).
 serve-token-whitespace = the access token starts or ends with whitespace; HTTP strips it from the X-Access-Token header, so header clients could never log in
     help: remove the spaces around the token in --access-token or AccessToken
 serve-bad-origin = bad allowed origin: { $problem }
@@ -966,3 +971,326 @@ fetch-no-scheme = `{ $flag } { $arg }` has no scheme
     help: add http:// or https:// in front: { $flag } http://{ $arg }
 fetch-not-url = `{ $flag } { $arg }` is not a URL: { $error }
 fetch-not-http = `{ $flag } { $arg }` is not an http(s) URL
+
+## The pages of the site (site::pages, site::announcements): the words the
+## templates and the page script read, and the out-of-date notice
+
+page-site-title = Game activity calendar
+page-skip = Skip to content
+page-home = All games
+page-games = Games
+page-version = Version
+page-window = Version window
+page-progress = Version progress
+page-timeline = Timeline
+page-activities = Activities
+page-no-activities = No activities announced yet.
+page-languages = Languages
+page-data = Data
+page-json = JSON
+page-calendar = Calendar (.ics)
+page-subscribe = Subscribe (webcal)
+page-page = Page
+page-default-locale = default
+page-upcoming = Upcoming
+page-ongoing = Ongoing
+page-ended = Ended
+page-ending-soon = Ending soonest
+page-ending-soon-all = Ending soonest in every game
+page-starts-before = began before this version
+page-ends-after = continues after this version
+page-kind = Kind
+page-cover = Cover of
+page-now = Now
+page-as-of = Status as of
+page-colon = {": "}
+page-stop = .
+page-space = {" "}
+page-times-in = Times are in the game's server time zone
+page-legend = Legend
+page-not-found-title = Page not found
+page-not-found-text = There is nothing at this address.
+page-api-hint = The activity API lives under api/v1/activity/ on this site.
+page-starts-within-day = starts within a day
+page-starts-in-one = starts in 1 day
+page-starts-in-many = starts in { $n } days
+page-left-under-day = less than a day left
+page-left-one = 1 day left
+page-left-many = { $n } days left
+page-ended-text = ended
+page-your-time = your time
+page-your-zone = Your time zone
+page-home-description = Current game versions, their activities and calendars.
+page-announcements = Announcements
+page-no-announcements = No announcements.
+page-atom-feed = Atom feed
+page-zone-assumed = This time zone was assumed when the data was imported and is not confirmed yet.
+page-date = { $month ->
+    [1] January
+    [2] February
+    [3] March
+    [4] April
+    [5] May
+    [6] June
+    [7] July
+    [8] August
+    [9] September
+    [10] October
+    [11] November
+   *[12] December
+} { $day }
+page-stale-version = Not updated yet: version { $version } ended on { $date }.
+page-stale-activity = Not updated yet: the last activity ended on { $date }.
+page-noscript = Without JavaScript this page cannot tell what is on now: compare the times with your clock. They are in { $zone }. This data is current until { $due }; if that has passed, it has not been updated yet.
+page-noscript-no-due = Without JavaScript this page cannot tell what is on now: compare the times with your clock. They are in { $zone }.
+page-noscript-home = Turn on JavaScript to see what is on now and what ends soonest, or compare each game's times with your clock: a game whose version has ended has not been updated yet.
+
+## The calendars (site::ics)
+
+ics-calendar-name = { $name } activities
+ics-calendar-description = Activities of { $name }. Every event reminds you { $lead } before it ends.
+ics-reminder-lead = 1 day
+ics-reminder = { $activity } ends in { $lead }
+ics-version-line = { $name } { $version } “{ $version_name }”
+
+## issue 44 (diagnostics in full): recovery, the listed fixes, new warnings of a build, the tool's own errors
+
+char-left-corner-bracket = left corner bracket
+char-right-corner-bracket = right corner bracket
+char-left-white-corner-bracket = left white corner bracket
+char-right-white-corner-bracket = right white corner bracket
+syntax-typographic-string = { $key ->
+    [yes] the key is quoted
+   *[no] the string is quoted
+} with `{ $open }` and `{ $close }`, which JSON does not read as quotes
+syntax-typographic-string-help = type ASCII quotes around it: `{ $fixed }` (a Chinese input method types these in their place)
+syntax-checks-wait = { $count ->
+    [one] 1 check of this file waits
+   *[other] { $count } checks of this file wait
+} for its syntax ({ $codes }): fix the errors above, then run check again
+datetime-falls = rewritten as { $time }, it falls { $relation ->
+    [before] { $span } before version { $version } starts: check that this is the time meant
+    [after] { $span } after version { $version } ends: check that this is the time meant
+    [start] at the start of version { $version }
+   *[within] within version { $version }, { $span } after it starts
+}
+span-months = { $count ->
+    [one] 1 month
+   *[other] { $count } months
+}
+span-days = { $count ->
+    [one] 1 day
+   *[other] { $count } days
+}
+span-hours = { $count ->
+    [one] 1 hour
+   *[other] { $count } hours
+}
+fix-change = { $place } { $code }: { $kind ->
+    [insert] inserted `{ $after }`
+    [delete] removed `{ $before }`
+   *[replace] `{ $before }` → `{ $after }`
+}
+fix-file = fixed { $path } ({ $fixes ->
+    [one] 1 change
+   *[other] { $fixes } changes
+}):
+fix-file-diff = would fix { $path } ({ $fixes ->
+    [one] 1 change
+   *[other] { $fixes } changes
+}):
+fix-nothing = nothing to fix: none of the problems found has an exact fix; they remain:
+fix-clean = nothing to fix: no problem found
+fix-remains = what remains after the fixes:
+fix-nothing-remains = nothing remains: every problem found is fixed
+err-find-named = cannot find `{ $path }` from the current folder or under the root `{ $root }`: name the file from the current folder (such as `{ $root }/{ $path }`) or as a path under --root
+err-outside-root = `{ $path }` is outside the root `{ $root }`: name a file of the data tree, or pass its folder as --root
+build-unchanged-warnings = { $count ->
+    [one] 1 warning unchanged since the previous build is not shown again
+   *[other] { $count } warnings unchanged since the previous build are not shown again
+}: run `activity-site check` to see every one
+no-registry-above = no { $registry } in { $folder } or any folder above it: this is not inside a data repository; run the command in one, or pass --root DIR
+build-files-changed = the files of `{ $game }` changed during the build; build again
+build-announcements-changed = the announcements changed during the build; build again
+watch-start = cannot start watching the inputs
+watch-folder = cannot watch `{ $path }`
+cache-foreign-tag = refusing to use `{ $dir }` as the build cache: its { $tag } was not written by activity-site
+    help: pass --cache-dir with a new or empty directory, or --no-cache
+cache-foreign-files = refusing to use `{ $dir }` as the build cache: it holds files the tool did not write
+    help: pass --cache-dir with a new or empty directory, or --no-cache
+fmt-why = { $reasons ->
+    [0] first difference at line { $line }: `{ $before }` → `{ $after }`
+   *[other] { $what }; first difference at line { $line }: `{ $before }` → `{ $after }`
+}
+fmt-why-only = { $what }
+fmt-why-key-order = key order
+fmt-why-indentation = indentation
+fmt-why-activity-order = order of activities
+fmt-why-line-endings = line endings (CRLF)
+
+## The command line's help (--help): the words clap prints around it
+
+help-word-usage = Usage: { $usage }
+help-word-commands = Commands:
+help-word-arguments = Arguments:
+help-word-options = Options:
+help-word-options-placeholder = [OPTIONS]
+help-word-command-placeholder = COMMAND
+help-word-default = [default: { $value }]
+help-word-env = [env: { $name }]
+help-word-possible = [possible values: { $values }]
+help-word-possible-heading = Possible values:
+help-word-possible-item = - { $name }: { $text }
+help-word-possible-name = - { $name }
+help-flag-help = Print help
+help-flag-help-more = Print help (see more with '--help')
+help-flag-help-summary = Print help (see a summary with '-h')
+help-flag-version = Print version
+help-cmd-help = Print this message or the help of the given subcommand(s)
+
+## The command line's help: commands and their examples
+
+help-about = Validate, build and serve the public activity API of game versions and their time-limited activities
+help-cmd-check = Validate games.json and every data file; report every problem at once
+help-cmd-check-after =
+    Example:
+      activity-site check --root . --format github
+help-cmd-build = Validate, then write the site (API, index, schema, pages, calendars) atomically
+help-cmd-build-after =
+    Example:
+      activity-site build --out site
+help-cmd-fmt = Rewrite data files and games.json in canonical form
+help-cmd-fmt-after =
+    Example:
+      activity-site fmt --check
+help-cmd-status = Show which games and locales need updating first
+help-cmd-status-after =
+    Example:
+      activity-site status --now 2026-11-22T12:00:00
+help-cmd-serve = Build, serve and watch the site; mount the simulated control API and /mcp
+help-cmd-serve-after =
+    Example:
+      activity-site serve --addr 127.0.0.1:5000
+help-cmd-diff = Compare this build with a deployed site, a folder or a git revision: what clients would see change
+help-cmd-diff-after =
+    Exit status: 0 nothing changes, 1 changes, 3 breaking changes (a file removed, an ongoing
+    activity removed, an upcoming version replacing a running one, announcements changed under
+    the same id, a version going backwards), 2 the tool failed.
+
+    Example:
+      activity-site diff --against https://example.org
+      activity-site diff --against ../deployed-site --format markdown
+      activity-site diff --against-rev origin/main --format github
+help-cmd-version = Start a game's next version in every locale, carrying the activities that run past its start
+help-cmd-version-new = Write the next version of a game in every locale: the new version's fields, and every activity of the current one that ends after the new start; refuses (writing nothing) when a locale has errors
+help-cmd-version-after =
+    Example:
+      activity-site version new sr --version 4.7 --name 4.7 --name en-US=4.7 --start 2026-12-01T11:00:00 --end 2027-01-12T05:59:59
+help-cmd-import = Move an existing API in: published files (a folder or a URL) to games.json and data/
+help-cmd-import-after =
+    Examples:
+      activity-site import --from ../old/public/api/v1/activity
+      activity-site import --from https://example.org
+      activity-site import --from https://example.org --games ak,end --locales en-US
+help-cmd-publish = Upload the built site to S3-compatible storage: only what changed, data before the index
+help-cmd-publish-after =
+    Credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN,
+    or a profile of ~/.aws/credentials (--profile, AWS_PROFILE); never from a flag.
+
+    Examples:
+      activity-site publish --to s3://my-bucket/activity --dry-run
+      activity-site publish --to s3://activity --endpoint https://ACCOUNT.r2.cloudflarestorage.com --region auto --delete
+help-cmd-lsp = Language server over stdio: check's diagnostics as you type, quick fixes, formatting, hover
+help-cmd-lsp-after =
+    Started by an editor, not by hand; see the README for Neovim, Helix, Zed and VS Code.
+
+    Example:
+      activity-site lsp --root .
+help-cmd-mcp = MCP server over stdio for agents: list, read, check and write data files through the checker
+help-cmd-mcp-after =
+    Example (an agent's configuration):
+      {"{"}"command": "activity-site", "args": ["mcp", "--root", "/path/to/data"]{"}"}
+
+## The command line's help: flags and values
+
+help-arg-lang = Language of messages (default: LC_ALL, LC_MESSAGES or LANG, else en-US)
+help-value-lang-en-us = English (United States)
+help-value-lang-zh-cn = Simplified Chinese (China)
+help-arg-root = Root of the data tree (holds games.json, data/ and schema/); by default the nearest folder at or above the current one that holds games.json
+help-arg-now = Pin "now": YYYY-MM-DDTHH:MM:SS is that wall time in each game's time zone; with an offset (2026-11-22T12:00:00+09:00, ...Z) it is one instant, read in each game's zone
+help-arg-cache-dir = Build cache directory (default: <root>/.activity-site/cache)
+help-arg-no-cache = Render and compress every file, without reading or writing the build cache
+help-arg-check-format = Output format of the diagnostics
+help-arg-build-format = Output format of the diagnostics when the check fails
+help-value-format-human = rustc-like text with the source line and a caret
+help-value-format-json = one JSON object with a `diagnostics` array and counts
+help-value-format-github = GitHub Actions workflow commands (annotations)
+help-value-format-rdjson = Reviewdog Diagnostic Format (rdjson), exact fixes as suggestions
+help-value-format-sarif = SARIF 2.1.0, exact fixes included
+help-arg-check-deny-warnings = Exit 1 on warnings too
+help-arg-check-fix = Apply every exact fix (full-width punctuation, commas, quotes, date forms, ...), then check again and report what remains
+help-arg-check-diff = With --fix: print the fixes as a patch and write nothing (also --dry-run)
+help-arg-check-paths = Check only these files (relative to the current folder), with the rules across files that involve them
+help-arg-out = Output directory, replaced atomically (default: <root>/site); only an absent, empty or generated directory is replaced
+help-arg-force = Replace an --out directory that activity-site did not make, moving what it holds to <out>.replaced-<date and time> beside it (listed first, never deleted); never the data root, its inputs, a home directory or a file system root
+help-arg-compress = Precompressed siblings: a .gz at a fast level (the default; every client accepts it), .br and .gz at the maximum levels (smallest files, many times the CPU time) or none
+help-value-compress-fast = gzip at level 6, no brotli
+help-value-compress-max = brotli at quality 11 and gzip at level 9
+help-value-compress-none = no .br/.gz siblings
+help-arg-fmt-check = Change nothing; list files that would change and exit 1 if any
+help-arg-status-format = Output format
+help-value-status-text = an aligned table
+help-value-status-json = a JSON array of rows
+help-arg-version-game = The game id (as in games.json)
+help-arg-version-version = The new version (`4.7`); it must come after the current one
+help-arg-version-name = The version's name: NAME for every locale, or LOCALE=NAME (repeatable)
+help-arg-version-start = Start of the new version (YYYY-MM-DDTHH:MM:SS, the game's local time)
+help-arg-version-end = End of the new version (YYYY-MM-DDTHH:MM:SS)
+help-arg-version-cover = Cover image URL of the new version; without it each locale keeps its current cover, and --cover '' removes it
+help-arg-version-dry-run = Print what would be written and write nothing
+help-arg-serve-addr = Address to listen on
+help-arg-serve-no-watch = Build once and serve, without watching the inputs
+help-arg-serve-state-dir = State directory of the simulated control service (default: <root>/.activity-site)
+help-arg-serve-control-config = Service configuration file (JSON with Logging, AllowedHosts and AccessToken)
+help-arg-serve-backend-command = Backend program the control API runs and speaks to over its standard streams, as "PROGRAM [ARGS]" (default: this tool's simulator; overrides BackendCommand of the configuration file)
+help-arg-serve-access-token = Access token of the control API (overrides AccessToken of the configuration file)
+help-arg-serve-allow-origin = Web origin whose pages may call the control API and /mcp, such as http://localhost:5173 (repeatable; adds to AllowedOrigins of the configuration file)
+help-arg-diff-against = The base: the http(s) URL of a deployed site (the API lives under <base>/api/v1; a base ending in /api/v1 is read as the site above it), or a folder holding a built or deployed site
+help-arg-diff-against-rev = The base: a git revision of the data (`main`, `origin/main`, `HEAD~1`), built in a temporary folder with this binary; needs `git`, no network
+help-arg-diff-site = Compare this already built site folder instead of building the root (folder and revision bases)
+help-arg-diff-format = Output format
+help-value-diff-text = breaking changes first, then what changes per game, then a summary line
+help-value-diff-json = one JSON object: `against`, `changes`, `breaking`, `exitCode`, `counts`, `files` (README)
+help-value-diff-markdown = breaking changes first, then a table per game (for $GITHUB_STEP_SUMMARY or a pull-request comment)
+help-value-diff-github = GitHub workflow commands: an error per breaking change and a notice per changed document, on their data file's line
+help-arg-diff-timeout = Request timeout in seconds (URL bases)
+help-arg-publish-out = Directory of the built site, what `build --out` wrote (default: <root>/site)
+help-arg-publish-to = Where to publish: s3://BUCKET or s3://BUCKET/PREFIX
+help-arg-publish-endpoint = Endpoint URL of an S3-compatible service (R2, OSS, COS, MinIO); default AWS S3
+help-arg-publish-region = Region (R2: auto); default AWS_REGION, then us-east-1
+help-arg-publish-addressing = Bucket addressing in URLs
+help-value-addressing-auto = Virtual-hosted on AWS, path-style with `--endpoint` (MinIO, R2, moto)
+help-value-addressing-path = Always path-style
+help-value-addressing-virtual = Always virtual-hosted (Aliyun OSS, Tencent COS)
+help-arg-publish-profile = Profile of the shared credentials file (default AWS_PROFILE, then `default`)
+help-arg-publish-dry-run = Print the plan (added, changed, unchanged, removed, bytes) and upload nothing
+help-arg-publish-delete = Remove objects this tool published earlier that the site no longer has
+help-arg-publish-precompressed = Also upload the .br/.gz siblings, with Content-Encoding, for a CDN that serves them
+help-arg-publish-verify = List every object under the prefix (not only the manifest) and upload again any that is missing
+help-arg-publish-adopt = Overwrite objects at the site's paths that another tool uploaded, and own them from now on
+help-arg-publish-format = Output format of the plan
+help-value-plan-text = one line per path that changes (+ ~ ! - ?), then a summary line
+help-value-plan-json = one JSON object with every path, its action, phase, bytes and metadata
+help-arg-publish-jobs = Uploads in flight at once
+help-arg-import-from = A folder of <game>.json and <game>-<locale>.json files (or one holding api/v1/activity/ or public/api/v1/activity/), or the http(s) base URL of a deployed site
+help-arg-import-force = Replace files of the root that differ from what the import writes
+help-arg-import-games = Only these games (comma-separated); for a URL without an index, the games to fetch
+help-arg-import-locales = For a URL without an index: locales to ask each game for, besides the default one and those the site's llms.txt, the root's games.json and this tool's languages name (comma-separated)
+help-arg-import-default-locale = Locale of the un-suffixed <game>.json files when no index or games.json names one
+help-arg-import-timeout = Request timeout in seconds (URL imports)
+help-arg-import-keep-unknown = Keep the files the build does not generate (robots.txt, a legacy api/v1/activities.json, ...) in data/_files/, published as they are
+help-arg-import-legacy = A legacy api/v1/activities.json that is one game's activity document: `sync` publishes it from that game's data at every build (an alias in games.json), `keep` keeps this copy frozen in data/_files/
+help-value-legacy-sync = Publish it from the game's data at every build (an alias in games.json), so it never falls behind
+help-value-legacy-keep = Keep this copy as it is, frozen, in data/_files/
+help-arg-import-allow-skipped = Exit 0 even when files were found that are neither imported nor kept (they are still named)
+help-arg-import-time-zone = Time zone of the imported games that neither games.json nor the index names: ZONE for all, GAME=ZONE for one (comma-separated, repeatable)

@@ -60,12 +60,11 @@ impl Cards {
         game: usize,
         home: &pages::HomeGame,
         site_locale: &str,
-        now: chrono::NaiveDateTime,
     ) -> anyhow::Result<()> {
         let texts = self
             .locales
             .iter()
-            .map(|locale| pages::home_card(home, locale, site_locale, now))
+            .map(|locale| pages::home_card(home, locale, site_locale))
             .collect::<anyhow::Result<Vec<String>>>()?;
         let mut spool = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         let spool = &mut *spool;

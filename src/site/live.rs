@@ -155,13 +155,10 @@ impl LiveCheck {
         self.games.clear();
     }
 
-    /// The games the last run found nothing in, with the key of what it
-    /// checked ([`super::check_key`]), as a build's check records them.
-    fn clean_checks(
-        &self,
-        salt: &super::CacheSalt,
-        options: &validate::Options,
-    ) -> HashMap<String, String> {
+    /// The games the last run found nothing in but what the rules that
+    /// read "now" found, with the key of what it checked
+    /// ([`super::check_key`]), as a build's check records them.
+    fn clean_checks(&self, salt: &super::CacheSalt) -> HashMap<String, String> {
         let Some(prepared) = &self.prepared else {
             return HashMap::new();
         };
@@ -170,8 +167,8 @@ impl LiveCheck {
             .iter()
             .filter_map(|game| {
                 let (_, found, sources) = self.games.get(&game.id)?;
-                found.is_empty().then(|| {
-                    let key = super::check_key(salt, &schemas, game, sources, options);
+                found.iter().all(super::reads_now).then(|| {
+                    let key = super::check_key(salt, &schemas, game, sources);
                     (game.id.clone(), key)
                 })
             })
@@ -487,10 +484,17 @@ impl LiveBuild {
         }
         diagnostics.extend(self.kept.iter().cloned());
         diagnostics::sort(&mut diagnostics);
+        // The warnings of the build that wrote the output: what the last
+        // build of this process left, else the output's manifest.
+        let known_warnings = match &self.memo {
+            Some(memo) => memo.warnings(),
+            None => super::write::Previous::read(&options.out)?.warnings(),
+        };
         if diagnostics.iter().any(Diagnostic::is_error) {
             return Ok(super::BuildOutcome {
                 diagnostics,
                 summary: None,
+                known_warnings,
             });
         }
         let mut documents = std::mem::take(&mut self.check.documents);
@@ -520,7 +524,7 @@ impl LiveBuild {
                 .iter()
                 .map(|(id, (_, _, sources))| (id.clone(), *sources))
                 .collect(),
-            clean_checks: self.check.clean_checks(&options.salt(), &check_options),
+            clean_checks: self.check.clean_checks(&options.salt()),
             checks_reused: self.check.last_run().reused,
         };
         // A failed write leaves `memo` empty: the next build reads the output again.
@@ -537,6 +541,7 @@ impl LiveBuild {
         Ok(super::BuildOutcome {
             diagnostics: checked.diagnostics,
             summary: Some(summary),
+            known_warnings,
         })
     }
 }

@@ -42,6 +42,40 @@ pub(crate) struct Manifest {
     pub games: Vec<GameRecord>,
     /// The shared parts (the index, the home pages, the schema, kept files, ...).
     pub parts: Vec<PartRecord>,
+    /// The warnings of the build that wrote the site, by [`warning_key`]:
+    /// the next build shows in full only the ones not among them. Kept in
+    /// their own file ([`layout::OUTPUT_WARNINGS`]), not in the manifest's
+    /// bytes, which depend on the data alone.
+    #[serde(skip)]
+    pub warnings: Vec<String>,
+}
+
+/// What makes a warning the same one from build to build: its file, rule
+/// and message with its text arguments (a value, a date), not its line
+/// (an edit above moves it) nor its counts (the days since a version
+/// ended grow each day). A digest, so the manifest stays small.
+pub(crate) fn warning_key(d: &crate::diagnostics::Diagnostic) -> String {
+    use sha2::{Digest as _, Sha256};
+    fn feed(hasher: &mut Sha256, msg: &crate::i18n::Msg) {
+        hasher.update(msg.id().as_bytes());
+        for (name, arg) in msg.args() {
+            hasher.update([0]);
+            hasher.update(name.as_bytes());
+            match arg {
+                crate::i18n::Arg::Text(text) => hasher.update(text.as_bytes()),
+                crate::i18n::Arg::Number(_) => {}
+                crate::i18n::Arg::Msg(inner) => feed(hasher, inner),
+                crate::i18n::Arg::List(items, _) => items.iter().for_each(|m| feed(hasher, m)),
+            }
+        }
+    }
+    let mut hasher = Sha256::new();
+    hasher.update(d.file.as_bytes());
+    hasher.update([0]);
+    hasher.update(d.code.as_str().as_bytes());
+    hasher.update([0]);
+    feed(&mut hasher, &d.message);
+    hex::encode(&hasher.finalize()[..12])
 }
 
 /// The files of one game and what they were made from.
@@ -54,10 +88,13 @@ pub(crate) struct GameRecord {
     pub complete: bool,
     /// SHA-256 (hex) of what the home pages show of the game.
     pub home: String,
-    /// The key (hex) of everything the game's check depends on (the
-    /// tool, the schemas, its registry entry, its data files, its "now"),
-    /// when that check found nothing at all: the next build of the same
-    /// inputs takes the game as checked ([`super::check_key`]).
+    /// The key (hex) of everything the game's check depends on but "now"
+    /// (the tool, the schemas, its registry entry, its data files), when
+    /// that check found nothing but what the rules that read "now" found
+    /// ([`super::reads_now`]): the next build of the same inputs takes the
+    /// game as checked while "now" is inside every document's window,
+    /// where those rules find nothing ([`super::check_key`],
+    /// [`Manifest::clean_checks`]). Never depends on "now" itself.
     pub checked: Option<String>,
     /// What the index, `_headers` and `llms.txt` need of the game.
     pub summary: SavedGame,
@@ -120,6 +157,17 @@ impl SavedGame {
         }
     }
 
+    /// Whether `now` (the game's local time) is inside the version window
+    /// of every document: where a clean check of the same files is clean.
+    pub fn holds(&self, now: chrono::NaiveDateTime) -> bool {
+        !self.documents.is_empty()
+            && self.documents.iter().all(|d| {
+                d.document
+                    .window()
+                    .is_some_and(|(start, end)| start <= now && now <= end)
+            })
+    }
+
     /// The game as the shared files see it: documents without activities.
     pub fn output(&self) -> GameOutput {
         GameOutput {
@@ -145,11 +193,19 @@ impl FileRecord {
 }
 
 impl Manifest {
-    /// The games whose check found nothing, with the key of what it
-    /// checked: game id to [`GameRecord::checked`].
-    pub fn clean_checks(&self) -> std::collections::HashMap<String, String> {
+    /// The games whose check found nothing and would find nothing at
+    /// `now`, with the key of what it checked: game id to
+    /// [`GameRecord::checked`]. The key leaves "now" out; the rules that
+    /// read it find nothing exactly while "now" (in the game's zone) is
+    /// inside every document's version window, which the record's summary
+    /// keeps.
+    pub fn clean_checks(
+        &self,
+        now: crate::clock::Now,
+    ) -> std::collections::HashMap<String, String> {
         self.games
             .iter()
+            .filter(|g| g.summary.holds(now.for_game(&g.summary.game)))
             .filter_map(|g| Some((g.id.clone(), g.checked.clone()?)))
             .collect()
     }
@@ -199,7 +255,11 @@ impl Manifest {
         }
         let written = meta.modified().ok()?;
         let bytes = fs::read(&path).ok()?;
-        let manifest: Manifest = serde_json::from_slice(&bytes).ok()?;
+        let mut manifest: Manifest = serde_json::from_slice(&bytes).ok()?;
+        manifest.warnings = fs::read(dir.join(layout::OUTPUT_WARNINGS))
+            .ok()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default();
         (manifest.format == FORMAT).then_some((manifest, written))
     }
 
@@ -291,7 +351,9 @@ pub(crate) fn verify(dir: &Path, manifest: &Manifest, written: SystemTime) -> Ve
                     format!("{folder}/{name}")
                 };
                 if folder.is_empty()
-                    && (name == layout::OUTPUT_MARKER || name == layout::OUTPUT_MANIFEST)
+                    && (name == layout::OUTPUT_MARKER
+                        || name == layout::OUTPUT_MANIFEST
+                        || name == layout::OUTPUT_WARNINGS)
                 {
                     continue;
                 }
