@@ -132,14 +132,17 @@ fn an_inferred_update_mode_says_so() {
 fn ending_soon_lists_an_activity_game_by_its_last_activity() {
     let root = activity_game();
     let script = crate_root().join(".github/actions/review/ending-soon.sh");
-    let output = std::process::Command::new("bash")
-        .arg(&script)
-        .arg(env!("CARGO_BIN_EXE_activity-site"))
-        .arg(root.path())
-        .arg("3")
-        .arg("2026-10-20T12:00:00")
-        .output()
-        .expect("bash");
+    let ending_soon = |now: &str| {
+        std::process::Command::new("bash")
+            .arg(&script)
+            .arg(env!("CARGO_BIN_EXE_activity-site"))
+            .arg(root.path())
+            .arg("3")
+            .arg(now)
+            .output()
+            .expect("bash")
+    };
+    let output = ending_soon("2026-10-20T12:00:00");
     let body = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{body}{}", stderr(&output));
     assert!(
@@ -149,14 +152,7 @@ fn ending_soon_lists_an_activity_game_by_its_last_activity() {
     assert!(body.contains("2026-10-22T03:59:59"), "{body}");
 
     // Long before: nothing to list.
-    let output = std::process::Command::new("bash")
-        .arg(&script)
-        .arg(env!("CARGO_BIN_EXE_activity-site"))
-        .arg(root.path())
-        .arg("3")
-        .arg("2026-10-05T12:00:00")
-        .output()
-        .expect("bash");
+    let output = ending_soon("2026-10-05T12:00:00");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
 }
 
