@@ -233,3 +233,31 @@ fn the_registry_names_unknown_codes_and_missing_sources_rightly() {
         "{report:#}"
     );
 }
+
+/// A game with typed sources only: the index's `dataSource` is the page of
+/// each locale, its first `html` source (a script names no page).
+#[test]
+fn the_index_names_the_page_of_a_game_with_typed_sources_only() {
+    let root = fixture_root(None);
+    edit_registry(root.path(), |game| {
+        let object = game.as_object_mut().unwrap();
+        object.remove("dataSource");
+        object.insert(
+            "dataSources".to_owned(),
+            json!({
+                "all": [{"type": "script", "script": "scripts/fetch.mjs"}],
+                "en-US": [{"type": "html", "url": "https://example.org/en/news"}],
+                "zh-CN": [{"type": "html", "url": "https://example.org/zh/news"}]
+            }),
+        );
+    });
+    let output = run(root.path(), &["build", "--now", FIXTURE_NOW]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let index: Value =
+        serde_json::from_slice(&std::fs::read(root.path().join("site/api/v1/games.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        index["games"][0]["dataSource"],
+        json!({"zh-CN": "https://example.org/zh/news", "en-US": "https://example.org/en/news"})
+    );
+}
