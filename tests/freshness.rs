@@ -222,6 +222,23 @@ fn the_registry_names_unknown_codes_and_missing_sources_rightly() {
     assert_eq!(code, 0, "{report:#}");
     assert_eq!(report["warnings"], 0, "{report:#}");
 
+    // Typed sources that name none: the same error as none at all.
+    edit_registry(root.path(), |game| game["dataSources"] = json!({"all": []}));
+    let (code, report) = check_json(root.path(), FIXTURE_NOW);
+    assert_eq!(code, 1, "{report:#}");
+    assert_eq!(report["diagnostics"][0]["code"], "games-registry");
+
+    // A misspelt `datasource`: its own "did you mean", and no second error.
+    edit_registry(root.path(), |game| {
+        let object = game.as_object_mut().unwrap();
+        object.remove("dataSources");
+        object.insert("datasource".to_owned(), json!("https://example.org/news"));
+    });
+    let (_, report) = check_json(root.path(), FIXTURE_NOW);
+    let found = report["diagnostics"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "{report:#}");
+    assert_eq!(found[0]["help"], "did you mean `dataSource`?", "{report:#}");
+
     // Neither: one error that names both fields.
     let case = crate_root().join("tests/fixtures/invalid/games-registry-no-source");
     let root = fixture_root(Some(&case));

@@ -140,13 +140,24 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
         }
         // One of the two sources is required (the schema's `anyOf`, whose
         // own sentence names neither): said here, once, in words.
+        // A misspelt key (`datasource`) already has its "did you mean".
+        let sources = ["dataSource", "dataSources"];
         let misspelt_source = entry.as_object().is_some_and(|o| {
-            o.keys()
-                .any(|k| crate::validate::did_you_mean(k, &["dataSource", "dataSources"]).is_some())
+            o.keys().any(|k| {
+                !sources.contains(&k.as_str())
+                    && crate::validate::did_you_mean(k, &sources).is_some()
+            })
         });
+        // `"dataSources": {}` (or only empty lists) names no source either.
+        // (Another type is the schema's error.)
+        let no_typed_source = match entry.get("dataSources") {
+            None => true,
+            Some(Value::Object(m)) => m.values().all(|v| v.as_array().is_some_and(Vec::is_empty)),
+            Some(_) => false,
+        };
         if entry.is_object()
             && entry.get("dataSource").is_none()
-            && entry.get("dataSources").is_none()
+            && no_typed_source
             && !misspelt_source
         {
             report.value(
