@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::diagnostics::Format;
+pub use crate::import::LegacyChoice;
 pub use crate::publish::store::Addressing;
 
 /// Validate, build and serve the public activity API.
@@ -246,7 +247,8 @@ pub struct VersionNewArgs {
     /// End of the new version (YYYY-MM-DDTHH:MM:SS)
     #[arg(long)]
     pub end: String,
-    /// Cover image URL of the new version
+    /// Cover image URL of the new version; without it each locale keeps its
+    /// current cover, and --cover '' removes it
     #[arg(long)]
     pub cover: Option<String>,
     /// Print what would be written and write nothing
@@ -392,7 +394,8 @@ pub struct ImportArgs {
     /// Only these games (comma-separated); for a URL without an index, the games to fetch
     #[arg(long, value_delimiter = ',')]
     pub games: Vec<String>,
-    /// For a URL without an index: the locales to fetch besides the default one (comma-separated)
+    /// For a URL without an index: locales to ask each game for, besides the default one and those
+    /// the site's llms.txt, the root's games.json and this tool's languages name (comma-separated)
     #[arg(long, value_delimiter = ',')]
     pub locales: Vec<String>,
     /// Locale of the un-suffixed <game>.json files when no index or games.json names one
@@ -407,6 +410,10 @@ pub struct ImportArgs {
     /// Exit 0 even when files were found that are neither imported nor kept (they are still named)
     #[arg(long)]
     pub allow_skipped: bool,
+    /// A legacy api/v1/activities.json that is one game's activity document: `sync` publishes it
+    /// from that game's data at every build (an alias in games.json), `keep` keeps this copy frozen in data/_files/
+    #[arg(long, value_enum)]
+    pub legacy: Option<LegacyChoice>,
     /// Time zone of the imported games that neither games.json nor the index names: ZONE for all, GAME=ZONE for one (comma-separated, repeatable)
     #[arg(long, value_delimiter = ',', value_parser = parse_time_zone)]
     pub time_zone: Vec<(Option<String>, String)>,

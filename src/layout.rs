@@ -41,7 +41,7 @@ pub const ANNOUNCEMENTS_PAGE_DIR: &str = "announcements";
 /// the schema and the feeds, generated from the registry.
 pub const LLMS_PATH: &str = "llms.txt";
 
-/// The heading of `llms.txt`'s list of games, which [`llms_games`] reads back.
+/// The heading of `llms.txt`'s list of games, which [`llms_site`] reads back.
 pub const LLMS_GAMES_HEADING: &str = "## Games";
 
 /// A site's `robots.txt`, never generated: kept by hand (`data/_files/`).
@@ -50,15 +50,76 @@ pub const ROBOTS_PATH: &str = "robots.txt";
 /// The legacy all-games document of older deployments, never generated.
 pub const LEGACY_ACTIVITIES_PATH: &str = "api/v1/activities.json";
 
-/// The games an `llms.txt` lists under its `## Games` heading, and the
-/// activity documents it links there: the first code span of each list
-/// item or table row that is a game id (`- \`sr\` ...`, `| \`ba-cn\` | ...`),
-/// and every link to `/api/v1/activity/*.json`.
-pub fn llms_games(text: &str) -> (Vec<String>, Vec<String>) {
-    let mut ids: Vec<String> = Vec::new();
-    let mut documents: Vec<String> = Vec::new();
+/// Whether the build may publish a game's document under `path` as one of
+/// its aliases (`games.json` `aliases`): a relative path under `api/v1/`
+/// ending in `.json`, outside `api/v1/activity/` and not a file the build
+/// writes itself (the index, the schemas, the announcements).
+pub fn is_alias_path(path: &str) -> bool {
+    let Some(rest) = path.strip_prefix(API_DIR).and_then(|r| r.strip_prefix('/')) else {
+        return false;
+    };
+    path.ends_with(".json")
+        && rest
+            .split('/')
+            .all(|part| !part.is_empty() && part != "." && part != "..")
+        && !path.starts_with(&format!("{ACTIVITY_DIR}/"))
+        && ![INDEX_PATH, SCHEMA_PATH, ANNOUNCEMENTS_SCHEMA_PATH].contains(&path)
+        && announcements_locale_of(path).is_none()
+}
+
+/// The paths `game`'s document of `locale` is also published under
+/// ([`Game::aliases`](crate::model::Game::aliases)), the default locale's
+/// for an alias that names none.
+pub fn alias_paths<'a>(game: &'a Game, locale: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    game.aliases
+        .iter()
+        .filter(move |a| a.locale.as_deref().unwrap_or(&game.default_locale) == locale)
+        .map(|a| a.path.as_str())
+        .filter(|p| is_alias_path(p))
+}
+
+/// What a site's `llms.txt` says about its games ([`llms_site`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LlmsSite {
+    /// The games its `## Games` list or table names, in its order, each
+    /// with the name it gives (`| \`sr\` | Honkai: Star Rail |`, or this
+    /// tool's own `- \`sr\` Honkai: Star Rail: zh-CN (default), en-US; ...`).
+    pub games: Vec<(String, Option<String>)>,
+    /// The activity documents it links under `## Games` (site-relative paths).
+    pub documents: Vec<String>,
+    /// The file names of every activity document it mentions anywhere, in
+    /// a link, a code span or an example (`/activity/sr-en-US.json`), the
+    /// templates (`{game}-{locale}.json`) left out.
+    pub mentioned: Vec<String>,
+    /// The locale it says the un-suffixed `{game}.json` holds (`... in the
+    /// default locale (zh-CN)`), as written.
+    pub default_locale: Option<String>,
+}
+
+impl LlmsSite {
+    /// The ids of its games, in its order.
+    pub fn ids(&self) -> Vec<String> {
+        self.games.iter().map(|(id, _)| id.clone()).collect()
+    }
+}
+
+/// Reads what an `llms.txt` says: the games under its `## Games` heading
+/// (the first code span of each list item or table row that is a game
+/// id) with their names, the activity documents linked there, every
+/// activity document named anywhere, and the default locale of `{game}.json`.
+pub fn llms_site(text: &str) -> LlmsSite {
+    let mut site = LlmsSite::default();
     let mut inside = false;
     for line in text.lines() {
+        mentioned_documents(line, &mut site.mentioned);
+        if line.contains("{game}.json")
+            && let Some((_, after)) = line.split_once('(')
+            && let Some((tag, _)) = after.split_once(')')
+            && !tag.is_empty()
+            && tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        {
+            site.default_locale.get_or_insert_with(|| tag.to_owned());
+        }
         if line.starts_with("## ") {
             inside = line.trim_end() == LLMS_GAMES_HEADING;
             continue;
@@ -69,11 +130,11 @@ pub fn llms_games(text: &str) -> (Vec<String>, Vec<String>) {
         let item = line.starts_with("- ") || line.starts_with('|');
         if item
             && let Some((_, rest)) = line.split_once('`')
-            && let Some((id, _)) = rest.split_once('`')
+            && let Some((id, after)) = rest.split_once('`')
             && crate::model::is_game_id(id)
-            && !ids.iter().any(|i| i == id)
+            && !site.games.iter().any(|(i, _)| i == id)
         {
-            ids.push(id.to_owned());
+            site.games.push((id.to_owned(), llms_name(line, after)));
         }
         for (at, _) in line.match_indices("](") {
             let target = &line[at + 2..];
@@ -81,12 +142,46 @@ pub fn llms_games(text: &str) -> (Vec<String>, Vec<String>) {
                 continue;
             };
             let path = relative(&target[..end]);
-            if is_activity_document(path) && !documents.iter().any(|d| d == path) {
-                documents.push(path.to_owned());
+            if is_activity_document(path) && !site.documents.iter().any(|d| d == path) {
+                site.documents.push(path.to_owned());
             }
         }
     }
-    (ids, documents)
+    site
+}
+
+/// The name a games row or item gives after its id's code span (`after`):
+/// a table's next cell, or a list item's text before its locales.
+fn llms_name(line: &str, after: &str) -> Option<String> {
+    let name = if line.starts_with('|') {
+        after.split('|').map(str::trim).find(|c| !c.is_empty())?
+    } else {
+        let text = after.split("; ").next().unwrap_or(after).trim();
+        // This tool's own list: `Name: zh-CN (default), en-US`.
+        text.rsplit_once(": ").map_or(text, |(name, _)| name).trim()
+    };
+    let name = name.trim_matches('*').trim();
+    (!name.is_empty() && !name.starts_with('-')).then(|| name.to_owned())
+}
+
+/// Adds to `out` the file name of every `activity/<name>.json` in `line`
+/// (no placeholders), once each.
+fn mentioned_documents(line: &str, out: &mut Vec<String>) {
+    let dir = ACTIVITY_DIR.rsplit('/').next().unwrap_or(ACTIVITY_DIR);
+    for (at, _) in line.match_indices(&format!("{dir}/")) {
+        let rest = &line[at + dir.len() + 1..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.'))
+            .unwrap_or(rest.len());
+        let name = &rest[..end];
+        if let Some(stem) = name.strip_suffix(".json")
+            && !stem.is_empty()
+            && !stem.contains('.')
+            && !out.iter().any(|n| n == name)
+        {
+            out.push(name.to_owned());
+        }
+    }
 }
 
 /// The home page.

@@ -19,8 +19,9 @@
 //! # Code map
 //!
 //! - `main.rs`: thin; parses the command line, runs it, maps errors to exit 2.
-//! - [`cli`]: clap types, and the re-export of `publish::store::Addressing`
-//!   that `publish --addressing` parses into.
+//! - [`cli`]: clap types, and the re-exports of `publish::store::Addressing`
+//!   and `import::LegacyChoice` that `publish --addressing` and `import
+//!   --legacy` parse into.
 //! - [`cmd`]: one function per subcommand; glue only.
 //! - [`model`]: serde types of `games.json` and activity documents, and the
 //!   one rule for counting days ([`model::days`]), the one rule of when a
@@ -77,8 +78,9 @@
 //!   inputs ([`site::cache`]), written at the cost of what changed since the
 //!   output's manifest, the pure comparison behind `diff`
 //!   ([`site::diff`]: one file's bytes on both sides to its status, its
-//!   changes in the clients' terms and its breaking changes, and the four
-//!   renderings), the next version of a game in every locale
+//!   changes in the clients' terms (removals placed against now, carried
+//!   activities), its breaking changes and warnings, a file published
+//!   under two names reported once, and the four renderings), the next version of a game in every locale
 //!   ([`site::version`], behind `version new` and the agents'
 //!   `new_version`), and the check kept between an editor's keystrokes
 //!   ([`site::LiveCheck`]), the kept files of `data/_files/` (published
@@ -96,10 +98,14 @@
 //!   announcements by their shape, an explicit zone per game), and
 //!   [`import::io`], which reads a site (root, `api/v1`, `api/v1/activity`,
 //!   as `diff` reads bases through [`layout::site_root`]) or a flat folder or
-//!   fetches a site through [`fetch`], sorts every file into imported, kept
-//!   (`data/_files/`), regenerated or skipped, compares the result with the
-//!   root and writes it through [`atomic`]; `cmd/import.rs` only sets the
-//!   options and prints.
+//!   fetches a site through [`fetch`] (without an index: the games, names
+//!   and locales its `llms.txt` gives, read by [`layout::llms_site`], and
+//!   each game asked for the locales it could have), sorts every file into
+//!   imported, kept (`data/_files/`), regenerated or skipped, recognises a
+//!   legacy `api/v1/activities.json` that is one game's document (an alias
+//!   of the game in `games.json`, or kept frozen), marks a zone it assumed
+//!   (`timeZoneAssumed`), compares the result with the root and writes it
+//!   through [`atomic`]; `cmd/import.rs` only sets the options and prints.
 //! - [`publish`]: a built site to S3-compatible storage: the pure plan
 //!   (`publish::plan`: local files and the store's manifest to ordered
 //!   uploads and removals), the storage I/O (`publish::store`,

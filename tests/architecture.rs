@@ -30,7 +30,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // "Now", read once and seen by each game in its own time zone.
     ("clock", &["model"]),
     ("source", &["model", "diagnostics", "json", "tree"]),
-    ("cli", &["diagnostics", "model", "publish", "clock"]),
+    // `publish` and `import` for the value enums their flags parse into.
+    (
+        "cli",
+        &["diagnostics", "model", "publish", "import", "clock"],
+    ),
     ("load", &["model", "diagnostics", "source", "tree"]),
     // Not `load`: the validator reads what the loader produced, never how.
     // `layout` for the one page folder a game id may not take; `markdown`

@@ -93,7 +93,10 @@ fn edits_added_activities_and_new_games_are_changes_and_exit_1() {
     );
 
     let text = case("new", Some("new"), 1);
-    says(&text, "api/v1/activity/ww.json: new");
+    says(
+        &text,
+        "api/v1/activity/ww-zh-CN.json (also api/v1/activity/ww.json): new",
+    );
     says(&text, "ww/index.html: new");
 }
 
@@ -176,31 +179,10 @@ fn a_version_going_backwards_is_breaking() {
 
 /// Two site folders (`--site` and `--against`): the pair of one defect each.
 fn sites(name: &str, expected: i32) -> String {
-    let dir = fixtures().join("sites").join(name);
     let mut outputs = Vec::new();
     for format in ["text", "markdown"] {
-        let out = run(
-            &fixtures().join("base"),
-            &[
-                "diff",
-                "--site",
-                &dir.join("head").to_string_lossy(),
-                "--against",
-                &dir.join("base").to_string_lossy(),
-                "--now",
-                NOW,
-                "--format",
-                format,
-            ],
-        );
-        assert_eq!(
-            out.status.code(),
-            Some(expected),
-            "{}{}",
-            stdout(&out),
-            stderr(&out)
-        );
-        let shown = stdout(&out).replace(&dir.to_string_lossy().into_owned(), "<sites>");
+        let (code, shown) = sites_in(name, format, "en-US");
+        assert_eq!(code, expected, "{shown}");
         insta::assert_snapshot!(format!("review_{name}_{format}"), shown);
         outputs.push(shown);
     }
@@ -378,4 +360,215 @@ fn version_new_carries_ongoing_activities_in_every_locale() {
         std::fs::read(head.join("data/sr/zh-CN.json")).expect("zh-CN"),
         zh_before
     );
+}
+
+/// `diff --site head --against base` of a `sites/<name>` pair in `format`
+/// (`lang`: the language of the report): exit status and standard output.
+fn sites_in(name: &str, format: &str, lang: &str) -> (i32, String) {
+    let dir = fixtures().join("sites").join(name);
+    let out = run(
+        &fixtures().join("base"),
+        &[
+            "--lang",
+            lang,
+            "diff",
+            "--site",
+            &dir.join("head").to_string_lossy(),
+            "--against",
+            &dir.join("base").to_string_lossy(),
+            "--now",
+            NOW,
+            "--format",
+            format,
+        ],
+    );
+    let code = out.status.code().expect("exit code");
+    assert_ne!(code, 2, "{}", stderr(&out));
+    (
+        code,
+        stdout(&out).replace(&dir.to_string_lossy().into_owned(), "<sites>"),
+    )
+}
+
+/// Issue 44: 4.7 published over 4.6 while one removed activity still runs.
+/// `sr.json` and `sr-zh-CN.json` (the default locale's two names) are one
+/// report; each removal is placed against now (ended, running: breaking,
+/// not started: a warning) and the activity kept into 4.7 is listed as
+/// carried, in every format and in both languages.
+#[test]
+fn a_review_reports_the_alias_once_and_places_every_removal_against_now() {
+    let text = sites("removals", 3);
+    says(
+        &text,
+        "  api/v1/activity/sr-zh-CN.json (also api/v1/activity/sr.json): changed\n",
+    );
+    assert!(
+        !text.contains("  api/v1/activity/sr.json"),
+        "the alias has no entry of its own: {text}"
+    );
+    says(&text, "BREAKING (1):");
+    says(
+        &text,
+        "[ongoing-activity-removed] 花火跃迁 is ongoing (until 2026-11-27T03:59:59, 1 day left)",
+    );
+    says(&text, "WARNINGS (1):");
+    says(
+        &text,
+        "[upcoming-activity-removed] 星芒战幕 has not started yet (it starts on 2026-11-28T12:00:00, in 3 days)",
+    );
+    says(
+        &text,
+        "- 星旅馈赠 (2026-10-21T12:00:00 – 2026-11-10T03:59:59), ended before now",
+    );
+    says(
+        &text,
+        "- 花火跃迁 (2026-11-05T12:00:00 – 2026-11-27T03:59:59), running now",
+    );
+    says(
+        &text,
+        "- 星芒战幕 (2026-11-28T12:00:00 – 2026-12-17T03:59:59), not started yet",
+    );
+    says(
+        &text,
+        "= 混沌回忆：坠星之夜 (2026-10-20T04:00:00 – 2026-12-01T03:59:59), carried into 4.7",
+    );
+    says(
+        &text,
+        "1 file (2 paths, 1 of them a second name of a file) compared with",
+    );
+    says(&text, "; 1 breaking change, 1 warning");
+
+    let (code, json) = sites_in("removals", "json", "en-US");
+    assert_eq!(code, 3);
+    let json: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(json["paths"], 2, "{json}");
+    assert_eq!(json["breaking"], 1);
+    assert_eq!(json["warnings"], 1);
+    let files = json["files"].as_array().expect("files");
+    assert_eq!(files.len(), 1, "{json}");
+    let file = &files[0];
+    assert_eq!(file["path"], "api/v1/activity/sr-zh-CN.json");
+    assert_eq!(
+        file["aliases"],
+        serde_json::json!(["api/v1/activity/sr.json"])
+    );
+    let when: Vec<(&str, &str)> = file["removed"]
+        .as_array()
+        .expect("removed")
+        .iter()
+        .map(|a| (a["name"].as_str().unwrap(), a["when"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        when,
+        [
+            ("星旅馈赠", "ended"),
+            ("花火跃迁", "running"),
+            ("星芒战幕", "upcoming")
+        ]
+    );
+    assert_eq!(file["carried"][0]["name"], "混沌回忆：坠星之夜");
+    assert_eq!(file["warnings"][0]["code"], "upcoming-activity-removed");
+
+    let (_, github) = sites_in("removals", "github", "en-US");
+    assert_eq!(github.matches("::error ").count(), 1, "{github}");
+    assert_eq!(github.matches("::warning ").count(), 1, "{github}");
+    assert_eq!(github.matches("::notice ").count(), 1, "{github}");
+    says(
+        &github,
+        "title=warning%3A api/v1/activity/sr-zh-CN.json (also api/v1/activity/sr.json) (upcoming-activity-removed)::",
+    );
+
+    // The same review in Chinese, as a maintainer pastes it.
+    let (code, markdown) = sites_in("removals", "markdown", "zh-CN");
+    assert_eq!(code, 3);
+    insta::assert_snapshot!("review_removals_markdown_zh", markdown);
+    says(
+        &markdown,
+        "**`api/v1/activity/sr-zh-CN.json`（亦即 `api/v1/activity/sr.json`）**",
+    );
+    says(&markdown, "还剩 1 天");
+    says(&markdown, "，已在现在之前结束");
+    says(&markdown, "沿用到 4.7");
+    for stray in ["  ", " ，", "， ", " 。", "剩 不"] {
+        assert!(!markdown.contains(stray), "`{stray}` in:\n{markdown}");
+    }
+}
+
+/// Less than a day left reads `还剩不到一天` in Chinese, without a space.
+#[test]
+fn less_than_a_day_left_has_no_stray_space_in_chinese() {
+    let work = pair(Some("ongoing-removed"));
+    let out = run(
+        &work.path().join("head"),
+        &[
+            "--lang",
+            "zh-CN",
+            "diff",
+            "--against",
+            "../base-site",
+            "--now",
+            "2026-11-30T12:00:00",
+            "--format",
+            "markdown",
+        ],
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(3), "{text}{}", stderr(&out));
+    says(&text, "（至 2026-12-01T03:59:59，还剩不到一天）");
+}
+
+/// `version new` keeps each locale's cover unless `--cover` says
+/// otherwise; `--cover ''` removes it, and the review names that.
+#[test]
+fn version_new_keeps_the_cover_unless_told() {
+    let work = pair(Some("cover"));
+    let head = work.path().join("head");
+    let out = version_new(&head, &["4.7"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    says(&stdout(&out), "; cover kept");
+    for locale in ["zh-CN", "en-US"] {
+        let text = std::fs::read_to_string(head.join(format!("data/sr/{locale}.json"))).unwrap();
+        says(
+            &text,
+            &format!("\"cover\": \"https://example.org/sr/4.6-{locale}.png\""),
+        );
+        says(&text, "\"version\": \"4.7\"");
+    }
+
+    let work = pair(Some("cover"));
+    let head = work.path().join("head");
+    let mut args = vec!["version", "new", "sr", "--version", "4.7", "--name", "4.7"];
+    args.extend([
+        "--start",
+        "2026-11-26T11:00:00",
+        "--end",
+        "2027-01-07T05:59:59",
+        "--cover",
+        "",
+        "--now",
+        NOW,
+    ]);
+    let out = run(&head, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    says(&stdout(&out), "; cover removed");
+    let text = std::fs::read_to_string(head.join("data/sr/en-US.json")).unwrap();
+    assert!(!text.contains("\"cover\""), "{text}");
+    // The review against a base with the cover names its removal.
+    let base = work.path().join("base");
+    fixture_tree(
+        &fixtures().join("base"),
+        Some(&fixtures().join("cover")),
+        &base,
+    );
+    let out = run(
+        &base,
+        &["build", "--out", "../base-site", "--now", NOW, "--no-cache"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (_, text) = diff(work.path(), "text");
+    says(
+        &text,
+        "the version's cover is removed (was \"https://example.org/sr/4.6-en-US.png\")",
+    );
+    says(&text, "[cover-removed] version 4.7 has no cover any more");
 }

@@ -194,7 +194,8 @@ pub struct NewVersionArgs {
     start: String,
     /// End of the new version, YYYY-MM-DDTHH:MM:SS.
     end: String,
-    /// Cover image URL of the new version.
+    /// Cover image URL of the new version; absent keeps each locale's
+    /// current cover, `""` removes it.
     #[serde(default)]
     cover: Option<String>,
 }
@@ -445,7 +446,7 @@ impl DataTools {
     }
 
     #[tool(
-        description = "Starts a game's next version in every locale at once (what `activity-site version new` does): each data/<game>/<locale>.json gets the new version, name, start and end, and keeps every activity that ends after the new start, so nothing still running vanishes when it is published early. Refuses, writing nothing, when a locale's file has errors, when the version does not come after the current one, or when a new document would have errors. Returns per locale the path and the activities carried and left behind.",
+        description = "Starts a game's next version in every locale at once (what `activity-site version new` does): each data/<game>/<locale>.json gets the new version, name, start and end, and keeps every activity that ends after the new start, so nothing still running vanishes when it is published early. Refuses, writing nothing, when a locale's file has errors, when the version does not come after the current one, or when a new document would have errors. Keeps each locale's cover unless `cover` is given (`\"\"` removes it). Returns per locale the path, the activities carried and left behind, and what became of the cover (`kept`, `set`, `removed`, `none`).",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -493,6 +494,7 @@ impl DataTools {
                     "path": p.path,
                     "carried": p.carried,
                     "leftBehind": p.dropped,
+                    "cover": p.cover.as_str(),
                 })
             })
             .collect();

@@ -41,7 +41,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     // game in its own time zone.
     let now = Now::pinned_or_clock(args.common.now);
     let clock = Clock::new(&games, now);
-    let report = match (&args.against, &args.against_rev) {
+    let mut report = match (&args.against, &args.against_rev) {
         (Some(url), None) if url.contains("://") => {
             crate::fetch::http_url("--against", url)?;
             let built = Built::new(&args, now)?;
@@ -69,6 +69,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
         }
         _ => return Err(anyhow::Error::new(msg!("diff-one-base"))),
     };
+    report.merge_aliases(&alias_pairs(&games));
     let ids: BTreeSet<String> = games.iter().map(|g| g.id.clone()).collect();
     let text = match args.format {
         DiffFormat::Text => report.to_text(&ids),
@@ -82,6 +83,31 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     };
     super::print_out(&text)?;
     Ok(ExitCode::from(report.exit_code()))
+}
+
+/// The files published under two names, as `(path, alias)`: each game's
+/// document and calendar of its default locale (`<game>-<locale>.<ext>`
+/// and `<game>.<ext>`), and the site locale's announcements and feed
+/// (`anno-<locale>.<ext>` and `anno.<ext>`).
+fn alias_pairs(games: &[Game]) -> Vec<(String, String)> {
+    let mut pairs = Vec::new();
+    for game in games {
+        for ext in ["json", "ics"] {
+            pairs.push((
+                layout::activity_path(game, &game.default_locale, false, ext),
+                layout::activity_path(game, &game.default_locale, true, ext),
+            ));
+        }
+    }
+    if let Some(locale) = crate::model::site_locale(games) {
+        for ext in ["json", "atom"] {
+            pairs.push((
+                layout::announcements_path(locale, false, ext),
+                layout::announcements_path(locale, true, ext),
+            ));
+        }
+    }
+    pairs
 }
 
 /// "Now" of each game: one moment (the pinned `--now`, else the clock read

@@ -9,8 +9,8 @@ use std::time::Duration;
 use crate::cli::ImportArgs;
 use crate::diagnostics::{self, Format};
 use crate::i18n::{self, Msg, msg};
-use crate::import::ZoneFrom;
 use crate::import::io::{self, Event, Request};
+use crate::import::{NameFrom, ZoneFrom};
 use crate::site;
 
 pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
@@ -22,6 +22,8 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
         default_locale: &args.default_locale,
         timeout: Duration::from_secs(args.timeout.max(1)),
         keep_unknown: args.keep_unknown,
+        root,
+        legacy: args.legacy,
     };
     let mut bar = None;
     let gathered = io::gather(&request, &mut |event| match event {
@@ -74,10 +76,48 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
             )
         );
     }
+    for game in &prepared.games {
+        eprintln!(
+            "{}",
+            msg!(
+                "import-name",
+                game = game.id.as_str(),
+                name = game.name.as_str(),
+                from = game.name_from.label()
+            )
+        );
+    }
+    if let Some((found, outcome)) = &prepared.legacy {
+        eprintln!(
+            "{}",
+            msg!(
+                "import-legacy",
+                path = found.path.as_str(),
+                locale = found.locale.as_str(),
+                game = found.game.as_str(),
+                same = if found.same { "yes" } else { "no" },
+                version = found.version.as_str(),
+                data = crate::tree::data_path(&found.game, &found.locale),
+                outcome = match outcome {
+                    io::LegacyOutcome::Synced => "synced",
+                    io::LegacyOutcome::Kept => "kept",
+                    io::LegacyOutcome::Skipped => "skipped",
+                }
+            )
+        );
+    }
     for game in prepared.games.iter().filter(|g| g.placeholder) {
         eprintln!(
             "{}",
-            msg!("import-note-placeholder", game = game.id.as_str())
+            msg!(
+                "import-note-placeholder",
+                game = game.id.as_str(),
+                name = if game.name_from == NameFrom::Id {
+                    "yes"
+                } else {
+                    "no"
+                }
+            )
         );
     }
     for path in &prepared.reordered {
@@ -117,12 +157,14 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     let assumed = prepared
         .games
         .iter()
-        .filter(|g| g.zone_from == ZoneFrom::Assumed)
+        .filter(|g| matches!(g.zone_from, ZoneFrom::Assumed | ZoneFrom::Unconfirmed))
         .count();
     eprintln!(
         "{}",
         msg!(
             "import-summary",
+            site = prepared.site_documents,
+            imported = prepared.imported,
             documents = documents,
             games = prepared.games.len(),
             announcements = prepared.announcements.len(),

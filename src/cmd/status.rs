@@ -15,6 +15,16 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
         if crate::import::is_placeholder(&game.game) {
             eprintln!("{}", msg!("note-placeholder", game = game.game.id.as_str()));
         }
+        if game.game.time_zone_assumed {
+            eprintln!(
+                "{}",
+                msg!(
+                    "note-zone-assumed",
+                    game = game.game.id.as_str(),
+                    zone = game.game.time_zone_name()
+                )
+            );
+        }
     }
     match args.format {
         StatusFormat::Json => {

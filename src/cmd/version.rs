@@ -59,7 +59,8 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
                     version = next.version.as_str(),
                     carried = p.carried.len(),
                     names = i18n::list(&p.carried),
-                    dropped = p.dropped.len()
+                    dropped = p.dropped.len(),
+                    cover = p.cover.as_str()
                 );
                 out.push_str(&format!("{line}\n"));
             }

@@ -282,6 +282,12 @@ conventions-not-ignorable = the rule `{ $code }` cannot be turned off: it report
 conventions-ignorable-help = a game may turn off these warning rules: { $codes }
 registry-time-zone = `{ $zone }` is not an IANA time zone
 registry-time-zone-help = use a name such as `Asia/Shanghai` or `America/New_York`
+registry-zone-assumed = the time zone { $zone } of `{ $game }` was assumed by the import, not confirmed: every time of its data is read in it
+registry-zone-assumed-help = check the game's server times; if { $zone } is right, remove "timeZoneAssumed", else set "timeZone" to the right zone and remove it
+registry-alias-path = `{ $path }` cannot be an alias: an alias is a path under api/v1/ ending in .json that the build does not write itself
+registry-alias-path-help = use a path such as api/v1/activities.json (not under api/v1/activity/, not the index, a schema or announcements)
+registry-alias-twice = `{ $path }` is already an alias at { $first }
+registry-alias-locale = `{ $locale }` is not one of the game's locales
 source-locale = `{ $key }` is neither one of the game's locales nor `all`
 source-locale-help = use one of { $locales }, or `all`
 source-type = `{ $kind }` is not a kind of data source
@@ -369,6 +375,7 @@ status-state = { $state ->
    *[other] { $state }
 }
 note-placeholder = note: games.json: `{ $game }` still has the placeholder `dataSource` (and maybe `name`) that `import` wrote; replace them with the real ones
+note-zone-assumed = note: games.json: the time zone { $zone } of `{ $game }` was assumed by `import` and its times are read in it; confirm it by removing "timeZoneAssumed" (or set the right "timeZone")
 
 ## build
 
@@ -540,6 +547,14 @@ breaking-ongoing-removed = { $name } is ongoing (until { $end }, { $days ->
    *[other] { $days } days
 } left) and this build removes it: clients that key activities by name drop it while it runs.
 breaking-ongoing-removed-help = keep the activity until it ends; rename it in place (same start and end) if only its name is wrong
+warning-upcoming-removed = { $name } has not started yet (it starts on { $start }, { $days ->
+    [0] in less than a day
+    [one] in 1 day
+   *[other] in { $days } days
+}) and this build removes it: clients that already show it as coming stop showing it.
+warning-upcoming-removed-help = if it was cancelled or listed by mistake, nothing to do; otherwise keep it
+warning-cover-removed = version { $version } has no cover any more (it was { $cover }): clients that show it show none.
+warning-cover-removed-help = put "cover" back (`activity-site version new` keeps it unless --cover '' is given), or leave it out if the version has no cover
 breaking-id-none = (none)
 breaking-id-stayed = their id stayed { $id }
 breaking-id-down = their id went down from { $from } to { $to }
@@ -627,6 +642,11 @@ version-planned = { $dry ->
 }{ $dropped ->
     [0] {""}
    *[other] ; { $dropped } ended by the new start left behind
+}{ $cover ->
+    [kept] ; cover kept
+    [set] ; new cover
+    [removed] ; cover removed
+   *[none] {""}
 }
 
 ## diff: the review's layout (text, Markdown, GitHub annotations)
@@ -634,11 +654,28 @@ version-planned = { $dry ->
 diff-summary = { $files ->
     [one] 1 file
    *[other] { $files } files
+}{ $aliases ->
+    [0] {""}
+   *[other] {" "}({ $paths } paths, { $aliases } of them a second name of a file)
 } compared with { $against }: { $changed } changed, { $reformatted } reformatted, { $new } new, { $removed } removed, { $unchanged } unchanged; { $breaking ->
     [one] 1 breaking change
    *[other] { $breaking } breaking changes
+}{ $warnings ->
+    [0] {""}
+    [one] , 1 warning
+   *[other] , { $warnings } warnings
 }
 diff-breaking-header = BREAKING ({ $count }):
+diff-warnings-header = WARNINGS ({ $count }):
+diff-path-aliases = { $path } (also { $aliases })
+diff-removed = - { $activity }{ $when ->
+    [ended] , ended before now
+    [running] , running now
+    [upcoming] , not started yet
+   *[unknown] {""}
+}
+diff-carried = = { $activity }, carried into { $version }
+diff-cover-removed = the version's cover is removed (was { $from })
 diff-group = { $group }:
 diff-group-site = site
 diff-status = { $status ->
@@ -687,9 +724,15 @@ diff-md-breaking = { $count ->
     [one] 1 breaking change
    *[other] { $count } breaking changes
 }
-diff-md-breaking-item = - **`{ $path }`** ({ $code }): { $message }<br>*How to avoid it:* { $help }
+diff-md-breaking-item = - **{ $path }** ({ $code }): { $message }<br>*How to avoid it:* { $help }
+diff-md-warnings = { $count ->
+    [one] 1 warning
+   *[other] { $count } warnings
+}
+diff-md-warning-item = - **{ $path }** ({ $code }): { $message }<br>*If it was not meant:* { $help }
 diff-md-table-header = | File | Status | Changes |
 diff-gh-breaking-title = breaking: { $path } ({ $code })
+diff-gh-warning-title = warning: { $path } ({ $code })
 diff-no-folder = no folder `{ $dir }` exists either
 diff-one-base = give one base: --against URL|DIR or --against-rev REV
 diff-cannot-fetch = cannot fetch { $url }: { $error }
@@ -728,9 +771,32 @@ import-zone-from = { $from ->
     [registry] kept from games.json
     [index] from the site's index
     [option] from --time-zone
-   *[assumed] assumed: nothing named one; pass --time-zone GAME=ZONE to set it
+    [unconfirmed] assumed by an earlier import and not confirmed yet: games.json still marks it "timeZoneAssumed"; confirm it with --time-zone GAME=ZONE or by removing the mark
+   *[assumed] assumed: nothing named one; games.json marks it "timeZoneAssumed" until it is confirmed with --time-zone GAME=ZONE or by removing the mark
 }
-import-note-placeholder = note: games.json: `{ $game }` got placeholders for `name` and `dataSource`; replace them (`activity-site status` lists them)
+import-name = name: { $game } { $name } ({ $from })
+import-name-from = { $from ->
+    [registry] kept from games.json
+    [index] from the site's index
+    [llms] from the site's llms.txt
+   *[id] nobody named it: its id stands in; set "name" in games.json
+}
+import-legacy = legacy: { $path } is the { $locale } activity document of `{ $game }` ({ $same ->
+    [yes] the same as { $data }
+   *[no] version { $version } there; { $data } is what the build publishes now
+}); { $outcome ->
+    [synced] kept in sync: the build publishes it from { $data } at every build (an alias in games.json)
+    [kept] kept frozen in data/_files/: its clients keep this copy; pass --legacy sync to publish it from { $data } at every build instead
+   *[skipped] skipped until you choose (see below)
+}
+import-legacy-choose = the activity document of `{ $game }` ({ $locale }): pass --legacy sync to publish it from that game's data at every build, or --legacy keep to keep this copy frozen in data/_files/
+import-legacy-no-game = an activity document of no imported game; --keep-unknown keeps it in data/_files/
+import-llms-unfetched = cannot fetch { $url } ({ $why }); it cannot say which games and locales the site has
+import-locales-asked = the site has no index; each game's document was asked for in { $locales } besides the default locale
+import-note-placeholder = note: games.json: `{ $game }` got { $name ->
+    [yes] placeholders for `name` and `dataSource`; replace them
+   *[no] a placeholder `dataSource`; replace it
+} (`activity-site status` lists them)
 import-note-reordered = note: { $path }: the API lists its activities out of start order; the build publishes them sorted (the same content in another order)
 import-note-regenerated = note: not imported, the build writes { $count ->
     [one] it
@@ -741,7 +807,10 @@ import-note-regenerated = note: not imported, the build writes { $count ->
 }
 import-note-excluded = note: left out by --games: { $paths }
 import-skipped-file = skipped: { $path }: { $why }
-import-summary = import: { $documents ->
+import-summary = import: { $site ->
+    [one] 1 activity file
+   *[other] { $site } activity files
+} on the site, { $imported } imported: { $documents ->
     [one] { $documents } document
    *[other] { $documents } documents
 } of { $games ->
@@ -783,7 +852,13 @@ import-index-unfetched = cannot fetch { $url } ({ $why }); using --games
 import-games-unknown = { $index } is not there and { $llms } lists no game, so the games to fetch are unknown
     help: name them: --games ak,end --locales en-US
 import-games-from = the site has no index; the games to fetch ({ $games }) come from { $from }
-import-no-such-locale = { $url } is not there: `{ $game }` has no such locale
+import-no-such-locale = { $count ->
+    [one] 1 game has
+   *[other] { $count } games have
+} no { $locale } document ({ $games }): { $count ->
+    [one] that locale is not one of its locales
+   *[other] that locale is not one of theirs
+}
 import-index-no-locales = game `{ $game }` has no locales
 import-not-utf8 = not UTF-8: { $error }
 import-not-json = not JSON: { $error }

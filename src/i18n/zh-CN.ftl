@@ -252,6 +252,12 @@ conventions-not-ignorable = 规则 `{ $code }` 不能关闭：它报告的是错
 conventions-ignorable-help = 游戏可以关闭的警告规则有：{ $codes }
 registry-time-zone = `{ $zone }` 不是 IANA 时区
 registry-time-zone-help = 请使用 `Asia/Shanghai`、`America/New_York` 这样的时区名
+registry-zone-assumed = `{ $game }` 的时区 { $zone } 是导入时假定的，尚未确认：它数据中的每个时间都按这个时区解读
+registry-zone-assumed-help = 请核对游戏的服务器时间；如果 { $zone } 正确，请删除 "timeZoneAssumed"，否则请把 "timeZone" 改成正确的时区，再删除它
+registry-alias-path = `{ $path }` 不能作为别名：别名必须是 api/v1/ 下以 .json 结尾、且不是构建自己生成的路径
+registry-alias-path-help = 请使用 api/v1/activities.json 这样的路径（不在 api/v1/activity/ 下，也不是索引、schema 或公告）
+registry-alias-twice = `{ $path }` 已在 { $first } 声明为别名
+registry-alias-locale = `{ $locale }` 不是这个游戏的语言
 source-locale = `{ $key }` 既不是这个游戏的语言，也不是 `all`
 source-locale-help = 请使用其中之一：{ $locales }，或者 `all`
 source-type = `{ $kind }` 不是数据来源的类型
@@ -326,6 +332,7 @@ status-state = { $state ->
    *[other] { $state }
 }
 note-placeholder = 注意：games.json 中的 `{ $game }` 仍是 `import` 写入的占位 `dataSource`（可能还有 `name`）；请换成真实的值
+note-zone-assumed = 注意：games.json 中 `{ $game }` 的时区 { $zone } 是 `import` 假定的，它的时间都按这个时区解读；确认无误后请删除 "timeZoneAssumed"（或改成正确的 "timeZone"）
 
 ## build
 
@@ -457,11 +464,18 @@ breaking-upcoming = 版本 { $new } 将于 { $date } 开始（{ $days ->
    *[other] { $days } 天后
 }），晚于现在，并取代仍在进行的版本 { $old }：在此之前，客户端显示的 { $new } 中会少掉 { $count } 个进行中的活动：{ $names }。
 breaking-upcoming-help = 请把在 { $start } 之后才结束的每个活动都搬进新文档的每种语言版本中（`activity-site version new` 可以完成这一步），或者等新版本开始时再发布
-breaking-ongoing-removed = { $name } 正在进行（至 { $end }，还剩 { $days ->
+breaking-ongoing-removed = { $name } 正在进行（至 { $end }，还剩{ $days ->
     [0] 不到一天
-   *[other] { $days } 天
+   *[other] {" "}{ $days } 天
 }），而这次构建删除了它：按名称识别活动的客户端会在活动进行期间丢掉它。
 breaking-ongoing-removed-help = 请保留这个活动直到它结束；如果只是名称写错了，请原地改名（开始和结束时间不变）
+warning-upcoming-removed = { $name } 尚未开始（{ $start } 开始，{ $days ->
+    [0] 不到一天后
+   *[other] { $days } 天后
+}），而这次构建删除了它：已经把它显示为即将开始的客户端将不再显示它。
+warning-upcoming-removed-help = 如果活动已取消或原本就列错了，无需处理；否则请保留它
+warning-cover-removed = 版本 { $version } 不再有封面（原为 { $cover }）：显示封面的客户端将什么也不显示。
+warning-cover-removed-help = 请把 "cover" 加回来（`activity-site version new` 会沿用封面，除非给出 --cover ''），如果这个版本确实没有封面则无需处理
 breaking-id-none = （无）
 breaking-id-stayed = 它们的 id 仍是 { $id }
 breaking-id-down = 它们的 id 从 { $from } 降到了 { $to }
@@ -542,12 +556,33 @@ version-planned = { $dry ->
 }{ $dropped ->
     [0] {""}
    *[other] ；{ $dropped } 个在新版本开始前结束的活动未沿用
+}{ $cover ->
+    [kept] ；封面沿用
+    [set] ；换了新封面
+    [removed] ；封面已删除
+   *[none] {""}
 }
 
 ## diff：审查报告的版式（文本、Markdown、GitHub 注释）
 
-diff-summary = 与 { $against } 比较了 { $files } 个文件：{ $changed } 个有改动，{ $reformatted } 个仅格式不同，{ $new } 个新增，{ $removed } 个已删除，{ $unchanged } 个未变；{ $breaking } 处破坏性变更
+diff-summary = 与 { $against } 比较了 { $files } 个文件{ $aliases ->
+    [0] {""}
+   *[other] （共 { $paths } 个路径，其中 { $aliases } 个是文件的第二个名称）
+}：{ $changed } 个有改动，{ $reformatted } 个仅格式不同，{ $new } 个新增，{ $removed } 个已删除，{ $unchanged } 个未变；{ $breaking } 处破坏性变更{ $warnings ->
+    [0] {""}
+   *[other] ，{ $warnings } 个警告
+}
 diff-breaking-header = 破坏性变更（{ $count } 处）：
+diff-warnings-header = 警告（{ $count } 个）：
+diff-path-aliases = { $path }（亦即 { $aliases }）
+diff-removed = - { $activity }{ $when ->
+    [ended] ，已在现在之前结束
+    [running] ，正在进行
+    [upcoming] ，尚未开始
+   *[unknown] {""}
+}
+diff-carried = = { $activity }，沿用到 { $version }
+diff-cover-removed = 版本的封面被删除了（原为 { $from }）
 diff-group = { $group }：
 diff-group-site = 站点文件
 diff-status = { $status ->
@@ -590,9 +625,12 @@ diff-md-no-change = { $files ->
 }
 diff-md-no-breaking = 没有破坏性变更。
 diff-md-breaking = { $count } 处破坏性变更
-diff-md-breaking-item = - **`{ $path }`**（{ $code }）：{ $message }<br>*如何避免*：{ $help }
+diff-md-breaking-item = - **{ $path }**（{ $code }）：{ $message }<br>*如何避免*：{ $help }
+diff-md-warnings = { $count } 个警告
+diff-md-warning-item = - **{ $path }**（{ $code }）：{ $message }<br>*如果不是有意为之*：{ $help }
 diff-md-table-header = | 文件 | 状态 | 改动 |
 diff-gh-breaking-title = 破坏性变更：{ $path }（{ $code }）
+diff-gh-warning-title = 警告：{ $path }（{ $code }）
 diff-no-folder = 也不存在文件夹 `{ $dir }`
 diff-one-base = 请给出一个对照：--against URL|DIR 或 --against-rev REV
 diff-cannot-fetch = 无法获取 { $url }：{ $error }
@@ -625,9 +663,32 @@ import-zone-from = { $from ->
     [registry] 沿用 games.json 中的设置
     [index] 来自站点的索引
     [option] 来自 --time-zone
-   *[assumed] 推定：没有任何来源给出时区；请用 --time-zone GAME=ZONE 指定
+    [unconfirmed] 之前的导入推定的，尚未确认：games.json 中仍标有 "timeZoneAssumed"；请用 --time-zone GAME=ZONE 确认，或核对后删除这个标记
+   *[assumed] 推定：没有任何来源给出时区；games.json 会标上 "timeZoneAssumed"，直到用 --time-zone GAME=ZONE 确认或删除这个标记为止
 }
-import-note-placeholder = 注意：games.json：`{ $game }` 的 `name` 和 `dataSource` 填入了占位值，请换成真实的值（`activity-site status` 会列出它们）
+import-name = 名称：{ $game } { $name }（{ $from }）
+import-name-from = { $from ->
+    [registry] 沿用 games.json 中的设置
+    [index] 来自站点的索引
+    [llms] 来自站点的 llms.txt
+   *[id] 没有任何来源给出名称，暂用 id；请在 games.json 中设置 "name"
+}
+import-legacy = 旧文件：{ $path } 是 `{ $game }` 的 { $locale } 活动文档（{ $same ->
+    [yes] 与 { $data } 相同
+   *[no] 其中是版本 { $version }；生成时发布的是 { $data } 的内容
+}）；{ $outcome ->
+    [synced] 保持同步：每次生成都从 { $data } 发布它（games.json 中的别名）
+    [kept] 原样冻结在 data/_files/ 中：它的客户端会一直拿到这份副本；如果要每次生成都从 { $data } 发布，请改用 --legacy sync
+   *[skipped] 在你选择之前已跳过（见下文）
+}
+import-legacy-choose = `{ $game }` 的活动文档（{ $locale }）：用 --legacy sync 让每次生成都从这个游戏的数据发布它，或用 --legacy keep 把这份副本原样冻结在 data/_files/ 中
+import-legacy-no-game = 不是任何已导入游戏的活动文档；--keep-unknown 会把它保留在 data/_files/ 中
+import-llms-unfetched = 无法获取 { $url }（{ $why }）；无从得知站点有哪些游戏和语言
+import-locales-asked = 站点没有索引；除默认语言外，还为每个游戏请求了以下语言的文档：{ $locales }
+import-note-placeholder = 注意：games.json：`{ $game }` 的 { $name ->
+    [yes] `name` 和 `dataSource`
+   *[no] `dataSource`
+} 填入了占位值，请换成真实的值（`activity-site status` 会列出它们）
 import-note-reordered = 注意：{ $path }：API 中的活动没有按开始时间排列；生成时会按顺序发布（内容相同，只是顺序不同）
 import-note-regenerated = 注意：以下 { $count } 个文件没有导入，由生成过程自己写出：{ $paths }{ $more ->
     [0] {""}
@@ -635,7 +696,7 @@ import-note-regenerated = 注意：以下 { $count } 个文件没有导入，由
 }
 import-note-excluded = 注意：因 --games 而略过：{ $paths }
 import-skipped-file = 已跳过：{ $path }：{ $why }
-import-summary = 导入：{ $games } 个游戏的 { $documents } 个文档，{ $announcements } 个公告文件，{ $kept } 个文件保留在 data/_files/ 中，{ $skipped } 个已跳过，{ $regenerated } 个由生成过程重新写出{ $assumed ->
+import-summary = 导入：站点上有 { $site } 个活动文件，导入了 { $imported } 个：{ $games } 个游戏的 { $documents } 个文档，{ $announcements } 个公告文件，{ $kept } 个文件保留在 data/_files/ 中，{ $skipped } 个已跳过，{ $regenerated } 个由生成过程重新写出{ $assumed ->
     [0] {""}
    *[other] ；{ $assumed } 个游戏的时区是推定的
 }{ $listed }
@@ -661,7 +722,7 @@ import-index-unfetched = 无法获取 { $url }（{ $why }）；改用 --games
 import-games-unknown = { $index } 不存在，{ $llms } 也没有列出任何游戏，因此不知道要下载哪些游戏
     提示：请指定游戏，例如 --games ak,end --locales en-US
 import-games-from = 站点没有索引；要下载的游戏（{ $games }）来自 { $from }
-import-no-such-locale = { $url } 不存在：`{ $game }` 没有这个语言
+import-no-such-locale = { $count } 个游戏没有 { $locale } 文档（{ $games }）：这不是它们的语言之一
 import-index-no-locales = 游戏 `{ $game }` 没有任何语言
 import-not-utf8 = 不是 UTF-8 编码：{ $error }
 import-not-json = 不是 JSON：{ $error }

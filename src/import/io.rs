@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 
-use super::{IndexGame, Inputs, PlannedGame, Source, Wanted};
+use super::{IndexGame, Inputs, Legacy, LegacyChoice, PlannedGame, Recognised, Source, Wanted};
 use crate::atomic;
 use crate::fetch::{self, FetchError, Fetcher};
 use crate::i18n::{self, Msg, msg};
@@ -37,6 +37,11 @@ pub struct Request<'a> {
     pub timeout: Duration,
     /// Keep the files the build does not generate in `data/_files/`.
     pub keep_unknown: bool,
+    /// The root imported into: its `games.json` names locales a site
+    /// without an index may have.
+    pub root: &'a Path,
+    /// What to do with a legacy file that is one game's document.
+    pub legacy: Option<LegacyChoice>,
 }
 
 /// What happens while [`gather`] reads a site.
@@ -77,6 +82,18 @@ pub struct Gathered {
     pub excluded: Vec<String>,
     /// Where the list of games came from, when it was not the site's index.
     pub games_from: Option<String>,
+    /// The names the site's `llms.txt` gives its games, and where it is.
+    pub names: BTreeMap<String, String>,
+    pub names_from: Option<String>,
+    /// How many activity files the site has, as far as the import knows:
+    /// every one read, and every one it lists or answered for that could
+    /// not be read.
+    pub site_documents: usize,
+    /// A legacy file with the shape of an activity document.
+    pub legacy: Option<Legacy>,
+    /// `--keep-unknown` and `--legacy`, for [`prepare`].
+    pub keep_unknown: bool,
+    pub legacy_choice: Option<LegacyChoice>,
 }
 
 /// Reads the published files `request` names: from a folder, or from a
@@ -89,6 +106,8 @@ pub fn gather(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Ga
     } else {
         from_folder(Path::new(from), request)?
     };
+    gathered.keep_unknown = request.keep_unknown;
+    gathered.legacy_choice = request.legacy;
     if !request.games.is_empty() {
         let (kept, left): (Vec<Source>, Vec<Source>) = std::mem::take(&mut gathered.sources)
             .into_iter()
@@ -189,6 +208,17 @@ impl Gathered {
         // A document that is not JSON at all is the mapping's to name (`not JSON`).
         let broken = shape == super::Shape::Other
             && serde_json::from_slice::<serde_json::Value>(&bytes).is_err();
+        if path == layout::LEGACY_ACTIVITIES_PATH && shape == super::Shape::Activity {
+            self.legacy = Some(Legacy {
+                path,
+                origin,
+                bytes,
+            });
+            return;
+        }
+        if as_game.is_some() {
+            self.site_documents += 1;
+        }
         if broken && let Some((game, locale)) = as_game {
             self.sources.push(Source {
                 game,
@@ -269,6 +299,26 @@ pub struct Prepared {
     /// Announcements imported, and kept files, as root paths.
     pub announcements: Vec<String>,
     pub kept: Vec<String>,
+    /// How many activity files the site has ([`Gathered::site_documents`]),
+    /// and how many of them were imported.
+    pub site_documents: usize,
+    pub imported: usize,
+    /// Where the names of the games the site's `llms.txt` gave came from.
+    pub names_from: Option<String>,
+    /// The legacy file, when it is one game's document, and whether it was
+    /// kept frozen in `data/_files/` (else synced, or skipped).
+    pub legacy: Option<(Recognised, LegacyOutcome)>,
+}
+
+/// What became of a legacy file that is one game's document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LegacyOutcome {
+    /// An alias of the game in `games.json`: rebuilt from its data.
+    Synced,
+    /// Kept byte for byte in `data/_files/`.
+    Kept,
+    /// Neither: skipped, waiting for a choice.
+    Skipped,
 }
 
 /// Maps what was gathered onto the root under `root` (its `games.json`
@@ -295,16 +345,60 @@ pub fn prepare(
         regenerated,
         excluded,
         games_from,
+        names,
+        names_from,
+        site_documents,
+        legacy,
+        keep_unknown,
+        legacy_choice,
     } = gathered;
+    let mut kept = kept;
+    let mut skipped = skipped;
     let plan = super::plan(Inputs {
         sources,
         index,
         existing_registry,
         default_locale: default_locale.to_owned(),
         time_zones: time_zones.to_vec(),
+        names,
+        legacy: legacy.clone().map(|l| (l, legacy_choice)),
     })
     .map_err(anyhow::Error::new)?;
     errors.extend(plan.errors);
+    // The legacy file: an alias (synced), kept frozen, or skipped until
+    // the maintainer chooses; a document of no imported game is unknown.
+    let legacy = match (legacy, plan.legacy) {
+        (Some(_), Some(found)) if found.synced => Some((found, LegacyOutcome::Synced)),
+        (Some(file), Some(found)) => {
+            let keep = legacy_choice == Some(LegacyChoice::Keep) || keep_unknown;
+            let outcome = if keep {
+                kept.push((file.path, file.bytes));
+                LegacyOutcome::Kept
+            } else {
+                LegacyOutcome::Skipped
+            };
+            Some((found, outcome))
+        }
+        (Some(file), None) => {
+            if keep_unknown {
+                kept.push((file.path, file.bytes));
+            } else {
+                skipped.push((file.path, msg!("import-legacy-no-game")));
+            }
+            None
+        }
+        (None, _) => None,
+    };
+    if let Some((found, LegacyOutcome::Skipped)) = &legacy {
+        skipped.push((
+            found.path.clone(),
+            msg!(
+                "import-legacy-choose",
+                game = found.game.as_str(),
+                locale = found.locale.as_str()
+            ),
+        ));
+    }
 
     // The site's locale, as the build will read it from the new registry.
     let site_locale = plan
@@ -413,6 +507,10 @@ pub fn prepare(
         reordered,
         announcements,
         kept: kept_paths,
+        site_documents,
+        imported: plan.imported,
+        names_from,
+        legacy,
     })
 }
 
@@ -560,23 +658,54 @@ fn from_site_folder(site: &Path, request: &Request) -> anyhow::Result<Gathered> 
         let origin = site.join(&rel).display().to_string();
         gathered.found(request.keep_unknown, rel, origin, bytes, as_game);
     }
-    if index.is_none()
-        && let Ok(bytes) = read(layout::LLMS_PATH)
-    {
+    if let Ok(bytes) = read(layout::LLMS_PATH) {
+        let llms = layout::llms_site(&String::from_utf8_lossy(&bytes));
         // The site's own order of its games, as its `llms.txt` lists them.
-        let (ids, _) = layout::llms_games(&String::from_utf8_lossy(&bytes));
-        if !ids.is_empty() {
+        let ids = llms.ids();
+        if index.is_none() && !ids.is_empty() {
             gathered
                 .sources
                 .sort_by_key(|s| ids.iter().position(|id| *id == s.game).unwrap_or(ids.len()));
+        }
+        gathered.names = llms_names(&llms);
+        if !gathered.names.is_empty() {
+            gathered.names_from = Some(site.join(layout::LLMS_PATH).display().to_string());
         }
     }
     gathered.index = index;
     Ok(gathered)
 }
 
+/// The names an `llms.txt` gives its games.
+fn llms_names(llms: &layout::LlmsSite) -> BTreeMap<String, String> {
+    llms.games
+        .iter()
+        .filter_map(|(id, name)| Some((id.clone(), name.clone()?)))
+        .collect()
+}
+
+/// The locales of a site without an index that each game could have
+/// besides `default`: `--locales`, the ones its `llms.txt` names in an
+/// example or a link (`sr-en-US.json`), the root's `games.json`, and the
+/// languages of this tool.
+fn candidate_locales(request: &Request, llms: &layout::LlmsSite, default: &str) -> Vec<String> {
+    let mut locales: Vec<String> = request.locales.to_vec();
+    let split = super::split_names(&llms.mentioned);
+    locales.extend(split.values().filter_map(|(_, locale)| locale.clone()));
+    if let Ok(text) = std::fs::read_to_string(request.root.join(REGISTRY_PATH))
+        && let Ok(registry) = serde_json::from_str::<crate::model::Registry>(&text)
+    {
+        locales.extend(registry.games.into_iter().flat_map(|g| g.locales));
+    }
+    locales.extend(i18n::Lang::ALL.iter().map(|l| l.tag().to_owned()));
+    let mut seen = BTreeSet::new();
+    locales.retain(|l| l != default && seen.insert(l.clone()));
+    locales
+}
+
 /// A flat folder: `<game>[-<locale>].json` documents, `anno[-<locale>].json`
-/// announcements; any other file is kept at its name, or skipped.
+/// announcements, an `llms.txt` for the names of the games; any other file
+/// is kept at its name, or skipped.
 fn from_flat_folder(dir: &Path, request: &Request) -> anyhow::Result<Gathered> {
     let mut names = Vec::new();
     for entry in std::fs::read_dir(dir)
@@ -605,6 +734,14 @@ fn from_flat_folder(dir: &Path, request: &Request) -> anyhow::Result<Gathered> {
                 continue;
             }
         };
+        // The site's `llms.txt`, for the names of its games; the build writes its own.
+        if name == layout::LLMS_PATH {
+            let llms = layout::llms_site(&String::from_utf8_lossy(&bytes));
+            gathered.names = llms_names(&llms);
+            gathered.names_from = Some(origin);
+            gathered.regenerated.push(name);
+            continue;
+        }
         // Announcements are read by their name under api/v1.
         let as_site = format!("{}/{name}", layout::API_DIR);
         let path = if announcements_locale(&as_site).is_some() {
@@ -665,32 +802,48 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
     // Files guessed from names (no index lists them): a locale's file that
     // is not there is a locale the game does not have, not an error.
     let mut guessed = false;
+    // Without an index, what the site says of itself.
+    let llms_url = format!("{site}/{}", layout::LLMS_PATH);
+    let llms = match &index {
+        Some(_) => layout::LlmsSite::default(),
+        None => match fetcher.get(&llms_url) {
+            Ok(bytes) => layout::llms_site(&String::from_utf8_lossy(&bytes)),
+            Err(FetchError::NotFound) => layout::LlmsSite::default(),
+            Err(why) => {
+                on(Event::Note(msg!(
+                    "import-llms-unfetched",
+                    url = llms_url.as_str(),
+                    why = why.to_string()
+                )));
+                layout::LlmsSite::default()
+            }
+        },
+    };
+    let mut asked: Vec<String> = Vec::new();
     let wanted = match &index {
         Some(index) => super::listed_files(index, request.games),
         None if !request.games.is_empty() => {
             games_from = Some("--games".to_owned());
             guessed = true;
-            super::guessed_files(request.games, request.locales, request.default_locale)
+            asked = candidate_locales(request, &llms, request.default_locale);
+            super::guessed_files(request.games, &asked, request.default_locale)
         }
         None => {
-            let llms_url = format!("{site}/{}", layout::LLMS_PATH);
-            let listed = match fetcher.get(&llms_url) {
-                Ok(bytes) => layout::llms_games(&String::from_utf8_lossy(&bytes)),
-                Err(_) => (Vec::new(), Vec::new()),
-            };
+            let games = llms.ids();
             anyhow::ensure!(
-                !listed.0.is_empty(),
+                !games.is_empty(),
                 msg!(
                     "import-games-unknown",
                     index = index_url.as_str(),
                     llms = llms_url.as_str()
                 )
             );
-            games_from = Some(llms_url);
-            let (games, documents) = listed;
+            games_from = Some(llms_url.clone());
+            let documents = &llms.documents;
             if documents.is_empty() {
                 guessed = true;
-                super::guessed_files(&games, request.locales, request.default_locale)
+                asked = candidate_locales(request, &llms, request.default_locale);
+                super::guessed_files(&games, &asked, request.default_locale)
             } else {
                 let names: Vec<String> = documents
                     .iter()
@@ -714,6 +867,12 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
             "import-games-from",
             games = i18n::list(&games),
             from = from.as_str()
+        )));
+    }
+    if !asked.is_empty() {
+        on(Event::Note(msg!(
+            "import-locales-asked",
+            locales = i18n::list(&asked)
         )));
     }
     // Beside the documents, what a site may publish that no index lists.
@@ -750,9 +909,13 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
     let mut gathered = Gathered {
         index,
         games_from,
+        names: llms_names(&llms),
+        names_from: Some(llms_url).filter(|_| !llms.games.is_empty()),
         ..Gathered::default()
     };
     let mut urls = urls.into_iter();
+    // Per locale asked for, the games that do not have it.
+    let mut absent: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for wanted in wanted {
         let (url, result) = (urls.next().unwrap_or_default(), results.next());
         match result {
@@ -764,19 +927,30 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
                 Some((wanted.game, wanted.locale)),
             ),
             Some(Err(FetchError::NotFound)) if guessed && wanted.locale.is_some() => {
-                on(Event::Note(msg!(
-                    "import-no-such-locale",
-                    url = url.as_str(),
-                    game = wanted.game.as_str()
-                )));
+                absent
+                    .entry(wanted.locale.unwrap_or_default())
+                    .or_default()
+                    .push(wanted.game);
             }
-            Some(Err(why)) => gathered.errors.push(msg!(
-                "import-file-error",
-                origin = url.as_str(),
-                why = why.to_string()
-            )),
+            Some(Err(why)) => {
+                // A document the site has (or lists) that could not be read.
+                gathered.site_documents += 1;
+                gathered.errors.push(msg!(
+                    "import-file-error",
+                    origin = url.as_str(),
+                    why = why.to_string()
+                ));
+            }
             None => {}
         }
+    }
+    for (locale, games) in absent {
+        on(Event::Note(msg!(
+            "import-no-such-locale",
+            locale = locale.as_str(),
+            count = games.len(),
+            games = i18n::list(&games)
+        )));
     }
     for path in extra {
         let (url, result) = (urls.next().unwrap_or_default(), results.next());

@@ -237,6 +237,74 @@ pub struct PlannedGame {
     pub time_zone: String,
     /// Where that zone came from.
     pub zone_from: ZoneFrom,
+    /// The game's name in `games.json` after the import, as the summary
+    /// shows it (a localized name in its default locale).
+    pub name: String,
+    /// Where that name came from.
+    pub name_from: NameFrom,
+}
+
+/// Where an imported game's `name` came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameFrom {
+    /// `games.json` of the root had it already.
+    Registry,
+    /// The site's index published it.
+    Index,
+    /// The site's `llms.txt` names it in its list of games.
+    Llms,
+    /// Nobody said: its id stands in for it.
+    Id,
+}
+
+impl NameFrom {
+    /// How the summary says it.
+    pub fn label(self) -> Msg {
+        msg!(
+            "import-name-from",
+            from = match self {
+                NameFrom::Registry => "registry",
+                NameFrom::Index => "index",
+                NameFrom::Llms => "llms",
+                NameFrom::Id => "id",
+            }
+        )
+    }
+}
+
+/// What the maintainer chose for a legacy all-in-one file that is one
+/// game's activity document (`import --legacy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LegacyChoice {
+    /// Publish it from the game's data at every build (an alias in
+    /// `games.json`), so it never falls behind.
+    Sync,
+    /// Keep this copy as it is, frozen, in `data/_files/`.
+    Keep,
+}
+
+/// A legacy file found on the site (`api/v1/activities.json`) that has the
+/// shape of an activity document.
+#[derive(Debug, Clone)]
+pub struct Legacy {
+    /// Its path relative to the site root.
+    pub path: String,
+    pub origin: String,
+    pub bytes: Vec<u8>,
+}
+
+/// A legacy file recognised as one game's document of one locale.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recognised {
+    pub path: String,
+    pub game: String,
+    pub locale: String,
+    /// The same document as the game's (else an older or other copy).
+    pub same: bool,
+    /// The `version` the legacy copy holds.
+    pub version: String,
+    /// Whether it became an alias of the game in `games.json` (`--legacy sync`).
+    pub synced: bool,
 }
 
 /// Where an imported game's `timeZone` came from.
@@ -248,8 +316,11 @@ pub enum ZoneFrom {
     Index,
     /// `--time-zone`.
     Option,
-    /// Nobody said: the default zone was assumed.
+    /// Nobody said: the default zone was assumed (and `games.json` says so).
     Assumed,
+    /// `games.json` of the root has it, still marked as assumed by an
+    /// earlier import and not confirmed.
+    Unconfirmed,
 }
 
 impl ZoneFrom {
@@ -262,6 +333,7 @@ impl ZoneFrom {
                 ZoneFrom::Index => "index",
                 ZoneFrom::Option => "option",
                 ZoneFrom::Assumed => "assumed",
+                ZoneFrom::Unconfirmed => "unconfirmed",
             }
         )
     }
@@ -323,6 +395,10 @@ pub struct Plan {
     pub games: Vec<PlannedGame>,
     /// One line per source that was not imported, and why.
     pub errors: Vec<Msg>,
+    /// How many sources were imported (twins of one document each count).
+    pub imported: usize,
+    /// The legacy file, when it is one game's document.
+    pub legacy: Option<Recognised>,
 }
 
 /// Everything the mapping needs.
@@ -337,6 +413,11 @@ pub struct Inputs {
     pub default_locale: String,
     /// `--time-zone`: for every imported game (key `None`) or one (`Some(id)`).
     pub time_zones: Vec<(Option<String>, String)>,
+    /// The names the site's `llms.txt` gives its games.
+    pub names: BTreeMap<String, String>,
+    /// A legacy file with the shape of an activity document, and what to do
+    /// with it when it is one game's (`--legacy`).
+    pub legacy: Option<(Legacy, Option<LegacyChoice>)>,
 }
 
 /// Maps published files to the files of a data tree.
@@ -403,6 +484,8 @@ pub fn plan(inputs: Inputs) -> Result<Plan, Msg> {
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
+    // Every imported document (game, locale, text), for the legacy file.
+    let mut imported: Vec<(String, String, String)> = Vec::new();
     for (id, sources) in &by_game {
         if !is_game_id(id) {
             for s in sources {
@@ -442,7 +525,9 @@ pub fn plan(inputs: Inputs) -> Result<Plan, Msg> {
                 }
             };
             if let Some((first, kept)) = docs.get(&locale) {
-                if !same_document(kept, &text) {
+                if same_document(kept, &text) {
+                    result.imported += 1;
+                } else {
                     result.errors.push(msg!(
                         "import-documents-differ",
                         origin = source.origin.as_str(),
@@ -453,6 +538,7 @@ pub fn plan(inputs: Inputs) -> Result<Plan, Msg> {
                 continue;
             }
             order.push(locale.clone());
+            result.imported += 1;
             docs.insert(locale, (source.origin.clone(), text));
         }
         if docs.is_empty() {
@@ -484,6 +570,7 @@ pub fn plan(inputs: Inputs) -> Result<Plan, Msg> {
             result
                 .files
                 .push((crate::tree::data_path(id, locale), text.clone()));
+            imported.push((id.clone(), locale.clone(), text.clone()));
         }
         let given = inputs
             .time_zones
@@ -491,22 +578,42 @@ pub fn plan(inputs: Inputs) -> Result<Plan, Msg> {
             .find(|(game, _)| game.as_deref() == Some(id.as_str()))
             .or_else(|| inputs.time_zones.iter().find(|(game, _)| game.is_none()))
             .map(|(_, zone)| zone.as_str());
-        let (placeholder, time_zone, zone_from) = update_registry(
+        let registered = update_registry(
             &mut registry_games,
-            id,
-            &locales,
-            &default_locale,
-            index.get(id.as_str()).map(|g| &g.described),
-            given,
+            &Described {
+                id,
+                locales: &locales,
+                default_locale: &default_locale,
+                published: index.get(id.as_str()).map(|g| &g.described),
+                llms_name: inputs.names.get(id).map(String::as_str),
+                given,
+            },
         );
         result.games.push(PlannedGame {
             id: id.clone(),
             locales,
             default_locale,
-            placeholder,
-            time_zone,
-            zone_from,
+            placeholder: registered.placeholder,
+            time_zone: registered.time_zone,
+            zone_from: registered.zone_from,
+            name: registered.name,
+            name_from: registered.name_from,
         });
+    }
+    if let Some((legacy, choice)) = &inputs.legacy {
+        result.legacy = recognise(legacy, &imported, &result.games);
+        // A path `games.json` already declares an alias stays one.
+        let declared = |found: &Recognised| {
+            known
+                .get(&found.game)
+                .is_some_and(|g| g.aliases.iter().any(|a| a.path == found.path))
+        };
+        if let Some(found) = &mut result.legacy
+            && (*choice == Some(LegacyChoice::Sync) || (choice.is_none() && declared(found)))
+        {
+            add_alias(&mut registry_games, found, &result.games);
+            found.synced = true;
+        }
     }
     registry.insert("games".to_owned(), Value::Array(registry_games));
     let mut text = serde_json::to_string_pretty(&Value::Object(registry))
@@ -518,23 +625,41 @@ pub fn plan(inputs: Inputs) -> Result<Plan, Msg> {
     Ok(result)
 }
 
+/// What is known of one imported game, for its entry of `games.json`.
+struct Described<'a> {
+    id: &'a str,
+    locales: &'a [String],
+    default_locale: &'a str,
+    /// What the site's index published about it.
+    published: Option<&'a Map<String, Value>>,
+    /// The name the site's `llms.txt` gives it.
+    llms_name: Option<&'a str>,
+    /// `--time-zone`.
+    given: Option<&'a str>,
+}
+
+/// What [`update_registry`] did to one game.
+struct Registered {
+    placeholder: bool,
+    time_zone: String,
+    zone_from: ZoneFrom,
+    name: String,
+    name_from: NameFrom,
+}
+
 /// Sets the locales of game `id` in the registry's games, adding the game
 /// when it is new, and gives it an explicit `timeZone` (the registry's,
-/// else the index's, else `given`, else the default, assumed). Returns
-/// whether placeholders were written, and the zone and where it came from.
-fn update_registry(
-    games: &mut Vec<Value>,
-    id: &str,
-    locales: &[String],
-    default_locale: &str,
-    described: Option<&Map<String, Value>>,
-    given: Option<&str>,
-) -> (bool, String, ZoneFrom) {
-    let published = described
+/// else the index's, else `given`, else the default, assumed and marked
+/// `timeZoneAssumed`) and a `name` (the registry's, else the index's, else
+/// the site's `llms.txt`, else its id).
+fn update_registry(games: &mut Vec<Value>, game: &Described) -> Registered {
+    let id = game.id;
+    let published_zone = game
+        .published
         .and_then(|d| d.get("timeZone"))
         .and_then(Value::as_str);
     let zone = |existing: Option<&str>| -> (String, ZoneFrom) {
-        match (existing, published, given) {
+        match (existing, published_zone, game.given) {
             (Some(zone), _, _) => (zone.to_owned(), ZoneFrom::Registry),
             (None, Some(zone), _) => (zone.to_owned(), ZoneFrom::Index),
             (None, None, Some(zone)) => (zone.to_owned(), ZoneFrom::Option),
@@ -544,43 +669,75 @@ fn update_registry(
             ),
         }
     };
-    let locales_value = Value::Array(locales.iter().cloned().map(Value::from).collect());
-    if let Some(Value::Object(game)) = games
+    let shown_name = |name: &Value| -> String {
+        serde_json::from_value::<crate::model::Localized>(name.clone())
+            .map(|n| n.get(game.default_locale, game.default_locale).to_owned())
+            .unwrap_or_else(|_| id.to_owned())
+    };
+    let locales_value = Value::Array(game.locales.iter().cloned().map(Value::from).collect());
+    if let Some(Value::Object(entry)) = games
         .iter_mut()
         .find(|g| g.get("id").and_then(Value::as_str) == Some(id))
     {
         // Locales already listed stay (their files may be on disk already).
-        let mut all: Vec<Value> = game
+        let mut all: Vec<Value> = entry
             .get("locales")
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
-        for locale in locales {
+        for locale in game.locales {
             if !all.iter().any(|l| l.as_str() == Some(locale)) {
                 all.push(Value::from(locale.as_str()));
             }
         }
-        game.insert("locales".to_owned(), Value::Array(all));
-        game.insert("defaultLocale".to_owned(), Value::from(default_locale));
-        let (time_zone, from) = zone(game.get("timeZone").and_then(Value::as_str));
-        game.entry("timeZone")
-            .or_insert_with(|| Value::from(time_zone.as_str()));
-        return (false, time_zone, from);
+        entry.insert("locales".to_owned(), Value::Array(all));
+        entry.insert("defaultLocale".to_owned(), Value::from(game.default_locale));
+        let unconfirmed = entry.get(ZONE_ASSUMED).and_then(Value::as_bool) == Some(true);
+        let (time_zone, from) = match (unconfirmed, game.given) {
+            // A zone given now confirms the guess of an earlier import.
+            (true, Some(given)) => {
+                entry.insert("timeZone".to_owned(), Value::from(given));
+                entry.remove(ZONE_ASSUMED);
+                (given.to_owned(), ZoneFrom::Option)
+            }
+            (true, None) => (
+                entry
+                    .get("timeZone")
+                    .and_then(Value::as_str)
+                    .unwrap_or(crate::model::DEFAULT_TIME_ZONE)
+                    .to_owned(),
+                ZoneFrom::Unconfirmed,
+            ),
+            (false, _) => zone(entry.get("timeZone").and_then(Value::as_str)),
+        };
+        if !entry.contains_key("timeZone") {
+            entry.insert("timeZone".to_owned(), Value::from(time_zone.as_str()));
+            if from == ZoneFrom::Assumed {
+                entry.insert(ZONE_ASSUMED.to_owned(), Value::Bool(true));
+            }
+        }
+        let name = entry.get("name").map_or_else(|| id.to_owned(), shown_name);
+        return Registered {
+            placeholder: false,
+            time_zone,
+            zone_from: from,
+            name,
+            name_from: NameFrom::Registry,
+        };
     }
-    let described = described.cloned().unwrap_or_default();
+    let described = game.published.cloned().unwrap_or_default();
     let placeholder = !described.contains_key("name") || !described.contains_key("dataSource");
-    let mut game = Map::new();
-    game.insert("id".to_owned(), Value::from(id));
-    game.insert(
-        "name".to_owned(),
-        described
-            .get("name")
-            .cloned()
-            .unwrap_or_else(|| Value::from(id)),
-    );
-    game.insert("locales".to_owned(), locales_value);
-    game.insert("defaultLocale".to_owned(), Value::from(default_locale));
-    game.insert(
+    let (name, name_from) = match (described.get("name"), game.llms_name) {
+        (Some(name), _) => (name.clone(), NameFrom::Index),
+        (None, Some(name)) => (Value::from(name), NameFrom::Llms),
+        (None, None) => (Value::from(id), NameFrom::Id),
+    };
+    let mut entry = Map::new();
+    entry.insert("id".to_owned(), Value::from(id));
+    entry.insert("name".to_owned(), name.clone());
+    entry.insert("locales".to_owned(), locales_value);
+    entry.insert("defaultLocale".to_owned(), Value::from(game.default_locale));
+    entry.insert(
         "dataSource".to_owned(),
         described
             .get("dataSource")
@@ -588,9 +745,114 @@ fn update_registry(
             .unwrap_or_else(|| Value::from(format!("https://{PLACEHOLDER_HOST}/{id}"))),
     );
     let (time_zone, from) = zone(None);
-    game.insert("timeZone".to_owned(), Value::from(time_zone.as_str()));
-    games.push(Value::Object(game));
-    (placeholder, time_zone, from)
+    entry.insert("timeZone".to_owned(), Value::from(time_zone.as_str()));
+    if from == ZoneFrom::Assumed {
+        entry.insert(ZONE_ASSUMED.to_owned(), Value::Bool(true));
+    }
+    games.push(Value::Object(entry));
+    Registered {
+        placeholder,
+        time_zone,
+        zone_from: from,
+        name: shown_name(&name),
+        name_from,
+    }
+}
+
+/// The key of `games.json` that marks a zone as assumed ([`crate::model::Game::time_zone_assumed`]).
+const ZONE_ASSUMED: &str = "timeZoneAssumed";
+
+/// Which imported document (`imported`: game, locale, text) a legacy file
+/// is: the same document, else the one sharing the most activity names
+/// (at least one) or its version's name; `None` when it is none of them.
+fn recognise(
+    legacy: &Legacy,
+    imported: &[(String, String, String)],
+    games: &[PlannedGame],
+) -> Option<Recognised> {
+    let text = data_file(&legacy.bytes).ok()?;
+    let value: Value = serde_json::from_str(&text).ok()?;
+    let names = |v: &Value| -> BTreeSet<String> {
+        v.get("activities")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|a| a.get("name").and_then(Value::as_str).map(str::to_owned))
+            .collect()
+    };
+    let version_name = |v: &Value| {
+        v.get("versionName")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let ours = names(&value);
+    let default_of = |game: &str| {
+        games
+            .iter()
+            .find(|g| g.id == game)
+            .map(|g| g.default_locale.clone())
+    };
+    let exact = imported
+        .iter()
+        .find(|(_, _, doc)| same_document(doc, &text))
+        .map(|(game, locale, _)| (game, locale, true));
+    let best = exact.or_else(|| {
+        imported
+            .iter()
+            .filter_map(|(game, locale, doc)| {
+                let doc: Value = serde_json::from_str(doc).ok()?;
+                let shared = names(&doc).intersection(&ours).count()
+                    + usize::from(
+                        version_name(&doc).is_some() && version_name(&doc) == version_name(&value),
+                    );
+                // Ties go to the game's default locale.
+                let default = default_of(game).as_deref() == Some(locale.as_str());
+                (shared > 0).then_some((shared, default, game, locale))
+            })
+            .max_by_key(|(shared, default, _, _)| (*shared, *default))
+            .map(|(_, _, game, locale)| (game, locale, false))
+    })?;
+    Some(Recognised {
+        path: legacy.path.clone(),
+        game: best.0.clone(),
+        locale: best.1.clone(),
+        same: best.2,
+        version: value
+            .get("version")
+            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+            .unwrap_or_default(),
+        synced: false,
+    })
+}
+
+/// Declares the recognised legacy file an alias of its game in the
+/// registry's games (its locale named unless it is the default one).
+fn add_alias(games: &mut [Value], found: &Recognised, planned: &[PlannedGame]) {
+    let default = planned
+        .iter()
+        .find(|g| g.id == found.game)
+        .is_some_and(|g| g.default_locale == found.locale);
+    let Some(Value::Object(entry)) = games
+        .iter_mut()
+        .find(|g| g.get("id").and_then(Value::as_str) == Some(found.game.as_str()))
+    else {
+        return;
+    };
+    let mut alias = Map::new();
+    alias.insert("path".to_owned(), Value::from(found.path.as_str()));
+    if !default {
+        alias.insert("locale".to_owned(), Value::from(found.locale.as_str()));
+    }
+    let list = entry
+        .entry("aliases")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    if let Value::Array(list) = list
+        && !list
+            .iter()
+            .any(|a| a.get("path").and_then(Value::as_str) == Some(found.path.as_str()))
+    {
+        list.push(Value::Object(alias));
+    }
 }
 
 /// Whether `game` carries the placeholders [`plan`] writes.

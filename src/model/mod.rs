@@ -49,10 +49,34 @@ pub struct Game {
     pub time_zone: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub update_mode: Option<UpdateMode>,
+    // What an import could not know, and the legacy names of a site it
+    // brought in (issue 44); kept together.
+    /// `timeZone` was assumed by `import` (nobody said which zone the
+    /// game's times are in); `status`, `check` and the pages say so until a
+    /// maintainer confirms the zone by removing this field.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub time_zone_assumed: bool,
+    /// Other paths of the site that publish one of the game's documents,
+    /// rebuilt from its data at every build (a legacy
+    /// `api/v1/activities.json`, say), so they never fall behind.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<Alias>,
     /// What the game's sources write on purpose, which the checker accepts
     /// for this game's files (like a linter's per-file ignores).
     #[serde(default, skip_serializing_if = "Conventions::is_empty")]
     pub conventions: Conventions,
+}
+
+/// One more path a game's document is published under ([`Game::aliases`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Alias {
+    /// The path relative to the site root (`api/v1/activities.json`).
+    pub path: String,
+    /// The locale whose document it publishes; the game's default locale
+    /// when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
 }
 
 /// A game's source conventions (`conventions` of `games.json`).

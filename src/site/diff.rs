@@ -16,7 +16,15 @@
 //!
 //! Activities are matched by name and window; what is left is matched as
 //! **renamed** (same start and end, new name) or **moved** (same name, new
-//! times), and only then counted as added or removed.
+//! times), and only then counted as added or removed. A removed activity is
+//! placed against the moment of the review ([`When`]): ended before it
+//! (listed, nothing to fear), running (breaking) or not started yet (a
+//! [`Warning`]). When the version changes, the activities kept into the new
+//! one are listed as **carried**. A version's cover removed is a warning.
+//!
+//! The default locale's document is published under two paths
+//! (`ww.json` and `ww-zh-CN.json`): [`Report::merge_aliases`] reports the
+//! pair once, under both names.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -45,6 +53,11 @@ pub struct Report {
 pub struct FileDiff {
     /// Path relative to the site root (`api/v1/activity/ww.json`).
     pub path: String,
+    /// The other paths the same file is published under, with the same
+    /// content on both sides (`api/v1/activity/ww.json` beside
+    /// `api/v1/activity/ww-zh-CN.json`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
     pub status: FileStatus,
     /// Why the content could not be compared field by field (a base copy
     /// that is not a document of its kind).
@@ -53,7 +66,12 @@ pub struct FileDiff {
     /// Changed document fields (`version`, `versionName`, `startTime`, `endTime`, `cover`).
     pub version: Vec<FieldChange>,
     pub added: Vec<ActivityRef>,
+    /// Activities removed, each with [`ActivityRef::when`] when the review
+    /// knows "now".
     pub removed: Vec<ActivityRef>,
+    /// When the version changes: the activities kept into the new one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub carried: Vec<ActivityRef>,
     /// Activities matched by name and window whose other fields changed.
     pub changed: Vec<ActivityChange>,
     /// Same start and end, another name.
@@ -68,6 +86,9 @@ pub struct FileDiff {
     /// What clients of this file cannot survive.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub breaking: Vec<Breaking>,
+    /// What a maintainer should look at before publishing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Warning>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -125,6 +146,45 @@ pub struct ActivityRef {
     pub name: String,
     pub start_time: String,
     pub end_time: String,
+    /// Where its window stands at the moment of the review (removed
+    /// activities, when "now" is known).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when: Option<When>,
+}
+
+/// Where an activity's window stands at the moment of the review.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum When {
+    /// It ended before now: removing it changes nothing for clients.
+    Ended,
+    /// It runs now: removing it is breaking.
+    Running,
+    /// It has not started: removing it takes back an announced activity.
+    Upcoming,
+}
+
+impl When {
+    /// Where the window `start`..`end` stands at `now`; `None` when a time
+    /// does not parse.
+    pub fn at(start: &str, end: &str, now: NaiveDateTime) -> Option<When> {
+        let (start, end) = parse_time(start).zip(parse_time(end))?;
+        Some(if end <= now {
+            When::Ended
+        } else if start <= now {
+            When::Running
+        } else {
+            When::Upcoming
+        })
+    }
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            When::Ended => "ended",
+            When::Running => "running",
+            When::Upcoming => "upcoming",
+        }
+    }
 }
 
 /// An activity present on both sides with different fields.
@@ -173,18 +233,25 @@ pub struct AnnouncementChange {
     pub title: String,
 }
 
-/// A change clients cannot survive.
+/// A finding of the review, by its code `C`: a [`Breaking`] change or a
+/// [`Warning`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Breaking {
-    pub code: BreakingCode,
+pub struct Finding<C> {
+    pub code: C,
     /// One complete sentence.
     pub message: Msg,
-    /// How to avoid it.
+    /// How to avoid it (breaking), or what to do if it was not meant (warning).
     pub help: Msg,
     /// The activities it is about (the ones that would vanish), if any.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub activities: Vec<ActivityRef>,
 }
+
+/// A change clients cannot survive.
+pub type Breaking = Finding<BreakingCode>;
+
+/// Something to look at before publishing that clients survive.
+pub type Warning = Finding<WarningCode>;
 
 /// The kinds of breaking change, by their stable codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -203,6 +270,25 @@ pub enum BreakingCode {
     VersionBackwards,
 }
 
+/// The kinds of warning, by their stable codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WarningCode {
+    /// An activity that has not started yet is gone.
+    UpcomingActivityRemoved,
+    /// The version's cover is gone.
+    CoverRemoved,
+}
+
+impl WarningCode {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            WarningCode::UpcomingActivityRemoved => "upcoming-activity-removed",
+            WarningCode::CoverRemoved => "cover-removed",
+        }
+    }
+}
+
 impl BreakingCode {
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -219,16 +305,19 @@ impl FileDiff {
     fn empty(path: &str, status: FileStatus) -> FileDiff {
         FileDiff {
             path: path.to_owned(),
+            aliases: Vec::new(),
             status,
             note: None,
             version: Vec::new(),
             added: Vec::new(),
             removed: Vec::new(),
+            carried: Vec::new(),
             changed: Vec::new(),
             renamed: Vec::new(),
             moved: Vec::new(),
             announcements: Vec::new(),
             breaking: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 
@@ -237,6 +326,7 @@ impl FileDiff {
         !(self.version.is_empty()
             && self.added.is_empty()
             && self.removed.is_empty()
+            && self.carried.is_empty()
             && self.changed.is_empty()
             && self.renamed.is_empty()
             && self.moved.is_empty()
@@ -370,10 +460,14 @@ pub fn documents(
         .filter(|a| !new_keys.contains(&key(a)))
         .collect();
     let mut fresh: Vec<&Activity> = Vec::new();
+    let new_version = old.version != new.version;
     for a in &new.activities {
         match old_keys.get(&key(a)) {
             None => fresh.push(a),
             Some(before) => {
+                if new_version {
+                    diff.carried.push(activity_ref(a));
+                }
                 let fields = activity_fields(before, a);
                 if !fields.is_empty() {
                     diff.changed.push(ActivityChange {
@@ -451,16 +545,47 @@ pub fn documents(
             activities: Vec::new(),
         });
     }
+    let (old_cover, new_cover) = (
+        old.cover.as_deref().filter(|c| !c.is_empty()),
+        new.cover.as_deref().filter(|c| !c.is_empty()),
+    );
+    if let (Some(cover), None) = (old_cover, new_cover) {
+        diff.warnings.push(Warning {
+            code: WarningCode::CoverRemoved,
+            message: msg!(
+                "warning-cover-removed",
+                version = new.version.as_str(),
+                cover = cover
+            ),
+            help: msg!("warning-cover-removed-help"),
+            activities: Vec::new(),
+        });
+    }
     let Some(now) = now else { return };
-    let ongoing = |a: &ActivityRef| {
-        parse_time(&a.start_time)
-            .zip(parse_time(&a.end_time))
-            .is_some_and(|(s, e)| s <= now && now < e)
-    };
+    for a in &mut diff.removed {
+        a.when = When::at(&a.start_time, &a.end_time, now);
+    }
+    for a in diff
+        .removed
+        .iter()
+        .filter(|a| a.when == Some(When::Upcoming))
+    {
+        diff.warnings.push(Warning {
+            code: WarningCode::UpcomingActivityRemoved,
+            message: msg!(
+                "warning-upcoming-removed",
+                name = a.name.as_str(),
+                start = a.start_time.as_str(),
+                days = days_from(now, &a.start_time)
+            ),
+            help: msg!("warning-upcoming-removed-help"),
+            activities: vec![a.clone()],
+        });
+    }
     let mut vanishing: Vec<ActivityRef> = diff
         .removed
         .iter()
-        .filter(|a| ongoing(a))
+        .filter(|a| a.when == Some(When::Running))
         .cloned()
         .collect();
     if vanishing.is_empty() {
@@ -507,14 +632,18 @@ pub fn documents(
                 "breaking-ongoing-removed",
                 name = a.name.as_str(),
                 end = a.end_time.as_str(),
-                days = parse_time(&a.end_time)
-                    .map_or(0, |e| whole_days(now, e))
-                    .unsigned_abs()
+                days = days_from(now, &a.end_time)
             ),
             help: msg!("breaking-ongoing-removed-help"),
             activities: vec![a],
         });
     }
+}
+
+/// Whole days between `now` and `time` ([`whole_days`], either way); 0
+/// when `time` does not parse.
+fn days_from(now: NaiveDateTime, time: &str) -> u64 {
+    parse_time(time).map_or(0, |t| whole_days(now, t).unsigned_abs())
 }
 
 /// The changed fields of one activity besides its name and times.
@@ -648,6 +777,7 @@ fn activity_ref(a: &Activity) -> ActivityRef {
         name: a.name.clone(),
         start_time: a.start_time.clone(),
         end_time: a.end_time.clone(),
+        when: None,
     }
 }
 
@@ -740,16 +870,58 @@ impl Report {
         }
     }
 
+    /// Reports each pair of `(path, alias)` once, under `path` with `alias`
+    /// among its [`FileDiff::aliases`], when both sides hold the same
+    /// comparison (the same file published under two names, as the default
+    /// locale's document and calendar are). A pair whose comparisons differ
+    /// (a base that published different bytes under the two names) stays
+    /// two entries.
+    pub fn merge_aliases(&mut self, pairs: &[(String, String)]) {
+        for (path, alias) in pairs {
+            let (Some(i), Some(j)) = (
+                self.files.iter().position(|f| &f.path == path),
+                self.files.iter().position(|f| &f.path == alias),
+            ) else {
+                continue;
+            };
+            let mut renamed = self.files[j].clone();
+            renamed.path = path.clone();
+            renamed.aliases = self.files[i].aliases.clone();
+            if renamed.status == FileStatus::Removed {
+                renamed.breaking = removed(path).breaking;
+            }
+            if renamed != self.files[i] {
+                continue;
+            }
+            let gone = self.files.remove(j);
+            let i = if j < i { i - 1 } else { i };
+            self.files[i].aliases.push(gone.path);
+            self.files[i].aliases.extend(gone.aliases);
+        }
+    }
+
+    /// The number of paths compared (every alias counted).
+    fn paths(&self) -> usize {
+        self.files.iter().map(|f| 1 + f.aliases.len()).sum()
+    }
+
+    /// Every warning, with its file.
+    pub fn warnings(&self) -> impl Iterator<Item = (&FileDiff, &Warning)> {
+        self.files
+            .iter()
+            .flat_map(|f| f.warnings.iter().map(move |w| (f, w)))
+    }
+
     /// Whether publishing this build would change anything.
     pub fn has_changes(&self) -> bool {
         self.files.iter().any(|f| f.status != FileStatus::Unchanged)
     }
 
-    /// Every breaking change, with its path.
-    pub fn breaking(&self) -> impl Iterator<Item = (&str, &Breaking)> {
+    /// Every breaking change, with its file.
+    pub fn breaking(&self) -> impl Iterator<Item = (&FileDiff, &Breaking)> {
         self.files
             .iter()
-            .flat_map(|f| f.breaking.iter().map(move |b| (f.path.as_str(), b)))
+            .flat_map(|f| f.breaking.iter().map(move |b| (f, b)))
     }
 
     /// 0 nothing changes, 1 changes, 3 breaking changes.
@@ -769,13 +941,16 @@ impl Report {
         msg!(
             "diff-summary",
             files = self.files.len(),
+            paths = self.paths(),
+            aliases = self.paths() - self.files.len(),
             against = self.against.as_str(),
             changed = self.count(FileStatus::Changed),
             reformatted = self.count(FileStatus::Reformatted),
             new = self.count(FileStatus::New),
             removed = self.count(FileStatus::Removed),
             unchanged = self.count(FileStatus::Unchanged),
-            breaking = self.breaking().count()
+            breaking = self.breaking().count(),
+            warnings = self.warnings().count()
         )
     }
 
@@ -783,23 +958,32 @@ impl Report {
     /// path that changes (grouped per game), then a summary line.
     pub fn to_text(&self, games: &BTreeSet<String>) -> String {
         let mut out = String::new();
-        let breaking: Vec<_> = self.breaking().collect();
-        if !breaking.is_empty() {
-            let _ = writeln!(
-                out,
-                "{}",
-                msg!("diff-breaking-header", count = breaking.len())
-            );
-            for (path, b) in &breaking {
-                let _ = writeln!(out, "  {path}: [{}] {}", b.code.as_str(), b.message);
-                let _ = writeln!(out, "    {}", msg!("help-line", text = b.help.clone()));
+        for (kind, items) in self.listed() {
+            if items.is_empty() {
+                continue;
+            }
+            let _ = writeln!(out, "{}", kind.header(items.len()));
+            for item in &items {
+                let _ = writeln!(
+                    out,
+                    "  {}: [{}] {}",
+                    path_label(item.file, false),
+                    item.code,
+                    item.message
+                );
+                let _ = writeln!(out, "    {}", msg!("help-line", text = item.help.clone()));
             }
             out.push('\n');
         }
         for (group, files) in self.groups(games) {
             let _ = writeln!(out, "{}", msg!("diff-group", group = group_label(&group)));
             for file in files {
-                let _ = writeln!(out, "  {}: {}", file.path, file.status.label());
+                let _ = writeln!(
+                    out,
+                    "  {}: {}",
+                    path_label(file, false),
+                    file.status.label()
+                );
                 if let Some(note) = &file.note {
                     let _ = writeln!(out, "    ({note})");
                 }
@@ -830,10 +1014,13 @@ impl Report {
     }
 
     /// The report as pretty JSON with a trailing newline. Stable keys:
-    /// `against`, `changes`, `breaking` (count), `exitCode`, `counts`
-    /// (per status), `files` (every path: `path`, `status`, `version`,
-    /// `added`, `removed`, `changed`, and when not empty `note`, `renamed`,
-    /// `moved`, `announcements`, `breaking`).
+    /// `against`, `changes`, `breaking` (count), `warnings` (count),
+    /// `exitCode`, `paths` (every path compared, aliases included),
+    /// `counts` (files per status), `files` (every file: `path`, `status`,
+    /// `version`, `added`, `removed` (each with `when` when "now" is known:
+    /// `ended`, `running`, `upcoming`), `changed`, and when not empty
+    /// `aliases`, `note`, `carried`, `renamed`, `moved`, `announcements`,
+    /// `breaking`, `warnings`).
     pub fn to_json(&self) -> String {
         #[derive(Serialize)]
         #[serde(rename_all = "camelCase")]
@@ -841,7 +1028,9 @@ impl Report {
             against: &'a str,
             changes: bool,
             breaking: usize,
+            warnings: usize,
             exit_code: u8,
+            paths: usize,
             counts: BTreeMap<&'static str, usize>,
             files: &'a [FileDiff],
         }
@@ -853,7 +1042,9 @@ impl Report {
             against: &self.against,
             changes: self.has_changes(),
             breaking: self.breaking().count(),
+            warnings: self.warnings().count(),
             exit_code: self.exit_code(),
+            paths: self.paths(),
             counts,
             files: &self.files,
         })
@@ -866,7 +1057,6 @@ impl Report {
     /// breaking changes first, then a short table per game.
     pub fn to_markdown(&self, games: &BTreeSet<String>) -> String {
         let mut out = String::new();
-        let breaking: Vec<_> = self.breaking().collect();
         let _ = writeln!(
             out,
             "## {}\n",
@@ -880,26 +1070,16 @@ impl Report {
             );
             return out;
         }
-        if breaking.is_empty() {
-            let _ = writeln!(out, "{}\n", msg!("diff-md-no-breaking"));
-        } else {
-            let _ = writeln!(
-                out,
-                "### :warning: {}\n",
-                msg!("diff-md-breaking", count = breaking.len())
-            );
-            for (path, b) in &breaking {
-                let _ = writeln!(
-                    out,
-                    "{}",
-                    msg!(
-                        "diff-md-breaking-item",
-                        path = *path,
-                        code = b.code.as_str(),
-                        message = md(&b.message.to_string()),
-                        help = md(&b.help.to_string())
-                    )
-                );
+        for (kind, items) in self.listed() {
+            if items.is_empty() {
+                if kind == Kind::Breaking {
+                    let _ = writeln!(out, "{}\n", msg!("diff-md-no-breaking"));
+                }
+                continue;
+            }
+            let _ = writeln!(out, "### {}\n", kind.md_header(items.len()));
+            for item in &items {
+                let _ = writeln!(out, "{}", kind.md_item(item));
             }
             out.push('\n');
         }
@@ -918,8 +1098,8 @@ impl Report {
                 };
                 let _ = writeln!(
                     out,
-                    "| `{}` | {}{flag} | {} |",
-                    file.path,
+                    "| {} | {}{flag} | {} |",
+                    path_label(file, true),
                     file.status.label(),
                     md(&details.join("<br>"))
                 );
@@ -930,8 +1110,8 @@ impl Report {
         out
     }
 
-    /// GitHub workflow commands: an `::error` per breaking change and a
-    /// `::notice` per changed document, on the line of the data file that
+    /// GitHub workflow commands: an `::error` per breaking change, a
+    /// `::warning` per warning and a `::notice` per changed document, on the line of the data file that
     /// `locate` finds (path of the site, name of an activity or none).
     pub fn to_github(&self, locate: &dyn Fn(&str, Option<&str>) -> Option<Location>) -> String {
         let mut out = String::new();
@@ -939,28 +1119,23 @@ impl Report {
             Some(l) => format!("file={},line={}", gh_property(&l.file), l.line),
             None => String::new(),
         };
-        for file in &self.files {
-            for b in &file.breaking {
-                let name = b.activities.first().map(|a| a.name.as_str());
+        for (kind, items) in self.listed() {
+            for item in items {
+                let (level, title) = kind.gh(&item);
                 let _ = writeln!(
                     out,
-                    "::error {},title={}::{}",
-                    at(&file.path, name),
-                    gh_property(
-                        &msg!(
-                            "diff-gh-breaking-title",
-                            path = file.path.as_str(),
-                            code = b.code.as_str()
-                        )
-                        .to_string()
-                    ),
+                    "::{level} {},title={}::{}",
+                    at(&item.file.path, item.activity),
+                    gh_property(&title.to_string()),
                     gh_data(&format!(
                         "{} {}",
-                        b.message,
-                        msg!("help-line", text = b.help.clone())
+                        item.message,
+                        msg!("help-line", text = item.help.clone())
                     ))
                 );
             }
+        }
+        for file in &self.files {
             if matches!(file.status, FileStatus::Changed | FileStatus::New)
                 && layout::is_activity_document(&file.path)
             {
@@ -976,7 +1151,11 @@ impl Report {
                     out,
                     "::notice {},title={}::{}",
                     at(&file.path, name),
-                    gh_property(&format!("{}: {}", file.path, file.status.label())),
+                    gh_property(&format!(
+                        "{}: {}",
+                        path_label(file, false),
+                        file.status.label()
+                    )),
                     gh_data(&if lines.is_empty() {
                         file.status.label().to_string()
                     } else {
@@ -990,11 +1169,118 @@ impl Report {
     }
 }
 
+/// The two lists the reports give before the files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Breaking,
+    Warning,
+}
+
+impl Kind {
+    /// The text report's header of the list.
+    fn header(self, count: usize) -> Msg {
+        match self {
+            Kind::Breaking => msg!("diff-breaking-header", count = count),
+            Kind::Warning => msg!("diff-warnings-header", count = count),
+        }
+    }
+
+    /// The Markdown heading of the list.
+    fn md_header(self, count: usize) -> String {
+        match self {
+            Kind::Breaking => format!(":warning: {}", msg!("diff-md-breaking", count = count)),
+            Kind::Warning => msg!("diff-md-warnings", count = count).to_string(),
+        }
+    }
+
+    /// One Markdown item of the list.
+    fn md_item(self, item: &Listed) -> Msg {
+        let (path, message, help) = (
+            path_label(item.file, true),
+            md(&item.message.to_string()),
+            md(&item.help.to_string()),
+        );
+        match self {
+            Kind::Breaking => msg!(
+                "diff-md-breaking-item",
+                path = path,
+                code = item.code,
+                message = message,
+                help = help
+            ),
+            Kind::Warning => msg!(
+                "diff-md-warning-item",
+                path = path,
+                code = item.code,
+                message = message,
+                help = help
+            ),
+        }
+    }
+
+    /// The annotation's level and title.
+    fn gh(self, item: &Listed) -> (&'static str, Msg) {
+        let path = path_label(item.file, false);
+        match self {
+            Kind::Breaking => (
+                "error",
+                msg!("diff-gh-breaking-title", path = path, code = item.code),
+            ),
+            Kind::Warning => (
+                "warning",
+                msg!("diff-gh-warning-title", path = path, code = item.code),
+            ),
+        }
+    }
+}
+
+/// A breaking change or a warning, as the reports list it.
+struct Listed<'a> {
+    file: &'a FileDiff,
+    code: &'static str,
+    message: &'a Msg,
+    help: &'a Msg,
+    /// The first activity it is about, for the annotation's line.
+    activity: Option<&'a str>,
+}
+
+impl<'a> Listed<'a> {
+    fn of<C>(file: &'a FileDiff, finding: &'a Finding<C>, code: &'static str) -> Listed<'a> {
+        Listed {
+            file,
+            code,
+            message: &finding.message,
+            help: &finding.help,
+            activity: finding.activities.first().map(|a| a.name.as_str()),
+        }
+    }
+}
+
+impl Report {
+    /// The breaking changes, then the warnings, each with its file.
+    fn listed(&self) -> [(Kind, Vec<Listed<'_>>); 2] {
+        let breaking = self
+            .breaking()
+            .map(|(file, b)| Listed::of(file, b, b.code.as_str()))
+            .collect();
+        let warnings = self
+            .warnings()
+            .map(|(file, w)| Listed::of(file, w, w.code.as_str()))
+            .collect();
+        [(Kind::Breaking, breaking), (Kind::Warning, warnings)]
+    }
+}
+
 /// The lines describing a file's changes, as text and in Markdown cells.
 fn detail_lines(file: &FileDiff) -> Vec<String> {
     let mut lines = Vec::new();
     for change in &file.version {
-        lines.push(field_line(change).to_string());
+        if change.field == "cover" && change.to.as_deref().is_none_or(str::is_empty) {
+            lines
+                .push(msg!("diff-cover-removed", from = shown(change.from.as_deref())).to_string());
+        } else {
+            lines.push(field_line(change).to_string());
+        }
     }
     if file.status == FileStatus::New {
         if !file.added.is_empty() {
@@ -1006,7 +1292,30 @@ fn detail_lines(file: &FileDiff) -> Vec<String> {
         lines.push(format!("+ {}", activity_line(a)));
     }
     for a in &file.removed {
-        lines.push(format!("- {}", activity_line(a)));
+        lines.push(
+            msg!(
+                "diff-removed",
+                activity = activity_line(a),
+                when = a.when.map_or("unknown", When::as_str)
+            )
+            .to_string(),
+        );
+    }
+    let version = file
+        .version
+        .iter()
+        .find(|c| c.field == "version")
+        .and_then(|c| c.to.as_deref())
+        .unwrap_or_default();
+    for a in &file.carried {
+        lines.push(
+            msg!(
+                "diff-carried",
+                activity = activity_line(a),
+                version = version
+            )
+            .to_string(),
+        );
     }
     for r in &file.renamed {
         lines.push(
@@ -1073,6 +1382,28 @@ fn detail_lines(file: &FileDiff) -> Vec<String> {
         lines.push(msg!("diff-reformatted").to_string());
     }
     lines
+}
+
+/// How the reports name a file: its path, and the other names it is
+/// published under; in code spans for Markdown.
+fn path_label(file: &FileDiff, markdown: bool) -> String {
+    let quote = |p: &str| {
+        if markdown {
+            format!("`{p}`")
+        } else {
+            p.to_owned()
+        }
+    };
+    if file.aliases.is_empty() {
+        return quote(&file.path);
+    }
+    let aliases: Vec<String> = file.aliases.iter().map(|a| quote(a)).collect();
+    msg!(
+        "diff-path-aliases",
+        path = quote(&file.path),
+        aliases = crate::i18n::list(&aliases)
+    )
+    .to_string()
 }
 
 /// How the reports name a group: a game's id, or the site's own files.

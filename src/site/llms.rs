@@ -3,7 +3,7 @@
 //! calendars, the index, the schema and the announcements. Generated from
 //! the registry on every build (the `llms.txt` convention: a Markdown file
 //! at the site root). `import` reads its `## Games` list back
-//! ([`layout::llms_games`]) when a site has no index.
+//! ([`layout::llms_site`]) when a site has no index.
 
 use std::fmt::Write as _;
 
@@ -113,6 +113,35 @@ mod tests {
     #[test]
     fn the_games_of_a_hand_written_table_are_read() {
         let text = "# API\n\n## Games\n\n| id | game |\n| -- | -- |\n| `sr` | Star Rail |\n| `ba-cn`    | Blue Archive |\n\n## Response schema\n\n- `version`\n";
-        assert_eq!(layout::llms_games(text).0, ["sr", "ba-cn"]);
+        let site = layout::llms_site(text);
+        assert_eq!(site.ids(), ["sr", "ba-cn"]);
+        assert_eq!(site.games[0].1.as_deref(), Some("Star Rail"));
+        assert_eq!(site.games[1].1.as_deref(), Some("Blue Archive"));
+    }
+
+    #[test]
+    fn the_real_format_names_its_locales_by_example() {
+        let text = "## Endpoints\n\n- `GET /activity/{game}.json` — activity data in the default locale (zh-CN), e.g. `/activity/sr.json`\n- `GET /activity/{game}-{locale}.json` — in a specific locale, e.g. `/activity/sr-en-US.json`\n\n## Games\n\n| id | game |\n| -- | -- |\n| `ba-global`| Blue Archive (Global) |\n";
+        let site = layout::llms_site(text);
+        assert_eq!(site.default_locale.as_deref(), Some("zh-CN"));
+        assert_eq!(site.mentioned, ["sr.json", "sr-en-US.json"]);
+        assert_eq!(
+            site.games,
+            [(
+                "ba-global".to_owned(),
+                Some("Blue Archive (Global)".to_owned())
+            )]
+        );
+    }
+
+    #[test]
+    fn this_tools_own_list_gives_its_names_back() {
+        let text = "## Games\n\n- `sr` Honkai: Star Rail: zh-CN (default), en-US; times in Asia/Shanghai\n  - zh-CN: [JSON](/api/v1/activity/sr.json), [calendar](/api/v1/activity/sr.ics)\n";
+        let site = layout::llms_site(text);
+        assert_eq!(
+            site.games,
+            [("sr".to_owned(), Some("Honkai: Star Rail".to_owned()))]
+        );
+        assert_eq!(site.documents, ["api/v1/activity/sr.json"]);
     }
 }

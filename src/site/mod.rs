@@ -1402,9 +1402,17 @@ fn api_files_of(game: &GameOutput, json: &[Vec<u8>]) -> Vec<OutputFile> {
         .collect()
 }
 
-/// The JSON API files of one document: `<game>.json` too for the default locale.
+/// The JSON API files of one document: `<game>.json` too for the default
+/// locale, and every alias `games.json` declares for it.
 fn doc_api_files(game: &GameOutput, doc: &LocaleDocument, bytes: &[u8]) -> Vec<OutputFile> {
-    under_every_name(game, doc, "json", bytes)
+    let mut files = under_every_name(game, doc, "json", bytes);
+    files.extend(
+        layout::alias_paths(&game.game, &doc.locale).map(|path| OutputFile {
+            path: path.to_owned(),
+            bytes: bytes.to_vec(),
+        }),
+    );
+    files
 }
 
 /// `bytes` under every name of a document's file with `ext`

@@ -638,6 +638,10 @@ struct GamePage {
     /// Where the now line goes (hidden outside the window, for the script).
     now_at: String,
     as_of: TimeView,
+    /// The footnote of a game whose time zone an import assumed and no
+    /// maintainer confirmed (`timeZoneAssumed`); kept out of [`Ui`], which
+    /// every page embeds.
+    zone_assumed: Option<&'static str>,
     counts: Counts,
     /// Every activity of the document.
     total: usize,
@@ -645,6 +649,15 @@ struct GamePage {
     current: Vec<ActivityView>,
     /// Ended, most recently ended first: folded away on the page.
     ended: Vec<ActivityView>,
+}
+
+/// The footnote of a game page whose time zone was assumed, in the page's language.
+fn zone_assumed_note(locale: &str) -> &'static str {
+    if crate::model::is_chinese(locale) {
+        "这个时区是导入数据时假定的，尚未确认。"
+    } else {
+        "This time zone was assumed when the data was imported and is not confirmed yet."
+    }
 }
 
 /// A link to the same game in another (or this) locale.
@@ -993,6 +1006,7 @@ fn game_page(
         now_left: (start..=end).contains(&now).then(|| pct(share(now))),
         now_at: pct(share(now)),
         as_of: time_view(g, now),
+        zone_assumed: g.time_zone_assumed.then(|| zone_assumed_note(&doc.locale)),
         counts,
         total,
         current,

@@ -49,6 +49,11 @@ pub struct Row {
     /// locale and of `all`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sources: Vec<DataSource>,
+    /// The game's time zone, when an import assumed it and no maintainer
+    /// confirmed it yet (`timeZoneAssumed` in `games.json`): every time of
+    /// the row is read in a guessed zone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_zone_assumed: Option<String>,
 }
 
 /// The rows of `checked` (a check that kept its documents) under `root`:
@@ -94,6 +99,10 @@ pub fn rows(root: &Path, checked: &Checked, options: &validate::Options) -> Vec<
                 days_left,
                 seconds_left,
                 sources: game.game.sources_for(locale).into_iter().cloned().collect(),
+                time_zone_assumed: game
+                    .game
+                    .time_zone_assumed
+                    .then(|| game.game.time_zone_name().to_owned()),
             });
         }
     }

@@ -27,7 +27,8 @@ pub struct NextVersion {
     pub names: IndexMap<String, String>,
     pub start: String,
     pub end: String,
-    /// The cover of the new version; `None` keeps no cover.
+    /// The cover of the new version: `None` keeps each locale's current
+    /// cover, `Some("")` removes it, any other value replaces it.
     pub cover: Option<String>,
 }
 
@@ -43,6 +44,51 @@ pub struct Planned {
     pub carried: Vec<String>,
     /// The names of the activities left behind (ended by the new start).
     pub dropped: Vec<String>,
+    /// What became of the version's cover.
+    pub cover: CoverChange,
+}
+
+/// What `version new` did with a locale's cover, as its output says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CoverChange {
+    /// The current version had none and none was given.
+    None,
+    /// The current cover, kept (no `--cover`).
+    Kept,
+    /// A new cover given.
+    Set,
+    /// `--cover ''` removed the current one.
+    Removed,
+}
+
+impl CoverChange {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CoverChange::None => "none",
+            CoverChange::Kept => "kept",
+            CoverChange::Set => "set",
+            CoverChange::Removed => "removed",
+        }
+    }
+}
+
+/// The new version's cover (`given`: `None` keeps `current`, empty removes
+/// it) and what that did.
+fn next_cover(current: Option<&str>, given: Option<&str>) -> (Option<String>, CoverChange) {
+    let current = current.filter(|c| !c.is_empty());
+    match given {
+        None => (
+            current.map(str::to_owned),
+            if current.is_some() {
+                CoverChange::Kept
+            } else {
+                CoverChange::None
+            },
+        ),
+        Some("") if current.is_some() => (None, CoverChange::Removed),
+        Some("") => (None, CoverChange::None),
+        Some(cover) => (Some(cover.to_owned()), CoverChange::Set),
+    }
 }
 
 /// Why nothing was written.
@@ -157,13 +203,14 @@ pub fn plan(
             .iter()
             .cloned()
             .partition(|a| parse_time(&a.end_time).is_some_and(|e| e > start));
+        let (cover, cover_change) = next_cover(current.cover.as_deref(), next.cover.as_deref());
         let document = ActivityDocument {
             schema: current.schema.clone(),
             version: next.version.clone(),
             version_name: name,
             start_time: next.start.clone(),
             end_time: next.end.clone(),
-            cover: next.cover.clone().filter(|c| !c.is_empty()),
+            cover,
             activities: carried.clone(),
         };
         planned.push(Planned {
@@ -172,6 +219,7 @@ pub fn plan(
             text: document.to_canonical(true),
             carried: carried.into_iter().map(|a| a.name).collect(),
             dropped: dropped.into_iter().map(|a| a.name).collect(),
+            cover: cover_change,
         });
     }
     // The drafts go through the same check as the files they replace.

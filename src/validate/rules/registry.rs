@@ -38,6 +38,7 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
     let mut ids: HashMap<&str, usize> = HashMap::new();
     let mut listed: HashSet<String> = HashSet::new();
     let mut listed_games: HashSet<&str> = HashSet::new();
+    let mut aliases: HashMap<String, String> = HashMap::new();
     for (i, entry) in entries.iter().enumerate() {
         let base = format!("/games/{i}");
         let id = entry.get("id").and_then(Value::as_str);
@@ -182,6 +183,7 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                 Some(msg!("registry-time-zone-help")),
             );
         }
+        imported(&base, entry, &locales, &mut aliases, report);
         if let Ok(game) = serde_json::from_value::<Game>(entry.clone())
             && is_game_id(&game.id)
             && ids.get(game.id.as_str()) == Some(&i)
@@ -199,6 +201,77 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
     }
     report_orphans(&orphans, &listed_games, report);
     games
+}
+
+/// What an import left for a maintainer (issue 44): a `timeZone` it
+/// assumed (`timeZoneAssumed`, a warning until removed), and the `aliases`
+/// the build publishes the game's documents under: each a path the build
+/// may write ([`crate::layout::is_alias_path`]), of one of the game's
+/// locales, claimed by one game only (`seen`: path to the pointer that
+/// claimed it first).
+fn imported(
+    base: &str,
+    entry: &Value,
+    locales: &[&str],
+    seen: &mut HashMap<String, String>,
+    report: &mut Reporter<'_>,
+) {
+    if entry.get("timeZoneAssumed").and_then(Value::as_bool) == Some(true) {
+        let zone = entry
+            .get("timeZone")
+            .and_then(Value::as_str)
+            .unwrap_or(crate::model::DEFAULT_TIME_ZONE);
+        let id = entry.get("id").and_then(Value::as_str).unwrap_or_default();
+        report.value(
+            &format!("{base}/timeZoneAssumed"),
+            Code::GamesRegistry,
+            Severity::Warning,
+            msg!("registry-zone-assumed", game = id, zone = zone),
+            Some(msg!("registry-zone-assumed-help", zone = zone)),
+        );
+    }
+    let Some(list) = entry.get("aliases").and_then(Value::as_array) else {
+        return;
+    };
+    for (j, alias) in list.iter().enumerate() {
+        let pointer = format!("{base}/aliases/{j}");
+        if let Some(path) = alias.get("path").and_then(Value::as_str) {
+            if !crate::layout::is_alias_path(path) {
+                report.value(
+                    &format!("{pointer}/path"),
+                    Code::GamesRegistry,
+                    Error,
+                    msg!("registry-alias-path", path = path),
+                    Some(msg!("registry-alias-path-help")),
+                );
+            } else if let Some(first) = seen.get(path) {
+                report.value(
+                    &format!("{pointer}/path"),
+                    Code::GamesRegistry,
+                    Error,
+                    msg!("registry-alias-twice", path = path, first = first.as_str()),
+                    None,
+                );
+            } else {
+                seen.insert(path.to_owned(), pointer.clone());
+            }
+        }
+        if let Some(locale) = alias.get("locale").and_then(Value::as_str)
+            && !locales.is_empty()
+            && !locales.contains(&locale)
+        {
+            report.value(
+                &format!("{pointer}/locale"),
+                Code::GamesRegistry,
+                Error,
+                msg!("registry-alias-locale", locale = locale),
+                Some(msg!(
+                    "registry-default-locale-help",
+                    locales = crate::i18n::list(locales)
+                )),
+            );
+        }
+    }
 }
 
 /// The typed `dataSources` of one game: each key a locale of the game or
