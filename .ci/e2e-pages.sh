@@ -9,14 +9,22 @@
 #   errors, text contrast of at least 4.5:1 (3:1 for large text) in light and
 #   dark mode; saves screenshots under target/e2e/ (pages.png and friends);
 # - parses every calendar with Python's icalendar: one event per activity,
-#   start and end in the game's time zone;
+#   start and end in the game's time zone, and one VALARM per event 1 day
+#   before its end, as each calendar's description says; llms.txt names a
+#   webcal:// subscription per calendar;
+# - builds the fixture tests/fixtures/pages (with the announcements boards)
+#   under faketime before, during and after its versions, without --now:
+#   the three sites are byte-identical (issue 45);
 # - serves each site with the headers of its _headers (so Chromium enforces
-#   the Content-Security-Policy) and reads the fixture tests/fixtures/pages,
-#   built at one moment, a week later with an emulated clock and time zone
-#   (states, days left, order, the now line, the home page's lists, times in
-#   the reader's zone), and again with JavaScript disabled (the build-time
-#   page); saves live-later.png and live-phone.png (390 px).
-# Works on a fresh Debian machine (installs chromium, python3-venv and pip
+#   the Content-Security-Policy) and reads the fixture with an emulated clock
+#   and time zone (states, days left, order, the now line, the home page's
+#   lists, times in the reader's zone); before, during and after its
+#   versions at 320, 768, 1280 and 1920 px: the right states, the
+#   out-of-date notice only after the end, webcal:// links, and no element
+#   whose box is wider than its card or leaves it, measured in the browser;
+#   and with JavaScript disabled (no state; the times with their zone and
+#   what to do); saves moment-*.png, live-later.png and live-phone.png.
+# Works on a fresh Debian machine (installs chromium, faketime, python3-venv and pip
 # packages); bounded in time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +38,7 @@ mkdir -p "$E2E"
 cjk_fonts=fonts-noto-cjk
 [ -z "$(fc-list :lang=zh 2>/dev/null)" ] || cjk_fonts=""
 # shellcheck disable=SC2046,SC2086 # one word per package
-apt_need $(missing_commands chromium) $(python_venv_missing) $cjk_fonts
+apt_need $(missing_commands chromium faketime) $(python_venv_missing) $cjk_fonts
 
 python_venv "$E2E/venv" 'websockets>=12' 'icalendar>=5' 'html5lib>=1.1'
 
@@ -47,10 +55,28 @@ fi
 echo "ok: two builds are byte-identical ($(find site -type f | wc -l) files)"
 
 # The live script: tests/fixtures/pages (zh-CN default, en-US second, a game
-# with one locale, an upcoming version) built at one moment, read a week
-# later with an emulated clock and time zone, and without JavaScript.
-LIVE_NOW=2026-11-24T12:00:00
-"$ACTIVITY_SITE_BIN" build --root tests/fixtures/pages --out "$E2E/live-site" --no-cache --now "$LIVE_NOW"
+# with one locale, an upcoming version) with the announcements boards,
+# built under faketime (the system clock, no --now) before, during and
+# after its versions: issue 45 wants the same bytes from the same data at
+# any moment. Then read with an emulated clock and time zone at those
+# moments, at four widths, and without JavaScript.
+LIVE_ROOT="$E2E/live-root"
+rm -rf "$LIVE_ROOT" "$E2E"/live-site*
+mkdir -p "$LIVE_ROOT"
+cp -r tests/fixtures/pages/. "$LIVE_ROOT/"
+cp -r tests/fixtures/announcements/real/. "$LIVE_ROOT/"
+for moment in "2026-10-25 12:00:00" "2026-12-01 12:00:00" "2026-12-12 12:00:00"; do
+  out="$E2E/live-site-${moment%% *}"
+  TZ=Asia/Shanghai faketime "$moment" "$ACTIVITY_SITE_BIN" build --root "$LIVE_ROOT" --out "$out" --no-cache
+done
+if ! diff -r "$E2E/live-site-2026-10-25" "$E2E/live-site-2026-12-01" >/dev/null ||
+  ! diff -r "$E2E/live-site-2026-10-25" "$E2E/live-site-2026-12-12" >/dev/null; then
+  echo "FAIL: builds of the same data under faketime at three moments differ" >&2
+  diff -rq "$E2E/live-site-2026-10-25" "$E2E/live-site-2026-12-12" >&2 || true
+  exit 1
+fi
+echo "ok: builds under faketime before, during and after the versions are byte-identical ($(find "$E2E/live-site-2026-10-25" -type f | wc -l) files)"
+mv "$E2E/live-site-2026-10-25" "$E2E/live-site"
 
-timeout 600 "$E2E/venv/bin/python" .ci/e2e_pages.py --root "$FIVE" --site site --out "$E2E" --chromium "$(command -v chromium)" \
-  --live-site "$E2E/live-site"
+timeout 1000 "$E2E/venv/bin/python" .ci/e2e_pages.py --root "$FIVE" --site site --out "$E2E" --chromium "$(command -v chromium)" \
+  --live-site "$E2E/live-site" --live-root "$LIVE_ROOT"

@@ -25,7 +25,7 @@ import time
 import urllib.parse
 import zlib
 import struct
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import html5lib
@@ -33,6 +33,7 @@ import icalendar
 import websockets
 
 FAILURES = []
+LIVE_SITE = None  # the fixture's site (--live-site)
 
 
 def fail(message):
@@ -332,6 +333,9 @@ def check_probe(site, origin, page_url, probe, label):
             if raw[1:] not in probe["ids"]:
                 fail(f"{label}: fragment {raw} names no element")
             continue
+        if absolute.startswith("webcal://"):
+            # A subscription: the same file over http(s).
+            absolute = "http://" + absolute[len("webcal://"):]
         target = site_file(site, origin, absolute)
         if target is None:
             fail(f"{label}: link to another site: {absolute}")
@@ -516,11 +520,138 @@ async def open_at(browser, url, epoch_ms=None, zone=None, script=True, width=128
     return target, session
 
 
+# Runs in a page: every element whose box is wider than its card's or
+# leaves it, measured in the browser.
+SPILL_PROBE = r"""
+(() => {
+  const out = [];
+  for (const card of document.querySelectorAll('.card')) {
+    const c = card.getBoundingClientRect();
+    if (c.width === 0) continue;
+    for (const el of card.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.width > c.width + 0.5 || r.left < c.left - 0.5 || r.right > c.right + 0.5) {
+        out.push(`${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 40)}" ${r.left.toFixed(0)}..${r.right.toFixed(0)} in card ${c.left.toFixed(0)}..${c.right.toFixed(0)}`);
+      }
+    }
+  }
+  return {spills: out, overflow: document.documentElement.scrollWidth > window.innerWidth + 1};
+})()
+"""
+
+# Runs in a page: the out-of-date notices shown, the state badge of each
+# game card or version, the cross-game list, and the subscription links.
+STATE_PROBE = r"""
+(() => {
+  const text = el => (el ? el.textContent.trim() : null);
+  const shown = el => el && !el.hidden && el.getClientRects().length > 0;
+  return {
+    notices: [...document.querySelectorAll('.stale-note')].filter(shown).map(text),
+    states: [...document.querySelectorAll('li.game, section.version')].map(el =>
+      [el.id || 'version', shown(el.querySelector('.badge.st')) ? text(el.querySelector('.badge.st')) : null]),
+    soonestAll: [...document.querySelectorAll('#soonest li')].filter(shown).map(li => text(li.querySelector('a'))),
+    webcal: [...document.querySelectorAll('a.webcal')].map(a => a.href),
+    noscript: [...document.querySelectorAll('.noscript')].filter(shown).map(text),
+  };
+})()
+"""
+
+WIDTHS = (320, 768, 1280, 1920)
+
+
+async def check_moments(browser, origin, out_dir):
+    """Issue 45: one build of tests/fixtures/pages read before its
+    versions, during them, and after alpha's ended, at 320, 768, 1280 and
+    1920 px: the right state, the out-of-date notice only after the end,
+    no element wider than its card or leaving it (measured here), webcal://
+    links; screenshots of each."""
+    zone = ZoneInfo("Asia/Shanghai")
+    moments = {
+        "before": datetime(2026, 10, 25, 12, 0, tzinfo=zone),
+        "during": datetime(2026, 12, 1, 12, 0, tzinfo=zone),
+        "after": datetime(2026, 12, 12, 12, 0, tzinfo=zone),
+    }
+    want_states = {
+        "before": [["game-alpha", "Upcoming"], ["game-beta", "Upcoming"], ["game-gamma", "Upcoming"]],
+        "during": [["game-alpha", "Ongoing"], ["game-beta", "Ongoing"], ["game-gamma", "Ongoing"]],
+        "after": [["game-alpha", "Ended"], ["game-beta", "Ongoing"], ["game-gamma", "Ongoing"]],
+    }
+    want_notices = {
+        "before": [],
+        "during": [],
+        "after": ["Not updated yet: version 1.0 ended on December 10."],
+    }
+    for moment, at in moments.items():
+        epoch = at.timestamp() * 1000
+        for width in WIDTHS:
+            for name, rel in (("home", "en-US/"), ("home-zh", ""), ("alpha", "alpha/en-US/"), ("board", "announcements/")):
+                url = f"{origin}/{rel}"
+                if name == "board" and not (LIVE_SITE / "announcements/index.html").is_file():
+                    continue
+                # A reader in New York: every time shows a second time, the
+                # longest text a card holds.
+                target, session = await open_at(browser, url, epoch, "America/New_York", width=width, mobile=width < 500)
+                label = f"{moment} {width}px {name}"
+                spill = await browser.evaluate(session, SPILL_PROBE)
+                for item in spill["spills"][:5]:
+                    fail(f"{label}: leaves its card: {item}")
+                if spill["overflow"]:
+                    fail(f"{label}: the page scrolls sideways")
+                state = await browser.evaluate(session, STATE_PROBE)
+                for error in browser.errors(session):
+                    fail(f"{label}: console error: {error}")
+                if name == "home":
+                    expect(f"{label}: states", state["states"], want_states[moment])
+                    expect(f"{label}: notices", state["notices"], want_notices[moment])
+                    if not state["webcal"] or not all(h.startswith("webcal://127.0.0.1:") for h in state["webcal"]):
+                        fail(f"{label}: subscription links {state['webcal'][:2]}")
+                    if moment == "during":
+                        expect(
+                            f"{label}: ending soonest in every game",
+                            state["soonestAll"],
+                            ["Festival shop", "Abyss challenge", "冬季活动", "Launch celebration"],
+                        )
+                    if moment == "before":
+                        expect(f"{label}: ending soonest in every game", state["soonestAll"], [])
+                if name == "home-zh" and moment == "after":
+                    expect(f"{label}: notices", state["notices"], ["数据尚未更新：1.0 版本已于 12 月 10 日结束。"])
+                if name == "alpha":
+                    want = {"before": "Upcoming", "during": "Ongoing", "after": "Ended"}[moment]
+                    expect(f"{label}: version", state["states"], [["version", want]])
+                    expect(f"{label}: notices", state["notices"], want_notices[moment])
+                    if not all(h.startswith("webcal://") for h in state["webcal"]) or not state["webcal"]:
+                        fail(f"{label}: subscription links {state['webcal']}")
+                if state["noscript"]:
+                    fail(f"{label}: the no-script note shows with the script on")
+                if width in (320, 1280) or moment == "after":
+                    shot = out_dir / f"moment-{moment}-{name}-{width}.png"
+                    await browser.screenshot(session, shot, width, width < 500)
+                await browser.send("Target.closeTarget", {"targetId": target})
+        print(f"ok: {moment}: states, notices and layout at {', '.join(map(str, WIDTHS))} px")
+
+    # Without JavaScript: no state at all, the times with their zone and
+    # what to do instead, whatever the clock.
+    for moment in ("during", "after"):
+        target, session = await open_at(browser, f"{origin}/alpha/en-US/", moments[moment].timestamp() * 1000, script=False)
+        state = await browser.evaluate(session, STATE_PROBE)
+        expect(f"no script {moment}: states", state["states"], [["version", None]])
+        expect(f"no script {moment}: notices", state["notices"], [])
+        if len(state["noscript"]) != 1 or "compare the times with your clock" not in state["noscript"][0]:
+            fail(f"no script {moment}: the note is {state['noscript']}")
+        elif "Asia/Shanghai, UTC+08:00" not in state["noscript"][0] or "2026-12-10 03:59" not in state["noscript"][0]:
+            fail(f"no script {moment}: the note names no zone or end: {state['noscript']}")
+        else:
+            print(f"ok: no script {moment}: {state['noscript'][0]!r}")
+        if moment == "after":
+            await browser.screenshot(session, out_dir / "moment-noscript-alpha-1280.png", 1280)
+        await browser.send("Target.closeTarget", {"targetId": target})
+
+
 async def check_live(browser, origin, out_dir):
-    """The fixture tests/fixtures/pages, built at 2026-11-24 12:00 Shanghai
-    time, read a week later in New York: states, days left, counts, order,
-    the now line and the home page's lists follow the reader's clock, and
-    times show in the reader's zone; without JavaScript the build-time page."""
+    """The fixture tests/fixtures/pages read on 2026-12-01 in New York:
+    states, days left, counts, order, the now line and the home page's lists
+    follow the reader's clock, and times show in the reader's zone."""
     # The browser's requests go to this origin, not to the bundled site's.
     browser.origin = origin
     later = datetime(2026, 12, 1, 12, 0, tzinfo=ZoneInfo("Asia/Shanghai")).timestamp() * 1000
@@ -569,23 +700,6 @@ async def check_live(browser, origin, out_dir):
     )
     await browser.send("Target.closeTarget", {"targetId": target})
 
-    # JavaScript off: the page as built, whatever the clock says.
-    target, session = await open_at(browser, page, later, "America/New_York", script=False)
-    probe = await browser.evaluate(session, LIVE_PROBE)
-    expect("no script: version", (probe["version"], probe["versionLeft"]), ("Ongoing", "15 days left"))
-    expect("no script: counts", probe["counts"][:3], ["2", "1", "1"])
-    expect(
-        "no script: current",
-        [(a["name"], a["badge"], a["left"]) for a in probe["current"]],
-        [
-            ("Limited cruise", "Ongoing", "1 day left"),
-            ("Abyss challenge", "Ongoing", "13 days left"),
-            ("Festival shop", "Upcoming", "starts in 3 days"),
-        ],
-    )
-    expect("no script: reader's zone", probe["local"], [])
-    await browser.send("Target.closeTarget", {"targetId": target})
-
     # Read in the server's own zone, no time is shown twice.
     target, session = await open_at(browser, page, None, "Asia/Shanghai")
     probe = await browser.evaluate(session, LIVE_PROBE)
@@ -608,6 +722,19 @@ async def check_live(browser, origin, out_dir):
         fail(f"live-home-phone.png: console error: {error}")
     await browser.send("Target.closeTarget", {"targetId": target})
 
+    await check_moments(browser, origin, out_dir)
+
+
+def check_llms(site):
+    """llms.txt offers a webcal:// subscription beside each calendar."""
+    text = (site / "llms.txt").read_text()
+    calendars = text.count("[calendar](")
+    subscriptions = text.count("subscribe: `webcal://")
+    if not calendars or calendars != subscriptions:
+        fail(f"llms.txt: {calendars} calendars but {subscriptions} webcal:// subscriptions")
+    else:
+        print(f"ok: llms.txt offers {subscriptions} webcal:// subscriptions")
+
 
 def check_html(site):
     count = 0
@@ -623,6 +750,7 @@ def check_html(site):
 
 def check_calendars(site, games):
     count = 0
+    alarms_seen = 0
     for game in games:
         zone = game.get("timeZone", "Asia/Shanghai")
         stems = [(game["id"], game["defaultLocale"])] + [(f"{game['id']}-{l}", l) for l in game["locales"]]
@@ -638,6 +766,10 @@ def check_calendars(site, games):
             if any(len(line) > 75 for line in raw.split(b"\r\n")):
                 fail(f"{ics}: a line is longer than 75 octets")
             cal = icalendar.Calendar.from_ical(raw)
+            # The lead time the calendar documents: its description says it.
+            described = str(cal.get("X-WR-CALDESC", ""))
+            if ("1 day" not in described and "1 天" not in described) or str(cal.get("DESCRIPTION", "")) != described:
+                fail(f"{ics}: the calendar does not say when it reminds: {described!r}")
             zones = [str(tz["TZID"]) for tz in cal.walk("VTIMEZONE")]
             if zones != [zone]:
                 fail(f"{ics}: VTIMEZONE {zones}, expected [{zone}]")
@@ -665,11 +797,26 @@ def check_calendars(site, games):
                 )
                 if not str(event.get("UID", "")) or "DTSTAMP" not in event:
                     fail(f"{ics}: an event lacks UID or DTSTAMP")
+                alarms = event.walk("VALARM")
+                if len(alarms) != 1:
+                    fail(f"{ics}: {event['SUMMARY']} has {len(alarms)} alarms, expected 1")
+                    continue
+                alarm = alarms[0]
+                trigger = alarm.get("TRIGGER")
+                if (
+                    str(alarm.get("ACTION")) != "DISPLAY"
+                    or not str(alarm.get("DESCRIPTION", ""))
+                    or trigger is None
+                    or trigger.dt != timedelta(days=-1)
+                    or trigger.params.get("RELATED") != "END"
+                ):
+                    fail(f"{ics}: the alarm of {event['SUMMARY']} is not a display 1 day before the end: {alarm.to_ical()!r}")
+                alarms_seen += 1
             if sorted(got) != want:
                 fail(f"{ics}: events do not match the activities of {stem}.json")
             count += 1
             print(f"ok: {ics.name}: {len(events)} events in {zone}")
-    print(f"ok: {count} calendars parsed by icalendar {icalendar.__version__}")
+    print(f"ok: {count} calendars parsed by icalendar {icalendar.__version__}, {alarms_seen} reminders 1 day before the end")
 
 
 def main():
@@ -679,6 +826,7 @@ def main():
     parser.add_argument("--out", default="target/e2e")
     parser.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
     parser.add_argument("--live-site", help="tests/fixtures/pages built at 2026-11-24T12:00:00")
+    parser.add_argument("--live-root", default="tests/fixtures/pages", help="the data root of --live-site")
     args = parser.parse_args()
     site = pathlib.Path(args.site).resolve()
     out_dir = pathlib.Path(args.out)
@@ -687,13 +835,18 @@ def main():
 
     check_html(site)
     check_calendars(site, games)
+    check_llms(site)
+    global LIVE_SITE
+    if args.live_site:
+        LIVE_SITE = pathlib.Path(args.live_site).resolve()
+        check_calendars(LIVE_SITE, json.loads((pathlib.Path(args.live_root) / "games.json").read_text())["games"])
     server = serve(site)
     origin = f"http://127.0.0.1:{server.server_address[1]}"
     live = serve(pathlib.Path(args.live_site).resolve()) if args.live_site else None
     live_origin = f"http://127.0.0.1:{live.server_address[1]}" if live else None
     try:
         asyncio.run(
-            asyncio.wait_for(check_pages(site, origin, args.chromium, out_dir, games, live_origin), 480)
+            asyncio.wait_for(check_pages(site, origin, args.chromium, out_dir, games, live_origin), 840)
         )
     finally:
         server.shutdown()

@@ -92,7 +92,9 @@
 //!   board as `api/v1/anno-<locale>.json` (and `api/v1/anno.json` for the
 //!   site's default locale), an Atom feed and a sanitised page, named in
 //!   the index with its checksum; data before the index before the pages
-//!   on `publish`.
+//!   on `publish`. [`site::pages`] lays out every page (the boards' too)
+//!   and imports nothing of [`site::announcements`]; the words of every
+//!   page are messages of the `.ftl` files, like every other sentence.
 //! - [`import`]: published API files to a data tree (`import --from`): a
 //!   pure mapping (bytes in, files out: activity documents and
 //!   announcements by their shape, an explicit zone per game), and
@@ -151,9 +153,16 @@
 //! - Only [`layout`] spells a path of the site (`api/v1/...`); every other
 //!   module asks it, so the paths, the index and the content types cannot drift.
 //!   Likewise only [`tree`] spells a path of the sources (`games.json`, `data/...`).
-//! - Every judgement against the present (pages, the index, `status`,
-//!   `check`, hover) reads "now" through [`clock`], in the game's own zone;
-//!   nothing else reads the clock for the data.
+//! - Every judgement against the present (`status`, `check`, hover) reads
+//!   "now" through [`clock`], in the game's own zone; nothing else reads the
+//!   clock for the data.
+//! - Every file of a site is a function of the data and the tool's version,
+//!   never of the moment it is built: the pages leave what depends on "now"
+//!   (states, days left, progress, the now line, the out-of-date notice
+//!   of [`model::freshness`]) to their script and the reader's clock, a
+//!   feed's dates are facts of the data, and the manifest keys nothing by
+//!   "now". Builds at different moments are byte-identical, so publishing
+//!   a rebuild of unchanged data uploads nothing.
 //! - [`validate`] never imports [`load`]: both depend on [`source`].
 //! - [`load`], [`validate`], [`site`] and [`import`] know nothing about HTTP,
 //!   axum or tokio; [`import`] depends on [`model`], [`json`] and [`layout`]
@@ -206,8 +215,10 @@
 //!   tool's own and the file checks out against the manifest (size, not
 //!   modified since); a tree with nothing changed writes nothing. A game
 //!   whose check found nothing is not checked again while the key of its
-//!   check's inputs (tool, schemas, registry entry, data files, "now") is
-//!   the one the manifest records: equal inputs, equal diagnostics.
+//!   check's inputs (tool, schemas, registry entry, data files) is the one
+//!   the manifest records and "now" is still inside every one of its
+//!   version windows (the only rules that read "now" find nothing there):
+//!   equal inputs, equal diagnostics.
 //! - A publish uploads data before the index that names it and the index
 //!   before the pages, records what it owns in a manifest before creating
 //!   anything, and removes (with `--delete`) only what that manifest names.

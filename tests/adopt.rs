@@ -39,7 +39,11 @@ fn status_states(root: &Path, now: Option<&str>) -> Vec<(String, String)> {
     states
 }
 
-/// Builds `root` and returns the version badge of each game's page.
+/// Builds `root` and returns the state each game's page shows at `now`:
+/// the state its script draws from the version window the page carries
+/// (`data-start`, `data-end`, each with the game's UTC offset), read at
+/// the reader's instant (a wall time without an offset is read in each
+/// game's zone; no `now` is the clock). The page itself says no state.
 fn page_badges(root: &Path, now: Option<&str>) -> [String; 2] {
     let mut args = vec!["build", "--no-cache"];
     if let Some(now) = now {
@@ -50,12 +54,28 @@ fn page_badges(root: &Path, now: Option<&str>) -> [String; 2] {
     let badge = |game: &str| {
         let page =
             std::fs::read_to_string(root.join("site").join(game).join("index.html")).unwrap();
-        let at = page.find("<span class=\"badge ").expect("a status badge");
-        let rest = &page[at + "<span class=\"badge ".len()..];
-        // `badge st <state>`: the status badge the page's script redraws.
-        rest[..rest.find('"').unwrap()]
-            .trim_start_matches("st ")
-            .to_owned()
+        let section = &page[page.find("<section class=\"version").expect("a version")..];
+        let attr = |name: &str| {
+            let at = section.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+            let value = &section[at..];
+            chrono::DateTime::parse_from_rfc3339(&value[..value.find('"').unwrap()]).unwrap()
+        };
+        let (start, end) = (attr("data-start"), attr("data-end"));
+        let reader = match now {
+            None => chrono::Utc::now().fixed_offset(),
+            Some(now) => chrono::DateTime::parse_from_rfc3339(now).unwrap_or_else(|_| {
+                let wall = activity_site::model::parse_time(now).unwrap();
+                wall.and_local_timezone(*end.offset()).unwrap()
+            }),
+        };
+        if reader < start {
+            "upcoming"
+        } else if reader > end {
+            "ended"
+        } else {
+            "ongoing"
+        }
+        .to_owned()
     };
     [badge("sh"), badge("tk")]
 }

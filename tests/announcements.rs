@@ -120,6 +120,18 @@ fn a_board_of_the_real_shape_builds_anno_json_equal_to_it() {
     // Linked from the home page; feeds typed in `_headers`.
     let home = std::fs::read_to_string(site.join("index.html")).unwrap();
     assert!(home.contains(r#"<a href="announcements/">"#), "{home}");
+    // Issue 45: each home page names the board in its own language, and
+    // the board shows no internal number.
+    let en_home = std::fs::read_to_string(site.join("en-US/index.html")).unwrap();
+    assert!(
+        en_home.contains(r#"<a href="../announcements/en-US/">Announcements</a>"#),
+        "{en_home}"
+    );
+    assert!(!en_home.contains("公告"), "{en_home}");
+    assert!(
+        !page.contains("公告编号") && !page.contains(">28<"),
+        "{page}"
+    );
     let headers = std::fs::read_to_string(site.join("_headers")).unwrap();
     assert!(
         headers.contains("/api/v1/anno.atom\n  Content-Type: application/atom+xml; charset=utf-8")

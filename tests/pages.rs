@@ -122,9 +122,6 @@ fn fixture_game(time_zone: &str) -> GameOutput {
     }
 }
 
-/// "Now" of the page fixtures: day 21 of the 40-day version.
-const NOW: &str = "2026-10-22T12:00:00";
-
 fn file<'a>(files: &'a [OutputFile], path: &str) -> &'a str {
     let f = files.iter().find(|f| f.path == path).unwrap_or_else(|| {
         panic!(
@@ -139,7 +136,7 @@ fn file<'a>(files: &'a [OutputFile], path: &str) -> &'a str {
 
 #[test]
 fn pages_are_written_per_game_and_locale() {
-    let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    let files = render_pages(&[fixture_game("Asia/Shanghai")]).expect("renders");
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(
         paths,
@@ -155,7 +152,7 @@ fn pages_are_written_per_game_and_locale() {
 
 #[test]
 fn pages_match_their_snapshots() {
-    let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    let files = render_pages(&[fixture_game("Asia/Shanghai")]).expect("renders");
     let page = |path| without_assets(file(&files, path));
     insta::assert_snapshot!("page_index", page("index.html"));
     insta::assert_snapshot!("page_index_en_us", page("en-US/index.html"));
@@ -175,14 +172,14 @@ fn without_assets(page: &str) -> String {
 
 #[test]
 fn pages_are_deterministic() {
-    let a = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
-    let b = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    let a = render_pages(&[fixture_game("Asia/Shanghai")]).expect("renders");
+    let b = render_pages(&[fixture_game("Asia/Shanghai")]).expect("renders");
     assert_eq!(a, b);
 }
 
 #[test]
 fn timeline_bars_are_placed_by_date_and_clipped_to_the_version() {
-    let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    let files = render_pages(&[fixture_game("Asia/Shanghai")]).expect("renders");
     let page = file(&files, "demo/en-US/index.html");
     let span = (time("2026-11-10T03:59:59") - time("2026-10-01T11:00:00")).num_seconds() as f64;
     let share =
@@ -190,33 +187,37 @@ fn timeline_bars_are_placed_by_date_and_clipped_to_the_version() {
     // Began before the version: starts at 0 and is marked as clipped.
     let first_width = share("2026-10-11T03:59:59");
     assert!(page.contains(&format!(
-        r#"class="bar ended before" style="left: 0.00%; width: {first_width:.2}%""#
+        r#"class="bar before" style="left: 0.00%; width: {first_width:.2}%""#
     )));
     // Inside the version.
     let (left, right) = (share("2026-10-10T10:00:00"), share("2026-10-31T03:59:59"));
     assert!(page.contains(&format!(
-        r#"class="bar ongoing" style="left: {left:.2}%; width: {:.2}%""#,
+        r#"class="bar" style="left: {left:.2}%; width: {:.2}%""#,
         right - left
     )));
     // Ends after the version: clipped at 100%.
     let left = share("2026-10-20T04:00:00");
     assert!(page.contains(&format!(
-        r#"class="bar ongoing after" style="left: {left:.2}%; width: {:.2}%""#,
+        r#"class="bar after" style="left: {left:.2}%; width: {:.2}%""#,
         100.0 - left
     )));
-    assert!(page.contains(r#"class="bar upcoming""#));
-    assert!(page.contains(&format!(
-        r#"class="nowline" style="left: {:.2}%">"#,
-        share(NOW)
-    )));
+    // The now line is the script's: hidden, placed by the reader's clock.
+    assert_eq!(
+        page.matches(r#"<div class="nowline" hidden></div>"#)
+            .count(),
+        4
+    );
 }
 
 #[test]
 fn pages_follow_the_locale_and_link_relatively() {
-    let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    let files = render_pages(&[fixture_game("Asia/Shanghai")]).expect("renders");
     let zh = file(&files, "demo/index.html");
     assert!(zh.starts_with("<!doctype html>\n<html lang=\"zh-CN\">"));
     assert!(zh.contains("进行中") && zh.contains("时间线"));
+    // A subscription link beside each download (webcal:// once the
+    // script knows the page's address).
+    assert!(zh.contains(r#"<a class="webcal" href="../api/v1/activity/demo.ics" type="text/calendar">订阅日历（webcal）</a>"#));
     assert!(zh.contains(r#"href="../api/v1/activity/demo.json""#));
     assert!(zh.contains(r#"href="../api/v1/activity/demo.ics""#));
     assert!(zh.contains(r#"href="../demo/en-US/""#));
@@ -251,7 +252,7 @@ fn pages_follow_the_locale_and_link_relatively() {
 
 #[test]
 fn pages_escape_data_and_lazy_load_covers() {
-    let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    let files = render_pages(&[fixture_game("Asia/Shanghai")]).expect("renders");
     let en = file(&files, "demo/en-US/index.html");
     assert!(en.contains("Star &lt;Cruise&gt; &amp; Co"));
     assert!(!en.contains("<Cruise>"));
@@ -264,15 +265,43 @@ fn pages_escape_data_and_lazy_load_covers() {
     assert!(en.contains("prefers-color-scheme: dark"));
 }
 
+/// Issue 45: what depends on "now" is the script's; the page as built
+/// says no state, lists the times with their zone, says what to do
+/// without the script, and carries the out-of-date notice for the script
+/// to show from the moment the version ends.
 #[test]
-fn the_index_shows_version_progress_and_days_left() {
-    let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+fn the_index_says_no_state_and_carries_the_out_of_date_notice() {
+    let files = render_pages(&[fixture_game("Asia/Shanghai")]).expect("renders");
     let index = file(&files, "en-US/index.html");
     assert!(index.contains("Version <strong>1.2</strong> · Song of Stars"));
-    // 2026-10-22 12:00 to 2026-11-10 03:59:59 is 18 days and 16 hours:
-    // whole days, rounded down (`model::days`).
-    assert!(index.contains("18 days left"));
-    assert!(index.contains(r#"aria-valuenow="53""#));
+    // The words the script reads are data after the page's body.
+    let body = index
+        .split(r#"<script type="application/json""#)
+        .next()
+        .unwrap();
+    for state in [
+        "days left",
+        "Ongoing",
+        "Ended",
+        "aria-valuenow",
+        "style=\"width",
+    ] {
+        assert!(!body.contains(state), "{state} in {body}");
+    }
+    assert!(index.contains(r#"<span>Asia/Shanghai, UTC+08:00</span>"#));
+    assert!(index.contains(r#"<p class="stale-note" data-due="2026-11-10T03:59:59+08:00" role="status" hidden>Not updated yet: version 1.2 ended on November 10.</p>"#), "{index}");
+    assert!(index.contains("<noscript><p class=\"noscript\">Turn on JavaScript"));
+    let zh = file(&files, "index.html");
+    assert!(
+        zh.contains(">数据尚未更新：1.2 版本已于 11 月 10 日结束。</p>"),
+        "{zh}"
+    );
+    let page = file(&files, "demo/index.html");
+    assert!(page.contains(">数据尚未更新：1.2 版本已于 11 月 10 日结束。</p>"));
+    assert!(
+        page.contains("数据有效至 2026-11-10 03:59；若已过此时间，说明数据尚未更新。"),
+        "{page}"
+    );
 }
 
 // Calendars.
@@ -488,7 +517,7 @@ fn unbrotli(bytes: &[u8]) -> Vec<u8> {
 
 #[test]
 fn precompressed_siblings_round_trip_and_only_when_smaller() {
-    let page = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    let page = render_pages(&[fixture_game("Asia/Shanghai")]).expect("renders");
     let big = page
         .into_iter()
         .find(|f| f.path == "index.html")
@@ -898,7 +927,7 @@ fn the_bundled_data_renders_pages_and_calendars() {
         activity_site::site::check_documents(&crate_root(), &options).expect("bundled data loads");
     assert!(!checked.has_errors());
     let games = activity_site::site::outputs(&checked);
-    let pages = render_pages(&games, time("2026-11-22T12:00:00")).expect("pages render");
+    let pages = render_pages(&games).expect("pages render");
     for game in &games {
         assert!(
             pages
@@ -938,11 +967,11 @@ fn read_page(out: &std::path::Path, path: &str) -> String {
 }
 
 /// Issue 34: zh-CN is the default of every game, en-US the second locale
-/// of two, and one game has zh-CN only. At 2026-11-24 12:00 `alpha` has an
-/// ended, two ongoing and an upcoming activity, `beta` one ongoing and one
-/// upcoming, and `gamma`'s version starts the next day.
+/// of two, and one game has zh-CN only. The home pages list, per game,
+/// every activity that ends inside or after its version (the script shows
+/// the ongoing ones that end soonest), in each page's language.
 #[test]
-fn home_pages_per_language_list_what_ends_soonest_through_the_build() {
+fn home_pages_per_language_list_what_may_end_soonest_through_the_build() {
     let (_root, out) = build_pages_fixture("2026-11-24T12:00:00");
     let zh = read_page(&out, "index.html");
     let en = read_page(&out, "en-US/index.html");
@@ -953,23 +982,17 @@ fn home_pages_per_language_list_what_ends_soonest_through_the_build() {
     assert!(zh.contains(r#"<link rel="alternate" hreflang="zh-CN" href="./">"#));
     assert!(en.contains(r#"<link rel="alternate" hreflang="zh-CN" href="../">"#));
     assert!(en.contains(r#"<a href="../" hreflang="zh-CN" lang="zh-CN">简体中文</a>"#));
-    // The soonest lists are not empty: the ongoing activity that ends first
-    // leads, in each page's language; the ended one is not listed.
-    assert!(zh.contains(r##"<li data-i="1" data-start="2026-11-05T10:00:00+08:00" data-end="2026-11-26T03:59:59+08:00"><a href="alpha/#activity-2">限时巡游</a> <span class="muted rem">剩余 1 天</span></li>"##), "{zh}");
-    assert!(en.contains(r##"<a href="../alpha/en-US/#activity-2">Limited cruise</a> <span class="muted rem">1 day left</span>"##), "{en}");
-    assert!(!zh.contains("开服签到") && !en.contains("Launch login"));
+    // By their end, for the script to pick from, each with its game's name.
+    assert!(zh.contains(r##"<li data-i="1" data-start="2026-11-05T10:00:00+08:00" data-end="2026-11-26T03:59:59+08:00" data-game="阿尔法" hidden><a href="alpha/#activity-2">限时巡游</a> <span class="muted rem"></span></li>"##), "{zh}");
+    assert!(
+        en.contains(r##"<a href="../alpha/en-US/#activity-2">Limited cruise</a>"##),
+        "{en}"
+    );
     // A game without an English document shows its Chinese one on the English page.
     assert!(en.contains(r##"<a href="../beta/#activity-1">远航补给</a>"##));
-    // An upcoming version is upcoming, with the time until it starts.
-    for (page, text) in [
-        (&zh, "未开始</span> <span class=\"rem\">1 天内开始</span>"),
-        (
-            &en,
-            "Upcoming</span> <span class=\"rem\">starts within a day</span>",
-        ),
-    ] {
-        assert!(page.contains(text), "{page}");
-    }
+    // The cross-game list above the games, filled by the script.
+    assert!(zh.contains(r#"<h2 id="soonest-title">各游戏即将结束的活动</h2>"#));
+    assert!(en.contains(r#"<h2 id="soonest-title">Ending soonest in every game</h2>"#));
     insta::assert_snapshot!("build_home_zh_cn", without_assets(&zh));
     insta::assert_snapshot!("build_home_en_us", without_assets(&en));
 
@@ -990,36 +1013,17 @@ fn home_pages_per_language_list_what_ends_soonest_through_the_build() {
     ] {
         assert!(read_page(&out, page).contains(home), "{page}");
     }
-    // The upcoming version's page says so, and counts nothing as running.
-    let gamma = read_page(&out, "gamma/en-US/index.html");
-    assert!(gamma.contains(r#"<span class="badge st upcoming">Upcoming</span> <span class="rem">starts within a day</span> · <span class="pct">0</span>%"#), "{gamma}");
-    assert!(gamma.contains(r#"Ongoing <span data-count="ongoing">0</span>"#));
 }
 
-/// The same tree before anything starts and after everything ends: the
-/// lists hide, the versions say upcoming or ended.
+/// Issue 45: the same tree built before anything starts and after
+/// everything ends gives the same home pages: the state is the reader's.
 #[test]
-fn home_pages_before_and_after_every_version() {
-    let (_root, out) = build_pages_fixture("2026-10-01T00:00:00");
-    let zh = read_page(&out, "index.html");
-    assert_eq!(
-        zh.matches("<div class=\"soon-box\" hidden>").count(),
-        3,
-        "{zh}"
-    );
-    assert!(zh.contains("31 天后开始"));
-    let en = read_page(&out, "en-US/index.html");
-    assert!(en.contains("starts in 31 days"));
-
-    let (_root, out) = build_pages_fixture("2027-02-01T00:00:00");
-    let zh = read_page(&out, "index.html");
-    // Nothing is left to end: no list at all.
-    assert!(!zh.contains("<div class=\"soon-box\""), "{zh}");
-    assert_eq!(
-        zh.matches(r#"<span class="badge st ended">已结束</span>"#)
-            .count(),
-        3
-    );
+fn home_pages_before_and_after_every_version_are_the_same() {
+    let (_root, before) = build_pages_fixture("2026-10-01T00:00:00");
+    let (_root2, after) = build_pages_fixture("2027-02-01T00:00:00");
+    for page in ["index.html", "en-US/index.html", "alpha/index.html"] {
+        assert_eq!(read_page(&before, page), read_page(&after, page), "{page}");
+    }
 }
 
 /// Issue 34: the script and the style sheet of a game page stay under
@@ -1035,7 +1039,7 @@ fn a_page_is_light_and_its_policy_allows_exactly_its_inline_code() {
         "script and styles weigh {weight} bytes gzip"
     );
 
-    let files = render_pages(&[fixture_game("Asia/Shanghai")], time(NOW)).expect("renders");
+    let files = render_pages(&[fixture_game("Asia/Shanghai")]).expect("renders");
     let page = file(&files, "demo/en-US/index.html");
     let inside = |open: &str, close: &str| -> Vec<String> {
         page.split(open)
@@ -1064,4 +1068,61 @@ fn a_page_is_light_and_its_policy_allows_exactly_its_inline_code() {
             .unwrap()
             .contains(&format!("  Content-Security-Policy: {policy}\n"))
     );
+}
+
+/// Issue 47: the page words come from the `.ftl` files; a page's data
+/// block carries each word its script reads (`ui.<name>`, `ui[state]`),
+/// in the page's language, and no other.
+#[test]
+fn a_page_carries_the_words_its_script_reads_in_its_language() {
+    use activity_site::site::pages::SCRIPT;
+    let files = render_pages(&[fixture_game("Asia/Shanghai")]).expect("renders");
+    let mut read: std::collections::BTreeSet<String> = SCRIPT
+        .match_indices("ui.")
+        .map(|(at, _)| {
+            SCRIPT[at + 3..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect::<String>()
+        })
+        .collect();
+    // `ui[st]`: the name of each state.
+    assert!(SCRIPT.contains("ui[st]"));
+    read.extend(["upcoming", "ongoing", "ended"].map(str::to_owned));
+    for (path, ongoing) in [
+        ("demo/index.html", "进行中"),
+        ("demo/en-US/index.html", "Ongoing"),
+    ] {
+        let page = file(&files, path);
+        let json = page
+            .split(r#"<script type="application/json" id="ui">"#)
+            .nth(1)
+            .and_then(|rest| rest.split("</script>").next())
+            .expect("a data block");
+        let words: BTreeMap<String, String> = serde_json::from_str(json).expect("JSON");
+        assert_eq!(
+            words
+                .keys()
+                .cloned()
+                .collect::<std::collections::BTreeSet<_>>(),
+            read,
+            "{path}"
+        );
+        assert_eq!(words["ongoing"], ongoing);
+    }
+}
+
+/// Issue 45: a game whose registry says `"updateMode": "activity"` is out
+/// of date when its last activity ends (2026-11-17 here, a week after the
+/// version's end), and its notice says so in each language.
+#[test]
+fn an_activity_game_is_out_of_date_when_its_last_activity_ends() {
+    let mut game = fixture_game("Asia/Shanghai");
+    game.game.update_mode = Some(activity_site::model::UpdateMode::Activity);
+    let files = render_pages(&[game]).expect("renders");
+    let en = file(&files, "demo/en-US/index.html");
+    assert!(en.contains(r#"<p class="stale-note" data-due="2026-11-17T03:59:59+08:00" role="status" hidden>Not updated yet: the last activity ended on November 17.</p>"#), "{en}");
+    assert!(en.contains("This data is current until 2026-11-17 03:59;"));
+    let zh = file(&files, "index.html");
+    assert!(zh.contains(r#"data-due="2026-11-17T03:59:59+08:00" role="status" hidden>数据尚未更新：最后一项活动已于 11 月 17 日结束。</p>"#), "{zh}");
 }

@@ -606,3 +606,35 @@ fn precompressed_siblings_are_uploaded_with_their_encoding_when_asked() {
     assert_eq!(gz["content_encoding"], "gzip");
     assert!(server.object("activity/_headers").is_none());
 }
+
+/// Issue 45: a page is a function of the data, so publishing a rebuild of
+/// unchanged data at a later moment (a day on, the clock of a scheduled
+/// job) sends no upload at all, pages included.
+#[test]
+fn a_rebuild_of_unchanged_data_a_day_later_uploads_nothing() {
+    let server = S3Server::start();
+    let root = fixture_root(None);
+    build(root.path());
+    ok(&publish(&server, root.path(), &[], &[]));
+    let first = uploaded(&server.take_log());
+    assert!(first.iter().any(|p| p.ends_with("index.html")), "{first:?}");
+
+    let later = "2026-10-16T12:00:00";
+    let output = run(root.path(), &["build", "--out", "site", "--now", later]);
+    assert!(output.status.success(), "build failed: {}", stderr(&output));
+    let again = publish(&server, root.path(), &[], &[]);
+    ok(&again);
+    let log = server.take_log();
+    assert_eq!(uploaded(&log), Vec::<String>::new(), "{log:?}");
+    assert!(
+        !log.iter()
+            .any(|r| r.method == "PUT" || r.method == "DELETE"),
+        "{log:?}"
+    );
+    assert!(
+        stdout(&again).contains("0 objects (0 B) uploaded"),
+        "{}",
+        stdout(&again)
+    );
+    assert_complete(&server, root.path());
+}

@@ -980,3 +980,84 @@ fetch-no-scheme = `{ $flag } { $arg }` has no scheme
     help: add http:// or https:// in front: { $flag } http://{ $arg }
 fetch-not-url = `{ $flag } { $arg }` is not a URL: { $error }
 fetch-not-http = `{ $flag } { $arg }` is not an http(s) URL
+
+## The pages of the site (site::pages, site::announcements): the words the
+## templates and the page script read, and the out-of-date notice
+
+page-site-title = Game activity calendar
+page-skip = Skip to content
+page-home = All games
+page-games = Games
+page-version = Version
+page-window = Version window
+page-progress = Version progress
+page-timeline = Timeline
+page-activities = Activities
+page-no-activities = No activities announced yet.
+page-languages = Languages
+page-data = Data
+page-json = JSON
+page-calendar = Calendar (.ics)
+page-subscribe = Subscribe (webcal)
+page-page = Page
+page-default-locale = default
+page-upcoming = Upcoming
+page-ongoing = Ongoing
+page-ended = Ended
+page-ending-soon = Ending soonest
+page-ending-soon-all = Ending soonest in every game
+page-starts-before = began before this version
+page-ends-after = continues after this version
+page-kind = Kind
+page-cover = Cover of
+page-now = Now
+page-as-of = Status as of
+page-colon = {": "}
+page-stop = .
+page-space = {" "}
+page-times-in = Times are in the game's server time zone
+page-legend = Legend
+page-not-found-title = Page not found
+page-not-found-text = There is nothing at this address.
+page-api-hint = The activity API lives under api/v1/activity/ on this site.
+page-starts-within-day = starts within a day
+page-starts-in-one = starts in 1 day
+page-starts-in-many = starts in { $n } days
+page-left-under-day = less than a day left
+page-left-one = 1 day left
+page-left-many = { $n } days left
+page-ended-text = ended
+page-your-time = your time
+page-your-zone = Your time zone
+page-home-description = Current game versions, their activities and calendars.
+page-announcements = Announcements
+page-no-announcements = No announcements.
+page-atom-feed = Atom feed
+page-zone-assumed = This time zone was assumed when the data was imported and is not confirmed yet.
+page-date = { $month ->
+    [1] January
+    [2] February
+    [3] March
+    [4] April
+    [5] May
+    [6] June
+    [7] July
+    [8] August
+    [9] September
+    [10] October
+    [11] November
+   *[12] December
+} { $day }
+page-stale-version = Not updated yet: version { $version } ended on { $date }.
+page-stale-activity = Not updated yet: the last activity ended on { $date }.
+page-noscript = Without JavaScript this page cannot tell what is on now: compare the times with your clock. They are in { $zone }. This data is current until { $due }; if that has passed, it has not been updated yet.
+page-noscript-no-due = Without JavaScript this page cannot tell what is on now: compare the times with your clock. They are in { $zone }.
+page-noscript-home = Turn on JavaScript to see what is on now and what ends soonest, or compare each game's times with your clock: a game whose version has ended has not been updated yet.
+
+## The calendars (site::ics)
+
+ics-calendar-name = { $name } activities
+ics-calendar-description = Activities of { $name }. Every event reminds you { $lead } before it ends.
+ics-reminder-lead = 1 day
+ics-reminder = { $activity } ends in { $lead }
+ics-version-line = { $name } { $version } “{ $version_name }”

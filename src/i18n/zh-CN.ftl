@@ -838,3 +838,70 @@ fetch-no-scheme = `{ $flag } { $arg }` 没有写协议
     提示：请在前面加上 http:// 或 https://：{ $flag } http://{ $arg }
 fetch-not-url = `{ $flag } { $arg }` 不是 URL：{ $error }
 fetch-not-http = `{ $flag } { $arg }` 不是 http(s) 地址
+
+## 网站页面（site::pages、site::announcements）：模板和页面脚本读取的文字，以及数据过期提示
+
+page-site-title = 游戏活动日历
+page-skip = 跳到正文
+page-home = 全部游戏
+page-games = 游戏
+page-version = 版本
+page-window = 版本时间
+page-progress = 版本进度
+page-timeline = 时间线
+page-activities = 活动
+page-no-activities = 暂无已公布的活动。
+page-languages = 语言
+page-data = 数据
+page-json = JSON
+page-calendar = 日历（.ics）
+page-subscribe = 订阅日历（webcal）
+page-page = 页面
+page-default-locale = 默认
+page-upcoming = 未开始
+page-ongoing = 进行中
+page-ended = 已结束
+page-ending-soon = 即将结束
+page-ending-soon-all = 各游戏即将结束的活动
+page-starts-before = 早于本版本开始
+page-ends-after = 持续到本版本之后
+page-kind = 类型
+page-cover = 封面
+page-now = 现在
+page-as-of = 状态时间
+page-colon = ：
+page-stop = 。
+page-space = {""}
+page-times-in = 时间均为游戏服务器时区
+page-legend = 图例
+page-not-found-title = 页面不存在
+page-not-found-text = 这个地址没有内容。
+page-api-hint = 活动 API 位于本站的 api/v1/activity/ 下。
+page-starts-within-day = 1 天内开始
+page-starts-in-one = 1 天后开始
+page-starts-in-many = { $n } 天后开始
+page-left-under-day = 剩余不到 1 天
+page-left-one = 剩余 1 天
+page-left-many = 剩余 { $n } 天
+page-ended-text = 已结束
+page-your-time = 本地时间
+page-your-zone = 你的时区
+page-home-description = 各游戏的当前版本、活动和日历。
+page-announcements = 公告
+page-no-announcements = 暂无公告。
+page-atom-feed = Atom 订阅
+page-zone-assumed = 这个时区是导入数据时假定的，尚未确认。
+page-date = { $month } 月 { $day } 日
+page-stale-version = 数据尚未更新：{ $version } 版本已于 { $date }结束。
+page-stale-activity = 数据尚未更新：最后一项活动已于 { $date }结束。
+page-noscript = 未开启 JavaScript 时，本页无法判断当前状态，请将以上时间与你的时钟对照。时间均为 { $zone }。数据有效至 { $due }；若已过此时间，说明数据尚未更新。
+page-noscript-no-due = 未开启 JavaScript 时，本页无法判断当前状态，请将以上时间与你的时钟对照。时间均为 { $zone }。
+page-noscript-home = 开启 JavaScript 可查看正在进行和即将结束的活动；也可将各游戏的时间与你的时钟对照：版本已结束的游戏说明数据尚未更新。
+
+## 日历（site::ics）
+
+ics-calendar-name = { $name } 活动
+ics-calendar-description = { $name } 的活动。每个活动在结束前 { $lead }提醒。
+ics-reminder-lead = 1 天
+ics-reminder = { $activity } 将在 { $lead }后结束
+ics-version-line = { $name } { $version } 版本「{ $version_name }」

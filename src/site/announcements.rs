@@ -5,18 +5,18 @@
 //! and its page (`announcements/`, `announcements/<locale>/`) with every
 //! announcement's Markdown rendered and sanitised by [`crate::markdown`].
 //!
-//! The documents carry no dates, so a feed's `updated` is the build's
-//! "now" (as a page's status marks are; a pinned wall time is read in the
-//! zone most games share) and an entry's id is a digest of its title and
-//! content: an edited announcement reads as a new entry.
+//! The documents carry no dates, so a feed's `updated` is a fact of the
+//! site's data, never of the build: the latest version start of the site's
+//! games ([`updated`]); an entry's id is a digest of its title and
+//! content, so an edited announcement reads as a new entry. The same data
+//! gives the same feed at any moment.
 
 use chrono::TimeZone as _;
 use serde::Serialize;
 use sha2::{Digest as _, Sha256};
 
-use super::OutputFile;
-use super::pages;
-use crate::clock::Now;
+use super::pages::{self, HomeLink};
+use super::{GameOutput, OutputFile};
 use crate::layout;
 use crate::markdown;
 use crate::model::Announcements;
@@ -67,14 +67,15 @@ pub fn json_files(board: &Board, json: &[u8]) -> Vec<OutputFile> {
         .collect()
 }
 
-/// The Atom feeds of a board at `now` (`anno.atom` too for the default
-/// locale); a pinned wall time is read in `zone`, the site's.
-pub fn feed_files(board: &Board, now: Now, zone: chrono_tz::Tz) -> Vec<OutputFile> {
+/// The Atom feeds of a board (`anno.atom` too for the default locale) in
+/// a site of `games`.
+pub fn feed_files(board: &Board, games: &[GameOutput]) -> Vec<OutputFile> {
+    let updated = updated(games);
     layout::published_names(board.is_default)
         .iter()
         .map(|&default_name| OutputFile {
             path: layout::announcements_path(&board.locale, default_name, "atom"),
-            bytes: feed(board, default_name, instant(now, zone)).into_bytes(),
+            bytes: feed(board, default_name, updated.clone()).into_bytes(),
         })
         .collect()
 }
@@ -103,34 +104,6 @@ pub fn index_entries(board: &Board, sha256: &str, bytes: usize) -> Vec<layout::I
         .collect()
 }
 
-/// The words of the announcements page and feed, in Chinese or English.
-struct Words {
-    title: &'static str,
-    feed: &'static str,
-    board_id: &'static str,
-    empty: &'static str,
-}
-
-fn words(locale: &str) -> &'static Words {
-    const EN: Words = Words {
-        title: "Announcements",
-        feed: "Atom feed",
-        board_id: "Board id",
-        empty: "No announcements.",
-    };
-    const ZH: Words = Words {
-        title: "公告",
-        feed: "Atom 订阅",
-        board_id: "公告编号",
-        empty: "暂无公告。",
-    };
-    if crate::model::is_chinese(locale) {
-        &ZH
-    } else {
-        &EN
-    }
-}
-
 /// The anchor of the announcement at `index` of `count`: numbered from the
 /// oldest, so anchors stay put when a newer one is added on top. Its
 /// Markdown's headings get ids under it (`a3-启动命令`, [`markdown::Anchors`]),
@@ -144,18 +117,13 @@ fn anchor(index: usize, count: usize) -> String {
 pub fn render_page(board: &Board, boards: &[Board]) -> anyhow::Result<OutputFile> {
     let dir = layout::announcements_page_dir(&board.locale, board.is_default);
     let root = "../".repeat(dir.matches('/').count());
-    let words = words(&board.locale);
+    let ui = pages::ui_for(&board.locale);
     let count = board.document.announcements.len();
     let view = PageView {
         lang: board.locale.clone(),
-        ui: pages::ui_for(&board.locale),
-        live: pages::style_only(pages::ui_for(&board.locale)),
+        ui,
+        live: pages::style_only(ui),
         root: root.clone(),
-        title: words.title,
-        feed_label: words.feed,
-        board_id_label: words.board_id,
-        empty: words.empty,
-        id: board.document.id,
         json_href: format!(
             "{root}{}",
             layout::announcements_path(&board.locale, board.is_default, "json")
@@ -208,11 +176,6 @@ struct PageView {
     ui: &'static pages::Ui,
     live: pages::Live,
     root: String,
-    title: &'static str,
-    feed_label: &'static str,
-    board_id_label: &'static str,
-    empty: &'static str,
-    id: u64,
     json_href: String,
     feed_href: String,
     languages: Vec<LanguageLink>,
@@ -234,18 +197,6 @@ struct AnnouncementView {
     html: String,
 }
 
-/// A home page's link to a board.
-#[derive(Debug, Clone, Serialize)]
-pub struct HomeLink {
-    pub locale: String,
-    pub is_default: bool,
-    /// The page, relative to the site root.
-    pub href: String,
-    pub label: &'static str,
-    /// The Atom feed, relative to the site root.
-    pub feed_href: String,
-}
-
 /// The links the home pages show, one per board.
 pub fn home_links(boards: &[Board]) -> Vec<HomeLink> {
     boards
@@ -254,7 +205,8 @@ pub fn home_links(boards: &[Board]) -> Vec<HomeLink> {
             locale: board.locale.clone(),
             is_default: board.is_default,
             href: layout::announcements_page_dir(&board.locale, board.is_default),
-            label: words(&board.locale).title,
+            // Each home page says it in its own language.
+            label: String::new(),
             feed_href: layout::announcements_path(&board.locale, board.is_default, "atom"),
         })
         .collect()
@@ -288,23 +240,29 @@ fn xml(text: &str) -> String {
     pages::escape_html(text)
 }
 
-/// The build's "now" as an RFC 3339 instant in UTC: the instant it is, or
-/// a pinned wall time read in `zone`.
-fn instant(now: Now, zone: chrono_tz::Tz) -> String {
-    let at = match now {
-        Now::At(at) => at,
-        Now::Local(local) => zone
-            .from_local_datetime(&local)
-            .earliest()
-            .map_or_else(|| local.and_utc(), |t| t.with_timezone(&chrono::Utc)),
-    };
-    at.format("%Y-%m-%dT%H:%M:%SZ").to_string()
+/// A feed's `updated`, RFC 3339 in UTC: the latest version start of the
+/// site's games (each read in its own zone), which moves when new data
+/// arrives and never with the clock; the Unix epoch for a site of none.
+pub fn updated(games: &[GameOutput]) -> String {
+    games
+        .iter()
+        .flat_map(|g| {
+            g.documents.iter().filter_map(|d| {
+                let start = d.times.start?;
+                g.game.tz().from_local_datetime(&start).earliest()
+            })
+        })
+        .map(|t| t.with_timezone(&chrono::Utc))
+        .max()
+        .unwrap_or(chrono::DateTime::<chrono::Utc>::UNIX_EPOCH)
+        .format("%Y-%m-%dT%H:%M:%SZ")
+        .to_string()
 }
 
 /// The Atom feed of a board (RFC 4287): one entry per announcement, newest
 /// first, each with its sanitised HTML. Links are relative to the feed.
 pub fn feed(board: &Board, default_name: bool, updated: String) -> String {
-    let words = words(&board.locale);
+    let title = pages::ui_for(&board.locale).word("announcements");
     let page = format!(
         "../../{}",
         layout::announcements_page_dir(&board.locale, board.is_default)
@@ -321,7 +279,7 @@ pub fn feed(board: &Board, default_name: bool, updated: String) -> String {
         "  <id>{}</id>\n",
         urn(&["activity-site announcements", &board.locale])
     ));
-    out.push_str(&format!("  <title>{}</title>\n", xml(words.title)));
+    out.push_str(&format!("  <title>{}</title>\n", xml(title)));
     out.push_str(&format!("  <updated>{updated}</updated>\n"));
     out.push_str("  <author><name>activity-site</name></author>\n");
     out.push_str(&format!(

@@ -1,8 +1,9 @@
 //! The build cache: rendered and precompressed files kept between builds,
 //! addressed by a hash of what they were made from.
 //!
-//! An entry is one file named by its key (64 hex digits, plus `.now` for
-//! entries whose content depends on "now", which expire sooner). It holds a
+//! An entry is one file named by its key (64 hex digits; no output depends
+//! on "now", so the `.now` entries of older versions, which depended on it,
+//! only expire sooner). It holds a
 //! magic line, the key, a SHA-256 of the body and the body (the files). An
 //! entry whose magic, key, checksum or body does not check out (truncated,
 //! corrupt, copied from another key, written by another version) is a miss:
@@ -38,8 +39,8 @@ const TAG: &str = "Signature: 8a477f597d28d172789f06886806bc55\n\
 
 /// Entries that do not depend on "now" stay this long after their last use.
 const KEEP: Duration = Duration::from_secs(30 * 24 * 3600);
-/// Entries that depend on "now" (pages rendered at a given minute) stay this
-/// long after their last use: with the clock as "now" they are soon stale.
+/// The `.now` entries older versions wrote (pages rendered at a given
+/// minute) stay this long after their last use: nothing reads them again.
 const KEEP_NOW: Duration = Duration::from_secs(15 * 60);
 /// A sweep runs at most this often; the stamp's time says when it last ran.
 const SWEEP_EVERY: Duration = Duration::from_secs(15 * 60);
@@ -77,14 +78,12 @@ impl Default for CacheSalt {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Key {
     digest: [u8; 32],
-    /// The entry depends on "now" and expires sooner.
-    now: bool,
 }
 
 impl Key {
     /// Hashes `parts` (each length-prefixed, so `("ab","c")` and `("a","bc")`
     /// differ) after the salt.
-    pub fn new(salt: &CacheSalt, now: bool, parts: &[&[u8]]) -> Self {
+    pub fn new(salt: &CacheSalt, parts: &[&[u8]]) -> Self {
         let mut hasher = Sha256::new();
         for part in [
             MAGIC.as_slice(),
@@ -99,7 +98,6 @@ impl Key {
         }
         Key {
             digest: hasher.finalize().into(),
-            now,
         }
     }
 
@@ -109,8 +107,7 @@ impl Key {
     }
 
     fn file_name(&self) -> String {
-        let hex = hex::encode(self.digest);
-        if self.now { format!("{hex}.now") } else { hex }
+        hex::encode(self.digest)
     }
 }
 
@@ -341,27 +338,27 @@ mod tests {
 
     #[test]
     fn entries_round_trip_and_reject_damage() {
-        let key = Key::new(&salt(), false, &[b"x"]);
+        let key = Key::new(&salt(), &[b"x"]);
         let bytes = encode(&key, &entries());
         assert_eq!(decode(&key, &bytes), Some(entries()));
         assert_eq!(decode(&key, &bytes[..bytes.len() - 1]), None);
         let mut flipped = bytes.clone();
         *flipped.last_mut().unwrap() ^= 1;
         assert_eq!(decode(&key, &flipped), None);
-        let other = Key::new(&salt(), false, &[b"y"]);
+        let other = Key::new(&salt(), &[b"y"]);
         assert_eq!(decode(&other, &bytes), None);
     }
 
     #[test]
     fn keys_separate_parts_and_salts() {
-        let a = Key::new(&salt(), false, &[b"ab", b"c"]);
-        let b = Key::new(&salt(), false, &[b"a", b"bc"]);
+        let a = Key::new(&salt(), &[b"ab", b"c"]);
+        let b = Key::new(&salt(), &[b"a", b"bc"]);
         assert_ne!(a, b);
         let newer = CacheSalt {
             tool: "2".into(),
             ..salt()
         };
-        assert_ne!(a, Key::new(&newer, false, &[b"ab", b"c"]));
+        assert_ne!(a, Key::new(&newer, &[b"ab", b"c"]));
     }
 
     #[test]
@@ -370,14 +367,14 @@ mod tests {
         let cache = Cache::open(dir.path()).unwrap();
         let long_ago = SystemTime::now() - KEEP - Duration::from_secs(60);
         let stale = |name: &str| {
-            let key = Key::new(&salt(), false, &[name.as_bytes()]);
+            let key = Key::new(&salt(), &[name.as_bytes()]);
             cache.put(&key, &entries()).unwrap();
             let path = dir.path().join(key.file_name());
             let file = fs::File::options().write(true).open(&path).unwrap();
             file.set_modified(long_ago).unwrap();
             path
         };
-        let fresh = Key::new(&salt(), false, &[b"fresh"]);
+        let fresh = Key::new(&salt(), &[b"fresh"]);
         cache.put(&fresh, &entries()).unwrap();
         fs::write(dir.path().join("notes.txt"), "mine").unwrap();
 

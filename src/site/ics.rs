@@ -16,10 +16,17 @@ use chrono_tz::{OffsetComponents, OffsetName, Tz};
 use sha2::{Digest, Sha256};
 
 use super::{GameOutput, LocaleDocument, OutputFile};
+use crate::i18n::{Lang, msg};
 
 /// The product identifier of every feed (no version number, so upgrading the
 /// tool does not change the bytes of an unchanged calendar).
 pub const PRODID: &str = "-//activity-site//Game activity calendar//EN";
+
+/// When each event reminds its subscriber: a `VALARM` whose `TRIGGER` is
+/// this duration before the event's end (RFC 5545 3.8.6.3,
+/// `RELATED=END`). Each calendar says so in its description; README
+/// documents it.
+pub const REMINDER_BEFORE_END: &str = "-P1D";
 
 /// Renders the calendars of one game: the default locale's under the bare game
 /// id, then every locale's under `<game>-<locale>`.
@@ -50,7 +57,9 @@ pub fn render_calendar(game: &GameOutput, doc: &LocaleDocument) -> String {
     let tzid = g.time_zone_name();
     let document = &doc.document;
     let name = g.name.get(&doc.locale, &g.default_locale);
-    let zh = crate::model::is_chinese(&doc.locale);
+    // Chinese for a Chinese locale, English for every other.
+    let lang = Lang::parse(&doc.locale).unwrap_or_default();
+    let lead = msg!("ics-reminder-lead");
 
     let times: Vec<(NaiveDateTime, NaiveDateTime)> =
         doc.times.activities.iter().flatten().copied().collect();
@@ -68,12 +77,13 @@ pub fn render_calendar(game: &GameOutput, doc: &LocaleDocument) -> String {
     cal.line(&format!("PRODID:{PRODID}"));
     cal.line("CALSCALE:GREGORIAN");
     cal.line("METHOD:PUBLISH");
-    let calname = if zh {
-        format!("{name} 活动")
-    } else {
-        format!("{name} activities")
-    };
+    let calname = msg!("ics-calendar-name", name = name).render(lang);
     cal.line(&format!("X-WR-CALNAME:{}", escape_text(&calname)));
+    // What the calendar is and when it reminds: RFC 7986 DESCRIPTION, and
+    // the older property most clients still read.
+    let caldesc = msg!("ics-calendar-description", name = name, lead = lead.clone()).render(lang);
+    cal.line(&format!("DESCRIPTION:{}", escape_text(&caldesc)));
+    cal.line(&format!("X-WR-CALDESC:{}", escape_text(&caldesc)));
     cal.line(&format!("X-WR-TIMEZONE:{tzid}"));
     // Ask subscribers to poll a few times a day (RFC 7986, and the older
     // Microsoft property most clients still read).
@@ -110,17 +120,13 @@ pub fn render_calendar(game: &GameOutput, doc: &LocaleDocument) -> String {
         ));
         cal.line(&format!("SUMMARY:{}", escape_text(&activity.name)));
         let mut description = activity.description.clone();
-        let version_line = if zh {
-            format!(
-                "{name} {} 版本「{}」",
-                document.version, document.version_name
-            )
-        } else {
-            format!(
-                "{name} {} \u{201c}{}\u{201d}",
-                document.version, document.version_name
-            )
-        };
+        let version_line = msg!(
+            "ics-version-line",
+            name = name,
+            version = document.version.as_str(),
+            version_name = document.version_name.as_str()
+        )
+        .render(lang);
         if !description.is_empty() {
             description.push_str("\n\n");
         }
@@ -136,6 +142,18 @@ pub fn render_calendar(game: &GameOutput, doc: &LocaleDocument) -> String {
         // Activities are windows of opportunity, not appointments: they do
         // not make the subscriber look busy.
         cal.line("TRANSP:TRANSPARENT");
+        // A reminder before it ends: what a player may still miss.
+        cal.line("BEGIN:VALARM");
+        cal.line("ACTION:DISPLAY");
+        cal.line(&format!("TRIGGER;RELATED=END:{REMINDER_BEFORE_END}"));
+        let reminder = msg!(
+            "ics-reminder",
+            activity = activity.name.as_str(),
+            lead = lead.clone()
+        )
+        .render(lang);
+        cal.line(&format!("DESCRIPTION:{}", escape_text(&reminder)));
+        cal.line("END:VALARM");
         cal.line("END:VEVENT");
     }
     cal.line("END:VCALENDAR");

@@ -133,13 +133,10 @@ impl LiveCheck {
         self.games.clear();
     }
 
-    /// The games the last run found nothing in, with the key of what it
-    /// checked ([`super::check_key`]), as a build's check records them.
-    fn clean_checks(
-        &self,
-        salt: &super::CacheSalt,
-        options: &validate::Options,
-    ) -> HashMap<String, String> {
+    /// The games the last run found nothing in but what the rules that
+    /// read "now" found, with the key of what it checked
+    /// ([`super::check_key`]), as a build's check records them.
+    fn clean_checks(&self, salt: &super::CacheSalt) -> HashMap<String, String> {
         let Some(prepared) = &self.prepared else {
             return HashMap::new();
         };
@@ -148,8 +145,8 @@ impl LiveCheck {
             .iter()
             .filter_map(|game| {
                 let (_, found, sources) = self.games.get(&game.id)?;
-                found.is_empty().then(|| {
-                    let key = super::check_key(salt, &schemas, game, sources, options);
+                found.iter().all(super::reads_now).then(|| {
+                    let key = super::check_key(salt, &schemas, game, sources);
                     (game.id.clone(), key)
                 })
             })
@@ -317,7 +314,7 @@ impl LiveBuild {
                 .iter()
                 .map(|(id, (_, _, sources))| (id.clone(), *sources))
                 .collect(),
-            clean_checks: self.check.clean_checks(&options.salt(), &check_options),
+            clean_checks: self.check.clean_checks(&options.salt()),
             checks_reused: self.check.last_run().reused,
         };
         // A failed write leaves `memo` empty: the next build reads the output again.

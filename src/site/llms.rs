@@ -41,6 +41,11 @@ pub fn render(games: &[GameOutput], announcements: bool) -> OutputFile {
             layout::url(&layout::announcements_path("", true, "json"))
         );
     }
+    let _ = writeln!(
+        out,
+        "- Calendars: every `.ics` below may be subscribed to (`webcal://` is the same address with that scheme); each event carries a reminder (`VALARM`, `TRIGGER;RELATED=END:{}`) before it ends",
+        super::ics::REMINDER_BEFORE_END
+    );
     let _ = writeln!(out, "\n{GAMES_HEADING}\n");
     for game in games {
         let g = &game.game;
@@ -64,22 +69,16 @@ pub fn render(games: &[GameOutput], announcements: bool) -> OutputFile {
             g.time_zone_name()
         );
         for doc in &game.documents {
+            let url =
+                |ext| layout::url(&layout::activity_path(g, &doc.locale, doc.is_default, ext));
+            let calendar = url("ics");
+            // A subscription is the same address with the webcal scheme;
+            // the host is wherever this file was read from.
             let _ = writeln!(
                 out,
-                "  - {}: [JSON]({}), [calendar]({})",
+                "  - {}: [JSON]({}), [calendar]({calendar}), subscribe: `webcal://<this host>{calendar}`",
                 doc.locale,
-                layout::url(&layout::activity_path(
-                    g,
-                    &doc.locale,
-                    doc.is_default,
-                    "json"
-                )),
-                layout::url(&layout::activity_path(
-                    g,
-                    &doc.locale,
-                    doc.is_default,
-                    "ics"
-                )),
+                url("json"),
             );
         }
     }

@@ -54,10 +54,13 @@ pub(crate) struct GameRecord {
     pub complete: bool,
     /// SHA-256 (hex) of what the home pages show of the game.
     pub home: String,
-    /// The key (hex) of everything the game's check depends on (the
-    /// tool, the schemas, its registry entry, its data files, its "now"),
-    /// when that check found nothing at all: the next build of the same
-    /// inputs takes the game as checked ([`super::check_key`]).
+    /// The key (hex) of everything the game's check depends on but "now"
+    /// (the tool, the schemas, its registry entry, its data files), when
+    /// that check found nothing but what the rules that read "now" found
+    /// ([`super::reads_now`]): the next build of the same inputs takes the
+    /// game as checked while "now" is inside every document's window,
+    /// where those rules find nothing ([`super::check_key`],
+    /// [`Manifest::clean_checks`]). Never depends on "now" itself.
     pub checked: Option<String>,
     /// What the index, `_headers` and `llms.txt` need of the game.
     pub summary: SavedGame,
@@ -120,6 +123,17 @@ impl SavedGame {
         }
     }
 
+    /// Whether `now` (the game's local time) is inside the version window
+    /// of every document: where a clean check of the same files is clean.
+    pub fn holds(&self, now: chrono::NaiveDateTime) -> bool {
+        !self.documents.is_empty()
+            && self.documents.iter().all(|d| {
+                d.document
+                    .window()
+                    .is_some_and(|(start, end)| start <= now && now <= end)
+            })
+    }
+
     /// The game as the shared files see it: documents without activities.
     pub fn output(&self) -> GameOutput {
         GameOutput {
@@ -145,11 +159,19 @@ impl FileRecord {
 }
 
 impl Manifest {
-    /// The games whose check found nothing, with the key of what it
-    /// checked: game id to [`GameRecord::checked`].
-    pub fn clean_checks(&self) -> std::collections::HashMap<String, String> {
+    /// The games whose check found nothing and would find nothing at
+    /// `now`, with the key of what it checked: game id to
+    /// [`GameRecord::checked`]. The key leaves "now" out; the rules that
+    /// read it find nothing exactly while "now" (in the game's zone) is
+    /// inside every document's version window, which the record's summary
+    /// keeps.
+    pub fn clean_checks(
+        &self,
+        now: crate::clock::Now,
+    ) -> std::collections::HashMap<String, String> {
         self.games
             .iter()
+            .filter(|g| g.summary.holds(now.for_game(&g.summary.game)))
             .filter_map(|g| Some((g.id.clone(), g.checked.clone()?)))
             .collect()
     }

@@ -273,8 +273,9 @@ pub struct Checked {
     /// The fingerprint of each game's data files ([`sources_digest`]), by id,
     /// when the check was asked for them (a build).
     pub sources: HashMap<String, [u8; 16]>,
-    /// The games the check found nothing in, with the key of what it
-    /// checked (`check_key`), when the check was a build's.
+    /// The games the check found nothing in but what the rules that read
+    /// "now" found ([`reads_now`]), with the key of what it checked
+    /// (`check_key`), when the check was a build's.
     pub clean_checks: HashMap<String, String>,
     /// Games not checked again: their inputs were those of a check that
     /// found nothing in them.
@@ -314,28 +315,22 @@ struct ForBuild<'a> {
     clean: &'a HashMap<String, String>,
 }
 
-/// The key (hex) of everything a game's check depends on: the tool (its
-/// version, in `salt`), the schemas (`schemas`: [`schemas_digest`]), the
-/// game's registry entry, its data files ([`sources_digest`]) and its "now".
-/// Equal keys, equal diagnostics.
+/// The key (hex) of everything a game's check depends on but "now": the
+/// tool (its version, in `salt`), the schemas (`schemas`:
+/// [`schemas_digest`]), the game's registry entry and its data files
+/// ([`sources_digest`]). "Now" is left out so the manifest, which records
+/// the key, is a function of the data: the only rules that read "now"
+/// (`stale`, `upcoming-version`) find nothing exactly while "now" is inside
+/// every document's version window, so a clean check stays clean for equal
+/// keys while "now" is inside them ([`manifest::Manifest::clean_checks`]).
 pub(crate) fn check_key(
     salt: &CacheSalt,
     schemas: &[u8; 32],
     game: &Game,
     sources: &[u8; 16],
-    options: &validate::Options,
 ) -> String {
     let entry = serde_json::to_vec(game).unwrap_or_default();
-    let now = options
-        .now_for(game)
-        .format("%Y-%m-%dT%H:%M:%S%.f")
-        .to_string();
-    Key::new(
-        salt,
-        false,
-        &[b"game-check", schemas, &entry, sources, now.as_bytes()],
-    )
-    .hex()
+    Key::new(salt, &[b"game-check", schemas, &entry, sources]).hex()
 }
 
 /// SHA-256 of the three schemas a project is checked against.
@@ -421,7 +416,7 @@ fn check_games_with(
                         };
                     };
                     let sources = sources_digest(&loaded);
-                    let key = check_key(build.salt, &schemas, game, &sources, options);
+                    let key = check_key(build.salt, &schemas, game, &sources);
                     if !keep_documents && build.clean.get(&game.id) == Some(&key) {
                         let game = CheckedGame {
                             game: game.clone(),
@@ -458,7 +453,10 @@ fn check_games_with(
         checks_reused += usize::from(reused);
         if let Some((digest, key)) = digest {
             sources.insert(game.game.id.clone(), digest);
-            if game.diagnostics.is_empty() {
+            // Recorded whatever "now" is: only the rules that read it
+            // found anything, and they find nothing where the record is
+            // taken again ([`manifest::Manifest::clean_checks`]).
+            if game.diagnostics.iter().all(reads_now) {
                 clean_checks.insert(game.game.id.clone(), key);
             }
         }
@@ -478,6 +476,16 @@ fn check_games_with(
         checks_reused,
     };
     Ok((checked, Prepared { project, validator }))
+}
+
+/// Whether a diagnostic is one of a rule that reads "now" (`stale`,
+/// `upcoming-version`), which find nothing while "now" is inside every
+/// version window of the game.
+pub(crate) fn reads_now(diagnostic: &Diagnostic) -> bool {
+    matches!(
+        diagnostic.code,
+        crate::diagnostics::Code::Stale | crate::diagnostics::Code::UpcomingVersion
+    )
 }
 
 /// A 128-bit fingerprint of a game's data files as loaded: each file's
@@ -567,7 +575,7 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     // The output's manifest says which games' last check found nothing;
     // what the output holds is checked while the tree is.
     let previous = write::Previous::read(&options.out)?;
-    let clean = previous.clean_checks();
+    let clean = previous.clean_checks(check_options.now.unwrap_or_else(Now::read));
     let (checked, staging) = rayon::join(
         || check_for_build(&options.root, &check_options, &salt, &clean),
         || write::Staging::after(&options.out, previous),
@@ -612,9 +620,6 @@ pub(crate) fn write_site(
         None => None,
     };
     let how = Render {
-        now: check_options
-            .now
-            .unwrap_or_else(|| Now::pinned_or_clock(options.now)),
         cache: cache.as_ref(),
         salt: options.salt(),
         compression: options.compression,
@@ -708,10 +713,9 @@ fn output_of(game: Game, documents: Vec<(String, Option<ActivityDocument>)>) -> 
     GameOutput { game, documents }
 }
 
-/// How to render: "now", the cache, the compression and whether brotli may wait.
+/// How to render: the cache, the compression and whether brotli may wait.
+/// Never "now": no file of the site depends on it.
 pub(crate) struct Render<'a> {
-    /// One instant (or pinned wall time), read in each game's zone.
-    pub now: Now,
     pub cache: Option<&'a cache::Cache>,
     /// What every key includes of the tool ([`BuildOptions::salt`]).
     pub salt: CacheSalt,
@@ -770,8 +774,8 @@ struct Part<'a> {
 enum Work<'a> {
     /// A document's JSON files (its bytes given, rendered already) and calendars.
     Api(&'a GameOutput, &'a LocaleDocument, &'a [u8]),
-    /// A document's page at `now`, in a site of that locale.
-    Page(&'a GameOutput, &'a LocaleDocument, &'a str, NaiveDateTime),
+    /// A document's page, in a site of that locale.
+    Page(&'a GameOutput, &'a LocaleDocument, &'a str),
     /// A file that is cheap to render, rendered already: keyed by its bytes,
     /// so only its compression is saved.
     Ready(OutputFile),
@@ -786,8 +790,9 @@ struct GameDone {
 }
 
 /// The fingerprint of everything a game's files depend on: the tool and
-/// templates, the compression, the site's locale, the game's "now", its
-/// registry entry and its data files ([`sources_digest`]).
+/// templates, the compression, the site's locale, its registry entry and
+/// its data files ([`sources_digest`]). Never "now": the pages leave what
+/// depends on it to the reader's browser.
 fn game_fingerprint(
     game: &Game,
     sources: Option<&[u8; 16]>,
@@ -796,20 +801,13 @@ fn game_fingerprint(
     site_locale: &str,
 ) -> String {
     let entry = serde_json::to_vec(game).unwrap_or_default();
-    let now = how
-        .now
-        .for_game(game)
-        .format("%Y-%m-%dT%H:%M:%S%.f")
-        .to_string();
     let compression = how.compression.cache_key();
     let key = Key::new(
         salt,
-        false,
         &[
             b"game-files",
             compression.as_bytes(),
             site_locale.as_bytes(),
-            now.as_bytes(),
             &entry,
             sources.map_or(&[][..], |s| &s[..]),
         ],
@@ -825,7 +823,14 @@ fn home_digest(home: &pages::HomeGame) -> String {
         hasher.update(part);
     };
     put(&serde_json::to_vec(&home.game.game).unwrap_or_default());
-    for (doc, activities) in home.game.documents.iter().zip(&home.activities) {
+    for ((doc, activities), fresh) in home
+        .game
+        .documents
+        .iter()
+        .zip(&home.activities)
+        .zip(&home.freshness)
+    {
+        put(format!("{:?}\u{1f}{:?}", fresh.mode, fresh.due).as_bytes());
         put(doc.locale.as_bytes());
         put(if doc.is_default { b"1" } else { b"0" });
         put(&serde_json::to_vec(&doc.document).unwrap_or_default());
@@ -952,9 +957,6 @@ pub(crate) fn render(
     .site_locale()
     .map(str::to_owned);
     let boards = announcements::boards(&boards, site_locale.as_deref());
-    let site_zone = crate::model::most_shared(registry.iter().map(|g| g.time_zone_name()))
-        .and_then(|zone| zone.parse().ok())
-        .unwrap_or(chrono_tz::Asia::Shanghai);
     let mut shared = Vec::new();
     let mut index_entries = Vec::new();
     for board in &boards {
@@ -962,49 +964,37 @@ pub(crate) fn render(
         let sha256 = hex::encode(Sha256::digest(&json));
         index_entries.extend(announcements::index_entries(board, &sha256, json.len()));
         for file in announcements::json_files(board, &json) {
-            shared.push((file, false));
+            shared.push(file);
         }
-        for file in announcements::feed_files(board, how.now, site_zone) {
-            shared.push((file, true));
+        for file in announcements::feed_files(board, &games) {
+            shared.push(file);
         }
-        shared.push((announcements::render_page(board, &boards)?, false));
+        shared.push(announcements::render_page(board, &boards)?);
     }
     shared.extend([
-        (index_file(&summaries, index_entries), false),
-        (
-            OutputFile {
-                path: layout::SCHEMA_PATH.to_owned(),
-                bytes: to_pretty(&checked.activity_schema).into_bytes(),
-            },
-            false,
-        ),
-        (
-            OutputFile {
-                path: layout::ANNOUNCEMENTS_SCHEMA_PATH.to_owned(),
-                bytes: to_pretty(&checked.announcements_schema).into_bytes(),
-            },
-            false,
-        ),
-        (pages::render_not_found()?, false),
-        (publish::render_headers(&games, &boards), false),
+        index_file(&summaries, index_entries),
+        OutputFile {
+            path: layout::SCHEMA_PATH.to_owned(),
+            bytes: to_pretty(&checked.activity_schema).into_bytes(),
+        },
+        OutputFile {
+            path: layout::ANNOUNCEMENTS_SCHEMA_PATH.to_owned(),
+            bytes: to_pretty(&checked.announcements_schema).into_bytes(),
+        },
+        pages::render_not_found()?,
+        publish::render_headers(&games, &boards),
     ]);
     let compression = how.compression.cache_key();
     let mut parts_done: Vec<manifest::PartRecord> = Vec::new();
     // The home pages list every game's activities that have not ended: a
     // part keyed by what each game shows there, rendered only when one of
-    // them (or "now", or the boards) changed.
+    // them (or the boards) changed.
     let home_links = announcements::home_links(&boards);
     let home_key = {
-        let now = format!("{:?}", how.now);
         let links = format!("{home_links:?}");
-        let mut named: Vec<&[u8]> = vec![
-            b"home-pages",
-            compression.as_bytes(),
-            now.as_bytes(),
-            links.as_bytes(),
-        ];
+        let mut named: Vec<&[u8]> = vec![b"home-pages", compression.as_bytes(), links.as_bytes()];
         named.extend(done.iter().map(|g| g.record.home.as_bytes()));
-        Key::new(salt, true, &named)
+        Key::new(salt, &named)
     };
     let home_tally = if let Some(record) = staging.current_part(&home_key.hex(), how.defer_brotli) {
         staging.keep(&record.files);
@@ -1020,13 +1010,13 @@ pub(crate) fn render(
             ..Tally::of_records(&record.files)
         }
     } else {
-        let homes = homes_of(root, validator, check_options, how, &registry, &mut done)?;
+        let homes = homes_of(root, validator, check_options, &registry, &mut done)?;
         let mut tally = Tally::default();
         let mut files = Vec::new();
         let mut complete = true;
-        pages::each_home_page(&homes, how.now, &home_links, |home| {
+        pages::each_home_page(&homes, &home_links, |home| {
             let part = Part {
-                key: ready_key(salt, true, compression.as_bytes(), b"file", &home),
+                key: ready_key(salt, compression.as_bytes(), b"file", &home),
                 work: Work::Ready(home),
             };
             let (done, records) = run_part(part, how, staging)?;
@@ -1044,8 +1034,8 @@ pub(crate) fn render(
     };
     let parts: Vec<Part<'_>> = shared
         .into_iter()
-        .map(|(file, now_dependent)| Part {
-            key: ready_key(salt, now_dependent, compression.as_bytes(), b"file", &file),
+        .map(|file| Part {
+            key: ready_key(salt, compression.as_bytes(), b"file", &file),
             work: Work::Ready(file),
         })
         .collect();
@@ -1058,7 +1048,7 @@ pub(crate) fn render(
             return Err(kept::clash(&source, &file.path));
         }
         kept_parts.push(Part {
-            key: ready_key(salt, false, compression.as_bytes(), b"kept", &file),
+            key: ready_key(salt, compression.as_bytes(), b"kept", &file),
             work: Work::Ready(file),
         });
     }
@@ -1071,7 +1061,7 @@ pub(crate) fn render(
     );
     let llms = run_parts(
         vec![Part {
-            key: ready_key(salt, false, compression.as_bytes(), b"file", &file),
+            key: ready_key(salt, compression.as_bytes(), b"file", &file),
             work: Work::Ready(file),
         }],
         how,
@@ -1086,16 +1076,9 @@ pub(crate) fn render(
 }
 
 /// The key of a part made of one file rendered already: its bytes.
-fn ready_key(
-    salt: &CacheSalt,
-    now: bool,
-    compression: &[u8],
-    kind: &[u8],
-    file: &OutputFile,
-) -> Key {
+fn ready_key(salt: &CacheSalt, compression: &[u8], kind: &[u8], file: &OutputFile) -> Key {
     Key::new(
         salt,
-        now,
         &[kind, compression, file.path.as_bytes(), &file.bytes],
     )
 }
@@ -1146,7 +1129,6 @@ fn homes_of(
     root: &Path,
     validator: &Validator,
     check_options: &validate::Options,
-    how: &Render<'_>,
     registry: &[Game],
     done: &mut [GameDone],
 ) -> anyhow::Result<Vec<pages::HomeGame>> {
@@ -1158,7 +1140,7 @@ fn homes_of(
                 return Ok(home);
             }
             let output = load_again(root, validator, check_options, game)?;
-            let home = pages::HomeGame::of(&output, how.now.for_game(&output.game));
+            let home = pages::HomeGame::of(&output);
             anyhow::ensure!(
                 home_digest(&home) == done.record.home,
                 "the files of `{}` changed during the build; build again",
@@ -1174,7 +1156,7 @@ fn homes_of(
 /// compresses that locale's files only. A document's files depend on the
 /// game's registry entry, the locales it has documents in (the pages link
 /// to each other), the document itself and the compression; its page on
-/// "now" too. Returns what the home pages show of the game, its documents'
+/// nothing more. Returns what the home pages show of the game, its documents'
 /// digests, the records of its files and the tally.
 #[allow(clippy::type_complexity)]
 fn render_game(
@@ -1189,8 +1171,6 @@ fn render_game(
     Vec<manifest::FileRecord>,
     Tally,
 )> {
-    let now = how.now.for_game(&game.game);
-    let now_text = now.format("%Y-%m-%dT%H:%M:%S%.f").to_string();
     let entry = serde_json::to_vec(&game.game).unwrap_or_default();
     let json: Vec<Vec<u8>> = game.documents.iter().map(LocaleDocument::to_json).collect();
     let locales: Vec<u8> = game
@@ -1214,24 +1194,15 @@ fn render_game(
             bytes,
         ];
         parts.push(Part {
-            key: Key::new(salt, false, &[&[b"api".as_slice()], &named[..]].concat()),
+            key: Key::new(salt, &[&[b"api".as_slice()], &named[..]].concat()),
             work: Work::Api(&game, doc, bytes),
         });
         parts.push(Part {
             key: Key::new(
                 salt,
-                true,
-                &[
-                    &[
-                        b"page".as_slice(),
-                        now_text.as_bytes(),
-                        site_locale.as_bytes(),
-                    ],
-                    &named[..],
-                ]
-                .concat(),
+                &[&[b"page".as_slice(), site_locale.as_bytes()], &named[..]].concat(),
             ),
-            work: Work::Page(&game, doc, site_locale, now),
+            work: Work::Page(&game, doc, site_locale),
         });
     }
     let (tally, files) = parts
@@ -1251,7 +1222,7 @@ fn render_game(
         .collect();
     // The shared files need the headers of the documents, and the home
     // pages the activities that have not ended.
-    let home = pages::HomeGame::of(&game, now);
+    let home = pages::HomeGame::of(&game);
     Ok((home, digests, files, tally))
 }
 
@@ -1284,8 +1255,8 @@ fn run_part(
             files.extend(ics::calendars_of(game, doc));
             files
         }
-        Work::Page(game, doc, site_locale, now) => {
-            vec![pages::render_page(game, doc, site_locale, now)?]
+        Work::Page(game, doc, site_locale) => {
+            vec![pages::render_page(game, doc, site_locale)?]
         }
         Work::Ready(file) => vec![file],
     };

@@ -2,44 +2,41 @@
 //! `404.html`.
 //!
 //! Templates are minijinja files compiled into the binary (`templates/`). This
-//! module turns validated documents into small serializable views (percentages,
+//! module turns validated documents into small serializable views (positions,
 //! labels and links already computed) and lets the templates only lay them out.
 //! Every link is relative, so the site works under a sub-path such as a GitHub
-//! Pages project site. The only clock is the `now` it is given, read in each game's
-//! own time zone; pages
-//! know nothing about files on disk, HTTP or how the site is published.
+//! Pages project site.
+//!
+//! A page is a function of the data and the tool alone: no clock is read
+//! here. Everything that depends on "now" (each state, the days left, the
+//! progress, the now line, the order of what is on, the "ending soonest"
+//! lists, the out-of-date notice) is drawn by the page's script from the
+//! reader's clock. Without the script a page lists every time with its zone
+//! and says what a reader should do, never a state that would silently
+//! expire. Pages know nothing about files on disk, HTTP or how the site is
+//! published.
 
-use chrono::{Duration, NaiveDateTime, TimeZone};
+use chrono::{Datelike, Duration, NaiveDateTime, TimeZone};
 use minijinja::Environment;
 use minijinja::value::{Serde, Value};
 use serde::Serialize;
 
 use super::{GameOutput, LocaleDocument, OutputFile};
-use crate::clock::Now;
+use crate::i18n::{Lang, Msg, msg};
 use crate::layout;
-use crate::model::days::whole_days;
-use crate::model::{Activity, Game, most_shared};
+use crate::model::freshness::{self, Freshness};
+use crate::model::{Activity, Game, UpdateMode, most_shared};
 
 /// Renders the home pages (`index.html` in the site's locale,
 /// `<locale>/index.html` for every other), `<game>/index.html` (default
 /// locale), `<game>/<locale>/index.html` (the other locales) and `404.html`.
-/// `now` is read in each game's own time zone ([`Now::for_game`]).
-pub fn render_pages(games: &[GameOutput], now: impl Into<Now>) -> anyhow::Result<Vec<OutputFile>> {
-    let now = now.into();
-    let homes: Vec<HomeGame> = games
-        .iter()
-        .map(|g| HomeGame::of(g, now.for_game(&g.game)))
-        .collect();
+pub fn render_pages(games: &[GameOutput]) -> anyhow::Result<Vec<OutputFile>> {
+    let homes: Vec<HomeGame> = games.iter().map(HomeGame::of).collect();
     let site_locale = site_locale_of(&homes);
-    let mut files = render_home_pages(&homes, now, &[])?;
+    let mut files = render_home_pages(&homes, &[])?;
     for game in games {
         for doc in &game.documents {
-            files.push(render_page(
-                game,
-                doc,
-                &site_locale,
-                now.for_game(&game.game),
-            )?);
+            files.push(render_page(game, doc, &site_locale)?);
         }
     }
     files.push(render_not_found()?);
@@ -48,15 +45,19 @@ pub fn render_pages(games: &[GameOutput], now: impl Into<Now>) -> anyhow::Result
 
 /// What the home pages need of one game: its registry entry and documents
 /// without their activities, and of each document (in order) the
-/// activities that have not ended at the build's `now`, which the "ending
-/// soonest" list shows now or, through the page's script, later. A build
-/// keeps this of every game, not the games themselves.
+/// activities that end inside or after its version, which the "ending
+/// soonest" lists pick from in the reader's browser, and when the document
+/// stops being current ([`freshness`]). A build keeps this of every game,
+/// not the games themselves.
 #[derive(Debug, Clone)]
 pub struct HomeGame {
     /// The game, its documents' activities dropped.
     pub game: GameOutput,
-    /// Per document of `game.documents`: its activities not ended at `now`.
+    /// Per document of `game.documents`: its activities that end at or
+    /// after the version's start.
     pub activities: Vec<Vec<HomeActivity>>,
+    /// Per document of `game.documents`: when its data is due for an update.
+    pub freshness: Vec<Freshness>,
 }
 
 /// An activity a home page may list as ending soonest.
@@ -70,12 +71,13 @@ pub struct HomeActivity {
 }
 
 impl HomeGame {
-    /// The part of `game` the home pages show at `now`.
-    pub fn of(game: &GameOutput, now: NaiveDateTime) -> HomeGame {
+    /// The part of `game` the home pages show.
+    pub fn of(game: &GameOutput) -> HomeGame {
         let activities = game
             .documents
             .iter()
             .map(|doc| {
+                let from = doc.times.start;
                 doc.document
                     .activities
                     .iter()
@@ -83,7 +85,9 @@ impl HomeGame {
                     .enumerate()
                     .filter_map(|(index, (activity, times))| {
                         let (start, end) = (*times)?;
-                        (now <= end).then(|| HomeActivity {
+                        // Over before the version began: never on while the
+                        // version is current, so never among the soonest.
+                        from.is_none_or(|from| from <= end).then(|| HomeActivity {
                             index,
                             name: activity.name.clone(),
                             start,
@@ -93,12 +97,21 @@ impl HomeGame {
                     .collect()
             })
             .collect();
+        let freshness = game
+            .documents
+            .iter()
+            .map(|doc| freshness::of(&game.game, &doc.document))
+            .collect();
         let mut game = game.clone();
         for doc in &mut game.documents {
             doc.document.activities = Vec::new();
             doc.times.activities = Vec::new();
         }
-        HomeGame { game, activities }
+        HomeGame {
+            game,
+            activities,
+            freshness,
+        }
     }
 }
 
@@ -125,19 +138,18 @@ fn home_locales(games: &[HomeGame], site_locale: &str) -> Vec<String> {
 
 /// The home pages: one per locale ([`home_locales`]), each listing every
 /// game in that locale (a game without a document in it shows its default
-/// one), with the ongoing activities that end soonest. Each game is judged
-/// by `now` in its own time zone; the time shown is read in the zone most
-/// games share (the first game's on a tie).
+/// one) in the registry's order, led by what ends soonest across games
+/// (drawn by the script). The zone named at the top is the one most games
+/// share (the first game's on a tie).
 ///
 /// `announcements` are the boards' links: each home page links to the
 /// board of its locale, else to the site's default board.
 pub fn render_home_pages(
     games: &[HomeGame],
-    now: impl Into<Now>,
-    announcements: &[super::announcements::HomeLink],
+    announcements: &[HomeLink],
 ) -> anyhow::Result<Vec<OutputFile>> {
     let mut pages = Vec::new();
-    each_home_page(games, now, announcements, |page| {
+    each_home_page(games, announcements, |page| {
         pages.push(page);
         Ok(())
     })?;
@@ -149,55 +161,31 @@ pub fn render_home_pages(
 /// site), so a build writes one away before it makes the next.
 pub fn each_home_page(
     games: &[HomeGame],
-    now: impl Into<Now>,
-    announcements: &[super::announcements::HomeLink],
+    announcements: &[HomeLink],
     mut done: impl FnMut(OutputFile) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let now = now.into();
     let site_locale = site_locale_of(games);
-    let shown = most_shared(games.iter().map(|g| g.game.game.time_zone_name()))
-        .and_then(|zone| games.iter().find(|g| g.game.game.time_zone_name() == zone));
+    let (zone, zone_iso) = shown_zone(games);
     let locales = home_locales(games, &site_locale);
     let env = environment()?;
     for locale in &locales {
         let is_site = *locale == site_locale;
         let root = if is_site { "" } else { "../" };
         let ui = ui_for(locale);
-        let alternates = locales
-            .iter()
-            .map(|other| Alternate {
-                locale: other.clone(),
-                language: language_name(other),
-                href: format!("{root}{}", layout::home_dir(other, *other == site_locale)),
-                current: other == locale,
-            })
-            .collect();
-        let as_of = shown.map_or_else(
-            || TimeView::naive(now.in_zone(chrono_tz::Asia::Shanghai)),
-            |g| time_view(&g.game.game, now.for_game(&g.game.game)),
-        );
-        let board = announcements
-            .iter()
-            .find(|b| b.locale == *locale)
-            .or_else(|| announcements.iter().find(|b| b.is_default))
-            .or(announcements.first())
-            .map(|b| super::announcements::HomeLink {
-                href: format!("{root}{}", b.href),
-                feed_href: format!("{root}{}", b.feed_href),
-                ..b.clone()
-            });
         let index = IndexView {
-            announcements: board,
+            announcements: board_link(announcements, locale, root, ui),
             lang: locale.clone(),
             ui,
             root: root.to_owned(),
-            as_of,
-            alternates,
+            zone: zone.clone(),
+            zone_iso: zone_iso.clone(),
+            noscript: msg!("page-noscript-home").render(ui.lang),
+            alternates: home_alternates(&locales, locale, &site_locale, root),
             live: live(ui),
             games: Value::from_object(OneByOne(
                 games
                     .iter()
-                    .map(|game| index_game(game, locale, root, now.for_game(&game.game.game), ui))
+                    .map(|game| index_game(game, locale, root))
                     .collect::<anyhow::Result<_>>()?,
             )),
         };
@@ -211,29 +199,93 @@ pub fn each_home_page(
     Ok(())
 }
 
+/// The zone a home page names: the one most games share, as a label of
+/// the first such game's first version start (`Asia/Shanghai, UTC+08:00`),
+/// and that start as a `datetime` (whose offset the script reads "now" in).
+fn shown_zone(games: &[HomeGame]) -> (String, String) {
+    let shown = most_shared(games.iter().map(|g| g.game.game.time_zone_name()))
+        .and_then(|zone| games.iter().find(|g| g.game.game.time_zone_name() == zone));
+    shown
+        .and_then(|g| {
+            let game = &g.game.game;
+            let start = g.game.documents.first()?.times.start?;
+            Some((zone_label(game, start), time_view(game, start).iso))
+        })
+        .unwrap_or_else(|| ("UTC".to_owned(), "1970-01-01T00:00:00+00:00".to_owned()))
+}
+
+/// The language links of the home page of `locale`.
+fn home_alternates(
+    locales: &[String],
+    locale: &str,
+    site_locale: &str,
+    root: &str,
+) -> Vec<Alternate> {
+    locales
+        .iter()
+        .map(|other| Alternate {
+            locale: other.clone(),
+            language: language_name(other),
+            href: format!("{root}{}", layout::home_dir(other, other == site_locale)),
+            current: other == locale,
+        })
+        .collect()
+}
+
+/// A home page's link to a board: the board of its locale, else the
+/// site's default board; labelled in the page's language.
+fn board_link(announcements: &[HomeLink], locale: &str, root: &str, ui: &Ui) -> Option<HomeLink> {
+    announcements
+        .iter()
+        .find(|b| b.locale == locale)
+        .or_else(|| announcements.iter().find(|b| b.is_default))
+        .or(announcements.first())
+        .map(|b| HomeLink {
+            href: format!("{root}{}", b.href),
+            feed_href: format!("{root}{}", b.feed_href),
+            label: ui.word("announcements").to_owned(),
+            ..b.clone()
+        })
+}
+
+/// A home page's link to an announcements board (made by
+/// `site::announcements`, laid out here).
+#[derive(Debug, Clone, Serialize)]
+pub struct HomeLink {
+    /// The board's locale.
+    pub locale: String,
+    pub is_default: bool,
+    /// The page, relative to the site root.
+    pub href: String,
+    /// What the link says, in the language of the page it is on.
+    pub label: String,
+    /// The Atom feed, relative to the site root.
+    pub feed_href: String,
+}
+
 /// The page of one document. Of the game's other documents it shows only
 /// their locales, which the registry entry gives: a page depends on the
-/// entry, this document, the site's locale (its "all games" link) and `now`.
+/// entry, this document and the site's locale (its "all games" link).
 pub fn render_page(
     game: &GameOutput,
     doc: &LocaleDocument,
     site_locale: &str,
-    now: NaiveDateTime,
 ) -> anyhow::Result<OutputFile> {
-    let page = game_page(game, doc, site_locale, now)?;
+    let page = game_page(game, doc, site_locale)?;
     let path = format!("{}{}", page_dir(&game.game, doc), layout::DIRECTORY_INDEX);
     render(environment()?, "game.html", &path, &page)
 }
 
 /// `404.html`, the same for every site.
 pub fn render_not_found() -> anyhow::Result<OutputFile> {
+    let en = ui_for("en-US");
     let not_found = NotFoundView {
         lang: "en",
-        ui: &EN,
-        zh: &ZH,
+        ui: en,
+        zh: ui_for("zh-CN"),
         live: Live {
             script: None,
-            ..live(&EN)
+            ..live(en)
         },
     };
     render(
@@ -247,7 +299,7 @@ pub fn render_not_found() -> anyhow::Result<OutputFile> {
 /// Bump when a change of the renderers' or the compressors' code (not of
 /// the templates, which are hashed) changes the bytes of a page, a calendar,
 /// a document or a precompressed sibling: it is part of the build cache's key.
-pub const RENDERER_VERSION: &str = "4";
+pub const RENDERER_VERSION: &str = "5";
 
 /// A fingerprint of the templates and [`RENDERER_VERSION`].
 pub fn fingerprint() -> String {
@@ -284,10 +336,12 @@ const TEMPLATES: [(&str, &str); 9] = [
 pub const STYLE: &str = include_str!("templates/style.css");
 
 /// The script of the game and home pages, inline in a `<script>` element:
-/// it redraws what depends on "now" from the reader's clock (status badges,
+/// it draws what depends on "now" from the reader's clock (status badges,
 /// days left, progress, the now line, the order of the activities, the
-/// "ending soonest" lists) and shows each time in the reader's zone beside
-/// the server's when they differ. Without it the build-time text stays.
+/// "ending soonest" lists, the out-of-date notice) and shows each time in
+/// the reader's zone beside the server's when they differ. Without it a
+/// page lists the times with their zone and says to compare them with
+/// the reader's clock.
 pub const SCRIPT: &str = include_str!("templates/live.js");
 
 /// What base.html puts in `<script>`, byte for byte, and the page's
@@ -300,10 +354,34 @@ pub(super) struct Live {
     ui_json: String,
 }
 
-/// The script and `ui` for it.
+/// The words the page script reads (`ui.<name>` in `live.js`): only
+/// these go into each page's data block.
+const SCRIPT_WORDS: [&str; 15] = [
+    "upcoming",
+    "ongoing",
+    "ended",
+    "starts_within_day",
+    "starts_in_one",
+    "starts_in_many",
+    "left_under_day",
+    "left_one",
+    "left_many",
+    "ended_text",
+    "your_time",
+    "your_zone",
+    "colon",
+    "stop",
+    "space",
+];
+
+/// The script and the words it reads.
 fn live(ui: &Ui) -> Live {
+    let words: std::collections::BTreeMap<&str, &str> = SCRIPT_WORDS
+        .iter()
+        .map(|&name| (name, ui.word(name)))
+        .collect();
     // `<` escaped, so no string can close the element.
-    let ui_json = serde_json::to_string(ui)
+    let ui_json = serde_json::to_string(&words)
         .unwrap_or_default()
         .replace('<', "\\u003c");
     Live {
@@ -343,158 +421,97 @@ pub fn csp_hash(text: &str) -> String {
     )
 }
 
-/// UI strings of one language. Only zh-CN and English exist; every other
-/// locale falls back to English.
-#[derive(Debug, Serialize)]
+/// The words of the pages in one language, by the name the templates and
+/// the script read them under: each is a message of the `.ftl` files
+/// ([`WORDS`]), like every other sentence of the tool. Only zh-CN and
+/// English exist; every other locale gets English.
+#[derive(Debug)]
 pub(super) struct Ui {
-    site_title: &'static str,
-    skip: &'static str,
-    home: &'static str,
-    games: &'static str,
-    version: &'static str,
-    window: &'static str,
-    progress: &'static str,
-    timeline: &'static str,
-    activities: &'static str,
-    no_activities: &'static str,
-    languages: &'static str,
-    data: &'static str,
-    json: &'static str,
-    calendar: &'static str,
-    page: &'static str,
-    default_locale: &'static str,
-    upcoming: &'static str,
-    ongoing: &'static str,
-    ended: &'static str,
-    ending_soon: &'static str,
-    starts_before: &'static str,
-    ends_after: &'static str,
-    kind: &'static str,
-    cover: &'static str,
-    now: &'static str,
-    as_of: &'static str,
-    /// The colon after a label (full-width in Chinese).
-    colon: &'static str,
-    /// The full stop that ends a sentence (full-width in Chinese).
-    stop: &'static str,
-    /// The space after a full stop (none in Chinese).
-    space: &'static str,
-    times_in: &'static str,
-    legend: &'static str,
-    not_found_title: &'static str,
-    not_found_text: &'static str,
-    api_hint: &'static str,
-    /// "Days left" and "starts in" (`{n}`: a count of whole days, 2 or more).
-    starts_within_day: &'static str,
-    starts_in_one: &'static str,
-    starts_in_many: &'static str,
-    left_under_day: &'static str,
-    left_one: &'static str,
-    left_many: &'static str,
-    ended_text: &'static str,
-    /// What the script adds beside a time in the reader's zone.
-    your_time: &'static str,
-    your_zone: &'static str,
-    home_description: &'static str,
+    lang: Lang,
+    words: std::collections::BTreeMap<&'static str, String>,
 }
 
-const EN: Ui = Ui {
-    site_title: "Game activity calendar",
-    skip: "Skip to content",
-    home: "All games",
-    games: "Games",
-    version: "Version",
-    window: "Version window",
-    progress: "Version progress",
-    timeline: "Timeline",
-    activities: "Activities",
-    no_activities: "No activities announced yet.",
-    languages: "Languages",
-    data: "Data",
-    json: "JSON",
-    calendar: "Calendar (.ics)",
-    page: "Page",
-    default_locale: "default",
-    upcoming: "Upcoming",
-    ongoing: "Ongoing",
-    ended: "Ended",
-    ending_soon: "Ending soonest",
-    starts_before: "began before this version",
-    ends_after: "continues after this version",
-    kind: "Kind",
-    cover: "Cover of",
-    now: "Now",
-    as_of: "Status as of",
-    colon: ": ",
-    stop: ".",
-    space: " ",
-    times_in: "Times are in the game's server time zone",
-    legend: "Legend",
-    not_found_title: "Page not found",
-    not_found_text: "There is nothing at this address.",
-    api_hint: "The activity API lives under api/v1/activity/ on this site.",
-    starts_within_day: "starts within a day",
-    starts_in_one: "starts in 1 day",
-    starts_in_many: "starts in {n} days",
-    left_under_day: "less than a day left",
-    left_one: "1 day left",
-    left_many: "{n} days left",
-    ended_text: "ended",
-    your_time: "your time",
-    your_zone: "Your time zone",
-    home_description: "Current game versions, their activities and calendars.",
-};
+/// The words, by name (what the templates and the script read).
+impl Serialize for Ui {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.words.serialize(serializer)
+    }
+}
 
-const ZH: Ui = Ui {
-    site_title: "游戏活动日历",
-    skip: "跳到正文",
-    home: "全部游戏",
-    games: "游戏",
-    version: "版本",
-    window: "版本时间",
-    progress: "版本进度",
-    timeline: "时间线",
-    activities: "活动",
-    no_activities: "暂无已公布的活动。",
-    languages: "语言",
-    data: "数据",
-    json: "JSON",
-    calendar: "日历（.ics）",
-    page: "页面",
-    default_locale: "默认",
-    upcoming: "未开始",
-    ongoing: "进行中",
-    ended: "已结束",
-    ending_soon: "即将结束",
-    starts_before: "早于本版本开始",
-    ends_after: "持续到本版本之后",
-    kind: "类型",
-    cover: "封面",
-    now: "现在",
-    as_of: "状态时间",
-    colon: "：",
-    stop: "。",
-    space: "",
-    times_in: "时间均为游戏服务器时区",
-    legend: "图例",
-    not_found_title: "页面不存在",
-    not_found_text: "这个地址没有内容。",
-    api_hint: "活动 API 位于本站的 api/v1/activity/ 下。",
-    starts_within_day: "1 天内开始",
-    starts_in_one: "1 天后开始",
-    starts_in_many: "{n} 天后开始",
-    left_under_day: "剩余不到 1 天",
-    left_one: "剩余 1 天",
-    left_many: "剩余 {n} 天",
-    ended_text: "已结束",
-    your_time: "本地时间",
-    your_zone: "你的时区",
-    home_description: "各游戏的当前版本、活动和日历。",
-};
+/// Template name to message id. `{n}` in the texts of days is left for
+/// the script and the build to fill (a count of whole days, 2 or more).
+const WORDS: [(&str, &str); 49] = [
+    ("site_title", "page-site-title"),
+    ("skip", "page-skip"),
+    ("home", "page-home"),
+    ("games", "page-games"),
+    ("version", "page-version"),
+    ("window", "page-window"),
+    ("progress", "page-progress"),
+    ("timeline", "page-timeline"),
+    ("activities", "page-activities"),
+    ("no_activities", "page-no-activities"),
+    ("languages", "page-languages"),
+    ("data", "page-data"),
+    ("json", "page-json"),
+    ("calendar", "page-calendar"),
+    ("subscribe", "page-subscribe"),
+    ("page", "page-page"),
+    ("default_locale", "page-default-locale"),
+    ("upcoming", "page-upcoming"),
+    ("ongoing", "page-ongoing"),
+    ("ended", "page-ended"),
+    ("ending_soon", "page-ending-soon"),
+    ("ending_soon_all", "page-ending-soon-all"),
+    ("starts_before", "page-starts-before"),
+    ("ends_after", "page-ends-after"),
+    ("kind", "page-kind"),
+    ("cover", "page-cover"),
+    ("now", "page-now"),
+    ("as_of", "page-as-of"),
+    ("colon", "page-colon"),
+    ("stop", "page-stop"),
+    ("space", "page-space"),
+    ("times_in", "page-times-in"),
+    ("legend", "page-legend"),
+    ("not_found_title", "page-not-found-title"),
+    ("not_found_text", "page-not-found-text"),
+    ("api_hint", "page-api-hint"),
+    ("starts_within_day", "page-starts-within-day"),
+    ("starts_in_one", "page-starts-in-one"),
+    ("starts_in_many", "page-starts-in-many"),
+    ("left_under_day", "page-left-under-day"),
+    ("left_one", "page-left-one"),
+    ("left_many", "page-left-many"),
+    ("ended_text", "page-ended-text"),
+    ("your_time", "page-your-time"),
+    ("your_zone", "page-your-zone"),
+    ("home_description", "page-home-description"),
+    ("announcements", "page-announcements"),
+    ("no_announcements", "page-no-announcements"),
+    ("atom_feed", "page-atom-feed"),
+];
 
-/// The UI strings for a page in `locale`: Chinese for a Chinese locale
+impl Ui {
+    fn of(lang: Lang) -> Ui {
+        let words = WORDS
+            .iter()
+            .map(|&(name, id)| (name, Msg::new(id).arg("n", "{n}").render(lang)))
+            .collect();
+        Ui { lang, words }
+    }
+
+    /// The word the templates call `name` (empty for a name of no word).
+    pub(super) fn word(&self, name: &str) -> &str {
+        self.words.get(name).map_or("", String::as_str)
+    }
+}
+
+/// The page words for a page in `locale`: Chinese for a Chinese locale
 /// ([`crate::model::is_chinese`]), English otherwise.
 pub(super) fn ui_for(locale: &str) -> &'static Ui {
+    static EN: std::sync::LazyLock<Ui> = std::sync::LazyLock::new(|| Ui::of(Lang::EnUs));
+    static ZH: std::sync::LazyLock<Ui> = std::sync::LazyLock::new(|| Ui::of(Lang::ZhCn));
     if crate::model::is_chinese(locale) {
         &ZH
     } else {
@@ -505,12 +522,16 @@ pub(super) fn ui_for(locale: &str) -> &'static Ui {
 #[derive(Debug, Serialize)]
 struct IndexView {
     /// The link block to the announcements page and feed.
-    announcements: Option<super::announcements::HomeLink>,
+    announcements: Option<HomeLink>,
     lang: String,
     ui: &'static Ui,
     /// Relative path from this page to the site root (`""` or `../`).
     root: String,
-    as_of: TimeView,
+    /// The zone most games share, as a label, and a time in it.
+    zone: String,
+    zone_iso: String,
+    /// What the page says in place of the states without its script.
+    noscript: String,
     /// The home pages of every locale, this one included.
     alternates: Vec<Alternate>,
     live: Live,
@@ -551,13 +572,13 @@ struct IndexGame {
     version: String,
     version_name: String,
     window: WindowView,
+    /// The out-of-date notice, shown by the script once the data is due.
+    stale: Option<StaleView>,
     page_href: String,
     feeds: Vec<Feed>,
-    /// Every activity not ended at build time, ending soonest first; the
-    /// first three ongoing ones are shown, the script picks again.
+    /// Every activity that ends inside or after the version, by its end;
+    /// the script shows the three ongoing ones that end soonest.
     soonest: Vec<Soonest>,
-    /// Whether any is shown at build time.
-    any_soonest: bool,
 }
 
 /// An activity on the home page: what a player may miss.
@@ -569,8 +590,13 @@ struct Soonest {
     href: String,
     start: TimeView,
     end: TimeView,
-    remaining: String,
-    shown: bool,
+}
+
+/// The out-of-date notice of a document: its text and when it applies.
+#[derive(Debug, Serialize)]
+struct StaleView {
+    due: TimeView,
+    text: String,
 }
 
 /// Links to one locale's page, JSON document and calendar.
@@ -584,19 +610,12 @@ struct Feed {
     ics_href: String,
 }
 
-/// A version window with its progress relative to "now".
+/// A version window: its ends and its zone.
 #[derive(Debug, Serialize)]
 struct WindowView {
     start: TimeView,
     end: TimeView,
     zone: String,
-    /// Elapsed share of the window in percent, `0.00` to `100.00`.
-    progress: String,
-    /// The same, rounded for people.
-    progress_rounded: u32,
-    status: &'static str,
-    status_label: &'static str,
-    remaining: String,
 }
 
 /// A time as shown (`2026-10-08 04:00`) and as machine-readable `datetime`.
@@ -604,16 +623,6 @@ struct WindowView {
 struct TimeView {
     text: String,
     iso: String,
-}
-
-impl TimeView {
-    /// A time of no known zone: a local date-time is still a valid `datetime`.
-    fn naive(t: NaiveDateTime) -> TimeView {
-        TimeView {
-            text: display_time(t),
-            iso: t.format("%Y-%m-%dT%H:%M:%S").to_string(),
-        }
-    }
 }
 
 #[derive(Debug, Serialize)]
@@ -630,34 +639,21 @@ struct GamePage {
     version_name: String,
     cover: Option<String>,
     window: WindowView,
+    /// The out-of-date notice, shown by the script once the data is due.
+    stale: Option<StaleView>,
+    /// What the page says in place of the states without its script.
+    noscript: String,
     json_href: String,
     ics_href: String,
     alternates: Vec<Alternate>,
     ticks: Vec<Tick>,
-    now_left: Option<String>,
-    /// Where the now line goes (hidden outside the window, for the script).
-    now_at: String,
-    as_of: TimeView,
     /// The footnote of a game whose time zone an import assumed and no
-    /// maintainer confirmed (`timeZoneAssumed`); kept out of [`Ui`], which
-    /// every page embeds.
-    zone_assumed: Option<&'static str>,
-    counts: Counts,
+    /// maintainer confirmed (`timeZoneAssumed`), in the page's language.
+    zone_assumed: Option<String>,
     /// Every activity of the document.
     total: usize,
-    /// Ongoing (ending soonest first), then upcoming (starting soonest first).
-    current: Vec<ActivityView>,
-    /// Ended, most recently ended first: folded away on the page.
-    ended: Vec<ActivityView>,
-}
-
-/// The footnote of a game page whose time zone was assumed, in the page's language.
-fn zone_assumed_note(locale: &str) -> &'static str {
-    if crate::model::is_chinese(locale) {
-        "这个时区是导入数据时假定的，尚未确认。"
-    } else {
-        "This time zone was assumed when the data was imported and is not confirmed yet."
-    }
+    /// By their end, then their start; the script sorts them by state.
+    activities: Vec<ActivityView>,
 }
 
 /// A link to the same game in another (or this) locale.
@@ -677,13 +673,6 @@ struct Tick {
 }
 
 #[derive(Debug, Serialize)]
-struct Counts {
-    ongoing: usize,
-    upcoming: usize,
-    ended: usize,
-}
-
-#[derive(Debug, Serialize)]
 struct ActivityView {
     anchor: String,
     index: usize,
@@ -692,9 +681,6 @@ struct ActivityView {
     description: String,
     start: TimeView,
     end: TimeView,
-    status: &'static str,
-    status_label: &'static str,
-    remaining: String,
     /// Position of the bar in percent of the version window, clipped to it.
     left: String,
     width: String,
@@ -848,19 +834,11 @@ fn document_in<'a>(
     }
 }
 
-/// How many ongoing activities a home page lists per game.
-const SOONEST: usize = 3;
-
-fn index_game(
-    home: &HomeGame,
-    locale: &str,
-    root: &str,
-    now: NaiveDateTime,
-    ui: &'static Ui,
-) -> anyhow::Result<IndexGame> {
+fn index_game(home: &HomeGame, locale: &str, root: &str) -> anyhow::Result<IndexGame> {
     let game = &home.game;
     let (at, doc) = document_in(game, locale)?;
     let g = &game.game;
+    let ui = ui_for(locale);
     let feeds = game
         .documents
         .iter()
@@ -873,43 +851,74 @@ fn index_game(
             ics_href: format!("{root}{}", api_file(g, d, "ics")),
         })
         .collect();
-    // Ongoing first, ending soonest first; then the others by their end
-    // (ties in the data's order). The first three ongoing are shown.
+    // By their end (ties in the data's order): the order the script keeps
+    // when it shows the ongoing ones that end soonest.
     let mut listed: Vec<&HomeActivity> = home.activities.get(at).into_iter().flatten().collect();
-    let ongoing = |a: &HomeActivity| a.start <= now && now <= a.end;
-    listed.sort_by_key(|a| (!ongoing(a), a.end, a.index));
+    listed.sort_by_key(|a| (a.end, a.index));
     let page = format!("{root}{}", page_dir(g, doc));
+    let name = g.name.get(&doc.locale, &g.default_locale).to_owned();
     let soonest: Vec<Soonest> = listed
         .into_iter()
-        .enumerate()
-        .map(|(rank, a)| Soonest {
+        .map(|a| Soonest {
             index: a.index,
             name: a.name.clone(),
             href: format!("{page}#activity-{}", a.index + 1),
             start: time_view(g, a.start),
             end: time_view(g, a.end),
-            remaining: remaining(a.start, a.end, now, ui),
-            shown: rank < SOONEST && ongoing(a),
         })
         .collect();
+    let fresh = home.freshness.get(at).copied();
     Ok(IndexGame {
         id: g.id.clone(),
-        name: g.name.get(&doc.locale, &g.default_locale).to_owned(),
         version: doc.document.version.clone(),
         version_name: doc.document.version_name.clone(),
-        window: window_view(g, doc, now, ui)?,
+        window: window_view(g, doc)?,
+        stale: fresh.and_then(|f| stale_view(g, doc, f, ui)),
+        name,
         page_href: page,
         feeds,
-        any_soonest: soonest.iter().any(|a| a.shown),
         soonest,
     })
+}
+
+/// The out-of-date notice of a document, shown by the script from the
+/// moment its data is due ([`freshness`]): "数据尚未更新：4.6 版本已于
+/// 11 月 11 日结束". `None` when the due time does not parse.
+fn stale_view(game: &Game, doc: &LocaleDocument, fresh: Freshness, ui: &Ui) -> Option<StaleView> {
+    let due = fresh.due?;
+    let lang = ui.lang;
+    let date = msg!("page-date", month = due.month(), day = due.day()).render(lang);
+    let text = match fresh.mode {
+        UpdateMode::Version => msg!(
+            "page-stale-version",
+            version = doc.document.version.as_str(),
+            date = date
+        ),
+        UpdateMode::Activity => msg!("page-stale-activity", date = date),
+    };
+    Some(StaleView {
+        due: time_view(game, due),
+        text: text.render(lang),
+    })
+}
+
+/// What a page without its script says instead of a state: compare the
+/// times with your clock (in `zone`), and the data is current until `due`.
+fn without_script(game: &Game, doc: &LocaleDocument, fresh: Freshness, ui: &Ui) -> String {
+    let zone = doc
+        .times
+        .start
+        .map_or_else(|| game.time_zone_name().to_owned(), |t| zone_label(game, t));
+    match fresh.due {
+        Some(due) => msg!("page-noscript", zone = zone, due = display_time(due)).render(ui.lang),
+        None => msg!("page-noscript-no-due", zone = zone).render(ui.lang),
+    }
 }
 
 fn game_page(
     game: &GameOutput,
     doc: &LocaleDocument,
     site_locale: &str,
-    now: NaiveDateTime,
 ) -> anyhow::Result<GamePage> {
     let g = &game.game;
     let ui = ui_for(&doc.locale);
@@ -952,11 +961,6 @@ fn game_page(
         label: end.format("%m-%d").to_string(),
     });
 
-    let mut counts = Counts {
-        ongoing: 0,
-        upcoming: 0,
-        ended: 0,
-    };
     let mut activities = Vec::with_capacity(doc.document.activities.len());
     for (i, (activity, times)) in doc
         .document
@@ -965,25 +969,12 @@ fn game_page(
         .zip(&doc.times.activities)
         .enumerate()
     {
-        let view = activity_view(g, doc, activity, *times, i, now, (start, end), ui)?;
-        match view.status {
-            "ongoing" => counts.ongoing += 1,
-            "upcoming" => counts.upcoming += 1,
-            _ => counts.ended += 1,
-        }
-        activities.push(view);
+        activities.push(activity_view(g, doc, activity, *times, i, (start, end))?);
     }
-    let total = activities.len();
-    // A player opens the page to see what is on now: ongoing first (ending
-    // soonest first), then upcoming (starting soonest first), then ended
-    // (most recent first). The sorts are stable: ties keep the data's order.
-    let (mut ended, mut current): (Vec<_>, Vec<_>) =
-        activities.into_iter().partition(|a| a.status == "ended");
-    current.sort_by_key(|a| match a.status {
-        "ongoing" => (0, a.at.1),
-        _ => (1, a.at.0),
-    });
-    ended.sort_by_key(|a| std::cmp::Reverse(a.at.1));
+    // By their end, then their start (ties in the data's order): what
+    // ends first comes first. The script splits them by state.
+    activities.sort_by_key(|a| (a.at.1, a.at.0, a.index));
+    let fresh = freshness::of(g, &doc.document);
 
     Ok(GamePage {
         lang: doc.locale.clone(),
@@ -998,32 +989,28 @@ fn game_page(
         version: doc.document.version.clone(),
         version_name: doc.document.version_name.clone(),
         cover: doc.document.cover.clone().filter(|c| !c.is_empty()),
-        window: window_view(g, doc, now, ui)?,
+        window: window_view(g, doc)?,
+        stale: stale_view(g, doc, fresh, ui),
+        noscript: without_script(g, doc, fresh, ui),
         json_href: format!("{root}{}", api_file(g, doc, "json")),
         ics_href: format!("{root}{}", api_file(g, doc, "ics")),
         alternates,
         ticks,
-        now_left: (start..=end).contains(&now).then(|| pct(share(now))),
-        now_at: pct(share(now)),
-        as_of: time_view(g, now),
-        zone_assumed: g.time_zone_assumed.then(|| zone_assumed_note(&doc.locale)),
-        counts,
-        total,
-        current,
-        ended,
+        zone_assumed: g
+            .time_zone_assumed
+            .then(|| msg!("page-zone-assumed").render(ui.lang)),
+        total: activities.len(),
+        activities,
     })
 }
 
-#[allow(clippy::too_many_arguments)]
 fn activity_view(
     game: &Game,
     doc: &LocaleDocument,
     activity: &Activity,
     times: Option<(NaiveDateTime, NaiveDateTime)>,
     index: usize,
-    now: NaiveDateTime,
     (start, end): (NaiveDateTime, NaiveDateTime),
-    ui: &'static Ui,
 ) -> anyhow::Result<ActivityView> {
     let (a_start, a_end) = times.ok_or_else(|| {
         anyhow::anyhow!(
@@ -1039,7 +1026,6 @@ fn activity_view(
         |t: NaiveDateTime| ((t - start).num_seconds() as f64 / span).clamp(0.0, 1.0) * 100.0;
     let left = share(a_start);
     let right = share(a_end);
-    let (status, status_label) = status_of(a_start, a_end, now, ui);
     Ok(ActivityView {
         anchor: format!("activity-{}", index + 1),
         index,
@@ -1048,9 +1034,6 @@ fn activity_view(
         description: activity.description.clone(),
         start: time_view(game, a_start),
         end: time_view(game, a_end),
-        status,
-        status_label,
-        remaining: remaining(a_start, a_end, now, ui),
         left: pct(left),
         width: pct((right - left).max(0.0)),
         starts_before: a_start < start,
@@ -1069,65 +1052,13 @@ fn window_of(game: &Game, doc: &LocaleDocument) -> anyhow::Result<(NaiveDateTime
     })
 }
 
-fn window_view(
-    game: &Game,
-    doc: &LocaleDocument,
-    now: NaiveDateTime,
-    ui: &'static Ui,
-) -> anyhow::Result<WindowView> {
+fn window_view(game: &Game, doc: &LocaleDocument) -> anyhow::Result<WindowView> {
     let (start, end) = window_of(game, doc)?;
-    let span = (end - start).num_seconds().max(1) as f64;
-    let share = ((now - start).num_seconds() as f64 / span).clamp(0.0, 1.0) * 100.0;
-    let (status, status_label) = status_of(start, end, now, ui);
     Ok(WindowView {
         start: time_view(game, start),
         end: time_view(game, end),
         zone: zone_label(game, start),
-        progress: pct(share),
-        progress_rounded: share.round() as u32,
-        status,
-        status_label,
-        remaining: remaining(start, end, now, ui),
     })
-}
-
-fn status_of(
-    start: NaiveDateTime,
-    end: NaiveDateTime,
-    now: NaiveDateTime,
-    ui: &'static Ui,
-) -> (&'static str, &'static str) {
-    if now < start {
-        ("upcoming", ui.upcoming)
-    } else if now > end {
-        ("ended", ui.ended)
-    } else {
-        ("ongoing", ui.ongoing)
-    }
-}
-
-/// "12 days left", "starts in 3 days", "ended", in the page's language
-/// (the script of the pages says the same from the same strings).
-fn remaining(start: NaiveDateTime, end: NaiveDateTime, now: NaiveDateTime, ui: &Ui) -> String {
-    // Whole days, rounded down: the one rule of `model::days`.
-    let (n, [under, one, many]) = if now < start {
-        (
-            whole_days(now, start),
-            [ui.starts_within_day, ui.starts_in_one, ui.starts_in_many],
-        )
-    } else if now > end {
-        return ui.ended_text.to_owned();
-    } else {
-        (
-            whole_days(now, end),
-            [ui.left_under_day, ui.left_one, ui.left_many],
-        )
-    };
-    match n {
-        0 => under.to_owned(),
-        1 => one.to_owned(),
-        n => many.replace("{n}", &n.to_string()),
-    }
 }
 
 /// A percentage with two decimals, the same on every machine.

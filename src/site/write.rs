@@ -289,13 +289,17 @@ impl Previous {
         ))
     }
 
-    /// The games whose last check found nothing: [`Manifest::clean_checks`].
-    pub(crate) fn clean_checks(&self) -> std::collections::HashMap<String, String> {
+    /// The games whose last check found nothing and still would at `now`:
+    /// [`Manifest::clean_checks`].
+    pub(crate) fn clean_checks(
+        &self,
+        now: crate::clock::Now,
+    ) -> std::collections::HashMap<String, String> {
         let manifest = match self {
             Previous::Memo(memo) => memo.current.as_ref().map(|held| &held.manifest),
             Previous::Read(read) => read.as_ref().map(|(manifest, _)| manifest),
         };
-        manifest.map(Manifest::clean_checks).unwrap_or_default()
+        manifest.map(|m| m.clean_checks(now)).unwrap_or_default()
     }
 }
 

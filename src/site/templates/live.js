@@ -1,6 +1,9 @@
-// Redraws what depends on "now" from the reader's clock, at load and every
-// minute; shows times in the reader's zone beside the server's. No request,
-// no framework. Without it the page keeps the build-time text.
+// Draws what depends on "now" from the reader's clock, at load and every
+// minute: states, days left, progress, the now line, the order, the
+// "ending soonest" lists and the out-of-date notices; shows times in the
+// reader's zone beside the server's and turns calendar links into webcal://
+// subscriptions. No request, no framework. The page as built depends on the
+// data alone: without this script it lists the times with their zone.
 (() => {
   "use strict";
   const ui = JSON.parse(document.getElementById("ui").textContent);
@@ -21,10 +24,8 @@
         ? ui.ended_text
         : days(e - now, [ui.left_under_day, ui.left_one, ui.left_many]);
   const mark = (el, st) => {
-    if (STATES.some((c) => el.classList.contains(c))) {
-      el.classList.remove(...STATES);
-      el.classList.add(st);
-    }
+    el.classList.remove(...STATES);
+    el.classList.add(st);
   };
   const share = (s, e) => Math.min(100, Math.max(0, ((now - s) / Math.max(1, e - s)) * 100));
   const two = (n) => String(n).padStart(2, "0");
@@ -52,10 +53,17 @@
       el.dataset.state = st;
       mark(el, st);
       const p = share(s, e);
-      for (const x of el.querySelectorAll(".st, .rem, .fill, .pct, [role=progressbar], .bar")) {
+      for (const x of el.querySelectorAll(".st, .rem, .fill, .pct, [role=progressbar], .bar, .live")) {
         if (x.closest("[data-start][data-end]") !== el) continue;
-        mark(x, st);
-        if (x.classList.contains("st")) x.textContent = ui[st];
+        if (x.classList.contains("live")) {
+          x.hidden = false;
+          continue;
+        }
+        if (!x.classList.contains("rem") && !x.classList.contains("pct") && !x.classList.contains("fill")) mark(x, st);
+        if (x.classList.contains("st")) {
+          x.textContent = ui[st];
+          x.hidden = false;
+        }
         if (x.classList.contains("rem")) {
           x.textContent = left(s, e);
           x.hidden = st === "ended";
@@ -69,6 +77,13 @@
     // The game page: the now line, the counts, and the order (ongoing ending
     // soonest first, then upcoming starting soonest first; ended folded away,
     // most recent first; ties in the data's order).
+    // Out of date: from the moment the data is due, by the reader's clock.
+    for (const note of document.querySelectorAll(".stale-note[data-due]")) {
+      const due = Date.parse(note.dataset.due);
+      note.hidden = Number.isNaN(due) || now < due;
+    }
+    for (const live of document.querySelectorAll(".legend.live")) live.hidden = false;
+
     const version = document.querySelector(".version[data-start]");
     if (version) {
       const s = at(version, "start");
@@ -105,21 +120,42 @@
       }
     }
 
-    // The home page: per game, the three ongoing activities that end soonest.
+    // The home page: per game, the three ongoing activities that end
+    // soonest; above the games, the six that end soonest of all.
+    const soonest = [];
+    const bySoonest = (a, b) => at(a, "end") - at(b, "end") || a.dataset.i - b.dataset.i;
     for (const list of document.querySelectorAll("ul.soon")) {
       const items = [...list.children];
-      const ongoing = items
-        .filter((li) => li.dataset.state === "ongoing")
-        .sort((a, b) => at(a, "end") - at(b, "end") || a.dataset.i - b.dataset.i);
+      const ongoing = items.filter((li) => li.dataset.state === "ongoing").sort(bySoonest);
       for (const li of items) li.hidden = true;
       ongoing.slice(0, 3).forEach((li) => {
         li.hidden = false;
         list.append(li);
       });
       list.closest(".soon-box").hidden = ongoing.length === 0;
+      soonest.push(...ongoing);
+    }
+    const all = document.getElementById("soonest");
+    if (all) {
+      const top = soonest.sort((a, b) => at(a, "end") - at(b, "end")).slice(0, 6);
+      all.querySelector("ol").replaceChildren(
+        ...top.map((li) => {
+          const item = li.cloneNode(true);
+          item.removeAttribute("data-start");
+          item.removeAttribute("data-end");
+          item.hidden = false;
+          const game = document.createElement("span");
+          game.className = "game-name";
+          game.textContent = li.dataset.game;
+          item.prepend(game, " ");
+          return item;
+        }),
+      );
+      all.hidden = top.length === 0;
     }
 
     // "Status as of": the reader's now, in the server's zone.
+    for (const el of document.querySelectorAll(".as-of")) el.hidden = false;
     for (const t of document.querySelectorAll("time.now")) {
       const off = offset(t.getAttribute("datetime"));
       if (off === null) continue;
@@ -135,6 +171,12 @@
   };
   draw();
   setInterval(draw, 6e4);
+
+  // Calendar subscriptions: the calendar's own address as webcal://.
+  for (const a of document.querySelectorAll("a.webcal")) {
+    const u = new URL(a.getAttribute("href"), location.href);
+    if (u.protocol === "https:" || u.protocol === "http:") a.href = `webcal://${u.host}${u.pathname}`;
+  }
 
   // Each time in the reader's zone too, when it differs from the server's.
   let differs = false;
