@@ -34,6 +34,18 @@ fn edit_registry(root: &Path, edit: impl FnOnce(&mut Value)) {
     std::fs::write(&path, serde_json::to_string_pretty(&registry).unwrap()).unwrap();
 }
 
+/// The base fixture with `sources` as its game's typed `dataSources` and no
+/// `dataSource`.
+fn typed_sources_only(sources: Value) -> tempfile::TempDir {
+    let root = fixture_root(None);
+    edit_registry(root.path(), |game| {
+        let object = game.as_object_mut().unwrap();
+        object.remove("dataSource");
+        object.insert("dataSources".to_owned(), sources);
+    });
+    root
+}
+
 fn codes(report: &Value) -> Vec<(String, String, u64)> {
     report["diagnostics"]
         .as_array()
@@ -209,15 +221,8 @@ fn the_registry_names_unknown_codes_and_missing_sources_rightly() {
     assert!(registry.contains("\"end-of-minute\""), "{registry}");
 
     // Typed sources alone: clean.
-    let root = fixture_root(None);
-    edit_registry(root.path(), |game| {
-        let object = game.as_object_mut().unwrap();
-        object.remove("dataSource");
-        object.insert(
-            "dataSources".to_owned(),
-            json!({"all": [{"type": "html", "url": "https://example.org/news"}]}),
-        );
-    });
+    let root =
+        typed_sources_only(json!({"all": [{"type": "html", "url": "https://example.org/news"}]}));
     let (code, report) = check_json(root.path(), FIXTURE_NOW);
     assert_eq!(code, 0, "{report:#}");
     assert_eq!(report["warnings"], 0, "{report:#}");
@@ -255,19 +260,11 @@ fn the_registry_names_unknown_codes_and_missing_sources_rightly() {
 /// each locale, its first `html` source (a script names no page).
 #[test]
 fn the_index_names_the_page_of_a_game_with_typed_sources_only() {
-    let root = fixture_root(None);
-    edit_registry(root.path(), |game| {
-        let object = game.as_object_mut().unwrap();
-        object.remove("dataSource");
-        object.insert(
-            "dataSources".to_owned(),
-            json!({
-                "all": [{"type": "script", "script": "scripts/fetch.mjs"}],
-                "en-US": [{"type": "html", "url": "https://example.org/en/news"}],
-                "zh-CN": [{"type": "html", "url": "https://example.org/zh/news"}]
-            }),
-        );
-    });
+    let root = typed_sources_only(json!({
+        "all": [{"type": "script", "script": "scripts/fetch.mjs"}],
+        "en-US": [{"type": "html", "url": "https://example.org/en/news"}],
+        "zh-CN": [{"type": "html", "url": "https://example.org/zh/news"}]
+    }));
     let output = run(root.path(), &["build", "--now", FIXTURE_NOW]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let index: Value =
