@@ -154,7 +154,10 @@ pub struct OutputArgs {
     /// absent, empty or generated directory is replaced
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Replace an --out directory that activity-site did not make (never the root or its inputs)
+    /// Replace an --out directory that activity-site did not make, moving what it
+    /// holds to <out>.replaced-<date and time> beside it (listed first, never
+    /// deleted); never the data root, its inputs, a home directory or a file
+    /// system root
     #[arg(long)]
     pub force: bool,
     #[command(flatten)]

@@ -267,12 +267,19 @@ impl Diagnostic {
 /// check finds them again if they still hold); two insertions at one place
 /// go in the order given. Returns the new text and how many were applied.
 pub fn apply_fixes(text: &str, fixes: &[&Fix]) -> (String, usize) {
-    let mut sorted: Vec<&Fix> = fixes.to_vec();
-    sorted.sort_by_key(|f| f.start);
+    let (out, applied) = apply_fixes_listed(text, fixes);
+    (out, applied.len())
+}
+
+/// [`apply_fixes`], saying which fixes were applied: their indices in
+/// `fixes`, in the order of the text.
+pub fn apply_fixes_listed(text: &str, fixes: &[&Fix]) -> (String, Vec<usize>) {
+    let mut sorted: Vec<(usize, &Fix)> = fixes.iter().copied().enumerate().collect();
+    sorted.sort_by_key(|(_, f)| f.start);
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
-    let mut applied = 0;
-    for fix in sorted {
+    let mut applied = Vec::new();
+    for (index, fix) in sorted {
         if fix.start < at
             || fix.end < fix.start
             || fix.end > text.len()
@@ -284,7 +291,7 @@ pub fn apply_fixes(text: &str, fixes: &[&Fix]) -> (String, usize) {
         out.push_str(&text[at..fix.start]);
         out.push_str(&fix.replacement);
         at = fix.end;
-        applied += 1;
+        applied.push(index);
     }
     out.push_str(&text[at..]);
     (out, applied)

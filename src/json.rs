@@ -173,6 +173,10 @@ const LOOKALIKES: &[(char, &str, &str)] = &[
     ('\u{FF3B}', "char-full-width-left-bracket", "["),
     ('\u{FF3D}', "char-full-width-right-bracket", "]"),
     ('\u{3000}', "char-ideographic-space", " "),
+    ('\u{300C}', "char-left-corner-bracket", "\""),
+    ('\u{300D}', "char-right-corner-bracket", "\""),
+    ('\u{300E}', "char-left-white-corner-bracket", "\""),
+    ('\u{300F}', "char-right-white-corner-bracket", "\""),
 ];
 
 /// The name and ASCII replacement of a look-alike of JSON punctuation.
@@ -207,24 +211,46 @@ pub fn parse(text: &str) -> Result<Parsed<'_>, SyntaxError> {
     })
 }
 
+/// Parses `text` as one strict JSON value; `Err` with every syntax error
+/// (see [`parse_recovering`], which also gives what recovery read).
+pub fn parse_all(text: &str) -> Result<Parsed<'_>, SyntaxErrors> {
+    parse_recovering(text).map_err(|recovered| recovered.errors)
+}
+
+/// A text with syntax errors: the errors, and the document as recovery
+/// read it when that reading is certain.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recovered<'a> {
+    pub errors: SyntaxErrors,
+    /// The document as the errors' fixes would have it, with the byte
+    /// ranges of the text as typed; `Some` only when every error has an
+    /// exact fix and parsing read to the end (nothing was skipped or
+    /// guessed), so the rules can run on it and point at what was typed.
+    pub parsed: Option<Parsed<'a>>,
+}
+
 /// Parses `text` as one strict JSON value; `Err` with every syntax error.
 ///
 /// After an error the parser goes on as the error's fix would have it (a
 /// full-width comma is read as a comma, a string left open at the end of its
 /// line ends where its fix closes it, a missing comma is assumed), or, where
 /// there is no fix, skips what it cannot read, so one run names every
-/// mistake. What it builds after an error is never returned: a tree exists
-/// only for a text without any. The work stays linear in the text: every
-/// byte is read a bounded number of times, and errors past [`MAX_ERRORS`]
-/// are counted without being described.
-pub fn parse_all(text: &str) -> Result<Parsed<'_>, SyntaxErrors> {
+/// mistake. What it builds after an error is returned only when every error
+/// has an exact fix ([`Recovered::parsed`]). The work stays linear in the
+/// text: every byte is read a bounded number of times, and errors past
+/// [`MAX_ERRORS`] are counted without being described.
+pub fn parse_recovering(text: &str) -> Result<Parsed<'_>, Recovered<'_>> {
     let mut parser = Parser::new(text);
     parser.skip_ws();
     if parser.pos == parser.bytes.len() {
         parser.report(parser.error_at(0, 0, msg!("syntax-empty")));
-        return Err(parser.into_errors());
+        return Err(Recovered {
+            errors: parser.into_errors(),
+            parsed: None,
+        });
     }
-    if let Ok(root) = parser.value(0) {
+    let root = parser.value(0).ok();
+    if let Some(root) = &root {
         parser.skip_ws();
         if parser.pos != parser.bytes.len() {
             let err = parser.mistake().unwrap_or_else(|| {
@@ -235,14 +261,20 @@ pub fn parse_all(text: &str) -> Result<Parsed<'_>, SyntaxErrors> {
             });
             parser.report(err);
         }
-        if parser.errors.is_empty() {
-            return Ok(Parsed {
-                root,
-                duplicates: parser.duplicates,
-            });
+    }
+    let duplicates = std::mem::take(&mut parser.duplicates);
+    match root {
+        Some(root) if parser.errors.is_empty() => Ok(Parsed { root, duplicates }),
+        root => {
+            let exact = parser.more == 0 && parser.errors.iter().all(|e| e.fix.is_some());
+            Err(Recovered {
+                parsed: root
+                    .filter(|_| exact)
+                    .map(|root| Parsed { root, duplicates }),
+                errors: parser.into_errors(),
+            })
         }
     }
-    Err(parser.into_errors())
 }
 
 /// The work [`parse_all`] did on `text`: how many times the parser looked
@@ -707,6 +739,9 @@ impl<'a> Parser<'a> {
             return Err(self.fail(self.unexpected(msg!("expected-value"))));
         };
         let len = c.len_utf8();
+        if let Some(text) = self.typographic_string(false) {
+            return Ok(Some(Json::String(text)));
+        }
         let Some(err) = self.mistake() else {
             self.report(self.unexpected(msg!("expected-value")));
             if !matches!(c, '}' | ']' | ',') {
@@ -745,6 +780,136 @@ impl<'a> Parser<'a> {
                 Ok(Some(Json::Null))
             }
         }
+    }
+
+    /// A key opened with `"` at `open` and read to the next `"` (`key`,
+    /// `pos` after it), where no colon follows: when a quote of an input
+    /// method followed by a colon stands in it (`"description”: "…"`), that
+    /// quote closed the key, and the `"` read as its end opened the value.
+    /// Reports it with its fix and reads on from there; otherwise `key`.
+    fn key_closed_typographic(&mut self, open: usize, key: Cow<'a, str>) -> Cow<'a, str> {
+        let after = self.text[self.pos..].trim_start_matches([' ', '\t', '\n', '\r']);
+        if after.starts_with([':', '\u{FF1A}']) {
+            return key;
+        }
+        // Only a key that ended at a `"` (not one closed by recovery).
+        let Some(raw) = self
+            .pos
+            .checked_sub(1)
+            .filter(|&close| close > open && self.bytes[close] == b'"')
+            .and_then(|close| self.text.get(open + 1..close))
+        else {
+            return key;
+        };
+        let space = |c: char| matches!(c, ' ' | '\t' | '\u{3000}');
+        let found = raw.char_indices().find(|&(i, c)| {
+            matches!(c, '\u{201C}' | '\u{201D}' | '\u{FF02}')
+                && raw[i + c.len_utf8()..]
+                    .trim_start_matches(space)
+                    .starts_with([':', '\u{FF1A}'])
+        });
+        let Some((i, c)) = found.filter(|_| !raw.contains(['\\', '\n', '\r'])) else {
+            return key;
+        };
+        let at = open + 1 + i;
+        let end = at + c.len_utf8();
+        let (name, _) = lookalike(c).unwrap_or((msg!("char-quotation-mark"), "\""));
+        self.report(
+            self.error_at(
+                at,
+                end,
+                msg!(
+                    "syntax-typographic-close",
+                    name = name,
+                    char = c,
+                    code = format!("{:04X}", c as u32)
+                ),
+            )
+            .help(msg!(
+                "syntax-lookalike-help",
+                instead = msg!("ascii-char", char = "\"")
+            ))
+            .fix(at, end, "\""),
+        );
+        self.pos = end;
+        Cow::Borrowed(&raw[..i])
+    }
+
+    /// A key (`key`) or a value quoted from end to end with an input
+    /// method's quotes (`“description”`, `「星海巡游」`): one mistake, one
+    /// error over the whole string, whose fix types both ASCII quotes; the
+    /// string is read as that fix has it. The closing quote is the first
+    /// quote of the line that the rest of the line shows is one: a colon
+    /// follows a key; a value is followed by its line's end, a closing
+    /// bracket, or a comma and then the next key or value (so `“冬日”，获得`
+    /// inside a text does not end it). `None`, with nothing read, when the
+    /// quote at `pos` is no such opening: the caller reports it alone.
+    fn typographic_string(&mut self, key: bool) -> Option<Cow<'a, str>> {
+        let open = self.pos;
+        let first = self.text[open..].chars().next()?;
+        if lookalike(first).is_none_or(|(_, ascii)| ascii != "\"") {
+            return None;
+        }
+        let start = open + first.len_utf8();
+        let rest = &self.text[start..];
+        let line = &rest[..rest.find(['\n', '\r']).unwrap_or(rest.len())];
+        let is_quote = |c: char| lookalike(c).is_some_and(|(_, ascii)| ascii == "\"");
+        let space = |c: char| matches!(c, ' ' | '\t' | '\u{3000}');
+        for (i, c) in line.char_indices() {
+            self.steps += 1;
+            // An ASCII quote, an escape or a control character: the
+            // string is not typed with look-alikes alone.
+            if c == '"' || c == '\\' || c.is_control() {
+                return None;
+            }
+            if !is_quote(c) {
+                continue;
+            }
+            let after = line[i + c.len_utf8()..].trim_start_matches(space);
+            let next = after.chars().next();
+            let ascii =
+                next.map(|n| lookalike(n).map_or(n, |(_, a)| a.chars().next().unwrap_or(n)));
+            let closes = match ascii {
+                None => !key,
+                Some(':') => key,
+                Some('}' | ']') => !key,
+                Some(',') if !key => {
+                    let then = after[next.map_or(0, char::len_utf8)..].trim_start_matches(space);
+                    then.chars().next().is_none_or(|t| {
+                        matches!(t, '"' | '{' | '[' | '}' | ']' | '\'')
+                            || lookalike(t)
+                                .is_some_and(|(_, a)| matches!(a, "\"" | "{" | "[" | "}" | "]"))
+                    })
+                }
+                _ => false,
+            };
+            if !closes {
+                continue;
+            }
+            let content = &line[..i];
+            let end = start + i + c.len_utf8();
+            let fixed = format!("\"{content}\"");
+            self.report(
+                self.error_at(
+                    open,
+                    end,
+                    msg!(
+                        "syntax-typographic-string",
+                        key = if key { "yes" } else { "no" },
+                        open = first,
+                        close = c
+                    ),
+                )
+                .help(msg!(
+                    "syntax-typographic-string-help",
+                    fixed = fixed.as_str()
+                ))
+                .fix(open, end, fixed),
+            );
+            self.pos = end;
+            return Some(Cow::Borrowed(content));
+        }
+        None
     }
 
     fn word(&mut self, word: &str, value: Json<'a>) -> Json<'a> {
@@ -944,7 +1109,9 @@ impl<'a> Parser<'a> {
             return Err(self.fail(self.unexpected(msg!("expected-key"))));
         };
         if c == '"' {
-            return Ok(Key::Found(self.string(1)?));
+            let open = self.pos;
+            let key = self.string(1)?;
+            return Ok(Key::Found(self.key_closed_typographic(open, key)));
         }
         if let Some(err) = self.bare_key() {
             let (start, end) = (err.start, err.end);
@@ -958,6 +1125,9 @@ impl<'a> Parser<'a> {
             return Ok(Key::Close);
         }
         let len = c.len_utf8();
+        if let Some(key) = self.typographic_string(true) {
+            return Ok(Key::Found(key));
+        }
         let Some(err) = self.mistake() else {
             self.report(self.unexpected(msg!("expected-key")));
             self.skip_token();
@@ -1090,8 +1260,14 @@ impl<'a> Parser<'a> {
                     return Ok(Cow::Owned(out));
                 }
                 Some(b'\n' | b'\r') => {
-                    self.open_at_line_end(open, start);
-                    return Ok(Cow::Owned(out));
+                    // The string as its fix closes it, not to the line's end.
+                    let end = self.open_at_line_end(open, start);
+                    let raw = &self.text[start..end];
+                    if !raw.contains('\\') {
+                        return Ok(Cow::Borrowed(raw));
+                    }
+                    return Ok(serde_json::from_str::<String>(&format!("\"{raw}\""))
+                        .map_or(Cow::Owned(out), Cow::Owned));
                 }
                 Some(b'\\') => self.escape(&mut out, open)?,
                 Some(&b) => {
@@ -1194,8 +1370,9 @@ impl<'a> Parser<'a> {
     /// end of its line (`pos` is the line break): reported where it opens,
     /// since the line break is where it went wrong. Leaves `pos` where the
     /// fix closes it, so the rest of the line reads as the fix would have
-    /// it. One pass over the line, backwards.
-    fn open_at_line_end(&mut self, open: usize, start: usize) {
+    /// it, and returns where the string's content ends. One pass over the
+    /// line, backwards.
+    fn open_at_line_end(&mut self, open: usize, start: usize) -> usize {
         let line_end = self.pos;
         let content = &self.text[start..line_end];
         let err = self.error_at(open, line_end, msg!("syntax-open-at-line-end"));
@@ -1243,7 +1420,7 @@ impl<'a> Parser<'a> {
                     ))
                     .fix(at, self.pos, "\""),
                 );
-                return;
+                return at;
             }
             self.report(
                 err.help(msg!(
@@ -1254,7 +1431,7 @@ impl<'a> Parser<'a> {
                 ))
                 .fix(at, at + c.len_utf8(), "\""),
             );
-            return;
+            return at;
         }
         // The string must end on its line. A comma at its end separates
         // (unless the container closes right after, where a comma cannot
@@ -1272,6 +1449,7 @@ impl<'a> Parser<'a> {
         };
         self.report(err.help(help).fix(at, at, "\""));
         self.pos = at;
+        at
     }
 }
 
@@ -1392,6 +1570,25 @@ impl<'a> Node<'a> {
     }
 }
 
+/// The byte range between the quotes of the string literal at
+/// `start..end` of `text`. A string read past a syntax error may be quoted
+/// with an input method's quotes, or end where its fix would close it
+/// (no closing quote in the text).
+pub fn string_inner(text: &str, start: usize, end: usize) -> (usize, usize) {
+    let Some(literal) = text.get(start..end) else {
+        return (start, end);
+    };
+    let mut chars = literal.chars();
+    let open = chars.next().map_or(0, char::len_utf8);
+    let close = match chars.next_back() {
+        Some('"') => 1,
+        Some(c @ ('\u{201C}' | '\u{201D}' | '\u{FF02}')) => c.len_utf8(),
+        Some(c) if open > 1 && lookalike(c).is_some_and(|(_, a)| a == "\"") => c.len_utf8(),
+        _ => 0,
+    };
+    (start + open, (end - close).max(start + open))
+}
+
 /// The byte offset in `raw` (the text of a string literal between its quotes)
 /// where the character number `index` of the unescaped string begins.
 pub fn raw_offset(raw: &str, index: usize) -> usize {
@@ -1505,7 +1702,7 @@ mod tests {
     #[test]
     fn recovery_is_linear_in_the_text() {
         type Shape = fn(usize) -> String;
-        let shapes: [(&str, Shape); 7] = [
+        let shapes: [(&str, Shape); 9] = [
             ("open string of spaces", |n| {
                 format!("{{\"a\": \"{}\n}}", " ".repeat(n))
             }),
@@ -1514,6 +1711,12 @@ mod tests {
             }),
             ("typographic quotes on one line", |n| {
                 format!("[\"{}\n]", "\u{201D} ".repeat(n / 2))
+            }),
+            ("typographic quotes opening values", |n| {
+                format!("[{}\n]", "\u{201C}a\u{201D}, ".repeat(n / 8))
+            }),
+            ("typographic quotes never closing", |n| {
+                format!("[{}\n]", "\u{201C} ".repeat(n / 4))
             }),
             ("junk words", |n| format!("[{}]", "x ".repeat(n / 2))),
             ("missing commas past the cap", |n| {
@@ -1551,8 +1754,7 @@ mod tests {
         assert_eq!(
             found,
             [
-                ("\u{201C}", true),
-                ("\u{201D}", true),
+                ("\u{201C}冬日庆典\u{201D}", true),
                 ("\u{FF0C}", true),
                 ("\u{FF1A}", true),
                 ("\u{FF0C}", true),
@@ -1567,6 +1769,66 @@ mod tests {
         assert_eq!(
             (errors.errors.len(), errors.more),
             (MAX_ERRORS, 79 - MAX_ERRORS)
+        );
+    }
+
+    /// Issue 44: quotes typed with an input method around a key or a value
+    /// are one mistake with one fix, whatever the string holds (full-width
+    /// commas and quotes of the text itself); the document is read as the
+    /// fixes have it, with the ranges of the text as typed.
+    #[test]
+    fn typographic_quotes_around_a_key_or_value_are_one_mistake() {
+        let text = "{\n  \u{201C}description\u{201D}: \"限定5星角色…，同时复刻…。\",\n  \"name\": \u{300C}星海巡游\u{300D},\n  \"kind\": \u{201C}参加\u{201C}冬日\u{201D}，获得奖励\u{201D}\n}";
+        let recovered = parse_recovering(text).unwrap_err();
+        let found: Vec<_> = recovered
+            .errors
+            .errors
+            .iter()
+            .map(|e| {
+                (
+                    &text[e.start..e.end],
+                    e.fix.as_ref().map(|f| f.replacement.as_str()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("\u{201C}description\u{201D}", Some("\"description\"")),
+                ("\u{300C}星海巡游\u{300D}", Some("\"星海巡游\"")),
+                (
+                    "\u{201C}参加\u{201C}冬日\u{201D}，获得奖励\u{201D}",
+                    Some("\"参加\u{201C}冬日\u{201D}，获得奖励\"")
+                ),
+            ]
+        );
+        let parsed = recovered.parsed.expect("every error has a fix");
+        assert_eq!(
+            parsed.root.get("description").and_then(Node::as_str),
+            Some("限定5星角色…，同时复刻…。")
+        );
+        let name = parsed.root.get("name").unwrap();
+        assert_eq!(&text[name.start..name.end], "\u{300C}星海巡游\u{300D}");
+        assert_eq!(
+            string_inner(text, name.start, name.end),
+            (name.start + 3, name.end - 3)
+        );
+        // A key opened with `"` and closed with `”`: one mistake, the
+        // value after it read as typed.
+        let text = "{\"description\u{201D}: \"限定，复刻\", \"name\": \"x\"}";
+        let recovered = parse_recovering(text).unwrap_err();
+        assert_eq!(recovered.errors.errors.len(), 1, "{recovered:?}");
+        let parsed = recovered.parsed.expect("its fix is exact");
+        assert_eq!(
+            parsed.root.get("description").and_then(Node::as_str),
+            Some("限定，复刻")
+        );
+        // A mistake without an exact fix: no reading is given.
+        assert!(
+            parse_recovering("{\"a\": NaN}")
+                .unwrap_err()
+                .parsed
+                .is_none()
         );
     }
 

@@ -205,10 +205,22 @@ pub const OUTPUT_MARKER: &str = ".activity-site-output";
 /// host-only, like the marker.
 pub const OUTPUT_MANIFEST: &str = ".activity-site-manifest";
 
+/// The warnings of the build that wrote a site, so the next build shows in
+/// full only the new ones; host-only. Kept apart from the manifest because
+/// warnings depend on the moment of the build (`stale`), while every other
+/// file of the site, the manifest included, depends on the data alone.
+pub const OUTPUT_WARNINGS: &str = ".activity-site-warnings";
+
 /// Files of the output directory that hosts read as configuration (or that
 /// mark the directory) and never serve: `serve` answers 404 for them and
 /// `publish` never uploads them. (`publish` also skips every dot-file.)
-pub const HOST_ONLY: &[&str] = &[HEADERS_FILE, "_redirects", OUTPUT_MARKER, OUTPUT_MANIFEST];
+pub const HOST_ONLY: &[&str] = &[
+    HEADERS_FILE,
+    "_redirects",
+    OUTPUT_MARKER,
+    OUTPUT_MANIFEST,
+    OUTPUT_WARNINGS,
+];
 
 /// Whether `path` (relative, or site-absolute) is one of [`HOST_ONLY`] at the
 /// site root.

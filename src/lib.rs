@@ -115,13 +115,21 @@
 //!   the site's documents and index must be what the checked data builds).
 //!   Never touches an object its manifest does not name.
 //! - [`control`]: the control-service core (the backend child process and
-//!   its line protocol as the real `sra-cli` speaks it (`control::protocol`,
-//!   its answers mapped to the contract's shapes; extensions and operator
-//!   methods relayed to a real backend), the simulator program run as the
+//!   its line protocol as the real `sra-cli` speaks it, typed once
+//!   (`control::protocol`: the `Command` the server builds and the
+//!   simulator reads, the `Answer` the simulator writes and the server
+//!   reads, the answers mapped to the contract's shapes); the program
+//!   behind the server as one interface (`control::program::Backend`: the
+//!   real program, whose extensions and operator methods are relayed, or
+//!   the simulator, whose are this server's), the simulator program run as the
 //!   hidden `backend` subcommand (which also replays a recorded transcript
 //!   of the real program), configurations, settings, extensions, operator methods and
 //!   the simulated screenshot they draw (`control::screenshot`), logs); no
-//!   axum. The
+//!   axum. The state directory is shared with the real backend and the
+//!   desktop client: `control::state` owns its layout (`state::layout`),
+//!   the lock every change holds (read, change, write: nothing cached),
+//!   the reads that move a corrupt file aside, and what it passes over
+//!   (`state::Strays`). The
 //!   typed shapes of settings and configurations ([`control::shapes`]) give
 //!   both the served defaults and the OpenAPI form schemas.
 //! - [`guard`]: who may call `/api` and `/mcp`: `Host` against
@@ -206,7 +214,8 @@
 //!   directory with it in one rename, so a host never serves half a site.
 //!   A build costs what changed: the site's manifest
 //!   (`layout::OUTPUT_MANIFEST`) names each file's checksum and what it was
-//!   built from, a game whose inputs' fingerprint is unchanged is taken
+//!   built from (and the keys of the build's warnings, so the next `build`
+//!   or `serve` rebuild shows in full only what is new and counts the rest), a game whose inputs' fingerprint is unchanged is taken
 //!   from the output as it is, and the staging directory is the previous
 //!   output kept beside it (`.<out>.previous`), in which only the files that
 //!   differ are replaced (the files it shares with the output are told by

@@ -444,6 +444,19 @@ fn the_fix_flag_applies_exact_fixes_like_check_fix() {
     assert!(!error, "{checked:#}");
     assert_eq!(checked["errors"], 0, "{checked:#}");
     assert!(checked["fixes"].as_u64().unwrap() >= 3, "{checked:#}");
+    // Issue 44: each change listed, as `check --fix` lists it.
+    let changes = checked["changes"].as_array().unwrap();
+    assert_eq!(Some(changes.len() as u64), checked["fixes"].as_u64());
+    assert_eq!(
+        (
+            &changes[0]["line"],
+            &changes[0]["code"],
+            &changes[0]["before"],
+            &changes[0]["after"]
+        ),
+        (&json!(3), &json!("json-syntax"), &json!("："), &json!(":")),
+        "{checked:#}"
+    );
     assert_eq!(checked["text"], original.as_str());
     assert_eq!(
         std::fs::read_to_string(root.path().join(EN)).unwrap(),

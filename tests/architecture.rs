@@ -177,32 +177,29 @@ fn imports(text: &str) -> BTreeSet<String> {
         .filter(|line| !line.trim_start().starts_with("//"))
         .collect::<Vec<_>>()
         .join("\n");
-    let text = text.as_str();
+    names_after(&text, "crate::")
+}
+
+/// The names that follow `prefix` in `code`: `prefix::name`, and each
+/// top-level name of a group `prefix::{a, b::c}`.
+fn names_after(code: &str, prefix: &str) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
-    for (i, _) in text.match_indices("crate::") {
-        let rest = &text[i + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            // `use crate::{a, b::c}`: every top-level name in the group.
-            let group = &group[..group.find('}').unwrap_or(group.len())];
-            for item in group.split(',') {
-                let name: String = item
-                    .trim()
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                if !name.is_empty() {
-                    found.insert(name);
-                }
-            }
-        } else {
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            if !name.is_empty() {
-                found.insert(name);
-            }
-        }
+    let name_of = |text: &str| -> String {
+        text.trim()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    for (i, _) in code.match_indices(prefix) {
+        let rest = &code[i + prefix.len()..];
+        let names: Vec<String> = match rest.strip_prefix('{') {
+            Some(group) => group[..group.find('}').unwrap_or(group.len())]
+                .split(',')
+                .map(name_of)
+                .collect(),
+            None => vec![name_of(rest)],
+        };
+        found.extend(names.into_iter().filter(|n| !n.is_empty()));
     }
     found
 }
@@ -434,6 +431,91 @@ fn only_the_tree_spells_the_source_paths() {
     assert!(
         spelled.is_empty(),
         "source paths spelled outside src/tree.rs:\n{}",
+        spelled.join("\n")
+    );
+}
+
+/// The parts of `control` a source file's code names, through
+/// `crate::control::X` or `super::X`.
+fn control_parts_named(code: &str) -> BTreeSet<String> {
+    let mut found = names_after(code, "crate::control::");
+    found.extend(names_after(code, "super::"));
+    found
+}
+
+/// Issue 47: the simulator (the program `activity-site backend`) reaches
+/// the server only through the protocol type: it reads `protocol::Command`
+/// and writes `protocol::Answer`, and names none of the server's side of
+/// `control` (the supervisor, the programs behind the server, the `Control`
+/// handle and what it re-exports).
+#[test]
+fn the_simulator_reaches_the_server_only_through_the_protocol_type() {
+    // What the simulator program is made of besides the protocol: its job
+    // runner and operator, the log, errors, state files, the name rule.
+    const SIMULATOR_USES: &[&str] = &[
+        "protocol", "runner", "operator", "logs", "error", "state", "configs",
+    ];
+    let path = crate_root().join("src/control/simulator.rs");
+    let code = code_of(&std::fs::read_to_string(&path).expect("source is text"));
+    let named = control_parts_named(&code);
+    let outside: Vec<&String> = named
+        .iter()
+        .filter(|n| !SIMULATOR_USES.contains(&n.as_str()))
+        .collect();
+    assert!(
+        outside.is_empty(),
+        "src/control/simulator.rs reaches the server past the protocol: {outside:?}"
+    );
+    assert!(named.contains("protocol"), "{named:?}");
+    for used in ["Command::parse", "Answer::of"] {
+        assert!(
+            code.contains(used),
+            "the simulator reads commands with {used}"
+        );
+    }
+}
+
+/// Issue 47: the backend's commands are built in one place,
+/// `protocol::Command`; no other file of `control`, `api` or `mcp` spells
+/// one as text.
+#[test]
+fn backend_commands_are_spelled_only_by_the_protocol_type() {
+    const VERBS: &[&str] = &[
+        "task status",
+        "task run",
+        "task single",
+        "task stop",
+        "extension list",
+        "extension reload",
+        "extension status",
+        "extension schema",
+        "extension config",
+        "extension run",
+        "extension stop",
+        "operator list",
+        "operator help",
+        "operator call",
+        "game screenshot",
+        "help\\n",
+        "exit\\n",
+    ];
+    let mut spelled = Vec::new();
+    for (rel, number, line) in code_lines_but("control/protocol.rs") {
+        let ours = ["control/", "api/", "mcp/"]
+            .iter()
+            .any(|p| rel.starts_with(p));
+        if !ours {
+            continue;
+        }
+        for verb in VERBS {
+            if line.contains(&format!("\"{verb}")) {
+                spelled.push(format!("{rel}:{number}: {}", line.trim()));
+            }
+        }
+    }
+    assert!(
+        spelled.is_empty(),
+        "backend commands spelled outside protocol::Command:\n{}",
         spelled.join("\n")
     );
 }

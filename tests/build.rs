@@ -223,7 +223,11 @@ fn fmt_rewrites_to_canonical_form_and_keeps_schema() {
 
     let output = run(root.path(), &["fmt", "--check", "--now", FIXTURE_NOW]);
     assert_eq!(output.status.code(), Some(1));
-    assert_eq!(stdout(&output), "would reformat data/demo/en-US.json\n");
+    assert_eq!(
+        stdout(&output),
+        "would reformat data/demo/en-US.json: key order, indentation, order of activities; \
+         first difference at line 1: `{\"version\":\"1.2\",\"$schema\":\"../../schema/activity.schema.json\",\"versionName\":\"So…` → `{`\n"
+    );
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
         messy,
@@ -434,7 +438,7 @@ fn builds_at_different_moments_are_byte_identical() {
                 &["build", "--out", &out, "--no-cache", "--now", now],
             );
             assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-            files_under(&root.path().join(out))
+            outputs_under(&root.path().join(out))
         })
         .collect();
     let first = &sites[0];
@@ -472,5 +476,109 @@ fn builds_at_different_moments_are_byte_identical() {
         ],
     );
     assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
-    assert!(files_under(&root.path().join("site-0")) == *first);
+    assert!(outputs_under(&root.path().join("site-0")) == *first);
+}
+
+/// Every file of a built site but the build's own log of its warnings
+/// (`layout::OUTPUT_WARNINGS`), which says what the build at that moment
+/// found (a version gone stale), not what it published.
+fn outputs_under(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut files = files_under(dir);
+    files.remove(activity_site::layout::OUTPUT_WARNINGS);
+    files
+}
+
+/// Issue 44: a build shows in full every warning that is new since the
+/// previous build; the warnings unchanged since then are counted in one
+/// line that says how to see them (`check` still shows every one).
+#[test]
+fn a_second_build_counts_the_unchanged_warnings() {
+    let root = fixture_root(None);
+    // Months after the version ended: each locale's `stale` warning.
+    let later = ["--now", "2027-03-01T12:00:00"];
+    let first = run(root.path(), &["build", "--out", "site", later[0], later[1]]);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert_eq!(
+        stderr(&first).matches("warning[stale]").count(),
+        2,
+        "{}",
+        stderr(&first)
+    );
+
+    let second = run(root.path(), &["build", "--out", "site", later[0], later[1]]);
+    assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+    let said = stderr(&second);
+    assert!(!said.contains("warning[stale]"), "{said}");
+    assert!(
+        said.contains("2 warnings unchanged since the previous build are not shown again: run `activity-site check` to see every one"),
+        "{said}"
+    );
+    assert!(said.contains("checked: 0 errors, 2 warnings"), "{said}");
+
+    // A new warning is shown in full among the counted ones.
+    let path = root.path().join("data/demo/en-US.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replacen(
+            "https://example.org/cover.jpg",
+            "http://example.org/cover.jpg",
+            1,
+        ),
+    )
+    .unwrap();
+    let third = run(root.path(), &["build", "--out", "site", later[0], later[1]]);
+    let said = stderr(&third);
+    assert_eq!(said.matches("warning[cover-url]").count(), 1, "{said}");
+    assert!(!said.contains("warning[stale]"), "{said}");
+    assert!(
+        said.contains("2 warnings unchanged since the previous build"),
+        "{said}"
+    );
+
+    // `check` shows everything.
+    let check = run(root.path(), &["check", later[0], later[1]]);
+    assert_eq!(stderr(&check).matches("warning[stale]").count(), 2);
+}
+
+/// Issue 44: `fmt --check` says what would change in each file: the order
+/// of keys, the indentation, the order of activities, the first differing
+/// line.
+#[test]
+fn fmt_check_says_what_would_change() {
+    let root = fixture_root(None);
+    let path = root.path().join("data/demo/zh-CN.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut document: serde_json::Value = serde_json::from_str(&text).unwrap();
+    document["activities"].as_array_mut().unwrap().reverse();
+    std::fs::write(
+        &path,
+        serde_json::to_string_pretty(&document)
+            .unwrap()
+            .replace("  ", "\t"),
+    )
+    .unwrap();
+    let output = run(root.path(), &["fmt", "--check"]);
+    assert_eq!(output.status.code(), Some(1));
+    let said = stdout(&output);
+    assert!(
+        said.starts_with("would reformat data/demo/zh-CN.json: "),
+        "{said}"
+    );
+    for part in [
+        "indentation",
+        "order of activities",
+        "; first difference at line 2: `\t\"",
+    ] {
+        assert!(said.contains(part), "{part:?} in {said}");
+    }
+    let output = run(root.path(), &["--lang", "zh-CN", "fmt", "--check"]);
+    let said = stdout(&output);
+    assert!(
+        said.starts_with("需要整理格式：data/demo/zh-CN.json（"),
+        "{said}"
+    );
+    for part in ["缩进", "活动的顺序", "；第一处不同在第 2 行："] {
+        assert!(said.contains(part), "{part:?} in {said}");
+    }
 }

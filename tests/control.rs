@@ -461,7 +461,13 @@ async fn configuration_errors_follow_the_contract() {
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
-    assert_eq!(names.len(), 3, "{names:?}");
+    // (`state.lock` is the lock every change of a state file holds.)
+    let ours = ["configs", "settings.json", "extensions", "state.lock"];
+    assert!(
+        names.iter().all(|n| ours.iter().any(|o| n == o)),
+        "{names:?}"
+    );
+    assert_eq!(names.len(), 4, "{names:?}");
 }
 
 // Settings.
@@ -1123,9 +1129,12 @@ async fn the_token_is_checked_on_every_other_route() {
     );
     let denied = api.get("/api/Operator/screenshot").await;
     denied.assert_error(StatusCode::UNAUTHORIZED);
-    assert_eq!(
-        denied.json,
-        json!({"success": false, "message": "unauthorized"})
+    // The message the clients compare, and where the token goes (issue 48).
+    assert_eq!(denied.json["message"], "unauthorized");
+    let help = denied.json["data"]["help"].as_str().unwrap();
+    assert!(
+        help.contains("`X-Access-Token` header") && help.contains("`access_token` query"),
+        "{help}"
     );
     // Unknown routes are protected too; the OpenAPI document is public.
     assert_eq!(

@@ -91,12 +91,24 @@ fn an_unrelated_non_empty_directory_is_refused_then_replaced_with_force() {
     let err = stderr(&output);
     let warning = err.find("warning: --force").expect("says what it replaces");
     assert!(
-        err[warning..].contains(&format!("`{out}` and the 2 files")),
+        err[warning..].contains(&format!(
+            "`{out}`, which activity-site did not make, and moves the 2 files"
+        )),
         "{err}"
     );
+    assert!(err[warning..].contains("sub/idea.md, todo.txt"), "{err}");
     assert!(warning < err.find("built").unwrap(), "{err}");
     assert!(!notes.path().join("todo.txt").exists());
     assert!(notes.path().join(MARKER).is_file());
+    // Nothing deleted (issue 48): moved beside the output, and said where.
+    let moved = err
+        .lines()
+        .find_map(|line| line.strip_prefix(&format!("moved what `{out}` held before to `")))
+        .and_then(|rest| rest.split('`').next())
+        .map(std::path::PathBuf::from)
+        .expect("says where it moved the files");
+    assert_eq!(files_under(&moved), before);
+    std::fs::remove_dir_all(&moved).unwrap();
 }
 
 #[test]

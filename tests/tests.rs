@@ -53,6 +53,10 @@ mod trust;
 // Issue 37: every promise of SECURITY.md, probed through the router and the binary.
 mod promises;
 
+// Issue 48: the state directory is shared: other programs' keys survive, corrupt files are
+// moved aside and answered 500, strays stop nothing, `build --force` deletes nothing.
+mod shared_state;
+
 // The backend process of a real `serve`: 200 restarts, shutdown, a second backend program.
 mod backend;
 

@@ -133,7 +133,11 @@ describe(`the web UI's calls (${TOKEN ? 'with a token' : 'without a token'})`, (
       expect((await login(TOKEN)).status).toBe(200)
       const anonymous = await client('').get('/Task/status')
       expect(anonymous.status).toBe(401)
-      expect(anonymous.data).toEqual({ success: false, message: 'unauthorized' })
+      // The message the client compares, and where the token goes (issue 48).
+      expect(anonymous.data.success).toBe(false)
+      expect(anonymous.data.message).toBe('unauthorized')
+      expect(anonymous.data.data.help).toContain('X-Access-Token')
+      expect(anonymous.data.data.help).toContain('access_token')
     } else {
       const reply = await login('')
       expect(reply.status).toBe(200)

@@ -274,17 +274,36 @@ impl DataTools {
     /// `text` with every exact fix applied, as `check --fix` applies them
     /// ([`site::rewrite::fix_with`], the one owner), and how many there were;
     /// the text as given when no fix applies or the fixes would not give JSON.
-    fn fixed(&self, rel: &str, text: &str) -> Result<(String, usize), Msg> {
+    ///
+    /// Each change is listed too, as `check --fix` lists it: `line` and
+    /// `column` in the text as given, `code`, `before`, `after` and its
+    /// `notes` (where a rewritten date now falls in its version).
+    fn fixed(&self, rel: &str, text: &str) -> Result<(String, Value), Msg> {
         let mut overlay = Overlay::new();
         overlay.insert(rel, text);
         let only = std::collections::BTreeSet::from([rel.to_owned()]);
         let fixed = site::rewrite::fix_with(&self.root, overlay, &self.options, Some(&only), false)
             .map_err(|err| msg!("agent-cannot-check", error = format!("{err:#}")))?;
-        Ok(fixed
-            .files
-            .into_iter()
-            .find(|f| f.path == rel)
-            .map_or_else(|| (text.to_owned(), 0), |f| (f.after, f.fixes)))
+        Ok(fixed.files.into_iter().find(|f| f.path == rel).map_or_else(
+            || (text.to_owned(), json!([])),
+            |f| {
+                let changes: Vec<Value> = f
+                    .changes
+                    .iter()
+                    .map(|c| {
+                        json!({
+                            "line": c.line,
+                            "column": c.column,
+                            "code": c.code,
+                            "before": c.before,
+                            "after": c.after,
+                            "notes": c.notes,
+                        })
+                    })
+                    .collect();
+                (f.after, Value::Array(changes))
+            },
+        ))
     }
 
     /// Refuses a `path` argument that is not `rel` (the file of the game
@@ -437,7 +456,7 @@ impl DataTools {
     }
 
     #[tool(
-        description = "The diagnostics the draft `text` would get as data/<game>/<locale>.json, with every other file as it is on disk (cross-file rules included): each with its code, severity, line, column, message and help, and `fix` when the repair is exact; and `breaking`: what the draft would break for the clients of the file on disk (an ongoing activity removed, a version that starts after now replacing a running one and the activities that would vanish, a version going backwards), each with code, message, help and activities. `errors` and `warnings` count the whole list; `files` gives the counts per file (the draft's own and the other locales' of the game). With `fix: true`, every exact fix is applied first (as `check --fix`): the answer's `text` is the fixed draft, `fixes` how many were applied, and the diagnostics are those of the fixed text. Writes nothing.",
+        description = "The diagnostics the draft `text` would get as data/<game>/<locale>.json, with every other file as it is on disk (cross-file rules included): each with its code, severity, line, column, message and help, and `fix` when the repair is exact; and `breaking`: what the draft would break for the clients of the file on disk (an ongoing activity removed, a version that starts after now replacing a running one and the activities that would vanish, a version going backwards), each with code, message, help and activities. `errors` and `warnings` count the whole list; `files` gives the counts per file (the draft's own and the other locales' of the game). With `fix: true`, every exact fix is applied first (as `check --fix`): the answer's `text` is the fixed draft, `fixes` how many were applied, `changes` each of them (line and column in the draft as given, code, before, after, notes such as where a rewritten date now falls in its version), and the diagnostics are those of the fixed text. Writes nothing.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn check_document(&self, Parameters(args): Parameters<DraftArgs>) -> CallToolResult {
@@ -502,7 +521,7 @@ impl DataTools {
     }
 
     #[tool(
-        description = "Writes the draft `text` as data/<game>/<locale>.json, for a game and locale that games.json lists. With `fix: true`, every exact fix is applied first (as `check --fix`; `fixes` says how many). Refuses a draft with errors (and returns its diagnostics); otherwise writes its canonical form (fixed key order, activities sorted, 2-space indentation) atomically and returns the diagnostics of the file as written (counted as check_document counts them), what changed per activity (added, removed, changed fields) and `breaking`: what the write breaks for the file's clients (as check_document; start a next version with new_version to carry what still runs).",
+        description = "Writes the draft `text` as data/<game>/<locale>.json, for a game and locale that games.json lists. With `fix: true`, every exact fix is applied first (as `check --fix`; `fixes` says how many, `changes` lists each). Refuses a draft with errors (and returns its diagnostics); otherwise writes its canonical form (fixed key order, activities sorted, 2-space indentation) atomically and returns the diagnostics of the file as written (counted as check_document counts them), what changed per activity (added, removed, changed fields) and `breaking`: what the write breaks for the file's clients (as check_document; start a next version with new_version to carry what still runs).",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -530,7 +549,7 @@ impl DataTools {
     }
 
     #[tool(
-        description = "The diagnostics the draft `text` would get as data/_announcements/<locale>.json (the same as `check`: schema, Markdown links and raw HTML, invisible characters), each with its code, severity, line, column, message and help, and `fix` when the repair is exact. With `fix: true`, every exact fix is applied first (the answer's `text` and `fixes`). Writes nothing.",
+        description = "The diagnostics the draft `text` would get as data/_announcements/<locale>.json (the same as `check`: schema, Markdown links and raw HTML, invisible characters), each with its code, severity, line, column, message and help, and `fix` when the repair is exact. With `fix: true`, every exact fix is applied first (the answer's `text`, `fixes` and `changes`). Writes nothing.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn check_announcements(
@@ -630,14 +649,15 @@ impl DataTools {
     /// of `rel` (fixed first with `fix`), and for a data file of `game`,
     /// what it breaks.
     fn check_text(&self, rel: &str, text: &str, fix: bool, game: Option<&Game>) -> CallToolResult {
-        let (text, fixes) = if fix {
+        let (text, changes) = if fix {
             match self.fixed(rel, text) {
                 Ok(fixed) => fixed,
                 Err(message) => return failure(message, None),
             }
         } else {
-            (text.to_owned(), 0)
+            (text.to_owned(), json!([]))
         };
+        let fixes = changes.as_array().map_or(0, Vec::len);
         match self.check_draft(rel, &text) {
             Ok(found) => {
                 let mut answer = report(rel, &found);
@@ -646,6 +666,7 @@ impl DataTools {
                 }
                 if fix {
                     answer["fixes"] = json!(fixes);
+                    answer["changes"] = changes;
                     answer["text"] = json!(text);
                 }
                 reply(answer)
@@ -688,17 +709,19 @@ impl DataTools {
     /// draft breaks for clients is only computed for data files). The
     /// answer's diagnostics are those of the file as written.
     fn write_draft(&self, rel: &str, text: &str, fix: bool, game: Option<&Game>) -> CallToolResult {
-        let (text, fixes) = if fix {
+        let (text, changes) = if fix {
             match self.fixed(rel, text) {
                 Ok(fixed) => fixed,
                 Err(message) => return failure(message, None),
             }
         } else {
-            (text.to_owned(), 0)
+            (text.to_owned(), json!([]))
         };
+        let fixes = changes.as_array().map_or(0, Vec::len);
         let with_fixes = |mut answer: Value| {
             if fix {
                 answer["fixes"] = json!(fixes);
+                answer["changes"] = changes.clone();
                 answer["text"] = json!(text);
             }
             answer

@@ -60,7 +60,7 @@ async fn auth_check(
     let message = match &state.options.access_token {
         None => "No access token configured",
         Some(expected) if token_matches(expected, &request.token) => "authorized",
-        Some(_) => return Err(ApiError::Unauthorized),
+        Some(_) => return Err(ApiError::WrongToken),
     };
     Ok(Json(AuthResponse {
         success: true,

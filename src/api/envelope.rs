@@ -57,12 +57,21 @@ pub struct ErrorEnvelope {
     pub data: Option<ErrorDetails>,
 }
 
-/// Details of a validation error.
+/// Details of an error: the violations of a validation error, or how to
+/// do it right (a 401 says where the token goes).
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ErrorDetails {
     /// One entry per violated rule, each naming the offending field.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub violations: Vec<String>,
+    /// What to do instead (a 401: how to send the access token).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
 }
+
+/// How a 401 says to send the token (the contract's two ways, in their
+/// priority); the message itself stays `unauthorized`, which clients compare.
+pub const TOKEN_HELP: &str = "send the access token in the `X-Access-Token` header, or as the `access_token` query parameter (`?access_token=...`); the header wins when both are sent";
 
 /// A successful envelope with data.
 pub fn ok<T: Serialize>(data: T) -> Json<Envelope<T>> {
@@ -91,9 +100,14 @@ pub enum ApiError {
     /// A bad request the API itself detected (body, query, host).
     #[error("{0}")]
     BadRequest(String),
-    /// Missing or wrong access token.
+    /// A request without the access token, or with a wrong one: the 401
+    /// says where the token goes ([`TOKEN_HELP`]).
     #[error("unauthorized")]
     Unauthorized,
+    /// `POST /api/Auth` with a token that does not match: the contract's
+    /// body, `{success: false, message: "unauthorized"}`, and nothing more.
+    #[error("unauthorized")]
+    WrongToken,
     /// No route matches.
     #[error("{0}")]
     NotFound(String),
@@ -123,7 +137,10 @@ pub fn error_response(
     let body = ErrorEnvelope {
         success: false,
         message,
-        data: violations.map(|violations| ErrorDetails { violations }),
+        data: violations.map(|violations| ErrorDetails {
+            violations,
+            help: None,
+        }),
     };
     (status, Json(body)).into_response()
 }
@@ -156,7 +173,18 @@ impl IntoResponse for ApiError {
                     None,
                 );
             }
-            ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, None),
+            ApiError::Unauthorized => {
+                let body = ErrorEnvelope {
+                    success: false,
+                    message: self.to_string(),
+                    data: Some(ErrorDetails {
+                        violations: Vec::new(),
+                        help: Some(TOKEN_HELP.to_string()),
+                    }),
+                };
+                return (StatusCode::UNAUTHORIZED, Json(body)).into_response();
+            }
+            ApiError::WrongToken => (StatusCode::UNAUTHORIZED, None),
             ApiError::PayloadTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, None),
             ApiError::BodyTimeout => (StatusCode::REQUEST_TIMEOUT, None),
             ApiError::UnsupportedMediaType(sent) => {

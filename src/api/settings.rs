@@ -31,9 +31,10 @@ pub struct SettingsUpdated {
 #[utoipa::path(get, path = "/api/Settings", tag = "Settings",
     responses(
         (status = 200, description = "The settings", body = Envelope<AppSettings>),
+        (status = 500, description = "The settings file was found corrupt and moved aside (the message says why), or cannot be read", body = ErrorEnvelope),
     ))]
-async fn settings_show(State(control): State<Control>) -> Json<Envelope<Value>> {
-    ok(control.settings_get().await)
+async fn settings_show(State(control): State<Control>) -> Result<Json<Envelope<Value>>, ApiError> {
+    Ok(ok(control.settings_get().await?))
 }
 
 /// Applies the fields present (nested objects, or dotted keys such as
@@ -44,6 +45,7 @@ async fn settings_show(State(control): State<Control>) -> Json<Envelope<Value>> 
     responses(
         (status = 200, description = "The updated fields", body = SettingsUpdated),
         (status = 400, description = "No valid update in the body, or a value of the wrong type", body = ErrorEnvelope),
+        (status = 500, description = "The settings file was found corrupt and moved aside (the message says why), or cannot be written", body = ErrorEnvelope),
     ))]
 async fn settings_update(
     State(control): State<Control>,

@@ -30,7 +30,22 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     }
     let outcome = outcome?;
     let has_errors = outcome.summary.is_none();
-    if has_errors || !outcome.diagnostics.is_empty() {
+    if args.format == diagnostics::Format::Human {
+        // New since the previous build in full; the rest counted.
+        let (new, unchanged) = outcome.new_since_last();
+        let text = diagnostics::render_human(&new, super::stderr_color(), &|file| {
+            std::fs::read_to_string(args.common.root.join(file)).ok()
+        });
+        super::print_err(&text);
+        if unchanged > 0 {
+            eprintln!("{}", msg!("build-unchanged-warnings", count = unchanged));
+        }
+        if !outcome.diagnostics.is_empty() {
+            let counts = diagnostics::count(&outcome.diagnostics);
+            eprintln!("{}", diagnostics::checked_line(counts));
+        }
+    } else if has_errors || !outcome.diagnostics.is_empty() {
+        // Data for programs: every diagnostic, each time.
         super::check::report(&args.common.root, &outcome.diagnostics, args.format)?;
     }
     match outcome.summary {
@@ -47,6 +62,14 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 games = summary.games
             );
             eprintln!("{line}");
+            if let Some(place) = &summary.set_aside {
+                let line = msg!(
+                    "build-set-aside",
+                    out = out.display().to_string(),
+                    place = place.display().to_string()
+                );
+                eprintln!("{line}");
+            }
             Ok(ExitCode::SUCCESS)
         }
         None => {
@@ -87,12 +110,14 @@ pub(super) fn options(
 /// `--force` says what a build will replace before it does.
 fn announce_force(root: &Path, out: &Path, force: bool) -> anyhow::Result<()> {
     let state = site::inspect_output(root, out)?;
-    if let OutputState::Foreign { files } = state {
+    if let OutputState::Foreign { files, first } = state {
         if force {
             let line = msg!(
                 "build-force",
                 out = out.display().to_string(),
-                files = files
+                files = files,
+                first = first.join(", "),
+                more = files.saturating_sub(first.len())
             );
             eprintln!("{line}");
         } else {

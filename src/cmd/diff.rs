@@ -527,6 +527,7 @@ fn list_files(dir: &Path) -> anyhow::Result<BTreeSet<String>> {
     }
     all.remove(site::OUTPUT_MARKER);
     all.remove(crate::layout::OUTPUT_MANIFEST);
+    all.remove(crate::layout::OUTPUT_WARNINGS);
     let siblings: Vec<String> = all
         .iter()
         .filter(|p| {

@@ -12,12 +12,13 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
     let options = super::check_options(&args.common);
     let outcome = rewrite::format_tree(root, &options, args.check)?;
 
-    for path in &outcome.changed {
-        if args.check {
-            super::print_out(&format!("{}\n", msg!("fmt-would-reformat", path = path)))?;
+    for (path, why) in outcome.changed.iter().zip(&outcome.why) {
+        let line = if args.check {
+            msg!("fmt-would-reformat", path = path, why = why.clone())
         } else {
-            super::print_out(&format!("{}\n", msg!("fmt-reformatted", path = path)))?;
-        }
+            msg!("fmt-reformatted", path = path, why = why.clone())
+        };
+        super::print_out(&format!("{line}\n"))?;
     }
     if !outcome.errors.is_empty() {
         super::check::report(root, &outcome.errors, Format::Human)?;

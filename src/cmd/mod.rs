@@ -95,11 +95,11 @@ fn find_root(flag: Option<&std::path::Path>, needed: bool) -> anyhow::Result<std
         });
     }
     if needed {
-        anyhow::bail!(
-            "no {} in {} or any folder above it: not inside a data repository; run in one or pass --root DIR",
-            crate::tree::REGISTRY_PATH,
-            cwd.display()
-        );
+        return Err(anyhow::Error::new(crate::i18n::msg!(
+            "no-registry-above",
+            registry = crate::tree::REGISTRY_PATH,
+            folder = cwd.display().to_string()
+        )));
     }
     Ok(std::path::PathBuf::from("."))
 }

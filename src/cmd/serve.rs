@@ -107,6 +107,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         url = browsable_url(addr)
     );
     let _ = super::print_out(&format!("{serving}\n"));
+    if access.access_token.is_some() {
+        let _ = super::print_out(&format!("{}\n", msg!("serve-token-how")));
+    }
     let shutdown = async move {
         shutdown_signal().await;
         // MCP event streams and log streams would otherwise hold the

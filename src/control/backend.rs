@@ -38,12 +38,12 @@ use std::time::Duration;
 
 use serde_json::Value;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, Command};
+use tokio::process::{Child, ChildStdin};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::control::error::{Error, Result};
 use crate::control::logs::{LogBuffer, MAX_LINE_BYTES};
-use crate::control::protocol::{Answered, Intent, to_contract};
+use crate::control::protocol::{Answer, Answered, Command, Intent, to_contract};
 use crate::control::runner::{
     BackendInfo, DONE_MARKER, JobKind, RunState, START_MARKER, TaskStatus, mode_of, now,
     parse_arguments,
@@ -130,7 +130,7 @@ impl BackendCommand {
 }
 
 /// Where the backend's home folder is, in the state directory.
-pub(crate) const BACKEND_HOME: &str = "backend/home";
+pub(crate) const BACKEND_HOME: &str = crate::control::state::layout::BACKEND_HOME;
 
 /// The one store: the backend reads its settings and configurations from
 /// its application-data folder, `~/.config/SRA` (the real program's
@@ -172,11 +172,6 @@ pub(crate) fn app_data_home(state_dir: &Path) -> std::result::Result<PathBuf, St
     {
         Err("the application-data link is made on Unix only".to_string())
     }
-}
-
-/// Quotes one word of a command line.
-pub(crate) fn quote(word: &str) -> String {
-    shlex::try_quote(word).map_or_else(|_| "''".to_string(), |q| q.into_owned())
 }
 
 /// The supervisor of the one backend process.
@@ -315,7 +310,7 @@ impl Supervisor {
 
     async fn status_locked(&self, pipe: &mut Pipe) -> Result<TaskStatus> {
         if pipe.process.is_some() {
-            let data = match self.ask(pipe, "task status --json").await {
+            let data = match self.ask(pipe, &Command::TaskStatus).await {
                 Ok(data) => data,
                 // It died just now: report what its death made of the status.
                 Err(_)
@@ -374,7 +369,7 @@ impl Supervisor {
     /// one wins.
     pub async fn start_job(
         &self,
-        prepare: impl FnOnce() -> Result<(String, Intent)>,
+        prepare: impl FnOnce() -> Result<(Command, Intent)>,
     ) -> Result<TaskStatus> {
         let mut pipe = self.pipe().await;
         self.check_running(&pipe)?;
@@ -400,7 +395,7 @@ impl Supervisor {
         };
         drain(&mut pipe);
         self.send(&mut pipe, &command).await?;
-        let (after, said) = self.ask_seeing(&mut pipe, "task status --json").await;
+        let (after, said) = self.ask_seeing(&mut pipe, &Command::TaskStatus).await;
         let data = after?;
         absorb(
             &mut self.shared(),
@@ -419,11 +414,7 @@ impl Supervisor {
                 .cloned()
                 .collect::<Vec<_>>()
                 .join("; ");
-            let verb = command
-                .split_whitespace()
-                .take(2)
-                .collect::<Vec<_>>()
-                .join(" ");
+            let verb = command.verb();
             return Err(Error::Backend(if why.is_empty() {
                 format!("the backend did not start the job (`{verb}`); see the log")
             } else {
@@ -447,11 +438,11 @@ impl Supervisor {
         if before.status != RunState::Running {
             return Ok(None);
         }
-        self.send(&mut pipe, "task stop").await?;
+        self.send(&mut pipe, &Command::TaskStop).await?;
         self.shared().last.stopping = true;
         drain(&mut pipe);
         let data = self
-            .ask_within(&mut pipe, "task status --json", STOP_ANSWER_TIMEOUT)
+            .ask_within(&mut pipe, &Command::TaskStatus, STOP_ANSWER_TIMEOUT)
             .await
             .0?;
         absorb(
@@ -461,8 +452,8 @@ impl Supervisor {
         Ok(Some(self.reported(&self.shared())))
     }
 
-    /// Sends a `--json` command (the caller adds nothing) and returns `data`.
-    pub async fn query(&self, command: &str) -> Result<Value> {
+    /// Sends a `--json` command and returns `data`.
+    pub async fn query(&self, command: &Command) -> Result<Value> {
         let mut pipe = self.pipe().await;
         self.check_running(&pipe)?;
         self.ask(&mut pipe, command).await
@@ -569,7 +560,10 @@ impl Supervisor {
                     .warning(&format!("{DONE_MARKER} The running job stopped: {why}"));
             }
         }
-        let _ = process.stdin.write_all(b"exit\n").await;
+        let _ = process
+            .stdin
+            .write_all(format!("{}\n", Command::Exit.line()).as_bytes())
+            .await;
         let _ = process.stdin.flush().await;
         drop(process.stdin);
         let mut exited = process.exited;
@@ -608,7 +602,7 @@ impl Supervisor {
         } else {
             path.clone()
         };
-        let mut command = Command::new(&path);
+        let mut command = tokio::process::Command::new(&path);
         match app_data_home(&self.dir) {
             Ok(home) => {
                 command.env("HOME", home);
@@ -675,7 +669,9 @@ impl Supervisor {
             generation,
             pid,
             stdin: {
-                let _ = stdin.write_all(b"help\n").await;
+                let _ = stdin
+                    .write_all(format!("{}\n", Command::Help.line()).as_bytes())
+                    .await;
                 let _ = stdin.flush().await;
                 stdin
             },
@@ -729,12 +725,12 @@ impl Supervisor {
     }
 
     /// Writes a command line.
-    async fn send(&self, pipe: &mut Pipe, command: &str) -> Result<()> {
+    async fn send(&self, pipe: &mut Pipe, command: &Command) -> Result<()> {
         self.check_running(pipe)?;
         let Some(process) = pipe.process.as_mut() else {
             return Err(Error::Backend("backend not running".to_string()));
         };
-        let line = format!("{command}\n");
+        let line = format!("{}\n", command.line());
         let written = async {
             process.stdin.write_all(line.as_bytes()).await?;
             process.stdin.flush().await
@@ -752,7 +748,7 @@ impl Supervisor {
     }
 
     /// Sends a `--json` command and waits for its answer.
-    async fn ask(&self, pipe: &mut Pipe, command: &str) -> Result<Value> {
+    async fn ask(&self, pipe: &mut Pipe, command: &Command) -> Result<Value> {
         drain(pipe);
         self.ask_seeing(pipe, command).await.0
     }
@@ -760,7 +756,7 @@ impl Supervisor {
     /// Sends a `--json` command and waits for its answer; also returns the
     /// other stdout lines seen before it (replies to commands sent just
     /// before, such as `[FAIL] ...`).
-    async fn ask_seeing(&self, pipe: &mut Pipe, command: &str) -> (Result<Value>, Vec<String>) {
+    async fn ask_seeing(&self, pipe: &mut Pipe, command: &Command) -> (Result<Value>, Vec<String>) {
         self.ask_within(pipe, command, self.answer_timeout).await
     }
 
@@ -768,7 +764,7 @@ impl Supervisor {
     async fn ask_within(
         &self,
         pipe: &mut Pipe,
-        command: &str,
+        command: &Command,
         timeout: Duration,
     ) -> (Result<Value>, Vec<String>) {
         let mut said = Vec::new();
@@ -780,7 +776,7 @@ impl Supervisor {
         };
         let answer = tokio::time::timeout(timeout, async {
             while let Some(line) = process.answers.recv().await {
-                if let Some(answer) = envelope(&line) {
+                if let Some(answer) = Answer::read(&line) {
                     return Some(answer);
                 }
                 if !line.trim().is_empty() {
@@ -790,21 +786,13 @@ impl Supervisor {
             None
         })
         .await;
-        let verb = command
-            .split_whitespace()
-            .take(2)
-            .collect::<Vec<_>>()
-            .join(" ");
+        let verb = command.verb();
         let result = match answer {
             Ok(Some(answer)) => {
-                if answer.get("success").and_then(Value::as_bool) == Some(true) {
-                    Ok(answer.get("data").cloned().unwrap_or(Value::Null))
+                if answer.success {
+                    Ok(answer.data.unwrap_or(Value::Null))
                 } else {
-                    let message = answer
-                        .get("message")
-                        .and_then(Value::as_str)
-                        .unwrap_or("no message");
-                    Err(backend_refusal(message))
+                    Err(backend_refusal(&answer.message))
                 }
             }
             Ok(None) => {
@@ -895,13 +883,6 @@ fn check_available(status: &TaskStatus) -> Result<()> {
     Ok(())
 }
 
-/// The answer envelope in `line`, if it is one.
-fn envelope(line: &str) -> Option<Value> {
-    let value: Value = serde_json::from_str(line.trim()).ok()?;
-    value.get("success")?.as_bool()?;
-    Some(value)
-}
-
 /// Whether `line` starts `HH:MM:SS | `, the real backend's log shape.
 fn is_shaped(line: &str) -> bool {
     let bytes = line.as_bytes();
@@ -962,7 +943,7 @@ async fn read_lines(
             }
             continue;
         };
-        let is_answer = dropped == 0 && answers.is_some() && envelope(&line).is_some();
+        let is_answer = dropped == 0 && answers.is_some() && Answer::read(&line).is_some();
         if !is_answer && !line.trim().is_empty() {
             if is_shaped(&line) {
                 log.push_raw(&line);

@@ -6,8 +6,7 @@
 //! omits them. This module knows nothing about running tasks.
 
 use std::fs;
-use std::path::PathBuf;
-use std::sync::Mutex;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
@@ -35,7 +34,7 @@ pub const MAX_CONFIG_NAME_CHARS: usize = 50;
 /// [`name_problem`] returning `None`, for the OpenAPI document. It covers the
 /// invisible characters of the Basic Multilingual Plane; the few astral
 /// ones (tags, musical format characters) are refused by the rule alone.
-pub const CONFIG_NAME_PATTERN: &str = r#"^(?!\.)(?! )(?!(?:[Cc][Oo][Nn]|[Pp][Rr][Nn]|[Aa][Uu][Xx]|[Nn][Uu][Ll]|(?:[Cc][Oo][Mm]|[Ll][Pp][Tt])[1-9\u00b9\u00b2\u00b3]) *(?:\.|$))[^\\/:*?"<>|\x00-\x1f\x7f-\x9f\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\uff0f\u2215\u2044\u29f8\uff3c\u29f5\u29f9\ufe68]*[^\\/:*?"<>|\x00-\x1f\x7f-\x9f\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\uff0f\u2215\u2044\u29f8\uff3c\u29f5\u29f9\ufe68 .]$"#;
+pub const CONFIG_NAME_PATTERN: &str = r#"^(?!\.)(?! )(?!(?:[Cc][Oo][Nn]|[Pp][Rr][Nn]|[Aa][Uu][Xx]|[Nn][Uu][Ll]|[Cc][Oo][Nn][Ii][Nn]\$|[Cc][Oo][Nn][Oo][Uu][Tt]\$|(?:[Cc][Oo][Mm]|[Ll][Pp][Tt])[0-9\u00b9\u00b2\u00b3\u2070\u2074-\u2079]) *(?:\.|$))[^\\/:*?"<>|\x00-\x1f\x7f-\x9f\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\uff0f\u2215\u2044\u29f8\uff3c\u29f5\u29f9\ufe68\u2216\u2236\ua789\u02d0\u2217\u204e\u2731\u02ba\u2033\u2039\u02c2\u1438\u203a\u02c3\u1433\u2223\u2502\u01c0\u05c0\u23d0\u2758\uffe8\u2800]*[^\\/:*?"<>|\x00-\x1f\x7f-\x9f\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\uff0f\u2215\u2044\u29f8\uff3c\u29f5\u29f9\ufe68\u2216\u2236\ua789\u02d0\u2217\u204e\u2731\u02ba\u2033\u2039\u02c2\u1438\u203a\u02c3\u1433\u2223\u2502\u01c0\u05c0\u23d0\u2758\uffe8\u2800 .]$"#;
 
 /// A complete configuration with realistic defaults: [`TasksConfig::default`]
 /// as JSON (the same type the OpenAPI schema `TasksConfig` is derived from).
@@ -43,13 +42,23 @@ pub fn default_config() -> Value {
     serde_json::to_value(TasksConfig::default()).unwrap_or_default()
 }
 
-/// The configuration store.
+/// The configuration store. No configuration is kept in memory: each is
+/// read as its file is now, and each change holds the state directory's
+/// lock ([`state::lock`]) from its read to its write.
 #[derive(Debug)]
 pub(crate) struct Configs {
     /// `<state>/configs`.
     dir: PathBuf,
-    /// Serializes read-modify-write sequences; a std mutex, never held across an await.
-    lock: Mutex<()>,
+    /// The state directory, whose lock every change holds.
+    state_dir: PathBuf,
+    /// What the server passes over in `configs/`.
+    strays: state::Strays,
+}
+
+/// Why a stored configuration cannot be used: not a JSON object.
+fn unusable(config: &Value) -> Option<String> {
+    (!config.is_object())
+        .then(|| format!("{} where a configuration object belongs", kind_of(config)))
 }
 
 /// Why a name is refused, or `None` when it is acceptable (see
@@ -77,6 +86,11 @@ pub(crate) fn checked(name: &str) -> Result<String> {
 /// [`checked_name`] as a 400.
 fn valid_name(name: &str) -> Result<String> {
     checked_name(name).map_err(Error::BadRequest)
+}
+
+/// A job's configuration that does not exist: the contract's 400.
+pub(crate) fn missing(name: &str) -> Error {
+    Error::bad_request(format!("configuration `{name}` does not exist"))
 }
 
 fn not_found(name: &str) -> Error {
@@ -155,35 +169,40 @@ fn keep_credentials(new: &mut Map<String, Value>, old: &Value) {
 impl Configs {
     /// Opens the store; creates the directory and the `Default`
     /// configuration when the directory does not exist yet (first start).
-    /// Configurations that are not valid JSON are moved aside and reported.
-    pub fn open(dir: PathBuf) -> anyhow::Result<Configs> {
+    /// Configurations that are not JSON objects are moved aside and
+    /// reported; what is not a configuration is passed over ([`state::Strays`]).
+    pub fn open(state_dir: &Path, strays: state::Strays) -> anyhow::Result<Configs> {
+        let dir = state_dir.join(state::layout::CONFIGS);
         if !dir.exists() {
             fs::create_dir_all(&dir)?;
             state::write_json(
-                &dir.join(format!("{DEFAULT_CONFIG_NAME}.json")),
+                &dir.join(format!(
+                    "{DEFAULT_CONFIG_NAME}{}",
+                    state::layout::CONFIG_SUFFIX
+                )),
                 &default_config(),
             )?;
         }
-        for entry in fs::read_dir(&dir)?.flatten() {
-            let path = entry.path();
-            let is_config = path.extension().is_some_and(|e| e == "json")
-                && entry.file_type().is_ok_and(|t| t.is_file());
-            if is_config {
-                state::read_json_at_start(&path)?;
+        let configs = Configs {
+            dir,
+            state_dir: state_dir.to_path_buf(),
+            strays,
+        };
+        for name in configs.list()? {
+            if let Err(e) = state::read_json_at_start(&configs.path(&name), &unusable) {
+                tracing::warn!("{e:#}; the configuration is left as it is");
             }
         }
-        Ok(Configs {
-            dir,
-            lock: Mutex::new(()),
-        })
+        Ok(configs)
     }
 
-    fn guard(&self) -> std::sync::MutexGuard<'_, ()> {
-        self.lock.lock().unwrap_or_else(|e| e.into_inner())
+    fn guard(&self) -> Result<state::StateLock> {
+        state::lock(&self.state_dir)
     }
 
     pub(crate) fn path(&self, name: &str) -> PathBuf {
-        self.dir.join(format!("{name}.json"))
+        self.dir
+            .join(format!("{name}{}", state::layout::CONFIG_SUFFIX))
     }
 
     /// The names, sorted.
@@ -198,14 +217,15 @@ impl Configs {
         })?;
         for entry in entries.flatten() {
             let file_name = entry.file_name();
-            let Some(file_name) = file_name.to_str() else {
-                continue;
-            };
-            if let Some(name) = file_name.strip_suffix(".json")
-                && name_problem(name).is_none()
-                && entry.path().is_file()
-            {
-                names.push(name.to_string());
+            let file_name = file_name.to_string_lossy();
+            let is_file = entry.path().is_file();
+            match file_name.strip_suffix(state::layout::CONFIG_SUFFIX) {
+                Some(name) if is_file && name_problem(name).is_none() => {
+                    names.push(name.to_string());
+                }
+                _ if state::layout::is_moved_aside(&file_name)
+                    || state::is_leftover(&file_name) => {}
+                _ => self.strays.pass_over(&entry.path(), "a configuration"),
             }
         }
         names.sort();
@@ -232,9 +252,24 @@ impl Configs {
 
     /// The stored configuration, credentials included (for the runner);
     /// 400 for a name no configuration can have.
+    /// A file that is not a JSON object is moved aside (a 500 that says so).
     pub fn load(&self, name: &str) -> Result<Option<Value>> {
         let name = self.resolve(name)?;
-        state::read_json(&self.path(&name))
+        state::read_document(&self.path(&name), &unusable)
+    }
+
+    /// Refuses to start a job on configuration `name` unless it can be
+    /// read as it is now: 400 when it does not exist, a 500 that says why
+    /// when it is corrupt (moved aside). The job then never starts.
+    pub fn runnable(&self, name: &str) -> Result<()> {
+        match self.load(name) {
+            Ok(Some(_)) => Ok(()),
+            Ok(None) => Err(missing(name)),
+            Err(Error::Storage(why)) => {
+                Err(Error::Storage(format!("the job did not start: {why}")))
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Whether a configuration of this name ([`Configs::resolve`]) is stored.
@@ -273,7 +308,7 @@ impl Configs {
             Some(body) => Value::Object(as_object(body)?),
             None => default_config(),
         };
-        let _guard = self.guard();
+        let _guard = self.guard()?;
         if self.path(name).exists() {
             return Err(Error::conflict(format!(
                 "configuration `{name}` already exists"
@@ -287,7 +322,7 @@ impl Configs {
     /// Replaces `name`; credentials absent from `body` keep their stored values.
     pub fn replace(&self, name: &str, body: Value) -> Result<Value> {
         let name = &self.resolve(name)?;
-        let _guard = self.guard();
+        let _guard = self.guard()?;
         let old = self.load(name)?.ok_or_else(|| not_found(name))?;
         let mut new = as_object(body)?;
         keep_credentials(&mut new, &old);
@@ -301,7 +336,7 @@ impl Configs {
     /// [`Configs::restore`].
     pub fn save(&self, name: &str, body: Value) -> Result<Option<Value>> {
         let name = &self.resolve(name)?;
-        let _guard = self.guard();
+        let _guard = self.guard()?;
         let mut new = as_object(body)?;
         let old = self.load(name)?;
         match &old {
@@ -317,7 +352,7 @@ impl Configs {
     /// not start changes nothing).
     pub fn restore(&self, name: &str, previous: Option<Value>) -> Result<()> {
         let name = &valid_name(name)?;
-        let _guard = self.guard();
+        let _guard = self.guard()?;
         match previous {
             Some(previous) => state::write_json(&self.path(name), &previous),
             None => state::remove(&self.path(name)),
@@ -326,7 +361,7 @@ impl Configs {
 
     pub fn delete(&self, name: &str) -> Result<()> {
         let name = &self.resolve(name)?;
-        let _guard = self.guard();
+        let _guard = self.guard()?;
         if !self.exists(name) {
             return Err(not_found(name));
         }
@@ -351,13 +386,15 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    /// A name around each character Windows forbids and each look-alike of
-    /// a slash, from the tables the rule itself uses.
+    /// A name around each character Windows forbids and each look-alike,
+    /// and each device name, from the tables the rule itself uses.
     fn names_with_forbidden_characters() -> Vec<String> {
         names::FORBIDDEN_CHARS
             .iter()
-            .chain(&names::SLASH_LOOK_ALIKES)
+            .chain(names::LOOK_ALIKES.iter().map(|(c, _)| c))
             .map(|c| format!("a{c}b"))
+            .chain(names::DEVICE_NAMES.iter().map(|d| d.to_lowercase()))
+            .chain(["COM0", "lpt0.txt", "COM\u{2070}", "Lpt\u{2077}"].map(String::from))
             .collect()
     }
 

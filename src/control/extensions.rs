@@ -11,7 +11,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -83,10 +83,13 @@ pub(crate) struct Extensions {
     /// Stop switches of running background extensions, by id.
     background: Mutex<HashMap<String, watch::Sender<bool>>>,
     log: LogBuffer,
+    /// The state directory, whose lock every change holds.
+    state_dir: PathBuf,
+    /// What the server passes over in `extensions/`.
+    strays: state::Strays,
 }
 
-const MANIFEST: &str = "extension.json";
-const CONFIG: &str = "config.json";
+use state::layout::{EXTENSION_CONFIG as CONFIG, EXTENSION_MANIFEST as MANIFEST};
 
 /// The two example extensions written on first start.
 fn seeds() -> Vec<(&'static str, Value, Value)> {
@@ -151,6 +154,11 @@ fn seeds() -> Vec<(&'static str, Value, Value)> {
 fn load_one(dir: &std::path::Path, id: &str) -> std::result::Result<Extension, String> {
     let text = fs::read_to_string(dir.join(MANIFEST))
         .map_err(|e| format!("cannot read {MANIFEST}: {e}"))?;
+    if dir.join(CONFIG).is_dir() {
+        return Err(format!(
+            "{CONFIG} is a folder, where the extension's stored configuration belongs"
+        ));
+    }
     let manifest: Value =
         serde_json::from_str(&text).map_err(|e| format!("{MANIFEST} is not valid JSON: {e}"))?;
     let text_field = |key: &str| {
@@ -209,47 +217,74 @@ impl Extension {
 
 impl Extensions {
     /// Opens the registry, seeding the examples when the directory does not
-    /// exist yet (first start).
-    pub fn open(dir: PathBuf, log: LogBuffer) -> anyhow::Result<Extensions> {
+    /// exist yet (first start). Nothing in it stops the server: a stored
+    /// configuration that is not JSON is moved aside, an extension that
+    /// cannot be loaded is skipped with its reason, and what is not an
+    /// extension is passed over ([`state::Strays`]).
+    pub fn open(
+        state_dir: &Path,
+        log: LogBuffer,
+        strays: state::Strays,
+    ) -> anyhow::Result<Extensions> {
+        let dir = state_dir.join(state::layout::EXTENSIONS);
         if !dir.exists() {
             for (id, manifest, config) in seeds() {
                 state::write_json(&dir.join(id).join(MANIFEST), &manifest)?;
                 state::write_json(&dir.join(id).join(CONFIG), &config)?;
             }
         }
-        // A stored configuration that is not JSON is moved aside, as every
-        // state file is (the manifests are the extension's own, not ours:
-        // a broken one skips the extension with a reason).
-        for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
-            state::read_json_at_start(&entry.path().join(CONFIG))?;
-        }
         let extensions = Extensions {
             dir,
             registry: Mutex::new(BTreeMap::new()),
             background: Mutex::new(HashMap::new()),
             log,
+            state_dir: state_dir.to_path_buf(),
+            strays,
         };
+        // A stored configuration that is not JSON is moved aside, as every
+        // state file is (the manifests are the extension's own, not ours:
+        // a broken one skips the extension with a reason).
+        for folder in extensions.folders() {
+            let config = folder.join(CONFIG);
+            if config.is_file()
+                && let Err(e) = state::read_json_at_start(&config, &state::any_json)
+            {
+                tracing::warn!("{e:#}; the configuration is left as it is");
+            }
+        }
         extensions.reload();
         Ok(extensions)
+    }
+
+    /// The folders of `extensions/` that may be extensions; every other
+    /// entry (a file, a hidden folder) is passed over.
+    fn folders(&self) -> Vec<PathBuf> {
+        let mut folders = Vec::new();
+        for entry in fs::read_dir(&self.dir).into_iter().flatten().flatten() {
+            let name = entry.file_name();
+            let is_dir = entry.path().is_dir();
+            if is_dir && !name.to_string_lossy().starts_with('.') {
+                folders.push(entry.path());
+            } else if !state::is_leftover(&name.to_string_lossy()) {
+                self.strays
+                    .pass_over(&entry.path(), "an extension's folder");
+            }
+        }
+        folders
     }
 
     fn scan(&self) -> (BTreeMap<String, Extension>, Vec<ExtensionProblem>) {
         let mut found = BTreeMap::new();
         let mut errors = Vec::new();
-        let Ok(entries) = fs::read_dir(&self.dir) else {
-            return (found, errors);
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if !path.is_dir() {
-                continue;
-            }
-            let Some(id) = entry.file_name().to_str().map(str::to_string) else {
+        for path in self.folders() {
+            let Some(id) = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .map(str::to_string)
+            else {
+                self.strays.pass_over(&path, "an extension's folder");
                 continue;
             };
-            if id.starts_with('.') {
-                continue;
-            }
             if let Err(problem) = names::check_name("extension id", &id) {
                 errors.push(ExtensionProblem { id, error: problem });
                 continue;
@@ -362,11 +397,15 @@ impl Extensions {
         // An extension whose folder was removed since the last reload is
         // gone: writing would recreate a folder holding only `config.json`.
         let folder = self.dir.join(&ext.id);
+        let _lock = state::lock(&self.state_dir)?;
         if !folder.is_dir() {
             return Err(Error::not_found(format!(
                 "extension `{id}` no longer exists (its folder was removed); help: POST /api/Extensions/reload"
             )));
         }
+        // The file as it is now: one made corrupt meanwhile is moved aside
+        // (a 500 that says so), never written over.
+        state::read_json(&folder.join(CONFIG))?;
         state::write_json(&folder.join(CONFIG), &config)?;
         self.log
             .info(&format!("Extension `{id}` configuration updated"));

@@ -9,8 +9,34 @@
 //! to the backend, a child process, through the line protocol of
 //! [`backend`]; the simulator ([`simulator`]) is this same binary run as
 //! `activity-site backend`. State lives in a state directory (`configs/`,
-//! `settings.json`, `extensions/`, `backend/`), written atomically. It knows
+//! `settings.json`, `extensions/`, `backend/`, spelled once in
+//! [`state::layout`]), shared with the real backend and the desktop
+//! client: read as it is now, changed under a lock ([`state`]). It knows
 //! nothing of axum, HTTP or the site half of the crate.
+//!
+//! The backend speaks one protocol, typed in [`protocol`]: the server
+//! builds a [`protocol::Command`] and reads a [`protocol::Answer`]; the
+//! simulator reads the one and writes the other, and reaches the server
+//! through nothing else (`tests/architecture.rs` holds it so). What
+//! differs between the real program and the simulator (extensions, the
+//! operator, the screenshot) is one interface, [`program::Backend`],
+//! chosen once in [`Control::open`].
+//!
+//! # Which texts are protocol, which are for people
+//!
+//! - **Wire protocol**, spelled as the real program spells it and never
+//!   translated: the command words and answer keys of [`protocol`], the
+//!   real program's refusals it compares (`protocol::NO_EXTENSIONS`, in
+//!   Chinese as the program prints them), the log shape `HH:MM:SS | LEVEL |
+//!   message` with its [`START_MARKER`] and [`DONE_MARKER`], the
+//!   simulator's `[OK]`/`[FAIL]` replies and `*** Unknown syntax` (the
+//!   real program's words), and the contract's values (`success`,
+//!   `unauthorized`, the task states).
+//! - **For people**: the message of every [`Error`] (the API's `message`,
+//!   in English, the language of the contract's clients, which show it as
+//!   it is) and the text of the log lines after their level. Both stay
+//!   English: the control service has no language negotiation, and its
+//!   clients compare nothing in them.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -27,6 +53,7 @@ mod font;
 mod logs;
 pub mod names;
 mod operator;
+mod program;
 mod protocol;
 mod runner;
 mod screenshot;
@@ -60,25 +87,21 @@ pub use settings::{SettingsUpdate, default_settings, settings_schema};
 pub const MAX_ARGUMENTS_BYTES: usize = 4096;
 pub use shapes::{AppSettings, TasksConfig};
 
-use backend::{Supervisor, quote};
+use backend::Supervisor;
 use configs::Configs;
 use extensions::Extensions;
-use operator::Operator;
+use program::Backend;
+use program::real::Real;
+use program::simulated::Simulated;
+use protocol::Command;
 use settings::Settings;
 
 /// Where the backend saves the screenshot, in the state directory.
-const SCREENSHOT_FILE: &str = "backend/screenshot.png";
-
-/// A real backend's operator methods with their summaries, and the backend
-/// session they were asked of.
-type MethodCache = (u64, Vec<OperatorMethod>);
-
-/// The real backend's operator methods that start and end programs.
-const PROCESS_METHODS: [&str; 2] = ["launch", "kill"];
+const SCREENSHOT_FILE: &str = state::layout::SCREENSHOT;
 
 /// Where a configuration run with `persist: false` is written for the
 /// backend to read, in the state directory.
-const TEMPORARY_CONFIG: &str = "backend/run-config.json";
+const TEMPORARY_CONFIG: &str = state::layout::TEMPORARY_CONFIG;
 
 /// The target a run of a temporary configuration reports.
 const TEMPORARY_TARGET: &str = "(temporary configuration)";
@@ -179,19 +202,12 @@ pub struct Control {
     configs: Arc<Configs>,
     settings: Arc<Settings>,
     extensions: Arc<Extensions>,
-    operator: Arc<Operator>,
+    /// The program behind the server: the real backend or the simulator,
+    /// chosen once when the core opens.
+    program: Arc<dyn Backend>,
     /// The configuration used when a request names none: the last one run
     /// by name. A std mutex, never held across an await.
     current_config: Arc<Mutex<String>>,
-    /// Whether extensions and operator methods are the backend's (any
-    /// program but the simulator), relayed to it, rather than this
-    /// server's own (the simulator's).
-    relay: bool,
-    /// Whether the operator methods that start and end programs
-    /// (`launch`, `kill`) are relayed (see SECURITY.md).
-    process_methods: bool,
-    /// The summaries of a real backend's operator methods, by session.
-    method_help: Arc<Mutex<Option<MethodCache>>>,
 }
 
 impl Control {
@@ -203,30 +219,40 @@ impl Control {
         })?;
         let log = LogBuffer::new(options.log_capacity);
         state::sweep_leftovers(dir);
-        let configs = Configs::open(dir.join("configs"))?;
-        let settings = Settings::open(dir.join("settings.json"))?;
-        let extensions = Extensions::open(dir.join("extensions"), log.clone())?;
-        let relay = !options.backend.is_simulator();
+        let strays = state::Strays::new(dir, log.clone());
+        strays.scan_top();
+        let configs = Configs::open(dir, strays.clone())?;
+        let settings = Settings::open(dir)?;
+        let extensions = Extensions::open(dir, log.clone(), strays)?;
+        let simulated = options.backend.is_simulator();
         // The first command starts the process (opening needs no runtime).
-        let backend = Supervisor::new(
+        let backend = Arc::new(Supervisor::new(
             log.clone(),
             options.backend,
             dir.clone(),
             &options.backend_arguments,
             options.answer_timeout,
-        );
+        ));
+        let configs = Arc::new(configs);
+        let extensions = Arc::new(extensions);
+        let program: Arc<dyn Backend> = if simulated {
+            Arc::new(Simulated::new(
+                Arc::clone(&backend),
+                Arc::clone(&extensions),
+                Arc::clone(&configs),
+            ))
+        } else {
+            Arc::new(Real::new(Arc::clone(&backend), options.process_methods))
+        };
         Ok(Control {
             state_dir: Arc::new(dir.clone()),
             log,
-            backend: Arc::new(backend),
-            configs: Arc::new(configs),
+            backend,
+            configs,
             settings: Arc::new(settings),
-            extensions: Arc::new(extensions),
-            operator: Arc::new(Operator::new()),
+            extensions,
+            program,
             current_config: Arc::new(Mutex::new(DEFAULT_CONFIG_NAME.to_string())),
-            relay,
-            process_methods: options.process_methods,
-            method_help: Arc::new(Mutex::new(None)),
         })
     }
 
@@ -251,10 +277,6 @@ impl Control {
             .current_config
             .lock()
             .unwrap_or_else(|e| e.into_inner()) = name.to_string();
-    }
-
-    fn missing_config(name: &str) -> Error {
-        Error::bad_request(format!("configuration `{name}` does not exist"))
     }
 
     // Tasks.
@@ -294,7 +316,9 @@ impl Control {
                             Some((name.clone(), previous, self.current_config()));
                         self.set_current_config(&name);
                         Ok((
-                            format!("task run {}", self.config_word(&name)?),
+                            Command::TaskRun {
+                                config: self.config_word(&name)?,
+                            },
                             intent(JobKind::Tasks, &name),
                         ))
                     } else {
@@ -303,16 +327,16 @@ impl Control {
                         // (which the real program takes for a name) is sent.
                         let path = self.state_dir.join(TEMPORARY_CONFIG);
                         state::write_json(&path, &config)?;
-                        let word =
-                            protocol::real_word(&path.display().to_string()).ok_or_else(|| {
-                                Error::Backend(
-                                    "the state directory's path holds a double quote, which the \
-                                     backend's command line cannot carry"
-                                        .to_string(),
-                                )
-                            })?;
+                        let word = path.display().to_string();
+                        if protocol::real_word(&word).is_none() {
+                            return Err(Error::Backend(
+                                "the state directory's path holds a double quote, which the \
+                                 backend's command line cannot carry"
+                                    .to_string(),
+                            ));
+                        }
                         Ok((
-                            format!("task run {word}"),
+                            Command::TaskRun { config: word },
                             protocol::Intent {
                                 kind: JobKind::Tasks,
                                 target: TEMPORARY_TARGET.to_string(),
@@ -323,12 +347,12 @@ impl Control {
                 }
                 None => {
                     let name = named.clone().unwrap_or_else(|| self.current_config());
-                    if !self.configs.exists(&name) {
-                        return Err(Control::missing_config(&name));
-                    }
+                    self.configs.runnable(&name)?;
                     self.set_current_config(&name);
                     Ok((
-                        format!("task run {}", self.config_word(&name)?),
+                        Command::TaskRun {
+                            config: self.config_word(&name)?,
+                        },
                         intent(JobKind::Tasks, &name),
                     ))
                 }
@@ -361,12 +385,16 @@ impl Control {
             return Ok(name.to_string());
         }
         let path = self.configs.path(name);
-        let path = std::path::absolute(&path).unwrap_or(path);
-        protocol::real_word(&path.display().to_string()).ok_or_else(|| {
-            Error::Backend(format!(
+        let path = std::path::absolute(&path)
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        if protocol::real_word(&path).is_none() {
+            return Err(Error::Backend(format!(
                 "the configuration `{name}` cannot be named on the backend's command line"
-            ))
-        })
+            )));
+        }
+        Ok(path)
     }
 
     /// Runs one task (class name in any case, section name, or index string)
@@ -393,15 +421,12 @@ impl Control {
         };
         self.backend
             .start_job(|| {
-                if !self.configs.exists(&name) {
-                    return Err(Control::missing_config(&name));
-                }
+                self.configs.runnable(&name)?;
                 Ok((
-                    format!(
-                        "task single {} --config {}",
-                        TASKS[index].class,
-                        self.config_word(&name)?
-                    ),
+                    Command::TaskSingle {
+                        task: TASKS[index].class.to_string(),
+                        config: self.config_word(&name)?,
+                    },
                     intent(JobKind::Single, &name),
                 ))
             })
@@ -510,7 +535,9 @@ impl Control {
 
     // Settings.
 
-    pub async fn settings_get(&self) -> Value {
+    /// The settings as the file is now (a corrupt file is moved aside and
+    /// answered with a storage error).
+    pub async fn settings_get(&self) -> Result<Value> {
         self.settings.get()
     }
 
@@ -522,237 +549,44 @@ impl Control {
         Ok(update)
     }
 
-    // Extensions.
+    // Extensions and the operator: the backend program's (see [`program`]).
 
     /// The extensions: with a real backend, its own (`extension list`),
     /// else this server's.
     pub async fn extensions_list(&self) -> Result<Vec<ExtensionInfo>> {
-        if self.relay {
-            return self.backend_extensions().await;
-        }
-        let foreground = self.foreground_extension().await;
-        Ok(self.extensions.list(foreground.as_deref()))
-    }
-
-    /// A real backend's extensions; its refusal for having none is the
-    /// empty list.
-    async fn backend_extensions(&self) -> Result<Vec<ExtensionInfo>> {
-        match self.backend.query("extension list --json").await {
-            Ok(data) => Ok(protocol::extensions(&data)),
-            Err(Error::Backend(message)) if message.contains(protocol::NO_EXTENSIONS) => {
-                Ok(Vec::new())
-            }
-            Err(e) => Err(e),
-        }
-    }
-
-    /// 404 unless the real backend has extension `id`.
-    async fn backend_extension(&self, id: &str) -> Result<ExtensionInfo> {
-        self.backend_extensions()
-            .await?
-            .into_iter()
-            .find(|e| e.id == id)
-            .ok_or_else(|| Error::not_found(format!("extension `{id}` does not exist")))
-    }
-
-    /// A `--json` command to the backend about extension `id`.
-    async fn extension_query(&self, id: &str, command: &str, rest: &str) -> Result<Value> {
-        self.backend_extension(id).await?;
-        let word = protocol::real_word(id)
-            .ok_or_else(|| Error::bad_request(format!("extension id `{id}` cannot be sent")))?;
-        self.backend
-            .query(&format!("extension {command} {word}{rest} --json"))
-            .await
+        self.program.extensions().await
     }
 
     /// The JSON Schema of the extension's configuration.
     pub async fn extension_schema(&self, id: &str) -> Result<Value> {
-        if self.relay {
-            return self.extension_query(id, "schema", "").await;
-        }
-        Ok(self.extensions.get(id)?.schema)
+        self.program.extension_schema(id).await
     }
 
     /// The current configuration as JSON text.
     pub async fn extension_config(&self, id: &str) -> Result<String> {
-        let config = if self.relay {
-            // No `data`: the real program's "the configuration is empty".
-            match self.extension_query(id, "config get", "").await? {
-                Value::Null => Value::Object(Default::default()),
-                config => config,
-            }
-        } else {
-            self.extensions.stored_config(id)?
-        };
+        let config = self.program.extension_config(id).await?;
         Ok(serde_json::to_string(&config).map_err(anyhow::Error::from)?)
     }
 
     /// Validates `config_json` against the schema and stores it.
     pub async fn extension_set_config(&self, id: &str, config_json: &str) -> Result<Value> {
-        if self.relay {
-            let config: Value = serde_json::from_str(config_json)
-                .map_err(|e| Error::bad_request(format!("the configuration is not JSON: {e}")))?;
-            let rest = format!(" {}", protocol::json_word(&config));
-            self.extension_query(id, "config set", &rest).await?;
-            return Ok(config);
-        }
-        self.extensions.set_config(id, config_json)
+        self.program.extension_set_config(id, config_json).await
     }
 
     /// Runs an extension; a foreground one occupies the task runner (409 while
     /// busy). `config_name` names a task configuration it should use.
     pub async fn extension_run(&self, id: &str, config_name: Option<&str>) -> Result<ExtensionRun> {
-        if self.relay {
-            return self.backend_extension_run(id, config_name).await;
-        }
-        let ext = self.extensions.get(id)?;
-        let config_name = match config_name.filter(|n| !n.is_empty()) {
-            Some(name) => Some(self.configs.resolve(name)?),
-            None => None,
-        };
-        let check = || -> Result<()> {
-            if let Some(name) = &config_name
-                && !self.configs.exists(name)
-            {
-                return Err(Control::missing_config(name));
-            }
-            let violations = ext.violations(&self.extensions.stored_config(id)?);
-            if !violations.is_empty() {
-                return Err(Error::invalid(
-                    format_args!("the configuration of extension `{id}` is invalid"),
-                    violations,
-                ));
-            }
-            Ok(())
-        };
-        let task = if ext.background {
-            check()?;
-            let status = self.backend.ensure_available().await?;
-            // The simulator's options, for the runs this server simulates.
-            let options = runner::parse_arguments(&status.backend.arguments).ok();
-            let step = options.as_ref().map_or(
-                Duration::from_millis(status.backend.step_ms.max(1)),
-                runner::SimOptions::step,
-            );
-            let fails = options
-                .and_then(|o| o.fail_target().map(str::to_string))
-                .is_some_and(|f| f.eq_ignore_ascii_case(id));
-            self.extensions.start_background(&ext, step, fails)?;
-            self.backend.status().await?
-        } else {
-            self.backend
-                .start_job(|| {
-                    check()?;
-                    let steps = serde_json::to_string(&ext.steps).map_err(anyhow::Error::from)?;
-                    let mut command = format!(
-                        "extension run {} --steps-json {}",
-                        quote(&ext.id),
-                        quote(&steps)
-                    );
-                    if let Some(name) = &config_name {
-                        command.push_str(&format!(" --config {}", quote(name)));
-                    }
-                    Ok((
-                        command,
-                        protocol::Intent {
-                            kind: JobKind::Extension,
-                            target: ext.id.clone(),
-                            configs: config_name.iter().cloned().collect(),
-                        },
-                    ))
-                })
-                .await?
-        };
-        Ok(ExtensionRun {
-            id: id.to_string(),
-            background: ext.background,
-            config_name,
-            task,
-        })
-    }
-
-    /// `extension run ID [--config NAME] --json` of a real backend: it
-    /// starts the extension (in its job thread, or its own for a
-    /// background one) and answers at once.
-    async fn backend_extension_run(
-        &self,
-        id: &str,
-        config_name: Option<&str>,
-    ) -> Result<ExtensionRun> {
-        let info = self.backend_extension(id).await?;
-        let config_name = config_name.filter(|n| !n.is_empty()).map(str::to_string);
-        let mut rest = String::new();
-        if let Some(name) = &config_name {
-            let word = protocol::real_word(name).ok_or_else(|| {
-                Error::bad_request(format!("the configuration name `{name}` cannot be sent"))
-            })?;
-            rest = format!(" --config {word}");
-        }
-        self.extension_query(id, "run", &rest).await?;
-        Ok(ExtensionRun {
-            id: id.to_string(),
-            background: info.background,
-            config_name,
-            task: self.backend.status().await?,
-        })
+        self.program.extension_run(id, config_name).await
     }
 
     /// Stops a running extension; succeeds (with `wasRunning: false`) when it is not running.
     pub async fn extension_stop(&self, id: &str) -> Result<ExtensionStop> {
-        if self.relay {
-            // The real program refuses to stop what does not run: then its
-            // extension status tells it was not running.
-            let was_running = match self.extension_query(id, "stop", "").await {
-                Ok(_) => true,
-                Err(e) => {
-                    let status = self.backend.query("extension status --json").await?;
-                    if status.get("status").and_then(Value::as_str) == Some("running") {
-                        return Err(e);
-                    }
-                    false
-                }
-            };
-            return Ok(ExtensionStop {
-                id: id.to_string(),
-                was_running,
-            });
-        }
-        self.extensions.get(id)?;
-        let foreground = self.foreground_extension().await.as_deref() == Some(id);
-        let was_running = if foreground {
-            self.backend.stop_job().await?.is_some()
-        } else {
-            self.extensions.stop_background(id)
-        };
-        Ok(ExtensionStop {
-            id: id.to_string(),
-            was_running,
-        })
+        self.program.extension_stop(id).await
     }
 
-    /// The id of the extension running in the foreground, if any.
-    async fn foreground_extension(&self) -> Option<String> {
-        let status = self.backend.status().await.ok()?;
-        (status.status == RunState::Running && status.job == Some(JobKind::Extension))
-            .then_some(status.target)
-            .flatten()
-    }
-
-    /// Rescans the extensions directory.
+    /// Reads the extensions again.
     pub async fn extensions_reload(&self) -> Result<ReloadReport> {
-        let report = if self.relay {
-            let ids = |list: Vec<ExtensionInfo>| list.into_iter().map(|e| e.id).collect::<Vec<_>>();
-            let before = ids(self.backend_extensions().await?);
-            match self.backend.query("extension reload --json").await {
-                Ok(_) => {}
-                Err(Error::Backend(message))
-                    if message.contains(protocol::NO_EXTENSIONS_AFTER_RELOAD) => {}
-                Err(e) => return Err(e),
-            }
-            protocol::reload_report(&before, &ids(self.backend_extensions().await?))
-        } else {
-            self.extensions.reload()
-        };
+        let report = self.program.extensions_reload().await?;
         self.log.info(&format!(
             "Extensions reloaded: {} loaded, {} added, {} changed, {} removed",
             report.loaded.len(),
@@ -763,93 +597,14 @@ impl Control {
         Ok(report)
     }
 
-    // Operator.
-
-    /// The operator methods: with a real backend, its own (`operator
-    /// list`, each with the summary of its `operator help`, asked once per
-    /// backend session), else this server's allow-list.
+    /// The operator methods: with a real backend, its own, else this
+    /// server's allow-list.
     pub async fn operator_list(&self) -> Result<Vec<OperatorMethod>> {
-        if !self.relay {
-            return Ok(self.operator.list());
-        }
-        let session = self.backend.info().session;
-        if let Some((cached, methods)) = self
-            .method_help
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .as_ref()
-            && *cached == session
-        {
-            return Ok(methods.clone());
-        }
-        let names = self.backend_methods().await?;
-        let mut methods = Vec::with_capacity(names.len());
-        for name in &names {
-            let help = self
-                .backend
-                .query(&format!("operator help {name} --json"))
-                .await
-                .ok();
-            methods.push(protocol::operator_method(name, help.as_ref()));
-        }
-        *self.method_help.lock().unwrap_or_else(|e| e.into_inner()) =
-            Some((self.backend.info().session, methods.clone()));
-        Ok(methods)
-    }
-
-    /// The method names a real backend lists.
-    async fn backend_methods(&self) -> Result<Vec<String>> {
-        let data = self.backend.query("operator list --json").await?;
-        Ok(data
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .map(str::to_string)
-            .collect())
-    }
-
-    /// 404 unless a real backend lists `method`; 403 for the methods that
-    /// start and end programs unless they are allowed.
-    async fn backend_method(&self, method: &str) -> Result<String> {
-        if method.trim().is_empty() {
-            return Err(Error::bad_request("`method` must not be empty"));
-        }
-        if !self.backend_methods().await?.iter().any(|m| m == method) {
-            return Err(Error::not_found(format!(
-                "unknown operator method `{method}`"
-            )));
-        }
-        if PROCESS_METHODS.contains(&method) && !self.process_methods {
-            return Err(Error::Forbidden(format!(
-                "the operator method `{method}` starts or ends programs on the server's machine; \
-                 it is relayed only when the server runs with an access token (see SECURITY.md)"
-            )));
-        }
-        Ok(method.to_string())
+        self.program.operator_list().await
     }
 
     pub async fn operator_help(&self, method: &str) -> Result<OperatorHelp> {
-        if !self.relay {
-            return self.operator.help(method);
-        }
-        let method = self.backend_method_listed(method).await?;
-        let data = self
-            .backend
-            .query(&format!("operator help {method} --json"))
-            .await?;
-        Ok(protocol::operator_help(&method, &data))
-    }
-
-    /// 404 unless a real backend lists `method` (help is read-only: no
-    /// method is refused).
-    async fn backend_method_listed(&self, method: &str) -> Result<String> {
-        if !self.backend_methods().await?.iter().any(|m| m == method) {
-            return Err(Error::not_found(format!(
-                "unknown operator method `{method}`"
-            )));
-        }
-        Ok(method.to_string())
+        self.program.operator_help(method).await
     }
 
     /// Calls a method: 400 for an empty method or bad params, 404 for an
@@ -858,50 +613,15 @@ impl Control {
     /// here against their schemas; a real backend's by the backend.
     pub async fn operator_call(&self, method: &str, params: Option<Value>) -> Result<Value> {
         let params = params.unwrap_or_else(|| Value::Object(Default::default()));
-        if self.relay {
-            let method = self.backend_method(method).await?;
-            return self
-                .backend
-                .query(&format!(
-                    "operator call {method} {} --json",
-                    protocol::json_word(&params)
-                ))
-                .await;
-        }
-        let call = self.operator.check(method, &params)?;
-        self.backend
-            .query(&format!(
-                "operator call {} {} --json",
-                call.method().name(),
-                quote(&params.to_string())
-            ))
-            .await
+        self.program.operator_call(method, params).await
     }
 
     /// A fresh 1280x720 PNG of the game window: the backend saves it in the
     /// state directory, this reads it back.
     pub async fn screenshot_png(&self) -> Result<Vec<u8>> {
         let path = self.state_dir.join(SCREENSHOT_FILE);
-        if self.relay {
-            // The real program has no `game screenshot`: its operator's
-            // `screenshot` saves the window where it is told.
-            let path = std::path::absolute(&path).unwrap_or_else(|_| path.clone());
-            let params = serde_json::json!({"save_path": path});
-            let _ = std::fs::remove_file(&path);
-            self.backend
-                .query(&format!(
-                    "operator call screenshot {} --json",
-                    protocol::json_word(&params)
-                ))
-                .await?;
-        } else {
-            self.backend
-                .query(&format!(
-                    "game screenshot --save {} --json",
-                    quote(SCREENSHOT_FILE)
-                ))
-                .await?;
-        }
+        let path = std::path::absolute(&path).unwrap_or(path);
+        self.program.save_screenshot(&path, SCREENSHOT_FILE).await?;
         let png = tokio::fs::read(&path).await.map_err(|e| {
             tracing::error!("cannot read the screenshot {}: {e}", path.display());
             Error::Backend(format!(

@@ -6,9 +6,10 @@
 //! another system: control, format, bidi and zero-width characters, a
 //! leading byte-order mark, a leading dot (a hidden file), a trailing dot or
 //! space, the characters Windows forbids in file names and their look-alikes
-//! (`／`, `∕`, `＼`, ...), its device names (`CON`, `NUL`, `COM1`, ... with
-//! or without an extension), and more than 255 bytes. Knows nothing of
-//! where names are stored.
+//! and of a space ([`LOOK_ALIKES`]: `／`, `∖`, `∶`, `∗`, `∣`, `‹`, `⠀`, ...),
+//! its device names ([`DEVICE_NAMES`], `COM0`-`COM9`, `LPT0`-`LPT9`, with or
+//! without an extension), and more than 255 bytes. Knows nothing of where
+//! names are stored.
 
 use unicode_normalization::UnicodeNormalization;
 
@@ -20,15 +21,53 @@ pub const MAX_NAME_BYTES: usize = 255;
 /// Characters Windows forbids in file names.
 pub const FORBIDDEN_CHARS: [char; 9] = ['\\', '/', ':', '*', '?', '"', '<', '>', '|'];
 
-/// Characters that look like `/` or `\` (fullwidth, division and fraction
-/// slashes, big solidi, small reverse solidus): a name holding one reads
-/// like a path but is one file.
-pub const SLASH_LOOK_ALIKES: [char; 8] = [
-    '\u{FF0F}', '\u{2215}', '\u{2044}', '\u{29F8}', '\u{FF3C}', '\u{29F5}', '\u{29F9}', '\u{FE68}',
+/// Characters that read as one Windows forbids, or as a space, and what
+/// each reads as: slashes and reverse solidi (fullwidth, division,
+/// fraction, big, set minus), colons (ratio, modifier letters), asterisks
+/// (operator, low, heavy), double quotes (double primes), angle quotes
+/// and modifier arrowheads for `<` and `>`, vertical lines (divides, box
+/// drawing, dental click, paseq) and the braille blank that reads as a
+/// trailing space. A name holding one reads as a path or a name Windows
+/// refuses, but is another file. (Fullwidth and small forms such as `：`
+/// or `﹡` are refused through their compatibility form.) SECURITY.md
+/// lists them; a test holds the two lists equal.
+pub const LOOK_ALIKES: [(char, &str); 31] = [
+    ('\u{FF0F}', "/"),
+    ('\u{2215}', "/"),
+    ('\u{2044}', "/"),
+    ('\u{29F8}', "/"),
+    ('\u{FF3C}', "\\"),
+    ('\u{29F5}', "\\"),
+    ('\u{29F9}', "\\"),
+    ('\u{FE68}', "\\"),
+    ('\u{2216}', "\\"),
+    ('\u{2236}', ":"),
+    ('\u{A789}', ":"),
+    ('\u{02D0}', ":"),
+    ('\u{2217}', "*"),
+    ('\u{204E}', "*"),
+    ('\u{2731}', "*"),
+    ('\u{02BA}', "\""),
+    ('\u{2033}', "\""),
+    ('\u{2039}', "<"),
+    ('\u{02C2}', "<"),
+    ('\u{1438}', "<"),
+    ('\u{203A}', ">"),
+    ('\u{02C3}', ">"),
+    ('\u{1433}', ">"),
+    ('\u{2223}', "|"),
+    ('\u{2502}', "|"),
+    ('\u{01C0}', "|"),
+    ('\u{05C0}', "|"),
+    ('\u{23D0}', "|"),
+    ('\u{2758}', "|"),
+    ('\u{FFE8}', "|"),
+    ('\u{2800}', "a space"),
 ];
 
-/// Windows device names, refused with any extension and in any case.
-const DEVICE_NAMES: [&str; 4] = ["CON", "PRN", "AUX", "NUL"];
+/// Windows device names, refused with any extension and in any case; and
+/// `COM` and `LPT` followed by a digit 0-9 or a superscript ¹ ² ³.
+pub const DEVICE_NAMES: [&str; 6] = ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"];
 
 /// Checks `name` (`what` names its kind in messages, such as "configuration
 /// name") and returns its NFC form, or why it is refused. The rules apply to
@@ -76,10 +115,18 @@ fn check_form(what: &str, name: &str) -> Result<String, String> {
             "the {what} `{name}` contains the forbidden character `{c}` (forbidden: \\ / : * ? \" < > |)"
         ));
     }
-    if let Some(c) = name.chars().find(|c| SLASH_LOOK_ALIKES.contains(c)) {
+    if let Some((c, reads_as)) = name
+        .chars()
+        .find_map(|c| LOOK_ALIKES.iter().find(|(l, _)| *l == c))
+    {
+        let reads_as = if reads_as.chars().count() == 1 {
+            format!("`{reads_as}`")
+        } else {
+            reads_as.to_string()
+        };
         return Err(format!(
-            "the {what} `{name}` contains `{c}` (U+{:04X}), which looks like a path separator; help: use another character",
-            u32::from(c)
+            "the {what} `{name}` contains `{c}` (U+{:04X}), which reads as {reads_as}; help: use another character",
+            u32::from(*c)
         ));
     }
     if name == "." || name == ".." {
@@ -100,7 +147,7 @@ fn check_form(what: &str, name: &str) -> Result<String, String> {
     }
     if is_device_name(&name) {
         return Err(format!(
-            "the {what} `{name}` is a Windows device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9), which cannot be a file there"
+            "the {what} `{name}` is a Windows device name (CON, PRN, AUX, NUL, CONIN$, CONOUT$, COM0-9, LPT0-9), which cannot be a file there"
         ));
     }
     if name.len() > MAX_NAME_BYTES {
@@ -144,7 +191,7 @@ fn is_device_name(name: &str) -> bool {
     let mut chars = digit.chars();
     matches!(
         (chars.next(), chars.next()),
-        (Some('1'..='9' | '¹' | '²' | '³'), None)
+        (Some('0'..='9' | '¹' | '²' | '³'), None)
     )
 }
 
@@ -211,6 +258,8 @@ mod tests {
             "a\u{2215}b",
             "a\u{29f8}b",
             "a\u{ff3c}b",
+            "lpt0.txt",
+            "conout$.log",
             &long,
         ] {
             assert!(check_name("name", bad).is_err(), "{bad:?}");

@@ -23,12 +23,9 @@ use serde_json::{Number, Value, json};
 use crate::control::error::{Error, Result};
 use crate::control::runner::{RunState, TaskStatus};
 use crate::control::screenshot;
+pub(crate) use crate::control::screenshot::Window;
+pub use crate::control::screenshot::{HEIGHT, WIDTH};
 use crate::control::{names, shapes};
-
-/// Width of the simulated game window.
-pub const WIDTH: u32 = 1280;
-/// Height of the simulated game window.
-pub const HEIGHT: u32 = 720;
 
 /// A line of `GET /api/Operator/list`.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -511,21 +508,6 @@ const METHODS: [MethodDef; 9] = [
         parse: |p| read::<NoParams>(p).map(|_| Call::ActivateWindow),
     },
 ];
-
-/// The simulated window: what the calls change and the screenshot draws.
-#[derive(Debug, Clone)]
-pub(crate) struct Window {
-    /// Where the pointer is.
-    pub cursor: (u32, u32),
-    /// The last 16 clicks, oldest first.
-    pub clicks: Vec<(u32, u32)>,
-    pub focused: bool,
-    pub minimized: bool,
-    /// The scroll offset, the sum of every `scroll` amount.
-    pub scroll: i64,
-    /// The last key pressed.
-    pub last_key: Option<String>,
-}
 
 /// The operator: validators for each method and the window state.
 #[derive(Debug)]

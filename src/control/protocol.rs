@@ -199,6 +199,279 @@ pub(crate) fn json_word(value: &Value) -> String {
     format!("'{}'", value.to_string().replace('\'', "\\u0027"))
 }
 
+/// One command of the backend protocol: the one type the server builds
+/// ([`super::backend::Supervisor`] sends [`Command::line`]) and the
+/// simulator reads ([`Command::parse`]). Its words are wire protocol, as
+/// the real program spells them: they stay English whatever language the
+/// server speaks to people. A word a variant holds (a configuration, an
+/// extension id) is checked sendable ([`real_word`]) where the request
+/// enters, with a message for people.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Command {
+    /// `task status --json`: the status answer ([`Answered`]).
+    TaskStatus,
+    /// `task run CONFIG`: every enabled task of a configuration, named or
+    /// given by the path of its file.
+    TaskRun { config: String },
+    /// `task single TASK --config CONFIG`.
+    TaskSingle { task: String, config: String },
+    /// `task stop`.
+    TaskStop,
+    /// `extension list --json`.
+    ExtensionList,
+    /// `extension reload --json`.
+    ExtensionReload,
+    /// `extension status --json`.
+    ExtensionStatus,
+    /// `extension schema ID --json`.
+    ExtensionSchema { id: String },
+    /// `extension config get ID --json`.
+    ExtensionConfigGet { id: String },
+    /// `extension config set ID JSON --json`.
+    ExtensionConfigSet { id: String, config: Value },
+    /// `extension run ID [--config CONFIG] --json`: a real backend's own
+    /// extension.
+    ExtensionRun { id: String, config: Option<String> },
+    /// `extension stop ID --json`.
+    ExtensionStop { id: String },
+    /// `extension run ID --steps-json STEPS [--config CONFIG]`: one of this
+    /// server's extensions, run by the simulator as a job of those steps
+    /// (the real program has no such form).
+    ExtensionSteps {
+        id: String,
+        steps: Vec<String>,
+        config: Option<String>,
+    },
+    /// `operator list --json`.
+    OperatorList,
+    /// `operator help METHOD --json`.
+    OperatorHelp { method: String },
+    /// `operator call METHOD PARAMS --json`, the parameters as one JSON word.
+    OperatorCall { method: String, params: Value },
+    /// `game screenshot --save PATH --json`: the simulator's screenshot (a
+    /// real backend saves one through its operator's `screenshot`).
+    GameScreenshot { save: String },
+    /// `help`: any line it prints tells the server the program reads.
+    Help,
+    /// `exit`.
+    Exit,
+}
+
+/// What the simulator made of a line that is not a [`Command`] it knows.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum NotACommand {
+    /// A known command with a value it cannot read; `json` when the line
+    /// asked for an answer.
+    Invalid { json: bool, message: String },
+    /// No command of the protocol; `json` as above.
+    Unknown { json: bool },
+}
+
+/// A word as the real program reads it ([`real_word`]); words are checked
+/// sendable where the request enters, so the fallback never reaches a
+/// backend.
+fn word(text: &str) -> String {
+    real_word(text).unwrap_or_else(|| json_word(&Value::String(text.to_string())))
+}
+
+/// A word as a POSIX shell splits it (the simulator's own commands).
+fn shell_word(text: &str) -> String {
+    shlex::try_quote(text).map_or_else(|_| "''".to_string(), |q| q.into_owned())
+}
+
+impl Command {
+    /// The command line, without its newline.
+    pub fn line(&self) -> String {
+        match self {
+            Command::TaskStatus => "task status --json".to_string(),
+            Command::TaskRun { config } => format!("task run {}", word(config)),
+            Command::TaskSingle { task, config } => {
+                format!("task single {task} --config {}", word(config))
+            }
+            Command::TaskStop => "task stop".to_string(),
+            Command::ExtensionList => "extension list --json".to_string(),
+            Command::ExtensionReload => "extension reload --json".to_string(),
+            Command::ExtensionStatus => "extension status --json".to_string(),
+            Command::ExtensionSchema { id } => format!("extension schema {} --json", word(id)),
+            Command::ExtensionConfigGet { id } => {
+                format!("extension config get {} --json", word(id))
+            }
+            Command::ExtensionConfigSet { id, config } => format!(
+                "extension config set {} {} --json",
+                word(id),
+                json_word(config)
+            ),
+            Command::ExtensionRun { id, config } => match config {
+                Some(config) => format!(
+                    "extension run {} --config {} --json",
+                    word(id),
+                    word(config)
+                ),
+                None => format!("extension run {} --json", word(id)),
+            },
+            Command::ExtensionStop { id } => format!("extension stop {} --json", word(id)),
+            Command::ExtensionSteps { id, steps, config } => {
+                let steps = serde_json::to_string(steps).unwrap_or_else(|_| "[]".to_string());
+                let mut line = format!(
+                    "extension run {} --steps-json {}",
+                    shell_word(id),
+                    shell_word(&steps)
+                );
+                if let Some(config) = config {
+                    line.push_str(&format!(" --config {}", shell_word(config)));
+                }
+                line
+            }
+            Command::OperatorList => "operator list --json".to_string(),
+            Command::OperatorHelp { method } => format!("operator help {method} --json"),
+            Command::OperatorCall { method, params } => {
+                format!("operator call {method} {} --json", json_word(params))
+            }
+            Command::GameScreenshot { save } => {
+                format!("game screenshot --save {} --json", shell_word(save))
+            }
+            Command::Help => "help".to_string(),
+            Command::Exit => "exit".to_string(),
+        }
+    }
+
+    /// The first two words, to name the command in a message.
+    pub fn verb(&self) -> String {
+        self.line()
+            .split_whitespace()
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Reads the words of a line (split as a shell splits them) as the
+    /// simulator knows them. Defaults are the real program's: `task run`
+    /// and `task single` without a configuration use `Default`, an
+    /// extension run without steps has one, `Working`.
+    pub fn parse(words: &[&str]) -> std::result::Result<Command, NotACommand> {
+        let json = words.last() == Some(&"--json");
+        let args = if json {
+            &words[..words.len() - 1]
+        } else {
+            words
+        };
+        let flag = |rest: &[&str], name: &str| -> Option<String> {
+            rest.iter()
+                .position(|w| *w == name)
+                .and_then(|i| rest.get(i + 1))
+                .map(|w| (*w).to_string())
+        };
+        let default = || crate::control::configs::DEFAULT_CONFIG_NAME.to_string();
+        let invalid = |message: String| NotACommand::Invalid { json, message };
+        Ok(match args {
+            ["help"] => Command::Help,
+            ["exit"] => Command::Exit,
+            ["task", "status"] => Command::TaskStatus,
+            ["task", "stop"] => Command::TaskStop,
+            ["task", "run", rest @ ..] => Command::TaskRun {
+                config: rest.first().map_or_else(default, |w| (*w).to_string()),
+            },
+            ["task", "single", task, rest @ ..] => Command::TaskSingle {
+                task: (*task).to_string(),
+                config: flag(rest, "--config").unwrap_or_else(default),
+            },
+            ["extension", "run", id, rest @ ..] if !json => Command::ExtensionSteps {
+                id: (*id).to_string(),
+                steps: match flag(rest, "--steps-json") {
+                    Some(text) => serde_json::from_str(&text).map_err(|e| {
+                        invalid(format!("`--steps-json` is not a list of strings: {e}"))
+                    })?,
+                    None => vec!["Working".to_string()],
+                },
+                config: flag(rest, "--config"),
+            },
+            ["operator", "call", method, params] if json => Command::OperatorCall {
+                method: (*method).to_string(),
+                params: serde_json::from_str(params)
+                    .map_err(|e| invalid(format!("the parameters are not JSON: {e}")))?,
+            },
+            ["game", "screenshot", "--save", path] if json => Command::GameScreenshot {
+                save: (*path).to_string(),
+            },
+            _ => return Err(NotACommand::Unknown { json }),
+        })
+    }
+}
+
+/// The answer to a `--json` command: one stdout line `{"success": true,
+/// "message": M, "data": D}`, or `{"success": false, "message": WHY}`
+/// without `data`, non-ASCII escaped as `\uXXXX` (Python's `json.dumps`).
+/// The simulator writes it ([`Answer::line`]), the server reads it
+/// ([`Answer::read`]); `message` is the backend's, shown as it is.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Answer {
+    pub success: bool,
+    pub message: String,
+    pub data: Option<Value>,
+}
+
+impl Answer {
+    /// The answer of a command that succeeded with `data` or failed with
+    /// its error's message.
+    pub fn of<E: std::fmt::Display>(message: &str, result: Result<Value, E>) -> Answer {
+        match result {
+            Ok(data) => Answer {
+                success: true,
+                message: message.to_string(),
+                data: Some(data),
+            },
+            Err(e) => Answer {
+                success: false,
+                message: e.to_string(),
+                data: None,
+            },
+        }
+    }
+
+    /// The line as the real program prints it.
+    pub fn line(&self) -> String {
+        let value = match (&self.data, self.success) {
+            (Some(data), true) => {
+                json!({"success": true, "message": self.message, "data": data})
+            }
+            _ => json!({"success": self.success, "message": self.message}),
+        };
+        ascii_json(&value.to_string())
+    }
+
+    /// The answer a stdout line is, if it is one: a JSON object with a
+    /// boolean `success`.
+    pub fn read(line: &str) -> Option<Answer> {
+        let value: Value = serde_json::from_str(line.trim()).ok()?;
+        let success = value.get("success")?.as_bool()?;
+        Some(Answer {
+            success,
+            message: value
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("no message")
+                .to_string(),
+            data: value.get("data").cloned(),
+        })
+    }
+}
+
+/// JSON text with every non-ASCII character written `\uXXXX`.
+fn ascii_json(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        }
+    }
+    out
+}
+
 /// `extension list --json` as the contract's list: the real program gives
 /// `{id, name, description, extension_class, config_class}` and no version,
 /// kind or state.
@@ -316,6 +589,65 @@ pub(crate) fn operator_help(name: &str, data: &Value) -> OperatorHelp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every command the simulator runs reads back as the command the
+    /// server built, whatever its words hold (blanks, quotes, non-ASCII).
+    #[test]
+    fn the_simulators_commands_read_back_as_built() {
+        let commands = [
+            Command::TaskStatus,
+            Command::TaskStop,
+            Command::Help,
+            Command::Exit,
+            Command::TaskRun {
+                config: "Daily run".to_string(),
+            },
+            Command::TaskRun {
+                config: "/state dir/configs/it's.json".to_string(),
+            },
+            Command::TaskSingle {
+                task: "TrailblazePowerTask".to_string(),
+                config: "日常".to_string(),
+            },
+            Command::ExtensionSteps {
+                id: "daily-checkin".to_string(),
+                steps: vec!["Opening 'the' page".to_string(), "签到".to_string()],
+                config: Some("Daily run".to_string()),
+            },
+            Command::ExtensionSteps {
+                id: "x".to_string(),
+                steps: vec!["Working".to_string()],
+                config: None,
+            },
+            Command::OperatorCall {
+                method: "press_key".to_string(),
+                params: json!({"key": "it's", "n": [1, 2.5, null]}),
+            },
+            Command::GameScreenshot {
+                save: "backend/screenshot.png".to_string(),
+            },
+        ];
+        for command in commands {
+            let line = command.line();
+            let words = shlex::split(&line).unwrap();
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            assert_eq!(Command::parse(&words), Ok(command), "{line}");
+        }
+    }
+
+    #[test]
+    fn answers_read_back_as_written() {
+        for answer in [
+            Answer::of("Task status", Ok::<_, String>(json!({"progress": [1, 2]}))),
+            Answer::of("", Err::<Value, _>("扩展 'x' 不存在")),
+            Answer::of("success", Ok::<_, String>(Value::Null)),
+        ] {
+            let line = answer.line();
+            assert!(line.is_ascii(), "{line}");
+            assert_eq!(Answer::read(&line), Some(answer), "{line}");
+        }
+        assert_eq!(Answer::read("[OK] started"), None);
+    }
 
     #[test]
     fn the_real_status_maps_to_the_contract() {

@@ -7,8 +7,27 @@
 //! disk and knows nothing of HTTP or of the operator's calls.
 
 use crate::control::font::glyph;
-use crate::control::operator::{HEIGHT, WIDTH, Window};
 use crate::control::runner::{RunState, TASKS, TaskStatus};
+
+/// Width of the simulated game window.
+pub const WIDTH: u32 = 1280;
+/// Height of the simulated game window.
+pub const HEIGHT: u32 = 720;
+
+/// The simulated window: what the calls change and the screenshot draws.
+#[derive(Debug, Clone)]
+pub(crate) struct Window {
+    /// Where the pointer is.
+    pub cursor: (u32, u32),
+    /// The last 16 clicks, oldest first.
+    pub clicks: Vec<(u32, u32)>,
+    pub focused: bool,
+    pub minimized: bool,
+    /// The scroll offset, the sum of every `scroll` amount.
+    pub scroll: i64,
+    /// The last key pressed.
+    pub last_key: Option<String>,
+}
 
 /// Draws the window as an RGB 1280x720 image and encodes it as PNG.
 pub(crate) fn png(status: &TaskStatus, window: &Window) -> anyhow::Result<Vec<u8>> {

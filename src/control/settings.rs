@@ -11,8 +11,8 @@
 //! keeps every key the server does not know. This module knows nothing about
 //! HTTP.
 
-use std::path::PathBuf;
-use std::sync::{LazyLock, Mutex};
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -38,62 +38,54 @@ pub struct SettingsUpdate {
 
 /// The settings store.
 ///
-/// The file is the user's document: it may come from a newer desktop client
-/// and hold sections and keys this server does not know. The server reads
-/// its known leaves over the defaults ([`Settings::get`]) and writes an
-/// update into the document itself, so every other key, and the order of
-/// the keys, stays as the user left it.
+/// The file is the user's document, shared with the real backend and the
+/// desktop client: it may come from a newer client and hold sections and
+/// keys this server does not know, and another program may change it while
+/// the server runs. The server keeps no copy: [`Settings::get`] reads the
+/// file as it is now, its known leaves over the defaults, and
+/// [`Settings::update`] takes the state directory's lock, reads the file,
+/// writes the leaves the update names into it and writes it back, so every
+/// other key (and the order of the keys) stays as the user or the other
+/// program left it. Two writers changing the same leaf at once: the one
+/// that writes last wins, and an acknowledged update was in the file when
+/// it was acknowledged (SECURITY.md, "Shared state").
 #[derive(Debug)]
 pub(crate) struct Settings {
     /// `<state>/settings.json`.
     path: PathBuf,
-    /// The document as stored; a std mutex, never held across an await.
-    document: Mutex<Value>,
+    /// The state directory, whose lock every update holds.
+    state_dir: PathBuf,
 }
 
 impl Settings {
-    /// Reads `settings.json`, creating it with the defaults on first start.
-    /// A file that is not JSON, not an object, or holds a known setting the
-    /// server cannot read (`"gamePath": 123`) is moved aside to
+    /// Opens the store, creating `settings.json` with the defaults on first
+    /// start. A file that is not JSON, not an object, or holds a known
+    /// setting the server cannot read (`"gamePath": 123`) is moved aside to
     /// `settings.json.corrupt-<n>` with a warning naming the field, and the
     /// server starts with the defaults: a later update never writes over it.
-    pub fn open(path: PathBuf) -> anyhow::Result<Settings> {
-        let stored = match state::read_json_at_start(&path)? {
-            Some(stored) => match unreadable(&stored) {
-                None => Some(stored),
-                Some(problem) => {
-                    let aside = state::move_aside(&path)?;
-                    tracing::warn!(
-                        "{} has {problem}; moved it to {} and started with the default settings",
-                        path.display(),
-                        aside.display()
-                    );
-                    None
-                }
-            },
-            None => None,
+    pub fn open(state_dir: &Path) -> anyhow::Result<Settings> {
+        let settings = Settings {
+            path: state_dir.join(state::layout::SETTINGS),
+            state_dir: state_dir.to_path_buf(),
         };
-        let document = match stored {
-            Some(stored) => stored,
-            None => {
-                let defaults = default_settings();
-                state::write_json(&path, &defaults)?;
-                defaults
-            }
-        };
-        Ok(Settings {
-            path,
-            document: Mutex::new(document),
-        })
+        if state::read_json_at_start(&settings.path, &unreadable)?.is_none() {
+            state::write_json(&settings.path, &default_settings())?;
+        }
+        Ok(settings)
+    }
+
+    /// The document as it is now: the defaults when there is no file; a
+    /// corrupt file is moved aside and is a 500 that says so.
+    fn document(&self) -> Result<Value> {
+        Ok(state::read_document(&self.path, &unreadable)?.unwrap_or_else(default_settings))
     }
 
     /// The settings of the contract: the defaults with every known leaf of
-    /// the document over them. Keys the server does not know stay in the
-    /// file and are not answered: the OpenAPI schema of `AppSettings` (which
-    /// clients generate code from) is closed.
-    pub fn get(&self) -> Value {
-        let document = self.document.lock().unwrap_or_else(|e| e.into_inner());
-        known_view(&document)
+    /// the file over them, read as the file is now. Keys the server does not
+    /// know stay in the file and are not answered: the OpenAPI schema of
+    /// `AppSettings` (which clients generate code from) is closed.
+    pub fn get(&self) -> Result<Value> {
+        Ok(known_view(&self.document()?))
     }
 
     pub fn update(&self, patch: &Value) -> Result<SettingsUpdate> {
@@ -105,10 +97,9 @@ impl Settings {
         };
         let mut leaves = Vec::new();
         flatten(patch, &mut Vec::new(), &mut leaves);
-        let mut document = self.document.lock().unwrap_or_else(|e| e.into_inner());
-        let mut next = document.clone();
         let mut result = SettingsUpdate::default();
         let mut problems = Vec::new();
+        let mut changes = Vec::new();
         for (path, value) in leaves {
             let dotted = path.join(".");
             if value.as_object().is_some_and(Map::is_empty) {
@@ -120,7 +111,7 @@ impl Settings {
                 None => result.ignored.push(dotted),
                 Some(schema) => match check(&dotted, schema, &value) {
                     Ok(()) => {
-                        set_in_document(&mut next, &path, value);
+                        changes.push((path, value));
                         if !result.updated.contains(&dotted) {
                             result.updated.push(dotted);
                         }
@@ -142,8 +133,14 @@ impl Settings {
             }
             return Err(Error::BadRequest(message));
         }
-        state::write_json(&self.path, &next)?;
-        *document = next;
+        // Read, change, write under the lock: what another program wrote
+        // up to now stays.
+        let _lock = state::lock(&self.state_dir)?;
+        let mut document = self.document()?;
+        for (path, value) in changes {
+            set_in_document(&mut document, &path, value);
+        }
+        state::write_json(&self.path, &document)?;
         Ok(result)
     }
 }
@@ -152,6 +149,12 @@ impl Settings {
 /// for the warning: the document itself not an object, a known section not
 /// an object, or a known leaf that its schema ([`derived_schema`]) refuses.
 fn unreadable(document: &Value) -> Option<String> {
+    // Every read of the file asks this: the whole document against one
+    // validator compiled once answers at once when all is well; the walk
+    // below, a validator per leaf, only says what is wrong.
+    if whole_validator().is_some_and(|v| v.is_valid(document)) {
+        return None;
+    }
     fn walk(schema: &Value, stored: &Value, path: &mut Vec<String>) -> Option<String> {
         let dotted = path.join(".");
         match (schema.get("properties"), stored) {
@@ -178,6 +181,30 @@ fn unreadable(document: &Value) -> Option<String> {
         }
     }
     walk(derived_schema(), document, &mut Vec::new())
+}
+
+/// [`derived_schema`] without `required`, compiled once: what a stored
+/// document must satisfy.
+fn whole_validator() -> Option<&'static jsonschema::Validator> {
+    static WHOLE: LazyLock<Option<jsonschema::Validator>> = LazyLock::new(|| {
+        let mut schema = derived_schema().clone();
+        unrequire(&mut schema);
+        jsonschema::validator_for(&schema).ok()
+    });
+    WHOLE.as_ref()
+}
+
+/// Drops `required` at every level: a file may hold only some sections and
+/// leaves, and the defaults stand for the rest.
+fn unrequire(schema: &mut Value) {
+    if let Some(object) = schema.as_object_mut() {
+        object.remove("required");
+    }
+    if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+        for inner in properties.values_mut() {
+            unrequire(inner);
+        }
+    }
 }
 
 /// The defaults with the known leaves of `document` over them.
@@ -382,7 +409,7 @@ mod tests {
 
     fn store() -> (tempfile::TempDir, Settings) {
         let dir = tempfile::tempdir().unwrap();
-        let s = Settings::open(dir.path().join("settings.json")).unwrap();
+        let s = Settings::open(dir.path()).unwrap();
         (dir, s)
     }
 
@@ -397,7 +424,10 @@ mod tests {
             ["general.gamePath", "advanced.backend.remote.enabled"]
         );
         assert_eq!(r.ignored, ["nope"]);
-        assert_eq!(s.get()["advanced"]["backend"]["remote"]["enabled"], true);
+        assert_eq!(
+            s.get().unwrap()["advanced"]["backend"]["remote"]["enabled"],
+            true
+        );
     }
 
     #[test]
@@ -407,7 +437,7 @@ mod tests {
             .update(&json!({"general": {"gamePath": "x", "cloudGame": "yes"}}))
             .unwrap_err();
         assert!(err.to_string().contains("general.cloudGame"), "{err}");
-        assert_eq!(s.get()["general"]["gamePath"], "");
+        assert_eq!(s.get().unwrap()["general"]["gamePath"], "");
     }
 
     #[test]
@@ -455,7 +485,10 @@ mod tests {
                 .unwrap_err();
             assert!(err.to_string().contains("whole number from 0"), "{err}");
         }
-        assert_eq!(s.get()["display"]["windowState"]["width"], json!(1280));
+        assert_eq!(
+            s.get().unwrap()["display"]["windowState"]["width"],
+            json!(1280)
+        );
         assert!(s.update(&json!({"display.windowState.width": 0})).is_ok());
     }
 
@@ -540,6 +573,16 @@ mod tests {
 
     #[test]
     fn an_unreadable_setting_is_named() {
+        // The quick answer for a good document agrees with the walk.
+        let whole = whole_validator().expect("the settings schema compiles");
+        for good in [
+            default_settings(),
+            json!({}),
+            json!({"general": {"gamePath": "x"}, "theirs": {"a": [1]}}),
+        ] {
+            assert!(whole.is_valid(&good), "{good}");
+        }
+        assert!(!whole.is_valid(&json!({"general": {"gamePath": 123}})));
         let problem = unreadable(&json!({"general": {"gamePath": 123}})).unwrap();
         assert!(problem.contains("general.gamePath"), "{problem}");
         let problem = unreadable(&json!({"display": 5})).unwrap();
@@ -559,8 +602,8 @@ mod tests {
         let path = dir.path().join("settings.json");
         let original = "{\"general\": {\"gamePath\": 123, \"mine\": true}}\n";
         std::fs::write(&path, original).unwrap();
-        let s = Settings::open(path.clone()).unwrap();
-        assert_eq!(s.get(), default_settings());
+        let s = Settings::open(dir.path()).unwrap();
+        assert_eq!(s.get().unwrap(), default_settings());
         let aside = dir.path().join("settings.json.corrupt-1");
         assert_eq!(std::fs::read_to_string(&aside).unwrap(), original);
         s.update(&json!({"general": {"gamePath": "D:/g.exe"}}))
@@ -701,7 +744,7 @@ mod tests {
                 let dir = tempfile::tempdir().unwrap();
                 let file = dir.path().join("settings.json");
                 std::fs::write(&file, serde_json::to_string_pretty(&document).unwrap()).unwrap();
-                let settings = Settings::open(file.clone()).unwrap();
+                let settings = Settings::open(dir.path()).unwrap();
                 let leaves = leaf_paths();
                 let mut last: Vec<(Vec<String>, Value)> = Vec::new();
                 for (at, split, seed) in updates {
@@ -715,8 +758,8 @@ mod tests {
                 for (path, value) in &kept {
                     prop_assert_eq!(pointer(&stored, path), Some(value), "extra key {:?}", path);
                 }
-                let reopened = Settings::open(file).unwrap().get();
-                let current = settings.get();
+                let reopened = Settings::open(dir.path()).unwrap().get().unwrap();
+                let current = settings.get().unwrap();
                 for (path, value) in &last {
                     prop_assert_eq!(pointer(&stored, path), Some(value));
                     prop_assert_eq!(pointer(&reopened, path), Some(value));

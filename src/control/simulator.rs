@@ -28,7 +28,7 @@ use crate::control::configs::name_problem;
 use crate::control::error::{Error, Result};
 use crate::control::logs::{LogBuffer, LogItem};
 use crate::control::operator::{Call, HEIGHT, Operator, WIDTH};
-use crate::control::protocol;
+use crate::control::protocol::{self, Answer, Command, NotACommand};
 use crate::control::runner::{
     JobKind, Plan, Runner, Unit, enabled_tasks, find_task, parse_arguments,
 };
@@ -69,17 +69,41 @@ async fn serve(arguments: String) -> anyhow::Result<ExitCode> {
         if line.is_empty() {
             continue;
         }
-        if line == "exit" {
-            break;
-        }
         let reply = match shlex::split(line) {
-            Some(words) => execute(&runner, &operator, &log, &words).await,
+            Some(words) => {
+                let words: Vec<&str> = words.iter().map(String::as_str).collect();
+                match Command::parse(&words) {
+                    Ok(Command::Exit) => break,
+                    Ok(command) => execute(&runner, &operator, &log, command).await,
+                    Err(NotACommand::Invalid {
+                        json: true,
+                        message,
+                    }) => Reply::Answer("success", Err(Error::bad_request(message))),
+                    Err(NotACommand::Invalid {
+                        json: false,
+                        message,
+                    }) => {
+                        log.error(&message);
+                        Reply::Silent
+                    }
+                    Err(NotACommand::Unknown { json: true }) => Reply::Answer(
+                        "",
+                        Err(Error::bad_request(format!(
+                            "unknown command `{}`",
+                            words.join(" ")
+                        ))),
+                    ),
+                    Err(NotACommand::Unknown { json: false }) => {
+                        Reply::Text(format!("*** Unknown syntax: {}", words.join(" ")))
+                    }
+                }
+            }
             None => Reply::Text(format!("*** Unclosed quote: {line}")),
         };
         let text = match reply {
             Reply::Silent => continue,
             Reply::Text(text) => text,
-            Reply::Answer(message, result) => answer(message, result),
+            Reply::Answer(message, result) => Answer::of(message, result).line(),
         };
         stdout.write_all(format!("{text}\n").as_bytes()).await?;
         stdout.flush().await?;
@@ -122,85 +146,56 @@ enum Reply {
     Answer(&'static str, Result<Value>),
 }
 
-/// The one-line answer as the real program prints it: `{"success": true,
-/// "message": M, "data": D}`, or `{"success": false, "message": WHY}` with
-/// no `data`; non-ASCII characters escaped (Python's `json.dumps`).
-fn answer(message: &str, result: Result<Value>) -> String {
-    let value = match result {
-        Ok(data) => json!({"success": true, "message": message, "data": data}),
-        Err(e) => json!({"success": false, "message": e.to_string()}),
-    };
-    ascii_json(&value.to_string())
-}
-
-/// JSON text with every non-ASCII character written `\uXXXX`.
-fn ascii_json(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_ascii() {
-            out.push(c);
-        } else {
-            let mut units = [0u16; 2];
-            for unit in c.encode_utf16(&mut units) {
-                out.push_str(&format!("\\u{unit:04x}"));
-            }
-        }
-    }
-    out
-}
-
+/// Runs one command of the protocol.
 async fn execute(
     runner: &Arc<Runner>,
     operator: &Operator,
     log: &LogBuffer,
-    words: &[String],
+    command: Command,
 ) -> Reply {
-    let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    let json = words.last() == Some(&"--json");
-    let args = if json {
-        &words[..words.len() - 1]
-    } else {
-        &words[..]
-    };
-    match args {
-        ["help"] => Reply::Text(HELP.to_string()),
-        ["task", "status"] => {
+    match command {
+        Command::Help => Reply::Text(HELP.to_string()),
+        Command::TaskStatus => {
             let status = runner.status();
             let data = protocol::status_data(&status, &status.session_id, status.pid, &status.mode);
             Reply::Answer("Task status", Ok(data))
         }
-        ["task", "stop"] => {
+        Command::TaskStop => {
             if !runner.stop() {
                 log.info("Stop requested, but no task is running");
             }
             Reply::Silent
         }
-        ["task", "run", rest @ ..] => start(runner, log, || run_plan(log, rest), None),
-        ["task", "single", task, rest @ ..] => start(
+        Command::TaskRun { config } => start(runner, log, || Ok(run_plan(log, &config)), None),
+        Command::TaskSingle { task, config } => start(
             runner,
             log,
-            || single_plan(task, rest),
+            || single_plan(&task, &config),
             Some("已启动任务执行。"),
         ),
-        ["extension", "run", id, rest @ ..] => {
-            start(runner, log, || extension_plan(id, rest), None)
-        }
-        ["operator", "call", method, params] if json => Reply::Answer(
-            "success",
-            operator_call(runner, operator, method, params).await,
+        Command::ExtensionSteps { id, steps, config } => start(
+            runner,
+            log,
+            || Ok(extension_plan(&id, steps, config.as_deref())),
+            None,
         ),
-        ["game", "screenshot", "--save", path] if json => Reply::Answer(
+        Command::OperatorCall { method, params } => Reply::Answer(
             "success",
-            screenshot(runner, operator, Path::new(path)).await,
+            operator_call(runner, operator, &method, &params).await,
         ),
-        _ if json => Reply::Answer(
+        Command::GameScreenshot { save } => Reply::Answer(
+            "success",
+            screenshot(runner, operator, Path::new(&save)).await,
+        ),
+        // The real program's commands the simulator does not have (its
+        // server relays them only to a real backend).
+        other => Reply::Answer(
             "",
             Err(Error::bad_request(format!(
                 "unknown command `{}`",
-                words.join(" ")
+                other.line()
             ))),
         ),
-        _ => Reply::Text(format!("*** Unknown syntax: {}", words.join(" "))),
     }
 }
 
@@ -222,13 +217,6 @@ fn start(
             Reply::Silent
         }
     }
-}
-
-/// The value of `--flag VALUE` in `rest`.
-fn flag<'a>(rest: &[&'a str], name: &str) -> Option<&'a str> {
-    rest.iter()
-        .position(|w| *w == name)
-        .and_then(|i| rest.get(i + 1).copied())
 }
 
 /// The application-data folder, as the real program finds it: `SRA` in
@@ -254,7 +242,9 @@ fn read_config(name: &str) -> Result<Value> {
         if let Some(problem) = name_problem(name) {
             return Err(Error::bad_request(problem));
         }
-        app_data_dir().join("configs").join(format!("{name}.json"))
+        app_data_dir()
+            .join(state::layout::CONFIGS)
+            .join(format!("{name}{}", state::layout::CONFIG_SUFFIX))
     };
     state::read_json(&path)?
         .ok_or_else(|| Error::bad_request(format!("找不到文件：'{}'", path.display())))
@@ -265,11 +255,7 @@ fn config_label(word: &str) -> String {
     crate::control::protocol::config_name(word)
 }
 
-fn run_plan(log: &LogBuffer, rest: &[&str]) -> Result<Plan> {
-    let word = rest
-        .first()
-        .copied()
-        .unwrap_or(crate::control::DEFAULT_CONFIG_NAME);
+fn run_plan(log: &LogBuffer, word: &str) -> Plan {
     // As the real program: a configuration it cannot read is an error in
     // the log and a job with nothing to run.
     let config = read_config(word).unwrap_or_else(|e| {
@@ -279,13 +265,12 @@ fn run_plan(log: &LogBuffer, rest: &[&str]) -> Result<Plan> {
     let mut plan = Plan::tasks(JobKind::Tasks, &config_label(word), &enabled_tasks(&config));
     // As the real program, `configs` are the words it was given.
     plan.configs = vec![word.replace('"', "")];
-    Ok(plan)
+    plan
 }
 
-fn single_plan(task: &str, rest: &[&str]) -> Result<Plan> {
+fn single_plan(task: &str, name: &str) -> Result<Plan> {
     let index =
         find_task(task).ok_or_else(|| Error::bad_request(format!("unknown task `{task}`")))?;
-    let name = flag(rest, "--config").unwrap_or(crate::control::DEFAULT_CONFIG_NAME);
     read_config(name)?;
     let mut plan = Plan::tasks(JobKind::Single, &config_label(name), &[index]);
     // As the real program: a single task reports no configuration.
@@ -293,18 +278,11 @@ fn single_plan(task: &str, rest: &[&str]) -> Result<Plan> {
     Ok(plan)
 }
 
-fn extension_plan(id: &str, rest: &[&str]) -> Result<Plan> {
-    let mut steps: Vec<String> = match flag(rest, "--steps-json") {
-        Some(text) => serde_json::from_str(text).map_err(|e| {
-            Error::bad_request(format!("`--steps-json` is not a list of strings: {e}"))
-        })?,
-        None => vec!["Working".to_string()],
-    };
-    let config = flag(rest, "--config");
+fn extension_plan(id: &str, mut steps: Vec<String>, config: Option<&str>) -> Plan {
     if let Some(name) = config {
         steps.insert(0, format!("Using task configuration `{name}`"));
     }
-    Ok(Plan {
+    Plan {
         kind: JobKind::Extension,
         target: id.to_string(),
         configs: config.iter().map(|c| c.to_string()).collect(),
@@ -312,19 +290,17 @@ fn extension_plan(id: &str, rest: &[&str]) -> Result<Plan> {
             name: id.to_string(),
             steps,
         }],
-    })
+    }
 }
 
 async fn operator_call(
     runner: &Runner,
     operator: &Operator,
     method: &str,
-    params: &str,
+    params: &Value,
 ) -> Result<Value> {
     runner.ensure_available()?;
-    let params: Value = serde_json::from_str(params)
-        .map_err(|e| Error::bad_request(format!("the parameters are not JSON: {e}")))?;
-    let call = operator.check(method, &params)?;
+    let call = operator.check(method, params)?;
     let status = runner.status();
     let shot = if call == Call::Screenshot {
         let png = operator.screenshot_png(&status)?;
@@ -400,7 +376,13 @@ pub fn replay(path: &Path) -> anyhow::Result<ExitCode> {
         .flatten()
         .map(|e| (lines(&e["send"]), e.clone()))
         .collect();
-    let is_status = |c: &str| c.starts_with("task status");
+    // A status question, read as the live simulator reads one.
+    let is_status = |c: &str| {
+        shlex::split(c).is_some_and(|words| {
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            Command::parse(&words) == Ok(Command::TaskStatus)
+        })
+    };
     // Where the last job command replayed is, and how many statuses after it were answered.
     let mut position = 0;
     let mut asked = 0;
@@ -410,7 +392,7 @@ pub fn replay(path: &Path) -> anyhow::Result<ExitCode> {
         if command.is_empty() {
             continue;
         }
-        if command == "exit" || command == "quit" {
+        if command == Command::Exit.line() || command == "quit" {
             print(lines(&doc["exit"]["stdout"]), lines(&doc["exit"]["stderr"]));
             break;
         }

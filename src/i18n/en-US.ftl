@@ -384,17 +384,21 @@ build-failed = build failed: { $errors ->
     [one] { $errors } error
    *[other] { $errors } errors
 }; `{ $out }` left as it was
-build-force = warning: --force: a good build replaces `{ $out }` and the { $files ->
+build-force = warning: --force: a good build replaces `{ $out }`, which activity-site did not make, and moves the { $files ->
     [one] { $files } file
    *[other] { $files } files
-} in it, which activity-site did not make
+} in it to `{ $out }.replaced-<date and time>` beside it (nothing is deleted): { $first }{ $more ->
+    [0] {""}
+   *[other] , and { $more } more
+}
+build-set-aside = moved what `{ $out }` held before to `{ $place }`; nothing was deleted
 
 build-progress-games = games
 
 ## fmt
 
-fmt-would-reformat = would reformat { $path }
-fmt-reformatted = reformatted { $path }
+fmt-would-reformat = would reformat { $path }: { $why }
+fmt-reformatted = reformatted { $path }: { $why }
 fmt-left-broken = fmt: left { $files ->
     [one] { $files } file
    *[other] { $files } files
@@ -406,10 +410,6 @@ fmt-summary = fmt: { $changed ->
     [yes] would change
    *[no] reformatted
 }, { $canonical } already canonical
-fix-fixed = fixed { $path } ({ $fixes ->
-    [one] 1 fix
-   *[other] { $fixes } fixes
-})
 fix-left = left { $path } unchanged: another mistake in it has no exact fix, so its fixes would not give valid JSON
 
 ## Refusals of every data command
@@ -491,7 +491,6 @@ agent-document-not-listed = a document is given for `{ $locale }`, which the `lo
 
 err-read = cannot read `{ $path }`
 err-read-root = cannot read the root `{ $path }`
-err-find = cannot find `{ $path }`
 err-root-not-dir = the root `{ $path }` is not a directory
 err-list = cannot list `{ $path }`
 err-not-json = `{ $path }` is not valid JSON
@@ -501,6 +500,11 @@ err-replace = cannot replace `{ $path }`
 err-bad-path = bad path `{ $path }`
 err-bad-output-path = bad output path `{ $path }`
 err-read-out = cannot read `--out { $out }`
+err-set-aside = the new site is in `{ $out }`, but what it held before, now at `{ $held }`, could not be moved to `{ $place }`; nothing was deleted
+out-refused-home = refusing `--out { $out }`: it is your home directory, and a build replaces its output directory entirely; `--force` does not change this
+    help: pick a new or empty directory
+out-refused-system-root = refusing `--out { $out }`: it is the root of a file system, and a build replaces its output directory entirely; `--force` does not change this
+    help: pick a new or empty directory
 out-refused-root = refusing `--out { $out }`: { $contains ->
     [yes] it contains the data root
    *[no] it is the data root
@@ -516,7 +520,7 @@ out-refused-foreign = refusing `--out { $out }`: it holds { $files ->
     [one] { $files } file
    *[other] { $files } files
 } and was not made by activity-site (no `{ $marker }` in it); a build would replace all of it
-    help: pick a new or empty directory, or pass `--force` to replace it
+    help: pick a new or empty directory, or pass `--force` to replace it (what it holds is moved to `{ $out }.replaced-<date and time>` beside it, not deleted)
 cache-inside-output = refusing to keep the build cache `{ $cache }` inside the output `{ $out }`: every build replaces it
     help: pass a --cache-dir outside the output directory
 schema-invalid = { $path } is not a valid JSON Schema: { $error }
@@ -950,6 +954,7 @@ serve-cannot-listen = cannot listen on { $addr }
 serve-no-address = cannot read the bound address
 serve-site-errors = the site has errors; fix them, or serve without --no-watch to rebuild on change
 serve-serving = Serving { $out } at { $url }
+serve-token-how = The control API needs the access token: send it in the X-Access-Token header, or as the access_token query parameter (?access_token=...).
 serve-token-whitespace = the access token starts or ends with whitespace; HTTP strips it from the X-Access-Token header, so header clients could never log in
     help: remove the spaces around the token in --access-token or AccessToken
 serve-bad-origin = bad allowed origin: { $problem }
@@ -1061,3 +1066,78 @@ ics-calendar-description = Activities of { $name }. Every event reminds you { $l
 ics-reminder-lead = 1 day
 ics-reminder = { $activity } ends in { $lead }
 ics-version-line = { $name } { $version } “{ $version_name }”
+
+## issue 44 (diagnostics in full): recovery, the listed fixes, new warnings of a build, the tool's own errors
+
+char-left-corner-bracket = left corner bracket
+char-right-corner-bracket = right corner bracket
+char-left-white-corner-bracket = left white corner bracket
+char-right-white-corner-bracket = right white corner bracket
+syntax-typographic-string = { $key ->
+    [yes] the key is quoted
+   *[no] the string is quoted
+} with `{ $open }` and `{ $close }`, which JSON does not read as quotes
+syntax-typographic-string-help = type ASCII quotes around it: `{ $fixed }` (a Chinese input method types these in their place)
+syntax-checks-wait = { $count ->
+    [one] 1 check of this file waits
+   *[other] { $count } checks of this file wait
+} for its syntax ({ $codes }): fix the errors above, then run check again
+datetime-falls = rewritten as { $time }, it falls { $relation ->
+    [before] { $span } before version { $version } starts: check that this is the time meant
+    [after] { $span } after version { $version } ends: check that this is the time meant
+    [start] at the start of version { $version }
+   *[within] within version { $version }, { $span } after it starts
+}
+span-months = { $count ->
+    [one] 1 month
+   *[other] { $count } months
+}
+span-days = { $count ->
+    [one] 1 day
+   *[other] { $count } days
+}
+span-hours = { $count ->
+    [one] 1 hour
+   *[other] { $count } hours
+}
+fix-change = { $place } { $code }: { $kind ->
+    [insert] inserted `{ $after }`
+    [delete] removed `{ $before }`
+   *[replace] `{ $before }` → `{ $after }`
+}
+fix-file = fixed { $path } ({ $fixes ->
+    [one] 1 change
+   *[other] { $fixes } changes
+}):
+fix-file-diff = would fix { $path } ({ $fixes ->
+    [one] 1 change
+   *[other] { $fixes } changes
+}):
+fix-nothing = nothing to fix: none of the problems found has an exact fix; they remain:
+fix-clean = nothing to fix: no problem found
+fix-remains = what remains after the fixes:
+fix-nothing-remains = nothing remains: every problem found is fixed
+err-find-named = cannot find `{ $path }` from the current folder or under the root `{ $root }`: name the file from the current folder (such as `{ $root }/{ $path }`) or as a path under --root
+err-outside-root = `{ $path }` is outside the root `{ $root }`: name a file of the data tree, or pass its folder as --root
+build-unchanged-warnings = { $count ->
+    [one] 1 warning unchanged since the previous build is not shown again
+   *[other] { $count } warnings unchanged since the previous build are not shown again
+}: run `activity-site check` to see every one
+no-registry-above = no { $registry } in { $folder } or any folder above it: this is not inside a data repository; run the command in one, or pass --root DIR
+build-files-changed = the files of `{ $game }` changed during the build; build again
+build-announcements-changed = the announcements changed during the build; build again
+watch-start = cannot start watching the inputs
+watch-folder = cannot watch `{ $path }`
+cache-foreign-tag = refusing to use `{ $dir }` as the build cache: its { $tag } was not written by activity-site
+    help: pass --cache-dir with a new or empty directory, or --no-cache
+cache-foreign-files = refusing to use `{ $dir }` as the build cache: it holds files the tool did not write
+    help: pass --cache-dir with a new or empty directory, or --no-cache
+fmt-why = { $reasons ->
+    [0] first difference at line { $line }: `{ $before }` → `{ $after }`
+   *[other] { $what }; first difference at line { $line }: `{ $before }` → `{ $after }`
+}
+fmt-why-only = { $what }
+fmt-why-key-order = key order
+fmt-why-indentation = indentation
+fmt-why-activity-order = order of activities
+fmt-why-line-endings = line endings (CRLF)

@@ -339,18 +339,21 @@ note-zone-assumed = 注意：games.json 中 `{ $game }` 的时区 { $zone } 是 
 build-done = 已生成 { $out }：{ $files } 个文件，共 { $size }，用时 { $elapsed }（{ $parts } 个部分中有 { $reused } 个来自缓存；{ $games } 个游戏中检查了 { $checked } 个，其余自上次无问题的检查后未变）
 build-failed = 生成失败：{ $errors } 个错误；`{ $out }` 保持原样
 build-progress-games = 个游戏
-build-force = 警告：--force：生成成功后将替换 `{ $out }` 及其中不是 activity-site 生成的 { $files } 个文件
+build-force = 警告：--force：生成成功后将替换不是 activity-site 生成的 `{ $out }`，并把其中的 { $files } 个文件移到旁边的 `{ $out }.replaced-<日期和时间>`（不删除任何文件）：{ $first }{ $more ->
+    [0] {""}
+   *[other] ，另有 { $more } 个
+}
+build-set-aside = 已把 `{ $out }` 原有的内容移到 `{ $place }`；没有删除任何文件
 
 ## fmt
 
-fmt-would-reformat = 需要整理格式：{ $path }
-fmt-reformatted = 已整理格式：{ $path }
+fmt-would-reformat = 需要整理格式：{ $path }（{ $why }）
+fmt-reformatted = 已整理格式：{ $path }（{ $why }）
 fmt-left-broken = fmt：{ $files } 个有错误的文件未作改动
 fmt-summary = fmt：{ $check ->
     [yes] 需要整理 { $changed } 个文件
    *[no] 已整理 { $changed } 个文件
 }，{ $canonical } 个文件格式已经规范
-fix-fixed = 已修正 { $path }（{ $fixes } 处）
 fix-left = 未修改 { $path }：其中另有错误没有确切的修正方法，应用其余修正也得不到有效的 JSON
 
 ## 所有数据命令的拒绝理由
@@ -421,7 +424,6 @@ agent-document-not-listed = 给出了 `{ $locale }` 的文档，但 `{ $game }` 
 
 err-read = 无法读取 `{ $path }`
 err-read-root = 无法读取根目录 `{ $path }`
-err-find = 找不到 `{ $path }`
 err-root-not-dir = 根目录 `{ $path }` 不是文件夹
 err-list = 无法列出 `{ $path }` 中的文件
 err-not-json = `{ $path }` 不是有效的 JSON
@@ -431,6 +433,11 @@ err-replace = 无法替换 `{ $path }`
 err-bad-path = 路径 `{ $path }` 无效
 err-bad-output-path = 输出路径 `{ $path }` 无效
 err-read-out = 无法读取 `--out { $out }`
+err-set-aside = 新网站已在 `{ $out }` 中，但其原有内容（现在位于 `{ $held }`）无法移到 `{ $place }`；没有删除任何文件
+out-refused-home = 拒绝使用 `--out { $out }`：它是你的主目录，而生成会整个替换输出文件夹；`--force` 也不例外
+    提示：请选择一个新的或空的文件夹
+out-refused-system-root = 拒绝使用 `--out { $out }`：它是文件系统的根目录，而生成会整个替换输出文件夹；`--force` 也不例外
+    提示：请选择一个新的或空的文件夹
 out-refused-root = 拒绝使用 `--out { $out }`：{ $contains ->
     [yes] 它包含数据根目录
    *[no] 它就是数据根目录
@@ -443,7 +450,7 @@ out-refused-file = 拒绝使用 `--out { $out }`：它已存在，而且不是�
 out-refused-tree = 拒绝使用 `--out { $out }`：其中有 `{ $held }`，说明它是数据目录或代码仓库，而不是生成的网站
     提示：请选择一个新的或空的文件夹，例如 `{ $suggestion }`
 out-refused-foreign = 拒绝使用 `--out { $out }`：其中有 { $files } 个文件，而且不是 activity-site 生成的（没有 `{ $marker }`）；生成时会替换其中的全部内容
-    提示：请选择一个新的或空的文件夹，或者加上 `--force` 替换它
+    提示：请选择一个新的或空的文件夹，或者加上 `--force` 替换它（原有内容会移到旁边的 `{ $out }.replaced-<日期和时间>`，不会删除）
 cache-inside-output = 拒绝把构建缓存 `{ $cache }` 放在输出文件夹 `{ $out }` 中：每次生成都会替换输出文件夹
     提示：请用 --cache-dir 指定输出文件夹以外的位置
 schema-invalid = { $path } 不是有效的 JSON Schema：{ $error }
@@ -808,6 +815,7 @@ serve-cannot-listen = 无法监听 { $addr }
 serve-no-address = 无法读取绑定的地址
 serve-site-errors = 站点有错误；请修正错误，或去掉 --no-watch 运行，以便在改动后重新生成
 serve-serving = 正在提供 { $out }：{ $url }
+serve-token-how = 控制 API 需要访问令牌：请在 X-Access-Token 请求头中发送，或作为查询参数 access_token（?access_token=...）发送。
 serve-token-whitespace = 访问令牌的开头或结尾有空白；HTTP 会从 X-Access-Token 请求头中去掉它们，所以用请求头的客户端永远无法登录
     提示：请去掉 --access-token 或 AccessToken 中令牌两侧的空格
 serve-bad-origin = 允许的来源有误：{ $problem }
@@ -905,3 +913,57 @@ ics-calendar-description = { $name } 的活动。每个活动在结束前 { $lea
 ics-reminder-lead = 1 天
 ics-reminder = { $activity } 将在 { $lead }后结束
 ics-version-line = { $name } { $version } 版本「{ $version_name }」
+
+## issue 44（完整的诊断）：恢复解析、列出的修正、构建中新出现的警告、工具自身的错误
+
+char-left-corner-bracket = 左直角引号
+char-right-corner-bracket = 右直角引号
+char-left-white-corner-bracket = 左空心直角引号
+char-right-white-corner-bracket = 右空心直角引号
+syntax-typographic-string = { $key ->
+    [yes] 这个键
+   *[no] 这个字符串
+}用 `{ $open }` 和 `{ $close }` 括起，JSON 不把它们当作引号
+syntax-typographic-string-help = 请改用半角引号括起：`{ $fixed }`（这是中文输入法在中文标点状态下打出的字符）
+syntax-checks-wait = 此文件还有 { $count } 项检查要等语法正确后才能进行（{ $codes }）：请先修正上面的错误，再运行一次 check
+datetime-falls = 改写为 { $time } 后，它{ $relation ->
+    [before] 在版本 { $version } 开始前 { $span }：请确认这正是想写的时间
+    [after] 在版本 { $version } 结束后 { $span }：请确认这正是想写的时间
+    [start] 恰在版本 { $version } 开始时
+   *[within] 在版本 { $version } 之内，开始后 { $span }
+}
+span-months = { $count } 个月
+span-days = { $count } 天
+span-hours = { $count } 小时
+fix-change = { $place } { $code }：{ $kind ->
+    [insert] 插入 `{ $after }`
+    [delete] 删除 `{ $before }`
+   *[replace] `{ $before }` → `{ $after }`
+}
+fix-file = 已修正 { $path }（{ $fixes } 处）：
+fix-file-diff = 将修正 { $path }（{ $fixes } 处）：
+fix-nothing = 没有可修正的内容：发现的问题都没有确切的修正方法，仍然存在：
+fix-clean = 没有可修正的内容：没有发现问题
+fix-remains = 修正后还剩下：
+fix-nothing-remains = 没有剩下的问题：发现的问题都已修正
+err-find-named = 在当前文件夹和根目录 `{ $root }` 下都找不到 `{ $path }`：请写出从当前文件夹出发的路径（例如 `{ $root }/{ $path }`），或写成 --root 下的路径
+err-outside-root = `{ $path }` 不在根目录 `{ $root }` 之内：请指定数据目录中的文件，或用 --root 指定它所在的文件夹
+build-unchanged-warnings = 与上次构建相同的 { $count } 个警告不再重复显示：运行 `activity-site check` 可查看全部
+no-registry-above = 在 { $folder } 及其上级文件夹中都没有 { $registry }：当前不在数据仓库之内；请在数据仓库中运行命令，或用 --root DIR 指定
+build-files-changed = 构建期间 `{ $game }` 的文件发生了变化；请重新构建
+build-announcements-changed = 构建期间公告发生了变化；请重新构建
+watch-start = 无法开始监视输入文件
+watch-folder = 无法监视 `{ $path }`
+cache-foreign-tag = 拒绝把 `{ $dir }` 用作构建缓存：其中的 { $tag } 不是 activity-site 写入的
+    提示：请用 --cache-dir 指定一个新的或空的文件夹，或使用 --no-cache
+cache-foreign-files = 拒绝把 `{ $dir }` 用作构建缓存：其中有不是本工具写入的文件
+    提示：请用 --cache-dir 指定一个新的或空的文件夹，或使用 --no-cache
+fmt-why = { $reasons ->
+    [0] 第一处不同在第 { $line } 行：`{ $before }` → `{ $after }`
+   *[other] { $what }；第一处不同在第 { $line } 行：`{ $before }` → `{ $after }`
+}
+fmt-why-only = { $what }
+fmt-why-key-order = 键的顺序
+fmt-why-indentation = 缩进
+fmt-why-activity-order = 活动的顺序
+fmt-why-line-endings = 换行符（CRLF）

@@ -343,7 +343,7 @@ pub async fn rebuild(state: &ServerState) -> anyhow::Result<BuildOutcome> {
     let elapsed = started.elapsed();
     match &result {
         Ok(outcome) => {
-            let printed = render_for_terminal(state, &outcome.diagnostics);
+            let printed = render_for_terminal(state, outcome);
             if !printed.is_empty() {
                 eprint!("{printed}");
             }
@@ -446,15 +446,22 @@ fn record(state: &ServerState, diagnostics: Vec<Diagnostic>, failure: Option<Str
     let _ = state.reload.send(event);
 }
 
-/// The diagnostics as `check` prints them, with the summary line.
-fn render_for_terminal(state: &ServerState, diags: &[Diagnostic]) -> String {
+/// The diagnostics as `check` prints them, those new since the previous
+/// build in full and the unchanged warnings counted, with the summary line.
+fn render_for_terminal(state: &ServerState, outcome: &BuildOutcome) -> String {
+    let diags = &outcome.diagnostics;
     if diags.is_empty() {
         return String::new();
     }
     let root = &state.options.root;
-    let mut text = diagnostics::render_human(diags, state.color, &|file| {
+    let (new, unchanged) = outcome.new_since_last();
+    let mut text = diagnostics::render_human(&new, state.color, &|file| {
         std::fs::read_to_string(root.join(file)).ok()
     });
+    if unchanged > 0 {
+        text.push_str(&msg!("build-unchanged-warnings", count = unchanged).to_string());
+        text.push('\n');
+    }
     text.push_str(&diagnostics::summary(diagnostics::count(diags)));
     text.push('\n');
     text

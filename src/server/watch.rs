@@ -67,11 +67,10 @@ pub fn spawn(state: ServerState) -> anyhow::Result<WatchGuard> {
             }
         }
     };
-    let mut debouncer =
-        new_debouncer(DEBOUNCE, None, handler).context("cannot start watching the inputs")?;
+    let mut debouncer = new_debouncer(DEBOUNCE, None, handler).context(msg!("watch-start"))?;
     debouncer
         .watch(&root, RecursiveMode::NonRecursive)
-        .with_context(|| format!("cannot watch {}", root.display()))?;
+        .with_context(|| msg!("watch-folder", path = root.display().to_string()))?;
     let mut watched = Vec::new();
     watch_new_dirs(&mut debouncer, &root, &mut watched);
     tracing::info!(
@@ -108,8 +107,8 @@ fn watch_new_dirs(debouncer: &mut Watcher, root: &Path, watched: &mut Vec<PathBu
 }
 
 fn absolute(path: &Path) -> anyhow::Result<PathBuf> {
-    let path =
-        std::path::absolute(path).with_context(|| format!("cannot resolve {}", path.display()))?;
+    let path = std::path::absolute(path)
+        .with_context(|| msg!("err-resolve", path = path.display().to_string()))?;
     Ok(path.canonicalize().unwrap_or(path))
 }
 

@@ -27,6 +27,7 @@ use sha2::{Digest, Sha256};
 
 use super::OutputFile;
 use crate::atomic;
+use crate::i18n::msg;
 
 /// The first bytes of every entry; bump the digit when the layout changes.
 const MAGIC: &[u8; 8] = b"ASCACHE1";
@@ -136,31 +137,33 @@ impl Cache {
                     dir: dir.to_owned(),
                 });
             }
-            Ok(_) => anyhow::bail!(
-                "refusing to use `{}` as the build cache: its {TAG_NAME} was not written by activity-site\n\
-                 help: pass --cache-dir with a new or empty directory, or --no-cache",
-                dir.display()
-            ),
+            Ok(_) => {
+                return Err(anyhow::Error::new(msg!(
+                    "cache-foreign-tag",
+                    dir = dir.display().to_string(),
+                    tag = TAG_NAME
+                )));
+            }
             Err(err) if err.kind() == io::ErrorKind::NotFound => {}
             Err(err) => {
-                return Err(err).with_context(|| format!("cannot read `{}`", tag.display()));
+                return Err(err)
+                    .with_context(|| msg!("err-read", path = tag.display().to_string()));
             }
         }
         if dir.exists() {
             let mut entries = fs::read_dir(dir)
-                .with_context(|| format!("cannot read the cache directory `{}`", dir.display()))?;
+                .with_context(|| msg!("err-read", path = dir.display().to_string()))?;
             if entries.next().is_some() {
-                anyhow::bail!(
-                    "refusing to use `{}` as the build cache: it holds files the tool did not write\n\
-                     help: pass --cache-dir with a new or empty directory, or --no-cache",
-                    dir.display()
-                );
+                return Err(anyhow::Error::new(msg!(
+                    "cache-foreign-files",
+                    dir = dir.display().to_string()
+                )));
             }
         }
         fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create the cache directory `{}`", dir.display()))?;
+            .with_context(|| msg!("err-create", path = dir.display().to_string()))?;
         atomic::write_with(&tag, TAG.as_bytes(), atomic::Options::CACHE)
-            .with_context(|| format!("cannot write `{}`", tag.display()))?;
+            .with_context(|| msg!("err-write", path = tag.display().to_string()))?;
         Ok(Cache {
             dir: dir.to_owned(),
         })

@@ -284,10 +284,17 @@ impl LiveBuild {
         let mut diagnostics = self.check.check(&Overlay::new(), &check_options)?;
         diagnostics.extend(super::kept::diagnostics(&options.root)?);
         diagnostics::sort(&mut diagnostics);
+        // The warnings of the build that wrote the output: what the last
+        // build of this process left, else the output's manifest.
+        let known_warnings = match &self.memo {
+            Some(memo) => memo.warnings(),
+            None => super::write::Previous::read(&options.out)?.warnings(),
+        };
         if diagnostics.iter().any(Diagnostic::is_error) {
             return Ok(super::BuildOutcome {
                 diagnostics,
                 summary: None,
+                known_warnings,
             });
         }
         let Some(prepared) = self.check.prepared.as_ref() else {
@@ -331,6 +338,7 @@ impl LiveBuild {
         Ok(super::BuildOutcome {
             diagnostics: checked.diagnostics,
             summary: Some(summary),
+            known_warnings,
         })
     }
 }

@@ -42,6 +42,40 @@ pub(crate) struct Manifest {
     pub games: Vec<GameRecord>,
     /// The shared parts (the index, the home pages, the schema, kept files, ...).
     pub parts: Vec<PartRecord>,
+    /// The warnings of the build that wrote the site, by [`warning_key`]:
+    /// the next build shows in full only the ones not among them. Kept in
+    /// their own file ([`layout::OUTPUT_WARNINGS`]), not in the manifest's
+    /// bytes, which depend on the data alone.
+    #[serde(skip)]
+    pub warnings: Vec<String>,
+}
+
+/// What makes a warning the same one from build to build: its file, rule
+/// and message with its text arguments (a value, a date), not its line
+/// (an edit above moves it) nor its counts (the days since a version
+/// ended grow each day). A digest, so the manifest stays small.
+pub(crate) fn warning_key(d: &crate::diagnostics::Diagnostic) -> String {
+    use sha2::{Digest as _, Sha256};
+    fn feed(hasher: &mut Sha256, msg: &crate::i18n::Msg) {
+        hasher.update(msg.id().as_bytes());
+        for (name, arg) in msg.args() {
+            hasher.update([0]);
+            hasher.update(name.as_bytes());
+            match arg {
+                crate::i18n::Arg::Text(text) => hasher.update(text.as_bytes()),
+                crate::i18n::Arg::Number(_) => {}
+                crate::i18n::Arg::Msg(inner) => feed(hasher, inner),
+                crate::i18n::Arg::List(items, _) => items.iter().for_each(|m| feed(hasher, m)),
+            }
+        }
+    }
+    let mut hasher = Sha256::new();
+    hasher.update(d.file.as_bytes());
+    hasher.update([0]);
+    hasher.update(d.code.as_str().as_bytes());
+    hasher.update([0]);
+    feed(&mut hasher, &d.message);
+    hex::encode(&hasher.finalize()[..12])
 }
 
 /// The files of one game and what they were made from.
@@ -221,7 +255,11 @@ impl Manifest {
         }
         let written = meta.modified().ok()?;
         let bytes = fs::read(&path).ok()?;
-        let manifest: Manifest = serde_json::from_slice(&bytes).ok()?;
+        let mut manifest: Manifest = serde_json::from_slice(&bytes).ok()?;
+        manifest.warnings = fs::read(dir.join(layout::OUTPUT_WARNINGS))
+            .ok()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default();
         (manifest.format == FORMAT).then_some((manifest, written))
     }
 
@@ -313,7 +351,9 @@ pub(crate) fn verify(dir: &Path, manifest: &Manifest, written: SystemTime) -> Ve
                     format!("{folder}/{name}")
                 };
                 if folder.is_empty()
-                    && (name == layout::OUTPUT_MARKER || name == layout::OUTPUT_MANIFEST)
+                    && (name == layout::OUTPUT_MARKER
+                        || name == layout::OUTPUT_MANIFEST
+                        || name == layout::OUTPUT_WARNINGS)
                 {
                     continue;
                 }

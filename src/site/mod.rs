@@ -150,6 +150,22 @@ pub struct BuildOutcome {
     pub diagnostics: Vec<Diagnostic>,
     /// `None` when the check found errors and nothing was written.
     pub summary: Option<BuildSummary>,
+    /// The warnings of the build that wrote the output before this one,
+    /// by [`manifest::warning_key`] (empty for a first build).
+    pub known_warnings: std::collections::HashSet<String>,
+}
+
+impl BuildOutcome {
+    /// The diagnostics to show in full (every error, and every warning
+    /// the previous build did not have) and how many warnings are left
+    /// out as unchanged since it.
+    pub fn new_since_last(&self) -> (Vec<Diagnostic>, usize) {
+        let (unchanged, new): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
+            self.diagnostics.iter().partition(|d| {
+                !d.is_error() && self.known_warnings.contains(&manifest::warning_key(d))
+            });
+        (new.into_iter().cloned().collect(), unchanged.len())
+    }
 }
 
 /// What a successful build wrote.
@@ -170,6 +186,9 @@ pub struct BuildSummary {
     /// Games checked by this build (the others' inputs were those of a
     /// check that found nothing in them).
     pub checked: usize,
+    /// Where an output this tool did not make went (`--force`): it is
+    /// moved beside the output, never deleted.
+    pub set_aside: Option<PathBuf>,
 }
 
 /// One file of the site, rendered in memory.
@@ -576,6 +595,7 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     // what the output holds is checked while the tree is.
     let previous = write::Previous::read(&options.out)?;
     let clean = previous.clean_checks(check_options.now.unwrap_or_else(Now::read));
+    let known_warnings = previous.warnings();
     let (checked, staging) = rayon::join(
         || check_for_build(&options.root, &check_options, &salt, &clean),
         || write::Staging::after(&options.out, previous),
@@ -585,6 +605,7 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         return Ok(BuildOutcome {
             diagnostics: checked.diagnostics,
             summary: None,
+            known_warnings,
         });
     }
     let (summary, _) = write_site(
@@ -598,6 +619,7 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     Ok(BuildOutcome {
         diagnostics: checked.diagnostics,
         summary: Some(summary),
+        known_warnings,
     })
 }
 
@@ -626,7 +648,7 @@ pub(crate) fn write_site(
         defer_brotli: options.defer_brotli,
         progress: options.progress.clone(),
     };
-    let (tally, manifest) = render(
+    let (tally, mut manifest) = render(
         &options.root,
         checked,
         prepared,
@@ -634,8 +656,20 @@ pub(crate) fn write_site(
         &how,
         &staging,
     )?;
+    manifest.warnings = checked
+        .diagnostics
+        .iter()
+        .filter(|d| !d.is_error())
+        .map(manifest::warning_key)
+        .collect();
+    manifest.warnings.sort_unstable();
+    manifest.warnings.dedup();
     // Dropped without a commit, the staging directory is removed.
-    let (_, left) = staging.commit(manifest)?;
+    let (committed, left) = staging.commit(manifest)?;
+    let set_aside = match committed {
+        write::Committed::Replaced { set_aside } => set_aside,
+        write::Committed::Unchanged => None,
+    };
     if let Some(cache) = &cache
         && tally.stored > 0
     {
@@ -650,6 +684,7 @@ pub(crate) fn write_site(
         deferred: tally.deferred,
         games: checked.games.len(),
         checked: checked.games.len() - checked.checks_reused,
+        set_aside,
     };
     Ok((summary, left))
 }
@@ -696,8 +731,7 @@ fn load_again(
     drop(loaded);
     anyhow::ensure!(
         !full.diagnostics.iter().any(Diagnostic::is_error),
-        "the files of `{}` changed during the build; build again",
-        game.id
+        msg!("build-files-changed", game = game.id.as_str())
     );
     Ok(output_of(full.game, full.documents))
 }
@@ -948,7 +982,7 @@ pub(crate) fn render(
     let (boards, announced) = check_announcements(root, project, validator, &Overlay::new(), true);
     anyhow::ensure!(
         !announced.iter().any(Diagnostic::is_error),
-        "the announcements changed during the build; build again"
+        msg!("build-announcements-changed")
     );
     let site_locale = Registry {
         schema: None,
@@ -1143,8 +1177,7 @@ fn homes_of(
             let home = pages::HomeGame::of(&output);
             anyhow::ensure!(
                 home_digest(&home) == done.record.home,
-                "the files of `{}` changed during the build; build again",
-                game.id
+                msg!("build-files-changed", game = game.id.as_str())
             );
             Ok(home)
         })

@@ -10,8 +10,8 @@ use std::path::Path;
 use anyhow::Context as _;
 
 use super::{Checked, canonical_text, check, check_with};
-use crate::diagnostics::{self, Diagnostic, Fix};
-use crate::i18n::msg;
+use crate::diagnostics::{self, Code, Diagnostic, Fix};
+use crate::i18n::{Msg, msg};
 use crate::source::Overlay;
 use crate::{atomic, tree, validate};
 
@@ -20,6 +20,9 @@ use crate::{atomic, tree, validate};
 pub struct Formatted {
     /// Files rewritten (or that would be), relative to the root.
     pub changed: Vec<String>,
+    /// What changes in each file of `changed`, in the same order
+    /// ([`explain_format`]).
+    pub why: Vec<Msg>,
     /// Files read and found canonical or rewritten.
     pub formatted: usize,
     /// The errors that kept files unchanged.
@@ -57,6 +60,7 @@ pub fn format_tree(
         .chain(checked.announcements.iter().map(|a| a.path.clone()));
     let mut formatted = 0;
     let mut changed = Vec::new();
+    let mut why = Vec::new();
     for path in sources.filter(|path| !broken.contains(path.as_str())) {
         let current = match std::fs::read_to_string(root.join(&path)) {
             Ok(text) => text,
@@ -69,6 +73,7 @@ pub fn format_tree(
         };
         formatted += 1;
         if current != canonical {
+            why.push(explain_format(&current, &canonical));
             if !check_only {
                 atomic::write(&root.join(&path), canonical.as_bytes())
                     .with_context(|| msg!("err-write", path = path.as_str()))?;
@@ -79,10 +84,95 @@ pub fn format_tree(
     let broken = broken.len();
     Ok(Formatted {
         changed,
+        why,
         formatted,
         errors,
         broken,
     })
+}
+
+/// What reformatting `current` into `canonical` changes, in the words of
+/// `fmt --check`: the order of keys, the indentation, the order of
+/// activities, the line endings, and the first line that differs.
+pub fn explain_format(current: &str, canonical: &str) -> Msg {
+    use serde_json::Value;
+    /// Each object's keys in order, and each activity's name and start.
+    fn walk(value: &Value, keys: &mut Vec<Vec<String>>, activities: &mut Vec<String>) {
+        match value {
+            Value::Object(members) => {
+                keys.push(members.keys().cloned().collect());
+                if let Some(items) = members.get("activities").and_then(Value::as_array) {
+                    activities.extend(items.iter().map(|a| {
+                        let field = |k| a.get(k).and_then(Value::as_str).unwrap_or("");
+                        format!("{}\u{1f}{}", field("name"), field("startTime"))
+                    }));
+                }
+                members.values().for_each(|v| walk(v, keys, activities));
+            }
+            Value::Array(items) => items.iter().for_each(|i| walk(i, keys, activities)),
+            _ => {}
+        }
+    }
+    let shape = |text: &str| {
+        let mut keys = Vec::new();
+        let mut activities = Vec::new();
+        if let Ok(value) = serde_json::from_str::<Value>(text) {
+            walk(&value, &mut keys, &mut activities);
+        }
+        keys.sort();
+        (keys, activities)
+    };
+    let (keys_now, activities_now) = shape(current);
+    let (keys_then, activities_then) = shape(canonical);
+    let mut what = Vec::new();
+    if keys_now != keys_then {
+        what.push(msg!("fmt-why-key-order"));
+    }
+    let indent = |text: &str| {
+        text.lines()
+            .map(|l| &l[..l.len() - l.trim_start().len()])
+            .find(|ws| !ws.is_empty())
+            .map(str::to_owned)
+    };
+    if indent(current) != indent(canonical) {
+        what.push(msg!("fmt-why-indentation"));
+    }
+    if activities_now != activities_then {
+        what.push(msg!("fmt-why-activity-order"));
+    }
+    if current.contains('\r') {
+        what.push(msg!("fmt-why-line-endings"));
+    }
+    let shown = |line: &str| {
+        let line = line.trim_end_matches('\r');
+        match line.char_indices().nth(80) {
+            Some((cut, _)) => format!("{}…", &line[..cut]),
+            None => line.to_owned(),
+        }
+    };
+    let mut now = current.split('\n');
+    let mut then = canonical.split('\n');
+    let mut line = 1;
+    let first = loop {
+        match (now.next(), then.next()) {
+            (Some(a), Some(b)) if a.trim_end_matches('\r') == b => line += 1,
+            (None, None) => break None,
+            (a, b) => break Some((shown(a.unwrap_or("")), shown(b.unwrap_or("")))),
+        }
+    };
+    let reasons = what.len();
+    let what = crate::i18n::Arg::List(what, "list-comma");
+    match first {
+        Some((before, after)) => msg!(
+            "fmt-why",
+            reasons = reasons,
+            what = what,
+            line = line,
+            before = before,
+            after = after
+        ),
+        None => msg!("fmt-why-only", what = what),
+    }
 }
 
 /// One file `--fix` changed (or would change).
@@ -94,6 +184,65 @@ pub struct FixedFile {
     pub after: String,
     /// How many fixes were applied.
     pub fixes: usize,
+    /// Each fix applied, where it was made in [`FixedFile::before`], in
+    /// the order of the text.
+    pub changes: Vec<Change>,
+}
+
+/// One fix `--fix` applied: where (in the text before any fix), by which
+/// rule, what was there and what is there now, and the notes of its
+/// diagnostic (where a rewritten date now falls in its version).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub line: usize,
+    pub column: usize,
+    pub code: Code,
+    pub before: String,
+    pub after: String,
+    pub notes: Vec<Msg>,
+}
+
+impl Change {
+    /// The change in one line (`path:line:col rule: `x` → `y``) and its
+    /// notes, for a person to read before trusting it.
+    pub fn describe(&self, path: &str) -> Msg {
+        let shown = |s: &str| s.replace('\n', "\\n").replace('\r', "\\r");
+        let kind = match (self.before.is_empty(), self.after.is_empty()) {
+            (true, _) => "insert",
+            (_, true) => "delete",
+            _ => "replace",
+        };
+        msg!(
+            "fix-change",
+            place = format!("{path}:{}:{}", self.line, self.column),
+            code = self.code.as_str(),
+            kind = kind,
+            before = shown(&self.before),
+            after = shown(&self.after)
+        )
+    }
+}
+
+/// One applied fix: the start and end of what it replaced and the length
+/// of its replacement, in the text it was applied to.
+type Edit = (usize, usize, usize);
+
+/// Maps byte `offset` of a text back to the text before `edits` (start,
+/// end and replacement length in the earlier text, in its order): an
+/// offset inside a replacement maps to the start of what it replaced.
+fn map_back(edits: &[Edit], offset: usize) -> usize {
+    let mut delta: isize = 0;
+    for &(start, end, len) in edits {
+        let new_start = start.saturating_add_signed(delta);
+        if offset < new_start {
+            break;
+        }
+        if offset < new_start + len {
+            return start;
+        }
+        delta += len as isize - (end - start) as isize;
+    }
+    offset.saturating_add_signed(-delta)
 }
 
 impl FixedFile {
@@ -150,20 +299,23 @@ pub fn fix_with(
     write: bool,
 ) -> anyhow::Result<Fixed> {
     let mut files: BTreeMap<String, FixedFile> = BTreeMap::new();
+    // The edits of each round of each file, to place later rounds' changes
+    // in the text as it was before any fix.
+    let mut rounds: BTreeMap<String, Vec<Vec<Edit>>> = BTreeMap::new();
     let mut left = BTreeSet::new();
     let mut checked = check_with(root, &overlay, options)?;
     for _ in 0..ROUNDS {
-        let mut by_file: BTreeMap<&str, Vec<&Fix>> = BTreeMap::new();
+        let mut by_file: BTreeMap<&str, Vec<(&Diagnostic, &Fix)>> = BTreeMap::new();
         for d in &checked.diagnostics {
             if let Some(fix) = &d.fix
                 && only.is_none_or(|only| only.contains(&d.file))
                 && !left.contains(&d.file)
             {
-                by_file.entry(d.file.as_str()).or_default().push(fix);
+                by_file.entry(d.file.as_str()).or_default().push((d, fix));
             }
         }
         let mut progressed = false;
-        for (path, fixes) in by_file {
+        for (path, found) in by_file {
             let current = match files.get(path) {
                 Some(file) => file.after.clone(),
                 None => match overlay.get(path) {
@@ -174,8 +326,9 @@ pub fn fix_with(
                     },
                 },
             };
-            let (after, applied) = diagnostics::apply_fixes(&current, &fixes);
-            if applied == 0 || after == current {
+            let fixes: Vec<&Fix> = found.iter().map(|(_, fix)| *fix).collect();
+            let (after, applied) = diagnostics::apply_fixes_listed(&current, &fixes);
+            if applied.is_empty() || after == current {
                 continue;
             }
             if !validate::is_json(&after) {
@@ -185,12 +338,37 @@ pub fn fix_with(
             overlay.insert(path, after.clone());
             let file = files.entry(path.to_string()).or_insert_with(|| FixedFile {
                 path: path.to_string(),
-                before: current,
+                before: current.clone(),
                 after: String::new(),
                 fixes: 0,
+                changes: Vec::new(),
             });
+            let earlier = rounds.entry(path.to_string()).or_default();
+            for &index in &applied {
+                let (d, fix) = found[index];
+                let offset = earlier
+                    .iter()
+                    .rev()
+                    .fold(fix.start, |offset, edits| map_back(edits, offset));
+                let at = diagnostics::locate(&file.before, offset, offset);
+                file.changes.push(Change {
+                    line: at.line,
+                    column: at.column,
+                    code: d.code,
+                    before: current[fix.start..fix.end].to_string(),
+                    after: fix.replacement.clone(),
+                    notes: d.notes.clone(),
+                });
+            }
+            let mut edits: Vec<Edit> = applied
+                .iter()
+                .map(|&i| (fixes[i].start, fixes[i].end, fixes[i].replacement.len()))
+                .collect();
+            edits.sort_unstable();
+            earlier.push(edits);
+            file.changes.sort_by_key(|c| (c.line, c.column));
             file.after = after;
-            file.fixes += applied;
+            file.fixes += applied.len();
             progressed = true;
         }
         if !progressed {

@@ -69,8 +69,49 @@ pub enum OutputState {
     /// A site from before the marker existed: `api/v1/games.json` and only
     /// files of the kinds a build writes.
     PreviousBuild,
-    /// A directory this tool did not make, with this many files in it.
-    Foreign { files: usize },
+    /// A directory this tool did not make, with this many files in it,
+    /// the first few of them (in name order) by their path inside it.
+    Foreign { files: usize, first: Vec<String> },
+}
+
+/// How many files of a foreign output `--force` names.
+pub const FOREIGN_SHOWN: usize = 5;
+
+/// Refuses outright, whatever `--force` says, an output that is the
+/// user's home directory or the root of a file system.
+fn refuse_home_or_root(out_abs: &Path, shown: &str) -> anyhow::Result<()> {
+    let home = std::env::var_os("HOME")
+        .or_else(|| std::env::var_os("USERPROFILE"))
+        .filter(|h| !h.is_empty())
+        .and_then(|h| fs::canonicalize(h).ok());
+    if home.as_deref() == Some(out_abs) {
+        anyhow::bail!(msg!("out-refused-home", out = shown));
+    }
+    if out_abs.parent().is_none() {
+        anyhow::bail!(msg!("out-refused-system-root", out = shown));
+    }
+    Ok(())
+}
+
+/// Where an output this tool did not make goes when a build replaces it
+/// (`--force`): `<out>.replaced-<local date and time>` beside it (with
+/// `-2`, `-3`, ... when that is taken). Nothing a build replaces is deleted.
+pub fn set_aside_place(out: &Path) -> PathBuf {
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "site".to_string());
+    let stamp = chrono::Local::now().format("%Y-%m-%d-%H%M%S");
+    let base = out.with_file_name(format!("{name}.replaced-{stamp}"));
+    let mut place = base.clone();
+    let mut n = 2;
+    while fs::symlink_metadata(&place).is_ok() {
+        let mut numbered = base.clone().into_os_string();
+        numbered.push(format!("-{n}"));
+        place = PathBuf::from(numbered);
+        n += 1;
+    }
+    place
 }
 
 /// Says what `out` holds, and refuses outright (whatever `--force` says) the
@@ -81,6 +122,7 @@ pub fn inspect_output(root: &Path, out: &Path) -> anyhow::Result<OutputState> {
         .with_context(|| msg!("err-read-root", path = root.display().to_string()))?;
     let out_abs = absolute(out)?;
     let shown = out.display().to_string();
+    refuse_home_or_root(&out_abs, &shown)?;
     let suggestion = root.join("site").display().to_string();
     if root_abs.starts_with(&out_abs) {
         let contains = if root_abs == out_abs { "no" } else { "yes" };
@@ -128,13 +170,20 @@ pub fn inspect_output(root: &Path, out: &Path) -> anyhow::Result<OutputState> {
     }
     let mut files = 0;
     let mut foreign = false;
-    for entry in walkdir::WalkDir::new(&out_abs).min_depth(1) {
+    let mut first = Vec::new();
+    for entry in walkdir::WalkDir::new(&out_abs)
+        .min_depth(1)
+        .sort_by_file_name()
+    {
         let entry = entry.with_context(|| msg!("err-read-out", out = shown.as_str()))?;
         if entry.file_type().is_dir() {
             continue;
         }
         files += 1;
         let rel = entry.path().strip_prefix(&out_abs).unwrap_or(entry.path());
+        if first.len() < FOREIGN_SHOWN {
+            first.push(slash_path(rel));
+        }
         if !entry.file_type().is_file() || !looks_built(rel) {
             foreign = true;
         }
@@ -144,28 +193,47 @@ pub fn inspect_output(root: &Path, out: &Path) -> anyhow::Result<OutputState> {
     } else if !foreign && out_abs.join(layout::INDEX_PATH).is_file() {
         OutputState::PreviousBuild
     } else {
-        OutputState::Foreign { files }
+        OutputState::Foreign { files, first }
     })
 }
 
 /// Whether a file's path is one a build writes ([`layout::is_built_path`],
 /// or the site's manifest).
 fn looks_built(rel: &Path) -> bool {
-    if rel == Path::new(layout::OUTPUT_MANIFEST) {
+    if rel == Path::new(layout::OUTPUT_MANIFEST) || rel == Path::new(layout::OUTPUT_WARNINGS) {
         return true;
     }
-    let parts: Vec<String> = rel
-        .components()
+    layout::is_built_path(&slash_path(rel))
+}
+
+/// Whether the folder `dir` holds a file a build does not write (a
+/// folder this tool did not make, replaced with `--force`).
+fn holds_foreign(dir: &Path) -> bool {
+    walkdir::WalkDir::new(dir)
+        .min_depth(1)
+        .into_iter()
+        .any(|entry| {
+            entry.map_or(true, |entry| {
+                !entry.file_type().is_dir()
+                    && (!entry.file_type().is_file()
+                        || !looks_built(entry.path().strip_prefix(dir).unwrap_or(entry.path())))
+            })
+        })
+}
+
+/// A relative path with `/` between its parts, whatever the platform.
+fn slash_path(rel: &Path) -> String {
+    rel.components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    layout::is_built_path(&parts.join("/"))
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// Refuses output directories the build may not replace; see [`inspect_output`].
 /// An unmarked non-empty directory is refused unless `force`.
 pub fn guard_output(root: &Path, out: &Path, force: bool) -> anyhow::Result<OutputState> {
     let state = inspect_output(root, out)?;
-    if let OutputState::Foreign { files } = state
+    if let OutputState::Foreign { files, .. } = state
         && !force
     {
         anyhow::bail!(msg!(
@@ -270,6 +338,15 @@ pub struct Memo {
     spare: Option<Held>,
 }
 
+impl Memo {
+    /// The warnings of the build that wrote what the output holds.
+    pub(crate) fn warnings(&self) -> std::collections::HashSet<String> {
+        self.current.as_ref().map_or_else(Default::default, |held| {
+            held.manifest.warnings.iter().cloned().collect()
+        })
+    }
+}
+
 /// What the output held before a build, as [`Staging::after`] takes it.
 pub(crate) enum Previous {
     /// What the last build of this process left ([`Memo`]).
@@ -289,6 +366,16 @@ impl Previous {
         ))
     }
 
+    /// The warnings of the build that wrote the output ([`Manifest::warnings`]).
+    pub(crate) fn warnings(&self) -> std::collections::HashSet<String> {
+        match self {
+            Previous::Memo(memo) => memo.warnings(),
+            Previous::Read(read) => read.as_ref().map_or_else(Default::default, |(m, _)| {
+                m.warnings.iter().cloned().collect()
+            }),
+        }
+    }
+
     /// The games whose last check found nothing and still would at `now`:
     /// [`Manifest::clean_checks`].
     pub(crate) fn clean_checks(
@@ -304,12 +391,13 @@ impl Previous {
 }
 
 /// What [`Staging::commit`] did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Committed {
     /// The output already was the new site: nothing written.
     Unchanged,
-    /// The new site was exchanged with the output.
-    Replaced,
+    /// The new site was exchanged with the output; an output this tool did
+    /// not make (`--force`) was moved to `set_aside` ([`set_aside_place`]).
+    Replaced { set_aside: Option<PathBuf> },
 }
 
 impl Held {
@@ -608,6 +696,10 @@ impl Staging {
         let manifest_path = open.dir.join(layout::OUTPUT_MANIFEST);
         fs::write(&manifest_path, bytes)
             .with_context(|| msg!("err-write", path = manifest_path.display().to_string()))?;
+        let warnings_path = open.dir.join(layout::OUTPUT_WARNINGS);
+        let warnings = serde_json::to_vec(&manifest.warnings).unwrap_or_default();
+        fs::write(&warnings_path, warnings)
+            .with_context(|| msg!("err-write", path = warnings_path.display().to_string()))?;
         set_dir_permissions(&open.dir);
         let staging = open.dir.clone();
         let reused = open.reused;
@@ -624,19 +716,33 @@ impl Staging {
             Ok(Some(old)) => {
                 // The previous output is kept for the next build when it
                 // is this tool's (marked); anything else goes, as before.
-                let kept = old.join(OUTPUT_MARKER).is_file()
-                    && (old == self.spare || fs::rename(&old, &self.spare).is_ok());
-                if !kept {
+                let marked = old.join(OUTPUT_MARKER).is_file();
+                let kept = marked && (old == self.spare || fs::rename(&old, &self.spare).is_ok());
+                // What this tool did not make is never deleted: it is moved
+                // beside the output, under a name the build reports.
+                let mut set_aside = None;
+                if !marked && holds_foreign(&old) {
+                    let place = set_aside_place(&self.out);
+                    fs::rename(&old, &place).with_context(|| {
+                        msg!(
+                            "err-set-aside",
+                            out = self.out.display().to_string(),
+                            held = old.display().to_string(),
+                            place = place.display().to_string()
+                        )
+                    })?;
+                    set_aside = Some(place);
+                } else if !kept {
                     remove_tree(&old);
                 }
                 let memo = Memo {
                     current: Some(now_held),
                     spare: previous.filter(|_| kept),
                 };
-                Ok((Committed::Replaced, memo))
+                Ok((Committed::Replaced { set_aside }, memo))
             }
             Ok(None) => Ok((
-                Committed::Replaced,
+                Committed::Replaced { set_aside: None },
                 Memo {
                     current: Some(now_held),
                     spare: None,
@@ -766,6 +872,7 @@ struct Reused {
 /// instead.
 fn reuse_known(spare: &Path, kept: Held) -> Reused {
     let _ = fs::remove_file(spare.join(layout::OUTPUT_MANIFEST));
+    let _ = fs::remove_file(spare.join(layout::OUTPUT_WARNINGS));
     let made = kept
         .good
         .keys()

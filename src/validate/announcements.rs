@@ -68,11 +68,12 @@ fn content_rules(node: &Node<'_>, report: &mut Reporter<'_>) {
     if found.is_empty() {
         return;
     }
-    let raw = report.source(node.start + 1, node.end.saturating_sub(1));
+    let (inner, inner_end) = json::string_inner(report.text(), node.start, node.end);
+    let raw = report.source(inner, inner_end);
     // Decoded byte offset to the byte offset in the source, escapes included.
     let in_source = |offset: usize| {
         let index = text[..offset.min(text.len())].chars().count();
-        node.start + 1 + json::raw_offset(raw, index)
+        inner + json::raw_offset(raw, index)
     };
     for (finding, range) in found {
         let at = report.location(in_source(range.start), in_source(range.end));

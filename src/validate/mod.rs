@@ -3,7 +3,10 @@
 //! Each file is parsed once, by [`crate::json`], into a tree that borrows
 //! from its text and knows every byte range; parsing also reports keys given
 //! twice (`duplicate-key`), which a map would silently collapse. Every rule
-//! runs on every file, so one `check` reports every problem. Rules read the
+//! runs on every file, so one `check` reports every problem: a file with
+//! syntax errors whose fixes are all exact is checked as those fixes read
+//! it, at the places of the text as typed ([`parse_recovering`]); one whose
+//! reading is uncertain says which checks wait for its syntax. Rules read the
 //! tree (not the typed model), so a file with a schema error still gets its
 //! dates checked. Positions come from [`spans`], which maps a pointer or a
 //! byte range onto lines and character columns only when there is something
@@ -85,21 +88,108 @@ pub struct CheckedAnnouncements {
 }
 
 /// Parses a source file: the tree, or a `json-syntax` diagnostic for every
-/// syntax error (see [`json::parse_all`]). A file with a syntax error gets no
-/// schema or rule diagnostics: what recovery reads after a mistake is its
-/// reading of the fix, not the contributor's text, so a rule run on it could
-/// report a problem the contributor never wrote. The rules run again, on the
-/// real text, once the syntax is fixed (`check --fix` does both in one run).
+/// syntax error (see [`json::parse_all`]). A file with a syntax error gets
+/// no schema or rule diagnostics here: [`parse_recovering`] is the reading
+/// the checks run on.
 pub fn parse(source: &SourceFile) -> Result<JsonFile<'_>, Vec<Diagnostic>> {
-    match json::parse_all(&source.text) {
-        Ok(parsed) => Ok(JsonFile {
+    match parse_recovering(source, Waiting::None) {
+        (Some(file), errors) if errors.is_empty() => Ok(file),
+        (_, errors) => Err(errors),
+    }
+}
+
+/// The checks that wait for a file's syntax when recovery cannot read it
+/// for certain, by the kind of document (named in the note that says so).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waiting {
+    /// No note (a caller that reports no rules).
+    None,
+    Registry,
+    Activity,
+    Announcements,
+}
+
+impl Waiting {
+    fn codes(self) -> &'static [Code] {
+        match self {
+            Waiting::None => &[],
+            Waiting::Registry => &[
+                Code::DuplicateKey,
+                Code::Schema,
+                Code::GamesRegistry,
+                Code::MissingFile,
+                Code::OrphanFile,
+                Code::Whitespace,
+            ],
+            Waiting::Activity => &[
+                Code::DuplicateKey,
+                Code::Schema,
+                Code::Datetime,
+                Code::TimeOrder,
+                Code::CoverUrl,
+                Code::DuplicateActivity,
+                Code::OutsideVersion,
+                Code::EndOfMinute,
+                Code::Unsorted,
+                Code::LocaleParity,
+                Code::Stale,
+                Code::Whitespace,
+                Code::UpcomingVersion,
+            ],
+            Waiting::Announcements => &[
+                Code::DuplicateKey,
+                Code::Schema,
+                Code::MarkdownLink,
+                Code::MarkdownHtml,
+                Code::Whitespace,
+            ],
+        }
+    }
+}
+
+/// Parses a source file for the checks: its tree and a `json-syntax`
+/// diagnostic for every syntax error. A file with syntax errors still gets
+/// a tree when recovery's reading of it is certain: every error has an
+/// exact fix, and those fixes together give JSON (the reading `check --fix`
+/// applies); the tree's byte ranges are those of the text as typed, so the
+/// rules run on it point at what the contributor wrote. Otherwise there is
+/// no tree, and the last syntax error says which checks (those of `waiting`)
+/// wait for the syntax.
+pub fn parse_recovering(
+    source: &SourceFile,
+    waiting: Waiting,
+) -> (Option<JsonFile<'_>>, Vec<Diagnostic>) {
+    fn file<'s>(source: &'s SourceFile, parsed: json::Parsed<'s>) -> JsonFile<'s> {
+        JsonFile {
             path: &source.path,
             text: &source.text,
             root: parsed.root,
             duplicates: parsed.duplicates,
-        }),
-        Err(errors) => Err(syntax::diagnostics(&source.path, &source.text, &errors)),
+        }
     }
+    let recovered = match json::parse_recovering(&source.text) {
+        Ok(parsed) => return (Some(file(source, parsed)), Vec::new()),
+        Err(recovered) => recovered,
+    };
+    let mut found = syntax::diagnostics(&source.path, &source.text, &recovered.errors);
+    let certain = recovered.parsed.filter(|_| {
+        let fixes: Vec<&Fix> = found.iter().filter_map(|d| d.fix.as_ref()).collect();
+        let (fixed, applied) = crate::diagnostics::apply_fixes(&source.text, &fixes);
+        applied == found.len() && is_json(&fixed)
+    });
+    let codes = waiting.codes();
+    if certain.is_none()
+        && !codes.is_empty()
+        && let Some(last) = found.last_mut()
+    {
+        let names: Vec<&str> = codes.iter().map(|c| c.as_str()).collect();
+        last.notes.push(msg!(
+            "syntax-checks-wait",
+            count = codes.len(),
+            codes = crate::i18n::list(&names)
+        ));
+    }
+    (certain.map(|parsed| file(source, parsed)), found)
 }
 
 /// Whether `text` is JSON to the strict parser (what `check --fix` asks of
@@ -136,12 +226,12 @@ impl Validator {
         let Some(source) = &project.registry else {
             return (Vec::new(), diagnostics);
         };
-        let file = match parse(source) {
-            Ok(file) => file,
-            Err(errors) => {
-                diagnostics.extend(errors);
-                return (Vec::new(), diagnostics);
-            }
+        // A registry read past syntax errors lists its games as read: they
+        // are checked too, and the errors keep anything from being built.
+        let (file, syntax) = parse_recovering(source, Waiting::Registry);
+        diagnostics.extend(syntax);
+        let Some(file) = file else {
+            return (Vec::new(), diagnostics);
         };
         let mut report = Reporter::new(&file);
         report.duplicates(&file);
@@ -176,22 +266,17 @@ impl Validator {
         let mut documents = Vec::new();
         let mut clean: Vec<(JsonFile<'_>, &str)> = Vec::new();
         for file in &loaded.files {
-            let parsed = file.source.as_ref().map(parse);
-            let json = match parsed {
-                Some(Ok(json)) => json,
-                Some(Err(errors)) => {
-                    diagnostics.extend(errors);
-                    if keep_documents {
-                        documents.push((file.locale.clone(), None));
-                    }
-                    continue;
+            let (json, syntax) = match &file.source {
+                Some(source) => parse_recovering(source, Waiting::Activity),
+                None => (None, Vec::new()),
+            };
+            let broken = !syntax.is_empty();
+            diagnostics.extend(syntax);
+            let Some(json) = json else {
+                if keep_documents {
+                    documents.push((file.locale.clone(), None));
                 }
-                None => {
-                    if keep_documents {
-                        documents.push((file.locale.clone(), None));
-                    }
-                    continue;
-                }
+                continue;
             };
             let mut report = Reporter::new(&json);
             report.duplicates(&json);
@@ -209,11 +294,14 @@ impl Validator {
             let has_errors = found.iter().any(Diagnostic::is_error);
             diagnostics.extend(found);
             if keep_documents {
-                let document = ActivityDocument::deserialize(json.root.to_value()).ok();
+                // A document read past syntax errors is not built from.
+                let document = (!broken)
+                    .then(|| ActivityDocument::deserialize(json.root.to_value()).ok())
+                    .flatten();
                 documents.push((file.locale.clone(), document));
             }
             // Parity compares clean files only: an error already says what is wrong.
-            if !has_errors {
+            if !has_errors && !broken {
                 clean.push((json, &file.locale));
             }
         }
@@ -278,12 +366,11 @@ impl Validator {
         let Some(source) = &file.source else {
             return checked;
         };
-        let json = match parse(source) {
-            Ok(json) => json,
-            Err(mut found) => {
-                checked.diagnostics.append(&mut found);
-                return checked;
-            }
+        let (json, mut syntax) = parse_recovering(source, Waiting::Announcements);
+        let broken = !syntax.is_empty();
+        let Some(json) = json else {
+            checked.diagnostics.append(&mut syntax);
+            return checked;
         };
         let mut report = Reporter::new(&json);
         report.duplicates(&json);
@@ -293,8 +380,9 @@ impl Validator {
         }
         announcements::rules(&json.root, &mut report);
         rules::invisible(&json.root, None, &mut report);
-        checked.diagnostics = report.finish();
-        if keep_document && !checked.diagnostics.iter().any(Diagnostic::is_error) {
+        checked.diagnostics = syntax;
+        checked.diagnostics.extend(report.finish());
+        if keep_document && !broken && !checked.diagnostics.iter().any(Diagnostic::is_error) {
             checked.document = Announcements::deserialize(value).ok();
         }
         checked
@@ -354,6 +442,11 @@ impl<'a> Reporter<'a> {
     /// The text of a byte range of the file.
     pub fn source(&self, start: usize, end: usize) -> &'a str {
         self.spans.text().get(start..end).unwrap_or("")
+    }
+
+    /// The whole text of the file.
+    pub fn text(&self) -> &'a str {
+        self.spans.text()
     }
 
     /// Where a byte range of the file is.

@@ -234,12 +234,9 @@ fn syntax_every_mistake_of_a_file_at_once() {
     error[json-syntax] data/demo/zh-CN.json:3:16: full-width colon `：` (U+FF1A) outside a string is not JSON punctuation
       help: type the ASCII `:` instead (a Chinese input method types this one in its place)
       fix: `：` -> `:`
-    error[json-syntax] data/demo/zh-CN.json:3:17: left double quotation mark `“` (U+201C) outside a string is not JSON punctuation
-      help: type the ASCII `"` instead (a Chinese input method types this one in its place)
-      fix: `“` -> `"`
-    error[json-syntax] data/demo/zh-CN.json:3:20: the string ends with the right double quotation mark `”` (U+201D), which JSON does not read as a quote
-      help: type the ASCII `"` instead (a Chinese input method types this one in its place)
-      fix: `”` -> `"`
+    error[json-syntax] data/demo/zh-CN.json:3:17: the string is quoted with `“` and `”`, which JSON does not read as quotes
+      help: type ASCII quotes around it: `"星海"` (a Chinese input method types these in their place)
+      fix: `“星海”` -> `"星海"`
     error[json-syntax] data/demo/zh-CN.json:4:16: this string is not closed before the end of the line
       help: add the closing `"` before the `,`; a raw line break is not allowed inside a JSON string (write `\n` for one)
       fix: `` -> `"`
@@ -294,12 +291,15 @@ fn times_forms_order_and_window() {
     );
     insta::assert_snapshot!(check(&fixture), @r#"
     error[datetime] data/demo/en-US.json:7:55: `2026/10/01 11:00` writes the date with slashes
+      note: rewritten as 2026-10-01T11:00:00, it falls at the start of version 1.2
       help: write it as `2026-10-01T11:00:00` (YYYY-MM-DDTHH:MM:SS, local server time)
       fix: `"2026/10/01 11:00"` -> `"2026-10-01T11:00:00"`
     error[datetime] data/demo/en-US.json:8:55: `2026-10-02T10：00：00` has the full-width colon `：` (U+FF1A), typed by an input method
+      note: rewritten as 2026-10-02T10:00:00, it falls within version 1.2, 23 hours after it starts
       help: type the ASCII `:`: `2026-10-02T10:00:00`
       fix: `"2026-10-02T10：00：00"` -> `"2026-10-02T10:00:00"`
     error[datetime] data/demo/en-US.json:9:55: `2026-10-03 10:00:00` separates date and time with a space
+      note: rewritten as 2026-10-03T10:00:00, it falls within version 1.2, 1 day after it starts
       help: use `T`: `2026-10-03T10:00:00`
       fix: `"2026-10-03 10:00:00"` -> `"2026-10-03T10:00:00"`
     warning[end-of-minute] data/demo/en-US.json:9:89: the activity ends at :00 seconds
@@ -507,4 +507,24 @@ fn announcements_fragment_links_name_headings_of_their_own_announcement() {
     error[markdown-link] data/_announcements/zh-CN.json:6:38: the link `#top` in `content` names no heading of this announcement
       help: this announcement has no headings: add one, such as `## top`, or link to an absolute https:// URL instead; a `#` link names a heading of its own announcement only
     "#);
+}
+
+/// Issue 44: a date in another common form has its exact replacement: the
+/// Chinese form (年月日, with or without the space), slashes, one-digit
+/// parts, no seconds; what is not a real time has none.
+#[test]
+fn dates_in_other_common_forms_are_rewritten() {
+    use super::rules::rewrite_time;
+    for (text, expected) in [
+        ("2026年11月4日 12:00", Some("2026-11-04T12:00:00")),
+        ("2026年11月4日12:00", Some("2026-11-04T12:00:00")),
+        ("2026年11月4号 12：00：30", Some("2026-11-04T12:00:30")),
+        ("2026/11/4 12:00", Some("2026-11-04T12:00:00")),
+        ("2026-2-3 10:00", Some("2026-02-03T10:00:00")),
+        ("2026-11-04T12:00", Some("2026-11-04T12:00:00")),
+        ("2026年2月30日 12:00", None),
+        ("2026年11月4日", None),
+    ] {
+        assert_eq!(rewrite_time(text).as_deref(), expected, "{text}");
+    }
 }

@@ -18,8 +18,31 @@ use crate::validate::spans::Target;
 
 /// The rules of one activity document of `game`.
 pub fn document(doc: &Node<'_>, game: &Game, now: NaiveDateTime, report: &mut Reporter<'_>) {
-    let version_start = time_field(doc, &Base(None), "startTime", report);
-    let version_end = time_field(doc, &Base(None), "endTime", report);
+    let version_start = time_field(doc, &Base(None), "startTime", None, report);
+    let version_end = time_field(doc, &Base(None), "endTime", None, report);
+    // The version's window as written or as its fixes rewrite it: where a
+    // rewritten time of an activity falls is said against it.
+    let as_fixed = |field: &str| {
+        let text = doc.get(field)?.as_str()?;
+        parse_time(text).or_else(|| rewrite_time(text).and_then(|t| parse_time(&t)))
+    };
+    // The version as written (a number where text belongs is the schema's
+    // error, and still names it).
+    let version = doc.get("version").and_then(|v| match &v.value {
+        crate::json::Json::String(s) => Some(s.as_ref()),
+        crate::json::Json::Number(n) => Some(*n),
+        _ => None,
+    });
+    let window = match (as_fixed("startTime"), as_fixed("endTime"), version) {
+        (Some(start), Some(end), Some(version)) if start < end && !version.is_empty() => {
+            Some(Window {
+                version,
+                start,
+                end,
+            })
+        }
+        _ => None,
+    };
     if let (Some(start), Some(end)) = (version_start, version_end) {
         if end <= start {
             report.value(
@@ -57,8 +80,8 @@ pub fn document(doc: &Node<'_>, game: &Game, now: NaiveDateTime, report: &mut Re
     let mut previous_start: Option<NaiveDateTime> = None;
     for (i, activity) in activities.iter().enumerate() {
         let base = Base(Some(i));
-        let start = time_field(activity, &base, "startTime", report);
-        let end = time_field(activity, &base, "endTime", report);
+        let start = time_field(activity, &base, "startTime", window.as_ref(), report);
+        let end = time_field(activity, &base, "endTime", window.as_ref(), report);
         if let (Some(start), Some(end)) = (start, end) {
             if end <= start {
                 report.value(
@@ -229,18 +252,79 @@ fn iso(time: NaiveDateTime) -> String {
     time.format(crate::model::TIME_FORMAT).to_string()
 }
 
-/// Reads and checks the date-time `field` of `object`; `None` when absent or invalid.
+/// A version's window, for saying where a rewritten time falls.
+struct Window<'a> {
+    version: &'a str,
+    start: NaiveDateTime,
+    end: NaiveDateTime,
+}
+
+impl Window<'_> {
+    /// Where `time` falls against the window: "8 months before version 4.7
+    /// starts", "within version 4.7, 9 days after it starts", "2 days after
+    /// version 4.7 ends"; a rewrite that guessed wrong shows at once.
+    fn place(&self, time: NaiveDateTime) -> Msg {
+        let (relation, span) = if time < self.start {
+            ("before", self.start - time)
+        } else if time > self.end {
+            ("after", time - self.end)
+        } else if time == self.start {
+            ("start", chrono::Duration::zero())
+        } else {
+            ("within", time - self.start)
+        };
+        msg!(
+            "datetime-falls",
+            time = iso(time),
+            relation = relation,
+            span = span_in_words(span),
+            version = self.version
+        )
+    }
+}
+
+/// A length of time in the unit a person reads at a glance: months (of
+/// 30 days) from 60 days on, else whole days, else hours.
+fn span_in_words(span: chrono::Duration) -> Msg {
+    let days = span.num_days();
+    if days >= 60 {
+        msg!("span-months", count = days / 30)
+    } else if days >= 1 {
+        msg!("span-days", count = days)
+    } else {
+        msg!("span-hours", count = span.num_hours())
+    }
+}
+
+/// Reads and checks the date-time `field` of `object`; `None` when absent
+/// or invalid. A time with an exact rewrite gets it as its fix, and (in an
+/// activity, `window` given) a note on where the rewritten time falls in
+/// its version.
 fn time_field(
     object: &Node<'_>,
     base: &Base,
     field: &str,
+    window: Option<&Window<'_>>,
     report: &mut Reporter<'_>,
 ) -> Option<NaiveDateTime> {
     let text = object.get(field)?.as_str()?;
     match parse_time(text) {
         Some(time) => Some(time),
         None => {
-            let (message, help) = explain_time(text);
+            let (message, mut help) = explain_time(text);
+            // An end written without seconds may mean :00 or :59 (the help
+            // shows the rewrite, but it is no exact fix), except at minute
+            // 59, which ends with its last second.
+            let rewritten = match rewrite_time(text) {
+                Some(r) if field == "endTime" && text.matches([':', '\u{FF1A}']).count() < 2 => {
+                    let minute = r.strip_suffix(":59:00").map(|m| format!("{m}:59:59"));
+                    if let Some(end) = &minute {
+                        help = msg!("datetime-rewrite-help", fixed = end.as_str());
+                    }
+                    minute
+                }
+                other => other,
+            };
             report.value(
                 &format!("{base}/{field}"),
                 Code::Datetime,
@@ -248,11 +332,11 @@ fn time_field(
                 message,
                 Some(help),
             );
-            // An end written without seconds may mean :00 or :59: the help
-            // shows the rewrite, but it is no exact fix there.
-            let seconds = text.matches([':', '\u{FF1A}']).count() >= 2 || field != "endTime";
-            if let Some(rewritten) = rewrite_time(text).filter(|_| seconds) {
+            if let Some(rewritten) = rewritten {
                 report.fix_string(&format!("{base}/{field}"), Target::Value, &rewritten);
+                if let (Some(window), Some(time)) = (window, parse_time(&rewritten)) {
+                    report.note(window.place(time));
+                }
             }
             None
         }
@@ -273,7 +357,7 @@ pub fn rewrite_time(text: &str) -> Option<String> {
     {
         return Some(text[..19].to_string());
     }
-    let ascii = text.replace('\u{FF1A}', ":");
+    let ascii = chinese_date(text).unwrap_or_else(|| text.replace('\u{FF1A}', ":"));
     let (date, time) = ascii.split_once(['T', ' '])?;
     let part = |s: &str, max: usize| -> Option<u32> {
         (!s.is_empty() && s.len() <= max && s.bytes().all(|b| b.is_ascii_digit()))
@@ -302,6 +386,23 @@ pub fn rewrite_time(text: &str) -> Option<String> {
         part(mi, 2)?
     );
     (candidate != text && parse_time(&candidate).is_some()).then_some(candidate)
+}
+
+/// A date written the Chinese way (`2026年11月4日 12:00`, the space
+/// optional) in the dashed form `2026-11-4 12:00`; `None` for any other text.
+fn chinese_date(text: &str) -> Option<String> {
+    let (year, rest) = text.split_once('年')?;
+    let (month, rest) = rest.split_once('月')?;
+    let (day, time) = rest.split_once(['日', '号'])?;
+    let time = time
+        .trim_start_matches([' ', '\u{3000}'])
+        .replace('\u{FF1A}', ":");
+    Some(format!(
+        "{}-{}-{} {time}",
+        year.trim(),
+        month.trim(),
+        day.trim()
+    ))
 }
 
 /// Says why `text` is not a `YYYY-MM-DDTHH:MM:SS` local time: the message and the help line.

@@ -128,7 +128,8 @@ pub fn invisible(node: &Node<'_>, key: Option<&str>, report: &mut Reporter<'_>) 
                 return;
             }
             let field = key.unwrap_or("");
-            let raw = report.source(node.start + 1, node.end.saturating_sub(1));
+            let (inner, inner_end) = json::string_inner(report.text(), node.start, node.end);
+            let raw = report.source(inner, inner_end);
             for (index, c) in text.chars().enumerate() {
                 if c == '\n' && multiline {
                     continue;
@@ -137,7 +138,7 @@ pub fn invisible(node: &Node<'_>, key: Option<&str>, report: &mut Reporter<'_>) 
                     continue;
                 };
                 let in_raw = json::raw_offset(raw, index);
-                let offset = node.start + 1 + in_raw;
+                let offset = inner + in_raw;
                 let escaped = raw.as_bytes().get(in_raw) == Some(&b'\\');
                 let at = report.location(offset, offset + 1);
                 let help = if escaped {
