@@ -327,14 +327,19 @@ pub fn locate(text: &str, start: usize, end: usize) -> Location {
 pub enum Format {
     /// rustc-like text with the source line and a caret
     #[default]
+    #[value(help = "help-value-format-human")]
     Human,
     /// one JSON object with a `diagnostics` array and counts
+    #[value(help = "help-value-format-json")]
     Json,
     /// GitHub Actions workflow commands (annotations)
+    #[value(help = "help-value-format-github")]
     Github,
     /// Reviewdog Diagnostic Format (rdjson), exact fixes as suggestions
+    #[value(help = "help-value-format-rdjson")]
     Rdjson,
     /// SARIF 2.1.0, exact fixes included
+    #[value(help = "help-value-format-sarif")]
     Sarif,
 }
 

@@ -21,7 +21,10 @@
 //! - `main.rs`: thin; parses the command line, runs it, maps errors to exit 2.
 //! - [`cli`]: clap types, and the re-exports of `publish::store::Addressing`
 //!   and `import::LegacyChoice` that `publish --addressing` and `import
-//!   --legacy` parse into.
+//!   --legacy` parse into. Their help texts are message identifiers of the
+//!   `.ftl` files; `cli::help` reads `--lang` before clap does and hands
+//!   clap the command with every help text, the usage line and the headings
+//!   in that language (`cli::parse`, what `main` calls).
 //! - [`cmd`]: one function per subcommand; glue only.
 //! - [`model`]: serde types of `games.json` and activity documents, and the
 //!   one rule for counting days ([`model::days`]), the one rule of when a

@@ -1,7 +1,5 @@
 use std::process::ExitCode;
 
-use clap::Parser;
-
 // The allocator, and the one setting beside it (`no_huge_pages`): checking
 // parses hundreds of thousands of small JSON values on every core, and
 // mimalloc keeps that cheap where the system allocator contends (BENCHMARKS.md).
@@ -10,7 +8,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     no_huge_pages();
-    let cli = activity_site::cli::Cli::parse();
+    let cli = activity_site::cli::parse();
     match activity_site::cmd::run(cli) {
         Ok(code) => code,
         Err(err) if activity_site::cmd::is_broken_pipe(&err) => ExitCode::SUCCESS,

@@ -10,6 +10,9 @@ mod architecture;
 // The languages: .ftl parity, the code's messages, Chinese conventions, `check` in en-US and zh-CN.
 mod i18n;
 
+// `--help` in the contributors' language (issue 49).
+mod help;
+
 // `check`: invalid fixtures (one defect each), real documents, rendering, exit codes.
 mod check;
 

@@ -1141,3 +1141,170 @@ fmt-why-key-order = key order
 fmt-why-indentation = indentation
 fmt-why-activity-order = order of activities
 fmt-why-line-endings = line endings (CRLF)
+
+## The command line's help (--help): the words clap prints around it
+
+help-word-usage = Usage: { $usage }
+help-word-commands = Commands:
+help-word-arguments = Arguments:
+help-word-options = Options:
+help-word-options-placeholder = [OPTIONS]
+help-word-command-placeholder = COMMAND
+help-word-default = [default: { $value }]
+help-word-env = [env: { $name }]
+help-word-possible = [possible values: { $values }]
+help-word-possible-heading = Possible values:
+help-word-possible-item = - { $name }: { $text }
+help-word-possible-name = - { $name }
+help-flag-help = Print help
+help-flag-help-more = Print help (see more with '--help')
+help-flag-help-summary = Print help (see a summary with '-h')
+help-flag-version = Print version
+help-cmd-help = Print this message or the help of the given subcommand(s)
+
+## The command line's help: commands and their examples
+
+help-about = Validate, build and serve the public activity API of game versions and their time-limited activities
+help-cmd-check = Validate games.json and every data file; report every problem at once
+help-cmd-check-after =
+    Example:
+      activity-site check --root . --format github
+help-cmd-build = Validate, then write the site (API, index, schema, pages, calendars) atomically
+help-cmd-build-after =
+    Example:
+      activity-site build --out site
+help-cmd-fmt = Rewrite data files and games.json in canonical form
+help-cmd-fmt-after =
+    Example:
+      activity-site fmt --check
+help-cmd-status = Show which games and locales need updating first
+help-cmd-status-after =
+    Example:
+      activity-site status --now 2026-11-22T12:00:00
+help-cmd-serve = Build, serve and watch the site; mount the simulated control API and /mcp
+help-cmd-serve-after =
+    Example:
+      activity-site serve --addr 127.0.0.1:5000
+help-cmd-diff = Compare this build with a deployed site, a folder or a git revision: what clients would see change
+help-cmd-diff-after =
+    Exit status: 0 nothing changes, 1 changes, 3 breaking changes (a file removed, an ongoing
+    activity removed, an upcoming version replacing a running one, announcements changed under
+    the same id, a version going backwards), 2 the tool failed.
+
+    Example:
+      activity-site diff --against https://example.org
+      activity-site diff --against ../deployed-site --format markdown
+      activity-site diff --against-rev origin/main --format github
+help-cmd-version = Start a game's next version in every locale, carrying the activities that run past its start
+help-cmd-version-new = Write the next version of a game in every locale: the new version's fields, and every activity of the current one that ends after the new start; refuses (writing nothing) when a locale has errors
+help-cmd-version-after =
+    Example:
+      activity-site version new sr --version 4.7 --name 4.7 --name en-US=4.7 --start 2026-12-01T11:00:00 --end 2027-01-12T05:59:59
+help-cmd-import = Move an existing API in: published files (a folder or a URL) to games.json and data/
+help-cmd-import-after =
+    Examples:
+      activity-site import --from ../old/public/api/v1/activity
+      activity-site import --from https://example.org
+      activity-site import --from https://example.org --games ak,end --locales en-US
+help-cmd-publish = Upload the built site to S3-compatible storage: only what changed, data before the index
+help-cmd-publish-after =
+    Credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN,
+    or a profile of ~/.aws/credentials (--profile, AWS_PROFILE); never from a flag.
+
+    Examples:
+      activity-site publish --to s3://my-bucket/activity --dry-run
+      activity-site publish --to s3://activity --endpoint https://ACCOUNT.r2.cloudflarestorage.com --region auto --delete
+help-cmd-lsp = Language server over stdio: check's diagnostics as you type, quick fixes, formatting, hover
+help-cmd-lsp-after =
+    Started by an editor, not by hand; see the README for Neovim, Helix, Zed and VS Code.
+
+    Example:
+      activity-site lsp --root .
+help-cmd-mcp = MCP server over stdio for agents: list, read, check and write data files through the checker
+help-cmd-mcp-after =
+    Example (an agent's configuration):
+      {"{"}"command": "activity-site", "args": ["mcp", "--root", "/path/to/data"]{"}"}
+
+## The command line's help: flags and values
+
+help-arg-lang = Language of messages (default: LC_ALL, LC_MESSAGES or LANG, else en-US)
+help-value-lang-en-us = English (United States)
+help-value-lang-zh-cn = Simplified Chinese (China)
+help-arg-root = Root of the data tree (holds games.json, data/ and schema/); by default the nearest folder at or above the current one that holds games.json
+help-arg-now = Pin "now": YYYY-MM-DDTHH:MM:SS is that wall time in each game's time zone; with an offset (2026-11-22T12:00:00+09:00, ...Z) it is one instant, read in each game's zone
+help-arg-cache-dir = Build cache directory (default: <root>/.activity-site/cache)
+help-arg-no-cache = Render and compress every file, without reading or writing the build cache
+help-arg-check-format = Output format of the diagnostics
+help-arg-build-format = Output format of the diagnostics when the check fails
+help-value-format-human = rustc-like text with the source line and a caret
+help-value-format-json = one JSON object with a `diagnostics` array and counts
+help-value-format-github = GitHub Actions workflow commands (annotations)
+help-value-format-rdjson = Reviewdog Diagnostic Format (rdjson), exact fixes as suggestions
+help-value-format-sarif = SARIF 2.1.0, exact fixes included
+help-arg-check-deny-warnings = Exit 1 on warnings too
+help-arg-check-fix = Apply every exact fix (full-width punctuation, commas, quotes, date forms, ...), then check again and report what remains
+help-arg-check-diff = With --fix: print the fixes as a patch and write nothing (also --dry-run)
+help-arg-check-paths = Check only these files (relative to the current folder), with the rules across files that involve them
+help-arg-out = Output directory, replaced atomically (default: <root>/site); only an absent, empty or generated directory is replaced
+help-arg-force = Replace an --out directory that activity-site did not make, moving what it holds to <out>.replaced-<date and time> beside it (listed first, never deleted); never the data root, its inputs, a home directory or a file system root
+help-arg-compress = Precompressed siblings: a .gz at a fast level (the default; every client accepts it), .br and .gz at the maximum levels (smallest files, many times the CPU time) or none
+help-value-compress-fast = gzip at level 6, no brotli
+help-value-compress-max = brotli at quality 11 and gzip at level 9
+help-value-compress-none = no .br/.gz siblings
+help-arg-fmt-check = Change nothing; list files that would change and exit 1 if any
+help-arg-status-format = Output format
+help-value-status-text = an aligned table
+help-value-status-json = a JSON array of rows
+help-arg-version-game = The game id (as in games.json)
+help-arg-version-version = The new version (`4.7`); it must come after the current one
+help-arg-version-name = The version's name: NAME for every locale, or LOCALE=NAME (repeatable)
+help-arg-version-start = Start of the new version (YYYY-MM-DDTHH:MM:SS, the game's local time)
+help-arg-version-end = End of the new version (YYYY-MM-DDTHH:MM:SS)
+help-arg-version-cover = Cover image URL of the new version; without it each locale keeps its current cover, and --cover '' removes it
+help-arg-version-dry-run = Print what would be written and write nothing
+help-arg-serve-addr = Address to listen on
+help-arg-serve-no-watch = Build once and serve, without watching the inputs
+help-arg-serve-state-dir = State directory of the simulated control service (default: <root>/.activity-site)
+help-arg-serve-control-config = Service configuration file (JSON with Logging, AllowedHosts and AccessToken)
+help-arg-serve-backend-command = Backend program the control API runs and speaks to over its standard streams, as "PROGRAM [ARGS]" (default: this tool's simulator; overrides BackendCommand of the configuration file)
+help-arg-serve-access-token = Access token of the control API (overrides AccessToken of the configuration file)
+help-arg-serve-allow-origin = Web origin whose pages may call the control API and /mcp, such as http://localhost:5173 (repeatable; adds to AllowedOrigins of the configuration file)
+help-arg-diff-against = The base: the http(s) URL of a deployed site (the API lives under <base>/api/v1; a base ending in /api/v1 is read as the site above it), or a folder holding a built or deployed site
+help-arg-diff-against-rev = The base: a git revision of the data (`main`, `origin/main`, `HEAD~1`), built in a temporary folder with this binary; needs `git`, no network
+help-arg-diff-site = Compare this already built site folder instead of building the root (folder and revision bases)
+help-arg-diff-format = Output format
+help-value-diff-text = breaking changes first, then what changes per game, then a summary line
+help-value-diff-json = one JSON object: `against`, `changes`, `breaking`, `exitCode`, `counts`, `files` (README)
+help-value-diff-markdown = breaking changes first, then a table per game (for $GITHUB_STEP_SUMMARY or a pull-request comment)
+help-value-diff-github = GitHub workflow commands: an error per breaking change and a notice per changed document, on their data file's line
+help-arg-diff-timeout = Request timeout in seconds (URL bases)
+help-arg-publish-out = Directory of the built site, what `build --out` wrote (default: <root>/site)
+help-arg-publish-to = Where to publish: s3://BUCKET or s3://BUCKET/PREFIX
+help-arg-publish-endpoint = Endpoint URL of an S3-compatible service (R2, OSS, COS, MinIO); default AWS S3
+help-arg-publish-region = Region (R2: auto); default AWS_REGION, then us-east-1
+help-arg-publish-addressing = Bucket addressing in URLs
+help-value-addressing-auto = Virtual-hosted on AWS, path-style with `--endpoint` (MinIO, R2, moto)
+help-value-addressing-path = Always path-style
+help-value-addressing-virtual = Always virtual-hosted (Aliyun OSS, Tencent COS)
+help-arg-publish-profile = Profile of the shared credentials file (default AWS_PROFILE, then `default`)
+help-arg-publish-dry-run = Print the plan (added, changed, unchanged, removed, bytes) and upload nothing
+help-arg-publish-delete = Remove objects this tool published earlier that the site no longer has
+help-arg-publish-precompressed = Also upload the .br/.gz siblings, with Content-Encoding, for a CDN that serves them
+help-arg-publish-verify = List every object under the prefix (not only the manifest) and upload again any that is missing
+help-arg-publish-adopt = Overwrite objects at the site's paths that another tool uploaded, and own them from now on
+help-arg-publish-format = Output format of the plan
+help-value-plan-text = one line per path that changes (+ ~ ! - ?), then a summary line
+help-value-plan-json = one JSON object with every path, its action, phase, bytes and metadata
+help-arg-publish-jobs = Uploads in flight at once
+help-arg-import-from = A folder of <game>.json and <game>-<locale>.json files (or one holding api/v1/activity/ or public/api/v1/activity/), or the http(s) base URL of a deployed site
+help-arg-import-force = Replace files of the root that differ from what the import writes
+help-arg-import-games = Only these games (comma-separated); for a URL without an index, the games to fetch
+help-arg-import-locales = For a URL without an index: locales to ask each game for, besides the default one and those the site's llms.txt, the root's games.json and this tool's languages name (comma-separated)
+help-arg-import-default-locale = Locale of the un-suffixed <game>.json files when no index or games.json names one
+help-arg-import-timeout = Request timeout in seconds (URL imports)
+help-arg-import-keep-unknown = Keep the files the build does not generate (robots.txt, a legacy api/v1/activities.json, ...) in data/_files/, published as they are
+help-arg-import-legacy = A legacy api/v1/activities.json that is one game's activity document: `sync` publishes it from that game's data at every build (an alias in games.json), `keep` keeps this copy frozen in data/_files/
+help-value-legacy-sync = Publish it from the game's data at every build (an alias in games.json), so it never falls behind
+help-value-legacy-keep = Keep this copy as it is, frozen, in data/_files/
+help-arg-import-allow-skipped = Exit 0 even when files were found that are neither imported nor kept (they are still named)
+help-arg-import-time-zone = Time zone of the imported games that neither games.json nor the index names: ZONE for all, GAME=ZONE for one (comma-separated, repeatable)

@@ -53,10 +53,12 @@ pub enum Lang {
     #[default]
     #[value(name = "en-US")]
     #[serde(rename = "en-US")]
+    #[value(help = "help-value-lang-en-us")]
     EnUs,
     /// Simplified Chinese (China).
     #[value(name = "zh-CN")]
     #[serde(rename = "zh-CN")]
+    #[value(help = "help-value-lang-zh-cn")]
     ZhCn,
 }
 
@@ -336,6 +338,18 @@ pub fn causes(err: &anyhow::Error) -> Arg {
 /// The text of message `id` without arguments in the current language.
 pub fn text(id: &'static str) -> String {
     Msg::new(id).render(Lang::current())
+}
+
+/// The text of the message `id` without arguments in `lang`, or `None`
+/// when the file holds no such message: for identifiers the code names as
+/// data rather than through [`msg!`] (the command line's help, named in
+/// clap's attributes; `tests/i18n.rs` holds each to both files).
+pub fn lookup(id: &str, lang: Lang) -> Option<String> {
+    let bundle = bundle(lang);
+    let pattern = bundle.get_message(id)?.value()?;
+    let mut errors = Vec::new();
+    let text = bundle.format_pattern(pattern, None, &mut errors);
+    errors.is_empty().then(|| text.into_owned())
 }
 
 type Bundle = FluentBundle<FluentResource>;

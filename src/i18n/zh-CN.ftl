@@ -967,3 +967,169 @@ fmt-why-key-order = 键的顺序
 fmt-why-indentation = 缩进
 fmt-why-activity-order = 活动的顺序
 fmt-why-line-endings = 换行符（CRLF）
+
+## 命令行帮助（--help）：clap 在帮助周围显示的固定用语
+
+help-word-usage = 用法：{ $usage }
+help-word-commands = 命令：
+help-word-arguments = 参数：
+help-word-options = 选项：
+help-word-options-placeholder = [选项]
+help-word-command-placeholder = 命令
+help-word-default = [默认：{ $value }]
+help-word-env = [环境变量：{ $name }]
+help-word-possible = [可选值：{ $values }]
+help-word-possible-heading = 可选值：
+help-word-possible-item = - { $name }：{ $text }
+help-word-possible-name = - { $name }
+help-flag-help = 显示帮助
+help-flag-help-more = 显示帮助（用 '--help' 查看详细说明）
+help-flag-help-summary = 显示帮助（用 '-h' 查看摘要）
+help-flag-version = 显示版本
+help-cmd-help = 显示本帮助，或指定子命令的帮助
+
+## 命令行帮助：命令及其示例
+
+help-about = 校验、构建并发布游戏版本及限时活动的公开 API
+help-cmd-check = 校验 games.json 和所有数据文件，一次列出全部问题
+help-cmd-check-after =
+    示例：
+      activity-site check --root . --format github
+help-cmd-build = 先校验，再原子地写出站点（API、索引、Schema、页面、日历）
+help-cmd-build-after =
+    示例：
+      activity-site build --out site
+help-cmd-fmt = 把数据文件和 games.json 改写为规范格式
+help-cmd-fmt-after =
+    示例：
+      activity-site fmt --check
+help-cmd-status = 显示哪些游戏和语言最需要更新
+help-cmd-status-after =
+    示例：
+      activity-site status --now 2026-11-22T12:00:00
+help-cmd-serve = 构建、提供并监视站点；挂载模拟的控制 API 和 /mcp
+help-cmd-serve-after =
+    示例：
+      activity-site serve --addr 127.0.0.1:5000
+help-cmd-diff = 将本次构建与已部署的站点、文件夹或 git 版本比较：客户端会看到哪些变化
+help-cmd-diff-after =
+    退出码：0 没有变化，1 有变化，3 有破坏性变化（删除了文件、删除了进行中的活动、
+    即将开始的版本取代了正在进行的版本、同一 id 的公告内容改变、版本号倒退），2 工具本身出错。
+
+    示例：
+      activity-site diff --against https://example.org
+      activity-site diff --against ../deployed-site --format markdown
+      activity-site diff --against-rev origin/main --format github
+help-cmd-version = 在所有语言中开始游戏的下一个版本，并带上在其开始后仍进行的活动
+help-cmd-version-new = 在所有语言中写入游戏的下一个版本：新版本的字段，以及当前版本中在新版本开始后才结束的每个活动；任一语言有错误时拒绝执行（不写入任何内容）
+help-cmd-version-after =
+    示例：
+      activity-site version new sr --version 4.7 --name 4.7 --name en-US=4.7 --start 2026-12-01T11:00:00 --end 2027-01-12T05:59:59
+help-cmd-import = 迁入已有的 API：把已发布的文件（文件夹或 URL）转为 games.json 和 data/
+help-cmd-import-after =
+    示例：
+      activity-site import --from ../old/public/api/v1/activity
+      activity-site import --from https://example.org
+      activity-site import --from https://example.org --games ak,end --locales en-US
+help-cmd-publish = 把构建好的站点上传到 S3 兼容存储：只传有变化的文件，先数据后索引
+help-cmd-publish-after =
+    凭据来自 AWS_ACCESS_KEY_ID、AWS_SECRET_ACCESS_KEY 和 AWS_SESSION_TOKEN，
+    或 ~/.aws/credentials 中的配置（--profile、AWS_PROFILE）；从不来自命令行参数。
+
+    示例：
+      activity-site publish --to s3://my-bucket/activity --dry-run
+      activity-site publish --to s3://activity --endpoint https://ACCOUNT.r2.cloudflarestorage.com --region auto --delete
+help-cmd-lsp = 通过标准输入输出提供的语言服务器：边输入边显示 check 的诊断，提供快速修复、格式化和悬停提示
+help-cmd-lsp-after =
+    由编辑器启动，无需手动运行；Neovim、Helix、Zed 和 VS Code 的配置见 README。
+
+    示例：
+      activity-site lsp --root .
+help-cmd-mcp = 供智能体使用的 MCP 服务器（标准输入输出）：经由校验器列出、读取、检查和写入数据文件
+help-cmd-mcp-after =
+    示例（智能体的配置）：
+      {"{"}"command": "activity-site", "args": ["mcp", "--root", "/path/to/data"]{"}"}
+
+## 命令行帮助：选项和取值
+
+help-arg-lang = 消息的语言（默认依次取 LC_ALL、LC_MESSAGES 或 LANG，否则为 en-US）
+help-value-lang-en-us = 英语（美国）
+help-value-lang-zh-cn = 简体中文（中国）
+help-arg-root = 数据树的根目录（包含 games.json、data/ 和 schema/）；默认为当前目录或其上层中最近的、包含 games.json 的目录
+help-arg-now = 固定“当前时间”：YYYY-MM-DDTHH:MM:SS 表示各游戏时区中的该时刻；带偏移量时（2026-11-22T12:00:00+09:00、...Z）表示同一瞬间，再按各游戏的时区读取
+help-arg-cache-dir = 构建缓存目录（默认：<root>/.activity-site/cache）
+help-arg-no-cache = 重新渲染和压缩每个文件，不读也不写构建缓存
+help-arg-check-format = 诊断的输出格式
+help-arg-build-format = 校验失败时诊断的输出格式
+help-value-format-human = 类似 rustc 的文本，附源代码行和插入符
+help-value-format-json = 一个 JSON 对象，含 `diagnostics` 数组和计数
+help-value-format-github = GitHub Actions 工作流命令（注解）
+help-value-format-rdjson = Reviewdog 诊断格式（rdjson），精确修复作为建议
+help-value-format-sarif = SARIF 2.1.0，含精确修复
+help-arg-check-deny-warnings = 有警告时也以 1 退出
+help-arg-check-fix = 应用所有精确修复（全角标点、逗号、引号、日期格式等），然后重新检查并报告剩余问题
+help-arg-check-diff = 与 --fix 一起使用：以补丁形式显示修复，不写入任何内容（也可写作 --dry-run）
+help-arg-check-paths = 只检查这些文件（相对于当前目录），以及涉及它们的跨文件规则
+help-arg-out = 输出目录，原子地替换（默认：<root>/site）；只替换不存在、为空或由本工具生成的目录
+help-arg-force = 替换不是 activity-site 生成的 --out 目录：其中原有的内容先列出，再移到旁边的 <out>.replaced-<日期时间>，绝不删除；数据根目录及其输入、主目录和文件系统根目录一律拒绝
+help-arg-compress = 预压缩的同名文件：快速级别的 .gz（默认，所有客户端都支持）、最高级别的 .br 和 .gz（文件最小，CPU 时间多出数倍）或不生成
+help-value-compress-fast = 级别 6 的 gzip，不生成 brotli
+help-value-compress-max = 质量 11 的 brotli 和级别 9 的 gzip
+help-value-compress-none = 不生成 .br/.gz 文件
+help-arg-fmt-check = 不做任何修改；列出需要改写的文件，若有则以 1 退出
+help-arg-status-format = 输出格式
+help-value-status-text = 对齐的表格
+help-value-status-json = 由各行组成的 JSON 数组
+help-arg-version-game = 游戏 id（与 games.json 中一致）
+help-arg-version-version = 新版本号（`4.7`），必须晚于当前版本
+help-arg-version-name = 版本名称：NAME 用于所有语言，或 LOCALE=NAME（可重复）
+help-arg-version-start = 新版本的开始时间（YYYY-MM-DDTHH:MM:SS，游戏当地时间）
+help-arg-version-end = 新版本的结束时间（YYYY-MM-DDTHH:MM:SS）
+help-arg-version-cover = 新版本封面图片的 URL；不指定时各语言保留当前封面，--cover '' 则删除封面
+help-arg-version-dry-run = 显示将写入的内容，不写入任何内容
+help-arg-serve-addr = 监听地址
+help-arg-serve-no-watch = 构建一次后提供服务，不监视输入文件
+help-arg-serve-state-dir = 模拟控制服务的状态目录（默认：<root>/.activity-site）
+help-arg-serve-control-config = 服务配置文件（含 Logging、AllowedHosts 和 AccessToken 的 JSON）
+help-arg-serve-backend-command = 控制 API 运行并通过标准流与之通信的后端程序，写作 "PROGRAM [ARGS]"（默认：本工具的模拟器；覆盖配置文件中的 BackendCommand）
+help-arg-serve-access-token = 控制 API 的访问令牌（覆盖配置文件中的 AccessToken）
+help-arg-serve-allow-origin = 允许其页面调用控制 API 和 /mcp 的网页来源，例如 http://localhost:5173（可重复；追加到配置文件的 AllowedOrigins）
+help-arg-diff-against = 比较基准：已部署站点的 http(s) URL（API 位于 <base>/api/v1；以 /api/v1 结尾的基准按其上层站点读取），或包含已构建或已部署站点的文件夹
+help-arg-diff-against-rev = 比较基准：数据的 git 版本（`main`、`origin/main`、`HEAD~1`），用本程序在临时文件夹中构建；需要 `git`，无需网络
+help-arg-diff-site = 比较这个已构建好的站点文件夹，而不是构建根目录（适用于文件夹和版本基准）
+help-arg-diff-format = 输出格式
+help-value-diff-text = 先列破坏性变化，再按游戏列出变化，最后一行汇总
+help-value-diff-json = 一个 JSON 对象：`against`、`changes`、`breaking`、`exitCode`、`counts`、`files`（见 README）
+help-value-diff-markdown = 先列破坏性变化，再每个游戏一张表（用于 $GITHUB_STEP_SUMMARY 或拉取请求评论）
+help-value-diff-github = GitHub 工作流命令：每个破坏性变化一条错误、每个变化的文档一条通知，标在其数据文件的对应行
+help-arg-diff-timeout = 请求超时秒数（URL 基准）
+help-arg-publish-out = 已构建站点的目录，即 `build --out` 写出的目录（默认：<root>/site）
+help-arg-publish-to = 发布位置：s3://BUCKET 或 s3://BUCKET/PREFIX
+help-arg-publish-endpoint = S3 兼容服务（R2、OSS、COS、MinIO）的端点 URL；默认为 AWS S3
+help-arg-publish-region = 区域（R2 为 auto）；默认取 AWS_REGION，否则为 us-east-1
+help-arg-publish-addressing = URL 中存储桶的寻址方式
+help-value-addressing-auto = 在 AWS 上用虚拟主机方式，指定 `--endpoint` 时用路径方式（MinIO、R2、moto）
+help-value-addressing-path = 总是用路径方式
+help-value-addressing-virtual = 总是用虚拟主机方式（阿里云 OSS、腾讯云 COS）
+help-arg-publish-profile = 共享凭据文件中的配置名（默认取 AWS_PROFILE，否则为 `default`）
+help-arg-publish-dry-run = 显示计划（新增、修改、未变、删除、字节数），不上传任何内容
+help-arg-publish-delete = 删除本工具以前发布、而站点中已不存在的对象
+help-arg-publish-precompressed = 同时上传 .br/.gz 文件并带上 Content-Encoding，供直接提供它们的 CDN 使用
+help-arg-publish-verify = 列出前缀下的所有对象（不只看清单），重新上传缺失的对象
+help-arg-publish-adopt = 覆盖其他工具上传到站点路径上的对象，此后由本工具管理
+help-arg-publish-format = 计划的输出格式
+help-value-plan-text = 每个有变化的路径一行（+ ~ ! - ?），最后一行汇总
+help-value-plan-json = 一个 JSON 对象，含每个路径及其操作、阶段、字节数和元数据
+help-arg-publish-jobs = 同时进行的上传数
+help-arg-import-from = 含 <game>.json 和 <game>-<locale>.json 文件的文件夹（或包含 api/v1/activity/ 或 public/api/v1/activity/ 的文件夹），或已部署站点的 http(s) 基础 URL
+help-arg-import-force = 替换根目录中与导入结果不同的文件
+help-arg-import-games = 只导入这些游戏（逗号分隔）；对没有索引的 URL，即要获取的游戏
+help-arg-import-locales = 对没有索引的 URL：除默认语言，以及站点的 llms.txt、根目录的 games.json 和本工具支持的语言之外，还要向每个游戏请求的语言（逗号分隔）
+help-arg-import-default-locale = 当索引和 games.json 都未指明时，无后缀的 <game>.json 文件的语言
+help-arg-import-timeout = 请求超时秒数（URL 导入）
+help-arg-import-keep-unknown = 把构建不会生成的文件（robots.txt、旧的 api/v1/activities.json 等）保留在 data/_files/ 中，原样发布
+help-arg-import-legacy = 旧版的 api/v1/activities.json 就是某个游戏的活动文档时：`sync` 在每次构建时由该游戏的数据生成它（games.json 中的别名），`keep` 把这份副本原样冻结在 data/_files/ 中
+help-value-legacy-sync = 每次构建时由游戏的数据生成（games.json 中的别名），不会过时
+help-value-legacy-keep = 把这份副本原样冻结保存在 data/_files/ 中
+help-arg-import-allow-skipped = 即使发现既未导入也未保留的文件也以 0 退出（仍会列出这些文件）
+help-arg-import-time-zone = 导入的游戏中 games.json 和索引都未指明的时区：ZONE 用于全部游戏，GAME=ZONE 用于单个游戏（逗号分隔，可重复）

@@ -278,8 +278,10 @@ impl NameFrom {
 pub enum LegacyChoice {
     /// Publish it from the game's data at every build (an alias in
     /// `games.json`), so it never falls behind.
+    #[value(help = "help-value-legacy-sync")]
     Sync,
     /// Keep this copy as it is, frozen, in `data/_files/`.
+    #[value(help = "help-value-legacy-keep")]
     Keep,
 }
 

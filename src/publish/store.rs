@@ -85,10 +85,13 @@ impl std::fmt::Display for Target {
 pub enum Addressing {
     /// Virtual-hosted on AWS, path-style with `--endpoint` (MinIO, R2, moto)
     #[default]
+    #[value(help = "help-value-addressing-auto")]
     Auto,
     /// Always path-style
+    #[value(help = "help-value-addressing-path")]
     Path,
     /// Always virtual-hosted (Aliyun OSS, Tencent COS)
+    #[value(help = "help-value-addressing-virtual")]
     Virtual,
 }
 
