@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end check of the site for people, with real clients:
-# - builds the site from the bundled data at a pinned "now", twice, and
+# - builds the site from the five-game fixture tests/fixtures/bundled (not the
+#   real data/, which moves on with every version) at a pinned "now", twice, and
 #   compares the two trees byte for byte (pages, calendars, .br/.gz included);
 # - opens the index and every game page in headless Chromium over the DevTools
 #   protocol: no console errors, timeline bars present and placed by their
@@ -43,8 +44,9 @@ python_venv "$E2E/venv" 'websockets>=12' 'icalendar>=5' 'html5lib>=1.1'
 
 echo "building the site (now = $NOW)"
 use_activity_site
-"$ACTIVITY_SITE_BIN" build --out site --now "$NOW"
-"$ACTIVITY_SITE_BIN" build --out "$E2E/site-again" --now "$NOW"
+FIVE=tests/fixtures/bundled
+"$ACTIVITY_SITE_BIN" build --root "$FIVE" --out site --no-cache --now "$NOW"
+"$ACTIVITY_SITE_BIN" build --root "$FIVE" --out "$E2E/site-again" --no-cache --now "$NOW"
 if ! diff -r site "$E2E/site-again" >/dev/null; then
   echo "FAIL: two builds of the same data differ" >&2
   diff -rq site "$E2E/site-again" >&2 || true
@@ -76,5 +78,5 @@ fi
 echo "ok: builds under faketime before, during and after the versions are byte-identical ($(find "$E2E/live-site-2026-10-25" -type f | wc -l) files)"
 mv "$E2E/live-site-2026-10-25" "$E2E/live-site"
 
-timeout 1000 "$E2E/venv/bin/python" .ci/e2e_pages.py --site site --out "$E2E" --chromium "$(command -v chromium)" \
+timeout 1000 "$E2E/venv/bin/python" .ci/e2e_pages.py --root "$FIVE" --site site --out "$E2E" --chromium "$(command -v chromium)" \
   --live-site "$E2E/live-site" --live-root "$LIVE_ROOT"

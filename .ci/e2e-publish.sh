@@ -3,7 +3,7 @@
 # emulator from PyPI, on loopback:
 # - installs moto[server] and boto3 in a venv, starts moto_server on a free
 #   port of 127.0.0.1 and waits until it answers;
-# - builds the bundled data and publishes it: first (everything, with
+# - builds the five-game fixture tests/fixtures/bundled and publishes it: first (everything, with
 #   Content-Type and Cache-Control checked by boto3), second (nothing),
 #   one edit (--dry-run lists it and uploads nothing; then only what changed),
 #   --delete after a locale is dropped (a foreign object stays), a missing bucket;
@@ -49,6 +49,6 @@ done
 
 timeout 900 "$VENV/bin/python" .ci/e2e_publish.py \
   --binary "$ACTIVITY_SITE_BIN" \
-  --root . \
+  --root tests/fixtures/bundled \
   --endpoint "$ENDPOINT"
 echo "e2e-publish passed"

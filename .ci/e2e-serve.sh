@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end check of `activity-site serve` with a real browser:
-# - runs `serve` on a copy of the repository's data root (loopback, port 0);
+# - runs `serve` on a copy of the five-game fixture tests/fixtures/bundled
+#   (loopback, port 0);
 # - opens a page in headless Chromium (DevTools protocol, Python + websockets);
 # - edits a data file and asserts the page reloaded and shows the new text;
 # - breaks the file and asserts the error overlay shows the diagnostic;
@@ -25,6 +26,6 @@ use_activity_site
 timeout 600 "$E2E/venv-serve/bin/python" .ci/e2e_serve.py \
   --binary "$ACTIVITY_SITE_BIN" \
   --chromium "$(command -v chromium)" \
-  --root . \
+  --root tests/fixtures/bundled \
   --out "$E2E"
 echo "e2e-serve passed"

@@ -97,6 +97,23 @@ impl Code {
         Code::MarkdownHtml,
     ];
 
+    /// The rules a game may turn off for its own files (`conventions.ignore`
+    /// of `games.json`): the warnings about data files. Errors never.
+    pub const IGNORABLE: &[Code] = &[
+        Code::OutsideVersion,
+        Code::EndOfMinute,
+        Code::Unsorted,
+        Code::LocaleParity,
+        Code::Stale,
+        Code::Whitespace,
+        Code::UpcomingVersion,
+    ];
+
+    /// Whether a game may turn the rule off ([`Code::IGNORABLE`]).
+    pub fn can_be_ignored(self) -> bool {
+        Code::IGNORABLE.contains(&self)
+    }
+
     /// The stable name every output format prints (`time-order`).
     pub const fn as_str(self) -> &'static str {
         match self {

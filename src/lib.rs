@@ -27,7 +27,11 @@
 //!   in that language (`cli::parse`, what `main` calls).
 //! - [`cmd`]: one function per subcommand; glue only.
 //! - [`model`]: serde types of `games.json` and activity documents, and the
-//!   one rule for counting days ([`model::days`]); no I/O.
+//!   one rule for counting days ([`model::days`]), the one rule of when a
+//!   game's data is due by its `updateMode` ([`model::freshness`], read by
+//!   `status`, the `stale` rule, the pages and the ending-soon workflow) and
+//!   a game's source conventions (`model::Conventions`: end seconds its
+//!   source writes on purpose, warning rules it turns off); no I/O.
 //! - [`json`]: the strict JSON parser with byte spans and duplicate keys; a leaf.
 //! - [`layout`]: the published layout, one owner for every fact of it: the
 //!   path of every file of the site, the typed index `api/v1/games.json`

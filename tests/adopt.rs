@@ -197,7 +197,10 @@ fn the_site_locale_is_the_default_locale_most_games_share() {
                 name: activity_site::model::Localized::One("G".into()),
                 locales: vec![(*d).to_owned()],
                 default_locale: (*d).to_owned(),
-                data_source: activity_site::model::Localized::One("https://example.org".into()),
+                data_source: Some(activity_site::model::Localized::One(
+                    "https://example.org".into(),
+                )),
+                conventions: Default::default(),
                 data_sources: None,
                 time_zone: None,
                 update_mode: None,

@@ -8,22 +8,13 @@ use std::path::{Path, PathBuf};
 use activity_site::site::{self, BuildOptions, CacheOptions, CacheSalt};
 use serde_json::Value;
 
-use crate::util::{copy_tree, crate_root, files_under, run, stderr};
+use crate::util::{copy_tree, files_under, run, stderr};
 
 const NOW: &str = "2026-11-22T12:00:00";
 
-/// A temp root holding the bundled data (five games, two locales each).
+/// A temp root holding the five-game fixture (two locales each).
 fn bundled_root() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        crate_root().join("games.json"),
-        dir.path().join("games.json"),
-    )
-    .unwrap();
-    for sub in ["data", "schema"] {
-        copy_tree(&crate_root().join(sub), &dir.path().join(sub));
-    }
-    dir
+    crate::util::five_games()
 }
 
 /// Builds `root` into `site` with the default cache and returns how many

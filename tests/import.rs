@@ -23,11 +23,12 @@ fn api_documents(site: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
-/// Builds the bundled data into `<dir>/site` and returns its path.
+/// Builds the five-game fixture into `<dir>/site` and returns its path.
 fn bundled_site(dir: &Path) -> std::path::PathBuf {
     let site = dir.join("site");
+    let root = crate::util::five_games();
     let output = run(
-        &crate_root(),
+        root.path(),
         &["build", "--out", site.to_str().unwrap(), "--now", NOW],
     );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));

@@ -900,12 +900,7 @@ fn watch_rebuilds_keeps_the_last_good_site_and_recovers() {
 fn a_live_rebuild_renders_only_the_edited_game_and_equals_a_cold_build() {
     use std::os::unix::fs::MetadataExt as _;
 
-    let root = tempfile::tempdir().unwrap();
-    let base = crate::util::crate_root();
-    std::fs::copy(base.join("games.json"), root.path().join("games.json")).unwrap();
-    for sub in ["data", "schema"] {
-        crate::util::copy_tree(&base.join(sub), &root.path().join(sub));
-    }
+    let root = crate::util::five_games();
     let served = Served::start(root.path());
     let api = "/api/v1/activity/ww-zh-CN.json";
     served.wait_for(api, "the first build", |status, _| status == 200);

@@ -40,6 +40,9 @@ mod mcp;
 // The site for people: pages, calendars, headers, precompression and diff.
 mod pages;
 
+// Issue 46: updateMode drives freshness (status, stale, the ending-soon script); source conventions.
+mod freshness;
+
 // Issue 32: `diff` in the client's terms (statuses, breaking changes, formats,
 // folder and git-revision bases) and `version new`, on fixture pairs of trees.
 mod review;

@@ -102,7 +102,8 @@ fn table(rows: &[Row]) -> String {
             "status-game",
             "status-locale",
             "status-version",
-            "status-ends",
+            "status-mode",
+            "status-due",
             "status-left-header",
             "status-state-header",
         ]
@@ -112,7 +113,7 @@ fn table(rows: &[Row]) -> String {
     for row in rows {
         let left = match (row.starts_in_days, row.days_left, row.seconds_left) {
             (Some(d), _, _) => msg!("status-starts-in", days = d.unsigned_abs()).to_string(),
-            (None, Some(d), Some(s)) if s < 0 => {
+            (None, Some(d), Some(s)) if s <= 0 => {
                 msg!("status-overdue", days = d.unsigned_abs()).to_string()
             }
             (None, Some(d), _) => msg!("status-left", days = d.unsigned_abs()).to_string(),
@@ -124,11 +125,17 @@ fn table(rows: &[Row]) -> String {
             other => msg!("status-state", state = other),
         }
         .to_string();
+        let mode = match (row.update_mode, row.update_mode_inferred) {
+            (Some(mode), true) => msg!("status-mode-inferred", mode = mode).to_string(),
+            (Some(mode), false) => mode.to_string(),
+            (None, _) => "-".to_string(),
+        };
         table.push(vec![
             row.game.clone(),
             row.locale.clone(),
             row.version.clone().unwrap_or_else(|| "-".into()),
-            row.end_time.clone().unwrap_or_else(|| "-".into()),
+            mode,
+            row.due_time.clone().unwrap_or_else(|| "-".into()),
             left,
             state,
         ]);

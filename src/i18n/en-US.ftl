@@ -222,6 +222,13 @@ stale = the version ended on { $date } ({ $days ->
    *[other] { $days } days
 } ago)
 stale-help = update the document to the current version
+stale-activity = the last activity ended on { $date } ({ $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
+} ago)
+stale-activity-help = the game has no version cycle (updateMode `activity`): add the activities announced since, and drop the ones that have ended
+update-mode-inferred = games.json names no updateMode for this game: read as `{ $mode }` from the version `{ $version }` (a dotted number is a version cycle); set "updateMode" to say so
 upcoming-version = the version starts on { $date } (in { $days ->
     [0] less than a day
     [one] 1 day
@@ -233,7 +240,7 @@ outside-version-before-help = remove it, or check the dates
 outside-version-after = the activity starts ({ $start }) after the version ended ({ $end })
 outside-version-after-help = it belongs to the next version's document
 end-of-minute = the activity ends at :{ $seconds } seconds
-end-of-minute-help = the sources end activities at :59 seconds: did you mean `{ $suggested }`?
+end-of-minute-help = the sources end activities at :59 seconds: did you mean `{ $suggested }`? (A source that writes such ends on purpose declares it once: `conventions.endSeconds` in games.json.)
 unsorted = the activity starts ({ $start }) before the one above it ({ $previous })
 unsorted-help = run `activity-site fmt` to sort activities by startTime
 duplicate-activity = `{ $name }` starting { $start } is listed twice (also activity { $first })
@@ -268,6 +275,11 @@ registry-bad-locale-help = use tags such as `zh-CN` or `en-US`
 registry-duplicate-locale = the locale `{ $locale }` is listed twice
 registry-default-locale = the default locale `{ $default }` is not one of the game's locales
 registry-default-locale-help = use one of { $locales }
+registry-no-source = the game names no source: it needs "dataSources" (typed sources per locale) or "dataSource" (a page URL)
+registry-no-source-help = add "dataSources": {"{"} "all": [{"{"} "type": "html", "url": "https://..." {"}"}] {"}"}, or "dataSource": "https://..."
+conventions-unknown-code = `{ $code }` is not a rule code
+conventions-not-ignorable = the rule `{ $code }` cannot be turned off: it reports errors, which stop the build
+conventions-ignorable-help = a game may turn off these warning rules: { $codes }
 registry-time-zone = `{ $zone }` is not an IANA time zone
 registry-time-zone-help = use a name such as `Asia/Shanghai` or `America/New_York`
 registry-zone-assumed = the time zone { $zone } of `{ $game }` was assumed by the import, not confirmed: every time of its data is read in it
@@ -334,7 +346,9 @@ parity-more = and { $count } more
 status-game = GAME
 status-locale = LOCALE
 status-version = VERSION
-status-ends = ENDS
+status-mode = MODE
+status-mode-inferred = { $mode } (inferred)
+status-due = DUE
 status-left-header = LEFT
 status-state-header = STATE
 status-left = { $days ->

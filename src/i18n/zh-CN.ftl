@@ -194,6 +194,12 @@ stale = 这个版本已于 { $date } 结束（{ $days ->
    *[other] { $days } 天前
 }）
 stale-help = 请把文档更新到当前版本
+stale-activity = 最后一个活动已于 { $date } 结束（{ $days ->
+    [0] 不到一天前
+   *[other] { $days } 天前
+}）
+stale-activity-help = 这个游戏没有版本周期（updateMode 为 `activity`）：请补上之后公布的活动，并删去已经结束的活动
+update-mode-inferred = games.json 没有给这个游戏写 updateMode：根据版本号 `{ $version }` 的形式按 `{ $mode }` 处理（以点分隔的数字表示按版本更新）；请写明 "updateMode"
 upcoming-version = 这个版本将于 { $date } 开始（{ $days ->
     [0] 不到一天后
    *[other] { $days } 天后
@@ -204,7 +210,7 @@ outside-version-before-help = 请删除这个活动，或检查日期
 outside-version-after = 活动在版本结束（{ $end }）之后才开始（{ $start }）
 outside-version-after-help = 它属于下一个版本的文档
 end-of-minute = 活动的结束时间以 :{ $seconds } 秒结尾
-end-of-minute-help = 数据来源中的活动都以 :59 秒结尾：是不是想写 `{ $suggested }`？
+end-of-minute-help = 数据来源中的活动都以 :59 秒结尾：是不是想写 `{ $suggested }`？（如果来源有意这样写，请在 games.json 的 `conventions.endSeconds` 中声明一次。）
 unsorted = 活动的开始时间（{ $start }）早于上一个活动（{ $previous }）
 unsorted-help = 运行 `activity-site fmt` 按 startTime 排序活动
 duplicate-activity = 开始于 { $start } 的 `{ $name }` 出现了两次（另一处是 activities[{ $first }]）
@@ -239,6 +245,11 @@ registry-bad-locale-help = 请使用 `zh-CN`、`en-US` 这样的标记
 registry-duplicate-locale = 语言 `{ $locale }` 出现了两次
 registry-default-locale = 默认语言 `{ $default }` 不在这个游戏的语言列表中
 registry-default-locale-help = 请使用其中之一：{ $locales }
+registry-no-source = 这个游戏没有写数据来源：需要 "dataSources"（按语言列出的分类来源）或 "dataSource"（一个页面地址）
+registry-no-source-help = 请添加 "dataSources": {"{"} "all": [{"{"} "type": "html", "url": "https://..." {"}"}] {"}"}，或 "dataSource": "https://..."
+conventions-unknown-code = `{ $code }` 不是规则代码
+conventions-not-ignorable = 规则 `{ $code }` 不能关闭：它报告的是错误，会阻止构建
+conventions-ignorable-help = 游戏可以关闭的警告规则有：{ $codes }
 registry-time-zone = `{ $zone }` 不是 IANA 时区
 registry-time-zone-help = 请使用 `Asia/Shanghai`、`America/New_York` 这样的时区名
 registry-zone-assumed = `{ $game }` 的时区 { $zone } 是导入时假定的，尚未确认：它数据中的每个时间都按这个时区解读
@@ -295,7 +306,9 @@ parity-more = 另有 { $count } 个
 status-game = 游戏
 status-locale = 语言
 status-version = 版本
-status-ends = 结束时间
+status-mode = 更新方式
+status-mode-inferred = { $mode }（推断）
+status-due = 需更新时间
 status-left-header = 剩余
 status-state-header = 状态
 status-left = { $days ->

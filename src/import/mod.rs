@@ -860,8 +860,9 @@ fn add_alias(games: &mut [Value], found: &Recognised, planned: &[PlannedGame]) {
 /// Whether `game` carries the placeholders [`plan`] writes.
 pub fn is_placeholder(game: &Game) -> bool {
     let source = match &game.data_source {
-        crate::model::Localized::One(s) => s.as_str(),
-        crate::model::Localized::Many(map) => map.values().next().map_or("", String::as_str),
+        Some(crate::model::Localized::One(s)) => s.as_str(),
+        Some(crate::model::Localized::Many(map)) => map.values().next().map_or("", String::as_str),
+        None => "",
     };
     source.contains(PLACEHOLDER_HOST)
 }

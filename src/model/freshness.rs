@@ -55,21 +55,33 @@ impl Freshness {
 
 /// The freshness of `document` of `game`.
 pub fn of(game: &Game, document: &ActivityDocument) -> Freshness {
+    from_parts(
+        game,
+        &document.version,
+        parse_time(&document.end_time),
+        document
+            .activities
+            .iter()
+            .filter_map(|a| parse_time(&a.end_time)),
+    )
+}
+
+/// The same rule on a document's parts, for readers that hold no typed
+/// document (the `stale` rule reads the parsed tree): its `version`, the
+/// version's end and the ends of its activities that parse.
+pub fn from_parts(
+    game: &Game,
+    version: &str,
+    version_end: Option<NaiveDateTime>,
+    activity_ends: impl IntoIterator<Item = NaiveDateTime>,
+) -> Freshness {
     let (mode, inferred) = match game.update_mode {
         Some(mode) => (mode, false),
-        None => (UpdateMode::infer(&document.version), true),
+        None => (UpdateMode::infer(version), true),
     };
-    let version_end = parse_time(&document.end_time);
     let due = match mode {
         UpdateMode::Version => version_end,
-        UpdateMode::Activity => {
-            let last = document
-                .activities
-                .iter()
-                .filter_map(|a| parse_time(&a.end_time))
-                .max();
-            last.or(version_end)
-        }
+        UpdateMode::Activity => activity_ends.into_iter().max().or(version_end),
     };
     Freshness {
         mode,

@@ -37,7 +37,10 @@ pub struct Game {
     pub name: Localized,
     pub locales: Vec<String>,
     pub default_locale: String,
-    pub data_source: Localized,
+    /// The page of the original announcements, for readers. Optional where
+    /// `dataSources` is given; the registry needs one of the two.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_source: Option<Localized>,
     /// Typed sources per locale (or `all`), which maintainers and their
     /// agents follow to update the data.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -58,6 +61,10 @@ pub struct Game {
     /// `api/v1/activities.json`, say), so they never fall behind.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<Alias>,
+    /// What the game's sources write on purpose, which the checker accepts
+    /// for this game's files (like a linter's per-file ignores).
+    #[serde(default, skip_serializing_if = "Conventions::is_empty")]
+    pub conventions: Conventions,
 }
 
 /// One more path a game's document is published under ([`Game::aliases`]).
@@ -72,6 +79,41 @@ pub struct Alias {
     pub locale: Option<String>,
 }
 
+/// A game's source conventions (`conventions` of `games.json`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Conventions {
+    /// The seconds, besides `59`, that the sources' end times carry on
+    /// purpose (`[0]`: an end at `06:00:00` is meant). The `end-of-minute`
+    /// rule accepts these and `59`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_seconds: Option<Vec<u32>>,
+    /// Warning rules turned off for this game's files, by code
+    /// (`end-of-minute`). Errors cannot be turned off.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignore: Vec<String>,
+}
+
+impl Conventions {
+    pub fn is_empty(&self) -> bool {
+        self.end_seconds.is_none() && self.ignore.is_empty()
+    }
+
+    /// Whether an end time's `second` is one the sources write on purpose.
+    pub fn accepts_end_second(&self, second: u32) -> bool {
+        second == 59
+            || self
+                .end_seconds
+                .as_ref()
+                .is_some_and(|seconds| seconds.contains(&second))
+    }
+
+    /// Whether the rule spelt `code` is turned off for this game.
+    pub fn ignores(&self, code: &str) -> bool {
+        self.ignore.iter().any(|c| c == code)
+    }
+}
+
 impl Game {
     /// The IANA time zone name the game's times are read in.
     pub fn time_zone_name(&self) -> &str {
@@ -84,6 +126,18 @@ impl Game {
         self.time_zone_name()
             .parse()
             .unwrap_or(chrono_tz::Asia::Shanghai)
+    }
+
+    /// The page of the original announcements for `locale`: `dataSource`,
+    /// else the first `html` source of the locale (or of `all`).
+    pub fn source_page(&self, locale: &str) -> Option<&str> {
+        if let Some(source) = &self.data_source {
+            return Some(source.get(locale, &self.default_locale));
+        }
+        self.sources_for(locale)
+            .into_iter()
+            .find(|s| s.kind == "html")
+            .and_then(|s| s.url.as_deref())
     }
 
     /// The typed sources of `locale`: its own, then those for every locale.

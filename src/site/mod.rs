@@ -1488,6 +1488,20 @@ pub(crate) fn under_every_name(
         .collect()
 }
 
+/// The index's `dataSource` of `game`: its own, else the page of each locale
+/// its typed sources name (`None` when neither gives one).
+fn published_source(game: &crate::model::Game) -> Option<crate::model::Localized> {
+    if let Some(source) = &game.data_source {
+        return Some(source.clone());
+    }
+    let pages: indexmap::IndexMap<String, String> = game
+        .locales
+        .iter()
+        .filter_map(|l| game.source_page(l).map(|url| (l.clone(), url.to_owned())))
+        .collect();
+    (!pages.is_empty()).then_some(crate::model::Localized::Many(pages))
+}
+
 /// `api/v1/games.json` ([`layout::Index`]): what a client needs to find every file.
 fn index_file(
     games: &[(&GameOutput, &[(String, usize)])],
@@ -1519,7 +1533,7 @@ fn index_file(
             locales: game.game.locales.clone(),
             default_locale: Some(game.game.default_locale.clone()),
             time_zone: Some(game.game.time_zone_name().to_owned()),
-            data_source: Some(game.game.data_source.clone()),
+            data_source: published_source(&game.game),
             version: default.document.version.clone(),
             version_name: default.document.version_name.clone(),
             start_time: default.document.start_time.clone(),

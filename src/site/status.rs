@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::model::{DataSource, days, parse_time};
+use crate::model::{DataSource, days, freshness, parse_time};
 use crate::validate;
 
 use super::Checked;
@@ -20,20 +20,29 @@ pub struct Row {
     pub game: String,
     pub locale: String,
     pub file: String,
-    /// `upcoming` (the version starts after now), `ok`, `ending` (within
-    /// a week), `ended`, `missing` or `invalid`.
+    /// `upcoming` (the version starts after now), `ok`, `ending` (due
+    /// within a week), `ended` (due: the version, or for an `activity`
+    /// game its last activity, has ended), `missing` or `invalid`.
     pub state: &'static str,
     pub version: Option<String>,
     pub start_time: Option<String>,
     pub end_time: Option<String>,
+    /// When the data needs its next update ([`freshness`]): the version's
+    /// end for a `version` game, its last activity's end for an `activity`
+    /// game.
+    pub due_time: Option<String>,
+    /// The game's `updateMode` (`version` or `activity`).
+    pub update_mode: Option<&'static str>,
+    /// The mode was read from the version's form: games.json names none.
+    pub update_mode_inferred: bool,
     /// Whole days until the start of an upcoming version, rounded down;
     /// `None` once it has started.
     pub starts_in_days: Option<i64>,
-    /// Whole days until the end, rounded towards zero (negative: overdue;
-    /// the one rule of `model::days`); `None` for an upcoming version,
-    /// which is not running yet.
+    /// Whole days until the data is due, rounded towards zero (negative:
+    /// overdue; the one rule of `model::days`); `None` for an upcoming
+    /// version, which is not running yet.
     pub days_left: Option<i64>,
-    /// Seconds until the end (negative: overdue), for the state and the order.
+    /// Seconds until the data is due (negative: overdue), for the state and the order.
     #[serde(skip)]
     pub seconds_left: Option<i64>,
     /// Where to look to update it: the game's typed `dataSources` of this
@@ -57,19 +66,20 @@ pub fn rows(root: &Path, checked: &Checked, options: &validate::Options) -> Vec<
             let file = crate::tree::data_path(&game.game.id, locale);
             let exists = root.join(&file).is_file();
             let start = document.as_ref().and_then(|d| parse_time(&d.start_time));
-            let end = document.as_ref().and_then(|d| parse_time(&d.end_time));
+            let fresh = document.as_ref().map(|d| freshness::of(&game.game, d));
+            let due = fresh.and_then(|f| f.due);
             let upcoming = start.is_some_and(|start| now < start);
             let starts_in_days = start
                 .filter(|_| upcoming)
                 .map(|start| days::whole_days(now, start));
-            let days_left = end
+            let days_left = due
                 .filter(|_| !upcoming)
-                .map(|end| days::whole_days(now, end));
-            let seconds_left = end.map(|end| (end - now).num_seconds());
+                .map(|due| days::whole_days(now, due));
+            let seconds_left = due.map(|due| (due - now).num_seconds());
             let state = match (exists, document, seconds_left) {
                 (false, _, _) => "missing",
                 (true, None, _) | (true, Some(_), None) => "invalid",
-                (true, Some(_), Some(s)) if s < 0 => "ended",
+                (true, Some(_), Some(s)) if s <= 0 => "ended",
                 (true, Some(_), Some(_)) if upcoming => "upcoming",
                 (true, Some(_), Some(_)) if days_left < Some(7) => "ending",
                 _ => "ok",
@@ -82,6 +92,9 @@ pub fn rows(root: &Path, checked: &Checked, options: &validate::Options) -> Vec<
                 version: document.as_ref().map(|d| d.version.clone()),
                 start_time: document.as_ref().map(|d| d.start_time.clone()),
                 end_time: document.as_ref().map(|d| d.end_time.clone()),
+                due_time: due.map(|d| d.format(crate::model::TIME_FORMAT).to_string()),
+                update_mode: fresh.map(|f| f.mode.as_str()),
+                update_mode_inferred: fresh.is_some_and(|f| f.inferred),
                 starts_in_days,
                 days_left,
                 seconds_left,

@@ -303,18 +303,19 @@ fn times_forms_order_and_window() {
       help: use `T`: `2026-10-03T10:00:00`
       fix: `"2026-10-03 10:00:00"` -> `"2026-10-03T10:00:00"`
     warning[end-of-minute] data/demo/en-US.json:9:89: the activity ends at :00 seconds
-      help: the sources end activities at :59 seconds: did you mean `2026-10-15T03:59:59`?
+      help: the sources end activities at :59 seconds: did you mean `2026-10-15T03:59:59`? (A source that writes such ends on purpose declares it once: `conventions.endSeconds` in games.json.)
       fix: `"2026-10-15T04:00:00"` -> `"2026-10-15T03:59:59"`
     error[time-order] data/demo/en-US.json:10:88: the activity ends (2026-09-01T03:59:59) before it starts (2026-10-04T10:00:00)
       help: endTime must be later than startTime
     "#);
-    let fixture = "//- data/demo/en-US.json\n{\"version\": \"1\", \"versionName\": \"V\", \"startTime\": \"2026-09-01T11:00:00\", \"endTime\": \"2026-10-01T03:59:59\", \"activities\": [{\"name\": \"Late\", \"description\": \"\", \"startTime\": \"2026-10-05T10:00:00\", \"endTime\": \"2026-10-09T03:59:59\"}]}\n";
-    insta::assert_snapshot!(check(fixture), @r"
-    warning[stale] data/demo/en-US.json:1:85: the version ended on 2026-10-01 03:59 (14 days ago)
+    let fixture = "//- data/demo/en-US.json\n{\"version\": \"1.0\", \"versionName\": \"V\", \"startTime\": \"2026-09-01T11:00:00\", \"endTime\": \"2026-10-01T03:59:59\", \"activities\": [{\"name\": \"Late\", \"description\": \"\", \"startTime\": \"2026-10-05T10:00:00\", \"endTime\": \"2026-10-09T03:59:59\"}]}\n";
+    insta::assert_snapshot!(check(fixture), @r#"
+    warning[stale] data/demo/en-US.json:1:87: the version ended on 2026-10-01 03:59 (14 days ago)
+      note: games.json names no updateMode for this game: read as `version` from the version `1.0` (a dotted number is a version cycle); set "updateMode" to say so
       help: update the document to the current version
-    warning[outside-version] data/demo/en-US.json:1:172: the activity starts (2026-10-05T10:00:00) after the version ended (2026-10-01T03:59:59)
+    warning[outside-version] data/demo/en-US.json:1:174: the activity starts (2026-10-05T10:00:00) after the version ended (2026-10-01T03:59:59)
       help: it belongs to the next version's document
-    ");
+    "#);
 }
 
 /// Family: the activity list (`duplicate-activity`, `unsorted`, `cover-url`).

@@ -108,6 +108,17 @@ pub fn files_under(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
+/// A temp root holding the five-game tree of `tests/fixtures/bundled` (the
+/// data this repository once bundled: sr, ys, zzz, ww, nte in zh-CN and
+/// en-US) and the schemas: the tests that need a whole, known tree use it,
+/// so they stay put when the real `data/` moves on.
+pub fn five_games() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_tree(&crate_root().join("tests/fixtures/bundled"), dir.path());
+    copy_tree(&crate_root().join("schema"), &dir.path().join("schema"));
+    dir
+}
+
 /// Copies the files of `from` into `to`, recursively.
 pub fn copy_tree(from: &Path, to: &Path) {
     for entry in walkdir::WalkDir::new(from).min_depth(1) {

@@ -12,12 +12,12 @@ use crate::diagnostics::Code;
 use crate::diagnostics::Severity::{Error, Warning};
 use crate::i18n::{Msg, msg};
 use crate::json::Node;
-use crate::model::parse_time;
+use crate::model::{Game, UpdateMode, freshness, parse_time};
 use crate::validate::Reporter;
 use crate::validate::spans::Target;
 
-/// The rules of one activity document.
-pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
+/// The rules of one activity document of `game`.
+pub fn document(doc: &Node<'_>, game: &Game, now: NaiveDateTime, report: &mut Reporter<'_>) {
     let version_start = time_field(doc, &Base(None), "startTime", None, report);
     let version_end = time_field(doc, &Base(None), "endTime", None, report);
     // The version's window as written or as its fixes rewrite it: where a
@@ -53,19 +53,6 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
                 Some(msg!("time-order-help")),
             );
         }
-        if end < now {
-            report.value(
-                "/endTime",
-                Code::Stale,
-                Warning,
-                msg!(
-                    "stale",
-                    date = end.format("%Y-%m-%d %H:%M").to_string(),
-                    days = crate::model::days::whole_days(end, now).unsigned_abs()
-                ),
-                Some(msg!("stale-help")),
-            );
-        }
         if start > now {
             report.value(
                 "/startTime",
@@ -80,6 +67,7 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
             );
         }
     }
+    stale(doc, game, version_end, now, report);
     cover(doc, &Base(None), report);
     for field in ["version", "versionName"] {
         whitespace(doc, &Base(None), field, report);
@@ -131,7 +119,7 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
         // does (the maintenance time, such as 06:00:00): that is not the
         // off-by-a-second mistake this rule looks for.
         if let Some(end) = end
-            && end.second() != 59
+            && !game.conventions.accepts_end_second(end.second())
             && Some(end) != version_end
         {
             let suggested = end - chrono::Duration::seconds(i64::from(end.second()) + 1);
@@ -188,6 +176,61 @@ pub fn document(doc: &Node<'_>, now: NaiveDateTime, report: &mut Reporter<'_>) {
         for field in ["name", "kind", "description"] {
             whitespace(activity, &base, field, report);
         }
+    }
+}
+
+/// `stale`: the data is due for its next update by the game's `updateMode`
+/// ([`freshness`], the one rule `status`, the pages and the workflow read):
+/// a `version` game when its version has ended, an `activity` game when its
+/// last activity has (whatever its version field says). Reported at the
+/// time that made it due; a mode read from the version's form says so.
+fn stale(
+    doc: &Node<'_>,
+    game: &Game,
+    version_end: Option<NaiveDateTime>,
+    now: NaiveDateTime,
+    report: &mut Reporter<'_>,
+) {
+    let version = doc
+        .get("version")
+        .and_then(Node::as_str)
+        .unwrap_or_default();
+    let ends: Vec<Option<NaiveDateTime>> = doc
+        .get("activities")
+        .and_then(Node::as_array)
+        .into_iter()
+        .flatten()
+        .map(|a| a.get("endTime").and_then(Node::as_str).and_then(parse_time))
+        .collect();
+    let fresh = freshness::from_parts(game, version, version_end, ends.iter().flatten().copied());
+    let Some(due) = fresh.due.filter(|_| fresh.is_due(now)) else {
+        return;
+    };
+    let date = due.format("%Y-%m-%d %H:%M").to_string();
+    let days = crate::model::days::whole_days(due, now).unsigned_abs();
+    let last = ends.iter().rposition(|e| *e == Some(due));
+    match (fresh.mode, last) {
+        (UpdateMode::Activity, Some(i)) => report.value(
+            &format!("/activities/{i}/endTime"),
+            Code::Stale,
+            Warning,
+            msg!("stale-activity", date = date, days = days),
+            Some(msg!("stale-activity-help")),
+        ),
+        _ => report.value(
+            "/endTime",
+            Code::Stale,
+            Warning,
+            msg!("stale", date = date, days = days),
+            Some(msg!("stale-help")),
+        ),
+    }
+    if fresh.inferred {
+        report.note(msg!(
+            "update-mode-inferred",
+            mode = fresh.mode.as_str(),
+            version = version
+        ));
     }
 }
 

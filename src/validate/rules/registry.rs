@@ -139,6 +139,39 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
         if let Some(sources) = entry.get("dataSources").and_then(Value::as_object) {
             data_sources(&base, sources, &locales, report);
         }
+        // One of the two sources is required (the schema's `anyOf`, whose
+        // own sentence names neither): said here, once, in words.
+        // A misspelt key (`datasource`) already has its "did you mean".
+        let sources = ["dataSource", "dataSources"];
+        let misspelt_source = entry.as_object().is_some_and(|o| {
+            o.keys().any(|k| {
+                !sources.contains(&k.as_str())
+                    && crate::validate::did_you_mean(k, &sources).is_some()
+            })
+        });
+        // `"dataSources": {}` (or only empty lists) names no source either.
+        // (Another type is the schema's error.)
+        let no_typed_source = match entry.get("dataSources") {
+            None => true,
+            Some(Value::Object(m)) => m.values().all(|v| v.as_array().is_some_and(Vec::is_empty)),
+            Some(_) => false,
+        };
+        if entry.is_object()
+            && entry.get("dataSource").is_none()
+            && no_typed_source
+            && !misspelt_source
+        {
+            report.value(
+                &base,
+                Code::GamesRegistry,
+                Error,
+                msg!("registry-no-source"),
+                Some(msg!("registry-no-source-help")),
+            );
+        }
+        if let Some(conventions) = entry.get("conventions").and_then(Value::as_object) {
+            self::conventions(&base, conventions, report);
+        }
         if let Some(zone) = entry.get("timeZone").and_then(Value::as_str)
             && zone.parse::<chrono_tz::Tz>().is_err()
         {
@@ -317,7 +350,9 @@ fn data_sources(
                 );
             }
             if let Some(template) = source.get("articleUrl").and_then(Value::as_str) {
-                if !is_http_url(template) {
+                if quoted_field(template).is_some() {
+                    // `'link'`: the entry's own field holds the whole URL.
+                } else if !is_http_url(template) {
                     report.value(
                         &format!("{at}/articleUrl"),
                         Code::GamesRegistry,
@@ -339,6 +374,63 @@ fn data_sources(
     }
 }
 
+/// A game's `conventions`: every code of `ignore` names a warning rule of
+/// the data files (an unknown code gets the nearest one as a suggestion; an
+/// error rule cannot be turned off). The ranges of `endSeconds` are the
+/// schema's.
+fn conventions(
+    base: &str,
+    conventions: &serde_json::Map<String, Value>,
+    report: &mut Reporter<'_>,
+) {
+    let Some(ignore) = conventions.get("ignore").and_then(Value::as_array) else {
+        return;
+    };
+    let ignorable: Vec<&str> = Code::IGNORABLE.iter().map(|c| c.as_str()).collect();
+    for (i, code) in ignore.iter().enumerate() {
+        let Some(code) = code.as_str() else {
+            continue;
+        };
+        let at = format!("{base}/conventions/ignore/{i}");
+        match Code::ALL.iter().find(|c| c.as_str() == code) {
+            Some(known) if known.can_be_ignored() => {}
+            Some(_) => report.value(
+                &at,
+                Code::GamesRegistry,
+                Error,
+                msg!("conventions-not-ignorable", code = code),
+                Some(msg!(
+                    "conventions-ignorable-help",
+                    codes = crate::i18n::list(&ignorable)
+                )),
+            ),
+            None => {
+                let all: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+                let suggestion = crate::validate::did_you_mean(code, &ignorable)
+                    .or_else(|| crate::validate::did_you_mean(code, &all));
+                let help = suggestion
+                    .map(|c| msg!("did-you-mean", name = c))
+                    .unwrap_or_else(|| {
+                        msg!(
+                            "conventions-ignorable-help",
+                            codes = crate::i18n::list(&ignorable)
+                        )
+                    });
+                report.value(
+                    &at,
+                    Code::GamesRegistry,
+                    Error,
+                    msg!("conventions-unknown-code", code = code),
+                    Some(help),
+                );
+                if let Some(right) = suggestion.filter(|s| ignorable.contains(s)) {
+                    report.fix_string(&at, crate::validate::spans::Target::Value, right);
+                }
+            }
+        }
+    }
+}
+
 /// Whether `url` is an absolute http(s) URL with a host.
 fn is_http_url(url: &str) -> bool {
     url.strip_prefix("https://")
@@ -347,6 +439,13 @@ fn is_http_url(url: &str) -> bool {
             let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
             !host.is_empty() && !rest.chars().any(char::is_whitespace)
         })
+}
+
+/// The field named by an `articleUrl` of the form `'field'` (the entry's
+/// field holds the whole article URL), as the public registry writes it.
+fn quoted_field(template: &str) -> Option<&str> {
+    let name = template.strip_prefix('\'')?.strip_suffix('\'')?;
+    (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(name)
 }
 
 /// Whether `template` holds a `{field}` placeholder (a name of letters,
