@@ -47,8 +47,8 @@ pub fn render_pages(games: &[GameOutput]) -> anyhow::Result<Vec<OutputFile>> {
 /// without their activities, and of each document (in order) the
 /// activities that end inside or after its version, which the "ending
 /// soonest" lists pick from in the reader's browser, and when the document
-/// stops being current ([`freshness`]). A build keeps this of every game,
-/// not the games themselves.
+/// stops being current ([`freshness`]). A build renders a game's cards
+/// from it ([`home_card`]) when it renders the game, then drops it.
 #[derive(Debug, Clone)]
 pub struct HomeGame {
     /// The game, its documents' activities dropped.
