@@ -221,8 +221,11 @@
 //!   kept on disk (`site::cards`) until the pages are made, one at a time.
 //!   A build costs what changed: the site's manifest
 //!   (`layout::OUTPUT_MANIFEST`) names each file's checksum and what it was
-//!   built from (and the keys of the build's warnings, so the next `build`
-//!   or `serve` rebuild shows in full only what is new and counts the rest), a game whose inputs' fingerprint is unchanged is taken
+//!   built from, and depends on the data alone, like every file of the
+//!   site; the keys of the build's warnings, which depend on the moment
+//!   (`stale`), sit beside it in `layout::OUTPUT_WARNINGS`, so the next
+//!   `build` or `serve` rebuild shows in full only what is new and counts
+//!   the rest. A game whose inputs' fingerprint is unchanged is taken
 //!   from the output as it is, and the staging directory is the previous
 //!   output kept beside it (`.<out>.previous`; a first build makes it by
 //!   hard links), in which only the files that
