@@ -287,20 +287,7 @@ impl DataTools {
         Ok(fixed.files.into_iter().find(|f| f.path == rel).map_or_else(
             || (text.to_owned(), json!([])),
             |f| {
-                let changes: Vec<Value> = f
-                    .changes
-                    .iter()
-                    .map(|c| {
-                        json!({
-                            "line": c.line,
-                            "column": c.column,
-                            "code": c.code,
-                            "before": c.before,
-                            "after": c.after,
-                            "notes": c.notes,
-                        })
-                    })
-                    .collect();
+                let changes: Vec<Value> = f.changes.iter().map(|c| c.to_json(None)).collect();
                 (f.after, Value::Array(changes))
             },
         ))

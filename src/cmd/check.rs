@@ -29,17 +29,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                 texts.insert(file.path.clone(), file.after.clone());
             }
             list_changes(file, args.diff);
-            changes.extend(file.changes.iter().map(|c| {
-                serde_json::json!({
-                    "file": file.path,
-                    "line": c.line,
-                    "column": c.column,
-                    "code": c.code,
-                    "before": c.before,
-                    "after": c.after,
-                    "notes": c.notes,
-                })
-            }));
+            changes.extend(file.changes.iter().map(|c| c.to_json(Some(&file.path))));
         }
         for path in &fixed.left {
             super::print_err(&format!("{}\n", msg!("fix-left", path = path.as_str())));

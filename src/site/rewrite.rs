@@ -203,6 +203,27 @@ pub struct Change {
 }
 
 impl Change {
+    /// The change as the machines read it (`check --fix --format json`, the
+    /// agents' fix answers), under `file` when the answer spans files.
+    pub fn to_json(&self, file: Option<&str>) -> serde_json::Value {
+        let mut out = serde_json::Map::new();
+        if let Some(file) = file {
+            out.insert("file".into(), file.into());
+        }
+        let change = serde_json::json!({
+            "line": self.line,
+            "column": self.column,
+            "code": self.code,
+            "before": self.before,
+            "after": self.after,
+            "notes": self.notes,
+        });
+        if let serde_json::Value::Object(fields) = change {
+            out.extend(fields);
+        }
+        serde_json::Value::Object(out)
+    }
+
     /// The change in one line (`path:line:col rule: `x` → `y``) and its
     /// notes, for a person to read before trusting it.
     pub fn describe(&self, path: &str) -> Msg {
