@@ -693,9 +693,9 @@ impl Render<'_> {
 /// Writes one home page as it is rendered, straight into the staging
 /// folder, and its siblings from the file: a home page lists every game's
 /// activities, tens of megabytes on a large site, so it is never held
-/// whole in memory (nor kept in the build cache, which holds parts in
-/// memory; the home pages part is taken from the output while what it
-/// shows of every game is unchanged). Returns the tally and the records.
+/// whole in memory. The cache keeps its siblings only (the page itself is
+/// in the output), keyed by the page's checksum. Returns the tally and
+/// the records.
 fn write_home_page(
     page: pages::HomePage,
     how: &Render<'_>,
@@ -703,19 +703,56 @@ fn write_home_page(
 ) -> anyhow::Result<(Tally, Vec<manifest::FileRecord>)> {
     let record = staging.write_streamed(&page.path, |out| page.write_to(out))?;
     drop(page);
+    let compression = how.compression.cache_key();
+    let key = Key::new(
+        &how.salt,
+        &[
+            b"home-page",
+            compression.as_bytes(),
+            record.path.as_bytes(),
+            record.sha256.as_bytes(),
+        ],
+    );
+    let mut records = vec![record];
+    if let Some(cache) = how.cache
+        && let Some(entries) = cache.get(&key)
+    {
+        let siblings: Vec<OutputFile> = entries.into_iter().map(|e| e.file).collect();
+        records.extend(staging.write(&siblings)?);
+        let tally = Tally {
+            reused: 1,
+            ..Tally::of_records(&records)
+        };
+        return Ok((tally, records));
+    }
+    let page = &records[0];
     let (gzip, brotli) = how.siblings_now();
     let siblings = if gzip {
-        let file = std::io::BufReader::new(staging.open_written(&record.path)?);
-        compress::siblings_from(&record.path, record.bytes, file, how.compression, brotli)
-            .with_context(|| msg!("err-read", path = record.path.clone()))?
+        let file = std::io::BufReader::new(staging.open_written(&page.path)?);
+        compress::siblings_from(&page.path, page.bytes, file, how.compression, brotli)
+            .with_context(|| msg!("err-read", path = page.path.clone()))?
     } else {
         Vec::new()
     };
-    let mut records = vec![record];
-    records.extend(staging.write(&siblings)?);
+    let deferred = usize::from(how.defers() && layout::is_text(&page.path));
+    let siblings: Vec<cache::Entry> = siblings
+        .into_iter()
+        .map(|file| cache::Entry {
+            file,
+            sibling: true,
+        })
+        .collect();
+    let files: Vec<OutputFile> = siblings.iter().map(|e| e.file.clone()).collect();
+    records.extend(staging.write(&files)?);
+    // A failed cache write costs the next build time, nothing else.
+    let stored = deferred == 0
+        && how
+            .cache
+            .is_some_and(|cache| cache.put(&key, &siblings).is_ok());
     let tally = Tally {
         rendered: 1,
-        deferred: usize::from(how.defers() && layout::is_text(&records[0].path)),
+        stored: usize::from(stored),
+        deferred,
         ..Tally::of_records(&records)
     };
     Ok((tally, records))

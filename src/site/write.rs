@@ -960,10 +960,11 @@ struct Reused {
 fn reuse_known(spare: &Path, kept: Held) -> Reused {
     let _ = fs::remove_file(spare.join(layout::OUTPUT_MANIFEST));
     let _ = fs::remove_file(spare.join(layout::OUTPUT_WARNINGS));
-    let made = kept
-        .good
-        .keys()
-        .filter_map(|p| p.rfind('/').map(|at| p[..at].to_owned()))
+    // Each folder once (a site has a few folders per game and tens of
+    // files in each), not a string per file.
+    let made = manifest::folders_of(kept.good.keys().map(String::as_str))
+        .into_iter()
+        .map(str::to_owned)
         .collect();
     Reused {
         holds: kept.good,
