@@ -58,11 +58,12 @@ pub const FAST_GZIP: u32 = 6;
 impl Compression {
     /// The level's part of the build cache's key: the qualities themselves
     /// rather than the name, so that a change of what a name means misses
-    /// the cache instead of mixing old siblings into a new build.
+    /// the cache instead of mixing old siblings into a new build; and the
+    /// pieces gzip is fed in ([`GZIP_PIECE`]), which its bytes depend on.
     pub fn cache_key(self) -> String {
         let (brotli, gzip) = self.levels();
         let level = |l: Option<u32>| l.map_or("-".to_owned(), |l| l.to_string());
-        format!("br {} gz {}", level(brotli), level(gzip))
+        format!("br {} gz {} in {GZIP_PIECE}", level(brotli), level(gzip))
     }
 
     /// Whether the level writes `.br` siblings.
@@ -135,7 +136,23 @@ pub fn siblings_from(
         return Ok(Vec::new());
     };
     let mut encoder = gzip_encoder(gzip);
-    std::io::copy(&mut source, &mut encoder)?;
+    // Whole pieces, as `gzip_bytes` feeds them, whatever `read` hands out.
+    let mut piece = vec![0; GZIP_PIECE];
+    loop {
+        let mut filled = 0;
+        while filled < GZIP_PIECE {
+            match source.read(&mut piece[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(err),
+            }
+        }
+        encoder.write_all(&piece[..filled])?;
+        if filled < GZIP_PIECE {
+            break;
+        }
+    }
     let bytes = encoder.finish()?;
     Ok((bytes.len() as u64)
         .lt(&len)
@@ -175,9 +192,19 @@ pub fn brotli_bytes(input: &[u8], quality: u32) -> Vec<u8> {
 pub fn gzip_bytes(input: &[u8], level: u32) -> Vec<u8> {
     let mut encoder = gzip_encoder(level);
     // Writing into a Vec cannot fail.
-    let _ = encoder.write_all(input);
+    for piece in input.chunks(GZIP_PIECE) {
+        let _ = encoder.write_all(piece);
+    }
     encoder.finish().unwrap_or_default()
 }
+
+/// The pieces the gzip encoder is fed in. Its bytes depend on how its
+/// input arrives, so a file compressed as it is read from disk
+/// ([`siblings_from`]) and one in memory ([`gzip_bytes`]) are fed the same
+/// pieces and give the same bytes. A file of the site smaller than this
+/// (every page and document but a large site's home pages and index) is
+/// one piece, as it always was.
+pub const GZIP_PIECE: usize = 1 << 20;
 
 /// The one gzip encoder of the siblings ([`gzip_bytes`], [`siblings_from`]).
 fn gzip_encoder(level: u32) -> flate2::write::GzEncoder<Vec<u8>> {
@@ -195,7 +222,7 @@ mod tests {
     fn large_page() -> Vec<u8> {
         let mut text = String::new();
         let mut x: u64 = 7;
-        while text.len() < 1 << 20 {
+        while text.len() < 5 << 19 {
             x = x
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
@@ -211,12 +238,18 @@ mod tests {
 
     #[test]
     fn siblings_read_from_a_file_are_those_of_its_bytes() {
-        let bytes = large_page();
+        let large = large_page();
         for level in [Compression::Fast, Compression::Max, Compression::None] {
+            // Brotli's top quality is slow: a smaller file for it.
+            let bytes = if level == Compression::Max {
+                &large[..100_000]
+            } else {
+                &large[..]
+            };
             for brotli in [true, false] {
                 let file = OutputFile {
                     path: "index.html".to_owned(),
-                    bytes: bytes.clone(),
+                    bytes: bytes.to_vec(),
                 };
                 // A reader that hands out uneven pieces, as a file may.
                 struct Pieces<'a>(&'a [u8], usize);
@@ -232,7 +265,7 @@ mod tests {
                 let read = siblings_from(
                     "index.html",
                     bytes.len() as u64,
-                    Pieces(&bytes, 0),
+                    Pieces(bytes, 0),
                     level,
                     brotli,
                 )
