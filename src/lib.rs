@@ -14,7 +14,7 @@
 //! building; [`site::check_documents`] also keeps the typed documents);
 //! [`site::build`] adds rendering and the atomic swap. `serve` ([`server`]) previews that
 //! site with live rebuilds and also mounts a simulated stand-in of the game
-//! task-automation control service ([`control`] behind [`api`] and [`mcp`]).
+//! task-automation control service ([`control`] behind [`api`] and [`control_mcp`]).
 //!
 //! # Code map
 //!
@@ -141,19 +141,21 @@
 //!   both, and one meaning (408) for a body that missed the deadline.
 //! - [`api`]: axum handlers of the control API, one file per resource,
 //!   envelope, errors, token and content-type checks, OpenAPI.
-//! - [`mcp`]: MCP tools over [`control`], with a bound on live sessions.
+//! - [`control_mcp`]: the control service's `/mcp` endpoint (streamable
+//!   HTTP, mounted by `serve`): MCP tools over [`control`], with a bound on
+//!   live sessions.
 //! - [`lsp`]: the language server (`activity-site lsp`, stdio): `check`'s
 //!   diagnostics on the open buffers overlaid on the disk
 //!   ([`site::LiveCheck`], [`site::check_with`] kept between keystrokes, with
 //!   a [`source::Overlay`]), quick fixes from
 //!   [`diagnostics::Fix`], `fmt` as formatting, hover on times; no HTTP.
-//! - [`agent`]: the data tree as MCP tools for agents (`activity-site mcp`,
-//!   stdio): list, status, read, check a draft in place (exact fixes
+//! - [`data_mcp`]: the `mcp` command: the data tree as MCP tools for
+//!   agents (`activity-site mcp`, stdio): list, status, read, check a draft in place (exact fixes
 //!   applied on request through [`site::rewrite`]), write a clean draft
 //!   in canonical form through [`atomic`], add a game or a locale to
-//!   `games.json`; resources for the schemas and the rules. Separate from [`mcp`], which serves the control service.
+//!   `games.json`; resources for the schemas and the rules. Separate from [`control_mcp`], which serves the control service.
 //! - [`server`]: the composition root: router, static files, watch, reload.
-//!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it. The public API
+//!   `cmd/serve.rs` mounts [`api`] and [`control_mcp`] on it. The public API
 //!   (`/api/v1/`) is answered before routing; a static file's response
 //!   headers are worked out once when it is read, not per request. The
 //!   watcher tells each rebuild which inputs changed, and an edit is served
@@ -200,7 +202,7 @@
 //!   neither [`control`] nor HTTP; it checks through [`site::LiveCheck`],
 //!   which gives what [`site::check_with`] gives on the same overlay, never
 //!   through a pipeline of its own.
-//! - [`agent`] writes only `data/<game>/<locale>.json` of a game and locale
+//! - [`data_mcp`] writes only `data/<game>/<locale>.json` of a game and locale
 //!   that `games.json` lists, `data/_announcements/<locale>.json` of a
 //!   locale tag, and `games.json` itself (adding a game or a locale, every
 //!   other value kept), in canonical form, and only when the check finds no
@@ -209,7 +211,7 @@
 //!   HTML as text, links limited to http(s), site paths and headings of the
 //!   same announcement, then sanitised by `ammonia`
 //!   ([`markdown::to_html`]).
-//! - [`api`] and [`mcp`] import [`control`] and [`guard`] (and the leaf
+//! - [`api`] and [`control_mcp`] import [`control`] and [`guard`] (and the leaf
 //!   [`json`], for how errors name a value's type), never [`site`] or each
 //!   other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
@@ -259,7 +261,6 @@
 //!
 //! `tests/architecture.rs` fails when an import breaks the direction above.
 
-pub mod agent;
 pub mod api;
 pub mod atomic;
 pub mod chars;
@@ -267,6 +268,8 @@ pub mod cli;
 pub mod clock;
 pub mod cmd;
 pub mod control;
+pub mod control_mcp;
+pub mod data_mcp;
 pub mod diagnostics;
 pub mod fetch;
 pub mod guard;
@@ -277,7 +280,6 @@ pub mod layout;
 pub mod load;
 pub mod lsp;
 pub mod markdown;
-pub mod mcp;
 pub mod model;
 pub mod publish;
 pub mod server;

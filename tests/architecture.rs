@@ -74,10 +74,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("control", &["atomic", "chars", "json"]),
     ("guard", &[]),
     ("api", &["control", "guard", "json"]),
-    ("mcp", &["control", "guard", "json"]),
+    ("control_mcp", &["control", "guard", "json"]),
     // The agents' data tools: the check pipeline and the one atomic write; never control.
     (
-        "agent",
+        "data_mcp",
         &[
             "site",
             "source",
@@ -118,7 +118,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "control",
             "guard",
             "api",
-            "mcp",
+            "control_mcp",
             "tree",
         ],
     ),
@@ -139,11 +139,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "control",
             "guard",
             "api",
-            "mcp",
+            "control_mcp",
             "server",
             "publish",
             "lsp",
-            "agent",
+            "data_mcp",
             // Display widths of table cells (`status`).
             "chars",
             "tree",
@@ -476,7 +476,7 @@ fn the_simulator_reaches_the_server_only_through_the_protocol_type() {
 }
 
 /// Issue 47: the backend's commands are built in one place,
-/// `protocol::Command`; no other file of `control`, `api` or `mcp` spells
+/// `protocol::Command`; no other file of `control`, `api` or `control_mcp` spells
 /// one as text.
 #[test]
 fn backend_commands_are_spelled_only_by_the_protocol_type() {
@@ -501,7 +501,7 @@ fn backend_commands_are_spelled_only_by_the_protocol_type() {
     ];
     let mut spelled = Vec::new();
     for (rel, number, line) in code_lines_but("control/protocol.rs") {
-        let ours = ["control/", "api/", "mcp/"]
+        let ours = ["control/", "api/", "control_mcp/"]
             .iter()
             .any(|p| rel.starts_with(p));
         if !ours {

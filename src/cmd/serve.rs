@@ -13,8 +13,8 @@ use tokio_util::sync::CancellationToken;
 use crate::api;
 use crate::cli::ServeArgs;
 use crate::control::{BackendCommand, Control, ControlOptions, ServiceConfig};
+use crate::control_mcp::{self, SessionLimits};
 use crate::i18n::msg;
-use crate::mcp::{self, SessionLimits};
 use crate::server::access::ControlAccess;
 use crate::server::{self, ServerState};
 use crate::site::BuildOptions;
@@ -84,7 +84,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         idle: Duration::from_secs(args.mcp_session_idle.max(1)),
     };
     let state = state.with_mounts(api::router(control.clone(), access.api_options()).merge(
-        mcp::router(
+        control_mcp::router(
             control.clone(),
             access.mcp_options(sessions, mcp_shutdown.clone()),
         ),
