@@ -88,16 +88,17 @@
 //!   `new_version`), and the check kept between an editor's keystrokes
 //!   ([`site::LiveCheck`]), the kept files of `data/_files/` (published
 //!   last, never over a generated file) and `llms.txt` from the registry;
-//!   no HTTP, no async. `cmd/diff.rs` reads the
-//!   bases (a URL through [`fetch`], a folder, a git revision through the
-//!   `git` command line, built into a temporary folder) and streams file
-//!   by file into [`site::diff`]. [`site::announcements`] publishes each
+//!   no HTTP, no async. [`site::announcements`] publishes each
 //!   board as `api/v1/anno-<locale>.json` (and `api/v1/anno.json` for the
 //!   site's default locale), an Atom feed and a sanitised page, named in
 //!   the index with its checksum; data before the index before the pages
 //!   on `publish`. [`site::pages`] lays out every page (the boards' too)
 //!   and imports nothing of [`site::announcements`]; the words of every
 //!   page are messages of the `.ftl` files, like every other sentence.
+//! - [`review`]: the `diff` command's library: reading the bases (a URL
+//!   through [`fetch`], a folder, a git revision through the `git` command
+//!   line, built into a temporary folder) and streaming them file by file
+//!   into [`site::diff`]; `cmd/diff.rs` only reads the flags and prints.
 //! - [`import`]: published API files to a data tree (`import --from`): a
 //!   pure mapping (bytes in, files out: activity documents and
 //!   announcements by their shape, an explicit zone per game), and
@@ -282,6 +283,7 @@ pub mod lsp;
 pub mod markdown;
 pub mod model;
 pub mod publish;
+pub mod review;
 pub mod server;
 pub mod site;
 pub mod source;

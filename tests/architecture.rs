@@ -68,6 +68,22 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "clock",
         ],
     ),
+    // The `diff` command's library: the bases read (a URL through `fetch`, a
+    // folder, a git revision built by `site`) and streamed into `site::diff`.
+    (
+        "review",
+        &[
+            "clock",
+            "diagnostics",
+            "fetch",
+            "layout",
+            "load",
+            "model",
+            "site",
+            "tree",
+            "validate",
+        ],
+    ),
     // The pure mapping of an import; its `io` part has a row of its own (`PARTS`).
     ("import", &["model", "json", "layout", "tree"]),
     ("publish", &["site", "layout"]),
@@ -127,10 +143,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &[
             "cli",
             "import",
+            "review",
             "site",
             "layout",
             "atomic",
-            "fetch",
             "source",
             "load",
             "validate",
