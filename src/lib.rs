@@ -188,6 +188,9 @@
 //!   "now". Builds at different moments are byte-identical, so publishing
 //!   a rebuild of unchanged data uploads nothing.
 //! - [`validate`] never imports [`load`]: both depend on [`source`].
+//! - No two files of a folder import each other, directly or round a
+//!   longer circle: what both need goes to one side or to a small file of
+//!   its own (`validate::rules::base`).
 //! - [`load`], [`validate`], [`site`] and [`import`] know nothing about HTTP,
 //!   axum or tokio; [`import`] depends on [`model`], [`json`] and [`layout`]
 //!   only, except [`import::io`], its one part that touches the file system
