@@ -45,7 +45,8 @@
 //! - [`tree`]: the source tree's layout, one owner of every source path
 //!   (`games.json`, `data/<game>/<locale>.json`, the announcements
 //!   `data/_announcements/<locale>.json`, the verbatim folder `data/_files/`,
-//!   the schemas of `schema/`); folders of `data/` starting with `_` are the
+//!   the schemas of `schema/`, the tool's state folder `.activity-site/`
+//!   with the build cache); folders of `data/` starting with `_` are the
 //!   tool's own, never games; a leaf.
 //! - [`clock`]: "now", one owner: one instant (the clock read once, or
 //!   `--now`) seen by each game as a local time of its own `timeZone`;
@@ -55,6 +56,8 @@
 //!   control service's state; a leaf.
 //! - [`fetch`]: the one HTTP GET of `diff` and `import`: timeout, a size
 //!   limit per body, a bound on bodies in flight, one set of errors; a leaf.
+//! - [`relpath`]: a relative path written the one way the tool writes
+//!   it, its parts joined with `/` whatever the platform; a leaf.
 //! - [`i18n`]: the languages the tool speaks (en-US, zh-CN): which one is
 //!   chosen (`--lang`, `LC_ALL`, `LC_MESSAGES`, `LANG`), and every message
 //!   as a Fluent identifier with arguments ([`i18n::Msg`]), rendered only
@@ -164,7 +167,9 @@
 //!   in canonical form through [`atomic`], add a game or a locale to
 //!   `games.json`; resources for the schemas and the rules. Separate from [`control_mcp`], which serves the control service.
 //! - [`server`]: the composition root: router, static files, watch, reload.
-//!   `cmd/serve.rs` mounts [`api`] and [`control_mcp`] on it. The public API
+//!   `server::control_half` opens the control service from `serve`'s
+//!   flags and mounts [`api`] and [`control_mcp`] on it; `server::process`
+//!   holds the logs, the URL shown and the shutdown signals. The public API
 //!   (`/api/v1/`) is answered before routing; a static file's response
 //!   headers are worked out once when it is read, not per request. The
 //!   watcher tells each rebuild which inputs changed, and an edit is served
@@ -204,7 +209,7 @@
 //! - [`control`] does not import [`site`], [`load`] or [`validate`] (only
 //!   the leaves [`atomic`], [`chars`] and [`json`], for how messages name a
 //!   value's type).
-//! - [`guard`], [`atomic`], [`fetch`], [`chars`], [`tree`] and [`i18n`] import nothing of the crate.
+//! - [`guard`], [`atomic`], [`fetch`], [`chars`], [`tree`], [`relpath`] and [`i18n`] import nothing of the crate.
 //! - Every sentence shown to a person is a message of both `.ftl` files with
 //!   the same arguments; codes, keys, paths and quoted values are arguments,
 //!   never translated.
@@ -294,6 +299,7 @@ pub mod lsp;
 pub mod markdown;
 pub mod model;
 pub mod publish;
+pub mod relpath;
 pub mod review;
 pub mod server;
 pub mod site;

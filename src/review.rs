@@ -346,9 +346,8 @@ fn build_revision(root: &Path, rev: &str, now: Now) -> anyhow::Result<tempfile::
     let top = std::fs::canonicalize(&top).unwrap_or(top);
     let prefix = abs_root
         .strip_prefix(&top)
-        .context(msg!("diff-root-outside-git"))?
-        .to_string_lossy()
-        .replace('\\', "/");
+        .context(msg!("diff-root-outside-git"))?;
+    let prefix = crate::relpath::slashed(prefix);
     let at = |name: &str| {
         if prefix.is_empty() {
             name.to_owned()
@@ -373,7 +372,10 @@ fn build_revision(root: &Path, rev: &str, now: Now) -> anyhow::Result<tempfile::
         ))
     })?;
     let commit = String::from_utf8_lossy(&commit).trim().to_owned();
-    let inputs: Vec<String> = crate::tree::INPUTS.iter().map(|p| at(p)).collect();
+    let inputs: Vec<String> = crate::tree::TOP_LEVEL_SOURCES
+        .iter()
+        .map(|p| at(p))
+        .collect();
     let mut ls_tree = vec!["ls-tree", "-r", "-z", "--full-tree", &commit, "--"];
     ls_tree.extend(inputs.iter().map(String::as_str));
     let listing = git(&top, &ls_tree)?;
@@ -570,20 +572,16 @@ fn list_files(dir: &Path) -> anyhow::Result<BTreeSet<String>> {
             if kind.is_dir() {
                 stack.push(path);
             } else if kind.is_file() || (kind.is_symlink() && dir.join(&path).is_file()) {
-                all.insert(path.to_string_lossy().replace('\\', "/"));
+                all.insert(crate::relpath::slashed(&path));
             }
         }
     }
-    all.remove(site::OUTPUT_MARKER);
+    all.remove(layout::OUTPUT_MARKER);
     all.remove(crate::layout::OUTPUT_MANIFEST);
     all.remove(crate::layout::OUTPUT_WARNINGS);
     let siblings: Vec<String> = all
         .iter()
-        .filter(|p| {
-            p.strip_suffix(".br")
-                .or_else(|| p.strip_suffix(".gz"))
-                .is_some_and(|stem| all.contains(stem))
-        })
+        .filter(|p| layout::sibling_of(p).is_some_and(|(stem, _)| all.contains(stem)))
         .cloned()
         .collect();
     for path in siblings {
