@@ -22,13 +22,12 @@ use serde_json::Value;
 
 use crate::diagnostics::{Code, Diagnostic, Severity, locate};
 use crate::i18n::msg;
+use crate::kind::{self, Kind};
 use crate::model::Game;
 use crate::source::{KeptFile, LoadedFile, LoadedGame, Overlay, Project, SourceFile};
 use crate::tree::{self, SourcePath, announcements_locale};
 
-pub use crate::source::{
-    BUILTIN_ACTIVITY_SCHEMA, BUILTIN_ANNOUNCEMENTS_SCHEMA, BUILTIN_GAMES_SCHEMA, REGISTRY_PATH,
-};
+pub use crate::source::{BUILTIN_GAMES_SCHEMA, REGISTRY_PATH};
 
 /// Opens `root`: reads the registry, the schemas and the list of data files.
 /// `Err` only when the root itself cannot be read.
@@ -69,13 +68,9 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
         }
     };
 
-    let activity_schema = read_schema(root, tree::ACTIVITY_SCHEMA_PATH, BUILTIN_ACTIVITY_SCHEMA)?;
+    let activity_schema = read_kind_schema(root, &kind::activities::KIND)?;
     let games_schema = read_schema(root, tree::GAMES_SCHEMA_PATH, BUILTIN_GAMES_SCHEMA)?;
-    let announcements_schema = read_schema(
-        root,
-        tree::ANNOUNCEMENTS_SCHEMA_PATH,
-        BUILTIN_ANNOUNCEMENTS_SCHEMA,
-    )?;
+    let announcements_schema = read_kind_schema(root, &kind::announcements::KIND)?;
 
     Ok(Project {
         root: root.to_path_buf(),
@@ -231,6 +226,15 @@ pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<SourceFile, Box<Diagnostic>> 
                 Some(msg!("load-invalid-utf8-help")),
             )))
         }
+    }
+}
+
+/// The schema of `kind` as [`read_schema`] finds it; `Value::Null` for a
+/// kind without one.
+fn read_kind_schema(root: &Path, kind: &Kind) -> anyhow::Result<Value> {
+    match &kind.schema {
+        Some(schema) => read_schema(root, schema.source, schema.builtin),
+        None => Ok(Value::Null),
     }
 }
 

@@ -12,15 +12,12 @@ use serde_json::Value;
 
 use crate::diagnostics::Diagnostic;
 use crate::json::{Duplicate, Node};
+use crate::kind::{self, Kind};
 use crate::model::Game;
 
-/// The activity schema shipped with the binary, used when the root has none.
-pub const BUILTIN_ACTIVITY_SCHEMA: &str = include_str!("../schema/activity.schema.json");
 /// The registry schema shipped with the binary, used when the root has none.
+/// (Each kind of document ships its own: [`crate::kind::Schema::builtin`].)
 pub const BUILTIN_GAMES_SCHEMA: &str = include_str!("../schema/games.schema.json");
-
-/// The announcements schema shipped with the binary, used when the root has none.
-pub const BUILTIN_ANNOUNCEMENTS_SCHEMA: &str = include_str!("../schema/announcements.schema.json");
 
 /// Path of the registry, relative to the root (owned by [`crate::tree`]).
 pub use crate::tree::REGISTRY_PATH;
@@ -83,6 +80,21 @@ pub struct Project {
     pub announcement_files: Vec<String>,
     /// Problems found while reading (`games.json` missing, not UTF-8, with a BOM).
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Project {
+    /// The schema of `kind` (from `schema/` of the root, or the built-in
+    /// one); `None` for a kind without one.
+    pub fn schema(&self, kind: &Kind) -> Option<&Value> {
+        let by_kind = [
+            (&kind::activities::KIND, &self.activity_schema),
+            (&kind::announcements::KIND, &self.announcements_schema),
+        ];
+        by_kind
+            .into_iter()
+            .find(|(k, _)| kind::same(k, kind))
+            .map(|(_, schema)| schema)
+    }
 }
 
 /// A file of the verbatim folder `data/_files/`, published byte for byte.

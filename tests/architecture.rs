@@ -29,13 +29,17 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("tree", &[]),
     // "Now", read once and seen by each game in its own time zone.
     ("clock", &["model"]),
-    ("source", &["model", "diagnostics", "json", "tree"]),
+    // The kinds of document, each declared in one module: their source
+    // paths, schemas, rules, outputs and review; every part of the data
+    // half walks the list.
+    ("kind", &["diagnostics", "layout", "tree"]),
+    ("source", &["model", "diagnostics", "json", "tree", "kind"]),
     // `publish` and `import` for the value enums their flags parse into.
     (
         "cli",
         &["diagnostics", "model", "publish", "import", "clock"],
     ),
-    ("load", &["model", "diagnostics", "source", "tree"]),
+    ("load", &["model", "diagnostics", "source", "tree", "kind"]),
     // Not `load`: the validator reads what the loader produced, never how.
     // `layout` for the one page folder a game id may not take; `markdown`
     // for the announcements' links and raw HTML.
@@ -51,6 +55,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "markdown",
             "tree",
             "clock",
+            "kind",
         ],
     ),
     (
@@ -66,10 +71,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "markdown",
             "tree",
             "clock",
+            "kind",
         ],
     ),
     // The pure mapping of an import; its `io` part has a row of its own (`PARTS`).
-    ("import", &["model", "json", "layout", "tree"]),
+    ("import", &["model", "json", "layout", "tree", "kind"]),
     ("publish", &["site", "layout"]),
     ("control", &["atomic", "chars", "json"]),
     ("guard", &[]),
@@ -89,6 +95,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "tree",
             // The server's now in `status`.
             "clock",
+            "kind",
         ],
     ),
     // The language server reuses the check pipeline; never HTTP, never control.
@@ -103,6 +110,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "chars",
             "tree",
             "clock",
+            "kind",
         ],
     ),
     (
@@ -148,6 +156,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "chars",
             "tree",
             "clock",
+            "kind",
         ],
     ),
 ];
@@ -164,7 +173,9 @@ const PARTS: &[(&str, &[&str])] = &[
     // built-in schemas.
     (
         "import/io",
-        &["model", "json", "layout", "fetch", "atomic", "load", "tree"],
+        &[
+            "model", "json", "layout", "fetch", "atomic", "load", "tree", "kind",
+        ],
     ),
 ];
 

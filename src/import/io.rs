@@ -18,8 +18,9 @@ use super::{IndexGame, Inputs, Legacy, LegacyChoice, PlannedGame, Recognised, So
 use crate::atomic;
 use crate::fetch::{self, FetchError, Fetcher};
 use crate::i18n::{self, Msg, msg};
+use crate::kind;
 use crate::layout;
-use crate::load::{BUILTIN_ACTIVITY_SCHEMA, BUILTIN_GAMES_SCHEMA, REGISTRY_PATH};
+use crate::load::{BUILTIN_GAMES_SCHEMA, REGISTRY_PATH};
 use crate::tree;
 
 /// What to read, as `import --from` names it.
@@ -423,7 +424,7 @@ pub fn prepare(
         .collect();
     let registry = texts.pop();
     for (path, text) in [
-        (tree::ACTIVITY_SCHEMA_PATH, BUILTIN_ACTIVITY_SCHEMA),
+        (tree::ACTIVITY_SCHEMA_PATH, kind::activities::BUILTIN_SCHEMA),
         (tree::GAMES_SCHEMA_PATH, BUILTIN_GAMES_SCHEMA),
     ] {
         if !root.join(path).exists() {
