@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::model::{DataSource, days, freshness, parse_time};
 use crate::validate;
 
-use super::Checked;
+use super::types::Checked;
 
 /// One row of the status table: a game's locale and how soon it needs work.
 #[derive(Debug, Serialize)]
