@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::diagnostics::Diagnostic;
 use crate::json::{Duplicate, Node};
-use crate::kind::{self, Kind};
+use crate::kind::Kind;
 use crate::model::Game;
 
 /// The registry schema shipped with the binary, used when the root has none.
@@ -68,16 +68,16 @@ pub struct Project {
     pub registry: Option<SourceFile>,
     /// Every `data/<dir>/<file>` path found, relative to the root, sorted.
     pub data_files: Vec<String>,
-    /// The activity schema (from `schema/` of the root, or the built-in one).
-    pub activity_schema: Value,
     /// The registry schema (from `schema/` of the root, or the built-in one).
     pub games_schema: Value,
-    /// The announcements schema (from `schema/` of the root, or the built-in one).
-    pub announcements_schema: Value,
-    /// Every file directly in `data/_announcements/` (the overlay's too),
-    /// relative to the root and sorted; the validator says which are not
-    /// named after a locale.
-    pub announcement_files: Vec<String>,
+    /// The schema of each kind of document that has one (from `schema/`
+    /// of the root, or the built-in one), by the kind's name.
+    pub schemas: BTreeMap<&'static str, Value>,
+    /// Every file directly in the folder of each kind with one file per
+    /// locale (`data/_announcements/`), the overlay's too, relative to the
+    /// root and sorted, by the kind's name; the validator says which are
+    /// not named after a locale.
+    pub locale_files: BTreeMap<&'static str, Vec<String>>,
     /// Problems found while reading (`games.json` missing, not UTF-8, with a BOM).
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -86,14 +86,12 @@ impl Project {
     /// The schema of `kind` (from `schema/` of the root, or the built-in
     /// one); `None` for a kind without one.
     pub fn schema(&self, kind: &Kind) -> Option<&Value> {
-        let by_kind = [
-            (&kind::activities::KIND, &self.activity_schema),
-            (&kind::announcements::KIND, &self.announcements_schema),
-        ];
-        by_kind
-            .into_iter()
-            .find(|(k, _)| kind::same(k, kind))
-            .map(|(_, schema)| schema)
+        self.schemas.get(kind.name)
+    }
+
+    /// The files of a kind with one file per locale, as listed.
+    pub fn locale_files(&self, kind: &Kind) -> &[String] {
+        self.locale_files.get(kind.name).map_or(&[], Vec::as_slice)
     }
 }
 

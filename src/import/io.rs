@@ -143,14 +143,13 @@ fn regenerated(path: &str, games: &BTreeSet<String>) -> bool {
         .unwrap_or(path);
     if [
         layout::INDEX_PATH,
-        layout::SCHEMA_PATH,
-        layout::ANNOUNCEMENTS_SCHEMA_PATH,
         layout::LLMS_PATH,
         layout::HEADERS_FILE,
         layout::HOME_PAGE,
         layout::NOT_FOUND_PAGE,
     ]
     .contains(&path)
+        || kind::schemas().any(|(_, schema)| schema.published == path)
     {
         return true;
     }

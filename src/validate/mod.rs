@@ -184,18 +184,24 @@ impl Validator {
                 anyhow::Error::new(msg!("schema-invalid", path = path, error = err.to_string()))
             })
         };
-        let schema = |k: &kind::Kind| k.schema.as_ref().map_or("", |s| s.source);
-        let activities = &kind::activities::KIND;
-        let builtin = activities.schema.as_ref().map(|s| s.builtin);
+        // The schema of a kind as the project read it (every kind's, by
+        // `load::open`).
+        let of_kind = |k: &kind::Kind| {
+            let path = k.schema.as_ref().map_or(k.name, |s| s.source);
+            let schema = project
+                .schema(k)
+                .ok_or_else(|| anyhow::Error::new(msg!("err-read", path = path)))?;
+            anyhow::Ok((schema, path))
+        };
+        let (activity, activity_path) = of_kind(&kind::activities::KIND)?;
+        let (announcements, announcements_path) = of_kind(&kind::announcements::KIND)?;
+        let builtin = kind::activities::KIND.schema.as_ref().map(|s| s.builtin);
         let builtin: Option<Value> = builtin.and_then(|text| serde_json::from_str(text).ok());
         Ok(Validator {
-            activity: compile(&project.activity_schema, schema(activities))?,
+            activity: compile(activity, activity_path)?,
             games: compile(&project.games_schema, crate::tree::GAMES_SCHEMA_PATH)?,
-            announcements: compile(
-                &project.announcements_schema,
-                schema(&kind::announcements::KIND),
-            )?,
-            builtin_activity: builtin.as_ref() == Some(&project.activity_schema),
+            announcements: compile(announcements, announcements_path)?,
+            builtin_activity: builtin.as_ref() == Some(activity),
         })
     }
 

@@ -47,11 +47,11 @@ fn check(fixture: &str) -> String {
             sorted.sort();
             sorted
         },
-        activity_schema: serde_json::from_str(crate::kind::activities::BUILTIN_SCHEMA).unwrap(),
         games_schema: serde_json::from_str(BUILTIN_GAMES_SCHEMA).unwrap(),
-        announcements_schema: serde_json::from_str(crate::kind::announcements::BUILTIN_SCHEMA)
-            .unwrap(),
-        announcement_files: Vec::new(),
+        schemas: crate::kind::schemas()
+            .map(|(kind, schema)| (kind.name, serde_json::from_str(schema.builtin).unwrap()))
+            .collect(),
+        locale_files: Default::default(),
         diagnostics: Vec::new(),
     };
     let validator = Validator::new(&project).unwrap();
