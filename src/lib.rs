@@ -204,6 +204,12 @@
 //!   feed's dates are facts of the data, and the manifest keys nothing by
 //!   "now". Builds at different moments are byte-identical, so publishing
 //!   a rebuild of unchanged data uploads nothing.
+//! - Every kind of published document is one entry of [`kind::ALL`];
+//!   what is the same for every kind (its sources' place, its schema read,
+//!   compiled, published and served to agents, the checks a broken file
+//!   waits for, the files the editor checks, the shape `import` knows it
+//!   by) is read from its declaration, never spelled per kind. [`kind`]
+//!   imports only [`tree`], [`layout`] and [`diagnostics`].
 //! - [`validate`] never imports [`load`]: both depend on [`source`].
 //! - [`load`], [`validate`], [`site`] and [`import`] know nothing about HTTP,
 //!   axum or tokio; [`import`] depends on [`model`], [`json`] and [`layout`]
