@@ -104,7 +104,7 @@ impl CacheOptions {
 
     /// `<root>/.activity-site/cache`: beside the state of `serve`, git-ignored.
     pub fn default_dir(root: &Path) -> PathBuf {
-        root.join(".activity-site").join("cache")
+        crate::tree::cache_dir(root)
     }
 }
 
