@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::io::Read as _;
 
-use activity_site::model::{Activity, ActivityDocument, Game, Localized};
+use activity_site::model::{Activity, ActivityDocument, Game, Localized, Time};
 use activity_site::site::diff::{FileStatus, Report, diff_file};
 use activity_site::site::ics::{escape_text, fold_line, render_calendars};
 use activity_site::site::pages::render_pages;
@@ -14,8 +14,12 @@ use chrono::NaiveDateTime;
 
 use crate::util::{FIXTURE_NOW, crate_root, fixture_root, run, stderr, stdout};
 
+fn at(s: &str) -> Time {
+    Time::parse(s).expect("fixture time")
+}
+
 fn time(s: &str) -> NaiveDateTime {
-    activity_site::model::parse_time(s).expect("fixture time")
+    at(s).naive()
 }
 
 fn activity(
@@ -30,8 +34,8 @@ fn activity(
         name: name.to_owned(),
         kind: kind.map(str::to_owned),
         description: description.to_owned(),
-        start_time: start.to_owned(),
-        end_time: end.to_owned(),
+        start_time: at(start),
+        end_time: at(end),
         cover: Some(cover.to_owned()),
     }
 }
@@ -47,8 +51,8 @@ fn fixture_game(time_zone: &str) -> GameOutput {
             schema: None,
             version: "1.2".to_owned(),
             version_name: if zh { "星海之歌" } else { "Song of Stars" }.to_owned(),
-            start_time: "2026-10-01T11:00:00".to_owned(),
-            end_time: "2026-11-10T03:59:59".to_owned(),
+            start_time: at("2026-10-01T11:00:00"),
+            end_time: at("2026-11-10T03:59:59"),
             cover: Some("https://example.org/version.jpg".to_owned()),
             activities: vec![
                 activity(
@@ -588,7 +592,7 @@ fn diff_lists_version_and_activity_changes() {
     let old = fixture_game("Asia/Shanghai").documents[1].document.clone();
     let mut new = old.clone();
     new.version = "1.3".into();
-    new.activities[1].end_time = "2026-11-01T03:59:59".into();
+    new.activities[1].end_time = at("2026-11-01T03:59:59");
     new.activities[1].cover = Some(String::new());
     new.activities.remove(3);
     new.activities.push(activity(

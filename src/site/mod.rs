@@ -13,8 +13,9 @@
 //! every core (rayon). The files ([`OutputFile`]) are written into a staging
 //! directory beside the output as soon as their part is done, so memory
 //! holds the games in flight, not the site; the staging directory is
-//! swapped in with a rename at the end. Times are parsed once, into
-//! [`DocumentTimes`], when a document enters the plan.
+//! swapped in with a rename at the end. A document's times are
+//! [`crate::model::Time`]s from the check on: nothing renders a time that
+//! is not one.
 //!
 //! A build costs what changed. The check fingerprints each game's data
 //! files as it reads them; a game whose fingerprint (with its registry
@@ -56,7 +57,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use chrono::NaiveDateTime;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
@@ -65,7 +65,7 @@ use crate::diagnostics::{self, Diagnostic};
 use crate::i18n::msg;
 use crate::layout;
 use crate::load;
-use crate::model::{ActivityDocument, Announcements, Game, Registry, parse_time, to_pretty};
+use crate::model::{ActivityDocument, Announcements, Draft, Game, Registry, to_pretty};
 use crate::source::{Overlay, REGISTRY_PATH};
 use crate::tree::announcements_locale;
 use crate::validate::{self, CheckedGame, Validator};
@@ -227,46 +227,25 @@ pub struct GameOutput {
     pub documents: Vec<LocaleDocument>,
 }
 
-/// A document and where it is published, with its times parsed once.
+/// A checked document and where it is published.
 #[derive(Debug, Clone)]
 pub struct LocaleDocument {
     pub locale: String,
     pub is_default: bool,
     /// Activities sorted chronologically, `$schema` dropped.
     pub document: ActivityDocument,
-    /// The document's times as typed values, for every renderer.
-    pub times: DocumentTimes,
 }
 
 impl LocaleDocument {
-    /// Publishes `document` under `locale`: drops `$schema`, sorts the
-    /// activities (stably, unparsable times last) and parses every time once.
+    /// Publishes `document` under `locale`: drops `$schema` and sorts the
+    /// activities (stably, by start).
     pub fn new(locale: &str, is_default: bool, mut document: ActivityDocument) -> Self {
         document.schema = None;
-        let mut timed: Vec<_> = std::mem::take(&mut document.activities)
-            .into_iter()
-            .map(|a| {
-                let start = parse_time(&a.start_time);
-                let times = start.zip(parse_time(&a.end_time));
-                (a, start, times)
-            })
-            .collect();
-        timed.sort_by_key(|(_, start, _)| start.map_or((1, None), |t| (0, Some(t))));
-        let mut activities = Vec::with_capacity(timed.len());
-        for (activity, _, times) in timed {
-            document.activities.push(activity);
-            activities.push(times);
-        }
-        let times = DocumentTimes {
-            start: parse_time(&document.start_time),
-            end: parse_time(&document.end_time),
-            activities,
-        };
+        document.sort_activities();
         LocaleDocument {
             locale: locale.to_owned(),
             is_default,
             document,
-            times,
         }
     }
 
@@ -274,23 +253,6 @@ impl LocaleDocument {
     /// without `$schema`).
     pub fn to_json(&self) -> Vec<u8> {
         to_pretty(&self.document).into_bytes()
-    }
-}
-
-/// The times of one document, parsed once.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct DocumentTimes {
-    pub start: Option<NaiveDateTime>,
-    pub end: Option<NaiveDateTime>,
-    /// `(start, end)` of each activity, in the document's (sorted) order;
-    /// `None` when either does not parse.
-    pub activities: Vec<Option<(NaiveDateTime, NaiveDateTime)>>,
-}
-
-impl DocumentTimes {
-    /// The version window, when both ends parse.
-    pub fn window(&self) -> Option<(NaiveDateTime, NaiveDateTime)> {
-        self.start.zip(self.end)
     }
 }
 
@@ -585,7 +547,7 @@ pub fn canonical_text(path: &str, text: &str) -> Option<String> {
             .ok()
             .map(|a| a.to_canonical(true))
     } else {
-        serde_json::from_str::<ActivityDocument>(text)
+        serde_json::from_str::<Draft>(text)
             .ok()
             .map(|d| d.to_canonical(true))
     }
@@ -756,12 +718,16 @@ fn load_again(
     Ok(output_of(full.game, full.documents))
 }
 
-fn output_of(game: Game, documents: Vec<(String, Option<ActivityDocument>)>) -> GameOutput {
+fn output_of(game: Game, documents: Vec<(String, Option<validate::Kept>)>) -> GameOutput {
     let documents = documents
         .into_iter()
         .filter_map(|(locale, doc)| {
             let is_default = locale == game.default_locale;
-            Some(LocaleDocument::new(&locale, is_default, doc?))
+            Some(LocaleDocument::new(
+                &locale,
+                is_default,
+                doc?.into_checked()?,
+            ))
         })
         .collect();
     GameOutput { game, documents }
@@ -1536,8 +1502,8 @@ fn index_file(
             data_source: published_source(&game.game),
             version: default.document.version.clone(),
             version_name: default.document.version_name.clone(),
-            start_time: default.document.start_time.clone(),
-            end_time: default.document.end_time.clone(),
+            start_time: default.document.start_time.to_string(),
+            end_time: default.document.end_time.to_string(),
             files,
         });
     }
