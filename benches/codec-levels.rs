@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use activity_site::site::publish::{brotli_bytes, gzip_bytes};
+use activity_site::site::compress::{brotli_bytes, gzip_bytes};
 
 // The same allocator as the `activity-site` binary.
 #[global_allocator]

@@ -40,7 +40,7 @@
 //!   `_headers` and `publish`), the names of the precompressed siblings, the
 //!   files a host never serves (`serve` and `publish` share the list) and
 //!   the home page of each locale; it depends on [`model`] only. The
-//!   headers each file is served with are `_headers`' ([`site::publish`]),
+//!   headers each file is served with are `_headers`' ([`site::headers`]),
 //!   which `serve` reads back.
 //! - [`tree`]: the source tree's layout, one owner of every source path
 //!   (`games.json`, `data/<game>/<locale>.json`, the announcements
@@ -79,7 +79,15 @@
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
 //!   siblings) through a plan of parts run in parallel and cached by their
 //!   inputs ([`site::cache`]), written at the cost of what changed since the
-//!   output's manifest, the pure comparison behind `diff`
+//!   output's manifest. Split along its jobs, with `site/mod.rs` a front
+//!   door that holds no code: [`site::types`] (the shared types, at the
+//!   bottom), [`site::check`] (the check of a tree, game by game),
+//!   [`site::api`] (the JSON files and the index), [`site::render`] (the
+//!   plan of parts), [`site::output`] (`build`: check, render, swap in);
+//!   each imports only downwards, and every part names what it uses by
+//!   the sibling that owns it. Beside them: the renderers of one kind of
+//!   file each ([`site::pages`], [`site::ics`], [`site::headers`] for
+//!   `_headers`, [`site::compress`] for the siblings), the pure comparison behind `diff`
 //!   ([`site::diff`]: one file's bytes on both sides to its status, its
 //!   changes in the clients' terms (removals placed against now, carried
 //!   activities), its breaking changes and warnings, a file published

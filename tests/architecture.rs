@@ -519,3 +519,76 @@ fn backend_commands_are_spelled_only_by_the_protocol_type() {
         spelled.join("\n")
     );
 }
+
+/// `site/` is split along its jobs with the shared types at the bottom:
+/// its `mod.rs` is a front door that holds no code, every other file names
+/// what it uses by the sibling that owns it (`super::types::Checked`, never
+/// `super::Checked` through the front door), and the jobs import only
+/// downwards: types, then check, then the API files, then render, then output.
+#[test]
+fn nothing_in_site_imports_up() {
+    let site = crate_root().join("src/site");
+    let front = std::fs::read_to_string(site.join("mod.rs")).expect("site/mod.rs");
+    let front = code_of(&front);
+    let code_in_front: Vec<&str> = front
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .filter(|l| {
+            !(l.starts_with("pub mod ")
+                || l.starts_with("mod ")
+                || l.starts_with("pub use ")
+                || l.starts_with("pub(crate) use ")
+                // The lines of a re-export's group.
+                || l.ends_with(',')
+                || l.starts_with('}')
+                || l.chars().all(|c| c.is_alphanumeric() || "_, ".contains(c)))
+        })
+        .collect();
+    assert!(
+        code_in_front.is_empty(),
+        "site/mod.rs is the front door and holds no code, found: {code_in_front:?}"
+    );
+
+    let siblings: BTreeSet<String> = std::fs::read_dir(&site)
+        .expect("src/site")
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            let stem = path.file_stem()?.to_str()?.to_owned();
+            (path.extension().is_some_and(|x| x == "rs") || path.is_dir()).then_some(stem)
+        })
+        .filter(|stem| stem != "mod")
+        .collect();
+    // Each job and the jobs above it, which it must not import.
+    let order = ["types", "check", "api", "render", "output"];
+    let mut violations = Vec::new();
+    for sibling in &siblings {
+        let Ok(text) = std::fs::read_to_string(site.join(format!("{sibling}.rs"))) else {
+            continue;
+        };
+        let code = code_of(&text);
+        let named: BTreeSet<String> = names_after(&code, "super::")
+            .into_iter()
+            .chain(names_after(&code, "crate::site::"))
+            .collect();
+        for name in &named {
+            if !siblings.contains(name) {
+                violations.push(format!(
+                    "site/{sibling}.rs imports `{name}` through the front door; name the part that owns it"
+                ));
+            }
+        }
+        if let Some(rank) = order.iter().position(|job| job == sibling) {
+            for above in &order[rank + 1..] {
+                if named.contains(*above) {
+                    violations.push(format!(
+                        "site/{sibling}.rs imports site/{above}.rs, above it"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(violations.is_empty(), "{violations:#?}");
+    // The check sees a violation when there is one.
+    assert!(names_after("use super::Checked;", "super::").contains("Checked"));
+}

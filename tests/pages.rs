@@ -5,10 +5,11 @@ use std::collections::BTreeMap;
 use std::io::Read as _;
 
 use activity_site::model::{Activity, ActivityDocument, Game, Localized, Time};
+use activity_site::site::compress::{Compression, add_precompressed};
 use activity_site::site::diff::{FileStatus, Report, diff_file};
+use activity_site::site::headers::render_headers;
 use activity_site::site::ics::{escape_text, fold_line, render_calendars};
 use activity_site::site::pages::render_pages;
-use activity_site::site::publish::{Compression, add_precompressed, render_headers};
 use activity_site::site::{GameOutput, LocaleDocument, OutputFile};
 use chrono::NaiveDateTime;
 
@@ -1035,8 +1036,8 @@ fn home_pages_before_and_after_every_version_are_the_same() {
 /// exactly its inline style sheet and script, by their hashes.
 #[test]
 fn a_page_is_light_and_its_policy_allows_exactly_its_inline_code() {
+    use activity_site::site::compress::gzip_bytes;
     use activity_site::site::pages::{SCRIPT, STYLE, content_security_policy, csp_hash};
-    use activity_site::site::publish::gzip_bytes;
     let weight = gzip_bytes(STYLE.as_bytes(), 9).len() + gzip_bytes(SCRIPT.as_bytes(), 9).len();
     assert!(
         weight < 8 * 1024,

@@ -43,7 +43,7 @@ impl Fixture {
         fixture.write("app.js", "console.log(1)\n");
         fixture.write("logo.svg", "<svg/>\n");
         fixture.write("logo.png", "\u{89}PNG");
-        let headers = activity_site::site::publish::render_headers(&[], &[]);
+        let headers = activity_site::site::headers::render_headers(&[], &[]);
         fixture.write("_headers", std::str::from_utf8(&headers.bytes).unwrap());
         std::fs::write(fixture.dir.path().join("secret.txt"), "TOP SECRET").unwrap();
         fixture

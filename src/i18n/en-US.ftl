@@ -882,6 +882,8 @@ publish-foreign = { $count ->
 } not created by activity-site and would be overwritten:
     { $list }
     help: publish to an empty prefix, remove them, or pass --adopt to overwrite them and manage them from now on
+publish-client = cannot set up the S3 client for { $endpoint }
+    help: check the endpoint URL, the region and the credentials in the environment
 publish-stopped = the publish to { $target } stopped before it finished; objects already there are consistent
     help: run the same command again: it uploads only what is still missing
 publish-data-errors = the data has errors; nothing was published

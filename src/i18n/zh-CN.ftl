@@ -746,6 +746,8 @@ import-registry-unwritable = 无法写出 games.json：{ $error }
 publish-foreign = { $target } 下有 { $count } 个对象不是 activity-site 创建的，发布时会覆盖它们：
     { $list }
     提示：请发布到空的前缀，或删除这些对象，或用 --adopt 覆盖它们并从此由本工具管理
+publish-client = 无法为 { $endpoint } 建立 S3 客户端
+    提示：请检查端点 URL、区域和环境变量中的凭据
 publish-stopped = 发布到 { $target } 的过程在完成前中断了；已经上传的对象是一致的
     提示：请再次运行同一条命令：它只会上传还缺少的部分
 publish-data-errors = 数据有错误；没有发布任何内容

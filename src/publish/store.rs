@@ -206,7 +206,7 @@ impl Store {
             .with_retry(retry)
             .with_client_options(client)
             .build()
-            .context("cannot configure the S3 client")?;
+            .with_context(|| msg!("publish-client", endpoint = endpoint.as_str()))?;
         Ok(Store {
             inner: Arc::new(inner),
             target: target.clone(),

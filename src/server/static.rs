@@ -42,7 +42,7 @@ use sha2::{Digest as _, Sha256};
 
 use super::{BuildStatus, ServerState, reload};
 use crate::layout;
-use crate::site::publish::{HeaderRule, headers_for, parse_headers};
+use crate::site::headers::{HeaderRule, headers_for, parse_headers};
 /// Files larger than this are served but not kept in memory.
 const MAX_CACHED_FILE: u64 = 8 * 1024 * 1024;
 /// Beyond this many entries the cache starts over.

@@ -16,7 +16,7 @@ use serde::Serialize;
 use sha2::{Digest as _, Sha256};
 
 use super::pages::{self, HomeLink};
-use super::{GameOutput, OutputFile};
+use super::types::{GameOutput, OutputFile};
 use crate::layout;
 use crate::markdown;
 use crate::model::Announcements;

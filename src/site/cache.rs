@@ -25,7 +25,7 @@ use std::time::{Duration, SystemTime};
 use anyhow::Context as _;
 use sha2::{Digest, Sha256};
 
-use super::OutputFile;
+use super::types::OutputFile;
 use crate::atomic;
 use crate::i18n::msg;
 

@@ -15,7 +15,7 @@ use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, Offset, Tim
 use chrono_tz::{OffsetComponents, OffsetName, Tz};
 use sha2::{Digest, Sha256};
 
-use super::{GameOutput, LocaleDocument, OutputFile};
+use super::types::{GameOutput, LocaleDocument, OutputFile};
 use crate::i18n::{Lang, msg};
 
 /// The product identifier of every feed (no version number, so upgrading the
@@ -46,7 +46,7 @@ pub fn render_calendars(game: &GameOutput) -> Vec<OutputFile> {
 /// default locale's, then `<game>-<locale>.ics`. They depend on the game's
 /// registry entry and this document only.
 pub fn calendars_of(game: &GameOutput, doc: &LocaleDocument) -> Vec<OutputFile> {
-    super::under_every_name(game, doc, "ics", render_calendar(game, doc).as_bytes())
+    super::api::under_every_name(game, doc, "ics", render_calendar(game, doc).as_bytes())
 }
 
 /// One calendar: a `VTIMEZONE` for the game's zone and a `VEVENT` per activity.

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use super::OutputFile;
+use super::types::OutputFile;
 use crate::diagnostics::{Code, Diagnostic, Severity};
 use crate::i18n::{Msg, msg};
 use crate::load;

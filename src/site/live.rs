@@ -41,7 +41,7 @@ pub struct LiveCheck {
     root: PathBuf,
     /// The last run's project (the schemas, the file lists) and the
     /// validator compiled from its schemas.
-    pub(super) prepared: Option<super::Prepared>,
+    pub(super) prepared: Option<super::check::Prepared>,
     /// Each game's last diagnostics, by id, with the inputs they came from
     /// and the fingerprint of its data files when they were read.
     games: HashMap<String, (GameInputs, Vec<Diagnostic>, [u8; 16])>,
@@ -157,18 +157,18 @@ impl LiveCheck {
 
     /// The games the last run found nothing in but what the rules that
     /// read "now" found, with the key of what it checked
-    /// ([`super::check_key`]), as a build's check records them.
-    fn clean_checks(&self, salt: &super::CacheSalt) -> HashMap<String, String> {
+    /// ([`super::check::check_key`]), as a build's check records them.
+    fn clean_checks(&self, salt: &super::cache::CacheSalt) -> HashMap<String, String> {
         let Some(prepared) = &self.prepared else {
             return HashMap::new();
         };
-        let schemas = super::schemas_digest(&prepared.project);
+        let schemas = super::check::schemas_digest(&prepared.project);
         self.registry
             .iter()
             .filter_map(|game| {
                 let (_, found, sources) = self.games.get(&game.id)?;
-                found.iter().all(super::reads_now).then(|| {
-                    let key = super::check_key(salt, &schemas, game, sources);
+                found.iter().all(super::check::reads_now).then(|| {
+                    let key = super::check::check_key(salt, &schemas, game, sources);
                     (game.id.clone(), key)
                 })
             })
@@ -334,7 +334,7 @@ impl LiveCheck {
         self.registry_check = Some(registry);
         // The announcements files are few and small: checked on every run.
         let (_, announced) =
-            super::check_announcements(&self.root, &project, validator, overlay, false);
+            super::check::check_announcements(&self.root, &project, validator, overlay, false);
         all.extend(announced.iter().cloned());
         self.announced = announced;
         let root = &self.root;
@@ -379,7 +379,7 @@ impl LiveCheck {
         }
         self.registry = games;
         self.last = stats;
-        self.prepared = Some(super::Prepared {
+        self.prepared = Some(super::check::Prepared {
             project,
             validator: kept,
         });
@@ -412,7 +412,7 @@ impl Checked {
             .iter()
             .filter(|f| f.exists && overlay.get(&f.path).is_none())
             .count();
-        let sources = super::sources_digest(&loaded);
+        let sources = super::check::sources_digest(&loaded);
         let checked = validator.game(&loaded, options, keep_documents);
         Checked {
             diagnostics: checked.diagnostics,
@@ -453,7 +453,10 @@ impl LiveBuild {
 
     /// Checks the tree of `options.root` again and, when it has no errors,
     /// writes the site as [`super::build`] does.
-    pub fn build(&mut self, options: &super::BuildOptions) -> anyhow::Result<super::BuildOutcome> {
+    pub fn build(
+        &mut self,
+        options: &super::types::BuildOptions,
+    ) -> anyhow::Result<super::types::BuildOutcome> {
         self.build_changes(options, None)
     }
 
@@ -462,13 +465,13 @@ impl LiveBuild {
     /// [`LiveCheck::check_changes`]); an empty list says nothing did.
     pub fn build_changes(
         &mut self,
-        options: &super::BuildOptions,
+        options: &super::types::BuildOptions,
         changed: Option<&[String]>,
-    ) -> anyhow::Result<super::BuildOutcome> {
+    ) -> anyhow::Result<super::types::BuildOutcome> {
         let started = std::time::Instant::now();
         super::write::guard_output(&options.root, &options.out, options.force)?;
         if let Some(cache) = &options.cache {
-            super::guard_cache(&cache.dir, &options.out)?;
+            super::output::guard_cache(&cache.dir, &options.out)?;
         }
         if self.check.root() != options.root {
             self.check = LiveCheck::new(&options.root);
@@ -491,7 +494,7 @@ impl LiveBuild {
             None => super::write::Previous::read(&options.out)?.warnings(),
         };
         if diagnostics.iter().any(Diagnostic::is_error) {
-            return Ok(super::BuildOutcome {
+            return Ok(super::types::BuildOutcome {
                 diagnostics,
                 summary: None,
                 known_warnings,
@@ -501,7 +504,7 @@ impl LiveBuild {
         let Some(prepared) = self.check.prepared.as_ref() else {
             anyhow::bail!("the schemas were not compiled");
         };
-        let checked = super::Checked {
+        let checked = super::types::Checked {
             games: self
                 .check
                 .registry
@@ -529,7 +532,7 @@ impl LiveBuild {
         };
         // A failed write leaves `memo` empty: the next build reads the output again.
         let staging = super::write::Staging::create(&options.out, self.memo.take())?;
-        let (summary, memo) = super::write_site(
+        let (summary, memo) = super::output::write_site(
             options,
             &checked,
             prepared,
@@ -538,7 +541,7 @@ impl LiveBuild {
             staging,
         )?;
         self.memo = Some(memo);
-        Ok(super::BuildOutcome {
+        Ok(super::types::BuildOutcome {
             diagnostics: checked.diagnostics,
             summary: Some(summary),
             known_warnings,

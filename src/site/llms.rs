@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use super::{GameOutput, OutputFile};
+use super::types::{GameOutput, OutputFile};
 use crate::layout;
 use crate::model::Localized;
 

@@ -27,7 +27,7 @@ use std::time::SystemTime;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::{GameOutput, LocaleDocument};
+use super::types::{GameOutput, LocaleDocument};
 use crate::layout;
 use crate::model::{ActivityDocument, Game};
 
@@ -91,9 +91,9 @@ pub(crate) struct GameRecord {
     /// The key (hex) of everything the game's check depends on but "now"
     /// (the tool, the schemas, its registry entry, its data files), when
     /// that check found nothing but what the rules that read "now" found
-    /// ([`super::reads_now`]): the next build of the same inputs takes the
+    /// ([`super::check::reads_now`]): the next build of the same inputs takes the
     /// game as checked while "now" is inside every document's window,
-    /// where those rules find nothing ([`super::check_key`],
+    /// where those rules find nothing ([`super::check::check_key`],
     /// [`Manifest::clean_checks`]). Never depends on "now" itself.
     pub checked: Option<String>,
     /// What the index, `_headers` and `llms.txt` need of the game.

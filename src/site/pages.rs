@@ -21,7 +21,7 @@ use minijinja::Environment;
 use minijinja::value::{Serde, Value};
 use serde::Serialize;
 
-use super::{GameOutput, LocaleDocument, OutputFile};
+use super::types::{GameOutput, LocaleDocument, OutputFile};
 use crate::i18n::{Lang, Msg, msg};
 use crate::layout;
 use crate::model::freshness::{self, Freshness};

@@ -9,7 +9,8 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use super::{Checked, canonical_text, check, check_with};
+use super::check::{canonical_text, check, check_with};
+use super::types::Checked;
 use crate::diagnostics::{self, Code, Diagnostic, Fix};
 use crate::i18n::{Msg, msg};
 use crate::source::Overlay;

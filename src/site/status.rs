@@ -12,7 +12,7 @@ use crate::model::freshness::{self, Freshness};
 use crate::model::{ActivityDocument, DataSource, DataTime, Game, Time, days};
 use crate::validate::{self, Kept};
 
-use super::Checked;
+use super::types::Checked;
 
 /// One row of the status table: a game's locale and how soon it needs work.
 #[derive(Debug, Serialize)]

@@ -133,7 +133,7 @@ pub fn plan(
             end = next.end.as_str()
         ));
     }
-    let checked = super::check_documents(root, options)?;
+    let checked = super::check::check_documents(root, options)?;
     let Some(game) = checked.games.iter().find(|g| g.game.id == next.game) else {
         return refuse(msg!("version-no-game", game = next.game.as_str()));
     };
@@ -227,7 +227,7 @@ pub fn plan(
     for p in &planned {
         overlay.insert(p.path.clone(), p.text.clone());
     }
-    let drafts = super::check_with(root, &overlay, options)?;
+    let drafts = super::check::check_with(root, &overlay, options)?;
     let errors: Vec<Diagnostic> = drafts
         .diagnostics
         .into_iter()

@@ -32,8 +32,8 @@ use std::sync::{Mutex, OnceLock};
 use anyhow::Context as _;
 use rayon::prelude::*;
 
-use super::OutputFile;
 use super::manifest::{self, Manifest};
+use super::types::OutputFile;
 use crate::i18n::msg;
 use crate::layout;
 use crate::tree;

@@ -1,0 +1,286 @@
+//! Checking a tree game by game on every core: [`check`] for the
+//! diagnostics only, [`check_documents`] keeping the typed documents,
+//! [`check_with`] over unsaved texts, and a build's check, which
+//! fingerprints each game's sources and skips a game whose last check
+//! found nothing in the same inputs ([`check_key`]).
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+use crate::diagnostics::{self, Diagnostic};
+use crate::load;
+use crate::model::{Announcements, Draft, Game, Registry};
+use crate::source::{Overlay, REGISTRY_PATH};
+use crate::tree::announcements_locale;
+use crate::validate::{self, CheckedGame, Validator};
+
+use super::cache::{CacheSalt, Key};
+use super::kept;
+use super::types::Checked;
+
+/// Loads and checks the tree under `root`, game by game on every core, for
+/// its diagnostics only: no typed documents are built and each game is
+/// dropped once checked, so memory is bounded by the largest game.
+pub fn check(root: &Path, options: &validate::Options) -> anyhow::Result<Checked> {
+    check_games(root, &Overlay::new(), options, false)
+}
+
+/// [`check`], and the fingerprint of each game's sources
+/// ([`Checked::sources`]); with what the render uses again. A game whose
+/// [`check_key`] is the one `clean` records (the output's manifest: its
+/// last check found nothing) is not checked again.
+pub(super) fn check_for_build(
+    root: &Path,
+    options: &validate::Options,
+    salt: &CacheSalt,
+    clean: &HashMap<String, String>,
+) -> anyhow::Result<(Checked, Prepared)> {
+    let build = ForBuild { salt, clean };
+    check_games_with(root, &Overlay::new(), options, false, Some(&build))
+}
+
+/// What a build's check knows beyond a check: see [`check_for_build`].
+struct ForBuild<'a> {
+    salt: &'a CacheSalt,
+    clean: &'a HashMap<String, String>,
+}
+
+/// The key (hex) of everything a game's check depends on but "now": the
+/// tool (its version, in `salt`), the schemas (`schemas`:
+/// [`schemas_digest`]), the game's registry entry and its data files
+/// ([`sources_digest`]). "Now" is left out so the manifest, which records
+/// the key, is a function of the data: the only rules that read "now"
+/// (`stale`, `upcoming-version`) find nothing exactly while "now" is inside
+/// every document's version window, so a clean check stays clean for equal
+/// keys while "now" is inside them ([`manifest::Manifest::clean_checks`]).
+pub(crate) fn check_key(
+    salt: &CacheSalt,
+    schemas: &[u8; 32],
+    game: &Game,
+    sources: &[u8; 16],
+) -> String {
+    let entry = serde_json::to_vec(game).unwrap_or_default();
+    Key::new(salt, &[b"game-check", schemas, &entry, sources]).hex()
+}
+
+/// SHA-256 of the three schemas a project is checked against.
+pub(crate) fn schemas_digest(project: &crate::source::Project) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    for schema in [
+        &project.activity_schema,
+        &project.games_schema,
+        &project.announcements_schema,
+    ] {
+        let bytes = serde_json::to_vec(schema).unwrap_or_default();
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(&bytes);
+    }
+    hasher.finalize().into()
+}
+
+/// What a check read and compiled that the render of the same tree uses
+/// again: the project (the schemas, the file lists) and its validator.
+pub(crate) struct Prepared {
+    pub project: crate::source::Project,
+    pub validator: Validator,
+}
+
+/// Like [`check`], and keeps every game's typed documents for what comes
+/// next (rendering, `diff`, `fmt`, `status`).
+pub fn check_documents(root: &Path, options: &validate::Options) -> anyhow::Result<Checked> {
+    check_games(root, &Overlay::new(), options, true)
+}
+
+/// [`check`] with the texts of `overlay` read in place of the files on disk
+/// (unsaved editor buffers, an agent's draft); nothing is written. A caller
+/// that checks again after each edit keeps a [`LiveCheck`] instead, which
+/// gives the same diagnostics at the cost of what changed.
+pub fn check_with(
+    root: &Path,
+    overlay: &Overlay,
+    options: &validate::Options,
+) -> anyhow::Result<Checked> {
+    check_games(root, overlay, options, false)
+}
+
+fn check_games(
+    root: &Path,
+    overlay: &Overlay,
+    options: &validate::Options,
+    keep_documents: bool,
+) -> anyhow::Result<Checked> {
+    check_games_with(root, overlay, options, keep_documents, None).map(|(checked, _)| checked)
+}
+
+fn check_games_with(
+    root: &Path,
+    overlay: &Overlay,
+    options: &validate::Options,
+    keep_documents: bool,
+    build: Option<&ForBuild<'_>>,
+) -> anyhow::Result<(Checked, Prepared)> {
+    let project = load::open_with(root, overlay)?;
+    let validator = Validator::new(&project)?;
+    let schemas = schemas_digest(&project);
+    let (games, mut all) = validator.registry(&project);
+    /// A game checked (or not: `reused`), with its sources' fingerprint
+    /// and check key when the check is a build's.
+    struct Done {
+        game: CheckedGame,
+        sources: Option<([u8; 16], String)>,
+        reused: bool,
+    }
+    let (mut announcements, checked) = rayon::join(
+        || check_announcements(root, &project, &validator, overlay, keep_documents),
+        || -> Vec<Done> {
+            games
+                .par_iter()
+                .map(|game| {
+                    let loaded = load::load_game_with(root, game, overlay);
+                    let Some(build) = build else {
+                        let game = validator.game(&loaded, options, keep_documents);
+                        return Done {
+                            game,
+                            sources: None,
+                            reused: false,
+                        };
+                    };
+                    let sources = sources_digest(&loaded);
+                    let key = check_key(build.salt, &schemas, game, &sources);
+                    if !keep_documents && build.clean.get(&game.id) == Some(&key) {
+                        let game = CheckedGame {
+                            game: game.clone(),
+                            documents: Vec::new(),
+                            diagnostics: Vec::new(),
+                        };
+                        return Done {
+                            game,
+                            sources: Some((sources, key)),
+                            reused: true,
+                        };
+                    }
+                    Done {
+                        game: validator.game(&loaded, options, keep_documents),
+                        sources: Some((sources, key)),
+                        reused: false,
+                    }
+                })
+                .collect()
+        },
+    );
+    all.append(&mut announcements.1);
+    let announcements = announcements.0;
+    let mut games = Vec::with_capacity(checked.len());
+    let mut sources = HashMap::new();
+    let mut clean_checks = HashMap::new();
+    let mut checks_reused = 0;
+    for Done {
+        mut game,
+        sources: digest,
+        reused,
+    } in checked
+    {
+        checks_reused += usize::from(reused);
+        if let Some((digest, key)) = digest {
+            sources.insert(game.game.id.clone(), digest);
+            // Recorded whatever "now" is: only the rules that read it
+            // found anything, and they find nothing where the record is
+            // taken again ([`manifest::Manifest::clean_checks`]).
+            if game.diagnostics.iter().all(reads_now) {
+                clean_checks.insert(game.game.id.clone(), key);
+            }
+        }
+        all.append(&mut game.diagnostics);
+        games.push(game);
+    }
+    all.extend(kept::diagnostics(root)?);
+    diagnostics::sort(&mut all);
+    let checked = Checked {
+        games,
+        diagnostics: all,
+        activity_schema: project.activity_schema.clone(),
+        announcements,
+        announcements_schema: project.announcements_schema.clone(),
+        sources,
+        clean_checks,
+        checks_reused,
+    };
+    Ok((checked, Prepared { project, validator }))
+}
+
+/// Whether a diagnostic is one of a rule that reads "now" (`stale`,
+/// `upcoming-version`), which find nothing while "now" is inside every
+/// version window of the game.
+pub(crate) fn reads_now(diagnostic: &Diagnostic) -> bool {
+    matches!(
+        diagnostic.code,
+        crate::diagnostics::Code::Stale | crate::diagnostics::Code::UpcomingVersion
+    )
+}
+
+/// A 128-bit fingerprint of a game's data files as loaded: each file's
+/// path, whether it exists and its text, through two seeded 64-bit
+/// hashes (foldhash's quality hasher: much faster than SHA-256 on the
+/// whole tree, and an accidental collision of both is out of reach). What
+/// a game's files are built from, besides its registry entry, the site
+/// and "now".
+pub(crate) fn sources_digest(game: &crate::source::LoadedGame) -> [u8; 16] {
+    use std::hash::{BuildHasher as _, Hash as _, Hasher as _};
+    let mut out = [0u8; 16];
+    for (half, seed) in out.chunks_mut(8).zip([0x5eed_0001_u64, 0x5eed_0002]) {
+        let mut hasher = foldhash::quality::FixedState::with_seed(seed).build_hasher();
+        for file in &game.files {
+            file.path.hash(&mut hasher);
+            file.exists.hash(&mut hasher);
+            file.source
+                .as_ref()
+                .map(|s| s.text.as_str())
+                .hash(&mut hasher);
+        }
+        half.copy_from_slice(&hasher.finish().to_le_bytes());
+    }
+    out
+}
+
+/// Loads and checks every announcements file of the project: the checked
+/// files (their diagnostics moved out) and every diagnostic.
+pub(crate) fn check_announcements(
+    root: &Path,
+    project: &crate::source::Project,
+    validator: &Validator,
+    overlay: &Overlay,
+    keep_documents: bool,
+) -> (Vec<validate::CheckedAnnouncements>, Vec<Diagnostic>) {
+    let (files, mut all) = load::load_announcements_with(root, project, overlay);
+    let checked = files
+        .iter()
+        .map(|file| {
+            let mut checked = validator.announcements(file, keep_documents);
+            all.append(&mut checked.diagnostics);
+            checked
+        })
+        .collect();
+    (checked, all)
+}
+
+/// The canonical text of the source file `path` (`games.json` or a data
+/// file), as `fmt` writes it; `None` when `text` does not parse as one.
+/// Only meaningful for a file the check found no error in.
+pub fn canonical_text(path: &str, text: &str) -> Option<String> {
+    if path == REGISTRY_PATH {
+        serde_json::from_str::<Registry>(text)
+            .ok()
+            .map(|r| r.to_canonical())
+    } else if announcements_locale(path).is_some() {
+        serde_json::from_str::<Announcements>(text)
+            .ok()
+            .map(|a| a.to_canonical(true))
+    } else {
+        serde_json::from_str::<Draft>(text)
+            .ok()
+            .map(|d| d.to_canonical(true))
+    }
+}

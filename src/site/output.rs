@@ -1,0 +1,154 @@
+//! The front of a build: check, then render into a staging directory and
+//! swap it in ([`build`], [`write_site`]), and the guards that refuse an
+//! output or cache this tool must not touch.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Context as _;
+
+use crate::clock::Now;
+use crate::i18n::msg;
+use crate::validate;
+
+use super::cache;
+use super::check::{Prepared, check_for_build};
+use super::render::{Render, render};
+use super::types::{BuildOptions, BuildOutcome, BuildSummary, Checked};
+use super::{manifest, write};
+
+/// Checks the tree and, when it has no errors, writes the site atomically.
+/// `Err` only when the tool itself fails (unreadable root, unwritable output,
+/// a cache directory it does not own, inputs that change during the build).
+///
+/// The whole tree is checked first without keeping documents; then each
+/// game is loaded again and rendered, and its files go into the staging
+/// directory as they are finished, so memory holds the games in flight,
+/// not the site.
+pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
+    let started = Instant::now();
+    write::guard_output(&options.root, &options.out, options.force)?;
+    if let Some(cache) = &options.cache {
+        guard_cache(&cache.dir, &options.out)?;
+    }
+    // One "now" for the check and the render, read once (to the minute
+    // when it is the clock's, as the pages are).
+    let check_options = validate::Options {
+        now: Some(Now::pinned_or_clock(options.now)),
+    };
+    let salt = options.salt();
+    // The output's manifest says which games' last check found nothing;
+    // what the output holds is checked while the tree is.
+    let previous = write::Previous::read(&options.out)?;
+    let clean = previous.clean_checks(check_options.now.unwrap_or_else(Now::read));
+    let known_warnings = previous.warnings();
+    let (checked, staging) = rayon::join(
+        || check_for_build(&options.root, &check_options, &salt, &clean),
+        || write::Staging::after(&options.out, previous),
+    );
+    let (checked, prepared) = checked?;
+    if checked.has_errors() {
+        return Ok(BuildOutcome {
+            diagnostics: checked.diagnostics,
+            summary: None,
+            known_warnings,
+        });
+    }
+    let (summary, _) = write_site(
+        options,
+        &checked,
+        &prepared,
+        &check_options,
+        started,
+        staging?,
+    )?;
+    Ok(BuildOutcome {
+        diagnostics: checked.diagnostics,
+        summary: Some(summary),
+        known_warnings,
+    })
+}
+
+/// Writes the site of a clean check (`checked.sources` filled) to the
+/// output, at the cost of what changed since the output was built.
+///
+/// `staging` is what the output holds ([`write::Staging::create`]); the
+/// returned [`write::Memo`] is what the build left there, for the next
+/// build of the same process.
+pub(crate) fn write_site(
+    options: &BuildOptions,
+    checked: &Checked,
+    prepared: &Prepared,
+    check_options: &validate::Options,
+    started: Instant,
+    staging: write::Staging,
+) -> anyhow::Result<(BuildSummary, write::Memo)> {
+    let cache = match &options.cache {
+        Some(c) => Some(cache::Cache::open(&c.dir)?),
+        None => None,
+    };
+    let how = Render {
+        cache: cache.as_ref(),
+        salt: options.salt(),
+        compression: options.compression,
+        defer: options.defer,
+        progress: options.progress.clone(),
+    };
+    let (tally, mut manifest) = render(
+        &options.root,
+        checked,
+        prepared,
+        check_options,
+        &how,
+        &staging,
+    )?;
+    manifest.warnings = checked
+        .diagnostics
+        .iter()
+        .filter(|d| !d.is_error())
+        .map(manifest::warning_key)
+        .collect();
+    manifest.warnings.sort_unstable();
+    manifest.warnings.dedup();
+    // Dropped without a commit, the staging directory is removed.
+    let (committed, left) = staging.commit(manifest)?;
+    let set_aside = match committed {
+        write::Committed::Replaced { set_aside } => set_aside,
+        write::Committed::Unchanged => None,
+    };
+    if let Some(cache) = &cache
+        && tally.stored > 0
+    {
+        cache.sweep();
+    }
+    let summary = BuildSummary {
+        files: tally.files,
+        bytes: tally.bytes,
+        elapsed: started.elapsed(),
+        reused: tally.reused,
+        rendered: tally.rendered,
+        deferred: tally.deferred,
+        games: checked.games.len(),
+        checked: checked.games.len() - checked.checks_reused,
+        set_aside,
+    };
+    Ok((summary, left))
+}
+
+/// Refuses a cache directory inside the output, which every build replaces.
+pub(crate) fn guard_cache(dir: &Path, out: &Path) -> anyhow::Result<()> {
+    let resolve = |p: &Path| -> anyhow::Result<PathBuf> {
+        let p = std::path::absolute(p)
+            .with_context(|| msg!("err-bad-path", path = p.display().to_string()))?;
+        Ok(std::fs::canonicalize(&p).unwrap_or(p))
+    };
+    anyhow::ensure!(
+        !resolve(dir)?.starts_with(resolve(out)?),
+        msg!(
+            "cache-inside-output",
+            cache = dir.display().to_string(),
+            out = out.display().to_string()
+        )
+    );
+    Ok(())
+}

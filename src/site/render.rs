@@ -1,0 +1,704 @@
+//! The render engine: a clean check to the files of the site, as a plan of
+//! parts run on every core, each taken from the cache or the previous
+//! output when its inputs are unchanged, else rendered and compressed, and
+//! written into the staging directory as soon as it is done.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+use crate::diagnostics::Diagnostic;
+use crate::i18n::msg;
+use crate::layout;
+use crate::load;
+use crate::model::{Game, Registry, to_pretty};
+use crate::source::Overlay;
+use crate::validate::{self, Validator};
+
+use super::api::{doc_api_files, index_file};
+use super::cache::{self, CacheSalt, Key};
+use super::check::{Prepared, check_announcements};
+use super::compress::{self, Compression};
+use super::types::{Checked, Defer, GameOutput, LocaleDocument, OutputFile, Progress, output_of};
+use super::{announcements, cards, headers, ics, kept, llms, manifest, pages, write};
+
+/// Loads and validates one game again, with its documents, for rendering:
+/// the check before the build saw it clean, so an error now means its files
+/// changed since (the build then stops and writes nothing).
+fn load_again(
+    root: &Path,
+    validator: &Validator,
+    check_options: &validate::Options,
+    game: &Game,
+) -> anyhow::Result<GameOutput> {
+    let loaded = load::load_game(root, game);
+    let full = validator.game(&loaded, check_options, true);
+    drop(loaded);
+    anyhow::ensure!(
+        !full.diagnostics.iter().any(Diagnostic::is_error),
+        msg!("build-files-changed", game = game.id.as_str())
+    );
+    Ok(output_of(full.game, full.documents))
+}
+
+/// How to render: the cache, the compression and whether it may wait.
+/// Never "now": no file of the site depends on it.
+pub(crate) struct Render<'a> {
+    pub cache: Option<&'a cache::Cache>,
+    /// What every key includes of the tool ([`BuildOptions::salt`]).
+    pub salt: CacheSalt,
+    pub compression: Compression,
+    pub defer: Defer,
+    pub progress: Option<Progress>,
+}
+
+/// What a render wrote, counted as it goes.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Tally {
+    /// Files of the site, and their bytes.
+    pub files: usize,
+    pub bytes: u64,
+    /// Parts taken from the cache or the previous output, and parts rendered and compressed.
+    pub reused: usize,
+    pub rendered: usize,
+    /// Entries written to the cache.
+    pub stored: usize,
+    /// Text files written without their siblings.
+    pub deferred: usize,
+}
+
+impl std::ops::Add for Tally {
+    type Output = Tally;
+    fn add(self, other: Tally) -> Tally {
+        Tally {
+            files: self.files + other.files,
+            bytes: self.bytes + other.bytes,
+            reused: self.reused + other.reused,
+            rendered: self.rendered + other.rendered,
+            stored: self.stored + other.stored,
+            deferred: self.deferred + other.deferred,
+        }
+    }
+}
+
+/// One part of the plan: a key over its named inputs and the work that
+/// makes its files. Each part is a pure function of what its key hashes.
+struct Part<'a> {
+    key: Key,
+    work: Work<'a>,
+}
+
+enum Work<'a> {
+    /// A document's JSON files (its bytes given, rendered already) and calendars.
+    Api(&'a GameOutput, &'a LocaleDocument, &'a [u8]),
+    /// A document's page, in a site of that locale.
+    Page(&'a GameOutput, &'a LocaleDocument, &'a str),
+    /// A file that is cheap to render, rendered already: keyed by its bytes,
+    /// so only its compression is saved.
+    Ready(OutputFile),
+}
+
+/// A game of the new site: its record for the manifest and what was
+/// written of it (its home page cards, when this build rendered it, are
+/// in the build's [`cards::Cards`]).
+struct GameDone {
+    record: manifest::GameRecord,
+    tally: Tally,
+}
+
+/// The fingerprint of everything a game's files depend on: the tool and
+/// templates, the compression, the site's locale, its registry entry and
+/// its data files ([`sources_digest`]). Never "now": the pages leave what
+/// depends on it to the reader's browser.
+fn game_fingerprint(
+    game: &Game,
+    sources: Option<&[u8; 16]>,
+    salt: &CacheSalt,
+    how: &Render<'_>,
+    site_locale: &str,
+) -> String {
+    let entry = serde_json::to_vec(game).unwrap_or_default();
+    let compression = how.compression.cache_key();
+    let key = Key::new(
+        salt,
+        &[
+            b"game-files",
+            compression.as_bytes(),
+            site_locale.as_bytes(),
+            &entry,
+            sources.map_or(&[][..], |s| &s[..]),
+        ],
+    );
+    key.hex()
+}
+
+/// SHA-256 (hex) of what the home pages show of a game.
+fn home_digest(home: &pages::HomeGame) -> String {
+    let mut hasher = Sha256::new();
+    let mut put = |part: &[u8]| {
+        hasher.update((part.len() as u64).to_le_bytes());
+        hasher.update(part);
+    };
+    put(&serde_json::to_vec(&home.game.game).unwrap_or_default());
+    for ((doc, activities), fresh) in home
+        .game
+        .documents
+        .iter()
+        .zip(&home.activities)
+        .zip(&home.freshness)
+    {
+        put(format!("{:?}\u{1f}{:?}", fresh.mode, fresh.due).as_bytes());
+        put(doc.locale.as_bytes());
+        put(if doc.is_default { b"1" } else { b"0" });
+        put(&serde_json::to_vec(&doc.document).unwrap_or_default());
+        for a in activities {
+            put(format!(
+                "{}\u{1f}{}\u{1f}{}\u{1f}{}",
+                a.index, a.name, a.start, a.end
+            )
+            .as_bytes());
+        }
+    }
+    hex::encode(hasher.finalize())
+}
+
+/// Renders the site of a clean check into `staging`, game by game on every
+/// core. A game whose fingerprint ([`game_fingerprint`]) is the one the
+/// output's manifest records, and whose files there check out, is taken
+/// as it is: not loaded, rendered, compressed or written. Every other game
+/// is loaded and validated again with its documents (or takes those the
+/// check kept), each of its parts taken from the cache when its inputs
+/// are unchanged or rendered and compressed, and written as soon as it is
+/// done, and its home page cards rendered and set aside; only a summary of
+/// the game stays for the shared files (the index, the home pages,
+/// `_headers`), which come last and are taken from the output too when
+/// their inputs did not change. The new site and its manifest are the same
+/// whatever the order in which parts finish and whatever the output held.
+pub(crate) fn render(
+    root: &Path,
+    checked: &Checked,
+    prepared: &Prepared,
+    check_options: &validate::Options,
+    how: &Render<'_>,
+    staging: &write::Staging,
+) -> anyhow::Result<(Tally, manifest::Manifest)> {
+    let Prepared { project, validator } = prepared;
+    // The registry as checked: a data file that changed since is found
+    // when its game is loaded again.
+    let registry: Vec<Game> = checked.games.iter().map(|g| g.game.clone()).collect();
+    let salt = &how.salt;
+    // Every game page links to the home page of its language, so it
+    // depends on the site's locale.
+    let site_locale = crate::model::site_locale(&registry)
+        .unwrap_or_default()
+        .to_owned();
+    let fingerprints: Vec<String> = registry
+        .iter()
+        .map(|game| game_fingerprint(game, checked.sources.get(&game.id), salt, how, &site_locale))
+        .collect();
+    let to_render = registry
+        .iter()
+        .zip(&fingerprints)
+        .filter(|(game, fp)| {
+            staging
+                .current_game(&game.id, fp, how.defer != Defer::Nothing)
+                .is_none()
+        })
+        .count();
+    let rendered_games = std::sync::atomic::AtomicUsize::new(0);
+    // Each game's cards on the home pages are rendered with the game.
+    let home_site_locale = pages::site_locale_of(&registry);
+    let cards = Arc::new(cards::Cards::new(
+        staging.beside(),
+        registry.len(),
+        pages::home_locales(
+            registry
+                .iter()
+                .flat_map(|g| g.locales.iter().map(String::as_str)),
+            &home_site_locale,
+        ),
+    )?);
+    let done: Vec<GameDone> = checked
+        .games
+        .par_iter()
+        .zip(&fingerprints)
+        .enumerate()
+        .with_max_len(1)
+        .map(|(position, (checked_game, fingerprint))| {
+            let game = &checked_game.game;
+            if let Some(record) =
+                staging.current_game(&game.id, fingerprint, how.defer != Defer::Nothing)
+            {
+                staging.keep(&record.files);
+                let mut tally = Tally::default();
+                for file in &record.files {
+                    tally.files += 1;
+                    tally.bytes += file.bytes;
+                }
+                tally.reused = record.summary.documents.len() * 2;
+                let record = manifest::GameRecord {
+                    checked: checked.clean_checks.get(&game.id).cloned(),
+                    ..record.clone()
+                };
+                return Ok(GameDone { record, tally });
+            }
+            // A game the check kept the documents of (a live build's
+            // edited game) is not read again.
+            let output = if checked_game.documents.iter().any(|(_, d)| d.is_some()) {
+                output_of(game.clone(), checked_game.documents.clone())
+            } else {
+                load_again(root, validator, check_options, game)?
+            };
+            let (home, digests, files, tally) =
+                render_game(output, salt, &site_locale, how, staging)?;
+            let record = manifest::GameRecord {
+                id: game.id.clone(),
+                fingerprint: fingerprint.clone(),
+                complete: tally.deferred == 0,
+                home: home_digest(&home),
+                checked: checked.clean_checks.get(&game.id).cloned(),
+                summary: manifest::SavedGame::of(&home.game, digests),
+                files,
+            };
+            cards.put(position, &home, &home_site_locale)?;
+            drop(home);
+            if let Some(progress) = &how.progress {
+                let n = rendered_games.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                (progress.0)(n, to_render);
+            }
+            Ok(GameDone { record, tally })
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let mut tally = Tally::default();
+    for game in &done {
+        tally = tally + game.tally;
+    }
+    let games: Vec<GameOutput> = done.iter().map(|g| g.record.summary.output()).collect();
+    let summaries: Vec<(&GameOutput, &[(String, usize)])> = games
+        .iter()
+        .zip(&done)
+        .map(|(game, done)| (game, done.record.summary.digests.as_slice()))
+        .collect();
+    // The announcements, checked again with their documents kept.
+    let (boards, announced) = check_announcements(root, project, validator, &Overlay::new(), true);
+    anyhow::ensure!(
+        !announced.iter().any(Diagnostic::is_error),
+        msg!("build-announcements-changed")
+    );
+    let site_locale = Registry {
+        schema: None,
+        games: registry.clone(),
+    }
+    .site_locale()
+    .map(str::to_owned);
+    let boards = announcements::boards(&boards, site_locale.as_deref());
+    let mut shared = Vec::new();
+    let mut index_entries = Vec::new();
+    for board in &boards {
+        let json = board.to_json();
+        let sha256 = hex::encode(Sha256::digest(&json));
+        index_entries.extend(announcements::index_entries(board, &sha256, json.len()));
+        for file in announcements::json_files(board, &json) {
+            shared.push(file);
+        }
+        for file in announcements::feed_files(board, &games) {
+            shared.push(file);
+        }
+        shared.push(announcements::render_page(board, &boards)?);
+    }
+    shared.extend([
+        index_file(&summaries, index_entries),
+        OutputFile {
+            path: layout::SCHEMA_PATH.to_owned(),
+            bytes: to_pretty(&checked.activity_schema).into_bytes(),
+        },
+        OutputFile {
+            path: layout::ANNOUNCEMENTS_SCHEMA_PATH.to_owned(),
+            bytes: to_pretty(&checked.announcements_schema).into_bytes(),
+        },
+        pages::render_not_found()?,
+        headers::render_headers(&games, &boards),
+    ]);
+    let compression = how.compression.cache_key();
+    let mut parts_done: Vec<manifest::PartRecord> = Vec::new();
+    // The home pages list every game's activities that have not ended: a
+    // part keyed by what each game shows there, rendered only when one of
+    // them (or the boards) changed.
+    let home_links = announcements::home_links(&boards);
+    let home_key = {
+        let links = format!("{home_links:?}");
+        let mut named: Vec<&[u8]> = vec![b"home-pages", compression.as_bytes(), links.as_bytes()];
+        named.extend(done.iter().map(|g| g.record.home.as_bytes()));
+        Key::new(salt, &named)
+    };
+    let home_tally =
+        if let Some(record) = staging.current_part(&home_key.hex(), how.defer != Defer::Nothing) {
+            staging.keep(&record.files);
+            parts_done.push(record.clone());
+            // One part per home page, as when they are rendered.
+            let pages = record
+                .files
+                .iter()
+                .filter(|f| layout::sibling_of(&f.path).is_none())
+                .count();
+            Tally {
+                reused: pages,
+                ..Tally::of_records(&record.files)
+            }
+        } else {
+            cards_of_the_rest(root, validator, check_options, &registry, &done, &cards)?;
+            let source: pages::CardSource = {
+                let cards = Arc::clone(&cards);
+                Arc::new(move |game, locale| cards.get(game, locale))
+            };
+            let mut tally = Tally::default();
+            let mut files = Vec::new();
+            let mut complete = true;
+            pages::each_home_page(&games, &home_links, source, |home| {
+                let part = Part {
+                    key: ready_key(salt, compression.as_bytes(), b"file", &home),
+                    work: Work::Ready(home),
+                };
+                let (done, records) = run_part(part, how, staging)?;
+                complete &= done.deferred == 0;
+                tally = tally + done;
+                files.extend(records);
+                Ok(())
+            })?;
+            parts_done.push(manifest::PartRecord {
+                key: home_key.hex(),
+                complete,
+                files,
+            });
+            tally
+        };
+    let parts: Vec<Part<'_>> = shared
+        .into_iter()
+        .map(|file| Part {
+            key: ready_key(salt, compression.as_bytes(), b"file", &file),
+            work: Work::Ready(file),
+        })
+        .collect();
+    let shared = run_parts(parts, how, staging, &mut parts_done)?;
+    // Kept files last: every generated path is written by now, and a kept
+    // file never replaces one.
+    let mut kept_parts = Vec::new();
+    for (source, file) in kept::outputs(root)? {
+        if staging.holds(&file.path) || file.path == layout::LLMS_PATH {
+            return Err(kept::clash(&source, &file.path));
+        }
+        kept_parts.push(Part {
+            key: ready_key(salt, compression.as_bytes(), b"kept", &file),
+            work: Work::Ready(file),
+        });
+    }
+    let kept = run_parts(kept_parts, how, staging, &mut parts_done)?;
+    // `llms.txt` last: it names what the build published, a kept
+    // announcements document included.
+    let file = llms::render(
+        &games,
+        staging.holds(&layout::announcements_path("", true, "json")),
+    );
+    let llms = run_parts(
+        vec![Part {
+            key: ready_key(salt, compression.as_bytes(), b"file", &file),
+            work: Work::Ready(file),
+        }],
+        how,
+        staging,
+        &mut parts_done,
+    )?;
+    let mut manifest = manifest::Manifest::new();
+    manifest.games = done.into_iter().map(|g| g.record).collect();
+    manifest.parts = parts_done;
+    manifest.sort();
+    Ok((tally + home_tally + shared + kept + llms, manifest))
+}
+
+/// The key of a part made of one file rendered already: its bytes.
+fn ready_key(salt: &CacheSalt, compression: &[u8], kind: &[u8], file: &OutputFile) -> Key {
+    Key::new(
+        salt,
+        &[kind, compression, file.path.as_bytes(), &file.bytes],
+    )
+}
+
+/// Runs `parts` (each taken from the output when it holds that part's
+/// files already) and records each in `records`.
+fn run_parts(
+    parts: Vec<Part<'_>>,
+    how: &Render<'_>,
+    staging: &write::Staging,
+    records: &mut Vec<manifest::PartRecord>,
+) -> anyhow::Result<Tally> {
+    let done: Vec<(Tally, manifest::PartRecord)> = parts
+        .into_par_iter()
+        .map(|part| {
+            let key = part.key.hex();
+            if let Some(record) = staging.current_part(&key, how.defer != Defer::Nothing) {
+                staging.keep(&record.files);
+                let tally = Tally {
+                    reused: 1,
+                    ..Tally::of_records(&record.files)
+                };
+                return Ok((tally, record.clone()));
+            }
+            let (tally, files) = run_part(part, how, staging)?;
+            Ok((
+                tally,
+                manifest::PartRecord {
+                    key,
+                    complete: tally.deferred == 0,
+                    files,
+                },
+            ))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let mut tally = Tally::default();
+    for (counted, record) in done {
+        tally = tally + counted;
+        records.push(record);
+    }
+    Ok(tally)
+}
+
+/// Renders the home page cards of the games this build did not render
+/// (taken from the output as they were), loading and validating them
+/// again: only when the home pages must be rendered again.
+fn cards_of_the_rest(
+    root: &Path,
+    validator: &Validator,
+    check_options: &validate::Options,
+    registry: &[Game],
+    done: &[GameDone],
+    cards: &cards::Cards,
+) -> anyhow::Result<()> {
+    let site_locale = pages::site_locale_of(registry);
+    registry
+        .par_iter()
+        .zip(done)
+        .enumerate()
+        .try_for_each(|(position, (game, done))| {
+            if cards.has(position) {
+                return Ok(());
+            }
+            let output = load_again(root, validator, check_options, game)?;
+            let home = pages::HomeGame::of(&output);
+            anyhow::ensure!(
+                home_digest(&home) == done.record.home,
+                msg!("build-files-changed", game = game.id.as_str())
+            );
+            cards.put(position, &home, &site_locale)
+        })
+}
+
+/// Renders the parts of one game into the staging directory: one part per
+/// document and output kind, so editing one locale's file renders and
+/// compresses that locale's files only. A document's files depend on the
+/// game's registry entry, the locales it has documents in (the pages link
+/// to each other), the document itself and the compression; its page on
+/// nothing more. Returns what the home pages show of the game, its documents'
+/// digests, the records of its files and the tally.
+#[allow(clippy::type_complexity)]
+fn render_game(
+    game: GameOutput,
+    salt: &CacheSalt,
+    site_locale: &str,
+    how: &Render<'_>,
+    staging: &write::Staging,
+) -> anyhow::Result<(
+    pages::HomeGame,
+    Vec<(String, usize)>,
+    Vec<manifest::FileRecord>,
+    Tally,
+)> {
+    let entry = serde_json::to_vec(&game.game).unwrap_or_default();
+    let json: Vec<Vec<u8>> = game.documents.iter().map(LocaleDocument::to_json).collect();
+    let locales: Vec<u8> = game
+        .documents
+        .iter()
+        .flat_map(|d| [d.locale.as_bytes(), if d.is_default { b"*;" } else { b";" }])
+        .flatten()
+        .copied()
+        .collect();
+    let compression = how.compression.cache_key();
+    let compression = compression.as_bytes();
+    let mut parts = Vec::with_capacity(game.documents.len() * 2);
+    for (doc, bytes) in game.documents.iter().zip(&json) {
+        let named: [&[u8]; 7] = [
+            b"game",
+            &entry,
+            &locales,
+            doc.locale.as_bytes(),
+            if doc.is_default { b"default" } else { b"other" },
+            compression,
+            bytes,
+        ];
+        parts.push(Part {
+            key: Key::new(salt, &[&[b"api".as_slice()], &named[..]].concat()),
+            work: Work::Api(&game, doc, bytes),
+        });
+        parts.push(Part {
+            key: Key::new(
+                salt,
+                &[&[b"page".as_slice(), site_locale.as_bytes()], &named[..]].concat(),
+            ),
+            work: Work::Page(&game, doc, site_locale),
+        });
+    }
+    let (tally, files) = parts
+        .into_par_iter()
+        .with_max_len(1)
+        .map(|part| run_part(part, how, staging))
+        .try_reduce(
+            || (Tally::default(), Vec::new()),
+            |(a, mut fa), (b, fb)| {
+                fa.extend(fb);
+                Ok((a + b, fa))
+            },
+        )?;
+    let digests = json
+        .iter()
+        .map(|bytes| (hex::encode(Sha256::digest(bytes)), bytes.len()))
+        .collect();
+    // The shared files need the headers of the documents, and the home
+    // pages the activities that have not ended.
+    let home = pages::HomeGame::of(&game);
+    Ok((home, digests, files, tally))
+}
+
+/// Runs one part: takes its files from the cache, or renders them, writes
+/// them, compresses the text files among them (identical files once: a
+/// game's default-locale document under two names) and writes and stores
+/// the siblings (unless compression was deferred). Returns the records of the
+/// files written.
+fn run_part(
+    part: Part<'_>,
+    how: &Render<'_>,
+    staging: &write::Staging,
+) -> anyhow::Result<(Tally, Vec<manifest::FileRecord>)> {
+    if let Some(cache) = how.cache
+        && let Some(entries) = cache.get(&part.key)
+    {
+        let files: Vec<OutputFile> = entries.into_iter().map(|e| e.file).collect();
+        let records = staging.write(&files)?;
+        return Ok((
+            Tally {
+                reused: 1,
+                ..Tally::of(&files)
+            },
+            records,
+        ));
+    }
+    let files = match part.work {
+        Work::Api(game, doc, json) => {
+            let mut files = doc_api_files(game, doc, json);
+            files.extend(ics::calendars_of(game, doc));
+            files
+        }
+        Work::Page(game, doc, site_locale) => {
+            vec![pages::render_page(game, doc, site_locale)?]
+        }
+        Work::Ready(file) => vec![file],
+    };
+    // Whether this build writes siblings, and brotli ones among them.
+    let (gzip, brotli) = match how.defer {
+        Defer::Nothing => (true, true),
+        Defer::Brotli => (true, false),
+        Defer::All => (false, false),
+    };
+    let (written, compressed) = rayon::join(
+        || staging.write(&files),
+        || -> Vec<Vec<OutputFile>> {
+            let mut first: std::collections::HashMap<&[u8], usize> = Default::default();
+            let sources: Vec<usize> = files
+                .iter()
+                .enumerate()
+                .map(|(i, file)| *first.entry(&file.bytes).or_insert(i))
+                .collect();
+            let unique: Vec<Vec<OutputFile>> = (0..files.len())
+                .into_par_iter()
+                .map(|i| {
+                    if gzip && sources[i] == i {
+                        compress::siblings(&files[i], how.compression, brotli)
+                    } else {
+                        Vec::new()
+                    }
+                })
+                .collect();
+            // Each file gets the siblings of its first copy, renamed.
+            files
+                .iter()
+                .zip(&sources)
+                .map(|(file, &s)| {
+                    unique[s]
+                        .iter()
+                        .map(|sib| OutputFile {
+                            path: format!("{}{}", file.path, &sib.path[files[s].path.len()..]),
+                            bytes: sib.bytes.clone(),
+                        })
+                        .collect()
+                })
+                .collect()
+        },
+    );
+    let mut records = written?;
+    let deferred = if (gzip || how.compression == Compression::None)
+        && (brotli || !how.compression.has_brotli())
+    {
+        0
+    } else {
+        files.iter().filter(|f| layout::is_text(&f.path)).count()
+    };
+    let mut entries = Vec::with_capacity(files.len() * 3);
+    for (file, siblings) in files.into_iter().zip(compressed) {
+        entries.push(cache::Entry {
+            file,
+            sibling: false,
+        });
+        entries.extend(siblings.into_iter().map(|file| cache::Entry {
+            file,
+            sibling: true,
+        }));
+    }
+    let siblings: Vec<OutputFile> = entries
+        .iter()
+        .filter(|e| e.sibling)
+        .map(|e| e.file.clone())
+        .collect();
+    records.extend(staging.write(&siblings)?);
+    // A failed cache write costs the next build time, nothing else.
+    let stored = deferred == 0
+        && how
+            .cache
+            .is_some_and(|cache| cache.put(&part.key, &entries).is_ok());
+    let mut tally = Tally::of(entries.iter().map(|e| &e.file));
+    tally.rendered = 1;
+    tally.stored = usize::from(stored);
+    tally.deferred = deferred;
+    Ok((tally, records))
+}
+
+impl Tally {
+    /// The count and bytes of the files `records` name.
+    fn of_records(records: &[manifest::FileRecord]) -> Tally {
+        let mut tally = Tally::default();
+        for record in records {
+            tally.files += 1;
+            tally.bytes += record.bytes;
+        }
+        tally
+    }
+
+    /// The count and bytes of `files`.
+    fn of<'a>(files: impl IntoIterator<Item = &'a OutputFile>) -> Tally {
+        let mut tally = Tally::default();
+        for file in files {
+            tally.files += 1;
+            tally.bytes += file.bytes.len() as u64;
+        }
+        tally
+    }
+}
