@@ -82,15 +82,14 @@ impl HomeGame {
                     .activities
                     .iter()
                     .enumerate()
-                    .filter_map(|(index, activity)| {
-                        // Over before the version began: never on while the
-                        // version is current, so never among the soonest.
-                        (from <= activity.end_time).then(|| HomeActivity {
-                            index,
-                            name: activity.name.clone(),
-                            start: activity.start_time.naive(),
-                            end: activity.end_time.naive(),
-                        })
+                    // Over before the version began: never on while the
+                    // version is current, so never among the soonest.
+                    .filter(|(_, activity)| from <= activity.end_time)
+                    .map(|(index, activity)| HomeActivity {
+                        index,
+                        name: activity.name.clone(),
+                        start: activity.start_time.naive(),
+                        end: activity.end_time.naive(),
                     })
                     .collect()
             })
