@@ -47,28 +47,11 @@ pub struct Freshness<Due = Time> {
     pub due: Due,
 }
 
-impl Freshness {
-    /// Whether the data is out of date at `now` (the game's local time).
+impl<Due: Copy + Into<NaiveDateTime>> Freshness<Option<Due>> {
+    /// Whether the data is out of date at `now` (the game's local time);
+    /// never when the due time is not a time (the validator reports it).
     pub fn is_due(&self, now: NaiveDateTime) -> bool {
-        *self.due <= now
-    }
-}
-
-impl Freshness<Option<Time>> {
-    /// Whether the data is out of date at `now`; never when the due time
-    /// is not a time (the validator reports it).
-    pub fn is_due(&self, now: NaiveDateTime) -> bool {
-        self.due.is_some_and(|due| *due <= now)
-    }
-}
-
-impl From<Freshness> for Freshness<Option<Time>> {
-    fn from(fresh: Freshness) -> Self {
-        Freshness {
-            mode: fresh.mode,
-            inferred: fresh.inferred,
-            due: Some(fresh.due),
-        }
+        self.due.is_some_and(|due| due.into() <= now)
     }
 }
 

@@ -204,7 +204,7 @@ fn stale(
         .collect();
     let ends_known = ends.iter().flatten().copied().map(Some);
     let fresh = freshness::from_parts(game, version, version_end, ends_known);
-    let Some(due) = fresh.due.filter(|due| *due <= now) else {
+    let Some(due) = fresh.due.filter(|_| fresh.is_due(now)) else {
         return;
     };
     let date = due.format("%Y-%m-%d %H:%M").to_string();
