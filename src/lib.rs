@@ -16,7 +16,7 @@
 //! where it has);
 //! [`site::build`] adds rendering and the atomic swap. `serve` ([`server`]) previews that
 //! site with live rebuilds and also mounts a simulated stand-in of the game
-//! task-automation control service ([`control`] behind [`api`] and [`mcp`]).
+//! task-automation control service ([`control`] behind [`api`] and [`control_mcp`]).
 //!
 //! # Code map
 //!
@@ -52,7 +52,8 @@
 //! - [`tree`]: the source tree's layout, one owner of every source path
 //!   (`games.json`, `data/<game>/<locale>.json`, the announcements
 //!   `data/_announcements/<locale>.json`, the verbatim folder `data/_files/`,
-//!   the schemas of `schema/`); folders of `data/` starting with `_` are the
+//!   the schemas of `schema/`, the tool's state folder `.activity-site/`
+//!   with the build cache); folders of `data/` starting with `_` are the
 //!   tool's own, never games; a leaf.
 //! - [`clock`]: "now", one owner: one instant (the clock read once, or
 //!   `--now`) seen by each game as a local time of its own `timeZone`;
@@ -62,6 +63,8 @@
 //!   control service's state; a leaf.
 //! - [`fetch`]: the one HTTP GET of `diff` and `import`: timeout, a size
 //!   limit per body, a bound on bodies in flight, one set of errors; a leaf.
+//! - [`relpath`]: a relative path written the one way the tool writes
+//!   it, its parts joined with `/` whatever the platform; a leaf.
 //! - [`i18n`]: the languages the tool speaks (en-US, zh-CN): which one is
 //!   chosen (`--lang`, `LC_ALL`, `LC_MESSAGES`, `LANG`), and every message
 //!   as a Fluent identifier with arguments ([`i18n::Msg`]), rendered only
@@ -103,16 +106,17 @@
 //!   `new_version`), and the check kept between an editor's keystrokes
 //!   ([`site::LiveCheck`]), the kept files of `data/_files/` (published
 //!   last, never over a generated file) and `llms.txt` from the registry;
-//!   no HTTP, no async. `cmd/diff.rs` reads the
-//!   bases (a URL through [`fetch`], a folder, a git revision through the
-//!   `git` command line, built into a temporary folder) and streams file
-//!   by file into [`site::diff`]. [`site::announcements`] publishes each
+//!   no HTTP, no async. [`site::announcements`] publishes each
 //!   board as `api/v1/anno-<locale>.json` (and `api/v1/anno.json` for the
 //!   site's default locale), an Atom feed and a sanitised page, named in
 //!   the index with its checksum; data before the index before the pages
 //!   on `publish`. [`site::pages`] lays out every page (the boards' too)
 //!   and imports nothing of [`site::announcements`]; the words of every
 //!   page are messages of the `.ftl` files, like every other sentence.
+//! - [`review`]: the `diff` command's library: reading the bases (a URL
+//!   through [`fetch`], a folder, a git revision through the `git` command
+//!   line, built into a temporary folder) and streaming them file by file
+//!   into [`site::diff`]; `cmd/diff.rs` only reads the flags and prints.
 //! - [`import`]: published API files to a data tree (`import --from`): a
 //!   pure mapping (bytes in, files out: activity documents and
 //!   announcements by their shape, an explicit zone per game), and
@@ -156,19 +160,23 @@
 //!   both, and one meaning (408) for a body that missed the deadline.
 //! - [`api`]: axum handlers of the control API, one file per resource,
 //!   envelope, errors, token and content-type checks, OpenAPI.
-//! - [`mcp`]: MCP tools over [`control`], with a bound on live sessions.
+//! - [`control_mcp`]: the control service's `/mcp` endpoint (streamable
+//!   HTTP, mounted by `serve`): MCP tools over [`control`], with a bound on
+//!   live sessions.
 //! - [`lsp`]: the language server (`activity-site lsp`, stdio): `check`'s
 //!   diagnostics on the open buffers overlaid on the disk
 //!   ([`site::LiveCheck`], [`site::check_with`] kept between keystrokes, with
 //!   a [`source::Overlay`]), quick fixes from
 //!   [`diagnostics::Fix`], `fmt` as formatting, hover on times; no HTTP.
-//! - [`agent`]: the data tree as MCP tools for agents (`activity-site mcp`,
-//!   stdio): list, status, read, check a draft in place (exact fixes
+//! - [`data_mcp`]: the `mcp` command: the data tree as MCP tools for
+//!   agents (`activity-site mcp`, stdio): list, status, read, check a draft in place (exact fixes
 //!   applied on request through [`site::rewrite`]), write a clean draft
 //!   in canonical form through [`atomic`], add a game or a locale to
-//!   `games.json`; resources for the schemas and the rules. Separate from [`mcp`], which serves the control service.
+//!   `games.json`; resources for the schemas and the rules. Separate from [`control_mcp`], which serves the control service.
 //! - [`server`]: the composition root: router, static files, watch, reload.
-//!   `cmd/serve.rs` mounts [`api`] and [`mcp`] on it. The public API
+//!   `server::control_half` opens the control service from `serve`'s
+//!   flags and mounts [`api`] and [`control_mcp`] on it; `server::process`
+//!   holds the logs, the URL shown and the shutdown signals. The public API
 //!   (`/api/v1/`) is answered before routing; a static file's response
 //!   headers are worked out once when it is read, not per request. The
 //!   watcher tells each rebuild which inputs changed, and an edit is served
@@ -199,6 +207,9 @@
 //!   "now". Builds at different moments are byte-identical, so publishing
 //!   a rebuild of unchanged data uploads nothing.
 //! - [`validate`] never imports [`load`]: both depend on [`source`].
+//! - No two files of a folder import each other, directly or round a
+//!   longer circle: what both need goes to one side or to a small file of
+//!   its own (`validate::rules::base`).
 //! - [`load`], [`validate`], [`site`] and [`import`] know nothing about HTTP,
 //!   axum or tokio; [`import`] depends on [`model`], [`json`] and [`layout`]
 //!   only, except [`import::io`], its one part that touches the file system
@@ -212,7 +223,7 @@
 //! - [`control`] does not import [`site`], [`load`] or [`validate`] (only
 //!   the leaves [`atomic`], [`chars`] and [`json`], for how messages name a
 //!   value's type).
-//! - [`guard`], [`atomic`], [`fetch`], [`chars`], [`tree`] and [`i18n`] import nothing of the crate.
+//! - [`guard`], [`atomic`], [`fetch`], [`chars`], [`tree`], [`relpath`] and [`i18n`] import nothing of the crate.
 //! - Every sentence shown to a person is a message of both `.ftl` files with
 //!   the same arguments; codes, keys, paths and quoted values are arguments,
 //!   never translated.
@@ -222,7 +233,7 @@
 //!   neither [`control`] nor HTTP; it checks through [`site::LiveCheck`],
 //!   which gives what [`site::check_with`] gives on the same overlay, never
 //!   through a pipeline of its own.
-//! - [`agent`] writes only `data/<game>/<locale>.json` of a game and locale
+//! - [`data_mcp`] writes only `data/<game>/<locale>.json` of a game and locale
 //!   that `games.json` lists, `data/_announcements/<locale>.json` of a
 //!   locale tag, and `games.json` itself (adding a game or a locale, every
 //!   other value kept), in canonical form, and only when the check finds no
@@ -231,7 +242,7 @@
 //!   HTML as text, links limited to http(s), site paths and headings of the
 //!   same announcement, then sanitised by `ammonia`
 //!   ([`markdown::to_html`]).
-//! - [`api`] and [`mcp`] import [`control`] and [`guard`] (and the leaf
+//! - [`api`] and [`control_mcp`] import [`control`] and [`guard`] (and the leaf
 //!   [`json`], for how errors name a value's type), never [`site`] or each
 //!   other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
@@ -281,7 +292,6 @@
 //!
 //! `tests/architecture.rs` fails when an import breaks the direction above.
 
-pub mod agent;
 pub mod api;
 pub mod atomic;
 pub mod chars;
@@ -289,6 +299,8 @@ pub mod cli;
 pub mod clock;
 pub mod cmd;
 pub mod control;
+pub mod control_mcp;
+pub mod data_mcp;
 pub mod diagnostics;
 pub mod fetch;
 pub mod guard;
@@ -299,9 +311,10 @@ pub mod layout;
 pub mod load;
 pub mod lsp;
 pub mod markdown;
-pub mod mcp;
 pub mod model;
 pub mod publish;
+pub mod relpath;
+pub mod review;
 pub mod server;
 pub mod site;
 pub mod source;

@@ -312,12 +312,7 @@ fn list_data_files(root: &Path, overlay: &Overlay) -> anyhow::Result<Vec<String>
         if name.starts_with('.') {
             continue;
         }
-        let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
-        let rel: Vec<String> = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        files.push(rel.join("/"));
+        files.push(crate::relpath::below(root, entry.path()));
     }
     files.sort();
     files.dedup();
@@ -341,14 +336,7 @@ pub fn kept_files(root: &Path) -> anyhow::Result<Vec<KeptFile>> {
         if kind.is_dir() {
             continue;
         }
-        let rel: Vec<String> = entry
-            .path()
-            .strip_prefix(root)
-            .unwrap_or(entry.path())
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        let path = rel.join("/");
+        let path = crate::relpath::below(root, entry.path());
         let SourcePath::Kept { published } = tree::classify(&path) else {
             continue;
         };

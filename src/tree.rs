@@ -6,10 +6,13 @@
 //!
 //! Folders of `data/` whose name starts with `_` are the tool's own
 //! (announcements, kept files); they are never games, and game ids cannot
-//! start with `_` ([`crate::model::is_game_id`]).
+//! start with `_` ([`crate::model::is_game_id`]). The folder
+//! `.activity-site/` ([`STATE_DIR`]) is the tool's state beside the sources.
 //!
 //! A leaf: paths and names only, never the file system. Paths are relative
 //! to the root, with forward slashes and no leading slash.
+
+use std::path::{Path, PathBuf};
 
 /// The registry of games.
 pub const REGISTRY_PATH: &str = "games.json";
@@ -42,8 +45,23 @@ pub const ANNOUNCEMENTS_DIR: &str = "data/_announcements";
 /// the same path relative to it (`data/_files/robots.txt` -> `robots.txt`).
 pub const FILES_DIR: &str = "data/_files";
 
-/// Top-level files and folders of the root that hold inputs.
-pub const INPUTS: &[&str] = &[REGISTRY_PATH, DATA_DIR, SCHEMA_DIR];
+/// The top-level files and folders of the root that hold the sources: all
+/// a build reads (`diff --against-rev` takes them from a revision).
+pub const TOP_LEVEL_SOURCES: &[&str] = &[REGISTRY_PATH, DATA_DIR, SCHEMA_DIR];
+
+/// The tool's own folder of the root, ignored by git: the control
+/// service's state of `serve` (unless `--state-dir`) and the build cache.
+pub const STATE_DIR: &str = ".activity-site";
+
+/// The state directory of `serve` in `root` when `--state-dir` does not name one.
+pub fn state_dir(root: &Path) -> PathBuf {
+    root.join(STATE_DIR)
+}
+
+/// The build cache of `root` when `--cache-dir` does not name one.
+pub fn cache_dir(root: &Path) -> PathBuf {
+    state_dir(root).join("cache")
+}
 
 /// Path of the data file of `game` in `locale`.
 pub fn data_path(game: &str, locale: &str) -> String {

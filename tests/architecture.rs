@@ -1,7 +1,7 @@
 //! Guards the module dependency direction written in `src/lib.rs`, and the
 //! one owner of the published layout (`src/layout.rs`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use crate::util::crate_root;
@@ -19,6 +19,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // Character classes of the rules and of the control service's names.
     ("chars", &[]),
     ("fetch", &[]),
+    // Relative paths written with `/`, whatever the platform.
+    ("relpath", &[]),
     // The Markdown of announcements: what the rules look at, what the pages show.
     ("markdown", &[]),
     // The published layout: paths, the typed index, content types and
@@ -35,7 +37,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "cli",
         &["diagnostics", "model", "publish", "import", "clock"],
     ),
-    ("load", &["model", "diagnostics", "source", "tree"]),
+    (
+        "load",
+        &["relpath", "model", "diagnostics", "source", "tree"],
+    ),
     // Not `load`: the validator reads what the loader produced, never how.
     // `layout` for the one page folder a game id may not take; `markdown`
     // for the announcements' links and raw HTML.
@@ -56,6 +61,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     (
         "site",
         &[
+            "chars",
+            "relpath",
             "model",
             "diagnostics",
             "source",
@@ -68,16 +75,33 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "clock",
         ],
     ),
+    // The `diff` command's library: the bases read (a URL through `fetch`, a
+    // folder, a git revision built by `site`) and streamed into `site::diff`.
+    (
+        "review",
+        &[
+            "relpath",
+            "clock",
+            "diagnostics",
+            "fetch",
+            "layout",
+            "load",
+            "model",
+            "site",
+            "tree",
+            "validate",
+        ],
+    ),
     // The pure mapping of an import; its `io` part has a row of its own (`PARTS`).
     ("import", &["model", "json", "layout", "tree"]),
-    ("publish", &["site", "layout"]),
-    ("control", &["atomic", "chars", "json"]),
+    ("publish", &["relpath", "site", "layout"]),
+    ("control", &["relpath", "atomic", "chars", "json"]),
     ("guard", &[]),
     ("api", &["control", "guard", "json"]),
-    ("mcp", &["control", "guard", "json"]),
+    ("control_mcp", &["control", "guard", "json"]),
     // The agents' data tools: the check pipeline and the one atomic write; never control.
     (
-        "agent",
+        "data_mcp",
         &[
             "site",
             "source",
@@ -95,6 +119,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     (
         "lsp",
         &[
+            "relpath",
             "site",
             "source",
             "validate",
@@ -108,6 +133,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     (
         "server",
         &[
+            "relpath",
             "site",
             "layout",
             "source",
@@ -118,19 +144,20 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "control",
             "guard",
             "api",
-            "mcp",
+            "control_mcp",
             "tree",
         ],
     ),
     (
         "cmd",
         &[
+            "relpath",
             "cli",
             "import",
+            "review",
             "site",
             "layout",
             "atomic",
-            "fetch",
             "source",
             "load",
             "validate",
@@ -139,11 +166,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "control",
             "guard",
             "api",
-            "mcp",
+            "control_mcp",
             "server",
             "publish",
             "lsp",
-            "agent",
+            "data_mcp",
             // Display widths of table cells (`status`).
             "chars",
             "tree",
@@ -164,7 +191,9 @@ const PARTS: &[(&str, &[&str])] = &[
     // built-in schemas.
     (
         "import/io",
-        &["model", "json", "layout", "fetch", "atomic", "load", "tree"],
+        &[
+            "relpath", "model", "json", "layout", "fetch", "atomic", "load", "tree",
+        ],
     ),
 ];
 
@@ -422,6 +451,7 @@ fn only_the_tree_spells_the_source_paths() {
         "\"data\"]",
         "[\"data\"",
         "\"schema/",
+        "\".activity-site\"",
     ];
     let spelled: Vec<String> = code_lines_but("tree.rs")
         .into_iter()
@@ -476,7 +506,7 @@ fn the_simulator_reaches_the_server_only_through_the_protocol_type() {
 }
 
 /// Issue 47: the backend's commands are built in one place,
-/// `protocol::Command`; no other file of `control`, `api` or `mcp` spells
+/// `protocol::Command`; no other file of `control`, `api` or `control_mcp` spells
 /// one as text.
 #[test]
 fn backend_commands_are_spelled_only_by_the_protocol_type() {
@@ -501,7 +531,7 @@ fn backend_commands_are_spelled_only_by_the_protocol_type() {
     ];
     let mut spelled = Vec::new();
     for (rel, number, line) in code_lines_but("control/protocol.rs") {
-        let ours = ["control/", "api/", "mcp/"]
+        let ours = ["control/", "api/", "control_mcp/"]
             .iter()
             .any(|p| rel.starts_with(p));
         if !ours {
@@ -578,6 +608,11 @@ fn nothing_in_site_imports_up() {
                 ));
             }
         }
+        if sibling == "types" && !named.is_empty() {
+            violations.push(format!(
+                "site/types.rs is the bottom of the folder but imports {named:?}"
+            ));
+        }
         if let Some(rank) = order.iter().position(|job| job == sibling) {
             for above in &order[rank + 1..] {
                 if named.contains(*above) {
@@ -591,4 +626,120 @@ fn nothing_in_site_imports_up() {
     assert!(violations.is_empty(), "{violations:#?}");
     // The check sees a violation when there is one.
     assert!(names_after("use super::Checked;", "super::").contains("Checked"));
+}
+
+/// The files (and folders) of each folder of `src/` but its `mod.rs`, each
+/// with the siblings its code names through `super::` or through the
+/// folder's full path (`crate::validate::rules::`).
+fn sibling_imports() -> Vec<(String, BTreeMap<String, BTreeSet<String>>)> {
+    let src = crate_root().join("src");
+    let mut folders = Vec::new();
+    for entry in walkdir::WalkDir::new(&src).min_depth(1) {
+        let entry = entry.expect("src is readable");
+        if !entry.file_type().is_dir() {
+            continue;
+        }
+        let folder = entry.path();
+        let rel = part_of(folder, &src);
+        let mut files = BTreeMap::new();
+        for sibling in std::fs::read_dir(folder).expect("a folder of src") {
+            let path = sibling.expect("a folder of src").path();
+            let (name, file) = if path.is_dir() {
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                (name, path.join("mod.rs"))
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+                (name, path.clone())
+            } else {
+                continue;
+            };
+            if name == "mod" {
+                continue;
+            }
+            let code = std::fs::read_to_string(&file)
+                .map(|text| code_of(&text))
+                .unwrap_or_default();
+            let named: BTreeSet<String> = names_after(&code, "super::")
+                .into_iter()
+                .chain(names_after(
+                    &code,
+                    &format!("crate::{}::", rel.replace('/', "::")),
+                ))
+                .collect();
+            files.insert(name, named);
+        }
+        let siblings: BTreeSet<String> = files.keys().cloned().collect();
+        for (name, named) in &mut files {
+            named.retain(|n| n != name && siblings.contains(n));
+        }
+        folders.push((rel, files));
+    }
+    folders
+}
+
+/// The import circles among `files`: each strongly connected set of two
+/// or more files, sorted.
+fn circles(files: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    // Reachability by search from each file: the folders are small.
+    let reach = |from: &String| -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![from.clone()];
+        while let Some(file) = stack.pop() {
+            for next in files.get(&file).into_iter().flatten() {
+                if seen.insert(next.clone()) {
+                    stack.push(next.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reachable: BTreeMap<&String, BTreeSet<String>> =
+        files.keys().map(|f| (f, reach(f))).collect();
+    let mut found: BTreeSet<Vec<String>> = BTreeSet::new();
+    for (file, reached) in &reachable {
+        let circle: Vec<String> = reached
+            .iter()
+            .filter(|other| reachable[other].contains(*file))
+            .cloned()
+            .collect();
+        if circle.len() > 1 {
+            found.insert(circle);
+        }
+    }
+    found.into_iter().collect()
+}
+
+/// Issue 47: no two files of a folder import each other, directly or
+/// round a longer circle (`operator.rs`, `screenshot.rs`,
+/// `rules/document.rs`, `rules/text.rs` and `site/types.rs` with the cache,
+/// the compression and the manifest were such circles).
+#[test]
+fn no_files_of_a_folder_import_each_other_in_a_circle() {
+    let mut found = Vec::new();
+    for (folder, files) in sibling_imports() {
+        for circle in circles(&files) {
+            found.push(format!("src/{folder}: {}", circle.join(" -> ")));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "import circles between files:\n{}",
+        found.join("\n")
+    );
+    // The search sees a circle when there is one, and none in a line.
+    let files = |edges: &[(&str, &str)]| {
+        let mut map: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (from, to) in edges {
+            map.entry(from.to_string())
+                .or_default()
+                .insert(to.to_string());
+            map.entry(to.to_string()).or_default();
+        }
+        map
+    };
+    assert_eq!(
+        circles(&files(&[("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")])),
+        vec![vec!["a".to_string(), "b".into(), "c".into()]]
+    );
+    assert!(circles(&files(&[("a", "b"), ("b", "c"), ("a", "c")])).is_empty());
 }

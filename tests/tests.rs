@@ -35,7 +35,7 @@ mod cache;
 mod control;
 
 // The /mcp endpoint over streamable HTTP on loopback.
-mod mcp;
+mod control_mcp;
 
 // The site for people: pages, calendars, headers, precompression and diff.
 mod pages;
@@ -79,7 +79,7 @@ mod import;
 mod lsp;
 
 // `activity-site mcp` over stdio: drafts checked in place, clean ones written canonically, nothing outside.
-mod agent;
+mod data_mcp;
 
 // Issue 30: the announcements boards: diagnostics, fmt, status, build, page and feed.
 mod announcements;

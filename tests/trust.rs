@@ -715,9 +715,9 @@ async fn answer_of(stream: &mut tokio::net::TcpStream) -> String {
 #[tokio::test]
 async fn a_late_body_on_mcp_gets_408_in_a_json_rpc_error() {
     let api = fast();
-    let mcp = activity_site::mcp::router(
+    let mcp = activity_site::control_mcp::router(
         api.control.clone(),
-        activity_site::mcp::McpOptions::default(),
+        activity_site::control_mcp::McpOptions::default(),
     );
     let (dir, running) = run_with(
         Limits {

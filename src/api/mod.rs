@@ -1,6 +1,6 @@
 //! axum handlers of the control API: one file per resource, the response
 //! envelope and errors ([`envelope`]), authentication ([`auth`]) and the
-//! OpenAPI document ([`openapi`]). Imports `control`, never `site` or `mcp`.
+//! OpenAPI document ([`openapi`]). Imports `control`, never `site` or `control_mcp`.
 //!
 //! # Routing and case
 //!

@@ -132,11 +132,7 @@ fn named_files(
                 root = base.display().to_string()
             ))
         })?;
-        let rel: Vec<String> = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        named.insert(rel.join("/"));
+        named.insert(crate::relpath::slashed(rel));
     }
     Ok(Some(named))
 }

@@ -10,7 +10,6 @@ use crate::cli::ImportArgs;
 use crate::diagnostics::{self, Format};
 use crate::i18n::{self, Msg, msg};
 use crate::import::io::{self, Event, Request};
-use crate::import::{NameFrom, ZoneFrom};
 use crate::site;
 
 pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
@@ -65,119 +64,13 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     prepared.write(root)?;
     // Printed once everything is written: a closed stdout stops nothing halfway.
     super::print_out(&prepared.listing())?;
-    for game in &prepared.games {
-        eprintln!(
-            "{}",
-            msg!(
-                "import-time-zone",
-                game = game.id.as_str(),
-                zone = game.time_zone.as_str(),
-                from = game.zone_from.label()
-            )
-        );
-    }
-    for game in &prepared.games {
-        eprintln!(
-            "{}",
-            msg!(
-                "import-name",
-                game = game.id.as_str(),
-                name = game.name.as_str(),
-                from = game.name_from.label()
-            )
-        );
-    }
-    if let Some((found, outcome)) = &prepared.legacy {
-        eprintln!(
-            "{}",
-            msg!(
-                "import-legacy",
-                path = found.path.as_str(),
-                locale = found.locale.as_str(),
-                game = found.game.as_str(),
-                same = if found.same { "yes" } else { "no" },
-                version = found.version.as_str(),
-                data = crate::tree::data_path(&found.game, &found.locale),
-                outcome = match outcome {
-                    io::LegacyOutcome::Synced => "synced",
-                    io::LegacyOutcome::Kept => "kept",
-                    io::LegacyOutcome::Skipped => "skipped",
-                }
-            )
-        );
-    }
-    for game in prepared.games.iter().filter(|g| g.placeholder) {
-        eprintln!(
-            "{}",
-            msg!(
-                "import-note-placeholder",
-                game = game.id.as_str(),
-                name = if game.name_from == NameFrom::Id {
-                    "yes"
-                } else {
-                    "no"
-                }
-            )
-        );
-    }
-    for path in &prepared.reordered {
-        eprintln!("{}", msg!("import-note-reordered", path = path.as_str()));
-    }
-    if !prepared.regenerated.is_empty() {
-        const SHOWN: usize = 12;
-        let all = &prepared.regenerated;
-        let more = all.len().saturating_sub(SHOWN);
-        eprintln!(
-            "{}",
-            msg!(
-                "import-note-regenerated",
-                count = all.len(),
-                paths = i18n::list(&all[..all.len().min(SHOWN)]),
-                more = more
-            )
-        );
-    }
-    if !prepared.excluded.is_empty() {
-        eprintln!(
-            "{}",
-            msg!(
-                "import-note-excluded",
-                paths = i18n::list(&prepared.excluded)
-            )
-        );
+    for note in prepared.notes() {
+        eprintln!("{note}");
     }
     print_skipped(&prepared.skipped);
     print_errors(&prepared.errors);
 
-    let documents = prepared
-        .games
-        .iter()
-        .map(|g| g.locales.len())
-        .sum::<usize>();
-    let assumed = prepared
-        .games
-        .iter()
-        .filter(|g| matches!(g.zone_from, ZoneFrom::Assumed | ZoneFrom::Unconfirmed))
-        .count();
-    eprintln!(
-        "{}",
-        msg!(
-            "import-summary",
-            site = prepared.site_documents,
-            imported = prepared.imported,
-            documents = documents,
-            games = prepared.games.len(),
-            announcements = prepared.announcements.len(),
-            kept = prepared.kept.len(),
-            skipped = prepared.skipped.len(),
-            regenerated = prepared.regenerated.len(),
-            assumed = assumed,
-            listed = match &prepared.games_from {
-                Some(from) => msg!("import-games-listed-by", from = from.as_str()),
-                None => msg!("plain", text = ""),
-            }
-        )
-    );
+    eprintln!("{}", prepared.summary());
 
     let options = super::check_options(&args.common);
     let checked = site::check(root, &options)?;

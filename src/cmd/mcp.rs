@@ -1,11 +1,11 @@
-//! `mcp`: serve the data tools for agents ([`crate::agent`]) over stdio for the root; glue only.
+//! `mcp`: serve the data tools for agents ([`crate::data_mcp`]) over stdio for the root; glue only.
 
 use std::process::ExitCode;
 
 use rmcp::ServiceExt as _;
 
-use crate::agent::DataTools;
 use crate::cli::ToolArgs;
+use crate::data_mcp::DataTools;
 
 pub fn run(args: ToolArgs) -> anyhow::Result<ExitCode> {
     let options = super::check_options(&args.common);

@@ -136,12 +136,7 @@ impl Strays {
         if !first {
             return;
         }
-        let inside = path.strip_prefix(&*self.state_dir).unwrap_or(path);
-        let shown = inside
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/");
+        let shown = crate::relpath::below(&self.state_dir, path);
         tracing::info!("{} is not {what}; the server ignores it", path.display());
         self.log.warning(&format!(
             "`{shown}` in the state directory is not {what}; it is left as it is and ignored"

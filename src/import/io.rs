@@ -14,7 +14,10 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 
-use super::{IndexGame, Inputs, Legacy, LegacyChoice, PlannedGame, Recognised, Source, Wanted};
+use super::{
+    IndexGame, Inputs, Legacy, LegacyChoice, NameFrom, PlannedGame, Recognised, Source, Wanted,
+    ZoneFrom,
+};
 use crate::atomic;
 use crate::fetch::{self, FetchError, Fetcher};
 use crate::i18n::{self, Msg, msg};
@@ -136,10 +139,7 @@ fn site_folder(dir: &Path) -> Option<PathBuf> {
 /// games' pages, the announcements feeds and pages, and the compressed
 /// siblings of any of them.
 fn regenerated(path: &str, games: &BTreeSet<String>) -> bool {
-    let path = path
-        .strip_suffix(".br")
-        .or_else(|| path.strip_suffix(".gz"))
-        .unwrap_or(path);
+    let path = layout::sibling_of(path).map_or(path, |(file, _)| file);
     if [
         layout::INDEX_PATH,
         layout::SCHEMA_PATH,
@@ -515,6 +515,105 @@ pub fn prepare(
 }
 
 impl Prepared {
+    /// What a person is told about the import once it is written, a note
+    /// a line: each game's time zone and name and where they came from,
+    /// the legacy file, placeholders, reordered documents, the files the
+    /// build writes again and those `--games` left out.
+    pub fn notes(&self) -> Vec<Msg> {
+        let mut notes = Vec::new();
+        for game in &self.games {
+            notes.push(msg!(
+                "import-time-zone",
+                game = game.id.as_str(),
+                zone = game.time_zone.as_str(),
+                from = game.zone_from.label()
+            ));
+        }
+        for game in &self.games {
+            notes.push(msg!(
+                "import-name",
+                game = game.id.as_str(),
+                name = game.name.as_str(),
+                from = game.name_from.label()
+            ));
+        }
+        if let Some((found, outcome)) = &self.legacy {
+            notes.push(msg!(
+                "import-legacy",
+                path = found.path.as_str(),
+                locale = found.locale.as_str(),
+                game = found.game.as_str(),
+                same = if found.same { "yes" } else { "no" },
+                version = found.version.as_str(),
+                data = crate::tree::data_path(&found.game, &found.locale),
+                outcome = match outcome {
+                    LegacyOutcome::Synced => "synced",
+                    LegacyOutcome::Kept => "kept",
+                    LegacyOutcome::Skipped => "skipped",
+                }
+            ));
+        }
+        for game in self.games.iter().filter(|g| g.placeholder) {
+            notes.push(msg!(
+                "import-note-placeholder",
+                game = game.id.as_str(),
+                name = if game.name_from == NameFrom::Id {
+                    "yes"
+                } else {
+                    "no"
+                }
+            ));
+        }
+        for path in &self.reordered {
+            notes.push(msg!("import-note-reordered", path = path.as_str()));
+        }
+        if !self.regenerated.is_empty() {
+            const SHOWN: usize = 12;
+            let all = &self.regenerated;
+            let more = all.len().saturating_sub(SHOWN);
+            notes.push(msg!(
+                "import-note-regenerated",
+                count = all.len(),
+                paths = i18n::list(&all[..all.len().min(SHOWN)]),
+                more = more
+            ));
+        }
+        if !self.excluded.is_empty() {
+            notes.push(msg!(
+                "import-note-excluded",
+                paths = i18n::list(&self.excluded)
+            ));
+        }
+        notes
+    }
+
+    /// The last line of an import: how many files of the site were
+    /// imported, as how many documents of how many games, and the rest.
+    pub fn summary(&self) -> Msg {
+        let documents = self.games.iter().map(|g| g.locales.len()).sum::<usize>();
+        let assumed = self
+            .games
+            .iter()
+            .filter(|g| matches!(g.zone_from, ZoneFrom::Assumed | ZoneFrom::Unconfirmed))
+            .count();
+        msg!(
+            "import-summary",
+            site = self.site_documents,
+            imported = self.imported,
+            documents = documents,
+            games = self.games.len(),
+            announcements = self.announcements.len(),
+            kept = self.kept.len(),
+            skipped = self.skipped.len(),
+            regenerated = self.regenerated.len(),
+            assumed = assumed,
+            listed = match &self.games_from {
+                Some(from) => msg!("import-games-listed-by", from = from.as_str()),
+                None => msg!("plain", text = ""),
+            }
+        )
+    }
+
     /// The files of the root the import would change: `--force` is needed.
     pub fn conflicts(&self) -> Vec<&str> {
         self.files
@@ -590,14 +689,7 @@ fn from_site_folder(site: &Path, request: &Request) -> anyhow::Result<Gathered> 
         if entry.file_type().is_dir() || entry.file_name().to_string_lossy().starts_with('.') {
             continue;
         }
-        let rel: Vec<String> = entry
-            .path()
-            .strip_prefix(site)
-            .unwrap_or(entry.path())
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        files.push(rel.join("/"));
+        files.push(crate::relpath::below(site, entry.path()));
     }
     // The activity documents: the index's, else every `*.json` of the folder by name.
     let in_activity_dir = |rel: &str| -> Option<String> {
@@ -633,10 +725,7 @@ fn from_site_folder(site: &Path, request: &Request) -> anyhow::Result<Gathered> 
             continue;
         }
         // The compressed sibling of an imported document is written again.
-        let base = rel
-            .strip_suffix(".gz")
-            .or_else(|| rel.strip_suffix(".br"))
-            .unwrap_or(&rel);
+        let base = layout::sibling_of(&rel).map_or(rel.as_str(), |(file, _)| file);
         if base != rel && (wanted.contains_key(base) || announcements_locale(base).is_some()) {
             gathered.regenerated.push(rel);
             continue;

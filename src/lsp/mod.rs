@@ -402,11 +402,9 @@ impl<W: Write> Server<W> {
             _ => path,
         };
         let rel = path.strip_prefix(&self.root).ok()?;
-        let rel: Vec<&str> = rel
-            .components()
-            .map(|c| c.as_os_str().to_str())
-            .collect::<Option<_>>()?;
-        let rel = rel.join("/");
+        // A path that is not UTF-8 names no source file.
+        rel.to_str()?;
+        let rel = crate::relpath::slashed(rel);
         let served = match crate::tree::classify(&rel) {
             crate::tree::SourcePath::Registry => true,
             crate::tree::SourcePath::Data { file, .. }

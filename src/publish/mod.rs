@@ -71,11 +71,7 @@ pub fn read_site(site: &Path, precompressed: bool) -> anyhow::Result<Vec<LocalFi
             .path()
             .strip_prefix(site)
             .context("walked outside the site")?;
-        let path = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/");
+        let path = crate::relpath::slashed(rel);
         found.push((path, entry.into_path()));
     }
     let all: std::collections::BTreeSet<&str> = found.iter().map(|(p, _)| p.as_str()).collect();

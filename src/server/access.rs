@@ -8,9 +8,9 @@ use std::net::SocketAddr;
 
 use crate::api::ApiOptions;
 use crate::control::ServiceConfig;
+use crate::control_mcp::{McpOptions, SessionLimits};
 use crate::guard::{self, AccessOptions};
 use crate::i18n::{Msg, msg};
-use crate::mcp::{McpOptions, SessionLimits};
 
 /// The resolved access policy of the control half.
 #[derive(Debug, Clone, PartialEq, Eq)]

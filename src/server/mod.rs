@@ -4,7 +4,7 @@
 //!
 //! [`ServerState`] is what every handler shares. [`router`] assembles the
 //! routes: the live-reload stream, the extra [`ServerState::mounts`] (the
-//! control API and `/mcp`) and, as the fallback, the static files of the
+//! control API and `/mcp`, opened by [`control_half`]) and, as the fallback, the static files of the
 //! output directory. [`run`] serves that router on a listener until its
 //! shutdown future resolves, with a bound on connections and deadlines
 //! for reading request headers and bodies ([`Limits`]). [`rebuild`] runs the builder
@@ -42,6 +42,8 @@ use crate::layout;
 use crate::site::{self, BuildOptions, BuildOutcome};
 
 pub mod access;
+pub mod control_half;
+pub mod process;
 mod reload;
 #[path = "static.rs"]
 mod static_files;

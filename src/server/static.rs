@@ -536,12 +536,7 @@ fn load(
 
 /// The site-absolute URL of a file under `out` (`/sr/index.html`).
 fn site_url(out: &Path, path: &Path) -> String {
-    let relative = path.strip_prefix(out).unwrap_or(path);
-    let parts: Vec<String> = relative
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    format!("/{}", parts.join("/"))
+    format!("/{}", crate::relpath::below(out, path))
 }
 
 /// The headers `_headers` gives `url`, as a header map (values a header

@@ -175,11 +175,7 @@ impl Filter {
         let nested = components.next().is_some();
         let watched = WATCHED_DIRS.iter().any(|dir| first == *dir)
             || (!nested && WATCHED_FILES.iter().any(|file| first == *file));
-        let parts: Vec<String> = relative
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        watched.then(|| parts.join("/"))
+        watched.then(|| crate::relpath::slashed(relative))
     }
 }
 

@@ -455,8 +455,8 @@ impl LiveBuild {
     /// writes the site as [`super::build`] does.
     pub fn build(
         &mut self,
-        options: &super::types::BuildOptions,
-    ) -> anyhow::Result<super::types::BuildOutcome> {
+        options: &super::output::BuildOptions,
+    ) -> anyhow::Result<super::output::BuildOutcome> {
         self.build_changes(options, None)
     }
 
@@ -465,9 +465,9 @@ impl LiveBuild {
     /// [`LiveCheck::check_changes`]); an empty list says nothing did.
     pub fn build_changes(
         &mut self,
-        options: &super::types::BuildOptions,
+        options: &super::output::BuildOptions,
         changed: Option<&[String]>,
-    ) -> anyhow::Result<super::types::BuildOutcome> {
+    ) -> anyhow::Result<super::output::BuildOutcome> {
         let started = std::time::Instant::now();
         super::write::guard_output(&options.root, &options.out, options.force)?;
         if let Some(cache) = &options.cache {
@@ -494,7 +494,7 @@ impl LiveBuild {
             None => super::write::Previous::read(&options.out)?.warnings(),
         };
         if diagnostics.iter().any(Diagnostic::is_error) {
-            return Ok(super::types::BuildOutcome {
+            return Ok(super::output::BuildOutcome {
                 diagnostics,
                 summary: None,
                 known_warnings,
@@ -541,7 +541,7 @@ impl LiveBuild {
             staging,
         )?;
         self.memo = Some(memo);
-        Ok(super::types::BuildOutcome {
+        Ok(super::output::BuildOutcome {
             diagnostics: checked.diagnostics,
             summary: Some(summary),
             known_warnings,

@@ -39,13 +39,14 @@
 //! the rest of the crate calls; it holds no code. Inside `site/` imports
 //! run from the jobs down to [`types`], never up to this file:
 //!
-//! - [`types`]: the shared types (options, outcomes, a game as the
-//!   renderers see it); imports no other part of the builder's work.
+//! - [`types`]: the shared types (a checked tree, a game as the renderers
+//!   see it, a rendered file); imports no other file of the folder.
 //! - [`check`]: the check of a tree, game by game, and a build's check.
 //! - [`api`]: the JSON API's files and the index.
 //! - [`render`]: the render engine (the plan of parts, the cache, the
-//!   shared files).
-//! - [`output`]: `build` itself: check, render, swap in.
+//!   shared files) and how a render may be told to hurry ([`Defer`]).
+//! - [`output`]: `build` itself (its options and outcome): check, render,
+//!   swap in.
 //! - the renderers of one kind of file each ([`pages`], [`ics`],
 //!   [`announcements`], [`llms`], [`headers`], [`compress`]), the cache and
 //!   the manifest, the staging directory (`write`), the live check and
@@ -79,9 +80,7 @@ pub use cache::CacheSalt;
 pub use check::{canonical_text, check, check_documents, check_with};
 pub use compress::Compression;
 pub use live::{LiveBuild, LiveCheck, LiveStats};
-pub use output::build;
-pub use types::{
-    BuildOptions, BuildOutcome, BuildSummary, CacheOptions, Checked, Defer, GameOutput,
-    LocaleDocument, OutputFile, Progress, outputs,
-};
+pub use output::{BuildOptions, BuildOutcome, BuildSummary, CacheOptions, build};
+pub use render::{Defer, Progress};
+pub use types::{Checked, GameOutput, LocaleDocument, OutputFile, outputs};
 pub use write::{OUTPUT_MARKER, OutputState, guard_output, inspect_output};

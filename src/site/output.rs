@@ -3,19 +3,144 @@
 //! output or cache this tool must not touch.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
 use crate::clock::Now;
+use crate::diagnostics::Diagnostic;
 use crate::i18n::msg;
 use crate::validate;
 
 use super::cache;
+use super::cache::CacheSalt;
 use super::check::{Prepared, check_for_build};
+use super::compress::Compression;
+use super::render::{Defer, Progress};
 use super::render::{Render, render};
-use super::types::{BuildOptions, BuildOutcome, BuildSummary, Checked};
+use super::types::Checked;
 use super::{manifest, write};
+
+/// What to build and where.
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    /// Root of the data tree.
+    pub root: PathBuf,
+    /// Output directory, replaced atomically on success.
+    pub out: PathBuf,
+    /// "Now" for status marks and staleness; `None` means the clock (read
+    /// to the minute, which is all the pages show).
+    pub now: Option<Now>,
+    /// Where rendered and compressed files are kept between builds; `None`
+    /// renders and compresses everything.
+    pub cache: Option<CacheOptions>,
+    /// How hard the `.br`/`.gz` siblings are squeezed (`--compress`).
+    pub compression: Compression,
+    /// Which precompressed siblings not cached yet are left for a later
+    /// build, for a build that must show soon (`serve`); a later build with
+    /// [`Defer::Nothing`] adds them at the levels of `compression`.
+    pub defer: Defer,
+    /// Replace an unmarked non-empty output directory (never the root or
+    /// the inputs); see [`inspect_output`].
+    pub force: bool,
+    /// Told after each game rendered (`None`: nobody asks).
+    pub progress: Option<Progress>,
+}
+
+impl BuildOptions {
+    /// Builds `root` into `out` with the cache in its default place.
+    pub fn new(root: impl Into<PathBuf>, out: impl Into<PathBuf>) -> Self {
+        let root = root.into();
+        BuildOptions {
+            cache: Some(CacheOptions::new(CacheOptions::default_dir(&root))),
+            root,
+            out: out.into(),
+            now: None,
+            compression: Compression::default(),
+            defer: Defer::Nothing,
+            force: false,
+            progress: None,
+        }
+    }
+
+    /// The salt a build with these options keys its parts and checks with:
+    /// the cache's, else this binary's.
+    pub(crate) fn salt(&self) -> CacheSalt {
+        self.cache
+            .as_ref()
+            .map_or_else(CacheSalt::current, |c| c.salt.clone())
+    }
+}
+
+/// Where the build cache lives and what its keys include.
+#[derive(Debug, Clone)]
+pub struct CacheOptions {
+    pub dir: PathBuf,
+    pub salt: CacheSalt,
+}
+
+impl CacheOptions {
+    /// The cache in `dir`, with this binary's salt.
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        CacheOptions {
+            dir: dir.into(),
+            salt: CacheSalt::current(),
+        }
+    }
+
+    /// `<root>/.activity-site/cache`: beside the state of `serve`, git-ignored.
+    pub fn default_dir(root: &Path) -> PathBuf {
+        crate::tree::cache_dir(root)
+    }
+}
+
+/// The result of a build: the diagnostics, and a summary when files were written.
+#[derive(Debug, Clone)]
+pub struct BuildOutcome {
+    /// Every diagnostic of the check that ran first (warnings included).
+    pub diagnostics: Vec<Diagnostic>,
+    /// `None` when the check found errors and nothing was written.
+    pub summary: Option<BuildSummary>,
+    /// The warnings of the build that wrote the output before this one,
+    /// by [`manifest::warning_key`] (empty for a first build).
+    pub known_warnings: std::collections::HashSet<String>,
+}
+
+impl BuildOutcome {
+    /// The diagnostics to show in full (every error, and every warning
+    /// the previous build did not have) and how many warnings are left
+    /// out as unchanged since it.
+    pub fn new_since_last(&self) -> (Vec<Diagnostic>, usize) {
+        let (unchanged, new): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
+            self.diagnostics.iter().partition(|d| {
+                !d.is_error() && self.known_warnings.contains(&manifest::warning_key(d))
+            });
+        (new.into_iter().cloned().collect(), unchanged.len())
+    }
+}
+
+/// What a successful build wrote.
+#[derive(Debug, Clone)]
+pub struct BuildSummary {
+    pub files: usize,
+    pub bytes: u64,
+    pub elapsed: Duration,
+    /// Parts of the plan (a game's documents and calendars, a game's pages,
+    /// one shared file) taken from the cache.
+    pub reused: usize,
+    /// Parts rendered and compressed by this build.
+    pub rendered: usize,
+    /// Text files written without some of their siblings ([`BuildOptions::defer`]).
+    pub deferred: usize,
+    /// Games in the registry.
+    pub games: usize,
+    /// Games checked by this build (the others' inputs were those of a
+    /// check that found nothing in them).
+    pub checked: usize,
+    /// Where an output this tool did not make went (`--force`): it is
+    /// moved beside the output, never deleted.
+    pub set_aside: Option<PathBuf>,
+}
 
 /// Checks the tree and, when it has no errors, writes the site atomically.
 /// `Err` only when the tool itself fails (unreadable root, unwritable output,

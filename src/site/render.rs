@@ -21,7 +21,7 @@ use super::api::{doc_api_files, index_file};
 use super::cache::{self, CacheSalt, Key};
 use super::check::{Prepared, check_announcements};
 use super::compress::{self, Compression};
-use super::types::{Checked, Defer, GameOutput, LocaleDocument, OutputFile, Progress, output_of};
+use super::types::{Checked, GameOutput, LocaleDocument, OutputFile, output_of};
 use super::{announcements, cards, headers, ics, kept, llms, manifest, pages, write};
 
 /// Loads and validates one game again, with its documents, for rendering:
@@ -41,6 +41,33 @@ fn load_again(
         msg!("build-files-changed", game = game.id.as_str())
     );
     Ok(output_of(full.game, full.documents))
+}
+
+/// Which precompressed siblings a build may leave out for a later build
+/// to add ([`BuildOptions::defer`]). A file written without them is served
+/// as it is; the output is the same as a build's once they are added.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Defer {
+    /// Every sibling is written (`build`).
+    #[default]
+    Nothing,
+    /// The brotli siblings wait (`serve`'s first build: brotli's top
+    /// quality costs many times gzip's).
+    Brotli,
+    /// Every sibling waits (`serve` after an edit: what it serves on
+    /// loopback needs no compression, and the edit shows sooner).
+    All,
+}
+
+/// Told how far a build is: `(games rendered, games to render)`, after each
+/// game (`build` draws a bar with it on a terminal).
+#[derive(Clone)]
+pub struct Progress(pub Arc<dyn Fn(usize, usize) + Send + Sync>);
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress")
+    }
 }
 
 /// How to render: the cache, the compression and whether it may wait.

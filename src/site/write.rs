@@ -49,15 +49,10 @@ This file marks the directory as generated; without it, a build refuses
 to replace the directory.
 ";
 
-/// Folders and files of the root that hold inputs or state: an output
-/// inside one of them would overwrite what the build reads.
-const INPUTS: &[&str] = &[
-    tree::REGISTRY_PATH,
-    tree::DATA_DIR,
-    tree::SCHEMA_DIR,
-    ".git",
-    ".activity-site",
-];
+/// Top-level folders of the root that hold state (git's, the tool's own):
+/// like [`tree::TOP_LEVEL_SOURCES`], never a place for the output, which
+/// would overwrite what the build reads or keeps.
+const ROOT_STATE: &[&str] = &[".git", tree::STATE_DIR];
 
 /// What the output directory holds before a build.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,7 +132,9 @@ pub fn inspect_output(root: &Path, out: &Path) -> anyhow::Result<OutputState> {
     }
     if let Ok(rest) = out_abs.strip_prefix(&root_abs)
         && let Some(Component::Normal(first)) = rest.components().next()
-        && INPUTS.iter().any(|input| first == *input)
+        && (tree::TOP_LEVEL_SOURCES.iter())
+            .chain(ROOT_STATE)
+            .any(|input| first == *input)
     {
         anyhow::bail!(msg!(
             "out-refused-input",
@@ -184,7 +181,7 @@ pub fn inspect_output(root: &Path, out: &Path) -> anyhow::Result<OutputState> {
         files += 1;
         let rel = entry.path().strip_prefix(&out_abs).unwrap_or(entry.path());
         if first.len() < FOREIGN_SHOWN {
-            first.push(slash_path(rel));
+            first.push(crate::relpath::slashed(rel));
         }
         if !entry.file_type().is_file() || !looks_built(rel) {
             foreign = true;
@@ -205,7 +202,7 @@ fn looks_built(rel: &Path) -> bool {
     if rel == Path::new(layout::OUTPUT_MANIFEST) || rel == Path::new(layout::OUTPUT_WARNINGS) {
         return true;
     }
-    layout::is_built_path(&slash_path(rel))
+    layout::is_built_path(&crate::relpath::slashed(rel))
 }
 
 /// Whether the folder `dir` holds a file a build does not write (a
@@ -221,14 +218,6 @@ fn holds_foreign(dir: &Path) -> bool {
                         || !looks_built(entry.path().strip_prefix(dir).unwrap_or(entry.path())))
             })
         })
-}
-
-/// A relative path with `/` between its parts, whatever the platform.
-fn slash_path(rel: &Path) -> String {
-    rel.components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join("/")
 }
 
 /// Refuses output directories the build may not replace; see [`inspect_output`].

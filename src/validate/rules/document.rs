@@ -7,6 +7,7 @@ use foldhash::{HashMap, HashMapExt as _};
 
 use chrono::{NaiveDate, NaiveDateTime, Timelike};
 
+use super::base::Base;
 use super::text::whitespace;
 use crate::diagnostics::Code;
 use crate::diagnostics::Severity::{Error, Warning};
@@ -232,19 +233,6 @@ fn stale(
             mode = fresh.mode.as_str(),
             version = version
         ));
-    }
-}
-
-/// The pointer of the document (`None`) or of one activity, written out only
-/// when there is something to report.
-pub(super) struct Base(Option<usize>);
-
-impl std::fmt::Display for Base {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.0 {
-            Some(i) => write!(f, "/activities/{i}"),
-            None => Ok(()),
-        }
     }
 }
 

@@ -5,8 +5,10 @@
 //!
 //! One file per family: [`document`] (times and the activity list),
 //! [`text`] (`whitespace`), [`schema`] (the built-in schema's mirror),
-//! [`registry`] (`games.json`) and [`parity`] (`locale-parity`).
+//! [`registry`] (`games.json`) and [`parity`] (`locale-parity`); [`base`]
+//! is the pointer a document rule reports at, shared by the first two.
 
+mod base;
 mod document;
 mod parity;
 mod registry;

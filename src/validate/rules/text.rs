@@ -1,7 +1,7 @@
 //! Text rules (`whitespace`): stray spaces around values and characters
 //! nobody sees, with the byte prefilter that keeps most strings fast.
 
-use super::document::Base;
+use super::base::Base;
 use crate::chars::is_format;
 use crate::diagnostics::Code;
 use crate::diagnostics::Severity::Warning;

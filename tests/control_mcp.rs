@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 
 use activity_site::api;
 use activity_site::control::Control;
+use activity_site::control_mcp::{self, McpOptions};
 use activity_site::guard::AccessOptions;
-use activity_site::mcp::{self, McpOptions};
 
 /// A running `/mcp` server on `127.0.0.1:0` and its state directory.
 struct Server {
@@ -51,7 +51,7 @@ async fn start_with(mcp_options: McpOptions) -> Server {
         shutdown: shutdown.clone(),
         ..mcp_options
     };
-    let app = mcp::router(control.clone(), options);
+    let app = control_mcp::router(control.clone(), options);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind loopback");
@@ -691,7 +691,7 @@ async fn a_task_made_to_fail_reports_failed() {
 #[tokio::test]
 async fn sessions_are_bounded_and_idle_ones_expire() {
     let server = start_with(McpOptions {
-        sessions: activity_site::mcp::SessionLimits {
+        sessions: activity_site::control_mcp::SessionLimits {
             max: 3,
             idle: Duration::from_millis(500),
         },
