@@ -49,6 +49,26 @@
 //!   the home page of each locale; it depends on [`model`] only. The
 //!   headers each file is served with are `_headers`' ([`site::headers`]),
 //!   which `serve` reads back.
+//! - [`kind`]: the kinds of published document (activity documents,
+//!   announcements boards, the files kept verbatim in `data/_files/`), each
+//!   declared in one module of `src/kind/` as a [`kind::Kind`]: its source
+//!   paths, its schema (the file a root may ship, the built-in copy, where
+//!   the site publishes it, the agents' resource), its rules, its outputs
+//!   (content types and cache policies asked of [`layout`]), what a review
+//!   reports about it, its `status` table, whether the editor checks it,
+//!   how `import` recognises it, and its messages. [`kind::ALL`] lists
+//!   them; the loader, the validator, the build, the agents, the editor
+//!   and `import` walk the list. Depends on [`tree`], [`layout`] and
+//!   [`diagnostics`].
+//!
+//!   **Adding a kind of document:** a module `src/kind/<name>.rs` with its
+//!   `KIND` (and the docs naming its model, rules and pages), one line in
+//!   [`kind::ALL`], its schema `schema/<name>.schema.json`, its template
+//!   under `src/site/templates/` and its messages in both `.ftl` files;
+//!   then what it does with its typed documents: its serde types in
+//!   [`model`], its rules in [`validate`], its renderer in [`site`] (and
+//!   its paths in [`tree`] and [`layout`], their owners).
+//!   `tests/kinds.rs` walks [`kind::ALL`] and names what a kind lacks.
 //! - [`tree`]: the source tree's layout, one owner of every source path
 //!   (`games.json`, `data/<game>/<locale>.json`, the announcements
 //!   `data/_announcements/<locale>.json`, the verbatim folder `data/_files/`,
@@ -206,6 +226,12 @@
 //!   feed's dates are facts of the data, and the manifest keys nothing by
 //!   "now". Builds at different moments are byte-identical, so publishing
 //!   a rebuild of unchanged data uploads nothing.
+//! - Every kind of published document is one entry of [`kind::ALL`];
+//!   what is the same for every kind (its sources' place, its schema read,
+//!   compiled, published and served to agents, the checks a broken file
+//!   waits for, the files the editor checks, the shape `import` knows it
+//!   by) is read from its declaration, never spelled per kind. [`kind`]
+//!   imports only [`tree`], [`layout`] and [`diagnostics`].
 //! - [`validate`] never imports [`load`]: both depend on [`source`].
 //! - No two files of a folder import each other, directly or round a
 //!   longer circle: what both need goes to one side or to a small file of
@@ -307,6 +333,7 @@ pub mod guard;
 pub mod i18n;
 pub mod import;
 pub mod json;
+pub mod kind;
 pub mod layout;
 pub mod load;
 pub mod lsp;

@@ -14,6 +14,7 @@
 //! language server and the agent tools check unsaved text with the same
 //! pipeline as `check`.
 
+use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
 
@@ -22,13 +23,12 @@ use serde_json::Value;
 
 use crate::diagnostics::{Code, Diagnostic, Severity, locate};
 use crate::i18n::msg;
+use crate::kind::{self, Kind, Sources};
 use crate::model::Game;
 use crate::source::{KeptFile, LoadedFile, LoadedGame, Overlay, Project, SourceFile};
-use crate::tree::{self, SourcePath, announcements_locale};
+use crate::tree::{self, SourcePath};
 
-pub use crate::source::{
-    BUILTIN_ACTIVITY_SCHEMA, BUILTIN_ANNOUNCEMENTS_SCHEMA, BUILTIN_GAMES_SCHEMA, REGISTRY_PATH,
-};
+pub use crate::source::{BUILTIN_GAMES_SCHEMA, REGISTRY_PATH};
 
 /// Opens `root`: reads the registry, the schemas and the list of data files.
 /// `Err` only when the root itself cannot be read.
@@ -69,22 +69,25 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
         }
     };
 
-    let activity_schema = read_schema(root, tree::ACTIVITY_SCHEMA_PATH, BUILTIN_ACTIVITY_SCHEMA)?;
     let games_schema = read_schema(root, tree::GAMES_SCHEMA_PATH, BUILTIN_GAMES_SCHEMA)?;
-    let announcements_schema = read_schema(
-        root,
-        tree::ANNOUNCEMENTS_SCHEMA_PATH,
-        BUILTIN_ANNOUNCEMENTS_SCHEMA,
-    )?;
+    let mut schemas = BTreeMap::new();
+    for (kind, schema) in kind::schemas() {
+        schemas.insert(kind.name, read_schema(root, schema.source, schema.builtin)?);
+    }
+    let mut locale_files = BTreeMap::new();
+    for kind in kind::ALL {
+        if let Sources::PerLocale { dir } = kind.sources {
+            locale_files.insert(kind.name, list_locale_files(root, dir, overlay)?);
+        }
+    }
 
     Ok(Project {
         root: root.to_path_buf(),
         registry,
         data_files: list_data_files(root, overlay)?,
-        activity_schema,
         games_schema,
-        announcements_schema,
-        announcement_files: list_announcement_files(root, overlay)?,
+        schemas,
+        locale_files,
         diagnostics,
     })
 }
@@ -122,18 +125,19 @@ pub fn load_game_with(root: &Path, game: &Game, overlay: &Overlay) -> LoadedGame
     }
 }
 
-/// Reads every announcements file the project lists
-/// (`data/_announcements/<name>.json`, in path order), with the encoding
-/// problems found; the validator says which names are not locales.
-pub fn load_announcements_with(
+/// Reads every file the project lists of `kind`, a kind with one file per
+/// locale (`data/_announcements/<name>.json`, in path order), with the
+/// encoding problems found; the validator says which names are not locales.
+pub fn load_locale_files_with(
     root: &Path,
     project: &Project,
+    kind: &Kind,
     overlay: &Overlay,
 ) -> (Vec<LoadedFile>, Vec<Diagnostic>) {
     let mut files = Vec::new();
     let mut diagnostics = Vec::new();
-    for path in &project.announcement_files {
-        let Some(locale) = announcements_locale(path) else {
+    for path in project.locale_files(kind) {
+        let Some(locale) = kind.locale_of(path) else {
             continue;
         };
         let source = match read_source_with(root, path, overlay) {
@@ -243,19 +247,15 @@ fn read_schema(root: &Path, rel: &str, builtin: &str) -> anyhow::Result<Value> {
     serde_json::from_str(&text).with_context(|| msg!("err-not-json", path = rel))
 }
 
-/// Every file under `data/` two levels down (`data/<game>/<file>`), plus stray
-/// files directly in `data/`, relative to the root and sorted; the overlay's
-/// files there count too, saved or not. The tool's own folders (`data/_*`:
-/// announcements, kept files) are not listed: they are never games.
-/// Every file directly in `data/_announcements/` but hidden ones, and the
-/// overlay's files there, relative to the root and sorted.
-fn list_announcement_files(root: &Path, overlay: &Overlay) -> anyhow::Result<Vec<String>> {
+/// Every file directly in the folder `rel` (`data/_announcements/`) but
+/// hidden ones, and the overlay's files there, relative to the root and sorted.
+fn list_locale_files(root: &Path, rel: &str, overlay: &Overlay) -> anyhow::Result<Vec<String>> {
     let mut files: Vec<String> = overlay
         .paths()
-        .filter(|p| matches!(tree::classify(p), SourcePath::Announcements { .. }))
+        .filter(|p| tree::file_in(rel, p).is_some())
         .map(str::to_string)
         .collect();
-    let dir = root.join(tree::ANNOUNCEMENTS_DIR);
+    let dir = root.join(rel);
     match std::fs::read_dir(&dir) {
         Ok(entries) => {
             for entry in entries {
@@ -265,7 +265,7 @@ fn list_announcement_files(root: &Path, overlay: &Overlay) -> anyhow::Result<Vec
                 if name.starts_with('.') || !entry.file_type().is_ok_and(|t| t.is_file()) {
                     continue;
                 }
-                files.push(format!("{}/{name}", tree::ANNOUNCEMENTS_DIR));
+                files.push(format!("{rel}/{name}"));
             }
         }
         Err(err) if err.kind() == io::ErrorKind::NotFound => {}
@@ -278,6 +278,10 @@ fn list_announcement_files(root: &Path, overlay: &Overlay) -> anyhow::Result<Vec
     Ok(files)
 }
 
+/// Every file under `data/` two levels down (`data/<game>/<file>`), plus stray
+/// files directly in `data/`, relative to the root and sorted; the overlay's
+/// files there count too, saved or not. The tool's own folders (`data/_*`:
+/// announcements, kept files) are not listed: they are never games.
 fn list_data_files(root: &Path, overlay: &Overlay) -> anyhow::Result<Vec<String>> {
     let mut files: Vec<String> = overlay
         .paths()

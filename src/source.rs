@@ -12,15 +12,12 @@ use serde_json::Value;
 
 use crate::diagnostics::Diagnostic;
 use crate::json::{Duplicate, Node};
+use crate::kind::Kind;
 use crate::model::Game;
 
-/// The activity schema shipped with the binary, used when the root has none.
-pub const BUILTIN_ACTIVITY_SCHEMA: &str = include_str!("../schema/activity.schema.json");
 /// The registry schema shipped with the binary, used when the root has none.
+/// (Each kind of document ships its own: [`crate::kind::Schema::builtin`].)
 pub const BUILTIN_GAMES_SCHEMA: &str = include_str!("../schema/games.schema.json");
-
-/// The announcements schema shipped with the binary, used when the root has none.
-pub const BUILTIN_ANNOUNCEMENTS_SCHEMA: &str = include_str!("../schema/announcements.schema.json");
 
 /// Path of the registry, relative to the root (owned by [`crate::tree`]).
 pub use crate::tree::REGISTRY_PATH;
@@ -71,18 +68,31 @@ pub struct Project {
     pub registry: Option<SourceFile>,
     /// Every `data/<dir>/<file>` path found, relative to the root, sorted.
     pub data_files: Vec<String>,
-    /// The activity schema (from `schema/` of the root, or the built-in one).
-    pub activity_schema: Value,
     /// The registry schema (from `schema/` of the root, or the built-in one).
     pub games_schema: Value,
-    /// The announcements schema (from `schema/` of the root, or the built-in one).
-    pub announcements_schema: Value,
-    /// Every file directly in `data/_announcements/` (the overlay's too),
-    /// relative to the root and sorted; the validator says which are not
-    /// named after a locale.
-    pub announcement_files: Vec<String>,
+    /// The schema of each kind of document that has one (from `schema/`
+    /// of the root, or the built-in one), by the kind's name.
+    pub schemas: BTreeMap<&'static str, Value>,
+    /// Every file directly in the folder of each kind with one file per
+    /// locale (`data/_announcements/`), the overlay's too, relative to the
+    /// root and sorted, by the kind's name; the validator says which are
+    /// not named after a locale.
+    pub locale_files: BTreeMap<&'static str, Vec<String>>,
     /// Problems found while reading (`games.json` missing, not UTF-8, with a BOM).
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Project {
+    /// The schema of `kind` (from `schema/` of the root, or the built-in
+    /// one); `None` for a kind without one.
+    pub fn schema(&self, kind: &Kind) -> Option<&Value> {
+        self.schemas.get(kind.name)
+    }
+
+    /// The files of a kind with one file per locale, as listed.
+    pub fn locale_files(&self, kind: &Kind) -> &[String] {
+        self.locale_files.get(kind.name).map_or(&[], Vec::as_slice)
+    }
 }
 
 /// A file of the verbatim folder `data/_files/`, published byte for byte.

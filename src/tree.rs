@@ -88,6 +88,20 @@ pub fn kept_path(published: &str) -> String {
     format!("{FILES_DIR}/{}", published.trim_start_matches('/'))
 }
 
+/// The name of a file directly in the folder `dir` (`dir/<name>`), for a
+/// path relative to the root; `None` for any other path.
+pub fn file_in<'a>(dir: &str, rel: &'a str) -> Option<&'a str> {
+    below(dir, rel).filter(|f| !f.contains('/'))
+}
+
+/// The path below the folder `dir` (`dir/<path>`, at any depth) of a path
+/// relative to the root; `None` for any other path.
+pub fn below<'a>(dir: &str, rel: &'a str) -> Option<&'a str> {
+    rel.strip_prefix(dir)
+        .and_then(|r| r.strip_prefix('/'))
+        .filter(|p| !p.is_empty())
+}
+
 /// Whether a folder of `data/` named `name` is the tool's own, never a game.
 pub fn is_reserved_dir(name: &str) -> bool {
     name.starts_with('_')
@@ -119,18 +133,10 @@ pub fn classify(rel: &str) -> SourcePath<'_> {
     let Some(rest) = rel.strip_prefix(DATA_DIR).and_then(|r| r.strip_prefix('/')) else {
         return SourcePath::Other;
     };
-    if let Some(published) = rel
-        .strip_prefix(FILES_DIR)
-        .and_then(|r| r.strip_prefix('/'))
-        .filter(|p| !p.is_empty())
-    {
+    if let Some(published) = below(FILES_DIR, rel) {
         return SourcePath::Kept { published };
     }
-    if let Some(file) = rel
-        .strip_prefix(ANNOUNCEMENTS_DIR)
-        .and_then(|r| r.strip_prefix('/'))
-        .filter(|f| !f.is_empty() && !f.contains('/'))
-    {
+    if let Some(file) = file_in(ANNOUNCEMENTS_DIR, rel) {
         return SourcePath::Announcements { file };
     }
     match rest.split_once('/') {

@@ -31,7 +31,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("tree", &[]),
     // "Now", read once and seen by each game in its own time zone.
     ("clock", &["model"]),
-    ("source", &["model", "diagnostics", "json", "tree"]),
+    // The kinds of document, each declared in one module: their source
+    // paths, schemas, rules, outputs and review; every part of the data
+    // half walks the list.
+    ("kind", &["diagnostics", "layout", "tree"]),
+    ("source", &["model", "diagnostics", "json", "tree", "kind"]),
     // `publish` and `import` for the value enums their flags parse into.
     (
         "cli",
@@ -39,7 +43,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     (
         "load",
-        &["relpath", "model", "diagnostics", "source", "tree"],
+        &["relpath", "model", "diagnostics", "source", "tree", "kind"],
     ),
     // Not `load`: the validator reads what the loader produced, never how.
     // `layout` for the one page folder a game id may not take; `markdown`
@@ -56,6 +60,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "markdown",
             "tree",
             "clock",
+            "kind",
         ],
     ),
     (
@@ -73,6 +78,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "markdown",
             "tree",
             "clock",
+            "kind",
         ],
     ),
     // The `diff` command's library: the bases read (a URL through `fetch`, a
@@ -93,7 +99,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     // The pure mapping of an import; its `io` part has a row of its own (`PARTS`).
-    ("import", &["model", "json", "layout", "tree"]),
+    ("import", &["model", "json", "layout", "tree", "kind"]),
     ("publish", &["relpath", "site", "layout"]),
     ("control", &["relpath", "atomic", "chars", "json"]),
     ("guard", &[]),
@@ -113,6 +119,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "tree",
             // The server's now in `status`.
             "clock",
+            "kind",
         ],
     ),
     // The language server reuses the check pipeline; never HTTP, never control.
@@ -128,6 +135,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "chars",
             "tree",
             "clock",
+            "kind",
         ],
     ),
     (
@@ -175,6 +183,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "chars",
             "tree",
             "clock",
+            "kind",
         ],
     ),
 ];
@@ -192,7 +201,7 @@ const PARTS: &[(&str, &[&str])] = &[
     (
         "import/io",
         &[
-            "relpath", "model", "json", "layout", "fetch", "atomic", "load", "tree",
+            "relpath", "model", "json", "layout", "fetch", "atomic", "load", "tree", "kind",
         ],
     ),
 ];

@@ -664,7 +664,7 @@ fn the_live_check_equals_check_and_checks_only_what_changed() {
     std::fs::create_dir_all(root.path().join("schema")).unwrap();
     std::fs::write(
         root.path().join("schema/activity.schema.json"),
-        activity_site::load::BUILTIN_ACTIVITY_SCHEMA.replacen(
+        activity_site::kind::activities::BUILTIN_SCHEMA.replacen(
             "\"Activity document\"",
             "\"Our activity document\"",
             1,

@@ -85,3 +85,6 @@ mod data_mcp;
 mod announcements;
 // Issue 31, adopting the real site: per-game time zones, the tool's own folders of data/.
 mod adopt;
+
+// Issue 47: every kind of document declared in one place has what a kind needs.
+mod kinds;

@@ -27,6 +27,7 @@ use serde_json::{Value, json};
 use crate::atomic;
 use crate::diagnostics::{self, Diagnostic};
 use crate::i18n::{self, Lang, Msg, msg};
+use crate::kind::{self, Kind};
 use crate::load;
 use crate::model::{Announcements, Draft, Game, Registry};
 use crate::site;
@@ -1098,12 +1099,12 @@ impl ServerHandler for DataTools {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let resources = RESOURCES
-            .iter()
-            .map(|(uri, name, mime, description)| {
-                let mut resource = Resource::new(*uri, *name);
-                resource.mime_type = Some((*mime).to_string());
-                resource.description = Some((*description).to_string());
+        let resources = resources()
+            .into_iter()
+            .map(|r| {
+                let mut resource = Resource::new(r.uri, r.name);
+                resource.mime_type = Some(r.mime.to_string());
+                resource.description = Some(r.description.to_string());
                 resource
             })
             .collect();
@@ -1115,28 +1116,27 @@ impl ServerHandler for DataTools {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let Some((uri, _, mime, _)) = RESOURCES.iter().find(|r| r.0 == request.uri) else {
+        let Some(resource) = resources().into_iter().find(|r| r.uri == request.uri) else {
             return Err(ErrorData::resource_not_found(
                 format!("no resource `{}`", request.uri),
                 None,
             ));
         };
-        let text = match *uri {
-            CONTRIBUTING_URI => CONTRIBUTING.to_string(),
-            _ => {
+        let text = match resource.text {
+            Text::Contributing => CONTRIBUTING.to_string(),
+            Text::Registry | Text::Schema(_) => {
                 let project = load::open(&self.root)
                     .map_err(|err| ErrorData::internal_error(format!("{err:#}"), None))?;
-                let schema = match *uri {
-                    ACTIVITY_SCHEMA_URI => project.activity_schema,
-                    ANNOUNCEMENTS_SCHEMA_URI => project.announcements_schema,
+                let schema = match resource.text {
+                    Text::Schema(kind) => project.schema(kind).cloned().unwrap_or_default(),
                     _ => project.games_schema,
                 };
                 serde_json::to_string_pretty(&schema).unwrap_or_default()
             }
         };
         let contents = ResourceContents::TextResourceContents {
-            uri: (*uri).to_string(),
-            mime_type: Some((*mime).to_string()),
+            uri: resource.uri.to_string(),
+            mime_type: Some(resource.mime.to_string()),
             text,
             meta: None,
         };
@@ -1144,38 +1144,57 @@ impl ServerHandler for DataTools {
     }
 }
 
-const ACTIVITY_SCHEMA_URI: &str = "activity-site://schema/activity.schema.json";
-const GAMES_SCHEMA_URI: &str = "activity-site://schema/games.schema.json";
-const ANNOUNCEMENTS_SCHEMA_URI: &str = "activity-site://schema/announcements.schema.json";
-const CONTRIBUTING_URI: &str = "activity-site://CONTRIBUTING.md";
+/// One resource the agents may read.
+struct Res {
+    uri: &'static str,
+    name: &'static str,
+    mime: &'static str,
+    description: &'static str,
+    text: Text,
+}
 
-/// URI, name, MIME type and description of each resource.
-const RESOURCES: &[(&str, &str, &str, &str)] = &[
-    (
-        ACTIVITY_SCHEMA_URI,
-        "activity.schema.json",
-        "application/schema+json",
-        "JSON Schema of an activity document (data/<game>/<locale>.json)",
-    ),
-    (
-        GAMES_SCHEMA_URI,
-        "games.schema.json",
-        "application/schema+json",
-        "JSON Schema of games.json",
-    ),
-    (
-        ANNOUNCEMENTS_SCHEMA_URI,
-        "announcements.schema.json",
-        "application/schema+json",
-        "JSON Schema of an announcements board (data/_announcements/<locale>.json)",
-    ),
-    (
-        CONTRIBUTING_URI,
-        "CONTRIBUTING.md",
-        "text/markdown",
-        "How to update a game's data, and every rule `check` applies, with examples",
-    ),
-];
+/// Where a resource's text comes from.
+#[derive(Clone, Copy)]
+enum Text {
+    /// The schema of a kind of document, as the root has it.
+    Schema(&'static Kind),
+    /// The schema of `games.json`, as the root has it.
+    Registry,
+    /// The contributors' guide shipped with the binary.
+    Contributing,
+}
+
+const SCHEMA_MIME: &str = "application/schema+json";
+
+/// Every resource: the schema of each kind of document, then the
+/// registry's and the contributors' guide.
+fn resources() -> Vec<Res> {
+    let schemas = kind::schemas().map(|(kind, schema)| Res {
+        uri: schema.resource,
+        name: schema.source.rsplit('/').next().unwrap_or(schema.source),
+        mime: SCHEMA_MIME,
+        description: schema.describes,
+        text: Text::Schema(kind),
+    });
+    schemas
+        .chain([
+            Res {
+                uri: "activity-site://schema/games.schema.json",
+                name: "games.schema.json",
+                mime: SCHEMA_MIME,
+                description: "JSON Schema of games.json",
+                text: Text::Registry,
+            },
+            Res {
+                uri: "activity-site://CONTRIBUTING.md",
+                name: "CONTRIBUTING.md",
+                mime: "text/markdown",
+                description: "How to update a game's data, and every rule `check` applies, with examples",
+                text: Text::Contributing,
+            },
+        ])
+        .collect()
+}
 
 /// Diagnostics as an answer: the list, `errors` and `warnings` counting
 /// all of it, and `files` counting them per file (`rel`, the file the tool

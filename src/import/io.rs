@@ -21,8 +21,9 @@ use super::{
 use crate::atomic;
 use crate::fetch::{self, FetchError, Fetcher};
 use crate::i18n::{self, Msg, msg};
+use crate::kind;
 use crate::layout;
-use crate::load::{BUILTIN_ACTIVITY_SCHEMA, BUILTIN_GAMES_SCHEMA, REGISTRY_PATH};
+use crate::load::{BUILTIN_GAMES_SCHEMA, REGISTRY_PATH};
 use crate::tree;
 
 /// What to read, as `import --from` names it.
@@ -142,14 +143,13 @@ fn regenerated(path: &str, games: &BTreeSet<String>) -> bool {
     let path = layout::sibling_of(path).map_or(path, |(file, _)| file);
     if [
         layout::INDEX_PATH,
-        layout::SCHEMA_PATH,
-        layout::ANNOUNCEMENTS_SCHEMA_PATH,
         layout::LLMS_PATH,
         layout::HEADERS_FILE,
         layout::HOME_PAGE,
         layout::NOT_FOUND_PAGE,
     ]
     .contains(&path)
+        || kind::schemas().any(|(_, schema)| schema.published == path)
     {
         return true;
     }
@@ -423,7 +423,7 @@ pub fn prepare(
         .collect();
     let registry = texts.pop();
     for (path, text) in [
-        (tree::ACTIVITY_SCHEMA_PATH, BUILTIN_ACTIVITY_SCHEMA),
+        (tree::ACTIVITY_SCHEMA_PATH, kind::activities::BUILTIN_SCHEMA),
         (tree::GAMES_SCHEMA_PATH, BUILTIN_GAMES_SCHEMA),
     ] {
         if !root.join(path).exists() {

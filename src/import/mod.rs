@@ -18,6 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value};
 
 use crate::i18n::{Msg, msg};
+use crate::kind;
 use crate::layout;
 use crate::model::{Game, Time, is_game_id};
 
@@ -356,18 +357,12 @@ pub enum Shape {
 pub fn shape_of(bytes: &[u8]) -> Shape {
     let text = std::str::from_utf8(bytes).unwrap_or_default();
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(map))
-            if map.contains_key("version")
-                && map.get("activities").is_some_and(Value::is_array) =>
-        {
-            Shape::Activity
-        }
-        Ok(Value::Object(map))
-            if map.contains_key("id") && map.get("announcements").is_some_and(Value::is_array) =>
-        {
-            Shape::Announcements
-        }
+    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(text) else {
+        return Shape::Other;
+    };
+    match kind::of_shape(&map) {
+        Some(k) if kind::same(k, &kind::activities::KIND) => Shape::Activity,
+        Some(k) if kind::same(k, &kind::announcements::KIND) => Shape::Announcements,
         _ => Shape::Other,
     }
 }

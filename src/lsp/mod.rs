@@ -405,12 +405,8 @@ impl<W: Write> Server<W> {
         // A path that is not UTF-8 names no source file.
         rel.to_str()?;
         let rel = crate::relpath::slashed(rel);
-        let served = match crate::tree::classify(&rel) {
-            crate::tree::SourcePath::Registry => true,
-            crate::tree::SourcePath::Data { file, .. }
-            | crate::tree::SourcePath::Announcements { file } => file.ends_with(".json"),
-            _ => false,
-        };
+        let served = rel == crate::tree::REGISTRY_PATH
+            || (rel.ends_with(".json") && crate::kind::of_source(&rel).is_some_and(|k| k.editor));
         served.then_some(rel)
     }
 

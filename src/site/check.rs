@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use crate::diagnostics::{self, Diagnostic};
+use crate::kind;
 use crate::load;
 use crate::model::{Announcements, Draft, Game, Registry};
 use crate::source::{Overlay, REGISTRY_PATH};
@@ -66,14 +67,12 @@ pub(crate) fn check_key(
     Key::new(salt, &[b"game-check", schemas, &entry, sources]).hex()
 }
 
-/// SHA-256 of the three schemas a project is checked against.
+/// SHA-256 of the schemas a project is checked against: the registry's,
+/// then each kind's in the order of [`kind::ALL`].
 pub(crate) fn schemas_digest(project: &crate::source::Project) -> [u8; 32] {
     let mut hasher = Sha256::new();
-    for schema in [
-        &project.activity_schema,
-        &project.games_schema,
-        &project.announcements_schema,
-    ] {
+    let kinds = kind::ALL.iter().filter_map(|k| project.schema(k));
+    for schema in std::iter::once(&project.games_schema).chain(kinds) {
         let bytes = serde_json::to_vec(schema).unwrap_or_default();
         hasher.update((bytes.len() as u64).to_le_bytes());
         hasher.update(&bytes);
@@ -201,9 +200,8 @@ fn check_games_with(
     let checked = Checked {
         games,
         diagnostics: all,
-        activity_schema: project.activity_schema.clone(),
+        schemas: project.schemas.clone(),
         announcements,
-        announcements_schema: project.announcements_schema.clone(),
         sources,
         clean_checks,
         checks_reused,
@@ -254,7 +252,8 @@ pub(crate) fn check_announcements(
     overlay: &Overlay,
     keep_documents: bool,
 ) -> (Vec<validate::CheckedAnnouncements>, Vec<Diagnostic>) {
-    let (files, mut all) = load::load_announcements_with(root, project, overlay);
+    let board = &kind::announcements::KIND;
+    let (files, mut all) = load::load_locale_files_with(root, project, board, overlay);
     let checked = files
         .iter()
         .map(|file| {

@@ -312,9 +312,8 @@ impl LiveCheck {
         let project = load::open_with(&self.root, overlay)?;
         let (kept, compiled) = match self.prepared.take() {
             Some(last)
-                if last.project.activity_schema == project.activity_schema
-                    && last.project.games_schema == project.games_schema
-                    && last.project.announcements_schema == project.announcements_schema =>
+                if last.project.schemas == project.schemas
+                    && last.project.games_schema == project.games_schema =>
             {
                 (last.validator, false)
             }
@@ -518,9 +517,8 @@ impl LiveBuild {
                 })
                 .collect(),
             diagnostics,
-            activity_schema: prepared.project.activity_schema.clone(),
+            schemas: prepared.project.schemas.clone(),
             announcements: Vec::new(),
-            announcements_schema: prepared.project.announcements_schema.clone(),
             sources: self
                 .check
                 .games

@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 
 use crate::diagnostics::Diagnostic;
 use crate::i18n::msg;
+use crate::kind;
 use crate::layout;
 use crate::load;
 use crate::model::{Game, Registry, to_pretty};
@@ -335,16 +336,15 @@ pub(crate) fn render(
         }
         shared.push(announcements::render_page(board, &boards)?);
     }
+    shared.extend([index_file(&summaries, index_entries)]);
+    // Each kind's schema, as the tree was checked against it.
+    shared.extend(kind::schemas().filter_map(|(kind, schema)| {
+        Some(OutputFile {
+            path: schema.published.to_owned(),
+            bytes: to_pretty(checked.schemas.get(kind.name)?).into_bytes(),
+        })
+    }));
     shared.extend([
-        index_file(&summaries, index_entries),
-        OutputFile {
-            path: layout::SCHEMA_PATH.to_owned(),
-            bytes: to_pretty(&checked.activity_schema).into_bytes(),
-        },
-        OutputFile {
-            path: layout::ANNOUNCEMENTS_SCHEMA_PATH.to_owned(),
-            bytes: to_pretty(&checked.announcements_schema).into_bytes(),
-        },
         pages::render_not_found()?,
         headers::render_headers(&games, &boards),
     ]);

@@ -4,7 +4,7 @@
 //! ([`OutputFile`]). The bottom of `site/`: it imports no other file of
 //! the folder.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::diagnostics::Diagnostic;
 use crate::model::{ActivityDocument, Game, to_pretty};
@@ -62,14 +62,13 @@ pub struct Checked {
     pub games: Vec<CheckedGame>,
     /// Every diagnostic, sorted by file and position.
     pub diagnostics: Vec<Diagnostic>,
-    /// The activity schema the tree was checked against (published as is).
-    pub activity_schema: serde_json::Value,
+    /// The schema of each kind of document the tree was checked against
+    /// (published as is), by the kind's name.
+    pub schemas: BTreeMap<&'static str, serde_json::Value>,
     /// Every announcements file (`data/_announcements/<locale>.json`), in
     /// path order, with its document when kept; its diagnostics are in
     /// `diagnostics`.
     pub announcements: Vec<validate::CheckedAnnouncements>,
-    /// The announcements schema the files were checked against (published as is).
-    pub announcements_schema: serde_json::Value,
     /// The fingerprint of each game's data files ([`sources_digest`]), by id,
     /// when the check was asked for them (a build).
     pub sources: HashMap<String, [u8; 16]>,

@@ -35,10 +35,9 @@ use crate::clock::Now;
 use crate::diagnostics::{Code, Diagnostic, Fix, Location, Severity};
 use crate::i18n::{Msg, msg};
 use crate::json;
+use crate::kind;
 use crate::model::{ActivityDocument, Announcements, Draft, Game};
-use crate::source::{
-    BUILTIN_ACTIVITY_SCHEMA, JsonFile, LoadedFile, LoadedGame, Project, SourceFile,
-};
+use crate::source::{JsonFile, LoadedFile, LoadedGame, Project, SourceFile};
 use crate::tree::announcements_path;
 use spans::{Spans, Target};
 
@@ -127,13 +126,13 @@ pub fn parse(source: &SourceFile) -> Result<JsonFile<'_>, Vec<Diagnostic>> {
 
 /// The checks that wait for a file's syntax when recovery cannot read it
 /// for certain, by the kind of document (named in the note that says so).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub enum Waiting {
     /// No note (a caller that reports no rules).
     None,
     Registry,
-    Activity,
-    Announcements,
+    /// A document of a kind: every rule of its declaration ([`kind::Kind::rules`]).
+    Document(&'static kind::Kind),
 }
 
 impl Waiting {
@@ -148,28 +147,7 @@ impl Waiting {
                 Code::OrphanFile,
                 Code::Whitespace,
             ],
-            Waiting::Activity => &[
-                Code::DuplicateKey,
-                Code::Schema,
-                Code::Datetime,
-                Code::TimeOrder,
-                Code::CoverUrl,
-                Code::DuplicateActivity,
-                Code::OutsideVersion,
-                Code::EndOfMinute,
-                Code::Unsorted,
-                Code::LocaleParity,
-                Code::Stale,
-                Code::Whitespace,
-                Code::UpcomingVersion,
-            ],
-            Waiting::Announcements => &[
-                Code::DuplicateKey,
-                Code::Schema,
-                Code::MarkdownLink,
-                Code::MarkdownHtml,
-                Code::Whitespace,
-            ],
+            Waiting::Document(kind) => kind.rules,
         }
     }
 }
@@ -233,16 +211,24 @@ impl Validator {
                 anyhow::Error::new(msg!("schema-invalid", path = path, error = err.to_string()))
             })
         };
-        let builtin: Value =
-            serde_json::from_str(BUILTIN_ACTIVITY_SCHEMA).expect("the built-in schema is JSON");
+        // The schema of a kind as the project read it (every kind's, by
+        // `load::open`).
+        let of_kind = |k: &kind::Kind| {
+            let path = k.schema.as_ref().map_or(k.name, |s| s.source);
+            let schema = project
+                .schema(k)
+                .ok_or_else(|| anyhow::Error::new(msg!("err-read", path = path)))?;
+            anyhow::Ok((schema, path))
+        };
+        let (activity, activity_path) = of_kind(&kind::activities::KIND)?;
+        let (announcements, announcements_path) = of_kind(&kind::announcements::KIND)?;
+        let builtin = kind::activities::KIND.schema.as_ref().map(|s| s.builtin);
+        let builtin: Option<Value> = builtin.and_then(|text| serde_json::from_str(text).ok());
         Ok(Validator {
-            activity: compile(&project.activity_schema, crate::tree::ACTIVITY_SCHEMA_PATH)?,
+            activity: compile(activity, activity_path)?,
             games: compile(&project.games_schema, crate::tree::GAMES_SCHEMA_PATH)?,
-            announcements: compile(
-                &project.announcements_schema,
-                crate::tree::ANNOUNCEMENTS_SCHEMA_PATH,
-            )?,
-            builtin_activity: project.activity_schema == builtin,
+            announcements: compile(announcements, announcements_path)?,
+            builtin_activity: builtin.as_ref() == Some(activity),
         })
     }
 
@@ -294,7 +280,9 @@ impl Validator {
         let mut clean: Vec<(JsonFile<'_>, &str)> = Vec::new();
         for file in &loaded.files {
             let (json, syntax) = match &file.source {
-                Some(source) => parse_recovering(source, Waiting::Activity),
+                Some(source) => {
+                    parse_recovering(source, Waiting::Document(&kind::activities::KIND))
+                }
                 None => (None, Vec::new()),
             };
             let broken = !syntax.is_empty();
@@ -401,7 +389,8 @@ impl Validator {
         let Some(source) = &file.source else {
             return checked;
         };
-        let (json, mut syntax) = parse_recovering(source, Waiting::Announcements);
+        let (json, mut syntax) =
+            parse_recovering(source, Waiting::Document(&kind::announcements::KIND));
         let broken = !syntax.is_empty();
         let Some(json) = json else {
             checked.diagnostics.append(&mut syntax);

@@ -18,9 +18,7 @@ use chrono::NaiveDateTime;
 use super::{Options, Validator};
 use crate::diagnostics::{self, Diagnostic};
 use crate::model::Game;
-use crate::source::{
-    BUILTIN_ACTIVITY_SCHEMA, BUILTIN_GAMES_SCHEMA, LoadedFile, LoadedGame, Project, SourceFile,
-};
+use crate::source::{BUILTIN_GAMES_SCHEMA, LoadedFile, LoadedGame, Project, SourceFile};
 use crate::tree::{self, SourcePath};
 
 const NOW: &str = "2026-10-15T12:00:00";
@@ -49,11 +47,11 @@ fn check(fixture: &str) -> String {
             sorted.sort();
             sorted
         },
-        activity_schema: serde_json::from_str(BUILTIN_ACTIVITY_SCHEMA).unwrap(),
         games_schema: serde_json::from_str(BUILTIN_GAMES_SCHEMA).unwrap(),
-        announcements_schema: serde_json::from_str(crate::source::BUILTIN_ANNOUNCEMENTS_SCHEMA)
-            .unwrap(),
-        announcement_files: Vec::new(),
+        schemas: crate::kind::schemas()
+            .map(|(kind, schema)| (kind.name, serde_json::from_str(schema.builtin).unwrap()))
+            .collect(),
+        locale_files: Default::default(),
         diagnostics: Vec::new(),
     };
     let validator = Validator::new(&project).unwrap();

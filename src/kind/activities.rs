@@ -1,0 +1,96 @@
+//! Activity documents: each game's activities of its current version, one
+//! file per game and locale that `games.json` lists.
+//!
+//! Its typed form is [`crate::model::ActivityDocument`], its rules are
+//! [`crate::validate::rules`], its pages [`crate::site::pages`], its
+//! calendars [`crate::site::ics`], and what a review says of it
+//! [`crate::site::diff`] (versions, removals placed against now, carried,
+//! renamed, moved and changed activities).
+
+use serde_json::{Map, Value};
+
+use super::{Kind, Output, Review, Schema, Sources};
+use crate::diagnostics::Code;
+use crate::layout;
+use crate::tree;
+
+/// The activity schema shipped with the binary, used when the root has none.
+pub const BUILTIN_SCHEMA: &str = include_str!("../../schema/activity.schema.json");
+
+pub static KIND: Kind = Kind {
+    name: "activities",
+    sources: Sources::PerGame,
+    schema: Some(Schema {
+        source: tree::ACTIVITY_SCHEMA_PATH,
+        builtin: BUILTIN_SCHEMA,
+        published: layout::SCHEMA_PATH,
+        resource: "activity-site://schema/activity.schema.json",
+        describes: "JSON Schema of an activity document (data/<game>/<locale>.json)",
+    }),
+    rules: &[
+        Code::DuplicateKey,
+        Code::Schema,
+        Code::Datetime,
+        Code::TimeOrder,
+        Code::CoverUrl,
+        Code::DuplicateActivity,
+        Code::OutsideVersion,
+        Code::EndOfMinute,
+        Code::Unsorted,
+        Code::LocaleParity,
+        Code::Stale,
+        Code::Whitespace,
+        Code::UpcomingVersion,
+    ],
+    outputs: &[
+        Output {
+            what: "a game's document in one locale",
+            example: || layout::activity_file("sr-en-US", "json"),
+        },
+        Output {
+            what: "a game's calendar in one locale",
+            example: || layout::activity_file("sr-en-US", "ics"),
+        },
+        Output {
+            what: "a game's page in one locale",
+            example: || format!("sr/en-US/{}", layout::DIRECTORY_INDEX),
+        },
+    ],
+    review: Review {
+        lines: &[
+            "diff-activities",
+            "diff-activity",
+            "diff-removed",
+            "diff-carried",
+            "diff-renamed",
+            "diff-moved",
+            "diff-changed",
+            "diff-field",
+            "diff-cover-removed",
+        ],
+        breaking: &[
+            "breaking-ongoing-removed",
+            "breaking-upcoming",
+            "breaking-version-backwards",
+        ],
+        warnings: &["warning-upcoming-removed", "warning-cover-removed"],
+    },
+    status: Some("status-game"),
+    editor: true,
+    shape: Some(is_document),
+    messages: &[
+        "page-activities",
+        "page-no-activities",
+        "page-calendar",
+        "status-game",
+        "status-locale",
+        "status-version",
+        "status-missing",
+        "import-documents-differ",
+    ],
+};
+
+/// An object with `version` and an `activities` array.
+fn is_document(object: &Map<String, Value>) -> bool {
+    object.contains_key("version") && object.get("activities").is_some_and(Value::is_array)
+}

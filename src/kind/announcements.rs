@@ -1,0 +1,82 @@
+//! Announcements boards: the notices the desktop client and the web UI
+//! show, one board per locale, shown again when its `id` changes.
+//!
+//! Its typed form is [`crate::model::Announcements`], its rules
+//! [`crate::validate::announcements`] (and the Markdown of
+//! [`crate::markdown`]), its document, feed and page
+//! [`crate::site::announcements`], and what a review says of it
+//! [`crate::site::diff`] (announcements added, changed, removed, and an
+//! `id` that did not go up).
+
+use serde_json::{Map, Value};
+
+use super::{Kind, Output, Review, Schema, Sources};
+use crate::diagnostics::Code;
+use crate::layout;
+use crate::tree;
+
+/// The announcements schema shipped with the binary, used when the root has none.
+pub const BUILTIN_SCHEMA: &str = include_str!("../../schema/announcements.schema.json");
+
+pub static KIND: Kind = Kind {
+    name: "announcements",
+    sources: Sources::PerLocale {
+        dir: tree::ANNOUNCEMENTS_DIR,
+    },
+    schema: Some(Schema {
+        source: tree::ANNOUNCEMENTS_SCHEMA_PATH,
+        builtin: BUILTIN_SCHEMA,
+        published: layout::ANNOUNCEMENTS_SCHEMA_PATH,
+        resource: "activity-site://schema/announcements.schema.json",
+        describes: "JSON Schema of an announcements board (data/_announcements/<locale>.json)",
+    }),
+    rules: &[
+        Code::DuplicateKey,
+        Code::Schema,
+        Code::MarkdownLink,
+        Code::MarkdownHtml,
+        Code::Whitespace,
+    ],
+    outputs: &[
+        Output {
+            what: "a locale's board",
+            example: || layout::announcements_path("en-US", false, "json"),
+        },
+        Output {
+            what: "a locale's board as an Atom feed",
+            example: || layout::announcements_path("en-US", false, "atom"),
+        },
+        Output {
+            what: "a locale's board as a page",
+            example: || {
+                let dir = layout::announcements_page_dir("en-US", false);
+                format!("{dir}{}", layout::DIRECTORY_INDEX)
+            },
+        },
+    ],
+    review: Review {
+        lines: &["diff-announcement"],
+        breaking: &["breaking-announcements-id"],
+        warnings: &[],
+    },
+    status: Some("status-board"),
+    editor: true,
+    shape: Some(is_board),
+    messages: &[
+        "anno-orphan",
+        "anno-orphan-help",
+        "page-announcements",
+        "page-no-announcements",
+        "status-board",
+        "status-board-id",
+        "status-board-count",
+        "status-board-changed",
+        "import-announcements-differ",
+        "build-announcements-changed",
+    ],
+};
+
+/// An object with `id` and an `announcements` array.
+fn is_board(object: &Map<String, Value>) -> bool {
+    object.contains_key("id") && object.get("announcements").is_some_and(Value::is_array)
+}

@@ -1,0 +1,33 @@
+//! Kept files: everything below `data/_files/`, published byte for byte
+//! at the same path relative to it (`robots.txt`, a legacy document kept
+//! frozen), last and never over a file the build generates.
+//!
+//! Read by [`crate::load::kept_files`], published by `site::kept`; a
+//! review reports a kept file by its status alone.
+
+use super::{Kind, Output, Review, Sources};
+use crate::diagnostics::Code;
+use crate::layout;
+use crate::tree;
+
+pub static KIND: Kind = Kind {
+    name: "kept",
+    sources: Sources::Verbatim {
+        dir: tree::FILES_DIR,
+    },
+    schema: None,
+    rules: &[Code::KeptFile],
+    outputs: &[Output {
+        what: "the file itself, at its path below the folder",
+        example: || layout::ROBOTS_PATH.to_owned(),
+    }],
+    review: Review {
+        lines: &["diff-status", "diff-reformatted"],
+        breaking: &["breaking-file-removed"],
+        warnings: &[],
+    },
+    status: None,
+    editor: false,
+    shape: None,
+    messages: &["import-not-generated", "import-legacy-choose"],
+};

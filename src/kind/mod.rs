@@ -1,0 +1,193 @@
+//! The kinds of published document, each declared in one module, and the
+//! one list of them ([`ALL`]) that the rest of the tool walks.
+//!
+//! A kind says, as plain data: where its sources are ([`Sources`]), the
+//! JSON Schema its files are checked against ([`Schema`]: the file a root
+//! may ship, the built-in copy, where the site publishes it and how the
+//! agents name it), the rules its files get, the files a build publishes
+//! from it with their content types and cache policies ([`Output`], both
+//! asked of [`crate::layout`] by path), the section a review (`diff`)
+//! reports about it, how `status` lists it, whether the editor checks its
+//! files, how `import` recognises it, and the messages it speaks in.
+//!
+//! The loader reads the schemas of every kind, the validator compiles them,
+//! the build publishes them, the agents serve them as resources, the
+//! editor and the agents tell a kind's file by [`of_source`], and `import` sorts
+//! a published file by its shape ([`of_shape`]). What a kind does with its
+//! typed documents (the model, the rules, the pages) stays in the module of
+//! that job named in the kind's docs.
+//!
+//! Adding a kind: a module here with its `KIND`, one line in [`ALL`], its
+//! schema under `schema/`, its template and its messages in both `.ftl`
+//! files; `tests/kinds.rs` walks [`ALL`] and says what is missing.
+//!
+//! Depends on [`crate::tree`], [`crate::layout`] and
+//! [`crate::diagnostics`] only, so every part of the data half may read it.
+
+pub mod activities;
+pub mod announcements;
+pub mod kept;
+
+use serde_json::{Map, Value};
+
+use crate::diagnostics::Code;
+use crate::tree::{self, SourcePath};
+
+/// Every kind of document, in the order the tool reads and lists them.
+pub static ALL: &[&Kind] = &[&activities::KIND, &announcements::KIND, &kept::KIND];
+
+/// One kind of published document.
+#[derive(Debug)]
+pub struct Kind {
+    /// Its name, as the tool's docs and tests call it (`announcements`).
+    pub name: &'static str,
+    /// Where contributors write it.
+    pub sources: Sources,
+    /// The JSON Schema of its source files; `None` for files kept byte
+    /// for byte, which have no shape.
+    pub schema: Option<Schema>,
+    /// Every rule its source files get, in the order a note lists the
+    /// checks that wait for a broken file's syntax.
+    pub rules: &'static [Code],
+    /// The files a build publishes from it.
+    pub outputs: &'static [Output],
+    /// What a review (`diff`) reports about its published files.
+    pub review: Review,
+    /// The heading of its table in `status`, when it has one of its own.
+    pub status: Option<&'static str>,
+    /// Whether the editor (`lsp`) checks and formats its files.
+    pub editor: bool,
+    /// The shape of its published JSON, by which `import` recognises a
+    /// file of it; `None` when it is published verbatim.
+    pub shape: Option<IsShape>,
+    /// The messages that speak of it alone (rule summaries, headings,
+    /// interface words), each in both `.ftl` files.
+    pub messages: &'static [&'static str],
+}
+
+/// Whether a published JSON object has a kind's shape.
+pub type IsShape = fn(&Map<String, Value>) -> bool;
+
+/// Where a kind's sources are, by their place in the root ([`crate::tree`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sources {
+    /// `data/<game>/<locale>.json`: one file per game and locale that
+    /// `games.json` lists.
+    PerGame,
+    /// `<dir>/<locale>.json`: one file per locale, in a folder of the tool's own.
+    PerLocale { dir: &'static str },
+    /// Every file below `<dir>`, published byte for byte at the same
+    /// path relative to it.
+    Verbatim { dir: &'static str },
+}
+
+/// A kind's JSON Schema.
+#[derive(Debug, Clone, Copy)]
+pub struct Schema {
+    /// The schema a root may ship in place of the built-in one
+    /// (`schema/<name>.schema.json`).
+    pub source: &'static str,
+    /// The built-in schema, used when the root ships none.
+    pub builtin: &'static str,
+    /// Where the site publishes it ([`crate::layout`]).
+    pub published: &'static str,
+    /// How the agents (`mcp`) name it: a resource URI and its description.
+    pub resource: &'static str,
+    pub describes: &'static str,
+}
+
+/// One kind of file a build publishes from a kind's documents.
+#[derive(Debug, Clone, Copy)]
+pub struct Output {
+    /// What it is, in a few words (`the board's Atom feed`).
+    pub what: &'static str,
+    /// A path it is published at, as the layout makes it for an example
+    /// game and locale; the content type and cache policy are the
+    /// layout's for that path.
+    pub example: fn() -> String,
+}
+
+impl Output {
+    /// The `Content-Type` every server of the site sends it with.
+    pub fn content_type(&self) -> &'static str {
+        crate::layout::content_type(&(self.example)())
+    }
+
+    /// The `Cache-Control` a host sends it with.
+    pub fn cache_control(&self) -> &'static str {
+        crate::layout::cache_control(&(self.example)())
+    }
+}
+
+/// What a review (`diff`) says about a kind's published file beyond its
+/// status (added, changed, removed, reformatted), which every file gets.
+#[derive(Debug, Clone, Copy)]
+pub struct Review {
+    /// The messages of the lines of its section (`diff-announcement`).
+    pub lines: &'static [&'static str],
+    /// The messages of the breaking changes and of the warnings it may
+    /// report, each with its `-help` (how to avoid it).
+    pub breaking: &'static [&'static str],
+    pub warnings: &'static [&'static str],
+}
+
+impl Kind {
+    /// Whether the source file `rel` (relative to the root, forward
+    /// slashes) is one of this kind's, by its place alone.
+    pub fn claims(&self, rel: &str) -> bool {
+        match (self.sources, tree::classify(rel)) {
+            (Sources::PerGame, SourcePath::Data { .. }) => true,
+            (Sources::PerLocale { dir }, _) => tree::file_in(dir, rel).is_some(),
+            (Sources::Verbatim { dir }, _) => tree::below(dir, rel).is_some(),
+            _ => false,
+        }
+    }
+
+    /// The locale of a source file of a [`Sources::PerLocale`] kind
+    /// (`<dir>/<locale>.json`); `None` for any other path.
+    pub fn locale_of<'a>(&self, rel: &'a str) -> Option<&'a str> {
+        let Sources::PerLocale { dir } = self.sources else {
+            return None;
+        };
+        tree::file_in(dir, rel)?
+            .strip_suffix(".json")
+            .filter(|l| !l.is_empty())
+    }
+
+    /// The source file of `locale` of a [`Sources::PerLocale`] kind.
+    pub fn locale_path(&self, locale: &str) -> Option<String> {
+        match self.sources {
+            Sources::PerLocale { dir } => Some(format!("{dir}/{locale}.json")),
+            _ => None,
+        }
+    }
+
+    /// Whether its sources are JSON documents (checked, formatted, typed).
+    pub fn is_json(&self) -> bool {
+        self.schema.is_some()
+    }
+}
+
+/// The kind whose source `rel` is (relative to the root), if any.
+pub fn of_source(rel: &str) -> Option<&'static Kind> {
+    ALL.iter().copied().find(|k| k.claims(rel))
+}
+
+/// The kind a published JSON object is by its shape, if any.
+pub fn of_shape(object: &Map<String, Value>) -> Option<&'static Kind> {
+    ALL.iter()
+        .copied()
+        .find(|k| k.shape.is_some_and(|is| is(object)))
+}
+
+/// The kinds with a JSON Schema, with it.
+pub fn schemas() -> impl Iterator<Item = (&'static Kind, &'static Schema)> {
+    ALL.iter()
+        .copied()
+        .filter_map(|k| k.schema.as_ref().map(|s| (k, s)))
+}
+
+/// Whether `a` and `b` are the same kind.
+pub fn same(a: &Kind, b: &Kind) -> bool {
+    std::ptr::eq(a, b)
+}

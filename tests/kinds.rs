@@ -1,0 +1,160 @@
+//! Issue 47: a kind of document is declared in one module and listed once
+//! (`activity_site::kind::ALL`). These tests walk that list and hold every
+//! kind to what the rest of the tool expects of it: a schema file that
+//! exists, outputs with content types, messages in both languages, a
+//! review section, sources that are its own.
+
+use activity_site::i18n::{EN_US_FTL, ZH_CN_FTL};
+use activity_site::kind::{self, Kind, Sources};
+use activity_site::{layout, tree};
+
+use crate::util::crate_root;
+
+/// Whether `ftl` holds a message `id`.
+fn defines(ftl: &str, id: &str) -> bool {
+    ftl.lines()
+        .any(|line| line.split_once(" =").is_some_and(|(name, _)| name == id))
+}
+
+/// Every message the declaration of `kind` names.
+fn messages_of(kind: &Kind) -> Vec<String> {
+    let mut ids: Vec<String> = kind.messages.iter().map(|m| m.to_string()).collect();
+    ids.extend(kind.review.lines.iter().map(|m| m.to_string()));
+    for finding in kind.review.breaking.iter().chain(kind.review.warnings) {
+        ids.push(finding.to_string());
+        ids.push(format!("{finding}-help"));
+    }
+    ids.extend(kind.status.map(str::to_owned));
+    ids.extend(kind.rules.iter().map(|r| format!("rule-{r}")));
+    ids
+}
+
+/// A source path of `kind`, as the tree lays one out.
+fn a_source_of(kind: &Kind) -> String {
+    match kind.sources {
+        Sources::PerGame => tree::data_path("sr", "en-US"),
+        Sources::PerLocale { .. } => kind.locale_path("en-US").expect("a per-locale kind"),
+        Sources::Verbatim { .. } => tree::kept_path(layout::ROBOTS_PATH),
+    }
+}
+
+#[test]
+fn every_kind_has_a_schema_that_exists_and_is_the_built_in_one() {
+    for kind in kind::ALL {
+        let Some(schema) = &kind.schema else {
+            assert!(
+                matches!(kind.sources, Sources::Verbatim { .. }),
+                "`{}` is not kept verbatim, so it needs a schema",
+                kind.name
+            );
+            continue;
+        };
+        let path = crate_root().join(schema.source);
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("`{}`: {}: {e}", kind.name, path.display()));
+        assert_eq!(
+            text, schema.builtin,
+            "`{}`: the built-in schema is {}",
+            kind.name, schema.source
+        );
+        let value: serde_json::Value = serde_json::from_str(&text).expect("a schema is JSON");
+        assert!(
+            jsonschema::draft202012::new(&value).is_ok(),
+            "`{}`: {} is not a JSON Schema",
+            kind.name,
+            schema.source
+        );
+        assert!(
+            layout::is_api(schema.published)
+                && layout::content_type(schema.published) == layout::JSON_TYPE,
+            "`{}`: its schema is published as JSON under the API, not at {}",
+            kind.name,
+            schema.published
+        );
+        assert!(
+            schema.resource.starts_with("activity-site://") && !schema.describes.is_empty(),
+            "`{}`: the agents need a resource URI and a description",
+            kind.name
+        );
+    }
+}
+
+#[test]
+fn every_kind_publishes_outputs_with_content_types_and_cache_policies() {
+    for kind in kind::ALL {
+        assert!(
+            !kind.outputs.is_empty(),
+            "`{}` publishes nothing",
+            kind.name
+        );
+        for output in kind.outputs {
+            let path = (output.example)();
+            assert_ne!(
+                output.content_type(),
+                layout::UNKNOWN_TYPE,
+                "`{}`: {} ({path}) has no content type",
+                kind.name,
+                output.what
+            );
+            assert!(
+                [
+                    layout::API_CACHE,
+                    layout::PAGE_CACHE,
+                    layout::IMMUTABLE_CACHE
+                ]
+                .contains(&output.cache_control()),
+                "`{}`: {path} has no cache policy",
+                kind.name
+            );
+        }
+    }
+}
+
+#[test]
+fn every_kind_speaks_both_languages_and_has_a_review_section() {
+    for kind in kind::ALL {
+        assert!(
+            !kind.review.lines.is_empty(),
+            "`{}` has no review section",
+            kind.name
+        );
+        assert!(!kind.rules.is_empty(), "`{}` has no rules", kind.name);
+        for id in messages_of(kind) {
+            for (lang, ftl) in [("en-US", EN_US_FTL), ("zh-CN", ZH_CN_FTL)] {
+                assert!(
+                    defines(ftl, &id),
+                    "`{}`: message `{id}` is missing from {lang}.ftl",
+                    kind.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_kind_owns_its_sources_alone() {
+    let mut names = Vec::new();
+    for kind in kind::ALL {
+        assert!(
+            !names.contains(&kind.name),
+            "two kinds are called `{}`",
+            kind.name
+        );
+        names.push(kind.name);
+        let source = a_source_of(kind);
+        let owner = kind::of_source(&source);
+        assert!(
+            owner.is_some_and(|k| kind::same(k, kind)),
+            "{source} should be `{}`'s, not {:?}'s",
+            kind.name,
+            owner.map(|k| k.name)
+        );
+        assert_eq!(
+            kind.editor,
+            kind.is_json(),
+            "`{}`: the editor checks exactly the kinds with a schema",
+            kind.name
+        );
+    }
+    assert_eq!(kind::of_source(tree::REGISTRY_PATH).map(|k| k.name), None);
+}
