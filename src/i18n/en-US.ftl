@@ -497,6 +497,10 @@ err-not-json = `{ $path }` is not valid JSON
 err-write = cannot write `{ $path }`
 err-create = cannot create `{ $path }`
 err-replace = cannot replace `{ $path }`
+out-no-place = cannot build into `{ $out }`: the output must be a folder with a name, inside another folder
+    help: name a folder of its own, such as `site`
+build-cards-spool = cannot keep the home pages' cards in their temporary file beside the output
+    help: check that the disk holding the output has free space, then build again
 err-bad-path = bad path `{ $path }`
 err-bad-output-path = bad output path `{ $path }`
 err-read-out = cannot read `--out { $out }`

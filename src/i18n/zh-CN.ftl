@@ -430,6 +430,10 @@ err-not-json = `{ $path }` 不是有效的 JSON
 err-write = 无法写入 `{ $path }`
 err-create = 无法创建 `{ $path }`
 err-replace = 无法替换 `{ $path }`
+out-no-place = 无法构建到 `{ $out }`：输出必须是位于另一个文件夹中、有名字的文件夹
+    提示：请指定一个单独的文件夹，例如 `site`
+build-cards-spool = 无法把首页卡片保存在输出旁的临时文件中
+    提示：请检查输出所在的磁盘是否还有空间，然后重新构建
 err-bad-path = 路径 `{ $path }` 无效
 err-bad-output-path = 输出路径 `{ $path }` 无效
 err-read-out = 无法读取 `--out { $out }`

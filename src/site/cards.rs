@@ -75,7 +75,7 @@ impl Cards {
                 .file
                 .seek(SeekFrom::Start(spool.end))
                 .and_then(|_| spool.file.write_all(text.as_bytes()))
-                .context("cannot keep a home page card in a temporary file")?;
+                .with_context(|| msg!("build-cards-spool"))?;
             at.push((spool.end, text.len()));
             spool.end += text.len() as u64;
         }
@@ -110,7 +110,7 @@ impl Cards {
             .file
             .seek(SeekFrom::Start(offset))
             .and_then(|_| spool.file.read_exact(&mut bytes))
-            .context("cannot read a home page card back from its temporary file")?;
-        String::from_utf8(bytes).context("a home page card came back damaged")
+            .with_context(|| msg!("build-cards-spool"))?;
+        String::from_utf8(bytes).with_context(|| msg!("build-cards-spool"))
     }
 }

@@ -414,10 +414,12 @@ impl Staging {
     /// the build reads the output's manifest before its check).
     pub(crate) fn after(out: &Path, previous: Previous) -> anyhow::Result<Staging> {
         let out = absolute(out)?;
-        let parent = out.parent().context("the output directory has no parent")?;
+        let parent = out
+            .parent()
+            .with_context(|| msg!("out-no-place", out = out.display().to_string()))?;
         let name = out
             .file_name()
-            .context("the output directory has no name")?
+            .with_context(|| msg!("out-no-place", out = out.display().to_string()))?
             .to_string_lossy()
             .into_owned();
         let spare = parent.join(format!(".{name}.previous"));
@@ -883,7 +885,9 @@ fn open_staging(
     known: Option<Held>,
     current: Option<&Held>,
 ) -> anyhow::Result<Open> {
-    let parent = out.parent().context("the output directory has no parent")?;
+    let parent = out
+        .parent()
+        .with_context(|| msg!("out-no-place", out = out.display().to_string()))?;
     fs::create_dir_all(parent)
         .with_context(|| msg!("err-create", path = parent.display().to_string()))?;
     let spare_is_ours = fs::symlink_metadata(spare).is_ok_and(|m| m.is_dir())
@@ -911,7 +915,7 @@ fn open_staging(
     }
     let name = out
         .file_name()
-        .context("the output directory has no name")?
+        .with_context(|| msg!("out-no-place", out = out.display().to_string()))?
         .to_string_lossy();
     let dir = tempfile::Builder::new()
         .prefix(&format!(".{name}.staging-"))
