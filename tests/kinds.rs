@@ -19,10 +19,9 @@ fn defines(ftl: &str, id: &str) -> bool {
 /// Every message the declaration of `kind` names.
 fn messages_of(kind: &Kind) -> Vec<String> {
     let mut ids: Vec<String> = kind.messages.iter().map(|m| m.to_string()).collect();
-    ids.extend(kind.review.lines.iter().map(|m| m.to_string()));
     for finding in kind.review.breaking.iter().chain(kind.review.warnings) {
-        ids.push(finding.to_string());
-        ids.push(format!("{finding}-help"));
+        ids.push(finding.message.to_string());
+        ids.push(finding.help.to_string());
     }
     ids.extend(kind.status.map(str::to_owned));
     ids.extend(kind.rules.iter().map(|r| format!("rule-{r}")));
@@ -111,13 +110,8 @@ fn every_kind_publishes_outputs_with_content_types_and_cache_policies() {
 }
 
 #[test]
-fn every_kind_speaks_both_languages_and_has_a_review_section() {
+fn every_kind_speaks_both_languages() {
     for kind in kind::ALL {
-        assert!(
-            !kind.review.lines.is_empty(),
-            "`{}` has no review section",
-            kind.name
-        );
         assert!(!kind.rules.is_empty(), "`{}` has no rules", kind.name);
         for id in messages_of(kind) {
             for (lang, ftl) in [("en-US", EN_US_FTL), ("zh-CN", ZH_CN_FTL)] {
@@ -127,6 +121,49 @@ fn every_kind_speaks_both_languages_and_has_a_review_section() {
                     kind.name
                 );
             }
+        }
+    }
+}
+
+#[test]
+fn every_finding_of_a_review_has_one_kind_and_its_own_messages() {
+    let mut codes = Vec::new();
+    for kind in kind::ALL {
+        for (finding, breaking) in kind
+            .review
+            .breaking
+            .iter()
+            .map(|f| (f, true))
+            .chain(kind.review.warnings.iter().map(|f| (f, false)))
+        {
+            assert!(
+                !codes.contains(&finding.code),
+                "`{}`: two findings are coded `{}`",
+                kind.name,
+                finding.code
+            );
+            codes.push(finding.code);
+            let prefix = if breaking { "breaking-" } else { "warning-" };
+            assert!(
+                finding.message.starts_with(prefix)
+                    && finding.help == format!("{}-help", finding.message),
+                "`{}`: `{}` is said by `{}` with `{}`",
+                kind.name,
+                finding.code,
+                finding.message,
+                finding.help
+            );
+            let (breaking_found, warning_found) = (
+                kind.review.breaking(finding.code),
+                kind.review.warning(finding.code),
+            );
+            assert_eq!(
+                (breaking_found.is_some(), warning_found.is_some()),
+                (breaking, !breaking),
+                "`{}`: `{}` is looked up as what it is declared",
+                kind.name,
+                finding.code
+            );
         }
     }
 }

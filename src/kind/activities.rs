@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Kind, Output, Review, Schema, Sources};
+use super::{Finding, Kind, Output, Review, Schema, Sources};
 use crate::diagnostics::Code;
 use crate::layout;
 use crate::tree;
@@ -57,23 +57,35 @@ pub static KIND: Kind = Kind {
         },
     ],
     review: Review {
-        lines: &[
-            "diff-activities",
-            "diff-activity",
-            "diff-removed",
-            "diff-carried",
-            "diff-renamed",
-            "diff-moved",
-            "diff-changed",
-            "diff-field",
-            "diff-cover-removed",
-        ],
         breaking: &[
-            "breaking-ongoing-removed",
-            "breaking-upcoming",
-            "breaking-version-backwards",
+            Finding {
+                code: "ongoing-activity-removed",
+                message: "breaking-ongoing-removed",
+                help: "breaking-ongoing-removed-help",
+            },
+            Finding {
+                code: "upcoming-version",
+                message: "breaking-upcoming",
+                help: "breaking-upcoming-help",
+            },
+            Finding {
+                code: "version-backwards",
+                message: "breaking-version-backwards",
+                help: "breaking-version-backwards-help",
+            },
         ],
-        warnings: &["warning-upcoming-removed", "warning-cover-removed"],
+        warnings: &[
+            Finding {
+                code: "upcoming-activity-removed",
+                message: "warning-upcoming-removed",
+                help: "warning-upcoming-removed-help",
+            },
+            Finding {
+                code: "cover-removed",
+                message: "warning-cover-removed",
+                help: "warning-cover-removed-help",
+            },
+        ],
     },
     status: Some("status-game"),
     editor: true,

@@ -10,7 +10,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Kind, Output, Review, Schema, Sources};
+use super::{Finding, Kind, Output, Review, Schema, Sources};
 use crate::diagnostics::Code;
 use crate::layout;
 use crate::tree;
@@ -55,8 +55,11 @@ pub static KIND: Kind = Kind {
         },
     ],
     review: Review {
-        lines: &["diff-announcement"],
-        breaking: &["breaking-announcements-id"],
+        breaking: &[Finding {
+            code: "announcements-id",
+            message: "breaking-announcements-id",
+            help: "breaking-announcements-id-help",
+        }],
         warnings: &[],
     },
     status: Some("status-board"),

@@ -3,7 +3,8 @@
 //! frozen), last and never over a file the build generates.
 //!
 //! Read by [`crate::load::kept_files`], published by `site::kept`; a
-//! review reports a kept file by its status alone.
+//! review reports a kept file by its status alone (and its removal, as
+//! every file's).
 
 use super::{Kind, Output, Review, Sources};
 use crate::diagnostics::Code;
@@ -22,8 +23,7 @@ pub static KIND: Kind = Kind {
         example: || layout::ROBOTS_PATH.to_owned(),
     }],
     review: Review {
-        lines: &["diff-status", "diff-reformatted"],
-        breaking: &["breaking-file-removed"],
+        breaking: &[],
         warnings: &[],
     },
     status: None,
