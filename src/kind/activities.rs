@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Finding, Kind, Output, Review, Schema, Sources};
+use super::{Finding, Kind, Review, Schema, Sources};
 use crate::diagnostics::Code;
 use crate::layout;
 use crate::tree;
@@ -41,20 +41,6 @@ pub static KIND: Kind = Kind {
         Code::Stale,
         Code::Whitespace,
         Code::UpcomingVersion,
-    ],
-    outputs: &[
-        Output {
-            what: "a game's document in one locale",
-            example: || layout::activity_file("sr-en-US", "json"),
-        },
-        Output {
-            what: "a game's calendar in one locale",
-            example: || layout::activity_file("sr-en-US", "ics"),
-        },
-        Output {
-            what: "a game's page in one locale",
-            example: || format!("sr/en-US/{}", layout::DIRECTORY_INDEX),
-        },
     ],
     review: Review {
         breaking: &[
@@ -90,16 +76,6 @@ pub static KIND: Kind = Kind {
     status: Some("status-game"),
     editor: true,
     shape: Some(is_document),
-    messages: &[
-        "page-activities",
-        "page-no-activities",
-        "page-calendar",
-        "status-game",
-        "status-locale",
-        "status-version",
-        "status-missing",
-        "import-documents-differ",
-    ],
 };
 
 /// An object with `version` and an `activities` array.

@@ -10,7 +10,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Finding, Kind, Output, Review, Schema, Sources};
+use super::{Finding, Kind, Review, Schema, Sources};
 use crate::diagnostics::Code;
 use crate::layout;
 use crate::tree;
@@ -37,23 +37,6 @@ pub static KIND: Kind = Kind {
         Code::MarkdownHtml,
         Code::Whitespace,
     ],
-    outputs: &[
-        Output {
-            what: "a locale's board",
-            example: || layout::announcements_path("en-US", false, "json"),
-        },
-        Output {
-            what: "a locale's board as an Atom feed",
-            example: || layout::announcements_path("en-US", false, "atom"),
-        },
-        Output {
-            what: "a locale's board as a page",
-            example: || {
-                let dir = layout::announcements_page_dir("en-US", false);
-                format!("{dir}{}", layout::DIRECTORY_INDEX)
-            },
-        },
-    ],
     review: Review {
         breaking: &[Finding {
             code: "announcements-id",
@@ -65,18 +48,6 @@ pub static KIND: Kind = Kind {
     status: Some("status-board"),
     editor: true,
     shape: Some(is_board),
-    messages: &[
-        "anno-orphan",
-        "anno-orphan-help",
-        "page-announcements",
-        "page-no-announcements",
-        "status-board",
-        "status-board-id",
-        "status-board-count",
-        "status-board-changed",
-        "import-announcements-differ",
-        "build-announcements-changed",
-    ],
 };
 
 /// An object with `id` and an `announcements` array.

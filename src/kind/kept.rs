@@ -6,9 +6,8 @@
 //! review reports a kept file by its status alone (and its removal, as
 //! every file's).
 
-use super::{Kind, Output, Review, Sources};
+use super::{Kind, Review, Sources};
 use crate::diagnostics::Code;
-use crate::layout;
 use crate::tree;
 
 pub static KIND: Kind = Kind {
@@ -18,10 +17,6 @@ pub static KIND: Kind = Kind {
     },
     schema: None,
     rules: &[Code::KeptFile],
-    outputs: &[Output {
-        what: "the file itself, at its path below the folder",
-        example: || layout::ROBOTS_PATH.to_owned(),
-    }],
     review: Review {
         breaking: &[],
         warnings: &[],
@@ -29,5 +24,4 @@ pub static KIND: Kind = Kind {
     status: None,
     editor: false,
     shape: None,
-    messages: &["import-not-generated", "import-legacy-choose"],
 };

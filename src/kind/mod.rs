@@ -4,12 +4,10 @@
 //! A kind says, as plain data: where its sources are ([`Sources`]), the
 //! JSON Schema its files are checked against ([`Schema`]: the file a root
 //! may ship, the built-in copy, where the site publishes it and how the
-//! agents name it), the rules its files get, the files a build publishes
-//! from it with their content types and cache policies ([`Output`], both
-//! asked of [`crate::layout`] by path), the breaking changes and warnings
-//! a review (`diff`) may report about it ([`Review`]), the heading of its
-//! table in `status`, whether the editor checks its files, how `import`
-//! recognises it, and the messages it speaks in.
+//! agents name it), the rules its files get, the breaking changes and
+//! warnings a review (`diff`) may report about it ([`Review`]), the
+//! heading of its table in `status`, whether the editor checks its files,
+//! and how `import` recognises it.
 //!
 //! The loader reads the schemas of every kind, the validator compiles them,
 //! the build publishes them, the agents serve them as resources, the
@@ -17,9 +15,8 @@
 //! a published file by its shape ([`of_shape`]), a review
 //! (`site::diff`) takes each finding's code and messages from its kind's
 //! [`Review`], and `status` lays out a table per kind that names one.
-//! What a kind does with its
-//! typed documents (the model, the rules, the pages) stays in the module of
-//! that job named in the kind's docs.
+//! What a kind does with its typed documents (the model, the rules, the
+//! pages) stays in the module of that job named in the kind's docs.
 //!
 //! Adding a kind: a module here with its `KIND`, one line in [`ALL`], its
 //! schema under `schema/`, its template and its messages in both `.ftl`
@@ -53,8 +50,6 @@ pub struct Kind {
     /// Every rule its source files get, in the order a note lists the
     /// checks that wait for a broken file's syntax.
     pub rules: &'static [Code],
-    /// The files a build publishes from it.
-    pub outputs: &'static [Output],
     /// What a review (`diff`) reports about its published files.
     pub review: Review,
     /// The heading of its table in `status` (its first column), when it
@@ -65,9 +60,6 @@ pub struct Kind {
     /// The shape of its published JSON, by which `import` recognises a
     /// file of it; `None` when it is published verbatim.
     pub shape: Option<IsShape>,
-    /// The messages that speak of it alone (rule summaries, headings,
-    /// interface words), each in both `.ftl` files.
-    pub messages: &'static [&'static str],
 }
 
 /// Whether a published JSON object has a kind's shape.
@@ -99,29 +91,6 @@ pub struct Schema {
     /// How the agents (`mcp`) name it: a resource URI and its description.
     pub resource: &'static str,
     pub describes: &'static str,
-}
-
-/// One kind of file a build publishes from a kind's documents.
-#[derive(Debug, Clone, Copy)]
-pub struct Output {
-    /// What it is, in a few words (`the board's Atom feed`).
-    pub what: &'static str,
-    /// A path it is published at, as the layout makes it for an example
-    /// game and locale; the content type and cache policy are the
-    /// layout's for that path.
-    pub example: fn() -> String,
-}
-
-impl Output {
-    /// The `Content-Type` every server of the site sends it with.
-    pub fn content_type(&self) -> &'static str {
-        crate::layout::content_type(&(self.example)())
-    }
-
-    /// The `Cache-Control` a host sends it with.
-    pub fn cache_control(&self) -> &'static str {
-        crate::layout::cache_control(&(self.example)())
-    }
 }
 
 /// What a review (`diff`) reports about a kind's published file beyond its
