@@ -15,7 +15,7 @@
 
 use chrono::{DateTime, NaiveDateTime, Timelike as _, Utc};
 
-use crate::model::{Game, parse_time};
+use crate::model::{Game, Time};
 
 /// "Now": a pinned wall time or one instant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,11 +70,11 @@ impl Now {
     /// Parses `--now`: `YYYY-MM-DDTHH:MM:SS` (a wall time in every game's
     /// zone), or the same followed by `Z` or `+HH:MM`/`-HH:MM` (an instant).
     pub fn parse(text: &str) -> Result<Now, String> {
-        if let Some(local) = parse_time(text) {
-            return Ok(Now::Local(local));
+        if let Some(local) = Time::parse(text) {
+            return Ok(Now::Local(local.naive()));
         }
         if text.len() > 19
-            && parse_time(&text[..19]).is_some()
+            && Time::parse(&text[..19]).is_some()
             && let Ok(at) = DateTime::parse_from_rfc3339(text)
         {
             return Ok(Now::At(at.with_timezone(&Utc)));
@@ -104,11 +104,11 @@ mod tests {
         let now = Now::parse("2026-06-01T00:30:00+09:00").unwrap();
         assert_eq!(
             now.in_zone(chrono_tz::Asia::Tokyo),
-            parse_time("2026-06-01T00:30:00").unwrap()
+            Time::parse("2026-06-01T00:30:00").unwrap().naive()
         );
         assert_eq!(
             now.in_zone(chrono_tz::Asia::Shanghai),
-            parse_time("2026-05-31T23:30:00").unwrap()
+            Time::parse("2026-05-31T23:30:00").unwrap().naive()
         );
         let local = Now::parse("2026-06-01T00:30:00").unwrap();
         assert_eq!(

@@ -11,7 +11,9 @@
 //! [`site`] turns a clean tree into `site/`: the JSON API, its index and
 //! schema, iCalendar feeds and HTML pages. [`site::check`] drives the first
 //! two phases game by game on every core (checking is loading without
-//! building; [`site::check_documents`] also keeps the typed documents);
+//! building; [`site::check_documents`] also keeps the typed documents,
+//! [`validate::Kept`]: checked where their file has no error, as written
+//! where it has);
 //! [`site::build`] adds rendering and the atomic swap. `serve` ([`server`]) previews that
 //! site with live rebuilds and also mounts a simulated stand-in of the game
 //! task-automation control service ([`control`] behind [`api`] and [`control_mcp`]).
@@ -26,7 +28,12 @@
 //!   clap the command with every help text, the usage line and the headings
 //!   in that language (`cli::parse`, what `main` calls).
 //! - [`cmd`]: one function per subcommand; glue only.
-//! - [`model`]: serde types of `games.json` and activity documents, and the
+//! - [`model`]: serde types of `games.json` and activity documents, the
+//!   data's times ([`model::time`]: a checked document's times are
+//!   [`model::Time`]s, read once by the fixed-position reader and written
+//!   back byte for byte; a [`model::Draft`], the same document from a file
+//!   nobody checked (a diff's base, an agent's draft, a file with errors),
+//!   keeps each as [`model::Written`], a time or the text as it stands), the
 //!   one rule for counting days ([`model::days`]), the one rule of when a
 //!   game's data is due by its `updateMode` ([`model::freshness`], read by
 //!   `status`, the `stale` rule, the pages and the ending-soon workflow) and
@@ -200,6 +207,13 @@
 //!
 //! - [`model`] and [`json`] depend on no other module of the crate; [`diagnostics`]
 //!   only on the leaf [`chars`].
+//! - A time is read from text one way ([`model::Time::parse`]), where text
+//!   comes in: the rules (which report a time that is not one, with its
+//!   place), a document's deserialization, `--now`, a request's times,
+//!   the editor's hover and `import`'s order check. Nothing reads a time of
+//!   a checked document again: renderers, `status`, `diff` and `version
+//!   new` hold [`model::Time`]s (or a [`model::Written`] that says it is no
+//!   time).
 //! - Only [`layout`] spells a path of the site (`api/v1/...`); every other
 //!   module asks it, so the paths, the index and the content types cannot drift.
 //!   Likewise only [`tree`] spells a path of the sources (`games.json`, `data/...`).

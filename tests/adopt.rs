@@ -64,7 +64,7 @@ fn page_badges(root: &Path, now: Option<&str>) -> [String; 2] {
         let reader = match now {
             None => chrono::Utc::now().fixed_offset(),
             Some(now) => chrono::DateTime::parse_from_rfc3339(now).unwrap_or_else(|_| {
-                let wall = activity_site::model::parse_time(now).unwrap();
+                let wall = activity_site::model::Time::parse(now).unwrap().naive();
                 wall.and_local_timezone(*end.offset()).unwrap()
             }),
         };

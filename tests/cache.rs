@@ -246,7 +246,7 @@ fn options_at(
     BuildOptions {
         root: root.to_path_buf(),
         out: root.join("site"),
-        now: activity_site::model::parse_time(NOW).map(Into::into),
+        now: activity_site::model::Time::parse(NOW).map(|t| t.naive().into()),
         cache: Some(CacheOptions {
             dir: root.join("cache"),
             salt: salt.clone(),

@@ -275,3 +275,41 @@ fn the_index_names_the_page_of_a_game_with_typed_sources_only() {
         json!({"zh-CN": "https://example.org/zh/news", "en-US": "https://example.org/en/news"})
     );
 }
+
+/// `status` reads a file with errors as written: a time that is not a time
+/// is shown as it stands and counts as absent, and what the other times
+/// say still counts (the typed times of checked documents take nothing
+/// away from it).
+#[test]
+fn status_reads_a_file_with_a_time_that_is_not_one_as_written() {
+    let case = crate_root().join("tests/fixtures/invalid/datetime-hour-24");
+    let root = fixture_root(Some(&case));
+    let row = |rows: &[Value]| {
+        rows.iter()
+            .find(|r| r["game"] == "demo" && r["locale"] == "en-US")
+            .cloned()
+            .expect("a row for demo en-US")
+    };
+    // An activity's end `2026-10-01T24:00:00`: the version's end is due.
+    let before = row(&status_rows(root.path(), FIXTURE_NOW));
+    assert_eq!(before["version"], "1.2", "{before}");
+    assert_eq!(before["startTime"], "2026-10-01T11:00:00", "{before}");
+    assert_eq!(before["endTime"], "2026-11-12T03:59:59", "{before}");
+    assert_eq!(before["dueTime"], "2026-11-12T03:59:59", "{before}");
+    assert_eq!(before["state"], "ok", "{before}");
+
+    // The version's own start written another way: shown as written, and
+    // the row is not "upcoming" for it.
+    let file = root.path().join("data/demo/en-US.json");
+    let text = std::fs::read_to_string(&file).unwrap().replacen(
+        "\"startTime\": \"2026-10-01T11:00:00\"",
+        "\"startTime\": \"2026-10-01 11:00\"",
+        1,
+    );
+    std::fs::write(&file, text).unwrap();
+    let after = row(&status_rows(root.path(), "2026-09-01T00:00:00"));
+    assert_eq!(after["startTime"], "2026-10-01 11:00", "{after}");
+    assert_eq!(after["dueTime"], "2026-11-12T03:59:59", "{after}");
+    assert_eq!(after["startsInDays"], Value::Null, "{after}");
+    assert_eq!(after["state"], "ok", "{after}");
+}

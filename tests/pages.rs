@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 use std::io::Read as _;
 
-use activity_site::model::{Activity, ActivityDocument, Game, Localized};
+use activity_site::model::{Activity, ActivityDocument, Game, Localized, Time};
 use activity_site::site::compress::{Compression, add_precompressed};
-use activity_site::site::diff::{FileStatus, Report, diff_file};
+use activity_site::site::diff::{FileStatus, Report, compare, diff_file};
 use activity_site::site::headers::render_headers;
 use activity_site::site::ics::{escape_text, fold_line, render_calendars};
 use activity_site::site::pages::render_pages;
@@ -15,8 +15,12 @@ use chrono::NaiveDateTime;
 
 use crate::util::{FIXTURE_NOW, crate_root, fixture_root, run, stderr, stdout};
 
+fn at(s: &str) -> Time {
+    Time::parse(s).expect("fixture time")
+}
+
 fn time(s: &str) -> NaiveDateTime {
-    activity_site::model::parse_time(s).expect("fixture time")
+    at(s).naive()
 }
 
 fn activity(
@@ -31,8 +35,8 @@ fn activity(
         name: name.to_owned(),
         kind: kind.map(str::to_owned),
         description: description.to_owned(),
-        start_time: start.to_owned(),
-        end_time: end.to_owned(),
+        start_time: at(start),
+        end_time: at(end),
         cover: Some(cover.to_owned()),
     }
 }
@@ -48,8 +52,8 @@ fn fixture_game(time_zone: &str) -> GameOutput {
             schema: None,
             version: "1.2".to_owned(),
             version_name: if zh { "星海之歌" } else { "Song of Stars" }.to_owned(),
-            start_time: "2026-10-01T11:00:00".to_owned(),
-            end_time: "2026-11-10T03:59:59".to_owned(),
+            start_time: at("2026-10-01T11:00:00"),
+            end_time: at("2026-11-10T03:59:59"),
             cover: Some("https://example.org/version.jpg".to_owned()),
             activities: vec![
                 activity(
@@ -584,12 +588,44 @@ fn diff_reports_nothing_for_the_same_document_formatted_differently() {
     assert_eq!(d.status, FileStatus::Reformatted);
 }
 
+/// A base nobody checked may write a time that is not one: `diff` reads it
+/// as written, quotes it so, and counts what it cannot place as unknown.
+#[test]
+fn diff_reads_a_base_whose_times_are_not_times_as_written() {
+    let built = fixture_game("Asia/Shanghai").documents[1].document.clone();
+    let mut base: serde_json::Value = serde_json::from_slice(&json_doc(&built)).unwrap();
+    base["activities"][1]["endTime"] = "2026-10-31 03:59:59".into();
+    let mut gone = base["activities"][0].clone();
+    gone["name"] = "Old event".into();
+    gone["startTime"] = "soon".into();
+    base["activities"].as_array_mut().unwrap().push(gone);
+    let base = serde_json::to_vec_pretty(&base).unwrap();
+    let d = compare(
+        "api/v1/activity/demo-en-US.json",
+        Some(&json_doc(&built)),
+        Some(&base),
+        Some(time(FIXTURE_NOW)),
+    );
+    assert_eq!(d.status, FileStatus::Changed);
+    assert!(d.note.is_none(), "{:?}", d.note);
+    // The same name with its end written another way: moved, by no day.
+    assert_eq!(d.moved.len(), 1, "{d:?}");
+    assert_eq!(d.moved[0].from.end_time, "2026-10-31 03:59:59");
+    assert_eq!(d.moved[0].to.end_time, "2026-10-31T03:59:59");
+    assert_eq!((d.moved[0].start_days, d.moved[0].end_days), (0, 0));
+    // Gone, starting "soon": listed as written, its place unknown.
+    assert_eq!(d.removed.len(), 1, "{d:?}");
+    assert_eq!(d.removed[0].start_time, "soon");
+    assert_eq!(d.removed[0].when, None);
+    assert!(d.breaking.is_empty(), "{:?}", d.breaking);
+}
+
 #[test]
 fn diff_lists_version_and_activity_changes() {
     let old = fixture_game("Asia/Shanghai").documents[1].document.clone();
     let mut new = old.clone();
     new.version = "1.3".into();
-    new.activities[1].end_time = "2026-11-01T03:59:59".into();
+    new.activities[1].end_time = at("2026-11-01T03:59:59");
     new.activities[1].cover = Some(String::new());
     new.activities.remove(3);
     new.activities.push(activity(

@@ -1081,7 +1081,8 @@ async fn serve_sends_the_headers_of_headers_for_every_kind_of_file() {
     );
     let out = root.path().join("site");
     let mut options = BuildOptions::new(root.path(), &out);
-    options.now = activity_site::model::parse_time("2026-11-24T12:00:00").map(Into::into);
+    options.now =
+        activity_site::model::Time::parse("2026-11-24T12:00:00").map(|t| t.naive().into());
     options.cache = None;
     let outcome = activity_site::site::build(&options).unwrap();
     assert!(outcome.summary.is_some());

@@ -29,7 +29,7 @@ use crate::diagnostics::{self, Diagnostic};
 use crate::i18n::{self, Lang, Msg, msg};
 use crate::kind::{self, Kind};
 use crate::load;
-use crate::model::{ActivityDocument, Announcements, Game, Registry};
+use crate::model::{Announcements, Draft, Game, Registry};
 use crate::site;
 use crate::source::{Overlay, REGISTRY_PATH};
 use crate::tree::{announcements_locale, announcements_path};
@@ -363,12 +363,12 @@ impl DataTools {
     /// "now" in its time zone); none when either side does not parse or the
     /// file does not exist yet.
     fn breaking(&self, game: &Game, rel: &str, text: &str) -> Vec<site::diff::Breaking> {
-        let Ok(new) = serde_json::from_str::<ActivityDocument>(text) else {
+        let Ok(new) = serde_json::from_str::<Draft>(text) else {
             return Vec::new();
         };
         let Some(old) = std::fs::read(self.root.join(rel))
             .ok()
-            .and_then(|bytes| serde_json::from_slice::<ActivityDocument>(&bytes).ok())
+            .and_then(|bytes| serde_json::from_slice::<Draft>(&bytes).ok())
         else {
             return Vec::new();
         };

@@ -1058,7 +1058,6 @@ page-date = { $month ->
 page-stale-version = Not updated yet: version { $version } ended on { $date }.
 page-stale-activity = Not updated yet: the last activity ended on { $date }.
 page-noscript = Without JavaScript this page cannot tell what is on now: compare the times with your clock. They are in { $zone }. This data is current until { $due }; if that has passed, it has not been updated yet.
-page-noscript-no-due = Without JavaScript this page cannot tell what is on now: compare the times with your clock. They are in { $zone }.
 page-noscript-home = Turn on JavaScript to see what is on now and what ends soonest, or compare each game's times with your clock: a game whose version has ended has not been updated yet.
 
 ## The calendars (site::ics)

@@ -905,7 +905,6 @@ page-date = { $month } 月 { $day } 日
 page-stale-version = 数据尚未更新：{ $version } 版本已于 { $date }结束。
 page-stale-activity = 数据尚未更新：最后一项活动已于 { $date }结束。
 page-noscript = 未开启 JavaScript 时，本页无法判断当前状态，请将以上时间与你的时钟对照。时间均为 { $zone }。数据有效至 { $due }；若已过此时间，说明数据尚未更新。
-page-noscript-no-due = 未开启 JavaScript 时，本页无法判断当前状态，请将以上时间与你的时钟对照。时间均为 { $zone }。
 page-noscript-home = 开启 JavaScript 可查看正在进行和即将结束的活动；也可将各游戏的时间与你的时钟对照：版本已结束的游戏说明数据尚未更新。
 
 ## 日历（site::ics）

@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 use crate::i18n::{Msg, msg};
 use crate::kind;
 use crate::layout;
-use crate::model::{Game, is_game_id};
+use crate::model::{Game, Time, is_game_id};
 
 pub mod io;
 
@@ -868,7 +868,7 @@ pub fn in_start_order(text: &str) -> bool {
     let Ok(value) = serde_json::from_str::<Value>(text) else {
         return true;
     };
-    let starts: Vec<Option<chrono::NaiveDateTime>> = value
+    let starts: Vec<Option<Time>> = value
         .get("activities")
         .and_then(Value::as_array)
         .into_iter()
@@ -876,11 +876,11 @@ pub fn in_start_order(text: &str) -> bool {
         .map(|a| {
             a.get("startTime")
                 .and_then(Value::as_str)
-                .and_then(crate::model::parse_time)
+                .and_then(Time::parse)
         })
         .collect();
     // The build's order: parsed times ascending (stably), unparsable last.
-    let key = |t: &Option<chrono::NaiveDateTime>| t.map_or((1, None), |t| (0, Some(t)));
+    let key = |t: &Option<Time>| t.map_or((1, None), |t| (0, Some(t)));
     starts.windows(2).all(|w| key(&w[0]) <= key(&w[1]))
 }
 

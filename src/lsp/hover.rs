@@ -6,12 +6,12 @@ use chrono_tz::Tz;
 
 use crate::i18n::{Msg, msg};
 
-use crate::model::parse_time;
+use crate::model::Time;
 
 /// The Markdown shown over the time written as `raw`, read in `tz` with
 /// `now` the local time there; `None` when `raw` is not a time.
 pub fn time(raw: &str, tz: Tz, now: NaiveDateTime) -> Option<String> {
-    let local = parse_time(raw)?;
+    let local = Time::parse(raw)?.naive();
     let weekday = msg!("hover-weekday", day = local.weekday().number_from_monday());
     let when = relative(local, now);
     let utc_of = |t: NaiveDateTime| t.format("%Y-%m-%dT%H:%M:%SZ").to_string();
@@ -57,14 +57,14 @@ mod tests {
 
     #[test]
     fn a_time_shows_weekday_distance_and_utc() {
-        let now = parse_time("2026-11-08T01:59:59").unwrap();
+        let now = Time::parse("2026-11-08T01:59:59").unwrap().naive();
         let text = time("2026-11-11T03:59:59", chrono_tz::Asia::Shanghai, now).unwrap();
         assert_eq!(
             text,
             "**Wednesday** 2026-11-11 03:59:59 (Asia/Shanghai)\n\nin 3 days\n\n\
              UTC: `2026-11-10T19:59:59Z`"
         );
-        let at = |s: &str| parse_time(s).unwrap();
+        let at = |s: &str| Time::parse(s).unwrap().naive();
         assert_eq!(
             relative(at("2026-11-08T00:54:59"), now).to_string(),
             "less than a day ago"

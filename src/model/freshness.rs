@@ -5,7 +5,7 @@
 
 use chrono::NaiveDateTime;
 
-use super::{ActivityDocument, Game, UpdateMode, parse_time};
+use super::{ActivityDocument, DataTime, Game, Time, UpdateMode};
 
 impl UpdateMode {
     /// The mode of a game whose registry entry names none, read from the
@@ -33,55 +33,73 @@ impl UpdateMode {
     }
 }
 
-/// How long one document of a game stays current.
+/// How long one document of a game stays current: `Due` is a [`Time`]
+/// for a checked document ([`of`]), an `Option<Time>` for a reader of
+/// what may not be checked ([`from_parts`], [`of_draft`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Freshness {
+pub struct Freshness<Due = Time> {
     pub mode: UpdateMode,
     /// The registry names no mode; it was inferred from the version's form.
     pub inferred: bool,
     /// The moment the data needs its next update, in the game's local time:
     /// the version's end for a `version` game, the end of its last activity
-    /// for an `activity` game (the version's end when it lists none). `None`
-    /// when that time does not parse (the validator reports it).
-    pub due: Option<NaiveDateTime>,
+    /// for an `activity` game (the version's end when it lists none).
+    pub due: Due,
 }
 
-impl Freshness {
-    /// Whether the data is out of date at `now` (the game's local time).
+impl<Due: Copy + Into<NaiveDateTime>> Freshness<Option<Due>> {
+    /// Whether the data is out of date at `now` (the game's local time);
+    /// never when the due time is not a time (the validator reports it).
     pub fn is_due(&self, now: NaiveDateTime) -> bool {
-        self.due.is_some_and(|due| due <= now)
+        self.due.is_some_and(|due| due.into() <= now)
     }
 }
 
-/// The freshness of `document` of `game`.
+/// The freshness of the checked `document` of `game`.
 pub fn of(game: &Game, document: &ActivityDocument) -> Freshness {
     from_parts(
         game,
         &document.version,
-        parse_time(&document.end_time),
-        document
-            .activities
-            .iter()
-            .filter_map(|a| parse_time(&a.end_time)),
+        document.end_time,
+        document.activities.iter().map(|a| a.end_time),
     )
 }
 
-/// The same rule on a document's parts, for readers that hold no typed
-/// document (the `stale` rule reads the parsed tree): its `version`, the
-/// version's end and the ends of its activities that parse.
-pub fn from_parts(
+/// The freshness of a document that may not be checked: times that are
+/// not times count as absent, and the due time is `None` when the one it
+/// falls on is not a time.
+pub fn of_draft<T: DataTime>(
+    game: &Game,
+    document: &ActivityDocument<T>,
+) -> Freshness<Option<Time>> {
+    from_parts(
+        game,
+        &document.version,
+        document.end_time.time(),
+        document
+            .activities
+            .iter()
+            .filter_map(|a| a.end_time.time())
+            .map(Some),
+    )
+}
+
+/// The rule itself, on a document's parts (the `stale` rule, which reads
+/// the parsed tree, gives them as `Option`s): its `version`, the version's
+/// end and the ends of its activities.
+pub fn from_parts<Due: Ord>(
     game: &Game,
     version: &str,
-    version_end: Option<NaiveDateTime>,
-    activity_ends: impl IntoIterator<Item = NaiveDateTime>,
-) -> Freshness {
+    version_end: Due,
+    activity_ends: impl IntoIterator<Item = Due>,
+) -> Freshness<Due> {
     let (mode, inferred) = match game.update_mode {
         Some(mode) => (mode, false),
         None => (UpdateMode::infer(version), true),
     };
     let due = match mode {
         UpdateMode::Version => version_end,
-        UpdateMode::Activity => activity_ends.into_iter().max().or(version_end),
+        UpdateMode::Activity => activity_ends.into_iter().max().unwrap_or(version_end),
     };
     Freshness {
         mode,

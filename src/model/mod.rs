@@ -4,15 +4,16 @@
 //! documents (the contract's order, `kind` after `name`), so serializing a
 //! value is all it takes to produce canonical output.
 
-use chrono::NaiveDateTime;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
 pub mod announcements;
 pub mod days;
 pub mod freshness;
+pub mod time;
 
 pub use announcements::{Announcement, Announcements, ContentType};
+pub use time::{DataTime, Time, Written};
 
 /// The time format of every date-time in the data: local time, no zone, no fraction.
 pub const TIME_FORMAT: &str = "%Y-%m-%dT%H:%M:%S";
@@ -251,65 +252,50 @@ impl Localized {
     }
 }
 
-/// An activity document: one game version and its activities, in one language.
+/// An activity document: one game version and its activities, in one
+/// language. Its times are `T`: [`Time`]s in a checked document (the
+/// default: what the check found no error in, and everything built from
+/// it), [`Written`] ones in a [`Draft`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ActivityDocument {
+pub struct ActivityDocument<T = Time> {
     /// Editor hint; kept by `fmt`, dropped from published output.
     #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<String>,
     pub version: String,
     pub version_name: String,
-    pub start_time: String,
-    pub end_time: String,
+    pub start_time: T,
+    pub end_time: T,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cover: Option<String>,
-    pub activities: Vec<Activity>,
+    pub activities: Vec<Activity<T>>,
 }
+
+/// An activity document as a file nobody checked writes it (a diff's base,
+/// an agent's draft, a file with errors): every time kept as [`Written`],
+/// so nothing is lost and a time that is not one is quoted as written.
+pub type Draft = ActivityDocument<Written>;
 
 /// One time-limited activity.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Activity {
+pub struct Activity<T = Time> {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
     pub description: String,
-    pub start_time: String,
-    pub end_time: String,
+    pub start_time: T,
+    pub end_time: T,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cover: Option<String>,
 }
 
-/// Parses a data time (`YYYY-MM-DDTHH:MM:SS`, nothing more, nothing less).
-pub fn parse_time(s: &str) -> Option<NaiveDateTime> {
-    // Fixed positions: this runs for every time of every file, and chrono's
-    // format-string parser costs several times more.
-    let b = s.as_bytes();
-    if b.len() != 19
-        || b[4] != b'-'
-        || b[7] != b'-'
-        || b[10] != b'T'
-        || b[13] != b':'
-        || b[16] != b':'
-    {
-        return None;
-    }
-    let num = |range: std::ops::Range<usize>| -> Option<u32> {
-        b[range].iter().try_fold(0u32, |n, c| {
-            c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0'))
-        })
-    };
-    let date = chrono::NaiveDate::from_ymd_opt(num(0..4)? as i32, num(5..7)?, num(8..10)?)?;
-    let time = chrono::NaiveTime::from_hms_opt(num(11..13)?, num(14..16)?, num(17..19)?)?;
-    Some(NaiveDateTime::new(date, time))
-}
-
-impl ActivityDocument {
-    /// Sorts activities chronologically by start time (stable; unparsable times last).
+impl<T: DataTime> ActivityDocument<T> {
+    /// Sorts activities chronologically by start time (stable; a start
+    /// that is not a time last).
     pub fn sort_activities(&mut self) {
         self.activities
-            .sort_by_key(|a| parse_time(&a.start_time).map_or((1, None), |t| (0, Some(t))));
+            .sort_by_key(|a| a.start_time.time().map_or((1, None), |t| (0, Some(t))));
     }
 
     /// The canonical text of this document: 2-space indentation, trailing newline.
@@ -322,10 +308,46 @@ impl ActivityDocument {
         doc.sort_activities();
         to_pretty(&doc)
     }
+}
 
-    /// The version window, when both ends parse.
-    pub fn window(&self) -> Option<(NaiveDateTime, NaiveDateTime)> {
-        Some((parse_time(&self.start_time)?, parse_time(&self.end_time)?))
+impl ActivityDocument {
+    /// The version window.
+    pub fn window(&self) -> (Time, Time) {
+        (self.start_time, self.end_time)
+    }
+}
+
+impl Draft {
+    /// The version window, when both ends are times.
+    pub fn window(&self) -> Option<(Time, Time)> {
+        Some((self.start_time.time()?, self.end_time.time()?))
+    }
+}
+
+impl From<ActivityDocument> for Draft {
+    fn from(doc: ActivityDocument) -> Draft {
+        ActivityDocument {
+            schema: doc.schema,
+            version: doc.version,
+            version_name: doc.version_name,
+            start_time: doc.start_time.into(),
+            end_time: doc.end_time.into(),
+            cover: doc.cover,
+            activities: doc.activities.into_iter().map(Activity::into).collect(),
+        }
+    }
+}
+
+impl From<Activity> for Activity<Written> {
+    fn from(a: Activity) -> Activity<Written> {
+        Activity {
+            name: a.name,
+            kind: a.kind,
+            description: a.description,
+            start_time: a.start_time.into(),
+            end_time: a.end_time.into(),
+            cover: a.cover,
+        }
     }
 }
 

@@ -248,7 +248,7 @@ pub fn updated(games: &[GameOutput]) -> String {
         .iter()
         .flat_map(|g| {
             g.documents.iter().filter_map(|d| {
-                let start = d.times.start?;
+                let start = d.document.start_time.naive();
                 g.game.tz().from_local_datetime(&start).earliest()
             })
         })

@@ -109,8 +109,8 @@ pub(super) fn index_file(
             data_source: published_source(&game.game),
             version: default.document.version.clone(),
             version_name: default.document.version_name.clone(),
-            start_time: default.document.start_time.clone(),
-            end_time: default.document.end_time.clone(),
+            start_time: default.document.start_time.to_string(),
+            end_time: default.document.end_time.to_string(),
             files,
         });
     }

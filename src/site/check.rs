@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 use crate::diagnostics::{self, Diagnostic};
 use crate::kind;
 use crate::load;
-use crate::model::{ActivityDocument, Announcements, Game, Registry};
+use crate::model::{Announcements, Draft, Game, Registry};
 use crate::source::{Overlay, REGISTRY_PATH};
 use crate::tree::announcements_locale;
 use crate::validate::{self, CheckedGame, Validator};
@@ -278,7 +278,7 @@ pub fn canonical_text(path: &str, text: &str) -> Option<String> {
             .ok()
             .map(|a| a.to_canonical(true))
     } else {
-        serde_json::from_str::<ActivityDocument>(text)
+        serde_json::from_str::<Draft>(text)
             .ok()
             .map(|d| d.to_canonical(true))
     }

@@ -38,7 +38,7 @@ use crate::i18n::{Arg, Msg, msg};
 use crate::kind;
 use crate::layout;
 use crate::model::days::whole_days;
-use crate::model::{Activity, ActivityDocument, parse_time};
+use crate::model::{Activity, Draft, Time, Written};
 
 /// The comparison of every path of the build with the base.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -166,17 +166,22 @@ pub enum When {
 }
 
 impl When {
-    /// Where the window `start`..`end` stands at `now`; `None` when a time
-    /// does not parse.
-    pub fn at(start: &str, end: &str, now: NaiveDateTime) -> Option<When> {
-        let (start, end) = parse_time(start).zip(parse_time(end))?;
-        Some(if end <= now {
+    /// Where the window `start`..`end` stands at `now`.
+    pub fn at(start: Time, end: Time, now: NaiveDateTime) -> When {
+        if *end <= now {
             When::Ended
-        } else if start <= now {
+        } else if *start <= now {
             When::Running
         } else {
             When::Upcoming
-        })
+        }
+    }
+
+    /// Where the window of `activity` stands at `now`; `None` when one of
+    /// its times is not a time.
+    fn of(activity: &Activity<Written>, now: NaiveDateTime) -> Option<When> {
+        let (start, end) = activity.start_time.time().zip(activity.end_time.time())?;
+        Some(When::at(start, end, now))
     }
 
     pub const fn as_str(self) -> &'static str {
@@ -380,7 +385,7 @@ pub fn compare(
         (Some(built), None) => {
             let mut diff = FileDiff::empty(path, FileStatus::New);
             if layout::is_activity_document(path)
-                && let Ok(doc) = serde_json::from_slice::<ActivityDocument>(built)
+                && let Ok(doc) = serde_json::from_slice::<Draft>(built)
             {
                 diff.added = doc.activities.iter().map(activity_ref).collect();
             }
@@ -410,8 +415,8 @@ fn changed(path: &str, built: &[u8], base: &[u8], now: Option<NaiveDateTime>) ->
         return diff;
     }
     if layout::is_activity_document(path) {
-        let new = serde_json::from_slice::<ActivityDocument>(built);
-        let old = serde_json::from_slice::<ActivityDocument>(base);
+        let new = serde_json::from_slice::<Draft>(built);
+        let old = serde_json::from_slice::<Draft>(base);
         match (new, old) {
             (Ok(new), Ok(old)) => {
                 documents(&old, &new, now, &mut diff);
@@ -442,8 +447,8 @@ fn changed(path: &str, built: &[u8], base: &[u8], now: Option<NaiveDateTime>) ->
 }
 
 /// The two documents hold the same activities, in whatever order.
-fn same_activities(old: &ActivityDocument, new: &ActivityDocument) -> bool {
-    let key = |a: &Activity| {
+fn same_activities(old: &Draft, new: &Draft) -> bool {
+    let key = |a: &Activity<Written>| {
         (
             a.start_time.clone(),
             a.name.clone(),
@@ -462,13 +467,14 @@ fn same_activities(old: &ActivityDocument, new: &ActivityDocument) -> bool {
 
 /// Compares two activity documents into `diff`: fields, activities, and the
 /// breaking changes among them.
-pub fn documents(
-    old: &ActivityDocument,
-    new: &ActivityDocument,
-    now: Option<NaiveDateTime>,
-    diff: &mut FileDiff,
-) {
+pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mut FileDiff) {
     let kind = &kind::activities::KIND;
+    let times = [
+        old.start_time.to_string(),
+        new.start_time.to_string(),
+        old.end_time.to_string(),
+        new.end_time.to_string(),
+    ];
     let fields: [(&'static str, Option<&str>, Option<&str>); 5] = [
         ("version", Some(&old.version), Some(&new.version)),
         (
@@ -476,22 +482,23 @@ pub fn documents(
             Some(&old.version_name),
             Some(&new.version_name),
         ),
-        ("startTime", Some(&old.start_time), Some(&new.start_time)),
-        ("endTime", Some(&old.end_time), Some(&new.end_time)),
+        ("startTime", Some(&times[0]), Some(&times[1])),
+        ("endTime", Some(&times[2]), Some(&times[3])),
         ("cover", old.cover.as_deref(), new.cover.as_deref()),
     ];
     diff.version = changes(&fields);
 
     // Exact matches by name and window first.
-    let key = |a: &Activity| (a.name.clone(), a.start_time.clone(), a.end_time.clone());
-    let old_keys: BTreeMap<_, &Activity> = old.activities.iter().map(|a| (key(a), a)).collect();
+    let key = |a: &Activity<Written>| (a.name.clone(), a.start_time.clone(), a.end_time.clone());
+    let old_keys: BTreeMap<_, &Activity<Written>> =
+        old.activities.iter().map(|a| (key(a), a)).collect();
     let new_keys: BTreeSet<_> = new.activities.iter().map(key).collect();
-    let mut gone: Vec<&Activity> = old
+    let mut gone: Vec<&Activity<Written>> = old
         .activities
         .iter()
         .filter(|a| !new_keys.contains(&key(a)))
         .collect();
-    let mut fresh: Vec<&Activity> = Vec::new();
+    let mut fresh: Vec<&Activity<Written>> = Vec::new();
     let new_version = old.version != new.version;
     for a in &new.activities {
         match old_keys.get(&key(a)) {
@@ -504,7 +511,7 @@ pub fn documents(
                 if !fields.is_empty() {
                     diff.changed.push(ActivityChange {
                         name: a.name.clone(),
-                        start_time: a.start_time.clone(),
+                        start_time: a.start_time.to_string(),
                         fields,
                     });
                 }
@@ -523,8 +530,8 @@ pub fn documents(
         diff.renamed.push(Renamed {
             from: g.name.clone(),
             to: a.name.clone(),
-            start_time: a.start_time.clone(),
-            end_time: a.end_time.clone(),
+            start_time: a.start_time.to_string(),
+            end_time: a.end_time.to_string(),
         });
         false
     });
@@ -534,20 +541,20 @@ pub fn documents(
             return true;
         };
         let g = gone.remove(i);
-        let shift = |from: &str, to: &str| {
-            parse_time(from)
-                .zip(parse_time(to))
-                .map_or(0, |(f, t)| whole_days(f, t))
+        let shift = |from: &Written, to: &Written| {
+            from.time()
+                .zip(to.time())
+                .map_or(0, |(f, t)| whole_days(*f, *t))
         };
         diff.moved.push(Moved {
             name: a.name.clone(),
             from: Window {
-                start_time: g.start_time.clone(),
-                end_time: g.end_time.clone(),
+                start_time: g.start_time.to_string(),
+                end_time: g.end_time.to_string(),
             },
             to: Window {
-                start_time: a.start_time.clone(),
-                end_time: a.end_time.clone(),
+                start_time: a.start_time.to_string(),
+                end_time: a.end_time.to_string(),
             },
             start_days: shift(&g.start_time, &a.start_time),
             end_days: shift(&g.end_time, &a.end_time),
@@ -556,7 +563,7 @@ pub fn documents(
         if !fields.is_empty() {
             diff.changed.push(ActivityChange {
                 name: a.name.clone(),
-                start_time: a.start_time.clone(),
+                start_time: a.start_time.to_string(),
                 fields,
             });
         }
@@ -591,44 +598,50 @@ pub fn documents(
         ));
     }
     let Some(now) = now else { return };
-    for a in &mut diff.removed {
-        a.when = When::at(&a.start_time, &a.end_time, now);
+    // `diff.removed` is `gone`, in order.
+    for (a, g) in diff.removed.iter_mut().zip(&gone) {
+        a.when = When::of(g, now);
     }
-    for a in diff
+    for (a, g) in diff
         .removed
         .iter()
-        .filter(|a| a.when == Some(When::Upcoming))
+        .zip(&gone)
+        .filter(|(a, _)| a.when == Some(When::Upcoming))
     {
+        let days = days_from(now, &g.start_time);
         diff.warnings.push(Finding::warning(
             kind,
             "upcoming-activity-removed",
             |m| {
                 m.arg("name", a.name.as_str())
                     .arg("start", a.start_time.as_str())
-                    .arg("days", days_from(now, &a.start_time))
+                    .arg("days", days)
             },
             |h| h,
             vec![a.clone()],
         ));
     }
-    let mut vanishing: Vec<ActivityRef> = diff
+    let vanishing: Vec<(ActivityRef, &Activity<Written>)> = diff
         .removed
         .iter()
-        .filter(|a| a.when == Some(When::Running))
-        .cloned()
+        .zip(&gone)
+        .filter(|(a, _)| a.when == Some(When::Running))
+        .map(|(a, g)| (a.clone(), *g))
         .collect();
     if vanishing.is_empty() {
         return;
     }
-    let upcoming = parse_time(&new.start_time).is_some_and(|s| s > now)
-        && old.window().is_some_and(|(s, e)| s <= now && now < e)
-        && old.version != new.version;
-    if upcoming {
-        let start = parse_time(&new.start_time).unwrap_or(now);
+    // The new version starts later, and the old one runs now.
+    let upcoming = new.start_time.time().filter(|start| {
+        **start > now
+            && old.window().is_some_and(|(s, e)| *s <= now && now < *e)
+            && old.version != new.version
+    });
+    if let Some(start) = upcoming {
         let names = Arg::List(
             vanishing
                 .iter()
-                .map(|a| {
+                .map(|(a, _)| {
                     msg!(
                         "breaking-until",
                         name = a.name.as_str(),
@@ -645,19 +658,19 @@ pub fn documents(
             |m| {
                 m.arg("new", new.version.as_str())
                     .arg("date", start.format("%Y-%m-%d %H:%M").to_string())
-                    .arg("days", whole_days(now, start).unsigned_abs())
+                    .arg("days", whole_days(now, *start).unsigned_abs())
                     .arg("old", old.version.as_str())
                     .arg("count", count)
                     .arg("names", names)
             },
-            |h| h.arg("start", new.start_time.as_str()),
-            std::mem::take(&mut vanishing),
+            |h| h.arg("start", new.start_time.to_string()),
+            vanishing.into_iter().map(|(a, _)| a).collect(),
         ));
         return;
     }
-    for a in vanishing {
+    for (a, g) in vanishing {
         let (name, end) = (a.name.clone(), a.end_time.clone());
-        let days = days_from(now, &a.end_time);
+        let days = days_from(now, &g.end_time);
         diff.breaking.push(Finding::breaking(
             kind,
             "ongoing-activity-removed",
@@ -669,13 +682,14 @@ pub fn documents(
 }
 
 /// Whole days between `now` and `time` ([`whole_days`], either way); 0
-/// when `time` does not parse.
-fn days_from(now: NaiveDateTime, time: &str) -> u64 {
-    parse_time(time).map_or(0, |t| whole_days(now, t).unsigned_abs())
+/// when `time` is not a time.
+fn days_from(now: NaiveDateTime, time: &Written) -> u64 {
+    time.time()
+        .map_or(0, |t| whole_days(now, *t).unsigned_abs())
 }
 
 /// The changed fields of one activity besides its name and times.
-fn activity_fields(before: &Activity, a: &Activity) -> Vec<FieldChange> {
+fn activity_fields(before: &Activity<Written>, a: &Activity<Written>) -> Vec<FieldChange> {
     changes(&[
         ("kind", before.kind.as_deref(), a.kind.as_deref()),
         (
@@ -689,12 +703,7 @@ fn activity_fields(before: &Activity, a: &Activity) -> Vec<FieldChange> {
 
 /// Two typed activity documents compared as the file at `path` (an agent's
 /// draft against the file on disk, say), with the rules about `now`.
-pub fn document_diff(
-    path: &str,
-    old: &ActivityDocument,
-    new: &ActivityDocument,
-    now: Option<NaiveDateTime>,
-) -> FileDiff {
+pub fn document_diff(path: &str, old: &Draft, new: &Draft, now: Option<NaiveDateTime>) -> FileDiff {
     let mut diff = FileDiff::empty(path, FileStatus::Changed);
     documents(old, new, now, &mut diff);
     if !diff.has_details() {
@@ -799,11 +808,11 @@ fn changes(fields: &[(&'static str, Option<&str>, Option<&str>)]) -> Vec<FieldCh
         .collect()
 }
 
-fn activity_ref(a: &Activity) -> ActivityRef {
+fn activity_ref(a: &Activity<Written>) -> ActivityRef {
     ActivityRef {
         name: a.name.clone(),
-        start_time: a.start_time.clone(),
-        end_time: a.end_time.clone(),
+        start_time: a.start_time.to_string(),
+        end_time: a.end_time.to_string(),
         when: None,
     }
 }
@@ -821,7 +830,7 @@ pub fn deployed_documents(index: &[u8]) -> Vec<String> {
 /// agent's draft against the file on disk, say), without the rules about
 /// "now".
 pub fn diff_file(path: &str, built: &[u8], deployed: Option<&[u8]>) -> anyhow::Result<FileDiff> {
-    let new = serde_json::from_slice::<ActivityDocument>(built).map_err(|err| {
+    let new = serde_json::from_slice::<Draft>(built).map_err(|err| {
         anyhow::Error::new(msg!(
             "diff-built-unparsed",
             path = path,
@@ -836,7 +845,7 @@ pub fn diff_file(path: &str, built: &[u8], deployed: Option<&[u8]>) -> anyhow::R
     if built == deployed {
         return Ok(FileDiff::empty(path, FileStatus::Unchanged));
     }
-    Ok(match serde_json::from_slice::<ActivityDocument>(deployed) {
+    Ok(match serde_json::from_slice::<Draft>(deployed) {
         Ok(old) => {
             let mut diff = document_diff(path, &old, &new, None);
             // Other bytes, whatever the content.

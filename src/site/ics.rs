@@ -50,7 +50,6 @@ pub fn calendars_of(game: &GameOutput, doc: &LocaleDocument) -> Vec<OutputFile> 
 }
 
 /// One calendar: a `VTIMEZONE` for the game's zone and a `VEVENT` per activity.
-/// Activities whose times do not parse are skipped (validation reports them).
 pub fn render_calendar(game: &GameOutput, doc: &LocaleDocument) -> String {
     let g = &game.game;
     let tz = g.tz();
@@ -61,15 +60,10 @@ pub fn render_calendar(game: &GameOutput, doc: &LocaleDocument) -> String {
     let lang = Lang::parse(&doc.locale).unwrap_or_default();
     let lead = msg!("ics-reminder-lead");
 
-    let times: Vec<(NaiveDateTime, NaiveDateTime)> =
-        doc.times.activities.iter().flatten().copied().collect();
-    let version_start = doc.times.start;
+    let version_start = document.start_time.naive();
     // DTSTAMP is "when this data was published": the version start in UTC, a
     // fact of the data rather than of the build.
-    let stamp = version_start
-        .or_else(|| times.iter().map(|t| t.0).min())
-        .map(|t| to_utc(tz, t))
-        .unwrap_or(DateTime::<Utc>::UNIX_EPOCH);
+    let stamp = to_utc(tz, version_start);
 
     let mut cal = Calendar::default();
     cal.line("BEGIN:VCALENDAR");
@@ -90,24 +84,26 @@ pub fn render_calendar(game: &GameOutput, doc: &LocaleDocument) -> String {
     cal.line("REFRESH-INTERVAL;VALUE=DURATION:PT6H");
     cal.line("X-PUBLISHED-TTL:PT6H");
 
-    let years = times
+    let years = document
+        .activities
         .iter()
-        .flat_map(|(s, e)| [s.year(), e.year()])
-        .chain(version_start.map(|t| t.year()));
+        .flat_map(|a| [a.start_time.year(), a.end_time.year()])
+        .chain([version_start.year()]);
     let (min_year, max_year) =
         years.fold((i32::MAX, i32::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
-    if min_year <= max_year {
-        write_vtimezone(&mut cal, tz, min_year, max_year);
-    }
+    write_vtimezone(&mut cal, tz, min_year, max_year);
 
-    for (activity, times) in document.activities.iter().zip(&doc.times.activities) {
-        let Some((start, end)) = *times else {
-            continue;
-        };
+    for activity in &document.activities {
+        let (start, end) = (activity.start_time, activity.end_time);
         cal.line("BEGIN:VEVENT");
         cal.line(&format!(
             "UID:{}@activity-site",
-            uid(&g.id, &doc.locale, &activity.name, &activity.start_time)
+            uid(
+                &g.id,
+                &doc.locale,
+                &activity.name,
+                &activity.start_time.to_string()
+            )
         ));
         cal.line(&format!("DTSTAMP:{}", stamp.format("%Y%m%dT%H%M%SZ")));
         cal.line(&format!(

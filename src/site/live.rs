@@ -53,7 +53,7 @@ pub struct LiveCheck {
     announced: Vec<Diagnostic>,
     /// The typed documents of the games whose files the last run was told
     /// changed, for a [`LiveBuild`] to render without reading them again.
-    documents: HashMap<String, Vec<(String, Option<crate::model::ActivityDocument>)>>,
+    documents: HashMap<String, Vec<(String, Option<validate::Kept>)>>,
     /// What the last run did.
     last: LiveStats,
 }
@@ -391,7 +391,7 @@ impl LiveCheck {
 /// a build to render), its sources' fingerprint and how many files were read.
 struct Checked {
     diagnostics: Vec<Diagnostic>,
-    documents: Vec<(String, Option<crate::model::ActivityDocument>)>,
+    documents: Vec<(String, Option<validate::Kept>)>,
     sources: [u8; 16],
     read: usize,
 }

@@ -162,9 +162,8 @@ impl SavedGame {
     pub fn holds(&self, now: chrono::NaiveDateTime) -> bool {
         !self.documents.is_empty()
             && self.documents.iter().all(|d| {
-                d.document
-                    .window()
-                    .is_some_and(|(start, end)| start <= now && now <= end)
+                let (start, end) = d.document.window();
+                *start <= now && now <= *end
             })
     }
 

@@ -13,8 +13,9 @@
 //! every core (rayon). The files ([`OutputFile`]) are written into a staging
 //! directory beside the output as soon as their part is done, so memory
 //! holds the games in flight, not the site; the staging directory is
-//! swapped in with a rename at the end. Times are parsed once, into
-//! [`DocumentTimes`], when a document enters the plan.
+//! swapped in with a rename at the end. A document's times are
+//! [`crate::model::Time`]s from the check on: nothing renders a time that
+//! is not one.
 //!
 //! A build costs what changed. The check fingerprints each game's data
 //! files as it reads them; a game whose fingerprint (with its registry
@@ -81,5 +82,5 @@ pub use compress::Compression;
 pub use live::{LiveBuild, LiveCheck, LiveStats};
 pub use output::{BuildOptions, BuildOutcome, BuildSummary, CacheOptions, build};
 pub use render::{Defer, Progress};
-pub use types::{Checked, DocumentTimes, GameOutput, LocaleDocument, OutputFile, outputs};
+pub use types::{Checked, GameOutput, LocaleDocument, OutputFile, outputs};
 pub use write::{OUTPUT_MARKER, OutputState, guard_output, inspect_output};

@@ -77,22 +77,19 @@ impl HomeGame {
             .documents
             .iter()
             .map(|doc| {
-                let from = doc.times.start;
+                let from = doc.document.start_time;
                 doc.document
                     .activities
                     .iter()
-                    .zip(&doc.times.activities)
                     .enumerate()
-                    .filter_map(|(index, (activity, times))| {
-                        let (start, end) = (*times)?;
-                        // Over before the version began: never on while the
-                        // version is current, so never among the soonest.
-                        from.is_none_or(|from| from <= end).then(|| HomeActivity {
-                            index,
-                            name: activity.name.clone(),
-                            start,
-                            end,
-                        })
+                    // Over before the version began: never on while the
+                    // version is current, so never among the soonest.
+                    .filter(|(_, activity)| from <= activity.end_time)
+                    .map(|(index, activity)| HomeActivity {
+                        index,
+                        name: activity.name.clone(),
+                        start: activity.start_time.naive(),
+                        end: activity.end_time.naive(),
                     })
                     .collect()
             })
@@ -105,7 +102,6 @@ impl HomeGame {
         let mut game = game.clone();
         for doc in &mut game.documents {
             doc.document.activities = Vec::new();
-            doc.times.activities = Vec::new();
         }
         HomeGame {
             game,
@@ -259,7 +255,7 @@ fn shown_zone(games: &[GameOutput]) -> (String, String) {
     shown
         .and_then(|g| {
             let game = &g.game;
-            let start = g.documents.first()?.times.start?;
+            let start = g.documents.first()?.document.start_time.naive();
             Some((zone_label(game, start), time_view(game, start).iso))
         })
         .unwrap_or_else(|| ("UTC".to_owned(), "1970-01-01T00:00:00+00:00".to_owned()))
@@ -715,7 +711,7 @@ struct GamePage {
     cover: Option<String>,
     window: WindowView,
     /// The out-of-date notice, shown by the script once the data is due.
-    stale: Option<StaleView>,
+    stale: StaleView,
     /// What the page says in place of the states without its script.
     noscript: String,
     json_href: String,
@@ -955,8 +951,8 @@ fn index_game(home: &HomeGame, locale: &str, root: &str) -> anyhow::Result<Index
         id: g.id.clone(),
         version: doc.document.version.clone(),
         version_name: doc.document.version_name.clone(),
-        window: window_view(g, doc)?,
-        stale: fresh.and_then(|f| stale_view(g, doc, f, ui)),
+        window: window_view(g, doc),
+        stale: fresh.map(|f| stale_view(g, doc, f, ui)),
         name,
         page_href: page,
         feeds,
@@ -966,9 +962,9 @@ fn index_game(home: &HomeGame, locale: &str, root: &str) -> anyhow::Result<Index
 
 /// The out-of-date notice of a document, shown by the script from the
 /// moment its data is due ([`freshness`]): "数据尚未更新：4.6 版本已于
-/// 11 月 11 日结束". `None` when the due time does not parse.
-fn stale_view(game: &Game, doc: &LocaleDocument, fresh: Freshness, ui: &Ui) -> Option<StaleView> {
-    let due = fresh.due?;
+/// 11 月 11 日结束".
+fn stale_view(game: &Game, doc: &LocaleDocument, fresh: Freshness, ui: &Ui) -> StaleView {
+    let due = fresh.due.naive();
     let lang = ui.lang;
     let date = msg!("page-date", month = due.month(), day = due.day()).render(lang);
     let text = match fresh.mode {
@@ -979,23 +975,22 @@ fn stale_view(game: &Game, doc: &LocaleDocument, fresh: Freshness, ui: &Ui) -> O
         ),
         UpdateMode::Activity => msg!("page-stale-activity", date = date),
     };
-    Some(StaleView {
+    StaleView {
         due: time_view(game, due),
         text: text.render(lang),
-    })
+    }
 }
 
 /// What a page without its script says instead of a state: compare the
 /// times with your clock (in `zone`), and the data is current until `due`.
 fn without_script(game: &Game, doc: &LocaleDocument, fresh: Freshness, ui: &Ui) -> String {
-    let zone = doc
-        .times
-        .start
-        .map_or_else(|| game.time_zone_name().to_owned(), |t| zone_label(game, t));
-    match fresh.due {
-        Some(due) => msg!("page-noscript", zone = zone, due = display_time(due)).render(ui.lang),
-        None => msg!("page-noscript-no-due", zone = zone).render(ui.lang),
-    }
+    let zone = zone_label(game, doc.document.start_time.naive());
+    msg!(
+        "page-noscript",
+        zone = zone,
+        due = display_time(fresh.due.naive())
+    )
+    .render(ui.lang)
 }
 
 fn game_page(
@@ -1006,7 +1001,7 @@ fn game_page(
     let g = &game.game;
     let ui = ui_for(&doc.locale);
     let root = if doc.is_default { "../" } else { "../../" };
-    let (start, end) = window_of(g, doc)?;
+    let (start, end) = window_of(doc);
     let span = (end - start).num_seconds().max(1) as f64;
     let share =
         |t: NaiveDateTime| ((t - start).num_seconds() as f64 / span).clamp(0.0, 1.0) * 100.0;
@@ -1044,16 +1039,13 @@ fn game_page(
         label: end.format("%m-%d").to_string(),
     });
 
-    let mut activities = Vec::with_capacity(doc.document.activities.len());
-    for (i, (activity, times)) in doc
+    let mut activities: Vec<ActivityView> = doc
         .document
         .activities
         .iter()
-        .zip(&doc.times.activities)
         .enumerate()
-    {
-        activities.push(activity_view(g, doc, activity, *times, i, (start, end))?);
-    }
+        .map(|(i, activity)| activity_view(g, activity, i, (start, end)))
+        .collect();
     // By their end, then their start (ties in the data's order): what
     // ends first comes first. The script splits them by state.
     activities.sort_by_key(|a| (a.at.1, a.at.0, a.index));
@@ -1072,7 +1064,7 @@ fn game_page(
         version: doc.document.version.clone(),
         version_name: doc.document.version_name.clone(),
         cover: doc.document.cover.clone().filter(|c| !c.is_empty()),
-        window: window_view(g, doc)?,
+        window: window_view(g, doc),
         stale: stale_view(g, doc, fresh, ui),
         noscript: without_script(g, doc, fresh, ui),
         json_href: format!("{root}{}", api_file(g, doc, "json")),
@@ -1089,27 +1081,17 @@ fn game_page(
 
 fn activity_view(
     game: &Game,
-    doc: &LocaleDocument,
     activity: &Activity,
-    times: Option<(NaiveDateTime, NaiveDateTime)>,
     index: usize,
     (start, end): (NaiveDateTime, NaiveDateTime),
-) -> anyhow::Result<ActivityView> {
-    let (a_start, a_end) = times.ok_or_else(|| {
-        anyhow::anyhow!(
-            "{}: activity `{}` has an invalid startTime `{}` or endTime `{}`",
-            crate::tree::data_path(&game.id, &doc.locale),
-            activity.name,
-            activity.start_time,
-            activity.end_time
-        )
-    })?;
+) -> ActivityView {
+    let (a_start, a_end) = (activity.start_time.naive(), activity.end_time.naive());
     let span = (end - start).num_seconds().max(1) as f64;
     let share =
         |t: NaiveDateTime| ((t - start).num_seconds() as f64 / span).clamp(0.0, 1.0) * 100.0;
     let left = share(a_start);
     let right = share(a_end);
-    Ok(ActivityView {
+    ActivityView {
         anchor: format!("activity-{}", index + 1),
         index,
         name: activity.name.clone(),
@@ -1123,25 +1105,22 @@ fn activity_view(
         ends_after: a_end > end,
         cover: activity.cover.clone().filter(|c| !c.is_empty()),
         at: (a_start, a_end),
-    })
+    }
 }
 
-fn window_of(game: &Game, doc: &LocaleDocument) -> anyhow::Result<(NaiveDateTime, NaiveDateTime)> {
-    doc.times.window().ok_or_else(|| {
-        anyhow::anyhow!(
-            "{}: the version window does not parse",
-            crate::tree::data_path(&game.id, &doc.locale)
-        )
-    })
+/// The version window of `doc`.
+fn window_of(doc: &LocaleDocument) -> (NaiveDateTime, NaiveDateTime) {
+    let (start, end) = doc.document.window();
+    (start.naive(), end.naive())
 }
 
-fn window_view(game: &Game, doc: &LocaleDocument) -> anyhow::Result<WindowView> {
-    let (start, end) = window_of(game, doc)?;
-    Ok(WindowView {
+fn window_view(game: &Game, doc: &LocaleDocument) -> WindowView {
+    let (start, end) = window_of(doc);
+    WindowView {
         start: time_view(game, start),
         end: time_view(game, end),
         zone: zone_label(game, start),
-    })
+    }
 }
 
 /// A percentage with two decimals, the same on every machine.

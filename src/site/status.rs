@@ -10,8 +10,9 @@ use serde::Serialize;
 
 use crate::i18n::{Msg, msg};
 use crate::kind;
-use crate::model::{DataSource, days, freshness, parse_time};
-use crate::validate;
+use crate::model::freshness::{self, Freshness};
+use crate::model::{ActivityDocument, DataSource, DataTime, Game, Time, days};
+use crate::validate::{self, Kept};
 
 use super::types::Checked;
 
@@ -67,17 +68,21 @@ pub fn rows(root: &Path, checked: &Checked, options: &validate::Options) -> Vec<
         for (locale, document) in &game.documents {
             let file = crate::tree::data_path(&game.game.id, locale);
             let exists = root.join(&file).is_file();
-            let start = document.as_ref().and_then(|d| parse_time(&d.start_time));
-            let fresh = document.as_ref().map(|d| freshness::of(&game.game, d));
+            let shown = document.as_ref().map(|d| match d {
+                Kept::Checked(d) => Shown::of(&game.game, d),
+                Kept::Draft(d) => Shown::of(&game.game, d),
+            });
+            let start = shown.as_ref().and_then(|s| s.start);
+            let fresh = shown.as_ref().map(|s| s.fresh);
             let due = fresh.and_then(|f| f.due);
-            let upcoming = start.is_some_and(|start| now < start);
+            let upcoming = start.is_some_and(|start| now < *start);
             let starts_in_days = start
                 .filter(|_| upcoming)
-                .map(|start| days::whole_days(now, start));
+                .map(|start| days::whole_days(now, *start));
             let days_left = due
                 .filter(|_| !upcoming)
-                .map(|due| days::whole_days(now, due));
-            let seconds_left = due.map(|due| (due - now).num_seconds());
+                .map(|due| days::whole_days(now, *due));
+            let seconds_left = due.map(|due| (*due - now).num_seconds());
             let state = match (exists, document, seconds_left) {
                 (false, _, _) => "missing",
                 (true, None, _) | (true, Some(_), None) => "invalid",
@@ -91,10 +96,10 @@ pub fn rows(root: &Path, checked: &Checked, options: &validate::Options) -> Vec<
                 locale: locale.clone(),
                 file,
                 state,
-                version: document.as_ref().map(|d| d.version.clone()),
-                start_time: document.as_ref().map(|d| d.start_time.clone()),
-                end_time: document.as_ref().map(|d| d.end_time.clone()),
-                due_time: due.map(|d| d.format(crate::model::TIME_FORMAT).to_string()),
+                version: shown.as_ref().map(|s| s.version.to_owned()),
+                start_time: shown.as_ref().map(|s| s.start_time.clone()),
+                end_time: shown.as_ref().map(|s| s.end_time.clone()),
+                due_time: due.map(|d| d.to_string()),
                 update_mode: fresh.map(|f| f.mode.as_str()),
                 update_mode_inferred: fresh.is_some_and(|f| f.inferred),
                 starts_in_days,
@@ -119,6 +124,29 @@ pub fn rows(root: &Path, checked: &Checked, options: &validate::Options) -> Vec<
         ))
     });
     rows
+}
+
+/// What a row shows of a kept document, checked or (its file has errors)
+/// as written: its times as written, and what it says of them where they
+/// are times.
+struct Shown<'a> {
+    version: &'a str,
+    start_time: String,
+    end_time: String,
+    start: Option<Time>,
+    fresh: Freshness<Option<Time>>,
+}
+
+impl<'a> Shown<'a> {
+    fn of<T: DataTime>(game: &Game, document: &'a ActivityDocument<T>) -> Shown<'a> {
+        Shown {
+            version: &document.version,
+            start_time: document.start_time.to_string(),
+            end_time: document.end_time.to_string(),
+            start: document.start_time.time(),
+            fresh: freshness::of_draft(game, document),
+        }
+    }
 }
 
 /// One announcements board in `status`: its id, its size and when it last changed.

@@ -6,10 +6,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use chrono::NaiveDateTime;
-
 use crate::diagnostics::Diagnostic;
-use crate::model::{ActivityDocument, Game, parse_time, to_pretty};
+use crate::model::{ActivityDocument, Game, to_pretty};
 use crate::validate::{self, CheckedGame};
 
 /// One file of the site, rendered in memory.
@@ -28,46 +26,25 @@ pub struct GameOutput {
     pub documents: Vec<LocaleDocument>,
 }
 
-/// A document and where it is published, with its times parsed once.
+/// A checked document and where it is published.
 #[derive(Debug, Clone)]
 pub struct LocaleDocument {
     pub locale: String,
     pub is_default: bool,
     /// Activities sorted chronologically, `$schema` dropped.
     pub document: ActivityDocument,
-    /// The document's times as typed values, for every renderer.
-    pub times: DocumentTimes,
 }
 
 impl LocaleDocument {
-    /// Publishes `document` under `locale`: drops `$schema`, sorts the
-    /// activities (stably, unparsable times last) and parses every time once.
+    /// Publishes `document` under `locale`: drops `$schema` and sorts the
+    /// activities (stably, by start).
     pub fn new(locale: &str, is_default: bool, mut document: ActivityDocument) -> Self {
         document.schema = None;
-        let mut timed: Vec<_> = std::mem::take(&mut document.activities)
-            .into_iter()
-            .map(|a| {
-                let start = parse_time(&a.start_time);
-                let times = start.zip(parse_time(&a.end_time));
-                (a, start, times)
-            })
-            .collect();
-        timed.sort_by_key(|(_, start, _)| start.map_or((1, None), |t| (0, Some(t))));
-        let mut activities = Vec::with_capacity(timed.len());
-        for (activity, _, times) in timed {
-            document.activities.push(activity);
-            activities.push(times);
-        }
-        let times = DocumentTimes {
-            start: parse_time(&document.start_time),
-            end: parse_time(&document.end_time),
-            activities,
-        };
+        document.sort_activities();
         LocaleDocument {
             locale: locale.to_owned(),
             is_default,
             document,
-            times,
         }
     }
 
@@ -75,23 +52,6 @@ impl LocaleDocument {
     /// without `$schema`).
     pub fn to_json(&self) -> Vec<u8> {
         to_pretty(&self.document).into_bytes()
-    }
-}
-
-/// The times of one document, parsed once.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct DocumentTimes {
-    pub start: Option<NaiveDateTime>,
-    pub end: Option<NaiveDateTime>,
-    /// `(start, end)` of each activity, in the document's (sorted) order;
-    /// `None` when either does not parse.
-    pub activities: Vec<Option<(NaiveDateTime, NaiveDateTime)>>,
-}
-
-impl DocumentTimes {
-    /// The version window, when both ends parse.
-    pub fn window(&self) -> Option<(NaiveDateTime, NaiveDateTime)> {
-        self.start.zip(self.end)
     }
 }
 
@@ -139,13 +99,17 @@ pub fn outputs(checked: &Checked) -> Vec<GameOutput> {
 /// A checked game as the renderers see it: its kept documents published.
 pub(crate) fn output_of(
     game: Game,
-    documents: Vec<(String, Option<ActivityDocument>)>,
+    documents: Vec<(String, Option<validate::Kept>)>,
 ) -> GameOutput {
     let documents = documents
         .into_iter()
         .filter_map(|(locale, doc)| {
             let is_default = locale == game.default_locale;
-            Some(LocaleDocument::new(&locale, is_default, doc?))
+            Some(LocaleDocument::new(
+                &locale,
+                is_default,
+                doc?.into_checked()?,
+            ))
         })
         .collect();
     GameOutput { game, documents }

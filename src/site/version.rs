@@ -14,7 +14,7 @@ use indexmap::IndexMap;
 
 use crate::diagnostics::Diagnostic;
 use crate::i18n::{self, Msg, msg};
-use crate::model::{ActivityDocument, parse_time};
+use crate::model::{ActivityDocument, Time};
 use crate::source::Overlay;
 use crate::validate;
 
@@ -119,7 +119,7 @@ pub fn plan(
     options: &validate::Options,
 ) -> anyhow::Result<Result<Vec<Planned>, Refusal>> {
     let refuse = |m: Msg| Ok(Err(Refusal::Request(m)));
-    let (Some(start), Some(end)) = (parse_time(&next.start), parse_time(&next.end)) else {
+    let (Some(start), Some(end)) = (Time::parse(&next.start), Time::parse(&next.end)) else {
         return refuse(msg!(
             "version-bad-times",
             start = next.start.as_str(),
@@ -173,7 +173,7 @@ pub fn plan(
     }
     let mut planned = Vec::new();
     for (locale, doc) in &game.documents {
-        let Some(current) = doc else {
+        let Some(current) = doc.as_ref().and_then(validate::Kept::checked) else {
             return refuse(msg!(
                 "version-missing",
                 path = crate::tree::data_path(&game.game.id, locale)
@@ -202,14 +202,14 @@ pub fn plan(
             .activities
             .iter()
             .cloned()
-            .partition(|a| parse_time(&a.end_time).is_some_and(|e| e > start));
+            .partition(|a| a.end_time > start);
         let (cover, cover_change) = next_cover(current.cover.as_deref(), next.cover.as_deref());
         let document = ActivityDocument {
             schema: current.schema.clone(),
             version: next.version.clone(),
             version_name: name,
-            start_time: next.start.clone(),
-            end_time: next.end.clone(),
+            start_time: start,
+            end_time: end,
             cover,
             activities: carried.clone(),
         };

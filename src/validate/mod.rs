@@ -36,7 +36,7 @@ use crate::diagnostics::{Code, Diagnostic, Fix, Location, Severity};
 use crate::i18n::{Msg, msg};
 use crate::json;
 use crate::kind;
-use crate::model::{ActivityDocument, Announcements, Game};
+use crate::model::{ActivityDocument, Announcements, Draft, Game};
 use crate::source::{JsonFile, LoadedFile, LoadedGame, Project, SourceFile};
 use crate::tree::announcements_path;
 use spans::{Spans, Target};
@@ -71,8 +71,35 @@ pub struct CheckedGame {
     pub game: Game,
     /// One entry per locale, in the registry's order; `None` where the file is
     /// missing or broken. Empty when the check was asked not to keep documents.
-    pub documents: Vec<(String, Option<ActivityDocument>)>,
+    pub documents: Vec<(String, Option<Kept>)>,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A document a check kept: typed, its times times, when the check found
+/// no error in it (what builds and `version new` read); else as written,
+/// for what reports on files with errors (`status`).
+#[derive(Debug, Clone)]
+pub enum Kept {
+    Checked(ActivityDocument),
+    Draft(Draft),
+}
+
+impl Kept {
+    /// The checked document; `None` for one whose file has errors.
+    pub fn checked(&self) -> Option<&ActivityDocument> {
+        match self {
+            Kept::Checked(document) => Some(document),
+            Kept::Draft(_) => None,
+        }
+    }
+
+    /// [`Kept::checked`], taken.
+    pub fn into_checked(self) -> Option<ActivityDocument> {
+        match self {
+            Kept::Checked(document) => Some(document),
+            Kept::Draft(_) => None,
+        }
+    }
 }
 
 /// A checked announcements file (`data/_announcements/<locale>.json`).
@@ -282,9 +309,17 @@ impl Validator {
             let has_errors = found.iter().any(Diagnostic::is_error);
             diagnostics.extend(found);
             if keep_documents {
-                // A document read past syntax errors is not built from.
+                // A document read past syntax errors is not built from;
+                // one with errors is kept as written.
                 let document = (!broken)
-                    .then(|| ActivityDocument::deserialize(json.root.to_value()).ok())
+                    .then(|| {
+                        let value = json.root.to_value();
+                        if has_errors {
+                            Draft::deserialize(value).ok().map(Kept::Draft)
+                        } else {
+                            ActivityDocument::deserialize(value).ok().map(Kept::Checked)
+                        }
+                    })
                     .flatten();
                 documents.push((file.locale.clone(), document));
             }

@@ -13,7 +13,7 @@ use crate::diagnostics::Code;
 use crate::diagnostics::Severity::{Error, Warning};
 use crate::i18n::{Msg, msg};
 use crate::json::Node;
-use crate::model::{Game, UpdateMode, freshness, parse_time};
+use crate::model::{Game, Time, UpdateMode, freshness};
 use crate::validate::Reporter;
 use crate::validate::spans::Target;
 
@@ -25,7 +25,7 @@ pub fn document(doc: &Node<'_>, game: &Game, now: NaiveDateTime, report: &mut Re
     // rewritten time of an activity falls is said against it.
     let as_fixed = |field: &str| {
         let text = doc.get(field)?.as_str()?;
-        parse_time(text).or_else(|| rewrite_time(text).and_then(|t| parse_time(&t)))
+        local_time(text).or_else(|| rewrite_time(text).and_then(|t| local_time(&t)))
     };
     // The version as written (a number where text belongs is the schema's
     // error, and still names it).
@@ -201,9 +201,10 @@ fn stale(
         .and_then(Node::as_array)
         .into_iter()
         .flatten()
-        .map(|a| a.get("endTime").and_then(Node::as_str).and_then(parse_time))
+        .map(|a| a.get("endTime").and_then(Node::as_str).and_then(local_time))
         .collect();
-    let fresh = freshness::from_parts(game, version, version_end, ends.iter().flatten().copied());
+    let ends_known = ends.iter().flatten().copied().map(Some);
+    let fresh = freshness::from_parts(game, version, version_end, ends_known);
     let Some(due) = fresh.due.filter(|_| fresh.is_due(now)) else {
         return;
     };
@@ -233,6 +234,12 @@ fn stale(
             version = version
         ));
     }
+}
+
+/// The local time `text` reads as, read as every time of the data is
+/// ([`Time::parse`]); the rules read the text as written.
+fn local_time(text: &str) -> Option<NaiveDateTime> {
+    Time::parse(text).map(Time::naive)
 }
 
 /// A time as the data writes it.
@@ -296,7 +303,7 @@ fn time_field(
     report: &mut Reporter<'_>,
 ) -> Option<NaiveDateTime> {
     let text = object.get(field)?.as_str()?;
-    match parse_time(text) {
+    match local_time(text) {
         Some(time) => Some(time),
         None => {
             let (message, mut help) = explain_time(text);
@@ -322,7 +329,7 @@ fn time_field(
             );
             if let Some(rewritten) = rewritten {
                 report.fix_string(&format!("{base}/{field}"), Target::Value, &rewritten);
-                if let (Some(window), Some(time)) = (window, parse_time(&rewritten)) {
+                if let (Some(window), Some(time)) = (window, local_time(&rewritten)) {
                     report.note(window.place(time));
                 }
             }
@@ -341,7 +348,7 @@ pub fn rewrite_time(text: &str) -> Option<String> {
     if text.len() > 19
         && text.is_char_boundary(19)
         && text[19..].starts_with(['Z', '+', '-', '.'])
-        && parse_time(&text[..19]).is_some()
+        && local_time(&text[..19]).is_some()
     {
         return Some(text[..19].to_string());
     }
@@ -373,7 +380,7 @@ pub fn rewrite_time(text: &str) -> Option<String> {
         part(h, 2)?,
         part(mi, 2)?
     );
-    (candidate != text && parse_time(&candidate).is_some()).then_some(candidate)
+    (candidate != text && local_time(&candidate).is_some()).then_some(candidate)
 }
 
 /// A date written the Chinese way (`2026年11月4日 12:00`, the space
