@@ -279,7 +279,10 @@
 //!   games in flight, not the site), and a good build replaces the output
 //!   directory with it in one rename, so a host never serves half a site.
 //!   What the home pages show of each game is rendered with the game and
-//!   kept on disk (`site::cards`) until the pages are made, one at a time.
+//!   kept on disk (`site::cards`) until the pages are made, one at a time,
+//!   each written to its file as it is rendered (a home page of a large
+//!   site is tens of megabytes) and its gzip sibling compressed from the
+//!   file, in the pieces `site::compress::gzip_bytes` uses too.
 //!   A build costs what changed: the site's manifest
 //!   (`layout::OUTPUT_MANIFEST`) names each file's checksum and what it was
 //!   built from, and depends on the data alone, like every file of the

@@ -4,7 +4,8 @@
 //! the home pages list them ([`pages::each_home_page`]). A home page lists
 //! every game's activities; keeping what it needs of every game in memory
 //! until the end made a build's memory grow with the site. Now it holds
-//! the games in flight and one page.
+//! the games in flight, and each page is written to its file as it is
+//! rendered.
 //!
 //! The file is the build's own: nothing else reads it, it has no name, and
 //! it goes when the build ends (or dies).

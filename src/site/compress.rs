@@ -58,11 +58,12 @@ pub const FAST_GZIP: u32 = 6;
 impl Compression {
     /// The level's part of the build cache's key: the qualities themselves
     /// rather than the name, so that a change of what a name means misses
-    /// the cache instead of mixing old siblings into a new build.
+    /// the cache instead of mixing old siblings into a new build; and the
+    /// pieces gzip is fed in ([`GZIP_PIECE`]), which its bytes depend on.
     pub fn cache_key(self) -> String {
         let (brotli, gzip) = self.levels();
         let level = |l: Option<u32>| l.map_or("-".to_owned(), |l| l.to_string());
-        format!("br {} gz {}", level(brotli), level(gzip))
+        format!("br {} gz {} in {GZIP_PIECE}", level(brotli), level(gzip))
     }
 
     /// Whether the level writes `.br` siblings.
@@ -106,6 +107,62 @@ pub fn siblings(file: &OutputFile, level: Compression, brotli: bool) -> Vec<Outp
         .collect()
 }
 
+/// [`siblings`] of the text file at `path` of `len` bytes, read from
+/// `source` (a build's home pages, which it does not hold in memory): the
+/// gzip sibling is compressed as the file is read; a brotli one
+/// (`--compress max` only) needs the file whole. The same bytes as
+/// [`siblings`] of the file's bytes (a test holds them equal).
+pub fn siblings_from(
+    path: &str,
+    len: u64,
+    mut source: impl std::io::Read,
+    level: Compression,
+    brotli: bool,
+) -> std::io::Result<Vec<OutputFile>> {
+    let (quality, gzip) = level.levels();
+    if !is_text(path) || (quality.is_none() || !brotli) && gzip.is_none() {
+        return Ok(Vec::new());
+    }
+    if quality.is_some() && brotli {
+        let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or_default());
+        source.read_to_end(&mut bytes)?;
+        let file = OutputFile {
+            path: path.to_owned(),
+            bytes,
+        };
+        return Ok(siblings(&file, level, brotli));
+    }
+    let Some(gzip) = gzip else {
+        return Ok(Vec::new());
+    };
+    let mut encoder = gzip_encoder(gzip);
+    // Whole pieces, as `gzip_bytes` feeds them, whatever `read` hands out.
+    let mut piece = vec![0; GZIP_PIECE];
+    loop {
+        let mut filled = 0;
+        while filled < GZIP_PIECE {
+            match source.read(&mut piece[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(err),
+            }
+        }
+        encoder.write_all(&piece[..filled])?;
+        if filled < GZIP_PIECE {
+            break;
+        }
+    }
+    let bytes = encoder.finish()?;
+    Ok((bytes.len() as u64)
+        .lt(&len)
+        .then(|| layout::sibling_path(path, "gzip"))
+        .flatten()
+        .map(|path| OutputFile { path, bytes })
+        .into_iter()
+        .collect())
+}
+
 /// Brotli at `quality` (0 to 11), with a window no larger than the input
 /// needs (16 MiB at most): the encoder's tables grow with the window, and
 /// for the small files of a site a 4 MiB window costs far more time and
@@ -133,11 +190,93 @@ pub fn brotli_bytes(input: &[u8], quality: u32) -> Vec<u8> {
 
 /// Gzip at `level` (0 to 9), with no file name, mtime 0 and a fixed OS byte.
 pub fn gzip_bytes(input: &[u8], level: u32) -> Vec<u8> {
-    let mut encoder = GzBuilder::new()
+    let mut encoder = gzip_encoder(level);
+    // Writing into a Vec cannot fail.
+    for piece in input.chunks(GZIP_PIECE) {
+        let _ = encoder.write_all(piece);
+    }
+    encoder.finish().unwrap_or_default()
+}
+
+/// The pieces the gzip encoder is fed in. Its bytes depend on how its
+/// input arrives, so a file compressed as it is read from disk
+/// ([`siblings_from`]) and one in memory ([`gzip_bytes`]) are fed the same
+/// pieces and give the same bytes. A file of the site smaller than this
+/// (every page and document but a large site's home pages and index) is
+/// one piece, as it always was.
+pub const GZIP_PIECE: usize = 1 << 20;
+
+/// The one gzip encoder of the siblings ([`gzip_bytes`], [`siblings_from`]).
+fn gzip_encoder(level: u32) -> flate2::write::GzEncoder<Vec<u8>> {
+    GzBuilder::new()
         .mtime(0)
         .operating_system(255)
-        .write(Vec::new(), flate2::Compression::new(level.min(9)));
-    // Writing into a Vec cannot fail.
-    let _ = encoder.write_all(input);
-    encoder.finish().unwrap_or_default()
+        .write(Vec::new(), flate2::Compression::new(level.min(9)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Some megabytes of varied text, as a large home page is.
+    fn large_page() -> Vec<u8> {
+        let mut text = String::new();
+        let mut x: u64 = 7;
+        while text.len() < 5 << 19 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            text.push_str(&format!(
+                "<li data-end=\"{}\">活动 {} — {}</li>\n",
+                x % 997,
+                x >> 40,
+                x % 13
+            ));
+        }
+        text.into_bytes()
+    }
+
+    #[test]
+    fn siblings_read_from_a_file_are_those_of_its_bytes() {
+        let large = large_page();
+        for level in [Compression::Fast, Compression::Max, Compression::None] {
+            // Brotli's top quality is slow: a smaller file for it.
+            let bytes = if level == Compression::Max {
+                &large[..100_000]
+            } else {
+                &large[..]
+            };
+            for brotli in [true, false] {
+                let file = OutputFile {
+                    path: "index.html".to_owned(),
+                    bytes: bytes.to_vec(),
+                };
+                // A reader that hands out uneven pieces, as a file may.
+                struct Pieces<'a>(&'a [u8], usize);
+                impl std::io::Read for Pieces<'_> {
+                    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                        self.1 = self.1 % 7919 + 1;
+                        let n = self.1.min(buf.len()).min(self.0.len());
+                        buf[..n].copy_from_slice(&self.0[..n]);
+                        self.0 = &self.0[n..];
+                        Ok(n)
+                    }
+                }
+                let read = siblings_from(
+                    "index.html",
+                    bytes.len() as u64,
+                    Pieces(bytes, 0),
+                    level,
+                    brotli,
+                )
+                .unwrap();
+                assert_eq!(read, siblings(&file, level, brotli), "{level:?} {brotli}");
+            }
+        }
+        assert!(
+            siblings_from("a.png", 3, &b"abc"[..], Compression::Fast, true)
+                .unwrap()
+                .is_empty()
+        );
+    }
 }

@@ -16,9 +16,11 @@
 //! A caller that knows what changed on disk (`serve`'s file watcher) says
 //! so ([`LiveCheck::check_changes`]): when only data files the tree already
 //! had changed, the tree is not opened or listed again and only those
-//! files are stamped; their games are read and checked, with their
-//! documents kept for [`LiveBuild`] to render. Anything else, or a watcher
-//! that may have missed events, runs the whole check.
+//! files are stamped and read (with the other files of their games,
+//! unless the last run read those: an editor saving one file again and
+//! again costs one read), their games checked, with their documents kept
+//! for [`LiveBuild`] to render. Anything else, or a watcher that may have
+//! missed events, runs the whole check.
 //!
 //! [`check_with`]: super::check_with
 
@@ -54,6 +56,10 @@ pub struct LiveCheck {
     /// The typed documents of the games whose files the last run was told
     /// changed, for a [`LiveBuild`] to render without reading them again.
     documents: HashMap<String, Vec<(String, Option<validate::Kept>)>>,
+    /// The texts of the data files of the games edited last (whose files
+    /// a run was told changed), as read: a next run told that only some of
+    /// them changed reads those alone.
+    texts: HashMap<String, Overlay>,
     /// What the last run did.
     last: LiveStats,
 }
@@ -140,6 +146,7 @@ impl LiveCheck {
             registry_check: None,
             announced: Vec::new(),
             documents: HashMap::new(),
+            texts: HashMap::new(),
             last: LiveStats::default(),
         }
     }
@@ -243,6 +250,7 @@ impl LiveCheck {
         let validator = &prepared.validator;
         let root = &self.root;
         let last = &self.games;
+        let texts = &self.texts;
         let pinned = Now::pinned_or_clock(options.now);
         #[allow(clippy::type_complexity)]
         let results: Vec<(usize, Option<(GameInputs, Checked)>)> = self
@@ -271,19 +279,33 @@ impl LiveCheck {
                 if before.same(&inputs) {
                     return (touched.len(), None);
                 }
-                // The documents of an edited game are kept for the render.
+                // The documents of an edited game are kept for the render,
+                // and its files not named are not read again when the
+                // last run read them.
                 let keep = !touched.is_empty();
-                let checked = Checked::run(root, game, &Overlay::new(), validator, options, keep);
+                let mut unchanged = Overlay::new();
+                if let Some(read) = texts.get(&game.id).filter(|_| keep) {
+                    for path in read.paths().filter(|p| !touched.iter().any(|t| t == p)) {
+                        unchanged.insert(path, read.get(path).unwrap_or_default());
+                    }
+                }
+                let checked = Checked::run(root, game, &unchanged, validator, options, keep);
                 (touched.len(), Some((inputs, checked)))
             })
             .collect();
         let mut stats = LiveStats::default();
         self.documents.clear();
+        // The texts of the games edited last: a run that edited none (the
+        // build that adds the siblings) keeps them.
+        let mut texts = HashMap::new();
         for (game, (stamped, result)) in self.registry.iter().zip(results) {
             stats.stamped += stamped;
             if let Some((inputs, checked)) = result {
                 stats.checked += 1;
                 stats.read += checked.read;
+                if let Some(read) = checked.texts {
+                    texts.insert(game.id.clone(), read);
+                }
                 if checked.documents.iter().any(|(_, doc)| doc.is_some()) {
                     self.documents.insert(game.id.clone(), checked.documents);
                 }
@@ -297,6 +319,9 @@ impl LiveCheck {
             if let Some((_, found, _)) = self.games.get(&game.id) {
                 all.extend(found.iter().cloned());
             }
+        }
+        if !texts.is_empty() {
+            self.texts = texts;
         }
         self.last = stats;
         diagnostics::sort(&mut all);
@@ -358,6 +383,7 @@ impl LiveCheck {
             ..LiveStats::default()
         };
         self.documents.clear();
+        self.texts.clear();
         for (id, inputs, checked) in results {
             stats.stamped += inputs.files.len();
             let (found, sources) = match checked {
@@ -387,11 +413,13 @@ impl LiveCheck {
     }
 }
 
-/// One game checked again: its diagnostics, its documents when kept (for
-/// a build to render), its sources' fingerprint and how many files were read.
+/// One game checked again: its diagnostics, its documents and its files'
+/// texts when kept (for a build to render, and for the next run), its
+/// sources' fingerprint and how many files were read from disk.
 struct Checked {
     diagnostics: Vec<Diagnostic>,
     documents: Vec<(String, Option<validate::Kept>)>,
+    texts: Option<Overlay>,
     sources: [u8; 16],
     read: usize,
 }
@@ -413,9 +441,19 @@ impl Checked {
             .count();
         let sources = super::check::sources_digest(&loaded);
         let checked = validator.game(&loaded, options, keep_documents);
+        let texts = keep_documents.then(|| {
+            let mut texts = Overlay::new();
+            for file in loaded.files {
+                if let Some(source) = file.source {
+                    texts.insert(file.path, source.text);
+                }
+            }
+            texts
+        });
         Checked {
             diagnostics: checked.diagnostics,
             documents: checked.documents,
+            texts,
             sources,
             read,
         }

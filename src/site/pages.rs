@@ -176,24 +176,61 @@ pub fn render_home_pages(
     });
     let mut pages = Vec::new();
     each_home_page(&entries, announcements, card, |page| {
-        pages.push(page);
+        let mut bytes = Vec::new();
+        page.write_to(&mut bytes)?;
+        pages.push(OutputFile {
+            path: page.path,
+            bytes,
+        });
         Ok(())
     })?;
     Ok(pages)
+}
+
+/// One home page, ready to be written: its path in the site, and its text
+/// written to any writer ([`HomePage::write_to`]). A build streams it
+/// into its file: it lists every game's activities, tens of megabytes on
+/// a large site, which a build does not hold in memory.
+pub struct HomePage {
+    pub path: String,
+    view: IndexView,
+    cards: std::sync::Arc<Cards>,
+}
+
+impl HomePage {
+    /// Writes the page's text to `out`.
+    pub fn write_to(&self, out: impl std::io::Write) -> anyhow::Result<()> {
+        let rendered = environment()?
+            .get_template("index.html")?
+            .render_captured_to(Value::from(Serde(&self.view)), out)
+            .map(drop)
+            .map_err(|err| anyhow::anyhow!("rendering {}: {err:#}", self.path));
+        // A card that could not be had says why, rather than the template.
+        if let Some(err) = self
+            .cards
+            .failed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+        {
+            return Err(err);
+        }
+        rendered
+    }
 }
 
 /// [`render_home_pages`] from each game's registry entry and documents,
 /// their activities dropped (`games`: the zone named at the top is read
 /// from them), and its cards (`card(game, locale)`: [`home_card`] of the game at that
 /// position, rendered when the build rendered the game), each page handed
-/// to `done` before the next is made: a page lists every game's
-/// activities (megabytes on a large site), so a build writes one away
-/// before it makes the next.
+/// to `done` ([`HomePage`]) to be written before the next is made: a page
+/// lists every game's activities (megabytes on a large site), so a build
+/// writes one away, as it is rendered, before it makes the next.
 pub fn each_home_page(
     games: &[GameOutput],
     announcements: &[HomeLink],
     card: CardSource,
-    mut done: impl FnMut(OutputFile) -> anyhow::Result<()>,
+    mut done: impl FnMut(HomePage) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let site_locale = site_locale_of(games.iter().map(|g| &g.game));
     let (zone, zone_iso) = shown_zone(games);
@@ -203,7 +240,6 @@ pub fn each_home_page(
             .flat_map(|g| g.game.locales.iter().map(String::as_str)),
         &site_locale,
     );
-    let env = environment()?;
     for locale in &locales {
         let is_site = *locale == site_locale;
         let root = if is_site { "" } else { "../" };
@@ -226,22 +262,11 @@ pub fn each_home_page(
             live: live(ui),
             cards: Value::from_dyn_object(cards.clone()),
         };
-        let page = render(
-            env,
-            "index.html",
-            &layout::home_page(locale, is_site),
-            &index,
-        );
-        // A card that could not be had says why, rather than the template.
-        if let Some(err) = cards
-            .failed
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take()
-        {
-            return Err(err);
-        }
-        done(page?)?;
+        done(HomePage {
+            path: layout::home_page(locale, is_site),
+            view: index,
+            cards,
+        })?;
     }
     Ok(())
 }

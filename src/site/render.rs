@@ -3,6 +3,7 @@
 //! output when its inputs are unchanged, else rendered and compressed, and
 //! written into the staging directory as soon as it is done.
 
+use anyhow::Context as _;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -384,11 +385,7 @@ pub(crate) fn render(
             let mut files = Vec::new();
             let mut complete = true;
             pages::each_home_page(&games, &home_links, source, |home| {
-                let part = Part {
-                    key: ready_key(salt, compression.as_bytes(), b"file", &home),
-                    work: Work::Ready(home),
-                };
-                let (done, records) = run_part(part, how, staging)?;
+                let (done, records) = write_home_page(home, how, staging)?;
                 complete &= done.deferred == 0;
                 tally = tally + done;
                 files.extend(records);
@@ -630,12 +627,7 @@ fn run_part(
         }
         Work::Ready(file) => vec![file],
     };
-    // Whether this build writes siblings, and brotli ones among them.
-    let (gzip, brotli) = match how.defer {
-        Defer::Nothing => (true, true),
-        Defer::Brotli => (true, false),
-        Defer::All => (false, false),
-    };
+    let (gzip, brotli) = how.siblings_now();
     let (written, compressed) = rayon::join(
         || staging.write(&files),
         || -> Vec<Vec<OutputFile>> {
@@ -672,12 +664,10 @@ fn run_part(
         },
     );
     let mut records = written?;
-    let deferred = if (gzip || how.compression == Compression::None)
-        && (brotli || !how.compression.has_brotli())
-    {
-        0
-    } else {
+    let deferred = if how.defers() {
         files.iter().filter(|f| layout::is_text(&f.path)).count()
+    } else {
+        0
     };
     let mut entries = Vec::with_capacity(files.len() * 3);
     for (file, siblings) in files.into_iter().zip(compressed) {
@@ -705,6 +695,93 @@ fn run_part(
     tally.rendered = 1;
     tally.stored = usize::from(stored);
     tally.deferred = deferred;
+    Ok((tally, records))
+}
+
+impl Render<'_> {
+    /// Whether this build writes siblings now, and brotli ones among them
+    /// ([`Defer`]).
+    fn siblings_now(&self) -> (bool, bool) {
+        match self.defer {
+            Defer::Nothing => (true, true),
+            Defer::Brotli => (true, false),
+            Defer::All => (false, false),
+        }
+    }
+
+    /// Whether a text file written now lacks a sibling its level has.
+    fn defers(&self) -> bool {
+        let (gzip, brotli) = self.siblings_now();
+        !((gzip || self.compression == Compression::None)
+            && (brotli || !self.compression.has_brotli()))
+    }
+}
+
+/// Writes one home page as it is rendered, straight into the staging
+/// folder, and its siblings from the file: a home page lists every game's
+/// activities, tens of megabytes on a large site, so it is never held
+/// whole in memory. The cache keeps its siblings only (the page itself is
+/// in the output), keyed by the page's checksum. Returns the tally and
+/// the records.
+fn write_home_page(
+    page: pages::HomePage,
+    how: &Render<'_>,
+    staging: &write::Staging,
+) -> anyhow::Result<(Tally, Vec<manifest::FileRecord>)> {
+    let record = staging.write_streamed(&page.path, |out| page.write_to(out))?;
+    drop(page);
+    let compression = how.compression.cache_key();
+    let key = Key::new(
+        &how.salt,
+        &[
+            b"home-page",
+            compression.as_bytes(),
+            record.path.as_bytes(),
+            record.sha256.as_bytes(),
+        ],
+    );
+    let mut records = vec![record];
+    if let Some(cache) = how.cache
+        && let Some(entries) = cache.get(&key)
+    {
+        let siblings: Vec<OutputFile> = entries.into_iter().map(|e| e.file).collect();
+        records.extend(staging.write(&siblings)?);
+        let tally = Tally {
+            reused: 1,
+            ..Tally::of_records(&records)
+        };
+        return Ok((tally, records));
+    }
+    let page = &records[0];
+    let (gzip, brotli) = how.siblings_now();
+    let siblings = if gzip {
+        let file = std::io::BufReader::new(staging.open_written(&page.path)?);
+        compress::siblings_from(&page.path, page.bytes, file, how.compression, brotli)
+            .with_context(|| msg!("err-read", path = page.path.clone()))?
+    } else {
+        Vec::new()
+    };
+    let deferred = usize::from(how.defers() && layout::is_text(&page.path));
+    let siblings: Vec<cache::Entry> = siblings
+        .into_iter()
+        .map(|file| cache::Entry {
+            file,
+            sibling: true,
+        })
+        .collect();
+    let files: Vec<OutputFile> = siblings.iter().map(|e| e.file.clone()).collect();
+    records.extend(staging.write(&files)?);
+    // A failed cache write costs the next build time, nothing else.
+    let stored = deferred == 0
+        && how
+            .cache
+            .is_some_and(|cache| cache.put(&key, &siblings).is_ok());
+    let tally = Tally {
+        rendered: 1,
+        stored: usize::from(stored),
+        deferred,
+        ..Tally::of_records(&records)
+    };
     Ok((tally, records))
 }
 

@@ -496,6 +496,66 @@ impl Staging {
         Ok(records)
     }
 
+    /// Writes the file at `path` of the new site from `write`, which is
+    /// handed the file to write into, without holding its bytes in memory
+    /// (a home page of a large site), and returns its record.
+    pub(crate) fn write_streamed(
+        &self,
+        path: &str,
+        write: impl FnOnce(&mut dyn io::Write) -> anyhow::Result<()>,
+    ) -> anyhow::Result<manifest::FileRecord> {
+        use sha2::{Digest as _, Sha256};
+        /// Passes the bytes on and hashes them as they go.
+        struct Hashing<W> {
+            inner: W,
+            hasher: Sha256,
+            bytes: u64,
+        }
+        impl<W: io::Write> io::Write for Hashing<W> {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                let n = self.inner.write(buf)?;
+                self.hasher.update(&buf[..n]);
+                self.bytes += n as u64;
+                Ok(n)
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                self.inner.flush()
+            }
+        }
+        let open = self.staging()?;
+        let target = self.clear_place(open, path)?;
+        let failed = |err: io::Error| {
+            anyhow::Error::new(err).context(msg!("err-write", path = target.display().to_string()))
+        };
+        let file = fs::File::create(&target).map_err(failed)?;
+        let mut out = Hashing {
+            inner: io::BufWriter::new(file),
+            hasher: Sha256::new(),
+            bytes: 0,
+        };
+        write(&mut out)?;
+        out.flush().map_err(failed)?;
+        let record = manifest::FileRecord {
+            path: path.to_owned(),
+            sha256: hex::encode(out.hasher.finalize()),
+            bytes: out.bytes,
+        };
+        self.want(&record);
+        open.holds
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(record.path.clone(), record.clone());
+        test_hook_stop(self.written.fetch_add(1, Ordering::SeqCst) + 1);
+        Ok(record)
+    }
+
+    /// Opens the file at `path` that this build wrote into the new site,
+    /// to read it back.
+    pub(crate) fn open_written(&self, path: &str) -> anyhow::Result<fs::File> {
+        let at = self.staging()?.dir.join(path);
+        fs::File::open(&at).with_context(|| msg!("err-read", path = at.display().to_string()))
+    }
+
     /// Takes `files` of the output into the new site as they are.
     pub(crate) fn keep(&self, files: &[manifest::FileRecord]) {
         for record in files {
@@ -552,8 +612,37 @@ impl Staging {
                 return Ok(());
             }
         }
-        let path = open.dir.join(&record.path);
-        if let Some(parent) = Path::new(&record.path).parent()
+        let path = self.clear_place(open, &record.path)?;
+        match bytes {
+            Some(bytes) => {
+                let mut handle = fs::File::create(&path)
+                    .with_context(|| msg!("err-write", path = path.display().to_string()))?;
+                handle
+                    .write_all(bytes)
+                    .with_context(|| msg!("err-write", path = path.display().to_string()))?;
+            }
+            None => {
+                let from = self.out.join(&record.path);
+                if test_hook_no_links() || fs::hard_link(&from, &path).is_err() {
+                    fs::copy(&from, &path)
+                        .with_context(|| msg!("err-write", path = path.display().to_string()))?;
+                }
+            }
+        }
+        open.holds
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(record.path.clone(), record.clone());
+        test_hook_stop(self.written.fetch_add(1, Ordering::SeqCst) + 1);
+        Ok(())
+    }
+
+    /// The place of `rel` in the staging folder `open`, its folder made and
+    /// whatever was there removed (it may be a link to a file of the
+    /// output, which must not change).
+    fn clear_place(&self, open: &Open, rel: &str) -> anyhow::Result<PathBuf> {
+        let path = open.dir.join(rel);
+        if let Some(parent) = Path::new(rel).parent()
             && !parent.as_os_str().is_empty()
         {
             let key = parent.to_string_lossy().into_owned();
@@ -580,28 +669,7 @@ impl Staging {
                     .with_context(|| msg!("err-write", path = path.display().to_string()));
             }
         }
-        match bytes {
-            Some(bytes) => {
-                let mut handle = fs::File::create(&path)
-                    .with_context(|| msg!("err-write", path = path.display().to_string()))?;
-                handle
-                    .write_all(bytes)
-                    .with_context(|| msg!("err-write", path = path.display().to_string()))?;
-            }
-            None => {
-                let from = self.out.join(&record.path);
-                if test_hook_no_links() || fs::hard_link(&from, &path).is_err() {
-                    fs::copy(&from, &path)
-                        .with_context(|| msg!("err-write", path = path.display().to_string()))?;
-                }
-            }
-        }
-        open.holds
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(record.path.clone(), record.clone());
-        test_hook_stop(self.written.fetch_add(1, Ordering::SeqCst) + 1);
-        Ok(())
+        Ok(path)
     }
 
     /// Makes the staging folder hold exactly `wanted`: the files it lacks
@@ -881,10 +949,11 @@ struct Reused {
 fn reuse_known(spare: &Path, kept: Held) -> Reused {
     let _ = fs::remove_file(spare.join(layout::OUTPUT_MANIFEST));
     let _ = fs::remove_file(spare.join(layout::OUTPUT_WARNINGS));
-    let made = kept
-        .good
-        .keys()
-        .filter_map(|p| p.rfind('/').map(|at| p[..at].to_owned()))
+    // Each folder once (a site has a few folders per game and tens of
+    // files in each), not a string per file.
+    let made = manifest::folders_of(kept.good.keys().map(String::as_str))
+        .into_iter()
+        .map(str::to_owned)
         .collect();
     Reused {
         holds: kept.good,
