@@ -53,12 +53,13 @@
 //!   announcements boards, the files kept verbatim in `data/_files/`), each
 //!   declared in one module of `src/kind/` as a [`kind::Kind`]: its source
 //!   paths, its schema (the file a root may ship, the built-in copy, where
-//!   the site publishes it, the agents' resource), its rules, its outputs
-//!   (content types and cache policies asked of [`layout`]), what a review
-//!   reports about it, its `status` table, whether the editor checks it,
-//!   how `import` recognises it, and its messages. [`kind::ALL`] lists
-//!   them; the loader, the validator, the build, the agents, the editor
-//!   and `import` walk the list. Depends on [`tree`], [`layout`] and
+//!   the site publishes it, the agents' resource), its rules, the breaking
+//!   changes and warnings a review may report about it (their codes and
+//!   messages, which [`site::diff`] takes from it), the heading of its
+//!   `status` table, whether the editor checks it and how `import`
+//!   recognises it. [`kind::ALL`] lists them; the loader, the validator,
+//!   the build, the agents, the editor, `import`, `diff` and `status` walk
+//!   or ask the list. Depends on [`tree`], [`layout`] and
 //!   [`diagnostics`].
 //!
 //!   **Adding a kind of document:** a module `src/kind/<name>.rs` with its
@@ -230,7 +231,8 @@
 //!   what is the same for every kind (its sources' place, its schema read,
 //!   compiled, published and served to agents, the checks a broken file
 //!   waits for, the files the editor checks, the shape `import` knows it
-//!   by) is read from its declaration, never spelled per kind. [`kind`]
+//!   by, a review finding's code and messages, a `status` table's heading)
+//!   is read from its declaration, never spelled per kind. [`kind`]
 //!   imports only [`tree`], [`layout`] and [`diagnostics`].
 //! - [`validate`] never imports [`load`]: both depend on [`source`].
 //! - No two files of a folder import each other, directly or round a

@@ -1,8 +1,8 @@
 //! Issue 47: a kind of document is declared in one module and listed once
 //! (`activity_site::kind::ALL`). These tests walk that list and hold every
 //! kind to what the rest of the tool expects of it: a schema file that
-//! exists, outputs with content types, messages in both languages, a
-//! review section, sources that are its own.
+//! exists, the messages it names in both languages, review findings of
+//! its own, sources that are its own.
 
 use activity_site::i18n::{EN_US_FTL, ZH_CN_FTL};
 use activity_site::kind::{self, Kind, Sources};
@@ -18,11 +18,10 @@ fn defines(ftl: &str, id: &str) -> bool {
 
 /// Every message the declaration of `kind` names.
 fn messages_of(kind: &Kind) -> Vec<String> {
-    let mut ids: Vec<String> = kind.messages.iter().map(|m| m.to_string()).collect();
-    ids.extend(kind.review.lines.iter().map(|m| m.to_string()));
+    let mut ids = Vec::new();
     for finding in kind.review.breaking.iter().chain(kind.review.warnings) {
-        ids.push(finding.to_string());
-        ids.push(format!("{finding}-help"));
+        ids.push(finding.message.to_string());
+        ids.push(finding.help.to_string());
     }
     ids.extend(kind.status.map(str::to_owned));
     ids.extend(kind.rules.iter().map(|r| format!("rule-{r}")));
@@ -80,44 +79,8 @@ fn every_kind_has_a_schema_that_exists_and_is_the_built_in_one() {
 }
 
 #[test]
-fn every_kind_publishes_outputs_with_content_types_and_cache_policies() {
+fn every_kind_speaks_both_languages() {
     for kind in kind::ALL {
-        assert!(
-            !kind.outputs.is_empty(),
-            "`{}` publishes nothing",
-            kind.name
-        );
-        for output in kind.outputs {
-            let path = (output.example)();
-            assert_ne!(
-                output.content_type(),
-                layout::UNKNOWN_TYPE,
-                "`{}`: {} ({path}) has no content type",
-                kind.name,
-                output.what
-            );
-            assert!(
-                [
-                    layout::API_CACHE,
-                    layout::PAGE_CACHE,
-                    layout::IMMUTABLE_CACHE
-                ]
-                .contains(&output.cache_control()),
-                "`{}`: {path} has no cache policy",
-                kind.name
-            );
-        }
-    }
-}
-
-#[test]
-fn every_kind_speaks_both_languages_and_has_a_review_section() {
-    for kind in kind::ALL {
-        assert!(
-            !kind.review.lines.is_empty(),
-            "`{}` has no review section",
-            kind.name
-        );
         assert!(!kind.rules.is_empty(), "`{}` has no rules", kind.name);
         for id in messages_of(kind) {
             for (lang, ftl) in [("en-US", EN_US_FTL), ("zh-CN", ZH_CN_FTL)] {
@@ -127,6 +90,49 @@ fn every_kind_speaks_both_languages_and_has_a_review_section() {
                     kind.name
                 );
             }
+        }
+    }
+}
+
+#[test]
+fn every_finding_of_a_review_has_one_kind_and_its_own_messages() {
+    let mut codes = Vec::new();
+    for kind in kind::ALL {
+        for (finding, breaking) in kind
+            .review
+            .breaking
+            .iter()
+            .map(|f| (f, true))
+            .chain(kind.review.warnings.iter().map(|f| (f, false)))
+        {
+            assert!(
+                !codes.contains(&finding.code),
+                "`{}`: two findings are coded `{}`",
+                kind.name,
+                finding.code
+            );
+            codes.push(finding.code);
+            let prefix = if breaking { "breaking-" } else { "warning-" };
+            assert!(
+                finding.message.starts_with(prefix)
+                    && finding.help == format!("{}-help", finding.message),
+                "`{}`: `{}` is said by `{}` with `{}`",
+                kind.name,
+                finding.code,
+                finding.message,
+                finding.help
+            );
+            let (breaking_found, warning_found) = (
+                kind.review.breaking(finding.code),
+                kind.review.warning(finding.code),
+            );
+            assert_eq!(
+                (breaking_found.is_some(), warning_found.is_some()),
+                (breaking, !breaking),
+                "`{}`: `{}` is looked up as what it is declared",
+                kind.name,
+                finding.code
+            );
         }
     }
 }

@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Kind, Output, Review, Schema, Sources};
+use super::{Finding, Kind, Review, Schema, Sources};
 use crate::diagnostics::Code;
 use crate::layout;
 use crate::tree;
@@ -42,52 +42,40 @@ pub static KIND: Kind = Kind {
         Code::Whitespace,
         Code::UpcomingVersion,
     ],
-    outputs: &[
-        Output {
-            what: "a game's document in one locale",
-            example: || layout::activity_file("sr-en-US", "json"),
-        },
-        Output {
-            what: "a game's calendar in one locale",
-            example: || layout::activity_file("sr-en-US", "ics"),
-        },
-        Output {
-            what: "a game's page in one locale",
-            example: || format!("sr/en-US/{}", layout::DIRECTORY_INDEX),
-        },
-    ],
     review: Review {
-        lines: &[
-            "diff-activities",
-            "diff-activity",
-            "diff-removed",
-            "diff-carried",
-            "diff-renamed",
-            "diff-moved",
-            "diff-changed",
-            "diff-field",
-            "diff-cover-removed",
-        ],
         breaking: &[
-            "breaking-ongoing-removed",
-            "breaking-upcoming",
-            "breaking-version-backwards",
+            Finding {
+                code: "ongoing-activity-removed",
+                message: "breaking-ongoing-removed",
+                help: "breaking-ongoing-removed-help",
+            },
+            Finding {
+                code: "upcoming-version",
+                message: "breaking-upcoming",
+                help: "breaking-upcoming-help",
+            },
+            Finding {
+                code: "version-backwards",
+                message: "breaking-version-backwards",
+                help: "breaking-version-backwards-help",
+            },
         ],
-        warnings: &["warning-upcoming-removed", "warning-cover-removed"],
+        warnings: &[
+            Finding {
+                code: "upcoming-activity-removed",
+                message: "warning-upcoming-removed",
+                help: "warning-upcoming-removed-help",
+            },
+            Finding {
+                code: "cover-removed",
+                message: "warning-cover-removed",
+                help: "warning-cover-removed-help",
+            },
+        ],
     },
     status: Some("status-game"),
     editor: true,
     shape: Some(is_document),
-    messages: &[
-        "page-activities",
-        "page-no-activities",
-        "page-calendar",
-        "status-game",
-        "status-locale",
-        "status-version",
-        "status-missing",
-        "import-documents-differ",
-    ],
 };
 
 /// An object with `version` and an `activities` array.

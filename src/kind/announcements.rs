@@ -10,7 +10,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Kind, Output, Review, Schema, Sources};
+use super::{Finding, Kind, Review, Schema, Sources};
 use crate::diagnostics::Code;
 use crate::layout;
 use crate::tree;
@@ -37,43 +37,17 @@ pub static KIND: Kind = Kind {
         Code::MarkdownHtml,
         Code::Whitespace,
     ],
-    outputs: &[
-        Output {
-            what: "a locale's board",
-            example: || layout::announcements_path("en-US", false, "json"),
-        },
-        Output {
-            what: "a locale's board as an Atom feed",
-            example: || layout::announcements_path("en-US", false, "atom"),
-        },
-        Output {
-            what: "a locale's board as a page",
-            example: || {
-                let dir = layout::announcements_page_dir("en-US", false);
-                format!("{dir}{}", layout::DIRECTORY_INDEX)
-            },
-        },
-    ],
     review: Review {
-        lines: &["diff-announcement"],
-        breaking: &["breaking-announcements-id"],
+        breaking: &[Finding {
+            code: "announcements-id",
+            message: "breaking-announcements-id",
+            help: "breaking-announcements-id-help",
+        }],
         warnings: &[],
     },
     status: Some("status-board"),
     editor: true,
     shape: Some(is_board),
-    messages: &[
-        "anno-orphan",
-        "anno-orphan-help",
-        "page-announcements",
-        "page-no-announcements",
-        "status-board",
-        "status-board-id",
-        "status-board-count",
-        "status-board-changed",
-        "import-announcements-differ",
-        "build-announcements-changed",
-    ],
 };
 
 /// An object with `id` and an `announcements` array.

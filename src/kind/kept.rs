@@ -3,11 +3,11 @@
 //! frozen), last and never over a file the build generates.
 //!
 //! Read by [`crate::load::kept_files`], published by `site::kept`; a
-//! review reports a kept file by its status alone.
+//! review reports a kept file by its status alone (and its removal, as
+//! every file's).
 
-use super::{Kind, Output, Review, Sources};
+use super::{Kind, Review, Sources};
 use crate::diagnostics::Code;
-use crate::layout;
 use crate::tree;
 
 pub static KIND: Kind = Kind {
@@ -17,17 +17,11 @@ pub static KIND: Kind = Kind {
     },
     schema: None,
     rules: &[Code::KeptFile],
-    outputs: &[Output {
-        what: "the file itself, at its path below the folder",
-        example: || layout::ROBOTS_PATH.to_owned(),
-    }],
     review: Review {
-        lines: &["diff-status", "diff-reformatted"],
-        breaking: &["breaking-file-removed"],
+        breaking: &[],
         warnings: &[],
     },
     status: None,
     editor: false,
     shape: None,
-    messages: &["import-not-generated", "import-legacy-choose"],
 };

@@ -4,18 +4,19 @@
 //! A kind says, as plain data: where its sources are ([`Sources`]), the
 //! JSON Schema its files are checked against ([`Schema`]: the file a root
 //! may ship, the built-in copy, where the site publishes it and how the
-//! agents name it), the rules its files get, the files a build publishes
-//! from it with their content types and cache policies ([`Output`], both
-//! asked of [`crate::layout`] by path), the section a review (`diff`)
-//! reports about it, how `status` lists it, whether the editor checks its
-//! files, how `import` recognises it, and the messages it speaks in.
+//! agents name it), the rules its files get, the breaking changes and
+//! warnings a review (`diff`) may report about it ([`Review`]), the
+//! heading of its table in `status`, whether the editor checks its files,
+//! and how `import` recognises it.
 //!
 //! The loader reads the schemas of every kind, the validator compiles them,
 //! the build publishes them, the agents serve them as resources, the
-//! editor and the agents tell a kind's file by [`of_source`], and `import` sorts
-//! a published file by its shape ([`of_shape`]). What a kind does with its
-//! typed documents (the model, the rules, the pages) stays in the module of
-//! that job named in the kind's docs.
+//! editor and the agents tell a kind's file by [`of_source`], `import` sorts
+//! a published file by its shape ([`of_shape`]), a review
+//! (`site::diff`) takes each finding's code and messages from its kind's
+//! [`Review`], and `status` lays out a table per kind that names one.
+//! What a kind does with its typed documents (the model, the rules, the
+//! pages) stays in the module of that job named in the kind's docs.
 //!
 //! Adding a kind: a module here with its `KIND`, one line in [`ALL`], its
 //! schema under `schema/`, its template and its messages in both `.ftl`
@@ -49,20 +50,16 @@ pub struct Kind {
     /// Every rule its source files get, in the order a note lists the
     /// checks that wait for a broken file's syntax.
     pub rules: &'static [Code],
-    /// The files a build publishes from it.
-    pub outputs: &'static [Output],
     /// What a review (`diff`) reports about its published files.
     pub review: Review,
-    /// The heading of its table in `status`, when it has one of its own.
+    /// The heading of its table in `status` (its first column), when it
+    /// has one of its own; `site::status` lists the tables in kind order.
     pub status: Option<&'static str>,
     /// Whether the editor (`lsp`) checks and formats its files.
     pub editor: bool,
     /// The shape of its published JSON, by which `import` recognises a
     /// file of it; `None` when it is published verbatim.
     pub shape: Option<IsShape>,
-    /// The messages that speak of it alone (rule summaries, headings,
-    /// interface words), each in both `.ftl` files.
-    pub messages: &'static [&'static str],
 }
 
 /// Whether a published JSON object has a kind's shape.
@@ -96,39 +93,39 @@ pub struct Schema {
     pub describes: &'static str,
 }
 
-/// One kind of file a build publishes from a kind's documents.
-#[derive(Debug, Clone, Copy)]
-pub struct Output {
-    /// What it is, in a few words (`the board's Atom feed`).
-    pub what: &'static str,
-    /// A path it is published at, as the layout makes it for an example
-    /// game and locale; the content type and cache policy are the
-    /// layout's for that path.
-    pub example: fn() -> String,
-}
-
-impl Output {
-    /// The `Content-Type` every server of the site sends it with.
-    pub fn content_type(&self) -> &'static str {
-        crate::layout::content_type(&(self.example)())
-    }
-
-    /// The `Cache-Control` a host sends it with.
-    pub fn cache_control(&self) -> &'static str {
-        crate::layout::cache_control(&(self.example)())
-    }
-}
-
-/// What a review (`diff`) says about a kind's published file beyond its
-/// status (added, changed, removed, reformatted), which every file gets.
+/// What a review (`diff`) reports about a kind's published file beyond its
+/// status (added, changed, removed, reformatted) and a removal, which every
+/// file gets: the breaking changes and the warnings it may find. A review
+/// takes each finding's message and help from here, by its code
+/// ([`Review::breaking`], [`Review::warning`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Review {
-    /// The messages of the lines of its section (`diff-announcement`).
-    pub lines: &'static [&'static str],
-    /// The messages of the breaking changes and of the warnings it may
-    /// report, each with its `-help` (how to avoid it).
-    pub breaking: &'static [&'static str],
-    pub warnings: &'static [&'static str],
+    pub breaking: &'static [Finding],
+    pub warnings: &'static [Finding],
+}
+
+/// A change a review reports: its stable code (as the JSON report and the
+/// annotations name it) and its two messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Finding {
+    /// `ongoing-activity-removed`.
+    pub code: &'static str,
+    /// The sentence that says what changes for clients.
+    pub message: &'static str,
+    /// How to avoid it (breaking), or what to do if it was not meant (warning).
+    pub help: &'static str,
+}
+
+impl Review {
+    /// The breaking change `code`, if this kind's review may report it.
+    pub fn breaking(&self, code: &str) -> Option<&'static Finding> {
+        self.breaking.iter().find(|f| f.code == code)
+    }
+
+    /// The warning `code`, if this kind's review may report it.
+    pub fn warning(&self, code: &str) -> Option<&'static Finding> {
+        self.warnings.iter().find(|f| f.code == code)
+    }
 }
 
 impl Kind {

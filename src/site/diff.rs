@@ -35,6 +35,7 @@ use serde_json::Value;
 
 use crate::diagnostics::{github_data as gh_data, github_property as gh_property};
 use crate::i18n::{Arg, Msg, msg};
+use crate::kind;
 use crate::layout;
 use crate::model::days::whole_days;
 use crate::model::{Activity, Draft, Time, Written};
@@ -238,11 +239,13 @@ pub struct AnnouncementChange {
     pub title: String,
 }
 
-/// A finding of the review, by its code `C`: a [`Breaking`] change or a
-/// [`Warning`].
+/// A finding of the review: a [`Breaking`] change or a [`Warning`], its
+/// code and messages as the kind of its file declares them
+/// ([`kind::Review`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Finding<C> {
-    pub code: C,
+pub struct Finding {
+    /// Its stable code (`ongoing-activity-removed`).
+    pub code: &'static str,
     /// One complete sentence.
     pub message: Msg,
     /// How to avoid it (breaking), or what to do if it was not meant (warning).
@@ -253,57 +256,85 @@ pub struct Finding<C> {
 }
 
 /// A change clients cannot survive.
-pub type Breaking = Finding<BreakingCode>;
+pub type Breaking = Finding;
 
 /// Something to look at before publishing that clients survive.
-pub type Warning = Finding<WarningCode>;
+pub type Warning = Finding;
 
-/// The kinds of breaking change, by their stable codes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum BreakingCode {
-    /// A file the base has is not in this build.
-    FileRemoved,
-    /// An activity ongoing at "now" is gone.
-    OngoingActivityRemoved,
-    /// A version that starts after "now" replaces one still running, and
-    /// ongoing activities vanish with it.
-    UpcomingVersion,
-    /// Announcements changed under the same (or a lower) `id`.
-    AnnouncementsId,
-    /// The `version` goes backwards.
-    VersionBackwards,
-}
+/// The one breaking change of every file, whatever its kind: a file the
+/// base has is not in this build.
+const FILE_REMOVED: kind::Finding = kind::Finding {
+    code: "file-removed",
+    message: "breaking-file-removed",
+    help: "breaking-file-removed-help",
+};
 
-/// The kinds of warning, by their stable codes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum WarningCode {
-    /// An activity that has not started yet is gone.
-    UpcomingActivityRemoved,
-    /// The version's cover is gone.
-    CoverRemoved,
-}
-
-impl WarningCode {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            WarningCode::UpcomingActivityRemoved => "upcoming-activity-removed",
-            WarningCode::CoverRemoved => "cover-removed",
+impl Finding {
+    /// The finding `declared`, its messages given their arguments.
+    fn new(
+        declared: &kind::Finding,
+        message: impl FnOnce(Msg) -> Msg,
+        help: impl FnOnce(Msg) -> Msg,
+        activities: Vec<ActivityRef>,
+    ) -> Finding {
+        Finding {
+            code: declared.code,
+            message: message(Msg::new(declared.message)),
+            help: help(Msg::new(declared.help)),
+            activities,
         }
+    }
+
+    /// The breaking change `code` of a file of `kind`, its messages as the
+    /// kind's review declares them.
+    fn breaking(
+        kind: &'static kind::Kind,
+        code: &str,
+        message: impl FnOnce(Msg) -> Msg,
+        help: impl FnOnce(Msg) -> Msg,
+        activities: Vec<ActivityRef>,
+    ) -> Breaking {
+        Finding::new(
+            declared(kind, code, kind.review.breaking(code)),
+            message,
+            help,
+            activities,
+        )
+    }
+
+    /// The warning `code` of a file of `kind`, its messages as the kind's
+    /// review declares them.
+    fn warning(
+        kind: &'static kind::Kind,
+        code: &str,
+        message: impl FnOnce(Msg) -> Msg,
+        help: impl FnOnce(Msg) -> Msg,
+        activities: Vec<ActivityRef>,
+    ) -> Warning {
+        Finding::new(
+            declared(kind, code, kind.review.warning(code)),
+            message,
+            help,
+            activities,
+        )
     }
 }
 
-impl BreakingCode {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            BreakingCode::FileRemoved => "file-removed",
-            BreakingCode::OngoingActivityRemoved => "ongoing-activity-removed",
-            BreakingCode::UpcomingVersion => "upcoming-version",
-            BreakingCode::AnnouncementsId => "announcements-id",
-            BreakingCode::VersionBackwards => "version-backwards",
-        }
-    }
+/// The one place a finding meets its kind's declaration: this module
+/// reports of a file only the codes its kind's review declares (every
+/// finding is reached by the review tests), so a code the kind does not
+/// declare is a defect of this module, not of the data.
+fn declared(
+    kind: &'static kind::Kind,
+    code: &str,
+    found: Option<&'static kind::Finding>,
+) -> &'static kind::Finding {
+    found.unwrap_or_else(|| {
+        panic!(
+            "the review of `{}` declares no finding `{code}` (src/kind/{}.rs)",
+            kind.name, kind.name
+        )
+    })
 }
 
 impl FileDiff {
@@ -368,12 +399,12 @@ pub fn compare(
 /// A path of the base that this build does not have: always breaking.
 pub fn removed(path: &str) -> FileDiff {
     let mut diff = FileDiff::empty(path, FileStatus::Removed);
-    diff.breaking.push(Breaking {
-        code: BreakingCode::FileRemoved,
-        message: msg!("breaking-file-removed", path = path),
-        help: msg!("breaking-file-removed-help"),
-        activities: Vec::new(),
-    });
+    diff.breaking.push(Finding::new(
+        &FILE_REMOVED,
+        |m| m.arg("path", path),
+        |h| h,
+        Vec::new(),
+    ));
     diff
 }
 
@@ -437,6 +468,7 @@ fn same_activities(old: &Draft, new: &Draft) -> bool {
 /// Compares two activity documents into `diff`: fields, activities, and the
 /// breaking changes among them.
 pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mut FileDiff) {
+    let kind = &kind::activities::KIND;
     let times = [
         old.start_time.to_string(),
         new.start_time.to_string(),
@@ -541,32 +573,29 @@ pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mu
     diff.removed = gone.iter().map(|a| activity_ref(a)).collect();
 
     if version_order(&old.version, &new.version) == Some(std::cmp::Ordering::Greater) {
-        diff.breaking.push(Breaking {
-            code: BreakingCode::VersionBackwards,
-            message: msg!(
-                "breaking-version-backwards",
-                old = old.version.as_str(),
-                new = new.version.as_str()
-            ),
-            help: msg!("breaking-version-backwards-help"),
-            activities: Vec::new(),
-        });
+        diff.breaking.push(Finding::breaking(
+            kind,
+            "version-backwards",
+            |m| {
+                m.arg("old", old.version.as_str())
+                    .arg("new", new.version.as_str())
+            },
+            |h| h,
+            Vec::new(),
+        ));
     }
     let (old_cover, new_cover) = (
         old.cover.as_deref().filter(|c| !c.is_empty()),
         new.cover.as_deref().filter(|c| !c.is_empty()),
     );
     if let (Some(cover), None) = (old_cover, new_cover) {
-        diff.warnings.push(Warning {
-            code: WarningCode::CoverRemoved,
-            message: msg!(
-                "warning-cover-removed",
-                version = new.version.as_str(),
-                cover = cover
-            ),
-            help: msg!("warning-cover-removed-help"),
-            activities: Vec::new(),
-        });
+        diff.warnings.push(Finding::warning(
+            kind,
+            "cover-removed",
+            |m| m.arg("version", new.version.as_str()).arg("cover", cover),
+            |h| h,
+            Vec::new(),
+        ));
     }
     let Some(now) = now else { return };
     // `diff.removed` is `gone`, in order.
@@ -579,17 +608,18 @@ pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mu
         .zip(&gone)
         .filter(|(a, _)| a.when == Some(When::Upcoming))
     {
-        diff.warnings.push(Warning {
-            code: WarningCode::UpcomingActivityRemoved,
-            message: msg!(
-                "warning-upcoming-removed",
-                name = a.name.as_str(),
-                start = a.start_time.as_str(),
-                days = days_from(now, &g.start_time)
-            ),
-            help: msg!("warning-upcoming-removed-help"),
-            activities: vec![a.clone()],
-        });
+        let days = days_from(now, &g.start_time);
+        diff.warnings.push(Finding::warning(
+            kind,
+            "upcoming-activity-removed",
+            |m| {
+                m.arg("name", a.name.as_str())
+                    .arg("start", a.start_time.as_str())
+                    .arg("days", days)
+            },
+            |h| h,
+            vec![a.clone()],
+        ));
     }
     let vanishing: Vec<(ActivityRef, &Activity<Written>)> = diff
         .removed
@@ -621,34 +651,33 @@ pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mu
                 .collect(),
             "list-comma",
         );
-        diff.breaking.push(Breaking {
-            code: BreakingCode::UpcomingVersion,
-            message: msg!(
-                "breaking-upcoming",
-                new = new.version.as_str(),
-                date = start.format("%Y-%m-%d %H:%M").to_string(),
-                days = whole_days(now, *start).unsigned_abs(),
-                old = old.version.as_str(),
-                count = vanishing.len(),
-                names = names
-            ),
-            help: msg!("breaking-upcoming-help", start = new.start_time.to_string()),
-            activities: vanishing.into_iter().map(|(a, _)| a).collect(),
-        });
+        let count = vanishing.len();
+        diff.breaking.push(Finding::breaking(
+            kind,
+            "upcoming-version",
+            |m| {
+                m.arg("new", new.version.as_str())
+                    .arg("date", start.format("%Y-%m-%d %H:%M").to_string())
+                    .arg("days", whole_days(now, *start).unsigned_abs())
+                    .arg("old", old.version.as_str())
+                    .arg("count", count)
+                    .arg("names", names)
+            },
+            |h| h.arg("start", new.start_time.to_string()),
+            vanishing.into_iter().map(|(a, _)| a).collect(),
+        ));
         return;
     }
     for (a, g) in vanishing {
-        diff.breaking.push(Breaking {
-            code: BreakingCode::OngoingActivityRemoved,
-            message: msg!(
-                "breaking-ongoing-removed",
-                name = a.name.as_str(),
-                end = a.end_time.as_str(),
-                days = days_from(now, &g.end_time)
-            ),
-            help: msg!("breaking-ongoing-removed-help"),
-            activities: vec![a],
-        });
+        let (name, end) = (a.name.clone(), a.end_time.clone());
+        let days = days_from(now, &g.end_time);
+        diff.breaking.push(Finding::breaking(
+            kind,
+            "ongoing-activity-removed",
+            |m| m.arg("name", name).arg("end", end).arg("days", days),
+            |h| h,
+            vec![a],
+        ));
     }
 }
 
@@ -699,6 +728,7 @@ pub fn version_order(a: &str, b: &str) -> Option<std::cmp::Ordering> {
 /// Announcements as clients read them: a document `{"id", "announcements": [{"title", ...}]}`,
 /// compared as plain JSON (the model of the announcements document is its own issue).
 fn announcements(old: &Value, new: &Value, diff: &mut FileDiff) {
+    let kind = &kind::announcements::KIND;
     let list = |v: &Value| -> Vec<Value> {
         v.get("announcements")
             .and_then(Value::as_array)
@@ -754,15 +784,13 @@ fn announcements(old: &Value, new: &Value, diff: &mut FileDiff) {
         } else {
             msg!("breaking-id-down", from = shown(old_id), to = shown(new_id))
         };
-        diff.breaking.push(Breaking {
-            code: BreakingCode::AnnouncementsId,
-            message: msg!("breaking-announcements-id", what = what),
-            help: msg!(
-                "breaking-announcements-id-help",
-                id = (old_id.unwrap_or(0) + 1).to_string()
-            ),
-            activities: Vec::new(),
-        });
+        diff.breaking.push(Finding::breaking(
+            kind,
+            "announcements-id",
+            |m| m.arg("what", what),
+            |h| h.arg("id", (old_id.unwrap_or(0) + 1).to_string()),
+            Vec::new(),
+        ));
     }
 }
 
@@ -1253,10 +1281,10 @@ struct Listed<'a> {
 }
 
 impl<'a> Listed<'a> {
-    fn of<C>(file: &'a FileDiff, finding: &'a Finding<C>, code: &'static str) -> Listed<'a> {
+    fn of(file: &'a FileDiff, finding: &'a Finding) -> Listed<'a> {
         Listed {
             file,
-            code,
+            code: finding.code,
             message: &finding.message,
             help: &finding.help,
             activity: finding.activities.first().map(|a| a.name.as_str()),
@@ -1269,11 +1297,11 @@ impl Report {
     fn listed(&self) -> [(Kind, Vec<Listed<'_>>); 2] {
         let breaking = self
             .breaking()
-            .map(|(file, b)| Listed::of(file, b, b.code.as_str()))
+            .map(|(file, b)| Listed::of(file, b))
             .collect();
         let warnings = self
             .warnings()
-            .map(|(file, w)| Listed::of(file, w, w.code.as_str()))
+            .map(|(file, w)| Listed::of(file, w))
             .collect();
         [(Kind::Breaking, breaking), (Kind::Warning, warnings)]
     }

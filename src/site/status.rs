@@ -9,6 +9,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::i18n::{Msg, msg};
+use crate::kind;
 use crate::model::freshness::{self, Freshness};
 use crate::model::{ActivityDocument, DataSource, DataTime, Game, Time, days};
 use crate::validate::{self, Kept};
@@ -226,22 +227,35 @@ pub fn last_changed(root: &Path, rel: &str) -> Option<(String, &'static str)> {
         _ => modified().map(|t| (t, "file time")),
     }
 }
-/// The text of `status`: the table of `rows`, where to look to update
-/// them, and the table of the announcements `boards` when there are any.
+/// The text of `status`: a table per kind that has one ([`kind::Kind::status`]
+/// names its first column), in the order of [`kind::ALL`]: the activity
+/// documents' `rows` with where to look to update them, and the
+/// announcements `boards` when there are any.
 pub fn to_text(rows: &[Row], boards: &[BoardRow]) -> String {
-    let mut text = table(rows) + &sources(rows);
-    if !boards.is_empty() {
-        text.push('\n');
-        text.push_str(&boards_table(boards));
+    let mut text = String::new();
+    for kind in kind::ALL {
+        let Some(heading) = kind.status else { continue };
+        let section = if kind::same(kind, &kind::activities::KIND) {
+            table(heading, rows) + &sources(rows)
+        } else if kind::same(kind, &kind::announcements::KIND) && !boards.is_empty() {
+            boards_table(heading, boards)
+        } else {
+            continue;
+        };
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&section);
     }
     text
 }
 
-/// The announcements boards: id, count and when each last changed.
-fn boards_table(boards: &[BoardRow]) -> String {
+/// The announcements boards, under `heading`: id, count and when each
+/// last changed.
+fn boards_table(heading: &'static str, boards: &[BoardRow]) -> String {
     let mut table = vec![
         [
-            "status-board",
+            heading,
             "status-board-id",
             "status-board-count",
             "status-board-changed",
@@ -290,10 +304,11 @@ fn sources(rows: &[Row]) -> String {
     out
 }
 
-fn table(rows: &[Row]) -> String {
+/// The activity documents, one row per game and locale, under `heading`.
+fn table(heading: &'static str, rows: &[Row]) -> String {
     let mut table = vec![
         [
-            "status-game",
+            heading,
             "status-locale",
             "status-version",
             "status-mode",
