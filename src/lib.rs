@@ -70,6 +70,12 @@
 //!   [`model`], its rules in [`validate`], its renderer in [`site`] (and
 //!   its paths in [`tree`] and [`layout`], their owners).
 //!   `tests/kinds.rs` walks [`kind::ALL`] and names what a kind lacks.
+//!   What each kind does is not behind the list yet: a new kind also
+//!   edits the places that hold a field or a branch per kind (`model/mod.rs`,
+//!   `validate/mod.rs`, `site/{types,check,render,api,live,headers,rewrite,diff,status,llms}.rs`,
+//!   `review.rs`, `import/{mod,io}.rs`, `data_mcp/mod.rs`, `cmd/status.rs`),
+//!   about 31 files in all; a trait per layer, keyed by the kind, is the
+//!   next step.
 //! - [`tree`]: the source tree's layout, one owner of every source path
 //!   (`games.json`, `data/<game>/<locale>.json`, the announcements
 //!   `data/_announcements/<locale>.json`, the verbatim folder `data/_files/`,
