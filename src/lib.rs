@@ -75,7 +75,8 @@
 //!   `validate/mod.rs`, `site/{types,check,render,api,live,headers,rewrite,diff,status,llms}.rs`,
 //!   `review.rs`, `import/{mod,io}.rs`, `data_mcp/mod.rs`, `cmd/status.rs`),
 //!   about 31 files in all; a trait per layer, keyed by the kind, is the
-//!   next step.
+//!   next step. A finding a review reports is a `static` of its kind's
+//!   module that [`site::diff`] names where it reports it.
 //! - [`tree`]: the source tree's layout, one owner of every source path
 //!   (`games.json`, `data/<game>/<locale>.json`, the announcements
 //!   `data/_announcements/<locale>.json`, the verbatim folder `data/_files/`,

@@ -43,35 +43,8 @@ pub static KIND: Kind = Kind {
         Code::UpcomingVersion,
     ],
     review: Review {
-        breaking: &[
-            Finding {
-                code: "ongoing-activity-removed",
-                message: "breaking-ongoing-removed",
-                help: "breaking-ongoing-removed-help",
-            },
-            Finding {
-                code: "upcoming-version",
-                message: "breaking-upcoming",
-                help: "breaking-upcoming-help",
-            },
-            Finding {
-                code: "version-backwards",
-                message: "breaking-version-backwards",
-                help: "breaking-version-backwards-help",
-            },
-        ],
-        warnings: &[
-            Finding {
-                code: "upcoming-activity-removed",
-                message: "warning-upcoming-removed",
-                help: "warning-upcoming-removed-help",
-            },
-            Finding {
-                code: "cover-removed",
-                message: "warning-cover-removed",
-                help: "warning-cover-removed-help",
-            },
-        ],
+        breaking: &[&ONGOING_REMOVED, &UPCOMING_VERSION, &VERSION_BACKWARDS],
+        warnings: &[&UPCOMING_REMOVED, &COVER_REMOVED],
     },
     status: Some("status-game"),
     editor: true,
@@ -82,3 +55,40 @@ pub static KIND: Kind = Kind {
 fn is_document(object: &Map<String, Value>) -> bool {
     object.contains_key("version") && object.get("activities").is_some_and(Value::is_array)
 }
+
+/// Breaking: an activity that is running at the moment of the review is
+/// gone from the new document.
+pub static ONGOING_REMOVED: Finding = Finding {
+    code: "ongoing-activity-removed",
+    message: "breaking-ongoing-removed",
+    help: "breaking-ongoing-removed-help",
+};
+
+/// Breaking: the new document's version has not started yet, so clients
+/// lose the version that runs now.
+pub static UPCOMING_VERSION: Finding = Finding {
+    code: "upcoming-version",
+    message: "breaking-upcoming",
+    help: "breaking-upcoming-help",
+};
+
+/// Breaking: the version goes backwards.
+pub static VERSION_BACKWARDS: Finding = Finding {
+    code: "version-backwards",
+    message: "breaking-version-backwards",
+    help: "breaking-version-backwards-help",
+};
+
+/// Warning: an activity that has not started yet is gone.
+pub static UPCOMING_REMOVED: Finding = Finding {
+    code: "upcoming-activity-removed",
+    message: "warning-upcoming-removed",
+    help: "warning-upcoming-removed-help",
+};
+
+/// Warning: the version's cover is gone.
+pub static COVER_REMOVED: Finding = Finding {
+    code: "cover-removed",
+    message: "warning-cover-removed",
+    help: "warning-cover-removed-help",
+};

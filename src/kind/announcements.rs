@@ -38,11 +38,7 @@ pub static KIND: Kind = Kind {
         Code::Whitespace,
     ],
     review: Review {
-        breaking: &[Finding {
-            code: "announcements-id",
-            message: "breaking-announcements-id",
-            help: "breaking-announcements-id-help",
-        }],
+        breaking: &[&ID_NOT_UP],
         warnings: &[],
     },
     status: Some("status-board"),
@@ -54,3 +50,11 @@ pub static KIND: Kind = Kind {
 fn is_board(object: &Map<String, Value>) -> bool {
     object.contains_key("id") && object.get("announcements").is_some_and(Value::is_array)
 }
+
+/// Breaking: a board changed without its `id` going up, so clients that
+/// keep the last `id` they showed never see the change.
+pub static ID_NOT_UP: Finding = Finding {
+    code: "announcements-id",
+    message: "breaking-announcements-id",
+    help: "breaking-announcements-id-help",
+};

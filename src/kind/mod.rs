@@ -13,8 +13,8 @@
 //! the build publishes them, the agents serve them as resources, the
 //! editor and the agents tell a kind's file by [`of_source`], `import` sorts
 //! a published file by its shape ([`of_shape`]), a review
-//! (`site::diff`) takes each finding's code and messages from its kind's
-//! [`Review`], and `status` lays out a table per kind that names one.
+//! (`site::diff`) reports the findings its kind's [`Review`] lists (each a
+//! `static` of the kind's module that it names), and `status` lays out a table per kind that names one.
 //! What a kind does with its typed documents (the model, the rules, the
 //! pages) stays in the module of that job named in the kind's docs.
 //!
@@ -95,13 +95,14 @@ pub struct Schema {
 
 /// What a review (`diff`) reports about a kind's published file beyond its
 /// status (added, changed, removed, reformatted) and a removal, which every
-/// file gets: the breaking changes and the warnings it may find. A review
-/// takes each finding's message and help from here, by its code
-/// ([`Review::breaking`], [`Review::warning`]).
+/// file gets: the breaking changes and the warnings it may find. Each is a
+/// `static` of the kind's module, which `site::diff` names where it
+/// reports it, so a finding cannot be reported under a code no kind
+/// declares.
 #[derive(Debug, Clone, Copy)]
 pub struct Review {
-    pub breaking: &'static [Finding],
-    pub warnings: &'static [Finding],
+    pub breaking: &'static [&'static Finding],
+    pub warnings: &'static [&'static Finding],
 }
 
 /// A change a review reports: its stable code (as the JSON report and the
@@ -114,18 +115,6 @@ pub struct Finding {
     pub message: &'static str,
     /// How to avoid it (breaking), or what to do if it was not meant (warning).
     pub help: &'static str,
-}
-
-impl Review {
-    /// The breaking change `code`, if this kind's review may report it.
-    pub fn breaking(&self, code: &str) -> Option<&'static Finding> {
-        self.breaking.iter().find(|f| f.code == code)
-    }
-
-    /// The warning `code`, if this kind's review may report it.
-    pub fn warning(&self, code: &str) -> Option<&'static Finding> {
-        self.warnings.iter().find(|f| f.code == code)
-    }
 }
 
 impl Kind {

@@ -240,8 +240,8 @@ pub struct AnnouncementChange {
 }
 
 /// A finding of the review: a [`Breaking`] change or a [`Warning`], its
-/// code and messages as the kind of its file declares them
-/// ([`kind::Review`]).
+/// code and messages those of a [`kind::Finding`] that the kind of its
+/// file declares (a `static` of its kind's module, named here directly).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
     /// Its stable code (`ongoing-activity-removed`).
@@ -284,57 +284,6 @@ impl Finding {
             activities,
         }
     }
-
-    /// The breaking change `code` of a file of `kind`, its messages as the
-    /// kind's review declares them.
-    fn breaking(
-        kind: &'static kind::Kind,
-        code: &str,
-        message: impl FnOnce(Msg) -> Msg,
-        help: impl FnOnce(Msg) -> Msg,
-        activities: Vec<ActivityRef>,
-    ) -> Breaking {
-        Finding::new(
-            declared(kind, code, kind.review.breaking(code)),
-            message,
-            help,
-            activities,
-        )
-    }
-
-    /// The warning `code` of a file of `kind`, its messages as the kind's
-    /// review declares them.
-    fn warning(
-        kind: &'static kind::Kind,
-        code: &str,
-        message: impl FnOnce(Msg) -> Msg,
-        help: impl FnOnce(Msg) -> Msg,
-        activities: Vec<ActivityRef>,
-    ) -> Warning {
-        Finding::new(
-            declared(kind, code, kind.review.warning(code)),
-            message,
-            help,
-            activities,
-        )
-    }
-}
-
-/// The one place a finding meets its kind's declaration: this module
-/// reports of a file only the codes its kind's review declares (every
-/// finding is reached by the review tests), so a code the kind does not
-/// declare is a defect of this module, not of the data.
-fn declared(
-    kind: &'static kind::Kind,
-    code: &str,
-    found: Option<&'static kind::Finding>,
-) -> &'static kind::Finding {
-    found.unwrap_or_else(|| {
-        panic!(
-            "the review of `{}` declares no finding `{code}` (src/kind/{}.rs)",
-            kind.name, kind.name
-        )
-    })
 }
 
 impl FileDiff {
@@ -468,7 +417,6 @@ fn same_activities(old: &Draft, new: &Draft) -> bool {
 /// Compares two activity documents into `diff`: fields, activities, and the
 /// breaking changes among them.
 pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mut FileDiff) {
-    let kind = &kind::activities::KIND;
     let times = [
         old.start_time.to_string(),
         new.start_time.to_string(),
@@ -573,9 +521,8 @@ pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mu
     diff.removed = gone.iter().map(|a| activity_ref(a)).collect();
 
     if version_order(&old.version, &new.version) == Some(std::cmp::Ordering::Greater) {
-        diff.breaking.push(Finding::breaking(
-            kind,
-            "version-backwards",
+        diff.breaking.push(Finding::new(
+            &kind::activities::VERSION_BACKWARDS,
             |m| {
                 m.arg("old", old.version.as_str())
                     .arg("new", new.version.as_str())
@@ -589,9 +536,8 @@ pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mu
         new.cover.as_deref().filter(|c| !c.is_empty()),
     );
     if let (Some(cover), None) = (old_cover, new_cover) {
-        diff.warnings.push(Finding::warning(
-            kind,
-            "cover-removed",
+        diff.warnings.push(Finding::new(
+            &kind::activities::COVER_REMOVED,
             |m| m.arg("version", new.version.as_str()).arg("cover", cover),
             |h| h,
             Vec::new(),
@@ -609,9 +555,8 @@ pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mu
         .filter(|(a, _)| a.when == Some(When::Upcoming))
     {
         let days = days_from(now, &g.start_time);
-        diff.warnings.push(Finding::warning(
-            kind,
-            "upcoming-activity-removed",
+        diff.warnings.push(Finding::new(
+            &kind::activities::UPCOMING_REMOVED,
             |m| {
                 m.arg("name", a.name.as_str())
                     .arg("start", a.start_time.as_str())
@@ -652,9 +597,8 @@ pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mu
             "list-comma",
         );
         let count = vanishing.len();
-        diff.breaking.push(Finding::breaking(
-            kind,
-            "upcoming-version",
+        diff.breaking.push(Finding::new(
+            &kind::activities::UPCOMING_VERSION,
             |m| {
                 m.arg("new", new.version.as_str())
                     .arg("date", start.format("%Y-%m-%d %H:%M").to_string())
@@ -671,9 +615,8 @@ pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mu
     for (a, g) in vanishing {
         let (name, end) = (a.name.clone(), a.end_time.clone());
         let days = days_from(now, &g.end_time);
-        diff.breaking.push(Finding::breaking(
-            kind,
-            "ongoing-activity-removed",
+        diff.breaking.push(Finding::new(
+            &kind::activities::ONGOING_REMOVED,
             |m| m.arg("name", name).arg("end", end).arg("days", days),
             |h| h,
             vec![a],
@@ -728,7 +671,6 @@ pub fn version_order(a: &str, b: &str) -> Option<std::cmp::Ordering> {
 /// Announcements as clients read them: a document `{"id", "announcements": [{"title", ...}]}`,
 /// compared as plain JSON (the model of the announcements document is its own issue).
 fn announcements(old: &Value, new: &Value, diff: &mut FileDiff) {
-    let kind = &kind::announcements::KIND;
     let list = |v: &Value| -> Vec<Value> {
         v.get("announcements")
             .and_then(Value::as_array)
@@ -784,9 +726,8 @@ fn announcements(old: &Value, new: &Value, diff: &mut FileDiff) {
         } else {
             msg!("breaking-id-down", from = shown(old_id), to = shown(new_id))
         };
-        diff.breaking.push(Finding::breaking(
-            kind,
-            "announcements-id",
+        diff.breaking.push(Finding::new(
+            &kind::announcements::ID_NOT_UP,
             |m| m.arg("what", what),
             |h| h.arg("id", (old_id.unwrap_or(0) + 1).to_string()),
             Vec::new(),
