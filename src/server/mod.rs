@@ -19,7 +19,7 @@
 //! never renders files itself.
 
 use std::future::Future;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
@@ -117,6 +117,11 @@ pub struct ServerState {
     build_lock: Arc<tokio::sync::Mutex<()>>,
     /// Counts the builds started, so a deferred completion knows it is stale.
     builds: Arc<AtomicU64>,
+    /// Whether the output may lack siblings a deferring build left out:
+    /// set by such a build, cleared once a completion has added them. A
+    /// later build that defers nothing itself (an editor's second save
+    /// finds nothing new) still completes what an earlier one left.
+    siblings_missing: Arc<AtomicBool>,
     /// The build kept between rebuilds: an edit re-checks and re-renders
     /// only the games it touched ([`site::LiveBuild`]).
     live: Arc<std::sync::Mutex<site::LiveBuild>>,
@@ -153,6 +158,7 @@ impl ServerState {
             shutdown: Arc::new(shutdown),
             build_lock: Arc::new(tokio::sync::Mutex::new(())),
             builds: Arc::new(AtomicU64::new(0)),
+            siblings_missing: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -396,6 +402,9 @@ async fn build_now(
                 state.files.clear();
                 record(state, outcome.diagnostics.clone(), None);
                 if summary.deferred > 0 {
+                    state.siblings_missing.store(true, Ordering::SeqCst);
+                }
+                if state.siblings_missing.load(Ordering::SeqCst) {
                     tokio::spawn(complete(state.clone(), build));
                 }
             } else {
@@ -443,6 +452,8 @@ async fn complete(state: ServerState, after: u64) {
     let nothing = Some(Vec::new());
     match tokio::task::spawn_blocking(move || live_build(&live, &options, nothing)).await {
         Ok(Ok((outcome, _))) if outcome.summary.is_some() => {
+            // Still under the build lock, and no build started since.
+            state.siblings_missing.store(false, Ordering::SeqCst);
             state.files.clear();
             tracing::debug!("added the compressed siblings in {:.0?}", started.elapsed());
         }
