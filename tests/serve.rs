@@ -1004,6 +1004,135 @@ fn a_live_rebuild_renders_only_the_edited_game_and_equals_a_cold_build() {
     }
 }
 
+/// The site `serve` keeps, once its siblings are added, equals a cold
+/// build of the same tree byte for byte (its manifest included).
+fn assert_live_is_cold(root: &Path, step: &str) {
+    let cold = root.join("cold");
+    let output = crate::util::run(
+        root,
+        &[
+            "build",
+            "--out",
+            "cold",
+            "--no-cache",
+            "--now",
+            crate::util::FIXTURE_NOW,
+        ],
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{step}: {}",
+        crate::util::stderr(&output)
+    );
+    let (live, cold) = (
+        crate::util::files_under(&root.join("site")),
+        crate::util::files_under(&cold),
+    );
+    assert_eq!(
+        live.keys().collect::<Vec<_>>(),
+        cold.keys().collect::<Vec<_>>(),
+        "{step}: different files"
+    );
+    for (path, bytes) in &live {
+        assert!(
+            cold[path] == *bytes,
+            "{step}: {path} differs from a cold build"
+        );
+    }
+}
+
+/// Issue 50: `serve` carries what it knows of its output from one
+/// rebuild to the next (which records changed, each game's record's
+/// bytes in the manifest); after a game is added and removed and a board
+/// is added, edited and removed, its site still equals a cold build.
+#[test]
+fn a_live_site_equals_a_cold_build_after_edits_of_the_registry_and_the_announcements() {
+    let root = crate::util::five_games();
+    let served = Served::start(root.path());
+    served.wait_for(
+        "/api/v1/activity/ww.json",
+        "the first build",
+        |status, _| status == 200,
+    );
+    let site = root.path().join("site");
+    let index_gz = site.join("api/v1/games.json.gz");
+    // Each change rewrites the index, which a rebuild after an edit
+    // writes without its siblings; its `.gz` back means the siblings
+    // were added.
+    let settled = |step: &str| {
+        wait_until(&format!("{step}: the index's gzip sibling"), || {
+            index_gz.is_file()
+        });
+        assert_live_is_cold(root.path(), step);
+    };
+    settled("first build");
+
+    let games_path = root.path().join("games.json");
+    let original: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&games_path).unwrap()).unwrap();
+    let mut games = original.clone();
+    let mut copy = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == "ww")
+        .unwrap()
+        .clone();
+    copy["id"] = serde_json::Value::from("ww2");
+    games["games"].as_array_mut().unwrap().push(copy);
+    crate::util::copy_tree(&root.path().join("data/ww"), &root.path().join("data/ww2"));
+    std::fs::write(
+        &games_path,
+        serde_json::to_string_pretty(&games).unwrap() + "\n",
+    )
+    .unwrap();
+    served.wait_for(
+        "/api/v1/activity/ww2.json",
+        "the game added",
+        |status, _| status == 200,
+    );
+    settled("game added");
+
+    std::fs::write(
+        &games_path,
+        serde_json::to_string_pretty(&original).unwrap() + "\n",
+    )
+    .unwrap();
+    std::fs::remove_dir_all(root.path().join("data/ww2")).unwrap();
+    served.wait_for(
+        "/api/v1/activity/ww2.json",
+        "the game removed",
+        |status, _| status == 404,
+    );
+    settled("game removed");
+
+    let board = root.path().join("data/_announcements/zh-CN.json");
+    std::fs::create_dir_all(board.parent().unwrap()).unwrap();
+    let write_board = |id: u64, title: &str| {
+        let text = serde_json::json!({
+            "id": id,
+            "announcements": [{"title": title, "content": "Hello."}]
+        });
+        std::fs::write(&board, serde_json::to_string_pretty(&text).unwrap() + "\n").unwrap();
+    };
+    write_board(1, "First board");
+    served.wait_for("/api/v1/anno.json", "the board added", |status, body| {
+        status == 200 && body.contains("First board")
+    });
+    settled("board added");
+    write_board(2, "Second board");
+    served.wait_for("/api/v1/anno.json", "the board edited", |status, body| {
+        status == 200 && body.contains("Second board")
+    });
+    settled("board edited");
+    std::fs::remove_dir_all(board.parent().unwrap()).unwrap();
+    served.wait_for("/api/v1/anno.json", "the board removed", |status, _| {
+        status == 404
+    });
+    settled("board removed");
+}
+
 /// Issue 30: an edit to an announcements board is rebuilt live: a new
 /// board is served, an edit shows, and a board with an error keeps the
 /// last good one and names its line.

@@ -22,6 +22,7 @@
 use foldhash::{HashMap, HashSet, HashSetExt as _};
 use std::fs;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use rayon::prelude::*;
@@ -33,6 +34,30 @@ use crate::model::{ActivityDocument, Game};
 
 /// Bump when the layout of the manifest or the meaning of a fingerprint changes.
 const FORMAT: u32 = 2;
+
+/// The files of one record. A record a build takes from the output as it
+/// is shares its list (and its summary) with the output's manifest, so
+/// the writer tells what changed between two manifests by identity
+/// ([`Arc::ptr_eq`]) instead of comparing every file, and keeping a game
+/// costs no copy of its records. Written as a plain list.
+pub(crate) type Files = Arc<Vec<FileRecord>>;
+
+/// Serializes an `Arc<T>` as the `T` it holds (serde's `rc` feature, for
+/// the two fields that need it).
+mod shared {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    pub fn serialize<T: Serialize, S: Serializer>(value: &Arc<T>, s: S) -> Result<S::Ok, S::Error> {
+        T::serialize(value, s)
+    }
+
+    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Arc<T>, D::Error> {
+        T::deserialize(d).map(Arc::new)
+    }
+}
 
 /// What a site holds and what it was built from.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -97,8 +122,10 @@ pub(crate) struct GameRecord {
     /// [`Manifest::clean_checks`]). Never depends on "now" itself.
     pub checked: Option<String>,
     /// What the index, `_headers` and `llms.txt` need of the game.
-    pub summary: SavedGame,
-    pub files: Vec<FileRecord>,
+    #[serde(with = "shared")]
+    pub summary: Arc<SavedGame>,
+    #[serde(with = "shared")]
+    pub files: Files,
 }
 
 /// One shared part: its cache key and its files.
@@ -107,7 +134,8 @@ pub(crate) struct PartRecord {
     /// The part's key (hex), over all its inputs.
     pub key: String,
     pub complete: bool,
-    pub files: Vec<FileRecord>,
+    #[serde(with = "shared")]
+    pub files: Files,
 }
 
 /// One file of the site.
@@ -226,22 +254,64 @@ impl Manifest {
     }
 
     /// Puts the parts in key order and each record's files in path order
-    /// (games stay in the registry's order), so equal sites have equal manifests.
+    /// (games stay in the registry's order), so equal sites have equal
+    /// manifests. A list shared with an earlier manifest ([`Files`]) was
+    /// put in order when that manifest was, and is left as it is.
     pub fn sort(&mut self) {
         self.parts.sort_by(|a, b| a.key.cmp(&b.key));
-        for record in &mut self.games {
-            record.files.sort_by(|a, b| a.path.cmp(&b.path));
-        }
-        for record in &mut self.parts {
-            record.files.sort_by(|a, b| a.path.cmp(&b.path));
+        let lists = self.games.iter_mut().map(|g| &mut g.files);
+        for files in lists.chain(self.parts.iter_mut().map(|p| &mut p.files)) {
+            if let Some(files) = Arc::get_mut(files) {
+                files.sort_by(|a, b| a.path.cmp(&b.path));
+            }
         }
     }
 
-    /// The manifest's bytes (compact JSON) once [`Manifest::sort`]ed.
+    /// Every record's list of files, the games' first.
+    pub fn lists(&self) -> impl Iterator<Item = &Files> {
+        (self.games.iter().map(|g| &g.files)).chain(self.parts.iter().map(|p| &p.files))
+    }
+
+    /// The manifest's bytes (compact JSON) once [`Manifest::sort`]ed, in
+    /// one piece: what [`Manifest::to_bytes_after`] gives.
+    #[cfg(test)]
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = serde_json::to_vec(self).unwrap_or_default();
         bytes.push(b'\n');
         bytes
+    }
+
+    /// [`Manifest::to_bytes`], with each game's record serialized apart:
+    /// a record that is the one `before` has for its game (the same list
+    /// of files and summary, [`Files`], and the same other fields) takes
+    /// its bytes from `before`'s instead of being serialized again. Also
+    /// returns the bytes of each game's record, in order, for the next
+    /// build of the same process. The bytes are [`Manifest::to_bytes`]'s
+    /// (compact JSON is the concatenation of its parts).
+    pub fn to_bytes_after(&self, before: Option<&Serialized<'_>>) -> (Vec<u8>, Vec<Arc<[u8]>>) {
+        let records: Vec<Arc<[u8]>> = self
+            .games
+            .par_iter()
+            .map(|game| {
+                before
+                    .and_then(|b| b.of(game))
+                    .unwrap_or_else(|| serde_json::to_vec(game).unwrap_or_default().into())
+            })
+            .collect();
+        let parts = serde_json::to_vec(&self.parts).unwrap_or_default();
+        let size = records.iter().map(|r| r.len() + 1).sum::<usize>() + parts.len() + 64;
+        let mut bytes = Vec::with_capacity(size);
+        bytes.extend_from_slice(format!("{{\"format\":{},\"games\":[", self.format).as_bytes());
+        for (i, record) in records.iter().enumerate() {
+            if i > 0 {
+                bytes.push(b',');
+            }
+            bytes.extend_from_slice(record);
+        }
+        bytes.extend_from_slice(b"],\"parts\":");
+        bytes.extend_from_slice(&parts);
+        bytes.extend_from_slice(b"}\n");
+        (bytes, records)
     }
 
     /// Reads the manifest of the site in `dir` and the time it was written;
@@ -255,6 +325,9 @@ impl Manifest {
         let written = meta.modified().ok()?;
         let bytes = fs::read(&path).ok()?;
         let mut manifest: Manifest = serde_json::from_slice(&bytes).ok()?;
+        // In order whatever the file says (the writer looks paths up in
+        // each list by halves).
+        manifest.sort();
         manifest.warnings = fs::read(dir.join(layout::OUTPUT_WARNINGS))
             .ok()
             .and_then(|bytes| serde_json::from_slice(&bytes).ok())
@@ -264,12 +337,35 @@ impl Manifest {
 
     /// Every file the manifest names, by path.
     pub fn files(&self) -> HashMap<&str, &FileRecord> {
-        self.games
-            .iter()
-            .flat_map(|g| &g.files)
-            .chain(self.parts.iter().flat_map(|p| &p.files))
+        self.lists()
+            .flat_map(|files| files.iter())
             .map(|f| (f.path.as_str(), f))
             .collect()
+    }
+}
+
+/// A manifest with the bytes of each of its games' records
+/// ([`Manifest::to_bytes_after`]).
+pub(crate) struct Serialized<'a> {
+    pub manifest: &'a Manifest,
+    /// Game id to its place in `manifest.games`.
+    pub positions: &'a HashMap<String, usize>,
+    /// The bytes of each game's record, in order.
+    pub records: &'a [Arc<[u8]>],
+}
+
+impl Serialized<'_> {
+    /// The bytes of `game`'s record when it is the one this manifest has.
+    fn of(&self, game: &GameRecord) -> Option<Arc<[u8]>> {
+        let at = *self.positions.get(&game.id)?;
+        let was = self.manifest.games.get(at)?;
+        let same = Arc::ptr_eq(&was.files, &game.files)
+            && Arc::ptr_eq(&was.summary, &game.summary)
+            && was.fingerprint == game.fingerprint
+            && was.complete == game.complete
+            && was.home == game.home
+            && was.checked == game.checked;
+        same.then(|| self.records.get(at).cloned()).flatten()
     }
 }
 
@@ -388,4 +484,63 @@ pub(crate) fn verify(dir: &Path, manifest: &Manifest, written: SystemTime) -> Ve
         verified.extra.extend(extra);
     }
     verified
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(id: &str, fingerprint: &str) -> serde_json::Value {
+        serde_json::json!({
+            "id": id, "fingerprint": fingerprint, "complete": true, "home": "h", "checked": null,
+            "summary": {
+                "game": {"id": id, "name": "名前 \"quoted\"", "locales": ["zh-CN"],
+                         "defaultLocale": "zh-CN", "timeZone": "Asia/Shanghai"},
+                "documents": [{"locale": "zh-CN", "is_default": true, "document": {
+                    "version": "1.0", "versionName": "一", "startTime": "2026-10-14T11:00:00",
+                    "endTime": "2026-11-25T05:59:59", "cover": "", "activities": []}}],
+                "digests": [["abc", 3]]
+            },
+            "files": [{"path": format!("api/{id}.json"), "sha256": "s", "bytes": 3}]
+        })
+    }
+
+    fn manifest(games: &[serde_json::Value]) -> Manifest {
+        serde_json::from_value(serde_json::json!({
+            "format": FORMAT,
+            "games": games,
+            "parts": [{"key": "k", "complete": false, "files": [{"path": "index.html", "sha256": "t", "bytes": 9}]}]
+        }))
+        .unwrap()
+    }
+
+    /// The manifest's bytes made a record at a time are its bytes made at
+    /// once, and a record the manifest before had (its lists shared) takes
+    /// that one's bytes.
+    #[test]
+    fn bytes_made_a_record_at_a_time_are_the_whole_manifests() {
+        let first = manifest(&[game("a", "1"), game("b", "2")]);
+        let (bytes, records) = first.to_bytes_after(None);
+        assert_eq!(bytes, first.to_bytes());
+        assert_eq!(records.len(), 2);
+
+        // The next build keeps `a` as it is and changes `b`.
+        let mut next = manifest(&[game("a", "1"), game("b", "3")]);
+        next.games[0] = first.games[0].clone();
+        let positions = first.game_positions();
+        let before = Serialized {
+            manifest: &first,
+            positions: &positions,
+            records: &records,
+        };
+        let (bytes, again) = next.to_bytes_after(Some(&before));
+        assert_eq!(bytes, next.to_bytes());
+        assert!(Arc::ptr_eq(&again[0], &records[0]), "a's bytes are taken");
+        assert!(!Arc::ptr_eq(&again[1], &records[1]), "b's are made again");
+        // An equal record that does not share its lists is made again.
+        let copy = manifest(&[game("a", "1"), game("b", "2")]);
+        let (bytes, fresh) = copy.to_bytes_after(Some(&before));
+        assert_eq!(bytes, first.to_bytes());
+        assert!(!Arc::ptr_eq(&fresh[0], &records[0]));
+    }
 }

@@ -262,7 +262,7 @@ pub(crate) fn render(
             {
                 staging.keep(&record.files);
                 let mut tally = Tally::default();
-                for file in &record.files {
+                for file in record.files.iter() {
                     tally.files += 1;
                     tally.bytes += file.bytes;
                 }
@@ -288,8 +288,8 @@ pub(crate) fn render(
                 complete: tally.deferred == 0,
                 home: home_digest(&home),
                 checked: checked.clean_checks.get(&game.id).cloned(),
-                summary: manifest::SavedGame::of(&home.game, digests),
-                files,
+                summary: Arc::new(manifest::SavedGame::of(&home.game, digests)),
+                files: Arc::new(files),
             };
             cards.put(position, &home, &home_site_locale)?;
             drop(home);
@@ -394,7 +394,7 @@ pub(crate) fn render(
             parts_done.push(manifest::PartRecord {
                 key: home_key.hex(),
                 complete,
-                files,
+                files: Arc::new(files),
             });
             tally
         };
@@ -475,7 +475,7 @@ fn run_parts(
                 manifest::PartRecord {
                     key,
                     complete: tally.deferred == 0,
-                    files,
+                    files: Arc::new(files),
                 },
             ))
         })

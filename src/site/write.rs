@@ -282,8 +282,10 @@ pub struct Staging {
     /// The folder being filled, opened at the first file the output does
     /// not already hold.
     open: OnceLock<anyhow::Result<Open>>,
-    /// Every file of the new site, by path.
-    wanted: Mutex<HashMap<String, manifest::FileRecord>>,
+    /// The paths of the files this build wrote into the new site.
+    written_paths: Mutex<HashSet<String>>,
+    /// The lists of files it took from the output as they are.
+    kept: Mutex<Vec<manifest::Files>>,
     /// Counts files written, for the test hook that stops a build midway.
     written: AtomicUsize,
     /// What the kept previous output holds, when a [`Memo`] vouches for it.
@@ -303,6 +305,9 @@ struct Held {
     inodes: HashMap<String, u64>,
     /// Nothing in the folder besides the manifest's files, all good.
     clean: bool,
+    /// The bytes of each game's record of `manifest` as the build that
+    /// wrote it serialized them (empty when the manifest was read).
+    records: Vec<std::sync::Arc<[u8]>>,
 }
 
 /// The staging folder being filled.
@@ -317,12 +322,18 @@ struct Open {
     /// Folders files were removed from when it was opened (the strays of
     /// a kept previous output): they may be left empty.
     emptied: Vec<String>,
+    /// The manifest of the site the folder holds, when a [`Memo`] vouches
+    /// that it holds every file of it and nothing else: the commit then
+    /// settles only the records that differ from the new site's.
+    known: Option<Manifest>,
 }
 
 /// What a committed build left at the output and beside it: kept by a
 /// caller that builds again in the same process (`serve`), so the next
 /// build trusts what it wrote itself instead of reading and checking the
-/// two manifests and every file again.
+/// two manifests and every file again, settles only the records that
+/// changed ([`manifest::Files`]) and serializes again only the games'
+/// records that changed.
 #[derive(Debug, Default)]
 pub struct Memo {
     current: Option<Held>,
@@ -440,7 +451,8 @@ impl Staging {
             spare,
             current,
             open: OnceLock::new(),
-            wanted: Mutex::new(HashMap::new()),
+            written_paths: Mutex::new(HashSet::new()),
+            kept: Mutex::new(Vec::new()),
             written: AtomicUsize::new(0),
             spare_known: Mutex::new(spare_known),
         })
@@ -558,26 +570,37 @@ impl Staging {
         fs::File::open(&at).with_context(|| msg!("err-read", path = at.display().to_string()))
     }
 
-    /// Takes `files` of the output into the new site as they are.
-    pub(crate) fn keep(&self, files: &[manifest::FileRecord]) {
-        for record in files {
-            self.want(record);
-        }
+    /// Takes `files` of the output into the new site as they are (the
+    /// list of a record of the output's manifest, which the new manifest
+    /// shares).
+    pub(crate) fn keep(&self, files: &manifest::Files) {
+        self.kept
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(std::sync::Arc::clone(files));
     }
 
     /// Whether the new site has `path` (relative to the output) so far.
     pub fn holds(&self, path: &str) -> bool {
-        self.wanted
+        let written = self
+            .written_paths
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .contains_key(path)
+            .contains(path);
+        // Each list is in path order (the manifest's).
+        written
+            || (self.kept.lock().unwrap_or_else(|p| p.into_inner()).iter()).any(|files| {
+                files
+                    .binary_search_by(|f| f.path.as_str().cmp(path))
+                    .is_ok()
+            })
     }
 
     fn want(&self, record: &manifest::FileRecord) {
-        self.wanted
+        self.written_paths
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .insert(record.path.clone(), record.clone());
+            .insert(record.path.clone());
     }
 
     fn output_holds(&self, record: &manifest::FileRecord) -> bool {
@@ -674,34 +697,68 @@ impl Staging {
         Ok(path)
     }
 
-    /// Makes the staging folder hold exactly `wanted`: the files it lacks
-    /// come from the output, the ones the new site does not have go.
-    fn settle(&self, wanted: &HashMap<String, manifest::FileRecord>) -> anyhow::Result<()> {
+    /// Makes the staging folder hold exactly the files of `manifest`, and
+    /// returns them by path. When a [`Memo`] vouches for what the folder
+    /// holds (a kept previous output of this process), only the files of
+    /// the records that differ between its manifest and `manifest` are
+    /// looked at: a record taken from the output as it is shares its list
+    /// with the manifests before ([`manifest::Files`]). Else every file is.
+    fn settle(&self, manifest: &Manifest) -> anyhow::Result<HashMap<String, manifest::FileRecord>> {
+        let open = self.staging()?;
+        let identity = |files: &manifest::Files| std::sync::Arc::as_ptr(files) as usize;
+        // The files to look at: path to record, for those the new site has.
+        let (wanted, gone): (HashMap<&str, &manifest::FileRecord>, Option<Vec<&str>>) =
+            match &open.known {
+                Some(known) => {
+                    let before: HashSet<usize> = known.lists().map(identity).collect();
+                    let after: HashSet<usize> = manifest.lists().map(identity).collect();
+                    let fresh = manifest
+                        .lists()
+                        .filter(|files| !before.contains(&identity(files)))
+                        .flat_map(|files| files.iter())
+                        .map(|f| (f.path.as_str(), f))
+                        .collect();
+                    let gone = known
+                        .lists()
+                        .filter(|files| !after.contains(&identity(files)))
+                        .flat_map(|files| files.iter())
+                        .map(|f| f.path.as_str())
+                        .collect();
+                    (fresh, Some(gone))
+                }
+                None => (manifest.files(), None),
+            };
         // Every file the staging folder lacks comes from the output.
         let mut missing: Vec<&manifest::FileRecord> = {
-            let open = self.staging()?;
             let holds = open.holds.lock().unwrap_or_else(|p| p.into_inner());
             wanted
                 .values()
-                .filter(|w| holds.get(&w.path) != Some(*w))
+                .filter(|w| holds.get(&w.path) != Some(**w))
+                .copied()
                 .collect()
         };
         missing.sort_by(|a, b| a.path.cmp(&b.path));
         missing
             .par_iter()
             .try_for_each(|record| self.place(record, None))?;
-        let open = self.staging()?;
-        // What the new site does not have goes.
-        let stale: Vec<String> = open
-            .holds
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .keys()
-            .filter(|path| !wanted.contains_key(*path))
-            .cloned()
-            .collect();
+        let mut holds = std::mem::take(&mut *open.holds.lock().unwrap_or_else(|p| p.into_inner()));
+        // What the new site does not have goes: of the files looked at,
+        // those the folder holds and the new site does not.
+        let stale: Vec<String> = match gone {
+            Some(gone) => gone
+                .into_iter()
+                .filter(|path| !wanted.contains_key(path) && holds.contains_key(*path))
+                .map(str::to_owned)
+                .collect(),
+            None => holds
+                .keys()
+                .filter(|path| !wanted.contains_key(path.as_str()))
+                .cloned()
+                .collect(),
+        };
         for path in &stale {
             let _ = fs::remove_file(open.dir.join(path));
+            holds.remove(path);
         }
         // So do the folders left empty: those of the stale files, and those
         // the staging folder's strays were removed from, with their
@@ -722,7 +779,7 @@ impl Staging {
         for folder in folders {
             let _ = fs::remove_dir(open.dir.join(folder));
         }
-        Ok(())
+        Ok(holds)
     }
 
     /// Puts the new site described by `manifest` at the output: nothing to
@@ -732,15 +789,12 @@ impl Staging {
     /// folder exchanged with the output. The previous output is kept beside
     /// it for the next build.
     pub(crate) fn commit(mut self, manifest: Manifest) -> anyhow::Result<(Committed, Memo)> {
-        let wanted = std::mem::take(&mut *self.wanted.lock().unwrap_or_else(|p| p.into_inner()));
+        // A clean output holds every file of its manifest and nothing
+        // else: with the same manifest, it is the new site.
         if self.open.get().is_none()
             && let Some(current) = &self.current
             && current.clean
             && current.manifest == manifest
-            && wanted.len() == current.good.len()
-            && wanted
-                .values()
-                .all(|w| current.good.get(&w.path) == Some(w))
         {
             let spare = self
                 .spare_known
@@ -754,8 +808,21 @@ impl Staging {
             return Ok((Committed::Unchanged, memo));
         }
         // The manifest's bytes are made while the folder is settled.
-        let (bytes, settled) = rayon::join(|| manifest.to_bytes(), || self.settle(&wanted));
-        settled?;
+        // Each game's record is serialized again only when it changed.
+        let before = self
+            .current
+            .as_ref()
+            .filter(|held| held.records.len() == held.manifest.games.len())
+            .map(|held| manifest::Serialized {
+                manifest: &held.manifest,
+                positions: &held.games,
+                records: &held.records,
+            });
+        let ((bytes, records), settled) = rayon::join(
+            || manifest.to_bytes_after(before.as_ref()),
+            || self.settle(&manifest),
+        );
+        let wanted = settled?;
         let open = self.staging()?;
         let marker = open.dir.join(OUTPUT_MARKER);
         fs::write(&marker, MARKER_TEXT)
@@ -770,7 +837,11 @@ impl Staging {
         set_dir_permissions(&open.dir);
         let staging = open.dir.clone();
         let reused = open.reused;
-        let previous = self.current.take();
+        // The output before, kept beside it: its records' bytes are not needed again.
+        let previous = self.current.take().map(|held| Held {
+            records: Vec::new(),
+            ..held
+        });
         // What the output holds once the folder is in place: the new site.
         let now_held = Held {
             games: manifest.game_positions(),
@@ -778,6 +849,7 @@ impl Staging {
             good: wanted,
             inodes: HashMap::new(),
             clean: true,
+            records,
         };
         match swap(&staging, &self.out) {
             Ok(Some(old)) => {
@@ -817,6 +889,7 @@ impl Staging {
                     good: now_held.good.clone(),
                     inodes: HashMap::new(),
                     clean: true,
+                    records: Vec::new(),
                 });
                 Ok((
                     Committed::Replaced { set_aside: None },
@@ -871,6 +944,7 @@ fn held(dir: &Path, read: Option<(Manifest, std::time::SystemTime)>) -> Option<H
         good,
         inodes: verified.good,
         clean,
+        records: Vec::new(),
     })
 }
 
@@ -894,13 +968,16 @@ fn open_staging(
         && spare.join(OUTPUT_MARKER).is_file();
     if spare_is_ours {
         let reused = match known {
-            Some(kept) => Some(reuse_known(spare, kept)),
-            None => current.and_then(|current| reuse_spare(spare, out, current)),
+            // What it holds is told by the memo only when that was all
+            // its manifest and nothing else.
+            Some(kept) if kept.clean => Some(reuse_known(spare, kept)),
+            _ => current.and_then(|current| reuse_spare(spare, out, current)),
         };
         if let Some(Reused {
             holds,
             made,
             emptied,
+            known,
         }) = reused
         {
             return Ok(Open {
@@ -909,6 +986,7 @@ fn open_staging(
                 holds: Mutex::new(holds),
                 made: Mutex::new(made),
                 emptied,
+                known,
             });
         }
         remove_tree(spare);
@@ -933,6 +1011,7 @@ fn open_staging(
         holds: Mutex::new(HashMap::new()),
         made: Mutex::new(HashSet::new()),
         emptied: Vec::new(),
+        known: None,
     })
 }
 
@@ -944,6 +1023,8 @@ struct Reused {
     made: HashSet<String>,
     /// Folders strays were removed from.
     emptied: Vec<String>,
+    /// Its manifest, when it holds every file of it and nothing else.
+    known: Option<Manifest>,
 }
 
 /// The kept previous output as this process left it (`kept`: what it
@@ -953,16 +1034,13 @@ struct Reused {
 fn reuse_known(spare: &Path, kept: Held) -> Reused {
     let _ = fs::remove_file(spare.join(layout::OUTPUT_MANIFEST));
     let _ = fs::remove_file(spare.join(layout::OUTPUT_WARNINGS));
-    // Each folder once (a site has a few folders per game and tens of
-    // files in each), not a string per file.
-    let made = manifest::folders_of(kept.good.keys().map(String::as_str))
-        .into_iter()
-        .map(str::to_owned)
-        .collect();
+    // Its folders are not listed: a file placed makes its folder when
+    // that is missing (`create_dir_all`).
     Reused {
         holds: kept.good,
-        made,
+        made: HashSet::new(),
         emptied: Vec::new(),
+        known: Some(kept.manifest),
     }
 }
 
@@ -1008,6 +1086,7 @@ fn reuse_spare(spare: &Path, out: &Path, current: &Held) -> Option<Reused> {
         holds,
         made,
         emptied,
+        known: None,
     })
 }
 
