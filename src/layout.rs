@@ -24,7 +24,7 @@ pub const ACTIVITY_DIR: &str = "api/v1/activity";
 pub const INDEX_PATH: &str = "api/v1/games.json";
 
 /// The announcements document of the site's default locale; another
-/// locale's is `api/v1/anno-<locale>.json` ([`is_announcements`]).
+/// locale's is `api/v1/anno-<locale>.json` ([`announcements_locale_of`]).
 pub const ANNOUNCEMENTS_PATH: &str = "api/v1/anno.json";
 
 /// The published JSON Schema of an activity document.
@@ -410,16 +410,6 @@ pub fn is_activity_document(path: &str) -> bool {
     relative(path)
         .strip_prefix(ACTIVITY_DIR)
         .is_some_and(|rest| rest.starts_with('/') && rest.ends_with(".json"))
-}
-
-/// Whether `path` (relative, or site-absolute) is an announcements
-/// document: `api/v1/anno.json` or `api/v1/anno-<locale>.json`.
-pub fn is_announcements(path: &str) -> bool {
-    relative(path)
-        .strip_prefix(API_DIR)
-        .and_then(|rest| rest.strip_prefix("/anno"))
-        .and_then(|rest| rest.strip_suffix(".json"))
-        .is_some_and(|rest| rest.is_empty() || (rest.starts_with('-') && !rest.contains('/')))
 }
 
 /// One kind of file the site may hold.

@@ -5,7 +5,7 @@
 //! its own, sources that are its own.
 
 use activity_site::i18n::{EN_US_FTL, ZH_CN_FTL};
-use activity_site::kind::{self, Kind, Sources};
+use activity_site::kind::{self, Kind, PublishedAs, Sources};
 use activity_site::{layout, tree};
 
 use crate::util::crate_root;
@@ -124,6 +124,120 @@ fn every_finding_of_a_review_has_one_kind_and_its_own_messages() {
             );
         }
     }
+}
+
+/// Issue 47: what a review and an import do with a kind's published
+/// documents is found from the kind. Every kind whose files are JSON
+/// documents has its comparison listed once in `site::diff::kinds::ALL`
+/// (the kept files are compared by their status alone) and found from a
+/// path it publishes; `import` places the activity documents through the
+/// registry, and recognises every kind published once per locale by its
+/// shape and the names it declares, placing it at its source of that locale.
+#[test]
+fn every_kind_has_its_review_and_its_import_placement() {
+    use activity_site::import;
+    use activity_site::site::diff;
+    for kind in kind::ALL {
+        let compare = diff::kinds::of(kind);
+        assert_eq!(
+            compare.is_some(),
+            kind.is_json(),
+            "`{}`: a kind of JSON documents, and only one, has its comparison in \
+             site::diff::kinds::ALL",
+            kind.name
+        );
+        let findings = kind.review.breaking.len() + kind.review.warnings.len();
+        assert!(
+            findings == 0 || compare.is_some(),
+            "`{}` declares findings that no comparison reports",
+            kind.name
+        );
+        let published: Vec<String> = match kind.published {
+            PublishedAs::PerGame { .. } => vec![
+                layout::activity_file("sr", "json"),
+                layout::activity_file("sr-en-US", "json"),
+            ],
+            PublishedAs::PerLocale { .. } => ["", "en-US"]
+                .iter()
+                .map(|l| {
+                    kind.published_path(l, l.is_empty(), "json")
+                        .expect("a kind published per locale names its documents")
+                })
+                .collect(),
+            PublishedAs::Verbatim => Vec::new(),
+        };
+        assert_eq!(
+            published.is_empty(),
+            !kind.is_json(),
+            "`{}`: a kind of JSON documents says where the site publishes them",
+            kind.name
+        );
+        for path in &published {
+            assert!(
+                kind::of_published(path).is_some_and(|k| kind::same(k, kind)),
+                "{path} should be a document of `{}`, not of {:?}",
+                kind.name,
+                kind::of_published(path).map(|k| k.name)
+            );
+            assert!(
+                diff::kinds::of_path(path).is_some_and(|c| kind::same(c.kind(), kind)),
+                "a review compares {path} as a document of `{}`",
+                kind.name
+            );
+        }
+        assert_eq!(
+            kind.shape.is_some(),
+            kind.is_json(),
+            "`{}`: import recognises a kind of JSON documents by its shape",
+            kind.name
+        );
+        assert_eq!(
+            import::is_activities(kind),
+            kind.sources == Sources::PerGame,
+            "`{}`: import places the documents of a kind per game through the registry",
+            kind.name
+        );
+        if !matches!(kind.sources, Sources::PerLocale { .. }) {
+            continue;
+        }
+        assert!(
+            matches!(kind.published, PublishedAs::PerLocale { .. }),
+            "`{}`: import needs the names a kind with a source per locale is published under",
+            kind.name
+        );
+        let [unsuffixed, suffixed] = [&published[0], &published[1]];
+        let recognised = |path: &str| {
+            import::per_locale_document(path).map(|(k, l)| (k.name, l.map(str::to_owned)))
+        };
+        assert_eq!(
+            recognised(suffixed),
+            Some((kind.name, Some("en-US".to_owned())))
+        );
+        assert_eq!(recognised(unsuffixed), Some((kind.name, None)));
+        let name = suffixed.rsplit('/').next().unwrap_or_default();
+        assert_eq!(
+            import::per_locale_named(name).as_deref(),
+            Some(suffixed.as_str()),
+            "`{}`: a flat folder's {name} is read as {suffixed}",
+            kind.name
+        );
+        let placed = kind.locale_path("en-US").expect("a source per locale");
+        assert!(
+            kind::of_source(&placed).is_some_and(|k| kind::same(k, kind))
+                && kind.locale_of(&placed) == Some("en-US"),
+            "`{}`: import writes {suffixed} to {placed}, which is not its source of en-US",
+            kind.name
+        );
+    }
+    let mut names: Vec<&str> = diff::kinds::ALL.iter().map(|c| c.kind().name).collect();
+    let listed = names.len();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(
+        names.len(),
+        listed,
+        "site::diff::kinds::ALL names a kind twice"
+    );
 }
 
 #[test]

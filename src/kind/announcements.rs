@@ -10,7 +10,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Finding, Kind, Review, Schema, Sources};
+use super::{Finding, Kind, PublishedAs, Review, Schema, Sources};
 use crate::diagnostics::Code;
 use crate::layout;
 use crate::tree;
@@ -44,6 +44,12 @@ pub static KIND: Kind = Kind {
     status: Some("status-board"),
     editor: true,
     shape: Some(is_board),
+    published: PublishedAs::PerLocale {
+        path: layout::announcements_path,
+        locale_of: layout::announcements_locale_of,
+        beside: &["atom"],
+        pages: layout::ANNOUNCEMENTS_PAGE_DIR,
+    },
 };
 
 /// An object with `id` and an `announcements` array.

@@ -60,6 +60,34 @@ pub struct Kind {
     /// The shape of its published JSON, by which `import` recognises a
     /// file of it; `None` when it is published verbatim.
     pub shape: Option<IsShape>,
+    /// The names the site publishes its documents under, which a review
+    /// (`site::diff`) and `import` tell its published files by.
+    pub published: PublishedAs,
+}
+
+/// Where the site publishes a kind's documents, as [`crate::layout`]
+/// names them: the one answer to which kind a published path is
+/// ([`of_published`]).
+#[derive(Debug, Clone, Copy)]
+pub enum PublishedAs {
+    /// One document per game and locale, named by the registry
+    /// (`api/v1/activity/<game>[-<locale>].json`); `is` tells a path of one.
+    PerGame { is: fn(&str) -> bool },
+    /// One document per locale, the site locale's also under an
+    /// un-suffixed name: `path(locale, default_name, ext)` names the
+    /// document (`ext` `json`) and each file published beside it under
+    /// the same name (`beside`: its feed's `atom`); `locale_of` reads a
+    /// document's path back (`Some(None)` for the un-suffixed name);
+    /// `pages` is the folder of its pages.
+    PerLocale {
+        path: fn(&str, bool, &str) -> String,
+        locale_of: fn(&str) -> Option<Option<&str>>,
+        beside: &'static [&'static str],
+        pages: &'static str,
+    },
+    /// Byte for byte at the path of its source below its folder: no name
+    /// of its own.
+    Verbatim,
 }
 
 /// Whether a published JSON object has a kind's shape.
@@ -152,11 +180,47 @@ impl Kind {
     pub fn is_json(&self) -> bool {
         self.schema.is_some()
     }
+
+    /// Whether `path` (relative to the site root) is a document of this
+    /// kind as the site publishes it.
+    pub fn publishes(&self, path: &str) -> bool {
+        match self.published {
+            PublishedAs::PerGame { is } => is(path),
+            PublishedAs::PerLocale { locale_of, .. } => locale_of(path).is_some(),
+            PublishedAs::Verbatim => false,
+        }
+    }
+
+    /// The locale a published document of a [`PublishedAs::PerLocale`] kind
+    /// carries in its name: `Some(None)` for the un-suffixed name of the
+    /// site's locale, `None` for any other path.
+    pub fn published_locale<'a>(&self, path: &'a str) -> Option<Option<&'a str>> {
+        match self.published {
+            PublishedAs::PerLocale { locale_of, .. } => locale_of(path),
+            _ => None,
+        }
+    }
+
+    /// The path of `locale`'s document of a [`PublishedAs::PerLocale`] kind
+    /// (`ext` `json`), or of a file published beside it: under its
+    /// un-suffixed name when `default_name`.
+    pub fn published_path(&self, locale: &str, default_name: bool, ext: &str) -> Option<String> {
+        match self.published {
+            PublishedAs::PerLocale { path, .. } => Some(path(locale, default_name, ext)),
+            _ => None,
+        }
+    }
 }
 
 /// The kind whose source `rel` is (relative to the root), if any.
 pub fn of_source(rel: &str) -> Option<&'static Kind> {
     ALL.iter().copied().find(|k| k.claims(rel))
+}
+
+/// The kind whose published document `path` (relative to the site root)
+/// is, if any.
+pub fn of_published(path: &str) -> Option<&'static Kind> {
+    ALL.iter().copied().find(|k| k.publishes(path))
 }
 
 /// The kind a published JSON object is by its shape, if any.
