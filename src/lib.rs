@@ -126,10 +126,13 @@
 //!   the sibling that owns it. Beside them: the renderers of one kind of
 //!   file each ([`site::pages`], [`site::ics`], [`site::headers`] for
 //!   `_headers`, [`site::compress`] for the siblings), the pure comparison behind `diff`
-//!   ([`site::diff`]: one file's bytes on both sides to its status, its
-//!   changes in the clients' terms (removals placed against now, carried
-//!   activities), its breaking changes and warnings, a file published
-//!   under two names reported once, and the four renderings), the next version of a game in every locale
+//!   ([`site::diff`]: one file's bytes on both sides to its status, and,
+//!   for a kind's document, to what its kind's [`site::diff::Compare`]
+//!   says (one file per kind in `site/diff/`, listed in
+//!   [`site::diff::kinds::ALL`] and found by the path the kind publishes):
+//!   its changes in the clients' terms (removals placed against now,
+//!   carried activities), its breaking changes and warnings; a file
+//!   published under two names reported once, and the four renderings), the next version of a game in every locale
 //!   ([`site::version`], behind `version new` and the agents'
 //!   `new_version`), and the check kept between an editor's keystrokes
 //!   ([`site::LiveCheck`]), the kept files of `data/_files/` (published
@@ -144,10 +147,13 @@
 //! - [`review`]: the `diff` command's library: reading the bases (a URL
 //!   through [`fetch`], a folder, a git revision through the `git` command
 //!   line, built into a temporary folder) and streaming them file by file
-//!   into [`site::diff`]; `cmd/diff.rs` only reads the flags and prints.
+//!   into [`site::diff`], which also names the pairs of names to merge and
+//!   the documents no index lists; `cmd/diff.rs` only reads the flags and prints.
 //! - [`import`]: published API files to a data tree (`import --from`): a
-//!   pure mapping (bytes in, files out: activity documents and
-//!   announcements by their shape, an explicit zone per game), and
+//!   pure mapping (bytes in, files out: each file the kind its shape
+//!   says; activity documents placed game by game through the registry,
+//!   a kind published once per locale, the announcements, by the names
+//!   its [`kind::Kind`] declares; an explicit zone per game), and
 //!   [`import::io`], which reads a site (root, `api/v1`, `api/v1/activity`,
 //!   as `diff` reads bases through [`layout::site_root`]) or a flat folder or
 //!   fetches a site through [`fetch`] (without an index: the games, names

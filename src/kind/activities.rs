@@ -4,7 +4,7 @@
 //! Its typed form is [`crate::model::ActivityDocument`], its rules are
 //! [`crate::validate::rules`], its pages [`crate::site::pages`], its
 //! calendars [`crate::site::ics`], and what a review says of it
-//! [`crate::site::diff`] (versions, removals placed against now, carried,
+//! [`crate::site::diff::activities`] (versions, removals placed against now, carried,
 //! renamed, moved and changed activities).
 
 use serde_json::{Map, Value};

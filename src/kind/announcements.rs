@@ -5,7 +5,7 @@
 //! [`crate::validate::announcements`] (and the Markdown of
 //! [`crate::markdown`]), its document, feed and page
 //! [`crate::site::announcements`], and what a review says of it
-//! [`crate::site::diff`] (announcements added, changed, removed, and an
+//! [`crate::site::diff::announcements`] (announcements added, changed, removed, and an
 //! `id` that did not go up).
 
 use serde_json::{Map, Value};
