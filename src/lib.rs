@@ -63,20 +63,22 @@
 //!   [`diagnostics`].
 //!
 //!   **Adding a kind of document:** a module `src/kind/<name>.rs` with its
-//!   `KIND` (and the docs naming its model, rules and pages), one line in
-//!   [`kind::ALL`], its schema `schema/<name>.schema.json`, its template
-//!   under `src/site/templates/` and its messages in both `.ftl` files;
-//!   then what it does with its typed documents: its serde types in
-//!   [`model`], its rules in [`validate`], its renderer in [`site`] (and
-//!   its paths in [`tree`] and [`layout`], their owners).
-//!   `tests/kinds.rs` walks [`kind::ALL`] and names what a kind lacks.
-//!   What each kind does is not behind the list yet: a new kind also
-//!   edits the places that hold a field or a branch per kind (`model/mod.rs`,
-//!   `validate/mod.rs`, `site/{types,check,render,api,live,headers,rewrite,diff,status,llms}.rs`,
-//!   `review.rs`, `import/{mod,io}.rs`, `data_mcp/mod.rs`, `cmd/status.rs`),
-//!   about 31 files in all; a trait per layer, keyed by the kind, is the
-//!   next step. A finding a review reports is a `static` of its kind's
-//!   module that [`site::diff`] names where it reports it.
+//!   `KIND` and one line in [`kind::ALL`]; its schema
+//!   `schema/<name>.schema.json`, its template under
+//!   `src/site/templates/` and its messages in both `.ftl` files; and what
+//!   it does, one module per layer, each implementing that layer's trait
+//!   and listed once in it: its serde types (`model/<name>.rs`), its rules
+//!   (`validate/<name>.rs`, a [`validate::FileRules`] in
+//!   [`validate::FILE_KINDS`]) and what it publishes (`site/<name>.rs`, a
+//!   [`site::types::Publish`] in [`site::kinds::ALL`]: its files, index
+//!   entries, home-page links, `_headers` lines and `status` table). The
+//!   check, the live check, the build, `fmt`, `check --fix`, `status` and
+//!   the agents' `status` walk those lists; `tests/kinds.rs` walks
+//!   [`kind::ALL`] and names the layer a kind lacks. That holds for a kind
+//!   whose sources are one file per locale, as the announcements boards
+//!   are; what still names a kind is listed in [`kind`]'s docs. A finding
+//!   a review reports is a `static` of its kind's module that
+//!   [`site::diff`] names where it reports it.
 //! - [`tree`]: the source tree's layout, one owner of every source path
 //!   (`games.json`, `data/<game>/<locale>.json`, the announcements
 //!   `data/_announcements/<locale>.json`, the verbatim folder `data/_files/`,

@@ -420,12 +420,18 @@ impl DataTools {
         match site::check_documents(&self.root, &self.options) {
             Ok(checked) => {
                 let rows = site::status::rows(&self.root, &checked, &self.options);
-                let boards = site::status::boards(&self.root, &checked);
-                reply(json!({
+                let mut answer = json!({
                     "now": self.now(&checked),
                     "rows": rows,
-                    "announcements": boards,
-                }))
+                });
+                // Each kind checked file by file, under its name (`announcements`).
+                let files = site::status::files(&self.root, &checked);
+                for publish in site::kinds::ALL {
+                    let name = publish.kind().name;
+                    let own: Vec<_> = files.iter().filter(|f| f.kind == name).collect();
+                    answer[name] = json!(own);
+                }
+                reply(answer)
             }
             Err(err) => failure(
                 msg!("agent-cannot-check", error = format!("{err:#}")).to_string(),

@@ -77,7 +77,9 @@ fn check(fixture: &str) -> String {
                     text: text.clone(),
                 }),
             };
-            all.extend(validator.announcements(&file, false).diagnostics);
+            let rules =
+                super::rules_of(&crate::kind::announcements::KIND).expect("checked file by file");
+            all.extend(validator.file(rules, &file, false).diagnostics);
         }
     }
     diagnostics::sort(&mut all);
