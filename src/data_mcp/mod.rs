@@ -32,7 +32,6 @@ use crate::load;
 use crate::model::{Announcements, Draft, Game, Registry};
 use crate::site;
 use crate::source::{Overlay, REGISTRY_PATH};
-use crate::tree::{announcements_locale, announcements_path};
 use crate::validate;
 
 /// What an agent reads first.
@@ -244,7 +243,9 @@ impl DataTools {
         if !validate::rules::is_language_tag(locale) {
             return Err(msg!("agent-not-a-locale", locale = locale));
         }
-        Ok(announcements_path(locale))
+        kind::announcements::KIND
+            .locale_path(locale)
+            .ok_or_else(|| msg!("agent-not-a-locale", locale = locale))
     }
 
     /// The path of a board draft's `locale`, refused when its `path` names
@@ -684,7 +685,7 @@ impl DataTools {
     /// name it), so the answer can be passed back to the check and write
     /// tools.
     fn read(&self, mut ids: Value, rel: &str) -> CallToolResult {
-        let board = announcements_locale(rel).is_some();
+        let board = kind::announcements::KIND.locale_of(rel).is_some();
         match load::read_source(&self.root, rel) {
             Ok(Some(source)) => {
                 ids["path"] = json!(rel);
@@ -753,7 +754,7 @@ impl DataTools {
             }
         };
         let before = std::fs::read(&path).ok();
-        let board = announcements_locale(rel).is_some();
+        let board = kind::announcements::KIND.locale_of(rel).is_some();
         let changes = if board {
             None
         } else {

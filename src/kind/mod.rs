@@ -189,3 +189,27 @@ pub fn schemas() -> impl Iterator<Item = (&'static Kind, &'static Schema)> {
 pub fn same(a: &Kind, b: &Kind) -> bool {
     std::ptr::eq(a, b)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_per_locale_kind_reads_and_writes_its_paths() {
+        let board = &announcements::KIND;
+        assert_eq!(
+            board.locale_path("zh-CN").as_deref(),
+            Some("data/_announcements/zh-CN.json")
+        );
+        assert_eq!(
+            board.locale_of("data/_announcements/zh-CN.json"),
+            Some("zh-CN")
+        );
+        assert_eq!(board.locale_of("data/_announcements/notes.txt"), None);
+        assert_eq!(board.locale_of("data/_announcements/.json"), None);
+        assert_eq!(board.locale_of("data/sr/zh-CN.json"), None);
+        assert_eq!(activities::KIND.locale_path("zh-CN"), None);
+        assert!(board.claims("data/_announcements/notes.txt"));
+        assert!(!board.claims("data/_announcements/x/zh-CN.json"));
+    }
+}

@@ -80,6 +80,15 @@ impl Publish for Boards {
         ]
     }
 
+    fn llms_start(&self) -> Option<(String, String)> {
+        let path = layout::announcements_path("", true, "json");
+        let line = format!(
+            "- [Announcements]({}): `{{\"id\", \"announcements\": [{{\"title\", \"content\"}}]}}`, newest first; clients show them again when `id` changes",
+            layout::url(&path)
+        );
+        Some((path, line))
+    }
+
     /// A board's `id` and how many announcements it has.
     fn status_values(&self, document: Option<&serde_json::Value>) -> Vec<serde_json::Value> {
         let board = document.and_then(|d| Announcements::deserialize(d).ok());

@@ -430,10 +430,13 @@ pub(crate) fn render(
     let kept = run_parts(kept_parts, how, staging, &mut parts_done)?;
     // `llms.txt` last: it names what the build published, a kept
     // announcements document included.
-    let file = llms::render(
-        &games,
-        staging.holds(&layout::announcements_path("", true, "json")),
-    );
+    let starts: Vec<String> = kinds::ALL
+        .iter()
+        .filter_map(|kind| kind.llms_start())
+        .filter(|(path, _)| staging.holds(path))
+        .map(|(_, line)| line)
+        .collect();
+    let file = llms::render(&games, &starts);
     let llms = run_parts(
         vec![Part {
             key: ready_key(salt, compression.as_bytes(), b"file", &file),

@@ -155,6 +155,11 @@ pub trait Publish: Sync {
     /// The values of those columns for a file (`null` for what it lacks):
     /// `document` is `None` when the check found an error in it.
     fn status_values(&self, document: Option<&serde_json::Value>) -> Vec<serde_json::Value>;
+    /// Its line of `llms.txt`'s "Start here" (Markdown, English: it is
+    /// read by agents, like the rest of the file), with the published file
+    /// it points at; the line is written when the site holds that file,
+    /// generated or kept.
+    fn llms_start(&self) -> Option<(String, String)>;
 }
 
 /// A column of a kind's table in `status` ([`Publish::status_columns`]).
