@@ -328,7 +328,7 @@ pub(crate) fn render(
         games: &games,
         site_locale: site_locale.as_deref(),
     };
-    let published = kinds::ALL
+    let mut published = kinds::ALL
         .iter()
         .map(|kind| {
             let own: Vec<&CheckedFile> = files
@@ -338,11 +338,12 @@ pub(crate) fn render(
             kind.publish(&own, &site)
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let mut shared: Vec<OutputFile> = published
-        .iter()
-        .flat_map(|p| p.files.iter().cloned())
-        .collect();
-    let index_entries = published.iter().flat_map(|p| p.index.clone()).collect();
+    let mut shared: Vec<OutputFile> = Vec::new();
+    let mut index_entries = Vec::new();
+    for kind in &mut published {
+        shared.append(&mut kind.files);
+        index_entries.append(&mut kind.index);
+    }
     shared.extend([index_file(&summaries, index_entries)]);
     // Each kind's schema, as the tree was checked against it.
     shared.extend(kind::schemas().filter_map(|(kind, schema)| {
