@@ -9,7 +9,7 @@
 //! text and knows every byte range and every repeated key), runs the JSON
 //! Schemas of `schema/` and the rules and returns [`diagnostics::Diagnostic`]s, and
 //! [`site`] turns a clean tree into `site/`: the JSON API, its index and
-//! schema, iCalendar feeds and HTML pages. [`site::check`] drives the first
+//! schema, iCalendar feeds and HTML pages. [`site::check()`] drives the first
 //! two phases game by game on every core (checking is loading without
 //! building; [`site::check_documents`] also keeps the typed documents,
 //! [`validate::Kept`]: checked where their file has no error, as written
@@ -121,7 +121,7 @@
 //!   inputs ([`site::cache`]), written at the cost of what changed since the
 //!   output's manifest. Split along its jobs, with `site/mod.rs` a front
 //!   door that holds no code: [`site::types`] (the shared types, at the
-//!   bottom), [`site::check`] (the check of a tree, game by game),
+//!   bottom), [`site::check`](mod@site::check) (the check of a tree, game by game),
 //!   [`site::api`] (the JSON files and the index), [`site::render`] (the
 //!   plan of parts), [`site::output`] (`build`: check, render, swap in);
 //!   each imports only downwards, and every part names what it uses by
@@ -331,6 +331,10 @@
 //!   keys include the compression level), and the cache lives outside the output.
 //!
 //! `tests/architecture.rs` fails when an import breaks the direction above.
+
+// The docs are the contributors' map of the house: they are built with
+// `cargo doc --document-private-items`, where a link to a private item resolves.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod api;
 pub mod atomic;

@@ -79,6 +79,8 @@ pub struct DocumentArgs {
 #[serde(deny_unknown_fields)]
 pub struct BoardArgs {
     /// Locale tag of the board (such as `zh-CN`): data/_announcements/<locale>.json.
+    // The text is the tool's argument description, for agents, as written.
+    #[allow(rustdoc::invalid_html_tags)]
     locale: String,
     /// Language of the messages in the answer: `zh-CN` or `en-US`
     /// (default: the server's, from `--lang` or its environment).

@@ -55,7 +55,7 @@ struct ForBuild<'a> {
 /// the key, is a function of the data: the only rules that read "now"
 /// (`stale`, `upcoming-version`) find nothing exactly while "now" is inside
 /// every document's version window, so a clean check stays clean for equal
-/// keys while "now" is inside them ([`manifest::Manifest::clean_checks`]).
+/// keys while "now" is inside them ([`super::manifest::Manifest::clean_checks`]).
 pub(crate) fn check_key(
     salt: &CacheSalt,
     schemas: &[u8; 32],
@@ -94,7 +94,7 @@ pub fn check_documents(root: &Path, options: &validate::Options) -> anyhow::Resu
 
 /// [`check`] with the texts of `overlay` read in place of the files on disk
 /// (unsaved editor buffers, an agent's draft); nothing is written. A caller
-/// that checks again after each edit keeps a [`LiveCheck`] instead, which
+/// that checks again after each edit keeps a [`super::LiveCheck`] instead, which
 /// gives the same diagnostics at the cost of what changed.
 pub fn check_with(
     root: &Path,

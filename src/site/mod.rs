@@ -44,7 +44,7 @@
 //!   [`types::Publish`]); imports no other file of the folder.
 //! - [`kinds`]: the one list of those kinds' [`types::Publish`], which
 //!   the render, `_headers` and `status` walk.
-//! - [`check`]: the check of a tree, game by game, and a build's check.
+//! - [`check`](mod@check): the check of a tree, game by game, and a build's check.
 //! - [`api`]: the JSON API's files and the index.
 //! - [`render`]: the render engine (the plan of parts, the cache, the
 //!   shared files) and how a render may be told to hurry ([`Defer`]).

@@ -76,11 +76,11 @@ pub struct Checked {
     /// of [`validate::FILE_KINDS`] and then by path, with its document when
     /// kept; their diagnostics are in `diagnostics`.
     pub files: Vec<CheckedFile>,
-    /// The fingerprint of each game's data files ([`sources_digest`]), by id,
+    /// The fingerprint of each game's data files ([`super::check::sources_digest`]), by id,
     /// when the check was asked for them (a build).
     pub sources: HashMap<String, [u8; 16]>,
     /// The games the check found nothing in but what the rules that read
-    /// "now" found ([`reads_now`]), with the key of what it checked
+    /// "now" found ([`super::check::reads_now`]), with the key of what it checked
     /// (`check_key`), when the check was a build's.
     pub clean_checks: HashMap<String, String>,
     /// Games not checked again: their inputs were those of a check that
