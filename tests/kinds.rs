@@ -267,3 +267,73 @@ fn every_kind_owns_its_sources_alone() {
     }
     assert_eq!(kind::of_source(tree::REGISTRY_PATH).map(|k| k.name), None);
 }
+
+/// What each kind does sits behind one trait per layer, keyed by the kind:
+/// a kind whose sources are one file per locale is checked by its own
+/// `validate::FileRules` and published by its own `site::types::Publish`,
+/// listed once in each layer and found from the kind; the activity
+/// documents (checked game by game) and the kept files (published byte
+/// for byte) have neither.
+#[test]
+fn every_kind_checked_file_by_file_has_its_rules_and_its_publisher() {
+    use activity_site::{site, validate};
+    for kind in kind::ALL {
+        let per_file = matches!(kind.sources, Sources::PerLocale { .. });
+        let rules = validate::rules_of(kind);
+        let publish = site::kinds::of(kind);
+        assert_eq!(
+            rules.is_some(),
+            per_file,
+            "`{}`: a kind checked file by file, and only one, has its rules in \
+             validate::FILE_KINDS",
+            kind.name
+        );
+        assert_eq!(
+            publish.is_some(),
+            per_file,
+            "`{}`: a kind checked file by file, and only one, has its publisher in \
+             site::kinds::ALL",
+            kind.name
+        );
+        let Some(publish) = publish else { continue };
+        for column in publish.status_columns() {
+            for (lang, ftl) in [("en-US", EN_US_FTL), ("zh-CN", ZH_CN_FTL)] {
+                assert!(
+                    defines(ftl, column.heading),
+                    "`{}`: the status heading `{}` is missing from {lang}.ftl",
+                    kind.name,
+                    column.heading
+                );
+            }
+        }
+        assert_eq!(
+            publish.status_values(None).len(),
+            publish.status_columns().len(),
+            "`{}`: a status row has a value per column",
+            kind.name
+        );
+    }
+    // Each list names each kind once.
+    for (layer, names) in [
+        (
+            "validate::FILE_KINDS",
+            validate::FILE_KINDS
+                .iter()
+                .map(|r| r.kind().name)
+                .collect::<Vec<_>>(),
+        ),
+        (
+            "site::kinds::ALL",
+            site::kinds::ALL.iter().map(|p| p.kind().name).collect(),
+        ),
+    ] {
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(
+            unique.len(),
+            names.len(),
+            "{layer} names a kind twice: {names:?}"
+        );
+    }
+}

@@ -2,10 +2,11 @@
 //! show, one board per locale, shown again when its `id` changes.
 //!
 //! Its typed form is [`crate::model::Announcements`], its rules
-//! [`crate::validate::announcements`] (and the Markdown of
-//! [`crate::markdown`]), its document, feed and page
-//! [`crate::site::announcements`], and what a review says of it
-//! [`crate::site::diff::announcements`] (announcements added, changed, removed, and an
+//! [`crate::validate::announcements::RULES`] (and the Markdown of
+//! [`crate::markdown`]), its document, feed, page, index entries, home
+//! links and `status` table [`crate::site::announcements::PUBLISH`], and
+//! what a review says of it [`crate::site::diff::announcements::COMPARE`]
+//! (announcements added, changed, removed, and an
 //! `id` that did not go up).
 
 use serde_json::{Map, Value};

@@ -15,12 +15,24 @@
 //! a published file by its shape ([`of_shape`]), a review
 //! (`site::diff`) reports the findings its kind's [`Review`] lists (each a
 //! `static` of the kind's module that it names), and `status` lays out a table per kind that names one.
-//! What a kind does with its typed documents (the model, the rules, the
-//! pages) stays in the module of that job named in the kind's docs.
+//! What a kind does with its typed documents is behind one trait per
+//! layer, implemented in the kind's own module of that layer and listed
+//! once there: for a kind whose sources are one file per locale, its rules
+//! (`validate::FileRules`, listed in `validate::FILE_KINDS`) and what it
+//! publishes (`site::types::Publish`, listed in `site::kinds::ALL`); each
+//! layer finds a kind's from the kind (`validate::rules_of`,
+//! `site::kinds::of`). The activity documents, checked game by game with
+//! the registry, and the kept files, published byte for byte, are the
+//! layers' own cases.
 //!
 //! Adding a kind: a module here with its `KIND`, one line in [`ALL`], its
-//! schema under `schema/`, its template and its messages in both `.ftl`
-//! files; `tests/kinds.rs` walks [`ALL`] and says what is missing.
+//! schema under `schema/`, its template, its messages in both `.ftl`
+//! files and its module per layer (model, rules, publisher), each listed
+//! once in its layer; `tests/kinds.rs` walks [`ALL`] and says what is
+//! missing. Still named by hand, because they are the kind's public
+//! surface: its published paths and index field ([`crate::layout`]), its
+//! source folder ([`crate::tree`]) and the agents' tools named after it
+//! (`read_announcements`, ...).
 //!
 //! Depends on [`crate::tree`], [`crate::layout`] and
 //! [`crate::diagnostics`] only, so every part of the data half may read it.
@@ -240,4 +252,28 @@ pub fn schemas() -> impl Iterator<Item = (&'static Kind, &'static Schema)> {
 /// Whether `a` and `b` are the same kind.
 pub fn same(a: &Kind, b: &Kind) -> bool {
     std::ptr::eq(a, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_per_locale_kind_reads_and_writes_its_paths() {
+        let board = &announcements::KIND;
+        assert_eq!(
+            board.locale_path("zh-CN").as_deref(),
+            Some("data/_announcements/zh-CN.json")
+        );
+        assert_eq!(
+            board.locale_of("data/_announcements/zh-CN.json"),
+            Some("zh-CN")
+        );
+        assert_eq!(board.locale_of("data/_announcements/notes.txt"), None);
+        assert_eq!(board.locale_of("data/_announcements/.json"), None);
+        assert_eq!(board.locale_of("data/sr/zh-CN.json"), None);
+        assert_eq!(activities::KIND.locale_path("zh-CN"), None);
+        assert!(board.claims("data/_announcements/notes.txt"));
+        assert!(!board.claims("data/_announcements/x/zh-CN.json"));
+    }
 }
