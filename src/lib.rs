@@ -71,14 +71,17 @@
 //!   (`validate/<name>.rs`, a [`validate::FileRules`] in
 //!   [`validate::FILE_KINDS`]) and what it publishes (`site/<name>.rs`, a
 //!   [`site::types::Publish`] in [`site::kinds::ALL`]: its files, index
-//!   entries, home-page links, `_headers` lines and `status` table). The
-//!   check, the live check, the build, `fmt`, `check --fix`, `status` and
-//!   the agents' `status` walk those lists; `tests/kinds.rs` walks
+//!   entries, home-page links, `_headers` lines and `status` table) and
+//!   what a review says of it (`site/diff/<name>.rs`, a
+//!   [`site::diff::Compare`] in [`site::diff::kinds::ALL`]). The
+//!   check, the live check, the build, `fmt`, `check --fix`, `status`,
+//!   the agents' `status` and `diff` walk those lists, and `import`
+//!   recognises and places the kind's files from its declaration; `tests/kinds.rs` walks
 //!   [`kind::ALL`] and names the layer a kind lacks. That holds for a kind
 //!   whose sources are one file per locale, as the announcements boards
 //!   are; what still names a kind is listed in [`kind`]'s docs. A finding
-//!   a review reports is a `static` of its kind's module that
-//!   [`site::diff`] names where it reports it.
+//!   a review reports is a `static` of its kind's module that its
+//!   comparison names where it reports it.
 //! - [`tree`]: the source tree's layout, one owner of every source path
 //!   (`games.json`, `data/<game>/<locale>.json`, the announcements
 //!   `data/_announcements/<locale>.json`, the verbatim folder `data/_files/`,

@@ -7,7 +7,8 @@
 //! agents name it), the rules its files get, the breaking changes and
 //! warnings a review (`diff`) may report about it ([`Review`]), the
 //! heading of its table in `status`, whether the editor checks its files,
-//! and how `import` recognises it.
+//! how `import` recognises it, and the names the site publishes its
+//! documents under ([`PublishedAs`]).
 //!
 //! The loader reads the schemas of every kind, the validator compiles them,
 //! the build publishes them, the agents serve them as resources, the
@@ -23,11 +24,17 @@
 //! layer finds a kind's from the kind (`validate::rules_of`,
 //! `site::kinds::of`). The activity documents, checked game by game with
 //! the registry, and the kept files, published byte for byte, are the
-//! layers' own cases.
+//! layers' own cases. A review has one for every kind of JSON documents,
+//! the activity documents too: what it says of them
+//! (`site::diff::Compare`, listed in `site::diff::kinds::ALL`, found by
+//! the path the kind publishes, [`of_published`]). `import` needs no
+//! module of a kind published once per locale: it recognises and places
+//! its files from the declaration (its shape, its [`PublishedAs`] names,
+//! its [`Sources`]).
 //!
 //! Adding a kind: a module here with its `KIND`, one line in [`ALL`], its
 //! schema under `schema/`, its template, its messages in both `.ftl`
-//! files and its module per layer (model, rules, publisher), each listed
+//! files and its module per layer (model, rules, publisher, review), each listed
 //! once in its layer; `tests/kinds.rs` walks [`ALL`] and says what is
 //! missing. Still named by hand, because they are the kind's public
 //! surface: its published paths and index field ([`crate::layout`]), its
