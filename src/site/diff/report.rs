@@ -190,7 +190,7 @@ pub struct Renamed {
 }
 
 /// An activity whose times changed, with the shift of each end in whole
-/// days ([`whole_days`]: positive is later).
+/// days ([`whole_days`](crate::model::days::whole_days): positive is later).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Moved {
