@@ -51,6 +51,7 @@ pub mod kept;
 use serde_json::{Map, Value};
 
 use crate::diagnostics::Code;
+use crate::layout;
 use crate::tree::{self, SourcePath};
 
 /// Every kind of document, in the order the tool reads and lists them.
@@ -242,6 +243,14 @@ pub fn of_published(path: &str) -> Option<&'static Kind> {
     ALL.iter().copied().find(|k| k.publishes(path))
 }
 
+/// Whether a game's document may be published under `path` as one of its
+/// aliases: a path the layout leaves free ([`layout::is_alias_path`]) that
+/// no kind publishes a document under ([`of_published`]: the
+/// announcements' `anno-<locale>.json`, any later kind's own names).
+pub fn is_alias_path(path: &str) -> bool {
+    layout::is_alias_path(path) && of_published(path).is_none()
+}
+
 /// The kind a published JSON object is by its shape, if any.
 pub fn of_shape(object: &Map<String, Value>) -> Option<&'static Kind> {
     ALL.iter()
@@ -282,5 +291,25 @@ mod tests {
         assert_eq!(activities::KIND.locale_path("zh-CN"), None);
         assert!(board.claims("data/_announcements/notes.txt"));
         assert!(!board.claims("data/_announcements/x/zh-CN.json"));
+    }
+
+    #[test]
+    fn an_alias_never_takes_a_name_a_kind_publishes_under() {
+        assert!(is_alias_path("api/v1/activities.json"));
+        assert!(is_alias_path("api/v1/legacy/sr.json"));
+        for taken in [
+            "api/v1/anno.json",
+            "api/v1/anno-en-US.json",
+            "api/v1/games.json",
+            "api/v1/schema/activity.json",
+            "api/v1/schema/announcements.json",
+            "api/v1/schema/later.json",
+            "api/v1/activity/sr.json",
+            "api/v1/../x.json",
+            "api/v1/x.txt",
+            "site/x.json",
+        ] {
+            assert!(!is_alias_path(taken), "{taken}");
+        }
     }
 }
