@@ -11,7 +11,7 @@ use std::fs;
 use std::io::{self, Write as _};
 use std::path::Path;
 
-/// How a file is written; [`write`] is the usual choice.
+/// How a file is written; [`write()`] is the usual choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
     /// Permissions of a new file (Unix); a replaced file keeps its own.

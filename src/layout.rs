@@ -24,11 +24,14 @@ pub const ACTIVITY_DIR: &str = "api/v1/activity";
 pub const INDEX_PATH: &str = "api/v1/games.json";
 
 /// The announcements document of the site's default locale; another
-/// locale's is `api/v1/anno-<locale>.json` ([`is_announcements`]).
+/// locale's is `api/v1/anno-<locale>.json` ([`announcements_locale_of`]).
 pub const ANNOUNCEMENTS_PATH: &str = "api/v1/anno.json";
 
 /// The published JSON Schema of an activity document.
 pub const SCHEMA_PATH: &str = "api/v1/schema/activity.json";
+
+/// The folder of the published JSON Schemas, one per kind of document.
+pub const SCHEMA_DIR: &str = "api/v1/schema";
 
 /// The published JSON Schema of the announcements document.
 pub const ANNOUNCEMENTS_SCHEMA_PATH: &str = "api/v1/schema/announcements.json";
@@ -50,10 +53,12 @@ pub const ROBOTS_PATH: &str = "robots.txt";
 /// The legacy all-games document of older deployments, never generated.
 pub const LEGACY_ACTIVITIES_PATH: &str = "api/v1/activities.json";
 
-/// Whether the build may publish a game's document under `path` as one of
-/// its aliases (`games.json` `aliases`): a relative path under `api/v1/`
-/// ending in `.json`, outside `api/v1/activity/` and not a file the build
-/// writes itself (the index, the schemas, the announcements).
+/// Whether the layout leaves `path` free for a game's document published
+/// as one of its aliases (`games.json` `aliases`): a relative path under
+/// `api/v1/` ending in `.json`, outside `api/v1/activity/` and
+/// `api/v1/schema/`, and not the index. The documents other kinds publish
+/// under their own names are the kinds' to refuse
+/// (`kind::is_alias_path`, what the registry rule asks).
 pub fn is_alias_path(path: &str) -> bool {
     let Some(rest) = path.strip_prefix(API_DIR).and_then(|r| r.strip_prefix('/')) else {
         return false;
@@ -63,8 +68,8 @@ pub fn is_alias_path(path: &str) -> bool {
             .split('/')
             .all(|part| !part.is_empty() && part != "." && part != "..")
         && !path.starts_with(&format!("{ACTIVITY_DIR}/"))
-        && ![INDEX_PATH, SCHEMA_PATH, ANNOUNCEMENTS_SCHEMA_PATH].contains(&path)
-        && announcements_locale_of(path).is_none()
+        && !path.starts_with(&format!("{SCHEMA_DIR}/"))
+        && path != INDEX_PATH
 }
 
 /// The paths `game`'s document of `locale` is also published under
@@ -410,16 +415,6 @@ pub fn is_activity_document(path: &str) -> bool {
     relative(path)
         .strip_prefix(ACTIVITY_DIR)
         .is_some_and(|rest| rest.starts_with('/') && rest.ends_with(".json"))
-}
-
-/// Whether `path` (relative, or site-absolute) is an announcements
-/// document: `api/v1/anno.json` or `api/v1/anno-<locale>.json`.
-pub fn is_announcements(path: &str) -> bool {
-    relative(path)
-        .strip_prefix(API_DIR)
-        .and_then(|rest| rest.strip_prefix("/anno"))
-        .and_then(|rest| rest.strip_suffix(".json"))
-        .is_some_and(|rest| rest.is_empty() || (rest.starts_with('-') && !rest.contains('/')))
 }
 
 /// One kind of file the site may hold.

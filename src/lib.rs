@@ -9,7 +9,7 @@
 //! text and knows every byte range and every repeated key), runs the JSON
 //! Schemas of `schema/` and the rules and returns [`diagnostics::Diagnostic`]s, and
 //! [`site`] turns a clean tree into `site/`: the JSON API, its index and
-//! schema, iCalendar feeds and HTML pages. [`site::check`] drives the first
+//! schema, iCalendar feeds and HTML pages. [`site::check()`] drives the first
 //! two phases game by game on every core (checking is loading without
 //! building; [`site::check_documents`] also keeps the typed documents,
 //! [`validate::Kept`]: checked where their file has no error, as written
@@ -63,20 +63,25 @@
 //!   [`diagnostics`].
 //!
 //!   **Adding a kind of document:** a module `src/kind/<name>.rs` with its
-//!   `KIND` (and the docs naming its model, rules and pages), one line in
-//!   [`kind::ALL`], its schema `schema/<name>.schema.json`, its template
-//!   under `src/site/templates/` and its messages in both `.ftl` files;
-//!   then what it does with its typed documents: its serde types in
-//!   [`model`], its rules in [`validate`], its renderer in [`site`] (and
-//!   its paths in [`tree`] and [`layout`], their owners).
-//!   `tests/kinds.rs` walks [`kind::ALL`] and names what a kind lacks.
-//!   What each kind does is not behind the list yet: a new kind also
-//!   edits the places that hold a field or a branch per kind (`model/mod.rs`,
-//!   `validate/mod.rs`, `site/{types,check,render,api,live,headers,rewrite,diff,status,llms}.rs`,
-//!   `review.rs`, `import/{mod,io}.rs`, `data_mcp/mod.rs`, `cmd/status.rs`),
-//!   about 31 files in all; a trait per layer, keyed by the kind, is the
-//!   next step. A finding a review reports is a `static` of its kind's
-//!   module that [`site::diff`] names where it reports it.
+//!   `KIND` and one line in [`kind::ALL`]; its schema
+//!   `schema/<name>.schema.json`, its template under
+//!   `src/site/templates/` and its messages in both `.ftl` files; and what
+//!   it does, one module per layer, each implementing that layer's trait
+//!   and listed once in it: its serde types (`model/<name>.rs`), its rules
+//!   (`validate/<name>.rs`, a [`validate::FileRules`] in
+//!   [`validate::FILE_KINDS`]) and what it publishes (`site/<name>.rs`, a
+//!   [`site::types::Publish`] in [`site::kinds::ALL`]: its files, index
+//!   entries, home-page links, `_headers` lines and `status` table) and
+//!   what a review says of it (`site/diff/<name>.rs`, a
+//!   [`site::diff::Compare`] in [`site::diff::kinds::ALL`]). The
+//!   check, the live check, the build, `fmt`, `check --fix`, `status`,
+//!   the agents' `status` and `diff` walk those lists, and `import`
+//!   recognises and places the kind's files from its declaration; `tests/kinds.rs` walks
+//!   [`kind::ALL`] and names the layer a kind lacks. That holds for a kind
+//!   whose sources are one file per locale, as the announcements boards
+//!   are; what still names a kind is listed in [`kind`]'s docs. A finding
+//!   a review reports is a `static` of its kind's module that its
+//!   comparison names where it reports it.
 //! - [`tree`]: the source tree's layout, one owner of every source path
 //!   (`games.json`, `data/<game>/<locale>.json`, the announcements
 //!   `data/_announcements/<locale>.json`, the verbatim folder `data/_files/`,
@@ -119,17 +124,20 @@
 //!   inputs ([`site::cache`]), written at the cost of what changed since the
 //!   output's manifest. Split along its jobs, with `site/mod.rs` a front
 //!   door that holds no code: [`site::types`] (the shared types, at the
-//!   bottom), [`site::check`] (the check of a tree, game by game),
+//!   bottom), [`site::check`](mod@site::check) (the check of a tree, game by game),
 //!   [`site::api`] (the JSON files and the index), [`site::render`] (the
 //!   plan of parts), [`site::output`] (`build`: check, render, swap in);
 //!   each imports only downwards, and every part names what it uses by
 //!   the sibling that owns it. Beside them: the renderers of one kind of
 //!   file each ([`site::pages`], [`site::ics`], [`site::headers`] for
 //!   `_headers`, [`site::compress`] for the siblings), the pure comparison behind `diff`
-//!   ([`site::diff`]: one file's bytes on both sides to its status, its
-//!   changes in the clients' terms (removals placed against now, carried
-//!   activities), its breaking changes and warnings, a file published
-//!   under two names reported once, and the four renderings), the next version of a game in every locale
+//!   ([`site::diff`]: one file's bytes on both sides to its status, and,
+//!   for a kind's document, to what its kind's [`site::diff::Compare`]
+//!   says (one file per kind in `site/diff/`, listed in
+//!   [`site::diff::kinds::ALL`] and found by the path the kind publishes):
+//!   its changes in the clients' terms (removals placed against now,
+//!   carried activities), its breaking changes and warnings; a file
+//!   published under two names reported once, and the four renderings), the next version of a game in every locale
 //!   ([`site::version`], behind `version new` and the agents'
 //!   `new_version`), and the check kept between an editor's keystrokes
 //!   ([`site::LiveCheck`]), the kept files of `data/_files/` (published
@@ -144,10 +152,13 @@
 //! - [`review`]: the `diff` command's library: reading the bases (a URL
 //!   through [`fetch`], a folder, a git revision through the `git` command
 //!   line, built into a temporary folder) and streaming them file by file
-//!   into [`site::diff`]; `cmd/diff.rs` only reads the flags and prints.
+//!   into [`site::diff`], which also names the pairs of names to merge and
+//!   the documents no index lists; `cmd/diff.rs` only reads the flags and prints.
 //! - [`import`]: published API files to a data tree (`import --from`): a
-//!   pure mapping (bytes in, files out: activity documents and
-//!   announcements by their shape, an explicit zone per game), and
+//!   pure mapping (bytes in, files out: each file the kind its shape
+//!   says; activity documents placed game by game through the registry,
+//!   a kind published once per locale, the announcements, by the names
+//!   its [`kind::Kind`] declares; an explicit zone per game), and
 //!   [`import::io`], which reads a site (root, `api/v1`, `api/v1/activity`,
 //!   as `diff` reads bases through [`layout::site_root`]) or a flat folder or
 //!   fetches a site through [`fetch`] (without an index: the games, names
@@ -329,6 +340,10 @@
 //!   keys include the compression level), and the cache lives outside the output.
 //!
 //! `tests/architecture.rs` fails when an import breaks the direction above.
+
+// The docs are the contributors' map of the house: they are built with
+// `cargo doc --document-private-items`, where a link to a private item resolves.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod api;
 pub mod atomic;

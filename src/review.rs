@@ -47,7 +47,8 @@ pub enum Outcome {
 }
 
 /// A report of the comparison, its files published under two names
-/// merged, and the registry it was made with.
+/// merged (the pairs each kind names, [`site::diff::alias_pairs`]), and
+/// the registry it was made with.
 pub struct Review {
     pub report: Report,
     root: PathBuf,
@@ -126,37 +127,12 @@ pub fn review(request: &Request<'_>) -> anyhow::Result<Outcome> {
             )?
         }
     };
-    report.merge_aliases(&alias_pairs(&games));
+    report.merge_aliases(&site::diff::alias_pairs(&games));
     Ok(Outcome::Reviewed(Review {
         report,
         root: request.root.to_path_buf(),
         games,
     }))
-}
-
-/// The files published under two names, as `(path, alias)`: each game's
-/// document and calendar of its default locale (`<game>-<locale>.<ext>`
-/// and `<game>.<ext>`), and the site locale's announcements and feed
-/// (`anno-<locale>.<ext>` and `anno.<ext>`).
-fn alias_pairs(games: &[Game]) -> Vec<(String, String)> {
-    let mut pairs = Vec::new();
-    for game in games {
-        for ext in ["json", "ics"] {
-            pairs.push((
-                layout::activity_path(game, &game.default_locale, false, ext),
-                layout::activity_path(game, &game.default_locale, true, ext),
-            ));
-        }
-    }
-    if let Some(locale) = crate::model::site_locale(games) {
-        for ext in ["json", "atom"] {
-            pairs.push((
-                layout::announcements_path(locale, false, ext),
-                layout::announcements_path(locale, true, ext),
-            ));
-        }
-    }
-    pairs
 }
 
 /// "Now" of each game: one moment (the pinned `--now`, else the clock read
@@ -186,9 +162,9 @@ impl Clock {
 
 /// The URL base: every file of this build's API (documents, calendars,
 /// the index, the schema, announcements) compared with its deployed copy
-/// as it arrives (then dropped), the deployed announcements if this build
-/// lacks them, and the documents the deployed index lists that this build
-/// lacks. Pages are not fetched: a URL base compares what clients of the
+/// as it arrives (then dropped), the deployed documents no index lists
+/// if this build lacks them ([`site::diff::unlisted_documents`]), and the
+/// documents the deployed index lists that this build lacks. Pages are not fetched: a URL base compares what clients of the
 /// API read.
 fn against_url(
     timeout: Duration,
@@ -229,15 +205,17 @@ fn against_url(
         against: base.clone(),
         files: compared.into_iter().collect::<anyhow::Result<_>>()?,
     };
-    let built = |path: &str| report.files.iter().any(|f| f.path == path);
-    // The deployed announcements, when this build does not publish them.
-    let anno = layout::ANNOUNCEMENTS_PATH;
-    if !built(anno) {
-        let anno_url = format!("{base}/{anno}");
-        match fetcher.get(&anno_url) {
-            Ok(_) => report.files.push(site::diff::removed(anno)),
+    // The deployed documents no index lists (the un-suffixed
+    // announcements board), when this build does not publish them.
+    for path in site::diff::unlisted_documents() {
+        if report.files.iter().any(|f| f.path == path) {
+            continue;
+        }
+        let url = format!("{base}/{path}");
+        match fetcher.get(&url) {
+            Ok(_) => report.files.push(site::diff::removed(&path)),
             Err(FetchError::NotFound) => {}
-            Err(err) => return Err(cannot_fetch(&anno_url, &err)),
+            Err(err) => return Err(cannot_fetch(&url, &err)),
         }
     }
     // The deployed index names files this build may no longer have.

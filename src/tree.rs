@@ -73,15 +73,6 @@ pub fn announcements_path(locale: &str) -> String {
     format!("{ANNOUNCEMENTS_DIR}/{locale}.json")
 }
 
-/// The locale of an announcements file's path (`data/_announcements/<locale>.json`,
-/// the inverse of [`announcements_path`]); `None` for any other path.
-pub fn announcements_locale(rel: &str) -> Option<&str> {
-    match classify(rel) {
-        SourcePath::Announcements { file } => file.strip_suffix(".json").filter(|l| !l.is_empty()),
-        _ => None,
-    }
-}
-
 /// Path, in the verbatim folder, of the file published at `published`
 /// (a site path such as `robots.txt` or `api/v1/activities.json`).
 pub fn kept_path(published: &str) -> String {
@@ -114,8 +105,6 @@ pub enum SourcePath<'a> {
     Registry,
     /// `data/<game>/<file>`: a game's file (`<locale>.json` when it is one).
     Data { game: &'a str, file: &'a str },
-    /// `data/_announcements/<file>`.
-    Announcements { file: &'a str },
     /// `data/_files/<published>`: a kept file and the site path it is published at.
     Kept { published: &'a str },
     /// Anything else under `data/` (a file directly in it, deeper folders,
@@ -135,9 +124,6 @@ pub fn classify(rel: &str) -> SourcePath<'_> {
     };
     if let Some(published) = below(FILES_DIR, rel) {
         return SourcePath::Kept { published };
-    }
-    if let Some(file) = file_in(ANNOUNCEMENTS_DIR, rel) {
-        return SourcePath::Announcements { file };
     }
     match rest.split_once('/') {
         Some((dir, file)) if !file.is_empty() && !file.contains('/') && !is_reserved_dir(dir) => {
@@ -171,7 +157,7 @@ mod tests {
         );
         assert_eq!(
             classify("data/_announcements/zh-CN.json"),
-            SourcePath::Announcements { file: "zh-CN.json" }
+            SourcePath::OtherData
         );
         assert_eq!(
             classify("data/_files/api/v1/activities.json"),
@@ -191,12 +177,6 @@ mod tests {
             announcements_path("zh-CN"),
             "data/_announcements/zh-CN.json"
         );
-        assert_eq!(
-            announcements_locale("data/_announcements/zh-CN.json"),
-            Some("zh-CN")
-        );
-        assert_eq!(announcements_locale("data/_announcements/notes.txt"), None);
-        assert_eq!(announcements_locale("data/sr/zh-CN.json"), None);
         assert_eq!(kept_path("robots.txt"), "data/_files/robots.txt");
         assert_eq!(game_of("data/sr/x.json"), Some("sr"));
         assert_eq!(game_of("data/_files/x"), None);

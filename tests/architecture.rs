@@ -559,6 +559,39 @@ fn backend_commands_are_spelled_only_by_the_protocol_type() {
     );
 }
 
+/// The parts of `site/` that its part `name` names: a file's through
+/// `super::` and `crate::site::`; a folder's (`site/diff/`) through its
+/// `mod.rs`'s `super::`, and every file's `crate::site::` and
+/// `super::super::` (a file of the folder names the folder's own parts
+/// through `super::`).
+fn site_parts_named(site: &Path, name: &str) -> BTreeSet<String> {
+    if let Ok(text) = std::fs::read_to_string(site.join(format!("{name}.rs"))) {
+        let code = code_of(&text);
+        return names_after(&code, "super::")
+            .into_iter()
+            .chain(names_after(&code, "crate::site::"))
+            .collect();
+    }
+    let mut named = BTreeSet::new();
+    for entry in walkdir::WalkDir::new(site.join(name)) {
+        let entry = entry.expect("src/site is readable");
+        if entry.path().extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let code = code_of(&std::fs::read_to_string(entry.path()).expect("source is text"));
+        named.extend(names_after(&code, "crate::site::"));
+        named.extend(names_after(&code, "super::super::"));
+        if entry.path().parent() == Some(&site.join(name)) && entry.file_name() == "mod.rs" {
+            named.extend(
+                names_after(&code, "super::")
+                    .into_iter()
+                    .filter(|n| n != "super"),
+            );
+        }
+    }
+    named
+}
+
 /// `site/` is split along its jobs with the shared types at the bottom:
 /// its `mod.rs` is a front door that holds no code, every other file names
 /// what it uses by the sibling that owns it (`super::types::Checked`, never
@@ -602,14 +635,7 @@ fn nothing_in_site_imports_up() {
     let order = ["types", "check", "api", "render", "output"];
     let mut violations = Vec::new();
     for sibling in &siblings {
-        let Ok(text) = std::fs::read_to_string(site.join(format!("{sibling}.rs"))) else {
-            continue;
-        };
-        let code = code_of(&text);
-        let named: BTreeSet<String> = names_after(&code, "super::")
-            .into_iter()
-            .chain(names_after(&code, "crate::site::"))
-            .collect();
+        let named = site_parts_named(&site, sibling);
         for name in &named {
             if !siblings.contains(name) {
                 violations.push(format!(

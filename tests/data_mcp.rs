@@ -591,6 +591,58 @@ fn status_gives_the_servers_now() {
     assert_eq!(status["now"]["pinned"], FIXTURE_NOW, "{status:#}");
 }
 
+/// Issue 47: the boards in the agents' `status` keep their fields (and
+/// their order) now that `status` asks each kind for its columns.
+#[test]
+fn status_lists_each_board_with_its_id_and_count() {
+    let root = fixture_root(None);
+    let board = root.path().join("data/_announcements");
+    std::fs::create_dir_all(&board).unwrap();
+    std::fs::write(
+        board.join("en-US.json"),
+        r#"{"id": 3, "announcements": [{"title": "A", "content": "a"}, {"title": "B", "content": "b"}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        board.join("zh-CN.json"),
+        r#"{"id": "three", "announcements": []}"#,
+    )
+    .unwrap();
+    let mut agent = Agent::start(root.path());
+    let (status, error) = agent.call("status", json!({}));
+    assert!(!error, "{status:#}");
+    let boards = status["announcements"]
+        .as_array()
+        .expect("a list of boards");
+    assert_eq!(boards.len(), 2, "{status:#}");
+    let keys: Vec<&str> = boards[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "locale",
+            "file",
+            "state",
+            "id",
+            "announcements",
+            "changed",
+            "changedFrom"
+        ]
+    );
+    assert_eq!(boards[0]["locale"], "en-US");
+    assert_eq!(boards[0]["file"], "data/_announcements/en-US.json");
+    assert_eq!(boards[0]["state"], "ok");
+    assert_eq!(boards[0]["id"], 3);
+    assert_eq!(boards[0]["announcements"], 2);
+    assert_eq!(boards[1]["state"], "invalid", "{status:#}");
+    assert_eq!(boards[1]["id"], Value::Null);
+    assert_eq!(boards[1]["announcements"], Value::Null);
+}
+
 /// Issue 30: the announcements tools take `lang` and answer in it.
 #[test]
 fn the_announcements_tools_answer_in_the_language_asked_for() {

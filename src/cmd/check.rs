@@ -1,4 +1,4 @@
-//! `check`: load and validate the tree ([`crate::site::check`]), render the diagnostics, set the exit status.
+//! `check`: load and validate the tree ([`crate::site::check()`]), render the diagnostics, set the exit status.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

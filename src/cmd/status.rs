@@ -31,8 +31,8 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
             super::print_out(&format!("{}\n", serde_json::to_string_pretty(&rows)?))?;
         }
         StatusFormat::Text => {
-            let boards = site::status::boards(&args.common.root, &checked);
-            super::print_out(&site::status::to_text(&rows, &boards))?;
+            let files = site::status::files(&args.common.root, &checked);
+            super::print_out(&site::status::to_text(&rows, &files))?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -24,7 +24,7 @@ pub struct ServiceConfig {
     /// `AllowedOrigins`: web origins (`http://localhost:5173`) whose pages
     /// may call the control API and `/mcp`, besides the server's own.
     pub allowed_origins: Vec<String>,
-    /// `BackendCommand`: the backend program, "PROGRAM [ARGS]" (none: the simulator).
+    /// `BackendCommand`: the backend program, "PROGRAM \[ARGS\]" (none: the simulator).
     pub backend_command: Option<String>,
 }
 

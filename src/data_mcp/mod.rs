@@ -32,7 +32,6 @@ use crate::load;
 use crate::model::{Announcements, Draft, Game, Registry};
 use crate::site;
 use crate::source::{Overlay, REGISTRY_PATH};
-use crate::tree::{announcements_locale, announcements_path};
 use crate::validate;
 
 /// What an agent reads first.
@@ -80,6 +79,8 @@ pub struct DocumentArgs {
 #[serde(deny_unknown_fields)]
 pub struct BoardArgs {
     /// Locale tag of the board (such as `zh-CN`): data/_announcements/<locale>.json.
+    // The text is the tool's argument description, for agents, as written.
+    #[allow(rustdoc::invalid_html_tags)]
     locale: String,
     /// Language of the messages in the answer: `zh-CN` or `en-US`
     /// (default: the server's, from `--lang` or its environment).
@@ -244,7 +245,9 @@ impl DataTools {
         if !validate::rules::is_language_tag(locale) {
             return Err(msg!("agent-not-a-locale", locale = locale));
         }
-        Ok(announcements_path(locale))
+        kind::announcements::KIND
+            .locale_path(locale)
+            .ok_or_else(|| msg!("agent-not-a-locale", locale = locale))
     }
 
     /// The path of a board draft's `locale`, refused when its `path` names
@@ -420,12 +423,18 @@ impl DataTools {
         match site::check_documents(&self.root, &self.options) {
             Ok(checked) => {
                 let rows = site::status::rows(&self.root, &checked, &self.options);
-                let boards = site::status::boards(&self.root, &checked);
-                reply(json!({
+                let mut answer = json!({
                     "now": self.now(&checked),
                     "rows": rows,
-                    "announcements": boards,
-                }))
+                });
+                // Each kind checked file by file, under its name (`announcements`).
+                let files = site::status::files(&self.root, &checked);
+                for publish in site::kinds::ALL {
+                    let name = publish.kind().name;
+                    let own: Vec<_> = files.iter().filter(|f| f.kind == name).collect();
+                    answer[name] = json!(own);
+                }
+                reply(answer)
             }
             Err(err) => failure(
                 msg!("agent-cannot-check", error = format!("{err:#}")).to_string(),
@@ -678,7 +687,7 @@ impl DataTools {
     /// name it), so the answer can be passed back to the check and write
     /// tools.
     fn read(&self, mut ids: Value, rel: &str) -> CallToolResult {
-        let board = announcements_locale(rel).is_some();
+        let board = kind::announcements::KIND.locale_of(rel).is_some();
         match load::read_source(&self.root, rel) {
             Ok(Some(source)) => {
                 ids["path"] = json!(rel);
@@ -747,7 +756,7 @@ impl DataTools {
             }
         };
         let before = std::fs::read(&path).ok();
-        let board = announcements_locale(rel).is_some();
+        let board = kind::announcements::KIND.locale_of(rel).is_some();
         let changes = if board {
             None
         } else {

@@ -21,7 +21,7 @@ use super::{
 use crate::atomic;
 use crate::fetch::{self, FetchError, Fetcher};
 use crate::i18n::{self, Msg, msg};
-use crate::kind;
+use crate::kind::{self, Kind};
 use crate::layout;
 use crate::load::{BUILTIN_GAMES_SCHEMA, REGISTRY_PATH};
 use crate::tree;
@@ -59,10 +59,13 @@ pub enum Event {
     Fetched,
 }
 
-/// One announcements document found.
+/// One document found of a kind published once per locale (an
+/// announcements board).
 #[derive(Debug, Clone)]
-pub struct FoundAnnouncements {
-    /// `None` for `anno.json` (the site's locale), else the locale of `anno-<locale>.json`.
+pub struct FoundDocument {
+    pub kind: &'static Kind,
+    /// `None` for the un-suffixed name (`anno.json`, the site's locale),
+    /// else the locale its name carries (`anno-<locale>.json`).
     pub locale: Option<String>,
     pub origin: String,
     pub bytes: Vec<u8>,
@@ -75,7 +78,8 @@ pub struct Gathered {
     pub sources: Vec<Source>,
     pub index: Option<Vec<IndexGame>>,
     pub errors: Vec<Msg>,
-    pub announcements: Vec<FoundAnnouncements>,
+    /// The documents of the kinds published once per locale.
+    pub per_locale: Vec<FoundDocument>,
     /// Files kept verbatim (`--keep-unknown`): the site path and the bytes.
     pub kept: Vec<(String, Vec<u8>)>,
     /// Files neither imported nor kept: the site path (or URL) and why.
@@ -137,8 +141,9 @@ fn site_folder(dir: &Path) -> Option<PathBuf> {
 /// Whether the build writes `path` itself for a site of `games` (so an
 /// import neither keeps it nor calls it skipped): the index, the schemas,
 /// the calendars, `llms.txt`, `_headers`, the home and 404 pages, the
-/// games' pages, the announcements feeds and pages, and the compressed
-/// siblings of any of them.
+/// games' pages, the files a kind published once per locale publishes
+/// beside its documents (the announcements feeds) and its pages, and the
+/// compressed siblings of any of them.
 fn regenerated(path: &str, games: &BTreeSet<String>) -> bool {
     let path = layout::sibling_of(path).map_or(path, |(file, _)| file);
     if [
@@ -159,29 +164,35 @@ fn regenerated(path: &str, games: &BTreeSet<String>) -> bool {
     {
         return !name.contains('/') && name.ends_with(".ics");
     }
-    if let Some(stem) = path.strip_suffix(".atom")
-        && layout::announcements_locale_of(&format!("{stem}.json")).is_some()
-    {
-        return true;
-    }
     let parts: Vec<&str> = path.split('/').collect();
-    match parts.as_slice() {
-        [dir, page] | [dir, _, page] if *dir == layout::ANNOUNCEMENTS_PAGE_DIR => {
-            *page == layout::DIRECTORY_INDEX
+    for k in kind::ALL {
+        let kind::PublishedAs::PerLocale { beside, pages, .. } = k.published else {
+            continue;
+        };
+        let beside_a_document = beside.iter().any(|ext| {
+            path.strip_suffix(&format!(".{ext}"))
+                .is_some_and(|stem| k.published_locale(&format!("{stem}.json")).is_some())
+        });
+        let a_page = matches!(parts.as_slice(), [dir, page] | [dir, _, page]
+            if *dir == pages && *page == layout::DIRECTORY_INDEX);
+        if beside_a_document || a_page {
+            return true;
         }
+    }
+    match parts.as_slice() {
         [game, page] | [game, _, page] => *page == layout::DIRECTORY_INDEX && games.contains(*game),
         _ => false,
     }
 }
 
-/// The locale of an announcements path (`api/v1/anno.json`: `Some(None)`,
-/// `api/v1/anno-en-US.json`: `Some(Some("en-US"))`), `None` for any other.
-fn announcements_locale(path: &str) -> Option<Option<String>> {
-    layout::announcements_locale_of(path).map(|l| l.map(str::to_owned))
+/// Whether `path` is a document of a kind published once per locale
+/// ([`super::per_locale_document`]).
+fn is_per_locale(path: &str) -> bool {
+    super::per_locale_document(path).is_some()
 }
 
 impl Gathered {
-    /// A file neither imported as a game nor as announcements: kept with
+    /// A file imported neither as a game's nor as a kind's document: kept with
     /// `--keep-unknown`, else named as skipped.
     fn unknown(&mut self, keep: bool, path: String, bytes: Vec<u8>, why: Msg) {
         if keep {
@@ -206,9 +217,10 @@ impl Gathered {
         }
         let shape = super::shape_of(&bytes);
         // A document that is not JSON at all is the mapping's to name (`not JSON`).
-        let broken = shape == super::Shape::Other
-            && serde_json::from_slice::<serde_json::Value>(&bytes).is_err();
-        if path == layout::LEGACY_ACTIVITIES_PATH && shape == super::Shape::Activity {
+        let broken =
+            shape.is_none() && serde_json::from_slice::<serde_json::Value>(&bytes).is_err();
+        let activity = shape.is_some_and(super::is_activities);
+        if path == layout::LEGACY_ACTIVITIES_PATH && activity {
             self.legacy = Some(Legacy {
                 path,
                 origin,
@@ -228,20 +240,24 @@ impl Gathered {
             });
             return;
         }
-        match (shape, as_game, announcements_locale(&path)) {
-            (super::Shape::Activity, Some((game, locale)), _) => self.sources.push(Source {
+        // A document of a kind published once per locale: by its shape,
+        // under one of the names of that kind.
+        let per_locale = shape
+            .filter(|_| !activity)
+            .and_then(|k| Some((k, k.published_locale(&path)?)));
+        match (as_game, per_locale) {
+            (Some((game, locale)), _) if activity => self.sources.push(Source {
                 game,
                 locale,
                 origin,
                 bytes,
             }),
-            (super::Shape::Announcements, _, Some(locale)) => {
-                self.announcements.push(FoundAnnouncements {
-                    locale,
-                    origin,
-                    bytes,
-                })
-            }
+            (_, Some((kind, locale))) => self.per_locale.push(FoundDocument {
+                kind,
+                locale: locale.map(str::to_owned),
+                origin,
+                bytes,
+            }),
             _ => self.unknown(keep, path, bytes, msg!("import-not-document")),
         }
     }
@@ -279,7 +295,8 @@ pub struct PlannedFile {
 #[derive(Debug)]
 pub struct Prepared {
     /// The schemas first (only where the root has none), the data files,
-    /// the announcements and the kept files, `games.json` last: a registry
+    /// the documents of the kinds published once per locale and the kept
+    /// files, `games.json` last: a registry
     /// never names files not written yet.
     pub files: Vec<PlannedFile>,
     pub games: Vec<PlannedGame>,
@@ -296,8 +313,9 @@ pub struct Prepared {
     /// Data files whose activities the API lists out of start order (the
     /// build publishes them sorted: same content, another order).
     pub reordered: Vec<String>,
-    /// Announcements imported, and kept files, as root paths.
-    pub announcements: Vec<String>,
+    /// Documents of the kinds published once per locale (the
+    /// announcements boards) imported, and kept files, as root paths.
+    pub per_locale: Vec<String>,
     pub kept: Vec<String>,
     /// How many activity files the site has ([`Gathered::site_documents`]),
     /// and how many of them were imported.
@@ -339,7 +357,7 @@ pub fn prepare(
         sources,
         index,
         mut errors,
-        announcements,
+        per_locale,
         kept,
         skipped,
         regenerated,
@@ -430,14 +448,17 @@ pub fn prepare(
             texts.insert(0, (path.to_owned(), text.as_bytes().to_vec()));
         }
     }
-    // Announcements: `anno.json` is the site locale's, `anno-<locale>.json`
-    // each locale's; the two of the site locale must agree.
-    let mut announced: BTreeMap<String, (String, String)> = BTreeMap::new();
-    let mut found = announcements;
+    // A kind published once per locale: its un-suffixed document is the
+    // site locale's, each other names its locale; the two of the site
+    // locale must agree. By kind (in the order of `kind::ALL`), then locale.
+    let position = |k: &Kind| kind::ALL.iter().position(|other| kind::same(other, k));
+    let mut placed: BTreeMap<(Option<usize>, String), (&'static Kind, String, String)> =
+        BTreeMap::new();
+    let mut found = per_locale;
     found.sort_by_key(|a| a.locale.is_some());
     for a in found {
         let locale = a.locale.clone().unwrap_or_else(|| site_locale.clone());
-        let text = match super::announcements_file(&a.bytes) {
+        let text = match super::per_locale_file(&a.bytes) {
             Ok(text) => text,
             Err(why) => {
                 errors.push(msg!(
@@ -448,8 +469,8 @@ pub fn prepare(
                 continue;
             }
         };
-        match announced.get(&locale) {
-            Some((first, held)) => {
+        match placed.get(&(position(a.kind), locale.clone())) {
+            Some((_, first, held)) => {
                 if serde_json::from_str::<serde_json::Value>(held).ok()
                     != serde_json::from_str::<serde_json::Value>(&text).ok()
                 {
@@ -462,16 +483,17 @@ pub fn prepare(
                 }
             }
             None => {
-                announced.insert(locale, (a.origin, text));
+                placed.insert((position(a.kind), locale), (a.kind, a.origin, text));
             }
         }
     }
-    let announcements: Vec<String> = announced
-        .keys()
-        .map(|l| tree::announcements_path(l))
-        .collect();
-    for (locale, (_, text)) in announced {
-        texts.push((tree::announcements_path(&locale), text.into_bytes()));
+    let mut per_locale = Vec::new();
+    for ((_, locale), (kind, _, text)) in placed {
+        let Some(path) = kind.locale_path(&locale) else {
+            continue;
+        };
+        per_locale.push(path.clone());
+        texts.push((path, text.into_bytes()));
     }
     let kept_paths: Vec<String> = kept.iter().map(|(p, _)| tree::kept_path(p)).collect();
     for (path, bytes) in kept {
@@ -505,7 +527,7 @@ pub fn prepare(
         excluded,
         games_from,
         reordered,
-        announcements,
+        per_locale,
         kept: kept_paths,
         site_documents,
         imported: plan.imported,
@@ -602,7 +624,7 @@ impl Prepared {
             imported = self.imported,
             documents = documents,
             games = self.games.len(),
-            announcements = self.announcements.len(),
+            announcements = self.per_locale.len(),
             kept = self.kept.len(),
             skipped = self.skipped.len(),
             regenerated = self.regenerated.len(),
@@ -726,7 +748,7 @@ fn from_site_folder(site: &Path, request: &Request) -> anyhow::Result<Gathered> 
         }
         // The compressed sibling of an imported document is written again.
         let base = layout::sibling_of(&rel).map_or(rel.as_str(), |(file, _)| file);
-        if base != rel && (wanted.contains_key(base) || announcements_locale(base).is_some()) {
+        if base != rel && (wanted.contains_key(base) || is_per_locale(base)) {
             gathered.regenerated.push(rel);
             continue;
         }
@@ -792,9 +814,10 @@ fn candidate_locales(request: &Request, llms: &layout::LlmsSite, default: &str) 
     locales
 }
 
-/// A flat folder: `<game>[-<locale>].json` documents, `anno[-<locale>].json`
-/// announcements, an `llms.txt` for the names of the games; any other file
-/// is kept at its name, or skipped.
+/// A flat folder: `<game>[-<locale>].json` documents, the documents of the
+/// kinds published once per locale under their published names
+/// (`anno[-<locale>].json`), an `llms.txt` for the names of the games; any
+/// other file is kept at its name, or skipped.
 fn from_flat_folder(dir: &Path, request: &Request) -> anyhow::Result<Gathered> {
     let mut names = Vec::new();
     for entry in std::fs::read_dir(dir)
@@ -831,25 +854,19 @@ fn from_flat_folder(dir: &Path, request: &Request) -> anyhow::Result<Gathered> {
             gathered.regenerated.push(name);
             continue;
         }
-        // Announcements are read by their name under api/v1.
-        let as_site = format!("{}/{name}", layout::API_DIR);
-        let path = if announcements_locale(&as_site).is_some() {
-            as_site
-        } else {
-            name.clone()
-        };
-        let as_game = split
-            .get(&name)
-            .cloned()
-            .filter(|_| announcements_locale(&path).is_none());
+        // A kind's document published once per locale is read at its
+        // published path (`anno.json` as `api/v1/anno.json`).
+        let path = super::per_locale_named(&name).unwrap_or_else(|| name.clone());
+        let as_game = split.get(&name).cloned().filter(|_| !is_per_locale(&path));
         gathered.found(request.keep_unknown, path, origin, bytes, as_game);
     }
     Ok(gathered)
 }
 
 /// A URL: the site's index when it has one, else `--games` (and
-/// `--locales`), else the games the site's `llms.txt` lists; then its
-/// announcements and the files a site keeps by hand (`robots.txt`, a legacy
+/// `--locales`), else the games the site's `llms.txt` lists; then the
+/// documents of the kinds published once per locale (its announcements)
+/// and the files a site keeps by hand (`robots.txt`, a legacy
 /// `api/v1/activities.json`), when they are there.
 fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gathered> {
     fetch::http_url("--from", request.from)?;
@@ -973,12 +990,15 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
     for w in &wanted {
         locales.extend(w.locale.iter().cloned());
     }
-    let mut extra = vec![layout::announcements_path("", true, "json")];
-    extra.extend(
-        locales
-            .iter()
-            .map(|l| layout::announcements_path(l, false, "json")),
-    );
+    let mut extra = Vec::new();
+    for k in kind::ALL {
+        extra.extend(k.published_path("", true, "json"));
+        extra.extend(
+            locales
+                .iter()
+                .filter_map(|l| k.published_path(l, false, "json")),
+        );
+    }
     extra.extend(KNOWN_EXTRAS.iter().map(|p| (*p).to_owned()));
 
     let total = wanted.len() + extra.len();

@@ -1,6 +1,12 @@
 //! Moving an existing API in: published activity files (`<game>.json`,
 //! `<game>-<locale>.json`, and an `api/v1/games.json` index when there is
-//! one) to the files of a data tree (`games.json`, `data/<game>/<locale>.json`).
+//! one) to the files of a data tree (`games.json`, `data/<game>/<locale>.json`),
+//! and the documents of every other kind by its declaration
+//! ([`crate::kind`]): a file is the kind its shape says ([`shape_of`]); an
+//! activity document is placed game by game through the registry, a
+//! document of a kind published once per locale is recognised by the
+//! names the kind publishes it under ([`per_locale_document`]) and placed
+//! at its source of that locale ([`per_locale_file`]).
 //!
 //! Pure: it takes bytes and returns bytes. Reading folders, fetching URLs,
 //! comparing with what is on disk and writing belong to [`io`], the one
@@ -18,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value};
 
 use crate::i18n::{Msg, msg};
-use crate::kind;
+use crate::kind::{self, Kind};
 use crate::layout;
 use crate::model::{Game, Time, is_game_id};
 
@@ -342,34 +348,55 @@ impl ZoneFrom {
     }
 }
 
-/// What a published JSON file holds, by its shape.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shape {
-    /// An object with `version` and an `activities` array.
-    Activity,
-    /// An object with `id` and an `announcements` array.
-    Announcements,
-    /// Anything else (not JSON, another object, an array).
-    Other,
-}
-
-/// The shape of a published JSON file.
-pub fn shape_of(bytes: &[u8]) -> Shape {
+/// The kind a published JSON file is by its shape ([`kind::of_shape`]):
+/// an activity document (`version` and an `activities` array), an
+/// announcements board (`id` and an `announcements` array); `None` for
+/// anything else (not JSON, another object, an array).
+pub fn shape_of(bytes: &[u8]) -> Option<&'static Kind> {
     let text = std::str::from_utf8(bytes).unwrap_or_default();
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let Ok(Value::Object(map)) = serde_json::from_str::<Value>(text) else {
-        return Shape::Other;
+        return None;
     };
-    match kind::of_shape(&map) {
-        Some(k) if kind::same(k, &kind::activities::KIND) => Shape::Activity,
-        Some(k) if kind::same(k, &kind::announcements::KIND) => Shape::Announcements,
-        _ => Shape::Other,
-    }
+    kind::of_shape(&map)
 }
 
-/// The text of an announcements source file: the published document in
-/// canonical pretty form (key order kept, nothing dropped), or why not.
-pub fn announcements_file(source: &[u8]) -> Result<String, Msg> {
+/// Whether `kind` is the activity documents', which an import places
+/// game by game through the registry; every other kind with a shape is
+/// published once per locale and placed by its declaration
+/// ([`per_locale_document`], [`kind::Kind::locale_path`]).
+pub fn is_activities(kind: &Kind) -> bool {
+    kind::same(kind, &kind::activities::KIND)
+}
+
+/// The kind and locale of a published document of a kind published once
+/// per locale (`api/v1/anno-<locale>.json`: the announcements and
+/// `Some("<locale>")`; the un-suffixed `api/v1/anno.json`: `None`, the
+/// site's locale), by the names the kind declares; `None` for any other
+/// path.
+pub fn per_locale_document(path: &str) -> Option<(&'static Kind, Option<&str>)> {
+    kind::ALL
+        .iter()
+        .copied()
+        .find_map(|k| Some((k, k.published_locale(path)?)))
+}
+
+/// The path under the site root of a file named `name` in a flat folder
+/// when that is the name of a document of a kind published once per
+/// locale (`anno-en-US.json`: `api/v1/anno-en-US.json`).
+pub fn per_locale_named(name: &str) -> Option<String> {
+    kind::ALL.iter().find_map(|k| {
+        let probe = k.published_path("", true, "json")?;
+        let (dir, _) = probe.rsplit_once('/')?;
+        let path = format!("{dir}/{name}");
+        k.published_locale(&path).is_some().then_some(path)
+    })
+}
+
+/// The text of a source file of a kind published once per locale (an
+/// announcements board): the published document in canonical pretty
+/// form (key order kept, nothing dropped), or why not.
+pub fn per_locale_file(source: &[u8]) -> Result<String, Msg> {
     let text =
         std::str::from_utf8(source).map_err(|e| msg!("import-not-utf8", error = e.to_string()))?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);

@@ -4,12 +4,12 @@
 //! Its typed form is [`crate::model::ActivityDocument`], its rules are
 //! [`crate::validate::rules`], its pages [`crate::site::pages`], its
 //! calendars [`crate::site::ics`], and what a review says of it
-//! [`crate::site::diff`] (versions, removals placed against now, carried,
+//! [`crate::site::diff::activities`] (versions, removals placed against now, carried,
 //! renamed, moved and changed activities).
 
 use serde_json::{Map, Value};
 
-use super::{Finding, Kind, Review, Schema, Sources};
+use super::{Finding, Kind, PublishedAs, Review, Schema, Sources};
 use crate::diagnostics::Code;
 use crate::layout;
 use crate::tree;
@@ -49,6 +49,9 @@ pub static KIND: Kind = Kind {
     status: Some("status-game"),
     editor: true,
     shape: Some(is_document),
+    published: PublishedAs::PerGame {
+        is: layout::is_activity_document,
+    },
 };
 
 /// An object with `version` and an `activities` array.

@@ -2,15 +2,16 @@
 //! show, one board per locale, shown again when its `id` changes.
 //!
 //! Its typed form is [`crate::model::Announcements`], its rules
-//! [`crate::validate::announcements`] (and the Markdown of
-//! [`crate::markdown`]), its document, feed and page
-//! [`crate::site::announcements`], and what a review says of it
-//! [`crate::site::diff`] (announcements added, changed, removed, and an
+//! [`crate::validate::announcements::RULES`] (and the Markdown of
+//! [`crate::markdown`]), its document, feed, page, index entries, home
+//! links and `status` table [`crate::site::announcements::PUBLISH`], and
+//! what a review says of it [`crate::site::diff::announcements::COMPARE`]
+//! (announcements added, changed, removed, and an
 //! `id` that did not go up).
 
 use serde_json::{Map, Value};
 
-use super::{Finding, Kind, Review, Schema, Sources};
+use super::{Finding, Kind, PublishedAs, Review, Schema, Sources};
 use crate::diagnostics::Code;
 use crate::layout;
 use crate::tree;
@@ -44,6 +45,12 @@ pub static KIND: Kind = Kind {
     status: Some("status-board"),
     editor: true,
     shape: Some(is_board),
+    published: PublishedAs::PerLocale {
+        path: layout::announcements_path,
+        locale_of: layout::announcements_locale_of,
+        beside: &["atom"],
+        pages: layout::ANNOUNCEMENTS_PAGE_DIR,
+    },
 };
 
 /// An object with `id` and an `announcements` array.

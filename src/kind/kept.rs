@@ -6,7 +6,7 @@
 //! review reports a kept file by its status alone (and its removal, as
 //! every file's).
 
-use super::{Kind, Review, Sources};
+use super::{Kind, PublishedAs, Review, Sources};
 use crate::diagnostics::Code;
 use crate::tree;
 
@@ -24,4 +24,5 @@ pub static KIND: Kind = Kind {
     status: None,
     editor: false,
     shape: None,
+    published: PublishedAs::Verbatim,
 };

@@ -7,7 +7,8 @@
 //! agents name it), the rules its files get, the breaking changes and
 //! warnings a review (`diff`) may report about it ([`Review`]), the
 //! heading of its table in `status`, whether the editor checks its files,
-//! and how `import` recognises it.
+//! how `import` recognises it, and the names the site publishes its
+//! documents under ([`PublishedAs`]).
 //!
 //! The loader reads the schemas of every kind, the validator compiles them,
 //! the build publishes them, the agents serve them as resources, the
@@ -15,12 +16,30 @@
 //! a published file by its shape ([`of_shape`]), a review
 //! (`site::diff`) reports the findings its kind's [`Review`] lists (each a
 //! `static` of the kind's module that it names), and `status` lays out a table per kind that names one.
-//! What a kind does with its typed documents (the model, the rules, the
-//! pages) stays in the module of that job named in the kind's docs.
+//! What a kind does with its typed documents is behind one trait per
+//! layer, implemented in the kind's own module of that layer and listed
+//! once there: for a kind whose sources are one file per locale, its rules
+//! (`validate::FileRules`, listed in `validate::FILE_KINDS`) and what it
+//! publishes (`site::types::Publish`, listed in `site::kinds::ALL`); each
+//! layer finds a kind's from the kind (`validate::rules_of`,
+//! `site::kinds::of`). The activity documents, checked game by game with
+//! the registry, and the kept files, published byte for byte, are the
+//! layers' own cases. A review has one for every kind of JSON documents,
+//! the activity documents too: what it says of them
+//! (`site::diff::Compare`, listed in `site::diff::kinds::ALL`, found by
+//! the path the kind publishes, [`of_published`]). `import` needs no
+//! module of a kind published once per locale: it recognises and places
+//! its files from the declaration (its shape, its [`PublishedAs`] names,
+//! its [`Sources`]).
 //!
 //! Adding a kind: a module here with its `KIND`, one line in [`ALL`], its
-//! schema under `schema/`, its template and its messages in both `.ftl`
-//! files; `tests/kinds.rs` walks [`ALL`] and says what is missing.
+//! schema under `schema/`, its template, its messages in both `.ftl`
+//! files and its module per layer (model, rules, publisher, review), each listed
+//! once in its layer; `tests/kinds.rs` walks [`ALL`] and says what is
+//! missing. Still named by hand, because they are the kind's public
+//! surface: its published paths and index field ([`crate::layout`]), its
+//! source folder ([`crate::tree`]) and the agents' tools named after it
+//! (`read_announcements`, ...).
 //!
 //! Depends on [`crate::tree`], [`crate::layout`] and
 //! [`crate::diagnostics`] only, so every part of the data half may read it.
@@ -32,6 +51,7 @@ pub mod kept;
 use serde_json::{Map, Value};
 
 use crate::diagnostics::Code;
+use crate::layout;
 use crate::tree::{self, SourcePath};
 
 /// Every kind of document, in the order the tool reads and lists them.
@@ -60,6 +80,34 @@ pub struct Kind {
     /// The shape of its published JSON, by which `import` recognises a
     /// file of it; `None` when it is published verbatim.
     pub shape: Option<IsShape>,
+    /// The names the site publishes its documents under, which a review
+    /// (`site::diff`) and `import` tell its published files by.
+    pub published: PublishedAs,
+}
+
+/// Where the site publishes a kind's documents, as [`crate::layout`]
+/// names them: the one answer to which kind a published path is
+/// ([`of_published`]).
+#[derive(Debug, Clone, Copy)]
+pub enum PublishedAs {
+    /// One document per game and locale, named by the registry
+    /// (`api/v1/activity/<game>[-<locale>].json`); `is` tells a path of one.
+    PerGame { is: fn(&str) -> bool },
+    /// One document per locale, the site locale's also under an
+    /// un-suffixed name: `path(locale, default_name, ext)` names the
+    /// document (`ext` `json`) and each file published beside it under
+    /// the same name (`beside`: its feed's `atom`); `locale_of` reads a
+    /// document's path back (`Some(None)` for the un-suffixed name);
+    /// `pages` is the folder of its pages.
+    PerLocale {
+        path: fn(&str, bool, &str) -> String,
+        locale_of: fn(&str) -> Option<Option<&str>>,
+        beside: &'static [&'static str],
+        pages: &'static str,
+    },
+    /// Byte for byte at the path of its source below its folder: no name
+    /// of its own.
+    Verbatim,
 }
 
 /// Whether a published JSON object has a kind's shape.
@@ -152,11 +200,55 @@ impl Kind {
     pub fn is_json(&self) -> bool {
         self.schema.is_some()
     }
+
+    /// Whether `path` (relative to the site root) is a document of this
+    /// kind as the site publishes it.
+    pub fn publishes(&self, path: &str) -> bool {
+        match self.published {
+            PublishedAs::PerGame { is } => is(path),
+            PublishedAs::PerLocale { locale_of, .. } => locale_of(path).is_some(),
+            PublishedAs::Verbatim => false,
+        }
+    }
+
+    /// The locale a published document of a [`PublishedAs::PerLocale`] kind
+    /// carries in its name: `Some(None)` for the un-suffixed name of the
+    /// site's locale, `None` for any other path.
+    pub fn published_locale<'a>(&self, path: &'a str) -> Option<Option<&'a str>> {
+        match self.published {
+            PublishedAs::PerLocale { locale_of, .. } => locale_of(path),
+            _ => None,
+        }
+    }
+
+    /// The path of `locale`'s document of a [`PublishedAs::PerLocale`] kind
+    /// (`ext` `json`), or of a file published beside it: under its
+    /// un-suffixed name when `default_name`.
+    pub fn published_path(&self, locale: &str, default_name: bool, ext: &str) -> Option<String> {
+        match self.published {
+            PublishedAs::PerLocale { path, .. } => Some(path(locale, default_name, ext)),
+            _ => None,
+        }
+    }
 }
 
 /// The kind whose source `rel` is (relative to the root), if any.
 pub fn of_source(rel: &str) -> Option<&'static Kind> {
     ALL.iter().copied().find(|k| k.claims(rel))
+}
+
+/// The kind whose published document `path` (relative to the site root)
+/// is, if any.
+pub fn of_published(path: &str) -> Option<&'static Kind> {
+    ALL.iter().copied().find(|k| k.publishes(path))
+}
+
+/// Whether a game's document may be published under `path` as one of its
+/// aliases: a path the layout leaves free ([`layout::is_alias_path`]) that
+/// no kind publishes a document under ([`of_published`]: the
+/// announcements' `anno-<locale>.json`, any later kind's own names).
+pub fn is_alias_path(path: &str) -> bool {
+    layout::is_alias_path(path) && of_published(path).is_none()
 }
 
 /// The kind a published JSON object is by its shape, if any.
@@ -176,4 +268,48 @@ pub fn schemas() -> impl Iterator<Item = (&'static Kind, &'static Schema)> {
 /// Whether `a` and `b` are the same kind.
 pub fn same(a: &Kind, b: &Kind) -> bool {
     std::ptr::eq(a, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_per_locale_kind_reads_and_writes_its_paths() {
+        let board = &announcements::KIND;
+        assert_eq!(
+            board.locale_path("zh-CN").as_deref(),
+            Some("data/_announcements/zh-CN.json")
+        );
+        assert_eq!(
+            board.locale_of("data/_announcements/zh-CN.json"),
+            Some("zh-CN")
+        );
+        assert_eq!(board.locale_of("data/_announcements/notes.txt"), None);
+        assert_eq!(board.locale_of("data/_announcements/.json"), None);
+        assert_eq!(board.locale_of("data/sr/zh-CN.json"), None);
+        assert_eq!(activities::KIND.locale_path("zh-CN"), None);
+        assert!(board.claims("data/_announcements/notes.txt"));
+        assert!(!board.claims("data/_announcements/x/zh-CN.json"));
+    }
+
+    #[test]
+    fn an_alias_never_takes_a_name_a_kind_publishes_under() {
+        assert!(is_alias_path("api/v1/activities.json"));
+        assert!(is_alias_path("api/v1/legacy/sr.json"));
+        for taken in [
+            "api/v1/anno.json",
+            "api/v1/anno-en-US.json",
+            "api/v1/games.json",
+            "api/v1/schema/activity.json",
+            "api/v1/schema/announcements.json",
+            "api/v1/schema/later.json",
+            "api/v1/activity/sr.json",
+            "api/v1/../x.json",
+            "api/v1/x.txt",
+            "site/x.json",
+        ] {
+            assert!(!is_alias_path(taken), "{taken}");
+        }
+    }
 }

@@ -12,15 +12,92 @@
 //! gives the same feed at any moment.
 
 use chrono::TimeZone as _;
-use serde::Serialize;
+use serde::{Deserialize as _, Serialize};
 use sha2::{Digest as _, Sha256};
 
-use super::pages::{self, HomeLink};
-use super::types::{GameOutput, OutputFile};
+use super::pages;
+use super::types::{GameOutput, HomeLink, OutputFile, Publish, Published, Site, StatusColumn};
+use crate::kind::{self, Kind};
 use crate::layout;
 use crate::markdown;
 use crate::model::Announcements;
-use crate::validate::CheckedAnnouncements;
+use crate::validate::CheckedFile;
+
+/// The announcements boards' part of the site (`site::kinds::ALL`).
+pub static PUBLISH: Boards = Boards;
+
+/// See [`PUBLISH`].
+pub struct Boards;
+
+impl Publish for Boards {
+    fn kind(&self) -> &'static Kind {
+        &kind::announcements::KIND
+    }
+
+    /// Per board: its documents, its feeds and its page; the index names
+    /// the documents with their digest, each home page links its board.
+    fn publish(&self, files: &[&CheckedFile], site: &Site<'_>) -> anyhow::Result<Published> {
+        let boards = boards(files, site.site_locale);
+        let mut published = Published::default();
+        for board in &boards {
+            let json = board.to_json();
+            let sha256 = hex::encode(Sha256::digest(&json));
+            published
+                .index
+                .extend(index_entries(board, &sha256, json.len()));
+            published.files.extend(json_files(board, &json));
+            published.files.extend(feed_files(board, site.games));
+            published.files.push(render_page(board, &boards)?);
+            published
+                .typed
+                .extend(
+                    layout::published_names(board.is_default)
+                        .iter()
+                        .map(|&default_name| {
+                            layout::announcements_path(&board.locale, default_name, "atom")
+                        }),
+                );
+        }
+        if !boards.is_empty() {
+            published
+                .page_patterns
+                .push(format!("/{}/*", layout::ANNOUNCEMENTS_PAGE_DIR));
+        }
+        published.home_links = home_links(&boards);
+        Ok(published)
+    }
+
+    fn status_columns(&self) -> &'static [StatusColumn] {
+        &[
+            StatusColumn {
+                field: "id",
+                heading: "status-board-id",
+            },
+            StatusColumn {
+                field: "announcements",
+                heading: "status-board-count",
+            },
+        ]
+    }
+
+    fn llms_start(&self) -> Option<(String, String)> {
+        let path = layout::announcements_path("", true, "json");
+        let line = format!(
+            "- [Announcements]({}): `{{\"id\", \"announcements\": [{{\"title\", \"content\"}}]}}`, newest first; clients show them again when `id` changes",
+            layout::url(&path)
+        );
+        Some((path, line))
+    }
+
+    /// A board's `id` and how many announcements it has.
+    fn status_values(&self, document: Option<&serde_json::Value>) -> Vec<serde_json::Value> {
+        let board = document.and_then(|d| Announcements::deserialize(d).ok());
+        vec![
+            board.as_ref().map(|b| b.id).into(),
+            board.as_ref().map(|b| b.announcements.len()).into(),
+        ]
+    }
+}
 
 /// One locale's board, as published.
 #[derive(Debug, Clone)]
@@ -41,11 +118,11 @@ impl Board {
 
 /// The boards of a clean check that kept its documents, in path order;
 /// `site_locale` names the one published as `anno.json`.
-pub fn boards(checked: &[CheckedAnnouncements], site_locale: Option<&str>) -> Vec<Board> {
+pub fn boards(checked: &[&CheckedFile], site_locale: Option<&str>) -> Vec<Board> {
     checked
         .iter()
         .filter_map(|c| {
-            let mut document = c.document.clone()?;
+            let mut document = Announcements::deserialize(c.document.as_ref()?).ok()?;
             document.schema = None;
             Some(Board {
                 is_default: site_locale == Some(c.locale.as_str()),

@@ -13,10 +13,9 @@ use sha2::{Digest, Sha256};
 use crate::diagnostics::{self, Diagnostic};
 use crate::kind;
 use crate::load;
-use crate::model::{Announcements, Draft, Game, Registry};
+use crate::model::{Draft, Game, Registry};
 use crate::source::{Overlay, REGISTRY_PATH};
-use crate::tree::announcements_locale;
-use crate::validate::{self, CheckedGame, Validator};
+use crate::validate::{self, CheckedFile, CheckedGame, Validator};
 
 use super::cache::{CacheSalt, Key};
 use super::kept;
@@ -56,7 +55,7 @@ struct ForBuild<'a> {
 /// the key, is a function of the data: the only rules that read "now"
 /// (`stale`, `upcoming-version`) find nothing exactly while "now" is inside
 /// every document's version window, so a clean check stays clean for equal
-/// keys while "now" is inside them ([`manifest::Manifest::clean_checks`]).
+/// keys while "now" is inside them ([`super::manifest::Manifest::clean_checks`]).
 pub(crate) fn check_key(
     salt: &CacheSalt,
     schemas: &[u8; 32],
@@ -95,7 +94,7 @@ pub fn check_documents(root: &Path, options: &validate::Options) -> anyhow::Resu
 
 /// [`check`] with the texts of `overlay` read in place of the files on disk
 /// (unsaved editor buffers, an agent's draft); nothing is written. A caller
-/// that checks again after each edit keeps a [`LiveCheck`] instead, which
+/// that checks again after each edit keeps a [`super::LiveCheck`] instead, which
 /// gives the same diagnostics at the cost of what changed.
 pub fn check_with(
     root: &Path,
@@ -132,8 +131,8 @@ fn check_games_with(
         sources: Option<([u8; 16], String)>,
         reused: bool,
     }
-    let (mut announcements, checked) = rayon::join(
-        || check_announcements(root, &project, &validator, overlay, keep_documents),
+    let (mut files, checked) = rayon::join(
+        || check_files(root, &project, &validator, overlay, keep_documents),
         || -> Vec<Done> {
             games
                 .par_iter()
@@ -170,8 +169,8 @@ fn check_games_with(
                 .collect()
         },
     );
-    all.append(&mut announcements.1);
-    let announcements = announcements.0;
+    all.append(&mut files.1);
+    let files = files.0;
     let mut games = Vec::with_capacity(checked.len());
     let mut sources = HashMap::new();
     let mut clean_checks = HashMap::new();
@@ -201,7 +200,7 @@ fn check_games_with(
         games,
         diagnostics: all,
         schemas: project.schemas.clone(),
-        announcements,
+        files,
         sources,
         clean_checks,
         checks_reused,
@@ -243,25 +242,29 @@ pub(crate) fn sources_digest(game: &crate::source::LoadedGame) -> [u8; 16] {
     out
 }
 
-/// Loads and checks every announcements file of the project: the checked
-/// files (their diagnostics moved out) and every diagnostic.
-pub(crate) fn check_announcements(
+/// Loads and checks every file of the kinds checked file by file
+/// ([`validate::FILE_KINDS`], the announcements boards): the checked files
+/// (their diagnostics moved out), by kind and then by path, and every
+/// diagnostic.
+pub(crate) fn check_files(
     root: &Path,
     project: &crate::source::Project,
     validator: &Validator,
     overlay: &Overlay,
     keep_documents: bool,
-) -> (Vec<validate::CheckedAnnouncements>, Vec<Diagnostic>) {
-    let board = &kind::announcements::KIND;
-    let (files, mut all) = load::load_locale_files_with(root, project, board, overlay);
-    let checked = files
-        .iter()
-        .map(|file| {
-            let mut checked = validator.announcements(file, keep_documents);
-            all.append(&mut checked.diagnostics);
-            checked
-        })
-        .collect();
+) -> (Vec<CheckedFile>, Vec<Diagnostic>) {
+    let mut checked = Vec::new();
+    let mut all = Vec::new();
+    for &rules in validate::FILE_KINDS {
+        let (files, mut unread) =
+            load::load_locale_files_with(root, project, rules.kind(), overlay);
+        all.append(&mut unread);
+        for file in &files {
+            let mut file = validator.file(rules, file, keep_documents);
+            all.append(&mut file.diagnostics);
+            checked.push(file);
+        }
+    }
     (checked, all)
 }
 
@@ -273,10 +276,8 @@ pub fn canonical_text(path: &str, text: &str) -> Option<String> {
         serde_json::from_str::<Registry>(text)
             .ok()
             .map(|r| r.to_canonical())
-    } else if announcements_locale(path).is_some() {
-        serde_json::from_str::<Announcements>(text)
-            .ok()
-            .map(|a| a.to_canonical(true))
+    } else if let Some(rules) = kind::of_source(path).and_then(validate::rules_of) {
+        rules.canonical(text)
     } else {
         serde_json::from_str::<Draft>(text)
             .ok()

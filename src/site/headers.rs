@@ -5,7 +5,7 @@
 //! HTTP. The precompressed siblings are [`super::compress`]'s.
 
 use super::pages;
-use super::types::{GameOutput, OutputFile};
+use super::types::{GameOutput, OutputFile, Published};
 use crate::layout::{self, API_CACHE, PAGE_CACHE};
 
 /// The security headers of every file of the site, in the order `_headers`
@@ -58,13 +58,10 @@ impl HeaderRule {
 /// policy on the home pages, the pages of each game and the 404 page, and the
 /// security headers ([`security_headers`]) on everything.
 ///
-/// With announcements, their pages get the page policy and their Atom
-/// feeds their type (hosts guess a type from the extension, and few know
-/// `.atom`).
-pub fn header_rules(
-    games: &[GameOutput],
-    boards: &[super::announcements::Board],
-) -> Vec<HeaderRule> {
+/// What the kinds checked file by file publish (`published`: the
+/// announcements boards) adds its pages to the page policy and tells the
+/// type of the files whose extension few hosts know (their Atom feeds).
+pub fn header_rules(games: &[GameOutput], published: &[Published]) -> Vec<HeaderRule> {
     let security = security_headers();
     let security: Vec<(&str, &str)> = security.iter().map(|(n, v)| (*n, v.as_str())).collect();
     let mut rules = vec![
@@ -95,35 +92,31 @@ pub fn header_rules(
     .into_iter()
     .chain(homes.iter().map(|dir| format!("/{dir}*")))
     .chain(games.iter().map(|g| format!("/{}/*", g.game.id)))
-    .chain((!boards.is_empty()).then(|| format!("/{}/*", layout::ANNOUNCEMENTS_PAGE_DIR)));
+    .chain(
+        published
+            .iter()
+            .flat_map(|p| p.page_patterns.iter().cloned()),
+    );
     for path in page_rules {
         rules.push(HeaderRule::new(path, &[("Cache-Control", PAGE_CACHE)]));
     }
-    for board in boards {
-        let names: &[bool] = if board.is_default {
-            &[true, false]
-        } else {
-            &[false]
-        };
-        for &default_name in names {
-            let feed = layout::announcements_path(&board.locale, default_name, "atom");
-            rules.push(HeaderRule::new(
-                layout::url(&feed),
-                &[("Content-Type", layout::content_type(&feed))],
-            ));
-        }
+    for typed in published.iter().flat_map(|p| &p.typed) {
+        rules.push(HeaderRule::new(
+            layout::url(typed),
+            &[("Content-Type", layout::content_type(typed))],
+        ));
     }
     rules
 }
 
 /// The `_headers` file of [`header_rules`].
-pub fn render_headers(games: &[GameOutput], boards: &[super::announcements::Board]) -> OutputFile {
+pub fn render_headers(games: &[GameOutput], published: &[Published]) -> OutputFile {
     let mut out = String::new();
     out.push_str(
         "# Response headers for Netlify and Cloudflare Pages; written by `activity-site build`.\n",
     );
     out.push_str("# Every matching rule applies, so no header is set by two rules for one path.\n");
-    for rule in header_rules(games, boards) {
+    for rule in header_rules(games, published) {
         out.push('\n');
         out.push_str(&rule.pattern);
         out.push('\n');

@@ -51,7 +51,8 @@ pub struct LiveCheck {
     registry: Vec<Game>,
     /// The last check of `games.json` and what it was made from.
     registry_check: Option<RegistryCheck>,
-    /// The announcements boards' diagnostics of the last run.
+    /// The diagnostics of the files of the kinds checked file by file (the
+    /// announcements boards) of the last run.
     announced: Vec<Diagnostic>,
     /// The typed documents of the games whose files the last run was told
     /// changed, for a [`LiveBuild`] to render without reading them again.
@@ -356,9 +357,10 @@ impl LiveCheck {
         };
         let (games, mut all) = (registry.games.clone(), registry.diagnostics.clone());
         self.registry_check = Some(registry);
-        // The announcements files are few and small: checked on every run.
+        // The files checked file by file (the announcements boards) are few
+        // and small: checked on every run.
         let (_, announced) =
-            super::check::check_announcements(&self.root, &project, validator, overlay, false);
+            super::check::check_files(&self.root, &project, validator, overlay, false);
         all.extend(announced.iter().cloned());
         self.announced = announced;
         let root = &self.root;
@@ -556,7 +558,7 @@ impl LiveBuild {
                 .collect(),
             diagnostics,
             schemas: prepared.project.schemas.clone(),
-            announcements: Vec::new(),
+            files: Vec::new(),
             sources: self
                 .check
                 .games

@@ -1,6 +1,7 @@
 //! `llms.txt`: what the API is, for an agent that finds the site: each
 //! game with its locales, time zone and the URLs of its documents and
-//! calendars, the index, the schema and the announcements. Generated from
+//! calendars, the index, the schema and what the other kinds of document add
+//! (the announcements). Generated from
 //! the registry on every build (the `llms.txt` convention: a Markdown file
 //! at the site root). `import` reads its `## Games` list back
 //! ([`layout::llms_site`]) when a site has no index.
@@ -13,9 +14,10 @@ use crate::model::Localized;
 
 use layout::LLMS_GAMES_HEADING as GAMES_HEADING;
 
-/// Renders `llms.txt`; `announcements` says whether the build publishes
-/// `api/v1/anno.json`.
-pub fn render(games: &[GameOutput], announcements: bool) -> OutputFile {
+/// Renders `llms.txt`; `starts` are the lines of "Start here" that the
+/// other kinds of document give ([`super::types::Publish::llms_start`]),
+/// each already found in the site.
+pub fn render(games: &[GameOutput], starts: &[String]) -> OutputFile {
     let mut out = String::new();
     out.push_str("# Game activity API\n\n");
     out.push_str(
@@ -34,12 +36,8 @@ pub fn render(games: &[GameOutput], announcements: bool) -> OutputFile {
         "- [Activity schema]({}): the JSON Schema of every activity document",
         layout::url(layout::SCHEMA_PATH)
     );
-    if announcements {
-        let _ = writeln!(
-            out,
-            "- [Announcements]({}): `{{\"id\", \"announcements\": [{{\"title\", \"content\"}}]}}`, newest first; clients show them again when `id` changes",
-            layout::url(&layout::announcements_path("", true, "json"))
-        );
+    for line in starts {
+        let _ = writeln!(out, "{line}");
     }
     let _ = writeln!(
         out,

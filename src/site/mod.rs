@@ -40,8 +40,11 @@
 //! run from the jobs down to [`types`], never up to this file:
 //!
 //! - [`types`]: the shared types (a checked tree, a game as the renderers
-//!   see it, a rendered file); imports no other file of the folder.
-//! - [`check`]: the check of a tree, game by game, and a build's check.
+//!   see it, a rendered file, what a kind checked file by file publishes:
+//!   [`types::Publish`]); imports no other file of the folder.
+//! - [`kinds`]: the one list of those kinds' [`types::Publish`], which
+//!   the render, `_headers` and `status` walk.
+//! - [`check`](mod@check): the check of a tree, game by game, and a build's check.
 //! - [`api`]: the JSON API's files and the index.
 //! - [`render`]: the render engine (the plan of parts, the cache, the
 //!   shared files) and how a render may be told to hurry ([`Defer`]).
@@ -63,6 +66,7 @@ pub mod diff;
 pub mod headers;
 pub mod ics;
 mod kept;
+pub mod kinds;
 mod live;
 pub mod llms;
 mod manifest;

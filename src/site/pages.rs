@@ -21,7 +21,7 @@ use minijinja::Environment;
 use minijinja::value::{Serde, Value};
 use serde::Serialize;
 
-use super::types::{GameOutput, LocaleDocument, OutputFile};
+use super::types::{GameOutput, HomeLink, LocaleDocument, OutputFile};
 use crate::i18n::{Lang, Msg, msg};
 use crate::layout;
 use crate::model::freshness::{self, Freshness};
@@ -318,21 +318,6 @@ fn board_link(announcements: &[HomeLink], locale: &str, root: &str, ui: &Ui) -> 
             label: ui.word("announcements").to_owned(),
             ..b.clone()
         })
-}
-
-/// A home page's link to an announcements board (made by
-/// `site::announcements`, laid out here).
-#[derive(Debug, Clone, Serialize)]
-pub struct HomeLink {
-    /// The board's locale.
-    pub locale: String,
-    pub is_default: bool,
-    /// The page, relative to the site root.
-    pub href: String,
-    /// What the link says, in the language of the page it is on.
-    pub label: String,
-    /// The Atom feed, relative to the site root.
-    pub feed_href: String,
 }
 
 /// The page of one document. Of the game's other documents it shows only

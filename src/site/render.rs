@@ -17,14 +17,14 @@ use crate::layout;
 use crate::load;
 use crate::model::{Game, Registry, to_pretty};
 use crate::source::Overlay;
-use crate::validate::{self, Validator};
+use crate::validate::{self, CheckedFile, Validator};
 
 use super::api::{doc_api_files, index_file};
 use super::cache::{self, CacheSalt, Key};
-use super::check::{Prepared, check_announcements};
+use super::check::{Prepared, check_files};
 use super::compress::{self, Compression};
-use super::types::{Checked, GameOutput, LocaleDocument, OutputFile, output_of};
-use super::{announcements, cards, headers, ics, kept, llms, manifest, pages, write};
+use super::types::{Checked, GameOutput, HomeLink, LocaleDocument, OutputFile, output_of};
+use super::{cards, headers, ics, kept, kinds, llms, manifest, pages, types, write};
 
 /// Loads and validates one game again, with its documents, for rendering:
 /// the check before the build saw it clean, so an error now means its files
@@ -310,10 +310,12 @@ pub(crate) fn render(
         .zip(&done)
         .map(|(game, done)| (game, done.record.summary.digests.as_slice()))
         .collect();
-    // The announcements, checked again with their documents kept.
-    let (boards, announced) = check_announcements(root, project, validator, &Overlay::new(), true);
+    // The files of the kinds checked file by file (the announcements
+    // boards), checked again with their documents kept, and what each
+    // kind publishes from them.
+    let (files, found) = check_files(root, project, validator, &Overlay::new(), true);
     anyhow::ensure!(
-        !announced.iter().any(Diagnostic::is_error),
+        !found.iter().any(Diagnostic::is_error),
         msg!("build-announcements-changed")
     );
     let site_locale = Registry {
@@ -322,20 +324,25 @@ pub(crate) fn render(
     }
     .site_locale()
     .map(str::to_owned);
-    let boards = announcements::boards(&boards, site_locale.as_deref());
-    let mut shared = Vec::new();
+    let site = types::Site {
+        games: &games,
+        site_locale: site_locale.as_deref(),
+    };
+    let mut published = kinds::ALL
+        .iter()
+        .map(|kind| {
+            let own: Vec<&CheckedFile> = files
+                .iter()
+                .filter(|f| kind::same(f.kind, kind.kind()))
+                .collect();
+            kind.publish(&own, &site)
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut shared: Vec<OutputFile> = Vec::new();
     let mut index_entries = Vec::new();
-    for board in &boards {
-        let json = board.to_json();
-        let sha256 = hex::encode(Sha256::digest(&json));
-        index_entries.extend(announcements::index_entries(board, &sha256, json.len()));
-        for file in announcements::json_files(board, &json) {
-            shared.push(file);
-        }
-        for file in announcements::feed_files(board, &games) {
-            shared.push(file);
-        }
-        shared.push(announcements::render_page(board, &boards)?);
+    for kind in &mut published {
+        shared.append(&mut kind.files);
+        index_entries.append(&mut kind.index);
     }
     shared.extend([index_file(&summaries, index_entries)]);
     // Each kind's schema, as the tree was checked against it.
@@ -347,14 +354,17 @@ pub(crate) fn render(
     }));
     shared.extend([
         pages::render_not_found()?,
-        headers::render_headers(&games, &boards),
+        headers::render_headers(&games, &published),
     ]);
     let compression = how.compression.cache_key();
     let mut parts_done: Vec<manifest::PartRecord> = Vec::new();
     // The home pages list every game's activities that have not ended: a
     // part keyed by what each game shows there, rendered only when one of
     // them (or the boards) changed.
-    let home_links = announcements::home_links(&boards);
+    let home_links: Vec<HomeLink> = published
+        .iter()
+        .flat_map(|p| p.home_links.iter().cloned())
+        .collect();
     let home_key = {
         let links = format!("{home_links:?}");
         let mut named: Vec<&[u8]> = vec![b"home-pages", compression.as_bytes(), links.as_bytes()];
@@ -421,10 +431,13 @@ pub(crate) fn render(
     let kept = run_parts(kept_parts, how, staging, &mut parts_done)?;
     // `llms.txt` last: it names what the build published, a kept
     // announcements document included.
-    let file = llms::render(
-        &games,
-        staging.holds(&layout::announcements_path("", true, "json")),
-    );
+    let starts: Vec<String> = kinds::ALL
+        .iter()
+        .filter_map(|kind| kind.llms_start())
+        .filter(|(path, _)| staging.holds(path))
+        .map(|(_, line)| line)
+        .collect();
+    let file = llms::render(&games, &starts);
     let llms = run_parts(
         vec![Part {
             key: ready_key(salt, compression.as_bytes(), b"file", &file),

@@ -49,8 +49,8 @@ pub fn format_tree(
         .collect();
     let broken: BTreeSet<&str> = errors.iter().map(|d| d.file.as_str()).collect();
 
-    // The registry, every data file it lists and every announcements file,
-    // as the check found them.
+    // The registry, every data file it lists and every file of the kinds
+    // checked file by file (the announcements boards), as the check found them.
     let sources = std::iter::once(tree::REGISTRY_PATH.to_owned())
         .chain(checked.games.iter().flat_map(|g| {
             g.game
@@ -58,7 +58,7 @@ pub fn format_tree(
                 .iter()
                 .map(|locale| tree::data_path(&g.game.id, locale))
         }))
-        .chain(checked.announcements.iter().map(|a| a.path.clone()));
+        .chain(checked.files.iter().map(|a| a.path.clone()));
     let mut formatted = 0;
     let mut changed = Vec::new();
     let mut why = Vec::new();

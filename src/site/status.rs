@@ -14,7 +14,8 @@ use crate::model::freshness::{self, Freshness};
 use crate::model::{ActivityDocument, DataSource, DataTime, Game, Time, days};
 use crate::validate::{self, Kept};
 
-use super::types::Checked;
+use super::kinds;
+use super::types::{Checked, Publish};
 
 /// One row of the status table: a game's locale and how soon it needs work.
 #[derive(Debug, Serialize)]
@@ -149,16 +150,23 @@ impl<'a> Shown<'a> {
     }
 }
 
-/// One announcements board in `status`: its id, its size and when it last changed.
+/// One file of a kind checked file by file in `status` (an
+/// announcements board): what its kind shows of it (a board's id and
+/// size) and when it last changed.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct BoardRow {
+pub struct FileRow {
+    /// Its kind's name.
+    #[serde(skip)]
+    pub kind: &'static str,
     pub locale: String,
     pub file: String,
     /// `ok` or `invalid`.
     pub state: &'static str,
-    pub id: Option<u64>,
-    pub announcements: Option<usize>,
+    /// Its kind's columns ([`Publish::status_columns`]) by field, with
+    /// their values ([`Publish::status_values`]).
+    #[serde(flatten)]
+    pub fields: serde_json::Map<String, serde_json::Value>,
     /// When the file last changed (RFC 3339), as [`last_changed`] found it.
     pub changed: Option<String>,
     /// Where `changed` comes from: `git` (the last commit that touched the
@@ -167,29 +175,36 @@ pub struct BoardRow {
     pub changed_from: Option<&'static str>,
 }
 
-/// The announcements boards of `checked` (a check that kept its documents).
-pub fn boards(root: &Path, checked: &Checked) -> Vec<BoardRow> {
+/// The files of the kinds checked file by file of `checked` (a check that
+/// kept its documents), in its order.
+pub fn files(root: &Path, checked: &Checked) -> Vec<FileRow> {
     checked
-        .announcements
+        .files
         .iter()
-        .map(|board| {
-            let (changed, changed_from) = match last_changed(root, &board.path) {
+        .filter_map(|file| {
+            let publish = kinds::of(file.kind)?;
+            let (changed, changed_from) = match last_changed(root, &file.path) {
                 Some((when, from)) => (Some(when), Some(from)),
                 None => (None, None),
             };
-            BoardRow {
-                locale: board.locale.clone(),
-                file: board.path.clone(),
-                state: if board.document.is_some() {
+            Some(FileRow {
+                kind: file.kind.name,
+                locale: file.locale.clone(),
+                file: file.path.clone(),
+                state: if file.document.is_some() {
                     "ok"
                 } else {
                     "invalid"
                 },
-                id: board.document.as_ref().map(|d| d.id),
-                announcements: board.document.as_ref().map(|d| d.announcements.len()),
+                fields: publish
+                    .status_columns()
+                    .iter()
+                    .map(|c| c.field.to_owned())
+                    .zip(publish.status_values(file.document.as_ref()))
+                    .collect(),
                 changed,
                 changed_from,
-            }
+            })
         })
         .collect()
 }
@@ -229,16 +244,20 @@ pub fn last_changed(root: &Path, rel: &str) -> Option<(String, &'static str)> {
 }
 /// The text of `status`: a table per kind that has one ([`kind::Kind::status`]
 /// names its first column), in the order of [`kind::ALL`]: the activity
-/// documents' `rows` with where to look to update them, and the
-/// announcements `boards` when there are any.
-pub fn to_text(rows: &[Row], boards: &[BoardRow]) -> String {
+/// documents' `rows` with where to look to update them, and for each kind
+/// checked file by file its `files` when it has any.
+pub fn to_text(rows: &[Row], files: &[FileRow]) -> String {
     let mut text = String::new();
     for kind in kind::ALL {
         let Some(heading) = kind.status else { continue };
         let section = if kind::same(kind, &kind::activities::KIND) {
             table(heading, rows) + &sources(rows)
-        } else if kind::same(kind, &kind::announcements::KIND) && !boards.is_empty() {
-            boards_table(heading, boards)
+        } else if let Some(publish) = kinds::of(kind) {
+            let own: Vec<&FileRow> = files.iter().filter(|f| f.kind == kind.name).collect();
+            if own.is_empty() {
+                continue;
+            }
+            files_table(heading, publish, &own)
         } else {
             continue;
         };
@@ -250,38 +269,39 @@ pub fn to_text(rows: &[Row], boards: &[BoardRow]) -> String {
     text
 }
 
-/// The announcements boards, under `heading`: id, count and when each
-/// last changed.
-fn boards_table(heading: &'static str, boards: &[BoardRow]) -> String {
-    let mut table = vec![
-        [
-            heading,
-            "status-board-id",
-            "status-board-count",
-            "status-board-changed",
-            "status-state-header",
-        ]
+/// The files of a kind checked file by file, under `heading`: the locale,
+/// the columns of the kind, when each last changed and its state.
+fn files_table(heading: &'static str, publish: &dyn Publish, files: &[&FileRow]) -> String {
+    let header = std::iter::once(heading)
+        .chain(publish.status_columns().iter().map(|c| c.heading))
+        .chain(["status-board-changed", "status-state-header"])
         .map(|id| Msg::new(id).to_string())
-        .to_vec(),
-    ];
-    for board in boards {
-        let changed = match (&board.changed, board.changed_from) {
+        .collect();
+    let mut table = vec![header];
+    for file in files {
+        let changed = match (&file.changed, file.changed_from) {
             (Some(when), Some(from)) => {
                 msg!("status-changed-from", when = when.as_str(), from = from).to_string()
             }
             _ => "-".to_string(),
         };
-        let state = match board.state {
-            "invalid" => msg!("status-invalid", file = board.file.as_str()).to_string(),
+        let state = match file.state {
+            "invalid" => msg!("status-invalid", file = file.file.as_str()).to_string(),
             other => msg!("status-state", state = other).to_string(),
         };
-        table.push(vec![
-            board.locale.clone(),
-            board.id.map_or("-".into(), |id| id.to_string()),
-            board.announcements.map_or("-".into(), |n| n.to_string()),
-            changed,
-            state,
-        ]);
+        let cells = publish
+            .status_columns()
+            .iter()
+            .map(|c| match file.fields.get(c.field) {
+                None | Some(serde_json::Value::Null) => "-".to_string(),
+                Some(serde_json::Value::String(text)) => text.clone(),
+                Some(value) => value.to_string(),
+            });
+        let row = std::iter::once(file.locale.clone())
+            .chain(cells)
+            .chain([changed, state])
+            .collect();
+        table.push(row);
     }
     align(table)
 }

@@ -1,14 +1,20 @@
 //! The types every part of the builder shares: a checked tree
 //! ([`Checked`]), a game and its documents as the renderers see them
-//! ([`GameOutput`], [`LocaleDocument`]) and a rendered file
-//! ([`OutputFile`]). The bottom of `site/`: it imports no other file of
-//! the folder.
+//! ([`GameOutput`], [`LocaleDocument`]), a rendered file
+//! ([`OutputFile`]) and what a kind checked file by file does in the
+//! site ([`Publish`]: its files, its index entries, its links on the home
+//! pages, its `status` table). The bottom of `site/`: it imports no other
+//! file of the folder.
 
 use std::collections::{BTreeMap, HashMap};
 
+use serde::Serialize;
+
 use crate::diagnostics::Diagnostic;
+use crate::kind::Kind;
+use crate::layout;
 use crate::model::{ActivityDocument, Game, to_pretty};
-use crate::validate::{self, CheckedGame};
+use crate::validate::{self, CheckedFile, CheckedGame};
 
 /// One file of the site, rendered in memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,15 +71,16 @@ pub struct Checked {
     /// The schema of each kind of document the tree was checked against
     /// (published as is), by the kind's name.
     pub schemas: BTreeMap<&'static str, serde_json::Value>,
-    /// Every announcements file (`data/_announcements/<locale>.json`), in
-    /// path order, with its document when kept; its diagnostics are in
-    /// `diagnostics`.
-    pub announcements: Vec<validate::CheckedAnnouncements>,
-    /// The fingerprint of each game's data files ([`sources_digest`]), by id,
+    /// Every file of the kinds checked file by file (the announcements
+    /// boards, `data/_announcements/<locale>.json`), by kind in the order
+    /// of [`validate::FILE_KINDS`] and then by path, with its document when
+    /// kept; their diagnostics are in `diagnostics`.
+    pub files: Vec<CheckedFile>,
+    /// The fingerprint of each game's data files ([`super::check::sources_digest`]), by id,
     /// when the check was asked for them (a build).
     pub sources: HashMap<String, [u8; 16]>,
     /// The games the check found nothing in but what the rules that read
-    /// "now" found ([`reads_now`]), with the key of what it checked
+    /// "now" found ([`super::check::reads_now`]), with the key of what it checked
     /// (`check_key`), when the check was a build's.
     pub clean_checks: HashMap<String, String>,
     /// Games not checked again: their inputs were those of a check that
@@ -113,4 +120,78 @@ pub(crate) fn output_of(
         })
         .collect();
     GameOutput { game, documents }
+}
+
+/// A home page's link to a page of a kind's (an announcements board),
+/// made by the kind's [`Publish`] and laid out by `site::pages`.
+#[derive(Debug, Clone, Serialize)]
+pub struct HomeLink {
+    /// The board's locale.
+    pub locale: String,
+    pub is_default: bool,
+    /// The page, relative to the site root.
+    pub href: String,
+    /// What the link says, in the language of the page it is on.
+    pub label: String,
+    /// The Atom feed, relative to the site root.
+    pub feed_href: String,
+}
+
+/// What a kind checked file by file ([`validate::FileRules`]) does in the
+/// site. The kind's own file of `site/` implements it and
+/// `site::kinds::ALL` lists it; the render, the `_headers` file and
+/// `status` reach the kind only through it.
+pub trait Publish: Sync {
+    /// The kind it publishes.
+    fn kind(&self) -> &'static Kind;
+    /// Everything the kind publishes from `files`, every file of the kind
+    /// in path order (of a clean check that kept their documents), in a
+    /// site of `site`.
+    fn publish(&self, files: &[&CheckedFile], site: &Site<'_>) -> anyhow::Result<Published>;
+    /// What `status` says of each file of the kind between its locale and
+    /// when it changed: each column's field (in the JSON of the agents'
+    /// `status`) and heading (a message identifier).
+    fn status_columns(&self) -> &'static [StatusColumn];
+    /// The values of those columns for a file (`null` for what it lacks):
+    /// `document` is `None` when the check found an error in it.
+    fn status_values(&self, document: Option<&serde_json::Value>) -> Vec<serde_json::Value>;
+    /// Its line of `llms.txt`'s "Start here" (Markdown, English: it is
+    /// read by agents, like the rest of the file), with the published file
+    /// it points at; the line is written when the site holds that file,
+    /// generated or kept.
+    fn llms_start(&self) -> Option<(String, String)>;
+}
+
+/// A column of a kind's table in `status` ([`Publish::status_columns`]).
+#[derive(Debug, Clone, Copy)]
+pub struct StatusColumn {
+    /// Its field in the JSON of the agents' `status` (`id`).
+    pub field: &'static str,
+    /// Its heading, a message identifier (`status-board-id`).
+    pub heading: &'static str,
+}
+
+/// What a kind's [`Publish`] knows of the rest of the site.
+#[derive(Debug, Clone, Copy)]
+pub struct Site<'a> {
+    /// Every game as published.
+    pub games: &'a [GameOutput],
+    /// The site's default locale (published under the un-suffixed names).
+    pub site_locale: Option<&'a str>,
+}
+
+/// What a kind publishes ([`Publish::publish`]).
+#[derive(Debug, Default)]
+pub struct Published {
+    /// Its files (documents, feeds, pages), in the order they are written.
+    pub files: Vec<OutputFile>,
+    /// Its entries of the index (`api/v1/games.json`).
+    pub index: Vec<layout::IndexAnnouncements>,
+    /// Its links on the home pages.
+    pub home_links: Vec<HomeLink>,
+    /// URL patterns of its pages, served with the page cache policy.
+    pub page_patterns: Vec<String>,
+    /// Its files whose content type a host must be told, because few
+    /// hosts know it by the extension (`.atom`).
+    pub typed: Vec<String>,
 }

@@ -5,7 +5,7 @@
 //!
 //! [`plan`] reads and checks the game and returns the new texts, or why it
 //! refuses (a locale with errors, a version that does not go forwards, a
-//! draft the check finds an error in); [`write`] puts every text through the
+//! draft the check finds an error in); [`write()`] puts every text through the
 //! one atomic write. Nothing is written when anything is refused.
 
 use std::path::Path;

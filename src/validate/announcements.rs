@@ -5,12 +5,66 @@
 //! (`markdown-link`) and no raw HTML (`markdown-html`), each
 //! reported at its line and column in the JSON source.
 
+use serde::Deserialize as _;
+use serde_json::Value;
+
 use crate::diagnostics::{Code, Severity};
 use crate::i18n::{Msg, msg};
 use crate::json::{self, Json, Node};
+use crate::kind::{self, Kind};
 use crate::markdown::{self, Finding};
+use crate::model::Announcements;
 
-use super::Reporter;
+use super::{FileRules, Reporter, SchemaError};
+
+/// The announcements boards' part of the check ([`super::FILE_KINDS`]).
+pub static RULES: Rules = Rules;
+
+/// See [`RULES`].
+pub struct Rules;
+
+impl FileRules for Rules {
+    fn kind(&self) -> &'static Kind {
+        &kind::announcements::KIND
+    }
+
+    fn known_keys(&self, depth: usize) -> &'static [&'static str] {
+        if depth == 0 {
+            DOCUMENT_KEYS
+        } else {
+            ANNOUNCEMENT_KEYS
+        }
+    }
+
+    fn schema_help(&self, field: &str) -> Option<Msg> {
+        schema_help(field)
+    }
+
+    fn schema_message(&self, error: SchemaError, field: &str, found: &str) -> Option<Msg> {
+        Some(match error {
+            SchemaError::Minimum => msg!("anno-minimum", field = field, found = found),
+            SchemaError::Enum => msg!("anno-unknown-value", field = field, value = found),
+        })
+    }
+
+    fn orphan(&self, path: &str) -> (Msg, Msg) {
+        (msg!("anno-orphan", path = path), msg!("anno-orphan-help"))
+    }
+
+    fn rules(&self, root: &Node<'_>, report: &mut Reporter<'_>) {
+        rules(root, report);
+    }
+
+    fn reads(&self, value: &Value) -> bool {
+        Announcements::deserialize(value).is_ok()
+    }
+
+    fn canonical(&self, text: &str) -> Option<String> {
+        serde_json::from_str::<Announcements>(text)
+            .ok()
+            .map(|a| a.to_canonical(true))
+    }
+}
 
 /// The keys the document may have (`schema/announcements.schema.json`).
 pub const DOCUMENT_KEYS: &[&str] = &["$schema", "id", "announcements"];

@@ -36,9 +36,8 @@ use crate::diagnostics::{Code, Diagnostic, Fix, Location, Severity};
 use crate::i18n::{Msg, msg};
 use crate::json;
 use crate::kind;
-use crate::model::{ActivityDocument, Announcements, Draft, Game};
+use crate::model::{ActivityDocument, Draft, Game};
 use crate::source::{JsonFile, LoadedFile, LoadedGame, Project, SourceFile};
-use crate::tree::announcements_path;
 use spans::{Spans, Target};
 
 /// Settings of a check.
@@ -59,7 +58,8 @@ impl Options {
 pub struct Validator {
     activity: jsonschema::Validator,
     games: jsonschema::Validator,
-    announcements: jsonschema::Validator,
+    /// The schema of each kind checked file by file ([`FILE_KINDS`]), in that order.
+    files: Vec<jsonschema::Validator>,
     /// Whether the activity schema is the built-in one, which
     /// [`rules::schema_valid`] mirrors.
     builtin_activity: bool,
@@ -102,14 +102,73 @@ impl Kept {
     }
 }
 
-/// A checked announcements file (`data/_announcements/<locale>.json`).
+/// What a kind checked file by file (one file per locale, no registry
+/// between them: the announcements boards) adds to the check every file
+/// gets (the strict parse, the kind's schema, invisible characters): its
+/// rules, the words of its schema errors and its typed model. The kind's
+/// own file of this folder implements it and [`FILE_KINDS`] lists it; the
+/// check, the build, the editor, the agents and `fmt` reach a kind's rules
+/// only through [`rules_of`].
+pub trait FileRules: Sync {
+    /// The kind it checks.
+    fn kind(&self) -> &'static kind::Kind;
+    /// The fields an object `depth` levels below the document may have
+    /// (the schema's), for a misspelt field's help.
+    fn known_keys(&self, depth: usize) -> &'static [&'static str];
+    /// The help of a schema error on `field`, when it has a better one
+    /// than the schema's.
+    fn schema_help(&self, field: &str) -> Option<Msg>;
+    /// The sentence of a schema error its schema's keywords give (a
+    /// minimum, a value not in a list), when the kind says it better than
+    /// the generic one; `found` is the value as JSON.
+    fn schema_message(&self, error: SchemaError, field: &str, found: &str) -> Option<Msg>;
+    /// The error for a file in the kind's folder that is not one of its
+    /// (`<locale>.json` with a language tag).
+    fn orphan(&self, path: &str) -> (Msg, Msg);
+    /// The rules beside the schema, on the parsed document.
+    fn rules(&self, root: &json::Node<'_>, report: &mut Reporter<'_>);
+    /// Whether a document the schema and the rules accepted reads as the
+    /// kind's typed model (what the build publishes).
+    fn reads(&self, value: &Value) -> bool;
+    /// The canonical text of a document (`fmt`'s, `$schema` kept); `None`
+    /// when `text` does not read as the kind's model.
+    fn canonical(&self, text: &str) -> Option<String>;
+}
+
+/// The schema errors a [`FileRules`] may word itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemaError {
+    /// A number below the schema's `minimum`.
+    Minimum,
+    /// A value the schema's `enum` does not list.
+    Enum,
+}
+
+/// Every kind checked file by file, by the module that checks it. A kind
+/// of [`kind::ALL`] whose sources are one file per locale is here
+/// (`tests/kinds.rs` says so when one is not).
+pub static FILE_KINDS: &[&dyn FileRules] = &[&announcements::RULES];
+
+/// The rules of a kind checked file by file; `None` for the activity
+/// documents (checked game by game, [`Validator::game`]) and the kept files.
+pub fn rules_of(kind: &kind::Kind) -> Option<&'static dyn FileRules> {
+    FILE_KINDS
+        .iter()
+        .copied()
+        .find(|rules| kind::same(rules.kind(), kind))
+}
+
+/// A checked file of a kind checked file by file ([`FileRules`]):
+/// `data/_announcements/<locale>.json`.
 #[derive(Debug, Clone)]
-pub struct CheckedAnnouncements {
+pub struct CheckedFile {
+    pub kind: &'static kind::Kind,
     pub locale: String,
     /// Path relative to the root.
     pub path: String,
-    /// The typed document, when kept and it parsed.
-    pub document: Option<Announcements>,
+    /// The document, when the check was asked to keep it and found no
+    /// error in it (it reads as the kind's typed model: [`FileRules::reads`]).
+    pub document: Option<Value>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -221,13 +280,19 @@ impl Validator {
             anyhow::Ok((schema, path))
         };
         let (activity, activity_path) = of_kind(&kind::activities::KIND)?;
-        let (announcements, announcements_path) = of_kind(&kind::announcements::KIND)?;
+        let files = FILE_KINDS
+            .iter()
+            .map(|rules| {
+                let (schema, path) = of_kind(rules.kind())?;
+                compile(schema, path)
+            })
+            .collect::<anyhow::Result<_>>()?;
         let builtin = kind::activities::KIND.schema.as_ref().map(|s| s.builtin);
         let builtin: Option<Value> = builtin.and_then(|text| serde_json::from_str(text).ok());
         Ok(Validator {
             activity: compile(activity, activity_path)?,
             games: compile(&project.games_schema, crate::tree::GAMES_SCHEMA_PATH)?,
-            announcements: compile(announcements, announcements_path)?,
+            files,
             builtin_activity: builtin.as_ref() == Some(activity),
         })
     }
@@ -361,25 +426,36 @@ fn waive(game: &Game, found: &mut Vec<Diagnostic>) {
 }
 
 impl Validator {
-    /// Checks one announcements file: the strict parse, the schema, the
-    /// rules of [`announcements`] and invisible characters, as a data file
-    /// is checked. With `keep_document` the typed document comes back too.
-    pub fn announcements(&self, file: &LoadedFile, keep_document: bool) -> CheckedAnnouncements {
-        let mut checked = CheckedAnnouncements {
+    /// Checks one file of a kind checked file by file: the strict parse,
+    /// the kind's schema, its rules ([`FileRules::rules`]) and invisible
+    /// characters, as a data file is checked. With `keep_document` the
+    /// document comes back too when the check found no error in it.
+    pub fn file(
+        &self,
+        rules: &'static dyn FileRules,
+        file: &LoadedFile,
+        keep_document: bool,
+    ) -> CheckedFile {
+        let kind = rules.kind();
+        let mut checked = CheckedFile {
+            kind,
             locale: file.locale.clone(),
             path: file.path.clone(),
             document: None,
             diagnostics: Vec::new(),
         };
-        if !rules::is_language_tag(&file.locale) || announcements_path(&file.locale) != file.path {
+        if !rules::is_language_tag(&file.locale)
+            || kind.locale_path(&file.locale).as_deref() != Some(file.path.as_str())
+        {
+            let (message, help) = rules.orphan(&file.path);
             checked.diagnostics.push(Diagnostic {
                 code: Code::OrphanFile,
                 severity: Severity::Error,
                 file: file.path.clone(),
                 line: 1,
                 column: 1,
-                message: msg!("anno-orphan", path = file.path.as_str()),
-                help: Some(msg!("anno-orphan-help")),
+                message,
+                help: Some(help),
                 notes: Vec::new(),
                 width: 1,
                 fix: None,
@@ -389,8 +465,7 @@ impl Validator {
         let Some(source) = &file.source else {
             return checked;
         };
-        let (json, mut syntax) =
-            parse_recovering(source, Waiting::Document(&kind::announcements::KIND));
+        let (json, mut syntax) = parse_recovering(source, Waiting::Document(kind));
         let broken = !syntax.is_empty();
         let Some(json) = json else {
             checked.diagnostics.append(&mut syntax);
@@ -399,26 +474,37 @@ impl Validator {
         let mut report = Reporter::new(&json);
         report.duplicates(&json);
         let value = json.root.to_value();
-        if !self.announcements.is_valid(&value) {
-            schema_errors(&self.announcements, &value, &mut report, Doc::Announcements);
+        let schema = FILE_KINDS
+            .iter()
+            .position(|r| kind::same(r.kind(), kind))
+            .and_then(|at| self.files.get(at));
+        if let Some(schema) = schema
+            && !schema.is_valid(&value)
+        {
+            schema_errors(schema, &value, &mut report, Doc::File(rules));
         }
-        announcements::rules(&json.root, &mut report);
+        rules.rules(&json.root, &mut report);
         rules::invisible(&json.root, None, &mut report);
         checked.diagnostics = syntax;
         checked.diagnostics.extend(report.finish());
-        if keep_document && !broken && !checked.diagnostics.iter().any(Diagnostic::is_error) {
-            checked.document = Announcements::deserialize(value).ok();
+        if keep_document
+            && !broken
+            && !checked.diagnostics.iter().any(Diagnostic::is_error)
+            && rules.reads(&value)
+        {
+            checked.document = Some(value);
         }
         checked
     }
 }
 
 /// Which kind of document a schema error is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 enum Doc {
     Registry,
     Activity,
-    Announcements,
+    /// A file of a kind checked file by file.
+    File(&'static dyn FileRules),
 }
 
 /// Collects diagnostics for one file, locating pointers lazily.
@@ -573,18 +659,28 @@ fn schema_errors(
     doc: Doc,
 ) {
     use jsonschema::error::ValidationErrorKind as Kind;
-    let registry = doc == Doc::Registry;
-    let help_for = |field: &str| {
-        if doc == Doc::Announcements {
-            announcements::schema_help(field)
-        } else {
-            None
-        }
+    let registry = matches!(doc, Doc::Registry);
+    let help_for = |field: &str| match doc {
+        Doc::File(rules) => rules.schema_help(field),
+        _ => None,
     };
 
     for error in validator.iter_errors(value) {
         let pointer = error.instance_path().as_str().to_string();
         let field = spans::split_pointer(&pointer).pop().unwrap_or_default();
+        // A minimum or a list of values: in the kind's words when it has them.
+        let own = match (doc, error.kind()) {
+            (Doc::File(rules), Kind::Minimum { .. }) => Some((rules, SchemaError::Minimum)),
+            (Doc::File(rules), Kind::Enum { .. }) => Some((rules, SchemaError::Enum)),
+            _ => None,
+        };
+        if let Some(message) = own.and_then(|(rules, error_kind)| {
+            rules.schema_message(error_kind, &field, &error.instance().to_string())
+        }) {
+            let help = help_for(&field);
+            report.value(&pointer, Code::Schema, Severity::Error, message, help);
+            continue;
+        }
         match error.kind() {
             Kind::Pattern { .. } if field == "startTime" || field == "endTime" => continue,
             Kind::Pattern { .. } | Kind::UniqueItems if registry => continue,
@@ -680,32 +776,6 @@ fn schema_errors(
                 if let Some(raw) = written {
                     report.fix_string(&pointer, Target::Value, &raw);
                 }
-            }
-            Kind::Minimum { .. } if doc == Doc::Announcements => {
-                report.value(
-                    &pointer,
-                    Code::Schema,
-                    Severity::Error,
-                    msg!(
-                        "anno-minimum",
-                        field = field.as_str(),
-                        found = error.instance().to_string()
-                    ),
-                    help_for(&field),
-                );
-            }
-            Kind::Enum { .. } if doc == Doc::Announcements => {
-                report.value(
-                    &pointer,
-                    Code::Schema,
-                    Severity::Error,
-                    msg!(
-                        "anno-unknown-value",
-                        field = field.as_str(),
-                        value = error.instance().to_string()
-                    ),
-                    help_for(&field),
-                );
             }
             _ => {
                 // The schema crate's own sentence, for the keywords the
@@ -804,14 +874,10 @@ fn missing_field_help(document: &Value, pointer: &str, name: &str) -> Option<Msg
 /// The fields an object at `pointer` may have.
 fn known_keys(pointer: &str, doc: Doc) -> Vec<&'static str> {
     let depth = spans::split_pointer(pointer).len();
-    if doc == Doc::Announcements {
-        return if depth == 0 {
-            announcements::DOCUMENT_KEYS.to_vec()
-        } else {
-            announcements::ANNOUNCEMENT_KEYS.to_vec()
-        };
+    if let Doc::File(rules) = doc {
+        return rules.known_keys(depth).to_vec();
     }
-    if doc == Doc::Registry {
+    if matches!(doc, Doc::Registry) {
         if depth == 0 {
             vec!["$schema", "games"]
         } else if pointer.ends_with("/conventions") {

@@ -67,7 +67,7 @@ fn check(fixture: &str) -> String {
     }
     for (path, text) in &files {
         // As the loader does: a board named after no locale is not read.
-        if let Some(locale) = tree::announcements_locale(path) {
+        if let Some(locale) = crate::kind::announcements::KIND.locale_of(path) {
             let file = LoadedFile {
                 locale: locale.to_owned(),
                 path: path.clone(),
@@ -77,7 +77,9 @@ fn check(fixture: &str) -> String {
                     text: text.clone(),
                 }),
             };
-            all.extend(validator.announcements(&file, false).diagnostics);
+            let rules =
+                super::rules_of(&crate::kind::announcements::KIND).expect("checked file by file");
+            all.extend(validator.file(rules, &file, false).diagnostics);
         }
     }
     diagnostics::sort(&mut all);

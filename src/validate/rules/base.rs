@@ -1,5 +1,5 @@
 //! Where a document rule reports: the pointer of the document or of one of
-//! its activities, shared by the families of rules ([`super::document`],
+//! its activities, shared by the families of rules ([`super::document`](mod@super::document),
 //! [`super::text`]) so that neither imports the other.
 
 /// The pointer of the document (`None`) or of one activity, written out only

@@ -3,9 +3,9 @@
 //! tree's mirror of the built-in activity schema ([`schema_valid`]). Document
 //! rules read the parsed tree; registry rules read its `serde_json::Value`.
 //!
-//! One file per family: [`document`] (times and the activity list),
+//! One file per family: [`document`](mod@document) (times and the activity list),
 //! [`text`] (`whitespace`), [`schema`] (the built-in schema's mirror),
-//! [`registry`] (`games.json`) and [`parity`] (`locale-parity`); [`base`]
+//! [`registry`](mod@registry) (`games.json`) and [`parity`] (`locale-parity`); [`base`]
 //! is the pointer a document rule reports at, shared by the first two.
 
 mod base;

@@ -206,7 +206,7 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
 /// What an import left for a maintainer (issue 44): a `timeZone` it
 /// assumed (`timeZoneAssumed`, a warning until removed), and the `aliases`
 /// the build publishes the game's documents under: each a path the build
-/// may write ([`crate::layout::is_alias_path`]), of one of the game's
+/// may write ([`crate::kind::is_alias_path`]), of one of the game's
 /// locales, claimed by one game only (`seen`: path to the pointer that
 /// claimed it first).
 fn imported(
@@ -236,7 +236,7 @@ fn imported(
     for (j, alias) in list.iter().enumerate() {
         let pointer = format!("{base}/aliases/{j}");
         if let Some(path) = alias.get("path").and_then(Value::as_str) {
-            if !crate::layout::is_alias_path(path) {
+            if !crate::kind::is_alias_path(path) {
                 report.value(
                     &format!("{pointer}/path"),
                     Code::GamesRegistry,

@@ -1,0 +1,519 @@
+//! What a review says of an activity document: its fields (version,
+//! name, window, cover) and its activities, matched by name and window,
+//! then as **renamed** (same start and end, new name) or **moved** (same
+//! name, new times), and only then counted as added or removed. A removed
+//! activity is placed against the moment of the review ([`When`]): ended
+//! before it (listed, nothing to fear), running (breaking) or not started
+//! yet (a warning). When the version changes, the activities kept into
+//! the new one are listed as **carried**. A version going backwards, or
+//! a new version that has not started while activities of the running
+//! one vanish, is breaking; a version's cover removed is a warning.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use chrono::NaiveDateTime;
+
+use super::report::{
+    ActivityChange, ActivityRef, Compare, FieldChange, FileDiff, FileStatus, Finding, Moved,
+    Renamed, When, Window, changes, field_line, shown,
+};
+use crate::i18n::{Arg, Msg, msg};
+use crate::kind::{self, Kind};
+use crate::layout;
+use crate::model::days::whole_days;
+use crate::model::{Activity, Draft, Game, Written};
+
+/// The activity documents' comparison.
+pub struct Activities;
+
+/// What a review does with the activity documents.
+pub static COMPARE: Activities = Activities;
+
+impl Compare for Activities {
+    fn kind(&self) -> &'static Kind {
+        &kind::activities::KIND
+    }
+
+    /// Every activity of a new document is listed as added.
+    fn added(&self, built: &[u8], diff: &mut FileDiff) {
+        if let Ok(doc) = serde_json::from_slice::<Draft>(built) {
+            diff.added = doc.activities.iter().map(activity_ref).collect();
+        }
+    }
+
+    /// Field by field, activity by activity; a side that is no document
+    /// is said in [`FileDiff::note`].
+    fn changed(&self, built: &[u8], base: &[u8], now: Option<NaiveDateTime>, diff: &mut FileDiff) {
+        let new = serde_json::from_slice::<Draft>(built);
+        let old = serde_json::from_slice::<Draft>(base);
+        match (new, old) {
+            (Ok(new), Ok(old)) => {
+                documents(&old, &new, now, diff);
+                if !diff.has_details() && same_activities(&old, &new) {
+                    diff.status = FileStatus::Reformatted;
+                }
+            }
+            (_, Err(err)) => {
+                diff.note = Some(msg!("diff-note-base", error = err.to_string()));
+            }
+            (Err(err), _) => diff.note = Some(msg!("diff-note-built", error = err.to_string())),
+        }
+    }
+
+    /// A version's cover removed.
+    fn field(&self, change: &FieldChange) -> Option<Msg> {
+        (change.field == "cover" && change.to.as_deref().is_none_or(str::is_empty))
+            .then(|| msg!("diff-cover-removed", from = shown(change.from.as_deref())))
+    }
+
+    /// A new document's count of activities; else each activity added,
+    /// removed, carried, renamed, moved and changed.
+    fn lines(&self, file: &FileDiff, lines: &mut Vec<String>) {
+        if file.status == FileStatus::New {
+            if !file.added.is_empty() {
+                lines.push(msg!("diff-activities", count = file.added.len()).to_string());
+            }
+            return;
+        }
+        for a in &file.added {
+            lines.push(format!("+ {}", activity_line(a)));
+        }
+        for a in &file.removed {
+            lines.push(
+                msg!(
+                    "diff-removed",
+                    activity = activity_line(a),
+                    when = a.when.map_or("unknown", When::as_str)
+                )
+                .to_string(),
+            );
+        }
+        let version = file
+            .version
+            .iter()
+            .find(|c| c.field == "version")
+            .and_then(|c| c.to.as_deref())
+            .unwrap_or_default();
+        for a in &file.carried {
+            lines.push(
+                msg!(
+                    "diff-carried",
+                    activity = activity_line(a),
+                    version = version
+                )
+                .to_string(),
+            );
+        }
+        for r in &file.renamed {
+            lines.push(
+                msg!(
+                    "diff-renamed",
+                    from = format!("{:?}", r.from),
+                    to = format!("{:?}", r.to),
+                    start = r.start_time.as_str(),
+                    end = r.end_time.as_str()
+                )
+                .to_string(),
+            );
+        }
+        for m in &file.moved {
+            let shifts: Vec<Msg> = [
+                ("no", &m.from.start_time, &m.to.start_time, m.start_days),
+                ("yes", &m.from.end_time, &m.to.end_time, m.end_days),
+            ]
+            .iter()
+            .filter(|(_, from, to, _)| from != to)
+            .map(|(end, _, _, days)| {
+                msg!(
+                    "diff-shift",
+                    end = *end,
+                    later = if *days > 0 { "yes" } else { "no" },
+                    days = days.unsigned_abs()
+                )
+            })
+            .collect();
+            lines.push(
+                msg!(
+                    "diff-moved",
+                    name = m.name.as_str(),
+                    from = format!("{} – {}", m.from.start_time, m.from.end_time),
+                    to = format!("{} – {}", m.to.start_time, m.to.end_time),
+                    shifts = Arg::List(shifts, "list-comma")
+                )
+                .to_string(),
+            );
+        }
+        for c in &file.changed {
+            let fields: Vec<Msg> = c.fields.iter().map(field_line).collect();
+            lines.push(
+                msg!(
+                    "diff-changed",
+                    name = c.name.as_str(),
+                    start = c.start_time.as_str(),
+                    fields = Arg::List(fields, "list-semicolon")
+                )
+                .to_string(),
+            );
+        }
+    }
+
+    /// Every changed or new document, on the line of its first activity
+    /// added, moved, renamed or changed.
+    fn notice<'a>(&self, file: &'a FileDiff) -> Option<Option<&'a str>> {
+        Some(
+            file.added
+                .first()
+                .map(|a| a.name.as_str())
+                .or_else(|| file.moved.first().map(|m| m.name.as_str()))
+                .or_else(|| file.renamed.first().map(|r| r.to.as_str()))
+                .or_else(|| file.changed.first().map(|c| c.name.as_str())),
+        )
+    }
+
+    /// Each game's document and calendar of its default locale, under
+    /// `<game>-<locale>.<ext>` and `<game>.<ext>`.
+    fn aliases(&self, games: &[Game]) -> Vec<(String, String)> {
+        let mut pairs = Vec::new();
+        for game in games {
+            for ext in ["json", "ics"] {
+                pairs.push((
+                    layout::activity_path(game, &game.default_locale, false, ext),
+                    layout::activity_path(game, &game.default_locale, true, ext),
+                ));
+            }
+        }
+        pairs
+    }
+
+    /// The index lists every document.
+    fn unlisted(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// The two documents hold the same activities, in whatever order.
+fn same_activities(old: &Draft, new: &Draft) -> bool {
+    let key = |a: &Activity<Written>| {
+        (
+            a.start_time.clone(),
+            a.name.clone(),
+            a.end_time.clone(),
+            a.kind.clone(),
+            a.description.clone(),
+            a.cover.clone(),
+        )
+    };
+    let mut a: Vec<_> = old.activities.iter().map(key).collect();
+    let mut b: Vec<_> = new.activities.iter().map(key).collect();
+    a.sort();
+    b.sort();
+    a == b
+}
+
+/// Compares two activity documents into `diff`: fields, activities, and the
+/// breaking changes among them.
+pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mut FileDiff) {
+    let times = [
+        old.start_time.to_string(),
+        new.start_time.to_string(),
+        old.end_time.to_string(),
+        new.end_time.to_string(),
+    ];
+    let fields: [(&'static str, Option<&str>, Option<&str>); 5] = [
+        ("version", Some(&old.version), Some(&new.version)),
+        (
+            "versionName",
+            Some(&old.version_name),
+            Some(&new.version_name),
+        ),
+        ("startTime", Some(&times[0]), Some(&times[1])),
+        ("endTime", Some(&times[2]), Some(&times[3])),
+        ("cover", old.cover.as_deref(), new.cover.as_deref()),
+    ];
+    diff.version = changes(&fields);
+
+    // Exact matches by name and window first.
+    let key = |a: &Activity<Written>| (a.name.clone(), a.start_time.clone(), a.end_time.clone());
+    let old_keys: BTreeMap<_, &Activity<Written>> =
+        old.activities.iter().map(|a| (key(a), a)).collect();
+    let new_keys: BTreeSet<_> = new.activities.iter().map(key).collect();
+    let mut gone: Vec<&Activity<Written>> = old
+        .activities
+        .iter()
+        .filter(|a| !new_keys.contains(&key(a)))
+        .collect();
+    let mut fresh: Vec<&Activity<Written>> = Vec::new();
+    let new_version = old.version != new.version;
+    for a in &new.activities {
+        match old_keys.get(&key(a)) {
+            None => fresh.push(a),
+            Some(before) => {
+                if new_version {
+                    diff.carried.push(activity_ref(a));
+                }
+                let fields = activity_fields(before, a);
+                if !fields.is_empty() {
+                    diff.changed.push(ActivityChange {
+                        name: a.name.clone(),
+                        start_time: a.start_time.to_string(),
+                        fields,
+                    });
+                }
+            }
+        }
+    }
+    // Renamed: the same window under one new name, one to one.
+    fresh.retain(|a| {
+        let Some(i) = gone
+            .iter()
+            .position(|g| g.start_time == a.start_time && g.end_time == a.end_time)
+        else {
+            return true;
+        };
+        let g = gone.remove(i);
+        diff.renamed.push(Renamed {
+            from: g.name.clone(),
+            to: a.name.clone(),
+            start_time: a.start_time.to_string(),
+            end_time: a.end_time.to_string(),
+        });
+        false
+    });
+    // Moved: the same name at other times.
+    fresh.retain(|a| {
+        let Some(i) = gone.iter().position(|g| g.name == a.name) else {
+            return true;
+        };
+        let g = gone.remove(i);
+        let shift = |from: &Written, to: &Written| {
+            from.time()
+                .zip(to.time())
+                .map_or(0, |(f, t)| whole_days(*f, *t))
+        };
+        diff.moved.push(Moved {
+            name: a.name.clone(),
+            from: Window {
+                start_time: g.start_time.to_string(),
+                end_time: g.end_time.to_string(),
+            },
+            to: Window {
+                start_time: a.start_time.to_string(),
+                end_time: a.end_time.to_string(),
+            },
+            start_days: shift(&g.start_time, &a.start_time),
+            end_days: shift(&g.end_time, &a.end_time),
+        });
+        let fields = activity_fields(g, a);
+        if !fields.is_empty() {
+            diff.changed.push(ActivityChange {
+                name: a.name.clone(),
+                start_time: a.start_time.to_string(),
+                fields,
+            });
+        }
+        false
+    });
+    diff.added = fresh.into_iter().map(activity_ref).collect();
+    diff.removed = gone.iter().map(|a| activity_ref(a)).collect();
+
+    if version_order(&old.version, &new.version) == Some(std::cmp::Ordering::Greater) {
+        diff.breaking.push(Finding::new(
+            &kind::activities::VERSION_BACKWARDS,
+            |m| {
+                m.arg("old", old.version.as_str())
+                    .arg("new", new.version.as_str())
+            },
+            |h| h,
+            Vec::new(),
+        ));
+    }
+    let (old_cover, new_cover) = (
+        old.cover.as_deref().filter(|c| !c.is_empty()),
+        new.cover.as_deref().filter(|c| !c.is_empty()),
+    );
+    if let (Some(cover), None) = (old_cover, new_cover) {
+        diff.warnings.push(Finding::new(
+            &kind::activities::COVER_REMOVED,
+            |m| m.arg("version", new.version.as_str()).arg("cover", cover),
+            |h| h,
+            Vec::new(),
+        ));
+    }
+    let Some(now) = now else { return };
+    // `diff.removed` is `gone`, in order.
+    for (a, g) in diff.removed.iter_mut().zip(&gone) {
+        a.when = When::of(g, now);
+    }
+    for (a, g) in diff
+        .removed
+        .iter()
+        .zip(&gone)
+        .filter(|(a, _)| a.when == Some(When::Upcoming))
+    {
+        let days = days_from(now, &g.start_time);
+        diff.warnings.push(Finding::new(
+            &kind::activities::UPCOMING_REMOVED,
+            |m| {
+                m.arg("name", a.name.as_str())
+                    .arg("start", a.start_time.as_str())
+                    .arg("days", days)
+            },
+            |h| h,
+            vec![a.clone()],
+        ));
+    }
+    let vanishing: Vec<(ActivityRef, &Activity<Written>)> = diff
+        .removed
+        .iter()
+        .zip(&gone)
+        .filter(|(a, _)| a.when == Some(When::Running))
+        .map(|(a, g)| (a.clone(), *g))
+        .collect();
+    if vanishing.is_empty() {
+        return;
+    }
+    // The new version starts later, and the old one runs now.
+    let upcoming = new.start_time.time().filter(|start| {
+        **start > now
+            && old.window().is_some_and(|(s, e)| *s <= now && now < *e)
+            && old.version != new.version
+    });
+    if let Some(start) = upcoming {
+        let names = Arg::List(
+            vanishing
+                .iter()
+                .map(|(a, _)| {
+                    msg!(
+                        "breaking-until",
+                        name = a.name.as_str(),
+                        end = a.end_time.as_str()
+                    )
+                })
+                .collect(),
+            "list-comma",
+        );
+        let count = vanishing.len();
+        diff.breaking.push(Finding::new(
+            &kind::activities::UPCOMING_VERSION,
+            |m| {
+                m.arg("new", new.version.as_str())
+                    .arg("date", start.format("%Y-%m-%d %H:%M").to_string())
+                    .arg("days", whole_days(now, *start).unsigned_abs())
+                    .arg("old", old.version.as_str())
+                    .arg("count", count)
+                    .arg("names", names)
+            },
+            |h| h.arg("start", new.start_time.to_string()),
+            vanishing.into_iter().map(|(a, _)| a).collect(),
+        ));
+        return;
+    }
+    for (a, g) in vanishing {
+        let (name, end) = (a.name.clone(), a.end_time.clone());
+        let days = days_from(now, &g.end_time);
+        diff.breaking.push(Finding::new(
+            &kind::activities::ONGOING_REMOVED,
+            |m| m.arg("name", name).arg("end", end).arg("days", days),
+            |h| h,
+            vec![a],
+        ));
+    }
+}
+
+/// Whole days between `now` and `time` ([`whole_days`], either way); 0
+/// when `time` is not a time.
+fn days_from(now: NaiveDateTime, time: &Written) -> u64 {
+    time.time()
+        .map_or(0, |t| whole_days(now, *t).unsigned_abs())
+}
+
+/// The changed fields of one activity besides its name and times.
+fn activity_fields(before: &Activity<Written>, a: &Activity<Written>) -> Vec<FieldChange> {
+    changes(&[
+        ("kind", before.kind.as_deref(), a.kind.as_deref()),
+        (
+            "description",
+            Some(&before.description),
+            Some(&a.description),
+        ),
+        ("cover", before.cover.as_deref(), a.cover.as_deref()),
+    ])
+}
+
+/// Two typed activity documents compared as the file at `path` (an agent's
+/// draft against the file on disk, say), with the rules about `now`.
+pub fn document_diff(path: &str, old: &Draft, new: &Draft, now: Option<NaiveDateTime>) -> FileDiff {
+    let mut diff = FileDiff::empty(path, FileStatus::Changed);
+    documents(old, new, now, &mut diff);
+    if !diff.has_details() {
+        diff.status = if same_activities(old, new) && old == new {
+            FileStatus::Unchanged
+        } else if same_activities(old, new) {
+            FileStatus::Reformatted
+        } else {
+            FileStatus::Changed
+        };
+    }
+    diff
+}
+
+/// The order of two versions when both are dot-separated numbers (`4.6` < `4.10`).
+pub fn version_order(a: &str, b: &str) -> Option<std::cmp::Ordering> {
+    let parts =
+        |v: &str| -> Option<Vec<u64>> { v.split('.').map(|p| p.trim().parse().ok()).collect() };
+    Some(parts(a)?.cmp(&parts(b)?))
+}
+
+fn activity_ref(a: &Activity<Written>) -> ActivityRef {
+    ActivityRef {
+        name: a.name.clone(),
+        start_time: a.start_time.to_string(),
+        end_time: a.end_time.to_string(),
+        when: None,
+    }
+}
+
+/// Compares one built activity document with its deployed bytes (the
+/// agent's draft against the file on disk, say), without the rules about
+/// "now".
+pub fn diff_file(path: &str, built: &[u8], deployed: Option<&[u8]>) -> anyhow::Result<FileDiff> {
+    let new = serde_json::from_slice::<Draft>(built).map_err(|err| {
+        anyhow::Error::new(msg!(
+            "diff-built-unparsed",
+            path = path,
+            error = err.to_string()
+        ))
+    })?;
+    let Some(deployed) = deployed else {
+        let mut diff = FileDiff::empty(path, FileStatus::New);
+        diff.added = new.activities.iter().map(activity_ref).collect();
+        return Ok(diff);
+    };
+    if built == deployed {
+        return Ok(FileDiff::empty(path, FileStatus::Unchanged));
+    }
+    Ok(match serde_json::from_slice::<Draft>(deployed) {
+        Ok(old) => {
+            let mut diff = document_diff(path, &old, &new, None);
+            // Other bytes, whatever the content.
+            if diff.status == FileStatus::Unchanged {
+                diff.status = FileStatus::Reformatted;
+            }
+            diff
+        }
+        Err(err) => {
+            let mut diff = FileDiff::empty(path, FileStatus::Changed);
+            diff.note = Some(msg!("diff-note-base", error = err.to_string()));
+            diff
+        }
+    })
+}
+
+fn activity_line(a: &ActivityRef) -> Msg {
+    msg!(
+        "diff-activity",
+        name = a.name.as_str(),
+        start = a.start_time.as_str(),
+        end = a.end_time.as_str()
+    )
+}

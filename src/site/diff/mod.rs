@@ -1,0 +1,134 @@
+//! What a publish would do to clients: every file of this build compared
+//! with the same path at a base (a deployed site, a folder, the build of a
+//! git revision), and each document's changes in its clients' terms.
+//!
+//! Pure: the caller reads or fetches the bytes (see `crate::review`) and
+//! hands them in one file at a time ([`compare`]); this module finds the
+//! kind each path is a document of ([`crate::kind::of_published`]) and
+//! hands the two sides to that kind's comparison ([`Compare`], one file
+//! per kind listed in [`kinds::ALL`]: [`activities`], [`announcements`]),
+//! which names its changes in its clients' terms and the **breaking**
+//! ones (what a client cannot survive); [`report`] holds the shared
+//! types and `render` the report as text, JSON, Markdown or GitHub
+//! annotations.
+//!
+//! Every path gets one [`FileStatus`]: `new`, `removed` (at the base, not in
+//! this build), `changed` (different content), `reformatted` (the same JSON
+//! content in different bytes, the order of activities included: clients
+//! revalidating with `If-None-Match` and the index's checksums still see a
+//! change) or `unchanged` (the same bytes).
+//!
+//! A file that is no kind's document (the index, a schema, a page) is
+//! compared as bytes, and as JSON when it is JSON (`reformatted`). A
+//! removed file is breaking whatever its kind.
+//!
+//! A document published under two names (the default locale's
+//! `ww.json` and `ww-zh-CN.json`, the site locale's `anno.json`) is
+//! reported once, under both names ([`Report::merge_aliases`]), for the
+//! pairs each kind names ([`alias_pairs`]).
+
+pub mod activities;
+pub mod announcements;
+pub mod kinds;
+mod render;
+pub mod report;
+
+use chrono::NaiveDateTime;
+
+pub use activities::{diff_file, document_diff, documents, version_order};
+pub use render::group_of;
+pub use report::{
+    ActivityChange, ActivityRef, AnnouncementChange, Breaking, Compare, FieldChange, FileDiff,
+    FileStatus, Finding, Location, Moved, Renamed, Report, Warning, When, Window,
+};
+
+use crate::layout;
+use crate::model::Game;
+
+/// Compares one path: `built` is this build's bytes, `base` the base's
+/// (`None`: absent on that side). `now` is "now" of the file's game (in its
+/// time zone), which the rules about ongoing activities need; `None` skips them.
+pub fn compare(
+    path: &str,
+    built: Option<&[u8]>,
+    base: Option<&[u8]>,
+    now: Option<NaiveDateTime>,
+) -> FileDiff {
+    match (built, base) {
+        (None, None) => FileDiff::empty(path, FileStatus::Unchanged),
+        (None, Some(_)) => removed(path),
+        (Some(built), None) => {
+            let mut diff = FileDiff::empty(path, FileStatus::New);
+            if let Some(kind) = kinds::of_path(path) {
+                kind.added(built, &mut diff);
+            }
+            diff
+        }
+        (Some(built), Some(base)) if built == base => FileDiff::empty(path, FileStatus::Unchanged),
+        (Some(built), Some(base)) => changed(path, built, base, now),
+    }
+}
+
+/// A path of the base that this build does not have: always breaking.
+pub fn removed(path: &str) -> FileDiff {
+    FileDiff::removed(path)
+}
+
+/// Compares two different byte strings of one path: by its kind's
+/// comparison when it is a kind's document, else as JSON when both sides
+/// are.
+fn changed(path: &str, built: &[u8], base: &[u8], now: Option<NaiveDateTime>) -> FileDiff {
+    let mut diff = FileDiff::empty(path, FileStatus::Changed);
+    if !path.ends_with(".json") {
+        return diff;
+    }
+    match kinds::of_path(path) {
+        Some(kind) => kind.changed(built, base, now, &mut diff),
+        None => {
+            if report::json_pair(built, base).is_some_and(|(new, old)| new == old) {
+                diff.status = FileStatus::Reformatted;
+            }
+        }
+    }
+    diff
+}
+
+/// The files a site of `games` publishes under two names, as `(path,
+/// alias)`, kind by kind ([`Compare::aliases`]): each game's document
+/// and calendar of its default locale, the site locale's announcements
+/// board and feed.
+pub fn alias_pairs(games: &[Game]) -> Vec<(String, String)> {
+    kinds::ALL.iter().flat_map(|k| k.aliases(games)).collect()
+}
+
+/// The documents a deployed site may hold that no index lists, kind by
+/// kind ([`Compare::unlisted`]): the un-suffixed announcements board.
+pub fn unlisted_documents() -> Vec<String> {
+    kinds::ALL.iter().flat_map(|k| k.unlisted()).collect()
+}
+
+/// The activity documents a deployed `api/v1/games.json` lists
+/// (`games[].files[].path`), relative to the site root. An index that does
+/// not parse lists nothing: removals are then simply not detected.
+pub fn deployed_documents(index: &[u8]) -> Vec<String> {
+    layout::Index::parse(index)
+        .map(|index| index.documents())
+        .unwrap_or_default()
+}
+
+impl Report {
+    /// Compares each built file with its base bytes (`None`: not at the
+    /// base), without the rules about "now".
+    pub fn new<'a>(
+        against: &str,
+        files: impl IntoIterator<Item = (&'a str, &'a [u8], Option<&'a [u8]>)>,
+    ) -> Report {
+        Report {
+            against: against.to_owned(),
+            files: files
+                .into_iter()
+                .map(|(path, built, base)| compare(path, Some(built), base, None))
+                .collect(),
+        }
+    }
+}
