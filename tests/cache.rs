@@ -122,16 +122,7 @@ fn warm_builds_match_cold_builds_through_edits_renames_and_removals() {
 
     // A game added to games.json, with its data.
     let games_path = root.join("games.json");
-    let mut games = read_json(&games_path);
-    let mut copy = games["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["id"] == "ww")
-        .unwrap()
-        .clone();
-    copy["id"] = Value::from("ww2");
-    games["games"].as_array_mut().unwrap().push(copy);
+    let mut games = crate::util::with_game_copy(&read_json(&games_path), "ww", "ww2");
     write_json(&games_path, &games);
     copy_tree(&root.join("data/ww"), &root.join("data/ww2"));
     let (reused, _) = assert_warm_is_cold(root, "game added");

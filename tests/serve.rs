@@ -974,34 +974,7 @@ fn a_live_rebuild_renders_only_the_edited_game_and_equals_a_cold_build() {
         std::fs::read(site.join("api/v1/activity/sr.json")).unwrap()
     );
 
-    let output = crate::util::run(
-        root.path(),
-        &[
-            "build",
-            "--out",
-            "cold",
-            "--no-cache",
-            "--now",
-            crate::util::FIXTURE_NOW,
-        ],
-    );
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        crate::util::stderr(&output)
-    );
-    let (live, cold) = (
-        crate::util::files_under(&site),
-        crate::util::files_under(&root.path().join("cold")),
-    );
-    assert_eq!(
-        live.keys().collect::<Vec<_>>(),
-        cold.keys().collect::<Vec<_>>()
-    );
-    for (path, bytes) in &live {
-        assert!(cold[path] == *bytes, "{path} differs from a cold build");
-    }
+    assert_live_is_cold(root.path(), "edits of a description");
 }
 
 /// The site `serve` keeps, once its siblings are added, equals a cold
@@ -1071,16 +1044,7 @@ fn a_live_site_equals_a_cold_build_after_edits_of_the_registry_and_the_announcem
     let games_path = root.path().join("games.json");
     let original: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&games_path).unwrap()).unwrap();
-    let mut games = original.clone();
-    let mut copy = games["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["id"] == "ww")
-        .unwrap()
-        .clone();
-    copy["id"] = serde_json::Value::from("ww2");
-    games["games"].as_array_mut().unwrap().push(copy);
+    let games = crate::util::with_game_copy(&original, "ww", "ww2");
     crate::util::copy_tree(&root.path().join("data/ww"), &root.path().join("data/ww2"));
     std::fs::write(
         &games_path,

@@ -108,6 +108,22 @@ pub fn files_under(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
+/// `games` (a `games.json`) with a copy of game `from`'s entry under the
+/// id `to` added at the end.
+pub fn with_game_copy(games: &serde_json::Value, from: &str, to: &str) -> serde_json::Value {
+    let mut games = games.clone();
+    let mut copy = games["games"]
+        .as_array()
+        .expect("a list of games")
+        .iter()
+        .find(|g| g["id"] == from)
+        .expect("the game copied")
+        .clone();
+    copy["id"] = serde_json::Value::from(to);
+    games["games"].as_array_mut().expect("a list").push(copy);
+    games
+}
+
 /// A temp root holding the five-game tree of `tests/fixtures/bundled` (the
 /// data this repository once bundled: sr, ys, zzz, ww, nte in zh-CN and
 /// en-US) and the schemas: the tests that need a whole, known tree use it,
