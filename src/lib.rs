@@ -62,26 +62,42 @@
 //!   or ask the list. Depends on [`tree`], [`layout`] and
 //!   [`diagnostics`].
 //!
-//!   **Adding a kind of document:** a module `src/kind/<name>.rs` with its
-//!   `KIND` and one line in [`kind::ALL`]; its schema
-//!   `schema/<name>.schema.json`, its template under
-//!   `src/site/templates/` and its messages in both `.ftl` files; and what
-//!   it does, one module per layer, each implementing that layer's trait
-//!   and listed once in it: its serde types (`model/<name>.rs`), its rules
-//!   (`validate/<name>.rs`, a [`validate::FileRules`] in
-//!   [`validate::FILE_KINDS`]) and what it publishes (`site/<name>.rs`, a
-//!   [`site::types::Publish`] in [`site::kinds::ALL`]: its files, index
-//!   entries, home-page links, `_headers` lines and `status` table) and
-//!   what a review says of it (`site/diff/<name>.rs`, a
-//!   [`site::diff::Compare`] in [`site::diff::kinds::ALL`]). The
-//!   check, the live check, the build, `fmt`, `check --fix`, `status`,
-//!   the agents' `status` and `diff` walk those lists, and `import`
-//!   recognises and places the kind's files from its declaration; `tests/kinds.rs` walks
-//!   [`kind::ALL`] and names the layer a kind lacks. That holds for a kind
-//!   whose sources are one file per locale, as the announcements boards
-//!   are; what still names a kind is listed in [`kind`]'s docs. A finding
-//!   a review reports is a `static` of its kind's module that its
-//!   comparison names where it reports it.
+//!   **Adding a kind of document** whose sources are one file per
+//!   locale (as the announcements boards are; the one copy of this
+//!   recipe, which a trial kind followed in 17 files, 6 of them new):
+//!   1. `src/kind/<name>.rs` with its `KIND` (sources, schema, rule
+//!      codes, review findings, `status` heading, shape, published
+//!      names), a `pub mod` line and a line in [`kind::ALL`] in
+//!      `kind/mod.rs`; its source folder and schema paths in [`tree`],
+//!      its published names in [`layout`] (their owners).
+//!   2. `schema/<name>.schema.json`, and its messages in both `.ftl`
+//!      files (a rule with a code of its own also needs the code in
+//!      [`diagnostics`], `rule-<code>` messages, a section of
+//!      `CONTRIBUTING.md` and a fixture folder; a rule may report under
+//!      `schema` instead).
+//!   3. One module per layer, each implementing that layer's trait with
+//!      `pub mod` and one line in that layer's list: its serde types
+//!      (`model/<name>.rs`), its rules (`validate/<name>.rs`, a
+//!      [`validate::FileRules`] in [`validate::FILE_KINDS`]), what it
+//!      publishes (`site/<name>.rs`, a [`site::types::Publish`] in
+//!      [`site::kinds::ALL`]: its files, index entries, home-page links,
+//!      `_headers` lines, `status` columns and `llms.txt` line) and what a
+//!      review says of it (`site/diff/<name>.rs`, a
+//!      [`site::diff::Compare`] in [`site::diff::kinds::ALL`]). Each trait
+//!      has defaults for what a kind may lack; a page needs its template
+//!      under `src/site/templates/`.
+//!
+//!   The check, the live check, the build, `fmt`, `check --fix`, `status`,
+//!   the agents' `status` and `diff` walk those lists; `import`
+//!   recognises and places the kind's files from its declaration; the
+//!   registry rule refuses a game alias over any name a kind publishes.
+//!   `tests/kinds.rs` walks [`kind::ALL`] and names the layer a kind
+//!   lacks. Still named after the announcements: the index's
+//!   `announcements` field ([`layout::Index`]), the review report's
+//!   `announcements` changes, `import`'s summary and the agents' tools
+//!   (`read_announcements`, ...), each part of a published format or a
+//!   tool's name. A finding a review reports is a `static` of its kind's
+//!   module that its comparison names where it reports it.
 //! - [`tree`]: the source tree's layout, one owner of every source path
 //!   (`games.json`, `data/<game>/<locale>.json`, the announcements
 //!   `data/_announcements/<locale>.json`, the verbatim folder `data/_files/`,

@@ -174,7 +174,7 @@ fn regenerated(path: &str, games: &BTreeSet<String>) -> bool {
                 .is_some_and(|stem| k.published_locale(&format!("{stem}.json")).is_some())
         });
         let a_page = matches!(parts.as_slice(), [dir, page] | [dir, _, page]
-            if *dir == pages && *page == layout::DIRECTORY_INDEX);
+            if Some(*dir) == pages && *page == layout::DIRECTORY_INDEX);
         if beside_a_document || a_page {
             return true;
         }

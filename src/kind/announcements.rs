@@ -49,7 +49,7 @@ pub static KIND: Kind = Kind {
         path: layout::announcements_path,
         locale_of: layout::announcements_locale_of,
         beside: &["atom"],
-        pages: layout::ANNOUNCEMENTS_PAGE_DIR,
+        pages: Some(layout::ANNOUNCEMENTS_PAGE_DIR),
     },
 };
 

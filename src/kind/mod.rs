@@ -32,14 +32,9 @@
 //! its files from the declaration (its shape, its [`PublishedAs`] names,
 //! its [`Sources`]).
 //!
-//! Adding a kind: a module here with its `KIND`, one line in [`ALL`], its
-//! schema under `schema/`, its template, its messages in both `.ftl`
-//! files and its module per layer (model, rules, publisher, review), each listed
-//! once in its layer; `tests/kinds.rs` walks [`ALL`] and says what is
-//! missing. Still named by hand, because they are the kind's public
-//! surface: its published paths and index field ([`crate::layout`]), its
-//! source folder ([`crate::tree`]) and the agents' tools named after it
-//! (`read_announcements`, ...).
+//! Adding a kind: the recipe is in the crate's docs (`src/lib.rs`, the
+//! code map's entry for this module); `tests/kinds.rs` walks [`ALL`] and
+//! says what is missing.
 //!
 //! Depends on [`crate::tree`], [`crate::layout`] and
 //! [`crate::diagnostics`] only, so every part of the data half may read it.
@@ -98,12 +93,12 @@ pub enum PublishedAs {
     /// document (`ext` `json`) and each file published beside it under
     /// the same name (`beside`: its feed's `atom`); `locale_of` reads a
     /// document's path back (`Some(None)` for the un-suffixed name);
-    /// `pages` is the folder of its pages.
+    /// `pages` is the folder of its pages, if it has any.
     PerLocale {
         path: fn(&str, bool, &str) -> String,
         locale_of: fn(&str) -> Option<Option<&str>>,
         beside: &'static [&'static str],
-        pages: &'static str,
+        pages: Option<&'static str>,
     },
     /// Byte for byte at the path of its source below its folder: no name
     /// of its own.

@@ -151,15 +151,21 @@ pub trait Publish: Sync {
     /// What `status` says of each file of the kind between its locale and
     /// when it changed: each column's field (in the JSON of the agents'
     /// `status`) and heading (a message identifier).
-    fn status_columns(&self) -> &'static [StatusColumn];
+    fn status_columns(&self) -> &'static [StatusColumn] {
+        &[]
+    }
     /// The values of those columns for a file (`null` for what it lacks):
     /// `document` is `None` when the check found an error in it.
-    fn status_values(&self, document: Option<&serde_json::Value>) -> Vec<serde_json::Value>;
+    fn status_values(&self, _document: Option<&serde_json::Value>) -> Vec<serde_json::Value> {
+        Vec::new()
+    }
     /// Its line of `llms.txt`'s "Start here" (Markdown, English: it is
     /// read by agents, like the rest of the file), with the published file
     /// it points at; the line is written when the site holds that file,
     /// generated or kept.
-    fn llms_start(&self) -> Option<(String, String)>;
+    fn llms_start(&self) -> Option<(String, String)> {
+        None
+    }
 }
 
 /// A column of a kind's table in `status` ([`Publish::status_columns`]).

@@ -5,7 +5,6 @@
 //! (`markdown-link`) and no raw HTML (`markdown-html`), each
 //! reported at its line and column in the JSON source.
 
-use serde::Deserialize as _;
 use serde_json::Value;
 
 use crate::diagnostics::{Code, Severity};
@@ -44,6 +43,8 @@ impl FileRules for Rules {
         Some(match error {
             SchemaError::Minimum => msg!("anno-minimum", field = field, found = found),
             SchemaError::Enum => msg!("anno-unknown-value", field = field, value = found),
+            // The board's schema has no pattern.
+            SchemaError::Pattern => return None,
         })
     }
 
@@ -56,13 +57,11 @@ impl FileRules for Rules {
     }
 
     fn reads(&self, value: &Value) -> bool {
-        Announcements::deserialize(value).is_ok()
+        super::reads_as::<Announcements>(value)
     }
 
     fn canonical(&self, text: &str) -> Option<String> {
-        serde_json::from_str::<Announcements>(text)
-            .ok()
-            .map(|a| a.to_canonical(true))
+        super::canonical_as::<Announcements>(text)
     }
 }
 

@@ -117,22 +117,45 @@ pub trait FileRules: Sync {
     fn known_keys(&self, depth: usize) -> &'static [&'static str];
     /// The help of a schema error on `field`, when it has a better one
     /// than the schema's.
-    fn schema_help(&self, field: &str) -> Option<Msg>;
+    fn schema_help(&self, _field: &str) -> Option<Msg> {
+        None
+    }
     /// The sentence of a schema error its schema's keywords give (a
-    /// minimum, a value not in a list), when the kind says it better than
-    /// the generic one; `found` is the value as JSON.
-    fn schema_message(&self, error: SchemaError, field: &str, found: &str) -> Option<Msg>;
+    /// minimum, a value not in a list, a pattern), when the kind says it
+    /// better than the schema crate (whose sentence is English); `found`
+    /// is the value as JSON.
+    fn schema_message(&self, _error: SchemaError, _field: &str, _found: &str) -> Option<Msg> {
+        None
+    }
     /// The error for a file in the kind's folder that is not one of its
     /// (`<locale>.json` with a language tag).
     fn orphan(&self, path: &str) -> (Msg, Msg);
-    /// The rules beside the schema, on the parsed document.
-    fn rules(&self, root: &json::Node<'_>, report: &mut Reporter<'_>);
+    /// The rules beside the schema, on the parsed document; none by
+    /// default (the schema and invisible characters are every kind's).
+    fn rules(&self, _root: &json::Node<'_>, _report: &mut Reporter<'_>) {}
     /// Whether a document the schema and the rules accepted reads as the
-    /// kind's typed model (what the build publishes).
+    /// kind's typed model (what the build publishes): [`reads_as`] its model.
     fn reads(&self, value: &Value) -> bool;
     /// The canonical text of a document (`fmt`'s, `$schema` kept); `None`
-    /// when `text` does not read as the kind's model.
+    /// when `text` does not read as the kind's model: [`canonical_as`] its
+    /// model, unless the model writes itself otherwise.
     fn canonical(&self, text: &str) -> Option<String>;
+}
+
+/// Whether `value` reads as the typed model `T` ([`FileRules::reads`]).
+pub fn reads_as<T: serde::de::DeserializeOwned>(value: &Value) -> bool {
+    T::deserialize(value).is_ok()
+}
+
+/// The canonical text of `text` read as the typed model `T`: its fields in
+/// the model's order, 2-space indentation, a trailing newline
+/// ([`FileRules::canonical`]).
+pub fn canonical_as<T: serde::de::DeserializeOwned + serde::Serialize>(
+    text: &str,
+) -> Option<String> {
+    serde_json::from_str::<T>(text)
+        .ok()
+        .map(|document| crate::model::to_pretty(&document))
 }
 
 /// The schema errors a [`FileRules`] may word itself.
@@ -142,6 +165,8 @@ pub enum SchemaError {
     Minimum,
     /// A value the schema's `enum` does not list.
     Enum,
+    /// A string the schema's `pattern` does not match.
+    Pattern,
 }
 
 /// Every kind checked file by file, by the module that checks it. A kind
@@ -672,6 +697,7 @@ fn schema_errors(
         let own = match (doc, error.kind()) {
             (Doc::File(rules), Kind::Minimum { .. }) => Some((rules, SchemaError::Minimum)),
             (Doc::File(rules), Kind::Enum { .. }) => Some((rules, SchemaError::Enum)),
+            (Doc::File(rules), Kind::Pattern { .. }) => Some((rules, SchemaError::Pattern)),
             _ => None,
         };
         if let Some(message) = own.and_then(|(rules, error_kind)| {

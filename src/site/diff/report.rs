@@ -323,8 +323,13 @@ pub trait Compare: Sync {
 
     /// Two different byte strings of one document (`now` as in
     /// `compare`): its changes and findings into `diff`, and
-    /// [`FileStatus::Reformatted`] when the content is the same.
-    fn changed(&self, built: &[u8], base: &[u8], now: Option<NaiveDateTime>, diff: &mut FileDiff);
+    /// [`FileStatus::Reformatted`] when the content is the same. By
+    /// default only that: the same JSON in other bytes is reformatted.
+    fn changed(&self, built: &[u8], base: &[u8], _now: Option<NaiveDateTime>, diff: &mut FileDiff) {
+        if json_pair(built, base).is_some_and(|(new, old)| new == old) {
+            diff.status = FileStatus::Reformatted;
+        }
+    }
 
     /// A changed field of `diff.version` as the kind says it, when not
     /// the usual `field: from → to` (a version's cover removed).
@@ -334,8 +339,9 @@ pub trait Compare: Sync {
 
     /// The lines the reports for people (text and Markdown) give the
     /// kind's changes of `file` after its fields, whatever the file's
-    /// path (an agent's draft is compared under its source path).
-    fn lines(&self, file: &FileDiff, lines: &mut Vec<String>);
+    /// path (an agent's draft is compared under its source path); none
+    /// by default.
+    fn lines(&self, _file: &FileDiff, _lines: &mut Vec<String>) {}
 
     /// Whether the annotations give a changed or new document of the kind
     /// a notice, and on the line of which activity (`Some(None)`: the
