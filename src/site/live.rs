@@ -463,7 +463,7 @@ impl Checked {
 }
 
 /// A build kept between runs, for `serve`: [`LiveCheck`] checks what
-/// changed (plus the kept files of `data/_files/`, as [`super::check`]
+/// changed (plus the kept files of `data/_files/`, as [`super::check()`]
 /// does), and the site is written as [`super::build`] writes it, at the
 /// cost of what changed: only the games whose data changed are loaded and
 /// rendered again. The result is the site `build` writes from the same

@@ -281,13 +281,14 @@ impl Manifest {
         bytes
     }
 
-    /// [`Manifest::to_bytes`], with each game's record serialized apart:
+    /// The manifest's bytes (compact JSON, once [`Manifest::sort`]ed), with each game's record serialized apart:
     /// a record that is the one `before` has for its game (the same list
     /// of files and summary, [`Files`], and the same other fields) takes
     /// its bytes from `before`'s instead of being serialized again. Also
     /// returns the bytes of each game's record, in order, for the next
-    /// build of the same process. The bytes are [`Manifest::to_bytes`]'s
-    /// (compact JSON is the concatenation of its parts).
+    /// build of the same process. The bytes are those of the whole
+    /// manifest serialized at once (compact JSON is the concatenation of
+    /// its parts; a test holds them equal).
     pub fn to_bytes_after(&self, before: Option<&Serialized<'_>>) -> (Vec<u8>, Vec<Arc<[u8]>>) {
         let records: Vec<Arc<[u8]>> = self
             .games

@@ -41,7 +41,7 @@ pub struct BuildOptions {
     /// [`Defer::Nothing`] adds them at the levels of `compression`.
     pub defer: Defer,
     /// Replace an unmarked non-empty output directory (never the root or
-    /// the inputs); see [`inspect_output`].
+    /// the inputs); see [`super::write::inspect_output`].
     pub force: bool,
     /// Told after each game rendered (`None`: nobody asks).
     pub progress: Option<Progress>,

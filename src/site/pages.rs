@@ -373,7 +373,7 @@ pub fn fingerprint() -> String {
 }
 
 /// The templates, compiled into the binary. The style sheet and the
-/// script are not templates: pages carry them verbatim (see [`LIVE`]).
+/// script are not templates: pages carry them verbatim ([`STYLE`], [`SCRIPT`]).
 const TEMPLATES: [(&str, &str); 10] = [
     ("base.html", include_str!("templates/base.html")),
     ("languages.html", include_str!("templates/languages.html")),

@@ -46,7 +46,7 @@ fn load_again(
 }
 
 /// Which precompressed siblings a build may leave out for a later build
-/// to add ([`BuildOptions::defer`]). A file written without them is served
+/// to add ([`super::output::BuildOptions::defer`]). A file written without them is served
 /// as it is; the output is the same as a build's once they are added.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Defer {
@@ -76,7 +76,7 @@ impl std::fmt::Debug for Progress {
 /// Never "now": no file of the site depends on it.
 pub(crate) struct Render<'a> {
     pub cache: Option<&'a cache::Cache>,
-    /// What every key includes of the tool ([`BuildOptions::salt`]).
+    /// What every key includes of the tool ([`super::output::BuildOptions::salt`]).
     pub salt: CacheSalt,
     pub compression: Compression,
     pub defer: Defer,
@@ -139,7 +139,7 @@ struct GameDone {
 
 /// The fingerprint of everything a game's files depend on: the tool and
 /// templates, the compression, the site's locale, its registry entry and
-/// its data files ([`sources_digest`]). Never "now": the pages leave what
+/// its data files ([`super::check::sources_digest`]). Never "now": the pages leave what
 /// depends on it to the reader's browser.
 fn game_fingerprint(
     game: &Game,
