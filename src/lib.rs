@@ -131,16 +131,20 @@
 //! - [`load`]: reads the root, game by game, as text; encoding problems
 //!   only. Each reader also takes an overlay of unsaved texts.
 //! - [`validate`]: parsing, schema and rules to `Vec<Diagnostic>`; no I/O.
-//!   The announcements boards go through the same parser, their own schema
-//!   (`schema/announcements.schema.json`) and [`validate::announcements`].
+//!   The activity documents are checked game by game against the
+//!   registry ([`validate::Validator::game`]); a kind checked file by
+//!   file (the announcements boards) goes through the same parser, its
+//!   own schema and its [`validate::FileRules`]
+//!   ([`validate::announcements`]), found by [`validate::rules_of`].
 //! - [`diagnostics`]: the `Diagnostic` type and its renderers.
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
 //!   siblings) through a plan of parts run in parallel and cached by their
 //!   inputs ([`site::cache`]), written at the cost of what changed since the
 //!   output's manifest. Split along its jobs, with `site/mod.rs` a front
-//!   door that holds no code: [`site::types`] (the shared types, at the
-//!   bottom), [`site::check`](mod@site::check) (the check of a tree, game by game),
+//!   door that holds no code: [`site::types`] (the shared types and the
+//!   [`site::types::Publish`] trait, at the bottom), [`site::kinds`] (the
+//!   one list of the kinds published file by file), [`site::check`](mod@site::check) (the check of a tree, game by game),
 //!   [`site::api`] (the JSON files and the index), [`site::render`] (the
 //!   plan of parts), [`site::output`] (`build`: check, render, swap in);
 //!   each imports only downwards, and every part names what it uses by
