@@ -38,6 +38,7 @@ impl Publish for Boards {
     /// the documents with their digest, each home page links its board.
     fn publish(&self, files: &[&CheckedFile], site: &Site<'_>) -> anyhow::Result<Published> {
         let boards = boards(files, site.site_locale);
+        let updated = updated(site.games);
         let mut published = Published::default();
         for board in &boards {
             let json = board.to_json();
@@ -46,17 +47,11 @@ impl Publish for Boards {
                 .index
                 .extend(index_entries(board, &sha256, json.len()));
             published.files.extend(json_files(board, &json));
-            published.files.extend(feed_files(board, site.games));
+            // Few hosts know `.atom`: `_headers` names the feeds' type.
+            let feeds = feed_files(board, &updated);
+            published.typed.extend(feeds.iter().map(|f| f.path.clone()));
+            published.files.extend(feeds);
             published.files.push(render_page(board, &boards)?);
-            published
-                .typed
-                .extend(
-                    layout::published_names(board.is_default)
-                        .iter()
-                        .map(|&default_name| {
-                            layout::announcements_path(&board.locale, default_name, "atom")
-                        }),
-                );
         }
         if !boards.is_empty() {
             published
@@ -144,15 +139,14 @@ pub fn json_files(board: &Board, json: &[u8]) -> Vec<OutputFile> {
         .collect()
 }
 
-/// The Atom feeds of a board (`anno.atom` too for the default locale) in
-/// a site of `games`.
-pub fn feed_files(board: &Board, games: &[GameOutput]) -> Vec<OutputFile> {
-    let updated = updated(games);
+/// The Atom feeds of a board (`anno.atom` too for the default locale),
+/// `updated` as the site's data says ([`updated`]).
+pub fn feed_files(board: &Board, updated: &str) -> Vec<OutputFile> {
     layout::published_names(board.is_default)
         .iter()
         .map(|&default_name| OutputFile {
             path: layout::announcements_path(&board.locale, default_name, "atom"),
-            bytes: feed(board, default_name, updated.clone()).into_bytes(),
+            bytes: feed(board, default_name, updated.to_owned()).into_bytes(),
         })
         .collect()
 }

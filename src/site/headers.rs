@@ -58,9 +58,9 @@ impl HeaderRule {
 /// policy on the home pages, the pages of each game and the 404 page, and the
 /// security headers ([`security_headers`]) on everything.
 ///
-/// What the kinds checked file by file publish (`published`: the
-/// announcements boards) adds its pages to the page policy and tells the
-/// type of the files whose extension few hosts know (their Atom feeds).
+/// Of what the kinds checked file by file publish (`published`: the
+/// announcements boards), their pages get the page policy, and the files
+/// whose extension few hosts know (their Atom feeds) their type.
 pub fn header_rules(games: &[GameOutput], published: &[Published]) -> Vec<HeaderRule> {
     let security = security_headers();
     let security: Vec<(&str, &str)> = security.iter().map(|(n, v)| (*n, v.as_str())).collect();
