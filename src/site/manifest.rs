@@ -360,12 +360,23 @@ impl Serialized<'_> {
     fn of(&self, game: &GameRecord) -> Option<Arc<[u8]>> {
         let at = *self.positions.get(&game.id)?;
         let was = self.manifest.games.get(at)?;
-        let same = Arc::ptr_eq(&was.files, &game.files)
-            && Arc::ptr_eq(&was.summary, &game.summary)
-            && was.fingerprint == game.fingerprint
-            && was.complete == game.complete
-            && was.home == game.home
-            && was.checked == game.checked;
+        // Every field, named, so a field added to the record cannot be
+        // left out of the comparison (its bytes would be stale).
+        let GameRecord {
+            id: _,
+            fingerprint,
+            complete,
+            home,
+            checked,
+            summary,
+            files,
+        } = game;
+        let same = Arc::ptr_eq(&was.files, files)
+            && Arc::ptr_eq(&was.summary, summary)
+            && was.fingerprint == *fingerprint
+            && was.complete == *complete
+            && was.home == *home
+            && was.checked == *checked;
         same.then(|| self.records.get(at).cloned()).flatten()
     }
 }
