@@ -38,15 +38,15 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         });
         super::print_err(&text);
         if unchanged > 0 {
-            eprintln!("{}", msg!("build-unchanged-warnings", count = unchanged));
+            super::say(msg!("build-unchanged-warnings", count = unchanged));
         }
         if !outcome.diagnostics.is_empty() {
             let counts = diagnostics::count(&outcome.diagnostics);
-            eprintln!("{}", diagnostics::checked_line(counts));
+            super::say(diagnostics::checked_line(counts));
         }
     } else if has_errors || !outcome.diagnostics.is_empty() {
         // Data for programs: every diagnostic, each time.
-        super::check::report(&args.common.root, &outcome.diagnostics, args.format)?;
+        super::report(&args.common.root, &outcome.diagnostics, args.format)?;
     }
     match outcome.summary {
         Some(summary) => {
@@ -61,14 +61,14 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 checked = summary.checked,
                 games = summary.games
             );
-            eprintln!("{line}");
+            super::say(line);
             if let Some(place) = &summary.set_aside {
                 let line = msg!(
                     "build-set-aside",
                     out = out.display().to_string(),
                     place = place.display().to_string()
                 );
-                eprintln!("{line}");
+                super::say(line);
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -79,7 +79,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 errors = counts.errors,
                 out = out.display().to_string()
             );
-            eprintln!("{line}");
+            super::say(line);
             Ok(ExitCode::from(1))
         }
     }
@@ -119,7 +119,7 @@ fn announce_force(root: &Path, out: &Path, force: bool) -> anyhow::Result<()> {
                 first = first.join(", "),
                 more = files.saturating_sub(first.len())
             );
-            eprintln!("{line}");
+            super::say(line);
         } else {
             // The builder refuses it with the full message.
             site::guard_output(root, out, force)?;

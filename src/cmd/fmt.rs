@@ -21,8 +21,8 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
         super::print_out(&format!("{line}\n"))?;
     }
     if !outcome.errors.is_empty() {
-        super::check::report(root, &outcome.errors, Format::Human)?;
-        eprintln!("{}", msg!("fmt-left-broken", files = outcome.broken));
+        super::report(root, &outcome.errors, Format::Human)?;
+        super::say(msg!("fmt-left-broken", files = outcome.broken));
     }
     let summary = msg!(
         "fmt-summary",
@@ -30,7 +30,7 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
         check = if args.check { "yes" } else { "no" },
         canonical = outcome.formatted - outcome.changed.len()
     );
-    eprintln!("{summary}");
+    super::say(summary);
     let failed = !outcome.errors.is_empty() || (args.check && !outcome.changed.is_empty());
     Ok(super::exit_status(failed))
 }

@@ -101,7 +101,7 @@ fn ensure_current(args: &PublishArgs, out: &Path, local: &[LocalFile]) -> anyhow
     let root = &args.common.root;
     let checked = site::check_documents(root, &options)?;
     if checked.has_errors() {
-        super::check::report(root, &checked.diagnostics, Format::Human)?;
+        super::report(root, &checked.diagnostics, Format::Human)?;
         return Err(anyhow::Error::new(msg!("publish-data-errors")));
     }
     publish::current::ensure_current(out, local, &checked)

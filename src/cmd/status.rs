@@ -13,17 +13,14 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
     let rows = site::status::rows(&args.common.root, &checked, &options);
     for game in &checked.games {
         if crate::import::is_placeholder(&game.game) {
-            eprintln!("{}", msg!("note-placeholder", game = game.game.id.as_str()));
+            super::say(msg!("note-placeholder", game = game.game.id.as_str()));
         }
         if game.game.time_zone_assumed {
-            eprintln!(
-                "{}",
-                msg!(
-                    "note-zone-assumed",
-                    game = game.game.id.as_str(),
-                    zone = game.game.time_zone_name()
-                )
-            );
+            super::say(msg!(
+                "note-zone-assumed",
+                game = game.game.id.as_str(),
+                zone = game.game.time_zone_name()
+            ));
         }
     }
     match args.format {

@@ -42,7 +42,7 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
             message,
             diagnostics,
         }) => {
-            super::check::report(&args.common.root, &diagnostics, Format::Human)?;
+            super::report(&args.common.root, &diagnostics, Format::Human)?;
             super::print_err(&format!("{}\n", msg!("tool-error", error = message)));
             Ok(ExitCode::from(1))
         }
