@@ -584,6 +584,8 @@ anno-minimum = `{ $field }` must be 0 or more (found { $found })
 anno-unknown-value = unknown `{ $field }` { $value }
 anno-id-not-whole = `id` is written `{ $raw }`, not as a whole number
 anno-id-not-whole-help = write `{ $whole }`: clients read the id as an integer
+anno-updated-bad = `updated` is `{ $found }`, not an RFC 3339 time with an offset
+anno-updated-help = write when the board last changed, with its offset, such as `2026-11-20T10:00:00+08:00`: the Atom feed's `updated` is this time
 markdown-link = the { $image ->
     [yes] image
    *[no] link

@@ -508,6 +508,8 @@ anno-minimum = `{ $field }` 必须大于或等于 0（实际为 { $found }）
 anno-unknown-value = 未知的 `{ $field }`：{ $value }
 anno-id-not-whole = `id` 写成了 `{ $raw }`，不是整数的写法
 anno-id-not-whole-help = 请写成 `{ $whole }`：客户端把 id 当作整数读取
+anno-updated-bad = `updated` 是 `{ $found }`，不是带偏移的 RFC 3339 时间
+anno-updated-help = 写公告板最后一次修改的时间，带上偏移，例如 `2026-11-20T10:00:00+08:00`：Atom 订阅源的 `updated` 就是这个时间
 markdown-link = `content` 中的{ $image ->
     [yes] 图片
    *[no] 链接
