@@ -9,7 +9,7 @@ use crate::site::rewrite;
 
 pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
     let root = &args.common.root;
-    let options = super::check_options(&args.common);
+    let options = super::options::check(&args.common);
     let outcome = rewrite::format_tree(root, &options, args.check)?;
 
     for (path, why) in outcome.changed.iter().zip(&outcome.why) {

@@ -72,7 +72,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
 
     super::say(prepared.summary());
 
-    let options = super::check_options(&args.common);
+    let options = super::options::check(&args.common);
     let checked = site::check(root, &options)?;
     super::report(root, &checked.diagnostics, Format::Human)?;
     let counts = diagnostics::count(&checked.diagnostics);

@@ -15,6 +15,7 @@ mod fmt;
 mod import;
 mod lsp;
 mod mcp;
+mod options;
 mod publish;
 mod serve;
 mod status;
@@ -56,11 +57,6 @@ pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Mcp(args) => mcp::run(args),
         Command::Backend(args) => backend::run(args),
     }
-}
-
-/// The check's options from the flags every data command shares.
-fn check_options(common: &crate::cli::Common) -> crate::validate::Options {
-    crate::validate::Options { now: common.now }
 }
 
 /// 1 when the command found problems (or changes, for `fmt --check` and

@@ -34,7 +34,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         } else {
             crate::site::Defer::Brotli
         },
-        ..super::build::options(&args.common, &out, &args.output)?
+        ..super::options::build(&args.common, &out, &args.output)?
     };
     let state = ServerState::new(options)
         .with_live_reload(!args.no_watch)

@@ -8,7 +8,7 @@ use crate::i18n::msg;
 use crate::site;
 
 pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
-    let options = super::check_options(&args.common);
+    let options = super::options::check(&args.common);
     let checked = site::check_documents(&args.common.root, &options)?;
     let rows = site::status::rows(&args.common.root, &checked, &options);
     for game in &checked.games {
