@@ -2,7 +2,7 @@
 //! --no-admin [--step-ms=N] [--fail-task=NAME] [--unavailable]`.
 //!
 //! It speaks the protocol of the real backend (`sra-cli --inline`) on its
-//! standard streams, as [`super::backend`] documents: one command per line on
+//! standard streams, as [`super::supervisor`] documents: one command per line on
 //! stdin; every log line on stderr, in the real backend's shape
 //! (`21:51:02 | INFO  | message`), with `[Start]` and `[Done]` on the lines
 //! that open and close a job; on stdout, the answer of a `--json` command (one
