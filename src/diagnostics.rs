@@ -70,6 +70,10 @@ pub enum Code {
     MarkdownLink,
     /// Raw HTML in an announcement's Markdown (shown as text on the page).
     MarkdownHtml,
+    /// Two activities of one document with the same `id`.
+    DuplicateId,
+    /// An activity without an `id` (`check --fix` assigns one).
+    MissingId,
 }
 
 impl Code {
@@ -82,6 +86,7 @@ impl Code {
         Code::TimeOrder,
         Code::CoverUrl,
         Code::DuplicateActivity,
+        Code::DuplicateId,
         Code::GamesRegistry,
         Code::MissingFile,
         Code::OrphanFile,
@@ -95,6 +100,7 @@ impl Code {
         Code::UpcomingVersion,
         Code::MarkdownLink,
         Code::MarkdownHtml,
+        Code::MissingId,
     ];
 
     /// The rules a game may turn off for its own files (`conventions.ignore`
@@ -107,6 +113,7 @@ impl Code {
         Code::Stale,
         Code::Whitespace,
         Code::UpcomingVersion,
+        Code::MissingId,
     ];
 
     /// Whether a game may turn the rule off ([`Code::IGNORABLE`]).
@@ -137,6 +144,8 @@ impl Code {
             Code::KeptFile => "kept-file",
             Code::MarkdownLink => "markdown-link",
             Code::MarkdownHtml => "markdown-html",
+            Code::DuplicateId => "duplicate-id",
+            Code::MissingId => "missing-id",
         }
     }
 }
@@ -166,6 +175,8 @@ impl Code {
             Code::KeptFile => "rule-kept-file",
             Code::MarkdownLink => "rule-markdown-link",
             Code::MarkdownHtml => "rule-markdown-html",
+            Code::DuplicateId => "rule-duplicate-id",
+            Code::MissingId => "rule-missing-id",
         })
     }
 }

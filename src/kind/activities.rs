@@ -34,6 +34,7 @@ pub static KIND: Kind = Kind {
         Code::TimeOrder,
         Code::CoverUrl,
         Code::DuplicateActivity,
+        Code::DuplicateId,
         Code::OutsideVersion,
         Code::EndOfMinute,
         Code::Unsorted,
@@ -41,6 +42,7 @@ pub static KIND: Kind = Kind {
         Code::Stale,
         Code::Whitespace,
         Code::UpcomingVersion,
+        Code::MissingId,
     ],
     review: Review {
         breaking: &[&ONGOING_REMOVED, &UPCOMING_VERSION, &VERSION_BACKWARDS],
