@@ -567,6 +567,12 @@ breaking-ongoing-removed = { $name } is ongoing (until { $end }, { $days ->
    *[other] { $days } days
 } left) and this build removes it: clients that key activities by name drop it while it runs.
 breaking-ongoing-removed-help = keep the activity until it ends; rename it in place (same start and end) if only its name is wrong
+breaking-ongoing-id-changed = { $name } is ongoing (until { $end }, { $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
+} left) and its id changes from `{ $old }` to `{ $new }`: clients that key activities by id lose it while it runs.
+breaking-ongoing-id-changed-help = an id is data, never derived again: keep `"id": "{ $old }"` on the activity (a rename or a corrected time keeps it)
 warning-upcoming-removed = { $name } has not started yet (it starts on { $start }, { $days ->
     [0] in less than a day
     [one] in 1 day

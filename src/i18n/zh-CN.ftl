@@ -492,6 +492,11 @@ breaking-ongoing-removed = { $name } 正在进行（至 { $end }，还剩{ $days
    *[other] {" "}{ $days } 天
 }），而这次构建删除了它：按名称识别活动的客户端会在活动进行期间丢掉它。
 breaking-ongoing-removed-help = 请保留这个活动直到它结束；如果只是名称写错了，请原地改名（开始和结束时间不变）
+breaking-ongoing-id-changed = { $name } 正在进行（至 { $end }，还剩{ $days ->
+    [0] 不到一天
+   *[other] {" "}{ $days } 天
+}），而它的 id 从 `{ $old }` 变成了 `{ $new }`：按 id 识别活动的客户端会在活动进行期间丢掉它。
+breaking-ongoing-id-changed-help = id 是数据，不会重新推算：请在活动上保留 `"id": "{ $old }"`（改名或更正时间都保留它）
 warning-upcoming-removed = { $name } 尚未开始（{ $start } 开始，{ $days ->
     [0] 不到一天后
    *[other] { $days } 天后

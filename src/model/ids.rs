@@ -114,7 +114,16 @@ mod tests {
         for good in ["sr-4.6-03", "ba-global-2026-10-02", "x-1"] {
             assert!(is_activity_id(good), "{good}");
         }
-        for bad in ["", "SR-1", "sr--1", "sr-1.", "-sr", "sr 1", "sr_1", "sr-4.6-0３"] {
+        for bad in [
+            "",
+            "SR-1",
+            "sr--1",
+            "sr-1.",
+            "-sr",
+            "sr 1",
+            "sr_1",
+            "sr-4.6-0３",
+        ] {
             assert!(!is_activity_id(bad), "{bad}");
         }
     }

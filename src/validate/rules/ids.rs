@@ -231,9 +231,10 @@ pub fn missing_ids<'r>(
                     (msg!("missing-id-help-fresh", id = shown), id)
                 }
                 Plan::Wait(path) => (msg!("missing-id-help-wait", path = *path), None),
-                Plan::Choose(candidates) => {
-                    (msg!("missing-id-help-choose", count = candidates.len()), None)
-                }
+                Plan::Choose(candidates) => (
+                    msg!("missing-id-help-choose", count = candidates.len()),
+                    None,
+                ),
                 Plan::NoWindow => (msg!("missing-id-help-times"), None),
             };
             report.value(&pointer, Code::MissingId, Warning, message, Some(help));
