@@ -7,8 +7,9 @@
 //! order ids were given, and says where an activity came from; but it is
 //! data, assigned once and never derived again: a rename, a corrected time
 //! or the next version keeps it, so an activity carried into version 4.7
-//! stays `sr-4.6-03`. The checker's `missing-id` fix and `import` assign
-//! ids; `version new` carries them; nothing else makes one.
+//! stays `sr-4.6-03`. The checker's `missing-id` fix (`check --fix`, the
+//! editor's and the agents' fix) assigns ids; `version new` carries them;
+//! nothing else makes one.
 
 /// Whether `id` has the form of an activity id: lowercase ASCII letters
 /// and digits in parts joined by single `.` or `-`

@@ -282,8 +282,8 @@ pub type Draft = ActivityDocument<Written>;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Activity<T = Time> {
     /// The activity's stable id ([`ids`]): data, assigned once by `check
-    /// --fix` (or `import`), the same in every locale, kept by `version
-    /// new` and through renames. The first key of an activity; absent in
+    /// --fix`, the same in every locale, kept by `version new` and through
+    /// renames. The first key of an activity; absent in
     /// data written before ids.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
