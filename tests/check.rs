@@ -88,6 +88,14 @@ fn the_bundled_data_has_no_errors() {
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
     assert_eq!(report["errors"], 0, "{report:#}");
     assert_eq!(output.status.code(), Some(0));
+    // Every activity has its id (`check --fix`, paired across locales).
+    let missing: Vec<&serde_json::Value> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["code"] == "missing-id")
+        .collect();
+    assert!(missing.is_empty(), "{missing:#?}");
 }
 
 /// The three real published documents (our trimmed copy of their facts) pass.
