@@ -9,11 +9,11 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::cli::ServeArgs;
-use crate::control_mcp::SessionLimits;
 use crate::i18n::msg;
 use crate::server::control_half::{self, ControlFlags};
 use crate::server::{self, ServerState, process};
 use crate::site::BuildOptions;
+use activity_site_control::mcp::SessionLimits;
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     process::init_logging(super::stderr_color());
@@ -34,7 +34,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         } else {
             crate::site::Defer::Brotli
         },
-        ..super::build::options(&args.common, &out, &args.output)?
+        ..super::options::build(&args.common, &out, &args.output)?
     };
     let state = ServerState::new(options)
         .with_live_reload(!args.no_watch)
@@ -71,7 +71,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
 
     let outcome = server::rebuild(&state).await?;
     if outcome.summary.is_none() && args.no_watch {
-        eprintln!("{}", msg!("tool-error", error = msg!("serve-site-errors")));
+        super::say(msg!("tool-error", error = msg!("serve-site-errors")));
         return Ok(ExitCode::from(1));
     }
 
