@@ -28,8 +28,11 @@ use crate::atomic;
 use crate::diagnostics::{self, Diagnostic};
 use crate::i18n::{self, Lang, Msg, msg};
 use crate::kind::{self, Kind};
+
+mod announcements;
+mod per_locale;
 use crate::load;
-use crate::model::{Announcements, Draft, Game, Registry};
+use crate::model::{Draft, Game, Registry};
 use crate::site;
 use crate::source::{Overlay, REGISTRY_PATH};
 use crate::validate;
@@ -42,9 +45,15 @@ edit the text of what read_document answered and pass it back: check_document un
 no errors (`fix: true` applies the exact fixes); then write_document, which stores the \
 canonical form and says what changed. add_game and add_locale extend games.json. Times are local server time \
 YYYY-MM-DDTHH:MM:SS in the game's time zone; activities end on the last second of a \
-minute (03:59:59). The announcements boards (data/_announcements/<locale>.json) \
-have their own tools: read_announcements, check_announcements, write_announcements; raise \
-their `id` whenever their content changes.";
+minute (03:59:59).";
+
+/// What an agent reads first: [`INSTRUCTIONS`], then what each kind with
+/// a file per locale says of its tools.
+fn instructions() -> String {
+    per_locale::kinds().fold(INSTRUCTIONS.to_owned(), |text, (_, agents)| {
+        format!("{text} {}", agents.instructions)
+    })
+}
 
 /// The contributors' guide the rules come from, as shipped with the binary.
 const CONTRIBUTING: &str = include_str!("../../CONTRIBUTING.md");
@@ -56,7 +65,8 @@ pub struct DataTools {
     root: PathBuf,
     /// "Now" for the checks (the `stale` rule, `status`).
     options: validate::Options,
-    /// The tools this type declares, built by `#[tool_router]`.
+    /// The tools this type declares (built by `#[tool_router]`) and those
+    /// of each kind with a file per locale.
     tool_router: ToolRouter<DataTools>,
 }
 
@@ -74,41 +84,16 @@ pub struct DocumentArgs {
     lang: Option<Lang>,
 }
 
-/// Arguments naming one announcements file.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct BoardArgs {
-    /// Locale tag of the board (such as `zh-CN`): data/_announcements/<locale>.json.
-    // The text is the tool's argument description, for agents, as written.
-    #[allow(rustdoc::invalid_html_tags)]
-    locale: String,
-    /// Language of the messages in the answer: `zh-CN` or `en-US`
-    /// (default: the server's, from `--lang` or its environment).
-    #[serde(default)]
-    lang: Option<Lang>,
-}
-
-/// Arguments carrying a draft of one announcements file: what
-/// read_announcements answered, with `text` edited.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct BoardDraftArgs {
-    /// Locale tag of the board (such as `zh-CN`).
-    locale: String,
-    /// The whole JSON text of the announcements document.
-    text: String,
-    /// The board's path as read_announcements gave it (optional; when
-    /// given, it must be the board of `locale`).
-    #[serde(default)]
-    path: Option<String>,
-    /// Apply every exact fix of the diagnostics first (what `check --fix`
-    /// applies); the answer gives the fixed `text` and how many `fixes`.
-    #[serde(default)]
-    fix: bool,
-    /// Language of the diagnostics' messages and help lines: `zh-CN` or
-    /// `en-US` (default: the server's, from `--lang` or its environment).
-    #[serde(default)]
-    lang: Option<Lang>,
+/// What a draft is the text of, which says what the check and write tools
+/// tell beyond its diagnostics.
+#[derive(Clone, Copy)]
+enum Target<'a> {
+    /// A data file of this game: what it breaks for clients, and what
+    /// changed per activity.
+    Document(&'a Game),
+    /// The file of a locale of this kind: what its write changed
+    /// ([`per_locale::summary`]).
+    PerLocale(&'static Kind),
 }
 
 /// Arguments carrying a draft of one data file: what read_document
@@ -207,7 +192,7 @@ impl DataTools {
         DataTools {
             root: root.to_path_buf(),
             options,
-            tool_router: Self::tool_router(),
+            tool_router: Self::tool_router() + per_locale::router(),
         }
     }
 
@@ -237,25 +222,6 @@ impl DataTools {
         }
         let rel = safe_data_path(game, locale)?;
         Ok((entry.clone(), rel))
-    }
-
-    /// The path (relative to the root) of the announcements file of
-    /// `locale`; an error for anything but a language tag.
-    fn board_path(locale: &str) -> Result<String, Msg> {
-        if !validate::rules::is_language_tag(locale) {
-            return Err(msg!("agent-not-a-locale", locale = locale));
-        }
-        kind::announcements::KIND
-            .locale_path(locale)
-            .ok_or_else(|| msg!("agent-not-a-locale", locale = locale))
-    }
-
-    /// The path of a board draft's `locale`, refused when its `path` names
-    /// another file (the boards' twin of `document_path`).
-    fn draft_board_path(args: &BoardDraftArgs) -> Result<String, Msg> {
-        let rel = Self::board_path(&args.locale)?;
-        Self::same_path(args.path.as_deref(), &rel)?;
-        Ok(rel)
     }
 
     /// Checks the tree with `draft` in place of `rel`: the draft's diagnostics
@@ -532,59 +498,6 @@ impl DataTools {
     }
 
     #[tool(
-        description = "The text of the announcements board of a locale, data/_announcements/<locale>.json, as it is on disk, with `locale` and `path` (the arguments of check_announcements and write_announcements, so the answer can be passed back with `text` edited; `build` publishes it as the API's anno-<locale>.json, and as anno.json for the site's default locale).",
-        annotations(read_only_hint = true, open_world_hint = false)
-    )]
-    async fn read_announcements(&self, Parameters(args): Parameters<BoardArgs>) -> CallToolResult {
-        i18n::scoped(args.lang.unwrap_or_else(Lang::current), || {
-            let rel = match Self::board_path(&args.locale) {
-                Ok(rel) => rel,
-                Err(message) => return failure(message, None),
-            };
-            self.read(json!({ "locale": args.locale }), &rel)
-        })
-    }
-
-    #[tool(
-        description = "The diagnostics the draft `text` would get as data/_announcements/<locale>.json (the same as `check`: schema, Markdown links and raw HTML, invisible characters), each with its code, severity, line, column, message and help, and `fix` when the repair is exact. With `fix: true`, every exact fix is applied first (the answer's `text`, `fixes` and `changes`). Writes nothing.",
-        annotations(read_only_hint = true, open_world_hint = false)
-    )]
-    async fn check_announcements(
-        &self,
-        Parameters(args): Parameters<BoardDraftArgs>,
-    ) -> CallToolResult {
-        i18n::scoped(args.lang.unwrap_or_else(Lang::current), || {
-            let rel = match Self::draft_board_path(&args) {
-                Ok(rel) => rel,
-                Err(message) => return failure(message, None),
-            };
-            self.check_text(&rel, &args.text, args.fix, None)
-        })
-    }
-
-    #[tool(
-        description = "Writes the draft `text` as data/_announcements/<locale>.json. With `fix: true`, every exact fix is applied first. Refuses a draft with errors (and returns its diagnostics); otherwise writes its canonical form (2-space indentation, announcements in the draft's order, newest first) atomically. Raise `id` whenever the content changes: clients show the board again only when `id` changes; the answer says when it did not.",
-        annotations(
-            read_only_hint = false,
-            destructive_hint = false,
-            idempotent_hint = true,
-            open_world_hint = false
-        )
-    )]
-    async fn write_announcements(
-        &self,
-        Parameters(args): Parameters<BoardDraftArgs>,
-    ) -> CallToolResult {
-        i18n::scoped(args.lang.unwrap_or_else(Lang::current), || {
-            let rel = match Self::draft_board_path(&args) {
-                Ok(rel) => rel,
-                Err(message) => return failure(message, None),
-            };
-            self.write_draft(&rel, &args.text, args.fix, None)
-        })
-    }
-
-    #[tool(
         description = "Adds a game to games.json: `game` is its entry as games.json holds it (see the resource games.schema.json), and `documents` optionally gives the data file of each locale as JSON text. Everything goes through `check` first: refused, writing nothing, when games.json or a given document would have errors (the diagnostics come back); otherwise games.json is written in canonical form with every other game and value kept, then each document, each atomically. A locale without a document is reported (`missing-file` for the default locale, `pending-locale` for another): write it with write_document.",
         annotations(
             read_only_hint = false,
@@ -622,7 +535,11 @@ impl DataTools {
             Ok((_, rel)) => rel,
             Err(message) => return failure(message, None),
         };
-        self.read(json!({ "game": args.game, "locale": args.locale }), &rel)
+        self.read(
+            json!({ "game": args.game, "locale": args.locale }),
+            &rel,
+            "write_document",
+        )
     }
 
     /// `check_document` in the current language.
@@ -631,7 +548,7 @@ impl DataTools {
             Ok(found) => found,
             Err(message) => return failure(message, None),
         };
-        self.check_text(&rel, &args.text, args.fix, Some(&game))
+        self.check_text(&rel, &args.text, args.fix, Target::Document(&game))
     }
 
     /// The game and path of a draft's `game` and `locale`, refused when
@@ -643,9 +560,9 @@ impl DataTools {
     }
 
     /// The answer of the check tools: the diagnostics of the draft `text`
-    /// of `rel` (fixed first with `fix`), and for a data file of `game`,
+    /// of `rel` (fixed first with `fix`), and for a data file of a game,
     /// what it breaks.
-    fn check_text(&self, rel: &str, text: &str, fix: bool, game: Option<&Game>) -> CallToolResult {
+    fn check_text(&self, rel: &str, text: &str, fix: bool, target: Target<'_>) -> CallToolResult {
         let (text, changes) = if fix {
             match self.fixed(rel, text) {
                 Ok(fixed) => fixed,
@@ -658,7 +575,7 @@ impl DataTools {
         match self.check_draft(rel, &text) {
             Ok(found) => {
                 let mut answer = report(rel, &found);
-                if let Some(game) = game {
+                if let Target::Document(game) = target {
                     answer["breaking"] = json!(self.breaking(game, rel, &text));
                 }
                 if fix {
@@ -678,34 +595,32 @@ impl DataTools {
             Ok(found) => found,
             Err(message) => return failure(message, None),
         };
-        self.write_draft(&rel, &args.text, args.fix, Some(&game))
+        self.write_draft(&rel, &args.text, args.fix, Target::Document(&game))
     }
 }
 
 impl DataTools {
     /// A file's text as it is on disk, beside `ids` (the arguments that
     /// name it), so the answer can be passed back to the check and write
-    /// tools.
-    fn read(&self, mut ids: Value, rel: &str) -> CallToolResult {
-        let board = kind::announcements::KIND.locale_of(rel).is_some();
+    /// tools; `writer` is the tool that creates the file when it is not
+    /// there yet.
+    fn read(&self, mut ids: Value, rel: &str, writer: &str) -> CallToolResult {
         match load::read_source(&self.root, rel) {
             Ok(Some(source)) => {
                 ids["path"] = json!(rel);
                 ids["text"] = json!(source.text);
                 reply(ids)
             }
-            Ok(None) if board => failure(msg!("agent-board-not-yet", path = rel), None),
-            Ok(None) => failure(msg!("agent-not-yet", path = rel), None),
+            Ok(None) => failure(msg!("agent-not-yet", path = rel, tool = writer), None),
             Err(diagnostic) => failure(diagnostic.message.to_string(), None),
         }
     }
 
-    /// Writes a draft of `rel` (a data file or an announcements file) in
-    /// canonical form when the check finds no error in it, after applying
-    /// its exact fixes with `fix`. `game` is the data file's game (what the
-    /// draft breaks for clients is only computed for data files). The
-    /// answer's diagnostics are those of the file as written.
-    fn write_draft(&self, rel: &str, text: &str, fix: bool, game: Option<&Game>) -> CallToolResult {
+    /// Writes a draft of `rel` (a data file or the file of a locale of a
+    /// kind, as `target` says) in canonical form when the check finds no
+    /// error in it, after applying its exact fixes with `fix`. The answer's
+    /// diagnostics are those of the file as written.
+    fn write_draft(&self, rel: &str, text: &str, fix: bool, target: Target<'_>) -> CallToolResult {
         let (text, changes) = if fix {
             match self.fixed(rel, text) {
                 Ok(fixed) => fixed,
@@ -744,7 +659,10 @@ impl DataTools {
         if let Err(message) = self.inside_data(&path) {
             return failure(message, None);
         }
-        let breaking = game.map(|game| self.breaking(game, rel, &canonical));
+        let breaking = match target {
+            Target::Document(game) => Some(self.breaking(game, rel, &canonical)),
+            Target::PerLocale(_) => None,
+        };
         // The diagnostics of the file as it will be on disk: the canonical
         // form drops what it repairs (an `unsorted` warning, say).
         let written = if canonical == text {
@@ -756,8 +674,7 @@ impl DataTools {
             }
         };
         let before = std::fs::read(&path).ok();
-        let board = kind::announcements::KIND.locale_of(rel).is_some();
-        let changes = if board {
+        let changes = if let Target::PerLocale(_) = target {
             None
         } else {
             match site::diff::diff_file(rel, canonical.as_bytes(), before.as_deref()) {
@@ -789,8 +706,9 @@ impl DataTools {
             answer["changes"] = json!(changes.to_text(&std::collections::BTreeSet::new()));
             answer["changed"] = serde_json::to_value(&changes.files[0]).unwrap_or_default();
         }
-        if board {
-            answer["changes"] = json!(board_changes(before.as_deref(), &canonical).to_string());
+        if let Target::PerLocale(kind) = target {
+            let summary = per_locale::summary(kind, before.as_deref(), &canonical);
+            answer["changes"] = json!(summary.to_string());
         }
         reply(answer)
     }
@@ -812,36 +730,6 @@ impl DataTools {
             crate::clock::Now::At(_) => "instant",
         };
         json!({ kind: now.to_string(), "games": games })
-    }
-}
-
-/// What a write of an announcements board changed, in one sentence, and
-/// whether the content changed under the same `id` (the one mistake
-/// clients cannot survive: they never show the new text).
-fn board_changes(before: Option<&[u8]>, canonical: &str) -> Msg {
-    let after: Option<Announcements> = serde_json::from_str(canonical).ok();
-    let before: Option<Announcements> = before.and_then(|b| serde_json::from_slice(b).ok());
-    match (before, after) {
-        (_, None) => msg!("agent-board-written"),
-        (None, Some(after)) => msg!(
-            "agent-board-new",
-            id = after.id,
-            count = after.announcements.len()
-        ),
-        (Some(before), Some(after)) if before.announcements == after.announcements => msg!(
-            "agent-board-unchanged",
-            before = before.id,
-            after = after.id
-        ),
-        (Some(before), Some(after)) if after.id <= before.id => msg!(
-            "agent-board-same-id",
-            before = before.id,
-            after = after.id,
-            next = before.id + 1
-        ),
-        (Some(before), Some(after)) => {
-            msg!("agent-board-raised", before = before.id, after = after.id)
-        }
     }
 }
 
@@ -1101,7 +989,7 @@ impl ServerHandler for DataTools {
                 .with_title("activity-site data tree")
                 .with_description(env!("CARGO_PKG_DESCRIPTION")),
         )
-        .with_instructions(INSTRUCTIONS)
+        .with_instructions(instructions())
     }
 
     async fn list_resources(

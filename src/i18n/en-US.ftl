@@ -475,7 +475,7 @@ agent-no-game = games.json lists no game `{ $game }` (games: { $games })
 agent-no-locale = games.json lists no locale `{ $locale }` for `{ $game }` (locales: { $locales })
 agent-unsafe-path = refusing `{ $path }`: a game id or locale with characters other than letters, digits and `-`
 agent-cannot-check = cannot check: { $error }
-agent-not-yet = `{ $path }` does not exist yet; write_document creates it
+agent-not-yet = `{ $path }` does not exist yet; { $tool } creates it
 agent-refused-errors = not written: the draft has { $errors ->
     [one] { $errors } error
    *[other] { $errors } errors
@@ -486,9 +486,8 @@ agent-cannot-write = cannot write `{ $path }`: { $error }
 agent-cannot-resolve = cannot resolve `{ $path }`: { $error }
 agent-outside-data = refusing to write `{ $path }`: it resolves outside data/
 agent-not-a-locale = `{ $locale }` is not a locale tag such as `zh-CN` or `en-US`
-agent-board-not-yet = `{ $path }` does not exist yet; write_announcements creates it
 agent-path-mismatch = `path` is `{ $path }`, but the game and locale given name `{ $expected }`; pass back what the read tool answered
-agent-board-written = written
+agent-written = written
 agent-board-new = new board with id { $id } and { $count ->
     [one] { $count } announcement
    *[other] { $count } announcements

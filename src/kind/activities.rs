@@ -59,6 +59,8 @@ pub static KIND: Kind = Kind {
     published: PublishedAs::PerGame {
         is: layout::is_activity_document,
     },
+    // Its tools are the documents' own (`read_document`, ...), per game.
+    agents: None,
 };
 
 /// An object with `version` and an `activities` array.

@@ -25,4 +25,5 @@ pub static KIND: Kind = Kind {
     editor: false,
     shape: None,
     published: PublishedAs::Verbatim,
+    agents: None,
 };

@@ -78,6 +78,22 @@ pub struct Kind {
     /// The names the site publishes its documents under, which a review
     /// (`site::diff`) and `import` tell its published files by.
     pub published: PublishedAs,
+    /// How the agents (`mcp`) are told of the tools that read, check and
+    /// write its files, for a kind with a file per locale
+    /// (`read_<name>`, `check_<name>`, `write_<name>`); `None` for a kind
+    /// with no such tools of its own.
+    pub agents: Option<Agents>,
+}
+
+/// What the agents (`mcp`) read of a kind with a file per locale: the
+/// sentence of the server's instructions and the description of each of
+/// its three tools (`read_<name>`, `check_<name>`, `write_<name>`).
+#[derive(Debug, Clone, Copy)]
+pub struct Agents {
+    pub instructions: &'static str,
+    pub read: &'static str,
+    pub check: &'static str,
+    pub write: &'static str,
 }
 
 /// Where the site publishes a kind's documents, as [`crate::layout`]
