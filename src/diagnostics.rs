@@ -25,8 +25,9 @@ pub enum Severity {
 /// The rule a diagnostic comes from: a closed set, so the compiler finds
 /// every place a new rule must be handled. The kebab-case spelling
 /// ([`Code::as_str`]) is stable: it is what every output format prints.
-/// A new rule is a new variant here (and a row in the README's table).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+/// A new rule is a new variant here, in the place of its row in the
+/// README's table (the order of [`Code::ALL`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, strum::VariantArray)]
 #[serde(rename_all = "kebab-case")]
 pub enum Code {
     /// Not well-formed JSON; also a byte-order mark or invalid UTF-8.
@@ -43,6 +44,8 @@ pub enum Code {
     CoverUrl,
     /// Two activities with the same name and start.
     DuplicateActivity,
+    /// Two activities of one document with the same `id`.
+    DuplicateId,
     /// A bad `games.json`.
     GamesRegistry,
     /// The default locale of a game in `games.json` has no data file.
@@ -52,6 +55,8 @@ pub enum Code {
     PendingLocale,
     /// A data file `games.json` does not list.
     OrphanFile,
+    /// A file of `data/_files/` that cannot be published verbatim.
+    KeptFile,
     /// An activity outside its version's window.
     OutsideVersion,
     /// An `endTime` whose seconds are not `59`.
@@ -66,46 +71,19 @@ pub enum Code {
     Whitespace,
     /// The version starts after now: clients get it before it begins.
     UpcomingVersion,
-    /// A file of `data/_files/` that cannot be published verbatim.
-    KeptFile,
     /// A link or image in an announcement's Markdown that is neither an
     /// absolute http(s) URL, a site path (`/...`) nor an anchor (`#...`).
     MarkdownLink,
     /// Raw HTML in an announcement's Markdown (shown as text on the page).
     MarkdownHtml,
-    /// Two activities of one document with the same `id`.
-    DuplicateId,
     /// An activity without an `id` (`check --fix` assigns one).
     MissingId,
 }
 
 impl Code {
-    /// Every rule, in the order of the README's table.
-    pub const ALL: &[Code] = &[
-        Code::JsonSyntax,
-        Code::DuplicateKey,
-        Code::Schema,
-        Code::Datetime,
-        Code::TimeOrder,
-        Code::CoverUrl,
-        Code::DuplicateActivity,
-        Code::DuplicateId,
-        Code::GamesRegistry,
-        Code::MissingFile,
-        Code::PendingLocale,
-        Code::OrphanFile,
-        Code::KeptFile,
-        Code::OutsideVersion,
-        Code::EndOfMinute,
-        Code::Unsorted,
-        Code::LocaleParity,
-        Code::Stale,
-        Code::Whitespace,
-        Code::UpcomingVersion,
-        Code::MarkdownLink,
-        Code::MarkdownHtml,
-        Code::MissingId,
-    ];
+    /// Every rule, in the order of the README's table: the order of the
+    /// variants.
+    pub const ALL: &[Code] = <Code as strum::VariantArray>::VARIANTS;
 
     /// The rules a game may turn off for its own files (`conventions.ignore`
     /// of `games.json`): the warnings about data files. Errors never.
@@ -119,6 +97,26 @@ impl Code {
         Code::UpcomingVersion,
         Code::MissingId,
     ];
+
+    /// `first` then `then`, as one list of `N` rules: a list made of one
+    /// that [`Code`] owns (a kind's rules ending with [`Code::IGNORABLE`]).
+    pub const fn concat<const N: usize>(first: &[Code], then: &[Code]) -> [Code; N] {
+        assert!(
+            first.len() + then.len() == N,
+            "N is the length of both lists"
+        );
+        let mut all = [Code::JsonSyntax; N];
+        let mut i = 0;
+        while i < N {
+            all[i] = if i < first.len() {
+                first[i]
+            } else {
+                then[i - first.len()]
+            };
+            i += 1;
+        }
+        all
+    }
 
     /// Whether a game may turn the rule off ([`Code::IGNORABLE`]).
     pub fn can_be_ignored(self) -> bool {
@@ -257,6 +255,16 @@ impl Diagnostic {
             notes: Vec::new(),
             width,
             fix: None,
+        }
+    }
+
+    /// An `orphan-file` error, at the first line of the file that nothing
+    /// accounts for (the registry's rule for `data/`, a kind's for its
+    /// folder).
+    pub fn orphan(file: &str, message: Msg, help: Msg) -> Diagnostic {
+        Diagnostic {
+            code: Code::OrphanFile,
+            ..Diagnostic::json_syntax(file, 1, 1, 1, message, Some(help))
         }
     }
 

@@ -95,7 +95,9 @@
 //!   recipe, which a trial kind followed in 17 files, 6 of them new):
 //!   1. `src/kind/<name>.rs` with its `KIND` (sources, schema, rule
 //!      codes, review findings, `status` heading, shape, published
-//!      names), a `pub mod` line and a line in [`kind::ALL`] in
+//!      names, and for a file per locale what the agents read of its
+//!      tools `read_<name>`, `check_<name>`, `write_<name>`, which
+//!      `data_mcp` makes from it), a `pub mod` line and a line in [`kind::ALL`] in
 //!      `kind/mod.rs`; its source folder and schema paths in [`tree`],
 //!      its published names in [`layout`] (their owners).
 //!   2. `schema/<name>.schema.json`, and its messages in both `.ftl`
@@ -122,9 +124,9 @@
 //!   `tests/kinds.rs` walks [`kind::ALL`] and names the layer a kind
 //!   lacks. Still named after the announcements: the index's
 //!   `announcements` field ([`layout::Index`]), the review report's
-//!   `announcements` changes, `import`'s summary and the agents' tools
-//!   (`read_announcements`, ...), each part of a published format or a
-//!   tool's name. A finding a review reports is a `static` of its kind's
+//!   `announcements` changes and `import`'s summary, each part of a
+//!   published format. The agents' tools of a kind carry its name
+//!   (`read_announcements`, ...). A finding a review reports is a `static` of its kind's
 //!   module that its comparison names where it reports it.
 //! - [`tree`]: the source tree's layout, one owner of every source path
 //!   (`games.json`, `data/<game>/<locale>.json`, the announcements
@@ -300,8 +302,8 @@
 //!   which gives what [`site::check_with`] gives on the same overlay, never
 //!   through a pipeline of its own.
 //! - [`data_mcp`] writes only `data/<game>/<locale>.json` of a game and locale
-//!   that `games.json` lists, `data/_announcements/<locale>.json` of a
-//!   locale tag, and `games.json` itself (adding a game or a locale, every
+//!   that `games.json` lists, the file of a locale tag of a kind with a file
+//!   per locale (`data/_announcements/<locale>.json`), and `games.json` itself (adding a game or a locale, every
 //!   other value kept), in canonical form, and only when the check finds no
 //!   error in what it writes; it never imports the control crate.
 //! - No script reaches a page: announcements' Markdown is rendered with raw

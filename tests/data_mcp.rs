@@ -686,3 +686,48 @@ fn the_announcements_tools_answer_in_the_language_asked_for() {
         "`data/_announcements/ja-JP.json` 还不存在；write_announcements 会创建它"
     );
 }
+
+/// Issue 58: every kind with a file per locale is offered to agents under
+/// its own name, with the descriptions its declaration gives, beside the
+/// documents' tools; and bad arguments to one are refused as such.
+#[test]
+fn every_kind_with_a_file_per_locale_has_its_own_tools() {
+    use activity_site::kind::{self, Sources};
+    let root = fixture_root(None);
+    let mut agent = Agent::start(root.path());
+    let listed = agent.request("tools/list", json!({}));
+    let tools = listed["result"]["tools"].as_array().expect("tools");
+    let described = |name: &str| {
+        tools
+            .iter()
+            .find(|t| t["name"] == name)
+            .map(|t| t["description"].as_str().unwrap_or_default().to_owned())
+    };
+    assert!(described("read_document").is_some(), "{listed}");
+    let mut offered = 0;
+    for kind in kind::ALL {
+        let per_locale = matches!(kind.sources, Sources::PerLocale { .. });
+        assert_eq!(kind.agents.is_some(), per_locale, "`{}`", kind.name);
+        let Some(agents) = kind.agents else { continue };
+        for (verb, description) in [
+            ("read", agents.read),
+            ("check", agents.check),
+            ("write", agents.write),
+        ] {
+            let name = format!("{verb}_{}", kind.name);
+            assert_eq!(described(&name).as_deref(), Some(description), "{name}");
+            offered += 1;
+        }
+        let name = format!("read_{}", kind.name);
+        let answer = agent.request(
+            "tools/call",
+            json!({"name": name, "arguments": {"locale": "en-US", "extra": 1}}),
+        );
+        // Refused as the documents' tools refuse bad arguments.
+        let refused = &answer["result"];
+        assert_eq!(refused["isError"], true, "{answer}");
+        assert!(refused.to_string().contains("`extra`"), "{answer}");
+    }
+    assert!(offered >= 3);
+    assert!(described("read_announcements").is_some());
+}

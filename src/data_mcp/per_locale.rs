@@ -11,7 +11,7 @@ use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::{
     IntoCallToolResult, ToolCallContext, parse_json_object, schema_for_type,
 };
-use rmcp::model::{Tool, ToolAnnotations};
+use rmcp::model::{CallToolResult, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -106,47 +106,41 @@ pub(super) fn router() -> ToolRouter<DataTools> {
                 i18n_scoped(args.lang, || tools.read_locale(kind, &args.locale))
             })
         }));
-        let check = Tool::new(
-            tool_name("check", kind),
-            agents.check,
-            schema_for_type::<LocaleDraftArgs>(),
-        )
-        .annotate(reads);
-        router.add_route(ToolRoute::new_dyn(check, move |context| {
-            call(context, move |tools, args: LocaleDraftArgs| {
-                i18n_scoped(args.lang, || match draft_path(kind, &args) {
-                    Ok(rel) => {
-                        tools.check_text(&rel, &args.text, args.fix, Target::PerLocale(kind))
-                    }
-                    Err(message) => failure(message, None),
-                })
-            })
-        }));
-        let write = Tool::new(
-            tool_name("write", kind),
-            agents.write,
-            schema_for_type::<LocaleDraftArgs>(),
-        )
-        .annotate(writes);
-        router.add_route(ToolRoute::new_dyn(write, move |context| {
-            call(context, move |tools, args: LocaleDraftArgs| {
-                i18n_scoped(args.lang, || match draft_path(kind, &args) {
-                    Ok(rel) => {
-                        tools.write_draft(&rel, &args.text, args.fix, Target::PerLocale(kind))
-                    }
-                    Err(message) => failure(message, None),
-                })
-            })
-        }));
+        let check = (tool_name("check", kind), agents.check, reads);
+        router.add_route(draft_tool(kind, check, DataTools::check_text));
+        let write = (tool_name("write", kind), agents.write, writes);
+        router.add_route(draft_tool(kind, write, DataTools::write_draft));
     }
     router
+}
+
+/// What the check and write tools do with a draft of a file.
+type OnDraft = fn(&DataTools, &str, &str, bool, Target<'_>) -> CallToolResult;
+
+/// A tool (its name, description and annotations) that takes a draft of
+/// `kind`'s file of a locale and does `run` with it.
+fn draft_tool(
+    kind: &'static Kind,
+    (name, description, annotations): (String, &'static str, ToolAnnotations),
+    run: OnDraft,
+) -> ToolRoute<DataTools> {
+    let tool =
+        Tool::new(name, description, schema_for_type::<LocaleDraftArgs>()).annotate(annotations);
+    ToolRoute::new_dyn(tool, move |context| {
+        call(context, move |tools, args: LocaleDraftArgs| {
+            i18n_scoped(args.lang, || match draft_path(kind, &args) {
+                Ok(rel) => run(tools, &rel, &args.text, args.fix, Target::PerLocale(kind)),
+                Err(message) => failure(message, None),
+            })
+        })
+    })
 }
 
 /// A call of a tool: its arguments parsed as `A` (refused as invalid
 /// parameters otherwise), then `run` on the server.
 fn call<'s, A>(
     mut context: ToolCallContext<'s, DataTools>,
-    run: impl FnOnce(&DataTools, A) -> rmcp::model::CallToolResult + Send + 's,
+    run: impl FnOnce(&DataTools, A) -> CallToolResult + Send + 's,
 ) -> futures::future::BoxFuture<'s, Result<rmcp::model::CallToolResponse, rmcp::ErrorData>>
 where
     A: serde::de::DeserializeOwned + Send + 's,
@@ -184,7 +178,7 @@ fn draft_path(kind: &Kind, args: &LocaleDraftArgs) -> Result<String, Msg> {
 
 impl DataTools {
     /// `read_<kind>`: the text of `kind`'s file of `locale`.
-    fn read_locale(&self, kind: &'static Kind, locale: &str) -> rmcp::model::CallToolResult {
+    fn read_locale(&self, kind: &'static Kind, locale: &str) -> CallToolResult {
         match locale_path(kind, locale) {
             Ok(rel) => self.read(json!({ "locale": locale }), &rel, &tool_name("write", kind)),
             Err(message) => failure(message, None),

@@ -27,23 +27,7 @@ pub static KIND: Kind = Kind {
         resource: "activity-site://schema/activity.schema.json",
         describes: "JSON Schema of an activity document (data/<game>/<locale>.json)",
     }),
-    rules: &[
-        Code::DuplicateKey,
-        Code::Schema,
-        Code::Datetime,
-        Code::TimeOrder,
-        Code::CoverUrl,
-        Code::DuplicateActivity,
-        Code::DuplicateId,
-        Code::OutsideVersion,
-        Code::EndOfMinute,
-        Code::Unsorted,
-        Code::LocaleParity,
-        Code::Stale,
-        Code::Whitespace,
-        Code::UpcomingVersion,
-        Code::MissingId,
-    ],
+    rules: &RULES,
     review: Review {
         breaking: &[
             &ONGOING_REMOVED,
@@ -62,6 +46,21 @@ pub static KIND: Kind = Kind {
     // Its tools are the documents' own (`read_document`, ...), per game.
     agents: None,
 };
+
+/// The rules of an activity document: those of its own, then every
+/// warning a game may turn off ([`Code::IGNORABLE`], their owner).
+static RULES: [Code; 15] = Code::concat(
+    &[
+        Code::DuplicateKey,
+        Code::Schema,
+        Code::Datetime,
+        Code::TimeOrder,
+        Code::CoverUrl,
+        Code::DuplicateActivity,
+        Code::DuplicateId,
+    ],
+    Code::IGNORABLE,
+);
 
 /// An object with `version` and an `activities` array.
 fn is_document(object: &Map<String, Value>) -> bool {

@@ -493,18 +493,9 @@ impl Validator {
             || kind.locale_path(&file.locale).as_deref() != Some(file.path.as_str())
         {
             let (message, help) = rules.orphan(&file.path);
-            checked.diagnostics.push(Diagnostic {
-                code: Code::OrphanFile,
-                severity: Severity::Error,
-                file: file.path.clone(),
-                line: 1,
-                column: 1,
-                message,
-                help: Some(help),
-                notes: Vec::new(),
-                width: 1,
-                fix: None,
-            });
+            checked
+                .diagnostics
+                .push(Diagnostic::orphan(&file.path, message, help));
             return checked;
         }
         let Some(source) = &file.source else {

@@ -530,17 +530,7 @@ fn report_orphans(
 impl Reporter<'_> {
     /// Reports a file the registry does not account for, at its first line.
     pub fn orphan(&mut self, path: &str, message: Msg, help: Msg) {
-        self.diagnostics.push(crate::diagnostics::Diagnostic {
-            code: Code::OrphanFile,
-            severity: Severity::Error,
-            file: path.to_string(),
-            line: 1,
-            column: 1,
-            message,
-            help: Some(help),
-            notes: Vec::new(),
-            width: 1,
-            fix: None,
-        });
+        let orphan = crate::diagnostics::Diagnostic::orphan(path, message, help);
+        self.diagnostics.push(orphan);
     }
 }
