@@ -275,6 +275,7 @@ pub fn home_links(boards: &[Board]) -> Vec<HomeLink> {
             locale: board.locale.clone(),
             is_default: board.is_default,
             href: layout::announcements_page_dir(&board.locale, board.is_default),
+            says: "page-announcements",
             // Each home page says it in its own language.
             label: String::new(),
             feed_href: layout::announcements_path(&board.locale, board.is_default, "atom"),

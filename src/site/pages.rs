@@ -159,11 +159,11 @@ pub type CardSource = std::sync::Arc<dyn Fn(usize, &str) -> anyhow::Result<Strin
 /// (drawn by the script). The zone named at the top is the one most games
 /// share (the first game's on a tie).
 ///
-/// `announcements` are the boards' links: each home page links to the
-/// board of its locale, else to the site's default board.
+/// `links` are the links the kinds give ([`HomeLink`]): each home page
+/// links to one page of each kind ([`home_links`]).
 pub fn render_home_pages(
     games: &[HomeGame],
-    announcements: &[HomeLink],
+    links: &[HomeLink],
 ) -> anyhow::Result<Vec<OutputFile>> {
     let entries: Vec<GameOutput> = games.iter().map(|g| g.game.clone()).collect();
     let site_locale = site_locale_of(entries.iter().map(|g| &g.game));
@@ -175,7 +175,7 @@ pub fn render_home_pages(
         home_card(home, locale, &site_locale)
     });
     let mut pages = Vec::new();
-    each_home_page(&entries, announcements, card, |page| {
+    each_home_page(&entries, links, card, |page| {
         let mut bytes = Vec::new();
         page.write_to(&mut bytes)?;
         pages.push(OutputFile {
@@ -228,7 +228,7 @@ impl HomePage {
 /// writes one away, as it is rendered, before it makes the next.
 pub fn each_home_page(
     games: &[GameOutput],
-    announcements: &[HomeLink],
+    links: &[HomeLink],
     card: CardSource,
     mut done: impl FnMut(HomePage) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
@@ -251,7 +251,7 @@ pub fn each_home_page(
             failed: std::sync::Mutex::new(None),
         });
         let index = IndexView {
-            announcements: board_link(announcements, locale, root, ui),
+            links: home_links(links, locale, root, ui),
             lang: locale.clone(),
             ui,
             root: root.to_owned(),
@@ -304,20 +304,34 @@ fn home_alternates(
         .collect()
 }
 
-/// A home page's link to a board: the board of its locale, else the
-/// site's default board; labelled in the page's language.
-fn board_link(announcements: &[HomeLink], locale: &str, root: &str, ui: &Ui) -> Option<HomeLink> {
-    announcements
-        .iter()
-        .find(|b| b.locale == locale)
-        .or_else(|| announcements.iter().find(|b| b.is_default))
-        .or(announcements.first())
-        .map(|b| HomeLink {
-            href: format!("{root}{}", b.href),
-            feed_href: format!("{root}{}", b.feed_href),
-            label: ui.word("announcements").to_owned(),
-            ..b.clone()
+/// A home page's links, one per kind (the links that say the same, in
+/// the order the kinds give them): the page of its locale, else the
+/// site's default one; each labelled as its kind says, in the page's
+/// language.
+fn home_links(links: &[HomeLink], locale: &str, root: &str, ui: &Ui) -> Vec<HomeLink> {
+    let mut kinds: Vec<&str> = Vec::new();
+    for link in links {
+        if !kinds.contains(&link.says) {
+            kinds.push(link.says);
+        }
+    }
+    kinds
+        .into_iter()
+        .filter_map(|says| {
+            let of_kind: Vec<&HomeLink> = links.iter().filter(|l| l.says == says).collect();
+            let found = of_kind.iter().find(|l| l.locale == locale);
+            found
+                .or_else(|| of_kind.iter().find(|l| l.is_default))
+                .or(of_kind.first())
+                .copied()
         })
+        .map(|l| HomeLink {
+            href: format!("{root}{}", l.href),
+            feed_href: format!("{root}{}", l.feed_href),
+            label: Msg::new(l.says).render(ui.lang),
+            ..l.clone()
+        })
+        .collect()
 }
 
 /// The page of one document. Of the game's other documents it shows only
@@ -579,8 +593,8 @@ pub(super) fn ui_for(locale: &str) -> &'static Ui {
 
 #[derive(Debug, Serialize)]
 struct IndexView {
-    /// The link block to the announcements page and feed.
-    announcements: Option<HomeLink>,
+    /// The links to a page and feed of each kind that has them.
+    links: Vec<HomeLink>,
     lang: String,
     ui: &'static Ui,
     /// Relative path from this page to the site root (`""` or `../`).

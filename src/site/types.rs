@@ -138,15 +138,20 @@ pub(crate) fn output_of(
 }
 
 /// A home page's link to a page of a kind's (an announcements board),
-/// made by the kind's [`Publish`] and laid out by `site::pages`.
+/// made by the kind's [`Publish`] and laid out by `site::pages`: each home
+/// page links to one page of each kind, its locale's, else the default one.
 #[derive(Debug, Clone, Serialize)]
 pub struct HomeLink {
-    /// The board's locale.
+    /// The page's locale.
     pub locale: String,
     pub is_default: bool,
     /// The page, relative to the site root.
     pub href: String,
-    /// What the link says, in the language of the page it is on.
+    /// The message the link says (`page-announcements`), the same for
+    /// every link of a kind.
+    pub says: &'static str,
+    /// What the link says, in the language of the page it is on (`says`,
+    /// rendered by `site::pages`).
     pub label: String,
     /// The Atom feed, relative to the site root.
     pub feed_href: String,
