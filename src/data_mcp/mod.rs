@@ -263,6 +263,17 @@ impl DataTools {
         ))
     }
 
+    /// The draft to check or write: `text` as given, or with `fix` (the
+    /// agent's argument) its fixed form ([`Self::fixed`]); and the changes
+    /// the fixes made (none without).
+    fn draft_text(&self, rel: &str, text: &str, fix: bool) -> Result<(String, Value), Msg> {
+        if fix {
+            self.fixed(rel, text)
+        } else {
+            Ok((text.to_owned(), json!([])))
+        }
+    }
+
     /// Refuses a `path` argument that is not `rel` (the file of the game
     /// and locale, or of the board, named beside it).
     fn same_path(path: Option<&str>, rel: &str) -> Result<(), Msg> {
@@ -563,13 +574,9 @@ impl DataTools {
     /// of `rel` (fixed first with `fix`), and for a data file of a game,
     /// what it breaks.
     fn check_text(&self, rel: &str, text: &str, fix: bool, target: Target<'_>) -> CallToolResult {
-        let (text, changes) = if fix {
-            match self.fixed(rel, text) {
-                Ok(fixed) => fixed,
-                Err(message) => return failure(message, None),
-            }
-        } else {
-            (text.to_owned(), json!([]))
+        let (text, changes) = match self.draft_text(rel, text, fix) {
+            Ok(draft) => draft,
+            Err(message) => return failure(message, None),
         };
         let fixes = changes.as_array().map_or(0, Vec::len);
         match self.check_draft(rel, &text) {
@@ -621,13 +628,9 @@ impl DataTools {
     /// error in it, after applying its exact fixes with `fix`. The answer's
     /// diagnostics are those of the file as written.
     fn write_draft(&self, rel: &str, text: &str, fix: bool, target: Target<'_>) -> CallToolResult {
-        let (text, changes) = if fix {
-            match self.fixed(rel, text) {
-                Ok(fixed) => fixed,
-                Err(message) => return failure(message, None),
-            }
-        } else {
-            (text.to_owned(), json!([]))
+        let (text, changes) = match self.draft_text(rel, text, fix) {
+            Ok(draft) => draft,
+            Err(message) => return failure(message, None),
         };
         let fixes = changes.as_array().map_or(0, Vec::len);
         let with_fixes = |mut answer: Value| {
