@@ -236,6 +236,8 @@ pub struct VersionNewArgs {
     pub end: String,
     #[arg(long, help = "help-arg-version-cover")]
     pub cover: Option<String>,
+    #[arg(long, value_name = "NAME", help = "help-arg-version-drop")]
+    pub drop: Vec<String>,
     #[arg(long, help = "help-arg-version-dry-run")]
     pub dry_run: bool,
 }

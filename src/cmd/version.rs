@@ -31,6 +31,7 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
         start: args.start.clone(),
         end: args.end.clone(),
         cover: args.cover.clone(),
+        drop: args.drop.clone(),
     };
     let options = super::check_options(&args.common);
     match version::plan(&args.common.root, &next, &options)? {
@@ -51,6 +52,20 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
                 version::write(&args.common.root, &planned)?;
             }
             let mut out = String::new();
+            let shared: Vec<&str> = planned
+                .iter()
+                .filter(|p| p.shared_name)
+                .map(|p| p.locale.as_str())
+                .collect();
+            if shared.len() > 1 {
+                let name = next.names.get("").map_or("", String::as_str);
+                let line = msg!(
+                    "version-name-shared",
+                    name = name,
+                    locales = i18n::list(&shared)
+                );
+                out.push_str(&format!("{line}\n"));
+            }
             for p in &planned {
                 let line = msg!(
                     "version-planned",
@@ -63,6 +78,9 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
                     cover = p.cover.as_str()
                 );
                 out.push_str(&format!("{line}\n"));
+                for left in &p.dropped {
+                    out.push_str(&format!("  {}\n", left.describe()));
+                }
             }
             super::print_out(&out)?;
             Ok(ExitCode::SUCCESS)

@@ -640,6 +640,15 @@ version-missing = { $path } is missing or unreadable
 version-not-forwards = version { $new } does not come after { $old } of { $path }
 version-no-name = no version name for { $locale }: pass --name
 version-drafts-errors = nothing written: the new documents would have errors
+version-left = { $name } ({ $start } to { $end }): { $state ->
+    [ended] ended
+    [runs-now-ends-before] runs now and ends before the new version starts; left behind as --drop asked
+    [runs-into-new] runs now and into the new version; left behind as --drop asked
+   *[upcoming] starts after now; left behind as --drop asked
+}
+version-name-shared = the name `{ $name }` is used for each locale: { $locales } (name one with --name LOCALE=NAME)
+version-drop-unknown = nothing written: --drop `{ $name }` names no activity of the current version of { $game } (give the name as a locale's file writes it)
+version-drop-no-counterpart = nothing written: `{ $name }` of { $locale } has no counterpart in { $other } (an activity at the same place with the same times); make the files agree first (`activity-site check` names the difference)
 version-planned = { $dry ->
     [yes] would write
    *[no] wrote
@@ -647,14 +656,14 @@ version-planned = { $dry ->
     [0] 0 activities carried
     [one] 1 activity carried ({ $names })
    *[other] { $carried } activities carried ({ $names })
-}{ $dropped ->
-    [0] {""}
-   *[other] ; { $dropped } ended by the new start left behind
 }{ $cover ->
     [kept] ; cover kept
     [set] ; new cover
     [removed] ; cover removed
    *[none] {""}
+}{ $dropped ->
+    [0] {""}
+   *[other] ; { $dropped } left behind:
 }
 
 ## diff: the review's layout (text, Markdown, GitHub annotations)
@@ -1201,7 +1210,7 @@ help-cmd-diff-after =
       activity-site diff --against ../deployed-site --format markdown
       activity-site diff --against-rev origin/main --format github
 help-cmd-version = Start a game's next version in every locale, carrying the activities that run past its start
-help-cmd-version-new = Write the next version of a game in every locale: the new version's fields, and every activity of the current one that ends after the new start; refuses (writing nothing) when a locale has errors
+help-cmd-version-new = Write the next version of a game in every locale: the new version's fields, and every activity of the current one that runs now, is still to come or ends after the new start (only --drop leaves one of those behind); names each activity left behind and why; refuses (writing nothing) when a locale has errors
 help-cmd-version-after =
     Example:
       activity-site version new sr --version 4.7 --name 4.7 --name en-US=4.7 --start 2026-12-01T11:00:00 --end 2027-01-12T05:59:59
@@ -1267,6 +1276,7 @@ help-arg-version-start = Start of the new version (YYYY-MM-DDTHH:MM:SS, the game
 help-arg-version-end = End of the new version (YYYY-MM-DDTHH:MM:SS)
 help-arg-version-cover = Cover image URL of the new version; without it each locale keeps its current cover, and --cover '' removes it
 help-arg-version-dry-run = Print what would be written and write nothing
+help-arg-version-drop = Leave this activity behind although it has not ended (its name in any locale; its counterparts in the other locales go too; repeatable)
 help-arg-serve-addr = Address to listen on
 help-arg-serve-no-watch = Build once and serve, without watching the inputs
 help-arg-serve-state-dir = State directory of the simulated control service (default: <root>/.activity-site)

@@ -558,20 +558,29 @@ version-missing = { $path } 不存在或无法读取
 version-not-forwards = 版本 { $new } 不在 { $path } 的版本 { $old } 之后
 version-no-name = 没有 { $locale } 的版本名称：请用 --name 指定
 version-drafts-errors = 没有写入任何文件：新文档会有错误
+version-left = { $name }（{ $start } 至 { $end }）：{ $state ->
+    [ended] 已结束
+    [runs-now-ends-before] 正在进行，在新版本开始前结束；按 --drop 的要求未沿用
+    [runs-into-new] 正在进行，并持续到新版本；按 --drop 的要求未沿用
+   *[upcoming] 尚未开始；按 --drop 的要求未沿用
+}
+version-name-shared = 名称 `{ $name }` 用于每种语言：{ $locales }（用 --name LOCALE=NAME 为某种语言单独命名）
+version-drop-unknown = 没有写入任何文件：--drop `{ $name }` 不是 { $game } 当前版本的任何活动（请按某个语言文件中的写法给出名称）
+version-drop-no-counterpart = 没有写入任何文件：{ $locale } 的 `{ $name }` 在 { $other } 中没有对应的活动（位置相同、时间相同的活动）；请先让这些文件一致（`activity-site check` 会指出差异）
 version-planned = { $dry ->
     [yes] 将写入
    *[no] 已写入
 } { $path }：版本 { $version }，{ $carried ->
     [0] 没有沿用活动
    *[other] 沿用 { $carried } 个活动（{ $names }）
-}{ $dropped ->
-    [0] {""}
-   *[other] ；{ $dropped } 个在新版本开始前结束的活动未沿用
 }{ $cover ->
     [kept] ；封面沿用
     [set] ；换了新封面
     [removed] ；封面已删除
    *[none] {""}
+}{ $dropped ->
+    [0] {""}
+   *[other] ；{ $dropped } 个活动未沿用：
 }
 
 ## diff：审查报告的版式（文本、Markdown、GitHub 注释）
@@ -1026,7 +1035,7 @@ help-cmd-diff-after =
       activity-site diff --against ../deployed-site --format markdown
       activity-site diff --against-rev origin/main --format github
 help-cmd-version = 在所有语言中开始游戏的下一个版本，并带上在其开始后仍进行的活动
-help-cmd-version-new = 在所有语言中写入游戏的下一个版本：新版本的字段，以及当前版本中在新版本开始后才结束的每个活动；任一语言有错误时拒绝执行（不写入任何内容）
+help-cmd-version-new = 在所有语言中写入游戏的下一个版本：新版本的字段，以及当前版本中正在进行、尚未开始或在新版本开始后才结束的每个活动（只有 --drop 能不沿用其中某个）；列出每个未沿用的活动及原因；任一语言有错误时拒绝执行（不写入任何内容）
 help-cmd-version-after =
     示例：
       activity-site version new sr --version 4.7 --name 4.7 --name en-US=4.7 --start 2026-12-01T11:00:00 --end 2027-01-12T05:59:59
@@ -1092,6 +1101,7 @@ help-arg-version-start = 新版本的开始时间（YYYY-MM-DDTHH:MM:SS，游戏
 help-arg-version-end = 新版本的结束时间（YYYY-MM-DDTHH:MM:SS）
 help-arg-version-cover = 新版本封面图片的 URL；不指定时各语言保留当前封面，--cover '' 则删除封面
 help-arg-version-dry-run = 显示将写入的内容，不写入任何内容
+help-arg-version-drop = 不沿用这个尚未结束的活动（任一语言中的名称；其他语言中对应的活动也一起不沿用；可重复）
 help-arg-serve-addr = 监听地址
 help-arg-serve-no-watch = 构建一次后提供服务，不监视输入文件
 help-arg-serve-state-dir = 模拟控制服务的状态目录（默认：<root>/.activity-site）

@@ -97,7 +97,10 @@ pub fn document(doc: &Node<'_>, game: &Game, now: NaiveDateTime, report: &mut Re
             } else if let (Some(vs), Some(ve)) = (version_start, version_end)
                 && vs < ve
             {
-                if end < vs {
+                // An activity that has not ended at now is carried over
+                // from the version before (the carry-over rule of
+                // `version new`): it stays until it ends.
+                if end < vs && end <= now {
                     report.value(
                         &format!("{base}/endTime"),
                         Code::OutsideVersion,
