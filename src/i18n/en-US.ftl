@@ -41,8 +41,6 @@ lines = { $first }
 load-registry-missing = games.json is missing
 load-registry-missing-help = create games.json at the root: {"{"}"games": [...]{"}"}
 load-read-failed = cannot read the file: { $error }
-load-bom = the file starts with a byte-order mark
-load-bom-help = save the file as UTF-8 without BOM
 load-invalid-utf8 = invalid UTF-8 at byte { $byte }
 load-invalid-utf8-help = save the file as UTF-8
 
@@ -80,6 +78,8 @@ ascii-space = an ASCII space
 ## json-syntax: the mistakes
 
 syntax-empty = the file is empty
+syntax-bom = the file starts with a byte-order mark (U+FEFF, as Notepad saves UTF-8); the checks read on behind it
+syntax-bom-help = remove it (`activity-site check --fix` does), or save the file as UTF-8 without BOM
 syntax-after-end = unexpected content after the end of the document
 syntax-after-end-help = the document's outermost value closes on line { $line }; remove what follows it, or look for a bracket closed too early
 syntax-eof-expected = unexpected end of file: expected { $expected }
@@ -188,6 +188,13 @@ datetime-fullwidth-colon-help = type the ASCII `:`: `{ $fixed }`
 datetime-slashes = `{ $text }` writes the date with slashes
 datetime-slashes-help = write it as `{ $fixed }` (YYYY-MM-DDTHH:MM:SS, local server time)
 datetime-rewrite-help = write it as `{ $fixed }`
+datetime-input-method = `{ $text }` has full-width characters or words typed by an input method
+datetime-no-year = `{ $text }` has no year
+datetime-year-from-version = the year { $year } is the version's (it runs { $start } to { $end })
+datetime-year-from-other = the year { $year } puts it { $relation ->
+    [before] before
+   *[after] after
+} the version's { $field } ({ $time })
 datetime-month = `{ $text }` has no month { $month }
 datetime-month-help = months run from 01 to 12
 datetime-day = `{ $text }` is not a real date: { $month ->

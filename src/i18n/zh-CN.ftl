@@ -31,8 +31,6 @@ lines = { $first }
 load-registry-missing = 缺少 games.json
 load-registry-missing-help = 请在根目录创建 games.json：{"{"}"games": [...]{"}"}
 load-read-failed = 无法读取文件：{ $error }
-load-bom = 文件开头有字节顺序标记（BOM）
-load-bom-help = 请将文件另存为不带 BOM 的 UTF-8 编码
 load-invalid-utf8 = 第 { $byte } 字节处不是有效的 UTF-8 编码
 load-invalid-utf8-help = 请将文件另存为 UTF-8 编码
 
@@ -69,6 +67,8 @@ ascii-space = 半角空格
 ## json-syntax：错误
 
 syntax-empty = 文件是空的
+syntax-bom = 文件开头有字节顺序标记（U+FEFF，记事本保存 UTF-8 时会加上）；其后的内容照常检查
+syntax-bom-help = 删除它（`activity-site check --fix` 会删除），或将文件另存为不带 BOM 的 UTF-8 编码
 syntax-after-end = 文档结束后还有多余的内容
 syntax-after-end-help = 文档最外层的值在第 { $line } 行已经结束；请删除其后的内容，或检查是否有括号过早闭合
 syntax-eof-expected = 文件意外结束：此处应为{ $expected }
@@ -174,6 +174,13 @@ datetime-fullwidth-colon-help = 请改用半角冒号 `:`：`{ $fixed }`
 datetime-slashes = `{ $text }` 的日期用了斜杠
 datetime-slashes-help = 请写成 `{ $fixed }`（YYYY-MM-DDTHH:MM:SS，服务器当地时间）
 datetime-rewrite-help = 请写成 `{ $fixed }`
+datetime-input-method = `{ $text }` 里有输入法打出的全角字符或中文时间词
+datetime-no-year = `{ $text }` 没有写年份
+datetime-year-from-version = 年份 { $year } 取自版本（版本从 { $start } 到 { $end }）
+datetime-year-from-other = 取年份 { $year }，使它{ $relation ->
+    [before] 早于
+   *[after] 晚于
+}版本的 { $field }（{ $time }）
 datetime-month = `{ $text }` 的月份 { $month } 不存在
 datetime-month-help = 月份从 01 到 12
 datetime-day = `{ $text }` 不是真实存在的日期：{ $year } 年 { $month } 月只有 { $last } 天

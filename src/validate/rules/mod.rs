@@ -9,13 +9,15 @@
 //! is the pointer a document rule reports at, shared by the first two.
 
 mod base;
+mod dates;
 mod document;
 mod parity;
 mod registry;
 mod schema;
 mod text;
 
-pub use document::{document, explain_time, rewrite_time};
+pub use dates::{YearFrom, rewrite_time, rewrite_time_in};
+pub use document::{document, explain_time};
 pub use parity::locale_parity;
 pub use registry::{is_language_tag, registry};
 pub use schema::{ACTIVITY_KEYS, DOCUMENT_KEYS, schema_valid};
