@@ -118,6 +118,8 @@ pub struct CheckArgs {
         help = "help-arg-check-diff"
     )]
     pub diff: bool,
+    #[arg(long, value_name = "REF", help = "help-arg-check-changed-since")]
+    pub changed_since: Option<String>,
     #[arg(value_name = "PATH", help = "help-arg-check-paths")]
     pub paths: Vec<PathBuf>,
 }

@@ -208,7 +208,7 @@ fn the_same_content_in_other_bytes_is_reformatted() {
     says(&text, "api/v1/activity/sr.json: reformatted");
 }
 
-fn git(dir: &Path, args: &[&str]) {
+pub(crate) fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
         .args(["-c", "user.name=Test", "-c", "user.email=test@example.org"])
         .args([

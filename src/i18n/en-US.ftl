@@ -773,16 +773,16 @@ diff-site-not-folder = --site `{ $path }` is not a folder
 diff-temp-build = cannot create a temporary folder for the build
 diff-temp-base = cannot create a temporary folder for the base
 diff-data-errors = the data has errors, so there is no build to compare; run `activity-site check`
-diff-rev-not-revision = --against-rev `{ $rev }` is not a revision
+diff-rev-not-revision = `{ $rev }` is not a revision
 diff-resolve-root = cannot resolve the root `{ $path }`
 diff-root-outside-git = the root is not inside its git repository
-diff-rev-unknown = --against-rev: `{ $rev }` is not a revision of { $repo }
-diff-rev-no-registry = --against-rev: revision `{ $rev }` has no { $registry } in { $repo }
+diff-rev-unknown = `{ $rev }` is not a revision of { $repo }
+diff-rev-no-registry = revision `{ $rev }` has no { $registry } in { $repo }
 diff-rev-errors = revision `{ $rev }` has { $errors ->
     [one] 1 error
    *[other] { $errors } errors
 }, so it has no build to compare with (first: { $first })
-diff-git-missing = cannot run `git` (--against-rev needs git on the PATH)
+diff-git-missing = cannot run `git` (reading a git revision, for --against-rev or --changed-since, needs git on the PATH)
 diff-git-failed = `{ $command }` failed: { $error }
 
 ## import
@@ -1143,6 +1143,15 @@ fix-file-diff = would fix { $path } ({ $fixes ->
 fix-nothing = nothing to fix: none of the problems found has an exact fix; they remain:
 fix-clean = nothing to fix: no problem found
 fix-remains = what remains after the fixes:
+check-changed-since = only what the change since { $rev } introduced is reported: { $before ->
+    [0] no problem was there already
+    [one] 1 problem that was there already is left out
+   *[other] { $before } problems that were there already are left out
+}{ $clock ->
+    [0] {""}
+    [one] ; 1 finding of the clock (stale, upcoming-version) is left out too: it comes from the date, not from the change, and the scheduled ending-soon workflow reports it
+   *[other] ; { $clock } findings of the clock (stale, upcoming-version) are left out too: they come from the date, not from the change, and the scheduled ending-soon workflow reports them
+}
 fix-nothing-remains = nothing remains: every problem found is fixed
 err-find-named = cannot find `{ $path }` from the current folder or under the root `{ $root }`: name the file from the current folder (such as `{ $root }/{ $path }`) or as a path under --root
 err-outside-root = `{ $path }` is outside the root `{ $root }`: name a file of the data tree, or pass its folder as --root
@@ -1271,6 +1280,7 @@ help-value-format-sarif = SARIF 2.1.0, exact fixes included
 help-arg-check-deny-warnings = Exit 1 on warnings too
 help-arg-check-fix = Apply every exact fix (full-width punctuation, commas, quotes, date forms, ...), then check again and report what remains
 help-arg-check-diff = With --fix: print the fixes as a patch and write nothing (also --dry-run)
+help-arg-check-changed-since = Report only the problems the change since git revision REF introduced (in the files it touched, or new across files), compared by rule, file and message with the tree at REF (read with git, no network); the exit status follows only those. The clock's findings (stale, upcoming-version) are left out: the scheduled ending-soon workflow reports them
 help-arg-check-paths = Check only these files (relative to the current folder), with the rules across files that involve them
 help-arg-out = Output directory, replaced atomically (default: <root>/site); only an absent, empty or generated directory is replaced
 help-arg-force = Replace an --out directory that activity-site did not make, moving what it holds to <out>.replaced-<date and time> beside it (listed first, never deleted); never the data root, its inputs, a home directory or a file system root

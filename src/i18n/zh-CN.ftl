@@ -674,13 +674,13 @@ diff-site-not-folder = --site `{ $path }` 不是文件夹
 diff-temp-build = 无法为生成创建临时文件夹
 diff-temp-base = 无法为对照创建临时文件夹
 diff-data-errors = 数据有错误，没有可供比较的生成结果；请运行 `activity-site check`
-diff-rev-not-revision = --against-rev `{ $rev }` 不是修订版本
+diff-rev-not-revision = `{ $rev }` 不是修订版本
 diff-resolve-root = 无法解析根目录 `{ $path }`
 diff-root-outside-git = 根目录不在它的 git 仓库之内
-diff-rev-unknown = --against-rev：`{ $rev }` 不是 { $repo } 中的修订版本
-diff-rev-no-registry = --against-rev：修订版本 `{ $rev }` 在 { $repo } 中没有 { $registry }
+diff-rev-unknown = `{ $rev }` 不是 { $repo } 中的修订版本
+diff-rev-no-registry = 修订版本 `{ $rev }` 在 { $repo } 中没有 { $registry }
 diff-rev-errors = 修订版本 `{ $rev }` 有 { $errors } 个错误，无法生成用于比较的结果（第一个：{ $first }）
-diff-git-missing = 无法运行 `git`（--against-rev 需要 PATH 中有 git）
+diff-git-missing = 无法运行 `git`（读取 git 修订版本，即 --against-rev 或 --changed-since，需要 PATH 中有 git）
 diff-git-failed = `{ $command }` 失败：{ $error }
 
 ## import
@@ -972,6 +972,13 @@ fix-file-diff = 将修正 { $path }（{ $fixes } 处）：
 fix-nothing = 没有可修正的内容：发现的问题都没有确切的修正方法，仍然存在：
 fix-clean = 没有可修正的内容：没有发现问题
 fix-remains = 修正后还剩下：
+check-changed-since = 只报告自 { $rev } 以来的改动带来的问题：{ $before ->
+    [0] 没有原本就有的问题
+   *[other] 原本就有的 { $before } 个问题不报告
+}{ $clock ->
+    [0] {""}
+   *[other] ；时钟带来的 { $clock } 条提示（stale、upcoming-version）也不报告：它们来自日期而不是这次改动，由定时运行的 ending-soon 工作流报告
+}
 fix-nothing-remains = 没有剩下的问题：发现的问题都已修正
 err-find-named = 在当前文件夹和根目录 `{ $root }` 下都找不到 `{ $path }`：请写出从当前文件夹出发的路径（例如 `{ $root }/{ $path }`），或写成 --root 下的路径
 err-outside-root = `{ $path }` 不在根目录 `{ $root }` 之内：请指定数据目录中的文件，或用 --root 指定它所在的文件夹
@@ -1096,6 +1103,7 @@ help-value-format-sarif = SARIF 2.1.0，含精确修复
 help-arg-check-deny-warnings = 有警告时也以 1 退出
 help-arg-check-fix = 应用所有精确修复（全角标点、逗号、引号、日期格式等），然后重新检查并报告剩余问题
 help-arg-check-diff = 与 --fix 一起使用：以补丁形式显示修复，不写入任何内容（也可写作 --dry-run）
+help-arg-check-changed-since = 只报告自 git 版本 REF 以来的改动带来的问题（改动过的文件中的，或跨文件新出现的），按规则、文件和消息与 REF 时的数据比较（用 git 读取，不联网）；退出码只看这些问题。时钟带来的提示（stale、upcoming-version）不报告：由定时运行的 ending-soon 工作流报告
 help-arg-check-paths = 只检查这些文件（相对于当前目录），以及涉及它们的跨文件规则
 help-arg-out = 输出目录，原子地替换（默认：<root>/site）；只替换不存在、为空或由本工具生成的目录
 help-arg-force = 替换不是 activity-site 生成的 --out 目录：其中原有的内容先列出，再移到旁边的 <out>.replaced-<日期时间>，绝不删除；数据根目录及其输入、主目录和文件系统根目录一律拒绝
