@@ -189,6 +189,12 @@
 //!   line, built into a temporary folder) and streaming them file by file
 //!   into [`site::diff`], which also names the pairs of names to merge and
 //!   the documents no index lists; `cmd/diff.rs` only reads the flags and prints.
+//!   It also owns `check --changed-since REF` ([`review::changed_since`]):
+//!   the tree at a git revision, exported the same way and checked, against
+//!   today's diagnostics, keyed by rule, file and message (not by line), so
+//!   only what a change introduced is reported; the clock's findings
+//!   (`stale`, `upcoming-version`) are left out, for the scheduled
+//!   ending-soon workflow.
 //! - [`import`]: published API files to a data tree (`import --from`): a
 //!   pure mapping (bytes in, files out: each file the kind its shape
 //!   says; activity documents placed game by game through the registry,

@@ -4,7 +4,9 @@
 //! git revision of the data (read with the `git` command line into a
 //! temporary folder and built with this crate's own builder); every file is
 //! read on both sides, compared by [`site::diff`] and dropped. `cmd/diff.rs`
-//! only reads the flags and prints the [`Report`].
+//! only reads the flags and prints the [`Report`]. A revision's tree is also
+//! what `check --changed-since` compares today's diagnostics with
+//! ([`changed_since`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
