@@ -151,6 +151,12 @@
 //!   file (the announcements boards) goes through the same parser, its
 //!   own schema and its [`validate::FileRules`]
 //!   ([`validate::announcements`]), found by [`validate::rules_of`].
+//!   The forms people type a date-time in (an input method's full-width
+//!   digits, `2026年12月3日 10:00`, `2026.10.15 04:00`, a date without its
+//!   year) and their exact rewrites have one owner, `validate/rules/dates.rs`:
+//!   the `datetime` rule offers them as fixes, and the rules read a time as
+//!   its fix does. A byte-order mark is the parser's ([`json`]): one
+//!   mistake with its fix, the text behind it read as usual.
 //! - [`diagnostics`]: the `Diagnostic` type and its renderers.
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
