@@ -52,18 +52,7 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
                 version::write(&args.common.root, &planned)?;
             }
             let mut out = String::new();
-            let shared: Vec<&str> = planned
-                .iter()
-                .filter(|p| p.shared_name)
-                .map(|p| p.locale.as_str())
-                .collect();
-            if shared.len() > 1 {
-                let name = next.names.get("").map_or("", String::as_str);
-                let line = msg!(
-                    "version-name-shared",
-                    name = name,
-                    locales = i18n::list(&shared)
-                );
+            if let Some(line) = version::name_shared(&next, &planned) {
                 out.push_str(&format!("{line}\n"));
             }
             for p in &planned {

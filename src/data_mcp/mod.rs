@@ -521,7 +521,11 @@ impl DataTools {
                 })
             })
             .collect();
-        reply(json!({ "version": next.version, "written": files }))
+        let mut answer = json!({ "version": next.version, "written": files });
+        if let Some(line) = site::version::name_shared(&next, &planned) {
+            answer["note"] = json!(line.to_string());
+        }
+        reply(answer)
     }
 
     #[tool(

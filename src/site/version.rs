@@ -379,6 +379,23 @@ fn to_drop(
     Ok(places)
 }
 
+/// The line that says the one name given for every locale (`--name NAME`)
+/// is used for each of them, when the game has several that take it.
+pub fn name_shared(next: &NextVersion, planned: &[Planned]) -> Option<Msg> {
+    let shared: Vec<&str> = planned
+        .iter()
+        .filter(|p| p.shared_name)
+        .map(|p| p.locale.as_str())
+        .collect();
+    (shared.len() > 1).then(|| {
+        msg!(
+            "version-name-shared",
+            name = next.names.get("").map_or("", String::as_str),
+            locales = i18n::list(&shared)
+        )
+    })
+}
+
 /// Writes every planned document through the one atomic write.
 pub fn write(root: &Path, planned: &[Planned]) -> std::io::Result<()> {
     for p in planned {
