@@ -33,7 +33,7 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
         cover: args.cover.clone(),
         drop: args.drop.clone(),
     };
-    let options = super::check_options(&args.common);
+    let options = super::options::check(&args.common);
     match version::plan(&args.common.root, &next, &options)? {
         Err(Refusal::Request(message)) => {
             super::print_err(&format!("{}\n", msg!("tool-error", error = message)));
@@ -43,7 +43,7 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
             message,
             diagnostics,
         }) => {
-            super::check::report(&args.common.root, &diagnostics, Format::Human)?;
+            super::report(&args.common.root, &diagnostics, Format::Human)?;
             super::print_err(&format!("{}\n", msg!("tool-error", error = message)));
             Ok(ExitCode::from(1))
         }
