@@ -266,31 +266,7 @@ pub fn plan(
         if name.trim().is_empty() {
             return refuse(msg!("version-no-name", locale = locale.as_str()));
         }
-        let mut carried = Vec::new();
-        let mut dropped = Vec::new();
-        for (i, a) in current.activities.iter().enumerate() {
-            let runs_after_start = a.end_time > start;
-            let to_end = *a.end_time > now;
-            if (runs_after_start || to_end) && !named.contains(&i) {
-                carried.push(a.clone());
-                continue;
-            }
-            let state = if !to_end {
-                LeftState::Ended
-            } else if *a.start_time > now {
-                LeftState::Upcoming
-            } else if runs_after_start {
-                LeftState::RunsIntoNew
-            } else {
-                LeftState::RunsNowEndsBefore
-            };
-            dropped.push(LeftBehind {
-                name: a.name.clone(),
-                state,
-                start: a.start_time,
-                end: a.end_time,
-            });
-        }
+        let (carried, dropped) = carry(&current.activities, &named, start, now);
         let (cover, cover_change) = next_cover(current.cover.as_deref(), next.cover.as_deref());
         let document = ActivityDocument {
             schema: current.schema.clone(),
@@ -329,6 +305,44 @@ pub fn plan(
         }));
     }
     Ok(Ok(planned))
+}
+
+/// The carry-over rule: the activities of `activities` still to end at
+/// `now` (running or to come) or ending after the new `start` are carried,
+/// unless `named` (their places) leaves them behind; every other one is
+/// left behind with its state.
+fn carry(
+    activities: &[crate::model::Activity],
+    named: &std::collections::BTreeSet<usize>,
+    start: Time,
+    now: chrono::NaiveDateTime,
+) -> (Vec<crate::model::Activity>, Vec<LeftBehind>) {
+    let mut carried = Vec::new();
+    let mut dropped = Vec::new();
+    for (i, a) in activities.iter().enumerate() {
+        let runs_after_start = a.end_time > start;
+        let to_end = *a.end_time > now;
+        if (runs_after_start || to_end) && !named.contains(&i) {
+            carried.push(a.clone());
+            continue;
+        }
+        let state = if !to_end {
+            LeftState::Ended
+        } else if *a.start_time > now {
+            LeftState::Upcoming
+        } else if runs_after_start {
+            LeftState::RunsIntoNew
+        } else {
+            LeftState::RunsNowEndsBefore
+        };
+        dropped.push(LeftBehind {
+            name: a.name.clone(),
+            state,
+            start: a.start_time,
+            end: a.end_time,
+        });
+    }
+    (carried, dropped)
 }
 
 /// The places (indexes into each locale's activities, in the order of
