@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Game, Localized};
+use crate::model::{Game, Localized, UpdateMode};
 
 /// Every path of the public API lives below this folder.
 pub const API_DIR: &str = "api/v1";
@@ -624,6 +624,14 @@ pub struct IndexFile {
     pub sha256: String,
     #[serde(default)]
     pub bytes: u64,
+    /// How the document is kept current (`version`, `activity`), by the
+    /// one freshness rule (`model::freshness`); absent from older builds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub update_mode: Option<UpdateMode>,
+    /// When the document is due for its next update, RFC 3339 with the
+    /// game's offset at that moment; absent from older builds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due_at: Option<String>,
 }
 
 impl IndexFile {

@@ -537,6 +537,10 @@ tool-error = error: { $error }
 
 breaking-file-removed = { $path } is published at the base and this build no longer has it: its clients get 404 not found.
 breaking-file-removed-help = keep publishing the file (a game that ends keeps its last document), or put a copy in the verbatim folder data/_files/
+breaking-field-removed = the published field { $field } is at the base and in none of this build's objects at its place: clients that read it break.
+breaking-field-removed-help = keep publishing { $field } beside its replacement; a field clients read is removed only with a new API version
+breaking-field-retyped = the published field { $field } changes its JSON type from { $old } to { $new }: clients that read it break.
+breaking-field-retyped-help = publish { $field } with its old type and add the new value under a new name
 breaking-version-backwards = the version goes backwards, from { $old } to { $new }: clients that keep the newest version they saw ignore this document.
 breaking-version-backwards-help = publish the current version's document; correct an older version in place only while it is the current one
 breaking-until = { $name } (until { $end })

@@ -467,6 +467,10 @@ tool-error = 错误：{ $error }
 
 breaking-file-removed = { $path } 在基准中已经发布，这次构建却没有它：它的客户端会得到 404 not found。
 breaking-file-removed-help = 请继续发布这个文件（停止运营的游戏也保留最后一份文档），或者在原样发布的文件夹 data/_files/ 中放一份副本
+breaking-field-removed = 已发布的字段 { $field } 在基准中存在，这次构建在它所在的位置上却没有任何对象带有它：读取它的客户端会出错。
+breaking-field-removed-help = 请在它的替代字段旁边继续发布 { $field }；客户端读取的字段只能随新的 API 版本移除
+breaking-field-retyped = 已发布的字段 { $field } 的 JSON 类型从 { $old } 变成了 { $new }：读取它的客户端会出错。
+breaking-field-retyped-help = 请保持 { $field } 原来的类型发布，把新值放在一个新名字下
 breaking-version-backwards = 版本倒退了，从 { $old } 变成 { $new }：只保留所见最新版本的客户端会忽略这份文档。
 breaking-version-backwards-help = 请发布当前版本的文档；旧版本只能在它仍是当前版本时原地更正
 breaking-until = { $name }（至 { $end }）

@@ -49,6 +49,42 @@ impl Time {
         self.0
     }
 
+    /// The instant this local time names in `zone`, with the offset in
+    /// force there. A time a DST change skips (a gap) or repeats (a fold)
+    /// is read like RFC 9557's and Temporal's `compatible`: the earlier
+    /// instant in a fold, and in a gap the instant the offset before the
+    /// change gives (the wall clock shifted forward by the gap). The one
+    /// owner of that choice: the published instants, the calendars, the
+    /// pages and the feeds all ask it.
+    pub fn instant(self, zone: chrono_tz::Tz) -> chrono::DateTime<chrono_tz::Tz> {
+        use chrono::TimeZone as _;
+        if let Some(at) = zone.from_local_datetime(&self.0).earliest() {
+            return at;
+        }
+        // In a gap: the offset before it is the one of the last wall time
+        // before the gap (no zone has a gap longer than a day).
+        let before = (1..=48)
+            .filter_map(|quarter| {
+                let earlier = self.0 - chrono::Duration::minutes(30 * quarter);
+                zone.from_local_datetime(&earlier).earliest()
+            })
+            .next()
+            .map(|at| chrono::Offset::fix(at.offset()));
+        let utc = match before {
+            Some(offset) => self.0 - chrono::Duration::seconds(offset.local_minus_utc().into()),
+            None => self.0,
+        };
+        zone.from_utc_datetime(&utc)
+    }
+
+    /// [`Time::instant`] as RFC 3339 with the offset in force
+    /// (`2026-11-01T01:30:00-04:00`): the text of a published instant.
+    pub fn rfc3339_in(self, zone: chrono_tz::Tz) -> String {
+        self.instant(zone)
+            .format("%Y-%m-%dT%H:%M:%S%:z")
+            .to_string()
+    }
+
     /// The 19 bytes of its text: the inverse of [`Time::parse`] (the year
     /// has four digits and there is no fraction, as every parsed time).
     fn text(self) -> [u8; 19] {

@@ -12,7 +12,11 @@ pub fn api_files(games: &[GameOutput]) -> Vec<OutputFile> {
     games
         .iter()
         .flat_map(|game| {
-            let json: Vec<Vec<u8>> = game.documents.iter().map(LocaleDocument::to_json).collect();
+            let json: Vec<Vec<u8>> = game
+                .documents
+                .iter()
+                .map(|doc| doc.to_json(&game.game))
+                .collect();
             api_files_of(game, &json)
         })
         .collect()
@@ -87,6 +91,7 @@ pub(super) fn index_file(
         };
         let mut files = Vec::new();
         for (doc, (sha256, bytes)) in game.documents.iter().zip(digests) {
+            let due = crate::model::published::due(&game.game, &doc.document);
             let json = layout::published_paths(&game.game, &doc.locale, doc.is_default, "json");
             let ics = layout::published_paths(&game.game, &doc.locale, doc.is_default, "ics");
             for ((default_name, json), (_, ics)) in json.into_iter().zip(ics) {
@@ -97,6 +102,8 @@ pub(super) fn index_file(
                     calendar: layout::url(&ics),
                     sha256: sha256.clone(),
                     bytes: *bytes as u64,
+                    update_mode: Some(due.update_mode),
+                    due_at: Some(due.due_at.clone()),
                 });
             }
         }

@@ -552,7 +552,11 @@ fn render_game(
     Tally,
 )> {
     let entry = serde_json::to_vec(&game.game).unwrap_or_default();
-    let json: Vec<Vec<u8>> = game.documents.iter().map(LocaleDocument::to_json).collect();
+    let json: Vec<Vec<u8>> = game
+        .documents
+        .iter()
+        .map(|doc| doc.to_json(&game.game))
+        .collect();
     let locales: Vec<u8> = game
         .documents
         .iter()
