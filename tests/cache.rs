@@ -246,6 +246,7 @@ fn options_at(
         defer,
         force: false,
         progress: None,
+        site_url: None,
     }
 }
 

@@ -94,6 +94,10 @@ pub(super) fn options(
     output: &OutputArgs,
 ) -> anyhow::Result<BuildOptions> {
     announce_force(&common.root, out, output.force)?;
+    if output.site_url.is_none() {
+        // Once per command: `serve`'s rebuilds do not say it again.
+        eprintln!("{}", msg!("build-no-site-url"));
+    }
     Ok(BuildOptions {
         root: common.root.clone(),
         out: out.to_path_buf(),
@@ -103,6 +107,7 @@ pub(super) fn options(
         defer: site::Defer::Nothing,
         force: output.force,
         progress: None,
+        site_url: output.site_url.clone(),
     })
 }
 

@@ -1317,3 +1317,11 @@ help-value-legacy-sync = Publish it from the game's data at every build (an alia
 help-value-legacy-keep = Keep this copy as it is, frozen, in data/_files/
 help-arg-import-allow-skipped = Exit 0 even when files were found that are neither imported nor kept (they are still named)
 help-arg-import-time-zone = Time zone of the imported games that neither games.json nor the index names: ZONE for all, GAME=ZONE for one (comma-separated, repeatable)
+
+site-url-invalid = `{ $url }` is not a URL: give the site's public address, such as https://example.org/
+site-url-scheme = `{ $url }` is not an http or https address with a host: give the site's public address, such as https://example.org/
+site-url-parts = `{ $url }` has a query, a fragment or credentials: give the site's public address alone, such as https://example.org/activity/
+build-no-site-url = note: no --site-url: the schemas' $id, the OpenAPI server, the API catalog's links, the Atom feeds' ids and the webcal links of llms.txt and the pages stay relative to where they are read; give --site-url https://<your site>/ to make them absolute
+publish-site-url-differs = { $out } was not built for { $url } (its OpenAPI names { $built }): build it again with --site-url { $url }
+help-arg-site-url = The site's public address (http or https, like Hugo's baseURL): schema $ids, the OpenAPI server, the API catalog, Atom ids and webcal links are made absolute under it
+help-arg-publish-site-url = Refuse to publish a site that was not built with this --site-url

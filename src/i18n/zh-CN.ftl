@@ -1142,3 +1142,11 @@ help-value-legacy-sync = 每次构建时由游戏的数据生成（games.json �
 help-value-legacy-keep = 把这份副本原样冻结保存在 data/_files/ 中
 help-arg-import-allow-skipped = 即使发现既未导入也未保留的文件也以 0 退出（仍会列出这些文件）
 help-arg-import-time-zone = 导入的游戏中 games.json 和索引都未指明的时区：ZONE 用于全部游戏，GAME=ZONE 用于单个游戏（逗号分隔，可重复）
+
+site-url-invalid = `{ $url }` 不是一个 URL：请给出站点的公开地址，例如 https://example.org/
+site-url-scheme = `{ $url }` 不是带主机名的 http 或 https 地址：请给出站点的公开地址，例如 https://example.org/
+site-url-parts = `{ $url }` 带有查询、片段或凭据：请只给出站点的公开地址，例如 https://example.org/activity/
+build-no-site-url = 提示：没有 --site-url：模式的 $id、OpenAPI 的服务器地址、API 目录的链接、Atom 订阅的 id 以及 llms.txt 和页面中的 webcal 链接都保持相对于读取它们的位置；给出 --site-url https://<你的站点>/ 即可让它们成为绝对地址
+publish-site-url-differs = { $out } 不是为 { $url } 生成的（它的 OpenAPI 写的是 { $built }）：请用 --site-url { $url } 重新生成
+help-arg-site-url = 站点的公开地址（http 或 https，类似 Hugo 的 baseURL）：模式的 $id、OpenAPI 的服务器地址、API 目录、Atom id 和 webcal 链接都以它为前缀成为绝对地址
+help-arg-publish-site-url = 拒绝发布不是用这个 --site-url 生成的站点

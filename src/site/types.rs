@@ -185,6 +185,8 @@ pub struct Site<'a> {
     pub games: &'a [GameOutput],
     /// The site's default locale (published under the un-suffixed names).
     pub site_locale: Option<&'a str>,
+    /// The site's public address (`--site-url`), if the build knows it.
+    pub site_url: Option<&'a layout::SiteUrl>,
 }
 
 /// What a kind publishes ([`Publish::publish`]).
