@@ -50,6 +50,16 @@ pub const OPENAPI_PATH: &str = "api/v1/openapi.json";
 /// The API catalog of RFC 9727, a linkset naming [`OPENAPI_PATH`].
 pub const API_CATALOG_PATH: &str = ".well-known/api-catalog";
 
+/// The files of the published contract besides the kinds' schemas, which
+/// every build writes whatever the data: the index's schema, the API
+/// catalog's, the OpenAPI description and the catalog.
+pub const CONTRACT_PATHS: &[&str] = &[
+    INDEX_SCHEMA_PATH,
+    API_CATALOG_SCHEMA_PATH,
+    OPENAPI_PATH,
+    API_CATALOG_PATH,
+];
+
 /// The folder of well-known locations (RFC 8615): the one dot-folder a
 /// site publishes.
 pub const WELL_KNOWN_DIR: &str = ".well-known";

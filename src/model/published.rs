@@ -58,7 +58,8 @@ pub struct PublishedActivity<'a> {
 
 /// What the index says of a published document: its update mode and when
 /// it is due (RFC 3339 with the offset), from the same rule.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Due {
     pub update_mode: UpdateMode,
     pub due_at: String,

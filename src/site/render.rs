@@ -15,11 +15,12 @@ use crate::i18n::msg;
 use crate::kind;
 use crate::layout;
 use crate::load;
+use crate::model::published::{self, Due};
 use crate::model::{Game, Registry};
 use crate::source::Overlay;
 use crate::validate::{self, CheckedFile, Validator};
 
-use super::api::{doc_api_files, index_file};
+use super::api::{self, doc_api_files, index_file};
 use super::cache::{self, CacheSalt, Key};
 use super::check::{Prepared, check_files};
 use super::compress::{self, Compression};
@@ -290,7 +291,7 @@ pub(crate) fn render(
             } else {
                 load_again(root, validator, check_options, game)?
             };
-            let (home, digests, files, tally) =
+            let (home, (digests, dues), files, tally) =
                 render_game(output, salt, &site_locale, how, staging)?;
             let record = manifest::GameRecord {
                 id: game.id.clone(),
@@ -298,7 +299,7 @@ pub(crate) fn render(
                 complete: tally.deferred == 0,
                 home: home_digest(&home),
                 checked: checked.clean_checks.get(&game.id).cloned(),
-                summary: Arc::new(manifest::SavedGame::of(&home.game, digests)),
+                summary: Arc::new(manifest::SavedGame::of(&home.game, digests, dues)),
                 files: Arc::new(files),
             };
             cards.put(position, &home, &home_site_locale, how.site_url)?;
@@ -315,10 +316,14 @@ pub(crate) fn render(
         tally = tally + game.tally;
     }
     let games: Vec<GameOutput> = done.iter().map(|g| g.record.summary.output()).collect();
-    let summaries: Vec<(&GameOutput, &[(String, usize)])> = games
+    let summaries: Vec<api::Summary<'_>> = games
         .iter()
         .zip(&done)
-        .map(|(game, done)| (game, done.record.summary.digests.as_slice()))
+        .map(|(game, done)| api::Summary {
+            game,
+            digests: &done.record.summary.digests,
+            dues: &done.record.summary.dues,
+        })
         .collect();
     // The files of the kinds checked file by file (the announcements
     // boards), checked again with their documents kept, and what each
@@ -577,7 +582,7 @@ fn render_game(
     staging: &write::Staging,
 ) -> anyhow::Result<(
     pages::HomeGame,
-    Vec<(String, usize)>,
+    (Vec<(String, usize)>, Vec<Due>),
     Vec<manifest::FileRecord>,
     Tally,
 )> {
@@ -634,10 +639,15 @@ fn render_game(
         .iter()
         .map(|bytes| (hex::encode(Sha256::digest(bytes)), bytes.len()))
         .collect();
+    let dues = game
+        .documents
+        .iter()
+        .map(|doc| published::due(&game.game, &doc.document))
+        .collect();
     // The shared files need the headers of the documents, and the home
     // pages the activities that have not ended.
     let home = pages::HomeGame::of(&game);
-    Ok((home, digests, files, tally))
+    Ok((home, (digests, dues), files, tally))
 }
 
 /// Runs one part: takes its files from the cache, or renders them, writes
