@@ -36,10 +36,18 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // half walks the list.
     ("kind", &["diagnostics", "layout", "tree"]),
     ("source", &["model", "diagnostics", "json", "tree", "kind"]),
-    // `publish` and `import` for the value enums their flags parse into.
+    // `publish` and `import` for the value enums their flags parse into,
+    // `layout` for the site address `--site-url` parses into.
     (
         "cli",
-        &["diagnostics", "model", "publish", "import", "clock"],
+        &[
+            "diagnostics",
+            "model",
+            "publish",
+            "import",
+            "clock",
+            "layout",
+        ],
     ),
     (
         "load",

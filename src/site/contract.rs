@@ -244,7 +244,7 @@ fn index_schema(site: Option<&SiteUrl>) -> Value {
         "$schema": DIALECT,
         "$id": id(site, layout::INDEX_SCHEMA_PATH),
         "title": "Index of the activity API",
-        "description": "api/v1/games.json: every game the site publishes, its registry entry's public fields, the default locale's version window, and every file that holds it. Read it first. Site-absolute paths (`/api/v1/...`) are relative to the site's root. A reader should ignore fields it does not know: fields are added, never removed or retyped, within api/v1.",
+        "description": "The index of the API: every game the site publishes, its registry entry's public fields, the default locale's version window, and every file that holds it. Read it first. Its paths are site-absolute (they start with `/`): relative to the site's root. A reader should ignore fields it does not know: within this version of the API fields are added, never removed or retyped.",
         "type": "object",
         "required": ["games"],
         "properties": {
@@ -684,7 +684,7 @@ pub fn openapi(inputs: &Inputs<'_>) -> OutputFile {
         "info": {
             "title": "Game activity API",
             "version": "1",
-            "description": "Game versions and their time-limited activities as static JSON files: one document per game and locale, an index that lists them, calendars, announcements boards, and the JSON Schema of every JSON file. No authentication; every file under /api/ may be fetched from any origin (CORS) and carries an ETag. Every naive time (`startTime`, `endTime`) is a wall-clock time of the document's `timeZone` and is given beside it as an instant with its offset (`startsAt`, `endsAt`). Within /api/v1 fields are added, never removed or retyped: ignore what you do not know."
+            "description": "Game versions and their time-limited activities as static JSON files: one document per game and locale, an index that lists them, calendars, announcements boards, and the JSON Schema of every JSON file. No authentication; every file of the API may be fetched from any origin (CORS) and carries an ETag. Every naive time (`startTime`, `endTime`) is a wall-clock time of the document's `timeZone` and is given beside it as an instant with its offset (`startsAt`, `endsAt`). Within this version of the API fields are added, never removed or retyped: ignore what you do not know."
         },
         "servers": [server],
         "paths": paths
