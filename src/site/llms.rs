@@ -62,6 +62,8 @@ pub fn render(games: &[GameOutput], starts: &[String], site: Option<&SiteUrl>) -
             .map(|l| {
                 if *l == g.default_locale {
                     format!("{l} (default)")
+                } else if game.pending_locales().any(|p| p == l) {
+                    format!("{l} (pending: no document yet)")
                 } else {
                     l.clone()
                 }
