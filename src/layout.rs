@@ -7,7 +7,7 @@
 //!
 //! A leaf beside [`crate::model`]: it knows paths and names, never the file
 //! system, HTTP or the builder. Paths are relative to the site root, with
-//! forward slashes and no leading slash; [`url`] makes the site-absolute
+//! forward slashes and no leading slash; [`url()`] makes the site-absolute
 //! form the index and the pages link to.
 
 use serde::{Deserialize, Serialize};

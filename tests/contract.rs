@@ -232,7 +232,7 @@ fn a_site_url_makes_every_absolute_link_absolute() {
     let llms = std::fs::read_to_string(site.join("llms.txt")).expect("llms.txt");
     says(
         &llms,
-        &format!("webcal://activity.example.org/sub/api/v1/activity/ny.ics"),
+        "webcal://activity.example.org/sub/api/v1/activity/ny.ics",
     );
     let page = std::fs::read_to_string(site.join("ny/index.html")).expect("page");
     says(

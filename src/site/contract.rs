@@ -704,12 +704,5 @@ pub fn site_url_of(openapi: &[u8]) -> Option<String> {
 /// The media type a path is served with, without its parameters.
 fn media_of(path: &str) -> &'static str {
     let full = layout::content_type(path);
-    match full.split_once(';') {
-        Some((media, _)) => {
-            // The table's types are static; cut at the parameters.
-            let end = media.len();
-            &full[..end]
-        }
-        None => full,
-    }
+    full.split(';').next().unwrap_or(full).trim()
 }
