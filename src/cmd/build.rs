@@ -62,6 +62,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 games = summary.games
             );
             eprintln!("{line}");
+            note_site_url(&args.output);
             if let Some(place) = &summary.set_aside {
                 let line = msg!(
                     "build-set-aside",
@@ -94,10 +95,6 @@ pub(super) fn options(
     output: &OutputArgs,
 ) -> anyhow::Result<BuildOptions> {
     announce_force(&common.root, out, output.force)?;
-    if output.site_url.is_none() {
-        // Once per command: `serve`'s rebuilds do not say it again.
-        eprintln!("{}", msg!("build-no-site-url"));
-    }
     Ok(BuildOptions {
         root: common.root.clone(),
         out: out.to_path_buf(),
@@ -109,6 +106,14 @@ pub(super) fn options(
         progress: None,
         site_url: output.site_url.clone(),
     })
+}
+
+/// Says, once per command (after `build`'s site is written, when `serve`
+/// starts), which links stay relative for want of `--site-url`.
+pub(super) fn note_site_url(output: &OutputArgs) {
+    if output.site_url.is_none() {
+        eprintln!("{}", msg!("build-no-site-url"));
+    }
 }
 
 /// Refuses an output directory the build may not replace, and with
