@@ -362,3 +362,39 @@ fn import_of_a_built_site_leaves_the_published_fields_out_of_the_data() {
     let check = run(into.path(), &["check", "--now", "2026-10-25T12:00:00"]);
     assert!(check.status.success(), "{}", stderr(&check));
 }
+
+#[test]
+fn publish_refuses_a_site_built_for_another_address() {
+    let (root, output) = built(&["--site-url", SITE_URL]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let publish = |url: &str| {
+        run(
+            root.path(),
+            &[
+                "publish",
+                "--to",
+                "s3://bucket/prefix",
+                "--endpoint",
+                "http://127.0.0.1:9",
+                "--dry-run",
+                "--site-url",
+                url,
+                "--now",
+                "2026-10-25T12:00:00",
+            ],
+        )
+    };
+    let refused = publish("https://elsewhere.example.org/");
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    says(
+        &stderr(&refused),
+        "was not built for https://elsewhere.example.org/ (its OpenAPI names https://activity.example.org/sub)",
+    );
+    // The same address gets past the check (to the store, which is not there).
+    let same = publish(SITE_URL);
+    assert!(
+        !stderr(&same).contains("was not built for"),
+        "{}",
+        stderr(&same)
+    );
+}
