@@ -233,13 +233,6 @@ fn require(object: &mut Map<String, Value>, fields: &[&str]) {
 
 /// The schema of the index `api/v1/games.json` ([`layout::Index`]).
 fn index_schema(site: Option<&SiteUrl>) -> Value {
-    let localized = json!({
-        "description": "One string for every locale, or an object from locale tag to string.",
-        "oneOf": [
-            {"type": "string"},
-            {"type": "object", "additionalProperties": {"type": "string"}}
-        ]
-    });
     json!({
         "$schema": DIALECT,
         "$id": id(site, layout::INDEX_SCHEMA_PATH),
@@ -259,84 +252,106 @@ fn index_schema(site: Option<&SiteUrl>) -> Value {
             }
         },
         "$defs": {
-            "game": {
-                "type": "object",
-                "required": ["id", "locales", "version", "versionName", "startTime", "endTime", "files"],
-                "properties": {
-                    "id": {
-                        "description": "The game's id: lowercase letters and digits in parts joined by `-`.",
-                        "type": "string",
-                        "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
-                    },
-                    "name": localized.clone(),
-                    "locales": {"type": "array", "items": {"type": "string"}},
-                    "defaultLocale": {
-                        "description": "The locale whose document is also published under the un-suffixed name `<game>.json`.",
-                        "type": "string"
-                    },
-                    "timeZone": {
-                        "description": "The IANA zone of the game's servers: every naive time of its documents is a wall-clock time there (each document names it too, as `timeZone`).",
-                        "type": "string"
-                    },
-                    "dataSource": localized,
-                    "version": {"type": "string"},
-                    "versionName": {"type": "string"},
-                    "startTime": {
-                        "description": "The default locale's version start, a naive local time of timeZone.",
-                        "type": "string"
-                    },
-                    "endTime": {
-                        "description": "The default locale's version end, a naive local time of timeZone.",
-                        "type": "string"
-                    },
-                    "files": {
-                        "description": "Every published document of the game, under every name (the default locale's twice).",
-                        "type": "array",
-                        "items": {"$ref": "#/$defs/file"}
-                    }
-                }
+            "game": index_game_schema(),
+            "file": index_file_schema(),
+            "announcements": index_announcements_schema()
+        }
+    })
+}
+
+/// An entry of the index's `games`.
+fn index_game_schema() -> Value {
+    let localized = json!({
+        "description": "One string for every locale, or an object from locale tag to string.",
+        "oneOf": [
+            {"type": "string"},
+            {"type": "object", "additionalProperties": {"type": "string"}}
+        ]
+    });
+    json!({
+        "type": "object",
+        "required": ["id", "locales", "version", "versionName", "startTime", "endTime", "files"],
+        "properties": {
+            "id": {
+                "description": "The game's id: lowercase letters and digits in parts joined by `-`.",
+                "type": "string",
+                "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
             },
-            "file": {
-                "type": "object",
-                "required": ["locale", "default", "path", "calendar", "sha256", "bytes"],
-                "properties": {
-                    "locale": {"type": "string"},
-                    "default": {
-                        "description": "This is the un-suffixed `<game>.json` of the default locale.",
-                        "type": "boolean"
-                    },
-                    "path": {"description": "The document, site-absolute.", "type": "string"},
-                    "calendar": {"description": "Its iCalendar feed, site-absolute.", "type": "string"},
-                    "sha256": {
-                        "description": "Hex SHA-256 of the document's bytes.",
-                        "type": "string",
-                        "pattern": "^[0-9a-f]{64}$"
-                    },
-                    "bytes": {"type": "integer", "minimum": 0},
-                    "updateMode": update_mode_schema(),
-                    "dueAt": due_at_schema()
-                }
+            "name": localized.clone(),
+            "locales": {"type": "array", "items": {"type": "string"}},
+            "defaultLocale": {
+                "description": "The locale whose document is also published under the un-suffixed name `<game>.json`.",
+                "type": "string"
             },
-            "announcements": {
-                "type": "object",
-                "required": ["locale", "default", "path", "feed", "id", "sha256", "bytes"],
-                "properties": {
-                    "locale": {"type": "string"},
-                    "default": {
-                        "description": "This is the un-suffixed board of the site's default locale.",
-                        "type": "boolean"
-                    },
-                    "path": {"description": "The board, site-absolute.", "type": "string"},
-                    "feed": {"description": "Its Atom feed, site-absolute.", "type": "string"},
-                    "id": {
-                        "description": "The board's id, raised whenever its content changes.",
-                        "type": "integer",
-                        "minimum": 0
-                    },
-                    "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
-                    "bytes": {"type": "integer", "minimum": 0}
-                }
+            "timeZone": {
+                "description": "The IANA zone of the game's servers: every naive time of its documents is a wall-clock time there (each document names it too, as `timeZone`).",
+                "type": "string"
+            },
+            "dataSource": localized,
+            "version": {"type": "string"},
+            "versionName": {"type": "string"},
+            "startTime": {
+                "description": "The default locale's version start, a naive local time of timeZone.",
+                "type": "string"
+            },
+            "endTime": {
+                "description": "The default locale's version end, a naive local time of timeZone.",
+                "type": "string"
+            },
+            "files": {
+                "description": "Every published document of the game, under every name (the default locale's twice).",
+                "type": "array",
+                "items": {"$ref": "#/$defs/file"}
             }
+        }
+    })
+}
+
+/// An entry of a game's `files` in the index.
+fn index_file_schema() -> Value {
+    json!({
+        "type": "object",
+        "required": ["locale", "default", "path", "calendar", "sha256", "bytes"],
+        "properties": {
+            "locale": {"type": "string"},
+            "default": {
+                "description": "This is the un-suffixed `<game>.json` of the default locale.",
+                "type": "boolean"
+            },
+            "path": {"description": "The document, site-absolute.", "type": "string"},
+            "calendar": {"description": "Its iCalendar feed, site-absolute.", "type": "string"},
+            "sha256": {
+                "description": "Hex SHA-256 of the document's bytes.",
+                "type": "string",
+                "pattern": "^[0-9a-f]{64}$"
+            },
+            "bytes": {"type": "integer", "minimum": 0},
+            "updateMode": update_mode_schema(),
+            "dueAt": due_at_schema()
+        }
+    })
+}
+
+/// An entry of the index's `announcements`.
+fn index_announcements_schema() -> Value {
+    json!({
+        "type": "object",
+        "required": ["locale", "default", "path", "feed", "id", "sha256", "bytes"],
+        "properties": {
+            "locale": {"type": "string"},
+            "default": {
+                "description": "This is the un-suffixed board of the site's default locale.",
+                "type": "boolean"
+            },
+            "path": {"description": "The board, site-absolute.", "type": "string"},
+            "feed": {"description": "Its Atom feed, site-absolute.", "type": "string"},
+            "id": {
+                "description": "The board's id, raised whenever its content changes.",
+                "type": "integer",
+                "minimum": 0
+            },
+            "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+            "bytes": {"type": "integer", "minimum": 0}
         }
     })
 }
@@ -451,14 +466,63 @@ fn parameter(name: &str, description: &str, values: &[String]) -> Value {
     })
 }
 
+/// The paths of an OpenAPI description, site-absolute, as they are added.
+type Paths = Map<String, Value>;
+
+fn put(paths: &mut Paths, path: &str, item: Value) {
+    paths.insert(layout::url(path), item);
+}
+
+const JSON_TYPE: &str = "application/json";
+
 /// `api/v1/openapi.json`: every path of the public API (the index, each
 /// game's documents and calendars by template, their aliases, each
 /// kind's documents published once per locale and the files beside them,
 /// the schemas, this description, the catalog and `llms.txt`), each GET
 /// answering 200 with its media type and schema.
 pub fn openapi(inputs: &Inputs<'_>) -> OutputFile {
-    let site = inputs.site;
-    let json_type = "application/json";
+    let mut paths = Paths::new();
+    put(
+        &mut paths,
+        layout::INDEX_PATH,
+        get(
+            "The index: every game and its files",
+            Vec::new(),
+            answer(
+                "The index.",
+                JSON_TYPE,
+                schema_ref(layout::INDEX_SCHEMA_PATH),
+            ),
+        ),
+    );
+    game_paths(inputs, &mut paths);
+    per_locale_paths(inputs, &mut paths);
+    contract_paths(inputs, &mut paths);
+    let server = match inputs.site {
+        Some(site) => {
+            json!({"url": site.as_str().trim_end_matches('/'), "description": "The site."})
+        }
+        None => {
+            json!({"url": "/", "description": "The site this file was read from (built without --site-url)."})
+        }
+    };
+    let document = json!({
+        "openapi": "3.1.0",
+        "jsonSchemaDialect": DIALECT,
+        "info": {
+            "title": "Game activity API",
+            "version": "1",
+            "description": "Game versions and their time-limited activities as static JSON files: one document per game and locale, an index that lists them, calendars, announcements boards, and the JSON Schema of every JSON file. No authentication; every file of the API may be fetched from any origin (CORS) and carries an ETag. Every naive time (`startTime`, `endTime`) is a wall-clock time of the document's `timeZone` and is given beside it as an instant with its offset (`startsAt`, `endsAt`). Within this version of the API fields are added, never removed or retyped: ignore what you do not know."
+        },
+        "servers": [server],
+        "paths": paths
+    });
+    file(layout::OPENAPI_PATH, &document)
+}
+
+/// Each game's documents and calendars, by template with the registry's
+/// games and locales as the parameters' values, and their aliases.
+fn game_paths(inputs: &Inputs<'_>, paths: &mut Paths) {
     let mut games: Vec<String> = inputs.games.iter().map(|g| g.game.id.clone()).collect();
     games.sort();
     let mut locales: Vec<String> = inputs
@@ -471,68 +535,44 @@ pub fn openapi(inputs: &Inputs<'_>) -> OutputFile {
     let game = parameter("game", "A game's id, as the index lists it.", &games);
     let locale = parameter("locale", "A locale tag the game publishes.", &locales);
     let activity = schema_ref(layout::SCHEMA_PATH);
-    let mut paths = Map::new();
-    let mut put = |path: String, item: Value| {
-        paths.insert(layout::url(&path), item);
-    };
-    put(
-        layout::INDEX_PATH.to_owned(),
-        get(
-            "The index: every game and its files",
-            Vec::new(),
-            answer(
-                "The index.",
-                json_type,
-                schema_ref(layout::INDEX_SCHEMA_PATH),
-            ),
-        ),
+    let calendar = answer(
+        "The document's activities as iCalendar events (RFC 5545).",
+        "text/calendar",
+        json!({"type": "string"}),
     );
-    let stem = |game_part: &str, locale_part: Option<&str>, ext: &str| {
-        let stem = match locale_part {
-            Some(l) => format!("{game_part}-{l}"),
-            None => game_part.to_owned(),
-        };
-        layout::activity_file(&stem, ext)
-    };
-    put(
-        stem("{game}", None, "json"),
-        get(
-            "A game's activity document in its default locale",
+    let document = answer("The activity document.", JSON_TYPE, activity);
+    let named = [
+        (
+            "{game}".to_owned(),
             vec![game.clone()],
-            answer("The activity document.", json_type, activity.clone()),
+            "in its default locale",
         ),
-    );
-    put(
-        stem("{game}", Some("{locale}"), "json"),
-        get(
-            "A game's activity document in one locale",
-            vec![game.clone(), locale.clone()],
-            answer("The activity document.", json_type, activity.clone()),
-        ),
-    );
-    let calendar = || {
-        answer(
-            "The document's activities as iCalendar events (RFC 5545).",
-            "text/calendar",
-            json!({"type": "string"}),
-        )
-    };
-    put(
-        stem("{game}", None, "ics"),
-        get(
-            "A game's calendar in its default locale",
-            vec![game.clone()],
-            calendar(),
-        ),
-    );
-    put(
-        stem("{game}", Some("{locale}"), "ics"),
-        get(
-            "A game's calendar in one locale",
+        (
+            "{game}-{locale}".to_owned(),
             vec![game, locale],
-            calendar(),
+            "in one locale",
         ),
-    );
+    ];
+    for (stem, parameters, which) in named {
+        put(
+            paths,
+            &layout::activity_file(&stem, "json"),
+            get(
+                &format!("A game's activity document {which}"),
+                parameters.clone(),
+                document.clone(),
+            ),
+        );
+        put(
+            paths,
+            &layout::activity_file(&stem, "ics"),
+            get(
+                &format!("A game's calendar {which}"),
+                parameters,
+                calendar.clone(),
+            ),
+        );
+    }
     let mut aliases: Vec<&str> = inputs
         .games
         .iter()
@@ -546,14 +586,21 @@ pub fn openapi(inputs: &Inputs<'_>) -> OutputFile {
     aliases.dedup();
     for alias in aliases {
         put(
-            alias.to_owned(),
+            paths,
+            alias,
             get(
                 "A game's activity document under an older name (`aliases` of the registry)",
                 Vec::new(),
-                answer("The activity document.", json_type, activity.clone()),
+                document.clone(),
             ),
         );
     }
+}
+
+/// The documents of each kind published once per locale (the
+/// announcements boards) and the files beside them (their feeds), for the
+/// locales the site publishes them in.
+fn per_locale_paths(inputs: &Inputs<'_>, paths: &mut Paths) {
     for (kind, schema) in kind::schemas() {
         let PublishedAs::PerLocale {
             path,
@@ -574,39 +621,37 @@ pub fn openapi(inputs: &Inputs<'_>) -> OutputFile {
         let has_default = inputs.paths.iter().any(|p| locale_of(p) == Some(None));
         let locale = parameter("locale", "A locale the site publishes it in.", &own);
         for ext in std::iter::once("json").chain(beside.iter().copied()) {
-            let media = if ext == "json" {
-                json_type
+            let (media, body) = if ext == "json" {
+                (JSON_TYPE, schema_ref(schema.published))
             } else {
-                media_of(&path("", true, ext))
-            };
-            let body = if ext == "json" {
-                schema_ref(schema.published)
-            } else {
-                json!({"type": "string"})
+                (media_of(&path("", true, ext)), json!({"type": "string"}))
             };
             let what = format!("The {} ({ext})", kind.name);
+            let ok = answer(&format!("{what}."), media, body);
             if has_default {
+                let summary = format!("{what} of the site's default locale");
                 put(
-                    path("", true, ext),
-                    get(
-                        &format!("{what} of the site's default locale"),
-                        Vec::new(),
-                        answer(&format!("{what}."), media, body.clone()),
-                    ),
+                    paths,
+                    &path("", true, ext),
+                    get(&summary, Vec::new(), ok.clone()),
                 );
             }
             if !own.is_empty() {
+                let summary = format!("{what} of one locale");
+                let parameters = vec![locale.clone()];
                 put(
-                    path("{locale}", false, ext),
-                    get(
-                        &format!("{what} of one locale"),
-                        vec![locale.clone()],
-                        answer(&format!("{what}."), media, body),
-                    ),
+                    paths,
+                    &path("{locale}", false, ext),
+                    get(&summary, parameters, ok),
                 );
             }
         }
     }
+}
+
+/// The contract's own files (the schemas, this description and the
+/// catalog) and `llms.txt`.
+fn contract_paths(inputs: &Inputs<'_>, paths: &mut Paths) {
     let mut schemas: Vec<String> = schema_files(inputs)
         .iter()
         .filter_map(|f| {
@@ -617,79 +662,61 @@ pub fn openapi(inputs: &Inputs<'_>) -> OutputFile {
         })
         .collect();
     schemas.sort();
+    let a_schema = json!({
+        "description": "A JSON Schema of dialect draft 2020-12.",
+        "type": "object",
+        "required": ["$schema", "$id"],
+        "properties": {"$schema": {"const": DIALECT}, "$id": {"type": "string"}}
+    });
     put(
-        format!("{}/{{schema}}.json", layout::SCHEMA_DIR),
+        paths,
+        &format!("{}/{{schema}}.json", layout::SCHEMA_DIR),
         get(
             "The JSON Schema of a kind of file",
             vec![parameter("schema", "The schema's name.", &schemas)],
-            answer(
-                "A JSON Schema (draft 2020-12).",
-                "application/schema+json",
-                json!({
-                    "description": "A JSON Schema of dialect draft 2020-12.",
-                    "type": "object",
-                    "required": ["$schema", "$id"],
-                    "properties": {"$schema": {"const": DIALECT}, "$id": {"type": "string"}}
-                }),
-            ),
+            answer("A JSON Schema (draft 2020-12).", JSON_TYPE, a_schema),
         ),
     );
+    let an_openapi = json!({
+        "type": "object",
+        "required": ["openapi", "info", "paths"],
+        "properties": {"openapi": {"type": "string", "pattern": "^3\\.1\\.[0-9]+$"}}
+    });
     put(
-        layout::OPENAPI_PATH.to_owned(),
+        paths,
+        layout::OPENAPI_PATH,
         get(
             "This description",
             Vec::new(),
-            answer(
-                "An OpenAPI 3.1 document.",
-                json_type,
-                json!({
-                    "type": "object",
-                    "required": ["openapi", "info", "paths"],
-                    "properties": {"openapi": {"type": "string", "pattern": "^3\\.1\\.[0-9]+$"}}
-                }),
-            ),
+            answer("An OpenAPI 3.1 document.", JSON_TYPE, an_openapi),
         ),
     );
     put(
-        layout::API_CATALOG_PATH.to_owned(),
+        paths,
+        layout::API_CATALOG_PATH,
         get(
             "The API catalog (RFC 9727)",
             Vec::new(),
             answer(
                 "A linkset naming this description.",
-                "application/linkset+json",
+                media_of(layout::API_CATALOG_PATH),
                 schema_ref(layout::API_CATALOG_SCHEMA_PATH),
             ),
         ),
     );
     put(
-        layout::LLMS_PATH.to_owned(),
+        paths,
+        layout::LLMS_PATH,
         get(
             "What the API holds, for people and agents (Markdown)",
             Vec::new(),
-            answer("Markdown text.", "text/plain", json!({"type": "string"})),
+            answer(
+                "Markdown text.",
+                media_of(layout::LLMS_PATH),
+                json!({"type": "string"}),
+            ),
         ),
     );
-    let server = match site {
-        Some(site) => {
-            json!({"url": site.as_str().trim_end_matches('/'), "description": "The site."})
-        }
-        None => {
-            json!({"url": "/", "description": "The site this file was read from (built without --site-url)."})
-        }
-    };
-    let document = json!({
-        "openapi": "3.1.0",
-        "jsonSchemaDialect": DIALECT,
-        "info": {
-            "title": "Game activity API",
-            "version": "1",
-            "description": "Game versions and their time-limited activities as static JSON files: one document per game and locale, an index that lists them, calendars, announcements boards, and the JSON Schema of every JSON file. No authentication; every file of the API may be fetched from any origin (CORS) and carries an ETag. Every naive time (`startTime`, `endTime`) is a wall-clock time of the document's `timeZone` and is given beside it as an instant with its offset (`startsAt`, `endsAt`). Within this version of the API fields are added, never removed or retyped: ignore what you do not know."
-        },
-        "servers": [server],
-        "paths": paths
-    });
-    file(layout::OPENAPI_PATH, &document)
 }
 
 /// The site address a built site's OpenAPI names as its server (what
