@@ -302,6 +302,7 @@ fn build_into(root: &Path, out: &Path, now: Now) -> anyhow::Result<Result<(), Ve
         defer: site::Defer::Nothing,
         force: false,
         progress: None,
+        site_url: None,
     };
     let outcome = site::build(&options)?;
     Ok(match outcome.summary {

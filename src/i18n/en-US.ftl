@@ -559,6 +559,10 @@ tool-error = error: { $error }
 
 breaking-file-removed = { $path } is published at the base and this build no longer has it: its clients get 404 not found.
 breaking-file-removed-help = keep publishing the file (a game that ends keeps its last document), or put a copy in the verbatim folder data/_files/
+breaking-field-removed = the published field { $field } is at the base and in none of this build's objects at its place: clients that read it break.
+breaking-field-removed-help = keep publishing { $field } beside its replacement; a field clients read is removed only with a new API version
+breaking-field-retyped = the published field { $field } changes its JSON type from { $old } to { $new }: clients that read it break.
+breaking-field-retyped-help = publish { $field } with its old type and add the new value under a new name
 breaking-version-backwards = the version goes backwards, from { $old } to { $new }: clients that keep the newest version they saw ignore this document.
 breaking-version-backwards-help = publish the current version's document; correct an older version in place only while it is the current one
 breaking-until = { $name } (until { $end })
@@ -1366,3 +1370,11 @@ help-value-legacy-sync = Publish it from the game's data at every build (an alia
 help-value-legacy-keep = Keep this copy as it is, frozen, in data/_files/
 help-arg-import-allow-skipped = Exit 0 even when files were found that are neither imported nor kept (they are still named)
 help-arg-import-time-zone = Time zone of the imported games that neither games.json nor the index names: ZONE for all, GAME=ZONE for one (comma-separated, repeatable)
+
+site-url-invalid = `{ $url }` is not a URL: give the site's public address, such as https://example.org/
+site-url-scheme = `{ $url }` is not an http or https address with a host: give the site's public address, such as https://example.org/
+site-url-parts = `{ $url }` has a query, a fragment or credentials: give the site's public address alone, such as https://example.org/activity/
+build-no-site-url = note: no --site-url: the schemas' $id, the OpenAPI server, the API catalog's links, the Atom feeds' ids and the webcal links of llms.txt and the pages stay relative to where they are read: give --site-url https://<your site>/ to make them absolute
+publish-site-url-differs = { $out } was not built for { $url } (its OpenAPI names { $built }): build it again with --site-url { $url }
+help-arg-site-url = The site's public address (http or https, like Hugo's baseURL): schema $ids, the OpenAPI server, the API catalog, Atom ids and webcal links are made absolute under it
+help-arg-publish-site-url = Refuse to publish a site that was not built with this --site-url

@@ -489,6 +489,10 @@ tool-error = 错误：{ $error }
 
 breaking-file-removed = { $path } 在基准中已经发布，这次构建却没有它：它的客户端会得到 404 not found。
 breaking-file-removed-help = 请继续发布这个文件（停止运营的游戏也保留最后一份文档），或者在原样发布的文件夹 data/_files/ 中放一份副本
+breaking-field-removed = 已发布的字段 { $field } 在基准中存在，这次构建在它所在的位置上却没有任何对象带有它：读取它的客户端会出错。
+breaking-field-removed-help = 请在它的替代字段旁边继续发布 { $field }；客户端读取的字段只能随新的 API 版本移除
+breaking-field-retyped = 已发布的字段 { $field } 的 JSON 类型从 { $old } 变成了 { $new }：读取它的客户端会出错。
+breaking-field-retyped-help = 请保持 { $field } 原来的类型发布，把新值放在一个新名字下
 breaking-version-backwards = 版本倒退了，从 { $old } 变成 { $new }：只保留所见最新版本的客户端会忽略这份文档。
 breaking-version-backwards-help = 请发布当前版本的文档；旧版本只能在它仍是当前版本时原地更正
 breaking-until = { $name }（至 { $end }）
@@ -1188,3 +1192,11 @@ help-value-legacy-sync = 每次构建时由游戏的数据生成（games.json �
 help-value-legacy-keep = 把这份副本原样冻结保存在 data/_files/ 中
 help-arg-import-allow-skipped = 即使发现既未导入也未保留的文件也以 0 退出（仍会列出这些文件）
 help-arg-import-time-zone = 导入的游戏中 games.json 和索引都未指明的时区：ZONE 用于全部游戏，GAME=ZONE 用于单个游戏（逗号分隔，可重复）
+
+site-url-invalid = `{ $url }` 不是一个 URL：请给出站点的公开地址，例如 https://example.org/
+site-url-scheme = `{ $url }` 不是带主机名的 http 或 https 地址：请给出站点的公开地址，例如 https://example.org/
+site-url-parts = `{ $url }` 带有查询、片段或凭据：请只给出站点的公开地址，例如 https://example.org/activity/
+build-no-site-url = 提示：没有 --site-url：模式的 $id、OpenAPI 的服务器地址、API 目录的链接、Atom 订阅的 id 以及 llms.txt 和页面中的 webcal 链接都保持相对于读取它们的位置；给出 --site-url https://<你的站点>/ 即可让它们成为绝对地址
+publish-site-url-differs = { $out } 不是为 { $url } 生成的（它的 OpenAPI 写的是 { $built }）：请用 --site-url { $url } 重新生成
+help-arg-site-url = 站点的公开地址（http 或 https，类似 Hugo 的 baseURL）：模式的 $id、OpenAPI 的服务器地址、API 目录、Atom id 和 webcal 链接都以它为前缀成为绝对地址
+help-arg-publish-site-url = 拒绝发布不是用这个 --site-url 生成的站点
