@@ -138,8 +138,12 @@ class ActivityClient:
             opener=opener or urllib.request.build_opener(),
         )
 
-    def games(self) -> Tuple[List[Dict[str, Any]], bool]:
-        """The games the index lists (as published), and whether the index is the kept copy."""
+    def games(self) -> List[Dict[str, Any]]:
+        """The games the index lists, as published (``id``, ``name``, ``locales``, ``timeZone``, ...)."""
+        return self._index()[0]
+
+    def _index(self) -> Tuple[List[Dict[str, Any]], bool]:
+        """The games the index lists, and whether the index is the kept copy."""
         body, from_cache = self._http.get(self._base + INDEX_PATH)
         index = _parse(body, INDEX_PATH)
         games = index.get("games") if isinstance(index, dict) else None
@@ -149,7 +153,7 @@ class ActivityClient:
 
     def game(self, id: str, locale: Optional[str] = None) -> GameDocument:
         """A game's document, in its default locale unless ``locale`` is given."""
-        games, index_from_cache = self.games()
+        games, index_from_cache = self._index()
         game = next((g for g in games if g.get("id") == id), None)
         if game is None:
             known = ", ".join(str(g.get("id")) for g in games)
@@ -172,9 +176,8 @@ class ActivityClient:
         ``within`` from now, soonest first."""
         now = self._clock()
         until = now + within
-        games, _ = self.games()
         found = []
-        for entry in games:
+        for entry in self.games():
             game = self.game(entry["id"])
             found.extend(Ending(game, a) for a in game.activities if now < a.end <= until)
         return sorted(found, key=lambda e: e.activity.end)
