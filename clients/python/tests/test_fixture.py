@@ -103,6 +103,7 @@ def test_uses_the_copy_within_max_age_then_revalidates_and_keeps_the_body_on_304
         ("/api/v1/activity/sr.json", 304),
     ]
     assert site.hits[3].if_none_match.startswith('"')
+    assert site.hits[3].if_modified_since == "Fri, 27 Nov 2026 12:00:00 GMT"
     assert again.activities[0].id == "sr-4.5-01"
     assert again.from_cache is False
 
@@ -119,6 +120,17 @@ def test_returns_the_kept_copy_marked_from_cache_on_5xx_and_when_the_server_is_g
     site.close()
     clock[0] = NOW + timedelta(seconds=602)
     assert c.game("sr").from_cache is True
+
+
+def test_returns_the_kept_copy_when_the_server_does_not_answer_in_time(site):
+    clock = [NOW]
+    c = ActivityClient(site.url, clock=lambda: clock[0], timeout=0.3)
+    c.game("sr")
+    clock[0] = NOW + timedelta(seconds=301)
+    site.hanging = True
+    late = c.game("sr")
+    assert late.from_cache is True
+    assert late.activities[0].id == "sr-4.5-01"
 
 
 def test_keeps_the_last_good_copy_on_disk_for_the_next_run(site, tmp_path):

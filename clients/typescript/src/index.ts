@@ -122,8 +122,13 @@ export class ActivityClient {
     });
   }
 
+  /** The games the index lists, as published (`id`, `name`, `locales`, `timeZone`, ...). */
+  async games(): Promise<GameEntry[]> {
+    return (await this.index()).games;
+  }
+
   /** The games the index lists, and whether the index came from the kept copy. */
-  async games(): Promise<{ games: GameEntry[]; fromCache: boolean }> {
+  private async index(): Promise<{ games: GameEntry[]; fromCache: boolean }> {
     const { body, fromCache } = await this.http.get(this.base + INDEX_PATH);
     const index = parse<{ games?: GameEntry[] }>(body, INDEX_PATH);
     if (!Array.isArray(index.games)) {
@@ -134,7 +139,7 @@ export class ActivityClient {
 
   /** A game's document, in its default locale unless `locale` is given. */
   async game(id: string, options: { locale?: string } = {}): Promise<GameDocument> {
-    const index = await this.games();
+    const index = await this.index();
     const game = index.games.find((g) => g.id === id);
     if (!game) {
       const known = index.games.map((g) => g.id).join(", ");
@@ -162,10 +167,9 @@ export class ActivityClient {
   async endingSoon(options: { withinHours: number }): Promise<Ending[]> {
     const now = this.now().getTime();
     const until = now + options.withinHours * 3_600_000;
-    const { games } = await this.games();
+    const games = await Promise.all((await this.games()).map((entry) => this.game(entry.id)));
     const found: Ending[] = [];
-    for (const entry of games) {
-      const game = await this.game(entry.id);
+    for (const game of games) {
       for (const activity of game.activities) {
         const end = activity.end.getTime();
         if (end > now && end <= until) found.push({ game, activity });

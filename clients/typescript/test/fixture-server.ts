@@ -1,7 +1,7 @@
 // A loopback server over a hand-made site folder (clients/fixtures/site) that
 // answers like a static host: ETag, Last-Modified, Cache-Control max-age,
 // 304 to a matching If-None-Match. It records every request, and can be
-// told to fail (503) or be closed (connection refused).
+// told to fail (503), to hang (never answer) or be closed (connection refused).
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
@@ -14,12 +14,14 @@ export interface Hit {
   path: string;
   status: number;
   ifNoneMatch?: string;
+  ifModifiedSince?: string;
 }
 
 export interface FixtureServer {
   url: string;
   hits: Hit[];
   failing: boolean;
+  hanging: boolean;
   close(): Promise<void>;
 }
 
@@ -29,13 +31,20 @@ export async function serveFixture(root = FIXTURE_SITE): Promise<FixtureServer> 
     url: "",
     hits: [],
     failing: false,
-    close: () => new Promise<void>((done) => server.close(() => done())),
+    hanging: false,
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
   };
   server = createServer(async (request, response) => {
     const path = new URL(request.url ?? "/", "http://fixture").pathname;
     const ifNoneMatch = request.headers["if-none-match"];
+    const ifModifiedSince = request.headers["if-modified-since"];
+    if (state.hanging) return;
     const answer = (status: number, headers: Record<string, string> = {}, body?: Buffer) => {
-      state.hits.push({ path, status, ifNoneMatch });
+      state.hits.push({ path, status, ifNoneMatch, ifModifiedSince });
       response.writeHead(status, headers);
       response.end(body);
     };

@@ -103,6 +103,7 @@ describe("caching", () => {
       ["/api/v1/activity/sr.json", 304],
     ]);
     expect(site.hits[3].ifNoneMatch).toMatch(/^"[0-9a-f]+"$/);
+    expect(site.hits[3].ifModifiedSince).toBe("Fri, 27 Nov 2026 12:00:00 GMT");
     expect(again.activities[0].id).toBe("sr-4.5-01");
     expect(again.fromCache).toBe(false);
   });
@@ -118,6 +119,16 @@ describe("caching", () => {
     await site.close();
     clock = new Date(NOW.getTime() + 602_000);
     expect((await c.game("sr")).fromCache).toBe(true);
+  });
+
+  it("returns the kept copy when the server does not answer in time", async () => {
+    const c = client({ timeoutMs: 300 });
+    await c.game("sr");
+    clock = new Date(NOW.getTime() + 301_000);
+    site.hanging = true;
+    const late = await c.game("sr");
+    expect(late.fromCache).toBe(true);
+    expect(late.activities[0].id).toBe("sr-4.5-01");
   });
 
   it("keeps the last good copy on disk for the next run", async () => {

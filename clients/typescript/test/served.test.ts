@@ -50,7 +50,7 @@ function recording(now: () => Date) {
 }
 
 async function everyDocument(client: ActivityClient): Promise<GameDocument[]> {
-  const { games } = await client.games();
+  const games = await client.games();
   const docs: GameDocument[] = [];
   for (const game of games) {
     for (const locale of game.locales) docs.push(await client.game(game.id, { locale }));
@@ -73,7 +73,7 @@ describe.runIf(url && !offline)("a served build", () => {
 
   it("gives instants equal to the naive time in the game's zone, Tokyo included", async () => {
     const client = new ActivityClient({ baseUrl: url!, now: () => NOW });
-    const { games } = await client.games();
+    const games = await client.games();
     expect(games.find((g) => g.id === TOKYO)?.timeZone).toBe("Asia/Tokyo");
     for (const entry of games) {
       const doc = await client.game(entry.id);
@@ -128,7 +128,7 @@ describe.runIf(url && !offline)("a served build", () => {
     const soon = await client.endingSoon({ withinHours: 72 });
     const until = NOW.getTime() + 72 * 3_600_000;
     const expected: string[] = [];
-    for (const entry of (await client.games()).games) {
+    for (const entry of await client.games()) {
       for (const a of (await client.game(entry.id)).activities) {
         if (a.end > NOW && a.end.getTime() <= until) expected.push(`${entry.id}/${a.id}`);
       }
