@@ -35,6 +35,7 @@ def test_reads_ids_names_and_instants_from_the_default_locale(site):
     assert doc.activities[0].end.utcoffset() == timedelta(hours=8)
     assert doc.start == datetime(2026, 8, 26, 3, tzinfo=UTC)
     assert doc.from_cache is False
+    assert doc.raw["activities"][0]["startTime"] == "2026-08-26T11:00:00"
 
 
 def test_reads_the_locale_asked_for_with_the_same_ids(site):

@@ -68,6 +68,8 @@ export interface GameDocument {
   stale: boolean;
   /** The network or the server failed and a kept copy was returned. */
   fromCache: boolean;
+  /** The document as published, every field (those this client does not read too). */
+  raw: Wire.ActivityDocument;
 }
 
 /** A game as the index lists it. */
@@ -215,6 +217,7 @@ export class ActivityClient {
       dueAt,
       stale: dueAt !== null && this.now().getTime() >= dueAt.getTime(),
       fromCache,
+      raw,
     };
   }
 }

@@ -30,6 +30,7 @@ describe("documents", () => {
     expect(doc.activities[0].end.toISOString()).toBe("2026-09-21T19:59:59.000Z");
     expect(doc.start.toISOString()).toBe("2026-08-26T03:00:00.000Z");
     expect(doc.fromCache).toBe(false);
+    expect(doc.raw.activities[0].startTime).toBe("2026-08-26T11:00:00");
   });
 
   it("reads the locale asked for, with the same ids", async () => {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
@@ -76,6 +76,8 @@ class GameDocument:
     stale: bool
     #: The network or the server failed and a kept copy was returned.
     from_cache: bool
+    #: The document as published, every field (those this client does not read too).
+    raw: Dict[str, Any] = field(repr=False, compare=False)
 
 
 class Ending(NamedTuple):
@@ -221,6 +223,7 @@ class ActivityClient:
             due_at=due_at,
             stale=due_at is not None and self._clock() >= due_at,
             from_cache=from_cache,
+            raw=raw,
         )
 
 
