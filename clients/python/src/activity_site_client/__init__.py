@@ -117,7 +117,8 @@ class ActivityClient:
 
     ``cache_dir`` keeps the last good copy of every file across runs;
     ``max_body_bytes`` (4 MiB) bounds a body; ``timeout`` (10 s) bounds a
-    request; ``clock`` (the system's) is what ``stale`` and ``ending_soon``
+    request; ``clock`` (the system's; it gives aware datetimes) is what
+    ``stale`` and ``ending_soon``
     read; ``opener`` is the urllib opener to use (a proxy, a handler)."""
 
     def __init__(
@@ -131,7 +132,15 @@ class ActivityClient:
         opener: Optional[urllib.request.OpenerDirector] = None,
     ) -> None:
         self._base = base_url.rstrip("/")
-        self._clock = clock or (lambda: datetime.now(timezone.utc))
+        read = clock or (lambda: datetime.now(timezone.utc))
+
+        def now() -> datetime:
+            value = read()
+            if value.tzinfo is None:
+                raise ValueError("the clock must give an aware datetime, such as datetime.now(timezone.utc)")
+            return value
+
+        self._clock = now
         self._http = Http(
             clock=self._clock,
             max_body_bytes=max_body_bytes,
