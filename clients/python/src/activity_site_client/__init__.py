@@ -118,8 +118,8 @@ class ActivityClient:
     ``cache_dir`` keeps the last good copy of every file across runs;
     ``max_body_bytes`` (4 MiB) bounds a body; ``timeout`` (10 s) bounds a
     request; ``clock`` (the system's; it gives aware datetimes) is what
-    ``stale`` and ``ending_soon``
-    read; ``opener`` is the urllib opener to use (a proxy, a handler)."""
+    ``stale`` and ``ending_soon`` read; ``opener`` is the urllib opener to
+    use (a proxy, a handler)."""
 
     def __init__(
         self,
