@@ -19,7 +19,7 @@
 # schemas are up to date. Prints each example's output against the served
 # build (the TypeScript one under Node 22 and Node 18, the floor its engines
 # field names) and the packed sizes. Installs what it needs (Debian: npm,
-# nginx, python3-venv; Node and Vitest from npm; pytest from PyPI); no network
+# nginx, python3-venv; Node and Vitest from npm; pytest and mypy from PyPI); no network
 # beyond loopback while the tests run. Leaves nothing behind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -114,7 +114,9 @@ JSON
 say "the tests type-check against the installed package's declarations"
 
 log "Python: pip install of the folder into a fresh virtual environment"
-python_venv "$work/venv" "$repo/clients/python" "pytest>=7"
+python_venv "$work/venv" "$repo/clients/python" "pytest>=7" "mypy>=1.8"
+# Typed, as py.typed promises.
+"$work/venv/bin/mypy" --strict --no-incremental clients/python/src/activity_site_client
 py="$work/py-project"
 mkdir -p "$py"
 cp -r clients/python/tests "$py/tests"

@@ -187,7 +187,7 @@ class ActivityClient:
         ``within`` from now, soonest first."""
         now = self._clock()
         until = now + within
-        found = []
+        found: List[Ending] = []
         for entry in self.games():
             game = self.game(entry["id"])
             found.extend(Ending(game, a) for a in game.activities if now < a.end <= until)
