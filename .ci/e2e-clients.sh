@@ -96,9 +96,13 @@ mkdir -p "$ts/test"
 cp clients/typescript/test/*.ts "$ts/test/"
 cp clients/examples/ending-soon.mjs "$ts/"
 printf '{"name": "e2e-clients", "private": true, "type": "module"}\n' >"$ts/package.json"
-dev() { echo "$1@$(node -p "require('./clients/typescript/package.json').devDependencies['$1']")"; }
-(cd "$ts" && timeout 600 npm install --no-audit --no-fund --loglevel=error \
-    "$tarball" "$(dev vitest)" "$(dev typescript)" "$(dev @types/node)")
+# The test tools at the ranges the package's own devDependencies give.
+mapfile -t tools < <(node -e '
+const dev = require(process.argv[1]).devDependencies;
+for (const name of ["vitest", "typescript", "@types/node"]) console.log(`${name}@${dev[name]}`);
+' "$repo/clients/typescript/package.json")
+[ "${#tools[@]}" = 3 ] || { echo "no test tools in clients/typescript/package.json" >&2; exit 1; }
+(cd "$ts" && timeout 600 npm install --no-audit --no-fund --loglevel=error "$tarball" "${tools[@]}")
 grep -q "\"version\": \"$version\"" "$ts/node_modules/activity-site-client/package.json"
 # The tests type-check against the declarations the package ships.
 cat >"$ts/tsconfig.json" <<'JSON'
@@ -130,7 +134,7 @@ assert (here / "py.typed").is_file(), "no py.typed"
 print("installed:", here)
 PY
 
-run_ts() { (cd "$ts" && timeout 300 npx vitest run --reporter=verbose); }
+run_ts() { (cd "$ts" && NO_COLOR=1 timeout 300 npx vitest run --reporter=verbose); }
 run_py() { (cd "$py" && timeout 300 "$work/venv/bin/python" -m pytest -v -p no:cacheprovider tests); }
 
 log "both packages' tests on the hand-made site, against the installed packages"
