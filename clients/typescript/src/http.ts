@@ -42,10 +42,21 @@ export function maxAge(header: string | null): number {
 
 export class Http {
   private readonly memory = new Map<string, Entry>();
+  /** Requests under way, so that concurrent reads of one URL make one request. */
+  private readonly pending = new Map<string, Promise<Fetched>>();
 
   constructor(private readonly options: HttpOptions) {}
 
-  async get(url: string): Promise<Fetched> {
+  get(url: string): Promise<Fetched> {
+    let request = this.pending.get(url);
+    if (!request) {
+      request = this.fetchOrKeep(url).finally(() => this.pending.delete(url));
+      this.pending.set(url, request);
+    }
+    return request;
+  }
+
+  private async fetchOrKeep(url: string): Promise<Fetched> {
     const now = this.options.now().getTime();
     const kept = this.memory.get(url) ?? (await this.readDisk(url));
     if (kept && now < kept.freshUntil) return { body: kept.body, fromCache: false };
@@ -135,7 +146,7 @@ export class Http {
     const { mkdir, writeFile, rename } = await import("node:fs/promises");
     await mkdir(this.options.cacheDir!, { recursive: true });
     // Written beside and renamed, so a reader never sees half a file.
-    const temp = `${file}.${process.pid}.tmp`;
+    const temp = `${file}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`;
     await writeFile(temp, JSON.stringify(entry));
     await rename(temp, file);
   }

@@ -132,6 +132,12 @@ describe("caching", () => {
     expect(late.activities[0].id).toBe("sr-4.5-01");
   });
 
+  it("makes one request for concurrent reads of one file", async () => {
+    const c = client();
+    await Promise.all([c.game("sr"), c.game("sr", { locale: "en-US" }), c.game("dst")]);
+    expect(site.hits.filter((h) => h.path === "/api/v1/games.json")).toHaveLength(1);
+  });
+
   it("keeps the last good copy on disk for the next run", async () => {
     const dir = await mkdtemp(join(tmpdir(), "activity-site-client-"));
     try {
