@@ -45,7 +45,7 @@ use_activity_site
 scratch_dir
 
 log "the packages' versions are the tool's"
-version="$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)"
+version="$(python3 -c 'import tomllib; t = tomllib.load(open("Cargo.toml", "rb")); v = t["package"]["version"]; print(t["workspace"]["package"]["version"] if isinstance(v, dict) else v)')"
 ts_version="$(node -p 'require("./clients/typescript/package.json").version')"
 py_version="$(sed -n 's/^version = "\(.*\)"$/\1/p' clients/python/pyproject.toml)"
 bin_version="$("$ACTIVITY_SITE_BIN" --version | awk '{print $2}')"
