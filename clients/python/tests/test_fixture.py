@@ -78,6 +78,12 @@ def test_names_the_locales_for_an_unknown_locale(site):
     assert error.value.code == "unknown-locale"
 
 
+def test_says_a_listed_locale_is_not_published_yet_naming_those_that_are(site):
+    with pytest.raises(ActivitySiteError, match=r"pending.*it has: en-US$") as error:
+        client(site).game("dst", locale="es-US")
+    assert error.value.code == "unknown-locale"
+
+
 def test_refuses_a_body_larger_than_the_bound(site):
     with pytest.raises(ActivitySiteError) as error:
         client(site, max_body_bytes=1000).game("sr")

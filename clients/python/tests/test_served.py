@@ -59,7 +59,9 @@ def recording(clock):
 
 def every_document(client):
     games = client.games()
-    return [client.game(g["id"], locale=locale) for g in games for locale in g["locales"]]
+    return [
+        client.game(g["id"], locale=locale) for g in games for locale in dict.fromkeys(f["locale"] for f in g["files"])
+    ]
 
 
 @online

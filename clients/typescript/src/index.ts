@@ -80,6 +80,8 @@ export interface GameEntry {
   defaultLocale: string;
   timeZone: string;
   files: FileEntry[];
+  /** Locales the game lists whose documents are not published yet. */
+  pending?: string[];
 }
 
 interface FileEntry {
@@ -152,9 +154,11 @@ export class ActivityClient {
       game.files.find((f) => f.locale === locale && (options.locale === undefined ? f.default : true)) ??
       game.files.find((f) => f.locale === locale);
     if (!file) {
+      const published = [...new Set(game.files.map((f) => f.locale))].join(", ");
+      const why = game.pending?.includes(locale) ? " yet (it is listed as pending)" : "";
       throw new ActivitySiteError(
         "unknown-locale",
-        `game "${id}" has no document in locale "${locale}"; it has: ${game.locales.join(", ")}`,
+        `game "${id}" has no document in locale "${locale}"${why}; it has: ${published}`,
       );
     }
     const fetched = await this.http.get(this.base + file.path);

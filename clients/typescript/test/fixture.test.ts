@@ -79,6 +79,13 @@ describe("errors", () => {
     expect((error as Error).message).toContain("zh-CN, en-US");
   });
 
+  it("says a listed locale is not published yet, naming those that are", async () => {
+    const error = await client().game("dst", { locale: "es-US" }).catch((e: unknown) => e);
+    expect((error as ActivitySiteError).code).toBe("unknown-locale");
+    expect((error as Error).message).toContain("pending");
+    expect((error as Error).message).toMatch(/it has: en-US$/);
+  });
+
   it("refuses a body larger than the bound", async () => {
     const error = await client({ maxBodyBytes: 1000 }).game("sr").catch((e: unknown) => e);
     expect((error as ActivitySiteError).code).toBe("too-large");

@@ -53,7 +53,9 @@ async function everyDocument(client: ActivityClient): Promise<GameDocument[]> {
   const games = await client.games();
   const docs: GameDocument[] = [];
   for (const game of games) {
-    for (const locale of game.locales) docs.push(await client.game(game.id, { locale }));
+    for (const locale of new Set(game.files.map((f) => f.locale))) {
+      docs.push(await client.game(game.id, { locale }));
+    }
   }
   return docs;
 }

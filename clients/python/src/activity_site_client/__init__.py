@@ -174,9 +174,10 @@ class ActivityClient:
         file = next((f for f in files if locale is not None or f.get("default")), None)
         file = file or (files[0] if files else None)
         if file is None:
+            published = ", ".join(dict.fromkeys(f["locale"] for f in game["files"]))
+            why = " yet (it is listed as pending)" if wanted in game.get("pending", []) else ""
             raise ActivitySiteError(
-                "unknown-locale",
-                f'game "{id}" has no document in locale "{wanted}"; it has: {", ".join(game["locales"])}',
+                "unknown-locale", f'game "{id}" has no document in locale "{wanted}"{why}; it has: {published}'
             )
         body, from_cache = self._http.get(self._base + file["path"])
         raw = _parse(body, file["path"])
