@@ -124,6 +124,11 @@ def test_returns_the_kept_copy_marked_from_cache_on_5xx_and_when_the_server_is_g
     failed = c.game("sr")
     assert failed.from_cache is True
     assert failed.activities == first.activities
+    # Within the retry delay the kept copy is returned without asking again.
+    asked = len(site.hits)
+    clock[0] = NOW + timedelta(seconds=400)
+    assert c.game("sr").from_cache is True
+    assert len(site.hits) == asked
     site.close()
     clock[0] = NOW + timedelta(seconds=602)
     assert c.game("sr").from_cache is True

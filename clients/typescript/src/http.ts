@@ -18,6 +18,7 @@ export interface HttpOptions {
   now: () => Date;
   maxBodyBytes: number;
   timeoutMs: number;
+  retryAfterMs: number;
   cacheDir?: string;
 }
 
@@ -44,6 +45,8 @@ export class Http {
   private readonly memory = new Map<string, Entry>();
   /** Requests under way, so that concurrent reads of one URL make one request. */
   private readonly pending = new Map<string, Promise<Fetched>>();
+  /** After a failure, until when (ms) the kept copy is returned without asking again. */
+  private readonly retryAt = new Map<string, number>();
 
   constructor(private readonly options: HttpOptions) {}
 
@@ -60,6 +63,11 @@ export class Http {
     const now = this.options.now().getTime();
     const kept = this.memory.get(url) ?? (await this.readDisk(url));
     if (kept && now < kept.freshUntil) return { body: kept.body, fromCache: false };
+    if (kept && now < (this.retryAt.get(url) ?? 0)) return { body: kept.body, fromCache: true };
+    const failed = (): Fetched => {
+      this.retryAt.set(url, now + this.options.retryAfterMs);
+      return { body: kept!.body, fromCache: true };
+    };
 
     const headers: Record<string, string> = { accept: "application/json" };
     if (kept?.etag) headers["if-none-match"] = kept.etag;
@@ -72,14 +80,15 @@ export class Http {
       });
     } catch (error) {
       // Connection refused, reset, a DNS failure, the timeout.
-      if (kept) return { body: kept.body, fromCache: true };
+      if (kept) return failed();
       throw new ActivitySiteError("network", `GET ${url} failed: ${describe(error)}`, { cause: error });
     }
     if (response.status >= 500) {
       await response.body?.cancel();
-      if (kept) return { body: kept.body, fromCache: true };
+      if (kept) return failed();
       throw new ActivitySiteError("http", `GET ${url} answered ${response.status}, and no copy is kept`);
     }
+    this.retryAt.delete(url);
     const freshUntil = now + maxAge(response.headers.get("cache-control")) * 1000;
     if (response.status === 304 && kept) {
       await response.body?.cancel();

@@ -24,6 +24,8 @@ export interface ClientOptions {
   maxBodyBytes?: number;
   /** A request that takes longer fails (and the kept copy is returned); 10 s unless given. */
   timeoutMs?: number;
+  /** After a failure, the kept copy is returned without asking again for this long; 5 min unless given. */
+  retryAfterMs?: number;
   /** The clock `stale` and `endingSoon` read; the system's unless given. */
   now?: () => Date;
   /** The fetch to use; the platform's unless given. */
@@ -122,6 +124,7 @@ export class ActivityClient {
       now: this.now,
       maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
       timeoutMs: options.timeoutMs ?? 10_000,
+      retryAfterMs: options.retryAfterMs ?? 300_000,
       cacheDir: options.cacheDir,
     });
   }

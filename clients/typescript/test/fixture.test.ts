@@ -124,6 +124,11 @@ describe("caching", () => {
     const failed = await c.game("sr");
     expect(failed.fromCache).toBe(true);
     expect(failed.activities).toEqual(first.activities);
+    // Within the retry delay the kept copy is returned without asking again.
+    const asked = site.hits.length;
+    clock = new Date(NOW.getTime() + 400_000);
+    expect((await c.game("sr")).fromCache).toBe(true);
+    expect(site.hits.length).toBe(asked);
     await site.close();
     clock = new Date(NOW.getTime() + 602_000);
     expect((await c.game("sr")).fromCache).toBe(true);

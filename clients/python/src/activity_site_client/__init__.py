@@ -117,7 +117,8 @@ class ActivityClient:
 
     ``cache_dir`` keeps the last good copy of every file across runs;
     ``max_body_bytes`` (4 MiB) bounds a body; ``timeout`` (10 s) bounds a
-    request; ``clock`` (the system's; it gives aware datetimes) is what
+    request; after a failure, the kept copy is returned without asking again
+    for ``retry_after`` (5 minutes); ``clock`` (the system's; it gives aware datetimes) is what
     ``stale`` and ``ending_soon`` read; ``opener`` is the urllib opener to
     use (a proxy, a handler)."""
 
@@ -128,6 +129,7 @@ class ActivityClient:
         cache_dir: Union[str, Path, None] = None,
         max_body_bytes: int = 4 * 1024 * 1024,
         timeout: float = 10.0,
+        retry_after: timedelta = timedelta(minutes=5),
         clock: Optional[Callable[[], datetime]] = None,
         opener: Optional[urllib.request.OpenerDirector] = None,
     ) -> None:
@@ -145,6 +147,7 @@ class ActivityClient:
             clock=self._clock,
             max_body_bytes=max_body_bytes,
             timeout=timeout,
+            retry_after=retry_after.total_seconds(),
             cache_dir=Path(cache_dir) if cache_dir is not None else None,
             opener=opener or urllib.request.build_opener(),
         )

@@ -53,12 +53,16 @@ class Http:
         clock: Callable[[], datetime],
         max_body_bytes: int,
         timeout: float,
+        retry_after: float,
         cache_dir: Optional[Path],
         opener: urllib.request.OpenerDirector,
     ) -> None:
         self._clock = clock
         self._max_body_bytes = max_body_bytes
         self._timeout = timeout
+        self._retry_after = retry_after
+        #: After a failure, until when the kept copy is returned without asking again.
+        self._retry_at: Dict[str, float] = {}
         self._cache_dir = cache_dir
         self._opener = opener
         self._memory: Dict[str, _Entry] = {}
@@ -70,6 +74,8 @@ class Http:
         kept = self._memory.get(url) or self._read_disk(url)
         if kept is not None and now < kept.fresh_until:
             return kept.body, False
+        if kept is not None and now < self._retry_at.get(url, 0.0):
+            return kept.body, True
 
         request = urllib.request.Request(url, headers={"Accept": "application/json"})
         if kept is not None and kept.etag:
@@ -92,13 +98,16 @@ class Http:
                 self._keep(entry)
                 return entry.body, False
             if error.code >= 500 and kept is not None:
+                self._retry_at[url] = now + self._retry_after
                 return kept.body, True
             raise ActivitySiteError("http", f"GET {url} answered {error.code}") from None
         except (OSError, HTTPException) as error:
             # Connection refused or reset, a DNS failure, the timeout, a cut answer.
             if kept is not None:
+                self._retry_at[url] = now + self._retry_after
                 return kept.body, True
             raise ActivitySiteError("network", f"GET {url} failed: {error}") from error
+        self._retry_at.pop(url, None)
         self._keep(
             _Entry(
                 url=url,
