@@ -85,6 +85,10 @@ export interface AnnouncementsDocument {
    */
   id: number;
   /**
+   * Optional: when the board last changed, RFC 3339 with an offset (2026-11-20T10:00:00+08:00). The board's Atom feed takes its `updated` from here (the Unix epoch without it), so the feed changes only with the board.
+   */
+  updated?: string;
+  /**
    * The announcements, newest first.
    */
   announcements: Announcement[];
