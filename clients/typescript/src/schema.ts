@@ -54,6 +54,10 @@ export interface ActivityDocument {
 }
 export interface Activity {
   /**
+   * The activity's stable id: <game>-<version>-<nn>, the game, the version it was first given an id in and a number (sr-4.6-03). Lowercase and URL-safe. The same in every language of the game, kept through a rename, a corrected time and the next version; assigned by `activity-site check --fix` (never typed by hand) and never derived again: it is data. Optional in data written before ids; the first key of an activity.
+   */
+  id?: string;
+  /**
    * The activity's name as announced.
    */
   name: string;
