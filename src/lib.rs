@@ -161,6 +161,12 @@
 //!   file (the announcements boards) goes through the same parser, its
 //!   own schema and its [`validate::FileRules`]
 //!   ([`validate::announcements`]), found by [`validate::rules_of`].
+//!   The forms people type a date-time in (an input method's full-width
+//!   digits, `2026年12月3日 10:00`, `2026.10.15 04:00`, a date without its
+//!   year) and their exact rewrites have one owner, `validate/rules/dates.rs`:
+//!   the `datetime` rule offers them as fixes, and the rules read a time as
+//!   its fix does. A byte-order mark is the parser's ([`json`]): one
+//!   mistake with its fix, the text behind it read as usual.
 //! - [`diagnostics`]: the `Diagnostic` type and its renderers.
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
@@ -199,6 +205,12 @@
 //!   line, built into a temporary folder) and streaming them file by file
 //!   into [`site::diff`], which also names the pairs of names to merge and
 //!   the documents no index lists; `cmd/diff.rs` only reads the flags and prints.
+//!   It also owns `check --changed-since REF` ([`review::changed_since`]):
+//!   the tree at a git revision, exported the same way and checked, against
+//!   today's diagnostics, keyed by rule, file and message (not by line), so
+//!   only what a change introduced is reported; the clock's findings
+//!   (`stale`, `upcoming-version`) are left out, for the scheduled
+//!   ending-soon workflow.
 //! - [`import`]: published API files to a data tree (`import --from`): a
 //!   pure mapping (bytes in, files out: each file the kind its shape
 //!   says; activity documents placed game by game through the registry,

@@ -26,10 +26,11 @@ fn documents(root: &Path) -> BTreeMap<String, Value> {
                 game["id"].as_str().unwrap(),
                 locale.as_str().unwrap()
             );
-            // A locale listed before its file exists is pending: no document.
-            if let Ok(text) = std::fs::read_to_string(root.join(&path)) {
-                out.insert(path, serde_json::from_str(&text).unwrap());
-            }
+            // A locale the registry lists before its document exists is pending.
+            let Ok(text) = std::fs::read_to_string(root.join(&path)) else {
+                continue;
+            };
+            out.insert(path, serde_json::from_str(&text).unwrap());
         }
     }
     out
