@@ -119,6 +119,8 @@ pub struct CheckArgs {
         help = "help-arg-check-diff"
     )]
     pub diff: bool,
+    #[arg(long, value_name = "REF", help = "help-arg-check-changed-since")]
+    pub changed_since: Option<String>,
     #[arg(value_name = "PATH", help = "help-arg-check-paths")]
     pub paths: Vec<PathBuf>,
 }
@@ -246,6 +248,8 @@ pub struct VersionNewArgs {
     pub end: String,
     #[arg(long, help = "help-arg-version-cover")]
     pub cover: Option<String>,
+    #[arg(long, value_name = "NAME", help = "help-arg-version-drop")]
+    pub drop: Vec<String>,
     #[arg(long, help = "help-arg-version-dry-run")]
     pub dry_run: bool,
 }

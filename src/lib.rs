@@ -63,9 +63,12 @@
 //!   game's data is due by its `updateMode` ([`model::freshness`], read by
 //!   `status`, the `stale` rule, the pages and the ending-soon workflow) and
 //!   a game's source conventions (`model::Conventions`: end seconds its
-//!   source writes on purpose, warning rules it turns off), and a document
-//!   as the site publishes it ([`model::published`]: the data's fields
-//!   byte for byte, then each time as an instant with its offset
+//!   source writes on purpose, warning rules it turns off), the form of
+//!   an activity's stable `id` and the next fresh one ([`model::ids`]; the
+//!   `missing-id` rule of [`validate`] pairs activities across a game's
+//!   locales and gives them, `diff` and the calendars follow them), and a
+//!   document as the site publishes it ([`model::published`]: the data's
+//!   fields byte for byte, then each time as an instant with its offset
 //!   ([`model::Time::instant`], the one reading of a wall time in a zone,
 //!   DST gaps and folds as RFC 9557's `compatible`), the game's zone and
 //!   its due time; the fields it adds, which `import` and `diff` drop
@@ -166,6 +169,12 @@
 //!   file (the announcements boards) goes through the same parser, its
 //!   own schema and its [`validate::FileRules`]
 //!   ([`validate::announcements`]), found by [`validate::rules_of`].
+//!   The forms people type a date-time in (an input method's full-width
+//!   digits, `2026年12月3日 10:00`, `2026.10.15 04:00`, a date without its
+//!   year) and their exact rewrites have one owner, `validate/rules/dates.rs`:
+//!   the `datetime` rule offers them as fixes, and the rules read a time as
+//!   its fix does. A byte-order mark is the parser's ([`json`]): one
+//!   mistake with its fix, the text behind it read as usual.
 //! - [`diagnostics`]: the `Diagnostic` type and its renderers.
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
@@ -209,6 +218,12 @@
 //!   line, built into a temporary folder) and streaming them file by file
 //!   into [`site::diff`], which also names the pairs of names to merge and
 //!   the documents no index lists; `cmd/diff.rs` only reads the flags and prints.
+//!   It also owns `check --changed-since REF` ([`review::changed_since`]):
+//!   the tree at a git revision, exported the same way and checked, against
+//!   today's diagnostics, keyed by rule, file and message (not by line), so
+//!   only what a change introduced is reported; the clock's findings
+//!   (`stale`, `upcoming-version`) are left out, for the scheduled
+//!   ending-soon workflow.
 //! - [`import`]: published API files to a data tree (`import --from`): a
 //!   pure mapping (bytes in, files out: each file the kind its shape
 //!   says; activity documents placed game by game through the registry,

@@ -41,8 +41,6 @@ lines = { $first }
 load-registry-missing = games.json is missing
 load-registry-missing-help = create games.json at the root: {"{"}"games": [...]{"}"}
 load-read-failed = cannot read the file: { $error }
-load-bom = the file starts with a byte-order mark
-load-bom-help = save the file as UTF-8 without BOM
 load-invalid-utf8 = invalid UTF-8 at byte { $byte }
 load-invalid-utf8-help = save the file as UTF-8
 
@@ -80,6 +78,8 @@ ascii-space = an ASCII space
 ## json-syntax: the mistakes
 
 syntax-empty = the file is empty
+syntax-bom = the file starts with a byte-order mark (U+FEFF, as Notepad saves UTF-8); the checks read on behind it
+syntax-bom-help = remove it (`activity-site check --fix` does), or save the file as UTF-8 without BOM
 syntax-after-end = unexpected content after the end of the document
 syntax-after-end-help = the document's outermost value closes on line { $line }; remove what follows it, or look for a bracket closed too early
 syntax-eof-expected = unexpected end of file: expected { $expected }
@@ -188,6 +188,13 @@ datetime-fullwidth-colon-help = type the ASCII `:`: `{ $fixed }`
 datetime-slashes = `{ $text }` writes the date with slashes
 datetime-slashes-help = write it as `{ $fixed }` (YYYY-MM-DDTHH:MM:SS, local server time)
 datetime-rewrite-help = write it as `{ $fixed }`
+datetime-input-method = `{ $text }` has full-width characters or words typed by an input method
+datetime-no-year = `{ $text }` has no year
+datetime-year-from-version = the year { $year } is the version's (it runs { $start } to { $end })
+datetime-year-from-other = the year { $year } puts it { $relation ->
+    [before] before
+   *[after] after
+} the version's { $field } ({ $time })
 datetime-month = `{ $text }` has no month { $month }
 datetime-month-help = months run from 01 to 12
 datetime-day = `{ $text }` is not a real date: { $month ->
@@ -245,6 +252,18 @@ unsorted = the activity starts ({ $start }) before the one above it ({ $previous
 unsorted-help = run `activity-site fmt` to sort activities by startTime
 duplicate-activity = `{ $name }` starting { $start } is listed twice (also activity { $first })
 duplicate-activity-help = remove one of them, or correct its name or startTime
+duplicate-id = the id `{ $id }` is already the id of activity { $first }
+duplicate-id-help = an id names one activity: remove this `id` from the activity that is not the one it names, and `activity-site check --fix` gives it its own
+missing-id = the activity `{ $name }` has no `id`
+missing-id-help-fresh = `activity-site check --fix` gives it the new id `{ $id }`
+missing-id-help-reuse = `activity-site check --fix` gives it `{ $id }`, the id of the activity with the same times in { $path }
+missing-id-help-wait = other activities have the same times: `activity-site check --fix` first gives ids to those of { $path }, then copy the id of the one that is this activity
+missing-id-help-choose = { $count ->
+    [one] one activity of another language has these times, but this file has more without an id: copy its id to the one that is the same activity (`"id": "…"` first)
+   *[other] { $count } activities of other languages have these times: copy the id of the one that is the same activity (`"id": "…"` first)
+}
+missing-id-help-times = give the activity its startTime and endTime: its id is found by its times
+missing-id-candidate = `{ $id }`: `{ $name }` in { $path }
 
 ## cover-url, whitespace
 
@@ -562,6 +581,12 @@ breaking-ongoing-removed = { $name } is ongoing (until { $end }, { $days ->
    *[other] { $days } days
 } left) and this build removes it: clients that key activities by name drop it while it runs.
 breaking-ongoing-removed-help = keep the activity until it ends; rename it in place (same start and end) if only its name is wrong
+breaking-ongoing-id-changed = { $name } is ongoing (until { $end }, { $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
+} left) and its id changes from `{ $old }` to `{ $new }`: clients that key activities by id lose it while it runs.
+breaking-ongoing-id-changed-help = an id is data, never derived again: keep `"id": "{ $old }"` on the activity (a rename or a corrected time keeps it)
 warning-upcoming-removed = { $name } has not started yet (it starts on { $start }, { $days ->
     [0] in less than a day
     [one] in 1 day
@@ -632,6 +657,8 @@ rule-upcoming-version = The version starts after now: clients get it before it b
 rule-kept-file = A file of data/_files/ that cannot be published verbatim.
 rule-markdown-link = A Markdown link in an announcement that is not http(s), a site path or an anchor.
 rule-markdown-html = Raw HTML in an announcement's Markdown (shown as text).
+rule-duplicate-id = Two activities of one document with the same id.
+rule-missing-id = An activity without an id (check --fix assigns one, the same in every language).
 
 ## version new
 
@@ -650,6 +677,15 @@ version-missing = { $path } is missing or unreadable
 version-not-forwards = version { $new } does not come after { $old } of { $path }
 version-no-name = no version name for { $locale }: pass --name
 version-drafts-errors = nothing written: the new documents would have errors
+version-left = { $name } ({ $start } to { $end }): { $state ->
+    [ended] ended
+    [runs-now-ends-before] runs now and ends before the new version starts; left behind as --drop asked
+    [runs-into-new] runs now and into the new version; left behind as --drop asked
+   *[upcoming] starts after now; left behind as --drop asked
+}
+version-name-shared = the name `{ $name }` is used for each locale: { $locales } (name one with --name LOCALE=NAME)
+version-drop-unknown = nothing written: --drop `{ $name }` names no activity of the current version of { $game } (give the name as a locale's file writes it)
+version-drop-no-counterpart = nothing written: `{ $name }` of { $locale } has no counterpart in { $other } (an activity at the same place with the same times); make the files agree first (`activity-site check` names the difference)
 version-planned = { $dry ->
     [yes] would write
    *[no] wrote
@@ -657,14 +693,14 @@ version-planned = { $dry ->
     [0] 0 activities carried
     [one] 1 activity carried ({ $names })
    *[other] { $carried } activities carried ({ $names })
-}{ $dropped ->
-    [0] {""}
-   *[other] ; { $dropped } ended by the new start left behind
 }{ $cover ->
     [kept] ; cover kept
     [set] ; new cover
     [removed] ; cover removed
    *[none] {""}
+}{ $dropped ->
+    [0] {""}
+   *[other] ; { $dropped } left behind:
 }
 
 ## diff: the review's layout (text, Markdown, GitHub annotations)
@@ -761,16 +797,16 @@ diff-site-not-folder = --site `{ $path }` is not a folder
 diff-temp-build = cannot create a temporary folder for the build
 diff-temp-base = cannot create a temporary folder for the base
 diff-data-errors = the data has errors, so there is no build to compare; run `activity-site check`
-diff-rev-not-revision = --against-rev `{ $rev }` is not a revision
+diff-rev-not-revision = `{ $rev }` is not a revision
 diff-resolve-root = cannot resolve the root `{ $path }`
 diff-root-outside-git = the root is not inside its git repository
-diff-rev-unknown = --against-rev: `{ $rev }` is not a revision of { $repo }
-diff-rev-no-registry = --against-rev: revision `{ $rev }` has no { $registry } in { $repo }
+diff-rev-unknown = `{ $rev }` is not a revision of { $repo }
+diff-rev-no-registry = revision `{ $rev }` has no { $registry } in { $repo }
 diff-rev-errors = revision `{ $rev }` has { $errors ->
     [one] 1 error
    *[other] { $errors } errors
 }, so it has no build to compare with (first: { $first })
-diff-git-missing = cannot run `git` (--against-rev needs git on the PATH)
+diff-git-missing = cannot run `git` (reading a git revision, for --against-rev or --changed-since, needs git on the PATH)
 diff-git-failed = `{ $command }` failed: { $error }
 
 ## import
@@ -1131,6 +1167,15 @@ fix-file-diff = would fix { $path } ({ $fixes ->
 fix-nothing = nothing to fix: none of the problems found has an exact fix; they remain:
 fix-clean = nothing to fix: no problem found
 fix-remains = what remains after the fixes:
+check-changed-since = only what the change since { $rev } introduced is reported: { $before ->
+    [0] no problem was there already
+    [one] 1 problem that was there already is left out
+   *[other] { $before } problems that were there already are left out
+}{ $clock ->
+    [0] {""}
+    [one] ; 1 finding of the clock (stale, upcoming-version) is left out too: it comes from the date, not from the change, and the scheduled ending-soon workflow reports it
+   *[other] ; { $clock } findings of the clock (stale, upcoming-version) are left out too: they come from the date, not from the change, and the scheduled ending-soon workflow reports them
+}
 fix-nothing-remains = nothing remains: every problem found is fixed
 err-find-named = cannot find `{ $path }` from the current folder or under the root `{ $root }`: name the file from the current folder (such as `{ $root }/{ $path }`) or as a path under --root
 err-outside-root = `{ $path }` is outside the root `{ $root }`: name a file of the data tree, or pass its folder as --root
@@ -1211,7 +1256,7 @@ help-cmd-diff-after =
       activity-site diff --against ../deployed-site --format markdown
       activity-site diff --against-rev origin/main --format github
 help-cmd-version = Start a game's next version in every locale, carrying the activities that run past its start
-help-cmd-version-new = Write the next version of a game in every locale: the new version's fields, and every activity of the current one that ends after the new start; refuses (writing nothing) when a locale has errors
+help-cmd-version-new = Write the next version of a game in every locale: the new version's fields, and every activity of the current one that runs now, is still to come or ends after the new start (only --drop leaves one of those behind); names each activity left behind and why; refuses (writing nothing) when a locale has errors
 help-cmd-version-after =
     Example:
       activity-site version new sr --version 4.7 --name 4.7 --name en-US=4.7 --start 2026-12-01T11:00:00 --end 2027-01-12T05:59:59
@@ -1259,6 +1304,7 @@ help-value-format-sarif = SARIF 2.1.0, exact fixes included
 help-arg-check-deny-warnings = Exit 1 on warnings too
 help-arg-check-fix = Apply every exact fix (full-width punctuation, commas, quotes, date forms, ...), then check again and report what remains
 help-arg-check-diff = With --fix: print the fixes as a patch and write nothing (also --dry-run)
+help-arg-check-changed-since = Report only the problems the change since git revision REF introduced (in the files it touched, or new across files), compared by rule, file and message with the tree at REF (read with git, no network); the exit status follows only those. The clock's findings (stale, upcoming-version) are left out: the scheduled ending-soon workflow reports them
 help-arg-check-paths = Check only these files (relative to the current folder), with the rules across files that involve them
 help-arg-out = Output directory, replaced atomically (default: <root>/site); only an absent, empty or generated directory is replaced
 help-arg-force = Replace an --out directory that activity-site did not make, moving what it holds to <out>.replaced-<date and time> beside it (listed first, never deleted); never the data root, its inputs, a home directory or a file system root
@@ -1277,6 +1323,7 @@ help-arg-version-start = Start of the new version (YYYY-MM-DDTHH:MM:SS, the game
 help-arg-version-end = End of the new version (YYYY-MM-DDTHH:MM:SS)
 help-arg-version-cover = Cover image URL of the new version; without it each locale keeps its current cover, and --cover '' removes it
 help-arg-version-dry-run = Print what would be written and write nothing
+help-arg-version-drop = Leave this activity behind although it has not ended (its name in any locale; its counterparts in the other locales go too; repeatable)
 help-arg-serve-addr = Address to listen on
 help-arg-serve-no-watch = Build once and serve, without watching the inputs
 help-arg-serve-state-dir = State directory of the simulated control service (default: <root>/.activity-site)

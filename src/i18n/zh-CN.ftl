@@ -31,8 +31,6 @@ lines = { $first }
 load-registry-missing = 缺少 games.json
 load-registry-missing-help = 请在根目录创建 games.json：{"{"}"games": [...]{"}"}
 load-read-failed = 无法读取文件：{ $error }
-load-bom = 文件开头有字节顺序标记（BOM）
-load-bom-help = 请将文件另存为不带 BOM 的 UTF-8 编码
 load-invalid-utf8 = 第 { $byte } 字节处不是有效的 UTF-8 编码
 load-invalid-utf8-help = 请将文件另存为 UTF-8 编码
 
@@ -69,6 +67,8 @@ ascii-space = 半角空格
 ## json-syntax：错误
 
 syntax-empty = 文件是空的
+syntax-bom = 文件开头有字节顺序标记（U+FEFF，记事本保存 UTF-8 时会加上）；其后的内容照常检查
+syntax-bom-help = 删除它（`activity-site check --fix` 会删除），或将文件另存为不带 BOM 的 UTF-8 编码
 syntax-after-end = 文档结束后还有多余的内容
 syntax-after-end-help = 文档最外层的值在第 { $line } 行已经结束；请删除其后的内容，或检查是否有括号过早闭合
 syntax-eof-expected = 文件意外结束：此处应为{ $expected }
@@ -174,6 +174,13 @@ datetime-fullwidth-colon-help = 请改用半角冒号 `:`：`{ $fixed }`
 datetime-slashes = `{ $text }` 的日期用了斜杠
 datetime-slashes-help = 请写成 `{ $fixed }`（YYYY-MM-DDTHH:MM:SS，服务器当地时间）
 datetime-rewrite-help = 请写成 `{ $fixed }`
+datetime-input-method = `{ $text }` 里有输入法打出的全角字符或中文时间词
+datetime-no-year = `{ $text }` 没有写年份
+datetime-year-from-version = 年份 { $year } 取自版本（版本从 { $start } 到 { $end }）
+datetime-year-from-other = 取年份 { $year }，使它{ $relation ->
+    [before] 早于
+   *[after] 晚于
+}版本的 { $field }（{ $time }）
 datetime-month = `{ $text }` 的月份 { $month } 不存在
 datetime-month-help = 月份从 01 到 12
 datetime-day = `{ $text }` 不是真实存在的日期：{ $year } 年 { $month } 月只有 { $last } 天
@@ -215,6 +222,18 @@ unsorted = 活动的开始时间（{ $start }）早于上一个活动（{ $previ
 unsorted-help = 运行 `activity-site fmt` 按 startTime 排序活动
 duplicate-activity = 开始于 { $start } 的 `{ $name }` 出现了两次（另一处是 activities[{ $first }]）
 duplicate-activity-help = 请删除其中一个，或更正它的名称或开始时间
+duplicate-id = id `{ $id }` 已经是 activities[{ $first }] 的 id
+duplicate-id-help = 一个 id 只指一个活动：请从不是它所指的那个活动中删除这个 `id`，`activity-site check --fix` 会给它分配自己的 id
+missing-id = 活动 `{ $name }` 没有 `id`
+missing-id-help-fresh = `activity-site check --fix` 会给它分配新的 id `{ $id }`
+missing-id-help-reuse = `activity-site check --fix` 会给它分配 `{ $id }`，即 { $path } 中时间相同的活动的 id
+missing-id-help-wait = 还有其他活动的时间与它相同：`activity-site check --fix` 会先给 { $path } 中的这些活动分配 id，然后请复制其中与它是同一活动的那个的 id
+missing-id-help-choose = { $count ->
+    [one] 另一语言中有一个活动的时间与它相同，但本文件中还有其他没有 id 的同时间活动：请把它的 id 复制给同一个活动（`"id": "…"` 放在最前）
+   *[other] 其他语言中有 { $count } 个活动的时间与它相同：请复制其中与它是同一活动的那个的 id（`"id": "…"` 放在最前）
+}
+missing-id-help-times = 请先填写活动的 startTime 和 endTime：它的 id 要按时间配对
+missing-id-candidate = `{ $id }`：{ $path } 中的 `{ $name }`
 
 ## cover-url、whitespace
 
@@ -487,6 +506,11 @@ breaking-ongoing-removed = { $name } 正在进行（至 { $end }，还剩{ $days
    *[other] {" "}{ $days } 天
 }），而这次构建删除了它：按名称识别活动的客户端会在活动进行期间丢掉它。
 breaking-ongoing-removed-help = 请保留这个活动直到它结束；如果只是名称写错了，请原地改名（开始和结束时间不变）
+breaking-ongoing-id-changed = { $name } 正在进行（至 { $end }，还剩{ $days ->
+    [0] 不到一天
+   *[other] {" "}{ $days } 天
+}），而它的 id 从 `{ $old }` 变成了 `{ $new }`：按 id 识别活动的客户端会在活动进行期间丢掉它。
+breaking-ongoing-id-changed-help = id 是数据，不会重新推算：请在活动上保留 `"id": "{ $old }"`（改名或更正时间都保留它）
 warning-upcoming-removed = { $name } 尚未开始（{ $start } 开始，{ $days ->
     [0] 不到一天后
    *[other] { $days } 天后
@@ -556,6 +580,8 @@ rule-upcoming-version = 版本在当前时间之后才开始：客户端会在�
 rule-kept-file = data/_files/ 中无法原样发布的文件。
 rule-markdown-link = 公告中的 Markdown 链接既不是 http(s) 地址，也不是本站路径或锚点。
 rule-markdown-html = 公告的 Markdown 中含有原始 HTML（会显示为文本）。
+rule-duplicate-id = 同一文档中的两个活动有相同的 id。
+rule-missing-id = 活动没有 id（check --fix 会分配一个，各语言相同）。
 
 ## version new
 
@@ -568,20 +594,29 @@ version-missing = { $path } 不存在或无法读取
 version-not-forwards = 版本 { $new } 不在 { $path } 的版本 { $old } 之后
 version-no-name = 没有 { $locale } 的版本名称：请用 --name 指定
 version-drafts-errors = 没有写入任何文件：新文档会有错误
+version-left = { $name }（{ $start } 至 { $end }）：{ $state ->
+    [ended] 已结束
+    [runs-now-ends-before] 正在进行，在新版本开始前结束；按 --drop 的要求未沿用
+    [runs-into-new] 正在进行，并持续到新版本；按 --drop 的要求未沿用
+   *[upcoming] 尚未开始；按 --drop 的要求未沿用
+}
+version-name-shared = 名称 `{ $name }` 用于每种语言：{ $locales }（用 --name LOCALE=NAME 为某种语言单独命名）
+version-drop-unknown = 没有写入任何文件：--drop `{ $name }` 不是 { $game } 当前版本的任何活动（请按某个语言文件中的写法给出名称）
+version-drop-no-counterpart = 没有写入任何文件：{ $locale } 的 `{ $name }` 在 { $other } 中没有对应的活动（位置相同、时间相同的活动）；请先让这些文件一致（`activity-site check` 会指出差异）
 version-planned = { $dry ->
     [yes] 将写入
    *[no] 已写入
 } { $path }：版本 { $version }，{ $carried ->
     [0] 没有沿用活动
    *[other] 沿用 { $carried } 个活动（{ $names }）
-}{ $dropped ->
-    [0] {""}
-   *[other] ；{ $dropped } 个在新版本开始前结束的活动未沿用
 }{ $cover ->
     [kept] ；封面沿用
     [set] ；换了新封面
     [removed] ；封面已删除
    *[none] {""}
+}{ $dropped ->
+    [0] {""}
+   *[other] ；{ $dropped } 个活动未沿用：
 }
 
 ## diff：审查报告的版式（文本、Markdown、GitHub 注释）
@@ -662,13 +697,13 @@ diff-site-not-folder = --site `{ $path }` 不是文件夹
 diff-temp-build = 无法为生成创建临时文件夹
 diff-temp-base = 无法为对照创建临时文件夹
 diff-data-errors = 数据有错误，没有可供比较的生成结果；请运行 `activity-site check`
-diff-rev-not-revision = --against-rev `{ $rev }` 不是修订版本
+diff-rev-not-revision = `{ $rev }` 不是修订版本
 diff-resolve-root = 无法解析根目录 `{ $path }`
 diff-root-outside-git = 根目录不在它的 git 仓库之内
-diff-rev-unknown = --against-rev：`{ $rev }` 不是 { $repo } 中的修订版本
-diff-rev-no-registry = --against-rev：修订版本 `{ $rev }` 在 { $repo } 中没有 { $registry }
+diff-rev-unknown = `{ $rev }` 不是 { $repo } 中的修订版本
+diff-rev-no-registry = 修订版本 `{ $rev }` 在 { $repo } 中没有 { $registry }
 diff-rev-errors = 修订版本 `{ $rev }` 有 { $errors } 个错误，无法生成用于比较的结果（第一个：{ $first }）
-diff-git-missing = 无法运行 `git`（--against-rev 需要 PATH 中有 git）
+diff-git-missing = 无法运行 `git`（读取 git 修订版本，即 --against-rev 或 --changed-since，需要 PATH 中有 git）
 diff-git-failed = `{ $command }` 失败：{ $error }
 
 ## import
@@ -960,6 +995,13 @@ fix-file-diff = 将修正 { $path }（{ $fixes } 处）：
 fix-nothing = 没有可修正的内容：发现的问题都没有确切的修正方法，仍然存在：
 fix-clean = 没有可修正的内容：没有发现问题
 fix-remains = 修正后还剩下：
+check-changed-since = 只报告自 { $rev } 以来的改动带来的问题：{ $before ->
+    [0] 没有原本就有的问题
+   *[other] 原本就有的 { $before } 个问题不报告
+}{ $clock ->
+    [0] {""}
+   *[other] ；时钟带来的 { $clock } 条提示（stale、upcoming-version）也不报告：它们来自日期而不是这次改动，由定时运行的 ending-soon 工作流报告
+}
 fix-nothing-remains = 没有剩下的问题：发现的问题都已修正
 err-find-named = 在当前文件夹和根目录 `{ $root }` 下都找不到 `{ $path }`：请写出从当前文件夹出发的路径（例如 `{ $root }/{ $path }`），或写成 --root 下的路径
 err-outside-root = `{ $path }` 不在根目录 `{ $root }` 之内：请指定数据目录中的文件，或用 --root 指定它所在的文件夹
@@ -1036,7 +1078,7 @@ help-cmd-diff-after =
       activity-site diff --against ../deployed-site --format markdown
       activity-site diff --against-rev origin/main --format github
 help-cmd-version = 在所有语言中开始游戏的下一个版本，并带上在其开始后仍进行的活动
-help-cmd-version-new = 在所有语言中写入游戏的下一个版本：新版本的字段，以及当前版本中在新版本开始后才结束的每个活动；任一语言有错误时拒绝执行（不写入任何内容）
+help-cmd-version-new = 在所有语言中写入游戏的下一个版本：新版本的字段，以及当前版本中正在进行、尚未开始或在新版本开始后才结束的每个活动（只有 --drop 能不沿用其中某个）；列出每个未沿用的活动及原因；任一语言有错误时拒绝执行（不写入任何内容）
 help-cmd-version-after =
     示例：
       activity-site version new sr --version 4.7 --name 4.7 --name en-US=4.7 --start 2026-12-01T11:00:00 --end 2027-01-12T05:59:59
@@ -1084,6 +1126,7 @@ help-value-format-sarif = SARIF 2.1.0，含精确修复
 help-arg-check-deny-warnings = 有警告时也以 1 退出
 help-arg-check-fix = 应用所有精确修复（全角标点、逗号、引号、日期格式等），然后重新检查并报告剩余问题
 help-arg-check-diff = 与 --fix 一起使用：以补丁形式显示修复，不写入任何内容（也可写作 --dry-run）
+help-arg-check-changed-since = 只报告自 git 版本 REF 以来的改动带来的问题（改动过的文件中的，或跨文件新出现的），按规则、文件和消息与 REF 时的数据比较（用 git 读取，不联网）；退出码只看这些问题。时钟带来的提示（stale、upcoming-version）不报告：由定时运行的 ending-soon 工作流报告
 help-arg-check-paths = 只检查这些文件（相对于当前目录），以及涉及它们的跨文件规则
 help-arg-out = 输出目录，原子地替换（默认：<root>/site）；只替换不存在、为空或由本工具生成的目录
 help-arg-force = 替换不是 activity-site 生成的 --out 目录：其中原有的内容先列出，再移到旁边的 <out>.replaced-<日期时间>，绝不删除；数据根目录及其输入、主目录和文件系统根目录一律拒绝
@@ -1102,6 +1145,7 @@ help-arg-version-start = 新版本的开始时间（YYYY-MM-DDTHH:MM:SS，游戏
 help-arg-version-end = 新版本的结束时间（YYYY-MM-DDTHH:MM:SS）
 help-arg-version-cover = 新版本封面图片的 URL；不指定时各语言保留当前封面，--cover '' 则删除封面
 help-arg-version-dry-run = 显示将写入的内容，不写入任何内容
+help-arg-version-drop = 不沿用这个尚未结束的活动（任一语言中的名称；其他语言中对应的活动也一起不沿用；可重复）
 help-arg-serve-addr = 监听地址
 help-arg-serve-no-watch = 构建一次后提供服务，不监视输入文件
 help-arg-serve-state-dir = 模拟控制服务的状态目录（默认：<root>/.activity-site）

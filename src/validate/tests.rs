@@ -30,7 +30,7 @@ fn check(fixture: &str) -> String {
         .iter()
         .find(|(path, _)| path == tree::REGISTRY_PATH)
         .map(|(_, text)| text.clone())
-        .unwrap_or_else(|| default_registry(&files));
+        .unwrap_or_else(|| default_registry(&files, false));
     let data_files: Vec<String> = files
         .iter()
         .map(|(path, _)| path.clone())
@@ -102,7 +102,9 @@ fn split(fixture: &str) -> Vec<(String, String)> {
     files
 }
 
-fn default_registry(files: &[(String, String)]) -> String {
+/// The registry of the one game `demo`. Its documents are written without
+/// ids, so its game turns `missing-id` off unless `ids` (the ids tests).
+fn default_registry(files: &[(String, String)], ids: bool) -> String {
     let locales: Vec<&str> = files
         .iter()
         .filter_map(|(path, _)| match tree::classify(path) {
@@ -117,6 +119,7 @@ fn default_registry(files: &[(String, String)]) -> String {
         "defaultLocale": locales.first().copied().unwrap_or("en-US"),
         "dataSource": "https://example.org/news",
         "timeZone": "Asia/Shanghai",
+        "conventions": if ids { serde_json::json!({}) } else { serde_json::json!({"ignore": ["missing-id"]}) },
     }]})
     .to_string()
 }
@@ -233,7 +236,7 @@ fn syntax_every_mistake_of_a_file_at_once() {
       fix: `，` -> `,`
     error[json-syntax] data/demo/zh-CN.json:3:16: full-width colon `：` (U+FF1A) outside a string is not JSON punctuation
       help: type the ASCII `:` instead (a Chinese input method types this one in its place)
-      fix: `：` -> `:`
+      fix: `：` -> `: `
     error[json-syntax] data/demo/zh-CN.json:3:17: the string is quoted with `“` and `”`, which JSON does not read as quotes
       help: type ASCII quotes around it: `"星海"` (a Chinese input method types these in their place)
       fix: `“星海”` -> `"星海"`
@@ -406,6 +409,84 @@ fn locales_agree_on_the_version_and_windows() {
     ");
 }
 
+/// Family: ids across the locales of a game (`missing-id`, `duplicate-id`).
+#[test]
+fn ids_are_paired_across_locales_by_their_times() {
+    let activity = |id: Option<&str>, name: &str, start: &str| {
+        let id = id.map_or(String::new(), |id| format!(r#""id": "{id}", "#));
+        format!(
+            r#"{{{id}"name": "{name}", "description": "", "startTime": "2026-10-{start}T11:00:00", "endTime": "2026-10-20T03:59:59"}}"#
+        )
+    };
+    // A has no id anywhere; B has one in zh-CN only; C and D share a window.
+    let zh = doc(&[
+        activity(None, "A", "01"),
+        activity(Some("demo-1.2-07"), "B", "02"),
+        activity(None, "C", "03"),
+        activity(None, "D", "03"),
+    ]
+    .join(", "));
+    let en = doc(&[
+        activity(None, "A-en", "01"),
+        activity(None, "B-en", "02"),
+        activity(None, "C-en", "03"),
+        activity(None, "D-en", "03"),
+    ]
+    .join(", "));
+    let files = format!("//- data/demo/zh-CN.json\n{zh}//- data/demo/en-US.json\n{en}");
+    let registry = default_registry(&split(&files), true);
+    let out = check(&format!("//- games.json\n{registry}\n{files}"));
+    let has = |line: &str| assert!(out.contains(line), "{line}\n{out}");
+    // The default locale's A, B's twin, C and D: fresh ids above the 07
+    // in use, the same for A in both files; B's twin reuses B's.
+    has("gives it the new id `demo-1.2-08`");
+    assert_eq!(out.matches("new id `demo-1.2-08`").count(), 2, "{out}");
+    has(
+        "gives it `demo-1.2-07`, the id of the activity with the same times in data/demo/zh-CN.json",
+    );
+    has("help: `activity-site check --fix` gives it the new id `demo-1.2-09`");
+    has("help: `activity-site check --fix` gives it the new id `demo-1.2-10`");
+    // C-en and D-en wait for zh-CN's (no pairing is guessed), without a fix.
+    assert_eq!(
+        out.matches("first gives ids to those of data/demo/zh-CN.json")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert_eq!(out.matches("warning[missing-id]").count(), 7, "{out}");
+    assert_eq!(out.matches("fix:").count(), 5, "{out}");
+
+    // Once zh-CN has its ids, C-en and D-en name the candidates.
+    let zh = zh
+        .replacen(r#"{"name": "C""#, r#"{"id": "demo-1.2-09", "name": "C""#, 1)
+        .replacen(r#"{"name": "D""#, r#"{"id": "demo-1.2-10", "name": "D""#, 1);
+    let files = format!("//- data/demo/zh-CN.json\n{zh}//- data/demo/en-US.json\n{en}");
+    let out = check(&format!("//- games.json\n{registry}\n{files}"));
+    assert_eq!(
+        out.matches("2 activities of other languages have these times")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert!(
+        out.contains("note: `demo-1.2-09`: `C` in data/demo/zh-CN.json"),
+        "{out}"
+    );
+
+    // One id twice in a document.
+    let dup = doc(&[
+        activity(Some("demo-1.2-01"), "A", "01"),
+        activity(Some("demo-1.2-01"), "B", "02"),
+    ]
+    .join(", "));
+    let out = check(&format!("//- data/demo/zh-CN.json\n{dup}"));
+    assert!(out.contains("error[duplicate-id]"), "{out}");
+    assert!(
+        out.contains("the id `demo-1.2-01` is already the id of activity 0"),
+        "{out}"
+    );
+}
+
 /// Issue 35 item 6: CONTRIBUTING.md documents every rule code, in the
 /// order of [`crate::diagnostics::Code::ALL`], one `### \`code\`` section
 /// each, and no code that does not exist.
@@ -524,7 +605,63 @@ fn dates_in_other_common_forms_are_rewritten() {
         ("2026-11-04T12:00", Some("2026-11-04T12:00:00")),
         ("2026年2月30日 12:00", None),
         ("2026年11月4日", None),
+        // Issue 57: what an input method types.
+        ("2026.10.15 04:00", Some("2026-10-15T04:00:00")),
+        (
+            "２０２６－１０－１５ ０４：００",
+            Some("2026-10-15T04:00:00"),
+        ),
+        (
+            "２０２６－１０－１５Ｔ０４：００：００",
+            Some("2026-10-15T04:00:00"),
+        ),
+        ("2026年12月3日\u{3000}10:00", Some("2026-12-03T10:00:00")),
+        ("2026年12月3日 10时30分", Some("2026-12-03T10:30:00")),
+        ("2026年12月3日 10点", Some("2026-12-03T10:00:00")),
+        ("2026年12月3日 10点整", Some("2026-12-03T10:00:00")),
+        ("2026年12月3日 3时59分59秒", Some("2026-12-03T03:59:59")),
+        ("2026年12月3日 上午10:00", Some("2026-12-03T10:00:00")),
+        ("2026年12月3日 下午3:00", Some("2026-12-03T15:00:00")),
+        ("2026年12月3日 下午12:00", None),
+        ("2026年12月3日 下午15:00", None),
+        ("2026年12月3日 中午12:00", None),
+        ("10月15日 10:00", None),
+        ("26年10月15日 10:00", None),
     ] {
         assert_eq!(rewrite_time(text).as_deref(), expected, "{text}");
+    }
+}
+
+/// Issue 57: a date without its year takes the version's (the one year of
+/// the window, or the one that puts it inside a window across two years),
+/// or the year of the version's other end; no year is guessed otherwise.
+#[test]
+fn a_date_without_its_year_takes_the_versions() {
+    use super::rules::{YearFrom, rewrite_time_in};
+    let t = |s: &str| chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S").unwrap();
+    let one = YearFrom::Version {
+        start: t("2026-10-01T11:00:00"),
+        end: t("2026-11-12T03:59:59"),
+    };
+    let across = YearFrom::Version {
+        start: t("2026-12-03T06:00:00"),
+        end: t("2027-01-14T05:59:59"),
+    };
+    let other = YearFrom::Other {
+        field: "endTime",
+        time: t("2027-01-14T05:59:59"),
+    };
+    for (text, year, expected) in [
+        ("10月15日 10:00", one, Some("2026-10-15T10:00:00")),
+        ("1月5日 10:00", one, Some("2026-01-05T10:00:00")),
+        ("1月5日 10:00", across, Some("2027-01-05T10:00:00")),
+        ("12月20日 10:00", across, Some("2026-12-20T10:00:00")),
+        ("6月1日 10:00", across, None),
+        ("12月3日 06:00", other, Some("2026-12-03T06:00:00")),
+        ("1月10日 06:00", other, Some("2027-01-10T06:00:00")),
+        ("2月30日 10:00", one, None),
+    ] {
+        let got = rewrite_time_in(text, Some(year)).map(|r| r.text);
+        assert_eq!(got.as_deref(), expected, "{text}");
     }
 }
