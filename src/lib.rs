@@ -63,13 +63,12 @@
 //!   game's data is due by its `updateMode` ([`model::freshness`], read by
 //!   `status`, the `stale` rule, the pages and the ending-soon workflow) and
 //!   a game's source conventions (`model::Conventions`: end seconds its
-//!   source writes on purpose, warning rules it turns off) and the form of
+//!   source writes on purpose, warning rules it turns off), the form of
 //!   an activity's stable `id` and the next fresh one ([`model::ids`]; the
 //!   `missing-id` rule of [`validate`] pairs activities across a game's
-//!   locales and gives them, `diff` and the calendars follow them);
-//!   a document
-//!   as the site publishes it ([`model::published`]: the data's fields
-//!   byte for byte, then each time as an instant with its offset
+//!   locales and gives them, `diff` and the calendars follow them), and a
+//!   document as the site publishes it ([`model::published`]: the data's
+//!   fields byte for byte, then each time as an instant with its offset
 //!   ([`model::Time::instant`], the one reading of a wall time in a zone,
 //!   DST gaps and folds as RFC 9557's `compatible`), the game's zone and
 //!   its due time; the fields it adds, which `import` and `diff` drop
