@@ -2,8 +2,13 @@
 # The command of the hooks in .pre-commit-hooks.yaml: runs the activity-site
 # of the repository being committed to, with the hook's arguments. The first
 # found: $ACTIVITY_SITE_BINARY, the npm devDependency of the repository
-# (node_modules/.bin/activity-site), activity-site on PATH.
+# (node_modules/.bin/activity-site), activity-site on PATH. `check` judges
+# the commit by what it changes (`--changed-since HEAD`) once there is a HEAD.
 set -euo pipefail
+if [ "${1:-}" = check ] && git rev-parse --verify --quiet 'HEAD^{commit}' >/dev/null 2>&1; then
+    shift
+    set -- check --changed-since HEAD "$@"
+fi
 if [ -n "${ACTIVITY_SITE_BINARY:-}" ]; then
     exec "$ACTIVITY_SITE_BINARY" "$@"
 fi

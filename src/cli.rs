@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::diagnostics::Format;
 pub use crate::import::LegacyChoice;
+use crate::layout::SiteUrl;
 pub use crate::publish::store::Addressing;
 
 mod help;
@@ -118,6 +119,8 @@ pub struct CheckArgs {
         help = "help-arg-check-diff"
     )]
     pub diff: bool,
+    #[arg(long, value_name = "REF", help = "help-arg-check-changed-since")]
+    pub changed_since: Option<String>,
     #[arg(value_name = "PATH", help = "help-arg-check-paths")]
     pub paths: Vec<PathBuf>,
 }
@@ -150,6 +153,15 @@ pub struct OutputArgs {
     pub cache: CacheArgs,
     #[arg(long, value_enum, default_value_t = Compress::Fast, help = "help-arg-compress")]
     pub compress: Compress,
+    #[arg(long, value_name = "URL", value_parser = parse_site_url, help = "help-arg-site-url")]
+    pub site_url: Option<SiteUrl>,
+}
+
+/// `--site-url`: an http(s) URL without query or fragment
+/// ([`SiteUrl::parse`]), the reason said in the user's language.
+fn parse_site_url(text: &str) -> Result<SiteUrl, String> {
+    SiteUrl::parse(text)
+        .map_err(|reason| crate::i18n::Msg::new(reason).arg("url", text).to_string())
 }
 
 /// `--compress`: which siblings the builder writes, at which levels.
@@ -236,6 +248,8 @@ pub struct VersionNewArgs {
     pub end: String,
     #[arg(long, help = "help-arg-version-cover")]
     pub cover: Option<String>,
+    #[arg(long, value_name = "NAME", help = "help-arg-version-drop")]
+    pub drop: Vec<String>,
     #[arg(long, help = "help-arg-version-dry-run")]
     pub dry_run: bool,
 }
@@ -334,6 +348,8 @@ pub struct PublishArgs {
     pub precompressed: bool,
     #[arg(long, help = "help-arg-publish-verify")]
     pub verify: bool,
+    #[arg(long, value_name = "URL", value_parser = parse_site_url, help = "help-arg-publish-site-url")]
+    pub site_url: Option<SiteUrl>,
     #[arg(long, help = "help-arg-publish-adopt")]
     pub adopt: bool,
     #[arg(long, value_enum, default_value_t = PlanFormat::Text, help = "help-arg-publish-format")]

@@ -241,6 +241,17 @@ pub struct Recovered<'a> {
 /// [`MAX_ERRORS`] are counted without being described.
 pub fn parse_recovering(text: &str) -> Result<Parsed<'_>, Recovered<'_>> {
     let mut parser = Parser::new(text);
+    // A byte-order mark (Notepad's UTF-8) is one mistake with an exact fix;
+    // the text behind it is read as if it were not there.
+    if text.starts_with('\u{feff}') {
+        let bom = '\u{feff}'.len_utf8();
+        let err = parser
+            .error_at(0, bom, msg!("syntax-bom"))
+            .help(msg!("syntax-bom-help"))
+            .fix(0, bom, "");
+        parser.report(err);
+        parser.pos = bom;
+    }
     parser.skip_ws();
     if parser.pos == parser.bytes.len() {
         parser.report(parser.error_at(0, 0, msg!("syntax-empty")));
@@ -469,10 +480,19 @@ impl<'a> Parser<'a> {
                     msg!("ascii-char", char = ascii),
                 )
             };
+            // A full-width colon typed right before its value becomes
+            // `: `, the spacing the canonical form writes.
+            let replacement = if c == '\u{FF1A}'
+                && !self.text[end..].starts_with([' ', '\t', '\n', '\r', '\u{3000}'])
+            {
+                ": "
+            } else {
+                ascii
+            };
             return Some(
                 self.error_at(at, end, message)
                     .help(msg!("syntax-lookalike-help", instead = instead))
-                    .fix(at, end, ascii),
+                    .fix(at, end, replacement),
             );
         }
         if rest.starts_with("//") {

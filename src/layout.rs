@@ -7,12 +7,12 @@
 //!
 //! A leaf beside [`crate::model`]: it knows paths and names, never the file
 //! system, HTTP or the builder. Paths are relative to the site root, with
-//! forward slashes and no leading slash; [`url`] makes the site-absolute
+//! forward slashes and no leading slash; [`url()`] makes the site-absolute
 //! form the index and the pages link to.
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Game, Localized};
+use crate::model::{Game, Localized, UpdateMode};
 
 /// Every path of the public API lives below this folder.
 pub const API_DIR: &str = "api/v1";
@@ -35,6 +35,34 @@ pub const SCHEMA_DIR: &str = "api/v1/schema";
 
 /// The published JSON Schema of the announcements document.
 pub const ANNOUNCEMENTS_SCHEMA_PATH: &str = "api/v1/schema/announcements.json";
+
+/// The published JSON Schema of the index [`INDEX_PATH`] (not the
+/// source registry's `schema/games.schema.json`: the index is what the
+/// build makes of it).
+pub const INDEX_SCHEMA_PATH: &str = "api/v1/schema/games.json";
+
+/// The published JSON Schema of the API catalog [`API_CATALOG_PATH`].
+pub const API_CATALOG_SCHEMA_PATH: &str = "api/v1/schema/api-catalog.json";
+
+/// The OpenAPI 3.1 description of every path of the public API.
+pub const OPENAPI_PATH: &str = "api/v1/openapi.json";
+
+/// The API catalog of RFC 9727, a linkset naming [`OPENAPI_PATH`].
+pub const API_CATALOG_PATH: &str = ".well-known/api-catalog";
+
+/// The files of the published contract besides the kinds' schemas, which
+/// every build writes whatever the data: the index's schema, the API
+/// catalog's, the OpenAPI description and the catalog.
+pub const CONTRACT_PATHS: &[&str] = &[
+    INDEX_SCHEMA_PATH,
+    API_CATALOG_SCHEMA_PATH,
+    OPENAPI_PATH,
+    API_CATALOG_PATH,
+];
+
+/// The folder of well-known locations (RFC 8615): the one dot-folder a
+/// site publishes.
+pub const WELL_KNOWN_DIR: &str = ".well-known";
 
 /// The folder of the announcements pages (a game id it would shadow is
 /// refused by the registry rules).
@@ -385,6 +413,7 @@ pub fn is_built_path(path: &str) -> bool {
     let parts: Vec<&str> = path.split('/').collect();
     match parts.as_slice() {
         _ if is_api(path) => parts.len() > 2,
+        _ if path == API_CATALOG_PATH => true,
         [one] => [HEADERS_FILE, HOME_PAGE, NOT_FOUND_PAGE, LLMS_PATH].contains(one),
         [_, page] | [_, _, page] => *page == DIRECTORY_INDEX,
         _ => false,
@@ -422,6 +451,9 @@ pub fn is_activity_document(path: &str) -> bool {
 pub struct FileKind {
     /// Extensions, lowercase, without the dot.
     pub extensions: &'static [&'static str],
+    /// Whole paths of files without an extension of their own (the API
+    /// catalog), relative to the site root.
+    pub paths: &'static [&'static str],
     /// The `Content-Type` every server of the site sends.
     pub content_type: &'static str,
     /// Text worth precompressing (`.br`/`.gz` siblings).
@@ -456,7 +488,21 @@ pub const KINDS: &[FileKind] = &[
     kind(&["woff"], "font/woff", false),
     kind(&["wasm"], "application/wasm", false),
     kind(&["gz"], "application/gzip", false),
+    FileKind {
+        extensions: &[],
+        paths: &[API_CATALOG_PATH],
+        content_type: API_CATALOG_TYPE,
+        text: true,
+    },
 ];
+
+/// The type of the API catalog (RFC 9727, section 4.2: a linkset with the
+/// catalog's profile).
+pub const API_CATALOG_TYPE: &str =
+    "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\"";
+
+/// The media type the API catalog names the OpenAPI description by.
+pub const OPENAPI_TYPE: &str = "application/vnd.oai.openapi+json;version=3.1";
 
 /// The type of JSON (the API, and `serve`'s JSON errors).
 pub const JSON_TYPE: &str = "application/json; charset=utf-8";
@@ -475,6 +521,7 @@ const fn kind(
 ) -> FileKind {
     FileKind {
         extensions,
+        paths: &[],
         content_type,
         text,
     }
@@ -482,6 +529,18 @@ const fn kind(
 
 /// The kind of a file by its extension (any case), if it has a known one.
 pub fn kind_of(path: &str) -> Option<&'static FileKind> {
+    // A whole path, relative or site-absolute, or at the end of a path
+    // of the file system (`serve` asks with the file's own path).
+    let whole = relative(path);
+    let named = |p: &&str| {
+        whole == *p
+            || whole
+                .strip_suffix(p)
+                .is_some_and(|before| before.ends_with('/') || before.ends_with('\\'))
+    };
+    if let Some(kind) = KINDS.iter().find(|k| k.paths.iter().any(named)) {
+        return Some(kind);
+    }
     let name = path.rsplit('/').next().unwrap_or(path);
     let (_, ext) = name.rsplit_once('.')?;
     KINDS
@@ -519,10 +578,77 @@ pub fn cache_control(path: &str) -> &'static str {
     }
 }
 
-/// Whether [`API_PATTERN`] matches `path` (relative, or site-absolute): the
-/// API's cache policy and CORS apply, and `publish` sends it with the data.
+/// Whether [`API_PATTERN`] matches `path` (relative, or site-absolute), or
+/// it is the API catalog: the API's cache policy and CORS apply, and
+/// `publish` sends it with the data.
 pub fn has_api_policy(path: &str) -> bool {
-    relative(path).starts_with("api/")
+    relative(path).starts_with("api/") || relative(path) == API_CATALOG_PATH
+}
+
+/// Whether a path of the output is hidden, never published: a dot-file
+/// or a file in a dot-folder, but for the one dot-folder a site
+/// publishes on purpose at its root ([`WELL_KNOWN_DIR`]).
+pub fn is_hidden(path: &str) -> bool {
+    relative(path)
+        .split('/')
+        .enumerate()
+        .any(|(i, part)| part.starts_with('.') && !(i == 0 && part == WELL_KNOWN_DIR))
+}
+
+/// A site's public address (`build --site-url`, like Hugo's `baseURL`):
+/// an `http` or `https` URL without query, fragment or credentials, its
+/// path ending in `/`. The site's absolute links (schema `$id`s, webcal
+/// links, Atom ids, the OpenAPI `servers`) are [`SiteUrl::join`]ed to it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SiteUrl(String);
+
+impl SiteUrl {
+    /// Reads a site URL; `Err` is a message identifier of the reason
+    /// (`site-url-scheme`, `site-url-parts`, `site-url-invalid`).
+    pub fn parse(text: &str) -> Result<SiteUrl, &'static str> {
+        let mut url = url::Url::parse(text.trim()).map_err(|_| "site-url-invalid")?;
+        if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none_or(str::is_empty) {
+            return Err("site-url-scheme");
+        }
+        if url.query().is_some()
+            || url.fragment().is_some()
+            || !url.username().is_empty()
+            || url.password().is_some()
+        {
+            return Err("site-url-parts");
+        }
+        if !url.path().ends_with('/') {
+            let path = format!("{}/", url.path());
+            url.set_path(&path);
+        }
+        Ok(SiteUrl(url.into()))
+    }
+
+    /// The URL as given, normalised (`https://example.org/activity/`).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The absolute URL of a path of the site (relative, or site-absolute).
+    pub fn join(&self, path: &str) -> String {
+        format!("{}{}", self.0, relative(path))
+    }
+
+    /// The `webcal://` subscription of a calendar of the site: its
+    /// absolute URL with that scheme.
+    pub fn webcal(&self, path: &str) -> String {
+        let absolute = self.join(path);
+        let rest = absolute
+            .split_once("://")
+            .map_or(absolute.as_str(), |(_, rest)| rest);
+        format!("webcal://{rest}")
+    }
+}
+
+/// The link to `path` a published file gives: absolute under `site`,
+/// else site-absolute (`/api/v1/...`).
+pub fn link(site: Option<&SiteUrl>, path: &str) -> String {
+    site.map_or_else(|| url(path), |site| site.join(path))
 }
 
 /// Whether a file name carries a content hash (`style.3f9a1c0b.css`): a
@@ -628,6 +754,14 @@ pub struct IndexFile {
     pub sha256: String,
     #[serde(default)]
     pub bytes: u64,
+    /// How the document is kept current (`version`, `activity`), by the
+    /// one freshness rule (`model::freshness`); absent from older builds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub update_mode: Option<UpdateMode>,
+    /// When the document is due for its next update, RFC 3339 with the
+    /// game's offset at that moment; absent from older builds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due_at: Option<String>,
 }
 
 impl IndexFile {
@@ -666,6 +800,46 @@ impl Index {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_site_url_is_http_without_query_and_ends_in_a_slash() {
+        let site = SiteUrl::parse("https://example.org/activity").unwrap();
+        assert_eq!(site.as_str(), "https://example.org/activity/");
+        assert_eq!(
+            site.join("/api/v1/games.json"),
+            "https://example.org/activity/api/v1/games.json"
+        );
+        assert_eq!(
+            site.webcal("api/v1/activity/sr.ics"),
+            "webcal://example.org/activity/api/v1/activity/sr.ics"
+        );
+        assert_eq!(SiteUrl::parse("ftp://example.org/"), Err("site-url-scheme"));
+        assert_eq!(
+            SiteUrl::parse("https://example.org/?a=1"),
+            Err("site-url-parts")
+        );
+        assert_eq!(
+            SiteUrl::parse("https://example.org/#top"),
+            Err("site-url-parts")
+        );
+        assert_eq!(SiteUrl::parse("example.org"), Err("site-url-invalid"));
+        assert_eq!(link(None, "api/v1/openapi.json"), "/api/v1/openapi.json");
+    }
+
+    #[test]
+    fn the_api_catalog_has_its_type_and_the_api_policy_and_is_published() {
+        assert_eq!(content_type(API_CATALOG_PATH), API_CATALOG_TYPE);
+        assert_eq!(
+            content_type("/srv/site/.well-known/api-catalog"),
+            API_CATALOG_TYPE
+        );
+        assert_eq!(content_type("api/v1/api-catalog"), UNKNOWN_TYPE);
+        assert_eq!(cache_control(API_CATALOG_PATH), API_CACHE);
+        assert!(is_built_path(API_CATALOG_PATH));
+        assert!(!is_hidden(API_CATALOG_PATH));
+        assert!(is_hidden(".git/config"));
+        assert!(is_hidden("api/.well-known/x"));
+    }
 
     #[test]
     fn kinds_and_policies() {

@@ -63,18 +63,26 @@
 //!   game's data is due by its `updateMode` ([`model::freshness`], read by
 //!   `status`, the `stale` rule, the pages and the ending-soon workflow) and
 //!   a game's source conventions (`model::Conventions`: end seconds its
-//!   source writes on purpose, warning rules it turns off) and the form of
+//!   source writes on purpose, warning rules it turns off), the form of
 //!   an activity's stable `id` and the next fresh one ([`model::ids`]; the
 //!   `missing-id` rule of [`validate`] pairs activities across a game's
-//!   locales and gives them, `diff` and the calendars follow them); no I/O.
+//!   locales and gives them, `diff` and the calendars follow them), and a
+//!   document as the site publishes it ([`model::published`]: the data's
+//!   fields byte for byte, then each time as an instant with its offset
+//!   ([`model::Time::instant`], the one reading of a wall time in a zone,
+//!   DST gaps and folds as RFC 9557's `compatible`), the game's zone and
+//!   its due time; the fields it adds, which `import` and `diff` drop
+//!   when they read a published document); no I/O.
 //! - [`json`]: the strict JSON parser with byte spans and duplicate keys; a leaf.
 //! - [`layout`]: the published layout, one owner for every fact of it: the
 //!   path of every file of the site, the typed index `api/v1/games.json`
 //!   (written by `build`, read by `import`, `diff` and `publish`), and the
 //!   content type and cache policy of every kind of file (asked by `serve`,
 //!   `_headers` and `publish`), the names of the precompressed siblings, the
-//!   files a host never serves (`serve` and `publish` share the list) and
-//!   the home page of each locale; it depends on [`model`] only. The
+//!   files a host never serves (`serve` and `publish` share the list),
+//!   the home page of each locale and the site's public address
+//!   ([`layout::SiteUrl`], `--site-url`, under which every absolute link
+//!   is made); it depends on [`model`] only. The
 //!   headers each file is served with are `_headers`' ([`site::headers`]),
 //!   which `serve` reads back.
 //! - [`kind`]: the kinds of published document (activity documents,
@@ -163,6 +171,12 @@
 //!   file (the announcements boards) goes through the same parser, its
 //!   own schema and its [`validate::FileRules`]
 //!   ([`validate::announcements`]), found by [`validate::rules_of`].
+//!   The forms people type a date-time in (an input method's full-width
+//!   digits, `2026年12月3日 10:00`, `2026.10.15 04:00`, a date without its
+//!   year) and their exact rewrites have one owner, `validate/rules/dates.rs`:
+//!   the `datetime` rule offers them as fixes, and the rules read a time as
+//!   its fix does. A byte-order mark is the parser's ([`json`]): one
+//!   mistake with its fix, the text behind it read as usual.
 //! - [`diagnostics`]: the `Diagnostic` type and its renderers.
 //! - [`site`]: the builder: validated data to files (JSON API, index,
 //!   pages through minijinja, iCalendar, `_headers`, precompressed
@@ -172,7 +186,10 @@
 //!   door that holds no code: [`site::types`] (the shared types and the
 //!   [`site::types::Publish`] trait, at the bottom), [`site::kinds`] (the
 //!   one list of the kinds published file by file), [`site::check`](mod@site::check) (the check of a tree, game by game),
-//!   [`site::api`] (the JSON files and the index), [`site::render`] (the
+//!   [`site::api`] (the JSON files and the index), [`site::contract`] (the
+//!   published contract: a JSON Schema for every JSON file, the OpenAPI
+//!   description of every public path, the RFC 9727 API catalog),
+//!   [`site::render`] (the
 //!   plan of parts), [`site::output`] (`build`: check, render, swap in);
 //!   each imports only downwards, and every part names what it uses by
 //!   the sibling that owns it. Beside them: the renderers of one kind of
@@ -183,7 +200,9 @@
 //!   says (one file per kind in `site/diff/`, listed in
 //!   [`site::diff::kinds::ALL`] and found by the path the kind publishes):
 //!   its changes in the clients' terms (removals placed against now,
-//!   carried activities), its breaking changes and warnings; a file
+//!   carried activities), its breaking changes and warnings; for a
+//!   document or the index, a published field removed or retyped is
+//!   breaking and one added is not (`site::diff::contract`); a file
 //!   published under two names reported once, and the four renderings), the next version of a game in every locale
 //!   ([`site::version`], behind `version new` and the agents'
 //!   `new_version`), and the check kept between an editor's keystrokes
@@ -201,6 +220,12 @@
 //!   line, built into a temporary folder) and streaming them file by file
 //!   into [`site::diff`], which also names the pairs of names to merge and
 //!   the documents no index lists; `cmd/diff.rs` only reads the flags and prints.
+//!   It also owns `check --changed-since REF` ([`review::changed_since`]):
+//!   the tree at a git revision, exported the same way and checked, against
+//!   today's diagnostics, keyed by rule, file and message (not by line), so
+//!   only what a change introduced is reported; the clock's findings
+//!   (`stale`, `upcoming-version`) are left out, for the scheduled
+//!   ending-soon workflow.
 //! - [`import`]: published API files to a data tree (`import --from`): a
 //!   pure mapping (bytes in, files out: each file the kind its shape
 //!   says; activity documents placed game by game through the registry,

@@ -158,8 +158,8 @@ pub fn load_locale_files_with(
 }
 
 /// Reads `rel` under `root` as text. `Ok(None)` when the file does not exist;
-/// `Err` with a `json-syntax` diagnostic when it is not UTF-8 without a
-/// byte-order mark (or cannot be read).
+/// `Err` with a `json-syntax` diagnostic when it is not UTF-8 (or cannot
+/// be read).
 pub fn read_source(root: &Path, rel: &str) -> Result<Option<SourceFile>, Box<Diagnostic>> {
     read_source_with(root, rel, &Overlay::new())
 }
@@ -193,18 +193,10 @@ pub fn read_source_with(
     decode(rel, bytes).map(Some)
 }
 
-/// Decodes `bytes` as UTF-8 text without a byte-order mark.
+/// Decodes `bytes` as UTF-8 text. A byte-order mark stays in the text:
+/// the parser reports it as one mistake with its exact fix
+/// ([`crate::json::parse_recovering`]) and reads on behind it.
 pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<SourceFile, Box<Diagnostic>> {
-    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        return Err(Box::new(Diagnostic::json_syntax(
-            rel,
-            1,
-            1,
-            1,
-            msg!("load-bom"),
-            Some(msg!("load-bom-help")),
-        )));
-    }
     // simdutf8 validates CJK-heavy text several times faster than the
     // standard library; the standard library then explains a failure.
     if simdutf8::basic::from_utf8(&bytes).is_ok() {

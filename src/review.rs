@@ -4,7 +4,9 @@
 //! git revision of the data (read with the `git` command line into a
 //! temporary folder and built with this crate's own builder); every file is
 //! read on both sides, compared by [`site::diff`] and dropped. `cmd/diff.rs`
-//! only reads the flags and prints the [`Report`].
+//! only reads the flags and prints the [`Report`]. A revision's tree is also
+//! what `check --changed-since` compares today's diagnostics with
+//! ([`changed_since`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -300,6 +302,7 @@ fn build_into(root: &Path, out: &Path, now: Now) -> anyhow::Result<Result<(), Ve
         defer: site::Defer::Nothing,
         force: false,
         progress: None,
+        site_url: None,
     };
     let outcome = site::build(&options)?;
     Ok(match outcome.summary {
@@ -310,9 +313,31 @@ fn build_into(root: &Path, out: &Path, now: Now) -> anyhow::Result<Result<(), Ve
 
 /// The data tree of revision `rev` of the repository holding `root`
 /// (`games.json`, `data/`, `schema/` at the same place under its top),
-/// written into a temporary folder with `git ls-tree` and `git cat-file
-/// --batch`, and built into its `site/`.
+/// written into a temporary folder ([`export_revision`]), and built into
+/// its `site/`.
 fn build_revision(root: &Path, rev: &str, now: Now) -> anyhow::Result<tempfile::TempDir> {
+    let tmp = export_revision(root, rev)?;
+    if let Err(diagnostics) = build_into(tmp.path(), &tmp.path().join("site"), now)? {
+        let errors: Vec<_> = diagnostics.iter().filter(|d| d.is_error()).collect();
+        let first = errors
+            .first()
+            .map(|d| format!("{}:{}:{}: {}", d.file, d.line, d.column, d.message))
+            .unwrap_or_default();
+        return Err(anyhow::Error::new(msg!(
+            "diff-rev-errors",
+            rev = rev,
+            errors = errors.len(),
+            first = first
+        )));
+    }
+    Ok(tmp)
+}
+
+/// The data tree of revision `rev` of the repository holding `root`
+/// (`games.json`, `data/`, `schema/` at the same place under its top),
+/// written into a temporary folder with `git ls-tree` and `git cat-file
+/// --batch` (`diff --against-rev` and `check --changed-since`); no network.
+pub fn export_revision(root: &Path, rev: &str) -> anyhow::Result<tempfile::TempDir> {
     anyhow::ensure!(
         !rev.starts_with('-'),
         msg!("diff-rev-not-revision", rev = rev)
@@ -397,20 +422,70 @@ fn build_revision(root: &Path, rev: &str, now: Now) -> anyhow::Result<tempfile::
         )
     );
     write_blobs(&top, &blobs, tmp.path())?;
-    if let Err(diagnostics) = build_into(tmp.path(), &tmp.path().join("site"), now)? {
-        let errors: Vec<_> = diagnostics.iter().filter(|d| d.is_error()).collect();
-        let first = errors
-            .first()
-            .map(|d| format!("{}:{}:{}: {}", d.file, d.line, d.column, d.message))
-            .unwrap_or_default();
-        return Err(anyhow::Error::new(msg!(
-            "diff-rev-errors",
-            rev = rev,
-            errors = errors.len(),
-            first = first
-        )));
-    }
     Ok(tmp)
+}
+
+/// What `check --changed-since REF` keeps of a check: the diagnostics the
+/// change introduced, and what it left out.
+#[derive(Debug)]
+pub struct Changed {
+    /// The diagnostics the tree at the revision did not have.
+    pub introduced: Vec<Diagnostic>,
+    /// How many were there at the revision already.
+    pub before: usize,
+    /// How many findings of the clock (`stale`, `upcoming-version`) were
+    /// left out: they come from the date, not from a change.
+    pub clock: usize,
+}
+
+/// The diagnostics of `current` (the check of `root` as it is) that the
+/// change since revision `rev` introduced: each is keyed by its rule, its
+/// file and its message (the values it names, read in one language, not
+/// its line or column, which any edit above it moves), and one is
+/// introduced when the tree at `rev` (read with `git`, checked with the
+/// same options) has fewer of its key. That covers the files the change
+/// touched and what it changed across files (a `locale-parity` warning
+/// in a file it did not touch). The findings of the clock are left out.
+pub fn changed_since(
+    root: &Path,
+    rev: &str,
+    options: &crate::validate::Options,
+    current: Vec<Diagnostic>,
+) -> anyhow::Result<Changed> {
+    use crate::diagnostics::Code;
+    let base_tree = export_revision(root, rev)?;
+    let base = site::check(base_tree.path(), options)?;
+    let key = |d: &Diagnostic| {
+        (
+            d.code.as_str(),
+            d.file.clone(),
+            d.message.render(crate::i18n::Lang::EnUs),
+        )
+    };
+    let mut there: BTreeMap<(&str, String, String), usize> = BTreeMap::new();
+    for d in &base.diagnostics {
+        *there.entry(key(d)).or_default() += 1;
+    }
+    let clock = |d: &Diagnostic| matches!(d.code, Code::Stale | Code::UpcomingVersion);
+    let mut changed = Changed {
+        introduced: Vec::new(),
+        before: 0,
+        clock: 0,
+    };
+    for d in current {
+        if clock(&d) {
+            changed.clock += 1;
+            continue;
+        }
+        match there.get_mut(&key(&d)) {
+            Some(count) if *count > 0 => {
+                *count -= 1;
+                changed.before += 1;
+            }
+            _ => changed.introduced.push(d),
+        }
+    }
+    Ok(changed)
 }
 
 /// Runs `git -C dir ARGS` and returns its standard output.

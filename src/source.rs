@@ -78,7 +78,7 @@ pub struct Project {
     /// root and sorted, by the kind's name; the validator says which are
     /// not named after a locale.
     pub locale_files: BTreeMap<&'static str, Vec<String>>,
-    /// Problems found while reading (`games.json` missing, not UTF-8, with a BOM).
+    /// Problems found while reading (`games.json` missing, not UTF-8).
     pub diagnostics: Vec<Diagnostic>,
 }
 

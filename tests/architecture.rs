@@ -40,10 +40,18 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("root", &["relpath", "tree"]),
     // What the commands print and where: the diagnostics' renderers.
     ("terminal", &["diagnostics"]),
-    // `publish` and `import` for the value enums their flags parse into.
+    // `publish` and `import` for the value enums their flags parse into,
+    // `layout` for the site address `--site-url` parses into.
     (
         "cli",
-        &["diagnostics", "model", "publish", "import", "clock"],
+        &[
+            "diagnostics",
+            "model",
+            "publish",
+            "import",
+            "clock",
+            "layout",
+        ],
     ),
     (
         "load",

@@ -94,7 +94,13 @@ fn build_output_is_canonical_sorted_and_keyed_in_contract_order() {
             "startTime",
             "endTime",
             "cover",
-            "activities"
+            "activities",
+            // Issue 55: added after the data's own fields.
+            "timeZone",
+            "startsAt",
+            "endsAt",
+            "updateMode",
+            "dueAt"
         ]
     );
     let keys: Vec<&String> = doc["activities"][0].as_object().unwrap().keys().collect();
@@ -106,7 +112,9 @@ fn build_output_is_canonical_sorted_and_keyed_in_contract_order() {
             "description",
             "startTime",
             "endTime",
-            "cover"
+            "cover",
+            "startsAt",
+            "endsAt"
         ]
     );
 }

@@ -23,7 +23,12 @@ fn warm_build(root: &Path) -> (usize, usize) {
     let output = run(root, &["build", "--out", "site", "--now", NOW]);
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(0), "{err}");
-    let counts = err
+    // The summary line (a note about --site-url may come before it).
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("built "))
+        .unwrap_or(&err);
+    let counts = line
         .split_once(" (")
         .and_then(|(_, rest)| rest.split_once(" parts from the cache;"))
         .map(|(counts, _)| counts)
@@ -246,6 +251,7 @@ fn options_at(
         defer,
         force: false,
         progress: None,
+        site_url: None,
     }
 }
 
@@ -686,10 +692,22 @@ fn a_removed_games_files_disappear() {
 #[test]
 fn build_prints_no_progress_when_piped() {
     let root = bundled_root();
-    let output = run(root.path(), &["build", "--out", "site", "--now", NOW]);
+    let output = run(
+        root.path(),
+        &[
+            "build",
+            "--out",
+            "site",
+            "--now",
+            NOW,
+            "--site-url",
+            "https://example.org/",
+        ],
+    );
     assert_eq!(output.status.code(), Some(0));
     let err = stderr(&output);
-    // No bar (it redraws with `\r` and escapes): only the summary line.
+    // No bar (it redraws with `\r` and escapes): only the summary line
+    // (and, with the site's address given, no note about it).
     assert!(!err.contains('\r') && !err.contains('\x1b'), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("built "), "{err}");
@@ -739,7 +757,8 @@ fn without_hard_links_files_are_copied_and_the_site_is_the_same() {
 
 /// The "N of M games checked" of a build's summary line.
 fn games_checked(err: &str) -> (usize, usize) {
-    let counts = err
+    let line = err.lines().find(|l| l.starts_with("built ")).unwrap_or(err);
+    let counts = line
         .split_once("; ")
         .and_then(|(_, rest)| rest.split_once(" games checked"))
         .and_then(|(counts, _)| counts.split_once(" of "))

@@ -403,3 +403,90 @@ fn every_help_example_parses() {
     }
     assert!(examples >= 10, "{examples} examples");
 }
+
+/// Issue 57: `check --changed-since REF` judges a change by what it
+/// introduced. On the bundled tree as it is today (every document overdue,
+/// so a plain `check --deny-warnings` fails), a repository made in a
+/// temporary folder: a clean edit of a description passes with
+/// `--deny-warnings`, the clock's findings left out and said once; an
+/// activity made to end before it starts fails, and only its own problems
+/// are reported, in both languages; a revision that is not one is the
+/// tool's failure.
+#[test]
+fn changed_since_reports_only_what_the_change_introduced() {
+    use crate::review::git;
+    let now = "2026-11-27T12:00:00";
+    let repo = tempfile::tempdir().expect("temp dir");
+    let root = repo.path();
+    for top in ["games.json", "data", "schema"] {
+        let from = crate_root().join(top);
+        if from.is_dir() {
+            crate::util::copy_tree(&from, &root.join(top));
+        } else if from.is_file() {
+            std::fs::copy(&from, root.join(top)).expect("copy");
+        }
+    }
+    git(root, &["init", "-q"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-q", "-m", "today's tree"]);
+    let plain = run(root, &["check", "--deny-warnings", "--now", now]);
+    assert_eq!(plain.status.code(), Some(1), "the tree is overdue today");
+
+    let file = root.join("data/zzz/en-US.json");
+    let text = std::fs::read_to_string(&file).expect("zzz");
+    let at = text.find("\"activities\"").expect("activities");
+    let desc = at
+        + text[at..]
+            .find("\"description\": \"")
+            .expect("a description")
+        + 16;
+    let mut edited = text.clone();
+    edited.insert_str(desc, "Edited: ");
+    std::fs::write(&file, &edited).expect("write");
+    let args = [
+        "check",
+        "--changed-since",
+        "HEAD",
+        "--deny-warnings",
+        "--now",
+        now,
+    ];
+    let clean = run(root, &args);
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+    let said = stderr(&clean);
+    assert_eq!(said.matches("findings of the clock").count(), 1, "{said}");
+    assert!(said.contains("checked: no problems"), "{said}");
+
+    let end = at + edited[at..].find("\"endTime\": \"").expect("an end") + 12;
+    let mut broken = edited.clone();
+    broken.replace_range(end..end + 19, "2000-01-01T00:00:00");
+    std::fs::write(&file, &broken).expect("write");
+    let failed = run(root, &args);
+    assert_eq!(failed.status.code(), Some(1), "{}", stderr(&failed));
+    let said = stderr(&failed);
+    assert!(
+        said.contains("error[time-order]: the activity ends (2000-01-01T00:00:00)"),
+        "{said}"
+    );
+    assert!(said.contains("--> data/zzz/en-US.json:"), "{said}");
+    assert!(said.contains("checked: 1 error, 0 warnings"), "{said}");
+    let mut zh = args.to_vec();
+    zh.extend(["--lang", "zh-CN"]);
+    let failed = run(root, &zh);
+    assert_eq!(failed.status.code(), Some(1));
+    let said = stderr(&failed);
+    assert!(
+        said.starts_with("只报告自 HEAD 以来的改动带来的问题"),
+        "{said}"
+    );
+    assert!(said.contains("时钟带来的"), "{said}");
+    assert!(said.contains("错误[time-order]"), "{said}");
+    assert!(said.contains("检查完毕：1 个错误，0 个警告"), "{said}");
+
+    let unknown = run(
+        root,
+        &["check", "--changed-since", "no-such-rev", "--now", now],
+    );
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(stderr(&unknown).contains("`no-such-rev` is not a revision"));
+}

@@ -284,7 +284,7 @@ fn check_fix_lists_each_change_and_what_remains() {
     assert_eq!(fixed.status.code(), Some(1), "{}", stderr(&fixed));
     let said = stderr(&fixed);
     for change in [
-        "data/demo/zh-CN.json:4:16 json-syntax: `：` → `:`",
+        "data/demo/zh-CN.json:4:16 json-syntax: `：` → `: `",
         "data/demo/zh-CN.json:10:21 json-syntax: `，` → `,`",
         "data/demo/zh-CN.json:11:7 json-syntax: `“description”` → `\"description\"`",
         "data/demo/zh-CN.json:17:15 json-syntax: `「星海巡游」` → `\"星海巡游\"`",
@@ -410,5 +410,69 @@ fn check_finds_a_file_argument_under_the_root() {
         stderr(&output).contains("及其上级文件夹中都没有 games.json"),
         "{}",
         stderr(&output)
+    );
+}
+
+/// Issue 57: a byte-order mark is one mistake with an exact fix, and the
+/// rules run behind it: the same run names the activity that ends before
+/// it starts; `--fix` removes the mark (and only the mark) and says what
+/// remains.
+#[test]
+fn a_byte_order_mark_hides_no_other_mistake() {
+    let root = fixture_root(Some(&case("bom").join("input")));
+    let (code, report) = check_json(root.path(), FIXTURE_NOW);
+    assert_eq!(code, 1);
+    let found: Vec<String> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| format!("{} {}:{}", d["code"], d["line"], d["column"]))
+        .collect();
+    assert_eq!(found, ["\"json-syntax\" 1:1", "\"time-order\" 13:18"]);
+
+    let fixed = run(root.path(), &["check", "--fix", "--now", FIXTURE_NOW]);
+    assert_eq!(fixed.status.code(), Some(1), "time-order remains");
+    insta::assert_snapshot!("fix_bom", stderr(&fixed));
+    for (rel, expected) in files_under(&case("bom").join("fixed")) {
+        let got = std::fs::read(root.path().join(&rel)).unwrap();
+        assert_eq!(got, expected, "{rel}: the mark removed, nothing else");
+    }
+}
+
+/// Issue 57: every form of a date an input method types has its exact fix
+/// (the snapshot is the fix report, each change with where the year came
+/// from when the text had none); the fixed file is what a person would
+/// type, and checks clean.
+#[test]
+fn every_input_method_date_form_is_fixed_exactly() {
+    let root = fixture_root(Some(&case("date-forms").join("input")));
+    let fixed = run(root.path(), &["check", "--fix", "--now", FIXTURE_NOW]);
+    assert_eq!(fixed.status.code(), Some(0), "{}", stderr(&fixed));
+    insta::assert_snapshot!("fix_date_forms", stderr(&fixed));
+    for (rel, expected) in files_under(&case("date-forms").join("fixed")) {
+        let got = std::fs::read_to_string(root.path().join(&rel)).unwrap();
+        assert_eq!(got, String::from_utf8(expected).unwrap(), "{rel}");
+    }
+    let (code, report) = check_json(root.path(), FIXTURE_NOW);
+    assert_eq!((code, &report["diagnostics"]), (0, &serde_json::json!([])));
+}
+
+/// Issue 57: a date with an exact rewrite is read as the fix reads it, so
+/// the rules behind it (`unsorted`, `time-order`) come in the same run as
+/// the `datetime` errors, before any fix.
+#[test]
+fn a_rewritten_date_is_read_as_its_fix_reads_it() {
+    let root = fixture_root(Some(&case("date-read-as-fixed").join("input")));
+    let (code, report) = check_json(root.path(), FIXTURE_NOW);
+    assert_eq!(code, 1);
+    let found: Vec<String> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| format!("{} {}", d["code"].as_str().unwrap_or_default(), d["line"]))
+        .collect();
+    assert_eq!(
+        found,
+        ["datetime 20", "unsorted 20", "datetime 28", "time-order 28"]
     );
 }

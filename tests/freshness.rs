@@ -171,6 +171,21 @@ fn ending_soon_lists_an_activity_game_by_its_last_activity() {
     );
     assert!(body.contains("2026-10-22T03:59:59"), "{body}");
 
+    // Issue 57: once it is due, the game is said to be overdue, in both
+    // languages, with what to do (in both languages too).
+    let output = ending_soon("2026-10-25T12:00:00");
+    let body = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{body}");
+    for part in [
+        "**Overdue:** 1 document(s) (ev)",
+        "**已逾期：** 1 个文档（ev）",
+        "days overdue / 已逾期",
+        "What to do:",
+        "怎么做：",
+    ] {
+        assert!(body.contains(part), "{part:?} in {body}");
+    }
+
     // Long before: nothing to list.
     let output = ending_soon("2026-10-05T12:00:00");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));

@@ -710,10 +710,11 @@ fn diff_against_a_loopback_deployment() {
         stderr(&out)
     );
     assert!(
-        // The API: three documents, their calendars, the index and the
-        // schemas (activity and announcements).
+        // The API: three documents, their calendars, the index, the
+        // schemas (activity, announcements, the index's and the API
+        // catalog's) and the OpenAPI description.
         stdout(&out).contains(&format!(
-            "7 files (9 paths, 2 of them a second name of a file) compared with {base}: 0 changed, 0 reformatted, 0 new, 0 removed, 7 unchanged"
+            "10 files (12 paths, 2 of them a second name of a file) compared with {base}: 0 changed, 0 reformatted, 0 new, 0 removed, 10 unchanged"
         )),
         "{}",
         stdout(&out)

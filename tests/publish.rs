@@ -95,7 +95,12 @@ fn published_files(root: &Path) -> BTreeMap<String, Vec<u8>> {
                 path.strip_suffix(&format!(".{ext}"))
                     .is_some_and(|base| all.contains_key(base))
             });
-            !sibling && *path != "_headers" && !path.split('/').any(|c| c.starts_with('.'))
+            // Dot-files are never published, but for the API catalog's folder.
+            let hidden = path
+                .split('/')
+                .enumerate()
+                .any(|(i, c)| c.starts_with('.') && !(i == 0 && c == ".well-known"));
+            !sibling && *path != "_headers" && !hidden
         })
         .map(|(p, b)| (p.clone(), b.clone()))
         .collect()
@@ -148,7 +153,8 @@ fn assert_complete(server: &S3Server, root: &Path) {
 fn phase(path: &str) -> u8 {
     if path == "api/v1/games.json" {
         1
-    } else if path.starts_with("api/") {
+    } else if path.starts_with("api/") || path == ".well-known/api-catalog" {
+        // The API catalog goes with the data, as the API's cache policy does.
         0
     } else {
         2

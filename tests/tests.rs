@@ -93,3 +93,7 @@ mod adopt;
 
 // Issue 47: every kind of document declared in one place has what a kind needs.
 mod kinds;
+
+// Issue 55: the published contract: instants with their offsets (a DST zone), due times,
+// --site-url, the schemas, the OpenAPI and the API catalog, diff on published fields.
+mod contract;

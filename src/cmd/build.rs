@@ -61,6 +61,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 games = summary.games
             );
             super::say(line);
+            super::options::note_site_url(&args.output);
             if let Some(place) = &summary.set_aside {
                 let line = msg!(
                     "build-set-aside",

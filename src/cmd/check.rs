@@ -41,6 +41,18 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         // (parity, a missing or orphan file) included.
         checked.diagnostics.retain(|d| only.contains(&d.file));
     }
+    if let Some(rev) = &args.changed_since {
+        let all = std::mem::take(&mut checked.diagnostics);
+        let changed = crate::review::changed_since(root, rev, &options, all)?;
+        let line = msg!(
+            "check-changed-since",
+            rev = rev.as_str(),
+            before = changed.before,
+            clock = changed.clock
+        );
+        super::print_err(&format!("{line}\n"));
+        checked.diagnostics = changed.introduced;
+    }
     if args.fix {
         // What the fixes leave, said before it is listed.
         let line = match (changed, checked.diagnostics.is_empty()) {

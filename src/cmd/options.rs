@@ -30,7 +30,16 @@ pub(super) fn build(
         defer: site::Defer::Nothing,
         force: output.force,
         progress: None,
+        site_url: output.site_url.clone(),
     })
+}
+
+/// Says, once per command (after `build`'s site is written, when `serve`
+/// starts), which links stay relative for want of `--site-url`.
+pub(super) fn note_site_url(output: &OutputArgs) {
+    if output.site_url.is_none() {
+        super::say(msg!("build-no-site-url"));
+    }
 }
 
 /// Refuses an output directory the build may not replace, and with

@@ -104,5 +104,9 @@ fn ensure_current(args: &PublishArgs, out: &Path, local: &[LocalFile]) -> anyhow
         super::report(root, &checked.diagnostics, Format::Human)?;
         return Err(anyhow::Error::new(msg!("publish-data-errors")));
     }
-    publish::current::ensure_current(out, local, &checked)
+    publish::current::ensure_current(out, local, &checked)?;
+    match &args.site_url {
+        Some(url) => publish::current::ensure_site_url(out, url),
+        None => Ok(()),
+    }
 }

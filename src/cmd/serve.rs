@@ -70,6 +70,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     ));
 
     let outcome = server::rebuild(&state).await?;
+    if outcome.summary.is_some() {
+        super::options::note_site_url(&args.output);
+    }
     if outcome.summary.is_none() && args.no_watch {
         super::say(msg!("tool-error", error = msg!("serve-site-errors")));
         return Ok(ExitCode::from(1));

@@ -31,6 +31,7 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
         start: args.start.clone(),
         end: args.end.clone(),
         cover: args.cover.clone(),
+        drop: args.drop.clone(),
     };
     let options = super::options::check(&args.common);
     match version::plan(&args.common.root, &next, &options)? {
@@ -51,6 +52,9 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
                 version::write(&args.common.root, &planned)?;
             }
             let mut out = String::new();
+            if let Some(line) = version::name_shared(&next, &planned) {
+                out.push_str(&format!("{line}\n"));
+            }
             for p in &planned {
                 let line = msg!(
                     "version-planned",
@@ -63,6 +67,9 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
                     cover = p.cover.as_str()
                 );
                 out.push_str(&format!("{line}\n"));
+                for left in &p.dropped {
+                    out.push_str(&format!("  {}\n", left.describe()));
+                }
             }
             super::print_out(&out)?;
             Ok(ExitCode::SUCCESS)

@@ -185,6 +185,11 @@ pub struct NewVersionArgs {
     /// current cover, `""` removes it.
     #[serde(default)]
     cover: Option<String>,
+    /// Activities to leave behind although they have not ended, by name
+    /// in any locale (their counterparts in the other locales go too);
+    /// without it every activity still to end is carried.
+    #[serde(default)]
+    drop: Vec<String>,
 }
 
 impl DataTools {
@@ -439,7 +444,7 @@ impl DataTools {
     }
 
     #[tool(
-        description = "Starts a game's next version in every locale at once (what `activity-site version new` does): each data/<game>/<locale>.json gets the new version, name, start and end, and keeps every activity that ends after the new start, so nothing still running vanishes when it is published early. Refuses, writing nothing, when a locale's file has errors, when the version does not come after the current one, or when a new document would have errors. Keeps each locale's cover unless `cover` is given (`\"\"` removes it). Returns per locale the path, the activities carried and left behind, and what became of the cover (`kept`, `set`, `removed`, `none`).",
+        description = "Starts a game's next version in every locale at once (what `activity-site version new` does): each data/<game>/<locale>.json gets the new version, name, start and end, and keeps every activity that ends after the new start or has not ended yet (running or still to come), so nothing still running vanishes when it is published early; `drop` names activities to leave behind anyway. Refuses, writing nothing, when a locale's file has errors, when the version does not come after the current one, or when a new document would have errors. Keeps each locale's cover unless `cover` is given (`\"\"` removes it). Returns per locale the path, the activities carried and left behind (`leftBehindStates`: each with `ended`, `runs-now-ends-before`, `runs-into-new` or `upcoming`), and what became of the cover (`kept`, `set`, `removed`, `none`).",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -459,6 +464,7 @@ impl DataTools {
             start: args.start,
             end: args.end,
             cover: args.cover,
+            drop: args.drop,
         };
         let planned = match site::version::plan(&self.root, &next, &self.options) {
             Err(err) => {
@@ -486,12 +492,17 @@ impl DataTools {
                     "locale": p.locale,
                     "path": p.path,
                     "carried": p.carried,
-                    "leftBehind": p.dropped,
+                    "leftBehind": p.dropped.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(),
+                    "leftBehindStates": p.dropped.iter().map(|l| json!({"name": l.name, "state": l.state.as_str()})).collect::<Vec<_>>(),
                     "cover": p.cover.as_str(),
                 })
             })
             .collect();
-        reply(json!({ "version": next.version, "written": files }))
+        let mut answer = json!({ "version": next.version, "written": files });
+        if let Some(line) = site::version::name_shared(&next, &planned) {
+            answer["note"] = json!(line.to_string());
+        }
+        reply(answer)
     }
 
     #[tool(

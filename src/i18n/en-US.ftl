@@ -41,8 +41,6 @@ lines = { $first }
 load-registry-missing = games.json is missing
 load-registry-missing-help = create games.json at the root: {"{"}"games": [...]{"}"}
 load-read-failed = cannot read the file: { $error }
-load-bom = the file starts with a byte-order mark
-load-bom-help = save the file as UTF-8 without BOM
 load-invalid-utf8 = invalid UTF-8 at byte { $byte }
 load-invalid-utf8-help = save the file as UTF-8
 
@@ -80,6 +78,8 @@ ascii-space = an ASCII space
 ## json-syntax: the mistakes
 
 syntax-empty = the file is empty
+syntax-bom = the file starts with a byte-order mark (U+FEFF, as Notepad saves UTF-8); the checks read on behind it
+syntax-bom-help = remove it (`activity-site check --fix` does), or save the file as UTF-8 without BOM
 syntax-after-end = unexpected content after the end of the document
 syntax-after-end-help = the document's outermost value closes on line { $line }; remove what follows it, or look for a bracket closed too early
 syntax-eof-expected = unexpected end of file: expected { $expected }
@@ -188,6 +188,13 @@ datetime-fullwidth-colon-help = type the ASCII `:`: `{ $fixed }`
 datetime-slashes = `{ $text }` writes the date with slashes
 datetime-slashes-help = write it as `{ $fixed }` (YYYY-MM-DDTHH:MM:SS, local server time)
 datetime-rewrite-help = write it as `{ $fixed }`
+datetime-input-method = `{ $text }` has full-width characters or words typed by an input method
+datetime-no-year = `{ $text }` has no year
+datetime-year-from-version = the year { $year } is the version's (it runs { $start } to { $end })
+datetime-year-from-other = the year { $year } puts it { $relation ->
+    [before] before
+   *[after] after
+} the version's { $field } ({ $time })
 datetime-month = `{ $text }` has no month { $month }
 datetime-month-help = months run from 01 to 12
 datetime-day = `{ $text }` is not a real date: { $month ->
@@ -551,6 +558,10 @@ tool-error = error: { $error }
 
 breaking-file-removed = { $path } is published at the base and this build no longer has it: its clients get 404 not found.
 breaking-file-removed-help = keep publishing the file (a game that ends keeps its last document), or put a copy in the verbatim folder data/_files/
+breaking-field-removed = the published field { $field } is at the base and in none of this build's objects at its place: clients that read it break.
+breaking-field-removed-help = keep publishing { $field } beside its replacement; a field clients read is removed only with a new API version
+breaking-field-retyped = the published field { $field } changes its JSON type from { $old } to { $new }: clients that read it break.
+breaking-field-retyped-help = publish { $field } with its old type and add the new value under a new name
 breaking-version-backwards = the version goes backwards, from { $old } to { $new }: clients that keep the newest version they saw ignore this document.
 breaking-version-backwards-help = publish the current version's document; correct an older version in place only while it is the current one
 breaking-until = { $name } (until { $end })
@@ -665,6 +676,15 @@ version-missing = { $path } is missing or unreadable
 version-not-forwards = version { $new } does not come after { $old } of { $path }
 version-no-name = no version name for { $locale }: pass --name
 version-drafts-errors = nothing written: the new documents would have errors
+version-left = { $name } ({ $start } to { $end }): { $state ->
+    [ended] ended
+    [runs-now-ends-before] runs now and ends before the new version starts; left behind as --drop asked
+    [runs-into-new] runs now and into the new version; left behind as --drop asked
+   *[upcoming] starts after now; left behind as --drop asked
+}
+version-name-shared = the name `{ $name }` is used for each locale: { $locales } (name one with --name LOCALE=NAME)
+version-drop-unknown = nothing written: --drop `{ $name }` names no activity of the current version of { $game } (give the name as a locale's file writes it)
+version-drop-no-counterpart = nothing written: `{ $name }` of { $locale } has no counterpart in { $other } (an activity at the same place with the same times); make the files agree first (`activity-site check` names the difference)
 version-planned = { $dry ->
     [yes] would write
    *[no] wrote
@@ -672,14 +692,14 @@ version-planned = { $dry ->
     [0] 0 activities carried
     [one] 1 activity carried ({ $names })
    *[other] { $carried } activities carried ({ $names })
-}{ $dropped ->
-    [0] {""}
-   *[other] ; { $dropped } ended by the new start left behind
 }{ $cover ->
     [kept] ; cover kept
     [set] ; new cover
     [removed] ; cover removed
    *[none] {""}
+}{ $dropped ->
+    [0] {""}
+   *[other] ; { $dropped } left behind:
 }
 
 ## diff: the review's layout (text, Markdown, GitHub annotations)
@@ -776,16 +796,16 @@ diff-site-not-folder = --site `{ $path }` is not a folder
 diff-temp-build = cannot create a temporary folder for the build
 diff-temp-base = cannot create a temporary folder for the base
 diff-data-errors = the data has errors, so there is no build to compare; run `activity-site check`
-diff-rev-not-revision = --against-rev `{ $rev }` is not a revision
+diff-rev-not-revision = `{ $rev }` is not a revision
 diff-resolve-root = cannot resolve the root `{ $path }`
 diff-root-outside-git = the root is not inside its git repository
-diff-rev-unknown = --against-rev: `{ $rev }` is not a revision of { $repo }
-diff-rev-no-registry = --against-rev: revision `{ $rev }` has no { $registry } in { $repo }
+diff-rev-unknown = `{ $rev }` is not a revision of { $repo }
+diff-rev-no-registry = revision `{ $rev }` has no { $registry } in { $repo }
 diff-rev-errors = revision `{ $rev }` has { $errors ->
     [one] 1 error
    *[other] { $errors } errors
 }, so it has no build to compare with (first: { $first })
-diff-git-missing = cannot run `git` (--against-rev needs git on the PATH)
+diff-git-missing = cannot run `git` (reading a git revision, for --against-rev or --changed-since, needs git on the PATH)
 diff-git-failed = `{ $command }` failed: { $error }
 
 ## import
@@ -1146,6 +1166,15 @@ fix-file-diff = would fix { $path } ({ $fixes ->
 fix-nothing = nothing to fix: none of the problems found has an exact fix; they remain:
 fix-clean = nothing to fix: no problem found
 fix-remains = what remains after the fixes:
+check-changed-since = only what the change since { $rev } introduced is reported: { $before ->
+    [0] no problem was there already
+    [one] 1 problem that was there already is left out
+   *[other] { $before } problems that were there already are left out
+}{ $clock ->
+    [0] {""}
+    [one] ; 1 finding of the clock (stale, upcoming-version) is left out too: it comes from the date, not from the change, and the scheduled ending-soon workflow reports it
+   *[other] ; { $clock } findings of the clock (stale, upcoming-version) are left out too: they come from the date, not from the change, and the scheduled ending-soon workflow reports them
+}
 fix-nothing-remains = nothing remains: every problem found is fixed
 err-find-named = cannot find `{ $path }` from the current folder or under the root `{ $root }`: name the file from the current folder (such as `{ $root }/{ $path }`) or as a path under --root
 err-outside-root = `{ $path }` is outside the root `{ $root }`: name a file of the data tree, or pass its folder as --root
@@ -1226,7 +1255,7 @@ help-cmd-diff-after =
       activity-site diff --against ../deployed-site --format markdown
       activity-site diff --against-rev origin/main --format github
 help-cmd-version = Start a game's next version in every locale, carrying the activities that run past its start
-help-cmd-version-new = Write the next version of a game in every locale: the new version's fields, and every activity of the current one that ends after the new start; refuses (writing nothing) when a locale has errors
+help-cmd-version-new = Write the next version of a game in every locale: the new version's fields, and every activity of the current one that runs now, is still to come or ends after the new start (only --drop leaves one of those behind); names each activity left behind and why; refuses (writing nothing) when a locale has errors
 help-cmd-version-after =
     Example:
       activity-site version new sr --version 4.7 --name 4.7 --name en-US=4.7 --start 2026-12-01T11:00:00 --end 2027-01-12T05:59:59
@@ -1274,6 +1303,7 @@ help-value-format-sarif = SARIF 2.1.0, exact fixes included
 help-arg-check-deny-warnings = Exit 1 on warnings too
 help-arg-check-fix = Apply every exact fix (full-width punctuation, commas, quotes, date forms, ...), then check again and report what remains
 help-arg-check-diff = With --fix: print the fixes as a patch and write nothing (also --dry-run)
+help-arg-check-changed-since = Report only the problems the change since git revision REF introduced (in the files it touched, or new across files), compared by rule, file and message with the tree at REF (read with git, no network); the exit status follows only those. The clock's findings (stale, upcoming-version) are left out: the scheduled ending-soon workflow reports them
 help-arg-check-paths = Check only these files (relative to the current folder), with the rules across files that involve them
 help-arg-out = Output directory, replaced atomically (default: <root>/site); only an absent, empty or generated directory is replaced
 help-arg-force = Replace an --out directory that activity-site did not make, moving what it holds to <out>.replaced-<date and time> beside it (listed first, never deleted); never the data root, its inputs, a home directory or a file system root
@@ -1292,6 +1322,7 @@ help-arg-version-start = Start of the new version (YYYY-MM-DDTHH:MM:SS, the game
 help-arg-version-end = End of the new version (YYYY-MM-DDTHH:MM:SS)
 help-arg-version-cover = Cover image URL of the new version; without it each locale keeps its current cover, and --cover '' removes it
 help-arg-version-dry-run = Print what would be written and write nothing
+help-arg-version-drop = Leave this activity behind although it has not ended (its name in any locale; its counterparts in the other locales go too; repeatable)
 help-arg-serve-addr = Address to listen on
 help-arg-serve-no-watch = Build once and serve, without watching the inputs
 help-arg-serve-state-dir = State directory of the simulated control service (default: <root>/.activity-site)
@@ -1338,3 +1369,11 @@ help-value-legacy-sync = Publish it from the game's data at every build (an alia
 help-value-legacy-keep = Keep this copy as it is, frozen, in data/_files/
 help-arg-import-allow-skipped = Exit 0 even when files were found that are neither imported nor kept (they are still named)
 help-arg-import-time-zone = Time zone of the imported games that neither games.json nor the index names: ZONE for all, GAME=ZONE for one (comma-separated, repeatable)
+
+site-url-invalid = `{ $url }` is not a URL: give the site's public address, such as https://example.org/
+site-url-scheme = `{ $url }` is not an http or https address with a host: give the site's public address, such as https://example.org/
+site-url-parts = `{ $url }` has a query, a fragment or credentials: give the site's public address alone, such as https://example.org/activity/
+build-no-site-url = note: no --site-url: the schemas' $id, the OpenAPI server, the API catalog's links, the Atom feeds' ids and the webcal links of llms.txt and the pages stay relative to where they are read: give --site-url https://<your site>/ to make them absolute
+publish-site-url-differs = { $out } was not built for { $url } (its OpenAPI names { $built }): build it again with --site-url { $url }
+help-arg-site-url = The site's public address (http or https, like Hugo's baseURL): schema $ids, the OpenAPI server, the API catalog, Atom ids and webcal links are made absolute under it
+help-arg-publish-site-url = Refuse to publish a site that was not built with this --site-url

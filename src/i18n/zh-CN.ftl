@@ -31,8 +31,6 @@ lines = { $first }
 load-registry-missing = 缺少 games.json
 load-registry-missing-help = 请在根目录创建 games.json：{"{"}"games": [...]{"}"}
 load-read-failed = 无法读取文件：{ $error }
-load-bom = 文件开头有字节顺序标记（BOM）
-load-bom-help = 请将文件另存为不带 BOM 的 UTF-8 编码
 load-invalid-utf8 = 第 { $byte } 字节处不是有效的 UTF-8 编码
 load-invalid-utf8-help = 请将文件另存为 UTF-8 编码
 
@@ -69,6 +67,8 @@ ascii-space = 半角空格
 ## json-syntax：错误
 
 syntax-empty = 文件是空的
+syntax-bom = 文件开头有字节顺序标记（U+FEFF，记事本保存 UTF-8 时会加上）；其后的内容照常检查
+syntax-bom-help = 删除它（`activity-site check --fix` 会删除），或将文件另存为不带 BOM 的 UTF-8 编码
 syntax-after-end = 文档结束后还有多余的内容
 syntax-after-end-help = 文档最外层的值在第 { $line } 行已经结束；请删除其后的内容，或检查是否有括号过早闭合
 syntax-eof-expected = 文件意外结束：此处应为{ $expected }
@@ -174,6 +174,13 @@ datetime-fullwidth-colon-help = 请改用半角冒号 `:`：`{ $fixed }`
 datetime-slashes = `{ $text }` 的日期用了斜杠
 datetime-slashes-help = 请写成 `{ $fixed }`（YYYY-MM-DDTHH:MM:SS，服务器当地时间）
 datetime-rewrite-help = 请写成 `{ $fixed }`
+datetime-input-method = `{ $text }` 里有输入法打出的全角字符或中文时间词
+datetime-no-year = `{ $text }` 没有写年份
+datetime-year-from-version = 年份 { $year } 取自版本（版本从 { $start } 到 { $end }）
+datetime-year-from-other = 取年份 { $year }，使它{ $relation ->
+    [before] 早于
+   *[after] 晚于
+}版本的 { $field }（{ $time }）
 datetime-month = `{ $text }` 的月份 { $month } 不存在
 datetime-month-help = 月份从 01 到 12
 datetime-day = `{ $text }` 不是真实存在的日期：{ $year } 年 { $month } 月只有 { $last } 天
@@ -481,6 +488,10 @@ tool-error = 错误：{ $error }
 
 breaking-file-removed = { $path } 在基准中已经发布，这次构建却没有它：它的客户端会得到 404 not found。
 breaking-file-removed-help = 请继续发布这个文件（停止运营的游戏也保留最后一份文档），或者在原样发布的文件夹 data/_files/ 中放一份副本
+breaking-field-removed = 已发布的字段 { $field } 在基准中存在，这次构建在它所在的位置上却没有任何对象带有它：读取它的客户端会出错。
+breaking-field-removed-help = 请在它的替代字段旁边继续发布 { $field }；客户端读取的字段只能随新的 API 版本移除
+breaking-field-retyped = 已发布的字段 { $field } 的 JSON 类型从 { $old } 变成了 { $new }：读取它的客户端会出错。
+breaking-field-retyped-help = 请保持 { $field } 原来的类型发布，把新值放在一个新名字下
 breaking-version-backwards = 版本倒退了，从 { $old } 变成 { $new }：只保留所见最新版本的客户端会忽略这份文档。
 breaking-version-backwards-help = 请发布当前版本的文档；旧版本只能在它仍是当前版本时原地更正
 breaking-until = { $name }（至 { $end }）
@@ -582,20 +593,29 @@ version-missing = { $path } 不存在或无法读取
 version-not-forwards = 版本 { $new } 不在 { $path } 的版本 { $old } 之后
 version-no-name = 没有 { $locale } 的版本名称：请用 --name 指定
 version-drafts-errors = 没有写入任何文件：新文档会有错误
+version-left = { $name }（{ $start } 至 { $end }）：{ $state ->
+    [ended] 已结束
+    [runs-now-ends-before] 正在进行，在新版本开始前结束；按 --drop 的要求未沿用
+    [runs-into-new] 正在进行，并持续到新版本；按 --drop 的要求未沿用
+   *[upcoming] 尚未开始；按 --drop 的要求未沿用
+}
+version-name-shared = 名称 `{ $name }` 用于每种语言：{ $locales }（用 --name LOCALE=NAME 为某种语言单独命名）
+version-drop-unknown = 没有写入任何文件：--drop `{ $name }` 不是 { $game } 当前版本的任何活动（请按某个语言文件中的写法给出名称）
+version-drop-no-counterpart = 没有写入任何文件：{ $locale } 的 `{ $name }` 在 { $other } 中没有对应的活动（位置相同、时间相同的活动）；请先让这些文件一致（`activity-site check` 会指出差异）
 version-planned = { $dry ->
     [yes] 将写入
    *[no] 已写入
 } { $path }：版本 { $version }，{ $carried ->
     [0] 没有沿用活动
    *[other] 沿用 { $carried } 个活动（{ $names }）
-}{ $dropped ->
-    [0] {""}
-   *[other] ；{ $dropped } 个在新版本开始前结束的活动未沿用
 }{ $cover ->
     [kept] ；封面沿用
     [set] ；换了新封面
     [removed] ；封面已删除
    *[none] {""}
+}{ $dropped ->
+    [0] {""}
+   *[other] ；{ $dropped } 个活动未沿用：
 }
 
 ## diff：审查报告的版式（文本、Markdown、GitHub 注释）
@@ -676,13 +696,13 @@ diff-site-not-folder = --site `{ $path }` 不是文件夹
 diff-temp-build = 无法为生成创建临时文件夹
 diff-temp-base = 无法为对照创建临时文件夹
 diff-data-errors = 数据有错误，没有可供比较的生成结果；请运行 `activity-site check`
-diff-rev-not-revision = --against-rev `{ $rev }` 不是修订版本
+diff-rev-not-revision = `{ $rev }` 不是修订版本
 diff-resolve-root = 无法解析根目录 `{ $path }`
 diff-root-outside-git = 根目录不在它的 git 仓库之内
-diff-rev-unknown = --against-rev：`{ $rev }` 不是 { $repo } 中的修订版本
-diff-rev-no-registry = --against-rev：修订版本 `{ $rev }` 在 { $repo } 中没有 { $registry }
+diff-rev-unknown = `{ $rev }` 不是 { $repo } 中的修订版本
+diff-rev-no-registry = 修订版本 `{ $rev }` 在 { $repo } 中没有 { $registry }
 diff-rev-errors = 修订版本 `{ $rev }` 有 { $errors } 个错误，无法生成用于比较的结果（第一个：{ $first }）
-diff-git-missing = 无法运行 `git`（--against-rev 需要 PATH 中有 git）
+diff-git-missing = 无法运行 `git`（读取 git 修订版本，即 --against-rev 或 --changed-since，需要 PATH 中有 git）
 diff-git-failed = `{ $command }` 失败：{ $error }
 
 ## import
@@ -974,6 +994,13 @@ fix-file-diff = 将修正 { $path }（{ $fixes } 处）：
 fix-nothing = 没有可修正的内容：发现的问题都没有确切的修正方法，仍然存在：
 fix-clean = 没有可修正的内容：没有发现问题
 fix-remains = 修正后还剩下：
+check-changed-since = 只报告自 { $rev } 以来的改动带来的问题：{ $before ->
+    [0] 没有原本就有的问题
+   *[other] 原本就有的 { $before } 个问题不报告
+}{ $clock ->
+    [0] {""}
+   *[other] ；时钟带来的 { $clock } 条提示（stale、upcoming-version）也不报告：它们来自日期而不是这次改动，由定时运行的 ending-soon 工作流报告
+}
 fix-nothing-remains = 没有剩下的问题：发现的问题都已修正
 err-find-named = 在当前文件夹和根目录 `{ $root }` 下都找不到 `{ $path }`：请写出从当前文件夹出发的路径（例如 `{ $root }/{ $path }`），或写成 --root 下的路径
 err-outside-root = `{ $path }` 不在根目录 `{ $root }` 之内：请指定数据目录中的文件，或用 --root 指定它所在的文件夹
@@ -1050,7 +1077,7 @@ help-cmd-diff-after =
       activity-site diff --against ../deployed-site --format markdown
       activity-site diff --against-rev origin/main --format github
 help-cmd-version = 在所有语言中开始游戏的下一个版本，并带上在其开始后仍进行的活动
-help-cmd-version-new = 在所有语言中写入游戏的下一个版本：新版本的字段，以及当前版本中在新版本开始后才结束的每个活动；任一语言有错误时拒绝执行（不写入任何内容）
+help-cmd-version-new = 在所有语言中写入游戏的下一个版本：新版本的字段，以及当前版本中正在进行、尚未开始或在新版本开始后才结束的每个活动（只有 --drop 能不沿用其中某个）；列出每个未沿用的活动及原因；任一语言有错误时拒绝执行（不写入任何内容）
 help-cmd-version-after =
     示例：
       activity-site version new sr --version 4.7 --name 4.7 --name en-US=4.7 --start 2026-12-01T11:00:00 --end 2027-01-12T05:59:59
@@ -1098,6 +1125,7 @@ help-value-format-sarif = SARIF 2.1.0，含精确修复
 help-arg-check-deny-warnings = 有警告时也以 1 退出
 help-arg-check-fix = 应用所有精确修复（全角标点、逗号、引号、日期格式等），然后重新检查并报告剩余问题
 help-arg-check-diff = 与 --fix 一起使用：以补丁形式显示修复，不写入任何内容（也可写作 --dry-run）
+help-arg-check-changed-since = 只报告自 git 版本 REF 以来的改动带来的问题（改动过的文件中的，或跨文件新出现的），按规则、文件和消息与 REF 时的数据比较（用 git 读取，不联网）；退出码只看这些问题。时钟带来的提示（stale、upcoming-version）不报告：由定时运行的 ending-soon 工作流报告
 help-arg-check-paths = 只检查这些文件（相对于当前目录），以及涉及它们的跨文件规则
 help-arg-out = 输出目录，原子地替换（默认：<root>/site）；只替换不存在、为空或由本工具生成的目录
 help-arg-force = 替换不是 activity-site 生成的 --out 目录：其中原有的内容先列出，再移到旁边的 <out>.replaced-<日期时间>，绝不删除；数据根目录及其输入、主目录和文件系统根目录一律拒绝
@@ -1116,6 +1144,7 @@ help-arg-version-start = 新版本的开始时间（YYYY-MM-DDTHH:MM:SS，游戏
 help-arg-version-end = 新版本的结束时间（YYYY-MM-DDTHH:MM:SS）
 help-arg-version-cover = 新版本封面图片的 URL；不指定时各语言保留当前封面，--cover '' 则删除封面
 help-arg-version-dry-run = 显示将写入的内容，不写入任何内容
+help-arg-version-drop = 不沿用这个尚未结束的活动（任一语言中的名称；其他语言中对应的活动也一起不沿用；可重复）
 help-arg-serve-addr = 监听地址
 help-arg-serve-no-watch = 构建一次后提供服务，不监视输入文件
 help-arg-serve-state-dir = 模拟控制服务的状态目录（默认：<root>/.activity-site）
@@ -1162,3 +1191,11 @@ help-value-legacy-sync = 每次构建时由游戏的数据生成（games.json �
 help-value-legacy-keep = 把这份副本原样冻结保存在 data/_files/ 中
 help-arg-import-allow-skipped = 即使发现既未导入也未保留的文件也以 0 退出（仍会列出这些文件）
 help-arg-import-time-zone = 导入的游戏中 games.json 和索引都未指明的时区：ZONE 用于全部游戏，GAME=ZONE 用于单个游戏（逗号分隔，可重复）
+
+site-url-invalid = `{ $url }` 不是一个 URL：请给出站点的公开地址，例如 https://example.org/
+site-url-scheme = `{ $url }` 不是带主机名的 http 或 https 地址：请给出站点的公开地址，例如 https://example.org/
+site-url-parts = `{ $url }` 带有查询、片段或凭据：请只给出站点的公开地址，例如 https://example.org/activity/
+build-no-site-url = 提示：没有 --site-url：模式的 $id、OpenAPI 的服务器地址、API 目录的链接、Atom 订阅的 id 以及 llms.txt 和页面中的 webcal 链接都保持相对于读取它们的位置；给出 --site-url https://<你的站点>/ 即可让它们成为绝对地址
+publish-site-url-differs = { $out } 不是为 { $url } 生成的（它的 OpenAPI 写的是 { $built }）：请用 --site-url { $url } 重新生成
+help-arg-site-url = 站点的公开地址（http 或 https，类似 Hugo 的 baseURL）：模式的 $id、OpenAPI 的服务器地址、API 目录、Atom id 和 webcal 链接都以它为前缀成为绝对地址
+help-arg-publish-site-url = 拒绝发布不是用这个 --site-url 生成的站点

@@ -52,7 +52,8 @@ pub struct IndexGame {
     pub id: String,
     pub locales: Vec<String>,
     pub default_locale: String,
-    /// `name`, `dataSource` and `timeZone` as published, when present.
+    /// `name`, `dataSource`, `timeZone` and `updateMode` (the one its
+    /// files give) as published, when present.
     pub described: Map<String, Value>,
     /// The published files: (locale, is the un-suffixed file, path relative
     /// to the site root).
@@ -70,10 +71,18 @@ pub fn parse_index(bytes: &[u8]) -> Result<Vec<IndexGame>, Msg> {
             .or_else(|| game.locales.first().cloned())
             .ok_or_else(|| msg!("import-index-no-locales", game = game.id.as_str()))?;
         let mut described = Map::new();
+        // The update mode every file of the game is kept by (a build
+        // writes one per file, the same for the whole game).
+        let mut modes = game.files.iter().filter_map(|f| f.update_mode);
+        let update_mode = modes
+            .next()
+            .filter(|first| modes.all(|m| m == *first))
+            .map(|mode| Ok(Value::from(mode.as_str())));
         let fields = [
             ("name", game.name.map(serde_json::to_value)),
             ("dataSource", game.data_source.map(serde_json::to_value)),
             ("timeZone", game.time_zone.map(|n| Ok(Value::from(n)))),
+            ("updateMode", update_mode),
         ];
         for (key, value) in fields {
             if let Some(Ok(value)) = value {
@@ -212,8 +221,18 @@ pub fn data_file(source: &[u8]) -> Result<String, Msg> {
         std::str::from_utf8(source).map_err(|e| msg!("import-not-utf8", error = e.to_string()))?;
     // A byte-order mark is an encoding detail, not a value.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let value: Value =
+    let mut value: Value =
         serde_json::from_str(text).map_err(|e| msg!("import-not-json", error = e.to_string()))?;
+    // What a build adds to every document (instants, zone, due time) is
+    // made again from the data: the data file holds the rest, in the
+    // source's key order, pretty-printed.
+    let stripped;
+    let text = if crate::model::published::strip_derived(&mut value) {
+        stripped = crate::model::to_pretty(&value);
+        stripped.as_str()
+    } else {
+        text
+    };
     let Value::Object(object) = &value else {
         return Err(msg!("import-not-object"));
     };
@@ -770,6 +789,9 @@ fn update_registry(games: &mut Vec<Value>, game: &Described) -> Registered {
     );
     let (time_zone, from) = zone(None);
     entry.insert("timeZone".to_owned(), Value::from(time_zone.as_str()));
+    if let Some(mode) = described.get("updateMode") {
+        entry.insert("updateMode".to_owned(), mode.clone());
+    }
     if from == ZoneFrom::Assumed {
         entry.insert(ZONE_ASSUMED.to_owned(), Value::Bool(true));
     }

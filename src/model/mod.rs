@@ -11,9 +11,11 @@ pub mod announcements;
 pub mod days;
 pub mod freshness;
 pub mod ids;
+pub mod published;
 pub mod time;
 
 pub use announcements::{Announcement, Announcements, ContentType};
+pub use published::PublishedDocument;
 pub use time::{DataTime, Time, Written};
 
 /// The time format of every date-time in the data: local time, no zone, no fraction.

@@ -49,6 +49,25 @@ impl Time {
         self.0
     }
 
+    /// The instant this local time names in `zone`, with the offset in
+    /// force there. A time a DST change skips (a gap) or repeats (a fold)
+    /// is read like RFC 9557's and Temporal's `compatible`: the earlier
+    /// instant in a fold, and in a gap the instant the offset before the
+    /// change gives (the wall clock shifted forward by the gap). The one
+    /// owner of that choice: the published instants, the calendars, the
+    /// pages and the feeds all ask it.
+    pub fn instant(self, zone: chrono_tz::Tz) -> chrono::DateTime<chrono_tz::Tz> {
+        instant_of(self.0, zone)
+    }
+
+    /// [`Time::instant`] as RFC 3339 with the offset in force
+    /// (`2026-11-01T01:30:00-04:00`): the text of a published instant.
+    pub fn rfc3339_in(self, zone: chrono_tz::Tz) -> String {
+        self.instant(zone)
+            .format("%Y-%m-%dT%H:%M:%S%:z")
+            .to_string()
+    }
+
     /// The 19 bytes of its text: the inverse of [`Time::parse`] (the year
     /// has four digits and there is no fraction, as every parsed time).
     fn text(self) -> [u8; 19] {
@@ -69,6 +88,30 @@ impl Time {
         put(17, 2, time.second());
         out
     }
+}
+
+/// [`Time::instant`] of any local date-time: the one reading of a wall
+/// time of a zone as an instant (`compatible`: the earlier instant in a
+/// fold, the offset before the change in a gap).
+pub fn instant_of(local: NaiveDateTime, zone: chrono_tz::Tz) -> chrono::DateTime<chrono_tz::Tz> {
+    use chrono::TimeZone as _;
+    if let Some(at) = zone.from_local_datetime(&local).earliest() {
+        return at;
+    }
+    // In a gap: the offset before it is the one of the last wall time
+    // before the gap (no zone has a gap longer than a day).
+    let before = (1..=48)
+        .filter_map(|half_hours| {
+            let earlier = local - chrono::Duration::minutes(30 * half_hours);
+            zone.from_local_datetime(&earlier).earliest()
+        })
+        .next()
+        .map(|at| chrono::Offset::fix(at.offset()));
+    let utc = match before {
+        Some(offset) => local - chrono::Duration::seconds(offset.local_minus_utc().into()),
+        None => local,
+    };
+    zone.from_utc_datetime(&utc)
 }
 
 impl std::ops::Deref for Time {
@@ -209,6 +252,23 @@ impl DataTime for Written {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_instant_takes_the_offset_of_its_moment_and_resolves_gaps_and_folds_compatibly() {
+        let ny = chrono_tz::America::New_York;
+        let at = |s: &str| Time::parse(s).unwrap().rfc3339_in(ny);
+        assert_eq!(at("2026-10-31T11:00:00"), "2026-10-31T11:00:00-04:00");
+        assert_eq!(at("2026-11-02T11:00:00"), "2026-11-02T11:00:00-05:00");
+        // The fold of 1 November: the earlier instant (still daylight time).
+        assert_eq!(at("2026-11-01T01:30:00"), "2026-11-01T01:30:00-04:00");
+        // The gap of 8 March: the offset before it, the wall time moved on.
+        assert_eq!(at("2026-03-08T02:30:00"), "2026-03-08T03:30:00-04:00");
+        let shanghai = Time::parse("2026-07-29T06:00:00").unwrap();
+        assert_eq!(
+            shanghai.rfc3339_in(chrono_tz::Asia::Shanghai),
+            "2026-07-29T06:00:00+08:00"
+        );
+    }
 
     #[test]
     fn a_time_reads_and_writes_back_the_same_text() {

@@ -51,6 +51,23 @@ pub fn ensure_current(out: &Path, local: &[LocalFile], checked: &Checked) -> any
     check_index(out, &on_disk).map_err(rebuild)
 }
 
+/// Refuses a site in `out` that was not built for `url` (`publish
+/// --site-url`): its absolute links would name another address.
+pub fn ensure_site_url(out: &Path, url: &layout::SiteUrl) -> anyhow::Result<()> {
+    let openapi = std::fs::read(out.join(layout::OPENAPI_PATH)).unwrap_or_default();
+    let built = site::contract::site_url_of(&openapi);
+    let wanted = url.as_str().trim_end_matches('/');
+    if built.as_deref() == Some(wanted) {
+        return Ok(());
+    }
+    Err(anyhow::Error::new(msg!(
+        "publish-site-url-differs",
+        out = out.display().to_string(),
+        url = url.as_str(),
+        built = built.unwrap_or_else(|| "-".to_owned())
+    )))
+}
+
 /// The site's index must name files of the site with their current sha256.
 fn check_index(out: &Path, on_disk: &BTreeMap<&str, &LocalFile>) -> Result<(), Msg> {
     let text = std::fs::read(out.join(INDEX_PATH)).map_err(|err| {

@@ -490,12 +490,12 @@ impl Plan {
 }
 
 /// The metadata of a published path, or `None` when the path is not
-/// published: hidden files, [`layout::HOST_ONLY`] (the output marker;
+/// published: hidden files (but the API catalog's `.well-known/`), [`layout::HOST_ONLY`] (the output marker;
 /// `_headers`, whose intent is in the metadata and the README's bucket
 /// configuration; `_redirects`) and, without
 /// `precompressed`, the `.br`/`.gz` siblings of other files of the site.
 pub fn publishable(path: &str, all: &BTreeSet<&str>, precompressed: bool) -> Option<ObjectMeta> {
-    if path.split('/').any(|c| c.starts_with('.')) || layout::is_host_only(path) {
+    if layout::is_hidden(path) || layout::is_host_only(path) {
         return None;
     }
     if let Some((base, encoding)) = layout::sibling_of(path)

@@ -17,7 +17,7 @@ use sha2::{Digest as _, Sha256};
 use super::pages;
 use super::types::{HomeLink, OutputFile, Publish, Published, Site, StatusColumn};
 use crate::kind::{self, Kind};
-use crate::layout;
+use crate::layout::{self, SiteUrl};
 use crate::markdown;
 use crate::model::Announcements;
 use crate::validate::CheckedFile;
@@ -46,7 +46,7 @@ impl Publish for Boards {
                 .extend(index_entries(board, &sha256, json.len()));
             published.files.extend(json_files(board, &json));
             // Few hosts know `.atom`: `_headers` names the feeds' type.
-            let feeds = feed_files(board);
+            let feeds = feed_files(board, site.site_url);
             published.typed.extend(feeds.iter().map(|f| f.path.clone()));
             published.files.extend(feeds);
             published.files.push(render_page(board, &boards)?);
@@ -138,14 +138,15 @@ pub fn json_files(board: &Board, json: &[u8]) -> Vec<OutputFile> {
 }
 
 /// The Atom feeds of a board (`anno.atom` too for the default locale),
-/// `updated` as the board says ([`updated`]).
-pub fn feed_files(board: &Board) -> Vec<OutputFile> {
+/// `updated` as the board says ([`updated`]), its links under `site`
+/// when the build knows the site's address.
+pub fn feed_files(board: &Board, site: Option<&SiteUrl>) -> Vec<OutputFile> {
     let updated = updated(board);
     layout::published_names(board.is_default)
         .iter()
         .map(|&default_name| OutputFile {
             path: layout::announcements_path(&board.locale, default_name, "atom"),
-            bytes: feed(board, default_name, updated.clone()).into_bytes(),
+            bytes: feed(board, default_name, updated.clone(), site).into_bytes(),
         })
         .collect()
 }
@@ -328,30 +329,41 @@ pub fn updated(board: &Board) -> String {
 
 /// The Atom feed of a board (RFC 4287): one entry per announcement, newest
 /// first, each with its sanitised HTML. Links are relative to the feed.
-pub fn feed(board: &Board, default_name: bool, updated: String) -> String {
+///
+/// Under a known site address (`site`) the feed's id is the absolute
+/// address of the board's own feed (`anno-<locale>.atom`, the same for
+/// both names of the default board's) and its links are absolute; without
+/// one its id is a URN of the board's locale. An entry's id is a URN of
+/// its content either way: it must not change while the entry does not.
+pub fn feed(board: &Board, default_name: bool, updated: String, site: Option<&SiteUrl>) -> String {
     let title = pages::ui_for(&board.locale).word("announcements");
-    let page = format!(
-        "../../{}",
-        layout::announcements_page_dir(&board.locale, board.is_default)
-    );
+    let page_dir = layout::announcements_page_dir(&board.locale, board.is_default);
+    let page = match site {
+        Some(site) => site.join(&page_dir),
+        None => format!("../../{page_dir}"),
+    };
     let own = layout::announcements_path(&board.locale, default_name, "atom");
-    let own_name = own.rsplit('/').next().unwrap_or(&own);
+    let own_link = match site {
+        Some(site) => site.join(&own),
+        None => own.rsplit('/').next().unwrap_or(&own).to_owned(),
+    };
+    let feed_id = match site {
+        Some(site) => site.join(&layout::announcements_path(&board.locale, false, "atom")),
+        None => urn(&["activity-site announcements", &board.locale]),
+    };
     let mut out = String::new();
     out.push_str("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
     out.push_str(&format!(
         "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"{}\">\n",
         xml(&board.locale)
     ));
-    out.push_str(&format!(
-        "  <id>{}</id>\n",
-        urn(&["activity-site announcements", &board.locale])
-    ));
+    out.push_str(&format!("  <id>{}</id>\n", xml(&feed_id)));
     out.push_str(&format!("  <title>{}</title>\n", xml(title)));
     out.push_str(&format!("  <updated>{updated}</updated>\n"));
     out.push_str("  <author><name>activity-site</name></author>\n");
     out.push_str(&format!(
         "  <link rel=\"self\" type=\"application/atom+xml\" href=\"{}\"/>\n",
-        xml(own_name)
+        xml(&own_link)
     ));
     out.push_str(&format!(
         "  <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n",

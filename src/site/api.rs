@@ -3,6 +3,7 @@
 //! `api/v1/games.json` ([`layout::Index`]).
 
 use crate::layout;
+use crate::model::published::Due;
 use crate::model::to_pretty;
 
 use super::types::{GameOutput, LocaleDocument, OutputFile};
@@ -12,7 +13,11 @@ pub fn api_files(games: &[GameOutput]) -> Vec<OutputFile> {
     games
         .iter()
         .flat_map(|game| {
-            let json: Vec<Vec<u8>> = game.documents.iter().map(LocaleDocument::to_json).collect();
+            let json: Vec<Vec<u8>> = game
+                .documents
+                .iter()
+                .map(|doc| doc.to_json(&game.game))
+                .collect();
             api_files_of(game, &json)
         })
         .collect()
@@ -75,18 +80,32 @@ fn published_source(game: &crate::model::Game) -> Option<crate::model::Localized
     (!pages.is_empty()).then_some(crate::model::Localized::Many(pages))
 }
 
+/// What the index needs of a game: the game as the shared files see it
+/// (its documents without activities), and per document its digest and
+/// its due time (worked out when the game was rendered, with them).
+pub(super) struct Summary<'a> {
+    pub game: &'a GameOutput,
+    pub digests: &'a [(String, usize)],
+    pub dues: &'a [Due],
+}
+
 /// `api/v1/games.json` ([`layout::Index`]): what a client needs to find every file.
 pub(super) fn index_file(
-    games: &[(&GameOutput, &[(String, usize)])],
+    games: &[Summary<'_>],
     announcements: Vec<layout::IndexAnnouncements>,
 ) -> OutputFile {
     let mut entries = Vec::new();
-    for &(game, digests) in games {
+    for &Summary {
+        game,
+        digests,
+        dues,
+    } in games
+    {
         let Some(default) = game.documents.iter().find(|d| d.is_default) else {
             continue;
         };
         let mut files = Vec::new();
-        for (doc, (sha256, bytes)) in game.documents.iter().zip(digests) {
+        for ((doc, (sha256, bytes)), due) in game.documents.iter().zip(digests).zip(dues) {
             let json = layout::published_paths(&game.game, &doc.locale, doc.is_default, "json");
             let ics = layout::published_paths(&game.game, &doc.locale, doc.is_default, "ics");
             for ((default_name, json), (_, ics)) in json.into_iter().zip(ics) {
@@ -97,6 +116,8 @@ pub(super) fn index_file(
                     calendar: layout::url(&ics),
                     sha256: sha256.clone(),
                     bytes: *bytes as u64,
+                    update_mode: Some(due.update_mode),
+                    due_at: Some(due.due_at.clone()),
                 });
             }
         }

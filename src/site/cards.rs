@@ -61,11 +61,12 @@ impl Cards {
         game: usize,
         home: &pages::HomeGame,
         site_locale: &str,
+        site: Option<&crate::layout::SiteUrl>,
     ) -> anyhow::Result<()> {
         let texts = self
             .locales
             .iter()
-            .map(|locale| pages::home_card(home, locale, site_locale))
+            .map(|locale| pages::home_card(home, locale, site_locale, site))
             .collect::<anyhow::Result<Vec<String>>>()?;
         let mut spool = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         let spool = &mut *spool;

@@ -64,17 +64,26 @@ impl HeaderRule {
 pub fn header_rules(games: &[GameOutput], published: &[Published]) -> Vec<HeaderRule> {
     let security = security_headers();
     let security: Vec<(&str, &str)> = security.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    let api = [
+        ("Access-Control-Allow-Origin", "*"),
+        ("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"),
+        ("Access-Control-Expose-Headers", "ETag, Last-Modified"),
+        ("Cache-Control", API_CACHE),
+    ];
+    // The API catalog lives outside `/api/` (RFC 9727 names its place)
+    // and has no extension a host knows: the API's policy and its type.
+    let catalog: Vec<(&str, &str)> = api
+        .iter()
+        .copied()
+        .chain([(
+            "Content-Type",
+            layout::content_type(layout::API_CATALOG_PATH),
+        )])
+        .collect();
     let mut rules = vec![
         HeaderRule::new("/*", &security),
-        HeaderRule::new(
-            layout::API_PATTERN,
-            &[
-                ("Access-Control-Allow-Origin", "*"),
-                ("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"),
-                ("Access-Control-Expose-Headers", "ETag, Last-Modified"),
-                ("Cache-Control", API_CACHE),
-            ],
-        ),
+        HeaderRule::new(layout::API_PATTERN, &api),
+        HeaderRule::new(layout::url(layout::API_CATALOG_PATH), &catalog),
     ];
     let site_locale = crate::model::site_locale(games.iter().map(|g| &g.game)).unwrap_or_default();
     let mut homes: Vec<String> = Vec::new();

@@ -10,7 +10,6 @@
 
 use std::fmt::Write as _;
 
-use chrono::offset::LocalResult;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, Offset, TimeZone, Utc};
 use chrono_tz::{OffsetComponents, OffsetName, Tz};
 use sha2::{Digest, Sha256};
@@ -232,16 +231,10 @@ impl Calendar {
     }
 }
 
-/// The UTC instant of a local time in `tz`. A time skipped by a DST change is
-/// read as if the clock had already moved on (the hour after the gap).
+/// The UTC instant of a local time in `tz`, read as the published
+/// documents read it ([`crate::model::time::instant_of`]).
 fn to_utc(tz: Tz, t: NaiveDateTime) -> DateTime<Utc> {
-    match tz.from_local_datetime(&t) {
-        LocalResult::Single(z) | LocalResult::Ambiguous(z, _) => z.with_timezone(&Utc),
-        LocalResult::None => tz
-            .from_local_datetime(&(t + Duration::hours(1)))
-            .earliest()
-            .map_or_else(|| t.and_utc(), |z| z.with_timezone(&Utc)),
-    }
+    crate::model::time::instant_of(t, tz).with_timezone(&Utc)
 }
 
 /// Writes the `VTIMEZONE` of `tz` for the years `min_year..=max_year`.

@@ -9,15 +9,17 @@
 use std::fmt::Write as _;
 
 use super::types::{GameOutput, OutputFile};
-use crate::layout;
+use crate::layout::{self, SiteUrl};
 use crate::model::Localized;
 
 use layout::LLMS_GAMES_HEADING as GAMES_HEADING;
 
 /// Renders `llms.txt`; `starts` are the lines of "Start here" that the
 /// other kinds of document give ([`super::types::Publish::llms_start`]),
-/// each already found in the site.
-pub fn render(games: &[GameOutput], starts: &[String]) -> OutputFile {
+/// each already found in the site. Under a known `site` address, its
+/// webcal subscriptions are absolute; without one they name the host the
+/// file was read from as `<this host>`.
+pub fn render(games: &[GameOutput], starts: &[String], site: Option<&SiteUrl>) -> OutputFile {
     let mut out = String::new();
     out.push_str("# Game activity API\n\n");
     out.push_str(
@@ -35,6 +37,13 @@ pub fn render(games: &[GameOutput], starts: &[String]) -> OutputFile {
         out,
         "- [Activity schema]({}): the JSON Schema of every activity document",
         layout::url(layout::SCHEMA_PATH)
+    );
+    let _ = writeln!(
+        out,
+        "- [OpenAPI]({}): every path of the API and the schema of each answer; the API catalog is [{}]({})",
+        layout::url(layout::OPENAPI_PATH),
+        layout::API_CATALOG_PATH,
+        layout::url(layout::API_CATALOG_PATH)
     );
     for line in starts {
         let _ = writeln!(out, "{line}");
@@ -73,10 +82,15 @@ pub fn render(games: &[GameOutput], starts: &[String]) -> OutputFile {
                 |ext| layout::url(&layout::activity_path(g, &doc.locale, doc.is_default, ext));
             let calendar = url("ics");
             // A subscription is the same address with the webcal scheme;
-            // the host is wherever this file was read from.
+            // without the site's address, the host is wherever this file
+            // was read from.
+            let subscribe = match site {
+                Some(site) => site.webcal(&calendar),
+                None => format!("webcal://<this host>{calendar}"),
+            };
             let _ = writeln!(
                 out,
-                "  - {}: [JSON]({}), [calendar]({calendar}), subscribe: `webcal://<this host>{calendar}`",
+                "  - {}: [JSON]({}), [calendar]({calendar}), subscribe: `{subscribe}`",
                 doc.locale,
                 url("json"),
             );
@@ -85,7 +99,7 @@ pub fn render(games: &[GameOutput], starts: &[String]) -> OutputFile {
     out.push_str(
         "\n## Document shape\n\n\
          ```json\n\
-         {\n  \"version\": \"4.4\",\n  \"versionName\": \"the version's name\",\n  \"startTime\": \"2026-10-01T11:00:00\",\n  \"endTime\": \"2026-11-12T03:59:59\",\n  \"cover\": \"optional image URL\",\n  \"activities\": [\n    {\n      \"name\": \"activity name\",\n      \"kind\": \"optional category\",\n      \"description\": \"activity description\",\n      \"startTime\": \"2026-10-01T11:00:00\",\n      \"endTime\": \"2026-10-15T03:59:59\",\n      \"cover\": \"optional image URL\"\n    }\n  ]\n}\n\
+         {\n  \"version\": \"4.4\",\n  \"versionName\": \"the version's name\",\n  \"startTime\": \"2026-10-01T11:00:00\",\n  \"endTime\": \"2026-11-12T03:59:59\",\n  \"cover\": \"optional image URL\",\n  \"activities\": [\n    {\n      \"name\": \"activity name\",\n      \"kind\": \"optional category\",\n      \"description\": \"activity description\",\n      \"startTime\": \"2026-10-01T11:00:00\",\n      \"endTime\": \"2026-10-15T03:59:59\",\n      \"cover\": \"optional image URL\",\n      \"startsAt\": \"2026-10-01T11:00:00+08:00\",\n      \"endsAt\": \"2026-10-15T03:59:59+08:00\"\n    }\n  ],\n  \"timeZone\": \"Asia/Shanghai\",\n  \"startsAt\": \"2026-10-01T11:00:00+08:00\",\n  \"endsAt\": \"2026-11-12T03:59:59+08:00\",\n  \"updateMode\": \"version\",\n  \"dueAt\": \"2026-11-12T03:59:59+08:00\"\n}\n\
          ```\n",
     );
     OutputFile {

@@ -30,10 +30,11 @@ use serde::{Deserialize, Serialize};
 
 use super::types::{GameOutput, LocaleDocument};
 use crate::layout;
+use crate::model::published::Due;
 use crate::model::{ActivityDocument, Game};
 
 /// Bump when the layout of the manifest or the meaning of a fingerprint changes.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 
 /// The files of one record. A record a build takes from the output as it
 /// is shares its list (and its summary) with the output's manifest, so
@@ -154,6 +155,9 @@ pub(crate) struct SavedGame {
     pub documents: Vec<SavedDocument>,
     /// `(sha256 hex, bytes)` of each document's published JSON, in order.
     pub digests: Vec<(String, usize)>,
+    /// Each document's update mode and due time, in order: worked out
+    /// from its activities, which this summary drops.
+    pub dues: Vec<Due>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -165,8 +169,9 @@ pub(crate) struct SavedDocument {
 }
 
 impl SavedGame {
-    /// `game` (whose activities may already be dropped) with its digests.
-    pub fn of(game: &GameOutput, digests: Vec<(String, usize)>) -> SavedGame {
+    /// `game` (whose activities may already be dropped) with its digests
+    /// and its documents' due times.
+    pub fn of(game: &GameOutput, digests: Vec<(String, usize)>, dues: Vec<Due>) -> SavedGame {
         SavedGame {
             game: game.game.clone(),
             documents: game
@@ -182,6 +187,7 @@ impl SavedGame {
                 })
                 .collect(),
             digests,
+            dues,
         }
     }
 
@@ -511,7 +517,8 @@ mod tests {
                 "documents": [{"locale": "zh-CN", "is_default": true, "document": {
                     "version": "1.0", "versionName": "一", "startTime": "2026-10-14T11:00:00",
                     "endTime": "2026-11-25T05:59:59", "cover": "", "activities": []}}],
-                "digests": [["abc", 3]]
+                "digests": [["abc", 3]],
+                "dues": [{"updateMode": "version", "dueAt": "2026-11-25T05:59:59+08:00"}]
             },
             "files": [{"path": format!("api/{id}.json"), "sha256": "s", "bytes": 3}]
         })

@@ -62,6 +62,7 @@ pub mod cache;
 mod cards;
 pub mod check;
 pub mod compress;
+pub mod contract;
 pub mod diff;
 pub mod headers;
 pub mod ics;

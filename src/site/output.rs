@@ -10,6 +10,7 @@ use anyhow::Context as _;
 use crate::clock::Now;
 use crate::diagnostics::Diagnostic;
 use crate::i18n::msg;
+use crate::layout::SiteUrl;
 use crate::validate;
 
 use super::cache;
@@ -45,6 +46,9 @@ pub struct BuildOptions {
     pub force: bool,
     /// Told after each game rendered (`None`: nobody asks).
     pub progress: Option<Progress>,
+    /// The site's public address (`--site-url`): its absolute links are
+    /// made under it; `None` leaves them relative to where a file is read.
+    pub site_url: Option<SiteUrl>,
 }
 
 impl BuildOptions {
@@ -60,6 +64,7 @@ impl BuildOptions {
             defer: Defer::Nothing,
             force: false,
             progress: None,
+            site_url: None,
         }
     }
 
@@ -218,6 +223,7 @@ pub(crate) fn write_site(
         compression: options.compression,
         defer: options.defer,
         progress: options.progress.clone(),
+        site_url: options.site_url.as_ref(),
     };
     let (tally, mut manifest) = render(
         &options.root,

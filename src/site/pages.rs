@@ -16,14 +16,14 @@
 //! expire. Pages know nothing about files on disk, HTTP or how the site is
 //! published.
 
-use chrono::{Datelike, Duration, NaiveDateTime, TimeZone};
+use chrono::{Datelike, Duration, NaiveDateTime};
 use minijinja::Environment;
 use minijinja::value::{Serde, Value};
 use serde::Serialize;
 
 use super::types::{GameOutput, HomeLink, LocaleDocument, OutputFile};
 use crate::i18n::{Lang, Msg, msg};
-use crate::layout;
+use crate::layout::{self, SiteUrl};
 use crate::model::freshness::{self, Freshness};
 use crate::model::{Activity, Game, UpdateMode, most_shared};
 
@@ -36,7 +36,7 @@ pub fn render_pages(games: &[GameOutput]) -> anyhow::Result<Vec<OutputFile>> {
     let mut files = render_home_pages(&homes, &[])?;
     for game in games {
         for doc in &game.documents {
-            files.push(render_page(game, doc, &site_locale)?);
+            files.push(render_page(game, doc, &site_locale, None)?);
         }
     }
     files.push(render_not_found()?);
@@ -138,11 +138,16 @@ pub fn home_locales<'a>(
 /// activities ending soonest and its links (`home_card.html`). A build
 /// renders a game's cards when it renders the game, and a home page lists
 /// them ([`each_home_page`]).
-pub fn home_card(home: &HomeGame, locale: &str, site_locale: &str) -> anyhow::Result<String> {
+pub fn home_card(
+    home: &HomeGame,
+    locale: &str,
+    site_locale: &str,
+    site: Option<&SiteUrl>,
+) -> anyhow::Result<String> {
     let root = if locale == site_locale { "" } else { "../" };
     let ui = ui_for(locale);
     let card = CardView {
-        game: index_game(home, locale, root)?,
+        game: index_game(home, locale, root, site)?,
         ui,
     };
     let path = layout::home_page(locale, locale == site_locale);
@@ -172,7 +177,7 @@ pub fn render_home_pages(
         let home = homes
             .get(game)
             .ok_or_else(|| anyhow::anyhow!("no game at {game}"))?;
-        home_card(home, locale, &site_locale)
+        home_card(home, locale, &site_locale, None)
     });
     let mut pages = Vec::new();
     each_home_page(&entries, links, card, |page| {
@@ -341,8 +346,9 @@ pub fn render_page(
     game: &GameOutput,
     doc: &LocaleDocument,
     site_locale: &str,
+    site: Option<&SiteUrl>,
 ) -> anyhow::Result<OutputFile> {
-    let page = game_page(game, doc, site_locale)?;
+    let page = game_page(game, doc, site_locale, site)?;
     let path = format!("{}{}", page_dir(&game.game, doc), layout::DIRECTORY_INDEX);
     render(environment()?, "game.html", &path, &page)
 }
@@ -703,6 +709,8 @@ struct Feed {
     page_href: String,
     json_href: String,
     ics_href: String,
+    /// The calendar as a `webcal://` subscription ([`webcal_href`]).
+    webcal_href: String,
 }
 
 /// A version window: its ends and its zone.
@@ -740,6 +748,8 @@ struct GamePage {
     noscript: String,
     json_href: String,
     ics_href: String,
+    /// The calendar as a `webcal://` subscription ([`webcal_href`]).
+    webcal_href: String,
     alternates: Vec<Alternate>,
     ticks: Vec<Tick>,
     /// The footnote of a game whose time zone an import assumed and no
@@ -937,7 +947,23 @@ fn document_in<'a>(
     }
 }
 
-fn index_game(home: &HomeGame, locale: &str, root: &str) -> anyhow::Result<IndexGame> {
+/// The link a page subscribes to a calendar by: `webcal://` under the
+/// site's address when the build knows it, else the calendar's relative
+/// `href`, which the page's script turns into a `webcal://` address from
+/// where the page was read.
+fn webcal_href(site: Option<&SiteUrl>, calendar: &str, relative: String) -> String {
+    match site {
+        Some(site) => site.webcal(calendar),
+        None => relative,
+    }
+}
+
+fn index_game(
+    home: &HomeGame,
+    locale: &str,
+    root: &str,
+    site: Option<&SiteUrl>,
+) -> anyhow::Result<IndexGame> {
     let game = &home.game;
     let (at, doc) = document_in(game, locale)?;
     let g = &game.game;
@@ -952,6 +978,11 @@ fn index_game(home: &HomeGame, locale: &str, root: &str) -> anyhow::Result<Index
             page_href: format!("{root}{}", page_dir(g, d)),
             json_href: format!("{root}{}", api_file(g, d, "json")),
             ics_href: format!("{root}{}", api_file(g, d, "ics")),
+            webcal_href: webcal_href(
+                site,
+                &api_file(g, d, "ics"),
+                format!("{root}{}", api_file(g, d, "ics")),
+            ),
         })
         .collect();
     // By their end (ties in the data's order): the order the script keeps
@@ -1021,6 +1052,7 @@ fn game_page(
     game: &GameOutput,
     doc: &LocaleDocument,
     site_locale: &str,
+    site: Option<&SiteUrl>,
 ) -> anyhow::Result<GamePage> {
     let g = &game.game;
     let ui = ui_for(&doc.locale);
@@ -1093,6 +1125,11 @@ fn game_page(
         noscript: without_script(g, doc, fresh, ui),
         json_href: format!("{root}{}", api_file(g, doc, "json")),
         ics_href: format!("{root}{}", api_file(g, doc, "ics")),
+        webcal_href: webcal_href(
+            site,
+            &api_file(g, doc, "ics"),
+            format!("{root}{}", api_file(g, doc, "ics")),
+        ),
         alternates,
         ticks,
         zone_assumed: g
@@ -1158,12 +1195,10 @@ fn display_time(t: NaiveDateTime) -> String {
 
 /// The time as shown, and as an HTML `datetime` with the game's UTC offset.
 fn time_view(game: &Game, t: NaiveDateTime) -> TimeView {
-    let iso = match game.tz().from_local_datetime(&t).earliest() {
-        Some(zoned) => zoned.format("%Y-%m-%dT%H:%M:%S%:z").to_string(),
-        // A local time skipped by a DST change has no offset; a local
-        // date-time is still a valid `datetime`.
-        None => t.format("%Y-%m-%dT%H:%M:%S").to_string(),
-    };
+    // Read as the published documents read it (a gap or a fold included).
+    let iso = crate::model::time::instant_of(t, game.tz())
+        .format("%Y-%m-%dT%H:%M:%S%:z")
+        .to_string();
     TimeView {
         text: display_time(t),
         iso,
@@ -1172,8 +1207,6 @@ fn time_view(game: &Game, t: NaiveDateTime) -> TimeView {
 
 /// `Asia/Shanghai, UTC+08:00` at the given local time.
 fn zone_label(game: &Game, at: NaiveDateTime) -> String {
-    match game.tz().from_local_datetime(&at).earliest() {
-        Some(zoned) => format!("{}, UTC{}", game.time_zone_name(), zoned.format("%:z")),
-        None => game.time_zone_name().to_owned(),
-    }
+    let zoned = crate::model::time::instant_of(at, game.tz());
+    format!("{}, UTC{}", game.time_zone_name(), zoned.format("%:z"))
 }

@@ -15,16 +15,17 @@ use crate::i18n::msg;
 use crate::kind;
 use crate::layout;
 use crate::load;
-use crate::model::{Game, Registry, to_pretty};
+use crate::model::published::{self, Due};
+use crate::model::{Game, Registry};
 use crate::source::Overlay;
 use crate::validate::{self, CheckedFile, Validator};
 
-use super::api::{doc_api_files, index_file};
+use super::api::{self, doc_api_files, index_file};
 use super::cache::{self, CacheSalt, Key};
 use super::check::{Prepared, check_files};
 use super::compress::{self, Compression};
 use super::types::{Checked, GameOutput, HomeLink, LocaleDocument, OutputFile, output_of};
-use super::{cards, headers, ics, kept, kinds, llms, manifest, pages, types, write};
+use super::{cards, contract, headers, ics, kept, kinds, llms, manifest, pages, types, write};
 
 /// Loads and validates one game again, with its documents, for rendering:
 /// the check before the build saw it clean, so an error now means its files
@@ -81,6 +82,15 @@ pub(crate) struct Render<'a> {
     pub compression: Compression,
     pub defer: Defer,
     pub progress: Option<Progress>,
+    /// The site's public address, which its absolute links are made under.
+    pub site_url: Option<&'a layout::SiteUrl>,
+}
+
+impl Render<'_> {
+    /// What a key of a part that holds the site's address includes of it.
+    fn site_key(&self) -> &[u8] {
+        self.site_url.map_or(&[][..], |url| url.as_str().as_bytes())
+    }
 }
 
 /// What a render wrote, counted as it goes.
@@ -156,6 +166,7 @@ fn game_fingerprint(
             b"game-files",
             compression.as_bytes(),
             site_locale.as_bytes(),
+            how.site_key(),
             &entry,
             sources.map_or(&[][..], |s| &s[..]),
         ],
@@ -280,7 +291,7 @@ pub(crate) fn render(
             } else {
                 load_again(root, validator, check_options, game)?
             };
-            let (home, digests, files, tally) =
+            let (home, (digests, dues), files, tally) =
                 render_game(output, salt, &site_locale, how, staging)?;
             let record = manifest::GameRecord {
                 id: game.id.clone(),
@@ -288,10 +299,10 @@ pub(crate) fn render(
                 complete: tally.deferred == 0,
                 home: home_digest(&home),
                 checked: checked.clean_checks.get(&game.id).cloned(),
-                summary: Arc::new(manifest::SavedGame::of(&home.game, digests)),
+                summary: Arc::new(manifest::SavedGame::of(&home.game, digests, dues)),
                 files: Arc::new(files),
             };
-            cards.put(position, &home, &home_site_locale)?;
+            cards.put(position, &home, &home_site_locale, how.site_url)?;
             drop(home);
             if let Some(progress) = &how.progress {
                 let n = rendered_games.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
@@ -305,10 +316,14 @@ pub(crate) fn render(
         tally = tally + game.tally;
     }
     let games: Vec<GameOutput> = done.iter().map(|g| g.record.summary.output()).collect();
-    let summaries: Vec<(&GameOutput, &[(String, usize)])> = games
+    let summaries: Vec<api::Summary<'_>> = games
         .iter()
         .zip(&done)
-        .map(|(game, done)| (game, done.record.summary.digests.as_slice()))
+        .map(|(game, done)| api::Summary {
+            game,
+            digests: &done.record.summary.digests,
+            dues: &done.record.summary.dues,
+        })
         .collect();
     // The files of the kinds checked file by file (the announcements
     // boards), checked again with their documents kept, and what each
@@ -327,6 +342,7 @@ pub(crate) fn render(
     let site = types::Site {
         games: &games,
         site_locale: site_locale.as_deref(),
+        site_url: how.site_url,
     };
     let mut published = kinds::ALL
         .iter()
@@ -345,13 +361,18 @@ pub(crate) fn render(
         index_entries.append(&mut kind.index);
     }
     shared.extend([index_file(&summaries, index_entries)]);
-    // Each kind's schema, as the tree was checked against it.
-    shared.extend(kind::schemas().filter_map(|(kind, schema)| {
-        Some(OutputFile {
-            path: schema.published.to_owned(),
-            bytes: to_pretty(checked.schemas.get(kind.name)?).into_bytes(),
+    // The contract: each kind's schema as published, the index's, the
+    // OpenAPI description and the API catalog.
+    let contract = {
+        let paths: Vec<&str> = shared.iter().map(|f| f.path.as_str()).collect();
+        contract::files(&contract::Inputs {
+            games: &games,
+            schemas: &checked.schemas,
+            paths: &paths,
+            site: how.site_url,
         })
-    }));
+    };
+    shared.extend(contract);
     shared.extend([
         pages::render_not_found()?,
         headers::render_headers(&games, &published),
@@ -367,7 +388,12 @@ pub(crate) fn render(
         .collect();
     let home_key = {
         let links = format!("{home_links:?}");
-        let mut named: Vec<&[u8]> = vec![b"home-pages", compression.as_bytes(), links.as_bytes()];
+        let mut named: Vec<&[u8]> = vec![
+            b"home-pages",
+            compression.as_bytes(),
+            links.as_bytes(),
+            how.site_key(),
+        ];
         named.extend(done.iter().map(|g| g.record.home.as_bytes()));
         Key::new(salt, &named)
     };
@@ -386,7 +412,15 @@ pub(crate) fn render(
                 ..Tally::of_records(&record.files)
             }
         } else {
-            cards_of_the_rest(root, validator, check_options, &registry, &done, &cards)?;
+            cards_of_the_rest(
+                root,
+                validator,
+                check_options,
+                &registry,
+                &done,
+                &cards,
+                how.site_url,
+            )?;
             let source: pages::CardSource = {
                 let cards = Arc::clone(&cards);
                 Arc::new(move |game, locale| cards.get(game, locale))
@@ -437,7 +471,7 @@ pub(crate) fn render(
         .filter(|(path, _)| staging.holds(path))
         .map(|(_, line)| line)
         .collect();
-    let file = llms::render(&games, &starts);
+    let file = llms::render(&games, &starts, how.site_url);
     let llms = run_parts(
         vec![Part {
             key: ready_key(salt, compression.as_bytes(), b"file", &file),
@@ -511,6 +545,7 @@ fn cards_of_the_rest(
     registry: &[Game],
     done: &[GameDone],
     cards: &cards::Cards,
+    site: Option<&layout::SiteUrl>,
 ) -> anyhow::Result<()> {
     let site_locale = pages::site_locale_of(registry);
     registry
@@ -527,7 +562,7 @@ fn cards_of_the_rest(
                 home_digest(&home) == done.record.home,
                 msg!("build-files-changed", game = game.id.as_str())
             );
-            cards.put(position, &home, &site_locale)
+            cards.put(position, &home, &site_locale, site)
         })
 }
 
@@ -547,12 +582,16 @@ fn render_game(
     staging: &write::Staging,
 ) -> anyhow::Result<(
     pages::HomeGame,
-    Vec<(String, usize)>,
+    (Vec<(String, usize)>, Vec<Due>),
     Vec<manifest::FileRecord>,
     Tally,
 )> {
     let entry = serde_json::to_vec(&game.game).unwrap_or_default();
-    let json: Vec<Vec<u8>> = game.documents.iter().map(LocaleDocument::to_json).collect();
+    let json: Vec<Vec<u8>> = game
+        .documents
+        .iter()
+        .map(|doc| doc.to_json(&game.game))
+        .collect();
     let locales: Vec<u8> = game
         .documents
         .iter()
@@ -600,10 +639,15 @@ fn render_game(
         .iter()
         .map(|bytes| (hex::encode(Sha256::digest(bytes)), bytes.len()))
         .collect();
+    let dues = game
+        .documents
+        .iter()
+        .map(|doc| published::due(&game.game, &doc.document))
+        .collect();
     // The shared files need the headers of the documents, and the home
     // pages the activities that have not ended.
     let home = pages::HomeGame::of(&game);
-    Ok((home, digests, files, tally))
+    Ok((home, (digests, dues), files, tally))
 }
 
 /// Runs one part: takes its files from the cache, or renders them, writes
@@ -636,7 +680,7 @@ fn run_part(
             files
         }
         Work::Page(game, doc, site_locale) => {
-            vec![pages::render_page(game, doc, site_locale)?]
+            vec![pages::render_page(game, doc, site_locale, how.site_url)?]
         }
         Work::Ready(file) => vec![file],
     };

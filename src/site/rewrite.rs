@@ -228,7 +228,11 @@ impl Change {
     /// The change in one line (`path:line:col rule: `x` → `y``) and its
     /// notes, for a person to read before trusting it.
     pub fn describe(&self, path: &str) -> Msg {
-        let shown = |s: &str| s.replace('\n', "\\n").replace('\r', "\\r");
+        let shown = |s: &str| {
+            s.replace('\n', "\\n")
+                .replace('\r', "\\r")
+                .replace('\u{feff}', "\\u{feff}")
+        };
         let kind = match (self.before.is_empty(), self.after.is_empty()) {
             (true, _) => "insert",
             (_, true) => "delete",

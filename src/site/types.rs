@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::diagnostics::Diagnostic;
 use crate::kind::Kind;
 use crate::layout;
-use crate::model::{ActivityDocument, Game, to_pretty};
+use crate::model::{ActivityDocument, Game, PublishedDocument, to_pretty};
 use crate::validate::{self, CheckedFile, CheckedGame};
 
 /// One file of the site, rendered in memory.
@@ -69,10 +69,11 @@ impl LocaleDocument {
         }
     }
 
-    /// The canonical published JSON (the document is already sorted and
-    /// without `$schema`).
-    pub fn to_json(&self) -> Vec<u8> {
-        to_pretty(&self.document).into_bytes()
+    /// The canonical published JSON of this document of `game`: its own
+    /// fields (already sorted, without `$schema`), then its instants, zone
+    /// and due time ([`PublishedDocument`]).
+    pub fn to_json(&self, game: &Game) -> Vec<u8> {
+        to_pretty(&PublishedDocument::of(game, &self.document)).into_bytes()
     }
 }
 
@@ -204,6 +205,8 @@ pub struct Site<'a> {
     pub games: &'a [GameOutput],
     /// The site's default locale (published under the un-suffixed names).
     pub site_locale: Option<&'a str>,
+    /// The site's public address (`--site-url`), if the build knows it.
+    pub site_url: Option<&'a layout::SiteUrl>,
 }
 
 /// What a kind publishes ([`Publish::publish`]).

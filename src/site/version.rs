@@ -1,7 +1,12 @@
 //! The next version of a game, in every locale at once (`activity-site
 //! version new`, and the agents' `new_version` tool): each locale's new
-//! document carries every activity of the current one that ends after the
-//! new start, so nothing ongoing vanishes when the file is published early.
+//! document carries every activity of the current one that is still to
+//! end at "now" or ends after the new start (the community's carry-over
+//! rule: what runs after the new start, or runs now; an activity still to
+//! come counts as running, or it would vanish before it ran), so nothing
+//! ongoing vanishes when the file is published early. Only an activity
+//! named in [`NextVersion::drop`] that has not ended is left behind, and
+//! each one left behind is said with its [`LeftState`].
 //!
 //! [`plan`] reads and checks the game and returns the new texts, or why it
 //! refuses (a locale with errors, a version that does not go forwards, a
@@ -30,6 +35,56 @@ pub struct NextVersion {
     /// The cover of the new version: `None` keeps each locale's current
     /// cover, `Some("")` removes it, any other value replaces it.
     pub cover: Option<String>,
+    /// Activities to leave behind although they have not ended, by name
+    /// in any locale (each one's counterpart in the other locales, the
+    /// activity at the same place with the same times, goes with it).
+    pub drop: Vec<String>,
+}
+
+/// Why an activity of the current version is not in the new one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeftState {
+    /// It ended at "now" (or before).
+    Ended,
+    /// It runs now and ends before the new version starts; `--drop` named it.
+    RunsNowEndsBefore,
+    /// It runs now and into the new version; `--drop` named it.
+    RunsIntoNew,
+    /// It starts after now; `--drop` named it.
+    Upcoming,
+}
+
+impl LeftState {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            LeftState::Ended => "ended",
+            LeftState::RunsNowEndsBefore => "runs-now-ends-before",
+            LeftState::RunsIntoNew => "runs-into-new",
+            LeftState::Upcoming => "upcoming",
+        }
+    }
+}
+
+/// An activity left behind, its state and its times.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftBehind {
+    pub name: String,
+    pub state: LeftState,
+    pub start: Time,
+    pub end: Time,
+}
+
+impl LeftBehind {
+    /// The line that names it (`version new`'s output).
+    pub fn describe(&self) -> Msg {
+        msg!(
+            "version-left",
+            name = self.name.as_str(),
+            state = self.state.as_str(),
+            start = self.start.to_string(),
+            end = self.end.to_string()
+        )
+    }
 }
 
 /// One locale's new document.
@@ -42,8 +97,11 @@ pub struct Planned {
     pub text: String,
     /// The names of the activities carried from the current version.
     pub carried: Vec<String>,
-    /// The names of the activities left behind (ended by the new start).
-    pub dropped: Vec<String>,
+    /// The activities left behind, each with why.
+    pub dropped: Vec<LeftBehind>,
+    /// Whether the version's name is the one given for every locale
+    /// (`--name NAME`, not `--name LOCALE=NAME`).
+    pub shared_name: bool,
     /// What became of the version's cover.
     pub cover: CoverChange,
 }
@@ -171,7 +229,8 @@ pub fn plan(
             diagnostics: errors,
         }));
     }
-    let mut planned = Vec::new();
+    let now = options.now_for(&game.game);
+    let mut currents = Vec::new();
     for (locale, doc) in &game.documents {
         let Some(current) = doc.as_ref().and_then(validate::Kept::checked) else {
             return refuse(msg!(
@@ -189,20 +248,25 @@ pub fn plan(
                 path = crate::tree::data_path(&game.game.id, locale)
             ));
         }
+        currents.push((locale, current));
+    }
+    let named = match to_drop(&game.game.id, &currents, &next.drop) {
+        Ok(named) => named,
+        Err(refusal) => return Ok(Err(refusal)),
+    };
+    let mut planned = Vec::new();
+    for ((locale, current), named) in currents.iter().zip(named) {
+        let shared_name = !next.names.contains_key(*locale);
         let name = next
             .names
-            .get(locale)
+            .get(*locale)
             .or_else(|| next.names.get(""))
             .cloned()
             .unwrap_or_default();
         if name.trim().is_empty() {
             return refuse(msg!("version-no-name", locale = locale.as_str()));
         }
-        let (carried, dropped): (Vec<_>, Vec<_>) = current
-            .activities
-            .iter()
-            .cloned()
-            .partition(|a| a.end_time > start);
+        let (carried, dropped) = carry(&current.activities, &named, start, now);
         let (cover, cover_change) = next_cover(current.cover.as_deref(), next.cover.as_deref());
         let document = ActivityDocument {
             schema: current.schema.clone(),
@@ -214,11 +278,12 @@ pub fn plan(
             activities: carried.clone(),
         };
         planned.push(Planned {
-            locale: locale.clone(),
+            locale: (*locale).clone(),
             path: crate::tree::data_path(&game.game.id, locale),
             text: document.to_canonical(true),
             carried: carried.into_iter().map(|a| a.name).collect(),
-            dropped: dropped.into_iter().map(|a| a.name).collect(),
+            dropped,
+            shared_name,
             cover: cover_change,
         });
     }
@@ -240,6 +305,109 @@ pub fn plan(
         }));
     }
     Ok(Ok(planned))
+}
+
+/// The carry-over rule: the activities of `activities` still to end at
+/// `now` (running or to come) or ending after the new `start` are carried,
+/// unless `named` (their places) leaves them behind; every other one is
+/// left behind with its state.
+fn carry(
+    activities: &[crate::model::Activity],
+    named: &std::collections::BTreeSet<usize>,
+    start: Time,
+    now: chrono::NaiveDateTime,
+) -> (Vec<crate::model::Activity>, Vec<LeftBehind>) {
+    let mut carried = Vec::new();
+    let mut dropped = Vec::new();
+    for (i, a) in activities.iter().enumerate() {
+        let runs_after_start = a.end_time > start;
+        let to_end = *a.end_time > now;
+        if (runs_after_start || to_end) && !named.contains(&i) {
+            carried.push(a.clone());
+            continue;
+        }
+        let state = if !to_end {
+            LeftState::Ended
+        } else if *a.start_time > now {
+            LeftState::Upcoming
+        } else if runs_after_start {
+            LeftState::RunsIntoNew
+        } else {
+            LeftState::RunsNowEndsBefore
+        };
+        dropped.push(LeftBehind {
+            name: a.name.clone(),
+            state,
+            start: a.start_time,
+            end: a.end_time,
+        });
+    }
+    (carried, dropped)
+}
+
+/// The places (indexes into each locale's activities, in the order of
+/// `currents`) of the activities `names` leave behind: an activity named
+/// in one locale, and its counterpart in each other locale (the activity at
+/// the same place with the same times). Refuses a name that names nothing
+/// of the current version, and a named activity whose counterpart in
+/// another locale cannot be told (the locales disagree), naming it.
+fn to_drop(
+    game: &str,
+    currents: &[(&String, &ActivityDocument)],
+    names: &[String],
+) -> Result<Vec<std::collections::BTreeSet<usize>>, Refusal> {
+    let mut places = vec![std::collections::BTreeSet::new(); currents.len()];
+    for name in names {
+        let mut found = false;
+        for (locale, current) in currents {
+            for (i, a) in current.activities.iter().enumerate() {
+                if a.name != *name {
+                    continue;
+                }
+                found = true;
+                for (j, (other, doc)) in currents.iter().enumerate() {
+                    match doc.activities.get(i) {
+                        Some(b) if b.start_time == a.start_time && b.end_time == a.end_time => {
+                            places[j].insert(i);
+                        }
+                        _ => {
+                            return Err(Refusal::Request(msg!(
+                                "version-drop-no-counterpart",
+                                name = name.as_str(),
+                                locale = locale.as_str(),
+                                other = other.as_str()
+                            )));
+                        }
+                    }
+                }
+            }
+        }
+        if !found {
+            return Err(Refusal::Request(msg!(
+                "version-drop-unknown",
+                name = name.as_str(),
+                game = game
+            )));
+        }
+    }
+    Ok(places)
+}
+
+/// The line that says the one name given for every locale (`--name NAME`)
+/// is used for each of them, when the game has several that take it.
+pub fn name_shared(next: &NextVersion, planned: &[Planned]) -> Option<Msg> {
+    let shared: Vec<&str> = planned
+        .iter()
+        .filter(|p| p.shared_name)
+        .map(|p| p.locale.as_str())
+        .collect();
+    (shared.len() > 1).then(|| {
+        msg!(
+            "version-name-shared",
+            name = next.names.get("").map_or("", String::as_str),
+            locales = i18n::list(&shared)
+        )
+    })
 }
 
 /// Writes every planned document through the one atomic write.

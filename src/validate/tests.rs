@@ -236,7 +236,7 @@ fn syntax_every_mistake_of_a_file_at_once() {
       fix: `，` -> `,`
     error[json-syntax] data/demo/zh-CN.json:3:16: full-width colon `：` (U+FF1A) outside a string is not JSON punctuation
       help: type the ASCII `:` instead (a Chinese input method types this one in its place)
-      fix: `：` -> `:`
+      fix: `：` -> `: `
     error[json-syntax] data/demo/zh-CN.json:3:17: the string is quoted with `“` and `”`, which JSON does not read as quotes
       help: type ASCII quotes around it: `"星海"` (a Chinese input method types these in their place)
       fix: `“星海”` -> `"星海"`
@@ -605,7 +605,63 @@ fn dates_in_other_common_forms_are_rewritten() {
         ("2026-11-04T12:00", Some("2026-11-04T12:00:00")),
         ("2026年2月30日 12:00", None),
         ("2026年11月4日", None),
+        // Issue 57: what an input method types.
+        ("2026.10.15 04:00", Some("2026-10-15T04:00:00")),
+        (
+            "２０２６－１０－１５ ０４：００",
+            Some("2026-10-15T04:00:00"),
+        ),
+        (
+            "２０２６－１０－１５Ｔ０４：００：００",
+            Some("2026-10-15T04:00:00"),
+        ),
+        ("2026年12月3日\u{3000}10:00", Some("2026-12-03T10:00:00")),
+        ("2026年12月3日 10时30分", Some("2026-12-03T10:30:00")),
+        ("2026年12月3日 10点", Some("2026-12-03T10:00:00")),
+        ("2026年12月3日 10点整", Some("2026-12-03T10:00:00")),
+        ("2026年12月3日 3时59分59秒", Some("2026-12-03T03:59:59")),
+        ("2026年12月3日 上午10:00", Some("2026-12-03T10:00:00")),
+        ("2026年12月3日 下午3:00", Some("2026-12-03T15:00:00")),
+        ("2026年12月3日 下午12:00", None),
+        ("2026年12月3日 下午15:00", None),
+        ("2026年12月3日 中午12:00", None),
+        ("10月15日 10:00", None),
+        ("26年10月15日 10:00", None),
     ] {
         assert_eq!(rewrite_time(text).as_deref(), expected, "{text}");
+    }
+}
+
+/// Issue 57: a date without its year takes the version's (the one year of
+/// the window, or the one that puts it inside a window across two years),
+/// or the year of the version's other end; no year is guessed otherwise.
+#[test]
+fn a_date_without_its_year_takes_the_versions() {
+    use super::rules::{YearFrom, rewrite_time_in};
+    let t = |s: &str| chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S").unwrap();
+    let one = YearFrom::Version {
+        start: t("2026-10-01T11:00:00"),
+        end: t("2026-11-12T03:59:59"),
+    };
+    let across = YearFrom::Version {
+        start: t("2026-12-03T06:00:00"),
+        end: t("2027-01-14T05:59:59"),
+    };
+    let other = YearFrom::Other {
+        field: "endTime",
+        time: t("2027-01-14T05:59:59"),
+    };
+    for (text, year, expected) in [
+        ("10月15日 10:00", one, Some("2026-10-15T10:00:00")),
+        ("1月5日 10:00", one, Some("2026-01-05T10:00:00")),
+        ("1月5日 10:00", across, Some("2027-01-05T10:00:00")),
+        ("12月20日 10:00", across, Some("2026-12-20T10:00:00")),
+        ("6月1日 10:00", across, None),
+        ("12月3日 06:00", other, Some("2026-12-03T06:00:00")),
+        ("1月10日 06:00", other, Some("2027-01-10T06:00:00")),
+        ("2月30日 10:00", one, None),
+    ] {
+        let got = rewrite_time_in(text, Some(year)).map(|r| r.text);
+        assert_eq!(got.as_deref(), expected, "{text}");
     }
 }

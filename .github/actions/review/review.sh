@@ -32,8 +32,15 @@ if ! "$bin" diff --help 2>/dev/null | grep -q -- --against-rev; then
   exit 0
 fi
 
+# The pull request is judged by what it changes: the problems it
+# introduced since the base (the clock's findings are the scheduled
+# ending-soon workflow's).
+changed=()
+if "$bin" check --help 2>/dev/null | grep -q -- --changed-since; then
+  changed=(--changed-since "$base")
+fi
 echo "::group::check"
-"$bin" check --root "$root" "${now[@]}" --format github
+"$bin" check --root "$root" "${now[@]}" "${changed[@]}" --format github
 check=$?
 echo "::endgroup::"
 if [ "$check" -ge 2 ]; then
@@ -52,7 +59,7 @@ fi
 {
   if [ "$check" -ne 0 ]; then
     echo "> [!CAUTION]"
-    echo "> \`activity-site check\` found errors: see the annotations of this run."
+    echo "> \`activity-site check --changed-since $base\` found errors this change introduced: see the annotations of this run."
     echo
   fi
   cat "$out"

@@ -39,7 +39,7 @@ impl Compare for Activities {
 
     /// Every activity of a new document is listed as added.
     fn added(&self, built: &[u8], diff: &mut FileDiff) {
-        if let Ok(doc) = serde_json::from_slice::<Draft>(built) {
+        if let Ok(doc) = crate::model::published::read(built) {
             diff.added = doc.activities.iter().map(activity_ref).collect();
         }
     }
@@ -47,8 +47,8 @@ impl Compare for Activities {
     /// Field by field, activity by activity; a side that is no document
     /// is said in [`FileDiff::note`].
     fn changed(&self, built: &[u8], base: &[u8], now: Option<NaiveDateTime>, diff: &mut FileDiff) {
-        let new = serde_json::from_slice::<Draft>(built);
-        let old = serde_json::from_slice::<Draft>(base);
+        let new = crate::model::published::read(built);
+        let old = crate::model::published::read(base);
         match (new, old) {
             (Ok(new), Ok(old)) => {
                 documents(&old, &new, now, diff);
@@ -567,7 +567,7 @@ fn activity_ref(a: &Activity<Written>) -> ActivityRef {
 /// agent's draft against the file on disk, say), without the rules about
 /// "now".
 pub fn diff_file(path: &str, built: &[u8], deployed: Option<&[u8]>) -> anyhow::Result<FileDiff> {
-    let new = serde_json::from_slice::<Draft>(built).map_err(|err| {
+    let new = crate::model::published::read(built).map_err(|err| {
         anyhow::Error::new(msg!(
             "diff-built-unparsed",
             path = path,
@@ -582,7 +582,7 @@ pub fn diff_file(path: &str, built: &[u8], deployed: Option<&[u8]>) -> anyhow::R
     if built == deployed {
         return Ok(FileDiff::empty(path, FileStatus::Unchanged));
     }
-    Ok(match serde_json::from_slice::<Draft>(deployed) {
+    Ok(match crate::model::published::read(deployed) {
         Ok(old) => {
             let mut diff = document_diff(path, &old, &new, None);
             // Other bytes, whatever the content.

@@ -20,7 +20,8 @@
 //!
 //! A file that is no kind's document (the index, a schema, a page) is
 //! compared as bytes, and as JSON when it is JSON (`reformatted`). A
-//! removed file is breaking whatever its kind.
+//! removed file is breaking whatever its kind, and so is a JSON file's
+//! published field removed or retyped ([`contract`]: added fields are not).
 //!
 //! A document published under two names (the default locale's
 //! `ww.json` and `ww-zh-CN.json`, the site locale's `anno.json`) is
@@ -29,6 +30,7 @@
 
 pub mod activities;
 pub mod announcements;
+mod contract;
 pub mod kinds;
 mod render;
 pub mod report;
@@ -82,13 +84,21 @@ fn changed(path: &str, built: &[u8], base: &[u8], now: Option<NaiveDateTime>) ->
     if !path.ends_with(".json") {
         return diff;
     }
+    let pair = report::json_pair(built, base);
     match kinds::of_path(path) {
         Some(kind) => kind.changed(built, base, now, &mut diff),
         None => {
-            if report::json_pair(built, base).is_some_and(|(new, old)| new == old) {
+            if pair.as_ref().is_some_and(|(new, old)| new == old) {
                 diff.status = FileStatus::Reformatted;
             }
         }
+    }
+    // The published fields of a document or the index, whatever the kind:
+    // added is fine, removed or retyped is breaking. (A schema's or the
+    // OpenAPI's own keys are descriptions, not fields clients read.)
+    let published = kinds::of_path(path).is_some() || path == layout::INDEX_PATH;
+    if published && let Some((new, old)) = &pair {
+        contract::fields(new, old, &mut diff);
     }
     diff
 }

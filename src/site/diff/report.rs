@@ -249,6 +249,23 @@ pub(super) const FILE_REMOVED: kind::Finding = kind::Finding {
     help: "breaking-file-removed-help",
 };
 
+/// Breaking, whatever the file's kind: a field every object of its
+/// place published at the base is in none of this build's
+/// ([`super::contract`]).
+pub(super) const FIELD_REMOVED: kind::Finding = kind::Finding {
+    code: "published-field-removed",
+    message: "breaking-field-removed",
+    help: "breaking-field-removed-help",
+};
+
+/// Breaking, whatever the file's kind: a published field's JSON type
+/// changed ([`super::contract`]).
+pub(super) const FIELD_RETYPED: kind::Finding = kind::Finding {
+    code: "published-field-retyped",
+    message: "breaking-field-retyped",
+    help: "breaking-field-retyped-help",
+};
+
 impl Finding {
     /// The finding `declared`, its messages given their arguments.
     pub(super) fn new(

@@ -17,16 +17,20 @@ use crate::model::{Game, Time, UpdateMode, freshness};
 use crate::validate::Reporter;
 use crate::validate::spans::Target;
 
+use super::dates::{YearFrom, rewrite_time, rewrite_time_in, writes_seconds};
+
 /// The rules of one activity document of `game`.
 pub fn document(doc: &Node<'_>, game: &Game, now: NaiveDateTime, report: &mut Reporter<'_>) {
-    let version_start = time_field(doc, &Base(None), "startTime", None, report);
-    let version_end = time_field(doc, &Base(None), "endTime", None, report);
-    // The version's window as written or as its fixes rewrite it: where a
-    // rewritten time of an activity falls is said against it.
-    let as_fixed = |field: &str| {
+    // A version's start or end written without its year takes the year
+    // of its other end (as written, or as its fix rewrites it).
+    let year_of = |field: &'static str| {
         let text = doc.get(field)?.as_str()?;
-        local_time(text).or_else(|| rewrite_time(text).and_then(|t| local_time(&t)))
+        let time = local_time(text).or_else(|| rewrite_time(text).and_then(|t| local_time(&t)))?;
+        Some(YearFrom::Other { field, time })
     };
+    let (start_year, end_year) = (year_of("endTime"), year_of("startTime"));
+    let version_start = time_field(doc, &Base(None), "startTime", None, start_year, report);
+    let version_end = time_field(doc, &Base(None), "endTime", None, end_year, report);
     // The version as written (a number where text belongs is the schema's
     // error, and still names it).
     let version = doc.get("version").and_then(|v| match &v.value {
@@ -34,7 +38,9 @@ pub fn document(doc: &Node<'_>, game: &Game, now: NaiveDateTime, report: &mut Re
         crate::json::Json::Number(n) => Some(*n),
         _ => None,
     });
-    let window = match (as_fixed("startTime"), as_fixed("endTime"), version) {
+    // The version's window as written or as its fixes rewrite it: where a
+    // rewritten time of an activity falls is said against it.
+    let window = match (version_start, version_end, version) {
         (Some(start), Some(end), Some(version)) if start < end && !version.is_empty() => {
             Some(Window {
                 version,
@@ -82,8 +88,12 @@ pub fn document(doc: &Node<'_>, game: &Game, now: NaiveDateTime, report: &mut Re
     let mut previous_start: Option<NaiveDateTime> = None;
     for (i, activity) in activities.iter().enumerate() {
         let base = Base(Some(i));
-        let start = time_field(activity, &base, "startTime", window.as_ref(), report);
-        let end = time_field(activity, &base, "endTime", window.as_ref(), report);
+        let year = window.as_ref().map(|w| YearFrom::Version {
+            start: w.start,
+            end: w.end,
+        });
+        let start = time_field(activity, &base, "startTime", window.as_ref(), year, report);
+        let end = time_field(activity, &base, "endTime", window.as_ref(), year, report);
         if let (Some(start), Some(end)) = (start, end) {
             if end <= start {
                 report.value(
@@ -98,7 +108,10 @@ pub fn document(doc: &Node<'_>, game: &Game, now: NaiveDateTime, report: &mut Re
             } else if let (Some(vs), Some(ve)) = (version_start, version_end)
                 && vs < ve
             {
-                if end < vs {
+                // An activity that has not ended at now is carried over
+                // from the version before (the carry-over rule of
+                // `version new`): it stays until it ends.
+                if end < vs && end <= now {
                     report.value(
                         &format!("{base}/endTime"),
                         Code::OutsideVersion,
@@ -305,112 +318,63 @@ fn span_in_words(span: chrono::Duration) -> Msg {
 }
 
 /// Reads and checks the date-time `field` of `object`; `None` when absent
-/// or invalid. A time with an exact rewrite gets it as its fix, and (in an
-/// activity, `window` given) a note on where the rewritten time falls in
-/// its version.
+/// or invalid. A time with an exact rewrite gets it as its fix, and is read
+/// as the fix reads it (so the rules behind it, `time-order` or `unsorted`,
+/// come in the same run); a time written without its year takes it from
+/// `year` (said in a note); in an activity (`window` given) a note says
+/// where the rewritten time falls in its version.
 fn time_field(
     object: &Node<'_>,
     base: &Base,
     field: &str,
     window: Option<&Window<'_>>,
+    year: Option<YearFrom>,
     report: &mut Reporter<'_>,
 ) -> Option<NaiveDateTime> {
     let text = object.get(field)?.as_str()?;
-    match local_time(text) {
-        Some(time) => Some(time),
-        None => {
-            let (message, mut help) = explain_time(text);
-            // An end written without seconds may mean :00 or :59 (the help
-            // shows the rewrite, but it is no exact fix), except at minute
-            // 59, which ends with its last second.
-            let rewritten = match rewrite_time(text) {
-                Some(r) if field == "endTime" && text.matches([':', '\u{FF1A}']).count() < 2 => {
-                    let minute = r.strip_suffix(":59:00").map(|m| format!("{m}:59:59"));
-                    if let Some(end) = &minute {
-                        help = msg!("datetime-rewrite-help", fixed = end.as_str());
-                    }
-                    minute
-                }
-                other => other,
-            };
-            report.value(
-                &format!("{base}/{field}"),
-                Code::Datetime,
-                Error,
-                message,
-                Some(help),
-            );
-            if let Some(rewritten) = rewritten {
-                report.fix_string(&format!("{base}/{field}"), Target::Value, &rewritten);
-                if let (Some(window), Some(time)) = (window, local_time(&rewritten)) {
-                    report.note(window.place(time));
-                }
-            }
-            None
-        }
+    if let Some(time) = local_time(text) {
+        return Some(time);
     }
-}
-
-/// The same time written as the data writes it (`YYYY-MM-DDTHH:MM:SS`),
-/// when `text` is a real local time in a form people also use and the
-/// rewrite is certain: a zone, an offset or a fraction after a good local
-/// time (dropped), slashes for the date's dashes, a space for the `T`, the
-/// full-width colon `：` of an input method, one-digit parts, no seconds
-/// (`:00`). `None` for anything else, such as hour 24 or a day that does not exist.
-pub fn rewrite_time(text: &str) -> Option<String> {
-    if text.len() > 19
-        && text.is_char_boundary(19)
-        && text[19..].starts_with(['Z', '+', '-', '.'])
-        && local_time(&text[..19]).is_some()
+    let (mut message, mut help) = explain_time(text);
+    let rewrite = rewrite_time_in(text, year);
+    let mut notes = Vec::new();
+    if let Some(r) = &rewrite
+        && let Some(said) = &r.year
     {
-        return Some(text[..19].to_string());
+        message = msg!("datetime-no-year", text = text);
+        help = msg!("datetime-rewrite-help", fixed = r.text.as_str());
+        notes.push(said.clone());
     }
-    let ascii = chinese_date(text).unwrap_or_else(|| text.replace('\u{FF1A}', ":"));
-    let (date, time) = ascii.split_once(['T', ' '])?;
-    let part = |s: &str, max: usize| -> Option<u32> {
-        (!s.is_empty() && s.len() <= max && s.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| s.parse().ok())
-            .flatten()
+    // An end written without seconds may mean :00 or :59 (the help
+    // shows the rewrite, but it is no exact fix), except at minute
+    // 59, which ends with its last second.
+    let rewritten = match rewrite.map(|r| r.text) {
+        Some(r) if field == "endTime" && !writes_seconds(text) => {
+            let minute = r.strip_suffix(":59:00").map(|m| format!("{m}:59:59"));
+            if let Some(end) = &minute {
+                help = msg!("datetime-rewrite-help", fixed = end.as_str());
+            }
+            minute
+        }
+        other => other,
     };
-    let date: Vec<&str> = date.split(['-', '/']).collect();
-    let time: Vec<&str> = time.split(':').collect();
-    let ([y, mo, d], [h, mi, rest @ ..]) = (date.as_slice(), time.as_slice()) else {
-        return None;
-    };
-    let seconds = match rest {
-        [] => 0,
-        [s] => part(s, 2)?,
-        _ => return None,
-    };
-    if y.len() != 4 {
-        return None;
-    }
-    let candidate = format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{seconds:02}",
-        part(y, 4)?,
-        part(mo, 2)?,
-        part(d, 2)?,
-        part(h, 2)?,
-        part(mi, 2)?
+    report.value(
+        &format!("{base}/{field}"),
+        Code::Datetime,
+        Error,
+        message,
+        Some(help),
     );
-    (candidate != text && local_time(&candidate).is_some()).then_some(candidate)
-}
-
-/// A date written the Chinese way (`2026年11月4日 12:00`, the space
-/// optional) in the dashed form `2026-11-4 12:00`; `None` for any other text.
-fn chinese_date(text: &str) -> Option<String> {
-    let (year, rest) = text.split_once('年')?;
-    let (month, rest) = rest.split_once('月')?;
-    let (day, time) = rest.split_once(['日', '号'])?;
-    let time = time
-        .trim_start_matches([' ', '\u{3000}'])
-        .replace('\u{FF1A}', ":");
-    Some(format!(
-        "{}-{}-{} {time}",
-        year.trim(),
-        month.trim(),
-        day.trim()
-    ))
+    let rewritten = rewritten?;
+    report.fix_string(&format!("{base}/{field}"), Target::Value, &rewritten);
+    let time = local_time(&rewritten)?;
+    for note in notes {
+        report.note(note);
+    }
+    if let Some(window) = window {
+        report.note(window.place(time));
+    }
+    Some(time)
 }
 
 /// Says why `text` is not a `YYYY-MM-DDTHH:MM:SS` local time: the message and the help line.
@@ -459,6 +423,28 @@ pub fn explain_time(text: &str) -> (Msg, Msg) {
             );
         }
         if let Some(rewritten) = rewrite_time(text) {
+            // Full-width digits or dashes, the ideographic space, 时/点/分,
+            // 上午/下午 (the colon alone has its own message).
+            if text.chars().any(|c| {
+                matches!(
+                    c,
+                    '\u{FF10}'
+                        ..='\u{FF19}'
+                            | '\u{FF0D}'
+                            | '\u{FF0E}'
+                            | '\u{FF0F}'
+                            | '\u{FF34}'
+                            | '\u{3000}'
+                            | '时'
+                            | '点'
+                            | '午'
+                )
+            }) {
+                return (
+                    msg!("datetime-input-method", text = text),
+                    msg!("datetime-rewrite-help", fixed = rewritten),
+                );
+            }
             if text.contains('\u{FF1A}') {
                 return (
                     msg!("datetime-fullwidth-colon", text = text),

@@ -89,44 +89,90 @@ pub fn missing_ids<'r>(
     files: &[(&'r JsonFile<'r>, &str)],
     reports: &mut [Reporter<'r>],
 ) {
-    let reads: Vec<Vec<Read<'_>>> = files.iter().map(|(file, _)| read(file)).collect();
-    if !reads
-        .iter()
-        .flatten()
-        .any(|a| a.id.is_none() && a.node.as_object().is_some())
-    {
+    let seen = Seen::new(game, files);
+    if !seen.reads.iter().flatten().any(|a| a.id.is_none()) {
         return;
     }
-    // How often each file lists each window, and every id in use.
-    let mut listed: Vec<BTreeMap<Window<'_>, usize>> = Vec::with_capacity(files.len());
-    for acts in &reads {
-        let mut counts = BTreeMap::new();
-        for window in acts.iter().filter_map(|a| a.window) {
-            *counts.entry(window).or_insert(0) += 1;
+    let plans: Vec<Vec<(usize, Plan<'_>)>> = (0..files.len()).map(|f| seen.plan(f)).collect();
+    let given = seen.fresh_ids(game, &plans);
+    for (f, mine) in plans.into_iter().enumerate() {
+        for (index, plan) in mine {
+            if let Some(a) = seen.reads[f].iter().find(|a| a.index == index) {
+                report(&mut reports[f], a, &plan, &given);
+            }
         }
-        listed.push(counts);
     }
-    let twice = |window: &Window<'_>| listed.iter().any(|c| c.get(window).copied() > Some(1));
-    let used: Vec<BTreeSet<&str>> = reads
-        .iter()
-        .map(|acts| acts.iter().filter_map(|a| a.id.flatten()).collect())
-        .collect();
-    // The default locale's file first, then the registry's order: the
-    // version a fresh id is named after is the first file's that lists
-    // the window.
-    let mut order: Vec<usize> = (0..files.len()).collect();
-    order.sort_by_key(|&f| files[f].1 != game.default_locale);
+}
 
-    // The file that gives a window listed twice its ids: the first in
-    // that order that lists it.
-    let reference = |window: &Window<'_>| {
-        order
+/// A game's files as the rule reads them.
+struct Seen<'d> {
+    /// Each file's path and locale.
+    files: Vec<(&'d str, &'d str)>,
+    /// Each file's `version`.
+    versions: Vec<&'d str>,
+    reads: Vec<Vec<Read<'d>>>,
+    /// How often each file lists each window.
+    listed: Vec<BTreeMap<Window<'d>, usize>>,
+    /// The ids each file uses.
+    used: Vec<BTreeSet<&'d str>>,
+    /// The files, the default locale's first, then the registry's order.
+    order: Vec<usize>,
+}
+
+impl<'d> Seen<'d> {
+    fn new(game: &Game, files: &[(&'d JsonFile<'d>, &'d str)]) -> Seen<'d> {
+        let reads: Vec<Vec<Read<'d>>> = files.iter().map(|(file, _)| read(file)).collect();
+        let listed = reads
+            .iter()
+            .map(|acts| {
+                let mut counts = BTreeMap::new();
+                for window in acts.iter().filter_map(|a| a.window) {
+                    *counts.entry(window).or_insert(0) += 1;
+                }
+                counts
+            })
+            .collect();
+        let used = reads
+            .iter()
+            .map(|acts| acts.iter().filter_map(|a| a.id.flatten()).collect())
+            .collect();
+        let mut order: Vec<usize> = (0..files.len()).collect();
+        order.sort_by_key(|&f| files[f].1 != game.default_locale);
+        Seen {
+            files: files.iter().map(|(file, l)| (file.path, *l)).collect(),
+            versions: files
+                .iter()
+                .map(|(file, _)| {
+                    file.root
+                        .get("version")
+                        .and_then(Node::as_str)
+                        .unwrap_or("")
+                })
+                .collect(),
+            reads,
+            listed,
+            used,
+            order,
+        }
+    }
+
+    /// Whether some file lists `window` twice.
+    fn twice(&self, window: &Window<'_>) -> bool {
+        self.listed.iter().any(|c| c.get(window).copied() > Some(1))
+    }
+
+    /// The file that gives a window listed twice its ids (and names the
+    /// version of a fresh id): the first in [`Seen::order`] that lists it.
+    fn reference(&self, window: &Window<'_>) -> Option<usize> {
+        self.order
             .iter()
             .copied()
-            .find(|&f| listed[f].contains_key(window))
-    };
-    let mut plans: Vec<Vec<(usize, Plan<'_>)>> = Vec::with_capacity(files.len());
-    for (f, acts) in reads.iter().enumerate() {
+            .find(|&f| self.listed[f].contains_key(window))
+    }
+
+    /// What each activity without an id of file `f` gets, by its index.
+    fn plan(&self, f: usize) -> Vec<(usize, Plan<'d>)> {
+        let acts = &self.reads[f];
         let mut place: BTreeMap<Window<'_>, usize> = BTreeMap::new();
         let mut mine = Vec::new();
         for a in acts.iter().filter(|a| a.id.is_none()) {
@@ -142,118 +188,123 @@ pub fn missing_ids<'r>(
                 .filter(|b| b.window == Some(window) && b.id.is_none())
                 .count();
             let mut candidates: Vec<(&str, &str, &str)> = Vec::new();
-            for &g in order.iter().filter(|&&g| g != f) {
-                for b in reads[g].iter().filter(|b| b.window == Some(window)) {
+            for &g in self.order.iter().filter(|&&g| g != f) {
+                for b in self.reads[g].iter().filter(|b| b.window == Some(window)) {
                     if let Some(Some(id)) = b.id
-                        && !used[f].contains(id)
+                        && !self.used[f].contains(id)
                         && !candidates.iter().any(|(c, _, _)| *c == id)
                     {
-                        candidates.push((id, b.name, files[g].0.path));
+                        candidates.push((id, b.name, self.files[g].0));
                     }
                 }
             }
             let plan = match candidates.len() {
                 1 if without_id == 1 => Plan::Reuse(candidates[0].0, candidates[0].2),
-                0 if !twice(&window) => Plan::Fresh(window, 0),
-                0 if reference(&window) == Some(f) => Plan::Fresh(window, nth),
-                0 => Plan::Wait(reference(&window).map_or("", |r| files[r].0.path)),
+                0 if !self.twice(&window) => Plan::Fresh(window, 0),
+                0 if self.reference(&window) == Some(f) => Plan::Fresh(window, nth),
+                0 => Plan::Wait(self.reference(&window).map_or("", |r| self.files[r].0)),
                 _ => Plan::Choose(candidates),
             };
             mine.push((a.index, plan));
         }
-        plans.push(mine);
+        mine
     }
 
-    // Fresh ids, handed out once for the game in the order of the windows.
-    let mut wanted: BTreeSet<(Window<'_>, usize)> = BTreeSet::new();
-    for plan in plans.iter().flatten() {
-        if let (_, Plan::Fresh(window, nth)) = plan {
-            wanted.insert((*window, *nth));
+    /// The fresh ids the plans ask for, handed out once for the game: each
+    /// in the order of the first file that lists its window (the numbers
+    /// follow the file, as a reader reads it), above every number in use.
+    fn fresh_ids(
+        &self,
+        game: &Game,
+        plans: &[Vec<(usize, Plan<'d>)>],
+    ) -> BTreeMap<(Window<'d>, usize), String> {
+        let mut wanted: BTreeSet<(Window<'_>, usize)> = BTreeSet::new();
+        for plan in plans.iter().flatten() {
+            if let (_, Plan::Fresh(window, nth)) = plan {
+                wanted.insert((*window, *nth));
+            }
         }
+        let mut wanted: Vec<(usize, usize, (Window<'_>, usize))> = wanted
+            .into_iter()
+            .map(|key| {
+                let f = self.reference(&key.0);
+                let rank = f.and_then(|f| self.order.iter().position(|&o| o == f));
+                let place = f
+                    .and_then(|f| {
+                        let acts = &self.reads[f];
+                        acts.iter()
+                            .filter(|a| a.window == Some(key.0))
+                            .nth(key.1)
+                            .or_else(|| acts.iter().find(|a| a.window == Some(key.0)))
+                    })
+                    .map_or(usize::MAX, |a| a.index);
+                (rank.unwrap_or(usize::MAX), place, key)
+            })
+            .collect();
+        wanted.sort();
+        let mut fresh = ids::Fresh::new(self.used.iter().flatten().copied());
+        let mut given = BTreeMap::new();
+        for (rank, _, key) in wanted {
+            let version = self.order.get(rank).map_or("", |&f| self.versions[f]);
+            given.insert(key, fresh.take(&ids::prefix(&game.id, version)));
+        }
+        given
     }
-    // Each in the order of the first file (default locale first) that
-    // lists its window: the numbers follow the file, as a reader reads it.
-    let mut wanted: Vec<(usize, usize, (Window<'_>, usize))> = wanted
-        .into_iter()
-        .map(|key| {
-            let (rank, f) = order
-                .iter()
-                .enumerate()
-                .find(|(_, f)| listed[**f].contains_key(&key.0))
-                .map_or((usize::MAX, usize::MAX), |(rank, f)| (rank, *f));
-            let place = reads
-                .get(f)
-                .and_then(|acts| {
-                    acts.iter()
-                        .filter(|a| a.window == Some(key.0))
-                        .nth(key.1)
-                        .or_else(|| acts.iter().find(|a| a.window == Some(key.0)))
-                })
-                .map_or(usize::MAX, |a| a.index);
-            (rank, place, key)
-        })
-        .collect();
-    wanted.sort();
-    let mut fresh = ids::Fresh::new(used.iter().flatten().copied());
-    let mut given: BTreeMap<(Window<'_>, usize), String> = BTreeMap::new();
-    for (rank, _, key) in wanted {
-        let version = order
-            .get(rank)
-            .and_then(|&f| files[f].0.root.get("version"))
-            .and_then(Node::as_str)
-            .unwrap_or("");
-        let id = fresh.take(&ids::prefix(&game.id, version));
-        given.insert(key, id);
-    }
+}
 
-    for (f, mine) in plans.into_iter().enumerate() {
-        let acts = &reads[f];
-        let report = &mut reports[f];
-        for (index, plan) in mine {
-            let Some(a) = acts.iter().find(|a| a.index == index) else {
-                continue;
-            };
-            let pointer = format!("/activities/{index}");
-            let name = if a.name.is_empty() {
-                format!("#{index}")
-            } else {
-                a.name.to_owned()
-            };
-            let message = msg!("missing-id", name = name.as_str());
-            let (help, id) = match &plan {
-                Plan::Reuse(id, path) => (
-                    msg!("missing-id-help-reuse", id = *id, path = *path),
-                    Some((*id).to_owned()),
-                ),
-                Plan::Fresh(window, nth) => {
-                    let id = given.get(&(*window, *nth)).cloned();
-                    let shown = id.clone().unwrap_or_default();
-                    (msg!("missing-id-help-fresh", id = shown), id)
-                }
-                Plan::Wait(path) => (msg!("missing-id-help-wait", path = *path), None),
-                Plan::Choose(candidates) => (
-                    msg!("missing-id-help-choose", count = candidates.len()),
-                    None,
-                ),
-                Plan::NoWindow => (msg!("missing-id-help-times"), None),
-            };
-            report.value(&pointer, Code::MissingId, Warning, message, Some(help));
-            if let Plan::Choose(candidates) = &plan {
-                for (id, name, path) in candidates {
-                    report.note(msg!(
-                        "missing-id-candidate",
-                        id = *id,
-                        name = *name,
-                        path = *path
-                    ));
-                }
-            }
-            if let Some(id) = id
-                && let Some((at, replacement)) = insert_first(report.text(), a.node, &id)
-            {
-                report.fix_range(at, at, replacement);
-            }
+/// Reports the `missing-id` warning of activity `a` as `plan` says, with
+/// its candidates as notes and its fix when there is one.
+fn report(
+    report: &mut Reporter<'_>,
+    a: &Read<'_>,
+    plan: &Plan<'_>,
+    given: &BTreeMap<(Window<'_>, usize), String>,
+) {
+    let index = a.index;
+    let name = if a.name.is_empty() {
+        format!("#{index}")
+    } else {
+        a.name.to_owned()
+    };
+    let message = msg!("missing-id", name = name.as_str());
+    let (help, id) = match plan {
+        Plan::Reuse(id, path) => (
+            msg!("missing-id-help-reuse", id = *id, path = *path),
+            Some((*id).to_owned()),
+        ),
+        Plan::Fresh(window, nth) => {
+            let id = given.get(&(*window, *nth)).cloned();
+            let shown = id.clone().unwrap_or_default();
+            (msg!("missing-id-help-fresh", id = shown), id)
         }
+        Plan::Wait(path) => (msg!("missing-id-help-wait", path = *path), None),
+        Plan::Choose(candidates) => (
+            msg!("missing-id-help-choose", count = candidates.len()),
+            None,
+        ),
+        Plan::NoWindow => (msg!("missing-id-help-times"), None),
+    };
+    report.value(
+        &format!("/activities/{index}"),
+        Code::MissingId,
+        Warning,
+        message,
+        Some(help),
+    );
+    if let Plan::Choose(candidates) = plan {
+        for (id, name, path) in candidates {
+            report.note(msg!(
+                "missing-id-candidate",
+                id = *id,
+                name = *name,
+                path = *path
+            ));
+        }
+    }
+    if let Some(id) = id
+        && let Some((at, replacement)) = insert_first(report.text(), a.node, &id)
+    {
+        report.fix_range(at, at, replacement);
     }
 }
 

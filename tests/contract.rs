@@ -1,0 +1,400 @@
+//! Issue 55, the published contract, through the binary: every time of a
+//! document with its clock (a DST zone), due times in the documents and
+//! the index, `--site-url`, the schemas, the OpenAPI and the API catalog,
+//! and `diff` on published fields. The fixture `tests/fixtures/contract`
+//! has a game in America/New_York whose version spans the November change
+//! (an activity starts in the fold) and one in Asia/Shanghai.
+
+use std::path::Path;
+
+use chrono::{DateTime, NaiveDateTime};
+use serde_json::Value;
+
+use crate::util::{copy_tree, crate_root, run, says, stderr, stdout};
+
+const SITE_URL: &str = "https://activity.example.org/sub";
+
+/// The contract fixture copied into a temp root and built into `site/`
+/// (with `args` added), or the build's output when it fails.
+fn built(args: &[&str]) -> (tempfile::TempDir, std::process::Output) {
+    let root = tempfile::tempdir().expect("temp dir");
+    copy_tree(&crate_root().join("tests/fixtures/contract"), root.path());
+    let mut all = vec!["build", "--no-cache", "--now", "2026-10-25T12:00:00"];
+    all.extend_from_slice(args);
+    let output = run(root.path(), &all);
+    (root, output)
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).expect("file readable")).expect("JSON")
+}
+
+fn naive(value: &Value) -> NaiveDateTime {
+    NaiveDateTime::parse_from_str(value.as_str().expect("a string"), "%Y-%m-%dT%H:%M:%S")
+        .expect("a naive time")
+}
+
+/// Reads an instant as a client in another zone would (it knows nothing
+/// but the document), checks that it is its naive twin read in the
+/// document's `timeZone`, and gives its offset.
+fn instant_of(doc: &Value, object: &Value, instant: &str, local: &str) -> String {
+    let zone: chrono_tz::Tz = doc["timeZone"]
+        .as_str()
+        .expect("timeZone")
+        .parse()
+        .expect("an IANA zone");
+    let text = object[instant].as_str().expect("an instant");
+    let at = DateTime::parse_from_rfc3339(text).expect("RFC 3339");
+    assert_eq!(
+        at.with_timezone(&zone).naive_local(),
+        naive(&object[local]),
+        "{instant} {text} is not {local} {} in {zone}",
+        object[local]
+    );
+    // Seen from Tokyo, the same moment.
+    assert_eq!(at.with_timezone(&chrono_tz::Asia::Tokyo), at);
+    text[19..].to_owned()
+}
+
+#[test]
+fn a_client_in_another_zone_reads_every_instant_from_the_document_alone() {
+    let (root, output) = built(&[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let site = root.path().join("site");
+    let index = json(&site.join("api/v1/games.json"));
+    let mut documents = 0;
+    for entry in std::fs::read_dir(site.join("api/v1/activity")).expect("folder") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        documents += 1;
+        let doc = json(&path);
+        let mut offsets = vec![
+            instant_of(&doc, &doc, "startsAt", "startTime"),
+            instant_of(&doc, &doc, "endsAt", "endTime"),
+        ];
+        for activity in doc["activities"].as_array().expect("activities") {
+            offsets.push(instant_of(&doc, activity, "startsAt", "startTime"));
+            offsets.push(instant_of(&doc, activity, "endsAt", "endTime"));
+        }
+        offsets.sort();
+        offsets.dedup();
+        let name = path
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        if name.starts_with("ny") {
+            assert_eq!(doc["timeZone"], "America/New_York");
+            // Two offsets in one version: worked out per time.
+            assert_eq!(offsets, ["-04:00", "-05:00"], "{name}");
+            // The fold of 1 November is read as its earlier instant.
+            let fold = doc["activities"]
+                .as_array()
+                .expect("activities")
+                .iter()
+                .find(|a| a["startTime"] == "2026-11-01T01:30:00")
+                .expect("the activity in the fold");
+            assert_eq!(fold["startsAt"], "2026-11-01T01:30:00-04:00");
+            // An `activity` game is due when its last activity ends.
+            assert_eq!(doc["updateMode"], "activity");
+            assert_eq!(doc["dueAt"], "2026-11-25T09:59:59-05:00");
+        } else {
+            assert_eq!(offsets, ["+08:00"], "{name}");
+            assert_eq!(doc["updateMode"], "version");
+            assert_eq!(doc["dueAt"], doc["endsAt"]);
+        }
+        // The index says the same of every name the document has.
+        let url = format!("/api/v1/activity/{name}");
+        let file = index["games"]
+            .as_array()
+            .expect("games")
+            .iter()
+            .flat_map(|g| g["files"].as_array().expect("files"))
+            .find(|f| f["path"] == url.as_str())
+            .unwrap_or_else(|| panic!("{url} not in the index"));
+        assert_eq!(file["updateMode"], doc["updateMode"], "{url}");
+        assert_eq!(file["dueAt"], doc["dueAt"], "{url}");
+    }
+    // ny.json, ny-en-US.json, ny-zh-CN.json, sh.json and sh-zh-CN.json.
+    assert_eq!(documents, 5);
+}
+
+#[test]
+fn the_published_fields_come_after_the_data_s_own_which_stay_byte_for_byte() {
+    let (root, output) = built(&[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let source = std::fs::read_to_string(root.path().join("data/ny/en-US.json")).expect("source");
+    let published = std::fs::read_to_string(root.path().join("site/api/v1/activity/ny.json"))
+        .expect("published");
+    // Each source line (the data is canonical) is in the published text, in order.
+    let mut rest = published.as_str();
+    for line in source.lines().filter(|l| l.contains("Time\"")) {
+        let at = rest
+            .find(line)
+            .unwrap_or_else(|| panic!("{line:?} not published as written, in order"));
+        rest = &rest[at + line.len()..];
+    }
+    let doc = json(&root.path().join("site/api/v1/activity/ny.json"));
+    let keys: Vec<&str> = doc
+        .as_object()
+        .expect("object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "version",
+            "versionName",
+            "startTime",
+            "endTime",
+            "activities",
+            "timeZone",
+            "startsAt",
+            "endsAt",
+            "updateMode",
+            "dueAt"
+        ]
+    );
+    let activity: Vec<&str> = doc["activities"][0]
+        .as_object()
+        .expect("object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(activity[activity.len() - 2..], ["startsAt", "endsAt"]);
+}
+
+#[test]
+fn without_a_site_url_the_build_says_once_what_stays_relative() {
+    let (root, output) = built(&[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let err = stderr(&output);
+    assert_eq!(err.matches("no --site-url").count(), 1, "{err}");
+    let site = root.path().join("site");
+    assert_eq!(
+        json(&site.join("api/v1/schema/activity.json"))["$id"],
+        "/api/v1/schema/activity.json"
+    );
+    assert_eq!(
+        json(&site.join("api/v1/openapi.json"))["servers"][0]["url"],
+        "/"
+    );
+    let llms = std::fs::read_to_string(site.join("llms.txt")).expect("llms.txt");
+    says(&llms, "webcal://<this host>/api/v1/activity/ny.ics");
+    let catalog = json(&site.join(".well-known/api-catalog"));
+    assert_eq!(
+        catalog["linkset"][0]["service-desc"][0]["href"],
+        "/api/v1/openapi.json"
+    );
+}
+
+#[test]
+fn a_site_url_makes_every_absolute_link_absolute() {
+    let (root, output) = built(&["--site-url", SITE_URL]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        !stderr(&output).contains("--site-url"),
+        "{}",
+        stderr(&output)
+    );
+    let site = root.path().join("site");
+    let base = "https://activity.example.org/sub/";
+    for schema in ["activity", "announcements", "games", "api-catalog"] {
+        assert_eq!(
+            json(&site.join(format!("api/v1/schema/{schema}.json")))["$id"],
+            format!("{base}api/v1/schema/{schema}.json").as_str()
+        );
+    }
+    let openapi = json(&site.join("api/v1/openapi.json"));
+    assert_eq!(openapi["openapi"], "3.1.0");
+    assert_eq!(
+        openapi["servers"][0]["url"],
+        "https://activity.example.org/sub"
+    );
+    // Every 200 answer of a document names the published schema.
+    let document = &openapi["paths"]["/api/v1/activity/{game}-{locale}.json"]["get"];
+    assert_eq!(
+        document["responses"]["200"]["content"]["application/json"]["schema"]["$ref"],
+        "schema/activity.json"
+    );
+    assert_eq!(
+        document["parameters"][0]["schema"]["enum"],
+        serde_json::json!(["ny", "sh"])
+    );
+    let catalog = json(&site.join(".well-known/api-catalog"));
+    assert_eq!(
+        catalog["linkset"][0]["service-desc"][0]["href"],
+        format!("{base}api/v1/openapi.json").as_str()
+    );
+    let llms = std::fs::read_to_string(site.join("llms.txt")).expect("llms.txt");
+    says(
+        &llms,
+        "webcal://activity.example.org/sub/api/v1/activity/ny.ics",
+    );
+    let page = std::fs::read_to_string(site.join("ny/index.html")).expect("page");
+    says(
+        &page,
+        "class=\"webcal\" href=\"webcal://activity.example.org/sub/api/v1/activity/ny.ics\"",
+    );
+    // The API catalog is served with its type and the API's policy.
+    let headers = std::fs::read_to_string(site.join("_headers")).expect("_headers");
+    says(
+        &headers,
+        "/.well-known/api-catalog\n  Access-Control-Allow-Origin: *",
+    );
+    says(&headers, "Content-Type: application/linkset+json");
+}
+
+#[test]
+fn a_site_url_that_is_not_an_http_address_is_refused() {
+    for (url, why) in [
+        ("ftp://example.org/", "not an http or https address"),
+        (
+            "https://example.org/?page=1",
+            "has a query, a fragment or credentials",
+        ),
+        ("example.org", "is not a URL"),
+    ] {
+        let (root, output) = built(&["--site-url", url]);
+        assert_eq!(output.status.code(), Some(2), "{url}");
+        says(&stderr(&output), why);
+        assert!(
+            !root.path().join("site").exists(),
+            "{url}: nothing is built"
+        );
+    }
+}
+
+#[test]
+fn diff_calls_added_fields_fine_and_a_removed_or_retyped_published_field_breaking() {
+    let (root, output) = built(&[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let base = root.path().join("base");
+    copy_tree(&root.path().join("site"), &base);
+    let document = base.join("api/v1/activity/sh.json");
+    let mut doc = json(&document);
+    // A base from before the contract: the new fields are additions.
+    for field in ["timeZone", "startsAt", "endsAt", "updateMode", "dueAt"] {
+        doc.as_object_mut().expect("object").shift_remove(field);
+    }
+    for activity in doc["activities"].as_array_mut().expect("activities") {
+        activity
+            .as_object_mut()
+            .expect("object")
+            .shift_remove("startsAt");
+    }
+    std::fs::write(&document, serde_json::to_vec_pretty(&doc).expect("JSON")).expect("write");
+    let against = base.to_string_lossy().into_owned();
+    let diff = run(
+        root.path(),
+        &[
+            "diff",
+            "--against",
+            &against,
+            "--now",
+            "2026-10-25T12:00:00",
+            "--format",
+            "json",
+        ],
+    );
+    let report: Value = serde_json::from_slice(&diff.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", stdout(&diff), stderr(&diff)));
+    assert_ne!(diff.status.code(), Some(3), "{report:#}");
+
+    // A field the base publishes and this build does not, and one retyped.
+    doc["legacyField"] = Value::from("kept by clients");
+    doc["version"] = Value::from(4.6);
+    std::fs::write(&document, serde_json::to_vec_pretty(&doc).expect("JSON")).expect("write");
+    let diff = run(
+        root.path(),
+        &[
+            "diff",
+            "--against",
+            &against,
+            "--now",
+            "2026-10-25T12:00:00",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(diff.status.code(), Some(3), "{}", stdout(&diff));
+    let report: Value = serde_json::from_slice(&diff.stdout).expect("JSON report");
+    let codes: Vec<&str> = report["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .flat_map(|f| f["breaking"].as_array().into_iter().flatten())
+        .filter_map(|b| b["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"published-field-removed"), "{codes:?}");
+    assert!(codes.contains(&"published-field-retyped"), "{codes:?}");
+    let text = run(
+        root.path(),
+        &[
+            "diff",
+            "--against",
+            &against,
+            "--now",
+            "2026-10-25T12:00:00",
+        ],
+    );
+    says(&stdout(&text), "legacyField");
+}
+
+#[test]
+fn import_of_a_built_site_leaves_the_published_fields_out_of_the_data() {
+    let (root, output) = built(&[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let into = tempfile::tempdir().expect("temp dir");
+    let from = root.path().join("site").to_string_lossy().into_owned();
+    let import = run(into.path(), &["import", "--from", &from]);
+    assert!(import.status.success(), "{}", stderr(&import));
+    let data = std::fs::read_to_string(into.path().join("data/ny/en-US.json")).expect("imported");
+    for field in ["startsAt", "timeZone", "dueAt", "updateMode"] {
+        assert!(
+            !data.contains(field),
+            "{field} in the imported data:\n{data}"
+        );
+    }
+    let check = run(into.path(), &["check", "--now", "2026-10-25T12:00:00"]);
+    assert!(check.status.success(), "{}", stderr(&check));
+}
+
+#[test]
+fn publish_refuses_a_site_built_for_another_address() {
+    let (root, output) = built(&["--site-url", SITE_URL]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let publish = |url: &str| {
+        run(
+            root.path(),
+            &[
+                "publish",
+                "--to",
+                "s3://bucket/prefix",
+                "--endpoint",
+                "http://127.0.0.1:9",
+                "--dry-run",
+                "--site-url",
+                url,
+                "--now",
+                "2026-10-25T12:00:00",
+            ],
+        )
+    };
+    let refused = publish("https://elsewhere.example.org/");
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    says(
+        &stderr(&refused),
+        "was not built for https://elsewhere.example.org/ (its OpenAPI names https://activity.example.org/sub)",
+    );
+    // The same address gets past the check (to the store, which is not there).
+    let same = publish(SITE_URL);
+    assert!(
+        !stderr(&same).contains("was not built for"),
+        "{}",
+        stderr(&same)
+    );
+}
