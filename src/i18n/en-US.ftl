@@ -298,6 +298,9 @@ source-needs-url = a `{ $kind }` source needs a `url`
 source-needs-url-help = add "url": "https://..." with the page to read
 source-needs-script = a `script` source needs a `script`
 source-needs-script-help = add "script": "scripts/fetch-....mjs", the script's path in the repository
+source-repository = `repository` is `{ $url }`, not an absolute http(s) URL
+source-repository-not-script = `repository` belongs to a `script` source, not to a `{ $kind }` one
+source-repository-help = `repository` is the http(s) URL of the repository that holds a `script` source's script when it is not this one, such as `https://github.com/owner/name`: status links the script
 source-article-url = the article URL template `{ $template }` is not an absolute http(s) URL
 source-article-url-help = write the whole address with a placeholder, such as `https://example.org/news/{"{"}id{"}"}`
 source-article-placeholder = the article URL template `{ $template }` has no `{"{"}field{"}"}` placeholder
@@ -992,6 +995,8 @@ status-changed-from = { $when } ({ $from ->
    *[other] file time
 })
 status-where-to-look = where to look:
+status-source-articles = (articles: { $url })
+status-source-no-user-agent = (no User-Agent)
 err-resolve = cannot resolve `{ $path }`
 fetch-no-scheme = `{ $flag } { $arg }` has no scheme
     help: add http:// or https:// in front: { $flag } http://{ $arg }

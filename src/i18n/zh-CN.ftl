@@ -268,6 +268,9 @@ source-needs-url = `{ $kind }` 类型的来源需要 `url`
 source-needs-url-help = 请添加 `"url": "https://..."`，填写要读取的页面
 source-needs-script = `script` 类型的来源需要 `script`
 source-needs-script-help = 请添加 `"script": "scripts/fetch-....mjs"`，即脚本在仓库中的路径
+source-repository = `repository` 是 `{ $url }`，不是绝对的 http(s) 网址
+source-repository-not-script = `repository` 只属于 `script` 来源，不属于 `{ $kind }` 来源
+source-repository-help = 脚本不在本仓库时，`repository` 写存放 `script` 来源脚本的仓库的 http(s) 网址，例如 `https://github.com/owner/name`：status 会给出脚本的链接
 source-article-url = 文章 URL 模板 `{ $template }` 不是以 http(s) 开头的绝对 URL
 source-article-url-help = 请写出带占位符的完整地址，例如 `https://example.org/news/{"{"}id{"}"}`
 source-article-placeholder = 文章 URL 模板 `{ $template }` 没有 `{"{"}field{"}"}` 占位符
@@ -853,6 +856,8 @@ status-changed-from = { $when }（{ $from ->
    *[other] 文件时间
 }）
 status-where-to-look = 数据来源：
+status-source-articles = （文章：{ $url }）
+status-source-no-user-agent = （不发送 User-Agent）
 err-resolve = 无法解析 `{ $path }`
 fetch-no-scheme = `{ $flag } { $arg }` 没有写协议
     提示：请在前面加上 http:// 或 https://：{ $flag } http://{ $arg }

@@ -313,13 +313,35 @@ fn sources(rows: &[Row]) -> String {
         if out.is_empty() {
             out.push_str(&format!("\n{}\n", msg!("status-where-to-look")));
         }
-        let listed: Vec<String> = row.sources.iter().map(|s| s.describe()).collect();
+        let listed: Vec<String> = row.sources.iter().map(describe).collect();
         out.push_str(&format!(
             "  {} {}: {}\n",
             row.game,
             row.locale,
             listed.join("; ")
         ));
+    }
+    out
+}
+
+/// One source for people, in the current language: `html https://...`,
+/// `script https://github.com/.../blob/HEAD/scripts/x.mjs` (a script of
+/// another repository, linked), `script scripts/x.mjs` (this repository's),
+/// `pageData https://... (articles: https://.../{id})`.
+fn describe(source: &crate::model::DataSource) -> String {
+    let mut out = source.kind.clone();
+    let script = source.script_link().or_else(|| source.script.clone());
+    for part in [source.url.clone(), script].into_iter().flatten() {
+        out.push(' ');
+        out.push_str(&part);
+    }
+    if let Some(article) = &source.article_url {
+        out.push(' ');
+        out.push_str(&msg!("status-source-articles", url = article.as_str()).to_string());
+    }
+    if source.user_agent.as_deref() == Some("none") {
+        out.push(' ');
+        out.push_str(&msg!("status-source-no-user-agent").to_string());
     }
     out
 }

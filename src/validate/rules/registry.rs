@@ -360,6 +360,28 @@ fn data_sources(
                     Some(msg!("source-needs-url-help")),
                 );
             }
+            if let Some(repository) = source.get("repository").and_then(Value::as_str) {
+                if !is_http_url(repository) {
+                    report.value(
+                        &format!("{at}/repository"),
+                        Code::GamesRegistry,
+                        Error,
+                        msg!("source-repository", url = repository),
+                        Some(msg!("source-repository-help")),
+                    );
+                } else if kind != Some("script") {
+                    report.value(
+                        &format!("{at}/repository"),
+                        Code::GamesRegistry,
+                        Error,
+                        msg!(
+                            "source-repository-not-script",
+                            kind = kind.unwrap_or_default()
+                        ),
+                        Some(msg!("source-repository-help")),
+                    );
+                }
+            }
             if kind == Some("script") && source.get("script").is_none() {
                 report.value(
                     &at,
