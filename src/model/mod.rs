@@ -143,14 +143,19 @@ impl Game {
 
     /// The typed sources of `locale`: its own, then those for every locale.
     pub fn sources_for(&self, locale: &str) -> Vec<&DataSource> {
-        let Some(sources) = &self.data_sources else {
-            return Vec::new();
-        };
-        [locale, ALL_LOCALES]
-            .iter()
-            .filter_map(|key| sources.get(*key))
-            .flatten()
-            .collect()
+        self.data_sources
+            .as_ref()
+            .map(|sources| sources_of(sources, locale))
+            .unwrap_or_default()
+    }
+
+    /// The index's `dataSource`: the game's own, else the page of each
+    /// locale its typed sources name ([`source_pages`]).
+    pub fn published_source(&self) -> Option<Localized> {
+        if let Some(source) = &self.data_source {
+            return Some(source.clone());
+        }
+        source_pages(self.data_sources.as_ref()?, &self.locales)
     }
 
     /// File stem of the published document of `locale` (`ww` or `ww-en-US`).
@@ -217,6 +222,39 @@ impl DataSource {
             _ => repository.to_owned(),
         })
     }
+}
+
+/// The typed sources of `locale` in `sources`: its own, then those for
+/// every locale.
+pub fn sources_of<'s>(
+    sources: &'s IndexMap<String, Vec<DataSource>>,
+    locale: &str,
+) -> Vec<&'s DataSource> {
+    [locale, ALL_LOCALES]
+        .iter()
+        .filter_map(|key| sources.get(*key))
+        .flatten()
+        .collect()
+}
+
+/// The page of each of `locales` that typed `sources` name (the first
+/// `html` source's URL), which the index publishes as `dataSource` where
+/// the registry gives none; `None` when no locale has one.
+pub fn source_pages(
+    sources: &IndexMap<String, Vec<DataSource>>,
+    locales: &[String],
+) -> Option<Localized> {
+    let pages: IndexMap<String, String> = locales
+        .iter()
+        .filter_map(|l| {
+            sources_of(sources, l)
+                .into_iter()
+                .find(|s| s.kind == "html")
+                .and_then(|s| s.url.clone())
+                .map(|url| (l.clone(), url))
+        })
+        .collect();
+    (!pages.is_empty()).then_some(Localized::Many(pages))
 }
 
 /// How a game's data is updated by the maintainers.
