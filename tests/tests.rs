@@ -31,11 +31,12 @@ mod build;
 // The build cache: warm equals cold, invalidation, damaged entries, deferred siblings.
 mod cache;
 
-// The control API through its router and a real client.
-mod control;
-
-// The /mcp endpoint over streamable HTTP on loopback.
-mod control_mcp;
+// The control service's own tests are its crate's (crates/control/tests);
+// the tests here that reach it through the router or `serve` share its
+// helpers, one copy: a router over a temporary state directory, a real
+// server, an SSE reader.
+#[path = "../crates/control/tests/control/harness.rs"]
+mod harness;
 
 // The site for people: pages, calendars, headers, precompression and diff.
 mod pages;

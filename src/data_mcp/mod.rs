@@ -7,7 +7,7 @@
 //! [`atomic::write`], and only at the path of a game and locale that
 //! `games.json` lists, inside `data/`. Resources give the schemas and the
 //! contributors' rules. Separate from the control service's `/mcp`
-//! ([`crate::control_mcp`]): this one knows the data, never the control service.
+//! (`activity_site_control::mcp`): this one knows the data, never the control service.
 
 use std::path::{Path, PathBuf};
 
