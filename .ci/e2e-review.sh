@@ -83,7 +83,7 @@ bash .github/actions/review/ending-soon.sh "$ACTIVITY_SITE_BIN" "$data" 3 "$now"
 listed=$?
 set -e
 [ "$listed" -eq 1 ] || fail "ending-soon exit $listed, not 1"
-grep -q '| `sr` | en-US | 4.6 | version (inferred) | 2026-11-26T05:59:59 | 0 |' "$work/ending.md" || fail "sr not listed: $(cat "$work/ending.md")"
+grep -q '| `sr` | en-US | 4.6 | version (inferred) | 2026-11-26T05:59:59 | due today |' "$work/ending.md" || fail "sr not listed: $(cat "$work/ending.md")"
 grep -q '`zzz`' "$work/ending.md" && fail "zzz has 28 days left and is listed"
 # With the next version in place nothing is listed.
 g checkout -q -f version-new

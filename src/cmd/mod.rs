@@ -22,6 +22,11 @@ mod version;
 
 pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
     crate::i18n::set_process(cli.lang.unwrap_or_else(crate::i18n::Lang::from_env));
+    let (root_flag, now) = (cli.root.take(), cli.now.take());
+    let global = |common: &mut crate::cli::Common| {
+        common.root_flag.clone_from(&root_flag);
+        common.now = now;
+    };
     match &mut cli.command {
         Command::Check(crate::cli::CheckArgs { common, .. })
         | Command::Build(crate::cli::BuildArgs { common, .. })
@@ -32,6 +37,7 @@ pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Version(crate::cli::VersionArgs {
             command: crate::cli::VersionCommand::New(crate::cli::VersionNewArgs { common, .. }),
         }) => {
+            global(common);
             common.root = find_root(common.root_flag.as_deref(), true)?;
             require_registry(&common.root)?;
         }
@@ -39,6 +45,7 @@ pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Publish(crate::cli::PublishArgs { common, .. })
         | Command::Lsp(crate::cli::ToolArgs { common })
         | Command::Mcp(crate::cli::ToolArgs { common }) => {
+            global(common);
             common.root = find_root(common.root_flag.as_deref(), false)?;
         }
         Command::Backend(_) => {}

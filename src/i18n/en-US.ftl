@@ -373,6 +373,7 @@ status-starts-in = { $days ->
    *[other] starts in { $days } days
 }
 status-missing = missing: { $file }
+status-pending = pending: { $file } (no document yet)
 status-invalid = invalid: run `activity-site check` ({ $file })
 status-state = { $state ->
     [ok] ok
@@ -978,9 +979,17 @@ serve-exposed-open = listening on { $addr } without an access token: anyone who 
 serve-exposed = listening on { $addr }, beyond loopback: other machines can reach this preview
 serve-built = built the site in { $elapsed }
 serve-build-failed = build failed; still serving the last good build
+serve-overlay-title = The last build failed; the page shows the last good build.
 serve-build-error = build failed: { $error }
 serve-watching = watching { $root } (games.json, data/, schema/)
 serve-rebuilding = inputs changed; rebuilding
+serve-shutting-down = shutting down
+serve-closing-connections = connections still open after { $after }; closing them
+serve-accept-failed = cannot accept a connection: { $error }
+serve-siblings-failed = cannot add the compressed siblings: { $error }
+serve-watch-error = watching the inputs: { $error }
+serve-watch-folder-failed = cannot watch { $path }: { $error }
+serve-read-failed = reading { $path }: { $error }
 serve-signal = cannot listen for { $signal }: { $error }
 
 ## status: announcements boards, sources; the tool's own argument errors
@@ -1002,6 +1011,12 @@ fetch-no-scheme = `{ $flag } { $arg }` has no scheme
     help: add http:// or https:// in front: { $flag } http://{ $arg }
 fetch-not-url = `{ $flag } { $arg }` is not a URL: { $error }
 fetch-not-http = `{ $flag } { $arg }` is not an http(s) URL
+fetch-timed-out = timed out
+fetch-unreachable = the host is unreachable
+fetch-refused = the connection was refused
+fetch-reset = the connection was cut off
+fetch-no-route = no route to the host
+fetch-cause = : { $cause }
 
 ## The pages of the site (site::pages, site::announcements): the words the
 ## templates and the page script read, and the out-of-date notice
