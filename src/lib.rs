@@ -45,7 +45,14 @@
 //!   `.ftl` files; `cli::help` reads `--lang` before clap does and hands
 //!   clap the command with every help text, the usage line and the headings
 //!   in that language (`cli::parse`, what `main` calls).
-//! - [`cmd`]: one function per subcommand; glue only.
+//! - [`cmd`]: one function per subcommand; glue only (each file at most
+//!   130 lines).
+//! - [`root`]: the root a command works on (`--root`, else the nearest
+//!   folder with `games.json`) and the files named on its command line as
+//!   paths of it.
+//! - [`terminal`]: what the commands print and where: the closed-pipe-safe
+//!   printers of stdout and stderr, diagnostics in every output format,
+//!   colour and the progress bar only on a terminal.
 //! - [`model`]: serde types of `games.json` and activity documents, the
 //!   data's times ([`model::time`]: a checked document's times are
 //!   [`model::Time`]s, read once by the fixed-position reader and written
@@ -334,7 +341,7 @@
 //! - The output directory is owned: a build replaces only an absent, empty or
 //!   marked (`.activity-site-output`) directory, never the root, anything
 //!   above it or the inputs in it; `--force` is needed for anything else.
-//! - Commands print data through `cmd::print_out`, so a closed pipe ends
+//! - Commands print through [`terminal`] (`print_out`, `say`), so a closed pipe ends
 //!   the output quietly, never a panic, and the exit status stays the
 //!   command's result (1 for a failed `check`, `fmt --check` or `diff`,
 //!   3 for a `diff` with breaking changes).
@@ -372,8 +379,10 @@ pub mod markdown;
 pub mod model;
 pub mod publish;
 pub mod review;
+pub mod root;
 pub mod server;
 pub mod site;
 pub mod source;
+pub mod terminal;
 pub mod tree;
 pub mod validate;
