@@ -63,7 +63,10 @@
 //!   game's data is due by its `updateMode` ([`model::freshness`], read by
 //!   `status`, the `stale` rule, the pages and the ending-soon workflow) and
 //!   a game's source conventions (`model::Conventions`: end seconds its
-//!   source writes on purpose, warning rules it turns off); no I/O.
+//!   source writes on purpose, warning rules it turns off) and the form of
+//!   an activity's stable `id` and the next fresh one ([`model::ids`]; the
+//!   `missing-id` rule of [`validate`] pairs activities across a game's
+//!   locales and gives them, `diff` and the calendars follow them); no I/O.
 //! - [`json`]: the strict JSON parser with byte spans and duplicate keys; a leaf.
 //! - [`layout`]: the published layout, one owner for every fact of it: the
 //!   path of every file of the site, the typed index `api/v1/games.json`

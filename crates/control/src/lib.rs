@@ -269,13 +269,7 @@ impl Control {
         let extensions = Extensions::open(dir, log.clone(), strays)?;
         let simulated = options.backend.is_simulator();
         // The first command starts the process (opening needs no runtime).
-        let backend = Arc::new(Supervisor::new(
-            log.clone(),
-            options.backend,
-            dir.clone(),
-            &options.backend_arguments,
-            options.answer_timeout,
-        ));
+        let backend = Arc::new(Supervisor::new(log.clone(), dir.clone(), &options));
         let configs = Arc::new(configs);
         let extensions = Arc::new(extensions);
         let program: Arc<dyn Program> = if simulated {

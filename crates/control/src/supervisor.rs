@@ -245,17 +245,14 @@ struct Shared {
 }
 
 impl Supervisor {
-    pub fn new(
-        log: LogBuffer,
-        command: BackendCommand,
-        dir: PathBuf,
-        arguments: &str,
-        answer_timeout: Duration,
-    ) -> Supervisor {
+    /// The supervisor of the backend `options` name, run in the state
+    /// directory `dir`, logging to `log`; nothing starts before the first
+    /// command.
+    pub fn new(log: LogBuffer, dir: PathBuf, options: &crate::ControlOptions) -> Supervisor {
         let shared = Shared {
             info: BackendInfo {
                 session: 0,
-                arguments: arguments.to_string(),
+                arguments: options.backend_arguments.clone(),
                 available: true,
                 ..BackendInfo::default()
             },
@@ -263,9 +260,9 @@ impl Supervisor {
         };
         Supervisor {
             log,
-            command,
+            command: options.backend.clone(),
             dir,
-            answer_timeout,
+            answer_timeout: options.answer_timeout,
             pipe: tokio::sync::Mutex::new(Pipe::default()),
             shared: Arc::new(Mutex::new(shared)),
         }
