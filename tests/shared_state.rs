@@ -558,3 +558,142 @@ async fn start_up_keeps_another_programs_settings_as_they_are() {
         original
     );
 }
+
+/// Issue 59: another process holds `state.lock` (an exclusive `flock`, as
+/// SECURITY.md asks of a program that shares the directory) for up to 20 s
+/// while three writes wait for it. Through the binary on loopback: the
+/// status and the home page answer while the lock is held (before: only
+/// once it was released), each write answers a 503 envelope that says
+/// another program holds the state, nothing is changed, and once the lock
+/// is released a write succeeds.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lock_held_by_another_program_stalls_no_request() {
+    use std::os::fd::AsRawFd as _;
+    use std::time::{Duration, Instant};
+    let root = fixture_root(None);
+    let state = root.path().join(".state");
+    let served = crate::faults::serve_with(root.path(), &state, None, &[]);
+    let client = reqwest::Client::new();
+    let settings_before = fs::read(state.join("settings.json")).unwrap();
+    let valid_extension_config =
+        fs::read_to_string(state.join("extensions/daily-checkin/config.json")).unwrap();
+
+    let held = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(state.join("state.lock"))
+        .unwrap();
+    // SAFETY: flock on a file descriptor this test owns.
+    assert_eq!(
+        unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX) },
+        0,
+        "the test takes the lock"
+    );
+    let taken = Instant::now();
+    let writes = [
+        ("/api/Settings", json!({"display": {"language": "en-US"}})),
+        ("/api/Configs/Default", json!({"startGame": {}})),
+        (
+            "/api/Extensions/daily-checkin/config",
+            json!(valid_extension_config),
+        ),
+    ]
+    .map(|(path, body)| {
+        let request = client.put(format!("{}{path}", served.base)).json(&body);
+        tokio::spawn(async move {
+            let reply = request.send().await.unwrap();
+            let status = reply.status().as_u16();
+            (status, reply.json::<Value>().await.unwrap())
+        })
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for path in ["/api/Task/status", "/"] {
+        let reply = tokio::time::timeout(
+            Duration::from_secs(5),
+            client.get(format!("{}{path}", served.base)).send(),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("GET {path} answers while the lock is held"))
+        .unwrap();
+        assert_eq!(reply.status(), 200, "GET {path}");
+    }
+    for write in writes {
+        let (status, body) = tokio::time::timeout(Duration::from_secs(20), write)
+            .await
+            .expect("each write answers while the lock is held")
+            .unwrap();
+        assert_eq!(status, 503, "{body}");
+        assert_eq!(body["success"], false, "{body}");
+        let message = body["message"].as_str().unwrap();
+        assert!(message.contains("another program holds"), "{message}");
+        assert!(message.contains("nothing was changed"), "{message}");
+    }
+    assert!(
+        taken.elapsed() < Duration::from_secs(20),
+        "the lock was held throughout"
+    );
+    assert_eq!(
+        fs::read(state.join("settings.json")).unwrap(),
+        settings_before
+    );
+    drop(held);
+    let reply = client
+        .put(format!("{}/api/Settings", served.base))
+        .json(&json!({"display": {"language": "en-US"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 200);
+}
+
+/// Issue 59: `serve` over a state directory whose `settings.json` is a
+/// FIFO, whose `configs/` holds a FIFO and whose `state.lock` is a FIFO
+/// starts and answers (before: it never started listening). The settings
+/// are answered 404 with what is there; the FIFOs are left as they are.
+#[cfg(unix)]
+#[tokio::test]
+async fn serve_starts_with_fifos_in_the_state_directory() {
+    use std::os::unix::ffi::OsStrExt as _;
+    use std::os::unix::fs::FileTypeExt as _;
+    let root = fixture_root(None);
+    let state = root.path().join(".state");
+    fs::create_dir_all(state.join("configs")).unwrap();
+    let fifos = [
+        state.join("settings.json"),
+        state.join("configs/Default.json"),
+        state.join("configs/fifo.json"),
+        state.join("state.lock"),
+    ];
+    for fifo in &fifos {
+        let c = std::ffi::CString::new(fifo.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    }
+    let served = crate::faults::serve_with(root.path(), &state, None, &[]);
+    let client = reqwest::Client::new();
+    let reply = client
+        .get(format!("{}/api/Settings", served.base))
+        .timeout(std::time::Duration::from_secs(20))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 404);
+    let body: Value = reply.json().await.unwrap();
+    assert!(body["message"].as_str().unwrap().contains("FIFO"), "{body}");
+    let reply = client
+        .get(format!("{}/api/Configs", served.base))
+        .timeout(std::time::Duration::from_secs(20))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 200);
+    for fifo in &fifos {
+        assert!(
+            fs::symlink_metadata(fifo).unwrap().file_type().is_fifo(),
+            "{} is left as it is",
+            fifo.display()
+        );
+    }
+}

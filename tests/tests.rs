@@ -60,6 +60,10 @@ mod promises;
 // moved aside and answered 500, strays stop nothing, `build --force` deletes nothing.
 mod shared_state;
 
+// Issue 59: the state directory under stress: FIFOs, sockets, folders and links where state
+// files belong are strays, never followed out; a file written in place is waited for.
+mod state_stress;
+
 // The backend process of a real `serve`: 200 restarts, shutdown, a second backend program.
 mod backend;
 
