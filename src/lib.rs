@@ -208,9 +208,12 @@
 //!   the simulated screenshot they draw (`control::screenshot`), logs); no
 //!   axum. The state directory is shared with the real backend and the
 //!   desktop client: `control::state` owns its layout (`state::layout`),
-//!   the lock every change holds (read, change, write: nothing cached),
-//!   the reads that move a corrupt file aside, and what it passes over
-//!   (`state::Strays`). The
+//!   the lock every change holds (read, change, write: nothing cached;
+//!   waited for off the request threads, `state::blocking`, 503 past its
+//!   bound), the reads that wait for a file being written and move a
+//!   corrupt one aside, and what it passes over (`state::Strays`: anything
+//!   but a regular file, and every link, where a state file belongs; never
+//!   followed out of the directory). The
 //!   typed shapes of settings and configurations ([`control::shapes`]) give
 //!   both the served defaults and the OpenAPI form schemas.
 //! - [`guard`]: who may call `/api` and `/mcp`: `Host` against
@@ -353,7 +356,8 @@
 //!   3 for a `diff` with breaking changes).
 //! - The state files are the user's: settings are the user's document with
 //!   the updated leaves changed, configurations keep unknown fields, and a
-//!   file the server cannot read is moved aside, never written over.
+//!   file the server cannot read is moved aside, never written over; what
+//!   is not a regular file (a link, a FIFO, a folder) is left as it is.
 //! - The same inputs give byte-identical output: no timestamps, no maps with
 //!   random order, activities sorted stably; a build that takes parts from
 //!   the build cache writes the same bytes as one without it (the cache's
