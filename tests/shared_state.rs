@@ -697,3 +697,87 @@ async fn serve_starts_with_fifos_in_the_state_directory() {
         );
     }
 }
+
+/// Issue 59: the home directory is found from the user's account (the
+/// password database) as well as `$HOME`: with `$HOME` unset, `--out` at
+/// the account's home is refused as a home directory. (Run without
+/// `--force`, so that even a regression moves nothing: the home refusal
+/// comes first and says so, where a regression says "not made by
+/// activity-site".)
+#[cfg(unix)]
+#[test]
+fn the_home_directory_is_refused_without_home_set() {
+    // The account's home, read here on its own.
+    // SAFETY: getpwuid returns a pointer into static storage or null; it
+    // is read at once, on this thread.
+    let home = unsafe {
+        let entry = libc::getpwuid(libc::getuid());
+        if entry.is_null() || (*entry).pw_dir.is_null() {
+            return;
+        }
+        std::ffi::CStr::from_ptr((*entry).pw_dir)
+            .to_string_lossy()
+            .into_owned()
+    };
+    let home = Path::new(&home);
+    if home.parent().is_none() || !home.is_dir() {
+        return; // an account without a home of its own
+    }
+    let root = fixture_root(None);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_activity-site"))
+        .args(["build", "--now", FIXTURE_NOW, "--root"])
+        .arg(root.path())
+        .arg("--out")
+        .arg(home)
+        .env_remove("HOME")
+        .env("NO_COLOR", "1")
+        .env_remove("LANG")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .output()
+        .unwrap();
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.contains("home directory"), "{err}");
+}
+
+/// Issue 59: `--out` a symbolic link to a folder activity-site did not
+/// make: `--force`'s warning and the line that says where the old content
+/// went name the folder the link leads to, beside which it is set aside
+/// (before: the warning named `<link>.replaced-...`).
+#[cfg(unix)]
+#[test]
+fn force_names_the_folder_a_linked_out_leads_to() {
+    let root = fixture_root(None);
+    let target = root.path().join("real-folder");
+    fs::create_dir_all(&target).unwrap();
+    fs::write(target.join("notes.txt"), "keep me\n").unwrap();
+    std::os::unix::fs::symlink(&target, root.path().join("link")).unwrap();
+    let output = run(
+        root.path(),
+        &["build", "--out", "link", "--force", "--now", FIXTURE_NOW],
+    );
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    let target = fs::canonicalize(&target).unwrap();
+    let aside: Vec<_> = fs::read_dir(target.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("real-folder.replaced-")
+        })
+        .collect();
+    assert_eq!(aside.len(), 1, "{aside:?}");
+    assert_eq!(
+        fs::read_to_string(aside[0].join("notes.txt")).unwrap(),
+        "keep me\n"
+    );
+    let warned = format!("`{}.replaced-", target.display());
+    assert!(err.contains(&warned), "the warning names {warned}: {err}");
+    assert!(!err.contains("link.replaced-"), "{err}");
+    assert!(err.contains(&*aside[0].to_string_lossy()), "{err}");
+}

@@ -65,7 +65,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
             if let Some(place) = &summary.set_aside {
                 let line = msg!(
                     "build-set-aside",
-                    out = out.display().to_string(),
+                    out = site::shown_output(&out),
                     place = place.display().to_string()
                 );
                 eprintln!("{line}");
@@ -114,7 +114,7 @@ fn announce_force(root: &Path, out: &Path, force: bool) -> anyhow::Result<()> {
         if force {
             let line = msg!(
                 "build-force",
-                out = out.display().to_string(),
+                out = site::shown_output(out),
                 files = files,
                 first = first.join(", "),
                 more = files.saturating_sub(first.len())
