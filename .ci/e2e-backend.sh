@@ -4,7 +4,7 @@
 # `activity-site serve --backend-command`, through the whole control API
 # (.ci/e2e_backend.py), then the web UI client checks (.ci/e2e-webui.sh)
 # against it. Before that, it records the real program's answers again
-# (tests/fixtures/sra-cli/record.py) and fails when their shapes differ from
+# (crates/control/tests/fixtures/sra-cli/record.py) and fails when their shapes differ from
 # the committed transcript the router tests replay, and runs the test that
 # compares the simulator's shapes with the real program's.
 #
@@ -62,8 +62,8 @@ SRA_CLI="$VENV/bin/sra-cli"
 "$SRA_CLI" --version
 
 log "recording the real program's answers again; comparing their shapes with the committed transcript"
-timeout 300 "$VENV/bin/python" tests/fixtures/sra-cli/record.py "$SRA_CLI" "$work/transcript.json"
-python3 .ci/e2e_backend.py compare tests/fixtures/sra-cli/transcript-2.24.1.json "$work/transcript.json"
+timeout 300 "$VENV/bin/python" crates/control/tests/fixtures/sra-cli/record.py "$SRA_CLI" "$work/transcript.json"
+python3 .ci/e2e_backend.py compare crates/control/tests/fixtures/sra-cli/transcript-2.24.1.json "$work/transcript.json"
 
 log "the simulator and the real backend give the same shapes (cargo test with SRA_CLI)"
 SRA_CLI="$SRA_CLI" timeout 1200 cargo test --locked --test tests control::real -- --nocapture 2>&1 | tail -n 15

@@ -45,8 +45,11 @@ pub enum Code {
     DuplicateActivity,
     /// A bad `games.json`.
     GamesRegistry,
-    /// A locale listed in `games.json` has no data file.
+    /// The default locale of a game in `games.json` has no data file.
     MissingFile,
+    /// Another locale listed in `games.json` has no data file yet: nothing
+    /// is published under its name, and the index lists it as pending.
+    PendingLocale,
     /// A data file `games.json` does not list.
     OrphanFile,
     /// An activity outside its version's window.
@@ -84,6 +87,7 @@ impl Code {
         Code::DuplicateActivity,
         Code::GamesRegistry,
         Code::MissingFile,
+        Code::PendingLocale,
         Code::OrphanFile,
         Code::KeptFile,
         Code::OutsideVersion,
@@ -126,6 +130,7 @@ impl Code {
             Code::DuplicateActivity => "duplicate-activity",
             Code::GamesRegistry => "games-registry",
             Code::MissingFile => "missing-file",
+            Code::PendingLocale => "pending-locale",
             Code::OrphanFile => "orphan-file",
             Code::OutsideVersion => "outside-version",
             Code::EndOfMinute => "end-of-minute",
@@ -155,6 +160,7 @@ impl Code {
             Code::DuplicateActivity => "rule-duplicate-activity",
             Code::GamesRegistry => "rule-games-registry",
             Code::MissingFile => "rule-missing-file",
+            Code::PendingLocale => "rule-pending-locale",
             Code::OrphanFile => "rule-orphan-file",
             Code::OutsideVersion => "rule-outside-version",
             Code::EndOfMinute => "rule-end-of-minute",

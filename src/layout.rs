@@ -602,6 +602,10 @@ pub struct IndexGame {
     pub end_time: String,
     #[serde(default)]
     pub files: Vec<IndexFile>,
+    /// The locales `games.json` lists that have no document yet (the
+    /// `pending-locale` warning): nothing is published under their names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<String>,
 }
 
 /// One published document of a game and its calendar.

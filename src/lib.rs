@@ -16,7 +16,25 @@
 //! where it has);
 //! [`site::build`] adds rendering and the atomic swap. `serve` ([`server`]) previews that
 //! site with live rebuilds and also mounts a simulated stand-in of the game
-//! task-automation control service ([`control`] behind [`api`] and [`control_mcp`]).
+//! task-automation control service, a crate of its own.
+//!
+//! # The workspace
+//!
+//! - This package, `activity-site` (`src/`): the validator, the site
+//!   generator, the commands and `serve`; the code map below.
+//! - `crates/control` (`activity-site-control`): the control-service
+//!   stand-in `serve` mounts: the core, its REST API (`api`), its `/mcp`
+//!   endpoint (`mcp`), the `Host`/`Origin` guard of both, the simulator
+//!   program, with its own tests; its crate docs hold its map. It depends
+//!   on nothing of this package: the compiler keeps the boundary, and an
+//!   edit there does not recompile the generator. [`server`] and [`cmd`]
+//!   are the only modules that name it.
+//! - `crates/stdx` (`activity-site-stdx`): the leaves both need, one owner
+//!   for both: [`atomic`], [`chars`], [`relpath`] (re-exported here under
+//!   those names) and how a message names a JSON value's type
+//!   ([`json::kind_of`]).
+//!
+//! `cargo test --workspace --locked` runs every crate's tests.
 //!
 //! # Code map
 //!
@@ -107,13 +125,13 @@
 //! - [`clock`]: "now", one owner: one instant (the clock read once, or
 //!   `--now`) seen by each game as a local time of its own `timeZone`;
 //!   depends on [`model`] only.
-//! - [`atomic`]: the one atomic file write (temporary file, fsync, rename,
-//!   fsync of the folder) of `fmt`, `import`, the build cache and the
-//!   control service's state; a leaf.
+//! - [`atomic`], [`chars`], [`relpath`]: the shared leaves of `crates/stdx`
+//!   (the one atomic file write; the base table of invisible characters,
+//!   which the `whitespace` rule and the control service's names extend,
+//!   and the one cut of UTF-8 text at a character boundary; a relative path
+//!   written with `/` whatever the platform).
 //! - [`fetch`]: the one HTTP GET of `diff` and `import`: timeout, a size
 //!   limit per body, a bound on bodies in flight, one set of errors; a leaf.
-//! - [`relpath`]: a relative path written the one way the tool writes
-//!   it, its parts joined with `/` whatever the platform; a leaf.
 //! - [`i18n`]: the languages the tool speaks (en-US, zh-CN): which one is
 //!   chosen (`--lang`, `LC_ALL`, `LC_MESSAGES`, `LANG`), and every message
 //!   as a Fluent identifier with arguments ([`i18n::Msg`]), rendered only
@@ -123,9 +141,6 @@
 //!   name no heading of their text, raw HTML, by byte range) and the pages
 //!   (pulldown-cmark with heading ids under the announcement's anchor, then
 //!   `ammonia`, which keeps `id` on headings only); a leaf.
-//! - [`chars`]: the base table of invisible characters, which the
-//!   `whitespace` rule and the control service's names extend, and the one
-//!   cut of UTF-8 text at a character boundary; a leaf.
 //! - [`source`]: what `load` hands `validate` (source text, a game's files,
 //!   the opened root, a parsed file); data, no I/O.
 //! - [`load`]: reads the root, game by game, as text; encoding problems
@@ -195,36 +210,6 @@
 //!   `object_store`) and the refusal of a stale site (`publish::current`:
 //!   the site's documents and index must be what the checked data builds).
 //!   Never touches an object its manifest does not name.
-//! - [`control`]: the control-service core (the backend child process and
-//!   its line protocol as the real `sra-cli` speaks it, typed once
-//!   (`control::protocol`: the `Command` the server builds and the
-//!   simulator reads, the `Answer` the simulator writes and the server
-//!   reads, the answers mapped to the contract's shapes); the program
-//!   behind the server as one interface (`control::program::Backend`: the
-//!   real program, whose extensions and operator methods are relayed, or
-//!   the simulator, whose are this server's), the simulator program run as the
-//!   hidden `backend` subcommand (which also replays a recorded transcript
-//!   of the real program), configurations, settings, extensions, operator methods and
-//!   the simulated screenshot they draw (`control::screenshot`), logs); no
-//!   axum. The state directory is shared with the real backend and the
-//!   desktop client: `control::state` owns its layout (`state::layout`),
-//!   the lock every change holds (read, change, write: nothing cached;
-//!   waited for off the request threads, `state::blocking`, 503 past its
-//!   bound), the reads that wait for a file being written and move a
-//!   corrupt one aside, and what it passes over (`state::Strays`: anything
-//!   but a regular file, and every link, where a state file belongs; never
-//!   followed out of the directory). The
-//!   typed shapes of settings and configurations ([`control::shapes`]) give
-//!   both the served defaults and the OpenAPI form schemas.
-//! - [`guard`]: who may call `/api` and `/mcp`: `Host` against
-//!   `AllowedHosts` (loopback names only by default), `Origin` against the
-//!   server's own and the allowed origins, CORS preflights; one policy for
-//!   both, and one meaning (408) for a body that missed the deadline.
-//! - [`api`]: axum handlers of the control API, one file per resource,
-//!   envelope, errors, token and content-type checks, OpenAPI.
-//! - [`control_mcp`]: the control service's `/mcp` endpoint (streamable
-//!   HTTP, mounted by `serve`): MCP tools over [`control`], with a bound on
-//!   live sessions.
 //! - [`lsp`]: the language server (`activity-site lsp`, stdio): `check`'s
 //!   diagnostics on the open buffers overlaid on the disk
 //!   ([`site::LiveCheck`], [`site::check_with`] kept between keystrokes, with
@@ -234,10 +219,10 @@
 //!   agents (`activity-site mcp`, stdio): list, status, read, check a draft in place (exact fixes
 //!   applied on request through [`site::rewrite`]), write a clean draft
 //!   in canonical form through [`atomic`], add a game or a locale to
-//!   `games.json`; resources for the schemas and the rules. Separate from [`control_mcp`], which serves the control service.
+//!   `games.json`; resources for the schemas and the rules. Separate from the control crate's `/mcp`, which serves the control service.
 //! - [`server`]: the composition root: router, static files, watch, reload.
 //!   `server::control_half` opens the control service from `serve`'s
-//!   flags and mounts [`api`] and [`control_mcp`] on it; `server::process`
+//!   flags and mounts the control crate's REST API and `/mcp` on it; `server::process`
 //!   holds the logs, the URL shown and the shutdown signals. The public API
 //!   (`/api/v1/`) is answered before routing; a static file's response
 //!   headers are worked out once when it is read, not per request. The
@@ -289,31 +274,30 @@
 //!   `fmt` leaves files with errors alone.
 //! - Every rule is O(n log n) or better in activities and diagnostics;
 //!   columns count Unicode scalar values in every rule and output format.
-//! - [`control`] does not import [`site`], [`load`] or [`validate`] (only
-//!   the leaves [`atomic`], [`chars`] and [`json`], for how messages name a
-//!   value's type).
-//! - [`guard`], [`atomic`], [`fetch`], [`chars`], [`tree`], [`relpath`] and [`i18n`] import nothing of the crate.
+//! - The control crate depends on `stdx` alone of the workspace (the
+//!   compiler keeps it from the generator); inside it, the core knows no
+//!   HTTP and its REST API and `/mcp` never import each other
+//!   (`tests/architecture.rs`).
+//! - [`fetch`], [`tree`] and [`i18n`] import nothing of the crate; the
+//!   leaves of `stdx` cannot.
 //! - Every sentence shown to a person is a message of both `.ftl` files with
 //!   the same arguments; codes, keys, paths and quoted values are arguments,
 //!   never translated.
 //! - Every file the tool replaces is written through [`atomic`]; every URL
 //!   it reads is fetched through [`fetch`], whose limit bounds memory.
 //! - [`lsp`] never writes a file (edits go back to the editor) and imports
-//!   neither [`control`] nor HTTP; it checks through [`site::LiveCheck`],
+//!   neither the control crate nor HTTP; it checks through [`site::LiveCheck`],
 //!   which gives what [`site::check_with`] gives on the same overlay, never
 //!   through a pipeline of its own.
 //! - [`data_mcp`] writes only `data/<game>/<locale>.json` of a game and locale
 //!   that `games.json` lists, `data/_announcements/<locale>.json` of a
 //!   locale tag, and `games.json` itself (adding a game or a locale, every
 //!   other value kept), in canonical form, and only when the check finds no
-//!   error in what it writes; it never imports [`control`].
+//!   error in what it writes; it never imports the control crate.
 //! - No script reaches a page: announcements' Markdown is rendered with raw
 //!   HTML as text, links limited to http(s), site paths and headings of the
 //!   same announcement, then sanitised by `ammonia`
 //!   ([`markdown::to_html`]).
-//! - [`api`] and [`control_mcp`] import [`control`] and [`guard`] (and the leaf
-//!   [`json`], for how errors name a value's type), never [`site`] or each
-//!   other.
 //! - Only [`server`] and [`cmd`] join the data half and the control half.
 //! - A build with any error writes nothing visible: files go into a staging
 //!   directory beside the output as they are finished (memory holds the
@@ -369,18 +353,15 @@
 // `cargo doc --document-private-items`, where a link to a private item resolves.
 #![allow(rustdoc::private_intra_doc_links)]
 
-pub mod api;
-pub mod atomic;
-pub mod chars;
+// The shared leaves, owned by `crates/stdx`, under the names the modules use.
+pub use stdx::{atomic, chars, relpath};
+
 pub mod cli;
 pub mod clock;
 pub mod cmd;
-pub mod control;
-pub mod control_mcp;
 pub mod data_mcp;
 pub mod diagnostics;
 pub mod fetch;
-pub mod guard;
 pub mod i18n;
 pub mod import;
 pub mod json;
@@ -391,7 +372,6 @@ pub mod lsp;
 pub mod markdown;
 pub mod model;
 pub mod publish;
-pub mod relpath;
 pub mod review;
 pub mod server;
 pub mod site;

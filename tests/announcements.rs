@@ -386,3 +386,48 @@ fn attributes<'a>(html: &'a str, name: &str) -> Vec<&'a str> {
         .filter_map(|(i, _)| html[i + key.len()..].split('"').next())
         .collect()
 }
+
+/// Issue 57: the feed changes only with its board. A game's data moving on
+/// leaves every feed byte for byte as it was; the board's own `updated`
+/// (RFC 3339 with an offset) is the feed's, in UTC.
+#[test]
+fn the_feed_changes_with_its_board_only() {
+    let root = real_root();
+    let build = |out: &str| {
+        let output = run(root.path(), &["build", "--now", FIXTURE_NOW, "--out", out]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        std::fs::read(root.path().join(out).join("api/v1/anno.atom")).unwrap()
+    };
+    let before = build("site");
+    let feed = String::from_utf8(before.clone()).unwrap();
+    assert!(
+        feed.contains("<updated>1970-01-01T00:00:00Z</updated>"),
+        "{feed}"
+    );
+    // A newer version of a game, starting later than any other.
+    let game = root.path().join("data/demo/zh-CN.json");
+    let mut doc = json_file(&game);
+    doc["version"] = "1.3".into();
+    doc["startTime"] = "2026-10-12T11:00:00".into();
+    doc["endTime"] = "2026-11-23T03:59:59".into();
+    doc["activities"] = serde_json::json!([]);
+    std::fs::write(&game, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let en = root.path().join("data/demo/en-US.json");
+    let mut en_doc = json_file(&en);
+    en_doc["version"] = "1.3".into();
+    en_doc["startTime"] = "2026-10-12T11:00:00".into();
+    en_doc["endTime"] = "2026-11-23T03:59:59".into();
+    en_doc["activities"] = serde_json::json!([]);
+    std::fs::write(&en, serde_json::to_string_pretty(&en_doc).unwrap()).unwrap();
+    assert_eq!(build("site-2"), before, "a game's edit changed the feed");
+    // The board says when it changed: that is the feed's `updated`.
+    let board = root.path().join("data/_announcements/zh-CN.json");
+    let mut text = json_file(&board);
+    text["updated"] = "2026-11-20T10:00:00+08:00".into();
+    std::fs::write(&board, serde_json::to_string_pretty(&text).unwrap()).unwrap();
+    let after = String::from_utf8(build("site-3")).unwrap();
+    assert!(
+        after.contains("<updated>2026-11-20T02:00:00Z</updated>"),
+        "{after}"
+    );
+}

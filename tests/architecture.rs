@@ -1,5 +1,8 @@
-//! Guards the module dependency direction written in `src/lib.rs`, and the
-//! one owner of the published layout (`src/layout.rs`).
+//! Guards what the compiler cannot: the module dependency direction written
+//! in `src/lib.rs` (one crate), the halves of the control crate (its core
+//! knows no HTTP, its endpoints not each other), and the one owner of the
+//! published layout (`src/layout.rs`). That the control crate never names
+//! the site generator is the compiler's: it does not depend on it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -14,13 +17,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("model", &[]),
     ("diagnostics", &["chars"]),
     ("json", &[]),
-    // One atomic write and one HTTP fetch with limits, for every module.
-    ("atomic", &[]),
-    // Character classes of the rules and of the control service's names.
-    ("chars", &[]),
+    // One HTTP fetch with limits, for every module. (`atomic`, `chars` and
+    // `relpath`, named below, are the leaves of crates/stdx, which the root
+    // re-exports under those names.)
     ("fetch", &[]),
-    // Relative paths written with `/`, whatever the platform.
-    ("relpath", &[]),
     // The Markdown of announcements: what the rules look at, what the pages show.
     ("markdown", &[]),
     // The published layout: paths, the typed index, content types and
@@ -101,10 +101,6 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // The pure mapping of an import; its `io` part has a row of its own (`PARTS`).
     ("import", &["model", "json", "layout", "tree", "kind"]),
     ("publish", &["relpath", "site", "layout"]),
-    ("control", &["relpath", "atomic", "chars", "json"]),
-    ("guard", &[]),
-    ("api", &["control", "guard", "json"]),
-    ("control_mcp", &["control", "guard", "json"]),
     // The agents' data tools: the check pipeline and the one atomic write; never control.
     (
         "data_mcp",
@@ -149,10 +145,6 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "validate",
             "model",
             "diagnostics",
-            "control",
-            "guard",
-            "api",
-            "control_mcp",
             "tree",
         ],
     ),
@@ -171,10 +163,6 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "validate",
             "model",
             "diagnostics",
-            "control",
-            "guard",
-            "api",
-            "control_mcp",
             "server",
             "publish",
             "lsp",
@@ -389,16 +377,20 @@ fn the_import_scanner_sees_grouped_and_plain_imports() {
 /// as `(file, line number, line)`: comments, and unit tests (after
 /// `#[cfg(test)]`), are not code that decides a path.
 fn code_lines_but(owner: &str) -> Vec<(String, usize, String)> {
-    let src = crate_root().join("src");
+    code_lines_under_but(&crate_root().join("src"), owner)
+}
+
+/// [`code_lines_but`] under another source folder (a crate's `src/`).
+fn code_lines_under_but(src: &Path, owner: &str) -> Vec<(String, usize, String)> {
     let mut lines = Vec::new();
-    for entry in walkdir::WalkDir::new(&src) {
+    for entry in walkdir::WalkDir::new(src) {
         let entry = entry.expect("src is readable");
         let path = entry.path();
         if path.extension().is_none_or(|e| e != "rs") {
             continue;
         }
         let rel = path
-            .strip_prefix(&src)
+            .strip_prefix(src)
             .unwrap()
             .to_string_lossy()
             .replace('\\', "/");
@@ -474,10 +466,15 @@ fn only_the_tree_spells_the_source_paths() {
     );
 }
 
-/// The parts of `control` a source file's code names, through
-/// `crate::control::X` or `super::X`.
+/// The control crate's source folder.
+fn control_src() -> std::path::PathBuf {
+    crate_root().join("crates/control/src")
+}
+
+/// The parts of the control crate a file at its top names, through
+/// `crate::X` or `super::X`.
 fn control_parts_named(code: &str) -> BTreeSet<String> {
-    let mut found = names_after(code, "crate::control::");
+    let mut found = names_after(code, "crate::");
     found.extend(names_after(code, "super::"));
     found
 }
@@ -485,7 +482,7 @@ fn control_parts_named(code: &str) -> BTreeSet<String> {
 /// Issue 47: the simulator (the program `activity-site backend`) reaches
 /// the server only through the protocol type: it reads `protocol::Command`
 /// and writes `protocol::Answer`, and names none of the server's side of
-/// `control` (the supervisor, the programs behind the server, the `Control`
+/// the control crate (the supervisor, the programs behind the server, the `Control`
 /// handle and what it re-exports).
 #[test]
 fn the_simulator_reaches_the_server_only_through_the_protocol_type() {
@@ -494,7 +491,7 @@ fn the_simulator_reaches_the_server_only_through_the_protocol_type() {
     const SIMULATOR_USES: &[&str] = &[
         "protocol", "runner", "operator", "logs", "error", "state", "configs",
     ];
-    let path = crate_root().join("src/control/simulator.rs");
+    let path = control_src().join("simulator.rs");
     let code = code_of(&std::fs::read_to_string(&path).expect("source is text"));
     let named = control_parts_named(&code);
     let outside: Vec<&String> = named
@@ -503,7 +500,7 @@ fn the_simulator_reaches_the_server_only_through_the_protocol_type() {
         .collect();
     assert!(
         outside.is_empty(),
-        "src/control/simulator.rs reaches the server past the protocol: {outside:?}"
+        "the simulator reaches the server past the protocol: {outside:?}"
     );
     assert!(named.contains("protocol"), "{named:?}");
     for used in ["Command::parse", "Answer::of"] {
@@ -515,8 +512,8 @@ fn the_simulator_reaches_the_server_only_through_the_protocol_type() {
 }
 
 /// Issue 47: the backend's commands are built in one place,
-/// `protocol::Command`; no other file of `control`, `api` or `control_mcp` spells
-/// one as text.
+/// `protocol::Command`; no other file of the control crate spells one as
+/// text.
 #[test]
 fn backend_commands_are_spelled_only_by_the_protocol_type() {
     const VERBS: &[&str] = &[
@@ -539,13 +536,7 @@ fn backend_commands_are_spelled_only_by_the_protocol_type() {
         "exit\\n",
     ];
     let mut spelled = Vec::new();
-    for (rel, number, line) in code_lines_but("control/protocol.rs") {
-        let ours = ["control/", "api/", "control_mcp/"]
-            .iter()
-            .any(|p| rel.starts_with(p));
-        if !ours {
-            continue;
-        }
+    for (rel, number, line) in code_lines_under_but(&control_src(), "protocol.rs") {
         for verb in VERBS {
             if line.contains(&format!("\"{verb}")) {
                 spelled.push(format!("{rel}:{number}: {}", line.trim()));
@@ -556,6 +547,67 @@ fn backend_commands_are_spelled_only_by_the_protocol_type() {
         spelled.is_empty(),
         "backend commands spelled outside protocol::Command:\n{}",
         spelled.join("\n")
+    );
+}
+
+/// The endpoints of the control crate, which share its core and the guard.
+const CONTROL_ENDPOINTS: &[&str] = &["api", "mcp"];
+
+/// One crate, two halves the compiler does not keep apart: the control
+/// core (every module of the crate but the endpoints and `guard`) names
+/// neither endpoint nor the guard (it knows no HTTP), the REST API and the
+/// MCP endpoint never name each other, and `guard` names nothing of the
+/// crate.
+#[test]
+fn the_control_core_knows_no_http_and_its_endpoints_not_each_other() {
+    let src = control_src();
+    let mut violations = Vec::new();
+    let mut endpoints_seen = BTreeSet::new();
+    for entry in walkdir::WalkDir::new(&src) {
+        let entry = entry.expect("the control crate is readable");
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "rs") || path.starts_with(src.join("bin")) {
+            continue;
+        }
+        let Some(module) = module_of(path, &src) else {
+            continue;
+        };
+        if module == "lib" {
+            continue;
+        }
+        let code = code_of(&std::fs::read_to_string(path).expect("source is text"));
+        let mut named = names_after(&code, "crate::");
+        // A file at the top names the crate's modules through `super::` too.
+        if path.parent() == Some(src.as_path()) {
+            named.extend(names_after(&code, "super::"));
+        }
+        let forbidden: Vec<&str> = if module == "guard" {
+            named.iter().map(String::as_str).collect()
+        } else if CONTROL_ENDPOINTS.contains(&module.as_str()) {
+            endpoints_seen.insert(module.clone());
+            CONTROL_ENDPOINTS
+                .iter()
+                .copied()
+                .filter(|other| *other != module)
+                .collect()
+        } else {
+            CONTROL_ENDPOINTS.iter().copied().chain(["guard"]).collect()
+        };
+        for name in &named {
+            if forbidden.contains(&name.as_str()) && *name != module {
+                violations.push(format!("{} names crate::{name}", path.display()));
+            }
+        }
+    }
+    assert_eq!(
+        endpoints_seen.len(),
+        CONTROL_ENDPOINTS.len(),
+        "an endpoint of the control crate moved: update this test"
+    );
+    assert!(
+        violations.is_empty(),
+        "the control crate's halves run into each other:\n{}",
+        violations.join("\n")
     );
 }
 
@@ -665,51 +717,71 @@ fn nothing_in_site_imports_up() {
 
 /// The files (and folders) of each folder of `src/` but its `mod.rs`, each
 /// with the siblings its code names through `super::` or through the
-/// folder's full path (`crate::validate::rules::`).
+/// folder's full path (`crate::validate::rules::`); and the same of the
+/// control crate's folders, its top (`lib.rs`'s siblings, named through
+/// `crate::` and `super::`) included.
 fn sibling_imports() -> Vec<(String, BTreeMap<String, BTreeSet<String>>)> {
     let src = crate_root().join("src");
     let mut folders = Vec::new();
     for entry in walkdir::WalkDir::new(&src).min_depth(1) {
         let entry = entry.expect("src is readable");
-        if !entry.file_type().is_dir() {
-            continue;
+        if entry.file_type().is_dir() {
+            let rel = part_of(entry.path(), &src);
+            let files = files_naming_siblings(
+                entry.path(),
+                &format!("crate::{}::", rel.replace('/', "::")),
+            );
+            folders.push((format!("src/{rel}"), files));
         }
-        let folder = entry.path();
-        let rel = part_of(folder, &src);
-        let mut files = BTreeMap::new();
-        for sibling in std::fs::read_dir(folder).expect("a folder of src") {
-            let path = sibling.expect("a folder of src").path();
-            let (name, file) = if path.is_dir() {
-                let name = path.file_name().unwrap().to_string_lossy().into_owned();
-                (name, path.join("mod.rs"))
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-                (name, path.clone())
-            } else {
-                continue;
+    }
+    let control = control_src();
+    for entry in walkdir::WalkDir::new(&control) {
+        let entry = entry.expect("the control crate is readable");
+        if entry.file_type().is_dir() && !entry.path().ends_with("bin") {
+            let rel = part_of(entry.path(), &control);
+            let prefix = match rel.as_str() {
+                "" => "crate::".to_string(),
+                rel => format!("crate::{}::", rel.replace('/', "::")),
             };
-            if name == "mod" {
-                continue;
-            }
-            let code = std::fs::read_to_string(&file)
-                .map(|text| code_of(&text))
-                .unwrap_or_default();
-            let named: BTreeSet<String> = names_after(&code, "super::")
-                .into_iter()
-                .chain(names_after(
-                    &code,
-                    &format!("crate::{}::", rel.replace('/', "::")),
-                ))
-                .collect();
-            files.insert(name, named);
+            let files = files_naming_siblings(entry.path(), &prefix);
+            folders.push((format!("crates/control/src/{rel}"), files));
         }
-        let siblings: BTreeSet<String> = files.keys().cloned().collect();
-        for (name, named) in &mut files {
-            named.retain(|n| n != name && siblings.contains(n));
-        }
-        folders.push((rel, files));
     }
     folders
+}
+
+/// The files (and folders) of `folder` but its `mod.rs` (`lib.rs`), each
+/// with the siblings its code names through `super::` or `prefix`.
+fn files_naming_siblings(folder: &Path, prefix: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = BTreeMap::new();
+    for sibling in std::fs::read_dir(folder).expect("a folder of src") {
+        let path = sibling.expect("a folder of src").path();
+        let (name, file) = if path.is_dir() {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, path.join("mod.rs"))
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            (name, path.clone())
+        } else {
+            continue;
+        };
+        if name == "mod" || name == "lib" {
+            continue;
+        }
+        let code = std::fs::read_to_string(&file)
+            .map(|text| code_of(&text))
+            .unwrap_or_default();
+        let named: BTreeSet<String> = names_after(&code, "super::")
+            .into_iter()
+            .chain(names_after(&code, prefix))
+            .collect();
+        files.insert(name, named);
+    }
+    let siblings: BTreeSet<String> = files.keys().cloned().collect();
+    for (name, named) in &mut files {
+        named.retain(|n| n != name && siblings.contains(n));
+    }
+    files
 }
 
 /// The import circles among `files`: each strongly connected set of two
@@ -753,7 +825,7 @@ fn no_files_of_a_folder_import_each_other_in_a_circle() {
     let mut found = Vec::new();
     for (folder, files) in sibling_imports() {
         for circle in circles(&files) {
-            found.push(format!("src/{folder}: {}", circle.join(" -> ")));
+            found.push(format!("{folder}: {}", circle.join(" -> ")));
         }
     }
     assert!(

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::control::harness::{Frame, SseReader};
-use crate::control::process::{parent_of, wait_gone};
 use crate::faults::{Served, serve_with};
+use crate::harness::{Frame, SseReader};
+use crate::harness::{parent_of, wait_gone};
 use crate::util::fixture_root;
 
 async fn get(client: &reqwest::Client, url: String) -> Value {

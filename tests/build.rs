@@ -191,11 +191,41 @@ fn the_bundled_data_builds() {
         serde_json::from_slice(&std::fs::read(crate_root().join("games.json")).unwrap()).unwrap();
     let games = registry["games"].as_array().unwrap();
     assert!(!games.is_empty());
+    // A locale without a document yet (`pending-locale`) is named by the
+    // index as pending, and nothing is published under its name.
+    let index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(target.join("api/v1/games.json")).unwrap()).unwrap();
     for game in games {
         let id = game["id"].as_str().unwrap();
+        let present = |locale: &str| {
+            crate_root()
+                .join(format!("data/{id}/{locale}.json"))
+                .is_file()
+        };
+        let entry = index["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .unwrap_or_else(|| panic!("{id} is not in the index"));
+        let pending: Vec<&str> = entry["pending"]
+            .as_array()
+            .map(|p| p.iter().filter_map(|l| l.as_str()).collect())
+            .unwrap_or_default();
         let mut names = vec![format!("{id}.json")];
         for locale in game["locales"].as_array().unwrap() {
-            names.push(format!("{id}-{}.json", locale.as_str().unwrap()));
+            let locale = locale.as_str().unwrap();
+            let name = format!("{id}-{locale}.json");
+            if present(locale) {
+                assert!(!pending.contains(&locale), "{id}: {locale} has a document");
+                names.push(name);
+            } else {
+                assert!(pending.contains(&locale), "{id}: {locale} is not pending");
+                assert!(
+                    !target.join("api/v1/activity").join(&name).exists(),
+                    "{name}"
+                );
+            }
         }
         for name in names {
             assert!(

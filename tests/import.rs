@@ -387,7 +387,8 @@ fn real_quirks_import_and_check_with_the_lagging_twin_and_the_assumed_zones_warn
     // A short message, the details as notes.
     let first = &report["diagnostics"][0];
     assert_eq!(
-        first["message"], "the version differs from data/ww/zh-CN.json",
+        first["message"],
+        "the version is older than the one of data/ww/zh-CN.json: this file is behind",
         "{first}"
     );
     let notes: Vec<&str> = first["notes"]

@@ -3,12 +3,12 @@
 //! moved aside without a server path in any answer, 401 before 404/405,
 //! 415 to anything but JSON, and a token that can be sent.
 
-use activity_site::api::ApiOptions;
+use activity_site_control::api::ApiOptions;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::json;
 
-use crate::control::harness::{FAST, fast, open};
+use crate::harness::{FAST, fast, open};
 
 fn request(method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Request<Body> {
     let mut builder = Request::builder().method(method).uri(path);
@@ -156,82 +156,8 @@ fn serve_refuses_an_access_token_with_surrounding_whitespace() {
     assert!(crate::util::stderr(&output).contains("whitespace"));
 }
 
-// Finding 2: leftovers after a crash.
-
-/// The names in `dir` of the tool's temporary files (`.tmp-*.part`).
-fn leftovers(dir: &std::path::Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with(".tmp-") && n.ends_with(".part"))
-        .collect()
-}
-
-/// Runs the atomic writer of `tests/control.rs` (`atomic_writer_child`) on
-/// `path` in a child process and SIGKILLs it mid-loop, until a kill leaves
-/// a temporary file beside `path` (a write cut between its temporary file
-/// and the rename).
-fn kill_writers_until_a_leftover(path: &std::path::Path) {
-    let dir = path.parent().unwrap();
-    for attempt in 0..200u64 {
-        let mut child = std::process::Command::new(std::env::current_exe().unwrap())
-            .args([
-                "control::atomic_writer_child",
-                "--exact",
-                "--ignored",
-                "--test-threads=1",
-            ])
-            .env("ACTIVITY_SITE_ATOMIC_CHILD", path)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(120 + attempt % 7 * 13));
-        child.kill().unwrap();
-        child.wait().unwrap();
-        if !leftovers(dir).is_empty() {
-            return;
-        }
-    }
-    panic!("200 kills left no temporary file");
-}
-
-/// A SIGKILL during a write left `.tmp-*.part` files in the state directory
-/// and a restart did not remove them; the start-up sweeps them, and only
-/// them.
-#[tokio::test]
-async fn a_restart_sweeps_the_leftovers_of_a_killed_writer_and_only_those() {
-    let dir = tempfile::tempdir().unwrap();
-    let state = dir.path().join("state");
-    // A first start seeds the state directory.
-    drop(activity_site::control::Control::open(crate::util::control_options(&state)).unwrap());
-    kill_writers_until_a_leftover(&state.join("settings.json"));
-    kill_writers_until_a_leftover(&state.join("extensions/daily-checkin/config.json"));
-    // Files that only look alike are the user's.
-    let theirs = [
-        state.join(".tmp-notes.part.txt"),
-        state.join("configs/.tmp-mine.part"),
-        state.join("backup.part"),
-    ];
-    for path in &theirs {
-        std::fs::write(path, "mine").unwrap();
-    }
-    // The killed writer's settings are not settings: start from clean ones.
-    std::fs::write(state.join("settings.json"), "{}").unwrap();
-    std::fs::write(state.join("extensions/daily-checkin/config.json"), "{}").unwrap();
-    let control =
-        activity_site::control::Control::open(crate::util::control_options(&state)).unwrap();
-    assert_eq!(leftovers(&state), Vec::<String>::new());
-    assert_eq!(
-        leftovers(&state.join("extensions/daily-checkin")),
-        Vec::<String>::new()
-    );
-    for path in &theirs {
-        assert_eq!(std::fs::read_to_string(path).unwrap(), "mine", "{path:?}");
-    }
-    drop(control);
-}
+// Finding 2 (leftovers after a crash) is the control crate's
+// (crates/control/tests/control.rs), beside the writer it kills.
 
 // Finding 3: corrupt state files, and no server path in any answer.
 
@@ -241,9 +167,9 @@ async fn a_corrupt_extension_configuration_is_moved_aside_at_start_and_while_run
     let state = dir.path().join("state");
     let config = state.join("extensions/daily-checkin/config.json");
     // Seed, then break the stored configuration.
-    drop(activity_site::control::Control::open(crate::util::control_options(&state)).unwrap());
+    drop(activity_site_control::Control::open(crate::util::control_options(&state)).unwrap());
     std::fs::write(&config, "{\"broken\": ").unwrap();
-    let api = crate::control::harness::open_in(dir, FAST, ApiOptions::default());
+    let api = crate::harness::open_in(dir, FAST, ApiOptions::default());
     assert_eq!(
         std::fs::read_to_string(state.join("extensions/daily-checkin/config.json.corrupt-1"))
             .unwrap(),
@@ -298,7 +224,7 @@ fn segment(name: &str) -> String {
 }
 
 /// Every file of the state directory's `configs/` with its bytes.
-fn configs_on_disk(api: &crate::control::harness::Api) -> Vec<(String, Vec<u8>)> {
+fn configs_on_disk(api: &crate::harness::Api) -> Vec<(String, Vec<u8>)> {
     let dir = api.dir.path().join("state/configs");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -419,7 +345,7 @@ mod names {
     use unicode_normalization::UnicodeNormalization;
 
     use super::{configs_on_disk, segment};
-    use crate::control::harness::{Api, fast};
+    use crate::harness::{Api, fast};
 
     /// Letters with several spellings: composed and decomposed accents,
     /// the Kelvin and Angstrom signs, full-width forms, both cases.

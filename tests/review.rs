@@ -572,3 +572,89 @@ fn version_new_keeps_the_cover_unless_told() {
     );
     says(&text, "[cover-removed] version 4.7 has no cover any more");
 }
+
+/// Issue 57: the bundled data is never behind the newest public files.
+/// `tests/fixtures/public-facts` holds the facts (versions, names, times,
+/// covers) of `api/v1/activity/sr.json`, `ys.json` and `zzz-en-US.json` of
+/// the community's site `Shasnow/Shasnow.github.io` at commit
+/// `4aa35b4b5ad6b3ba407ee49842769243dbee1a03`, their descriptions left
+/// empty (the bundled ones are this project's own words). Against it, a
+/// build of the bundled tree publishes every one of those documents, breaks
+/// nothing, never goes back to an older version and, while the version is
+/// the same, changes no activity's name or times: only descriptions. When the
+/// data moves on to a newer version the test still holds.
+#[test]
+fn the_bundled_data_is_not_behind_the_newest_public_facts() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    let out = run(
+        &crate_root(),
+        &[
+            "build",
+            "--out",
+            site.to_str().unwrap(),
+            "--now",
+            "2026-11-27T12:00:00",
+            "--no-cache",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let public = crate_root().join("tests/fixtures/public-facts");
+    let out = run(
+        &crate_root(),
+        &[
+            "diff",
+            "--against",
+            public.to_str().unwrap(),
+            "--site",
+            site.to_str().unwrap(),
+            "--now",
+            "2026-11-27T12:00:00",
+            "--format",
+            "json",
+        ],
+    );
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("a JSON report");
+    assert_eq!(report["breaking"], 0, "{report:#}");
+    let public_files: Vec<String> = std::fs::read_dir(public.join("api/v1/activity"))
+        .unwrap()
+        .map(|e| {
+            format!(
+                "api/v1/activity/{}",
+                e.unwrap().file_name().to_string_lossy()
+            )
+        })
+        .collect();
+    assert_eq!(public_files.len(), 3);
+    for path in &public_files {
+        let file = report["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["path"] == path.as_str())
+            .unwrap_or_else(|| panic!("{path} is not compared: {report:#}"));
+        assert_ne!(file["status"], "removed", "{file:#}");
+        let version = file["version"].as_array().cloned().unwrap_or_default();
+        for change in &version {
+            if change["field"] == "startTime" {
+                assert!(
+                    change["to"].as_str() > change["from"].as_str(),
+                    "{path} goes back: {file:#}"
+                );
+            }
+        }
+        if version.is_empty() {
+            assert_eq!(file["added"].as_array().map_or(0, Vec::len), 0, "{file:#}");
+            assert_eq!(
+                file["removed"].as_array().map_or(0, Vec::len),
+                0,
+                "{file:#}"
+            );
+            for activity in file["changed"].as_array().cloned().unwrap_or_default() {
+                for field in activity["fields"].as_array().unwrap() {
+                    assert_eq!(field["field"], "description", "{path}: {activity:#}");
+                }
+            }
+        }
+    }
+}

@@ -620,8 +620,11 @@ async fn the_public_api_stays_static_beside_the_real_control_api() {
     let fixture = Fixture::new();
     let state_dir = fixture.dir.path().join("state");
     let control =
-        activity_site::control::Control::open(crate::util::control_options(&state_dir)).unwrap();
-    let mounts = activity_site::api::router(control, activity_site::api::ApiOptions::default());
+        activity_site_control::Control::open(crate::util::control_options(&state_dir)).unwrap();
+    let mounts = activity_site_control::api::router(
+        control,
+        activity_site_control::api::ApiOptions::default(),
+    );
     let app = server::router(fixture.state().with_mounts(mounts));
     let reply = get(&app, "/api/v1/activity/ww.json").await;
     assert_eq!(reply.status, StatusCode::OK);

@@ -10,12 +10,12 @@ use std::fs;
 use std::io::Write as _;
 use std::path::Path;
 
-use activity_site::api::ApiOptions;
-use activity_site::control::names;
+use activity_site_control::api::ApiOptions;
+use activity_site_control::names;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use crate::control::harness::{self, FAST};
+use crate::harness::{self, FAST};
 use crate::util::{FIXTURE_NOW, fixture_root, run, stderr};
 
 fn read_json(path: &Path) -> Value {
@@ -179,7 +179,7 @@ async fn a_run_of_a_corrupted_configuration_never_starts() {
 async fn stray_files_in_the_state_directory_are_passed_over_and_named_once() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state");
-    drop(activity_site::control::Control::open(crate::util::control_options(&state)).unwrap());
+    drop(activity_site_control::Control::open(crate::util::control_options(&state)).unwrap());
     fs::write(state.join("extensions/.DS_Store"), [0u8, 1, 2]).unwrap();
     fs::write(state.join("extensions/notes.txt"), "mine").unwrap();
     fs::create_dir(state.join("extensions/daily-checkin/config.json.d")).unwrap();
@@ -394,7 +394,7 @@ async fn look_alike_characters_and_device_names_are_refused_and_documented() {
     assert!(security.contains("`COM0`-`COM9`, `LPT0`-`LPT9`"));
     assert!(security.contains(&format!(
         "configuration name over {} characters",
-        activity_site::control::MAX_CONFIG_NAME_CHARS
+        activity_site_control::MAX_CONFIG_NAME_CHARS
     )));
     assert!(security.contains(&format!("over {} bytes", names::MAX_NAME_BYTES)));
 }

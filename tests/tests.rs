@@ -31,11 +31,12 @@ mod build;
 // The build cache: warm equals cold, invalidation, damaged entries, deferred siblings.
 mod cache;
 
-// The control API through its router and a real client.
-mod control;
-
-// The /mcp endpoint over streamable HTTP on loopback.
-mod control_mcp;
+// The control service's own tests are its crate's (crates/control/tests);
+// the tests here that reach it through the router or `serve` share its
+// helpers, one copy: a router over a temporary state directory, a real
+// server, an SSE reader.
+#[path = "../crates/control/tests/control/harness.rs"]
+mod harness;
 
 // The site for people: pages, calendars, headers, precompression and diff.
 mod pages;
@@ -59,10 +60,6 @@ mod promises;
 // Issue 48: the state directory is shared: other programs' keys survive, corrupt files are
 // moved aside and answered 500, strays stop nothing, `build --force` deletes nothing.
 mod shared_state;
-
-// Issue 59: the state directory under stress: FIFOs, sockets, folders and links where state
-// files belong are strays, never followed out; a file written in place is waited for.
-mod state_stress;
 
 // The backend process of a real `serve`: 200 restarts, shutdown, a second backend program.
 mod backend;

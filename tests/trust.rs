@@ -4,16 +4,16 @@
 
 use std::time::Duration;
 
-use activity_site::api::ApiOptions;
-use activity_site::guard::AccessOptions;
 use activity_site::server::{self, Limits, ServerState};
 use activity_site::site::BuildOptions;
+use activity_site_control::api::ApiOptions;
+use activity_site_control::guard::AccessOptions;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use crate::control::harness::{self, Api, FAST, fast, open, send_to};
+use crate::harness::{self, Api, FAST, fast, open, send_to};
 
 /// A request with headers (name, value) and an optional raw body.
 fn request(method: &str, path: &str, headers: &[(&str, &[u8])], body: &str) -> Request<Body> {
@@ -430,7 +430,7 @@ async fn log_lines_and_the_log_are_bounded_in_bytes() {
     );
     let longest = format!(
         "--unknown-{}",
-        "a".repeat(activity_site::control::MAX_ARGUMENTS_BYTES - 10)
+        "a".repeat(activity_site_control::MAX_ARGUMENTS_BYTES - 10)
     );
     for _ in 0..8 {
         api.post("/api/Backend/restart", json!({"arguments": longest}))
@@ -715,9 +715,9 @@ async fn answer_of(stream: &mut tokio::net::TcpStream) -> String {
 #[tokio::test]
 async fn a_late_body_on_mcp_gets_408_in_a_json_rpc_error() {
     let api = fast();
-    let mcp = activity_site::control_mcp::router(
+    let mcp = activity_site_control::mcp::router(
         api.control.clone(),
-        activity_site::control_mcp::McpOptions::default(),
+        activity_site_control::mcp::McpOptions::default(),
     );
     let (dir, running) = run_with(
         Limits {
@@ -831,7 +831,7 @@ async fn stalled_bodies_are_cut_off_and_waiting_clients_are_served() {
     }
     assert_eq!(
         api.get("/api/Settings").await.data(),
-        &activity_site::control::default_settings(),
+        &activity_site_control::default_settings(),
         "nothing half-sent was stored"
     );
     running.shut_down().await;

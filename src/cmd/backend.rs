@@ -5,5 +5,5 @@ use std::process::ExitCode;
 use crate::cli::BackendArgs;
 
 pub fn run(args: BackendArgs) -> anyhow::Result<ExitCode> {
-    crate::control::simulator::run(&args.arguments)
+    activity_site_control::simulator::run(&args.arguments)
 }

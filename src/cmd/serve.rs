@@ -9,11 +9,11 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::cli::ServeArgs;
-use crate::control_mcp::SessionLimits;
 use crate::i18n::msg;
 use crate::server::control_half::{self, ControlFlags};
 use crate::server::{self, ServerState, process};
 use crate::site::BuildOptions;
+use activity_site_control::mcp::SessionLimits;
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     process::init_logging(super::stderr_color());

@@ -7,7 +7,7 @@
 //! [`atomic::write`], and only at the path of a game and locale that
 //! `games.json` lists, inside `data/`. Resources give the schemas and the
 //! contributors' rules. Separate from the control service's `/mcp`
-//! ([`crate::control_mcp`]): this one knows the data, never the control service.
+//! (`activity_site_control::mcp`): this one knows the data, never the control service.
 
 use std::path::{Path, PathBuf};
 
@@ -585,7 +585,7 @@ impl DataTools {
     }
 
     #[tool(
-        description = "Adds a game to games.json: `game` is its entry as games.json holds it (see the resource games.schema.json), and `documents` optionally gives the data file of each locale as JSON text. Everything goes through `check` first: refused, writing nothing, when games.json or a given document would have errors (the diagnostics come back); otherwise games.json is written in canonical form with every other game and value kept, then each document, each atomically. A locale without a document is reported as `missing-file`: write it with write_document.",
+        description = "Adds a game to games.json: `game` is its entry as games.json holds it (see the resource games.schema.json), and `documents` optionally gives the data file of each locale as JSON text. Everything goes through `check` first: refused, writing nothing, when games.json or a given document would have errors (the diagnostics come back); otherwise games.json is written in canonical form with every other game and value kept, then each document, each atomically. A locale without a document is reported (`missing-file` for the default locale, `pending-locale` for another): write it with write_document.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -600,7 +600,7 @@ impl DataTools {
     }
 
     #[tool(
-        description = "Adds a locale to a game of games.json: appends it to `locales` (and `name`, `dataSource` when the game gives them per locale and they are passed), and optionally writes its data file from `text`. Goes through `check` first: refused, writing nothing, when games.json or the document would have errors; otherwise written atomically, every other value kept. Without `text` the new locale is reported as `missing-file`: write it with write_document.",
+        description = "Adds a locale to a game of games.json: appends it to `locales` (and `name`, `dataSource` when the game gives them per locale and they are passed), and optionally writes its data file from `text`. Goes through `check` first: refused, writing nothing, when games.json or the document would have errors; otherwise written atomically, every other value kept. Without `text` the new locale is reported as `pending-locale` (nothing is published in it yet): write it with write_document.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -978,8 +978,9 @@ impl DataTools {
     /// Checks `registry` (games.json) and `documents` (data files, path
     /// and text) together with the rest of the tree, and writes them,
     /// each atomically and in canonical form, when none of them has an
-    /// error (a locale whose file is not given yet is `missing-file`, reported
-    /// and not refused: write_document creates it). `new_files` are the data
+    /// error (a locale whose file is not given yet is `missing-file` for the
+    /// default locale, `pending-locale` for another, reported and not
+    /// refused: write_document creates it). `new_files` are the data
     /// files the change adds to the registry, whose folder's diagnostics
     /// the answer gives.
     fn write_registry(

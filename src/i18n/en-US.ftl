@@ -264,7 +264,7 @@ class-format = the invisible format character
 invisible-escaped-help = remove the escape at line { $line }, column { $column }; use a plain space if a space was meant
 invisible-help = it does not show in most editors: delete the character at line { $line }, column { $column } (put the cursor just after it and press Backspace once), or retype the text
 
-## games-registry, missing-file, orphan-file
+## games-registry, missing-file, pending-locale, orphan-file
 
 registry-bad-id = `{ $id }` is not a valid game id
 registry-bad-id-help = ids are lowercase letters and digits, in words joined by `-`, such as `{ $suggestion }`
@@ -312,6 +312,8 @@ kept-clash = `{ $kept }` would replace the generated `{ $generated }`; a kept fi
     help: remove or rename `{ $kept }` (the build writes `{ $generated }` itself)
 missing-file = `{ $path }` does not exist
 missing-file-help = create `{ $path }`, or remove `{ $locale }` from the game's locales
+pending-locale = `{ $locale }` is listed but `{ $path }` does not exist yet: nothing is published in { $locale }, and the index lists it as pending
+pending-locale-help = create `{ $path }` when the { $locale } facts are public (start from a copy of the default language's), or remove `{ $locale }` from the game's locales
 orphan-locale = `{ $path }` belongs to no locale of `{ $game }` in games.json
 orphan-locale-help = add `{ $locale }` to the locales of `{ $game }`, or remove the file
 orphan-game = `{ $path }` belongs to `{ $game }`, which games.json does not list
@@ -322,6 +324,7 @@ orphan-elsewhere-help = data files live at data/<game>/<locale>.json
 ## locale-parity
 
 parity-version = the version differs from { $path }
+parity-behind = the version is older than the one of { $path }: this file is behind
 parity-times = the activities' times differ from { $path }
 parity-missing = { $count ->
     [one] 1 activity of { $path } is missing here
@@ -581,6 +584,8 @@ anno-minimum = `{ $field }` must be 0 or more (found { $found })
 anno-unknown-value = unknown `{ $field }` { $value }
 anno-id-not-whole = `id` is written `{ $raw }`, not as a whole number
 anno-id-not-whole-help = write `{ $whole }`: clients read the id as an integer
+anno-updated-bad = `updated` is `{ $found }`, not an RFC 3339 time with an offset
+anno-updated-help = write when the board last changed, with its offset, such as `2026-11-20T10:00:00+08:00`: the Atom feed's `updated` is this time
 markdown-link = the { $image ->
     [yes] image
    *[no] link
@@ -610,7 +615,8 @@ rule-time-order = endTime not after startTime.
 rule-cover-url = cover neither empty nor an absolute http(s) URL.
 rule-duplicate-activity = Two activities with the same name and start.
 rule-games-registry = A bad games.json.
-rule-missing-file = A locale listed in games.json has no data file.
+rule-missing-file = The default locale of a game in games.json has no data file.
+rule-pending-locale = A locale other than the default one, listed in games.json, has no data file yet.
 rule-orphan-file = A data file games.json does not list.
 rule-outside-version = An activity outside its version's window.
 rule-end-of-minute = An endTime whose seconds are not 59.

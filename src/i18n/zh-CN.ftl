@@ -234,7 +234,7 @@ class-format = 不可见的格式字符
 invisible-escaped-help = 请删除第 { $line } 行第 { $column } 列的转义；如果想要空格，请直接输入半角空格
 invisible-help = 多数编辑器不显示这个字符：请删除第 { $line } 行第 { $column } 列的字符（把光标放在它后面，按一次退格键），或者重新输入这段文字
 
-## games-registry、missing-file、orphan-file
+## games-registry、missing-file、pending-locale、orphan-file
 
 registry-bad-id = `{ $id }` 不是有效的游戏 ID
 registry-bad-id-help = ID 由小写字母和数字组成，单词之间用 `-` 连接，例如 `{ $suggestion }`
@@ -282,6 +282,8 @@ kept-clash = `{ $kept }` 会取代生成的 `{ $generated }`；原样发布的�
     提示：请删除或重命名 `{ $kept }`（`{ $generated }` 由生成过程自己写出）
 missing-file = `{ $path }` 不存在
 missing-file-help = 请创建 `{ $path }`，或从这个游戏的语言列表中删除 `{ $locale }`
+pending-locale = 已列出 `{ $locale }`，但 `{ $path }` 还不存在：不会发布 { $locale } 的文件，索引把它列为待补
+pending-locale-help = { $locale } 的资料公开后请创建 `{ $path }`（可从默认语言的文件复制），或从这个游戏的语言列表中删除 `{ $locale }`
 orphan-locale = `{ $path }` 不属于 games.json 中 `{ $game }` 的任何语言
 orphan-locale-help = 请把 `{ $locale }` 加入 `{ $game }` 的语言列表，或删除这个文件
 orphan-game = `{ $path }` 属于 `{ $game }`，但 games.json 中没有这个游戏
@@ -292,6 +294,7 @@ orphan-elsewhere-help = 数据文件应放在 data/<game>/<locale>.json
 ## locale-parity
 
 parity-version = 版本与 { $path } 不一致
+parity-behind = 版本比 { $path } 的旧：这份文件落后了
 parity-times = 活动时间与 { $path } 不一致
 parity-missing = 缺少 { $path } 中的 { $count } 个活动
 parity-missing-help = 请在这里以相同的时间添加这 { $count } 个活动（用本文件的语言书写），或从 { $path } 中删除它们；同一游戏的各语言文件描述的应是同一批活动
@@ -505,6 +508,8 @@ anno-minimum = `{ $field }` 必须大于或等于 0（实际为 { $found }）
 anno-unknown-value = 未知的 `{ $field }`：{ $value }
 anno-id-not-whole = `id` 写成了 `{ $raw }`，不是整数的写法
 anno-id-not-whole-help = 请写成 `{ $whole }`：客户端把 id 当作整数读取
+anno-updated-bad = `updated` 是 `{ $found }`，不是带偏移的 RFC 3339 时间
+anno-updated-help = 写公告板最后一次修改的时间，带上偏移，例如 `2026-11-20T10:00:00+08:00`：Atom 订阅源的 `updated` 就是这个时间
 markdown-link = `content` 中的{ $image ->
     [yes] 图片
    *[no] 链接
@@ -534,7 +539,8 @@ rule-time-order = `endTime` 不晚于 `startTime`。
 rule-cover-url = `cover` 既不是空字符串，也不是以 http(s) 开头的绝对 URL。
 rule-duplicate-activity = 两个活动的名称和开始时间都相同。
 rule-games-registry = games.json 有误。
-rule-missing-file = games.json 列出的某个语言没有数据文件。
+rule-missing-file = games.json 中某个游戏的默认语言没有数据文件。
+rule-pending-locale = games.json 列出的某个非默认语言还没有数据文件。
 rule-orphan-file = 某个数据文件没有列在 games.json 中。
 rule-outside-version = 活动超出了所属版本的时间范围。
 rule-end-of-minute = `endTime` 的秒数不是 59。

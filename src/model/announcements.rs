@@ -17,6 +17,12 @@ pub struct Announcements {
     /// Raised whenever the content changes: clients show the board again
     /// only when it differs from the last one they showed.
     pub id: u64,
+    /// When the board last changed (RFC 3339 with an offset, such as
+    /// `2026-11-20T10:00:00+08:00`): its Atom feed's `updated`. Optional; a
+    /// board without it gives its feed the Unix epoch, so the feed changes
+    /// with the board only, never with the games' data or the clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated: Option<String>,
     /// Newest first, in the author's order (never sorted).
     pub announcements: Vec<Announcement>,
 }

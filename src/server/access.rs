@@ -6,11 +6,11 @@
 
 use std::net::SocketAddr;
 
-use crate::api::ApiOptions;
-use crate::control::ServiceConfig;
-use crate::control_mcp::{McpOptions, SessionLimits};
-use crate::guard::{self, AccessOptions};
 use crate::i18n::{Msg, msg};
+use activity_site_control::ServiceConfig;
+use activity_site_control::api::ApiOptions;
+use activity_site_control::guard::{self, AccessOptions};
+use activity_site_control::mcp::{McpOptions, SessionLimits};
 
 /// The resolved access policy of the control half.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,10 +7,10 @@ use std::path::Path;
 use axum::Router;
 use tokio_util::sync::CancellationToken;
 
-use crate::api;
-use crate::control::{BackendCommand, Control, ControlOptions, ServiceConfig};
-use crate::control_mcp::{self, SessionLimits};
 use crate::i18n::msg;
+use activity_site_control::api;
+use activity_site_control::mcp::{self as control_mcp, SessionLimits};
+use activity_site_control::{BackendCommand, Control, ControlOptions, ServiceConfig};
 
 use super::access::ControlAccess;
 

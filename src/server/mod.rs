@@ -235,7 +235,7 @@ pub fn router(state: ServerState) -> Router {
             // spelling before routing. Other paths skip the rewrite.
             let control = path.len() >= 5 && path.as_bytes()[..5].eq_ignore_ascii_case(b"/api/");
             let request = if control {
-                crate::api::canonicalize(request)
+                activity_site_control::api::canonicalize(request)
             } else {
                 request
             };

@@ -5,18 +5,17 @@
 //! and its page (`announcements/`, `announcements/<locale>/`) with every
 //! announcement's Markdown rendered and sanitised by [`crate::markdown`].
 //!
-//! The documents carry no dates, so a feed's `updated` is a fact of the
-//! site's data, never of the build: the latest version start of the site's
-//! games ([`updated`]); an entry's id is a digest of its title and
-//! content, so an edited announcement reads as a new entry. The same data
-//! gives the same feed at any moment.
+//! A feed's `updated` is the board's own (its optional `updated` field,
+//! [`updated`]), never the build's or another document's: the feed changes
+//! only when its board does, not when a game's data moves on. An entry's id
+//! is a digest of its title and content, so an edited announcement reads as
+//! a new entry. The same board gives the same feed at any moment.
 
-use chrono::TimeZone as _;
 use serde::{Deserialize as _, Serialize};
 use sha2::{Digest as _, Sha256};
 
 use super::pages;
-use super::types::{GameOutput, HomeLink, OutputFile, Publish, Published, Site, StatusColumn};
+use super::types::{HomeLink, OutputFile, Publish, Published, Site, StatusColumn};
 use crate::kind::{self, Kind};
 use crate::layout;
 use crate::markdown;
@@ -38,7 +37,6 @@ impl Publish for Boards {
     /// the documents with their digest, each home page links its board.
     fn publish(&self, files: &[&CheckedFile], site: &Site<'_>) -> anyhow::Result<Published> {
         let boards = boards(files, site.site_locale);
-        let updated = updated(site.games);
         let mut published = Published::default();
         for board in &boards {
             let json = board.to_json();
@@ -48,7 +46,7 @@ impl Publish for Boards {
                 .extend(index_entries(board, &sha256, json.len()));
             published.files.extend(json_files(board, &json));
             // Few hosts know `.atom`: `_headers` names the feeds' type.
-            let feeds = feed_files(board, &updated);
+            let feeds = feed_files(board);
             published.typed.extend(feeds.iter().map(|f| f.path.clone()));
             published.files.extend(feeds);
             published.files.push(render_page(board, &boards)?);
@@ -140,13 +138,14 @@ pub fn json_files(board: &Board, json: &[u8]) -> Vec<OutputFile> {
 }
 
 /// The Atom feeds of a board (`anno.atom` too for the default locale),
-/// `updated` as the site's data says ([`updated`]).
-pub fn feed_files(board: &Board, updated: &str) -> Vec<OutputFile> {
+/// `updated` as the board says ([`updated`]).
+pub fn feed_files(board: &Board) -> Vec<OutputFile> {
+    let updated = updated(board);
     layout::published_names(board.is_default)
         .iter()
         .map(|&default_name| OutputFile {
             path: layout::announcements_path(&board.locale, default_name, "atom"),
-            bytes: feed(board, default_name, updated.to_owned()).into_bytes(),
+            bytes: feed(board, default_name, updated.clone()).into_bytes(),
         })
         .collect()
 }
@@ -311,20 +310,16 @@ fn xml(text: &str) -> String {
     pages::escape_html(text)
 }
 
-/// A feed's `updated`, RFC 3339 in UTC: the latest version start of the
-/// site's games (each read in its own zone), which moves when new data
-/// arrives and never with the clock; the Unix epoch for a site of none.
-pub fn updated(games: &[GameOutput]) -> String {
-    games
-        .iter()
-        .flat_map(|g| {
-            g.documents.iter().filter_map(|d| {
-                let start = d.document.start_time.naive();
-                g.game.tz().from_local_datetime(&start).earliest()
-            })
-        })
+/// A feed's `updated`, RFC 3339 in UTC: the board's `updated` (checked
+/// by the rules), else the Unix epoch. Nothing else moves it: not the
+/// games' data, not the clock.
+pub fn updated(board: &Board) -> String {
+    board
+        .document
+        .updated
+        .as_deref()
+        .and_then(|u| chrono::DateTime::parse_from_rfc3339(u).ok())
         .map(|t| t.with_timezone(&chrono::Utc))
-        .max()
         .unwrap_or(chrono::DateTime::<chrono::Utc>::UNIX_EPOCH)
         .format("%Y-%m-%dT%H:%M:%SZ")
         .to_string()

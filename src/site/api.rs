@@ -112,6 +112,7 @@ pub(super) fn index_file(
             start_time: default.document.start_time.to_string(),
             end_time: default.document.end_time.to_string(),
             files,
+            pending: game.pending_locales().map(str::to_owned).collect(),
         });
     }
     OutputFile {

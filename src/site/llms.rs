@@ -53,6 +53,8 @@ pub fn render(games: &[GameOutput], starts: &[String]) -> OutputFile {
             .map(|l| {
                 if *l == g.default_locale {
                     format!("{l} (default)")
+                } else if game.pending_locales().any(|p| p == l) {
+                    format!("{l} (pending: no document yet)")
                 } else {
                     l.clone()
                 }

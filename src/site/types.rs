@@ -28,8 +28,23 @@ pub struct OutputFile {
 #[derive(Debug, Clone)]
 pub struct GameOutput {
     pub game: Game,
-    /// One entry per locale of `game.locales`, in that order; activities sorted.
+    /// One entry per locale of `game.locales` that has a document, in that
+    /// order; activities sorted. A locale without one is pending
+    /// ([`GameOutput::pending_locales`]).
     pub documents: Vec<LocaleDocument>,
+}
+
+impl GameOutput {
+    /// The locales of `game.locales` without a document (the
+    /// `pending-locale` warning): listed by the index and `llms.txt`, never
+    /// published.
+    pub fn pending_locales(&self) -> impl Iterator<Item = &str> {
+        self.game
+            .locales
+            .iter()
+            .map(String::as_str)
+            .filter(|l| !self.documents.iter().any(|d| d.locale == *l))
+    }
 }
 
 /// A checked document and where it is published.

@@ -66,7 +66,7 @@ impl FileRules for Rules {
 }
 
 /// The keys the document may have (`schema/announcements.schema.json`).
-pub const DOCUMENT_KEYS: &[&str] = &["$schema", "id", "announcements"];
+pub const DOCUMENT_KEYS: &[&str] = &["$schema", "id", "updated", "announcements"];
 
 /// The keys an announcement may have.
 pub const ANNOUNCEMENT_KEYS: &[&str] = &["title", "content", "contentType"];
@@ -79,6 +79,7 @@ pub fn schema_help(field: &str) -> Option<Msg> {
         "title" => msg!("anno-title-help"),
         "contentType" => msg!("anno-content-type-help"),
         "content" => msg!("anno-content-help"),
+        "updated" => msg!("anno-updated-help"),
         _ => return None,
     })
 }
@@ -101,6 +102,18 @@ pub fn rules(doc: &Node<'_>, report: &mut Reporter<'_>) {
             Some(msg!("anno-id-not-whole-help", whole = whole.to_string())),
         );
         report.fix_range(id.start, id.end, whole.to_string());
+    }
+    if let Some(updated) = doc.get("updated")
+        && let Some(text) = updated.as_str()
+        && chrono::DateTime::parse_from_rfc3339(text).is_err()
+    {
+        report.value(
+            "/updated",
+            Code::Schema,
+            Severity::Error,
+            msg!("anno-updated-bad", found = text),
+            Some(msg!("anno-updated-help")),
+        );
     }
     let Some(items) = doc.get("announcements").and_then(Node::as_array) else {
         return;

@@ -228,6 +228,7 @@ impl Waiting {
                 Code::Schema,
                 Code::GamesRegistry,
                 Code::MissingFile,
+                Code::PendingLocale,
                 Code::OrphanFile,
                 Code::Whitespace,
             ],

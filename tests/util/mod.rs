@@ -10,10 +10,10 @@ use std::process::{Command, Output};
 /// The crate's root directory.
 /// Options of a control core over `state_dir` whose backend is the
 /// simulator of the `activity-site` binary (a test binary is not it).
-pub fn control_options(state_dir: impl Into<PathBuf>) -> activity_site::control::ControlOptions {
-    let mut options = activity_site::control::ControlOptions::new(state_dir);
+pub fn control_options(state_dir: impl Into<PathBuf>) -> activity_site_control::ControlOptions {
+    let mut options = activity_site_control::ControlOptions::new(state_dir);
     options.backend =
-        activity_site::control::BackendCommand::simulator(env!("CARGO_BIN_EXE_activity-site"));
+        activity_site_control::BackendCommand::simulator(env!("CARGO_BIN_EXE_activity-site"));
     options
 }
 

@@ -11,8 +11,10 @@ use crate::validate::Reporter;
 
 /// `locale-parity`: `other` must agree with the default locale's document on
 /// the version, its window and the set of activity time windows. A short
-/// message with the details as notes: a version that differs, or activity
-/// times that differ both ways, on `other` (with every difference);
+/// message with the details as notes: a version that differs on the
+/// document that is behind (the one whose version starts earlier; `other`
+/// when neither does), activity times that differ both ways on `other`
+/// (with every difference);
 /// otherwise on the file that lacks activities the other has, which ones.
 pub fn locale_parity<'r>(
     default: &crate::validate::JsonFile<'_>,
@@ -20,6 +22,18 @@ pub fn locale_parity<'r>(
     on_default: &mut Reporter<'r>,
     on_other: &mut Reporter<'r>,
 ) {
+    // A version that differs is reported on the document that is behind:
+    // the one whose version starts earlier (the other locale when neither
+    // does, the default being the reference).
+    let start = |doc: &crate::validate::JsonFile<'_>| {
+        doc.root
+            .get("startTime")
+            .and_then(Node::as_str)
+            .map(str::to_owned)
+    };
+    let (default_start, other_start) = (start(default), start(other));
+    let default_behind = matches!((&default_start, &other_start), (Some(a), Some(b)) if a < b);
+    let other_behind = matches!((&default_start, &other_start), (Some(a), Some(b)) if a > b);
     let mut fields = Vec::new();
     let mut at: Option<String> = None;
     for field in ["version", "startTime", "endTime"] {
@@ -30,7 +44,13 @@ pub fn locale_parity<'r>(
             continue;
         };
         if a != b {
-            fields.push(msg!("parity-field", field = field, here = b, there = a));
+            let (here, there) = if default_behind { (a, b) } else { (b, a) };
+            fields.push(msg!(
+                "parity-field",
+                field = field,
+                here = here,
+                there = there
+            ));
             at.get_or_insert_with(|| format!("/{field}"));
         }
     }
@@ -107,18 +127,27 @@ pub fn locale_parity<'r>(
     }
     if let Some(at) = at {
         // Another version: its activities differ as a consequence; every
-        // difference is a note of the one warning.
-        on_other.value(
+        // difference is a note of the one warning, on the document behind.
+        let (report, ahead, missing, extra) = if default_behind {
+            (on_default, other.path, &only_other, &only_default)
+        } else {
+            (on_other, default.path, &only_default, &only_other)
+        };
+        report.value(
             &at,
             Code::LocaleParity,
             Warning,
-            msg!("parity-version", path = default.path),
+            if default_behind || other_behind {
+                msg!("parity-behind", path = ahead)
+            } else {
+                msg!("parity-version", path = ahead)
+            },
             Some(msg!("parity-help")),
         );
         for field in fields {
-            on_other.note(field);
+            report.note(field);
         }
-        both_ways(on_other, &only_default, &only_other);
+        both_ways(report, missing, extra);
         return;
     }
     if !only_default.is_empty() && !only_other.is_empty() {

@@ -1,4 +1,4 @@
-//! The registry rules (`games-registry`, `missing-file`, `orphan-file`) on
+//! The registry rules (`games-registry`, `missing-file`, `pending-locale`, `orphan-file`) on
 //! `games.json`'s `serde_json::Value`, and what a language tag is.
 
 use std::collections::BTreeSet;
@@ -9,7 +9,7 @@ use foldhash::{HashMap, HashMapExt as _, HashSet, HashSetExt as _};
 use serde_json::Value;
 
 use crate::diagnostics::Code;
-use crate::diagnostics::Severity::{self, Error};
+use crate::diagnostics::Severity::{self, Error, Warning};
 use crate::i18n::{Msg, msg};
 use crate::model::{Game, is_game_id};
 use crate::validate::Reporter;
@@ -77,6 +77,7 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
             .and_then(Value::as_array)
             .map(|a| a.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
+        let default_locale = entry.get("defaultLocale").and_then(Value::as_str);
         let mut seen = HashSet::new();
         for (j, locale) in locales.iter().enumerate() {
             let pointer = format!("{base}/locales/{j}");
@@ -101,17 +102,36 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
             if let Some(id) = id {
                 let path = crate::tree::data_path(id, locale);
                 if !present.contains(path.as_str()) && is_game_id(id) && is_language_tag(locale) {
-                    report.value(
-                        &pointer,
-                        Code::MissingFile,
-                        Error,
-                        msg!("missing-file", path = path.as_str()),
-                        Some(msg!(
-                            "missing-file-help",
-                            path = path.as_str(),
-                            locale = *locale
-                        )),
-                    );
+                    // The default locale's document is the game's
+                    // `<game>.json`: without it the game has nothing to
+                    // publish. Another locale without a document yet is
+                    // pending: the index names it and nothing is published
+                    // under its name.
+                    if default_locale == Some(*locale) {
+                        report.value(
+                            &pointer,
+                            Code::MissingFile,
+                            Error,
+                            msg!("missing-file", path = path.as_str()),
+                            Some(msg!(
+                                "missing-file-help",
+                                path = path.as_str(),
+                                locale = *locale
+                            )),
+                        );
+                    } else {
+                        report.value(
+                            &pointer,
+                            Code::PendingLocale,
+                            Warning,
+                            msg!("pending-locale", path = path.as_str(), locale = *locale),
+                            Some(msg!(
+                                "pending-locale-help",
+                                path = path.as_str(),
+                                locale = *locale
+                            )),
+                        );
+                    }
                 }
                 listed.insert(path);
             }
