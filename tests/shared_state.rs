@@ -649,8 +649,9 @@ async fn a_lock_held_by_another_program_stalls_no_request() {
 }
 
 /// Issue 59: `serve` over a state directory whose `settings.json` is a
-/// FIFO, whose `configs/` holds a FIFO and whose `state.lock` is a FIFO
-/// starts and answers (before: it never started listening). The settings
+/// FIFO, whose `configs/` holds a FIFO, whose `state.lock` is a FIFO and
+/// whose `extensions` is a link to a folder elsewhere starts and answers
+/// (before: it never started listening) and reads nothing through the link. The settings
 /// are answered 404 with what is there; the FIFOs are left as they are.
 #[cfg(unix)]
 #[tokio::test]
@@ -671,8 +672,35 @@ async fn serve_starts_with_fifos_in_the_state_directory() {
         // SAFETY: a valid NUL-terminated path.
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
     }
+    // And `extensions` a link to a folder elsewhere holding an extension.
+    let elsewhere = tempfile::tempdir().unwrap();
+    fs::create_dir(elsewhere.path().join("outside")).unwrap();
+    fs::write(
+        elsewhere.path().join("outside/extension.json"),
+        "{\"configSchema\": {}}",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(elsewhere.path(), state.join("extensions")).unwrap();
     let served = crate::faults::serve_with(root.path(), &state, None, &[]);
     let client = reqwest::Client::new();
+    let reply = client
+        .get(format!("{}/api/Extensions", served.base))
+        .timeout(std::time::Duration::from_secs(20))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 200);
+    let body: Value = reply.json().await.unwrap();
+    assert_eq!(
+        body["data"],
+        json!([]),
+        "nothing of the linked folder: {body}"
+    );
+    assert_eq!(
+        fs::read_dir(elsewhere.path()).unwrap().count(),
+        1,
+        "nothing seeded through the link"
+    );
     let reply = client
         .get(format!("{}/api/Settings", served.base))
         .timeout(std::time::Duration::from_secs(20))

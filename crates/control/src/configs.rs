@@ -173,7 +173,8 @@ impl Configs {
     /// reported; what is not a configuration is passed over ([`state::Strays`]).
     pub fn open(state_dir: &Path, strays: state::Strays) -> anyhow::Result<Configs> {
         let dir = state_dir.join(state::layout::CONFIGS);
-        if !dir.exists() {
+        // Seeded only where nothing is: a link at `configs` is a stray.
+        if !state::occupied(&dir) {
             fs::create_dir_all(&dir)?;
             state::write_json(
                 &strays,
@@ -189,7 +190,16 @@ impl Configs {
             state_dir: state_dir.to_path_buf(),
             strays,
         };
-        for name in configs.list()? {
+        // A stray at `configs` (a link) is named and answered by each
+        // request; the server starts.
+        let names = match configs.list() {
+            Err(e) if state::stray_folder(&configs.dir).is_some() => {
+                tracing::warn!("{e}");
+                Vec::new()
+            }
+            names => names?,
+        };
+        for name in names {
             if let Err(e) =
                 state::read_json_at_start(&configs.strays, &configs.path(&name), &unusable)
             {

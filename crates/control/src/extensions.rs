@@ -231,7 +231,8 @@ impl Extensions {
         strays: state::Strays,
     ) -> anyhow::Result<Extensions> {
         let dir = state_dir.join(state::layout::EXTENSIONS);
-        if !dir.exists() {
+        // Seeded only where nothing is: a link at `extensions` is a stray.
+        if !state::occupied(&dir) {
             for (id, manifest, config) in seeds() {
                 state::write_json(&strays, &dir.join(id).join(MANIFEST), &manifest)?;
                 state::write_json(&strays, &dir.join(id).join(CONFIG), &config)?;

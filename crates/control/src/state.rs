@@ -89,9 +89,6 @@ pub struct StateLock {
 /// client is better told so than left waiting.
 pub const LOCK_WAIT: Duration = Duration::from_secs(5);
 
-/// The pause between two tries of a lock another program holds.
-const LOCK_RETRY: Duration = Duration::from_millis(20);
-
 /// Takes [`StateLock`] of the state directory `state_dir`, waiting up to
 /// [`LOCK_WAIT`] while another program holds it; then [`Error::Busy`]. The
 /// wait blocks the calling thread: callers run it off the threads that
@@ -113,26 +110,36 @@ pub fn lock(state_dir: &Path) -> Result<StateLock> {
         Opened::Stray(kind) => refused(format!("it is {}, not a file", kind.what())),
         Opened::Io(e) => refused(cause(&e)),
     })?;
-    let started = Instant::now();
-    loop {
-        match file.try_lock() {
-            Ok(()) => return Ok(StateLock { _file: file }),
-            Err(fs::TryLockError::WouldBlock) if started.elapsed() < LOCK_WAIT => {
-                std::thread::sleep(LOCK_RETRY);
-            }
-            Err(fs::TryLockError::WouldBlock) => {
-                tracing::warn!(
-                    "{} is held by another program for more than {} s; the change is refused",
-                    path.display(),
-                    LOCK_WAIT.as_secs()
-                );
-                return Err(Error::Busy(format!(
-                    "another program holds the state directory's lock `{}` and has not released it within {} s; nothing was changed; help: try again once that program is done, or close it",
-                    layout::LOCK,
-                    LOCK_WAIT.as_secs()
-                )));
-            }
-            Err(fs::TryLockError::Error(e)) => return Err(refused(cause(&e))),
+    match file.try_lock() {
+        Ok(()) => return Ok(StateLock { _file: file }),
+        Err(fs::TryLockError::Error(e)) => return Err(refused(cause(&e))),
+        Err(fs::TryLockError::WouldBlock) => {}
+    }
+    // Held: wait in the kernel's queue of the lock (so a program that takes
+    // it again and again cannot starve the server, as polling could), on a
+    // thread of its own, for at most LOCK_WAIT. A wait given up ends when
+    // that thread gets the lock: it drops it at once, as nobody takes it.
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(file.lock().map(|()| file));
+    });
+    match receiver.recv_timeout(LOCK_WAIT) {
+        Ok(Ok(file)) => Ok(StateLock { _file: file }),
+        Ok(Err(e)) => Err(refused(cause(&e))),
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            Err(refused("the wait for it ended".to_string()))
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            tracing::warn!(
+                "{} is held by another program for more than {} s; the change is refused",
+                path.display(),
+                LOCK_WAIT.as_secs()
+            );
+            Err(Error::Busy(format!(
+                "another program holds the state directory's lock `{}` and has not released it within {} s; nothing was changed; help: try again once that program is done, or close it",
+                layout::LOCK,
+                LOCK_WAIT.as_secs()
+            )))
         }
     }
 }
