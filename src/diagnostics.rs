@@ -73,6 +73,10 @@ pub enum Code {
     MarkdownLink,
     /// Raw HTML in an announcement's Markdown (shown as text on the page).
     MarkdownHtml,
+    /// Two activities of one document with the same `id`.
+    DuplicateId,
+    /// An activity without an `id` (`check --fix` assigns one).
+    MissingId,
 }
 
 impl Code {
@@ -85,6 +89,7 @@ impl Code {
         Code::TimeOrder,
         Code::CoverUrl,
         Code::DuplicateActivity,
+        Code::DuplicateId,
         Code::GamesRegistry,
         Code::MissingFile,
         Code::PendingLocale,
@@ -99,6 +104,7 @@ impl Code {
         Code::UpcomingVersion,
         Code::MarkdownLink,
         Code::MarkdownHtml,
+        Code::MissingId,
     ];
 
     /// The rules a game may turn off for its own files (`conventions.ignore`
@@ -111,6 +117,7 @@ impl Code {
         Code::Stale,
         Code::Whitespace,
         Code::UpcomingVersion,
+        Code::MissingId,
     ];
 
     /// Whether a game may turn the rule off ([`Code::IGNORABLE`]).
@@ -142,6 +149,8 @@ impl Code {
             Code::KeptFile => "kept-file",
             Code::MarkdownLink => "markdown-link",
             Code::MarkdownHtml => "markdown-html",
+            Code::DuplicateId => "duplicate-id",
+            Code::MissingId => "missing-id",
         }
     }
 }
@@ -172,6 +181,8 @@ impl Code {
             Code::KeptFile => "rule-kept-file",
             Code::MarkdownLink => "rule-markdown-link",
             Code::MarkdownHtml => "rule-markdown-html",
+            Code::DuplicateId => "rule-duplicate-id",
+            Code::MissingId => "rule-missing-id",
         })
     }
 }

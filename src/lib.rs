@@ -45,7 +45,14 @@
 //!   `.ftl` files; `cli::help` reads `--lang` before clap does and hands
 //!   clap the command with every help text, the usage line and the headings
 //!   in that language (`cli::parse`, what `main` calls).
-//! - [`cmd`]: one function per subcommand; glue only.
+//! - [`cmd`]: one function per subcommand; glue only (each file at most
+//!   130 lines).
+//! - [`root`]: the root a command works on (`--root`, else the nearest
+//!   folder with `games.json`) and the files named on its command line as
+//!   paths of it.
+//! - [`terminal`]: what the commands print and where: the closed-pipe-safe
+//!   printers of stdout and stderr, diagnostics in every output format,
+//!   colour and the progress bar only on a terminal.
 //! - [`model`]: serde types of `games.json` and activity documents, the
 //!   data's times ([`model::time`]: a checked document's times are
 //!   [`model::Time`]s, read once by the fixed-position reader and written
@@ -56,7 +63,10 @@
 //!   game's data is due by its `updateMode` ([`model::freshness`], read by
 //!   `status`, the `stale` rule, the pages and the ending-soon workflow) and
 //!   a game's source conventions (`model::Conventions`: end seconds its
-//!   source writes on purpose, warning rules it turns off); no I/O.
+//!   source writes on purpose, warning rules it turns off) and the form of
+//!   an activity's stable `id` and the next fresh one ([`model::ids`]; the
+//!   `missing-id` rule of [`validate`] pairs activities across a game's
+//!   locales and gives them, `diff` and the calendars follow them); no I/O.
 //! - [`json`]: the strict JSON parser with byte spans and duplicate keys; a leaf.
 //! - [`layout`]: the published layout, one owner for every fact of it: the
 //!   path of every file of the site, the typed index `api/v1/games.json`
@@ -334,7 +344,7 @@
 //! - The output directory is owned: a build replaces only an absent, empty or
 //!   marked (`.activity-site-output`) directory, never the root, anything
 //!   above it or the inputs in it; `--force` is needed for anything else.
-//! - Commands print data through `cmd::print_out`, so a closed pipe ends
+//! - Commands print through [`terminal`] (`print_out`, `say`), so a closed pipe ends
 //!   the output quietly, never a panic, and the exit status stays the
 //!   command's result (1 for a failed `check`, `fmt --check` or `diff`,
 //!   3 for a `diff` with breaking changes).
@@ -373,8 +383,10 @@ pub mod markdown;
 pub mod model;
 pub mod publish;
 pub mod review;
+pub mod root;
 pub mod server;
 pub mod site;
 pub mod source;
+pub mod terminal;
 pub mod tree;
 pub mod validate;

@@ -15,7 +15,7 @@ fn main() -> ExitCode {
         Err(err) => {
             let line = activity_site::i18n::Msg::new("tool-error")
                 .arg("error", activity_site::i18n::causes(&err));
-            eprintln!("{line}");
+            activity_site::terminal::say(line);
             ExitCode::from(2)
         }
     }

@@ -36,6 +36,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // half walks the list.
     ("kind", &["diagnostics", "layout", "tree"]),
     ("source", &["model", "diagnostics", "json", "tree", "kind"]),
+    // The root a command works on and the files it names: above the tree.
+    ("root", &["relpath", "tree"]),
+    // What the commands print and where: the diagnostics' renderers.
+    ("terminal", &["diagnostics"]),
     // `publish` and `import` for the value enums their flags parse into.
     (
         "cli",
@@ -145,6 +149,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "validate",
             "model",
             "diagnostics",
+            "terminal",
             "tree",
         ],
     ),
@@ -163,6 +168,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "validate",
             "model",
             "diagnostics",
+            "root",
+            "terminal",
             "server",
             "publish",
             "lsp",

@@ -355,7 +355,7 @@ fn check_says_which_checks_wait_for_the_syntax() {
     );
     assert!(
         text.contains(
-            "13 checks of this file wait for its syntax (duplicate-key, schema, datetime"
+            "15 checks of this file wait for its syntax (duplicate-key, schema, datetime"
         ),
         "{text}"
     );

@@ -46,11 +46,14 @@ fn typed_sources_only(sources: Value) -> tempfile::TempDir {
     root
 }
 
+/// The diagnostics' codes and places, but `missing-id`: these trees were
+/// written before ids, and the ids tests have the rule to themselves.
 fn codes(report: &Value) -> Vec<(String, String, u64)> {
     report["diagnostics"]
         .as_array()
         .unwrap()
         .iter()
+        .filter(|d| d["code"] != "missing-id")
         .map(|d| {
             (
                 d["code"].as_str().unwrap().to_owned(),
@@ -77,7 +80,12 @@ fn an_activity_game_whose_last_activity_ended_is_due_while_its_version_runs() {
         [("stale".to_owned(), "data/ev/zh-CN.json".to_owned(), 19)],
         "{report:#}"
     );
-    let stale = &report["diagnostics"][0];
+    let stale = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "stale")
+        .unwrap();
     assert!(
         stale["message"]
             .as_str()
@@ -99,7 +107,7 @@ fn an_activity_game_whose_last_activity_ended_is_due_while_its_version_runs() {
     // The same files as a `version` game: nothing is due before 2026-12-31.
     edit_registry(root.path(), |game| game["updateMode"] = json!("version"));
     let (_, report) = check_json(root.path(), now);
-    assert_eq!(report["warnings"], 0, "{report:#}");
+    assert!(codes(&report).is_empty(), "{report:#}");
     let row = &status_rows(root.path(), now)[0];
     assert_eq!(row["state"], "ok", "{row:#}");
     assert_eq!(row["dueTime"], "2026-12-31T03:59:59");
@@ -210,7 +218,12 @@ fn the_registry_names_unknown_codes_and_missing_sources_rightly() {
     let root = fixture_root(Some(&case));
     let (code, report) = check_json(root.path(), FIXTURE_NOW);
     assert_eq!(code, 1);
-    let diagnostic = &report["diagnostics"][0];
+    let diagnostic = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "games-registry")
+        .unwrap();
     assert_eq!(
         diagnostic["help"], "did you mean `end-of-minute`?",
         "{diagnostic:#}"

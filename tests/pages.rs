@@ -32,6 +32,7 @@ fn activity(
     cover: &str,
 ) -> Activity {
     Activity {
+        id: None,
         name: name.to_owned(),
         kind: kind.map(str::to_owned),
         description: description.to_owned(),

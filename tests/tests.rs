@@ -19,6 +19,10 @@ mod check;
 // `check --fix`: every exact fix in one command, the patch, never a guess.
 mod fix;
 
+// Issue 55: activity ids (`check --fix` pairs them across locales, `diff`
+// and the calendars follow them, a duplicate is an error).
+mod ids;
+
 // The parser under `check` and `fmt`: character columns, duplicate keys, values kept by `fmt`, schema agreement.
 mod parse;
 

@@ -1,16 +1,15 @@
 //! `build`: check the tree, write the site through [`crate::site::build`], print what was written.
 
-use std::path::Path;
 use std::process::ExitCode;
 
-use crate::cli::{BuildArgs, CacheArgs, Common, Compress, OutputArgs};
+use crate::cli::BuildArgs;
 use crate::diagnostics;
 use crate::i18n::msg;
-use crate::site::{self, BuildOptions, CacheOptions, Compression, OutputState};
+use crate::site;
 
 pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let out = args.common.out_dir(args.output.out.as_ref());
-    let mut options = options(&args.common, &out, &args.output)?;
+    let mut options = super::options::build(&args.common, &out, &args.output)?;
     // A bar on a terminal while games are rendered; nothing in CI or a pipe.
     let bar: std::sync::Arc<std::sync::OnceLock<indicatif::ProgressBar>> = Default::default();
     let shown = std::sync::Arc::clone(&bar);
@@ -38,15 +37,15 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         });
         super::print_err(&text);
         if unchanged > 0 {
-            eprintln!("{}", msg!("build-unchanged-warnings", count = unchanged));
+            super::say(msg!("build-unchanged-warnings", count = unchanged));
         }
         if !outcome.diagnostics.is_empty() {
             let counts = diagnostics::count(&outcome.diagnostics);
-            eprintln!("{}", diagnostics::checked_line(counts));
+            super::say(diagnostics::checked_line(counts));
         }
     } else if has_errors || !outcome.diagnostics.is_empty() {
         // Data for programs: every diagnostic, each time.
-        super::check::report(&args.common.root, &outcome.diagnostics, args.format)?;
+        super::report(&args.common.root, &outcome.diagnostics, args.format)?;
     }
     match outcome.summary {
         Some(summary) => {
@@ -61,14 +60,14 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 checked = summary.checked,
                 games = summary.games
             );
-            eprintln!("{line}");
+            super::say(line);
             if let Some(place) = &summary.set_aside {
                 let line = msg!(
                     "build-set-aside",
                     out = site::shown_output(&out),
                     place = place.display().to_string()
                 );
-                eprintln!("{line}");
+                super::say(line);
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -79,73 +78,8 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 errors = counts.errors,
                 out = out.display().to_string()
             );
-            eprintln!("{line}");
+            super::say(line);
             Ok(ExitCode::from(1))
-        }
-    }
-}
-
-/// The options of a build of the root to `out` from the flags `build` and
-/// `serve` share, once [`announce_force`] has let it go ahead: nothing
-/// deferred.
-pub(super) fn options(
-    common: &Common,
-    out: &Path,
-    output: &OutputArgs,
-) -> anyhow::Result<BuildOptions> {
-    announce_force(&common.root, out, output.force)?;
-    Ok(BuildOptions {
-        root: common.root.clone(),
-        out: out.to_path_buf(),
-        now: common.now,
-        cache: cache_options(&output.cache, &common.root),
-        compression: output.compress.into(),
-        defer: site::Defer::Nothing,
-        force: output.force,
-        progress: None,
-    })
-}
-
-/// Refuses an output directory the build may not replace, and with
-/// `--force` says what a build will replace before it does.
-fn announce_force(root: &Path, out: &Path, force: bool) -> anyhow::Result<()> {
-    let state = site::inspect_output(root, out)?;
-    if let OutputState::Foreign { files, first } = state {
-        if force {
-            let line = msg!(
-                "build-force",
-                out = site::shown_output(out),
-                files = files,
-                first = first.join(", "),
-                more = files.saturating_sub(first.len())
-            );
-            eprintln!("{line}");
-        } else {
-            // The builder refuses it with the full message.
-            site::guard_output(root, out, force)?;
-        }
-    }
-    Ok(())
-}
-
-/// The cache options of a build of `root`: `None` with `--no-cache`.
-fn cache_options(args: &CacheArgs, root: &std::path::Path) -> Option<CacheOptions> {
-    if args.no_cache {
-        return None;
-    }
-    let dir = args
-        .cache_dir
-        .clone()
-        .unwrap_or_else(|| CacheOptions::default_dir(root));
-    Some(CacheOptions::new(dir))
-}
-
-impl From<Compress> for Compression {
-    fn from(compress: Compress) -> Self {
-        match compress {
-            Compress::Fast => Compression::Fast,
-            Compress::Max => Compression::Max,
-            Compress::None => Compression::None,
         }
     }
 }

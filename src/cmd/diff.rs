@@ -24,7 +24,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     let review = match review::review(&request)? {
         Outcome::Reviewed(review) => review,
         Outcome::DataErrors(diagnostics) => {
-            super::check::report(root, &diagnostics, Format::Human)?;
+            super::report(root, &diagnostics, Format::Human)?;
             return Err(anyhow::Error::new(msg!("diff-data-errors")));
         }
     };

@@ -9,7 +9,7 @@ use crate::site::rewrite;
 
 pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
     let root = &args.common.root;
-    let options = super::check_options(&args.common);
+    let options = super::options::check(&args.common);
     let outcome = rewrite::format_tree(root, &options, args.check)?;
 
     for (path, why) in outcome.changed.iter().zip(&outcome.why) {
@@ -21,8 +21,8 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
         super::print_out(&format!("{line}\n"))?;
     }
     if !outcome.errors.is_empty() {
-        super::check::report(root, &outcome.errors, Format::Human)?;
-        eprintln!("{}", msg!("fmt-left-broken", files = outcome.broken));
+        super::report(root, &outcome.errors, Format::Human)?;
+        super::say(msg!("fmt-left-broken", files = outcome.broken));
     }
     let summary = msg!(
         "fmt-summary",
@@ -30,7 +30,7 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
         check = if args.check { "yes" } else { "no" },
         canonical = outcome.formatted - outcome.changed.len()
     );
-    eprintln!("{summary}");
+    super::say(summary);
     let failed = !outcome.errors.is_empty() || (args.check && !outcome.changed.is_empty());
     Ok(super::exit_status(failed))
 }

@@ -26,7 +26,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     };
     let mut bar = None;
     let gathered = io::gather(&request, &mut |event| match event {
-        Event::Note(note) => eprintln!("{}", msg!("import-note", text = note)),
+        Event::Note(note) => super::say(msg!("import-note", text = note)),
         Event::Fetching(total) => {
             let template = format!("{} {{bar:30}} {{pos}}/{{len}}", msg!("import-fetching"));
             bar = Some(super::progress_bar(total as u64, &template));
@@ -65,24 +65,24 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     // Printed once everything is written: a closed stdout stops nothing halfway.
     super::print_out(&prepared.listing())?;
     for note in prepared.notes() {
-        eprintln!("{note}");
+        super::say(note);
     }
     print_skipped(&prepared.skipped);
     print_errors(&prepared.errors);
 
-    eprintln!("{}", prepared.summary());
+    super::say(prepared.summary());
 
-    let options = super::check_options(&args.common);
+    let options = super::options::check(&args.common);
     let checked = site::check(root, &options)?;
-    super::check::report(root, &checked.diagnostics, Format::Human)?;
+    super::report(root, &checked.diagnostics, Format::Human)?;
     let counts = diagnostics::count(&checked.diagnostics);
     let failed = prepared.errors.len();
     if failed > 0 {
-        eprintln!("{}", msg!("import-failed", count = failed));
+        super::say(msg!("import-failed", count = failed));
     }
     let skipped = prepared.skipped.len();
     if skipped > 0 && !args.allow_skipped {
-        eprintln!("{}", msg!("import-skipped", count = skipped));
+        super::say(msg!("import-skipped", count = skipped));
     }
     Ok(super::exit_status(
         counts.errors > 0 || failed > 0 || (skipped > 0 && !args.allow_skipped),
@@ -91,19 +91,16 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
 
 fn print_skipped(skipped: &[(String, Msg)]) {
     for (path, why) in skipped {
-        eprintln!(
-            "{}",
-            msg!(
-                "import-skipped-file",
-                path = path.as_str(),
-                why = why.clone()
-            )
-        );
+        super::say(msg!(
+            "import-skipped-file",
+            path = path.as_str(),
+            why = why.clone()
+        ));
     }
 }
 
 fn print_errors(errors: &[Msg]) {
     for error in errors {
-        eprintln!("{}", msg!("tool-error", error = error.clone()));
+        super::say(msg!("tool-error", error = error.clone()));
     }
 }

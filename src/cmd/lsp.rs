@@ -6,6 +6,6 @@ use crate::cli::ToolArgs;
 use crate::lsp;
 
 pub fn run(args: ToolArgs) -> anyhow::Result<ExitCode> {
-    let options = super::check_options(&args.common);
+    let options = super::options::check(&args.common);
     lsp::run(&args.common.root, options)
 }

@@ -15,6 +15,7 @@ mod fmt;
 mod import;
 mod lsp;
 mod mcp;
+mod options;
 mod publish;
 mod serve;
 mod status;
@@ -32,14 +33,13 @@ pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Version(crate::cli::VersionArgs {
             command: crate::cli::VersionCommand::New(crate::cli::VersionNewArgs { common, .. }),
         }) => {
-            common.root = find_root(common.root_flag.as_deref(), true)?;
-            require_registry(&common.root)?;
+            common.root = crate::root::of_data(common.root_flag.as_deref())?;
         }
         Command::Import(crate::cli::ImportArgs { common, .. })
         | Command::Publish(crate::cli::PublishArgs { common, .. })
         | Command::Lsp(crate::cli::ToolArgs { common })
         | Command::Mcp(crate::cli::ToolArgs { common }) => {
-            common.root = find_root(common.root_flag.as_deref(), false)?;
+            common.root = crate::root::of_any(common.root_flag.as_deref())?;
         }
         Command::Backend(_) => {}
     }
@@ -59,11 +59,6 @@ pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The check's options from the flags every data command shares.
-fn check_options(common: &crate::cli::Common) -> crate::validate::Options {
-    crate::validate::Options { now: common.now }
-}
-
 /// 1 when the command found problems (or changes, for `fmt --check` and
 /// `diff`), else 0; the tool's own failures are `Err`, which `main` makes 2.
 fn exit_status(problems: bool) -> ExitCode {
@@ -74,105 +69,8 @@ fn exit_status(problems: bool) -> ExitCode {
     }
 }
 
-/// The root a command works on. `--root` wins; otherwise, like `cargo` and
-/// `git`, the nearest folder at or above the current one that holds
-/// `games.json`. When there is none, a command that reads the data (`needed`)
-/// fails saying where it looked; the others (`import` creates `games.json`,
-/// the servers serve any folder) take the current folder.
-fn find_root(flag: Option<&std::path::Path>, needed: bool) -> anyhow::Result<std::path::PathBuf> {
-    if let Some(root) = flag {
-        return Ok(root.to_path_buf());
-    }
-    let cwd = std::env::current_dir()?;
-    if let Some(found) = cwd
-        .ancestors()
-        .find(|dir| dir.join(crate::tree::REGISTRY_PATH).is_file())
-    {
-        // Relative to the current folder when it is inside: paths print short.
-        return Ok(match found.strip_prefix(&cwd) {
-            Ok(rel) if rel.as_os_str().is_empty() => std::path::PathBuf::from("."),
-            _ => found.to_path_buf(),
-        });
-    }
-    if needed {
-        return Err(anyhow::Error::new(crate::i18n::msg!(
-            "no-registry-above",
-            registry = crate::tree::REGISTRY_PATH,
-            folder = cwd.display().to_string()
-        )));
-    }
-    Ok(std::path::PathBuf::from("."))
-}
-
-/// The commands that read the data refuse a root without `games.json` (run
-/// in the wrong folder) with one line, before they print an empty table,
-/// report a file that is not there, or create state in that folder. A root
-/// that cannot be read at all is the loader's error. `import` creates
-/// `games.json`, `publish` reads a built site, and `lsp` and `mcp` serve whatever
-/// folder an editor or agent opens (a missing registry is a diagnostic there).
-fn require_registry(root: &std::path::Path) -> anyhow::Result<()> {
-    if root.is_dir() && !root.join(crate::load::REGISTRY_PATH).exists() {
-        return Err(anyhow::Error::new(crate::i18n::msg!(
-            "no-registry",
-            registry = crate::load::REGISTRY_PATH,
-            root = root.display().to_string()
-        )));
-    }
-    Ok(())
-}
-
-/// A progress bar on stderr with `template` (indicatif's), shown only on a
-/// terminal outside CI (`CI` set and not `false`) and when there is work.
-pub(crate) fn progress_bar(total: u64, template: &str) -> indicatif::ProgressBar {
-    use std::io::IsTerminal as _;
-    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false");
-    if ci || !std::io::stderr().is_terminal() || total == 0 {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(total);
-    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
-        bar.set_style(style);
-    }
-    bar
-}
-
-/// Writes data to stdout and flushes it. A closed pipe (`... | head`) is
-/// not an error: the reader has what it wanted, so the text is dropped and
-/// the command goes on to end with its own status (1 for a failed check,
-/// read by `set -o pipefail`), quietly, as ripgrep does. Any other failure
-/// (`> /dev/full`) is returned.
-pub(crate) fn print_out(text: &str) -> std::io::Result<()> {
-    use std::io::Write as _;
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        result => result,
-    }
-}
-
-/// Writes text to stderr, ignoring a closed pipe like [`print_out`]
-/// (`eprint!` would panic).
-pub(crate) fn print_err(text: &str) {
-    use std::io::Write as _;
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
-}
-
-/// Whether `err` comes from writing to a closed pipe somewhere
-/// [`print_out`] does not handle (clap's help, say): `main` then ends
-/// quietly with status 0.
-pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| {
-        cause
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
-}
-
-/// Whether stderr should be coloured: a terminal, and `NO_COLOR` unset.
-pub(crate) fn stderr_color() -> bool {
-    use std::io::IsTerminal;
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
-}
+// The printers every command uses, from the library's one owner.
+pub use crate::terminal::is_broken_pipe;
+pub(crate) use crate::terminal::{
+    print_err, print_out, progress_bar, report, report_with, say, stderr_color,
+};

@@ -97,11 +97,11 @@ fn print_plan(plan: &Plan, target: &str, dry_run: bool, format: PlanFormat) -> s
 /// Refuses a site with errors in its data, or one older than its data
 /// ([`publish::current`]).
 fn ensure_current(args: &PublishArgs, out: &Path, local: &[LocalFile]) -> anyhow::Result<()> {
-    let options = super::check_options(&args.common);
+    let options = super::options::check(&args.common);
     let root = &args.common.root;
     let checked = site::check_documents(root, &options)?;
     if checked.has_errors() {
-        super::check::report(root, &checked.diagnostics, Format::Human)?;
+        super::report(root, &checked.diagnostics, Format::Human)?;
         return Err(anyhow::Error::new(msg!("publish-data-errors")));
     }
     publish::current::ensure_current(out, local, &checked)

@@ -34,7 +34,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         } else {
             crate::site::Defer::Brotli
         },
-        ..super::build::options(&args.common, &out, &args.output)?
+        ..super::options::build(&args.common, &out, &args.output)?
     };
     let state = ServerState::new(options)
         .with_live_reload(!args.no_watch)
@@ -71,7 +71,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
 
     let outcome = server::rebuild(&state).await?;
     if outcome.summary.is_none() && args.no_watch {
-        eprintln!("{}", msg!("tool-error", error = msg!("serve-site-errors")));
+        super::say(msg!("tool-error", error = msg!("serve-site-errors")));
         return Ok(ExitCode::from(1));
     }
 

@@ -8,22 +8,19 @@ use crate::i18n::msg;
 use crate::site;
 
 pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
-    let options = super::check_options(&args.common);
+    let options = super::options::check(&args.common);
     let checked = site::check_documents(&args.common.root, &options)?;
     let rows = site::status::rows(&args.common.root, &checked, &options);
     for game in &checked.games {
         if crate::import::is_placeholder(&game.game) {
-            eprintln!("{}", msg!("note-placeholder", game = game.game.id.as_str()));
+            super::say(msg!("note-placeholder", game = game.game.id.as_str()));
         }
         if game.game.time_zone_assumed {
-            eprintln!(
-                "{}",
-                msg!(
-                    "note-zone-assumed",
-                    game = game.game.id.as_str(),
-                    zone = game.game.time_zone_name()
-                )
-            );
+            super::say(msg!(
+                "note-zone-assumed",
+                game = game.game.id.as_str(),
+                zone = game.game.time_zone_name()
+            ));
         }
     }
     match args.format {

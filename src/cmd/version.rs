@@ -32,7 +32,7 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
         end: args.end.clone(),
         cover: args.cover.clone(),
     };
-    let options = super::check_options(&args.common);
+    let options = super::options::check(&args.common);
     match version::plan(&args.common.root, &next, &options)? {
         Err(Refusal::Request(message)) => {
             super::print_err(&format!("{}\n", msg!("tool-error", error = message)));
@@ -42,7 +42,7 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
             message,
             diagnostics,
         }) => {
-            super::check::report(&args.common.root, &diagnostics, Format::Human)?;
+            super::report(&args.common.root, &diagnostics, Format::Human)?;
             super::print_err(&format!("{}\n", msg!("tool-error", error = message)));
             Ok(ExitCode::from(1))
         }

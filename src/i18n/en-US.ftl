@@ -245,6 +245,18 @@ unsorted = the activity starts ({ $start }) before the one above it ({ $previous
 unsorted-help = run `activity-site fmt` to sort activities by startTime
 duplicate-activity = `{ $name }` starting { $start } is listed twice (also activity { $first })
 duplicate-activity-help = remove one of them, or correct its name or startTime
+duplicate-id = the id `{ $id }` is already the id of activity { $first }
+duplicate-id-help = an id names one activity: remove this `id` from the activity that is not the one it names, and `activity-site check --fix` gives it its own
+missing-id = the activity `{ $name }` has no `id`
+missing-id-help-fresh = `activity-site check --fix` gives it the new id `{ $id }`
+missing-id-help-reuse = `activity-site check --fix` gives it `{ $id }`, the id of the activity with the same times in { $path }
+missing-id-help-wait = other activities have the same times: `activity-site check --fix` first gives ids to those of { $path }, then copy the id of the one that is this activity
+missing-id-help-choose = { $count ->
+    [one] one activity of another language has these times, but this file has more without an id: copy its id to the one that is the same activity (`"id": "…"` first)
+   *[other] { $count } activities of other languages have these times: copy the id of the one that is the same activity (`"id": "…"` first)
+}
+missing-id-help-times = give the activity its startTime and endTime: its id is found by its times
+missing-id-candidate = `{ $id }`: `{ $name }` in { $path }
 
 ## cover-url, whitespace
 
@@ -558,6 +570,12 @@ breaking-ongoing-removed = { $name } is ongoing (until { $end }, { $days ->
    *[other] { $days } days
 } left) and this build removes it: clients that key activities by name drop it while it runs.
 breaking-ongoing-removed-help = keep the activity until it ends; rename it in place (same start and end) if only its name is wrong
+breaking-ongoing-id-changed = { $name } is ongoing (until { $end }, { $days ->
+    [0] less than a day
+    [one] 1 day
+   *[other] { $days } days
+} left) and its id changes from `{ $old }` to `{ $new }`: clients that key activities by id lose it while it runs.
+breaking-ongoing-id-changed-help = an id is data, never derived again: keep `"id": "{ $old }"` on the activity (a rename or a corrected time keeps it)
 warning-upcoming-removed = { $name } has not started yet (it starts on { $start }, { $days ->
     [0] in less than a day
     [one] in 1 day
@@ -628,6 +646,8 @@ rule-upcoming-version = The version starts after now: clients get it before it b
 rule-kept-file = A file of data/_files/ that cannot be published verbatim.
 rule-markdown-link = A Markdown link in an announcement that is not http(s), a site path or an anchor.
 rule-markdown-html = Raw HTML in an announcement's Markdown (shown as text).
+rule-duplicate-id = Two activities of one document with the same id.
+rule-missing-id = An activity without an id (check --fix assigns one, the same in every language).
 
 ## version new
 

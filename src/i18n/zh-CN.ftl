@@ -215,6 +215,18 @@ unsorted = 活动的开始时间（{ $start }）早于上一个活动（{ $previ
 unsorted-help = 运行 `activity-site fmt` 按 startTime 排序活动
 duplicate-activity = 开始于 { $start } 的 `{ $name }` 出现了两次（另一处是 activities[{ $first }]）
 duplicate-activity-help = 请删除其中一个，或更正它的名称或开始时间
+duplicate-id = id `{ $id }` 已经是 activities[{ $first }] 的 id
+duplicate-id-help = 一个 id 只指一个活动：请从不是它所指的那个活动中删除这个 `id`，`activity-site check --fix` 会给它分配自己的 id
+missing-id = 活动 `{ $name }` 没有 `id`
+missing-id-help-fresh = `activity-site check --fix` 会给它分配新的 id `{ $id }`
+missing-id-help-reuse = `activity-site check --fix` 会给它分配 `{ $id }`，即 { $path } 中时间相同的活动的 id
+missing-id-help-wait = 还有其他活动的时间与它相同：`activity-site check --fix` 会先给 { $path } 中的这些活动分配 id，然后请复制其中与它是同一活动的那个的 id
+missing-id-help-choose = { $count ->
+    [one] 另一语言中有一个活动的时间与它相同，但本文件中还有其他没有 id 的同时间活动：请把它的 id 复制给同一个活动（`"id": "…"` 放在最前）
+   *[other] 其他语言中有 { $count } 个活动的时间与它相同：请复制其中与它是同一活动的那个的 id（`"id": "…"` 放在最前）
+}
+missing-id-help-times = 请先填写活动的 startTime 和 endTime：它的 id 要按时间配对
+missing-id-candidate = `{ $id }`：{ $path } 中的 `{ $name }`
 
 ## cover-url、whitespace
 
@@ -483,6 +495,11 @@ breaking-ongoing-removed = { $name } 正在进行（至 { $end }，还剩{ $days
    *[other] {" "}{ $days } 天
 }），而这次构建删除了它：按名称识别活动的客户端会在活动进行期间丢掉它。
 breaking-ongoing-removed-help = 请保留这个活动直到它结束；如果只是名称写错了，请原地改名（开始和结束时间不变）
+breaking-ongoing-id-changed = { $name } 正在进行（至 { $end }，还剩{ $days ->
+    [0] 不到一天
+   *[other] {" "}{ $days } 天
+}），而它的 id 从 `{ $old }` 变成了 `{ $new }`：按 id 识别活动的客户端会在活动进行期间丢掉它。
+breaking-ongoing-id-changed-help = id 是数据，不会重新推算：请在活动上保留 `"id": "{ $old }"`（改名或更正时间都保留它）
 warning-upcoming-removed = { $name } 尚未开始（{ $start } 开始，{ $days ->
     [0] 不到一天后
    *[other] { $days } 天后
@@ -552,6 +569,8 @@ rule-upcoming-version = 版本在当前时间之后才开始：客户端会在�
 rule-kept-file = data/_files/ 中无法原样发布的文件。
 rule-markdown-link = 公告中的 Markdown 链接既不是 http(s) 地址，也不是本站路径或锚点。
 rule-markdown-html = 公告的 Markdown 中含有原始 HTML（会显示为文本）。
+rule-duplicate-id = 同一文档中的两个活动有相同的 id。
+rule-missing-id = 活动没有 id（check --fix 会分配一个，各语言相同）。
 
 ## version new
 

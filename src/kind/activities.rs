@@ -34,6 +34,7 @@ pub static KIND: Kind = Kind {
         Code::TimeOrder,
         Code::CoverUrl,
         Code::DuplicateActivity,
+        Code::DuplicateId,
         Code::OutsideVersion,
         Code::EndOfMinute,
         Code::Unsorted,
@@ -41,9 +42,15 @@ pub static KIND: Kind = Kind {
         Code::Stale,
         Code::Whitespace,
         Code::UpcomingVersion,
+        Code::MissingId,
     ],
     review: Review {
-        breaking: &[&ONGOING_REMOVED, &UPCOMING_VERSION, &VERSION_BACKWARDS],
+        breaking: &[
+            &ONGOING_REMOVED,
+            &ONGOING_ID_CHANGED,
+            &UPCOMING_VERSION,
+            &VERSION_BACKWARDS,
+        ],
         warnings: &[&UPCOMING_REMOVED, &COVER_REMOVED],
     },
     status: Some("status-game"),
@@ -65,6 +72,14 @@ pub static ONGOING_REMOVED: Finding = Finding {
     code: "ongoing-activity-removed",
     message: "breaking-ongoing-removed",
     help: "breaking-ongoing-removed-help",
+};
+
+/// Breaking: an activity that is running at the moment of the review lost
+/// its `id`, or has another: clients that keep activities by id lose it.
+pub static ONGOING_ID_CHANGED: Finding = Finding {
+    code: "ongoing-activity-id-changed",
+    message: "breaking-ongoing-id-changed",
+    help: "breaking-ongoing-id-changed-help",
 };
 
 /// Breaking: the new document's version has not started yet, so clients

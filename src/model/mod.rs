@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 pub mod announcements;
 pub mod days;
 pub mod freshness;
+pub mod ids;
 pub mod time;
 
 pub use announcements::{Announcement, Announcements, ContentType};
@@ -280,6 +281,12 @@ pub type Draft = ActivityDocument<Written>;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Activity<T = Time> {
+    /// The activity's stable id ([`ids`]): data, assigned once by `check
+    /// --fix`, the same in every locale, kept by `version new` and through
+    /// renames. The first key of an activity; absent in
+    /// data written before ids.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
@@ -341,6 +348,7 @@ impl From<ActivityDocument> for Draft {
 impl From<Activity> for Activity<Written> {
     fn from(a: Activity) -> Activity<Written> {
         Activity {
+            id: a.id,
             name: a.name,
             kind: a.kind,
             description: a.description,

@@ -383,7 +383,7 @@ async fn build_now(
         Ok(outcome) => {
             let printed = render_for_terminal(state, outcome);
             if !printed.is_empty() {
-                eprint!("{printed}");
+                crate::terminal::print_err(&printed);
             }
             let counts = diagnostics::count(&outcome.diagnostics);
             if let Some(summary) = &outcome.summary {

@@ -324,11 +324,17 @@ pub(crate) async fn serve(site: Arc<Site>, request: Request) -> Response {
             .insert(header::ALLOW, ALLOWED_METHODS);
         return response;
     }
-    let head = method == Method::HEAD;
+    let ask = Ask {
+        path,
+        headers: request.headers(),
+        head: method == Method::HEAD,
+        api,
+    };
     // A path served moments ago: its file and headers are ready.
-    if let Some(response) = site.files.answer_fresh(path, |file| {
-        respond(&site, file, request.headers(), head, StatusCode::OK)
-    }) {
+    if let Some(response) = site
+        .files
+        .answer_fresh(path, |file| respond(&site, file, ask, StatusCode::OK))
+    {
         return response;
     }
     let generation = site.files.generation.load(Ordering::SeqCst);
@@ -340,7 +346,7 @@ pub(crate) async fn serve(site: Arc<Site>, request: Request) -> Response {
         && layout::is_host_only(only)
     {
         // Hosts read these files as configuration and never serve them.
-        return not_found(&site, request.headers(), api, head, path).await;
+        return not_found(&site, ask).await;
     }
     let trailing_slash = path.ends_with('/');
     let mut full = site.out.clone();
@@ -350,13 +356,13 @@ pub(crate) async fn serve(site: Arc<Site>, request: Request) -> Response {
     match find(&site, &full).await {
         Ok(Found::File(file)) if !trailing_slash => {
             site.files.insert_served(path, &file, generation);
-            return respond(&site, &file, request.headers(), head, StatusCode::OK);
+            return respond(&site, &file, ask, StatusCode::OK);
         }
         Ok(Found::Directory) if trailing_slash || segments.is_empty() => {
             full.push(layout::DIRECTORY_INDEX);
             if let Ok(Found::File(file)) = find(&site, &full).await {
                 site.files.insert_served(path, &file, generation);
-                return respond(&site, &file, request.headers(), head, StatusCode::OK);
+                return respond(&site, &file, ask, StatusCode::OK);
             }
         }
         Ok(Found::Directory) => return redirect_to_directory(&segments, request.uri().query()),
@@ -371,7 +377,18 @@ pub(crate) async fn serve(site: Arc<Site>, request: Request) -> Response {
             );
         }
     }
-    not_found(&site, request.headers(), api, head, path).await
+    not_found(&site, ask).await
+}
+
+/// What a GET or HEAD asks of the site: the path, the request's headers,
+/// whether it is a HEAD (no body in the answer) and whether the path is
+/// under the public API (CORS, JSON errors).
+#[derive(Clone, Copy)]
+struct Ask<'r> {
+    path: &'r str,
+    headers: &'r HeaderMap,
+    head: bool,
+    api: bool,
 }
 
 /// Splits a request path into decoded file-name segments, refusing anything
@@ -701,15 +718,10 @@ fn none_match(headers: &HeaderMap, etag: &HeaderValue) -> bool {
 }
 
 /// The 200 (or 404 page) response for a file.
-fn respond(
-    site: &Site,
-    file: &CachedFile,
-    request: &HeaderMap,
-    head: bool,
-    status: StatusCode,
-) -> Response {
+fn respond(site: &Site, file: &CachedFile, ask: Ask<'_>, status: StatusCode) -> Response {
+    let (request, head) = (ask.headers, ask.head);
     if site.live_reload && file.live_headers.is_some() {
-        return respond_live(site, file, request, head, status);
+        return respond_live(site, file, ask, status);
     }
     let variant = match choose_encoding(request, file.brotli.is_some(), file.gzip.is_some()) {
         Encoding::Brotli => file.brotli.as_ref(),
@@ -737,13 +749,8 @@ fn respond(
 /// An HTML page while live reload is on: the body gets the script (and the
 /// overlay), so it is sent uncompressed, and its ETag also names the build
 /// status the overlay reflects.
-fn respond_live(
-    site: &Site,
-    file: &CachedFile,
-    request: &HeaderMap,
-    head: bool,
-    status: StatusCode,
-) -> Response {
+fn respond_live(site: &Site, file: &CachedFile, ask: Ask<'_>, status: StatusCode) -> Response {
+    let (request, head) = (ask.headers, ask.head);
     let build = site.status();
     let body = reload::inject(&file.identity.body, &build);
     let mut headers = file.live_headers.clone().unwrap_or_default();
@@ -839,16 +846,11 @@ fn redirect_to_directory(segments: &[Cow<'_, str>], query: Option<&str>) -> Resp
 
 /// The 404: JSON under the API; elsewhere the site's `404.html`, or a small
 /// built-in page when the site has none.
-async fn not_found(
-    site: &Site,
-    request: &HeaderMap,
-    api: bool,
-    head: bool,
-    path: &str,
-) -> Response {
+async fn not_found(site: &Site, ask: Ask<'_>) -> Response {
+    let (path, head, api) = (ask.path, ask.head, ask.api);
     if !api && let Ok(Found::File(page)) = find(site, &site.out.join(layout::NOT_FOUND_PAGE)).await
     {
-        return respond(site, &page, request, head, StatusCode::NOT_FOUND);
+        return respond(site, &page, ask, StatusCode::NOT_FOUND);
     }
     let mut response = error(api, StatusCode::NOT_FOUND, path, "not found");
     if api {

@@ -96,15 +96,18 @@ pub fn render_calendar(game: &GameOutput, doc: &LocaleDocument) -> String {
     for activity in &document.activities {
         let (start, end) = (activity.start_time, activity.end_time);
         cal.line("BEGIN:VEVENT");
-        cal.line(&format!(
-            "UID:{}@activity-site",
-            uid(
+        let uid = match &activity.id {
+            // The activity's id: the event stays the same one through a
+            // rename or a corrected time.
+            Some(id) => format!("{id}.{}", doc.locale),
+            None => uid(
                 &g.id,
                 &doc.locale,
                 &activity.name,
-                &activity.start_time.to_string()
-            )
-        ));
+                &activity.start_time.to_string(),
+            ),
+        };
+        cal.line(&format!("UID:{uid}@activity-site"));
         cal.line(&format!("DTSTAMP:{}", stamp.format("%Y%m%dT%H%M%SZ")));
         cal.line(&format!(
             "DTSTART;TZID={tzid}:{}",
@@ -156,8 +159,10 @@ pub fn render_calendar(game: &GameOutput, doc: &LocaleDocument) -> String {
     cal.out
 }
 
-/// A stable event id: the first 16 bytes of SHA-256 over game, locale, name and
-/// start, in hex.
+/// The event id of an activity without an `id` (data from before ids): the
+/// first 16 bytes of SHA-256 over game, locale, name and start, in hex. An
+/// activity with an id has `<id>.<locale>` instead, which a rename or a
+/// corrected time leaves as it is.
 pub fn uid(game: &str, locale: &str, name: &str, start: &str) -> String {
     let mut hasher = Sha256::new();
     for part in [game, locale, name, start] {

@@ -368,7 +368,7 @@ impl Validator {
         let mut diagnostics = loaded.diagnostics.clone();
         let now = options.now_for(&loaded.game);
         let mut documents = Vec::new();
-        let mut clean: Vec<(JsonFile<'_>, &str)> = Vec::new();
+        let mut parsed: Vec<(JsonFile<'_>, &str, bool)> = Vec::new();
         for file in &loaded.files {
             let (json, syntax) = match &file.source {
                 Some(source) => {
@@ -414,11 +414,30 @@ impl Validator {
                     .flatten();
                 documents.push((file.locale.clone(), document));
             }
-            // Parity compares clean files only: an error already says what is wrong.
-            if !has_errors && !broken {
-                clean.push((json, &file.locale));
+            // Parity compares clean files only: an error already says what
+            // is wrong. Ids are asked of every file read for certain.
+            if !broken {
+                parsed.push((json, &file.locale, !has_errors));
             }
         }
+        // Ids: every activity of every locale, paired across locales.
+        {
+            let files: Vec<(&JsonFile<'_>, &str)> =
+                parsed.iter().map(|(json, l, _)| (json, *l)).collect();
+            let mut reports: Vec<Reporter<'_>> =
+                files.iter().map(|(json, _)| Reporter::new(json)).collect();
+            rules::missing_ids(&loaded.game, &files, &mut reports);
+            for report in reports {
+                let mut found = report.finish();
+                waive(&loaded.game, &mut found);
+                diagnostics.extend(found);
+            }
+        }
+        let clean: Vec<(&JsonFile<'_>, &str)> = parsed
+            .iter()
+            .filter(|(_, _, clean)| *clean)
+            .map(|(json, l, _)| (json, *l))
+            .collect();
         // Locale parity: every other locale against the default one.
         if let Some((default, _)) = clean.iter().find(|(_, l)| *l == loaded.game.default_locale) {
             for (other, locale) in &clean {

@@ -30,7 +30,7 @@ fn check(fixture: &str) -> String {
         .iter()
         .find(|(path, _)| path == tree::REGISTRY_PATH)
         .map(|(_, text)| text.clone())
-        .unwrap_or_else(|| default_registry(&files));
+        .unwrap_or_else(|| default_registry(&files, false));
     let data_files: Vec<String> = files
         .iter()
         .map(|(path, _)| path.clone())
@@ -102,7 +102,9 @@ fn split(fixture: &str) -> Vec<(String, String)> {
     files
 }
 
-fn default_registry(files: &[(String, String)]) -> String {
+/// The registry of the one game `demo`. Its documents are written without
+/// ids, so its game turns `missing-id` off unless `ids` (the ids tests).
+fn default_registry(files: &[(String, String)], ids: bool) -> String {
     let locales: Vec<&str> = files
         .iter()
         .filter_map(|(path, _)| match tree::classify(path) {
@@ -117,6 +119,7 @@ fn default_registry(files: &[(String, String)]) -> String {
         "defaultLocale": locales.first().copied().unwrap_or("en-US"),
         "dataSource": "https://example.org/news",
         "timeZone": "Asia/Shanghai",
+        "conventions": if ids { serde_json::json!({}) } else { serde_json::json!({"ignore": ["missing-id"]}) },
     }]})
     .to_string()
 }
@@ -404,6 +407,84 @@ fn locales_agree_on_the_version_and_windows() {
       note: only here: `A` (2026-10-01T11:00:00 to 2026-10-15T03:59:59)
       help: locale files of one game describe the same version and the same activities with the same times; update both
     ");
+}
+
+/// Family: ids across the locales of a game (`missing-id`, `duplicate-id`).
+#[test]
+fn ids_are_paired_across_locales_by_their_times() {
+    let activity = |id: Option<&str>, name: &str, start: &str| {
+        let id = id.map_or(String::new(), |id| format!(r#""id": "{id}", "#));
+        format!(
+            r#"{{{id}"name": "{name}", "description": "", "startTime": "2026-10-{start}T11:00:00", "endTime": "2026-10-20T03:59:59"}}"#
+        )
+    };
+    // A has no id anywhere; B has one in zh-CN only; C and D share a window.
+    let zh = doc(&[
+        activity(None, "A", "01"),
+        activity(Some("demo-1.2-07"), "B", "02"),
+        activity(None, "C", "03"),
+        activity(None, "D", "03"),
+    ]
+    .join(", "));
+    let en = doc(&[
+        activity(None, "A-en", "01"),
+        activity(None, "B-en", "02"),
+        activity(None, "C-en", "03"),
+        activity(None, "D-en", "03"),
+    ]
+    .join(", "));
+    let files = format!("//- data/demo/zh-CN.json\n{zh}//- data/demo/en-US.json\n{en}");
+    let registry = default_registry(&split(&files), true);
+    let out = check(&format!("//- games.json\n{registry}\n{files}"));
+    let has = |line: &str| assert!(out.contains(line), "{line}\n{out}");
+    // The default locale's A, B's twin, C and D: fresh ids above the 07
+    // in use, the same for A in both files; B's twin reuses B's.
+    has("gives it the new id `demo-1.2-08`");
+    assert_eq!(out.matches("new id `demo-1.2-08`").count(), 2, "{out}");
+    has(
+        "gives it `demo-1.2-07`, the id of the activity with the same times in data/demo/zh-CN.json",
+    );
+    has("help: `activity-site check --fix` gives it the new id `demo-1.2-09`");
+    has("help: `activity-site check --fix` gives it the new id `demo-1.2-10`");
+    // C-en and D-en wait for zh-CN's (no pairing is guessed), without a fix.
+    assert_eq!(
+        out.matches("first gives ids to those of data/demo/zh-CN.json")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert_eq!(out.matches("warning[missing-id]").count(), 7, "{out}");
+    assert_eq!(out.matches("fix:").count(), 5, "{out}");
+
+    // Once zh-CN has its ids, C-en and D-en name the candidates.
+    let zh = zh
+        .replacen(r#"{"name": "C""#, r#"{"id": "demo-1.2-09", "name": "C""#, 1)
+        .replacen(r#"{"name": "D""#, r#"{"id": "demo-1.2-10", "name": "D""#, 1);
+    let files = format!("//- data/demo/zh-CN.json\n{zh}//- data/demo/en-US.json\n{en}");
+    let out = check(&format!("//- games.json\n{registry}\n{files}"));
+    assert_eq!(
+        out.matches("2 activities of other languages have these times")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert!(
+        out.contains("note: `demo-1.2-09`: `C` in data/demo/zh-CN.json"),
+        "{out}"
+    );
+
+    // One id twice in a document.
+    let dup = doc(&[
+        activity(Some("demo-1.2-01"), "A", "01"),
+        activity(Some("demo-1.2-01"), "B", "02"),
+    ]
+    .join(", "));
+    let out = check(&format!("//- data/demo/zh-CN.json\n{dup}"));
+    assert!(out.contains("error[duplicate-id]"), "{out}");
+    assert!(
+        out.contains("the id `demo-1.2-01` is already the id of activity 0"),
+        "{out}"
+    );
 }
 
 /// Issue 35 item 6: CONTRIBUTING.md documents every rule code, in the

@@ -9,7 +9,7 @@
 //!
 //! - This file: [`Control`], the core's one handle, and its options; the
 //!   core's parts beside it: the backend process and its supervision
-//!   ([`backend`]), the line protocol ([`protocol`]), the program behind
+//!   ([`supervisor`]), the line protocol ([`protocol`]), the program behind
 //!   the server (`program`: the real one or the simulator), the simulator
 //!   program itself ([`simulator`]), configurations, settings, extensions,
 //!   operator methods and the screenshot they draw, logs, the state
@@ -29,6 +29,13 @@
 //!
 //! [`api`] and [`mcp`] use the core and [`guard`], never each other.
 //!
+//! "Backend" is one thing here: the program behind the server, a child
+//! process (the contract's word). The supervisor of that process is
+//! [`supervisor`], the interface over what differs between the real
+//! program and the simulator is `program::Program`, the REST resource
+//! `/api/Backend` is `api/backend.rs`, and `activity-site backend` is the
+//! subcommand that runs the simulator.
+//!
 //! # The core
 //!
 //! [`Control`] is the one handle the REST API and the MCP tools share: every
@@ -36,7 +43,7 @@
 //! [`Error`] whose variant says which class of status it is. Tasks, stops,
 //! the status, foreground extensions, operator calls and the screenshot go
 //! to the backend, a child process, through the line protocol of
-//! [`backend`]; the simulator ([`simulator`]) is this same binary run as
+//! [`supervisor`]; the simulator ([`simulator`]) is this same binary run as
 //! `activity-site backend`. State lives in a state directory (`configs/`,
 //! `settings.json`, `extensions/`, `backend/`, spelled once in
 //! [`state::layout`]), shared with the real backend and the desktop
@@ -54,7 +61,7 @@
 //! simulator reads the one and writes the other, and reaches the server
 //! through nothing else (`tests/architecture.rs` holds it so). What
 //! differs between the real program and the simulator (extensions, the
-//! operator, the screenshot) is one interface, [`program::Backend`],
+//! operator, the screenshot) is one interface, [`program::Program`],
 //! chosen once in [`Control::open`].
 //!
 //! # Which texts are protocol, which are for people
@@ -85,7 +92,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub mod api;
-pub mod backend;
 mod configs;
 mod error;
 mod extensions;
@@ -104,8 +110,8 @@ mod settings;
 pub mod shapes;
 pub mod simulator;
 pub mod state;
+pub mod supervisor;
 
-pub use backend::{BackendCommand, DEFAULT_ANSWER_TIMEOUT, EXIT_GRACE};
 pub use configs::{
     CONFIG_NAME_PATTERN, CREDENTIAL_FIELDS, DEFAULT_CONFIG_NAME, MAX_CONFIG_NAME_CHARS,
     default_config, name_problem,
@@ -122,6 +128,7 @@ pub use runner::{
 };
 pub use service_config::ServiceConfig;
 pub use settings::{SettingsUpdate, default_settings, settings_schema};
+pub use supervisor::{BackendCommand, DEFAULT_ANSWER_TIMEOUT, EXIT_GRACE};
 
 /// The longest backend arguments a restart accepts, in bytes: a real command
 /// line is a few dozen; the bound keeps a client from making the server hold
@@ -129,14 +136,14 @@ pub use settings::{SettingsUpdate, default_settings, settings_schema};
 pub const MAX_ARGUMENTS_BYTES: usize = 4096;
 pub use shapes::{AppSettings, TasksConfig};
 
-use backend::Supervisor;
 use configs::Configs;
 use extensions::Extensions;
-use program::Backend;
+use program::Program;
 use program::real::Real;
 use program::simulated::Simulated;
 use protocol::Command;
 use settings::Settings;
+use supervisor::Supervisor;
 
 /// Where the backend saves the screenshot, in the state directory.
 const SCREENSHOT_FILE: &str = state::layout::SCREENSHOT;
@@ -248,7 +255,7 @@ pub struct Control {
     extensions: Arc<Extensions>,
     /// The program behind the server: the real backend or the simulator,
     /// chosen once when the core opens.
-    program: Arc<dyn Backend>,
+    program: Arc<dyn Program>,
     /// The configuration used when a request names none: the last one run
     /// by name. A std mutex, never held across an await.
     current_config: Arc<Mutex<String>>,
@@ -270,16 +277,10 @@ impl Control {
         let extensions = Extensions::open(dir, log.clone(), strays.clone())?;
         let simulated = options.backend.is_simulator();
         // The first command starts the process (opening needs no runtime).
-        let backend = Arc::new(Supervisor::new(
-            log.clone(),
-            options.backend,
-            dir.clone(),
-            &options.backend_arguments,
-            options.answer_timeout,
-        ));
+        let backend = Arc::new(Supervisor::new(log.clone(), dir.clone(), &options));
         let configs = Arc::new(configs);
         let extensions = Arc::new(extensions);
-        let program: Arc<dyn Backend> = if simulated {
+        let program: Arc<dyn Program> = if simulated {
             Arc::new(Simulated::new(
                 Arc::clone(&backend),
                 Arc::clone(&extensions),

@@ -612,109 +612,13 @@ impl Operator {
     /// summary (computed by the caller, who owns the encoder).
     pub fn call(&self, call: Call, status: &TaskStatus, shot: Option<Value>) -> (Value, String) {
         let mut w = self.window.lock().unwrap_or_else(|e| e.into_inner());
-        let xy = |x: X, y: Y| (x.get() as u32, y.get() as u32);
         match call {
-            Call::Click(Click {
-                x,
-                y,
-                button,
-                clicks,
-            }) => {
-                let (x, y) = xy(x, y);
-                let clicks = clicks.get();
-                let button = wire_name(button);
-                w.cursor = (x, y);
-                w.clicks.push((x, y));
-                if w.clicks.len() > 16 {
-                    w.clicks.remove(0);
-                }
-                w.focused = true;
-                (
-                    json!({ "clicked": { "x": x, "y": y }, "button": button, "clicks": clicks }),
-                    format!("click ({x}, {y}) {button} x{clicks}"),
-                )
-            }
-            Call::PressKey(PressKey {
-                key: Key(key),
-                duration_ms,
-            }) => {
-                let duration = duration_ms.get();
-                w.last_key = Some(key.clone());
-                (
-                    json!({ "key": key, "durationMs": duration }),
-                    format!("press_key {key} for {duration} ms"),
-                )
-            }
-            Call::Drag(Drag {
-                from,
-                to,
-                duration_ms,
-            }) => {
-                let (from, to) = (xy(from.x, from.y), xy(to.x, to.y));
-                let duration = duration_ms.get();
-                w.cursor = to;
-                (
-                    json!({ "from": { "x": from.0, "y": from.1 }, "to": { "x": to.0, "y": to.1 }, "durationMs": duration }),
-                    format!("drag ({}, {}) -> ({}, {})", from.0, from.1, to.0, to.1),
-                )
-            }
-            Call::Scroll(Scroll { x, y, amount }) => {
-                let amount = amount.get();
-                let at = (
-                    x.map_or(w.cursor.0, |x| x.get() as u32),
-                    y.map_or(w.cursor.1, |y| y.get() as u32),
-                );
-                w.cursor = at;
-                w.scroll += amount;
-                (
-                    json!({ "amount": amount, "at": { "x": at.0, "y": at.1 }, "offset": w.scroll }),
-                    format!("scroll {amount} at ({}, {})", at.0, at.1),
-                )
-            }
-            Call::Ocr(Ocr { region }) => {
-                let boxes: Vec<Value> = ocr_boxes(status)
-                    .into_iter()
-                    .filter(|(_, b, _)| {
-                        region.is_none_or(|r| {
-                            let (x, y) = (r.x.get(), r.y.get());
-                            let (rw, rh) = (r.width.get(), r.height.get());
-                            b[0] >= x && b[1] >= y && b[0] + b[2] <= x + rw && b[1] + b[3] <= y + rh
-                        })
-                    })
-                    .map(|(text, b, confidence)| json!({ "text": text, "box": b, "confidence": confidence }))
-                    .collect();
-                let n = boxes.len();
-                (
-                    json!({ "boxes": boxes }),
-                    format!("ocr found {n} text boxes"),
-                )
-            }
-            Call::FindTemplate(FindTemplate {
-                template,
-                threshold: Fraction(threshold),
-            }) => {
-                // The main menu shows while idle; task screens show their buttons while running.
-                let running = status.status == RunState::Running;
-                let confidence: f64 = match (template, running) {
-                    (Template::MainMenu, false)
-                    | (Template::ChallengeButton | Template::ClaimButton, true) => 0.97,
-                    (
-                        Template::CloseButton | Template::MailIcon | Template::InterastralGuide,
-                        _,
-                    ) => 0.91,
-                    _ => 0.42,
-                };
-                let found = confidence >= threshold;
-                let b = [80 + 180 * template as i64, 600, 120, 48];
-                let template = wire_name(template);
-                (
-                    json!({ "found": found, "template": template, "box": if found { json!(b) } else { Value::Null }, "confidence": confidence }),
-                    format!(
-                        "find_template {template}: {}",
-                        if found { "found" } else { "not found" }
-                    ),
-                )
-            }
+            Call::Click(click) => clicked(&mut w, click),
+            Call::PressKey(press) => pressed(&mut w, press),
+            Call::Drag(drag) => dragged(&mut w, drag),
+            Call::Scroll(scroll) => scrolled(&mut w, scroll),
+            Call::Ocr(ocr) => ocr_found(status, ocr),
+            Call::FindTemplate(find) => template_found(status, find),
             Call::Screenshot => (
                 shot.unwrap_or(Value::Null),
                 "screenshot captured".to_string(),
@@ -737,6 +641,129 @@ impl Operator {
             .clone();
         screenshot::png(status, &w)
     }
+}
+
+/// A point of a call, in pixels.
+fn xy(x: X, y: Y) -> (u32, u32) {
+    (x.get() as u32, y.get() as u32)
+}
+
+/// `click`: the cursor moves there and the window takes the focus.
+fn clicked(w: &mut Window, click: Click) -> (Value, String) {
+    let Click {
+        x,
+        y,
+        button,
+        clicks,
+    } = click;
+    let (x, y) = xy(x, y);
+    let clicks = clicks.get();
+    let button = wire_name(button);
+    w.cursor = (x, y);
+    w.clicks.push((x, y));
+    if w.clicks.len() > 16 {
+        w.clicks.remove(0);
+    }
+    w.focused = true;
+    (
+        json!({ "clicked": { "x": x, "y": y }, "button": button, "clicks": clicks }),
+        format!("click ({x}, {y}) {button} x{clicks}"),
+    )
+}
+
+/// `press_key`: the window remembers the last key.
+fn pressed(w: &mut Window, press: PressKey) -> (Value, String) {
+    let PressKey {
+        key: Key(key),
+        duration_ms,
+    } = press;
+    let duration = duration_ms.get();
+    w.last_key = Some(key.clone());
+    (
+        json!({ "key": key, "durationMs": duration }),
+        format!("press_key {key} for {duration} ms"),
+    )
+}
+
+/// `drag`: the cursor ends where the drag does.
+fn dragged(w: &mut Window, drag: Drag) -> (Value, String) {
+    let Drag {
+        from,
+        to,
+        duration_ms,
+    } = drag;
+    let (from, to) = (xy(from.x, from.y), xy(to.x, to.y));
+    let duration = duration_ms.get();
+    w.cursor = to;
+    (
+        json!({ "from": { "x": from.0, "y": from.1 }, "to": { "x": to.0, "y": to.1 }, "durationMs": duration }),
+        format!("drag ({}, {}) -> ({}, {})", from.0, from.1, to.0, to.1),
+    )
+}
+
+/// `scroll`: at the point given, else at the cursor.
+fn scrolled(w: &mut Window, scroll: Scroll) -> (Value, String) {
+    let Scroll { x, y, amount } = scroll;
+    let amount = amount.get();
+    let at = (
+        x.map_or(w.cursor.0, |x| x.get() as u32),
+        y.map_or(w.cursor.1, |y| y.get() as u32),
+    );
+    w.cursor = at;
+    w.scroll += amount;
+    (
+        json!({ "amount": amount, "at": { "x": at.0, "y": at.1 }, "offset": w.scroll }),
+        format!("scroll {amount} at ({}, {})", at.0, at.1),
+    )
+}
+
+/// `ocr`: the text boxes the status shows, inside the region when one is
+/// given.
+fn ocr_found(status: &TaskStatus, ocr: Ocr) -> (Value, String) {
+    let Ocr { region } = ocr;
+    let boxes: Vec<Value> = ocr_boxes(status)
+        .into_iter()
+        .filter(|(_, b, _)| {
+            region.is_none_or(|r| {
+                let (x, y) = (r.x.get(), r.y.get());
+                let (rw, rh) = (r.width.get(), r.height.get());
+                b[0] >= x && b[1] >= y && b[0] + b[2] <= x + rw && b[1] + b[3] <= y + rh
+            })
+        })
+        .map(|(text, b, confidence)| json!({ "text": text, "box": b, "confidence": confidence }))
+        .collect();
+    let n = boxes.len();
+    (
+        json!({ "boxes": boxes }),
+        format!("ocr found {n} text boxes"),
+    )
+}
+
+/// `find_template`: the main menu shows while idle, task screens show
+/// their buttons while running.
+fn template_found(status: &TaskStatus, find: FindTemplate) -> (Value, String) {
+    let FindTemplate {
+        template,
+        threshold: Fraction(threshold),
+    } = find;
+    let running = status.status == RunState::Running;
+    let confidence: f64 = match (template, running) {
+        (Template::MainMenu, false) | (Template::ChallengeButton | Template::ClaimButton, true) => {
+            0.97
+        }
+        (Template::CloseButton | Template::MailIcon | Template::InterastralGuide, _) => 0.91,
+        _ => 0.42,
+    };
+    let found = confidence >= threshold;
+    let b = [80 + 180 * template as i64, 600, 120, 48];
+    let template = wire_name(template);
+    (
+        json!({ "found": found, "template": template, "box": if found { json!(b) } else { Value::Null }, "confidence": confidence }),
+        format!(
+            "find_template {template}: {}",
+            if found { "found" } else { "not found" }
+        ),
+    )
 }
 
 fn window_json(w: &Window) -> Value {

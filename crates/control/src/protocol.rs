@@ -19,7 +19,7 @@
 //!   WARNING, ERROR, CRITICAL), with `[Start]` and `[Done]` as DEBUG lines
 //!   around every job, tracebacks as plain lines.
 //!
-//! This module knows nothing of processes: [`super::backend`] reads the
+//! This module knows nothing of processes: [`super::supervisor`] reads the
 //! lines, this turns answers into the contract's [`TaskStatus`], extension
 //! and operator shapes.
 
@@ -200,7 +200,7 @@ pub(crate) fn json_word(value: &Value) -> String {
 }
 
 /// One command of the backend protocol: the one type the server builds
-/// ([`super::backend::Supervisor`] sends [`Command::line`]) and the
+/// ([`super::supervisor::Supervisor`] sends [`Command::line`]) and the
 /// simulator reads ([`Command::parse`]). Its words are wire protocol, as
 /// the real program spells them: they stay English whatever language the
 /// server speaks to people. A word a variant holds (a configuration, an

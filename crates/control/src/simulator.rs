@@ -2,7 +2,7 @@
 //! --no-admin [--step-ms=N] [--fail-task=NAME] [--unavailable]`.
 //!
 //! It speaks the protocol of the real backend (`sra-cli --inline`) on its
-//! standard streams, as [`super::backend`] documents: one command per line on
+//! standard streams, as [`super::supervisor`] documents: one command per line on
 //! stdin; every log line on stderr, in the real backend's shape
 //! (`21:51:02 | INFO  | message`), with `[Start]` and `[Done]` on the lines
 //! that open and close a job; on stdout, the answer of a `--json` command (one
@@ -340,51 +340,13 @@ async fn screenshot(runner: &Runner, operator: &Operator, path: &Path) -> Result
 /// unknown command gets what the real program prints for one (on stderr),
 /// and no answer.
 pub fn replay(path: &Path) -> anyhow::Result<ExitCode> {
-    use std::io::{BufRead, Write};
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| anyhow::anyhow!("cannot read the transcript {}: {e}", path.display()))?;
-    let doc: Value = serde_json::from_str(&text)?;
-    let state = std::env::current_dir()?
-        .canonicalize()?
-        .display()
-        .to_string();
-    let lines = |v: &Value| -> Vec<String> {
-        v.as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .map(|l| l.replace("$STATE", &state))
-            .collect()
-    };
-    let print = |stdout: Vec<String>, stderr: Vec<String>| {
-        let mut err = std::io::stderr().lock();
-        for line in stderr {
-            let _ = writeln!(err, "{line}");
-        }
-        let _ = err.flush();
-        let mut out = std::io::stdout().lock();
-        for line in stdout {
-            let _ = writeln!(out, "{line}");
-        }
-        let _ = out.flush();
-    };
-    print(
-        lines(&doc["startup"]["stdout"]),
-        lines(&doc["startup"]["stderr"]),
+    use std::io::BufRead;
+    let transcript = Transcript::read(path)?;
+    let startup = &transcript.doc["startup"];
+    print_lines(
+        transcript.lines(&startup["stdout"]),
+        transcript.lines(&startup["stderr"]),
     );
-    let exchanges: Vec<(Vec<String>, Value)> = doc["exchanges"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|e| (lines(&e["send"]), e.clone()))
-        .collect();
-    // A status question, read as the live simulator reads one.
-    let is_status = |c: &str| {
-        shlex::split(c).is_some_and(|words| {
-            let words: Vec<&str> = words.iter().map(String::as_str).collect();
-            Command::parse(&words) == Ok(Command::TaskStatus)
-        })
-    };
     // Where the last job command replayed is, and how many statuses after it were answered.
     let mut position = 0;
     let mut asked = 0;
@@ -395,61 +357,28 @@ pub fn replay(path: &Path) -> anyhow::Result<ExitCode> {
             continue;
         }
         if command == Command::Exit.line() || command == "quit" {
-            print(lines(&doc["exit"]["stdout"]), lines(&doc["exit"]["stderr"]));
+            let exit = &transcript.doc["exit"];
+            print_lines(
+                transcript.lines(&exit["stdout"]),
+                transcript.lines(&exit["stderr"]),
+            );
             break;
         }
         if is_status(command) {
-            // The recorded statuses after `position`, up to the next job command.
-            let mut answers = Vec::new();
-            for (sent, exchange) in &exchanges[position..] {
-                if !answers.is_empty() && !sent.iter().all(|c| is_status(c)) {
-                    break;
-                }
-                if sent.iter().any(|c| is_status(c)) {
-                    answers.extend(
-                        lines(&exchange["stdout"])
-                            .into_iter()
-                            .filter(|l| l.starts_with('{')),
-                    );
-                }
-            }
-            if let Some(answer) = answers.get(asked.min(answers.len().saturating_sub(1))) {
+            if let Some(answer) = transcript.status_answer(position, asked) {
                 asked += 1;
-                print(vec![answer.clone()], Vec::new());
+                print_lines(vec![answer], Vec::new());
             }
             continue;
         }
-        let words: Vec<&str> = command.split_whitespace().collect();
-        let same = |sent: &String, n: usize| {
-            let recorded: Vec<&str> = sent.split_whitespace().collect();
-            recorded.len() >= n && words.len() >= n && recorded[..n] == words[..n]
-        };
-        let found = [usize::MAX, 3, 2].iter().find_map(|&n| {
-            exchanges.iter().position(|(sent, _)| {
-                sent.iter().any(|s| {
-                    if n == usize::MAX {
-                        s == command
-                    } else {
-                        same(s, n)
-                    }
-                })
-            })
-        });
-        match found {
+        match transcript.find(command) {
             Some(index) => {
-                let exchange = &exchanges[index].1;
                 position = index;
                 asked = 0;
-                // The status lines of a combined exchange are for the status question.
-                let stdout = lines(&exchange["stdout"])
-                    .into_iter()
-                    .filter(|l| {
-                        !(exchanges[index].0.iter().any(|c| is_status(c)) && l.starts_with('{'))
-                    })
-                    .collect();
-                print(stdout, lines(&exchange["stderr"]));
+                let (stdout, stderr) = transcript.reply(index);
+                print_lines(stdout, stderr);
             }
-            None => print(
+            None => print_lines(
                 Vec::new(),
                 vec![format!(
                     "{command} is not a recognized command, alias, or macro."
@@ -458,4 +387,126 @@ pub fn replay(path: &Path) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A transcript of the real program, with `$STATE` read as the working
+/// directory.
+struct Transcript {
+    doc: Value,
+    state: String,
+    /// The lines each exchange sent, and the exchange.
+    exchanges: Vec<(Vec<String>, Value)>,
+}
+
+impl Transcript {
+    fn read(path: &Path) -> anyhow::Result<Transcript> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("cannot read the transcript {}: {e}", path.display()))?;
+        let doc: Value = serde_json::from_str(&text)?;
+        let state = std::env::current_dir()?
+            .canonicalize()?
+            .display()
+            .to_string();
+        let mut transcript = Transcript {
+            doc,
+            state,
+            exchanges: Vec::new(),
+        };
+        transcript.exchanges = transcript.doc["exchanges"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|e| (transcript.lines(&e["send"]), e.clone()))
+            .collect();
+        Ok(transcript)
+    }
+
+    /// The lines of a recorded list, `$STATE` replaced.
+    fn lines(&self, v: &Value) -> Vec<String> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(|l| l.replace("$STATE", &self.state))
+            .collect()
+    }
+
+    /// The `asked`-th recorded status after the job command at `position`
+    /// (up to the next job command), the last one again once they run out.
+    fn status_answer(&self, position: usize, asked: usize) -> Option<String> {
+        let mut answers = Vec::new();
+        for (sent, exchange) in &self.exchanges[position..] {
+            if !answers.is_empty() && !sent.iter().all(|c| is_status(c)) {
+                break;
+            }
+            if sent.iter().any(|c| is_status(c)) {
+                answers.extend(
+                    self.lines(&exchange["stdout"])
+                        .into_iter()
+                        .filter(|l| l.starts_with('{')),
+                );
+            }
+        }
+        answers
+            .get(asked.min(answers.len().saturating_sub(1)))
+            .cloned()
+    }
+
+    /// The exchange of `command`: the one that sent it word for word, else
+    /// its first three words, else its first two.
+    fn find(&self, command: &str) -> Option<usize> {
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let same = |sent: &String, n: usize| {
+            let recorded: Vec<&str> = sent.split_whitespace().collect();
+            recorded.len() >= n && words.len() >= n && recorded[..n] == words[..n]
+        };
+        [usize::MAX, 3, 2].iter().find_map(|&n| {
+            self.exchanges.iter().position(|(sent, _)| {
+                sent.iter().any(|s| {
+                    if n == usize::MAX {
+                        s == command
+                    } else {
+                        same(s, n)
+                    }
+                })
+            })
+        })
+    }
+
+    /// What the real program printed after exchange `index` (stdout,
+    /// stderr); the status lines of a combined exchange are for the status
+    /// question.
+    fn reply(&self, index: usize) -> (Vec<String>, Vec<String>) {
+        let (sent, exchange) = &self.exchanges[index];
+        let asks_status = sent.iter().any(|c| is_status(c));
+        let stdout = self
+            .lines(&exchange["stdout"])
+            .into_iter()
+            .filter(|l| !(asks_status && l.starts_with('{')))
+            .collect();
+        (stdout, self.lines(&exchange["stderr"]))
+    }
+}
+
+/// A status question, read as the live simulator reads one.
+fn is_status(command: &str) -> bool {
+    shlex::split(command).is_some_and(|words| {
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        Command::parse(&words) == Ok(Command::TaskStatus)
+    })
+}
+
+/// Prints the lines of stderr, then those of stdout, each flushed.
+fn print_lines(stdout: Vec<String>, stderr: Vec<String>) {
+    use std::io::Write;
+    let mut err = std::io::stderr().lock();
+    for line in stderr {
+        let _ = writeln!(err, "{line}");
+    }
+    let _ = err.flush();
+    let mut out = std::io::stdout().lock();
+    for line in stdout {
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = out.flush();
 }

@@ -49,7 +49,7 @@ pub mod layout {
     /// Where a configuration run with `persist: false` is written for the
     /// backend to read.
     pub const TEMPORARY_CONFIG: &str = "backend/run-config.json";
-    /// The backend's home folder (see `backend::app_data_home`).
+    /// The backend's home folder (see `supervisor::app_data_home`).
     pub const BACKEND_HOME: &str = "backend/home";
     /// The lock every change to a state file holds ([`super::lock`]).
     pub const LOCK: &str = "state.lock";

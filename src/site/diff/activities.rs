@@ -1,7 +1,10 @@
 //! What a review says of an activity document: its fields (version,
-//! name, window, cover) and its activities, matched by name and window,
-//! then as **renamed** (same start and end, new name) or **moved** (same
-//! name, new times), and only then counted as added or removed. A removed
+//! name, window, cover) and its activities, matched by `id` where both
+//! sides have one (the same activity, **renamed** or **moved** as its name
+//! or times changed), then by name and window, then as **renamed** (same
+//! start and end, new name) or **moved** (same name, new times), and only
+//! then counted as added or removed. An id lost or changed on an activity
+//! that runs is breaking. A removed
 //! activity is placed against the moment of the review ([`When`]): ended
 //! before it (listed, nothing to fear), running (breaking) or not started
 //! yet (a warning). When the version changes, the activities kept into
@@ -195,6 +198,7 @@ impl Compare for Activities {
 fn same_activities(old: &Draft, new: &Draft) -> bool {
     let key = |a: &Activity<Written>| {
         (
+            a.id.clone(),
             a.start_time.clone(),
             a.name.clone(),
             a.end_time.clone(),
@@ -232,33 +236,78 @@ pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mu
     ];
     diff.version = changes(&fields);
 
-    // Exact matches by name and window first.
-    let key = |a: &Activity<Written>| (a.name.clone(), a.start_time.clone(), a.end_time.clone());
-    let old_keys: BTreeMap<_, &Activity<Written>> =
-        old.activities.iter().map(|a| (key(a), a)).collect();
-    let new_keys: BTreeSet<_> = new.activities.iter().map(key).collect();
-    let mut gone: Vec<&Activity<Written>> = old
+    let new_version = old.version != new.version;
+    let changed = |diff: &mut FileDiff, g: &Activity<Written>, a: &Activity<Written>| {
+        let fields = activity_fields(g, a);
+        if !fields.is_empty() {
+            diff.changed.push(ActivityChange {
+                name: a.name.clone(),
+                start_time: a.start_time.to_string(),
+                fields,
+            });
+        }
+    };
+    // The same id on both sides is the same activity, whatever its name
+    // and times became: renamed, moved or both, never removed and added.
+    let old_ids: BTreeMap<&str, &Activity<Written>> = old
         .activities
         .iter()
+        .filter_map(|a| Some((a.id.as_deref()?, a)))
+        .collect();
+    let new_ids: BTreeSet<&str> = new
+        .activities
+        .iter()
+        .filter_map(|a| a.id.as_deref())
+        .collect();
+    let by_id = |a: &Activity<Written>| a.id.as_deref().and_then(|id| old_ids.get(id).copied());
+    for a in &new.activities {
+        let Some(g) = by_id(a) else { continue };
+        if new_version {
+            diff.carried.push(activity_ref(a));
+        }
+        if g.start_time == a.start_time && g.end_time == a.end_time {
+            if g.name != a.name {
+                diff.renamed.push(renamed(g, a));
+            }
+        } else {
+            if g.name != a.name {
+                diff.renamed.push(renamed(g, a));
+            }
+            diff.moved.push(moved(g, a));
+        }
+        changed(diff, g, a);
+    }
+    // The others: exact matches by name and window first.
+    let old_rest: Vec<&Activity<Written>> = old
+        .activities
+        .iter()
+        .filter(|g| g.id.as_deref().is_none_or(|id| !new_ids.contains(id)))
+        .collect();
+    let new_rest: Vec<&Activity<Written>> = new
+        .activities
+        .iter()
+        .filter(|a| by_id(a).is_none())
+        .collect();
+    // Pairs whose old side had an id the new side lost or changed.
+    let mut lost_ids: Vec<(&Activity<Written>, &Activity<Written>)> = Vec::new();
+    let key = |a: &Activity<Written>| (a.name.clone(), a.start_time.clone(), a.end_time.clone());
+    let old_keys: BTreeMap<_, &Activity<Written>> = old_rest.iter().map(|a| (key(a), *a)).collect();
+    let new_keys: BTreeSet<_> = new_rest.iter().map(|a| key(a)).collect();
+    let mut gone: Vec<&Activity<Written>> = old_rest
+        .iter()
+        .copied()
         .filter(|a| !new_keys.contains(&key(a)))
         .collect();
     let mut fresh: Vec<&Activity<Written>> = Vec::new();
-    let new_version = old.version != new.version;
-    for a in &new.activities {
+    for a in new_rest {
         match old_keys.get(&key(a)) {
             None => fresh.push(a),
             Some(before) => {
                 if new_version {
                     diff.carried.push(activity_ref(a));
                 }
-                let fields = activity_fields(before, a);
-                if !fields.is_empty() {
-                    diff.changed.push(ActivityChange {
-                        name: a.name.clone(),
-                        start_time: a.start_time.to_string(),
-                        fields,
-                    });
-                }
+                lost_id(&mut lost_ids, before, a);
+                changed(diff, before, a);
             }
         }
     }
@@ -271,12 +320,8 @@ pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mu
             return true;
         };
         let g = gone.remove(i);
-        diff.renamed.push(Renamed {
-            from: g.name.clone(),
-            to: a.name.clone(),
-            start_time: a.start_time.to_string(),
-            end_time: a.end_time.to_string(),
-        });
+        diff.renamed.push(renamed(g, a));
+        lost_id(&mut lost_ids, g, a);
         false
     });
     // Moved: the same name at other times.
@@ -285,32 +330,9 @@ pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mu
             return true;
         };
         let g = gone.remove(i);
-        let shift = |from: &Written, to: &Written| {
-            from.time()
-                .zip(to.time())
-                .map_or(0, |(f, t)| whole_days(*f, *t))
-        };
-        diff.moved.push(Moved {
-            name: a.name.clone(),
-            from: Window {
-                start_time: g.start_time.to_string(),
-                end_time: g.end_time.to_string(),
-            },
-            to: Window {
-                start_time: a.start_time.to_string(),
-                end_time: a.end_time.to_string(),
-            },
-            start_days: shift(&g.start_time, &a.start_time),
-            end_days: shift(&g.end_time, &a.end_time),
-        });
-        let fields = activity_fields(g, a);
-        if !fields.is_empty() {
-            diff.changed.push(ActivityChange {
-                name: a.name.clone(),
-                start_time: a.start_time.to_string(),
-                fields,
-            });
-        }
+        diff.moved.push(moved(g, a));
+        lost_id(&mut lost_ids, g, a);
+        changed(diff, g, a);
         false
     });
     diff.added = fresh.into_iter().map(activity_ref).collect();
@@ -340,6 +362,28 @@ pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mu
         ));
     }
     let Some(now) = now else { return };
+    // An id lost or changed while its activity runs: clients that keep
+    // it (a reminder, a tick) lose the activity.
+    for (g, a) in lost_ids {
+        if When::of(g, now) != Some(When::Running) {
+            continue;
+        }
+        let days = days_from(now, &g.end_time);
+        let mut running = activity_ref(g);
+        running.when = Some(When::Running);
+        diff.breaking.push(Finding::new(
+            &kind::activities::ONGOING_ID_CHANGED,
+            |m| {
+                m.arg("name", a.name.as_str())
+                    .arg("old", g.id.as_deref().unwrap_or_default())
+                    .arg("new", a.id.as_deref().unwrap_or("none"))
+                    .arg("end", g.end_time.to_string())
+                    .arg("days", days)
+            },
+            |h| h.arg("old", g.id.as_deref().unwrap_or_default()),
+            vec![running],
+        ));
+    }
     // `diff.removed` is `gone`, in order.
     for (a, g) in diff.removed.iter_mut().zip(&gone) {
         a.when = When::of(g, now);
@@ -427,9 +471,54 @@ fn days_from(now: NaiveDateTime, time: &Written) -> u64 {
         .map_or(0, |t| whole_days(now, *t).unsigned_abs())
 }
 
-/// The changed fields of one activity besides its name and times.
+/// Keeps the pair `g` (old) and `a` (new) when `a` lost or changed `g`'s id.
+fn lost_id<'d>(
+    lost: &mut Vec<(&'d Activity<Written>, &'d Activity<Written>)>,
+    g: &'d Activity<Written>,
+    a: &'d Activity<Written>,
+) {
+    if g.id.is_some() && g.id != a.id {
+        lost.push((g, a));
+    }
+}
+
+/// `g` renamed to `a` (at `a`'s window).
+fn renamed(g: &Activity<Written>, a: &Activity<Written>) -> Renamed {
+    Renamed {
+        from: g.name.clone(),
+        to: a.name.clone(),
+        start_time: a.start_time.to_string(),
+        end_time: a.end_time.to_string(),
+    }
+}
+
+/// `g` moved to `a`'s times (under `a`'s name).
+fn moved(g: &Activity<Written>, a: &Activity<Written>) -> Moved {
+    let shift = |from: &Written, to: &Written| {
+        from.time()
+            .zip(to.time())
+            .map_or(0, |(f, t)| whole_days(*f, *t))
+    };
+    Moved {
+        name: a.name.clone(),
+        from: Window {
+            start_time: g.start_time.to_string(),
+            end_time: g.end_time.to_string(),
+        },
+        to: Window {
+            start_time: a.start_time.to_string(),
+            end_time: a.end_time.to_string(),
+        },
+        start_days: shift(&g.start_time, &a.start_time),
+        end_days: shift(&g.end_time, &a.end_time),
+    }
+}
+
+/// The changed fields of one activity besides its name and times (its id
+/// given, lost or changed included).
 fn activity_fields(before: &Activity<Written>, a: &Activity<Written>) -> Vec<FieldChange> {
     changes(&[
+        ("id", before.id.as_deref(), a.id.as_deref()),
         ("kind", before.kind.as_deref(), a.kind.as_deref()),
         (
             "description",
@@ -466,6 +555,7 @@ pub fn version_order(a: &str, b: &str) -> Option<std::cmp::Ordering> {
 
 fn activity_ref(a: &Activity<Written>) -> ActivityRef {
     ActivityRef {
+        id: a.id.clone(),
         name: a.name.clone(),
         start_time: a.start_time.to_string(),
         end_time: a.end_time.to_string(),

@@ -121,6 +121,9 @@ pub struct FieldChange {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActivityRef {
+    /// Its id, where the document gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     pub name: String,
     pub start_time: String,
     pub end_time: String,

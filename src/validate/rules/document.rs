@@ -1,6 +1,6 @@
 //! The rules of one activity document: its times (`datetime`, `time-order`,
 //! `end-of-minute`, `outside-version`, `stale`) and its activity list
-//! (`duplicate-activity`, `unsorted`, `cover-url`).
+//! (`duplicate-activity`, `duplicate-id`, `unsorted`, `cover-url`).
 
 // A fast, seeded hasher for the maps of short strings built for every document.
 use foldhash::{HashMap, HashMapExt as _};
@@ -78,6 +78,7 @@ pub fn document(doc: &Node<'_>, game: &Game, now: NaiveDateTime, report: &mut Re
         return;
     };
     let mut seen: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut ids: HashMap<&str, usize> = HashMap::new();
     let mut previous_start: Option<NaiveDateTime> = None;
     for (i, activity) in activities.iter().enumerate() {
         let base = Base(Some(i));
@@ -171,6 +172,18 @@ pub fn document(doc: &Node<'_>, game: &Game, now: NaiveDateTime, report: &mut Re
                     first = first
                 ),
                 Some(msg!("duplicate-activity-help")),
+            );
+        }
+        if let Some(id) = activity.get("id").and_then(Node::as_str)
+            && let Some(first) = ids.insert(id, i)
+        {
+            ids.insert(id, first);
+            report.value(
+                &format!("{base}/id"),
+                Code::DuplicateId,
+                Error,
+                msg!("duplicate-id", id = id, first = first),
+                Some(msg!("duplicate-id-help")),
             );
         }
         cover(activity, &base, report);

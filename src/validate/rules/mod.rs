@@ -5,17 +5,20 @@
 //!
 //! One file per family: [`document`](mod@document) (times and the activity list),
 //! [`text`] (`whitespace`), [`schema`] (the built-in schema's mirror),
-//! [`registry`](mod@registry) (`games.json`) and [`parity`] (`locale-parity`); [`base`]
+//! [`registry`](mod@registry) (`games.json`), [`parity`] (`locale-parity`)
+//! and [`ids`] (`missing-id`, across the locales of a game); [`base`]
 //! is the pointer a document rule reports at, shared by the first two.
 
 mod base;
 mod document;
+mod ids;
 mod parity;
 mod registry;
 mod schema;
 mod text;
 
 pub use document::{document, explain_time, rewrite_time};
+pub use ids::missing_ids;
 pub use parity::locale_parity;
 pub use registry::{is_language_tag, registry};
 pub use schema::{ACTIVITY_KEYS, DOCUMENT_KEYS, schema_valid};

@@ -17,6 +17,7 @@ pub const DOCUMENT_KEYS: &[&str] = &[
 
 /// The keys an activity may have.
 pub const ACTIVITY_KEYS: &[&str] = &[
+    "id",
     "name",
     "kind",
     "description",
@@ -66,6 +67,9 @@ pub fn schema_valid(doc: &Node<'_>) -> bool {
             &["name", "description", "startTime", "endTime"],
             |key, value| match key {
                 "name" => non_empty(value),
+                "id" => value
+                    .as_str()
+                    .is_some_and(crate::model::ids::is_activity_id),
                 "startTime" | "endTime" => time(value),
                 _ => value.as_str().is_some(),
             },

@@ -52,46 +52,20 @@ pub fn finish(document: OpenApi) -> Value {
     // schema the update is checked against), on the form schema's leaves.
     fill_constraints(schemas, "AppSettings", &control::settings_schema(false));
     let paths = &mut document["paths"];
-    // Path parameters: examples that exist on a fresh start, and the rule of
-    // `control::name_problem` for configuration names.
-    for item in paths
-        .as_object_mut()
-        .into_iter()
-        .flat_map(|p| p.values_mut())
-    {
-        for operation in item
-            .as_object_mut()
-            .into_iter()
-            .flat_map(|o| o.values_mut())
-        {
-            for parameter in operation
-                .get_mut("parameters")
-                .and_then(Value::as_array_mut)
-                .into_iter()
-                .flatten()
-            {
-                let example = match parameter["name"].as_str() {
-                    Some("configName") => "Default",
-                    Some("id") => "daily-checkin",
-                    Some("method") => "click",
-                    _ => continue,
-                };
-                parameter["example"] = json!(example);
-                if parameter["name"] == "configName" {
-                    parameter["schema"] = json!({
-                        "type": "string",
-                        "minLength": 1,
-                        "maxLength": control::MAX_CONFIG_NAME_CHARS,
-                        "pattern": control::CONFIG_NAME_PATTERN,
-                    });
-                }
-            }
-        }
+    for operation in operations(paths) {
+        describe_path_parameters(operation);
+        document_refusals(operation);
     }
-    // Every route: a refused Host or Origin, and the token unless the route
-    // is public (`security(())`); every body: one too large, or a type other
-    // than JSON.
-    for operation in paths
+    // Settings: a partial update for PUT (the GET shape is the AppSettings component).
+    let settings = &mut paths["/api/Settings"];
+    settings["put"]["requestBody"]["content"]["application/json"]["schema"] =
+        control::settings_schema(true);
+    document
+}
+
+/// Every operation of every path of `paths`.
+fn operations(paths: &mut Value) -> impl Iterator<Item = &mut Value> {
+    paths
         .as_object_mut()
         .into_iter()
         .flat_map(|p| p.values_mut())
@@ -100,51 +74,77 @@ pub fn finish(document: OpenApi) -> Value {
                 .into_iter()
                 .flat_map(|o| o.values_mut())
         })
+}
+
+/// Path parameters: examples that exist on a fresh start, and the rule of
+/// `control::name_problem` for configuration names.
+fn describe_path_parameters(operation: &mut Value) {
+    for parameter in operation
+        .get_mut("parameters")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
     {
-        let takes_body = operation.get("requestBody").is_some();
-        let public = operation["security"] == json!([{}]);
-        // A name in the path that no configuration, extension or operator
-        // method can have (`control::names`) is a 400.
-        let names_something = operation["parameters"]
-            .as_array()
-            .is_some_and(|p| p.iter().any(|p| p["in"] == "path"));
-        let Some(responses) = operation
-            .get_mut("responses")
-            .and_then(Value::as_object_mut)
-        else {
-            continue;
+        let example = match parameter["name"].as_str() {
+            Some("configName") => "Default",
+            Some("id") => "daily-checkin",
+            Some("method") => "click",
+            _ => continue,
         };
-        responses.entry("403").or_insert_with(|| {
-            error_response(
-                "The Host is not allowed (AllowedHosts) or the Origin is neither the server's own nor an allowed one",
-            )
-        });
-        if names_something {
-            responses.entry("400").or_insert_with(|| {
-                error_response(
-                    "The name in the path is not usable: control, format, bidi or zero-width characters, a Windows device name, a trailing dot or space, or over 255 bytes",
-                )
-            });
-        }
-        if !public {
-            responses
-                .entry("401")
-                .or_insert_with(|| error_response("Missing or wrong token"));
-        }
-        if takes_body {
-            responses
-                .entry("413")
-                .or_insert_with(|| error_response("The body is too large"));
-            responses.entry("415").or_insert_with(|| {
-                error_response("The body is not sent as Content-Type: application/json")
+        parameter["example"] = json!(example);
+        if parameter["name"] == "configName" {
+            parameter["schema"] = json!({
+                "type": "string",
+                "minLength": 1,
+                "maxLength": control::MAX_CONFIG_NAME_CHARS,
+                "pattern": control::CONFIG_NAME_PATTERN,
             });
         }
     }
-    // Settings: a partial update for PUT (the GET shape is the AppSettings component).
-    let settings = &mut paths["/api/Settings"];
-    settings["put"]["requestBody"]["content"]["application/json"]["schema"] =
-        control::settings_schema(true);
-    document
+}
+
+/// Every route: a refused Host or Origin, and the token unless the route
+/// is public (`security(())`); every body: one too large, or a type other
+/// than JSON.
+fn document_refusals(operation: &mut Value) {
+    let takes_body = operation.get("requestBody").is_some();
+    let public = operation["security"] == json!([{}]);
+    // A name in the path that no configuration, extension or operator
+    // method can have (`control::names`) is a 400.
+    let names_something = operation["parameters"]
+        .as_array()
+        .is_some_and(|p| p.iter().any(|p| p["in"] == "path"));
+    let Some(responses) = operation
+        .get_mut("responses")
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    responses.entry("403").or_insert_with(|| {
+        error_response(
+            "The Host is not allowed (AllowedHosts) or the Origin is neither the server's own nor an allowed one",
+        )
+    });
+    if names_something {
+        responses.entry("400").or_insert_with(|| {
+            error_response(
+                "The name in the path is not usable: control, format, bidi or zero-width characters, a Windows device name, a trailing dot or space, or over 255 bytes",
+            )
+        });
+    }
+    if !public {
+        responses
+            .entry("401")
+            .or_insert_with(|| error_response("Missing or wrong token"));
+    }
+    if takes_body {
+        responses
+            .entry("413")
+            .or_insert_with(|| error_response("The body is too large"));
+        responses.entry("415").or_insert_with(|| {
+            error_response("The body is not sent as Content-Type: application/json")
+        });
+    }
 }
 
 /// A documented error response with the error envelope.

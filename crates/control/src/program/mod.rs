@@ -1,4 +1,4 @@
-//! The program behind the control service, as one interface: [`Backend`].
+//! The program behind the control service, as one interface: [`Program`].
 //!
 //! Two programs stand behind it. The real one ([`real::Real`], `sra-cli`
 //! or any program named with `--backend-command`) has extensions and
@@ -6,7 +6,7 @@
 //! this binary ([`simulated::Simulated`], `activity-site backend`) runs
 //! this server's extensions (`<state>/extensions/`) and operator
 //! allow-list. Both speak [`super::protocol`] through one
-//! [`super::backend::Supervisor`], which also carries the jobs, stops and
+//! [`super::supervisor::Supervisor`], which also carries the jobs, stops and
 //! the status, alike for both; [`super::Control`] chooses the program once,
 //! when it opens, and asks it without knowing which it is.
 
@@ -24,7 +24,7 @@ pub(crate) mod simulated;
 
 /// What differs between the real backend program and the simulator.
 #[async_trait::async_trait]
-pub(crate) trait Backend: std::fmt::Debug + Send + Sync {
+pub(crate) trait Program: std::fmt::Debug + Send + Sync {
     /// The extensions.
     async fn extensions(&self) -> Result<Vec<ExtensionInfo>>;
     /// The JSON Schema of extension `id`'s configuration.

@@ -8,12 +8,12 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use super::Backend;
-use crate::backend::Supervisor;
+use super::Program;
 use crate::error::{Error, Result};
 use crate::extensions::{ExtensionInfo, ReloadReport};
 use crate::operator::{OperatorHelp, OperatorMethod};
 use crate::protocol::{self, Command};
+use crate::supervisor::Supervisor;
 use crate::{ExtensionRun, ExtensionStop};
 
 /// The real backend's operator methods that start and end programs.
@@ -87,7 +87,7 @@ impl Real {
 }
 
 #[async_trait::async_trait]
-impl Backend for Real {
+impl Program for Real {
     /// `extension list`; its refusal for having none is the empty list.
     async fn extensions(&self) -> Result<Vec<ExtensionInfo>> {
         match self.supervisor.query(&Command::ExtensionList).await {

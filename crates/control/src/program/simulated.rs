@@ -10,8 +10,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::Backend;
-use crate::backend::Supervisor;
+use super::Program;
 use crate::configs::Configs;
 use crate::error::{Error, Result};
 use crate::extensions::{ExtensionInfo, Extensions, ReloadReport};
@@ -19,6 +18,7 @@ use crate::operator::{Operator, OperatorHelp, OperatorMethod};
 use crate::protocol::{self, Command};
 use crate::runner::{self, JobKind, RunState};
 use crate::state;
+use crate::supervisor::Supervisor;
 use crate::{ExtensionRun, ExtensionStop};
 
 /// The simulator.
@@ -54,7 +54,7 @@ impl Simulated {
 }
 
 #[async_trait::async_trait]
-impl Backend for Simulated {
+impl Program for Simulated {
     async fn extensions(&self) -> Result<Vec<ExtensionInfo>> {
         let foreground = self.foreground_extension().await;
         Ok(state::blocking(|| {

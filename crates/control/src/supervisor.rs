@@ -245,17 +245,14 @@ struct Shared {
 }
 
 impl Supervisor {
-    pub fn new(
-        log: LogBuffer,
-        command: BackendCommand,
-        dir: PathBuf,
-        arguments: &str,
-        answer_timeout: Duration,
-    ) -> Supervisor {
+    /// The supervisor of the backend `options` name, run in the state
+    /// directory `dir`, logging to `log`; nothing starts before the first
+    /// command.
+    pub fn new(log: LogBuffer, dir: PathBuf, options: &crate::ControlOptions) -> Supervisor {
         let shared = Shared {
             info: BackendInfo {
                 session: 0,
-                arguments: arguments.to_string(),
+                arguments: options.backend_arguments.clone(),
                 available: true,
                 ..BackendInfo::default()
             },
@@ -263,9 +260,9 @@ impl Supervisor {
         };
         Supervisor {
             log,
-            command,
+            command: options.backend.clone(),
             dir,
-            answer_timeout,
+            answer_timeout: options.answer_timeout,
             pipe: tokio::sync::Mutex::new(Pipe::default()),
             shared: Arc::new(Mutex::new(shared)),
         }
@@ -591,7 +588,24 @@ impl Supervisor {
     ) -> std::result::Result<Process, String> {
         let words = shlex::split(arguments)
             .ok_or_else(|| format!("the arguments `{arguments}` have an unclosed quote"))?;
-        let program = self.command.program.display().to_string();
+        let child = self.command_with(&words).spawn().map_err(|e| {
+            format!(
+                "cannot run the backend program `{}` with arguments `{arguments}`: {e}",
+                self.command.program.display()
+            )
+        })?;
+        let watcher = Watcher {
+            log: self.log.clone(),
+            shared: Arc::clone(&self.shared),
+            generation,
+        };
+        let started = watcher.watch(child)?;
+        started.ready().await
+    }
+
+    /// The backend program with the session's `words`, run in the state
+    /// directory with its standard streams piped.
+    fn command_with(&self, words: &[String]) -> tokio::process::Command {
         // A relative path with a directory is the server's, not the state
         // directory's (where the process runs).
         let path = &self.command.program;
@@ -613,115 +627,15 @@ impl Supervisor {
                 ));
             }
         }
-        let mut child = command
+        command
             .args(&self.command.args)
-            .args(&words)
+            .args(words)
             .current_dir(&self.dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| {
-                format!(
-                    "cannot run the backend program `{program}` with arguments `{arguments}`: {e}"
-                )
-            })?;
-        let pid = child.id().unwrap_or(0);
-        let (Some(mut stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            return Err("the backend's standard streams are not piped".to_string());
-        };
-        let (answer_tx, mut answers) = mpsc::channel(ANSWER_QUEUE);
-        let last_lines = Arc::new(Mutex::new(VecDeque::new()));
-        let out_reader = tokio::spawn(read_lines(
-            stdout,
-            self.log.clone(),
-            Some(answer_tx),
-            Arc::clone(&self.shared),
-            generation,
-            None,
-        ));
-        let err_reader = tokio::spawn(read_lines(
-            stderr,
-            self.log.clone(),
-            None,
-            Arc::clone(&self.shared),
-            generation,
-            Some(Arc::clone(&last_lines)),
-        ));
-        let (kill, kill_rx) = oneshot::channel();
-        let (exited_tx, exited) = watch::channel(None);
-        let expected = Arc::new(AtomicBool::new(false));
-        tokio::spawn(watch_exit(
-            child,
-            kill_rx,
-            exited_tx,
-            Arc::clone(&expected),
-            Arc::clone(&self.shared),
-            self.log.clone(),
-            generation,
-            pid,
-            [out_reader, err_reader],
-        ));
-        let mut process = Process {
-            generation,
-            pid,
-            stdin: {
-                let _ = stdin
-                    .write_all(format!("{}\n", Command::Help.line()).as_bytes())
-                    .await;
-                let _ = stdin.flush().await;
-                stdin
-            },
-            answers: mpsc::channel(1).1,
-            kill: Some(kill),
-            exited,
-            expected,
-        };
-        let mut exited = process.exited.clone();
-        let ready = tokio::time::timeout(START_TIMEOUT, async {
-            tokio::select! {
-                line = answers.recv() => line.is_some(),
-                _ = exited.wait_for(Option::is_some) => false,
-            }
-        })
-        .await;
-        process.answers = answers;
-        match ready {
-            Ok(true) => Ok(process),
-            Ok(false) => {
-                // The process is gone: wait for its status and last lines.
-                let status = process
-                    .exited
-                    .wait_for(Option::is_some)
-                    .await
-                    .map(|s| s.clone().unwrap_or_default())
-                    .unwrap_or_default();
-                let lines: Vec<String> = last_lines
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .iter()
-                    .cloned()
-                    .collect();
-                Err(if lines.is_empty() {
-                    format!("the backend exited at start ({status})")
-                } else {
-                    format!("{} ({status})", lines.join("; "))
-                })
-            }
-            Err(_) => {
-                process.expected.store(true, Ordering::SeqCst);
-                if let Some(kill) = process.kill.take() {
-                    let _ = kill.send(());
-                }
-                Err(format!(
-                    "the backend printed nothing within {} s of `help`",
-                    START_TIMEOUT.as_secs()
-                ))
-            }
-        }
+            .kill_on_drop(true);
+        command
     }
 
     /// Writes a command line.
@@ -897,88 +811,298 @@ fn is_shaped(line: &str) -> bool {
         && &bytes[8..11] == b" | "
 }
 
-/// Forwards the lines of one stream to the log; stdout lines also go to
-/// the answer queue (and answers only there).
-async fn read_lines(
-    stream: impl AsyncRead + Unpin,
+/// What the tasks that watch one process share with the supervisor: the
+/// log, the session's state and which process (its generation) they watch.
+#[derive(Clone)]
+struct Watcher {
     log: LogBuffer,
-    answers: Option<mpsc::Sender<String>>,
     shared: Arc<Mutex<Shared>>,
     generation: u64,
-    last_lines: Option<Arc<Mutex<VecDeque<String>>>>,
-) {
-    // A line without the log shape gets one: stdout is what the backend
-    // tells people, stderr without a logger's shape is a traceback.
-    let plain_level = if answers.is_some() { "INFO" } else { "ERROR" };
-    let stream_name = if answers.is_some() {
-        "stdout"
-    } else {
-        "stderr"
-    };
-    let mut reader = BufReader::new(stream);
-    let mut bytes = Vec::new();
-    loop {
-        let dropped = match read_bounded_line(&mut reader, &mut bytes, MAX_BACKEND_LINE).await {
-            Ok(Some(dropped)) => dropped,
-            Ok(None) | Err(_) => break,
-        };
-        // The cut may fall inside a character: keep the whole ones.
-        if dropped > 0
-            && let Err(e) = std::str::from_utf8(&bytes)
-            && e.error_len().is_none()
-        {
-            bytes.truncate(e.valid_up_to());
+}
+
+/// Where the lines of one of the process's streams go besides the log.
+enum Stream {
+    /// Stdout: the answer queue, which gets every answer whole and any
+    /// other line cut (a line tells that a starting process is up).
+    Out(mpsc::Sender<String>),
+    /// Stderr: its last lines, which say why a start failed.
+    Err(Arc<Mutex<VecDeque<String>>>),
+}
+
+impl Stream {
+    /// The level of a line without the log shape: stdout is what the
+    /// backend tells people, stderr without a logger's shape is a traceback.
+    fn plain_level(&self) -> &'static str {
+        match self {
+            Stream::Out(_) => "INFO",
+            Stream::Err(_) => "ERROR",
         }
-        let cut = (dropped > 0).then(|| {
-            format!(
-                "The backend printed a line of {} bytes on {stream_name}; the {dropped} bytes \
-                 past the first {MAX_BACKEND_LINE} were discarded",
-                MAX_BACKEND_LINE + dropped
-            )
-        });
-        // Not UTF-8: skip what cannot be read rather than stop reading.
-        let Ok(line) = String::from_utf8(std::mem::take(&mut bytes)) else {
-            if let Some(cut) = cut {
-                log.warning(&cut);
-            }
-            continue;
-        };
-        let is_answer = dropped == 0 && answers.is_some() && Answer::read(&line).is_some();
-        if !is_answer && !line.trim().is_empty() {
-            if is_shaped(&line) {
-                log.push_raw(&line);
-            } else {
-                log.push(plain_level, &line);
-            }
-            let start = line.contains(START_MARKER);
-            let done = line.contains(DONE_MARKER);
-            if start || done {
-                let mut shared = shared.lock().unwrap_or_else(|e| e.into_inner());
-                if shared.generation == generation {
-                    shared.job_running = start && !done;
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Stream::Out(_) => "stdout",
+            Stream::Err(_) => "stderr",
+        }
+    }
+
+    /// Hands on a line that is no answer, cut to [`MAX_LINE_BYTES`].
+    fn keep_cut(&self, line: &str) {
+        let end = stdx::chars::floor_char_boundary(line, MAX_LINE_BYTES.min(line.len()));
+        let line = line[..end].to_string();
+        match self {
+            Stream::Err(last) => {
+                let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+                if last.len() == LAST_LINES {
+                    last.pop_front();
                 }
+                last.push_back(line);
+            }
+            // A full queue drops the line: nobody waits for it.
+            Stream::Out(answers) => {
+                let _ = answers.try_send(line);
             }
         }
-        if let Some(cut) = cut {
-            log.warning(&cut);
-        }
-        if let Some(last) = &last_lines {
-            let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
-            if last.len() == LAST_LINES {
-                last.pop_front();
+    }
+}
+
+/// How one process ends: the supervisor's kill switch, where its exit
+/// status is told, whether the exit was asked for, and the readers of its
+/// streams (whose last lines come first in the log).
+struct Ending {
+    kill: oneshot::Receiver<()>,
+    exited: watch::Sender<Option<String>>,
+    expected: Arc<AtomicBool>,
+    readers: [tokio::task::JoinHandle<()>; 2],
+}
+
+/// A process just started: its handle, its stdout answers, the last lines
+/// of its stderr.
+struct Started {
+    process: Process,
+    answers: mpsc::Receiver<String>,
+    last_lines: Arc<Mutex<VecDeque<String>>>,
+}
+
+impl Watcher {
+    /// Sets the readers of `child`'s streams and the watcher of its exit
+    /// going, and sends it `help`, whose reply tells it is up.
+    fn watch(self, mut child: Child) -> std::result::Result<Started, String> {
+        let pid = child.id().unwrap_or(0);
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            return Err("the backend's standard streams are not piped".to_string());
+        };
+        let (answer_tx, answers) = mpsc::channel(ANSWER_QUEUE);
+        let last_lines = Arc::new(Mutex::new(VecDeque::new()));
+        let out_reader = tokio::spawn(self.clone().read_lines(stdout, Stream::Out(answer_tx)));
+        let err_reader = tokio::spawn(
+            self.clone()
+                .read_lines(stderr, Stream::Err(Arc::clone(&last_lines))),
+        );
+        let (kill, kill_rx) = oneshot::channel();
+        let (exited_tx, exited) = watch::channel(None);
+        let expected = Arc::new(AtomicBool::new(false));
+        let generation = self.generation;
+        tokio::spawn(self.watch_exit(
+            child,
+            Ending {
+                kill: kill_rx,
+                exited: exited_tx,
+                expected: Arc::clone(&expected),
+                readers: [out_reader, err_reader],
+            },
+        ));
+        let process = Process {
+            generation,
+            pid,
+            stdin,
+            answers: mpsc::channel(1).1,
+            kill: Some(kill),
+            exited,
+            expected,
+        };
+        Ok(Started {
+            process,
+            answers,
+            last_lines,
+        })
+    }
+
+    /// Forwards the lines of one stream to the log, and to `stream`'s own
+    /// place (answers go only there).
+    async fn read_lines(self, input: impl AsyncRead + Unpin, stream: Stream) {
+        let mut reader = BufReader::new(input);
+        let mut bytes = Vec::new();
+        loop {
+            let dropped = match read_bounded_line(&mut reader, &mut bytes, MAX_BACKEND_LINE).await {
+                Ok(Some(dropped)) => dropped,
+                Ok(None) | Err(_) => break,
+            };
+            // The cut may fall inside a character: keep the whole ones.
+            if dropped > 0
+                && let Err(e) = std::str::from_utf8(&bytes)
+                && e.error_len().is_none()
+            {
+                bytes.truncate(e.valid_up_to());
             }
-            let end = stdx::chars::floor_char_boundary(&line, MAX_LINE_BYTES.min(line.len()));
-            last.push_back(line[..end].to_string());
-        }
-        if let Some(answers) = &answers {
-            // Only answers are kept whole: any other line tells a starting
-            // process is up. A full queue drops the line: nobody waits for it.
-            let _ = answers.try_send(if is_answer {
-                line
-            } else {
-                let end = stdx::chars::floor_char_boundary(&line, MAX_LINE_BYTES.min(line.len()));
-                line[..end].to_string()
+            let cut = (dropped > 0).then(|| {
+                format!(
+                    "The backend printed a line of {} bytes on {}; the {dropped} bytes \
+                     past the first {MAX_BACKEND_LINE} were discarded",
+                    MAX_BACKEND_LINE + dropped,
+                    stream.name()
+                )
             });
+            // Not UTF-8: skip what cannot be read rather than stop reading.
+            let Ok(line) = String::from_utf8(std::mem::take(&mut bytes)) else {
+                if let Some(cut) = cut {
+                    self.log.warning(&cut);
+                }
+                continue;
+            };
+            let is_answer =
+                dropped == 0 && matches!(stream, Stream::Out(_)) && Answer::read(&line).is_some();
+            if !is_answer && !line.trim().is_empty() {
+                self.log_line(&line, stream.plain_level());
+            }
+            if let Some(cut) = cut {
+                self.log.warning(&cut);
+            }
+            // Only answers are kept whole; any other line tells a starting
+            // process is up.
+            match &stream {
+                Stream::Out(answers) if is_answer => {
+                    let _ = answers.try_send(line);
+                }
+                _ => stream.keep_cut(&line),
+            }
+        }
+    }
+
+    /// Logs a line the backend printed, and follows its job's start and
+    /// end markers.
+    fn log_line(&self, line: &str, plain_level: &str) {
+        if is_shaped(line) {
+            self.log.push_raw(line);
+        } else {
+            self.log.push(plain_level, line);
+        }
+        let start = line.contains(START_MARKER);
+        let done = line.contains(DONE_MARKER);
+        if start || done {
+            let mut shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+            if shared.generation == self.generation {
+                shared.job_running = start && !done;
+            }
+        }
+    }
+
+    /// Waits for the process to exit (or kills it when asked), reaps it, and
+    /// records what its death means.
+    async fn watch_exit(self, mut child: Child, ending: Ending) {
+        let pid = child.id().unwrap_or(0);
+        let status = tokio::select! {
+            status = child.wait() => status,
+            _ = ending.kill => {
+                let _ = child.start_kill();
+                child.wait().await
+            }
+        };
+        let status = match status {
+            Ok(status) => status.to_string(),
+            Err(e) => format!("unknown exit status: {e}"),
+        };
+        // The last lines it printed come first in the log.
+        for reader in ending.readers {
+            let _ = tokio::time::timeout(Duration::from_secs(1), reader).await;
+        }
+        if !ending.expected.load(Ordering::SeqCst) {
+            self.record_death(pid, &status);
+        }
+        ending.exited.send_replace(Some(status));
+    }
+
+    /// An exit nobody asked for: the session is no longer running, and a
+    /// job it was running failed.
+    fn record_death(&self, pid: u32, status: &str) {
+        let mut shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        if shared.generation != self.generation {
+            return;
+        }
+        shared.info.running = false;
+        shared.pid = 0;
+        shared.died = Some(status.to_string());
+        self.log.error(&format!(
+            "The backend (pid {pid}) exited unexpectedly: {status}"
+        ));
+        if std::mem::take(&mut shared.job_running) {
+            let last = &mut shared.last;
+            let error = format!("the backend exited during the job ({status})");
+            end_job(last, RunState::Failed, "failed");
+            self.log
+                .error(&format!("{DONE_MARKER} The running job failed: {error}"));
+            last.error = Some(error);
+        }
+    }
+}
+
+impl Started {
+    /// Sends `help` and waits for the first stdout line: the process, or
+    /// why it did not come up (its last stderr lines, or silence).
+    async fn ready(self) -> std::result::Result<Process, String> {
+        let Started {
+            mut process,
+            mut answers,
+            last_lines,
+        } = self;
+        let _ = process
+            .stdin
+            .write_all(format!("{}\n", Command::Help.line()).as_bytes())
+            .await;
+        let _ = process.stdin.flush().await;
+        let mut exited = process.exited.clone();
+        let ready = tokio::time::timeout(START_TIMEOUT, async {
+            tokio::select! {
+                line = answers.recv() => line.is_some(),
+                _ = exited.wait_for(Option::is_some) => false,
+            }
+        })
+        .await;
+        process.answers = answers;
+        match ready {
+            Ok(true) => Ok(process),
+            Ok(false) => {
+                // The process is gone: wait for its status and last lines.
+                let status = process
+                    .exited
+                    .wait_for(Option::is_some)
+                    .await
+                    .map(|s| s.clone().unwrap_or_default())
+                    .unwrap_or_default();
+                let lines: Vec<String> = last_lines
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .iter()
+                    .cloned()
+                    .collect();
+                Err(if lines.is_empty() {
+                    format!("the backend exited at start ({status})")
+                } else {
+                    format!("{} ({status})", lines.join("; "))
+                })
+            }
+            Err(_) => {
+                process.expected.store(true, Ordering::SeqCst);
+                if let Some(kill) = process.kill.take() {
+                    let _ = kill.send(());
+                }
+                Err(format!(
+                    "the backend printed nothing within {} s of `help`",
+                    START_TIMEOUT.as_secs()
+                ))
+            }
         }
     }
 }
@@ -1018,56 +1142,6 @@ async fn read_bounded_line(
         line.pop();
     }
     Ok(Some(dropped))
-}
-
-/// Waits for the process to exit (or kills it when asked), reaps it, and
-/// records what its death means.
-#[allow(clippy::too_many_arguments)]
-async fn watch_exit(
-    mut child: Child,
-    kill: oneshot::Receiver<()>,
-    exited: watch::Sender<Option<String>>,
-    expected: Arc<AtomicBool>,
-    shared: Arc<Mutex<Shared>>,
-    log: LogBuffer,
-    generation: u64,
-    pid: u32,
-    readers: [tokio::task::JoinHandle<()>; 2],
-) {
-    let status = tokio::select! {
-        status = child.wait() => status,
-        _ = kill => {
-            let _ = child.start_kill();
-            child.wait().await
-        }
-    };
-    let status = match status {
-        Ok(status) => status.to_string(),
-        Err(e) => format!("unknown exit status: {e}"),
-    };
-    // The last lines it printed come first in the log.
-    for reader in readers {
-        let _ = tokio::time::timeout(Duration::from_secs(1), reader).await;
-    }
-    if !expected.load(Ordering::SeqCst) {
-        let mut shared = shared.lock().unwrap_or_else(|e| e.into_inner());
-        if shared.generation == generation {
-            shared.info.running = false;
-            shared.pid = 0;
-            shared.died = Some(status.clone());
-            log.error(&format!(
-                "The backend (pid {pid}) exited unexpectedly: {status}"
-            ));
-            if std::mem::take(&mut shared.job_running) {
-                let last = &mut shared.last;
-                let error = format!("the backend exited during the job ({status})");
-                end_job(last, RunState::Failed, "failed");
-                log.error(&format!("{DONE_MARKER} The running job failed: {error}"));
-                last.error = Some(error);
-            }
-        }
-    }
-    exited.send_replace(Some(status));
 }
 
 /// Ends the job the backend was running, as the server saw it, in `state`:

@@ -1,0 +1,78 @@
+//! The library's options from the flags several commands share: a
+//! build's (`build`, `serve`) and a check's (every data command).
+
+use std::path::Path;
+
+use crate::cli::{CacheArgs, Common, Compress, OutputArgs};
+use crate::i18n::msg;
+use crate::site::{self, BuildOptions, CacheOptions, Compression, OutputState};
+
+/// The check's options from the flags every data command shares.
+pub(super) fn check(common: &Common) -> crate::validate::Options {
+    crate::validate::Options { now: common.now }
+}
+
+/// The options of a build of the root to `out` from the flags `build` and
+/// `serve` share, once [`announce_force`] has let it go ahead: nothing
+/// deferred.
+pub(super) fn build(
+    common: &Common,
+    out: &Path,
+    output: &OutputArgs,
+) -> anyhow::Result<BuildOptions> {
+    announce_force(&common.root, out, output.force)?;
+    Ok(BuildOptions {
+        root: common.root.clone(),
+        out: out.to_path_buf(),
+        now: common.now,
+        cache: cache_options(&output.cache, &common.root),
+        compression: output.compress.into(),
+        defer: site::Defer::Nothing,
+        force: output.force,
+        progress: None,
+    })
+}
+
+/// Refuses an output directory the build may not replace, and with
+/// `--force` says what a build will replace before it does.
+fn announce_force(root: &Path, out: &Path, force: bool) -> anyhow::Result<()> {
+    let state = site::inspect_output(root, out)?;
+    if let OutputState::Foreign { files, first } = state {
+        if force {
+            let line = msg!(
+                "build-force",
+                out = site::shown_output(out),
+                files = files,
+                first = first.join(", "),
+                more = files.saturating_sub(first.len())
+            );
+            super::say(line);
+        } else {
+            // The builder refuses it with the full message.
+            site::guard_output(root, out, force)?;
+        }
+    }
+    Ok(())
+}
+
+/// The cache options of a build of `root`: `None` with `--no-cache`.
+fn cache_options(args: &CacheArgs, root: &std::path::Path) -> Option<CacheOptions> {
+    if args.no_cache {
+        return None;
+    }
+    let dir = args
+        .cache_dir
+        .clone()
+        .unwrap_or_else(|| CacheOptions::default_dir(root));
+    Some(CacheOptions::new(dir))
+}
+
+impl From<Compress> for Compression {
+    fn from(compress: Compress) -> Self {
+        match compress {
+            Compress::Fast => Compression::Fast,
+            Compress::Max => Compression::Max,
+            Compress::None => Compression::None,
+        }
+    }
+}

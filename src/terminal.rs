@@ -1,0 +1,125 @@
+//! What the commands print, and where: data to stdout, people's text to
+//! stderr, both through the one pair of printers that a closed pipe (`... |
+//! head`) ends quietly instead of a panic; diagnostics in each output
+//! format; colour and the progress bar only on a terminal.
+
+use std::collections::BTreeMap;
+use std::fmt::Display;
+use std::io::{IsTerminal as _, Write as _};
+use std::path::Path;
+
+use crate::diagnostics::{self, Diagnostic, Format};
+
+/// Writes data to stdout and flushes it. A closed pipe (`... | head`) is
+/// not an error: the reader has what it wanted, so the text is dropped and
+/// the command goes on to end with its own status (1 for a failed check,
+/// read by `set -o pipefail`), quietly, as ripgrep does. Any other failure
+/// (`> /dev/full`) is returned.
+pub fn print_out(text: &str) -> std::io::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        result => result,
+    }
+}
+
+/// Writes text to stderr, ignoring a closed pipe like [`print_out`]
+/// (`eprint!` would panic).
+pub fn print_err(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// Writes one line for people to stderr ([`print_err`] with its newline).
+pub fn say(line: impl Display) {
+    print_err(&format!("{line}\n"));
+}
+
+/// Whether `err` comes from writing to a closed pipe somewhere
+/// [`print_out`] does not handle (clap's help, say): `main` then ends
+/// quietly with status 0.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Whether stderr should be coloured: a terminal, and `NO_COLOR` unset.
+pub fn stderr_color() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
+}
+
+/// A progress bar on stderr with `template` (indicatif's), shown only on a
+/// terminal outside CI (`CI` set and not `false`) and when there is work.
+pub fn progress_bar(total: u64, template: &str) -> indicatif::ProgressBar {
+    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false");
+    if ci || !std::io::stderr().is_terminal() || total == 0 {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Prints diagnostics: human text and the summary to stderr; JSON and GitHub
+/// annotations (data for other programs) to stdout.
+pub fn report(root: &Path, diagnostics: &[Diagnostic], format: Format) -> std::io::Result<()> {
+    report_with(root, diagnostics, format, &BTreeMap::new())
+}
+
+/// [`report`], with the texts of `texts` shown in place of the files on disk.
+pub fn report_with(
+    root: &Path,
+    diagnostics: &[Diagnostic],
+    format: Format,
+    texts: &BTreeMap<String, String>,
+) -> std::io::Result<()> {
+    // A link is not followed to show a line: it may lead outside the root
+    // (a `kept-file` error says so).
+    let source = |file: &str| {
+        if let Some(text) = texts.get(file) {
+            return Some(text.clone());
+        }
+        let path = root.join(file);
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return None;
+        }
+        std::fs::read(path)
+            .ok()
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+    };
+    match format {
+        Format::Human => {
+            print_err(&diagnostics::render_human(
+                diagnostics,
+                stderr_color(),
+                &source,
+            ));
+            say(diagnostics::checked_line(diagnostics::count(diagnostics)));
+        }
+        Format::Json => print_out(&diagnostics::render_json(diagnostics))?,
+        Format::Github => print_out(&diagnostics::render_github(diagnostics))?,
+        Format::Rdjson => print_out(&diagnostics::render_rdjson(diagnostics, &source))?,
+        Format::Sarif => print_out(&diagnostics::render_sarif(diagnostics, &source))?,
+    }
+    Ok(())
+}
+
+/// `check --fix --format json`: the one document of what remains, with
+/// the changes made beside it (`changes`).
+pub fn report_json_with_changes(
+    diagnostics: &[Diagnostic],
+    changes: Vec<serde_json::Value>,
+) -> anyhow::Result<()> {
+    let mut report: serde_json::Value =
+        serde_json::from_str(&diagnostics::render_json(diagnostics))?;
+    report["changes"] = serde_json::Value::Array(changes);
+    print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
+    Ok(())
+}

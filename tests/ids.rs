@@ -1,0 +1,373 @@
+//! Issue 55, point 1, through the binary: `check --fix` gives every activity
+//! an id, paired across locales, and a second `--fix` changes nothing; a
+//! duplicate id is an error; a rename or a corrected time keeps the id,
+//! which `diff` calls a rename (or a move), and the calendar's UID with
+//! it; an id lost while its activity runs is breaking. (`version new`
+//! keeping carried ids: `review::version_new_carries_ongoing_activities_in_every_locale`.)
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::util::{
+    FIXTURE_NOW, check_json, copy_tree, crate_root, fixture_root, run, stderr, stdout,
+};
+
+/// Every data file of `root`'s games: path, parsed.
+fn documents(root: &Path) -> BTreeMap<String, Value> {
+    let games: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("games.json")).unwrap()).unwrap();
+    let mut out = BTreeMap::new();
+    for game in games["games"].as_array().unwrap() {
+        for locale in game["locales"].as_array().unwrap() {
+            let path = format!(
+                "data/{}/{}.json",
+                game["id"].as_str().unwrap(),
+                locale.as_str().unwrap()
+            );
+            let text = std::fs::read_to_string(root.join(&path)).unwrap();
+            out.insert(path, serde_json::from_str(&text).unwrap());
+        }
+    }
+    out
+}
+
+/// The text of every data file of `root`.
+fn texts(root: &Path) -> BTreeMap<String, String> {
+    documents(root)
+        .into_keys()
+        .map(|path| {
+            let text = std::fs::read_to_string(root.join(&path)).unwrap();
+            (path, text)
+        })
+        .collect()
+}
+
+/// Removes every activity's `id` line (the tree as it was before ids).
+fn strip_ids(root: &Path) {
+    for (path, text) in texts(root) {
+        let kept: Vec<&str> = text
+            .split_inclusive('\n')
+            .filter(|line| !line.trim_start().starts_with("\"id\": "))
+            .collect();
+        std::fs::write(root.join(path), kept.concat()).unwrap();
+    }
+}
+
+/// Each activity's window and id, per file.
+fn windows(doc: &Value) -> Vec<((String, String), Option<String>)> {
+    doc["activities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                (
+                    a["startTime"].as_str().unwrap().to_owned(),
+                    a["endTime"].as_str().unwrap().to_owned(),
+                ),
+                a["id"].as_str().map(str::to_owned),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn check_fix_gives_the_bundled_tree_ids_paired_across_locales_and_a_second_fix_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_tree(&crate_root().join("data"), &root.join("data"));
+    copy_tree(&crate_root().join("schema"), &root.join("schema"));
+    std::fs::copy(crate_root().join("games.json"), root.join("games.json")).unwrap();
+    strip_ids(root);
+    let now = "2026-11-22T12:00:00";
+
+    let fixed = run(root, &["check", "--fix", "--now", now]);
+    assert_eq!(fixed.status.code(), Some(0), "{}", stderr(&fixed));
+    let docs = documents(root);
+    let (_, report) = check_json(root, now);
+    // What is left without an id has a warning naming its candidates and no fix.
+    let left: BTreeSet<(String, u64)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "missing-id")
+        .map(|d| {
+            assert!(d.get("fix").is_none(), "{d:#}");
+            assert!(!d["notes"].as_array().unwrap().is_empty(), "{d:#}");
+            (
+                d["file"].as_str().unwrap().to_owned(),
+                d["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let mut given = 0;
+    let mut without = 0;
+    for (path, doc) in &docs {
+        let ids: Vec<&str> = doc["activities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|a| a["id"].as_str())
+            .collect();
+        given += ids.len();
+        without += doc["activities"].as_array().unwrap().len() - ids.len();
+        let unique: BTreeSet<&&str> = ids.iter().collect();
+        assert_eq!(unique.len(), ids.len(), "{path}: one id per activity");
+        for id in &ids {
+            let game = path.split('/').nth(1).unwrap();
+            assert!(id.starts_with(&format!("{game}-")), "{path}: {id}");
+        }
+    }
+    assert!(given > 100, "{given} ids given");
+    assert_eq!(
+        without,
+        left.len(),
+        "each activity left without an id is warned"
+    );
+    // The default language's file has no choice to make: every one has an id.
+    for (path, doc) in &docs {
+        if path.ends_with("zh-CN.json") {
+            assert!(
+                windows(doc).iter().all(|(_, id)| id.is_some()),
+                "{path}: {doc:#}"
+            );
+        }
+    }
+    // Paired across locales: a window listed once in each file has one id.
+    let by_game: BTreeMap<&str, Vec<&Value>> =
+        docs.iter().fold(BTreeMap::new(), |mut map, (path, doc)| {
+            map.entry(path.split('/').nth(1).unwrap())
+                .or_default()
+                .push(doc);
+            map
+        });
+    let mut paired = 0;
+    for (game, docs) in by_game.iter().filter(|(_, docs)| docs.len() > 1) {
+        let once: Vec<BTreeMap<(String, String), Option<String>>> = docs
+            .iter()
+            .map(|doc| {
+                let all = windows(doc);
+                all.iter()
+                    .filter(|(w, _)| all.iter().filter(|(v, _)| v == w).count() == 1)
+                    .cloned()
+                    .collect()
+            })
+            .collect();
+        for (window, id) in &once[0] {
+            for other in &once[1..] {
+                if let Some(twin) = other.get(window) {
+                    assert_eq!(twin, id, "{game} {window:?}");
+                    paired += 1;
+                }
+            }
+        }
+    }
+    assert!(paired > 10, "{paired} activities paired across locales");
+
+    // A second --fix changes nothing.
+    let before = texts(root);
+    let again = run(root, &["check", "--fix", "--now", now]);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert_eq!(texts(root), before);
+    assert!(
+        !stderr(&again).contains("fixed data/"),
+        "{}",
+        stderr(&again)
+    );
+}
+
+/// The base fixture's game without its `ignore` of `missing-id`, and ids
+/// given by `check --fix`.
+fn tree_with_ids() -> tempfile::TempDir {
+    let root = fixture_root(Some(
+        &crate_root().join("tests/fixtures/invalid/missing-id"),
+    ));
+    let fixed = run(root.path(), &["check", "--fix", "--now", FIXTURE_NOW]);
+    assert_eq!(fixed.status.code(), Some(0), "{}", stderr(&fixed));
+    let (code, report) = check_json(root.path(), FIXTURE_NOW);
+    assert_eq!(
+        (code, &report["warnings"]),
+        (0, &Value::from(0)),
+        "{report:#}"
+    );
+    root
+}
+
+fn edit(root: &Path, path: &str, from: &str, to: &str) {
+    let text = std::fs::read_to_string(root.join(path)).unwrap();
+    assert!(text.contains(from), "{path}: {from}");
+    std::fs::write(root.join(path), text.replace(from, to)).unwrap();
+}
+
+#[test]
+fn a_rename_and_a_corrected_time_keep_the_id_the_calendar_uid_and_diff_says_so() {
+    let root = tree_with_ids();
+    let root = root.path();
+    let built = run(
+        root,
+        &[
+            "build",
+            "--out",
+            "../before",
+            "--now",
+            FIXTURE_NOW,
+            "--no-cache",
+        ],
+    );
+    assert!(built.status.success(), "{}", stderr(&built));
+    let before = root.join("../before");
+    let ics = std::fs::read_to_string(before.join("api/v1/activity/demo-en-US.ics")).unwrap();
+    assert!(ics.contains("UID:demo-1.2-02.en-US@activity-site"), "{ics}");
+    let published: Value = serde_json::from_str(
+        &std::fs::read_to_string(before.join("api/v1/activity/demo.json")).unwrap(),
+    )
+    .unwrap();
+    let first = published["activities"][0].as_object().unwrap();
+    assert_eq!(
+        first.keys().next().map(String::as_str),
+        Some("id"),
+        "{first:?}"
+    );
+
+    // Renamed in every locale, and one end corrected by a day.
+    edit(
+        root,
+        "data/demo/en-US.json",
+        "Star Sea Voyage",
+        "Star Sea Cruise",
+    );
+    edit(root, "data/demo/zh-CN.json", "星海巡游", "星海远航");
+    edit(
+        root,
+        "data/demo/en-US.json",
+        "\"2026-11-17T03:59:59\"",
+        "\"2026-11-18T03:59:59\"",
+    );
+    edit(
+        root,
+        "data/demo/zh-CN.json",
+        "\"2026-11-17T03:59:59\"",
+        "\"2026-11-18T03:59:59\"",
+    );
+    let out = run(
+        root,
+        &[
+            "diff",
+            "--against",
+            "../before",
+            "--now",
+            FIXTURE_NOW,
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "changes, none breaking: {}",
+        stdout(&out)
+    );
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let file = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "api/v1/activity/demo-en-US.json")
+        .unwrap_or_else(|| panic!("{report:#}"));
+    assert_eq!(file["renamed"][0]["from"], "Star Sea Voyage", "{file:#}");
+    assert_eq!(file["renamed"][0]["to"], "Star Sea Cruise", "{file:#}");
+    assert_eq!(file["moved"][0]["name"], "Endgame Challenge", "{file:#}");
+    assert!(
+        file.get("added")
+            .is_none_or(|a| a.as_array().unwrap().is_empty()),
+        "{file:#}"
+    );
+    assert!(
+        file.get("removed")
+            .is_none_or(|a| a.as_array().unwrap().is_empty()),
+        "{file:#}"
+    );
+
+    // The calendar's events keep their UIDs.
+    let built = run(
+        root,
+        &[
+            "build",
+            "--out",
+            "../after",
+            "--now",
+            FIXTURE_NOW,
+            "--no-cache",
+        ],
+    );
+    assert!(built.status.success(), "{}", stderr(&built));
+    let after =
+        std::fs::read_to_string(root.join("../after/api/v1/activity/demo-en-US.ics")).unwrap();
+    let uids = |ics: &str| -> Vec<String> {
+        ics.lines()
+            .filter(|l| l.starts_with("UID:"))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(uids(&after), uids(&ics));
+    assert!(after.contains("SUMMARY:Star Sea Cruise"), "{after}");
+}
+
+#[test]
+fn an_id_lost_while_its_activity_runs_is_breaking_and_a_duplicate_id_is_an_error() {
+    let root = tree_with_ids();
+    let root = root.path();
+    let built = run(
+        root,
+        &[
+            "build",
+            "--out",
+            "../before",
+            "--now",
+            FIXTURE_NOW,
+            "--no-cache",
+        ],
+    );
+    assert!(built.status.success(), "{}", stderr(&built));
+    // `Star Sea Voyage` runs at FIXTURE_NOW; its id changes in both locales.
+    for locale in ["en-US", "zh-CN"] {
+        edit(
+            root,
+            &format!("data/demo/{locale}.json"),
+            "\"demo-1.2-02\"",
+            "\"demo-1.2-09\"",
+        );
+    }
+    let out = run(
+        root,
+        &["diff", "--against", "../before", "--now", FIXTURE_NOW],
+    );
+    assert_eq!(out.status.code(), Some(3), "breaking: {}", stdout(&out));
+    let text = stdout(&out);
+    assert!(text.contains("ongoing-activity-id-changed"), "{text}");
+    assert!(
+        text.contains("its id changes from `demo-1.2-02` to `demo-1.2-09`"),
+        "{text}"
+    );
+
+    // The same id twice in one document.
+    edit(
+        root,
+        "data/demo/en-US.json",
+        "\"demo-1.2-03\"",
+        "\"demo-1.2-01\"",
+    );
+    let (code, report) = check_json(root, FIXTURE_NOW);
+    assert_eq!(code, 1, "{report:#}");
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["duplicate-id"], "{report:#}");
+    // No fix guesses which of the two is wrong.
+    assert!(report["diagnostics"][0].get("fix").is_none(), "{report:#}");
+}
