@@ -203,7 +203,10 @@ fn ending_soon_lists_an_activity_game_by_its_last_activity() {
         .expect("bash");
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let report = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(report.contains("36 days overdue / 已逾期 36 天"), "{report}");
+    assert!(
+        report.contains("36 days overdue / 已逾期 36 天"),
+        "{report}"
+    );
     assert!(report.contains("**已逾期：**"), "{report}");
     assert!(!report.contains("-36"), "{report}");
 }
