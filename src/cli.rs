@@ -28,6 +28,19 @@ pub struct Cli {
         help = "help-arg-lang"
     )]
     pub lang: Option<crate::i18n::Lang>,
+    /// `--root`, accepted before the command as after it (`global`); the
+    /// commands read it from their [`Common`] (set by `cmd::run`).
+    #[arg(
+        long = "root",
+        id = "root",
+        global = true,
+        value_name = "ROOT",
+        help = "help-arg-root"
+    )]
+    pub root: Option<PathBuf>,
+    /// `--now`, accepted before the command as after it (`global`).
+    #[arg(long, value_parser = parse_now, global = true, help = "help-arg-now")]
+    pub now: Option<crate::clock::Now>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -70,24 +83,20 @@ pub struct BackendArgs {
     pub arguments: Vec<String>,
 }
 
-/// Flags every data command shares.
-#[derive(Debug, Clone, Args)]
+/// What every data command shares: the global `--root` and `--now` of
+/// [`Cli`] (before or after the command, like `--lang`), handed to the
+/// command by `cmd::run`.
+#[derive(Debug, Clone, Default, Args)]
 pub struct Common {
     /// Root of the data tree (`--root`, or found upward from the current folder).
-    #[arg(
-        long = "root",
-        id = "root",
-        global = true,
-        value_name = "ROOT",
-        help = "help-arg-root"
-    )]
+    #[arg(skip)]
     pub root_flag: Option<PathBuf>,
     /// The root the command works on: `--root`, or the one found (set before
     /// the command runs, by `cmd::run`).
     #[arg(skip)]
     pub root: PathBuf,
     /// Pinned "now" (`--now`).
-    #[arg(long, value_parser = parse_now, global = true, help = "help-arg-now")]
+    #[arg(skip)]
     pub now: Option<crate::clock::Now>,
 }
 

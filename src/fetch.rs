@@ -154,20 +154,47 @@ pub fn http_url(flag: &str, arg: &str) -> anyhow::Result<reqwest::Url> {
 }
 
 /// A reqwest error with its causes, which say what actually went wrong
-/// (timed out, connection refused, DNS).
+/// (timed out, connection refused, DNS): in the tool's words where the
+/// operating system's error is one it names (a refused or reset
+/// connection, an unreachable host or network), else with the causes as
+/// the libraries word them.
 fn describe(err: &reqwest::Error) -> String {
+    let mut causes = Vec::new();
+    let mut source = std::error::Error::source(err);
+    while let Some(cause) = source {
+        causes.push(cause);
+        source = cause.source();
+    }
+    let io = causes
+        .iter()
+        .find_map(|c| c.downcast_ref::<std::io::Error>())
+        .map(std::io::Error::kind);
+    use std::io::ErrorKind::*;
+    let known = match io {
+        Some(ConnectionRefused) => Some(msg!("fetch-refused")),
+        Some(ConnectionReset | ConnectionAborted) => Some(msg!("fetch-reset")),
+        Some(HostUnreachable | NetworkUnreachable | AddrNotAvailable) => {
+            Some(msg!("fetch-no-route"))
+        }
+        Some(TimedOut) => Some(msg!("fetch-timed-out")),
+        _ => None,
+    };
     let mut text = if err.is_timeout() {
-        "timed out".to_owned()
+        msg!("fetch-timed-out").to_string()
     } else if err.is_connect() {
-        "the host is unreachable".to_owned()
+        msg!("fetch-unreachable").to_string()
     } else {
         err.to_string()
     };
-    let mut source = std::error::Error::source(err);
-    while let Some(cause) = source {
+    if let Some(known) = known {
+        if !err.is_timeout() {
+            text.push_str(&msg!("fetch-cause", cause = known).to_string());
+        }
+        return text;
+    }
+    for cause in causes {
         text.push_str(": ");
         text.push_str(&cause.to_string());
-        source = cause.source();
     }
     text
 }

@@ -718,6 +718,18 @@ pub struct IndexGame {
     pub time_zone: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_source: Option<Localized>,
+    /// The registry's typed sources, `updateMode`, `timeZoneAssumed` and
+    /// `conventions` as `games.json` has them (absent when it has none):
+    /// what `import` needs to give back the same registry. Kept as JSON,
+    /// so that an index of another version still reads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_sources: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub update_mode: Option<crate::model::UpdateMode>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub time_zone_assumed: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conventions: Option<serde_json::Value>,
     #[serde(default)]
     pub version: String,
     #[serde(default)]

@@ -377,7 +377,8 @@
 //!   3 for a `diff` with breaking changes).
 //! - The state files are the user's: settings are the user's document with
 //!   the updated leaves changed, configurations keep unknown fields, and a
-//!   file the server cannot read is moved aside, never written over.
+//!   file the server cannot read is moved aside, never written over; what
+//!   is not a regular file (a link, a FIFO, a folder) is left as it is.
 //! - The same inputs give byte-identical output: no timestamps, no maps with
 //!   random order, activities sorted stably; a build that takes parts from
 //!   the build cache writes the same bytes as one without it (the cache's

@@ -545,6 +545,39 @@ fn typed_data_sources_check_clean_and_each_wrong_one_is_pointed_at() {
         "{}",
         stdout(&output)
     );
+    // A script of another repository says where it lives: status links it
+    // (issue 57); a repository that is no http(s) URL is pointed at.
+    let registry = std::fs::read_to_string(&path).unwrap();
+    let elsewhere = registry.replace(
+        "\"script\": \"scripts/fetch.mjs\"",
+        "\"script\": \"scripts/fetch.mjs\",\n            \"repository\": \"https://github.com/example/site\"",
+    );
+    assert_ne!(elsewhere, registry);
+    std::fs::write(&path, &elsewhere).unwrap();
+    let output = run(root.path(), &["status", "--now", "2026-05-15T12:00:00"]);
+    assert!(
+        stdout(&output).contains(
+            "sh zh-CN: html https://example.org/sh/news; script https://github.com/example/site/blob/HEAD/scripts/fetch.mjs"
+        ),
+        "{}",
+        stdout(&output)
+    );
+    std::fs::write(
+        &path,
+        elsewhere.replace(
+            "https://github.com/example/site",
+            "git@github.com:example/site",
+        ),
+    )
+    .unwrap();
+    let output = run(root.path(), &["check", "--now", "2026-05-15T12:00:00"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(
+        stderr(&output)
+            .contains("`repository` is `git@github.com:example/site`, not an absolute http(s) URL"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]

@@ -320,7 +320,7 @@ fn status_lists_the_most_urgent_first() {
     let rows: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let rows = rows.as_array().unwrap();
     assert_eq!(rows.len(), 3);
-    assert_eq!(rows[0]["state"], "missing");
+    assert_eq!(rows[0]["state"], "pending");
     assert_eq!(rows[0]["file"], "data/demo/ja-JP.json");
     assert_eq!(rows[1]["state"], "ending");
     assert_eq!(rows[1]["daysLeft"], 1);
@@ -330,7 +330,10 @@ fn status_lists_the_most_urgent_first() {
     assert!(text.starts_with("GAME"), "{text}");
     // 7 days and 20 hours after 2026-11-12T03:59:59: whole days, rounded down.
     assert!(text.contains("7 days overdue"), "{text}");
-    assert!(text.contains("missing: data/demo/ja-JP.json"), "{text}");
+    assert!(
+        text.contains("pending: data/demo/ja-JP.json (no document yet)"),
+        "{text}"
+    );
 }
 
 /// Issue 17: one instant gives one day count in `check`, `status` and the

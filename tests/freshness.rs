@@ -189,6 +189,26 @@ fn ending_soon_lists_an_activity_game_by_its_last_activity() {
     // Long before: nothing to list.
     let output = ending_soon("2026-10-05T12:00:00");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+
+    // Long after: the game is overdue (issue 57). The workflow's report is one text in both languages (an issue every
+    // maintainer reads): each overdue row says so in both, never as a
+    // negative count of days left.
+    let output = std::process::Command::new("bash")
+        .arg(&script)
+        .arg(env!("CARGO_BIN_EXE_activity-site"))
+        .arg(root.path())
+        .arg("3")
+        .arg("2026-11-27T12:00:00")
+        .output()
+        .expect("bash");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        report.contains("36 days overdue / 已逾期 36 天"),
+        "{report}"
+    );
+    assert!(report.contains("**已逾期：**"), "{report}");
+    assert!(!report.contains("-36"), "{report}");
 }
 
 /// `conventions.endSeconds` accepts the ends a source writes on purpose,

@@ -875,3 +875,155 @@ fn status_boards_speak_both_languages() {
         assert!(english.contains(word), "{word}: {english}");
     }
 }
+
+/// The English sentences of `text`: runs of 3 or more English words in a
+/// line, outside what is no prose (code spans, URLs, paths, flags, codes,
+/// ALL-CAPS placeholders). Empty for output that speaks Chinese only
+/// (issue 57, point 6).
+pub(crate) fn english_sentences(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for line in text.lines() {
+        // Code spans are names, not prose.
+        let prose: String = line
+            .split('`')
+            .enumerate()
+            .filter(|(i, _)| i % 2 == 0)
+            .map(|(_, part)| part)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut run: Vec<&str> = Vec::new();
+        let mut flush = |run: &mut Vec<&str>| {
+            if run.len() >= 3 {
+                found.push(format!("{}  ← {line}", run.join(" ")));
+            }
+            run.clear();
+        };
+        for token in prose.split(|c: char| c.is_whitespace() || !c.is_ascii()) {
+            let word = token.trim_matches(|c: char| ",.;:!?()[]\"'".contains(c));
+            let is_word = !word.is_empty()
+                && !token.contains("://")
+                && !token.contains('/')
+                && word.chars().all(|c| c.is_ascii_alphabetic() || c == '\'')
+                && word.chars().any(|c| c.is_ascii_lowercase());
+            if is_word {
+                run.push(word);
+            } else {
+                flush(&mut run);
+            }
+            // A sentence ends at its punctuation.
+            if token.ends_with(['.', ';', ':', '!', '?']) {
+                flush(&mut run);
+            }
+        }
+        flush(&mut run);
+    }
+    found
+}
+
+#[test]
+fn the_english_sentence_heuristic_finds_prose_and_leaves_names_alone() {
+    assert_eq!(
+        english_sentences("错误：the host is unreachable").len(),
+        1,
+        "a sentence"
+    );
+    assert_eq!(
+        english_sentences("The last build failed; the page shows the last good build.").len(),
+        2
+    );
+    for chinese in [
+        "数据来源：",
+        "  sr zh-CN: html https://sr.mihoyo.com/news?nav=news&type=notice",
+        "  ak zh-CN: pageData https://ak.hypergryph.com/api/news?page=1 （文章：https://ak.hypergryph.com/news/{cid}）",
+        "请运行 `activity-site version new GAME --version V` 开始新版本",
+        "警告[locale-parity]: 版本比 data/zzz/en-US.json 的旧：这份文件落后了",
+    ] {
+        assert!(english_sentences(chinese).is_empty(), "{chinese}");
+    }
+}
+
+/// Issue 57, point 6: under `--lang zh-CN` (given before the command, with
+/// `--now` and `--root` too), `status`, `check` and `version new` on the
+/// bundled tree print no English sentence, and neither does an import that
+/// cannot reach its site.
+#[test]
+fn status_check_and_version_new_say_nothing_in_english_under_zh_cn() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    for part in ["games.json", "data", "schema"] {
+        let from = crate_root().join(part);
+        if from.is_dir() {
+            crate::util::copy_tree(&from, &root.join(part));
+        } else {
+            std::fs::create_dir_all(&root).unwrap();
+            std::fs::copy(&from, root.join(part)).unwrap();
+        }
+    }
+    let root_arg = root.to_str().unwrap();
+    let global = [
+        "--lang",
+        "zh-CN",
+        "--root",
+        root_arg,
+        "--now",
+        "2026-11-27T12:00:00",
+    ];
+    let commands: [&[&str]; 4] = [
+        &["status"],
+        &["check"],
+        &[
+            "version",
+            "new",
+            "sr",
+            "--version",
+            "4.7",
+            "--name",
+            "新版本",
+            "--start",
+            "2026-11-11T11:00:00",
+            "--end",
+            "2026-12-23T05:59:59",
+            "--dry-run",
+        ],
+        &["import", "--from", "http://127.0.0.1:9", "--games", "sr"],
+    ];
+    let mut transcript = String::new();
+    for command in commands {
+        let mut args = global.to_vec();
+        args.extend_from_slice(command);
+        let output = crate::util::run(dir.path(), &args);
+        let code = output.status.code();
+        assert_ne!(code, None, "{command:?}");
+        if command[0] != "import" {
+            assert_ne!(code, Some(2), "{command:?}: {}", stderr(&output));
+        }
+        transcript.push_str(&crate::util::stdout(&output));
+        transcript.push_str(&stderr(&output));
+    }
+    // The data's own words (activity and version names of the English
+    // documents) fill placeholders: they are not the tool's sentences.
+    let mut words = transcript.clone();
+    for entry in walkdir::WalkDir::new(root.join("data")) {
+        let entry = entry.unwrap();
+        if entry.path().extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let doc: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(entry.path()).unwrap()).unwrap();
+        let activities = doc["activities"].as_array().cloned().unwrap_or_default();
+        let names = activities
+            .iter()
+            .map(|a| &a["name"])
+            .chain([&doc["versionName"]])
+            .filter_map(serde_json::Value::as_str);
+        for name in names {
+            words = words.replace(name, "…");
+        }
+    }
+    let english = english_sentences(&words);
+    assert!(
+        english.is_empty(),
+        "English under --lang zh-CN:\n{}\n\n{transcript}",
+        english.join("\n")
+    );
+}

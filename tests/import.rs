@@ -448,3 +448,45 @@ fn a_broken_file_and_a_disagreeing_twin_are_named_and_the_rest_imported() {
     assert!(kept.ends_with(&doc[1..]), "{kept}");
     assert!(!root.join("data/demo/en-US.json").exists());
 }
+
+/// Issue 57: a site this tool built gives back the registry it was built
+/// from. The bundled tree (typed sources, scripts of another repository,
+/// `updateMode`, `conventions`, a pending locale) built, then imported into
+/// an empty root: the same `games.json` byte for byte, and the same
+/// diagnostics of `check`.
+#[test]
+fn the_bundled_tree_built_then_imported_gives_back_the_same_registry() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    let output = run(
+        &crate_root(),
+        &[
+            "build",
+            "--out",
+            site.to_str().unwrap(),
+            "--now",
+            NOW,
+            "--no-cache",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let root = dir.path().join("root");
+    let output = import(dir.path(), &root, site.to_str().unwrap(), &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        std::fs::read_to_string(root.join("games.json")).unwrap(),
+        std::fs::read_to_string(crate_root().join("games.json")).unwrap()
+    );
+    let codes = |root: &Path| {
+        let (_, report) = crate::util::check_json(root, NOW);
+        let mut found: Vec<String> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| format!("{} {} {}", d["code"], d["file"], d["line"]))
+            .collect();
+        found.sort();
+        found
+    };
+    assert_eq!(codes(&root), codes(&crate_root()));
+}

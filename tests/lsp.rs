@@ -343,7 +343,7 @@ fn cross_file_rules_follow_unsaved_edits_of_other_files() {
     );
     assert_ne!(with_ja, registry);
     let found = client.change("games.json", 3, None, &with_ja);
-    with_code(&found, "missing-file");
+    with_code(&found, "pending-locale");
     assert_eq!(
         client.diagnostics(EN),
         Vec::<Value>::new(),

@@ -558,3 +558,254 @@ async fn start_up_keeps_another_programs_settings_as_they_are() {
         original
     );
 }
+
+/// Issue 59: another process holds `state.lock` (an exclusive `flock`, as
+/// SECURITY.md asks of a program that shares the directory) for up to 20 s
+/// while three writes wait for it. Through the binary on loopback: the
+/// status and the home page answer while the lock is held (before: only
+/// once it was released), each write answers a 503 envelope that says
+/// another program holds the state, nothing is changed, and once the lock
+/// is released a write succeeds.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lock_held_by_another_program_stalls_no_request() {
+    use std::os::fd::AsRawFd as _;
+    use std::time::{Duration, Instant};
+    let root = fixture_root(None);
+    let state = root.path().join(".state");
+    let served = crate::faults::serve_with(root.path(), &state, None, &[]);
+    let client = reqwest::Client::new();
+    let settings_before = fs::read(state.join("settings.json")).unwrap();
+    let valid_extension_config =
+        fs::read_to_string(state.join("extensions/daily-checkin/config.json")).unwrap();
+
+    let held = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(state.join("state.lock"))
+        .unwrap();
+    // SAFETY: flock on a file descriptor this test owns.
+    assert_eq!(
+        unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX) },
+        0,
+        "the test takes the lock"
+    );
+    let taken = Instant::now();
+    let writes = [
+        ("/api/Settings", json!({"display": {"language": "en-US"}})),
+        ("/api/Configs/Default", json!({"startGame": {}})),
+        (
+            "/api/Extensions/daily-checkin/config",
+            json!(valid_extension_config),
+        ),
+    ]
+    .map(|(path, body)| {
+        let request = client.put(format!("{}{path}", served.base)).json(&body);
+        tokio::spawn(async move {
+            let reply = request.send().await.unwrap();
+            let status = reply.status().as_u16();
+            (status, reply.json::<Value>().await.unwrap())
+        })
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for path in ["/api/Task/status", "/"] {
+        let reply = tokio::time::timeout(
+            Duration::from_secs(5),
+            client.get(format!("{}{path}", served.base)).send(),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("GET {path} answers while the lock is held"))
+        .unwrap();
+        assert_eq!(reply.status(), 200, "GET {path}");
+    }
+    for write in writes {
+        let (status, body) = tokio::time::timeout(Duration::from_secs(20), write)
+            .await
+            .expect("each write answers while the lock is held")
+            .unwrap();
+        assert_eq!(status, 503, "{body}");
+        assert_eq!(body["success"], false, "{body}");
+        let message = body["message"].as_str().unwrap();
+        assert!(message.contains("another program holds"), "{message}");
+        assert!(message.contains("nothing was changed"), "{message}");
+    }
+    assert!(
+        taken.elapsed() < Duration::from_secs(20),
+        "the lock was held throughout"
+    );
+    assert_eq!(
+        fs::read(state.join("settings.json")).unwrap(),
+        settings_before
+    );
+    drop(held);
+    let reply = client
+        .put(format!("{}/api/Settings", served.base))
+        .json(&json!({"display": {"language": "en-US"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 200);
+}
+
+/// Issue 59: `serve` over a state directory whose `settings.json` is a
+/// FIFO, whose `configs/` holds a FIFO, whose `state.lock` is a FIFO and
+/// whose `extensions` is a link to a folder elsewhere starts and answers
+/// (before: it never started listening) and reads nothing through the link. The settings
+/// are answered 404 with what is there; the FIFOs are left as they are.
+#[cfg(unix)]
+#[tokio::test]
+async fn serve_starts_with_fifos_in_the_state_directory() {
+    use std::os::unix::ffi::OsStrExt as _;
+    use std::os::unix::fs::FileTypeExt as _;
+    let root = fixture_root(None);
+    let state = root.path().join(".state");
+    fs::create_dir_all(state.join("configs")).unwrap();
+    let fifos = [
+        state.join("settings.json"),
+        state.join("configs/Default.json"),
+        state.join("configs/fifo.json"),
+        state.join("state.lock"),
+    ];
+    for fifo in &fifos {
+        let c = std::ffi::CString::new(fifo.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    }
+    // And `extensions` a link to a folder elsewhere holding an extension.
+    let elsewhere = tempfile::tempdir().unwrap();
+    fs::create_dir(elsewhere.path().join("outside")).unwrap();
+    fs::write(
+        elsewhere.path().join("outside/extension.json"),
+        "{\"configSchema\": {}}",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(elsewhere.path(), state.join("extensions")).unwrap();
+    let served = crate::faults::serve_with(root.path(), &state, None, &[]);
+    let client = reqwest::Client::new();
+    let reply = client
+        .get(format!("{}/api/Extensions", served.base))
+        .timeout(std::time::Duration::from_secs(20))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 200);
+    let body: Value = reply.json().await.unwrap();
+    assert_eq!(
+        body["data"],
+        json!([]),
+        "nothing of the linked folder: {body}"
+    );
+    assert_eq!(
+        fs::read_dir(elsewhere.path()).unwrap().count(),
+        1,
+        "nothing seeded through the link"
+    );
+    let reply = client
+        .get(format!("{}/api/Settings", served.base))
+        .timeout(std::time::Duration::from_secs(20))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 404);
+    let body: Value = reply.json().await.unwrap();
+    assert!(body["message"].as_str().unwrap().contains("FIFO"), "{body}");
+    let reply = client
+        .get(format!("{}/api/Configs", served.base))
+        .timeout(std::time::Duration::from_secs(20))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 200);
+    for fifo in &fifos {
+        assert!(
+            fs::symlink_metadata(fifo).unwrap().file_type().is_fifo(),
+            "{} is left as it is",
+            fifo.display()
+        );
+    }
+}
+
+/// Issue 59: the home directory is found from the user's account (the
+/// password database) as well as `$HOME`: with `$HOME` unset, `--out` at
+/// the account's home is refused as a home directory. (Run without
+/// `--force`, so that even a regression moves nothing: the home refusal
+/// comes first and says so, where a regression says "not made by
+/// activity-site".)
+#[cfg(unix)]
+#[test]
+fn the_home_directory_is_refused_without_home_set() {
+    // The account's home, read here on its own.
+    // SAFETY: getpwuid returns a pointer into static storage or null; it
+    // is read at once, on this thread.
+    let home = unsafe {
+        let entry = libc::getpwuid(libc::getuid());
+        if entry.is_null() || (*entry).pw_dir.is_null() {
+            return;
+        }
+        std::ffi::CStr::from_ptr((*entry).pw_dir)
+            .to_string_lossy()
+            .into_owned()
+    };
+    let home = Path::new(&home);
+    if home.parent().is_none() || !home.is_dir() {
+        return; // an account without a home of its own
+    }
+    let root = fixture_root(None);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_activity-site"))
+        .args(["build", "--now", FIXTURE_NOW, "--root"])
+        .arg(root.path())
+        .arg("--out")
+        .arg(home)
+        .env_remove("HOME")
+        .env("NO_COLOR", "1")
+        .env_remove("LANG")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .output()
+        .unwrap();
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.contains("home directory"), "{err}");
+}
+
+/// Issue 59: `--out` a symbolic link to a folder activity-site did not
+/// make: `--force`'s warning and the line that says where the old content
+/// went name the folder the link leads to, beside which it is set aside
+/// (before: the warning named `<link>.replaced-...`).
+#[cfg(unix)]
+#[test]
+fn force_names_the_folder_a_linked_out_leads_to() {
+    let root = fixture_root(None);
+    let target = root.path().join("real-folder");
+    fs::create_dir_all(&target).unwrap();
+    fs::write(target.join("notes.txt"), "keep me\n").unwrap();
+    std::os::unix::fs::symlink(&target, root.path().join("link")).unwrap();
+    let output = run(
+        root.path(),
+        &["build", "--out", "link", "--force", "--now", FIXTURE_NOW],
+    );
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    let target = fs::canonicalize(&target).unwrap();
+    let aside: Vec<_> = fs::read_dir(target.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("real-folder.replaced-")
+        })
+        .collect();
+    assert_eq!(aside.len(), 1, "{aside:?}");
+    assert_eq!(
+        fs::read_to_string(aside[0].join("notes.txt")).unwrap(),
+        "keep me\n"
+    );
+    let warned = format!("`{}.replaced-", target.display());
+    assert!(err.contains(&warned), "the warning names {warned}: {err}");
+    assert!(!err.contains("link.replaced-"), "{err}");
+    assert!(err.contains(&*aside[0].to_string_lossy()), "{err}");
+}

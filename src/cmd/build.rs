@@ -65,7 +65,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
             if let Some(place) = &summary.set_aside {
                 let line = msg!(
                     "build-set-aside",
-                    out = out.display().to_string(),
+                    out = site::shown_output(&out),
                     place = place.display().to_string()
                 );
                 super::say(line);

@@ -23,6 +23,11 @@ mod version;
 
 pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
     crate::i18n::set_process(cli.lang.unwrap_or_else(crate::i18n::Lang::from_env));
+    let (root_flag, now) = (cli.root.take(), cli.now.take());
+    let global = |common: &mut crate::cli::Common| {
+        common.root_flag.clone_from(&root_flag);
+        common.now = now;
+    };
     match &mut cli.command {
         Command::Check(crate::cli::CheckArgs { common, .. })
         | Command::Build(crate::cli::BuildArgs { common, .. })
@@ -33,12 +38,14 @@ pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Version(crate::cli::VersionArgs {
             command: crate::cli::VersionCommand::New(crate::cli::VersionNewArgs { common, .. }),
         }) => {
+            global(common);
             common.root = crate::root::of_data(common.root_flag.as_deref())?;
         }
         Command::Import(crate::cli::ImportArgs { common, .. })
         | Command::Publish(crate::cli::PublishArgs { common, .. })
         | Command::Lsp(crate::cli::ToolArgs { common })
         | Command::Mcp(crate::cli::ToolArgs { common }) => {
+            global(common);
             common.root = crate::root::of_any(common.root_flag.as_deref())?;
         }
         Command::Backend(_) => {}

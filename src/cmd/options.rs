@@ -50,7 +50,7 @@ fn announce_force(root: &Path, out: &Path, force: bool) -> anyhow::Result<()> {
         if force {
             let line = msg!(
                 "build-force",
-                out = out.display().to_string(),
+                out = site::shown_output(out),
                 files = files,
                 first = first.join(", "),
                 more = files.saturating_sub(first.len())

@@ -317,6 +317,9 @@ source-needs-url = a `{ $kind }` source needs a `url`
 source-needs-url-help = add "url": "https://..." with the page to read
 source-needs-script = a `script` source needs a `script`
 source-needs-script-help = add "script": "scripts/fetch-....mjs", the script's path in the repository
+source-repository = `repository` is `{ $url }`, not an absolute http(s) URL
+source-repository-not-script = `repository` belongs to a `script` source, not to a `{ $kind }` one
+source-repository-help = `repository` is the http(s) URL of the repository that holds a `script` source's script when it is not this one, such as `https://github.com/owner/name`: status links the script
 source-article-url = the article URL template `{ $template }` is not an absolute http(s) URL
 source-article-url-help = write the whole address with a placeholder, such as `https://example.org/news/{"{"}id{"}"}`
 source-article-placeholder = the article URL template `{ $template }` has no `{"{"}field{"}"}` placeholder
@@ -389,6 +392,7 @@ status-starts-in = { $days ->
    *[other] starts in { $days } days
 }
 status-missing = missing: { $file }
+status-pending = pending: { $file } (no document yet)
 status-invalid = invalid: run `activity-site check` ({ $file })
 status-state = { $state ->
     [ok] ok
@@ -1014,9 +1018,17 @@ serve-exposed-open = listening on { $addr } without an access token: anyone who 
 serve-exposed = listening on { $addr }, beyond loopback: other machines can reach this preview
 serve-built = built the site in { $elapsed }
 serve-build-failed = build failed; still serving the last good build
+serve-overlay-title = The last build failed; the page shows the last good build.
 serve-build-error = build failed: { $error }
 serve-watching = watching { $root } (games.json, data/, schema/)
 serve-rebuilding = inputs changed; rebuilding
+serve-shutting-down = shutting down
+serve-closing-connections = connections still open after { $after }; closing them
+serve-accept-failed = cannot accept a connection: { $error }
+serve-siblings-failed = cannot add the compressed siblings: { $error }
+serve-watch-error = watching the inputs: { $error }
+serve-watch-folder-failed = cannot watch { $path }: { $error }
+serve-read-failed = reading { $path }: { $error }
 serve-signal = cannot listen for { $signal }: { $error }
 
 ## status: announcements boards, sources; the tool's own argument errors
@@ -1031,11 +1043,19 @@ status-changed-from = { $when } ({ $from ->
    *[other] file time
 })
 status-where-to-look = where to look:
+status-source-articles = (articles: { $url })
+status-source-no-user-agent = (no User-Agent)
 err-resolve = cannot resolve `{ $path }`
 fetch-no-scheme = `{ $flag } { $arg }` has no scheme
     help: add http:// or https:// in front: { $flag } http://{ $arg }
 fetch-not-url = `{ $flag } { $arg }` is not a URL: { $error }
 fetch-not-http = `{ $flag } { $arg }` is not an http(s) URL
+fetch-timed-out = timed out
+fetch-unreachable = the host is unreachable
+fetch-refused = the connection was refused
+fetch-reset = the connection was cut off
+fetch-no-route = no route to the host
+fetch-cause = : { $cause }
 
 ## The pages of the site (site::pages, site::announcements): the words the
 ## templates and the page script read, and the out-of-date notice

@@ -287,6 +287,9 @@ source-needs-url = `{ $kind }` 类型的来源需要 `url`
 source-needs-url-help = 请添加 `"url": "https://..."`，填写要读取的页面
 source-needs-script = `script` 类型的来源需要 `script`
 source-needs-script-help = 请添加 `"script": "scripts/fetch-....mjs"`，即脚本在仓库中的路径
+source-repository = `repository` 是 `{ $url }`，不是绝对的 http(s) 网址
+source-repository-not-script = `repository` 只属于 `script` 来源，不属于 `{ $kind }` 来源
+source-repository-help = 脚本不在本仓库时，`repository` 写存放 `script` 来源脚本的仓库的 http(s) 网址，例如 `https://github.com/owner/name`：status 会给出脚本的链接
 source-article-url = 文章 URL 模板 `{ $template }` 不是以 http(s) 开头的绝对 URL
 source-article-url-help = 请写出带占位符的完整地址，例如 `https://example.org/news/{"{"}id{"}"}`
 source-article-placeholder = 文章 URL 模板 `{ $template }` 没有 `{"{"}field{"}"}` 占位符
@@ -346,6 +349,7 @@ status-starts-in = { $days ->
    *[other] { $days } 天后开始
 }
 status-missing = 缺失：{ $file }
+status-pending = 待补：{ $file }（尚无文档）
 status-invalid = 有错误：请运行 `activity-site check`（{ $file }）
 status-state = { $state ->
     [ok] 正常
@@ -874,9 +878,17 @@ serve-exposed-open = 正在监听 { $addr }，但没有设置访问令牌：任�
 serve-exposed = 正在监听 { $addr }，超出了本机回环地址：其他机器也能访问这个预览
 serve-built = 站点已生成，用时 { $elapsed }
 serve-build-failed = 生成失败；继续提供上一次成功生成的站点
+serve-overlay-title = 上次生成失败；页面显示的是上一次成功生成的站点。
 serve-build-error = 生成失败：{ $error }
 serve-watching = 正在监视 { $root }（games.json、data/、schema/）
 serve-rebuilding = 输入有变动，正在重新生成
+serve-shutting-down = 正在关闭
+serve-closing-connections = { $after } 后仍有连接未关闭；现在关闭它们
+serve-accept-failed = 无法接受连接：{ $error }
+serve-siblings-failed = 无法生成压缩副本：{ $error }
+serve-watch-error = 监视输入时出错：{ $error }
+serve-watch-folder-failed = 无法监视 { $path }：{ $error }
+serve-read-failed = 读取 { $path } 时出错：{ $error }
 serve-signal = 无法监听 { $signal } 信号：{ $error }
 
 ## status：公告栏、数据来源；工具自身的参数错误
@@ -891,11 +903,19 @@ status-changed-from = { $when }（{ $from ->
    *[other] 文件时间
 }）
 status-where-to-look = 数据来源：
+status-source-articles = （文章：{ $url }）
+status-source-no-user-agent = （不发送 User-Agent）
 err-resolve = 无法解析 `{ $path }`
 fetch-no-scheme = `{ $flag } { $arg }` 没有写协议
     提示：请在前面加上 http:// 或 https://：{ $flag } http://{ $arg }
 fetch-not-url = `{ $flag } { $arg }` 不是 URL：{ $error }
 fetch-not-http = `{ $flag } { $arg }` 不是 http(s) 地址
+fetch-timed-out = 超时
+fetch-unreachable = 无法连接到主机
+fetch-refused = 连接被拒绝
+fetch-reset = 连接被中断
+fetch-no-route = 没有通往主机的路由
+fetch-cause = ：{ $cause }
 
 ## 网站页面（site::pages、site::announcements）：模板和页面脚本读取的文字，以及数据过期提示
 

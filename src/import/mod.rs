@@ -58,6 +58,9 @@ pub struct IndexGame {
     /// The published files: (locale, is the un-suffixed file, path relative
     /// to the site root).
     pub files: Vec<(String, bool, String)>,
+    /// The locales the registry lists without a document yet (the index's
+    /// `pending`): listed again in `games.json`, no file imported.
+    pub pending: Vec<String>,
 }
 
 /// Reads an `api/v1/games.json` index ([`layout::Index`]). `Err` says why
@@ -71,18 +74,29 @@ pub fn parse_index(bytes: &[u8]) -> Result<Vec<IndexGame>, Msg> {
             .or_else(|| game.locales.first().cloned())
             .ok_or_else(|| msg!("import-index-no-locales", game = game.id.as_str()))?;
         let mut described = Map::new();
-        // The update mode every file of the game is kept by (a build
-        // writes one per file, the same for the whole game).
-        let mut modes = game.files.iter().filter_map(|f| f.update_mode);
-        let update_mode = modes
-            .next()
-            .filter(|first| modes.all(|m| m == *first))
-            .map(|mode| Ok(Value::from(mode.as_str())));
+        // The index's `dataSource` is derived from the typed sources where
+        // the registry gave none: the same derivation, then, means none.
+        let typed: Option<indexmap::IndexMap<String, Vec<crate::model::DataSource>>> = game
+            .data_sources
+            .as_ref()
+            .and_then(|s| serde_json::from_value(s.clone()).ok());
+        let derived = typed
+            .as_ref()
+            .and_then(|s| crate::model::source_pages(s, &game.locales));
+        let data_source = game
+            .data_source
+            .filter(|given| typed.is_none() || derived.as_ref() != Some(given));
         let fields = [
             ("name", game.name.map(serde_json::to_value)),
-            ("dataSource", game.data_source.map(serde_json::to_value)),
+            ("dataSource", data_source.map(serde_json::to_value)),
+            ("dataSources", game.data_sources.map(Ok)),
             ("timeZone", game.time_zone.map(|n| Ok(Value::from(n)))),
-            ("updateMode", update_mode),
+            ("updateMode", game.update_mode.map(serde_json::to_value)),
+            (
+                ZONE_ASSUMED,
+                game.time_zone_assumed.then_some(Ok(Value::Bool(true))),
+            ),
+            ("conventions", game.conventions.map(Ok)),
         ];
         for (key, value) in fields {
             if let Some(Ok(value)) = value {
@@ -104,6 +118,7 @@ pub fn parse_index(bytes: &[u8]) -> Result<Vec<IndexGame>, Msg> {
             default_locale,
             described,
             files,
+            pending: game.pending,
         });
     }
     Ok(out)
@@ -621,11 +636,23 @@ pub fn plan(inputs: Inputs) -> Result<Plan, Msg> {
             .find(|(game, _)| game.as_deref() == Some(id.as_str()))
             .or_else(|| inputs.time_zones.iter().find(|(game, _)| game.is_none()))
             .map(|(_, zone)| zone.as_str());
+        // The registry lists the index's pending locales too, in its order.
+        let pending: &[String] = index.get(id.as_str()).map_or(&[], |g| &g.pending);
+        let mut listed: Vec<String> = preferred
+            .iter()
+            .filter(|l| locales.contains(*l) || pending.contains(*l))
+            .cloned()
+            .collect();
+        for locale in &locales {
+            if !listed.contains(locale) {
+                listed.push(locale.clone());
+            }
+        }
         let registered = update_registry(
             &mut registry_games,
             &Described {
                 id,
-                locales: &locales,
+                locales: &listed,
                 default_locale: &default_locale,
                 published: index.get(id.as_str()).map(|g| &g.described),
                 llms_name: inputs.names.get(id).map(String::as_str),
@@ -769,7 +796,8 @@ fn update_registry(games: &mut Vec<Value>, game: &Described) -> Registered {
         };
     }
     let described = game.published.cloned().unwrap_or_default();
-    let placeholder = !described.contains_key("name") || !described.contains_key("dataSource");
+    let placeholder = !described.contains_key("name")
+        || !(described.contains_key("dataSource") || described.contains_key("dataSources"));
     let (name, name_from) = match (described.get("name"), game.llms_name) {
         (Some(name), _) => (name.clone(), NameFrom::Index),
         (None, Some(name)) => (Value::from(name), NameFrom::Llms),
@@ -780,20 +808,32 @@ fn update_registry(games: &mut Vec<Value>, game: &Described) -> Registered {
     entry.insert("name".to_owned(), name.clone());
     entry.insert("locales".to_owned(), locales_value);
     entry.insert("defaultLocale".to_owned(), Value::from(game.default_locale));
-    entry.insert(
-        "dataSource".to_owned(),
-        described
-            .get("dataSource")
-            .cloned()
-            .unwrap_or_else(|| Value::from(format!("https://{PLACEHOLDER_HOST}/{id}"))),
-    );
+    match (described.get("dataSource"), described.get("dataSources")) {
+        (None, Some(_)) => {}
+        (given, _) => {
+            entry.insert(
+                "dataSource".to_owned(),
+                given
+                    .cloned()
+                    .unwrap_or_else(|| Value::from(format!("https://{PLACEHOLDER_HOST}/{id}"))),
+            );
+        }
+    }
+    if let Some(sources) = described.get("dataSources") {
+        entry.insert("dataSources".to_owned(), sources.clone());
+    }
     let (time_zone, from) = zone(None);
     entry.insert("timeZone".to_owned(), Value::from(time_zone.as_str()));
+    // What the index carries of the registry besides (issue 57), in the
+    // registry's order.
     if let Some(mode) = described.get("updateMode") {
         entry.insert("updateMode".to_owned(), mode.clone());
     }
-    if from == ZoneFrom::Assumed {
+    if from == ZoneFrom::Assumed || described.get(ZONE_ASSUMED) == Some(&Value::Bool(true)) {
         entry.insert(ZONE_ASSUMED.to_owned(), Value::Bool(true));
+    }
+    if let Some(conventions) = described.get("conventions") {
+        entry.insert("conventions".to_owned(), conventions.clone());
     }
     games.push(Value::Object(entry));
     Registered {

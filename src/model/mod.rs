@@ -146,14 +146,19 @@ impl Game {
 
     /// The typed sources of `locale`: its own, then those for every locale.
     pub fn sources_for(&self, locale: &str) -> Vec<&DataSource> {
-        let Some(sources) = &self.data_sources else {
-            return Vec::new();
-        };
-        [locale, ALL_LOCALES]
-            .iter()
-            .filter_map(|key| sources.get(*key))
-            .flatten()
-            .collect()
+        self.data_sources
+            .as_ref()
+            .map(|sources| sources_of(sources, locale))
+            .unwrap_or_default()
+    }
+
+    /// The index's `dataSource`: the game's own, else the page of each
+    /// locale its typed sources name ([`source_pages`]).
+    pub fn published_source(&self) -> Option<Localized> {
+        if let Some(source) = &self.data_source {
+            return Some(source.clone());
+        }
+        source_pages(self.data_sources.as_ref()?, &self.locales)
     }
 
     /// File stem of the published document of `locale` (`ww` or `ww-en-US`).
@@ -186,30 +191,73 @@ pub struct DataSource {
     /// entry's field of that name (`https://example.org/news/{id}`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub article_url: Option<String>,
+    /// A `script` entry: the script's path in its repository.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<String>,
+    /// A `script` entry: the http(s) URL of the repository that holds the
+    /// script when it is not this data repository
+    /// (`https://github.com/owner/name`). See [`DataSource::script_link`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
     /// `none`: send no browser User-Agent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_agent: Option<String>,
 }
 
 impl DataSource {
-    /// One line for people: `html https://...`, `script scripts/x.mjs`,
-    /// `pageData https://... (articles: https://.../{id})`.
-    pub fn describe(&self) -> String {
-        let mut out = self.kind.clone();
-        for part in [&self.url, &self.script].into_iter().flatten() {
-            out.push(' ');
-            out.push_str(part);
-        }
-        if let Some(article) = &self.article_url {
-            out.push_str(&format!(" (articles: {article})"));
-        }
-        if self.user_agent.as_deref() == Some("none") {
-            out.push_str(" (no User-Agent)");
-        }
-        out
+    /// Where a `script` entry's script can be read: on a forge whose file
+    /// addresses are known (GitHub, GitLab), the file of the
+    /// repository's default branch (`<repository>/blob/HEAD/<script>`);
+    /// elsewhere the repository itself. `None` without a `repository` (the
+    /// script is this repository's own) or without a `script`.
+    pub fn script_link(&self) -> Option<String> {
+        let repository = self.repository.as_deref()?.trim_end_matches('/');
+        let repository = repository.strip_suffix(".git").unwrap_or(repository);
+        let script = self.script.as_deref()?.trim_start_matches("./");
+        let host = repository
+            .split("://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_default();
+        Some(match host {
+            "github.com" => format!("{repository}/blob/HEAD/{script}"),
+            "gitlab.com" => format!("{repository}/-/blob/HEAD/{script}"),
+            _ => repository.to_owned(),
+        })
     }
+}
+
+/// The typed sources of `locale` in `sources`: its own, then those for
+/// every locale.
+pub fn sources_of<'s>(
+    sources: &'s IndexMap<String, Vec<DataSource>>,
+    locale: &str,
+) -> Vec<&'s DataSource> {
+    [locale, ALL_LOCALES]
+        .iter()
+        .filter_map(|key| sources.get(*key))
+        .flatten()
+        .collect()
+}
+
+/// The page of each of `locales` that typed `sources` name (the first
+/// `html` source's URL), which the index publishes as `dataSource` where
+/// the registry gives none; `None` when no locale has one.
+pub fn source_pages(
+    sources: &IndexMap<String, Vec<DataSource>>,
+    locales: &[String],
+) -> Option<Localized> {
+    let pages: IndexMap<String, String> = locales
+        .iter()
+        .filter_map(|l| {
+            sources_of(sources, l)
+                .into_iter()
+                .find(|s| s.kind == "html")
+                .and_then(|s| s.url.clone())
+                .map(|url| (l.clone(), url))
+        })
+        .collect();
+    (!pages.is_empty()).then_some(Localized::Many(pages))
 }
 
 /// How a game's data is updated by the maintainers.

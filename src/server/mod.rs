@@ -309,13 +309,16 @@ pub async fn run(
             drop(permit);
         });
     }
-    tracing::info!("shutting down");
+    tracing::info!("{}", msg!("serve-shutting-down"));
     trigger.begin_shutdown();
     drop(listener);
     tokio::select! {
         () = graceful.shutdown() => {}
         () = tokio::time::sleep(SHUTDOWN_GRACE) => {
-            tracing::warn!("connections still open after {SHUTDOWN_GRACE:?}; closing them");
+            tracing::warn!(
+                "{}",
+                msg!("serve-closing-connections", after = format!("{SHUTDOWN_GRACE:?}"))
+            );
         }
     }
     Ok(())
@@ -331,7 +334,7 @@ async fn accept_failed(err: std::io::Error) {
     ) {
         return;
     }
-    tracing::error!("cannot accept a connection: {err}");
+    tracing::error!("{}", msg!("serve-accept-failed", error = err.to_string()));
     tokio::time::sleep(Duration::from_millis(200)).await;
 }
 
@@ -459,8 +462,11 @@ async fn complete(state: ServerState, after: u64) {
         }
         // The next rebuild, which a change of the inputs triggers, reports.
         Ok(Ok(_)) => {}
-        Ok(Err(err)) => tracing::warn!("cannot add the compressed siblings: {err:#}"),
-        Err(err) => tracing::warn!("cannot add the compressed siblings: {err}"),
+        Ok(Err(err)) => tracing::warn!(
+            "{}",
+            msg!("serve-siblings-failed", error = format!("{err:#}"))
+        ),
+        Err(err) => tracing::warn!("{}", msg!("serve-siblings-failed", error = err.to_string())),
     }
 }
 

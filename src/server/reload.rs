@@ -66,11 +66,17 @@ pub(crate) async fn events(
 /// `html` with the live-reload script, plus the overlay when the last build
 /// failed. Inserted before `</body>` (or appended when there is none).
 pub(crate) fn inject(html: &[u8], status: &BuildStatus) -> Bytes {
-    let mut extra = String::with_capacity(SCRIPT.len() + 256);
+    let mut extra = String::with_capacity(SCRIPT.len() + 512);
     if let Some(text) = &status.failure {
         extra.push_str(&overlay(text));
     }
-    extra.push_str(SCRIPT);
+    // The overlay's title, in the server's language, rides on an attribute
+    // of the script: the script's text, which the policy names by its
+    // hash, stays one.
+    extra.push_str(&format!(
+        "<script data-activity-site=\"live-reload\" data-failed=\"{}\">{SCRIPT}</script>",
+        crate::site::pages::escape_html(&overlay_title())
+    ));
     let at = find_body_end(html).unwrap_or(html.len());
     let mut out = Vec::with_capacity(html.len() + extra.len());
     out.extend_from_slice(&html[..at]);
@@ -83,11 +89,7 @@ pub(crate) fn inject(html: &[u8], status: &BuildStatus) -> Bytes {
 /// adds: the script, by its hash, and its event stream on this origin. The
 /// overlay's `style` attributes are allowed by the site's policy already.
 pub(crate) fn allow_in_policy(policy: &str) -> String {
-    let script = SCRIPT
-        .strip_prefix("<script data-activity-site=\"live-reload\">")
-        .and_then(|s| s.strip_suffix("</script>"))
-        .unwrap_or(SCRIPT);
-    let hash = crate::site::pages::csp_hash(script);
+    let hash = crate::site::pages::csp_hash(SCRIPT);
     let mut out: Vec<String> = policy
         .split(';')
         .map(str::trim)
@@ -109,12 +111,18 @@ pub(crate) fn allow_in_policy(policy: &str) -> String {
     out.join("; ")
 }
 
+/// The overlay's title, in the server's language.
+fn overlay_title() -> String {
+    crate::i18n::msg!("serve-overlay-title").to_string()
+}
+
 /// The overlay element with the diagnostics, HTML-escaped.
 fn overlay(text: &str) -> String {
     format!(
         "<div id=\"activity-site-overlay\" style=\"{OVERLAY_STYLE}\">\
-         <strong>The last build failed; the page shows the last good build.</strong>\
+         <strong>{}</strong>\
          <pre style=\"white-space:pre-wrap\">{}</pre></div>",
+        crate::site::pages::escape_html(&overlay_title()),
         crate::site::pages::escape_html(text)
     )
 }
@@ -131,10 +139,13 @@ margin:0;padding:1.5rem;background:#141418;color:#f4f4f5;\
 font:14px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace";
 
 /// Listens on the event stream: reloads on a good build, shows the overlay on
-/// a failed one, and reloads after a reconnect that missed a build. It sets
-/// `window.activitySiteBuild` once connected, so tools can wait for that.
+/// a failed one (its title from the script's `data-failed`), and reloads
+/// after a reconnect that missed a build. It sets `window.activitySiteBuild`
+/// once connected, so tools can wait for that. The text of the `<script>`
+/// element [`inject`] adds; the page's policy allows it by its hash.
 const SCRIPT: &str = concat!(
-    "<script data-activity-site=\"live-reload\">(() => {",
+    "(() => {",
+    "const failed = document.currentScript.dataset.failed;",
     "let seen = null;",
     "const source = new EventSource(\"/_activity-site/reload\");",
     "source.addEventListener(\"hello\", (e) => {",
@@ -156,13 +167,13 @@ const SCRIPT: &str = concat!(
     "document.body.appendChild(box);",
     "}",
     "const title = document.createElement(\"strong\");",
-    "title.textContent = \"The last build failed; the page shows the last good build.\";",
+    "title.textContent = failed;",
     "const pre = document.createElement(\"pre\");",
     "pre.style.whiteSpace = \"pre-wrap\";",
     "pre.textContent = text;",
     "box.replaceChildren(title, pre);",
     "});",
-    "})();</script>",
+    "})();",
 );
 
 #[cfg(test)]

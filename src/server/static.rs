@@ -368,7 +368,14 @@ pub(crate) async fn serve(site: Arc<Site>, request: Request) -> Response {
         Ok(Found::Directory) => return redirect_to_directory(&segments, request.uri().query()),
         Ok(_) => {}
         Err(err) => {
-            tracing::error!("reading {}: {err}", full.display());
+            tracing::error!(
+                "{}",
+                crate::i18n::msg!(
+                    "serve-read-failed",
+                    path = full.display().to_string(),
+                    error = err.to_string()
+                )
+            );
             return error(
                 api,
                 StatusCode::INTERNAL_SERVER_ERROR,

@@ -74,7 +74,7 @@ pub fn spawn(state: ServerState) -> anyhow::Result<WatchGuard> {
         }
         Err(errors) => {
             for err in errors {
-                tracing::warn!("watching the inputs: {err}");
+                tracing::warn!("{}", msg!("serve-watch-error", error = err.to_string()));
             }
             let _ = changed.send(None);
         }
@@ -126,7 +126,14 @@ fn watch_new_dirs(debouncer: &mut Watcher, root: &Path, watched: &mut Vec<PathBu
         }
         match debouncer.watch(&dir, RecursiveMode::Recursive) {
             Ok(()) => watched.push(dir),
-            Err(err) => tracing::warn!("cannot watch {}: {err}", dir.display()),
+            Err(err) => tracing::warn!(
+                "{}",
+                msg!(
+                    "serve-watch-folder-failed",
+                    path = dir.display().to_string(),
+                    error = err.to_string()
+                )
+            ),
         }
     }
 }

@@ -66,20 +66,6 @@ pub(crate) fn under_every_name(
         .collect()
 }
 
-/// The index's `dataSource` of `game`: its own, else the page of each locale
-/// its typed sources name (`None` when neither gives one).
-fn published_source(game: &crate::model::Game) -> Option<crate::model::Localized> {
-    if let Some(source) = &game.data_source {
-        return Some(source.clone());
-    }
-    let pages: indexmap::IndexMap<String, String> = game
-        .locales
-        .iter()
-        .filter_map(|l| game.source_page(l).map(|url| (l.clone(), url.to_owned())))
-        .collect();
-    (!pages.is_empty()).then_some(crate::model::Localized::Many(pages))
-}
-
 /// What the index needs of a game: the game as the shared files see it
 /// (its documents without activities), and per document its digest and
 /// its due time (worked out when the game was rendered, with them).
@@ -127,7 +113,17 @@ pub(super) fn index_file(
             locales: game.game.locales.clone(),
             default_locale: Some(game.game.default_locale.clone()),
             time_zone: Some(game.game.time_zone_name().to_owned()),
-            data_source: published_source(&game.game),
+            data_source: game.game.published_source(),
+            data_sources: game
+                .game
+                .data_sources
+                .as_ref()
+                .and_then(|s| serde_json::to_value(s).ok()),
+            update_mode: game.game.update_mode,
+            time_zone_assumed: game.game.time_zone_assumed,
+            conventions: (!game.game.conventions.is_empty())
+                .then(|| serde_json::to_value(&game.game.conventions).ok())
+                .flatten(),
             version: default.document.version.clone(),
             version_name: default.document.version_name.clone(),
             start_time: default.document.start_time.to_string(),

@@ -88,4 +88,4 @@ pub use live::{LiveBuild, LiveCheck, LiveStats};
 pub use output::{BuildOptions, BuildOutcome, BuildSummary, CacheOptions, build};
 pub use render::{Defer, Progress};
 pub use types::{Checked, GameOutput, LocaleDocument, OutputFile, outputs};
-pub use write::{OUTPUT_MARKER, OutputState, guard_output, inspect_output};
+pub use write::{OUTPUT_MARKER, OutputState, guard_output, inspect_output, shown_output};

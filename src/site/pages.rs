@@ -39,7 +39,7 @@ pub fn render_pages(games: &[GameOutput]) -> anyhow::Result<Vec<OutputFile>> {
             files.push(render_page(game, doc, &site_locale, None)?);
         }
     }
-    files.push(render_not_found()?);
+    files.push(render_not_found(&site_locale)?);
     Ok(files)
 }
 
@@ -353,16 +353,25 @@ pub fn render_page(
     render(environment()?, "game.html", &path, &page)
 }
 
-/// `404.html`, the same for every site.
-pub fn render_not_found() -> anyhow::Result<OutputFile> {
-    let en = ui_for("en-US");
+/// `404.html`: in the site's language first (`site_locale`, the
+/// `defaultLocale` most games share: `lang` of the page), then in the
+/// other language the pages speak.
+pub fn render_not_found(site_locale: &str) -> anyhow::Result<OutputFile> {
+    let chinese = crate::model::is_chinese(site_locale);
+    let (lang, other_lang) = if chinese {
+        ("zh-CN", "en")
+    } else {
+        ("en", "zh-CN")
+    };
+    let ui = ui_for(lang);
     let not_found = NotFoundView {
-        lang: "en",
-        ui: en,
-        zh: ui_for("zh-CN"),
+        lang,
+        ui,
+        other_lang,
+        other: ui_for(other_lang),
         live: Live {
             script: None,
-            ..live(en)
+            ..live(ui)
         },
     };
     render(
@@ -801,7 +810,9 @@ struct ActivityView {
 struct NotFoundView {
     lang: &'static str,
     ui: &'static Ui,
-    zh: &'static Ui,
+    /// The second language of the page.
+    other_lang: &'static str,
+    other: &'static Ui,
     live: Live,
 }
 
@@ -990,7 +1001,9 @@ fn index_game(
     let mut listed: Vec<&HomeActivity> = home.activities.get(at).into_iter().flatten().collect();
     listed.sort_by_key(|a| (a.end, a.index));
     let page = format!("{root}{}", page_dir(g, doc));
-    let name = g.name.get(&doc.locale, &g.default_locale).to_owned();
+    // The game's name in the page's language (an English page names 异环
+    // `NTE` even while its card shows the Chinese document).
+    let name = g.name.get(locale, &g.default_locale).to_owned();
     let soonest: Vec<Soonest> = listed
         .into_iter()
         .map(|a| Soonest {

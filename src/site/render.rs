@@ -374,7 +374,7 @@ pub(crate) fn render(
     };
     shared.extend(contract);
     shared.extend([
-        pages::render_not_found()?,
+        pages::render_not_found(&home_site_locale)?,
         headers::render_headers(&games, &published),
     ]);
     let compression = how.compression.cache_key();

@@ -26,7 +26,9 @@ pub struct Row {
     pub file: String,
     /// `upcoming` (the version starts after now), `ok`, `ending` (due
     /// within a week), `ended` (due: the version, or for an `activity`
-    /// game its last activity, has ended), `missing` or `invalid`.
+    /// game its last activity, has ended), `missing` (the default locale's
+    /// document), `pending` (another listed locale's, not written yet) or
+    /// `invalid`.
     pub state: &'static str,
     pub version: Option<String>,
     pub start_time: Option<String>,
@@ -85,6 +87,8 @@ pub fn rows(root: &Path, checked: &Checked, options: &validate::Options) -> Vec<
                 .map(|due| days::whole_days(now, *due));
             let seconds_left = due.map(|due| (*due - now).num_seconds());
             let state = match (exists, document, seconds_left) {
+                // A listed locale without a document yet (`pending-locale`).
+                (false, _, _) if *locale != game.game.default_locale => "pending",
                 (false, _, _) => "missing",
                 (true, None, _) | (true, Some(_), None) => "invalid",
                 (true, Some(_), Some(s)) if s <= 0 => "ended",
@@ -116,7 +120,7 @@ pub fn rows(root: &Path, checked: &Checked, options: &validate::Options) -> Vec<
     }
     // Missing and broken files first, then by end time: ended first.
     rows.sort_by(|a, b| {
-        let rank = |r: &Row| matches!(r.state, "missing" | "invalid");
+        let rank = |r: &Row| matches!(r.state, "missing" | "pending" | "invalid");
         (!rank(a), a.seconds_left, &a.game, &a.locale).cmp(&(
             !rank(b),
             b.seconds_left,
@@ -313,13 +317,35 @@ fn sources(rows: &[Row]) -> String {
         if out.is_empty() {
             out.push_str(&format!("\n{}\n", msg!("status-where-to-look")));
         }
-        let listed: Vec<String> = row.sources.iter().map(|s| s.describe()).collect();
+        let listed: Vec<String> = row.sources.iter().map(describe).collect();
         out.push_str(&format!(
             "  {} {}: {}\n",
             row.game,
             row.locale,
             listed.join("; ")
         ));
+    }
+    out
+}
+
+/// One source for people, in the current language: `html https://...`,
+/// `script https://github.com/.../blob/HEAD/scripts/x.mjs` (a script of
+/// another repository, linked), `script scripts/x.mjs` (this repository's),
+/// `pageData https://... (articles: https://.../{id})`.
+fn describe(source: &crate::model::DataSource) -> String {
+    let mut out = source.kind.clone();
+    let script = source.script_link().or_else(|| source.script.clone());
+    for part in [source.url.clone(), script].into_iter().flatten() {
+        out.push(' ');
+        out.push_str(&part);
+    }
+    if let Some(article) = &source.article_url {
+        out.push(' ');
+        out.push_str(&msg!("status-source-articles", url = article.as_str()).to_string());
+    }
+    if source.user_agent.as_deref() == Some("none") {
+        out.push(' ');
+        out.push_str(&msg!("status-source-no-user-agent").to_string());
     }
     out
 }
@@ -350,6 +376,7 @@ fn table(heading: &'static str, rows: &[Row]) -> String {
         };
         let state = match row.state {
             "missing" => msg!("status-missing", file = row.file.as_str()),
+            "pending" => msg!("status-pending", file = row.file.as_str()),
             "invalid" => msg!("status-invalid", file = row.file.as_str()),
             other => msg!("status-state", state = other),
         }

@@ -75,19 +75,75 @@ pub enum OutputState {
 pub const FOREIGN_SHOWN: usize = 5;
 
 /// Refuses outright, whatever `--force` says, an output that is the
-/// user's home directory or the root of a file system.
+/// user's home directory ([`homes`]) or the root of a file system.
 fn refuse_home_or_root(out_abs: &Path, shown: &str) -> anyhow::Result<()> {
-    let home = std::env::var_os("HOME")
-        .or_else(|| std::env::var_os("USERPROFILE"))
-        .filter(|h| !h.is_empty())
-        .and_then(|h| fs::canonicalize(h).ok());
-    if home.as_deref() == Some(out_abs) {
+    if homes().iter().any(|home| home == out_abs) {
         anyhow::bail!(msg!("out-refused-home", out = shown));
     }
     if out_abs.parent().is_none() {
         anyhow::bail!(msg!("out-refused-system-root", out = shown));
     }
     Ok(())
+}
+
+/// The user's home directories, resolved: `$HOME` (`%USERPROFILE%` on
+/// Windows) and, on Unix, the home of the account the tool runs as (the
+/// password database), so an unset or changed `$HOME` does not hide it.
+fn homes() -> Vec<PathBuf> {
+    let from_env = std::env::var_os("HOME")
+        .or_else(|| std::env::var_os("USERPROFILE"))
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from);
+    from_env
+        .into_iter()
+        .chain(account_home())
+        .filter_map(|home| fs::canonicalize(home).ok())
+        .collect()
+}
+
+/// The home directory of the user the tool runs as, from the password
+/// database (`getpwuid_r`); `None` when it has no entry.
+#[cfg(unix)]
+fn account_home() -> Option<PathBuf> {
+    use std::ffi::CStr;
+    use std::os::unix::ffi::OsStrExt as _;
+    let mut buffer = vec![0 as libc::c_char; 16 * 1024];
+    // SAFETY: `passwd` is plain data; getpwuid_r fills it with pointers
+    // into `buffer`, which outlives every use of them below.
+    let mut entry: libc::passwd = unsafe { std::mem::zeroed() };
+    let mut found: *mut libc::passwd = std::ptr::null_mut();
+    // SAFETY: every pointer is valid for the length given.
+    let rc = unsafe {
+        libc::getpwuid_r(
+            libc::getuid(),
+            &mut entry,
+            buffer.as_mut_ptr(),
+            buffer.len(),
+            &mut found,
+        )
+    };
+    if rc != 0 || found.is_null() || entry.pw_dir.is_null() {
+        return None;
+    }
+    // SAFETY: a NUL-terminated string inside `buffer`.
+    let dir = unsafe { CStr::from_ptr(entry.pw_dir) };
+    Some(PathBuf::from(std::ffi::OsStr::from_bytes(dir.to_bytes())))
+        .filter(|dir| !dir.as_os_str().is_empty())
+}
+
+#[cfg(not(unix))]
+fn account_home() -> Option<PathBuf> {
+    None
+}
+
+/// How messages name the output `out`: as given, or, when it is (or goes
+/// through) a symbolic link, the folder it resolves to, which is the one a
+/// build replaces and sets aside beside.
+pub fn shown_output(out: &Path) -> String {
+    match (absolute(out), std::path::absolute(out)) {
+        (Ok(resolved), Ok(plain)) if resolved != plain => resolved.display().to_string(),
+        _ => out.display().to_string(),
+    }
 }
 
 /// Where an output this tool did not make goes when a build replaces it

@@ -920,7 +920,14 @@ fn known_keys(pointer: &str, doc: Doc) -> Vec<&'static str> {
         } else if pointer.ends_with("/conventions") {
             vec!["endSeconds", "ignore"]
         } else if depth >= 4 {
-            vec!["type", "url", "articleUrl", "script", "userAgent"]
+            vec![
+                "type",
+                "url",
+                "articleUrl",
+                "script",
+                "repository",
+                "userAgent",
+            ]
         } else {
             vec![
                 "id",

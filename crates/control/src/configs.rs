@@ -173,9 +173,11 @@ impl Configs {
     /// reported; what is not a configuration is passed over ([`state::Strays`]).
     pub fn open(state_dir: &Path, strays: state::Strays) -> anyhow::Result<Configs> {
         let dir = state_dir.join(state::layout::CONFIGS);
-        if !dir.exists() {
+        // Seeded only where nothing is: a link at `configs` is a stray.
+        if !state::occupied(&dir) {
             fs::create_dir_all(&dir)?;
             state::write_json(
+                &strays,
                 &dir.join(format!(
                     "{DEFAULT_CONFIG_NAME}{}",
                     state::layout::CONFIG_SUFFIX
@@ -188,8 +190,19 @@ impl Configs {
             state_dir: state_dir.to_path_buf(),
             strays,
         };
-        for name in configs.list()? {
-            if let Err(e) = state::read_json_at_start(&configs.path(&name), &unusable) {
+        // A stray at `configs` (a link) is named and answered by each
+        // request; the server starts.
+        let names = match configs.list() {
+            Err(e) if state::stray_folder(&configs.dir).is_some() => {
+                tracing::warn!("{e}");
+                Vec::new()
+            }
+            names => names?,
+        };
+        for name in names {
+            if let Err(e) =
+                state::read_json_at_start(&configs.strays, &configs.path(&name), &unusable)
+            {
                 tracing::warn!("{e:#}; the configuration is left as it is");
             }
         }
@@ -208,6 +221,16 @@ impl Configs {
     /// The names, sorted.
     pub fn list(&self) -> Result<Vec<String>> {
         let mut names = Vec::new();
+        // `configs` itself a link (or anything but a folder) would list
+        // what is elsewhere: it is refused, not followed.
+        if let Some(kind) = state::stray_folder(&self.dir) {
+            self.strays.pass_over_kind(&self.dir, kind);
+            return Err(Error::Storage(format!(
+                "cannot list the stored configurations: `{}` in the state directory is {}, not a folder; it is left as it is; help: move it away and restart the server",
+                state::layout::CONFIGS,
+                kind.what()
+            )));
+        }
         let entries = fs::read_dir(&self.dir).map_err(|e| {
             tracing::error!("cannot list {}: {e}", self.dir.display());
             Error::Storage(format!(
@@ -218,7 +241,9 @@ impl Configs {
         for entry in entries.flatten() {
             let file_name = entry.file_name();
             let file_name = file_name.to_string_lossy();
-            let is_file = entry.path().is_file();
+            // What the entry is itself: a link (to a file or anywhere) is
+            // not a configuration, nor is a FIFO, a socket or a folder.
+            let is_file = entry.file_type().is_ok_and(|t| t.is_file());
             match file_name.strip_suffix(state::layout::CONFIG_SUFFIX) {
                 Some(name) if is_file && name_problem(name).is_none() => {
                     names.push(name.to_string());
@@ -255,7 +280,7 @@ impl Configs {
     /// A file that is not a JSON object is moved aside (a 500 that says so).
     pub fn load(&self, name: &str) -> Result<Option<Value>> {
         let name = self.resolve(name)?;
-        state::read_document(&self.path(&name), &unusable)
+        state::read_document(&self.strays, &self.path(&name), &unusable)
     }
 
     /// Refuses to start a job on configuration `name` unless it can be
@@ -309,13 +334,14 @@ impl Configs {
             None => default_config(),
         };
         let _guard = self.guard()?;
-        if self.path(name).exists() {
+        // A stray at the name (a FIFO, a link) is refused by the write.
+        if state::is_regular_file(&self.path(name)) {
             return Err(Error::conflict(format!(
                 "configuration `{name}` already exists"
             )));
         }
         self.refuse_case_twin(name)?;
-        state::write_json(&self.path(name), &config)?;
+        state::write_json(&self.strays, &self.path(name), &config)?;
         Ok(redact(config))
     }
 
@@ -327,7 +353,7 @@ impl Configs {
         let mut new = as_object(body)?;
         keep_credentials(&mut new, &old);
         let new = Value::Object(new);
-        state::write_json(&self.path(name), &new)?;
+        state::write_json(&self.strays, &self.path(name), &new)?;
         Ok(redact(new))
     }
 
@@ -343,7 +369,7 @@ impl Configs {
             Some(old) => keep_credentials(&mut new, old),
             None => self.refuse_case_twin(name)?,
         }
-        state::write_json(&self.path(name), &Value::Object(new))?;
+        state::write_json(&self.strays, &self.path(name), &Value::Object(new))?;
         Ok(old)
     }
 
@@ -354,8 +380,8 @@ impl Configs {
         let name = &valid_name(name)?;
         let _guard = self.guard()?;
         match previous {
-            Some(previous) => state::write_json(&self.path(name), &previous),
-            None => state::remove(&self.path(name)),
+            Some(previous) => state::write_json(&self.strays, &self.path(name), &previous),
+            None => state::remove(&self.strays, &self.path(name)),
         }
     }
 
@@ -365,7 +391,7 @@ impl Configs {
         if !self.exists(name) {
             return Err(not_found(name));
         }
-        state::remove(&self.path(name))
+        state::remove(&self.strays, &self.path(name))
     }
 }
 

@@ -38,6 +38,11 @@ pub enum Error {
     /// it). The previous file is left as it was.
     #[error("{0}")]
     Storage(String),
+    /// Another program holds the state directory's lock past the bound a
+    /// change waits for it (HTTP 503, message shown: try again later).
+    /// Nothing was changed.
+    #[error("{0}")]
+    Busy(String),
     /// A fault of the service itself (HTTP 500, details logged, not shown).
     #[error("internal error: {0:#}")]
     Internal(#[from] anyhow::Error),

@@ -151,12 +151,16 @@ fn seeds() -> Vec<(&'static str, Value, Value)> {
 }
 
 /// Loads one extension directory.
-fn load_one(dir: &std::path::Path, id: &str) -> std::result::Result<Extension, String> {
-    let text = fs::read_to_string(dir.join(MANIFEST))
+/// Its files are read as state files are ([`state::read_file`]): regular
+/// files inside the state directory `root` only.
+fn load_one(root: &Path, dir: &Path, id: &str) -> std::result::Result<Extension, String> {
+    let text = state::read_file(root, &dir.join(MANIFEST))
+        .and_then(|bytes| String::from_utf8(bytes).map_err(std::io::Error::other))
         .map_err(|e| format!("cannot read {MANIFEST}: {e}"))?;
-    if dir.join(CONFIG).is_dir() {
+    if let Some(kind) = state::stray_kind(&dir.join(CONFIG)) {
         return Err(format!(
-            "{CONFIG} is a folder, where the extension's stored configuration belongs"
+            "{CONFIG} is {}, where the extension's stored configuration belongs",
+            kind.what()
         ));
     }
     let manifest: Value =
@@ -227,10 +231,11 @@ impl Extensions {
         strays: state::Strays,
     ) -> anyhow::Result<Extensions> {
         let dir = state_dir.join(state::layout::EXTENSIONS);
-        if !dir.exists() {
+        // Seeded only where nothing is: a link at `extensions` is a stray.
+        if !state::occupied(&dir) {
             for (id, manifest, config) in seeds() {
-                state::write_json(&dir.join(id).join(MANIFEST), &manifest)?;
-                state::write_json(&dir.join(id).join(CONFIG), &config)?;
+                state::write_json(&strays, &dir.join(id).join(MANIFEST), &manifest)?;
+                state::write_json(&strays, &dir.join(id).join(CONFIG), &config)?;
             }
         }
         let extensions = Extensions {
@@ -246,8 +251,9 @@ impl Extensions {
         // a broken one skips the extension with a reason).
         for folder in extensions.folders() {
             let config = folder.join(CONFIG);
-            if config.is_file()
-                && let Err(e) = state::read_json_at_start(&config, &state::any_json)
+            if state::is_regular_file(&config)
+                && let Err(e) =
+                    state::read_json_at_start(&extensions.strays, &config, &state::any_json)
             {
                 tracing::warn!("{e:#}; the configuration is left as it is");
             }
@@ -260,9 +266,16 @@ impl Extensions {
     /// entry (a file, a hidden folder) is passed over.
     fn folders(&self) -> Vec<PathBuf> {
         let mut folders = Vec::new();
+        // `extensions` itself a link would lead elsewhere: passed over.
+        if let Some(kind) = state::stray_folder(&self.dir) {
+            self.strays.pass_over_kind(&self.dir, kind);
+            return folders;
+        }
         for entry in fs::read_dir(&self.dir).into_iter().flatten().flatten() {
             let name = entry.file_name();
-            let is_dir = entry.path().is_dir();
+            // What the entry is itself: a link to a folder (which may be
+            // anywhere) is not an extension.
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
             if is_dir && !name.to_string_lossy().starts_with('.') {
                 folders.push(entry.path());
             } else if !state::is_leftover(&name.to_string_lossy()) {
@@ -289,7 +302,7 @@ impl Extensions {
                 errors.push(ExtensionProblem { id, error: problem });
                 continue;
             }
-            match load_one(&path, &id) {
+            match load_one(&self.state_dir, &path, &id) {
                 Ok(ext) => {
                     found.insert(id, ext);
                 }
@@ -379,7 +392,10 @@ impl Extensions {
     /// The stored configuration value (`{}` when none is stored).
     pub fn stored_config(&self, id: &str) -> Result<Value> {
         let ext = self.get(id)?;
-        Ok(state::read_json(&self.dir.join(&ext.id).join(CONFIG))?.unwrap_or_else(|| json!({})))
+        Ok(
+            state::read_json(&self.strays, &self.dir.join(&ext.id).join(CONFIG))?
+                .unwrap_or_else(|| json!({})),
+        )
     }
 
     /// Validates and stores a configuration given as JSON text.
@@ -405,8 +421,8 @@ impl Extensions {
         }
         // The file as it is now: one made corrupt meanwhile is moved aside
         // (a 500 that says so), never written over.
-        state::read_json(&folder.join(CONFIG))?;
-        state::write_json(&folder.join(CONFIG), &config)?;
+        state::read_json(&self.strays, &folder.join(CONFIG))?;
+        state::write_json(&self.strays, &folder.join(CONFIG), &config)?;
         self.log
             .info(&format!("Extension `{id}` configuration updated"));
         Ok(config)

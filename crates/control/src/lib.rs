@@ -47,7 +47,13 @@
 //! `activity-site backend`. State lives in a state directory (`configs/`,
 //! `settings.json`, `extensions/`, `backend/`, spelled once in
 //! [`state::layout`]), shared with the real backend and the desktop
-//! client: read as it is now, changed under a lock ([`state`]). The core knows
+//! client: read as it is now, changed under a lock ([`state`]) that is
+//! waited for off the request threads ([`state::blocking`]; 503 past
+//! [`state::LOCK_WAIT`]). Only regular files inside it are read or written:
+//! a link, a FIFO, a socket or a folder where a state file belongs is a
+//! stray, never followed out of the directory nor opened in a way that
+//! blocks; a file another program is writing is waited for
+//! ([`state::SETTLING`]) before it is judged corrupt. The core knows
 //! nothing of axum or HTTP.
 //!
 //! The backend speaks one protocol, typed in [`protocol`]: the server
@@ -238,6 +244,8 @@ pub struct ExtensionRun {
 pub struct Control {
     /// Where state lives.
     state_dir: Arc<PathBuf>,
+    /// What the server passes over in it.
+    strays: state::Strays,
     /// The backend log shared by every part.
     log: LogBuffer,
     /// The backend process.
@@ -265,8 +273,8 @@ impl Control {
         let strays = state::Strays::new(dir, log.clone());
         strays.scan_top();
         let configs = Configs::open(dir, strays.clone())?;
-        let settings = Settings::open(dir)?;
-        let extensions = Extensions::open(dir, log.clone(), strays)?;
+        let settings = Settings::open(strays.clone())?;
+        let extensions = Extensions::open(dir, log.clone(), strays.clone())?;
         let simulated = options.backend.is_simulator();
         // The first command starts the process (opening needs no runtime).
         let backend = Arc::new(Supervisor::new(log.clone(), dir.clone(), &options));
@@ -283,6 +291,7 @@ impl Control {
         };
         Ok(Control {
             state_dir: Arc::new(dir.clone()),
+            strays,
             log,
             backend,
             configs,
@@ -341,16 +350,53 @@ impl Control {
             None => None,
         };
         let saved = Mutex::new(None);
+        // The configuration is read (and saved) off the request threads:
+        // the lock may be held by another program.
         let result = self
             .backend
-            .start_job(|| match request.config {
-                Some(config) => {
-                    configs::check_object(&config)?;
-                    if request.persist == Some(true) {
+            .start_job(|| {
+                state::blocking(|| match request.config {
+                    Some(config) => {
+                        configs::check_object(&config)?;
+                        if request.persist == Some(true) {
+                            let name = named.clone().unwrap_or_else(|| self.current_config());
+                            let previous = self.configs.save(&name, config)?;
+                            *saved.lock().unwrap_or_else(|e| e.into_inner()) =
+                                Some((name.clone(), previous, self.current_config()));
+                            self.set_current_config(&name);
+                            Ok((
+                                Command::TaskRun {
+                                    config: self.config_word(&name)?,
+                                },
+                                intent(JobKind::Tasks, &name),
+                            ))
+                        } else {
+                            // The backend reads a configuration from a file: a
+                            // temporary one is written beside it, and its path
+                            // (which the real program takes for a name) is sent.
+                            let path = self.state_dir.join(TEMPORARY_CONFIG);
+                            state::write_json(&self.strays, &path, &config)?;
+                            let word = path.display().to_string();
+                            if protocol::real_word(&word).is_none() {
+                                return Err(Error::Backend(
+                                    "the state directory's path holds a double quote, which the \
+                                 backend's command line cannot carry"
+                                        .to_string(),
+                                ));
+                            }
+                            Ok((
+                                Command::TaskRun { config: word },
+                                protocol::Intent {
+                                    kind: JobKind::Tasks,
+                                    target: TEMPORARY_TARGET.to_string(),
+                                    configs: Vec::new(),
+                                },
+                            ))
+                        }
+                    }
+                    None => {
                         let name = named.clone().unwrap_or_else(|| self.current_config());
-                        let previous = self.configs.save(&name, config)?;
-                        *saved.lock().unwrap_or_else(|e| e.into_inner()) =
-                            Some((name.clone(), previous, self.current_config()));
+                        self.configs.runnable(&name)?;
                         self.set_current_config(&name);
                         Ok((
                             Command::TaskRun {
@@ -358,41 +404,8 @@ impl Control {
                             },
                             intent(JobKind::Tasks, &name),
                         ))
-                    } else {
-                        // The backend reads a configuration from a file: a
-                        // temporary one is written beside it, and its path
-                        // (which the real program takes for a name) is sent.
-                        let path = self.state_dir.join(TEMPORARY_CONFIG);
-                        state::write_json(&path, &config)?;
-                        let word = path.display().to_string();
-                        if protocol::real_word(&word).is_none() {
-                            return Err(Error::Backend(
-                                "the state directory's path holds a double quote, which the \
-                                 backend's command line cannot carry"
-                                    .to_string(),
-                            ));
-                        }
-                        Ok((
-                            Command::TaskRun { config: word },
-                            protocol::Intent {
-                                kind: JobKind::Tasks,
-                                target: TEMPORARY_TARGET.to_string(),
-                                configs: Vec::new(),
-                            },
-                        ))
                     }
-                }
-                None => {
-                    let name = named.clone().unwrap_or_else(|| self.current_config());
-                    self.configs.runnable(&name)?;
-                    self.set_current_config(&name);
-                    Ok((
-                        Command::TaskRun {
-                            config: self.config_word(&name)?,
-                        },
-                        intent(JobKind::Tasks, &name),
-                    ))
-                }
+                })
             })
             .await;
         if result.is_err()
@@ -458,7 +471,7 @@ impl Control {
         };
         self.backend
             .start_job(|| {
-                self.configs.runnable(&name)?;
+                state::blocking(|| self.configs.runnable(&name))?;
                 Ok((
                     Command::TaskSingle {
                         task: TASKS[index].class.to_string(),
@@ -534,15 +547,19 @@ impl Control {
 
     // Configurations.
 
+    // Every reading and writing of the state directory below runs off
+    // the request threads ([`state::blocking`]): a change may wait for the
+    // lock another program holds, a read for a file being written.
+
     pub async fn configs_list(&self) -> Result<Vec<String>> {
-        self.configs.list()
+        state::blocking(|| self.configs.list())
     }
 
     /// The configuration without the `startGame` credentials; a name in
     /// any form finds the configuration it names
     /// ([`configs::Configs::resolve`]).
     pub async fn config_get(&self, name: &str) -> Result<Value> {
-        self.configs.get(name)
+        state::blocking(|| self.configs.get(name))
     }
 
     /// Creates a configuration from `body` (an object) or the defaults,
@@ -550,22 +567,27 @@ impl Control {
     /// another spelling.
     pub async fn config_create(&self, name: &str, body: Option<Value>) -> Result<Value> {
         let name = configs::checked(name)?;
-        let created = self.configs.create(&name, body)?;
+        let created = state::blocking(|| self.configs.create(&name, body))?;
         self.log.info(&format!("Configuration `{name}` created"));
         Ok(created)
     }
 
     /// Replaces a configuration, keeping stored credentials the body omits.
     pub async fn config_replace(&self, name: &str, body: Value) -> Result<Value> {
-        let name = self.configs.resolve(name)?;
-        let saved = self.configs.replace(&name, body)?;
+        let (name, saved) = state::blocking(|| {
+            let name = self.configs.resolve(name)?;
+            let saved = self.configs.replace(&name, body)?;
+            Ok::<_, Error>((name, saved))
+        })?;
         self.log.info(&format!("Configuration `{name}` updated"));
         Ok(saved)
     }
 
     pub async fn config_delete(&self, name: &str) -> Result<()> {
-        let name = self.configs.resolve(name)?;
-        self.configs.delete(&name)?;
+        let name = state::blocking(|| {
+            let name = self.configs.resolve(name)?;
+            self.configs.delete(&name).map(|()| name)
+        })?;
         self.log.info(&format!("Configuration `{name}` deleted"));
         Ok(())
     }
@@ -575,12 +597,12 @@ impl Control {
     /// The settings as the file is now (a corrupt file is moved aside and
     /// answered with a storage error).
     pub async fn settings_get(&self) -> Result<Value> {
-        self.settings.get()
+        state::blocking(|| self.settings.get())
     }
 
     /// Applies a nested or dotted partial update; all or nothing.
     pub async fn settings_update(&self, patch: &Value) -> Result<SettingsUpdate> {
-        let update = self.settings.update(patch)?;
+        let update = state::blocking(|| self.settings.update(patch))?;
         self.log
             .info(&format!("Settings updated: {}", update.updated.join(", ")));
         Ok(update)
@@ -659,7 +681,7 @@ impl Control {
         let path = self.state_dir.join(SCREENSHOT_FILE);
         let path = std::path::absolute(&path).unwrap_or(path);
         self.program.save_screenshot(&path, SCREENSHOT_FILE).await?;
-        let png = tokio::fs::read(&path).await.map_err(|e| {
+        let png = state::blocking(|| state::read_file(&self.state_dir, &path)).map_err(|e| {
             tracing::error!("cannot read the screenshot {}: {e}", path.display());
             Error::Backend(format!(
                 "the backend saved no screenshot at `{SCREENSHOT_FILE}` in the state directory ({})",

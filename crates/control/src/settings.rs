@@ -11,7 +11,7 @@
 //! keeps every key the server does not know. This module knows nothing about
 //! HTTP.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::LazyLock;
 
 use serde::Serialize;
@@ -53,8 +53,9 @@ pub struct SettingsUpdate {
 pub(crate) struct Settings {
     /// `<state>/settings.json`.
     path: PathBuf,
-    /// The state directory, whose lock every update holds.
-    state_dir: PathBuf,
+    /// The state directory (whose lock every update holds) and what the
+    /// server passes over in it.
+    strays: state::Strays,
 }
 
 impl Settings {
@@ -63,13 +64,17 @@ impl Settings {
     /// setting the server cannot read (`"gamePath": 123`) is moved aside to
     /// `settings.json.corrupt-<n>` with a warning naming the field, and the
     /// server starts with the defaults: a later update never writes over it.
-    pub fn open(state_dir: &Path) -> anyhow::Result<Settings> {
+    /// Something other than a file at its name (a FIFO, a link, a folder) is
+    /// named and left as it is; the server starts without settings.
+    pub fn open(strays: state::Strays) -> anyhow::Result<Settings> {
         let settings = Settings {
-            path: state_dir.join(state::layout::SETTINGS),
-            state_dir: state_dir.to_path_buf(),
+            path: strays.root().join(state::layout::SETTINGS),
+            strays,
         };
-        if state::read_json_at_start(&settings.path, &unreadable)?.is_none() {
-            state::write_json(&settings.path, &default_settings())?;
+        if state::read_json_at_start(&settings.strays, &settings.path, &unreadable)?.is_none()
+            && !state::occupied(&settings.path)
+        {
+            state::write_json(&settings.strays, &settings.path, &default_settings())?;
         }
         Ok(settings)
     }
@@ -77,7 +82,8 @@ impl Settings {
     /// The document as it is now: the defaults when there is no file; a
     /// corrupt file is moved aside and is a 500 that says so.
     fn document(&self) -> Result<Value> {
-        Ok(state::read_document(&self.path, &unreadable)?.unwrap_or_else(default_settings))
+        Ok(state::read_document(&self.strays, &self.path, &unreadable)?
+            .unwrap_or_else(default_settings))
     }
 
     /// The settings of the contract: the defaults with every known leaf of
@@ -135,12 +141,12 @@ impl Settings {
         }
         // Read, change, write under the lock: what another program wrote
         // up to now stays.
-        let _lock = state::lock(&self.state_dir)?;
+        let _lock = state::lock(self.strays.root())?;
         let mut document = self.document()?;
         for (path, value) in changes {
             set_in_document(&mut document, &path, value);
         }
-        state::write_json(&self.path, &document)?;
+        state::write_json(&self.strays, &self.path, &document)?;
         Ok(result)
     }
 }
@@ -407,9 +413,13 @@ fn merge_known(base: &mut Value, stored: &Value) {
 mod tests {
     use super::*;
 
+    pub(super) fn open_at(dir: &std::path::Path) -> anyhow::Result<Settings> {
+        Settings::open(state::Strays::new(dir, crate::LogBuffer::new(16)))
+    }
+
     fn store() -> (tempfile::TempDir, Settings) {
         let dir = tempfile::tempdir().unwrap();
-        let s = Settings::open(dir.path()).unwrap();
+        let s = open_at(dir.path()).unwrap();
         (dir, s)
     }
 
@@ -602,7 +612,7 @@ mod tests {
         let path = dir.path().join("settings.json");
         let original = "{\"general\": {\"gamePath\": 123, \"mine\": true}}\n";
         std::fs::write(&path, original).unwrap();
-        let s = Settings::open(dir.path()).unwrap();
+        let s = open_at(dir.path()).unwrap();
         assert_eq!(s.get().unwrap(), default_settings());
         let aside = dir.path().join("settings.json.corrupt-1");
         assert_eq!(std::fs::read_to_string(&aside).unwrap(), original);
@@ -744,7 +754,7 @@ mod tests {
                 let dir = tempfile::tempdir().unwrap();
                 let file = dir.path().join("settings.json");
                 std::fs::write(&file, serde_json::to_string_pretty(&document).unwrap()).unwrap();
-                let settings = Settings::open(dir.path()).unwrap();
+                let settings = super::tests::open_at(dir.path()).unwrap();
                 let leaves = leaf_paths();
                 let mut last: Vec<(Vec<String>, Value)> = Vec::new();
                 for (at, split, seed) in updates {
@@ -758,7 +768,7 @@ mod tests {
                 for (path, value) in &kept {
                     prop_assert_eq!(pointer(&stored, path), Some(value), "extra key {:?}", path);
                 }
-                let reopened = Settings::open(dir.path()).unwrap().get().unwrap();
+                let reopened = super::tests::open_at(dir.path()).unwrap().get().unwrap();
                 let current = settings.get().unwrap();
                 for (path, value) in &last {
                     prop_assert_eq!(pointer(&stored, path), Some(value));

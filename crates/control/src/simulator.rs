@@ -244,7 +244,11 @@ fn read_config(name: &str) -> Result<Value> {
             .join(state::layout::CONFIGS)
             .join(format!("{name}{}", state::layout::CONFIG_SUFFIX))
     };
-    state::read_json(&path)?
+    // Read as the server reads state files: a regular file only, never
+    // through a link out of the application-data folder.
+    let root = app_data_dir();
+    let strays = state::Strays::new(&root, LogBuffer::new(1));
+    state::read_json(&strays, &path)?
         .ok_or_else(|| Error::bad_request(format!("找不到文件：'{}'", path.display())))
 }
 

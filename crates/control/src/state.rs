@@ -19,6 +19,7 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::Context;
 
@@ -81,27 +82,223 @@ pub struct StateLock {
     _file: fs::File,
 }
 
-/// Takes [`StateLock`] of the state directory `state_dir`; blocks until it
-/// is free (its holders never wait on anything but the disk).
+/// How long a change waits for [`StateLock`] while another program holds
+/// it before the client is answered 503 ([`Error::Busy`]). Another
+/// program's read-modify-write of a state file takes milliseconds; a lock
+/// held longer is a program that holds it on purpose (or hangs), and a
+/// client is better told so than left waiting.
+pub const LOCK_WAIT: Duration = Duration::from_secs(5);
+
+/// Takes [`StateLock`] of the state directory `state_dir`, waiting up to
+/// [`LOCK_WAIT`] while another program holds it; then [`Error::Busy`]. The
+/// wait blocks the calling thread: callers run it off the threads that
+/// answer requests ([`blocking`]). A `state.lock` that is not a regular
+/// file (a FIFO, a folder, a link) is left as it is and refused with a
+/// storage error that says what it is; it is never opened in a way that
+/// blocks.
 pub fn lock(state_dir: &Path) -> Result<StateLock> {
     let path = state_dir.join(layout::LOCK);
-    let taken = fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .and_then(|file| file.lock().map(|()| file));
-    match taken {
-        Ok(file) => Ok(StateLock { _file: file }),
-        Err(e) => {
-            tracing::error!("cannot lock {}: {e}", path.display());
-            Err(Error::Storage(format!(
-                "cannot take the state directory's lock `{}`: {}; help: check that the state directory is writable",
+    let refused = |why: String| {
+        tracing::error!("cannot lock {}: {why}", path.display());
+        Error::Storage(format!(
+            "cannot take the state directory's lock `{}`: {why}; help: check that the state directory is writable and that `{}` is a file",
+            layout::LOCK,
+            layout::LOCK,
+        ))
+    };
+    let file = open_regular(&path, Access::Lock).map_err(|e| match e {
+        Opened::Stray(kind) => refused(format!("it is {}, not a file", kind.what())),
+        Opened::Io(e) => refused(cause(&e)),
+    })?;
+    match file.try_lock() {
+        Ok(()) => return Ok(StateLock { _file: file }),
+        Err(fs::TryLockError::Error(e)) => return Err(refused(cause(&e))),
+        Err(fs::TryLockError::WouldBlock) => {}
+    }
+    // Held: wait in the kernel's queue of the lock (so a program that takes
+    // it again and again cannot starve the server, as polling could), on a
+    // thread of its own, for at most LOCK_WAIT. A wait given up ends when
+    // that thread gets the lock: it drops it at once, as nobody takes it.
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(file.lock().map(|()| file));
+    });
+    match receiver.recv_timeout(LOCK_WAIT) {
+        Ok(Ok(file)) => Ok(StateLock { _file: file }),
+        Ok(Err(e)) => Err(refused(cause(&e))),
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            Err(refused("the wait for it ended".to_string()))
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            tracing::warn!(
+                "{} is held by another program for more than {} s; the change is refused",
+                path.display(),
+                LOCK_WAIT.as_secs()
+            );
+            Err(Error::Busy(format!(
+                "another program holds the state directory's lock `{}` and has not released it within {} s; nothing was changed; help: try again once that program is done, or close it",
                 layout::LOCK,
-                cause(&e)
+                LOCK_WAIT.as_secs()
             )))
         }
     }
+}
+
+/// Runs `work`, which may wait on the disk or on [`lock`], off the threads
+/// that answer requests: on a multi-threaded runtime the worker hands its
+/// other tasks to another thread first (`block_in_place`), so pages, reads
+/// and log streams keep answering. Elsewhere (a current-thread runtime, no
+/// runtime) `work` just runs.
+pub fn blocking<T>(work: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(work)
+        }
+        _ => work(),
+    }
+}
+
+/// What is found where a state file belongs and is not one: never opened
+/// for reading, never written over, never moved aside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StrayKind {
+    Link,
+    Fifo,
+    Socket,
+    Device,
+    Folder,
+    /// A regular file where a folder belongs.
+    File,
+    Other,
+}
+
+impl StrayKind {
+    fn of(file_type: fs::FileType) -> Option<StrayKind> {
+        #[cfg(unix)]
+        use std::os::unix::fs::FileTypeExt as _;
+        if file_type.is_file() {
+            return None;
+        }
+        Some(if file_type.is_symlink() {
+            StrayKind::Link
+        } else if file_type.is_dir() {
+            StrayKind::Folder
+        } else {
+            #[cfg(unix)]
+            {
+                if file_type.is_fifo() {
+                    return Some(StrayKind::Fifo);
+                }
+                if file_type.is_socket() {
+                    return Some(StrayKind::Socket);
+                }
+                if file_type.is_block_device() || file_type.is_char_device() {
+                    return Some(StrayKind::Device);
+                }
+            }
+            StrayKind::Other
+        })
+    }
+
+    /// What it is, for a message: "a FIFO".
+    pub fn what(self) -> &'static str {
+        match self {
+            StrayKind::Link => "a symbolic link",
+            StrayKind::Fifo => "a FIFO (named pipe)",
+            StrayKind::Socket => "a socket",
+            StrayKind::Device => "a device",
+            StrayKind::Folder => "a folder",
+            StrayKind::File => "a file",
+            StrayKind::Other => "not a regular file",
+        }
+    }
+}
+
+/// What is at `path`, without following a link and without opening it:
+/// `None` when nothing is, `Some(None)` for a regular file.
+fn kind_at(path: &Path) -> Option<Option<StrayKind>> {
+    fs::symlink_metadata(path)
+        .ok()
+        .map(|meta| StrayKind::of(meta.file_type()))
+}
+
+/// The first folder between the state directory `root` and `path` (the
+/// state directory itself excluded, `path` itself excluded) that is not a
+/// real folder, and what it is: a link there would lead outside. Checked
+/// before each read and write. A path not under `root` (the simulated
+/// backend reads any path it is given, as the real program does) has only
+/// its last component checked, by the open.
+fn stray_folder_on_the_way(root: &Path, path: &Path) -> Option<(PathBuf, StrayKind)> {
+    let below = path.parent()?.strip_prefix(root).ok()?;
+    let mut folder = root.to_path_buf();
+    for part in below.components() {
+        folder.push(part);
+        if let Some(kind) = stray_folder(&folder) {
+            return Some((folder, kind));
+        }
+    }
+    None
+}
+
+/// What is at `path` when a folder belongs there and something else is
+/// (a link to a folder included), without following it; `None` for a real
+/// folder or nothing.
+pub fn stray_folder(path: &Path) -> Option<StrayKind> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_dir() => None,
+        Ok(meta) => Some(StrayKind::of(meta.file_type()).unwrap_or(StrayKind::File)),
+        Err(_) => None,
+    }
+}
+
+/// Why a state file could not be opened.
+enum Opened {
+    /// Something other than a regular file is there (or on the way to it).
+    Stray(StrayKind),
+    Io(std::io::Error),
+}
+
+/// How a state file is opened.
+#[derive(Clone, Copy)]
+enum Access {
+    Read,
+    /// `state.lock`: created when missing, opened for writing.
+    Lock,
+}
+
+/// Opens `path` if, and only if, it is a regular file: without following
+/// a link at its last component (`O_NOFOLLOW`), without waiting for a
+/// writer or a reader (`O_NONBLOCK`, so a FIFO never blocks the open), and
+/// checked on the open file (`fstat`) before a byte is read. Anything else
+/// is an [`Opened::Stray`] and is left as it is.
+fn open_regular(path: &Path, access: Access) -> std::result::Result<fs::File, Opened> {
+    let mut options = fs::OpenOptions::new();
+    match access {
+        Access::Read => options.read(true),
+        Access::Lock => options.write(true).create(true).truncate(false),
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = match options.open(path) {
+        Ok(file) => file,
+        Err(e) => {
+            // A link (ELOOP), or a FIFO nobody reads (ENXIO): what is
+            // there decides, not the error.
+            return Err(match kind_at(path) {
+                Some(Some(kind)) => Opened::Stray(kind),
+                _ => Opened::Io(e),
+            });
+        }
+    };
+    let meta = file.metadata().map_err(Opened::Io)?;
+    if let Some(kind) = StrayKind::of(meta.file_type()) {
+        return Err(Opened::Stray(kind));
+    }
+    Ok(file)
 }
 
 /// Files and folders in the state directory that the server did not make:
@@ -125,22 +322,52 @@ impl Strays {
         }
     }
 
+    /// The state directory.
+    pub fn root(&self) -> &Path {
+        &self.state_dir
+    }
+
+    /// Whether `path` is met for the first time (and is now remembered).
+    fn first_time(&self, path: &Path) -> bool {
+        self.named
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(path.to_path_buf())
+    }
+
     /// Names `path` in the log the first time it is passed over; `what`
     /// says what it is not (for example "a configuration").
     pub fn pass_over(&self, path: &Path, what: &str) {
-        let first = self
-            .named
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(path.to_path_buf());
-        if !first {
+        if !self.first_time(path) {
             return;
         }
-        let shown = stdx::relpath::below(&self.state_dir, path);
+        let shown = self.shown(path);
         tracing::info!("{} is not {what}; the server ignores it", path.display());
         self.log.warning(&format!(
             "`{shown}` in the state directory is not {what}; it is left as it is and ignored"
         ));
+    }
+
+    /// Names `path`, found where a state file (or a folder on the way to
+    /// one) belongs, in the log the first time it is met, saying what it is.
+    pub fn pass_over_kind(&self, path: &Path, kind: StrayKind) {
+        if !self.first_time(path) {
+            return;
+        }
+        let shown = self.shown(path);
+        let what = kind.what();
+        tracing::info!(
+            "{} is {what}, not a file; the server ignores it",
+            path.display()
+        );
+        self.log.warning(&format!(
+            "`{shown}` in the state directory is {what} where a file of the server belongs; it is left as it is and ignored"
+        ));
+    }
+
+    /// `path` as messages show it: inside the state directory.
+    fn shown(&self, path: &Path) -> String {
+        stdx::relpath::below(&self.state_dir, path)
     }
 
     /// Passes over every entry at the top of the state directory that is
@@ -211,11 +438,35 @@ fn cause(error: &std::io::Error) -> String {
     }
 }
 
+/// Refuses a write or a removal of `path` when something other than a
+/// regular file is there, or when a folder on the way to it is not a real
+/// folder (a link would lead outside the state directory): a 409 that
+/// says what is there; it is left as it is and nothing is written.
+fn refuse_stray(strays: &Strays, path: &Path, verb: &str) -> Result<()> {
+    let found = stray_folder_on_the_way(strays.root(), path).or_else(|| {
+        kind_at(path)
+            .flatten()
+            .map(|kind| (path.to_path_buf(), kind))
+    });
+    let Some((at, kind)) = found else {
+        return Ok(());
+    };
+    strays.pass_over_kind(&at, kind);
+    Err(Error::Conflict(format!(
+        "cannot {verb} {}: `{}` in the state directory is {}, where the server keeps a file; it is left as it is and nothing was changed; help: move it away, then try again",
+        describe(path),
+        strays.shown(&at),
+        kind.what()
+    )))
+}
+
 /// Serializes `value` as pretty JSON with a trailing newline and writes it
-/// atomically. A failed write is an [`Error::Storage`] that says which file
+/// atomically, inside the state directory only ([`refuse_stray`]). A
+/// failed write is an [`Error::Storage`] that says which file
 /// ([`describe`]) and why, without its path (logged); the previous content
 /// stays.
-pub fn write_json(path: &Path, value: &serde_json::Value) -> Result<()> {
+pub fn write_json(strays: &Strays, path: &Path, value: &serde_json::Value) -> Result<()> {
+    refuse_stray(strays, path, "save")?;
     let mut text = serde_json::to_string_pretty(value).context("cannot serialize JSON")?;
     text.push('\n');
     atomic::write_with(path, text.as_bytes(), atomic::Options::PRIVATE).map_err(|e| {
@@ -228,10 +479,12 @@ pub fn write_json(path: &Path, value: &serde_json::Value) -> Result<()> {
     })
 }
 
-/// Removes a state file. A removal the disk refuses (a read-only state
-/// directory) is an [`Error::Storage`] that names the file and the cause,
-/// like a refused write.
-pub fn remove(path: &Path) -> Result<()> {
+/// Removes a state file (a regular file only: [`refuse_stray`]). A
+/// removal the disk refuses (a read-only state directory) is an
+/// [`Error::Storage`] that names the file and the cause, like a refused
+/// write.
+pub fn remove(strays: &Strays, path: &Path) -> Result<()> {
+    refuse_stray(strays, path, "delete")?;
     fs::remove_file(path).map_err(|e| {
         tracing::error!("cannot delete {}: {e}", path.display());
         Error::Storage(format!(
@@ -261,43 +514,131 @@ enum Found {
         problem: String,
         aside: PathBuf,
     },
+    /// Something other than a regular file at `at` (the file's path or a
+    /// folder on the way to it): left as it is.
+    Stray {
+        at: PathBuf,
+        kind: StrayKind,
+    },
     /// A file that could not be read (permissions) or moved aside.
     Unreadable(anyhow::Error),
 }
 
-/// How many times a file that does not parse is read again before it is
-/// taken for corrupt, and the pause between: another program that writes
-/// the file in place (not by a rename) leaves it half-written for a moment.
-const REREADS: u32 = 3;
-const REREAD_PAUSE: std::time::Duration = std::time::Duration::from_millis(20);
+/// A file that does not parse (or that its check refuses) and changed
+/// less than this long ago is read again: another program that writes it
+/// in place (truncate, then write; 62 ms of an empty file measured on an
+/// idle machine) is still writing. Eight times the measured gap, for a
+/// loaded machine.
+pub const SETTLING: Duration = Duration::from_millis(500);
 
-/// Reads `path` and judges it with `check`; a file that is not JSON (after
-/// [`REREADS`] tries), that `check` refuses, or a folder where the file
-/// belongs is moved aside to `<name>.corrupt-<n>`.
-fn find(path: &Path, check: Check<'_>) -> Found {
-    let mut tries = 0;
+/// The longest a read waits for a file that keeps changing to settle;
+/// then what is there is judged.
+pub const SETTLE_LIMIT: Duration = Duration::from_secs(2);
+
+/// The pause between two reads of a file that is settling.
+const REREAD_PAUSE: Duration = Duration::from_millis(25);
+
+/// The size and modification time of a file as read, to see whether it
+/// changed between two reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+}
+
+impl Stamp {
+    /// Whether the file changed less than [`SETTLING`] ago (or claims a
+    /// time to come).
+    fn is_recent(&self) -> bool {
+        self.modified.is_some_and(|modified| {
+            SystemTime::now()
+                .duration_since(modified)
+                .map_or(true, |age| age < SETTLING)
+        })
+    }
+}
+
+/// The bytes of the regular file `path` ([`open_regular`]) and its stamp.
+fn read_regular(path: &Path) -> std::result::Result<(Vec<u8>, Stamp), Opened> {
+    use std::io::Read as _;
+    let mut file = open_regular(path, Access::Read)?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(Opened::Io)?;
+    let meta = file.metadata().map_err(Opened::Io)?;
+    Ok((
+        bytes,
+        Stamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        },
+    ))
+}
+
+/// The bytes of a file in the state directory `root` that is not a state
+/// file (an extension's manifest, the screenshot), read as state files
+/// are: a regular file only, never through a link out of `root`, never
+/// blocked on a FIFO. Anything else is an error that says what is there.
+pub fn read_file(root: &Path, path: &Path) -> std::io::Result<Vec<u8>> {
+    let stray = |kind: StrayKind| {
+        std::io::Error::other(format!(
+            "{} is {}, not a file",
+            stdx::relpath::below(root, path),
+            kind.what()
+        ))
+    };
+    if let Some((_, kind)) = stray_folder_on_the_way(root, path) {
+        return Err(stray(kind));
+    }
+    match read_regular(path) {
+        Ok((bytes, _)) => Ok(bytes),
+        Err(Opened::Stray(kind)) => Err(stray(kind)),
+        Err(Opened::Io(e)) => Err(e),
+    }
+}
+
+/// Reads `path` and judges it with `check`. A file that is not JSON or
+/// that `check` refuses is read again while it is settling ([`SETTLING`],
+/// up to [`SETTLE_LIMIT`]); one that stays so is moved aside to
+/// `<name>.corrupt-<n>`. Anything but a regular file, at `path` or on the
+/// way to it, is a stray: named once, never opened in a way that blocks,
+/// left as it is.
+fn find(strays: &Strays, path: &Path, check: Check<'_>) -> Found {
+    if let Some((at, kind)) = stray_folder_on_the_way(strays.root(), path) {
+        strays.pass_over_kind(&at, kind);
+        return Found::Stray { at, kind };
+    }
+    let started = Instant::now();
+    let mut last: Option<Stamp> = None;
     let problem = loop {
-        let bytes = match fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Found::Absent,
-            Err(_) if path.is_dir() => break "a folder where the file belongs".to_string(),
-            Err(e) => {
+        let (bytes, stamp) = match read_regular(path) {
+            Ok(read) => read,
+            Err(Opened::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Found::Absent,
+            Err(Opened::Stray(kind)) => {
+                strays.pass_over_kind(path, kind);
+                return Found::Stray {
+                    at: path.to_path_buf(),
+                    kind,
+                };
+            }
+            Err(Opened::Io(e)) => {
                 return Found::Unreadable(
                     anyhow::Error::new(e).context(format!("cannot read {}", path.display())),
                 );
             }
         };
-        match parse(&bytes) {
+        let problem = match parse(&bytes) {
             Ok(value) => match check(&value) {
                 None => return Found::Value(value),
-                Some(problem) => break problem,
+                Some(problem) => problem,
             },
-            Err(problem) if tries >= REREADS => break format!("not valid JSON: {problem}"),
-            Err(_) => {
-                tries += 1;
-                std::thread::sleep(REREAD_PAUSE);
-            }
+            Err(problem) => format!("not valid JSON: {problem}"),
+        };
+        let settling = stamp.is_recent() || last.is_some_and(|last| last != stamp);
+        if !settling || started.elapsed() >= SETTLE_LIMIT {
+            break problem;
         }
+        last = Some(stamp);
+        std::thread::sleep(REREAD_PAUSE);
     };
     match move_aside(path) {
         Ok(aside) => Found::MovedAside { problem, aside },
@@ -309,12 +650,25 @@ fn find(path: &Path, check: Check<'_>) -> Found {
 /// A file that is not JSON or that `check` refuses (corrupted while the
 /// server ran) is moved aside like one found at start-up
 /// ([`read_json_at_start`]) and is an [`Error::Storage`] (a 500) that says
-/// so once and why; the next read finds it absent. Messages name the file by
-/// [`describe`], the log by its path.
-pub fn read_document(path: &Path, check: Check<'_>) -> Result<Option<serde_json::Value>> {
-    match find(path, check) {
+/// so once and why; the next read finds it absent. Something other than a
+/// regular file where the file belongs is a 404 that says what is there.
+/// Messages name the file by [`describe`], the log by its path. Reads may
+/// wait for a file being written ([`SETTLE_LIMIT`]): call it off the
+/// request threads ([`blocking`]).
+pub fn read_document(
+    strays: &Strays,
+    path: &Path,
+    check: Check<'_>,
+) -> Result<Option<serde_json::Value>> {
+    match find(strays, path, check) {
         Found::Absent => Ok(None),
         Found::Value(value) => Ok(Some(value)),
+        Found::Stray { at, kind } => Err(Error::NotFound(format!(
+            "{} cannot be read: `{}` in the state directory is {}, not a file; the server leaves it as it is and ignores it; help: move it away, or put the file in its place",
+            describe(path),
+            strays.shown(&at),
+            kind.what()
+        ))),
         Found::MovedAside { problem, aside } => {
             tracing::warn!(
                 "{} cannot be used ({problem}); moved it to {}",
@@ -344,8 +698,8 @@ pub fn read_document(path: &Path, check: Check<'_>) -> Result<Option<serde_json:
 }
 
 /// [`read_document`] of any JSON value.
-pub fn read_json(path: &Path) -> Result<Option<serde_json::Value>> {
-    read_document(path, &any_json)
+pub fn read_json(strays: &Strays, path: &Path) -> Result<Option<serde_json::Value>> {
+    read_document(strays, path, &any_json)
 }
 
 /// The JSON value of a state file's bytes, or why they are not one.
@@ -411,16 +765,19 @@ pub fn sweep_leftovers(state_dir: &Path) -> usize {
 }
 
 /// Reads a JSON state file at start-up. A file that is not valid JSON (a
-/// crash of another program, a hand edit), that `check` refuses, or a
-/// folder at its name is moved aside to `<name>.corrupt-<n>`, reported on
-/// stderr by path with the reason, and read as absent, so the service
-/// starts. Only a file that cannot be read at all stops it.
+/// crash of another program, a hand edit) or that `check` refuses is moved
+/// aside to `<name>.corrupt-<n>`, reported on stderr by path with the
+/// reason, and read as absent, so the service starts. Something other
+/// than a regular file where the file belongs is named once and read as
+/// absent (the caller must not write over it: [`write_json`] refuses).
+/// Only a file that cannot be read at all stops it.
 pub fn read_json_at_start(
+    strays: &Strays,
     path: &Path,
     check: Check<'_>,
 ) -> anyhow::Result<Option<serde_json::Value>> {
-    match find(path, check) {
-        Found::Absent => Ok(None),
+    match find(strays, path, check) {
+        Found::Absent | Found::Stray { .. } => Ok(None),
         Found::Value(value) => Ok(Some(value)),
         Found::MovedAside { problem, aside } => {
             tracing::warn!(
@@ -432,6 +789,22 @@ pub fn read_json_at_start(
         }
         Found::Unreadable(e) => Err(e),
     }
+}
+
+/// What is at `path` when it is something other than a regular file (a
+/// link, a FIFO, a folder), without following or opening it.
+pub fn stray_kind(path: &Path) -> Option<StrayKind> {
+    kind_at(path).flatten()
+}
+
+/// Whether a regular file (not a link to one) is at `path`.
+pub fn is_regular_file(path: &Path) -> bool {
+    kind_at(path) == Some(None)
+}
+
+/// Whether anything at all (a file, a link, a FIFO) is at `path`.
+pub fn occupied(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok()
 }
 
 /// Renames `path` to the first free `<path>.corrupt-<n>`.
@@ -463,24 +836,43 @@ pub(crate) fn move_aside(path: &Path) -> anyhow::Result<std::path::PathBuf> {
 mod tests {
     use super::*;
 
+    fn strays(dir: &Path) -> Strays {
+        Strays::new(dir, LogBuffer::new(16))
+    }
+
     /// Issue 22: a refused deletion answered "internal error"; it says the
     /// cause like a refused write. (A read-only directory does not stop
-    /// root, who runs CI, so a directory where a file is expected stands in.)
+    /// root, who runs CI, so a name longer than the file system allows
+    /// stands in.)
     #[test]
     fn a_refused_removal_names_the_file_and_the_cause() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("Default.json");
-        fs::create_dir(&path).unwrap();
-        let err = remove(&path).unwrap_err();
+        let path = dir.path().join(format!("{}.json", "a".repeat(300)));
+        let err = remove(&strays(dir.path()), &path).unwrap_err();
         assert!(matches!(err, Error::Storage(_)), "{err:?}");
         let message = err.to_string();
         assert!(message.contains("cannot delete"), "{message}");
-        assert!(message.contains("`Default.json`"), "{message}");
+        assert!(message.contains("aaaa.json`"), "{message}");
         assert!(message.contains("writable"), "{message}");
         assert!(
             !message.contains(&*dir.path().to_string_lossy()),
             "{message}"
         );
+    }
+
+    /// Issue 59: a folder where a file belongs is a stray: its removal is
+    /// refused with a message that says what is there, and it stays.
+    #[test]
+    fn a_folder_where_a_file_belongs_is_never_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("configs/Default.json");
+        fs::create_dir_all(&path).unwrap();
+        let err = remove(&strays(dir.path()), &path).unwrap_err();
+        assert!(matches!(err, Error::Conflict(_)), "{err:?}");
+        let message = err.to_string();
+        assert!(message.contains("`configs/Default.json`"), "{message}");
+        assert!(message.contains("is a folder"), "{message}");
+        assert!(path.is_dir());
     }
 
     #[test]

@@ -1369,10 +1369,11 @@ fn atomic_writer_child() {
     let path = std::env::var("ACTIVITY_SITE_ATOMIC_CHILD")
         .expect("run only by an_interrupted_write_never_truncates, which names the file");
     let path = std::path::PathBuf::from(path);
+    let strays = control::state::Strays::new(path.parent().unwrap(), control::LogBuffer::new(16));
     let mut i = 0u64;
     loop {
         let value = json!({"round": i, "pad": "x".repeat(200_000 + (i as usize % 7) * 10_000)});
-        control::state::write_json(&path, &value).unwrap();
+        control::state::write_json(&strays, &path, &value).unwrap();
         i += 1;
     }
 }
@@ -1381,7 +1382,8 @@ fn atomic_writer_child() {
 fn an_interrupted_write_never_truncates() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("settings.json");
-    control::state::write_json(&path, &json!({"round": "initial"})).unwrap();
+    let strays = control::state::Strays::new(dir.path(), control::LogBuffer::new(16));
+    control::state::write_json(&strays, &path, &json!({"round": "initial"})).unwrap();
     for attempt in 0..5 {
         let mut child = std::process::Command::new(std::env::current_exe().unwrap())
             .args([

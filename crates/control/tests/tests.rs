@@ -9,3 +9,7 @@ mod control;
 
 // The /mcp endpoint over streamable HTTP on loopback.
 mod mcp;
+
+// Issue 59: the state directory under stress: FIFOs, sockets, folders and links where state
+// files belong are strays, never followed out; a file written in place is waited for.
+mod state_stress;

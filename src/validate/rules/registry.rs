@@ -360,6 +360,7 @@ fn data_sources(
                     Some(msg!("source-needs-url-help")),
                 );
             }
+            repository(&at, source, kind, report);
             if kind == Some("script") && source.get("script").is_none() {
                 report.value(
                     &at,
@@ -392,6 +393,31 @@ fn data_sources(
             }
         }
     }
+}
+
+/// A source's `repository` (where a `script` lives when it is not this
+/// repository): an absolute http(s) URL, on a `script` source only.
+fn repository(at: &str, source: &Value, kind: Option<&str>, report: &mut Reporter<'_>) {
+    let Some(repository) = source.get("repository").and_then(Value::as_str) else {
+        return;
+    };
+    let message = if !is_http_url(repository) {
+        msg!("source-repository", url = repository)
+    } else if kind != Some("script") {
+        msg!(
+            "source-repository-not-script",
+            kind = kind.unwrap_or_default()
+        )
+    } else {
+        return;
+    };
+    report.value(
+        &format!("{at}/repository"),
+        Code::GamesRegistry,
+        Error,
+        message,
+        Some(msg!("source-repository-help")),
+    );
 }
 
 /// A game's `conventions`: every code of `ignore` names a warning rule of

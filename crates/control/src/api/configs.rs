@@ -66,7 +66,8 @@ async fn configs_show(
     responses(
         (status = 200, description = "Created; the stored configuration without credentials", body = ObjectEnvelope),
         (status = 400, description = "Forbidden character or unusable name, or a body that is not an object", body = ErrorEnvelope),
-        (status = 409, description = "The configuration already exists", body = ErrorEnvelope),
+        (status = 409, description = "The configuration already exists, or something other than a file (a FIFO, a link, a folder) is at its name", body = ErrorEnvelope),
+        (status = 503, description = "Another program holds the state directory's lock longer than the server waits for it (5 s); nothing was changed, try again", body = ErrorEnvelope),
     ))]
 async fn configs_create(
     State(control): State<Control>,
@@ -84,6 +85,7 @@ async fn configs_create(
         (status = 200, description = "Updated; the stored configuration without credentials", body = ObjectEnvelope),
         (status = 400, description = "The body is not a JSON object", body = ErrorEnvelope),
         (status = 404, description = "The configuration does not exist", body = ErrorEnvelope),
+        (status = 503, description = "Another program holds the state directory's lock longer than the server waits for it (5 s); nothing was changed, try again", body = ErrorEnvelope),
     ))]
 async fn configs_replace(
     State(control): State<Control>,
@@ -99,6 +101,7 @@ async fn configs_replace(
     responses(
         (status = 200, description = "Deleted", body = EmptyEnvelope),
         (status = 404, description = "The configuration does not exist", body = ErrorEnvelope),
+        (status = 503, description = "Another program holds the state directory's lock longer than the server waits for it (5 s); nothing was changed, try again", body = ErrorEnvelope),
     ))]
 async fn configs_delete(
     State(control): State<Control>,

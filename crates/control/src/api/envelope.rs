@@ -165,6 +165,15 @@ impl IntoResponse for ApiError {
                 tracing::error!("{message}");
                 (StatusCode::INTERNAL_SERVER_ERROR, None)
             }
+            ApiError::Control(E::Busy(_)) => {
+                let mut response =
+                    error_response(StatusCode::SERVICE_UNAVAILABLE, self.to_string(), None);
+                response.headers_mut().insert(
+                    axum::http::header::RETRY_AFTER,
+                    axum::http::HeaderValue::from_static("1"),
+                );
+                return response;
+            }
             ApiError::Control(E::Internal(error)) => {
                 tracing::error!("control API internal error: {error:#}");
                 return error_response(

@@ -80,6 +80,7 @@ async fn extensions_config(
         (status = 200, description = "Stored", body = EmptyEnvelope),
         (status = 400, description = "Not a JSON string, not JSON inside, or schema violations", body = ErrorEnvelope),
         (status = 404, description = "No such extension", body = ErrorEnvelope),
+        (status = 503, description = "Another program holds the state directory's lock longer than the server waits for it (5 s); nothing was changed, try again", body = ErrorEnvelope),
     ))]
 async fn extensions_config_update(
     State(control): State<Control>,

@@ -46,6 +46,7 @@ async fn settings_show(State(control): State<Control>) -> Result<Json<Envelope<V
         (status = 200, description = "The updated fields", body = SettingsUpdated),
         (status = 400, description = "No valid update in the body, or a value of the wrong type", body = ErrorEnvelope),
         (status = 500, description = "The settings file was found corrupt and moved aside (the message says why), or cannot be written", body = ErrorEnvelope),
+        (status = 503, description = "Another program holds the state directory's lock longer than the server waits for it (5 s); nothing was changed, try again", body = ErrorEnvelope),
     ))]
 async fn settings_update(
     State(control): State<Control>,

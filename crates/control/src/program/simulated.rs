@@ -17,6 +17,7 @@ use crate::extensions::{ExtensionInfo, Extensions, ReloadReport};
 use crate::operator::{Operator, OperatorHelp, OperatorMethod};
 use crate::protocol::{self, Command};
 use crate::runner::{self, JobKind, RunState};
+use crate::state;
 use crate::supervisor::Supervisor;
 use crate::{ExtensionRun, ExtensionStop};
 
@@ -56,7 +57,9 @@ impl Simulated {
 impl Program for Simulated {
     async fn extensions(&self) -> Result<Vec<ExtensionInfo>> {
         let foreground = self.foreground_extension().await;
-        Ok(self.extensions.list(foreground.as_deref()))
+        Ok(state::blocking(|| {
+            self.extensions.list(foreground.as_deref())
+        }))
     }
 
     async fn extension_schema(&self, id: &str) -> Result<Value> {
@@ -64,11 +67,11 @@ impl Program for Simulated {
     }
 
     async fn extension_config(&self, id: &str) -> Result<Value> {
-        self.extensions.stored_config(id)
+        state::blocking(|| self.extensions.stored_config(id))
     }
 
     async fn extension_set_config(&self, id: &str, config_json: &str) -> Result<Value> {
-        self.extensions.set_config(id, config_json)
+        state::blocking(|| self.extensions.set_config(id, config_json))
     }
 
     /// A foreground extension occupies the task runner (409 while busy);
@@ -148,7 +151,7 @@ impl Program for Simulated {
     }
 
     async fn extensions_reload(&self) -> Result<ReloadReport> {
-        Ok(self.extensions.reload())
+        Ok(state::blocking(|| self.extensions.reload()))
     }
 
     async fn operator_list(&self) -> Result<Vec<OperatorMethod>> {
