@@ -59,7 +59,11 @@ def published_files(site):
             files[path.relative_to(site).as_posix()] = path.read_bytes()
     out = {}
     for rel, data in files.items():
-        if any(part.startswith(".") for part in rel.split("/")) or rel == "_headers":
+        # Hidden files are the host's or the tool's, but for the API
+        # catalog's `.well-known/` (RFC 9727), which is published.
+        parts = rel.split("/")
+        hidden = any(part.startswith(".") for part in parts) and parts[0] != ".well-known"
+        if hidden or rel == "_headers":
             continue
         if (rel.endswith(".br") or rel.endswith(".gz")) and rel[:-3] in files:
             continue
