@@ -31,40 +31,7 @@ use crate::json::Node;
 use crate::model::{Game, ids};
 use crate::validate::{JsonFile, Reporter};
 
-/// A window as written: `startTime` and `endTime`.
-type Window<'d> = (&'d str, &'d str);
-
-/// One activity of a file, as the rule reads it.
-struct Read<'d> {
-    index: usize,
-    node: &'d Node<'d>,
-    window: Option<Window<'d>>,
-    /// `None` when the activity has no `id` member at all (a member that is
-    /// no id is the schema's error, not a missing id).
-    id: Option<Option<&'d str>>,
-    name: &'d str,
-}
-
-fn read<'d>(file: &'d JsonFile<'d>) -> Vec<Read<'d>> {
-    let Some(activities) = file.root.get("activities").and_then(Node::as_array) else {
-        return Vec::new();
-    };
-    activities
-        .iter()
-        .enumerate()
-        .filter(|(_, node)| node.as_object().is_some())
-        .map(|(index, node)| {
-            let text = |key| node.get(key).and_then(Node::as_str);
-            Read {
-                index,
-                node,
-                window: text("startTime").zip(text("endTime")),
-                id: node.get("id").map(Node::as_str),
-                name: text("name").unwrap_or(""),
-            }
-        })
-        .collect()
-}
+use super::base::{Read, Window, activities};
 
 /// What an activity without an id gets.
 enum Plan<'d> {
@@ -121,7 +88,10 @@ struct Seen<'d> {
 
 impl<'d> Seen<'d> {
     fn new(game: &Game, files: &[(&'d JsonFile<'d>, &'d str)]) -> Seen<'d> {
-        let reads: Vec<Vec<Read<'d>>> = files.iter().map(|(file, _)| read(file)).collect();
+        let reads: Vec<Vec<Read<'d>>> = files
+            .iter()
+            .map(|(file, _)| activities(&file.root))
+            .collect();
         let listed = reads
             .iter()
             .map(|acts| {

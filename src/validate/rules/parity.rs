@@ -55,23 +55,11 @@ pub fn locale_parity<'r>(
         }
     }
     /// Each activity's time window, with its name and index.
-    fn windows<'d>(doc: &'d Node<'_>) -> Vec<((&'d str, &'d str), &'d str, usize)> {
-        doc.get("activities")
-            .and_then(Node::as_array)
-            .map(|a| {
-                a.iter()
-                    .enumerate()
-                    .filter_map(|(i, x)| {
-                        let window = (x.get("startTime")?.as_str()?, x.get("endTime")?.as_str()?);
-                        Some((
-                            window,
-                            x.get("name").and_then(Node::as_str).unwrap_or(""),
-                            i,
-                        ))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
+    fn windows<'d>(doc: &'d Node<'d>) -> Vec<((&'d str, &'d str), &'d str, usize)> {
+        super::base::activities(doc)
+            .into_iter()
+            .filter_map(|a| Some((a.window?, a.name, a.index)))
+            .collect()
     }
     let ours = windows(&other.root);
     let theirs = windows(&default.root);
