@@ -302,6 +302,28 @@ fn index_game_schema() -> Value {
                 "description": "Every published document of the game, under every name (the default locale's twice).",
                 "type": "array",
                 "items": {"$ref": "#/$defs/file"}
+            },
+            "pending": {
+                "description": "Locales the registry lists that have no document yet: nothing is published under their names.",
+                "type": "array",
+                "items": {"type": "string"}
+            },
+            "dataSources": {
+                "description": "The registry's sources, as `games.json` has them: a map from a locale tag (or `all`) to a list of sources.",
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "object"}}
+            },
+            "updateMode": {
+                "description": "The update mode the registry names for the game (absent when it names none; each entry of `files` gives the mode in force).",
+                "enum": ["version", "activity"]
+            },
+            "timeZoneAssumed": {
+                "description": "The game's timeZone was assumed when the data was imported and is not yet confirmed.",
+                "type": "boolean"
+            },
+            "conventions": {
+                "description": "The registry's conventions for the game's sources (end seconds they write on purpose, warning rules turned off), as `games.json` has them.",
+                "type": "object"
             }
         }
     })

@@ -192,6 +192,28 @@ export interface Game {
    * Every published document of the game, under every name (the default locale's twice).
    */
   files: File[];
+  /**
+   * Locales the registry lists that have no document yet: nothing is published under their names.
+   */
+  pending?: string[];
+  /**
+   * The registry's sources, as `games.json` has them: a map from a locale tag (or `all`) to a list of sources.
+   */
+  dataSources?: {
+    [k: string]: {}[];
+  };
+  /**
+   * The update mode the registry names for the game (absent when it names none; each entry of `files` gives the mode in force).
+   */
+  updateMode?: "version" | "activity";
+  /**
+   * The game's timeZone was assumed when the data was imported and is not yet confirmed.
+   */
+  timeZoneAssumed?: boolean;
+  /**
+   * The registry's conventions for the game's sources (end seconds they write on purpose, warning rules turned off), as `games.json` has them.
+   */
+  conventions?: {};
 }
 export interface File {
   locale: string;
