@@ -671,30 +671,50 @@ fn content_hashed(name: &str) -> bool {
 #[serde(rename_all = "camelCase")]
 pub struct Index {
     pub games: Vec<IndexGame>,
-    /// The announcements documents, one per locale (absent from an index
-    /// of a site without them, and from older builds).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub announcements: Vec<IndexAnnouncements>,
+    /// The documents of each kind published once per locale, under the
+    /// field its declaration names (`announcements`; absent from an index
+    /// of a site without them, and from older builds). A field of another
+    /// shape is not one of them and is left out.
+    #[serde(flatten, deserialize_with = "per_locale_fields")]
+    pub per_locale: IndexPerLocale,
 }
 
-/// One published announcements document and its feed.
+/// The index's fields of the kinds published once per locale: each kind's
+/// field and its documents, by field name.
+pub type IndexPerLocale = std::collections::BTreeMap<String, Vec<IndexLocaleEntry>>;
+
+/// The fields of an index beyond `games` that list documents of a kind
+/// published per locale; any other field is not the tool's and is dropped.
+fn per_locale_fields<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<IndexPerLocale, D::Error> {
+    let fields = serde_json::Map::deserialize(deserializer)?;
+    Ok(fields
+        .into_iter()
+        .filter_map(|(field, value)| Some((field, serde_json::from_value(value).ok()?)))
+        .collect())
+}
+
+/// One published document of a kind published once per locale (an
+/// announcements board) and the files beside it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct IndexAnnouncements {
+pub struct IndexLocaleEntry {
     #[serde(default)]
     pub locale: String,
-    /// The un-suffixed `anno.json` of the site's default locale.
+    /// The un-suffixed name of the site's default locale (`anno.json`).
     #[serde(default)]
     pub default: bool,
     /// Site-absolute URL of the document (`/api/v1/anno.json`).
     #[serde(default)]
     pub path: String,
-    /// Site-absolute URL of its Atom feed.
-    #[serde(default)]
-    pub feed: String,
-    /// The document's `id`, which clients compare with the last one shown.
-    #[serde(default)]
-    pub id: u64,
+    /// Site-absolute URL of its Atom feed, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feed: Option<String>,
+    /// The document's `id`, which clients compare with the last one
+    /// shown, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<u64>,
     /// Hex sha256 of the document's bytes.
     #[serde(default)]
     pub sha256: String,
@@ -876,7 +896,7 @@ mod tests {
     fn an_index_from_elsewhere_needs_only_ids() {
         let index = Index::parse(br#"{"games":[{"id":"ww","files":[{"locale":"en","path":"/api/v1/activity/ww.json"}]}]}"#).unwrap();
         assert_eq!(index.documents(), ["api/v1/activity/ww.json"]);
-        assert!(index.announcements.is_empty());
+        assert!(index.per_locale.is_empty());
         assert!(Index::parse(b"[]").is_err());
     }
 }

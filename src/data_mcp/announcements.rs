@@ -2,7 +2,7 @@
 //! part of [`super::per_locale`].
 
 use crate::i18n::{Msg, msg};
-use crate::model::Announcements;
+use crate::model::announcements::Announcements;
 
 /// What a write of an announcements board changed, in one sentence, and
 /// whether the content changed under the same `id` (the one mistake

@@ -557,8 +557,8 @@ markdown-fragment-help = 请链接到本条公告中的标题，写法为标题�
 markdown-fragment-no-headings-help = 本条公告没有标题：请添加一个标题（例如 `## { $name }`），或改为链接到绝对的 https:// 网址；`#` 链接只能指向同一条公告中的标题
 markdown-html = `content` 中含有原始 HTML `{ $html }`
 markdown-html-help = 页面会把原始 HTML 显示为文本，客户端也可能丢弃它：请把代码放在反引号中（`<tag>`），或用 `&lt;` 表示字面上的 `<`
-registry-id-taken = 游戏 ID `{ $id }` 已被公告页面占用
-registry-id-taken-help = 请换一个 ID，例如 `{ $id }-game`：网站在 /{ $id }/ 发布公告
+registry-id-taken = 游戏 ID `{ $id }` 已被占用：网站在 /{ $id }/ 发布 `{ $kind }` 的页面
+registry-id-taken-help = 请换一个 ID，例如 `{ $id }-game`
 
 ## 各规则检查的内容（SARIF 的规则说明）
 
@@ -772,7 +772,6 @@ import-not-document = 既不是活动文档，也不是公告文档
 import-not-generated = 不是生成过程写出的文件；--keep-unknown 会把它保留在 data/_files/ 中
 import-read-registry = 无法读取根目录中的 games.json
 import-file-error = { $origin }：{ $why }
-import-announcements-differ = { $origin }：与 { $first } 不同，后者存放的是同一语言 `{ $locale }` 的公告；已保留 { $first }，请比较两者
 import-documents-differ = { $origin }：与 { $first } 不同，后者存放的是同一语言 `{ $locale }`；已保留 { $first }，请比较两者
 import-read-root-file = 无法读取根目录中的 `{ $path }`
 import-from-neither = `--from { $from }` 既不是文件夹，也不是 http(s) 地址
@@ -896,7 +895,7 @@ serve-signal = 无法监听 { $signal } 信号：{ $error }
 status-board = 公告栏
 status-board-id = ID
 status-board-count = 条数
-status-board-changed = 更新时间
+status-changed-header = 更新时间
 status-changed-from = { $when }（{ $from ->
     [git] git 提交
     [uncommitted] 未提交的改动
@@ -1027,7 +1026,7 @@ err-outside-root = `{ $path }` 不在根目录 `{ $root }` 之内：请指定数
 build-unchanged-warnings = 与上次构建相同的 { $count } 个警告不再重复显示：运行 `activity-site check` 可查看全部
 no-registry-above = 在 { $folder } 及其上级文件夹中都没有 { $registry }：当前不在数据仓库之内；请在数据仓库中运行命令，或用 --root DIR 指定
 build-files-changed = 构建期间 `{ $game }` 的文件发生了变化；请重新构建
-build-announcements-changed = 构建期间公告发生了变化；请重新构建
+build-file-changed = 构建期间 `{ $file }` 发生了变化；请重新构建
 watch-start = 无法开始监视输入文件
 watch-folder = 无法监视 `{ $path }`
 cache-foreign-tag = 拒绝把 `{ $dir }` 用作构建缓存：其中的 { $tag } 不是 activity-site 写入的

@@ -168,9 +168,10 @@ fn regenerated(path: &str, games: &BTreeSet<String>) -> bool {
     }
     let parts: Vec<&str> = path.split('/').collect();
     for k in kind::ALL {
-        let kind::PublishedAs::PerLocale { beside, pages, .. } = k.published else {
+        let kind::PublishedAs::PerLocale { beside, .. } = k.published else {
             continue;
         };
+        let pages = k.pages().map(|p| p.dir);
         let beside_a_document = beside.iter().any(|ext| {
             path.strip_suffix(&format!(".{ext}"))
                 .is_some_and(|stem| k.published_locale(&format!("{stem}.json")).is_some())
@@ -477,7 +478,7 @@ pub fn prepare(
                     != serde_json::from_str::<serde_json::Value>(&text).ok()
                 {
                     errors.push(msg!(
-                        "import-announcements-differ",
+                        "import-documents-differ",
                         origin = a.origin.as_str(),
                         first = first.as_str(),
                         locale = locale.as_str()

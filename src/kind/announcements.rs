@@ -1,7 +1,7 @@
 //! Announcements boards: the notices the desktop client and the web UI
 //! show, one board per locale, shown again when its `id` changes.
 //!
-//! Its typed form is [`crate::model::Announcements`], its rules
+//! Its typed form is [`crate::model::announcements::Announcements`], its rules
 //! [`crate::validate::announcements::RULES`] (and the Markdown of
 //! [`crate::markdown`]), its document, feed, page, index entries, home
 //! links and `status` table [`crate::site::announcements::PUBLISH`], and
@@ -11,7 +11,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Agents, Finding, Kind, PublishedAs, Review, Schema, Sources};
+use super::{Agents, Finding, Kind, Pages, PublishedAs, Review, Schema, Sources};
 use crate::diagnostics::Code;
 use crate::layout;
 use crate::tree;
@@ -49,7 +49,18 @@ pub static KIND: Kind = Kind {
         path: layout::announcements_path,
         locale_of: layout::announcements_locale_of,
         beside: &["atom"],
-        pages: Some(layout::ANNOUNCEMENTS_PAGE_DIR),
+        index_field: "announcements",
+        pages: Some(Pages {
+            dir: layout::ANNOUNCEMENTS_PAGE_DIR,
+            template: (
+                "announcements.html",
+                include_str!("../site/templates/announcements.html"),
+            ),
+            words: &[
+                ("announcements", "page-announcements"),
+                ("no_announcements", "page-no-announcements"),
+            ],
+        }),
     },
     agents: Some(Agents {
         instructions: "The announcements boards (data/_announcements/<locale>.json) \

@@ -109,16 +109,30 @@ pub enum PublishedAs {
     /// document (`ext` `json`) and each file published beside it under
     /// the same name (`beside`: its feed's `atom`); `locale_of` reads a
     /// document's path back (`Some(None)` for the un-suffixed name);
-    /// `pages` is the folder of its pages, if it has any.
+    /// `index_field` is the field of the index (`api/v1/games.json`) that
+    /// lists its documents; `pages` are its pages, if it has any.
     PerLocale {
         path: fn(&str, bool, &str) -> String,
         locale_of: fn(&str) -> Option<Option<&str>>,
         beside: &'static [&'static str],
-        pages: Option<&'static str>,
+        index_field: &'static str,
+        pages: Option<Pages>,
     },
     /// Byte for byte at the path of its source below its folder: no name
     /// of its own.
     Verbatim,
+}
+
+/// The pages of a kind published once per locale: the folder they are
+/// published in (`<dir>/`, `<dir>/<locale>/`), which no game id may take,
+/// their template and the words it reads besides every page's.
+#[derive(Debug, Clone, Copy)]
+pub struct Pages {
+    pub dir: &'static str,
+    /// The template's name (as the page renders it) and its source.
+    pub template: (&'static str, &'static str),
+    /// Each word the template reads (`ui.<name>`) and its message.
+    pub words: &'static [(&'static str, &'static str)],
 }
 
 /// Whether a published JSON object has a kind's shape.
@@ -232,6 +246,25 @@ impl Kind {
         }
     }
 
+    /// The field of the index that lists the documents of a
+    /// [`PublishedAs::PerLocale`] kind.
+    pub fn index_field(&self) -> Option<&'static str> {
+        match self.published {
+            PublishedAs::PerLocale { index_field, .. } => Some(index_field),
+            _ => None,
+        }
+    }
+
+    /// The pages of a [`PublishedAs::PerLocale`] kind that has any.
+    pub fn pages(&self) -> Option<&Pages> {
+        match &self.published {
+            PublishedAs::PerLocale {
+                pages: Some(pages), ..
+            } => Some(pages),
+            _ => None,
+        }
+    }
+
     /// The path of `locale`'s document of a [`PublishedAs::PerLocale`] kind
     /// (`ext` `json`), or of a file published beside it: under its
     /// un-suffixed name when `default_name`.
@@ -260,6 +293,14 @@ pub fn of_published(path: &str) -> Option<&'static Kind> {
 /// announcements' `anno-<locale>.json`, any later kind's own names).
 pub fn is_alias_path(path: &str) -> bool {
     layout::is_alias_path(path) && of_published(path).is_none()
+}
+
+/// The kind whose pages are published in the folder `dir` of the site
+/// root, if any: a game id may not be such a name.
+pub fn of_page_dir(dir: &str) -> Option<&'static Kind> {
+    ALL.iter()
+        .copied()
+        .find(|k| k.pages().is_some_and(|p| p.dir == dir))
 }
 
 /// The kind a published JSON object is by its shape, if any.

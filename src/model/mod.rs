@@ -14,7 +14,6 @@ pub mod ids;
 pub mod published;
 pub mod time;
 
-pub use announcements::{Announcement, Announcements, ContentType};
 pub use published::PublishedDocument;
 pub use time::{DataTime, Time, Written};
 

@@ -19,7 +19,7 @@ use super::types::{HomeLink, OutputFile, Publish, Published, Site, StatusColumn}
 use crate::kind::{self, Kind};
 use crate::layout::{self, SiteUrl};
 use crate::markdown;
-use crate::model::Announcements;
+use crate::model::announcements::Announcements;
 use crate::validate::CheckedFile;
 
 /// The announcements boards' part of the site (`site::kinds::ALL`).
@@ -71,6 +71,36 @@ impl Publish for Boards {
                 heading: "status-board-count",
             },
         ]
+    }
+
+    fn index_schema(&self) -> Option<(&'static str, serde_json::Value)> {
+        let entry = serde_json::json!({
+            "type": "object",
+            "required": ["locale", "default", "path", "feed", "id", "sha256", "bytes"],
+            "properties": {
+                "locale": {"type": "string"},
+                "default": {
+                    "description": "This is the un-suffixed board of the site's default locale.",
+                    "type": "boolean"
+                },
+                "path": {"description": "The board, site-absolute.", "type": "string"},
+                "feed": {"description": "Its Atom feed, site-absolute.", "type": "string"},
+                "id": {
+                    "description": "The board's id, raised whenever its content changes.",
+                    "type": "integer",
+                    "minimum": 0
+                },
+                "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                "bytes": {"type": "integer", "minimum": 0}
+            }
+        });
+        let description =
+            "The announcements boards, one per locale (absent from a site without them).";
+        Some((description, entry))
+    }
+
+    fn api_summary(&self) -> Option<&'static str> {
+        Some("announcements boards")
     }
 
     fn llms_start(&self) -> Option<(String, String)> {
@@ -152,10 +182,10 @@ pub fn feed_files(board: &Board, site: Option<&SiteUrl>) -> Vec<OutputFile> {
 }
 
 /// What the index says of a board's documents, given their digest.
-pub fn index_entries(board: &Board, sha256: &str, bytes: usize) -> Vec<layout::IndexAnnouncements> {
+pub fn index_entries(board: &Board, sha256: &str, bytes: usize) -> Vec<layout::IndexLocaleEntry> {
     layout::published_names(board.is_default)
         .iter()
-        .map(|&default_name| layout::IndexAnnouncements {
+        .map(|&default_name| layout::IndexLocaleEntry {
             locale: board.locale.clone(),
             default: default_name,
             path: layout::url(&layout::announcements_path(
@@ -163,12 +193,12 @@ pub fn index_entries(board: &Board, sha256: &str, bytes: usize) -> Vec<layout::I
                 default_name,
                 "json",
             )),
-            feed: layout::url(&layout::announcements_path(
+            feed: Some(layout::url(&layout::announcements_path(
                 &board.locale,
                 default_name,
                 "atom",
-            )),
-            id: board.document.id,
+            ))),
+            id: Some(board.document.id),
             sha256: sha256.to_owned(),
             bytes: bytes as u64,
         })

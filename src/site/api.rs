@@ -76,10 +76,9 @@ pub(super) struct Summary<'a> {
 }
 
 /// `api/v1/games.json` ([`layout::Index`]): what a client needs to find every file.
-pub(super) fn index_file(
-    games: &[Summary<'_>],
-    announcements: Vec<layout::IndexAnnouncements>,
-) -> OutputFile {
+/// `per_locale` are the entries of each kind published once per locale,
+/// by the field its declaration names.
+pub(super) fn index_file(games: &[Summary<'_>], per_locale: layout::IndexPerLocale) -> OutputFile {
     let mut entries = Vec::new();
     for &Summary {
         game,
@@ -136,7 +135,7 @@ pub(super) fn index_file(
         path: layout::INDEX_PATH.to_owned(),
         bytes: to_pretty(&layout::Index {
             games: entries,
-            announcements,
+            per_locale,
         })
         .into_bytes(),
     }

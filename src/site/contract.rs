@@ -21,6 +21,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
+use super::kinds;
 use super::types::{GameOutput, OutputFile};
 use crate::kind::{self, Kind, PublishedAs};
 use crate::layout::{self, SiteUrl};
@@ -233,7 +234,7 @@ fn require(object: &mut Map<String, Value>, fields: &[&str]) {
 
 /// The schema of the index `api/v1/games.json` ([`layout::Index`]).
 fn index_schema(site: Option<&SiteUrl>) -> Value {
-    json!({
+    let Value::Object(mut schema) = json!({
         "$schema": DIALECT,
         "$id": id(site, layout::INDEX_SCHEMA_PATH),
         "title": "Index of the activity API",
@@ -244,19 +245,32 @@ fn index_schema(site: Option<&SiteUrl>) -> Value {
             "games": {
                 "type": "array",
                 "items": {"$ref": "#/$defs/game"}
-            },
-            "announcements": {
-                "description": "The announcements boards, one per locale (absent from a site without them).",
-                "type": "array",
-                "items": {"$ref": "#/$defs/announcements"}
             }
         },
         "$defs": {
             "game": index_game_schema(),
-            "file": index_file_schema(),
-            "announcements": index_announcements_schema()
+            "file": index_file_schema()
         }
-    })
+    }) else {
+        unreachable!("an object")
+    };
+    // The field of each kind published once per locale, under its name.
+    for publish in kinds::ALL {
+        let Some(field) = publish.kind().index_field() else {
+            continue;
+        };
+        let Some((description, entry)) = publish.index_schema() else {
+            continue;
+        };
+        let property = json!({
+            "description": description,
+            "type": "array",
+            "items": {"$ref": format!("#/$defs/{field}")}
+        });
+        entry_object(&mut schema, "properties").insert(field.to_owned(), property);
+        entry_object(&mut schema, "$defs").insert(field.to_owned(), entry);
+    }
+    Value::Object(schema)
 }
 
 /// An entry of the index's `games`.
@@ -350,30 +364,6 @@ fn index_file_schema() -> Value {
             "bytes": {"type": "integer", "minimum": 0},
             "updateMode": update_mode_schema(),
             "dueAt": due_at_schema()
-        }
-    })
-}
-
-/// An entry of the index's `announcements`.
-fn index_announcements_schema() -> Value {
-    json!({
-        "type": "object",
-        "required": ["locale", "default", "path", "feed", "id", "sha256", "bytes"],
-        "properties": {
-            "locale": {"type": "string"},
-            "default": {
-                "description": "This is the un-suffixed board of the site's default locale.",
-                "type": "boolean"
-            },
-            "path": {"description": "The board, site-absolute.", "type": "string"},
-            "feed": {"description": "Its Atom feed, site-absolute.", "type": "string"},
-            "id": {
-                "description": "The board's id, raised whenever its content changes.",
-                "type": "integer",
-                "minimum": 0
-            },
-            "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
-            "bytes": {"type": "integer", "minimum": 0}
         }
     })
 }
@@ -528,13 +518,20 @@ pub fn openapi(inputs: &Inputs<'_>) -> OutputFile {
             json!({"url": "/", "description": "The site this file was read from (built without --site-url)."})
         }
     };
+    // What the API holds besides the games' files: each kind's documents.
+    let kinds: String = kinds::ALL
+        .iter()
+        .filter_map(|p| p.api_summary())
+        .map(|noun| format!("{noun}, "))
+        .collect();
+    let kinds = format!("{kinds}and ");
     let document = json!({
         "openapi": "3.1.0",
         "jsonSchemaDialect": DIALECT,
         "info": {
             "title": "Game activity API",
             "version": "1",
-            "description": "Game versions and their time-limited activities as static JSON files: one document per game and locale, an index that lists them, calendars, announcements boards, and the JSON Schema of every JSON file. No authentication; every file of the API may be fetched from any origin (CORS) and carries an ETag. Every naive time (`startTime`, `endTime`) is a wall-clock time of the document's `timeZone` and is given beside it as an instant with its offset (`startsAt`, `endsAt`). Within this version of the API fields are added, never removed or retyped: ignore what you do not know."
+            "description": format!("Game versions and their time-limited activities as static JSON files: one document per game and locale, an index that lists them, calendars, {kinds}the JSON Schema of every JSON file. No authentication; every file of the API may be fetched from any origin (CORS) and carries an ETag. Every naive time (`startTime`, `endTime`) is a wall-clock time of the document's `timeZone` and is given beside it as an instant with its offset (`startsAt`, `endsAt`). Within this version of the API fields are added, never removed or retyped: ignore what you do not know.")
         },
         "servers": [server],
         "paths": paths

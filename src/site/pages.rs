@@ -23,6 +23,7 @@ use serde::Serialize;
 
 use super::types::{GameOutput, HomeLink, LocaleDocument, OutputFile};
 use crate::i18n::{Lang, Msg, msg};
+use crate::kind;
 use crate::layout::{self, SiteUrl};
 use crate::model::freshness::{self, Freshness};
 use crate::model::{Activity, Game, UpdateMode, most_shared};
@@ -392,7 +393,7 @@ pub fn fingerprint() -> String {
     use sha2::{Digest, Sha256};
     let mut hasher = Sha256::new();
     hasher.update(RENDERER_VERSION.as_bytes());
-    for (name, source) in TEMPLATES {
+    for (name, source) in templates() {
         for part in [name.as_bytes(), source.as_bytes()] {
             hasher.update((part.len() as u64).to_le_bytes());
             hasher.update(part);
@@ -401,9 +402,10 @@ pub fn fingerprint() -> String {
     hex::encode(hasher.finalize())
 }
 
-/// The templates, compiled into the binary. The style sheet and the
-/// script are not templates: pages carry them verbatim ([`STYLE`], [`SCRIPT`]).
-const TEMPLATES: [(&str, &str); 10] = [
+/// The templates of every page but a kind's own, compiled into the
+/// binary ([`templates`] adds the kinds'). The style sheet and the script
+/// are not templates: pages carry them verbatim ([`STYLE`], [`SCRIPT`]).
+const TEMPLATES: [(&str, &str); 9] = [
     ("base.html", include_str!("templates/base.html")),
     ("languages.html", include_str!("templates/languages.html")),
     ("activity.html", include_str!("templates/activity.html")),
@@ -411,13 +413,19 @@ const TEMPLATES: [(&str, &str); 10] = [
     ("home_card.html", include_str!("templates/home_card.html")),
     ("game.html", include_str!("templates/game.html")),
     ("404.html", include_str!("templates/404.html")),
-    (
-        "announcements.html",
-        include_str!("templates/announcements.html"),
-    ),
     ("style.css", STYLE),
     ("live.js", SCRIPT),
 ];
+
+/// Every template: [`TEMPLATES`], then the template of each kind with
+/// pages of its own ([`kind::Pages`]).
+fn templates() -> impl Iterator<Item = (&'static str, &'static str)> {
+    let kinds = kind::ALL
+        .iter()
+        .filter_map(|k| k.pages())
+        .map(|p| p.template);
+    TEMPLATES.into_iter().chain(kinds)
+}
 
 /// The style sheet of every page, inline in a `<style>` element.
 pub const STYLE: &str = include_str!("templates/style.css");
@@ -527,7 +535,7 @@ impl Serialize for Ui {
 
 /// Template name to message id. `{n}` in the texts of days is left for
 /// the script and the build to fill (a count of whole days, 2 or more).
-const WORDS: [(&str, &str); 49] = [
+const WORDS: [(&str, &str); 47] = [
     ("site_title", "page-site-title"),
     ("skip", "page-skip"),
     ("home", "page-home"),
@@ -574,15 +582,15 @@ const WORDS: [(&str, &str); 49] = [
     ("your_time", "page-your-time"),
     ("your_zone", "page-your-zone"),
     ("home_description", "page-home-description"),
-    ("announcements", "page-announcements"),
-    ("no_announcements", "page-no-announcements"),
     ("atom_feed", "page-atom-feed"),
 ];
 
 impl Ui {
     fn of(lang: Lang) -> Ui {
+        let kinds = kind::ALL.iter().filter_map(|k| k.pages());
         let words = WORDS
             .iter()
+            .chain(kinds.flat_map(|p| p.words))
             .map(|&(name, id)| (name, Msg::new(id).arg("n", "{n}").render(lang)))
             .collect();
         Ui { lang, words }
@@ -850,7 +858,7 @@ fn compile() -> anyhow::Result<Environment<'static>> {
             _ => minijinja::escape_formatter(out, state, value),
         },
     );
-    for (name, source) in TEMPLATES {
+    for (name, source) in templates() {
         env.add_template(name, source)?;
     }
     Ok(env)

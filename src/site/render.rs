@@ -329,10 +329,9 @@ pub(crate) fn render(
     // boards), checked again with their documents kept, and what each
     // kind publishes from them.
     let (files, found) = check_files(root, project, validator, &Overlay::new(), true);
-    anyhow::ensure!(
-        !found.iter().any(Diagnostic::is_error),
-        msg!("build-announcements-changed")
-    );
+    if let Some(error) = found.iter().find(|d| d.is_error()) {
+        anyhow::bail!(msg!("build-file-changed", file = error.file.as_str()));
+    }
     let site_locale = Registry {
         schema: None,
         games: registry.clone(),
@@ -355,10 +354,16 @@ pub(crate) fn render(
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
     let mut shared: Vec<OutputFile> = Vec::new();
-    let mut index_entries = Vec::new();
-    for kind in &mut published {
+    let mut index_entries = layout::IndexPerLocale::new();
+    for (kind, publish) in published.iter_mut().zip(kinds::ALL) {
         shared.append(&mut kind.files);
-        index_entries.append(&mut kind.index);
+        if let Some(field) = publish
+            .kind()
+            .index_field()
+            .filter(|_| !kind.index.is_empty())
+        {
+            index_entries.insert(field.to_owned(), std::mem::take(&mut kind.index));
+        }
     }
     shared.extend([index_file(&summaries, index_entries)]);
     // The contract: each kind's schema as published, the index's, the

@@ -278,7 +278,7 @@ pub fn to_text(rows: &[Row], files: &[FileRow]) -> String {
 fn files_table(heading: &'static str, publish: &dyn Publish, files: &[&FileRow]) -> String {
     let header = std::iter::once(heading)
         .chain(publish.status_columns().iter().map(|c| c.heading))
-        .chain(["status-board-changed", "status-state-header"])
+        .chain(["status-changed-header", "status-state-header"])
         .map(|id| Msg::new(id).to_string())
         .collect();
     let mut table = vec![header];

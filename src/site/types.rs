@@ -180,6 +180,17 @@ pub trait Publish: Sync {
     fn status_values(&self, _document: Option<&serde_json::Value>) -> Vec<serde_json::Value> {
         Vec::new()
     }
+    /// What the index's schema says of the field that lists its
+    /// documents ([`Kind::index_field`]): the field's description and the
+    /// schema of an entry ([`layout::IndexLocaleEntry`]).
+    fn index_schema(&self) -> Option<(&'static str, serde_json::Value)> {
+        None
+    }
+    /// What the OpenAPI description's summary of the API calls its
+    /// documents (`announcements boards`).
+    fn api_summary(&self) -> Option<&'static str> {
+        None
+    }
     /// Its line of `llms.txt`'s "Start here" (Markdown, English: it is
     /// read by agents, like the rest of the file), with the published file
     /// it points at; the line is written when the site holds that file,
@@ -214,8 +225,9 @@ pub struct Site<'a> {
 pub struct Published {
     /// Its files (documents, feeds, pages), in the order they are written.
     pub files: Vec<OutputFile>,
-    /// Its entries of the index (`api/v1/games.json`).
-    pub index: Vec<layout::IndexAnnouncements>,
+    /// Its entries of the index (`api/v1/games.json`), which the render
+    /// lists under the field its kind declares ([`Kind::index_field`]).
+    pub index: Vec<layout::IndexLocaleEntry>,
     /// Its links on the home pages.
     pub home_links: Vec<HomeLink>,
     /// URL patterns of its pages, served with the page cache policy.

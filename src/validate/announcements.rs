@@ -12,7 +12,7 @@ use crate::i18n::{Msg, msg};
 use crate::json::{self, Json, Node};
 use crate::kind::{self, Kind};
 use crate::markdown::{self, Finding};
-use crate::model::Announcements;
+use crate::model::announcements::Announcements;
 
 use super::{FileRules, Reporter, SchemaError};
 

@@ -53,12 +53,12 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                     Some(msg!("registry-bad-id-help", suggestion = suggest_id(id))),
                 );
             }
-            if id == crate::layout::ANNOUNCEMENTS_PAGE_DIR {
+            if let Some(kind) = crate::kind::of_page_dir(id) {
                 report.value(
                     &format!("{base}/id"),
                     Code::GamesRegistry,
                     Error,
-                    msg!("registry-id-taken", id = id),
+                    msg!("registry-id-taken", id = id, kind = kind.name),
                     Some(msg!("registry-id-taken-help", id = id)),
                 );
             }
