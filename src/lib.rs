@@ -103,7 +103,8 @@
 //!   recipe, which a trial kind followed in 17 files, 6 of them new):
 //!   1. `src/kind/<name>.rs` with its `KIND` (sources, schema, rule
 //!      codes, review findings, `status` heading, shape, published
-//!      names, and for a file per locale what the agents read of its
+//!      names (with its index field and its pages' template), and for
+//!      a file per locale what the agents read of its
 //!      tools `read_<name>`, `check_<name>`, `write_<name>`, which
 //!      `data_mcp` makes from it), a `pub mod` line and a line in [`kind::ALL`] in
 //!      `kind/mod.rs`; its source folder and schema paths in [`tree`],
@@ -130,10 +131,12 @@
 //!   recognises and places the kind's files from its declaration; the
 //!   registry rule refuses a game alias over any name a kind publishes.
 //!   `tests/kinds.rs` walks [`kind::ALL`] and names the layer a kind
-//!   lacks. Still named after the announcements: the index's
-//!   `announcements` field ([`layout::Index`]), the review report's
-//!   `announcements` changes and `import`'s summary, each part of a
-//!   published format. The agents' tools of a kind carry its name
+//!   lacks. A kind's published names declare the field of the index that
+//!   lists its documents ([`kind::Kind::index_field`], the boards'
+//!   `announcements`) and its pages' folder, template and words
+//!   ([`kind::Pages`]); a review reports its titled entries under the
+//!   field its comparison names. Still named after the announcements:
+//!   `import`'s summary. The agents' tools of a kind carry its name
 //!   (`read_announcements`, ...). A finding a review reports is a `static` of its kind's
 //!   module that its comparison names where it reports it.
 //! - [`tree`]: the source tree's layout, one owner of every source path

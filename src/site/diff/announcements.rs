@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use chrono::NaiveDateTime;
 use serde_json::Value;
 
-use super::report::{AnnouncementChange, Compare, FieldChange, FileDiff, FileStatus, Finding};
+use super::report::{Compare, EntryChange, FieldChange, FileDiff, FileStatus, Finding};
 use crate::i18n::{Arg, msg};
 use crate::kind::{self, Kind};
 
@@ -37,7 +37,7 @@ impl Compare for Announcements {
 
     /// Each announcement added, edited or removed.
     fn lines(&self, file: &FileDiff, lines: &mut Vec<String>) {
-        for a in &file.announcements {
+        for a in file.entries.get(FIELD).into_iter().flatten() {
             lines.push(
                 msg!(
                     "diff-announcement",
@@ -49,6 +49,10 @@ impl Compare for Announcements {
         }
     }
 }
+
+/// The field of the report ([`FileDiff::entries`]) that lists the
+/// announcements added, edited or removed.
+const FIELD: &str = "announcements";
 
 /// Announcements as clients read them: a document `{"id", "announcements": [{"title", ...}]}`,
 /// compared as plain JSON (the model of the announcements document is its own issue).
@@ -68,13 +72,14 @@ fn announcements(old: &Value, new: &Value, diff: &mut FileDiff) {
     let (old_list, new_list) = (list(old), list(new));
     let old_by_title: BTreeMap<String, &Value> = old_list.iter().map(|a| (title(a), a)).collect();
     let new_titles: BTreeSet<String> = new_list.iter().map(title).collect();
+    let mut changes = Vec::new();
     for a in &new_list {
         match old_by_title.get(&title(a)) {
-            None => diff.announcements.push(AnnouncementChange {
+            None => changes.push(EntryChange {
                 change: "added",
                 title: title(a),
             }),
-            Some(before) if *before != a => diff.announcements.push(AnnouncementChange {
+            Some(before) if *before != a => changes.push(EntryChange {
                 change: "edited",
                 title: title(a),
             }),
@@ -83,11 +88,14 @@ fn announcements(old: &Value, new: &Value, diff: &mut FileDiff) {
     }
     for a in &old_list {
         if !new_titles.contains(&title(a)) {
-            diff.announcements.push(AnnouncementChange {
+            changes.push(EntryChange {
                 change: "removed",
                 title: title(a),
             });
         }
+    }
+    if !changes.is_empty() {
+        diff.entries.insert(FIELD, changes);
     }
     let id = |v: &Value| v.get("id").and_then(Value::as_i64);
     let (old_id, new_id) = (id(old), id(new));

@@ -40,8 +40,8 @@ use chrono::NaiveDateTime;
 pub use activities::{diff_file, document_diff, documents, version_order};
 pub use render::group_of;
 pub use report::{
-    ActivityChange, ActivityRef, AnnouncementChange, Breaking, Compare, FieldChange, FileDiff,
-    FileStatus, Finding, Location, Moved, Renamed, Report, Warning, When, Window,
+    ActivityChange, ActivityRef, Breaking, Compare, FieldChange, FileDiff, FileStatus, Finding,
+    Location, Moved, Renamed, Report, Warning, When, Window,
 };
 
 use crate::layout;

@@ -6,6 +6,8 @@
 //! they are, so their field names are the report's stable keys. It
 //! imports no other file of the folder.
 
+use std::collections::BTreeMap;
+
 use chrono::NaiveDateTime;
 use serde::Serialize;
 
@@ -22,9 +24,9 @@ pub struct Report {
 }
 
 /// One path of the site. Its fields are the JSON report's keys: the
-/// activity documents' comparison fills `added` to `moved`, the
-/// announcements boards' `announcements`, either its changed fields in
-/// `version`; every file has `version`, `added`, `removed` and `changed`,
+/// activity documents' comparison fills `added` to `moved`, a kind of
+/// titled entries (the announcements boards) its field of [`FileDiff::entries`],
+/// either its changed fields in `version`; every file has `version`, `added`, `removed` and `changed`,
 /// the rest only when not empty.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -58,9 +60,11 @@ pub struct FileDiff {
     /// Same name, other times.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub moved: Vec<Moved>,
-    /// Announcements added, removed or edited (matched by title).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub announcements: Vec<AnnouncementChange>,
+    /// The entries of a kind's document added, removed or edited
+    /// (matched by title), under the field the kind's comparison names
+    /// (the boards' `announcements`); no field when none changed.
+    #[serde(flatten)]
+    pub entries: BTreeMap<&'static str, Vec<EntryChange>>,
     /// What clients of this file cannot survive.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub breaking: Vec<Breaking>,
@@ -211,9 +215,9 @@ pub struct Window {
     pub end_time: String,
 }
 
-/// One announcement added, removed or edited.
+/// One entry of a document (an announcement) added, removed or edited.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct AnnouncementChange {
+pub struct EntryChange {
     /// `added`, `removed` or `edited`.
     pub change: &'static str,
     pub title: String,
@@ -298,7 +302,7 @@ impl FileDiff {
             changed: Vec::new(),
             renamed: Vec::new(),
             moved: Vec::new(),
-            announcements: Vec::new(),
+            entries: BTreeMap::new(),
             breaking: Vec::new(),
             warnings: Vec::new(),
         }
@@ -313,7 +317,7 @@ impl FileDiff {
             && self.changed.is_empty()
             && self.renamed.is_empty()
             && self.moved.is_empty()
-            && self.announcements.is_empty())
+            && self.entries.is_empty())
     }
 
     /// A path of the base that this build does not have: always breaking.
