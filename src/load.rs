@@ -25,10 +25,10 @@ use crate::diagnostics::{Code, Diagnostic, Severity, locate};
 use crate::i18n::msg;
 use crate::kind::{self, Kind, Sources};
 use crate::model::Game;
-use crate::source::{KeptFile, LoadedFile, LoadedGame, Overlay, Project, SourceFile};
-use crate::tree::{self, SourcePath};
-
-pub use crate::source::{BUILTIN_GAMES_SCHEMA, REGISTRY_PATH};
+use crate::source::{
+    BUILTIN_GAMES_SCHEMA, KeptFile, LoadedFile, LoadedGame, Overlay, Project, SourceFile,
+};
+use crate::tree::{self, REGISTRY_PATH, SourcePath};
 
 /// Opens `root`: reads the registry, the schemas and the list of data files.
 /// `Err` only when the root itself cannot be read.

@@ -19,9 +19,6 @@ use crate::model::Game;
 /// (Each kind of document ships its own: [`crate::kind::Schema::builtin`].)
 pub const BUILTIN_GAMES_SCHEMA: &str = include_str!("../schema/games.schema.json");
 
-/// Path of the registry, relative to the root (owned by [`crate::tree`]).
-pub use crate::tree::REGISTRY_PATH;
-
 /// A file read as UTF-8 text (no byte-order mark), not yet parsed.
 #[derive(Debug, Clone)]
 pub struct SourceFile {

@@ -34,7 +34,8 @@ mod per_locale;
 use crate::load;
 use crate::model::{Draft, Game, Registry};
 use crate::site;
-use crate::source::{Overlay, REGISTRY_PATH};
+use crate::source::Overlay;
+use crate::tree::REGISTRY_PATH;
 use crate::validate;
 
 /// What an agent reads first.

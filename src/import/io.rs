@@ -23,8 +23,9 @@ use crate::fetch::{self, FetchError, Fetcher};
 use crate::i18n::{self, Msg, msg};
 use crate::kind::{self, Kind};
 use crate::layout;
-use crate::load::{BUILTIN_GAMES_SCHEMA, REGISTRY_PATH};
+use crate::source::BUILTIN_GAMES_SCHEMA;
 use crate::tree;
+use crate::tree::REGISTRY_PATH;
 
 /// What to read, as `import --from` names it.
 #[derive(Debug, Clone)]

@@ -31,7 +31,8 @@ use crate::diagnostics::{Diagnostic, Fix, Severity};
 use crate::i18n::{self, Lang, msg};
 use crate::model::{DEFAULT_TIME_ZONE, Game};
 use crate::site;
-use crate::source::{Overlay, REGISTRY_PATH};
+use crate::source::Overlay;
+use crate::tree::REGISTRY_PATH;
 use crate::validate;
 use text::{Encoding, Lines};
 
@@ -405,7 +406,7 @@ impl<W: Write> Server<W> {
         // A path that is not UTF-8 names no source file.
         rel.to_str()?;
         let rel = crate::relpath::slashed(rel);
-        let served = rel == crate::tree::REGISTRY_PATH
+        let served = rel == REGISTRY_PATH
             || (rel.ends_with(".json") && crate::kind::of_source(&rel).is_some_and(|k| k.editor));
         served.then_some(rel)
     }

@@ -14,7 +14,8 @@ use crate::diagnostics::{self, Diagnostic};
 use crate::kind;
 use crate::load;
 use crate::model::{Draft, Game, Registry};
-use crate::source::{Overlay, REGISTRY_PATH};
+use crate::source::Overlay;
+use crate::tree::REGISTRY_PATH;
 use crate::validate::{self, CheckedFile, CheckedGame, Validator};
 
 use super::cache::{CacheSalt, Key};
