@@ -12,7 +12,7 @@
 //! schema, iCalendar feeds and HTML pages. [`site::check()`] drives the first
 //! two phases game by game on every core (checking is loading without
 //! building; [`site::check_documents`] also keeps the typed documents,
-//! [`validate::Kept`]: checked where their file has no error, as written
+//! [`validate::TypedDocument`]: checked where their file has no error, as written
 //! where it has);
 //! [`site::build`] adds rendering and the atomic swap. `serve` ([`server`]) previews that
 //! site with live rebuilds and also mounts a simulated stand-in of the game
@@ -60,7 +60,7 @@
 //!   pure comparison ([`site::diff`]) and `version new` ([`site::version`]);
 //!   [`publish`] uploads it to S3-compatible storage.
 //! - **Ways in and out.** [`import`] turns a published site back into a
-//!   data tree; [`review`] reads the bases of `diff` and `check
+//!   data tree; [`bases`] reads the bases of `diff` and `check
 //!   --changed-since`; [`fetch`] is the one HTTP GET of both.
 //! - **Where people work.** [`lsp`] (the language server), [`data_mcp`]
 //!   (the data tree as MCP tools for agents), [`server`] (`serve`: the site
@@ -188,6 +188,7 @@
 // The shared leaves, owned by `crates/stdx`, under the names the modules use.
 pub use stdx::{atomic, chars, relpath};
 
+pub mod bases;
 pub mod cli;
 pub mod clock;
 pub mod cmd;
@@ -204,7 +205,6 @@ pub mod lsp;
 pub mod markdown;
 pub mod model;
 pub mod publish;
-pub mod review;
 pub mod root;
 pub mod server;
 pub mod site;

@@ -96,7 +96,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // The `diff` command's library: the bases read (a URL through `fetch`, a
     // folder, a git revision built by `site`) and streamed into `site::diff`.
     (
-        "review",
+        "bases",
         &[
             "relpath",
             "clock",
@@ -167,7 +167,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "relpath",
             "cli",
             "import",
-            "review",
+            "bases",
             "site",
             "layout",
             "atomic",

@@ -43,7 +43,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some(rev) = &args.changed_since {
         let all = std::mem::take(&mut checked.diagnostics);
-        let changed = crate::review::changed_since(root, rev, &options, all)?;
+        let changed = crate::bases::changed_since(root, rev, &options, all)?;
         let line = msg!(
             "check-changed-since",
             rev = rev.as_str(),

@@ -1,15 +1,15 @@
 //! `diff`: what publishing this build would do to its clients, against a
 //! deployed site (a URL), a folder of a built or deployed site, or the build
 //! of a git revision of the data. Reading the bases and comparing is
-//! [`crate::review`]; this file reads the flags and prints the report.
+//! [`crate::bases`]; this file reads the flags and prints the report.
 
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::bases::{self, Outcome, Request};
 use crate::cli::{DiffArgs, DiffFormat};
 use crate::diagnostics::Format;
 use crate::i18n::msg;
-use crate::review::{self, Outcome, Request};
 
 pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     let root = &args.common.root;
@@ -21,7 +21,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
         now: args.common.now,
         timeout: Duration::from_secs(args.timeout.max(1)),
     };
-    let review = match review::review(&request)? {
+    let review = match bases::review(&request)? {
         Outcome::Reviewed(review) => review,
         Outcome::DataErrors(diagnostics) => {
             super::report(root, &diagnostics, Format::Human)?;

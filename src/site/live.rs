@@ -56,7 +56,7 @@ pub struct LiveCheck {
     announced: Vec<Diagnostic>,
     /// The typed documents of the games whose files the last run was told
     /// changed, for a [`LiveBuild`] to render without reading them again.
-    documents: HashMap<String, Vec<(String, Option<validate::Kept>)>>,
+    documents: HashMap<String, Vec<(String, Option<validate::TypedDocument>)>>,
     /// The texts of the data files of the games edited last (whose files
     /// a run was told changed), as read: a next run told that only some of
     /// them changed reads those alone.
@@ -420,7 +420,7 @@ impl LiveCheck {
 /// sources' fingerprint and how many files were read from disk.
 struct Checked {
     diagnostics: Vec<Diagnostic>,
-    documents: Vec<(String, Option<validate::Kept>)>,
+    documents: Vec<(String, Option<validate::TypedDocument>)>,
     texts: Option<Overlay>,
     sources: [u8; 16],
     read: usize,

@@ -12,7 +12,7 @@ use crate::i18n::{Msg, msg};
 use crate::kind;
 use crate::model::freshness::{self, Freshness};
 use crate::model::{ActivityDocument, DataSource, DataTime, Game, Time, days};
-use crate::validate::{self, Kept};
+use crate::validate::{self, TypedDocument};
 
 use super::kinds;
 use super::types::{Checked, Publish};
@@ -72,8 +72,8 @@ pub fn rows(root: &Path, checked: &Checked, options: &validate::Options) -> Vec<
             let file = crate::tree::data_path(&game.game.id, locale);
             let exists = root.join(&file).is_file();
             let shown = document.as_ref().map(|d| match d {
-                Kept::Checked(d) => Shown::of(&game.game, d),
-                Kept::Draft(d) => Shown::of(&game.game, d),
+                TypedDocument::Checked(d) => Shown::of(&game.game, d),
+                TypedDocument::Draft(d) => Shown::of(&game.game, d),
             });
             let start = shown.as_ref().and_then(|s| s.start);
             let fresh = shown.as_ref().map(|s| s.fresh);

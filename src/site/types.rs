@@ -122,7 +122,7 @@ pub fn outputs(checked: &Checked) -> Vec<GameOutput> {
 /// A checked game as the renderers see it: its kept documents published.
 pub(crate) fn output_of(
     game: Game,
-    documents: Vec<(String, Option<validate::Kept>)>,
+    documents: Vec<(String, Option<validate::TypedDocument>)>,
 ) -> GameOutput {
     let documents = documents
         .into_iter()

@@ -232,7 +232,7 @@ pub fn plan(
     let now = options.now_for(&game.game);
     let mut currents = Vec::new();
     for (locale, doc) in &game.documents {
-        let Some(current) = doc.as_ref().and_then(validate::Kept::checked) else {
+        let Some(current) = doc.as_ref().and_then(validate::TypedDocument::checked) else {
             return refuse(msg!(
                 "version-missing",
                 path = crate::tree::data_path(&game.game.id, locale)

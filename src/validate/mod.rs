@@ -71,7 +71,7 @@ pub struct CheckedGame {
     pub game: Game,
     /// One entry per locale, in the registry's order; `None` where the file is
     /// missing or broken. Empty when the check was asked not to keep documents.
-    pub documents: Vec<(String, Option<Kept>)>,
+    pub documents: Vec<(String, Option<TypedDocument>)>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -79,25 +79,25 @@ pub struct CheckedGame {
 /// no error in it (what builds and `version new` read); else as written,
 /// for what reports on files with errors (`status`).
 #[derive(Debug, Clone)]
-pub enum Kept {
+pub enum TypedDocument {
     Checked(ActivityDocument),
     Draft(Draft),
 }
 
-impl Kept {
+impl TypedDocument {
     /// The checked document; `None` for one whose file has errors.
     pub fn checked(&self) -> Option<&ActivityDocument> {
         match self {
-            Kept::Checked(document) => Some(document),
-            Kept::Draft(_) => None,
+            TypedDocument::Checked(document) => Some(document),
+            TypedDocument::Draft(_) => None,
         }
     }
 
-    /// [`Kept::checked`], taken.
+    /// [`TypedDocument::checked`], taken.
     pub fn into_checked(self) -> Option<ActivityDocument> {
         match self {
-            Kept::Checked(document) => Some(document),
-            Kept::Draft(_) => None,
+            TypedDocument::Checked(document) => Some(document),
+            TypedDocument::Draft(_) => None,
         }
     }
 }
@@ -406,9 +406,11 @@ impl Validator {
                     .then(|| {
                         let value = json.root.to_value();
                         if has_errors {
-                            Draft::deserialize(value).ok().map(Kept::Draft)
+                            Draft::deserialize(value).ok().map(TypedDocument::Draft)
                         } else {
-                            ActivityDocument::deserialize(value).ok().map(Kept::Checked)
+                            ActivityDocument::deserialize(value)
+                                .ok()
+                                .map(TypedDocument::Checked)
                         }
                     })
                     .flatten();

@@ -2,7 +2,7 @@
 //! with the same path at a base (a deployed site, a folder, the build of a
 //! git revision), and each document's changes in its clients' terms.
 //!
-//! Pure: the caller reads or fetches the bytes (see `crate::review`) and
+//! Pure: the caller reads or fetches the bytes (see `crate::bases`) and
 //! hands them in one file at a time ([`compare`]); this module finds the
 //! kind each path is a document of ([`crate::kind::of_published`]) and
 //! hands the two sides to that kind's comparison ([`Compare`], one file
