@@ -488,7 +488,7 @@ impl Runner {
     /// configuration) and the state change happen under one lock, so of many
     /// concurrent starts exactly one wins.
     pub fn start(self: &Arc<Self>, prepare: impl FnOnce() -> Result<Plan>) -> Result<TaskStatus> {
-        let (plan, id, stop, step, fail) = {
+        let (plan, id, stop, options) = {
             let mut st = self.lock();
             if let Some(job) = &st.job {
                 let what = match job.kind {
@@ -523,13 +523,7 @@ impl Runner {
             st.started_at = Some(now());
             st.finished_at = None;
             st.progress = format!("0/{} starting", plan.units.len());
-            (
-                plan,
-                id,
-                stop_rx,
-                st.backend.options.step,
-                st.backend.options.fail.clone(),
-            )
+            (plan, id, stop_rx, st.backend.options.clone())
         };
         let kind = match plan.kind {
             JobKind::Tasks => "tasks of",
@@ -542,7 +536,7 @@ impl Runner {
             .info(&format!("Job {id} started: {kind} `{}`", plan.target));
         let status = self.status();
         let runner = Arc::clone(self);
-        tokio::spawn(async move { runner.execute(id, plan, stop, step, fail).await });
+        tokio::spawn(async move { runner.execute(id, plan, stop, options).await });
         Ok(status)
     }
 
@@ -599,14 +593,16 @@ impl Runner {
         true
     }
 
+    /// Runs job `id`'s plan step by step at the pace and with the failure
+    /// the backend's `options` ask for, until it ends or `stop` says so.
     async fn execute(
         self: Arc<Self>,
         id: u64,
         plan: Plan,
         mut stop: watch::Receiver<bool>,
-        step: Duration,
-        fail: Option<String>,
+        options: SimOptions,
     ) {
+        let SimOptions { step, fail, .. } = options;
         let total = plan.units.len();
         let fails = |name: &str| {
             fail.as_deref().is_some_and(|f| {

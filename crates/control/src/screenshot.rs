@@ -49,12 +49,40 @@ pub(crate) fn png(status: &TaskStatus, window: &Window) -> anyhow::Result<Vec<u8
 
 type Rgb = [u8; 3];
 
+/// A rectangle of the window, in pixels from its top left corner.
+#[derive(Debug, Clone, Copy)]
+struct Rect {
+    x: i64,
+    y: i64,
+    w: i64,
+    h: i64,
+}
+
+/// The rectangle at `(x, y)`, `w` wide and `h` high.
+const fn area(x: i64, y: i64, w: i64, h: i64) -> Rect {
+    Rect { x, y, w, h }
+}
+
+/// Where text starts (its top left corner) and the size of its pixels.
+#[derive(Debug, Clone, Copy)]
+struct Pen {
+    x: i64,
+    y: i64,
+    scale: i64,
+}
+
+/// The pen at `(x, y)` that draws pixels `scale` wide.
+const fn pen(x: i64, y: i64, scale: i64) -> Pen {
+    Pen { x, y, scale }
+}
+
 struct Canvas {
     pixels: Vec<u8>,
 }
 
 impl Canvas {
-    fn rect(&mut self, x: i64, y: i64, w: i64, h: i64, color: Rgb) {
+    fn rect(&mut self, area: Rect, color: Rgb) {
+        let Rect { x, y, w, h } = area;
         let (x0, y0) = (x.max(0), y.max(0));
         let (x1, y1) = ((x + w).min(WIDTH as i64), (y + h).min(HEIGHT as i64));
         if x1 <= x0 || y1 <= y0 {
@@ -68,8 +96,10 @@ impl Canvas {
         }
     }
 
-    /// Draws `text` with the 5x7 font at `scale`, clipped to the window.
-    fn text(&mut self, x: i64, y: i64, scale: i64, text: &str, color: Rgb) {
+    /// Draws `text` with the 5x7 font from `pen`'s place at its scale,
+    /// clipped to the window.
+    fn text(&mut self, pen: Pen, text: &str, color: Rgb) {
+        let Pen { x, y, scale } = pen;
         for (i, c) in text.chars().enumerate() {
             let left = x + i as i64 * 6 * scale;
             if left >= WIDTH as i64 {
@@ -79,10 +109,7 @@ impl Canvas {
                 for col in 0..5 {
                     if bits & (0b10000 >> col) != 0 {
                         self.rect(
-                            left + col * scale,
-                            y + row as i64 * scale,
-                            scale,
-                            scale,
+                            area(left + col * scale, y + row as i64 * scale, scale, scale),
                             color,
                         );
                     }
@@ -91,11 +118,13 @@ impl Canvas {
         }
     }
 
-    fn frame(&mut self, x: i64, y: i64, w: i64, h: i64, t: i64, color: Rgb) {
-        self.rect(x, y, w, t, color);
-        self.rect(x, y + h - t, w, t, color);
-        self.rect(x, y, t, h, color);
-        self.rect(x + w - t, y, t, h, color);
+    /// The border of `edge`, `t` pixels thick.
+    fn frame(&mut self, edge: Rect, t: i64, color: Rgb) {
+        let Rect { x, y, w, h } = edge;
+        self.rect(area(x, y, w, t), color);
+        self.rect(area(x, y + h - t, w, t), color);
+        self.rect(area(x, y, t, h), color);
+        self.rect(area(x + w - t, y, t, h), color);
     }
 }
 
@@ -112,21 +141,18 @@ fn draw(status: &TaskStatus, w: &Window) -> Vec<u8> {
             (24.0 + 40.0 * t) as u8,
             (48.0 + 70.0 * t) as u8,
         ];
-        c.rect(0, y, WIDTH as i64, 1, color);
+        c.rect(area(0, y, WIDTH as i64, 1), color);
     }
     // Title bar; dimmed when the window has no focus.
     c.rect(
-        0,
-        0,
-        WIDTH as i64,
-        36,
+        area(0, 0, WIDTH as i64, 36),
         if w.focused {
             [40, 44, 60]
         } else {
             [70, 70, 70]
         },
     );
-    c.rect(WIDTH as i64 - 44, 8, 20, 20, [200, 70, 70]);
+    c.rect(area(WIDTH as i64 - 44, 8, 20, 20), [200, 70, 70]);
     // Status colour bar and progress.
     let accent: Rgb = match status.status {
         RunState::Idle => [120, 120, 130],
@@ -136,8 +162,8 @@ fn draw(status: &TaskStatus, w: &Window) -> Vec<u8> {
         RunState::Stopped => [200, 140, 60],
         RunState::Failed => [220, 60, 60],
     };
-    c.rect(40, 80, 1200, 8, accent);
-    c.frame(40, 110, 1200, 40, 3, [220, 220, 230]);
+    c.rect(area(40, 80, 1200, 8), accent);
+    c.frame(area(40, 110, 1200, 40), 3, [220, 220, 230]);
     let fraction = if status.total_tasks == 0 {
         if status.status == RunState::Completed {
             1.0
@@ -147,39 +173,44 @@ fn draw(status: &TaskStatus, w: &Window) -> Vec<u8> {
     } else {
         status.completed_tasks as f64 / status.total_tasks as f64
     };
-    c.rect(46, 116, ((1188.0 * fraction) as i64).max(0), 28, accent);
+    c.rect(
+        area(46, 116, ((1188.0 * fraction) as i64).max(0), 28),
+        accent,
+    );
     // One tile per task: filled when enabled in the current job's progress.
     for (i, task) in TASKS.iter().enumerate() {
         let x = 40 + i as i64 * 244;
         let current = status.current_task.as_deref() == Some(task.class);
         let color = if current { accent } else { [60, 66, 90] };
-        c.rect(x, 200, 220, 300, color);
-        c.frame(x, 200, 220, 300, 2, [200, 200, 210]);
+        c.rect(area(x, 200, 220, 300), color);
+        c.frame(area(x, 200, 220, 300), 2, [200, 200, 210]);
     }
     // Text: what the simulated game shows.
     const WHITE: Rgb = [235, 238, 245];
-    c.text(12, 11, 2, "STAR RAIL (SIMULATED)", WHITE);
+    c.text(pen(12, 11, 2), "STAR RAIL (SIMULATED)", WHITE);
     let state = serde_json::to_value(status.status)
         .ok()
         .and_then(|v| v.as_str().map(str::to_uppercase))
         .unwrap_or_default();
-    c.text(40, 50, 3, &format!("STATUS: {state}"), WHITE);
-    c.text(40, 160, 3, &status.progress, WHITE);
+    c.text(pen(40, 50, 3), &format!("STATUS: {state}"), WHITE);
+    c.text(pen(40, 160, 3), &status.progress, WHITE);
     for (i, task) in TASKS.iter().enumerate() {
         let x = 40 + i as i64 * 244;
-        c.text(x + 12, 220, 3, &format!("{i}"), WHITE);
-        c.text(x + 10, 260, 2, task.class.trim_end_matches("Task"), WHITE);
+        c.text(pen(x + 12, 220, 3), &format!("{i}"), WHITE);
+        c.text(
+            pen(x + 10, 260, 2),
+            task.class.trim_end_matches("Task"),
+            WHITE,
+        );
     }
     if let Some(error) = &status.error {
-        c.text(40, 520, 2, error, [255, 150, 150]);
+        c.text(pen(40, 520, 2), error, [255, 150, 150]);
     }
     if let Some(key) = &w.last_key {
-        c.text(40, 680, 2, &format!("LAST KEY: {key}"), WHITE);
+        c.text(pen(40, 680, 2), &format!("LAST KEY: {key}"), WHITE);
     }
     c.text(
-        900,
-        680,
-        2,
+        pen(900, 680, 2),
         &format!(
             "SESSION {} STEP {}MS",
             status.backend.session, status.backend.step_ms
@@ -188,13 +219,13 @@ fn draw(status: &TaskStatus, w: &Window) -> Vec<u8> {
     );
     // Scroll indicator.
     let offset = w.scroll.clamp(-50, 50) * 4;
-    c.rect(1250, 330 - offset, 10, 60, [200, 200, 220]);
+    c.rect(area(1250, 330 - offset, 10, 60), [200, 200, 220]);
     // Recent clicks as small squares, the cursor as a crosshair.
     for &(x, y) in &w.clicks {
-        c.rect(x as i64 - 4, y as i64 - 4, 9, 9, [250, 220, 90]);
+        c.rect(area(x as i64 - 4, y as i64 - 4, 9, 9), [250, 220, 90]);
     }
     let (x, y) = (w.cursor.0 as i64, w.cursor.1 as i64);
-    c.rect(x - 12, y - 1, 25, 3, [255, 255, 255]);
-    c.rect(x - 1, y - 12, 3, 25, [255, 255, 255]);
+    c.rect(area(x - 12, y - 1, 25, 3), [255, 255, 255]);
+    c.rect(area(x - 1, y - 12, 3, 25), [255, 255, 255]);
     c.pixels
 }
