@@ -19,7 +19,11 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     // Each change, for `--format json`.
     let mut changes: Vec<serde_json::Value> = Vec::new();
     let mut checked = if args.fix {
-        let fixed = rewrite::fix_tree(root, &options, only.as_ref(), !args.diff)?;
+        let fixed = if args.diff {
+            rewrite::preview_fixes(root, &options, only.as_ref())?
+        } else {
+            rewrite::fix_tree(root, &options, only.as_ref())?
+        };
         for file in &fixed.files {
             if args.diff {
                 super::print_out(&file.patch())?;

@@ -10,7 +10,11 @@ use crate::site::rewrite;
 pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
     let root = &args.common.root;
     let options = super::options::check(&args.common);
-    let outcome = rewrite::format_tree(root, &options, args.check)?;
+    let outcome = if args.check {
+        rewrite::check_format(root, &options)?
+    } else {
+        rewrite::format_tree(root, &options)?
+    };
 
     for (path, why) in outcome.changed.iter().zip(&outcome.why) {
         let line = if args.check {

@@ -258,7 +258,7 @@ impl DataTools {
         let mut overlay = Overlay::new();
         overlay.insert(rel, text);
         let only = std::collections::BTreeSet::from([rel.to_owned()]);
-        let fixed = site::rewrite::fix_with(&self.root, overlay, &self.options, Some(&only), false)
+        let fixed = site::rewrite::fix_with(&self.root, overlay, &self.options, Some(&only))
             .map_err(|err| msg!("agent-cannot-check", error = format!("{err:#}")))?;
         Ok(fixed.files.into_iter().find(|f| f.path == rel).map_or_else(
             || (text.to_owned(), json!([])),

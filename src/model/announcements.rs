@@ -47,15 +47,9 @@ pub enum ContentType {
 
 impl Announcements {
     /// The canonical text: 2-space indentation, trailing newline, the
-    /// announcements in the author's order. `keep_schema` keeps `$schema`
-    /// (for `fmt`); published output drops it.
-    pub fn to_canonical(&self, keep_schema: bool) -> String {
-        if keep_schema || self.schema.is_none() {
-            return to_pretty(self);
-        }
-        to_pretty(&Announcements {
-            schema: None,
-            ..self.clone()
-        })
+    /// announcements in the author's order, `$schema` when the board has
+    /// one (published output has dropped it).
+    pub fn to_canonical(&self) -> String {
+        to_pretty(self)
     }
 }

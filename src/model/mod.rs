@@ -371,13 +371,11 @@ impl<T: DataTime> ActivityDocument<T> {
             .sort_by_key(|a| a.start_time.time().map_or((1, None), |t| (0, Some(t))));
     }
 
-    /// The canonical text of this document: 2-space indentation, trailing newline.
-    /// `keep_schema` keeps `$schema` (for `fmt`); published output drops it.
-    pub fn to_canonical(&self, keep_schema: bool) -> String {
+    /// The canonical text of this document: 2-space indentation, trailing
+    /// newline, `$schema` when the document has one (published output has
+    /// dropped it).
+    pub fn to_canonical(&self) -> String {
         let mut doc = self.clone();
-        if !keep_schema {
-            doc.schema = None;
-        }
         doc.sort_activities();
         to_pretty(&doc)
     }

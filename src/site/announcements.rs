@@ -135,7 +135,7 @@ pub struct Board {
 impl Board {
     /// The published JSON: the canonical text without `$schema`.
     pub fn to_json(&self) -> Vec<u8> {
-        self.document.to_canonical(false).into_bytes()
+        self.document.to_canonical().into_bytes()
     }
 }
 

@@ -282,6 +282,6 @@ pub fn canonical_text(path: &str, text: &str) -> Option<String> {
     } else {
         serde_json::from_str::<Draft>(text)
             .ok()
-            .map(|d| d.to_canonical(true))
+            .map(|d| d.to_canonical())
     }
 }

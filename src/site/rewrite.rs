@@ -33,13 +33,27 @@ pub struct Formatted {
 }
 
 /// Rewrites `games.json` and every data file it lists in canonical form,
-/// leaving files with errors alone (their canonical form is unknown); with
-/// `check_only`, writes nothing and says what would change.
-pub fn format_tree(
+/// leaving files with errors alone (their canonical form is unknown).
+pub fn format_tree(root: &Path, options: &validate::Options) -> anyhow::Result<Formatted> {
+    let (formatted, canonical) = formatting(root, options)?;
+    for (path, text) in canonical {
+        atomic::write(&root.join(&path), text.as_bytes())
+            .with_context(|| msg!("err-write", path = path.as_str()))?;
+    }
+    Ok(formatted)
+}
+
+/// What [`format_tree`] would change (`fmt --check`); writes nothing.
+pub fn check_format(root: &Path, options: &validate::Options) -> anyhow::Result<Formatted> {
+    formatting(root, options).map(|(formatted, _)| formatted)
+}
+
+/// What formatting the tree changes, and the canonical text of each file
+/// it changes.
+fn formatting(
     root: &Path,
     options: &validate::Options,
-    check_only: bool,
-) -> anyhow::Result<Formatted> {
+) -> anyhow::Result<(Formatted, Vec<(String, String)>)> {
     let checked = check(root, options)?;
     let errors: Vec<Diagnostic> = checked
         .diagnostics
@@ -62,6 +76,7 @@ pub fn format_tree(
     let mut formatted = 0;
     let mut changed = Vec::new();
     let mut why = Vec::new();
+    let mut texts = Vec::new();
     for path in sources.filter(|path| !broken.contains(path.as_str())) {
         let current = match std::fs::read_to_string(root.join(&path)) {
             Ok(text) => text,
@@ -75,21 +90,19 @@ pub fn format_tree(
         formatted += 1;
         if current != canonical {
             why.push(explain_format(&current, &canonical));
-            if !check_only {
-                atomic::write(&root.join(&path), canonical.as_bytes())
-                    .with_context(|| msg!("err-write", path = path.as_str()))?;
-            }
+            texts.push((path.clone(), canonical));
             changed.push(path);
         }
     }
     let broken = broken.len();
-    Ok(Formatted {
+    let formatted = Formatted {
         changed,
         why,
         formatted,
         errors,
         broken,
-    })
+    };
+    Ok((formatted, texts))
 }
 
 /// What reformatting `current` into `canonical` changes, in the words of
@@ -301,28 +314,40 @@ const ROUNDS: usize = 4;
 
 /// Applies every exact fix of the check's diagnostics to the files (those of
 /// `only`, when given), checks again (a fixed syntax error lets the rules
-/// run, whose fixes come next), and with `write` replaces each changed file
-/// through [`atomic`]. A file is changed only when the fixes of a round
-/// give valid JSON; otherwise it is left as it was, and listed in
-/// [`Fixed::left`]. No fix is a guess: each is what its rule calls certain.
+/// run, whose fixes come next), and replaces each changed file through
+/// [`atomic`]. A file is changed only when the fixes of a round give valid
+/// JSON; otherwise it is left as it was, and listed in [`Fixed::left`]. No
+/// fix is a guess: each is what its rule calls certain.
 pub fn fix_tree(
     root: &Path,
     options: &validate::Options,
     only: Option<&BTreeSet<String>>,
-    write: bool,
 ) -> anyhow::Result<Fixed> {
-    fix_with(root, Overlay::new(), options, only, write)
+    let fixed = preview_fixes(root, options, only)?;
+    for file in &fixed.files {
+        atomic::write(&root.join(&file.path), file.after.as_bytes())
+            .with_context(|| msg!("err-write", path = file.path.as_str()))?;
+    }
+    Ok(fixed)
 }
 
-/// [`fix_tree`] with the texts of `overlay` read in place of the files on
-/// disk (an agent's draft): the fixes apply to the overlay's text, and a
-/// [`FixedFile::before`] is that text.
+/// What [`fix_tree`] would change (`check --fix --diff`); writes nothing.
+pub fn preview_fixes(
+    root: &Path,
+    options: &validate::Options,
+    only: Option<&BTreeSet<String>>,
+) -> anyhow::Result<Fixed> {
+    fix_with(root, Overlay::new(), options, only)
+}
+
+/// [`preview_fixes`] with the texts of `overlay` read in place of the
+/// files on disk (an agent's draft): the fixes apply to the overlay's
+/// text, and a [`FixedFile::before`] is that text. Writes nothing.
 pub fn fix_with(
     root: &Path,
     mut overlay: Overlay,
     options: &validate::Options,
     only: Option<&BTreeSet<String>>,
-    write: bool,
 ) -> anyhow::Result<Fixed> {
     let mut files: BTreeMap<String, FixedFile> = BTreeMap::new();
     // The edits of each round of each file, to place later rounds' changes
@@ -401,12 +426,6 @@ pub fn fix_with(
             break;
         }
         checked = check_with(root, &overlay, options)?;
-    }
-    if write {
-        for file in files.values() {
-            atomic::write(&root.join(&file.path), file.after.as_bytes())
-                .with_context(|| msg!("err-write", path = file.path.as_str()))?;
-        }
     }
     Ok(Fixed {
         files: files.into_values().collect(),

@@ -280,7 +280,7 @@ pub fn plan(
         planned.push(Planned {
             locale: (*locale).clone(),
             path: crate::tree::data_path(&game.game.id, locale),
-            text: document.to_canonical(true),
+            text: document.to_canonical(),
             carried: carried.into_iter().map(|a| a.name).collect(),
             dropped,
             shared_name,
