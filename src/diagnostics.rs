@@ -595,19 +595,28 @@ pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// Line and column (both 1-based) of byte `at` of `text`; the column counts
-/// UTF-8 bytes with `bytes`, else characters.
-fn position(text: &str, at: usize, bytes: bool) -> (usize, usize) {
+/// Line and column (both 1-based) of byte `at` of `text`, the column in
+/// UTF-8 bytes.
+fn byte_position(text: &str, at: usize) -> (usize, usize) {
+    let (line, start_of_line) = line_before(text, at);
+    (line, start_of_line.len() + 1)
+}
+
+/// Line and column (both 1-based) of byte `at` of `text`, the column in
+/// characters.
+fn char_position(text: &str, at: usize) -> (usize, usize) {
+    let (line, start_of_line) = line_before(text, at);
+    (line, start_of_line.chars().count() + 1)
+}
+
+/// The 1-based line of byte `at` of `text` (on a character boundary at or
+/// before it) and the text of that line before it.
+fn line_before(text: &str, at: usize) -> (usize, &str) {
     let at = crate::chars::floor_char_boundary(text, at.min(text.len()));
     let before = &text[..at];
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
-    let column = if bytes {
-        at - line_start
-    } else {
-        before[line_start..].chars().count()
-    };
-    (line, column + 1)
+    (line, &before[line_start..])
 }
 
 /// The `--format rdjson` document: the Reviewdog Diagnostic Format, one
@@ -654,8 +663,8 @@ pub fn render_rdjson(
                 "code": {"value": d.code.as_str()},
             });
             if let (Some(fix), Some(text)) = (&d.fix, text.as_deref()) {
-                let (sl, sc) = position(text, fix.start, true);
-                let (el, ec) = position(text, fix.end, true);
+                let (sl, sc) = byte_position(text, fix.start);
+                let (el, ec) = byte_position(text, fix.end);
                 item["suggestions"] = json!([{
                     "range": {"start": {"line": sl, "column": sc}, "end": {"line": el, "column": ec}},
                     "text": fix.replacement,
@@ -716,8 +725,8 @@ pub fn render_sarif(diagnostics: &[Diagnostic], source: &dyn Fn(&str) -> Option<
             });
             let text = texts.entry(d.file.as_str()).or_insert_with(|| source(&d.file));
             if let (Some(fix), Some(text)) = (&d.fix, text.as_deref()) {
-                let (sl, sc) = position(text, fix.start, false);
-                let (el, ec) = position(text, fix.end, false);
+                let (sl, sc) = char_position(text, fix.start);
+                let (el, ec) = char_position(text, fix.end);
                 result["fixes"] = json!([{
                     "description": {"text": d.help.clone().unwrap_or_else(|| d.message.clone())},
                     "artifactChanges": [{

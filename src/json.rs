@@ -302,6 +302,14 @@ pub fn parse_steps(text: &str) -> usize {
 /// the error is already reported.
 struct Stop;
 
+/// What a string stands for where it is read: an object's key (closed by
+/// the quote a colon follows) or a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Key,
+    Value,
+}
+
 type Step<T> = Result<T, Stop>;
 
 /// What stands where an object wants a key.
@@ -759,7 +767,7 @@ impl<'a> Parser<'a> {
             return Err(self.fail(self.unexpected(msg!("expected-value"))));
         };
         let len = c.len_utf8();
-        if let Some(text) = self.typographic_string(false) {
+        if let Some(text) = self.typographic_string(Role::Value) {
             return Ok(Some(Json::String(text)));
         }
         let Some(err) = self.mistake() else {
@@ -864,7 +872,8 @@ impl<'a> Parser<'a> {
     /// bracket, or a comma and then the next key or value (so `“冬日”，获得`
     /// inside a text does not end it). `None`, with nothing read, when the
     /// quote at `pos` is no such opening: the caller reports it alone.
-    fn typographic_string(&mut self, key: bool) -> Option<Cow<'a, str>> {
+    fn typographic_string(&mut self, role: Role) -> Option<Cow<'a, str>> {
+        let key = role == Role::Key;
         let open = self.pos;
         let first = self.text[open..].chars().next()?;
         if lookalike(first).is_none_or(|(_, ascii)| ascii != "\"") {
@@ -1145,7 +1154,7 @@ impl<'a> Parser<'a> {
             return Ok(Key::Close);
         }
         let len = c.len_utf8();
-        if let Some(key) = self.typographic_string(true) {
+        if let Some(key) = self.typographic_string(Role::Key) {
             return Ok(Key::Found(key));
         }
         let Some(err) = self.mistake() else {

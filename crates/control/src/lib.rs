@@ -127,7 +127,7 @@ pub use runner::{
     TASKS, TaskKind, TaskStatus, find_task,
 };
 pub use service_config::ServiceConfig;
-pub use settings::{SettingsUpdate, default_settings, settings_schema};
+pub use settings::{SettingsUpdate, default_settings, settings_schema, update_schema};
 pub use supervisor::{BackendCommand, DEFAULT_ANSWER_TIMEOUT, EXIT_GRACE};
 
 /// The longest backend arguments a restart accepts, in bytes: a real command

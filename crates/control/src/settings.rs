@@ -365,30 +365,41 @@ fn check(path: &str, schema: &Value, value: &Value) -> std::result::Result<(), S
     }
 }
 
-/// The JSON Schema of the settings (`update: false`, every field required)
-/// or of an update (`update: true`: every field optional, at least one per
-/// object), no unknown keys: [`derived_schema`], so the published schema
-/// and the update's checks are one description.
-pub fn settings_schema(update: bool) -> Value {
-    fn walk(schema: &mut Value, update: bool) {
+/// The JSON Schema of the settings: every field required, no unknown
+/// keys ([`closed_schema`]).
+pub fn settings_schema() -> Value {
+    closed_schema(&|object, keys| {
+        object.insert("required".to_string(), json!(keys));
+    })
+}
+
+/// The JSON Schema of an update of the settings: every field optional, at
+/// least one per object, no unknown keys ([`closed_schema`]).
+pub fn update_schema() -> Value {
+    closed_schema(&|object, _| {
+        object.remove("required");
+        object.insert("minProperties".to_string(), json!(1));
+    })
+}
+
+/// [`derived_schema`] with no unknown keys in any object, and `each_object`
+/// applied to every object schema with its keys: the published schema and
+/// the update's checks are one description.
+fn closed_schema(each_object: &dyn Fn(&mut Map<String, Value>, Vec<String>)) -> Value {
+    fn walk(schema: &mut Value, each_object: &dyn Fn(&mut Map<String, Value>, Vec<String>)) {
         let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
             return;
         };
         let keys: Vec<String> = properties.keys().cloned().collect();
         for inner in properties.values_mut() {
-            walk(inner, update);
+            walk(inner, each_object);
         }
         schema["additionalProperties"] = json!(false);
         let object = schema.as_object_mut().expect("an object schema");
-        if update {
-            object.remove("required");
-            object.insert("minProperties".to_string(), json!(1));
-        } else {
-            object.insert("required".to_string(), json!(keys));
-        }
+        each_object(object, keys);
     }
     let mut schema = derived_schema().clone();
-    walk(&mut schema, update);
+    walk(&mut schema, each_object);
     schema
 }
 
@@ -452,7 +463,7 @@ mod tests {
 
     #[test]
     fn the_update_schema_agrees_with_the_update() {
-        let validator = jsonschema::validator_for(&settings_schema(true)).unwrap();
+        let validator = jsonschema::validator_for(&update_schema()).unwrap();
         let cases = [
             json!({"advanced": {"backend": {"remote": {"url": "http://10.0.0.2:5000"}}}}),
             json!({"advanced": {"backend": {"remote": {"url": ""}}}}),
@@ -470,7 +481,7 @@ mod tests {
             let (_d, s) = store();
             assert_eq!(validator.is_valid(&case), s.update(&case).is_ok(), "{case}");
         }
-        let full = jsonschema::validator_for(&settings_schema(false)).unwrap();
+        let full = jsonschema::validator_for(&settings_schema()).unwrap();
         assert!(full.is_valid(&default_settings()));
     }
 
@@ -525,7 +536,7 @@ mod tests {
     /// leaf by leaf.
     #[test]
     fn every_default_validates() {
-        let full = jsonschema::validator_for(&settings_schema(false)).unwrap();
+        let full = jsonschema::validator_for(&settings_schema()).unwrap();
         assert!(full.is_valid(&default_settings()));
         let defaults = default_settings();
         for (path, schema) in leaves() {
@@ -540,7 +551,7 @@ mod tests {
     /// published update schema.
     #[test]
     fn an_out_of_range_value_of_each_ranged_field_is_refused_naming_it() {
-        let validator = jsonschema::validator_for(&settings_schema(true)).unwrap();
+        let validator = jsonschema::validator_for(&update_schema()).unwrap();
         let mut ranged = 0;
         for (path, schema) in leaves() {
             let mut bad = Vec::new();

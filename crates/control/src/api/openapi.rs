@@ -50,7 +50,7 @@ pub fn finish(document: OpenApi) -> Value {
     fill_defaults(schemas, "TasksConfig", &control::default_config());
     // The ranges, choices and patterns the settings' types declare (the
     // schema the update is checked against), on the form schema's leaves.
-    fill_constraints(schemas, "AppSettings", &control::settings_schema(false));
+    fill_constraints(schemas, "AppSettings", &control::settings_schema());
     let paths = &mut document["paths"];
     for operation in operations(paths) {
         describe_path_parameters(operation);
@@ -59,7 +59,7 @@ pub fn finish(document: OpenApi) -> Value {
     // Settings: a partial update for PUT (the GET shape is the AppSettings component).
     let settings = &mut paths["/api/Settings"];
     settings["put"]["requestBody"]["content"]["application/json"]["schema"] =
-        control::settings_schema(true);
+        control::update_schema();
     document
 }
 
