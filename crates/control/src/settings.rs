@@ -382,11 +382,14 @@ pub fn update_schema() -> Value {
     })
 }
 
+/// What [`closed_schema`] does to each object schema, given its keys.
+type EachObject = dyn Fn(&mut Map<String, Value>, Vec<String>);
+
 /// [`derived_schema`] with no unknown keys in any object, and `each_object`
 /// applied to every object schema with its keys: the published schema and
 /// the update's checks are one description.
-fn closed_schema(each_object: &dyn Fn(&mut Map<String, Value>, Vec<String>)) -> Value {
-    fn walk(schema: &mut Value, each_object: &dyn Fn(&mut Map<String, Value>, Vec<String>)) {
+fn closed_schema(each_object: &EachObject) -> Value {
+    fn walk(schema: &mut Value, each_object: &EachObject) {
         let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
             return;
         };
