@@ -98,18 +98,42 @@ enum Target<'a> {
 }
 
 /// Arguments carrying a draft of one data file: what read_document
-/// answered, with `text` edited.
+/// answered, with `text` edited: the game, and the draft of its locale's
+/// file in the one shape every draft has ([`LocaleDraftArgs`]).
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[schemars(deny_unknown_fields)]
 pub struct DraftArgs {
     /// Game id, as listed by list_games.
     game: String,
-    /// Locale tag of the game, as listed by list_games.
+    #[serde(flatten)]
+    draft: LocaleDraftArgs,
+}
+
+/// Arguments carrying a draft of the file of one locale: what its read
+/// tool answered, with `text` edited. The tools of a kind with a file per
+/// locale take it as it is, check_document and write_document beside
+/// `game`; an unknown field is refused either way.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(try_from = "DraftFields")]
+pub struct LocaleDraftArgs {
     locale: String,
-    /// The whole JSON text of the activity document.
     text: String,
-    /// The file's path as read_document gave it (optional; when given, it
-    /// must be the file of `game` and `locale`).
+    path: Option<String>,
+    fix: bool,
+    lang: Option<Lang>,
+}
+
+/// The fields of a draft as they come, with any other field the caller
+/// sent, which [`LocaleDraftArgs`] refuses.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+struct DraftFields {
+    /// Locale tag of the file (such as `zh-CN`).
+    locale: String,
+    /// The whole JSON text of the document.
+    text: String,
+    /// The file's path as the read tool gave it (optional; when given, it
+    /// must be the file the draft is of).
     #[serde(default)]
     path: Option<String>,
     /// Apply every exact fix of the diagnostics first (what `check --fix`
@@ -120,6 +144,26 @@ pub struct DraftArgs {
     /// `en-US` (default: the server's, from `--lang` or its environment).
     #[serde(default)]
     lang: Option<Lang>,
+    #[serde(flatten)]
+    #[schemars(skip)]
+    unknown: serde_json::Map<String, Value>,
+}
+
+impl TryFrom<DraftFields> for LocaleDraftArgs {
+    type Error = String;
+
+    fn try_from(fields: DraftFields) -> Result<Self, String> {
+        if let Some(field) = fields.unknown.keys().next() {
+            return Err(format!("unknown field `{field}`"));
+        }
+        Ok(LocaleDraftArgs {
+            locale: fields.locale,
+            text: fields.text,
+            path: fields.path,
+            fix: fields.fix,
+            lang: fields.lang,
+        })
+    }
 }
 
 /// Arguments of `add_game`.
@@ -440,7 +484,7 @@ impl DataTools {
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn check_document(&self, Parameters(args): Parameters<DraftArgs>) -> CallToolResult {
-        let lang = args.lang.unwrap_or_else(Lang::current);
+        let lang = args.draft.lang.unwrap_or_else(Lang::current);
         i18n::scoped(lang, || self.check_document_in(&args))
     }
 
@@ -516,7 +560,7 @@ impl DataTools {
         )
     )]
     async fn write_document(&self, Parameters(args): Parameters<DraftArgs>) -> CallToolResult {
-        let lang = args.lang.unwrap_or_else(Lang::current);
+        let lang = args.draft.lang.unwrap_or_else(Lang::current);
         i18n::scoped(lang, || self.write_document_in(&args))
     }
 
@@ -571,14 +615,19 @@ impl DataTools {
             Ok(found) => found,
             Err(message) => return failure(message, None),
         };
-        self.check_text(&rel, &args.text, args.fix, Target::Document(&game))
+        self.check_text(
+            &rel,
+            &args.draft.text,
+            args.draft.fix,
+            Target::Document(&game),
+        )
     }
 
     /// The game and path of a draft's `game` and `locale`, refused when
     /// its `path` names another file.
     fn document_path(&self, args: &DraftArgs) -> Result<(Game, String), Msg> {
-        let (game, rel) = self.data_path(&args.game, &args.locale)?;
-        Self::same_path(args.path.as_deref(), &rel)?;
+        let (game, rel) = self.data_path(&args.game, &args.draft.locale)?;
+        Self::same_path(args.draft.path.as_deref(), &rel)?;
         Ok((game, rel))
     }
 
@@ -614,7 +663,12 @@ impl DataTools {
             Ok(found) => found,
             Err(message) => return failure(message, None),
         };
-        self.write_draft(&rel, &args.text, args.fix, Target::Document(&game))
+        self.write_draft(
+            &rel,
+            &args.draft.text,
+            args.draft.fix,
+            Target::Document(&game),
+        )
     }
 }
 

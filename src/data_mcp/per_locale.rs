@@ -16,7 +16,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{DataTools, Target, failure};
+use super::{DataTools, LocaleDraftArgs, Target, failure};
 use crate::i18n::{Lang, Msg, msg};
 use crate::kind::{self, Kind};
 use crate::validate;
@@ -29,29 +29,6 @@ pub struct LocaleArgs {
     locale: String,
     /// Language of the messages in the answer: `zh-CN` or `en-US`
     /// (default: the server's, from `--lang` or its environment).
-    #[serde(default)]
-    lang: Option<Lang>,
-}
-
-/// Arguments carrying a draft of the file of one locale of a kind: what
-/// its read tool answered, with `text` edited.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct LocaleDraftArgs {
-    /// Locale tag of the file (such as `zh-CN`).
-    locale: String,
-    /// The whole JSON text of the document.
-    text: String,
-    /// The file's path as the read tool gave it (optional; when given, it
-    /// must be the file of `locale`).
-    #[serde(default)]
-    path: Option<String>,
-    /// Apply every exact fix of the diagnostics first (what `check --fix`
-    /// applies); the answer gives the fixed `text` and how many `fixes`.
-    #[serde(default)]
-    fix: bool,
-    /// Language of the diagnostics' messages and help lines: `zh-CN` or
-    /// `en-US` (default: the server's, from `--lang` or its environment).
     #[serde(default)]
     lang: Option<Lang>,
 }
