@@ -76,7 +76,7 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
     }
     let mut locale_files = BTreeMap::new();
     for kind in kind::ALL {
-        if let Sources::PerLocale { dir } = kind.sources {
+        if let Sources::PerLocale { dir, .. } = kind.sources {
             locale_files.insert(kind.name, list_locale_files(root, dir, overlay)?);
         }
     }

@@ -58,8 +58,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["relpath", "model", "diagnostics", "source", "tree", "kind"],
     ),
     // Not `load`: the validator reads what the loader produced, never how.
-    // `layout` for the one page folder a game id may not take; `markdown`
-    // for the announcements' links and raw HTML.
+    // `kind` for the page folders a game id may not take; `markdown` for
+    // the announcements' links and raw HTML.
     (
         "validate",
         &[
@@ -68,7 +68,6 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "json",
             "source",
             "chars",
-            "layout",
             "markdown",
             "tree",
             "clock",
@@ -203,8 +202,10 @@ const PARTS: &[(&str, &[&str])] = &[
     // built-in schemas.
     (
         "import/io",
+        // `source` for the built-in registry schema, its one owner.
         &[
-            "relpath", "model", "json", "layout", "fetch", "atomic", "load", "tree", "kind",
+            "relpath", "model", "json", "layout", "fetch", "atomic", "load", "source", "tree",
+            "kind",
         ],
     ),
 ];

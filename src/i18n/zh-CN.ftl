@@ -755,11 +755,13 @@ import-note-regenerated = 注意：以下 { $count } 个文件没有导入，由
 }
 import-note-excluded = 注意：因 --games 而略过：{ $paths }
 import-skipped-file = 已跳过：{ $path }：{ $why }
-import-summary = 导入：站点上有 { $site } 个活动文件，导入了 { $imported } 个：{ $games } 个游戏的 { $documents } 个文档，{ $announcements } 个公告文件，{ $kept } 个文件保留在 data/_files/ 中，{ $skipped } 个已跳过，{ $regenerated } 个由生成过程重新写出{ $assumed ->
+import-summary = 导入：站点上有 { $site } 个活动文件，导入了 { $imported } 个：{ $games } 个游戏的 { $documents } 个文档，{ $per_locale }，{ $kept } 个文件保留在 data/_files/ 中，{ $skipped } 个已跳过，{ $regenerated } 个由生成过程重新写出{ $assumed ->
     [0] {""}
    *[other] ；{ $assumed } 个游戏的时区是推定的
 }{ $listed }
 import-games-listed-by = ；游戏列表来自 { $from }
+import-summary-announcements = { $count } 个公告文件
+import-summary-list = { $first }，{ $rest }
 import-failed = 导入：{ $count } 个文件没有导入（见上面的错误）
 import-skipped = 导入：{ $count } 个文件既没有导入也没有保留（见上文）
     提示：用 --keep-unknown 把它们原样放进 data/_files/ 发布，或用 --allow-skipped 不导入它们

@@ -613,6 +613,23 @@ impl Prepared {
         notes
     }
 
+    /// The files imported of each kind with a file per locale, each kind's
+    /// counted in the words its declaration gives (`2 announcements
+    /// files`), one after the other in kind order.
+    fn per_locale_counts(&self) -> Msg {
+        let counts = kind::ALL.iter().filter_map(|k| match k.sources {
+            kind::Sources::PerLocale { counted, .. } => {
+                let count = self.per_locale.iter().filter(|p| k.claims(p)).count();
+                Some(Msg::new(counted).arg("count", count))
+            }
+            _ => None,
+        });
+        counts
+            .rev()
+            .reduce(|rest, first| msg!("import-summary-list", first = first, rest = rest))
+            .unwrap_or_else(|| msg!("plain", text = ""))
+    }
+
     /// The last line of an import: how many files of the site were
     /// imported, as how many documents of how many games, and the rest.
     pub fn summary(&self) -> Msg {
@@ -628,7 +645,7 @@ impl Prepared {
             imported = self.imported,
             documents = documents,
             games = self.games.len(),
-            announcements = self.per_locale.len(),
+            per_locale = self.per_locale_counts(),
             kept = self.kept.len(),
             skipped = self.skipped.len(),
             regenerated = self.regenerated.len(),

@@ -23,6 +23,7 @@ pub static KIND: Kind = Kind {
     name: "announcements",
     sources: Sources::PerLocale {
         dir: tree::ANNOUNCEMENTS_DIR,
+        counted: "import-summary-announcements",
     },
     schema: Some(Schema {
         source: tree::ANNOUNCEMENTS_SCHEMA_PATH,

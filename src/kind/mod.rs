@@ -144,8 +144,13 @@ pub enum Sources {
     /// `data/<game>/<locale>.json`: one file per game and locale that
     /// `games.json` lists.
     PerGame,
-    /// `<dir>/<locale>.json`: one file per locale, in a folder of the tool's own.
-    PerLocale { dir: &'static str },
+    /// `<dir>/<locale>.json`: one file per locale, in a folder of the
+    /// tool's own; `counted` is the message that counts its files
+    /// (`{ $count } announcements files`, in `import`'s summary).
+    PerLocale {
+        dir: &'static str,
+        counted: &'static str,
+    },
     /// Every file below `<dir>`, published byte for byte at the same
     /// path relative to it.
     Verbatim { dir: &'static str },
@@ -196,7 +201,7 @@ impl Kind {
     pub fn claims(&self, rel: &str) -> bool {
         match (self.sources, tree::classify(rel)) {
             (Sources::PerGame, SourcePath::Data { .. }) => true,
-            (Sources::PerLocale { dir }, _) => tree::file_in(dir, rel).is_some(),
+            (Sources::PerLocale { dir, .. }, _) => tree::file_in(dir, rel).is_some(),
             (Sources::Verbatim { dir }, _) => tree::below(dir, rel).is_some(),
             _ => false,
         }
@@ -205,7 +210,7 @@ impl Kind {
     /// The locale of a source file of a [`Sources::PerLocale`] kind
     /// (`<dir>/<locale>.json`); `None` for any other path.
     pub fn locale_of<'a>(&self, rel: &'a str) -> Option<&'a str> {
-        let Sources::PerLocale { dir } = self.sources else {
+        let Sources::PerLocale { dir, .. } = self.sources else {
             return None;
         };
         tree::file_in(dir, rel)?
@@ -216,7 +221,7 @@ impl Kind {
     /// The source file of `locale` of a [`Sources::PerLocale`] kind.
     pub fn locale_path(&self, locale: &str) -> Option<String> {
         match self.sources {
-            Sources::PerLocale { dir } => Some(format!("{dir}/{locale}.json")),
+            Sources::PerLocale { dir, .. } => Some(format!("{dir}/{locale}.json")),
             _ => None,
         }
     }
