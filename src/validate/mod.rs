@@ -420,45 +420,52 @@ impl Validator {
                 parsed.push((json, &file.locale, !has_errors));
             }
         }
-        // Ids: every activity of every locale, paired across locales.
-        {
-            let files: Vec<(&JsonFile<'_>, &str)> =
-                parsed.iter().map(|(json, l, _)| (json, *l)).collect();
-            let mut reports: Vec<Reporter<'_>> =
-                files.iter().map(|(json, _)| Reporter::new(json)).collect();
-            rules::missing_ids(&loaded.game, &files, &mut reports);
-            for report in reports {
-                let mut found = report.finish();
-                waive(&loaded.game, &mut found);
-                diagnostics.extend(found);
-            }
-        }
-        let clean: Vec<(&JsonFile<'_>, &str)> = parsed
-            .iter()
-            .filter(|(_, _, clean)| *clean)
-            .map(|(json, l, _)| (json, *l))
-            .collect();
-        // Locale parity: every other locale against the default one.
-        if let Some((default, _)) = clean.iter().find(|(_, l)| *l == loaded.game.default_locale) {
-            for (other, locale) in &clean {
-                if *locale == loaded.game.default_locale {
-                    continue;
-                }
-                let mut on_default = Reporter::new(default);
-                let mut on_other = Reporter::new(other);
-                rules::locale_parity(default, other, &mut on_default, &mut on_other);
-                for mut found in [on_default.finish(), on_other.finish()] {
-                    waive(&loaded.game, &mut found);
-                    diagnostics.extend(found);
-                }
-            }
-        }
+        diagnostics.extend(across_locales(&loaded.game, &parsed));
         CheckedGame {
             game: loaded.game.clone(),
             documents,
             diagnostics,
         }
     }
+}
+
+/// The rules across a game's locales, on its files read past their syntax
+/// (`parsed`: each with its locale and whether it is free of errors): ids
+/// on every activity of every locale, paired across locales; locale parity,
+/// every other locale against the default one, on clean files only (an
+/// error already says what is wrong).
+fn across_locales(game: &Game, parsed: &[(JsonFile<'_>, &str, bool)]) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    let files: Vec<(&JsonFile<'_>, &str)> = parsed.iter().map(|(json, l, _)| (json, *l)).collect();
+    let mut reports: Vec<Reporter<'_>> =
+        files.iter().map(|(json, _)| Reporter::new(json)).collect();
+    rules::missing_ids(game, &files, &mut reports);
+    for report in reports {
+        let mut found = report.finish();
+        waive(game, &mut found);
+        diagnostics.extend(found);
+    }
+    let clean: Vec<(&JsonFile<'_>, &str)> = parsed
+        .iter()
+        .filter(|(_, _, clean)| *clean)
+        .map(|(json, l, _)| (json, *l))
+        .collect();
+    let Some((default, _)) = clean.iter().find(|(_, l)| *l == game.default_locale) else {
+        return diagnostics;
+    };
+    for (other, locale) in &clean {
+        if *locale == game.default_locale {
+            continue;
+        }
+        let mut on_default = Reporter::new(default);
+        let mut on_other = Reporter::new(other);
+        rules::locale_parity(default, other, &mut on_default, &mut on_other);
+        for mut found in [on_default.finish(), on_other.finish()] {
+            waive(game, &mut found);
+            diagnostics.extend(found);
+        }
+    }
+    diagnostics
 }
 
 /// Drops the warnings `game` turns off for its files (`conventions.ignore`

@@ -357,10 +357,8 @@ fn imported(game: &Entry<'_>, seen: &mut HashMap<String, String>, report: &mut R
 }
 
 /// The typed `dataSources` of one game: each key a locale of the game or
-/// `all`; each source of a known `type`, with an absolute http(s) `url`
-/// where it has one (and one where its type needs it), a `script` for a
-/// script, and an `articleUrl` template that is an absolute http(s) URL with
-/// a `{field}` placeholder. Structure (objects, strings) is the schema's.
+/// `all`, each source as [`data_source`] says. Structure (objects,
+/// strings) is the schema's.
 fn data_sources(
     base: &str,
     sources: &serde_json::Map<String, Value>,
@@ -385,74 +383,81 @@ fn data_sources(
             continue;
         };
         for (i, source) in list.iter().enumerate() {
-            let at = format!("{at}/{i}");
-            let kind = source.get("type").and_then(Value::as_str);
-            if let Some(kind) = kind
-                && !crate::model::DATA_SOURCE_TYPES.contains(&kind)
-            {
-                let help = crate::validate::did_you_mean(kind, crate::model::DATA_SOURCE_TYPES)
-                    .map(|t| msg!("did-you-mean", name = t))
-                    .unwrap_or_else(|| msg!("source-type-help"));
-                report.value(
-                    &format!("{at}/type"),
-                    Code::GamesRegistry,
-                    Error,
-                    msg!("source-type", kind = kind),
-                    Some(help),
-                );
-            }
-            let url = source.get("url").and_then(Value::as_str);
-            if let Some(url) = url
-                && !is_http_url(url)
-            {
-                report.value(
-                    &format!("{at}/url"),
-                    Code::GamesRegistry,
-                    Error,
-                    msg!("source-url", url = url),
-                    Some(msg!("source-url-help")),
-                );
-            }
-            if url.is_none() && matches!(kind, Some("html" | "pageData")) {
-                report.value(
-                    &at,
-                    Code::GamesRegistry,
-                    Error,
-                    msg!("source-needs-url", kind = kind.unwrap_or_default()),
-                    Some(msg!("source-needs-url-help")),
-                );
-            }
-            repository(&at, source, kind, report);
-            if kind == Some("script") && source.get("script").is_none() {
-                report.value(
-                    &at,
-                    Code::GamesRegistry,
-                    Error,
-                    msg!("source-needs-script"),
-                    Some(msg!("source-needs-script-help")),
-                );
-            }
-            if let Some(template) = source.get("articleUrl").and_then(Value::as_str) {
-                if quoted_field(template).is_some() {
-                    // `'link'`: the entry's own field holds the whole URL.
-                } else if !is_http_url(template) {
-                    report.value(
-                        &format!("{at}/articleUrl"),
-                        Code::GamesRegistry,
-                        Error,
-                        msg!("source-article-url", template = template),
-                        Some(msg!("source-article-url-help")),
-                    );
-                } else if !has_placeholder(template) {
-                    report.value(
-                        &format!("{at}/articleUrl"),
-                        Code::GamesRegistry,
-                        Error,
-                        msg!("source-article-placeholder", template = template),
-                        Some(msg!("source-article-placeholder-help")),
-                    );
-                }
-            }
+            data_source(&format!("{at}/{i}"), source, report);
+        }
+    }
+}
+
+/// One typed source at `at`: of a known `type`, with an absolute http(s)
+/// `url` where it has one (and one where its type needs it), a `script`
+/// for a script, and an `articleUrl` template that is an absolute http(s)
+/// URL with a `{field}` placeholder.
+fn data_source(at: &str, source: &Value, report: &mut Reporter<'_>) {
+    let kind = source.get("type").and_then(Value::as_str);
+    if let Some(kind) = kind
+        && !crate::model::DATA_SOURCE_TYPES.contains(&kind)
+    {
+        let help = crate::validate::did_you_mean(kind, crate::model::DATA_SOURCE_TYPES)
+            .map(|t| msg!("did-you-mean", name = t))
+            .unwrap_or_else(|| msg!("source-type-help"));
+        report.value(
+            &format!("{at}/type"),
+            Code::GamesRegistry,
+            Error,
+            msg!("source-type", kind = kind),
+            Some(help),
+        );
+    }
+    let url = source.get("url").and_then(Value::as_str);
+    if let Some(url) = url
+        && !is_http_url(url)
+    {
+        report.value(
+            &format!("{at}/url"),
+            Code::GamesRegistry,
+            Error,
+            msg!("source-url", url = url),
+            Some(msg!("source-url-help")),
+        );
+    }
+    if url.is_none() && matches!(kind, Some("html" | "pageData")) {
+        report.value(
+            at,
+            Code::GamesRegistry,
+            Error,
+            msg!("source-needs-url", kind = kind.unwrap_or_default()),
+            Some(msg!("source-needs-url-help")),
+        );
+    }
+    repository(at, source, kind, report);
+    if kind == Some("script") && source.get("script").is_none() {
+        report.value(
+            at,
+            Code::GamesRegistry,
+            Error,
+            msg!("source-needs-script"),
+            Some(msg!("source-needs-script-help")),
+        );
+    }
+    if let Some(template) = source.get("articleUrl").and_then(Value::as_str) {
+        if quoted_field(template).is_some() {
+            // `'link'`: the entry's own field holds the whole URL.
+        } else if !is_http_url(template) {
+            report.value(
+                &format!("{at}/articleUrl"),
+                Code::GamesRegistry,
+                Error,
+                msg!("source-article-url", template = template),
+                Some(msg!("source-article-url-help")),
+            );
+        } else if !has_placeholder(template) {
+            report.value(
+                &format!("{at}/articleUrl"),
+                Code::GamesRegistry,
+                Error,
+                msg!("source-article-placeholder", template = template),
+                Some(msg!("source-article-placeholder-help")),
+            );
         }
     }
 }
