@@ -17,7 +17,7 @@ use crate::model::{Game, Time, UpdateMode, freshness};
 use crate::validate::Reporter;
 use crate::validate::spans::Target;
 
-use super::dates::{YearFrom, rewrite_time, rewrite_time_in, writes_seconds};
+use super::dates::{YearFrom, has_time_shape, rewrite_time, rewrite_time_in, writes_seconds};
 
 /// The rules of one activity document of `game`.
 pub fn document(doc: &Node<'_>, game: &Game, now: NaiveDateTime, report: &mut Reporter<'_>) {
@@ -471,17 +471,6 @@ pub fn explain_time(text: &str) -> (Msg, Msg) {
         return explain_shape(text);
     }
     explain_values(text)
-}
-
-/// Whether `s` is shaped `DDDD-DD-DDTDD:DD:DD` (D a digit).
-fn has_time_shape(s: &[u8]) -> bool {
-    s.len() == 19
-        && s.iter().enumerate().all(|(i, b)| match i {
-            4 | 7 => *b == b'-',
-            10 => *b == b'T',
-            13 | 16 => *b == b':',
-            _ => b.is_ascii_digit(),
-        })
 }
 
 /// A local time followed by what it must not carry: a fraction of a
