@@ -79,8 +79,8 @@ impl<'a> Context<'a> {
             Some(YearFrom::Other { field, time })
         };
         let (start_year, end_year) = (year_of("endTime"), year_of("startTime"));
-        let version_start = time_field(doc, &Base(None), "startTime", None, start_year, report);
-        let version_end = time_field(doc, &Base(None), "endTime", None, end_year, report);
+        let version_start = time_field(doc, "startTime", Whose::Version(start_year), report);
+        let version_end = time_field(doc, "endTime", Whose::Version(end_year), report);
         // The version as written (a number where text belongs is the schema's
         // error, and still names it).
         let version = doc.get("version").and_then(|v| match &v.value {
@@ -146,13 +146,9 @@ impl<'a> Context<'a> {
         base: &Base,
         report: &mut Reporter<'_>,
     ) -> (Option<NaiveDateTime>, Option<NaiveDateTime>) {
-        let window = self.window.as_ref();
-        let year = window.map(|w| YearFrom::Version {
-            start: w.start,
-            end: w.end,
-        });
-        let start = time_field(activity, base, "startTime", window, year, report);
-        let end = time_field(activity, base, "endTime", window, year, report);
+        let whose = Whose::Activity(base, self.window.as_ref());
+        let start = time_field(activity, "startTime", whose, report);
+        let end = time_field(activity, "endTime", whose, report);
         let (Some(start), Some(end)) = (start, end) else {
             return (start, end);
         };
@@ -398,20 +394,40 @@ fn span_in_words(span: chrono::Duration) -> Msg {
     }
 }
 
+/// Whose time a field holds: where it is reported, and where a time
+/// written without its year takes the year from.
+#[derive(Clone, Copy)]
+enum Whose<'w> {
+    /// The version's own: from its other end, when that reads.
+    Version(Option<YearFrom>),
+    /// An activity's, at its pointer: from its version's window, when the
+    /// version has one; a note then says where a rewritten time falls in it.
+    Activity(&'w Base, Option<&'w Window<'w>>),
+}
+
 /// Reads and checks the date-time `field` of `object`; `None` when absent
 /// or invalid. A time with an exact rewrite gets it as its fix, and is read
 /// as the fix reads it (so the rules behind it, `time-order` or `unsorted`,
-/// come in the same run); a time written without its year takes it from
-/// `year` (said in a note); in an activity (`window` given) a note says
-/// where the rewritten time falls in its version.
+/// come in the same run); a time written without its year takes it as
+/// [`Whose`] says (said in a note); in an activity a note says where the
+/// rewritten time falls in its version.
 fn time_field(
     object: &Node<'_>,
-    base: &Base,
     field: &str,
-    window: Option<&Window<'_>>,
-    year: Option<YearFrom>,
+    whose: Whose<'_>,
     report: &mut Reporter<'_>,
 ) -> Option<NaiveDateTime> {
+    let version = Base(None);
+    let (base, window, year) = match whose {
+        Whose::Version(year) => (&version, None, year),
+        Whose::Activity(base, window) => {
+            let year = window.map(|w| YearFrom::Version {
+                start: w.start,
+                end: w.end,
+            });
+            (base, window, year)
+        }
+    };
     let text = object.get(field)?.as_str()?;
     if let Some(time) = local_time(text) {
         return Some(time);
