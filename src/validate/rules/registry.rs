@@ -440,25 +440,31 @@ fn data_source(at: &str, source: &Value, report: &mut Reporter<'_>) {
         );
     }
     if let Some(template) = source.get("articleUrl").and_then(Value::as_str) {
-        if quoted_field(template).is_some() {
-            // `'link'`: the entry's own field holds the whole URL.
-        } else if !is_http_url(template) {
-            report.value(
-                &format!("{at}/articleUrl"),
-                Code::GamesRegistry,
-                Error,
-                msg!("source-article-url", template = template),
-                Some(msg!("source-article-url-help")),
-            );
-        } else if !has_placeholder(template) {
-            report.value(
-                &format!("{at}/articleUrl"),
-                Code::GamesRegistry,
-                Error,
-                msg!("source-article-placeholder", template = template),
-                Some(msg!("source-article-placeholder-help")),
-            );
-        }
+        article_url(at, template, report);
+    }
+}
+
+/// A source's `articleUrl` template: an entry's own field (`'link'`), or
+/// an absolute http(s) URL with a `{field}` placeholder.
+fn article_url(at: &str, template: &str, report: &mut Reporter<'_>) {
+    if quoted_field(template).is_some() {
+        // `'link'`: the entry's own field holds the whole URL.
+    } else if !is_http_url(template) {
+        report.value(
+            &format!("{at}/articleUrl"),
+            Code::GamesRegistry,
+            Error,
+            msg!("source-article-url", template = template),
+            Some(msg!("source-article-url-help")),
+        );
+    } else if !has_placeholder(template) {
+        report.value(
+            &format!("{at}/articleUrl"),
+            Code::GamesRegistry,
+            Error,
+            msg!("source-article-placeholder", template = template),
+            Some(msg!("source-article-placeholder-help")),
+        );
     }
 }
 
