@@ -25,6 +25,12 @@ fn messages_of(kind: &Kind) -> Vec<String> {
     }
     ids.extend(kind.status.map(str::to_owned));
     ids.extend(kind.rules.iter().map(|r| format!("rule-{r}")));
+    if let Sources::PerLocale { counted, .. } = kind.sources {
+        ids.push(counted.to_owned());
+    }
+    if let Some(pages) = kind.pages() {
+        ids.extend(pages.words.iter().map(|(_, id)| (*id).to_owned()));
+    }
     ids
 }
 
@@ -336,4 +342,36 @@ fn every_kind_checked_file_by_file_has_its_rules_and_its_publisher() {
             "{layer} names a kind twice: {names:?}"
         );
     }
+}
+
+#[test]
+fn every_kind_published_per_locale_has_an_index_field_and_a_page_folder_of_its_own() {
+    let mut fields = vec!["games"];
+    let mut folders = Vec::new();
+    for kind in kind::ALL {
+        let Some(field) = kind.index_field() else {
+            continue;
+        };
+        assert!(
+            !fields.contains(&field),
+            "`{}`: the index field `{field}` is taken",
+            kind.name
+        );
+        fields.push(field);
+        if let Some(pages) = kind.pages() {
+            assert!(
+                !folders.contains(&pages.dir),
+                "`{}`: the page folder `{}` is taken",
+                kind.name,
+                pages.dir
+            );
+            folders.push(pages.dir);
+            assert!(
+                kind::of_page_dir(pages.dir).is_some_and(|k| kind::same(k, kind)),
+                "`{}`: a game id may not take its page folder",
+                kind.name
+            );
+        }
+    }
+    assert!(fields.len() > 1, "the boards have an index field");
 }

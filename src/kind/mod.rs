@@ -8,7 +8,10 @@
 //! warnings a review (`diff`) may report about it ([`Review`]), the
 //! heading of its table in `status`, whether the editor checks its files,
 //! how `import` recognises it, and the names the site publishes its
-//! documents under ([`PublishedAs`]).
+//! documents under ([`PublishedAs`]: for a kind with a file per locale,
+//! also the field of the index that lists them and its pages' folder,
+//! template and words, [`Pages`]), so nothing of the site takes a second
+//! such kind for the announcements boards.
 //!
 //! The loader reads the schemas of every kind, the validator compiles them,
 //! the build publishes them, the agents serve them as resources, the
