@@ -184,10 +184,12 @@ pub async fn execute(
     }
     let removals: Vec<&Step> = plan.removals().collect();
     if removals.is_empty() {
-        store.put_manifest(&plan.final_manifest(true, old)).await?;
+        store.put_manifest(&plan.final_manifest(old)).await?;
         return Ok(());
     }
-    store.put_manifest(&plan.final_manifest(false, old)).await?;
+    store
+        .put_manifest(&plan.manifest_before_removals(old))
+        .await?;
     let by_path: std::collections::HashMap<&str, &Step> =
         removals.iter().map(|s| (s.path.as_str(), *s)).collect();
     let mut paths: Vec<&str> = by_path.keys().copied().collect();
@@ -199,7 +201,7 @@ pub async fn execute(
             }
         })
         .await?;
-    store.put_manifest(&plan.final_manifest(true, old)).await?;
+    store.put_manifest(&plan.final_manifest(old)).await?;
     Ok(())
 }
 

@@ -216,11 +216,20 @@ pub fn parse_manifest(bytes: &[u8]) -> Result<Manifest, ManifestError> {
 }
 
 impl Manifest {
-    fn new(complete: bool, files: BTreeMap<String, ManifestEntry>) -> Manifest {
+    /// A manifest of a publish still under way (`complete` false).
+    fn unfinished(files: BTreeMap<String, ManifestEntry>) -> Manifest {
+        Manifest {
+            complete: false,
+            ..Manifest::finished(files)
+        }
+    }
+
+    /// A manifest of a publish whose uploads are all done.
+    fn finished(files: BTreeMap<String, ManifestEntry>) -> Manifest {
         Manifest {
             generator: "activity-site".to_owned(),
             format: MANIFEST_FORMAT,
-            complete,
+            complete: true,
             files,
         }
     }
@@ -378,17 +387,29 @@ impl Plan {
                 },
             );
         }
-        Manifest::new(false, files)
+        Manifest::unfinished(files)
     }
 
-    /// The manifest once every upload is done: the site's published files,
-    /// plus the stale ones; with `removed` true, without the removed ones.
-    pub fn final_manifest(&self, removed: bool, old: Option<&Manifest>) -> Manifest {
+    /// The manifest once every upload is done, while the removals are
+    /// still to come: [`Plan::final_manifest`] and the objects it removes.
+    pub fn manifest_before_removals(&self, old: Option<&Manifest>) -> Manifest {
+        let mut manifest = self.final_manifest(old);
+        for step in self.removals() {
+            if let Some(entry) = old.and_then(|m| m.files.get(&step.path)) {
+                manifest.files.insert(step.path.clone(), entry.clone());
+            }
+        }
+        manifest
+    }
+
+    /// The manifest once every upload and removal is done: the site's
+    /// published files, plus the stale ones.
+    pub fn final_manifest(&self, old: Option<&Manifest>) -> Manifest {
         let mut files = BTreeMap::new();
         for step in &self.steps {
             match step.action {
-                Action::Removed if removed => continue,
-                Action::Removed | Action::Stale => {
+                Action::Removed => continue,
+                Action::Stale => {
                     if let Some(entry) = old.and_then(|m| m.files.get(&step.path)) {
                         files.insert(step.path.clone(), entry.clone());
                     }
@@ -405,7 +426,7 @@ impl Plan {
                 }
             }
         }
-        Manifest::new(true, files)
+        Manifest::finished(files)
     }
 
     /// The plan for people, like `diff`: one line per path that changes,
