@@ -18,7 +18,7 @@ use super::cache::CacheSalt;
 use super::check::{Prepared, check_for_build};
 use super::compress::Compression;
 use super::render::{Defer, Progress};
-use super::render::{Render, render};
+use super::render::{Render, Source, render};
 use super::types::Checked;
 use super::{manifest, write};
 
@@ -225,14 +225,13 @@ pub(crate) fn write_site(
         progress: options.progress.clone(),
         site_url: options.site_url.as_ref(),
     };
-    let (tally, mut manifest) = render(
-        &options.root,
+    let from = Source {
+        root: &options.root,
         checked,
         prepared,
         check_options,
-        &how,
-        &staging,
-    )?;
+    };
+    let (tally, mut manifest) = render(&from, &how, &staging)?;
     manifest.warnings = checked
         .diagnostics
         .iter()
