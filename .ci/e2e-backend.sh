@@ -66,7 +66,18 @@ timeout 300 "$VENV/bin/python" crates/control/tests/fixtures/sra-cli/record.py "
 python3 .ci/e2e_backend.py compare crates/control/tests/fixtures/sra-cli/transcript-2.24.1.json "$work/transcript.json"
 
 log "the simulator and the real backend give the same shapes (cargo test with SRA_CLI)"
-SRA_CLI="$SRA_CLI" timeout 1200 cargo test --locked --test tests control::real -- --nocapture 2>&1 | tail -n 15
+# The test lives in the control crate; `--workspace` keeps the features of the
+# README's test run, so nothing is compiled again.
+SRA_CLI="$SRA_CLI" timeout 1200 cargo test --workspace --locked --test tests \
+    control::real::the_simulator_and_the_real_backend_give_the_same_shapes -- --nocapture \
+    >"$work/real.log" 2>&1 || { tail -n 40 "$work/real.log" >&2; exit 1; }
+grep -v '^\s*$' "$work/real.log" | tail -n 8
+grep -q 'the_simulator_and_the_real_backend_give_the_same_shapes \.\.\. ok' "$work/real.log" ||
+    { echo "the shape comparison with the real backend did not run" >&2; exit 1; }
+if grep -q '^skipped' "$work/real.log"; then
+    echo "the shape comparison skipped the real backend (SRA_CLI=$SRA_CLI)" >&2
+    exit 1
+fi
 
 log "the whole control API through the real backend"
 PORT="$(free_port)"

@@ -398,3 +398,99 @@ fn publish_refuses_a_site_built_for_another_address() {
         stderr(&same)
     );
 }
+
+/// Adds `unevaluatedProperties: false` to every object schema that names
+/// its properties: the published schemas let readers meet fields they do
+/// not know, this copy lets a file hold only what its schema describes.
+fn strict(schema: &mut Value) {
+    match schema {
+        Value::Object(object) => {
+            if object.contains_key("properties") && !object.contains_key("additionalProperties") {
+                object.insert("unevaluatedProperties".into(), Value::Bool(false));
+            }
+            object.values_mut().for_each(strict);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strict),
+        _ => {}
+    }
+}
+
+/// `/api/v1/activity/{game}-{locale}.json` as a pattern of a file's
+/// site-absolute path: each `{…}` is one path segment's worth of text.
+fn path_pattern(template: &str) -> regex::Regex {
+    let mut pattern = String::from("^");
+    for (i, part) in template.split(['{', '}']).enumerate() {
+        if i % 2 == 0 {
+            pattern.push_str(&regex::escape(part));
+        } else {
+            pattern.push_str("[^/]+");
+        }
+    }
+    pattern.push('$');
+    regex::Regex::new(&pattern).expect("a pattern")
+}
+
+/// One owner for each published field: the OpenAPI document pairs every
+/// JSON path with its schema, and every file of the bundled data's site
+/// under such a path holds no field its schema leaves undescribed. A field
+/// added to what the build writes and not to the schema fails here, before
+/// a client meets it.
+#[test]
+fn every_published_field_is_described_by_its_schema() {
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    let output = run(
+        &crate_root(),
+        &[
+            "build",
+            "--no-cache",
+            "--out",
+            site.to_str().unwrap(),
+            "--site-url",
+            SITE_URL,
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let openapi = json(&site.join("api/v1/openapi.json"));
+    let files = crate::util::files_under(&site);
+    let mut checked = std::collections::BTreeMap::<String, usize>::new();
+    for (template, item) in openapi["paths"].as_object().expect("paths") {
+        let content = &item["get"]["responses"]["200"]["content"];
+        let Some(reference) = content
+            .as_object()
+            .and_then(|media| media.values().find_map(|m| m["schema"]["$ref"].as_str()))
+        else {
+            continue;
+        };
+        let mut schema = json(&site.join("api/v1").join(reference));
+        strict(&mut schema);
+        let validator = jsonschema::validator_for(&schema).expect("a schema");
+        let pattern = path_pattern(template);
+        for (path, bytes) in &files {
+            if !pattern.is_match(&format!("/{path}")) {
+                continue;
+            }
+            let document: Value = serde_json::from_slice(bytes).expect("JSON");
+            let errors: Vec<String> = validator
+                .iter_errors(&document)
+                .map(|error| format!("{} at {}", error, error.instance_path()))
+                .collect();
+            assert!(
+                errors.is_empty(),
+                "{path} against {reference}:\n{}",
+                errors.join("\n")
+            );
+            *checked.entry(reference.to_owned()).or_default() += 1;
+        }
+    }
+    for schema in ["games", "activity", "announcements", "api-catalog"] {
+        let count = checked
+            .get(&format!("schema/{schema}.json"))
+            .copied()
+            .unwrap_or(0);
+        assert!(
+            count > 0,
+            "no file was checked against {schema}: {checked:?}"
+        );
+    }
+}

@@ -1,5 +1,22 @@
 //! Serde types of `games.json` and of activity documents. No I/O.
 //!
+//! Beside the types, the facts every layer reads the same way, each with
+//! one owner:
+//! - the data's times ([`time`]): a checked document's times are [`Time`]s,
+//!   read once by the fixed-position reader and written back byte for
+//!   byte; a [`Draft`] (a file nobody checked: a diff's base, an agent's
+//!   draft, a file with errors) keeps each as a [`Written`], a time or the
+//!   text as it stands; [`Time::instant`] is the one reading of a wall time
+//!   in a zone (DST gaps and folds as RFC 9557's `compatible`);
+//! - counting days ([`days`]) and when a game's data is due by its
+//!   `updateMode` ([`freshness`]: `status`, the `stale` rule, the pages and
+//!   the ending-soon workflow read it);
+//! - a game's source conventions ([`Conventions`]);
+//! - an activity's stable `id` and the next fresh one ([`ids`]);
+//! - a document as the site publishes it ([`published`]: the data's fields
+//!   byte for byte, then each time as an instant, the game's zone and its
+//!   due time; the fields `import` and `diff` drop when they read one back).
+//!
 //! Field order in these structs is the canonical key order of the published
 //! documents (the contract's order, `kind` after `name`), so serializing a
 //! value is all it takes to produce canonical output.
