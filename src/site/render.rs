@@ -774,10 +774,9 @@ fn run_parts(
 }
 
 /// Runs one part: takes its files from the cache, or renders them, writes
-/// them, compresses the text files among them (identical files once: a
-/// game's default-locale document under two names) and writes and stores
-/// the siblings (unless compression was deferred). Returns the records of the
-/// files written.
+/// them, compresses the text files among them ([`siblings_of`]) and writes
+/// and stores the siblings (unless compression was deferred). Returns the
+/// records of the files written.
 fn run_part(
     part: Part<'_>,
     how: &Render<'_>,
@@ -796,53 +795,8 @@ fn run_part(
             records,
         ));
     }
-    let files = match part.work {
-        Work::Api(game, doc, json) => {
-            let mut files = doc_api_files(game, doc, json);
-            files.extend(ics::calendars_of(game, doc));
-            files
-        }
-        Work::Page(game, doc, site_locale) => {
-            vec![pages::render_page(game, doc, site_locale, how.site_url)?]
-        }
-        Work::Ready(file) => vec![file],
-    };
-    let (gzip, brotli) = how.siblings_now();
-    let (written, compressed) = rayon::join(
-        || staging.write(&files),
-        || -> Vec<Vec<OutputFile>> {
-            let mut first: std::collections::HashMap<&[u8], usize> = Default::default();
-            let sources: Vec<usize> = files
-                .iter()
-                .enumerate()
-                .map(|(i, file)| *first.entry(&file.bytes).or_insert(i))
-                .collect();
-            let unique: Vec<Vec<OutputFile>> = (0..files.len())
-                .into_par_iter()
-                .map(|i| {
-                    if gzip && sources[i] == i {
-                        compress::siblings(&files[i], how.compression, brotli)
-                    } else {
-                        Vec::new()
-                    }
-                })
-                .collect();
-            // Each file gets the siblings of its first copy, renamed.
-            files
-                .iter()
-                .zip(&sources)
-                .map(|(file, &s)| {
-                    unique[s]
-                        .iter()
-                        .map(|sib| OutputFile {
-                            path: format!("{}{}", file.path, &sib.path[files[s].path.len()..]),
-                            bytes: sib.bytes.clone(),
-                        })
-                        .collect()
-                })
-                .collect()
-        },
-    );
+    let files = render_work(part.work, how)?;
+    let (written, compressed) = rayon::join(|| staging.write(&files), || siblings_of(&files, how));
     let mut records = written?;
     let deferred = if how.defers() {
         files.iter().filter(|f| layout::is_text(&f.path)).count()
@@ -876,6 +830,58 @@ fn run_part(
     tally.stored = usize::from(stored);
     tally.deferred = deferred;
     Ok((tally, records))
+}
+
+/// The files of a part's work, rendered.
+fn render_work(work: Work<'_>, how: &Render<'_>) -> anyhow::Result<Vec<OutputFile>> {
+    Ok(match work {
+        Work::Api(game, doc, json) => {
+            let mut files = doc_api_files(game, doc, json);
+            files.extend(ics::calendars_of(game, doc));
+            files
+        }
+        Work::Page(game, doc, site_locale) => {
+            vec![pages::render_page(game, doc, site_locale, how.site_url)?]
+        }
+        Work::Ready(file) => vec![file],
+    })
+}
+
+/// The precompressed siblings this build writes now of each of `files`
+/// ([`Render::siblings_now`]): identical files are compressed once (a
+/// game's default-locale document under two names), and each gets the
+/// siblings of its first copy, renamed.
+fn siblings_of(files: &[OutputFile], how: &Render<'_>) -> Vec<Vec<OutputFile>> {
+    let (gzip, brotli) = how.siblings_now();
+    let mut first: std::collections::HashMap<&[u8], usize> = Default::default();
+    let sources: Vec<usize> = files
+        .iter()
+        .enumerate()
+        .map(|(i, file)| *first.entry(&file.bytes).or_insert(i))
+        .collect();
+    let unique: Vec<Vec<OutputFile>> = (0..files.len())
+        .into_par_iter()
+        .map(|i| {
+            if gzip && sources[i] == i {
+                compress::siblings(&files[i], how.compression, brotli)
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
+    files
+        .iter()
+        .zip(&sources)
+        .map(|(file, &s)| {
+            unique[s]
+                .iter()
+                .map(|sib| OutputFile {
+                    path: format!("{}{}", file.path, &sib.path[files[s].path.len()..]),
+                    bytes: sib.bytes.clone(),
+                })
+                .collect()
+        })
+        .collect()
 }
 
 impl Render<'_> {
