@@ -570,7 +570,7 @@ impl LiveBuild {
         };
         // A failed write leaves `memo` empty: the next build reads the output again.
         let staging = super::write::Staging::create(&options.out, self.memo.take())?;
-        let from = super::render::Source {
+        let from = super::render::Inputs {
             root: &options.root,
             checked: &checked,
             prepared,

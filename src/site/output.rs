@@ -18,7 +18,7 @@ use super::cache::CacheSalt;
 use super::check::check_for_build;
 use super::compress::Compression;
 use super::render::{Defer, Progress};
-use super::render::{Render, Source, render};
+use super::render::{Inputs, Render, render};
 use super::{manifest, write};
 
 /// What to build and where.
@@ -183,7 +183,7 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
             known_warnings,
         });
     }
-    let from = Source {
+    let from = Inputs {
         root: &options.root,
         checked: &checked,
         prepared: &prepared,
@@ -205,7 +205,7 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
 /// build of the same process.
 pub(crate) fn write_site(
     options: &BuildOptions,
-    from: &Source<'_>,
+    from: &Inputs<'_>,
     started: Instant,
     staging: write::Staging,
 ) -> anyhow::Result<(BuildSummary, write::Memo)> {

@@ -29,14 +29,21 @@ use super::{cards, contract, headers, ics, kept, kinds, llms, manifest, pages, t
 
 /// What a render starts from: a clean check of the tree at `root`, and
 /// what loads and validates its games again.
-pub(crate) struct Source<'a> {
+pub(crate) struct Inputs<'a> {
+    /// The tree's root, its games' files read again from there.
     pub root: &'a Path,
+    /// The check, clean: its games, schemas, fingerprints of the data
+    /// files and the keys of its clean checks.
     pub checked: &'a Checked,
+    /// The project the check read and its validator, for the kinds checked
+    /// file by file and the games loaded again.
     pub prepared: &'a Prepared,
+    /// The options of the check, "now" among them: a game loaded again is
+    /// checked as the tree was.
     pub check_options: &'a validate::Options,
 }
 
-impl Source<'_> {
+impl Inputs<'_> {
     /// Loads and validates one game again, with its documents, for
     /// rendering: the check before the build saw it clean, so an error now
     /// means its files changed since (the build then stops and writes
@@ -200,7 +207,7 @@ fn home_digest(home: &pages::HomeGame) -> String {
 /// their inputs did not change. The new site and its manifest are the same
 /// whatever the order in which parts finish and whatever the output held.
 pub(crate) fn render(
-    from: &Source<'_>,
+    from: &Inputs<'_>,
     how: &Render<'_>,
     staging: &write::Staging,
 ) -> anyhow::Result<(Tally, manifest::Manifest)> {
@@ -228,7 +235,7 @@ pub(crate) fn render(
 /// One render under way: what it starts from, how it renders, where it
 /// writes, and what its stages share of the registry.
 struct Build<'a> {
-    from: &'a Source<'a>,
+    from: &'a Inputs<'a>,
     how: &'a Render<'a>,
     staging: &'a write::Staging,
     /// The registry as checked: a data file that changed since is found
@@ -256,7 +263,7 @@ struct GameFiles {
 
 impl<'a> Build<'a> {
     fn new(
-        from: &'a Source<'a>,
+        from: &'a Inputs<'a>,
         how: &'a Render<'a>,
         staging: &'a write::Staging,
     ) -> anyhow::Result<Self> {
