@@ -119,33 +119,7 @@ impl Compare for Activities {
                 .to_string(),
             );
         }
-        for m in &file.moved {
-            let shifts: Vec<Msg> = [
-                ("no", &m.from.start_time, &m.to.start_time, m.start_days),
-                ("yes", &m.from.end_time, &m.to.end_time, m.end_days),
-            ]
-            .iter()
-            .filter(|(_, from, to, _)| from != to)
-            .map(|(end, _, _, days)| {
-                msg!(
-                    "diff-shift",
-                    end = *end,
-                    later = if *days > 0 { "yes" } else { "no" },
-                    days = days.unsigned_abs()
-                )
-            })
-            .collect();
-            lines.push(
-                msg!(
-                    "diff-moved",
-                    name = m.name.as_str(),
-                    from = format!("{} – {}", m.from.start_time, m.from.end_time),
-                    to = format!("{} – {}", m.to.start_time, m.to.end_time),
-                    shifts = Arg::List(shifts, "list-comma")
-                )
-                .to_string(),
-            );
-        }
+        lines.extend(file.moved.iter().map(moved_line));
         for c in &file.changed {
             let fields: Vec<Msg> = c.fields.iter().map(field_line).collect();
             lines.push(
@@ -716,6 +690,34 @@ pub fn diff_file(path: &str, built: &[u8], deployed: Option<&[u8]>) -> anyhow::R
             diff
         }
     })
+}
+
+/// The line of an activity moved: its old and new window, and how far
+/// each end shifted.
+fn moved_line(m: &Moved) -> String {
+    let shifts: Vec<Msg> = [
+        ("no", &m.from.start_time, &m.to.start_time, m.start_days),
+        ("yes", &m.from.end_time, &m.to.end_time, m.end_days),
+    ]
+    .iter()
+    .filter(|(_, from, to, _)| from != to)
+    .map(|(end, _, _, days)| {
+        msg!(
+            "diff-shift",
+            end = *end,
+            later = if *days > 0 { "yes" } else { "no" },
+            days = days.unsigned_abs()
+        )
+    })
+    .collect();
+    msg!(
+        "diff-moved",
+        name = m.name.as_str(),
+        from = format!("{} – {}", m.from.start_time, m.from.end_time),
+        to = format!("{} – {}", m.to.start_time, m.to.end_time),
+        shifts = Arg::List(shifts, "list-comma")
+    )
+    .to_string()
 }
 
 fn activity_line(a: &ActivityRef) -> Msg {
