@@ -194,7 +194,7 @@ pub fn plan(
         end,
         now: options.now_for(&game.game),
     };
-    let planned = match version.documents(&game.documents) {
+    let planned = match version.documents(game) {
         Ok(planned) => planned,
         Err(refusal) => return Ok(Err(refusal)),
     };
@@ -300,13 +300,10 @@ struct NewVersion<'a> {
 }
 
 impl NewVersion<'_> {
-    /// Every locale's new document, from its current one in `documents`
-    /// (the check's, in the registry's order).
-    fn documents(
-        &self,
-        documents: &[(String, Option<validate::Kept>)],
-    ) -> Result<Vec<Planned>, Refusal> {
-        let currents = self.currents(documents)?;
+    /// Every locale's new document, from its current one (the check's, in
+    /// the registry's order).
+    fn documents(&self, checked: &CheckedGame) -> Result<Vec<Planned>, Refusal> {
+        let currents = self.currents(checked)?;
         let named = to_drop(&self.game.id, &currents, &self.next.drop)?;
         currents
             .iter()
@@ -319,10 +316,10 @@ impl NewVersion<'_> {
     /// before the new one.
     fn currents<'d>(
         &self,
-        documents: &'d [(String, Option<validate::Kept>)],
+        checked: &'d CheckedGame,
     ) -> Result<Vec<(&'d String, &'d ActivityDocument)>, Refusal> {
         let mut currents = Vec::new();
-        for (locale, doc) in documents {
+        for (locale, doc) in &checked.documents {
             let path = crate::tree::data_path(&self.game.id, locale);
             let Some(current) = doc.as_ref().and_then(validate::Kept::checked) else {
                 return Err(Refusal::Request(msg!("version-missing", path = path)));
