@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end check of `activity-site publish` against moto_server, an S3
 # emulator from PyPI, on loopback:
-# - installs moto[server] and boto3 in a venv, starts moto_server on a free
+# - installs moto's S3 backend, the server's Flask and boto3 in a venv (not
+#   moto[server], which brings every service's dependencies: twice the disk),
+#   starts moto_server on a free
 #   port of 127.0.0.1 and waits until it answers;
 # - builds the five-game fixture tests/fixtures/bundled and publishes it: first (everything, with
 #   Content-Type and Cache-Control checked by boto3), second (nothing),
@@ -21,7 +23,7 @@ mkdir -p "$E2E"
 apt_need $(python_venv_missing)
 
 VENV="$E2E/venv-publish"
-python_venv "$VENV" 'moto[server]>=5,<6' 'boto3>=1.34'
+python_venv "$VENV" 'moto[s3]>=5,<6' 'flask>=3' 'flask-cors>=4' 'boto3>=1.34'
 
 use_activity_site
 

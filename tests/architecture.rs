@@ -144,6 +144,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "tree",
             "clock",
             "kind",
+            // Its log lines for the editor go through the one stderr printer.
+            "terminal",
         ],
     ),
     (

@@ -99,7 +99,8 @@ pub struct Gathered {
     pub site_documents: usize,
     /// A legacy file with the shape of an activity document.
     pub legacy: Option<Legacy>,
-    /// `--keep-unknown` and `--legacy`, for [`prepare`].
+    /// `--keep-unknown` and `--legacy`, for sorting what is found and for
+    /// [`prepare`].
     pub keep_unknown: bool,
     pub legacy_choice: Option<LegacyChoice>,
 }
@@ -114,8 +115,6 @@ pub fn gather(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Ga
     } else {
         from_folder(Path::new(from), request)?
     };
-    gathered.keep_unknown = request.keep_unknown;
-    gathered.legacy_choice = request.legacy;
     if !request.games.is_empty() {
         let (kept, left): (Vec<Source>, Vec<Source>) = std::mem::take(&mut gathered.sources)
             .into_iter()
@@ -194,10 +193,19 @@ fn is_per_locale(path: &str) -> bool {
 }
 
 impl Gathered {
+    /// Nothing gathered yet, for `request`.
+    fn for_request(request: &Request) -> Self {
+        Gathered {
+            keep_unknown: request.keep_unknown,
+            legacy_choice: request.legacy,
+            ..Gathered::default()
+        }
+    }
+
     /// A file imported neither as a game's nor as a kind's document: kept with
     /// `--keep-unknown`, else named as skipped.
-    fn unknown(&mut self, keep: bool, path: String, bytes: Vec<u8>, why: Msg) {
-        if keep {
+    fn unknown(&mut self, path: String, bytes: Vec<u8>, why: Msg) {
+        if self.keep_unknown {
             self.kept.push((path, bytes));
         } else {
             self.skipped.push((path, why));
@@ -208,14 +216,13 @@ impl Gathered {
     /// shape, any other kept or skipped as a file the build does not make.
     fn found(
         &mut self,
-        keep: bool,
         path: String,
         origin: String,
         bytes: Vec<u8>,
         as_game: Option<(String, Option<String>)>,
     ) {
         if !path.ends_with(".json") {
-            return self.unknown(keep, path, bytes, msg!("import-not-generated"));
+            return self.unknown(path, bytes, msg!("import-not-generated"));
         }
         let shape = super::shape_of(&bytes);
         // A document that is not JSON at all is the mapping's to name (`not JSON`).
@@ -260,7 +267,7 @@ impl Gathered {
                 origin,
                 bytes,
             }),
-            _ => self.unknown(keep, path, bytes, msg!("import-not-document")),
+            _ => self.unknown(path, bytes, msg!("import-not-document")),
         }
     }
 }
@@ -346,80 +353,23 @@ pub enum LegacyOutcome {
 /// `time_zones` is `--time-zone` (`None`: every game). Nothing is written.
 pub fn prepare(
     root: &Path,
-    gathered: Gathered,
+    mut gathered: Gathered,
     default_locale: &str,
     time_zones: &[(Option<String>, String)],
 ) -> anyhow::Result<Prepared> {
-    let existing_registry = match std::fs::read_to_string(root.join(REGISTRY_PATH)) {
-        Ok(text) => Some(text),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
-        Err(err) => return Err(err).context(msg!("import-read-registry")),
-    };
-    let Gathered {
-        sources,
-        index,
-        mut errors,
-        per_locale,
-        kept,
-        skipped,
-        regenerated,
-        excluded,
-        games_from,
-        names,
-        names_from,
-        site_documents,
-        legacy,
-        keep_unknown,
-        legacy_choice,
-    } = gathered;
-    let mut kept = kept;
-    let mut skipped = skipped;
+    let existing_registry = read_registry(root)?;
     let plan = super::plan(Inputs {
-        sources,
-        index,
+        sources: std::mem::take(&mut gathered.sources),
+        index: gathered.index.take(),
         existing_registry,
         default_locale: default_locale.to_owned(),
         time_zones: time_zones.to_vec(),
-        names,
-        legacy: legacy.clone().map(|l| (l, legacy_choice)),
+        names: std::mem::take(&mut gathered.names),
+        legacy: gathered.legacy.clone().map(|l| (l, gathered.legacy_choice)),
     })
     .map_err(anyhow::Error::new)?;
-    errors.extend(plan.errors);
-    // The legacy file: an alias (synced), kept frozen, or skipped until
-    // the maintainer chooses; a document of no imported game is unknown.
-    let legacy = match (legacy, plan.legacy) {
-        (Some(_), Some(found)) if found.synced => Some((found, LegacyOutcome::Synced)),
-        (Some(file), Some(found)) => {
-            let keep = legacy_choice == Some(LegacyChoice::Keep) || keep_unknown;
-            let outcome = if keep {
-                kept.push((file.path, file.bytes));
-                LegacyOutcome::Kept
-            } else {
-                LegacyOutcome::Skipped
-            };
-            Some((found, outcome))
-        }
-        (Some(file), None) => {
-            if keep_unknown {
-                kept.push((file.path, file.bytes));
-            } else {
-                skipped.push((file.path, msg!("import-legacy-no-game")));
-            }
-            None
-        }
-        (None, _) => None,
-    };
-    if let Some((found, LegacyOutcome::Skipped)) = &legacy {
-        skipped.push((
-            found.path.clone(),
-            msg!(
-                "import-legacy-choose",
-                game = found.game.as_str(),
-                locale = found.locale.as_str()
-            ),
-        ));
-    }
-
+    gathered.errors.extend(plan.errors);
+    let legacy = gathered.settle_legacy(plan.legacy);
     // The site's locale, as the build will read it from the new registry.
     let site_locale = plan
         .files
@@ -434,10 +384,133 @@ pub fn prepare(
         .filter(|(path, text)| path != REGISTRY_PATH && !super::in_start_order(text))
         .map(|(path, _)| path.clone())
         .collect();
+    let per_locale = gathered.place_per_locale(&site_locale);
+    let per_locale_paths = per_locale.iter().map(|(path, _)| path.clone()).collect();
+    let kept = std::mem::take(&mut gathered.kept);
+    let kept_paths = kept.iter().map(|(p, _)| tree::kept_path(p)).collect();
+    let texts = files_in_order(root, plan.files, per_locale, kept);
+    Ok(Prepared {
+        files: compare_with_root(root, texts)?,
+        games: plan.games,
+        errors: gathered.errors,
+        skipped: gathered.skipped,
+        regenerated: gathered.regenerated,
+        excluded: gathered.excluded,
+        games_from: gathered.games_from,
+        reordered,
+        per_locale: per_locale_paths,
+        kept: kept_paths,
+        site_documents: gathered.site_documents,
+        imported: plan.imported,
+        names_from: gathered.names_from,
+        legacy,
+    })
+}
 
-    // The schemas, so the `$schema` lines resolve in editors; kept when present.
-    let mut texts: Vec<(String, Vec<u8>)> = plan
-        .files
+/// The root's `games.json`, `None` when it has none.
+fn read_registry(root: &Path) -> anyhow::Result<Option<String>> {
+    match std::fs::read_to_string(root.join(REGISTRY_PATH)) {
+        Ok(text) => Ok(Some(text)),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(err).context(msg!("import-read-registry")),
+    }
+}
+
+impl Gathered {
+    /// What becomes of the legacy file, given what the mapping recognised
+    /// in it (`found`): an alias (synced), kept frozen, or skipped until
+    /// the maintainer chooses; a document of no imported game is unknown.
+    fn settle_legacy(&mut self, found: Option<Recognised>) -> Option<(Recognised, LegacyOutcome)> {
+        let legacy = match (self.legacy.take(), found) {
+            (Some(_), Some(found)) if found.synced => Some((found, LegacyOutcome::Synced)),
+            (Some(file), Some(found)) => {
+                let keep = self.legacy_choice == Some(LegacyChoice::Keep) || self.keep_unknown;
+                let outcome = if keep {
+                    self.kept.push((file.path, file.bytes));
+                    LegacyOutcome::Kept
+                } else {
+                    LegacyOutcome::Skipped
+                };
+                Some((found, outcome))
+            }
+            (Some(file), None) => {
+                self.unknown(file.path, file.bytes, msg!("import-legacy-no-game"));
+                None
+            }
+            (None, _) => None,
+        };
+        if let Some((found, LegacyOutcome::Skipped)) = &legacy {
+            self.skipped.push((
+                found.path.clone(),
+                msg!(
+                    "import-legacy-choose",
+                    game = found.game.as_str(),
+                    locale = found.locale.as_str()
+                ),
+            ));
+        }
+        legacy
+    }
+
+    /// The documents of the kinds published once per locale, as root
+    /// paths and texts: the un-suffixed one is `site_locale`'s, each other
+    /// names its locale; the two of the site locale must agree. By kind
+    /// (in the order of `kind::ALL`), then locale.
+    fn place_per_locale(&mut self, site_locale: &str) -> Vec<(String, String)> {
+        let position = |k: &Kind| kind::ALL.iter().position(|other| kind::same(other, k));
+        let mut placed: BTreeMap<(Option<usize>, String), (&'static Kind, String, String)> =
+            BTreeMap::new();
+        let mut found = std::mem::take(&mut self.per_locale);
+        found.sort_by_key(|a| a.locale.is_some());
+        for a in found {
+            let locale = a.locale.clone().unwrap_or_else(|| site_locale.to_owned());
+            let text = match super::per_locale_file(&a.bytes) {
+                Ok(text) => text,
+                Err(why) => {
+                    self.errors.push(msg!(
+                        "import-file-error",
+                        origin = a.origin.as_str(),
+                        why = why
+                    ));
+                    continue;
+                }
+            };
+            match placed.get(&(position(a.kind), locale.clone())) {
+                Some((_, first, held)) => {
+                    if serde_json::from_str::<serde_json::Value>(held).ok()
+                        != serde_json::from_str::<serde_json::Value>(&text).ok()
+                    {
+                        self.errors.push(msg!(
+                            "import-announcements-differ",
+                            origin = a.origin.as_str(),
+                            first = first.as_str(),
+                            locale = locale.as_str()
+                        ));
+                    }
+                }
+                None => {
+                    placed.insert((position(a.kind), locale), (a.kind, a.origin, text));
+                }
+            }
+        }
+        placed
+            .into_iter()
+            .filter_map(|((_, locale), (kind, _, text))| Some((kind.locale_path(&locale)?, text)))
+            .collect()
+    }
+}
+
+/// Every file an import writes, in the order it writes them: the schemas
+/// first, so the `$schema` lines resolve in editors (only where the root
+/// has none), the data files, the documents of the kinds published once
+/// per locale, the kept files, `games.json` last.
+fn files_in_order(
+    root: &Path,
+    planned: Vec<(String, String)>,
+    per_locale: Vec<(String, String)>,
+    kept: Vec<(String, Vec<u8>)>,
+) -> Vec<(String, Vec<u8>)> {
+    let mut texts: Vec<(String, Vec<u8>)> = planned
         .into_iter()
         .map(|(path, text)| (path, text.into_bytes()))
         .collect();
@@ -450,59 +523,22 @@ pub fn prepare(
             texts.insert(0, (path.to_owned(), text.as_bytes().to_vec()));
         }
     }
-    // A kind published once per locale: its un-suffixed document is the
-    // site locale's, each other names its locale; the two of the site
-    // locale must agree. By kind (in the order of `kind::ALL`), then locale.
-    let position = |k: &Kind| kind::ALL.iter().position(|other| kind::same(other, k));
-    let mut placed: BTreeMap<(Option<usize>, String), (&'static Kind, String, String)> =
-        BTreeMap::new();
-    let mut found = per_locale;
-    found.sort_by_key(|a| a.locale.is_some());
-    for a in found {
-        let locale = a.locale.clone().unwrap_or_else(|| site_locale.clone());
-        let text = match super::per_locale_file(&a.bytes) {
-            Ok(text) => text,
-            Err(why) => {
-                errors.push(msg!(
-                    "import-file-error",
-                    origin = a.origin.as_str(),
-                    why = why
-                ));
-                continue;
-            }
-        };
-        match placed.get(&(position(a.kind), locale.clone())) {
-            Some((_, first, held)) => {
-                if serde_json::from_str::<serde_json::Value>(held).ok()
-                    != serde_json::from_str::<serde_json::Value>(&text).ok()
-                {
-                    errors.push(msg!(
-                        "import-announcements-differ",
-                        origin = a.origin.as_str(),
-                        first = first.as_str(),
-                        locale = locale.as_str()
-                    ));
-                }
-            }
-            None => {
-                placed.insert((position(a.kind), locale), (a.kind, a.origin, text));
-            }
-        }
-    }
-    let mut per_locale = Vec::new();
-    for ((_, locale), (kind, _, text)) in placed {
-        let Some(path) = kind.locale_path(&locale) else {
-            continue;
-        };
-        per_locale.push(path.clone());
+    for (path, text) in per_locale {
         texts.push((path, text.into_bytes()));
     }
-    let kept_paths: Vec<String> = kept.iter().map(|(p, _)| tree::kept_path(p)).collect();
     for (path, bytes) in kept {
         texts.push((tree::kept_path(&path), bytes));
     }
     texts.extend(registry);
+    texts
+}
 
+/// What writing each file would do to the root: create it, replace it,
+/// or leave it as it is.
+fn compare_with_root(
+    root: &Path,
+    texts: Vec<(String, Vec<u8>)>,
+) -> anyhow::Result<Vec<PlannedFile>> {
     let mut files = Vec::with_capacity(texts.len());
     for (path, bytes) in texts {
         let action = match std::fs::read(root.join(&path)) {
@@ -520,22 +556,7 @@ pub fn prepare(
             action,
         });
     }
-    Ok(Prepared {
-        files,
-        games: plan.games,
-        errors,
-        skipped,
-        regenerated,
-        excluded,
-        games_from,
-        reordered,
-        per_locale,
-        kept: kept_paths,
-        site_documents,
-        imported: plan.imported,
-        names_from,
-        legacy,
-    })
+    Ok(files)
 }
 
 impl Prepared {
@@ -698,7 +719,7 @@ fn from_folder(dir: &Path, request: &Request) -> anyhow::Result<Gathered> {
 /// Every file of a site folder: activity documents, announcements, files
 /// the build writes itself, and the rest (kept or skipped).
 fn from_site_folder(site: &Path, request: &Request) -> anyhow::Result<Gathered> {
-    let mut gathered = Gathered::default();
+    let mut gathered = Gathered::for_request(request);
     let read = |rel: &str| -> anyhow::Result<Vec<u8>> {
         let path = site.join(rel);
         std::fs::read(&path).with_context(|| msg!("err-read", path = path.display().to_string()))
@@ -769,7 +790,7 @@ fn from_site_folder(site: &Path, request: &Request) -> anyhow::Result<Gathered> 
             }
         };
         let origin = site.join(&rel).display().to_string();
-        gathered.found(request.keep_unknown, rel, origin, bytes, as_game);
+        gathered.found(rel, origin, bytes, as_game);
     }
     if let Ok(bytes) = read(layout::LLMS_PATH) {
         let llms = layout::llms_site(&String::from_utf8_lossy(&bytes));
@@ -833,7 +854,7 @@ fn from_flat_folder(dir: &Path, request: &Request) -> anyhow::Result<Gathered> {
     }
     names.sort();
     let split = super::split_names(&names);
-    let mut gathered = Gathered::default();
+    let mut gathered = Gathered::for_request(request);
     for name in names {
         let path = dir.join(&name);
         let origin = path.display().to_string();
@@ -860,7 +881,7 @@ fn from_flat_folder(dir: &Path, request: &Request) -> anyhow::Result<Gathered> {
         // published path (`anno.json` as `api/v1/anno.json`).
         let path = super::per_locale_named(&name).unwrap_or_else(|| name.clone());
         let as_game = split.get(&name).cloned().filter(|_| !is_per_locale(&path));
-        gathered.found(request.keep_unknown, path, origin, bytes, as_game);
+        gathered.found(path, origin, bytes, as_game);
     }
     Ok(gathered)
 }
@@ -872,124 +893,228 @@ fn from_flat_folder(dir: &Path, request: &Request) -> anyhow::Result<Gathered> {
 /// `api/v1/activities.json`), when they are there.
 fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gathered> {
     fetch::http_url("--from", request.from)?;
-    let site = layout::site_root(request.from).to_owned();
+    let site = SiteUrls::new(request.from);
     let fetcher = Fetcher::new("import", request.timeout)?;
+    let index = fetch_index(&fetcher, &site, request, on)?;
+    // Without an index, what the site says of itself.
+    let llms = match &index {
+        Some(_) => layout::LlmsSite::default(),
+        None => fetch_llms(&fetcher, &site, on),
+    };
+    let wanted = wanted_files(request, index.as_deref(), &llms, &site)?;
+    wanted.announce(on);
+    let extra = extra_paths(request, index.as_deref(), &wanted.files);
 
-    let index_url = format!("{site}/{}", layout::INDEX_PATH);
-    let index = match fetcher.get(&index_url) {
+    on(Event::Fetching(wanted.files.len() + extra.len()));
+    let urls: Vec<String> = wanted
+        .files
+        .iter()
+        .map(|w| w.path.as_str())
+        .chain(extra.iter().map(String::as_str))
+        .map(|path| format!("{}/{path}", site.root))
+        .collect();
+    let mut results = fetcher
+        .for_each(&urls, |_, result| {
+            on(Event::Fetched);
+            result
+        })
+        .into_iter();
+    let mut fetched: Vec<Fetched> = urls.into_iter().map(|url| (url, results.next())).collect();
+    let extra_fetched = fetched.split_off(wanted.files.len());
+    let mut gathered = Gathered {
+        index,
+        games_from: wanted.games_from.clone(),
+        names: llms_names(&llms),
+        names_from: Some(site.llms).filter(|_| !llms.games.is_empty()),
+        ..Gathered::for_request(request)
+    };
+    gathered.take_documents(wanted, fetched, on);
+    gathered.take_extras(extra, extra_fetched);
+    Ok(gathered)
+}
+
+/// A URL asked for, and what came back (`None`: nothing did).
+type Fetched = (String, Option<Result<Vec<u8>, FetchError>>);
+
+/// The URLs of a deployed site an import reads first.
+struct SiteUrls {
+    /// The site's base URL ([`layout::site_root`]).
+    root: String,
+    /// Its index.
+    index: String,
+    /// Its `llms.txt`.
+    llms: String,
+}
+
+impl SiteUrls {
+    fn new(from: &str) -> Self {
+        let root = layout::site_root(from).to_owned();
+        SiteUrls {
+            index: format!("{root}/{}", layout::INDEX_PATH),
+            llms: format!("{root}/{}", layout::LLMS_PATH),
+            root,
+        }
+    }
+}
+
+/// The site's index: `None` when it has none or it is not one (said in a
+/// note); `Err` when it cannot be fetched and no `--games` says what else
+/// to read.
+fn fetch_index(
+    fetcher: &Fetcher,
+    site: &SiteUrls,
+    request: &Request,
+    on: &mut dyn FnMut(Event),
+) -> anyhow::Result<Option<Vec<IndexGame>>> {
+    let url = site.index.as_str();
+    match fetcher.get(url) {
         Ok(bytes) => match super::parse_index(&bytes) {
-            Ok(index) => Some(index),
+            Ok(index) => Ok(Some(index)),
             Err(why) => {
-                on(Event::Note(msg!(
-                    "import-not-index",
-                    url = index_url.as_str(),
-                    why = why
-                )));
-                None
+                on(Event::Note(msg!("import-not-index", url = url, why = why)));
+                Ok(None)
             }
         },
-        Err(FetchError::NotFound) => None,
-        Err(why) if request.games.is_empty() => {
-            return Err(anyhow::Error::new(msg!(
-                "diff-cannot-fetch",
-                url = index_url.as_str(),
-                error = why.to_string()
-            )));
-        }
+        Err(FetchError::NotFound) => Ok(None),
+        Err(why) if request.games.is_empty() => Err(anyhow::Error::new(msg!(
+            "diff-cannot-fetch",
+            url = url,
+            error = why.to_string()
+        ))),
         Err(why) => {
             on(Event::Note(msg!(
                 "import-index-unfetched",
-                url = index_url.as_str(),
+                url = url,
                 why = why.to_string()
             )));
-            None
+            Ok(None)
         }
-    };
+    }
+}
 
-    let mut games_from = None;
-    // Files guessed from names (no index lists them): a locale's file that
-    // is not there is a locale the game does not have, not an error.
-    let mut guessed = false;
-    // Without an index, what the site says of itself.
-    let llms_url = format!("{site}/{}", layout::LLMS_PATH);
-    let llms = match &index {
-        Some(_) => layout::LlmsSite::default(),
-        None => match fetcher.get(&llms_url) {
-            Ok(bytes) => layout::llms_site(&String::from_utf8_lossy(&bytes)),
-            Err(FetchError::NotFound) => layout::LlmsSite::default(),
-            Err(why) => {
-                on(Event::Note(msg!(
-                    "import-llms-unfetched",
-                    url = llms_url.as_str(),
-                    why = why.to_string()
-                )));
-                layout::LlmsSite::default()
-            }
-        },
-    };
-    let mut asked: Vec<String> = Vec::new();
-    let wanted = match &index {
-        Some(index) => super::listed_files(index, request.games),
-        None if !request.games.is_empty() => {
-            games_from = Some("--games".to_owned());
-            guessed = true;
-            asked = candidate_locales(request, &llms, request.default_locale);
-            super::guessed_files(request.games, &asked, request.default_locale)
+/// The site's `llms.txt`, empty when it has none or it cannot be fetched
+/// (said in a note).
+fn fetch_llms(fetcher: &Fetcher, site: &SiteUrls, on: &mut dyn FnMut(Event)) -> layout::LlmsSite {
+    match fetcher.get(&site.llms) {
+        Ok(bytes) => layout::llms_site(&String::from_utf8_lossy(&bytes)),
+        Err(FetchError::NotFound) => layout::LlmsSite::default(),
+        Err(why) => {
+            on(Event::Note(msg!(
+                "import-llms-unfetched",
+                url = site.llms.as_str(),
+                why = why.to_string()
+            )));
+            layout::LlmsSite::default()
         }
-        None => {
-            let games = llms.ids();
-            anyhow::ensure!(
-                !games.is_empty(),
-                msg!(
-                    "import-games-unknown",
-                    index = index_url.as_str(),
-                    llms = llms_url.as_str()
-                )
-            );
-            games_from = Some(llms_url.clone());
-            let documents = &llms.documents;
-            if documents.is_empty() {
-                guessed = true;
-                asked = candidate_locales(request, &llms, request.default_locale);
-                super::guessed_files(&games, &asked, request.default_locale)
-            } else {
-                let names: Vec<String> = documents
-                    .iter()
-                    .filter_map(|p| p.rsplit('/').next().map(str::to_owned))
-                    .collect();
-                super::split_names(&names)
-                    .into_iter()
-                    .map(|(name, (game, locale))| Wanted {
-                        path: layout::activity_file(name.trim_end_matches(".json"), "json"),
-                        game,
-                        locale,
-                    })
-                    .collect()
-            }
+    }
+}
+
+/// The activity documents to fetch from a site, and how they were chosen.
+struct WantedFiles {
+    files: Vec<Wanted>,
+    /// Where the list of games came from, when it was not the site's index.
+    games_from: Option<String>,
+    /// Files guessed from names (no index lists them): a locale's file that
+    /// is not there is a locale the game does not have, not an error.
+    guessed: bool,
+    /// The locales asked for of each game, when guessed.
+    asked: Vec<String>,
+}
+
+/// The activity documents to fetch: the index's, else those of the games
+/// `--games` names, else of those the site's `llms.txt` lists (the
+/// documents it links, else guessed from the games' names and locales).
+fn wanted_files(
+    request: &Request,
+    index: Option<&[IndexGame]>,
+    llms: &layout::LlmsSite,
+    site: &SiteUrls,
+) -> anyhow::Result<WantedFiles> {
+    let guess = |games: &[String], games_from: String| {
+        let asked = candidate_locales(request, llms, request.default_locale);
+        WantedFiles {
+            files: super::guessed_files(games, &asked, request.default_locale),
+            games_from: Some(games_from),
+            guessed: true,
+            asked,
         }
     };
-    if let Some(from) = &games_from {
-        let games: BTreeSet<&str> = wanted.iter().map(|w| w.game.as_str()).collect();
-        let games: Vec<&str> = games.into_iter().collect();
-        on(Event::Note(msg!(
-            "import-games-from",
-            games = i18n::list(&games),
-            from = from.as_str()
-        )));
+    if let Some(index) = index {
+        return Ok(WantedFiles {
+            files: super::listed_files(index, request.games),
+            games_from: None,
+            guessed: false,
+            asked: Vec::new(),
+        });
     }
-    if !asked.is_empty() {
-        on(Event::Note(msg!(
-            "import-locales-asked",
-            locales = i18n::list(&asked)
-        )));
+    if !request.games.is_empty() {
+        return Ok(guess(request.games, "--games".to_owned()));
     }
-    // Beside the documents, what a site may publish that no index lists.
+    let games = llms.ids();
+    anyhow::ensure!(
+        !games.is_empty(),
+        msg!(
+            "import-games-unknown",
+            index = site.index.as_str(),
+            llms = site.llms.as_str()
+        )
+    );
+    if llms.documents.is_empty() {
+        return Ok(guess(&games, site.llms.clone()));
+    }
+    let names: Vec<String> = llms
+        .documents
+        .iter()
+        .filter_map(|p| p.rsplit('/').next().map(str::to_owned))
+        .collect();
+    let files = super::split_names(&names)
+        .into_iter()
+        .map(|(name, (game, locale))| Wanted {
+            path: layout::activity_file(name.trim_end_matches(".json"), "json"),
+            game,
+            locale,
+        })
+        .collect();
+    Ok(WantedFiles {
+        files,
+        games_from: Some(site.llms.clone()),
+        guessed: false,
+        asked: Vec::new(),
+    })
+}
+
+impl WantedFiles {
+    /// Says where the games came from and which locales are asked for,
+    /// when no index said it.
+    fn announce(&self, on: &mut dyn FnMut(Event)) {
+        if let Some(from) = &self.games_from {
+            let games: BTreeSet<&str> = self.files.iter().map(|w| w.game.as_str()).collect();
+            let games: Vec<&str> = games.into_iter().collect();
+            on(Event::Note(msg!(
+                "import-games-from",
+                games = i18n::list(&games),
+                from = from.as_str()
+            )));
+        }
+        if !self.asked.is_empty() {
+            on(Event::Note(msg!(
+                "import-locales-asked",
+                locales = i18n::list(&self.asked)
+            )));
+        }
+    }
+}
+
+/// Beside the documents, what a site may publish that no index lists: the
+/// documents of the kinds published once per locale, in every locale
+/// known, and [`KNOWN_EXTRAS`].
+fn extra_paths(request: &Request, index: Option<&[IndexGame]>, wanted: &[Wanted]) -> Vec<String> {
     let mut locales: BTreeSet<String> = request.locales.iter().cloned().collect();
     locales.insert(request.default_locale.to_owned());
-    for game in index.iter().flatten() {
+    for game in index.into_iter().flatten() {
         locales.extend(game.locales.iter().cloned());
     }
-    for w in &wanted {
+    for w in wanted {
         locales.extend(w.locale.iter().cloned());
     }
     let mut extra = Vec::new();
@@ -1002,80 +1127,74 @@ fn from_url(request: &Request, on: &mut dyn FnMut(Event)) -> anyhow::Result<Gath
         );
     }
     extra.extend(KNOWN_EXTRAS.iter().map(|p| (*p).to_owned()));
+    extra
+}
 
-    let total = wanted.len() + extra.len();
-    on(Event::Fetching(total));
-    let urls: Vec<String> = wanted
-        .iter()
-        .map(|w| w.path.as_str())
-        .chain(extra.iter().map(String::as_str))
-        .map(|path| format!("{site}/{path}"))
-        .collect();
-    let mut results = fetcher
-        .for_each(&urls, |_, result| {
-            on(Event::Fetched);
-            result
-        })
-        .into_iter();
-    let mut gathered = Gathered {
-        index,
-        games_from,
-        names: llms_names(&llms),
-        names_from: Some(llms_url).filter(|_| !llms.games.is_empty()),
-        ..Gathered::default()
-    };
-    let mut urls = urls.into_iter();
-    // Per locale asked for, the games that do not have it.
-    let mut absent: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for wanted in wanted {
-        let (url, result) = (urls.next().unwrap_or_default(), results.next());
-        match result {
-            Some(Ok(bytes)) => gathered.found(
-                request.keep_unknown,
-                wanted.path,
-                url,
-                bytes,
-                Some((wanted.game, wanted.locale)),
-            ),
-            Some(Err(FetchError::NotFound)) if guessed && wanted.locale.is_some() => {
-                absent
-                    .entry(wanted.locale.unwrap_or_default())
-                    .or_default()
-                    .push(wanted.game);
+impl Gathered {
+    /// Sorts the activity documents fetched (`fetched`, one per wanted
+    /// file); a guessed locale's file that is not there is said once per
+    /// locale, in a note.
+    fn take_documents(
+        &mut self,
+        wanted: WantedFiles,
+        fetched: Vec<Fetched>,
+        on: &mut dyn FnMut(Event),
+    ) {
+        // Per locale asked for, the games that do not have it.
+        let mut absent: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (wanted_file, (url, result)) in wanted.files.into_iter().zip(fetched) {
+            match result {
+                Some(Ok(bytes)) => self.found(
+                    wanted_file.path,
+                    url,
+                    bytes,
+                    Some((wanted_file.game, wanted_file.locale)),
+                ),
+                Some(Err(FetchError::NotFound))
+                    if wanted.guessed && wanted_file.locale.is_some() =>
+                {
+                    absent
+                        .entry(wanted_file.locale.unwrap_or_default())
+                        .or_default()
+                        .push(wanted_file.game);
+                }
+                Some(Err(why)) => {
+                    // A document the site has (or lists) that could not be read.
+                    self.site_documents += 1;
+                    self.errors.push(msg!(
+                        "import-file-error",
+                        origin = url.as_str(),
+                        why = why.to_string()
+                    ));
+                }
+                None => {}
             }
-            Some(Err(why)) => {
-                // A document the site has (or lists) that could not be read.
-                gathered.site_documents += 1;
-                gathered.errors.push(msg!(
+        }
+        for (locale, games) in absent {
+            on(Event::Note(msg!(
+                "import-no-such-locale",
+                locale = locale.as_str(),
+                count = games.len(),
+                games = i18n::list(&games)
+            )));
+        }
+    }
+
+    /// Sorts the other files fetched ([`extra_paths`]); one that is not
+    /// there is no error.
+    fn take_extras(&mut self, extra: Vec<String>, fetched: Vec<Fetched>) {
+        for (path, (url, result)) in extra.into_iter().zip(fetched) {
+            match result {
+                Some(Ok(bytes)) => self.found(path, url, bytes, None),
+                Some(Err(FetchError::NotFound)) | None => {}
+                Some(Err(why)) => self.errors.push(msg!(
                     "import-file-error",
                     origin = url.as_str(),
                     why = why.to_string()
-                ));
+                )),
             }
-            None => {}
         }
     }
-    for (locale, games) in absent {
-        on(Event::Note(msg!(
-            "import-no-such-locale",
-            locale = locale.as_str(),
-            count = games.len(),
-            games = i18n::list(&games)
-        )));
-    }
-    for path in extra {
-        let (url, result) = (urls.next().unwrap_or_default(), results.next());
-        match result {
-            Some(Ok(bytes)) => gathered.found(request.keep_unknown, path, url, bytes, None),
-            Some(Err(FetchError::NotFound)) | None => {}
-            Some(Err(why)) => gathered.errors.push(msg!(
-                "import-file-error",
-                origin = url.as_str(),
-                why = why.to_string()
-            )),
-        }
-    }
-    Ok(gathered)
 }
 
 /// Files a deployed site may hold that no index names: asked for by URL

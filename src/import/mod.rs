@@ -488,42 +488,52 @@ pub struct Inputs {
 ///   zone and source come from the registry, else from the index, else
 ///   placeholders (the id, and a `dataSource` on [`PLACEHOLDER_HOST`]).
 pub fn plan(inputs: Inputs) -> Result<Plan, Msg> {
-    let mut registry = match &inputs.existing_registry {
-        Some(text) => {
-            if has_repeated_keys(text) {
-                return Err(msg!("import-registry-repeated-key"));
-            }
-            let value: Value = serde_json::from_str(text)
-                .map_err(|e| msg!("import-registry-not-json", error = e.to_string()))?;
-            let Value::Object(map) = value else {
-                return Err(msg!("import-registry-not-object"));
-            };
-            map
-        }
-        None => {
-            let mut map = Map::new();
-            map.insert("$schema".to_owned(), Value::from(REGISTRY_SCHEMA));
-            map.insert("games".to_owned(), Value::Array(Vec::new()));
-            map
-        }
-    };
-    let known: BTreeMap<String, Game> = registry
-        .get("games")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|g| serde_json::from_value::<Game>(g.clone()).ok())
-        .map(|g| (g.id.clone(), g))
-        .collect();
-    let index: BTreeMap<&str, &IndexGame> = inputs
-        .index
-        .iter()
-        .flatten()
-        .map(|g| (g.id.as_str(), g))
-        .collect();
+    let mut registry = open_registry(inputs.existing_registry.as_deref())?;
+    let mut planner = Planner::new(&inputs, &registry);
+    for (id, sources) in &sources_by_game(&inputs) {
+        planner.add_game(id, sources);
+    }
+    if let Some((legacy, choice)) = &inputs.legacy {
+        planner.place_legacy(legacy, *choice);
+    }
+    let Planner {
+        mut result,
+        registry_games,
+        ..
+    } = planner;
+    registry.insert("games".to_owned(), Value::Array(registry_games));
+    let mut text = serde_json::to_string_pretty(&Value::Object(registry))
+        .map_err(|e| msg!("import-registry-unwritable", error = e.to_string()))?;
+    text.push('\n');
+    result
+        .files
+        .push((crate::tree::REGISTRY_PATH.to_owned(), text));
+    Ok(result)
+}
 
-    // Group by game; resolve the un-suffixed file's locale.
-    // Games in the index's order, then in the order their files came.
+/// The root's `games.json` as an object to extend, or a new one with no
+/// games when the root has none.
+fn open_registry(existing: Option<&str>) -> Result<Map<String, Value>, Msg> {
+    let Some(text) = existing else {
+        let mut map = Map::new();
+        map.insert("$schema".to_owned(), Value::from(REGISTRY_SCHEMA));
+        map.insert("games".to_owned(), Value::Array(Vec::new()));
+        return Ok(map);
+    };
+    if has_repeated_keys(text) {
+        return Err(msg!("import-registry-repeated-key"));
+    }
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| msg!("import-registry-not-json", error = e.to_string()))?;
+    let Value::Object(map) = value else {
+        return Err(msg!("import-registry-not-object"));
+    };
+    Ok(map)
+}
+
+/// The sources grouped by game: the games in the index's order, then in
+/// the order their files came.
+fn sources_by_game(inputs: &Inputs) -> Vec<(String, Vec<&Source>)> {
     let mut by_game: Vec<(String, Vec<&Source>)> = inputs
         .index
         .iter()
@@ -536,131 +546,120 @@ pub fn plan(inputs: Inputs) -> Result<Plan, Msg> {
             None => by_game.push((source.game.clone(), vec![source])),
         }
     }
-    let mut result = Plan::default();
-    let mut registry_games: Vec<Value> = registry
-        .get("games")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    // Every imported document (game, locale, text), for the legacy file.
-    let mut imported: Vec<(String, String, String)> = Vec::new();
-    for (id, sources) in &by_game {
+    by_game
+}
+
+/// One [`plan`] under way: what is known of the games, and what is planned
+/// so far.
+struct Planner<'a> {
+    inputs: &'a Inputs,
+    /// The games the root's `games.json` already lists, by id.
+    known: BTreeMap<String, Game>,
+    /// The games of the site's index, by id.
+    index: BTreeMap<&'a str, &'a IndexGame>,
+    /// The entries of the registry's `games`, updated game by game.
+    registry_games: Vec<Value>,
+    /// Every imported document (game, locale, text), for the legacy file.
+    imported: Vec<(String, String, String)>,
+    result: Plan,
+}
+
+/// The documents read for one game: locale to (origin, text), and the
+/// locales in the order their files came.
+struct Documents {
+    by_locale: BTreeMap<String, (String, String)>,
+    order: Vec<String>,
+}
+
+impl<'a> Planner<'a> {
+    fn new(inputs: &'a Inputs, registry: &Map<String, Value>) -> Self {
+        let registry_games: Vec<Value> = registry
+            .get("games")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let known = registry_games
+            .iter()
+            .filter_map(|g| serde_json::from_value::<Game>(g.clone()).ok())
+            .map(|g| (g.id.clone(), g))
+            .collect();
+        let index = inputs
+            .index
+            .iter()
+            .flatten()
+            .map(|g| (g.id.as_str(), g))
+            .collect();
+        Planner {
+            inputs,
+            known,
+            index,
+            registry_games,
+            imported: Vec::new(),
+            result: Plan::default(),
+        }
+    }
+
+    /// Plans the data files of game `id` and its entry of `games.json`.
+    fn add_game(&mut self, id: &str, sources: &[&Source]) {
         if !is_game_id(id) {
             for s in sources {
-                result.errors.push(msg!(
+                self.result.errors.push(msg!(
                     "import-not-game-id",
                     origin = s.origin.as_str(),
-                    id = id.as_str()
+                    id = id
                 ));
             }
-            continue;
+            return;
         }
+        let index = self.index.get(id).copied();
+        let known = self.known.get(id);
         let default_locale = index
-            .get(id.as_str())
             .map(|g| g.default_locale.clone())
-            .or_else(|| known.get(id).map(|g| g.default_locale.clone()))
-            .unwrap_or_else(|| inputs.default_locale.clone());
-        // locale -> (origin, text)
-        let mut docs: BTreeMap<String, (String, String)> = BTreeMap::new();
-        let mut order: Vec<String> = Vec::new();
-        let unsuffixed = sources.iter().find(|s| s.locale.is_none());
-        let mut ordered: Vec<&&Source> = sources.iter().filter(|s| s.locale.is_some()).collect();
-        ordered.sort_by_key(|s| s.locale.clone());
-        for source in unsuffixed.into_iter().chain(ordered) {
-            let locale = source
-                .locale
-                .clone()
-                .unwrap_or_else(|| default_locale.clone());
-            let text = match data_file(&source.bytes) {
-                Ok(text) => text,
-                Err(why) => {
-                    result.errors.push(msg!(
-                        "import-file-error",
-                        origin = source.origin.as_str(),
-                        why = why
-                    ));
-                    continue;
-                }
-            };
-            if let Some((first, kept)) = docs.get(&locale) {
-                if same_document(kept, &text) {
-                    result.imported += 1;
-                } else {
-                    result.errors.push(msg!(
-                        "import-documents-differ",
-                        origin = source.origin.as_str(),
-                        first = first.as_str(),
-                        locale = locale.as_str()
-                    ));
-                }
-                continue;
-            }
-            order.push(locale.clone());
-            result.imported += 1;
-            docs.insert(locale, (source.origin.clone(), text));
-        }
-        if docs.is_empty() {
-            continue;
-        }
+            .or_else(|| known.map(|g| g.default_locale.clone()))
+            .unwrap_or_else(|| self.inputs.default_locale.clone());
         // Locale order: the index's, else the registry's, then the rest.
         let preferred: Vec<String> = index
-            .get(id.as_str())
             .map(|g| g.locales.clone())
-            .or_else(|| known.get(id).map(|g| g.locales.clone()))
+            .or_else(|| known.map(|g| g.locales.clone()))
             .unwrap_or_else(|| vec![default_locale.clone()]);
-        let mut locales: Vec<String> = preferred
-            .iter()
-            .filter(|l| docs.contains_key(*l))
-            .cloned()
-            .collect();
-        for locale in &order {
-            if !locales.contains(locale) {
-                locales.push(locale.clone());
-            }
+        let docs = read_documents(sources, &default_locale, &mut self.result);
+        if docs.by_locale.is_empty() {
+            return;
         }
-        let default_locale = if docs.contains_key(&default_locale) {
+        let locales = preferred_first(&preferred, |l| docs.by_locale.contains_key(l), &docs.order);
+        let default_locale = if docs.by_locale.contains_key(&default_locale) {
             default_locale
         } else {
             locales[0].clone()
         };
         for locale in &locales {
-            let (_, text) = &docs[locale];
-            result
-                .files
-                .push((crate::tree::data_path(id, locale), text.clone()));
-            imported.push((id.clone(), locale.clone(), text.clone()));
+            let (_, text) = &docs.by_locale[locale];
+            let path = crate::tree::data_path(id, locale);
+            self.result.files.push((path, text.clone()));
+            let document = (id.to_owned(), locale.clone(), text.clone());
+            self.imported.push(document);
         }
-        let given = inputs
-            .time_zones
-            .iter()
-            .find(|(game, _)| game.as_deref() == Some(id.as_str()))
-            .or_else(|| inputs.time_zones.iter().find(|(game, _)| game.is_none()))
-            .map(|(_, zone)| zone.as_str());
         // The registry lists the index's pending locales too, in its order.
-        let pending: &[String] = index.get(id.as_str()).map_or(&[], |g| &g.pending);
-        let mut listed: Vec<String> = preferred
-            .iter()
-            .filter(|l| locales.contains(*l) || pending.contains(*l))
-            .cloned()
-            .collect();
-        for locale in &locales {
-            if !listed.contains(locale) {
-                listed.push(locale.clone());
-            }
-        }
+        let pending: &[String] = index.map_or(&[], |g| &g.pending);
+        let listed = preferred_first(
+            &preferred,
+            |l| locales.contains(l) || pending.contains(l),
+            &locales,
+        );
+        let given = self.given_zone(id);
         let registered = update_registry(
-            &mut registry_games,
+            &mut self.registry_games,
             &Described {
                 id,
                 locales: &listed,
                 default_locale: &default_locale,
-                published: index.get(id.as_str()).map(|g| &g.described),
-                llms_name: inputs.names.get(id).map(String::as_str),
+                published: index.map(|g| &g.described),
+                llms_name: self.inputs.names.get(id).map(String::as_str),
                 given,
             },
         );
-        result.games.push(PlannedGame {
-            id: id.clone(),
+        self.result.games.push(PlannedGame {
+            id: id.to_owned(),
             locales,
             default_locale,
             placeholder: registered.placeholder,
@@ -670,29 +669,98 @@ pub fn plan(inputs: Inputs) -> Result<Plan, Msg> {
             name_from: registered.name_from,
         });
     }
-    if let Some((legacy, choice)) = &inputs.legacy {
-        result.legacy = recognise(legacy, &imported, &result.games);
-        // A path `games.json` already declares an alias stays one.
+
+    /// The `--time-zone` given for game `id`, else for every game.
+    fn given_zone(&self, id: &str) -> Option<&'a str> {
+        let zones = &self.inputs.time_zones;
+        zones
+            .iter()
+            .find(|(game, _)| game.as_deref() == Some(id))
+            .or_else(|| zones.iter().find(|(game, _)| game.is_none()))
+            .map(|(_, zone)| zone.as_str())
+    }
+
+    /// Recognises the legacy file among the imported documents, and makes
+    /// it an alias of its game when `--legacy sync` asks, or when
+    /// `games.json` already declares it one.
+    fn place_legacy(&mut self, legacy: &Legacy, choice: Option<LegacyChoice>) {
+        self.result.legacy = recognise(legacy, &self.imported, &self.result.games);
+        let known = &self.known;
         let declared = |found: &Recognised| {
             known
                 .get(&found.game)
                 .is_some_and(|g| g.aliases.iter().any(|a| a.path == found.path))
         };
-        if let Some(found) = &mut result.legacy
-            && (*choice == Some(LegacyChoice::Sync) || (choice.is_none() && declared(found)))
+        if let Some(found) = &mut self.result.legacy
+            && (choice == Some(LegacyChoice::Sync) || (choice.is_none() && declared(found)))
         {
-            add_alias(&mut registry_games, found, &result.games);
+            add_alias(&mut self.registry_games, found, &self.result.games);
             found.synced = true;
         }
     }
-    registry.insert("games".to_owned(), Value::Array(registry_games));
-    let mut text = serde_json::to_string_pretty(&Value::Object(registry))
-        .map_err(|e| msg!("import-registry-unwritable", error = e.to_string()))?;
-    text.push('\n');
-    result
-        .files
-        .push((crate::tree::REGISTRY_PATH.to_owned(), text));
-    Ok(result)
+}
+
+/// Reads the sources of one game as data files, the un-suffixed one
+/// first as `default_locale`'s; one that cannot be read, or that differs
+/// from another of its locale, is an error of `plan`.
+fn read_documents(sources: &[&Source], default_locale: &str, plan: &mut Plan) -> Documents {
+    let mut docs = Documents {
+        by_locale: BTreeMap::new(),
+        order: Vec::new(),
+    };
+    let unsuffixed = sources.iter().find(|s| s.locale.is_none());
+    let mut ordered: Vec<&&Source> = sources.iter().filter(|s| s.locale.is_some()).collect();
+    ordered.sort_by_key(|s| s.locale.clone());
+    for source in unsuffixed.into_iter().chain(ordered) {
+        let locale = source
+            .locale
+            .clone()
+            .unwrap_or_else(|| default_locale.to_owned());
+        let text = match data_file(&source.bytes) {
+            Ok(text) => text,
+            Err(why) => {
+                plan.errors.push(msg!(
+                    "import-file-error",
+                    origin = source.origin.as_str(),
+                    why = why
+                ));
+                continue;
+            }
+        };
+        if let Some((first, kept)) = docs.by_locale.get(&locale) {
+            if same_document(kept, &text) {
+                plan.imported += 1;
+            } else {
+                plan.errors.push(msg!(
+                    "import-documents-differ",
+                    origin = source.origin.as_str(),
+                    first = first.as_str(),
+                    locale = locale.as_str()
+                ));
+            }
+            continue;
+        }
+        docs.order.push(locale.clone());
+        plan.imported += 1;
+        docs.by_locale.insert(locale, (source.origin.clone(), text));
+    }
+    docs
+}
+
+/// The locales of `preferred` that `keep` takes, in its order, then those
+/// of `rest` not among them, in theirs.
+fn preferred_first(
+    preferred: &[String],
+    keep: impl Fn(&String) -> bool,
+    rest: &[String],
+) -> Vec<String> {
+    let mut locales: Vec<String> = preferred.iter().filter(|l| keep(l)).cloned().collect();
+    for locale in rest {
+        if !locales.contains(locale) {
+            locales.push(locale.clone());
+        }
+    }
+    locales
 }
 
 /// What is known of one imported game, for its entry of `games.json`.
@@ -723,13 +791,26 @@ struct Registered {
 /// `timeZoneAssumed`) and a `name` (the registry's, else the index's, else
 /// the site's `llms.txt`, else its id).
 fn update_registry(games: &mut Vec<Value>, game: &Described) -> Registered {
-    let id = game.id;
-    let published_zone = game
-        .published
-        .and_then(|d| d.get("timeZone"))
-        .and_then(Value::as_str);
-    let zone = |existing: Option<&str>| -> (String, ZoneFrom) {
-        match (existing, published_zone, game.given) {
+    let listed = games
+        .iter_mut()
+        .find(|g| g.get("id").and_then(Value::as_str) == Some(game.id));
+    if let Some(Value::Object(entry)) = listed {
+        return game.update_entry(entry);
+    }
+    let (entry, registered) = game.new_entry();
+    games.push(Value::Object(entry));
+    registered
+}
+
+impl Described<'_> {
+    /// The time zone of the game and where it came from: the registry's
+    /// (`existing`), else the index's, else `--time-zone`, else the default.
+    fn zone(&self, existing: Option<&str>) -> (String, ZoneFrom) {
+        let published = self
+            .published
+            .and_then(|d| d.get("timeZone"))
+            .and_then(Value::as_str);
+        match (existing, published, self.given) {
             (Some(zone), _, _) => (zone.to_owned(), ZoneFrom::Registry),
             (None, Some(zone), _) => (zone.to_owned(), ZoneFrom::Index),
             (None, None, Some(zone)) => (zone.to_owned(), ZoneFrom::Option),
@@ -738,32 +819,34 @@ fn update_registry(games: &mut Vec<Value>, game: &Described) -> Registered {
                 ZoneFrom::Assumed,
             ),
         }
-    };
-    let shown_name = |name: &Value| -> String {
+    }
+
+    /// The name a person is told: `name` in the default locale, else the id.
+    fn shown_name(&self, name: &Value) -> String {
         serde_json::from_value::<crate::model::Localized>(name.clone())
-            .map(|n| n.get(game.default_locale, game.default_locale).to_owned())
-            .unwrap_or_else(|_| id.to_owned())
-    };
-    let locales_value = Value::Array(game.locales.iter().cloned().map(Value::from).collect());
-    if let Some(Value::Object(entry)) = games
-        .iter_mut()
-        .find(|g| g.get("id").and_then(Value::as_str) == Some(id))
-    {
+            .map(|n| n.get(self.default_locale, self.default_locale).to_owned())
+            .unwrap_or_else(|_| self.id.to_owned())
+    }
+
+    /// Brings the game's entry already in `games.json` up to date: its
+    /// locales extended, its default locale set, its time zone kept (or
+    /// confirmed by `--time-zone`, or given when it has none).
+    fn update_entry(&self, entry: &mut Map<String, Value>) -> Registered {
         // Locales already listed stay (their files may be on disk already).
         let mut all: Vec<Value> = entry
             .get("locales")
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
-        for locale in game.locales {
+        for locale in self.locales {
             if !all.iter().any(|l| l.as_str() == Some(locale)) {
                 all.push(Value::from(locale.as_str()));
             }
         }
         entry.insert("locales".to_owned(), Value::Array(all));
-        entry.insert("defaultLocale".to_owned(), Value::from(game.default_locale));
+        entry.insert("defaultLocale".to_owned(), Value::from(self.default_locale));
         let unconfirmed = entry.get(ZONE_ASSUMED).and_then(Value::as_bool) == Some(true);
-        let (time_zone, from) = match (unconfirmed, game.given) {
+        let (time_zone, from) = match (unconfirmed, self.given) {
             // A zone given now confirms the guess of an earlier import.
             (true, Some(given)) => {
                 entry.insert("timeZone".to_owned(), Value::from(given));
@@ -778,7 +861,7 @@ fn update_registry(games: &mut Vec<Value>, game: &Described) -> Registered {
                     .to_owned(),
                 ZoneFrom::Unconfirmed,
             ),
-            (false, _) => zone(entry.get("timeZone").and_then(Value::as_str)),
+            (false, _) => self.zone(entry.get("timeZone").and_then(Value::as_str)),
         };
         if !entry.contains_key("timeZone") {
             entry.insert("timeZone".to_owned(), Value::from(time_zone.as_str()));
@@ -786,62 +869,71 @@ fn update_registry(games: &mut Vec<Value>, game: &Described) -> Registered {
                 entry.insert(ZONE_ASSUMED.to_owned(), Value::Bool(true));
             }
         }
-        let name = entry.get("name").map_or_else(|| id.to_owned(), shown_name);
-        return Registered {
+        let name = entry
+            .get("name")
+            .map_or_else(|| self.id.to_owned(), |n| self.shown_name(n));
+        Registered {
             placeholder: false,
             time_zone,
             zone_from: from,
             name,
             name_from: NameFrom::Registry,
-        };
-    }
-    let described = game.published.cloned().unwrap_or_default();
-    let placeholder = !described.contains_key("name")
-        || !(described.contains_key("dataSource") || described.contains_key("dataSources"));
-    let (name, name_from) = match (described.get("name"), game.llms_name) {
-        (Some(name), _) => (name.clone(), NameFrom::Index),
-        (None, Some(name)) => (Value::from(name), NameFrom::Llms),
-        (None, None) => (Value::from(id), NameFrom::Id),
-    };
-    let mut entry = Map::new();
-    entry.insert("id".to_owned(), Value::from(id));
-    entry.insert("name".to_owned(), name.clone());
-    entry.insert("locales".to_owned(), locales_value);
-    entry.insert("defaultLocale".to_owned(), Value::from(game.default_locale));
-    match (described.get("dataSource"), described.get("dataSources")) {
-        (None, Some(_)) => {}
-        (given, _) => {
-            entry.insert(
-                "dataSource".to_owned(),
-                given
-                    .cloned()
-                    .unwrap_or_else(|| Value::from(format!("https://{PLACEHOLDER_HOST}/{id}"))),
-            );
         }
     }
-    if let Some(sources) = described.get("dataSources") {
-        entry.insert("dataSources".to_owned(), sources.clone());
-    }
-    let (time_zone, from) = zone(None);
-    entry.insert("timeZone".to_owned(), Value::from(time_zone.as_str()));
-    // What the index carries of the registry besides (issue 57), in the
-    // registry's order.
-    if let Some(mode) = described.get("updateMode") {
-        entry.insert("updateMode".to_owned(), mode.clone());
-    }
-    if from == ZoneFrom::Assumed || described.get(ZONE_ASSUMED) == Some(&Value::Bool(true)) {
-        entry.insert(ZONE_ASSUMED.to_owned(), Value::Bool(true));
-    }
-    if let Some(conventions) = described.get("conventions") {
-        entry.insert("conventions".to_owned(), conventions.clone());
-    }
-    games.push(Value::Object(entry));
-    Registered {
-        placeholder,
-        time_zone,
-        zone_from: from,
-        name: shown_name(&name),
-        name_from,
+
+    /// The entry of a game new to `games.json`, from what the index
+    /// published and the site's `llms.txt`, with placeholders for the rest.
+    fn new_entry(&self) -> (Map<String, Value>, Registered) {
+        let id = self.id;
+        let described = self.published.cloned().unwrap_or_default();
+        let placeholder = !described.contains_key("name")
+            || !(described.contains_key("dataSource") || described.contains_key("dataSources"));
+        let (name, name_from) = match (described.get("name"), self.llms_name) {
+            (Some(name), _) => (name.clone(), NameFrom::Index),
+            (None, Some(name)) => (Value::from(name), NameFrom::Llms),
+            (None, None) => (Value::from(id), NameFrom::Id),
+        };
+        let locales = Value::Array(self.locales.iter().cloned().map(Value::from).collect());
+        let mut entry = Map::new();
+        entry.insert("id".to_owned(), Value::from(id));
+        entry.insert("name".to_owned(), name.clone());
+        entry.insert("locales".to_owned(), locales);
+        entry.insert("defaultLocale".to_owned(), Value::from(self.default_locale));
+        match (described.get("dataSource"), described.get("dataSources")) {
+            (None, Some(_)) => {}
+            (given, _) => {
+                entry.insert(
+                    "dataSource".to_owned(),
+                    given
+                        .cloned()
+                        .unwrap_or_else(|| Value::from(format!("https://{PLACEHOLDER_HOST}/{id}"))),
+                );
+            }
+        }
+        if let Some(sources) = described.get("dataSources") {
+            entry.insert("dataSources".to_owned(), sources.clone());
+        }
+        let (time_zone, from) = self.zone(None);
+        entry.insert("timeZone".to_owned(), Value::from(time_zone.as_str()));
+        // What the index carries of the registry besides (issue 57), in the
+        // registry's order.
+        if let Some(mode) = described.get("updateMode") {
+            entry.insert("updateMode".to_owned(), mode.clone());
+        }
+        if from == ZoneFrom::Assumed || described.get(ZONE_ASSUMED) == Some(&Value::Bool(true)) {
+            entry.insert(ZONE_ASSUMED.to_owned(), Value::Bool(true));
+        }
+        if let Some(conventions) = described.get("conventions") {
+            entry.insert("conventions".to_owned(), conventions.clone());
+        }
+        let registered = Registered {
+            placeholder,
+            time_zone,
+            zone_from: from,
+            name: self.shown_name(&name),
+            name_from,
+        };
+        (entry, registered)
     }
 }
 

@@ -209,7 +209,7 @@ impl<W: Write> Server<W> {
     fn handle_in_language(&mut self, incoming: Incoming) -> anyhow::Result<Option<ExitCode>> {
         match incoming {
             Incoming::Malformed(problem) => {
-                eprintln!("activity-site lsp: {problem}");
+                crate::terminal::say(format_args!("activity-site lsp: {problem}"));
                 self.send_raw(&json!({
                     "jsonrpc": "2.0",
                     "id": null,
@@ -294,7 +294,7 @@ impl<W: Write> Server<W> {
             _ => Ok(()),
         };
         if let Err((_, problem)) = outcome {
-            eprintln!("activity-site lsp: {method}: {problem}");
+            crate::terminal::say(format_args!("activity-site lsp: {method}: {problem}"));
         }
     }
 
@@ -473,7 +473,9 @@ impl<W: Write> Server<W> {
                         .push(diagnostic);
                 }
             }
-            Err(err) => eprintln!("activity-site lsp: cannot check: {err:#}"),
+            Err(err) => {
+                crate::terminal::say(format_args!("activity-site lsp: cannot check: {err:#}"))
+            }
         }
         self.dirty = false;
         before

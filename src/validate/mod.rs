@@ -420,45 +420,52 @@ impl Validator {
                 parsed.push((json, &file.locale, !has_errors));
             }
         }
-        // Ids: every activity of every locale, paired across locales.
-        {
-            let files: Vec<(&JsonFile<'_>, &str)> =
-                parsed.iter().map(|(json, l, _)| (json, *l)).collect();
-            let mut reports: Vec<Reporter<'_>> =
-                files.iter().map(|(json, _)| Reporter::new(json)).collect();
-            rules::missing_ids(&loaded.game, &files, &mut reports);
-            for report in reports {
-                let mut found = report.finish();
-                waive(&loaded.game, &mut found);
-                diagnostics.extend(found);
-            }
-        }
-        let clean: Vec<(&JsonFile<'_>, &str)> = parsed
-            .iter()
-            .filter(|(_, _, clean)| *clean)
-            .map(|(json, l, _)| (json, *l))
-            .collect();
-        // Locale parity: every other locale against the default one.
-        if let Some((default, _)) = clean.iter().find(|(_, l)| *l == loaded.game.default_locale) {
-            for (other, locale) in &clean {
-                if *locale == loaded.game.default_locale {
-                    continue;
-                }
-                let mut on_default = Reporter::new(default);
-                let mut on_other = Reporter::new(other);
-                rules::locale_parity(default, other, &mut on_default, &mut on_other);
-                for mut found in [on_default.finish(), on_other.finish()] {
-                    waive(&loaded.game, &mut found);
-                    diagnostics.extend(found);
-                }
-            }
-        }
+        diagnostics.extend(across_locales(&loaded.game, &parsed));
         CheckedGame {
             game: loaded.game.clone(),
             documents,
             diagnostics,
         }
     }
+}
+
+/// The rules across a game's locales, on its files read past their syntax
+/// (`parsed`: each with its locale and whether it is free of errors): ids
+/// on every activity of every locale, paired across locales; locale parity,
+/// every other locale against the default one, on clean files only (an
+/// error already says what is wrong).
+fn across_locales(game: &Game, parsed: &[(JsonFile<'_>, &str, bool)]) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    let files: Vec<(&JsonFile<'_>, &str)> = parsed.iter().map(|(json, l, _)| (json, *l)).collect();
+    let mut reports: Vec<Reporter<'_>> =
+        files.iter().map(|(json, _)| Reporter::new(json)).collect();
+    rules::missing_ids(game, &files, &mut reports);
+    for report in reports {
+        let mut found = report.finish();
+        waive(game, &mut found);
+        diagnostics.extend(found);
+    }
+    let clean: Vec<(&JsonFile<'_>, &str)> = parsed
+        .iter()
+        .filter(|(_, _, clean)| *clean)
+        .map(|(json, l, _)| (json, *l))
+        .collect();
+    let Some((default, _)) = clean.iter().find(|(_, l)| *l == game.default_locale) else {
+        return diagnostics;
+    };
+    for (other, locale) in &clean {
+        if *locale == game.default_locale {
+            continue;
+        }
+        let mut on_default = Reporter::new(default);
+        let mut on_other = Reporter::new(other);
+        rules::locale_parity(default, other, &mut on_default, &mut on_other);
+        for mut found in [on_default.finish(), on_other.finish()] {
+            waive(game, &mut found);
+            diagnostics.extend(found);
+        }
+    }
+    diagnostics
 }
 
 /// Drops the warnings `game` turns off for its files (`conventions.ignore`
@@ -696,26 +703,14 @@ fn schema_errors(
 ) {
     use jsonschema::error::ValidationErrorKind as Kind;
     let registry = matches!(doc, Doc::Registry);
-    let help_for = |field: &str| match doc {
-        Doc::File(rules) => rules.schema_help(field),
-        _ => None,
-    };
-
+    let mut said = SchemaReport { value, doc, report };
     for error in validator.iter_errors(value) {
         let pointer = error.instance_path().as_str().to_string();
         let field = spans::split_pointer(&pointer).pop().unwrap_or_default();
-        // A minimum or a list of values: in the kind's words when it has them.
-        let own = match (doc, error.kind()) {
-            (Doc::File(rules), Kind::Minimum { .. }) => Some((rules, SchemaError::Minimum)),
-            (Doc::File(rules), Kind::Enum { .. }) => Some((rules, SchemaError::Enum)),
-            (Doc::File(rules), Kind::Pattern { .. }) => Some((rules, SchemaError::Pattern)),
-            _ => None,
-        };
-        if let Some(message) = own.and_then(|(rules, error_kind)| {
-            rules.schema_message(error_kind, &field, &error.instance().to_string())
-        }) {
-            let help = help_for(&field);
-            report.value(&pointer, Code::Schema, Severity::Error, message, help);
+        if let Some(message) = said.own_message(&error, &field) {
+            let help = said.help_for(&field);
+            said.report
+                .value(&pointer, Code::Schema, Severity::Error, message, help);
             continue;
         }
         match error.kind() {
@@ -723,103 +718,155 @@ fn schema_errors(
             Kind::Pattern { .. } | Kind::UniqueItems if registry => continue,
             // "dataSource or dataSources": the registry rule says it in words.
             Kind::AnyOf { .. } if registry => continue,
-            Kind::AdditionalProperties { unexpected } => {
-                let known = known_keys(&pointer, doc);
-                for key in unexpected {
-                    let key_pointer = format!("{pointer}/{}", spans::escape_segment(key));
-                    let suggestion = did_you_mean(key, &known);
-                    let help = suggestion
-                        .map(|k| msg!("did-you-mean", name = k))
-                        .or_else(|| {
-                            Some(msg!(
-                                "schema-known-fields",
-                                fields = crate::i18n::list(&known)
-                            ))
-                        });
-                    report.key(
-                        &key_pointer,
-                        Code::Schema,
-                        Severity::Error,
-                        msg!("schema-unknown-field", key = key.as_str()),
-                        help,
-                    );
-                    // Renaming is exact only while the right key is absent:
-                    // otherwise the rename would repeat it.
-                    let object = value.pointer(&pointer).and_then(Value::as_object);
-                    if let Some(right) = suggestion
-                        && object.is_some_and(|o| !o.contains_key(right))
-                    {
-                        report.fix_string(&key_pointer, Target::Key, right);
-                    }
-                }
-            }
+            Kind::AdditionalProperties { unexpected } => said.unknown_fields(&pointer, unexpected),
             Kind::Required { property } => {
-                let name = property.as_str().unwrap_or_default();
-                let known = known_keys(&pointer, doc);
-                if misspelt_as_unknown(value, &pointer, name, &known) {
-                    // The unknown-field diagnostic already says "did you mean".
-                    continue;
-                }
-                let help = missing_field_help(value, &pointer, name)
-                    .or_else(|| what_to_add(name, registry));
-                let message = match activity_name(value, &pointer) {
-                    Some(activity) => {
-                        msg!(
-                            "schema-activity-missing-field",
-                            activity = activity,
-                            name = name
-                        )
-                    }
-                    None => msg!("schema-missing-field", name = name),
-                };
-                report.value(&pointer, Code::Schema, Severity::Error, message, help);
+                said.missing_field(&pointer, property.as_str().unwrap_or_default());
             }
             Kind::MinLength { limit: 1 } => {
-                report.value(
+                let help = said.help_for(&field);
+                said.report.value(
                     &pointer,
                     Code::Schema,
                     Severity::Error,
                     msg!("schema-empty", field = field.as_str()),
-                    help_for(&field),
+                    help,
                 );
             }
-            Kind::Type { kind } => {
-                let message = wrong_type(&error, &field);
-                // A number where text belongs (`"version": 4.7`): quoting
-                // the number as written is exact.
-                let quote = matches!(
-                    kind,
-                    jsonschema::error::TypeKind::Single(jsonschema::JsonType::String)
-                ) && error.instance().is_number();
-                let written = quote
-                    .then(|| report.value_text(&pointer))
-                    .flatten()
-                    .map(str::to_string);
-                let help = written.as_ref().map(|raw| {
-                    msg!(
-                        "schema-quote-number-help",
-                        whole = if field.is_empty() { "yes" } else { "no" },
-                        field = field.as_str(),
-                        raw = raw.as_str()
-                    )
-                });
-                report.value(
-                    &pointer,
-                    Code::Schema,
-                    Severity::Error,
-                    message,
-                    help.or_else(|| help_for(&field)),
-                );
-                if let Some(raw) = written {
-                    report.fix_string(&pointer, Target::Value, &raw);
-                }
-            }
+            Kind::Type { kind } => said.mistyped(&error, kind, &pointer, &field),
             _ => {
                 // The schema crate's own sentence, for the keywords the
                 // built-in schemas rarely trip: left in its English.
                 let message = msg!("schema-other", detail = error.to_string());
-                report.value(&pointer, Code::Schema, Severity::Error, message, None);
+                said.report
+                    .value(&pointer, Code::Schema, Severity::Error, message, None);
             }
+        }
+    }
+}
+
+/// Where [`schema_errors`] says what it found, and about what.
+struct SchemaReport<'a, 'r> {
+    /// The document checked.
+    value: &'a Value,
+    doc: Doc,
+    report: &'a mut Reporter<'r>,
+}
+
+impl SchemaReport<'_, '_> {
+    /// The help a kind checked file by file gives for `field`.
+    fn help_for(&self, field: &str) -> Option<Msg> {
+        match self.doc {
+            Doc::File(rules) => rules.schema_help(field),
+            _ => None,
+        }
+    }
+
+    /// A minimum, a list of values or a pattern missed: in the kind's
+    /// words when it has them.
+    fn own_message(&self, error: &jsonschema::ValidationError<'_>, field: &str) -> Option<Msg> {
+        use jsonschema::error::ValidationErrorKind as Kind;
+        let Doc::File(rules) = self.doc else {
+            return None;
+        };
+        let error_kind = match error.kind() {
+            Kind::Minimum { .. } => SchemaError::Minimum,
+            Kind::Enum { .. } => SchemaError::Enum,
+            Kind::Pattern { .. } => SchemaError::Pattern,
+            _ => return None,
+        };
+        rules.schema_message(error_kind, field, &error.instance().to_string())
+    }
+
+    /// Keys the schema does not know, each with the one it probably
+    /// means (renamed by the fix when that is exact), or those it knows.
+    fn unknown_fields(&mut self, pointer: &str, unexpected: &[String]) {
+        let known = known_keys(pointer, self.doc);
+        for key in unexpected {
+            let key_pointer = format!("{pointer}/{}", spans::escape_segment(key));
+            let suggestion = did_you_mean(key, &known);
+            let help = suggestion
+                .map(|k| msg!("did-you-mean", name = k))
+                .or_else(|| {
+                    Some(msg!(
+                        "schema-known-fields",
+                        fields = crate::i18n::list(&known)
+                    ))
+                });
+            self.report.key(
+                &key_pointer,
+                Code::Schema,
+                Severity::Error,
+                msg!("schema-unknown-field", key = key.as_str()),
+                help,
+            );
+            // Renaming is exact only while the right key is absent:
+            // otherwise the rename would repeat it.
+            let object = self.value.pointer(pointer).and_then(Value::as_object);
+            if let Some(right) = suggestion
+                && object.is_some_and(|o| !o.contains_key(right))
+            {
+                self.report.fix_string(&key_pointer, Target::Key, right);
+            }
+        }
+    }
+
+    /// A required field `name` missing from the object at `pointer`
+    /// (unless a misspelt key already stands for it).
+    fn missing_field(&mut self, pointer: &str, name: &str) {
+        let known = known_keys(pointer, self.doc);
+        if misspelt_as_unknown(self.value, pointer, name, &known) {
+            // The unknown-field diagnostic already says "did you mean".
+            return;
+        }
+        let help = missing_field_help(self.value, pointer, name).or_else(|| match self.doc {
+            Doc::Registry => None,
+            Doc::Activity | Doc::File(_) => Some(what_to_add(name)),
+        });
+        let message = match activity_name(self.value, pointer) {
+            Some(activity) => {
+                msg!(
+                    "schema-activity-missing-field",
+                    activity = activity,
+                    name = name
+                )
+            }
+            None => msg!("schema-missing-field", name = name),
+        };
+        self.report
+            .value(pointer, Code::Schema, Severity::Error, message, help);
+    }
+
+    /// A value of the wrong type; a number where text belongs
+    /// (`"version": 4.7`) is quoted as written, which is exact.
+    fn mistyped(
+        &mut self,
+        error: &jsonschema::ValidationError<'_>,
+        kind: &jsonschema::error::TypeKind,
+        pointer: &str,
+        field: &str,
+    ) {
+        let message = wrong_type(error, field);
+        let quote = matches!(
+            kind,
+            jsonschema::error::TypeKind::Single(jsonschema::JsonType::String)
+        ) && error.instance().is_number();
+        let written = quote
+            .then(|| self.report.value_text(pointer))
+            .flatten()
+            .map(str::to_string);
+        let help = written.as_ref().map(|raw| {
+            msg!(
+                "schema-quote-number-help",
+                whole = if field.is_empty() { "yes" } else { "no" },
+                field = field,
+                raw = raw.as_str()
+            )
+        });
+        let help = help.or_else(|| self.help_for(field));
+        self.report
+            .value(pointer, Code::Schema, Severity::Error, message, help);
+        if let Some(raw) = written {
+            self.report.fix_string(pointer, Target::Value, &raw);
         }
     }
 }
@@ -834,17 +881,14 @@ fn activity_name<'v>(document: &'v Value, pointer: &str) -> Option<&'v str> {
 }
 
 /// What a missing field of an activity document looks like when added.
-fn what_to_add(name: &str, registry: bool) -> Option<Msg> {
-    if registry {
-        return None;
-    }
-    Some(match name {
+fn what_to_add(name: &str) -> Msg {
+    match name {
         "description" => msg!("add-description"),
         "name" => msg!("add-name"),
         "startTime" | "endTime" => msg!("add-time", name = name),
         "activities" => msg!("add-activities"),
         _ => msg!("add-field", name = name),
-    })
+    }
 }
 
 /// "wrong type for `name`: 1 is not of type "string" (found a number)",

@@ -87,6 +87,18 @@ pub fn rewrite_time_in(text: &str, year: Option<YearFrom>) -> Option<Rewrite> {
     })
 }
 
+/// Whether `s` is shaped `YYYY-MM-DDTHH:MM:SS` (digits where digits
+/// belong), whether or not its numbers name a real time.
+pub fn has_time_shape(s: &[u8]) -> bool {
+    s.len() == 19
+        && s.iter().enumerate().all(|(i, b)| match i {
+            4 | 7 => *b == b'-',
+            10 => *b == b'T',
+            13 | 16 => *b == b':',
+            _ => b.is_ascii_digit(),
+        })
+}
+
 /// Whether `text` writes the seconds of its time (`:SS` or `秒`).
 pub fn writes_seconds(text: &str) -> bool {
     narrow(text).matches(':').count() >= 2 || text.contains('秒')

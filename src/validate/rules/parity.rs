@@ -7,7 +7,7 @@ use crate::diagnostics::Code;
 use crate::diagnostics::Severity::Warning;
 use crate::i18n::{Msg, msg};
 use crate::json::Node;
-use crate::validate::Reporter;
+use crate::validate::{JsonFile, Reporter};
 
 /// `locale-parity`: `other` must agree with the default locale's document on
 /// the version, its window and the set of activity time windows. A short
@@ -17,106 +17,20 @@ use crate::validate::Reporter;
 /// (with every difference);
 /// otherwise on the file that lacks activities the other has, which ones.
 pub fn locale_parity<'r>(
-    default: &crate::validate::JsonFile<'_>,
-    other: &crate::validate::JsonFile<'_>,
+    default: &JsonFile<'_>,
+    other: &JsonFile<'_>,
     on_default: &mut Reporter<'r>,
     on_other: &mut Reporter<'r>,
 ) {
-    // A version that differs is reported on the document that is behind:
-    // the one whose version starts earlier (the other locale when neither
-    // does, the default being the reference).
-    let start = |doc: &crate::validate::JsonFile<'_>| {
-        doc.root
-            .get("startTime")
-            .and_then(Node::as_str)
-            .map(str::to_owned)
-    };
-    let (default_start, other_start) = (start(default), start(other));
-    let default_behind = matches!((&default_start, &other_start), (Some(a), Some(b)) if a < b);
-    let other_behind = matches!((&default_start, &other_start), (Some(a), Some(b)) if a > b);
-    let mut fields = Vec::new();
-    let mut at: Option<String> = None;
-    for field in ["version", "startTime", "endTime"] {
-        let (Some(a), Some(b)) = (
-            default.root.get(field).and_then(Node::as_str),
-            other.root.get(field).and_then(Node::as_str),
-        ) else {
-            continue;
-        };
-        if a != b {
-            let (here, there) = if default_behind { (a, b) } else { (b, a) };
-            fields.push(msg!(
-                "parity-field",
-                field = field,
-                here = here,
-                there = there
-            ));
-            at.get_or_insert_with(|| format!("/{field}"));
-        }
-    }
-    /// Each activity's time window, with its name and index.
-    fn windows<'d>(doc: &'d Node<'d>) -> Vec<((&'d str, &'d str), &'d str, usize)> {
-        super::base::activities(doc)
-            .into_iter()
-            .filter_map(|a| Some((a.window?, a.name, a.index)))
-            .collect()
-    }
-    let ours = windows(&other.root);
+    let behind = Behind::of(default, other);
     let theirs = windows(&default.root);
-    // Match windows as multisets: each of ours takes one of theirs.
-    let mut remaining: HashMap<(&str, &str), Vec<usize>> = HashMap::with_capacity(theirs.len());
-    for (k, (window, _, _)) in theirs.iter().enumerate() {
-        remaining.entry(*window).or_default().push(k);
-    }
-    let mut only_other = Vec::new();
-    for (window, name, i) in &ours {
-        match remaining.get_mut(window).and_then(Vec::pop) {
-            Some(_) => {}
-            None => only_other.push((*window, *name, *i)),
-        }
-    }
-    let mut only_default: Vec<_> = remaining
-        .into_values()
-        .flatten()
-        .map(|k| theirs[k])
-        .collect();
-    only_default.sort_by_key(|(_, _, k)| *k);
-    /// One note per activity, at most a few, then how many more.
-    fn notes(
-        report: &mut Reporter<'_>,
-        note: fn(&str, &str, &str) -> Msg,
-        list: &[((&str, &str), &str, usize)],
-    ) {
-        const SHOWN: usize = 5;
-        for ((start, end), name, _) in list.iter().take(SHOWN) {
-            report.note(note(name, start, end));
-        }
-        if list.len() > SHOWN {
-            report.note(msg!("parity-more", count = list.len() - SHOWN));
-        }
-    }
-    /// The notes of a warning on the other locale's file: what it lacks of
-    /// the default's activities, then what it has that the default lacks.
-    fn both_ways(
-        report: &mut Reporter<'_>,
-        only_default: &[((&str, &str), &str, usize)],
-        only_other: &[((&str, &str), &str, usize)],
-    ) {
-        notes(
-            report,
-            |name, start, end| msg!("parity-note-missing", name = name, start = start, end = end),
-            only_default,
-        );
-        notes(
-            report,
-            |name, start, end| msg!("parity-note-extra", name = name, start = start, end = end),
-            only_other,
-        );
-    }
+    let ours = windows(&other.root);
+    let (only_default, only_other) = unmatched(&theirs, &ours);
+    let (fields, at) = version_fields(default, other, behind);
     if let Some(at) = at {
         // Another version: its activities differ as a consequence; every
         // difference is a note of the one warning, on the document behind.
-        let (report, ahead, missing, extra) = if default_behind {
+        let (report, ahead, missing, extra) = if behind == Behind::Default {
             (on_default, other.path, &only_other, &only_default)
         } else {
             (on_other, default.path, &only_default, &only_other)
@@ -125,10 +39,10 @@ pub fn locale_parity<'r>(
             &at,
             Code::LocaleParity,
             Warning,
-            if default_behind || other_behind {
-                msg!("parity-behind", path = ahead)
-            } else {
+            if behind == Behind::Neither {
                 msg!("parity-version", path = ahead)
+            } else {
+                msg!("parity-behind", path = ahead)
             },
             Some(msg!("parity-help")),
         );
@@ -152,28 +66,159 @@ pub fn locale_parity<'r>(
         both_ways(on_other, &only_default, &only_other);
         return;
     }
-    for (report, missing, there) in [
-        (on_other, &only_default, default.path),
-        (on_default, &only_other, other.path),
-    ] {
-        if missing.is_empty() {
-            continue;
+    missing(on_other, &only_default, default.path);
+    missing(on_default, &only_other, other.path);
+}
+
+/// Which of two locales' documents is behind: the one whose version
+/// starts earlier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Behind {
+    Default,
+    Other,
+    /// Neither starts earlier (or a start is not known).
+    Neither,
+}
+
+impl Behind {
+    fn of(default: &JsonFile<'_>, other: &JsonFile<'_>) -> Self {
+        let start = |doc: &JsonFile<'_>| {
+            doc.root
+                .get("startTime")
+                .and_then(Node::as_str)
+                .map(str::to_owned)
+        };
+        match (start(default), start(other)) {
+            (Some(a), Some(b)) if a < b => Behind::Default,
+            (Some(a), Some(b)) if a > b => Behind::Other,
+            _ => Behind::Neither,
         }
-        report.value(
-            "/activities",
-            Code::LocaleParity,
-            Warning,
-            msg!("parity-missing", count = missing.len(), path = there),
-            Some(msg!(
-                "parity-missing-help",
-                count = missing.len(),
-                path = there
-            )),
-        );
-        notes(
-            report,
-            |name, start, end| msg!("parity-window", name = name, start = start, end = end),
-            missing,
-        );
     }
+}
+
+/// The version fields that differ, each a note said from the document
+/// that is behind (the other locale's when neither is), and the pointer
+/// of the first.
+fn version_fields(
+    default: &JsonFile<'_>,
+    other: &JsonFile<'_>,
+    behind: Behind,
+) -> (Vec<Msg>, Option<String>) {
+    let mut fields = Vec::new();
+    let mut at: Option<String> = None;
+    for field in ["version", "startTime", "endTime"] {
+        let (Some(a), Some(b)) = (
+            default.root.get(field).and_then(Node::as_str),
+            other.root.get(field).and_then(Node::as_str),
+        ) else {
+            continue;
+        };
+        if a != b {
+            let (here, there) = if behind == Behind::Default {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            fields.push(msg!(
+                "parity-field",
+                field = field,
+                here = here,
+                there = there
+            ));
+            at.get_or_insert_with(|| format!("/{field}"));
+        }
+    }
+    (fields, at)
+}
+
+/// An activity's time window (start, end), its name and its index.
+type Windowed<'d> = ((&'d str, &'d str), &'d str, usize);
+
+/// Each activity's time window, with its name and index.
+fn windows<'d>(doc: &'d Node<'d>) -> Vec<Windowed<'d>> {
+    super::base::activities(doc)
+        .into_iter()
+        .filter_map(|a| Some((a.window?, a.name, a.index)))
+        .collect()
+}
+
+/// The windows of `theirs` (the default's) and of `ours` (the other
+/// locale's) without a twin on the other side, matched as multisets: each
+/// of ours takes one of theirs. Theirs in their order.
+fn unmatched<'d>(
+    theirs: &[Windowed<'d>],
+    ours: &[Windowed<'d>],
+) -> (Vec<Windowed<'d>>, Vec<Windowed<'d>>) {
+    let mut remaining: HashMap<(&str, &str), Vec<usize>> = HashMap::with_capacity(theirs.len());
+    for (k, (window, _, _)) in theirs.iter().enumerate() {
+        remaining.entry(*window).or_default().push(k);
+    }
+    let mut only_other = Vec::new();
+    for (window, name, i) in ours {
+        match remaining.get_mut(window).and_then(Vec::pop) {
+            Some(_) => {}
+            None => only_other.push((*window, *name, *i)),
+        }
+    }
+    let mut only_default: Vec<_> = remaining
+        .into_values()
+        .flatten()
+        .map(|k| theirs[k])
+        .collect();
+    only_default.sort_by_key(|(_, _, k)| *k);
+    (only_default, only_other)
+}
+
+/// One note per activity, at most a few, then how many more.
+fn notes(report: &mut Reporter<'_>, note: fn(&str, &str, &str) -> Msg, list: &[Windowed<'_>]) {
+    const SHOWN: usize = 5;
+    for ((start, end), name, _) in list.iter().take(SHOWN) {
+        report.note(note(name, start, end));
+    }
+    if list.len() > SHOWN {
+        report.note(msg!("parity-more", count = list.len() - SHOWN));
+    }
+}
+
+/// The notes of a warning on the other locale's file: what it lacks of
+/// the default's activities, then what it has that the default lacks.
+fn both_ways(
+    report: &mut Reporter<'_>,
+    only_default: &[Windowed<'_>],
+    only_other: &[Windowed<'_>],
+) {
+    notes(
+        report,
+        |name, start, end| msg!("parity-note-missing", name = name, start = start, end = end),
+        only_default,
+    );
+    notes(
+        report,
+        |name, start, end| msg!("parity-note-extra", name = name, start = start, end = end),
+        only_other,
+    );
+}
+
+/// A warning on a document that lacks activities the document at `there`
+/// has (`missing`), with a note for each.
+fn missing(report: &mut Reporter<'_>, missing: &[Windowed<'_>], there: &str) {
+    if missing.is_empty() {
+        return;
+    }
+    report.value(
+        "/activities",
+        Code::LocaleParity,
+        Warning,
+        msg!("parity-missing", count = missing.len(), path = there),
+        Some(msg!(
+            "parity-missing-help",
+            count = missing.len(),
+            path = there
+        )),
+    );
+    notes(
+        report,
+        |name, start, end| msg!("parity-window", name = name, start = start, end = end),
+        missing,
+    );
 }

@@ -33,54 +33,134 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
     let Some(entries) = file.get("games").and_then(Value::as_array) else {
         return games;
     };
-    // Looked up once per locale of every game: a set, not the list.
-    let present: HashSet<&str> = data_files.iter().map(String::as_str).collect();
-    let mut ids: HashMap<&str, usize> = HashMap::new();
-    let mut listed: HashSet<String> = HashSet::new();
-    let mut listed_games: HashSet<&str> = HashSet::new();
-    let mut aliases: HashMap<String, String> = HashMap::new();
-    for (i, entry) in entries.iter().enumerate() {
-        let base = format!("/games/{i}");
-        let id = entry.get("id").and_then(Value::as_str);
-        if let Some(id) = id {
-            listed_games.insert(id);
-            if !is_game_id(id) {
-                report.value(
-                    &format!("{base}/id"),
-                    Code::GamesRegistry,
-                    Error,
-                    msg!("registry-bad-id", id = id),
-                    Some(msg!("registry-bad-id-help", suggestion = suggest_id(id))),
-                );
-            }
-            if id == crate::layout::ANNOUNCEMENTS_PAGE_DIR {
-                report.value(
-                    &format!("{base}/id"),
-                    Code::GamesRegistry,
-                    Error,
-                    msg!("registry-id-taken", id = id),
-                    Some(msg!("registry-id-taken-help", id = id)),
-                );
-            }
-            if let Some(first) = ids.insert(id, i) {
-                report.value(
-                    &format!("{base}/id"),
-                    Code::GamesRegistry,
-                    Error,
-                    msg!("registry-duplicate-id", id = id, first = first),
-                    Some(msg!("registry-duplicate-id-help")),
-                );
-            }
+    let mut seen = Seen::new(data_files);
+    for (i, value) in entries.iter().enumerate() {
+        let entry = Entry::new(i, value);
+        if let Some(id) = entry.id {
+            seen.game_id(&entry, id, i, report);
         }
-        let locales: Vec<&str> = entry
-            .get("locales")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        let default_locale = entry.get("defaultLocale").and_then(Value::as_str);
+        seen.locales(&entry, report);
+        default_locale(&entry, report);
+        if let Some(sources) = value.get("dataSources").and_then(Value::as_object) {
+            data_sources(&entry.base, sources, &entry.locales, report);
+        }
+        source_given(&entry, report);
+        if let Some(conventions) = value.get("conventions").and_then(Value::as_object) {
+            self::conventions(&entry.base, conventions, report);
+        }
+        time_zone(&entry, report);
+        imported(&entry, &mut seen.aliases, report);
+        if let Ok(game) = serde_json::from_value::<Game>(value.clone())
+            && is_game_id(&game.id)
+            && seen.ids.get(game.id.as_str()) == Some(&i)
+        {
+            games.push(game);
+        }
+    }
+    // Orphans: files no game lists. Reported in the orphan file itself.
+    let orphans: BTreeSet<String> = data_files
+        .iter()
+        .filter(|path| !seen.listed.contains(*path))
+        .cloned()
+        .collect();
+    report_orphans(&orphans, &seen.listed_games, report);
+    games
+}
+
+/// One game of the registry, as its rules read it.
+struct Entry<'a> {
+    /// Its pointer (`/games/3`).
+    base: String,
+    value: &'a Value,
+    id: Option<&'a str>,
+    /// Its `locales`, those that are text.
+    locales: Vec<&'a str>,
+    default_locale: Option<&'a str>,
+}
+
+impl<'a> Entry<'a> {
+    fn new(i: usize, value: &'a Value) -> Self {
+        Entry {
+            base: format!("/games/{i}"),
+            value,
+            id: value.get("id").and_then(Value::as_str),
+            locales: value
+                .get("locales")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default(),
+            default_locale: value.get("defaultLocale").and_then(Value::as_str),
+        }
+    }
+}
+
+/// What the registry rules keep from one game to the next.
+struct Seen<'a> {
+    /// The data files there are; looked up once per locale of every game:
+    /// a set, not the list.
+    present: HashSet<&'a str>,
+    /// Each id, and the game that gave it first.
+    ids: HashMap<&'a str, usize>,
+    /// The data files the games list.
+    listed: HashSet<String>,
+    /// The id of every game, valid or not.
+    listed_games: HashSet<&'a str>,
+    /// Each alias path, and the pointer that claimed it first.
+    aliases: HashMap<String, String>,
+}
+
+impl<'a> Seen<'a> {
+    fn new(data_files: &'a [String]) -> Self {
+        Seen {
+            present: data_files.iter().map(String::as_str).collect(),
+            ids: HashMap::new(),
+            listed: HashSet::new(),
+            listed_games: HashSet::new(),
+            aliases: HashMap::new(),
+        }
+    }
+
+    /// The id of game `i`: well formed, not a name the site takes for
+    /// itself, given once.
+    fn game_id(&mut self, entry: &Entry<'_>, id: &'a str, i: usize, report: &mut Reporter<'_>) {
+        let base = &entry.base;
+        self.listed_games.insert(id);
+        if !is_game_id(id) {
+            report.value(
+                &format!("{base}/id"),
+                Code::GamesRegistry,
+                Error,
+                msg!("registry-bad-id", id = id),
+                Some(msg!("registry-bad-id-help", suggestion = suggest_id(id))),
+            );
+        }
+        if id == crate::layout::ANNOUNCEMENTS_PAGE_DIR {
+            report.value(
+                &format!("{base}/id"),
+                Code::GamesRegistry,
+                Error,
+                msg!("registry-id-taken", id = id),
+                Some(msg!("registry-id-taken-help", id = id)),
+            );
+        }
+        if let Some(first) = self.ids.insert(id, i) {
+            report.value(
+                &format!("{base}/id"),
+                Code::GamesRegistry,
+                Error,
+                msg!("registry-duplicate-id", id = id, first = first),
+                Some(msg!("registry-duplicate-id-help")),
+            );
+        }
+    }
+
+    /// The locales of a game: language tags, each once, each with its
+    /// document (`missing-file` for the default locale's, `pending-locale`
+    /// for another's).
+    fn locales(&mut self, entry: &Entry<'_>, report: &mut Reporter<'_>) {
         let mut seen = HashSet::new();
-        for (j, locale) in locales.iter().enumerate() {
-            let pointer = format!("{base}/locales/{j}");
+        for (j, locale) in entry.locales.iter().enumerate() {
+            let pointer = format!("{}/locales/{j}", entry.base);
             if !is_language_tag(locale) {
                 report.value(
                     &pointer,
@@ -99,128 +179,115 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
                     None,
                 );
             }
-            if let Some(id) = id {
-                let path = crate::tree::data_path(id, locale);
-                if !present.contains(path.as_str()) && is_game_id(id) && is_language_tag(locale) {
-                    // The default locale's document is the game's
-                    // `<game>.json`: without it the game has nothing to
-                    // publish. Another locale without a document yet is
-                    // pending: the index names it and nothing is published
-                    // under its name.
-                    if default_locale == Some(*locale) {
-                        report.value(
-                            &pointer,
-                            Code::MissingFile,
-                            Error,
-                            msg!("missing-file", path = path.as_str()),
-                            Some(msg!(
-                                "missing-file-help",
-                                path = path.as_str(),
-                                locale = *locale
-                            )),
-                        );
-                    } else {
-                        report.value(
-                            &pointer,
-                            Code::PendingLocale,
-                            Warning,
-                            msg!("pending-locale", path = path.as_str(), locale = *locale),
-                            Some(msg!(
-                                "pending-locale-help",
-                                path = path.as_str(),
-                                locale = *locale
-                            )),
-                        );
-                    }
+            let Some(id) = entry.id else {
+                continue;
+            };
+            let path = crate::tree::data_path(id, locale);
+            if !self.present.contains(path.as_str()) && is_game_id(id) && is_language_tag(locale) {
+                // The default locale's document is the game's
+                // `<game>.json`: without it the game has nothing to
+                // publish. Another locale without a document yet is
+                // pending: the index names it and nothing is published
+                // under its name.
+                if entry.default_locale == Some(*locale) {
+                    report.value(
+                        &pointer,
+                        Code::MissingFile,
+                        Error,
+                        msg!("missing-file", path = path.as_str()),
+                        Some(msg!(
+                            "missing-file-help",
+                            path = path.as_str(),
+                            locale = *locale
+                        )),
+                    );
+                } else {
+                    report.value(
+                        &pointer,
+                        Code::PendingLocale,
+                        Warning,
+                        msg!("pending-locale", path = path.as_str(), locale = *locale),
+                        Some(msg!(
+                            "pending-locale-help",
+                            path = path.as_str(),
+                            locale = *locale
+                        )),
+                    );
                 }
-                listed.insert(path);
             }
-        }
-        if let Some(default) = entry.get("defaultLocale").and_then(Value::as_str)
-            && !locales.is_empty()
-            && !locales.contains(&default)
-        {
-            let help = crate::validate::did_you_mean(default, &locales)
-                .map(|l| msg!("did-you-mean", name = l))
-                .unwrap_or_else(|| {
-                    msg!(
-                        "registry-default-locale-help",
-                        locales = crate::i18n::list(&locales)
-                    )
-                });
-            report.value(
-                &format!("{base}/defaultLocale"),
-                Code::GamesRegistry,
-                Error,
-                msg!("registry-default-locale", default = default),
-                Some(help),
-            );
-        }
-        if let Some(sources) = entry.get("dataSources").and_then(Value::as_object) {
-            data_sources(&base, sources, &locales, report);
-        }
-        // One of the two sources is required (the schema's `anyOf`, whose
-        // own sentence names neither): said here, once, in words.
-        // A misspelt key (`datasource`) already has its "did you mean".
-        let sources = ["dataSource", "dataSources"];
-        let misspelt_source = entry.as_object().is_some_and(|o| {
-            o.keys().any(|k| {
-                !sources.contains(&k.as_str())
-                    && crate::validate::did_you_mean(k, &sources).is_some()
-            })
-        });
-        // `"dataSources": {}` (or only empty lists) names no source either.
-        // (Another type is the schema's error.)
-        let no_typed_source = match entry.get("dataSources") {
-            None => true,
-            Some(Value::Object(m)) => m.values().all(|v| v.as_array().is_some_and(Vec::is_empty)),
-            Some(_) => false,
-        };
-        if entry.is_object()
-            && entry.get("dataSource").is_none()
-            && no_typed_source
-            && !misspelt_source
-        {
-            report.value(
-                &base,
-                Code::GamesRegistry,
-                Error,
-                msg!("registry-no-source"),
-                Some(msg!("registry-no-source-help")),
-            );
-        }
-        if let Some(conventions) = entry.get("conventions").and_then(Value::as_object) {
-            self::conventions(&base, conventions, report);
-        }
-        if let Some(zone) = entry.get("timeZone").and_then(Value::as_str)
-            && zone.parse::<chrono_tz::Tz>().is_err()
-        {
-            report.value(
-                &format!("{base}/timeZone"),
-                Code::GamesRegistry,
-                Error,
-                msg!("registry-time-zone", zone = zone),
-                Some(msg!("registry-time-zone-help")),
-            );
-        }
-        imported(&base, entry, &locales, &mut aliases, report);
-        if let Ok(game) = serde_json::from_value::<Game>(entry.clone())
-            && is_game_id(&game.id)
-            && ids.get(game.id.as_str()) == Some(&i)
-        {
-            games.push(game);
+            self.listed.insert(path);
         }
     }
-    // Orphans: files no game lists. Reported in the orphan file itself.
-    let mut orphans = BTreeSet::new();
-    for path in data_files {
-        if listed.contains(path) {
-            continue;
-        }
-        orphans.insert(path.clone());
+}
+
+/// A game's `defaultLocale` is one of its `locales`.
+fn default_locale(entry: &Entry<'_>, report: &mut Reporter<'_>) {
+    let locales = &entry.locales;
+    if let Some(default) = entry.default_locale
+        && !locales.is_empty()
+        && !locales.contains(&default)
+    {
+        let help = crate::validate::did_you_mean(default, locales)
+            .map(|l| msg!("did-you-mean", name = l))
+            .unwrap_or_else(|| {
+                msg!(
+                    "registry-default-locale-help",
+                    locales = crate::i18n::list(locales)
+                )
+            });
+        report.value(
+            &format!("{}/defaultLocale", entry.base),
+            Code::GamesRegistry,
+            Error,
+            msg!("registry-default-locale", default = default),
+            Some(help),
+        );
     }
-    report_orphans(&orphans, &listed_games, report);
-    games
+}
+
+/// One of the two sources is required (the schema's `anyOf`, whose own
+/// sentence names neither): said here, once, in words. A misspelt key
+/// (`datasource`) already has its "did you mean".
+fn source_given(entry: &Entry<'_>, report: &mut Reporter<'_>) {
+    let value = entry.value;
+    let sources = ["dataSource", "dataSources"];
+    let misspelt_source = value.as_object().is_some_and(|o| {
+        o.keys().any(|k| {
+            !sources.contains(&k.as_str()) && crate::validate::did_you_mean(k, &sources).is_some()
+        })
+    });
+    // `"dataSources": {}` (or only empty lists) names no source either.
+    // (Another type is the schema's error.)
+    let no_typed_source = match value.get("dataSources") {
+        None => true,
+        Some(Value::Object(m)) => m.values().all(|v| v.as_array().is_some_and(Vec::is_empty)),
+        Some(_) => false,
+    };
+    if value.is_object() && value.get("dataSource").is_none() && no_typed_source && !misspelt_source
+    {
+        report.value(
+            &entry.base,
+            Code::GamesRegistry,
+            Error,
+            msg!("registry-no-source"),
+            Some(msg!("registry-no-source-help")),
+        );
+    }
+}
+
+/// A game's `timeZone` is a zone of the IANA database.
+fn time_zone(entry: &Entry<'_>, report: &mut Reporter<'_>) {
+    if let Some(zone) = entry.value.get("timeZone").and_then(Value::as_str)
+        && zone.parse::<chrono_tz::Tz>().is_err()
+    {
+        report.value(
+            &format!("{}/timeZone", entry.base),
+            Code::GamesRegistry,
+            Error,
+            msg!("registry-time-zone", zone = zone),
+            Some(msg!("registry-time-zone-help")),
+        );
+    }
 }
 
 /// What an import left for a maintainer (issue 44): a `timeZone` it
@@ -229,13 +296,8 @@ pub fn registry(file: &Value, data_files: &[String], report: &mut Reporter<'_>) 
 /// may write ([`crate::kind::is_alias_path`]), of one of the game's
 /// locales, claimed by one game only (`seen`: path to the pointer that
 /// claimed it first).
-fn imported(
-    base: &str,
-    entry: &Value,
-    locales: &[&str],
-    seen: &mut HashMap<String, String>,
-    report: &mut Reporter<'_>,
-) {
+fn imported(game: &Entry<'_>, seen: &mut HashMap<String, String>, report: &mut Reporter<'_>) {
+    let (base, entry, locales) = (&game.base, game.value, game.locales.as_slice());
     if entry.get("timeZoneAssumed").and_then(Value::as_bool) == Some(true) {
         let zone = entry
             .get("timeZone")
@@ -295,10 +357,8 @@ fn imported(
 }
 
 /// The typed `dataSources` of one game: each key a locale of the game or
-/// `all`; each source of a known `type`, with an absolute http(s) `url`
-/// where it has one (and one where its type needs it), a `script` for a
-/// script, and an `articleUrl` template that is an absolute http(s) URL with
-/// a `{field}` placeholder. Structure (objects, strings) is the schema's.
+/// `all`, each source as [`data_source`] says. Structure (objects,
+/// strings) is the schema's.
 fn data_sources(
     base: &str,
     sources: &serde_json::Map<String, Value>,
@@ -323,75 +383,88 @@ fn data_sources(
             continue;
         };
         for (i, source) in list.iter().enumerate() {
-            let at = format!("{at}/{i}");
-            let kind = source.get("type").and_then(Value::as_str);
-            if let Some(kind) = kind
-                && !crate::model::DATA_SOURCE_TYPES.contains(&kind)
-            {
-                let help = crate::validate::did_you_mean(kind, crate::model::DATA_SOURCE_TYPES)
-                    .map(|t| msg!("did-you-mean", name = t))
-                    .unwrap_or_else(|| msg!("source-type-help"));
-                report.value(
-                    &format!("{at}/type"),
-                    Code::GamesRegistry,
-                    Error,
-                    msg!("source-type", kind = kind),
-                    Some(help),
-                );
-            }
-            let url = source.get("url").and_then(Value::as_str);
-            if let Some(url) = url
-                && !is_http_url(url)
-            {
-                report.value(
-                    &format!("{at}/url"),
-                    Code::GamesRegistry,
-                    Error,
-                    msg!("source-url", url = url),
-                    Some(msg!("source-url-help")),
-                );
-            }
-            if url.is_none() && matches!(kind, Some("html" | "pageData")) {
-                report.value(
-                    &at,
-                    Code::GamesRegistry,
-                    Error,
-                    msg!("source-needs-url", kind = kind.unwrap_or_default()),
-                    Some(msg!("source-needs-url-help")),
-                );
-            }
-            repository(&at, source, kind, report);
-            if kind == Some("script") && source.get("script").is_none() {
-                report.value(
-                    &at,
-                    Code::GamesRegistry,
-                    Error,
-                    msg!("source-needs-script"),
-                    Some(msg!("source-needs-script-help")),
-                );
-            }
-            if let Some(template) = source.get("articleUrl").and_then(Value::as_str) {
-                if quoted_field(template).is_some() {
-                    // `'link'`: the entry's own field holds the whole URL.
-                } else if !is_http_url(template) {
-                    report.value(
-                        &format!("{at}/articleUrl"),
-                        Code::GamesRegistry,
-                        Error,
-                        msg!("source-article-url", template = template),
-                        Some(msg!("source-article-url-help")),
-                    );
-                } else if !has_placeholder(template) {
-                    report.value(
-                        &format!("{at}/articleUrl"),
-                        Code::GamesRegistry,
-                        Error,
-                        msg!("source-article-placeholder", template = template),
-                        Some(msg!("source-article-placeholder-help")),
-                    );
-                }
-            }
+            data_source(&format!("{at}/{i}"), source, report);
         }
+    }
+}
+
+/// One typed source at `at`: of a known `type`, with an absolute http(s)
+/// `url` where it has one (and one where its type needs it), a `script`
+/// for a script, and an `articleUrl` template that is an absolute http(s)
+/// URL with a `{field}` placeholder.
+fn data_source(at: &str, source: &Value, report: &mut Reporter<'_>) {
+    let kind = source.get("type").and_then(Value::as_str);
+    if let Some(kind) = kind
+        && !crate::model::DATA_SOURCE_TYPES.contains(&kind)
+    {
+        let help = crate::validate::did_you_mean(kind, crate::model::DATA_SOURCE_TYPES)
+            .map(|t| msg!("did-you-mean", name = t))
+            .unwrap_or_else(|| msg!("source-type-help"));
+        report.value(
+            &format!("{at}/type"),
+            Code::GamesRegistry,
+            Error,
+            msg!("source-type", kind = kind),
+            Some(help),
+        );
+    }
+    let url = source.get("url").and_then(Value::as_str);
+    if let Some(url) = url
+        && !is_http_url(url)
+    {
+        report.value(
+            &format!("{at}/url"),
+            Code::GamesRegistry,
+            Error,
+            msg!("source-url", url = url),
+            Some(msg!("source-url-help")),
+        );
+    }
+    if url.is_none() && matches!(kind, Some("html" | "pageData")) {
+        report.value(
+            at,
+            Code::GamesRegistry,
+            Error,
+            msg!("source-needs-url", kind = kind.unwrap_or_default()),
+            Some(msg!("source-needs-url-help")),
+        );
+    }
+    repository(at, source, kind, report);
+    if kind == Some("script") && source.get("script").is_none() {
+        report.value(
+            at,
+            Code::GamesRegistry,
+            Error,
+            msg!("source-needs-script"),
+            Some(msg!("source-needs-script-help")),
+        );
+    }
+    if let Some(template) = source.get("articleUrl").and_then(Value::as_str) {
+        article_url(at, template, report);
+    }
+}
+
+/// A source's `articleUrl` template: an entry's own field (`'link'`), or
+/// an absolute http(s) URL with a `{field}` placeholder.
+fn article_url(at: &str, template: &str, report: &mut Reporter<'_>) {
+    if quoted_field(template).is_some() {
+        // `'link'`: the entry's own field holds the whole URL.
+    } else if !is_http_url(template) {
+        report.value(
+            &format!("{at}/articleUrl"),
+            Code::GamesRegistry,
+            Error,
+            msg!("source-article-url", template = template),
+            Some(msg!("source-article-url-help")),
+        );
+    } else if !has_placeholder(template) {
+        report.value(
+            &format!("{at}/articleUrl"),
+            Code::GamesRegistry,
+            Error,
+            msg!("source-article-placeholder", template = template),
+            Some(msg!("source-article-placeholder-help")),
+        );
     }
 }
 

@@ -49,16 +49,8 @@ pub fn schema_valid(doc: &Node<'_>) -> bool {
         node.as_str().is_some_and(|s| !s.is_empty())
     }
     fn time(node: &Node<'_>) -> bool {
-        node.as_str().is_some_and(|s| {
-            let b = s.as_bytes();
-            b.len() == 19
-                && b.iter().enumerate().all(|(i, c)| match i {
-                    4 | 7 => *c == b'-',
-                    10 => *c == b'T',
-                    13 | 16 => *c == b':',
-                    _ => c.is_ascii_digit(),
-                })
-        })
+        node.as_str()
+            .is_some_and(|s| super::dates::has_time_shape(s.as_bytes()))
     }
     let activity_ok = |activity: &Node<'_>| {
         object_ok(
