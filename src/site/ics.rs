@@ -15,7 +15,8 @@ use chrono_tz::{OffsetComponents, OffsetName, Tz};
 use sha2::{Digest, Sha256};
 
 use super::types::{GameOutput, LocaleDocument, OutputFile};
-use crate::i18n::{Lang, msg};
+use crate::i18n::{Lang, Msg, msg};
+use crate::model::{Activity, ActivityDocument, Game};
 
 /// The product identifier of every feed (no version number, so upgrading the
 /// tool does not change the bytes of an unchanged calendar).
@@ -50,64 +51,101 @@ pub fn calendars_of(game: &GameOutput, doc: &LocaleDocument) -> Vec<OutputFile> 
 
 /// One calendar: a `VTIMEZONE` for the game's zone and a `VEVENT` per activity.
 pub fn render_calendar(game: &GameOutput, doc: &LocaleDocument) -> String {
-    let g = &game.game;
-    let tz = g.tz();
-    let tzid = g.time_zone_name();
-    let document = &doc.document;
-    let name = g.name.get(&doc.locale, &g.default_locale);
-    // Chinese for a Chinese locale, English for every other.
-    let lang = Lang::parse(&doc.locale).unwrap_or_default();
-    let lead = msg!("ics-reminder-lead");
-
-    let version_start = document.start_time.naive();
-    // DTSTAMP is "when this data was published": the version start in UTC, a
-    // fact of the data rather than of the build.
-    let stamp = to_utc(tz, version_start);
-
+    let feed = Feed::of(game, doc);
     let mut cal = Calendar::default();
-    cal.line("BEGIN:VCALENDAR");
-    cal.line("VERSION:2.0");
-    cal.line(&format!("PRODID:{PRODID}"));
-    cal.line("CALSCALE:GREGORIAN");
-    cal.line("METHOD:PUBLISH");
-    let calname = msg!("ics-calendar-name", name = name).render(lang);
-    cal.line(&format!("X-WR-CALNAME:{}", escape_text(&calname)));
-    // What the calendar is and when it reminds: RFC 7986 DESCRIPTION, and
-    // the older property most clients still read.
-    let caldesc = msg!("ics-calendar-description", name = name, lead = lead.clone()).render(lang);
-    cal.line(&format!("DESCRIPTION:{}", escape_text(&caldesc)));
-    cal.line(&format!("X-WR-CALDESC:{}", escape_text(&caldesc)));
-    cal.line(&format!("X-WR-TIMEZONE:{tzid}"));
-    // Ask subscribers to poll a few times a day (RFC 7986, and the older
-    // Microsoft property most clients still read).
-    cal.line("REFRESH-INTERVAL;VALUE=DURATION:PT6H");
-    cal.line("X-PUBLISHED-TTL:PT6H");
+    feed.write_head(&mut cal);
+    let (min_year, max_year) = feed.years();
+    write_vtimezone(&mut cal, feed.tz, min_year, max_year);
+    for activity in &feed.document.activities {
+        feed.write_event(&mut cal, activity);
+    }
+    cal.line("END:VCALENDAR");
+    cal.out
+}
 
-    let years = document
-        .activities
-        .iter()
-        .flat_map(|a| [a.start_time.year(), a.end_time.year()])
-        .chain([version_start.year()]);
-    let (min_year, max_year) =
-        years.fold((i32::MAX, i32::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
-    write_vtimezone(&mut cal, tz, min_year, max_year);
+/// What the lines of one calendar are made of: the game, its zone, the
+/// document and the language of its words.
+struct Feed<'a> {
+    game: &'a Game,
+    locale: &'a str,
+    document: &'a ActivityDocument,
+    tz: Tz,
+    tzid: &'a str,
+    /// The game's name in the document's locale.
+    name: &'a str,
+    /// Chinese for a Chinese locale, English for every other.
+    lang: Lang,
+    /// When the reminders come ([`REMINDER_BEFORE_END`]), in words.
+    lead: Msg,
+    /// DTSTAMP is "when this data was published": the version start in
+    /// UTC, a fact of the data rather than of the build.
+    stamp: DateTime<Utc>,
+}
 
-    for activity in &document.activities {
+impl<'a> Feed<'a> {
+    fn of(game: &'a GameOutput, doc: &'a LocaleDocument) -> Self {
+        let g = &game.game;
+        let tz = g.tz();
+        Feed {
+            game: g,
+            locale: &doc.locale,
+            document: &doc.document,
+            tz,
+            tzid: g.time_zone_name(),
+            name: g.name.get(&doc.locale, &g.default_locale),
+            lang: Lang::parse(&doc.locale).unwrap_or_default(),
+            lead: msg!("ics-reminder-lead"),
+            stamp: to_utc(tz, doc.document.start_time.naive()),
+        }
+    }
+
+    /// The calendar's own properties: what it is, its zone, how often to
+    /// poll it.
+    fn write_head(&self, cal: &mut Calendar) {
+        let (name, lang) = (self.name, self.lang);
+        cal.line("BEGIN:VCALENDAR");
+        cal.line("VERSION:2.0");
+        cal.line(&format!("PRODID:{PRODID}"));
+        cal.line("CALSCALE:GREGORIAN");
+        cal.line("METHOD:PUBLISH");
+        let calname = msg!("ics-calendar-name", name = name).render(lang);
+        cal.line(&format!("X-WR-CALNAME:{}", escape_text(&calname)));
+        // What the calendar is and when it reminds: RFC 7986 DESCRIPTION, and
+        // the older property most clients still read.
+        let caldesc = msg!(
+            "ics-calendar-description",
+            name = name,
+            lead = self.lead.clone()
+        )
+        .render(lang);
+        cal.line(&format!("DESCRIPTION:{}", escape_text(&caldesc)));
+        cal.line(&format!("X-WR-CALDESC:{}", escape_text(&caldesc)));
+        cal.line(&format!("X-WR-TIMEZONE:{}", self.tzid));
+        // Ask subscribers to poll a few times a day (RFC 7986, and the older
+        // Microsoft property most clients still read).
+        cal.line("REFRESH-INTERVAL;VALUE=DURATION:PT6H");
+        cal.line("X-PUBLISHED-TTL:PT6H");
+    }
+
+    /// The first and last year of the version and its activities: the
+    /// years the `VTIMEZONE` covers.
+    fn years(&self) -> (i32, i32) {
+        let years = self
+            .document
+            .activities
+            .iter()
+            .flat_map(|a| [a.start_time.year(), a.end_time.year()])
+            .chain([self.document.start_time.naive().year()]);
+        years.fold((i32::MAX, i32::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)))
+    }
+
+    /// One activity's `VEVENT`, with a reminder before it ends.
+    fn write_event(&self, cal: &mut Calendar, activity: &Activity) {
         let (start, end) = (activity.start_time, activity.end_time);
+        let tzid = self.tzid;
         cal.line("BEGIN:VEVENT");
-        let uid = match &activity.id {
-            // The activity's id: the event stays the same one through a
-            // rename or a corrected time.
-            Some(id) => format!("{id}.{}", doc.locale),
-            None => uid(
-                &g.id,
-                &doc.locale,
-                &activity.name,
-                &activity.start_time.to_string(),
-            ),
-        };
-        cal.line(&format!("UID:{uid}@activity-site"));
-        cal.line(&format!("DTSTAMP:{}", stamp.format("%Y%m%dT%H%M%SZ")));
+        cal.line(&format!("UID:{}@activity-site", self.event_uid(activity)));
+        cal.line(&format!("DTSTAMP:{}", self.stamp.format("%Y%m%dT%H%M%SZ")));
         cal.line(&format!(
             "DTSTART;TZID={tzid}:{}",
             start.format("%Y%m%dT%H%M%S")
@@ -117,18 +155,7 @@ pub fn render_calendar(game: &GameOutput, doc: &LocaleDocument) -> String {
             end.format("%Y%m%dT%H%M%S")
         ));
         cal.line(&format!("SUMMARY:{}", escape_text(&activity.name)));
-        let mut description = activity.description.clone();
-        let version_line = msg!(
-            "ics-version-line",
-            name = name,
-            version = document.version.as_str(),
-            version_name = document.version_name.as_str()
-        )
-        .render(lang);
-        if !description.is_empty() {
-            description.push_str("\n\n");
-        }
-        description.push_str(&version_line);
+        let description = self.event_description(activity);
         cal.line(&format!("DESCRIPTION:{}", escape_text(&description)));
         if let Some(kind) = activity.kind.as_deref().filter(|k| !k.is_empty()) {
             cal.line(&format!("CATEGORIES:{}", escape_text(kind)));
@@ -140,22 +167,55 @@ pub fn render_calendar(game: &GameOutput, doc: &LocaleDocument) -> String {
         // Activities are windows of opportunity, not appointments: they do
         // not make the subscriber look busy.
         cal.line("TRANSP:TRANSPARENT");
-        // A reminder before it ends: what a player may still miss.
+        self.write_alarm(cal, activity);
+        cal.line("END:VEVENT");
+    }
+
+    /// The event's id: the activity's id, so the event stays the same one
+    /// through a rename or a corrected time; else [`uid`].
+    fn event_uid(&self, activity: &Activity) -> String {
+        match &activity.id {
+            Some(id) => format!("{id}.{}", self.locale),
+            None => uid(
+                &self.game.id,
+                self.locale,
+                &activity.name,
+                &activity.start_time.to_string(),
+            ),
+        }
+    }
+
+    /// The activity's description, then a line naming the version.
+    fn event_description(&self, activity: &Activity) -> String {
+        let mut description = activity.description.clone();
+        let version_line = msg!(
+            "ics-version-line",
+            name = self.name,
+            version = self.document.version.as_str(),
+            version_name = self.document.version_name.as_str()
+        )
+        .render(self.lang);
+        if !description.is_empty() {
+            description.push_str("\n\n");
+        }
+        description.push_str(&version_line);
+        description
+    }
+
+    /// A reminder before the activity ends: what a player may still miss.
+    fn write_alarm(&self, cal: &mut Calendar, activity: &Activity) {
         cal.line("BEGIN:VALARM");
         cal.line("ACTION:DISPLAY");
         cal.line(&format!("TRIGGER;RELATED=END:{REMINDER_BEFORE_END}"));
         let reminder = msg!(
             "ics-reminder",
             activity = activity.name.as_str(),
-            lead = lead.clone()
+            lead = self.lead.clone()
         )
-        .render(lang);
+        .render(self.lang);
         cal.line(&format!("DESCRIPTION:{}", escape_text(&reminder)));
         cal.line("END:VALARM");
-        cal.line("END:VEVENT");
     }
-    cal.line("END:VCALENDAR");
-    cal.out
 }
 
 /// The event id of an activity without an `id` (data from before ids): the

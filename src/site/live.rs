@@ -570,14 +570,13 @@ impl LiveBuild {
         };
         // A failed write leaves `memo` empty: the next build reads the output again.
         let staging = super::write::Staging::create(&options.out, self.memo.take())?;
-        let (summary, memo) = super::output::write_site(
-            options,
-            &checked,
+        let from = super::render::Inputs {
+            root: &options.root,
+            checked: &checked,
             prepared,
-            &check_options,
-            started,
-            staging,
-        )?;
+            check_options: &check_options,
+        };
+        let (summary, memo) = super::output::write_site(options, &from, started, staging)?;
         self.memo = Some(memo);
         Ok(super::output::BuildOutcome {
             diagnostics: checked.diagnostics,

@@ -15,11 +15,10 @@ use crate::validate;
 
 use super::cache;
 use super::cache::CacheSalt;
-use super::check::{Prepared, check_for_build};
+use super::check::check_for_build;
 use super::compress::Compression;
 use super::render::{Defer, Progress};
-use super::render::{Render, render};
-use super::types::Checked;
+use super::render::{Inputs, Render, render};
 use super::{manifest, write};
 
 /// What to build and where.
@@ -184,14 +183,13 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
             known_warnings,
         });
     }
-    let (summary, _) = write_site(
-        options,
-        &checked,
-        &prepared,
-        &check_options,
-        started,
-        staging?,
-    )?;
+    let from = Inputs {
+        root: &options.root,
+        checked: &checked,
+        prepared: &prepared,
+        check_options: &check_options,
+    };
+    let (summary, _) = write_site(options, &from, started, staging?)?;
     Ok(BuildOutcome {
         diagnostics: checked.diagnostics,
         summary: Some(summary),
@@ -199,20 +197,19 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     })
 }
 
-/// Writes the site of a clean check (`checked.sources` filled) to the
-/// output, at the cost of what changed since the output was built.
+/// Writes the site of a clean check (`from.checked.sources` filled) to
+/// the output, at the cost of what changed since the output was built.
 ///
 /// `staging` is what the output holds ([`write::Staging::create`]); the
 /// returned [`write::Memo`] is what the build left there, for the next
 /// build of the same process.
 pub(crate) fn write_site(
     options: &BuildOptions,
-    checked: &Checked,
-    prepared: &Prepared,
-    check_options: &validate::Options,
+    from: &Inputs<'_>,
     started: Instant,
     staging: write::Staging,
 ) -> anyhow::Result<(BuildSummary, write::Memo)> {
+    let checked = from.checked;
     let cache = match &options.cache {
         Some(c) => Some(cache::Cache::open(&c.dir)?),
         None => None,
@@ -225,14 +222,7 @@ pub(crate) fn write_site(
         progress: options.progress.clone(),
         site_url: options.site_url.as_ref(),
     };
-    let (tally, mut manifest) = render(
-        &options.root,
-        checked,
-        prepared,
-        check_options,
-        &how,
-        &staging,
-    )?;
+    let (tally, mut manifest) = render(from, &how, &staging)?;
     manifest.warnings = checked
         .diagnostics
         .iter()

@@ -15,10 +15,10 @@ use crate::i18n::msg;
 use crate::kind;
 use crate::layout;
 use crate::load;
+use crate::model::Game;
 use crate::model::published::{self, Due};
-use crate::model::{Game, Registry};
 use crate::source::Overlay;
-use crate::validate::{self, CheckedFile, Validator};
+use crate::validate::{self, CheckedFile, CheckedGame};
 
 use super::api::{self, doc_api_files, index_file};
 use super::cache::{self, CacheSalt, Key};
@@ -27,23 +27,40 @@ use super::compress::{self, Compression};
 use super::types::{Checked, GameOutput, HomeLink, LocaleDocument, OutputFile, output_of};
 use super::{cards, contract, headers, ics, kept, kinds, llms, manifest, pages, types, write};
 
-/// Loads and validates one game again, with its documents, for rendering:
-/// the check before the build saw it clean, so an error now means its files
-/// changed since (the build then stops and writes nothing).
-fn load_again(
-    root: &Path,
-    validator: &Validator,
-    check_options: &validate::Options,
-    game: &Game,
-) -> anyhow::Result<GameOutput> {
-    let loaded = load::load_game(root, game);
-    let full = validator.game(&loaded, check_options, true);
-    drop(loaded);
-    anyhow::ensure!(
-        !full.diagnostics.iter().any(Diagnostic::is_error),
-        msg!("build-files-changed", game = game.id.as_str())
-    );
-    Ok(output_of(full.game, full.documents))
+/// What a render starts from: a clean check of the tree at `root`, and
+/// what loads and validates its games again.
+pub(crate) struct Inputs<'a> {
+    /// The tree's root, its games' files read again from there.
+    pub root: &'a Path,
+    /// The check, clean: its games, schemas, fingerprints of the data
+    /// files and the keys of its clean checks.
+    pub checked: &'a Checked,
+    /// The project the check read and its validator, for the kinds checked
+    /// file by file and the games loaded again.
+    pub prepared: &'a Prepared,
+    /// The options of the check, "now" among them: a game loaded again is
+    /// checked as the tree was.
+    pub check_options: &'a validate::Options,
+}
+
+impl Inputs<'_> {
+    /// Loads and validates one game again, with its documents, for
+    /// rendering: the check before the build saw it clean, so an error now
+    /// means its files changed since (the build then stops and writes
+    /// nothing).
+    fn load_again(&self, game: &Game) -> anyhow::Result<GameOutput> {
+        let loaded = load::load_game(self.root, game);
+        let full = self
+            .prepared
+            .validator
+            .game(&loaded, self.check_options, true);
+        drop(loaded);
+        anyhow::ensure!(
+            !full.diagnostics.iter().any(Diagnostic::is_error),
+            msg!("build-files-changed", game = game.id.as_str())
+        );
+        Ok(output_of(full.game, full.documents))
+    }
 }
 
 /// Which precompressed siblings a build may leave out for a later build
@@ -147,33 +164,6 @@ struct GameDone {
     tally: Tally,
 }
 
-/// The fingerprint of everything a game's files depend on: the tool and
-/// templates, the compression, the site's locale, its registry entry and
-/// its data files ([`super::check::sources_digest`]). Never "now": the pages leave what
-/// depends on it to the reader's browser.
-fn game_fingerprint(
-    game: &Game,
-    sources: Option<&[u8; 16]>,
-    salt: &CacheSalt,
-    how: &Render<'_>,
-    site_locale: &str,
-) -> String {
-    let entry = serde_json::to_vec(game).unwrap_or_default();
-    let compression = how.compression.cache_key();
-    let key = Key::new(
-        salt,
-        &[
-            b"game-files",
-            compression.as_bytes(),
-            site_locale.as_bytes(),
-            how.site_key(),
-            &entry,
-            sources.map_or(&[][..], |s| &s[..]),
-        ],
-    );
-    key.hex()
-}
-
 /// SHA-256 (hex) of what the home pages show of a game.
 fn home_digest(home: &pages::HomeGame) -> String {
     let mut hasher = Sha256::new();
@@ -205,7 +195,7 @@ fn home_digest(home: &pages::HomeGame) -> String {
 }
 
 /// Renders the site of a clean check into `staging`, game by game on every
-/// core. A game whose fingerprint ([`game_fingerprint`]) is the one the
+/// core. A game whose fingerprint ([`Build::fingerprint`]) is the one the
 /// output's manifest records, and whose files there check out, is taken
 /// as it is: not loaded, rendered, compressed or written. Every other game
 /// is loaded and validated again with its documents (or takes those the
@@ -217,280 +207,533 @@ fn home_digest(home: &pages::HomeGame) -> String {
 /// their inputs did not change. The new site and its manifest are the same
 /// whatever the order in which parts finish and whatever the output held.
 pub(crate) fn render(
-    root: &Path,
-    checked: &Checked,
-    prepared: &Prepared,
-    check_options: &validate::Options,
+    from: &Inputs<'_>,
     how: &Render<'_>,
     staging: &write::Staging,
 ) -> anyhow::Result<(Tally, manifest::Manifest)> {
-    let Prepared { project, validator } = prepared;
-    // The registry as checked: a data file that changed since is found
-    // when its game is loaded again.
-    let registry: Vec<Game> = checked.games.iter().map(|g| g.game.clone()).collect();
-    let salt = &how.salt;
-    // Every game page links to the home page of its language, so it
-    // depends on the site's locale.
-    let site_locale = crate::model::site_locale(&registry)
-        .unwrap_or_default()
-        .to_owned();
-    let fingerprints: Vec<String> = registry
-        .iter()
-        .map(|game| game_fingerprint(game, checked.sources.get(&game.id), salt, how, &site_locale))
-        .collect();
-    let to_render = registry
-        .iter()
-        .zip(&fingerprints)
-        .filter(|(game, fp)| {
-            staging
-                .current_game(&game.id, fp, how.defer != Defer::Nothing)
-                .is_none()
-        })
-        .count();
-    let rendered_games = std::sync::atomic::AtomicUsize::new(0);
-    // Each game's cards on the home pages are rendered with the game.
-    let home_site_locale = pages::site_locale_of(&registry);
-    let cards = Arc::new(cards::Cards::new(
-        staging.beside(),
-        registry.len(),
-        pages::home_locales(
-            registry
-                .iter()
-                .flat_map(|g| g.locales.iter().map(String::as_str)),
-            &home_site_locale,
-        ),
-    )?);
-    let done: Vec<GameDone> = checked
-        .games
-        .par_iter()
-        .zip(&fingerprints)
-        .enumerate()
-        .with_max_len(1)
-        .map(|(position, (checked_game, fingerprint))| {
-            let game = &checked_game.game;
-            if let Some(record) =
-                staging.current_game(&game.id, fingerprint, how.defer != Defer::Nothing)
-            {
-                staging.keep(&record.files);
-                let mut tally = Tally::default();
-                for file in record.files.iter() {
-                    tally.files += 1;
-                    tally.bytes += file.bytes;
-                }
-                tally.reused = record.summary.documents.len() * 2;
-                let record = manifest::GameRecord {
-                    checked: checked.clean_checks.get(&game.id).cloned(),
-                    ..record.clone()
-                };
-                return Ok(GameDone { record, tally });
-            }
-            // A game the check kept the documents of (a live build's
-            // edited game) is not read again.
-            let output = if checked_game.documents.iter().any(|(_, d)| d.is_some()) {
-                output_of(game.clone(), checked_game.documents.clone())
-            } else {
-                load_again(root, validator, check_options, game)?
-            };
-            let (home, (digests, dues), files, tally) =
-                render_game(output, salt, &site_locale, how, staging)?;
-            let record = manifest::GameRecord {
-                id: game.id.clone(),
-                fingerprint: fingerprint.clone(),
-                complete: tally.deferred == 0,
-                home: home_digest(&home),
-                checked: checked.clean_checks.get(&game.id).cloned(),
-                summary: Arc::new(manifest::SavedGame::of(&home.game, digests, dues)),
-                files: Arc::new(files),
-            };
-            cards.put(position, &home, &home_site_locale, how.site_url)?;
-            drop(home);
-            if let Some(progress) = &how.progress {
-                let n = rendered_games.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-                (progress.0)(n, to_render);
-            }
-            Ok(GameDone { record, tally })
-        })
-        .collect::<anyhow::Result<_>>()?;
+    let build = Build::new(from, how, staging)?;
+    let done = build.games()?;
+    let games: Vec<GameOutput> = done.iter().map(|g| g.record.summary.output()).collect();
+    let mut published = build.publish(&games)?;
+    let shared = build.shared_files(&games, &done, &mut published)?;
+    let mut parts = Vec::new();
+    let home = build.home_pages(&games, &done, &published, &mut parts)?;
+    let shared = build.run_ready(shared, b"file", &mut parts)?;
+    let kept = build.kept_files(&mut parts)?;
+    let llms = build.llms_txt(&games, &mut parts)?;
     let mut tally = Tally::default();
     for game in &done {
         tally = tally + game.tally;
     }
-    let games: Vec<GameOutput> = done.iter().map(|g| g.record.summary.output()).collect();
-    let summaries: Vec<api::Summary<'_>> = games
-        .iter()
-        .zip(&done)
-        .map(|(game, done)| api::Summary {
-            game,
-            digests: &done.record.summary.digests,
-            dues: &done.record.summary.dues,
+    let mut manifest = manifest::Manifest::new();
+    manifest.games = done.into_iter().map(|g| g.record).collect();
+    manifest.parts = parts;
+    manifest.sort();
+    Ok((tally + home + shared + kept + llms, manifest))
+}
+
+/// One render under way: what it starts from, how it renders, where it
+/// writes, and what its stages share of the registry.
+struct Build<'a> {
+    from: &'a Inputs<'a>,
+    how: &'a Render<'a>,
+    staging: &'a write::Staging,
+    /// The registry as checked: a data file that changed since is found
+    /// when its game is loaded again.
+    registry: Vec<Game>,
+    /// The site's locale, when the registry has one.
+    site_locale: Option<String>,
+    /// The home pages' locale: the site's, else English.
+    home_locale: String,
+    /// The home pages' cards: each game's are rendered with the game.
+    cards: Arc<cards::Cards>,
+}
+
+/// What rendering the parts of a game gave ([`Build::game_files`]).
+struct GameFiles {
+    /// What the home pages show of the game.
+    home: pages::HomeGame,
+    /// Its documents' digests (SHA-256 in hex, length) and due times.
+    digests: Vec<(String, usize)>,
+    dues: Vec<Due>,
+    /// The records of the files written.
+    files: Vec<manifest::FileRecord>,
+    tally: Tally,
+}
+
+impl<'a> Build<'a> {
+    fn new(
+        from: &'a Inputs<'a>,
+        how: &'a Render<'a>,
+        staging: &'a write::Staging,
+    ) -> anyhow::Result<Self> {
+        let registry: Vec<Game> = from.checked.games.iter().map(|g| g.game.clone()).collect();
+        let site_locale = crate::model::site_locale(&registry).map(str::to_owned);
+        let home_locale = pages::site_locale_of(&registry);
+        let locales = registry
+            .iter()
+            .flat_map(|g| g.locales.iter().map(String::as_str));
+        let cards = cards::Cards::new(
+            staging.beside(),
+            registry.len(),
+            pages::home_locales(locales, &home_locale),
+        )?;
+        Ok(Build {
+            from,
+            how,
+            staging,
+            registry,
+            site_locale,
+            home_locale,
+            cards: Arc::new(cards),
         })
-        .collect();
-    // The files of the kinds checked file by file (the announcements
-    // boards), checked again with their documents kept, and what each
-    // kind publishes from them.
-    let (files, found) = check_files(root, project, validator, &Overlay::new(), true);
-    if let Some(error) = found.iter().find(|d| d.is_error()) {
-        anyhow::bail!(msg!("build-file-changed", file = error.file.as_str()));
     }
-    let site_locale = Registry {
-        schema: None,
-        games: registry.clone(),
+
+    /// The site's locale as its game pages name it: every game page links
+    /// to the home page of its language, so it depends on it.
+    fn page_locale(&self) -> &str {
+        self.site_locale.as_deref().unwrap_or_default()
     }
-    .site_locale()
-    .map(str::to_owned);
-    let site = types::Site {
-        games: &games,
-        site_locale: site_locale.as_deref(),
-        site_url: how.site_url,
-    };
-    let mut published = kinds::ALL
-        .iter()
-        .map(|kind| {
-            let own: Vec<&CheckedFile> = files
-                .iter()
-                .filter(|f| kind::same(f.kind, kind.kind()))
-                .collect();
-            kind.publish(&own, &site)
+
+    /// The fingerprint of everything a game's files depend on: the tool
+    /// and templates, the compression, the site's locale, its registry
+    /// entry and its data files ([`super::check::sources_digest`]). Never
+    /// "now": the pages leave what depends on it to the reader's browser.
+    fn fingerprint(&self, game: &Game) -> String {
+        let sources = self.from.checked.sources.get(&game.id);
+        let entry = serde_json::to_vec(game).unwrap_or_default();
+        let compression = self.how.compression.cache_key();
+        let key = Key::new(
+            &self.how.salt,
+            &[
+                b"game-files",
+                compression.as_bytes(),
+                self.page_locale().as_bytes(),
+                self.how.site_key(),
+                &entry,
+                sources.map_or(&[][..], |s| &s[..]),
+            ],
+        );
+        key.hex()
+    }
+
+    /// The record of `game` in the output, when it holds the game's files
+    /// of this `fingerprint`.
+    fn current_game(&self, game: &Game, fingerprint: &str) -> Option<&'a manifest::GameRecord> {
+        self.staging
+            .current_game(&game.id, fingerprint, self.how.takes_incomplete())
+    }
+
+    /// The key of the check that found nothing in `game` but what reads
+    /// "now", when there was one.
+    fn clean_check(&self, game: &Game) -> Option<String> {
+        self.from.checked.clean_checks.get(&game.id).cloned()
+    }
+
+    /// Every game of the site, in the registry's order: taken from the
+    /// output as it is, or rendered (told to [`Render::progress`]).
+    fn games(&self) -> anyhow::Result<Vec<GameDone>> {
+        let fingerprints: Vec<String> = self
+            .registry
+            .iter()
+            .map(|game| self.fingerprint(game))
+            .collect();
+        let to_render = self
+            .registry
+            .iter()
+            .zip(&fingerprints)
+            .filter(|(game, fp)| self.current_game(game, fp).is_none())
+            .count();
+        let rendered = std::sync::atomic::AtomicUsize::new(0);
+        self.from
+            .checked
+            .games
+            .par_iter()
+            .zip(&fingerprints)
+            .enumerate()
+            .with_max_len(1)
+            .map(|(position, (checked_game, fingerprint))| {
+                let game = &checked_game.game;
+                if let Some(record) = self.current_game(game, fingerprint) {
+                    return Ok(self.game_as_it_is(game, record));
+                }
+                let done = self.render_game(position, checked_game, fingerprint)?;
+                if let Some(progress) = &self.how.progress {
+                    let n = rendered.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                    (progress.0)(n, to_render);
+                }
+                Ok(done)
+            })
+            .collect()
+    }
+
+    /// A game the output holds as it is: its files kept, its record the
+    /// output's.
+    fn game_as_it_is(&self, game: &Game, record: &manifest::GameRecord) -> GameDone {
+        self.staging.keep(&record.files);
+        let tally = Tally {
+            reused: record.summary.documents.len() * 2,
+            ..Tally::of_records(&record.files)
+        };
+        let record = manifest::GameRecord {
+            checked: self.clean_check(game),
+            ..record.clone()
+        };
+        GameDone { record, tally }
+    }
+
+    /// Renders one game, the game at `position` in the registry: its files
+    /// ([`Build::game_files`]), its record and its home page cards.
+    fn render_game(
+        &self,
+        position: usize,
+        checked: &CheckedGame,
+        fingerprint: &str,
+    ) -> anyhow::Result<GameDone> {
+        let game = &checked.game;
+        // A game the check kept the documents of (a live build's
+        // edited game) is not read again.
+        let output = if checked.documents.iter().any(|(_, d)| d.is_some()) {
+            output_of(game.clone(), checked.documents.clone())
+        } else {
+            self.from.load_again(game)?
+        };
+        let rendered = self.game_files(output)?;
+        let summary = manifest::SavedGame::of(&rendered.home.game, rendered.digests, rendered.dues);
+        let record = manifest::GameRecord {
+            id: game.id.clone(),
+            fingerprint: fingerprint.to_owned(),
+            complete: rendered.tally.deferred == 0,
+            home: home_digest(&rendered.home),
+            checked: self.clean_check(game),
+            summary: Arc::new(summary),
+            files: Arc::new(rendered.files),
+        };
+        self.cards.put(
+            position,
+            &rendered.home,
+            &self.home_locale,
+            self.how.site_url,
+        )?;
+        Ok(GameDone {
+            record,
+            tally: rendered.tally,
         })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let mut shared: Vec<OutputFile> = Vec::new();
-    let mut index_entries = layout::IndexPerLocale::new();
-    for (kind, publish) in published.iter_mut().zip(kinds::ALL) {
-        shared.append(&mut kind.files);
-        if let Some(field) = publish
-            .kind()
-            .index_field()
-            .filter(|_| !kind.index.is_empty())
-        {
-            index_entries.insert(field.to_owned(), std::mem::take(&mut kind.index));
+    }
+
+    /// Renders the parts of one game into the staging directory
+    /// ([`Build::game_parts`]). Returns what the home pages show of the
+    /// game, its documents' digests, the records of its files and the
+    /// tally.
+    fn game_files(&self, game: GameOutput) -> anyhow::Result<GameFiles> {
+        let json: Vec<Vec<u8>> = game
+            .documents
+            .iter()
+            .map(|doc| doc.to_json(&game.game))
+            .collect();
+        let (tally, files) = self
+            .game_parts(&game, &json)
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|part| run_part(part, self.how, self.staging))
+            .try_reduce(
+                || (Tally::default(), Vec::new()),
+                |(a, mut fa), (b, fb)| {
+                    fa.extend(fb);
+                    Ok((a + b, fa))
+                },
+            )?;
+        let digests = json
+            .iter()
+            .map(|bytes| (hex::encode(Sha256::digest(bytes)), bytes.len()))
+            .collect();
+        let dues = game
+            .documents
+            .iter()
+            .map(|doc| published::due(&game.game, &doc.document))
+            .collect();
+        // The shared files need the headers of the documents, and the home
+        // pages the activities that have not ended.
+        Ok(GameFiles {
+            home: pages::HomeGame::of(&game),
+            digests,
+            dues,
+            files,
+            tally,
+        })
+    }
+
+    /// The parts of one game: one per document and output kind, so
+    /// editing one locale's file renders and compresses that locale's
+    /// files only. A document's files depend on the game's registry entry,
+    /// the locales it has documents in (the pages link to each other), the
+    /// document itself (`json`, its bytes) and the compression; its page on
+    /// nothing more.
+    fn game_parts<'g>(&'g self, game: &'g GameOutput, json: &'g [Vec<u8>]) -> Vec<Part<'g>> {
+        let entry = serde_json::to_vec(&game.game).unwrap_or_default();
+        let locales: Vec<u8> = game
+            .documents
+            .iter()
+            .flat_map(|d| [d.locale.as_bytes(), if d.is_default { b"*;" } else { b";" }])
+            .flatten()
+            .copied()
+            .collect();
+        let compression = self.how.compression.cache_key();
+        let compression = compression.as_bytes();
+        let salt = &self.how.salt;
+        let site_locale = self.page_locale();
+        let mut parts = Vec::with_capacity(game.documents.len() * 2);
+        for (doc, bytes) in game.documents.iter().zip(json) {
+            let named: [&[u8]; 7] = [
+                b"game",
+                &entry,
+                &locales,
+                doc.locale.as_bytes(),
+                if doc.is_default { b"default" } else { b"other" },
+                compression,
+                bytes,
+            ];
+            parts.push(Part {
+                key: Key::new(salt, &[&[b"api".as_slice()], &named[..]].concat()),
+                work: Work::Api(game, doc, bytes),
+            });
+            parts.push(Part {
+                key: Key::new(
+                    salt,
+                    &[&[b"page".as_slice(), site_locale.as_bytes()], &named[..]].concat(),
+                ),
+                work: Work::Page(game, doc, site_locale),
+            });
         }
+        parts
     }
-    shared.extend([index_file(&summaries, index_entries)]);
-    // The contract: each kind's schema as published, the index's, the
-    // OpenAPI description and the API catalog.
-    let contract = {
-        let paths: Vec<&str> = shared.iter().map(|f| f.path.as_str()).collect();
-        contract::files(&contract::Inputs {
-            games: &games,
-            schemas: &checked.schemas,
-            paths: &paths,
-            site: how.site_url,
-        })
-    };
-    shared.extend(contract);
-    shared.extend([
-        pages::render_not_found(&home_site_locale)?,
-        headers::render_headers(&games, &published),
-    ]);
-    let compression = how.compression.cache_key();
-    let mut parts_done: Vec<manifest::PartRecord> = Vec::new();
-    // The home pages list every game's activities that have not ended: a
-    // part keyed by what each game shows there, rendered only when one of
-    // them (or the boards) changed.
-    let home_links: Vec<HomeLink> = published
-        .iter()
-        .flat_map(|p| p.home_links.iter().cloned())
-        .collect();
-    let home_key = {
-        let links = format!("{home_links:?}");
-        let mut named: Vec<&[u8]> = vec![
-            b"home-pages",
-            compression.as_bytes(),
-            links.as_bytes(),
-            how.site_key(),
-        ];
-        named.extend(done.iter().map(|g| g.record.home.as_bytes()));
-        Key::new(salt, &named)
-    };
-    let home_tally =
-        if let Some(record) = staging.current_part(&home_key.hex(), how.defer != Defer::Nothing) {
-            staging.keep(&record.files);
-            parts_done.push(record.clone());
+
+    /// The files of the kinds checked file by file (the announcements
+    /// boards), checked again with their documents kept, and what each
+    /// kind publishes from them.
+    fn publish(&self, games: &[GameOutput]) -> anyhow::Result<Vec<types::Published>> {
+        let Prepared { project, validator } = self.from.prepared;
+        let (files, found) = check_files(self.from.root, project, validator, &Overlay::new(), true);
+        if let Some(error) = found.iter().find(|d| d.is_error()) {
+            anyhow::bail!(msg!("build-file-changed", file = error.file.as_str()));
+        }
+        let site = types::Site {
+            games,
+            site_locale: self.site_locale.as_deref(),
+            site_url: self.how.site_url,
+        };
+        kinds::ALL
+            .iter()
+            .map(|kind| {
+                let own: Vec<&CheckedFile> = files
+                    .iter()
+                    .filter(|f| kind::same(f.kind, kind.kind()))
+                    .collect();
+                kind.publish(&own, &site)
+            })
+            .collect()
+    }
+
+    /// The files the games share, rendered already: each kind's files
+    /// (taken out of `published`), the index, the contract, the page of
+    /// a missing path and `_headers`.
+    fn shared_files(
+        &self,
+        games: &[GameOutput],
+        done: &[GameDone],
+        published: &mut [types::Published],
+    ) -> anyhow::Result<Vec<OutputFile>> {
+        let summaries: Vec<api::Summary<'_>> = games
+            .iter()
+            .zip(done)
+            .map(|(game, done)| api::Summary {
+                game,
+                digests: &done.record.summary.digests,
+                dues: &done.record.summary.dues,
+            })
+            .collect();
+        let mut shared: Vec<OutputFile> = Vec::new();
+        // Each kind's index entries under the field it declares.
+        let mut index_entries = layout::IndexPerLocale::new();
+        for (kind, publish) in published.iter_mut().zip(kinds::ALL) {
+            shared.append(&mut kind.files);
+            let field = publish.kind().index_field();
+            if let Some(field) = field.filter(|_| !kind.index.is_empty()) {
+                index_entries.insert(field.to_owned(), std::mem::take(&mut kind.index));
+            }
+        }
+        shared.extend([index_file(&summaries, index_entries)]);
+        // The contract: each kind's schema as published, the index's, the
+        // OpenAPI description and the API catalog.
+        let contract = {
+            let paths: Vec<&str> = shared.iter().map(|f| f.path.as_str()).collect();
+            contract::files(&contract::Inputs {
+                games,
+                schemas: &self.from.checked.schemas,
+                paths: &paths,
+                site: self.how.site_url,
+            })
+        };
+        shared.extend(contract);
+        shared.extend([
+            pages::render_not_found(&self.home_locale)?,
+            headers::render_headers(games, published),
+        ]);
+        Ok(shared)
+    }
+
+    /// The home pages list every game's activities that have not ended: a
+    /// part keyed by what each game shows there ([`Build::home_key`]),
+    /// rendered only when one of them (or the boards) changed, and
+    /// recorded in `parts`.
+    fn home_pages(
+        &self,
+        games: &[GameOutput],
+        done: &[GameDone],
+        published: &[types::Published],
+        parts: &mut Vec<manifest::PartRecord>,
+    ) -> anyhow::Result<Tally> {
+        let links: Vec<HomeLink> = published
+            .iter()
+            .flat_map(|p| p.home_links.iter().cloned())
+            .collect();
+        let key = self.home_key(&links, done).hex();
+        if let Some(record) = self.staging.current_part(&key, self.how.takes_incomplete()) {
+            self.staging.keep(&record.files);
+            parts.push(record.clone());
             // One part per home page, as when they are rendered.
             let pages = record
                 .files
                 .iter()
                 .filter(|f| layout::sibling_of(&f.path).is_none())
                 .count();
-            Tally {
+            return Ok(Tally {
                 reused: pages,
                 ..Tally::of_records(&record.files)
-            }
-        } else {
-            cards_of_the_rest(
-                root,
-                validator,
-                check_options,
-                &registry,
-                &done,
-                &cards,
-                how.site_url,
-            )?;
-            let source: pages::CardSource = {
-                let cards = Arc::clone(&cards);
-                Arc::new(move |game, locale| cards.get(game, locale))
-            };
-            let mut tally = Tally::default();
-            let mut files = Vec::new();
-            let mut complete = true;
-            pages::each_home_page(&games, &home_links, source, |home| {
-                let (done, records) = write_home_page(home, how, staging)?;
-                complete &= done.deferred == 0;
-                tally = tally + done;
-                files.extend(records);
-                Ok(())
-            })?;
-            parts_done.push(manifest::PartRecord {
-                key: home_key.hex(),
-                complete,
-                files: Arc::new(files),
             });
-            tally
-        };
-    let parts: Vec<Part<'_>> = shared
-        .into_iter()
-        .map(|file| Part {
-            key: ready_key(salt, compression.as_bytes(), b"file", &file),
-            work: Work::Ready(file),
-        })
-        .collect();
-    let shared = run_parts(parts, how, staging, &mut parts_done)?;
-    // Kept files last: every generated path is written by now, and a kept
-    // file never replaces one.
-    let mut kept_parts = Vec::new();
-    for (source, file) in kept::outputs(root)? {
-        if staging.holds(&file.path) || file.path == layout::LLMS_PATH {
-            return Err(kept::clash(&source, &file.path));
         }
-        kept_parts.push(Part {
-            key: ready_key(salt, compression.as_bytes(), b"kept", &file),
-            work: Work::Ready(file),
-        });
+        self.cards_of_the_rest(done)?;
+        let (tally, record) = self.write_home_pages(games, &links, key)?;
+        parts.push(record);
+        Ok(tally)
     }
-    let kept = run_parts(kept_parts, how, staging, &mut parts_done)?;
-    // `llms.txt` last: it names what the build published, a kept
-    // announcements document included.
-    let starts: Vec<String> = kinds::ALL
-        .iter()
-        .filter_map(|kind| kind.llms_start())
-        .filter(|(path, _)| staging.holds(path))
-        .map(|(_, line)| line)
-        .collect();
-    let file = llms::render(&games, &starts, how.site_url);
-    let llms = run_parts(
-        vec![Part {
-            key: ready_key(salt, compression.as_bytes(), b"file", &file),
-            work: Work::Ready(file),
-        }],
-        how,
-        staging,
-        &mut parts_done,
-    )?;
-    let mut manifest = manifest::Manifest::new();
-    manifest.games = done.into_iter().map(|g| g.record).collect();
-    manifest.parts = parts_done;
-    manifest.sort();
-    Ok((tally + home_tally + shared + kept + llms, manifest))
+
+    /// The key of the home pages: the boards' `links` and what each game
+    /// shows there.
+    fn home_key(&self, links: &[HomeLink], done: &[GameDone]) -> Key {
+        let compression = self.how.compression.cache_key();
+        let links = format!("{links:?}");
+        let mut named: Vec<&[u8]> = vec![
+            b"home-pages",
+            compression.as_bytes(),
+            links.as_bytes(),
+            self.how.site_key(),
+        ];
+        named.extend(done.iter().map(|g| g.record.home.as_bytes()));
+        Key::new(&self.how.salt, &named)
+    }
+
+    /// Renders the home page cards of the games this build did not render
+    /// (taken from the output as they were), loading and validating them
+    /// again: only when the home pages must be rendered again.
+    fn cards_of_the_rest(&self, done: &[GameDone]) -> anyhow::Result<()> {
+        self.registry
+            .par_iter()
+            .zip(done)
+            .enumerate()
+            .try_for_each(|(position, (game, done))| {
+                if self.cards.has(position) {
+                    return Ok(());
+                }
+                let output = self.from.load_again(game)?;
+                let home = pages::HomeGame::of(&output);
+                anyhow::ensure!(
+                    home_digest(&home) == done.record.home,
+                    msg!("build-files-changed", game = game.id.as_str())
+                );
+                self.cards
+                    .put(position, &home, &self.home_locale, self.how.site_url)
+            })
+    }
+
+    /// Writes every home page from the games' cards, one after the
+    /// other ([`write_home_page`]), as the part with `key`.
+    fn write_home_pages(
+        &self,
+        games: &[GameOutput],
+        links: &[HomeLink],
+        key: String,
+    ) -> anyhow::Result<(Tally, manifest::PartRecord)> {
+        let source: pages::CardSource = {
+            let cards = Arc::clone(&self.cards);
+            Arc::new(move |game, locale| cards.get(game, locale))
+        };
+        let mut tally = Tally::default();
+        let mut files = Vec::new();
+        let mut complete = true;
+        pages::each_home_page(games, links, source, |home| {
+            let (done, records) = write_home_page(home, self.how, self.staging)?;
+            complete &= done.deferred == 0;
+            tally = tally + done;
+            files.extend(records);
+            Ok(())
+        })?;
+        let record = manifest::PartRecord {
+            key,
+            complete,
+            files: Arc::new(files),
+        };
+        Ok((tally, record))
+    }
+
+    /// Runs `files`, rendered already, as one part each, keyed by their
+    /// bytes under `label`, and records them in `parts`.
+    fn run_ready(
+        &self,
+        files: Vec<OutputFile>,
+        label: &[u8],
+        parts: &mut Vec<manifest::PartRecord>,
+    ) -> anyhow::Result<Tally> {
+        let compression = self.how.compression.cache_key();
+        let ready: Vec<Part<'_>> = files
+            .into_iter()
+            .map(|file| Part {
+                key: ready_key(&self.how.salt, compression.as_bytes(), label, &file),
+                work: Work::Ready(file),
+            })
+            .collect();
+        run_parts(ready, self.how, self.staging, parts)
+    }
+
+    /// The kept files, after every generated path is written: a kept file
+    /// never replaces one.
+    fn kept_files(&self, parts: &mut Vec<manifest::PartRecord>) -> anyhow::Result<Tally> {
+        let mut files = Vec::new();
+        for (source, file) in kept::outputs(self.from.root)? {
+            if self.staging.holds(&file.path) || file.path == layout::LLMS_PATH {
+                return Err(kept::clash(&source, &file.path));
+            }
+            files.push(file);
+        }
+        self.run_ready(files, b"kept", parts)
+    }
+
+    /// `llms.txt`, last: it names what the build published, a kept
+    /// announcements document included.
+    fn llms_txt(
+        &self,
+        games: &[GameOutput],
+        parts: &mut Vec<manifest::PartRecord>,
+    ) -> anyhow::Result<Tally> {
+        let starts: Vec<String> = kinds::ALL
+            .iter()
+            .filter_map(|kind| kind.llms_start())
+            .filter(|(path, _)| self.staging.holds(path))
+            .map(|(_, line)| line)
+            .collect();
+        let file = llms::render(games, &starts, self.how.site_url);
+        self.run_ready(vec![file], b"file", parts)
+    }
 }
 
 /// The key of a part made of one file rendered already: its bytes.
@@ -513,7 +756,7 @@ fn run_parts(
         .into_par_iter()
         .map(|part| {
             let key = part.key.hex();
-            if let Some(record) = staging.current_part(&key, how.defer != Defer::Nothing) {
+            if let Some(record) = staging.current_part(&key, how.takes_incomplete()) {
                 staging.keep(&record.files);
                 let tally = Tally {
                     reused: 1,
@@ -540,126 +783,10 @@ fn run_parts(
     Ok(tally)
 }
 
-/// Renders the home page cards of the games this build did not render
-/// (taken from the output as they were), loading and validating them
-/// again: only when the home pages must be rendered again.
-fn cards_of_the_rest(
-    root: &Path,
-    validator: &Validator,
-    check_options: &validate::Options,
-    registry: &[Game],
-    done: &[GameDone],
-    cards: &cards::Cards,
-    site: Option<&layout::SiteUrl>,
-) -> anyhow::Result<()> {
-    let site_locale = pages::site_locale_of(registry);
-    registry
-        .par_iter()
-        .zip(done)
-        .enumerate()
-        .try_for_each(|(position, (game, done))| {
-            if cards.has(position) {
-                return Ok(());
-            }
-            let output = load_again(root, validator, check_options, game)?;
-            let home = pages::HomeGame::of(&output);
-            anyhow::ensure!(
-                home_digest(&home) == done.record.home,
-                msg!("build-files-changed", game = game.id.as_str())
-            );
-            cards.put(position, &home, &site_locale, site)
-        })
-}
-
-/// Renders the parts of one game into the staging directory: one part per
-/// document and output kind, so editing one locale's file renders and
-/// compresses that locale's files only. A document's files depend on the
-/// game's registry entry, the locales it has documents in (the pages link
-/// to each other), the document itself and the compression; its page on
-/// nothing more. Returns what the home pages show of the game, its documents'
-/// digests, the records of its files and the tally.
-#[allow(clippy::type_complexity)]
-fn render_game(
-    game: GameOutput,
-    salt: &CacheSalt,
-    site_locale: &str,
-    how: &Render<'_>,
-    staging: &write::Staging,
-) -> anyhow::Result<(
-    pages::HomeGame,
-    (Vec<(String, usize)>, Vec<Due>),
-    Vec<manifest::FileRecord>,
-    Tally,
-)> {
-    let entry = serde_json::to_vec(&game.game).unwrap_or_default();
-    let json: Vec<Vec<u8>> = game
-        .documents
-        .iter()
-        .map(|doc| doc.to_json(&game.game))
-        .collect();
-    let locales: Vec<u8> = game
-        .documents
-        .iter()
-        .flat_map(|d| [d.locale.as_bytes(), if d.is_default { b"*;" } else { b";" }])
-        .flatten()
-        .copied()
-        .collect();
-    let compression = how.compression.cache_key();
-    let compression = compression.as_bytes();
-    let mut parts = Vec::with_capacity(game.documents.len() * 2);
-    for (doc, bytes) in game.documents.iter().zip(&json) {
-        let named: [&[u8]; 7] = [
-            b"game",
-            &entry,
-            &locales,
-            doc.locale.as_bytes(),
-            if doc.is_default { b"default" } else { b"other" },
-            compression,
-            bytes,
-        ];
-        parts.push(Part {
-            key: Key::new(salt, &[&[b"api".as_slice()], &named[..]].concat()),
-            work: Work::Api(&game, doc, bytes),
-        });
-        parts.push(Part {
-            key: Key::new(
-                salt,
-                &[&[b"page".as_slice(), site_locale.as_bytes()], &named[..]].concat(),
-            ),
-            work: Work::Page(&game, doc, site_locale),
-        });
-    }
-    let (tally, files) = parts
-        .into_par_iter()
-        .with_max_len(1)
-        .map(|part| run_part(part, how, staging))
-        .try_reduce(
-            || (Tally::default(), Vec::new()),
-            |(a, mut fa), (b, fb)| {
-                fa.extend(fb);
-                Ok((a + b, fa))
-            },
-        )?;
-    let digests = json
-        .iter()
-        .map(|bytes| (hex::encode(Sha256::digest(bytes)), bytes.len()))
-        .collect();
-    let dues = game
-        .documents
-        .iter()
-        .map(|doc| published::due(&game.game, &doc.document))
-        .collect();
-    // The shared files need the headers of the documents, and the home
-    // pages the activities that have not ended.
-    let home = pages::HomeGame::of(&game);
-    Ok((home, (digests, dues), files, tally))
-}
-
 /// Runs one part: takes its files from the cache, or renders them, writes
-/// them, compresses the text files among them (identical files once: a
-/// game's default-locale document under two names) and writes and stores
-/// the siblings (unless compression was deferred). Returns the records of the
-/// files written.
+/// them, compresses the text files among them ([`siblings_of`]) and writes
+/// and stores the siblings (unless compression was deferred). Returns the
+/// records of the files written.
 fn run_part(
     part: Part<'_>,
     how: &Render<'_>,
@@ -678,53 +805,8 @@ fn run_part(
             records,
         ));
     }
-    let files = match part.work {
-        Work::Api(game, doc, json) => {
-            let mut files = doc_api_files(game, doc, json);
-            files.extend(ics::calendars_of(game, doc));
-            files
-        }
-        Work::Page(game, doc, site_locale) => {
-            vec![pages::render_page(game, doc, site_locale, how.site_url)?]
-        }
-        Work::Ready(file) => vec![file],
-    };
-    let (gzip, brotli) = how.siblings_now();
-    let (written, compressed) = rayon::join(
-        || staging.write(&files),
-        || -> Vec<Vec<OutputFile>> {
-            let mut first: std::collections::HashMap<&[u8], usize> = Default::default();
-            let sources: Vec<usize> = files
-                .iter()
-                .enumerate()
-                .map(|(i, file)| *first.entry(&file.bytes).or_insert(i))
-                .collect();
-            let unique: Vec<Vec<OutputFile>> = (0..files.len())
-                .into_par_iter()
-                .map(|i| {
-                    if gzip && sources[i] == i {
-                        compress::siblings(&files[i], how.compression, brotli)
-                    } else {
-                        Vec::new()
-                    }
-                })
-                .collect();
-            // Each file gets the siblings of its first copy, renamed.
-            files
-                .iter()
-                .zip(&sources)
-                .map(|(file, &s)| {
-                    unique[s]
-                        .iter()
-                        .map(|sib| OutputFile {
-                            path: format!("{}{}", file.path, &sib.path[files[s].path.len()..]),
-                            bytes: sib.bytes.clone(),
-                        })
-                        .collect()
-                })
-                .collect()
-        },
-    );
+    let files = render_work(part.work, how)?;
+    let (written, compressed) = rayon::join(|| staging.write(&files), || siblings_of(&files, how));
     let mut records = written?;
     let deferred = if how.defers() {
         files.iter().filter(|f| layout::is_text(&f.path)).count()
@@ -760,6 +842,58 @@ fn run_part(
     Ok((tally, records))
 }
 
+/// The files of a part's work, rendered.
+fn render_work(work: Work<'_>, how: &Render<'_>) -> anyhow::Result<Vec<OutputFile>> {
+    Ok(match work {
+        Work::Api(game, doc, json) => {
+            let mut files = doc_api_files(game, doc, json);
+            files.extend(ics::calendars_of(game, doc));
+            files
+        }
+        Work::Page(game, doc, site_locale) => {
+            vec![pages::render_page(game, doc, site_locale, how.site_url)?]
+        }
+        Work::Ready(file) => vec![file],
+    })
+}
+
+/// The precompressed siblings this build writes now of each of `files`
+/// ([`Render::siblings_now`]): identical files are compressed once (a
+/// game's default-locale document under two names), and each gets the
+/// siblings of its first copy, renamed.
+fn siblings_of(files: &[OutputFile], how: &Render<'_>) -> Vec<Vec<OutputFile>> {
+    let (gzip, brotli) = how.siblings_now();
+    let mut first: std::collections::HashMap<&[u8], usize> = Default::default();
+    let sources: Vec<usize> = files
+        .iter()
+        .enumerate()
+        .map(|(i, file)| *first.entry(&file.bytes).or_insert(i))
+        .collect();
+    let unique: Vec<Vec<OutputFile>> = (0..files.len())
+        .into_par_iter()
+        .map(|i| {
+            if gzip && sources[i] == i {
+                compress::siblings(&files[i], how.compression, brotli)
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
+    files
+        .iter()
+        .zip(&sources)
+        .map(|(file, &s)| {
+            unique[s]
+                .iter()
+                .map(|sib| OutputFile {
+                    path: format!("{}{}", file.path, &sib.path[files[s].path.len()..]),
+                    bytes: sib.bytes.clone(),
+                })
+                .collect()
+        })
+        .collect()
+}
+
 impl Render<'_> {
     /// Whether this build writes siblings now, and brotli ones among them
     /// ([`Defer`]).
@@ -769,6 +903,12 @@ impl Render<'_> {
             Defer::Brotli => (true, false),
             Defer::All => (false, false),
         }
+    }
+
+    /// Whether a game or part the output holds without some of its
+    /// siblings may be taken as it is: when this build defers some itself.
+    fn takes_incomplete(&self) -> bool {
+        self.defer != Defer::Nothing
     }
 
     /// Whether a text file written now lacks a sibling its level has.

@@ -19,9 +19,11 @@ use indexmap::IndexMap;
 
 use crate::diagnostics::Diagnostic;
 use crate::i18n::{self, Msg, msg};
-use crate::model::{ActivityDocument, Time};
+use crate::model::{ActivityDocument, Game, Time};
 use crate::source::Overlay;
-use crate::validate;
+use crate::validate::{self, CheckedGame};
+
+use super::types::Checked;
 
 /// What the next version is.
 #[derive(Debug, Clone, Default)]
@@ -176,7 +178,46 @@ pub fn plan(
     next: &NextVersion,
     options: &validate::Options,
 ) -> anyhow::Result<Result<Vec<Planned>, Refusal>> {
-    let refuse = |m: Msg| Ok(Err(Refusal::Request(m)));
+    let (start, end) = match new_window(next) {
+        Ok(window) => window,
+        Err(refusal) => return Ok(Err(refusal)),
+    };
+    let checked = super::check::check_documents(root, options)?;
+    let game = match game_to_version(&checked, next) {
+        Ok(game) => game,
+        Err(refusal) => return Ok(Err(refusal)),
+    };
+    let version = NewVersion {
+        game: &game.game,
+        next,
+        start,
+        end,
+        now: options.now_for(&game.game),
+    };
+    let planned = match version.documents(game) {
+        Ok(planned) => planned,
+        Err(refusal) => return Ok(Err(refusal)),
+    };
+    // The drafts go through the same check as the files they replace.
+    let mut overlay = Overlay::new();
+    for p in &planned {
+        overlay.insert(p.path.clone(), p.text.clone());
+    }
+    let drafts = super::check::check_with(root, &overlay, options)?;
+    let errors = errors_in(&drafts.diagnostics, &data_paths(&game.game));
+    if !errors.is_empty() {
+        return Ok(Err(Refusal::Errors {
+            message: msg!("version-drafts-errors"),
+            diagnostics: errors,
+        }));
+    }
+    Ok(Ok(planned))
+}
+
+/// The new version's window, when its times are times and it ends after
+/// it starts.
+fn new_window(next: &NextVersion) -> Result<(Time, Time), Refusal> {
+    let refuse = |m: Msg| Err(Refusal::Request(m));
     let (Some(start), Some(end)) = (Time::parse(&next.start), Time::parse(&next.end)) else {
         return refuse(msg!(
             "version-bad-times",
@@ -191,120 +232,153 @@ pub fn plan(
             end = next.end.as_str()
         ));
     }
-    let checked = super::check::check_documents(root, options)?;
+    Ok((start, end))
+}
+
+/// The game to give a new version, when the check has it, it has every
+/// locale a name is given for, and its files have no errors.
+fn game_to_version<'c>(
+    checked: &'c Checked,
+    next: &NextVersion,
+) -> Result<&'c CheckedGame, Refusal> {
     let Some(game) = checked.games.iter().find(|g| g.game.id == next.game) else {
-        return refuse(msg!("version-no-game", game = next.game.as_str()));
+        return Err(Refusal::Request(msg!(
+            "version-no-game",
+            game = next.game.as_str()
+        )));
     };
     for locale in next.names.keys().filter(|l| !l.is_empty()) {
         if !game.game.locales.contains(locale) {
-            return refuse(msg!(
+            return Err(Refusal::Request(msg!(
                 "version-no-locale",
                 game = next.game.as_str(),
                 locale = locale.as_str(),
                 locales = i18n::list(&game.game.locales)
-            ));
+            )));
         }
     }
-    let paths: Vec<String> = game
-        .game
-        .locales
-        .iter()
-        .map(|l| crate::tree::data_path(&game.game.id, l))
-        .collect();
-    let errors: Vec<Diagnostic> = checked
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error() && paths.contains(&d.file))
-        .cloned()
-        .collect();
+    let errors = errors_in(&checked.diagnostics, &data_paths(&game.game));
     if !errors.is_empty() {
         let mut files: Vec<&str> = errors.iter().map(|d| d.file.as_str()).collect();
         files.dedup();
-        return Ok(Err(Refusal::Errors {
+        return Err(Refusal::Errors {
             message: msg!(
                 "version-files-have-errors",
                 count = files.len(),
                 files = i18n::list(&files)
             ),
             diagnostics: errors,
-        }));
+        });
     }
-    let now = options.now_for(&game.game);
-    let mut currents = Vec::new();
-    for (locale, doc) in &game.documents {
-        let Some(current) = doc.as_ref().and_then(validate::TypedDocument::checked) else {
-            return refuse(msg!(
-                "version-missing",
-                path = crate::tree::data_path(&game.game.id, locale)
-            ));
-        };
-        if let Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal) =
-            super::diff::version_order(&current.version, &next.version)
-        {
-            return refuse(msg!(
-                "version-not-forwards",
-                new = next.version.as_str(),
-                old = current.version.as_str(),
-                path = crate::tree::data_path(&game.game.id, locale)
-            ));
+    Ok(game)
+}
+
+/// The data files of every locale of `game`.
+fn data_paths(game: &Game) -> Vec<String> {
+    game.locales
+        .iter()
+        .map(|l| crate::tree::data_path(&game.id, l))
+        .collect()
+}
+
+/// The errors among `diagnostics` in the files at `paths`.
+fn errors_in(diagnostics: &[Diagnostic], paths: &[String]) -> Vec<Diagnostic> {
+    diagnostics
+        .iter()
+        .filter(|d| d.is_error() && paths.contains(&d.file))
+        .cloned()
+        .collect()
+}
+
+/// The next version of one game, as asked, at "now" in the game's zone.
+struct NewVersion<'a> {
+    game: &'a Game,
+    next: &'a NextVersion,
+    start: Time,
+    end: Time,
+    now: chrono::NaiveDateTime,
+}
+
+impl NewVersion<'_> {
+    /// Every locale's new document, from its current one (the check's, in
+    /// the registry's order).
+    fn documents(&self, checked: &CheckedGame) -> Result<Vec<Planned>, Refusal> {
+        let currents = self.currents(checked)?;
+        let named = to_drop(&self.game.id, &currents, &self.next.drop)?;
+        currents
+            .iter()
+            .zip(named)
+            .map(|((locale, current), named)| self.document(locale, current, &named))
+            .collect()
+    }
+
+    /// The current document of every locale, each one of a version
+    /// before the new one.
+    fn currents<'d>(
+        &self,
+        checked: &'d CheckedGame,
+    ) -> Result<Vec<(&'d String, &'d ActivityDocument)>, Refusal> {
+        let mut currents = Vec::new();
+        for (locale, doc) in &checked.documents {
+            let path = crate::tree::data_path(&self.game.id, locale);
+            let Some(current) = doc.as_ref().and_then(validate::TypedDocument::checked) else {
+                return Err(Refusal::Request(msg!("version-missing", path = path)));
+            };
+            if let Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal) =
+                super::diff::version_order(&current.version, &self.next.version)
+            {
+                return Err(Refusal::Request(msg!(
+                    "version-not-forwards",
+                    new = self.next.version.as_str(),
+                    old = current.version.as_str(),
+                    path = path
+                )));
+            }
+            currents.push((locale, current));
         }
-        currents.push((locale, current));
+        Ok(currents)
     }
-    let named = match to_drop(&game.game.id, &currents, &next.drop) {
-        Ok(named) => named,
-        Err(refusal) => return Ok(Err(refusal)),
-    };
-    let mut planned = Vec::new();
-    for ((locale, current), named) in currents.iter().zip(named) {
-        let shared_name = !next.names.contains_key(*locale);
+
+    /// One locale's new document, from its `current` one, leaving the
+    /// activities at the places `named` behind.
+    fn document(
+        &self,
+        locale: &str,
+        current: &ActivityDocument,
+        named: &std::collections::BTreeSet<usize>,
+    ) -> Result<Planned, Refusal> {
+        let next = self.next;
+        let shared_name = !next.names.contains_key(locale);
         let name = next
             .names
-            .get(*locale)
+            .get(locale)
             .or_else(|| next.names.get(""))
             .cloned()
             .unwrap_or_default();
         if name.trim().is_empty() {
-            return refuse(msg!("version-no-name", locale = locale.as_str()));
+            return Err(Refusal::Request(msg!("version-no-name", locale = locale)));
         }
-        let (carried, dropped) = carry(&current.activities, &named, start, now);
+        let (carried, dropped) = carry(&current.activities, named, self.start, self.now);
         let (cover, cover_change) = next_cover(current.cover.as_deref(), next.cover.as_deref());
         let document = ActivityDocument {
             schema: current.schema.clone(),
             version: next.version.clone(),
             version_name: name,
-            start_time: start,
-            end_time: end,
+            start_time: self.start,
+            end_time: self.end,
             cover,
             activities: carried.clone(),
         };
-        planned.push(Planned {
-            locale: (*locale).clone(),
-            path: crate::tree::data_path(&game.game.id, locale),
+        Ok(Planned {
+            locale: locale.to_owned(),
+            path: crate::tree::data_path(&self.game.id, locale),
             text: document.to_canonical(),
             carried: carried.into_iter().map(|a| a.name).collect(),
             dropped,
             shared_name,
             cover: cover_change,
-        });
+        })
     }
-    // The drafts go through the same check as the files they replace.
-    let mut overlay = Overlay::new();
-    for p in &planned {
-        overlay.insert(p.path.clone(), p.text.clone());
-    }
-    let drafts = super::check::check_with(root, &overlay, options)?;
-    let errors: Vec<Diagnostic> = drafts
-        .diagnostics
-        .into_iter()
-        .filter(|d| d.is_error() && paths.contains(&d.file))
-        .collect();
-    if !errors.is_empty() {
-        return Ok(Err(Refusal::Errors {
-            message: msg!("version-drafts-errors"),
-            diagnostics: errors,
-        }));
-    }
-    Ok(Ok(planned))
 }
 
 /// The carry-over rule: the activities of `activities` still to end at

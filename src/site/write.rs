@@ -845,22 +845,7 @@ impl Staging {
     /// folder exchanged with the output. The previous output is kept beside
     /// it for the next build.
     pub(crate) fn commit(mut self, manifest: Manifest) -> anyhow::Result<(Committed, Memo)> {
-        // A clean output holds every file of its manifest and nothing
-        // else: with the same manifest, it is the new site.
-        if self.open.get().is_none()
-            && let Some(current) = &self.current
-            && current.clean
-            && current.manifest == manifest
-        {
-            let spare = self
-                .spare_known
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .take();
-            let memo = Memo {
-                current: self.current.take(),
-                spare,
-            };
+        if let Some(memo) = self.unchanged(&manifest) {
             return Ok((Committed::Unchanged, memo));
         }
         // The manifest's bytes are made while the folder is settled.
@@ -880,17 +865,7 @@ impl Staging {
         );
         let wanted = settled?;
         let open = self.staging()?;
-        let marker = open.dir.join(OUTPUT_MARKER);
-        fs::write(&marker, MARKER_TEXT)
-            .with_context(|| msg!("err-write", path = marker.display().to_string()))?;
-        let manifest_path = open.dir.join(layout::OUTPUT_MANIFEST);
-        fs::write(&manifest_path, bytes)
-            .with_context(|| msg!("err-write", path = manifest_path.display().to_string()))?;
-        let warnings_path = open.dir.join(layout::OUTPUT_WARNINGS);
-        let warnings = serde_json::to_vec(&manifest.warnings).unwrap_or_default();
-        fs::write(&warnings_path, warnings)
-            .with_context(|| msg!("err-write", path = warnings_path.display().to_string()))?;
-        set_dir_permissions(&open.dir);
+        write_site_records(&open.dir, &bytes, &manifest.warnings)?;
         let staging = open.dir.clone();
         let reused = open.reused;
         // The output before, kept beside it: its records' bytes are not needed again.
@@ -908,53 +883,8 @@ impl Staging {
             records,
         };
         match swap(&staging, &self.out) {
-            Ok(Some(old)) => {
-                // The previous output is kept for the next build when it
-                // is this tool's (marked); anything else goes, as before.
-                let marked = old.join(OUTPUT_MARKER).is_file();
-                let kept = marked && (old == self.spare || fs::rename(&old, &self.spare).is_ok());
-                // What this tool did not make is never deleted: it is moved
-                // beside the output, under a name the build reports.
-                let mut set_aside = None;
-                if !marked && holds_foreign(&old) {
-                    let place = set_aside_place(&self.out);
-                    fs::rename(&old, &place).with_context(|| {
-                        msg!(
-                            "err-set-aside",
-                            out = self.out.display().to_string(),
-                            held = old.display().to_string(),
-                            place = place.display().to_string()
-                        )
-                    })?;
-                    set_aside = Some(place);
-                } else if !kept {
-                    remove_tree(&old);
-                }
-                let memo = Memo {
-                    current: Some(now_held),
-                    spare: previous.filter(|_| kept),
-                };
-                Ok((Committed::Replaced { set_aside }, memo))
-            }
-            Ok(None) => {
-                // A first build: the output's twin is made beside it now,
-                // so the next build replaces only what it changes.
-                let spare = mirror(&self.out, &self.spare, &now_held.good).then(|| Held {
-                    manifest: now_held.manifest.clone(),
-                    games: now_held.games.clone(),
-                    good: now_held.good.clone(),
-                    inodes: HashMap::new(),
-                    clean: true,
-                    records: Vec::new(),
-                });
-                Ok((
-                    Committed::Replaced { set_aside: None },
-                    Memo {
-                        current: Some(now_held),
-                        spare,
-                    },
-                ))
-            }
+            Ok(Some(old)) => self.replaced(&old, previous, now_held),
+            Ok(None) => Ok(self.first_build(now_held)),
             Err(err) => {
                 if !reused {
                     let _ = fs::remove_dir_all(&staging);
@@ -963,6 +893,98 @@ impl Staging {
             }
         }
     }
+
+    /// What the output holds, when it already is the site `manifest`
+    /// describes and nothing was staged: a clean output holds every file
+    /// of its manifest and nothing else, so with the same manifest it is
+    /// the new site.
+    fn unchanged(&mut self, manifest: &Manifest) -> Option<Memo> {
+        let current = self.current.as_ref()?;
+        if self.open.get().is_some() || !current.clean || current.manifest != *manifest {
+            return None;
+        }
+        let spare = self
+            .spare_known
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        Some(Memo {
+            current: self.current.take(),
+            spare,
+        })
+    }
+
+    /// The new site is in place and `old` the output it replaced: kept
+    /// beside it for the next build when it is this tool's (marked), set
+    /// aside when it holds what this tool did not make, else removed.
+    fn replaced(
+        &self,
+        old: &Path,
+        previous: Option<Held>,
+        now_held: Held,
+    ) -> anyhow::Result<(Committed, Memo)> {
+        // The previous output is kept for the next build when it
+        // is this tool's (marked); anything else goes, as before.
+        let marked = old.join(OUTPUT_MARKER).is_file();
+        let kept = marked && (old == self.spare || fs::rename(old, &self.spare).is_ok());
+        // What this tool did not make is never deleted: it is moved
+        // beside the output, under a name the build reports.
+        let mut set_aside = None;
+        if !marked && holds_foreign(old) {
+            let place = set_aside_place(&self.out);
+            fs::rename(old, &place).with_context(|| {
+                msg!(
+                    "err-set-aside",
+                    out = self.out.display().to_string(),
+                    held = old.display().to_string(),
+                    place = place.display().to_string()
+                )
+            })?;
+            set_aside = Some(place);
+        } else if !kept {
+            remove_tree(old);
+        }
+        let memo = Memo {
+            current: Some(now_held),
+            spare: previous.filter(|_| kept),
+        };
+        Ok((Committed::Replaced { set_aside }, memo))
+    }
+
+    /// The new site is the output's first: the output's twin is made
+    /// beside it now, so the next build replaces only what it changes.
+    fn first_build(&self, now_held: Held) -> (Committed, Memo) {
+        let spare = mirror(&self.out, &self.spare, &now_held.good).then(|| Held {
+            manifest: now_held.manifest.clone(),
+            games: now_held.games.clone(),
+            good: now_held.good.clone(),
+            inodes: HashMap::new(),
+            clean: true,
+            records: Vec::new(),
+        });
+        let memo = Memo {
+            current: Some(now_held),
+            spare,
+        };
+        (Committed::Replaced { set_aside: None }, memo)
+    }
+}
+
+/// Writes the marker, the manifest's `bytes` and the build's `warnings`
+/// into the new site at `dir`, and makes `dir` world-readable.
+fn write_site_records(dir: &Path, bytes: &[u8], warnings: &[String]) -> anyhow::Result<()> {
+    let marker = dir.join(OUTPUT_MARKER);
+    fs::write(&marker, MARKER_TEXT)
+        .with_context(|| msg!("err-write", path = marker.display().to_string()))?;
+    let manifest_path = dir.join(layout::OUTPUT_MANIFEST);
+    fs::write(&manifest_path, bytes)
+        .with_context(|| msg!("err-write", path = manifest_path.display().to_string()))?;
+    let warnings_path = dir.join(layout::OUTPUT_WARNINGS);
+    let warnings = serde_json::to_vec(warnings).unwrap_or_default();
+    fs::write(&warnings_path, warnings)
+        .with_context(|| msg!("err-write", path = warnings_path.display().to_string()))?;
+    set_dir_permissions(dir);
+    Ok(())
 }
 
 impl Drop for Staging {

@@ -119,33 +119,7 @@ impl Compare for Activities {
                 .to_string(),
             );
         }
-        for m in &file.moved {
-            let shifts: Vec<Msg> = [
-                ("no", &m.from.start_time, &m.to.start_time, m.start_days),
-                ("yes", &m.from.end_time, &m.to.end_time, m.end_days),
-            ]
-            .iter()
-            .filter(|(_, from, to, _)| from != to)
-            .map(|(end, _, _, days)| {
-                msg!(
-                    "diff-shift",
-                    end = *end,
-                    later = if *days > 0 { "yes" } else { "no" },
-                    days = days.unsigned_abs()
-                )
-            })
-            .collect();
-            lines.push(
-                msg!(
-                    "diff-moved",
-                    name = m.name.as_str(),
-                    from = format!("{} – {}", m.from.start_time, m.from.end_time),
-                    to = format!("{} – {}", m.to.start_time, m.to.end_time),
-                    shifts = Arg::List(shifts, "list-comma")
-                )
-                .to_string(),
-            );
-        }
+        lines.extend(file.moved.iter().map(moved_line));
         for c in &file.changed {
             let fields: Vec<Msg> = c.fields.iter().map(field_line).collect();
             lines.push(
@@ -217,6 +191,18 @@ fn same_activities(old: &Draft, new: &Draft) -> bool {
 /// Compares two activity documents into `diff`: fields, activities, and the
 /// breaking changes among them.
 pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mut FileDiff) {
+    diff.version = document_fields(old, new);
+    let Paired { gone, lost_ids } = pair_activities(old, new, diff);
+    document_findings(old, new, diff);
+    let Some(now) = now else { return };
+    let review = AtNow { old, new, now };
+    review.lost_id_findings(&lost_ids, diff);
+    review.removed_findings(&gone, diff);
+}
+
+/// The changed fields of the document itself: its version, name, window
+/// and cover.
+fn document_fields(old: &Draft, new: &Draft) -> Vec<FieldChange> {
     let times = [
         old.start_time.to_string(),
         new.start_time.to_string(),
@@ -234,18 +220,28 @@ pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mu
         ("endTime", Some(&times[2]), Some(&times[3])),
         ("cover", old.cover.as_deref(), new.cover.as_deref()),
     ];
-    diff.version = changes(&fields);
+    changes(&fields)
+}
 
-    let new_version = old.version != new.version;
-    let changed = |diff: &mut FileDiff, g: &Activity<Written>, a: &Activity<Written>| {
-        let fields = activity_fields(g, a);
-        if !fields.is_empty() {
-            diff.changed.push(ActivityChange {
-                name: a.name.clone(),
-                start_time: a.start_time.to_string(),
-                fields,
-            });
-        }
+/// What pairing the activities left for the findings about "now".
+struct Paired<'d> {
+    /// The old activities nothing in the new document stands for (the
+    /// diff's removed ones, in order).
+    gone: Vec<&'d Activity<Written>>,
+    /// Pairs (old, new) whose old side had an id the new side lost or
+    /// changed.
+    lost_ids: Vec<(&'d Activity<Written>, &'d Activity<Written>)>,
+}
+
+/// Pairs the old activities with the new ones, by id first, then by name
+/// and window, then by window (renamed), then by name (moved); what is
+/// left is added or removed. Each pair is written into `diff` as what it
+/// is (carried, renamed, moved, changed).
+fn pair_activities<'d>(old: &'d Draft, new: &'d Draft, diff: &mut FileDiff) -> Paired<'d> {
+    let mut pairs = Pairs {
+        diff,
+        new_version: old.version != new.version,
+        lost_ids: Vec::new(),
     };
     // The same id on both sides is the same activity, whatever its name
     // and times became: renamed, moved or both, never removed and added.
@@ -261,23 +257,10 @@ pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mu
         .collect();
     let by_id = |a: &Activity<Written>| a.id.as_deref().and_then(|id| old_ids.get(id).copied());
     for a in &new.activities {
-        let Some(g) = by_id(a) else { continue };
-        if new_version {
-            diff.carried.push(activity_ref(a));
+        if let Some(g) = by_id(a) {
+            pairs.same_id(g, a);
         }
-        if g.start_time == a.start_time && g.end_time == a.end_time {
-            if g.name != a.name {
-                diff.renamed.push(renamed(g, a));
-            }
-        } else {
-            if g.name != a.name {
-                diff.renamed.push(renamed(g, a));
-            }
-            diff.moved.push(moved(g, a));
-        }
-        changed(diff, g, a);
     }
-    // The others: exact matches by name and window first.
     let old_rest: Vec<&Activity<Written>> = old
         .activities
         .iter()
@@ -288,56 +271,141 @@ pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mu
         .iter()
         .filter(|a| by_id(a).is_none())
         .collect();
-    // Pairs whose old side had an id the new side lost or changed.
-    let mut lost_ids: Vec<(&Activity<Written>, &Activity<Written>)> = Vec::new();
-    let key = |a: &Activity<Written>| (a.name.clone(), a.start_time.clone(), a.end_time.clone());
-    let old_keys: BTreeMap<_, &Activity<Written>> = old_rest.iter().map(|a| (key(a), *a)).collect();
-    let new_keys: BTreeSet<_> = new_rest.iter().map(|a| key(a)).collect();
-    let mut gone: Vec<&Activity<Written>> = old_rest
-        .iter()
-        .copied()
-        .filter(|a| !new_keys.contains(&key(a)))
-        .collect();
-    let mut fresh: Vec<&Activity<Written>> = Vec::new();
-    for a in new_rest {
-        match old_keys.get(&key(a)) {
-            None => fresh.push(a),
-            Some(before) => {
-                if new_version {
-                    diff.carried.push(activity_ref(a));
+    let (mut gone, mut fresh) = pairs.same_name_and_window(&old_rest, new_rest);
+    fresh.retain(|a| !pairs.renamed_from(&mut gone, a));
+    fresh.retain(|a| !pairs.moved_from(&mut gone, a));
+    pairs.diff.added = fresh.into_iter().map(activity_ref).collect();
+    pairs.diff.removed = gone.iter().map(|a| activity_ref(a)).collect();
+    Paired {
+        gone,
+        lost_ids: pairs.lost_ids,
+    }
+}
+
+/// The pairs found so far, written into the diff as they are found.
+struct Pairs<'d, 'f> {
+    diff: &'f mut FileDiff,
+    /// The version changes: every activity kept into the new one is
+    /// carried.
+    new_version: bool,
+    /// Pairs (old, new) whose old side had an id the new side lost or
+    /// changed.
+    lost_ids: Vec<(&'d Activity<Written>, &'d Activity<Written>)>,
+}
+
+impl<'d> Pairs<'d, '_> {
+    /// `g` and `a` have the same id.
+    fn same_id(&mut self, g: &'d Activity<Written>, a: &'d Activity<Written>) {
+        self.carried(a);
+        if g.name != a.name {
+            self.diff.renamed.push(renamed(g, a));
+        }
+        if g.start_time != a.start_time || g.end_time != a.end_time {
+            self.diff.moved.push(moved(g, a));
+        }
+        self.changed(g, a);
+    }
+
+    /// The old and new activities without a shared id, paired first when
+    /// they have the same name and window; returns the old ones left (`gone`)
+    /// and the new ones left (`fresh`).
+    fn same_name_and_window(
+        &mut self,
+        old_rest: &[&'d Activity<Written>],
+        new_rest: Vec<&'d Activity<Written>>,
+    ) -> (Vec<&'d Activity<Written>>, Vec<&'d Activity<Written>>) {
+        let key =
+            |a: &Activity<Written>| (a.name.clone(), a.start_time.clone(), a.end_time.clone());
+        let old_keys: BTreeMap<_, &Activity<Written>> =
+            old_rest.iter().map(|a| (key(a), *a)).collect();
+        let new_keys: BTreeSet<_> = new_rest.iter().map(|a| key(a)).collect();
+        let gone: Vec<&Activity<Written>> = old_rest
+            .iter()
+            .copied()
+            .filter(|a| !new_keys.contains(&key(a)))
+            .collect();
+        let mut fresh: Vec<&Activity<Written>> = Vec::new();
+        for a in new_rest {
+            match old_keys.get(&key(a)) {
+                None => fresh.push(a),
+                Some(before) => {
+                    self.carried(a);
+                    self.lost_id(before, a);
+                    self.changed(before, a);
                 }
-                lost_id(&mut lost_ids, before, a);
-                changed(diff, before, a);
             }
         }
+        (gone, fresh)
     }
-    // Renamed: the same window under one new name, one to one.
-    fresh.retain(|a| {
+
+    /// Pairs `a` with the first of `gone` in the same window under another
+    /// name (renamed, one to one), taken out of `gone`; whether there was
+    /// one.
+    fn renamed_from(
+        &mut self,
+        gone: &mut Vec<&'d Activity<Written>>,
+        a: &'d Activity<Written>,
+    ) -> bool {
         let Some(i) = gone
             .iter()
             .position(|g| g.start_time == a.start_time && g.end_time == a.end_time)
         else {
-            return true;
+            return false;
         };
         let g = gone.remove(i);
-        diff.renamed.push(renamed(g, a));
-        lost_id(&mut lost_ids, g, a);
-        false
-    });
-    // Moved: the same name at other times.
-    fresh.retain(|a| {
-        let Some(i) = gone.iter().position(|g| g.name == a.name) else {
-            return true;
-        };
-        let g = gone.remove(i);
-        diff.moved.push(moved(g, a));
-        lost_id(&mut lost_ids, g, a);
-        changed(diff, g, a);
-        false
-    });
-    diff.added = fresh.into_iter().map(activity_ref).collect();
-    diff.removed = gone.iter().map(|a| activity_ref(a)).collect();
+        self.diff.renamed.push(renamed(g, a));
+        self.lost_id(g, a);
+        true
+    }
 
+    /// Pairs `a` with the first of `gone` of the same name at other times
+    /// (moved), taken out of `gone`; whether there was one.
+    fn moved_from(
+        &mut self,
+        gone: &mut Vec<&'d Activity<Written>>,
+        a: &'d Activity<Written>,
+    ) -> bool {
+        let Some(i) = gone.iter().position(|g| g.name == a.name) else {
+            return false;
+        };
+        let g = gone.remove(i);
+        self.diff.moved.push(moved(g, a));
+        self.lost_id(g, a);
+        self.changed(g, a);
+        true
+    }
+
+    /// `a` is kept into the new version, when the version changes.
+    fn carried(&mut self, a: &Activity<Written>) {
+        if self.new_version {
+            self.diff.carried.push(activity_ref(a));
+        }
+    }
+
+    /// Keeps the pair `g` (old) and `a` (new) when `a` lost or changed
+    /// `g`'s id.
+    fn lost_id(&mut self, g: &'d Activity<Written>, a: &'d Activity<Written>) {
+        if g.id.is_some() && g.id != a.id {
+            self.lost_ids.push((g, a));
+        }
+    }
+
+    /// The fields `a` changed besides its name and times, if any.
+    fn changed(&mut self, g: &Activity<Written>, a: &Activity<Written>) {
+        let fields = activity_fields(g, a);
+        if !fields.is_empty() {
+            self.diff.changed.push(ActivityChange {
+                name: a.name.clone(),
+                start_time: a.start_time.to_string(),
+                fields,
+            });
+        }
+    }
+}
+
+/// What the document's own fields say: a version going backwards is
+/// breaking, a cover removed a warning.
+fn document_findings(old: &Draft, new: &Draft, diff: &mut FileDiff) {
     if version_order(&old.version, &new.version) == Some(std::cmp::Ordering::Greater) {
         diff.breaking.push(Finding::new(
             &kind::activities::VERSION_BACKWARDS,
@@ -361,106 +429,142 @@ pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mu
             Vec::new(),
         ));
     }
-    let Some(now) = now else { return };
-    // An id lost or changed while its activity runs: clients that keep
-    // it (a reminder, a tick) lose the activity.
-    for (g, a) in lost_ids {
-        if When::of(g, now) != Some(When::Running) {
-            continue;
+}
+
+/// The two documents compared at the moment of the review, for what
+/// depends on it ([`When`]).
+#[derive(Clone, Copy)]
+struct AtNow<'d> {
+    old: &'d Draft,
+    new: &'d Draft,
+    now: NaiveDateTime,
+}
+
+impl AtNow<'_> {
+    /// An id lost or changed while its activity runs is breaking: clients
+    /// that keep it (a reminder, a tick) lose the activity.
+    fn lost_id_findings(
+        &self,
+        lost_ids: &[(&Activity<Written>, &Activity<Written>)],
+        diff: &mut FileDiff,
+    ) {
+        let now = self.now;
+        for &(g, a) in lost_ids {
+            if When::of(g, now) != Some(When::Running) {
+                continue;
+            }
+            let days = days_from(now, &g.end_time);
+            let mut running = activity_ref(g);
+            running.when = Some(When::Running);
+            diff.breaking.push(Finding::new(
+                &kind::activities::ONGOING_ID_CHANGED,
+                |m| {
+                    m.arg("name", a.name.as_str())
+                        .arg("old", g.id.as_deref().unwrap_or_default())
+                        .arg("new", a.id.as_deref().unwrap_or("none"))
+                        .arg("end", g.end_time.to_string())
+                        .arg("days", days)
+                },
+                |h| h.arg("old", g.id.as_deref().unwrap_or_default()),
+                vec![running],
+            ));
         }
-        let days = days_from(now, &g.end_time);
-        let mut running = activity_ref(g);
-        running.when = Some(When::Running);
-        diff.breaking.push(Finding::new(
-            &kind::activities::ONGOING_ID_CHANGED,
-            |m| {
-                m.arg("name", a.name.as_str())
-                    .arg("old", g.id.as_deref().unwrap_or_default())
-                    .arg("new", a.id.as_deref().unwrap_or("none"))
-                    .arg("end", g.end_time.to_string())
-                    .arg("days", days)
-            },
-            |h| h.arg("old", g.id.as_deref().unwrap_or_default()),
-            vec![running],
-        ));
     }
-    // `diff.removed` is `gone`, in order.
-    for (a, g) in diff.removed.iter_mut().zip(&gone) {
-        a.when = When::of(g, now);
+
+    /// Places each removed activity (`gone`, the old side of `diff.removed`)
+    /// against `now`: one not started yet is a warning, a running one is
+    /// breaking ([`AtNow::running_removed_findings`]).
+    fn removed_findings(&self, gone: &[&Activity<Written>], diff: &mut FileDiff) {
+        let now = self.now;
+        // `diff.removed` is `gone`, in order.
+        for (a, g) in diff.removed.iter_mut().zip(gone) {
+            a.when = When::of(g, now);
+        }
+        for (a, g) in diff
+            .removed
+            .iter()
+            .zip(gone)
+            .filter(|(a, _)| a.when == Some(When::Upcoming))
+        {
+            let days = days_from(now, &g.start_time);
+            diff.warnings.push(Finding::new(
+                &kind::activities::UPCOMING_REMOVED,
+                |m| {
+                    m.arg("name", a.name.as_str())
+                        .arg("start", a.start_time.as_str())
+                        .arg("days", days)
+                },
+                |h| h,
+                vec![a.clone()],
+            ));
+        }
+        let vanishing: Vec<(ActivityRef, &Activity<Written>)> = diff
+            .removed
+            .iter()
+            .zip(gone)
+            .filter(|(a, _)| a.when == Some(When::Running))
+            .map(|(a, g)| (a.clone(), *g))
+            .collect();
+        if !vanishing.is_empty() {
+            self.running_removed_findings(vanishing, diff);
+        }
     }
-    for (a, g) in diff
-        .removed
-        .iter()
-        .zip(&gone)
-        .filter(|(a, _)| a.when == Some(When::Upcoming))
-    {
-        let days = days_from(now, &g.start_time);
-        diff.warnings.push(Finding::new(
-            &kind::activities::UPCOMING_REMOVED,
-            |m| {
-                m.arg("name", a.name.as_str())
-                    .arg("start", a.start_time.as_str())
-                    .arg("days", days)
-            },
-            |h| h,
-            vec![a.clone()],
-        ));
-    }
-    let vanishing: Vec<(ActivityRef, &Activity<Written>)> = diff
-        .removed
-        .iter()
-        .zip(&gone)
-        .filter(|(a, _)| a.when == Some(When::Running))
-        .map(|(a, g)| (a.clone(), *g))
-        .collect();
-    if vanishing.is_empty() {
-        return;
-    }
-    // The new version starts later, and the old one runs now.
-    let upcoming = new.start_time.time().filter(|start| {
-        **start > now
-            && old.window().is_some_and(|(s, e)| *s <= now && now < *e)
-            && old.version != new.version
-    });
-    if let Some(start) = upcoming {
-        let names = Arg::List(
-            vanishing
-                .iter()
-                .map(|(a, _)| {
-                    msg!(
-                        "breaking-until",
-                        name = a.name.as_str(),
-                        end = a.end_time.as_str()
-                    )
-                })
-                .collect(),
-            "list-comma",
-        );
-        let count = vanishing.len();
-        diff.breaking.push(Finding::new(
-            &kind::activities::UPCOMING_VERSION,
-            |m| {
-                m.arg("new", new.version.as_str())
-                    .arg("date", start.format("%Y-%m-%d %H:%M").to_string())
-                    .arg("days", whole_days(now, *start).unsigned_abs())
-                    .arg("old", old.version.as_str())
-                    .arg("count", count)
-                    .arg("names", names)
-            },
-            |h| h.arg("start", new.start_time.to_string()),
-            vanishing.into_iter().map(|(a, _)| a).collect(),
-        ));
-        return;
-    }
-    for (a, g) in vanishing {
-        let (name, end) = (a.name.clone(), a.end_time.clone());
-        let days = days_from(now, &g.end_time);
-        diff.breaking.push(Finding::new(
-            &kind::activities::ONGOING_REMOVED,
-            |m| m.arg("name", name).arg("end", end).arg("days", days),
-            |h| h,
-            vec![a],
-        ));
+
+    /// Running activities removed (`vanishing`): one finding when the new
+    /// version starts later while the old one runs now, else one per
+    /// activity.
+    fn running_removed_findings(
+        &self,
+        vanishing: Vec<(ActivityRef, &Activity<Written>)>,
+        diff: &mut FileDiff,
+    ) {
+        let AtNow { old, new, now } = *self;
+        // The new version starts later, and the old one runs now.
+        let upcoming = new.start_time.time().filter(|start| {
+            **start > now
+                && old.window().is_some_and(|(s, e)| *s <= now && now < *e)
+                && old.version != new.version
+        });
+        if let Some(start) = upcoming {
+            let names = Arg::List(
+                vanishing
+                    .iter()
+                    .map(|(a, _)| {
+                        msg!(
+                            "breaking-until",
+                            name = a.name.as_str(),
+                            end = a.end_time.as_str()
+                        )
+                    })
+                    .collect(),
+                "list-comma",
+            );
+            let count = vanishing.len();
+            diff.breaking.push(Finding::new(
+                &kind::activities::UPCOMING_VERSION,
+                |m| {
+                    m.arg("new", new.version.as_str())
+                        .arg("date", start.format("%Y-%m-%d %H:%M").to_string())
+                        .arg("days", whole_days(now, *start).unsigned_abs())
+                        .arg("old", old.version.as_str())
+                        .arg("count", count)
+                        .arg("names", names)
+                },
+                |h| h.arg("start", new.start_time.to_string()),
+                vanishing.into_iter().map(|(a, _)| a).collect(),
+            ));
+            return;
+        }
+        for (a, g) in vanishing {
+            let (name, end) = (a.name.clone(), a.end_time.clone());
+            let days = days_from(now, &g.end_time);
+            diff.breaking.push(Finding::new(
+                &kind::activities::ONGOING_REMOVED,
+                |m| m.arg("name", name).arg("end", end).arg("days", days),
+                |h| h,
+                vec![a],
+            ));
+        }
     }
 }
 
@@ -469,17 +573,6 @@ pub fn documents(old: &Draft, new: &Draft, now: Option<NaiveDateTime>, diff: &mu
 fn days_from(now: NaiveDateTime, time: &Written) -> u64 {
     time.time()
         .map_or(0, |t| whole_days(now, *t).unsigned_abs())
-}
-
-/// Keeps the pair `g` (old) and `a` (new) when `a` lost or changed `g`'s id.
-fn lost_id<'d>(
-    lost: &mut Vec<(&'d Activity<Written>, &'d Activity<Written>)>,
-    g: &'d Activity<Written>,
-    a: &'d Activity<Written>,
-) {
-    if g.id.is_some() && g.id != a.id {
-        lost.push((g, a));
-    }
 }
 
 /// `g` renamed to `a` (at `a`'s window).
@@ -597,6 +690,34 @@ pub fn diff_file(path: &str, built: &[u8], deployed: Option<&[u8]>) -> anyhow::R
             diff
         }
     })
+}
+
+/// The line of an activity moved: its old and new window, and how far
+/// each end shifted.
+fn moved_line(m: &Moved) -> String {
+    let shifts: Vec<Msg> = [
+        ("no", &m.from.start_time, &m.to.start_time, m.start_days),
+        ("yes", &m.from.end_time, &m.to.end_time, m.end_days),
+    ]
+    .iter()
+    .filter(|(_, from, to, _)| from != to)
+    .map(|(end, _, _, days)| {
+        msg!(
+            "diff-shift",
+            end = *end,
+            later = if *days > 0 { "yes" } else { "no" },
+            days = days.unsigned_abs()
+        )
+    })
+    .collect();
+    msg!(
+        "diff-moved",
+        name = m.name.as_str(),
+        from = format!("{} – {}", m.from.start_time, m.from.end_time),
+        to = format!("{} – {}", m.to.start_time, m.to.end_time),
+        shifts = Arg::List(shifts, "list-comma")
+    )
+    .to_string()
 }
 
 fn activity_line(a: &ActivityRef) -> Msg {
