@@ -68,10 +68,12 @@
 //!   [`i18n`], every sentence in English and Chinese.
 //!
 //! **Adding a kind of document** with a file per locale (as the
-//! announcements boards are; the one copy of this recipe):
+//! announcements boards are; the one copy of this recipe, which a trial
+//! kind followed in 21 files, 8 of them new, none of the shared code):
 //! 1. `src/kind/<name>.rs` with its `KIND` (sources, schema, rules, review
-//!    findings, published names, agents' tools), listed in [`kind::ALL`];
-//!    its source paths in [`tree`], its published names in [`layout`].
+//!    findings, published names, its field of the index, its pages, the
+//!    agents' tools), listed in [`kind::ALL`]; its source paths in
+//!    [`tree`], its published names in [`layout`].
 //! 2. `schema/<name>.schema.json` and its messages in both `.ftl` files.
 //! 3. One module per layer, each listed in that layer's list: serde types
 //!    (`model/<name>.rs`), rules ([`validate::FileRules`] in
