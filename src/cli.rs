@@ -257,7 +257,7 @@ pub struct VersionNewArgs {
     pub end: String,
     #[arg(long, help = "help-arg-version-cover")]
     pub cover: Option<String>,
-    #[arg(long, value_name = "NAME", help = "help-arg-version-drop")]
+    #[arg(long, value_name = "ID|NAME", help = "help-arg-version-drop")]
     pub drop: Vec<String>,
     #[arg(long, help = "help-arg-version-dry-run")]
     pub dry_run: bool,

@@ -603,7 +603,15 @@ fn version_new_keeps_the_cover_unless_told() {
 /// `Sparkle Warp` (which ends 2026-11-25T03:59:59, before the new start),
 /// with `extra` arguments; the tree is the review base.
 fn version_new_while_running(extra: &[&str]) -> (tempfile::TempDir, std::process::Output) {
-    let work = pair(None);
+    version_new_while_running_in(None, extra)
+}
+
+/// [`version_new_while_running`] on the review base with `case` laid over it.
+fn version_new_while_running_in(
+    case: Option<&str>,
+    extra: &[&str],
+) -> (tempfile::TempDir, std::process::Output) {
+    let work = pair(case);
     let head = work.path().join("head");
     let mut args = vec![
         "version",
@@ -674,6 +682,99 @@ fn version_new_drops_a_running_activity_only_when_told() {
     says(
         &stderr(&out),
         "--drop `Sparkle` names no activity of the current version of sr",
+    );
+}
+
+/// `--drop ID` leaves the activity with that id behind in every locale,
+/// wherever it stands in each file: in `ids-reordered` the two activities
+/// that start together stand in another order in each locale, so its name
+/// (paired by place) is refused, pointing at the id. An id that names
+/// nothing refuses, listing the ids and names of what is still to end.
+#[test]
+fn version_new_drops_by_id_across_locales_in_another_order() {
+    let case = Some("ids-reordered");
+    let (work, out) = version_new_while_running_in(case, &["--drop", "sr-4.6-03"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    insta::assert_snapshot!("version_new_drop_by_id", stdout(&out));
+    let head = work.path().join("head");
+    let en = std::fs::read_to_string(head.join("data/sr/en-US.json")).expect("en-US");
+    let zh = std::fs::read_to_string(head.join("data/sr/zh-CN.json")).expect("zh-CN");
+    says(&en, "\"version\": \"4.7\"");
+    says(&zh, "\"id\": \"sr-4.6-01\"");
+    assert!(!en.contains("sr-4.6-03"), "left behind in en-US: {en}");
+    assert!(!zh.contains("sr-4.6-03"), "left behind in zh-CN: {zh}");
+
+    // By name, the counterpart is paired by place: here it cannot be told.
+    let (work, out) = version_new_while_running_in(case, &["--drop", "Sparkle Warp"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    says(
+        &stderr(&out),
+        "`Sparkle Warp` of en-US has no counterpart in zh-CN",
+    );
+    says(&stderr(&out), "give its id `sr-4.6-03` instead");
+    let en = std::fs::read_to_string(work.path().join("head/data/sr/en-US.json")).expect("en");
+    says(&en, "\"version\": \"4.6\"");
+
+    let (work, out) = version_new_while_running_in(case, &["--drop", "sr-4.6-09"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    says(
+        &stderr(&out),
+        "--drop `sr-4.6-09` names no activity of the current version of sr",
+    );
+    says(
+        &stderr(&out),
+        "its activities still to end, by id (and names): \
+         `sr-4.6-01` (混沌回忆：坠星之夜, Memory of Chaos: Night of Falling Stars); \
+         `sr-4.6-03` (花火跃迁, Sparkle Warp)",
+    );
+    let zh = std::fs::read_to_string(work.path().join("head/data/sr/zh-CN.json")).expect("zh");
+    says(&zh, "\"version\": \"4.6\"");
+    let (_, out) = version_new_while_running_in(case, &["--drop", "sr-4.6-09", "--lang", "zh-CN"]);
+    says(
+        &stderr(&out),
+        "尚未结束的活动（ID 与名称）：`sr-4.6-01`（混沌回忆：坠星之夜、Memory of Chaos: Night of Falling Stars）",
+    );
+}
+
+/// In `id-is-a-name`, `Sparkle Warp`'s id is `warp`, the English name of
+/// another activity: `--drop warp` refuses, naming both and how to name
+/// each, and writes nothing; the other's id and `Sparkle Warp`'s name (as
+/// before ids) each drop the one they name.
+#[test]
+fn version_new_refuses_a_drop_that_is_an_id_and_a_name() {
+    let case = Some("id-is-a-name");
+    let (work, out) = version_new_while_running_in(case, &["--drop", "warp"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    says(
+        &stderr(&out),
+        "--drop `warp` is both the id of `花火跃迁` and the name of another activity \
+         (`sr-4.6-04` (warp)); give `花火跃迁` by its name, or the other one by its id",
+    );
+    let en = std::fs::read_to_string(work.path().join("head/data/sr/en-US.json")).expect("en");
+    says(&en, "\"version\": \"4.6\"");
+
+    let (work, out) = version_new_while_running_in(case, &["--drop", "sr-4.6-04", "--dry-run"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    says(
+        &stdout(&out),
+        "常驻跃迁 (2026-11-06T12:00:00 to 2026-11-25T03:59:59): runs now",
+    );
+    says(
+        &stdout(&out),
+        "2 activities carried (混沌回忆：坠星之夜, 花火跃迁)",
+    );
+    let en = std::fs::read_to_string(work.path().join("head/data/sr/en-US.json")).expect("en");
+    says(&en, "\"version\": \"4.6\"");
+
+    let (_, out) = version_new_while_running_in(case, &["--drop", "Sparkle Warp", "--dry-run"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    says(
+        &stdout(&out),
+        "Sparkle Warp (2026-11-05T12:00:00 to 2026-11-25T03:59:59): runs now",
+    );
+    says(
+        &stdout(&out),
+        "2 activities carried (Memory of Chaos: Night of Falling Stars, warp)",
     );
 }
 

@@ -230,9 +230,11 @@ pub struct NewVersionArgs {
     /// current cover, `""` removes it.
     #[serde(default)]
     cover: Option<String>,
-    /// Activities to leave behind although they have not ended, by name
-    /// in any locale (their counterparts in the other locales go too);
-    /// without it every activity still to end is carried.
+    /// Activities to leave behind although they have not ended, each by
+    /// its id (in every locale that holds it) or by its name in any locale
+    /// (its counterparts in the other locales go too; a value that is one
+    /// activity's id and another's name is refused); without it every
+    /// activity still to end is carried.
     #[serde(default)]
     drop: Vec<String>,
 }
@@ -489,7 +491,7 @@ impl DataTools {
     }
 
     #[tool(
-        description = "Starts a game's next version in every locale at once (what `activity-site version new` does): each data/<game>/<locale>.json gets the new version, name, start and end, and keeps every activity that ends after the new start or has not ended yet (running or still to come), so nothing still running vanishes when it is published early; `drop` names activities to leave behind anyway. Refuses, writing nothing, when a locale's file has errors, when the version does not come after the current one, or when a new document would have errors. Keeps each locale's cover unless `cover` is given (`\"\"` removes it). Returns per locale the path, the activities carried and left behind (`leftBehindStates`: each with `ended`, `runs-now-ends-before`, `runs-into-new` or `upcoming`), and what became of the cover (`kept`, `set`, `removed`, `none`).",
+        description = "Starts a game's next version in every locale at once (what `activity-site version new` does): each data/<game>/<locale>.json gets the new version, name, start and end, and keeps every activity that ends after the new start or has not ended yet (running or still to come), so nothing still running vanishes when it is published early; `drop` names activities to leave behind anyway, each by its id (it goes in every locale that holds it) or by its name in any locale (its counterpart in each other locale is the activity at the same place with the same times). Refuses, writing nothing, when a locale's file has errors, when a `drop` value names nothing (the message lists the ids and names of the activities still to end), is one activity's id and another's name, or names by name an activity whose counterpart cannot be told (give its id), when the version does not come after the current one, or when a new document would have errors. Keeps each locale's cover unless `cover` is given (`\"\"` removes it). Returns per locale the path, the activities carried and left behind by name (`carried`, `leftBehind`) and by id in the same order (`carriedIds`, `leftBehindIds`; null for an activity without one), why each was left behind (`leftBehindStates`: each with `ended`, `runs-now-ends-before`, `runs-into-new` or `upcoming`), and what became of the cover (`kept`, `set`, `removed`, `none`).",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -537,7 +539,9 @@ impl DataTools {
                     "locale": p.locale,
                     "path": p.path,
                     "carried": p.carried,
+                    "carriedIds": p.carried_ids,
                     "leftBehind": p.dropped.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(),
+                    "leftBehindIds": p.dropped.iter().map(|l| l.id.as_deref()).collect::<Vec<_>>(),
                     "leftBehindStates": p.dropped.iter().map(|l| json!({"name": l.name, "state": l.state.as_str()})).collect::<Vec<_>>(),
                     "cover": p.cover.as_str(),
                 })

@@ -687,8 +687,17 @@ version-left = { $name } ({ $start } to { $end }): { $state ->
    *[upcoming] starts after now; left behind as --drop asked
 }
 version-name-shared = the name `{ $name }` is used for each locale: { $locales } (name one with --name LOCALE=NAME)
-version-drop-unknown = nothing written: --drop `{ $name }` names no activity of the current version of { $game } (give the name as a locale's file writes it)
-version-drop-no-counterpart = nothing written: `{ $name }` of { $locale } has no counterpart in { $other } (an activity at the same place with the same times); make the files agree first (`activity-site check` names the difference)
+version-drop-unknown = nothing written: --drop `{ $name }` names no activity of the current version of { $game } (neither an id nor a name in any locale); { $count ->
+    [0] none of its activities is still to end
+   *[other] its activities still to end, by id (and names): { $candidates }
+}
+version-drop-both = nothing written: --drop `{ $value }` is both the id of `{ $name }` and the name of another activity ({ $others }); give `{ $name }` by its name, or the other one by its id
+version-drop-candidate = `{ $id }` ({ $names })
+version-drop-candidate-no-id = `{ $name }` (no id yet: `activity-site check --fix` gives one)
+version-drop-no-counterpart = nothing written: `{ $name }` of { $locale } has no counterpart in { $other } (an activity at the same place with the same times); { $has_id ->
+    [yes] give its id `{ $id }` instead, which names it in every locale
+   *[no] make the files agree first (`activity-site check` names the difference), or give it an id (`activity-site check --fix`) and drop it by its id
+}
 version-planned = { $dry ->
     [yes] would write
    *[no] wrote
@@ -1343,7 +1352,7 @@ help-arg-version-start = Start of the new version (YYYY-MM-DDTHH:MM:SS, the game
 help-arg-version-end = End of the new version (YYYY-MM-DDTHH:MM:SS)
 help-arg-version-cover = Cover image URL of the new version; without it each locale keeps its current cover, and --cover '' removes it
 help-arg-version-dry-run = Print what would be written and write nothing
-help-arg-version-drop = Leave this activity behind although it has not ended (its name in any locale; its counterparts in the other locales go too; repeatable)
+help-arg-version-drop = Leave this activity behind although it has not ended: its id (in every locale that holds it) or its name in any locale (its counterparts in the other locales go too); refused when it is one activity's id and another's name; repeatable
 help-arg-serve-addr = Address to listen on
 help-arg-serve-no-watch = Build once and serve, without watching the inputs
 help-arg-serve-state-dir = State directory of the simulated control service (default: <root>/.activity-site)

@@ -604,8 +604,17 @@ version-left = { $name }（{ $start } 至 { $end }）：{ $state ->
    *[upcoming] 尚未开始；按 --drop 的要求未沿用
 }
 version-name-shared = 名称 `{ $name }` 用于每种语言：{ $locales }（用 --name LOCALE=NAME 为某种语言单独命名）
-version-drop-unknown = 没有写入任何文件：--drop `{ $name }` 不是 { $game } 当前版本的任何活动（请按某个语言文件中的写法给出名称）
-version-drop-no-counterpart = 没有写入任何文件：{ $locale } 的 `{ $name }` 在 { $other } 中没有对应的活动（位置相同、时间相同的活动）；请先让这些文件一致（`activity-site check` 会指出差异）
+version-drop-unknown = 没有写入任何文件：--drop `{ $name }` 不是 { $game } 当前版本的任何活动（既不是 ID，也不是任一语言中的名称）；{ $count ->
+    [0] 当前版本没有尚未结束的活动
+   *[other] 尚未结束的活动（ID 与名称）：{ $candidates }
+}
+version-drop-both = 没有写入任何文件：--drop `{ $value }` 既是 `{ $name }` 的 ID，又是另一个活动的名称（{ $others }）；请用名称指定 `{ $name }`，或用 ID 指定另一个活动
+version-drop-candidate = `{ $id }`（{ $names }）
+version-drop-candidate-no-id = `{ $name }`（还没有 ID：`activity-site check --fix` 会分配）
+version-drop-no-counterpart = 没有写入任何文件：{ $locale } 的 `{ $name }` 在 { $other } 中没有对应的活动（位置相同、时间相同的活动）；{ $has_id ->
+    [yes] 请改用它的 ID `{ $id }`，ID 在每种语言中都指向它
+   *[no] 请先让这些文件一致（`activity-site check` 会指出差异），或为它分配 ID（`activity-site check --fix`）后按 ID 指定
+}
 version-planned = { $dry ->
     [yes] 将写入
    *[no] 已写入
@@ -1165,7 +1174,7 @@ help-arg-version-start = 新版本的开始时间（YYYY-MM-DDTHH:MM:SS，游戏
 help-arg-version-end = 新版本的结束时间（YYYY-MM-DDTHH:MM:SS）
 help-arg-version-cover = 新版本封面图片的 URL；不指定时各语言保留当前封面，--cover '' 则删除封面
 help-arg-version-dry-run = 显示将写入的内容，不写入任何内容
-help-arg-version-drop = 不沿用这个尚未结束的活动（任一语言中的名称；其他语言中对应的活动也一起不沿用；可重复）
+help-arg-version-drop = 不沿用这个尚未结束的活动：它的 ID（在含有它的每种语言中）或任一语言中的名称（其他语言中对应的活动也一起不沿用）；若它既是一个活动的 ID 又是另一个活动的名称则拒绝；可重复
 help-arg-serve-addr = 监听地址
 help-arg-serve-no-watch = 构建一次后提供服务，不监视输入文件
 help-arg-serve-state-dir = 模拟控制服务的状态目录（默认：<root>/.activity-site）

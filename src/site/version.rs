@@ -25,6 +25,8 @@ use crate::validate::{self, CheckedGame};
 
 use super::types::Checked;
 
+mod to_drop;
+
 /// What the next version is.
 #[derive(Debug, Clone, Default)]
 pub struct NextVersion {
@@ -37,9 +39,11 @@ pub struct NextVersion {
     /// The cover of the new version: `None` keeps each locale's current
     /// cover, `Some("")` removes it, any other value replaces it.
     pub cover: Option<String>,
-    /// Activities to leave behind although they have not ended, by name
-    /// in any locale (each one's counterpart in the other locales, the
-    /// activity at the same place with the same times, goes with it).
+    /// Activities to leave behind although they have not ended, each by
+    /// its id (in every locale that holds it) or by its name in any locale
+    /// (its counterpart in the other locales, the activity at the same
+    /// place with the same times, goes with it); `to_drop` says how a value
+    /// that is both is refused.
     pub drop: Vec<String>,
 }
 
@@ -70,6 +74,8 @@ impl LeftState {
 /// An activity left behind, its state and its times.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LeftBehind {
+    /// Its id, when it has one.
+    pub id: Option<String>,
     pub name: String,
     pub state: LeftState,
     pub start: Time,
@@ -99,6 +105,8 @@ pub struct Planned {
     pub text: String,
     /// The names of the activities carried from the current version.
     pub carried: Vec<String>,
+    /// Their ids, in the same order (`None` for one without).
+    pub carried_ids: Vec<Option<String>>,
     /// The activities left behind, each with why.
     pub dropped: Vec<LeftBehind>,
     /// Whether the version's name is the one given for every locale
@@ -304,7 +312,7 @@ impl NewVersion<'_> {
     /// the registry's order).
     fn documents(&self, checked: &CheckedGame) -> Result<Vec<Planned>, Refusal> {
         let currents = self.currents(checked)?;
-        let named = to_drop(&self.game.id, &currents, &self.next.drop)?;
+        let named = self.to_drop(&currents)?;
         currents
             .iter()
             .zip(named)
@@ -373,6 +381,7 @@ impl NewVersion<'_> {
             locale: locale.to_owned(),
             path: crate::tree::data_path(&self.game.id, locale),
             text: document.to_canonical(),
+            carried_ids: carried.iter().map(|a| a.id.clone()).collect(),
             carried: carried.into_iter().map(|a| a.name).collect(),
             dropped,
             shared_name,
@@ -410,6 +419,7 @@ fn carry(
             LeftState::RunsNowEndsBefore
         };
         dropped.push(LeftBehind {
+            id: a.id.clone(),
             name: a.name.clone(),
             state,
             start: a.start_time,
@@ -417,54 +427,6 @@ fn carry(
         });
     }
     (carried, dropped)
-}
-
-/// The places (indexes into each locale's activities, in the order of
-/// `currents`) of the activities `names` leave behind: an activity named
-/// in one locale, and its counterpart in each other locale (the activity at
-/// the same place with the same times). Refuses a name that names nothing
-/// of the current version, and a named activity whose counterpart in
-/// another locale cannot be told (the locales disagree), naming it.
-fn to_drop(
-    game: &str,
-    currents: &[(&String, &ActivityDocument)],
-    names: &[String],
-) -> Result<Vec<std::collections::BTreeSet<usize>>, Refusal> {
-    let mut places = vec![std::collections::BTreeSet::new(); currents.len()];
-    for name in names {
-        let mut found = false;
-        for (locale, current) in currents {
-            for (i, a) in current.activities.iter().enumerate() {
-                if a.name != *name {
-                    continue;
-                }
-                found = true;
-                for (j, (other, doc)) in currents.iter().enumerate() {
-                    match doc.activities.get(i) {
-                        Some(b) if b.start_time == a.start_time && b.end_time == a.end_time => {
-                            places[j].insert(i);
-                        }
-                        _ => {
-                            return Err(Refusal::Request(msg!(
-                                "version-drop-no-counterpart",
-                                name = name.as_str(),
-                                locale = locale.as_str(),
-                                other = other.as_str()
-                            )));
-                        }
-                    }
-                }
-            }
-        }
-        if !found {
-            return Err(Refusal::Request(msg!(
-                "version-drop-unknown",
-                name = name.as_str(),
-                game = game
-            )));
-        }
-    }
-    Ok(places)
 }
 
 /// The line that says the one name given for every locale (`--name NAME`)
