@@ -312,6 +312,101 @@ fn drafts_name_what_they_break_and_new_version_carries_what_runs() {
     );
 }
 
+/// `new_version`'s `drop` takes an id: in `ids-reordered` (the locales list
+/// the two activities that start together in another order) it leaves the
+/// activity behind in both, and the answer gives the ids of what it carried
+/// and left behind next to their names; an unknown id is refused, listing
+/// the ids still to end, and a value that is an id and a name is refused;
+/// a name still drops as before.
+#[test]
+fn new_version_drops_by_id_and_answers_with_ids() {
+    let fixtures = crate::util::crate_root().join("tests/fixtures/review");
+    let version = |drop: &str| {
+        json!({"game": "sr", "version": "4.7", "name": "4.7",
+               "start": "2026-11-26T11:00:00", "end": "2027-01-07T05:59:59",
+               "drop": [drop]})
+    };
+    let root = tempfile::tempdir().unwrap();
+    let case = fixtures.join("ids-reordered");
+    crate::util::fixture_tree(&fixtures.join("base"), Some(&case), root.path());
+    let mut agent = Agent::start_at(root.path(), "2026-11-24T12:00:00");
+
+    let answer = agent.request(
+        "tools/call",
+        json!({"name": "new_version", "arguments": version("sr-4.6-09")}),
+    );
+    assert_eq!(answer["result"]["isError"], true, "{answer:#}");
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("`sr-4.6-09` names no activity"), "{text}");
+    assert!(
+        text.contains("`sr-4.6-03` (花火跃迁, Sparkle Warp)"),
+        "{text}"
+    );
+
+    let (written, error) = agent.call("new_version", version("sr-4.6-03"));
+    assert!(!error, "{written:#}");
+    let zh = &written["written"][0];
+    assert_eq!(zh["locale"], "zh-CN");
+    assert_eq!(zh["carried"], json!(["混沌回忆：坠星之夜"]));
+    assert_eq!(zh["carriedIds"], json!(["sr-4.6-01"]));
+    assert_eq!(
+        zh["leftBehind"],
+        json!(["星旅馈赠", "列车补给馈赠", "花火跃迁"])
+    );
+    assert_eq!(
+        zh["leftBehindIds"],
+        json!(["sr-4.6-02", "sr-4.6-04", "sr-4.6-03"])
+    );
+    let en = &written["written"][1];
+    assert_eq!(en["carriedIds"], json!(["sr-4.6-01"]));
+    assert_eq!(
+        en["leftBehind"],
+        json!(["Gift of Odyssey", "Sparkle Warp", "Express Supply Gift"])
+    );
+    assert_eq!(
+        en["leftBehindIds"],
+        json!(["sr-4.6-02", "sr-4.6-03", "sr-4.6-04"])
+    );
+    assert_eq!(
+        en["leftBehindStates"][1],
+        json!({"name": "Sparkle Warp", "state": "runs-now-ends-before"})
+    );
+
+    let root = tempfile::tempdir().unwrap();
+    let case = fixtures.join("id-is-a-name");
+    crate::util::fixture_tree(&fixtures.join("base"), Some(&case), root.path());
+    let before = std::fs::read_to_string(root.path().join("data/sr/en-US.json")).unwrap();
+    let mut agent = Agent::start_at(root.path(), "2026-11-24T12:00:00");
+    let answer = agent.request(
+        "tools/call",
+        json!({"name": "new_version", "arguments": version("warp")}),
+    );
+    assert_eq!(answer["result"]["isError"], true, "{answer:#}");
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("`warp` is both the id of `花火跃迁`"),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.path().join("data/sr/en-US.json")).unwrap(),
+        before
+    );
+    let (written, error) = agent.call("new_version", version("Sparkle Warp"));
+    assert!(!error, "{written:#}");
+    assert_eq!(
+        written["written"][1]["carried"],
+        json!(["Memory of Chaos: Night of Falling Stars", "warp"])
+    );
+    assert_eq!(
+        written["written"][1]["carriedIds"],
+        json!(["sr-4.6-01", "sr-4.6-04"])
+    );
+    assert_eq!(
+        written["written"][1]["leftBehindIds"],
+        json!(["sr-4.6-02", "warp"])
+    );
+}
+
 /// Issue 33: `errors` and `warnings` count the whole list, and `files`
 /// says which file each count is for (the other locale's warnings too).
 #[test]
