@@ -685,6 +685,23 @@ fn version_new_drops_a_running_activity_only_when_told() {
     );
 }
 
+/// [`version_new_while_running_in`] `case`, refused: exit status 1 and
+/// every locale's file as the case has it (nothing written); its standard
+/// error.
+fn version_new_refused(case: &str, extra: &[&str]) -> String {
+    let (work, out) = version_new_while_running_in(Some(case), extra);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    for locale in ["zh-CN", "en-US"] {
+        let path = format!("data/sr/{locale}.json");
+        let read = |dir: &Path| std::fs::read(dir.join(&path)).expect("data file");
+        assert!(
+            read(&work.path().join("head")) == read(&fixtures().join(case)),
+            "{path} is as it was"
+        );
+    }
+    stderr(&out)
+}
+
 /// `--drop ID` leaves the activity with that id behind in every locale,
 /// wherever it stands in each file: in `ids-reordered` the two activities
 /// that start together stand in another order in each locale, so its name
@@ -705,33 +722,24 @@ fn version_new_drops_by_id_across_locales_in_another_order() {
     assert!(!zh.contains("sr-4.6-03"), "left behind in zh-CN: {zh}");
 
     // By name, the counterpart is paired by place: here it cannot be told.
-    let (work, out) = version_new_while_running_in(case, &["--drop", "Sparkle Warp"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-    says(
-        &stderr(&out),
-        "`Sparkle Warp` of en-US has no counterpart in zh-CN",
-    );
-    says(&stderr(&out), "give its id `sr-4.6-03` instead");
-    let en = std::fs::read_to_string(work.path().join("head/data/sr/en-US.json")).expect("en");
-    says(&en, "\"version\": \"4.6\"");
+    let err = version_new_refused("ids-reordered", &["--drop", "Sparkle Warp"]);
+    says(&err, "`Sparkle Warp` of en-US has no counterpart in zh-CN");
+    says(&err, "give its id `sr-4.6-03` instead");
 
-    let (work, out) = version_new_while_running_in(case, &["--drop", "sr-4.6-09"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let err = version_new_refused("ids-reordered", &["--drop", "sr-4.6-09"]);
     says(
-        &stderr(&out),
+        &err,
         "--drop `sr-4.6-09` names no activity of the current version of sr",
     );
     says(
-        &stderr(&out),
+        &err,
         "its activities still to end, by id (and names): \
          `sr-4.6-01` (混沌回忆：坠星之夜, Memory of Chaos: Night of Falling Stars); \
          `sr-4.6-03` (花火跃迁, Sparkle Warp)",
     );
-    let zh = std::fs::read_to_string(work.path().join("head/data/sr/zh-CN.json")).expect("zh");
-    says(&zh, "\"version\": \"4.6\"");
-    let (_, out) = version_new_while_running_in(case, &["--drop", "sr-4.6-09", "--lang", "zh-CN"]);
+    let err = version_new_refused("ids-reordered", &["--drop", "sr-4.6-09", "--lang", "zh-CN"]);
     says(
-        &stderr(&out),
+        &err,
         "尚未结束的活动（ID 与名称）：`sr-4.6-01`（混沌回忆：坠星之夜、Memory of Chaos: Night of Falling Stars）",
     );
 }
@@ -743,15 +751,11 @@ fn version_new_drops_by_id_across_locales_in_another_order() {
 #[test]
 fn version_new_refuses_a_drop_that_is_an_id_and_a_name() {
     let case = Some("id-is-a-name");
-    let (work, out) = version_new_while_running_in(case, &["--drop", "warp"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     says(
-        &stderr(&out),
+        &version_new_refused("id-is-a-name", &["--drop", "warp"]),
         "--drop `warp` is both the id of `花火跃迁` and the name of another activity \
          (`sr-4.6-04` (warp)); give `花火跃迁` by its name, or the other one by its id",
     );
-    let en = std::fs::read_to_string(work.path().join("head/data/sr/en-US.json")).expect("en");
-    says(&en, "\"version\": \"4.6\"");
 
     let (work, out) = version_new_while_running_in(case, &["--drop", "sr-4.6-04", "--dry-run"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
