@@ -744,6 +744,18 @@ fn version_new_drops_by_id_across_locales_in_another_order() {
     );
 }
 
+/// `id-missing-in-a-locale` is `ids-reordered` with zh-CN's `花火跃迁`
+/// still without its id: `--drop sr-4.6-03` refuses, naming the twin,
+/// rather than leave the activity behind in en-US and carry it in zh-CN.
+#[test]
+fn version_new_refuses_an_id_whose_twin_has_none_yet() {
+    says(
+        &version_new_refused("id-missing-in-a-locale", &["--drop", "sr-4.6-03"]),
+        "zh-CN has no activity with the id `sr-4.6-03`, but `花火跃迁` there has its \
+         times and no id; give it its id first (`activity-site check --fix`)",
+    );
+}
+
 /// In `id-is-a-name`, `Sparkle Warp`'s id is `warp`, the English name of
 /// another activity: `--drop warp` refuses, naming both and how to name
 /// each, and writes nothing; the other's id and `Sparkle Warp`'s name (as

@@ -692,6 +692,7 @@ version-drop-unknown = nothing written: --drop `{ $name }` names no activity of 
    *[other] its activities still to end, by id (and names): { $candidates }
 }
 version-drop-both = nothing written: --drop `{ $value }` is both the id of `{ $name }` and the name of another activity ({ $others }); give `{ $name }` by its name, or the other one by its id
+version-drop-id-missing = nothing written: { $locale } has no activity with the id `{ $id }`, but `{ $name }` there has its times and no id; give it its id first (`activity-site check --fix`), then drop it by its id
 version-drop-candidate = `{ $id }` ({ $names })
 version-drop-candidate-no-id = `{ $name }` (no id yet: `activity-site check --fix` gives one)
 version-drop-no-counterpart = nothing written: `{ $name }` of { $locale } has no counterpart in { $other } (an activity at the same place with the same times); { $has_id ->

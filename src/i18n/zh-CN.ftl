@@ -609,6 +609,7 @@ version-drop-unknown = 没有写入任何文件：--drop `{ $name }` 不是 { $g
    *[other] 尚未结束的活动（ID 与名称）：{ $candidates }
 }
 version-drop-both = 没有写入任何文件：--drop `{ $value }` 既是 `{ $name }` 的 ID，又是另一个活动的名称（{ $others }）；请用名称指定 `{ $name }`，或用 ID 指定另一个活动
+version-drop-id-missing = 没有写入任何文件：{ $locale } 中没有 ID 为 `{ $id }` 的活动，但其中的 `{ $name }` 时间与它相同且没有 ID；请先为它分配 ID（`activity-site check --fix`），再按 ID 指定
 version-drop-candidate = `{ $id }`（{ $names }）
 version-drop-candidate-no-id = `{ $name }`（还没有 ID：`activity-site check --fix` 会分配）
 version-drop-no-counterpart = 没有写入任何文件：{ $locale } 的 `{ $name }` 在 { $other } 中没有对应的活动（位置相同、时间相同的活动）；{ $has_id ->

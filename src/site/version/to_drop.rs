@@ -4,7 +4,9 @@
 //! A value names activities by id or by name:
 //! - an activity's **id** (`sr-4.6-03`) names it in every locale that holds
 //!   that id, wherever it stands in each file: the id is the same in every
-//!   locale, so nothing is guessed;
+//!   locale, so nothing is guessed (refused when a locale without the id
+//!   lists an activity without id at its times: its twin, still to be given
+//!   the id by `check --fix`, would stay);
 //! - otherwise a **name** in any locale names that activity, and its
 //!   counterpart in each other locale is the activity at the same place with
 //!   the same times (refused, naming it, when a locale has none: the files'
@@ -38,8 +40,9 @@ impl NewVersion<'_> {
     /// The places (indexes into each locale's activities, in the order of
     /// `currents`) of the activities the `drop` values name, each value as
     /// the module says; refuses a value that names nothing, names two
-    /// activities (an id and a name), or names by name an activity whose
-    /// counterpart in another locale cannot be told.
+    /// activities (an id and a name), is an id a locale's twin still lacks,
+    /// or names by name an activity whose counterpart in another locale
+    /// cannot be told.
     pub(super) fn to_drop(&self, currents: &Currents<'_>) -> Result<Vec<BTreeSet<usize>>, Refusal> {
         let mut places = vec![BTreeSet::new(); currents.len()];
         for value in &self.next.drop {
@@ -65,7 +68,10 @@ impl NewVersion<'_> {
             )));
         }
         if !by_id.is_empty() {
-            return Ok(by_id);
+            return match id_missing(currents, value, &by_id) {
+                Some(refusal) => Err(refusal),
+                None => Ok(by_id),
+            };
         }
         let by_name = places_where(currents, |a| a.name == value);
         if by_name.is_empty() {
@@ -80,6 +86,27 @@ impl NewVersion<'_> {
         }
         with_counterparts(currents, value, &by_name)
     }
+}
+
+/// Why the activity with the id `id` (at `by_id`) cannot be dropped by
+/// it: a locale that does not hold the id lists an activity without id at
+/// its times (its twin, waiting for `check --fix`), which would be carried
+/// while the others are left behind.
+fn id_missing(currents: &Currents<'_>, id: &str, by_id: &[Place]) -> Option<Refusal> {
+    let (locale, index) = by_id[0];
+    let a = &currents[locale].1.activities[index];
+    let twin = places_where(currents, |b| {
+        b.id.is_none() && b.start_time == a.start_time && b.end_time == a.end_time
+    })
+    .into_iter()
+    .find(|(other, _)| by_id.iter().all(|(held, _)| held != other))?;
+    let (other, index) = twin;
+    Some(Refusal::Request(msg!(
+        "version-drop-id-missing",
+        id = id,
+        locale = currents[other].0.as_str(),
+        name = currents[other].1.activities[index].name.as_str()
+    )))
 }
 
 /// The places of the activities of `currents` that `is` holds.
