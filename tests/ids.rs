@@ -204,23 +204,31 @@ fn edit(root: &Path, path: &str, from: &str, to: &str) {
     std::fs::write(root.join(path), text.replace(from, to)).unwrap();
 }
 
-#[test]
-fn a_rename_and_a_corrected_time_keep_the_id_the_calendar_uid_and_diff_says_so() {
-    let root = tree_with_ids();
-    let root = root.path();
+/// Builds `root` into `name` under `sites`, a temporary folder of the test's
+/// own (never beside the root: tests run at once), and gives its path.
+fn build_into(root: &Path, sites: &tempfile::TempDir, name: &str) -> std::path::PathBuf {
+    let out = sites.path().join(name);
     let built = run(
         root,
         &[
             "build",
             "--out",
-            "../before",
+            out.to_str().unwrap(),
             "--now",
             FIXTURE_NOW,
             "--no-cache",
         ],
     );
     assert!(built.status.success(), "{}", stderr(&built));
-    let before = root.join("../before");
+    out
+}
+
+#[test]
+fn a_rename_and_a_corrected_time_keep_the_id_the_calendar_uid_and_diff_says_so() {
+    let root = tree_with_ids();
+    let root = root.path();
+    let sites = tempfile::tempdir().unwrap();
+    let before = build_into(root, &sites, "before");
     let ics = std::fs::read_to_string(before.join("api/v1/activity/demo-en-US.ics")).unwrap();
     assert!(ics.contains("UID:demo-1.2-02.en-US@activity-site"), "{ics}");
     let published: Value = serde_json::from_str(
@@ -259,7 +267,7 @@ fn a_rename_and_a_corrected_time_keep_the_id_the_calendar_uid_and_diff_says_so()
         &[
             "diff",
             "--against",
-            "../before",
+            before.to_str().unwrap(),
             "--now",
             FIXTURE_NOW,
             "--format",
@@ -294,20 +302,8 @@ fn a_rename_and_a_corrected_time_keep_the_id_the_calendar_uid_and_diff_says_so()
     );
 
     // The calendar's events keep their UIDs.
-    let built = run(
-        root,
-        &[
-            "build",
-            "--out",
-            "../after",
-            "--now",
-            FIXTURE_NOW,
-            "--no-cache",
-        ],
-    );
-    assert!(built.status.success(), "{}", stderr(&built));
-    let after =
-        std::fs::read_to_string(root.join("../after/api/v1/activity/demo-en-US.ics")).unwrap();
+    let after = build_into(root, &sites, "after");
+    let after = std::fs::read_to_string(after.join("api/v1/activity/demo-en-US.ics")).unwrap();
     let uids = |ics: &str| -> Vec<String> {
         ics.lines()
             .filter(|l| l.starts_with("UID:"))
@@ -322,18 +318,8 @@ fn a_rename_and_a_corrected_time_keep_the_id_the_calendar_uid_and_diff_says_so()
 fn an_id_lost_while_its_activity_runs_is_breaking_and_a_duplicate_id_is_an_error() {
     let root = tree_with_ids();
     let root = root.path();
-    let built = run(
-        root,
-        &[
-            "build",
-            "--out",
-            "../before",
-            "--now",
-            FIXTURE_NOW,
-            "--no-cache",
-        ],
-    );
-    assert!(built.status.success(), "{}", stderr(&built));
+    let sites = tempfile::tempdir().unwrap();
+    let before = build_into(root, &sites, "before");
     // `Star Sea Voyage` runs at FIXTURE_NOW; its id changes in both locales.
     for locale in ["en-US", "zh-CN"] {
         edit(
@@ -345,7 +331,13 @@ fn an_id_lost_while_its_activity_runs_is_breaking_and_a_duplicate_id_is_an_error
     }
     let out = run(
         root,
-        &["diff", "--against", "../before", "--now", FIXTURE_NOW],
+        &[
+            "diff",
+            "--against",
+            before.to_str().unwrap(),
+            "--now",
+            FIXTURE_NOW,
+        ],
     );
     assert_eq!(out.status.code(), Some(3), "breaking: {}", stdout(&out));
     let text = stdout(&out);
