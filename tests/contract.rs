@@ -437,20 +437,7 @@ fn path_pattern(template: &str) -> regex::Regex {
 /// a client meets it.
 #[test]
 fn every_published_field_is_described_by_its_schema() {
-    let out = tempfile::tempdir().unwrap();
-    let site = out.path().join("site");
-    let output = run(
-        &crate_root(),
-        &[
-            "build",
-            "--no-cache",
-            "--out",
-            site.to_str().unwrap(),
-            "--site-url",
-            SITE_URL,
-        ],
-    );
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let (_dir, site) = crate::util::build_bundled(&["--no-cache", "--site-url", SITE_URL]);
     let openapi = json(&site.join("api/v1/openapi.json"));
     let files = crate::util::files_under(&site);
     let mut checked = std::collections::BTreeMap::<String, usize>::new();

@@ -456,20 +456,7 @@ fn a_broken_file_and_a_disagreeing_twin_are_named_and_the_rest_imported() {
 /// diagnostics of `check`.
 #[test]
 fn the_bundled_tree_built_then_imported_gives_back_the_same_registry() {
-    let dir = tempfile::tempdir().unwrap();
-    let site = dir.path().join("site");
-    let output = run(
-        &crate_root(),
-        &[
-            "build",
-            "--out",
-            site.to_str().unwrap(),
-            "--now",
-            NOW,
-            "--no-cache",
-        ],
-    );
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let (dir, site) = crate::util::build_bundled(&["--now", NOW, "--no-cache"]);
     let root = dir.path().join("root");
     let output = import(dir.path(), &root, site.to_str().unwrap(), &[]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));

@@ -806,20 +806,7 @@ fn version_new_refuses_a_drop_that_is_an_id_and_a_name() {
 /// data moves on to a newer version the test still holds.
 #[test]
 fn the_bundled_data_is_not_behind_the_newest_public_facts() {
-    let dir = tempfile::tempdir().unwrap();
-    let site = dir.path().join("site");
-    let out = run(
-        &crate_root(),
-        &[
-            "build",
-            "--out",
-            site.to_str().unwrap(),
-            "--now",
-            "2026-11-27T12:00:00",
-            "--no-cache",
-        ],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    let (_dir, site) = crate::util::build_bundled(&["--now", "2026-11-27T12:00:00", "--no-cache"]);
     let public = crate_root().join("tests/fixtures/public-facts");
     let out = run(
         &crate_root(),

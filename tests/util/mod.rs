@@ -47,6 +47,19 @@ pub fn stderr(output: &Output) -> String {
 /// The pinned "now" of the fixtures.
 pub const FIXTURE_NOW: &str = "2026-10-15T12:00:00";
 
+/// Builds the repository's own tree (`games.json`, `data/`) into `site/` of
+/// a new temporary folder, with `args` after `build --out <site>`, and fails
+/// the test when the build does. Gives the folder and the site's path.
+pub fn build_bundled(args: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let site = dir.path().join("site");
+    let mut all = vec!["build", "--out", site.to_str().expect("a UTF-8 path")];
+    all.extend_from_slice(args);
+    let output = run(&crate_root(), &all);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    (dir, site)
+}
+
 /// Copies the valid base fixture into a fresh temp dir, then lays `case` over
 /// it: its files replace the base's, and `X.delete` removes `X` (a folder
 /// when `X` ends with `/`). Files named `now` and `expected` are not copied.
