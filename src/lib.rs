@@ -120,9 +120,10 @@
 //!   longer circle: what both need goes to one side or to a small file of
 //!   its own (`validate::rules::base`).
 //! - [`load`], [`validate`], [`site`] and [`import`] know nothing about HTTP,
-//!   axum or tokio; [`import`] depends on [`model`], [`json`] and [`layout`]
-//!   only, except [`import::io`], its one part that touches the file system
-//!   or the network (through [`fetch`] and [`atomic`]).
+//!   axum or tokio; [`import`] depends on [`model`], [`json`], [`layout`],
+//!   [`tree`] and [`kind`] only, except [`import::io`], its one part that
+//!   touches the file system or the network (through [`fetch`] and
+//!   [`atomic`]).
 //! - [`site`] does not import [`publish`]; [`publish`] reads the site's
 //!   cache policies and layout from [`layout`], and `publish::plan` does no I/O.
 //! - No rewrite loses a value: a file with a repeated key is an error, and
