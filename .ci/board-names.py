@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-args = [a for a in sys.argv[1:]]
+args = list(sys.argv[1:])
 limit = None
 if "--max" in args:
     at = args.index("--max")
@@ -26,7 +26,7 @@ OWN = {
  "src/kind/announcements.rs", "src/site/announcements.rs", "src/validate/announcements.rs",
  "src/data_mcp/announcements.rs", "src/model/announcements.rs", "src/site/diff/announcements.rs",
  # the lists
- "src/kind/mod.rs", "src/site/kinds.rs", "src/site/diff/kinds.rs", "src/validate/mod.rs_LIST",
+ "src/kind/mod.rs", "src/site/kinds.rs", "src/site/diff/kinds.rs",
  "src/layout.rs", "src/tree.rs",
 }
 pat = re.compile(r"announcement|board|anno", re.I)
