@@ -217,6 +217,11 @@ pub struct Diagnostic {
     /// The exact repair, when the rule knows it (a quick fix in an editor).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<Fix>,
+    /// Repairs to pick one of, when the rule cannot tell which is right
+    /// (`missing-id` with several candidates): the editor's code actions and
+    /// the agents' `choices`. `check --fix` applies none of them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<Choice>,
 }
 
 /// A machine-applicable repair: replace the bytes `start..end` of the file's
@@ -228,6 +233,15 @@ pub struct Fix {
     /// Byte offset one past the last byte replaced.
     pub end: usize,
     pub replacement: String,
+}
+
+/// One repair of a [`Diagnostic::choices`]: what it does, in words, and
+/// the edit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Choice {
+    pub title: Msg,
+    #[serde(flatten)]
+    pub fix: Fix,
 }
 
 impl Diagnostic {
@@ -255,6 +269,7 @@ impl Diagnostic {
             notes: Vec::new(),
             width,
             fix: None,
+            choices: Vec::new(),
         }
     }
 

@@ -256,11 +256,9 @@ duplicate-id = the id `{ $id }` is already the id of activity { $first }
 duplicate-id-help = an id names one activity: remove this `id` from the activity that is not the one it names, and `activity-site check --fix` gives it its own
 missing-id = the activity `{ $name }` has no `id`
 missing-id-help-fresh = `activity-site check --fix` gives it the new id `{ $id }`
-missing-id-help-reuse = `activity-site check --fix` gives it `{ $id }`, the id of the activity with the same times in { $path }
-missing-id-help-wait = other activities have the same times: `activity-site check --fix` first gives ids to those of { $path }, then copy the id of the one that is this activity
 missing-id-help-choose = { $count ->
-    [one] one activity of another language has these times, but this file has more without an id: copy its id to the one that is the same activity (`"id": "…"` first)
-   *[other] { $count } activities of other languages have these times: copy the id of the one that is the same activity (`"id": "…"` first)
+    [one] one activity of another language could be this one, and no evidence decides: give it its id if it is the same activity (the editor offers it as a quick fix)
+   *[other] { $count } activities of other languages could be this one, and no evidence decides: give it the id of the one that is the same activity (the editor offers each as a quick fix)
 }
 missing-id-help-times = give the activity its startTime and endTime: its id is found by its times
 missing-id-candidate = `{ $id }`: `{ $name }` in { $path }
@@ -1408,3 +1406,19 @@ build-no-site-url = note: no --site-url: the schemas' $id, the OpenAPI server, t
 publish-site-url-differs = { $out } was not built for { $url } (its OpenAPI names { $built }): build it again with --site-url { $url }
 help-arg-site-url = The site's public address (http or https, like Hugo's baseURL): schema $ids, the OpenAPI server, the API catalog, Atom ids and webcal links are made absolute under it
 help-arg-publish-site-url = Refuse to publish a site that was not built with this --site-url
+
+## missing-id: the evidence of each pairing, and the choices where none decides (issue 63)
+
+missing-id-help-give = `activity-site check --fix` gives it `{ $id }`
+missing-id-base-both = evidence: at { $rev }, this file gives `{ $id }` to an activity with the same name and times
+missing-id-base-name = evidence: at { $rev }, this file gives `{ $id }` to an activity with the same name
+missing-id-base-times = evidence: at { $rev }, this file gives `{ $id }` to `{ $name }`, with the same times
+missing-id-twin-times = evidence: the same times as `{ $name }` in { $path }, the only pair with these times
+missing-id-twin-place = evidence: the same place as `{ $name }` in { $path }: number { $nth } of the { $count } activities with these times in each
+missing-id-choice = give it `{ $id }` (`{ $name }` in { $path })
+missing-id-more = and { $count } more with these times
+
+## locale-parity by id (issue 63)
+
+parity-moved = `{ $id }` (`{ $name }`) has other times than in { $path }: { $here } here, { $there } there
+parity-moved-help = an activity has the same times in every language: correct the times of whichever file is wrong

@@ -226,11 +226,9 @@ duplicate-id = id `{ $id }` 已经是 activities[{ $first }] 的 id
 duplicate-id-help = 一个 id 只指一个活动：请从不是它所指的那个活动中删除这个 `id`，`activity-site check --fix` 会给它分配自己的 id
 missing-id = 活动 `{ $name }` 没有 `id`
 missing-id-help-fresh = `activity-site check --fix` 会给它分配新的 id `{ $id }`
-missing-id-help-reuse = `activity-site check --fix` 会给它分配 `{ $id }`，即 { $path } 中时间相同的活动的 id
-missing-id-help-wait = 还有其他活动的时间与它相同：`activity-site check --fix` 会先给 { $path } 中的这些活动分配 id，然后请复制其中与它是同一活动的那个的 id
 missing-id-help-choose = { $count ->
-    [one] 另一语言中有一个活动的时间与它相同，但本文件中还有其他没有 id 的同时间活动：请把它的 id 复制给同一个活动（`"id": "…"` 放在最前）
-   *[other] 其他语言中有 { $count } 个活动的时间与它相同：请复制其中与它是同一活动的那个的 id（`"id": "…"` 放在最前）
+    [one] 另一语言中有一个活动可能就是它，但没有证据能确定：若是同一活动，请给它那个 id（编辑器会把它作为快速修复提供）
+   *[other] 其他语言中有 { $count } 个活动可能就是它，但没有证据能确定：请给它与它是同一活动的那个的 id（编辑器会把每个都作为快速修复提供）
 }
 missing-id-help-times = 请先填写活动的 startTime 和 endTime：它的 id 要按时间配对
 missing-id-candidate = `{ $id }`：{ $path } 中的 `{ $name }`
@@ -1230,3 +1228,19 @@ build-no-site-url = 提示：没有 --site-url：模式的 $id、OpenAPI 的服�
 publish-site-url-differs = { $out } 不是为 { $url } 生成的（它的 OpenAPI 写的是 { $built }）：请用 --site-url { $url } 重新生成
 help-arg-site-url = 站点的公开地址（http 或 https，类似 Hugo 的 baseURL）：模式的 $id、OpenAPI 的服务器地址、API 目录、Atom id 和 webcal 链接都以它为前缀成为绝对地址
 help-arg-publish-site-url = 拒绝发布不是用这个 --site-url 生成的站点
+
+## missing-id：每个配对的依据，以及无法确定时的选项（issue 63）
+
+missing-id-help-give = `activity-site check --fix` 会给它分配 `{ $id }`
+missing-id-base-both = 依据：在 { $rev } 中，本文件里名称和时间都相同的活动的 id 是 `{ $id }`
+missing-id-base-name = 依据：在 { $rev } 中，本文件里名称相同的活动的 id 是 `{ $id }`
+missing-id-base-times = 依据：在 { $rev } 中，本文件里时间相同的 `{ $name }` 的 id 是 `{ $id }`
+missing-id-twin-times = 依据：与 { $path } 中的 `{ $name }` 时间相同，且是这一时间唯一的一对
+missing-id-twin-place = 依据：与 { $path } 中的 `{ $name }` 位置相同：两个文件在这一时间各有 { $count } 个活动，它们都是第 { $nth } 个
+missing-id-choice = 给它 `{ $id }`（{ $path } 中的 `{ $name }`）
+missing-id-more = 这一时间还有 { $count } 个
+
+## 按 id 比对 locale-parity（issue 63）
+
+parity-moved = `{ $id }`（`{ $name }`）的时间与 { $path } 中的不同：这里是 { $here }，那里是 { $there }
+parity-moved-help = 同一活动在每种语言中的时间都相同：请修正时间有误的那个文件

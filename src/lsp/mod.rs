@@ -526,21 +526,29 @@ impl<W: Write> Server<W> {
         let wanted = params.range;
         let mut actions = Vec::new();
         for d in found {
-            let Some(fix) = &d.fix else { continue };
-            let diagnostic = to_lsp(d, &lines, self.encoding, Some(&uri), self.lang);
-            let fix_range = lines.range(fix.start, fix.end, self.encoding);
-            if !overlaps(diagnostic.range, wanted) && !overlaps(fix_range, wanted) {
-                continue;
+            // The exact fix, preferred; else each choice the rule offers
+            // (a `missing-id` with several candidates), none preferred.
+            let exact = d.fix.iter().map(|fix| (fix_title(&text, fix), fix, true));
+            let choices = d
+                .choices
+                .iter()
+                .map(|c| (c.title.render(self.lang), &c.fix, false));
+            for (title, fix, preferred) in exact.chain(choices) {
+                let diagnostic = to_lsp(d, &lines, self.encoding, Some(&uri), self.lang);
+                let fix_range = lines.range(fix.start, fix.end, self.encoding);
+                if !overlaps(diagnostic.range, wanted) && !overlaps(fix_range, wanted) {
+                    continue;
+                }
+                actions.push(json!({
+                    "title": title,
+                    "kind": "quickfix",
+                    "diagnostics": [diagnostic],
+                    "isPreferred": preferred,
+                    "edit": {"changes": {uri.as_str(): [
+                        {"range": fix_range, "newText": fix.replacement}
+                    ]}},
+                }));
             }
-            actions.push(json!({
-                "title": fix_title(&text, fix),
-                "kind": "quickfix",
-                "diagnostics": [diagnostic],
-                "isPreferred": true,
-                "edit": {"changes": {uri.as_str(): [
-                    {"range": fix_range, "newText": fix.replacement}
-                ]}},
-            }));
         }
         Value::Array(actions)
     }
