@@ -588,6 +588,7 @@ fn the_live_check_equals_check_and_checks_only_what_changed() {
                 .unwrap()
                 .into(),
         ),
+        ..Default::default()
     };
     let mut live = LiveCheck::new(root.path());
     let mut run = |overlay: &Overlay| {

@@ -59,6 +59,7 @@ fn check(fixture: &str) -> String {
         now: Some(crate::clock::Now::Local(
             NaiveDateTime::parse_from_str(NOW, "%Y-%m-%dT%H:%M:%S").unwrap(),
         )),
+        ..Default::default()
     };
     let (games, mut all) = validator.registry(&project);
     for game in &games {
