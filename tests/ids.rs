@@ -520,7 +520,10 @@ fn a_file_rewritten_without_ids_gets_its_ids_back_and_diff_sees_no_id_change() {
         listed.contains(&format!("to `{renamed}`, with the same times")),
         "{listed}"
     );
-    assert!(!listed.contains(&format!("to `{moved}`")), "{listed}");
+    assert!(
+        listed.contains(&format!("to `{moved}`, with the same name\n")),
+        "{listed}"
+    );
 
     let out = run(
         root,

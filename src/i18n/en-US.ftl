@@ -1410,8 +1410,8 @@ help-arg-publish-site-url = Refuse to publish a site that was not built with thi
 ## missing-id: the evidence of each pairing, and the choices where none decides (issue 63)
 
 missing-id-help-give = `activity-site check --fix` gives it `{ $id }`
-missing-id-base-both = evidence: at { $rev }, this file gives `{ $id }` to an activity with the same name and times
-missing-id-base-name = evidence: at { $rev }, this file gives `{ $id }` to an activity with the same name
+missing-id-base-both = evidence: at { $rev }, this file gives `{ $id }` to `{ $name }`, with the same name and times
+missing-id-base-name = evidence: at { $rev }, this file gives `{ $id }` to `{ $name }`, with the same name
 missing-id-base-times = evidence: at { $rev }, this file gives `{ $id }` to `{ $name }`, with the same times
 missing-id-twin-times = evidence: the same times as `{ $name }` in { $path }, the only pair with these times
 missing-id-twin-place = evidence: the same place as `{ $name }` in { $path }: number { $nth } of the { $count } activities with these times in each
@@ -1421,4 +1421,4 @@ missing-id-more = and { $count } more with these times
 ## locale-parity by id (issue 63)
 
 parity-moved = `{ $id }` (`{ $name }`) has other times than in { $path }: { $here } here, { $there } there
-parity-moved-help = an activity has the same times in every language: correct the times of whichever file is wrong
+parity-moved-help = an activity has the same times in every language: correct them here or in { $path }, whichever is wrong

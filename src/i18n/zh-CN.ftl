@@ -1232,8 +1232,8 @@ help-arg-publish-site-url = 拒绝发布不是用这个 --site-url 生成的站�
 ## missing-id：每个配对的依据，以及无法确定时的选项（issue 63）
 
 missing-id-help-give = `activity-site check --fix` 会给它分配 `{ $id }`
-missing-id-base-both = 依据：在 { $rev } 中，本文件里名称和时间都相同的活动的 id 是 `{ $id }`
-missing-id-base-name = 依据：在 { $rev } 中，本文件里名称相同的活动的 id 是 `{ $id }`
+missing-id-base-both = 依据：在 { $rev } 中，本文件里名称和时间都相同的 `{ $name }` 的 id 是 `{ $id }`
+missing-id-base-name = 依据：在 { $rev } 中，本文件里名称相同的 `{ $name }` 的 id 是 `{ $id }`
 missing-id-base-times = 依据：在 { $rev } 中，本文件里时间相同的 `{ $name }` 的 id 是 `{ $id }`
 missing-id-twin-times = 依据：与 { $path } 中的 `{ $name }` 时间相同，且是这一时间唯一的一对
 missing-id-twin-place = 依据：与 { $path } 中的 `{ $name }` 位置相同：两个文件在这一时间各有 { $count } 个活动，它们都是第 { $nth } 个
@@ -1243,4 +1243,4 @@ missing-id-more = 这一时间还有 { $count } 个
 ## 按 id 比对 locale-parity（issue 63）
 
 parity-moved = `{ $id }`（`{ $name }`）的时间与 { $path } 中的不同：这里是 { $here }，那里是 { $there }
-parity-moved-help = 同一活动在每种语言中的时间都相同：请修正时间有误的那个文件
+parity-moved-help = 同一活动在每种语言中的时间都相同：请修正这里或 { $path } 中有误的时间
