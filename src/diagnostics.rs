@@ -242,6 +242,19 @@ pub struct Choice {
     pub title: Msg,
     #[serde(flatten)]
     pub fix: Fix,
+    /// The edit the choice also makes in another file, when it needs one
+    /// (the candidate twin's id, where its own file does not write it yet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub also: Option<FileFix>,
+}
+
+/// A [`Fix`] of another file than the diagnostic's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileFix {
+    /// Path relative to the root, with forward slashes.
+    pub file: String,
+    #[serde(flatten)]
+    pub fix: Fix,
 }
 
 impl Diagnostic {

@@ -34,7 +34,7 @@ use std::collections::BTreeMap;
 use foldhash::{HashMap, HashMapExt as _, HashSet};
 
 use crate::diagnostics::Severity::Warning;
-use crate::diagnostics::{Choice, Code, Fix};
+use crate::diagnostics::{Choice, Code, FileFix, Fix};
 use crate::i18n::{Msg, msg};
 use crate::json::Node;
 use crate::model::{Game, ids};
@@ -103,6 +103,8 @@ pub fn missing_ids<'r>(
 struct Pairing<'d> {
     /// Each file's path.
     paths: Vec<&'d str>,
+    /// Each file's text.
+    texts: Vec<&'d str>,
     /// Each file's `version`.
     versions: Vec<&'d str>,
     reads: &'d [Vec<Read<'d>>],
@@ -151,6 +153,7 @@ impl<'d> Pairing<'d> {
             .collect();
         Pairing {
             paths: files.iter().map(|(file, _)| file.path).collect(),
+            texts: files.iter().map(|(file, _)| file.text).collect(),
             versions: files
                 .iter()
                 .map(|(file, _)| {
@@ -444,6 +447,26 @@ impl<'d> Pairing<'d> {
     fn named(&self, at: At) -> (&'d str, &'d str) {
         (self.reads[at.0][at.1].name, self.paths[at.0])
     }
+
+    /// The edit that gives `at` the id `id` in its own file, when its file
+    /// does not write one yet (a candidate whose id is a fresh one): a
+    /// choice of its twin makes both, so the pair holds whichever file is
+    /// fixed first.
+    fn twin_edit(&self, at: At, id: &str) -> Option<FileFix> {
+        let read = &self.reads[at.0][at.1];
+        if read.id.is_some() {
+            return None;
+        }
+        let (start, replacement) = insert_first(self.texts[at.0], read.node, id)?;
+        Some(FileFix {
+            file: self.paths[at.0].to_owned(),
+            fix: Fix {
+                start,
+                end: start,
+                replacement,
+            },
+        })
+    }
 }
 
 /// What an activity without an id gets.
@@ -520,7 +543,10 @@ fn report(
                         end: start,
                         replacement,
                     };
-                    choices.entry(id.clone()).or_insert(Choice { title, fix });
+                    let also = pairing.twin_edit(*holder, id);
+                    choices
+                        .entry(id.clone())
+                        .or_insert(Choice { title, fix, also });
                 }
             }
             if *all > candidates.len() {
