@@ -25,6 +25,7 @@ import { ActivityClient } from "activity-site-client";
   }
   if (oneString === 0 || withoutIds === 0) throw new Error("the site has no game named with one string or no document without ids");
   const soon = await client.endingSoon({ withinHours: 72, locale: "en-US" });
+  if (soon.unavailable.length > 0) throw soon.unavailable[0].error;
   console.log(
     `${label}: ${games.length} games read, ${oneString} named with one string (its name shown), ` +
       `${withoutIds} documents without ids; endingSoon: ${soon.length} activities, ${soon.unavailable.length} unavailable`,

@@ -177,6 +177,7 @@ def test_ending_soon_reads_each_game_in_the_locale_asked_for_else_its_default(si
 
 def eleven_games(site_dir):
     """A site of 11 games, each a copy of the hand-made site's sr."""
+    (site_dir / "api/v1").mkdir(parents=True)
     source = FIXTURE_SITE / "api/v1"
     index = json.loads((source / "games.json").read_text("utf-8"))
     sr = next(g for g in index["games"] if g["id"] == "sr")
@@ -190,13 +191,14 @@ def eleven_games(site_dir):
 
 
 def test_ending_soon_against_a_hung_server_costs_one_timeout_and_returns_the_kept_copies(tmp_path):
-    eleven_games(tmp_path)
-    server = FixtureServer(tmp_path)
+    eleven_games(tmp_path / "site")
+    server = FixtureServer(tmp_path / "site")
     try:
-        clock = [NOW]
-        c = ActivityClient(server.url, clock=lambda: clock[0], timeout=1.0)
-        assert len({e.game.id for e in c.ending_soon(within=timedelta(hours=72))}) == 11
-        clock[0] = NOW + timedelta(seconds=301)
+        # The copies are kept on disk by a first run with the default timeout.
+        first = ActivityClient(server.url, clock=lambda: NOW, cache_dir=tmp_path / "cache")
+        assert len({e.game.id for e in first.ending_soon(within=timedelta(hours=72))}) == 11
+        later = NOW + timedelta(seconds=301)
+        c = ActivityClient(server.url, clock=lambda: later, timeout=1.0, cache_dir=tmp_path / "cache")
         server.hanging = True
         started = time.monotonic()
         soon = c.ending_soon(within=timedelta(hours=72))

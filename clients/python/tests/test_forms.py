@@ -68,3 +68,6 @@ def test_ending_soon_over_every_form_lists_each_game(forms):
     assert soon.unavailable == []
     assert {e.game.id for e in soon} == set(labels)
     assert all(e.fallback is False for e in soon)
+    english = ActivityClient(server.url, clock=lambda: NOW).ending_soon(within=timedelta(hours=72), locale="en-US")
+    assert english.unavailable == []
+    assert {e.game.id for e in english} == set(labels)

@@ -69,5 +69,11 @@ describe("every form the published schemas allow", () => {
     expect(soon.unavailable).toEqual([]);
     expect(new Set(soon.map((e) => e.game.id))).toEqual(new Set(labels.keys()));
     expect(soon.every((e) => e.fallback === false)).toBe(true);
+    const english = await new ActivityClient({ baseUrl: site.url, now: () => NOW }).endingSoon({
+      withinHours: 72,
+      locale: "en-US",
+    });
+    expect(english.unavailable).toEqual([]);
+    expect(new Set(english.map((e) => e.game.id))).toEqual(new Set(labels.keys()));
   });
 });
