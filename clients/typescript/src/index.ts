@@ -235,22 +235,22 @@ export class ActivityClient {
     const now = this.now().getTime();
     const until = now + withinHours * 3_600_000;
     const index = await this.index(deadline);
-    const found: Ending[] = [];
     const unavailable: EndingSoon["unavailable"] = [];
-    const read = async (entry: GameEntry) => {
+    const read = async (entry: GameEntry): Promise<Ending[]> => {
       const inLocale = locale !== undefined && entry.files.some((f) => f.locale === locale);
       try {
         const game = await this.read(index, entry, inLocale ? locale : undefined, deadline);
         const fallback = locale !== undefined && !inLocale;
-        for (const activity of game.activities) {
-          const end = activity.end.getTime();
-          if (end > now && end <= until) found.push({ game, activity, fallback });
-        }
+        return game.activities
+          .filter((activity) => activity.end.getTime() > now && activity.end.getTime() <= until)
+          .map((activity) => ({ game, activity, fallback }));
       } catch (error) {
         unavailable.push({ game: entry.id, error: asSiteError(error, entry.id) });
+        return [];
       }
     };
-    await Promise.all(index.games.map(read));
+    // In the index's order whatever order the answers come in, so that equal ends keep it.
+    const found = (await Promise.all(index.games.map(read))).flat();
     found.sort((a, b) => a.activity.end.getTime() - b.activity.end.getTime());
     return Object.assign(found, { unavailable });
   }
