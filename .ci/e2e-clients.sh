@@ -28,7 +28,7 @@
 # (checkJs) and `mypy --strict`. Installs what it needs (Debian: npm, nginx,
 # python3-venv; Node and Vitest from npm; pytest, mypy and jsonschema from
 # PyPI) under target/e2e-clients; no network beyond loopback while the tests
-# run. Leaves nothing else behind.
+# run. Leaves nothing else behind when it passes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$PWD"
@@ -298,4 +298,6 @@ for file in "$tarball" "$work"/wheel/*.whl; do
     echo "$(basename "$file"): $(stat -c %s "$file") bytes"
 done
 
+# The projects go (a failed run keeps them to look at); the virtual environment is CI's to drop.
+rm -rf "$inst/matrix" "$inst/fresh" "$inst/ts-project" "$inst/py-project" "$inst/fixtures"
 log "client packages: end-to-end checks passed"

@@ -8,7 +8,10 @@ import { ActivityClient } from "activity-site-client";
 (async () => {
   const [url, label] = process.argv.slice(2);
   // A base that names the API, as users copy it from the address bar.
-  const client = new ActivityClient({ baseUrl: `${url}/api/v1`, now: () => new Date("2026-09-20T00:00:00Z") });
+  const client = new ActivityClient({
+    baseUrl: `${url}/api/v1`,
+    now: () => new Date("2026-09-20T00:00:00Z"),
+  });
   const games = await client.games();
   let oneString = 0;
   let withoutIds = 0;
@@ -19,11 +22,13 @@ import { ActivityClient } from "activity-site-client";
       oneString += 1;
     }
     if (doc.raw.activities.some((a) => a.id === undefined)) {
-      if (!doc.activities.some((a) => a.id === null)) throw new Error(`${entry.id}: an activity without an id has one`);
+      if (!doc.activities.some((a) => a.id === null))
+        throw new Error(`${entry.id}: an activity without an id has one`);
       withoutIds += 1;
     }
   }
-  if (oneString === 0 || withoutIds === 0) throw new Error("the site has no game named with one string or no document without ids");
+  if (oneString === 0 || withoutIds === 0)
+    throw new Error("the site has no game named with one string or no document without ids");
   const soon = await client.endingSoon({ withinHours: 72, locale: "en-US" });
   if (soon.unavailable.length > 0) throw soon.unavailable[0].error;
   console.log(

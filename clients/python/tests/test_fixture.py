@@ -228,4 +228,4 @@ def test_a_base_without_a_scheme_is_refused_when_the_client_is_made():
 
 def test_a_wrong_type_for_within_names_the_expected_type(site):
     with pytest.raises(TypeError, match=r"within must be a datetime\.timedelta.*got int 48"):
-        client(site).ending_soon(within=48)  # type: ignore[arg-type]
+        client(site).ending_soon(within=48)

@@ -8,7 +8,10 @@ import { ActivitySiteError } from "./errors.js";
 export function maxAge(header) {
     if (!header)
         return 0;
-    const directives = header.toLowerCase().split(",").map((d) => d.trim());
+    const directives = header
+        .toLowerCase()
+        .split(",")
+        .map((d) => d.trim());
     if (directives.some((d) => d === "no-cache" || d === "no-store"))
         return 0;
     const age = directives.map((d) => /^max-age=(\d+)$/.exec(d)?.[1]).find((v) => v !== undefined);
@@ -49,7 +52,9 @@ export class Http {
             return { body: kept.body, fromCache: true };
         };
         // The time left to the caller's deadline, which bounds this request as the timeout does.
-        const left = deadline === undefined ? this.options.timeoutMs : Math.min(this.options.timeoutMs, deadline - Date.now());
+        const left = deadline === undefined
+            ? this.options.timeoutMs
+            : Math.min(this.options.timeoutMs, deadline - Date.now());
         if (left <= 0) {
             if (kept)
                 return { body: kept.body, fromCache: true };

@@ -35,7 +35,10 @@ interface Entry {
 /** The max-age of a Cache-Control header in seconds; 0 for no-cache, no-store or none. */
 export function maxAge(header: string | null): number {
   if (!header) return 0;
-  const directives = header.toLowerCase().split(",").map((d) => d.trim());
+  const directives = header
+    .toLowerCase()
+    .split(",")
+    .map((d) => d.trim());
   if (directives.some((d) => d === "no-cache" || d === "no-store")) return 0;
   const age = directives.map((d) => /^max-age=(\d+)$/.exec(d)?.[1]).find((v) => v !== undefined);
   return age === undefined ? 0 : Number(age);
@@ -75,10 +78,16 @@ export class Http {
     };
 
     // The time left to the caller's deadline, which bounds this request as the timeout does.
-    const left = deadline === undefined ? this.options.timeoutMs : Math.min(this.options.timeoutMs, deadline - Date.now());
+    const left =
+      deadline === undefined
+        ? this.options.timeoutMs
+        : Math.min(this.options.timeoutMs, deadline - Date.now());
     if (left <= 0) {
       if (kept) return { body: kept.body, fromCache: true };
-      throw new ActivitySiteError("network", `GET ${url} was not made: the call's time (timeoutMs) had run out`);
+      throw new ActivitySiteError(
+        "network",
+        `GET ${url} was not made: the call's time (timeoutMs) had run out`,
+      );
     }
     const headers: Record<string, string> = { accept: "application/json" };
     if (kept?.etag) headers["if-none-match"] = kept.etag;

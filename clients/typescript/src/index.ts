@@ -195,7 +195,12 @@ export class ActivityClient {
   }
 
   /** The document of a game the index lists, in `locale` or the game's default. */
-  private async read(index: Index, game: GameEntry, locale?: string, deadline?: number): Promise<GameDocument> {
+  private async read(
+    index: Index,
+    game: GameEntry,
+    locale?: string,
+    deadline?: number,
+  ): Promise<GameDocument> {
     const wanted = locale ?? defaultLocale(game);
     const file =
       game.files.find((f) => f.locale === wanted && (locale === undefined ? f.default : true)) ??
@@ -328,7 +333,13 @@ function siteRoot(baseUrl: unknown): string {
 
 /** The locale a game's un-suffixed document is in: the index's, else the file marked default. */
 function defaultLocale(game: GameEntry): string {
-  return game.defaultLocale ?? game.files.find((f) => f.default)?.locale ?? game.locales?.[0] ?? game.files[0]?.locale ?? "";
+  return (
+    game.defaultLocale ??
+    game.files.find((f) => f.default)?.locale ??
+    game.locales?.[0] ??
+    game.files[0]?.locale ??
+    ""
+  );
 }
 
 /** The game's name in `locale`: the one string, else the locale's, the default locale's, any. */

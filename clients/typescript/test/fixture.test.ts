@@ -67,33 +67,43 @@ describe("documents", () => {
 
 describe("errors", () => {
   it("names the games the index lists for an unknown game", async () => {
-    const error = await client().game("zz").catch((e: unknown) => e);
+    const error = await client()
+      .game("zz")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ActivitySiteError);
     expect((error as ActivitySiteError).code).toBe("unknown-game");
     expect((error as Error).message).toContain("sr, ba-jp, dst");
   });
 
   it("names the locales the game has for an unknown locale", async () => {
-    const error = await client().game("sr", { locale: "ja-JP" }).catch((e: unknown) => e);
+    const error = await client()
+      .game("sr", { locale: "ja-JP" })
+      .catch((e: unknown) => e);
     expect((error as ActivitySiteError).code).toBe("unknown-locale");
     expect((error as Error).message).toContain("zh-CN, en-US");
   });
 
   it("says a listed locale is not published yet, naming those that are", async () => {
-    const error = await client().game("dst", { locale: "es-US" }).catch((e: unknown) => e);
+    const error = await client()
+      .game("dst", { locale: "es-US" })
+      .catch((e: unknown) => e);
     expect((error as ActivitySiteError).code).toBe("unknown-locale");
     expect((error as Error).message).toContain("pending");
     expect((error as Error).message).toMatch(/it has: en-US$/);
   });
 
   it("refuses a body larger than the bound", async () => {
-    const error = await client({ maxBodyBytes: 1000 }).game("sr").catch((e: unknown) => e);
+    const error = await client({ maxBodyBytes: 1000 })
+      .game("sr")
+      .catch((e: unknown) => e);
     expect((error as ActivitySiteError).code).toBe("too-large");
   });
 
   it("throws when nothing is kept and the server fails", async () => {
     site.failing = true;
-    const error = await client().game("sr").catch((e: unknown) => e);
+    const error = await client()
+      .game("sr")
+      .catch((e: unknown) => e);
     expect((error as ActivitySiteError).code).toBe("http");
   });
 });
@@ -156,7 +166,9 @@ describe("caching", () => {
       await client({ cacheDir: dir }).game("ba-jp");
       expect((await readdir(dir)).length).toBe(2);
       await site.close();
-      const later = await client({ cacheDir: dir, now: () => new Date(NOW.getTime() + 3_600_000) }).game("ba-jp");
+      const later = await client({ cacheDir: dir, now: () => new Date(NOW.getTime() + 3_600_000) }).game(
+        "ba-jp",
+      );
       expect(later.fromCache).toBe(true);
       expect(later.activities[1].name).toBe("总力战");
     } finally {
@@ -179,7 +191,9 @@ describe("endingSoon", () => {
 describe("endingSoon in a locale", () => {
   it("reads each game in the locale asked for where it has a document, else its default, and says which", async () => {
     const soon = await client().endingSoon({ withinHours: 72, locale: "en-US" });
-    expect(soon.map(({ game, activity, fallback }) => [game.id, game.locale, fallback, activity.name])).toEqual([
+    expect(
+      soon.map(({ game, activity, fallback }) => [game.id, game.locale, fallback, activity.name]),
+    ).toEqual([
       ["ba-jp", "zh-CN", true, "总力战"],
       ["sr", "en-US", false, "Starlight Stage"],
       ["dst", "en-US", false, "Starts in the spring gap"],
@@ -219,8 +233,12 @@ describe("a hung server", () => {
       hung.hanging = true;
       const started = performance.now();
       const soon = await c.endingSoon({ withinHours: 72 });
-      console.log(`endingSoon over 11 games, hung server, timeoutMs 1000: ${((performance.now() - started) / 1000).toFixed(2)} s`);
-      expect(new Set(soon.map((e) => e.game.id))).toEqual(new Set(Array.from({ length: 11 }, (_, n) => `g${n}`)));
+      console.log(
+        `endingSoon over 11 games, hung server, timeoutMs 1000: ${((performance.now() - started) / 1000).toFixed(2)} s`,
+      );
+      expect(new Set(soon.map((e) => e.game.id))).toEqual(
+        new Set(Array.from({ length: 11 }, (_, n) => `g${n}`)),
+      );
       expect(soon.every((e) => e.game.fromCache)).toBe(true);
       expect(soon.unavailable).toEqual([]);
       // One request waited out the call's time; none was made for the games after it.
@@ -255,6 +273,8 @@ describe("base URLs and arguments as users write them", () => {
       .endingSoon({ withinHours: "48" as unknown as number })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
-    expect((error as Error).message).toContain('withinHours must be a number of hours, such as { withinHours: 72 }; got string "48"');
+    expect((error as Error).message).toContain(
+      'withinHours must be a number of hours, such as { withinHours: 72 }; got string "48"',
+    );
   });
 });

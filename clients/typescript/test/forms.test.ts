@@ -65,7 +65,9 @@ describe("every form the published schemas allow", () => {
   });
 
   it("lists each in endingSoon, none unavailable", async () => {
-    const soon = await new ActivityClient({ baseUrl: site.url, now: () => NOW }).endingSoon({ withinHours: 72 });
+    const soon = await new ActivityClient({ baseUrl: site.url, now: () => NOW }).endingSoon({
+      withinHours: 72,
+    });
     expect(soon.unavailable).toEqual([]);
     expect(new Set(soon.map((e) => e.game.id))).toEqual(new Set(labels.keys()));
     expect(soon.every((e) => e.fallback === false)).toBe(true);

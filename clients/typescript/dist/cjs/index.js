@@ -176,7 +176,11 @@ function siteRoot(baseUrl) {
 }
 /** The locale a game's un-suffixed document is in: the index's, else the file marked default. */
 function defaultLocale(game) {
-    return game.defaultLocale ?? game.files.find((f) => f.default)?.locale ?? game.locales?.[0] ?? game.files[0]?.locale ?? "";
+    return (game.defaultLocale ??
+        game.files.find((f) => f.default)?.locale ??
+        game.locales?.[0] ??
+        game.files[0]?.locale ??
+        "");
 }
 /** The game's name in `locale`: the one string, else the locale's, the default locale's, any. */
 function gameName(game, locale) {
