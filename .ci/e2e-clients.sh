@@ -213,6 +213,11 @@ log "both packages' tests on the hand-made site, against the installed packages"
 run_ts
 run_py
 
+log "Python: the packed wheel installed into a virtual environment of its own, its tests on the hand-made site"
+echo "$ pip install $(basename "$work"/wheel/*.whl)"
+python_venv "$inst/venv-wheel" "$work"/wheel/*.whl "pytest>=7"
+(cd "$py" && timeout 300 "$inst/venv-wheel/bin/python" -m pytest -q -p no:cacheprovider tests/test_fixture.py tests/test_forms.py)
+
 export ACTIVITY_SITE_NOW="2026-10-19T00:00:00+08:00"
 export ACTIVITY_SITE_TOKYO=ba-jp
 
