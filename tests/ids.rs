@@ -556,10 +556,7 @@ fn a_file_rewritten_without_ids_gets_its_ids_back_and_diff_sees_no_id_change() {
     // The text shows each id beside its name.
     let text = stdout(&run(root, &["diff", "--against-rev", "HEAD", "--now", now]));
     let renamed_id = before[&renamed].as_deref().unwrap();
-    assert!(
-        text.contains(&format!("（新）\" [{renamed_id}]")),
-        "{text}"
-    );
+    assert!(text.contains(&format!("（新）\" [{renamed_id}]")), "{text}");
     let moved_id = before[&moved].as_deref().unwrap();
     assert!(
         text.contains(&format!("moved {moved} [{moved_id}]:")),
