@@ -299,6 +299,21 @@ pub fn home_page(locale: &str, is_site_locale: bool) -> String {
     format!("{}{DIRECTORY_INDEX}", home_dir(locale, is_site_locale))
 }
 
+/// The folder of the timeline page of every game ([`timeline_dir`]).
+pub const TIMELINE_DIR: &str = "timeline";
+
+/// The folder of the timeline page of `locale`, with a trailing slash:
+/// `timeline/` beside the site locale's home page, else
+/// `<locale>/timeline/`, as the home pages are placed ([`home_dir`]).
+pub fn timeline_dir(locale: &str, is_site_locale: bool) -> String {
+    format!("{}{TIMELINE_DIR}/", home_dir(locale, is_site_locale))
+}
+
+/// The timeline page of `locale`: its folder's [`DIRECTORY_INDEX`].
+pub fn timeline_page(locale: &str, is_site_locale: bool) -> String {
+    format!("{}{DIRECTORY_INDEX}", timeline_dir(locale, is_site_locale))
+}
+
 /// How long clients and CDNs may keep the API and the calendars: five minutes
 /// fresh, then served stale for up to a day while revalidating. Data changes
 /// at most a few times a day and a deploy should show within minutes.

@@ -45,6 +45,12 @@ pub fn render(games: &[GameOutput], starts: &[String], site: Option<&SiteUrl>) -
         layout::API_CATALOG_PATH,
         layout::url(layout::API_CATALOG_PATH)
     );
+    let _ = writeln!(
+        out,
+        "- [Timeline]({}): every game's activities on one time axis, for people (HTML; each other language's under `/<locale>{}`)",
+        layout::url(&layout::timeline_dir("", true)),
+        layout::url(&layout::timeline_dir("", true)),
+    );
     for line in starts {
         let _ = writeln!(out, "{line}");
     }

@@ -51,7 +51,8 @@
 //! - [`output`]: `build` itself (its options and outcome): check, render,
 //!   swap in.
 //! - the renderers of one kind of file each ([`pages`], [`ics`],
-//!   [`announcements`], [`llms`], [`headers`], [`compress`]), the cache and
+//!   [`announcements`], [`llms`], [`headers`], [`compress`], the
+//!   [`timeline`] page), the cache and
 //!   the manifest, the staging directory (`write`), the live check and
 //!   build ([`LiveCheck`], [`LiveBuild`]), and what the builder's check
 //!   also serves: [`diff`], [`status`], [`rewrite`], [`version`].
@@ -76,6 +77,7 @@ pub mod pages;
 pub mod render;
 pub mod rewrite;
 pub mod status;
+pub mod timeline;
 pub mod types;
 pub mod version;
 mod write;

@@ -7,6 +7,13 @@
 (() => {
   "use strict";
   const ui = JSON.parse(document.getElementById("ui").textContent);
+  // The style sheet keeps what only a page without script shows (the
+  // timeline's tables) for screen readers and print.
+  document.documentElement.classList.add("js");
+  // The timeline page: `?game=<id>` shows that game alone, as `#<id>` does.
+  const only = new URLSearchParams(location.search).get("game");
+  if (only && document.getElementById(only)?.classList.contains("tl-game")) location.replace(`#${only}`);
+
   let now = Date.now();
   const DAY = 864e5;
   const STATES = ["upcoming", "ongoing", "ended"];
@@ -94,6 +101,15 @@
         line.hidden = !inside;
       }
       for (const key of document.querySelectorAll(".now-key")) key.hidden = !inside;
+    }
+    // The timeline page: the now line on the axis every game shares.
+    for (const chart of document.querySelectorAll("[data-axis-start][data-axis-end]")) {
+      const s = Date.parse(chart.dataset.axisStart);
+      const e = Date.parse(chart.dataset.axisEnd);
+      for (const line of chart.querySelectorAll(".tl-now")) {
+        line.style.left = `${share(s, e).toFixed(3)}%`;
+        line.hidden = !(s <= now && now <= e);
+      }
     }
     const current = document.getElementById("current");
     const ended = document.getElementById("ended");
