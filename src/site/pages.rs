@@ -447,7 +447,10 @@ const TEMPLATES: [(&str, &str); 11] = [
     ("game.html", include_str!("templates/game.html")),
     ("404.html", include_str!("templates/404.html")),
     ("timeline.html", include_str!("templates/timeline.html")),
-    ("timeline_group.html", include_str!("templates/timeline_group.html")),
+    (
+        "timeline_group.html",
+        include_str!("templates/timeline_group.html"),
+    ),
     ("style.css", STYLE),
     ("live.js", SCRIPT),
 ];
@@ -1079,7 +1082,12 @@ fn index_game(
 /// The out-of-date notice of a document, shown by the script from the
 /// moment its data is due ([`freshness`]): "数据尚未更新：4.6 版本已于
 /// 11 月 11 日结束".
-pub(super) fn stale_view(game: &Game, doc: &LocaleDocument, fresh: Freshness, ui: &Ui) -> StaleView {
+pub(super) fn stale_view(
+    game: &Game,
+    doc: &LocaleDocument,
+    fresh: Freshness,
+    ui: &Ui,
+) -> StaleView {
     let due = fresh.due.naive();
     let lang = ui.lang;
     let date = msg!("page-date", month = due.month(), day = due.day()).render(lang);

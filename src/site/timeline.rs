@@ -138,12 +138,7 @@ pub fn group(home: &HomeGame, locale: &str, site_locale: &str) -> anyhow::Result
         words: Words::of(locale),
     };
     let path = layout::timeline_page(locale, locale == site_locale);
-    pages::render_text(
-        pages::environment()?,
-        "timeline_group.html",
-        &path,
-        &view,
-    )
+    pages::render_text(pages::environment()?, "timeline_group.html", &path, &view)
 }
 
 /// The timeline pages, one per home page's locale ([`pages::home_locales`]),
@@ -214,7 +209,7 @@ pub fn each_timeline_page(
 /// The axis of the timeline page of `locale`: from the earliest start of
 /// the games' versions (each game's document in `locale`, else its
 /// default one) to the latest end, with a date mark at each midnight of
-/// the zone most games share, every one, two, seven, fourteen or thirty
+/// the zone most games share (none in the last twentieth), every one, two, seven, fourteen or thirty
 /// days as the span allows (ten marks at most, about).
 fn axis(games: &[GameOutput], locale: &str) -> anyhow::Result<AxisView> {
     let mut span: Option<(DateTime<Utc>, DateTime<Utc>)> = None;
@@ -252,6 +247,11 @@ fn axis(games: &[GameOutput], locale: &str) -> anyhow::Result<AxisView> {
             break;
         }
         let share = (at - from).num_seconds() as f64 / length * 100.0;
+        // A label begins at its mark: none so near the end that it would
+        // leave the axis.
+        if share > 95.0 {
+            break;
+        }
         ticks.push(Tick {
             left: pages::pct(share),
             label: day.format("%m-%d").to_string(),
