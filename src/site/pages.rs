@@ -438,7 +438,7 @@ pub fn fingerprint() -> String {
 /// The templates of every page but a kind's own, compiled into the
 /// binary ([`templates`] adds the kinds'). The style sheet and the script
 /// are not templates: pages carry them verbatim ([`STYLE`], [`SCRIPT`]).
-const TEMPLATES: [(&str, &str); 11] = [
+const TEMPLATES: [(&str, &str); 12] = [
     ("base.html", include_str!("templates/base.html")),
     ("languages.html", include_str!("templates/languages.html")),
     ("activity.html", include_str!("templates/activity.html")),
@@ -452,6 +452,7 @@ const TEMPLATES: [(&str, &str); 11] = [
         include_str!("templates/timeline_group.html"),
     ),
     ("style.css", STYLE),
+    ("timeline.css", TIMELINE_STYLE),
     ("live.js", SCRIPT),
 ];
 
@@ -467,6 +468,10 @@ fn templates() -> impl Iterator<Item = (&'static str, &'static str)> {
 
 /// The style sheet of every page, inline in a `<style>` element.
 pub const STYLE: &str = include_str!("templates/style.css");
+
+/// The style sheet of the timeline page alone, inline in a second
+/// `<style>` element of that page (`site::timeline`).
+pub const TIMELINE_STYLE: &str = include_str!("templates/timeline.css");
 
 /// The script of the game and home pages, inline in a `<script>` element:
 /// it draws what depends on "now" from the reader's clock (status badges,
@@ -532,14 +537,15 @@ pub(super) fn style_only(ui: &Ui) -> Live {
 }
 
 /// The `Content-Security-Policy` of the site: nothing loads but the inline
-/// style sheet and script (by their hashes), the inline `style` attributes
+/// style sheets (the site's and the timeline's) and script (by their hashes), the inline `style` attributes
 /// that place the timeline bars, and images (covers may be on any HTTPS
 /// host; the favicon is a `data:` URL). No connections, frames, forms,
 /// fonts or plugins. `_headers` sends it with every file, and so does `serve`.
 pub fn content_security_policy() -> String {
     format!(
-        "default-src 'none'; img-src 'self' https: data:; style-src {}; style-src-attr 'unsafe-inline'; script-src {}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        "default-src 'none'; img-src 'self' https: data:; style-src {} {}; style-src-attr 'unsafe-inline'; script-src {}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
         csp_hash(STYLE),
+        csp_hash(TIMELINE_STYLE),
         csp_hash(SCRIPT)
     )
 }

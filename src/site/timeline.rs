@@ -9,7 +9,8 @@
 //! those of its axis (`--t0`, `--t1`), and the style sheet places each bar
 //! from them: a game's group is rendered with the game, before the build
 //! knows the other games and so the axis (as the home page's cards are,
-//! [`pages::home_card`]). The page's script (the one of the other pages)
+//! [`pages::home_card`]); the rules that do it are the page's own style
+//! sheet ([`pages::TIMELINE_STYLE`]). The page's script (the one of the other pages)
 //! draws what depends on "now": the now line, the state and the days left
 //! of each bar and row, the out-of-date notices, and each time in the
 //! reader's zone beside the game's.
@@ -192,6 +193,7 @@ pub fn each_timeline_page(
             zone_iso: zone_iso.clone(),
             noscript: msg!("page-timeline-noscript").render(lang_of(locale)),
             live: pages::live(ui),
+            style: minijinja::Value::from_safe_string(pages::TIMELINE_STYLE.to_owned()),
             axis: axis(games, locale)?,
             picks,
             groups: list,
@@ -238,10 +240,7 @@ fn axis(games: &[GameOutput], locale: &str) -> anyhow::Result<AxisView> {
     let mut ticks = Vec::new();
     let first = from.with_timezone(&zone).date_naive() + Duration::days(1);
     let mut day = first;
-    loop {
-        let Some(midnight) = day.and_hms_opt(0, 0, 0) else {
-            break;
-        };
+    while let Some(midnight) = day.and_hms_opt(0, 0, 0) {
         let at = crate::model::time::instant_of(midnight, zone).with_timezone(&Utc);
         if at >= to {
             break;
@@ -288,6 +287,8 @@ struct PageView {
     /// What the page says in place of the states without its script.
     noscript: String,
     live: pages::Live,
+    /// The page's own style sheet ([`pages::TIMELINE_STYLE`]).
+    style: minijinja::Value,
     axis: AxisView,
     /// The games, for the links that show one alone.
     picks: Vec<Pick>,
