@@ -12,7 +12,7 @@ in the middle of the versions and after alpha's ended, at 390 and 1280 px:
 the now line and each bar's left edge and width match the instants to the
 axis' pixel scale, the days left match the clock, an overdue game is marked
 and only then; at 390 px the chart scrolls while the game names stay in
-view. Then one game alone (`#alpha`, `?game=beta`), the page in both
+view, and it opens with the now line in view. Then one game alone (`#alpha`, `?game=beta`), the page in both
 languages (links, contrast in light and dark), and with JavaScript off:
 every activity running at each moment is listed with its end.
 """
@@ -62,6 +62,9 @@ PROBE = r"""
     line: shown(line) ? lr.left + lr.width / 2 : null,
     rows: [], groups: [],
     scrolls: scroller.scrollWidth > scroller.clientWidth + 1,
+    // As loaded, the now line is in view beside the names.
+    nowInView: shown(line) && lr.left >= document.querySelector('.tl-corner').getBoundingClientRect().right - 1
+      && lr.right <= scroller.getBoundingClientRect().right + 1,
     pageOverflow: document.documentElement.scrollWidth > window.innerWidth + 1,
   };
   for (const row of document.querySelectorAll('.tl-row')) {
@@ -81,6 +84,7 @@ PROBE = r"""
     });
   }
   // Scrolled to the end of the axis, every game's name is still in view.
+  const loaded = scroller.scrollLeft;
   scroller.scrollLeft = scroller.scrollWidth;
   await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   const box = scroller.getBoundingClientRect();
@@ -89,7 +93,7 @@ PROBE = r"""
     return r.left >= box.left - 1 && r.right <= box.right + 1;
   });
   out.scrolledBy = scroller.scrollLeft;
-  scroller.scrollLeft = 0;
+  scroller.scrollLeft = loaded;
   return out;
 })()
 """
@@ -165,6 +169,8 @@ async def check_moments(browser, origin, out_dir):
                 fail(f"{label}: the axis does not scroll with the names in view ({probe['scrolledBy']}px, names {probe['namesInView']})")
             elif width < 500:
                 print(f"ok: {label}: the axis scrolls {probe['scrolledBy']}px, the game names stay in view")
+            if probe["line"] is not None and not probe["nowInView"]:
+                fail(f"{label}: the now line is out of view as the page loads")
             local = await browser.evaluate(session, "document.querySelectorAll('.tl-table .local').length")
             if not local:
                 fail(f"{label}: no time shown in the reader's zone")

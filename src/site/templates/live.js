@@ -188,6 +188,16 @@
   draw();
   setInterval(draw, 6e4);
 
+  // The timeline page on a narrow screen: the chart scrolled so that "now"
+  // shows a third of the way into the bars, beside the game names.
+  for (const line of document.querySelectorAll(".tl-now:not([hidden])")) {
+    const box = line.closest(".tl");
+    const names = box && box.querySelector(".tl-corner");
+    if (!box || !names) continue;
+    const lanes = box.clientWidth - names.offsetWidth;
+    box.scrollLeft += line.getBoundingClientRect().left - box.getBoundingClientRect().left - names.offsetWidth - lanes / 3;
+  }
+
   // Calendar subscriptions: the calendar's own address as webcal://.
   for (const a of document.querySelectorAll("a.webcal")) {
     const u = new URL(a.getAttribute("href"), location.href);
