@@ -193,10 +193,10 @@ pub fn render_home_pages(
     Ok(pages)
 }
 
-/// One home page, ready to be written: its path in the site, and its text
-/// written to any writer ([`HomePage::write_to`]). A build streams it
-/// into its file: it lists every game's activities, tens of megabytes on
-/// a large site, which a build does not hold in memory.
+/// One home page (or timeline page), ready to be written: its path in the
+/// site, and its text written to any writer ([`HomePage::write_to`]). A
+/// build streams it into its file: it lists every game's activities, tens
+/// of megabytes on a large site, which a build does not hold in memory.
 pub struct HomePage {
     pub path: String,
     /// The template it is rendered with, and its view.
@@ -473,8 +473,8 @@ pub const STYLE: &str = include_str!("templates/style.css");
 /// `<style>` element of that page (`site::timeline`).
 pub const TIMELINE_STYLE: &str = include_str!("templates/timeline.css");
 
-/// The script of the game and home pages, inline in a `<script>` element:
-/// it draws what depends on "now" from the reader's clock (status badges,
+/// The script of the game, home and timeline pages, inline in a
+/// `<script>` element: it draws what depends on "now" from the reader's clock (status badges,
 /// days left, progress, the now line, the order of the activities, the
 /// "ending soonest" lists, the out-of-date notice) and shows each time in
 /// the reader's zone beside the server's when they differ. Without it a
