@@ -666,9 +666,9 @@ rule-missing-id = An activity without an id (check --fix assigns one, the same i
 ## version new
 
 version-bad-times = the start `{ $start }` and the end `{ $end }` must both be YYYY-MM-DDTHH:MM:SS
-version-ends-before = the version ends ({ $end }) before it starts ({ $start })
-version-no-game = no game `{ $game }` in games.json
-version-no-locale = `{ $game }` has no locale `{ $locale }` (its locales: { $locales })
+version-ends-before = nothing written: the version ends ({ $end }) before it starts ({ $start })
+version-no-game = nothing written: no game `{ $game }` in games.json
+version-no-locale = nothing written: `{ $game }` has no locale `{ $locale }` (its locales: { $locales })
 version-files-have-errors = nothing written: { $files } { $count ->
     [one] has
    *[other] have
@@ -676,9 +676,9 @@ version-files-have-errors = nothing written: { $files } { $count ->
     [one] it
    *[other] them
 } first (`activity-site check`)
-version-missing = { $path } is missing or unreadable
-version-not-forwards = version { $new } does not come after { $old } of { $path }
-version-no-name = no version name for { $locale }: pass --name
+version-missing = nothing written: { $path } is missing or unreadable
+version-not-forwards = nothing written: version { $new } does not come after { $old } of { $path }
+version-no-name = nothing written: no version name for { $locale }: pass --name
 version-drafts-errors = nothing written: the new documents would have errors
 version-left = { $name } ({ $start } to { $end }): { $state ->
     [ended] ended
@@ -702,19 +702,18 @@ version-drop-no-counterpart = nothing written: `{ $name }` of { $locale } has no
 version-planned = { $dry ->
     [yes] would write
    *[no] wrote
-} { $path }: version { $version }, { $carried ->
+} { $path }: version { $from } to { $version }; keeps { $kept_count ->
+    [0] no field as it was
+   *[other] { $kept }
+}; changes { $changed }; { $carried ->
     [0] 0 activities carried
     [one] 1 activity carried ({ $names })
    *[other] { $carried } activities carried ({ $names })
-}{ $cover ->
-    [kept] ; cover kept
-    [set] ; new cover
-    [removed] ; cover removed
-   *[none] {""}
 }{ $dropped ->
     [0] {""}
    *[other] ; { $dropped } left behind:
 }
+version-pending = { $path }: { $locale } is pending (listed in games.json, no document yet): passed over, nothing written for it
 
 ## diff: the review's layout (text, Markdown, GitHub annotations)
 

@@ -589,13 +589,13 @@ rule-missing-id = 活动没有 id（check --fix 会分配一个，各语言相�
 ## version new
 
 version-bad-times = 开始时间 `{ $start }` 和结束时间 `{ $end }` 都必须是 YYYY-MM-DDTHH:MM:SS 格式
-version-ends-before = 版本的结束时间（{ $end }）早于开始时间（{ $start }）
-version-no-game = games.json 中没有游戏 `{ $game }`
-version-no-locale = `{ $game }` 没有语言 `{ $locale }`（它的语言：{ $locales }）
+version-ends-before = 没有写入任何文件：版本的结束时间（{ $end }）早于开始时间（{ $start }）
+version-no-game = 没有写入任何文件：games.json 中没有游戏 `{ $game }`
+version-no-locale = 没有写入任何文件：`{ $game }` 没有语言 `{ $locale }`（它的语言：{ $locales }）
 version-files-have-errors = 没有写入任何文件：{ $count } 个文件有错误（{ $files }），请先修正（`activity-site check`）
-version-missing = { $path } 不存在或无法读取
-version-not-forwards = 版本 { $new } 不在 { $path } 的版本 { $old } 之后
-version-no-name = 没有 { $locale } 的版本名称：请用 --name 指定
+version-missing = 没有写入任何文件：{ $path } 不存在或无法读取
+version-not-forwards = 没有写入任何文件：版本 { $new } 不在 { $path } 的版本 { $old } 之后
+version-no-name = 没有写入任何文件：没有 { $locale } 的版本名称：请用 --name 指定
 version-drafts-errors = 没有写入任何文件：新文档会有错误
 version-left = { $name }（{ $start } 至 { $end }）：{ $state ->
     [ended] 已结束
@@ -619,18 +619,17 @@ version-drop-no-counterpart = 没有写入任何文件：{ $locale } 的 `{ $nam
 version-planned = { $dry ->
     [yes] 将写入
    *[no] 已写入
-} { $path }：版本 { $version }，{ $carried ->
+} { $path }：版本 { $from } 到 { $version }；{ $kept_count ->
+    [0] 没有原样保留的字段
+   *[other] 原样保留 { $kept }
+}；改动 { $changed }；{ $carried ->
     [0] 没有沿用活动
    *[other] 沿用 { $carried } 个活动（{ $names }）
-}{ $cover ->
-    [kept] ；封面沿用
-    [set] ；换了新封面
-    [removed] ；封面已删除
-   *[none] {""}
 }{ $dropped ->
     [0] {""}
    *[other] ；{ $dropped } 个活动未沿用：
 }
+version-pending = { $path }：{ $locale } 尚待补充（games.json 列出了它，但还没有文档）：跳过，没有为它写入任何文件
 
 ## diff：审查报告的版式（文本、Markdown、GitHub 注释）
 
