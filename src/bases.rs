@@ -103,7 +103,12 @@ pub fn review(request: &Request<'_>) -> anyhow::Result<Outcome> {
         }
         (Some(dir), None) => {
             if !Path::new(dir).is_dir() {
-                // Not a folder: most likely a URL without its scheme.
+                // Not a folder: a git revision (`main`) wants --against-rev.
+                let commit = format!("{dir}^{{commit}}");
+                if git(request.root, &["rev-parse", "--verify", "--quiet", &commit]).is_ok() {
+                    return Err(anyhow::Error::new(msg!("diff-against-revision", dir = dir)));
+                }
+                // Else most likely a URL without its scheme.
                 crate::fetch::http_url("--against", dir)
                     .context(msg!("diff-no-folder", dir = dir))?;
             }

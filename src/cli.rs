@@ -421,6 +421,11 @@ fn parse_time_zone(s: &str) -> Result<(Option<String>, String), String> {
     Ok((game, zone.to_owned()))
 }
 
+/// `--now`: a local time or an instant; anything else is explained as a
+/// file's time is (the one reader of times, `validate::flags`).
 fn parse_now(s: &str) -> Result<crate::clock::Now, String> {
-    crate::clock::Now::parse(s)
+    crate::clock::Now::parse(s).map_err(|_| {
+        let problem = crate::validate::flags::explain_flag_time("--now", s, None);
+        crate::i18n::msg!("flag-now-bad", problem = problem).to_string()
+    })
 }

@@ -51,6 +51,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "import",
             "clock",
             "layout",
+            // `--now` is explained as a file's time is (`validate::flags`).
+            "validate",
         ],
     ),
     (

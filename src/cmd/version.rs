@@ -79,7 +79,8 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
                     changed = i18n::list(&fields(&p.changed)),
                     carried = p.carried.len(),
                     names = i18n::list(&p.carried),
-                    dropped = p.dropped.len()
+                    dropped = p.dropped.len(),
+                    cover = p.cover.as_str()
                 );
                 out.push_str(&format!("{line}\n"));
                 for left in &p.dropped {

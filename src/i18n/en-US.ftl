@@ -665,9 +665,16 @@ rule-markdown-html = Raw HTML in an announcement's Markdown (shown as text).
 rule-duplicate-id = Two activities of one document with the same id.
 rule-missing-id = An activity without an id (check --fix assigns one, the same in every language).
 
+
+## A time given on the command line (--start, --end, --now), explained as in a file
+
+flag-time = { $flag }: { $message }; { $help }
+flag-time-year-help = write it as `{ $fixed }` ({ $note })
+flag-now-bad = { $problem } (or an instant with its offset, such as 2026-11-22T12:00:00+09:00)
+
 ## version new
 
-version-bad-times = the start `{ $start }` and the end `{ $end }` must both be YYYY-MM-DDTHH:MM:SS
+version-bad-time = nothing written: { $problem }
 version-ends-before = nothing written: the version ends ({ $end }) before it starts ({ $start })
 version-no-game = nothing written: no game `{ $game }` in games.json
 version-no-locale = nothing written: `{ $game }` has no locale `{ $locale }` (its locales: { $locales })
@@ -711,6 +718,10 @@ version-planned = { $dry ->
     [0] 0 activities carried
     [one] 1 activity carried ({ $names })
    *[other] { $carried } activities carried ({ $names })
+}{ $cover ->
+    [set] ; new cover
+    [removed] ; cover removed
+   *[other] {""}
 }{ $dropped ->
     [0] {""}
    *[other] ; { $dropped } left behind:
@@ -802,6 +813,7 @@ diff-md-table-header = | File | Status | Changes |
 diff-gh-breaking-title = breaking: { $path } ({ $code })
 diff-gh-warning-title = warning: { $path } ({ $code })
 diff-no-folder = no folder `{ $dir }` exists either
+diff-against-revision = no folder `{ $dir }` exists, and `{ $dir }` is a git revision of this repository: compare with it by `--against-rev { $dir }`
 diff-one-base = give one base: --against URL|DIR or --against-rev REV
 diff-cannot-fetch = cannot fetch { $url }: { $error }
 diff-read-built = cannot read the built { $path }

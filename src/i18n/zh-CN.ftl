@@ -588,9 +588,16 @@ rule-markdown-html = 公告的 Markdown 中含有原始 HTML（会显示为文�
 rule-duplicate-id = 同一文档中的两个活动有相同的 id。
 rule-missing-id = 活动没有 id（check --fix 会分配一个，各语言相同）。
 
+
+## 命令行给出的时间（--start、--end、--now），与文件中的时间同样说明
+
+flag-time = { $flag }：{ $message }；{ $help }
+flag-time-year-help = 请写成 `{ $fixed }`（{ $note }）
+flag-now-bad = { $problem }（也可以写带时差的时刻，例如 2026-11-22T12:00:00+09:00）
+
 ## version new
 
-version-bad-times = 开始时间 `{ $start }` 和结束时间 `{ $end }` 都必须是 YYYY-MM-DDTHH:MM:SS 格式
+version-bad-time = 没有写入任何文件：{ $problem }
 version-ends-before = 没有写入任何文件：版本的结束时间（{ $end }）早于开始时间（{ $start }）
 version-no-game = 没有写入任何文件：games.json 中没有游戏 `{ $game }`
 version-no-locale = 没有写入任何文件：`{ $game }` 没有语言 `{ $locale }`（它的语言：{ $locales }）
@@ -627,6 +634,10 @@ version-planned = { $dry ->
 }；改动 { $changed }；{ $carried ->
     [0] 没有沿用活动
    *[other] 沿用 { $carried } 个活动（{ $names }）
+}{ $cover ->
+    [set] ；换了新封面
+    [removed] ；封面已删除
+   *[other] {""}
 }{ $dropped ->
     [0] {""}
    *[other] ；{ $dropped } 个活动未沿用：
@@ -702,6 +713,7 @@ diff-md-table-header = | 文件 | 状态 | 改动 |
 diff-gh-breaking-title = 破坏性变更：{ $path }（{ $code }）
 diff-gh-warning-title = 警告：{ $path }（{ $code }）
 diff-no-folder = 也不存在文件夹 `{ $dir }`
+diff-against-revision = 不存在文件夹 `{ $dir }`，而 `{ $dir }` 是本仓库的一个 git 版本：请用 `--against-rev { $dir }` 与它比较
 diff-one-base = 请给出一个对照：--against URL|DIR 或 --against-rev REV
 diff-cannot-fetch = 无法获取 { $url }：{ $error }
 diff-read-built = 无法读取生成的 { $path }

@@ -233,12 +233,27 @@ pub fn plan(
 /// it starts.
 fn new_window(next: &NextVersion) -> Result<(Time, Time), Refusal> {
     let refuse = |m: Msg| Err(Refusal::Request(m));
-    let (Some(start), Some(end)) = (Time::parse(&next.start), Time::parse(&next.end)) else {
-        return refuse(msg!(
-            "version-bad-times",
-            start = next.start.as_str(),
-            end = next.end.as_str()
-        ));
+    // Each flag read as a file's time is, each taking a missing year from
+    // the other when that one is a time.
+    let end = Time::parse(&next.end);
+    let start = validate::flags::flag_time(
+        "--start",
+        &next.start,
+        end.map(|end| ("endTime", end.naive())),
+    );
+    let end = validate::flags::flag_time(
+        "--end",
+        &next.end,
+        start
+            .as_ref()
+            .ok()
+            .map(|start| ("startTime", start.naive())),
+    );
+    let (start, end) = match (start, end) {
+        (Ok(start), Ok(end)) => (start, end),
+        (Err(problem), _) | (_, Err(problem)) => {
+            return refuse(msg!("version-bad-time", problem = problem));
+        }
     };
     if end <= start {
         return refuse(msg!(
@@ -443,7 +458,9 @@ fn fields_kept(current: &ActivityDocument, new: &ActivityDocument) -> (Vec<Strin
     };
     let (old, new) = (fields(current), fields(new));
     let (mut kept, mut changed) = (Vec::new(), Vec::new());
-    let keys = old.keys().chain(new.keys().filter(|k| !old.contains_key(*k)));
+    let keys = old
+        .keys()
+        .chain(new.keys().filter(|k| !old.contains_key(*k)));
     for key in keys.filter(|k| *k != "activities") {
         if old.get(key) == new.get(key) {
             kept.push(key.clone());
