@@ -153,6 +153,24 @@ impl Schemas {
     }
 }
 
+/// Every code a review can print, each with whether it is breaking: the
+/// findings every file may get, then each kind's ([`kinds::ALL`]), in the
+/// order of their declarations. What the documentation of the codes
+/// (`activity-site docs codes`) is written from.
+pub fn codes() -> Vec<(&'static str, bool)> {
+    let mut codes: Vec<(&'static str, bool)> = Vec::new();
+    let shared = report::SHARED_BREAKING
+        .iter()
+        .map(|f| (f.code, true))
+        .chain(report::SHARED_WARNINGS.iter().map(|f| (f.code, false)));
+    codes.extend(shared);
+    for kind in crate::kind::ALL {
+        codes.extend(kind.review.breaking.iter().map(|f| (f.code, true)));
+        codes.extend(kind.review.warnings.iter().map(|f| (f.code, false)));
+    }
+    codes
+}
+
 /// The files a site of `games` publishes under two names, as `(path,
 /// alias)`, kind by kind ([`Compare::aliases`]): each game's document
 /// and calendar of its default locale, the site locale's announcements
