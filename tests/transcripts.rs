@@ -328,3 +328,49 @@ fn matches(want: &[&str], got: &[&str]) -> bool {
             .is_some_and(|(first, more)| first == line && matches(rest, more)),
     }
 }
+
+/// BENCHMARKS.md leads with one table of the current figures (benchmark,
+/// peer, ratio, command, commit), and every file it names exists.
+#[test]
+fn benchmarks_lead_with_the_current_table_and_name_existing_files() {
+    let text = read("BENCHMARKS.md");
+    let first = text
+        .lines()
+        .find(|l| l.starts_with("## "))
+        .expect("a section");
+    assert_eq!(first, "## Current figures");
+    let rows: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("| benchmark | peer | ratio | command | commit |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    assert!(
+        rows.len() >= 10,
+        "the current table has {} rows",
+        rows.len()
+    );
+    for row in &rows {
+        let cells: Vec<&str> = row.trim_matches('|').split(" | ").collect();
+        assert_eq!(cells.len(), 5, "{row}");
+        assert!(cells.iter().all(|c| !c.trim().is_empty()), "{row}");
+    }
+    let roots = [
+        "benches/", "src/", "tests/", "crates/", ".ci/", "schema/", "clients/", "npm/", ".github/",
+    ];
+    let mut missing = Vec::new();
+    for span in text.split('`').skip(1).step_by(2) {
+        for word in span.split_whitespace() {
+            let word = word.trim_matches(|c: char| "()'\",;:".contains(c));
+            let named = roots.iter().any(|r| word.starts_with(r))
+                || (word.ends_with(".md") && !word.contains('/'));
+            if named && !word.contains('*') && !crate_root().join(word).exists() {
+                missing.push(word.to_owned());
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "BENCHMARKS.md names files that do not exist: {missing:?}"
+    );
+}
