@@ -320,6 +320,9 @@ fn errors_in(diagnostics: &[Diagnostic], paths: &[String]) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// A locale's current document, by its locale.
+type Current<'d> = (&'d String, &'d ActivityDocument);
+
 /// The next version of one game, as asked, at "now" in the game's zone.
 struct NewVersion<'a> {
     root: &'a Path,
@@ -352,7 +355,7 @@ impl NewVersion<'_> {
     fn currents<'d>(
         &self,
         checked: &'d CheckedGame,
-    ) -> Result<(Vec<(&'d String, &'d ActivityDocument)>, Vec<&'d str>), Refusal> {
+    ) -> Result<(Vec<Current<'d>>, Vec<&'d str>), Refusal> {
         let mut currents = Vec::new();
         let mut pending = Vec::new();
         for (locale, doc) in &checked.documents {
