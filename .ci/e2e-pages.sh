@@ -23,7 +23,15 @@
 #   out-of-date notice only after the end, webcal:// links, and no element
 #   whose box is wider than its card or leaves it, measured in the browser;
 #   and with JavaScript disabled (no state; the times with their zone and
-#   what to do); saves moment-*.png, live-later.png and live-phone.png.
+#   what to do); saves moment-*.png, live-later.png and live-phone.png;
+# - reads the API's reference page of each language without JavaScript
+#   (issue 62): every game of the index with its name, locales, pending
+#   locales, zone and update mode, every path of the OpenAPI description,
+#   every field of every published schema (walked by the check itself) with
+#   whether it is always present and its meaning, the example (the first
+#   game's published document) and the curl, TypeScript and Python
+#   snippets; runs the Python snippet against the site with the client
+#   installed from clients/python; saves reference-*.png.
 # Works on a fresh Debian machine (installs chromium, faketime, python3-venv and pip
 # packages); bounded in time.
 set -euo pipefail
@@ -40,7 +48,8 @@ cjk_fonts=fonts-noto-cjk
 # shellcheck disable=SC2046,SC2086 # one word per package
 apt_need $(missing_commands chromium faketime) $(python_venv_missing) $cjk_fonts
 
-python_venv "$E2E/venv" 'websockets>=12' 'icalendar>=5' 'html5lib>=1.1'
+# The Python client, installed as its users do, runs the reference page's snippet.
+python_venv "$E2E/venv" 'websockets>=12' 'icalendar>=5' 'html5lib>=1.1' ./clients/python
 
 echo "building the site (now = $NOW)"
 use_activity_site

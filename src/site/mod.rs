@@ -73,6 +73,7 @@ pub mod llms;
 mod manifest;
 pub mod output;
 pub mod pages;
+pub mod reference;
 pub mod render;
 pub mod rewrite;
 pub mod status;
