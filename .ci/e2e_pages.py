@@ -913,11 +913,14 @@ def run_python_snippet(label, code, origin, site, game):
     locale = next((l for l in game["locales"] if l != game["defaultLocale"] and l not in game.get("pending", [])), None)
     stem = f"{game['id']}-{locale}" if locale else game["id"]
     document = json.loads((site / "api/v1/activity" / f"{stem}.json").read_text())
-    ids = [line.split(" ")[0] for line in ran.stdout.splitlines() if line and not line.startswith("due since")]
-    if ids != [a["id"] for a in document["activities"]]:
-        fail(f"{label}: the Python snippet printed {ids[:3]}..., not the activities of {stem}.json")
+    # Each activity as `id name end`, in the document's order (an activity
+    # without an id yet prints None).
+    lines = [line for line in ran.stdout.splitlines() if line and not line.startswith("due since")]
+    want = [f"{a.get('id')} {a['name']} " for a in document["activities"]]
+    if len(lines) != len(want) or not all(line.startswith(w) for line, w in zip(lines, want)):
+        fail(f"{label}: the Python snippet printed {lines[:2]}..., not the activities of {stem}.json")
     else:
-        print(f"ok: {label}: the Python snippet ran against the site and printed the {len(ids)} activities of {stem}.json")
+        print(f"ok: {label}: the Python snippet ran against the site and printed the {len(lines)} activities of {stem}.json")
 
 
 def check_llms(site):

@@ -1318,43 +1318,54 @@ fn a_field_added_to_a_schema_appears_on_the_reference_page() {
         )
         .expect("written");
     });
-    let row = r#"<tr><td><code class="field">activities[].reminder</code></td><td><code>string</code></td><td>可选</td><td lang="en">When a player should be reminded, in server time.</td></tr>"#;
+    let row = r#"<tr><td><code class="field">activities[].reminder</code></td><td><code>string</code></td><td class="present">可选</td><td lang="en">When a player should be reminded, in server time.</td></tr>"#;
     assert!(read_page(&out, "api-reference/index.html").contains(row));
-    let row = r#"<tr><td><code class="field">activities[].reminder</code></td><td><code>string</code></td><td>optional</td><td>When a player should be reminded, in server time.</td></tr>"#;
+    let row = r#"<tr><td><code class="field">activities[].reminder</code></td><td><code>string</code></td><td class="present">optional</td><td>When a player should be reminded, in server time.</td></tr>"#;
     assert!(read_page(&out, "en-US/api-reference/index.html").contains(row));
 }
 
 /// Issue 62: every field of the published schemas has its meaning in
 /// both languages, and each English message is the schema's own
-/// description (a changed description asks for its translation again).
+/// description (a changed description asks for its translation again);
+/// every message of a field or a schema's title names one that is published.
 #[test]
 fn every_published_field_has_its_meaning_in_both_languages() {
-    use activity_site::i18n::{Lang, lookup};
-    use activity_site::site::reference::field_message;
+    use activity_site::i18n::{EN_US_FTL, Lang, lookup};
+    use activity_site::site::reference::{DERIVED_MESSAGES, field_message_id, schema_title_id};
     let (_root, out) = build_reference_fixture(|_| {});
     let mut problems = Vec::new();
+    let mut named = std::collections::BTreeSet::new();
     for (stem, field) in published_fields(&out) {
-        let Some(id) = field_message(&stem, &field.path) else {
+        named.insert(schema_title_id(&stem));
+        let id = field_message_id(&stem, &field.path);
+        let english = lookup(&id, Lang::EnUs);
+        if english.is_none() || lookup(&id, Lang::ZhCn).is_none() {
             problems.push(format!(
-                "{stem}: `{}` has no message (ref-field-…) in the .ftl files",
+                "{stem}: `{}` has no meaning `{id}` in both .ftl files",
                 field.path
             ));
-            continue;
-        };
-        let english = lookup(id, Lang::EnUs);
-        if lookup(id, Lang::ZhCn).is_none() || english.is_none() {
-            problems.push(format!(
-                "{stem}: `{}`: `{id}` is missing from a .ftl file",
-                field.path
-            ));
-        }
-        if let Some(description) = &field.description
+        } else if let Some(description) = &field.description
             && english.as_deref() != Some(description.as_str())
         {
             problems.push(format!(
                 "{stem}: `{}`: the description is now {description:?}: copy it into `{id}` of en-US.ftl and translate it again in zh-CN.ftl",
                 field.path
             ));
+        }
+        named.insert(id);
+    }
+    for title in named
+        .iter()
+        .filter(|id| id.starts_with(DERIVED_MESSAGES[0]))
+    {
+        if lookup(title, Lang::EnUs).is_none() || lookup(title, Lang::ZhCn).is_none() {
+            problems.push(format!("no title `{title}` in both .ftl files"));
+        }
+    }
+    for line in EN_US_FTL.lines() {
+        let id = line.split(" =").next().unwrap_or_default();
+        if DERIVED_MESSAGES.iter().any(|p| id.starts_with(p)) && !named.contains(id) {
+            problems.push(format!("`{id}` names no published schema or field"));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -11,7 +11,7 @@
 //! as this build writes them ([`fields`]), so a field added to a schema is
 //! on the page. The schemas describe their fields in English; the English
 //! page shows those descriptions, the Chinese page the message of each
-//! field in `zh-CN.ftl` ([`FIELD_MESSAGES`]), whose `en-US.ftl` twin is
+//! field in `zh-CN.ftl` ([`field_message_id`]), whose `en-US.ftl` twin is
 //! the description it was translated from (a test holds every field of the
 //! built-in schemas to both, and each English twin to its description, so
 //! a changed description asks for its translation again). A field no
@@ -263,244 +263,24 @@ fn contract_json(contract: &[OutputFile], path: &str) -> Option<Value> {
     serde_json::from_slice(&file.bytes).ok()
 }
 
-/// The message of each field of the built-in published schemas: its
-/// meaning in `zh-CN.ftl`, and in `en-US.ftl` the English description it
-/// was translated from. `(schema, field, message)`.
-pub const FIELD_MESSAGES: &[(&str, &str, &str)] = &[
-    ("activity", "version", "ref-field-activity-version"),
-    ("activity", "versionName", "ref-field-activity-versionName"),
-    ("activity", "startTime", "ref-field-activity-startTime"),
-    ("activity", "endTime", "ref-field-activity-endTime"),
-    ("activity", "cover", "ref-field-activity-cover"),
-    ("activity", "activities", "ref-field-activity-activities"),
-    (
-        "activity",
-        "activities[].id",
-        "ref-field-activity-activities-id",
-    ),
-    (
-        "activity",
-        "activities[].name",
-        "ref-field-activity-activities-name",
-    ),
-    (
-        "activity",
-        "activities[].kind",
-        "ref-field-activity-activities-kind",
-    ),
-    (
-        "activity",
-        "activities[].description",
-        "ref-field-activity-activities-description",
-    ),
-    (
-        "activity",
-        "activities[].startTime",
-        "ref-field-activity-activities-startTime",
-    ),
-    (
-        "activity",
-        "activities[].endTime",
-        "ref-field-activity-activities-endTime",
-    ),
-    (
-        "activity",
-        "activities[].cover",
-        "ref-field-activity-activities-cover",
-    ),
-    (
-        "activity",
-        "activities[].startsAt",
-        "ref-field-activity-activities-startsAt",
-    ),
-    (
-        "activity",
-        "activities[].endsAt",
-        "ref-field-activity-activities-endsAt",
-    ),
-    ("activity", "timeZone", "ref-field-activity-timeZone"),
-    ("activity", "startsAt", "ref-field-activity-startsAt"),
-    ("activity", "endsAt", "ref-field-activity-endsAt"),
-    ("activity", "updateMode", "ref-field-activity-updateMode"),
-    ("activity", "dueAt", "ref-field-activity-dueAt"),
-    ("games", "games", "ref-field-games-games"),
-    ("games", "games[].id", "ref-field-games-games-id"),
-    ("games", "games[].name", "ref-field-games-games-name"),
-    ("games", "games[].locales", "ref-field-games-games-locales"),
-    (
-        "games",
-        "games[].defaultLocale",
-        "ref-field-games-games-defaultLocale",
-    ),
-    (
-        "games",
-        "games[].timeZone",
-        "ref-field-games-games-timeZone",
-    ),
-    (
-        "games",
-        "games[].dataSource",
-        "ref-field-games-games-dataSource",
-    ),
-    ("games", "games[].version", "ref-field-games-games-version"),
-    (
-        "games",
-        "games[].versionName",
-        "ref-field-games-games-versionName",
-    ),
-    (
-        "games",
-        "games[].startTime",
-        "ref-field-games-games-startTime",
-    ),
-    ("games", "games[].endTime", "ref-field-games-games-endTime"),
-    ("games", "games[].files", "ref-field-games-games-files"),
-    (
-        "games",
-        "games[].files[].locale",
-        "ref-field-games-games-files-locale",
-    ),
-    (
-        "games",
-        "games[].files[].default",
-        "ref-field-games-games-files-default",
-    ),
-    (
-        "games",
-        "games[].files[].path",
-        "ref-field-games-games-files-path",
-    ),
-    (
-        "games",
-        "games[].files[].calendar",
-        "ref-field-games-games-files-calendar",
-    ),
-    (
-        "games",
-        "games[].files[].sha256",
-        "ref-field-games-games-files-sha256",
-    ),
-    (
-        "games",
-        "games[].files[].bytes",
-        "ref-field-games-games-files-bytes",
-    ),
-    (
-        "games",
-        "games[].files[].updateMode",
-        "ref-field-games-games-files-updateMode",
-    ),
-    (
-        "games",
-        "games[].files[].dueAt",
-        "ref-field-games-games-files-dueAt",
-    ),
-    ("games", "games[].pending", "ref-field-games-games-pending"),
-    (
-        "games",
-        "games[].dataSources",
-        "ref-field-games-games-dataSources",
-    ),
-    (
-        "games",
-        "games[].updateMode",
-        "ref-field-games-games-updateMode",
-    ),
-    (
-        "games",
-        "games[].timeZoneAssumed",
-        "ref-field-games-games-timeZoneAssumed",
-    ),
-    (
-        "games",
-        "games[].conventions",
-        "ref-field-games-games-conventions",
-    ),
-    ("games", "announcements", "ref-field-games-announcements"),
-    (
-        "games",
-        "announcements[].locale",
-        "ref-field-games-announcements-locale",
-    ),
-    (
-        "games",
-        "announcements[].default",
-        "ref-field-games-announcements-default",
-    ),
-    (
-        "games",
-        "announcements[].path",
-        "ref-field-games-announcements-path",
-    ),
-    (
-        "games",
-        "announcements[].feed",
-        "ref-field-games-announcements-feed",
-    ),
-    (
-        "games",
-        "announcements[].id",
-        "ref-field-games-announcements-id",
-    ),
-    (
-        "games",
-        "announcements[].sha256",
-        "ref-field-games-announcements-sha256",
-    ),
-    (
-        "games",
-        "announcements[].bytes",
-        "ref-field-games-announcements-bytes",
-    ),
-    ("announcements", "id", "ref-field-announcements-id"),
-    (
-        "announcements",
-        "updated",
-        "ref-field-announcements-updated",
-    ),
-    (
-        "announcements",
-        "announcements",
-        "ref-field-announcements-announcements",
-    ),
-    (
-        "announcements",
-        "announcements[].title",
-        "ref-field-announcements-announcements-title",
-    ),
-    (
-        "announcements",
-        "announcements[].content",
-        "ref-field-announcements-announcements-content",
-    ),
-    (
-        "announcements",
-        "announcements[].contentType",
-        "ref-field-announcements-announcements-contentType",
-    ),
-    ("api-catalog", "linkset", "ref-field-api-catalog-linkset"),
-    (
-        "api-catalog",
-        "linkset[].anchor",
-        "ref-field-api-catalog-linkset-anchor",
-    ),
-];
+/// The messages the page names by a schema's stem and a field's place
+/// rather than by a literal id: a schema's title (`ref-schema-<stem>`)
+/// and each field's meaning (`ref-field-<stem>-<field>`). `tests/pages.rs`
+/// holds every field of the published schemas to one in both `.ftl`
+/// files, and every such message to a field.
+pub const DERIVED_MESSAGES: [&str; 2] = ["ref-schema-", "ref-field-"];
 
-/// The title of each published schema the page names in its language
-/// (another shows the schema's own title).
-const SCHEMA_TITLES: &[(&str, &str)] = &[
-    ("activity", "ref-schema-activity"),
-    ("announcements", "ref-schema-announcements"),
-    ("games", "ref-schema-games"),
-    ("api-catalog", "ref-schema-api-catalog"),
-];
+/// The message of the meaning of the field at `path` of the schema `stem`:
+/// `ref-field-activity-activities-startsAt` for `activities[].startsAt`
+/// of `activity.json` (`[]` dropped, `.` and `*` spelled `-` and `any`).
+pub fn field_message_id(stem: &str, path: &str) -> String {
+    let place = path.replace("[]", "").replace('*', "any").replace('.', "-");
+    format!("{}{stem}-{place}", DERIVED_MESSAGES[1])
+}
 
-/// The message of a field of the schema `stem`, when one is written.
-pub fn field_message(stem: &str, path: &str) -> Option<&'static str> {
-    FIELD_MESSAGES
-        .iter()
-        .find(|(s, p, _)| *s == stem && *p == path)
-        .map(|(_, _, id)| *id)
+/// The message of the title of the schema `stem` (`ref-schema-activity`).
+pub fn schema_title_id(stem: &str) -> String {
+    format!("{}{stem}", DERIVED_MESSAGES[0])
 }
 
 // The page's view.
@@ -933,14 +713,13 @@ fn game_row(summary: &Summary<'_>, locale: &str, root: &str, lang: Lang) -> Game
 }
 
 fn schema_view(stem: &str, path: &str, schema: &Value, root: &str, lang: Lang) -> SchemaView {
-    let title = match SCHEMA_TITLES.iter().find(|(s, _)| *s == stem) {
-        Some((_, id)) => crate::i18n::Msg::new(id).render(lang),
-        None => schema
+    let title = crate::i18n::lookup(&schema_title_id(stem), lang).unwrap_or_else(|| {
+        schema
             .get("title")
             .and_then(Value::as_str)
             .unwrap_or(stem)
-            .to_owned(),
-    };
+            .to_owned()
+    });
     let rows = fields(schema)
         .into_iter()
         .map(|field| {
@@ -972,7 +751,7 @@ fn schema_view(stem: &str, path: &str, schema: &Value, root: &str, lang: Lang) -
 /// English, the schema's description (else the field's message); in
 /// another language, the field's message (else the description in English).
 fn field_meaning(stem: &str, field: &Field, lang: Lang) -> (String, Option<&'static str>) {
-    let message = field_message(stem, &field.path).map(|id| crate::i18n::Msg::new(id).render(lang));
+    let message = crate::i18n::lookup(&field_message_id(stem, &field.path), lang);
     let english = lang == Lang::EnUs;
     let shown = match (&field.description, message) {
         (Some(description), _) if english => Some((description.clone(), None)),
