@@ -51,7 +51,7 @@
 //! - [`output`]: `build` itself (its options and outcome): check, render,
 //!   swap in.
 //! - the renderers of one kind of file each ([`pages`], [`ics`],
-//!   [`announcements`], [`llms`], [`reference`], [`headers`],
+//!   [`announcements`], [`llms`], [`reference`](mod@reference), [`headers`],
 //!   [`compress`]), the cache and the manifest, the staging directory
 //!   (`write`), the live check and build ([`LiveCheck`], [`LiveBuild`]),
 //!   and what the builder's check also serves: [`diff`], [`status`],
