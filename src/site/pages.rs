@@ -280,6 +280,7 @@ pub fn each_home_page(
             alternates: home_alternates(&locales, locale, &site_locale, root),
             live: live(ui),
             timeline_href: format!("{}/", layout::TIMELINE_DIR),
+            reference_href: format!("{}/", layout::REFERENCE_PAGE_DIR),
             cards: list,
         };
         done(HomePage::new(
@@ -438,7 +439,7 @@ pub fn fingerprint() -> String {
 /// The templates of every page but a kind's own, compiled into the
 /// binary ([`templates`] adds the kinds'). The style sheet and the script
 /// are not templates: pages carry them verbatim ([`STYLE`], [`SCRIPT`]).
-const TEMPLATES: [(&str, &str); 12] = [
+const TEMPLATES: [(&str, &str); 13] = [
     ("base.html", include_str!("templates/base.html")),
     ("languages.html", include_str!("templates/languages.html")),
     ("activity.html", include_str!("templates/activity.html")),
@@ -451,6 +452,7 @@ const TEMPLATES: [(&str, &str); 12] = [
         "timeline_group.html",
         include_str!("templates/timeline_group.html"),
     ),
+    ("reference.html", include_str!("templates/reference.html")),
     ("style.css", STYLE),
     ("timeline.css", TIMELINE_STYLE),
     ("live.js", SCRIPT),
@@ -579,7 +581,7 @@ impl Serialize for Ui {
 
 /// Template name to message id. `{n}` in the texts of days is left for
 /// the script and the build to fill (a count of whole days, 2 or more).
-const WORDS: [(&str, &str); 48] = [
+const WORDS: [(&str, &str); 49] = [
     ("site_title", "page-site-title"),
     ("skip", "page-skip"),
     ("home", "page-home"),
@@ -628,6 +630,7 @@ const WORDS: [(&str, &str); 48] = [
     ("home_description", "page-home-description"),
     ("atom_feed", "page-atom-feed"),
     ("timeline_all", "page-timeline-title"),
+    ("api_reference", "page-api-reference"),
 ];
 
 impl Ui {
@@ -679,6 +682,8 @@ struct IndexView {
     timeline_href: String,
     /// The games' cards (`home_card.html`), [`Cards`].
     cards: Value,
+    /// The API's reference page of this page's language, relative to it.
+    reference_href: String,
 }
 
 /// The view of `home_card.html`.
