@@ -327,6 +327,27 @@ pub fn home_page(locale: &str, is_site_locale: bool) -> String {
     format!("{}{DIRECTORY_INDEX}", home_dir(locale, is_site_locale))
 }
 
+/// The folder of the timeline page of every game ([`timeline_dir`]).
+pub const TIMELINE_DIR: &str = "timeline";
+
+/// The folder of the timeline page of `locale`, with a trailing slash:
+/// `timeline/` beside the site locale's home page, else
+/// `<locale>/timeline/`, as the home pages are placed ([`home_dir`]).
+pub fn timeline_dir(locale: &str, is_site_locale: bool) -> String {
+    format!("{}{TIMELINE_DIR}/", home_dir(locale, is_site_locale))
+}
+
+/// The timeline page of `locale`: its folder's [`DIRECTORY_INDEX`].
+pub fn timeline_page(locale: &str, is_site_locale: bool) -> String {
+    format!("{}{DIRECTORY_INDEX}", timeline_dir(locale, is_site_locale))
+}
+
+/// Whether `path` is a timeline page ([`timeline_page`] of some locale).
+pub fn is_timeline_page(path: &str) -> bool {
+    matches!(path.split('/').collect::<Vec<_>>().as_slice(),
+        [dir, page] | [_, dir, page] if *dir == TIMELINE_DIR && *page == DIRECTORY_INDEX)
+}
+
 /// How long clients and CDNs may keep the API and the calendars: five minutes
 /// fresh, then served stale for up to a day while revalidating. Data changes
 /// at most a few times a day and a deploy should show within minutes.
@@ -918,6 +939,12 @@ mod tests {
         assert!(is_built_path("ww/en/index.html.gz"));
         assert!(!is_built_path("api/v1"));
         assert!(!is_built_path("notes.txt"));
+        assert_eq!(timeline_page("zh-CN", true), "timeline/index.html");
+        assert_eq!(timeline_page("en-US", false), "en-US/timeline/index.html");
+        assert!(is_timeline_page("timeline/index.html"));
+        assert!(is_timeline_page("en-US/timeline/index.html"));
+        assert!(!is_timeline_page("timeline/other.html"));
+        assert!(is_built_path("en-US/timeline/index.html"));
     }
 
     #[test]

@@ -170,9 +170,10 @@ fn pages_match_their_snapshots() {
 /// A page with its inline style sheet and script (the same on every page,
 /// tested on their own) replaced by their names, for readable snapshots.
 fn without_assets(page: &str) -> String {
-    use activity_site::site::pages::{SCRIPT, STYLE};
+    use activity_site::site::pages::{SCRIPT, STYLE, TIMELINE_STYLE};
     assert!(page.contains(&format!("<style>{STYLE}</style>")));
     page.replace(STYLE, "/* style.css */")
+        .replace(TIMELINE_STYLE, "/* timeline.css */")
         .replace(SCRIPT, "/* live.js */")
 }
 
@@ -1095,10 +1096,11 @@ fn a_page_is_light_and_its_policy_allows_exactly_its_inline_code() {
     let styles = inside("<style>", "</style>");
     let scripts = inside("<script>", "</script>");
     assert_eq!((styles.len(), scripts.len()), (1, 1));
-    assert!(
-        policy.contains(&format!("style-src {};", csp_hash(&styles[0]))),
-        "{policy}"
-    );
+    let style_src = policy
+        .split("; ")
+        .find(|d| d.starts_with("style-src "))
+        .expect("a style-src");
+    assert!(style_src.contains(&csp_hash(&styles[0])), "{policy}");
     assert!(
         policy.contains(&format!("script-src {};", csp_hash(&scripts[0]))),
         "{policy}"
@@ -1169,6 +1171,93 @@ fn an_activity_game_is_out_of_date_when_its_last_activity_ends() {
     assert!(en.contains("This data is current until 2026-11-17 03:59;"));
     let zh = file(&files, "index.html");
     assert!(zh.contains(r#"data-due="2026-11-17T03:59:59+08:00" role="status" hidden>数据尚未更新：最后一项活动已于 11 月 17 日结束。</p>"#), "{zh}");
+}
+
+// Issue 66: the timeline page, through the build.
+
+/// The timeline page of each language: every game's group, in the
+/// registry's order, behind its version's span, a bar per activity placed
+/// by the hours since the epoch of its instants (what the style sheet
+/// reads), each a link to the activity on its game's page; the table of
+/// the same facts with every time in the game's zone; the overdue notice
+/// left to the script; linked from the home and game pages and llms.txt.
+#[test]
+fn the_timeline_page_shows_every_game_on_one_axis_through_the_build() {
+    let (_root, out) = build_pages_fixture("2026-12-01T12:00:00");
+    let zh = read_page(&out, "timeline/index.html");
+    let en = read_page(&out, "en-US/timeline/index.html");
+    assert!(zh.contains("<html lang=\"zh-CN\">") && en.contains("<html lang=\"en-US\">"));
+    // One axis: from the earliest version start to the latest end.
+    assert!(en.contains(r#"<div class="tl-chart" data-axis-start="2026-11-01T11:00:00+08:00" data-axis-end="2027-01-05T03:59:59+08:00" style="--t0: 498195.0000; --t1: 499747.9997">"#), "{en}");
+    // 2026-11-05T10:00:00+08:00 is 498290 hours after the epoch.
+    assert!(en.contains(r##"<a class="tl-row" href="../../alpha/en-US/#activity-2" tabindex="-1" data-start="2026-11-05T10:00:00+08:00" data-end="2026-11-26T03:59:59+08:00" style="--s: 498290.0000; --e: 498787.9997"><span class="tl-label">Limited cruise <span class="rem"></span></span>"##), "{en}");
+    assert!(zh.contains(r##"<a class="tl-row" href="../alpha/#activity-2""##));
+    // The games in the registry's order, a game without an English
+    // document in its default one.
+    let order: Vec<usize> = ["id=\"alpha\"", "id=\"beta\"", "id=\"gamma\""]
+        .iter()
+        .map(|id| en.find(id).expect("every game has a group"))
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]));
+    assert!(en.contains(r##"<a href="../../beta/#activity-2">冬季活动</a>"##));
+    // The table: every activity with its start and end in the game's zone.
+    assert!(en.contains(
+        r#"<td><time datetime="2026-11-26T03:59:59+08:00">2026-11-26 03:59</time></td>"#
+    ));
+    assert!(en.contains(r#"<caption>Alpha, version 1.0, in Asia/Shanghai, UTC+08:00: "#));
+    // The out-of-date notice, shown by the script from the due time only.
+    assert!(en.contains(
+        r#"<p class="stale-note" data-due="2026-12-10T03:59:59+08:00" role="status" hidden>"#
+    ));
+    // Its own style sheet, which the site's policy allows by its hash.
+    use activity_site::site::pages::{TIMELINE_STYLE, content_security_policy, csp_hash};
+    assert!(en.contains(&format!("<style>{TIMELINE_STYLE}</style>")));
+    assert!(content_security_policy().contains(&csp_hash(TIMELINE_STYLE)));
+    insta::assert_snapshot!("build_timeline_zh_cn", without_assets(&zh));
+    insta::assert_snapshot!("build_timeline_en_us", without_assets(&en));
+
+    // Linked from the home pages, the game pages and llms.txt.
+    for (page, link) in [
+        ("index.html", r#"<a href="timeline/">全部游戏时间线</a>"#),
+        (
+            "en-US/index.html",
+            r#"<a href="timeline/">Timeline of every game</a>"#,
+        ),
+        (
+            "alpha/index.html",
+            r#"<a href="../timeline/">全部游戏时间线</a>"#,
+        ),
+        (
+            "alpha/en-US/index.html",
+            r#"<a href="../../en-US/timeline/">Timeline of every game</a>"#,
+        ),
+    ] {
+        assert!(read_page(&out, page).contains(link), "{page}");
+    }
+    assert!(read_page(&out, "llms.txt").contains("- [Timeline](/timeline/): "));
+}
+
+/// Issue 66: two builds of the same data a minute apart (and a version
+/// apart) give the same timeline pages, byte for byte: "now" is the
+/// reader's.
+#[test]
+fn timeline_pages_built_at_other_moments_are_the_same() {
+    let (_a, first) = build_pages_fixture("2026-12-01T12:00:00");
+    let (_b, later) = build_pages_fixture("2026-12-01T12:01:00");
+    let (_c, after) = build_pages_fixture("2027-02-01T00:00:00");
+    for page in ["timeline/index.html", "en-US/timeline/index.html"] {
+        let bytes = std::fs::read(first.join(page)).expect("built");
+        assert_eq!(
+            bytes,
+            std::fs::read(later.join(page)).expect("built"),
+            "{page}"
+        );
+        assert_eq!(
+            bytes,
+            std::fs::read(after.join(page)).expect("built"),
+            "{page}"
+        );
+    }
 }
 
 // The API's reference page (issue 62).

@@ -1153,6 +1153,21 @@ page-stale-activity = Not updated yet: the last activity ended on { $date }.
 page-noscript = Without JavaScript this page cannot tell what is on now: compare the times with your clock. They are in { $zone }. This data is current until { $due }; if that has passed, it has not been updated yet.
 page-noscript-home = Turn on JavaScript to see what is on now and what ends soonest, or compare each game's times with your clock: a game whose version has ended has not been updated yet.
 
+## The timeline page (site::timeline, issue 66): every game's activities
+## on one time axis, with a table of the same facts
+
+page-timeline-title = Timeline of every game
+page-timeline-description = Every game's activities on one time axis: what is on, what is to come and what just ended.
+page-timeline-chart = Timeline of every game's activities
+page-timeline-pick = Show one game
+page-timeline-every-game = Every game
+page-timeline-activity = Activity
+page-timeline-starts = Starts
+page-timeline-ends = Ends
+page-timeline-state = State
+page-timeline-caption = { $game }, version { $version }, in { $zone }
+page-timeline-noscript = Without JavaScript this page cannot tell what is on now or how many days are left: each game's table lists its activities with their start and end in the game's time zone, to compare with your clock. A game whose version has ended has not been updated yet.
+
 ## The calendars (site::ics)
 
 ics-calendar-name = { $name } activities

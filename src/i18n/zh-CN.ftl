@@ -999,6 +999,21 @@ page-stale-activity = 数据尚未更新：最后一项活动已于 { $date }结
 page-noscript = 未开启 JavaScript 时，本页无法判断当前状态，请将以上时间与你的时钟对照。时间均为 { $zone }。数据有效至 { $due }；若已过此时间，说明数据尚未更新。
 page-noscript-home = 开启 JavaScript 可查看正在进行和即将结束的活动；也可将各游戏的时间与你的时钟对照：版本已结束的游戏说明数据尚未更新。
 
+## The timeline page (site::timeline, issue 66): every game's activities
+## on one time axis, with a table of the same facts
+
+page-timeline-title = 全部游戏时间线
+page-timeline-description = 所有游戏的活动排在同一条时间轴上：正在进行、即将开始和刚刚结束的活动。
+page-timeline-chart = 全部游戏活动时间线
+page-timeline-pick = 只看一个游戏
+page-timeline-every-game = 全部游戏
+page-timeline-activity = 活动
+page-timeline-starts = 开始
+page-timeline-ends = 结束
+page-timeline-state = 状态
+page-timeline-caption = { $game } { $version } 版本（{ $zone }）
+page-timeline-noscript = 未开启 JavaScript 时本页无法判断当前进行中的活动和剩余天数：各游戏的表格列出每个活动在游戏时区的开始和结束时间，请与你的时钟对照。版本已结束的游戏说明数据尚未更新。
+
 ## 日历（site::ics）
 
 ics-calendar-name = { $name } 活动

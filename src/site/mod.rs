@@ -52,10 +52,10 @@
 //!   swap in.
 //! - the renderers of one kind of file each ([`pages`], [`ics`],
 //!   [`announcements`], [`llms`], [`reference`](mod@reference), [`headers`],
-//!   [`compress`]), the cache and the manifest, the staging directory
-//!   (`write`), the live check and build ([`LiveCheck`], [`LiveBuild`]),
-//!   and what the builder's check also serves: [`diff`], [`status`],
-//!   [`rewrite`], [`version`].
+//!   [`compress`], the [`timeline`] page), the cache and the manifest, the
+//!   staging directory (`write`), the live check and build ([`LiveCheck`],
+//!   [`LiveBuild`]), and what the builder's check also serves: [`diff`],
+//!   [`status`], [`rewrite`], [`version`].
 
 pub mod announcements;
 pub mod api;
@@ -78,6 +78,7 @@ pub mod reference;
 pub mod render;
 pub mod rewrite;
 pub mod status;
+pub mod timeline;
 pub mod types;
 pub mod version;
 mod write;

@@ -26,7 +26,8 @@ use super::check::{Prepared, check_files};
 use super::compress::{self, Compression};
 use super::types::{Checked, GameOutput, HomeLink, LocaleDocument, OutputFile, output_of};
 use super::{
-    cards, contract, headers, ics, kept, kinds, llms, manifest, pages, reference, types, write,
+    cards, contract, headers, ics, kept, kinds, llms, manifest, pages, reference, timeline, types,
+    write,
 };
 
 /// What a render starts from: a clean check of the tree at `root`, and
@@ -695,8 +696,9 @@ impl<'a> Build<'a> {
             })
     }
 
-    /// Writes every home page from the games' cards, one after the
-    /// other ([`write_home_page`]), as the part with `key`.
+    /// Writes every home page from the games' cards, and every timeline
+    /// page from their groups, one after the other ([`write_home_page`]),
+    /// as the part with `key`.
     fn write_home_pages(
         &self,
         games: &[GameOutput],
@@ -710,13 +712,20 @@ impl<'a> Build<'a> {
         let mut tally = Tally::default();
         let mut files = Vec::new();
         let mut complete = true;
-        pages::each_home_page(games, links, source, |home| {
+        let mut write = |home| {
             let (done, records) = write_home_page(home, self.how, self.staging)?;
             complete &= done.deferred == 0;
             tally = tally + done;
             files.extend(records);
             Ok(())
-        })?;
+        };
+        pages::each_home_page(games, links, source, &mut write)?;
+        // The timeline pages list every game too: the same part.
+        let groups: pages::CardSource = {
+            let cards = Arc::clone(&self.cards);
+            Arc::new(move |game, locale| cards.group(game, locale))
+        };
+        timeline::each_timeline_page(games, groups, &mut write)?;
         let record = manifest::PartRecord {
             key,
             complete,
