@@ -76,40 +76,51 @@ fn windows(doc: &Value) -> Vec<((String, String), Option<String>)> {
         .collect()
 }
 
-#[test]
-fn check_fix_gives_the_bundled_tree_ids_paired_across_locales_and_a_second_fix_changes_nothing() {
+/// The bundled tree (games.json, data/, schema/) in a temporary folder, its
+/// ids removed: the tree as adopting the public files gives it.
+fn bundled_without_ids() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     copy_tree(&crate_root().join("data"), &root.join("data"));
     copy_tree(&crate_root().join("schema"), &root.join("schema"));
     std::fs::copy(crate_root().join("games.json"), root.join("games.json")).unwrap();
     strip_ids(root);
-    let now = "2026-11-22T12:00:00";
+    dir
+}
 
-    let fixed = run(root, &["check", "--fix", "--now", now]);
-    assert_eq!(fixed.status.code(), Some(0), "{}", stderr(&fixed));
-    let docs = documents(root);
+/// The `missing-id` warnings of a check of `root`, as (file, line), each
+/// asserted to be a choice between `candidates` and no exact fix.
+fn choices_left(root: &Path, now: &str, candidates: usize) -> BTreeSet<(String, u64)> {
     let (_, report) = check_json(root, now);
-    // What is left without an id has a warning naming its candidates and
-    // offering each as a choice, and no exact fix: only ys's two English
-    // activities of a window the Chinese file lists three times, which no
-    // evidence pairs without a base.
-    let left: BTreeSet<(String, u64)> = report["diagnostics"]
+    report["diagnostics"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|d| d["code"] == "missing-id")
         .map(|d| {
             assert!(d.get("fix").is_none(), "{d:#}");
-            assert_eq!(d["file"], "data/ys/en-US.json", "{d:#}");
-            assert_eq!(d["notes"].as_array().unwrap().len(), 3, "{d:#}");
-            assert_eq!(d["choices"].as_array().unwrap().len(), 3, "{d:#}");
+            assert_eq!(d["notes"].as_array().unwrap().len(), candidates, "{d:#}");
+            assert_eq!(d["choices"].as_array().unwrap().len(), candidates, "{d:#}");
             (
                 d["file"].as_str().unwrap().to_owned(),
                 d["line"].as_u64().unwrap(),
             )
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn check_fix_gives_the_bundled_tree_ids_paired_across_locales_and_a_second_fix_changes_nothing() {
+    let dir = bundled_without_ids();
+    let root = dir.path();
+    let now = "2026-11-22T12:00:00";
+
+    let fixed = run(root, &["check", "--fix", "--now", now]);
+    assert_eq!(fixed.status.code(), Some(0), "{}", stderr(&fixed));
+    let docs = documents(root);
+    // Every activity gets an id, with no base: ys's window that the
+    // Chinese file lists three times and the English twice pairs by cover.
+    let left = choices_left(root, now, 0);
     let mut given = 0;
     let mut without = 0;
     for (path, doc) in &docs {
@@ -134,12 +145,14 @@ fn check_fix_gives_the_bundled_tree_ids_paired_across_locales_and_a_second_fix_c
         left.len(),
         "each activity left without an id is warned"
     );
-    assert_eq!(without, 2, "{report:#}");
+    assert_eq!(without, 0, "every activity has an id");
     // Every pairing is listed with its evidence: the windows shared by
-    // several activities in both languages (sr, ww, end) pair by place.
+    // several activities in both languages (sr, ww, end) pair by place,
+    // ys's by cover.
     let listed = stderr(&fixed);
     assert!(listed.contains("evidence: the same place as"), "{listed}");
     assert!(listed.contains("evidence: the same times as"), "{listed}");
+    assert!(listed.contains("evidence: the same cover as"), "{listed}");
     // The default language's file has no choice to make: every one has an id.
     for (path, doc) in &docs {
         if path.ends_with("zh-CN.json") {
@@ -206,6 +219,31 @@ fn check_fix_gives_the_bundled_tree_ids_paired_across_locales_and_a_second_fix_c
         !stderr(&again).contains("fixed data/"),
         "{}",
         stderr(&again)
+    );
+}
+
+#[test]
+fn where_no_evidence_decides_every_candidate_is_a_choice_and_no_fix_is_made() {
+    let dir = bundled_without_ids();
+    let root = dir.path();
+    let now = "2026-11-22T12:00:00";
+    // Without covers, nothing tells which of ys's three Chinese activities
+    // of one window its two English ones are.
+    let path = root.join("data/ys/en-US.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let kept: Vec<&str> = text
+        .split_inclusive('\n')
+        .filter(|line| !line.trim_start().starts_with("\"cover\": \"http"))
+        .collect();
+    std::fs::write(&path, kept.concat()).unwrap();
+
+    let fixed = run(root, &["check", "--fix", "--now", now]);
+    assert_eq!(fixed.status.code(), Some(0), "{}", stderr(&fixed));
+    let left = choices_left(root, now, 3);
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(
+        left.iter().all(|(file, _)| file == "data/ys/en-US.json"),
+        "{left:?}"
     );
 }
 

@@ -1632,6 +1632,7 @@ missing-id-base-name = evidence: at { $rev }, this file gives `{ $id }` to `{ $n
 missing-id-base-times = evidence: at { $rev }, this file gives `{ $id }` to `{ $name }`, with the same times
 missing-id-twin-times = evidence: the same times as `{ $name }` in { $path }, the only pair with these times
 missing-id-twin-place = evidence: the same place as `{ $name }` in { $path }: number { $nth } of the { $count } activities with these times in each
+missing-id-twin-cover = evidence: the same cover as `{ $name }` in { $path }, the only one with that cover among the activities with these times in each
 missing-id-choice = give it `{ $id }` (`{ $name }` in { $path })
 missing-id-more = and { $count } more with these times
 

@@ -1452,6 +1452,7 @@ missing-id-base-name = 依据：在 { $rev } 中，本文件里名称相同的 `
 missing-id-base-times = 依据：在 { $rev } 中，本文件里时间相同的 `{ $name }` 的 id 是 `{ $id }`
 missing-id-twin-times = 依据：与 { $path } 中的 `{ $name }` 时间相同，且是这一时间唯一的一对
 missing-id-twin-place = 依据：与 { $path } 中的 `{ $name }` 位置相同：两个文件在这一时间各有 { $count } 个活动，它们都是第 { $nth } 个
+missing-id-twin-cover = 依据：与 { $path } 中的 `{ $name }` 封面相同，两个文件在这一时间的活动中只有它们用这张封面
 missing-id-choice = 给它 `{ $id }`（{ $path } 中的 `{ $name }`）
 missing-id-more = 这一时间还有 { $count } 个
 

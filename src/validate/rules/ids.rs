@@ -16,7 +16,10 @@
 //!    are set aside: one left on each side are twins;
 //! 3. **the same place**: when both files list the same number of
 //!    activities in the window, the n-th left on one side is the twin of
-//!    the n-th on the other.
+//!    the n-th on the other;
+//! 4. **the same cover**: when they list different numbers, an activity
+//!    whose non-empty `cover` is the only one of its window with that
+//!    cover on both sides is the twin of the one with the same cover.
 //!
 //! Twins share one id: the one either has, else a fresh one (handed out
 //! once for the game, in the order of the files and of their activities,
@@ -65,6 +68,8 @@ enum Link {
     Times,
     /// Number `.0` of `.1` in their window on both sides.
     Place(usize, usize),
+    /// The only ones of their window with this cover, on both sides.
+    Cover,
 }
 
 /// `missing-id` on every file of one game. `files` are the game's parsed
@@ -288,6 +293,7 @@ impl<'d> Pairing<'d> {
                 self.link(a, b, Link::Place(n + 1, count));
             }
         } else {
+            let (rest_r, rest_f) = self.pair_by_cover(rest_r, rest_f);
             let shown: Vec<At> = rest_r.iter().copied().take(CHOICES).collect();
             for b in rest_f {
                 if self.known[b.0][b.1].is_none() {
@@ -295,6 +301,42 @@ impl<'d> Pairing<'d> {
                 }
             }
         }
+    }
+
+    /// Pairs the activities of a window whose non-empty `cover` is the
+    /// only one of its kind on each side; returns those left unpaired.
+    fn pair_by_cover(&mut self, ours: Vec<At>, theirs: Vec<At>) -> (Vec<At>, Vec<At>) {
+        let cover = |reads: &[Vec<Read<'d>>], (f, k): At| {
+            reads[f][k]
+                .node
+                .get("cover")
+                .and_then(Node::as_str)
+                .filter(|c| !c.is_empty())
+        };
+        let count = |list: &[At]| {
+            let mut seen: HashMap<&'d str, usize> = HashMap::new();
+            for &at in list {
+                if let Some(c) = cover(self.reads, at) {
+                    *seen.entry(c).or_default() += 1;
+                }
+            }
+            seen
+        };
+        let (count_r, count_f) = (count(&ours), count(&theirs));
+        let unique_r: HashMap<&'d str, At> = ours
+            .iter()
+            .filter_map(|&at| cover(self.reads, at).map(|c| (c, at)))
+            .filter(|(c, _)| count_r[c] == 1 && count_f.get(c) == Some(&1))
+            .collect();
+        let mut paired: HashSet<At> = HashSet::default();
+        for &b in &theirs {
+            if let Some(&a) = cover(self.reads, b).and_then(|c| unique_r.get(c)) {
+                self.link(a, b, Link::Cover);
+                paired.extend([a, b]);
+            }
+        }
+        let left = |list: Vec<At>| list.into_iter().filter(|at| !paired.contains(at)).collect();
+        (left(ours), left(theirs))
     }
 
     /// Makes `a` (of the reference file) and `b` twins, unless both have
@@ -431,6 +473,7 @@ impl<'d> Pairing<'d> {
             let (name, path) = (read.name, self.paths[twin.0]);
             notes.push(match how {
                 Link::Times => msg!("missing-id-twin-times", name = name, path = path),
+                Link::Cover => msg!("missing-id-twin-cover", name = name, path = path),
                 Link::Place(nth, count) => msg!(
                     "missing-id-twin-place",
                     name = name,
