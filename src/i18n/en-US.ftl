@@ -1408,3 +1408,7 @@ build-no-site-url = note: no --site-url: the schemas' $id, the OpenAPI server, t
 publish-site-url-differs = { $out } was not built for { $url } (its OpenAPI names { $built }): build it again with --site-url { $url }
 help-arg-site-url = The site's public address (http or https, like Hugo's baseURL): schema $ids, the OpenAPI server, the API catalog, Atom ids and webcal links are made absolute under it
 help-arg-publish-site-url = Refuse to publish a site that was not built with this --site-url
+
+# The published contract (issue 62): the page of the API's base, the API catalog's anchor.
+api-home-title = Game activity API
+api-home-intro = Game versions and their time-limited activities as static JSON files, free to read from any origin with no key. Start with the index; the OpenAPI description names every path and the schema of every answer.

@@ -1230,3 +1230,7 @@ build-no-site-url = 提示：没有 --site-url：模式的 $id、OpenAPI 的服�
 publish-site-url-differs = { $out } 不是为 { $url } 生成的（它的 OpenAPI 写的是 { $built }）：请用 --site-url { $url } 重新生成
 help-arg-site-url = 站点的公开地址（http 或 https，类似 Hugo 的 baseURL）：模式的 $id、OpenAPI 的服务器地址、API 目录、Atom id 和 webcal 链接都以它为前缀成为绝对地址
 help-arg-publish-site-url = 拒绝发布不是用这个 --site-url 生成的站点
+
+# The published contract (issue 62): the page of the API's base, the API catalog's anchor.
+api-home-title = 游戏活动 API
+api-home-intro = 以静态 JSON 文件提供各游戏的版本及其限时活动，任何来源均可直接读取，无需密钥。请先读取索引；OpenAPI 描述列出了每个路径及每个响应的 JSON Schema。

@@ -565,15 +565,12 @@ impl<'a> Build<'a> {
         shared.extend([index_file(&summaries, index_entries)]);
         // The contract: each kind's schema as published, the index's, the
         // OpenAPI description and the API catalog.
-        let contract = {
-            let paths: Vec<&str> = shared.iter().map(|f| f.path.as_str()).collect();
-            contract::files(&contract::Inputs {
-                games,
-                schemas: &self.from.checked.schemas,
-                paths: &paths,
-                site: self.how.site_url,
-            })
-        };
+        let contract = contract::files(&contract::Inputs {
+            games,
+            schemas: &self.from.checked.schemas,
+            files: &shared,
+            site: self.how.site_url,
+        });
         shared.extend(contract);
         shared.extend([
             pages::render_not_found(&self.home_locale)?,
