@@ -422,7 +422,6 @@ fn publish_refuses_a_site_built_for_another_address() {
     );
 }
 
-
 /// Adds `unevaluatedProperties: false` to every object schema that names
 /// its properties: the published schemas let readers meet fields they do
 /// not know, this copy lets a file hold only what its schema describes.
@@ -522,7 +521,11 @@ fn check_published(site: &Path, strict_fields: bool) -> std::collections::BTreeM
                 .filter(|(template, item)| path_pattern(template, item, enums).is_match(&url))
                 .map(|(template, _)| template)
                 .collect();
-            assert_eq!(matching.len(), 1, "{url} (enums: {enums}) matches {matching:?}");
+            assert_eq!(
+                matching.len(),
+                1,
+                "{url} (enums: {enums}) matches {matching:?}"
+            );
         }
         let Some(schema_file) = schema_file_of(&path) else {
             continue;
@@ -539,13 +542,20 @@ fn check_published(site: &Path, strict_fields: bool) -> std::collections::BTreeM
             .unwrap_or_else(|| panic!("{template} names no component"));
         let mut by_component = components.clone();
         by_component["$ref"] = Value::String(reference.to_owned());
-        for (what, schema) in [(schema_file, json(&site.join(schema_file))), (reference, by_component)] {
+        for (what, schema) in [
+            (schema_file, json(&site.join(schema_file))),
+            (reference, by_component),
+        ] {
             let validator = jsonschema::draft202012::new(&schema).expect("a schema");
             let errors: Vec<String> = validator
                 .iter_errors(&document)
                 .map(|error| format!("{} at {}", error, error.instance_path()))
                 .collect();
-            assert!(errors.is_empty(), "{path} against {what}:\n{}", errors.join("\n"));
+            assert!(
+                errors.is_empty(),
+                "{path} against {what}:\n{}",
+                errors.join("\n")
+            );
         }
         *checked.entry(schema_file.to_owned()).or_default() += 1;
     }
@@ -567,7 +577,10 @@ fn every_published_field_is_described_by_its_schema() {
             .get(&format!("api/v1/schema/{schema}.json"))
             .copied()
             .unwrap_or(0);
-        assert!(count > 0, "no file was checked against {schema}: {checked:?}");
+        assert!(
+            count > 0,
+            "no file was checked against {schema}: {checked:?}"
+        );
     }
 }
 
@@ -579,18 +592,35 @@ fn every_published_field_is_described_by_its_schema() {
 #[test]
 fn a_published_file_validates_against_its_schema_whatever_the_data_lacks() {
     let fixtures = crate_root().join("tests/fixtures/published-gaps");
-    for case in ["complete", "no-id", "pending-locale", "one-string-name", "optional-absent"] {
+    for case in [
+        "complete",
+        "no-id",
+        "pending-locale",
+        "one-string-name",
+        "optional-absent",
+    ] {
         let dir = tempfile::tempdir().expect("temp dir");
         let overlay = fixtures.join(case);
         crate::util::fixture_tree(&fixtures.join("complete"), Some(&overlay), dir.path());
         let output = run(
             dir.path(),
-            &["build", "--no-cache", "--out", "site", "--site-url", SITE_URL],
+            &[
+                "build",
+                "--no-cache",
+                "--out",
+                "site",
+                "--site-url",
+                SITE_URL,
+            ],
         );
         assert!(output.status.success(), "{case}: {}", stderr(&output));
         let checked = check_published(&dir.path().join("site"), false);
         assert!(
-            checked.get("api/v1/schema/activity.json").copied().unwrap_or(0) >= 2,
+            checked
+                .get("api/v1/schema/activity.json")
+                .copied()
+                .unwrap_or(0)
+                >= 2,
             "{case}: {checked:?}"
         );
     }

@@ -91,8 +91,12 @@ pub fn header_rules(games: &[GameOutput], published: &[Published]) -> Vec<Header
         }
         rules.push(HeaderRule::new(pattern, &headers));
     }
+    // The anchor by its URL (as hosts match) and by its page's (as `serve`
+    // and hosts that match the file do).
     let anchor = layout::url(&format!("{}/", layout::API_DIR));
-    rules.push(HeaderRule::new(anchor, &[("Link", &catalog_link)]));
+    for pattern in [anchor, layout::url(layout::API_HOME_PATH)] {
+        rules.push(HeaderRule::new(pattern, &[("Link", &catalog_link)]));
+    }
     let site_locale = crate::model::site_locale(games.iter().map(|g| &g.game)).unwrap_or_default();
     let mut homes: Vec<String> = Vec::new();
     for doc in games.iter().flat_map(|g| &g.documents) {

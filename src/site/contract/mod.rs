@@ -550,9 +550,16 @@ pub fn api_home(site: Option<&SiteUrl>) -> OutputFile {
     use crate::site::pages::escape_html;
     let mut links: Vec<(String, String)> = vec![
         ("index".to_owned(), layout::INDEX_PATH.to_owned()),
-        ("api-catalog".to_owned(), layout::API_CATALOG_PATH.to_owned()),
+        (
+            "api-catalog".to_owned(),
+            layout::API_CATALOG_PATH.to_owned(),
+        ),
     ];
-    links.extend(catalog_links().into_iter().map(|l| (l.rel.to_owned(), l.path)));
+    links.extend(
+        catalog_links()
+            .into_iter()
+            .map(|l| (l.rel.to_owned(), l.path)),
+    );
     let mut html = String::from(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",

@@ -120,9 +120,18 @@ pub fn openapi(inputs: &Inputs<'_>) -> OutputFile {
     put(&mut paths, layout::INDEX_PATH, index_get(inputs));
     game_paths(inputs, &mut paths);
     let mut tags = vec![
-        tag("Index", "The index of every game and the files that hold it: read it first."),
-        tag("Activities", "Each game's activity document, in each locale it is published in."),
-        tag("Calendars", "Each activity document's activities as iCalendar events (RFC 5545)."),
+        tag(
+            "Index",
+            "The index of every game and the files that hold it: read it first.",
+        ),
+        tag(
+            "Activities",
+            "Each game's activity document, in each locale it is published in.",
+        ),
+        tag(
+            "Calendars",
+            "Each activity document's activities as iCalendar events (RFC 5545).",
+        ),
     ];
     tags.extend(per_locale_paths(inputs, &mut paths));
     contract_paths(inputs, &mut paths);
@@ -341,19 +350,28 @@ fn per_locale_paths(inputs: &Inputs<'_>, paths: &mut Paths) -> Vec<Value> {
         }
         let name = pascal(kind.name);
         let what = publish.api_summary().unwrap_or(kind.name);
-        tags.push(tag(&name, &format!("The {what}, one per locale, and the files beside them.")));
+        tags.push(tag(
+            &name,
+            &format!("The {what}, one per locale, and the files beside them."),
+        ));
         let locale = parameter("locale", "A locale the site publishes it in.", &own);
         let example = example_of(inputs, &path("", true, "json"));
         for ext in std::iter::once("json").chain(beside.iter().copied()) {
             let (media, body, suffix) = if ext == "json" {
                 (JSON_TYPE, reference(schema.component), String::new())
             } else {
-                (media_of(&path("", true, ext)), json!({"type": "string"}), pascal(ext))
+                (
+                    media_of(&path("", true, ext)),
+                    json!({"type": "string"}),
+                    pascal(ext),
+                )
             };
             let get = |id: String, summary: String, parameters: Vec<Value>| Get {
                 id,
                 tag: name.clone(),
-                description: format!("{summary} ({ext}). The site's default locale's is published under the name without a locale too."),
+                description: format!(
+                    "{summary} ({ext}). The site's default locale's is published under the name without a locale too."
+                ),
                 summary,
                 parameters,
                 media,
@@ -363,7 +381,11 @@ fn per_locale_paths(inputs: &Inputs<'_>, paths: &mut Paths) -> Vec<Value> {
             let id = format!("get{}{suffix}", schema.component);
             if has_default {
                 let summary = format!("The {what} of the site's default locale");
-                put(paths, &path("", true, ext), get(id.clone(), summary, Vec::new()));
+                put(
+                    paths,
+                    &path("", true, ext),
+                    get(id.clone(), summary, Vec::new()),
+                );
             }
             if !own.is_empty() {
                 let summary = format!("The {what} of one locale");
