@@ -716,9 +716,9 @@ fn diff_against_a_loopback_deployment() {
     assert!(
         // The API: three documents, their calendars, the index, the
         // schemas (activity, announcements, the index's and the API
-        // catalog's) and the OpenAPI description.
+        // catalog's), the OpenAPI description and the page of its base.
         stdout(&out).contains(&format!(
-            "10 files (12 paths, 2 of them a second name of a file) compared with {base}: 0 changed, 0 reformatted, 0 new, 0 removed, 10 unchanged"
+            "11 files (13 paths, 2 of them a second name of a file) compared with {base}: 0 changed, 0 reformatted, 0 new, 0 removed, 11 unchanged"
         )),
         "{}",
         stdout(&out)

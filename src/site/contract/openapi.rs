@@ -503,7 +503,7 @@ fn own_components() -> Map<String, Value> {
     out.insert(
         "NotFoundError".to_owned(),
         json!({
-            "description": "The body of a 404 under `/api/v1/` as `activity-site serve` answers it.",
+            "description": "The body of a 404 of the API as `activity-site serve` answers it.",
             "type": "object",
             "required": ["error", "path"],
             "properties": {
@@ -587,11 +587,11 @@ fn shared_responses() -> Value {
             }
         },
         "NotFound": {
-            "description": "No such file. `activity-site serve` answers this JSON under `/api/v1/`; a static host answers with its own 404 page.",
+            "description": "No such file. `activity-site serve` answers this JSON for every path of the API; a static host answers with its own 404 page.",
             "content": {
                 JSON_TYPE: {
                     "schema": reference("NotFoundError"),
-                    "example": {"error": "not found", "path": "/api/v1/activity/unknown.json"}
+                    "example": {"error": "not found", "path": layout::url(&layout::activity_file("unknown", "json"))}
                 }
             }
         }
