@@ -226,6 +226,16 @@ fn a_site_url_makes_every_absolute_link_absolute() {
         document["parameters"][0]["schema"]["enum"],
         serde_json::json!(["ny", "ny-en-US", "ny-zh-CN", "sh", "sh-zh-CN"])
     );
+    // Its example is the first game's published document, cut short.
+    let mut example = json(&site.join("api/v1/activity/ny.json"));
+    example["activities"]
+        .as_array_mut()
+        .expect("activities")
+        .truncate(2);
+    assert_eq!(
+        document["responses"]["200"]["content"]["application/json"]["example"],
+        example
+    );
     let catalog = json(&site.join(".well-known/api-catalog"));
     assert_eq!(
         catalog["linkset"][0]["service-desc"][0]["href"],

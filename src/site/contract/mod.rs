@@ -54,7 +54,11 @@ mod components;
 /// site (the kinds' documents and the index, whose paths the description
 /// lists and whose content gives its examples) and the site's address.
 pub struct Inputs<'a> {
+    /// The games as published, their documents without activities.
     pub games: &'a [GameOutput],
+    /// One game with its documents whole (the first), whose default
+    /// locale's document is the description's example.
+    pub example: Option<&'a GameOutput>,
     pub schemas: &'a BTreeMap<&'static str, Value>,
     /// Every file the site publishes besides the games' own (the index,
     /// the announcements boards and feeds, the kept files).

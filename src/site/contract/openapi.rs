@@ -249,7 +249,7 @@ fn game_paths(inputs: &Inputs<'_>, paths: &mut Paths) {
         "A published document's name: a game's id (`sr`) for its default locale, or the id and a locale (`sr-en-US`). The index lists every one.",
         &names,
     );
-    let example = inputs.games.first().and_then(|g| {
+    let example = inputs.example.and_then(|g| {
         let doc = g.documents.iter().find(|d| d.is_default)?;
         cut(&doc.to_json(&g.game))
     });
