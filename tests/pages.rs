@@ -6,7 +6,7 @@ use std::io::Read as _;
 
 use activity_site::model::{Activity, ActivityDocument, Game, Localized, Time};
 use activity_site::site::compress::{Compression, add_precompressed};
-use activity_site::site::diff::{FileStatus, Report, compare, diff_file};
+use activity_site::site::diff::{FileStatus, Report, Schemas, compare, diff_file};
 use activity_site::site::headers::render_headers;
 use activity_site::site::ics::{escape_text, fold_line, render_calendars};
 use activity_site::site::pages::render_pages;
@@ -610,6 +610,7 @@ fn diff_reads_a_base_whose_times_are_not_times_as_written() {
         Some(&json_doc(&built)),
         Some(&base),
         Some(time(FIXTURE_NOW)),
+        &Schemas::default(),
     );
     assert_eq!(d.status, FileStatus::Changed);
     assert!(d.note.is_none(), "{:?}", d.note);

@@ -598,6 +598,8 @@ warning-upcoming-removed = { $name } has not started yet (it starts on { $start 
 warning-upcoming-removed-help = if it was cancelled or listed by mistake, nothing to do; otherwise keep it
 warning-cover-removed = version { $version } has no cover any more (it was { $cover }): clients that show it show none.
 warning-cover-removed-help = put "cover" back (`activity-site version new` keeps it unless --cover '' is given), or leave it out if the version has no cover
+warning-optional-field-removed = { $path } no longer has the field { $field }, which it had at the base; the published schema makes it optional, so clients read it as absent.
+warning-optional-field-removed-help = if the field was dropped by mistake, put it back (`activity-site version new` keeps every field of the current version); otherwise nothing to do
 breaking-id-none = (none)
 breaking-id-stayed = their id stayed { $id }
 breaking-id-down = their id went down from { $from } to { $to }
@@ -663,12 +665,19 @@ rule-markdown-html = Raw HTML in an announcement's Markdown (shown as text).
 rule-duplicate-id = Two activities of one document with the same id.
 rule-missing-id = An activity without an id (check --fix assigns one, the same in every language).
 
+
+## A time given on the command line (--start, --end, --now), explained as in a file
+
+flag-time = { $flag }: { $message }; { $help }
+flag-time-year-help = write it as `{ $fixed }` ({ $note })
+flag-now-bad = { $problem } (or an instant with its offset, such as 2026-11-22T12:00:00+09:00)
+
 ## version new
 
-version-bad-times = the start `{ $start }` and the end `{ $end }` must both be YYYY-MM-DDTHH:MM:SS
-version-ends-before = the version ends ({ $end }) before it starts ({ $start })
-version-no-game = no game `{ $game }` in games.json
-version-no-locale = `{ $game }` has no locale `{ $locale }` (its locales: { $locales })
+version-bad-time = nothing written: { $problem }
+version-ends-before = nothing written: the version ends ({ $end }) before it starts ({ $start })
+version-no-game = nothing written: no game `{ $game }` in games.json
+version-no-locale = nothing written: `{ $game }` has no locale `{ $locale }` (its locales: { $locales })
 version-files-have-errors = nothing written: { $files } { $count ->
     [one] has
    *[other] have
@@ -676,9 +685,9 @@ version-files-have-errors = nothing written: { $files } { $count ->
     [one] it
    *[other] them
 } first (`activity-site check`)
-version-missing = { $path } is missing or unreadable
-version-not-forwards = version { $new } does not come after { $old } of { $path }
-version-no-name = no version name for { $locale }: pass --name
+version-missing = nothing written: { $path } is missing or unreadable
+version-not-forwards = nothing written: version { $new } does not come after { $old } of { $path }
+version-no-name = nothing written: no version name for { $locale }: pass --name
 version-drafts-errors = nothing written: the new documents would have errors
 version-left = { $name } ({ $start } to { $end }): { $state ->
     [ended] ended
@@ -702,19 +711,22 @@ version-drop-no-counterpart = nothing written: `{ $name }` of { $locale } has no
 version-planned = { $dry ->
     [yes] would write
    *[no] wrote
-} { $path }: version { $version }, { $carried ->
+} { $path }: version { $from } to { $version }; keeps { $kept_count ->
+    [0] no field as it was
+   *[other] { $kept }
+}; changes { $changed }; { $carried ->
     [0] 0 activities carried
     [one] 1 activity carried ({ $names })
    *[other] { $carried } activities carried ({ $names })
 }{ $cover ->
-    [kept] ; cover kept
     [set] ; new cover
     [removed] ; cover removed
-   *[none] {""}
+   *[other] {""}
 }{ $dropped ->
     [0] {""}
    *[other] ; { $dropped } left behind:
 }
+version-pending = { $path }: { $locale } is pending (listed in games.json, no document yet): passed over, nothing written for it
 
 ## diff: the review's layout (text, Markdown, GitHub annotations)
 
@@ -801,6 +813,7 @@ diff-md-table-header = | File | Status | Changes |
 diff-gh-breaking-title = breaking: { $path } ({ $code })
 diff-gh-warning-title = warning: { $path } ({ $code })
 diff-no-folder = no folder `{ $dir }` exists either
+diff-against-revision = no folder `{ $dir }` exists, and `{ $dir }` is a git revision of this repository: compare with it by `--against-rev { $dir }`
 diff-one-base = give one base: --against URL|DIR or --against-rev REV
 diff-cannot-fetch = cannot fetch { $url }: { $error }
 diff-read-built = cannot read the built { $path }
@@ -1412,3 +1425,74 @@ help-arg-publish-site-url = Refuse to publish a site that was not built with thi
 # The published contract (issue 62): the page of the API's base, the API catalog's anchor.
 api-home-title = Game activity API
 api-home-intro = Game versions and their time-limited activities as static JSON files, free to read from any origin with no key. Start with the index; the OpenAPI description names every path and the schema of every answer.
+
+## docs: the games table and the codes' reference (`activity-site docs`)
+
+docs-games-header = | Game | Names | Locales | Time zone | Updates |
+docs-games-default = { $locale } (default)
+docs-games-pending = { $locale } (pending: no document yet)
+docs-codes-header = | Code | Printed by | What it means | What to do |
+docs-by-check = `check`
+docs-by-diff-breaking = `diff`: breaking (exit 3)
+docs-by-diff-warning = `diff`: warning
+# What a code of `diff` means, one variant per code (the test
+# `every_code_is_documented` fails for a code that falls to the default).
+code-means = { $code ->
+    [file-removed] A file the base publishes is not in this build: its clients get 404.
+    [published-field-removed] A field the published schema requires (or that no schema describes) was in every object of its place at the base and is in none now.
+    [published-field-retyped] A published field changed its JSON type.
+    [optional-field-removed] A field the published schema makes optional (a version's cover) is gone from a document that had it.
+    [ongoing-activity-removed] An activity running now is missing from the new document: clients stop showing it before it ends.
+    [ongoing-activity-id-changed] An activity running now kept its name and times but its id changed: clients that follow ids lose it.
+    [upcoming-version] The new document's version starts after now: until it starts, clients show it as the current version.
+    [version-backwards] The version goes backwards: clients that keep the newest version they saw ignore the document.
+    [upcoming-activity-removed] An activity that has not started yet is gone.
+    [cover-removed] The version had a cover and has none now.
+    [announcements-id] An announcements board changed without its id going up: clients never show the new text.
+   *[other] (undocumented)
+}
+# What to do about a code of `check` or `diff`, in the contributor's words.
+code-todo = { $code ->
+    [json-syntax] Fix the JSON at the place shown (a missing comma or quote, a trailing comma); save the file as UTF-8 without a byte-order mark.
+    [duplicate-key] Keep one of the two keys: decide which value is right and delete the other line.
+    [schema] Give the field the value the help line asks for; the schema in schema/ lists every field and its form.
+    [datetime] Write the time as YYYY-MM-DDTHH:MM:SS in the game's server time; `check --fix` rewrites the forms it can read for certain.
+    [time-order] Make endTime later than startTime; usually the two were swapped or a date is mistyped.
+    [cover-url] Give an absolute https URL of the image, or "" for no cover.
+    [duplicate-activity] Remove the second copy, or give it the name or start that tells the two apart.
+    [games-registry] Fix the entry of games.json the message names; every game needs an id, names, its locales and its default locale.
+    [missing-file] Write data/GAME/LOCALE.json for the default locale, or take the game out of games.json.
+    [pending-locale] Nothing is published for that locale until its file exists; write it when the game's text in that language is out.
+    [orphan-file] List the file's game and locale in games.json, or delete the file.
+    [outside-version] Move the activity into its version's window, or into the document of the version it belongs to.
+    [end-of-minute] End at the last second of the minute (:59), as the game announces it; `check --fix` does it where the game's convention is known.
+    [unsorted] Run `activity-site fmt` (or `check --fix`): it puts the activities in order of their start.
+    [locale-parity] Give every locale the same activities with the same times; the message names the one that differs.
+    [stale] The version has ended: start the next one with `activity-site version new`.
+    [whitespace] Delete the stray character the message shows; `check --fix` removes the ones it can.
+    [upcoming-version] Publish the document when the version starts, or carry the running activities into it (`activity-site version new` does).
+    [kept-file] Give the file a name and type that can be published as it is, or take it out of data/_files/.
+    [markdown-link] Link to an https address, a path of the site or a heading of the same announcement.
+    [markdown-html] Write it in Markdown: raw HTML is shown as text.
+    [duplicate-id] Give one of the two activities a new id (delete it and run `check --fix`).
+    [missing-id] Run `activity-site check --fix`: it gives the activity an id, the same in every locale.
+    [file-removed] Keep publishing the file; a document goes away only with its game's entry, on purpose.
+    [published-field-removed] Put the field back; a field clients read is removed only with a new API version.
+    [published-field-retyped] Give the field its old type back, or publish the new value under a new name.
+    [optional-field-removed] If the field was dropped by mistake, put it back (`version new` keeps every field); else nothing to do.
+    [ongoing-activity-removed] Carry the activity into the new document until it ends (`activity-site version new` does), or publish on the new version's day.
+    [ongoing-activity-id-changed] Give the activity its old id back: ids are kept across versions.
+    [version-backwards] Publish the current version's document; correct an older version only while it is the current one.
+    [upcoming-activity-removed] If it was cancelled or listed by mistake, nothing to do; otherwise put it back.
+    [cover-removed] Put "cover" back, or leave it out if the version has no cover.
+    [announcements-id] Raise the board's id by one whenever its content changes.
+   *[other] (undocumented)
+}
+help-cmd-docs = Print a part of the documents written from the data and the code: the games table of README.md (from games.json) or the reference of every code `check` and `diff` print (CONTRIBUTING.md); tests compare the documents with it
+help-cmd-docs-after =
+    Example:
+      activity-site docs games
+      activity-site --lang zh-CN docs codes
+help-arg-docs-what = Which part to print
+help-value-docs-games = The games table: names, locales (the default one and the pending ones), time zone and update mode of each game of games.json
+help-value-docs-codes = Every code `check` and `diff` can print: what it means and what to do

@@ -521,6 +521,8 @@ warning-upcoming-removed = { $name } 尚未开始（{ $start } 开始，{ $days 
 warning-upcoming-removed-help = 如果活动已取消或原本就列错了，无需处理；否则请保留它
 warning-cover-removed = 版本 { $version } 不再有封面（原为 { $cover }）：显示封面的客户端将什么也不显示。
 warning-cover-removed-help = 请把 "cover" 加回来（`activity-site version new` 会沿用封面，除非给出 --cover ''），如果这个版本确实没有封面则无需处理
+warning-optional-field-removed = { $path } 不再有字段 { $field }（比较基准中有）；公开的 schema 把它定为可选字段，客户端会当作没有这个字段。
+warning-optional-field-removed-help = 如果是误删，请把它加回去（`activity-site version new` 会保留当前版本的每个字段）；否则无需处理
 breaking-id-none = （无）
 breaking-id-stayed = 它们的 id 仍是 { $id }
 breaking-id-down = 它们的 id 从 { $from } 降到了 { $to }
@@ -586,16 +588,23 @@ rule-markdown-html = 公告的 Markdown 中含有原始 HTML（会显示为文�
 rule-duplicate-id = 同一文档中的两个活动有相同的 id。
 rule-missing-id = 活动没有 id（check --fix 会分配一个，各语言相同）。
 
+
+## 命令行给出的时间（--start、--end、--now），与文件中的时间同样说明
+
+flag-time = { $flag }：{ $message }；{ $help }
+flag-time-year-help = 请写成 `{ $fixed }`（{ $note }）
+flag-now-bad = { $problem }（也可以写带时差的时刻，例如 2026-11-22T12:00:00+09:00）
+
 ## version new
 
-version-bad-times = 开始时间 `{ $start }` 和结束时间 `{ $end }` 都必须是 YYYY-MM-DDTHH:MM:SS 格式
-version-ends-before = 版本的结束时间（{ $end }）早于开始时间（{ $start }）
-version-no-game = games.json 中没有游戏 `{ $game }`
-version-no-locale = `{ $game }` 没有语言 `{ $locale }`（它的语言：{ $locales }）
+version-bad-time = 没有写入任何文件：{ $problem }
+version-ends-before = 没有写入任何文件：版本的结束时间（{ $end }）早于开始时间（{ $start }）
+version-no-game = 没有写入任何文件：games.json 中没有游戏 `{ $game }`
+version-no-locale = 没有写入任何文件：`{ $game }` 没有语言 `{ $locale }`（它的语言：{ $locales }）
 version-files-have-errors = 没有写入任何文件：{ $count } 个文件有错误（{ $files }），请先修正（`activity-site check`）
-version-missing = { $path } 不存在或无法读取
-version-not-forwards = 版本 { $new } 不在 { $path } 的版本 { $old } 之后
-version-no-name = 没有 { $locale } 的版本名称：请用 --name 指定
+version-missing = 没有写入任何文件：{ $path } 不存在或无法读取
+version-not-forwards = 没有写入任何文件：版本 { $new } 不在 { $path } 的版本 { $old } 之后
+version-no-name = 没有写入任何文件：没有 { $locale } 的版本名称：请用 --name 指定
 version-drafts-errors = 没有写入任何文件：新文档会有错误
 version-left = { $name }（{ $start } 至 { $end }）：{ $state ->
     [ended] 已结束
@@ -619,18 +628,21 @@ version-drop-no-counterpart = 没有写入任何文件：{ $locale } 的 `{ $nam
 version-planned = { $dry ->
     [yes] 将写入
    *[no] 已写入
-} { $path }：版本 { $version }，{ $carried ->
+} { $path }：版本 { $from } 到 { $version }；{ $kept_count ->
+    [0] 没有原样保留的字段
+   *[other] 原样保留 { $kept }
+}；改动 { $changed }；{ $carried ->
     [0] 没有沿用活动
    *[other] 沿用 { $carried } 个活动（{ $names }）
 }{ $cover ->
-    [kept] ；封面沿用
     [set] ；换了新封面
     [removed] ；封面已删除
-   *[none] {""}
+   *[other] {""}
 }{ $dropped ->
     [0] {""}
    *[other] ；{ $dropped } 个活动未沿用：
 }
+version-pending = { $path }：{ $locale } 尚待补充（games.json 列出了它，但还没有文档）：跳过，没有为它写入任何文件
 
 ## diff：审查报告的版式（文本、Markdown、GitHub 注释）
 
@@ -701,6 +713,7 @@ diff-md-table-header = | 文件 | 状态 | 改动 |
 diff-gh-breaking-title = 破坏性变更：{ $path }（{ $code }）
 diff-gh-warning-title = 警告：{ $path }（{ $code }）
 diff-no-folder = 也不存在文件夹 `{ $dir }`
+diff-against-revision = 不存在文件夹 `{ $dir }`，而 `{ $dir }` 是本仓库的一个 git 版本：请用 `--against-rev { $dir }` 与它比较
 diff-one-base = 请给出一个对照：--against URL|DIR 或 --against-rev REV
 diff-cannot-fetch = 无法获取 { $url }：{ $error }
 diff-read-built = 无法读取生成的 { $path }
@@ -1234,3 +1247,74 @@ help-arg-publish-site-url = 拒绝发布不是用这个 --site-url 生成的站�
 # The published contract (issue 62): the page of the API's base, the API catalog's anchor.
 api-home-title = 游戏活动 API
 api-home-intro = 以静态 JSON 文件提供各游戏的版本及其限时活动，任何来源均可直接读取，无需密钥。请先读取索引；OpenAPI 描述列出了每个路径及每个响应的 JSON Schema。
+
+## docs：游戏表与代码参考（`activity-site docs`）
+
+docs-games-header = | 游戏 | 名称 | 语言 | 时区 | 更新方式 |
+docs-games-default = { $locale }（默认）
+docs-games-pending = { $locale }（尚待补充：还没有文档）
+docs-codes-header = | 代码 | 由谁报告 | 含义 | 怎么办 |
+docs-by-check = `check`
+docs-by-diff-breaking = `diff`：破坏性变更（退出码 3）
+docs-by-diff-warning = `diff`：警告
+# `diff` 的每个代码的含义，每个代码一个分支（落到默认分支的代码会让测试
+# `every_code_is_documented` 失败）。
+code-means = { $code ->
+    [file-removed] 比较基准发布的文件不在这次构建中：客户端会得到 404。
+    [published-field-removed] 公开 schema 要求的字段（或没有 schema 描述的字段）在基准中该位置的每个对象里都有，现在一个也没有。
+    [published-field-retyped] 已发布字段的 JSON 类型变了。
+    [optional-field-removed] 公开 schema 定为可选的字段（例如版本封面）从原来有它的文档中消失了。
+    [ongoing-activity-removed] 正在进行的活动不在新文档中：客户端会在它结束前就不再显示它。
+    [ongoing-activity-id-changed] 正在进行的活动名称和时间没变，ID 却变了：按 ID 跟踪的客户端会丢失它。
+    [upcoming-version] 新文档的版本在当前时间之后才开始：开始之前，客户端会把它当作当前版本显示。
+    [version-backwards] 版本号倒退：只保留最新版本的客户端会忽略这份文档。
+    [upcoming-activity-removed] 一个尚未开始的活动被删除了。
+    [cover-removed] 版本原来有封面，现在没有了。
+    [announcements-id] 公告板内容变了但 id 没有增加：客户端永远不会显示新内容。
+   *[other] （未记载）
+}
+# 对 `check` 或 `diff` 的每个代码该怎么办，用贡献者的话说。
+code-todo = { $code ->
+    [json-syntax] 修正所示位置的 JSON（缺逗号或引号、多余的逗号）；文件保存为不带 BOM 的 UTF-8。
+    [duplicate-key] 两个同名键只留一个：确认哪个值正确，删掉另一行。
+    [schema] 按帮助行的要求填写该字段；schema/ 中的 schema 列出了每个字段及其格式。
+    [datetime] 按游戏服务器时间写成 YYYY-MM-DDTHH:MM:SS；`check --fix` 会改写它能确定读懂的写法。
+    [time-order] 让 endTime 晚于 startTime；通常是两者写反了或日期打错了。
+    [cover-url] 写图片的绝对 https 地址，没有封面就写 ""。
+    [duplicate-activity] 删掉重复的那一项，或改用能区分两者的名称或开始时间。
+    [games-registry] 修正消息指出的 games.json 条目；每个游戏都需要 id、名称、语言列表和默认语言。
+    [missing-file] 为默认语言写 data/GAME/LOCALE.json，或把该游戏从 games.json 中去掉。
+    [pending-locale] 在文件出现之前，该语言不会发布任何内容；等游戏公布该语言的文本后再写。
+    [orphan-file] 在 games.json 中列出该文件的游戏和语言，或删除该文件。
+    [outside-version] 把活动挪进版本的时间范围内，或放进它所属版本的文档。
+    [end-of-minute] 按游戏公告在该分钟的最后一秒（:59）结束；已知游戏惯例时 `check --fix` 会改好。
+    [unsorted] 运行 `activity-site fmt`（或 `check --fix`）：它会按开始时间排列活动。
+    [locale-parity] 让每种语言有相同的活动和相同的时间；消息会指出不一致的那一项。
+    [stale] 版本已结束：用 `activity-site version new` 开始下一个版本。
+    [whitespace] 删掉消息所示的多余字符；`check --fix` 会删掉它能删的。
+    [upcoming-version] 在版本开始当天再发布，或把正在进行的活动沿用到新文档（`activity-site version new` 会这样做）。
+    [kept-file] 给文件一个可以原样发布的名称和类型，或把它移出 data/_files/。
+    [markdown-link] 链接到 https 地址、站点内的路径或同一条公告中的标题。
+    [markdown-html] 改用 Markdown：原始 HTML 会显示为文本。
+    [duplicate-id] 给两个活动之一换一个新 ID（删掉它的 ID 后运行 `check --fix`）。
+    [missing-id] 运行 `activity-site check --fix`：它会给活动分配 ID，每种语言相同。
+    [file-removed] 继续发布该文件；文档只能随游戏条目一起、有意地移除。
+    [published-field-removed] 把字段加回去；客户端读取的字段只能随新的 API 版本移除。
+    [published-field-retyped] 恢复字段原来的类型，或用新名称发布新值。
+    [optional-field-removed] 如果是误删，请加回去（`version new` 会保留每个字段）；否则无需处理。
+    [ongoing-activity-removed] 把活动沿用到新文档直到它结束（`activity-site version new` 会这样做），或在新版本开始当天再发布。
+    [ongoing-activity-id-changed] 恢复活动原来的 ID：ID 在各版本间保持不变。
+    [version-backwards] 发布当前版本的文档；旧版本只能在它仍是当前版本时更正。
+    [upcoming-activity-removed] 如果活动取消了或是误列的，无需处理；否则请加回去。
+    [cover-removed] 把 "cover" 加回去；如果该版本没有封面，就不用写。
+    [announcements-id] 公告板内容每次变动，都把它的 id 加一。
+   *[other] （未记载）
+}
+help-cmd-docs = 打印由数据和代码生成的文档片段：README.md 的游戏表（来自 games.json），或 `check` 与 `diff` 会输出的每个代码的参考（CONTRIBUTING.md）；测试会把文档与它比较
+help-cmd-docs-after =
+    示例：
+      activity-site docs games
+      activity-site --lang zh-CN docs codes
+help-arg-docs-what = 打印哪一部分
+help-value-docs-games = 游戏表：games.json 中每个游戏的名称、语言（默认语言与尚待补充的语言）、时区和更新方式
+help-value-docs-codes = `check` 与 `diff` 会输出的每个代码：含义与怎么办
