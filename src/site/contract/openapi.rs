@@ -36,6 +36,11 @@ const CONTRACT_TAG: &str = "Contract";
 /// How many items of a list an example keeps.
 const EXAMPLE_ITEMS: usize = 2;
 
+/// How many items of its lists the index's example keeps: its first game
+/// only, the one the document's example comes from, so that an edit of
+/// another game's data leaves the description as it is.
+const INDEX_EXAMPLE_ITEMS: usize = 1;
+
 /// The paths of the description, site-absolute, as they are added.
 type Paths = Map<String, Value>;
 
@@ -197,7 +202,7 @@ fn info(inputs: &Inputs<'_>) -> Value {
 
 /// The index's path.
 fn index_get(inputs: &Inputs<'_>) -> Get {
-    let example = example_of(inputs, layout::INDEX_PATH);
+    let example = example_of(inputs, layout::INDEX_PATH, INDEX_EXAMPLE_ITEMS);
     Get {
         id: "getGamesIndex".to_owned(),
         tag: "Index".to_owned(),
@@ -211,18 +216,18 @@ fn index_get(inputs: &Inputs<'_>) -> Get {
 }
 
 /// A published JSON file of `inputs` as an example ([`cut`]).
-fn example_of(inputs: &Inputs<'_>, path: &str) -> Option<Value> {
+fn example_of(inputs: &Inputs<'_>, path: &str, items: usize) -> Option<Value> {
     let file = inputs.files.iter().find(|f| f.path == path)?;
-    cut(&file.bytes)
+    cut(&file.bytes, items)
 }
 
 /// A published JSON object as an example: every list of its own cut to
-/// its first items, so the example stays short and stays valid.
-fn cut(bytes: &[u8]) -> Option<Value> {
+/// its first `items`, so the example stays short and stays valid.
+fn cut(bytes: &[u8], items: usize) -> Option<Value> {
     let mut value: Value = serde_json::from_slice(bytes).ok()?;
     for field in value.as_object_mut()?.values_mut() {
-        if let Value::Array(items) = field {
-            items.truncate(EXAMPLE_ITEMS);
+        if let Value::Array(list) = field {
+            list.truncate(items);
         }
     }
     Some(value)
@@ -251,7 +256,7 @@ fn game_paths(inputs: &Inputs<'_>, paths: &mut Paths) {
     );
     let example = inputs.example.and_then(|g| {
         let doc = g.documents.iter().find(|d| d.is_default)?;
-        cut(&doc.to_json(&g.game))
+        cut(&doc.to_json(&g.game), EXAMPLE_ITEMS)
     });
     let activity = reference(kind::activities::KIND.schema.map_or("", |s| s.component));
     put(
@@ -355,7 +360,7 @@ fn per_locale_paths(inputs: &Inputs<'_>, paths: &mut Paths) -> Vec<Value> {
             &format!("The {what}, one per locale, and the files beside them."),
         ));
         let locale = parameter("locale", "A locale the site publishes it in.", &own);
-        let example = example_of(inputs, &path("", true, "json"));
+        let example = example_of(inputs, &path("", true, "json"), EXAMPLE_ITEMS);
         for ext in std::iter::once("json").chain(beside.iter().copied()) {
             let (media, body, suffix) = if ext == "json" {
                 (JSON_TYPE, reference(schema.component), String::new())
