@@ -74,6 +74,34 @@ pub const WELL_KNOWN_DIR: &str = ".well-known";
 /// refused by the registry rules).
 pub const ANNOUNCEMENTS_PAGE_DIR: &str = "announcements";
 
+/// The folder of the API's reference page for people, under the site
+/// root for the site's locale and under each other locale's home folder
+/// ([`reference_page`]); a game id it would shadow is refused by the
+/// registry rules.
+pub const REFERENCE_PAGE_DIR: &str = "api-reference";
+
+/// The folder of the reference page of `locale`, with a trailing slash:
+/// `api-reference/` for the site's locale, else `<locale>/api-reference/`
+/// (beside the locale's home page, [`home_page`]).
+pub fn reference_dir(locale: &str, is_site_locale: bool) -> String {
+    format!("{}{REFERENCE_PAGE_DIR}/", home_dir(locale, is_site_locale))
+}
+
+/// The reference page of `locale`: the [`DIRECTORY_INDEX`] of [`reference_dir`].
+pub fn reference_page(locale: &str, is_site_locale: bool) -> String {
+    format!("{}{DIRECTORY_INDEX}", reference_dir(locale, is_site_locale))
+}
+
+/// Whether `path` is a reference page of some locale ([`reference_page`]).
+pub fn is_reference_page(path: &str) -> bool {
+    let page = format!("{REFERENCE_PAGE_DIR}/{DIRECTORY_INDEX}");
+    path == page
+        || path
+            .strip_suffix(&page)
+            .and_then(|locale| locale.strip_suffix('/'))
+            .is_some_and(|locale| !locale.is_empty() && !locale.contains('/'))
+}
+
 /// What the API is, for agents: every game, its locales and documents,
 /// the schema and the feeds, generated from the registry.
 pub const LLMS_PATH: &str = "llms.txt";
@@ -303,6 +331,27 @@ pub fn home_dir(locale: &str, is_site_locale: bool) -> String {
 /// `<locale>/index.html`.
 pub fn home_page(locale: &str, is_site_locale: bool) -> String {
     format!("{}{DIRECTORY_INDEX}", home_dir(locale, is_site_locale))
+}
+
+/// The folder of the timeline page of every game ([`timeline_dir`]).
+pub const TIMELINE_DIR: &str = "timeline";
+
+/// The folder of the timeline page of `locale`, with a trailing slash:
+/// `timeline/` beside the site locale's home page, else
+/// `<locale>/timeline/`, as the home pages are placed ([`home_dir`]).
+pub fn timeline_dir(locale: &str, is_site_locale: bool) -> String {
+    format!("{}{TIMELINE_DIR}/", home_dir(locale, is_site_locale))
+}
+
+/// The timeline page of `locale`: its folder's [`DIRECTORY_INDEX`].
+pub fn timeline_page(locale: &str, is_site_locale: bool) -> String {
+    format!("{}{DIRECTORY_INDEX}", timeline_dir(locale, is_site_locale))
+}
+
+/// Whether `path` is a timeline page ([`timeline_page`] of some locale).
+pub fn is_timeline_page(path: &str) -> bool {
+    matches!(path.split('/').collect::<Vec<_>>().as_slice(),
+        [dir, page] | [_, dir, page] if *dir == TIMELINE_DIR && *page == DIRECTORY_INDEX)
 }
 
 /// How long clients and CDNs may keep the API and the calendars: five minutes
@@ -922,6 +971,12 @@ mod tests {
         assert!(is_built_path("ww/en/index.html.gz"));
         assert!(!is_built_path("api/v1"));
         assert!(!is_built_path("notes.txt"));
+        assert_eq!(timeline_page("zh-CN", true), "timeline/index.html");
+        assert_eq!(timeline_page("en-US", false), "en-US/timeline/index.html");
+        assert!(is_timeline_page("timeline/index.html"));
+        assert!(is_timeline_page("en-US/timeline/index.html"));
+        assert!(!is_timeline_page("timeline/other.html"));
+        assert!(is_built_path("en-US/timeline/index.html"));
     }
 
     #[test]

@@ -205,7 +205,14 @@ fn the_code_names_only_messages_that_exist_with_exactly_their_arguments() {
         .filter(|e| e.path().extension().is_some_and(|x| x == "rs"))
         .map(|e| std::fs::read_to_string(e.path()).expect("source is text"))
         .collect();
-    for id in en.keys() {
+    // The reference page names a schema's title and a field's meaning by
+    // the schema and the field; `pages::every_published_field_has_its_meaning_in_both_languages`
+    // holds each such message to a published one.
+    let derived = activity_site::site::reference::DERIVED_MESSAGES;
+    for id in en
+        .keys()
+        .filter(|id| !derived.iter().any(|p| id.starts_with(p)))
+    {
         if !sources.contains(&format!("\"{id}\"")) {
             problems.push(format!("`{id}` is never used"));
         }

@@ -1153,6 +1153,21 @@ page-stale-activity = Not updated yet: the last activity ended on { $date }.
 page-noscript = Without JavaScript this page cannot tell what is on now: compare the times with your clock. They are in { $zone }. This data is current until { $due }; if that has passed, it has not been updated yet.
 page-noscript-home = Turn on JavaScript to see what is on now and what ends soonest, or compare each game's times with your clock: a game whose version has ended has not been updated yet.
 
+## The timeline page (site::timeline, issue 66): every game's activities
+## on one time axis, with a table of the same facts
+
+page-timeline-title = Timeline of every game
+page-timeline-description = Every game's activities on one time axis: what is on, what is to come and what just ended.
+page-timeline-chart = Timeline of every game's activities
+page-timeline-pick = Show one game
+page-timeline-every-game = Every game
+page-timeline-activity = Activity
+page-timeline-starts = Starts
+page-timeline-ends = Ends
+page-timeline-state = State
+page-timeline-caption = { $game }, version { $version }, in { $zone }
+page-timeline-noscript = Without JavaScript this page cannot tell what is on now or how many days are left: each game's table lists its activities with their start and end in the game's time zone, to compare with your clock. A game whose version has ended has not been updated yet.
+
 ## The calendars (site::ics)
 
 ics-calendar-name = { $name } activities
@@ -1496,3 +1511,121 @@ help-cmd-docs-after =
 help-arg-docs-what = Which part to print
 help-value-docs-games = The games table: names, locales (the default one and the pending ones), time zone and update mode of each game of games.json
 help-value-docs-codes = Every code `check` and `diff` can print: what it means and what to do
+
+## The API's reference page (api-reference/)
+
+page-api-reference = API reference
+ref-title = API reference
+ref-description = The public activity API for people: its paths, every game, every field, an example and how to call it.
+ref-intro = Game versions and their time-limited activities as read-only JSON files: one document per game and locale, an index that lists them, calendars and announcement boards. No key and no sign-up; every file may be fetched from any origin (CORS). This page is generated from the published description at every build, so it says what the files hold today.
+ref-base-heading = Base URL
+ref-base-known = The API is under `{ $api }`. Every path below starts at the site's address, `{ $site }`.
+ref-base-unknown = This site was built without its public address (`--site-url`): every path below starts at the address this page was read from, which the examples write as `{ $site }`.
+ref-paths-heading = Paths
+ref-paths-note = Every path of the OpenAPI description (`{ $openapi }`); each answers `GET` with `200`, `304` to a conditional request, or `404`. The summaries are the description's own.
+ref-col-path = Path
+ref-col-summary = What it is
+ref-col-parameters = Parameters
+ref-games-heading = Games
+ref-games-note = Every game the index (`{ $index }`) lists: its id, name, locales (each linked to its document), the time zone of its times and its update mode.
+ref-col-game = Id
+ref-col-name = Name
+ref-col-locales = Locales
+ref-col-zone = Time zone
+ref-col-mode = Update mode
+ref-pending = pending: no document yet
+ref-fields-heading = Fields
+ref-fields-note = Read from the published JSON Schemas at build time: every field of every published document, its type, whether it is always present, and its meaning (the schema's description). `activities[].id` is a field of each item of `activities`; `*` stands for any key of a map.
+ref-col-field = Field
+ref-col-type = Type
+ref-col-present = Present
+ref-col-meaning = Meaning
+ref-always = always
+ref-optional = optional
+ref-example-heading = Example
+ref-example-note = `{ $path }` as this build published it: its first { $shown } of { $total } activities.
+ref-example-none = This site has no game yet, so no example.
+ref-freshness-heading = Freshness
+ref-fresh-due = Each document says when it needs its next update: `dueAt`, an instant. A `version` document is due when its version ends, an `activity` document when its last activity ends (`updateMode`). A client that reads a document after `dueAt` holds data that may be out of date; the index gives each file's `dueAt` too.
+ref-fresh-etag = Every file carries an `ETag` and a `Last-Modified`: ask again with `If-None-Match` (or `If-Modified-Since`) and an unchanged file answers `304 Not Modified`, with no body.
+ref-fresh-cache = Caches may keep a file as `Cache-Control` says: `{ $cache }`.
+ref-promises-heading = Promises
+ref-promise-fields = Within `/api/v1/` fields are added, never removed or retyped: ignore the ones you do not know.
+ref-promise-ids = Every activity's `id` is stable: the same in every locale of the game, kept through a rename, a corrected time and the next version. Store reminders under it.
+ref-promise-times = The naive `startTime` and `endTime` stay exactly as they are (`YYYY-MM-DDTHH:MM:SS`, wall-clock times of the document's `timeZone`); the instants `startsAt` and `endsAt` stand beside them, with their offsets.
+ref-promise-paths = The paths stay: `<game>.json` for a game's default locale and `<game>-<locale>.json` for each of its locales.
+ref-calling-heading = Calling it
+ref-curl = With curl: the index, a document's headers, and a conditional request that answers `304`.
+ref-typescript = With the TypeScript client (npm `activity-site-client`): conditional requests, the last good copy when the network fails, instants as `Date`s and `stale` from `dueAt`.
+ref-python = With the Python client (PyPI `activity-site-client`, module `activity_site_client`): the same, with aware `datetime`s.
+ref-contract-heading = The contract
+ref-locale-note = {" "}({ $note })
+ref-schema-activity = Activity document
+ref-schema-announcements = Announcements board
+ref-schema-games = Index
+ref-schema-api-catalog = API catalog
+
+# The meaning of each field of the published schemas on the reference page:
+# in en-US.ftl the schema's own description (tests hold them equal), in
+# zh-CN.ftl its translation.
+ref-field-activity-version = The current game version number, such as "3.7".
+ref-field-activity-versionName = The version's title as announced.
+ref-field-activity-startTime = When the version starts, in server time: YYYY-MM-DDTHH:MM:SS.
+ref-field-activity-endTime = When the version ends, in server time, usually at :59 seconds (03:59:59).
+ref-field-activity-cover = Cover image of the version: an absolute https URL, or empty.
+ref-field-activity-activities = The version's time-limited activities, in chronological order of startTime.
+ref-field-activity-activities-id = The activity's stable id: <game>-<version>-<nn>, the game, the version it was first given an id in and a number (sr-4.6-03). Lowercase and URL-safe. The same in every language of the game, kept through a rename, a corrected time and the next version; assigned by `activity-site check --fix` (never typed by hand) and never derived again: it is data. Optional in data written before ids; the first key of an activity.
+ref-field-activity-activities-name = The activity's name as announced.
+ref-field-activity-activities-kind = Optional category, such as an event series; may be empty.
+ref-field-activity-activities-description = What the activity is; may be empty.
+ref-field-activity-activities-startTime = When the activity starts, in server time: YYYY-MM-DDTHH:MM:SS. It may be before the version starts.
+ref-field-activity-activities-endTime = When the activity ends, in server time; by convention at :59 seconds. It may be after the version ends.
+ref-field-activity-activities-cover = Cover image of the activity: an absolute https URL, or empty.
+ref-field-activity-activities-startsAt = startTime as an instant, with its offset.
+ref-field-activity-activities-endsAt = endTime as an instant, with its offset.
+ref-field-activity-timeZone = The IANA time zone of the game's servers (`Asia/Shanghai`, `America/New_York`), in which every naive time of the document (startTime, endTime) is a wall-clock time. The zone belongs to the game's server, not to the document's language.
+ref-field-activity-startsAt = The version's startTime as an instant, with its offset.
+ref-field-activity-endsAt = The version's endTime as an instant, with its offset.
+ref-field-activity-updateMode = How the maintainers keep the document current: `version` (the whole document is replaced once per game version) or `activity` (activities are added as they are announced). A game whose registry entry names none gets `version` when its version is a dotted number (`4.6`) and `activity` otherwise.
+ref-field-activity-dueAt = When the document needs its next update, as an instant (RFC 3339 with the offset in force in the game's zone): the version's end for a `version` document, the latest end of its activities for an `activity` document (the version's end when it lists none). This is the rule the tool's `status` and the pages use. A client that reads the document after this moment holds data that may be out of date.
+ref-field-games-games = Every game the site publishes.
+ref-field-games-games-id = The game's id: lowercase letters and digits in parts joined by `-`.
+ref-field-games-games-name = One string for every locale, or an object from locale tag to string.
+ref-field-games-games-locales = The game's locale tags, in the registry's order.
+ref-field-games-games-defaultLocale = The locale whose document is also published under the un-suffixed name `<game>.json`.
+ref-field-games-games-timeZone = The IANA zone of the game's servers: every naive time of its documents is a wall-clock time there (each document names it too, as `timeZone`).
+ref-field-games-games-dataSource = One string for every locale, or an object from locale tag to string.
+ref-field-games-games-version = The default locale's version number.
+ref-field-games-games-versionName = The default locale's version name.
+ref-field-games-games-startTime = The default locale's version start, a naive local time of timeZone.
+ref-field-games-games-endTime = The default locale's version end, a naive local time of timeZone.
+ref-field-games-games-files = Every published document of the game, under every name (the default locale's twice).
+ref-field-games-games-files-locale = The document's locale tag.
+ref-field-games-games-files-default = This is the un-suffixed `<game>.json` of the default locale.
+ref-field-games-games-files-path = The document, site-absolute.
+ref-field-games-games-files-calendar = Its iCalendar feed, site-absolute.
+ref-field-games-games-files-sha256 = Hex SHA-256 of the document's bytes.
+ref-field-games-games-files-bytes = The document's size in bytes.
+ref-field-games-games-files-updateMode = How the maintainers keep the document current: `version` (the whole document is replaced once per game version) or `activity` (activities are added as they are announced). A game whose registry entry names none gets `version` when its version is a dotted number (`4.6`) and `activity` otherwise.
+ref-field-games-games-files-dueAt = When the document needs its next update, as an instant (RFC 3339 with the offset in force in the game's zone): the version's end for a `version` document, the latest end of its activities for an `activity` document (the version's end when it lists none). This is the rule the tool's `status` and the pages use. A client that reads the document after this moment holds data that may be out of date.
+ref-field-games-games-pending = Locales the registry lists that have no document yet: nothing is published under their names.
+ref-field-games-games-dataSources = The registry's sources, as `games.json` has them: a map from a locale tag (or `all`) to a list of sources.
+ref-field-games-games-updateMode = The update mode the registry names for the game (absent when it names none; each entry of `files` gives the mode in force).
+ref-field-games-games-timeZoneAssumed = The game's timeZone was assumed when the data was imported and is not yet confirmed.
+ref-field-games-games-conventions = The registry's conventions for the game's sources (end seconds they write on purpose, warning rules turned off), as `games.json` has them.
+ref-field-games-announcements = The announcements boards, one per locale (absent from a site without them).
+ref-field-games-announcements-locale = The board's locale tag.
+ref-field-games-announcements-default = This is the un-suffixed board of the site's default locale.
+ref-field-games-announcements-path = The board, site-absolute.
+ref-field-games-announcements-feed = Its Atom feed, site-absolute.
+ref-field-games-announcements-id = The board's id, raised whenever its content changes.
+ref-field-games-announcements-sha256 = Hex SHA-256 of the board's bytes.
+ref-field-games-announcements-bytes = The board's size in bytes.
+ref-field-announcements-id = A whole number, 0 or more, raised whenever the board's content changes: clients compare it with the last id they showed.
+ref-field-announcements-updated = Optional: when the board last changed, RFC 3339 with an offset (2026-11-20T10:00:00+08:00). The board's Atom feed takes its `updated` from here (the Unix epoch without it), so the feed changes only with the board.
+ref-field-announcements-announcements = The announcements, newest first.
+ref-field-announcements-announcements-title = The announcement's title, shown in the board's list.
+ref-field-announcements-announcements-content = The announcement's text, in Markdown (CommonMark). Links are absolute http(s) URLs, site paths (/...) or anchors (#...); raw HTML is shown as text.
+ref-field-announcements-announcements-contentType = How `content` is written; only "markdown", which is also what an absent contentType means.
+ref-field-api-catalog-linkset = The link set: one context and its links per entry.
+ref-field-api-catalog-linkset-anchor = The link context: the API's base.

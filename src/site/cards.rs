@@ -1,5 +1,6 @@
 //! The home pages' cards of one build: each game's card in every home
-//! locale ([`pages::home_card`]), rendered when the build renders the game
+//! locale ([`pages::home_card`]) and its group on the timeline page of
+//! that locale ([`timeline::group`]), rendered when the build renders the game
 //! and kept on disk, in an unnamed temporary file beside the output, until
 //! the home pages list them ([`pages::each_home_page`]). A home page lists
 //! every game's activities; keeping what it needs of every game in memory
@@ -17,7 +18,7 @@ use std::sync::Mutex;
 
 use anyhow::Context as _;
 
-use super::pages;
+use super::{pages, timeline};
 use crate::i18n::msg;
 
 /// The cards of a build, by game (its position in the registry) and home
@@ -32,7 +33,8 @@ struct Spool {
     file: File,
     /// Bytes written so far.
     end: u64,
-    /// Per game, per locale: where its card is in `file` (offset, length).
+    /// Per game, per locale: where its card is in `file` (offset, length),
+    /// then per locale where its timeline group is.
     at: Vec<Option<Vec<(u64, usize)>>>,
 }
 
@@ -63,10 +65,16 @@ impl Cards {
         site_locale: &str,
         site: Option<&crate::layout::SiteUrl>,
     ) -> anyhow::Result<()> {
-        let texts = self
+        let cards = self
             .locales
             .iter()
-            .map(|locale| pages::home_card(home, locale, site_locale, site))
+            .map(|locale| pages::home_card(home, locale, site_locale, site));
+        let groups = self
+            .locales
+            .iter()
+            .map(|locale| timeline::group(home, locale, site_locale));
+        let texts = cards
+            .chain(groups)
             .collect::<anyhow::Result<Vec<String>>>()?;
         let mut spool = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         let spool = &mut *spool;
@@ -94,11 +102,23 @@ impl Cards {
 
     /// The card of the game at position `game` in `locale`.
     pub fn get(&self, game: usize, locale: &str) -> anyhow::Result<String> {
-        let index = self
-            .locales
-            .iter()
-            .position(|l| l == locale)
-            .with_context(|| format!("no home page cards in {locale}"))?;
+        self.text(game, locale, 0)
+    }
+
+    /// The timeline group of the game at position `game` in `locale`.
+    pub fn group(&self, game: usize, locale: &str) -> anyhow::Result<String> {
+        self.text(game, locale, self.locales.len())
+    }
+
+    /// The text kept at `skip` past the place of `locale` of the game at
+    /// position `game`.
+    fn text(&self, game: usize, locale: &str, skip: usize) -> anyhow::Result<String> {
+        let index = skip
+            + self
+                .locales
+                .iter()
+                .position(|l| l == locale)
+                .with_context(|| format!("no home page cards in {locale}"))?;
         let mut spool = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         let spool = &mut *spool;
         let (offset, len) = spool

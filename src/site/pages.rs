@@ -193,22 +193,40 @@ pub fn render_home_pages(
     Ok(pages)
 }
 
-/// One home page, ready to be written: its path in the site, and its text
-/// written to any writer ([`HomePage::write_to`]). A build streams it
-/// into its file: it lists every game's activities, tens of megabytes on
-/// a large site, which a build does not hold in memory.
+/// One home page (or timeline page), ready to be written: its path in the
+/// site, and its text written to any writer ([`HomePage::write_to`]). A
+/// build streams it into its file: it lists every game's activities, tens
+/// of megabytes on a large site, which a build does not hold in memory.
 pub struct HomePage {
     pub path: String,
-    view: IndexView,
+    /// The template it is rendered with, and its view.
+    template: &'static str,
+    view: Value,
     cards: std::sync::Arc<Cards>,
 }
 
 impl HomePage {
+    /// The page at `path`: `template` rendered with `view`, whose list of
+    /// games is `cards` ([`listed`]).
+    pub(super) fn new<S: Serialize>(
+        path: String,
+        template: &'static str,
+        view: &S,
+        cards: std::sync::Arc<Cards>,
+    ) -> HomePage {
+        HomePage {
+            path,
+            template,
+            view: Value::from(Serde(view)),
+            cards,
+        }
+    }
+
     /// Writes the page's text to `out`.
     pub fn write_to(&self, out: impl std::io::Write) -> anyhow::Result<()> {
         let rendered = environment()?
-            .get_template("index.html")?
-            .render_captured_to(Value::from(Serde(&self.view)), out)
+            .get_template(self.template)?
+            .render_captured_to(&self.view, out)
             .map(drop)
             .map_err(|err| anyhow::anyhow!("rendering {}: {err:#}", self.path));
         // A card that could not be had says why, rather than the template.
@@ -250,12 +268,7 @@ pub fn each_home_page(
         let is_site = *locale == site_locale;
         let root = if is_site { "" } else { "../" };
         let ui = ui_for(locale);
-        let cards = std::sync::Arc::new(Cards {
-            games: games.len(),
-            locale: locale.clone(),
-            card: card.clone(),
-            failed: std::sync::Mutex::new(None),
-        });
+        let (list, cards) = listed(games.len(), locale, card.clone());
         let index = IndexView {
             links: home_links(links, locale, root, ui),
             lang: locale.clone(),
@@ -266,21 +279,42 @@ pub fn each_home_page(
             noscript: msg!("page-noscript-home").render(ui.lang),
             alternates: home_alternates(&locales, locale, &site_locale, root),
             live: live(ui),
-            cards: Value::from_dyn_object(cards.clone()),
+            timeline_href: format!("{}/", layout::TIMELINE_DIR),
+            reference_href: format!("{}/", layout::REFERENCE_PAGE_DIR),
+            cards: list,
         };
-        done(HomePage {
-            path: layout::home_page(locale, is_site),
-            view: index,
+        done(HomePage::new(
+            layout::home_page(locale, is_site),
+            "index.html",
+            &index,
             cards,
-        })?;
+        ))?;
     }
     Ok(())
+}
+
+/// The games' parts of one page in `locale`, for its template to list
+/// one by one (`card(game, locale)` for each of `games` games, fetched
+/// when the template reaches it): the list, and what [`HomePage`] reads
+/// a failure from.
+pub(super) fn listed(
+    games: usize,
+    locale: &str,
+    card: CardSource,
+) -> (Value, std::sync::Arc<Cards>) {
+    let cards = std::sync::Arc::new(Cards {
+        games,
+        locale: locale.to_owned(),
+        card,
+        failed: std::sync::Mutex::new(None),
+    });
+    (Value::from_dyn_object(cards.clone()), cards)
 }
 
 /// The zone a home page names: the one most games share, as a label of
 /// the first such game's first version start (`Asia/Shanghai, UTC+08:00`),
 /// and that start as a `datetime` (whose offset the script reads "now" in).
-fn shown_zone(games: &[GameOutput]) -> (String, String) {
+pub(super) fn shown_zone(games: &[GameOutput]) -> (String, String) {
     let shown = most_shared(games.iter().map(|g| g.game.time_zone_name()))
         .and_then(|zone| games.iter().find(|g| g.game.time_zone_name() == zone));
     shown
@@ -386,7 +420,7 @@ pub fn render_not_found(site_locale: &str) -> anyhow::Result<OutputFile> {
 /// Bump when a change of the renderers' or the compressors' code (not of
 /// the templates, which are hashed) changes the bytes of a page, a calendar,
 /// a document or a precompressed sibling: it is part of the build cache's key.
-pub const RENDERER_VERSION: &str = "5";
+pub const RENDERER_VERSION: &str = "6";
 
 /// A fingerprint of the templates and [`RENDERER_VERSION`].
 pub fn fingerprint() -> String {
@@ -405,7 +439,7 @@ pub fn fingerprint() -> String {
 /// The templates of every page but a kind's own, compiled into the
 /// binary ([`templates`] adds the kinds'). The style sheet and the script
 /// are not templates: pages carry them verbatim ([`STYLE`], [`SCRIPT`]).
-const TEMPLATES: [(&str, &str); 9] = [
+const TEMPLATES: [(&str, &str); 13] = [
     ("base.html", include_str!("templates/base.html")),
     ("languages.html", include_str!("templates/languages.html")),
     ("activity.html", include_str!("templates/activity.html")),
@@ -413,7 +447,14 @@ const TEMPLATES: [(&str, &str); 9] = [
     ("home_card.html", include_str!("templates/home_card.html")),
     ("game.html", include_str!("templates/game.html")),
     ("404.html", include_str!("templates/404.html")),
+    ("timeline.html", include_str!("templates/timeline.html")),
+    (
+        "timeline_group.html",
+        include_str!("templates/timeline_group.html"),
+    ),
+    ("reference.html", include_str!("templates/reference.html")),
     ("style.css", STYLE),
+    ("timeline.css", TIMELINE_STYLE),
     ("live.js", SCRIPT),
 ];
 
@@ -430,8 +471,12 @@ fn templates() -> impl Iterator<Item = (&'static str, &'static str)> {
 /// The style sheet of every page, inline in a `<style>` element.
 pub const STYLE: &str = include_str!("templates/style.css");
 
-/// The script of the game and home pages, inline in a `<script>` element:
-/// it draws what depends on "now" from the reader's clock (status badges,
+/// The style sheet of the timeline page alone, inline in a second
+/// `<style>` element of that page (`site::timeline`).
+pub const TIMELINE_STYLE: &str = include_str!("templates/timeline.css");
+
+/// The script of the game, home and timeline pages, inline in a
+/// `<script>` element: it draws what depends on "now" from the reader's clock (status badges,
 /// days left, progress, the now line, the order of the activities, the
 /// "ending soonest" lists, the out-of-date notice) and shows each time in
 /// the reader's zone beside the server's when they differ. Without it a
@@ -470,7 +515,7 @@ const SCRIPT_WORDS: [&str; 15] = [
 ];
 
 /// The script and the words it reads.
-fn live(ui: &Ui) -> Live {
+pub(super) fn live(ui: &Ui) -> Live {
     let words: std::collections::BTreeMap<&str, &str> = SCRIPT_WORDS
         .iter()
         .map(|&name| (name, ui.word(name)))
@@ -494,14 +539,15 @@ pub(super) fn style_only(ui: &Ui) -> Live {
 }
 
 /// The `Content-Security-Policy` of the site: nothing loads but the inline
-/// style sheet and script (by their hashes), the inline `style` attributes
+/// style sheets (the site's and the timeline's) and script (by their hashes), the inline `style` attributes
 /// that place the timeline bars, and images (covers may be on any HTTPS
 /// host; the favicon is a `data:` URL). No connections, frames, forms,
 /// fonts or plugins. `_headers` sends it with every file, and so does `serve`.
 pub fn content_security_policy() -> String {
     format!(
-        "default-src 'none'; img-src 'self' https: data:; style-src {}; style-src-attr 'unsafe-inline'; script-src {}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        "default-src 'none'; img-src 'self' https: data:; style-src {} {}; style-src-attr 'unsafe-inline'; script-src {}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
         csp_hash(STYLE),
+        csp_hash(TIMELINE_STYLE),
         csp_hash(SCRIPT)
     )
 }
@@ -535,7 +581,7 @@ impl Serialize for Ui {
 
 /// Template name to message id. `{n}` in the texts of days is left for
 /// the script and the build to fill (a count of whole days, 2 or more).
-const WORDS: [(&str, &str); 47] = [
+const WORDS: [(&str, &str); 49] = [
     ("site_title", "page-site-title"),
     ("skip", "page-skip"),
     ("home", "page-home"),
@@ -583,6 +629,8 @@ const WORDS: [(&str, &str); 47] = [
     ("your_zone", "page-your-zone"),
     ("home_description", "page-home-description"),
     ("atom_feed", "page-atom-feed"),
+    ("timeline_all", "page-timeline-title"),
+    ("api_reference", "page-api-reference"),
 ];
 
 impl Ui {
@@ -630,8 +678,12 @@ struct IndexView {
     /// The home pages of every locale, this one included.
     alternates: Vec<Alternate>,
     live: Live,
+    /// The timeline page of this locale, relative to this page.
+    timeline_href: String,
     /// The games' cards (`home_card.html`), [`Cards`].
     cards: Value,
+    /// The API's reference page of this page's language, relative to it.
+    reference_href: String,
 }
 
 /// The view of `home_card.html`.
@@ -645,7 +697,7 @@ struct CardView {
 /// is fetched (from where the build keeps it) only when the template
 /// reaches it, and dropped once it has moved on, so a page of a large
 /// site (megabytes of cards) is in memory once, as the page itself.
-struct Cards {
+pub(super) struct Cards {
     games: usize,
     locale: String,
     card: CardSource,
@@ -712,9 +764,9 @@ struct Soonest {
 
 /// The out-of-date notice of a document: its text and when it applies.
 #[derive(Debug, Serialize)]
-struct StaleView {
-    due: TimeView,
-    text: String,
+pub(super) struct StaleView {
+    pub(super) due: TimeView,
+    pub(super) text: String,
 }
 
 /// Links to one locale's page, JSON document and calendar.
@@ -732,17 +784,17 @@ struct Feed {
 
 /// A version window: its ends and its zone.
 #[derive(Debug, Serialize)]
-struct WindowView {
-    start: TimeView,
-    end: TimeView,
-    zone: String,
+pub(super) struct WindowView {
+    pub(super) start: TimeView,
+    pub(super) end: TimeView,
+    pub(super) zone: String,
 }
 
 /// A time as shown (`2026-10-08 04:00`) and as machine-readable `datetime`.
 #[derive(Debug, Serialize)]
-struct TimeView {
-    text: String,
-    iso: String,
+pub(super) struct TimeView {
+    pub(super) text: String,
+    pub(super) iso: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -754,6 +806,8 @@ struct GamePage {
     /// Relative path to the home page of this page's language.
     home_href: String,
     live: Live,
+    /// The timeline page of this page's language.
+    timeline_href: String,
     game_name: String,
     version: String,
     version_name: String,
@@ -780,18 +834,18 @@ struct GamePage {
 
 /// A link to the same game in another (or this) locale.
 #[derive(Debug, Serialize)]
-struct Alternate {
-    locale: String,
-    language: String,
-    href: String,
-    current: bool,
+pub(super) struct Alternate {
+    pub(super) locale: String,
+    pub(super) language: String,
+    pub(super) href: String,
+    pub(super) current: bool,
 }
 
 /// A date mark on the timeline axis.
 #[derive(Debug, Serialize)]
-struct Tick {
-    left: String,
-    label: String,
+pub(super) struct Tick {
+    pub(super) left: String,
+    pub(super) label: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -825,7 +879,7 @@ struct NotFoundView {
 }
 
 /// The template environment, compiled once per process.
-fn environment() -> anyhow::Result<&'static Environment<'static>> {
+pub(super) fn environment() -> anyhow::Result<&'static Environment<'static>> {
     static ENV: std::sync::OnceLock<Environment<'static>> = std::sync::OnceLock::new();
     if let Some(env) = ENV.get() {
         return Ok(env);
@@ -903,7 +957,7 @@ fn render<S: Serialize>(
 }
 
 /// The text of `template` with `view`, for the file at `path` (named in errors).
-fn render_text<S: Serialize>(
+pub(super) fn render_text<S: Serialize>(
     env: &Environment<'_>,
     template: &str,
     path: &str,
@@ -915,7 +969,7 @@ fn render_text<S: Serialize>(
 }
 
 /// Directory of a game page relative to the root, with a trailing slash.
-fn page_dir(game: &Game, doc: &LocaleDocument) -> String {
+pub(super) fn page_dir(game: &Game, doc: &LocaleDocument) -> String {
     layout::page_dir(game, &doc.locale, doc.is_default)
 }
 
@@ -948,7 +1002,7 @@ fn default_document(game: &GameOutput) -> anyhow::Result<&LocaleDocument> {
 }
 
 /// The document of `game` in `locale`, else its default one.
-fn document_in<'a>(
+pub(super) fn document_in<'a>(
     game: &'a GameOutput,
     locale: &str,
 ) -> anyhow::Result<(usize, &'a LocaleDocument)> {
@@ -1039,7 +1093,12 @@ fn index_game(
 /// The out-of-date notice of a document, shown by the script from the
 /// moment its data is due ([`freshness`]): "数据尚未更新：4.6 版本已于
 /// 11 月 11 日结束".
-fn stale_view(game: &Game, doc: &LocaleDocument, fresh: Freshness, ui: &Ui) -> StaleView {
+pub(super) fn stale_view(
+    game: &Game,
+    doc: &LocaleDocument,
+    fresh: Freshness,
+    ui: &Ui,
+) -> StaleView {
     let due = fresh.due.naive();
     let lang = ui.lang;
     let date = msg!("page-date", month = due.month(), day = due.day()).render(lang);
@@ -1137,6 +1196,10 @@ fn game_page(
             layout::home_dir(&doc.locale, doc.locale == site_locale)
         ),
         live: live(ui),
+        timeline_href: format!(
+            "{root}{}",
+            layout::timeline_dir(&doc.locale, doc.locale == site_locale)
+        ),
         game_name: g.name.get(&doc.locale, &g.default_locale).to_owned(),
         version: doc.document.version.clone(),
         version_name: doc.document.version_name.clone(),
@@ -1191,12 +1254,12 @@ fn activity_view(
 }
 
 /// The version window of `doc`.
-fn window_of(doc: &LocaleDocument) -> (NaiveDateTime, NaiveDateTime) {
+pub(super) fn window_of(doc: &LocaleDocument) -> (NaiveDateTime, NaiveDateTime) {
     let (start, end) = doc.document.window();
     (start.naive(), end.naive())
 }
 
-fn window_view(game: &Game, doc: &LocaleDocument) -> WindowView {
+pub(super) fn window_view(game: &Game, doc: &LocaleDocument) -> WindowView {
     let (start, end) = window_of(doc);
     WindowView {
         start: time_view(game, start),
@@ -1206,7 +1269,7 @@ fn window_view(game: &Game, doc: &LocaleDocument) -> WindowView {
 }
 
 /// A percentage with two decimals, the same on every machine.
-fn pct(value: f64) -> String {
+pub(super) fn pct(value: f64) -> String {
     format!("{value:.2}")
 }
 
@@ -1215,7 +1278,7 @@ fn display_time(t: NaiveDateTime) -> String {
 }
 
 /// The time as shown, and as an HTML `datetime` with the game's UTC offset.
-fn time_view(game: &Game, t: NaiveDateTime) -> TimeView {
+pub(super) fn time_view(game: &Game, t: NaiveDateTime) -> TimeView {
     // Read as the published documents read it (a gap or a fold included).
     let iso = crate::model::time::instant_of(t, game.tz())
         .format("%Y-%m-%dT%H:%M:%S%:z")
@@ -1227,7 +1290,7 @@ fn time_view(game: &Game, t: NaiveDateTime) -> TimeView {
 }
 
 /// `Asia/Shanghai, UTC+08:00` at the given local time.
-fn zone_label(game: &Game, at: NaiveDateTime) -> String {
+pub(super) fn zone_label(game: &Game, at: NaiveDateTime) -> String {
     let zoned = crate::model::time::instant_of(at, game.tz());
     format!("{}, UTC{}", game.time_zone_name(), zoned.format("%:z"))
 }

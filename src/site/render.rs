@@ -25,7 +25,10 @@ use super::cache::{self, CacheSalt, Key};
 use super::check::{Prepared, check_files};
 use super::compress::{self, Compression};
 use super::types::{Checked, GameOutput, HomeLink, LocaleDocument, OutputFile, output_of};
-use super::{cards, contract, headers, ics, kept, kinds, llms, manifest, pages, types, write};
+use super::{
+    cards, contract, headers, ics, kept, kinds, llms, manifest, pages, reference, timeline, types,
+    write,
+};
 
 /// What a render starts from: a clean check of the tree at `root`, and
 /// what loads and validates its games again.
@@ -564,9 +567,9 @@ impl<'a> Build<'a> {
         }
         shared.extend([index_file(&summaries, index_entries)]);
         // The contract: each kind's schema as published, the index's, the
-        // OpenAPI description and the API catalog.
-        // The games above are summaries, without activities: the example
-        // document of the description is the first game's, loaded again.
+        // OpenAPI description and the API catalog. The games above are
+        // summaries, without activities: the example document of the
+        // description is the first game's, loaded again.
         let example = match games.first() {
             Some(first) => Some(self.from.load_again(&first.game)?),
             None => None,
@@ -578,12 +581,49 @@ impl<'a> Build<'a> {
             files: &shared,
             site: self.how.site_url,
         });
+        shared.extend(self.reference_pages(&summaries, &contract)?);
         shared.extend(contract);
         shared.extend([
             pages::render_not_found(&self.home_locale)?,
             headers::render_headers(games, published),
         ]);
         Ok(shared)
+    }
+
+    /// The API's reference page of every home page's locale, from the
+    /// contract as this build publishes it and, as its example, the first
+    /// game's default document (loaded again: the summaries of the shared
+    /// files hold no activities).
+    fn reference_pages(
+        &self,
+        summaries: &[api::Summary<'_>],
+        contract: &[OutputFile],
+    ) -> anyhow::Result<Vec<OutputFile>> {
+        let example = match self.from.checked.games.first() {
+            Some(checked) if checked.documents.iter().any(|(_, d)| d.is_some()) => {
+                Some(output_of(checked.game.clone(), checked.documents.clone()))
+            }
+            Some(checked) => Some(self.from.load_again(&checked.game)?),
+            None => None,
+        };
+        let example_doc = example.as_ref().and_then(|game| {
+            let doc = game.documents.iter().find(|d| d.is_default)?;
+            Some((&game.game, doc))
+        });
+        let locales = pages::home_locales(
+            self.registry
+                .iter()
+                .flat_map(|g| g.locales.iter().map(String::as_str)),
+            &self.home_locale,
+        );
+        reference::render(&reference::Inputs {
+            games: summaries,
+            example: example_doc,
+            contract,
+            site: self.how.site_url,
+            site_locale: &self.home_locale,
+            locales: &locales,
+        })
     }
 
     /// The home pages list every game's activities that have not ended: a
@@ -660,8 +700,9 @@ impl<'a> Build<'a> {
             })
     }
 
-    /// Writes every home page from the games' cards, one after the
-    /// other ([`write_home_page`]), as the part with `key`.
+    /// Writes every home page from the games' cards, and every timeline
+    /// page from their groups, one after the other ([`write_home_page`]),
+    /// as the part with `key`.
     fn write_home_pages(
         &self,
         games: &[GameOutput],
@@ -675,13 +716,20 @@ impl<'a> Build<'a> {
         let mut tally = Tally::default();
         let mut files = Vec::new();
         let mut complete = true;
-        pages::each_home_page(games, links, source, |home| {
+        let mut write = |home| {
             let (done, records) = write_home_page(home, self.how, self.staging)?;
             complete &= done.deferred == 0;
             tally = tally + done;
             files.extend(records);
             Ok(())
-        })?;
+        };
+        pages::each_home_page(games, links, source, &mut write)?;
+        // The timeline pages list every game too: the same part.
+        let groups: pages::CardSource = {
+            let cards = Arc::clone(&self.cards);
+            Arc::new(move |game, locale| cards.group(game, locale))
+        };
+        timeline::each_timeline_page(games, groups, &mut write)?;
         let record = manifest::PartRecord {
             key,
             complete,

@@ -506,6 +506,12 @@ pub fn catalog_links() -> Vec<CatalogLink> {
         },
         CatalogLink {
             rel: "service-doc",
+            path: layout::reference_dir("", true),
+            media: "text/html",
+            title: "Reference of the API for people",
+        },
+        CatalogLink {
+            rel: "service-doc",
             path: layout::LLMS_PATH.to_owned(),
             media: "text/plain",
             title: "What the API holds and how to read it",

@@ -7,6 +7,13 @@
 (() => {
   "use strict";
   const ui = JSON.parse(document.getElementById("ui").textContent);
+  // The style sheet keeps what only a page without script shows (the
+  // timeline's tables) for screen readers and print.
+  document.documentElement.classList.add("js");
+  // The timeline page: `?game=<id>` shows that game alone, as `#<id>` does.
+  const only = new URLSearchParams(location.search).get("game");
+  if (only && document.getElementById(only)?.classList.contains("tl-game")) location.replace(`#${only}`);
+
   let now = Date.now();
   const DAY = 864e5;
   const STATES = ["upcoming", "ongoing", "ended"];
@@ -95,6 +102,15 @@
       }
       for (const key of document.querySelectorAll(".now-key")) key.hidden = !inside;
     }
+    // The timeline page: the now line on the axis every game shares.
+    for (const chart of document.querySelectorAll("[data-axis-start][data-axis-end]")) {
+      const s = Date.parse(chart.dataset.axisStart);
+      const e = Date.parse(chart.dataset.axisEnd);
+      for (const line of chart.querySelectorAll(".tl-now")) {
+        line.style.left = `${share(s, e).toFixed(3)}%`;
+        line.hidden = !(s <= now && now <= e);
+      }
+    }
     const current = document.getElementById("current");
     const ended = document.getElementById("ended");
     if (current && ended) {
@@ -171,6 +187,16 @@
   };
   draw();
   setInterval(draw, 6e4);
+
+  // The timeline page on a narrow screen: the chart scrolled so that "now"
+  // shows a third of the way into the bars, beside the game names.
+  for (const line of document.querySelectorAll(".tl-now:not([hidden])")) {
+    const box = line.closest(".tl");
+    const names = box && box.querySelector(".tl-corner");
+    if (!box || !names) continue;
+    const lanes = box.clientWidth - names.offsetWidth;
+    box.scrollLeft += line.getBoundingClientRect().left - box.getBoundingClientRect().left - names.offsetWidth - lanes / 3;
+  }
 
   // Calendar subscriptions: the calendar's own address as webcal://.
   for (const a of document.querySelectorAll("a.webcal")) {
