@@ -1374,8 +1374,8 @@ fn the_reference_page_shows_every_game_path_field_and_snippet_in_both_languages(
     assert!(
         en.contains("<span class=\"locale\"><code>en-US</code> (pending: no document yet)</span>")
     );
-    assert!(zh.contains("<td>活动的稳定 id："));
-    assert!(en.contains("<td>The activity's stable id: "));
+    assert!(zh.contains("<td>活动的稳定 id，分配后即出现："));
+    assert!(en.contains("<td>The activity's stable id, present once assigned: "));
     assert!(read_page(&out, "index.html").contains(r#"<a href="api-reference/">API 参考</a>"#));
     assert!(
         read_page(&out, "en-US/index.html")
