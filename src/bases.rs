@@ -432,6 +432,73 @@ pub fn export_revision(root: &Path, rev: &str) -> anyhow::Result<tempfile::TempD
     Ok(tmp)
 }
 
+/// The ids revision `rev` of the repository holding `root` gave, file by
+/// file: what `missing-id` gives back to the activities a rewrite left
+/// without theirs (`check --changed-since REV`; [`head_ids`] otherwise).
+pub fn ids_at(root: &Path, rev: &str) -> anyhow::Result<crate::model::ids::Base> {
+    use crate::model::ids::{Base, BaseActivity};
+    use serde_json::Value;
+    let tree = export_revision(root, rev)?;
+    let read = |rel: &str| -> Option<Value> {
+        let text = std::fs::read_to_string(tree.path().join(rel)).ok()?;
+        serde_json::from_str(&text).ok()
+    };
+    let mut base = Base {
+        rev: rev.to_owned(),
+        files: Default::default(),
+    };
+    let registry = read(crate::tree::REGISTRY_PATH).unwrap_or(Value::Null);
+    let games = registry.get("games").and_then(Value::as_array);
+    for game in games.into_iter().flatten() {
+        let Some(id) = game.get("id").and_then(Value::as_str) else {
+            continue;
+        };
+        let locales = game.get("locales").and_then(Value::as_array);
+        for locale in locales.into_iter().flatten().filter_map(Value::as_str) {
+            let path = crate::tree::data_path(id, locale);
+            let Some(document) = read(&path) else {
+                continue;
+            };
+            let activities = document.get("activities").and_then(Value::as_array);
+            let text = |a: &Value, key: &str| a.get(key).and_then(Value::as_str).map(str::to_owned);
+            let found: Vec<BaseActivity> = activities
+                .into_iter()
+                .flatten()
+                .filter_map(|a| {
+                    Some(BaseActivity {
+                        id: text(a, "id")?,
+                        name: text(a, "name").unwrap_or_default(),
+                        start: text(a, "startTime").unwrap_or_default(),
+                        end: text(a, "endTime").unwrap_or_default(),
+                    })
+                })
+                .collect();
+            if !found.is_empty() {
+                base.files.insert(path, found);
+            }
+        }
+    }
+    Ok(base)
+}
+
+/// [`ids_at`] the checkout's `HEAD`, when `root` is in a git repository
+/// with a commit holding its registry; `None` otherwise (a tree outside
+/// git, a repository without commits): the base is evidence, not a need.
+pub fn head_ids(root: &Path) -> Option<crate::model::ids::Base> {
+    let inside = std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["rev-parse", "--is-inside-work-tree"])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    if !inside.status.success() || inside.stdout.trim_ascii() != b"true" {
+        return None;
+    }
+    ids_at(root, "HEAD").ok()
+}
+
 /// What `check --changed-since REF` keeps of a check: the diagnostics the
 /// change introduced, and what it left out.
 #[derive(Debug)]

@@ -217,6 +217,11 @@ pub struct Diagnostic {
     /// The exact repair, when the rule knows it (a quick fix in an editor).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<Fix>,
+    /// Repairs to pick one of, when the rule cannot tell which is right
+    /// (`missing-id` with several candidates): the editor's code actions and
+    /// the agents' `choices`. `check --fix` applies none of them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<Choice>,
 }
 
 /// A machine-applicable repair: replace the bytes `start..end` of the file's
@@ -228,6 +233,28 @@ pub struct Fix {
     /// Byte offset one past the last byte replaced.
     pub end: usize,
     pub replacement: String,
+}
+
+/// One repair of a [`Diagnostic::choices`]: what it does, in words, and
+/// the edit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Choice {
+    pub title: Msg,
+    #[serde(flatten)]
+    pub fix: Fix,
+    /// The edit the choice also makes in another file, when it needs one
+    /// (the candidate twin's id, where its own file does not write it yet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub also: Option<FileFix>,
+}
+
+/// A [`Fix`] of another file than the diagnostic's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileFix {
+    /// Path relative to the root, with forward slashes.
+    pub file: String,
+    #[serde(flatten)]
+    pub fix: Fix,
 }
 
 impl Diagnostic {
@@ -255,6 +282,7 @@ impl Diagnostic {
             notes: Vec::new(),
             width,
             fix: None,
+            choices: Vec::new(),
         }
     }
 
@@ -332,18 +360,38 @@ pub struct Location {
 
 /// Maps a byte range of `text` to a 1-based line and character column.
 pub fn locate(text: &str, start: usize, end: usize) -> Location {
-    let start = crate::chars::floor_char_boundary(text, start.min(text.len()));
-    let end = crate::chars::floor_char_boundary(text, end.clamp(start, text.len()));
-    let before = &text[..start];
-    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let column = text[line_start..start].chars().count() + 1;
-    let span = &text[start..end];
-    let first_line = span.split('\n').next().unwrap_or("");
-    Location {
-        line,
-        column,
-        width: first_line.chars().count().max(1),
+    Locator::new(text).locate(start, end)
+}
+
+/// [`locate`] for many ranges of one text (each change `--fix` lists):
+/// the lines are found once, and each range in logarithmic time.
+pub struct Locator<'a> {
+    text: &'a str,
+    /// The byte offset where each line starts.
+    lines: Vec<usize>,
+}
+
+impl<'a> Locator<'a> {
+    pub fn new(text: &'a str) -> Self {
+        let lines = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Locator { text, lines }
+    }
+
+    /// The line and column of the byte range `start..end`.
+    pub fn locate(&self, start: usize, end: usize) -> Location {
+        let text = self.text;
+        let start = crate::chars::floor_char_boundary(text, start.min(text.len()));
+        let end = crate::chars::floor_char_boundary(text, end.clamp(start, text.len()));
+        let line = self.lines.partition_point(|&s| s <= start).max(1);
+        let column = text[self.lines[line - 1]..start].chars().count() + 1;
+        let first_line = text[start..end].split('\n').next().unwrap_or("");
+        Location {
+            line,
+            column,
+            width: first_line.chars().count().max(1),
+        }
     }
 }
 

@@ -61,7 +61,7 @@
 //!   [`publish`] uploads it to S3-compatible storage.
 //! - **Ways in and out.** [`import`] turns a published site back into a
 //!   data tree; [`bases`] reads the bases of `diff` and `check
-//!   --changed-since`; [`fetch`] is the one HTTP GET of both.
+//!   --changed-since` (and the ids of the base `missing-id` gives back); [`fetch`] is the one HTTP GET of both.
 //! - **Where people work.** [`lsp`] (the language server), [`data_mcp`]
 //!   (the data tree as MCP tools for agents), [`server`] (`serve`: the site
 //!   with live rebuilds and the control crate mounted beside it), and

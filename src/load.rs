@@ -60,6 +60,7 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
                 notes: Vec::new(),
                 width: 1,
                 fix: None,
+                choices: Vec::new(),
             });
             None
         }

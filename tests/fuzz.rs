@@ -178,6 +178,7 @@ proptest! {
         let root = mutated_root(target, &mutations);
         let options = activity_site::validate::Options {
             now: Some(chrono::NaiveDateTime::parse_from_str(FIXTURE_NOW, "%Y-%m-%dT%H:%M:%S").unwrap().into()),
+            ..Default::default()
         };
         let checked = activity_site::site::check_documents(root.path(), &options)
             .expect("a data problem is a diagnostic, not a tool failure");
@@ -210,6 +211,7 @@ fn huge_nesting_is_a_diagnostic() {
     let now = chrono::NaiveDateTime::parse_from_str(FIXTURE_NOW, "%Y-%m-%dT%H:%M:%S").unwrap();
     let options = activity_site::validate::Options {
         now: Some(now.into()),
+        ..Default::default()
     };
     for (target, value) in [
         ("data/demo/zh-CN.json", "\"cover\": \"\""),

@@ -90,7 +90,10 @@ fn check_fix_gives_the_bundled_tree_ids_paired_across_locales_and_a_second_fix_c
     assert_eq!(fixed.status.code(), Some(0), "{}", stderr(&fixed));
     let docs = documents(root);
     let (_, report) = check_json(root, now);
-    // What is left without an id has a warning naming its candidates and no fix.
+    // What is left without an id has a warning naming its candidates and
+    // offering each as a choice, and no exact fix: only ys's two English
+    // activities of a window the Chinese file lists three times, which no
+    // evidence pairs without a base.
     let left: BTreeSet<(String, u64)> = report["diagnostics"]
         .as_array()
         .unwrap()
@@ -98,7 +101,9 @@ fn check_fix_gives_the_bundled_tree_ids_paired_across_locales_and_a_second_fix_c
         .filter(|d| d["code"] == "missing-id")
         .map(|d| {
             assert!(d.get("fix").is_none(), "{d:#}");
-            assert!(!d["notes"].as_array().unwrap().is_empty(), "{d:#}");
+            assert_eq!(d["file"], "data/ys/en-US.json", "{d:#}");
+            assert_eq!(d["notes"].as_array().unwrap().len(), 3, "{d:#}");
+            assert_eq!(d["choices"].as_array().unwrap().len(), 3, "{d:#}");
             (
                 d["file"].as_str().unwrap().to_owned(),
                 d["line"].as_u64().unwrap(),
@@ -129,6 +134,12 @@ fn check_fix_gives_the_bundled_tree_ids_paired_across_locales_and_a_second_fix_c
         left.len(),
         "each activity left without an id is warned"
     );
+    assert_eq!(without, 2, "{report:#}");
+    // Every pairing is listed with its evidence: the windows shared by
+    // several activities in both languages (sr, ww, end) pair by place.
+    let listed = stderr(&fixed);
+    assert!(listed.contains("evidence: the same place as"), "{listed}");
+    assert!(listed.contains("evidence: the same times as"), "{listed}");
     // The default language's file has no choice to make: every one has an id.
     for (path, doc) in &docs {
         if path.ends_with("zh-CN.json") {
@@ -168,6 +179,23 @@ fn check_fix_gives_the_bundled_tree_ids_paired_across_locales_and_a_second_fix_c
         }
     }
     assert!(paired > 10, "{paired} activities paired across locales");
+    // A window both languages list the same number of times: the n-th of
+    // one is the twin of the n-th of the other.
+    let mut by_place = 0;
+    for docs in by_game.values().filter(|docs| docs.len() == 2) {
+        let (a, b) = (windows(docs[0]), windows(docs[1]));
+        for (window, _) in &a {
+            let here: Vec<_> = a.iter().filter(|(w, _)| w == window).collect();
+            let there: Vec<_> = b.iter().filter(|(w, _)| w == window).collect();
+            if here.len() > 1 && here.len() == there.len() {
+                for (x, y) in here.iter().zip(&there) {
+                    assert_eq!(x.1, y.1, "{window:?}");
+                    by_place += 1;
+                }
+            }
+        }
+    }
+    assert!(by_place >= 11, "{by_place} paired by place");
 
     // A second --fix changes nothing.
     let before = texts(root);
@@ -365,4 +393,206 @@ fn an_id_lost_while_its_activity_runs_is_breaking_and_a_duplicate_id_is_an_error
     assert_eq!(codes, ["duplicate-id"], "{report:#}");
     // No fix guesses which of the two is wrong.
     assert!(report["diagnostics"][0].get("fix").is_none(), "{report:#}");
+}
+
+/// A copy of the bundled tree (`games.json`, `data/`, `schema/`) committed
+/// in a temporary repository of its own.
+fn bundled_repository() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_tree(&crate_root().join("data"), &root.join("data"));
+    copy_tree(&crate_root().join("schema"), &root.join("schema"));
+    std::fs::copy(crate_root().join("games.json"), root.join("games.json")).unwrap();
+    crate::review::git(root, &["init", "-q"]);
+    crate::review::git(root, &["add", "-A"]);
+    crate::review::git(root, &["commit", "-q", "-m", "data with ids"]);
+    dir
+}
+
+/// Each activity's id by its name, per file.
+fn ids_by_name(root: &Path) -> BTreeMap<String, BTreeMap<String, Option<String>>> {
+    documents(root)
+        .into_iter()
+        .map(|(path, doc)| {
+            let ids = doc["activities"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| {
+                    (
+                        a["name"].as_str().unwrap().to_owned(),
+                        a["id"].as_str().map(str::to_owned),
+                    )
+                })
+                .collect();
+            (path, ids)
+        })
+        .collect()
+}
+
+/// Issue 63: in a checkout whose `HEAD` holds the ids, every id removed
+/// comes back as it was, each fix listing the base as its evidence, and a
+/// second `--fix` changes nothing.
+#[test]
+fn check_fix_in_a_checkout_gives_back_every_id_of_head_with_its_evidence() {
+    let repo = bundled_repository();
+    let root = repo.path();
+    let before = ids_by_name(root);
+    strip_ids(root);
+    let now = "2026-11-22T12:00:00";
+    let fixed = run(root, &["check", "--fix", "--now", now, "--format", "json"]);
+    assert_eq!(fixed.status.code(), Some(0), "{}", stderr(&fixed));
+    assert_eq!(ids_by_name(root), before);
+    let report: Value = serde_json::from_str(&stdout(&fixed)).unwrap();
+    let changes = report["changes"].as_array().unwrap();
+    let given: usize = before
+        .values()
+        .map(|ids| ids.values().filter(|id| id.is_some()).count())
+        .sum();
+    assert_eq!(changes.len(), given, "{report:#}");
+    for change in changes {
+        assert_eq!(change["code"], "missing-id", "{change:#}");
+        let notes = change["notes"].to_string();
+        assert!(notes.contains("evidence: at HEAD"), "{change:#}");
+    }
+    let again = run(root, &["check", "--fix", "--now", now]);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert_eq!(ids_by_name(root), before);
+    assert!(
+        !stderr(&again).contains("fixed data/"),
+        "{}",
+        stderr(&again)
+    );
+}
+
+/// Issue 63: a file rewritten whole (as a fetch script writes it: other
+/// order, no ids, an activity gone, one renamed, one moved) gets back the
+/// id of every activity it still holds, and `diff --against-rev` reports
+/// no id change.
+#[test]
+fn a_file_rewritten_without_ids_gets_its_ids_back_and_diff_sees_no_id_change() {
+    let repo = bundled_repository();
+    let root = repo.path();
+    let path = "data/sr/zh-CN.json";
+    let before = ids_by_name(root)[path].clone();
+    let mut doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join(path)).unwrap()).unwrap();
+    let activities = doc["activities"].as_array_mut().unwrap();
+    for a in activities.iter_mut() {
+        a.as_object_mut().unwrap().remove("id");
+    }
+    activities.reverse();
+    let gone = activities.pop().unwrap();
+    // One renamed (its times keep it), one moved (its name keeps it), of
+    // those whose times no other activity of the file shares.
+    let window = |a: &Value| (a["startTime"].to_string(), a["endTime"].to_string());
+    let alone: Vec<usize> = (0..activities.len())
+        .filter(|&i| {
+            let w = window(&activities[i]);
+            activities.iter().filter(|b| window(b) == w).count() == 1
+        })
+        .collect();
+    let renamed = activities[alone[0]]["name"].as_str().unwrap().to_owned();
+    activities[alone[0]]["name"] = Value::from(format!("{renamed}（新）"));
+    let moved = activities[alone[1]]["name"].as_str().unwrap().to_owned();
+    activities[alone[1]]["endTime"] = Value::from("2026-11-12T03:59:59");
+    std::fs::write(root.join(path), serde_json::to_string(&doc).unwrap()).unwrap();
+
+    let now = "2026-10-01T12:00:00";
+    let fixed = run(root, &["check", "--fix", "--now", now]);
+    assert!(fixed.status.code() != Some(2), "{}", stderr(&fixed));
+    let after = ids_by_name(root)[path].clone();
+    assert_eq!(after.len(), before.len() - 1);
+    for (name, id) in &after {
+        let was = before
+            .get(name)
+            .or_else(|| before.get(&name.replace("（新）", "")))
+            .unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(id, was, "{name}");
+    }
+    assert!(!after.contains_key(gone["name"].as_str().unwrap()));
+    let listed = stderr(&fixed);
+    assert!(
+        listed.contains("evidence: at HEAD, this file gives"),
+        "{listed}"
+    );
+    assert!(
+        listed.contains(&format!("to `{renamed}`, with the same times")),
+        "{listed}"
+    );
+    assert!(
+        listed.contains(&format!("to `{moved}`, with the same name\n")),
+        "{listed}"
+    );
+
+    let out = run(
+        root,
+        &[
+            "diff",
+            "--against-rev",
+            "HEAD",
+            "--now",
+            now,
+            "--format",
+            "json",
+        ],
+    );
+    let text = stdout(&out);
+    let report: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert!(!text.contains("\"field\": \"id\""), "{text}");
+    assert!(!text.contains("id-changed"), "{text}");
+    let file = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "api/v1/activity/sr-zh-CN.json")
+        .unwrap_or_else(|| panic!("{report:#}"));
+    assert_eq!(file["renamed"][0]["from"], renamed.as_str(), "{file:#}");
+    assert_eq!(file["moved"][0]["name"], moved.as_str(), "{file:#}");
+    assert_eq!(file["removed"].as_array().unwrap().len(), 1, "{file:#}");
+    for entry in ["renamed", "moved"] {
+        assert!(file[entry][0]["id"].as_str().is_some(), "{file:#}");
+    }
+    // The text shows each id beside its name.
+    let text = stdout(&run(root, &["diff", "--against-rev", "HEAD", "--now", now]));
+    let renamed_id = before[&renamed].as_deref().unwrap();
+    assert!(text.contains(&format!("（新）\" [{renamed_id}]")), "{text}");
+    let moved_id = before[&moved].as_deref().unwrap();
+    assert!(
+        text.contains(&format!("moved {moved} [{moved_id}]:")),
+        "{text}"
+    );
+    assert!(
+        file.get("added")
+            .is_none_or(|a| a.as_array().unwrap().is_empty()),
+        "{file:#}"
+    );
+}
+
+/// Issue 63: an activity in both languages with other times is one
+/// finding, naming its id and both times.
+#[test]
+fn parity_names_the_id_of_an_activity_whose_times_differ_between_languages() {
+    let root = tree_with_ids();
+    let root = root.path();
+    edit(
+        root,
+        "data/demo/en-US.json",
+        "\"2026-11-17T03:59:59\"",
+        "\"2026-11-18T03:59:59\"",
+    );
+    let (_, report) = check_json(root, FIXTURE_NOW);
+    let parity: Vec<&Value> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "locale-parity")
+        .collect();
+    assert_eq!(parity.len(), 1, "{report:#}");
+    let message = parity[0]["message"].as_str().unwrap();
+    assert_eq!(parity[0]["file"], "data/demo/en-US.json", "{message}");
+    assert!(message.starts_with("`demo-1.2-"), "{message}");
+    assert!(message.contains("2026-11-18T03:59:59 here"), "{message}");
+    assert!(message.contains("2026-11-17T03:59:59 there"), "{message}");
+    assert!(parity[0].get("notes").is_none(), "{report:#}");
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::util::stdio::StdioServer;
-use crate::util::{FIXTURE_NOW, fixture_root};
+use crate::util::{FIXTURE_NOW, crate_root, fixture_root};
 
 /// A client session with one server process.
 struct Client {
@@ -588,6 +588,7 @@ fn the_live_check_equals_check_and_checks_only_what_changed() {
                 .unwrap()
                 .into(),
         ),
+        ..Default::default()
     };
     let mut live = LiveCheck::new(root.path());
     let mut run = |overlay: &Overlay| {
@@ -755,4 +756,103 @@ fn announcements_boards_get_checks_diagnostics() {
         assert_eq!(seen, want, "{}", case.display());
         assert_eq!(client.shut_down(), 0);
     }
+}
+
+/// Issue 63: a `missing-id` no evidence decides (the Chinese file lists two
+/// activities in the window, the English one; no ids anywhere) offers each
+/// candidate as a code action, none preferred, which gives the candidate
+/// the same id in its own file; the one taken leaves no `missing-id` there.
+#[test]
+fn a_missing_id_without_evidence_offers_each_candidate_as_a_code_action() {
+    let root = fixture_root(Some(
+        &crate_root().join("tests/fixtures/invalid/missing-id"),
+    ));
+    let zh = root.path().join("data/demo/zh-CN.json");
+    let without_ids = |text: String| -> String {
+        text.split_inclusive('\n')
+            .filter(|line| !line.trim_start().starts_with("\"id\""))
+            .collect()
+    };
+    let text = without_ids(std::fs::read_to_string(&zh).unwrap())
+        .replacen("2026-10-10T10:00:00", "2026-10-01T11:00:00", 1)
+        .replacen("2026-10-31T03:59:59", "2026-10-15T03:59:59", 1);
+    std::fs::write(&zh, text).unwrap();
+
+    let en = without_ids(std::fs::read_to_string(root.path().join(EN)).unwrap());
+    std::fs::write(root.path().join(EN), &en).unwrap();
+    let mut client = Client::start(root.path(), &[]);
+    let found = client.open(EN, &en);
+    let missing: Vec<&Value> = found.iter().filter(|d| d["code"] == "missing-id").collect();
+    let login = missing
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().contains("Login Rewards"))
+        .unwrap_or_else(|| panic!("{found:#?}"));
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": client.uri(EN)}, "range": login["range"],
+               "context": {"diagnostics": [login]}}),
+    );
+    let actions = actions["result"].as_array().expect("actions").clone();
+    let titles: Vec<&str> = actions
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles.len(), 2, "{actions:#?}");
+    assert!(
+        titles
+            .iter()
+            .any(|t| t.contains("`登录奖励` in data/demo/zh-CN.json")),
+        "{titles:?}"
+    );
+    assert!(
+        titles
+            .iter()
+            .any(|t| t.contains("`星海巡游` in data/demo/zh-CN.json")),
+        "{titles:?}"
+    );
+    assert!(
+        actions.iter().all(|a| a["isPreferred"] == false),
+        "{actions:#?}"
+    );
+
+    let edit = &actions[0]["edit"]["changes"][client.uri(EN)][0];
+    assert!(
+        edit["newText"]
+            .as_str()
+            .unwrap()
+            .starts_with("\"id\": \"demo-1.2-0"),
+        "{edit:#}"
+    );
+    // The candidate has no id in its own file yet: the choice gives it the
+    // same one there, as the editor applies it (opening that file).
+    let twin = &actions[0]["edit"]["changes"][client.uri("data/demo/zh-CN.json")][0];
+    assert_eq!(twin["newText"], edit["newText"], "{actions:#?}");
+    let zh_text = std::fs::read_to_string(&zh).unwrap();
+    let line = twin["range"]["start"]["line"].as_u64().unwrap() as usize;
+    let column = twin["range"]["start"]["character"].as_u64().unwrap() as usize;
+    let at: usize = zh_text
+        .split_inclusive('\n')
+        .take(line)
+        .map(str::len)
+        .sum::<usize>()
+        + column;
+    let mut zh_text = zh_text;
+    zh_text.insert_str(at, twin["newText"].as_str().unwrap());
+    client.open("data/demo/zh-CN.json", &zh_text);
+    // The English file's diagnostics follow the Chinese buffer first.
+    client.diagnostics(EN);
+    let after = client.change(
+        EN,
+        2,
+        Some(edit["range"].clone()),
+        edit["newText"].as_str().unwrap(),
+    );
+    let left: Vec<&Value> = after.iter().filter(|d| d["code"] == "missing-id").collect();
+    assert_eq!(left.len(), missing.len() - 1, "{after:#?}");
+    assert!(
+        left.iter()
+            .all(|d| !d["message"].as_str().unwrap().contains("Login Rewards")),
+        "{after:#?}"
+    );
+    assert_eq!(client.shut_down(), 0);
 }

@@ -967,6 +967,7 @@ fn the_bundled_data_renders_pages_and_calendars() {
     // match its activities.
     let options = activity_site::validate::Options {
         now: Some(time("2026-11-22T12:00:00").into()),
+        ..Default::default()
     };
     let checked =
         activity_site::site::check_documents(&crate_root(), &options).expect("bundled data loads");

@@ -9,7 +9,7 @@ use crate::i18n::msg;
 use crate::site::{self, rewrite};
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let options = super::options::check(&args.common);
+    let options = super::options::check_with_base(&args.common, args.changed_since.as_deref())?;
     let root = &args.common.root;
     let only = crate::root::named_files(root, &args.paths)?;
     // The texts the remaining diagnostics point into, where they are not

@@ -6,6 +6,6 @@ use crate::cli::ToolArgs;
 use crate::lsp;
 
 pub fn run(args: ToolArgs) -> anyhow::Result<ExitCode> {
-    let options = super::options::check(&args.common);
+    let options = super::options::check_with_base(&args.common, None)?;
     lsp::run(&args.common.root, options)
 }

@@ -8,7 +8,7 @@ use crate::cli::ToolArgs;
 use crate::data_mcp::DataTools;
 
 pub fn run(args: ToolArgs) -> anyhow::Result<ExitCode> {
-    let options = super::options::check(&args.common);
+    let options = super::options::check_with_base(&args.common, None)?;
     let tools = DataTools::new(&args.common.root, options);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -9,7 +9,29 @@ use crate::site::{self, BuildOptions, CacheOptions, Compression, OutputState};
 
 /// The check's options from the flags every data command shares.
 pub(super) fn check(common: &Common) -> crate::validate::Options {
-    crate::validate::Options { now: common.now }
+    crate::validate::Options {
+        now: common.now,
+        base: None,
+    }
+}
+
+/// [`check`] with a base for `missing-id`'s evidence, for the commands
+/// that fix (`check`, the editor's and the agents' servers): revision
+/// `rev` when given (`check --changed-since REV`: an unknown revision is
+/// an error), else the checkout's `HEAD` when the root is in a git
+/// repository.
+pub(super) fn check_with_base(
+    common: &Common,
+    rev: Option<&str>,
+) -> anyhow::Result<crate::validate::Options> {
+    let base = match rev {
+        Some(rev) => Some(crate::bases::ids_at(&common.root, rev)?),
+        None => crate::bases::head_ids(&common.root),
+    };
+    Ok(crate::validate::Options {
+        now: common.now,
+        base: base.map(std::sync::Arc::new),
+    })
 }
 
 /// The options of a build of the root to `out` from the flags `build` and

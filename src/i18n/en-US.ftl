@@ -256,11 +256,9 @@ duplicate-id = the id `{ $id }` is already the id of activity { $first }
 duplicate-id-help = an id names one activity: remove this `id` from the activity that is not the one it names, and `activity-site check --fix` gives it its own
 missing-id = the activity `{ $name }` has no `id`
 missing-id-help-fresh = `activity-site check --fix` gives it the new id `{ $id }`
-missing-id-help-reuse = `activity-site check --fix` gives it `{ $id }`, the id of the activity with the same times in { $path }
-missing-id-help-wait = other activities have the same times: `activity-site check --fix` first gives ids to those of { $path }, then copy the id of the one that is this activity
 missing-id-help-choose = { $count ->
-    [one] one activity of another language has these times, but this file has more without an id: copy its id to the one that is the same activity (`"id": "…"` first)
-   *[other] { $count } activities of other languages have these times: copy the id of the one that is the same activity (`"id": "…"` first)
+    [one] one activity of another language could be this one, and no evidence decides: give it its id if it is the same activity (the editor offers it as a quick fix)
+   *[other] { $count } activities of other languages could be this one, and no evidence decides: give it the id of the one that is the same activity (the editor offers each as a quick fix)
 }
 missing-id-help-times = give the activity its startTime and endTime: its id is found by its times
 missing-id-candidate = `{ $id }`: `{ $name }` in { $path }
@@ -1362,7 +1360,7 @@ help-value-format-sarif = SARIF 2.1.0, exact fixes included
 help-arg-check-deny-warnings = Exit 1 on warnings too
 help-arg-check-fix = Apply every exact fix (full-width punctuation, commas, quotes, date forms, ...), then check again and report what remains
 help-arg-check-diff = With --fix: print the fixes as a patch and write nothing (also --dry-run)
-help-arg-check-changed-since = Report only the problems the change since git revision REF introduced (in the files it touched, or new across files), compared by rule, file and message with the tree at REF (read with git, no network); the exit status follows only those. The clock's findings (stale, upcoming-version) are left out: the scheduled ending-soon workflow reports them
+help-arg-check-changed-since = Report only the problems the change since git revision REF introduced (in the files it touched, or new across files), compared by rule, file and message with the tree at REF (read with git, no network); the exit status follows only those. The clock's findings (stale, upcoming-version) are left out: the scheduled ending-soon workflow reports them. REF is also the base whose ids missing-id gives back (HEAD otherwise, in a git checkout)
 help-arg-check-paths = Check only these files (relative to the current folder), with the rules across files that involve them
 help-arg-out = Output directory, replaced atomically (default: <root>/site); only an absent, empty or generated directory is replaced
 help-arg-force = Replace an --out directory that activity-site did not make, moving what it holds to <out>.replaced-<date and time> beside it (listed first, never deleted); never the data root, its inputs, a home directory or a file system root
@@ -1629,3 +1627,19 @@ ref-field-announcements-announcements-content = The announcement's text, in Mark
 ref-field-announcements-announcements-contentType = How `content` is written; only "markdown", which is also what an absent contentType means.
 ref-field-api-catalog-linkset = The link set: one context and its links per entry.
 ref-field-api-catalog-linkset-anchor = The link context: the API's base.
+
+## missing-id: the evidence of each pairing, and the choices where none decides (issue 63)
+
+missing-id-help-give = `activity-site check --fix` gives it `{ $id }`
+missing-id-base-both = evidence: at { $rev }, this file gives `{ $id }` to `{ $name }`, with the same name and times
+missing-id-base-name = evidence: at { $rev }, this file gives `{ $id }` to `{ $name }`, with the same name
+missing-id-base-times = evidence: at { $rev }, this file gives `{ $id }` to `{ $name }`, with the same times
+missing-id-twin-times = evidence: the same times as `{ $name }` in { $path }, the only pair with these times
+missing-id-twin-place = evidence: the same place as `{ $name }` in { $path }: number { $nth } of the { $count } activities with these times in each
+missing-id-choice = give it `{ $id }` (`{ $name }` in { $path })
+missing-id-more = and { $count } more with these times
+
+## locale-parity by id (issue 63)
+
+parity-moved = `{ $id }` (`{ $name }`) has other times than in { $path }: { $here } here, { $there } there
+parity-moved-help = an activity has the same times in every language: correct them here or in { $path }, whichever is wrong

@@ -226,11 +226,9 @@ duplicate-id = id `{ $id }` 已经是 activities[{ $first }] 的 id
 duplicate-id-help = 一个 id 只指一个活动：请从不是它所指的那个活动中删除这个 `id`，`activity-site check --fix` 会给它分配自己的 id
 missing-id = 活动 `{ $name }` 没有 `id`
 missing-id-help-fresh = `activity-site check --fix` 会给它分配新的 id `{ $id }`
-missing-id-help-reuse = `activity-site check --fix` 会给它分配 `{ $id }`，即 { $path } 中时间相同的活动的 id
-missing-id-help-wait = 还有其他活动的时间与它相同：`activity-site check --fix` 会先给 { $path } 中的这些活动分配 id，然后请复制其中与它是同一活动的那个的 id
 missing-id-help-choose = { $count ->
-    [one] 另一语言中有一个活动的时间与它相同，但本文件中还有其他没有 id 的同时间活动：请把它的 id 复制给同一个活动（`"id": "…"` 放在最前）
-   *[other] 其他语言中有 { $count } 个活动的时间与它相同：请复制其中与它是同一活动的那个的 id（`"id": "…"` 放在最前）
+    [one] 另一语言中有一个活动可能就是它，但没有证据能确定：若是同一活动，请给它那个 id（编辑器会把它作为快速修复提供）
+   *[other] 其他语言中有 { $count } 个活动可能就是它，但没有证据能确定：请给它与它是同一活动的那个的 id（编辑器会把每个都作为快速修复提供）
 }
 missing-id-help-times = 请先填写活动的 startTime 和 endTime：它的 id 要按时间配对
 missing-id-candidate = `{ $id }`：{ $path } 中的 `{ $name }`
@@ -1184,7 +1182,7 @@ help-value-format-sarif = SARIF 2.1.0，含精确修复
 help-arg-check-deny-warnings = 有警告时也以 1 退出
 help-arg-check-fix = 应用所有精确修复（全角标点、逗号、引号、日期格式等），然后重新检查并报告剩余问题
 help-arg-check-diff = 与 --fix 一起使用：以补丁形式显示修复，不写入任何内容（也可写作 --dry-run）
-help-arg-check-changed-since = 只报告自 git 版本 REF 以来的改动带来的问题（改动过的文件中的，或跨文件新出现的），按规则、文件和消息与 REF 时的数据比较（用 git 读取，不联网）；退出码只看这些问题。时钟带来的提示（stale、upcoming-version）不报告：由定时运行的 ending-soon 工作流报告
+help-arg-check-changed-since = 只报告自 git 版本 REF 以来的改动带来的问题（改动过的文件中的，或跨文件新出现的），按规则、文件和消息与 REF 时的数据比较（用 git 读取，不联网）；退出码只看这些问题。时钟带来的提示（stale、upcoming-version）不报告：由定时运行的 ending-soon 工作流报告。REF 也是 missing-id 取回 id 的基准（否则在 git 检出中用 HEAD）
 help-arg-check-paths = 只检查这些文件（相对于当前目录），以及涉及它们的跨文件规则
 help-arg-out = 输出目录，原子地替换（默认：<root>/site）；只替换不存在、为空或由本工具生成的目录
 help-arg-force = 替换不是 activity-site 生成的 --out 目录：其中原有的内容先列出，再移到旁边的 <out>.replaced-<日期时间>，绝不删除；数据根目录及其输入、主目录和文件系统根目录一律拒绝
@@ -1449,3 +1447,19 @@ ref-field-announcements-announcements-content = 公告的正文，Markdown（Com
 ref-field-announcements-announcements-contentType = `content` 的写法；只有 "markdown"，省略 contentType 时也是这个意思。
 ref-field-api-catalog-linkset = 链接集：每项一个上下文及其链接。
 ref-field-api-catalog-linkset-anchor = 链接的上下文：API 的基础地址。
+
+## missing-id：每个配对的依据，以及无法确定时的选项（issue 63）
+
+missing-id-help-give = `activity-site check --fix` 会给它分配 `{ $id }`
+missing-id-base-both = 依据：在 { $rev } 中，本文件里名称和时间都相同的 `{ $name }` 的 id 是 `{ $id }`
+missing-id-base-name = 依据：在 { $rev } 中，本文件里名称相同的 `{ $name }` 的 id 是 `{ $id }`
+missing-id-base-times = 依据：在 { $rev } 中，本文件里时间相同的 `{ $name }` 的 id 是 `{ $id }`
+missing-id-twin-times = 依据：与 { $path } 中的 `{ $name }` 时间相同，且是这一时间唯一的一对
+missing-id-twin-place = 依据：与 { $path } 中的 `{ $name }` 位置相同：两个文件在这一时间各有 { $count } 个活动，它们都是第 { $nth } 个
+missing-id-choice = 给它 `{ $id }`（{ $path } 中的 `{ $name }`）
+missing-id-more = 这一时间还有 { $count } 个
+
+## 按 id 比对 locale-parity（issue 63）
+
+parity-moved = `{ $id }`（`{ $name }`）的时间与 { $path } 中的不同：这里是 { $here }，那里是 { $there }
+parity-moved-help = 同一活动在每种语言中的时间都相同：请修正这里或 { $path } 中有误的时间

@@ -526,21 +526,45 @@ impl<W: Write> Server<W> {
         let wanted = params.range;
         let mut actions = Vec::new();
         for d in found {
-            let Some(fix) = &d.fix else { continue };
-            let diagnostic = to_lsp(d, &lines, self.encoding, Some(&uri), self.lang);
-            let fix_range = lines.range(fix.start, fix.end, self.encoding);
-            if !overlaps(diagnostic.range, wanted) && !overlaps(fix_range, wanted) {
-                continue;
+            // The exact fix, preferred; else each choice the rule offers
+            // (a `missing-id` with several candidates), none preferred.
+            let exact = d
+                .fix
+                .iter()
+                .map(|fix| (fix_title(&text, fix), fix, None, true));
+            let choices = d
+                .choices
+                .iter()
+                .map(|c| (c.title.render(self.lang), &c.fix, c.also.as_ref(), false));
+            for (title, fix, also, preferred) in exact.chain(choices) {
+                let diagnostic = to_lsp(d, &lines, self.encoding, Some(&uri), self.lang);
+                let fix_range = lines.range(fix.start, fix.end, self.encoding);
+                if !overlaps(diagnostic.range, wanted) && !overlaps(fix_range, wanted) {
+                    continue;
+                }
+                let mut changes = serde_json::Map::new();
+                changes.insert(
+                    uri.as_str().to_owned(),
+                    json!([{"range": fix_range, "newText": fix.replacement}]),
+                );
+                if let Some(also) = also {
+                    // The twin's id too, in its file as this server reads it.
+                    let other = self.text_of(&also.file);
+                    let range =
+                        Lines::new(&other).range(also.fix.start, also.fix.end, self.encoding);
+                    changes.insert(
+                        self.uri_of(&also.file),
+                        json!([{"range": range, "newText": also.fix.replacement}]),
+                    );
+                }
+                actions.push(json!({
+                    "title": title,
+                    "kind": "quickfix",
+                    "diagnostics": [diagnostic],
+                    "isPreferred": preferred,
+                    "edit": {"changes": changes},
+                }));
             }
-            actions.push(json!({
-                "title": fix_title(&text, fix),
-                "kind": "quickfix",
-                "diagnostics": [diagnostic],
-                "isPreferred": true,
-                "edit": {"changes": {uri.as_str(): [
-                    {"range": fix_range, "newText": fix.replacement}
-                ]}},
-            }));
         }
         Value::Array(actions)
     }

@@ -106,6 +106,28 @@ impl Fresh {
     }
 }
 
+/// The ids a base revision of the tree gave (`check --changed-since REV`,
+/// or the checkout's `HEAD`): what `missing-id` gives back to the
+/// activities a rewrite left without theirs. Read by
+/// [`crate::bases::ids_at`]; plain data here.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Base {
+    /// The revision as it was named (`HEAD`, `main~2`).
+    pub rev: String,
+    /// Each data file's activities that had an id there, by the file's
+    /// path relative to the root.
+    pub files: std::collections::HashMap<String, Vec<BaseActivity>>,
+}
+
+/// An activity of a base file that had an id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaseActivity {
+    pub id: String,
+    pub name: String,
+    pub start: String,
+    pub end: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

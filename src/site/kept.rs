@@ -62,6 +62,7 @@ fn unpublishable(kept: &KeptFile, problem: &Msg) -> Diagnostic {
         notes: Vec::new(),
         width: 1,
         fix: None,
+        choices: Vec::new(),
     }
 }
 

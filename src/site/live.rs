@@ -516,7 +516,10 @@ impl LiveBuild {
             self.check = LiveCheck::new(&options.root);
             self.memo = None;
         }
-        let check_options = validate::Options { now: options.now };
+        let check_options = validate::Options {
+            now: options.now,
+            ..Default::default()
+        };
         let mut diagnostics = self
             .check
             .check_changes(&Overlay::new(), &check_options, changed)?;

@@ -164,6 +164,7 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     // when it is the clock's, as the pages are).
     let check_options = validate::Options {
         now: Some(Now::pinned_or_clock(options.now)),
+        ..Default::default()
     };
     let salt = options.salt();
     // The output's manifest says which games' last check found nothing;

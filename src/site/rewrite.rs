@@ -395,13 +395,14 @@ pub fn fix_with(
                 changes: Vec::new(),
             });
             let earlier = rounds.entry(path.to_string()).or_default();
+            let locator = diagnostics::Locator::new(&file.before);
             for &index in &applied {
                 let (d, fix) = found[index];
                 let offset = earlier
                     .iter()
                     .rev()
                     .fold(fix.start, |offset, edits| map_back(edits, offset));
-                let at = diagnostics::locate(&file.before, offset, offset);
+                let at = locator.locate(offset, offset);
                 file.changes.push(Change {
                     line: at.line,
                     column: at.column,

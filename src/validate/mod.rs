@@ -46,6 +46,10 @@ use spans::{Spans, Target};
 pub struct Options {
     /// "Now", read in each game's time zone; `None` means the clock.
     pub now: Option<Now>,
+    /// The ids of a base revision of the tree (`check --changed-since`,
+    /// or the checkout's `HEAD`), which `missing-id` gives back to the
+    /// activities that lost theirs; `None` without one.
+    pub base: Option<std::sync::Arc<crate::model::ids::Base>>,
 }
 
 impl Options {
@@ -423,7 +427,11 @@ impl Validator {
                 parsed.push((json, &file.locale, !has_errors));
             }
         }
-        diagnostics.extend(across_locales(&loaded.game, &parsed));
+        diagnostics.extend(across_locales(
+            &loaded.game,
+            &parsed,
+            options.base.as_deref(),
+        ));
         CheckedGame {
             game: loaded.game.clone(),
             documents,
@@ -437,12 +445,16 @@ impl Validator {
 /// on every activity of every locale, paired across locales; locale parity,
 /// every other locale against the default one, on clean files only (an
 /// error already says what is wrong).
-fn across_locales(game: &Game, parsed: &[(JsonFile<'_>, &str, bool)]) -> Vec<Diagnostic> {
+fn across_locales(
+    game: &Game,
+    parsed: &[(JsonFile<'_>, &str, bool)],
+    base: Option<&crate::model::ids::Base>,
+) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     let files: Vec<(&JsonFile<'_>, &str)> = parsed.iter().map(|(json, l, _)| (json, *l)).collect();
     let mut reports: Vec<Reporter<'_>> =
         files.iter().map(|(json, _)| Reporter::new(json)).collect();
-    rules::missing_ids(game, &files, &mut reports);
+    rules::missing_ids(game, &files, base, &mut reports);
     for report in reports {
         let mut found = report.finish();
         waive(game, &mut found);
@@ -630,6 +642,7 @@ impl<'a> Reporter<'a> {
             notes: Vec::new(),
             width: at.width,
             fix: None,
+            choices: Vec::new(),
         });
     }
 
@@ -664,6 +677,14 @@ impl<'a> Reporter<'a> {
                 end,
                 replacement,
             });
+        }
+    }
+
+    /// Attaches repairs to pick one of to the diagnostic reported last
+    /// ([`Diagnostic::choices`]).
+    pub fn choices(&mut self, choices: Vec<crate::diagnostics::Choice>) {
+        if let Some(last) = self.diagnostics.last_mut() {
+            last.choices = choices;
         }
     }
 

@@ -59,6 +59,7 @@ fn check(fixture: &str) -> String {
         now: Some(crate::clock::Now::Local(
             NaiveDateTime::parse_from_str(NOW, "%Y-%m-%dT%H:%M:%S").unwrap(),
         )),
+        ..Default::default()
     };
     let (games, mut all) = validator.registry(&project);
     for game in &games {
@@ -437,35 +438,46 @@ fn ids_are_paired_across_locales_by_their_times() {
     let registry = default_registry(&split(&files), true);
     let out = check(&format!("//- games.json\n{registry}\n{files}"));
     let has = |line: &str| assert!(out.contains(line), "{line}\n{out}");
-    // The default locale's A, B's twin, C and D: fresh ids above the 07
-    // in use, the same for A in both files; B's twin reuses B's.
+    // A in both files gets one fresh id above the 07 in use; B's twin
+    // reuses B's (the same times); C and D pair with C-en and D-en by their
+    // place in the window both files list twice. Each fix says why.
     has("gives it the new id `demo-1.2-08`");
     assert_eq!(out.matches("new id `demo-1.2-08`").count(), 2, "{out}");
+    has("help: `activity-site check --fix` gives it `demo-1.2-07`");
     has(
-        "gives it `demo-1.2-07`, the id of the activity with the same times in data/demo/zh-CN.json",
+        "note: evidence: the same times as `B` in data/demo/zh-CN.json, the only pair with these times",
     );
-    has("help: `activity-site check --fix` gives it the new id `demo-1.2-09`");
-    has("help: `activity-site check --fix` gives it the new id `demo-1.2-10`");
-    // C-en and D-en wait for zh-CN's (no pairing is guessed), without a fix.
-    assert_eq!(
-        out.matches("first gives ids to those of data/demo/zh-CN.json")
-            .count(),
-        2,
-        "{out}"
+    has(
+        "note: evidence: the same place as `C` in data/demo/zh-CN.json: number 1 of the 2 activities with these times in each",
     );
+    has(
+        "note: evidence: the same place as `D-en` in data/demo/en-US.json: number 2 of the 2 activities with these times in each",
+    );
+    assert_eq!(out.matches("new id `demo-1.2-09`").count(), 2, "{out}");
+    assert_eq!(out.matches("new id `demo-1.2-10`").count(), 2, "{out}");
     assert_eq!(out.matches("warning[missing-id]").count(), 7, "{out}");
-    assert_eq!(out.matches("fix:").count(), 5, "{out}");
+    assert_eq!(out.matches("fix:").count(), 7, "{out}");
 
-    // Once zh-CN has its ids, C-en and D-en name the candidates.
+    // Three English activities in the window zh-CN lists twice (with its
+    // ids): no evidence decides, each names both candidates, without a fix.
     let zh = zh
         .replacen(r#"{"name": "C""#, r#"{"id": "demo-1.2-09", "name": "C""#, 1)
         .replacen(r#"{"name": "D""#, r#"{"id": "demo-1.2-10", "name": "D""#, 1);
+    let en = en.replacen(
+        &activity(None, "D-en", "03"),
+        &format!(
+            "{}, {}",
+            activity(None, "D-en", "03"),
+            activity(None, "E-en", "03")
+        ),
+        1,
+    );
     let files = format!("//- data/demo/zh-CN.json\n{zh}//- data/demo/en-US.json\n{en}");
     let out = check(&format!("//- games.json\n{registry}\n{files}"));
     assert_eq!(
-        out.matches("2 activities of other languages have these times")
+        out.matches("2 activities of other languages could be this one")
             .count(),
-        2,
+        3,
         "{out}"
     );
     assert!(

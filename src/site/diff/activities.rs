@@ -112,7 +112,7 @@ impl Compare for Activities {
                 msg!(
                     "diff-renamed",
                     from = format!("{:?}", r.from),
-                    to = format!("{:?}", r.to),
+                    to = with_id(&format!("{:?}", r.to), r.id.as_deref()),
                     start = r.start_time.as_str(),
                     end = r.end_time.as_str()
                 )
@@ -125,7 +125,7 @@ impl Compare for Activities {
             lines.push(
                 msg!(
                     "diff-changed",
-                    name = c.name.as_str(),
+                    name = with_id(&c.name, c.id.as_deref()),
                     start = c.start_time.as_str(),
                     fields = Arg::List(fields, "list-semicolon")
                 )
@@ -395,6 +395,7 @@ impl<'d> Pairs<'d, '_> {
         let fields = activity_fields(g, a);
         if !fields.is_empty() {
             self.diff.changed.push(ActivityChange {
+                id: a.id.clone(),
                 name: a.name.clone(),
                 start_time: a.start_time.to_string(),
                 fields,
@@ -578,6 +579,7 @@ fn days_from(now: NaiveDateTime, time: &Written) -> u64 {
 /// `g` renamed to `a` (at `a`'s window).
 fn renamed(g: &Activity<Written>, a: &Activity<Written>) -> Renamed {
     Renamed {
+        id: a.id.clone(),
         from: g.name.clone(),
         to: a.name.clone(),
         start_time: a.start_time.to_string(),
@@ -593,6 +595,7 @@ fn moved(g: &Activity<Written>, a: &Activity<Written>) -> Moved {
             .map_or(0, |(f, t)| whole_days(*f, *t))
     };
     Moved {
+        id: a.id.clone(),
         name: a.name.clone(),
         from: Window {
             start_time: g.start_time.to_string(),
@@ -712,7 +715,7 @@ fn moved_line(m: &Moved) -> String {
     .collect();
     msg!(
         "diff-moved",
-        name = m.name.as_str(),
+        name = with_id(&m.name, m.id.as_deref()),
         from = format!("{} – {}", m.from.start_time, m.from.end_time),
         to = format!("{} – {}", m.to.start_time, m.to.end_time),
         shifts = Arg::List(shifts, "list-comma")
@@ -723,8 +726,17 @@ fn moved_line(m: &Moved) -> String {
 fn activity_line(a: &ActivityRef) -> Msg {
     msg!(
         "diff-activity",
-        name = a.name.as_str(),
+        name = with_id(&a.name, a.id.as_deref()),
         start = a.start_time.as_str(),
         end = a.end_time.as_str()
     )
+}
+
+/// A name as a diff line shows it: with its id beside it, when it has one
+/// (`Star Sea Voyage [demo-1.2-02]`).
+fn with_id(name: &str, id: Option<&str>) -> String {
+    match id {
+        Some(id) => format!("{name} [{id}]"),
+        None => name.to_owned(),
+    }
 }

@@ -181,6 +181,9 @@ impl When {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActivityChange {
+    /// Its id, where the new document gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     pub name: String,
     pub start_time: String,
     pub fields: Vec<FieldChange>,
@@ -190,6 +193,9 @@ pub struct ActivityChange {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Renamed {
+    /// Its id, where the new document gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     pub from: String,
     pub to: String,
     pub start_time: String,
@@ -201,6 +207,9 @@ pub struct Renamed {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Moved {
+    /// Its id, where the new document gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     pub name: String,
     pub from: Window,
     pub to: Window,

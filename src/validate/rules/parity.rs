@@ -52,6 +52,25 @@ pub fn locale_parity<'r>(
         both_ways(report, missing, extra);
         return;
     }
+    // An activity in both with other times: one finding naming its id.
+    let (moved, only_default, only_other) = moved_by_id(only_default, only_other);
+    for (theirs, ours) in &moved {
+        let (((start, end), name, index, id), ((there_start, there_end), ..)) = (ours, theirs);
+        on_other.value(
+            &format!("/activities/{index}"),
+            Code::LocaleParity,
+            Warning,
+            msg!(
+                "parity-moved",
+                id = id.unwrap_or(""),
+                name = *name,
+                path = default.path,
+                here = format!("{start} – {end}"),
+                there = format!("{there_start} – {there_end}")
+            ),
+            Some(msg!("parity-moved-help", path = default.path)),
+        );
+    }
     if !only_default.is_empty() && !only_other.is_empty() {
         // Both lack something: times that moved, most often. One warning on
         // the other locale's file (the default is the reference), at its
@@ -131,15 +150,49 @@ fn version_fields(
     (fields, at)
 }
 
-/// An activity's time window (start, end), its name and its index.
-type Windowed<'d> = ((&'d str, &'d str), &'d str, usize);
+/// An activity's time window (start, end), its name, its index and its id.
+type Windowed<'d> = ((&'d str, &'d str), &'d str, usize, Option<&'d str>);
 
-/// Each activity's time window, with its name and index.
+/// Each activity's time window, with its name, index and id.
 fn windows<'d>(doc: &'d Node<'d>) -> Vec<Windowed<'d>> {
     super::base::activities(doc)
         .into_iter()
-        .filter_map(|a| Some((a.window?, a.name, a.index)))
+        .filter_map(|a| Some((a.window?, a.name, a.index, a.id.flatten())))
         .collect()
+}
+
+/// Of the activities without a twin by times on either side, those with
+/// the same id on both (the same activity, with other times): the pairs
+/// (the default's, the other's), and what is left of each side.
+#[allow(clippy::type_complexity)]
+fn moved_by_id<'d>(
+    only_default: Vec<Windowed<'d>>,
+    only_other: Vec<Windowed<'d>>,
+) -> (
+    Vec<(Windowed<'d>, Windowed<'d>)>,
+    Vec<Windowed<'d>>,
+    Vec<Windowed<'d>>,
+) {
+    let mut theirs: HashMap<&str, Windowed<'d>> = HashMap::with_capacity(only_default.len());
+    for w in &only_default {
+        if let Some(id) = w.3 {
+            theirs.insert(id, *w);
+        }
+    }
+    let mut moved = Vec::new();
+    let mut left_other = Vec::new();
+    for w in only_other {
+        match w.3.and_then(|id| theirs.remove(id)) {
+            Some(twin) => moved.push((twin, w)),
+            None => left_other.push(w),
+        }
+    }
+    let taken: foldhash::HashSet<usize> = moved.iter().map(|(t, _)| t.2).collect();
+    let left_default = only_default
+        .into_iter()
+        .filter(|w| !taken.contains(&w.2))
+        .collect();
+    (moved, left_default, left_other)
 }
 
 /// The windows of `theirs` (the default's) and of `ours` (the other
@@ -150,14 +203,14 @@ fn unmatched<'d>(
     ours: &[Windowed<'d>],
 ) -> (Vec<Windowed<'d>>, Vec<Windowed<'d>>) {
     let mut remaining: HashMap<(&str, &str), Vec<usize>> = HashMap::with_capacity(theirs.len());
-    for (k, (window, _, _)) in theirs.iter().enumerate() {
+    for (k, (window, ..)) in theirs.iter().enumerate() {
         remaining.entry(*window).or_default().push(k);
     }
     let mut only_other = Vec::new();
-    for (window, name, i) in ours {
-        match remaining.get_mut(window).and_then(Vec::pop) {
+    for w in ours {
+        match remaining.get_mut(&w.0).and_then(Vec::pop) {
             Some(_) => {}
-            None => only_other.push((*window, *name, *i)),
+            None => only_other.push(*w),
         }
     }
     let mut only_default: Vec<_> = remaining
@@ -165,14 +218,14 @@ fn unmatched<'d>(
         .flatten()
         .map(|k| theirs[k])
         .collect();
-    only_default.sort_by_key(|(_, _, k)| *k);
+    only_default.sort_by_key(|w| w.2);
     (only_default, only_other)
 }
 
 /// One note per activity, at most a few, then how many more.
 fn notes(report: &mut Reporter<'_>, note: fn(&str, &str, &str) -> Msg, list: &[Windowed<'_>]) {
     const SHOWN: usize = 5;
-    for ((start, end), name, _) in list.iter().take(SHOWN) {
+    for ((start, end), name, ..) in list.iter().take(SHOWN) {
         report.note(note(name, start, end));
     }
     if list.len() > SHOWN {
