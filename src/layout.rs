@@ -50,6 +50,11 @@ pub const OPENAPI_PATH: &str = "api/v1/openapi.json";
 /// The API catalog of RFC 9727, a linkset naming [`OPENAPI_PATH`].
 pub const API_CATALOG_PATH: &str = ".well-known/api-catalog";
 
+/// The page at the API's base (`/api/v1/`), the anchor of the API catalog:
+/// what the API is and the links of the catalog, for a person or a program
+/// that follows the anchor.
+pub const API_HOME_PATH: &str = "api/v1/index.html";
+
 /// The files of the published contract besides the kinds' schemas, which
 /// every build writes whatever the data: the index's schema, the API
 /// catalog's, the OpenAPI description and the catalog.
@@ -58,6 +63,7 @@ pub const CONTRACT_PATHS: &[&str] = &[
     API_CATALOG_SCHEMA_PATH,
     OPENAPI_PATH,
     API_CATALOG_PATH,
+    API_HOME_PATH,
 ];
 
 /// The folder of well-known locations (RFC 8615): the one dot-folder a
@@ -609,13 +615,21 @@ pub fn is_text(path: &str) -> bool {
     name != HEADERS_FILE && kind_of(path).is_some_and(|k| k.text)
 }
 
-/// The `_headers` pattern of every path [`cache_control`] gives [`API_CACHE`]
-/// (and CORS): the API and anything else a host keeps under `/api/`.
+/// The `_headers` pattern of the API and anything else a host keeps under
+/// `/api/`: the first of [`API_POLICY_PATTERNS`].
 pub const API_PATTERN: &str = "/api/*";
 
+/// The one table of the paths the API's policy covers (CORS and
+/// [`API_CACHE`]), as `_headers` patterns: the API, its catalog (RFC 9727
+/// names its place, outside `/api/`) and `llms.txt`, which the OpenAPI
+/// description and the catalog list beside the API's files. `_headers`
+/// (and so `serve`) and `publish` read it through [`has_api_policy`].
+pub const API_POLICY_PATTERNS: [&str; 3] = [API_PATTERN, "/.well-known/api-catalog", "/llms.txt"];
+
 /// The `Cache-Control` of a published path: immutable for names with a
-/// content hash, [`API_CACHE`] under `api/` ([`API_PATTERN`]), [`PAGE_CACHE`]
-/// elsewhere. (`serve` sends `no-cache` instead: a preview always revalidates.)
+/// content hash, [`API_CACHE`] for the paths of [`API_POLICY_PATTERNS`],
+/// [`PAGE_CACHE`] elsewhere. (`serve` sends `no-cache` instead: a preview
+/// always revalidates.)
 pub fn cache_control(path: &str) -> &'static str {
     let name = path.rsplit('/').next().unwrap_or(path);
     if content_hashed(name) {
@@ -627,11 +641,23 @@ pub fn cache_control(path: &str) -> &'static str {
     }
 }
 
-/// Whether [`API_PATTERN`] matches `path` (relative, or site-absolute), or
-/// it is the API catalog: the API's cache policy and CORS apply, and
-/// `publish` sends it with the data.
+/// Whether a pattern of [`API_POLICY_PATTERNS`] matches `path` (relative,
+/// or site-absolute): the API's cache policy and CORS apply, and `publish`
+/// sends it with the data.
 pub fn has_api_policy(path: &str) -> bool {
-    relative(path).starts_with("api/") || relative(path) == API_CATALOG_PATH
+    let url = url(relative(path));
+    API_POLICY_PATTERNS
+        .iter()
+        .any(|pattern| match pattern.strip_suffix('*') {
+            Some(prefix) => url.starts_with(prefix),
+            None => url == *pattern,
+        })
+}
+
+/// The `Link` header (RFC 8288) by which the API catalog names itself, as
+/// RFC 9727 (section 3) asks of an answer to `/.well-known/api-catalog`.
+pub fn api_catalog_link() -> String {
+    format!("<{}>; rel=\"api-catalog\"", url(API_CATALOG_PATH))
 }
 
 /// Whether a path of the output is hidden, never published: a dot-file
@@ -916,7 +942,13 @@ mod tests {
         );
         assert_eq!(content_type("api/v1/api-catalog"), UNKNOWN_TYPE);
         assert_eq!(cache_control(API_CATALOG_PATH), API_CACHE);
+        assert_eq!(cache_control(LLMS_PATH), API_CACHE);
+        assert_eq!(cache_control("/llms.txt"), API_CACHE);
+        assert_eq!(cache_control("robots.txt"), PAGE_CACHE);
+        assert_eq!(API_POLICY_PATTERNS[1], url(API_CATALOG_PATH));
+        assert_eq!(API_POLICY_PATTERNS[2], url(LLMS_PATH));
         assert!(is_built_path(API_CATALOG_PATH));
+        assert!(is_built_path(API_HOME_PATH));
         assert!(!is_hidden(API_CATALOG_PATH));
         assert!(is_hidden(".git/config"));
         assert!(is_hidden("api/.well-known/x"));

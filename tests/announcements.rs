@@ -72,13 +72,24 @@ fn a_board_of_the_real_shape_builds_anno_json_equal_to_it() {
     assert_eq!(json_file(&site.join("api/v1/anno-zh-CN.json")), zh);
     assert_eq!(json_file(&site.join("api/v1/anno-en-US.json")), en);
     // The source schema as published: its `$id` at its place on the site
-    // (relative without --site-url), without the editor hint `$schema`.
+    // (relative without --site-url), without the editor hint `$schema`,
+    // and open to fields it does not name (issue 62), at the top and in
+    // each announcement.
     let mut published = json_file(&crate_root().join("schema/announcements.schema.json"));
     published["$id"] = serde_json::Value::from("/api/v1/schema/announcements.json");
     published["properties"]
         .as_object_mut()
         .unwrap()
         .shift_remove("$schema");
+    for pointer in ["", "/$defs/announcement"] {
+        let object = published
+            .pointer_mut(pointer)
+            .unwrap()
+            .as_object_mut()
+            .unwrap();
+        let closed = object.shift_remove("additionalProperties");
+        assert_eq!(closed, Some(serde_json::Value::Bool(false)));
+    }
     assert_eq!(
         json_file(&site.join("api/v1/schema/announcements.json")),
         published

@@ -214,15 +214,27 @@ fn a_site_url_makes_every_absolute_link_absolute() {
         openapi["servers"][0]["url"],
         "https://activity.example.org/sub"
     );
-    // Every 200 answer of a document names the published schema.
-    let document = &openapi["paths"]["/api/v1/activity/{game}-{locale}.json"]["get"];
+    // Every 200 answer of a document names the component of the published
+    // schema; the one parameter is every published name.
+    let document = &openapi["paths"]["/api/v1/activity/{document}.json"]["get"];
+    assert_eq!(document["operationId"], "getActivityDocument");
     assert_eq!(
         document["responses"]["200"]["content"]["application/json"]["schema"]["$ref"],
-        "schema/activity.json"
+        "#/components/schemas/ActivityDocument"
     );
     assert_eq!(
         document["parameters"][0]["schema"]["enum"],
-        serde_json::json!(["ny", "sh"])
+        serde_json::json!(["ny", "ny-en-US", "ny-zh-CN", "sh", "sh-zh-CN"])
+    );
+    // Its example is the first game's published document, cut short.
+    let mut example = json(&site.join("api/v1/activity/ny.json"));
+    example["activities"]
+        .as_array_mut()
+        .expect("activities")
+        .truncate(2);
+    assert_eq!(
+        document["responses"]["200"]["content"]["application/json"]["example"],
+        example
     );
     let catalog = json(&site.join(".well-known/api-catalog"));
     assert_eq!(
@@ -239,13 +251,34 @@ fn a_site_url_makes_every_absolute_link_absolute() {
         &page,
         "class=\"webcal\" href=\"webcal://activity.example.org/sub/api/v1/activity/ny.ics\"",
     );
-    // The API catalog is served with its type and the API's policy.
+    // The API catalog is served with its type, the API's policy and its
+    // Link (RFC 9727); llms.txt, which the description lists, with the
+    // API's policy; the catalog's anchor is a page naming its links.
     let headers = std::fs::read_to_string(site.join("_headers")).expect("_headers");
     says(
         &headers,
         "/.well-known/api-catalog\n  Access-Control-Allow-Origin: *",
     );
     says(&headers, "Content-Type: application/linkset+json");
+    says(
+        &headers,
+        "  Link: </.well-known/api-catalog>; rel=\"api-catalog\"\n",
+    );
+    says(
+        &headers,
+        "/llms.txt\n  Access-Control-Allow-Origin: *\n  Access-Control-Allow-Methods: GET, HEAD, OPTIONS\n  Access-Control-Expose-Headers: ETag, Last-Modified\n  Cache-Control: public, max-age=300",
+    );
+    assert_eq!(
+        catalog["linkset"][0]["anchor"],
+        format!("{base}api/v1/").as_str()
+    );
+    let home = std::fs::read_to_string(site.join("api/v1/index.html")).expect("the anchor's page");
+    says(
+        &home,
+        &format!("<link rel=\"service-desc\" href=\"{base}api/v1/openapi.json\">"),
+    );
+    says(&home, "<h1>游戏活动 API</h1>");
+    says(&home, "<h1>Game activity API</h1>");
 }
 
 #[test]
@@ -415,64 +448,143 @@ fn strict(schema: &mut Value) {
     }
 }
 
-/// `/api/v1/activity/{game}-{locale}.json` as a pattern of a file's
-/// site-absolute path: each `{…}` is one path segment's worth of text.
-fn path_pattern(template: &str) -> regex::Regex {
+/// A path template of the description as a pattern of site-absolute
+/// paths: each `{…}` one of its parameter's values (`enums`), or, without
+/// them, any text of one segment, as a router that reads no enum matches.
+fn path_pattern(template: &str, item: &Value, enums: bool) -> regex::Regex {
     let mut pattern = String::from("^");
     for (i, part) in template.split(['{', '}']).enumerate() {
         if i % 2 == 0 {
             pattern.push_str(&regex::escape(part));
-        } else {
-            pattern.push_str("[^/]+");
+            continue;
+        }
+        let values = item["get"]["parameters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|p| p["name"] == part)
+            .and_then(|p| p["schema"]["enum"].as_array());
+        match values.filter(|_| enums) {
+            Some(values) => {
+                let values: Vec<String> = values
+                    .iter()
+                    .map(|v| regex::escape(v.as_str().expect("a string")))
+                    .collect();
+                pattern.push_str(&format!("(?:{})", values.join("|")));
+            }
+            None => pattern.push_str("[^/]+"),
         }
     }
     pattern.push('$');
     regex::Regex::new(&pattern).expect("a pattern")
 }
 
-/// One owner for each published field: the OpenAPI document pairs every
-/// JSON path with its schema, and every file of the bundled data's site
-/// under such a path holds no field its schema leaves undescribed. A field
-/// added to what the build writes and not to the schema fails here, before
-/// a client meets it.
-#[test]
-fn every_published_field_is_described_by_its_schema() {
-    let (_dir, site) = crate::util::build_bundled(&["--no-cache", "--site-url", SITE_URL]);
+/// Every file of a built site the description covers: the API (but the
+/// page of its base), `llms.txt` and the API catalog, without their
+/// precompressed siblings.
+fn described_files(site: &Path) -> Vec<(String, Vec<u8>)> {
+    crate::util::files_under(site)
+        .into_iter()
+        .filter(|(path, _)| {
+            !path.ends_with(".gz")
+                && !path.ends_with(".br")
+                && path != "api/v1/index.html"
+                && (path.starts_with("api/v1/")
+                    || path == "llms.txt"
+                    || path == ".well-known/api-catalog")
+        })
+        .collect()
+}
+
+/// The published schema file a published JSON file's family names, or
+/// `None` for the contract's own files.
+fn schema_file_of(path: &str) -> Option<&'static str> {
+    Some(match path {
+        "api/v1/games.json" => "api/v1/schema/games.json",
+        ".well-known/api-catalog" => "api/v1/schema/api-catalog.json",
+        "api/v1/openapi.json" => return None,
+        _ if path.starts_with("api/v1/schema/") || !path.ends_with(".json") => return None,
+        _ if path.starts_with("api/v1/anno") => "api/v1/schema/announcements.json",
+        _ => "api/v1/schema/activity.json",
+    })
+}
+
+/// Checks every file of a built site the description covers: its URL
+/// matches exactly one path of the description, with the parameters'
+/// values and without them; a JSON file validates against its published
+/// schema file and against the component the description's answer names
+/// (held to name every field when `strict`). Gives the count of files
+/// checked against each schema file.
+fn check_published(site: &Path, strict_fields: bool) -> std::collections::BTreeMap<String, usize> {
     let openapi = json(&site.join("api/v1/openapi.json"));
-    let files = crate::util::files_under(&site);
+    let paths = openapi["paths"].as_object().expect("paths");
+    let mut components = serde_json::json!({"components": openapi["components"].clone()});
+    if strict_fields {
+        strict(&mut components);
+    }
     let mut checked = std::collections::BTreeMap::<String, usize>::new();
-    for (template, item) in openapi["paths"].as_object().expect("paths") {
-        let content = &item["get"]["responses"]["200"]["content"];
-        let Some(reference) = content
-            .as_object()
-            .and_then(|media| media.values().find_map(|m| m["schema"]["$ref"].as_str()))
-        else {
+    for (path, bytes) in described_files(site) {
+        let url = format!("/{path}");
+        for enums in [true, false] {
+            let matching: Vec<&String> = paths
+                .iter()
+                .filter(|(template, item)| path_pattern(template, item, enums).is_match(&url))
+                .map(|(template, _)| template)
+                .collect();
+            assert_eq!(
+                matching.len(),
+                1,
+                "{url} (enums: {enums}) matches {matching:?}"
+            );
+        }
+        let Some(schema_file) = schema_file_of(&path) else {
             continue;
         };
-        let mut schema = json(&site.join("api/v1").join(reference));
-        strict(&mut schema);
-        let validator = jsonschema::validator_for(&schema).expect("a schema");
-        let pattern = path_pattern(template);
-        for (path, bytes) in &files {
-            if !pattern.is_match(&format!("/{path}")) {
-                continue;
-            }
-            let document: Value = serde_json::from_slice(bytes).expect("JSON");
+        let document: Value = serde_json::from_slice(&bytes).expect("JSON");
+        let (template, item) = paths
+            .iter()
+            .find(|(template, item)| path_pattern(template, item, true).is_match(&url))
+            .expect("one path");
+        let content = &item["get"]["responses"]["200"]["content"];
+        let reference = content
+            .as_object()
+            .and_then(|media| media.values().find_map(|m| m["schema"]["$ref"].as_str()))
+            .unwrap_or_else(|| panic!("{template} names no component"));
+        let mut by_component = components.clone();
+        by_component["$ref"] = Value::String(reference.to_owned());
+        for (what, schema) in [
+            (schema_file, json(&site.join(schema_file))),
+            (reference, by_component),
+        ] {
+            let validator = jsonschema::draft202012::new(&schema).expect("a schema");
             let errors: Vec<String> = validator
                 .iter_errors(&document)
                 .map(|error| format!("{} at {}", error, error.instance_path()))
                 .collect();
             assert!(
                 errors.is_empty(),
-                "{path} against {reference}:\n{}",
+                "{path} against {what}:\n{}",
                 errors.join("\n")
             );
-            *checked.entry(reference.to_owned()).or_default() += 1;
         }
+        *checked.entry(schema_file.to_owned()).or_default() += 1;
     }
+    checked
+}
+
+/// One owner for each published field, and one operation for each URL:
+/// every file of the bundled data's site the description covers matches
+/// exactly one of its paths (game ids hold `-`: `ba-cn-zh-CN.json` is one
+/// name, never a game and a locale), and holds no field its schema leaves
+/// undescribed. A field added to what the build writes and not to the
+/// schema fails here, before a client meets it.
+#[test]
+fn every_published_field_is_described_by_its_schema() {
+    let (_dir, site) = crate::util::build_bundled(&["--no-cache", "--site-url", SITE_URL]);
+    let checked = check_published(&site, true);
     for schema in ["games", "activity", "announcements", "api-catalog"] {
         let count = checked
-            .get(&format!("schema/{schema}.json"))
+            .get(&format!("api/v1/schema/{schema}.json"))
             .copied()
             .unwrap_or(0);
         assert!(
@@ -480,4 +592,75 @@ fn every_published_field_is_described_by_its_schema() {
             "no file was checked against {schema}: {checked:?}"
         );
     }
+}
+
+/// Issue 62: a published file validates against its published schema
+/// whatever the data lacks. Each folder of `tests/fixtures/published-gaps`
+/// but `complete` lays one gap over `complete`: activities without ids yet,
+/// a locale without its document, a game named with one string, optional
+/// fields absent (covers, kinds, the registry's zone and update mode).
+#[test]
+fn a_published_file_validates_against_its_schema_whatever_the_data_lacks() {
+    let fixtures = crate_root().join("tests/fixtures/published-gaps");
+    for case in [
+        "complete",
+        "no-id",
+        "pending-locale",
+        "one-string-name",
+        "optional-absent",
+    ] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let overlay = fixtures.join(case);
+        crate::util::fixture_tree(&fixtures.join("complete"), Some(&overlay), dir.path());
+        let output = run(
+            dir.path(),
+            &[
+                "build",
+                "--no-cache",
+                "--out",
+                "site",
+                "--site-url",
+                SITE_URL,
+            ],
+        );
+        assert!(output.status.success(), "{case}: {}", stderr(&output));
+        let checked = check_published(&dir.path().join("site"), false);
+        assert!(
+            checked
+                .get("api/v1/schema/activity.json")
+                .copied()
+                .unwrap_or(0)
+                >= 2,
+            "{case}: {checked:?}"
+        );
+    }
+}
+
+/// The published schemas are open: a document and a board with a field
+/// added at the top and in an item validate against them (the sources'
+/// schemas, which contributors write against, stay closed).
+#[test]
+fn a_document_with_an_added_field_validates_against_the_published_schemas() {
+    let (root, output) = built(&["--site-url", SITE_URL]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let site = root.path().join("site");
+    for (path, schema, items) in [
+        ("api/v1/activity/ny.json", "activity", "activities"),
+        ("api/v1/games.json", "games", "games"),
+    ] {
+        let mut document = json(&site.join(path));
+        document["addedLater"] = serde_json::json!({"any": "shape"});
+        document[items][0]["addedLater"] = Value::from(1);
+        let schema = json(&site.join(format!("api/v1/schema/{schema}.json")));
+        let validator = jsonschema::draft202012::new(&schema).expect("a schema");
+        assert!(validator.is_valid(&document), "{path}");
+        // The strict copy of the project's own check refuses it.
+        let mut closed = schema.clone();
+        strict(&mut closed);
+        let validator = jsonschema::draft202012::new(&closed).expect("a schema");
+        assert!(!validator.is_valid(&document), "{path}");
+    }
+    let source = std::fs::read_to_string(crate_root().join("schema/activity.schema.json"))
+        .expect("the source schema");
+    says(&source, "\"additionalProperties\": false");
 }

@@ -718,9 +718,9 @@ fn diff_against_a_loopback_deployment() {
     assert!(
         // The API: three documents, their calendars, the index, the
         // schemas (activity, announcements, the index's and the API
-        // catalog's) and the OpenAPI description.
+        // catalog's), the OpenAPI description and the page of its base.
         stdout(&out).contains(&format!(
-            "10 files (12 paths, 2 of them a second name of a file) compared with {base}: 0 changed, 0 reformatted, 0 new, 0 removed, 10 unchanged"
+            "11 files (13 paths, 2 of them a second name of a file) compared with {base}: 0 changed, 0 reformatted, 0 new, 0 removed, 11 unchanged"
         )),
         "{}",
         stdout(&out)
@@ -1375,8 +1375,8 @@ fn the_reference_page_shows_every_game_path_field_and_snippet_in_both_languages(
     assert!(
         en.contains("<span class=\"locale\"><code>en-US</code> (pending: no document yet)</span>")
     );
-    assert!(zh.contains("<td>活动的稳定 id："));
-    assert!(en.contains("<td>The activity's stable id: "));
+    assert!(zh.contains("<td>活动的稳定 id，分配后即出现："));
+    assert!(en.contains("<td>The activity's stable id, present once assigned: "));
     assert!(read_page(&out, "index.html").contains(r#"<a href="api-reference/">API 参考</a>"#));
     assert!(
         read_page(&out, "en-US/index.html")

@@ -153,8 +153,9 @@ fn assert_complete(server: &S3Server, root: &Path) {
 fn phase(path: &str) -> u8 {
     if path == "api/v1/games.json" {
         1
-    } else if path.starts_with("api/") || path == ".well-known/api-catalog" {
-        // The API catalog goes with the data, as the API's cache policy does.
+    } else if path.starts_with("api/") || path == ".well-known/api-catalog" || path == "llms.txt" {
+        // The API catalog and llms.txt go with the data, as the API's
+        // cache policy does.
         0
     } else {
         2

@@ -1411,3 +1411,54 @@ async fn answers_from_the_cache_equal_the_first_answers() {
         }
     }
 }
+
+/// Issue 62, RFC 9727 whole: `HEAD` and `GET /.well-known/api-catalog`
+/// carry the catalog's `Link` (relation `api-catalog`), its anchor, the
+/// API's base `/api/v1/`, answers a page that names the catalog's links,
+/// and `llms.txt`, which the description lists, has the API's CORS and
+/// cache policy, as every file of the API does.
+#[tokio::test]
+async fn the_api_catalog_names_itself_and_its_anchor_and_llms_txt_answer_as_the_api() {
+    let root = tempfile::tempdir().unwrap();
+    crate::util::copy_tree(
+        &crate::util::crate_root().join("tests/fixtures/contract"),
+        root.path(),
+    );
+    let out = root.path().join("site");
+    let mut options = BuildOptions::new(root.path(), &out);
+    options.cache = None;
+    activity_site::site::build(&options).unwrap();
+    let app = server::router(ServerState::new(options));
+    let link = "</.well-known/api-catalog>; rel=\"api-catalog\"";
+    for method in ["HEAD", "GET"] {
+        let reply = send(&app, method, "/.well-known/api-catalog", &[]).await;
+        assert_eq!(reply.status, StatusCode::OK, "{method}");
+        assert_eq!(reply.header(header::LINK), link, "{method}");
+        assert_eq!(reply.header(header::ACCESS_CONTROL_ALLOW_ORIGIN), "*");
+        assert_eq!(reply.body.is_empty(), method == "HEAD");
+    }
+    let anchor = get(&app, "/api/v1/").await;
+    assert_eq!(anchor.status, StatusCode::OK);
+    assert_eq!(
+        anchor.header(header::CONTENT_TYPE),
+        "text/html; charset=utf-8"
+    );
+    assert_eq!(anchor.header(header::LINK), link);
+    assert!(
+        anchor
+            .text()
+            .contains("<link rel=\"service-desc\" href=\"/api/v1/openapi.json\">"),
+        "{}",
+        anchor.text()
+    );
+    let api = get(&app, "/api/v1/games.json").await;
+    let llms = get(&app, "/llms.txt").await;
+    assert_eq!(llms.status, StatusCode::OK);
+    for name in [
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        header::ACCESS_CONTROL_EXPOSE_HEADERS,
+        header::CACHE_CONTROL,
+    ] {
+        assert_eq!(llms.header(name.clone()), api.header(name));
+    }
+}

@@ -1435,6 +1435,10 @@ publish-site-url-differs = { $out } was not built for { $url } (its OpenAPI name
 help-arg-site-url = The site's public address (http or https, like Hugo's baseURL): schema $ids, the OpenAPI server, the API catalog, Atom ids and webcal links are made absolute under it
 help-arg-publish-site-url = Refuse to publish a site that was not built with this --site-url
 
+# The published contract (issue 62): the page of the API's base, the API catalog's anchor.
+api-home-title = Game activity API
+api-home-intro = Game versions and their time-limited activities as static JSON files, free to read from any origin with no key. Start with the index; the OpenAPI description names every path and the schema of every answer.
+
 ## docs: the games table and the codes' reference (`activity-site docs`)
 
 docs-games-header = | Game | Names | Locales | Time zone | Updates |
@@ -1568,7 +1572,7 @@ ref-field-activity-startTime = When the version starts, in server time: YYYY-MM-
 ref-field-activity-endTime = When the version ends, in server time, usually at :59 seconds (03:59:59).
 ref-field-activity-cover = Cover image of the version: an absolute https URL, or empty.
 ref-field-activity-activities = The version's time-limited activities, in chronological order of startTime.
-ref-field-activity-activities-id = The activity's stable id: <game>-<version>-<nn>, the game, the version it was first given an id in and a number (sr-4.6-03). Lowercase and URL-safe. The same in every language of the game, kept through a rename, a corrected time and the next version; assigned by `activity-site check --fix` (never typed by hand) and never derived again: it is data. Optional in data written before ids; the first key of an activity.
+ref-field-activity-activities-id = The activity's stable id, present once assigned: `check --fix` gives every activity one, once, stored in the data and never derived again, so it survives a rename, a corrected time and a new version, and it is the same in every locale of the game. An activity adopted from data written before ids has none until then: key such an activity by name and start. Form: `<game>-<version>-<nn>` (`sr-4.6-03`, `ba-global-2026-11-02`): lowercase letters and digits in parts joined by `-` or `.`, safe in a URL. Unique within a document. Compare ids as opaque strings.
 ref-field-activity-activities-name = The activity's name as announced.
 ref-field-activity-activities-kind = Optional category, such as an event series; may be empty.
 ref-field-activity-activities-description = What the activity is; may be empty.

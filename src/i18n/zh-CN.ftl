@@ -1257,6 +1257,10 @@ publish-site-url-differs = { $out } 不是为 { $url } 生成的（它的 OpenAP
 help-arg-site-url = 站点的公开地址（http 或 https，类似 Hugo 的 baseURL）：模式的 $id、OpenAPI 的服务器地址、API 目录、Atom id 和 webcal 链接都以它为前缀成为绝对地址
 help-arg-publish-site-url = 拒绝发布不是用这个 --site-url 生成的站点
 
+# The published contract (issue 62): the page of the API's base, the API catalog's anchor.
+api-home-title = 游戏活动 API
+api-home-intro = 以静态 JSON 文件提供各游戏的版本及其限时活动，任何来源均可直接读取，无需密钥。请先读取索引；OpenAPI 描述列出了每个路径及每个响应的 JSON Schema。
+
 ## docs：游戏表与代码参考（`activity-site docs`）
 
 docs-games-header = | 游戏 | 名称 | 语言 | 时区 | 更新方式 |
@@ -1388,7 +1392,7 @@ ref-field-activity-startTime = 版本开始的服务器时间：YYYY-MM-DDTHH:MM
 ref-field-activity-endTime = 版本结束的服务器时间，通常在 59 秒（03:59:59）。
 ref-field-activity-cover = 版本的封面图片：绝对 https URL，或为空。
 ref-field-activity-activities = 版本的限时活动，按 startTime 的先后排列。
-ref-field-activity-activities-id = 活动的稳定 id：<game>-<version>-<nn>，即游戏、首次获得 id 时的版本和序号（sr-4.6-03）。小写，可安全用于 URL。在游戏的每种语言中相同，改名、更正时间和进入下一个版本时都保持不变；由 `activity-site check --fix` 分配（从不手写），此后不再重新推导：它是数据。在有 id 之前写的数据中可以省略；是活动的第一个键。
+ref-field-activity-activities-id = 活动的稳定 id，分配后即出现：`check --fix` 为每个活动分配一次，存入数据，此后不再重新推导，因此改名、更正时间和进入新版本后都保持不变，且在游戏的每种语言中相同。从有 id 之前的数据接手的活动在此之前没有 id：这类活动请按名称和开始时间识别。格式：`<game>-<version>-<nn>`（`sr-4.6-03`、`ba-global-2026-11-02`）：由小写字母和数字组成、以 `-` 或 `.` 连接的几段，可安全用于 URL。在一个文档内唯一。请把 id 当作不透明的字符串比较。
 ref-field-activity-activities-name = 活动公布时的名称。
 ref-field-activity-activities-kind = 可选的分类，例如活动系列；可以为空。
 ref-field-activity-activities-description = 活动的内容；可以为空。

@@ -24,6 +24,7 @@ pub static KIND: Kind = Kind {
         source: tree::ACTIVITY_SCHEMA_PATH,
         builtin: BUILTIN_SCHEMA,
         published: layout::SCHEMA_PATH,
+        component: "ActivityDocument",
         resource: "activity-site://schema/activity.schema.json",
         describes: "JSON Schema of an activity document (data/<game>/<locale>.json)",
     }),

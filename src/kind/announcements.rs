@@ -29,6 +29,7 @@ pub static KIND: Kind = Kind {
         source: tree::ANNOUNCEMENTS_SCHEMA_PATH,
         builtin: BUILTIN_SCHEMA,
         published: layout::ANNOUNCEMENTS_SCHEMA_PATH,
+        component: "AnnouncementsBoard",
         resource: "activity-site://schema/announcements.schema.json",
         describes: "JSON Schema of an announcements board (data/_announcements/<locale>.json)",
     }),

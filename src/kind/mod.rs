@@ -169,6 +169,9 @@ pub struct Schema {
     pub builtin: &'static str,
     /// Where the site publishes it ([`crate::layout`]).
     pub published: &'static str,
+    /// Its name among the OpenAPI description's `components/schemas`
+    /// (`ActivityDocument`): the type generated clients call it by.
+    pub component: &'static str,
     /// How the agents (`mcp`) name it: a resource URI and its description.
     pub resource: &'static str,
     pub describes: &'static str,

@@ -53,8 +53,11 @@ impl HeaderRule {
 ///
 /// Hosts apply every rule whose path matches and join the values of a header
 /// set by two rules, so each header is set by exactly one rule per path:
-/// CORS and the API cache policy on `/api/*` (the calendars live there too,
-/// since a pattern cannot select by extension on every host), the page cache
+/// CORS and the API cache policy on every pattern of
+/// [`layout::API_POLICY_PATTERNS`] (`/api/*`: the calendars live there too,
+/// since a pattern cannot select by extension on every host; the API
+/// catalog; `llms.txt`), the catalog's `Link` on it and on the API's base
+/// (its anchor), the page cache
 /// policy on the home pages, the pages of each game and the 404 page, and the
 /// security headers ([`security_headers`]) on everything.
 ///
@@ -70,21 +73,30 @@ pub fn header_rules(games: &[GameOutput], published: &[Published]) -> Vec<Header
         ("Access-Control-Expose-Headers", "ETag, Last-Modified"),
         ("Cache-Control", API_CACHE),
     ];
-    // The API catalog lives outside `/api/` (RFC 9727 names its place)
-    // and has no extension a host knows: the API's policy and its type.
-    let catalog: Vec<(&str, &str)> = api
-        .iter()
-        .copied()
-        .chain([(
-            "Content-Type",
-            layout::content_type(layout::API_CATALOG_PATH),
-        )])
-        .collect();
-    let mut rules = vec![
-        HeaderRule::new("/*", &security),
-        HeaderRule::new(layout::API_PATTERN, &api),
-        HeaderRule::new(layout::url(layout::API_CATALOG_PATH), &catalog),
-    ];
+    // Every pattern of the API's policy gets it; the API catalog, whose
+    // name has no extension a host knows, also its type, and it names
+    // itself in a `Link` header (RFC 9727, section 3), as the API's base,
+    // its anchor, does.
+    let catalog_url = layout::url(layout::API_CATALOG_PATH);
+    let catalog_link = layout::api_catalog_link();
+    let mut rules = vec![HeaderRule::new("/*", &security)];
+    for pattern in layout::API_POLICY_PATTERNS {
+        let mut headers = api.to_vec();
+        if pattern == catalog_url {
+            headers.push((
+                "Content-Type",
+                layout::content_type(layout::API_CATALOG_PATH),
+            ));
+            headers.push(("Link", &catalog_link));
+        }
+        rules.push(HeaderRule::new(pattern, &headers));
+    }
+    // The anchor by its URL (as hosts match) and by its page's (as `serve`
+    // and hosts that match the file do).
+    let anchor = layout::url(&format!("{}/", layout::API_DIR));
+    for pattern in [anchor, layout::url(layout::API_HOME_PATH)] {
+        rules.push(HeaderRule::new(pattern, &[("Link", &catalog_link)]));
+    }
     let site_locale = crate::model::site_locale(games.iter().map(|g| &g.game)).unwrap_or_default();
     let mut homes: Vec<String> = Vec::new();
     for doc in games.iter().flat_map(|g| &g.documents) {

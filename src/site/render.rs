@@ -567,16 +567,20 @@ impl<'a> Build<'a> {
         }
         shared.extend([index_file(&summaries, index_entries)]);
         // The contract: each kind's schema as published, the index's, the
-        // OpenAPI description and the API catalog.
-        let contract = {
-            let paths: Vec<&str> = shared.iter().map(|f| f.path.as_str()).collect();
-            contract::files(&contract::Inputs {
-                games,
-                schemas: &self.from.checked.schemas,
-                paths: &paths,
-                site: self.how.site_url,
-            })
+        // OpenAPI description and the API catalog. The games above are
+        // summaries, without activities: the example document of the
+        // description is the first game's, loaded again.
+        let example = match games.first() {
+            Some(first) => Some(self.from.load_again(&first.game)?),
+            None => None,
         };
+        let contract = contract::files(&contract::Inputs {
+            games,
+            example: example.as_ref(),
+            schemas: &self.from.checked.schemas,
+            files: &shared,
+            site: self.how.site_url,
+        });
         shared.extend(self.reference_pages(&summaries, &contract)?);
         shared.extend(contract);
         shared.extend([

@@ -80,9 +80,9 @@ export interface ActivityDocument {
 }
 export interface Activity {
   /**
-   * The activity's stable id: <game>-<version>-<nn>, the game, the version it was first given an id in and a number (sr-4.6-03). Lowercase and URL-safe. The same in every language of the game, kept through a rename, a corrected time and the next version; assigned by `activity-site check --fix` (never typed by hand) and never derived again: it is data. Optional in data written before ids; the first key of an activity.
+   * The activity's stable id, present once assigned: `check --fix` gives every activity one, once, stored in the data and never derived again, so it survives a rename, a corrected time and a new version, and it is the same in every locale of the game. An activity adopted from data written before ids has none until then: key such an activity by name and start. Form: `<game>-<version>-<nn>` (`sr-4.6-03`, `ba-global-2026-11-02`): lowercase letters and digits in parts joined by `-` or `.`, safe in a URL. Unique within a document. Compare ids as opaque strings.
    */
-  id: string;
+  id?: string;
   /**
    * The activity's name as announced.
    */
@@ -107,7 +107,7 @@ export interface Activity {
 /**
  * The announcement board of the API (api/v1/anno.json for the site's default locale, api/v1/anno-<locale>.json for every locale), newest first. Clients show the board again only when `id` changes: raise it whenever the content changes.
  */
-export interface AnnouncementsDocument {
+export interface AnnouncementsBoard {
   /**
    * A whole number, 0 or more, raised whenever the board's content changes: clients compare it with the last id they showed.
    */
@@ -141,7 +141,7 @@ export interface Announcement {
 /**
  * The index of the API: every game the site publishes, its registry entry's public fields, the default locale's version window, and every file that holds it. Read it first. Its paths are site-absolute (they start with `/`): relative to the site's root. A reader should ignore fields it does not know: within this version of the API fields are added, never removed or retyped.
  */
-export interface IndexOfTheActivityAPI {
+export interface GamesIndex {
   games: Game[];
   /**
    * The announcements boards, one per locale (absent from a site without them).

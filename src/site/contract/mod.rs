@@ -1,16 +1,22 @@
 //! The published contract of the public API, one owner: a JSON Schema
 //! (draft 2020-12) for every JSON file the site publishes, under
 //! `api/v1/schema/` ([`schema_files`]), the OpenAPI 3.1 description of
-//! every path of the API at `api/v1/openapi.json` ([`openapi`]), whose
-//! every 200 answer names its schema, and the API catalog of RFC 9727 at
-//! `.well-known/api-catalog` ([`api_catalog`]), which names the OpenAPI
-//! as `service-desc` and `llms.txt` as `service-doc`.
+//! every path of the API at `api/v1/openapi.json` ([`openapi::openapi`]),
+//! self-contained (the same schemas under `components/schemas`), the API
+//! catalog of RFC 9727 at `.well-known/api-catalog` ([`api_catalog`]),
+//! whose links are [`catalog_links`], and the page its anchor, the API's
+//! base, resolves to ([`api_home`]).
 //!
 //! Every `$id` and link is absolute under the site's address when the
 //! build knows it (`--site-url`, [`SiteUrl`]), else site-absolute
 //! (`/api/v1/...`, resolved against wherever the file was read from).
-//! The OpenAPI names each schema by a reference relative to itself
-//! (`schema/activity.json`), which resolves to the same file either way.
+//!
+//! The published schemas are open: a reader meets fields they do not name
+//! and ignores them, as the description promises (fields are added, never
+//! removed). The sources' schemas stay closed (a contributor's typo is an
+//! error), and the project's tests hold every published field to its
+//! schema. A published schema never requires what a document the build
+//! publishes may lack (an activity's `id` before `check --fix` gives it).
 //!
 //! A kind's published schema is the schema its sources are checked
 //! against with its editor hint (`$schema`) dropped, as the build drops it
@@ -23,7 +29,8 @@ use serde_json::{Map, Value, json};
 
 use super::kinds;
 use super::types::{GameOutput, OutputFile};
-use crate::kind::{self, Kind, PublishedAs};
+use crate::i18n::{Lang, Msg};
+use crate::kind::{self, Kind};
 use crate::layout::{self, SiteUrl};
 use crate::model::to_pretty;
 
@@ -38,42 +45,90 @@ pub const ACTIVITY_ID_PATTERN: &str = "^[a-z0-9]+(?:[.-][a-z0-9]+)*$";
 const INSTANT_PATTERN: &str =
     "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{2}:[0-9]{2}$";
 
+pub mod openapi;
+
+mod components;
+
 /// What the contract is built from: the games as published, the schema of
 /// each kind as the tree was checked against it, the other files of the
-/// site (the kinds' documents, by path) and the site's address.
+/// site (the kinds' documents and the index, whose paths the description
+/// lists and whose content gives its examples) and the site's address.
 pub struct Inputs<'a> {
+    /// The games as published, their documents without activities.
     pub games: &'a [GameOutput],
+    /// One game with its documents whole (the first), whose default
+    /// locale's document is the description's example.
+    pub example: Option<&'a GameOutput>,
     pub schemas: &'a BTreeMap<&'static str, Value>,
-    /// Every path the site publishes besides the games' files (the
-    /// announcements boards and feeds, the kept files), relative.
-    pub paths: &'a [&'a str],
+    /// Every file the site publishes besides the games' own (the index,
+    /// the announcements boards and feeds, the kept files).
+    pub files: &'a [OutputFile],
     pub site: Option<&'a SiteUrl>,
 }
 
-/// Every file of the contract: the schemas, the OpenAPI and the catalog.
+impl Inputs<'_> {
+    /// The relative paths of [`Inputs::files`].
+    fn paths(&self) -> impl Iterator<Item = &str> {
+        self.files.iter().map(|f| f.path.as_str())
+    }
+}
+
+/// Every file of the contract: the schemas, the OpenAPI, the catalog and
+/// the page of the catalog's anchor.
 pub fn files(inputs: &Inputs<'_>) -> Vec<OutputFile> {
     let mut files = schema_files(inputs);
-    files.push(openapi(inputs));
+    files.push(openapi::openapi(inputs));
     files.push(api_catalog(inputs.site));
+    files.push(api_home(inputs.site));
     files
 }
 
 /// The published schemas: one per kind of document that has one, the
 /// index's and the API catalog's.
 pub fn schema_files(inputs: &Inputs<'_>) -> Vec<OutputFile> {
-    let mut files: Vec<OutputFile> = kind::schemas()
+    published_schemas(inputs)
+        .iter()
+        .map(|schema| file(schema.path, &schema.value))
+        .collect()
+}
+
+/// A published schema: its path, its name among the description's
+/// components and its content.
+struct PublishedSchema {
+    path: &'static str,
+    component: &'static str,
+    value: Value,
+}
+
+/// The component name of the index's schema.
+const INDEX_COMPONENT: &str = "GamesIndex";
+/// The component name of the API catalog's schema.
+const API_CATALOG_COMPONENT: &str = "APICatalog";
+
+/// Every published schema, the one source of the files and of the
+/// description's components.
+fn published_schemas(inputs: &Inputs<'_>) -> Vec<PublishedSchema> {
+    let mut schemas: Vec<PublishedSchema> = kind::schemas()
         .filter_map(|(kind, schema)| {
             let source = inputs.schemas.get(kind.name)?;
-            let published = published_schema(kind, source, schema.published, inputs.site);
-            Some(file(schema.published, &published))
+            Some(PublishedSchema {
+                path: schema.published,
+                component: schema.component,
+                value: published_schema(kind, source, schema.published, inputs.site),
+            })
         })
         .collect();
-    files.push(file(layout::INDEX_SCHEMA_PATH, &index_schema(inputs.site)));
-    files.push(file(
-        layout::API_CATALOG_SCHEMA_PATH,
-        &api_catalog_schema(inputs.site),
-    ));
-    files
+    schemas.push(PublishedSchema {
+        path: layout::INDEX_SCHEMA_PATH,
+        component: INDEX_COMPONENT,
+        value: index_schema(inputs.site),
+    });
+    schemas.push(PublishedSchema {
+        path: layout::API_CATALOG_SCHEMA_PATH,
+        component: API_CATALOG_COMPONENT,
+        value: api_catalog_schema(inputs.site),
+    });
+    schemas
 }
 
 fn file(path: &str, value: &Value) -> OutputFile {
@@ -103,7 +158,24 @@ fn published_schema(kind: &Kind, source: &Value, path: &str, site: Option<&SiteU
     if kind::same(kind, &kind::activities::KIND) {
         add_published_fields(object);
     }
+    open(&mut schema);
     schema
+}
+
+/// Drops every `additionalProperties: false` of a schema (at the top and
+/// in its objects): what the sources may not hold, a published document
+/// may gain, and its readers ignore it.
+fn open(schema: &mut Value) {
+    match schema {
+        Value::Object(object) => {
+            if object.get("additionalProperties") == Some(&Value::Bool(false)) {
+                object.shift_remove("additionalProperties");
+            }
+            object.values_mut().for_each(open);
+        }
+        Value::Array(items) => items.iter_mut().for_each(open),
+        _ => {}
+    }
 }
 
 /// Adds to an activity document's schema what every published document
@@ -125,18 +197,21 @@ fn add_published_fields(schema: &mut Map<String, Value>) {
     );
     if let Some(Value::Object(activity)) = defs.get_mut("activity") {
         let properties = entry_object(activity, "properties");
-        if !properties.contains_key("id") {
+        // The published meaning in place of the source's (a source may
+        // lack ids; a published document lacks one exactly when its
+        // source does).
+        let id = json!({
+            "title": "Id",
+            "description": "The activity's stable id, present once assigned: `check --fix` gives every activity one, once, stored in the data and never derived again, so it survives a rename, a corrected time and a new version, and it is the same in every locale of the game. An activity adopted from data written before ids has none until then: key such an activity by name and start. Form: `<game>-<version>-<nn>` (`sr-4.6-03`, `ba-global-2026-11-02`): lowercase letters and digits in parts joined by `-` or `.`, safe in a URL. Unique within a document. Compare ids as opaque strings.",
+            "type": "string",
+            "pattern": ACTIVITY_ID_PATTERN,
+            "examples": ["sr-4.6-03"]
+        });
+        if properties.contains_key("id") {
+            properties.insert("id".to_owned(), id);
+        } else {
             let mut with_id = Map::new();
-            with_id.insert(
-                "id".to_owned(),
-                json!({
-                    "title": "Id",
-                    "description": "The activity's stable id: stored in the data, assigned once by the tool (`check --fix`) and never derived again, so it survives a rename, a corrected time and a new version, and it is the same in every locale of the game. Form: `<game>-<version>-<nn>` (`sr-4.6-03`, `ba-global-2026-11-02`): lowercase letters and digits in parts joined by `-` or `.`, safe in a URL. Unique within a document. Compare ids as opaque strings.",
-                    "type": "string",
-                    "pattern": ACTIVITY_ID_PATTERN,
-                    "examples": ["sr-4.6-03"]
-                }),
-            );
+            with_id.insert("id".to_owned(), id);
             with_id.append(properties);
             *properties = with_id;
         }
@@ -154,7 +229,7 @@ fn add_published_fields(schema: &mut Map<String, Value>) {
                 "description": "endTime as an instant, with its offset."
             }),
         );
-        require(activity, &["id", "startsAt", "endsAt"]);
+        require(activity, &["startsAt", "endsAt"]);
     }
     let properties = entry_object(schema, "properties");
     properties.insert(
@@ -193,6 +268,7 @@ fn update_mode_schema() -> Value {
     json!({
         "title": "Update mode",
         "description": "How the maintainers keep the document current: `version` (the whole document is replaced once per game version) or `activity` (activities are added as they are announced). A game whose registry entry names none gets `version` when its version is a dotted number (`4.6`) and `activity` otherwise.",
+        "type": "string",
         "enum": ["version", "activity"]
     })
 }
@@ -237,7 +313,7 @@ fn index_schema(site: Option<&SiteUrl>) -> Value {
     let Value::Object(mut schema) = json!({
         "$schema": DIALECT,
         "$id": id(site, layout::INDEX_SCHEMA_PATH),
-        "title": "Index of the activity API",
+        "title": "Games index",
         "description": "The index of the API: every game the site publishes, its registry entry's public fields, the default locale's version window, and every file that holds it. Read it first. Its paths are site-absolute (they start with `/`): relative to the site's root. A reader should ignore fields it does not know: within this version of the API fields are added, never removed or retyped.",
         "type": "object",
         "required": ["games"],
@@ -329,6 +405,7 @@ fn index_game_schema() -> Value {
             },
             "updateMode": {
                 "description": "The update mode the registry names for the game (absent when it names none; each entry of `files` gives the mode in force).",
+                "type": "string",
                 "enum": ["version", "activity"]
             },
             "timeZoneAssumed": {
@@ -406,336 +483,128 @@ fn api_catalog_schema(site: Option<&SiteUrl>) -> Value {
     })
 }
 
-/// `.well-known/api-catalog`: the API's base as the anchor, the OpenAPI
-/// as `service-desc`, `llms.txt` as `service-doc` and the index's schema
-/// as `describedby`.
+/// One link of the API catalog: its relation (RFC 8288), the path of its
+/// target, the target's media type and its title.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogLink {
+    pub rel: &'static str,
+    pub path: String,
+    pub media: &'static str,
+    pub title: &'static str,
+}
+
+/// Every link the API catalog gives its anchor (the API's base), in the
+/// order it lists them; a relation named twice lists both targets under
+/// it. The one list: the catalog and the anchor's page read it.
+pub fn catalog_links() -> Vec<CatalogLink> {
+    vec![
+        CatalogLink {
+            rel: "service-desc",
+            path: layout::OPENAPI_PATH.to_owned(),
+            media: layout::OPENAPI_TYPE,
+            title: "OpenAPI description of the activity API",
+        },
+        CatalogLink {
+            rel: "service-doc",
+            path: layout::reference_dir("", true),
+            media: "text/html",
+            title: "Reference of the API for people",
+        },
+        CatalogLink {
+            rel: "service-doc",
+            path: layout::LLMS_PATH.to_owned(),
+            media: "text/plain",
+            title: "What the API holds and how to read it",
+        },
+        CatalogLink {
+            rel: "describedby",
+            path: layout::INDEX_SCHEMA_PATH.to_owned(),
+            media: "application/schema+json",
+            title: "JSON Schema of the index",
+        },
+    ]
+}
+
+/// `.well-known/api-catalog`: the API's base as the anchor and every link
+/// of [`catalog_links`], grouped by relation.
 pub fn api_catalog(site: Option<&SiteUrl>) -> OutputFile {
-    let link = |path: &str| layout::link(site, path);
-    let catalog = json!({
-        "linkset": [{
-            "anchor": link(&format!("{}/", layout::API_DIR)),
-            "service-desc": [{
-                "href": link(layout::OPENAPI_PATH),
-                "type": layout::OPENAPI_TYPE,
-                "title": "OpenAPI description of the activity API"
-            }],
-            "service-doc": [{"href": link(&layout::reference_dir("", true)), "type": "text/html", "title": "Reference of the API for people"}, {
-                "href": link(layout::LLMS_PATH),
-                "type": "text/plain",
-                "title": "What the API holds and how to read it"
-            }],
-            "describedby": [{
-                "href": link(layout::INDEX_SCHEMA_PATH),
-                "type": "application/schema+json",
-                "title": "JSON Schema of the index"
-            }]
-        }]
-    });
-    file(layout::API_CATALOG_PATH, &catalog)
-}
-
-/// A 200 answer of `media` whose schema is the one published at `schema`
-/// (relative to the OpenAPI's own folder).
-fn answer(description: &str, media: &str, schema: Value) -> Value {
-    let mut content = Map::new();
-    content.insert(media.to_owned(), json!({ "schema": schema }));
-    json!({
-        "200": {
-            "description": description,
-            "headers": {
-                "ETag": {"description": "The file's entity tag, for `If-None-Match`.", "schema": {"type": "string"}}
-            },
-            "content": content
-        },
-        "304": {"description": "Not modified since the entity tag given in `If-None-Match`."},
-        "404": {"description": "No such file."}
-    })
-}
-
-/// A reference from the OpenAPI (at `api/v1/openapi.json`) to the schema
-/// published at `path`.
-fn schema_ref(path: &str) -> Value {
-    let api = format!("{}/", layout::API_DIR);
-    let relative = path.strip_prefix(&api).unwrap_or(path);
-    json!({ "$ref": relative })
-}
-
-fn get(summary: &str, parameters: Vec<Value>, responses: Value) -> Value {
-    let mut operation = json!({ "summary": summary, "responses": responses });
-    if !parameters.is_empty() {
-        operation["parameters"] = Value::Array(parameters);
+    let mut linkset = Map::new();
+    linkset.insert(
+        "anchor".to_owned(),
+        Value::String(layout::link(site, &format!("{}/", layout::API_DIR))),
+    );
+    for link in catalog_links() {
+        let target = json!({
+            "href": layout::link(site, &link.path),
+            "type": link.media,
+            "title": link.title
+        });
+        if let Value::Array(targets) = linkset
+            .entry(link.rel)
+            .or_insert_with(|| Value::Array(Vec::new()))
+        {
+            targets.push(target);
+        }
     }
-    json!({ "get": operation })
+    file(
+        layout::API_CATALOG_PATH,
+        &json!({ "linkset": [Value::Object(linkset)] }),
+    )
 }
 
-fn parameter(name: &str, description: &str, values: &[String]) -> Value {
-    json!({
-        "name": name,
-        "in": "path",
-        "required": true,
-        "description": description,
-        "schema": {"type": "string", "enum": values}
-    })
-}
-
-/// The paths of an OpenAPI description, site-absolute, as they are added.
-type Paths = Map<String, Value>;
-
-fn put(paths: &mut Paths, path: &str, item: Value) {
-    paths.insert(layout::url(path), item);
-}
-
-const JSON_TYPE: &str = "application/json";
-
-/// `api/v1/openapi.json`: every path of the public API (the index, each
-/// game's documents and calendars by template, their aliases, each
-/// kind's documents published once per locale and the files beside them,
-/// the schemas, this description, the catalog and `llms.txt`), each GET
-/// answering 200 with its media type and schema.
-pub fn openapi(inputs: &Inputs<'_>) -> OutputFile {
-    let mut paths = Paths::new();
-    put(
-        &mut paths,
-        layout::INDEX_PATH,
-        get(
-            "The index: every game and its files",
-            Vec::new(),
-            answer(
-                "The index.",
-                JSON_TYPE,
-                schema_ref(layout::INDEX_SCHEMA_PATH),
-            ),
-        ),
-    );
-    game_paths(inputs, &mut paths);
-    per_locale_paths(inputs, &mut paths);
-    contract_paths(inputs, &mut paths);
-    let server = match inputs.site {
-        Some(site) => {
-            json!({"url": site.as_str().trim_end_matches('/'), "description": "The site."})
-        }
-        None => {
-            json!({"url": "/", "description": "The site this file was read from (built without --site-url)."})
-        }
-    };
-    // What the API holds besides the games' files: each kind's documents.
-    let kinds: String = kinds::ALL
-        .iter()
-        .filter_map(|p| p.api_summary())
-        .map(|noun| format!("{noun}, "))
-        .collect();
-    let kinds = format!("{kinds}and ");
-    let document = json!({
-        "openapi": "3.1.0",
-        "jsonSchemaDialect": DIALECT,
-        "info": {
-            "title": "Game activity API",
-            "version": "1",
-            "description": format!("Game versions and their time-limited activities as static JSON files: one document per game and locale, an index that lists them, calendars, {kinds}the JSON Schema of every JSON file. No authentication; every file of the API may be fetched from any origin (CORS) and carries an ETag. Every naive time (`startTime`, `endTime`) is a wall-clock time of the document's `timeZone` and is given beside it as an instant with its offset (`startsAt`, `endsAt`). Within this version of the API fields are added, never removed or retyped: ignore what you do not know.")
-        },
-        "servers": [server],
-        "paths": paths
-    });
-    file(layout::OPENAPI_PATH, &document)
-}
-
-/// Each game's documents and calendars, by template with the registry's
-/// games and locales as the parameters' values, and their aliases.
-fn game_paths(inputs: &Inputs<'_>, paths: &mut Paths) {
-    let mut games: Vec<String> = inputs.games.iter().map(|g| g.game.id.clone()).collect();
-    games.sort();
-    let mut locales: Vec<String> = inputs
-        .games
-        .iter()
-        .flat_map(|g| g.documents.iter().map(|d| d.locale.clone()))
-        .collect();
-    locales.sort();
-    locales.dedup();
-    let game = parameter("game", "A game's id, as the index lists it.", &games);
-    let locale = parameter("locale", "A locale tag the game publishes.", &locales);
-    let activity = schema_ref(layout::SCHEMA_PATH);
-    let calendar = answer(
-        "The document's activities as iCalendar events (RFC 5545).",
-        "text/calendar",
-        json!({"type": "string"}),
-    );
-    let document = answer("The activity document.", JSON_TYPE, activity);
-    let named = [
+/// The page of the API's base (`api/v1/index.html`), which the catalog
+/// names as its anchor: what the API is, in every language the tool
+/// speaks, the index and every link of the catalog, and the catalog
+/// itself. Plain HTML with no style or script of its own.
+pub fn api_home(site: Option<&SiteUrl>) -> OutputFile {
+    use crate::site::pages::escape_html;
+    let mut links: Vec<(String, String)> = vec![
+        ("index".to_owned(), layout::INDEX_PATH.to_owned()),
         (
-            "{game}".to_owned(),
-            vec![game.clone()],
-            "in its default locale",
-        ),
-        (
-            "{game}-{locale}".to_owned(),
-            vec![game, locale],
-            "in one locale",
+            "api-catalog".to_owned(),
+            layout::API_CATALOG_PATH.to_owned(),
         ),
     ];
-    for (stem, parameters, which) in named {
-        put(
-            paths,
-            &layout::activity_file(&stem, "json"),
-            get(
-                &format!("A game's activity document {which}"),
-                parameters.clone(),
-                document.clone(),
-            ),
-        );
-        put(
-            paths,
-            &layout::activity_file(&stem, "ics"),
-            get(
-                &format!("A game's calendar {which}"),
-                parameters,
-                calendar.clone(),
-            ),
-        );
+    links.extend(
+        catalog_links()
+            .into_iter()
+            .map(|l| (l.rel.to_owned(), l.path)),
+    );
+    let mut html = String::from(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
+    );
+    let title = Msg::new("api-home-title").render(Lang::EnUs);
+    html.push_str(&format!("<title>{}</title>\n", escape_html(&title)));
+    for (rel, path) in &links {
+        html.push_str(&format!(
+            "<link rel=\"{}\" href=\"{}\">\n",
+            escape_html(rel),
+            escape_html(&layout::link(site, path))
+        ));
     }
-    let mut aliases: Vec<&str> = inputs
-        .games
-        .iter()
-        .flat_map(|g| {
-            g.documents
-                .iter()
-                .flat_map(|d| layout::alias_paths(&g.game, &d.locale))
-        })
-        .collect();
-    aliases.sort();
-    aliases.dedup();
-    for alias in aliases {
-        put(
-            paths,
-            alias,
-            get(
-                "A game's activity document under an older name (`aliases` of the registry)",
-                Vec::new(),
-                document.clone(),
-            ),
-        );
+    html.push_str("</head>\n<body>\n");
+    for lang in [Lang::ZhCn, Lang::EnUs] {
+        html.push_str(&format!(
+            "<section lang=\"{}\">\n<h1>{}</h1>\n<p>{}</p>\n</section>\n",
+            lang.tag(),
+            escape_html(&Msg::new("api-home-title").render(lang)),
+            escape_html(&Msg::new("api-home-intro").render(lang)),
+        ));
     }
-}
-
-/// The documents of each kind published once per locale (the
-/// announcements boards) and the files beside them (their feeds), for the
-/// locales the site publishes them in.
-fn per_locale_paths(inputs: &Inputs<'_>, paths: &mut Paths) {
-    for (kind, schema) in kind::schemas() {
-        let PublishedAs::PerLocale {
-            path,
-            locale_of,
-            beside,
-            ..
-        } = kind.published
-        else {
-            continue;
-        };
-        let mut own: Vec<String> = inputs
-            .paths
-            .iter()
-            .filter_map(|p| locale_of(p)?.map(str::to_owned))
-            .collect();
-        own.sort();
-        own.dedup();
-        let has_default = inputs.paths.iter().any(|p| locale_of(p) == Some(None));
-        let locale = parameter("locale", "A locale the site publishes it in.", &own);
-        for ext in std::iter::once("json").chain(beside.iter().copied()) {
-            let (media, body) = if ext == "json" {
-                (JSON_TYPE, schema_ref(schema.published))
-            } else {
-                (media_of(&path("", true, ext)), json!({"type": "string"}))
-            };
-            let what = format!("The {} ({ext})", kind.name);
-            let ok = answer(&format!("{what}."), media, body);
-            if has_default {
-                let summary = format!("{what} of the site's default locale");
-                put(
-                    paths,
-                    &path("", true, ext),
-                    get(&summary, Vec::new(), ok.clone()),
-                );
-            }
-            if !own.is_empty() {
-                let summary = format!("{what} of one locale");
-                let parameters = vec![locale.clone()];
-                put(
-                    paths,
-                    &path("{locale}", false, ext),
-                    get(&summary, parameters, ok),
-                );
-            }
-        }
+    html.push_str("<ul>\n");
+    for (rel, path) in &links {
+        let href = escape_html(&layout::link(site, path));
+        html.push_str(&format!(
+            "<li><code>{}</code>: <a href=\"{href}\">{href}</a></li>\n",
+            escape_html(rel)
+        ));
     }
-}
-
-/// The contract's own files (the schemas, this description and the
-/// catalog) and `llms.txt`.
-fn contract_paths(inputs: &Inputs<'_>, paths: &mut Paths) {
-    let mut schemas: Vec<String> = schema_files(inputs)
-        .iter()
-        .filter_map(|f| {
-            f.path
-                .strip_prefix(&format!("{}/", layout::SCHEMA_DIR))?
-                .strip_suffix(".json")
-                .map(str::to_owned)
-        })
-        .collect();
-    schemas.sort();
-    let a_schema = json!({
-        "description": "A JSON Schema of dialect draft 2020-12.",
-        "type": "object",
-        "required": ["$schema", "$id"],
-        "properties": {"$schema": {"const": DIALECT}, "$id": {"type": "string"}}
-    });
-    put(
-        paths,
-        &format!("{}/{{schema}}.json", layout::SCHEMA_DIR),
-        get(
-            "The JSON Schema of a kind of file",
-            vec![parameter("schema", "The schema's name.", &schemas)],
-            answer("A JSON Schema (draft 2020-12).", JSON_TYPE, a_schema),
-        ),
-    );
-    let an_openapi = json!({
-        "type": "object",
-        "required": ["openapi", "info", "paths"],
-        "properties": {"openapi": {"type": "string", "pattern": "^3\\.1\\.[0-9]+$"}}
-    });
-    put(
-        paths,
-        layout::OPENAPI_PATH,
-        get(
-            "This description",
-            Vec::new(),
-            answer("An OpenAPI 3.1 document.", JSON_TYPE, an_openapi),
-        ),
-    );
-    put(
-        paths,
-        layout::API_CATALOG_PATH,
-        get(
-            "The API catalog (RFC 9727)",
-            Vec::new(),
-            answer(
-                "A linkset naming this description.",
-                media_of(layout::API_CATALOG_PATH),
-                schema_ref(layout::API_CATALOG_SCHEMA_PATH),
-            ),
-        ),
-    );
-    put(
-        paths,
-        layout::LLMS_PATH,
-        get(
-            "What the API holds, for people and agents (Markdown)",
-            Vec::new(),
-            answer(
-                "Markdown text.",
-                media_of(layout::LLMS_PATH),
-                json!({"type": "string"}),
-            ),
-        ),
-    );
+    html.push_str("</ul>\n</body>\n</html>\n");
+    OutputFile {
+        path: layout::API_HOME_PATH.to_owned(),
+        bytes: html.into_bytes(),
+    }
 }
 
 /// The site address a built site's OpenAPI names as its server (what
