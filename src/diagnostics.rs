@@ -398,26 +398,50 @@ pub fn sort(diagnostics: &mut [Diagnostic]) {
 
 /// The `--format json` document.
 pub fn render_json(diagnostics: &[Diagnostic]) -> String {
+    let mut out = Vec::new();
+    write_json(&mut out, diagnostics, None).expect("a Vec takes every write");
+    String::from_utf8(out).expect("JSON is UTF-8")
+}
+
+/// Writes the `--format json` document to `out` as it is serialized, one
+/// diagnostic after the other (nothing but the output's buffer is held);
+/// `changes` (what `check --fix` changed) beside the diagnostics when given.
+pub fn write_json(
+    out: &mut dyn std::io::Write,
+    diagnostics: &[Diagnostic],
+    changes: Option<&[serde_json::Value]>,
+) -> std::io::Result<()> {
     #[derive(Serialize)]
     struct Report<'a> {
         diagnostics: &'a [Diagnostic],
         errors: usize,
         warnings: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        changes: Option<&'a [serde_json::Value]>,
     }
     let counts = count(diagnostics);
     let report = Report {
         diagnostics,
         errors: counts.errors,
         warnings: counts.warnings,
+        changes,
     };
-    let mut out = serde_json::to_string_pretty(&report).expect("diagnostics serialize");
-    out.push('\n');
-    out
+    serde_json::to_writer_pretty(&mut *out, &report).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")
 }
 
 /// GitHub workflow commands: one `::error` or `::warning` line per diagnostic.
 pub fn render_github(diagnostics: &[Diagnostic]) -> String {
-    let mut out = String::new();
+    let mut out = Vec::new();
+    write_github(&mut out, diagnostics).expect("a Vec takes every write");
+    String::from_utf8(out).expect("the lines are UTF-8")
+}
+
+/// Writes [`render_github`]'s lines to `out`, each as it is made.
+pub fn write_github(
+    out: &mut dyn std::io::Write,
+    diagnostics: &[Diagnostic],
+) -> std::io::Result<()> {
     for d in diagnostics {
         let level = match d.severity {
             Severity::Error => "error",
@@ -429,7 +453,7 @@ pub fn render_github(diagnostics: &[Diagnostic]) -> String {
             message.push('\n');
             message.push_str(&msg!("help-line", text = help.render(lang)).render(lang));
         }
-        let _ = writeln!(
+        writeln!(
             out,
             "::{level} file={},line={},col={},title={}::{}",
             github_property(&d.file),
@@ -437,9 +461,9 @@ pub fn render_github(diagnostics: &[Diagnostic]) -> String {
             d.column,
             github_property(d.code.as_str()),
             github_data(&message)
-        );
+        )?;
     }
-    out
+    Ok(())
 }
 
 /// The message of a GitHub workflow command (`%`, CR and LF escaped); the
@@ -461,6 +485,20 @@ pub fn render_human(
     color: bool,
     source: &dyn Fn(&str) -> Option<String>,
 ) -> String {
+    let mut out = Vec::new();
+    write_human(&mut out, diagnostics, color, source).expect("a Vec takes every write");
+    String::from_utf8(out).expect("the rendering is UTF-8")
+}
+
+/// Writes [`render_human`]'s text to `out`, each diagnostic as it is
+/// rendered: a run of 400,000 warnings holds one at a time, not the text
+/// of all of them.
+pub fn write_human(
+    out: &mut dyn std::io::Write,
+    diagnostics: &[Diagnostic],
+    color: bool,
+    source: &dyn Fn(&str) -> Option<String>,
+) -> std::io::Result<()> {
     use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
     let lang = Lang::current();
@@ -475,7 +513,6 @@ pub fn render_human(
     } else {
         Renderer::plain()
     };
-    let mut out = String::new();
     // Diagnostics come sorted by file: read each file once and index its
     // lines, so n diagnostics in one file cost O(n log n), not O(n × size).
     let mut cached: Option<(&str, Option<String>, Vec<usize>)> = None;
@@ -524,9 +561,9 @@ pub fn render_human(
                     .message(help_text.as_str()),
             );
         }
-        let _ = writeln!(out, "{}\n", renderer.render(&[group]));
+        writeln!(out, "{}\n", renderer.render(&[group]))?;
     }
-    out
+    Ok(())
 }
 
 /// Byte offsets where the lines of `text` start.
