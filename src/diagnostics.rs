@@ -8,8 +8,6 @@
 //! This module owns the three renderers (`human`, `json`, `github`) and knows
 //! nothing about how diagnostics are found.
 
-use std::fmt::Write as _;
-
 use serde::Serialize;
 
 use crate::i18n::{Lang, Msg, msg};

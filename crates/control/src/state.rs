@@ -119,9 +119,24 @@ pub fn lock(state_dir: &Path) -> Result<StateLock> {
     // it again and again cannot starve the server, as polling could), on a
     // thread of its own, for at most LOCK_WAIT. A wait given up ends when
     // that thread gets the lock: it drops it at once, as nobody takes it.
+    // Such threads are bounded too: a wait given up keeps its thread until
+    // the other program lets go, so while it holds on, changes beyond
+    // [`waiting_bound`] waiting threads are refused at once.
+    static WAITERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    use std::sync::atomic::Ordering::SeqCst;
+    if WAITERS.fetch_add(1, SeqCst) >= waiting_bound() {
+        WAITERS.fetch_sub(1, SeqCst);
+        return Err(Error::Busy(format!(
+            "another program holds the state directory's lock `{}` and {} changes already wait for it; nothing was changed; help: try again once that program is done, or close it",
+            layout::LOCK,
+            waiting_bound()
+        )));
+    }
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let _ = sender.send(file.lock().map(|()| file));
+        let locked = file.lock().map(|()| file);
+        WAITERS.fetch_sub(1, SeqCst);
+        let _ = sender.send(locked);
     });
     match receiver.recv_timeout(LOCK_WAIT) {
         Ok(Ok(file)) => Ok(StateLock { _file: file }),
