@@ -494,7 +494,7 @@ async fn a_replaced_file_is_served_fresh() {
     assert_ne!(after.header(header::ETAG), before.header(header::ETAG));
     // The old tag no longer matches.
     let revalidated = send(
-        &app,
+        app,
         "GET",
         "/api/v1/activity/ww.json",
         &[("if-none-match", before.header(header::ETAG))],
