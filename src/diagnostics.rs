@@ -382,16 +382,28 @@ pub fn count(diagnostics: &[Diagnostic]) -> Counts {
 }
 
 /// Sorts diagnostics by file, position and code, so output is stable.
+/// The stable sort runs over their indices and the diagnostics are then
+/// moved into place along the permutation's cycles: sorting the
+/// diagnostics themselves takes a buffer of half of them (issue 67).
 pub fn sort(diagnostics: &mut [Diagnostic]) {
-    diagnostics.sort_by(|a, b| {
-        (&a.file, a.line, a.column, a.code.as_str(), &a.message).cmp(&(
-            &b.file,
-            b.line,
-            b.column,
-            b.code.as_str(),
-            &b.message,
-        ))
-    });
+    fn key(d: &Diagnostic) -> (&str, usize, usize, &str, &Msg) {
+        (&d.file, d.line, d.column, d.code.as_str(), &d.message)
+    }
+    let mut order: Vec<usize> = (0..diagnostics.len()).collect();
+    order.sort_by(|&a, &b| key(&diagnostics[a]).cmp(&key(&diagnostics[b])));
+    // `order[i]` is where the diagnostic that belongs at `i` is now. Each
+    // cycle is walked once, carrying its first element along by swaps; a
+    // place done points at itself.
+    for start in 0..order.len() {
+        let mut current = start;
+        while order[current] != start && order[current] != current {
+            let next = order[current];
+            diagnostics.swap(current, next);
+            order[current] = current;
+            current = next;
+        }
+        order[current] = current;
+    }
 }
 
 /// The `--format json` document.
@@ -817,6 +829,32 @@ fn char_to_byte(line: &str, chars: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sort by indices gives the order of a stable sort of the
+    /// diagnostics themselves, ties (same place, code and message) kept in
+    /// the order they came, across cycles of every length.
+    #[test]
+    fn sorting_by_indices_is_the_stable_sort() {
+        let mut diagnostics = Vec::new();
+        for n in 0..200_usize {
+            let file = format!("data/g{}/zh-CN.json", (n * 7) % 5);
+            let help = Some(msg!("help-line", text = n.to_string()));
+            diagnostics.push(Diagnostic::json_syntax(
+                &file,
+                (n * 13) % 11,
+                (n * 3) % 2,
+                1,
+                msg!("label-note"),
+                help,
+            ));
+        }
+        let mut expected = diagnostics.clone();
+        expected.sort_by(|a, b| {
+            (&a.file, a.line, a.column, &a.message).cmp(&(&b.file, b.line, b.column, &b.message))
+        });
+        sort(&mut diagnostics);
+        assert_eq!(diagnostics, expected);
+    }
 
     #[test]
     fn every_code_prints_as_its_serialized_name() {
