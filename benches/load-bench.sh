@@ -75,7 +75,8 @@ wrk_requests() {
 
 # measure LABEL BINARY: the whole measurement of one binary, as Markdown.
 measure() {
-  local label=$1 bin=$2 root=$WORK/root-$label
+  local label=$1 bin=$2
+  local root=$WORK/root-$label
   mkdir -p "$root"
   cp -r games.json data "$root/"
   [ -d schema ] && cp -r schema "$root/"
@@ -102,7 +103,8 @@ measure() {
     for c in $CONNECTIONS; do
       samples=$WORK/$label-samples
       start_sampler "$samples"
-      requests=$(wrk_requests -t2 -c"$c" -d"$DURATION" "http://127.0.0.1:$PORT$route")
+      # wrk needs a connection per thread.
+      requests=$(wrk_requests -t"$((c < 2 ? c : 2))" -c"$c" -d"$DURATION" "http://127.0.0.1:$PORT$route")
       sleep 0.5
       stop_sampler
       awk -v r="$route" -v c="$c" -v n="$requests" -v rss="$(rss_kib "$SERVER")" -v t="$(threads "$SERVER")" '
