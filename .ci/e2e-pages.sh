@@ -23,8 +23,17 @@
 #   out-of-date notice only after the end, webcal:// links, and no element
 #   whose box is wider than its card or leaves it, measured in the browser;
 #   and with JavaScript disabled (no state; the times with their zone and
-#   what to do); saves moment-*.png, live-later.png and live-phone.png.
-# Works on a fresh Debian machine (installs chromium, faketime, python3-venv and pip
+#   what to do); saves moment-*.png, live-later.png and live-phone.png;
+# - reads the API's reference page of each language without JavaScript
+#   (issue 62): every game of the index with its name, locales, pending
+#   locales, zone and update mode, every path of the OpenAPI description,
+#   every field of every published schema (walked by the check itself) with
+#   whether it is always present and its meaning, the example (the first
+#   game's published document) and the curl, TypeScript and Python
+#   snippets; runs the Python and TypeScript snippets against the site with
+#   the clients of clients/python (pip-installed) and clients/typescript
+#   (its checked-in dist/); saves reference-*.png.
+# Works on a fresh Debian machine (installs chromium, faketime, nodejs, python3-venv and pip
 # packages); bounded in time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,10 +46,21 @@ mkdir -p "$E2E"
 . .ci/lib.sh
 cjk_fonts=fonts-noto-cjk
 [ -z "$(fc-list :lang=zh 2>/dev/null)" ] || cjk_fonts=""
+# Node runs the reference page's TypeScript snippet (Debian's nodejs).
+node_pkg=nodejs
+! command -v node >/dev/null 2>&1 || node_pkg=""
 # shellcheck disable=SC2046,SC2086 # one word per package
-apt_need $(missing_commands chromium faketime) $(python_venv_missing) $cjk_fonts
+apt_need $(missing_commands chromium faketime) $(python_venv_missing) $cjk_fonts $node_pkg
 
-python_venv "$E2E/venv" 'websockets>=12' 'icalendar>=5' 'html5lib>=1.1'
+# The Python client, installed as its users do, runs the reference page's snippet.
+python_venv "$E2E/venv" 'websockets>=12' 'icalendar>=5' 'html5lib>=1.1' ./clients/python
+# The TypeScript client as it is checked in (clients/typescript/dist, which
+# CI keeps up to date), installed where Node finds it, runs the other snippet.
+TS_SNIPPET="$E2E/ts-snippet"
+ts_client="$TS_SNIPPET/node_modules/activity-site-client"
+rm -rf "$ts_client"
+mkdir -p "$ts_client"
+cp -r clients/typescript/package.json clients/typescript/dist "$ts_client/"
 
 echo "building the site (now = $NOW)"
 use_activity_site
@@ -82,4 +102,4 @@ echo "ok: builds under faketime before, during and after the versions are byte-i
 mv "$E2E/live-site-2026-10-25" "$E2E/live-site"
 
 timeout 1000 "$E2E/venv/bin/python" .ci/e2e_pages.py --root "$FIVE" --site site --out "$E2E" --chromium "$(command -v chromium)" \
-  --live-site "$E2E/live-site" --live-root "$LIVE_ROOT"
+  --live-site "$E2E/live-site" --live-root "$LIVE_ROOT" --ts-snippet-dir "$TS_SNIPPET"

@@ -431,6 +431,7 @@ async def check_pages(site, origin, chromium, out_dir, games, live_origin=None):
                 await browser.send("Target.closeTarget", {"targetId": target})
                 print(f"ok: screenshot {out_dir / name}")
             print(f"ok: {links} links resolve to files of {site}")
+            await check_reference(browser, site, origin, out_dir)
             if live_origin:
                 await check_live(browser, live_origin, out_dir)
             await browser.send("Browser.close")
@@ -725,6 +726,214 @@ async def check_live(browser, origin, out_dir):
     await check_moments(browser, origin, out_dir)
 
 
+# Runs in the API's reference page: what a reader finds there, by section.
+REFERENCE_PROBE = r"""
+(() => {
+  const text = el => (el ? el.textContent.trim() : null);
+  const rows = sel => [...document.querySelectorAll(sel)];
+  return {
+    lang: document.documentElement.lang,
+    scripts: document.scripts.length,
+    games: rows('#games-table tr[id^="game-"]').map(tr => ({
+      id: tr.id.slice(5), cells: [...tr.cells].map(td => td.textContent.trim()),
+    })),
+    paths: rows('#paths-table tbody tr').map(tr => text(tr.cells[0])),
+    fields: Object.fromEntries(rows('section.schema').map(s => [
+      s.id.slice(7), [...s.querySelectorAll('tbody tr')].map(tr => ({
+        field: text(tr.cells[0]), type: text(tr.cells[1]), present: text(tr.cells[2]),
+        meaning: text(tr.cells[3]), shown: tr.getClientRects().length > 0,
+      })),
+    ])),
+    example: text(document.getElementById('example-json')),
+    snippets: Object.fromEntries(['curl', 'typescript', 'python'].map(n => {
+      const el = document.getElementById('snippet-' + n);
+      return [n, el && el.getClientRects().length ? el.textContent : null];
+    })),
+    overflow: document.documentElement.scrollWidth > window.innerWidth + 1,
+  };
+})()
+"""
+
+
+def schema_fields(root, node=None, prefix="", depth=0):
+    """Every field of a JSON Schema (path, required, description), walked
+    here on its own rather than trusted from the page: properties, the
+    objects they hold (`a.b`), their items (`a[].b`), a map's values
+    (`a.*.b`), local references followed."""
+
+    def resolved(node):
+        merged = dict(node) if isinstance(node, dict) else {}
+        for _ in range(9):
+            ref = merged.pop("$ref", None)
+            if not ref or not ref.startswith("#/"):
+                break
+            target = root
+            for part in ref[2:].split("/"):
+                target = target.get(part.replace("~1", "/").replace("~0", "~"), {})
+            for key, value in target.items():
+                merged.setdefault(key, value)
+        return merged
+
+    out = []
+    if depth > 8:
+        return out
+    node = resolved(root if node is None else node)
+    for name, prop in node.get("properties", {}).items():
+        path = prefix + name
+        target = resolved(prop)
+        out.append((path, name in node.get("required", []), prop.get("description") or target.get("description")))
+        if "properties" in target:
+            out += schema_fields(root, target, path + ".", depth + 1)
+        if "items" in target:
+            out += schema_fields(root, target["items"], path + "[].", depth + 1)
+        values = target.get("additionalProperties")
+        if isinstance(values, dict):
+            values = resolved(values)
+            if "properties" in values or "items" in values:
+                out += schema_fields(root, values, path + ".*.", depth + 1)
+                if "items" in values:
+                    out += schema_fields(root, values["items"], path + ".*[].", depth + 1)
+    return out
+
+
+async def check_reference(browser, site, origin, out_dir):
+    """Issue 62: the API's reference page in every language of a home page,
+    read in Chromium with JavaScript off: every game of the index with its
+    name, locales (pending ones said), zone and update mode; every path of
+    the OpenAPI description; every field of every published schema (walked
+    here) with whether it is always present and a meaning; the example, a
+    real published document; and the curl, TypeScript and Python snippets."""
+    index = json.loads((site / "api/v1/games.json").read_text())
+    openapi = json.loads((site / "api/v1/openapi.json").read_text())
+    schemas = {p.stem: json.loads(p.read_text()) for p in sorted((site / "api/v1/schema").glob("*.json"))}
+    pages = [("zh-CN" if (site / "api-reference/index.html").is_file() else None, "api-reference/")]
+    pages += [(p.parent.parent.name, f"{p.parent.parent.name}/api-reference/") for p in sorted(site.glob("*/api-reference/index.html"))]
+    langs = set()
+    for locale, rel in pages:
+        label = rel
+        for width, mobile in ((1280, False), (390, True)):
+            target, session = await open_at(browser, f"{origin}/{rel}", script=False, width=width, mobile=mobile)
+            page = await browser.evaluate(session, PAGE_PROBE)
+            ref = await browser.evaluate(session, REFERENCE_PROBE)
+            if width == 1280:
+                check_probe(site, origin, f"{origin}/{rel}", page, label)
+                await browser.screenshot(session, out_dir / f"reference-{ref['lang']}.png", width)
+            elif ref["overflow"]:
+                fail(f"{label}: the page scrolls sideways at {width}px")
+            else:
+                await browser.screenshot(session, out_dir / f"reference-{ref['lang']}-phone.png", width, mobile)
+            for error in browser.errors(session):
+                fail(f"{label}: console error: {error}")
+            await browser.send("Target.closeTarget", {"targetId": target})
+        langs.add(ref["lang"].split("-")[0])
+        if ref["scripts"]:
+            fail(f"{label}: {ref['scripts']} scripts on a page that needs none")
+        chinese = ref["lang"].startswith("zh")
+        # Every game, with its name in the page's language, its locales, zone and mode.
+        shown = {g["id"]: g["cells"] for g in ref["games"]}
+        for game in index["games"]:
+            cells = shown.get(game["id"])
+            if cells is None:
+                fail(f"{label}: game {game['id']} is missing")
+                continue
+            name = game.get("name", "")
+            if isinstance(name, dict):
+                name = name.get(ref["lang"]) or name.get(game.get("defaultLocale"), "")
+            if name and cells[1] != name:
+                fail(f"{label}: {game['id']} is named {cells[1]!r}, expected {name!r}")
+            for loc in game["locales"]:
+                if loc not in cells[2]:
+                    fail(f"{label}: {game['id']}: locale {loc} is missing from {cells[2]!r}")
+            pending_word = "待补" if chinese else "pending"
+            if cells[2].count(pending_word) != len(game.get("pending", [])):
+                fail(f"{label}: {game['id']}: pending {game.get('pending', [])} but {cells[2]!r}")
+            if cells[3] != game.get("timeZone"):
+                fail(f"{label}: {game['id']}: zone {cells[3]!r}, expected {game.get('timeZone')!r}")
+            mode = next((f.get("updateMode") for f in game["files"] if f.get("default")), None)
+            if cells[4] != mode:
+                fail(f"{label}: {game['id']}: update mode {cells[4]!r}, expected {mode!r}")
+        # Every path of the description.
+        missing = sorted(set(openapi["paths"]) - set(ref["paths"]))
+        if missing:
+            fail(f"{label}: paths missing: {missing}")
+        # Every field of every published schema, walked here.
+        count = 0
+        for stem, schema in schemas.items():
+            rows = {r["field"]: r for r in ref["fields"].get(stem, [])}
+            for path, required, description in schema_fields(schema):
+                row = rows.get(path)
+                count += 1
+                if row is None or not row["shown"]:
+                    fail(f"{label}: {stem}: field {path} is not on the page")
+                    continue
+                want = ("总是" if required else "可选") if chinese else ("always" if required else "optional")
+                if row["present"] != want:
+                    fail(f"{label}: {stem}: {path} says {row['present']!r}, expected {want!r}")
+                if not row["meaning"] or row["meaning"] == "—" and description:
+                    fail(f"{label}: {stem}: {path} has no meaning")
+                if not chinese and description and row["meaning"] != description.replace("`", ""):
+                    fail(f"{label}: {stem}: {path} means {row['meaning']!r}, not the schema's description")
+        # The example: the published default document of the first game,
+        # its first activities.
+        example = json.loads(ref["example"] or "null")
+        first = index["games"][0]
+        document = json.loads((site / "api/v1/activity" / f"{first['id']}.json").read_text())
+        if not example or example.get("activities") != document["activities"][: len(example["activities"])] or {
+            k: v for k, v in example.items() if k != "activities"
+        } != {k: v for k, v in document.items() if k != "activities"}:
+            fail(f"{label}: the example is not {first['id']}.json as published")
+        # The three snippets, naming the first game.
+        snippets = ref["snippets"]
+        wants = {
+            "curl": ["curl -s", "/api/v1/games.json", f"/api/v1/activity/{first['id']}.json", "If-None-Match"],
+            "typescript": ['from "activity-site-client"', "new ActivityClient(", f'client.game("{first["id"]}"'],
+            "python": ["from activity_site_client import ActivityClient", f'client.game("{first["id"]}"'],
+        }
+        for name, needles in wants.items():
+            for needle in needles:
+                if not snippets.get(name) or needle not in snippets[name]:
+                    fail(f"{label}: the {name} snippet lacks {needle!r}")
+        for language in ("python", "typescript"):
+            if snippets.get(language) and (language == "python" or TS_SNIPPET_DIR):
+                run_snippet(label, language, snippets[language], origin, site, first)
+        print(f"ok: {label} ({ref['lang']}): {len(shown)} games, {len(ref['paths'])} paths, {count} fields of {len(schemas)} schemas, the example and 3 snippets, without script")
+    if langs != {"zh", "en"}:
+        fail(f"reference pages in {sorted(langs)}, expected Chinese and English")
+
+
+TS_SNIPPET_DIR = None  # where the TypeScript client is installed (--ts-snippet-dir)
+
+
+def run_snippet(label, language, code, origin, site, game):
+    """Runs one of the page's snippets (`python` or `typescript`), as written
+    but for the site's address (the page was built without --site-url and
+    names https://example.org), against the served site with the client
+    installed as its users install it: it prints every activity of the
+    document it asks for, in the document's order, one line each."""
+    code = code.replace('"https://example.org"', json.dumps(origin))
+    if language == "python":
+        command = [sys.executable, "-c", code]
+    else:
+        # The TypeScript snippet is plain ES module code: Node runs it as
+        # written, with the client built from clients/typescript.
+        script = pathlib.Path(TS_SNIPPET_DIR) / "snippet.mjs"
+        script.write_text(code)
+        command = ["node", str(script)]
+    ran = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    if ran.returncode != 0:
+        fail(f"{label}: the {language} snippet failed: {ran.stderr[-1000:]}")
+        return
+    locale = next((l for l in game["locales"] if l != game["defaultLocale"] and l not in game.get("pending", [])), None)
+    stem = f"{game['id']}-{locale}" if locale else game["id"]
+    document = json.loads((site / "api/v1/activity" / f"{stem}.json").read_text())
+    lines = [line for line in ran.stdout.splitlines() if line and not line.startswith("due since")]
+    want = [f" {a['name']} " for a in document["activities"]]
+    if len(lines) != len(want) or not all(w in line for line, w in zip(lines, want)):
+        fail(f"{label}: the {language} snippet printed {lines[:2]}..., not the activities of {stem}.json")
+    else:
+        print(f"ok: {label}: the {language} snippet ran against the site and printed the {len(lines)} activities of {stem}.json")
+
+
 def check_llms(site):
     """llms.txt offers a webcal:// subscription beside each calendar."""
     text = (site / "llms.txt").read_text()
@@ -827,7 +1036,10 @@ def main():
     parser.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
     parser.add_argument("--live-site", help="tests/fixtures/pages built at 2026-11-24T12:00:00")
     parser.add_argument("--live-root", default="tests/fixtures/pages", help="the data root of --live-site")
+    parser.add_argument("--ts-snippet-dir", help="a folder whose node_modules holds the built TypeScript client")
     args = parser.parse_args()
+    global TS_SNIPPET_DIR
+    TS_SNIPPET_DIR = args.ts_snippet_dir
     site = pathlib.Path(args.site).resolve()
     out_dir = pathlib.Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -103,7 +103,12 @@ pub fn review(request: &Request<'_>) -> anyhow::Result<Outcome> {
         }
         (Some(dir), None) => {
             if !Path::new(dir).is_dir() {
-                // Not a folder: most likely a URL without its scheme.
+                // Not a folder: a git revision (`main`) wants --against-rev.
+                let commit = format!("{dir}^{{commit}}");
+                if git(request.root, &["rev-parse", "--verify", "--quiet", &commit]).is_ok() {
+                    return Err(anyhow::Error::new(msg!("diff-against-revision", dir = dir)));
+                }
+                // Else most likely a URL without its scheme.
                 crate::fetch::http_url("--against", dir)
                     .context(msg!("diff-no-folder", dir = dir))?;
             }
@@ -181,6 +186,7 @@ fn against_url(
         .collect();
     // A base that already names the API (`…/api/v1`) means the site above it.
     let base = layout::site_root(against).to_owned();
+    let schemas = schemas_of(&[site]);
     let fetcher = Fetcher::new("diff", timeout)?;
     let urls: Vec<String> = paths.iter().map(|p| format!("{base}/{p}")).collect();
     let mut found = false;
@@ -201,6 +207,7 @@ fn against_url(
             Some(&built),
             deployed.as_deref(),
             clock.of(path),
+            &schemas,
         ))
     });
     let mut report = Report {
@@ -580,6 +587,7 @@ fn compare_dirs(
     let ours = list_files(&site)?;
     let theirs = list_files(base)?;
     let paths: BTreeSet<&String> = ours.iter().chain(theirs.iter()).collect();
+    let schemas = schemas_of(&[&site, base]);
     let files: Vec<FileDiff> = paths
         .into_par_iter()
         .map(|path| -> anyhow::Result<FileDiff> {
@@ -599,6 +607,7 @@ fn compare_dirs(
                 built.as_deref(),
                 old.as_deref(),
                 clock.of(path),
+                &schemas,
             ))
         })
         .collect::<anyhow::Result<_>>()?;
@@ -606,6 +615,25 @@ fn compare_dirs(
         against: against.to_owned(),
         files,
     })
+}
+
+/// The published schemas of the site folders `dirs`, a later folder's
+/// schema taking the place of an earlier one's at the same path (the
+/// base's, what clients were promised, over this build's).
+fn schemas_of(dirs: &[&Path]) -> site::diff::Schemas {
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(dir.join(layout::SCHEMA_DIR)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if let Ok(bytes) = std::fs::read(entry.path()) {
+                files.push((format!("{}/{name}", layout::SCHEMA_DIR), bytes));
+            }
+        }
+    }
+    site::diff::Schemas::from_files(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))
 }
 
 /// The files of a site folder, relative with forward slashes: everything but

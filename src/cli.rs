@@ -65,6 +65,8 @@ pub enum Command {
     Import(ImportArgs),
     #[command(about = "help-cmd-publish", after_help = "help-cmd-publish-after")]
     Publish(PublishArgs),
+    #[command(about = "help-cmd-docs", after_help = "help-cmd-docs-after")]
+    Docs(DocsArgs),
     #[command(about = "help-cmd-lsp", after_help = "help-cmd-lsp-after")]
     Lsp(ToolArgs),
     #[command(about = "help-cmd-mcp", after_help = "help-cmd-mcp-after")]
@@ -218,6 +220,24 @@ pub enum DiffFormat {
     Markdown,
     #[value(help = "help-value-diff-github")]
     Github,
+}
+
+#[derive(Debug, Args)]
+pub struct DocsArgs {
+    #[command(flatten)]
+    pub common: Common,
+    #[arg(value_enum, help = "help-arg-docs-what")]
+    pub what: DocsWhat,
+}
+
+/// The parts of the documents that a command writes (README's games
+/// table, CONTRIBUTING's codes), so they cannot drift from what they say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DocsWhat {
+    #[value(help = "help-value-docs-games")]
+    Games,
+    #[value(help = "help-value-docs-codes")]
+    Codes,
 }
 
 #[derive(Debug, Args)]
@@ -421,6 +441,11 @@ fn parse_time_zone(s: &str) -> Result<(Option<String>, String), String> {
     Ok((game, zone.to_owned()))
 }
 
+/// `--now`: a local time or an instant; anything else is explained as a
+/// file's time is (the one reader of times, `validate::flags`).
 fn parse_now(s: &str) -> Result<crate::clock::Now, String> {
-    crate::clock::Now::parse(s)
+    crate::clock::Now::parse(s).map_err(|_| {
+        let problem = crate::validate::flags::explain_flag_time("--now", s, None);
+        crate::i18n::msg!("flag-now-bad", problem = problem).to_string()
+    })
 }

@@ -68,6 +68,34 @@ pub const WELL_KNOWN_DIR: &str = ".well-known";
 /// refused by the registry rules).
 pub const ANNOUNCEMENTS_PAGE_DIR: &str = "announcements";
 
+/// The folder of the API's reference page for people, under the site
+/// root for the site's locale and under each other locale's home folder
+/// ([`reference_page`]); a game id it would shadow is refused by the
+/// registry rules.
+pub const REFERENCE_PAGE_DIR: &str = "api-reference";
+
+/// The folder of the reference page of `locale`, with a trailing slash:
+/// `api-reference/` for the site's locale, else `<locale>/api-reference/`
+/// (beside the locale's home page, [`home_page`]).
+pub fn reference_dir(locale: &str, is_site_locale: bool) -> String {
+    format!("{}{REFERENCE_PAGE_DIR}/", home_dir(locale, is_site_locale))
+}
+
+/// The reference page of `locale`: the [`DIRECTORY_INDEX`] of [`reference_dir`].
+pub fn reference_page(locale: &str, is_site_locale: bool) -> String {
+    format!("{}{DIRECTORY_INDEX}", reference_dir(locale, is_site_locale))
+}
+
+/// Whether `path` is a reference page of some locale ([`reference_page`]).
+pub fn is_reference_page(path: &str) -> bool {
+    let page = format!("{REFERENCE_PAGE_DIR}/{DIRECTORY_INDEX}");
+    path == page
+        || path
+            .strip_suffix(&page)
+            .and_then(|locale| locale.strip_suffix('/'))
+            .is_some_and(|locale| !locale.is_empty() && !locale.contains('/'))
+}
+
 /// What the API is, for agents: every game, its locales and documents,
 /// the schema and the feeds, generated from the registry.
 pub const LLMS_PATH: &str = "llms.txt";

@@ -86,8 +86,11 @@
 //!
 //! # Invariants
 //!
-//! - [`model`] and [`json`] depend on no other module of the crate; [`diagnostics`]
-//!   only on the leaf [`chars`].
+//! - The leaves: [`tree`], [`i18n`] and [`markdown`] import nothing of the
+//!   crate; [`model`], [`json`] and [`fetch`] import only [`i18n`], the
+//!   messages every module may name; [`diagnostics`] only the leaf
+//!   [`chars`] and [`i18n`]. (`tests/architecture.rs` reads this item and
+//!   holds each module named to it.)
 //! - A time is read from text one way ([`model::Time::parse`]), where text
 //!   comes in: the rules (which report a time that is not one, with its
 //!   place), a document's deserialization, `--now`, a request's times,
@@ -134,8 +137,10 @@
 //!   compiler keeps it from the generator); inside it, the core knows no
 //!   HTTP and its REST API and `/mcp` never import each other
 //!   (`tests/architecture.rs`).
-//! - [`fetch`], [`tree`] and [`i18n`] import nothing of the crate; the
-//!   leaves of `stdx` cannot.
+//! - The leaves of `stdx` ([`atomic`], [`chars`], [`relpath`]) import
+//!   nothing of the crate: they cannot.
+//! - [`cli`] reads `--now` through the one reader of a flag's time
+//!   (`validate::flags`), so a flag and a file get the same hints.
 //! - Every sentence shown to a person is a message of both `.ftl` files with
 //!   the same arguments; codes, keys, paths and quoted values are arguments,
 //!   never translated.

@@ -51,6 +51,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "import",
             "clock",
             "layout",
+            // `--now` is explained as a file's time is (`validate::flags`).
+            "validate",
         ],
     ),
     (
@@ -867,4 +869,68 @@ fn no_files_of_a_folder_import_each_other_in_a_circle() {
         vec![vec!["a".to_string(), "b".into(), "c".into()]]
     );
     assert!(circles(&files(&[("a", "b"), ("b", "c"), ("a", "c")])).is_empty());
+}
+
+/// Issue 64: the item of `src/lib.rs`'s invariants that names the leaves
+/// (`The leaves: A, B and C import nothing of the crate; D, E and F import
+/// only i18n, ...`) is true of the code: each module it names imports
+/// nothing of the crate, or only `i18n`.
+#[test]
+fn the_leaves_lib_rs_names_import_what_it_says() {
+    let lib = std::fs::read_to_string(crate_root().join("src/lib.rs")).expect("lib.rs");
+    let item: String = lib
+        .lines()
+        .skip_while(|l| !l.starts_with("//! - The leaves:"))
+        .take_while(|l| !l.starts_with("//! - ") || l.starts_with("//! - The leaves:"))
+        .map(|l| l.trim_start_matches("//!").trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let names = |part: &str| -> Vec<String> {
+        part.split("[`")
+            .skip(1)
+            .filter_map(|s| s.split('`').next())
+            .map(str::to_owned)
+            .collect()
+    };
+    let (nothing, rest) = item
+        .split_once("import nothing of the crate;")
+        .expect("the item says which leaves import nothing");
+    let (only_i18n, _) = rest
+        .split_once("import only [`i18n`]")
+        .expect("the item says which leaves import only i18n");
+    let (nothing, only_i18n) = (names(nothing), names(only_i18n));
+    assert!(nothing.len() >= 3 && only_i18n.len() >= 3, "{item}");
+    let src = crate_root().join("src");
+    for (module, may) in nothing
+        .iter()
+        .map(|m| (m, &[][..]))
+        .chain(only_i18n.iter().map(|m| (m, &["i18n"][..])))
+    {
+        let file = src.join(format!("{module}.rs"));
+        let dir = src.join(module);
+        let paths: Vec<std::path::PathBuf> = if file.exists() {
+            vec![file]
+        } else {
+            walkdir::WalkDir::new(&dir)
+                .into_iter()
+                .filter_map(Result::ok)
+                .map(|e| e.into_path())
+                .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+                .collect()
+        };
+        assert!(
+            !paths.is_empty(),
+            "lib.rs names `{module}`, which has no source"
+        );
+        for path in paths {
+            let text = std::fs::read_to_string(&path).expect("source");
+            for import in imports(&code_of(&text)) {
+                assert!(
+                    import == *module || may.contains(&import.as_str()),
+                    "lib.rs says `{module}` imports {may:?} of the crate, but {} imports crate::{import}",
+                    path.display()
+                );
+            }
+        }
+    }
 }

@@ -6,7 +6,7 @@ use std::io::Read as _;
 
 use activity_site::model::{Activity, ActivityDocument, Game, Localized, Time};
 use activity_site::site::compress::{Compression, add_precompressed};
-use activity_site::site::diff::{FileStatus, Report, compare, diff_file};
+use activity_site::site::diff::{FileStatus, Report, Schemas, compare, diff_file};
 use activity_site::site::headers::render_headers;
 use activity_site::site::ics::{escape_text, fold_line, render_calendars};
 use activity_site::site::pages::render_pages;
@@ -610,6 +610,7 @@ fn diff_reads_a_base_whose_times_are_not_times_as_written() {
         Some(&json_doc(&built)),
         Some(&base),
         Some(time(FIXTURE_NOW)),
+        &Schemas::default(),
     );
     assert_eq!(d.status, FileStatus::Changed);
     assert!(d.note.is_none(), "{:?}", d.note);
@@ -1168,4 +1169,205 @@ fn an_activity_game_is_out_of_date_when_its_last_activity_ends() {
     assert!(en.contains("This data is current until 2026-11-17 03:59;"));
     let zh = file(&files, "index.html");
     assert!(zh.contains(r#"data-due="2026-11-17T03:59:59+08:00" role="status" hidden>数据尚未更新：最后一项活动已于 11 月 17 日结束。</p>"#), "{zh}");
+}
+
+// The API's reference page (issue 62).
+
+/// `tests/fixtures/pages` built at a pinned "now" for `https://example.org/`,
+/// after `edit` has changed the copied tree.
+fn build_reference_fixture(
+    edit: impl FnOnce(&std::path::Path),
+) -> (tempfile::TempDir, std::path::PathBuf) {
+    let root = tempfile::tempdir().expect("temp dir");
+    crate::util::copy_tree(&crate_root().join("tests/fixtures/pages"), root.path());
+    edit(root.path());
+    let out = root.path().join("site");
+    let mut options = activity_site::site::BuildOptions::new(root.path(), &out);
+    options.now = Some(time("2026-11-24T12:00:00").into());
+    options.cache = None;
+    options.compression = Compression::None;
+    options.site_url =
+        Some(activity_site::layout::SiteUrl::parse("https://example.org/").expect("a URL"));
+    let outcome = activity_site::site::build(&options).expect("builds");
+    assert!(outcome.summary.is_some(), "{:?}", outcome.diagnostics);
+    (root, out)
+}
+
+/// Every published schema of a built site: its file's stem and its fields.
+fn published_fields(out: &std::path::Path) -> Vec<(String, activity_site::site::reference::Field)> {
+    let mut all = Vec::new();
+    let dir = out.join("api/v1/schema");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .expect("schemas")
+        .map(|e| e.expect("entry").file_name().into_string().expect("UTF-8"))
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    for name in names {
+        let schema: serde_json::Value =
+            serde_json::from_str(&read_page(&dir, &name)).expect("a schema");
+        let stem = name.trim_end_matches(".json").to_owned();
+        for field in activity_site::site::reference::fields(&schema) {
+            all.push((stem.clone(), field));
+        }
+    }
+    all
+}
+
+/// Issue 62: the reference page, in each language of a home page, lists
+/// every game, every path of the OpenAPI description, every field of
+/// every published schema, a real document of the build and the three
+/// snippets, under the site's address; the home page links to it and the
+/// catalog and llms.txt name it.
+#[test]
+fn the_reference_page_shows_every_game_path_field_and_snippet_in_both_languages() {
+    // beta lists an English document it does not have yet: a pending locale.
+    let (_root, out) = build_reference_fixture(|root| {
+        let path = root.join("games.json");
+        let mut games: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("games.json"))
+                .expect("JSON");
+        games["games"][1]["locales"] = serde_json::json!(["zh-CN", "en-US"]);
+        std::fs::write(&path, serde_json::to_string_pretty(&games).expect("JSON"))
+            .expect("written");
+    });
+    let zh = read_page(&out, "api-reference/index.html");
+    let en = read_page(&out, "en-US/api-reference/index.html");
+    assert!(zh.contains("<html lang=\"zh-CN\">") && zh.contains("<h1>API 参考</h1>"));
+    assert!(en.contains("<html lang=\"en-US\">") && en.contains("<h1>API reference</h1>"));
+    let fields = published_fields(&out);
+    assert!(fields.len() > 50, "{} fields", fields.len());
+    let openapi: serde_json::Value =
+        serde_json::from_str(&read_page(&out, "api/v1/openapi.json")).expect("JSON");
+    let document = read_page(&out, "api/v1/activity/alpha.json");
+    let mut example: serde_json::Value = serde_json::from_str(&document).expect("JSON");
+    example["activities"]
+        .as_array_mut()
+        .expect("a list")
+        .truncate(2);
+    let example =
+        activity_site::site::pages::escape_html(&activity_site::model::to_pretty(&example));
+    for page in [&zh, &en] {
+        for game in ["alpha", "beta", "gamma"] {
+            assert!(
+                page.contains(&format!("<tr id=\"game-{game}\"><td><code>{game}</code>")),
+                "{game}"
+            );
+        }
+        for path in openapi["paths"].as_object().expect("paths").keys() {
+            let path = activity_site::site::pages::escape_html(path);
+            assert!(
+                page.contains(&format!("<td><code>{path}</code></td>")),
+                "{path}"
+            );
+        }
+        for (stem, field) in &fields {
+            let row = format!(
+                "<tr><td><code class=\"field\">{}</code></td><td><code>{}</code></td>",
+                field.path,
+                activity_site::site::pages::escape_html(&field.ty)
+            );
+            assert!(page.contains(&row), "{stem}: {row}");
+        }
+        assert!(page.contains(&format!(
+            "<pre class=\"code\" id=\"example-json\"><code>{example}</code></pre>"
+        )));
+        assert!(page.contains("curl -s https://example.org/api/v1/games.json"));
+        assert!(page.contains("new ActivityClient({ baseUrl: &quot;https://example.org&quot; })"));
+        assert!(page.contains("client.game(&quot;alpha&quot;, locale=&quot;en-US&quot;)"));
+        assert!(!page.contains("<script"), "readable without script");
+    }
+    // The pending locale is said; the meanings are in the page's language.
+    assert!(
+        zh.contains("<span class=\"locale\"><code>en-US</code>（待补：尚无文档）</span>"),
+        "{zh}"
+    );
+    assert!(
+        en.contains("<span class=\"locale\"><code>en-US</code> (pending: no document yet)</span>")
+    );
+    assert!(zh.contains("<td>活动的稳定 id："));
+    assert!(en.contains("<td>The activity's stable id: "));
+    assert!(read_page(&out, "index.html").contains(r#"<a href="api-reference/">API 参考</a>"#));
+    assert!(
+        read_page(&out, "en-US/index.html")
+            .contains(r#"<a href="api-reference/">API reference</a>"#)
+    );
+    assert!(
+        read_page(&out, ".well-known/api-catalog")
+            .contains(r#""href": "https://example.org/api-reference/""#)
+    );
+    assert!(read_page(&out, "llms.txt").contains("- [API reference](/api-reference/)"));
+    insta::assert_snapshot!("reference_zh_cn", without_assets(&zh));
+    insta::assert_snapshot!("reference_en_us", without_assets(&en));
+}
+
+/// Issue 62: a field added to a tree's schema is on the page, in both
+/// languages (in English on the Chinese page until it is translated).
+#[test]
+fn a_field_added_to_a_schema_appears_on_the_reference_page() {
+    let (_root, out) = build_reference_fixture(|root| {
+        let builtin = activity_site::kind::activities::BUILTIN_SCHEMA;
+        let mut schema: serde_json::Value = serde_json::from_str(builtin).expect("JSON");
+        schema["$defs"]["activity"]["properties"]["reminder"] = serde_json::json!({
+            "description": "When a player should be reminded, in server time.",
+            "type": "string"
+        });
+        std::fs::create_dir_all(root.join("schema")).expect("schema dir");
+        std::fs::write(
+            root.join("schema/activity.schema.json"),
+            serde_json::to_string_pretty(&schema).expect("JSON"),
+        )
+        .expect("written");
+    });
+    let row = r#"<tr><td><code class="field">activities[].reminder</code></td><td><code>string</code></td><td class="present">可选</td><td lang="en">When a player should be reminded, in server time.</td></tr>"#;
+    assert!(read_page(&out, "api-reference/index.html").contains(row));
+    let row = r#"<tr><td><code class="field">activities[].reminder</code></td><td><code>string</code></td><td class="present">optional</td><td>When a player should be reminded, in server time.</td></tr>"#;
+    assert!(read_page(&out, "en-US/api-reference/index.html").contains(row));
+}
+
+/// Issue 62: every field of the published schemas has its meaning in
+/// both languages, and each English message is the schema's own
+/// description (a changed description asks for its translation again);
+/// every message of a field or a schema's title names one that is published.
+#[test]
+fn every_published_field_has_its_meaning_in_both_languages() {
+    use activity_site::i18n::{EN_US_FTL, Lang, lookup};
+    use activity_site::site::reference::{DERIVED_MESSAGES, field_message_id, schema_title_id};
+    let (_root, out) = build_reference_fixture(|_| {});
+    let mut problems = Vec::new();
+    let mut named = std::collections::BTreeSet::new();
+    for (stem, field) in published_fields(&out) {
+        named.insert(schema_title_id(&stem));
+        let id = field_message_id(&stem, &field.path);
+        let english = lookup(&id, Lang::EnUs);
+        if english.is_none() || lookup(&id, Lang::ZhCn).is_none() {
+            problems.push(format!(
+                "{stem}: `{}` has no meaning `{id}` in both .ftl files",
+                field.path
+            ));
+        } else if let Some(description) = &field.description
+            && english.as_deref() != Some(description.as_str())
+        {
+            problems.push(format!(
+                "{stem}: `{}`: the description is now {description:?}: copy it into `{id}` of en-US.ftl and translate it again in zh-CN.ftl",
+                field.path
+            ));
+        }
+        named.insert(id);
+    }
+    for title in named
+        .iter()
+        .filter(|id| id.starts_with(DERIVED_MESSAGES[0]))
+    {
+        if lookup(title, Lang::EnUs).is_none() || lookup(title, Lang::ZhCn).is_none() {
+            problems.push(format!("no title `{title}` in both .ftl files"));
+        }
+    }
+    for line in EN_US_FTL.lines() {
+        let id = line.split(" =").next().unwrap_or_default();
+        if DERIVED_MESSAGES.iter().any(|p| id.starts_with(p)) && !named.contains(id) {
+            problems.push(format!("`{id}` names no published schema or field"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -551,7 +551,7 @@ fn version_new_keeps_the_cover_unless_told() {
     let head = work.path().join("head");
     let out = version_new(&head, &["4.7"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    says(&stdout(&out), "; cover kept");
+    says(&stdout(&out), "; keeps `cover`; changes `version`");
     for locale in ["zh-CN", "en-US"] {
         let text = std::fs::read_to_string(head.join(format!("data/sr/{locale}.json"))).unwrap();
         says(

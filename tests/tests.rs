@@ -52,6 +52,13 @@ mod freshness;
 // folder and git-revision bases) and `version new`, on fixture pairs of trees.
 mod review;
 
+// Issue 64: the version day on the bundled data, in both languages.
+mod version_day;
+
+// Issue 64: the commands README.md and CONTRIBUTING.md show, run as shown;
+// the parts of them `activity-site docs` writes.
+mod transcripts;
+
 // publish: against a real S3-compatible server (s3s-fs) on loopback.
 mod publish;
 

@@ -5,13 +5,14 @@ from datetime import datetime
 from pathlib import Path
 from activity_site_client import ActivityClient
 
-now = os.environ.get("ACTIVITY_SITE_NOW")  # a pinned clock, for a demonstration
-client = ActivityClient(sys.argv[1], cache_dir=".activity-cache", clock=now and (lambda: datetime.fromisoformat(now)))
+now = os.environ.get("ACTIVITY_SITE_NOW", "")  # a pinned clock, for a demonstration
+client = ActivityClient(sys.argv[1], cache_dir=".activity-cache", clock=(lambda: datetime.fromisoformat(now)) if now else None)
 store = Path("calendar.json")
 old, new = json.loads(store.read_text("utf-8")) if store.exists() else {}, {}
 for game in (client.game(g["id"]) for g in client.games()):
     for a in game.activities:
-        new[a.id] = {"title": f"{game.name}: {a.name}", "start": a.start.isoformat(), "end": a.end.isoformat()}
+        uid = a.id or f"{game.id}/{a.start_time}/{a.name}"  # a site that publishes no ids yet
+        new[uid] = {"title": f"{game.name}: {a.name}", "start": a.start.isoformat(), "end": a.end.isoformat()}
 for uid in sorted(new.keys() | old.keys()):  # a real sync calls its calendar's API here
     if old.get(uid) != new.get(uid):
         verb = "add" if uid not in old else "remove" if uid not in new else "update"

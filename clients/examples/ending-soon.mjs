@@ -5,7 +5,8 @@ import { ActivityClient } from "activity-site-client";
 const pinned = process.env.ACTIVITY_SITE_NOW; // a pinned clock, for a demonstration
 const now = pinned ? () => new Date(pinned) : undefined;
 const client = new ActivityClient({ baseUrl: process.argv[2], cacheDir: ".activity-cache", now });
-const lines = (await client.endingSoon({ withinHours: 72 })).map(
+// Each game in ACTIVITY_LOCALE (en-US, ...) where it has a document, else in its default locale.
+const lines = (await client.endingSoon({ withinHours: 72, locale: process.env.ACTIVITY_LOCALE })).map(
   ({ game, activity }) => `**${game.name}** ${activity.name}: ends <t:${activity.end.getTime() / 1000}:R>`,
 );
 const content = lines.length ? `Ending within 3 days:\n${lines.join("\n")}` : "Nothing ends within 3 days.";

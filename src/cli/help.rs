@@ -45,6 +45,8 @@ pub fn parse() -> Cli {
         return cli;
     }
     let lang = lang_of(&args).unwrap_or_else(Lang::from_env);
+    // A flag's value parser (`--now`) explains a wrong value in this language.
+    crate::i18n::set_process(lang);
     let mut command = localized_command(lang);
     let mut matches = command
         .try_get_matches_from_mut(args)

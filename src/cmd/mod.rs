@@ -11,6 +11,7 @@ mod backend;
 mod build;
 mod check;
 mod diff;
+mod docs;
 mod fmt;
 mod import;
 mod lsp;
@@ -35,6 +36,7 @@ pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Status(crate::cli::StatusArgs { common, .. })
         | Command::Serve(crate::cli::ServeArgs { common, .. })
         | Command::Diff(crate::cli::DiffArgs { common, .. })
+        | Command::Docs(crate::cli::DocsArgs { common, .. })
         | Command::Version(crate::cli::VersionArgs {
             command: crate::cli::VersionCommand::New(crate::cli::VersionNewArgs { common, .. }),
         }) => {
@@ -57,6 +59,7 @@ pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Status(args) => status::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Docs(args) => docs::run(&args),
         Command::Version(args) => version::run(args),
         Command::Import(args) => import::run(args),
         Command::Publish(args) => publish::run(args),

@@ -56,11 +56,27 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
                 out.push_str(&format!("{line}\n"));
             }
             for p in &planned {
+                if p.pending {
+                    let line = msg!(
+                        "version-pending",
+                        path = p.path.as_str(),
+                        locale = p.locale.as_str()
+                    );
+                    out.push_str(&format!("{line}\n"));
+                    continue;
+                }
+                let fields = |names: &[String]| -> Vec<String> {
+                    names.iter().map(|n| format!("`{n}`")).collect()
+                };
                 let line = msg!(
                     "version-planned",
                     dry = if args.dry_run { "yes" } else { "no" },
                     path = p.path.as_str(),
+                    from = p.from.as_str(),
                     version = next.version.as_str(),
+                    kept_count = p.kept.len(),
+                    kept = i18n::list(&fields(&p.kept)),
+                    changed = i18n::list(&fields(&p.changed)),
                     carried = p.carried.len(),
                     names = i18n::list(&p.carried),
                     dropped = p.dropped.len(),

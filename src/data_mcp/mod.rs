@@ -534,6 +534,7 @@ impl DataTools {
         }
         let files: Vec<Value> = planned
             .iter()
+            .filter(|p| !p.pending)
             .map(|p| {
                 json!({
                     "locale": p.locale,
@@ -547,7 +548,12 @@ impl DataTools {
                 })
             })
             .collect();
-        let mut answer = json!({ "version": next.version, "written": files });
+        let pending: Vec<&str> = planned
+            .iter()
+            .filter(|p| p.pending)
+            .map(|p| p.locale.as_str())
+            .collect();
+        let mut answer = json!({ "version": next.version, "written": files, "pending": pending });
         if let Some(line) = site::version::name_shared(&next, &planned) {
             answer["note"] = json!(line.to_string());
         }

@@ -598,6 +598,8 @@ warning-upcoming-removed = { $name } has not started yet (it starts on { $start 
 warning-upcoming-removed-help = if it was cancelled or listed by mistake, nothing to do; otherwise keep it
 warning-cover-removed = version { $version } has no cover any more (it was { $cover }): clients that show it show none.
 warning-cover-removed-help = put "cover" back (`activity-site version new` keeps it unless --cover '' is given), or leave it out if the version has no cover
+warning-optional-field-removed = { $path } no longer has the field { $field }, which it had at the base; the published schema makes it optional, so clients read it as absent.
+warning-optional-field-removed-help = if the field was dropped by mistake, put it back (`activity-site version new` keeps every field of the current version); otherwise nothing to do
 breaking-id-none = (none)
 breaking-id-stayed = their id stayed { $id }
 breaking-id-down = their id went down from { $from } to { $to }
@@ -663,12 +665,19 @@ rule-markdown-html = Raw HTML in an announcement's Markdown (shown as text).
 rule-duplicate-id = Two activities of one document with the same id.
 rule-missing-id = An activity without an id (check --fix assigns one, the same in every language).
 
+
+## A time given on the command line (--start, --end, --now), explained as in a file
+
+flag-time = { $flag }: { $message }; { $help }
+flag-time-year-help = write it as `{ $fixed }` ({ $note })
+flag-now-bad = { $problem } (or an instant with its offset, such as 2026-11-22T12:00:00+09:00)
+
 ## version new
 
-version-bad-times = the start `{ $start }` and the end `{ $end }` must both be YYYY-MM-DDTHH:MM:SS
-version-ends-before = the version ends ({ $end }) before it starts ({ $start })
-version-no-game = no game `{ $game }` in games.json
-version-no-locale = `{ $game }` has no locale `{ $locale }` (its locales: { $locales })
+version-bad-time = nothing written: { $problem }
+version-ends-before = nothing written: the version ends ({ $end }) before it starts ({ $start })
+version-no-game = nothing written: no game `{ $game }` in games.json
+version-no-locale = nothing written: `{ $game }` has no locale `{ $locale }` (its locales: { $locales })
 version-files-have-errors = nothing written: { $files } { $count ->
     [one] has
    *[other] have
@@ -676,9 +685,9 @@ version-files-have-errors = nothing written: { $files } { $count ->
     [one] it
    *[other] them
 } first (`activity-site check`)
-version-missing = { $path } is missing or unreadable
-version-not-forwards = version { $new } does not come after { $old } of { $path }
-version-no-name = no version name for { $locale }: pass --name
+version-missing = nothing written: { $path } is missing or unreadable
+version-not-forwards = nothing written: version { $new } does not come after { $old } of { $path }
+version-no-name = nothing written: no version name for { $locale }: pass --name
 version-drafts-errors = nothing written: the new documents would have errors
 version-left = { $name } ({ $start } to { $end }): { $state ->
     [ended] ended
@@ -702,19 +711,22 @@ version-drop-no-counterpart = nothing written: `{ $name }` of { $locale } has no
 version-planned = { $dry ->
     [yes] would write
    *[no] wrote
-} { $path }: version { $version }, { $carried ->
+} { $path }: version { $from } to { $version }; keeps { $kept_count ->
+    [0] no field as it was
+   *[other] { $kept }
+}; changes { $changed }; { $carried ->
     [0] 0 activities carried
     [one] 1 activity carried ({ $names })
    *[other] { $carried } activities carried ({ $names })
 }{ $cover ->
-    [kept] ; cover kept
     [set] ; new cover
     [removed] ; cover removed
-   *[none] {""}
+   *[other] {""}
 }{ $dropped ->
     [0] {""}
    *[other] ; { $dropped } left behind:
 }
+version-pending = { $path }: { $locale } is pending (listed in games.json, no document yet): passed over, nothing written for it
 
 ## diff: the review's layout (text, Markdown, GitHub annotations)
 
@@ -801,6 +813,7 @@ diff-md-table-header = | File | Status | Changes |
 diff-gh-breaking-title = breaking: { $path } ({ $code })
 diff-gh-warning-title = warning: { $path } ({ $code })
 diff-no-folder = no folder `{ $dir }` exists either
+diff-against-revision = no folder `{ $dir }` exists, and `{ $dir }` is a git revision of this repository: compare with it by `--against-rev { $dir }`
 diff-one-base = give one base: --against URL|DIR or --against-rev REV
 diff-cannot-fetch = cannot fetch { $url }: { $error }
 diff-read-built = cannot read the built { $path }
@@ -1408,3 +1421,192 @@ build-no-site-url = note: no --site-url: the schemas' $id, the OpenAPI server, t
 publish-site-url-differs = { $out } was not built for { $url } (its OpenAPI names { $built }): build it again with --site-url { $url }
 help-arg-site-url = The site's public address (http or https, like Hugo's baseURL): schema $ids, the OpenAPI server, the API catalog, Atom ids and webcal links are made absolute under it
 help-arg-publish-site-url = Refuse to publish a site that was not built with this --site-url
+
+## docs: the games table and the codes' reference (`activity-site docs`)
+
+docs-games-header = | Game | Names | Locales | Time zone | Updates |
+docs-games-default = { $locale } (default)
+docs-games-pending = { $locale } (pending: no document yet)
+docs-codes-header = | Code | Printed by | What it means | What to do |
+docs-by-check = `check`
+docs-by-diff-breaking = `diff`: breaking (exit 3)
+docs-by-diff-warning = `diff`: warning
+# What a code of `diff` means, one variant per code (the test
+# `every_code_is_documented` fails for a code that falls to the default).
+code-means = { $code ->
+    [file-removed] A file the base publishes is not in this build: its clients get 404.
+    [published-field-removed] A field the published schema requires (or that no schema describes) was in every object of its place at the base and is in none now.
+    [published-field-retyped] A published field changed its JSON type.
+    [optional-field-removed] A field the published schema makes optional (a version's cover) is gone from a document that had it.
+    [ongoing-activity-removed] An activity running now is missing from the new document: clients stop showing it before it ends.
+    [ongoing-activity-id-changed] An activity running now kept its name and times but its id changed: clients that follow ids lose it.
+    [upcoming-version] The new document's version starts after now: until it starts, clients show it as the current version.
+    [version-backwards] The version goes backwards: clients that keep the newest version they saw ignore the document.
+    [upcoming-activity-removed] An activity that has not started yet is gone.
+    [cover-removed] The version had a cover and has none now.
+    [announcements-id] An announcements board changed without its id going up: clients never show the new text.
+   *[other] (undocumented)
+}
+# What to do about a code of `check` or `diff`, in the contributor's words.
+code-todo = { $code ->
+    [json-syntax] Fix the JSON at the place shown (a missing comma or quote, a trailing comma); save the file as UTF-8 without a byte-order mark.
+    [duplicate-key] Keep one of the two keys: decide which value is right and delete the other line.
+    [schema] Give the field the value the help line asks for; the schema in schema/ lists every field and its form.
+    [datetime] Write the time as YYYY-MM-DDTHH:MM:SS in the game's server time; `check --fix` rewrites the forms it can read for certain.
+    [time-order] Make endTime later than startTime; usually the two were swapped or a date is mistyped.
+    [cover-url] Give an absolute https URL of the image, or "" for no cover.
+    [duplicate-activity] Remove the second copy, or give it the name or start that tells the two apart.
+    [games-registry] Fix the entry of games.json the message names; every game needs an id, names, its locales and its default locale.
+    [missing-file] Write data/GAME/LOCALE.json for the default locale, or take the game out of games.json.
+    [pending-locale] Nothing is published for that locale until its file exists; write it when the game's text in that language is out.
+    [orphan-file] List the file's game and locale in games.json, or delete the file.
+    [outside-version] Move the activity into its version's window, or into the document of the version it belongs to.
+    [end-of-minute] End at the last second of the minute (:59), as the game announces it; `check --fix` does it where the game's convention is known.
+    [unsorted] Run `activity-site fmt` (or `check --fix`): it puts the activities in order of their start.
+    [locale-parity] Give every locale the same activities with the same times; the message names the one that differs.
+    [stale] The version has ended: start the next one with `activity-site version new`.
+    [whitespace] Delete the stray character the message shows; `check --fix` removes the ones it can.
+    [upcoming-version] Publish the document when the version starts, or carry the running activities into it (`activity-site version new` does).
+    [kept-file] Give the file a name and type that can be published as it is, or take it out of data/_files/.
+    [markdown-link] Link to an https address, a path of the site or a heading of the same announcement.
+    [markdown-html] Write it in Markdown: raw HTML is shown as text.
+    [duplicate-id] Give one of the two activities a new id (delete it and run `check --fix`).
+    [missing-id] Run `activity-site check --fix`: it gives the activity an id, the same in every locale.
+    [file-removed] Keep publishing the file; a document goes away only with its game's entry, on purpose.
+    [published-field-removed] Put the field back; a field clients read is removed only with a new API version.
+    [published-field-retyped] Give the field its old type back, or publish the new value under a new name.
+    [optional-field-removed] If the field was dropped by mistake, put it back (`version new` keeps every field); else nothing to do.
+    [ongoing-activity-removed] Carry the activity into the new document until it ends (`activity-site version new` does), or publish on the new version's day.
+    [ongoing-activity-id-changed] Give the activity its old id back: ids are kept across versions.
+    [version-backwards] Publish the current version's document; correct an older version only while it is the current one.
+    [upcoming-activity-removed] If it was cancelled or listed by mistake, nothing to do; otherwise put it back.
+    [cover-removed] Put "cover" back, or leave it out if the version has no cover.
+    [announcements-id] Raise the board's id by one whenever its content changes.
+   *[other] (undocumented)
+}
+help-cmd-docs = Print a part of the documents written from the data and the code: the games table of README.md (from games.json) or the reference of every code `check` and `diff` print (CONTRIBUTING.md); tests compare the documents with it
+help-cmd-docs-after =
+    Example:
+      activity-site docs games
+      activity-site --lang zh-CN docs codes
+help-arg-docs-what = Which part to print
+help-value-docs-games = The games table: names, locales (the default one and the pending ones), time zone and update mode of each game of games.json
+help-value-docs-codes = Every code `check` and `diff` can print: what it means and what to do
+
+## The API's reference page (api-reference/)
+
+page-api-reference = API reference
+ref-title = API reference
+ref-description = The public activity API for people: its paths, every game, every field, an example and how to call it.
+ref-intro = Game versions and their time-limited activities as read-only JSON files: one document per game and locale, an index that lists them, calendars and announcement boards. No key and no sign-up; every file may be fetched from any origin (CORS). This page is generated from the published description at every build, so it says what the files hold today.
+ref-base-heading = Base URL
+ref-base-known = The API is under `{ $api }`. Every path below starts at the site's address, `{ $site }`.
+ref-base-unknown = This site was built without its public address (`--site-url`): every path below starts at the address this page was read from, which the examples write as `{ $site }`.
+ref-paths-heading = Paths
+ref-paths-note = Every path of the OpenAPI description (`{ $openapi }`); each answers `GET` with `200`, `304` to a conditional request, or `404`. The summaries are the description's own.
+ref-col-path = Path
+ref-col-summary = What it is
+ref-col-parameters = Parameters
+ref-games-heading = Games
+ref-games-note = Every game the index (`{ $index }`) lists: its id, name, locales (each linked to its document), the time zone of its times and its update mode.
+ref-col-game = Id
+ref-col-name = Name
+ref-col-locales = Locales
+ref-col-zone = Time zone
+ref-col-mode = Update mode
+ref-pending = pending: no document yet
+ref-fields-heading = Fields
+ref-fields-note = Read from the published JSON Schemas at build time: every field of every published document, its type, whether it is always present, and its meaning (the schema's description). `activities[].id` is a field of each item of `activities`; `*` stands for any key of a map.
+ref-col-field = Field
+ref-col-type = Type
+ref-col-present = Present
+ref-col-meaning = Meaning
+ref-always = always
+ref-optional = optional
+ref-example-heading = Example
+ref-example-note = `{ $path }` as this build published it: its first { $shown } of { $total } activities.
+ref-example-none = This site has no game yet, so no example.
+ref-freshness-heading = Freshness
+ref-fresh-due = Each document says when it needs its next update: `dueAt`, an instant. A `version` document is due when its version ends, an `activity` document when its last activity ends (`updateMode`). A client that reads a document after `dueAt` holds data that may be out of date; the index gives each file's `dueAt` too.
+ref-fresh-etag = Every file carries an `ETag` and a `Last-Modified`: ask again with `If-None-Match` (or `If-Modified-Since`) and an unchanged file answers `304 Not Modified`, with no body.
+ref-fresh-cache = Caches may keep a file as `Cache-Control` says: `{ $cache }`.
+ref-promises-heading = Promises
+ref-promise-fields = Within `/api/v1/` fields are added, never removed or retyped: ignore the ones you do not know.
+ref-promise-ids = Every activity's `id` is stable: the same in every locale of the game, kept through a rename, a corrected time and the next version. Store reminders under it.
+ref-promise-times = The naive `startTime` and `endTime` stay exactly as they are (`YYYY-MM-DDTHH:MM:SS`, wall-clock times of the document's `timeZone`); the instants `startsAt` and `endsAt` stand beside them, with their offsets.
+ref-promise-paths = The paths stay: `<game>.json` for a game's default locale and `<game>-<locale>.json` for each of its locales.
+ref-calling-heading = Calling it
+ref-curl = With curl: the index, a document's headers, and a conditional request that answers `304`.
+ref-typescript = With the TypeScript client (npm `activity-site-client`): conditional requests, the last good copy when the network fails, instants as `Date`s and `stale` from `dueAt`.
+ref-python = With the Python client (PyPI `activity-site-client`, module `activity_site_client`): the same, with aware `datetime`s.
+ref-contract-heading = The contract
+ref-locale-note = {" "}({ $note })
+ref-schema-activity = Activity document
+ref-schema-announcements = Announcements board
+ref-schema-games = Index
+ref-schema-api-catalog = API catalog
+
+# The meaning of each field of the published schemas on the reference page:
+# in en-US.ftl the schema's own description (tests hold them equal), in
+# zh-CN.ftl its translation.
+ref-field-activity-version = The current game version number, such as "3.7".
+ref-field-activity-versionName = The version's title as announced.
+ref-field-activity-startTime = When the version starts, in server time: YYYY-MM-DDTHH:MM:SS.
+ref-field-activity-endTime = When the version ends, in server time, usually at :59 seconds (03:59:59).
+ref-field-activity-cover = Cover image of the version: an absolute https URL, or empty.
+ref-field-activity-activities = The version's time-limited activities, in chronological order of startTime.
+ref-field-activity-activities-id = The activity's stable id: <game>-<version>-<nn>, the game, the version it was first given an id in and a number (sr-4.6-03). Lowercase and URL-safe. The same in every language of the game, kept through a rename, a corrected time and the next version; assigned by `activity-site check --fix` (never typed by hand) and never derived again: it is data. Optional in data written before ids; the first key of an activity.
+ref-field-activity-activities-name = The activity's name as announced.
+ref-field-activity-activities-kind = Optional category, such as an event series; may be empty.
+ref-field-activity-activities-description = What the activity is; may be empty.
+ref-field-activity-activities-startTime = When the activity starts, in server time: YYYY-MM-DDTHH:MM:SS. It may be before the version starts.
+ref-field-activity-activities-endTime = When the activity ends, in server time; by convention at :59 seconds. It may be after the version ends.
+ref-field-activity-activities-cover = Cover image of the activity: an absolute https URL, or empty.
+ref-field-activity-activities-startsAt = startTime as an instant, with its offset.
+ref-field-activity-activities-endsAt = endTime as an instant, with its offset.
+ref-field-activity-timeZone = The IANA time zone of the game's servers (`Asia/Shanghai`, `America/New_York`), in which every naive time of the document (startTime, endTime) is a wall-clock time. The zone belongs to the game's server, not to the document's language.
+ref-field-activity-startsAt = The version's startTime as an instant, with its offset.
+ref-field-activity-endsAt = The version's endTime as an instant, with its offset.
+ref-field-activity-updateMode = How the maintainers keep the document current: `version` (the whole document is replaced once per game version) or `activity` (activities are added as they are announced). A game whose registry entry names none gets `version` when its version is a dotted number (`4.6`) and `activity` otherwise.
+ref-field-activity-dueAt = When the document needs its next update, as an instant (RFC 3339 with the offset in force in the game's zone): the version's end for a `version` document, the latest end of its activities for an `activity` document (the version's end when it lists none). This is the rule the tool's `status` and the pages use. A client that reads the document after this moment holds data that may be out of date.
+ref-field-games-games = Every game the site publishes.
+ref-field-games-games-id = The game's id: lowercase letters and digits in parts joined by `-`.
+ref-field-games-games-name = One string for every locale, or an object from locale tag to string.
+ref-field-games-games-locales = The game's locale tags, in the registry's order.
+ref-field-games-games-defaultLocale = The locale whose document is also published under the un-suffixed name `<game>.json`.
+ref-field-games-games-timeZone = The IANA zone of the game's servers: every naive time of its documents is a wall-clock time there (each document names it too, as `timeZone`).
+ref-field-games-games-dataSource = One string for every locale, or an object from locale tag to string.
+ref-field-games-games-version = The default locale's version number.
+ref-field-games-games-versionName = The default locale's version name.
+ref-field-games-games-startTime = The default locale's version start, a naive local time of timeZone.
+ref-field-games-games-endTime = The default locale's version end, a naive local time of timeZone.
+ref-field-games-games-files = Every published document of the game, under every name (the default locale's twice).
+ref-field-games-games-files-locale = The document's locale tag.
+ref-field-games-games-files-default = This is the un-suffixed `<game>.json` of the default locale.
+ref-field-games-games-files-path = The document, site-absolute.
+ref-field-games-games-files-calendar = Its iCalendar feed, site-absolute.
+ref-field-games-games-files-sha256 = Hex SHA-256 of the document's bytes.
+ref-field-games-games-files-bytes = The document's size in bytes.
+ref-field-games-games-files-updateMode = How the maintainers keep the document current: `version` (the whole document is replaced once per game version) or `activity` (activities are added as they are announced). A game whose registry entry names none gets `version` when its version is a dotted number (`4.6`) and `activity` otherwise.
+ref-field-games-games-files-dueAt = When the document needs its next update, as an instant (RFC 3339 with the offset in force in the game's zone): the version's end for a `version` document, the latest end of its activities for an `activity` document (the version's end when it lists none). This is the rule the tool's `status` and the pages use. A client that reads the document after this moment holds data that may be out of date.
+ref-field-games-games-pending = Locales the registry lists that have no document yet: nothing is published under their names.
+ref-field-games-games-dataSources = The registry's sources, as `games.json` has them: a map from a locale tag (or `all`) to a list of sources.
+ref-field-games-games-updateMode = The update mode the registry names for the game (absent when it names none; each entry of `files` gives the mode in force).
+ref-field-games-games-timeZoneAssumed = The game's timeZone was assumed when the data was imported and is not yet confirmed.
+ref-field-games-games-conventions = The registry's conventions for the game's sources (end seconds they write on purpose, warning rules turned off), as `games.json` has them.
+ref-field-games-announcements = The announcements boards, one per locale (absent from a site without them).
+ref-field-games-announcements-locale = The board's locale tag.
+ref-field-games-announcements-default = This is the un-suffixed board of the site's default locale.
+ref-field-games-announcements-path = The board, site-absolute.
+ref-field-games-announcements-feed = Its Atom feed, site-absolute.
+ref-field-games-announcements-id = The board's id, raised whenever its content changes.
+ref-field-games-announcements-sha256 = Hex SHA-256 of the board's bytes.
+ref-field-games-announcements-bytes = The board's size in bytes.
+ref-field-announcements-id = A whole number, 0 or more, raised whenever the board's content changes: clients compare it with the last id they showed.
+ref-field-announcements-updated = Optional: when the board last changed, RFC 3339 with an offset (2026-11-20T10:00:00+08:00). The board's Atom feed takes its `updated` from here (the Unix epoch without it), so the feed changes only with the board.
+ref-field-announcements-announcements = The announcements, newest first.
+ref-field-announcements-announcements-title = The announcement's title, shown in the board's list.
+ref-field-announcements-announcements-content = The announcement's text, in Markdown (CommonMark). Links are absolute http(s) URLs, site paths (/...) or anchors (#...); raw HTML is shown as text.
+ref-field-announcements-announcements-contentType = How `content` is written; only "markdown", which is also what an absent contentType means.
+ref-field-api-catalog-linkset = The link set: one context and its links per entry.
+ref-field-api-catalog-linkset-anchor = The link context: the API's base.

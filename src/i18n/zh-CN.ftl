@@ -521,6 +521,8 @@ warning-upcoming-removed = { $name } 尚未开始（{ $start } 开始，{ $days 
 warning-upcoming-removed-help = 如果活动已取消或原本就列错了，无需处理；否则请保留它
 warning-cover-removed = 版本 { $version } 不再有封面（原为 { $cover }）：显示封面的客户端将什么也不显示。
 warning-cover-removed-help = 请把 "cover" 加回来（`activity-site version new` 会沿用封面，除非给出 --cover ''），如果这个版本确实没有封面则无需处理
+warning-optional-field-removed = { $path } 不再有字段 { $field }（比较基准中有）；公开的 schema 把它定为可选字段，客户端会当作没有这个字段。
+warning-optional-field-removed-help = 如果是误删，请把它加回去（`activity-site version new` 会保留当前版本的每个字段）；否则无需处理
 breaking-id-none = （无）
 breaking-id-stayed = 它们的 id 仍是 { $id }
 breaking-id-down = 它们的 id 从 { $from } 降到了 { $to }
@@ -586,16 +588,23 @@ rule-markdown-html = 公告的 Markdown 中含有原始 HTML（会显示为文�
 rule-duplicate-id = 同一文档中的两个活动有相同的 id。
 rule-missing-id = 活动没有 id（check --fix 会分配一个，各语言相同）。
 
+
+## 命令行给出的时间（--start、--end、--now），与文件中的时间同样说明
+
+flag-time = { $flag }：{ $message }；{ $help }
+flag-time-year-help = 请写成 `{ $fixed }`（{ $note }）
+flag-now-bad = { $problem }（也可以写带时差的时刻，例如 2026-11-22T12:00:00+09:00）
+
 ## version new
 
-version-bad-times = 开始时间 `{ $start }` 和结束时间 `{ $end }` 都必须是 YYYY-MM-DDTHH:MM:SS 格式
-version-ends-before = 版本的结束时间（{ $end }）早于开始时间（{ $start }）
-version-no-game = games.json 中没有游戏 `{ $game }`
-version-no-locale = `{ $game }` 没有语言 `{ $locale }`（它的语言：{ $locales }）
+version-bad-time = 没有写入任何文件：{ $problem }
+version-ends-before = 没有写入任何文件：版本的结束时间（{ $end }）早于开始时间（{ $start }）
+version-no-game = 没有写入任何文件：games.json 中没有游戏 `{ $game }`
+version-no-locale = 没有写入任何文件：`{ $game }` 没有语言 `{ $locale }`（它的语言：{ $locales }）
 version-files-have-errors = 没有写入任何文件：{ $count } 个文件有错误（{ $files }），请先修正（`activity-site check`）
-version-missing = { $path } 不存在或无法读取
-version-not-forwards = 版本 { $new } 不在 { $path } 的版本 { $old } 之后
-version-no-name = 没有 { $locale } 的版本名称：请用 --name 指定
+version-missing = 没有写入任何文件：{ $path } 不存在或无法读取
+version-not-forwards = 没有写入任何文件：版本 { $new } 不在 { $path } 的版本 { $old } 之后
+version-no-name = 没有写入任何文件：没有 { $locale } 的版本名称：请用 --name 指定
 version-drafts-errors = 没有写入任何文件：新文档会有错误
 version-left = { $name }（{ $start } 至 { $end }）：{ $state ->
     [ended] 已结束
@@ -619,18 +628,21 @@ version-drop-no-counterpart = 没有写入任何文件：{ $locale } 的 `{ $nam
 version-planned = { $dry ->
     [yes] 将写入
    *[no] 已写入
-} { $path }：版本 { $version }，{ $carried ->
+} { $path }：版本 { $from } 到 { $version }；{ $kept_count ->
+    [0] 没有原样保留的字段
+   *[other] 原样保留 { $kept }
+}；改动 { $changed }；{ $carried ->
     [0] 没有沿用活动
    *[other] 沿用 { $carried } 个活动（{ $names }）
 }{ $cover ->
-    [kept] ；封面沿用
     [set] ；换了新封面
     [removed] ；封面已删除
-   *[none] {""}
+   *[other] {""}
 }{ $dropped ->
     [0] {""}
    *[other] ；{ $dropped } 个活动未沿用：
 }
+version-pending = { $path }：{ $locale } 尚待补充（games.json 列出了它，但还没有文档）：跳过，没有为它写入任何文件
 
 ## diff：审查报告的版式（文本、Markdown、GitHub 注释）
 
@@ -701,6 +713,7 @@ diff-md-table-header = | 文件 | 状态 | 改动 |
 diff-gh-breaking-title = 破坏性变更：{ $path }（{ $code }）
 diff-gh-warning-title = 警告：{ $path }（{ $code }）
 diff-no-folder = 也不存在文件夹 `{ $dir }`
+diff-against-revision = 不存在文件夹 `{ $dir }`，而 `{ $dir }` 是本仓库的一个 git 版本：请用 `--against-rev { $dir }` 与它比较
 diff-one-base = 请给出一个对照：--against URL|DIR 或 --against-rev REV
 diff-cannot-fetch = 无法获取 { $url }：{ $error }
 diff-read-built = 无法读取生成的 { $path }
@@ -1230,3 +1243,190 @@ build-no-site-url = 提示：没有 --site-url：模式的 $id、OpenAPI 的服�
 publish-site-url-differs = { $out } 不是为 { $url } 生成的（它的 OpenAPI 写的是 { $built }）：请用 --site-url { $url } 重新生成
 help-arg-site-url = 站点的公开地址（http 或 https，类似 Hugo 的 baseURL）：模式的 $id、OpenAPI 的服务器地址、API 目录、Atom id 和 webcal 链接都以它为前缀成为绝对地址
 help-arg-publish-site-url = 拒绝发布不是用这个 --site-url 生成的站点
+
+## docs：游戏表与代码参考（`activity-site docs`）
+
+docs-games-header = | 游戏 | 名称 | 语言 | 时区 | 更新方式 |
+docs-games-default = { $locale }（默认）
+docs-games-pending = { $locale }（尚待补充：还没有文档）
+docs-codes-header = | 代码 | 由谁报告 | 含义 | 怎么办 |
+docs-by-check = `check`
+docs-by-diff-breaking = `diff`：破坏性变更（退出码 3）
+docs-by-diff-warning = `diff`：警告
+# `diff` 的每个代码的含义，每个代码一个分支（落到默认分支的代码会让测试
+# `every_code_is_documented` 失败）。
+code-means = { $code ->
+    [file-removed] 比较基准发布的文件不在这次构建中：客户端会得到 404。
+    [published-field-removed] 公开 schema 要求的字段（或没有 schema 描述的字段）在基准中该位置的每个对象里都有，现在一个也没有。
+    [published-field-retyped] 已发布字段的 JSON 类型变了。
+    [optional-field-removed] 公开 schema 定为可选的字段（例如版本封面）从原来有它的文档中消失了。
+    [ongoing-activity-removed] 正在进行的活动不在新文档中：客户端会在它结束前就不再显示它。
+    [ongoing-activity-id-changed] 正在进行的活动名称和时间没变，ID 却变了：按 ID 跟踪的客户端会丢失它。
+    [upcoming-version] 新文档的版本在当前时间之后才开始：开始之前，客户端会把它当作当前版本显示。
+    [version-backwards] 版本号倒退：只保留最新版本的客户端会忽略这份文档。
+    [upcoming-activity-removed] 一个尚未开始的活动被删除了。
+    [cover-removed] 版本原来有封面，现在没有了。
+    [announcements-id] 公告板内容变了但 id 没有增加：客户端永远不会显示新内容。
+   *[other] （未记载）
+}
+# 对 `check` 或 `diff` 的每个代码该怎么办，用贡献者的话说。
+code-todo = { $code ->
+    [json-syntax] 修正所示位置的 JSON（缺逗号或引号、多余的逗号）；文件保存为不带 BOM 的 UTF-8。
+    [duplicate-key] 两个同名键只留一个：确认哪个值正确，删掉另一行。
+    [schema] 按帮助行的要求填写该字段；schema/ 中的 schema 列出了每个字段及其格式。
+    [datetime] 按游戏服务器时间写成 YYYY-MM-DDTHH:MM:SS；`check --fix` 会改写它能确定读懂的写法。
+    [time-order] 让 endTime 晚于 startTime；通常是两者写反了或日期打错了。
+    [cover-url] 写图片的绝对 https 地址，没有封面就写 ""。
+    [duplicate-activity] 删掉重复的那一项，或改用能区分两者的名称或开始时间。
+    [games-registry] 修正消息指出的 games.json 条目；每个游戏都需要 id、名称、语言列表和默认语言。
+    [missing-file] 为默认语言写 data/GAME/LOCALE.json，或把该游戏从 games.json 中去掉。
+    [pending-locale] 在文件出现之前，该语言不会发布任何内容；等游戏公布该语言的文本后再写。
+    [orphan-file] 在 games.json 中列出该文件的游戏和语言，或删除该文件。
+    [outside-version] 把活动挪进版本的时间范围内，或放进它所属版本的文档。
+    [end-of-minute] 按游戏公告在该分钟的最后一秒（:59）结束；已知游戏惯例时 `check --fix` 会改好。
+    [unsorted] 运行 `activity-site fmt`（或 `check --fix`）：它会按开始时间排列活动。
+    [locale-parity] 让每种语言有相同的活动和相同的时间；消息会指出不一致的那一项。
+    [stale] 版本已结束：用 `activity-site version new` 开始下一个版本。
+    [whitespace] 删掉消息所示的多余字符；`check --fix` 会删掉它能删的。
+    [upcoming-version] 在版本开始当天再发布，或把正在进行的活动沿用到新文档（`activity-site version new` 会这样做）。
+    [kept-file] 给文件一个可以原样发布的名称和类型，或把它移出 data/_files/。
+    [markdown-link] 链接到 https 地址、站点内的路径或同一条公告中的标题。
+    [markdown-html] 改用 Markdown：原始 HTML 会显示为文本。
+    [duplicate-id] 给两个活动之一换一个新 ID（删掉它的 ID 后运行 `check --fix`）。
+    [missing-id] 运行 `activity-site check --fix`：它会给活动分配 ID，每种语言相同。
+    [file-removed] 继续发布该文件；文档只能随游戏条目一起、有意地移除。
+    [published-field-removed] 把字段加回去；客户端读取的字段只能随新的 API 版本移除。
+    [published-field-retyped] 恢复字段原来的类型，或用新名称发布新值。
+    [optional-field-removed] 如果是误删，请加回去（`version new` 会保留每个字段）；否则无需处理。
+    [ongoing-activity-removed] 把活动沿用到新文档直到它结束（`activity-site version new` 会这样做），或在新版本开始当天再发布。
+    [ongoing-activity-id-changed] 恢复活动原来的 ID：ID 在各版本间保持不变。
+    [version-backwards] 发布当前版本的文档；旧版本只能在它仍是当前版本时更正。
+    [upcoming-activity-removed] 如果活动取消了或是误列的，无需处理；否则请加回去。
+    [cover-removed] 把 "cover" 加回去；如果该版本没有封面，就不用写。
+    [announcements-id] 公告板内容每次变动，都把它的 id 加一。
+   *[other] （未记载）
+}
+help-cmd-docs = 打印由数据和代码生成的文档片段：README.md 的游戏表（来自 games.json），或 `check` 与 `diff` 会输出的每个代码的参考（CONTRIBUTING.md）；测试会把文档与它比较
+help-cmd-docs-after =
+    示例：
+      activity-site docs games
+      activity-site --lang zh-CN docs codes
+help-arg-docs-what = 打印哪一部分
+help-value-docs-games = 游戏表：games.json 中每个游戏的名称、语言（默认语言与尚待补充的语言）、时区和更新方式
+help-value-docs-codes = `check` 与 `diff` 会输出的每个代码：含义与怎么办
+
+## API 参考页面（api-reference/）
+
+page-api-reference = API 参考
+ref-title = API 参考
+ref-description = 面向读者的公开活动 API 说明：路径、全部游戏、每个字段、示例和调用方法。
+ref-intro = 以只读 JSON 文件提供游戏版本及其限时活动：每个游戏的每种语言一份文档，一份列出它们的索引，还有日历和公告板。无需密钥，无需注册；任何来源的网页都可以读取每个文件（CORS）。本页在每次构建时由发布的 API 描述生成，所写的就是文件当前的内容。
+ref-base-heading = 基础地址
+ref-base-known = API 位于 `{ $api }`。下面的每个路径都从站点地址 `{ $site }` 开始。
+ref-base-unknown = 本站构建时没有给出公开地址（`--site-url`）：下面的每个路径都从读取本页的地址开始，示例中写作 `{ $site }`。
+ref-paths-heading = 路径
+ref-paths-note = OpenAPI 描述（`{ $openapi }`）中的全部路径；每个路径对 `GET` 回答 `200`，对条件请求回答 `304`，或者回答 `404`。说明取自该描述，为英文。
+ref-col-path = 路径
+ref-col-summary = 内容
+ref-col-parameters = 参数
+ref-games-heading = 游戏
+ref-games-note = 索引（`{ $index }`）列出的全部游戏：ID、名称、语言（各自链接到对应文档）、时间所用的时区和更新方式。
+ref-col-game = ID
+ref-col-name = 名称
+ref-col-locales = 语言
+ref-col-zone = 时区
+ref-col-mode = 更新方式
+ref-pending = 待补：尚无文档
+ref-fields-heading = 字段
+ref-fields-note = 构建时从发布的 JSON Schema 读取：每种发布文档的每个字段、类型、是否总是出现以及含义。JSON Schema 的说明为英文，这里的含义是它们的中文译文；尚未翻译的字段显示英文原文。`activities[].id` 表示 `activities` 中每一项的字段；`*` 表示映射中的任意键。
+ref-col-field = 字段
+ref-col-type = 类型
+ref-col-present = 出现
+ref-col-meaning = 含义
+ref-always = 总是
+ref-optional = 可选
+ref-example-heading = 示例
+ref-example-note = 本次构建发布的 `{ $path }`：共 { $total } 个活动，这里显示前 { $shown } 个。
+ref-example-none = 本站还没有游戏，因此没有示例。
+ref-freshness-heading = 时效
+ref-fresh-due = 每份文档都写明下次需要更新的时间：`dueAt`，一个带偏移的时刻。`version` 文档在版本结束时到期，`activity` 文档在最后一个活动结束时到期（`updateMode`）。在 `dueAt` 之后读到的文档可能已经过时；索引也给出每个文件的 `dueAt`。
+ref-fresh-etag = 每个文件都带有 `ETag` 和 `Last-Modified`：再次请求时带上 `If-None-Match`（或 `If-Modified-Since`），文件未变时回答 `304 Not Modified`，没有响应体。
+ref-fresh-cache = 缓存可以按 `Cache-Control` 保存文件：`{ $cache }`。
+ref-promises-heading = 承诺
+ref-promise-fields = 在 `/api/v1/` 之内，字段只增加，不删除也不改类型：忽略你不认识的字段即可。
+ref-promise-ids = 每个活动的 `id` 都是稳定的：在游戏的每种语言中相同，改名、更正时间和进入下一个版本时都保持不变。提醒应以它为键保存。
+ref-promise-times = 无时区的 `startTime` 和 `endTime` 保持原样（`YYYY-MM-DDTHH:MM:SS`，文档 `timeZone` 中的当地时间）；带偏移的时刻 `startsAt` 和 `endsAt` 与它们并列。
+ref-promise-paths = 路径保持不变：游戏的默认语言为 `<game>.json`，每种语言为 `<game>-<locale>.json`。
+ref-calling-heading = 调用方法
+ref-curl = 使用 curl：读取索引、查看文档的响应头，以及回答 `304` 的条件请求。
+ref-typescript = 使用 TypeScript 客户端（npm `activity-site-client`）：条件请求、网络出错时返回上次成功的副本、以 `Date` 表示时刻，并根据 `dueAt` 给出 `stale`。
+ref-python = 使用 Python 客户端（PyPI `activity-site-client`，模块 `activity_site_client`）：功能相同，时刻为带时区的 `datetime`。
+ref-contract-heading = 契约文件
+ref-locale-note = （{ $note }）
+ref-schema-activity = 活动文档
+ref-schema-announcements = 公告板
+ref-schema-games = 索引
+ref-schema-api-catalog = API 目录
+
+# 参考页面上发布的 JSON Schema 中每个字段的含义：en-US.ftl 中为模式的英文说明原文（测试保证二者一致），这里是它的译文。
+ref-field-activity-version = 当前的游戏版本号，例如 "3.7"。
+ref-field-activity-versionName = 版本公布时的标题。
+ref-field-activity-startTime = 版本开始的服务器时间：YYYY-MM-DDTHH:MM:SS。
+ref-field-activity-endTime = 版本结束的服务器时间，通常在 59 秒（03:59:59）。
+ref-field-activity-cover = 版本的封面图片：绝对 https URL，或为空。
+ref-field-activity-activities = 版本的限时活动，按 startTime 的先后排列。
+ref-field-activity-activities-id = 活动的稳定 id：<game>-<version>-<nn>，即游戏、首次获得 id 时的版本和序号（sr-4.6-03）。小写，可安全用于 URL。在游戏的每种语言中相同，改名、更正时间和进入下一个版本时都保持不变；由 `activity-site check --fix` 分配（从不手写），此后不再重新推导：它是数据。在有 id 之前写的数据中可以省略；是活动的第一个键。
+ref-field-activity-activities-name = 活动公布时的名称。
+ref-field-activity-activities-kind = 可选的分类，例如活动系列；可以为空。
+ref-field-activity-activities-description = 活动的内容；可以为空。
+ref-field-activity-activities-startTime = 活动开始的服务器时间：YYYY-MM-DDTHH:MM:SS。可以早于版本开始。
+ref-field-activity-activities-endTime = 活动结束的服务器时间；按惯例在 59 秒。可以晚于版本结束。
+ref-field-activity-activities-cover = 活动的封面图片：绝对 https URL，或为空。
+ref-field-activity-activities-startsAt = 以带偏移的时刻表示的 startTime。
+ref-field-activity-activities-endsAt = 以带偏移的时刻表示的 endTime。
+ref-field-activity-timeZone = 游戏服务器的 IANA 时区（`Asia/Shanghai`、`America/New_York`），文档中每个无时区的时间（startTime、endTime）都是这个时区的当地时间。时区属于游戏服务器，与文档的语言无关。
+ref-field-activity-startsAt = 以带偏移的时刻表示的版本 startTime。
+ref-field-activity-endsAt = 以带偏移的时刻表示的版本 endTime。
+ref-field-activity-updateMode = 维护者保持文档最新的方式：`version`（每个游戏版本整体替换一次）或 `activity`（活动公布时逐个加入）。注册表未指明时，版本号是带点的数字（`4.6`）的游戏取 `version`，否则取 `activity`。
+ref-field-activity-dueAt = 文档需要下次更新的时刻（RFC 3339，带游戏时区当时的偏移）：`version` 文档为版本结束时，`activity` 文档为其活动中最晚的结束时间（没有活动时为版本结束时）。工具的 `status` 和页面使用同一规则。在此时刻之后读到文档的客户端，所持数据可能已经过时。
+ref-field-games-games = 站点发布的每个游戏。
+ref-field-games-games-id = 游戏的 id：由小写字母和数字组成、以 `-` 连接的若干部分。
+ref-field-games-games-name = 所有语言共用的一个字符串，或从语言标签到字符串的对象。
+ref-field-games-games-locales = 游戏的语言标签，按注册表的顺序。
+ref-field-games-games-defaultLocale = 其文档同时以无后缀的名称 `<game>.json` 发布的语言。
+ref-field-games-games-timeZone = 游戏服务器的 IANA 时区：其文档中每个无时区的时间都是这里的当地时间（每份文档也以 `timeZone` 写明）。
+ref-field-games-games-dataSource = 所有语言共用的一个字符串，或从语言标签到字符串的对象。
+ref-field-games-games-version = 默认语言文档的版本号。
+ref-field-games-games-versionName = 默认语言文档的版本名称。
+ref-field-games-games-startTime = 默认语言的版本开始时间，timeZone 中无时区的当地时间。
+ref-field-games-games-endTime = 默认语言的版本结束时间，timeZone 中无时区的当地时间。
+ref-field-games-games-files = 游戏发布的每份文档，每个名称各一项（默认语言的文档有两项）。
+ref-field-games-games-files-locale = 文档的语言标签。
+ref-field-games-games-files-default = 这是默认语言无后缀的 `<game>.json`。
+ref-field-games-games-files-path = 文档的站内绝对路径。
+ref-field-games-games-files-calendar = 它的 iCalendar 日历的站内绝对路径。
+ref-field-games-games-files-sha256 = 文档字节的 SHA-256（十六进制）。
+ref-field-games-games-files-bytes = 文档的字节数。
+ref-field-games-games-files-updateMode = 维护者保持文档最新的方式：`version`（每个游戏版本整体替换一次）或 `activity`（活动公布时逐个加入）。注册表未指明时，版本号是带点的数字（`4.6`）的游戏取 `version`，否则取 `activity`。
+ref-field-games-games-files-dueAt = 文档需要下次更新的时刻（RFC 3339，带游戏时区当时的偏移）：`version` 文档为版本结束时，`activity` 文档为其活动中最晚的结束时间（没有活动时为版本结束时）。工具的 `status` 和页面使用同一规则。在此时刻之后读到文档的客户端，所持数据可能已经过时。
+ref-field-games-games-pending = 注册表列出但尚无文档的语言：这些名称下没有发布任何文件。
+ref-field-games-games-dataSources = 注册表中的数据来源，与 `games.json` 相同：从语言标签（或 `all`）到来源列表的映射。
+ref-field-games-games-updateMode = 注册表为游戏指明的更新方式（未指明时没有此字段；`files` 的每一项给出实际生效的方式）。
+ref-field-games-games-timeZoneAssumed = 游戏的 timeZone 是导入数据时推定的，尚未确认。
+ref-field-games-games-conventions = 注册表中该游戏数据来源的惯例（来源有意写的结束秒数、关闭的警告规则），与 `games.json` 相同。
+ref-field-games-announcements = 公告板，每种语言一份（没有公告板的站点没有此字段）。
+ref-field-games-announcements-locale = 公告板的语言标签。
+ref-field-games-announcements-default = 这是站点默认语言无后缀的公告板。
+ref-field-games-announcements-path = 公告板的站内绝对路径。
+ref-field-games-announcements-feed = 它的 Atom 订阅的站内绝对路径。
+ref-field-games-announcements-id = 公告板的 id，内容每次变化时增大。
+ref-field-games-announcements-sha256 = 公告板字节的 SHA-256（十六进制）。
+ref-field-games-announcements-bytes = 公告板的字节数。
+ref-field-announcements-id = 大于等于 0 的整数，公告板内容每次变化时增大：客户端把它与上次显示的 id 比较。
+ref-field-announcements-updated = 可选：公告板最后一次变化的时间，RFC 3339，带偏移（2026-11-20T10:00:00+08:00）。公告板的 Atom 订阅的 `updated` 取自这里（没有时为 Unix 纪元），因此订阅只随公告板变化。
+ref-field-announcements-announcements = 公告，最新的在前。
+ref-field-announcements-announcements-title = 公告的标题，显示在公告板的列表中。
+ref-field-announcements-announcements-content = 公告的正文，Markdown（CommonMark）格式。链接为绝对 http(s) URL、站内路径（/...）或锚点（#...）；原始 HTML 按文本显示。
+ref-field-announcements-announcements-contentType = `content` 的写法；只有 "markdown"，省略 contentType 时也是这个意思。
+ref-field-api-catalog-linkset = 链接集：每项一个上下文及其链接。
+ref-field-api-catalog-linkset-anchor = 链接的上下文：API 的基础地址。

@@ -140,7 +140,7 @@ fn site_folder(dir: &Path) -> Option<PathBuf> {
 /// Whether the build writes `path` itself for a site of `games` (so an
 /// import neither keeps it nor calls it skipped): the index, the schemas,
 /// the contract (the OpenAPI, the API catalog and their schemas),
-/// the calendars, `llms.txt`, `_headers`, the home and 404 pages, the
+/// the API's reference pages, the calendars, `llms.txt`, `_headers`, the home and 404 pages, the
 /// games' pages, the files a kind published once per locale publishes
 /// beside its documents (the announcements feeds) and its pages, and the
 /// compressed siblings of any of them.
@@ -155,6 +155,7 @@ fn regenerated(path: &str, games: &BTreeSet<String>) -> bool {
     ]
     .contains(&path)
         || layout::CONTRACT_PATHS.contains(&path)
+        || layout::is_reference_page(path)
         || kind::schemas().any(|(_, schema)| schema.published == path)
     {
         return true;

@@ -311,6 +311,16 @@ pub fn of_page_dir(dir: &str) -> Option<&'static Kind> {
         .find(|k| k.pages().is_some_and(|p| p.dir == dir))
 }
 
+/// What the site publishes in the folder `dir` of its root besides the
+/// games' pages, if anything: a kind's pages (named by the kind) or the
+/// API's reference page ([`layout::REFERENCE_PAGE_DIR`]). A game id may
+/// not be such a name.
+pub fn page_dir_owner(dir: &str) -> Option<&'static str> {
+    of_page_dir(dir)
+        .map(|kind| kind.name)
+        .or((dir == layout::REFERENCE_PAGE_DIR).then_some(layout::REFERENCE_PAGE_DIR))
+}
+
 /// The kind a published JSON object is by its shape, if any.
 pub fn of_shape(object: &Map<String, Value>) -> Option<&'static Kind> {
     ALL.iter()

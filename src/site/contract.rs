@@ -419,7 +419,7 @@ pub fn api_catalog(site: Option<&SiteUrl>) -> OutputFile {
                 "type": layout::OPENAPI_TYPE,
                 "title": "OpenAPI description of the activity API"
             }],
-            "service-doc": [{
+            "service-doc": [{"href": link(&layout::reference_dir("", true)), "type": "text/html", "title": "Reference of the API for people"}, {
                 "href": link(layout::LLMS_PATH),
                 "type": "text/plain",
                 "title": "What the API holds and how to read it"

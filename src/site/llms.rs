@@ -45,6 +45,11 @@ pub fn render(games: &[GameOutput], starts: &[String], site: Option<&SiteUrl>) -
         layout::API_CATALOG_PATH,
         layout::url(layout::API_CATALOG_PATH)
     );
+    let _ = writeln!(
+        out,
+        "- [API reference]({}): the same contract for people, in every language of the site: paths, games, every field, an example and how to call it",
+        layout::url(&layout::reference_dir("", true))
+    );
     for line in starts {
         let _ = writeln!(out, "{line}");
     }

@@ -51,10 +51,11 @@
 //! - [`output`]: `build` itself (its options and outcome): check, render,
 //!   swap in.
 //! - the renderers of one kind of file each ([`pages`], [`ics`],
-//!   [`announcements`], [`llms`], [`headers`], [`compress`]), the cache and
-//!   the manifest, the staging directory (`write`), the live check and
-//!   build ([`LiveCheck`], [`LiveBuild`]), and what the builder's check
-//!   also serves: [`diff`], [`status`], [`rewrite`], [`version`].
+//!   [`announcements`], [`llms`], [`reference`](mod@reference), [`headers`],
+//!   [`compress`]), the cache and the manifest, the staging directory
+//!   (`write`), the live check and build ([`LiveCheck`], [`LiveBuild`]),
+//!   and what the builder's check also serves: [`diff`], [`status`],
+//!   [`rewrite`], [`version`].
 
 pub mod announcements;
 pub mod api;
@@ -73,6 +74,7 @@ pub mod llms;
 mod manifest;
 pub mod output;
 pub mod pages;
+pub mod reference;
 pub mod render;
 pub mod rewrite;
 pub mod status;

@@ -267,6 +267,7 @@ pub fn each_home_page(
             alternates: home_alternates(&locales, locale, &site_locale, root),
             live: live(ui),
             cards: Value::from_dyn_object(cards.clone()),
+            reference_href: format!("{}/", layout::REFERENCE_PAGE_DIR),
         };
         done(HomePage {
             path: layout::home_page(locale, is_site),
@@ -405,7 +406,7 @@ pub fn fingerprint() -> String {
 /// The templates of every page but a kind's own, compiled into the
 /// binary ([`templates`] adds the kinds'). The style sheet and the script
 /// are not templates: pages carry them verbatim ([`STYLE`], [`SCRIPT`]).
-const TEMPLATES: [(&str, &str); 9] = [
+const TEMPLATES: [(&str, &str); 10] = [
     ("base.html", include_str!("templates/base.html")),
     ("languages.html", include_str!("templates/languages.html")),
     ("activity.html", include_str!("templates/activity.html")),
@@ -413,6 +414,7 @@ const TEMPLATES: [(&str, &str); 9] = [
     ("home_card.html", include_str!("templates/home_card.html")),
     ("game.html", include_str!("templates/game.html")),
     ("404.html", include_str!("templates/404.html")),
+    ("reference.html", include_str!("templates/reference.html")),
     ("style.css", STYLE),
     ("live.js", SCRIPT),
 ];
@@ -535,7 +537,7 @@ impl Serialize for Ui {
 
 /// Template name to message id. `{n}` in the texts of days is left for
 /// the script and the build to fill (a count of whole days, 2 or more).
-const WORDS: [(&str, &str); 47] = [
+const WORDS: [(&str, &str); 48] = [
     ("site_title", "page-site-title"),
     ("skip", "page-skip"),
     ("home", "page-home"),
@@ -583,6 +585,7 @@ const WORDS: [(&str, &str); 47] = [
     ("your_zone", "page-your-zone"),
     ("home_description", "page-home-description"),
     ("atom_feed", "page-atom-feed"),
+    ("api_reference", "page-api-reference"),
 ];
 
 impl Ui {
@@ -632,6 +635,8 @@ struct IndexView {
     live: Live,
     /// The games' cards (`home_card.html`), [`Cards`].
     cards: Value,
+    /// The API's reference page of this page's language, relative to it.
+    reference_href: String,
 }
 
 /// The view of `home_card.html`.

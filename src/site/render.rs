@@ -25,7 +25,9 @@ use super::cache::{self, CacheSalt, Key};
 use super::check::{Prepared, check_files};
 use super::compress::{self, Compression};
 use super::types::{Checked, GameOutput, HomeLink, LocaleDocument, OutputFile, output_of};
-use super::{cards, contract, headers, ics, kept, kinds, llms, manifest, pages, types, write};
+use super::{
+    cards, contract, headers, ics, kept, kinds, llms, manifest, pages, reference, types, write,
+};
 
 /// What a render starts from: a clean check of the tree at `root`, and
 /// what loads and validates its games again.
@@ -574,12 +576,49 @@ impl<'a> Build<'a> {
                 site: self.how.site_url,
             })
         };
+        shared.extend(self.reference_pages(&summaries, &contract)?);
         shared.extend(contract);
         shared.extend([
             pages::render_not_found(&self.home_locale)?,
             headers::render_headers(games, published),
         ]);
         Ok(shared)
+    }
+
+    /// The API's reference page of every home page's locale, from the
+    /// contract as this build publishes it and, as its example, the first
+    /// game's default document (loaded again: the summaries of the shared
+    /// files hold no activities).
+    fn reference_pages(
+        &self,
+        summaries: &[api::Summary<'_>],
+        contract: &[OutputFile],
+    ) -> anyhow::Result<Vec<OutputFile>> {
+        let example = match self.from.checked.games.first() {
+            Some(checked) if checked.documents.iter().any(|(_, d)| d.is_some()) => {
+                Some(output_of(checked.game.clone(), checked.documents.clone()))
+            }
+            Some(checked) => Some(self.from.load_again(&checked.game)?),
+            None => None,
+        };
+        let example_doc = example.as_ref().and_then(|game| {
+            let doc = game.documents.iter().find(|d| d.is_default)?;
+            Some((&game.game, doc))
+        });
+        let locales = pages::home_locales(
+            self.registry
+                .iter()
+                .flat_map(|g| g.locales.iter().map(String::as_str)),
+            &self.home_locale,
+        );
+        reference::render(&reference::Inputs {
+            games: summaries,
+            example: example_doc,
+            contract,
+            site: self.how.site_url,
+            site_locale: &self.home_locale,
+            locales: &locales,
+        })
     }
 
     /// The home pages list every game's activities that have not ended: a

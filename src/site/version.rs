@@ -114,6 +114,17 @@ pub struct Planned {
     pub shared_name: bool,
     /// What became of the version's cover.
     pub cover: CoverChange,
+    /// The version this locale's document stood at (each locale is carried
+    /// from where it stands).
+    pub from: String,
+    /// The document's fields (besides `activities`) the new version keeps
+    /// exactly as they were, in the file's order (`$schema`, `cover`).
+    pub kept: Vec<String>,
+    /// The fields it gives a new value, adds or leaves out.
+    pub changed: Vec<String>,
+    /// Whether the locale is pending (the registry lists it, no document
+    /// exists yet): it is passed over, nothing is written for it.
+    pub pending: bool,
 }
 
 /// What `version new` did with a locale's cover, as its output says.
@@ -140,22 +151,17 @@ impl CoverChange {
     }
 }
 
-/// The new version's cover (`given`: `None` keeps `current`, empty removes
-/// it) and what that did.
+/// The new version's cover (`given`: `None` keeps `current` exactly as it
+/// is, an empty `""` included; empty removes a cover) and what that did.
 fn next_cover(current: Option<&str>, given: Option<&str>) -> (Option<String>, CoverChange) {
-    let current = current.filter(|c| !c.is_empty());
-    match given {
-        None => (
-            current.map(str::to_owned),
-            if current.is_some() {
-                CoverChange::Kept
-            } else {
-                CoverChange::None
-            },
-        ),
-        Some("") if current.is_some() => (None, CoverChange::Removed),
-        Some("") => (None, CoverChange::None),
-        Some(cover) => (Some(cover.to_owned()), CoverChange::Set),
+    match (given, current) {
+        (None, Some(current)) => (Some(current.to_owned()), CoverChange::Kept),
+        (None, None) => (None, CoverChange::None),
+        // `--cover ''` on a version whose cover is already empty keeps it.
+        (Some(""), Some("")) => (Some(String::new()), CoverChange::Kept),
+        (Some(""), Some(_)) => (None, CoverChange::Removed),
+        (Some(""), None) => (None, CoverChange::None),
+        (Some(cover), _) => (Some(cover.to_owned()), CoverChange::Set),
     }
 }
 
@@ -196,6 +202,7 @@ pub fn plan(
         Err(refusal) => return Ok(Err(refusal)),
     };
     let version = NewVersion {
+        root,
         game: &game.game,
         next,
         start,
@@ -208,7 +215,7 @@ pub fn plan(
     };
     // The drafts go through the same check as the files they replace.
     let mut overlay = Overlay::new();
-    for p in &planned {
+    for p in planned.iter().filter(|p| !p.pending) {
         overlay.insert(p.path.clone(), p.text.clone());
     }
     let drafts = super::check::check_with(root, &overlay, options)?;
@@ -226,12 +233,27 @@ pub fn plan(
 /// it starts.
 fn new_window(next: &NextVersion) -> Result<(Time, Time), Refusal> {
     let refuse = |m: Msg| Err(Refusal::Request(m));
-    let (Some(start), Some(end)) = (Time::parse(&next.start), Time::parse(&next.end)) else {
-        return refuse(msg!(
-            "version-bad-times",
-            start = next.start.as_str(),
-            end = next.end.as_str()
-        ));
+    // Each flag read as a file's time is, each taking a missing year from
+    // the other when that one is a time.
+    let end = Time::parse(&next.end);
+    let start = validate::flags::flag_time(
+        "--start",
+        &next.start,
+        end.map(|end| ("endTime", end.naive())),
+    );
+    let end = validate::flags::flag_time(
+        "--end",
+        &next.end,
+        start
+            .as_ref()
+            .ok()
+            .map(|start| ("startTime", start.naive())),
+    );
+    let (start, end) = match (start, end) {
+        (Ok(start), Ok(end)) => (start, end),
+        (Err(problem), _) | (_, Err(problem)) => {
+            return refuse(msg!("version-bad-time", problem = problem));
+        }
     };
     if end <= start {
         return refuse(msg!(
@@ -298,8 +320,12 @@ fn errors_in(diagnostics: &[Diagnostic], paths: &[String]) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// A locale's current document, by its locale.
+type Current<'d> = (&'d String, &'d ActivityDocument);
+
 /// The next version of one game, as asked, at "now" in the game's zone.
 struct NewVersion<'a> {
+    root: &'a Path,
     game: &'a Game,
     next: &'a NextVersion,
     start: Time,
@@ -311,25 +337,37 @@ impl NewVersion<'_> {
     /// Every locale's new document, from its current one (the check's, in
     /// the registry's order).
     fn documents(&self, checked: &CheckedGame) -> Result<Vec<Planned>, Refusal> {
-        let currents = self.currents(checked)?;
+        let (currents, pending) = self.currents(checked)?;
         let named = self.to_drop(&currents)?;
-        currents
+        let mut planned = currents
             .iter()
             .zip(named)
             .map(|((locale, current), named)| self.document(locale, current, &named))
-            .collect()
+            .collect::<Result<Vec<_>, _>>()?;
+        planned.extend(pending.into_iter().map(|locale| self.pending(locale)));
+        Ok(planned)
     }
 
-    /// The current document of every locale, each one of a version
-    /// before the new one.
+    /// The current document of every locale that has one, each one of a
+    /// version before the new one (each locale at its own version), and
+    /// the pending locales (listed, no file yet: the `pending-locale`
+    /// warning), which are passed over.
     fn currents<'d>(
         &self,
         checked: &'d CheckedGame,
-    ) -> Result<Vec<(&'d String, &'d ActivityDocument)>, Refusal> {
+    ) -> Result<(Vec<Current<'d>>, Vec<&'d str>), Refusal> {
         let mut currents = Vec::new();
+        let mut pending = Vec::new();
         for (locale, doc) in &checked.documents {
             let path = crate::tree::data_path(&self.game.id, locale);
             let Some(current) = doc.as_ref().and_then(validate::TypedDocument::checked) else {
+                if doc.is_none()
+                    && *locale != self.game.default_locale
+                    && !self.root.join(&path).exists()
+                {
+                    pending.push(locale.as_str());
+                    continue;
+                }
                 return Err(Refusal::Request(msg!("version-missing", path = path)));
             };
             if let Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal) =
@@ -344,7 +382,25 @@ impl NewVersion<'_> {
             }
             currents.push((locale, current));
         }
-        Ok(currents)
+        Ok((currents, pending))
+    }
+
+    /// What `version new` says of a pending `locale`: nothing is written.
+    fn pending(&self, locale: &str) -> Planned {
+        Planned {
+            locale: locale.to_owned(),
+            path: crate::tree::data_path(&self.game.id, locale),
+            text: String::new(),
+            carried: Vec::new(),
+            carried_ids: Vec::new(),
+            dropped: Vec::new(),
+            shared_name: false,
+            cover: CoverChange::None,
+            from: String::new(),
+            kept: Vec::new(),
+            changed: Vec::new(),
+            pending: true,
+        }
     }
 
     /// One locale's new document, from its `current` one, leaving the
@@ -377,6 +433,7 @@ impl NewVersion<'_> {
             cover,
             activities: carried.clone(),
         };
+        let (kept, changed) = fields_kept(current, &document);
         Ok(Planned {
             locale: locale.to_owned(),
             path: crate::tree::data_path(&self.game.id, locale),
@@ -386,8 +443,35 @@ impl NewVersion<'_> {
             dropped,
             shared_name,
             cover: cover_change,
+            from: current.version.clone(),
+            kept,
+            changed,
+            pending: false,
         })
     }
+}
+
+/// The version-level fields of `new` (every field but `activities`) that
+/// hold exactly the value they hold in `current`, and the others: given a
+/// new value, added, or left out (in `current`'s order, then `new`'s).
+fn fields_kept(current: &ActivityDocument, new: &ActivityDocument) -> (Vec<String>, Vec<String>) {
+    let fields = |doc: &ActivityDocument| match serde_json::to_value(doc) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    let (old, new) = (fields(current), fields(new));
+    let (mut kept, mut changed) = (Vec::new(), Vec::new());
+    let keys = old
+        .keys()
+        .chain(new.keys().filter(|k| !old.contains_key(*k)));
+    for key in keys.filter(|k| *k != "activities") {
+        if old.get(key) == new.get(key) {
+            kept.push(key.clone());
+        } else {
+            changed.push(key.clone());
+        }
+    }
+    (kept, changed)
 }
 
 /// The carry-over rule: the activities of `activities` still to end at
@@ -434,7 +518,7 @@ fn carry(
 pub fn name_shared(next: &NextVersion, planned: &[Planned]) -> Option<Msg> {
     let shared: Vec<&str> = planned
         .iter()
-        .filter(|p| p.shared_name)
+        .filter(|p| p.shared_name && !p.pending)
         .map(|p| p.locale.as_str())
         .collect();
     (shared.len() > 1).then(|| {
@@ -448,7 +532,7 @@ pub fn name_shared(next: &NextVersion, planned: &[Planned]) -> Option<Msg> {
 
 /// Writes every planned document through the one atomic write.
 pub fn write(root: &Path, planned: &[Planned]) -> std::io::Result<()> {
-    for p in planned {
+    for p in planned.iter().filter(|p| !p.pending) {
         crate::atomic::write(&root.join(&p.path), p.text.as_bytes())?;
     }
     Ok(())

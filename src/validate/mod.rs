@@ -21,6 +21,7 @@
 //! test holds the two verdicts equal on every fixture.
 
 pub mod announcements;
+pub mod flags;
 pub mod rules;
 pub mod spans;
 mod syntax;

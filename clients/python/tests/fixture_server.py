@@ -24,6 +24,8 @@ class Hit(NamedTuple):
 class FixtureServer:
     def __init__(self, root: Path = FIXTURE_SITE) -> None:
         self.hits: List[Hit] = []
+        #: Requests the server took while hanging (it never answered them).
+        self.hung: List[str] = []
         self.failing = False
         self.hanging = False
         self._closed = threading.Event()
@@ -35,6 +37,7 @@ class FixtureServer:
                 if_none_match = self.headers.get("If-None-Match")
                 if_modified_since = self.headers.get("If-Modified-Since")
                 if server.hanging:
+                    server.hung.append(path)
                     server._closed.wait(30)
                     return
 

@@ -3,13 +3,15 @@ exact values, the DST corner cases, failures and the cache folder."""
 
 from __future__ import annotations
 
+import json
+import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from activity_site_client import ActivityClient, ActivitySiteError, naive_to_instant
 
-from fixture_server import FixtureServer
+from fixture_server import FIXTURE_SITE, FixtureServer
 
 NOW = datetime(2026, 9, 20, tzinfo=timezone.utc)
 UTC = timezone.utc
@@ -161,3 +163,69 @@ def test_ending_soon_lists_what_ends_within_across_every_game_soonest_first(site
         ("sr", "星芒战幕"),
         ("dst", "Starts in the spring gap"),
     ]
+
+
+def test_ending_soon_reads_each_game_in_the_locale_asked_for_else_its_default(site):
+    soon = client(site).ending_soon(within=timedelta(hours=72), locale="en-US")
+    assert [(e.game.id, e.game.locale, e.fallback, e.activity.name) for e in soon] == [
+        ("ba-jp", "zh-CN", True, "总力战"),
+        ("sr", "en-US", False, "Starlight Stage"),
+        ("dst", "en-US", False, "Starts in the spring gap"),
+    ]
+    assert soon[1].game.name == "Honkai: Star Rail"
+
+
+def eleven_games(site_dir):
+    """A site of 11 games, each a copy of the hand-made site's sr."""
+    (site_dir / "api/v1").mkdir(parents=True)
+    source = FIXTURE_SITE / "api/v1"
+    index = json.loads((source / "games.json").read_text("utf-8"))
+    sr = next(g for g in index["games"] if g["id"] == "sr")
+    games = []
+    for n in range(11):
+        path = f"/api/v1/activity/g{n}.json"
+        games.append({**sr, "id": f"g{n}", "files": [{**sr["files"][0], "path": path}]})
+        (site_dir / path.lstrip("/")).parent.mkdir(parents=True, exist_ok=True)
+        (site_dir / path.lstrip("/")).write_bytes((source / "activity/sr.json").read_bytes())
+    (site_dir / "api/v1/games.json").write_text(json.dumps({"games": games}), "utf-8")
+
+
+def test_ending_soon_against_a_hung_server_costs_one_timeout_and_returns_the_kept_copies(tmp_path):
+    eleven_games(tmp_path / "site")
+    server = FixtureServer(tmp_path / "site")
+    try:
+        # The copies are kept on disk by a first run with the default timeout.
+        first = ActivityClient(server.url, clock=lambda: NOW, cache_dir=tmp_path / "cache")
+        assert len({e.game.id for e in first.ending_soon(within=timedelta(hours=72))}) == 11
+        later = NOW + timedelta(seconds=301)
+        c = ActivityClient(server.url, clock=lambda: later, timeout=1.0, cache_dir=tmp_path / "cache")
+        server.hanging = True
+        started = time.monotonic()
+        soon = c.ending_soon(within=timedelta(hours=72))
+        print(f"ending_soon over 11 games, hung server, timeout 1 s: {time.monotonic() - started:.2f} s")
+        assert {e.game.id for e in soon} == {f"g{n}" for n in range(11)}
+        assert all(e.game.from_cache for e in soon) and soon.unavailable == []
+        # One request waited out the call's time; none was made for the games after it.
+        assert server.hung == ["/api/v1/games.json"]
+        with pytest.raises(ActivitySiteError) as error:
+            ActivityClient(server.url, clock=lambda: NOW, timeout=0.5).ending_soon()
+        assert error.value.code == "network"
+    finally:
+        server.close()
+
+
+def test_a_base_naming_the_api_is_the_site(site):
+    for base in (site.url + "/api/v1", site.url + "/api/v1/", site.url + "/api/v1/activity"):
+        assert ActivityClient(base, clock=lambda: NOW).game("sr").id == "sr"
+
+
+def test_a_base_without_a_scheme_is_refused_when_the_client_is_made():
+    with pytest.raises(ValueError, match='write the scheme too, such as "https://example.org/sub"'):
+        ActivityClient("example.org/sub")
+    with pytest.raises(ValueError, match="https://localhost:8080"):
+        ActivityClient("localhost:8080")
+
+
+def test_a_wrong_type_for_within_names_the_expected_type(site):
+    with pytest.raises(TypeError, match=r"within must be a datetime\.timedelta.*got int 48"):
+        client(site).ending_soon(within=48)

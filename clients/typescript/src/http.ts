@@ -35,7 +35,10 @@ interface Entry {
 /** The max-age of a Cache-Control header in seconds; 0 for no-cache, no-store or none. */
 export function maxAge(header: string | null): number {
   if (!header) return 0;
-  const directives = header.toLowerCase().split(",").map((d) => d.trim());
+  const directives = header
+    .toLowerCase()
+    .split(",")
+    .map((d) => d.trim());
   if (directives.some((d) => d === "no-cache" || d === "no-store")) return 0;
   const age = directives.map((d) => /^max-age=(\d+)$/.exec(d)?.[1]).find((v) => v !== undefined);
   return age === undefined ? 0 : Number(age);
@@ -50,16 +53,21 @@ export class Http {
 
   constructor(private readonly options: HttpOptions) {}
 
-  get(url: string): Promise<Fetched> {
+  /**
+   * The body of `url`. With a `deadline` (ms since the epoch, on the
+   * platform's clock), the request is cut at that moment, and none is made
+   * once it has passed: the kept copy is returned, marked, or the call fails.
+   */
+  get(url: string, deadline?: number): Promise<Fetched> {
     let request = this.pending.get(url);
     if (!request) {
-      request = this.fetchOrKeep(url).finally(() => this.pending.delete(url));
+      request = this.fetchOrKeep(url, deadline).finally(() => this.pending.delete(url));
       this.pending.set(url, request);
     }
     return request;
   }
 
-  private async fetchOrKeep(url: string): Promise<Fetched> {
+  private async fetchOrKeep(url: string, deadline?: number): Promise<Fetched> {
     const now = this.options.now().getTime();
     const kept = this.memory.get(url) ?? (await this.readDisk(url));
     if (kept && now < kept.freshUntil) return { body: kept.body, fromCache: false };
@@ -69,6 +77,18 @@ export class Http {
       return { body: kept!.body, fromCache: true };
     };
 
+    // The time left to the caller's deadline, which bounds this request as the timeout does.
+    const left =
+      deadline === undefined
+        ? this.options.timeoutMs
+        : Math.min(this.options.timeoutMs, deadline - Date.now());
+    if (left <= 0) {
+      if (kept) return { body: kept.body, fromCache: true };
+      throw new ActivitySiteError(
+        "network",
+        `GET ${url} was not made: the call's time (timeoutMs) had run out`,
+      );
+    }
     const headers: Record<string, string> = { accept: "application/json" };
     if (kept?.etag) headers["if-none-match"] = kept.etag;
     if (kept?.lastModified) headers["if-modified-since"] = kept.lastModified;
@@ -76,7 +96,7 @@ export class Http {
     try {
       response = await this.options.fetch(url, {
         headers,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: AbortSignal.timeout(left),
       });
     } catch (error) {
       // Connection refused, reset, a DNS failure, the timeout.
@@ -105,7 +125,15 @@ export class Http {
       await response.body?.cancel();
       throw new ActivitySiteError("http", `GET ${url} answered ${response.status}`);
     }
-    const body = await this.readBody(url, response);
+    let body: string;
+    try {
+      body = await this.readBody(url, response);
+    } catch (error) {
+      // The answer was cut or the time ran out while it was read.
+      if (error instanceof ActivitySiteError) throw error;
+      if (kept) return failed();
+      throw new ActivitySiteError("network", `GET ${url} failed: ${describe(error)}`, { cause: error });
+    }
     await this.keep({
       url,
       body,

@@ -14,15 +14,24 @@ export type * as wire from "./schema.js";
 
 /** The path of the index every game is listed in, under the site's address. */
 const INDEX_PATH = "/api/v1/games.json";
+/** The zone of a game whose index entry and document name none (the registry's default). */
+const DEFAULT_TIME_ZONE = "Asia/Shanghai";
 
 export interface ClientOptions {
-  /** The site's address, such as `https://example.org` (a path prefix is kept). */
+  /**
+   * The site's address, such as `https://example.org` (a path prefix is kept; a trailing
+   * `/api/v1` or `/api/v1/activity` is the same site). Without `http://` or `https://` the
+   * constructor throws.
+   */
   baseUrl: string;
   /** A folder that keeps the last good copy of every file across runs (Node only). */
   cacheDir?: string;
   /** Bodies larger than this are refused; 4 MiB unless given. */
   maxBodyBytes?: number;
-  /** A request that takes longer fails (and the kept copy is returned); 10 s unless given. */
+  /**
+   * A request that takes longer fails (and the kept copy is returned); 10 s unless given.
+   * `endingSoon` spends at most this long on all its requests together.
+   */
   timeoutMs?: number;
   /** After a failure, the kept copy is returned without asking again for this long; 5 min unless given. */
   retryAfterMs?: number;
@@ -74,13 +83,14 @@ export interface GameDocument {
   raw: Wire.ActivityDocument;
 }
 
-/** A game as the index lists it. */
+/** A game as the index lists it (the fields the published schema makes optional may be absent). */
 export interface GameEntry {
   id: string;
-  name: Record<string, string>;
+  /** One name for every locale, or a map from locale to name. */
+  name?: string | Record<string, string>;
   locales: string[];
-  defaultLocale: string;
-  timeZone: string;
+  defaultLocale?: string;
+  timeZone?: string;
   files: FileEntry[];
   /** Locales the game lists whose documents are not published yet. */
   pending?: string[];
@@ -109,21 +119,50 @@ interface ContractFields {
 export interface Ending {
   game: GameDocument;
   activity: Activity;
+  /**
+   * The game has no document in the locale asked for, so its default locale's was read
+   * (`game.locale` names the one read); false when no locale was asked for.
+   */
+  fallback: boolean;
+}
+
+/** What `endingSoon` found, soonest end first, and the games it could not read. */
+export interface EndingSoon extends Array<Ending> {
+  /**
+   * The games neither the site nor a kept copy gave a document for in time,
+   * each with why; the others' activities are listed.
+   */
+  unavailable: { game: string; error: ActivitySiteError }[];
+}
+
+export interface EndingSoonOptions {
+  /** How far ahead to look, in hours (`72`). */
+  withinHours: number;
+  /** Each game's document in this locale where it has one, else its default locale's. */
+  locale?: string;
+}
+
+/** The index as read, and whether it came from the kept copy. */
+interface Index {
+  games: GameEntry[];
+  fromCache: boolean;
 }
 
 export class ActivityClient {
   private readonly base: string;
   private readonly http: Http;
   private readonly now: () => Date;
+  private readonly timeoutMs: number;
 
   constructor(options: ClientOptions) {
-    this.base = options.baseUrl.replace(/\/+$/, "");
+    this.base = siteRoot(options?.baseUrl);
     this.now = options.now ?? (() => new Date());
+    this.timeoutMs = options.timeoutMs ?? 10_000;
     this.http = new Http({
       fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
       now: this.now,
       maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
-      timeoutMs: options.timeoutMs ?? 10_000,
+      timeoutMs: this.timeoutMs,
       retryAfterMs: options.retryAfterMs ?? 300_000,
       cacheDir: options.cacheDir,
     });
@@ -135,10 +174,10 @@ export class ActivityClient {
   }
 
   /** The games the index lists, and whether the index came from the kept copy. */
-  private async index(): Promise<{ games: GameEntry[]; fromCache: boolean }> {
-    const { body, fromCache } = await this.http.get(this.base + INDEX_PATH);
+  private async index(deadline?: number): Promise<Index> {
+    const { body, fromCache } = await this.http.get(this.base + INDEX_PATH, deadline);
     const index = parse<{ games?: GameEntry[] }>(body, INDEX_PATH);
-    if (!Array.isArray(index.games)) {
+    if (!Array.isArray(index?.games)) {
       throw new ActivitySiteError("invalid", `${INDEX_PATH} has no games list`);
     }
     return { games: index.games, fromCache };
@@ -152,39 +191,73 @@ export class ActivityClient {
       const known = index.games.map((g) => g.id).join(", ");
       throw new ActivitySiteError("unknown-game", `the site lists no game "${id}"; it lists: ${known}`);
     }
-    const locale = options.locale ?? game.defaultLocale;
+    return this.read(index, game, options.locale);
+  }
+
+  /** The document of a game the index lists, in `locale` or the game's default. */
+  private async read(
+    index: Index,
+    game: GameEntry,
+    locale?: string,
+    deadline?: number,
+  ): Promise<GameDocument> {
+    const wanted = locale ?? defaultLocale(game);
     const file =
-      game.files.find((f) => f.locale === locale && (options.locale === undefined ? f.default : true)) ??
-      game.files.find((f) => f.locale === locale);
+      game.files.find((f) => f.locale === wanted && (locale === undefined ? f.default : true)) ??
+      game.files.find((f) => f.locale === wanted);
     if (!file) {
       const published = [...new Set(game.files.map((f) => f.locale))].join(", ");
-      const why = game.pending?.includes(locale) ? " yet (it is listed as pending)" : "";
+      const why = game.pending?.includes(wanted) ? " yet (it is listed as pending)" : "";
       throw new ActivitySiteError(
         "unknown-locale",
-        `game "${id}" has no document in locale "${locale}"${why}; it has: ${published}`,
+        `game "${game.id}" has no document in locale "${wanted}"${why}; it has: ${published}`,
       );
     }
-    const fetched = await this.http.get(this.base + file.path);
+    const fetched = await this.http.get(this.base + file.path, deadline);
     const raw = parse<RawDocument>(fetched.body, file.path);
-    return this.document(game, file, locale, raw, fetched.fromCache || index.fromCache);
+    return this.document(game, file, wanted, raw, fetched.fromCache || index.fromCache);
   }
 
   /**
-   * The activities of every game (in its default locale) that end within
-   * the hours given from now, soonest first.
+   * The activities of every game that end within the hours given from now,
+   * soonest first: each game's document in `locale` where it has one, else in
+   * its default locale (`fallback` says which). The call takes about one
+   * timeout at most: its requests run together under one deadline, and a game
+   * the site does not answer for in time gives its kept copy (`fromCache`), or
+   * is listed in `unavailable`.
    */
-  async endingSoon(options: { withinHours: number }): Promise<Ending[]> {
-    const now = this.now().getTime();
-    const until = now + options.withinHours * 3_600_000;
-    const games = await Promise.all((await this.games()).map((entry) => this.game(entry.id)));
-    const found: Ending[] = [];
-    for (const game of games) {
-      for (const activity of game.activities) {
-        const end = activity.end.getTime();
-        if (end > now && end <= until) found.push({ game, activity });
-      }
+  async endingSoon(options: EndingSoonOptions): Promise<EndingSoon> {
+    const { withinHours, locale } = (options ?? {}) as Partial<EndingSoonOptions>;
+    if (typeof withinHours !== "number" || Number.isNaN(withinHours)) {
+      throw new TypeError(
+        `endingSoon: withinHours must be a number of hours, such as { withinHours: 72 }; got ${show(withinHours)}`,
+      );
     }
-    return found.sort((a, b) => a.activity.end.getTime() - b.activity.end.getTime());
+    if (locale !== undefined && typeof locale !== "string") {
+      throw new TypeError(`endingSoon: locale must be a string such as "en-US"; got ${show(locale)}`);
+    }
+    const deadline = Date.now() + this.timeoutMs;
+    const now = this.now().getTime();
+    const until = now + withinHours * 3_600_000;
+    const index = await this.index(deadline);
+    const unavailable: EndingSoon["unavailable"] = [];
+    const read = async (entry: GameEntry): Promise<Ending[]> => {
+      const inLocale = locale !== undefined && entry.files.some((f) => f.locale === locale);
+      try {
+        const game = await this.read(index, entry, inLocale ? locale : undefined, deadline);
+        const fallback = locale !== undefined && !inLocale;
+        return game.activities
+          .filter((activity) => activity.end.getTime() > now && activity.end.getTime() <= until)
+          .map((activity) => ({ game, activity, fallback }));
+      } catch (error) {
+        unavailable.push({ game: entry.id, error: asSiteError(error, entry.id) });
+        return [];
+      }
+    };
+    // In the index's order whatever order the answers come in, so that equal ends keep it.
+    const found = (await Promise.all(index.games.map(read))).flat();
+    found.sort((a, b) => a.activity.end.getTime() - b.activity.end.getTime());
+    return Object.assign(found, { unavailable });
   }
 
   private document(
@@ -194,14 +267,14 @@ export class ActivityClient {
     raw: RawDocument,
     fromCache: boolean,
   ): GameDocument {
-    const zone = raw.timeZone ?? game.timeZone;
+    const zone = raw.timeZone ?? game.timeZone ?? DEFAULT_TIME_ZONE;
     const instant = (withOffset: string | undefined, naive: string) =>
       withOffset ? parseInstant(withOffset) : naiveToInstant(naive, zone);
     const due = raw.dueAt ?? file.dueAt;
     const dueAt = due ? parseInstant(due) : null;
     return {
       id: game.id,
-      name: game.name[locale] ?? game.name[game.defaultLocale] ?? game.id,
+      name: gameName(game, locale),
       locale,
       timeZone: zone,
       version: raw.version,
@@ -227,6 +300,70 @@ export class ActivityClient {
       raw,
     };
   }
+}
+
+/**
+ * The site root of a base URL as users write it: trailing slashes dropped,
+ * and a base that already names the API (`…/api/v1`, `…/api/v1/activity`)
+ * cut back to the root, as the tool's `diff` reads it.
+ */
+function siteRoot(baseUrl: unknown): string {
+  if (typeof baseUrl !== "string") {
+    throw new TypeError(`baseUrl must be a string such as "https://example.org"; got ${show(baseUrl)}`);
+  }
+  const text = baseUrl.trim();
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!/^https?:\/\//i.test(text) || !url?.host) {
+    const rest = text.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "");
+    throw new TypeError(
+      `baseUrl "${text}" is not an http or https address: write the scheme too, such as "https://${rest || "example.org"}"`,
+    );
+  }
+  const trimmed = text.replace(/\/+$/, "");
+  for (const api of ["/api/v1/activity", "/api/v1"]) {
+    if (trimmed.endsWith(api)) return trimmed.slice(0, -api.length).replace(/\/+$/, "");
+  }
+  return trimmed;
+}
+
+/** The locale a game's un-suffixed document is in: the index's, else the file marked default. */
+function defaultLocale(game: GameEntry): string {
+  return (
+    game.defaultLocale ??
+    game.files.find((f) => f.default)?.locale ??
+    game.locales?.[0] ??
+    game.files[0]?.locale ??
+    ""
+  );
+}
+
+/** The game's name in `locale`: the one string, else the locale's, the default locale's, any. */
+function gameName(game: GameEntry, locale: string): string {
+  const name = game.name;
+  if (typeof name === "string") return name;
+  if (name && typeof name === "object") {
+    return name[locale] ?? name[defaultLocale(game)] ?? Object.values(name)[0] ?? game.id;
+  }
+  return game.id;
+}
+
+/** An error of one game of `endingSoon`, as an ActivitySiteError. */
+function asSiteError(error: unknown, game: string): ActivitySiteError {
+  if (error instanceof ActivitySiteError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ActivitySiteError("invalid", `game "${game}": ${message}`, { cause: error });
+}
+
+/** A value as a message shows it: its type, and the value when short. */
+function show(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  const text = typeof value === "string" ? JSON.stringify(value) : String(value);
+  return `${typeof value} ${text.length > 40 ? text.slice(0, 40) + "…" : text}`;
 }
 
 function parse<T>(body: string, path: string): T {

@@ -20,6 +20,8 @@ export interface Hit {
 export interface FixtureServer {
   url: string;
   hits: Hit[];
+  /** Paths of the requests the server took while hanging (it never answered them). */
+  hung: string[];
   failing: boolean;
   hanging: boolean;
   close(): Promise<void>;
@@ -30,6 +32,7 @@ export async function serveFixture(root = FIXTURE_SITE): Promise<FixtureServer> 
   const state: FixtureServer = {
     url: "",
     hits: [],
+    hung: [],
     failing: false,
     hanging: false,
     close: () =>
@@ -42,7 +45,10 @@ export async function serveFixture(root = FIXTURE_SITE): Promise<FixtureServer> 
     const path = new URL(request.url ?? "/", "http://fixture").pathname;
     const ifNoneMatch = request.headers["if-none-match"];
     const ifModifiedSince = request.headers["if-modified-since"];
-    if (state.hanging) return;
+    if (state.hanging) {
+      state.hung.push(path);
+      return;
+    }
     const answer = (status: number, headers: Record<string, string> = {}, body?: Buffer) => {
       state.hits.push({ path, status, ifNoneMatch, ifModifiedSince });
       response.writeHead(status, headers);

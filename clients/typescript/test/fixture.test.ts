@@ -1,11 +1,11 @@
 // The client against a hand-made site (clients/fixtures/site) on loopback:
 // exact values, the DST corner cases, failures and the cache folder.
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ActivityClient, ActivitySiteError, naiveToInstant } from "activity-site-client";
-import { serveFixture, type FixtureServer } from "./fixture-server.js";
+import { FIXTURE_SITE, serveFixture, type FixtureServer } from "./fixture-server.js";
 
 const NOW = new Date("2026-09-20T00:00:00Z");
 let site: FixtureServer;
@@ -67,33 +67,43 @@ describe("documents", () => {
 
 describe("errors", () => {
   it("names the games the index lists for an unknown game", async () => {
-    const error = await client().game("zz").catch((e: unknown) => e);
+    const error = await client()
+      .game("zz")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ActivitySiteError);
     expect((error as ActivitySiteError).code).toBe("unknown-game");
     expect((error as Error).message).toContain("sr, ba-jp, dst");
   });
 
   it("names the locales the game has for an unknown locale", async () => {
-    const error = await client().game("sr", { locale: "ja-JP" }).catch((e: unknown) => e);
+    const error = await client()
+      .game("sr", { locale: "ja-JP" })
+      .catch((e: unknown) => e);
     expect((error as ActivitySiteError).code).toBe("unknown-locale");
     expect((error as Error).message).toContain("zh-CN, en-US");
   });
 
   it("says a listed locale is not published yet, naming those that are", async () => {
-    const error = await client().game("dst", { locale: "es-US" }).catch((e: unknown) => e);
+    const error = await client()
+      .game("dst", { locale: "es-US" })
+      .catch((e: unknown) => e);
     expect((error as ActivitySiteError).code).toBe("unknown-locale");
     expect((error as Error).message).toContain("pending");
     expect((error as Error).message).toMatch(/it has: en-US$/);
   });
 
   it("refuses a body larger than the bound", async () => {
-    const error = await client({ maxBodyBytes: 1000 }).game("sr").catch((e: unknown) => e);
+    const error = await client({ maxBodyBytes: 1000 })
+      .game("sr")
+      .catch((e: unknown) => e);
     expect((error as ActivitySiteError).code).toBe("too-large");
   });
 
   it("throws when nothing is kept and the server fails", async () => {
     site.failing = true;
-    const error = await client().game("sr").catch((e: unknown) => e);
+    const error = await client()
+      .game("sr")
+      .catch((e: unknown) => e);
     expect((error as ActivitySiteError).code).toBe("http");
   });
 });
@@ -156,7 +166,9 @@ describe("caching", () => {
       await client({ cacheDir: dir }).game("ba-jp");
       expect((await readdir(dir)).length).toBe(2);
       await site.close();
-      const later = await client({ cacheDir: dir, now: () => new Date(NOW.getTime() + 3_600_000) }).game("ba-jp");
+      const later = await client({ cacheDir: dir, now: () => new Date(NOW.getTime() + 3_600_000) }).game(
+        "ba-jp",
+      );
       expect(later.fromCache).toBe(true);
       expect(later.activities[1].name).toBe("总力战");
     } finally {
@@ -173,5 +185,96 @@ describe("endingSoon", () => {
       ["sr", "星芒战幕"],
       ["dst", "Starts in the spring gap"],
     ]);
+  });
+});
+
+describe("endingSoon in a locale", () => {
+  it("reads each game in the locale asked for where it has a document, else its default, and says which", async () => {
+    const soon = await client().endingSoon({ withinHours: 72, locale: "en-US" });
+    expect(
+      soon.map(({ game, activity, fallback }) => [game.id, game.locale, fallback, activity.name]),
+    ).toEqual([
+      ["ba-jp", "zh-CN", true, "总力战"],
+      ["sr", "en-US", false, "Starlight Stage"],
+      ["dst", "en-US", false, "Starts in the spring gap"],
+    ]);
+    expect(soon[1].game.name).toBe("Honkai: Star Rail");
+  });
+});
+
+/** A site of 11 games in a new folder, each a copy of the hand-made site's sr. */
+async function elevenGames(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "activity-site-eleven-"));
+  const index = JSON.parse(await readFile(join(FIXTURE_SITE, "api/v1/games.json"), "utf8"));
+  const sr = index.games.find((g: { id: string }) => g.id === "sr");
+  const doc = await readFile(join(FIXTURE_SITE, "api/v1/activity/sr.json"));
+  await mkdir(join(dir, "api/v1/activity"), { recursive: true });
+  const games = [];
+  for (let n = 0; n < 11; n++) {
+    const path = `/api/v1/activity/g${n}.json`;
+    games.push({ ...sr, id: `g${n}`, files: [{ ...sr.files[0], path }] });
+    await writeFile(join(dir, path), doc);
+  }
+  await writeFile(join(dir, "api/v1/games.json"), JSON.stringify({ games }));
+  return `${dir}/`;
+}
+
+describe("a hung server", () => {
+  it("costs endingSoon one timeout, and the kept copies come back marked", async () => {
+    const dir = await elevenGames();
+    const hung = await serveFixture(dir);
+    try {
+      // The copies are kept by a first run with the default timeout.
+      const cacheDir = join(dir, "cache");
+      const first = new ActivityClient({ baseUrl: hung.url, now: () => NOW, cacheDir });
+      expect(new Set((await first.endingSoon({ withinHours: 72 })).map((e) => e.game.id)).size).toBe(11);
+      const later = new Date(NOW.getTime() + 301_000);
+      const c = new ActivityClient({ baseUrl: hung.url, now: () => later, timeoutMs: 1000, cacheDir });
+      hung.hanging = true;
+      const started = performance.now();
+      const soon = await c.endingSoon({ withinHours: 72 });
+      console.log(
+        `endingSoon over 11 games, hung server, timeoutMs 1000: ${((performance.now() - started) / 1000).toFixed(2)} s`,
+      );
+      expect(new Set(soon.map((e) => e.game.id))).toEqual(
+        new Set(Array.from({ length: 11 }, (_, n) => `g${n}`)),
+      );
+      expect(soon.every((e) => e.game.fromCache)).toBe(true);
+      expect(soon.unavailable).toEqual([]);
+      // One request waited out the call's time; none was made for the games after it.
+      expect(hung.hung).toEqual(["/api/v1/games.json"]);
+      const error = await new ActivityClient({ baseUrl: hung.url, timeoutMs: 500 })
+        .endingSoon({ withinHours: 72 })
+        .catch((e: unknown) => e);
+      expect((error as ActivitySiteError).code).toBe("network");
+    } finally {
+      await hung.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("base URLs and arguments as users write them", () => {
+  it("takes a base naming the API as the site", async () => {
+    for (const base of [`${site.url}/api/v1`, `${site.url}/api/v1/`, `${site.url}/api/v1/activity`]) {
+      expect((await client({ baseUrl: base }).game("sr")).id).toBe("sr");
+    }
+  });
+
+  it("refuses a base without a scheme when the client is made, saying what to write", () => {
+    expect(() => new ActivityClient({ baseUrl: "example.org/sub" })).toThrow(
+      'write the scheme too, such as "https://example.org/sub"',
+    );
+    expect(() => new ActivityClient({ baseUrl: "localhost:8080" })).toThrow("https://localhost:8080");
+  });
+
+  it("names the expected type for a wrong withinHours", async () => {
+    const error = await client()
+      .endingSoon({ withinHours: "48" as unknown as number })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toContain(
+      'withinHours must be a number of hours, such as { withinHours: 72 }; got string "48"',
+    );
   });
 });

@@ -55,6 +55,7 @@ pub fn compare(
     built: Option<&[u8]>,
     base: Option<&[u8]>,
     now: Option<NaiveDateTime>,
+    schemas: &Schemas,
 ) -> FileDiff {
     match (built, base) {
         (None, None) => FileDiff::empty(path, FileStatus::Unchanged),
@@ -67,7 +68,7 @@ pub fn compare(
             diff
         }
         (Some(built), Some(base)) if built == base => FileDiff::empty(path, FileStatus::Unchanged),
-        (Some(built), Some(base)) => changed(path, built, base, now),
+        (Some(built), Some(base)) => changed(path, built, base, now, schemas),
     }
 }
 
@@ -79,7 +80,13 @@ pub fn removed(path: &str) -> FileDiff {
 /// Compares two different byte strings of one path: by its kind's
 /// comparison when it is a kind's document, else as JSON when both sides
 /// are.
-fn changed(path: &str, built: &[u8], base: &[u8], now: Option<NaiveDateTime>) -> FileDiff {
+fn changed(
+    path: &str,
+    built: &[u8],
+    base: &[u8],
+    now: Option<NaiveDateTime>,
+    schemas: &Schemas,
+) -> FileDiff {
     let mut diff = FileDiff::empty(path, FileStatus::Changed);
     if !path.ends_with(".json") {
         return diff;
@@ -98,9 +105,70 @@ fn changed(path: &str, built: &[u8], base: &[u8], now: Option<NaiveDateTime>) ->
     // OpenAPI's own keys are descriptions, not fields clients read.)
     let published = kinds::of_path(path).is_some() || path == layout::INDEX_PATH;
     if published && let Some((new, old)) = &pair {
-        contract::fields(new, old, &mut diff);
+        let found = diff.breaking.len() + diff.warnings.len();
+        contract::fields(new, old, schemas.of(path), &mut diff);
+        // A field gone is no reformatting, even when the kind saw nothing.
+        if diff.status == FileStatus::Reformatted
+            && diff.breaking.len() + diff.warnings.len() > found
+        {
+            diff.status = FileStatus::Changed;
+        }
     }
     diff
+}
+
+/// The published schemas (`api/v1/schema/*.json`) a review judges a
+/// removed field by, each by its path: a field they make optional is a
+/// warning when it goes, one they require (or a file without a schema
+/// here) is breaking. The caller reads them (this module does no I/O);
+/// [`Schemas::default`] knows none, so every removal is breaking.
+#[derive(Debug, Default, Clone)]
+pub struct Schemas(std::collections::BTreeMap<String, serde_json::Value>);
+
+impl Schemas {
+    /// The schemas among `files` (path relative to the site, bytes): every
+    /// JSON file under the site's schema folder that parses.
+    pub fn from_files<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> Schemas {
+        let prefix = format!("{}/", layout::SCHEMA_DIR);
+        Schemas(
+            files
+                .into_iter()
+                .filter(|(path, _)| path.starts_with(&prefix) && path.ends_with(".json"))
+                .filter_map(|(path, bytes)| {
+                    Some((path.to_owned(), serde_json::from_slice(bytes).ok()?))
+                })
+                .collect(),
+        )
+    }
+
+    /// The published schema of the file at `path`: its kind's, or the
+    /// index's.
+    fn of(&self, path: &str) -> Option<&serde_json::Value> {
+        let schema = if path == layout::INDEX_PATH {
+            layout::INDEX_SCHEMA_PATH
+        } else {
+            crate::kind::of_published(path)?.schema.as_ref()?.published
+        };
+        self.0.get(schema)
+    }
+}
+
+/// Every code a review can print, each with whether it is breaking: the
+/// findings every file may get, then each kind's ([`kinds::ALL`]), in the
+/// order of their declarations. What the documentation of the codes
+/// (`activity-site docs codes`) is written from.
+pub fn codes() -> Vec<(&'static str, bool)> {
+    let mut codes: Vec<(&'static str, bool)> = Vec::new();
+    let shared = report::SHARED_BREAKING
+        .iter()
+        .map(|f| (f.code, true))
+        .chain(report::SHARED_WARNINGS.iter().map(|f| (f.code, false)));
+    codes.extend(shared);
+    for kind in crate::kind::ALL {
+        codes.extend(kind.review.breaking.iter().map(|f| (f.code, true)));
+        codes.extend(kind.review.warnings.iter().map(|f| (f.code, false)));
+    }
+    codes
 }
 
 /// The files a site of `games` publishes under two names, as `(path,
@@ -133,11 +201,13 @@ impl Report {
         against: &str,
         files: impl IntoIterator<Item = (&'a str, &'a [u8], Option<&'a [u8]>)>,
     ) -> Report {
+        let files: Vec<_> = files.into_iter().collect();
+        let schemas = Schemas::from_files(files.iter().map(|(path, built, _)| (*path, *built)));
         Report {
             against: against.to_owned(),
             files: files
                 .into_iter()
-                .map(|(path, built, base)| compare(path, Some(built), base, None))
+                .map(|(path, built, base)| compare(path, Some(built), base, None, &schemas))
                 .collect(),
         }
     }

@@ -262,6 +262,24 @@ pub(super) const FIELD_REMOVED: kind::Finding = kind::Finding {
     help: "breaking-field-removed-help",
 };
 
+/// A warning, whatever the file's kind: a field every object of its place
+/// had at the base is in none of this build's, and the published schema
+/// makes it optional (an activity document's `cover`): clients were told
+/// it may be absent ([`super::contract`]).
+pub(super) const OPTIONAL_FIELD_REMOVED: kind::Finding = kind::Finding {
+    code: "optional-field-removed",
+    message: "warning-optional-field-removed",
+    help: "warning-optional-field-removed-help",
+};
+
+/// The review findings every file may get, whatever its kind, besides each
+/// kind's own ([`kind::Review`]): the list the documentation of the codes
+/// is checked against.
+pub const SHARED_BREAKING: [&kind::Finding; 3] = [&FILE_REMOVED, &FIELD_REMOVED, &FIELD_RETYPED];
+
+/// [`SHARED_BREAKING`]'s warnings.
+pub const SHARED_WARNINGS: [&kind::Finding; 1] = [&OPTIONAL_FIELD_REMOVED];
+
 /// Breaking, whatever the file's kind: a published field's JSON type
 /// changed ([`super::contract`]).
 pub(super) const FIELD_RETYPED: kind::Finding = kind::Finding {

@@ -134,12 +134,12 @@ impl<'a> Seen<'a> {
                 Some(msg!("registry-bad-id-help", suggestion = suggest_id(id))),
             );
         }
-        if let Some(kind) = crate::kind::of_page_dir(id) {
+        if let Some(pages) = crate::kind::page_dir_owner(id) {
             report.value(
                 &format!("{base}/id"),
                 Code::GamesRegistry,
                 Error,
-                msg!("registry-id-taken", id = id, kind = kind.name),
+                msg!("registry-id-taken", id = id, kind = pages),
                 Some(msg!("registry-id-taken-help", id = id)),
             );
         }

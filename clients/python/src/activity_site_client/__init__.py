@@ -10,11 +10,14 @@ clock, due times, HTTP caching and the last good copy.
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from ._errors import ActivitySiteError
@@ -25,6 +28,7 @@ __all__ = [
     "ActivityClient",
     "ActivitySiteError",
     "Ending",
+    "EndingSoon",
     "GameDocument",
     "naive_to_instant",
     "parse_instant",
@@ -32,6 +36,8 @@ __all__ = [
 
 #: The path of the index every game is listed in, under the site's address.
 INDEX_PATH = "/api/v1/games.json"
+#: The zone of a game whose index entry and document name none (the registry's default).
+DEFAULT_TIME_ZONE = "Asia/Shanghai"
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,19 @@ class GameDocument:
 class Ending(NamedTuple):
     game: GameDocument
     activity: Activity
+    #: The game has no document in the locale asked for, so its default locale's was read
+    #: (``game.locale`` names the one read); False when no locale was asked for.
+    fallback: bool = False
+
+
+class EndingSoon(List[Ending]):
+    """What ``ending_soon`` found, soonest end first, and in ``unavailable``
+    the games neither the site nor a kept copy gave a document for in time,
+    each with why (the others' activities are listed)."""
+
+    def __init__(self, found: List[Ending], unavailable: List[Tuple[str, ActivitySiteError]]) -> None:
+        super().__init__(found)
+        self.unavailable = unavailable
 
 
 def parse_instant(text: str) -> datetime:
@@ -115,9 +134,11 @@ def naive_to_instant(text: str, zone: str) -> datetime:
 class ActivityClient:
     """A reader of one site.
 
+    ``base_url`` is the site's address with its scheme (``https://example.org``;
+    a trailing ``/api/v1`` or ``/api/v1/activity`` is the same site);
     ``cache_dir`` keeps the last good copy of every file across runs;
     ``max_body_bytes`` (4 MiB) bounds a body; ``timeout`` (10 s) bounds a
-    request; after a failure, the kept copy is returned without asking again
+    request, and all the requests of one ``ending_soon`` together; after a failure, the kept copy is returned without asking again
     for ``retry_after`` (5 minutes); ``clock`` (the system's; it gives aware datetimes) is what
     ``stale`` and ``ending_soon`` read; ``opener`` is the urllib opener to
     use (a proxy, a handler)."""
@@ -133,7 +154,8 @@ class ActivityClient:
         clock: Optional[Callable[[], datetime]] = None,
         opener: Optional[urllib.request.OpenerDirector] = None,
     ) -> None:
-        self._base = base_url.rstrip("/")
+        self._base = _site_root(base_url)
+        self._timeout = timeout
         read = clock or (lambda: datetime.now(timezone.utc))
 
         def now() -> datetime:
@@ -159,11 +181,7 @@ class ActivityClient:
     def _index(self) -> Tuple[List[Dict[str, Any]], bool]:
         """The games the index lists, and whether the index is the kept copy."""
         body, from_cache = self._http.get(self._base + INDEX_PATH)
-        index = _parse(body, INDEX_PATH)
-        games = index.get("games") if isinstance(index, dict) else None
-        if not isinstance(games, list):
-            raise ActivitySiteError("invalid", f"{INDEX_PATH} has no games list")
-        return games, from_cache
+        return _games(_parse(body, INDEX_PATH)), from_cache
 
     def game(self, id: str, locale: Optional[str] = None) -> GameDocument:
         """A game's document, in its default locale unless ``locale`` is given."""
@@ -172,7 +190,13 @@ class ActivityClient:
         if game is None:
             known = ", ".join(str(g.get("id")) for g in games)
             raise ActivitySiteError("unknown-game", f'the site lists no game "{id}"; it lists: {known}')
-        wanted = locale or game["defaultLocale"]
+        return self._read(game, locale, index_from_cache)
+
+    def _read(
+        self, game: Dict[str, Any], locale: Optional[str], index_from_cache: bool, deadline: Optional[float] = None
+    ) -> GameDocument:
+        """The document of a game the index lists, in ``locale`` or the game's default."""
+        wanted = locale or _default_locale(game)
         files = [f for f in game["files"] if f["locale"] == wanted]
         file = next((f for f in files if locale is not None or f.get("default")), None)
         file = file or (files[0] if files else None)
@@ -180,37 +204,64 @@ class ActivityClient:
             published = ", ".join(dict.fromkeys(f["locale"] for f in game["files"]))
             why = " yet (it is listed as pending)" if wanted in game.get("pending", []) else ""
             raise ActivitySiteError(
-                "unknown-locale", f'game "{id}" has no document in locale "{wanted}"{why}; it has: {published}'
+                "unknown-locale",
+                f'game "{game["id"]}" has no document in locale "{wanted}"{why}; it has: {published}',
             )
-        body, from_cache = self._http.get(self._base + file["path"])
+        body, from_cache = self._http.get(self._base + file["path"], deadline)
         raw = _parse(body, file["path"])
         return self._document(game, file, wanted, raw, from_cache or index_from_cache)
 
-    def ending_soon(self, within: timedelta = timedelta(hours=72)) -> List[Ending]:
-        """The activities of every game (in its default locale) that end within
-        ``within`` from now, soonest first."""
+    def ending_soon(self, within: timedelta = timedelta(hours=72), locale: Optional[str] = None) -> EndingSoon:
+        """The activities of every game that end within ``within`` from now,
+        soonest first: each game's document in ``locale`` where it has one,
+        else in its default locale (``fallback`` says which). The call takes
+        about one ``timeout`` at most: its requests run together under one
+        deadline, and a game the site does not answer for in time gives its
+        kept copy (``from_cache``), or is listed in ``unavailable``."""
+        if not isinstance(within, timedelta):
+            raise TypeError(
+                f"ending_soon: within must be a datetime.timedelta, such as timedelta(hours=48); "
+                f"got {type(within).__name__} {within!r}"
+            )
+        if locale is not None and not isinstance(locale, str):
+            raise TypeError(f'ending_soon: locale must be a str such as "en-US"; got {type(locale).__name__}')
+        deadline = time.monotonic() + self._timeout
         now = self._clock()
         until = now + within
+        body, index_from_cache = self._http.get(self._base + INDEX_PATH, deadline)
+        games = _games(_parse(body, INDEX_PATH))
+
+        def read(game: Dict[str, Any]) -> Tuple[List[Ending], Optional[Tuple[str, ActivitySiteError]]]:
+            in_locale = locale is not None and any(f.get("locale") == locale for f in game.get("files", []))
+            try:
+                doc = self._read(game, locale if in_locale else None, index_from_cache, deadline)
+            except Exception as error:  # one game's failure is reported, not raised
+                return [], (str(game.get("id")), _as_site_error(error, str(game.get("id"))))
+            fallback = locale is not None and not in_locale
+            return [Ending(doc, a, fallback) for a in doc.activities if now < a.end <= until], None
+
         found: List[Ending] = []
-        for entry in self.games():
-            game = self.game(entry["id"])
-            found.extend(Ending(game, a) for a in game.activities if now < a.end <= until)
-        return sorted(found, key=lambda e: e.activity.end)
+        unavailable: List[Tuple[str, ActivitySiteError]] = []
+        with ThreadPoolExecutor(max_workers=max(1, min(16, len(games)))) as pool:
+            for endings, failed in pool.map(read, games):
+                found.extend(endings)
+                if failed is not None:
+                    unavailable.append(failed)
+        return EndingSoon(sorted(found, key=lambda e: e.activity.end), unavailable)
 
     def _document(
         self, game: Dict[str, Any], file: Dict[str, Any], locale: str, raw: Dict[str, Any], from_cache: bool
     ) -> GameDocument:
-        zone = raw.get("timeZone") or game["timeZone"]
+        zone = raw.get("timeZone") or game.get("timeZone") or DEFAULT_TIME_ZONE
 
         def instant(with_offset: Optional[str], naive: str) -> datetime:
             return parse_instant(with_offset) if with_offset else naive_to_instant(naive, zone)
 
         due = raw.get("dueAt") or file.get("dueAt")
         due_at = parse_instant(due) if due else None
-        names = game.get("name") or {}
         return GameDocument(
             id=game["id"],
-            name=names.get(locale) or names.get(game["defaultLocale"]) or game["id"],
+            name=_game_name(game, locale),
             locale=locale,
             time_zone=zone,
             version=raw["version"],
@@ -238,6 +289,62 @@ class ActivityClient:
             from_cache=from_cache,
             raw=raw,
         )
+
+
+def _site_root(base_url: object) -> str:
+    """The site root of a base URL as users write it: trailing slashes
+    dropped, and a base that already names the API (``…/api/v1``,
+    ``…/api/v1/activity``) cut back to the root, as the tool's ``diff`` reads it."""
+    if not isinstance(base_url, str):
+        raise TypeError(f'base_url must be a str such as "https://example.org"; got {type(base_url).__name__}')
+    text = base_url.strip()
+    parts = urlsplit(text)
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        rest = text.split("://", 1)[1] if "://" in text else text
+        raise ValueError(
+            f'base_url "{text}" is not an http or https address: write the scheme too, '
+            f'such as "https://{rest or "example.org"}"'
+        )
+    root = text.rstrip("/")
+    for api in ("/api/v1/activity", "/api/v1"):
+        if root.endswith(api):
+            return root[: -len(api)].rstrip("/")
+    return root
+
+
+def _games(index: Any) -> List[Dict[str, Any]]:
+    games = index.get("games") if isinstance(index, dict) else None
+    if not isinstance(games, list):
+        raise ActivitySiteError("invalid", f"{INDEX_PATH} has no games list")
+    return games
+
+
+def _default_locale(game: Dict[str, Any]) -> str:
+    """The locale a game's un-suffixed document is in: the index's, else the file marked default."""
+    files = game.get("files") or []
+    marked = [f["locale"] for f in files if f.get("default")]
+    candidates = [game.get("defaultLocale"), *marked, *(game.get("locales") or []), *(f["locale"] for f in files)]
+    return next((str(c) for c in candidates if c), "")
+
+
+def _game_name(game: Dict[str, Any], locale: str) -> str:
+    """The game's name in ``locale``: the one string, else the locale's, the default locale's, any."""
+    name = game.get("name")
+    if isinstance(name, str):
+        return name
+    if isinstance(name, dict):
+        for value in (name.get(locale), name.get(_default_locale(game)), *name.values()):
+            if isinstance(value, str) and value:
+                return value
+    return str(game["id"])
+
+
+def _as_site_error(error: Exception, game: str) -> ActivitySiteError:
+    if isinstance(error, ActivitySiteError):
+        return error
+    wrapped = ActivitySiteError("invalid", f'game "{game}": {error}')
+    wrapped.__cause__ = error
+    return wrapped
 
 
 def _parse(body: str, path: str) -> Any:

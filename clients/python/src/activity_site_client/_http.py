@@ -11,6 +11,7 @@ import json
 import os
 import re
 import tempfile
+import time
 import urllib.error
 import urllib.request
 from dataclasses import asdict, dataclass, replace
@@ -67,9 +68,12 @@ class Http:
         self._opener = opener
         self._memory: Dict[str, _Entry] = {}
 
-    def get(self, url: str) -> Tuple[str, bool]:
+    def get(self, url: str, deadline: Optional[float] = None) -> Tuple[str, bool]:
         """The body of `url`, and whether it is the kept copy returned because
-        the network or the server failed."""
+        the network or the server failed. With a `deadline` (a
+        `time.monotonic()` reading), the request waits no later than it, and
+        none is made once it has passed: the kept copy is returned, marked, or
+        the call fails."""
         now = self._clock().timestamp()
         kept = self._memory.get(url) or self._read_disk(url)
         if kept is not None and now < kept.fresh_until:
@@ -77,13 +81,19 @@ class Http:
         if kept is not None and now < self._retry_at.get(url, 0.0):
             return kept.body, True
 
+        # The time left to the caller's deadline bounds this request as the timeout does.
+        left = self._timeout if deadline is None else min(self._timeout, deadline - time.monotonic())
+        if left <= 0:
+            if kept is not None:
+                return kept.body, True
+            raise ActivitySiteError("network", f"GET {url} was not made: the call's time (timeout) had run out")
         request = urllib.request.Request(url, headers={"Accept": "application/json"})
         if kept is not None and kept.etag:
             request.add_header("If-None-Match", kept.etag)
         if kept is not None and kept.last_modified:
             request.add_header("If-Modified-Since", kept.last_modified)
         try:
-            with self._opener.open(request, timeout=self._timeout) as response:
+            with self._opener.open(request, timeout=left) as response:
                 headers = response.headers
                 body = self._read_body(url, response)
         except urllib.error.HTTPError as error:
