@@ -14,7 +14,7 @@
 #   EDITS edits, measured by polling the JSON until the edit shows).
 #
 # Usage: benches/serve-bench.sh  (env: ROUNDS=5 THREADS=2 CONNECTIONS=64 DURATION=10s EDITS=10;
-#        ROUNDS=0 skips wrk and nginx and measures the edits only)
+#        ROUNDS=0 skips wrk and nginx and measures the edits only; EDITS=0 skips the edits)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -169,14 +169,17 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 
-echo "== edit-to-served latency ($EDITS edits)" >&2
-mkdir -p "$WORK/root"
-cp -r games.json data "$WORK/root/"
-[ -d schema ] && cp -r schema "$WORK/root/"
-RUST_LOG=warn "$BIN" serve --root "$WORK/root" --out "$WORK/root/site" --addr "127.0.0.1:$WATCH_PORT" \
-  >"$WORK/watch.out" 2>"$WORK/watch.err" &
-PIDS+=($!)
-wait_up "http://127.0.0.1:$WATCH_PORT$PATH_UNDER_TEST"
+# EDITS=0 skips the edits (and the watching server they need).
+if [ "$EDITS" -gt 0 ]; then
+  echo "== edit-to-served latency ($EDITS edits)" >&2
+  mkdir -p "$WORK/root"
+  cp -r games.json data "$WORK/root/"
+  [ -d schema ] && cp -r schema "$WORK/root/"
+  RUST_LOG=warn "$BIN" serve --root "$WORK/root" --out "$WORK/root/site" --addr "127.0.0.1:$WATCH_PORT" \
+    >"$WORK/watch.out" 2>"$WORK/watch.err" &
+  PIDS+=($!)
+  wait_up "http://127.0.0.1:$WATCH_PORT$PATH_UNDER_TEST"
+fi
 
 python3 - "$RESULTS" "$WORK/root/data/ww/zh-CN.json" "http://127.0.0.1:$WATCH_PORT$PATH_UNDER_TEST" "$EDITS" \
   "$THREADS" "$CONNECTIONS" "$DURATION" "$ROUNDS" <<'PY'
@@ -210,6 +213,8 @@ for case, servers in rows.items():
           f"| {statistics.median(r[2] for r in ours):.1f} µs "
           f"| {statistics.median(r[2] for r in nginx):.1f} µs |")
 
+if int(edits) == 0:
+    sys.exit(0)
 original = open(data_file, encoding="utf-8").read()
 key = '"versionName": "'
 def write_marker(marker):

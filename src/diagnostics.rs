@@ -8,8 +8,6 @@
 //! This module owns the three renderers (`human`, `json`, `github`) and knows
 //! nothing about how diagnostics are found.
 
-use std::fmt::Write as _;
-
 use serde::Serialize;
 
 use crate::i18n::{Lang, Msg, msg};
@@ -432,40 +430,76 @@ pub fn count(diagnostics: &[Diagnostic]) -> Counts {
 }
 
 /// Sorts diagnostics by file, position and code, so output is stable.
+/// The stable sort runs over their indices and the diagnostics are then
+/// moved into place along the permutation's cycles: sorting the
+/// diagnostics themselves takes a buffer of half of them (issue 67).
 pub fn sort(diagnostics: &mut [Diagnostic]) {
-    diagnostics.sort_by(|a, b| {
-        (&a.file, a.line, a.column, a.code.as_str(), &a.message).cmp(&(
-            &b.file,
-            b.line,
-            b.column,
-            b.code.as_str(),
-            &b.message,
-        ))
-    });
+    fn key(d: &Diagnostic) -> (&str, usize, usize, &str, &Msg) {
+        (&d.file, d.line, d.column, d.code.as_str(), &d.message)
+    }
+    let mut order: Vec<usize> = (0..diagnostics.len()).collect();
+    order.sort_by(|&a, &b| key(&diagnostics[a]).cmp(&key(&diagnostics[b])));
+    // `order[i]` is where the diagnostic that belongs at `i` is now. Each
+    // cycle is walked once, carrying its first element along by swaps; a
+    // place done points at itself.
+    for start in 0..order.len() {
+        let mut current = start;
+        while order[current] != start && order[current] != current {
+            let next = order[current];
+            diagnostics.swap(current, next);
+            order[current] = current;
+            current = next;
+        }
+        order[current] = current;
+    }
 }
 
 /// The `--format json` document.
 pub fn render_json(diagnostics: &[Diagnostic]) -> String {
+    let mut out = Vec::new();
+    write_json(&mut out, diagnostics, None).expect("a Vec takes every write");
+    String::from_utf8(out).expect("JSON is UTF-8")
+}
+
+/// Writes the `--format json` document to `out` as it is serialized, one
+/// diagnostic after the other (nothing but the output's buffer is held);
+/// `changes` (what `check --fix` changed) beside the diagnostics when given.
+pub fn write_json(
+    out: &mut dyn std::io::Write,
+    diagnostics: &[Diagnostic],
+    changes: Option<&[serde_json::Value]>,
+) -> std::io::Result<()> {
     #[derive(Serialize)]
     struct Report<'a> {
         diagnostics: &'a [Diagnostic],
         errors: usize,
         warnings: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        changes: Option<&'a [serde_json::Value]>,
     }
     let counts = count(diagnostics);
     let report = Report {
         diagnostics,
         errors: counts.errors,
         warnings: counts.warnings,
+        changes,
     };
-    let mut out = serde_json::to_string_pretty(&report).expect("diagnostics serialize");
-    out.push('\n');
-    out
+    serde_json::to_writer_pretty(&mut *out, &report).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")
 }
 
 /// GitHub workflow commands: one `::error` or `::warning` line per diagnostic.
 pub fn render_github(diagnostics: &[Diagnostic]) -> String {
-    let mut out = String::new();
+    let mut out = Vec::new();
+    write_github(&mut out, diagnostics).expect("a Vec takes every write");
+    String::from_utf8(out).expect("the lines are UTF-8")
+}
+
+/// Writes [`render_github`]'s lines to `out`, each as it is made.
+pub fn write_github(
+    out: &mut dyn std::io::Write,
+    diagnostics: &[Diagnostic],
+) -> std::io::Result<()> {
     for d in diagnostics {
         let level = match d.severity {
             Severity::Error => "error",
@@ -477,7 +511,7 @@ pub fn render_github(diagnostics: &[Diagnostic]) -> String {
             message.push('\n');
             message.push_str(&msg!("help-line", text = help.render(lang)).render(lang));
         }
-        let _ = writeln!(
+        writeln!(
             out,
             "::{level} file={},line={},col={},title={}::{}",
             github_property(&d.file),
@@ -485,9 +519,9 @@ pub fn render_github(diagnostics: &[Diagnostic]) -> String {
             d.column,
             github_property(d.code.as_str()),
             github_data(&message)
-        );
+        )?;
     }
-    out
+    Ok(())
 }
 
 /// The message of a GitHub workflow command (`%`, CR and LF escaped); the
@@ -509,6 +543,20 @@ pub fn render_human(
     color: bool,
     source: &dyn Fn(&str) -> Option<String>,
 ) -> String {
+    let mut out = Vec::new();
+    write_human(&mut out, diagnostics, color, source).expect("a Vec takes every write");
+    String::from_utf8(out).expect("the rendering is UTF-8")
+}
+
+/// Writes [`render_human`]'s text to `out`, each diagnostic as it is
+/// rendered: a run of 400,000 warnings holds one at a time, not the text
+/// of all of them.
+pub fn write_human(
+    out: &mut dyn std::io::Write,
+    diagnostics: &[Diagnostic],
+    color: bool,
+    source: &dyn Fn(&str) -> Option<String>,
+) -> std::io::Result<()> {
     use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
     let lang = Lang::current();
@@ -523,7 +571,6 @@ pub fn render_human(
     } else {
         Renderer::plain()
     };
-    let mut out = String::new();
     // Diagnostics come sorted by file: read each file once and index its
     // lines, so n diagnostics in one file cost O(n log n), not O(n × size).
     let mut cached: Option<(&str, Option<String>, Vec<usize>)> = None;
@@ -572,9 +619,9 @@ pub fn render_human(
                     .message(help_text.as_str()),
             );
         }
-        let _ = writeln!(out, "{}\n", renderer.render(&[group]));
+        writeln!(out, "{}\n", renderer.render(&[group]))?;
     }
-    out
+    Ok(())
 }
 
 /// Byte offsets where the lines of `text` start.
@@ -830,6 +877,32 @@ fn char_to_byte(line: &str, chars: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sort by indices gives the order of a stable sort of the
+    /// diagnostics themselves, ties (same place, code and message) kept in
+    /// the order they came, across cycles of every length.
+    #[test]
+    fn sorting_by_indices_is_the_stable_sort() {
+        let mut diagnostics = Vec::new();
+        for n in 0..200_usize {
+            let file = format!("data/g{}/zh-CN.json", (n * 7) % 5);
+            let help = Some(msg!("help-line", text = n.to_string()));
+            diagnostics.push(Diagnostic::json_syntax(
+                &file,
+                (n * 13) % 11,
+                (n * 3) % 2,
+                1,
+                msg!("label-note"),
+                help,
+            ));
+        }
+        let mut expected = diagnostics.clone();
+        expected.sort_by(|a, b| {
+            (&a.file, a.line, a.column, &a.message).cmp(&(&b.file, b.line, b.column, &b.message))
+        });
+        sort(&mut diagnostics);
+        assert_eq!(diagnostics, expected);
+    }
 
     #[test]
     fn every_code_prints_as_its_serialized_name() {

@@ -51,6 +51,11 @@ impl Overlay {
         self.files.get(path).map(String::as_str)
     }
 
+    /// Takes the text of `path` out of the overlay.
+    pub fn remove(&mut self, path: &str) -> Option<String> {
+        self.files.remove(path)
+    }
+
     /// The overridden paths, sorted.
     pub fn paths(&self) -> impl Iterator<Item = &str> {
         self.files.keys().map(String::as_str)

@@ -94,17 +94,19 @@ pub fn report_with(
             .ok()
             .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
     };
+    // Human text, JSON and GitHub lines are written as they are rendered
+    // (issue 67: the whole text of 400,000 warnings was held first).
     match format {
         Format::Human => {
-            print_err(&diagnostics::render_human(
-                diagnostics,
-                stderr_color(),
-                &source,
-            ));
+            // Stderr, for people: a closed pipe ends the listing quietly.
+            let mut err = std::io::BufWriter::new(std::io::stderr().lock());
+            let _ = diagnostics::write_human(&mut err, diagnostics, stderr_color(), &source)
+                .and_then(|()| err.flush());
+            drop(err);
             say(diagnostics::checked_line(diagnostics::count(diagnostics)));
         }
-        Format::Json => print_out(&diagnostics::render_json(diagnostics))?,
-        Format::Github => print_out(&diagnostics::render_github(diagnostics))?,
+        Format::Json => write_out(|out| diagnostics::write_json(out, diagnostics, None))?,
+        Format::Github => write_out(|out| diagnostics::write_github(out, diagnostics))?,
         Format::Rdjson => print_out(&diagnostics::render_rdjson(diagnostics, &source))?,
         Format::Sarif => print_out(&diagnostics::render_sarif(diagnostics, &source))?,
     }
@@ -115,11 +117,20 @@ pub fn report_with(
 /// the changes made beside it (`changes`).
 pub fn report_json_with_changes(
     diagnostics: &[Diagnostic],
-    changes: Vec<serde_json::Value>,
+    changes: &[serde_json::Value],
 ) -> anyhow::Result<()> {
-    let mut report: serde_json::Value =
-        serde_json::from_str(&diagnostics::render_json(diagnostics))?;
-    report["changes"] = serde_json::Value::Array(changes);
-    print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
+    write_out(|out| diagnostics::write_json(out, diagnostics, Some(changes)))?;
     Ok(())
+}
+
+/// Lets `write` write data to stdout through a buffer, as it is made, and
+/// flushes it; a closed pipe is no error ([`print_out`]).
+pub fn write_out(
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        result => result,
+    }
 }

@@ -3,13 +3,11 @@
 //! protocol alone, run with `--backend-command`.
 #![cfg(unix)]
 
-use std::time::{Duration, Instant};
-
 use serde_json::{Value, json};
 
 use crate::faults::{Served, serve_with};
 use crate::harness::{Frame, SseReader};
-use crate::harness::{parent_of, wait_gone};
+use crate::harness::{eventually, eventually_blocking, holds, parent_of, wait_gone};
 use crate::util::fixture_root;
 
 async fn get(client: &reqwest::Client, url: String) -> Value {
@@ -94,7 +92,6 @@ async fn ctrl_c_with_an_open_log_stream_ends_serve_and_its_backend() {
     assert_eq!(reader.next().await, Frame::Comment("connected".to_string()));
 
     let server = i32::try_from(served.child.id()).unwrap();
-    let started = Instant::now();
     // SAFETY: sends a signal to our own child process.
     assert_eq!(unsafe { libc::kill(server, libc::SIGINT) }, 0);
     // The stream ends with a last event instead of holding shutdown open.
@@ -106,17 +103,14 @@ async fn ctrl_c_with_an_open_log_stream_ends_serve_and_its_backend() {
             _ => {}
         }
     }
-    let exit = loop {
-        if let Some(exit) = served.child.try_wait().unwrap() {
-            break exit;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "serve did not exit: {}",
-            served.stderr()
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    };
+    let served = &mut served;
+    let exit = eventually_blocking("serve to exit", || {
+        served
+            .child
+            .try_wait()
+            .unwrap()
+            .ok_or_else(|| served.stderr())
+    });
     assert!(exit.success(), "{exit}: {}", served.stderr());
     // Not a timing assertion: the old wait was 10 s on open connections.
     assert!(
@@ -289,19 +283,27 @@ async fn a_backend_line_without_end_is_cut_and_reading_goes_on() {
     assert_eq!(code, 200, "{call}");
     assert_eq!(call["data"]["from"], "flood");
 
-    let logs = get(&client, format!("{base}/api/Backend/logs?count=50")).await;
-    let lines: Vec<&str> = logs["data"]
-        .as_array()
-        .expect("log lines")
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
     let marker = format!(
         "The backend printed a line of {} bytes on stdout; the {} bytes past the first {} were discarded",
         64 << 20,
         (64 << 20) - (1 << 20),
         1 << 20
     );
+    // The backend's stdout reaches the log on its own channel: wait for the
+    // line printed after the flood.
+    let (client, url) = (&client, &format!("{base}/api/Backend/logs?count=50"));
+    let lines: Vec<String> = eventually("the line after the flood", || async move {
+        let logs = get(client, url.clone()).await;
+        let lines: Vec<String> = logs["data"]
+            .as_array()
+            .expect("log lines")
+            .iter()
+            .filter_map(|l| Some(l.as_str()?.to_owned()))
+            .collect();
+        let done = lines.iter().any(|l| l.ends_with("after the flood"));
+        holds(done, || format!("{lines:?}")).map(|()| lines)
+    })
+    .await;
     let at = lines
         .iter()
         .position(|l| l.ends_with(&marker))

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::harness::{eventually, holds};
 use crate::util::fixture_root;
 
 /// A running `serve` and where it keeps its state.
@@ -174,16 +175,16 @@ async fn sigkill_in_a_write_burst_loses_no_acknowledged_write() {
         }));
     }
     // Let the burst run, then kill the server in the middle of it.
-    let probe = format!("{}/api/Configs/Burst0", served.base);
-    loop {
-        let (_, body) = send(&client, reqwest::Method::GET, probe.clone(), None)
+    let (probe, client_ref) = (&format!("{}/api/Configs/Burst0", served.base), &client);
+    eventually("30 writes of the burst", || async move {
+        let (_, body) = send(client_ref, reqwest::Method::GET, probe.clone(), None)
             .await
             .unwrap();
-        if body["data"]["n"].as_u64().unwrap_or(0) >= 30 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+        holds(body["data"]["n"].as_u64().unwrap_or(0) >= 30, || {
+            body.to_string()
+        })
+    })
+    .await;
     served.sigkill();
     let mut acknowledged = Vec::new();
     for writer in writers {
@@ -287,7 +288,11 @@ async fn a_corrupt_state_file_is_reported_moved_aside_and_the_server_starts() {
     .unwrap();
     assert_eq!(status, 200);
     assert!(state.join("settings.json.corrupt-1").is_file());
-    let stderr = served.stderr();
-    assert!(stderr.contains("settings.json"), "{stderr}");
-    assert!(stderr.contains("settings.json.corrupt-1"), "{stderr}");
+    // The server's stderr is a pipe drained on its own: wait for the line.
+    let served = &served;
+    eventually("the move aside on stderr", || async move {
+        let stderr = served.stderr();
+        holds(stderr.contains("settings.json.corrupt-1"), || stderr)
+    })
+    .await;
 }

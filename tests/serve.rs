@@ -11,6 +11,8 @@ use axum::http::{HeaderMap, Request, StatusCode, header};
 use bytes::Bytes;
 use tower::ServiceExt as _;
 
+use crate::harness::{eventually, eventually_blocking, holds};
+
 const WW_JSON: &str = "{\n  \"version\": \"2.7\"\n}\n";
 
 /// A built-looking site in a temp dir: `<tmp>/site`, with a secret beside it.
@@ -482,19 +484,17 @@ async fn a_replaced_file_is_served_fresh() {
     std::fs::rename(fixture.out(), fixture.dir.path().join("site.old")).unwrap();
     std::fs::rename(&staging, fixture.out()).unwrap();
     // Files replaced behind the server's back are picked up within moments.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    let after = loop {
-        let reply = get(&app, "/api/v1/activity/ww.json").await;
-        if reply.text() != WW_JSON || std::time::Instant::now() > deadline {
-            break reply;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    };
+    let app = &app;
+    let after = eventually("the replaced file to be served", || async move {
+        let reply = get(app, "/api/v1/activity/ww.json").await;
+        holds(reply.text() != WW_JSON, || reply.text()).map(|()| reply)
+    })
+    .await;
     assert_eq!(after.text(), "{\"version\":\"3.0\"}\n");
     assert_ne!(after.header(header::ETAG), before.header(header::ETAG));
     // The old tag no longer matches.
     let revalidated = send(
-        &app,
+        app,
         "GET",
         "/api/v1/activity/ww.json",
         &[("if-none-match", before.header(header::ETAG))],
@@ -726,19 +726,13 @@ impl Served {
 
     /// Polls `path` until `check` accepts the body; panics after a generous timeout.
     fn wait_for(&self, path: &str, what: &str, check: impl Fn(u16, &str) -> bool) -> String {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(90);
-        loop {
+        eventually_blocking(what, || {
             let (status, body) = http_get(&self.addr, path);
-            if check(status, &body) {
-                return body;
-            }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "timed out waiting for {what}; last {status}: {body}\nstderr:\n{}",
-                self.stderr()
-            );
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
+            holds(check(status, &body), || {
+                format!("{status}: {body}\nstderr:\n{}", self.stderr())
+            })
+            .map(|()| body)
+        })
     }
 }
 
@@ -805,14 +799,7 @@ fn listen(addr: &str) -> std::sync::Arc<std::sync::Mutex<String>> {
 }
 
 fn wait_until(what: &str, check: impl Fn() -> bool) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(90);
-    while !check() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "timed out waiting for {what}"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    eventually_blocking(what, || holds(check(), String::new));
 }
 
 #[test]
@@ -880,14 +867,9 @@ fn watch_rebuilds_keeps_the_last_good_site_and_recovers() {
         wait_until("the stream to close", || {
             events.lock().unwrap().contains("<closed>")
         });
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-        let status = loop {
-            if let Some(status) = served.child.try_wait().unwrap() {
-                break status;
-            }
-            assert!(std::time::Instant::now() < deadline, "serve did not exit");
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        };
+        let status = eventually_blocking("serve to exit", || {
+            served.child.try_wait().unwrap().ok_or_else(String::new)
+        });
         assert!(status.success(), "{status:?}\n{}", served.stderr());
     }
 }

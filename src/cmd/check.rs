@@ -30,7 +30,11 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                 texts.insert(file.path.clone(), file.after.clone());
             }
             list_changes(file, args.diff);
-            changes.extend(file.changes.iter().map(|c| c.to_json(Some(&file.path))));
+            // Only the JSON document lists the changes (issue 67: building
+            // them for every output held 1 KB per change to the end).
+            if args.format == Format::Json && !args.diff {
+                changes.extend(file.changes.iter().map(|c| c.to_json(Some(&file.path))));
+            }
         }
         for path in &fixed.left {
             super::say(msg!("fix-left", path = path.as_str()));
@@ -75,7 +79,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     };
     if args.fix && format == Format::Json {
         // The changes beside what remains, in the one document.
-        crate::terminal::report_json_with_changes(&checked.diagnostics, changes)?;
+        crate::terminal::report_json_with_changes(&checked.diagnostics, &changes)?;
     } else {
         super::report_with(root, &checked.diagnostics, format, &texts)?;
     }

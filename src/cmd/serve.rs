@@ -17,8 +17,14 @@ use activity_site_control::mcp::SessionLimits;
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     process::init_logging(super::stderr_color());
+    // Threads bounded by the machine whatever the load (issue 67): the
+    // state directory's waits take at most their own bound, the rest (a
+    // file read into the cache, a rebuild) a few more; tokio's default
+    // of 512 let 256 connections grow the server to 517 threads.
+    let waits = activity_site_control::state::waiting_bound();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .max_blocking_threads(2 * waits + 4)
         .build()
         .context(msg!("err-runtime"))?;
     runtime.block_on(serve(args))

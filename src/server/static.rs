@@ -243,8 +243,8 @@ struct Variant {
     /// file's path, `Last-Modified`, `Vary` when the file has precompressed
     /// siblings, `ETag`, `Content-Type`, `Content-Encoding`, `Content-Length`.
     ok: HeaderMap,
-    /// The header of a 304: the same without the body's own fields
-    /// (`Content-Type`, `Content-Encoding`, `Content-Length`).
+    /// The header of a 304: the validators, the cache policy and CORS of
+    /// `ok` only ([`not_modified_headers`]).
     not_modified: HeaderMap,
 }
 
@@ -621,9 +621,9 @@ impl Variant {
     ) -> Self {
         let etag = format!("\"{}\"", etag_hash(&body));
         let etag = HeaderValue::from_str(&etag).expect("hex is a valid header value");
-        let mut not_modified = headers.clone();
-        not_modified.insert(header::ETAG, etag.clone());
-        let mut ok = not_modified.clone();
+        let mut ok = headers.clone();
+        ok.insert(header::ETAG, etag.clone());
+        let not_modified = not_modified_headers(&ok);
         ok.insert(header::CONTENT_TYPE, content_type.clone());
         if let Some(encoding) = encoding {
             ok.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
@@ -636,6 +636,35 @@ impl Variant {
             not_modified,
         }
     }
+}
+
+/// The header of a 304 made from the header of its 200 (`ok`): what RFC
+/// 9110 (15.4.5) has a 304 carry, the validators and the cache policy
+/// (`ETag`, `Last-Modified`, `Cache-Control`, `Expires`, `Vary`,
+/// `Content-Location`), and CORS, which a cross-origin poll needs on every
+/// answer. The rest of `_headers` (the Content-Security-Policy, the other
+/// security headers) describes the stored body, which the client keeps
+/// with its headers: a 304 that repeats it is three times nginx's (758
+/// bytes against 237), and the polling clients' every request is one
+/// (issue 67).
+fn not_modified_headers(ok: &HeaderMap) -> HeaderMap {
+    let kept = |name: &header::HeaderName| {
+        [
+            header::ETAG,
+            header::LAST_MODIFIED,
+            header::CACHE_CONTROL,
+            header::EXPIRES,
+            header::VARY,
+            header::CONTENT_LOCATION,
+        ]
+        .contains(name)
+            || name.as_str().starts_with("access-control-")
+    };
+    let mut headers = HeaderMap::with_capacity(8);
+    for (name, value) in ok.iter().filter(|(name, _)| kept(name)) {
+        headers.append(name.clone(), value.clone());
+    }
+    headers
 }
 
 /// The first 128 bits of the content's SHA-256, in hex.
@@ -773,7 +802,11 @@ fn respond_live(site: &Site, file: &CachedFile, ask: Ask<'_>, status: StatusCode
         headers.insert(header::ETAG, etag.clone());
         // The page changes with the build status, whatever its file's date.
         if request.contains_key(header::IF_NONE_MATCH) && none_match(request, &etag) {
-            return response(StatusCode::NOT_MODIFIED, headers, None);
+            return response(
+                StatusCode::NOT_MODIFIED,
+                not_modified_headers(&headers),
+                None,
+            );
         }
     } else {
         headers.remove(header::LAST_MODIFIED);

@@ -331,6 +331,14 @@ pub fn fix_tree(
     Ok(fixed)
 }
 
+/// Moves the fixed text of each of `files` out of `overlay` into its
+/// [`FixedFile::after`].
+fn overlay_texts_into(files: &mut BTreeMap<String, FixedFile>, overlay: &mut Overlay) {
+    for file in files.values_mut() {
+        file.after = overlay.remove(&file.path).unwrap_or_default();
+    }
+}
+
 /// What [`fix_tree`] would change (`check --fix --diff`); writes nothing.
 pub fn preview_fixes(
     root: &Path,
@@ -367,14 +375,12 @@ pub fn fix_with(
         }
         let mut progressed = false;
         for (path, found) in by_file {
-            let current = match files.get(path) {
-                Some(file) => file.after.clone(),
-                None => match overlay.get(path) {
-                    Some(text) => text.to_owned(),
-                    None => match std::fs::read_to_string(root.join(path)) {
-                        Ok(text) => text,
-                        Err(_) => continue,
-                    },
+            // A file fixed in an earlier round is in the overlay as fixed.
+            let current = match overlay.get(path) {
+                Some(text) => text.to_owned(),
+                None => match std::fs::read_to_string(root.join(path)) {
+                    Ok(text) => text,
+                    Err(_) => continue,
                 },
             };
             let fixes: Vec<&Fix> = found.iter().map(|(_, fix)| *fix).collect();
@@ -386,7 +392,9 @@ pub fn fix_with(
                 left.insert(path.to_string());
                 continue;
             }
-            overlay.insert(path, after.clone());
+            // The fixed text lives in the overlay alone until the end
+            // (issue 67: one copy of every changed file, not two).
+            overlay.insert(path, after);
             let file = files.entry(path.to_string()).or_insert_with(|| FixedFile {
                 path: path.to_string(),
                 before: current.clone(),
@@ -419,7 +427,6 @@ pub fn fix_with(
             edits.sort_unstable();
             earlier.push(edits);
             file.changes.sort_by_key(|c| (c.line, c.column));
-            file.after = after;
             file.fixes += applied.len();
             progressed = true;
         }
@@ -428,6 +435,7 @@ pub fn fix_with(
         }
         checked = check_with(root, &overlay, options)?;
     }
+    overlay_texts_into(&mut files, &mut overlay);
     Ok(Fixed {
         files: files.into_values().collect(),
         left: left.into_iter().collect(),

@@ -547,19 +547,20 @@ impl Control {
 
     // Configurations.
 
-    // Every reading and writing of the state directory below runs off
-    // the request threads ([`state::blocking`]): a change may wait for the
-    // lock another program holds, a read for a file being written.
+    // Every change of the state directory below runs off the request
+    // threads ([`state::wait_off_thread`], a bounded number at once): it may
+    // wait for the lock another program holds. Reads run on the request
+    // thread unless they find a file being written ([`state::read`]).
 
     pub async fn configs_list(&self) -> Result<Vec<String>> {
-        state::blocking(|| self.configs.list())
+        state::read(|| self.configs.list()).await
     }
 
     /// The configuration without the `startGame` credentials; a name in
     /// any form finds the configuration it names
     /// ([`configs::Configs::resolve`]).
     pub async fn config_get(&self, name: &str) -> Result<Value> {
-        state::blocking(|| self.configs.get(name))
+        state::read(|| self.configs.get(name)).await
     }
 
     /// Creates a configuration from `body` (an object) or the defaults,
@@ -567,27 +568,29 @@ impl Control {
     /// another spelling.
     pub async fn config_create(&self, name: &str, body: Option<Value>) -> Result<Value> {
         let name = configs::checked(name)?;
-        let created = state::blocking(|| self.configs.create(&name, body))?;
+        let created = state::wait_off_thread(|| self.configs.create(&name, body)).await?;
         self.log.info(&format!("Configuration `{name}` created"));
         Ok(created)
     }
 
     /// Replaces a configuration, keeping stored credentials the body omits.
     pub async fn config_replace(&self, name: &str, body: Value) -> Result<Value> {
-        let (name, saved) = state::blocking(|| {
+        let (name, saved) = state::wait_off_thread(|| {
             let name = self.configs.resolve(name)?;
             let saved = self.configs.replace(&name, body)?;
             Ok::<_, Error>((name, saved))
-        })?;
+        })
+        .await?;
         self.log.info(&format!("Configuration `{name}` updated"));
         Ok(saved)
     }
 
     pub async fn config_delete(&self, name: &str) -> Result<()> {
-        let name = state::blocking(|| {
+        let name = state::wait_off_thread(|| {
             let name = self.configs.resolve(name)?;
             self.configs.delete(&name).map(|()| name)
-        })?;
+        })
+        .await?;
         self.log.info(&format!("Configuration `{name}` deleted"));
         Ok(())
     }
@@ -597,12 +600,12 @@ impl Control {
     /// The settings as the file is now (a corrupt file is moved aside and
     /// answered with a storage error).
     pub async fn settings_get(&self) -> Result<Value> {
-        state::blocking(|| self.settings.get())
+        state::read(|| self.settings.get()).await
     }
 
     /// Applies a nested or dotted partial update; all or nothing.
     pub async fn settings_update(&self, patch: &Value) -> Result<SettingsUpdate> {
-        let update = state::blocking(|| self.settings.update(patch))?;
+        let update = state::wait_off_thread(|| self.settings.update(patch)).await?;
         self.log
             .info(&format!("Settings updated: {}", update.updated.join(", ")));
         Ok(update)
@@ -681,7 +684,9 @@ impl Control {
         let path = self.state_dir.join(SCREENSHOT_FILE);
         let path = std::path::absolute(&path).unwrap_or(path);
         self.program.save_screenshot(&path, SCREENSHOT_FILE).await?;
-        let png = state::blocking(|| state::read_file(&self.state_dir, &path)).map_err(|e| {
+        let png = state::read(|| state::read_file(&self.state_dir, &path))
+            .await
+            .map_err(|e| {
             tracing::error!("cannot read the screenshot {}: {e}", path.display());
             Error::Backend(format!(
                 "the backend saved no screenshot at `{SCREENSHOT_FILE}` in the state directory ({})",

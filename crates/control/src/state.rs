@@ -92,7 +92,7 @@ pub const LOCK_WAIT: Duration = Duration::from_secs(5);
 /// Takes [`StateLock`] of the state directory `state_dir`, waiting up to
 /// [`LOCK_WAIT`] while another program holds it; then [`Error::Busy`]. The
 /// wait blocks the calling thread: callers run it off the threads that
-/// answer requests ([`blocking`]). A `state.lock` that is not a regular
+/// answer requests ([`wait_off_thread`]). A `state.lock` that is not a regular
 /// file (a FIFO, a folder, a link) is left as it is and refused with a
 /// storage error that says what it is; it is never opened in a way that
 /// blocks.
@@ -119,9 +119,24 @@ pub fn lock(state_dir: &Path) -> Result<StateLock> {
     // it again and again cannot starve the server, as polling could), on a
     // thread of its own, for at most LOCK_WAIT. A wait given up ends when
     // that thread gets the lock: it drops it at once, as nobody takes it.
+    // Such threads are bounded too: a wait given up keeps its thread until
+    // the other program lets go, so while it holds on, changes beyond
+    // [`waiting_bound`] waiting threads are refused at once.
+    static WAITERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    use std::sync::atomic::Ordering::SeqCst;
+    if WAITERS.fetch_add(1, SeqCst) >= waiting_bound() {
+        WAITERS.fetch_sub(1, SeqCst);
+        return Err(Error::Busy(format!(
+            "another program holds the state directory's lock `{}` and {} changes already wait for it; nothing was changed; help: try again once that program is done, or close it",
+            layout::LOCK,
+            waiting_bound()
+        )));
+    }
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let _ = sender.send(file.lock().map(|()| file));
+        let locked = file.lock().map(|()| file);
+        WAITERS.fetch_sub(1, SeqCst);
+        let _ = sender.send(locked);
     });
     match receiver.recv_timeout(LOCK_WAIT) {
         Ok(Ok(file)) => Ok(StateLock { _file: file }),
@@ -144,11 +159,81 @@ pub fn lock(state_dir: &Path) -> Result<StateLock> {
     }
 }
 
+/// How many requests at once may wait on the disk or on [`lock`] off the
+/// request threads ([`wait_off_thread`]): twice the machine's cores, at
+/// least 4. Each holds one thread while it waits, so this bounds the
+/// threads the state directory ever costs, whatever the load.
+pub fn waiting_bound() -> usize {
+    std::thread::available_parallelism().map_or(4, |n| (n.get() * 2).max(4))
+}
+
+/// The permits of [`wait_off_thread`], one per thread that may wait.
+fn waiting_permits() -> &'static tokio::sync::Semaphore {
+    static PERMITS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    PERMITS.get_or_init(|| tokio::sync::Semaphore::new(waiting_bound()))
+}
+
 /// Runs `work`, which may wait on the disk or on [`lock`], off the threads
-/// that answer requests: on a multi-threaded runtime the worker hands its
-/// other tasks to another thread first (`block_in_place`), so pages, reads
-/// and log streams keep answering. Elsewhere (a current-thread runtime, no
-/// runtime) `work` just runs.
+/// that answer requests, with at most [`waiting_bound`] such works at once
+/// (the others wait for a permit without a thread): on a multi-threaded
+/// runtime the worker hands its other tasks to another thread first
+/// (`block_in_place`), so pages, reads and log streams keep answering.
+/// Elsewhere (a current-thread runtime) `work` just runs.
+pub async fn wait_off_thread<T>(work: impl FnOnce() -> T) -> T {
+    // The semaphore is never closed, so a permit always comes.
+    let _permit = waiting_permits().acquire().await;
+    blocking(work)
+}
+
+/// Runs the read `work` on the request thread, as most reads need no wait:
+/// a state file is opened without blocking ([`open_regular`]) and read from
+/// memory. Only a read that finds a file being written must wait for it
+/// ([`SETTLING`]); it gives up at once and `work` runs again through
+/// [`wait_off_thread`]. So reads cost no thread of their own, and a lock
+/// held elsewhere never stalls one (reads do not take it).
+pub async fn read<T>(work: impl Fn() -> T) -> T {
+    let quick = QUICK.with(|quick| {
+        quick.set(Quick::Trying);
+        let value = work();
+        (quick.replace(Quick::Off) == Quick::Trying).then_some(value)
+    });
+    match quick {
+        Some(value) => value,
+        None => wait_off_thread(work).await,
+    }
+}
+
+/// Whether the read running on this thread may wait ([`read`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Quick {
+    /// Outside [`read`]'s first try: reads wait as they need to.
+    Off,
+    /// In [`read`]'s first try: a read that must wait gives up instead.
+    Trying,
+    /// A read of the first try gave up: its value is thrown away.
+    GaveUp,
+}
+
+thread_local! {
+    /// [`Quick`] of this thread. The first try of [`read`] runs without an
+    /// `.await`, so it never moves to another thread while this is set.
+    static QUICK: std::cell::Cell<Quick> = const { std::cell::Cell::new(Quick::Off) };
+}
+
+/// Whether a read may wait here; if not, records that it gave up.
+fn may_wait() -> bool {
+    QUICK.with(|quick| match quick.get() {
+        Quick::Off => true,
+        Quick::Trying | Quick::GaveUp => {
+            quick.set(Quick::GaveUp);
+            false
+        }
+    })
+}
+
+/// Runs `work` off the request threads without a permit: only for work
+/// that is already one at a time (a job start holds the backend's pipe).
+/// Prefer [`wait_off_thread`].
 pub fn blocking<T>(work: impl FnOnce() -> T) -> T {
     use tokio::runtime::{Handle, RuntimeFlavor};
     match Handle::try_current() {
@@ -522,6 +607,9 @@ enum Found {
     },
     /// A file that could not be read (permissions) or moved aside.
     Unreadable(anyhow::Error),
+    /// A file being written, found by a read that may not wait ([`read`]):
+    /// nothing was judged, the read runs again where it may wait.
+    GaveUp,
 }
 
 /// A file that does not parse (or that its check refuses) and changed
@@ -637,6 +725,9 @@ fn find(strays: &Strays, path: &Path, check: Check<'_>) -> Found {
         if !settling || started.elapsed() >= SETTLE_LIMIT {
             break problem;
         }
+        if !may_wait() {
+            return Found::GaveUp;
+        }
         last = Some(stamp);
         std::thread::sleep(REREAD_PAUSE);
     };
@@ -653,8 +744,8 @@ fn find(strays: &Strays, path: &Path, check: Check<'_>) -> Found {
 /// so once and why; the next read finds it absent. Something other than a
 /// regular file where the file belongs is a 404 that says what is there.
 /// Messages name the file by [`describe`], the log by its path. Reads may
-/// wait for a file being written ([`SETTLE_LIMIT`]): call it off the
-/// request threads ([`blocking`]).
+/// wait for a file being written ([`SETTLE_LIMIT`]): call it through
+/// [`read`], which runs it on the request thread unless it must wait.
 pub fn read_document(
     strays: &Strays,
     path: &Path,
@@ -663,6 +754,10 @@ pub fn read_document(
     match find(strays, path, check) {
         Found::Absent => Ok(None),
         Found::Value(value) => Ok(Some(value)),
+        Found::GaveUp => Err(Error::Busy(format!(
+            "{} is being written; help: try again",
+            describe(path)
+        ))),
         Found::Stray { at, kind } => Err(Error::NotFound(format!(
             "{} cannot be read: `{}` in the state directory is {}, not a file; the server leaves it as it is and ignores it; help: move it away, or put the file in its place",
             describe(path),
@@ -788,6 +883,10 @@ pub fn read_json_at_start(
             Ok(None)
         }
         Found::Unreadable(e) => Err(e),
+        Found::GaveUp => Err(anyhow::anyhow!(
+            "{} is being written; start again once it is",
+            path.display()
+        )),
     }
 }
 

@@ -13,6 +13,8 @@ use activity_site_control::api;
 use activity_site_control::guard::AccessOptions;
 use activity_site_control::mcp::{self as control_mcp, McpOptions};
 
+use crate::control::harness::{eventually, holds};
+
 /// A running `/mcp` server on `127.0.0.1:0` and its state directory.
 struct Server {
     addr: SocketAddr,
@@ -223,15 +225,16 @@ async fn session(allowed_hosts: &str) -> (Server, Client) {
 
 /// Polls `task_status` until it leaves `running`/`stopping`; generous bound.
 async fn wait_until_settled(client: &mut Client) -> Value {
-    for _ in 0..600 {
-        let status = json_of(&client.call("task_status", json!({})).await);
-        let state = status["status"].as_str().unwrap_or_default().to_string();
-        if state != "running" && state != "stopping" {
-            return status;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("the task never settled");
+    let client = &tokio::sync::Mutex::new(client);
+    eventually("the task to settle", || async move {
+        let status = json_of(&client.lock().await.call("task_status", json!({})).await);
+        let state = status["status"].as_str().unwrap_or_default();
+        holds(state != "running" && state != "stopping", || {
+            status.to_string()
+        })
+        .map(|()| status.clone())
+    })
+    .await
 }
 
 const TOOLS: &[&str] = &[
@@ -724,19 +727,16 @@ async fn sessions_are_bounded_and_idle_ones_expire() {
         "{body}"
     );
     // Idle sessions expire; a new session fits again.
-    let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    loop {
-        let response = client.post(&init).send().await.expect("sent");
-        if response.status() == 200 {
-            break;
+    let (client, init) = (&client, &init);
+    eventually("idle sessions to expire", || async move {
+        let response = client.post(init).send().await.expect("sent");
+        let status = response.status();
+        if status != 200 {
+            assert_eq!(status, 503);
         }
-        assert_eq!(response.status(), 503);
-        assert!(
-            std::time::Instant::now() < deadline,
-            "idle sessions never expired"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+        holds(status == 200, || status.to_string())
+    })
+    .await;
 }
 
 /// Regression (issue 10): `/mcp` and `/api` share one guard; a page of an

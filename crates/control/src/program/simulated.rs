@@ -57,9 +57,7 @@ impl Simulated {
 impl Program for Simulated {
     async fn extensions(&self) -> Result<Vec<ExtensionInfo>> {
         let foreground = self.foreground_extension().await;
-        Ok(state::blocking(|| {
-            self.extensions.list(foreground.as_deref())
-        }))
+        Ok(state::read(|| self.extensions.list(foreground.as_deref())).await)
     }
 
     async fn extension_schema(&self, id: &str) -> Result<Value> {
@@ -67,11 +65,11 @@ impl Program for Simulated {
     }
 
     async fn extension_config(&self, id: &str) -> Result<Value> {
-        state::blocking(|| self.extensions.stored_config(id))
+        state::read(|| self.extensions.stored_config(id)).await
     }
 
     async fn extension_set_config(&self, id: &str, config_json: &str) -> Result<Value> {
-        state::blocking(|| self.extensions.set_config(id, config_json))
+        state::wait_off_thread(|| self.extensions.set_config(id, config_json)).await
     }
 
     /// A foreground extension occupies the task runner (409 while busy);
@@ -151,7 +149,7 @@ impl Program for Simulated {
     }
 
     async fn extensions_reload(&self) -> Result<ReloadReport> {
-        Ok(state::blocking(|| self.extensions.reload()))
+        Ok(state::wait_off_thread(|| self.extensions.reload()).await)
     }
 
     async fn operator_list(&self) -> Result<Vec<OperatorMethod>> {

@@ -12,6 +12,57 @@ use axum::http::{HeaderMap, Method, Request, StatusCode};
 use serde_json::Value;
 use tower::ServiceExt;
 
+/// How long a test waits for something that happens asynchronously (a log
+/// line, an event, a rebuild, a child process) before it fails: generous,
+/// so that a loaded machine makes a test slow, never wrong.
+pub const PATIENCE: Duration = Duration::from_secs(90);
+
+/// How often a wait looks again.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Calls `probe` until it returns `Ok`, and returns that value; fails the
+/// test after [`PATIENCE`] with `what` and the last `Err` (what was seen).
+/// Every test that checks something asynchronous waits through this (or
+/// [`eventually_blocking`]) instead of reading once.
+pub async fn eventually<T, F, Fut>(what: &str, mut probe: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, String>>,
+{
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        match probe().await {
+            Ok(value) => return value,
+            Err(seen) => assert!(
+                Instant::now() < deadline,
+                "waited {PATIENCE:?} for {what}; last seen: {seen}"
+            ),
+        }
+        tokio::time::sleep(POLL).await;
+    }
+}
+
+/// [`eventually`] for tests without a runtime: sleeps the thread between calls.
+pub fn eventually_blocking<T>(what: &str, mut probe: impl FnMut() -> Result<T, String>) -> T {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        match probe() {
+            Ok(value) => return value,
+            Err(seen) => assert!(
+                Instant::now() < deadline,
+                "waited {PATIENCE:?} for {what}; last seen: {seen}"
+            ),
+        }
+        std::thread::sleep(POLL);
+    }
+}
+
+/// `Ok(())` when `condition` holds, else `Err` with `seen`: the probe of a
+/// wait whose value does not matter.
+pub fn holds(condition: bool, seen: impl FnOnce() -> String) -> Result<(), String> {
+    if condition { Ok(()) } else { Err(seen()) }
+}
+
 /// Backend arguments with short steps, so task runs finish quickly.
 pub const FAST: &str = "--inline --no-admin --step-ms=15";
 
@@ -144,19 +195,15 @@ impl Api {
 
     /// Polls the task status until `status` is one of `wanted`.
     pub async fn wait_for(&self, wanted: &[&str]) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let reply = self.get("/api/Task/status").await;
-            let data = reply.data().clone();
+        eventually(&format!("a status in {wanted:?}"), || async move {
+            let data = self.get("/api/Task/status").await.data().clone();
             if wanted.contains(&data["status"].as_str().unwrap_or("")) {
-                return data;
+                Ok(data)
+            } else {
+                Err(data.to_string())
             }
-            assert!(
-                Instant::now() < deadline,
-                "status never reached {wanted:?}: {data}"
-            );
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        })
+        .await
     }
 }
 
@@ -201,9 +248,9 @@ impl SseReader {
                 let block: String = self.buffer.drain(..end + 2).collect();
                 return parse_frame(block.trim_end_matches('\n'));
             }
-            let chunk = tokio::time::timeout(Duration::from_secs(60), self.response.chunk())
+            let chunk = tokio::time::timeout(PATIENCE, self.response.chunk())
                 .await
-                .expect("the stream sends within a minute")
+                .expect("the stream sends within the tests' patience")
                 .expect("the stream is readable")
                 .expect("the stream stays open");
             self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
@@ -251,23 +298,34 @@ impl Reply {
 }
 
 impl Api {
-    /// Polls `GET /api/Backend/logs` until a line contains `text`.
-    pub async fn wait_for_log(&self, text: &str) {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let logs = self.get("/api/Backend/logs?count=2000").await;
-            if logs
-                .data()
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|l| l.as_str().unwrap_or("").contains(text))
-            {
-                return;
+    /// The last 2,000 lines of `GET /api/Backend/logs`.
+    pub async fn log_lines(&self) -> Vec<String> {
+        let logs = self.get("/api/Backend/logs?count=2000").await;
+        serde_json::from_value(logs.data().clone()).unwrap()
+    }
+
+    /// Polls `GET /api/Backend/logs` until a line contains `text`; returns
+    /// the lines of that read.
+    pub async fn wait_for_log(&self, text: &str) -> Vec<String> {
+        self.wait_for_logs(&format!("a log line containing {text:?}"), |lines| {
+            lines.iter().any(|l| l.contains(text))
+        })
+        .await
+    }
+
+    /// Polls `GET /api/Backend/logs` until `done` accepts its lines; returns them.
+    pub async fn wait_for_logs(&self, what: &str, done: impl Fn(&[String]) -> bool) -> Vec<String> {
+        let done = &done;
+        eventually(what, || async move {
+            let lines = self.log_lines().await;
+            if done(&lines) {
+                Ok(lines)
+            } else {
+                let tail = lines.len().saturating_sub(30);
+                Err(lines[tail..].join("\n"))
             }
-            assert!(Instant::now() < deadline, "no log line contains {text:?}");
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        })
+        .await
     }
 }
 
@@ -286,9 +344,8 @@ pub fn parent_of(pid: u64) -> Option<u64> {
 
 /// Waits until `pid` is no longer a live process.
 pub async fn wait_gone(pid: u64) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while parent_of(pid).is_some() {
-        assert!(Instant::now() < deadline, "process {pid} is still alive");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    eventually(&format!("process {pid} to end"), || async move {
+        holds(parent_of(pid).is_none(), || "still alive".to_string())
+    })
+    .await
 }

@@ -84,8 +84,9 @@ async fn the_recorded_statuses_map_to_the_contract() {
     assert!(failed["finishedAt"].is_string());
     // The backend's traceback reached the log one line per event, in the
     // log shape (plain lines get one).
-    let logs = api.get("/api/Backend/logs?count=200").await;
-    let logs: Vec<String> = serde_json::from_value(logs.data().clone()).unwrap();
+    let logs = api
+        .wait_for_log("| ERROR | Traceback (most recent call last):")
+        .await;
     assert!(
         logs.iter().any(|l| l.ends_with("| DEBUG | [Start]")),
         "{logs:?}"

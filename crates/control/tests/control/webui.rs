@@ -3,28 +3,26 @@
 //! shape it parses, and the `AppSettings` / `TasksConfig` schemas its forms
 //! are built from.
 
-use std::time::{Duration, Instant};
-
 use activity_site_control::api::ApiOptions;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use super::harness::{Api, FAST, fast, open};
+use super::harness::{Api, FAST, eventually, fast, holds, open};
 
 /// Polls the status until `done(status)`; returns every status value seen
 /// on the way and the last data.
 async fn poll_until(api: &Api, done: impl Fn(&Value) -> bool) -> (Vec<String>, Value) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let mut seen = Vec::new();
-    loop {
+    let seen = std::cell::RefCell::new(Vec::new());
+    let (seen_ref, done) = (&seen, &done);
+    let data = eventually("the status to settle", || async move {
         let data = api.get("/api/Task/status").await.data().clone();
-        seen.push(data["status"].as_str().unwrap().to_string());
-        if done(&data) {
-            return (seen, data);
-        }
-        assert!(Instant::now() < deadline, "never settled: {data}");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+        seen_ref
+            .borrow_mut()
+            .push(data["status"].as_str().unwrap().to_string());
+        holds(done(&data), || data.to_string()).map(|()| data)
+    })
+    .await;
+    (seen.into_inner(), data)
 }
 
 const UI_STATUSES: [&str; 5] = ["idle", "running", "completed", "failed", "stopped"];
@@ -291,10 +289,16 @@ async fn log_lines_have_the_real_backends_shape() {
     api.post("/api/Task/run", json!({})).await.data();
     api.call("POST", "/api/Backend/restart", None).await.data();
 
-    let lines = api.get("/api/Backend/logs?count=1000").await.data().clone();
+    // The restart's lines reach the log after its answer.
+    let lines = api
+        .wait_for_logs("an INFO, a WARN and an ERROR line", |lines| {
+            ["| INFO  |", "| WARN  |", "| ERROR |"]
+                .iter()
+                .all(|level| lines.iter().any(|l| l.contains(level)))
+        })
+        .await;
     let mut levels = Vec::new();
-    for line in lines.as_array().unwrap() {
-        let line = line.as_str().unwrap();
+    for line in &lines {
         // A multi-line entry (the simulated traceback) continues on its own lines.
         let first = line.lines().next().unwrap();
         let (_, level, message) = split_line(first)
