@@ -48,11 +48,12 @@ echo "$out"
 grep -q '^schema 13:7 ERROR unknown field `endtime`' <<<"$out" || { say "missing the schema error at 13:7"; status=1; }
 grep -Eq '^end-of-minute [0-9]+:[0-9]+ WARN' <<<"$out" || { say "missing the end-of-minute warning"; status=1; }
 
-# The README's Neovim snippet, as a user's init.lua, with `activity-site`
+# CONTRIBUTING.md's Neovim snippet (the reference moved there from the
+# README), as a user's init.lua, with `activity-site`
 # on PATH and the editor started in a folder outside the data tree: it must
 # find the root from the file and start the server (this Neovim is Debian's).
 snippet="$work/readme-snippet.lua"
-python3 - README.md "$snippet" <<'PY'
+python3 - CONTRIBUTING.md "$snippet" <<'PY'
 import re, sys
 text = open(sys.argv[1], encoding="utf-8").read()
 section = text[text.index("Neovim ("):]
@@ -63,11 +64,11 @@ mkdir -p "$work/bin"
 ln -s "$(realpath "$ACTIVITY_SITE_BIN")" "$work/bin/activity-site"
 out="$(cd / && PATH="$work/bin:$PATH" E2E_SNIPPET="$snippet" E2E_FILE="$file" \
     timeout 120 nvim --headless -u NONE -i NONE -n -c "luafile $repo/.ci/e2e_lsp.lua" 2>&1)" || {
-    say "neovim with the README's snippet failed: $out"
+    say "neovim with the documented snippet failed: $out"
     exit 1
 }
-say "diagnostics neovim received through the README's snippet:"
+say "diagnostics neovim received through the documented snippet:"
 echo "$out"
-grep -q '^schema 13:7 ERROR unknown field `endtime`' <<<"$out" || { say "README snippet: missing the schema error at 13:7"; status=1; }
+grep -q '^schema 13:7 ERROR unknown field `endtime`' <<<"$out" || { say "documented snippet: missing the schema error at 13:7"; status=1; }
 [ "$status" = 0 ] && say "passed"
 exit "$status"

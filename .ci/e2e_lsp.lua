@@ -2,7 +2,7 @@
 -- data file, wait for the diagnostics the server publishes, print them one
 -- per line (`code line:col severity message`) and quit; exit 1 when none
 -- came. Run headless by .ci/e2e-lsp.sh, with ACTIVITY_SITE_BIN, E2E_ROOT and
--- E2E_FILE in the environment; with E2E_SNIPPET (a Lua file: the README's
+-- E2E_FILE in the environment; with E2E_SNIPPET (a Lua file: the documented
 -- Neovim snippet), that snippet starts the client as it would for a user.
 -- Works with Neovim 0.7 (Debian 12) and later.
 local bin = os.getenv("ACTIVITY_SITE_BIN")
@@ -18,7 +18,7 @@ end
 local snippet = os.getenv("E2E_SNIPPET")
 local buf
 if snippet and snippet ~= "" then
-  -- The README's snippet, as a user's init.lua: it finds the root and
+  -- The documented snippet, as a user's init.lua: it finds the root and
   -- starts `activity-site lsp` (from PATH) when a JSON file opens.
   vim.cmd("filetype on")
   dofile(snippet)
@@ -28,7 +28,7 @@ if snippet and snippet ~= "" then
     return #vim.lsp.get_active_clients() > 0
   end, 50)
   if not started then
-    finish(2, "the README's snippet started no client within 30 s")
+    finish(2, "the documented snippet started no client within 30 s")
   end
 else
   vim.cmd("edit " .. vim.fn.fnameescape(file))
