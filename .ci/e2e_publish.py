@@ -139,9 +139,13 @@ def main():
             ctype, cache = head.get("ContentType", ""), head.get("CacheControl", "")
             if rel.endswith((".json", ".html", ".ics")) and "charset=utf-8" not in ctype:
                 fail(f"{rel}: Content-Type {ctype!r} has no charset")
-            if rel.startswith("api/") and "max-age=300" not in cache:
+            # The API's policy covers everything under api/ (the anchor page
+            # api/v1/index.html too), llms.txt and the catalog; pages elsewhere
+            # get the page policy.
+            api = rel.startswith("api/") or rel in ("llms.txt", ".well-known/api-catalog")
+            if api and "max-age=300" not in cache:
                 fail(f"{rel}: Cache-Control {cache!r} is not the API policy")
-            if rel.endswith(".html") and "max-age=60" not in cache:
+            if rel.endswith(".html") and not api and "max-age=60" not in cache:
                 fail(f"{rel}: Cache-Control {cache!r} is not the page policy")
             if head.get("Metadata", {}).get("sha256") != hashlib.sha256(data).hexdigest():
                 fail(f"{rel}: x-amz-meta-sha256 missing or wrong")
