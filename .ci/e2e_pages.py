@@ -11,6 +11,7 @@ third-party hosts see no traffic.
 import argparse
 import asyncio
 import base64
+import contextlib
 import functools
 import http.server
 import json
@@ -357,7 +358,10 @@ def game_pages(site, games):
     return pages
 
 
-async def check_pages(site, origin, chromium, out_dir, games, live_origin=None):
+@contextlib.asynccontextmanager
+async def chromium_browser(chromium, origin):
+    """Starts headless Chromium with a new profile and yields a `Browser` on
+    it; closes the browser and removes the profile on the way out."""
     profile = tempfile.mkdtemp(prefix="e2e-chromium-")
     args = [
         chromium,
@@ -385,62 +389,74 @@ async def check_pages(site, origin, chromium, out_dir, games, live_origin=None):
         port, path = port_file.read_text().splitlines()[:2]
         async with websockets.connect(f"ws://127.0.0.1:{port}{path}", max_size=None) as ws:
             browser = Browser(ws, origin)
-            homes = [(None, None, "")] + [
-                (None, l, f"{l}/") for l in sorted({l for g in games for l in g["locales"]}) if (site / l / "index.html").is_file()
-            ]
-            pages = homes + game_pages(site, games)
-            links = 0
-            for game, locale, rel in pages:
-                url = f"{origin}/{rel}"
-                label = rel or "index.html"
-                target, session = await browser.open()
-                await browser.navigate(session, url)
-                probe = await browser.evaluate(session, PAGE_PROBE)
-                links += check_probe(site, origin, url, probe, label)
-                if locale and probe["lang"] != locale:
-                    fail(f"{label}: <html lang={probe['lang']!r}>, expected {locale}")
-                if game and not probe["bars"] and json.loads(
-                    (site / "api/v1/activity" / f"{game['id']}-{locale}.json").read_text()
-                )["activities"]:
-                    fail(f"{label}: no timeline bars")
-                for error in browser.errors(session):
-                    fail(f"{label}: console error: {error}")
-                print(f"ok: {label}: {len(probe['bars'])} bars placed by date, {len(probe['links'])} links")
-                await browser.send("Target.closeTarget", {"targetId": target})
-
-            # Pictures: the first game page on a desktop (pages.png), on a phone
-            # and in dark mode, and the index.
-            first = f"{origin}/{game_pages(site, games)[0][2]}"
-            shots = [
-                ("pages.png", first, 1280, False, False),
-                ("pages-phone.png", first, 390, False, True),
-                ("pages-dark.png", first, 1280, True, False),
-                ("index.png", f"{origin}/", 1280, False, False),
-            ]
-            for name, url, width, dark, mobile in shots:
-                target, session = await browser.open(width=width, dark=dark, mobile=mobile)
-                await browser.navigate(session, url)
-                probe = await browser.evaluate(session, PAGE_PROBE)
-                if probe["overflow"]:
-                    fail(f"{name}: the page scrolls sideways at {width}px")
-                for item in sorted(set(probe["lowContrast"]))[:5]:
-                    fail(f"{name}: low text contrast: {item}")
-                for error in browser.errors(session):
-                    fail(f"{name}: console error: {error}")
-                await browser.screenshot(session, out_dir / name, width, mobile)
-                await browser.send("Target.closeTarget", {"targetId": target})
-                print(f"ok: screenshot {out_dir / name}")
-            print(f"ok: {links} links resolve to files of {site}")
-            await check_reference(browser, site, origin, out_dir)
-            if live_origin:
-                await check_live(browser, live_origin, out_dir)
-            await browser.send("Browser.close")
+            try:
+                yield browser
+            finally:
+                try:
+                    await browser.send("Browser.close", timeout=10)
+                except Exception:
+                    pass
+                browser.reader.cancel()
     finally:
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+async def check_pages(site, origin, chromium, out_dir, games, live_origin=None):
+    async with chromium_browser(chromium, origin) as browser:
+        homes = [(None, None, "")] + [
+            (None, l, f"{l}/") for l in sorted({l for g in games for l in g["locales"]}) if (site / l / "index.html").is_file()
+        ]
+        pages = homes + game_pages(site, games)
+        links = 0
+        for game, locale, rel in pages:
+            url = f"{origin}/{rel}"
+            label = rel or "index.html"
+            target, session = await browser.open()
+            await browser.navigate(session, url)
+            probe = await browser.evaluate(session, PAGE_PROBE)
+            links += check_probe(site, origin, url, probe, label)
+            if locale and probe["lang"] != locale:
+                fail(f"{label}: <html lang={probe['lang']!r}>, expected {locale}")
+            if game and not probe["bars"] and json.loads(
+                (site / "api/v1/activity" / f"{game['id']}-{locale}.json").read_text()
+            )["activities"]:
+                fail(f"{label}: no timeline bars")
+            for error in browser.errors(session):
+                fail(f"{label}: console error: {error}")
+            print(f"ok: {label}: {len(probe['bars'])} bars placed by date, {len(probe['links'])} links")
+            await browser.send("Target.closeTarget", {"targetId": target})
+
+        # Pictures: the first game page on a desktop (pages.png), on a phone
+        # and in dark mode, and the index.
+        first = f"{origin}/{game_pages(site, games)[0][2]}"
+        shots = [
+            ("pages.png", first, 1280, False, False),
+            ("pages-phone.png", first, 390, False, True),
+            ("pages-dark.png", first, 1280, True, False),
+            ("index.png", f"{origin}/", 1280, False, False),
+        ]
+        for name, url, width, dark, mobile in shots:
+            target, session = await browser.open(width=width, dark=dark, mobile=mobile)
+            await browser.navigate(session, url)
+            probe = await browser.evaluate(session, PAGE_PROBE)
+            if probe["overflow"]:
+                fail(f"{name}: the page scrolls sideways at {width}px")
+            for item in sorted(set(probe["lowContrast"]))[:5]:
+                fail(f"{name}: low text contrast: {item}")
+            for error in browser.errors(session):
+                fail(f"{name}: console error: {error}")
+            await browser.screenshot(session, out_dir / name, width, mobile)
+            await browser.send("Target.closeTarget", {"targetId": target})
+            print(f"ok: screenshot {out_dir / name}")
+        print(f"ok: {links} links resolve to files of {site}")
+        await check_reference(browser, site, origin, out_dir)
+        if live_origin:
+            await check_live(browser, live_origin, out_dir)
 
 
 # Runs in a game page: what the reader sees of the states, counts, order and

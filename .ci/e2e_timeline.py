@@ -21,18 +21,14 @@ import argparse
 import asyncio
 import json
 import pathlib
-import subprocess
 import sys
-import tempfile
-import time
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import e2e_pages  # noqa: E402
-from e2e_pages import Browser, PAGE_PROBE, check_probe, expect, fail, open_at, serve  # noqa: E402
+from e2e_pages import PAGE_PROBE, check_probe, chromium_browser, expect, fail, open_at, serve  # noqa: E402
 
-import websockets  # noqa: E402
 
 ZONE = ZoneInfo("Asia/Shanghai")
 MOMENTS = {
@@ -249,29 +245,11 @@ async def check_languages(browser, origin, site, out_dir):
 
 
 async def run(site, origin, chromium, out_dir):
-    profile = tempfile.mkdtemp(prefix="e2e-timeline-chromium-")
-    args = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
-            "--disable-background-networking", "--disable-component-update", "--force-color-profile=srgb",
-            f"--user-data-dir={profile}", "--remote-debugging-port=0", "about:blank"]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        port_file = pathlib.Path(profile) / "DevToolsActivePort"
-        deadline = time.monotonic() + 60
-        while not (port_file.exists() and len(port_file.read_text().splitlines()) >= 2):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"chromium did not start: {proc.stderr.read().decode(errors='replace')[-2000:]}")
-            await asyncio.sleep(0.1)
-        port, path = port_file.read_text().splitlines()[:2]
-        async with websockets.connect(f"ws://127.0.0.1:{port}{path}", max_size=None) as ws:
-            browser = Browser(ws, origin)
-            await check_moments(browser, origin, out_dir)
-            await check_noscript(browser, origin, site, out_dir)
-            await check_alone(browser, origin)
-            await check_languages(browser, origin, site, out_dir)
-            browser.reader.cancel()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    async with chromium_browser(chromium, origin) as browser:
+        await check_moments(browser, origin, out_dir)
+        await check_noscript(browser, origin, site, out_dir)
+        await check_alone(browser, origin)
+        await check_languages(browser, origin, site, out_dir)
 
 
 def main():
