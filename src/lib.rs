@@ -86,11 +86,14 @@
 //!
 //! # Invariants
 //!
-//! - The leaves: [`tree`], [`i18n`] and [`markdown`] import nothing of the
-//!   crate; [`model`], [`json`] and [`fetch`] import only [`i18n`], the
-//!   messages every module may name; [`diagnostics`] only the leaf
-//!   [`chars`] and [`i18n`]. (`tests/architecture.rs` reads this item and
-//!   holds each module named to it.)
+//! - The leaves: [`tree`], [`i18n`], [`markdown`] and [`json`] import
+//!   nothing of the crate; [`model`] and [`fetch`] import only [`i18n`],
+//!   the messages every module may name; [`diagnostics`] only the leaf
+//!   [`chars`] and [`i18n`]. The parser knows no message: a
+//!   [`json::SyntaxError`] says what is wrong as data
+//!   ([`json::ErrorKind`]), and the checker's syntax layer words it.
+//!   (`tests/architecture.rs` reads this item and holds each module named
+//!   to it.)
 //! - A time is read from text one way ([`model::Time::parse`]), where text
 //!   comes in: the rules (which report a time that is not one, with its
 //!   place), a document's deserialization, `--now`, a request's times,

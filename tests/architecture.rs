@@ -16,6 +16,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("i18n", &[]),
     ("model", &[]),
     ("diagnostics", &["chars"]),
+    // The strict parser: a leaf that knows no message, not even `i18n`
+    // (its errors are data the checker words; `lib.rs`'s leaves item says
+    // so and `the_leaves_lib_rs_names_import_what_it_says` holds it).
     ("json", &[]),
     // One HTTP fetch with limits, for every module. (`atomic`, `chars` and
     // `relpath`, named below, are the leaves of crates/stdx, which the root
@@ -899,7 +902,7 @@ fn the_leaves_lib_rs_names_import_what_it_says() {
         .split_once("import only [`i18n`]")
         .expect("the item says which leaves import only i18n");
     let (nothing, only_i18n) = (names(nothing), names(only_i18n));
-    assert!(nothing.len() >= 3 && only_i18n.len() >= 3, "{item}");
+    assert!(nothing.len() >= 4 && only_i18n.len() >= 2, "{item}");
     let src = crate_root().join("src");
     for (module, may) in nothing
         .iter()
