@@ -1912,6 +1912,60 @@ mod tests {
         );
     }
 
+    /// A syntax error is data, no message: the kind of mistake with the
+    /// facts a caller words it with (what was expected, the character
+    /// found, the line a bracket opened on, the look-alike and its ASCII).
+    #[test]
+    fn errors_say_what_is_wrong_as_data() {
+        let text = "{\n  \"a\"\u{FF1A} [1 2,],\n  b: 01,\n  \"c\": \"x\ty\",\n  \"d\": [}\n";
+        let kinds: Vec<ErrorKind> = parse_all(text)
+            .unwrap_err()
+            .errors
+            .into_iter()
+            .map(|e| e.kind)
+            .collect();
+        let array = Container::Array;
+        assert_eq!(
+            kinds,
+            [
+                ErrorKind::Lookalike(Lookalike::FullWidthColon),
+                ErrorKind::MissingComma { container: array },
+                ErrorKind::TrailingComma { container: array },
+                ErrorKind::BareKey { word: "b".into() },
+                ErrorKind::LeadingZero {
+                    digits: "01".into()
+                },
+                ErrorKind::ControlInString { byte: b'\t' },
+                ErrorKind::Unexpected {
+                    expected: Expected::Value,
+                    found: '}',
+                    open: Some(OpenBracket {
+                        container: array,
+                        line: 5
+                    }),
+                },
+                ErrorKind::NeverClosed(OpenBracket {
+                    container: array,
+                    line: 5
+                }),
+            ]
+        );
+        let colon = Lookalike::FullWidthColon;
+        assert_eq!((colon.char(), colon.ascii()), ('\u{FF1A}', ":"));
+    }
+
+    /// The look-alike table lists each variant once, at its own index, so
+    /// a variant finds its character and a character its variant.
+    #[test]
+    fn each_lookalike_is_its_row_of_the_table() {
+        for (i, &(found, c, ascii)) in LOOKALIKES.iter().enumerate() {
+            assert_eq!(found as usize, i, "{found:?}");
+            assert_eq!(lookalike(c), Some(found));
+            assert_eq!((found.char(), found.ascii()), (c, ascii));
+        }
+        assert_eq!(lookalike(','), None);
+    }
+
     /// The eight-bytes-at-a-time scan stops where a byte-by-byte scan does,
     /// for every stop byte at every offset of a word, after any prefix.
     #[test]
