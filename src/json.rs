@@ -153,10 +153,10 @@ impl SyntaxError {
     }
 }
 
-/// What a [`SyntaxError`] found, as data. Each kind is one mistake; what a
-/// person should do about it follows from the kind and its fields (a
-/// comment that is closed is removed with its fix, one that is not has no
-/// fix), so a caller can word both the mistake and the way out.
+/// What a [`SyntaxError`] found, as data. Each kind is one mistake, and
+/// its fields are all a caller needs to word both the mistake and the way
+/// out (a closed comment and one never closed are two kinds, since the
+/// way out differs); no kind holds a sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ErrorKind {
     /// The text starts with a byte-order mark (U+FEFF); the fix removes it.
