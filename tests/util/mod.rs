@@ -21,6 +21,25 @@ pub fn crate_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Every Rust source file of the tool: the root package's `src/` and each
+/// workspace crate's, in a stable order.
+pub fn source_files() -> Vec<PathBuf> {
+    let root = crate_root();
+    let mut folders = vec![root.join("src")];
+    let mut crates: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
+        .expect("crates/ is readable")
+        .map(|e| e.expect("crates/ is readable").path().join("src"))
+        .collect();
+    crates.sort();
+    folders.extend(crates);
+    folders
+        .iter()
+        .flat_map(|folder| walkdir::WalkDir::new(folder).sort_by_file_name())
+        .map(|e| e.expect("sources are readable").into_path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect()
+}
+
 /// Runs the `activity-site` binary with `args` in `dir`.
 pub fn run(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_activity-site"))

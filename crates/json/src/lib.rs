@@ -19,10 +19,15 @@
 //! The parser words nothing: turning a kind into a sentence, in whatever
 //! language, is the caller's business.
 //!
-//! A leaf: it depends on no other module of the crate and knows nothing about
-//! messages, diagnostics, files or rules. Offsets are bytes; turning them into
-//! lines and character columns is the caller's business (a kind that names
-//! another place, such as the line a bracket opened on, carries that line).
+//! A leaf: of the workspace it depends on `stdx` alone (for [`kind_of`]),
+//! and it knows nothing about messages, diagnostics, files or rules.
+//! Offsets are bytes; turning them into lines and character columns is the
+//! caller's business (a kind that names another place, such as the line a
+//! bracket opened on, carries that line).
+
+// Built with `cargo doc --document-private-items` for contributors, where a
+// link to a private item resolves.
+#![allow(rustdoc::private_intra_doc_links)]
 
 use std::borrow::Cow;
 
