@@ -23,6 +23,7 @@ use crate::i18n::msg;
 use crate::layout;
 use crate::model::Game;
 use crate::site;
+use crate::source::Overlay;
 use crate::site::diff::{FileDiff, FileStatus, Location, Report};
 
 /// What `diff` compares: the root's build (or the built site `site`)
@@ -89,9 +90,9 @@ fn cannot_fetch(url: &str, err: &FetchError) -> anyhow::Error {
 /// them file by file.
 pub fn review(request: &Request<'_>) -> anyhow::Result<Outcome> {
     // The registry only: the build checks the data, and `--site` needs no check.
-    let project = crate::load::open(request.root)?;
-    let (games, _) = crate::validate::Validator::new(&project)?.registry(&project);
-    drop(project);
+    // The tree is read once: its registry here, its build below.
+    let tree = crate::load::load(request.root, &Overlay::new())?;
+    let (games, _) = crate::validate::Validator::new(&tree.project)?.registry(&tree.project);
     // One moment for both builds and every rule: read once, seen by each
     // game in its own time zone.
     let now = Now::pinned_or_clock(request.now);
@@ -117,7 +118,7 @@ pub fn review(request: &Request<'_>) -> anyhow::Result<Outcome> {
         (None, Some(rev)) => Base::Revision(rev),
         _ => return Err(anyhow::Error::new(msg!("diff-one-base"))),
     };
-    let built = match Built::new(request.root, request.site, now)? {
+    let built = match Built::new(tree, request.site, now)? {
         Ok(built) => built,
         Err(diagnostics) => return Ok(Outcome::DataErrors(diagnostics)),
     };
@@ -270,7 +271,7 @@ impl Built {
     /// `site` when given, else the root built into a temporary folder; the
     /// diagnostics when the root's data has errors.
     fn new(
-        root: &Path,
+        tree: crate::source::Tree,
         site: Option<&Path>,
         now: Now,
     ) -> anyhow::Result<Result<Built, Vec<Diagnostic>>> {
@@ -282,7 +283,7 @@ impl Built {
             return Ok(Ok(Built::Given(site.to_path_buf())));
         }
         let tmp = tempfile::tempdir().context(msg!("diff-temp-build"))?;
-        if let Err(diagnostics) = build_into(root, &tmp.path().join("site"), now)? {
+        if let Err(diagnostics) = build_into(tree, &tmp.path().join("site"), now)? {
             return Ok(Err(diagnostics));
         }
         Ok(Ok(Built::Temporary(tmp)))
@@ -299,9 +300,13 @@ impl Built {
 /// Builds `root` into the new folder `out`, without the cache and without
 /// precompressed siblings (they follow their file; the comparison skips
 /// them); the diagnostics when the data has errors and nothing was built.
-fn build_into(root: &Path, out: &Path, now: Now) -> anyhow::Result<Result<(), Vec<Diagnostic>>> {
+fn build_into(
+    tree: crate::source::Tree,
+    out: &Path,
+    now: Now,
+) -> anyhow::Result<Result<(), Vec<Diagnostic>>> {
     let options = site::BuildOptions {
-        root: root.to_path_buf(),
+        root: tree.root().to_path_buf(),
         out: out.to_path_buf(),
         now: Some(now),
         cache: None,
@@ -311,7 +316,7 @@ fn build_into(root: &Path, out: &Path, now: Now) -> anyhow::Result<Result<(), Ve
         progress: None,
         site_url: None,
     };
-    let outcome = site::build(&options)?;
+    let outcome = site::build_loaded(&options, tree)?;
     Ok(match outcome.summary {
         Some(_) => Ok(()),
         None => Err(outcome.diagnostics),
@@ -324,7 +329,8 @@ fn build_into(root: &Path, out: &Path, now: Now) -> anyhow::Result<Result<(), Ve
 /// its `site/`.
 fn build_revision(root: &Path, rev: &str, now: Now) -> anyhow::Result<tempfile::TempDir> {
     let tmp = export_revision(root, rev)?;
-    if let Err(diagnostics) = build_into(tmp.path(), &tmp.path().join("site"), now)? {
+    let tree = crate::load::load(tmp.path(), &Overlay::new())?;
+    if let Err(diagnostics) = build_into(tree, &tmp.path().join("site"), now)? {
         let errors: Vec<_> = diagnostics.iter().filter(|d| d.is_error()).collect();
         let first = errors
             .first()

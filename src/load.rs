@@ -1,43 +1,134 @@
-//! Reads the root into memory, keeping each file's source text so diagnostics
-//! can point at lines and columns. Knows nothing about HTTP.
+//! Reads the root into memory, once: [`load`] reads the registry, the
+//! schemas, every data file, the files of each kind with one file per
+//! locale and the kept files into a [`Tree`], keeping each file's source
+//! text so diagnostics can point at lines and columns. Everything after it
+//! (validation, `--fix` and `fmt`, rendering, `diff`) computes on that
+//! value and never reads the disk: rust-analyzer's "load, then analyse".
+//! Knows nothing about HTTP.
 //!
 //! Loading is the first phase of checking: a file that is not UTF-8 text (or
 //! starts with a byte-order mark) yields a `json-syntax` diagnostic here, and
 //! the later phases skip it. Parsing the JSON belongs to the validator,
-//! which reads the text once into a tree with spans. The registry is loaded
-//! once ([`open`]); games are loaded one at a time ([`load_game`]) so that
-//! memory is bounded by the largest game, not by the whole tree. The types it
-//! fills live in [`crate::source`].
+//! which reads the text once into a tree with spans. The types it fills
+//! live in [`crate::source`].
 //!
-//! Every reader has a form that takes an [`Overlay`]: texts read in place of
-//! the files on disk (an editor's open buffers, an agent's draft), so the
-//! language server and the agent tools check unsaved text with the same
-//! pipeline as `check`.
+//! [`load`] takes an [`Overlay`]: texts read in place of the files on disk
+//! (an editor's open buffers, an agent's draft), so the language server
+//! and the agent tools check unsaved text with the same pipeline as
+//! `check`. The live check reads again only the files a watcher says
+//! changed ([`reload_files`]), through the same reader. [`entries`] counts
+//! how often the loader was entered for a root (a `build` enters it once).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use anyhow::Context as _;
+use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::diagnostics::{Code, Diagnostic, Severity, locate};
 use crate::i18n::msg;
-use crate::kind::{self, Kind, Sources};
-use crate::model::Game;
+use crate::kind::{self, Sources};
 use crate::source::{
-    BUILTIN_GAMES_SCHEMA, KeptFile, LoadedFile, LoadedGame, Overlay, Project, SourceFile,
+    BUILTIN_GAMES_SCHEMA, KeptFile, KeptRead, Overlay, Project, Read, SourceFile, Tree,
 };
 use crate::tree::{self, REGISTRY_PATH, SourcePath};
 
-/// Opens `root`: reads the registry, the schemas and the list of data files.
-/// `Err` only when the root itself cannot be read.
-pub fn open(root: &Path) -> anyhow::Result<Project> {
-    open_with(root, &Overlay::new())
+/// How many times the loader was entered for each root, since the
+/// process started ([`entries`]).
+static ENTRIES: Mutex<BTreeMap<PathBuf, usize>> = Mutex::new(BTreeMap::new());
+
+/// How many times [`load`] and [`reload_files`] were entered for `root` in
+/// this process: what a test asks to hold a command to one load.
+pub fn entries(root: &Path) -> usize {
+    let entries = ENTRIES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    entries.get(root).copied().unwrap_or(0)
 }
 
-/// [`open`], reading the texts of `overlay` in place of the files on disk.
-pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
+fn entered(root: &Path) {
+    let mut entries = ENTRIES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    *entries.entry(root.to_path_buf()).or_default() += 1;
+}
+
+/// Reads the whole tree under `root` into memory, with the texts of
+/// `overlay` in place of the files on disk: the registry, the schemas,
+/// every data file, the files of each kind with one file per locale and
+/// the kept files. `Err` only when the root itself (or a folder or schema
+/// of it) cannot be read; a file that is not text is a diagnostic.
+pub fn load(root: &Path, overlay: &Overlay) -> anyhow::Result<Tree> {
+    entered(root);
+    let project = open(root, overlay)?;
+    let mut files = BTreeMap::new();
+    let mut links = BTreeSet::new();
+    let mut paths: Vec<String> = project
+        .data_files
+        .iter()
+        .filter(|p| p.matches('/').count() == 2)
+        .cloned()
+        .collect();
+    paths.extend(unlisted_data_files(root)?);
+    paths.extend(project.locale_files.values().flatten().cloned());
+    let read: Vec<(String, Option<Read>, bool)> = paths
+        .into_par_iter()
+        .map(|path| {
+            let linked = overlay.get(&path).is_none()
+                && std::fs::symlink_metadata(root.join(&path))
+                    .is_ok_and(|m| m.file_type().is_symlink());
+            let read = read_file(root, &path, overlay);
+            (path, read, linked)
+        })
+        .collect();
+    for (path, read, linked) in read {
+        if linked {
+            links.insert(path.clone());
+        }
+        if let Some(read) = read {
+            files.insert(path, read);
+        }
+    }
+    // The overlay's texts stand for their files, listed or not.
+    for path in overlay.paths().filter(|p| *p != REGISTRY_PATH) {
+        if let Some(read) = read_file(root, path, overlay) {
+            files.insert(path.to_owned(), read);
+        }
+    }
+    let kept = kept_files(root)?
+        .into_iter()
+        .map(|file| {
+            let bytes = file.problem.is_none().then(|| {
+                std::fs::read(root.join(&file.path)).map_err(|err| err.to_string())
+            });
+            KeptRead { file, bytes }
+        })
+        .collect();
+    Ok(Tree {
+        project,
+        files,
+        links,
+        kept,
+    })
+}
+
+/// Reads the data files `paths` of `tree` again from the disk (the files
+/// a watcher says changed), through the loader's one reader; the overlay's
+/// texts are not looked at. Returns how many were read.
+pub fn reload_files(tree: &mut Tree, paths: &[String]) -> usize {
+    let root = tree.project.root.clone();
+    entered(&root);
+    let none = Overlay::new();
+    for path in paths {
+        match read_file(&root, path, &none) {
+            Some(read) => tree.files.insert(path.clone(), read),
+            None => tree.files.remove(path),
+        };
+    }
+    paths.len()
+}
+
+/// Opens `root`: reads the registry, the schemas and the list of data files.
+fn open(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
     let meta = std::fs::metadata(root)
         .with_context(|| msg!("err-read-root", path = root.display().to_string()))?;
     anyhow::ensure!(
@@ -46,9 +137,9 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
     );
 
     let mut diagnostics = Vec::new();
-    let registry = match read_source_with(root, REGISTRY_PATH, overlay) {
-        Ok(Some(file)) => Some(file),
-        Ok(None) => {
+    let registry = match read_file(root, REGISTRY_PATH, overlay) {
+        Some(Read::Text(file)) => Some(file),
+        None => {
             diagnostics.push(Diagnostic {
                 code: Code::GamesRegistry,
                 severity: Severity::Error,
@@ -64,7 +155,7 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
             });
             None
         }
-        Err(diagnostic) => {
+        Some(Read::Unreadable(diagnostic)) => {
             diagnostics.push(*diagnostic);
             None
         }
@@ -93,105 +184,70 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
     })
 }
 
-/// Reads the data files of `game` (one per locale).
-pub fn load_game(root: &Path, game: &Game) -> LoadedGame {
-    load_game_with(root, game, &Overlay::new())
-}
-
-/// [`load_game`], reading the texts of `overlay` in place of the files on disk.
-pub fn load_game_with(root: &Path, game: &Game, overlay: &Overlay) -> LoadedGame {
-    let mut diagnostics = Vec::new();
-    let mut files = Vec::new();
-    for locale in &game.locales {
-        let path = tree::data_path(&game.id, locale);
-        let (source, exists) = match read_source_with(root, &path, overlay) {
-            Ok(Some(file)) => (Some(file), true),
-            Ok(None) => (None, false),
-            Err(diagnostic) => {
-                diagnostics.push(*diagnostic);
-                (None, true)
-            }
-        };
-        files.push(LoadedFile {
-            locale: locale.clone(),
-            path,
-            source,
-            exists,
-        });
-    }
-    LoadedGame {
-        game: game.clone(),
-        files,
-        diagnostics,
-    }
-}
-
-/// Reads every file the project lists of `kind`, a kind with one file per
-/// locale (`data/_announcements/<name>.json`, in path order), with the
-/// encoding problems found; the validator says which names are not locales.
-pub fn load_locale_files_with(
-    root: &Path,
-    project: &Project,
-    kind: &Kind,
-    overlay: &Overlay,
-) -> (Vec<LoadedFile>, Vec<Diagnostic>) {
-    let mut files = Vec::new();
-    let mut diagnostics = Vec::new();
-    for path in project.locale_files(kind) {
-        let Some(locale) = kind.locale_of(path) else {
-            continue;
-        };
-        let source = match read_source_with(root, path, overlay) {
-            Ok(source) => source,
-            Err(diagnostic) => {
-                diagnostics.push(*diagnostic);
-                None
-            }
-        };
-        files.push(LoadedFile {
-            locale: locale.to_owned(),
-            path: path.clone(),
-            exists: true,
-            source,
-        });
-    }
-    (files, diagnostics)
-}
-
-/// Reads `rel` under `root` as text. `Ok(None)` when the file does not exist;
-/// `Err` with a `json-syntax` diagnostic when it is not UTF-8 (or cannot
-/// be read).
-pub fn read_source(root: &Path, rel: &str) -> Result<Option<SourceFile>, Box<Diagnostic>> {
-    read_source_with(root, rel, &Overlay::new())
-}
-
-/// [`read_source`], taking the text from `overlay` when it has one for `rel`.
-pub fn read_source_with(
-    root: &Path,
-    rel: &str,
-    overlay: &Overlay,
-) -> Result<Option<SourceFile>, Box<Diagnostic>> {
+/// Reads `rel` under `root` as text (the overlay's text when it has one).
+/// `None` when the file does not exist; [`Read::Unreadable`] with a
+/// `json-syntax` diagnostic when it is not UTF-8 (or cannot be read).
+fn read_file(root: &Path, rel: &str, overlay: &Overlay) -> Option<Read> {
     if let Some(text) = overlay.get(rel) {
-        return Ok(Some(SourceFile {
+        return Some(Read::Text(SourceFile {
             path: rel.to_string(),
             text: text.to_string(),
         }));
     }
     let bytes = match std::fs::read(root.join(rel)) {
         Ok(bytes) => bytes,
-        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return None,
         Err(err) => {
-            return Err(Box::new(Diagnostic::json_syntax(
+            return Some(Read::Unreadable(Box::new(Diagnostic::json_syntax(
                 rel,
                 1,
                 1,
                 1,
                 msg!("load-read-failed", error = err.to_string()),
                 None,
-            )));
+            ))));
         }
     };
-    decode(rel, bytes).map(Some)
+    Some(match decode(rel, bytes) {
+        Ok(source) => Read::Text(source),
+        Err(diagnostic) => Read::Unreadable(diagnostic),
+    })
+}
+
+/// The entries of `data/<game>/` the listing leaves out but a game may
+/// name: links and other entries that are not regular files, directly in
+/// a game's folder or in a folder reached through a link. Read as a game's
+/// file would be, never listed as one.
+fn unlisted_data_files(root: &Path) -> anyhow::Result<Vec<String>> {
+    let data = root.join(tree::DATA_DIR);
+    let Ok(games) = std::fs::read_dir(&data) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for game in games {
+        let game = game.with_context(|| msg!("err-list", path = data.display().to_string()))?;
+        let name = game.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || tree::is_reserved_dir(&name) {
+            continue;
+        }
+        let linked_dir = game.file_type().is_ok_and(|t| t.is_symlink()) && game.path().is_dir();
+        if !linked_dir && !game.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(game.path()) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let file = entry.file_name().to_string_lossy().into_owned();
+            if file.starts_with('.') {
+                continue;
+            }
+            if linked_dir || !entry.file_type().is_ok_and(|t| t.is_file()) {
+                out.push(format!("{}/{name}/{file}", tree::DATA_DIR));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Decodes `bytes` as UTF-8 text. A byte-order mark stays in the text:
@@ -319,7 +375,7 @@ fn list_data_files(root: &Path, overlay: &Overlay) -> anyhow::Result<Vec<String>
 /// The files of the verbatim folder (`data/_files/`), sorted by path. Links
 /// are not followed into folders; a link to a file is published as that
 /// file when it stays inside the folder, and is a problem otherwise.
-pub fn kept_files(root: &Path) -> anyhow::Result<Vec<KeptFile>> {
+fn kept_files(root: &Path) -> anyhow::Result<Vec<KeptFile>> {
     let dir = root.join(tree::FILES_DIR);
     if !dir.is_dir() {
         return Ok(Vec::new());

@@ -35,7 +35,7 @@ use crate::clock::Now;
 use crate::diagnostics::{self, Diagnostic};
 use crate::load;
 use crate::model::Game;
-use crate::source::Overlay;
+use crate::source::{Overlay, Tree};
 use crate::validate::{self, Validator};
 
 /// A check of one root kept between runs.
@@ -57,10 +57,6 @@ pub struct LiveCheck {
     /// The typed documents of the games whose files the last run was told
     /// changed, for a [`LiveBuild`] to render without reading them again.
     documents: HashMap<String, Vec<(String, Option<validate::TypedDocument>)>>,
-    /// The texts of the data files of the games edited last (whose files
-    /// a run was told changed), as read: a next run told that only some of
-    /// them changed reads those alone.
-    texts: HashMap<String, Overlay>,
     /// What the last run did.
     last: LiveStats,
 }
@@ -147,7 +143,6 @@ impl LiveCheck {
             registry_check: None,
             announced: Vec::new(),
             documents: HashMap::new(),
-            texts: HashMap::new(),
             last: LiveStats::default(),
         }
     }
@@ -170,7 +165,7 @@ impl LiveCheck {
         let Some(prepared) = &self.prepared else {
             return HashMap::new();
         };
-        let schemas = super::check::schemas_digest(&prepared.project);
+        let schemas = super::check::schemas_digest(&prepared.tree.project);
         self.registry
             .iter()
             .filter_map(|game| {
@@ -232,7 +227,7 @@ impl LiveCheck {
         changed.iter().all(|path| {
             matches!(crate::tree::classify(path), crate::tree::SourcePath::Data { game, .. }
                 if self.games.contains_key(game))
-                && prepared.project.data_files.binary_search(path).is_ok()
+                && prepared.tree.project.data_files.binary_search(path).is_ok()
                 && self.root.join(path).is_file()
         })
     }
@@ -245,13 +240,16 @@ impl LiveCheck {
         };
         let mut all = registry.diagnostics.clone();
         all.extend(self.announced.iter().cloned());
-        let Some(prepared) = &self.prepared else {
+        let Some(prepared) = &mut self.prepared else {
             return all;
         };
+        // The files named are read again into the tree, through the
+        // loader; every other file is taken as the tree holds it.
+        let read = load::reload_files(&mut prepared.tree, changed);
         let validator = &prepared.validator;
+        let tree = &prepared.tree;
         let root = &self.root;
         let last = &self.games;
-        let texts = &self.texts;
         let pinned = Now::pinned_or_clock(options.now);
         #[allow(clippy::type_complexity)]
         let results: Vec<(usize, Option<(GameInputs, Checked)>)> = self
@@ -280,33 +278,21 @@ impl LiveCheck {
                 if before.same(&inputs) {
                     return (touched.len(), None);
                 }
-                // The documents of an edited game are kept for the render,
-                // and its files not named are not read again when the
-                // last run read them.
+                // The documents of an edited game are kept for the render.
                 let keep = !touched.is_empty();
-                let mut unchanged = Overlay::new();
-                if let Some(read) = texts.get(&game.id).filter(|_| keep) {
-                    for path in read.paths().filter(|p| !touched.iter().any(|t| t == p)) {
-                        unchanged.insert(path, read.get(path).unwrap_or_default());
-                    }
-                }
-                let checked = Checked::run(root, game, &unchanged, validator, options, keep);
+                let checked = Checked::run(tree, game, validator, options, keep);
                 (touched.len(), Some((inputs, checked)))
             })
             .collect();
-        let mut stats = LiveStats::default();
+        let mut stats = LiveStats {
+            read,
+            ..LiveStats::default()
+        };
         self.documents.clear();
-        // The texts of the games edited last: a run that edited none (the
-        // build that adds the siblings) keeps them.
-        let mut texts = HashMap::new();
         for (game, (stamped, result)) in self.registry.iter().zip(results) {
             stats.stamped += stamped;
             if let Some((inputs, checked)) = result {
                 stats.checked += 1;
-                stats.read += checked.read;
-                if let Some(read) = checked.texts {
-                    texts.insert(game.id.clone(), read);
-                }
                 if checked.documents.iter().any(|(_, doc)| doc.is_some()) {
                     self.documents.insert(game.id.clone(), checked.documents);
                 }
@@ -321,9 +307,6 @@ impl LiveCheck {
                 all.extend(found.iter().cloned());
             }
         }
-        if !texts.is_empty() {
-            self.texts = texts;
-        }
         self.last = stats;
         diagnostics::sort(&mut all);
         all
@@ -335,32 +318,32 @@ impl LiveCheck {
         overlay: &Overlay,
         options: &validate::Options,
     ) -> anyhow::Result<Vec<Diagnostic>> {
-        let project = load::open_with(&self.root, overlay)?;
+        let tree = load::load(&self.root, overlay)?;
+        let project = &tree.project;
         let (kept, compiled) = match self.prepared.take() {
             Some(last)
-                if last.project.schemas == project.schemas
-                    && last.project.games_schema == project.games_schema =>
+                if last.tree.project.schemas == project.schemas
+                    && last.tree.project.games_schema == project.games_schema =>
             {
                 (last.validator, false)
             }
             _ => {
                 self.games.clear();
-                (Validator::new(&project)?, true)
+                (Validator::new(project)?, true)
             }
         };
         let validator = &kept;
         // `games.json` is checked again only when it, the data files found
         // or the schemas changed.
         let registry = match self.registry_check.take() {
-            Some(last) if !compiled && last.is_of(&project) => last,
-            _ => RegistryCheck::of(&project, validator),
+            Some(last) if !compiled && last.is_of(project) => last,
+            _ => RegistryCheck::of(project, validator),
         };
         let (games, mut all) = (registry.games.clone(), registry.diagnostics.clone());
         self.registry_check = Some(registry);
         // The files checked file by file (the announcements boards) are few
         // and small: checked on every run.
-        let (_, announced) =
-            super::check::check_files(&self.root, &project, validator, overlay, false);
+        let (_, announced) = super::check::check_files(&tree, validator, false);
         all.extend(announced.iter().cloned());
         self.announced = announced;
         let root = &self.root;
@@ -375,7 +358,7 @@ impl LiveCheck {
                 {
                     return (game.id.clone(), inputs, None);
                 }
-                let checked = Checked::run(root, game, overlay, validator, options, false);
+                let checked = Checked::run(&tree, game, validator, options, false);
                 (game.id.clone(), inputs, Some(checked))
             })
             .collect();
@@ -385,7 +368,6 @@ impl LiveCheck {
             ..LiveStats::default()
         };
         self.documents.clear();
-        self.texts.clear();
         for (id, inputs, checked) in results {
             stats.stamped += inputs.files.len();
             let (found, sources) = match checked {
@@ -407,7 +389,7 @@ impl LiveCheck {
         self.registry = games;
         self.last = stats;
         self.prepared = Some(super::check::Prepared {
-            project,
+            tree,
             validator: kept,
         });
         diagnostics::sort(&mut all);
@@ -415,47 +397,31 @@ impl LiveCheck {
     }
 }
 
-/// One game checked again: its diagnostics, its documents and its files'
-/// texts when kept (for a build to render, and for the next run), its
-/// sources' fingerprint and how many files were read from disk.
+/// One game checked again from the tree: its diagnostics, its documents
+/// when kept (for a build to render), its sources' fingerprint and how
+/// many of its files exist.
 struct Checked {
     diagnostics: Vec<Diagnostic>,
     documents: Vec<(String, Option<validate::TypedDocument>)>,
-    texts: Option<Overlay>,
     sources: [u8; 16],
     read: usize,
 }
 
 impl Checked {
     fn run(
-        root: &Path,
+        tree: &Tree,
         game: &Game,
-        overlay: &Overlay,
         validator: &Validator,
         options: &validate::Options,
         keep_documents: bool,
     ) -> Checked {
-        let loaded = load::load_game_with(root, game, overlay);
-        let read = loaded
-            .files
-            .iter()
-            .filter(|f| f.exists && overlay.get(&f.path).is_none())
-            .count();
+        let loaded = tree.game(game);
+        let read = loaded.files.iter().filter(|f| f.exists).count();
         let sources = super::check::sources_digest(&loaded);
         let checked = validator.game(&loaded, options, keep_documents);
-        let texts = keep_documents.then(|| {
-            let mut texts = Overlay::new();
-            for file in loaded.files {
-                if let Some(source) = file.source {
-                    texts.insert(file.path, source.text);
-                }
-            }
-            texts
-        });
         Checked {
             diagnostics: checked.diagnostics,
             documents: checked.documents,
-            texts,
             sources,
             read,
         }
@@ -525,7 +491,9 @@ impl LiveBuild {
             .check_changes(&Overlay::new(), &check_options, changed)?;
         // The kept files are looked at again whenever the tree is.
         if self.check.last_run().listed {
-            self.kept = super::kept::diagnostics(&options.root)?;
+            if let Some(prepared) = &self.check.prepared {
+                self.kept = super::kept::diagnostics(&prepared.tree);
+            }
         }
         diagnostics.extend(self.kept.iter().cloned());
         diagnostics::sort(&mut diagnostics);
@@ -560,7 +528,7 @@ impl LiveBuild {
                 })
                 .collect(),
             diagnostics,
-            schemas: prepared.project.schemas.clone(),
+            schemas: prepared.tree.project.schemas.clone(),
             files: Vec::new(),
             sources: self
                 .check
@@ -574,7 +542,6 @@ impl LiveBuild {
         // A failed write leaves `memo` empty: the next build reads the output again.
         let staging = super::write::Staging::create(&options.out, self.memo.take())?;
         let from = super::render::Inputs {
-            root: &options.root,
             checked: &checked,
             prepared,
             check_options: &check_options,

@@ -85,10 +85,10 @@ mod write;
 
 pub use api::api_files;
 pub use cache::CacheSalt;
-pub use check::{canonical_text, check, check_documents, check_with};
+pub use check::{canonical_text, check, check_documents, check_streaming, check_tree, check_with};
 pub use compress::Compression;
 pub use live::{LiveBuild, LiveCheck, LiveStats};
-pub use output::{BuildOptions, BuildOutcome, BuildSummary, CacheOptions, build};
+pub use output::{BuildOptions, BuildOutcome, BuildSummary, CacheOptions, build, build_loaded};
 pub use render::{Defer, Progress};
 pub use types::{Checked, GameOutput, LocaleDocument, OutputFile, outputs};
 pub use write::{OUTPUT_MARKER, OutputState, guard_output, inspect_output, shown_output};

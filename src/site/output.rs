@@ -16,6 +16,7 @@ use crate::validate;
 use super::cache;
 use super::cache::CacheSalt;
 use super::check::check_for_build;
+use crate::source::Tree;
 use super::compress::Compression;
 use super::render::{Defer, Progress};
 use super::render::{Inputs, Render, render};
@@ -156,6 +157,17 @@ pub struct BuildSummary {
 /// not the site.
 pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let started = Instant::now();
+    let tree = crate::load::load(&options.root, &crate::source::Overlay::new())?;
+    build_tree(options, tree, started)
+}
+
+/// [`build`] from the tree at `options.root` read already
+/// ([`crate::load::load`]): nothing under the root is read again.
+pub fn build_loaded(options: &BuildOptions, tree: Tree) -> anyhow::Result<BuildOutcome> {
+    build_tree(options, tree, Instant::now())
+}
+
+fn build_tree(options: &BuildOptions, tree: Tree, started: Instant) -> anyhow::Result<BuildOutcome> {
     write::guard_output(&options.root, &options.out, options.force)?;
     if let Some(cache) = &options.cache {
         guard_cache(&cache.dir, &options.out)?;
@@ -173,7 +185,7 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let clean = previous.clean_checks(check_options.now.unwrap_or_else(Now::read));
     let known_warnings = previous.warnings();
     let (checked, staging) = rayon::join(
-        || check_for_build(&options.root, &check_options, &salt, &clean),
+        || check_for_build(tree, &check_options, &salt, &clean),
         || write::Staging::after(&options.out, previous),
     );
     let (checked, prepared) = checked?;
@@ -185,7 +197,6 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         });
     }
     let from = Inputs {
-        root: &options.root,
         checked: &checked,
         prepared: &prepared,
         check_options: &check_options,
