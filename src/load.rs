@@ -65,7 +65,6 @@ pub fn load(root: &Path, overlay: &Overlay) -> anyhow::Result<Tree> {
     let mut paths: Vec<String> = project
         .data_files
         .iter()
-        .filter(|p| p.matches('/').count() == 2)
         .cloned()
         .collect();
     paths.extend(unlisted_data_files(root)?);
@@ -94,7 +93,7 @@ pub fn load(root: &Path, overlay: &Overlay) -> anyhow::Result<Tree> {
             files.insert(path.to_owned(), read);
         }
     }
-    let kept = kept_files(root)?
+    let kept: Vec<KeptRead> = kept_files(root)?
         .into_iter()
         .map(|file| {
             let bytes = file.problem.is_none().then(|| {
@@ -103,6 +102,13 @@ pub fn load(root: &Path, overlay: &Overlay) -> anyhow::Result<Tree> {
             KeptRead { file, bytes }
         })
         .collect();
+    for kept in &kept {
+        if std::fs::symlink_metadata(root.join(&kept.file.path))
+            .is_ok_and(|m| m.file_type().is_symlink())
+        {
+            links.insert(kept.file.path.clone());
+        }
+    }
     Ok(Tree {
         project,
         files,
@@ -155,7 +161,7 @@ fn open(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
             });
             None
         }
-        Some(Read::Unreadable(diagnostic)) => {
+        Some(Read::Unreadable(diagnostic, _)) => {
             diagnostics.push(*diagnostic);
             None
         }
@@ -205,13 +211,17 @@ fn read_file(root: &Path, rel: &str, overlay: &Overlay) -> Option<Read> {
                 1,
                 msg!("load-read-failed", error = err.to_string()),
                 None,
-            ))));
+            )), None));
         }
     };
-    Some(match decode(rel, bytes) {
-        Ok(source) => Read::Text(source),
-        Err(diagnostic) => Read::Unreadable(diagnostic),
-    })
+    if simdutf8::basic::from_utf8(&bytes).is_err() {
+        let shown = String::from_utf8_lossy(&bytes).into_owned();
+        return Some(match decode(rel, bytes) {
+            Ok(source) => Read::Text(source),
+            Err(diagnostic) => Read::Unreadable(diagnostic, Some(shown)),
+        });
+    }
+    decode(rel, bytes).ok().map(Read::Text)
 }
 
 /// The entries of `data/<game>/` the listing leaves out but a game may

@@ -147,8 +147,9 @@ pub enum Read {
     /// Its text (from the disk, or the overlay's).
     Text(SourceFile),
     /// It exists but is not UTF-8 text, or could not be read: the
-    /// `json-syntax` diagnostic that says so.
-    Unreadable(Box<Diagnostic>),
+    /// `json-syntax` diagnostic that says so, and the bytes read as lossy
+    /// text (to show a line of), when they could be read.
+    Unreadable(Box<Diagnostic>, Option<String>),
 }
 
 /// A kept file (`data/_files/`) and its bytes as read.
@@ -191,22 +192,27 @@ impl Tree {
         }
         match self.files.get(path) {
             Some(Read::Text(source)) => Some(&source.text),
-            _ => None,
+            Some(Read::Unreadable(..)) => None,
+            None => {
+                let kept = self.kept.iter().find(|k| k.file.path == path)?;
+                match &kept.bytes {
+                    Some(Ok(bytes)) => std::str::from_utf8(bytes).ok(),
+                    _ => None,
+                }
+            }
         }
     }
 
-    /// The text of `path` to show a line of in a listing: not for a link.
+    /// The text of `path` to show a line of in a listing: not for a link;
+    /// bytes that are not UTF-8 as lossy text.
     pub fn shown_text(&self, path: &str) -> Option<&str> {
         if self.links.contains(path) {
             return None;
         }
-        self.text(path).or_else(|| {
-            let kept = self.kept.iter().find(|k| k.file.path == path)?;
-            match &kept.bytes {
-                Some(Ok(bytes)) => std::str::from_utf8(bytes).ok(),
-                _ => None,
-            }
-        })
+        match self.files.get(path) {
+            Some(Read::Unreadable(_, shown)) => shown.as_deref(),
+            _ => self.text(path),
+        }
     }
 
     /// Replaces the text of `path` (a fix or a reformat made in memory).
@@ -217,6 +223,8 @@ impl Tree {
         };
         if path == crate::tree::REGISTRY_PATH {
             self.project.registry = Some(source);
+        } else if let Some(kept) = self.kept.iter_mut().find(|k| k.file.path == path) {
+            kept.bytes = Some(Ok(source.text.into_bytes()));
         } else {
             self.files.insert(path.to_owned(), Read::Text(source));
         }
@@ -226,7 +234,7 @@ impl Tree {
     fn loaded(&self, path: String, locale: String) -> (LoadedFile, Option<Diagnostic>) {
         let (source, exists, problem) = match self.files.get(&path) {
             Some(Read::Text(source)) => (Some(source.clone()), true, None),
-            Some(Read::Unreadable(diagnostic)) => (None, true, Some((**diagnostic).clone())),
+            Some(Read::Unreadable(diagnostic, _)) => (None, true, Some((**diagnostic).clone())),
             None => (None, false, None),
         };
         let file = LoadedFile {

@@ -699,7 +699,7 @@ impl DataTools {
                 reply(ids)
             }
             None => failure(msg!("agent-not-yet", path = rel, tool = writer), None),
-            Some(Read::Unreadable(diagnostic)) => failure(diagnostic.message.to_string(), None),
+            Some(Read::Unreadable(diagnostic, _)) => failure(diagnostic.message.to_string(), None),
         }
     }
 

@@ -327,7 +327,7 @@ pub(crate) fn games_in_path_order(games: Vec<Game>) -> Vec<Vec<Game>> {
 /// How many games are checked at once before their diagnostics are
 /// handed on: enough for every core, few enough that memory holds a
 /// handful of games' diagnostics, not the tree's.
-const GAMES_AT_ONCE: usize = 64;
+pub(crate) const GAMES_AT_ONCE: usize = 64;
 
 /// [`check_tree`] handing the diagnostics on as they are found, in the
 /// order of [`diagnostics::sort`] (`each` takes them a batch at a time):
