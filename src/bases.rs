@@ -23,7 +23,6 @@ use crate::i18n::msg;
 use crate::layout;
 use crate::model::Game;
 use crate::site;
-use crate::source::Overlay;
 use crate::site::diff::{FileDiff, FileStatus, Location, Report};
 
 /// What `diff` compares: the root's build (or the built site `site`)
@@ -91,7 +90,7 @@ fn cannot_fetch(url: &str, err: &FetchError) -> anyhow::Error {
 pub fn review(request: &Request<'_>) -> anyhow::Result<Outcome> {
     // The registry only: the build checks the data, and `--site` needs no check.
     // The tree is read once: its registry here, its build below.
-    let tree = crate::load::load(request.root, &Overlay::new())?;
+    let tree = crate::load::load(request.root, &Default::default())?;
     let (games, _) = crate::validate::Validator::new(&tree.project)?.registry(&tree.project);
     // One moment for both builds and every rule: read once, seen by each
     // game in its own time zone.
@@ -271,7 +270,7 @@ impl Built {
     /// `site` when given, else the root built into a temporary folder; the
     /// diagnostics when the root's data has errors.
     fn new(
-        tree: crate::source::Tree,
+        tree: crate::load::Tree,
         site: Option<&Path>,
         now: Now,
     ) -> anyhow::Result<Result<Built, Vec<Diagnostic>>> {
@@ -301,7 +300,7 @@ impl Built {
 /// precompressed siblings (they follow their file; the comparison skips
 /// them); the diagnostics when the data has errors and nothing was built.
 fn build_into(
-    tree: crate::source::Tree,
+    tree: crate::load::Tree,
     out: &Path,
     now: Now,
 ) -> anyhow::Result<Result<(), Vec<Diagnostic>>> {
@@ -329,7 +328,7 @@ fn build_into(
 /// its `site/`.
 fn build_revision(root: &Path, rev: &str, now: Now) -> anyhow::Result<tempfile::TempDir> {
     let tmp = export_revision(root, rev)?;
-    let tree = crate::load::load(tmp.path(), &Overlay::new())?;
+    let tree = crate::load::load(tmp.path(), &Default::default())?;
     if let Err(diagnostics) = build_into(tree, &tmp.path().join("site"), now)? {
         let errors: Vec<_> = diagnostics.iter().filter(|d| d.is_error()).collect();
         let first = errors

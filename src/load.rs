@@ -16,7 +16,7 @@
 //! (an editor's open buffers, an agent's draft), so the language server
 //! and the agent tools check unsaved text with the same pipeline as
 //! `check`. The live check reads again only the files a watcher says
-//! changed ([`reload_files`]), through the same reader. [`entries`] counts
+//! changed ([`reload_files`], [`load_again`]), through the same reader. [`entries`] counts
 //! how often the loader was entered for a root (a `build` enters it once).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -32,9 +32,12 @@ use crate::diagnostics::{Code, Diagnostic, Severity, locate};
 use crate::i18n::msg;
 use crate::kind::{self, Sources};
 use crate::source::{
-    BUILTIN_GAMES_SCHEMA, KeptFile, KeptRead, Overlay, Project, Read, SourceFile, Tree,
+    BUILTIN_GAMES_SCHEMA, KeptFile, KeptRead, Overlay, Project, Read, SourceFile, Stamp,
 };
 use crate::tree::{self, REGISTRY_PATH, SourcePath};
+
+/// What [`load`] gives: the tree in memory (its one owner is [`crate::source`]).
+pub use crate::source::Tree;
 
 /// How many times the loader was entered for each root, since the
 /// process started ([`entries`]).
@@ -58,6 +61,18 @@ fn entered(root: &Path) {
 /// the kept files. `Err` only when the root itself (or a folder or schema
 /// of it) cannot be read; a file that is not text is a diagnostic.
 pub fn load(root: &Path, overlay: &Overlay) -> anyhow::Result<Tree> {
+    read_tree(root, overlay, None)
+}
+
+/// [`load`] of the root `previous` was read from, taking from `previous`
+/// the text of each file whose size and modification time are still those
+/// it was read with (the live check, run again after an edit, reads what
+/// changed).
+pub fn load_again(previous: &Tree, overlay: &Overlay) -> anyhow::Result<Tree> {
+    read_tree(&previous.project.root.clone(), overlay, Some(previous))
+}
+
+fn read_tree(root: &Path, overlay: &Overlay, previous: Option<&Tree>) -> anyhow::Result<Tree> {
     entered(root);
     let project = open(root, overlay)?;
     let mut files = BTreeMap::new();
@@ -69,19 +84,27 @@ pub fn load(root: &Path, overlay: &Overlay) -> anyhow::Result<Tree> {
         .collect();
     paths.extend(unlisted_data_files(root)?);
     paths.extend(project.locale_files.values().flatten().cloned());
-    let read: Vec<(String, Option<Read>, bool)> = paths
+    #[allow(clippy::type_complexity)]
+    let read: Vec<(String, Option<Read>, Option<Stamp>, bool)> = paths
         .into_par_iter()
         .map(|path| {
             let linked = overlay.get(&path).is_none()
                 && std::fs::symlink_metadata(root.join(&path))
                     .is_ok_and(|m| m.file_type().is_symlink());
-            let read = read_file(root, &path, overlay);
-            (path, read, linked)
+            if let Some(kept) = previous.and_then(|p| unchanged(p, root, &path, overlay)) {
+                return (path, Some(kept.0), Some(kept.1), linked);
+            }
+            let (read, stamp) = read_stamped(root, &path, overlay);
+            (path, read, stamp, linked)
         })
         .collect();
-    for (path, read, linked) in read {
+    let mut stamps = BTreeMap::new();
+    for (path, read, stamp, linked) in read {
         if linked {
             links.insert(path.clone());
+        }
+        if let Some(stamp) = stamp {
+            stamps.insert(path.clone(), stamp);
         }
         if let Some(read) = read {
             files.insert(path, read);
@@ -113,8 +136,23 @@ pub fn load(root: &Path, overlay: &Overlay) -> anyhow::Result<Tree> {
         project,
         files,
         links,
+        stamps,
         kept,
     })
+}
+
+/// The text `previous` read of `path`, with its stamp, when the file on
+/// disk still has that size and time (and the overlay has no text for it).
+fn unchanged(previous: &Tree, root: &Path, path: &str, overlay: &Overlay) -> Option<(Read, Stamp)> {
+    if overlay.get(path).is_some() {
+        return None;
+    }
+    let stamp = *previous.stamps.get(path)?;
+    let Some(Read::Text(source)) = previous.files.get(path) else {
+        return None;
+    };
+    let meta = std::fs::metadata(root.join(path)).ok()?;
+    ((meta.len(), meta.modified().ok()) == stamp).then(|| (Read::Text(source.clone()), stamp))
 }
 
 /// Reads the data files `paths` of `tree` again from the disk (the files
@@ -125,9 +163,14 @@ pub fn reload_files(tree: &mut Tree, paths: &[String]) -> usize {
     entered(&root);
     let none = Overlay::new();
     for path in paths {
-        match read_file(&root, path, &none) {
+        let (read, stamp) = read_stamped(&root, path, &none);
+        match read {
             Some(read) => tree.files.insert(path.clone(), read),
             None => tree.files.remove(path),
+        };
+        match stamp {
+            Some(stamp) => tree.stamps.insert(path.clone(), stamp),
+            None => tree.stamps.remove(path),
         };
     }
     paths.len()
@@ -194,13 +237,34 @@ fn open(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
 /// `None` when the file does not exist; [`Read::Unreadable`] with a
 /// `json-syntax` diagnostic when it is not UTF-8 (or cannot be read).
 fn read_file(root: &Path, rel: &str, overlay: &Overlay) -> Option<Read> {
+    read_stamped(root, rel, overlay).0
+}
+
+/// [`read_file`], and the size and modification time of the file read
+/// (taken from the file opened, so they are those of the text read), when
+/// it was read from the disk.
+fn read_stamped(root: &Path, rel: &str, overlay: &Overlay) -> (Option<Read>, Option<Stamp>) {
     if let Some(text) = overlay.get(rel) {
-        return Some(Read::Text(SourceFile {
+        let source = SourceFile {
             path: rel.to_string(),
             text: text.to_string(),
-        }));
+        };
+        return (Some(Read::Text(source)), None);
     }
-    let bytes = match std::fs::read(root.join(rel)) {
+    let mut stamp = None;
+    let read = std::fs::File::open(root.join(rel)).and_then(|mut file| {
+        let meta = file.metadata()?;
+        stamp = Some((meta.len(), meta.modified().ok()));
+        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+        std::io::Read::read_to_end(&mut file, &mut bytes)?;
+        Ok(bytes)
+    });
+    (decoded(rel, read), stamp)
+}
+
+/// What the bytes `read` of `rel` are to the checker.
+fn decoded(rel: &str, read: io::Result<Vec<u8>>) -> Option<Read> {
+    let bytes = match read {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == io::ErrorKind::NotFound => return None,
         Err(err) => {

@@ -175,9 +175,15 @@ pub struct Tree {
     /// Paths of `files` that are links on disk: their text is checked,
     /// but a listing shows no line of them (a link may lead anywhere).
     pub links: std::collections::BTreeSet<String>,
+    /// The size and modification time of each file of `files` read from
+    /// the disk, as it was read (what the live check compares).
+    pub stamps: BTreeMap<String, Stamp>,
     /// The files of `data/_files/`, sorted by path.
     pub kept: Vec<KeptRead>,
 }
+
+/// A file's size and modification time.
+pub type Stamp = (u64, Option<std::time::SystemTime>);
 
 impl Tree {
     /// The root it was read from.

@@ -13,14 +13,15 @@
 //! that with the clock as "now" a game that was not edited may be reported as
 //! of up to one minute earlier.
 //!
-//! A caller that knows what changed on disk (`serve`'s file watcher) says
-//! so ([`LiveCheck::check_changes`]): when only data files the tree already
-//! had changed, the tree is not opened or listed again and only those
-//! files are stamped and read (with the other files of their games,
-//! unless the last run read those: an editor saving one file again and
-//! again costs one read), their games checked, with their documents kept
-//! for [`LiveBuild`] to render. Anything else, or a watcher that may have
-//! missed events, runs the whole check.
+//! The tree is read through the loader ([`load::load`]) and kept: the
+//! stamps compared are those of the texts it read, and a game is checked
+//! from the tree in memory. A caller that knows what changed on disk
+//! (`serve`'s file watcher) says so ([`LiveCheck::check_changes`]): when
+//! only data files the tree already had changed, the tree is not opened or
+//! listed again and only those files are read again into it
+//! ([`load::reload_files`]), their games checked, with their documents
+//! kept for [`LiveBuild`] to render. Anything else, or a watcher that may
+//! have missed events, runs the whole check.
 //!
 //! [`check_with`]: super::check_with
 
@@ -248,7 +249,6 @@ impl LiveCheck {
         let read = load::reload_files(&mut prepared.tree, changed);
         let validator = &prepared.validator;
         let tree = &prepared.tree;
-        let root = &self.root;
         let last = &self.games;
         let pinned = Now::pinned_or_clock(options.now);
         #[allow(clippy::type_complexity)]
@@ -271,9 +271,9 @@ impl LiveCheck {
                     return (0, None);
                 }
                 let inputs = if unknown {
-                    GameInputs::read(root, game, &Overlay::new(), options)
+                    GameInputs::read(tree, game, &Overlay::new(), options)
                 } else {
-                    before.restamped(root, &touched, now)
+                    before.restamped(tree, &touched, now)
                 };
                 if before.same(&inputs) {
                     return (touched.len(), None);
@@ -318,7 +318,11 @@ impl LiveCheck {
         overlay: &Overlay,
         options: &validate::Options,
     ) -> anyhow::Result<Vec<Diagnostic>> {
-        let tree = load::load(&self.root, overlay)?;
+        // What the last run read is taken again where its files did not change.
+        let tree = match &self.prepared {
+            Some(last) => load::load_again(&last.tree, overlay)?,
+            None => load::load(&self.root, overlay)?,
+        };
         let project = &tree.project;
         let (kept, compiled) = match self.prepared.take() {
             Some(last)
@@ -346,13 +350,12 @@ impl LiveCheck {
         let (_, announced) = super::check::check_files(&tree, validator, false);
         all.extend(announced.iter().cloned());
         self.announced = announced;
-        let root = &self.root;
         let mut last = std::mem::take(&mut self.games);
         // `None`: the game's inputs did not change, its last diagnostics stand.
         let results: Vec<(String, GameInputs, Option<Checked>)> = games
             .par_iter()
             .map(|game| {
-                let inputs = GameInputs::read(root, game, overlay, options);
+                let inputs = GameInputs::read(&tree, game, overlay, options);
                 if let Some((before, _, _)) = last.get(&game.id)
                     && before.same(&inputs)
                 {
@@ -557,7 +560,7 @@ impl LiveBuild {
 }
 
 impl GameInputs {
-    fn read(root: &Path, game: &Game, overlay: &Overlay, options: &validate::Options) -> Self {
+    fn read(tree: &Tree, game: &Game, overlay: &Overlay, options: &validate::Options) -> Self {
         let files = game
             .locales
             .iter()
@@ -565,7 +568,7 @@ impl GameInputs {
                 let path = crate::tree::data_path(&game.id, locale);
                 match overlay.get(&path) {
                     Some(text) => FileStamp::Open(text.to_string()),
-                    None => FileStamp::of(&root.join(&path)),
+                    None => FileStamp::of(tree, &path),
                 }
             })
             .collect();
@@ -580,8 +583,9 @@ impl GameInputs {
     }
 
     /// These inputs with the files `touched` (paths of the game's data
-    /// files) stamped again from disk, the others as they were, at `now`.
-    fn restamped(&self, root: &Path, touched: &[&String], now: NaiveDateTime) -> GameInputs {
+    /// files) stamped again as the tree read them, the others as they
+    /// were, at `now`.
+    fn restamped(&self, tree: &Tree, touched: &[&String], now: NaiveDateTime) -> GameInputs {
         let files = self
             .game
             .locales
@@ -590,7 +594,7 @@ impl GameInputs {
             .map(|(locale, stamp)| {
                 let path = crate::tree::data_path(&self.game.id, locale);
                 if touched.iter().any(|t| **t == path) {
-                    FileStamp::of(&root.join(&path))
+                    FileStamp::of(tree, &path)
                 } else {
                     stamp.clone()
                 }
@@ -611,12 +615,13 @@ impl GameInputs {
 }
 
 impl FileStamp {
-    /// The stamp of the file at `path` on disk.
-    fn of(path: &Path) -> FileStamp {
-        match std::fs::metadata(path) {
-            Ok(meta) => FileStamp::Disk(meta.len(), meta.modified().ok()),
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => FileStamp::Absent,
-            Err(_) => FileStamp::Unknown,
+    /// The stamp of the file at `path` as the loader read it into `tree`
+    /// (its size and time then, so a stamp always goes with the text read).
+    fn of(tree: &Tree, path: &str) -> FileStamp {
+        match (tree.stamps.get(path), tree.files.contains_key(path)) {
+            (Some(&(len, modified)), _) => FileStamp::Disk(len, modified),
+            (None, false) => FileStamp::Absent,
+            (None, true) => FileStamp::Unknown,
         }
     }
 }
