@@ -46,12 +46,16 @@ static ENTRIES: Mutex<BTreeMap<PathBuf, usize>> = Mutex::new(BTreeMap::new());
 /// How many times [`load`] and [`reload_files`] were entered for `root` in
 /// this process: what a test asks to hold a command to one load.
 pub fn entries(root: &Path) -> usize {
-    let entries = ENTRIES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let entries = ENTRIES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     entries.get(root).copied().unwrap_or(0)
 }
 
 fn entered(root: &Path) {
-    let mut entries = ENTRIES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut entries = ENTRIES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     *entries.entry(root.to_path_buf()).or_default() += 1;
 }
 
@@ -77,11 +81,7 @@ fn read_tree(root: &Path, overlay: &Overlay, previous: Option<&Tree>) -> anyhow:
     let project = open(root, overlay)?;
     let mut files = BTreeMap::new();
     let mut links = BTreeSet::new();
-    let mut paths: Vec<String> = project
-        .data_files
-        .iter()
-        .cloned()
-        .collect();
+    let mut paths: Vec<String> = project.data_files.to_vec();
     paths.extend(unlisted_data_files(root)?);
     paths.extend(project.locale_files.values().flatten().cloned());
     #[allow(clippy::type_complexity)]
@@ -119,9 +119,10 @@ fn read_tree(root: &Path, overlay: &Overlay, previous: Option<&Tree>) -> anyhow:
     let kept: Vec<KeptRead> = kept_files(root)?
         .into_iter()
         .map(|file| {
-            let bytes = file.problem.is_none().then(|| {
-                std::fs::read(root.join(&file.path)).map_err(|err| err.to_string())
-            });
+            let bytes = file
+                .problem
+                .is_none()
+                .then(|| std::fs::read(root.join(&file.path)).map_err(|err| err.to_string()));
             KeptRead { file, bytes }
         })
         .collect();
@@ -268,14 +269,17 @@ fn decoded(rel: &str, read: io::Result<Vec<u8>>) -> Option<Read> {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == io::ErrorKind::NotFound => return None,
         Err(err) => {
-            return Some(Read::Unreadable(Box::new(Diagnostic::json_syntax(
-                rel,
-                1,
-                1,
-                1,
-                msg!("load-read-failed", error = err.to_string()),
+            return Some(Read::Unreadable(
+                Box::new(Diagnostic::json_syntax(
+                    rel,
+                    1,
+                    1,
+                    1,
+                    msg!("load-read-failed", error = err.to_string()),
+                    None,
+                )),
                 None,
-            )), None));
+            ));
         }
     };
     if simdutf8::basic::from_utf8(&bytes).is_err() {

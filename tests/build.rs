@@ -624,10 +624,18 @@ fn a_tree_held_in_memory_checks_and_builds_with_its_root_gone() {
     for part in ["data", "schema"] {
         crate::util::copy_tree(&crate_root().join(part), &root.path().join(part));
     }
-    std::fs::copy(crate_root().join("games.json"), root.path().join("games.json")).unwrap();
+    std::fs::copy(
+        crate_root().join("games.json"),
+        root.path().join("games.json"),
+    )
+    .unwrap();
     // A kept file too, published byte for byte.
     std::fs::create_dir_all(root.path().join("data/_files")).unwrap();
-    std::fs::write(root.path().join("data/_files/robots.txt"), "User-agent: *\n").unwrap();
+    std::fs::write(
+        root.path().join("data/_files/robots.txt"),
+        "User-agent: *\n",
+    )
+    .unwrap();
     let outs = tempfile::tempdir().expect("temp dir");
     let now = activity_site::clock::Now::from(
         chrono::NaiveDateTime::parse_from_str(FIXTURE_NOW, "%Y-%m-%dT%H:%M:%S").unwrap(),

@@ -122,7 +122,13 @@ fn check_games(
 ) -> anyhow::Result<Checked> {
     let tree = load::load(root, overlay)?;
     let validator = Validator::new(&tree.project)?;
-    Ok(check_loaded(&tree, &validator, options, keep_documents, None))
+    Ok(check_loaded(
+        &tree,
+        &validator,
+        options,
+        keep_documents,
+        None,
+    ))
 }
 
 /// The check of a tree read already, game by game on every core.
@@ -303,9 +309,7 @@ pub(crate) fn order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
     fn key(d: &Diagnostic) -> (&str, usize, usize, &str) {
         (&d.file, d.line, d.column, d.code.as_str())
     }
-    key(a)
-        .cmp(&key(b))
-        .then_with(|| a.message.cmp(&b.message))
+    key(a).cmp(&key(b)).then_with(|| a.message.cmp(&b.message))
 }
 
 /// The registry's games in the order of their files' paths
@@ -313,7 +317,7 @@ pub(crate) fn order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
 /// diagnostics, sorted, fall between the previous group's and the next's.
 pub(crate) fn games_in_path_order(games: Vec<Game>) -> Vec<Vec<Game>> {
     let mut games = games;
-    games.sort_by(|a, b| tree::data_path(&a.id, "").cmp(&tree::data_path(&b.id, "")));
+    games.sort_by_key(|game| tree::data_path(&game.id, ""));
     let mut groups: Vec<Vec<Game>> = Vec::new();
     for game in games {
         match groups.last_mut() {

@@ -493,10 +493,10 @@ impl LiveBuild {
             .check
             .check_changes(&Overlay::new(), &check_options, changed)?;
         // The kept files are looked at again whenever the tree is.
-        if self.check.last_run().listed {
-            if let Some(prepared) = &self.check.prepared {
-                self.kept = super::kept::diagnostics(&prepared.tree);
-            }
+        if self.check.last_run().listed
+            && let Some(prepared) = &self.check.prepared
+        {
+            self.kept = super::kept::diagnostics(&prepared.tree);
         }
         diagnostics.extend(self.kept.iter().cloned());
         diagnostics::sort(&mut diagnostics);

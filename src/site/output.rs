@@ -16,11 +16,11 @@ use crate::validate;
 use super::cache;
 use super::cache::CacheSalt;
 use super::check::check_for_build;
-use crate::source::Tree;
 use super::compress::Compression;
 use super::render::{Defer, Progress};
 use super::render::{Inputs, Render, render};
 use super::{manifest, write};
+use crate::source::Tree;
 
 /// What to build and where.
 #[derive(Debug, Clone, Default)]
@@ -167,7 +167,11 @@ pub fn build_loaded(options: &BuildOptions, tree: Tree) -> anyhow::Result<BuildO
     build_tree(options, tree, Instant::now())
 }
 
-fn build_tree(options: &BuildOptions, tree: Tree, started: Instant) -> anyhow::Result<BuildOutcome> {
+fn build_tree(
+    options: &BuildOptions,
+    tree: Tree,
+    started: Instant,
+) -> anyhow::Result<BuildOutcome> {
     write::guard_output(&options.root, &options.out, options.force)?;
     if let Some(cache) = &options.cache {
         guard_cache(&cache.dir, &options.out)?;

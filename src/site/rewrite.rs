@@ -351,7 +351,7 @@ pub fn fix_with(
 
 /// Applies every exact fix of the check's diagnostics to the files of
 /// `tree` (those of `only`, when given), in memory, from one check: the
-/// registry first (its fixes decide the games), then the boards and the
+/// registry first (its fixes decide the games), then the files checked file by file and the
 /// kept files, then the games in their files' order, a few dozen at once
 /// on every core. Each part is checked again after its fixes (a fixed
 /// syntax error lets the rules run, whose fixes come next), and only that
@@ -378,9 +378,9 @@ pub fn fix_loaded(
         only,
         &mut left,
     );
-    let boards = |tree: &Tree| check_files(tree, &validator, false).1;
+    let by_file = |tree: &Tree| check_files(tree, &validator, false).1;
     let kept = |tree: &Tree| kept::diagnostics(tree);
-    let parts: [&dyn Fn(&Tree) -> Vec<Diagnostic>; 2] = [&boards, &kept];
+    let parts: [&Check<'_, Tree>; 2] = [&by_file, &kept];
     for check in parts {
         let (files, found) = fix_unit(tree, &texts, check, only, &mut left);
         held.extend(files);
@@ -391,7 +391,11 @@ pub fn fix_loaded(
     let mut told = 0;
     for chunk in games_in_path_order(games).chunks(GAMES_AT_ONCE) {
         #[allow(clippy::type_complexity)]
-        let done: Vec<(BTreeMap<String, FixedFile>, Vec<Diagnostic>, BTreeSet<String>)> = chunk
+        let done: Vec<(
+            BTreeMap<String, FixedFile>,
+            Vec<Diagnostic>,
+            BTreeSet<String>,
+        )> = chunk
             .par_iter()
             .map(|group| {
                 let mut files = BTreeMap::new();
@@ -399,9 +403,8 @@ pub fn fix_loaded(
                 let mut left = BTreeSet::new();
                 for game in group {
                     let mut loaded = tree.game(game);
-                    let check = |loaded: &LoadedGame| {
-                        validator.game(loaded, options, false).diagnostics
-                    };
+                    let check =
+                        |loaded: &LoadedGame| validator.game(loaded, options, false).diagnostics;
                     let (fixed, rest) = fix_unit(&mut loaded, &GameTexts, &check, only, &mut left);
                     files.extend(fixed);
                     found.extend(rest);
@@ -435,13 +438,16 @@ pub fn fix_loaded(
     })
 }
 
+/// What checks one part of the tree as `S` holds it.
+type Check<'c, S> = dyn Fn(&S) -> Vec<Diagnostic> + 'c;
+
 /// Where a part of the fixes reads and puts the texts it fixes.
 trait Texts<S> {
     fn get(&self, state: &S, path: &str) -> Option<String>;
     fn set(&self, state: &mut S, path: &str, text: String);
 }
 
-/// The texts of the tree in memory (the registry, the boards, the kept files).
+/// The texts of the tree in memory (the registry, the files checked file by file, the kept files).
 struct TreeTexts;
 
 impl Texts<Tree> for TreeTexts {
@@ -471,7 +477,7 @@ impl Texts<LoadedGame> for GameTexts {
     }
 }
 
-/// The fixes of one part of the tree (the registry, the boards, the kept
+/// The fixes of one part of the tree (the registry, the files checked file by file, the kept
 /// files, one game), in rounds: `check` finds the diagnostics of the part
 /// as `state` holds it, their fixes are applied through `texts`, and the
 /// part is checked again until no fix applies. Returns the files changed,
@@ -479,7 +485,7 @@ impl Texts<LoadedGame> for GameTexts {
 fn fix_unit<S>(
     state: &mut S,
     texts: &dyn Texts<S>,
-    check: &dyn Fn(&S) -> Vec<Diagnostic>,
+    check: &Check<'_, S>,
     only: Option<&BTreeSet<String>>,
     left: &mut BTreeSet<String>,
 ) -> (BTreeMap<String, FixedFile>, Vec<Diagnostic>) {
