@@ -78,8 +78,12 @@ pub fn load_again(previous: &Tree, overlay: &Overlay) -> anyhow::Result<Tree> {
 
 fn read_tree(root: &Path, overlay: &Overlay, previous: Option<&Tree>) -> anyhow::Result<Tree> {
     entered(root);
-    let project = open(root, overlay)?;
+    let (project, registry_shown) = open(root, overlay)?;
     let mut files = BTreeMap::new();
+    if let Some(read) = registry_shown {
+        // An unreadable registry's bytes, to show its lines.
+        files.insert(REGISTRY_PATH.to_owned(), read);
+    }
     let mut links = BTreeSet::new();
     let mut paths: Vec<String> = project.data_files.to_vec();
     paths.extend(unlisted_data_files(root)?);
@@ -126,11 +130,12 @@ fn read_tree(root: &Path, overlay: &Overlay, previous: Option<&Tree>) -> anyhow:
             KeptRead { file, bytes }
         })
         .collect();
-    for kept in &kept {
-        if std::fs::symlink_metadata(root.join(&kept.file.path))
-            .is_ok_and(|m| m.file_type().is_symlink())
-        {
-            links.insert(kept.file.path.clone());
+    let linked = |path: &str| {
+        std::fs::symlink_metadata(root.join(path)).is_ok_and(|m| m.file_type().is_symlink())
+    };
+    for path in kept.iter().map(|k| k.file.path.as_str()).chain([REGISTRY_PATH]) {
+        if linked(path) && overlay.get(path).is_none() {
+            links.insert(path.to_owned());
         }
     }
     Ok(Tree {
@@ -178,7 +183,9 @@ pub fn reload_files(tree: &mut Tree, paths: &[String]) -> usize {
 }
 
 /// Opens `root`: reads the registry, the schemas and the list of data files.
-fn open(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
+/// Also gives the registry as read when it is not text, for its lines to
+/// be shown.
+fn open(root: &Path, overlay: &Overlay) -> anyhow::Result<(Project, Option<Read>)> {
     let meta = std::fs::metadata(root)
         .with_context(|| msg!("err-read-root", path = root.display().to_string()))?;
     anyhow::ensure!(
@@ -187,6 +194,7 @@ fn open(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
     );
 
     let mut diagnostics = Vec::new();
+    let mut unreadable = None;
     let registry = match read_file(root, REGISTRY_PATH, overlay) {
         Some(Read::Text(file)) => Some(file),
         None => {
@@ -205,8 +213,9 @@ fn open(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
             });
             None
         }
-        Some(Read::Unreadable(diagnostic, _)) => {
-            diagnostics.push(*diagnostic);
+        Some(Read::Unreadable(diagnostic, shown)) => {
+            diagnostics.push((*diagnostic).clone());
+            unreadable = Some(Read::Unreadable(diagnostic, shown));
             None
         }
     };
@@ -223,7 +232,7 @@ fn open(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
         }
     }
 
-    Ok(Project {
+    let project = Project {
         root: root.to_path_buf(),
         registry,
         data_files: list_data_files(root, overlay)?,
@@ -231,7 +240,8 @@ fn open(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
         schemas,
         locale_files,
         diagnostics,
-    })
+    };
+    Ok((project, unreadable))
 }
 
 /// Reads `rel` under `root` as text (the overlay's text when it has one).

@@ -22,9 +22,9 @@ use super::cache::{CacheSalt, Key};
 use super::kept;
 use super::types::Checked;
 
-/// Loads and checks the tree under `root`, game by game on every core, for
-/// its diagnostics only: no typed documents are built and each game is
-/// dropped once checked, so memory is bounded by the largest game.
+/// Reads the tree under `root` into memory once ([`load::load`]) and
+/// checks it, game by game on every core, for its diagnostics only: no
+/// typed documents are built.
 pub fn check(root: &Path, options: &validate::Options) -> anyhow::Result<Checked> {
     check_games(root, &Overlay::new(), options, false)
 }

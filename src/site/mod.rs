@@ -1,7 +1,9 @@
 //! The builder: a validated data tree to the files of `site/`. No HTTP, no async.
 //!
-//! [`build`] checks the tree first (without keeping documents); with any
-//! error it writes nothing. Otherwise each game is loaded again and turned
+//! [`build`] reads the tree into memory once ([`crate::load::load`]) and
+//! checks it (without keeping documents); with any error it writes
+//! nothing. Otherwise each game is validated again from that tree (never
+//! from the disk) and turned
 //! into parts, each a pure function of named inputs: per document, its JSON
 //! files and calendars (from the game's registry entry, its locales and the
 //! validated document), and its page (the same plus "now"); then the shared

@@ -151,10 +151,10 @@ pub struct BuildSummary {
 /// `Err` only when the tool itself fails (unreadable root, unwritable output,
 /// a cache directory it does not own, inputs that change during the build).
 ///
-/// The whole tree is checked first without keeping documents; then each
-/// game is loaded again and rendered, and its files go into the staging
-/// directory as they are finished, so memory holds the games in flight,
-/// not the site.
+/// The tree is read into memory once; it is checked first without keeping
+/// documents; then each game is validated again from memory and rendered,
+/// and its files go into the staging directory as they are finished, so
+/// memory holds the tree's text and the games in flight, not the site.
 pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let started = Instant::now();
     let tree = crate::load::load(&options.root, &crate::source::Overlay::new())?;
