@@ -133,7 +133,11 @@ fn read_tree(root: &Path, overlay: &Overlay, previous: Option<&Tree>) -> anyhow:
     let linked = |path: &str| {
         std::fs::symlink_metadata(root.join(path)).is_ok_and(|m| m.file_type().is_symlink())
     };
-    for path in kept.iter().map(|k| k.file.path.as_str()).chain([REGISTRY_PATH]) {
+    for path in kept
+        .iter()
+        .map(|k| k.file.path.as_str())
+        .chain([REGISTRY_PATH])
+    {
         if linked(path) && overlay.get(path).is_none() {
             links.insert(path.to_owned());
         }
