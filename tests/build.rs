@@ -667,7 +667,8 @@ fn a_tree_held_in_memory_checks_and_builds_with_its_root_gone() {
     let entered = load::entries(&kept);
     let in_memory = site::check_tree(&tree, &check_options).expect("checked from memory");
     assert_eq!(in_memory.diagnostics, checked.diagnostics);
-    let built = site::build_loaded(&options(&kept, "memory"), tree).expect("built from memory");
+    let (built, _) =
+        site::build_loaded(&options(&kept, "memory"), tree).expect("built from memory");
     assert!(built.summary.is_some(), "{:?}", built.diagnostics);
     assert_eq!(load::entries(&kept), entered, "nothing was loaded again");
     let normal = files_under(&outs.path().join("normal"));

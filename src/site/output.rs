@@ -158,12 +158,13 @@ pub struct BuildSummary {
 pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let started = Instant::now();
     let tree = crate::load::load(&options.root, &crate::source::Overlay::new())?;
-    build_tree(options, tree, started)
+    build_tree(options, tree, started).map(|(outcome, _)| outcome)
 }
 
 /// [`build`] from the tree at `options.root` read already
-/// ([`crate::load::load`]): nothing under the root is read again.
-pub fn build_loaded(options: &BuildOptions, tree: Tree) -> anyhow::Result<BuildOutcome> {
+/// ([`crate::load::load`]): nothing under the root is read again. The
+/// tree comes back with the outcome (`diff` points into its files).
+pub fn build_loaded(options: &BuildOptions, tree: Tree) -> anyhow::Result<(BuildOutcome, Tree)> {
     build_tree(options, tree, Instant::now())
 }
 
@@ -171,7 +172,7 @@ fn build_tree(
     options: &BuildOptions,
     tree: Tree,
     started: Instant,
-) -> anyhow::Result<BuildOutcome> {
+) -> anyhow::Result<(BuildOutcome, Tree)> {
     write::guard_output(&options.root, &options.out, options.force)?;
     if let Some(cache) = &options.cache {
         guard_cache(&cache.dir, &options.out)?;
@@ -194,11 +195,12 @@ fn build_tree(
     );
     let (checked, prepared) = checked?;
     if checked.has_errors() {
-        return Ok(BuildOutcome {
+        let outcome = BuildOutcome {
             diagnostics: checked.diagnostics,
             summary: None,
             known_warnings,
-        });
+        };
+        return Ok((outcome, prepared.tree));
     }
     let from = Inputs {
         checked: &checked,
@@ -206,11 +208,12 @@ fn build_tree(
         check_options: &check_options,
     };
     let (summary, _) = write_site(options, &from, started, staging?)?;
-    Ok(BuildOutcome {
+    let outcome = BuildOutcome {
         diagnostics: checked.diagnostics,
         summary: Some(summary),
         known_warnings,
-    })
+    };
+    Ok((outcome, prepared.tree))
 }
 
 /// Writes the site of a clean check (`from.checked.sources` filled) to
