@@ -72,11 +72,18 @@ pub fn load(root: &Path, overlay: &Overlay) -> anyhow::Result<Tree> {
 /// the text of each file whose size and modification time are still those
 /// it was read with (the live check, run again after an edit, reads what
 /// changed).
-pub fn load_again(previous: &Tree, overlay: &Overlay) -> anyhow::Result<Tree> {
-    read_tree(&previous.project.root.clone(), overlay, Some(previous))
+pub fn load_again(previous: Tree, overlay: &Overlay) -> anyhow::Result<Tree> {
+    let root = previous.project.root.clone();
+    read_tree(&root, overlay, Some(previous))
 }
 
-fn read_tree(root: &Path, overlay: &Overlay, previous: Option<&Tree>) -> anyhow::Result<Tree> {
+/// What the loader found of one file: read now, or the same as before.
+enum Found {
+    Read(Option<Read>, Option<Stamp>),
+    Same(Stamp),
+}
+
+fn read_tree(root: &Path, overlay: &Overlay, previous: Option<Tree>) -> anyhow::Result<Tree> {
     entered(root);
     let (project, registry_shown) = open(root, overlay)?;
     let mut files = BTreeMap::new();
@@ -88,22 +95,31 @@ fn read_tree(root: &Path, overlay: &Overlay, previous: Option<&Tree>) -> anyhow:
     let mut paths: Vec<String> = project.data_files.to_vec();
     paths.extend(unlisted_data_files(root)?);
     paths.extend(project.locale_files.values().flatten().cloned());
-    #[allow(clippy::type_complexity)]
-    let read: Vec<(String, Option<Read>, Option<Stamp>, bool)> = paths
+    let mut previous = previous;
+    let before = previous.as_ref();
+    let found: Vec<(String, Found, bool)> = paths
         .into_par_iter()
         .map(|path| {
             let linked = overlay.get(&path).is_none()
                 && std::fs::symlink_metadata(root.join(&path))
                     .is_ok_and(|m| m.file_type().is_symlink());
-            if let Some(kept) = previous.and_then(|p| unchanged(p, root, &path, overlay)) {
-                return (path, Some(kept.0), Some(kept.1), linked);
+            if let Some(stamp) = before.and_then(|p| unchanged(p, root, &path, overlay)) {
+                return (path, Found::Same(stamp), linked);
             }
             let (read, stamp) = read_stamped(root, &path, overlay);
-            (path, read, stamp, linked)
+            (path, Found::Read(read, stamp), linked)
         })
         .collect();
     let mut stamps = BTreeMap::new();
-    for (path, read, stamp, linked) in read {
+    for (path, found, linked) in found {
+        let (read, stamp) = match found {
+            Found::Read(read, stamp) => (read, stamp),
+            // Moved out of the previous tree, not copied.
+            Found::Same(stamp) => (
+                previous.as_mut().and_then(|p| p.files.remove(&path)),
+                Some(stamp),
+            ),
+        };
         if linked {
             links.insert(path.clone());
         }
@@ -151,18 +167,19 @@ fn read_tree(root: &Path, overlay: &Overlay, previous: Option<&Tree>) -> anyhow:
     })
 }
 
-/// The text `previous` read of `path`, with its stamp, when the file on
-/// disk still has that size and time (and the overlay has no text for it).
-fn unchanged(previous: &Tree, root: &Path, path: &str, overlay: &Overlay) -> Option<(Read, Stamp)> {
+/// The stamp `previous` read `path` with, when it read it as text and the
+/// file on disk still has that size and time (and the overlay has no text
+/// for it): its text can be taken as it is.
+fn unchanged(previous: &Tree, root: &Path, path: &str, overlay: &Overlay) -> Option<Stamp> {
     if overlay.get(path).is_some() {
         return None;
     }
     let stamp = *previous.stamps.get(path)?;
-    let Some(Read::Text(source)) = previous.files.get(path) else {
+    let Some(Read::Text(_)) = previous.files.get(path) else {
         return None;
     };
     let meta = std::fs::metadata(root.join(path)).ok()?;
-    ((meta.len(), meta.modified().ok()) == stamp).then(|| (Read::Text(source.clone()), stamp))
+    ((meta.len(), meta.modified().ok()) == stamp).then_some(stamp)
 }
 
 /// Reads the data files `paths` of `tree` again from the disk (the files

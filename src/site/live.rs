@@ -318,18 +318,23 @@ impl LiveCheck {
         overlay: &Overlay,
         options: &validate::Options,
     ) -> anyhow::Result<Vec<Diagnostic>> {
-        // What the last run read is taken again where its files did not change.
-        let tree = match &self.prepared {
-            Some(last) => load::load_again(&last.tree, overlay)?,
-            None => load::load(&self.root, overlay)?,
+        // What the last run read is taken again where its files did not
+        // change; its validator, when the schemas did not.
+        let (tree, last) = match self.prepared.take() {
+            Some(last) => {
+                let project = &last.tree.project;
+                let schemas = (project.schemas.clone(), project.games_schema.clone());
+                let tree = load::load_again(last.tree, overlay)?;
+                (tree, Some((schemas, last.validator)))
+            }
+            None => (load::load(&self.root, overlay)?, None),
         };
         let project = &tree.project;
-        let (kept, compiled) = match self.prepared.take() {
-            Some(last)
-                if last.tree.project.schemas == project.schemas
-                    && last.tree.project.games_schema == project.games_schema =>
+        let (kept, compiled) = match last {
+            Some(((schemas, games_schema), validator))
+                if schemas == project.schemas && games_schema == project.games_schema =>
             {
-                (last.validator, false)
+                (validator, false)
             }
             _ => {
                 self.games.clear();
