@@ -54,7 +54,7 @@ pub enum Outcome {
 pub struct Review {
     pub report: Report,
     /// The tree as read for the build (the files a finding points into).
-    tree: crate::load::Tree,
+    tree: Box<crate::load::Tree>,
     games: Vec<Game>,
 }
 
@@ -138,7 +138,7 @@ pub fn review(request: &Request<'_>) -> anyhow::Result<Outcome> {
     report.merge_aliases(&crate::review::alias_pairs(&games));
     Ok(Outcome::Reviewed(Review {
         report,
-        tree,
+        tree: Box::new(tree),
         games,
     }))
 }
