@@ -110,8 +110,8 @@ pub fn spawn(state: ServerState) -> anyhow::Result<WatchGuard> {
             let _ = changed.send(Change::Unknown);
         }
     };
-    let mut watcher = RecommendedWatcher::new(handler, notify::Config::default())
-        .context(msg!("watch-start"))?;
+    let mut watcher =
+        RecommendedWatcher::new(handler, notify::Config::default()).context(msg!("watch-start"))?;
     watcher
         .watch(&root, RecursiveMode::NonRecursive)
         .with_context(|| msg!("watch-folder", path = root.display().to_string()))?;
@@ -160,6 +160,7 @@ async fn settle(
     git: &mut GitLock,
     started: Instant,
 ) -> bool {
+    let mut told = false;
     loop {
         match tokio::time::timeout(QUIET, changes.recv()).await {
             Ok(Some(change)) => {
@@ -174,6 +175,10 @@ async fn settle(
             continue;
         }
         if git.held(waited) {
+            if !told {
+                tracing::info!("{}", msg!("serve-waiting-for-git", path = git.display()));
+                told = true;
+            }
             continue;
         }
         return true;
@@ -282,6 +287,14 @@ impl GitLock {
             Some(dir.join(named.trim()).join("index.lock"))
         });
         GitLock { path, stale: None }
+    }
+
+    /// The lock's path, for people.
+    fn display(&self) -> String {
+        self.path
+            .as_ref()
+            .map(|path| path.display().to_string())
+            .unwrap_or_default()
     }
 
     /// Whether a burst that has waited `waited` must wait on: the lock is
@@ -499,7 +512,10 @@ mod tests {
             (REMOVED, &[backup]),
         ]);
         assert!(vim.writing.is_empty(), "{vim:?}");
-        assert_eq!(vim.changed(), Some(Some(vec!["data/ww/zh-CN.json".to_owned()])));
+        assert_eq!(
+            vim.changed(),
+            Some(Some(vec!["data/ww/zh-CN.json".to_owned()]))
+        );
         // JetBrains' safe write: a temporary written, the file renamed to
         // `___jb_old___`, the temporary renamed over it, the old one removed.
         let (tmp, old) = (
@@ -547,7 +563,10 @@ mod tests {
         assert!(!git.held(Duration::ZERO), "no lock, no wait");
         std::fs::write(&lock, "").unwrap();
         assert!(git.held(Duration::ZERO), "a checkout under way");
-        assert!(!git.held(LOCK_PATIENCE), "a lock older than the patience is stale");
+        assert!(
+            !git.held(LOCK_PATIENCE),
+            "a lock older than the patience is stale"
+        );
         assert!(!git.held(Duration::ZERO), "and stays stale");
         // The next git's lock is waited for again.
         std::fs::remove_file(&lock).unwrap();
