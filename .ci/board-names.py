@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Lists the files under src/ whose code names the announcements board outside
+"""Lists the files under src/ and crates/*/src/ whose code names the announcements board outside
 the board's own files (one per layer), the layers' lists, layout.rs and
 tree.rs: an identifier or string literal with a word `anno`, `board(s)` or
 `announcement...` (comments, #[cfg(test)] items and tests.rs left out; a
@@ -23,11 +23,12 @@ if "--max" in args:
     del args[at:at + 2]
 root = next((a for a in args if not a.startswith("--")), ".")
 OWN = {
- "src/kind/announcements.rs", "src/site/announcements.rs", "src/validate/announcements.rs",
- "src/data_mcp/announcements.rs", "src/model/announcements.rs", "src/site/diff/announcements.rs",
+ "crates/check/src/kind/announcements.rs", "crates/site/src/announcements.rs",
+ "crates/check/src/validate/announcements.rs", "src/data_mcp/announcements.rs",
+ "crates/check/src/model/announcements.rs", "crates/review/src/announcements.rs",
  # the lists
- "src/kind/mod.rs", "src/site/kinds.rs", "src/site/diff/kinds.rs",
- "src/layout.rs", "src/tree.rs",
+ "crates/check/src/kind/mod.rs", "crates/site/src/kinds.rs", "crates/review/src/kinds.rs",
+ "crates/check/src/layout.rs", "crates/check/src/tree.rs",
 }
 pat = re.compile(r"announcement|board|anno", re.I)
 
@@ -79,7 +80,9 @@ def drop_tests(code):
     return "".join(res)
 
 total = 0; files = []
-for dp, dn, fn in os.walk(os.path.join(root, "src")):
+tops = [os.path.join(root, "src")] + sorted(
+    os.path.join(root, "crates", c, "src") for c in os.listdir(os.path.join(root, "crates")))
+for dp, dn, fn in (w for top in tops for w in os.walk(top)):
     for f in fn:
         if not f.endswith(".rs"): continue
         p = os.path.relpath(os.path.join(dp, f), root)

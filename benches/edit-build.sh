@@ -4,8 +4,8 @@
 # developer builds) in TARGET. Run it twice side by side, once per
 # checkout, sharing TARGET so both reuse the same dependencies:
 #
-#   farm-bench -n 5 --vs "benches/edit-build.sh ../before src/site/ics.rs /tmp/t" \
-#       -- benches/edit-build.sh . src/site/ics.rs /tmp/t
+#   farm-bench -n 5 --vs "benches/edit-build.sh ../before crates/site/src/ics.rs /tmp/t" \
+#       -- benches/edit-build.sh . crates/site/src/ics.rs /tmp/t
 #
 # Use throwaway worktrees (`git worktree add`): FILE gains a line per run.
 set -eu

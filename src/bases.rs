@@ -3,7 +3,7 @@
 //! with its limits), a folder of a built or deployed site, or the build of a
 //! git revision of the data (read with the `git` command line into a
 //! temporary folder and built with this crate's own builder); every file is
-//! read on both sides, compared by [`site::diff`] and dropped. `cmd/diff.rs`
+//! read on both sides, compared by [`review`] and dropped. `cmd/diff.rs`
 //! only reads the flags and prints the [`Report`]. A revision's tree is also
 //! what `check --changed-since` compares today's diagnostics with
 //! ([`changed_since`]).
@@ -22,8 +22,8 @@ use crate::fetch::{FetchError, Fetcher};
 use crate::i18n::msg;
 use crate::layout;
 use crate::model::Game;
+use crate::review::{FileDiff, FileStatus, Location, Report};
 use crate::site;
-use crate::site::diff::{FileDiff, FileStatus, Location, Report};
 
 /// What `diff` compares: the root's build (or the built site `site`)
 /// against exactly one base, `against` (a URL or a folder) or
@@ -49,7 +49,7 @@ pub enum Outcome {
 }
 
 /// A report of the comparison, its files published under two names
-/// merged (the pairs each kind names, [`site::diff::alias_pairs`]), and
+/// merged (the pairs each kind names, [`crate::review::alias_pairs`]), and
 /// the registry it was made with.
 pub struct Review {
     pub report: Report,
@@ -134,7 +134,7 @@ pub fn review(request: &Request<'_>) -> anyhow::Result<Outcome> {
             )?
         }
     };
-    report.merge_aliases(&site::diff::alias_pairs(&games));
+    report.merge_aliases(&crate::review::alias_pairs(&games));
     Ok(Outcome::Reviewed(Review {
         report,
         root: request.root.to_path_buf(),
@@ -162,7 +162,7 @@ impl Clock {
     /// "Now" for the game a path belongs to, if it belongs to one.
     fn of(&self, path: &str) -> Option<NaiveDateTime> {
         self.games
-            .get(site::diff::group_of(path, &self.ids))
+            .get(crate::review::group_of(path, &self.ids))
             .copied()
     }
 }
@@ -170,7 +170,7 @@ impl Clock {
 /// The URL base: every file of this build's API (documents, calendars,
 /// the index, the schema, announcements) compared with its deployed copy
 /// as it arrives (then dropped), the deployed documents no index lists
-/// if this build lacks them ([`site::diff::unlisted_documents`]), and the
+/// if this build lacks them ([`crate::review::unlisted_documents`]), and the
 /// documents the deployed index lists that this build lacks. Pages are not fetched: a URL base compares what clients of the
 /// API read.
 fn against_url(
@@ -202,7 +202,7 @@ fn against_url(
         found |= deployed.is_some() && layout::is_activity_document(path);
         let built = std::fs::read(site.join(path))
             .with_context(|| msg!("diff-read-built", path = path.as_str()))?;
-        Ok(site::diff::compare(
+        Ok(crate::review::compare(
             path,
             Some(&built),
             deployed.as_deref(),
@@ -216,13 +216,13 @@ fn against_url(
     };
     // The deployed documents no index lists (the un-suffixed
     // announcements board), when this build does not publish them.
-    for path in site::diff::unlisted_documents() {
+    for path in crate::review::unlisted_documents() {
         if report.files.iter().any(|f| f.path == path) {
             continue;
         }
         let url = format!("{base}/{path}");
         match fetcher.get(&url) {
-            Ok(_) => report.files.push(site::diff::removed(&path)),
+            Ok(_) => report.files.push(crate::review::removed(&path)),
             Err(FetchError::NotFound) => {}
             Err(err) => return Err(cannot_fetch(&url, &err)),
         }
@@ -237,9 +237,9 @@ fn against_url(
         let index = fetcher
             .get(&index_url)
             .map_err(|err| cannot_fetch(&index_url, &err))?;
-        for path in site::diff::deployed_documents(&index) {
+        for path in crate::review::deployed_documents(&index) {
             if !report.files.iter().any(|f| f.path == path) {
-                report.files.push(site::diff::removed(&path));
+                report.files.push(crate::review::removed(&path));
             }
         }
     } else if !found {
@@ -669,7 +669,7 @@ fn compare_dirs(
             };
             let built = read(&site, &ours)?;
             let old = read(base, &theirs)?;
-            Ok(site::diff::compare(
+            Ok(crate::review::compare(
                 path,
                 built.as_deref(),
                 old.as_deref(),
@@ -687,7 +687,7 @@ fn compare_dirs(
 /// The published schemas of the site folders `dirs`, a later folder's
 /// schema taking the place of an earlier one's at the same path (the
 /// base's, what clients were promised, over this build's).
-fn schemas_of(dirs: &[&Path]) -> site::diff::Schemas {
+fn schemas_of(dirs: &[&Path]) -> crate::review::Schemas {
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     for dir in dirs {
         let Ok(entries) = std::fs::read_dir(dir.join(layout::SCHEMA_DIR)) else {
@@ -700,7 +700,7 @@ fn schemas_of(dirs: &[&Path]) -> site::diff::Schemas {
             }
         }
     }
-    site::diff::Schemas::from_files(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))
+    crate::review::Schemas::from_files(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))
 }
 
 /// The files of a site folder, relative with forward slashes: everything but

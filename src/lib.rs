@@ -20,21 +20,34 @@
 //!
 //! # The workspace
 //!
-//! - This package, `activity-site` (`src/`): the validator, the site
-//!   generator, the commands and `serve`; the code map below.
-//! - `crates/control` (`activity-site-control`): the control-service
-//!   stand-in `serve` mounts: the core, its REST API (`api`), its `/mcp`
-//!   endpoint (`mcp`), the `Host`/`Origin` guard of both, the simulator
-//!   program, with its own tests; its crate docs hold its map. It depends
-//!   on nothing of this package: the compiler keeps the boundary, and an
-//!   edit there does not recompile the generator. [`server`] and [`cmd`]
-//!   are the only modules that name it.
-//! - `crates/stdx` (`activity-site-stdx`): the leaves both need, one owner
-//!   for both: [`atomic`], [`chars`], [`relpath`] (re-exported here under
-//!   those names) and how a message names a JSON value's type
-//!   ([`json::kind_of`]).
+//! The crates stand on floors; each may use the floors below it and
+//! nothing above, and the compiler refuses the other arrows:
 //!
-//! `cargo test --workspace --locked` runs every crate's tests.
+//! 1. `crates/stdx` (`stdx`): the leaves both products need, [`atomic`],
+//!    [`chars`], [`relpath`] and a JSON value's type in words. Knows no
+//!    other crate.
+//! 2. `crates/i18n` ([`i18n`]): every sentence in English and Chinese.
+//!    `crates/json` ([`json`]): the strict parser with byte spans.
+//! 3. `crates/check` (`activity-site-check`): the checker, from the source
+//!    tree to diagnostics: [`tree`], [`source`], [`load`], [`model`],
+//!    [`clock`], [`markdown`], [`kind`], [`validate`], [`diagnostics`] and
+//!    the site's [`layout`]. Knows no HTTP, no async, no builder.
+//! 4. `crates/review` ([`review`]): `diff`'s pure comparison of two
+//!    published files; bytes in, findings out. Knows the checker, not the
+//!    builder.
+//!    `crates/site` ([`site`]): the builder, a checked tree to `site/`,
+//!    with the live check and build, `status`, `version new` and the
+//!    rewrites. Knows the checker and the review.
+//! 5. `crates/control` (`activity-site-control`): the control-service
+//!    stand-in `serve` mounts, with its own map; it knows `stdx` alone.
+//! 6. This package (`src/`): the commands and the programs around the
+//!    floors: [`server`], [`lsp`], [`data_mcp`], [`publish`], [`import`],
+//!    [`bases`], [`fetch`]. It re-exports the crates under the module names
+//!    the code uses (`activity_site::validate`, `activity_site::site`).
+//!
+//! An edit of a floor recompiles it and the floors above, never those
+//! below: a rule's edit rebuilds the checker and up, a server's edit only
+//! this package. `cargo test --workspace --locked` runs every crate's tests.
 //!
 //! # Code map
 //!
@@ -56,8 +69,8 @@
 //!   one diagnostic type and its renderers.
 //! - **Publishing.** [`layout`] spells every path, content type and cache
 //!   policy of the site; [`site`] builds it (a plan of cached parts run in
-//!   parallel, written at the cost of what changed), and holds `diff`'s
-//!   pure comparison ([`site::diff`]) and `version new` ([`site::version`]);
+//!   parallel, written at the cost of what changed) and holds `version
+//!   new` ([`site::version`]); [`review`] is `diff`'s pure comparison;
 //!   [`publish`] uploads it to S3-compatible storage.
 //! - **Ways in and out.** [`import`] turns a published site back into a
 //!   data tree; [`bases`] reads the bases of `diff` and `check
@@ -79,18 +92,20 @@
 //!    (`model/<name>.rs`), rules ([`validate::FileRules`] in
 //!    [`validate::FILE_KINDS`]), publishing ([`site::types::Publish`] in
 //!    [`site::kinds::ALL`], with a page template under
-//!    `src/site/templates/`) and review ([`site::diff::Compare`] in
-//!    [`site::diff::kinds::ALL`]).
+//!    `src/site/templates/`) and review ([`review::Compare`] in
+//!    [`review::kinds::ALL`]).
 //!
 //! `tests/kinds.rs` names the layer a kind lacks.
 //!
 //! # Invariants
 //!
-//! - The leaves: [`tree`], [`i18n`] and [`markdown`] import nothing of the
-//!   crate; [`model`], [`json`] and [`fetch`] import only [`i18n`], the
+//! - The leaves: [`tree`] and [`markdown`] import nothing of the
+//!   crate; [`model`] and [`fetch`] import only [`i18n`], the
 //!   messages every module may name; [`diagnostics`] only the leaf
-//!   [`chars`] and [`i18n`]. (`tests/architecture.rs` reads this item and
-//!   holds each module named to it.)
+//!   [`chars`] and [`i18n`]. ([`i18n`] and [`json`] are crates of their
+//!   own below the checker: the compiler keeps them leaves.)
+//!   (`tests/architecture.rs` reads this item and holds each module
+//!   named to it.)
 //! - A time is read from text one way ([`model::Time::parse`]), where text
 //!   comes in: the rules (which report a time that is not one, with its
 //!   place), a document's deserialization, `--now`, a request's times,
@@ -196,27 +211,21 @@
 // The shared leaves, owned by `crates/stdx`, under the names the modules use.
 pub use stdx::{atomic, chars, relpath};
 
+// The crates below this one, under the module names the code uses.
+pub use activity_site_check::{
+    clock, diagnostics, i18n, json, kind, layout, load, markdown, model, source, tree, validate,
+};
+pub use activity_site_review as review;
+pub use activity_site_site as site;
+
 pub mod bases;
 pub mod cli;
-pub mod clock;
 pub mod cmd;
 pub mod data_mcp;
-pub mod diagnostics;
 pub mod fetch;
-pub mod i18n;
 pub mod import;
-pub mod json;
-pub mod kind;
-pub mod layout;
-pub mod load;
 pub mod lsp;
-pub mod markdown;
-pub mod model;
 pub mod publish;
 pub mod root;
 pub mod server;
-pub mod site;
-pub mod source;
 pub mod terminal;
-pub mod tree;
-pub mod validate;

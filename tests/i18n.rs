@@ -111,18 +111,14 @@ fn both_languages_have_every_message_with_the_same_arguments() {
 /// the argument names, with the file it is in.
 fn msg_calls() -> Vec<(String, String, BTreeSet<String>)> {
     let mut calls = Vec::new();
-    for entry in walkdir::WalkDir::new(crate_root().join("src")) {
-        let entry = entry.expect("src is readable");
-        if entry.path().extension().is_none_or(|e| e != "rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(entry.path()).expect("source is text");
+    for path in crate::util::source_files() {
+        let text = std::fs::read_to_string(&path).expect("source is text");
         let code: String = text
             .lines()
             .filter(|l| !l.trim_start().starts_with("//"))
             .collect::<Vec<_>>()
             .join("\n");
-        let file = entry.path().display().to_string();
+        let file = path.display().to_string();
         for (at, _) in code.match_indices("msg!(") {
             let parts = top_level_parts(&code[at + "msg!(".len()..]);
             let Some(id) = parts
@@ -199,11 +195,9 @@ fn the_code_names_only_messages_that_exist_with_exactly_their_arguments() {
     }
     // No message is dead: each is named in the code (by `msg!`, or as a
     // string where a table or a list separator names it).
-    let sources: String = walkdir::WalkDir::new(crate_root().join("src"))
-        .into_iter()
-        .map(|e| e.expect("src is readable"))
-        .filter(|e| e.path().extension().is_some_and(|x| x == "rs"))
-        .map(|e| std::fs::read_to_string(e.path()).expect("source is text"))
+    let sources: String = crate::util::source_files()
+        .iter()
+        .map(|path| std::fs::read_to_string(path).expect("source is text"))
         .collect();
     // The reference page names a schema's title and a field's meaning by
     // the schema and the field; `pages::every_published_field_has_its_meaning_in_both_languages`

@@ -134,7 +134,7 @@ fn every_finding_of_a_review_has_one_kind_and_its_own_messages() {
 
 /// Issue 47: what a review and an import do with a kind's published
 /// documents is found from the kind. Every kind whose files are JSON
-/// documents has its comparison listed once in `site::diff::kinds::ALL`
+/// documents has its comparison listed once in `review::kinds::ALL`
 /// (the kept files are compared by their status alone) and found from a
 /// path it publishes; `import` places the activity documents through the
 /// registry, and recognises every kind published once per locale by its
@@ -142,14 +142,14 @@ fn every_finding_of_a_review_has_one_kind_and_its_own_messages() {
 #[test]
 fn every_kind_has_its_review_and_its_import_placement() {
     use activity_site::import;
-    use activity_site::site::diff;
+    use activity_site::review;
     for kind in kind::ALL {
-        let compare = diff::kinds::of(kind);
+        let compare = review::kinds::of(kind);
         assert_eq!(
             compare.is_some(),
             kind.is_json(),
             "`{}`: a kind of JSON documents, and only one, has its comparison in \
-             site::diff::kinds::ALL",
+             review::kinds::ALL",
             kind.name
         );
         let findings = kind.review.breaking.len() + kind.review.warnings.len();
@@ -186,7 +186,7 @@ fn every_kind_has_its_review_and_its_import_placement() {
                 kind::of_published(path).map(|k| k.name)
             );
             assert!(
-                diff::kinds::of_path(path).is_some_and(|c| kind::same(c.kind(), kind)),
+                review::kinds::of_path(path).is_some_and(|c| kind::same(c.kind(), kind)),
                 "a review compares {path} as a document of `{}`",
                 kind.name
             );
@@ -235,15 +235,11 @@ fn every_kind_has_its_review_and_its_import_placement() {
             kind.name
         );
     }
-    let mut names: Vec<&str> = diff::kinds::ALL.iter().map(|c| c.kind().name).collect();
+    let mut names: Vec<&str> = review::kinds::ALL.iter().map(|c| c.kind().name).collect();
     let listed = names.len();
     names.sort_unstable();
     names.dedup();
-    assert_eq!(
-        names.len(),
-        listed,
-        "site::diff::kinds::ALL names a kind twice"
-    );
+    assert_eq!(names.len(), listed, "review::kinds::ALL names a kind twice");
 }
 
 #[test]

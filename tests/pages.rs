@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::io::Read as _;
 
 use activity_site::model::{Activity, ActivityDocument, Game, Localized, Time};
+use activity_site::review::{FileStatus, Report, Schemas, compare, diff_file};
 use activity_site::site::compress::{Compression, add_precompressed};
-use activity_site::site::diff::{FileStatus, Report, Schemas, compare, diff_file};
 use activity_site::site::headers::render_headers;
 use activity_site::site::ics::{escape_text, fold_line, render_calendars};
 use activity_site::site::pages::render_pages;

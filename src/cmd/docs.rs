@@ -1,7 +1,7 @@
 //! `docs`: the parts of README.md and CONTRIBUTING.md that are written from
 //! the data and the code, so that they cannot drift: the games table (from
 //! `games.json`) and the reference of every code `check` and `diff` print
-//! (from [`crate::diagnostics::Code::ALL`] and [`crate::site::diff::codes`]).
+//! (from [`crate::diagnostics::Code::ALL`] and [`crate::review::codes`]).
 //! `tests/docs.rs` compares the documents with this output.
 
 use std::process::ExitCode;
@@ -88,7 +88,7 @@ fn codes() -> String {
     for code in crate::diagnostics::Code::ALL {
         row(code.as_str(), msg!("docs-by-check"), code.summary());
     }
-    for (code, breaking) in crate::site::diff::codes() {
+    for (code, breaking) in crate::review::codes() {
         let by = if breaking {
             msg!("docs-by-diff-breaking")
         } else {

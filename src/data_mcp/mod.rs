@@ -394,7 +394,7 @@ impl DataTools {
     /// clients of the file on disk, through `diff`'s engine (the game's
     /// "now" in its time zone); none when either side does not parse or the
     /// file does not exist yet.
-    fn breaking(&self, game: &Game, rel: &str, text: &str) -> Vec<site::diff::Breaking> {
+    fn breaking(&self, game: &Game, rel: &str, text: &str) -> Vec<crate::review::Breaking> {
         let Ok(new) = serde_json::from_str::<Draft>(text) else {
             return Vec::new();
         };
@@ -404,7 +404,7 @@ impl DataTools {
         else {
             return Vec::new();
         };
-        site::diff::document_diff(rel, &old, &new, Some(self.options.now_for(game))).breaking
+        crate::review::document_diff(rel, &old, &new, Some(self.options.now_for(game))).breaking
     }
 }
 
@@ -756,8 +756,8 @@ impl DataTools {
         let changes = if let Target::PerLocale(_) = target {
             None
         } else {
-            match site::diff::diff_file(rel, canonical.as_bytes(), before.as_deref()) {
-                Ok(file) => Some(site::diff::Report {
+            match crate::review::diff_file(rel, canonical.as_bytes(), before.as_deref()) {
+                Ok(file) => Some(crate::review::Report {
                     against: format!("{rel} before"),
                     files: vec![file],
                 }),

@@ -21,6 +21,25 @@ pub fn crate_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Every Rust source file of the tool: the root package's `src/` and each
+/// workspace crate's, in a stable order.
+pub fn source_files() -> Vec<PathBuf> {
+    let root = crate_root();
+    let mut folders = vec![root.join("src")];
+    let mut crates: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
+        .expect("crates/ is readable")
+        .map(|e| e.expect("crates/ is readable").path().join("src"))
+        .collect();
+    crates.sort();
+    folders.extend(crates);
+    folders
+        .iter()
+        .flat_map(|folder| walkdir::WalkDir::new(folder).sort_by_file_name())
+        .map(|e| e.expect("sources are readable").into_path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect()
+}
+
 /// Runs the `activity-site` binary with `args` in `dir`.
 pub fn run(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_activity-site"))
@@ -217,4 +236,39 @@ pub fn serve_folder(dir: &Path) -> String {
     serve_on_loopback(
         axum::Router::new().fallback_service(tower_http::services::ServeDir::new(dir)),
     )
+}
+
+/// Runs `git` in `dir` as a test's own user, on a `main` branch, unsigned,
+/// whatever the environment's repository; a failure fails the test.
+pub fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(["-c", "user.name=Test", "-c", "user.email=test@example.org"])
+        .args([
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
+}
+
+/// A copy of the bundled tree (`games.json`, `data/`, `schema/`) committed
+/// as `main` of a new git repository, with `message`.
+pub fn bundled_repository(message: &str) -> tempfile::TempDir {
+    let repo = tempfile::tempdir().expect("temp dir");
+    let root = repo.path();
+    for part in ["data", "schema"] {
+        copy_tree(&crate_root().join(part), &root.join(part));
+    }
+    std::fs::copy(crate_root().join("games.json"), root.join("games.json")).expect("copy");
+    git(root, &["init", "-q"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-q", "-m", message]);
+    repo
 }

@@ -17,7 +17,7 @@
 //! the build publishes them, the agents serve them as resources, the
 //! editor and the agents tell a kind's file by [`of_source`], `import` sorts
 //! a published file by its shape ([`of_shape`]), a review
-//! (`site::diff`) reports the findings its kind's [`Review`] lists (each a
+//! (`review`) reports the findings its kind's [`Review`] lists (each a
 //! `static` of the kind's module that it names), and `status` lays out a table per kind that names one.
 //! What a kind does with its typed documents is behind one trait per
 //! layer, implemented in the kind's own module of that layer and listed
@@ -29,7 +29,7 @@
 //! the registry, and the kept files, published byte for byte, are the
 //! layers' own cases. A review has one for every kind of JSON documents,
 //! the activity documents too: what it says of them
-//! (`site::diff::Compare`, listed in `site::diff::kinds::ALL`, found by
+//! (`review::Compare`, listed in `review::kinds::ALL`, found by
 //! the path the kind publishes, [`of_published`]). `import` needs no
 //! module of a kind published once per locale: it recognises and places
 //! its files from the declaration (its shape, its [`PublishedAs`] names,
@@ -79,7 +79,7 @@ pub struct Kind {
     /// file of it; `None` when it is published verbatim.
     pub shape: Option<IsShape>,
     /// The names the site publishes its documents under, which a review
-    /// (`site::diff`) and `import` tell its published files by.
+    /// (`review`) and `import` tell its published files by.
     pub published: PublishedAs,
     /// How the agents (`mcp`) are told of the tools that read, check and
     /// write its files, for a kind with a file per locale
@@ -180,7 +180,7 @@ pub struct Schema {
 /// What a review (`diff`) reports about a kind's published file beyond its
 /// status (added, changed, removed, reformatted) and a removal, which every
 /// file gets: the breaking changes and the warnings it may find. Each is a
-/// `static` of the kind's module, which `site::diff` names where it
+/// `static` of the kind's module, which `review` names where it
 /// reports it, so a finding cannot be reported under a code no kind
 /// declares.
 #[derive(Debug, Clone, Copy)]

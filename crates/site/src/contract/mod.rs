@@ -557,7 +557,7 @@ pub fn api_catalog(site: Option<&SiteUrl>) -> OutputFile {
 /// speaks, the index and every link of the catalog, and the catalog
 /// itself. Plain HTML with no style or script of its own.
 pub fn api_home(site: Option<&SiteUrl>) -> OutputFile {
-    use crate::site::pages::escape_html;
+    use crate::pages::escape_html;
     let mut links: Vec<(String, String)> = vec![
         ("index".to_owned(), layout::INDEX_PATH.to_owned()),
         (

@@ -22,9 +22,9 @@ use super::components::{self, pascal, reference};
 use super::{API_CATALOG_COMPONENT, DIALECT, INDEX_COMPONENT, Inputs, file, media_of};
 use super::{api_catalog, published_schemas};
 use crate::kind::{self, PublishedAs};
+use crate::kinds;
 use crate::layout::{self, API_CACHE};
-use crate::site::kinds;
-use crate::site::types::OutputFile;
+use crate::types::OutputFile;
 
 /// The media type of every JSON answer, without its charset.
 const JSON_TYPE: &str = "application/json";

@@ -2,9 +2,9 @@
 //! file per game and locale that `games.json` lists.
 //!
 //! Its typed form is [`crate::model::ActivityDocument`], its rules are
-//! [`crate::validate::rules`], its pages [`crate::site::pages`], its
-//! calendars [`crate::site::ics`], and what a review says of it
-//! [`crate::site::diff::activities`] (versions, removals placed against now, carried,
+//! [`crate::validate::rules`], its pages `crate::site::pages`, its
+//! calendars `crate::site::ics`, and what a review says of it
+//! `crate::review::activities` (versions, removals placed against now, carried,
 //! renamed, moved and changed activities).
 
 use serde_json::{Map, Value};
@@ -15,7 +15,7 @@ use crate::layout;
 use crate::tree;
 
 /// The activity schema shipped with the binary, used when the root has none.
-pub const BUILTIN_SCHEMA: &str = include_str!("../../schema/activity.schema.json");
+pub const BUILTIN_SCHEMA: &str = include_str!("../../../../schema/activity.schema.json");
 
 pub static KIND: Kind = Kind {
     name: "activities",

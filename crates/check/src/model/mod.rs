@@ -286,6 +286,13 @@ pub enum UpdateMode {
     Activity,
 }
 
+/// The order of two versions when both are dot-separated numbers (`4.6` < `4.10`).
+pub fn version_order(a: &str, b: &str) -> Option<std::cmp::Ordering> {
+    let parts =
+        |v: &str| -> Option<Vec<u64>> { v.split('.').map(|p| p.trim().parse().ok()).collect() };
+    Some(parts(a)?.cmp(&parts(b)?))
+}
+
 /// Whether `id` is a game id: lowercase ASCII letters and digits in parts
 /// joined by single hyphens (`ww`, `honkai-sr`).
 pub fn is_game_id(id: &str) -> bool {

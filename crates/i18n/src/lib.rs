@@ -21,6 +21,10 @@
 //! identifier the code names to both), never a fallback to the other
 //! language. A leaf: it imports nothing of the crate.
 
+// Built with `cargo doc --document-private-items` for contributors, where a
+// link to a private item resolves.
+#![allow(rustdoc::private_intra_doc_links)]
+
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::sync::LazyLock;
@@ -225,12 +229,12 @@ number_arg!(usize, u64, u32, u16, u8, i64, i32);
 /// A [`Msg`]: `msg!("id")` or `msg!("id", name = value, ...)`, each value
 /// anything that converts into an [`Arg`]. The identifier must be a string
 /// literal, so the test can find every identifier the code names.
+#[macro_export]
 macro_rules! msg {
     ($id:literal $(, $name:ident = $value:expr)* $(,)?) => {
-        $crate::i18n::Msg::new($id)$(.arg(stringify!($name), $value))*
+        $crate::Msg::new($id)$(.arg(stringify!($name), $value))*
     };
 }
-pub(crate) use msg;
 
 impl Msg {
     /// A message without arguments; add them with [`Msg::arg`].

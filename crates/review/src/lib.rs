@@ -28,6 +28,10 @@
 //! reported once, under both names ([`Report::merge_aliases`]), for the
 //! pairs each kind names ([`alias_pairs`]).
 
+// Built with `cargo doc --document-private-items` for contributors, where a
+// link to a private item resolves.
+#![allow(rustdoc::private_intra_doc_links)]
+
 pub mod activities;
 pub mod announcements;
 mod contract;
@@ -37,14 +41,16 @@ pub mod report;
 
 use chrono::NaiveDateTime;
 
-pub use activities::{diff_file, document_diff, documents, version_order};
+pub use activities::{diff_file, document_diff, documents};
 pub use render::group_of;
 pub use report::{
     ActivityChange, ActivityRef, Breaking, Compare, FieldChange, FileDiff, FileStatus, Finding,
     Location, Moved, Renamed, Report, Warning, When, Window,
 };
 
-use crate::layout;
+// The checker's modules, under the names every file of the review uses.
+use activity_site_check::{diagnostics, i18n, kind, layout, model};
+
 use crate::model::Game;
 
 /// Compares one path: `built` is this build's bytes, `base` the base's

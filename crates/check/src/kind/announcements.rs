@@ -4,8 +4,8 @@
 //! Its typed form is [`crate::model::announcements::Announcements`], its rules
 //! [`crate::validate::announcements::RULES`] (and the Markdown of
 //! [`crate::markdown`]), its document, feed, page, index entries, home
-//! links and `status` table [`crate::site::announcements::PUBLISH`], and
-//! what a review says of it [`crate::site::diff::announcements::COMPARE`]
+//! links and `status` table `crate::site::announcements::PUBLISH`, and
+//! what a review says of it `crate::review::announcements::COMPARE`
 //! (announcements added, changed, removed, and an
 //! `id` that did not go up).
 
@@ -17,7 +17,7 @@ use crate::layout;
 use crate::tree;
 
 /// The announcements schema shipped with the binary, used when the root has none.
-pub const BUILTIN_SCHEMA: &str = include_str!("../../schema/announcements.schema.json");
+pub const BUILTIN_SCHEMA: &str = include_str!("../../../../schema/announcements.schema.json");
 
 pub static KIND: Kind = Kind {
     name: "announcements",
@@ -56,7 +56,7 @@ pub static KIND: Kind = Kind {
             dir: layout::ANNOUNCEMENTS_PAGE_DIR,
             template: (
                 "announcements.html",
-                include_str!("../site/templates/announcements.html"),
+                include_str!("../../../site/src/templates/announcements.html"),
             ),
             words: &[
                 ("announcements", "page-announcements"),

@@ -17,7 +17,7 @@ use crate::model::Game;
 
 /// The registry schema shipped with the binary, used when the root has none.
 /// (Each kind of document ships its own: [`crate::kind::Schema::builtin`].)
-pub const BUILTIN_GAMES_SCHEMA: &str = include_str!("../schema/games.schema.json");
+pub const BUILTIN_GAMES_SCHEMA: &str = include_str!("../../../schema/games.schema.json");
 
 /// A file read as UTF-8 text (no byte-order mark), not yet parsed.
 #[derive(Debug, Clone)]

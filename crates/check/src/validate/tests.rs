@@ -504,7 +504,7 @@ fn ids_are_paired_across_locales_by_their_times() {
 /// each, and no code that does not exist.
 #[test]
 fn contributing_lists_exactly_the_rule_codes() {
-    let text = include_str!("../../CONTRIBUTING.md");
+    let text = include_str!("../../../../CONTRIBUTING.md");
     let listed: Vec<&str> = text
         .lines()
         .filter_map(|l| l.strip_prefix("### `")?.split('`').next())

@@ -371,7 +371,7 @@ impl NewVersion<'_> {
                 return Err(Refusal::Request(msg!("version-missing", path = path)));
             };
             if let Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal) =
-                super::diff::version_order(&current.version, &self.next.version)
+                crate::model::version_order(&current.version, &self.next.version)
             {
                 return Err(Refusal::Request(msg!(
                     "version-not-forwards",

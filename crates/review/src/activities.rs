@@ -407,7 +407,8 @@ impl<'d> Pairs<'d, '_> {
 /// What the document's own fields say: a version going backwards is
 /// breaking, a cover removed a warning.
 fn document_findings(old: &Draft, new: &Draft, diff: &mut FileDiff) {
-    if version_order(&old.version, &new.version) == Some(std::cmp::Ordering::Greater) {
+    if crate::model::version_order(&old.version, &new.version) == Some(std::cmp::Ordering::Greater)
+    {
         diff.breaking.push(Finding::new(
             &kind::activities::VERSION_BACKWARDS,
             |m| {
@@ -640,13 +641,6 @@ pub fn document_diff(path: &str, old: &Draft, new: &Draft, now: Option<NaiveDate
         };
     }
     diff
-}
-
-/// The order of two versions when both are dot-separated numbers (`4.6` < `4.10`).
-pub fn version_order(a: &str, b: &str) -> Option<std::cmp::Ordering> {
-    let parts =
-        |v: &str| -> Option<Vec<u64>> { v.split('.').map(|p| p.trim().parse().ok()).collect() };
-    Some(parts(a)?.cmp(&parts(b)?))
 }
 
 fn activity_ref(a: &Activity<Written>) -> ActivityRef {

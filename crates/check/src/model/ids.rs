@@ -109,7 +109,7 @@ impl Fresh {
 /// The ids a base revision of the tree gave (`check --changed-since REV`,
 /// or the checkout's `HEAD`): what `missing-id` gives back to the
 /// activities a rewrite left without theirs. Read by
-/// [`crate::bases::ids_at`]; plain data here.
+/// `crate::bases::ids_at`; plain data here.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Base {
     /// The revision as it was named (`HEAD`, `main~2`).

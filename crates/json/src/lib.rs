@@ -20,9 +20,13 @@
 //! character columns is the caller's business (messages that name another
 //! place, such as the line a bracket opened on, count lines themselves).
 
+// Built with `cargo doc --document-private-items` for contributors, where a
+// link to a private item resolves.
+#![allow(rustdoc::private_intra_doc_links)]
+
 use std::borrow::Cow;
 
-use crate::i18n::{Msg, msg};
+use activity_site_i18n::{Msg, msg};
 
 /// How deep arrays and objects may nest (serde_json's recursion limit).
 pub const MAX_DEPTH: usize = 128;

@@ -32,6 +32,10 @@
 //! records: its files are read and fingerprinted, not parsed again. See
 //! `write.rs` for how the new site is put in place.
 
+// Built with `cargo doc --document-private-items` for contributors, where a
+// link to a private item resolves.
+#![allow(rustdoc::private_intra_doc_links)]
+
 //!
 //! # The parts of the builder
 //!
@@ -54,8 +58,14 @@
 //!   [`announcements`], [`llms`], [`reference`](mod@reference), [`headers`],
 //!   [`compress`], the [`timeline`] page), the cache and the manifest, the
 //!   staging directory (`write`), the live check and build ([`LiveCheck`],
-//!   [`LiveBuild`]), and what the builder's check also serves: [`diff`],
+//!   [`LiveBuild`]), and what the builder's check also serves:
 //!   [`status`], [`rewrite`], [`version`].
+
+// The checker's modules, under the names every file of the builder uses.
+use activity_site_check::{
+    atomic, chars, clock, diagnostics, i18n, kind, layout, load, markdown, model, relpath, source,
+    tree, validate,
+};
 
 pub mod announcements;
 pub mod api;
@@ -64,7 +74,6 @@ mod cards;
 pub mod check;
 pub mod compress;
 pub mod contract;
-pub mod diff;
 pub mod headers;
 pub mod ics;
 mod kept;
