@@ -1539,7 +1539,7 @@ fn assert_whole(seen: &[(String, bool)], to: bool, step: &str) {
 fn a_checkout_of_fifty_games_is_served_whole_never_half() {
     let root = crate::util::fixture_root(None);
     let ids = many_games(root.path(), 50);
-    let git = |args: &[&str]| crate::review::git(root.path(), args);
+    let git = |args: &[&str]| crate::util::git(root.path(), args);
     git(&["init", "-q"]);
     git(&["add", "games.json", "data"]);
     git(&["commit", "-q", "-m", "fifty games"]);
