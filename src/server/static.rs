@@ -212,9 +212,10 @@ impl FileCache {
     /// Whether `file` was compared with the disk less than [`REVALIDATE`] ago.
     fn is_fresh(&self, file: &CachedFile) -> bool {
         self.changing.load(Ordering::SeqCst) == 0
-            && self.now()
-            .saturating_sub(file.checked.load(Ordering::Relaxed))
-            < REVALIDATE.as_nanos() as u64
+            && self
+                .now()
+                .saturating_sub(file.checked.load(Ordering::Relaxed))
+                < REVALIDATE.as_nanos() as u64
     }
 
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<PathBuf, Arc<CachedFile>>> {

@@ -15,7 +15,10 @@
 //! merge, stash or rebase updates the files with it held) the burst goes
 //! on, so a checkout of many games is built once, whole, never half. A
 //! lock older than [`LOCK_PATIENCE`] is taken as left behind by a git
-//! that died, and no longer waited for.
+//! that died, and no longer waited for. A burst in which git ran (its lock
+//! was waited for, or its `index` was written since the last burst) is
+//! rebuilt looking at every input, not only those its events named so far:
+//! the events of a checkout's last files may still be on their way.
 //!
 //! This module decides when to build; what a build does is `site`'s business.
 
@@ -127,11 +130,18 @@ pub fn spawn(state: ServerState) -> anyhow::Result<WatchGuard> {
             let started = Instant::now();
             let mut burst = Burst::default();
             burst.add(first);
-            if !settle(&mut changes, &mut burst, &mut git, started).await {
+            let Some(waited_for_git) = settle(&mut changes, &mut burst, &mut git, started).await
+            else {
                 break;
-            }
+            };
             let settled = started.elapsed();
             let events = burst.events;
+            // Git changed the work tree: the events of its files may still
+            // be on their way, so the rebuild looks at every file rather
+            // than at those named so far, and builds the checkout whole.
+            if waited_for_git | git.index_changed() {
+                burst.unknown = true;
+            }
             let Some(changed) = burst.changed() else {
                 continue;
             };
@@ -153,13 +163,13 @@ pub fn spawn(state: ServerState) -> anyhow::Result<WatchGuard> {
 
 /// Waits until the burst that began at `started` is over (see the
 /// module's documentation), adding every change that arrives meanwhile.
-/// `false` when the watcher stopped.
+/// Whether it waited for git; `None` when the watcher stopped.
 async fn settle(
     changes: &mut mpsc::UnboundedReceiver<Change>,
     burst: &mut Burst,
     git: &mut GitLock,
     started: Instant,
-) -> bool {
+) -> Option<bool> {
     let mut told = false;
     loop {
         match tokio::time::timeout(QUIET, changes.recv()).await {
@@ -167,7 +177,7 @@ async fn settle(
                 burst.add(change);
                 continue;
             }
-            Ok(None) => return false,
+            Ok(None) => return None,
             Err(_quiet) => {}
         }
         let waited = started.elapsed();
@@ -181,7 +191,7 @@ async fn settle(
             }
             continue;
         }
-        return true;
+        return Some(told);
     }
 }
 
@@ -270,6 +280,9 @@ struct GitLock {
     path: Option<PathBuf>,
     /// The lock found stale: its size and modification time.
     stale: Option<(u64, Option<SystemTime>)>,
+    /// The size and modification time of the repository's `index` when
+    /// last looked at: git writes it after it changed the work tree.
+    index: Option<(u64, Option<SystemTime>)>,
 }
 
 impl GitLock {
@@ -286,7 +299,24 @@ impl GitLock {
             let named = text.lines().find_map(|line| line.strip_prefix("gitdir:"))?;
             Some(dir.join(named.trim()).join("index.lock"))
         });
-        GitLock { path, stale: None }
+        let mut lock = GitLock {
+            path,
+            stale: None,
+            index: None,
+        };
+        lock.index_changed();
+        lock
+    }
+
+    /// Whether the repository's `index` changed since the last look (git
+    /// ran a command that may have changed the work tree).
+    fn index_changed(&mut self) -> bool {
+        let now = self
+            .path
+            .as_ref()
+            .and_then(|lock| std::fs::metadata(lock.with_file_name("index")).ok())
+            .map(|meta| (meta.len(), meta.modified().ok()));
+        std::mem::replace(&mut self.index, now) != now
     }
 
     /// The lock's path, for people.
@@ -572,6 +602,11 @@ mod tests {
         std::fs::remove_file(&lock).unwrap();
         std::fs::write(&lock, "a new lock").unwrap();
         assert!(git.held(Duration::ZERO));
+        // Git writes its index once it changed the work tree.
+        assert!(!git.index_changed());
+        std::fs::write(repo.path().join(".git/index"), "index").unwrap();
+        assert!(git.index_changed());
+        assert!(!git.index_changed(), "once");
 
         // A linked work tree's `.git` file names its git directory.
         let linked = tempfile::tempdir().unwrap();
