@@ -1,5 +1,5 @@
 //! `version new`: the next version of a game in every locale, through
-//! [`crate::site::version`]; this file only reads the flags and prints.
+//! [`crate::version`]; this file only reads the flags and prints.
 
 use std::process::ExitCode;
 
@@ -8,7 +8,7 @@ use indexmap::IndexMap;
 use crate::cli::{VersionArgs, VersionCommand};
 use crate::diagnostics::Format;
 use crate::i18n::{self, msg};
-use crate::site::version::{self, NextVersion, Refusal};
+use crate::version::{self, NextVersion, Refusal};
 
 pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
     let VersionCommand::New(args) = args.command;

@@ -23,7 +23,7 @@ use crate::model::{ActivityDocument, Game, Time};
 use crate::source::Overlay;
 use crate::validate::{self, CheckedGame};
 
-use super::types::Checked;
+use crate::site::types::Checked;
 
 mod to_drop;
 
@@ -196,7 +196,7 @@ pub fn plan(
         Ok(window) => window,
         Err(refusal) => return Ok(Err(refusal)),
     };
-    let checked = super::check::check_documents(root, options)?;
+    let checked = crate::site::check_documents(root, options)?;
     let game = match game_to_version(&checked, next) {
         Ok(game) => game,
         Err(refusal) => return Ok(Err(refusal)),
@@ -218,7 +218,7 @@ pub fn plan(
     for p in planned.iter().filter(|p| !p.pending) {
         overlay.insert(p.path.clone(), p.text.clone());
     }
-    let drafts = super::check::check_with(root, &overlay, options)?;
+    let drafts = crate::site::check_with(root, &overlay, options)?;
     let errors = errors_in(&drafts.diagnostics, &data_paths(&game.game));
     if !errors.is_empty() {
         return Ok(Err(Refusal::Errors {
