@@ -5,11 +5,12 @@ use std::process::ExitCode;
 use crate::cli::BuildArgs;
 use crate::diagnostics;
 use crate::i18n::msg;
+use crate::root::Workspace;
 use crate::site;
 
-pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
-    let out = args.common.out_dir(args.output.out.as_ref());
-    let mut options = super::options::build(&args.common, &out, &args.output)?;
+pub fn run(args: BuildArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
+    let out = ws.out_dir(args.output.out.as_ref());
+    let mut options = super::options::build(ws, &out, &args.output)?;
     // A bar on a terminal while games are rendered; nothing in CI or a pipe.
     let bar: std::sync::Arc<std::sync::OnceLock<indicatif::ProgressBar>> = Default::default();
     let shown = std::sync::Arc::clone(&bar);
@@ -33,7 +34,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         // New since the previous build in full; the rest counted.
         let (new, unchanged) = outcome.new_since_last();
         let text = diagnostics::render_human(&new, super::stderr_color(), &|file| {
-            std::fs::read_to_string(args.common.root.join(file)).ok()
+            std::fs::read_to_string(ws.root.join(file)).ok()
         });
         super::print_err(&text);
         if unchanged > 0 {
@@ -45,7 +46,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         }
     } else if has_errors || !outcome.diagnostics.is_empty() {
         // Data for programs: every diagnostic, each time.
-        super::report(&args.common.root, &outcome.diagnostics, args.format)?;
+        super::report(&ws.root, &outcome.diagnostics, args.format)?;
     }
     match outcome.summary {
         Some(summary) => {

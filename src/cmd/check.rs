@@ -6,11 +6,12 @@ use std::process::ExitCode;
 use crate::cli::CheckArgs;
 use crate::diagnostics::{self, Format};
 use crate::i18n::msg;
+use crate::root::Workspace;
 use crate::site::{self, rewrite};
 
-pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let options = super::options::check_with_base(&args.common, args.changed_since.as_deref())?;
-    let root = &args.common.root;
+pub fn run(args: CheckArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
+    let options = super::options::check_with_base(ws, args.changed_since.as_deref())?;
+    let root = &ws.root;
     let only = crate::root::named_files(root, &args.paths)?;
     // The texts the remaining diagnostics point into, where they are not
     // on disk (`--fix --diff` writes nothing).

@@ -10,10 +10,11 @@ use crate::cli::ImportArgs;
 use crate::diagnostics::{self, Format};
 use crate::i18n::{self, Msg, msg};
 use crate::import::io::{self, Event, Request};
+use crate::root::Workspace;
 use crate::site;
 
-pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
-    let root = &args.common.root;
+pub fn run(args: ImportArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
+    let root = &ws.root;
     let request = Request {
         from: &args.from,
         games: &args.games,
@@ -72,7 +73,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
 
     super::say(prepared.summary());
 
-    let options = super::options::check(&args.common);
+    let options = super::options::check(ws);
     let checked = site::check(root, &options)?;
     super::report(root, &checked.diagnostics, Format::Human)?;
     let counts = diagnostics::count(&checked.diagnostics);

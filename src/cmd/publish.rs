@@ -11,16 +11,17 @@ use crate::i18n::msg;
 use crate::publish::plan::{self, LocalFile, Plan};
 use crate::publish::store::{Connection, Store, Target};
 use crate::publish::{self, Execution};
+use crate::root::Workspace;
 use crate::site;
 
 /// Test-only fault injection: exit after this many uploads (see [`Execution`]).
 const EXIT_AFTER_VAR: &str = "ACTIVITY_SITE_PUBLISH_EXIT_AFTER";
 
-pub fn run(args: PublishArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: PublishArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
     let target = Target::parse(&args.to)?;
-    let out = args.common.out_dir(args.out.as_ref());
+    let out = ws.out_dir(args.out.as_ref());
     let local = publish::read_site(&out, args.precompressed)?;
-    ensure_current(&args, &out, &local)?;
+    ensure_current(&args, ws, &out, &local)?;
 
     let store = Store::open(
         &target,
@@ -96,9 +97,14 @@ fn print_plan(plan: &Plan, target: &str, dry_run: bool, format: PlanFormat) -> s
 
 /// Refuses a site with errors in its data, or one older than its data
 /// ([`publish::current`]).
-fn ensure_current(args: &PublishArgs, out: &Path, local: &[LocalFile]) -> anyhow::Result<()> {
-    let options = super::options::check(&args.common);
-    let root = &args.common.root;
+fn ensure_current(
+    args: &PublishArgs,
+    ws: &Workspace,
+    out: &Path,
+    local: &[LocalFile],
+) -> anyhow::Result<()> {
+    let options = super::options::check(ws);
+    let root = &ws.root;
     let checked = site::check_documents(root, &options)?;
     if checked.has_errors() {
         super::report(root, &checked.diagnostics, Format::Human)?;

@@ -10,12 +10,13 @@ use tokio_util::sync::CancellationToken;
 
 use crate::cli::ServeArgs;
 use crate::i18n::msg;
+use crate::root::Workspace;
 use crate::server::control_half::{self, ControlFlags};
 use crate::server::{self, ServerState, process};
 use crate::site::BuildOptions;
 use activity_site_control::mcp::SessionLimits;
 
-pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: ServeArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
     process::init_logging(super::stderr_color());
     // Threads bounded by the machine whatever the load (issue 67): the
     // state directory's waits take at most their own bound, the rest (a
@@ -27,11 +28,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .max_blocking_threads(2 * waits + 4)
         .build()
         .context(msg!("err-runtime"))?;
-    runtime.block_on(serve(args))
+    runtime.block_on(serve(args, ws))
 }
 
-async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
-    let out = args.common.out_dir(args.output.out.as_ref());
+async fn serve(args: ServeArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
+    let out = ws.out_dir(args.output.out.as_ref());
     let options = BuildOptions {
         // The site shows first; brotli siblings (`--compress max`) follow
         // in a second build (after an edit, every sibling does).
@@ -40,7 +41,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         } else {
             crate::site::Defer::Brotli
         },
-        ..super::options::build(&args.common, &out, &args.output)?
+        ..super::options::build(ws, &out, &args.output)?
     };
     let state = ServerState::new(options)
         .with_live_reload(!args.no_watch)
@@ -50,7 +51,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let (control, access) = control_half::open(&ControlFlags {
         config: args.control_config.as_deref(),
         state_dir: args.state_dir.as_deref(),
-        root: &args.common.root,
+        root: &ws.root,
         backend_command: args.backend_command.as_deref(),
         access_token: args.access_token.as_deref(),
         allow_origin: &args.allow_origin,

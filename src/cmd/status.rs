@@ -5,12 +5,13 @@ use std::process::ExitCode;
 
 use crate::cli::{StatusArgs, StatusFormat};
 use crate::i18n::msg;
+use crate::root::Workspace;
 use crate::site;
 
-pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
-    let options = super::options::check(&args.common);
-    let checked = site::check_documents(&args.common.root, &options)?;
-    let rows = crate::status::rows(&args.common.root, &checked, &options);
+pub fn run(args: StatusArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
+    let options = super::options::check(ws);
+    let checked = site::check_documents(&ws.root, &options)?;
+    let rows = crate::status::rows(&ws.root, &checked, &options);
     for game in &checked.games {
         if crate::import::is_placeholder(&game.game) {
             super::say(msg!("note-placeholder", game = game.game.id.as_str()));
@@ -28,7 +29,7 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
             super::print_out(&format!("{}\n", serde_json::to_string_pretty(&rows)?))?;
         }
         StatusFormat::Text => {
-            let files = crate::status::files(&args.common.root, &checked);
+            let files = crate::status::files(&ws.root, &checked);
             super::print_out(&crate::status::to_text(&rows, &files))?;
         }
     }

@@ -8,9 +8,10 @@ use indexmap::IndexMap;
 use crate::cli::{VersionArgs, VersionCommand};
 use crate::diagnostics::Format;
 use crate::i18n::{self, msg};
+use crate::root::Workspace;
 use crate::version::{self, NextVersion, Refusal};
 
-pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: VersionArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
     let VersionCommand::New(args) = args.command;
     let mut names = IndexMap::new();
     for name in &args.names {
@@ -33,8 +34,8 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
         cover: args.cover.clone(),
         drop: args.drop.clone(),
     };
-    let options = super::options::check(&args.common);
-    match version::plan(&args.common.root, &next, &options)? {
+    let options = super::options::check(ws);
+    match version::plan(&ws.root, &next, &options)? {
         Err(Refusal::Request(message)) => {
             super::print_err(&format!("{}\n", msg!("tool-error", error = message)));
             Ok(ExitCode::from(1))
@@ -43,13 +44,13 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
             message,
             diagnostics,
         }) => {
-            super::report(&args.common.root, &diagnostics, Format::Human)?;
+            super::report(&ws.root, &diagnostics, Format::Human)?;
             super::print_err(&format!("{}\n", msg!("tool-error", error = message)));
             Ok(ExitCode::from(1))
         }
         Ok(planned) => {
             if !args.dry_run {
-                version::write(&args.common.root, &planned)?;
+                version::write(&ws.root, &planned)?;
             }
             let mut out = String::new();
             if let Some(line) = version::name_shared(&next, &planned) {

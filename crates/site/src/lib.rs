@@ -62,8 +62,8 @@
 
 // The checker's modules, under the names every file of the builder uses.
 use activity_site_check::{
-    atomic, clock, diagnostics, i18n, kind, layout, load, markdown, model, relpath, source,
-    tree, validate,
+    atomic, clock, diagnostics, i18n, kind, layout, load, markdown, model, relpath, source, tree,
+    validate,
 };
 
 pub mod announcements;
