@@ -12,6 +12,7 @@ use crate::i18n::{self, Msg, msg};
 use crate::import::io::{self, Event, Request};
 use crate::root::Workspace;
 use crate::site;
+use crate::terminal::Bar;
 
 pub fn run(args: ImportArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
     let root = &ws.root;
@@ -25,22 +26,16 @@ pub fn run(args: ImportArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
         root,
         legacy: args.legacy,
     };
-    let mut bar = None;
+    let mut bar = Bar::hidden();
     let gathered = io::gather(&request, &mut |event| match event {
         Event::Note(note) => super::say(msg!("import-note", text = note)),
         Event::Fetching(total) => {
             let template = format!("{} {{bar:30}} {{pos}}/{{len}}", msg!("import-fetching"));
-            bar = Some(super::progress_bar(total as u64, &template));
+            bar = Bar::new(total as u64, &template);
         }
-        Event::Fetched => {
-            if let Some(bar) = &bar {
-                bar.inc(1);
-            }
-        }
+        Event::Fetched => bar.step(),
     });
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    bar.finish();
     let gathered = gathered?;
     if gathered.sources.is_empty() {
         print_errors(&gathered.errors);

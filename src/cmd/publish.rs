@@ -13,6 +13,7 @@ use crate::publish::store::{Connection, Store, Target};
 use crate::publish::{self, Execution};
 use crate::root::Workspace;
 use crate::site;
+use crate::terminal::Bar;
 
 /// Test-only fault injection: exit after this many uploads (see [`Execution`]).
 const EXIT_AFTER_VAR: &str = "ACTIVITY_SITE_PUBLISH_EXIT_AFTER";
@@ -61,7 +62,7 @@ pub fn run(args: PublishArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
     }
 
     let total = plan.uploads().count() + plan.removals().count();
-    let bar = super::progress_bar(total as u64, "{bar:30} {pos}/{len} {wide_msg}");
+    let bar = Bar::new(total as u64, "{bar:30} {pos}/{len} {wide_msg}");
     let exit_after = std::env::var(EXIT_AFTER_VAR)
         .ok()
         .and_then(|v| v.parse().ok());
@@ -75,12 +76,9 @@ pub fn run(args: PublishArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
         &plan,
         remote.manifest.as_ref(),
         &execution,
-        &|step| {
-            bar.set_message(step.path.clone());
-            bar.inc(1);
-        },
+        &|step| bar.step_named(&step.path),
     ));
-    bar.finish_and_clear();
+    bar.finish();
     if let Err(err) = result {
         return Err(err.context(msg!("publish-stopped", target = shown.as_str())));
     }

@@ -19,6 +19,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::layout::{self, INDEX_PATH};
+use crate::terminal::human_bytes;
 
 /// Name of the manifest object, under the prefix.
 pub const MANIFEST_NAME: &str = ".activity-site-manifest.json";
@@ -550,17 +551,6 @@ fn phase_of(path: &str) -> Phase {
         Phase::Data
     } else {
         Phase::Pages
-    }
-}
-
-/// Bytes for people: `512 B`, `1.5 KiB`, `2.0 MiB`.
-pub fn human_bytes(bytes: u64) -> String {
-    if bytes >= 1024 * 1024 {
-        format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
-    } else if bytes >= 1024 {
-        format!("{:.1} KiB", bytes as f64 / 1024.0)
-    } else {
-        format!("{bytes} B")
     }
 }
 
