@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use crate::cli::{PlanFormat, PublishArgs};
 use crate::diagnostics::Format;
 use crate::i18n::msg;
-use crate::publish::plan::{self, LocalFile, Plan};
+use crate::publish::plan::{self, LocalFile, Plan, Stage};
 use crate::publish::store::{Connection, Store, Target};
 use crate::publish::{self, Execution};
 use crate::root::Workspace;
@@ -46,7 +46,7 @@ pub fn run(args: PublishArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
     let plan = Plan::new(&local, &remote, &options);
     let shown = target.to_string();
     if args.dry_run {
-        print_plan(&plan, &shown, true, args.format)?;
+        print_plan(&plan, &shown, Stage::DryRun, args.format)?;
     }
     if !plan.foreign.is_empty() && !args.adopt {
         let list: Vec<String> = plan.foreign.iter().map(|p| format!("  {p}")).collect();
@@ -82,14 +82,14 @@ pub fn run(args: PublishArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
     if let Err(err) = result {
         return Err(err.context(msg!("publish-stopped", target = shown.as_str())));
     }
-    print_plan(&plan, &shown, false, args.format)?;
+    print_plan(&plan, &shown, Stage::Done, args.format)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_plan(plan: &Plan, target: &str, dry_run: bool, format: PlanFormat) -> std::io::Result<()> {
+fn print_plan(plan: &Plan, target: &str, stage: Stage, format: PlanFormat) -> std::io::Result<()> {
     match format {
-        PlanFormat::Text => super::print_out(&plan.to_text(target, dry_run)),
-        PlanFormat::Json => super::print_out(&plan.to_json(target, dry_run)),
+        PlanFormat::Text => super::print_out(&plan.to_text(target, stage)),
+        PlanFormat::Json => super::print_out(&plan.to_json(target, stage)),
     }
 }
 
