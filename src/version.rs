@@ -537,3 +537,55 @@ pub fn write(root: &Path, planned: &[Planned]) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+/// Whether `version new` wrote its files or only showed them (`--dry-run`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    DryRun,
+    Written,
+}
+
+/// What `version new` prints: the shared name's note, then per locale the
+/// file written (or that would be) and what it carried and left behind,
+/// or that the locale waits for its translation.
+pub fn to_text(next: &NextVersion, planned: &[Planned], stage: Stage) -> String {
+    let mut out = String::new();
+    if let Some(line) = name_shared(next, planned) {
+        out.push_str(&format!("{line}\n"));
+    }
+    let fields =
+        |names: &[String]| -> Vec<String> { names.iter().map(|n| format!("`{n}`")).collect() };
+    for p in planned {
+        if p.pending {
+            let line = msg!(
+                "version-pending",
+                path = p.path.as_str(),
+                locale = p.locale.as_str()
+            );
+            out.push_str(&format!("{line}\n"));
+            continue;
+        }
+        let line = msg!(
+            "version-planned",
+            dry = match stage {
+                Stage::DryRun => "yes",
+                Stage::Written => "no",
+            },
+            path = p.path.as_str(),
+            from = p.from.as_str(),
+            version = next.version.as_str(),
+            kept_count = p.kept.len(),
+            kept = i18n::list(&fields(&p.kept)),
+            changed = i18n::list(&fields(&p.changed)),
+            carried = p.carried.len(),
+            names = i18n::list(&p.carried),
+            dropped = p.dropped.len(),
+            cover = p.cover.as_str()
+        );
+        out.push_str(&format!("{line}\n"));
+        for left in &p.dropped {
+            out.push_str(&format!("  {}\n", left.describe()));
+        }
+    }
+    out
+}

@@ -3,6 +3,7 @@
 //! differs unless `--force`, write, say what was imported, kept, skipped
 //! and regenerated, and end with the `check` of the result.
 
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -16,6 +17,38 @@ use crate::terminal::Bar;
 
 pub fn run(args: ImportArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
     let root = &ws.root;
+    let gathered = gather(&args, root)?;
+    let prepared = io::prepare(root, gathered, &args.default_locale, &args.time_zone)?;
+    let conflicts = prepared.conflicts();
+    if !conflicts.is_empty() && !args.force {
+        print_errors(&prepared.errors);
+        return Err(anyhow::Error::new(msg!(
+            "import-refuse-overwrite",
+            count = conflicts.len(),
+            root = root.display().to_string(),
+            files = i18n::list(&conflicts)
+        )));
+    }
+    prepared.write(root)?;
+    // Printed once everything is written: a closed stdout stops nothing halfway.
+    super::print_out(&prepared.listing())?;
+    for note in prepared.notes() {
+        super::say(note);
+    }
+    print_skipped(&prepared.skipped);
+    print_errors(&prepared.errors);
+    super::say(prepared.summary());
+
+    let checked = site::check(root, &super::options::check(ws))?;
+    super::report(root, &checked.diagnostics, Format::Human)?;
+    let errors = diagnostics::count(&checked.diagnostics).errors;
+    let left_out = say_left_out(&args, &prepared);
+    Ok(super::exit_status(errors > 0 || left_out))
+}
+
+/// The published site read, with a bar while its files are fetched; none
+/// found is an error that says what was wrong with each.
+fn gather(args: &ImportArgs, root: &Path) -> anyhow::Result<io::Gathered> {
     let request = Request {
         from: &args.from,
         games: &args.games,
@@ -45,33 +78,12 @@ pub fn run(args: ImportArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
             from = args.from.as_str()
         )));
     }
+    Ok(gathered)
+}
 
-    let prepared = io::prepare(root, gathered, &args.default_locale, &args.time_zone)?;
-    let conflicts = prepared.conflicts();
-    if !conflicts.is_empty() && !args.force {
-        print_errors(&prepared.errors);
-        return Err(anyhow::Error::new(msg!(
-            "import-refuse-overwrite",
-            count = conflicts.len(),
-            root = root.display().to_string(),
-            files = i18n::list(&conflicts)
-        )));
-    }
-    prepared.write(root)?;
-    // Printed once everything is written: a closed stdout stops nothing halfway.
-    super::print_out(&prepared.listing())?;
-    for note in prepared.notes() {
-        super::say(note);
-    }
-    print_skipped(&prepared.skipped);
-    print_errors(&prepared.errors);
-
-    super::say(prepared.summary());
-
-    let options = super::options::check(ws);
-    let checked = site::check(root, &options)?;
-    super::report(root, &checked.diagnostics, Format::Human)?;
-    let counts = diagnostics::count(&checked.diagnostics);
+/// Says how many files failed, and how many were skipped unless
+/// `--allow-skipped`; whether either makes the import a failure.
+fn say_left_out(args: &ImportArgs, prepared: &io::Prepared) -> bool {
     let failed = prepared.errors.len();
     if failed > 0 {
         super::say(msg!("import-failed", count = failed));
@@ -80,9 +92,7 @@ pub fn run(args: ImportArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
     if skipped > 0 && !args.allow_skipped {
         super::say(msg!("import-skipped", count = skipped));
     }
-    Ok(super::exit_status(
-        counts.errors > 0 || failed > 0 || (skipped > 0 && !args.allow_skipped),
-    ))
+    failed > 0 || (skipped > 0 && !args.allow_skipped)
 }
 
 fn print_skipped(skipped: &[(String, Msg)]) {

@@ -20,19 +20,11 @@ const EXIT_AFTER_VAR: &str = "ACTIVITY_SITE_PUBLISH_EXIT_AFTER";
 
 pub fn run(args: PublishArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
     let target = Target::parse(&args.to)?;
+    let shown = target.to_string();
     let out = ws.out_dir(args.out.as_ref());
     let local = publish::read_site(&out, args.precompressed)?;
     ensure_current(&args, ws, &out, &local)?;
-
-    let store = Store::open(
-        &target,
-        &Connection {
-            endpoint: args.endpoint.clone(),
-            region: args.region.clone(),
-            addressing: args.addressing,
-            profile: args.profile.clone(),
-        },
-    )?;
+    let store = Store::open(&target, &connection(&args))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
@@ -44,46 +36,54 @@ pub fn run(args: PublishArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
     };
     let remote = runtime.block_on(publish::survey(&store, &local, &options))?;
     let plan = Plan::new(&local, &remote, &options);
-    let shown = target.to_string();
     if args.dry_run {
         print_plan(&plan, &shown, Stage::DryRun, args.format)?;
     }
-    if !plan.foreign.is_empty() && !args.adopt {
-        let list: Vec<String> = plan.foreign.iter().map(|p| format!("  {p}")).collect();
-        return Err(anyhow::Error::new(msg!(
-            "publish-foreign",
-            count = plan.foreign.len(),
-            target = shown.as_str(),
-            list = list.join("\n")
-        )));
-    }
+    refuse_foreign(&plan, &args, &shown)?;
     if args.dry_run {
         return Ok(ExitCode::SUCCESS);
     }
-
+    let execution = Execution {
+        site: out,
+        jobs: usize::from(args.jobs),
+        exit_after: std::env::var(EXIT_AFTER_VAR)
+            .ok()
+            .and_then(|v| v.parse().ok()),
+    };
     let total = plan.uploads().count() + plan.removals().count();
     let bar = Bar::new(total as u64, "{bar:30} {pos}/{len} {wide_msg}");
-    let exit_after = std::env::var(EXIT_AFTER_VAR)
-        .ok()
-        .and_then(|v| v.parse().ok());
-    let execution = Execution {
-        site: out.clone(),
-        jobs: usize::from(args.jobs),
-        exit_after,
-    };
-    let result = runtime.block_on(publish::execute(
-        &store,
-        &plan,
-        remote.manifest.as_ref(),
-        &execution,
-        &|step| bar.step_named(&step.path),
-    ));
+    let on_done = |step: &plan::Step| bar.step_named(&step.path);
+    let old = remote.manifest.as_ref();
+    let result = runtime.block_on(publish::execute(&store, &plan, old, &execution, &on_done));
     bar.finish();
-    if let Err(err) = result {
-        return Err(err.context(msg!("publish-stopped", target = shown.as_str())));
-    }
+    result.map_err(|err| err.context(msg!("publish-stopped", target = shown.as_str())))?;
     print_plan(&plan, &shown, Stage::Done, args.format)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// How to reach the store, from the flags.
+fn connection(args: &PublishArgs) -> Connection {
+    Connection {
+        endpoint: args.endpoint.clone(),
+        region: args.region.clone(),
+        addressing: args.addressing,
+        profile: args.profile.clone(),
+    }
+}
+
+/// Refuses a plan that would take over files the tool did not publish,
+/// unless `--adopt`.
+fn refuse_foreign(plan: &Plan, args: &PublishArgs, shown: &str) -> anyhow::Result<()> {
+    if plan.foreign.is_empty() || args.adopt {
+        return Ok(());
+    }
+    let list: Vec<String> = plan.foreign.iter().map(|p| format!("  {p}")).collect();
+    Err(anyhow::Error::new(msg!(
+        "publish-foreign",
+        count = plan.foreign.len(),
+        target = shown,
+        list = list.join("\n")
+    )))
 }
 
 fn print_plan(plan: &Plan, target: &str, stage: Stage, format: PlanFormat) -> std::io::Result<()> {
