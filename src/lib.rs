@@ -57,7 +57,8 @@
 //! house. A command starts in `main.rs`, which hands the command line to
 //! [`cli`] (clap, help in both languages) and runs it through [`cmd`] (one
 //! glue function per subcommand, each file at most 130 lines; [`root`]
-//! finds the tree it works on, [`terminal`] prints). Then the data flows:
+//! resolves the tree it works on once, into the [`root::Workspace`] every
+//! command receives; [`terminal`] prints and draws the one progress bar). Then the data flows:
 //!
 //! - **Sources.** [`tree`] spells every source path; [`load`] reads a root
 //!   as text into [`source`]; [`json`] parses it once, with byte spans.
