@@ -27,7 +27,8 @@
 //!    [`chars`], [`relpath`] and a JSON value's type in words. Knows no
 //!    other crate.
 //! 2. `crates/i18n` ([`i18n`]): every sentence in English and Chinese.
-//!    `crates/json` ([`json`]): the strict parser with byte spans.
+//!    `crates/json` ([`json`]): the strict parser with byte spans. Knows
+//!    `stdx` alone and no message: its errors are data the checker words.
 //! 3. `crates/check` (`activity-site-check`): the checker, from the source
 //!    tree to diagnostics: [`tree`], [`source`], [`load`], [`model`],
 //!    [`clock`], [`markdown`], [`kind`], [`validate`], [`diagnostics`] and
@@ -103,13 +104,16 @@
 //!
 //! # Invariants
 //!
-//! - The leaves: [`tree`] and [`markdown`] import nothing of the
-//!   crate; [`model`] and [`fetch`] import only [`i18n`], the
+//! - The leaves: [`tree`], [`markdown`] and [`json`] import nothing of
+//!   the crate; [`model`] and [`fetch`] import only [`i18n`], the
 //!   messages every module may name; [`diagnostics`] only the leaf
 //!   [`chars`] and [`i18n`]. ([`i18n`] and [`json`] are crates of their
-//!   own below the checker: the compiler keeps them leaves.)
-//!   (`tests/architecture.rs` reads this item and holds each module
-//!   named to it.)
+//!   own below the checker: the compiler keeps them leaves, and
+//!   `crates/json` depends on no crate of the workspace but `stdx`. The
+//!   parser knows no message: a [`json::SyntaxError`] says what is wrong
+//!   as data, [`json::ErrorKind`], and the checker's syntax layer words
+//!   it.) (`tests/architecture.rs` reads this item and holds each module
+//!   named to it, a crate of its own by its `Cargo.toml`.)
 //! - A time is read from text one way ([`model::Time::parse`]), where text
 //!   comes in: the rules (which report a time that is not one, with its
 //!   place), a document's deserialization, `--now`, a request's times,
