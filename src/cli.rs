@@ -28,8 +28,9 @@ pub struct Cli {
         help = "help-arg-lang"
     )]
     pub lang: Option<crate::i18n::Lang>,
-    /// `--root`, accepted before the command as after it (`global`); the
-    /// commands read it from their [`Common`] (set by `cmd::run`).
+    /// `--root`, accepted before the command as after it (`global`);
+    /// `cmd::run` resolves it (or finds the root) once, into the
+    /// [`crate::root::Workspace`] every command receives.
     #[arg(
         long = "root",
         id = "root",
@@ -68,9 +69,9 @@ pub enum Command {
     #[command(about = "help-cmd-docs", after_help = "help-cmd-docs-after")]
     Docs(DocsArgs),
     #[command(about = "help-cmd-lsp", after_help = "help-cmd-lsp-after")]
-    Lsp(ToolArgs),
+    Lsp,
     #[command(about = "help-cmd-mcp", after_help = "help-cmd-mcp-after")]
-    Mcp(ToolArgs),
+    Mcp,
     // Hidden, so its help stays the English of its doc comments.
     /// The simulated backend program that `serve` runs as a child (internal)
     #[command(hide = true)]
@@ -85,23 +86,6 @@ pub struct BackendArgs {
     pub arguments: Vec<String>,
 }
 
-/// What every data command shares: the global `--root` and `--now` of
-/// [`Cli`] (before or after the command, like `--lang`), handed to the
-/// command by `cmd::run`.
-#[derive(Debug, Clone, Default, Args)]
-pub struct Common {
-    /// Root of the data tree (`--root`, or found upward from the current folder).
-    #[arg(skip)]
-    pub root_flag: Option<PathBuf>,
-    /// The root the command works on: `--root`, or the one found (set before
-    /// the command runs, by `cmd::run`).
-    #[arg(skip)]
-    pub root: PathBuf,
-    /// Pinned "now" (`--now`).
-    #[arg(skip)]
-    pub now: Option<crate::clock::Now>,
-}
-
 /// Where the build keeps rendered and compressed files between builds.
 #[derive(Debug, Clone, Args)]
 pub struct CacheArgs {
@@ -113,8 +97,6 @@ pub struct CacheArgs {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    #[command(flatten)]
-    pub common: Common,
     #[arg(long, value_enum, default_value_t = Format::Human, help = "help-arg-check-format")]
     pub format: Format,
     #[arg(long, help = "help-arg-check-deny-warnings")]
@@ -136,17 +118,8 @@ pub struct CheckArgs {
     pub paths: Vec<PathBuf>,
 }
 
-/// The stdio servers for editors (`lsp`) and agents (`mcp`).
-#[derive(Debug, Args)]
-pub struct ToolArgs {
-    #[command(flatten)]
-    pub common: Common,
-}
-
 #[derive(Debug, Args)]
 pub struct BuildArgs {
-    #[command(flatten)]
-    pub common: Common,
     #[command(flatten)]
     pub output: OutputArgs,
     #[arg(long, value_enum, default_value_t = Format::Human, help = "help-arg-build-format")]
@@ -188,16 +161,12 @@ pub enum Compress {
 
 #[derive(Debug, Args)]
 pub struct FmtArgs {
-    #[command(flatten)]
-    pub common: Common,
     #[arg(long, help = "help-arg-fmt-check")]
     pub check: bool,
 }
 
 #[derive(Debug, Args)]
 pub struct StatusArgs {
-    #[command(flatten)]
-    pub common: Common,
     #[arg(long, value_enum, default_value_t = StatusFormat::Text, help = "help-arg-status-format")]
     pub format: StatusFormat,
 }
@@ -224,8 +193,6 @@ pub enum DiffFormat {
 
 #[derive(Debug, Args)]
 pub struct DocsArgs {
-    #[command(flatten)]
-    pub common: Common,
     #[arg(value_enum, help = "help-arg-docs-what")]
     pub what: DocsWhat,
 }
@@ -254,8 +221,6 @@ pub enum VersionCommand {
 
 #[derive(Debug, Args)]
 pub struct VersionNewArgs {
-    #[command(flatten)]
-    pub common: Common,
     #[arg(help = "help-arg-version-game")]
     pub game: String,
     #[arg(
@@ -285,8 +250,6 @@ pub struct VersionNewArgs {
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    #[command(flatten)]
-    pub common: Common,
     #[command(flatten)]
     pub output: OutputArgs,
     #[arg(long, default_value = "127.0.0.1:5000", help = "help-arg-serve-addr")]
@@ -322,8 +285,6 @@ pub struct ServeArgs {
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("base").required(true).args(["against", "against_rev"])))]
 pub struct DiffArgs {
-    #[command(flatten)]
-    pub common: Common,
     #[arg(long, value_name = "URL|DIR", help = "help-arg-diff-against")]
     pub against: Option<String>,
     #[arg(long, value_name = "REV", help = "help-arg-diff-against-rev")]
@@ -346,8 +307,6 @@ pub enum PlanFormat {
 
 #[derive(Debug, Args)]
 pub struct PublishArgs {
-    #[command(flatten)]
-    pub common: Common,
     #[arg(long, help = "help-arg-publish-out")]
     pub out: Option<PathBuf>,
     #[arg(
@@ -392,17 +351,8 @@ pub struct PublishArgs {
     pub jobs: u16,
 }
 
-impl Common {
-    /// The output directory: `out` as given, else `<root>/site`.
-    pub fn out_dir(&self, out: Option<&PathBuf>) -> PathBuf {
-        out.cloned().unwrap_or_else(|| self.root.join("site"))
-    }
-}
-
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    #[command(flatten)]
-    pub common: Common,
     #[arg(long, help = "help-arg-import-from")]
     pub from: String,
     #[arg(long, help = "help-arg-import-force")]

@@ -38,13 +38,15 @@
 //!    published files; bytes in, findings out. Knows the checker, not the
 //!    builder.
 //!    `crates/site` ([`site`]): the builder, a checked tree to `site/`,
-//!    with the live check and build, `status`, `version new` and the
-//!    rewrites. Knows the checker and the review.
+//!    with the live check and build and the rewrites. Knows the checker
+//!    and the review.
 //! 5. `crates/control` (`activity-site-control`): the control-service
 //!    stand-in `serve` mounts, with its own map; it knows `stdx` alone.
 //! 6. This package (`src/`): the commands and the programs around the
 //!    floors: [`server`], [`lsp`], [`data_mcp`], [`publish`], [`import`],
-//!    [`bases`], [`fetch`]. It re-exports the crates under the module names
+//!    [`bases`], [`fetch`], and what the commands and the agents' tools
+//!    read from a checked tree: [`status`] and `version new` ([`version`]).
+//!    It re-exports the crates under the module names
 //!    the code uses (`activity_site::validate`, `activity_site::site`).
 //!
 //! An edit of a floor recompiles it and the floors above, never those
@@ -57,7 +59,8 @@
 //! house. A command starts in `main.rs`, which hands the command line to
 //! [`cli`] (clap, help in both languages) and runs it through [`cmd`] (one
 //! glue function per subcommand, each file at most 130 lines; [`root`]
-//! finds the tree it works on, [`terminal`] prints). Then the data flows:
+//! resolves the tree it works on once, into the [`root::Workspace`] every
+//! command receives; [`terminal`] prints and draws the one progress bar). Then the data flows:
 //!
 //! - **Sources.** [`tree`] spells every source path; [`load`] reads a root
 //!   as text into [`source`]; [`json`] parses it once, with byte spans.
@@ -71,8 +74,9 @@
 //!   one diagnostic type and its renderers.
 //! - **Publishing.** [`layout`] spells every path, content type and cache
 //!   policy of the site; [`site`] builds it (a plan of cached parts run in
-//!   parallel, written at the cost of what changed) and holds `version
-//!   new` ([`site::version`]); [`review`] is `diff`'s pure comparison;
+//!   parallel, written at the cost of what changed); [`version`] writes
+//!   `version new`'s next files and [`status`] says what needs work;
+//!   [`review`] is `diff`'s pure comparison;
 //!   [`publish`] uploads it to S3-compatible storage.
 //! - **Ways in and out.** [`import`] turns a published site back into a
 //!   data tree; [`bases`] reads the bases of `diff` and `check
@@ -237,4 +241,6 @@ pub mod lsp;
 pub mod publish;
 pub mod root;
 pub mod server;
+pub mod status;
 pub mod terminal;
+pub mod version;

@@ -10,6 +10,25 @@ use anyhow::Context as _;
 use crate::i18n::msg;
 use crate::tree::REGISTRY_PATH;
 
+/// What every command that works on a tree receives, resolved once from
+/// the global flags before the command runs: nothing in it is filled in
+/// later.
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    /// The root the command works on: `--root`, or the one found
+    /// ([`of_data`], [`of_any`]).
+    pub root: PathBuf,
+    /// Pinned "now" (`--now`); `None` reads the clock.
+    pub now: Option<crate::clock::Now>,
+}
+
+impl Workspace {
+    /// The output directory: `out` as given, else `<root>/site`.
+    pub fn out_dir(&self, out: Option<&PathBuf>) -> PathBuf {
+        out.cloned().unwrap_or_else(|| self.root.join("site"))
+    }
+}
+
 /// The root of a command that reads the data: `--root`, else the nearest
 /// folder with `games.json`; none is an error that says where it looked.
 /// A root without `games.json` (run in the wrong folder) is refused too,

@@ -53,18 +53,81 @@ pub fn stderr_color() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
 }
 
-/// A progress bar on stderr with `template` (indicatif's), shown only on a
-/// terminal outside CI (`CI` set and not `false`) and when there is work.
-pub fn progress_bar(total: u64, template: &str) -> indicatif::ProgressBar {
-    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false");
-    if ci || !std::io::stderr().is_terminal() || total == 0 {
-        return indicatif::ProgressBar::hidden();
+/// A progress bar on stderr, the one every command draws: shown only on
+/// a terminal outside CI (`CI` set and not `false`) and when there is
+/// work, hidden (every call a no-op) otherwise. A clone draws the same bar,
+/// so a callback of the library may move one.
+#[derive(Clone)]
+pub struct Bar(indicatif::ProgressBar);
+
+impl Bar {
+    /// A bar for `total` steps, drawn with `template` (indicatif's).
+    pub fn new(total: u64, template: &str) -> Bar {
+        if total == 0 || !shows_progress() {
+            return Bar::hidden();
+        }
+        Bar(styled(indicatif::ProgressBar::new(total), template))
     }
-    let bar = indicatif::ProgressBar::new(total);
+
+    /// A bar whose total the work tells as it goes ([`Bar::at`]): nothing
+    /// is drawn before the first step.
+    pub fn counting(template: &str) -> Bar {
+        if !shows_progress() {
+            return Bar::hidden();
+        }
+        Bar(styled(indicatif::ProgressBar::no_length(), template))
+    }
+
+    /// `done` of `total` steps are done.
+    pub fn at(&self, done: usize, total: usize) {
+        self.0.set_length(total as u64);
+        self.0.set_position(done as u64);
+    }
+
+    /// A bar that draws nothing, until a command knows its work.
+    pub fn hidden() -> Bar {
+        Bar(indicatif::ProgressBar::hidden())
+    }
+
+    /// One more step is done.
+    pub fn step(&self) {
+        self.0.inc(1);
+    }
+
+    /// One more step is done; `message` says which (`{wide_msg}`).
+    pub fn step_named(&self, message: &str) {
+        self.0.set_message(message.to_owned());
+        self.0.inc(1);
+    }
+
+    /// The work is over: the bar leaves the screen.
+    pub fn finish(&self) {
+        self.0.finish_and_clear();
+    }
+}
+
+/// Whether a bar is drawn: on a terminal, outside CI.
+fn shows_progress() -> bool {
+    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false");
+    !ci && std::io::stderr().is_terminal()
+}
+
+fn styled(bar: indicatif::ProgressBar, template: &str) -> indicatif::ProgressBar {
     if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
         bar.set_style(style);
     }
     bar
+}
+
+/// Bytes for people: `512 B`, `1.5 KiB`, `2.0 MiB`.
+pub fn human_bytes(bytes: u64) -> String {
+    if bytes >= 1024 * 1024 {
+        format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+    } else if bytes >= 1024 {
+        format!("{:.1} KiB", bytes as f64 / 1024.0)
+    } else {
+        format!("{bytes} B")
+    }
 }
 
 /// Prints diagnostics: human text and the summary to stderr; JSON and GitHub

@@ -37,7 +37,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("kind", &["diagnostics", "layout", "tree"]),
     ("source", &["model", "diagnostics", "json", "tree", "kind"]),
     // The root a command works on and the files it names: above the tree.
-    ("root", &["relpath", "tree"]),
+    ("root", &["relpath", "tree", "clock"]),
     // What the commands print and where: the diagnostics' renderers.
     ("terminal", &["diagnostics"]),
     // `publish` and `import` for the value enums their flags parse into,
@@ -116,7 +116,27 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     // The pure mapping of an import; its `io` part has a row of its own (`PARTS`).
     ("import", &["model", "json", "layout", "tree", "kind"]),
-    ("publish", &["relpath", "site", "layout"]),
+    // `terminal` for the one way bytes are shown to people.
+    ("publish", &["relpath", "site", "layout", "terminal"]),
+    // What `status` and the agents' tool of that name read from a checked tree.
+    (
+        "status",
+        &["site", "validate", "model", "kind", "tree", "chars"],
+    ),
+    // `version new` and the agents' `new_version`: a checked game to the
+    // next version's files, through the one atomic write.
+    (
+        "version",
+        &[
+            "site",
+            "validate",
+            "source",
+            "diagnostics",
+            "model",
+            "tree",
+            "atomic",
+        ],
+    ),
     // The agents' data tools: the check pipeline and the one atomic write; never control.
     (
         "data_mcp",
@@ -133,6 +153,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             // The server's now in `status`.
             "clock",
             "kind",
+            "status",
+            "version",
         ],
     ),
     // The language server reuses the check pipeline; never HTTP, never control.
@@ -195,6 +217,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "tree",
             "clock",
             "kind",
+            "status",
+            "version",
         ],
     ),
 ];

@@ -1,39 +1,34 @@
 //! `build`: check the tree, write the site through [`crate::site::build`], print what was written.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use crate::cli::BuildArgs;
 use crate::diagnostics;
 use crate::i18n::msg;
+use crate::root::Workspace;
 use crate::site;
+use crate::terminal::{Bar, human_bytes};
 
-pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
-    let out = args.common.out_dir(args.output.out.as_ref());
-    let mut options = super::options::build(&args.common, &out, &args.output)?;
+pub fn run(args: BuildArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
+    let out = ws.out_dir(args.output.out.as_ref());
+    let mut options = super::options::build(ws, &out, &args.output)?;
     // A bar on a terminal while games are rendered; nothing in CI or a pipe.
-    let bar: std::sync::Arc<std::sync::OnceLock<indicatif::ProgressBar>> = Default::default();
-    let shown = std::sync::Arc::clone(&bar);
-    options.progress = Some(site::Progress(std::sync::Arc::new(move |done, total| {
-        let bar = shown.get_or_init(|| {
-            let games = msg!("build-progress-games");
-            super::progress_bar(
-                total as u64,
-                &format!("{{bar:30}} {{pos}}/{{len}} {games} {{elapsed}}"),
-            )
-        });
-        bar.set_position(done as u64);
+    let games = msg!("build-progress-games");
+    let bar = Bar::counting(&format!("{{bar:30}} {{pos}}/{{len}} {games} {{elapsed}}"));
+    let shown = bar.clone();
+    options.progress = Some(site::Progress(Arc::new(move |done, total| {
+        shown.at(done, total);
     })));
     let outcome = site::build(&options);
-    if let Some(bar) = bar.get() {
-        bar.finish_and_clear();
-    }
+    bar.finish();
     let outcome = outcome?;
     let has_errors = outcome.summary.is_none();
     if args.format == diagnostics::Format::Human {
         // New since the previous build in full; the rest counted.
         let (new, unchanged) = outcome.new_since_last();
         let text = diagnostics::render_human(&new, super::stderr_color(), &|file| {
-            std::fs::read_to_string(args.common.root.join(file)).ok()
+            std::fs::read_to_string(ws.root.join(file)).ok()
         });
         super::print_err(&text);
         if unchanged > 0 {
@@ -45,7 +40,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         }
     } else if has_errors || !outcome.diagnostics.is_empty() {
         // Data for programs: every diagnostic, each time.
-        super::report(&args.common.root, &outcome.diagnostics, args.format)?;
+        super::report(&ws.root, &outcome.diagnostics, args.format)?;
     }
     match outcome.summary {
         Some(summary) => {
@@ -53,7 +48,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 "build-done",
                 out = out.display().to_string(),
                 files = summary.files,
-                size = crate::publish::plan::human_bytes(summary.bytes),
+                size = human_bytes(summary.bytes),
                 elapsed = format!("{:.0?}", summary.elapsed),
                 reused = summary.reused,
                 parts = summary.reused + summary.rendered,

@@ -9,13 +9,14 @@ use anyhow::Context as _;
 use crate::cli::CheckArgs;
 use crate::diagnostics::{self, Diagnostic, Format};
 use crate::i18n::msg;
+use crate::root::Workspace;
 use crate::site::{self, rewrite};
 use crate::source::{Overlay, Tree};
 use crate::terminal::Stream;
 
-pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let options = super::options::check_with_base(&args.common, args.changed_since.as_deref())?;
-    let root = &args.common.root;
+pub fn run(args: CheckArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
+    let options = super::options::check_with_base(ws, args.changed_since.as_deref())?;
+    let root = &ws.root;
     let only = crate::root::named_files(root, &args.paths)?;
     let mut tree = crate::load::load(root, &Overlay::new())?;
     let keep = |d: &Diagnostic| only.as_ref().is_none_or(|only| only.contains(&d.file));

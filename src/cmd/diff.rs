@@ -10,15 +10,16 @@ use crate::bases::{self, Outcome, Request};
 use crate::cli::{DiffArgs, DiffFormat};
 use crate::diagnostics::Format;
 use crate::i18n::msg;
+use crate::root::Workspace;
 
-pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
-    let root = &args.common.root;
+pub fn run(args: DiffArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
+    let root = &ws.root;
     let request = Request {
         root,
         against: args.against.as_deref(),
         against_rev: args.against_rev.as_deref(),
         site: args.site.as_deref(),
-        now: args.common.now,
+        now: ws.now,
         timeout: Duration::from_secs(args.timeout.max(1)),
     };
     let review = match bases::review(&request)? {

@@ -9,10 +9,11 @@ use std::process::ExitCode;
 use crate::cli::{DocsArgs, DocsWhat};
 use crate::i18n::{Msg, msg};
 use crate::model::{Game, Localized, UpdateMode};
+use crate::root::Workspace;
 
-pub fn run(args: &DocsArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &DocsArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
     let text = match args.what {
-        DocsWhat::Games => games(&args.common.root)?,
+        DocsWhat::Games => games(&ws.root)?,
         DocsWhat::Codes => codes(),
     };
     super::print_out(&text)?;

@@ -5,11 +5,12 @@ use std::process::ExitCode;
 use crate::cli::FmtArgs;
 use crate::diagnostics::Format;
 use crate::i18n::msg;
+use crate::root::Workspace;
 use crate::site::rewrite;
 
-pub fn run(args: FmtArgs) -> anyhow::Result<ExitCode> {
-    let root = &args.common.root;
-    let options = super::options::check(&args.common);
+pub fn run(args: FmtArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
+    let root = &ws.root;
+    let options = super::options::check(ws);
     let outcome = if args.check {
         rewrite::check_format(root, &options)?
     } else {

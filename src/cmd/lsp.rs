@@ -2,10 +2,10 @@
 
 use std::process::ExitCode;
 
-use crate::cli::ToolArgs;
 use crate::lsp;
+use crate::root::Workspace;
 
-pub fn run(args: ToolArgs) -> anyhow::Result<ExitCode> {
-    let options = super::options::check_with_base(&args.common, None)?;
-    lsp::run(&args.common.root, options)
+pub fn run(ws: &Workspace) -> anyhow::Result<ExitCode> {
+    let options = super::options::check_with_base(ws, None)?;
+    lsp::run(&ws.root, options)
 }

@@ -4,12 +4,12 @@ use std::process::ExitCode;
 
 use rmcp::ServiceExt as _;
 
-use crate::cli::ToolArgs;
 use crate::data_mcp::DataTools;
+use crate::root::Workspace;
 
-pub fn run(args: ToolArgs) -> anyhow::Result<ExitCode> {
-    let options = super::options::check_with_base(&args.common, None)?;
-    let tools = DataTools::new(&args.common.root, options);
+pub fn run(ws: &Workspace) -> anyhow::Result<ExitCode> {
+    let options = super::options::check_with_base(ws, None)?;
+    let tools = DataTools::new(&ws.root, options);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -6,6 +6,7 @@
 use std::process::ExitCode;
 
 use crate::cli::{Cli, Command};
+use crate::root::Workspace;
 
 mod backend;
 mod build;
@@ -22,50 +23,36 @@ mod serve;
 mod status;
 mod version;
 
-pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     crate::i18n::set_process(cli.lang.unwrap_or_else(crate::i18n::Lang::from_env));
-    let (root_flag, now) = (cli.root.take(), cli.now.take());
-    let global = |common: &mut crate::cli::Common| {
-        common.root_flag.clone_from(&root_flag);
-        common.now = now;
+    let command = match cli.command {
+        // The simulated backend works on no tree.
+        Command::Backend(args) => return backend::run(args),
+        command => command,
     };
-    match &mut cli.command {
-        Command::Check(crate::cli::CheckArgs { common, .. })
-        | Command::Build(crate::cli::BuildArgs { common, .. })
-        | Command::Fmt(crate::cli::FmtArgs { common, .. })
-        | Command::Status(crate::cli::StatusArgs { common, .. })
-        | Command::Serve(crate::cli::ServeArgs { common, .. })
-        | Command::Diff(crate::cli::DiffArgs { common, .. })
-        | Command::Docs(crate::cli::DocsArgs { common, .. })
-        | Command::Version(crate::cli::VersionArgs {
-            command: crate::cli::VersionCommand::New(crate::cli::VersionNewArgs { common, .. }),
-        }) => {
-            global(common);
-            common.root = crate::root::of_data(common.root_flag.as_deref())?;
+    let flag = cli.root.as_deref();
+    let root = match &command {
+        // These may start without data (see `root::of_any`).
+        Command::Import(_) | Command::Publish(_) | Command::Lsp | Command::Mcp => {
+            crate::root::of_any(flag)?
         }
-        Command::Import(crate::cli::ImportArgs { common, .. })
-        | Command::Publish(crate::cli::PublishArgs { common, .. })
-        | Command::Lsp(crate::cli::ToolArgs { common })
-        | Command::Mcp(crate::cli::ToolArgs { common }) => {
-            global(common);
-            common.root = crate::root::of_any(common.root_flag.as_deref())?;
-        }
-        Command::Backend(_) => {}
-    }
-    match cli.command {
-        Command::Check(args) => check::run(args),
-        Command::Build(args) => build::run(args),
-        Command::Fmt(args) => fmt::run(args),
-        Command::Status(args) => status::run(args),
-        Command::Serve(args) => serve::run(args),
-        Command::Diff(args) => diff::run(args),
-        Command::Docs(args) => docs::run(&args),
-        Command::Version(args) => version::run(args),
-        Command::Import(args) => import::run(args),
-        Command::Publish(args) => publish::run(args),
-        Command::Lsp(args) => lsp::run(args),
-        Command::Mcp(args) => mcp::run(args),
-        Command::Backend(args) => backend::run(args),
+        _ => crate::root::of_data(flag)?,
+    };
+    let ws = Workspace { root, now: cli.now };
+    match command {
+        Command::Check(args) => check::run(args, &ws),
+        Command::Build(args) => build::run(args, &ws),
+        Command::Fmt(args) => fmt::run(args, &ws),
+        Command::Status(args) => status::run(args, &ws),
+        Command::Serve(args) => serve::run(args, &ws),
+        Command::Diff(args) => diff::run(args, &ws),
+        Command::Docs(args) => docs::run(&args, &ws),
+        Command::Version(args) => version::run(args, &ws),
+        Command::Import(args) => import::run(args, &ws),
+        Command::Publish(args) => publish::run(args, &ws),
+        Command::Lsp => lsp::run(&ws),
+        Command::Mcp => mcp::run(&ws),
+        Command::Backend(_) => unreachable!("the backend returned above"),
     }
 }
 
@@ -81,4 +68,4 @@ fn exit_status(problems: bool) -> ExitCode {
 
 // The printers every command uses, from the library's one owner.
 pub use crate::terminal::is_broken_pipe;
-pub(crate) use crate::terminal::{print_err, print_out, progress_bar, report, say, stderr_color};
+pub(crate) use crate::terminal::{print_err, print_out, report, say, stderr_color};

@@ -3,14 +3,15 @@
 
 use std::path::Path;
 
-use crate::cli::{CacheArgs, Common, Compress, OutputArgs};
+use crate::cli::{CacheArgs, Compress, OutputArgs};
 use crate::i18n::msg;
+use crate::root::Workspace;
 use crate::site::{self, BuildOptions, CacheOptions, Compression, OutputState};
 
 /// The check's options from the flags every data command shares.
-pub(super) fn check(common: &Common) -> crate::validate::Options {
+pub(super) fn check(ws: &Workspace) -> crate::validate::Options {
     crate::validate::Options {
-        now: common.now,
+        now: ws.now,
         base: None,
     }
 }
@@ -21,15 +22,15 @@ pub(super) fn check(common: &Common) -> crate::validate::Options {
 /// an error), else the checkout's `HEAD` when the root is in a git
 /// repository.
 pub(super) fn check_with_base(
-    common: &Common,
+    ws: &Workspace,
     rev: Option<&str>,
 ) -> anyhow::Result<crate::validate::Options> {
     let base = match rev {
-        Some(rev) => Some(crate::bases::ids_at(&common.root, rev)?),
-        None => crate::bases::head_ids(&common.root),
+        Some(rev) => Some(crate::bases::ids_at(&ws.root, rev)?),
+        None => crate::bases::head_ids(&ws.root),
     };
     Ok(crate::validate::Options {
-        now: common.now,
+        now: ws.now,
         base: base.map(std::sync::Arc::new),
     })
 }
@@ -38,16 +39,16 @@ pub(super) fn check_with_base(
 /// `serve` share, once [`announce_force`] has let it go ahead: nothing
 /// deferred.
 pub(super) fn build(
-    common: &Common,
+    ws: &Workspace,
     out: &Path,
     output: &OutputArgs,
 ) -> anyhow::Result<BuildOptions> {
-    announce_force(&common.root, out, output.force)?;
+    announce_force(&ws.root, out, output.force)?;
     Ok(BuildOptions {
-        root: common.root.clone(),
+        root: ws.root.clone(),
         out: out.to_path_buf(),
-        now: common.now,
-        cache: cache_options(&output.cache, &common.root),
+        now: ws.now,
+        cache: cache_options(&output.cache, &ws.root),
         compression: output.compress.into(),
         defer: site::Defer::Nothing,
         force: output.force,

@@ -1,16 +1,17 @@
 //! `status`: one line per game and locale (version, window, state) from the
-//! checked tree, worked out and laid out by [`crate::site::status`].
+//! checked tree, worked out and laid out by [`crate::status`].
 
 use std::process::ExitCode;
 
 use crate::cli::{StatusArgs, StatusFormat};
 use crate::i18n::msg;
+use crate::root::Workspace;
 use crate::site;
 
-pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
-    let options = super::options::check(&args.common);
-    let checked = site::check_documents(&args.common.root, &options)?;
-    let rows = site::status::rows(&args.common.root, &checked, &options);
+pub fn run(args: StatusArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
+    let options = super::options::check(ws);
+    let checked = site::check_documents(&ws.root, &options)?;
+    let rows = crate::status::rows(&ws.root, &checked, &options);
     for game in &checked.games {
         if crate::import::is_placeholder(&game.game) {
             super::say(msg!("note-placeholder", game = game.game.id.as_str()));
@@ -28,8 +29,8 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
             super::print_out(&format!("{}\n", serde_json::to_string_pretty(&rows)?))?;
         }
         StatusFormat::Text => {
-            let files = site::status::files(&args.common.root, &checked);
-            super::print_out(&site::status::to_text(&rows, &files))?;
+            let files = crate::status::files(&ws.root, &checked);
+            super::print_out(&crate::status::to_text(&rows, &files))?;
         }
     }
     Ok(ExitCode::SUCCESS)

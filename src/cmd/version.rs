@@ -1,20 +1,46 @@
 //! `version new`: the next version of a game in every locale, through
-//! [`crate::site::version`]; this file only reads the flags and prints.
+//! [`crate::version`]; this file only reads the flags and prints.
 
 use std::process::ExitCode;
 
 use indexmap::IndexMap;
 
-use crate::cli::{VersionArgs, VersionCommand};
+use crate::cli::{VersionArgs, VersionCommand, VersionNewArgs};
 use crate::diagnostics::Format;
-use crate::i18n::{self, msg};
-use crate::site::version::{self, NextVersion, Refusal};
+use crate::i18n::msg;
+use crate::root::Workspace;
+use crate::version::{self, NextVersion, Refusal, Stage};
 
-pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: VersionArgs, ws: &Workspace) -> anyhow::Result<ExitCode> {
     let VersionCommand::New(args) = args.command;
+    let next = next_version(&args);
+    let options = super::options::check(ws);
+    let planned = match version::plan(&ws.root, &next, &options)? {
+        Ok(planned) => planned,
+        Err(refusal) => {
+            if let Refusal::Errors { diagnostics, .. } = &refusal {
+                super::report(&ws.root, diagnostics, Format::Human)?;
+            }
+            let (Refusal::Request(message) | Refusal::Errors { message, .. }) = refusal;
+            super::print_err(&format!("{}\n", msg!("tool-error", error = message)));
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let stage = if args.dry_run {
+        Stage::DryRun
+    } else {
+        version::write(&ws.root, &planned)?;
+        Stage::Written
+    };
+    super::print_out(&version::to_text(&next, &planned, stage))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The request of the flags: `zh-CN=Name` names one locale, any other
+/// `--name` them all.
+fn next_version(args: &VersionNewArgs) -> NextVersion {
     let mut names = IndexMap::new();
     for name in &args.names {
-        // `zh-CN=Name` names one locale; anything else names them all.
         match name.split_once('=') {
             Some((locale, value)) if is_locale(locale) => {
                 names.insert(locale.to_owned(), value.to_owned());
@@ -24,7 +50,7 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    let next = NextVersion {
+    NextVersion {
         game: args.game.clone(),
         version: args.version.clone(),
         names,
@@ -32,64 +58,6 @@ pub fn run(args: VersionArgs) -> anyhow::Result<ExitCode> {
         end: args.end.clone(),
         cover: args.cover.clone(),
         drop: args.drop.clone(),
-    };
-    let options = super::options::check(&args.common);
-    match version::plan(&args.common.root, &next, &options)? {
-        Err(Refusal::Request(message)) => {
-            super::print_err(&format!("{}\n", msg!("tool-error", error = message)));
-            Ok(ExitCode::from(1))
-        }
-        Err(Refusal::Errors {
-            message,
-            diagnostics,
-        }) => {
-            super::report(&args.common.root, &diagnostics, Format::Human)?;
-            super::print_err(&format!("{}\n", msg!("tool-error", error = message)));
-            Ok(ExitCode::from(1))
-        }
-        Ok(planned) => {
-            if !args.dry_run {
-                version::write(&args.common.root, &planned)?;
-            }
-            let mut out = String::new();
-            if let Some(line) = version::name_shared(&next, &planned) {
-                out.push_str(&format!("{line}\n"));
-            }
-            for p in &planned {
-                if p.pending {
-                    let line = msg!(
-                        "version-pending",
-                        path = p.path.as_str(),
-                        locale = p.locale.as_str()
-                    );
-                    out.push_str(&format!("{line}\n"));
-                    continue;
-                }
-                let fields = |names: &[String]| -> Vec<String> {
-                    names.iter().map(|n| format!("`{n}`")).collect()
-                };
-                let line = msg!(
-                    "version-planned",
-                    dry = if args.dry_run { "yes" } else { "no" },
-                    path = p.path.as_str(),
-                    from = p.from.as_str(),
-                    version = next.version.as_str(),
-                    kept_count = p.kept.len(),
-                    kept = i18n::list(&fields(&p.kept)),
-                    changed = i18n::list(&fields(&p.changed)),
-                    carried = p.carried.len(),
-                    names = i18n::list(&p.carried),
-                    dropped = p.dropped.len(),
-                    cover = p.cover.as_str()
-                );
-                out.push_str(&format!("{line}\n"));
-                for left in &p.dropped {
-                    out.push_str(&format!("  {}\n", left.describe()));
-                }
-            }
-            super::print_out(&out)?;
-            Ok(ExitCode::SUCCESS)
-        }
     }
 }
 

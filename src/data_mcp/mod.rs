@@ -451,13 +451,13 @@ impl DataTools {
     async fn status(&self) -> CallToolResult {
         match site::check_documents(&self.root, &self.options) {
             Ok(checked) => {
-                let rows = site::status::rows(&self.root, &checked, &self.options);
+                let rows = crate::status::rows(&self.root, &checked, &self.options);
                 let mut answer = json!({
                     "now": self.now(&checked),
                     "rows": rows,
                 });
                 // Each kind checked file by file, under its name (`announcements`).
-                let files = site::status::files(&self.root, &checked);
+                let files = crate::status::files(&self.root, &checked);
                 for publish in site::kinds::ALL {
                     let name = publish.kind().name;
                     let own: Vec<_> = files.iter().filter(|f| f.kind == name).collect();
@@ -504,7 +504,7 @@ impl DataTools {
         if let Some(name) = args.name {
             names.insert(String::new(), name);
         }
-        let next = site::version::NextVersion {
+        let next = crate::version::NextVersion {
             game: args.game,
             version: args.version,
             names,
@@ -513,12 +513,12 @@ impl DataTools {
             cover: args.cover,
             drop: args.drop,
         };
-        let planned = match site::version::plan(&self.root, &next, &self.options) {
+        let planned = match crate::version::plan(&self.root, &next, &self.options) {
             Err(err) => {
                 return failure(msg!("agent-cannot-check", error = format!("{err:#}")), None);
             }
-            Ok(Err(site::version::Refusal::Request(message))) => return failure(message, None),
-            Ok(Err(site::version::Refusal::Errors {
+            Ok(Err(crate::version::Refusal::Request(message))) => return failure(message, None),
+            Ok(Err(crate::version::Refusal::Errors {
                 message,
                 diagnostics,
             })) => return failure(message, Some(json!({ "diagnostics": diagnostics }))),
@@ -529,7 +529,7 @@ impl DataTools {
                 return failure(message, None);
             }
         }
-        if let Err(err) = site::version::write(&self.root, &planned) {
+        if let Err(err) = crate::version::write(&self.root, &planned) {
             return failure(msg!("agent-not-written", error = err.to_string()), None);
         }
         let files: Vec<Value> = planned
@@ -554,7 +554,7 @@ impl DataTools {
             .map(|p| p.locale.as_str())
             .collect();
         let mut answer = json!({ "version": next.version, "written": files, "pending": pending });
-        if let Some(line) = site::version::name_shared(&next, &planned) {
+        if let Some(line) = crate::version::name_shared(&next, &planned) {
             answer["note"] = json!(line.to_string());
         }
         reply(answer)

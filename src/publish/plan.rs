@@ -19,6 +19,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::layout::{self, INDEX_PATH};
+use crate::terminal::human_bytes;
 
 /// Name of the manifest object, under the prefix.
 pub const MANIFEST_NAME: &str = ".activity-site-manifest.json";
@@ -431,7 +432,7 @@ impl Plan {
 
     /// The plan for people, like `diff`: one line per path that changes,
     /// then a summary. `target` is the `s3://` URL.
-    pub fn to_text(&self, target: &str, dry_run: bool) -> String {
+    pub fn to_text(&self, target: &str, stage: Stage) -> String {
         let mut out = String::new();
         for step in &self.steps {
             let mark = match step.action {
@@ -469,7 +470,10 @@ impl Plan {
         let uploads = self.uploads().count();
         let summary = msg!(
             "publish-summary",
-            dry = if dry_run { "yes" } else { "no" },
+            dry = match stage {
+                Stage::DryRun => "yes",
+                Stage::Done => "no",
+            },
             target = target,
             added = self.count(Action::Added),
             changed = self.count(Action::Changed),
@@ -486,7 +490,7 @@ impl Plan {
     }
 
     /// The plan as pretty JSON with a trailing newline.
-    pub fn to_json(&self, target: &str, dry_run: bool) -> String {
+    pub fn to_json(&self, target: &str, stage: Stage) -> String {
         #[derive(Serialize)]
         #[serde(rename_all = "camelCase")]
         struct Out<'a> {
@@ -499,7 +503,7 @@ impl Plan {
         }
         let mut text = serde_json::to_string_pretty(&Out {
             target,
-            dry_run,
+            dry_run: stage == Stage::DryRun,
             uploads: self.uploads().count(),
             upload_bytes: self.upload_bytes(),
             plan: self,
@@ -508,6 +512,14 @@ impl Plan {
         text.push('\n');
         text
     }
+}
+
+/// When a plan is shown: before a dry run that changes nothing, or after
+/// the upload it describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    DryRun,
+    Done,
 }
 
 /// The metadata of a published path, or `None` when the path is not
@@ -550,17 +562,6 @@ fn phase_of(path: &str) -> Phase {
         Phase::Data
     } else {
         Phase::Pages
-    }
-}
-
-/// Bytes for people: `512 B`, `1.5 KiB`, `2.0 MiB`.
-pub fn human_bytes(bytes: u64) -> String {
-    if bytes >= 1024 * 1024 {
-        format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
-    } else if bytes >= 1024 {
-        format!("{:.1} KiB", bytes as f64 / 1024.0)
-    } else {
-        format!("{bytes} B")
     }
 }
 

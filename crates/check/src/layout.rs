@@ -519,30 +519,26 @@ pub struct FileKind {
 /// charset: the type as registered and as nginx and Apache send it; an SVG
 /// file is XML and declares its own encoding (UTF-8 when it does not).
 pub const KINDS: &[FileKind] = &[
-    kind(&["json"], JSON_TYPE, true),
-    kind(&["ics"], "text/calendar; charset=utf-8", true),
-    kind(&["html", "htm"], HTML_TYPE, true),
-    kind(&["css"], "text/css; charset=utf-8", true),
-    kind(&["js", "mjs"], "text/javascript; charset=utf-8", true),
-    kind(&["txt"], TEXT_TYPE, true),
-    kind(&["xml"], "application/xml; charset=utf-8", true),
-    kind(&["atom"], "application/atom+xml; charset=utf-8", true),
-    kind(
-        &["webmanifest"],
-        "application/manifest+json; charset=utf-8",
-        true,
-    ),
-    kind(&["svg"], "image/svg+xml", true),
-    kind(&["png"], "image/png", false),
-    kind(&["jpg", "jpeg"], "image/jpeg", false),
-    kind(&["gif"], "image/gif", false),
-    kind(&["webp"], "image/webp", false),
-    kind(&["avif"], "image/avif", false),
-    kind(&["ico"], "image/x-icon", false),
-    kind(&["woff2"], "font/woff2", false),
-    kind(&["woff"], "font/woff", false),
-    kind(&["wasm"], "application/wasm", false),
-    kind(&["gz"], "application/gzip", false),
+    text(&["json"], JSON_TYPE),
+    text(&["ics"], "text/calendar; charset=utf-8"),
+    text(&["html", "htm"], HTML_TYPE),
+    text(&["css"], "text/css; charset=utf-8"),
+    text(&["js", "mjs"], "text/javascript; charset=utf-8"),
+    text(&["txt"], TEXT_TYPE),
+    text(&["xml"], "application/xml; charset=utf-8"),
+    text(&["atom"], "application/atom+xml; charset=utf-8"),
+    text(&["webmanifest"], "application/manifest+json; charset=utf-8"),
+    text(&["svg"], "image/svg+xml"),
+    binary(&["png"], "image/png"),
+    binary(&["jpg", "jpeg"], "image/jpeg"),
+    binary(&["gif"], "image/gif"),
+    binary(&["webp"], "image/webp"),
+    binary(&["avif"], "image/avif"),
+    binary(&["ico"], "image/x-icon"),
+    binary(&["woff2"], "font/woff2"),
+    binary(&["woff"], "font/woff"),
+    binary(&["wasm"], "application/wasm"),
+    binary(&["gz"], "application/gzip"),
     FileKind {
         extensions: &[],
         paths: &[API_CATALOG_PATH],
@@ -569,16 +565,21 @@ pub const TEXT_TYPE: &str = "text/plain; charset=utf-8";
 /// The type of a file of no known kind.
 pub const UNKNOWN_TYPE: &str = "application/octet-stream";
 
-const fn kind(
-    extensions: &'static [&'static str],
-    content_type: &'static str,
-    text: bool,
-) -> FileKind {
+/// A kind of text file, precompressed.
+const fn text(extensions: &'static [&'static str], content_type: &'static str) -> FileKind {
     FileKind {
         extensions,
         paths: &[],
         content_type,
-        text,
+        text: true,
+    }
+}
+
+/// A kind of binary file (already compressed), served as it is.
+const fn binary(extensions: &'static [&'static str], content_type: &'static str) -> FileKind {
+    FileKind {
+        text: false,
+        ..text(extensions, content_type)
     }
 }
 

@@ -29,7 +29,7 @@ impl Report {
                 let _ = writeln!(
                     out,
                     "  {}: [{}] {}",
-                    path_label(item.file, false),
+                    path_label(item.file),
                     item.code,
                     item.message
                 );
@@ -40,12 +40,7 @@ impl Report {
         for (group, files) in self.groups(games) {
             let _ = writeln!(out, "{}", msg!("diff-group", group = group_label(&group)));
             for file in files {
-                let _ = writeln!(
-                    out,
-                    "  {}: {}",
-                    path_label(file, false),
-                    file.status.label()
-                );
+                let _ = writeln!(out, "  {}: {}", path_label(file), file.status.label());
                 if let Some(note) = &file.note {
                     let _ = writeln!(out, "    ({note})");
                 }
@@ -161,7 +156,7 @@ impl Report {
                 let _ = writeln!(
                     out,
                     "| {} | {}{flag} | {} |",
-                    path_label(file, true),
+                    path_label_markdown(file),
                     file.status.label(),
                     md(&details.join("<br>"))
                 );
@@ -207,11 +202,7 @@ impl Report {
                     out,
                     "::notice {},title={}::{}",
                     at(&file.path, name),
-                    gh_property(&format!(
-                        "{}: {}",
-                        path_label(file, false),
-                        file.status.label()
-                    )),
+                    gh_property(&format!("{}: {}", path_label(file), file.status.label())),
                     gh_data(&if lines.is_empty() {
                         file.status.label().to_string()
                     } else {
@@ -252,7 +243,7 @@ impl Kind {
     /// One Markdown item of the list.
     fn md_item(self, item: &Listed) -> Msg {
         let (path, message, help) = (
-            path_label(item.file, true),
+            path_label_markdown(item.file),
             md(&item.message.to_string()),
             md(&item.help.to_string()),
         );
@@ -276,7 +267,7 @@ impl Kind {
 
     /// The annotation's level and title.
     fn gh(self, item: &Listed) -> (&'static str, Msg) {
-        let path = path_label(item.file, false);
+        let path = path_label(item.file);
         match self {
             Kind::Breaking => (
                 "error",
@@ -351,16 +342,18 @@ fn detail_lines(file: &FileDiff) -> Vec<String> {
     lines
 }
 
-/// How the reports name a file: its path, and the other names it is
-/// published under; in code spans for Markdown.
-fn path_label(file: &FileDiff, markdown: bool) -> String {
-    let quote = |p: &str| {
-        if markdown {
-            format!("`{p}`")
-        } else {
-            p.to_owned()
-        }
-    };
+/// How the text report names a file: its path, and the other names it is
+/// published under.
+fn path_label(file: &FileDiff) -> String {
+    label_with(file, &str::to_owned)
+}
+
+/// [`path_label`] for Markdown: each name in a code span.
+fn path_label_markdown(file: &FileDiff) -> String {
+    label_with(file, &|p| format!("`{p}`"))
+}
+
+fn label_with(file: &FileDiff, quote: &dyn Fn(&str) -> String) -> String {
     if file.aliases.is_empty() {
         return quote(&file.path);
     }

@@ -49,7 +49,7 @@
 //!   see it, a rendered file, what a kind checked file by file publishes:
 //!   [`types::Publish`]); imports no other file of the folder.
 //! - [`kinds`]: the one list of those kinds' [`types::Publish`], which
-//!   the render, `_headers` and `status` walk.
+//!   the render, `_headers` and the root's `status` walk.
 //! - [`check`](mod@check): the check of a tree, game by game, and a build's check.
 //! - [`api`]: the JSON API's files and the index.
 //! - [`render`]: the render engine (the plan of parts, the cache, the
@@ -60,13 +60,12 @@
 //!   [`announcements`], [`llms`], [`reference`](mod@reference), [`headers`],
 //!   [`compress`], the [`timeline`] page), the cache and the manifest, the
 //!   staging directory (`write`), the live check and build ([`LiveCheck`],
-//!   [`LiveBuild`]), and what the builder's check also serves:
-//!   [`status`], [`rewrite`], [`version`].
+//!   [`LiveBuild`]), and the rewrites of sources ([`rewrite`]).
 
 // The checker's modules, under the names every file of the builder uses.
 use activity_site_check::{
-    atomic, chars, clock, diagnostics, i18n, kind, layout, load, markdown, model, relpath, source,
-    tree, validate,
+    atomic, clock, diagnostics, i18n, kind, layout, load, markdown, model, relpath, source, tree,
+    validate,
 };
 
 pub mod announcements;
@@ -88,10 +87,8 @@ pub mod pages;
 pub mod reference;
 pub mod render;
 pub mod rewrite;
-pub mod status;
 pub mod timeline;
 pub mod types;
-pub mod version;
 mod write;
 
 pub use api::api_files;

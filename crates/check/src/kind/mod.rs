@@ -71,7 +71,7 @@ pub struct Kind {
     /// What a review (`diff`) reports about its published files.
     pub review: Review,
     /// The heading of its table in `status` (its first column), when it
-    /// has one of its own; `site::status` lists the tables in kind order.
+    /// has one of its own; `activity_site::status` lists the tables in kind order.
     pub status: Option<&'static str>,
     /// Whether the editor (`lsp`) checks and formats its files.
     pub editor: bool,

@@ -14,8 +14,8 @@ use crate::model::freshness::{self, Freshness};
 use crate::model::{ActivityDocument, DataSource, DataTime, Game, Time, days};
 use crate::validate::{self, TypedDocument};
 
-use super::kinds;
-use super::types::{Checked, Publish};
+use crate::site::kinds;
+use crate::site::types::{Checked, Publish};
 
 /// One row of the status table: a game's locale and how soon it needs work.
 #[derive(Debug, Serialize)]

@@ -23,7 +23,7 @@ use crate::model::{ActivityDocument, Game, Time};
 use crate::source::Overlay;
 use crate::validate::{self, CheckedGame};
 
-use super::types::Checked;
+use crate::site::types::Checked;
 
 mod to_drop;
 
@@ -196,7 +196,7 @@ pub fn plan(
         Ok(window) => window,
         Err(refusal) => return Ok(Err(refusal)),
     };
-    let checked = super::check::check_documents(root, options)?;
+    let checked = crate::site::check_documents(root, options)?;
     let game = match game_to_version(&checked, next) {
         Ok(game) => game,
         Err(refusal) => return Ok(Err(refusal)),
@@ -218,7 +218,7 @@ pub fn plan(
     for p in planned.iter().filter(|p| !p.pending) {
         overlay.insert(p.path.clone(), p.text.clone());
     }
-    let drafts = super::check::check_with(root, &overlay, options)?;
+    let drafts = crate::site::check_with(root, &overlay, options)?;
     let errors = errors_in(&drafts.diagnostics, &data_paths(&game.game));
     if !errors.is_empty() {
         return Ok(Err(Refusal::Errors {
@@ -536,4 +536,56 @@ pub fn write(root: &Path, planned: &[Planned]) -> std::io::Result<()> {
         crate::atomic::write(&root.join(&p.path), p.text.as_bytes())?;
     }
     Ok(())
+}
+
+/// Whether `version new` wrote its files or only showed them (`--dry-run`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    DryRun,
+    Written,
+}
+
+/// What `version new` prints: the shared name's note, then per locale the
+/// file written (or that would be) and what it carried and left behind,
+/// or that the locale waits for its translation.
+pub fn to_text(next: &NextVersion, planned: &[Planned], stage: Stage) -> String {
+    let mut out = String::new();
+    if let Some(line) = name_shared(next, planned) {
+        out.push_str(&format!("{line}\n"));
+    }
+    let fields =
+        |names: &[String]| -> Vec<String> { names.iter().map(|n| format!("`{n}`")).collect() };
+    for p in planned {
+        if p.pending {
+            let line = msg!(
+                "version-pending",
+                path = p.path.as_str(),
+                locale = p.locale.as_str()
+            );
+            out.push_str(&format!("{line}\n"));
+            continue;
+        }
+        let line = msg!(
+            "version-planned",
+            dry = match stage {
+                Stage::DryRun => "yes",
+                Stage::Written => "no",
+            },
+            path = p.path.as_str(),
+            from = p.from.as_str(),
+            version = next.version.as_str(),
+            kept_count = p.kept.len(),
+            kept = i18n::list(&fields(&p.kept)),
+            changed = i18n::list(&fields(&p.changed)),
+            carried = p.carried.len(),
+            names = i18n::list(&p.carried),
+            dropped = p.dropped.len(),
+            cover = p.cover.as_str()
+        );
+        out.push_str(&format!("{line}\n"));
+        for left in &p.dropped {
+            out.push_str(&format!("  {}\n", left.describe()));
+        }
+    }
+    out
 }
