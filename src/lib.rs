@@ -213,8 +213,10 @@ pub use stdx::{atomic, chars, relpath};
 
 // The crates below this one, under the module names the code uses.
 pub use activity_site_check::{
-    clock, diagnostics, i18n, json, kind, layout, load, markdown, model, source, tree, validate,
+    clock, diagnostics, i18n, json, kind, layout, load, markdown, model, source, terminal, tree,
+    validate,
 };
+pub use activity_site_lsp as lsp;
 pub use activity_site_review as review;
 pub use activity_site_site as site;
 
@@ -224,8 +226,6 @@ pub mod cmd;
 pub mod data_mcp;
 pub mod fetch;
 pub mod import;
-pub mod lsp;
 pub mod publish;
 pub mod root;
 pub mod server;
-pub mod terminal;

@@ -29,5 +29,6 @@ pub mod load;
 pub mod markdown;
 pub mod model;
 pub mod source;
+pub mod terminal;
 pub mod tree;
 pub mod validate;

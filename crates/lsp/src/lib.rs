@@ -15,6 +15,12 @@
 //! a loop of our own so that a malformed message gets an error answer
 //! instead of ending the server; it ends on `exit` or when stdin closes.
 
+// The checker's modules, under the names every file of the server uses.
+use activity_site_check::{
+    chars, clock, diagnostics, i18n, kind, model, relpath, source, terminal, tree, validate,
+};
+use activity_site_site as site;
+
 mod hover;
 pub mod text;
 
@@ -28,12 +34,10 @@ use lsp_types as lsp;
 use serde_json::{Value, json};
 
 use crate::diagnostics::{Diagnostic, Fix, Severity};
-use crate::i18n::{self, Lang, msg};
+use crate::i18n::{Lang, msg};
 use crate::model::{DEFAULT_TIME_ZONE, Game};
-use crate::site;
 use crate::source::Overlay;
 use crate::tree::REGISTRY_PATH;
-use crate::validate;
 use text::{Encoding, Lines};
 
 /// Largest message body read; a larger one is skipped with an error.
