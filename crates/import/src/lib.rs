@@ -15,12 +15,13 @@
 //!
 //! # May know, may not know
 //!
-//! It may know the checker (`activity-site-check`): [`crate::model`], the
+//! May know the checker (`activity-site-check`): [`crate::model`], the
 //! [`crate::json`] parser, the kinds, the site's [`crate::layout`] and the
-//! source [`crate::tree`]. It may not know the builder, the fetcher, the
-//! atomic writer or any HTTP or async crate: it does not depend on them, so
-//! the compiler refuses the arrow. That it never opens a file itself is
-//! this crate's promise (`std::fs` is in every crate's reach).
+//! source [`crate::tree`]. May not know the builder, the fetcher or any HTTP
+//! or async crate: it does not depend on them, so the compiler refuses the
+//! arrow. The checker's loader and `stdx`'s atomic writer are in its reach
+//! through the checker; `tests/architecture.rs` holds it to the modules
+//! above, and `std::fs` is this crate's promise not to use.
 //!
 //! Nothing is lost on the way: a data file is the source text itself, byte
 //! for byte, with a `$schema` line added after its opening brace (so key

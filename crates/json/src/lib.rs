@@ -19,6 +19,12 @@
 //! diagnostics, files or rules. Offsets are bytes; turning them into lines and
 //! character columns is the caller's business (messages that name another
 //! place, such as the line a bracket opened on, count lines themselves).
+//!
+//! # May know, may not know
+//!
+//! May know nothing of the workspace: it has no workspace dependency, so its
+//! messages are rendered above it (the checker turns a [`SyntaxError`] into a
+//! diagnostic).
 
 // Built with `cargo doc --document-private-items` for contributors, where a
 // link to a private item resolves.

@@ -14,6 +14,14 @@
 //! back to the editor. Messages come from `lsp-server`'s types, read here by
 //! a loop of our own so that a malformed message gets an error answer
 //! instead of ending the server; it ends on `exit` or when stdin closes.
+//!
+//! # May know, may not know
+//!
+//! May know the checker and the builder's live check. May not know the
+//! control crate, HTTP (axum, hyper, reqwest) or an async runtime: its
+//! `Cargo.toml` names none of them, so the compiler refuses the arrow. That
+//! it never writes a file is this crate's promise: it checks through
+//! [`site::LiveCheck`], which writes nothing.
 
 // The checker's modules, under the names every file of the server uses.
 use activity_site_check::{
