@@ -414,21 +414,9 @@ fn every_help_example_parses() {
 /// tool's failure.
 #[test]
 fn changed_since_reports_only_what_the_change_introduced() {
-    use crate::review::git;
     let now = "2026-11-27T12:00:00";
-    let repo = tempfile::tempdir().expect("temp dir");
+    let repo = crate::util::bundled_repository("today's tree");
     let root = repo.path();
-    for top in ["games.json", "data", "schema"] {
-        let from = crate_root().join(top);
-        if from.is_dir() {
-            crate::util::copy_tree(&from, &root.join(top));
-        } else if from.is_file() {
-            std::fs::copy(&from, root.join(top)).expect("copy");
-        }
-    }
-    git(root, &["init", "-q"]);
-    git(root, &["add", "-A"]);
-    git(root, &["commit", "-q", "-m", "today's tree"]);
     let plain = run(root, &["check", "--deny-warnings", "--now", now]);
     assert_eq!(plain.status.code(), Some(1), "the tree is overdue today");
 

@@ -433,20 +433,6 @@ fn an_id_lost_while_its_activity_runs_is_breaking_and_a_duplicate_id_is_an_error
     assert!(report["diagnostics"][0].get("fix").is_none(), "{report:#}");
 }
 
-/// A copy of the bundled tree (`games.json`, `data/`, `schema/`) committed
-/// in a temporary repository of its own.
-fn bundled_repository() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
-    copy_tree(&crate_root().join("data"), &root.join("data"));
-    copy_tree(&crate_root().join("schema"), &root.join("schema"));
-    std::fs::copy(crate_root().join("games.json"), root.join("games.json")).unwrap();
-    crate::review::git(root, &["init", "-q"]);
-    crate::review::git(root, &["add", "-A"]);
-    crate::review::git(root, &["commit", "-q", "-m", "data with ids"]);
-    dir
-}
-
 /// Each activity's id by its name, per file.
 fn ids_by_name(root: &Path) -> BTreeMap<String, BTreeMap<String, Option<String>>> {
     documents(root)
@@ -473,7 +459,7 @@ fn ids_by_name(root: &Path) -> BTreeMap<String, BTreeMap<String, Option<String>>
 /// second `--fix` changes nothing.
 #[test]
 fn check_fix_in_a_checkout_gives_back_every_id_of_head_with_its_evidence() {
-    let repo = bundled_repository();
+    let repo = crate::util::bundled_repository("data with ids");
     let root = repo.path();
     let before = ids_by_name(root);
     strip_ids(root);
@@ -509,7 +495,7 @@ fn check_fix_in_a_checkout_gives_back_every_id_of_head_with_its_evidence() {
 /// no id change.
 #[test]
 fn a_file_rewritten_without_ids_gets_its_ids_back_and_diff_sees_no_id_change() {
-    let repo = bundled_repository();
+    let repo = crate::util::bundled_repository("data with ids");
     let root = repo.path();
     let path = "data/sr/zh-CN.json";
     let before = ids_by_name(root)[path].clone();

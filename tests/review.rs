@@ -6,9 +6,8 @@
 //! `version new` on a two-locale game.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use crate::util::{crate_root, fixture_tree, run, says, stderr, stdout};
+use crate::util::{crate_root, fixture_tree, git, run, says, stderr, stdout};
 
 /// "Now" of the review fixtures: version 4.6 of `sr` runs until
 /// 2026-11-26T05:59:59; `Memory of Chaos` until 2026-12-01.
@@ -207,24 +206,6 @@ fn announcements_changed_under_the_same_id_are_breaking() {
 fn the_same_content_in_other_bytes_is_reformatted() {
     let text = sites("reformatted", 1);
     says(&text, "api/v1/activity/sr.json: reformatted");
-}
-
-pub(crate) fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(["-c", "user.name=Test", "-c", "user.email=test@example.org"])
-        .args([
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
 }
 
 /// `--against-rev HEAD~1` in a temporary repository whose data lives in a

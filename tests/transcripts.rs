@@ -25,8 +25,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::review::git;
-use crate::util::{copy_tree, crate_root};
+use crate::util::{bundled_repository, crate_root};
 
 const MARK: &str = "<!-- transcript";
 
@@ -259,15 +258,8 @@ fn steps(block: &Block) -> Vec<Step> {
 
 /// Runs one block in a fresh copy of the bundled tree.
 fn run_block(block: &Block) -> Result<(), String> {
-    let repo = tempfile::tempdir().expect("temp dir");
+    let repo = bundled_repository("the bundled data");
     let root = repo.path();
-    for part in ["data", "schema"] {
-        copy_tree(&crate_root().join(part), &root.join(part));
-    }
-    std::fs::copy(crate_root().join("games.json"), root.join("games.json")).expect("copy");
-    git(root, &["init", "-q"]);
-    git(root, &["add", "-A"]);
-    git(root, &["commit", "-q", "-m", "the bundled data"]);
     let bin = Path::new(env!("CARGO_BIN_EXE_activity-site"))
         .parent()
         .expect("the binary's folder");

@@ -11,8 +11,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::review::git;
-use crate::util::{copy_tree, crate_root, run, stderr, stdout};
+use crate::util::{bundled_repository, git, run, stderr, stdout};
 
 /// Words only the other language's messages of these commands use: a
 /// message in the wrong language shows one of them.
@@ -51,7 +50,7 @@ fn version_day_in_chinese() {
 /// The bundled tree in a new git repository (`main`), each game's version
 /// day on it, the tree put back after each.
 fn version_day(lang: &str, foreign: &[&str]) {
-    let repo = bundled_repo();
+    let repo = bundled_repository("the bundled data");
     let root = repo.path();
     let games: Value = read(&root.join("games.json"));
     let games = games["games"].as_array().expect("games");
@@ -206,27 +205,12 @@ fn read(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("JSON")
 }
 
-/// The bundled tree (`games.json`, `data/`, `schema/`) committed as `main`
-/// of a new git repository.
-fn bundled_repo() -> tempfile::TempDir {
-    let repo = tempfile::tempdir().expect("temp dir");
-    let root = repo.path();
-    for part in ["data", "schema"] {
-        copy_tree(&crate_root().join(part), &root.join(part));
-    }
-    std::fs::copy(crate_root().join("games.json"), root.join("games.json")).expect("copy");
-    git(root, &["init", "-q"]);
-    git(root, &["add", "-A"]);
-    git(root, &["commit", "-q", "-m", "the bundled data"]);
-    repo
-}
-
 /// A document without its optional `cover` (the schema a client reads
 /// makes it optional): the review warns, naming the field and the
 /// document, and finds no breaking change.
 #[test]
 fn an_optional_field_removed_is_a_warning() {
-    let repo = bundled_repo();
+    let repo = bundled_repository("the bundled data");
     let root = repo.path();
     let path = root.join("data/sr/en-US.json");
     let mut doc = read(&path);
@@ -262,7 +246,7 @@ fn an_optional_field_removed_is_a_warning() {
 /// and the refusal says that nothing was written.
 #[test]
 fn a_flag_time_gets_the_hint_a_file_time_gets() {
-    let repo = bundled_repo();
+    let repo = bundled_repository("the bundled data");
     let root = repo.path();
     let args = |lang: &'static str| {
         vec![

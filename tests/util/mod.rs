@@ -237,3 +237,38 @@ pub fn serve_folder(dir: &Path) -> String {
         axum::Router::new().fallback_service(tower_http::services::ServeDir::new(dir)),
     )
 }
+
+/// Runs `git` in `dir` as a test's own user, on a `main` branch, unsigned,
+/// whatever the environment's repository; a failure fails the test.
+pub fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(["-c", "user.name=Test", "-c", "user.email=test@example.org"])
+        .args([
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
+}
+
+/// A copy of the bundled tree (`games.json`, `data/`, `schema/`) committed
+/// as `main` of a new git repository, with `message`.
+pub fn bundled_repository(message: &str) -> tempfile::TempDir {
+    let repo = tempfile::tempdir().expect("temp dir");
+    let root = repo.path();
+    for part in ["data", "schema"] {
+        copy_tree(&crate_root().join(part), &root.join(part));
+    }
+    std::fs::copy(crate_root().join("games.json"), root.join("games.json")).expect("copy");
+    git(root, &["init", "-q"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-q", "-m", message]);
+    repo
+}

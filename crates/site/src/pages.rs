@@ -256,14 +256,12 @@ pub fn each_home_page(
     card: CardSource,
     mut done: impl FnMut(HomePage) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let site_locale = site_locale_of(games.iter().map(|g| &g.game));
-    let (zone, zone_iso) = shown_zone(games);
-    let locales = home_locales(
-        games
-            .iter()
-            .flat_map(|g| g.game.locales.iter().map(String::as_str)),
-        &site_locale,
-    );
+    let Listing {
+        site_locale,
+        zone,
+        zone_iso,
+        locales,
+    } = Listing::of(games);
     for locale in &locales {
         let is_site = *locale == site_locale;
         let root = if is_site { "" } else { "../" };
@@ -309,6 +307,36 @@ pub(super) fn listed(
         failed: std::sync::Mutex::new(None),
     });
     (Value::from_dyn_object(cards.clone()), cards)
+}
+
+/// What every page that lists all the games (a home page, a timeline
+/// page) reads of them first: the site's locale, the zone its times are
+/// shown in ([`shown_zone`]: the label and its IANA name) and the locales
+/// it has a page in ([`home_locales`]).
+pub(super) struct Listing {
+    pub site_locale: String,
+    pub zone: String,
+    pub zone_iso: String,
+    pub locales: Vec<String>,
+}
+
+impl Listing {
+    pub(super) fn of(games: &[GameOutput]) -> Listing {
+        let site_locale = site_locale_of(games.iter().map(|g| &g.game));
+        let (zone, zone_iso) = shown_zone(games);
+        let locales = home_locales(
+            games
+                .iter()
+                .flat_map(|g| g.game.locales.iter().map(String::as_str)),
+            &site_locale,
+        );
+        Listing {
+            site_locale,
+            zone,
+            zone_iso,
+            locales,
+        }
+    }
 }
 
 /// The zone a home page names: the one most games share, as a label of

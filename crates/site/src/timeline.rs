@@ -151,14 +151,12 @@ pub fn each_timeline_page(
     group: CardSource,
     mut done: impl FnMut(HomePage) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let site_locale = pages::site_locale_of(games.iter().map(|g| &g.game));
-    let (zone, zone_iso) = pages::shown_zone(games);
-    let locales = pages::home_locales(
-        games
-            .iter()
-            .flat_map(|g| g.game.locales.iter().map(String::as_str)),
-        &site_locale,
-    );
+    let pages::Listing {
+        site_locale,
+        zone,
+        zone_iso,
+        locales,
+    } = pages::Listing::of(games);
     for locale in &locales {
         let is_site = *locale == site_locale;
         let root = root_of(locale, is_site);
