@@ -26,9 +26,10 @@
 //! (the arrows inside a crate, the one owner of each kind of path, no
 //! import circles in a folder).
 //!
-//! 1. `stdx` ([`atomic`], [`chars`], [`relpath`]), [`i18n`] (every
-//!    sentence in both languages) and [`json`] (the strict parser with byte
-//!    spans): leaves, knowing no other crate.
+//! 1. `stdx` ([`atomic`], [`chars`], [`relpath`]) and [`i18n`] (every
+//!    sentence in both languages): leaves, knowing no other crate; [`json`]
+//!    (the strict parser with byte spans) knows `stdx` alone and no
+//!    message: its errors are data the checker words.
 //! 2. `activity-site-check`: the checker, from the source tree to
 //!    diagnostics ([`tree`], [`source`], [`load`], [`model`], [`clock`],
 //!    [`markdown`], [`kind`], [`validate`], [`diagnostics`], the site's

@@ -12,27 +12,30 @@
 //! grammar sees it: full-width punctuation typed by an input method, a string
 //! left open at the end of its line, a missing comma (at the end of the value
 //! before it), a bracket left open (with the line it opened on), a trailing
-//! comma, a comment, single quotes, `NaN`, a leading zero or `+`. Each has a
-//! help line and, where the repair is certain, the exact [`Edit`].
+//! comma, a comment, single quotes, `NaN`, a leading zero or `+`. Each is an
+//! [`ErrorKind`] with the facts that describe it (what was expected, what
+//! was found, the line a bracket opened on, the look-alike character and
+//! its ASCII stand-in) and, where the repair is certain, the exact [`Edit`].
+//! The parser words nothing: turning a kind into a sentence, in whatever
+//! language, is the caller's business.
 //!
-//! A leaf: it depends on no other module of the crate and knows nothing about
-//! diagnostics, files or rules. Offsets are bytes; turning them into lines and
-//! character columns is the caller's business (messages that name another
-//! place, such as the line a bracket opened on, count lines themselves).
+//! A leaf: of the workspace it depends on `stdx` alone (for [`kind_of`]),
+//! and it knows nothing about messages, diagnostics, files or rules.
+//! Offsets are bytes; turning them into lines and character columns is the
+//! caller's business (a kind that names another place, such as the line a
+//! bracket opened on, carries that line).
 //!
 //! # May know, may not know
 //!
-//! May know nothing of the workspace: it has no workspace dependency, so its
-//! messages are rendered above it (the checker turns a [`SyntaxError`] into a
-//! diagnostic).
+//! May know `stdx`. May not know the messages ([`ErrorKind`]s are worded
+//! by the checker above it), the checker or anything above: it does not
+//! depend on them, so the compiler refuses the arrow.
 
 // Built with `cargo doc --document-private-items` for contributors, where a
 // link to a private item resolves.
 #![allow(rustdoc::private_intra_doc_links)]
 
 use std::borrow::Cow;
-
-use activity_site_i18n::{Msg, msg};
 
 /// How deep arrays and objects may nest (serde_json's recursion limit).
 pub const MAX_DEPTH: usize = 128;
@@ -136,9 +139,8 @@ pub struct Parsed<'a> {
 pub struct SyntaxError {
     pub start: usize,
     pub end: usize,
-    pub message: Msg,
-    /// What to type instead, when the parser can tell.
-    pub help: Option<Msg>,
+    /// What is wrong, with the facts a sentence about it needs.
+    pub kind: ErrorKind,
     /// The exact repair, when it is certain.
     pub fix: Option<Edit>,
 }
@@ -152,11 +154,6 @@ pub struct Edit {
 }
 
 impl SyntaxError {
-    fn help(mut self, help: Msg) -> Self {
-        self.help = Some(help);
-        self
-    }
-
     fn fix(mut self, start: usize, end: usize, replacement: impl Into<String>) -> Self {
         self.fix = Some(Edit {
             start,
@@ -167,34 +164,238 @@ impl SyntaxError {
     }
 }
 
-/// Punctuation an input method types in place of JSON's ASCII: the
-/// character, the message that names it (全角逗号, 中文引号 in Chinese) and
-/// what to type instead.
-const LOOKALIKES: &[(char, &str, &str)] = &[
-    ('\u{FF0C}', "char-full-width-comma", ","),
-    ('\u{FF1A}', "char-full-width-colon", ":"),
-    ('\u{201C}', "char-left-double-quote", "\""),
-    ('\u{201D}', "char-right-double-quote", "\""),
-    ('\u{2018}', "char-left-single-quote", "\""),
-    ('\u{2019}', "char-right-single-quote", "\""),
-    ('\u{FF02}', "char-full-width-quote", "\""),
-    ('\u{FF5B}', "char-full-width-left-brace", "{"),
-    ('\u{FF5D}', "char-full-width-right-brace", "}"),
-    ('\u{FF3B}', "char-full-width-left-bracket", "["),
-    ('\u{FF3D}', "char-full-width-right-bracket", "]"),
-    ('\u{3000}', "char-ideographic-space", " "),
-    ('\u{300C}', "char-left-corner-bracket", "\""),
-    ('\u{300D}', "char-right-corner-bracket", "\""),
-    ('\u{300E}', "char-left-white-corner-bracket", "\""),
-    ('\u{300F}', "char-right-white-corner-bracket", "\""),
+/// What a [`SyntaxError`] found, as data. Each kind is one mistake, and
+/// its fields are all a caller needs to word both the mistake and the way
+/// out (a closed comment and one never closed are two kinds, since the
+/// way out differs); no kind holds a sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The text starts with a byte-order mark (U+FEFF); the fix removes it.
+    ByteOrderMark,
+    /// The text holds no value: it is empty or only whitespace.
+    Empty,
+    /// Something follows the document's outermost value, which closes on
+    /// `line` (1-based).
+    AfterEnd { line: usize },
+    /// The text ends where `expected` belongs, with no bracket open.
+    EndOfText { expected: Expected },
+    /// `found` stands where `expected` belongs. When `found` is a bracket,
+    /// `open` is the innermost bracket still open.
+    Unexpected {
+        expected: Expected,
+        found: char,
+        open: Option<OpenBracket>,
+    },
+    /// An input method's punctuation outside a string.
+    Lookalike(Lookalike),
+    /// A comment (`//` to the end of the line, or a closed `/* */`).
+    Comment,
+    /// A `/*` comment never closed by `*/`.
+    UnclosedComment,
+    /// A string in single quotes.
+    SingleQuotes,
+    /// `NaN` or `Infinity` (`word`) where a value belongs.
+    NotANumber { word: &'static str },
+    /// A number written with a leading `+`.
+    Plus,
+    /// The text ends inside a bracket.
+    NeverClosed(OpenBracket),
+    /// A comma right before the closing bracket of a `container`.
+    TrailingComma { container: Container },
+    /// No comma between two items of a `container`.
+    MissingComma { container: Container },
+    /// An object key written without quotes.
+    BareKey { word: String },
+    /// Arrays and objects nest deeper than `max` levels.
+    TooDeep { max: usize },
+    /// A number's integer part (`digits`) starts with a zero; its fix
+    /// writes [`without_leading_zeros`] of it.
+    LeadingZero { digits: String },
+    /// A number too large for a finite double.
+    NumberRange,
+    /// A backslash escape JSON does not know (`escape`, backslash included).
+    InvalidEscape { escape: String },
+    /// `\u` without four hexadecimal digits.
+    UnicodeEscape,
+    /// A `\u` escape of half a surrogate pair.
+    LoneSurrogate,
+    /// A string still open at the end of the text.
+    Unterminated,
+    /// A control character (`byte`) inside a string; its fix writes
+    /// [`escape_control`] of it.
+    ControlInString { byte: u8 },
+    /// A string still open at the end of its line; `close` says where its
+    /// fix puts the closing quote.
+    OpenAtLineEnd { close: LineEnd },
+    /// A string opened with `"` and closed with an input method's `quote`.
+    TypographicClose { quote: char },
+    /// A key or a value (`role`) quoted from end to end with an input
+    /// method's quotes `open` and `close`; `content` is what they hold.
+    TypographicString {
+        role: Role,
+        open: char,
+        close: char,
+        content: String,
+    },
+}
+
+/// What the parser wanted where an [`ErrorKind::Unexpected`] or an
+/// [`ErrorKind::EndOfText`] stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expected {
+    Value,
+    /// An object key in double quotes.
+    Key,
+    /// The `:` after a key.
+    Colon,
+    /// A digit of a number's integer part.
+    Digit,
+    /// A digit after the decimal point.
+    FractionDigit,
+    /// A digit of the exponent.
+    ExponentDigit,
+    /// `,` or the closing bracket of the container.
+    CommaOrClose(Container),
+}
+
+/// An object or an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Container {
+    Object,
+    Array,
+}
+
+impl Container {
+    /// The bracket that opens it: `{` or `[`.
+    pub fn open(self) -> char {
+        match self {
+            Container::Object => '{',
+            Container::Array => '[',
+        }
+    }
+
+    /// The bracket that closes it: `}` or `]`.
+    pub fn close(self) -> char {
+        match self {
+            Container::Object => '}',
+            Container::Array => ']',
+        }
+    }
+}
+
+/// A bracket still open: the container it opens and its 1-based line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpenBracket {
+    pub container: Container,
+    pub line: usize,
+}
+
+/// Where the fix of a string left open at the end of its line
+/// ([`ErrorKind::OpenAtLineEnd`]) closes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineEnd {
+    /// An input method's quote stands where the closing `"` belongs; the fix
+    /// replaces it.
+    TypographicQuote(char),
+    /// Before the comma (ASCII or full-width) that ends the line.
+    BeforeComma(char),
+    /// After the last character of the line that is not whitespace.
+    AfterText,
+}
+
+/// What a string stands for where it is read: an object's key (closed by
+/// the quote a colon follows) or a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Key,
+    Value,
+}
+
+/// Punctuation an input method types in place of JSON's ASCII. The variant
+/// is the character's stable name; [`Lookalike::char`] and
+/// [`Lookalike::ascii`] give the character and what to type instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lookalike {
+    FullWidthComma,
+    FullWidthColon,
+    LeftDoubleQuote,
+    RightDoubleQuote,
+    LeftSingleQuote,
+    RightSingleQuote,
+    FullWidthQuote,
+    FullWidthLeftBrace,
+    FullWidthRightBrace,
+    FullWidthLeftBracket,
+    FullWidthRightBracket,
+    IdeographicSpace,
+    LeftCornerBracket,
+    RightCornerBracket,
+    LeftWhiteCornerBracket,
+    RightWhiteCornerBracket,
+}
+
+/// Each [`Lookalike`], in the order of its variants, with its character
+/// and its ASCII stand-in.
+const LOOKALIKES: [(Lookalike, char, &str); 16] = [
+    (Lookalike::FullWidthComma, '\u{FF0C}', ","),
+    (Lookalike::FullWidthColon, '\u{FF1A}', ":"),
+    (Lookalike::LeftDoubleQuote, '\u{201C}', "\""),
+    (Lookalike::RightDoubleQuote, '\u{201D}', "\""),
+    (Lookalike::LeftSingleQuote, '\u{2018}', "\""),
+    (Lookalike::RightSingleQuote, '\u{2019}', "\""),
+    (Lookalike::FullWidthQuote, '\u{FF02}', "\""),
+    (Lookalike::FullWidthLeftBrace, '\u{FF5B}', "{"),
+    (Lookalike::FullWidthRightBrace, '\u{FF5D}', "}"),
+    (Lookalike::FullWidthLeftBracket, '\u{FF3B}', "["),
+    (Lookalike::FullWidthRightBracket, '\u{FF3D}', "]"),
+    (Lookalike::IdeographicSpace, '\u{3000}', " "),
+    (Lookalike::LeftCornerBracket, '\u{300C}', "\""),
+    (Lookalike::RightCornerBracket, '\u{300D}', "\""),
+    (Lookalike::LeftWhiteCornerBracket, '\u{300E}', "\""),
+    (Lookalike::RightWhiteCornerBracket, '\u{300F}', "\""),
 ];
 
-/// The name and ASCII replacement of a look-alike of JSON punctuation.
-pub fn lookalike(c: char) -> Option<(Msg, &'static str)> {
+impl Lookalike {
+    /// The character an input method types.
+    pub fn char(self) -> char {
+        LOOKALIKES[self as usize].1
+    }
+
+    /// The ASCII JSON wants in its place (a space for the ideographic one).
+    pub fn ascii(self) -> &'static str {
+        LOOKALIKES[self as usize].2
+    }
+}
+
+/// The look-alike of JSON punctuation that `c` is, if any.
+pub fn lookalike(c: char) -> Option<Lookalike> {
     LOOKALIKES
         .iter()
-        .find(|(l, _, _)| *l == c)
-        .map(|(_, name, ascii)| (Msg::new(name), *ascii))
+        .find(|(_, l, _)| *l == c)
+        .map(|(lookalike, _, _)| *lookalike)
+}
+
+/// The ASCII stand-in of `c` when it is a look-alike of JSON punctuation.
+fn ascii_of(c: char) -> Option<&'static str> {
+    lookalike(c).map(Lookalike::ascii)
+}
+
+/// How a control character is written escaped inside a string: `\t` for
+/// a tab, `\u00XX` for the others.
+pub fn escape_control(b: u8) -> String {
+    match b {
+        b'\t' => "\\t".to_string(),
+        _ => format!("\\u{b:04x}"),
+    }
+}
+
+/// The integer digits of a number without their leading zeros (`0` when
+/// they are all zeros).
+pub fn without_leading_zeros(digits: &str) -> &str {
+    match digits.trim_start_matches('0') {
+        "" => "0",
+        t => t,
+    }
 }
 
 /// How many syntax errors of one file [`parse_all`] describes; the rest are
@@ -256,15 +457,14 @@ pub fn parse_recovering(text: &str) -> Result<Parsed<'_>, Recovered<'_>> {
     if text.starts_with('\u{feff}') {
         let bom = '\u{feff}'.len_utf8();
         let err = parser
-            .error_at(0, bom, msg!("syntax-bom"))
-            .help(msg!("syntax-bom-help"))
+            .error_at(0, bom, ErrorKind::ByteOrderMark)
             .fix(0, bom, "");
         parser.report(err);
         parser.pos = bom;
     }
     parser.skip_ws();
     if parser.pos == parser.bytes.len() {
-        parser.report(parser.error_at(0, 0, msg!("syntax-empty")));
+        parser.report(parser.error_at(0, 0, ErrorKind::Empty));
         return Err(Recovered {
             errors: parser.into_errors(),
             parsed: None,
@@ -276,9 +476,7 @@ pub fn parse_recovering(text: &str) -> Result<Parsed<'_>, Recovered<'_>> {
         if parser.pos != parser.bytes.len() {
             let err = parser.mistake().unwrap_or_else(|| {
                 let line = parser.line_of(root.end.saturating_sub(1));
-                parser
-                    .error_here(msg!("syntax-after-end"))
-                    .help(msg!("syntax-after-end-help", line = line))
+                parser.error_here(ErrorKind::AfterEnd { line })
             });
             parser.report(err);
         }
@@ -311,14 +509,6 @@ pub fn parse_steps(text: &str) -> usize {
 /// Parsing cannot go on (the text ends inside a value, or nests too deep);
 /// the error is already reported.
 struct Stop;
-
-/// What a string stands for where it is read: an object's key (closed by
-/// the quote a colon follows) or a value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Role {
-    Key,
-    Value,
-}
 
 type Step<T> = Result<T, Stop>;
 
@@ -400,19 +590,18 @@ impl<'a> Parser<'a> {
         Stop
     }
 
-    fn error_at(&self, start: usize, end: usize, message: Msg) -> SyntaxError {
+    fn error_at(&self, start: usize, end: usize, kind: ErrorKind) -> SyntaxError {
         SyntaxError {
             start,
             end,
-            message,
-            help: None,
+            kind,
             fix: None,
         }
     }
 
     /// An error at the current position, one character wide.
-    fn error_here(&self, message: Msg) -> SyntaxError {
-        self.error_at(self.pos, self.char_end(self.pos), message)
+    fn error_here(&self, kind: ErrorKind) -> SyntaxError {
+        self.error_at(self.pos, self.char_end(self.pos), kind)
     }
 
     /// The end of the character at `at` (or `at` at the end of the text).
@@ -436,45 +625,45 @@ impl<'a> Parser<'a> {
         lines.partition_point(|&nl| nl < at) + 1
     }
 
-    /// `{` or `[`: the kind of the bracket that opened at `open` (an
-    /// input method's full-width bracket counts as the ASCII one).
-    fn kind(&self, open: usize) -> u8 {
+    /// The container whose bracket opened at `open` (an input method's
+    /// full-width bracket counts as the ASCII one).
+    fn container(&self, open: usize) -> Container {
         if self.text[open..].starts_with(['{', '\u{FF5B}']) {
-            b'{'
+            Container::Object
         } else {
-            b'['
+            Container::Array
+        }
+    }
+
+    /// The bracket that opened at `open`, with its line.
+    fn open_bracket(&self, open: usize) -> OpenBracket {
+        OpenBracket {
+            container: self.container(open),
+            line: self.line_of(open),
         }
     }
 
     /// What is found at `pos` is not `expected`: a known mistake (see
     /// [`Parser::mistake`]) or "expected X, found Y".
-    fn unexpected(&self, expected: Msg) -> SyntaxError {
+    fn unexpected(&self, expected: Expected) -> SyntaxError {
         if let Some(err) = self.mistake() {
             return err;
         }
-        let Some(c) = self.text[self.pos..].chars().next() else {
+        let Some(found) = self.text[self.pos..].chars().next() else {
             return match self.open.last() {
                 Some(&open) => self.never_closed(open),
-                None => self.error_here(msg!("syntax-eof-expected", expected = expected)),
+                None => self.error_here(ErrorKind::EndOfText { expected }),
             };
         };
-        let err = self.error_here(msg!(
-            "syntax-expected-found",
-            expected = expected,
-            found = describe(c)
-        ));
-        match (self.open.last(), c) {
-            (Some(&open), '{' | '[' | '}' | ']') => {
-                let (o, close) = brackets(self.kind(open));
-                err.help(msg!(
-                    "syntax-still-open-help",
-                    open = o,
-                    line = self.line_of(open),
-                    close = close
-                ))
-            }
-            _ => err,
-        }
+        let open = match (self.open.last(), found) {
+            (Some(&open), '{' | '[' | '}' | ']') => Some(self.open_bracket(open)),
+            _ => None,
+        };
+        self.error_here(ErrorKind::Unexpected {
+            expected,
+            found,
+            open,
+        })
     }
 
     /// The mistakes people make where JSON wants punctuation or a value:
@@ -485,59 +674,44 @@ impl<'a> Parser<'a> {
         let rest = &self.text[at..];
         let c = rest.chars().next()?;
         let end = at + c.len_utf8();
-        if let Some((name, ascii)) = lookalike(c) {
-            let code = format!("{:04X}", c as u32);
-            let (message, instead) = if ascii == " " {
-                (
-                    msg!("syntax-lookalike-space", name = name, code = code),
-                    msg!("ascii-space"),
-                )
-            } else {
-                (
-                    msg!("syntax-lookalike", name = name, char = c, code = code),
-                    msg!("ascii-char", char = ascii),
-                )
-            };
+        if let Some(found) = lookalike(c) {
+            let ascii = found.ascii();
             // A full-width colon typed right before its value becomes
             // `: `, the spacing the canonical form writes.
-            let replacement = if c == '\u{FF1A}'
+            let replacement = if found == Lookalike::FullWidthColon
                 && !self.text[end..].starts_with([' ', '\t', '\n', '\r', '\u{3000}'])
             {
                 ": "
             } else {
                 ascii
             };
-            return Some(
-                self.error_at(at, end, message)
-                    .help(msg!("syntax-lookalike-help", instead = instead))
-                    .fix(at, end, replacement),
-            );
+            return Some(self.error_at(at, end, ErrorKind::Lookalike(found)).fix(
+                at,
+                end,
+                replacement,
+            ));
         }
         if rest.starts_with("//") {
             let line = rest.split('\n').next().unwrap_or(rest);
             let len = line.trim_end_matches('\r').len();
             return Some(
-                self.error_at(at, at + len, msg!("syntax-comment"))
-                    .help(msg!("syntax-comment-help"))
+                self.error_at(at, at + len, ErrorKind::Comment)
                     .fix(at, at + len, ""),
             );
         }
         if let Some(body) = rest.strip_prefix("/*") {
             return Some(match body.find("*/") {
-                Some(i) => self
-                    .error_at(at, at + 2 + i + 2, msg!("syntax-comment"))
-                    .help(msg!("syntax-comment-help"))
-                    .fix(at, at + 2 + i + 2, ""),
-                None => self
-                    .error_at(at, at + 2, msg!("syntax-comment"))
-                    .help(msg!("syntax-comment-unclosed-help")),
+                Some(i) => self.error_at(at, at + 2 + i + 2, ErrorKind::Comment).fix(
+                    at,
+                    at + 2 + i + 2,
+                    "",
+                ),
+                None => self.error_at(at, at + 2, ErrorKind::UnclosedComment),
             });
         }
         if c == '\'' {
             let line = rest[1..].split('\n').next().unwrap_or("");
-            let err = self
-                .error_at(at, end, msg!("syntax-single-quotes"))
-                .help(msg!("syntax-single-quotes-help"));
+            let err = self.error_at(at, end, ErrorKind::SingleQuotes);
             return Some(match line.find('\'') {
                 Some(i) if !line[..i].contains(['"', '\\']) => {
                     err.fix(at, at + 1 + i + 1, format!("\"{}\"", &line[..i]))
@@ -549,51 +723,26 @@ impl<'a> Parser<'a> {
             .into_iter()
             .find(|w| rest.starts_with(w))
         {
-            return Some(
-                self.error_at(
-                    at,
-                    at + word.len(),
-                    msg!("syntax-not-a-number", word = word),
-                )
-                .help(msg!("syntax-not-a-number-help")),
-            );
+            return Some(self.error_at(at, at + word.len(), ErrorKind::NotANumber { word }));
         }
         if c == '+' && rest[1..].starts_with(|d: char| d.is_ascii_digit()) {
-            return Some(
-                self.error_at(at, end, msg!("syntax-plus"))
-                    .help(msg!("syntax-plus-help"))
-                    .fix(at, end, ""),
-            );
+            return Some(self.error_at(at, end, ErrorKind::Plus).fix(at, end, ""));
         }
         None
     }
 
     /// The end of the text inside the bracket that opened at `open`.
     fn never_closed(&self, open: usize) -> SyntaxError {
-        let (o, close) = brackets(self.kind(open));
-        let line = self.line_of(open);
+        let bracket = self.open_bracket(open);
         let end = self.text.trim_end().len();
-        self.error_at(end, end, msg!("syntax-never-closed", open = o, line = line))
-            .help(msg!(
-                "syntax-never-closed-help",
-                close = close,
-                open = o,
-                line = line
-            ))
-            .fix(end, end, close.to_string())
+        self.error_at(end, end, ErrorKind::NeverClosed(bracket))
+            .fix(end, end, bracket.container.close().to_string())
     }
 
-    /// After a member or an element, neither `,` nor the closing bracket:
-    /// a missing comma points at the end of the value before it.
-    /// A comma before the closing bracket of an `"object"` or an `"array"`.
-    fn trailing_comma(&self, comma: usize, len: usize, container: &'static str) -> SyntaxError {
-        self.error_at(
-            comma,
-            comma + len,
-            msg!("syntax-trailing-comma", container = container),
-        )
-        .help(msg!("syntax-trailing-comma-help"))
-        .fix(comma, comma + len, "")
+    /// A comma (`len` bytes) before the closing bracket of a `container`.
+    fn trailing_comma(&self, comma: usize, len: usize, container: Container) -> SyntaxError {
+        self.error_at(comma, comma + len, ErrorKind::TrailingComma { container })
+            .fix(comma, comma + len, "")
     }
 
     fn skip_ws(&mut self) {
@@ -617,9 +766,14 @@ impl<'a> Parser<'a> {
             return None;
         }
         Some(
-            self.error_at(self.pos, self.pos + len, msg!("syntax-bare-key"))
-                .help(msg!("syntax-bare-key-help", word = word))
-                .fix(self.pos, self.pos + len, format!("\"{word}\"")),
+            self.error_at(
+                self.pos,
+                self.pos + len,
+                ErrorKind::BareKey {
+                    word: word.to_string(),
+                },
+            )
+            .fix(self.pos, self.pos + len, format!("\"{word}\"")),
         )
     }
 
@@ -648,7 +802,7 @@ impl<'a> Parser<'a> {
         self.error_at(
             escape,
             self.pos.min(self.bytes.len()),
-            msg!("syntax-lone-surrogate"),
+            ErrorKind::LoneSurrogate,
         )
     }
 
@@ -657,41 +811,23 @@ impl<'a> Parser<'a> {
         self.error_at(
             open,
             self.text.trim_end().len().max(open + 1),
-            msg!("syntax-unterminated"),
+            ErrorKind::Unterminated,
         )
-        .help(msg!("syntax-unterminated-help"))
     }
 
-    fn control_in_string(&self, b: u8) -> SyntaxError {
-        let (what, escape) = match b {
-            b'\t' => (msg!("char-tab"), "\\t".to_string()),
-            _ => (
-                msg!("char-control", code = format!("{b:04X}")),
-                format!("\\u{b:04x}"),
-            ),
-        };
-        self.error_at(
-            self.pos,
-            self.pos + 1,
-            msg!("syntax-control-in-string", what = what),
-        )
-        .help(msg!(
-            "syntax-control-in-string-help",
-            escape = escape.as_str()
-        ))
-        .fix(self.pos, self.pos + 1, escape)
+    fn control_in_string(&self, byte: u8) -> SyntaxError {
+        self.error_at(self.pos, self.pos + 1, ErrorKind::ControlInString { byte })
+            .fix(self.pos, self.pos + 1, escape_control(byte))
     }
 
     /// After a member or an element, a value where `,` belongs: the comma
     /// is missing, at the end of the value before it.
-    fn missing_comma(&self, object: bool, previous_end: usize) -> SyntaxError {
+    fn missing_comma(&self, container: Container, previous_end: usize) -> SyntaxError {
         let last = self.text[..previous_end]
             .char_indices()
             .next_back()
             .map_or(0, |(i, _)| i);
-        let container = if object { "object" } else { "array" };
-        self.error_at(last, previous_end, msg!("syntax-missing-comma"))
-            .help(msg!("syntax-missing-comma-help", container = container))
+        self.error_at(last, previous_end, ErrorKind::MissingComma { container })
             .fix(previous_end, previous_end, ",")
     }
 
@@ -774,14 +910,14 @@ impl<'a> Parser<'a> {
     /// skipped and the value is looked for again.
     fn bad_value(&mut self, depth: usize) -> Step<Option<Json<'a>>> {
         let Some(c) = self.text[self.pos..].chars().next() else {
-            return Err(self.fail(self.unexpected(msg!("expected-value"))));
+            return Err(self.fail(self.unexpected(Expected::Value)));
         };
         let len = c.len_utf8();
         if let Some(text) = self.typographic_string(Role::Value) {
             return Ok(Some(Json::String(text)));
         }
         let Some(err) = self.mistake() else {
-            self.report(self.unexpected(msg!("expected-value")));
+            self.report(self.unexpected(Expected::Value));
             if !matches!(c, '}' | ']' | ',') {
                 // What stands for the value (a closing bracket or a comma
                 // is the container's to read).
@@ -790,7 +926,7 @@ impl<'a> Parser<'a> {
             return Ok(Some(Json::Null));
         };
         self.report(err);
-        if let Some((_, ascii)) = lookalike(c) {
+        if let Some(ascii) = ascii_of(c) {
             return Ok(match ascii {
                 "\"" => Some(Json::String(self.string(len)?)),
                 "{" => Some(self.object(depth + 1, len)?),
@@ -851,23 +987,9 @@ impl<'a> Parser<'a> {
         };
         let at = open + 1 + i;
         let end = at + c.len_utf8();
-        let (name, _) = lookalike(c).unwrap_or((msg!("char-quotation-mark"), "\""));
         self.report(
-            self.error_at(
-                at,
-                end,
-                msg!(
-                    "syntax-typographic-close",
-                    name = name,
-                    char = c,
-                    code = format!("{:04X}", c as u32)
-                ),
-            )
-            .help(msg!(
-                "syntax-lookalike-help",
-                instead = msg!("ascii-char", char = "\"")
-            ))
-            .fix(at, end, "\""),
+            self.error_at(at, end, ErrorKind::TypographicClose { quote: c })
+                .fix(at, end, "\""),
         );
         self.pos = end;
         Cow::Borrowed(&raw[..i])
@@ -886,13 +1008,13 @@ impl<'a> Parser<'a> {
         let key = role == Role::Key;
         let open = self.pos;
         let first = self.text[open..].chars().next()?;
-        if lookalike(first).is_none_or(|(_, ascii)| ascii != "\"") {
+        if ascii_of(first) != Some("\"") {
             return None;
         }
         let start = open + first.len_utf8();
         let rest = &self.text[start..];
         let line = &rest[..rest.find(['\n', '\r']).unwrap_or(rest.len())];
-        let is_quote = |c: char| lookalike(c).is_some_and(|(_, ascii)| ascii == "\"");
+        let is_quote = |c: char| ascii_of(c) == Some("\"");
         let space = |c: char| matches!(c, ' ' | '\t' | '\u{3000}');
         for (i, c) in line.char_indices() {
             self.steps += 1;
@@ -906,8 +1028,7 @@ impl<'a> Parser<'a> {
             }
             let after = line[i + c.len_utf8()..].trim_start_matches(space);
             let next = after.chars().next();
-            let ascii =
-                next.map(|n| lookalike(n).map_or(n, |(_, a)| a.chars().next().unwrap_or(n)));
+            let ascii = next.map(|n| ascii_of(n).map_or(n, |a| a.chars().next().unwrap_or(n)));
             let closes = match ascii {
                 None => !key,
                 Some(':') => key,
@@ -916,8 +1037,8 @@ impl<'a> Parser<'a> {
                     let then = after[next.map_or(0, char::len_utf8)..].trim_start_matches(space);
                     then.chars().next().is_none_or(|t| {
                         matches!(t, '"' | '{' | '[' | '}' | ']' | '\'')
-                            || lookalike(t)
-                                .is_some_and(|(_, a)| matches!(a, "\"" | "{" | "[" | "}" | "]"))
+                            || ascii_of(t)
+                                .is_some_and(|a| matches!(a, "\"" | "{" | "[" | "}" | "]"))
                     })
                 }
                 _ => false,
@@ -927,23 +1048,18 @@ impl<'a> Parser<'a> {
             }
             let content = &line[..i];
             let end = start + i + c.len_utf8();
-            let fixed = format!("\"{content}\"");
             self.report(
                 self.error_at(
                     open,
                     end,
-                    msg!(
-                        "syntax-typographic-string",
-                        key = if key { "yes" } else { "no" },
-                        open = first,
-                        close = c
-                    ),
+                    ErrorKind::TypographicString {
+                        role,
+                        open: first,
+                        close: c,
+                        content: content.to_string(),
+                    },
                 )
-                .help(msg!(
-                    "syntax-typographic-string-help",
-                    fixed = fixed.as_str()
-                ))
-                .fix(open, end, fixed),
+                .fix(open, end, format!("\"{content}\"")),
             );
             self.pos = end;
             return Some(Cow::Borrowed(content));
@@ -956,7 +1072,7 @@ impl<'a> Parser<'a> {
             self.pos += word.len();
             value
         } else {
-            self.report(self.unexpected(msg!("expected-value")));
+            self.report(self.unexpected(Expected::Value));
             self.skip_token();
             Json::Null
         }
@@ -964,7 +1080,7 @@ impl<'a> Parser<'a> {
 
     fn enter(&mut self, depth: usize) -> Step<()> {
         if depth > MAX_DEPTH {
-            Err(self.fail(self.error_here(msg!("syntax-too-deep", max = MAX_DEPTH))))
+            Err(self.fail(self.error_here(ErrorKind::TooDeep { max: MAX_DEPTH })))
         } else {
             self.open.push(self.pos);
             Ok(())
@@ -1001,12 +1117,9 @@ impl<'a> Parser<'a> {
     /// have it: a missing comma is assumed, look-alike punctuation is read
     /// as the ASCII one, the rest is skipped.
     fn after_item(&mut self, open: usize, previous_end: usize) -> Step<bool> {
-        let object = self.kind(open) == b'{';
-        let (close, what) = if object {
-            (b'}', "object")
-        } else {
-            (b']', "array")
-        };
+        let container = self.container(open);
+        let object = container == Container::Object;
+        let close = if object { b'}' } else { b']' };
         loop {
             self.steps += 1;
             self.skip_ws();
@@ -1016,7 +1129,7 @@ impl<'a> Parser<'a> {
             if b == b',' {
                 let comma = self.pos;
                 self.pos += 1;
-                return Ok(self.trailing(comma, close, what));
+                return Ok(self.trailing(comma, close, container));
             }
             if b == close {
                 self.pos += 1;
@@ -1024,7 +1137,7 @@ impl<'a> Parser<'a> {
             }
             let c = self.text[self.pos..].chars().next().unwrap_or('\0');
             let len = c.len_utf8();
-            let ascii = lookalike(c).map(|(_, ascii)| ascii);
+            let ascii = ascii_of(c);
             // A value (or key) written with a mistake of its own: the comma
             // before it is missing, and the value's parse reports the mistake.
             let opens_value = ascii == Some("\"")
@@ -1036,7 +1149,7 @@ impl<'a> Parser<'a> {
                     ) || ascii == Some("{")
                         || ascii == Some("[")));
             if b == b'"' || opens_value {
-                self.report(self.missing_comma(object, previous_end));
+                self.report(self.missing_comma(container, previous_end));
                 return Ok(false);
             }
             match self.mistake() {
@@ -1052,7 +1165,7 @@ impl<'a> Parser<'a> {
                             if self.bytes.get(self.pos) == Some(&close) {
                                 // A trailing comma, full-width: deleting it
                                 // is the fix, not typing the ASCII one.
-                                self.report(self.trailing_comma(comma, len, what));
+                                self.report(self.trailing_comma(comma, len, container));
                                 self.pos += 1;
                                 return Ok(true);
                             }
@@ -1072,12 +1185,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 None => {
-                    let expected = if object {
-                        msg!("expected-comma-or-brace")
-                    } else {
-                        msg!("expected-comma-or-bracket")
-                    };
-                    self.report(self.unexpected(expected));
+                    self.report(self.unexpected(Expected::CommaOrClose(container)));
                     self.skip_token();
                 }
             }
@@ -1086,10 +1194,10 @@ impl<'a> Parser<'a> {
 
     /// After the comma at `comma`: `true` (and the error) when the
     /// container closes right after it.
-    fn trailing(&mut self, comma: usize, close: u8, what: &'static str) -> bool {
+    fn trailing(&mut self, comma: usize, close: u8, container: Container) -> bool {
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&close) {
-            self.report(self.trailing_comma(comma, 1, what));
+            self.report(self.trailing_comma(comma, 1, container));
             self.pos += 1;
             true
         } else {
@@ -1145,7 +1253,7 @@ impl<'a> Parser<'a> {
     fn key(&mut self) -> Step<Key<'a>> {
         self.steps += 1;
         let Some(c) = self.text[self.pos..].chars().next() else {
-            return Err(self.fail(self.unexpected(msg!("expected-key"))));
+            return Err(self.fail(self.unexpected(Expected::Key)));
         };
         if c == '"' {
             let open = self.pos;
@@ -1168,12 +1276,12 @@ impl<'a> Parser<'a> {
             return Ok(Key::Found(key));
         }
         let Some(err) = self.mistake() else {
-            self.report(self.unexpected(msg!("expected-key")));
+            self.report(self.unexpected(Expected::Key));
             self.skip_token();
             return Ok(Key::Skipped);
         };
         self.report(err);
-        Ok(match lookalike(c).map(|(_, ascii)| ascii) {
+        Ok(match ascii_of(c) {
             Some("\"") => Key::Found(self.string(len)?),
             Some("}") => {
                 self.pos += len;
@@ -1202,7 +1310,7 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             return;
         }
-        let err = self.unexpected(msg!("expected-colon"));
+        let err = self.unexpected(Expected::Colon);
         let full_width = self.text[self.pos..].starts_with('\u{FF1A}');
         self.report(err);
         if full_width {
@@ -1227,23 +1335,20 @@ impl<'a> Parser<'a> {
         let int_start = self.pos;
         let n = digits(self);
         if n == 0 {
-            self.report(self.unexpected(msg!("expected-digit")));
+            self.report(self.unexpected(Expected::Digit));
             return &self.text[start..self.pos];
         }
         if n > 1 && self.bytes[int_start] == b'0' {
             let digits = &self.text[int_start..self.pos];
-            let trimmed = match digits.trim_start_matches('0') {
-                "" => "0",
-                t => t,
-            };
             self.report(
-                self.error_at(int_start, self.pos, msg!("syntax-leading-zero"))
-                    .help(msg!(
-                        "syntax-leading-zero-help",
-                        trimmed = trimmed,
-                        digits = digits
-                    ))
-                    .fix(int_start, self.pos, trimmed),
+                self.error_at(
+                    int_start,
+                    self.pos,
+                    ErrorKind::LeadingZero {
+                        digits: digits.to_string(),
+                    },
+                )
+                .fix(int_start, self.pos, without_leading_zeros(digits)),
             );
         }
         let mut float = false;
@@ -1251,7 +1356,7 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             float = true;
             if digits(self) == 0 {
-                self.report(self.unexpected(msg!("expected-digit-fraction")));
+                self.report(self.unexpected(Expected::FractionDigit));
                 return &self.text[start..self.pos];
             }
         }
@@ -1262,13 +1367,13 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
             }
             if digits(self) == 0 {
-                self.report(self.unexpected(msg!("expected-digit-exponent")));
+                self.report(self.unexpected(Expected::ExponentDigit));
                 return &self.text[start..self.pos];
             }
         }
         let text = &self.text[start..self.pos];
         if float && !text.parse::<f64>().is_ok_and(f64::is_finite) {
-            self.report(self.error_at(start, self.pos, msg!("syntax-number-range")));
+            self.report(self.error_at(start, self.pos, ErrorKind::NumberRange));
         }
         text
     }
@@ -1362,14 +1467,13 @@ impl<'a> Parser<'a> {
             None => return Err(self.fail(self.unterminated(open))),
             Some(_) => {
                 let end = self.char_end(self.pos);
-                self.report(
-                    self.error_at(
-                        escape,
-                        end,
-                        msg!("syntax-invalid-escape", escape = &self.text[escape..end]),
-                    )
-                    .help(msg!("syntax-invalid-escape-help")),
-                );
+                self.report(self.error_at(
+                    escape,
+                    end,
+                    ErrorKind::InvalidEscape {
+                        escape: self.text[escape..end].to_string(),
+                    },
+                ));
                 // A line break after the backslash is the string's own error.
                 if !matches!(self.bytes[self.pos], b'\n' | b'\r') {
                     self.pos = end;
@@ -1398,7 +1502,7 @@ impl<'a> Parser<'a> {
                 self.report(self.error_at(
                     escape,
                     self.pos.min(self.bytes.len()),
-                    msg!("syntax-unicode-escape"),
+                    ErrorKind::UnicodeEscape,
                 ));
                 None
             }
@@ -1414,7 +1518,7 @@ impl<'a> Parser<'a> {
     fn open_at_line_end(&mut self, open: usize, start: usize) -> usize {
         let line_end = self.pos;
         let content = &self.text[start..line_end];
-        let err = self.error_at(open, line_end, msg!("syntax-open-at-line-end"));
+        let err = |p: &Self, close| p.error_at(open, line_end, ErrorKind::OpenAtLineEnd { close });
         // A typographic quote typed where the closing `"` belongs: the last
         // one followed by nothing or by punctuation.
         let mut next: Option<char> = None;
@@ -1424,7 +1528,7 @@ impl<'a> Parser<'a> {
             if matches!(c, '\u{201C}' | '\u{201D}' | '\u{FF02}')
                 && next.is_none_or(|n| {
                     matches!(n, ',' | ':' | '}' | ']')
-                        || lookalike(n).is_some_and(|(_, a)| matches!(a, "," | ":" | "}" | "]"))
+                        || ascii_of(n).is_some_and(|a| matches!(a, "," | ":" | "}" | "]"))
                 })
             {
                 typographic = Some((i, c));
@@ -1436,40 +1540,17 @@ impl<'a> Parser<'a> {
         }
         if let Some((i, c)) = typographic {
             let at = start + i;
-            let (name, _) = lookalike(c).unwrap_or((msg!("char-quotation-mark"), "\""));
-            let code = format!("{:04X}", c as u32);
             self.pos = at + c.len_utf8();
             if start - open > 1 {
                 // Opened by a look-alike too, which is reported where it
                 // stands: this error is the closing one's.
                 self.report(
-                    self.error_at(
-                        at,
-                        self.pos,
-                        msg!(
-                            "syntax-typographic-close",
-                            name = name,
-                            char = c,
-                            code = code
-                        ),
-                    )
-                    .help(msg!(
-                        "syntax-lookalike-help",
-                        instead = msg!("ascii-char", char = "\"")
-                    ))
-                    .fix(at, self.pos, "\""),
+                    self.error_at(at, self.pos, ErrorKind::TypographicClose { quote: c })
+                        .fix(at, self.pos, "\""),
                 );
                 return at;
             }
-            self.report(
-                err.help(msg!(
-                    "syntax-typographic-end-help",
-                    name = name,
-                    char = c,
-                    code = code
-                ))
-                .fix(at, at + c.len_utf8(), "\""),
-            );
+            self.report(err(self, LineEnd::TypographicQuote(c)).fix(at, at + c.len_utf8(), "\""));
             return at;
         }
         // The string must end on its line. A comma at its end separates
@@ -1482,11 +1563,8 @@ impl<'a> Parser<'a> {
             .find(|&c| trimmed.ends_with(c))
             .filter(|_| !closes);
         let at = start + trimmed.len() - comma.map_or(0, char::len_utf8);
-        let help = match comma {
-            Some(c) => msg!("syntax-open-at-line-end-comma-help", comma = c),
-            None => msg!("syntax-open-at-line-end-help"),
-        };
-        self.report(err.help(help).fix(at, at, "\""));
+        let close = comma.map_or(LineEnd::AfterText, LineEnd::BeforeComma);
+        self.report(err(self, close).fix(at, at, "\""));
         self.pos = at;
         at
     }
@@ -1498,19 +1576,6 @@ fn duplicate(first: &Member<'_>, second: &Member<'_>) -> Duplicate {
         first: first.key_start,
         start: second.key_start,
         end: second.key_end,
-    }
-}
-
-/// The opening and closing bracket of the container that opens with `b`.
-fn brackets(b: u8) -> (char, char) {
-    if b == b'{' { ('{', '}') } else { ('[', ']') }
-}
-
-fn describe(c: char) -> String {
-    if c.is_control() || c.is_whitespace() {
-        format!("U+{:04X}", c as u32)
-    } else {
-        format!("`{c}`")
     }
 }
 
@@ -1622,7 +1687,7 @@ pub fn string_inner(text: &str, start: usize, end: usize) -> (usize, usize) {
     let close = match chars.next_back() {
         Some('"') => 1,
         Some(c @ ('\u{201C}' | '\u{201D}' | '\u{FF02}')) => c.len_utf8(),
-        Some(c) if open > 1 && lookalike(c).is_some_and(|(_, a)| a == "\"") => c.len_utf8(),
+        Some(c) if open > 1 && ascii_of(c) == Some("\"") => c.len_utf8(),
         _ => 0,
     };
     (start + open, (end - close).max(start + open))
@@ -1856,6 +1921,60 @@ mod tests {
                 .parsed
                 .is_none()
         );
+    }
+
+    /// A syntax error is data, no message: the kind of mistake with the
+    /// facts a caller words it with (what was expected, the character
+    /// found, the line a bracket opened on, the look-alike and its ASCII).
+    #[test]
+    fn errors_say_what_is_wrong_as_data() {
+        let text = "{\n  \"a\"\u{FF1A} [1 2,],\n  b: 01,\n  \"c\": \"x\ty\",\n  \"d\": [}\n";
+        let kinds: Vec<ErrorKind> = parse_all(text)
+            .unwrap_err()
+            .errors
+            .into_iter()
+            .map(|e| e.kind)
+            .collect();
+        let array = Container::Array;
+        assert_eq!(
+            kinds,
+            [
+                ErrorKind::Lookalike(Lookalike::FullWidthColon),
+                ErrorKind::MissingComma { container: array },
+                ErrorKind::TrailingComma { container: array },
+                ErrorKind::BareKey { word: "b".into() },
+                ErrorKind::LeadingZero {
+                    digits: "01".into()
+                },
+                ErrorKind::ControlInString { byte: b'\t' },
+                ErrorKind::Unexpected {
+                    expected: Expected::Value,
+                    found: '}',
+                    open: Some(OpenBracket {
+                        container: array,
+                        line: 5
+                    }),
+                },
+                ErrorKind::NeverClosed(OpenBracket {
+                    container: array,
+                    line: 5
+                }),
+            ]
+        );
+        let colon = Lookalike::FullWidthColon;
+        assert_eq!((colon.char(), colon.ascii()), ('\u{FF1A}', ":"));
+    }
+
+    /// The look-alike table lists each variant once, at its own index, so
+    /// a variant finds its character and a character its variant.
+    #[test]
+    fn each_lookalike_is_its_row_of_the_table() {
+        for (i, &(found, c, ascii)) in LOOKALIKES.iter().enumerate() {
+            assert_eq!(found as usize, i, "{found:?}");
+            assert_eq!(lookalike(c), Some(found));
+            assert_eq!((found.char(), found.ascii()), (c, ascii));
+        }
+        assert_eq!(lookalike(','), None);
     }
 
     /// The eight-bytes-at-a-time scan stops where a byte-by-byte scan does,
