@@ -53,7 +53,8 @@ pub enum Outcome {
 /// the registry it was made with.
 pub struct Review {
     pub report: Report,
-    root: PathBuf,
+    /// The tree as read for the build (the files a finding points into).
+    tree: Box<crate::load::Tree>,
     games: Vec<Game>,
 }
 
@@ -65,7 +66,7 @@ impl Review {
 
     /// The data file and line behind a path of the site (see [`locate`]).
     pub fn locate(&self, path: &str, name: Option<&str>) -> Option<Location> {
-        locate(&self.root, &self.games, path, name)
+        locate(&self.tree, &self.games, path, name)
     }
 }
 
@@ -89,9 +90,9 @@ fn cannot_fetch(url: &str, err: &FetchError) -> anyhow::Error {
 /// them file by file.
 pub fn review(request: &Request<'_>) -> anyhow::Result<Outcome> {
     // The registry only: the build checks the data, and `--site` needs no check.
-    let project = crate::load::open(request.root)?;
-    let (games, _) = crate::validate::Validator::new(&project)?.registry(&project);
-    drop(project);
+    // The tree is read once: its registry here, its build below.
+    let tree = crate::load::load(request.root, &Default::default())?;
+    let (games, _) = crate::validate::Validator::new(&tree.project)?.registry(&tree.project);
     // One moment for both builds and every rule: read once, seen by each
     // game in its own time zone.
     let now = Now::pinned_or_clock(request.now);
@@ -117,7 +118,7 @@ pub fn review(request: &Request<'_>) -> anyhow::Result<Outcome> {
         (None, Some(rev)) => Base::Revision(rev),
         _ => return Err(anyhow::Error::new(msg!("diff-one-base"))),
     };
-    let built = match Built::new(request.root, request.site, now)? {
+    let (built, tree) = match Built::new(tree, request.site, now)? {
         Ok(built) => built,
         Err(diagnostics) => return Ok(Outcome::DataErrors(diagnostics)),
     };
@@ -137,7 +138,7 @@ pub fn review(request: &Request<'_>) -> anyhow::Result<Outcome> {
     report.merge_aliases(&crate::review::alias_pairs(&games));
     Ok(Outcome::Reviewed(Review {
         report,
-        root: request.root.to_path_buf(),
+        tree: Box::new(tree),
         games,
     }))
 }
@@ -270,22 +271,22 @@ impl Built {
     /// `site` when given, else the root built into a temporary folder; the
     /// diagnostics when the root's data has errors.
     fn new(
-        root: &Path,
+        tree: crate::load::Tree,
         site: Option<&Path>,
         now: Now,
-    ) -> anyhow::Result<Result<Built, Vec<Diagnostic>>> {
+    ) -> anyhow::Result<Result<(Built, crate::load::Tree), Vec<Diagnostic>>> {
         if let Some(site) = site {
             anyhow::ensure!(
                 site.is_dir(),
                 msg!("diff-site-not-folder", path = site.display().to_string())
             );
-            return Ok(Ok(Built::Given(site.to_path_buf())));
+            return Ok(Ok((Built::Given(site.to_path_buf()), tree)));
         }
         let tmp = tempfile::tempdir().context(msg!("diff-temp-build"))?;
-        if let Err(diagnostics) = build_into(root, &tmp.path().join("site"), now)? {
-            return Ok(Err(diagnostics));
+        match build_into(tree, &tmp.path().join("site"), now)? {
+            Ok(tree) => Ok(Ok((Built::Temporary(tmp), tree))),
+            Err(diagnostics) => Ok(Err(diagnostics)),
         }
-        Ok(Ok(Built::Temporary(tmp)))
     }
 
     fn path(&self) -> PathBuf {
@@ -298,10 +299,15 @@ impl Built {
 
 /// Builds `root` into the new folder `out`, without the cache and without
 /// precompressed siblings (they follow their file; the comparison skips
-/// them); the diagnostics when the data has errors and nothing was built.
-fn build_into(root: &Path, out: &Path, now: Now) -> anyhow::Result<Result<(), Vec<Diagnostic>>> {
+/// them); the tree back, or the diagnostics when the data has errors and
+/// nothing was built.
+fn build_into(
+    tree: crate::load::Tree,
+    out: &Path,
+    now: Now,
+) -> anyhow::Result<Result<crate::load::Tree, Vec<Diagnostic>>> {
     let options = site::BuildOptions {
-        root: root.to_path_buf(),
+        root: tree.root().to_path_buf(),
         out: out.to_path_buf(),
         now: Some(now),
         cache: None,
@@ -311,9 +317,9 @@ fn build_into(root: &Path, out: &Path, now: Now) -> anyhow::Result<Result<(), Ve
         progress: None,
         site_url: None,
     };
-    let outcome = site::build(&options)?;
+    let (outcome, tree) = site::build_loaded(&options, tree)?;
     Ok(match outcome.summary {
-        Some(_) => Ok(()),
+        Some(_) => Ok(tree),
         None => Err(outcome.diagnostics),
     })
 }
@@ -324,7 +330,8 @@ fn build_into(root: &Path, out: &Path, now: Now) -> anyhow::Result<Result<(), Ve
 /// its `site/`.
 fn build_revision(root: &Path, rev: &str, now: Now) -> anyhow::Result<tempfile::TempDir> {
     let tmp = export_revision(root, rev)?;
-    if let Err(diagnostics) = build_into(tmp.path(), &tmp.path().join("site"), now)? {
+    let tree = crate::load::load(tmp.path(), &Default::default())?;
+    if let Err(diagnostics) = build_into(tree, &tmp.path().join("site"), now)? {
         let errors: Vec<_> = diagnostics.iter().filter(|d| d.is_error()).collect();
         let first = errors
             .first()
@@ -741,7 +748,12 @@ fn list_files(dir: &Path) -> anyhow::Result<BTreeSet<String>> {
 /// The data file and line behind a path of the site: the line of the
 /// activity `name` when given and found, else of `"version"`; a path of no
 /// game of this build points at `games.json`.
-fn locate(root: &Path, games: &[Game], path: &str, name: Option<&str>) -> Option<Location> {
+fn locate(
+    tree: &crate::load::Tree,
+    games: &[Game],
+    path: &str,
+    name: Option<&str>,
+) -> Option<Location> {
     let source = games.iter().find_map(|game| {
         game.locales.iter().find_map(|locale| {
             let names = [
@@ -759,7 +771,7 @@ fn locate(root: &Path, games: &[Game], path: &str, name: Option<&str>) -> Option
             line: 1,
         });
     };
-    let text = std::fs::read_to_string(root.join(&file)).ok()?;
+    let text = tree.text(&file)?;
     let wanted = name.map(|n| format!("\"name\": {}", serde_json::Value::from(n)));
     let line = wanted
         .and_then(|w| text.lines().position(|l| l.contains(&w)))

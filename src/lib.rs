@@ -4,8 +4,9 @@
 //!
 //! Contributors edit `games.json`, `data/<game>/<locale>.json` and the
 //! announcements boards `data/_announcements/<locale>.json`. The
-//! [`load`] phase reads them as text into the plain data of [`source`],
-//! [`validate`] parses each file once with [`json`] (a tree that borrows the
+//! [`load`] phase reads the whole tree once, as text, into one value
+//! ([`source::Tree`]) that everything after it computes on, never
+//! reading the disk; [`validate`] parses each file once with [`json`] (a tree that borrows the
 //! text and knows every byte range and every repeated key), runs the JSON
 //! Schemas of `schema/` and the rules and returns [`diagnostics::Diagnostic`]s, and
 //! [`site`] turns a clean tree into `site/`: the JSON API, its index and
@@ -129,6 +130,10 @@
 //!   waits for, the files the editor checks, the shape `import` knows it
 //!   by, a review finding's code and messages, a `status` table's heading)
 //!   is read from its declaration, never spelled per kind.
+//! - Load, then compute: [`load::load`] is the one way a tree is read; a
+//!   check, a fix, a build and `diff` read it once and work on the value
+//!   (a test removes the root and builds from memory; `build` enters the
+//!   loader once).
 //! - No two files of a folder import each other, directly or round a
 //!   longer circle: what both need goes to one side or to a small file of
 //!   its own (`validate::rules::base`).

@@ -611,3 +611,67 @@ fn fmt_check_says_what_would_change() {
         assert!(said.contains(part), "{part:?} in {said}");
     }
 }
+
+/// Issue 65 (load, then compute): a tree read once ([`load::load`]) is
+/// checked and built from memory: its root is removed before the check and
+/// the build, which find the same diagnostics and write the same site byte
+/// for byte as a normal build; and a normal build enters the loader once.
+#[test]
+fn a_tree_held_in_memory_checks_and_builds_with_its_root_gone() {
+    use activity_site::{load, site, source::Overlay, validate};
+
+    let root = tempfile::tempdir().expect("temp dir");
+    for part in ["data", "schema"] {
+        crate::util::copy_tree(&crate_root().join(part), &root.path().join(part));
+    }
+    std::fs::copy(
+        crate_root().join("games.json"),
+        root.path().join("games.json"),
+    )
+    .unwrap();
+    // A kept file too, published byte for byte.
+    std::fs::create_dir_all(root.path().join("data/_files")).unwrap();
+    std::fs::write(
+        root.path().join("data/_files/robots.txt"),
+        "User-agent: *\n",
+    )
+    .unwrap();
+    let outs = tempfile::tempdir().expect("temp dir");
+    let now = activity_site::clock::Now::from(
+        chrono::NaiveDateTime::parse_from_str(FIXTURE_NOW, "%Y-%m-%dT%H:%M:%S").unwrap(),
+    );
+    let options = |root: &Path, out: &str| site::BuildOptions {
+        now: Some(now),
+        cache: None,
+        ..site::BuildOptions::new(root, outs.path().join(out))
+    };
+
+    let entered = load::entries(root.path());
+    let normal = site::build(&options(root.path(), "normal")).expect("the build runs");
+    assert!(normal.summary.is_some(), "{:?}", normal.diagnostics);
+    assert_eq!(
+        load::entries(root.path()) - entered,
+        1,
+        "a build enters the loader once"
+    );
+    let check_options = validate::Options {
+        now: Some(now),
+        ..Default::default()
+    };
+    let checked = site::check(root.path(), &check_options).expect("the check runs");
+
+    let tree = load::load(root.path(), &Overlay::new()).expect("the tree loads");
+    let kept = root.path().to_path_buf();
+    drop(root);
+    assert!(!kept.exists(), "the root is gone");
+    let entered = load::entries(&kept);
+    let in_memory = site::check_tree(&tree, &check_options).expect("checked from memory");
+    assert_eq!(in_memory.diagnostics, checked.diagnostics);
+    let (built, _) =
+        site::build_loaded(&options(&kept, "memory"), tree).expect("built from memory");
+    assert!(built.summary.is_some(), "{:?}", built.diagnostics);
+    assert_eq!(load::entries(&kept), entered, "nothing was loaded again");
+    let normal = files_under(&outs.path().join("normal"));
+    assert!(normal.contains_key("robots.txt"));
+    assert_eq!(normal, files_under(&outs.path().join("memory")));
+}

@@ -397,7 +397,9 @@ fn fmt_keeps_every_value_of_every_valid_file() {
 fn the_typed_checks_agree_with_the_schema() {
     use activity_site::validate::Validator;
 
-    let project = activity_site::load::open(&crate_root().join("tests/fixtures/base")).unwrap();
+    let root = crate_root().join("tests/fixtures/base");
+    let overlay = activity_site::source::Overlay::new();
+    let project = activity_site::load::load(&root, &overlay).unwrap().project;
     let validator = Validator::new(&project).unwrap();
     let mut documents: Vec<(String, String)> = Vec::new();
     for entry in walkdir::WalkDir::new(crate_root().join("tests/fixtures")).sort_by_file_name() {

@@ -21,7 +21,7 @@ pub fn run(args: &DocsArgs) -> anyhow::Result<ExitCode> {
 
 /// The games table: one row per game of the registry, in its order.
 fn games(root: &std::path::Path) -> anyhow::Result<String> {
-    let project = crate::load::open(root)?;
+    let project = crate::load::load(root, &crate::source::Overlay::new())?.project;
     let (games, _) = crate::validate::Validator::new(&project)?.registry(&project);
     let mut out = format!("{}\n|---|---|---|---|---|\n", msg!("docs-games-header"));
     for game in &games {

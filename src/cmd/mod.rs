@@ -81,6 +81,4 @@ fn exit_status(problems: bool) -> ExitCode {
 
 // The printers every command uses, from the library's one owner.
 pub use crate::terminal::is_broken_pipe;
-pub(crate) use crate::terminal::{
-    print_err, print_out, progress_bar, report, report_with, say, stderr_color,
-};
+pub(crate) use crate::terminal::{print_err, print_out, progress_bar, report, say, stderr_color};

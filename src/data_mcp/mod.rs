@@ -34,7 +34,7 @@ mod per_locale;
 use crate::load;
 use crate::model::{Draft, Game, Registry};
 use crate::site;
-use crate::source::Overlay;
+use crate::source::{Overlay, Read};
 use crate::tree::REGISTRY_PATH;
 use crate::validate;
 
@@ -688,14 +688,18 @@ impl DataTools {
     /// tools; `writer` is the tool that creates the file when it is not
     /// there yet.
     fn read(&self, mut ids: Value, rel: &str, writer: &str) -> CallToolResult {
-        match load::read_source(&self.root, rel) {
-            Ok(Some(source)) => {
+        let tree = match load::load(&self.root, &Overlay::new()) {
+            Ok(tree) => tree,
+            Err(err) => return failure(format!("{err:#}"), None),
+        };
+        match tree.files.get(rel) {
+            Some(Read::Text(source)) => {
                 ids["path"] = json!(rel);
                 ids["text"] = json!(source.text);
                 reply(ids)
             }
-            Ok(None) => failure(msg!("agent-not-yet", path = rel, tool = writer), None),
-            Err(diagnostic) => failure(diagnostic.message.to_string(), None),
+            None => failure(msg!("agent-not-yet", path = rel, tool = writer), None),
+            Some(Read::Unreadable(diagnostic, _)) => failure(diagnostic.message.to_string(), None),
         }
     }
 
@@ -1102,8 +1106,9 @@ impl ServerHandler for DataTools {
         let text = match resource.text {
             Text::Contributing => CONTRIBUTING.to_string(),
             Text::Registry | Text::Schema(_) => {
-                let project = load::open(&self.root)
-                    .map_err(|err| ErrorData::internal_error(format!("{err:#}"), None))?;
+                let project = load::load(&self.root, &Overlay::new())
+                    .map_err(|err| ErrorData::internal_error(format!("{err:#}"), None))?
+                    .project;
                 let schema = match resource.text {
                     Text::Schema(kind) => project.schema(kind).cloned().unwrap_or_default(),
                     _ => project.games_schema,

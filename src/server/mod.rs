@@ -370,6 +370,8 @@ async fn build_now(
     changed: Option<Vec<String>>,
 ) -> anyhow::Result<BuildOutcome> {
     let _building = state.build_lock.lock().await;
+    // Until the cache is cleared, every request looks at the disk.
+    let _changing = state.files.changing();
     let build = state.builds.fetch_add(1, Ordering::SeqCst) + 1;
     let live = Arc::clone(&state.live);
     let started = Instant::now();
@@ -446,6 +448,7 @@ async fn complete(state: ServerState, after: u64) {
     if state.builds.load(Ordering::SeqCst) != after {
         return;
     }
+    let _changing = state.files.changing();
     let mut options = (*state.options).clone();
     options.defer = site::Defer::Nothing;
     let live = Arc::clone(&state.live);

@@ -95,6 +95,11 @@ pub(crate) struct FileCache {
     generation: AtomicU64,
     /// The origin of the `checked` timestamps.
     epoch: Instant,
+    /// How many builds that may replace the output are running: while
+    /// one is, no entry is trusted without a look at the disk, so every
+    /// file is served from the site the disk has, and a client never gets
+    /// one file of the new site and, after it, one of the old.
+    changing: AtomicU64,
 }
 
 impl Default for FileCache {
@@ -105,6 +110,7 @@ impl Default for FileCache {
             rules: RwLock::default(),
             generation: AtomicU64::new(0),
             epoch: Instant::now(),
+            changing: AtomicU64::new(0),
         }
     }
 }
@@ -127,6 +133,13 @@ impl FileCache {
             .rules
             .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
+    }
+
+    /// Marks a build that may replace the output as running until the
+    /// guard is dropped (after [`FileCache::clear`] when it did replace it).
+    pub(crate) fn changing(self: &Arc<Self>) -> Changing {
+        self.changing.fetch_add(1, Ordering::SeqCst);
+        Changing(Arc::clone(self))
     }
 
     /// The rules of `out/_headers` (none when the site has no such file),
@@ -198,9 +211,11 @@ impl FileCache {
 
     /// Whether `file` was compared with the disk less than [`REVALIDATE`] ago.
     fn is_fresh(&self, file: &CachedFile) -> bool {
-        self.now()
-            .saturating_sub(file.checked.load(Ordering::Relaxed))
-            < REVALIDATE.as_nanos() as u64
+        self.changing.load(Ordering::SeqCst) == 0
+            && self
+                .now()
+                .saturating_sub(file.checked.load(Ordering::Relaxed))
+                < REVALIDATE.as_nanos() as u64
     }
 
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<PathBuf, Arc<CachedFile>>> {
@@ -212,6 +227,15 @@ impl FileCache {
     /// Nanoseconds since the cache was made.
     fn now(&self) -> u64 {
         u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+}
+
+/// A build that may replace the output, running ([`FileCache::changing`]).
+pub(crate) struct Changing(Arc<FileCache>);
+
+impl Drop for Changing {
+    fn drop(&mut self) {
+        self.0.changing.fetch_sub(1, Ordering::SeqCst);
     }
 }
 

@@ -1,8 +1,9 @@
 //! The checker of `activity-site`: the source tree read into memory, what
 //! it means, and every rule it must keep.
 //!
-//! [`load`] reads a root into the plain data of [`source`] (paths spelled
-//! by [`tree`]); [`validate`] parses each file once with [`json`], runs
+//! [`load`] reads a whole root, once, into one value of [`source`]
+//! ([`source::Tree`], paths spelled by [`tree`]) that everything after it
+//! computes on; [`validate`] parses each file once with [`json`], runs
 //! the schemas of each [`kind`] and the rules, and returns
 //! [`diagnostics::Diagnostic`]s; [`model`] holds the typed registry and
 //! documents, [`clock`] "now" in each game's zone, [`markdown`] the

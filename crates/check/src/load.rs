@@ -1,43 +1,212 @@
-//! Reads the root into memory, keeping each file's source text so diagnostics
-//! can point at lines and columns. Knows nothing about HTTP.
+//! Reads the root into memory, once: [`load`] reads the registry, the
+//! schemas, every data file, the files of each kind with one file per
+//! locale and the kept files into a [`Tree`], keeping each file's source
+//! text so diagnostics can point at lines and columns. Everything after it
+//! (validation, `--fix` and `fmt`, rendering, `diff`) computes on that
+//! value and never reads the disk: rust-analyzer's "load, then analyse".
+//! Knows nothing about HTTP.
 //!
 //! Loading is the first phase of checking: a file that is not UTF-8 text (or
 //! starts with a byte-order mark) yields a `json-syntax` diagnostic here, and
 //! the later phases skip it. Parsing the JSON belongs to the validator,
-//! which reads the text once into a tree with spans. The registry is loaded
-//! once ([`open`]); games are loaded one at a time ([`load_game`]) so that
-//! memory is bounded by the largest game, not by the whole tree. The types it
-//! fills live in [`crate::source`].
+//! which reads the text once into a tree with spans. The types it fills
+//! live in [`crate::source`].
 //!
-//! Every reader has a form that takes an [`Overlay`]: texts read in place of
-//! the files on disk (an editor's open buffers, an agent's draft), so the
-//! language server and the agent tools check unsaved text with the same
-//! pipeline as `check`.
+//! [`load`] takes an [`Overlay`]: texts read in place of the files on disk
+//! (an editor's open buffers, an agent's draft), so the language server
+//! and the agent tools check unsaved text with the same pipeline as
+//! `check`. The live check reads again only the files a watcher says
+//! changed ([`reload_files`], [`load_again`]), through the same reader. [`entries`] counts
+//! how often the loader was entered for a root (a `build` enters it once).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use anyhow::Context as _;
+use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::diagnostics::{Code, Diagnostic, Severity, locate};
 use crate::i18n::msg;
-use crate::kind::{self, Kind, Sources};
-use crate::model::Game;
+use crate::kind::{self, Sources};
 use crate::source::{
-    BUILTIN_GAMES_SCHEMA, KeptFile, LoadedFile, LoadedGame, Overlay, Project, SourceFile,
+    BUILTIN_GAMES_SCHEMA, KeptFile, KeptRead, Overlay, Project, Read, SourceFile, Stamp,
 };
 use crate::tree::{self, REGISTRY_PATH, SourcePath};
 
-/// Opens `root`: reads the registry, the schemas and the list of data files.
-/// `Err` only when the root itself cannot be read.
-pub fn open(root: &Path) -> anyhow::Result<Project> {
-    open_with(root, &Overlay::new())
+/// What [`load`] gives: the tree in memory (its one owner is [`crate::source`]).
+pub use crate::source::Tree;
+
+/// How many times the loader was entered for each root, since the
+/// process started ([`entries`]).
+static ENTRIES: Mutex<BTreeMap<PathBuf, usize>> = Mutex::new(BTreeMap::new());
+
+/// How many times [`load`] and [`reload_files`] were entered for `root` in
+/// this process: what a test asks to hold a command to one load.
+pub fn entries(root: &Path) -> usize {
+    let entries = ENTRIES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    entries.get(root).copied().unwrap_or(0)
 }
 
-/// [`open`], reading the texts of `overlay` in place of the files on disk.
-pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
+fn entered(root: &Path) {
+    let mut entries = ENTRIES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    *entries.entry(root.to_path_buf()).or_default() += 1;
+}
+
+/// Reads the whole tree under `root` into memory, with the texts of
+/// `overlay` in place of the files on disk: the registry, the schemas,
+/// every data file, the files of each kind with one file per locale and
+/// the kept files. `Err` only when the root itself (or a folder or schema
+/// of it) cannot be read; a file that is not text is a diagnostic.
+pub fn load(root: &Path, overlay: &Overlay) -> anyhow::Result<Tree> {
+    read_tree(root, overlay, None)
+}
+
+/// [`load`] of the root `previous` was read from, taking from `previous`
+/// the text of each file whose size and modification time are still those
+/// it was read with (the live check, run again after an edit, reads what
+/// changed).
+pub fn load_again(previous: Tree, overlay: &Overlay) -> anyhow::Result<Tree> {
+    let root = previous.project.root.clone();
+    read_tree(&root, overlay, Some(previous))
+}
+
+/// What the loader found of one file: read now, or the same as before.
+enum Found {
+    Read(Option<Read>, Option<Stamp>),
+    Same(Stamp),
+}
+
+fn read_tree(root: &Path, overlay: &Overlay, previous: Option<Tree>) -> anyhow::Result<Tree> {
+    entered(root);
+    let (project, registry_shown) = open(root, overlay)?;
+    let mut files = BTreeMap::new();
+    if let Some(read) = registry_shown {
+        // An unreadable registry's bytes, to show its lines.
+        files.insert(REGISTRY_PATH.to_owned(), read);
+    }
+    let mut links = BTreeSet::new();
+    let mut paths: Vec<String> = project.data_files.to_vec();
+    paths.extend(unlisted_data_files(root)?);
+    paths.extend(project.locale_files.values().flatten().cloned());
+    let mut previous = previous;
+    let before = previous.as_ref();
+    let found: Vec<(String, Found, bool)> = paths
+        .into_par_iter()
+        .map(|path| {
+            let linked = overlay.get(&path).is_none()
+                && std::fs::symlink_metadata(root.join(&path))
+                    .is_ok_and(|m| m.file_type().is_symlink());
+            if let Some(stamp) = before.and_then(|p| unchanged(p, root, &path, overlay)) {
+                return (path, Found::Same(stamp), linked);
+            }
+            let (read, stamp) = read_stamped(root, &path, overlay);
+            (path, Found::Read(read, stamp), linked)
+        })
+        .collect();
+    let mut stamps = BTreeMap::new();
+    for (path, found, linked) in found {
+        let (read, stamp) = match found {
+            Found::Read(read, stamp) => (read, stamp),
+            // Moved out of the previous tree, not copied.
+            Found::Same(stamp) => (
+                previous.as_mut().and_then(|p| p.files.remove(&path)),
+                Some(stamp),
+            ),
+        };
+        if linked {
+            links.insert(path.clone());
+        }
+        if let Some(stamp) = stamp {
+            stamps.insert(path.clone(), stamp);
+        }
+        if let Some(read) = read {
+            files.insert(path, read);
+        }
+    }
+    // The overlay's texts stand for their files, listed or not.
+    for path in overlay.paths().filter(|p| *p != REGISTRY_PATH) {
+        if let Some(read) = read_file(root, path, overlay) {
+            files.insert(path.to_owned(), read);
+        }
+    }
+    let kept: Vec<KeptRead> = kept_files(root)?
+        .into_iter()
+        .map(|file| {
+            let bytes = file
+                .problem
+                .is_none()
+                .then(|| std::fs::read(root.join(&file.path)).map_err(|err| err.to_string()));
+            KeptRead { file, bytes }
+        })
+        .collect();
+    let linked = |path: &str| {
+        std::fs::symlink_metadata(root.join(path)).is_ok_and(|m| m.file_type().is_symlink())
+    };
+    for path in kept
+        .iter()
+        .map(|k| k.file.path.as_str())
+        .chain([REGISTRY_PATH])
+    {
+        if linked(path) && overlay.get(path).is_none() {
+            links.insert(path.to_owned());
+        }
+    }
+    Ok(Tree {
+        project,
+        files,
+        links,
+        stamps,
+        kept,
+    })
+}
+
+/// The stamp `previous` read `path` with, when it read it as text and the
+/// file on disk still has that size and time (and the overlay has no text
+/// for it): its text can be taken as it is.
+fn unchanged(previous: &Tree, root: &Path, path: &str, overlay: &Overlay) -> Option<Stamp> {
+    if overlay.get(path).is_some() {
+        return None;
+    }
+    let stamp = *previous.stamps.get(path)?;
+    let Some(Read::Text(_)) = previous.files.get(path) else {
+        return None;
+    };
+    let meta = std::fs::metadata(root.join(path)).ok()?;
+    ((meta.len(), meta.modified().ok()) == stamp).then_some(stamp)
+}
+
+/// Reads the data files `paths` of `tree` again from the disk (the files
+/// a watcher says changed), through the loader's one reader; the overlay's
+/// texts are not looked at. Returns how many were read.
+pub fn reload_files(tree: &mut Tree, paths: &[String]) -> usize {
+    let root = tree.project.root.clone();
+    entered(&root);
+    let none = Overlay::new();
+    for path in paths {
+        let (read, stamp) = read_stamped(&root, path, &none);
+        match read {
+            Some(read) => tree.files.insert(path.clone(), read),
+            None => tree.files.remove(path),
+        };
+        match stamp {
+            Some(stamp) => tree.stamps.insert(path.clone(), stamp),
+            None => tree.stamps.remove(path),
+        };
+    }
+    paths.len()
+}
+
+/// Opens `root`: reads the registry, the schemas and the list of data files.
+/// Also gives the registry as read when it is not text, for its lines to
+/// be shown.
+fn open(root: &Path, overlay: &Overlay) -> anyhow::Result<(Project, Option<Read>)> {
     let meta = std::fs::metadata(root)
         .with_context(|| msg!("err-read-root", path = root.display().to_string()))?;
     anyhow::ensure!(
@@ -46,9 +215,10 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
     );
 
     let mut diagnostics = Vec::new();
-    let registry = match read_source_with(root, REGISTRY_PATH, overlay) {
-        Ok(Some(file)) => Some(file),
-        Ok(None) => {
+    let mut unreadable = None;
+    let registry = match read_file(root, REGISTRY_PATH, overlay) {
+        Some(Read::Text(file)) => Some(file),
+        None => {
             diagnostics.push(Diagnostic {
                 code: Code::GamesRegistry,
                 severity: Severity::Error,
@@ -64,8 +234,9 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
             });
             None
         }
-        Err(diagnostic) => {
-            diagnostics.push(*diagnostic);
+        Some(Read::Unreadable(diagnostic, shown)) => {
+            diagnostics.push((*diagnostic).clone());
+            unreadable = Some(Read::Unreadable(diagnostic, shown));
             None
         }
     };
@@ -82,7 +253,7 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
         }
     }
 
-    Ok(Project {
+    let project = Project {
         root: root.to_path_buf(),
         registry,
         data_files: list_data_files(root, overlay)?,
@@ -90,108 +261,102 @@ pub fn open_with(root: &Path, overlay: &Overlay) -> anyhow::Result<Project> {
         schemas,
         locale_files,
         diagnostics,
-    })
+    };
+    Ok((project, unreadable))
 }
 
-/// Reads the data files of `game` (one per locale).
-pub fn load_game(root: &Path, game: &Game) -> LoadedGame {
-    load_game_with(root, game, &Overlay::new())
+/// Reads `rel` under `root` as text (the overlay's text when it has one).
+/// `None` when the file does not exist; [`Read::Unreadable`] with a
+/// `json-syntax` diagnostic when it is not UTF-8 (or cannot be read).
+fn read_file(root: &Path, rel: &str, overlay: &Overlay) -> Option<Read> {
+    read_stamped(root, rel, overlay).0
 }
 
-/// [`load_game`], reading the texts of `overlay` in place of the files on disk.
-pub fn load_game_with(root: &Path, game: &Game, overlay: &Overlay) -> LoadedGame {
-    let mut diagnostics = Vec::new();
-    let mut files = Vec::new();
-    for locale in &game.locales {
-        let path = tree::data_path(&game.id, locale);
-        let (source, exists) = match read_source_with(root, &path, overlay) {
-            Ok(Some(file)) => (Some(file), true),
-            Ok(None) => (None, false),
-            Err(diagnostic) => {
-                diagnostics.push(*diagnostic);
-                (None, true)
-            }
-        };
-        files.push(LoadedFile {
-            locale: locale.clone(),
-            path,
-            source,
-            exists,
-        });
-    }
-    LoadedGame {
-        game: game.clone(),
-        files,
-        diagnostics,
-    }
-}
-
-/// Reads every file the project lists of `kind`, a kind with one file per
-/// locale (`data/_announcements/<name>.json`, in path order), with the
-/// encoding problems found; the validator says which names are not locales.
-pub fn load_locale_files_with(
-    root: &Path,
-    project: &Project,
-    kind: &Kind,
-    overlay: &Overlay,
-) -> (Vec<LoadedFile>, Vec<Diagnostic>) {
-    let mut files = Vec::new();
-    let mut diagnostics = Vec::new();
-    for path in project.locale_files(kind) {
-        let Some(locale) = kind.locale_of(path) else {
-            continue;
-        };
-        let source = match read_source_with(root, path, overlay) {
-            Ok(source) => source,
-            Err(diagnostic) => {
-                diagnostics.push(*diagnostic);
-                None
-            }
-        };
-        files.push(LoadedFile {
-            locale: locale.to_owned(),
-            path: path.clone(),
-            exists: true,
-            source,
-        });
-    }
-    (files, diagnostics)
-}
-
-/// Reads `rel` under `root` as text. `Ok(None)` when the file does not exist;
-/// `Err` with a `json-syntax` diagnostic when it is not UTF-8 (or cannot
-/// be read).
-pub fn read_source(root: &Path, rel: &str) -> Result<Option<SourceFile>, Box<Diagnostic>> {
-    read_source_with(root, rel, &Overlay::new())
-}
-
-/// [`read_source`], taking the text from `overlay` when it has one for `rel`.
-pub fn read_source_with(
-    root: &Path,
-    rel: &str,
-    overlay: &Overlay,
-) -> Result<Option<SourceFile>, Box<Diagnostic>> {
+/// [`read_file`], and the size and modification time of the file read
+/// (taken from the file opened, so they are those of the text read), when
+/// it was read from the disk.
+fn read_stamped(root: &Path, rel: &str, overlay: &Overlay) -> (Option<Read>, Option<Stamp>) {
     if let Some(text) = overlay.get(rel) {
-        return Ok(Some(SourceFile {
+        let source = SourceFile {
             path: rel.to_string(),
             text: text.to_string(),
-        }));
+        };
+        return (Some(Read::Text(source)), None);
     }
-    let bytes = match std::fs::read(root.join(rel)) {
+    let mut stamp = None;
+    let read = std::fs::File::open(root.join(rel)).and_then(|mut file| {
+        let meta = file.metadata()?;
+        stamp = Some((meta.len(), meta.modified().ok()));
+        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+        std::io::Read::read_to_end(&mut file, &mut bytes)?;
+        Ok(bytes)
+    });
+    (decoded(rel, read), stamp)
+}
+
+/// What the bytes `read` of `rel` are to the checker.
+fn decoded(rel: &str, read: io::Result<Vec<u8>>) -> Option<Read> {
+    let bytes = match read {
         Ok(bytes) => bytes,
-        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return None,
         Err(err) => {
-            return Err(Box::new(Diagnostic::json_syntax(
-                rel,
-                1,
-                1,
-                1,
-                msg!("load-read-failed", error = err.to_string()),
+            return Some(Read::Unreadable(
+                Box::new(Diagnostic::json_syntax(
+                    rel,
+                    1,
+                    1,
+                    1,
+                    msg!("load-read-failed", error = err.to_string()),
+                    None,
+                )),
                 None,
-            )));
+            ));
         }
     };
-    decode(rel, bytes).map(Some)
+    if simdutf8::basic::from_utf8(&bytes).is_err() {
+        let shown = String::from_utf8_lossy(&bytes).into_owned();
+        return Some(match decode(rel, bytes) {
+            Ok(source) => Read::Text(source),
+            Err(diagnostic) => Read::Unreadable(diagnostic, Some(shown)),
+        });
+    }
+    decode(rel, bytes).ok().map(Read::Text)
+}
+
+/// The entries of `data/<game>/` the listing leaves out but a game may
+/// name: links and other entries that are not regular files, directly in
+/// a game's folder or in a folder reached through a link. Read as a game's
+/// file would be, never listed as one.
+fn unlisted_data_files(root: &Path) -> anyhow::Result<Vec<String>> {
+    let data = root.join(tree::DATA_DIR);
+    let Ok(games) = std::fs::read_dir(&data) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for game in games {
+        let game = game.with_context(|| msg!("err-list", path = data.display().to_string()))?;
+        let name = game.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || tree::is_reserved_dir(&name) {
+            continue;
+        }
+        let linked_dir = game.file_type().is_ok_and(|t| t.is_symlink()) && game.path().is_dir();
+        if !linked_dir && !game.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(game.path()) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let file = entry.file_name().to_string_lossy().into_owned();
+            if file.starts_with('.') {
+                continue;
+            }
+            if linked_dir || !entry.file_type().is_ok_and(|t| t.is_file()) {
+                out.push(format!("{}/{name}/{file}", tree::DATA_DIR));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Decodes `bytes` as UTF-8 text. A byte-order mark stays in the text:
@@ -319,7 +484,7 @@ fn list_data_files(root: &Path, overlay: &Overlay) -> anyhow::Result<Vec<String>
 /// The files of the verbatim folder (`data/_files/`), sorted by path. Links
 /// are not followed into folders; a link to a file is published as that
 /// file when it stays inside the folder, and is a problem otherwise.
-pub fn kept_files(root: &Path) -> anyhow::Result<Vec<KeptFile>> {
+fn kept_files(root: &Path) -> anyhow::Result<Vec<KeptFile>> {
     let dir = root.join(tree::FILES_DIR);
     if !dir.is_dir() {
         return Ok(Vec::new());

@@ -140,3 +140,152 @@ pub struct JsonFile<'a> {
     /// Keys given twice in one object.
     pub duplicates: Vec<Duplicate>,
 }
+
+/// What the loader read of one source file.
+#[derive(Debug)]
+pub enum Read {
+    /// Its text (from the disk, or the overlay's).
+    Text(SourceFile),
+    /// It exists but is not UTF-8 text, or could not be read: the
+    /// `json-syntax` diagnostic that says so, and the bytes read as lossy
+    /// text (to show a line of), when they could be read.
+    Unreadable(Box<Diagnostic>, Option<String>),
+}
+
+/// A kept file (`data/_files/`) and its bytes as read.
+#[derive(Debug)]
+pub struct KeptRead {
+    pub file: KeptFile,
+    /// The bytes; the reason they could not be read (`None` for a file
+    /// with a [`KeptFile::problem`], which is never read).
+    pub bytes: Option<Result<Vec<u8>, String>>,
+}
+
+/// The whole tree read into memory once: the project (registry, file
+/// lists, schemas), the text of every source file (the data files, the
+/// files of each kind with one file per locale, the overlay's), and the
+/// kept files' bytes. Everything after loading (validation, fixes,
+/// formatting, rendering, `diff`) reads this value, never the disk.
+#[derive(Debug)]
+pub struct Tree {
+    pub project: Project,
+    /// Every source file read, by path relative to the root; a path
+    /// absent here does not exist.
+    pub files: BTreeMap<String, Read>,
+    /// Paths of `files` that are links on disk: their text is checked,
+    /// but a listing shows no line of them (a link may lead anywhere).
+    pub links: std::collections::BTreeSet<String>,
+    /// The size and modification time of each file of `files` read from
+    /// the disk, as it was read (what the live check compares).
+    pub stamps: BTreeMap<String, Stamp>,
+    /// The files of `data/_files/`, sorted by path.
+    pub kept: Vec<KeptRead>,
+}
+
+/// A file's size and modification time.
+pub type Stamp = (u64, Option<std::time::SystemTime>);
+
+impl Tree {
+    /// The root it was read from.
+    pub fn root(&self) -> &std::path::Path {
+        &self.project.root
+    }
+
+    /// The text of `path` as read, when it exists and is text.
+    pub fn text(&self, path: &str) -> Option<&str> {
+        if path == crate::tree::REGISTRY_PATH {
+            return self.project.registry.as_ref().map(|r| r.text.as_str());
+        }
+        match self.files.get(path) {
+            Some(Read::Text(source)) => Some(&source.text),
+            Some(Read::Unreadable(..)) => None,
+            None => {
+                let kept = self.kept.iter().find(|k| k.file.path == path)?;
+                match &kept.bytes {
+                    Some(Ok(bytes)) => std::str::from_utf8(bytes).ok(),
+                    _ => None,
+                }
+            }
+        }
+    }
+
+    /// The text of `path` to show a line of in a listing: not for a link;
+    /// bytes that are not UTF-8 as lossy text.
+    pub fn shown_text(&self, path: &str) -> Option<&str> {
+        if self.links.contains(path) {
+            return None;
+        }
+        match self.files.get(path) {
+            Some(Read::Unreadable(_, shown)) => shown.as_deref(),
+            _ => self.text(path),
+        }
+    }
+
+    /// Replaces the text of `path` (a fix or a reformat made in memory).
+    pub fn set_text(&mut self, path: &str, text: String) {
+        let source = SourceFile {
+            path: path.to_owned(),
+            text,
+        };
+        if path == crate::tree::REGISTRY_PATH {
+            self.project.registry = Some(source);
+        } else if let Some(kept) = self.kept.iter_mut().find(|k| k.file.path == path) {
+            kept.bytes = Some(Ok(source.text.into_bytes()));
+        } else {
+            self.files.insert(path.to_owned(), Read::Text(source));
+        }
+    }
+
+    /// One file as the validator takes it, under `locale`.
+    fn loaded(&self, path: String, locale: String) -> (LoadedFile, Option<Diagnostic>) {
+        let (source, exists, problem) = match self.files.get(&path) {
+            Some(Read::Text(source)) => (Some(source.clone()), true, None),
+            Some(Read::Unreadable(diagnostic, _)) => (None, true, Some((**diagnostic).clone())),
+            None => (None, false, None),
+        };
+        let file = LoadedFile {
+            locale,
+            path,
+            source,
+            exists,
+        };
+        (file, problem)
+    }
+
+    /// The data files of `game` (one per locale), as read.
+    pub fn game(&self, game: &Game) -> LoadedGame {
+        let mut diagnostics = Vec::new();
+        let mut files = Vec::new();
+        for locale in &game.locales {
+            let path = crate::tree::data_path(&game.id, locale);
+            let (file, problem) = self.loaded(path, locale.clone());
+            diagnostics.extend(problem);
+            files.push(file);
+        }
+        LoadedGame {
+            game: game.clone(),
+            files,
+            diagnostics,
+        }
+    }
+
+    /// Every file the project lists of `kind`, a kind with one file per
+    /// locale (`data/_announcements/<name>.json`, in path order), with the
+    /// encoding problems found; the validator says which names are not
+    /// locales.
+    pub fn locale_files(&self, kind: &Kind) -> (Vec<LoadedFile>, Vec<Diagnostic>) {
+        let mut files = Vec::new();
+        let mut diagnostics = Vec::new();
+        for path in self.project.locale_files(kind) {
+            let Some(locale) = kind.locale_of(path) else {
+                continue;
+            };
+            let (mut file, problem) = self.loaded(path.clone(), locale.to_owned());
+            diagnostics.extend(problem);
+            // Listed, so it exists (an unreadable one too).
+            file.exists = true;
+            files.push(file);
+        }
+        (files, diagnostics)
+    }
+}

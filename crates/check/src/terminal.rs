@@ -113,6 +113,87 @@ pub fn report_with(
     Ok(())
 }
 
+/// [`report`], with each file's text (to show its lines) from `source`
+/// (a tree held in memory) instead of the disk.
+pub fn report_from(
+    diagnostics: &[Diagnostic],
+    format: Format,
+    source: &dyn Fn(&str) -> Option<String>,
+) -> std::io::Result<()> {
+    match format {
+        Format::Human => {
+            let mut err = std::io::BufWriter::new(std::io::stderr().lock());
+            let _ = diagnostics::write_human(&mut err, diagnostics, stderr_color(), source)
+                .and_then(|()| err.flush());
+            drop(err);
+            say(diagnostics::checked_line(diagnostics::count(diagnostics)));
+        }
+        Format::Json => write_out(|out| diagnostics::write_json(out, diagnostics, None))?,
+        Format::Github => write_out(|out| diagnostics::write_github(out, diagnostics))?,
+        Format::Rdjson => print_out(&diagnostics::render_rdjson(diagnostics, source))?,
+        Format::Sarif => print_out(&diagnostics::render_sarif(diagnostics, source))?,
+    }
+    Ok(())
+}
+
+/// Writes diagnostics as they come, a batch at a time, in a format that
+/// needs no whole list (human text to stderr, GitHub lines to stdout),
+/// counting them; [`Stream::finish`] prints the human summary. A closed
+/// pipe ends the listing quietly.
+pub struct Stream<'s> {
+    format: Format,
+    source: &'s dyn Fn(&str) -> Option<String>,
+    counts: diagnostics::Counts,
+    closed: bool,
+}
+
+impl<'s> Stream<'s> {
+    /// A stream in `format`; `None` for a format that needs the whole list
+    /// (JSON, rdjson, SARIF: one document).
+    pub fn new(format: Format, source: &'s dyn Fn(&str) -> Option<String>) -> Option<Self> {
+        matches!(format, Format::Human | Format::Github).then_some(Stream {
+            format,
+            source,
+            counts: diagnostics::Counts::default(),
+            closed: false,
+        })
+    }
+
+    /// Writes `batch` (sorted, after the batches before it).
+    pub fn write(&mut self, batch: &[Diagnostic]) -> std::io::Result<()> {
+        let more = diagnostics::count(batch);
+        self.counts.errors += more.errors;
+        self.counts.warnings += more.warnings;
+        if self.closed || batch.is_empty() {
+            return Ok(());
+        }
+        let written = match self.format {
+            Format::Human => {
+                let mut err = std::io::BufWriter::new(std::io::stderr().lock());
+                diagnostics::write_human(&mut err, batch, stderr_color(), self.source)
+                    .and_then(|()| err.flush())
+                    .map_err(|_| std::io::Error::from(std::io::ErrorKind::BrokenPipe))
+            }
+            _ => write_out(|out| diagnostics::write_github(out, batch)),
+        };
+        match written {
+            Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            other => other,
+        }
+    }
+
+    /// What was written, counted; the human summary line printed.
+    pub fn finish(self) -> diagnostics::Counts {
+        if self.format == Format::Human {
+            say(diagnostics::checked_line(self.counts));
+        }
+        self.counts
+    }
+}
+
 /// `check --fix --format json`: the one document of what remains, with
 /// the changes made beside it (`changes`).
 pub fn report_json_with_changes(

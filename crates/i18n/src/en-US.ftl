@@ -1644,3 +1644,7 @@ missing-id-more = and { $count } more with these times
 
 parity-moved = `{ $id }` (`{ $name }`) has other times than in { $path }: { $here } here, { $there } there
 parity-moved-help = an activity has the same times in every language: correct them here or in { $path }, whichever is wrong
+
+## serve: a burst of changes waits for git to finish changing the work tree (issue 67)
+serve-git-lock-stale = { $path } has been there for { $after }: taken as left behind by a git that stopped, and not waited for again
+serve-waiting-for-git = git is changing the work tree ({ $path } is there): the rebuild waits until it is done

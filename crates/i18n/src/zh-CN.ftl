@@ -1464,3 +1464,7 @@ missing-id-more = 这一时间还有 { $count } 个
 
 parity-moved = `{ $id }`（`{ $name }`）的时间与 { $path } 中的不同：这里是 { $here }，那里是 { $there }
 parity-moved-help = 同一活动在每种语言中的时间都相同：请修正这里或 { $path } 中有误的时间
+
+## serve：一批变动等 git 改完工作区（issue 67）
+serve-git-lock-stale = { $path } 已存在 { $after }：视为已中止的 git 留下的锁，不再等待它
+serve-waiting-for-git = git 正在修改工作区（{ $path } 存在）：等它改完再重新生成

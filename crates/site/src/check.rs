@@ -14,19 +14,25 @@ use crate::diagnostics::{self, Diagnostic};
 use crate::kind;
 use crate::load;
 use crate::model::{Draft, Game, Registry};
-use crate::source::Overlay;
-use crate::tree::REGISTRY_PATH;
+use crate::source::{Overlay, Tree};
+use crate::tree::{self, REGISTRY_PATH};
 use crate::validate::{self, CheckedFile, CheckedGame, Validator};
 
 use super::cache::{CacheSalt, Key};
 use super::kept;
 use super::types::Checked;
 
-/// Loads and checks the tree under `root`, game by game on every core, for
-/// its diagnostics only: no typed documents are built and each game is
-/// dropped once checked, so memory is bounded by the largest game.
+/// Reads the tree under `root` into memory once ([`load::load`]) and
+/// checks it, game by game on every core, for its diagnostics only: no
+/// typed documents are built.
 pub fn check(root: &Path, options: &validate::Options) -> anyhow::Result<Checked> {
     check_games(root, &Overlay::new(), options, false)
+}
+
+/// [`check`] of a tree already read ([`load::load`]): reads nothing.
+pub fn check_tree(tree: &Tree, options: &validate::Options) -> anyhow::Result<Checked> {
+    let validator = Validator::new(&tree.project)?;
+    Ok(check_loaded(tree, &validator, options, false, None))
 }
 
 /// [`check`], and the fingerprint of each game's sources
@@ -34,13 +40,15 @@ pub fn check(root: &Path, options: &validate::Options) -> anyhow::Result<Checked
 /// [`check_key`] is the one `clean` records (the output's manifest: its
 /// last check found nothing) is not checked again.
 pub(super) fn check_for_build(
-    root: &Path,
+    tree: Tree,
     options: &validate::Options,
     salt: &CacheSalt,
     clean: &HashMap<String, String>,
 ) -> anyhow::Result<(Checked, Prepared)> {
     let build = ForBuild { salt, clean };
-    check_games_with(root, &Overlay::new(), options, false, Some(&build))
+    let validator = Validator::new(&tree.project)?;
+    let checked = check_loaded(&tree, &validator, options, false, Some(&build));
+    Ok((checked, Prepared { tree, validator }))
 }
 
 /// What a build's check knows beyond a check: see [`check_for_build`].
@@ -81,9 +89,10 @@ pub(crate) fn schemas_digest(project: &crate::source::Project) -> [u8; 32] {
 }
 
 /// What a check read and compiled that the render of the same tree uses
-/// again: the project (the schemas, the file lists) and its validator.
+/// again: the tree as read (the project, every file's text) and its
+/// validator.
 pub(crate) struct Prepared {
-    pub project: crate::source::Project,
+    pub tree: Tree,
     pub validator: Validator,
 }
 
@@ -111,20 +120,28 @@ fn check_games(
     options: &validate::Options,
     keep_documents: bool,
 ) -> anyhow::Result<Checked> {
-    check_games_with(root, overlay, options, keep_documents, None).map(|(checked, _)| checked)
+    let tree = load::load(root, overlay)?;
+    let validator = Validator::new(&tree.project)?;
+    Ok(check_loaded(
+        &tree,
+        &validator,
+        options,
+        keep_documents,
+        None,
+    ))
 }
 
-fn check_games_with(
-    root: &Path,
-    overlay: &Overlay,
+/// The check of a tree read already, game by game on every core.
+fn check_loaded(
+    tree: &Tree,
+    validator: &Validator,
     options: &validate::Options,
     keep_documents: bool,
     build: Option<&ForBuild<'_>>,
-) -> anyhow::Result<(Checked, Prepared)> {
-    let project = load::open_with(root, overlay)?;
-    let validator = Validator::new(&project)?;
-    let schemas = schemas_digest(&project);
-    let (games, mut all) = validator.registry(&project);
+) -> Checked {
+    let project = &tree.project;
+    let schemas = schemas_digest(project);
+    let (games, mut all) = validator.registry(project);
     /// A game checked (or not: `reused`), with its sources' fingerprint
     /// and check key when the check is a build's.
     struct Done {
@@ -133,12 +150,12 @@ fn check_games_with(
         reused: bool,
     }
     let (mut files, checked) = rayon::join(
-        || check_files(root, &project, &validator, overlay, keep_documents),
+        || check_files(tree, validator, keep_documents),
         || -> Vec<Done> {
             games
                 .par_iter()
                 .map(|game| {
-                    let loaded = load::load_game_with(root, game, overlay);
+                    let loaded = tree.game(game);
                     let Some(build) = build else {
                         let game = validator.game(&loaded, options, keep_documents);
                         return Done {
@@ -200,9 +217,9 @@ fn check_games_with(
         game.diagnostics = Vec::new();
         games.push(game);
     }
-    all.extend(kept::diagnostics(root)?);
+    all.extend(kept::diagnostics(tree));
     diagnostics::sort(&mut all);
-    let checked = Checked {
+    Checked {
         games,
         diagnostics: all,
         schemas: project.schemas.clone(),
@@ -210,8 +227,7 @@ fn check_games_with(
         sources,
         clean_checks,
         checks_reused,
-    };
-    Ok((checked, Prepared { project, validator }))
+    }
 }
 
 /// Whether a diagnostic is one of a rule that reads "now" (`stale`,
@@ -248,22 +264,19 @@ pub(crate) fn sources_digest(game: &crate::source::LoadedGame) -> [u8; 16] {
     out
 }
 
-/// Loads and checks every file of the kinds checked file by file
+/// Checks every file of the kinds checked file by file
 /// ([`validate::FILE_KINDS`], the announcements boards): the checked files
 /// (their diagnostics moved out), by kind and then by path, and every
 /// diagnostic.
 pub(crate) fn check_files(
-    root: &Path,
-    project: &crate::source::Project,
+    tree: &Tree,
     validator: &Validator,
-    overlay: &Overlay,
     keep_documents: bool,
 ) -> (Vec<CheckedFile>, Vec<Diagnostic>) {
     let mut checked = Vec::new();
     let mut all = Vec::new();
     for &rules in validate::FILE_KINDS {
-        let (files, mut unread) =
-            load::load_locale_files_with(root, project, rules.kind(), overlay);
+        let (files, mut unread) = tree.locale_files(rules.kind());
         all.append(&mut unread);
         for file in &files {
             let mut file = validator.file(rules, file, keep_documents);
@@ -289,4 +302,88 @@ pub fn canonical_text(path: &str, text: &str) -> Option<String> {
             .ok()
             .map(|d| d.to_canonical())
     }
+}
+
+/// The order of [`diagnostics::sort`]: file, line, column, code, message.
+pub(crate) fn order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
+    fn key(d: &Diagnostic) -> (&str, usize, usize, &str) {
+        (&d.file, d.line, d.column, d.code.as_str())
+    }
+    key(a).cmp(&key(b)).then_with(|| a.message.cmp(&b.message))
+}
+
+/// The registry's games in the order of their files' paths
+/// (`data/<id>/`), those with the same id together: each group's
+/// diagnostics, sorted, fall between the previous group's and the next's.
+pub(crate) fn games_in_path_order(games: Vec<Game>) -> Vec<Vec<Game>> {
+    let mut games = games;
+    games.sort_by_key(|game| tree::data_path(&game.id, ""));
+    let mut groups: Vec<Vec<Game>> = Vec::new();
+    for game in games {
+        match groups.last_mut() {
+            Some(group) if group[0].id == game.id => group.push(game),
+            _ => groups.push(vec![game]),
+        }
+    }
+    groups
+}
+
+/// How many games are checked at once before their diagnostics are
+/// handed on: enough for every core, few enough that memory holds a
+/// handful of games' diagnostics, not the tree's.
+pub(crate) const GAMES_AT_ONCE: usize = 64;
+
+/// [`check_tree`] handing the diagnostics on as they are found, in the
+/// order of [`diagnostics::sort`] (`each` takes them a batch at a time):
+/// the registry's, the boards' and the kept files' first (few), then the
+/// games' in their files' order, a few dozen games checked at once on
+/// every core and merged with the first ones (issue 67: 400,000 warnings
+/// are written, never held). Returns how many of each severity there were.
+pub fn check_streaming(
+    tree: &Tree,
+    options: &validate::Options,
+    each: &mut dyn FnMut(Vec<Diagnostic>) -> anyhow::Result<()>,
+) -> anyhow::Result<diagnostics::Counts> {
+    let validator = Validator::new(&tree.project)?;
+    let (games, mut others) = validator.registry(&tree.project);
+    others.extend(check_files(tree, &validator, false).1);
+    others.extend(kept::diagnostics(tree));
+    diagnostics::sort(&mut others);
+    let mut others = others.into_iter().peekable();
+    let mut counts = diagnostics::Counts::default();
+    let groups = games_in_path_order(games);
+    for chunk in groups.chunks(GAMES_AT_ONCE) {
+        let found: Vec<Vec<Diagnostic>> = chunk
+            .par_iter()
+            .map(|group| {
+                let mut found: Vec<Diagnostic> = group
+                    .iter()
+                    .flat_map(|game| validator.game(&tree.game(game), options, false).diagnostics)
+                    .collect();
+                found.sort_by(order);
+                found
+            })
+            .collect();
+        for game in found {
+            let mut batch = Vec::with_capacity(game.len());
+            for d in game {
+                while let Some(first) = others.next_if(|o| order(o, &d).is_le()) {
+                    batch.push(first);
+                }
+                batch.push(d);
+            }
+            count_into(&mut counts, &batch);
+            each(batch)?;
+        }
+    }
+    let rest: Vec<Diagnostic> = others.collect();
+    count_into(&mut counts, &rest);
+    each(rest)?;
+    Ok(counts)
+}
+
+fn count_into(counts: &mut diagnostics::Counts, found: &[Diagnostic]) {
+    let more = diagnostics::count(found);
+    counts.errors += more.errors;
+    counts.warnings += more.warnings;
 }

@@ -8,37 +8,48 @@
 //! through a link. A kept file never overrides a generated one: the build
 //! writes the kept files last and refuses a path it already wrote.
 
-use std::path::Path;
-
 use anyhow::Context as _;
 
 use super::types::OutputFile;
 use crate::diagnostics::{Code, Diagnostic, Severity};
 use crate::i18n::{Msg, msg};
 use crate::load;
-use crate::source::{KeptFile, SourceFile};
+use crate::source::{KeptFile, KeptRead, SourceFile, Tree};
 use crate::validate;
 
 /// The diagnostics of the kept files: `kept-file` for a file that cannot
 /// be published, `json-syntax` for a `.json` file that does not parse.
 /// Reads only what the folder holds (nothing when it is absent).
-pub fn diagnostics(root: &Path) -> anyhow::Result<Vec<Diagnostic>> {
+pub fn diagnostics(tree: &Tree) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for kept in load::kept_files(root)? {
+    for KeptRead { file: kept, bytes } in &tree.kept {
         if let Some(problem) = &kept.problem {
-            out.push(unpublishable(&kept, problem));
+            out.push(unpublishable(kept, problem));
             continue;
         }
         if !kept.published.ends_with(".json") {
             continue;
         }
-        match load::read_source(root, &kept.path) {
-            Ok(Some(source)) => out.extend(json_problem(&source)),
-            Ok(None) => {}
-            Err(diagnostic) => out.push(*diagnostic),
+        match bytes {
+            Some(Ok(bytes)) => match std::str::from_utf8(bytes) {
+                Ok(text) => out.extend(json_problem(&SourceFile {
+                    path: kept.path.clone(),
+                    text: text.to_owned(),
+                })),
+                Err(_) => out.extend(load::decode(&kept.path, bytes.clone()).err().map(|d| *d)),
+            },
+            Some(Err(error)) => out.push(Diagnostic::json_syntax(
+                &kept.path,
+                1,
+                1,
+                1,
+                msg!("load-read-failed", error = error.as_str()),
+                None,
+            )),
+            None => {}
         }
     }
-    Ok(out)
+    out
 }
 
 fn json_problem(source: &SourceFile) -> Vec<Diagnostic> {
@@ -67,18 +78,24 @@ fn unpublishable(kept: &KeptFile, problem: &Msg) -> Diagnostic {
 }
 
 /// The kept files as files of the site, their bytes as they are.
-pub fn outputs(root: &Path) -> anyhow::Result<Vec<(String, OutputFile)>> {
+pub fn outputs(tree: &Tree) -> anyhow::Result<Vec<(String, OutputFile)>> {
     let mut out = Vec::new();
-    for kept in load::kept_files(root)? {
+    for KeptRead { file: kept, bytes } in &tree.kept {
         if let Some(problem) = &kept.problem {
-            return Err(anyhow::Error::new(unpublishable(&kept, problem).message));
+            return Err(anyhow::Error::new(unpublishable(kept, problem).message));
         }
-        let bytes = std::fs::read(root.join(&kept.path))
-            .with_context(|| msg!("err-read", path = kept.path.as_str()))?;
+        let bytes = match bytes {
+            Some(Ok(bytes)) => bytes.clone(),
+            Some(Err(error)) => {
+                return Err(anyhow::anyhow!("{error}"))
+                    .with_context(|| msg!("err-read", path = kept.path.as_str()));
+            }
+            None => Vec::new(),
+        };
         out.push((
-            kept.path,
+            kept.path.clone(),
             OutputFile {
-                path: kept.published,
+                path: kept.published.clone(),
                 bytes,
             },
         ));

@@ -1,7 +1,9 @@
 //! The builder: a validated data tree to the files of `site/`. No HTTP, no async.
 //!
-//! [`build`] checks the tree first (without keeping documents); with any
-//! error it writes nothing. Otherwise each game is loaded again and turned
+//! [`build`] reads the tree into memory once ([`crate::load::load`]) and
+//! checks it (without keeping documents); with any error it writes
+//! nothing. Otherwise each game is validated again from that tree (never
+//! from the disk) and turned
 //! into parts, each a pure function of named inputs: per document, its JSON
 //! files and calendars (from the game's registry entry, its locales and the
 //! validated document), and its page (the same plus "now"); then the shared
@@ -101,10 +103,10 @@ mod write;
 
 pub use api::api_files;
 pub use cache::CacheSalt;
-pub use check::{canonical_text, check, check_documents, check_with};
+pub use check::{canonical_text, check, check_documents, check_streaming, check_tree, check_with};
 pub use compress::Compression;
 pub use live::{LiveBuild, LiveCheck, LiveStats};
-pub use output::{BuildOptions, BuildOutcome, BuildSummary, CacheOptions, build};
+pub use output::{BuildOptions, BuildOutcome, BuildSummary, CacheOptions, build, build_loaded};
 pub use render::{Defer, Progress};
 pub use types::{Checked, GameOutput, LocaleDocument, OutputFile, outputs};
 pub use write::{OUTPUT_MARKER, OutputState, guard_output, inspect_output, shown_output};

@@ -13,14 +13,15 @@
 //! that with the clock as "now" a game that was not edited may be reported as
 //! of up to one minute earlier.
 //!
-//! A caller that knows what changed on disk (`serve`'s file watcher) says
-//! so ([`LiveCheck::check_changes`]): when only data files the tree already
-//! had changed, the tree is not opened or listed again and only those
-//! files are stamped and read (with the other files of their games,
-//! unless the last run read those: an editor saving one file again and
-//! again costs one read), their games checked, with their documents kept
-//! for [`LiveBuild`] to render. Anything else, or a watcher that may have
-//! missed events, runs the whole check.
+//! The tree is read through the loader ([`load::load`]) and kept: the
+//! stamps compared are those of the texts it read, and a game is checked
+//! from the tree in memory. A caller that knows what changed on disk
+//! (`serve`'s file watcher) says so ([`LiveCheck::check_changes`]): when
+//! only data files the tree already had changed, the tree is not opened or
+//! listed again and only those files are read again into it
+//! ([`load::reload_files`]), their games checked, with their documents
+//! kept for [`LiveBuild`] to render. Anything else, or a watcher that may
+//! have missed events, runs the whole check.
 //!
 //! [`check_with`]: super::check_with
 
@@ -35,7 +36,7 @@ use crate::clock::Now;
 use crate::diagnostics::{self, Diagnostic};
 use crate::load;
 use crate::model::Game;
-use crate::source::Overlay;
+use crate::source::{Overlay, Tree};
 use crate::validate::{self, Validator};
 
 /// A check of one root kept between runs.
@@ -57,10 +58,6 @@ pub struct LiveCheck {
     /// The typed documents of the games whose files the last run was told
     /// changed, for a [`LiveBuild`] to render without reading them again.
     documents: HashMap<String, Vec<(String, Option<validate::TypedDocument>)>>,
-    /// The texts of the data files of the games edited last (whose files
-    /// a run was told changed), as read: a next run told that only some of
-    /// them changed reads those alone.
-    texts: HashMap<String, Overlay>,
     /// What the last run did.
     last: LiveStats,
 }
@@ -147,7 +144,6 @@ impl LiveCheck {
             registry_check: None,
             announced: Vec::new(),
             documents: HashMap::new(),
-            texts: HashMap::new(),
             last: LiveStats::default(),
         }
     }
@@ -170,7 +166,7 @@ impl LiveCheck {
         let Some(prepared) = &self.prepared else {
             return HashMap::new();
         };
-        let schemas = super::check::schemas_digest(&prepared.project);
+        let schemas = super::check::schemas_digest(&prepared.tree.project);
         self.registry
             .iter()
             .filter_map(|game| {
@@ -232,7 +228,7 @@ impl LiveCheck {
         changed.iter().all(|path| {
             matches!(crate::tree::classify(path), crate::tree::SourcePath::Data { game, .. }
                 if self.games.contains_key(game))
-                && prepared.project.data_files.binary_search(path).is_ok()
+                && prepared.tree.project.data_files.binary_search(path).is_ok()
                 && self.root.join(path).is_file()
         })
     }
@@ -245,13 +241,15 @@ impl LiveCheck {
         };
         let mut all = registry.diagnostics.clone();
         all.extend(self.announced.iter().cloned());
-        let Some(prepared) = &self.prepared else {
+        let Some(prepared) = &mut self.prepared else {
             return all;
         };
+        // The files named are read again into the tree, through the
+        // loader; every other file is taken as the tree holds it.
+        let read = load::reload_files(&mut prepared.tree, changed);
         let validator = &prepared.validator;
-        let root = &self.root;
+        let tree = &prepared.tree;
         let last = &self.games;
-        let texts = &self.texts;
         let pinned = Now::pinned_or_clock(options.now);
         #[allow(clippy::type_complexity)]
         let results: Vec<(usize, Option<(GameInputs, Checked)>)> = self
@@ -273,40 +271,28 @@ impl LiveCheck {
                     return (0, None);
                 }
                 let inputs = if unknown {
-                    GameInputs::read(root, game, &Overlay::new(), options)
+                    GameInputs::read(tree, game, &Overlay::new(), options)
                 } else {
-                    before.restamped(root, &touched, now)
+                    before.restamped(tree, &touched, now)
                 };
                 if before.same(&inputs) {
                     return (touched.len(), None);
                 }
-                // The documents of an edited game are kept for the render,
-                // and its files not named are not read again when the
-                // last run read them.
+                // The documents of an edited game are kept for the render.
                 let keep = !touched.is_empty();
-                let mut unchanged = Overlay::new();
-                if let Some(read) = texts.get(&game.id).filter(|_| keep) {
-                    for path in read.paths().filter(|p| !touched.iter().any(|t| t == p)) {
-                        unchanged.insert(path, read.get(path).unwrap_or_default());
-                    }
-                }
-                let checked = Checked::run(root, game, &unchanged, validator, options, keep);
+                let checked = Checked::run(tree, game, validator, options, keep);
                 (touched.len(), Some((inputs, checked)))
             })
             .collect();
-        let mut stats = LiveStats::default();
+        let mut stats = LiveStats {
+            read,
+            ..LiveStats::default()
+        };
         self.documents.clear();
-        // The texts of the games edited last: a run that edited none (the
-        // build that adds the siblings) keeps them.
-        let mut texts = HashMap::new();
         for (game, (stamped, result)) in self.registry.iter().zip(results) {
             stats.stamped += stamped;
             if let Some((inputs, checked)) = result {
                 stats.checked += 1;
-                stats.read += checked.read;
-                if let Some(read) = checked.texts {
-                    texts.insert(game.id.clone(), read);
-                }
                 if checked.documents.iter().any(|(_, doc)| doc.is_some()) {
                     self.documents.insert(game.id.clone(), checked.documents);
                 }
@@ -321,9 +307,6 @@ impl LiveCheck {
                 all.extend(found.iter().cloned());
             }
         }
-        if !texts.is_empty() {
-            self.texts = texts;
-        }
         self.last = stats;
         diagnostics::sort(&mut all);
         all
@@ -335,47 +318,55 @@ impl LiveCheck {
         overlay: &Overlay,
         options: &validate::Options,
     ) -> anyhow::Result<Vec<Diagnostic>> {
-        let project = load::open_with(&self.root, overlay)?;
-        let (kept, compiled) = match self.prepared.take() {
-            Some(last)
-                if last.project.schemas == project.schemas
-                    && last.project.games_schema == project.games_schema =>
+        // What the last run read is taken again where its files did not
+        // change; its validator, when the schemas did not.
+        let (tree, last) = match self.prepared.take() {
+            Some(last) => {
+                let project = &last.tree.project;
+                let schemas = (project.schemas.clone(), project.games_schema.clone());
+                let tree = load::load_again(last.tree, overlay)?;
+                (tree, Some((schemas, last.validator)))
+            }
+            None => (load::load(&self.root, overlay)?, None),
+        };
+        let project = &tree.project;
+        let (kept, compiled) = match last {
+            Some(((schemas, games_schema), validator))
+                if schemas == project.schemas && games_schema == project.games_schema =>
             {
-                (last.validator, false)
+                (validator, false)
             }
             _ => {
                 self.games.clear();
-                (Validator::new(&project)?, true)
+                (Validator::new(project)?, true)
             }
         };
         let validator = &kept;
         // `games.json` is checked again only when it, the data files found
         // or the schemas changed.
         let registry = match self.registry_check.take() {
-            Some(last) if !compiled && last.is_of(&project) => last,
-            _ => RegistryCheck::of(&project, validator),
+            Some(last) if !compiled && last.is_of(project) => last,
+            _ => RegistryCheck::of(project, validator),
         };
         let (games, mut all) = (registry.games.clone(), registry.diagnostics.clone());
         self.registry_check = Some(registry);
         // The files checked file by file (the announcements boards) are few
         // and small: checked on every run.
-        let (_, announced) =
-            super::check::check_files(&self.root, &project, validator, overlay, false);
+        let (_, announced) = super::check::check_files(&tree, validator, false);
         all.extend(announced.iter().cloned());
         self.announced = announced;
-        let root = &self.root;
         let mut last = std::mem::take(&mut self.games);
         // `None`: the game's inputs did not change, its last diagnostics stand.
         let results: Vec<(String, GameInputs, Option<Checked>)> = games
             .par_iter()
             .map(|game| {
-                let inputs = GameInputs::read(root, game, overlay, options);
+                let inputs = GameInputs::read(&tree, game, overlay, options);
                 if let Some((before, _, _)) = last.get(&game.id)
                     && before.same(&inputs)
                 {
                     return (game.id.clone(), inputs, None);
                 }
-                let checked = Checked::run(root, game, overlay, validator, options, false);
+                let checked = Checked::run(&tree, game, validator, options, false);
                 (game.id.clone(), inputs, Some(checked))
             })
             .collect();
@@ -385,7 +376,6 @@ impl LiveCheck {
             ..LiveStats::default()
         };
         self.documents.clear();
-        self.texts.clear();
         for (id, inputs, checked) in results {
             stats.stamped += inputs.files.len();
             let (found, sources) = match checked {
@@ -407,7 +397,7 @@ impl LiveCheck {
         self.registry = games;
         self.last = stats;
         self.prepared = Some(super::check::Prepared {
-            project,
+            tree,
             validator: kept,
         });
         diagnostics::sort(&mut all);
@@ -415,47 +405,31 @@ impl LiveCheck {
     }
 }
 
-/// One game checked again: its diagnostics, its documents and its files'
-/// texts when kept (for a build to render, and for the next run), its
-/// sources' fingerprint and how many files were read from disk.
+/// One game checked again from the tree: its diagnostics, its documents
+/// when kept (for a build to render), its sources' fingerprint and how
+/// many of its files exist.
 struct Checked {
     diagnostics: Vec<Diagnostic>,
     documents: Vec<(String, Option<validate::TypedDocument>)>,
-    texts: Option<Overlay>,
     sources: [u8; 16],
     read: usize,
 }
 
 impl Checked {
     fn run(
-        root: &Path,
+        tree: &Tree,
         game: &Game,
-        overlay: &Overlay,
         validator: &Validator,
         options: &validate::Options,
         keep_documents: bool,
     ) -> Checked {
-        let loaded = load::load_game_with(root, game, overlay);
-        let read = loaded
-            .files
-            .iter()
-            .filter(|f| f.exists && overlay.get(&f.path).is_none())
-            .count();
+        let loaded = tree.game(game);
+        let read = loaded.files.iter().filter(|f| f.exists).count();
         let sources = super::check::sources_digest(&loaded);
         let checked = validator.game(&loaded, options, keep_documents);
-        let texts = keep_documents.then(|| {
-            let mut texts = Overlay::new();
-            for file in loaded.files {
-                if let Some(source) = file.source {
-                    texts.insert(file.path, source.text);
-                }
-            }
-            texts
-        });
         Checked {
             diagnostics: checked.diagnostics,
             documents: checked.documents,
-            texts,
             sources,
             read,
         }
@@ -524,8 +498,10 @@ impl LiveBuild {
             .check
             .check_changes(&Overlay::new(), &check_options, changed)?;
         // The kept files are looked at again whenever the tree is.
-        if self.check.last_run().listed {
-            self.kept = super::kept::diagnostics(&options.root)?;
+        if self.check.last_run().listed
+            && let Some(prepared) = &self.check.prepared
+        {
+            self.kept = super::kept::diagnostics(&prepared.tree);
         }
         diagnostics.extend(self.kept.iter().cloned());
         diagnostics::sort(&mut diagnostics);
@@ -560,7 +536,7 @@ impl LiveBuild {
                 })
                 .collect(),
             diagnostics,
-            schemas: prepared.project.schemas.clone(),
+            schemas: prepared.tree.project.schemas.clone(),
             files: Vec::new(),
             sources: self
                 .check
@@ -574,7 +550,6 @@ impl LiveBuild {
         // A failed write leaves `memo` empty: the next build reads the output again.
         let staging = super::write::Staging::create(&options.out, self.memo.take())?;
         let from = super::render::Inputs {
-            root: &options.root,
             checked: &checked,
             prepared,
             check_options: &check_options,
@@ -590,7 +565,7 @@ impl LiveBuild {
 }
 
 impl GameInputs {
-    fn read(root: &Path, game: &Game, overlay: &Overlay, options: &validate::Options) -> Self {
+    fn read(tree: &Tree, game: &Game, overlay: &Overlay, options: &validate::Options) -> Self {
         let files = game
             .locales
             .iter()
@@ -598,7 +573,7 @@ impl GameInputs {
                 let path = crate::tree::data_path(&game.id, locale);
                 match overlay.get(&path) {
                     Some(text) => FileStamp::Open(text.to_string()),
-                    None => FileStamp::of(&root.join(&path)),
+                    None => FileStamp::of(tree, &path),
                 }
             })
             .collect();
@@ -613,8 +588,9 @@ impl GameInputs {
     }
 
     /// These inputs with the files `touched` (paths of the game's data
-    /// files) stamped again from disk, the others as they were, at `now`.
-    fn restamped(&self, root: &Path, touched: &[&String], now: NaiveDateTime) -> GameInputs {
+    /// files) stamped again as the tree read them, the others as they
+    /// were, at `now`.
+    fn restamped(&self, tree: &Tree, touched: &[&String], now: NaiveDateTime) -> GameInputs {
         let files = self
             .game
             .locales
@@ -623,7 +599,7 @@ impl GameInputs {
             .map(|(locale, stamp)| {
                 let path = crate::tree::data_path(&self.game.id, locale);
                 if touched.iter().any(|t| **t == path) {
-                    FileStamp::of(&root.join(&path))
+                    FileStamp::of(tree, &path)
                 } else {
                     stamp.clone()
                 }
@@ -644,12 +620,13 @@ impl GameInputs {
 }
 
 impl FileStamp {
-    /// The stamp of the file at `path` on disk.
-    fn of(path: &Path) -> FileStamp {
-        match std::fs::metadata(path) {
-            Ok(meta) => FileStamp::Disk(meta.len(), meta.modified().ok()),
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => FileStamp::Absent,
-            Err(_) => FileStamp::Unknown,
+    /// The stamp of the file at `path` as the loader read it into `tree`
+    /// (its size and time then, so a stamp always goes with the text read).
+    fn of(tree: &Tree, path: &str) -> FileStamp {
+        match (tree.stamps.get(path), tree.files.contains_key(path)) {
+            (Some(&(len, modified)), _) => FileStamp::Disk(len, modified),
+            (None, false) => FileStamp::Absent,
+            (None, true) => FileStamp::Unknown,
         }
     }
 }

@@ -20,6 +20,7 @@ use super::compress::Compression;
 use super::render::{Defer, Progress};
 use super::render::{Inputs, Render, render};
 use super::{manifest, write};
+use crate::source::Tree;
 
 /// What to build and where.
 #[derive(Debug, Clone, Default)]
@@ -150,12 +151,28 @@ pub struct BuildSummary {
 /// `Err` only when the tool itself fails (unreadable root, unwritable output,
 /// a cache directory it does not own, inputs that change during the build).
 ///
-/// The whole tree is checked first without keeping documents; then each
-/// game is loaded again and rendered, and its files go into the staging
-/// directory as they are finished, so memory holds the games in flight,
-/// not the site.
+/// The tree is read into memory once; it is checked first without keeping
+/// documents; then each game is validated again from memory and rendered,
+/// and its files go into the staging directory as they are finished, so
+/// memory holds the tree's text and the games in flight, not the site.
 pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let started = Instant::now();
+    let tree = crate::load::load(&options.root, &crate::source::Overlay::new())?;
+    build_tree(options, tree, started).map(|(outcome, _)| outcome)
+}
+
+/// [`build`] from the tree at `options.root` read already
+/// ([`crate::load::load`]): nothing under the root is read again. The
+/// tree comes back with the outcome (`diff` points into its files).
+pub fn build_loaded(options: &BuildOptions, tree: Tree) -> anyhow::Result<(BuildOutcome, Tree)> {
+    build_tree(options, tree, Instant::now())
+}
+
+fn build_tree(
+    options: &BuildOptions,
+    tree: Tree,
+    started: Instant,
+) -> anyhow::Result<(BuildOutcome, Tree)> {
     write::guard_output(&options.root, &options.out, options.force)?;
     if let Some(cache) = &options.cache {
         guard_cache(&cache.dir, &options.out)?;
@@ -173,29 +190,30 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let clean = previous.clean_checks(check_options.now.unwrap_or_else(Now::read));
     let known_warnings = previous.warnings();
     let (checked, staging) = rayon::join(
-        || check_for_build(&options.root, &check_options, &salt, &clean),
+        || check_for_build(tree, &check_options, &salt, &clean),
         || write::Staging::after(&options.out, previous),
     );
     let (checked, prepared) = checked?;
     if checked.has_errors() {
-        return Ok(BuildOutcome {
+        let outcome = BuildOutcome {
             diagnostics: checked.diagnostics,
             summary: None,
             known_warnings,
-        });
+        };
+        return Ok((outcome, prepared.tree));
     }
     let from = Inputs {
-        root: &options.root,
         checked: &checked,
         prepared: &prepared,
         check_options: &check_options,
     };
     let (summary, _) = write_site(options, &from, started, staging?)?;
-    Ok(BuildOutcome {
+    let outcome = BuildOutcome {
         diagnostics: checked.diagnostics,
         summary: Some(summary),
         known_warnings,
-    })
+    };
+    Ok((outcome, prepared.tree))
 }
 
 /// Writes the site of a clean check (`from.checked.sources` filled) to

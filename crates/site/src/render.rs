@@ -4,7 +4,6 @@
 //! written into the staging directory as soon as it is done.
 
 use anyhow::Context as _;
-use std::path::Path;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -14,10 +13,8 @@ use crate::diagnostics::Diagnostic;
 use crate::i18n::msg;
 use crate::kind;
 use crate::layout;
-use crate::load;
 use crate::model::Game;
 use crate::model::published::{self, Due};
-use crate::source::Overlay;
 use crate::validate::{self, CheckedFile, CheckedGame};
 
 use super::api::{self, doc_api_files, index_file};
@@ -30,16 +27,14 @@ use super::{
     write,
 };
 
-/// What a render starts from: a clean check of the tree at `root`, and
-/// what loads and validates its games again.
+/// What a render starts from: a clean check of a tree read into memory,
+/// and what validates its games again.
 pub(crate) struct Inputs<'a> {
-    /// The tree's root, its games' files read again from there.
-    pub root: &'a Path,
     /// The check, clean: its games, schemas, fingerprints of the data
     /// files and the keys of its clean checks.
     pub checked: &'a Checked,
-    /// The project the check read and its validator, for the kinds checked
-    /// file by file and the games loaded again.
+    /// The tree the check read and its validator, for the kinds checked
+    /// file by file and the games validated again.
     pub prepared: &'a Prepared,
     /// The options of the check, "now" among them: a game loaded again is
     /// checked as the tree was.
@@ -47,12 +42,12 @@ pub(crate) struct Inputs<'a> {
 }
 
 impl Inputs<'_> {
-    /// Loads and validates one game again, with its documents, for
-    /// rendering: the check before the build saw it clean, so an error now
-    /// means its files changed since (the build then stops and writes
-    /// nothing).
+    /// Validates one game again from the tree in memory, with its
+    /// documents, for rendering: the check before the build saw it clean,
+    /// so an error now means its files changed since (the build then stops
+    /// and writes nothing).
     fn load_again(&self, game: &Game) -> anyhow::Result<GameOutput> {
-        let loaded = load::load_game(self.root, game);
+        let loaded = self.prepared.tree.game(game);
         let full = self
             .prepared
             .validator
@@ -515,8 +510,8 @@ impl<'a> Build<'a> {
     /// boards), checked again with their documents kept, and what each
     /// kind publishes from them.
     fn publish(&self, games: &[GameOutput]) -> anyhow::Result<Vec<types::Published>> {
-        let Prepared { project, validator } = self.from.prepared;
-        let (files, found) = check_files(self.from.root, project, validator, &Overlay::new(), true);
+        let Prepared { tree, validator } = self.from.prepared;
+        let (files, found) = check_files(tree, validator, true);
         if let Some(error) = found.iter().find(|d| d.is_error()) {
             anyhow::bail!(msg!("build-file-changed", file = error.file.as_str()));
         }
@@ -761,7 +756,7 @@ impl<'a> Build<'a> {
     /// never replaces one.
     fn kept_files(&self, parts: &mut Vec<manifest::PartRecord>) -> anyhow::Result<Tally> {
         let mut files = Vec::new();
-        for (source, file) in kept::outputs(self.from.root)? {
+        for (source, file) in kept::outputs(&self.from.prepared.tree)? {
             if self.staging.holds(&file.path) || file.path == layout::LLMS_PATH {
                 return Err(kept::clash(&source, &file.path));
             }

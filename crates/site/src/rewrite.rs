@@ -9,11 +9,14 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use super::check::{canonical_text, check, check_with};
-use super::types::Checked;
+use rayon::prelude::*;
+
+use super::check::{GAMES_AT_ONCE, canonical_text, check_files, check_tree, games_in_path_order};
+use super::kept;
 use crate::diagnostics::{self, Code, Diagnostic, Fix};
 use crate::i18n::{Msg, msg};
-use crate::source::Overlay;
+use crate::source::{LoadedGame, Overlay, Tree};
+use crate::validate::Validator;
 use crate::{atomic, tree, validate};
 
 /// What `fmt` did (or, with `check_only`, would do).
@@ -54,7 +57,8 @@ fn formatting(
     root: &Path,
     options: &validate::Options,
 ) -> anyhow::Result<(Formatted, Vec<(String, String)>)> {
-    let checked = check(root, options)?;
+    let tree = crate::load::load(root, &Overlay::new())?;
+    let checked = check_tree(&tree, options)?;
     let errors: Vec<Diagnostic> = checked
         .diagnostics
         .iter()
@@ -78,18 +82,17 @@ fn formatting(
     let mut why = Vec::new();
     let mut texts = Vec::new();
     for path in sources.filter(|path| !broken.contains(path.as_str())) {
-        let current = match std::fs::read_to_string(root.join(&path)) {
-            Ok(text) => text,
-            // A listed file that is missing is the check's `missing-file` error.
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(err) => return Err(err).with_context(|| msg!("err-read", path = path.as_str())),
+        // A listed file that is missing is the check's `missing-file`
+        // error; one that is not text, its `json-syntax` error.
+        let Some(current) = tree.text(&path) else {
+            continue;
         };
-        let Some(canonical) = canonical_text(&path, &current) else {
+        let Some(canonical) = canonical_text(&path, current) else {
             continue;
         };
         formatted += 1;
         if current != canonical {
-            why.push(explain_format(&current, &canonical));
+            why.push(explain_format(current, &canonical));
             texts.push((path.clone(), canonical));
             changed.push(path);
         }
@@ -296,7 +299,7 @@ impl FixedFile {
     }
 }
 
-/// What `check --fix` did.
+/// What `check --fix` did (the agents' draft fixes).
 #[derive(Debug)]
 pub struct Fixed {
     /// The files the fixes changed, in path order.
@@ -304,68 +307,196 @@ pub struct Fixed {
     /// Files with fixes that were left alone: applying them would not give
     /// valid JSON (another mistake of the file has no exact fix).
     pub left: Vec<String>,
-    /// The check of the tree as the fixes leave it.
-    pub remaining: Checked,
+    /// What the check finds in the tree as the fixes leave it, sorted.
+    pub remaining: Vec<Diagnostic>,
 }
 
-/// How many times fixes are applied and the tree checked again: a syntax
-/// fix lets the rules run, and their fixes come in the next round.
+/// What [`fix_loaded`] leaves once every file is told.
+#[derive(Debug)]
+pub struct Fixing {
+    /// How many files the fixes changed.
+    pub files: usize,
+    /// Files with fixes that were left alone (see [`Fixed::left`]).
+    pub left: Vec<String>,
+    /// What the check finds in the tree as the fixes leave it, sorted.
+    pub remaining: Vec<Diagnostic>,
+}
+
+/// How many times fixes are applied and a part of the tree checked again:
+/// a syntax fix lets the rules run, and their fixes come in the next round.
 const ROUNDS: usize = 4;
 
-/// Applies every exact fix of the check's diagnostics to the files (those of
-/// `only`, when given), checks again (a fixed syntax error lets the rules
-/// run, whose fixes come next), and replaces each changed file through
-/// [`atomic`]. A file is changed only when the fixes of a round give valid
-/// JSON; otherwise it is left as it was, and listed in [`Fixed::left`]. No
-/// fix is a guess: each is what its rule calls certain.
-pub fn fix_tree(
-    root: &Path,
-    options: &validate::Options,
-    only: Option<&BTreeSet<String>>,
-) -> anyhow::Result<Fixed> {
-    let fixed = preview_fixes(root, options, only)?;
-    for file in &fixed.files {
-        atomic::write(&root.join(&file.path), file.after.as_bytes())
-            .with_context(|| msg!("err-write", path = file.path.as_str()))?;
-    }
-    Ok(fixed)
-}
-
-/// Moves the fixed text of each of `files` out of `overlay` into its
-/// [`FixedFile::after`].
-fn overlay_texts_into(files: &mut BTreeMap<String, FixedFile>, overlay: &mut Overlay) {
-    for file in files.values_mut() {
-        file.after = overlay.remove(&file.path).unwrap_or_default();
-    }
-}
-
-/// What [`fix_tree`] would change (`check --fix --diff`); writes nothing.
-pub fn preview_fixes(
-    root: &Path,
-    options: &validate::Options,
-    only: Option<&BTreeSet<String>>,
-) -> anyhow::Result<Fixed> {
-    fix_with(root, Overlay::new(), options, only)
-}
-
-/// [`preview_fixes`] with the texts of `overlay` read in place of the
-/// files on disk (an agent's draft): the fixes apply to the overlay's
-/// text, and a [`FixedFile::before`] is that text. Writes nothing.
+/// [`fix_loaded`] with the texts of `overlay` read in place of the files
+/// on disk (an agent's draft): the fixes apply to the overlay's text, and
+/// a [`FixedFile::before`] is that text. Writes nothing.
 pub fn fix_with(
     root: &Path,
-    mut overlay: Overlay,
+    overlay: Overlay,
     options: &validate::Options,
     only: Option<&BTreeSet<String>>,
 ) -> anyhow::Result<Fixed> {
+    let mut tree = crate::load::load(root, &overlay)?;
+    drop(overlay);
+    let mut files = Vec::new();
+    let fixing = fix_loaded(&mut tree, options, only, &mut |file| {
+        files.push(file);
+        Ok(())
+    })?;
+    Ok(Fixed {
+        files,
+        left: fixing.left,
+        remaining: fixing.remaining,
+    })
+}
+
+/// Applies every exact fix of the check's diagnostics to the files of
+/// `tree` (those of `only`, when given), in memory, from one check: the
+/// registry first (its fixes decide the games), then the files checked file by file and the
+/// kept files, then the games in their files' order, a few dozen at once
+/// on every core. Each part is checked again after its fixes (a fixed
+/// syntax error lets the rules run, whose fixes come next), and only that
+/// part. A file is changed only when the fixes of a round give valid
+/// JSON; otherwise it is left as it was, and listed in [`Fixing::left`].
+/// No fix is a guess: each is what its rule calls certain.
+///
+/// `each` is told every changed file, in path order, as soon as it is
+/// fixed (the caller writes it, prints it, or keeps it); the tree holds
+/// the fixed texts after. Nothing is written here.
+pub fn fix_loaded(
+    tree: &mut Tree,
+    options: &validate::Options,
+    only: Option<&BTreeSet<String>>,
+    each: &mut dyn FnMut(FixedFile) -> anyhow::Result<()>,
+) -> anyhow::Result<Fixing> {
+    let validator = Validator::new(&tree.project)?;
+    let mut left = BTreeSet::new();
+    let texts = TreeTexts;
+    let (mut held, mut remaining) = fix_unit(
+        tree,
+        &texts,
+        &|tree: &Tree| validator.registry(&tree.project).1,
+        only,
+        &mut left,
+    );
+    let by_file = |tree: &Tree| check_files(tree, &validator, false).1;
+    let kept = |tree: &Tree| kept::diagnostics(tree);
+    let parts: [&Check<'_, Tree>; 2] = [&by_file, &kept];
+    for check in parts {
+        let (files, found) = fix_unit(tree, &texts, check, only, &mut left);
+        held.extend(files);
+        remaining.extend(found);
+    }
+    let (games, _) = validator.registry(&tree.project);
+    let mut held = held.into_values().peekable();
+    let mut told = 0;
+    for chunk in games_in_path_order(games).chunks(GAMES_AT_ONCE) {
+        #[allow(clippy::type_complexity)]
+        let done: Vec<(
+            BTreeMap<String, FixedFile>,
+            Vec<Diagnostic>,
+            BTreeSet<String>,
+        )> = chunk
+            .par_iter()
+            .map(|group| {
+                let mut files = BTreeMap::new();
+                let mut found = Vec::new();
+                let mut left = BTreeSet::new();
+                for game in group {
+                    let mut loaded = tree.game(game);
+                    let check =
+                        |loaded: &LoadedGame| validator.game(loaded, options, false).diagnostics;
+                    let (fixed, rest) = fix_unit(&mut loaded, &GameTexts, &check, only, &mut left);
+                    files.extend(fixed);
+                    found.extend(rest);
+                }
+                (files, found, left)
+            })
+            .collect();
+        for (files, found, unfixable) in done {
+            remaining.extend(found);
+            left.extend(unfixable);
+            for file in files.into_values() {
+                while let Some(first) = held.next_if(|h| h.path < file.path) {
+                    told += 1;
+                    each(first)?;
+                }
+                tree.set_text(&file.path, file.after.clone());
+                told += 1;
+                each(file)?;
+            }
+        }
+    }
+    for file in held {
+        told += 1;
+        each(file)?;
+    }
+    diagnostics::sort(&mut remaining);
+    Ok(Fixing {
+        files: told,
+        left: left.into_iter().collect(),
+        remaining,
+    })
+}
+
+/// What checks one part of the tree as `S` holds it.
+type Check<'c, S> = dyn Fn(&S) -> Vec<Diagnostic> + 'c;
+
+/// Where a part of the fixes reads and puts the texts it fixes.
+trait Texts<S> {
+    fn get(&self, state: &S, path: &str) -> Option<String>;
+    fn set(&self, state: &mut S, path: &str, text: String);
+}
+
+/// The texts of the tree in memory (the registry, the files checked file by file, the kept files).
+struct TreeTexts;
+
+impl Texts<Tree> for TreeTexts {
+    fn get(&self, tree: &Tree, path: &str) -> Option<String> {
+        tree.text(path).map(str::to_owned)
+    }
+    fn set(&self, tree: &mut Tree, path: &str, text: String) {
+        tree.set_text(path, text);
+    }
+}
+
+/// The texts of one game's files, as the validator takes them.
+struct GameTexts;
+
+impl Texts<LoadedGame> for GameTexts {
+    fn get(&self, game: &LoadedGame, path: &str) -> Option<String> {
+        let file = game.files.iter().find(|f| f.path == path)?;
+        file.source.as_ref().map(|s| s.text.clone())
+    }
+    fn set(&self, game: &mut LoadedGame, path: &str, text: String) {
+        if let Some(file) = game.files.iter_mut().find(|f| f.path == path) {
+            file.source = Some(crate::source::SourceFile {
+                path: path.to_owned(),
+                text,
+            });
+        }
+    }
+}
+
+/// The fixes of one part of the tree (the registry, the files checked file by file, the kept
+/// files, one game), in rounds: `check` finds the diagnostics of the part
+/// as `state` holds it, their fixes are applied through `texts`, and the
+/// part is checked again until no fix applies. Returns the files changed,
+/// by path, and what the last check found.
+fn fix_unit<S>(
+    state: &mut S,
+    texts: &dyn Texts<S>,
+    check: &Check<'_, S>,
+    only: Option<&BTreeSet<String>>,
+    left: &mut BTreeSet<String>,
+) -> (BTreeMap<String, FixedFile>, Vec<Diagnostic>) {
     let mut files: BTreeMap<String, FixedFile> = BTreeMap::new();
     // The edits of each round of each file, to place later rounds' changes
     // in the text as it was before any fix.
     let mut rounds: BTreeMap<String, Vec<Vec<Edit>>> = BTreeMap::new();
-    let mut left = BTreeSet::new();
-    let mut checked = check_with(root, &overlay, options)?;
+    let mut found = check(state);
     for _ in 0..ROUNDS {
         let mut by_file: BTreeMap<&str, Vec<(&Diagnostic, &Fix)>> = BTreeMap::new();
-        for d in &checked.diagnostics {
+        for d in &found {
             if let Some(fix) = &d.fix
                 && only.is_none_or(|only| only.contains(&d.file))
                 && !left.contains(&d.file)
@@ -374,71 +505,81 @@ pub fn fix_with(
             }
         }
         let mut progressed = false;
-        for (path, found) in by_file {
-            // A file fixed in an earlier round is in the overlay as fixed.
-            let current = match overlay.get(path) {
-                Some(text) => text.to_owned(),
-                None => match std::fs::read_to_string(root.join(path)) {
-                    Ok(text) => text,
-                    Err(_) => continue,
-                },
+        for (path, fixes) in by_file {
+            let Some(current) = texts.get(state, path) else {
+                continue;
             };
-            let fixes: Vec<&Fix> = found.iter().map(|(_, fix)| *fix).collect();
-            let (after, applied) = diagnostics::apply_fixes_listed(&current, &fixes);
-            if applied.is_empty() || after == current {
+            let Some(after) = apply(&current, path, &fixes, &mut files, &mut rounds, left) else {
                 continue;
-            }
-            if !validate::is_json(&after) {
-                left.insert(path.to_string());
-                continue;
-            }
-            // The fixed text lives in the overlay alone until the end
-            // (issue 67: one copy of every changed file, not two).
-            overlay.insert(path, after);
-            let file = files.entry(path.to_string()).or_insert_with(|| FixedFile {
-                path: path.to_string(),
-                before: current.clone(),
-                after: String::new(),
-                fixes: 0,
-                changes: Vec::new(),
-            });
-            let earlier = rounds.entry(path.to_string()).or_default();
-            let locator = diagnostics::Locator::new(&file.before);
-            for &index in &applied {
-                let (d, fix) = found[index];
-                let offset = earlier
-                    .iter()
-                    .rev()
-                    .fold(fix.start, |offset, edits| map_back(edits, offset));
-                let at = locator.locate(offset, offset);
-                file.changes.push(Change {
-                    line: at.line,
-                    column: at.column,
-                    code: d.code,
-                    before: current[fix.start..fix.end].to_string(),
-                    after: fix.replacement.clone(),
-                    notes: d.notes.clone(),
-                });
-            }
-            let mut edits: Vec<Edit> = applied
-                .iter()
-                .map(|&i| (fixes[i].start, fixes[i].end, fixes[i].replacement.len()))
-                .collect();
-            edits.sort_unstable();
-            earlier.push(edits);
-            file.changes.sort_by_key(|c| (c.line, c.column));
-            file.fixes += applied.len();
+            };
+            texts.set(state, path, after);
             progressed = true;
         }
         if !progressed {
             break;
         }
-        checked = check_with(root, &overlay, options)?;
+        found = check(state);
     }
-    overlay_texts_into(&mut files, &mut overlay);
-    Ok(Fixed {
-        files: files.into_values().collect(),
-        left: left.into_iter().collect(),
-        remaining: checked,
-    })
+    for file in files.values_mut() {
+        file.after = texts.get(state, &file.path).unwrap_or_default();
+    }
+    (files, found)
+}
+
+/// Applies `found` (the fixes of `path`, with their diagnostics) to
+/// `current`, the file's text now, and records the changes in `files`
+/// (where, in the text before any fix) and the edits in `rounds`. `None`
+/// when nothing changes, or when the result is not JSON (the file is then
+/// put in `left`).
+fn apply(
+    current: &str,
+    path: &str,
+    found: &[(&Diagnostic, &Fix)],
+    files: &mut BTreeMap<String, FixedFile>,
+    rounds: &mut BTreeMap<String, Vec<Vec<Edit>>>,
+    left: &mut BTreeSet<String>,
+) -> Option<String> {
+    let fixes: Vec<&Fix> = found.iter().map(|(_, fix)| *fix).collect();
+    let (after, applied) = diagnostics::apply_fixes_listed(current, &fixes);
+    if applied.is_empty() || after == current {
+        return None;
+    }
+    if !validate::is_json(&after) {
+        left.insert(path.to_string());
+        return None;
+    }
+    let file = files.entry(path.to_string()).or_insert_with(|| FixedFile {
+        path: path.to_string(),
+        before: current.to_owned(),
+        after: String::new(),
+        fixes: 0,
+        changes: Vec::new(),
+    });
+    let earlier = rounds.entry(path.to_string()).or_default();
+    let locator = diagnostics::Locator::new(&file.before);
+    for &index in &applied {
+        let (d, fix) = found[index];
+        let offset = earlier
+            .iter()
+            .rev()
+            .fold(fix.start, |offset, edits| map_back(edits, offset));
+        let at = locator.locate(offset, offset);
+        file.changes.push(Change {
+            line: at.line,
+            column: at.column,
+            code: d.code,
+            before: current[fix.start..fix.end].to_string(),
+            after: fix.replacement.clone(),
+            notes: d.notes.clone(),
+        });
+    }
+    let mut edits: Vec<Edit> = applied
+        .iter()
+        .map(|&i| (fixes[i].start, fixes[i].end, fixes[i].replacement.len()))
+        .collect();
+    edits.sort_unstable();
+    earlier.push(edits);
+    file.changes.sort_by_key(|c| (c.line, c.column));
+    file.fixes += applied.len();
+    Some(after)
 }

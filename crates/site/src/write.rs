@@ -171,8 +171,14 @@ pub fn set_aside_place(out: &Path) -> PathBuf {
 /// root, anything above it, the inputs inside it, a folder holding
 /// `games.json` or `.git`, and a path that is not a directory.
 pub fn inspect_output(root: &Path, out: &Path) -> anyhow::Result<OutputState> {
-    let root_abs = fs::canonicalize(root)
-        .with_context(|| msg!("err-read-root", path = root.display().to_string()))?;
+    // A root that is gone (a tree built from memory, issue 65) has no
+    // links left to resolve: its absolute path is where it was.
+    let root_abs = match fs::canonicalize(root) {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => absolute(root),
+        resolved => {
+            resolved.with_context(|| msg!("err-read-root", path = root.display().to_string()))
+        }
+    }?;
     let out_abs = absolute(out)?;
     let shown = out.display().to_string();
     refuse_home_or_root(&out_abs, &shown)?;

@@ -2,7 +2,7 @@
 //! at the same path relative to it (`robots.txt`, a legacy document kept
 //! frozen), last and never over a file the build generates.
 //!
-//! Read by [`crate::load::kept_files`], published by `site::kept`; a
+//! Read by [`crate::load::load`], published by `site::kept`; a
 //! review reports a kept file by its status alone (and its removal, as
 //! every file's).
 

@@ -302,7 +302,7 @@ impl Validator {
             })
         };
         // The schema of a kind as the project read it (every kind's, by
-        // `load::open`).
+        // `load::load`).
         let of_kind = |k: &kind::Kind| {
             let path = k.schema.as_ref().map_or(k.name, |s| s.source);
             let schema = project
