@@ -21,37 +21,40 @@
 //!
 //! # The workspace
 //!
-//! The crates stand on floors; each may use the floors below it and
-//! nothing above, and the compiler refuses the other arrows:
+//! Crates on floors; each uses the floors below it, and the compiler
+//! refuses every other arrow. Each crate's `lib.rs` says what it may and
+//! may not know; `tests/architecture.rs` keeps what no boundary can say
+//! (the arrows inside a crate, the one owner of each kind of path, no
+//! import circles in a folder).
 //!
-//! 1. `crates/stdx` (`stdx`): the leaves both products need, [`atomic`],
-//!    [`chars`], [`relpath`] and a JSON value's type in words. Knows no
-//!    other crate.
-//! 2. `crates/i18n` ([`i18n`]): every sentence in English and Chinese.
-//!    `crates/json` ([`json`]): the strict parser with byte spans. Knows
-//!    `stdx` alone and no message: its errors are data the checker words.
-//! 3. `crates/check` (`activity-site-check`): the checker, from the source
-//!    tree to diagnostics: [`tree`], [`source`], [`load`], [`model`],
-//!    [`clock`], [`markdown`], [`kind`], [`validate`], [`diagnostics`] and
-//!    the site's [`layout`]. Knows no HTTP, no async, no builder.
-//! 4. `crates/review` ([`review`]): `diff`'s pure comparison of two
-//!    published files; bytes in, findings out. Knows the checker, not the
-//!    builder.
-//!    `crates/site` ([`site`]): the builder, a checked tree to `site/`,
-//!    with the live check and build and the rewrites. Knows the checker
-//!    and the review.
-//! 5. `crates/control` (`activity-site-control`): the control-service
-//!    stand-in `serve` mounts, with its own map; it knows `stdx` alone.
-//! 6. This package (`src/`): the commands and the programs around the
-//!    floors: [`server`], [`lsp`], [`data_mcp`], [`publish`], [`import`],
-//!    [`bases`], [`fetch`], and what the commands and the agents' tools
-//!    read from a checked tree: [`status`] and `version new` ([`version`]).
-//!    It re-exports the crates under the module names
-//!    the code uses (`activity_site::validate`, `activity_site::site`).
+//! 1. `stdx` ([`atomic`], [`chars`], [`relpath`]) and [`i18n`] (every
+//!    sentence in both languages): leaves, knowing no other crate; [`json`]
+//!    (the strict parser with byte spans) knows `stdx` alone and no
+//!    message: its errors are data the checker words.
+//! 2. `activity-site-check`: the checker, from the source tree to
+//!    diagnostics ([`tree`], [`source`], [`load`], [`model`], [`clock`],
+//!    [`markdown`], [`kind`], [`validate`], [`diagnostics`], the site's
+//!    [`layout`]) and [`terminal`], which prints them. No HTTP, no async.
+//! 3. [`review`] (`diff`'s pure comparison) and [`import`]'s pure mapping
+//!    (bytes in, files out): the checker below them, nothing else.
+//! 4. [`site`]: the builder, with the live check and build and the
+//!    rewrites; knows the checker and the review.
+//! 5. [`lsp`]: the language server; the checker and the builder's live
+//!    check, no HTTP, no async runtime, no control crate.
+//! 6. `activity-site-control`: the control-service stand-in `serve` mounts;
+//!    it knows `stdx` alone.
+//! 7. This package: the commands ([`cli`], [`cmd`], [`root`]) and the
+//!    programs that join the floors: [`server`], [`data_mcp`], [`publish`],
+//!    [`bases`], [`fetch`] and `import`'s I/O ([`import::io`]), and what
+//!    the commands and the agents' tools read from a checked tree:
+//!    [`status`] and `version new` ([`version`]). It
+//!    re-exports the crates under the module names the code uses
+//!    (`activity_site::validate`, `activity_site::site`).
 //!
-//! An edit of a floor recompiles it and the floors above, never those
-//! below: a rule's edit rebuilds the checker and up, a server's edit only
-//! this package. `cargo test --workspace --locked` runs every crate's tests.
+//! An edit recompiles its crate and the floors above, never those below: a
+//! rule's edit rebuilds the checker and up, a server's edit only this
+//! package, the language server's its crate and this package.
+//! `cargo test --workspace --locked` runs every crate's tests.
 //!
 //! # Code map
 //!
@@ -105,16 +108,6 @@
 //!
 //! # Invariants
 //!
-//! - The leaves: [`tree`], [`markdown`] and [`json`] import nothing of
-//!   the crate; [`model`] and [`fetch`] import only [`i18n`], the
-//!   messages every module may name; [`diagnostics`] only the leaf
-//!   [`chars`] and [`i18n`]. ([`i18n`] and [`json`] are crates of their
-//!   own below the checker: the compiler keeps them leaves, and
-//!   `crates/json` depends on no crate of the workspace but `stdx`. The
-//!   parser knows no message: a [`json::SyntaxError`] says what is wrong
-//!   as data, [`json::ErrorKind`], and the checker's syntax layer words
-//!   it.) (`tests/architecture.rs` reads this item and holds each module
-//!   named to it, a crate of its own by its `Cargo.toml`.)
 //! - A time is read from text one way ([`model::Time::parse`]), where text
 //!   comes in: the rules (which report a time that is not one, with its
 //!   place), a document's deserialization, `--now`, a request's times,
@@ -140,9 +133,7 @@
 //!   compiled, published and served to agents, the checks a broken file
 //!   waits for, the files the editor checks, the shape `import` knows it
 //!   by, a review finding's code and messages, a `status` table's heading)
-//!   is read from its declaration, never spelled per kind. [`kind`]
-//!   imports only [`tree`], [`layout`] and [`diagnostics`].
-//! - [`validate`] never imports [`load`]: both depend on [`source`].
+//!   is read from its declaration, never spelled per kind.
 //! - Load, then compute: [`load::load`] is the one way a tree is read; a
 //!   check, a fix, a build and `diff` read it once and work on the value
 //!   (a test removes the root and builds from memory; `build` enters the
@@ -150,23 +141,12 @@
 //! - No two files of a folder import each other, directly or round a
 //!   longer circle: what both need goes to one side or to a small file of
 //!   its own (`validate::rules::base`).
-//! - [`load`], [`validate`], [`site`] and [`import`] know nothing about HTTP,
-//!   axum or tokio; [`import`] depends on [`model`], [`json`], [`layout`],
-//!   [`tree`] and [`kind`] only, except [`import::io`], its one part that
-//!   touches the file system or the network (through [`fetch`] and
-//!   [`atomic`]).
-//! - [`site`] does not import [`publish`]; [`publish`] reads the site's
-//!   cache policies and layout from [`layout`], and `publish::plan` does no I/O.
+//! - [`publish`] reads the site's cache policies and layout from
+//!   [`layout`], and `publish::plan` does no I/O.
 //! - No rewrite loses a value: a file with a repeated key is an error, and
 //!   `fmt` leaves files with errors alone.
 //! - Every rule is O(n log n) or better in activities and diagnostics;
 //!   columns count Unicode scalar values in every rule and output format.
-//! - The control crate depends on `stdx` alone of the workspace (the
-//!   compiler keeps it from the generator); inside it, the core knows no
-//!   HTTP and its REST API and `/mcp` never import each other
-//!   (`tests/architecture.rs`).
-//! - The leaves of `stdx` ([`atomic`], [`chars`], [`relpath`]) import
-//!   nothing of the crate: they cannot.
 //! - [`cli`] reads `--now` through the one reader of a flag's time
 //!   (`validate::flags`), so a flag and a file get the same hints.
 //! - Every sentence shown to a person is a message of both `.ftl` files with
@@ -174,8 +154,8 @@
 //!   never translated.
 //! - Every file the tool replaces is written through [`atomic`]; every URL
 //!   it reads is fetched through [`fetch`], whose limit bounds memory.
-//! - [`lsp`] never writes a file (edits go back to the editor) and imports
-//!   neither the control crate nor HTTP; it checks through [`site::LiveCheck`],
+//! - [`lsp`] never writes a file (edits go back to the editor); it checks
+//!   through [`site::LiveCheck`],
 //!   which gives what [`site::check_with`] gives on the same overlay, never
 //!   through a pipeline of its own.
 //! - [`data_mcp`] writes only `data/<game>/<locale>.json` of a game and locale
@@ -214,8 +194,6 @@
 //!   random order, activities sorted stably; a build that takes parts from
 //!   the build cache writes the same bytes as one without it (the cache's
 //!   keys include the compression level), and the cache lives outside the output.
-//!
-//! `tests/architecture.rs` fails when an import breaks the direction above.
 
 // The docs are the contributors' map of the house: they are built with
 // `cargo doc --document-private-items`, where a link to a private item resolves.
@@ -226,8 +204,10 @@ pub use stdx::{atomic, chars, relpath};
 
 // The crates below this one, under the module names the code uses.
 pub use activity_site_check::{
-    clock, diagnostics, i18n, json, kind, layout, load, markdown, model, source, tree, validate,
+    clock, diagnostics, i18n, json, kind, layout, load, markdown, model, source, terminal, tree,
+    validate,
 };
+pub use activity_site_lsp as lsp;
 pub use activity_site_review as review;
 pub use activity_site_site as site;
 
@@ -237,10 +217,8 @@ pub mod cmd;
 pub mod data_mcp;
 pub mod fetch;
 pub mod import;
-pub mod lsp;
 pub mod publish;
 pub mod root;
 pub mod server;
 pub mod status;
-pub mod terminal;
 pub mod version;

@@ -3,8 +3,8 @@
 // Shared helpers: temp roots, running the binary, the router, a server on the binary's stdio.
 mod util;
 
-// The module dependency direction of src/lib.rs and the one owner of the
-// published layout, read from the source.
+// What no crate boundary can say: the arrows inside a crate, the one owner
+// of each kind of path, no import circles in a folder.
 mod architecture;
 
 // The languages: .ftl parity, the code's messages, Chinese conventions, `check` in en-US and zh-CN.

@@ -11,8 +11,17 @@
 //! declares. The map of the whole workspace is the root package's
 //! (`src/lib.rs`).
 //!
-//! May know: `stdx`, [`i18n`], [`json`]. May not know: the builder, the
-//! review, the control crate, HTTP or async; the compiler keeps it so.
+//! # May know, may not know
+//!
+//! May know `stdx`, [`i18n`] and [`json`]. May not know the builder, the
+//! review, the language server, the control crate, HTTP or async: it does
+//! not depend on them, so the compiler refuses the arrow. Inside the crate,
+//! which the compiler does not police (`tests/architecture.rs` does):
+//! [`tree`], [`markdown`] and [`model`] know nothing of the crate but the
+//! messages; [`diagnostics`] only [`chars`]; [`layout`] and [`clock`] only
+//! [`model`]; [`kind`] only [`tree`], [`layout`] and [`diagnostics`];
+//! [`validate`] never [`load`] (both stand on [`source`]) nor [`terminal`],
+//! which prints diagnostics for the commands and the language server.
 
 // Built with `cargo doc --document-private-items` for contributors, where a
 // link to a private item resolves.
@@ -30,5 +39,6 @@ pub mod load;
 pub mod markdown;
 pub mod model;
 pub mod source;
+pub mod terminal;
 pub mod tree;
 pub mod validate;

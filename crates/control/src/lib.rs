@@ -5,6 +5,15 @@
 //! JSON value's type in words), the compiler keeps that so, and an edit here
 //! does not recompile the generator's modules.
 //!
+//! # May know, may not know
+//!
+//! May know `stdx` alone of the workspace. May not know the checker, the
+//! builder or any module of the generator: it does not depend on them.
+//! Inside, what the compiler cannot say (`tests/architecture.rs`): the core
+//! names neither endpoint nor [`guard`], the endpoints not each other,
+//! [`guard`] nothing of the crate, and the [`simulator`] reaches the server
+//! only through [`protocol`].
+//!
 //! # Code map
 //!
 //! - This file: [`Control`], the core's one handle, and its options; the

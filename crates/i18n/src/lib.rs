@@ -20,6 +20,10 @@
 //! files to the same identifiers with the same arguments, and every
 //! identifier the code names to both), never a fallback to the other
 //! language. A leaf: it imports nothing of the crate.
+//!
+//! # May know, may not know
+//!
+//! May know nothing of the workspace; every crate above it may name it.
 
 // Built with `cargo doc --document-private-items` for contributors, where a
 // link to a private item resolves.

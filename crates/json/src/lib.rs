@@ -24,6 +24,12 @@
 //! Offsets are bytes; turning them into lines and character columns is the
 //! caller's business (a kind that names another place, such as the line a
 //! bracket opened on, carries that line).
+//!
+//! # May know, may not know
+//!
+//! May know `stdx`. May not know the messages ([`ErrorKind`]s are worded
+//! by the checker above it), the checker or anything above: it does not
+//! depend on them, so the compiler refuses the arrow.
 
 // Built with `cargo doc --document-private-items` for contributors, where a
 // link to a private item resolves.

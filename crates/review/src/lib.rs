@@ -27,6 +27,12 @@
 //! `ww.json` and `ww-zh-CN.json`, the site locale's `anno.json`) is
 //! reported once, under both names ([`Report::merge_aliases`]), for the
 //! pairs each kind names ([`alias_pairs`]).
+//!
+//! # May know, may not know
+//!
+//! May know the checker (the model, the kinds, the layout). May not know the
+//! builder, the file system's readers of a base (`bases`, in the root
+//! package), HTTP or the control crate: bytes in, findings out.
 
 // Built with `cargo doc --document-private-items` for contributors, where a
 // link to a private item resolves.

@@ -33,6 +33,13 @@
 //! schemas, its registry entry, its data files, its "now") the manifest
 //! records: its files are read and fingerprinted, not parsed again. See
 //! `write.rs` for how the new site is put in place.
+//!
+//! # May know, may not know
+//!
+//! May know the checker (`activity-site-check`), the review and `stdx`. May
+//! not know publishing, the servers, the language server, the control crate,
+//! HTTP or async: it does not depend on them. Inside, no two files import
+//! each other round a circle (`tests/architecture.rs`).
 
 // Built with `cargo doc --document-private-items` for contributors, where a
 // link to a private item resolves.

@@ -14,6 +14,20 @@
 //! back to the editor. Messages come from `lsp-server`'s types, read here by
 //! a loop of our own so that a malformed message gets an error answer
 //! instead of ending the server; it ends on `exit` or when stdin closes.
+//!
+//! # May know, may not know
+//!
+//! May know the checker and the builder's live check. May not know the
+//! control crate, HTTP (axum, hyper, reqwest) or an async runtime: its
+//! `Cargo.toml` names none of them, so the compiler refuses the arrow. That
+//! it never writes a file is this crate's promise: it checks through
+//! [`site::LiveCheck`], which writes nothing.
+
+// The checker's modules, under the names every file of the server uses.
+use activity_site_check::{
+    chars, clock, diagnostics, i18n, kind, model, relpath, source, terminal, tree, validate,
+};
+use activity_site_site as site;
 
 mod hover;
 pub mod text;
@@ -28,12 +42,10 @@ use lsp_types as lsp;
 use serde_json::{Value, json};
 
 use crate::diagnostics::{Diagnostic, Fix, Severity};
-use crate::i18n::{self, Lang, msg};
+use crate::i18n::{Lang, msg};
 use crate::model::{DEFAULT_TIME_ZONE, Game};
-use crate::site;
 use crate::source::Overlay;
 use crate::tree::REGISTRY_PATH;
-use crate::validate;
 use text::{Encoding, Lines};
 
 /// Largest message body read; a larger one is skipped with an error.
