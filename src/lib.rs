@@ -61,7 +61,7 @@
 //! Each module's own docs hold its details; this is the way round the
 //! house. A command starts in `main.rs`, which hands the command line to
 //! [`cli`] (clap, help in both languages) and runs it through [`cmd`] (one
-//! glue function per subcommand, each file at most 130 lines; [`root`]
+//! glue function per subcommand, each file at most 150 lines; [`root`]
 //! resolves the tree it works on once, into the [`root::Workspace`] every
 //! command receives; [`terminal`] prints and draws the one progress bar). Then the data flows:
 //!
@@ -92,16 +92,16 @@
 //! **Adding a kind of document** with a file per locale (as the
 //! announcements boards are; the one copy of this recipe, which a trial
 //! kind followed in 21 files, 8 of them new, none of the shared code):
-//! 1. `src/kind/<name>.rs` with its `KIND` (sources, schema, rules, review
+//! 1. `crates/check/src/kind/<name>.rs` with its `KIND` (sources, schema, rules, review
 //!    findings, published names, its field of the index, its pages, the
 //!    agents' tools), listed in [`kind::ALL`]; its source paths in
 //!    [`tree`], its published names in [`layout`].
 //! 2. `schema/<name>.schema.json` and its messages in both `.ftl` files.
 //! 3. One module per layer, each listed in that layer's list: serde types
-//!    (`model/<name>.rs`), rules ([`validate::FileRules`] in
+//!    (`crates/check/src/model/<name>.rs`), rules ([`validate::FileRules`] in
 //!    [`validate::FILE_KINDS`]), publishing ([`site::types::Publish`] in
 //!    [`site::kinds::ALL`], with a page template under
-//!    `src/site/templates/`) and review ([`review::Compare`] in
+//!    `crates/site/src/templates/`) and review ([`review::Compare`] in
 //!    [`review::kinds::ALL`]).
 //!
 //! `tests/kinds.rs` names the layer a kind lacks.
