@@ -207,6 +207,7 @@ pub use activity_site_check::{
     clock, diagnostics, i18n, json, kind, layout, load, markdown, model, source, terminal, tree,
     validate,
 };
+pub use activity_site_kinds as kinds;
 pub use activity_site_lsp as lsp;
 pub use activity_site_review as review;
 pub use activity_site_site as site;

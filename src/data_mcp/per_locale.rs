@@ -1,11 +1,11 @@
 //! The tools of each kind with a file per locale, made from the kind
 //! ([`crate::kind::Kind::agents`]): `read_<name>`, `check_<name>` and
-//! `write_<name>` for every such kind of [`kind::ALL`], under its own name
+//! `write_<name>` for every such kind of [`kind::all`], under its own name
 //! (`read_announcements`, ...), with the descriptions the kind gives.
 //!
 //! What a write tells beyond the diagnostics is the kind's own
-//! ([`summary`], listed once in [`WRITTEN`]); a kind without one says it
-//! was written.
+//! ([`summary`], from its declaration); a kind without one says it was
+//! written.
 
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::{
@@ -33,25 +33,17 @@ pub struct LocaleArgs {
     lang: Option<Lang>,
 }
 
-/// What a write of a kind's file changed, in one sentence: from the file
-/// as it was (if any) and the canonical text written.
-pub type Summary = fn(Option<&[u8]>, &str) -> Msg;
-
-/// The kinds whose write says more than that it wrote.
-static WRITTEN: &[(&Kind, Summary)] =
-    &[(&kind::announcements::KIND, super::announcements::written)];
-
-/// What a write of `kind`'s file changed.
+/// What a write of `kind`'s file changed: what its declaration says
+/// ([`kind::Agents::written`]), else that it was written.
 pub(super) fn summary(kind: &Kind, before: Option<&[u8]>, canonical: &str) -> Msg {
-    WRITTEN
-        .iter()
-        .find(|(k, _)| kind::same(k, kind))
-        .map_or_else(|| msg!("agent-written"), |(_, say)| say(before, canonical))
+    kind.agents
+        .and_then(|agents| agents.written)
+        .map_or_else(|| msg!("agent-written"), |say| say(before, canonical))
 }
 
 /// The kinds with a file per locale and tools of their own.
 pub(super) fn kinds() -> impl Iterator<Item = (&'static Kind, &'static kind::Agents)> {
-    kind::ALL
+    kind::all()
         .iter()
         .copied()
         .filter_map(|k| k.agents.as_ref().map(|agents| (k, agents)))

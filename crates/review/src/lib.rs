@@ -39,7 +39,6 @@
 #![allow(rustdoc::private_intra_doc_links)]
 
 pub mod activities;
-pub mod announcements;
 mod contract;
 pub mod kinds;
 mod render;
@@ -176,7 +175,7 @@ pub fn codes() -> Vec<(&'static str, bool)> {
         .map(|f| (f.code, true))
         .chain(report::SHARED_WARNINGS.iter().map(|f| (f.code, false)));
     codes.extend(shared);
-    for kind in crate::kind::ALL {
+    for kind in crate::kind::all() {
         codes.extend(kind.review.breaking.iter().map(|f| (f.code, true)));
         codes.extend(kind.review.warnings.iter().map(|f| (f.code, false)));
     }
@@ -185,16 +184,17 @@ pub fn codes() -> Vec<(&'static str, bool)> {
 
 /// The files a site of `games` publishes under two names, as `(path,
 /// alias)`, kind by kind ([`Compare::aliases`]): each game's document
-/// and calendar of its default locale, the site locale's announcements
-/// board and feed.
+/// and calendar of its default locale, the site locale's document and
+/// feed of each kind published once per locale.
 pub fn alias_pairs(games: &[Game]) -> Vec<(String, String)> {
-    kinds::ALL.iter().flat_map(|k| k.aliases(games)).collect()
+    kinds::all().flat_map(|k| k.aliases(games)).collect()
 }
 
 /// The documents a deployed site may hold that no index lists, kind by
-/// kind ([`Compare::unlisted`]): the un-suffixed announcements board.
+/// kind ([`Compare::unlisted`]): the un-suffixed document of each kind
+/// published once per locale.
 pub fn unlisted_documents() -> Vec<String> {
-    kinds::ALL.iter().flat_map(|k| k.unlisted()).collect()
+    kinds::all().flat_map(|k| k.unlisted()).collect()
 }
 
 /// The activity documents a deployed `api/v1/games.json` lists

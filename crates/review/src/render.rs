@@ -326,14 +326,13 @@ fn detail_lines(file: &FileDiff) -> Vec<String> {
         .version
         .iter()
         .map(|change| {
-            kinds::ALL
-                .iter()
+            kinds::all()
                 .find_map(|kind| kind.field(change))
                 .unwrap_or_else(|| field_line(change))
                 .to_string()
         })
         .collect();
-    for kind in kinds::ALL {
+    for kind in kinds::all() {
         kind.lines(file, &mut lines);
     }
     if file.status == FileStatus::Reformatted {

@@ -299,7 +299,7 @@ pub(super) const FIELD_RETYPED: kind::Finding = kind::Finding {
 
 impl Finding {
     /// The finding `declared`, its messages given their arguments.
-    pub(super) fn new(
+    pub fn new(
         declared: &kind::Finding,
         message: impl FnOnce(Msg) -> Msg,
         help: impl FnOnce(Msg) -> Msg,
@@ -336,7 +336,7 @@ impl FileDiff {
     }
 
     /// Whether the file holds changes a reader sees beyond its status.
-    pub(super) fn has_details(&self) -> bool {
+    pub fn has_details(&self) -> bool {
         !(self.version.is_empty()
             && self.added.is_empty()
             && self.removed.is_empty()
@@ -406,8 +406,12 @@ pub trait Compare: Sync {
     /// each file beside it, under its suffixed and its un-suffixed name.
     fn aliases(&self, games: &[Game]) -> Vec<(String, String)> {
         let kind = self.kind();
-        let PublishedAs::PerLocale { path, beside, .. } = kind.published else {
+        let PublishedAs::PerLocale { beside, .. } = kind.published else {
             return Vec::new();
+        };
+        let path = |locale: &str, default_name: bool, ext: &str| {
+            kind.published_path(locale, default_name, ext)
+                .unwrap_or_default()
         };
         let Some(locale) = crate::model::site_locale(games) else {
             return Vec::new();
@@ -560,10 +564,7 @@ pub(super) fn shown(value: Option<&str>) -> Arg {
 
 /// Both sides of a path as JSON values, this build's first, when both
 /// parse.
-pub(super) fn json_pair(
-    built: &[u8],
-    base: &[u8],
-) -> Option<(serde_json::Value, serde_json::Value)> {
+pub fn json_pair(built: &[u8], base: &[u8]) -> Option<(serde_json::Value, serde_json::Value)> {
     let new = serde_json::from_slice(built).ok()?;
     let old = serde_json::from_slice(base).ok()?;
     Some((new, old))

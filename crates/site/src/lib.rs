@@ -64,18 +64,16 @@
 //! - [`output`]: `build` itself (its options and outcome): check, render,
 //!   swap in.
 //! - the renderers of one kind of file each ([`pages`], [`ics`],
-//!   [`announcements`], [`llms`], [`reference`](mod@reference), [`headers`],
+//!   [`llms`], [`reference`](mod@reference), [`headers`],
 //!   [`compress`], the [`timeline`] page), the cache and the manifest, the
 //!   staging directory (`write`), the live check and build ([`LiveCheck`],
 //!   [`LiveBuild`]), and the rewrites of sources ([`rewrite`]).
 
 // The checker's modules, under the names every file of the builder uses.
 use activity_site_check::{
-    atomic, clock, diagnostics, i18n, kind, layout, load, markdown, model, relpath, source, tree,
-    validate,
+    atomic, clock, diagnostics, i18n, kind, layout, load, model, relpath, source, tree, validate,
 };
 
-pub mod announcements;
 pub mod api;
 pub mod cache;
 mod cards;

@@ -46,6 +46,7 @@ pub static KIND: Kind = Kind {
     },
     // Its tools are the documents' own (`read_document`, ...), per game.
     agents: None,
+    parts: &[],
 };
 
 /// The rules of an activity document: those of its own, then every

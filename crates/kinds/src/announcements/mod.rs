@@ -1,34 +1,68 @@
 //! Announcements boards: the notices the desktop client and the web UI
 //! show, one board per locale, shown again when its `id` changes.
 //!
-//! Its typed form is [`crate::model::announcements::Announcements`], its rules
-//! [`crate::validate::announcements::RULES`] (and the Markdown of
-//! [`crate::markdown`]), its document, feed, page, index entries, home
-//! links and `status` table `crate::site::announcements::PUBLISH`, and
-//! what a review says of it `crate::review::announcements::COMPARE`
-//! (announcements added, changed, removed, and an
-//! `id` that did not go up).
+//! Everything that makes the board a board is in this folder: its
+//! declaration ([`KIND`], registered here once), its typed form
+//! ([`model::Announcements`]), its rules ([`rules::RULES`], with the
+//! Markdown of `markdown`), its document, feed, page ([`page.html`]),
+//! index entries, home links and `status` table ([`site::PUBLISH`]), what
+//! a review says of it ([`review::COMPARE`]: announcements added, changed,
+//! removed, and an `id` that did not go up), what the agents' tools say
+//! of a write ([`agents`]) and its messages (`en-US.ftl`, `zh-CN.ftl`).
+//!
+//! [`page.html`]: PAGE
 
+pub mod agents;
+pub mod model;
+pub mod review;
+pub mod rules;
+pub mod site;
+#[cfg(test)]
+mod tests;
+
+use activity_site_check::diagnostics::Code;
+use activity_site_check::kind::{
+    Agents, Finding, Kind, Pages, PublishedAs, REGISTERED, Review, Schema, Sources,
+};
+use activity_site_check::validate::FileRules;
+use activity_site_check::{locale_files_dir, published_schema, schema_source};
+use activity_site_review::report::Compare;
+use activity_site_site::types::Publish;
+use linkme::distributed_slice;
 use serde_json::{Map, Value};
-
-use super::{Agents, Finding, Kind, Pages, PublishedAs, Review, Schema, Sources};
-use crate::diagnostics::Code;
-use crate::layout;
-use crate::tree;
 
 /// The announcements schema shipped with the binary, used when the root has none.
 pub const BUILTIN_SCHEMA: &str = include_str!("../../../../schema/announcements.schema.json");
 
+/// The template of the announcements page.
+pub const PAGE: &str = include_str!("page.html");
+
+/// The folder of the announcements pages (a game id it would shadow is
+/// refused by the registry rules).
+pub const PAGE_DIR: &str = "announcements";
+
+/// The name the site publishes the boards under (`anno.json`,
+/// `anno-<locale>.json`, their feeds beside them).
+pub const STEM: &str = "anno";
+
+/// The board's one registration: the registry every layer walks.
+#[distributed_slice(REGISTERED)]
+static REGISTERED_KIND: &Kind = &KIND;
+
+const RULES: &dyn FileRules = &rules::RULES;
+const PUBLISH: &dyn Publish = &site::PUBLISH;
+const COMPARE: &dyn Compare = &review::COMPARE;
+
 pub static KIND: Kind = Kind {
     name: "announcements",
     sources: Sources::PerLocale {
-        dir: tree::ANNOUNCEMENTS_DIR,
+        dir: locale_files_dir!("announcements"),
         counted: "import-summary-announcements",
     },
     schema: Some(Schema {
-        source: tree::ANNOUNCEMENTS_SCHEMA_PATH,
+        source: schema_source!("announcements"),
         builtin: BUILTIN_SCHEMA,
-        published: layout::ANNOUNCEMENTS_SCHEMA_PATH,
+        published: published_schema!("announcements"),
         component: "AnnouncementsBoard",
         resource: "activity-site://schema/announcements.schema.json",
         describes: "JSON Schema of an announcements board (data/_announcements/<locale>.json)",
@@ -48,16 +82,12 @@ pub static KIND: Kind = Kind {
     editor: true,
     shape: Some(is_board),
     published: PublishedAs::PerLocale {
-        path: layout::announcements_path,
-        locale_of: layout::announcements_locale_of,
+        stem: STEM,
         beside: &["atom"],
         index_field: "announcements",
         pages: Some(Pages {
-            dir: layout::ANNOUNCEMENTS_PAGE_DIR,
-            template: (
-                "announcements.html",
-                include_str!("../../../site/src/templates/announcements.html"),
-            ),
+            dir: PAGE_DIR,
+            template: ("announcements.html", PAGE),
             words: &[
                 ("announcements", "page-announcements"),
                 ("no_announcements", "page-no-announcements"),
@@ -71,7 +101,9 @@ their `id` whenever their content changes.",
         read: "The text of the announcements board of a locale, data/_announcements/<locale>.json, as it is on disk, with `locale` and `path` (the arguments of check_announcements and write_announcements, so the answer can be passed back with `text` edited; `build` publishes it as the API's anno-<locale>.json, and as anno.json for the site's default locale).",
         check: "The diagnostics the draft `text` would get as data/_announcements/<locale>.json (the same as `check`: schema, Markdown links and raw HTML, invisible characters), each with its code, severity, line, column, message and help, and `fix` when the repair is exact. With `fix: true`, every exact fix is applied first (the answer's `text`, `fixes` and `changes`). Writes nothing.",
         write: "Writes the draft `text` as data/_announcements/<locale>.json. With `fix: true`, every exact fix is applied first. Refuses a draft with errors (and returns its diagnostics); otherwise writes its canonical form (2-space indentation, announcements in the draft's order, newest first) atomically. Raise `id` whenever the content changes: clients show the board again only when `id` changes; the answer says when it did not.",
+        written: Some(agents::written),
     }),
+    parts: &[&RULES, &PUBLISH, &COMPARE],
 };
 
 /// An object with `id` and an `announcements` array.
