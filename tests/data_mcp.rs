@@ -800,7 +800,7 @@ fn every_kind_with_a_file_per_locale_has_its_own_tools() {
     };
     assert!(described("read_document").is_some(), "{listed}");
     let mut offered = 0;
-    for kind in kind::ALL {
+    for kind in kind::all() {
         let per_locale = matches!(kind.sources, Sources::PerLocale { .. });
         assert_eq!(kind.agents.is_some(), per_locale, "`{}`", kind.name);
         let Some(agents) = kind.agents else { continue };

@@ -388,3 +388,25 @@ pub fn schemas() -> impl Iterator<Item = (&'static Kind, &'static Schema)> {
 pub fn same(a: &Kind, b: &Kind) -> bool {
     std::ptr::eq(a, b)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_alias_never_takes_a_name_a_kind_publishes_under() {
+        assert!(is_alias_path("api/v1/activities.json"));
+        assert!(is_alias_path("api/v1/legacy/sr.json"));
+        for taken in [
+            "api/v1/games.json",
+            "api/v1/schema/activity.json",
+            "api/v1/schema/later.json",
+            "api/v1/activity/sr.json",
+            "api/v1/../x.json",
+            "api/v1/x.txt",
+            "site/x.json",
+        ] {
+            assert!(!is_alias_path(taken), "{taken}");
+        }
+    }
+}

@@ -17,10 +17,9 @@ pub mod model;
 pub mod review;
 pub mod rules;
 pub mod site;
-#[cfg(test)]
-mod tests;
 
 use activity_site_check::diagnostics::Code;
+use activity_site_check::i18n::{RESOURCES, Resources};
 use activity_site_check::kind::{
     Agents, Finding, Kind, Pages, PublishedAs, REGISTERED, Review, Schema, Sources,
 };
@@ -48,6 +47,14 @@ pub const STEM: &str = "anno";
 /// The board's one registration: the registry every layer walks.
 #[distributed_slice(REGISTERED)]
 static REGISTERED_KIND: &Kind = &KIND;
+
+/// The board's messages, in both languages, beside its code.
+#[distributed_slice(RESOURCES)]
+static MESSAGES: Resources = Resources {
+    owner: "announcements",
+    en_us: include_str!("en-US.ftl"),
+    zh_cn: include_str!("zh-CN.ftl"),
+};
 
 const RULES: &dyn FileRules = &rules::RULES;
 const PUBLISH: &dyn Publish = &site::PUBLISH;
@@ -118,3 +125,6 @@ pub static ID_NOT_UP: Finding = Finding {
     message: "breaking-announcements-id",
     help: "breaking-announcements-id-help",
 };
+
+#[cfg(test)]
+mod tests;
