@@ -32,6 +32,10 @@ fn messages_of(kind: &Kind) -> Vec<String> {
     if let Some(pages) = kind.pages() {
         ids.extend(pages.words.iter().map(|(_, id)| (*id).to_owned()));
     }
+    if let Some(agents) = kind.agents {
+        let said = [agents.instructions, agents.read, agents.check, agents.write];
+        ids.extend(said.map(str::to_owned));
+    }
     ids
 }
 

@@ -51,7 +51,7 @@ minute (03:59:59).";
 /// a file per locale says of its tools.
 fn instructions() -> String {
     per_locale::kinds().fold(INSTRUCTIONS.to_owned(), |text, (_, agents)| {
-        format!("{text} {}", agents.instructions)
+        format!("{text} {}", Msg::new(agents.instructions))
     })
 }
 

@@ -66,7 +66,7 @@ pub(super) fn router() -> ToolRouter<DataTools> {
             .open_world(false);
         let read = Tool::new(
             tool_name("read", kind),
-            agents.read,
+            Msg::new(agents.read).to_string(),
             schema_for_type::<LocaleArgs>(),
         )
         .annotate(reads.clone());
@@ -75,9 +75,9 @@ pub(super) fn router() -> ToolRouter<DataTools> {
                 i18n_scoped(args.lang, || tools.read_locale(kind, &args.locale))
             })
         }));
-        let check = (tool_name("check", kind), agents.check, reads);
+        let check = (tool_name("check", kind), Msg::new(agents.check), reads);
         router.add_route(draft_tool(kind, check, DataTools::check_text));
-        let write = (tool_name("write", kind), agents.write, writes);
+        let write = (tool_name("write", kind), Msg::new(agents.write), writes);
         router.add_route(draft_tool(kind, write, DataTools::write_draft));
     }
     router
@@ -90,11 +90,15 @@ type OnDraft = fn(&DataTools, &str, &str, bool, Target<'_>) -> CallToolResult;
 /// `kind`'s file of a locale and does `run` with it.
 fn draft_tool(
     kind: &'static Kind,
-    (name, description, annotations): (String, &'static str, ToolAnnotations),
+    (name, description, annotations): (String, Msg, ToolAnnotations),
     run: OnDraft,
 ) -> ToolRoute<DataTools> {
-    let tool =
-        Tool::new(name, description, schema_for_type::<LocaleDraftArgs>()).annotate(annotations);
+    let tool = Tool::new(
+        name,
+        description.to_string(),
+        schema_for_type::<LocaleDraftArgs>(),
+    )
+    .annotate(annotations);
     ToolRoute::new_dyn(tool, move |context| {
         call(context, move |tools, args: LocaleDraftArgs| {
             i18n_scoped(args.lang, || match draft_path(kind, &args) {

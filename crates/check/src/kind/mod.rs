@@ -112,7 +112,8 @@ pub struct Kind {
 
 /// What the agents (`mcp`) read of a kind with a file per locale: the
 /// sentence of the server's instructions and the description of each of
-/// its three tools (`read_<name>`, `check_<name>`, `write_<name>`).
+/// its three tools (`read_<name>`, `check_<name>`, `write_<name>`), each
+/// a message of both languages (rendered in the server's).
 #[derive(Debug, Clone, Copy)]
 pub struct Agents {
     pub instructions: &'static str,

@@ -52,3 +52,27 @@ status-board-id = ID
 status-board-count = COUNT
 page-announcements = Announcements
 page-no-announcements = No announcements.
+
+# The API reference page: the board's schema and fields.
+ref-schema-announcements = Announcements board
+ref-field-games-announcements = The announcements boards, one per locale (absent from a site without them).
+ref-field-games-announcements-locale = The board's locale tag.
+ref-field-games-announcements-default = This is the un-suffixed board of the site's default locale.
+ref-field-games-announcements-path = The board, site-absolute.
+ref-field-games-announcements-feed = Its Atom feed, site-absolute.
+ref-field-games-announcements-id = The board's id, raised whenever its content changes.
+ref-field-games-announcements-sha256 = Hex SHA-256 of the board's bytes.
+ref-field-games-announcements-bytes = The board's size in bytes.
+ref-field-announcements-id = A whole number, 0 or more, raised whenever the board's content changes: clients compare it with the last id they showed.
+ref-field-announcements-updated = Optional: when the board last changed, RFC 3339 with an offset (2026-11-20T10:00:00+08:00). The board's Atom feed takes its `updated` from here (the Unix epoch without it), so the feed changes only with the board.
+ref-field-announcements-announcements = The announcements, newest first.
+ref-field-announcements-announcements-title = The announcement's title, shown in the board's list.
+ref-field-announcements-announcements-content = The announcement's text, in Markdown (CommonMark). Links are absolute http(s) URLs, site paths (/...) or anchors (#...); raw HTML is shown as text.
+ref-field-announcements-announcements-contentType = How `content` is written; only "markdown", which is also what an absent contentType means.
+
+# The agents' tools of the boards (read_announcements, check_announcements,
+# write_announcements) and their sentence of the server's instructions.
+agent-announcements-instructions = The announcements boards (data/_announcements/<locale>.json) have their own tools: read_announcements, check_announcements, write_announcements; raise their `id` whenever their content changes.
+agent-announcements-read = The text of the announcements board of a locale, data/_announcements/<locale>.json, as it is on disk, with `locale` and `path` (the arguments of check_announcements and write_announcements, so the answer can be passed back with `text` edited; `build` publishes it as the API's anno-<locale>.json, and as anno.json for the site's default locale).
+agent-announcements-check = The diagnostics the draft `text` would get as data/_announcements/<locale>.json (the same as `check`: schema, Markdown links and raw HTML, invisible characters), each with its code, severity, line, column, message and help, and `fix` when the repair is exact. With `fix: true`, every exact fix is applied first (the answer's `text`, `fixes` and `changes`). Writes nothing.
+agent-announcements-write = Writes the draft `text` as data/_announcements/<locale>.json. With `fix: true`, every exact fix is applied first. Refuses a draft with errors (and returns its diagnostics); otherwise writes its canonical form (2-space indentation, announcements in the draft's order, newest first) atomically. Raise `id` whenever the content changes: clients show the board again only when `id` changes; the answer says when it did not.

@@ -49,3 +49,27 @@ status-board-id = ID
 status-board-count = 条数
 page-announcements = 公告
 page-no-announcements = 暂无公告。
+
+# API 参考页面：公告栏的 schema 与字段。
+ref-schema-announcements = 公告板
+ref-field-games-announcements = 公告板，每种语言一份（没有公告板的站点没有此字段）。
+ref-field-games-announcements-locale = 公告板的语言标签。
+ref-field-games-announcements-default = 这是站点默认语言无后缀的公告板。
+ref-field-games-announcements-path = 公告板的站内绝对路径。
+ref-field-games-announcements-feed = 它的 Atom 订阅的站内绝对路径。
+ref-field-games-announcements-id = 公告板的 id，内容每次变化时增大。
+ref-field-games-announcements-sha256 = 公告板字节的 SHA-256（十六进制）。
+ref-field-games-announcements-bytes = 公告板的字节数。
+ref-field-announcements-id = 大于等于 0 的整数，公告板内容每次变化时增大：客户端把它与上次显示的 id 比较。
+ref-field-announcements-updated = 可选：公告板最后一次变化的时间，RFC 3339，带偏移（2026-11-20T10:00:00+08:00）。公告板的 Atom 订阅的 `updated` 取自这里（没有时为 Unix 纪元），因此订阅只随公告板变化。
+ref-field-announcements-announcements = 公告，最新的在前。
+ref-field-announcements-announcements-title = 公告的标题，显示在公告板的列表中。
+ref-field-announcements-announcements-content = 公告的正文，Markdown（CommonMark）格式。链接为绝对 http(s) URL、站内路径（/...）或锚点（#...）；原始 HTML 按文本显示。
+ref-field-announcements-announcements-contentType = `content` 的写法；只有 "markdown"，省略 contentType 时也是这个意思。
+
+# 智能体工具（read_announcements、check_announcements、write_announcements）
+# 的说明，以及它们在服务器说明中的一句话。
+agent-announcements-instructions = 公告栏（data/_announcements/<locale>.json）有自己的工具：read_announcements、check_announcements、write_announcements；内容每次变化时都要增大 `id`。
+agent-announcements-read = 某个语言的公告栏 data/_announcements/<locale>.json 在磁盘上的原文，附带 `locale` 和 `path`（即 check_announcements 和 write_announcements 的参数，改好 `text` 后可以原样传回）；`build` 把它发布为 API 的 anno-<locale>.json，网站默认语言的还会发布为 anno.json。
+agent-announcements-check = 草稿 `text` 作为 data/_announcements/<locale>.json 会得到的诊断（与 `check` 相同：schema、Markdown 链接和原始 HTML、不可见字符），每条都有代码、严重程度、行、列、消息和提示，修复方式确定时还有 `fix`。给出 `fix: true` 时先应用所有确定的修复（见回答中的 `text`、`fixes` 和 `changes`）。不写入任何文件。
+agent-announcements-write = 把草稿 `text` 写为 data/_announcements/<locale>.json。给出 `fix: true` 时先应用所有确定的修复。有错误的草稿会被拒绝（并返回其诊断）；否则以规范格式（2 个空格缩进，公告保持草稿中的顺序，最新的在前）原子地写入。内容每次变化时都要增大 `id`：客户端只在 `id` 变化时才重新显示公告栏；`id` 没有增大时，回答会指出。
