@@ -23,6 +23,9 @@ fn messages_of(kind: &Kind) -> Vec<String> {
     for finding in kind.review.breaking.iter().chain(kind.review.warnings) {
         ids.push(finding.message.to_string());
         ids.push(finding.help.to_string());
+        if let Some((means, todo)) = finding.docs {
+            ids.extend([means.to_owned(), todo.to_owned()]);
+        }
     }
     ids.extend(kind.status.map(str::to_owned));
     ids.extend(kind.rules.iter().map(|r| format!("rule-{r}")));

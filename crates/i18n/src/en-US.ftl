@@ -1411,7 +1411,6 @@ code-means = { $code ->
     [version-backwards] The version goes backwards: clients that keep the newest version they saw ignore the document.
     [upcoming-activity-removed] An activity that has not started yet is gone.
     [cover-removed] The version had a cover and has none now.
-    [announcements-id] An announcements board changed without its id going up: clients never show the new text.
    *[other] (undocumented)
 }
 # What to do about a code of `check` or `diff`, in the contributor's words.
@@ -1448,7 +1447,6 @@ code-todo = { $code ->
     [version-backwards] Publish the current version's document; correct an older version only while it is the current one.
     [upcoming-activity-removed] If it was cancelled or listed by mistake, nothing to do; otherwise put it back.
     [cover-removed] Put "cover" back, or leave it out if the version has no cover.
-    [announcements-id] Raise the board's id by one whenever its content changes.
    *[other] (undocumented)
 }
 help-cmd-docs = Print a part of the documents written from the data and the code: the games table of README.md (from games.json) or the reference of every code `check` and `diff` print (CONTRIBUTING.md); tests compare the documents with it

@@ -1235,7 +1235,6 @@ code-means = { $code ->
     [version-backwards] 版本号倒退：只保留最新版本的客户端会忽略这份文档。
     [upcoming-activity-removed] 一个尚未开始的活动被删除了。
     [cover-removed] 版本原来有封面，现在没有了。
-    [announcements-id] 公告板内容变了但 id 没有增加：客户端永远不会显示新内容。
    *[other] （未记载）
 }
 # 对 `check` 或 `diff` 的每个代码该怎么办，用贡献者的话说。
@@ -1272,7 +1271,6 @@ code-todo = { $code ->
     [version-backwards] 发布当前版本的文档；旧版本只能在它仍是当前版本时更正。
     [upcoming-activity-removed] 如果活动取消了或是误列的，无需处理；否则请加回去。
     [cover-removed] 把 "cover" 加回去；如果该版本没有封面，就不用写。
-    [announcements-id] 公告板内容每次变动，都把它的 id 加一。
    *[other] （未记载）
 }
 help-cmd-docs = 打印由数据和代码生成的文档片段：README.md 的游戏表（来自 games.json），或 `check` 与 `diff` 会输出的每个代码的参考（CONTRIBUTING.md）；测试会把文档与它比较

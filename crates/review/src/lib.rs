@@ -5,8 +5,9 @@
 //! Pure: the caller reads or fetches the bytes (see `crate::bases`) and
 //! hands them in one file at a time ([`compare`]); this module finds the
 //! kind each path is a document of ([`crate::kind::of_published`]) and
-//! hands the two sides to that kind's comparison ([`Compare`], one file
-//! per kind listed in [`kinds::ALL`]: [`activities`], [`announcements`]),
+//! hands the two sides to that kind's comparison ([`Compare`], found by
+//! [`kinds::of`]: [`activities`] here, a registered kind's in its folder
+//! of `crates/kinds`),
 //! which names its changes in its clients' terms and the **breaking**
 //! ones (what a client cannot survive); [`report`] holds the shared
 //! types and `render` the report as text, JSON, Markdown or GitHub
@@ -165,19 +166,19 @@ impl Schemas {
 }
 
 /// Every code a review can print, each with whether it is breaking: the
-/// findings every file may get, then each kind's ([`kinds::ALL`]), in the
+/// findings every file may get, then each kind's ([`crate::kind::all`]), in the
 /// order of their declarations. What the documentation of the codes
 /// (`activity-site docs codes`) is written from.
-pub fn codes() -> Vec<(&'static str, bool)> {
-    let mut codes: Vec<(&'static str, bool)> = Vec::new();
+pub fn codes() -> Vec<(&'static kind::Finding, bool)> {
+    let mut codes: Vec<(&'static kind::Finding, bool)> = Vec::new();
     let shared = report::SHARED_BREAKING
         .iter()
-        .map(|f| (f.code, true))
-        .chain(report::SHARED_WARNINGS.iter().map(|f| (f.code, false)));
+        .map(|f| (*f, true))
+        .chain(report::SHARED_WARNINGS.iter().map(|f| (*f, false)));
     codes.extend(shared);
     for kind in crate::kind::all() {
-        codes.extend(kind.review.breaking.iter().map(|f| (f.code, true)));
-        codes.extend(kind.review.warnings.iter().map(|f| (f.code, false)));
+        codes.extend(kind.review.breaking.iter().map(|f| (*f, true)));
+        codes.extend(kind.review.warnings.iter().map(|f| (*f, false)));
     }
     codes
 }

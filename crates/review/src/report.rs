@@ -260,6 +260,7 @@ pub(super) const FILE_REMOVED: kind::Finding = kind::Finding {
     code: "file-removed",
     message: "breaking-file-removed",
     help: "breaking-file-removed-help",
+    docs: None,
 };
 
 /// Breaking, whatever the file's kind: a field every object of its
@@ -269,6 +270,7 @@ pub(super) const FIELD_REMOVED: kind::Finding = kind::Finding {
     code: "published-field-removed",
     message: "breaking-field-removed",
     help: "breaking-field-removed-help",
+    docs: None,
 };
 
 /// A warning, whatever the file's kind: a field every object of its place
@@ -279,6 +281,7 @@ pub(super) const OPTIONAL_FIELD_REMOVED: kind::Finding = kind::Finding {
     code: "optional-field-removed",
     message: "warning-optional-field-removed",
     help: "warning-optional-field-removed-help",
+    docs: None,
 };
 
 /// The review findings every file may get, whatever its kind, besides each
@@ -295,6 +298,7 @@ pub(super) const FIELD_RETYPED: kind::Finding = kind::Finding {
     code: "published-field-retyped",
     message: "breaking-field-retyped",
     help: "breaking-field-retyped-help",
+    docs: None,
 };
 
 impl Finding {

@@ -55,8 +55,9 @@
 //! - [`types`]: the shared types (a checked tree, a game as the renderers
 //!   see it, a rendered file, what a kind checked file by file publishes:
 //!   [`types::Publish`]); imports no other file of the folder.
-//! - [`kinds`]: the one list of those kinds' [`types::Publish`], which
-//!   the render, `_headers` and the root's `status` walk.
+//! - [`kinds`]: those kinds' [`types::Publish`], found in the registry
+//!   ([`kind::all`]), which the render, `_headers` and the root's
+//!   `status` walk.
 //! - [`check`](mod@check): the check of a tree, game by game, and a build's check.
 //! - [`api`]: the JSON API's files and the index.
 //! - [`render`]: the render engine (the plan of parts, the cache, the

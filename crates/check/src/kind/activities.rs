@@ -75,6 +75,7 @@ pub static ONGOING_REMOVED: Finding = Finding {
     code: "ongoing-activity-removed",
     message: "breaking-ongoing-removed",
     help: "breaking-ongoing-removed-help",
+    docs: None,
 };
 
 /// Breaking: an activity that is running at the moment of the review lost
@@ -83,6 +84,7 @@ pub static ONGOING_ID_CHANGED: Finding = Finding {
     code: "ongoing-activity-id-changed",
     message: "breaking-ongoing-id-changed",
     help: "breaking-ongoing-id-changed-help",
+    docs: None,
 };
 
 /// Breaking: the new document's version has not started yet, so clients
@@ -91,6 +93,7 @@ pub static UPCOMING_VERSION: Finding = Finding {
     code: "upcoming-version",
     message: "breaking-upcoming",
     help: "breaking-upcoming-help",
+    docs: None,
 };
 
 /// Breaking: the version goes backwards.
@@ -98,6 +101,7 @@ pub static VERSION_BACKWARDS: Finding = Finding {
     code: "version-backwards",
     message: "breaking-version-backwards",
     help: "breaking-version-backwards-help",
+    docs: None,
 };
 
 /// Warning: an activity that has not started yet is gone.
@@ -105,6 +109,7 @@ pub static UPCOMING_REMOVED: Finding = Finding {
     code: "upcoming-activity-removed",
     message: "warning-upcoming-removed",
     help: "warning-upcoming-removed-help",
+    docs: None,
 };
 
 /// Warning: the version's cover is gone.
@@ -112,4 +117,5 @@ pub static COVER_REMOVED: Finding = Finding {
     code: "cover-removed",
     message: "warning-cover-removed",
     help: "warning-cover-removed-help",
+    docs: None,
 };

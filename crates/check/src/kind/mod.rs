@@ -223,6 +223,10 @@ pub struct Finding {
     pub message: &'static str,
     /// How to avoid it (breaking), or what to do if it was not meant (warning).
     pub help: &'static str,
+    /// Its row of the documentation of the codes (`docs codes`): the
+    /// messages that say what it means and what to do, for a finding of a
+    /// kind's folder; `None`: the shared `code-means` and `code-todo`.
+    pub docs: Option<(&'static str, &'static str)>,
 }
 
 impl Kind {

@@ -76,3 +76,7 @@ agent-announcements-instructions = The announcements boards (data/_announcements
 agent-announcements-read = The text of the announcements board of a locale, data/_announcements/<locale>.json, as it is on disk, with `locale` and `path` (the arguments of check_announcements and write_announcements, so the answer can be passed back with `text` edited; `build` publishes it as the API's anno-<locale>.json, and as anno.json for the site's default locale).
 agent-announcements-check = The diagnostics the draft `text` would get as data/_announcements/<locale>.json (the same as `check`: schema, Markdown links and raw HTML, invisible characters), each with its code, severity, line, column, message and help, and `fix` when the repair is exact. With `fix: true`, every exact fix is applied first (the answer's `text`, `fixes` and `changes`). Writes nothing.
 agent-announcements-write = Writes the draft `text` as data/_announcements/<locale>.json. With `fix: true`, every exact fix is applied first. Refuses a draft with errors (and returns its diagnostics); otherwise writes its canonical form (2-space indentation, announcements in the draft's order, newest first) atomically. Raise `id` whenever the content changes: clients show the board again only when `id` changes; the answer says when it did not.
+
+# Its row of the documentation of the codes (`docs codes`).
+code-means-announcements-id = An announcements board changed without its id going up: clients never show the new text.
+code-todo-announcements-id = Raise the board's id by one whenever its content changes.

@@ -122,6 +122,7 @@ pub static ID_NOT_UP: Finding = Finding {
     code: "announcements-id",
     message: "breaking-announcements-id",
     help: "breaking-announcements-id-help",
+    docs: Some(("code-means-announcements-id", "code-todo-announcements-id")),
 };
 
 #[cfg(test)]

@@ -73,3 +73,7 @@ agent-announcements-instructions = 公告栏（data/_announcements/<locale>.json
 agent-announcements-read = 某个语言的公告栏 data/_announcements/<locale>.json 在磁盘上的原文，附带 `locale` 和 `path`（即 check_announcements 和 write_announcements 的参数，改好 `text` 后可以原样传回）；`build` 把它发布为 API 的 anno-<locale>.json，网站默认语言的还会发布为 anno.json。
 agent-announcements-check = 草稿 `text` 作为 data/_announcements/<locale>.json 会得到的诊断（与 `check` 相同：schema、Markdown 链接和原始 HTML、不可见字符），每条都有代码、严重程度、行、列、消息和提示，修复方式确定时还有 `fix`。给出 `fix: true` 时先应用所有确定的修复（见回答中的 `text`、`fixes` 和 `changes`）。不写入任何文件。
 agent-announcements-write = 把草稿 `text` 写为 data/_announcements/<locale>.json。给出 `fix: true` 时先应用所有确定的修复。有错误的草稿会被拒绝（并返回其诊断）；否则以规范格式（2 个空格缩进，公告保持草稿中的顺序，最新的在前）原子地写入。内容每次变化时都要增大 `id`：客户端只在 `id` 变化时才重新显示公告栏；`id` 没有增大时，回答会指出。
+
+# 代码文档（`docs codes`）中它的一行。
+code-means-announcements-id = 公告板内容变了但 id 没有增加：客户端永远不会显示新内容。
+code-todo-announcements-id = 公告板内容每次变动，都把它的 id 加一。
