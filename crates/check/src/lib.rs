@@ -10,7 +10,7 @@
 //! announcements' Markdown and [`layout`] the rules of the published
 //! names a kind declares. [`kind::all`] is the registry of the kinds:
 //! the two core ones of this crate and each kind of `crates/kinds`,
-//! registered where it lives ([`kind::REGISTERED`]). The map of the whole workspace is the root package's
+//! registered where it lives ([`kind::REGISTERED`](static@kind::REGISTERED)). The map of the whole workspace is the root package's
 //! (`src/lib.rs`).
 //!
 //! # May know, may not know

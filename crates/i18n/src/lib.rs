@@ -44,7 +44,7 @@ pub const ZH_CN_FTL: &str = include_str!("zh-CN.ftl");
 
 /// The messages a part of the tool keeps beside its code (a kind's folder,
 /// `crates/kinds/src/<name>/`), in both languages; each such part adds
-/// its own to [`RESOURCES`] where it lives, and the bundles read them
+/// its own to [`RESOURCES`](static@RESOURCES) where it lives, and the bundles read them
 /// after this crate's files.
 #[derive(Debug)]
 pub struct Resources {

@@ -2,7 +2,7 @@
 //! programs, Markdown for a job summary or a pull request, and GitHub
 //! annotations. What a file's changes say is its kind's
 //! ([`super::report::Compare::lines`]), walked in the order of
-//! [`kinds::ALL`].
+//! [`kinds::all`].
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

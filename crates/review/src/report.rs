@@ -365,8 +365,9 @@ impl FileDiff {
 }
 
 /// What a review does with the published documents of one kind: the
-/// kind's own file of `site/diff/` implements it and `kinds::ALL` lists
-/// it, found from the kind ([`crate::kind::of_published`] tells which
+/// kind's folder of `crates/kinds` implements it and gives it as a part
+/// of its declaration (the activity documents': [`crate::activities`]),
+/// found from the kind ([`crate::kind::of_published`] tells which
 /// kind a path is). Every file gets its status and, when removed, its
 /// breaking change whatever its kind; the rest is the kind's.
 pub trait Compare: Sync {

@@ -19,7 +19,7 @@
 //! it (`review::Compare`). A kind beyond the two core ones lives in one
 //! folder of the kinds crate (`crates/kinds/src/<name>/`), which
 //! implements every trait, hands them to its declaration
-//! ([`Kind::parts`]) and registers that once ([`REGISTERED`]); each layer
+//! ([`Kind::parts`]) and registers that once ([`REGISTERED`](static@REGISTERED)); each layer
 //! finds its own part with [`Kind::part`] and never names a kind. The
 //! activity documents, checked game by game with the registry, and the
 //! kept files, published byte for byte, are the layers' own cases.
@@ -122,8 +122,12 @@ pub struct Agents {
     pub write: &'static str,
     /// What a write changed, in one sentence, from the file as it was (if
     /// any) and the canonical text written; `None`: that it was written.
-    pub written: Option<fn(Option<&[u8]>, &str) -> crate::i18n::Msg>,
+    pub written: Option<Written>,
 }
+
+/// What a write of a kind's file changed ([`Agents::written`]): from the
+/// file as it was (if any) and the canonical text written.
+pub type Written = fn(Option<&[u8]>, &str) -> crate::i18n::Msg;
 
 /// Where the site publishes a kind's documents, as [`crate::layout`]
 /// names them: the one answer to which kind a published path is
