@@ -98,8 +98,8 @@
 //!
 //! **Adding a kind of document** with a file per locale (as the
 //! announcements boards are; the one copy of this recipe, which a trial
-//! kind followed in 12 files, 10 of them in its folder, none of the shared
-//! code; it was 21 before the kinds crate):
+//! kind followed in 13 files, 10 of them in its folder and none of the
+//! shared code; it took 21 before the kinds crate):
 //! 1. A folder `crates/kinds/src/<name>/` and its `pub mod <name>;` in
 //!    `crates/kinds/src/lib.rs`. In the folder: `mod.rs` with its `KIND`
 //!    ([`kind::Kind`]: sources, schema, rules, review findings, published
@@ -119,8 +119,8 @@
 //!    (`activity-site docs codes`) when it has findings of its own.
 //!
 //! `tests/kinds.rs` names the part a kind lacks. The expectations of the
-//! tests that count every published file (the review and `import`
-//! snapshots) change too: every site publishes each kind's schema.
+//! tests that count every published file (the review, `import` and
+//! `publish` snapshots) change too: every site publishes each kind's schema.
 //!
 //! # Invariants
 //!
