@@ -316,6 +316,7 @@ fn build_into(
         force: false,
         progress: None,
         site_url: None,
+        loader: Default::default(),
     };
     let (outcome, tree) = site::build_loaded(&options, tree)?;
     Ok(match outcome.summary {
