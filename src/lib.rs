@@ -44,8 +44,9 @@
 //! 5. [`lsp`]: the language server; the checker, the builder's live
 //!    check and [`terminal`]'s `say`, no HTTP, no async runtime, no control
 //!    crate.
-//! 6. `activity-site-control`: the control-service stand-in `serve` mounts;
-//!    it knows `stdx` alone.
+//! 6. `activity-site-control`: the control-service stand-in `serve` mounts,
+//!    on `activity-site-store` (the state it keeps: its state directory,
+//!    configurations, settings, names, the log ring); both know `stdx` alone.
 //! 7. This package: the commands ([`cli`], [`cmd`], [`root`]) and the
 //!    programs that join the floors: [`server`], [`data_mcp`], [`publish`],
 //!    [`bases`], [`fetch`] and `import`'s I/O ([`import::io`]), and what
