@@ -1224,12 +1224,12 @@ fn game_page(
         root: root.to_owned(),
         home_href: format!(
             "{root}{}",
-            layout::home_dir(&doc.locale, Naming::of(&doc.locale, &site_locale))
+            layout::home_dir(&doc.locale, Naming::of(&doc.locale, site_locale))
         ),
         live: live(ui),
         timeline_href: format!(
             "{root}{}",
-            layout::timeline_dir(&doc.locale, Naming::of(&doc.locale, &site_locale))
+            layout::timeline_dir(&doc.locale, Naming::of(&doc.locale, site_locale))
         ),
         game_name: g.name.get(&doc.locale, &g.default_locale).to_owned(),
         version: doc.document.version.clone(),

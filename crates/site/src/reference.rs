@@ -57,7 +57,7 @@ pub(super) fn render(inputs: &Inputs<'_>) -> anyhow::Result<Vec<OutputFile>> {
         .locales
         .iter()
         .map(|locale| {
-            let naming = Naming::of(locale, &inputs.site_locale);
+            let naming = Naming::of(locale, inputs.site_locale);
             let view = page_view(inputs, openapi.as_ref(), &schemas, locale)?;
             pages::render_view(
                 "reference.html",
@@ -427,7 +427,7 @@ fn page_view(
     schemas: &[(String, String, Value)],
     locale: &str,
 ) -> anyhow::Result<ReferenceView> {
-    let naming = Naming::of(locale, &inputs.site_locale);
+    let naming = Naming::of(locale, inputs.site_locale);
     let root = if naming == Naming::Plain {
         "../"
     } else {
