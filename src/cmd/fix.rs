@@ -6,7 +6,7 @@ use anyhow::Context as _;
 
 use crate::cli::CheckArgs;
 use crate::diagnostics::{Diagnostic, Format};
-use crate::i18n::msg;
+use crate::i18n::{Msg, msg};
 use crate::site::rewrite;
 use crate::source::Tree;
 
@@ -29,7 +29,13 @@ pub(super) fn fix(
             crate::atomic::write(&root.join(&file.path), file.after.as_bytes())
                 .with_context(|| msg!("err-write", path = file.path.as_str()))?;
         }
-        list_changes(&file, args.diff);
+        let (path, fixes) = (file.path.as_str(), file.fixes);
+        let title = if args.diff {
+            msg!("fix-file-diff", path = path, fixes = fixes)
+        } else {
+            msg!("fix-file", path = path, fixes = fixes)
+        };
+        list_changes(&file, &title);
         // Only the JSON document lists the changes (issue 67: building
         // them for every output held 1 KB per change to the end).
         let json = args.format == Format::Json && !args.diff;
@@ -47,19 +53,10 @@ pub(super) fn fix(
     Ok(fixing.remaining)
 }
 
-/// Lists each change `--fix` made (or, with `diff`, would make) to `file`:
-/// where, by which rule, before and after, with its notes.
-fn list_changes(file: &rewrite::FixedFile, diff: bool) {
+/// Lists each change `--fix` made (or, with `--diff`, would make) to `file`
+/// under `title`: where, by which rule, before and after, with its notes.
+fn list_changes(file: &rewrite::FixedFile, title: &Msg) {
     let lang = crate::i18n::Lang::current();
-    let title = if diff {
-        msg!(
-            "fix-file-diff",
-            path = file.path.as_str(),
-            fixes = file.fixes
-        )
-    } else {
-        msg!("fix-file", path = file.path.as_str(), fixes = file.fixes)
-    };
     let mut text = format!("{title}\n");
     for change in &file.changes {
         text.push_str(&format!("  {}\n", change.describe(&file.path)));
