@@ -79,16 +79,20 @@ pub const WELL_KNOWN_DIR: &str = ".well-known";
 /// registry rules.
 pub const REFERENCE_PAGE_DIR: &str = "api-reference";
 
+/// Which of its names a locale's file or folder takes (the model's, as
+/// a game's published stem needs it too).
+pub use crate::model::Naming;
+
 /// The folder of the reference page of `locale`, with a trailing slash:
-/// `api-reference/` for the site's locale, else `<locale>/api-reference/`
-/// (beside the locale's home page, [`home_page`]).
-pub fn reference_dir(locale: &str, is_site_locale: bool) -> String {
-    format!("{}{REFERENCE_PAGE_DIR}/", home_dir(locale, is_site_locale))
+/// `api-reference/` for the site's locale ([`Naming::Plain`]), else
+/// `<locale>/api-reference/` (beside the locale's home page, [`home_page`]).
+pub fn reference_dir(locale: &str, naming: Naming) -> String {
+    format!("{}{REFERENCE_PAGE_DIR}/", home_dir(locale, naming))
 }
 
 /// The reference page of `locale`: the [`DIRECTORY_INDEX`] of [`reference_dir`].
-pub fn reference_page(locale: &str, is_site_locale: bool) -> String {
-    format!("{}{DIRECTORY_INDEX}", reference_dir(locale, is_site_locale))
+pub fn reference_page(locale: &str, naming: Naming) -> String {
+    format!("{}{DIRECTORY_INDEX}", reference_dir(locale, naming))
 }
 
 /// Whether `path` is a reference page of some locale ([`reference_page`]).
@@ -317,19 +321,18 @@ pub fn sibling_of(path: &str) -> Option<(&str, &'static str)> {
 
 /// The folder of the home page of `locale`, with a trailing slash: empty
 /// for the site's locale ([`crate::model::Registry::site_locale`], whose
-/// home page is [`HOME_PAGE`]), else `<locale>/`.
-pub fn home_dir(locale: &str, is_site_locale: bool) -> String {
-    if is_site_locale {
-        String::new()
-    } else {
-        format!("{locale}/")
+/// home page is [`HOME_PAGE`]; [`Naming::Plain`]), else `<locale>/`.
+pub fn home_dir(locale: &str, naming: Naming) -> String {
+    match naming {
+        Naming::Plain => String::new(),
+        Naming::Localized => format!("{locale}/"),
     }
 }
 
 /// The home page of `locale`: [`HOME_PAGE`] for the site's locale, else
 /// `<locale>/index.html`.
-pub fn home_page(locale: &str, is_site_locale: bool) -> String {
-    format!("{}{DIRECTORY_INDEX}", home_dir(locale, is_site_locale))
+pub fn home_page(locale: &str, naming: Naming) -> String {
+    format!("{}{DIRECTORY_INDEX}", home_dir(locale, naming))
 }
 
 /// The folder of the timeline page of every game ([`timeline_dir`]).
@@ -338,13 +341,13 @@ pub const TIMELINE_DIR: &str = "timeline";
 /// The folder of the timeline page of `locale`, with a trailing slash:
 /// `timeline/` beside the site locale's home page, else
 /// `<locale>/timeline/`, as the home pages are placed ([`home_dir`]).
-pub fn timeline_dir(locale: &str, is_site_locale: bool) -> String {
-    format!("{}{TIMELINE_DIR}/", home_dir(locale, is_site_locale))
+pub fn timeline_dir(locale: &str, naming: Naming) -> String {
+    format!("{}{TIMELINE_DIR}/", home_dir(locale, naming))
 }
 
 /// The timeline page of `locale`: its folder's [`DIRECTORY_INDEX`].
-pub fn timeline_page(locale: &str, is_site_locale: bool) -> String {
-    format!("{}{DIRECTORY_INDEX}", timeline_dir(locale, is_site_locale))
+pub fn timeline_page(locale: &str, naming: Naming) -> String {
+    format!("{}{DIRECTORY_INDEX}", timeline_dir(locale, naming))
 }
 
 /// Whether `path` is a timeline page ([`timeline_page`] of some locale).
@@ -377,33 +380,36 @@ pub fn site_root(base: &str) -> &str {
 
 /// The path of a game's document (`ext` `json`) or calendar (`ext` `ics`):
 /// `api/v1/activity/<game>.<ext>` for the default locale's un-suffixed name
-/// (`default_name`), else `api/v1/activity/<game>-<locale>.<ext>`.
-pub fn activity_path(game: &Game, locale: &str, default_name: bool, ext: &str) -> String {
-    activity_file(&game.published_stem(locale, default_name), ext)
+/// ([`Naming::Plain`]), else `api/v1/activity/<game>-<locale>.<ext>`.
+pub fn activity_path(game: &Game, locale: &str, name: Naming, ext: &str) -> String {
+    activity_file(&game.published_stem(locale, name), ext)
 }
 
-/// The names a document of the site's default locale (`is_default`) or of
-/// another locale is published under, as `default_name` flags: the default
-/// locale's under its un-suffixed name too (first), every locale under its
-/// suffixed one. Games' documents and calendars and announcements boards
-/// and feeds all follow it.
-pub fn published_names(is_default: bool) -> &'static [bool] {
-    if is_default { &[true, false] } else { &[false] }
+/// The names a document is published under, when its locale's own files
+/// are named `naming` ([`Naming::of`]): the default locale's under its
+/// un-suffixed name too (first), every locale under its suffixed one.
+/// Games' documents and calendars and announcements boards and feeds all
+/// follow it.
+pub fn published_names(naming: Naming) -> &'static [Naming] {
+    match naming {
+        Naming::Plain => &[Naming::Plain, Naming::Localized],
+        Naming::Localized => &[Naming::Localized],
+    }
 }
 
 /// Every name a document (`ext` `json`) or calendar (`ext` `ics`) of
-/// `locale` is published under: the default locale's also as
-/// `<game>.<ext>` (first), every locale as `<game>-<locale>.<ext>`. Each
-/// entry is `(default_name, path)`.
+/// `locale` is published under ([`published_names`]): the default
+/// locale's also as `<game>.<ext>` (first), every locale as
+/// `<game>-<locale>.<ext>`. Each entry is `(name, path)`.
 pub fn published_paths(
     game: &Game,
     locale: &str,
-    is_default: bool,
+    naming: Naming,
     ext: &str,
-) -> Vec<(bool, String)> {
-    published_names(is_default)
+) -> Vec<(Naming, String)> {
+    published_names(naming)
         .iter()
-        .map(|&default_name| (default_name, activity_path(game, locale, default_name, ext)))
+        .map(|&name| (name, activity_path(game, locale, name, ext)))
         .collect()
 }
 
@@ -415,24 +421,23 @@ pub fn activity_file(stem: &str, ext: &str) -> String {
 /// The path of a document (`ext` `json`) of a kind published once per
 /// locale under the name `stem`, or of a file beside it (its feed, `ext`
 /// `atom`): `api/v1/<stem>.<ext>` for the site's default locale under its
-/// un-suffixed name (`default_name`), else `api/v1/<stem>-<locale>.<ext>`.
-pub fn locale_document_path(stem: &str, locale: &str, default_name: bool, ext: &str) -> String {
-    if default_name {
-        format!("{API_DIR}/{stem}.{ext}")
-    } else {
-        format!("{API_DIR}/{stem}-{locale}.{ext}")
+/// un-suffixed name ([`Naming::Plain`]), else `api/v1/<stem>-<locale>.<ext>`.
+pub fn locale_document_path(stem: &str, locale: &str, name: Naming, ext: &str) -> String {
+    match name {
+        Naming::Plain => format!("{API_DIR}/{stem}.{ext}"),
+        Naming::Localized => format!("{API_DIR}/{stem}-{locale}.{ext}"),
     }
 }
 
 /// The folder of the page of `locale` of a kind whose pages are in `dir`,
-/// with a trailing slash: `<dir>/` for the site's default locale, else
-/// `<dir>/<locale>/`. The page is its [`DIRECTORY_INDEX`]; a game id that
-/// would shadow `dir` is refused by the registry rules.
-pub fn kind_page_dir(dir: &str, locale: &str, is_default: bool) -> String {
-    if is_default {
-        format!("{dir}/")
-    } else {
-        format!("{dir}/{locale}/")
+/// with a trailing slash: `<dir>/` for the site's default locale
+/// ([`Naming::Plain`]), else `<dir>/<locale>/`. The page is its
+/// [`DIRECTORY_INDEX`]; a game id that would shadow `dir` is refused by
+/// the registry rules.
+pub fn kind_page_dir(dir: &str, locale: &str, naming: Naming) -> String {
+    match naming {
+        Naming::Plain => format!("{dir}/"),
+        Naming::Localized => format!("{dir}/{locale}/"),
     }
 }
 
@@ -441,23 +446,22 @@ pub fn kind_page_dir(dir: &str, locale: &str, is_default: bool) -> String {
 /// the un-suffixed `api/v1/<stem>.json`, `Some(Some(locale))` for
 /// `api/v1/<stem>-<locale>.json`, `None` for any other path.
 pub fn locale_document_of<'a>(stem: &str, path: &'a str) -> Option<Option<&'a str>> {
-    if path == locale_document_path(stem, "", true, "json") {
+    if path == locale_document_path(stem, "", Naming::Plain, "json") {
         return Some(None);
     }
-    let probe = locale_document_path(stem, "\u{0}", false, "json");
+    let probe = locale_document_path(stem, "\u{0}", Naming::Localized, "json");
     let (prefix, suffix) = probe.split_once('\u{0}')?;
     let locale = path.strip_prefix(prefix)?.strip_suffix(suffix)?;
     (!locale.is_empty() && !locale.contains('/')).then_some(Some(locale))
 }
 
 /// The folder of a game's page in one locale, with a trailing slash:
-/// `<game>/` for the default locale, else `<game>/<locale>/`. The page is
-/// its [`DIRECTORY_INDEX`].
-pub fn page_dir(game: &Game, locale: &str, is_default: bool) -> String {
-    if is_default {
-        format!("{}/", game.id)
-    } else {
-        format!("{}/{locale}/", game.id)
+/// `<game>/` for the default locale ([`Naming::Plain`]), else
+/// `<game>/<locale>/`. The page is its [`DIRECTORY_INDEX`].
+pub fn page_dir(game: &Game, locale: &str, naming: Naming) -> String {
+    match naming {
+        Naming::Plain => format!("{}/", game.id),
+        Naming::Localized => format!("{}/{locale}/", game.id),
     }
 }
 
@@ -973,8 +977,11 @@ mod tests {
         assert!(is_built_path("ww/en/index.html.gz"));
         assert!(!is_built_path("api/v1"));
         assert!(!is_built_path("notes.txt"));
-        assert_eq!(timeline_page("zh-CN", true), "timeline/index.html");
-        assert_eq!(timeline_page("en-US", false), "en-US/timeline/index.html");
+        assert_eq!(timeline_page("zh-CN", Naming::Plain), "timeline/index.html");
+        assert_eq!(
+            timeline_page("en-US", Naming::Localized),
+            "en-US/timeline/index.html"
+        );
         assert!(is_timeline_page("timeline/index.html"));
         assert!(is_timeline_page("en-US/timeline/index.html"));
         assert!(!is_timeline_page("timeline/other.html"));

@@ -308,9 +308,9 @@ impl Kind {
 
     /// The folder of `locale`'s page of a kind with pages
     /// ([`layout::kind_page_dir`]).
-    pub fn page_dir(&self, locale: &str, is_default: bool) -> Option<String> {
+    pub fn page_dir(&self, locale: &str, naming: layout::Naming) -> Option<String> {
         let pages = self.pages()?;
-        Some(layout::kind_page_dir(pages.dir, locale, is_default))
+        Some(layout::kind_page_dir(pages.dir, locale, naming))
     }
 
     /// The pages of a [`PublishedAs::PerLocale`] kind that has any.
@@ -324,16 +324,13 @@ impl Kind {
     }
 
     /// The path of `locale`'s document of a [`PublishedAs::PerLocale`] kind
-    /// (`ext` `json`), or of a file published beside it: under its
-    /// un-suffixed name when `default_name`.
-    pub fn published_path(&self, locale: &str, default_name: bool, ext: &str) -> Option<String> {
+    /// (`ext` `json`), or of a file published beside it, under `name`
+    /// (the un-suffixed one is [`layout::Naming::Plain`]).
+    pub fn published_path(&self, locale: &str, name: layout::Naming, ext: &str) -> Option<String> {
         match self.published {
-            PublishedAs::PerLocale { stem, .. } => Some(layout::locale_document_path(
-                stem,
-                locale,
-                default_name,
-                ext,
-            )),
+            PublishedAs::PerLocale { stem, .. } => {
+                Some(layout::locale_document_path(stem, locale, name, ext))
+            }
             _ => None,
         }
     }

@@ -15,7 +15,7 @@ use serde::{Deserialize as _, Serialize};
 use sha2::{Digest as _, Sha256};
 
 use activity_site_check::kind::Kind;
-use activity_site_check::layout::{self, SiteUrl};
+use activity_site_check::layout::{self, Naming, SiteUrl};
 use activity_site_check::markdown;
 use activity_site_check::validate::CheckedFile;
 use activity_site_site::pages;
@@ -104,7 +104,7 @@ impl Publish for Boards {
     }
 
     fn llms_start(&self) -> Option<(String, String)> {
-        let path = path("", true, "json");
+        let path = path("", Naming::Plain, "json");
         let line = format!(
             "- [Announcements]({}): `{{\"id\", \"announcements\": [{{\"title\", \"content\"}}]}}`, newest first; clients show them again when `id` changes",
             layout::url(&path)
@@ -133,6 +133,15 @@ pub struct Board {
 }
 
 impl Board {
+    /// How its files and page are named: plain for the default locale.
+    pub fn naming(&self) -> Naming {
+        if self.is_default {
+            Naming::Plain
+        } else {
+            Naming::Localized
+        }
+    }
+
     /// The published JSON: the canonical text without `$schema`.
     pub fn to_json(&self) -> Vec<u8> {
         self.document.to_canonical().into_bytes()
@@ -158,10 +167,10 @@ pub fn boards(checked: &[&CheckedFile], site_locale: Option<&str>) -> Vec<Board>
 
 /// The JSON files of a board: `anno.json` too for the default locale.
 pub fn json_files(board: &Board, json: &[u8]) -> Vec<OutputFile> {
-    layout::published_names(board.is_default)
+    layout::published_names(board.naming())
         .iter()
-        .map(|&default_name| OutputFile {
-            path: path(&board.locale, default_name, "json"),
+        .map(|&name| OutputFile {
+            path: path(&board.locale, name, "json"),
             bytes: json.to_vec(),
         })
         .collect()
@@ -172,24 +181,24 @@ pub fn json_files(board: &Board, json: &[u8]) -> Vec<OutputFile> {
 /// when the build knows the site's address.
 pub fn feed_files(board: &Board, site: Option<&SiteUrl>) -> Vec<OutputFile> {
     let updated = updated(board);
-    layout::published_names(board.is_default)
+    layout::published_names(board.naming())
         .iter()
-        .map(|&default_name| OutputFile {
-            path: path(&board.locale, default_name, "atom"),
-            bytes: feed(board, default_name, updated.clone(), site).into_bytes(),
+        .map(|&name| OutputFile {
+            path: path(&board.locale, name, "atom"),
+            bytes: feed(board, name, updated.clone(), site).into_bytes(),
         })
         .collect()
 }
 
 /// What the index says of a board's documents, given their digest.
 pub fn index_entries(board: &Board, sha256: &str, bytes: usize) -> Vec<layout::IndexLocaleEntry> {
-    layout::published_names(board.is_default)
+    layout::published_names(board.naming())
         .iter()
-        .map(|&default_name| layout::IndexLocaleEntry {
+        .map(|&name| layout::IndexLocaleEntry {
             locale: board.locale.clone(),
-            default: default_name,
-            path: layout::url(&path(&board.locale, default_name, "json")),
-            feed: Some(layout::url(&path(&board.locale, default_name, "atom"))),
+            default: name == Naming::Plain,
+            path: layout::url(&path(&board.locale, name, "json")),
+            feed: Some(layout::url(&path(&board.locale, name, "atom"))),
             id: Some(board.document.id),
             sha256: sha256.to_owned(),
             bytes: bytes as u64,
@@ -208,7 +217,7 @@ fn anchor(index: usize, count: usize) -> String {
 /// The page of a board. `boards` are every board of the site (for the
 /// language links).
 pub fn render_page(board: &Board, boards: &[Board]) -> anyhow::Result<OutputFile> {
-    let dir = page_dir(&board.locale, board.is_default);
+    let dir = page_dir(&board.locale, board.naming());
     let root = "../".repeat(dir.matches('/').count());
     let ui = pages::ui_for(&board.locale);
     let count = board.document.announcements.len();
@@ -217,15 +226,15 @@ pub fn render_page(board: &Board, boards: &[Board]) -> anyhow::Result<OutputFile
         ui,
         live: pages::style_only(ui),
         root: root.clone(),
-        json_href: format!("{root}{}", path(&board.locale, board.is_default, "json")),
-        feed_href: format!("{root}{}", path(&board.locale, board.is_default, "atom")),
+        json_href: format!("{root}{}", path(&board.locale, board.naming(), "json")),
+        feed_href: format!("{root}{}", path(&board.locale, board.naming(), "atom")),
         languages: boards
             .iter()
             .filter(|b| b.locale != board.locale)
             .map(|b| LanguageLink {
                 locale: b.locale.clone(),
                 language: pages::language_name(&b.locale),
-                href: format!("{root}{}", page_dir(&b.locale, b.is_default)),
+                href: format!("{root}{}", page_dir(&b.locale, b.naming())),
             })
             .collect(),
         announcements: board
@@ -288,11 +297,11 @@ pub fn home_links(boards: &[Board]) -> Vec<HomeLink> {
         .map(|board| HomeLink {
             locale: board.locale.clone(),
             is_default: board.is_default,
-            href: page_dir(&board.locale, board.is_default),
+            href: page_dir(&board.locale, board.naming()),
             says: "page-announcements",
             // Each home page says it in its own language.
             label: String::new(),
-            feed_href: path(&board.locale, board.is_default, "atom"),
+            feed_href: path(&board.locale, board.naming(), "atom"),
         })
         .collect()
 }
@@ -348,20 +357,20 @@ pub fn updated(board: &Board) -> String {
 /// both names of the default board's) and its links are absolute; without
 /// one its id is a URN of the board's locale. An entry's id is a URN of
 /// its content either way: it must not change while the entry does not.
-pub fn feed(board: &Board, default_name: bool, updated: String, site: Option<&SiteUrl>) -> String {
+pub fn feed(board: &Board, name: Naming, updated: String, site: Option<&SiteUrl>) -> String {
     let title = pages::ui_for(&board.locale).word("announcements");
-    let page_dir = page_dir(&board.locale, board.is_default);
+    let page_dir = page_dir(&board.locale, board.naming());
     let page = match site {
         Some(site) => site.join(&page_dir),
         None => format!("../../{page_dir}"),
     };
-    let own = path(&board.locale, default_name, "atom");
+    let own = path(&board.locale, name, "atom");
     let own_link = match site {
         Some(site) => site.join(&own),
         None => own.rsplit('/').next().unwrap_or(&own).to_owned(),
     };
     let feed_id = match site {
-        Some(site) => site.join(&path(&board.locale, false, "atom")),
+        Some(site) => site.join(&path(&board.locale, Naming::Localized, "atom")),
         None => urn(&["activity-site announcements", &board.locale]),
     };
     let mut out = String::new();
@@ -418,11 +427,11 @@ pub fn feed(board: &Board, default_name: bool, updated: String, site: Option<&Si
 }
 
 /// The path of `locale`'s board (`ext` `json`) or of its feed (`atom`).
-fn path(locale: &str, default_name: bool, ext: &str) -> String {
-    layout::locale_document_path(STEM, locale, default_name, ext)
+fn path(locale: &str, name: Naming, ext: &str) -> String {
+    layout::locale_document_path(STEM, locale, name, ext)
 }
 
 /// The folder of `locale`'s page.
-fn page_dir(locale: &str, is_default: bool) -> String {
-    layout::kind_page_dir(PAGE_DIR, locale, is_default)
+fn page_dir(locale: &str, naming: Naming) -> String {
+    layout::kind_page_dir(PAGE_DIR, locale, naming)
 }

@@ -5,8 +5,9 @@
 //! what comes out.
 
 use activity_site_check::kind;
+use activity_site_check::layout::Naming;
 use activity_site_check::source::{BUILTIN_GAMES_SCHEMA, LoadedFile, Project, SourceFile};
-use activity_site_check::validate::{self, Validator};
+use activity_site_check::validate::{self, Keep, Validator};
 
 use super::KIND;
 
@@ -37,7 +38,7 @@ fn check(text: &str) -> String {
     };
     let rules = validate::rules_of(kind::of_source(&path).unwrap()).expect("checked file by file");
     let mut out = String::new();
-    for d in validator.file(rules, &file, false).diagnostics {
+    for d in validator.file(rules, &file, Keep::Diagnostics).diagnostics {
         let severity = if d.is_error() { "error" } else { "warning" };
         let (code, line, column) = (d.code, d.line, d.column);
         out.push_str(&format!(
@@ -158,7 +159,7 @@ fn a_per_locale_kind_reads_and_writes_its_paths() {
 
 #[test]
 fn an_alias_never_takes_a_name_the_board_publishes_under() {
-    let names = [("", true), ("en-US", false)];
+    let names = [("", Naming::Plain), ("en-US", Naming::Localized)];
     let documents = names.map(|(l, d)| KIND.published_path(l, d, "json").unwrap());
     let schema = KIND.schema.as_ref().map(|s| s.published).unwrap();
     for taken in documents.iter().map(String::as_str).chain([schema]) {
