@@ -44,6 +44,11 @@
 //! 5. [`lsp`]: the language server; the checker, the builder's live
 //!    check and [`terminal`]'s `say`, no HTTP, no async runtime, no control
 //!    crate.
+//!    [`kinds`]: every kind of document beyond the activity documents and
+//!    the kept files, one folder each (`crates/kinds/src/<name>/`); it
+//!    implements the checker's, the review's and the builder's traits,
+//!    and no crate below this package depends on it, so no shared layer
+//!    can name a kind. Linking it registers its kinds.
 //! 6. `activity-site-control`: the control-service stand-in `serve` mounts,
 //!    on `activity-site-store` (the state it keeps: its state directory,
 //!    configurations, settings, names, the log ring); both know `stdx` alone.
@@ -74,9 +79,11 @@
 //! - **Meaning.** [`model`]: the typed registry and documents, their times,
 //!   ids, due times and published form; [`clock`]: "now" in each game's
 //!   zone; [`markdown`]: the announcements' Markdown, for rules and pages.
-//! - **Kinds.** [`kind`]: each kind of published document declared once
-//!   (activity documents, announcements boards, kept files), in
-//!   [`kind::ALL`]; every layer walks that list.
+//! - **Kinds.** [`kind`]: what a kind of published document is, and the
+//!   one registry of them, [`kind::all`], that every layer walks: the
+//!   activity documents and the kept files (the core, each layer's own
+//!   case) and each kind of [`kinds`] (the announcements boards), one
+//!   folder each, registered where it lives.
 //! - **Checking.** [`validate`]: schema and rules to [`diagnostics`], the
 //!   one diagnostic type and its renderers.
 //! - **Publishing.** [`layout`] spells every path, content type and cache
@@ -95,20 +102,29 @@
 //!
 //! **Adding a kind of document** with a file per locale (as the
 //! announcements boards are; the one copy of this recipe, which a trial
-//! kind followed in 21 files, 8 of them new, none of the shared code):
-//! 1. `crates/check/src/kind/<name>.rs` with its `KIND` (sources, schema, rules, review
-//!    findings, published names, its field of the index, its pages, the
-//!    agents' tools), listed in [`kind::ALL`]; its source paths in
-//!    [`tree`], its published names in [`layout`].
-//! 2. `schema/<name>.schema.json` and its messages in both `.ftl` files.
-//! 3. One module per layer, each listed in that layer's list: serde types
-//!    (`crates/check/src/model/<name>.rs`), rules ([`validate::FileRules`] in
-//!    [`validate::FILE_KINDS`]), publishing ([`site::types::Publish`] in
-//!    [`site::kinds::ALL`], with a page template under
-//!    `crates/site/src/templates/`) and review ([`review::Compare`] in
-//!    [`review::kinds::ALL`]).
+//! kind followed in 13 files, 10 of them in its folder and none of the
+//! shared code; it took 21 before the kinds crate):
+//! 1. A folder `crates/kinds/src/<name>/` and its `pub mod <name>;` in
+//!    `crates/kinds/src/lib.rs`. In the folder: `mod.rs` with its `KIND`
+//!    ([`kind::Kind`]: sources, schema, rules, review findings, published
+//!    names, its field of the index, its pages, the agents' tools, and its
+//!    part of each layer: a `&dyn` [`validate::FileRules`],
+//!    [`site::types::Publish`] and [`review::Compare`]), registered there
+//!    once (`#[distributed_slice(kind::REGISTERED)]`); a file per layer
+//!    (model, rules, publishing and page template, review, the agents'
+//!    summary of a write); its messages in `en-US.ftl` and `zh-CN.ftl`,
+//!    registered with `#[distributed_slice(i18n::RESOURCES)]`. It gives
+//!    its names to the rules of [`tree`] and [`layout`]
+//!    (`locale_files_dir!`, `schema_source!`, `published_schema!`,
+//!    [`layout::locale_document_path`], [`layout::kind_page_dir`]), never
+//!    a path of its own.
+//! 2. `schema/<name>.schema.json`, the schema a root may ship (and the
+//!    built-in one), and its rows in `CONTRIBUTING.md`'s table of codes
+//!    (`activity-site docs codes`) when it has findings of its own.
 //!
-//! `tests/kinds.rs` names the layer a kind lacks.
+//! `tests/kinds.rs` names the part a kind lacks. The expectations of the
+//! tests that count every published file (the review, `import` and
+//! `publish` snapshots) change too: every site publishes each kind's schema.
 //!
 //! # Invariants
 //!
@@ -132,7 +148,10 @@
 //!   feed's dates are facts of the data, and the manifest keys nothing by
 //!   "now". Builds at different moments are byte-identical, so publishing
 //!   a rebuild of unchanged data uploads nothing.
-//! - Every kind of published document is one entry of [`kind::ALL`];
+//! - Every kind of published document is one entry of [`kind::all`],
+//!   registered once where it lives; no shared layer names a kind: the
+//!   crates below [`kinds`] do not depend on it, and in this package only
+//!   this file names it (`tests/kinds.rs`);
 //!   what is the same for every kind (its sources' place, its schema read,
 //!   compiled, published and served to agents, the checks a broken file
 //!   waits for, the files the editor checks, the shape `import` knows it
@@ -210,6 +229,7 @@ pub use stdx::{atomic, chars, relpath};
 pub use activity_site_check::{
     clock, diagnostics, i18n, json, kind, layout, load, markdown, model, source, tree, validate,
 };
+pub use activity_site_kinds as kinds;
 pub use activity_site_lsp as lsp;
 pub use activity_site_review as review;
 pub use activity_site_site as site;

@@ -247,12 +247,12 @@ pub fn last_changed(root: &Path, rel: &str) -> Option<(String, &'static str)> {
     }
 }
 /// The text of `status`: a table per kind that has one ([`kind::Kind::status`]
-/// names its first column), in the order of [`kind::ALL`]: the activity
+/// names its first column), in the order of [`kind::all`]: the activity
 /// documents' `rows` with where to look to update them, and for each kind
 /// checked file by file its `files` when it has any.
 pub fn to_text(rows: &[Row], files: &[FileRow]) -> String {
     let mut text = String::new();
-    for kind in kind::ALL {
+    for kind in kind::all() {
         let Some(heading) = kind.status else { continue };
         let section = if kind::same(kind, &kind::activities::KIND) {
             table(heading, rows) + &sources(rows)

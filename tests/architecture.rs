@@ -36,8 +36,8 @@ const RULES: &[(&str, &[&str], May)] = &[
     ("src", &["cli"], Only(&["diagnostics", "model", "publish", "import", "clock", "layout", "validate"])),
     // Only the server and the commands join the data half and the control half.
     ("src", &["server"], Only(&["activity_site_control", "relpath", "site", "layout", "source", "load", "validate", "model", "diagnostics", "terminal", "tree"])),
-    ("src", &["data_mcp"], Not(&["activity_site_control", "server", "cmd", "cli", "publish"])),
-    ("src", &["cmd"], Not(&[])),
+    ("src", &["data_mcp"], Not(&["activity_site_control", "server", "cmd", "cli", "publish", "kinds"])),
+    ("src", &["cmd"], Not(&["kinds"])),
     // The control core knows no HTTP; the simulator sees only the protocol.
     ("crates/control/src", &["guard"], Only(&[])),
     ("crates/control/src", &["api"], Not(&["mcp"])),

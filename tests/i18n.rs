@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use activity_site::i18n::{EN_US_FTL, Lang, ZH_CN_FTL};
+use activity_site::i18n::{Lang, all_ftl};
 use fluent_syntax::ast;
 
 use crate::util::{FIXTURE_NOW, crate_root, fixture_root, stderr};
@@ -89,8 +89,8 @@ fn inline_vars(inline: &ast::InlineExpression<&str>, vars: &mut BTreeSet<String>
 
 #[test]
 fn both_languages_have_every_message_with_the_same_arguments() {
-    let en = messages(EN_US_FTL, "en-US.ftl");
-    let zh = messages(ZH_CN_FTL, "zh-CN.ftl");
+    let en = messages(all_ftl(Lang::EnUs), "en-US.ftl");
+    let zh = messages(all_ftl(Lang::ZhCn), "zh-CN.ftl");
     let mut problems = Vec::new();
     for (id, vars) in &en {
         match zh.get(id) {
@@ -180,7 +180,7 @@ fn top_level_parts(rest: &str) -> Vec<String> {
 
 #[test]
 fn the_code_names_only_messages_that_exist_with_exactly_their_arguments() {
-    let en = messages(EN_US_FTL, "en-US.ftl");
+    let en = messages(all_ftl(Lang::EnUs), "en-US.ftl");
     let calls = msg_calls();
     assert!(calls.len() > 100, "found only {} msg! calls", calls.len());
     let mut problems = Vec::new();
@@ -216,7 +216,7 @@ fn the_code_names_only_messages_that_exist_with_exactly_their_arguments() {
 
 /// The text of every message of zh-CN.ftl with each placeable as `{}`.
 fn chinese_texts() -> Vec<(String, String)> {
-    let resource = fluent_syntax::parser::parse(ZH_CN_FTL).expect("zh-CN.ftl parses");
+    let resource = fluent_syntax::parser::parse(all_ftl(Lang::ZhCn)).expect("zh-CN.ftl parses");
     fn flatten(pattern: &ast::Pattern<&str>, out: &mut Vec<String>, prefix: String) {
         let mut text = prefix;
         for element in &pattern.elements {

@@ -1,10 +1,11 @@
-//! Issue 47: a kind of document is declared in one module and listed once
-//! (`activity_site::kind::ALL`). These tests walk that list and hold every
-//! kind to what the rest of the tool expects of it: a schema file that
-//! exists, the messages it names in both languages, review findings of
-//! its own, sources that are its own.
+//! Issue 47: a kind of document is declared once and registered once
+//! (`activity_site::kind::all`; issue 65: a kind beyond the two core ones
+//! is one folder of `crates/kinds`). These tests walk that registry and
+//! hold every kind to what the rest of the tool expects of it: a schema
+//! file that exists, the messages it names in both languages, review
+//! findings of its own, sources that are its own, a part for each layer.
 
-use activity_site::i18n::{EN_US_FTL, ZH_CN_FTL};
+use activity_site::i18n::{Lang, all_ftl};
 use activity_site::kind::{self, Kind, PublishedAs, Sources};
 use activity_site::{layout, tree};
 
@@ -22,6 +23,9 @@ fn messages_of(kind: &Kind) -> Vec<String> {
     for finding in kind.review.breaking.iter().chain(kind.review.warnings) {
         ids.push(finding.message.to_string());
         ids.push(finding.help.to_string());
+        if let Some((means, todo)) = finding.docs {
+            ids.extend([means.to_owned(), todo.to_owned()]);
+        }
     }
     ids.extend(kind.status.map(str::to_owned));
     ids.extend(kind.rules.iter().map(|r| format!("rule-{r}")));
@@ -30,6 +34,10 @@ fn messages_of(kind: &Kind) -> Vec<String> {
     }
     if let Some(pages) = kind.pages() {
         ids.extend(pages.words.iter().map(|(_, id)| (*id).to_owned()));
+    }
+    if let Some(agents) = kind.agents {
+        let said = [agents.instructions, agents.read, agents.check, agents.write];
+        ids.extend(said.map(str::to_owned));
     }
     ids
 }
@@ -45,7 +53,7 @@ fn a_source_of(kind: &Kind) -> String {
 
 #[test]
 fn every_kind_has_a_schema_that_exists_and_is_the_built_in_one() {
-    for kind in kind::ALL {
+    for kind in kind::all() {
         let Some(schema) = &kind.schema else {
             assert!(
                 matches!(kind.sources, Sources::Verbatim { .. }),
@@ -86,10 +94,13 @@ fn every_kind_has_a_schema_that_exists_and_is_the_built_in_one() {
 
 #[test]
 fn every_kind_speaks_both_languages() {
-    for kind in kind::ALL {
+    for kind in kind::all() {
         assert!(!kind.rules.is_empty(), "`{}` has no rules", kind.name);
         for id in messages_of(kind) {
-            for (lang, ftl) in [("en-US", EN_US_FTL), ("zh-CN", ZH_CN_FTL)] {
+            for (lang, ftl) in [
+                ("en-US", all_ftl(Lang::EnUs)),
+                ("zh-CN", all_ftl(Lang::ZhCn)),
+            ] {
                 assert!(
                     defines(ftl, &id),
                     "`{}`: message `{id}` is missing from {lang}.ftl",
@@ -103,7 +114,7 @@ fn every_kind_speaks_both_languages() {
 #[test]
 fn every_finding_of_a_review_has_one_kind_and_its_own_messages() {
     let mut codes = Vec::new();
-    for kind in kind::ALL {
+    for kind in kind::all() {
         for (finding, breaking) in kind
             .review
             .breaking
@@ -134,7 +145,7 @@ fn every_finding_of_a_review_has_one_kind_and_its_own_messages() {
 
 /// Issue 47: what a review and an import do with a kind's published
 /// documents is found from the kind. Every kind whose files are JSON
-/// documents has its comparison listed once in `review::kinds::ALL`
+/// documents has its comparison (found with `review::kinds::of`)
 /// (the kept files are compared by their status alone) and found from a
 /// path it publishes; `import` places the activity documents through the
 /// registry, and recognises every kind published once per locale by its
@@ -143,13 +154,13 @@ fn every_finding_of_a_review_has_one_kind_and_its_own_messages() {
 fn every_kind_has_its_review_and_its_import_placement() {
     use activity_site::import;
     use activity_site::review;
-    for kind in kind::ALL {
+    for kind in kind::all() {
         let compare = review::kinds::of(kind);
         assert_eq!(
             compare.is_some(),
             kind.is_json(),
-            "`{}`: a kind of JSON documents, and only one, has its comparison in \
-             review::kinds::ALL",
+            "`{}`: a kind of JSON documents, and only one, has its comparison \
+             (review::kinds::of)",
             kind.name
         );
         let findings = kind.review.breaking.len() + kind.review.warnings.len();
@@ -235,17 +246,17 @@ fn every_kind_has_its_review_and_its_import_placement() {
             kind.name
         );
     }
-    let mut names: Vec<&str> = review::kinds::ALL.iter().map(|c| c.kind().name).collect();
+    let mut names: Vec<&str> = review::kinds::all().map(|c| c.kind().name).collect();
     let listed = names.len();
     names.sort_unstable();
     names.dedup();
-    assert_eq!(names.len(), listed, "review::kinds::ALL names a kind twice");
+    assert_eq!(names.len(), listed, "review::kinds::all gives a kind twice");
 }
 
 #[test]
 fn every_kind_owns_its_sources_alone() {
     let mut names = Vec::new();
-    for kind in kind::ALL {
+    for kind in kind::all() {
         assert!(
             !names.contains(&kind.name),
             "two kinds are called `{}`",
@@ -279,27 +290,30 @@ fn every_kind_owns_its_sources_alone() {
 #[test]
 fn every_kind_checked_file_by_file_has_its_rules_and_its_publisher() {
     use activity_site::{site, validate};
-    for kind in kind::ALL {
+    for kind in kind::all() {
         let per_file = matches!(kind.sources, Sources::PerLocale { .. });
         let rules = validate::rules_of(kind);
         let publish = site::kinds::of(kind);
         assert_eq!(
             rules.is_some(),
             per_file,
-            "`{}`: a kind checked file by file, and only one, has its rules in \
-             validate::FILE_KINDS",
+            "`{}`: a kind checked file by file, and only one, has its rules \
+             (validate::rules_of)",
             kind.name
         );
         assert_eq!(
             publish.is_some(),
             per_file,
-            "`{}`: a kind checked file by file, and only one, has its publisher in \
-             site::kinds::ALL",
+            "`{}`: a kind checked file by file, and only one, has its publisher \
+             (site::kinds::of)",
             kind.name
         );
         let Some(publish) = publish else { continue };
         for column in publish.status_columns() {
-            for (lang, ftl) in [("en-US", EN_US_FTL), ("zh-CN", ZH_CN_FTL)] {
+            for (lang, ftl) in [
+                ("en-US", all_ftl(Lang::EnUs)),
+                ("zh-CN", all_ftl(Lang::ZhCn)),
+            ] {
                 assert!(
                     defines(ftl, column.heading),
                     "`{}`: the status heading `{}` is missing from {lang}.ftl",
@@ -318,15 +332,14 @@ fn every_kind_checked_file_by_file_has_its_rules_and_its_publisher() {
     // Each list names each kind once.
     for (layer, names) in [
         (
-            "validate::FILE_KINDS",
-            validate::FILE_KINDS
-                .iter()
+            "validate::file_kinds",
+            validate::file_kinds()
                 .map(|r| r.kind().name)
                 .collect::<Vec<_>>(),
         ),
         (
-            "site::kinds::ALL",
-            site::kinds::ALL.iter().map(|p| p.kind().name).collect(),
+            "site::kinds::all",
+            site::kinds::all().map(|p| p.kind().name).collect(),
         ),
     ] {
         let mut unique = names.clone();
@@ -344,7 +357,7 @@ fn every_kind_checked_file_by_file_has_its_rules_and_its_publisher() {
 fn every_kind_published_per_locale_has_an_index_field_and_a_page_folder_of_its_own() {
     let mut fields = vec!["games"];
     let mut folders = Vec::new();
-    for kind in kind::ALL {
+    for kind in kind::all() {
         let Some(field) = kind.index_field() else {
             continue;
         };
@@ -370,4 +383,52 @@ fn every_kind_published_per_locale_has_an_index_field_and_a_page_folder_of_its_o
         }
     }
     assert!(fields.len() > 1, "the boards have an index field");
+}
+
+/// Issue 65: a kind beyond the activity documents and the kept files is
+/// one folder of `crates/kinds` (its declaration, code, page and messages
+/// in both languages), registered there once. No crate of the workspace
+/// but that one and the root depends on the kinds crate, so the compiler
+/// refuses a shared layer that names a kind; in the root, only `lib.rs`
+/// names it (the link that registers the kinds).
+#[test]
+fn every_registered_kind_is_one_folder_that_no_shared_layer_names() {
+    let root = crate_root();
+    let core = [&kind::activities::KIND, &kind::kept::KIND];
+    let registered = kind::all()
+        .iter()
+        .filter(|k| !core.iter().any(|c| kind::same(c, k)));
+    for kind in registered {
+        let folder = root.join("crates/kinds/src").join(kind.name);
+        for file in ["mod.rs", "en-US.ftl", "zh-CN.ftl"] {
+            assert!(
+                folder.join(file).is_file(),
+                "`{}` has no {file} in {}",
+                kind.name,
+                folder.display()
+            );
+        }
+    }
+    let crates = std::fs::read_dir(root.join("crates")).expect("crates/ is readable");
+    for dir in crates.map(|e| e.expect("crates/ is readable").path()) {
+        let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap_or_default();
+        assert!(
+            dir.ends_with("kinds") || !manifest.contains("activity-site-kinds"),
+            "{} depends on the kinds crate: a shared layer walks the registry instead",
+            dir.display()
+        );
+    }
+    for path in crate::util::source_files() {
+        let rel = path.strip_prefix(&root).expect("below the root");
+        let text = std::fs::read_to_string(&path).expect("source is text");
+        let in_root = rel.starts_with("src");
+        let names = text.contains("activity_site_kinds")
+            || (in_root
+                && (text.contains("crate::kinds") || text.contains("activity_site::kinds")));
+        assert!(
+            !names || rel.starts_with("crates/kinds") || rel == std::path::Path::new("src/lib.rs"),
+            "{} names the kinds crate: ask the registry (`kind::all`) instead",
+            rel.display()
+        );
+    }
 }

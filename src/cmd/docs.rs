@@ -82,20 +82,29 @@ fn locales(root: &std::path::Path, game: &Game) -> String {
 /// and what to do.
 fn codes() -> String {
     let mut out = format!("{}\n|---|---|---|---|\n", msg!("docs-codes-header"));
-    let mut row = |code: &str, by: Msg, means: Msg| {
-        let todo = msg!("code-todo", code = code);
+    let mut row = |code: &str, by: Msg, means: Msg, todo: Msg| {
         out.push_str(&format!("| `{code}` | {by} | {means} | {todo} |\n"));
     };
     for code in crate::diagnostics::Code::ALL {
-        row(code.as_str(), msg!("docs-by-check"), code.summary());
+        let todo = msg!("code-todo", code = code.as_str());
+        row(code.as_str(), msg!("docs-by-check"), code.summary(), todo);
     }
-    for (code, breaking) in crate::review::codes() {
+    for (finding, breaking) in crate::review::codes() {
         let by = if breaking {
             msg!("docs-by-diff-breaking")
         } else {
             msg!("docs-by-diff-warning")
         };
-        row(code, by, msg!("code-means", code = code));
+        let code = finding.code;
+        let (means, todo) = match finding.docs {
+            // A kind's folder words its own findings.
+            Some((means, todo)) => (Msg::new(means), Msg::new(todo)),
+            None => (
+                msg!("code-means", code = code),
+                msg!("code-todo", code = code),
+            ),
+        };
+        row(code, by, means, todo);
     }
     out
 }

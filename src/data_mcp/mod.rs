@@ -29,7 +29,6 @@ use crate::diagnostics::{self, Diagnostic};
 use crate::i18n::{self, Lang, Msg, msg};
 use crate::kind::{self, Kind};
 
-mod announcements;
 mod per_locale;
 use crate::load;
 use crate::model::{Draft, Game, Registry};
@@ -52,7 +51,7 @@ minute (03:59:59).";
 /// a file per locale says of its tools.
 fn instructions() -> String {
     per_locale::kinds().fold(INSTRUCTIONS.to_owned(), |text, (_, agents)| {
-        format!("{text} {}", agents.instructions)
+        format!("{text} {}", Msg::new(agents.instructions))
     })
 }
 
@@ -458,7 +457,7 @@ impl DataTools {
                 });
                 // Each kind checked file by file, under its name (`announcements`).
                 let files = crate::status::files(&self.root, &checked);
-                for publish in site::kinds::ALL {
+                for publish in site::kinds::all() {
                     let name = publish.kind().name;
                     let own: Vec<_> = files.iter().filter(|f| f.kind == name).collect();
                     answer[name] = json!(own);

@@ -1,11 +1,11 @@
 //! The tools of each kind with a file per locale, made from the kind
 //! ([`crate::kind::Kind::agents`]): `read_<name>`, `check_<name>` and
-//! `write_<name>` for every such kind of [`kind::ALL`], under its own name
+//! `write_<name>` for every such kind of [`kind::all`], under its own name
 //! (`read_announcements`, ...), with the descriptions the kind gives.
 //!
 //! What a write tells beyond the diagnostics is the kind's own
-//! ([`summary`], listed once in [`WRITTEN`]); a kind without one says it
-//! was written.
+//! ([`summary`], from its declaration); a kind without one says it was
+//! written.
 
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::{
@@ -33,25 +33,17 @@ pub struct LocaleArgs {
     lang: Option<Lang>,
 }
 
-/// What a write of a kind's file changed, in one sentence: from the file
-/// as it was (if any) and the canonical text written.
-pub type Summary = fn(Option<&[u8]>, &str) -> Msg;
-
-/// The kinds whose write says more than that it wrote.
-static WRITTEN: &[(&Kind, Summary)] =
-    &[(&kind::announcements::KIND, super::announcements::written)];
-
-/// What a write of `kind`'s file changed.
+/// What a write of `kind`'s file changed: what its declaration says
+/// ([`kind::Agents::written`]), else that it was written.
 pub(super) fn summary(kind: &Kind, before: Option<&[u8]>, canonical: &str) -> Msg {
-    WRITTEN
-        .iter()
-        .find(|(k, _)| kind::same(k, kind))
-        .map_or_else(|| msg!("agent-written"), |(_, say)| say(before, canonical))
+    kind.agents
+        .and_then(|agents| agents.written)
+        .map_or_else(|| msg!("agent-written"), |say| say(before, canonical))
 }
 
 /// The kinds with a file per locale and tools of their own.
 pub(super) fn kinds() -> impl Iterator<Item = (&'static Kind, &'static kind::Agents)> {
-    kind::ALL
+    kind::all()
         .iter()
         .copied()
         .filter_map(|k| k.agents.as_ref().map(|agents| (k, agents)))
@@ -74,7 +66,7 @@ pub(super) fn router() -> ToolRouter<DataTools> {
             .open_world(false);
         let read = Tool::new(
             tool_name("read", kind),
-            agents.read,
+            Msg::new(agents.read).to_string(),
             schema_for_type::<LocaleArgs>(),
         )
         .annotate(reads.clone());
@@ -83,9 +75,9 @@ pub(super) fn router() -> ToolRouter<DataTools> {
                 i18n_scoped(args.lang, || tools.read_locale(kind, &args.locale))
             })
         }));
-        let check = (tool_name("check", kind), agents.check, reads);
+        let check = (tool_name("check", kind), Msg::new(agents.check), reads);
         router.add_route(draft_tool(kind, check, DataTools::check_text));
-        let write = (tool_name("write", kind), agents.write, writes);
+        let write = (tool_name("write", kind), Msg::new(agents.write), writes);
         router.add_route(draft_tool(kind, write, DataTools::write_draft));
     }
     router
@@ -98,11 +90,15 @@ type OnDraft = fn(&DataTools, &str, &str, bool, Target<'_>) -> CallToolResult;
 /// `kind`'s file of a locale and does `run` with it.
 fn draft_tool(
     kind: &'static Kind,
-    (name, description, annotations): (String, &'static str, ToolAnnotations),
+    (name, description, annotations): (String, Msg, ToolAnnotations),
     run: OnDraft,
 ) -> ToolRoute<DataTools> {
-    let tool =
-        Tool::new(name, description, schema_for_type::<LocaleDraftArgs>()).annotate(annotations);
+    let tool = Tool::new(
+        name,
+        description.to_string(),
+        schema_for_type::<LocaleDraftArgs>(),
+    )
+    .annotate(annotations);
     ToolRoute::new_dyn(tool, move |context| {
         call(context, move |tools, args: LocaleDraftArgs| {
             i18n_scoped(args.lang, || match draft_path(kind, &args) {

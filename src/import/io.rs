@@ -169,7 +169,7 @@ fn regenerated(path: &str, games: &BTreeSet<String>) -> bool {
         return !name.contains('/') && name.ends_with(".ics");
     }
     let parts: Vec<&str> = path.split('/').collect();
-    for k in kind::ALL {
+    for k in kind::all() {
         let kind::PublishedAs::PerLocale { beside, .. } = k.published else {
             continue;
         };
@@ -459,9 +459,9 @@ impl Gathered {
     /// The documents of the kinds published once per locale, as root
     /// paths and texts: the un-suffixed one is `site_locale`'s, each other
     /// names its locale; the two of the site locale must agree. By kind
-    /// (in the order of `kind::ALL`), then locale.
+    /// (in the order of `kind::all`), then locale.
     fn place_per_locale(&mut self, site_locale: &str) -> Vec<(String, String)> {
-        let position = |k: &Kind| kind::ALL.iter().position(|other| kind::same(other, k));
+        let position = |k: &Kind| kind::all().iter().position(|other| kind::same(other, k));
         let mut placed: BTreeMap<(Option<usize>, String), (&'static Kind, String, String)> =
             BTreeMap::new();
         let mut found = std::mem::take(&mut self.per_locale);
@@ -640,7 +640,7 @@ impl Prepared {
     /// counted in the words its declaration gives (`2 announcements
     /// files`), one after the other in kind order.
     fn per_locale_counts(&self) -> Msg {
-        let counts = kind::ALL.iter().filter_map(|k| match k.sources {
+        let counts = kind::all().iter().filter_map(|k| match k.sources {
             kind::Sources::PerLocale { counted, .. } => {
                 let count = self.per_locale.iter().filter(|p| k.claims(p)).count();
                 Some(Msg::new(counted).arg("count", count))
@@ -1139,7 +1139,7 @@ fn extra_paths(request: &Request, index: Option<&[IndexGame]>, wanted: &[Wanted]
         locales.extend(w.locale.iter().cloned());
     }
     let mut extra = Vec::new();
-    for k in kind::ALL {
+    for k in kind::all() {
         extra.extend(k.published_path("", Naming::Plain, "json"));
         extra.extend(
             locales

@@ -23,18 +23,21 @@ pub const ACTIVITY_DIR: &str = "api/v1/activity";
 /// The index clients read first: every game and the files that hold it.
 pub const INDEX_PATH: &str = "api/v1/games.json";
 
-/// The announcements document of the site's default locale; another
-/// locale's is `api/v1/anno-<locale>.json` ([`announcements_locale_of`]).
-pub const ANNOUNCEMENTS_PATH: &str = "api/v1/anno.json";
-
 /// The published JSON Schema of an activity document.
 pub const SCHEMA_PATH: &str = "api/v1/schema/activity.json";
 
 /// The folder of the published JSON Schemas, one per kind of document.
 pub const SCHEMA_DIR: &str = "api/v1/schema";
 
-/// The published JSON Schema of the announcements document.
-pub const ANNOUNCEMENTS_SCHEMA_PATH: &str = "api/v1/schema/announcements.json";
+/// The published JSON Schema of the kind `$name`:
+/// `api/v1/schema/<name>.json`, in [`SCHEMA_DIR`] (a kind's declaration
+/// names its own).
+#[macro_export]
+macro_rules! published_schema {
+    ($name:literal) => {
+        concat!("api/v1/schema/", $name, ".json")
+    };
+}
 
 /// The published JSON Schema of the index [`INDEX_PATH`] (not the
 /// source registry's `schema/games.schema.json`: the index is what the
@@ -69,10 +72,6 @@ pub const CONTRACT_PATHS: &[&str] = &[
 /// The folder of well-known locations (RFC 8615): the one dot-folder a
 /// site publishes.
 pub const WELL_KNOWN_DIR: &str = ".well-known";
-
-/// The folder of the announcements pages (a game id it would shadow is
-/// refused by the registry rules).
-pub const ANNOUNCEMENTS_PAGE_DIR: &str = "announcements";
 
 /// The folder of the API's reference page for people, under the site
 /// root for the site's locale and under each other locale's home folder
@@ -419,35 +418,38 @@ pub fn activity_file(stem: &str, ext: &str) -> String {
     format!("{ACTIVITY_DIR}/{stem}.{ext}")
 }
 
-/// The path of an announcements document (`ext` `json`) or its Atom feed
-/// (`ext` `atom`): `api/v1/anno.<ext>` for the site's default locale under
-/// its un-suffixed name ([`Naming::Plain`]), else `api/v1/anno-<locale>.<ext>`.
-pub fn announcements_path(locale: &str, name: Naming, ext: &str) -> String {
+/// The path of a document (`ext` `json`) of a kind published once per
+/// locale under the name `stem`, or of a file beside it (its feed, `ext`
+/// `atom`): `api/v1/<stem>.<ext>` for the site's default locale under its
+/// un-suffixed name ([`Naming::Plain`]), else `api/v1/<stem>-<locale>.<ext>`.
+pub fn locale_document_path(stem: &str, locale: &str, name: Naming, ext: &str) -> String {
     match name {
-        Naming::Plain => format!("{API_DIR}/anno.{ext}"),
-        Naming::Localized => format!("{API_DIR}/anno-{locale}.{ext}"),
+        Naming::Plain => format!("{API_DIR}/{stem}.{ext}"),
+        Naming::Localized => format!("{API_DIR}/{stem}-{locale}.{ext}"),
     }
 }
 
-/// The folder of the announcements page of `locale`, with a trailing
-/// slash: `announcements/` for the site's default locale, else
-/// `announcements/<locale>/`. The page is its [`DIRECTORY_INDEX`].
-pub fn announcements_page_dir(locale: &str, naming: Naming) -> String {
+/// The folder of the page of `locale` of a kind whose pages are in `dir`,
+/// with a trailing slash: `<dir>/` for the site's default locale
+/// ([`Naming::Plain`]), else `<dir>/<locale>/`. The page is its
+/// [`DIRECTORY_INDEX`]; a game id that would shadow `dir` is refused by
+/// the registry rules.
+pub fn kind_page_dir(dir: &str, locale: &str, naming: Naming) -> String {
     match naming {
-        Naming::Plain => format!("{ANNOUNCEMENTS_PAGE_DIR}/"),
-        Naming::Localized => format!("{ANNOUNCEMENTS_PAGE_DIR}/{locale}/"),
+        Naming::Plain => format!("{dir}/"),
+        Naming::Localized => format!("{dir}/{locale}/"),
     }
 }
 
-/// The locale of an announcements document's path, the inverse of
-/// [`announcements_path`] with `ext` `json`: `Some(None)` for the un-suffixed
-/// `api/v1/anno.json`, `Some(Some(locale))` for `api/v1/anno-<locale>.json`,
-/// `None` for any other path.
-pub fn announcements_locale_of(path: &str) -> Option<Option<&str>> {
-    if path == announcements_path("", Naming::Plain, "json") {
+/// The locale of a document's path of a kind published under `stem`, the
+/// inverse of [`locale_document_path`] with `ext` `json`: `Some(None)` for
+/// the un-suffixed `api/v1/<stem>.json`, `Some(Some(locale))` for
+/// `api/v1/<stem>-<locale>.json`, `None` for any other path.
+pub fn locale_document_of<'a>(stem: &str, path: &'a str) -> Option<Option<&'a str>> {
+    if path == locale_document_path(stem, "", Naming::Plain, "json") {
         return Some(None);
     }
-    let probe = announcements_path("\u{0}", Naming::Localized, "json");
+    let probe = locale_document_path(stem, "\u{0}", Naming::Localized, "json");
     let (prefix, suffix) = probe.split_once('\u{0}')?;
     let locale = path.strip_prefix(prefix)?.strip_suffix(suffix)?;
     (!locale.is_empty() && !locale.contains('/')).then_some(Some(locale))

@@ -7,8 +7,10 @@
 //! the schemas of each [`kind`] and the rules, and returns
 //! [`diagnostics::Diagnostic`]s; [`model`] holds the typed registry and
 //! documents, [`clock`] "now" in each game's zone, [`markdown`] the
-//! announcements' Markdown and [`layout`] the published names a kind
-//! declares. The map of the whole workspace is the root package's
+//! announcements' Markdown and [`layout`] the rules of the published
+//! names a kind declares. [`kind::all`] is the registry of the kinds:
+//! the two core ones of this crate and each kind of `crates/kinds`,
+//! registered where it lives ([`kind::REGISTERED`](static@kind::REGISTERED)). The map of the whole workspace is the root package's
 //! (`src/lib.rs`).
 //!
 //! # May know, may not know

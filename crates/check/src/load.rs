@@ -249,7 +249,7 @@ fn open(root: &Path, overlay: &Overlay) -> anyhow::Result<(Project, Option<Read>
         schemas.insert(kind.name, read_schema(root, schema.source, schema.builtin)?);
     }
     let mut locale_files = BTreeMap::new();
-    for kind in kind::ALL {
+    for kind in kind::all() {
         if let Sources::PerLocale { dir, .. } = kind.sources {
             locale_files.insert(kind.name, list_locale_files(root, dir, overlay)?);
         }

@@ -29,8 +29,14 @@ pub const ACTIVITY_SCHEMA_PATH: &str = "schema/activity.schema.json";
 /// The registry schema a root may ship.
 pub const GAMES_SCHEMA_PATH: &str = "schema/games.schema.json";
 
-/// The announcements schema a root may ship.
-pub const ANNOUNCEMENTS_SCHEMA_PATH: &str = "schema/announcements.schema.json";
+/// The schema of the kind `$name` a root may ship:
+/// `schema/<name>.schema.json` (a kind's declaration names its own).
+#[macro_export]
+macro_rules! schema_source {
+    ($name:literal) => {
+        concat!("schema/", $name, ".schema.json")
+    };
+}
 
 /// `$schema` of a data file, relative to `data/<game>/`.
 pub const DATA_SCHEMA: &str = "../../schema/activity.schema.json";
@@ -38,8 +44,15 @@ pub const DATA_SCHEMA: &str = "../../schema/activity.schema.json";
 /// `$schema` of `games.json`, relative to the root.
 pub const REGISTRY_SCHEMA: &str = GAMES_SCHEMA_PATH;
 
-/// The announcements, one file per locale.
-pub const ANNOUNCEMENTS_DIR: &str = "data/_announcements";
+/// The folder of a kind `$name` with one file per locale, in the data's
+/// folder of the tool's own: `data/_<name>` (a kind's declaration names
+/// its own; a name with `_` is never a game).
+#[macro_export]
+macro_rules! locale_files_dir {
+    ($name:literal) => {
+        concat!("data/_", $name)
+    };
+}
 
 /// The verbatim folder: every file below it is published byte for byte at
 /// the same path relative to it (`data/_files/robots.txt` -> `robots.txt`).
@@ -66,11 +79,6 @@ pub fn cache_dir(root: &Path) -> PathBuf {
 /// Path of the data file of `game` in `locale`.
 pub fn data_path(game: &str, locale: &str) -> String {
     format!("{DATA_DIR}/{game}/{locale}.json")
-}
-
-/// Path of the announcements of `locale`.
-pub fn announcements_path(locale: &str) -> String {
-    format!("{ANNOUNCEMENTS_DIR}/{locale}.json")
 }
 
 /// Path, in the verbatim folder, of the file published at `published`
@@ -173,10 +181,8 @@ mod tests {
         assert_eq!(classify("data/stray.json"), SourcePath::OtherData);
         assert_eq!(classify("schema/x.json"), SourcePath::Other);
         assert_eq!(data_path("sr", "en-US"), "data/sr/en-US.json");
-        assert_eq!(
-            announcements_path("zh-CN"),
-            "data/_announcements/zh-CN.json"
-        );
+        assert_eq!(locale_files_dir!("board"), "data/_board");
+        assert_eq!(schema_source!("board"), "schema/board.schema.json");
         assert_eq!(kept_path("robots.txt"), "data/_files/robots.txt");
         assert_eq!(game_of("data/sr/x.json"), Some("sr"));
         assert_eq!(game_of("data/_files/x"), None);

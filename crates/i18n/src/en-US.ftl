@@ -497,13 +497,6 @@ agent-outside-data = refusing to write `{ $path }`: it resolves outside data/
 agent-not-a-locale = `{ $locale }` is not a locale tag such as `zh-CN` or `en-US`
 agent-path-mismatch = `path` is `{ $path }`, but the game and locale given name `{ $expected }`; pass back what the read tool answered
 agent-written = written
-agent-board-new = new board with id { $id } and { $count ->
-    [one] { $count } announcement
-   *[other] { $count } announcements
-}
-agent-board-unchanged = the announcements are unchanged (id { $before } -> { $after })
-agent-board-same-id = the announcements changed but `id` did not go up ({ $before } -> { $after }): clients will not show the new text; raise `id` to { $next } and write again
-agent-board-raised = the announcements changed and `id` went from { $before } to { $after }
 agent-registry-no-games = games.json has no `games` list; fix it first (`activity-site check`)
 agent-game-no-id = the game has no `id`: give its entry as games.json holds it, with `id`, `name`, `locales`, `defaultLocale` and `dataSource`
 agent-game-exists = games.json already lists a game `{ $game }`; add a locale with add_locale, or edit its data with write_document
@@ -598,42 +591,9 @@ warning-cover-removed = version { $version } has no cover any more (it was { $co
 warning-cover-removed-help = put "cover" back (`activity-site version new` keeps it unless --cover '' is given), or leave it out if the version has no cover
 warning-optional-field-removed = { $path } no longer has the field { $field }, which it had at the base; the published schema makes it optional, so clients read it as absent.
 warning-optional-field-removed-help = if the field was dropped by mistake, put it back (`activity-site version new` keeps every field of the current version); otherwise nothing to do
-breaking-id-none = (none)
-breaking-id-stayed = their id stayed { $id }
-breaking-id-down = their id went down from { $from } to { $to }
-breaking-announcements-id = the announcements changed and { $what }: the desktop client and the web UI show the board again only when the id changes, so they never show the new text.
-breaking-announcements-id-help = set "id" to { $id } (one more than the published id) in the announcements file
 
-## announcements: orphan-file, schema help, markdown-link, markdown-html
+## registry-id-taken: a game id a kind's pages take
 
-anno-orphan = `{ $path }` is not named after a locale, so no announcements are published from it
-anno-orphan-help = name announcements files after their locale, such as `data/_announcements/zh-CN.json`
-anno-id-help = `id` is a whole number, 0 or more, such as `28`; raise it by one whenever the content changes
-anno-title-help = give the announcement a title: clients list the board by its titles
-anno-content-type-help = the only content type is "markdown", which is also what leaving it out means
-anno-content-help = write the announcement's text as a Markdown string
-anno-minimum = `{ $field }` must be 0 or more (found { $found })
-anno-unknown-value = unknown `{ $field }` { $value }
-anno-id-not-whole = `id` is written `{ $raw }`, not as a whole number
-anno-id-not-whole-help = write `{ $whole }`: clients read the id as an integer
-anno-updated-bad = `updated` is `{ $found }`, not an RFC 3339 time with an offset
-anno-updated-help = write when the board last changed, with its offset, such as `2026-11-20T10:00:00+08:00`: the Atom feed's `updated` is this time
-markdown-link = the { $image ->
-    [yes] image
-   *[no] link
-} `{ $dest }` in `content` is neither an absolute http(s) URL nor a path of this site
-markdown-link-help = point the { $image ->
-    [yes] image
-   *[no] link
-} at `https://...`, at a page of this site such as `/sr/`, or at a heading of this announcement such as `#notes`; the page drops any other { $image ->
-    [yes] image
-   *[no] link
-}
-markdown-fragment = the link `{ $dest }` in `content` names no heading of this announcement
-markdown-fragment-help = link to a heading of this same announcement, written as its slug (lower case, spaces as `-`, punctuation dropped): { $headings }
-markdown-fragment-no-headings-help = this announcement has no headings: add one, such as `## { $name }`, or link to an absolute https:// URL instead; a `#` link names a heading of its own announcement only
-markdown-html = `content` holds raw HTML `{ $html }`
-markdown-html-help = the page shows raw HTML as text and clients may drop it: put code in backticks (`<tag>`), or write `&lt;` for a literal `<`
 registry-id-taken = the game id `{ $id }` is taken: the site publishes the pages of its `{ $kind }` at /{ $id }/
 registry-id-taken-help = choose another id, such as `{ $id }-game`
 
@@ -789,7 +749,6 @@ diff-shift = { $end ->
 diff-changed = ~ { $name } ({ $start }): { $fields }
 diff-field = { $field }: { $from } -> { $to }
 diff-none = (none)
-diff-announcement = announcement { $change }: { $title }
 diff-reformatted = same content, other bytes (formatting or order of activities)
 diff-md-title = Data review against `{ $against }`
 diff-md-no-change = { $files ->
@@ -900,10 +859,6 @@ import-summary = import: { $site ->
    *[other] ; the time zone of { $assumed } games was assumed
 }{ $listed }
 import-games-listed-by = ; games listed by { $from }
-import-summary-announcements = { $count ->
-    [one] { $count } announcements file
-   *[other] { $count } announcements files
-}
 import-summary-list = { $first }, { $rest }
 import-failed = import: { $count ->
     [one] { $count } file
@@ -1055,9 +1010,6 @@ serve-signal = cannot listen for { $signal }: { $error }
 
 ## status: announcements boards, sources; the tool's own argument errors
 
-status-board = ANNOUNCEMENTS
-status-board-id = ID
-status-board-count = COUNT
 status-changed-header = CHANGED
 status-changed-from = { $when } ({ $from ->
     [git] git
@@ -1128,8 +1080,6 @@ page-ended-text = ended
 page-your-time = your time
 page-your-zone = Your time zone
 page-home-description = Current game versions, their activities and calendars.
-page-announcements = Announcements
-page-no-announcements = No announcements.
 page-atom-feed = Atom feed
 page-zone-assumed = This time zone was assumed when the data was imported and is not confirmed yet.
 page-date = { $month ->
@@ -1461,7 +1411,6 @@ code-means = { $code ->
     [version-backwards] The version goes backwards: clients that keep the newest version they saw ignore the document.
     [upcoming-activity-removed] An activity that has not started yet is gone.
     [cover-removed] The version had a cover and has none now.
-    [announcements-id] An announcements board changed without its id going up: clients never show the new text.
    *[other] (undocumented)
 }
 # What to do about a code of `check` or `diff`, in the contributor's words.
@@ -1498,7 +1447,6 @@ code-todo = { $code ->
     [version-backwards] Publish the current version's document; correct an older version only while it is the current one.
     [upcoming-activity-removed] If it was cancelled or listed by mistake, nothing to do; otherwise put it back.
     [cover-removed] Put "cover" back, or leave it out if the version has no cover.
-    [announcements-id] Raise the board's id by one whenever its content changes.
    *[other] (undocumented)
 }
 help-cmd-docs = Print a part of the documents written from the data and the code: the games table of README.md (from games.json) or the reference of every code `check` and `diff` print (CONTRIBUTING.md); tests compare the documents with it
@@ -1559,7 +1507,6 @@ ref-python = With the Python client (PyPI `activity-site-client`, module `activi
 ref-contract-heading = The contract
 ref-locale-note = {" "}({ $note })
 ref-schema-activity = Activity document
-ref-schema-announcements = Announcements board
 ref-schema-games = Index
 ref-schema-api-catalog = API catalog
 
@@ -1611,20 +1558,6 @@ ref-field-games-games-dataSources = The registry's sources, as `games.json` has 
 ref-field-games-games-updateMode = The update mode the registry names for the game (absent when it names none; each entry of `files` gives the mode in force).
 ref-field-games-games-timeZoneAssumed = The game's timeZone was assumed when the data was imported and is not yet confirmed.
 ref-field-games-games-conventions = The registry's conventions for the game's sources (end seconds they write on purpose, warning rules turned off), as `games.json` has them.
-ref-field-games-announcements = The announcements boards, one per locale (absent from a site without them).
-ref-field-games-announcements-locale = The board's locale tag.
-ref-field-games-announcements-default = This is the un-suffixed board of the site's default locale.
-ref-field-games-announcements-path = The board, site-absolute.
-ref-field-games-announcements-feed = Its Atom feed, site-absolute.
-ref-field-games-announcements-id = The board's id, raised whenever its content changes.
-ref-field-games-announcements-sha256 = Hex SHA-256 of the board's bytes.
-ref-field-games-announcements-bytes = The board's size in bytes.
-ref-field-announcements-id = A whole number, 0 or more, raised whenever the board's content changes: clients compare it with the last id they showed.
-ref-field-announcements-updated = Optional: when the board last changed, RFC 3339 with an offset (2026-11-20T10:00:00+08:00). The board's Atom feed takes its `updated` from here (the Unix epoch without it), so the feed changes only with the board.
-ref-field-announcements-announcements = The announcements, newest first.
-ref-field-announcements-announcements-title = The announcement's title, shown in the board's list.
-ref-field-announcements-announcements-content = The announcement's text, in Markdown (CommonMark). Links are absolute http(s) URLs, site paths (/...) or anchors (#...); raw HTML is shown as text.
-ref-field-announcements-announcements-contentType = How `content` is written; only "markdown", which is also what an absent contentType means.
 ref-field-api-catalog-linkset = The link set: one context and its links per entry.
 ref-field-api-catalog-linkset-anchor = The link context: the API's base.
 

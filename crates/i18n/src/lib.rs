@@ -42,6 +42,53 @@ pub const EN_US_FTL: &str = include_str!("en-US.ftl");
 /// The Simplified Chinese messages.
 pub const ZH_CN_FTL: &str = include_str!("zh-CN.ftl");
 
+/// The messages a part of the tool keeps beside its code (a kind's folder,
+/// `crates/kinds/src/<name>/`), in both languages; each such part adds
+/// its own to [`RESOURCES`](static@RESOURCES) where it lives, and the bundles read them
+/// after this crate's files.
+#[derive(Debug)]
+pub struct Resources {
+    /// Who owns them, for error messages and order (`announcements`).
+    pub owner: &'static str,
+    /// Its `en-US.ftl`.
+    pub en_us: &'static str,
+    /// Its `zh-CN.ftl`.
+    pub zh_cn: &'static str,
+}
+
+/// The resources beside the code, added at link time
+/// (`#[distributed_slice(RESOURCES)]`).
+#[linkme::distributed_slice]
+pub static RESOURCES: [Resources];
+
+/// Every Fluent source of `lang`: this crate's file, then each part's
+/// resources by owner, as `(name, text)`: the whole of what the tool
+/// says, for the bundles and the tests that hold both languages alike.
+pub fn sources(lang: Lang) -> Vec<(String, &'static str)> {
+    let mut extra: Vec<&Resources> = RESOURCES.iter().collect();
+    extra.sort_by_key(|r| r.owner);
+    let own = (format!("{lang}.ftl"), lang.ftl());
+    let parts = extra.into_iter().map(|r| {
+        let text = match lang {
+            Lang::EnUs => r.en_us,
+            Lang::ZhCn => r.zh_cn,
+        };
+        (format!("{}/{lang}.ftl", r.owner), text)
+    });
+    std::iter::once(own).chain(parts).collect()
+}
+
+/// Every message of `lang` as one Fluent text ([`sources`] joined).
+pub fn all_ftl(lang: Lang) -> &'static str {
+    static ALL: LazyLock<[String; 2]> = LazyLock::new(|| {
+        Lang::ALL.map(|lang| {
+            let texts = sources(lang).into_iter().map(|(_, text)| text);
+            texts.collect::<Vec<_>>().join("\n")
+        })
+    });
+    &ALL[usize::from(lang.index())]
+}
+
 /// A language the tool speaks.
 #[derive(
     Debug,
@@ -363,14 +410,16 @@ pub fn lookup(id: &str, lang: Lang) -> Option<String> {
 type Bundle = FluentBundle<FluentResource>;
 
 fn load(lang: Lang) -> Bundle {
-    let resource = FluentResource::try_new(lang.ftl().to_string())
-        .unwrap_or_else(|(_, errors)| panic!("{lang}.ftl does not parse: {errors:?}"));
     let id: unic_langid::LanguageIdentifier = lang.tag().parse().expect("a valid language tag");
     let mut bundle = FluentBundle::new_concurrent(vec![id]);
     bundle.set_use_isolating(false);
-    bundle
-        .add_resource(resource)
-        .unwrap_or_else(|errors| panic!("{lang}.ftl repeats a message: {errors:?}"));
+    for (name, text) in sources(lang) {
+        let resource = FluentResource::try_new(text.to_string())
+            .unwrap_or_else(|(_, errors)| panic!("{name} does not parse: {errors:?}"));
+        bundle
+            .add_resource(resource)
+            .unwrap_or_else(|errors| panic!("{name} repeats a message: {errors:?}"));
+    }
     bundle
 }
 

@@ -433,10 +433,6 @@ agent-outside-data = 拒绝写入 `{ $path }`：它实际指向 data/ 之外
 agent-not-a-locale = `{ $locale }` 不是语言标签（应如 `zh-CN` 或 `en-US`）
 agent-path-mismatch = `path` 是 `{ $path }`，但给出的游戏和语言对应的是 `{ $expected }`；请原样传回读取工具的回答
 agent-written = 已写入
-agent-board-new = 新公告板，id 为 { $id }，共 { $count } 条公告
-agent-board-unchanged = 公告没有变化（id { $before } -> { $after }）
-agent-board-same-id = 公告变了，但 `id` 没有增大（{ $before } -> { $after }）：客户端不会显示新内容；请把 `id` 改为 { $next } 后再写入
-agent-board-raised = 公告已更改，`id` 从 { $before } 变为 { $after }
 agent-registry-no-games = games.json 中没有 `games` 列表；请先修正它（`activity-site check`）
 agent-game-no-id = 游戏缺少 `id`：请按 games.json 中的写法给出条目，包括 `id`、`name`、`locales`、`defaultLocale` 和 `dataSource`
 agent-game-exists = games.json 中已有游戏 `{ $game }`；添加语言请用 add_locale，修改数据请用 write_document
@@ -521,42 +517,9 @@ warning-cover-removed = 版本 { $version } 不再有封面（原为 { $cover }�
 warning-cover-removed-help = 请把 "cover" 加回来（`activity-site version new` 会沿用封面，除非给出 --cover ''），如果这个版本确实没有封面则无需处理
 warning-optional-field-removed = { $path } 不再有字段 { $field }（比较基准中有）；公开的 schema 把它定为可选字段，客户端会当作没有这个字段。
 warning-optional-field-removed-help = 如果是误删，请把它加回去（`activity-site version new` 会保留当前版本的每个字段）；否则无需处理
-breaking-id-none = （无）
-breaking-id-stayed = 它们的 id 仍是 { $id }
-breaking-id-down = 它们的 id 从 { $from } 降到了 { $to }
-breaking-announcements-id = 公告变了，但{ $what }：桌面客户端和网页只在 id 变化时才会重新显示公告栏，所以永远不会显示新内容。
-breaking-announcements-id-help = 请在公告文件中把 "id" 设为 { $id }（比已发布的 id 大 1）
 
-## 公告：orphan-file、schema 提示、markdown-link、markdown-html
+## registry-id-taken：被某类文档页面占用的游戏 ID
 
-anno-orphan = `{ $path }` 没有以语言代码命名，因此不会发布其中的公告
-anno-orphan-help = 请以语言代码命名公告文件，例如 `data/_announcements/zh-CN.json`
-anno-id-help = `id` 是大于或等于 0 的整数，例如 `28`；每次修改内容时请把它加 1
-anno-title-help = 请为公告填写标题：客户端按标题列出公告栏
-anno-content-type-help = 唯一的内容类型是 "markdown"，省略该字段也表示 "markdown"
-anno-content-help = 请用 Markdown 字符串填写公告正文
-anno-minimum = `{ $field }` 必须大于或等于 0（实际为 { $found }）
-anno-unknown-value = 未知的 `{ $field }`：{ $value }
-anno-id-not-whole = `id` 写成了 `{ $raw }`，不是整数的写法
-anno-id-not-whole-help = 请写成 `{ $whole }`：客户端把 id 当作整数读取
-anno-updated-bad = `updated` 是 `{ $found }`，不是带偏移的 RFC 3339 时间
-anno-updated-help = 写公告板最后一次修改的时间，带上偏移，例如 `2026-11-20T10:00:00+08:00`：Atom 订阅源的 `updated` 就是这个时间
-markdown-link = `content` 中的{ $image ->
-    [yes] 图片
-   *[no] 链接
-} `{ $dest }` 既不是绝对的 http(s) 网址，也不是本站的路径
-markdown-link-help = 请把{ $image ->
-    [yes] 图片
-   *[no] 链接
-}指向 `https://...`、本站的页面（例如 `/sr/`）或本条公告中的标题（例如 `#notes`）；页面会丢弃其他{ $image ->
-    [yes] 图片
-   *[no] 链接
-}
-markdown-fragment = `content` 中的链接 `{ $dest }` 没有指向本条公告中的任何标题
-markdown-fragment-help = 请链接到本条公告中的标题，写法为标题的锚点名（英文字母小写，空格改为 `-`，去掉标点）：{ $headings }
-markdown-fragment-no-headings-help = 本条公告没有标题：请添加一个标题（例如 `## { $name }`），或改为链接到绝对的 https:// 网址；`#` 链接只能指向同一条公告中的标题
-markdown-html = `content` 中含有原始 HTML `{ $html }`
-markdown-html-help = 页面会把原始 HTML 显示为文本，客户端也可能丢弃它：请把代码放在反引号中（`<tag>`），或用 `&lt;` 表示字面上的 `<`
 registry-id-taken = 游戏 ID `{ $id }` 已被占用：网站在 /{ $id }/ 发布 `{ $kind }` 的页面
 registry-id-taken-help = 请换一个 ID，例如 `{ $id }-game`
 
@@ -691,11 +654,6 @@ diff-shift = { $end ->
 diff-changed = ~ { $name }（{ $start }）：{ $fields }
 diff-field = { $field }：{ $from } -> { $to }
 diff-none = （无）
-diff-announcement = { $change ->
-    [added] 新增公告
-    [edited] 修改公告
-   *[removed] 删除公告
-}：{ $title }
 diff-reformatted = 内容相同，字节不同（格式或活动顺序有变）
 diff-md-title = 对照 `{ $against }` 的数据审查
 diff-md-no-change = { $files ->
@@ -781,7 +739,6 @@ import-summary = 导入：站点上有 { $site } 个活动文件，导入了 { $
    *[other] ；{ $assumed } 个游戏的时区是推定的
 }{ $listed }
 import-games-listed-by = ；游戏列表来自 { $from }
-import-summary-announcements = { $count } 个公告文件
 import-summary-list = { $first }，{ $rest }
 import-failed = 导入：{ $count } 个文件没有导入（见上面的错误）
 import-skipped = 导入：{ $count } 个文件既没有导入也没有保留（见上文）
@@ -915,9 +872,6 @@ serve-signal = 无法监听 { $signal } 信号：{ $error }
 
 ## status：公告栏、数据来源；工具自身的参数错误
 
-status-board = 公告栏
-status-board-id = ID
-status-board-count = 条数
 status-changed-header = 更新时间
 status-changed-from = { $when }（{ $from ->
     [git] git 提交
@@ -987,8 +941,6 @@ page-ended-text = 已结束
 page-your-time = 本地时间
 page-your-zone = 你的时区
 page-home-description = 各游戏的当前版本、活动和日历。
-page-announcements = 公告
-page-no-announcements = 暂无公告。
 page-atom-feed = Atom 订阅
 page-zone-assumed = 这个时区是导入数据时假定的，尚未确认。
 page-date = { $month } 月 { $day } 日
@@ -1283,7 +1235,6 @@ code-means = { $code ->
     [version-backwards] 版本号倒退：只保留最新版本的客户端会忽略这份文档。
     [upcoming-activity-removed] 一个尚未开始的活动被删除了。
     [cover-removed] 版本原来有封面，现在没有了。
-    [announcements-id] 公告板内容变了但 id 没有增加：客户端永远不会显示新内容。
    *[other] （未记载）
 }
 # 对 `check` 或 `diff` 的每个代码该怎么办，用贡献者的话说。
@@ -1320,7 +1271,6 @@ code-todo = { $code ->
     [version-backwards] 发布当前版本的文档；旧版本只能在它仍是当前版本时更正。
     [upcoming-activity-removed] 如果活动取消了或是误列的，无需处理；否则请加回去。
     [cover-removed] 把 "cover" 加回去；如果该版本没有封面，就不用写。
-    [announcements-id] 公告板内容每次变动，都把它的 id 加一。
    *[other] （未记载）
 }
 help-cmd-docs = 打印由数据和代码生成的文档片段：README.md 的游戏表（来自 games.json），或 `check` 与 `diff` 会输出的每个代码的参考（CONTRIBUTING.md）；测试会把文档与它比较
@@ -1381,7 +1331,6 @@ ref-python = 使用 Python 客户端（PyPI `activity-site-client`，模块 `act
 ref-contract-heading = 契约文件
 ref-locale-note = （{ $note }）
 ref-schema-activity = 活动文档
-ref-schema-announcements = 公告板
 ref-schema-games = 索引
 ref-schema-api-catalog = API 目录
 
@@ -1431,20 +1380,6 @@ ref-field-games-games-dataSources = 注册表中的数据来源，与 `games.jso
 ref-field-games-games-updateMode = 注册表为游戏指明的更新方式（未指明时没有此字段；`files` 的每一项给出实际生效的方式）。
 ref-field-games-games-timeZoneAssumed = 游戏的 timeZone 是导入数据时推定的，尚未确认。
 ref-field-games-games-conventions = 注册表中该游戏数据来源的惯例（来源有意写的结束秒数、关闭的警告规则），与 `games.json` 相同。
-ref-field-games-announcements = 公告板，每种语言一份（没有公告板的站点没有此字段）。
-ref-field-games-announcements-locale = 公告板的语言标签。
-ref-field-games-announcements-default = 这是站点默认语言无后缀的公告板。
-ref-field-games-announcements-path = 公告板的站内绝对路径。
-ref-field-games-announcements-feed = 它的 Atom 订阅的站内绝对路径。
-ref-field-games-announcements-id = 公告板的 id，内容每次变化时增大。
-ref-field-games-announcements-sha256 = 公告板字节的 SHA-256（十六进制）。
-ref-field-games-announcements-bytes = 公告板的字节数。
-ref-field-announcements-id = 大于等于 0 的整数，公告板内容每次变化时增大：客户端把它与上次显示的 id 比较。
-ref-field-announcements-updated = 可选：公告板最后一次变化的时间，RFC 3339，带偏移（2026-11-20T10:00:00+08:00）。公告板的 Atom 订阅的 `updated` 取自这里（没有时为 Unix 纪元），因此订阅只随公告板变化。
-ref-field-announcements-announcements = 公告，最新的在前。
-ref-field-announcements-announcements-title = 公告的标题，显示在公告板的列表中。
-ref-field-announcements-announcements-content = 公告的正文，Markdown（CommonMark）格式。链接为绝对 http(s) URL、站内路径（/...）或锚点（#...）；原始 HTML 按文本显示。
-ref-field-announcements-announcements-contentType = `content` 的写法；只有 "markdown"，省略 contentType 时也是这个意思。
 ref-field-api-catalog-linkset = 链接集：每项一个上下文及其链接。
 ref-field-api-catalog-linkset-anchor = 链接的上下文：API 的基础地址。
 

@@ -419,7 +419,7 @@ pub fn is_activities(kind: &Kind) -> bool {
 /// site's locale), by the names the kind declares; `None` for any other
 /// path.
 pub fn per_locale_document(path: &str) -> Option<(&'static Kind, Option<&str>)> {
-    kind::ALL
+    kind::all()
         .iter()
         .copied()
         .find_map(|k| Some((k, k.published_locale(path)?)))
@@ -429,7 +429,7 @@ pub fn per_locale_document(path: &str) -> Option<(&'static Kind, Option<&str>)> 
 /// when that is the name of a document of a kind published once per
 /// locale (`anno-en-US.json`: `api/v1/anno-en-US.json`).
 pub fn per_locale_named(name: &str) -> Option<String> {
-    kind::ALL.iter().find_map(|k| {
+    kind::all().iter().find_map(|k| {
         let probe = k.published_path("", Naming::Plain, "json")?;
         let (dir, _) = probe.rsplit_once('/')?;
         let path = format!("{dir}/{name}");

@@ -1,22 +1,28 @@
-//! The kinds a review compares document by document: the one list
-//! ([`ALL`]) that [`super::compare`] and the renderings walk. A kind of
-//! [`crate::kind::ALL`] whose published documents a review reads has a
-//! file of its own here implementing [`Compare`] and a line in [`ALL`]
-//! (`tests/kinds.rs` says so when one is missing); the kept files are
-//! compared by their status alone.
+//! The kinds a review compares document by document: [`all`], which
+//! [`super::compare`] and the renderings walk. The activity documents are
+//! this crate's own case ([`super::activities`]); a registered kind whose
+//! published documents a review reads gives its [`Compare`] as a part of
+//! its declaration (`crate::kind::Kind::parts`, in its folder of
+//! `crates/kinds`; `tests/kinds.rs` says so when one is missing); the
+//! kept files are compared by their status alone.
 
+use super::activities;
 use super::report::Compare;
-use super::{activities, announcements};
 use crate::kind::{self, Kind};
 
-/// Every kind a review compares, in the order of [`crate::kind::ALL`],
+/// Every kind a review compares, in the order of [`crate::kind::all`],
 /// which is the order the reports list a file's changes in.
-pub static ALL: &[&dyn Compare] = &[&activities::COMPARE, &announcements::COMPARE];
+pub fn all() -> impl Iterator<Item = &'static dyn Compare> {
+    kind::all().iter().filter_map(|k| of(k))
+}
 
 /// What a review does with the documents of `kind`; `None` for a kind
 /// compared by its status alone (the kept files).
 pub fn of(kind: &Kind) -> Option<&'static dyn Compare> {
-    ALL.iter().copied().find(|c| kind::same(c.kind(), kind))
+    if kind::same(kind, &kind::activities::KIND) {
+        return Some(&activities::COMPARE);
+    }
+    kind.part::<&'static dyn Compare>()
 }
 
 /// What a review does with the published document at `path`, by the kind

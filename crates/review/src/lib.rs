@@ -5,8 +5,9 @@
 //! Pure: the caller reads or fetches the bytes (see `crate::bases`) and
 //! hands them in one file at a time ([`compare`]); this module finds the
 //! kind each path is a document of ([`crate::kind::of_published`]) and
-//! hands the two sides to that kind's comparison ([`Compare`], one file
-//! per kind listed in [`kinds::ALL`]: [`activities`], [`announcements`]),
+//! hands the two sides to that kind's comparison ([`Compare`], found by
+//! [`kinds::of`]: [`activities`] here, a registered kind's in its folder
+//! of `crates/kinds`),
 //! which names its changes in its clients' terms and the **breaking**
 //! ones (what a client cannot survive); [`report`] holds the shared
 //! types and `render` the report as text, JSON, Markdown or GitHub
@@ -39,7 +40,6 @@
 #![allow(rustdoc::private_intra_doc_links)]
 
 pub mod activities;
-pub mod announcements;
 mod contract;
 pub mod kinds;
 mod render;
@@ -166,35 +166,36 @@ impl Schemas {
 }
 
 /// Every code a review can print, each with whether it is breaking: the
-/// findings every file may get, then each kind's ([`kinds::ALL`]), in the
+/// findings every file may get, then each kind's ([`crate::kind::all`]), in the
 /// order of their declarations. What the documentation of the codes
 /// (`activity-site docs codes`) is written from.
-pub fn codes() -> Vec<(&'static str, bool)> {
-    let mut codes: Vec<(&'static str, bool)> = Vec::new();
+pub fn codes() -> Vec<(&'static kind::Finding, bool)> {
+    let mut codes: Vec<(&'static kind::Finding, bool)> = Vec::new();
     let shared = report::SHARED_BREAKING
         .iter()
-        .map(|f| (f.code, true))
-        .chain(report::SHARED_WARNINGS.iter().map(|f| (f.code, false)));
+        .map(|f| (*f, true))
+        .chain(report::SHARED_WARNINGS.iter().map(|f| (*f, false)));
     codes.extend(shared);
-    for kind in crate::kind::ALL {
-        codes.extend(kind.review.breaking.iter().map(|f| (f.code, true)));
-        codes.extend(kind.review.warnings.iter().map(|f| (f.code, false)));
+    for kind in crate::kind::all() {
+        codes.extend(kind.review.breaking.iter().map(|f| (*f, true)));
+        codes.extend(kind.review.warnings.iter().map(|f| (*f, false)));
     }
     codes
 }
 
 /// The files a site of `games` publishes under two names, as `(path,
 /// alias)`, kind by kind ([`Compare::aliases`]): each game's document
-/// and calendar of its default locale, the site locale's announcements
-/// board and feed.
+/// and calendar of its default locale, the site locale's document and
+/// feed of each kind published once per locale.
 pub fn alias_pairs(games: &[Game]) -> Vec<(String, String)> {
-    kinds::ALL.iter().flat_map(|k| k.aliases(games)).collect()
+    kinds::all().flat_map(|k| k.aliases(games)).collect()
 }
 
 /// The documents a deployed site may hold that no index lists, kind by
-/// kind ([`Compare::unlisted`]): the un-suffixed announcements board.
+/// kind ([`Compare::unlisted`]): the un-suffixed document of each kind
+/// published once per locale.
 pub fn unlisted_documents() -> Vec<String> {
-    kinds::ALL.iter().flat_map(|k| k.unlisted()).collect()
+    kinds::all().flat_map(|k| k.unlisted()).collect()
 }
 
 /// The activity documents a deployed `api/v1/games.json` lists

@@ -2,7 +2,7 @@
 //! programs, Markdown for a job summary or a pull request, and GitHub
 //! annotations. What a file's changes say is its kind's
 //! ([`super::report::Compare::lines`]), walked in the order of
-//! [`kinds::ALL`].
+//! [`kinds::all`].
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -326,14 +326,13 @@ fn detail_lines(file: &FileDiff) -> Vec<String> {
         .version
         .iter()
         .map(|change| {
-            kinds::ALL
-                .iter()
+            kinds::all()
                 .find_map(|kind| kind.field(change))
                 .unwrap_or_else(|| field_line(change))
                 .to_string()
         })
         .collect();
-    for kind in kinds::ALL {
+    for kind in kinds::all() {
         kind.lines(file, &mut lines);
     }
     if file.status == FileStatus::Reformatted {

@@ -261,6 +261,7 @@ pub(super) const FILE_REMOVED: kind::Finding = kind::Finding {
     code: "file-removed",
     message: "breaking-file-removed",
     help: "breaking-file-removed-help",
+    docs: None,
 };
 
 /// Breaking, whatever the file's kind: a field every object of its
@@ -270,6 +271,7 @@ pub(super) const FIELD_REMOVED: kind::Finding = kind::Finding {
     code: "published-field-removed",
     message: "breaking-field-removed",
     help: "breaking-field-removed-help",
+    docs: None,
 };
 
 /// A warning, whatever the file's kind: a field every object of its place
@@ -280,6 +282,7 @@ pub(super) const OPTIONAL_FIELD_REMOVED: kind::Finding = kind::Finding {
     code: "optional-field-removed",
     message: "warning-optional-field-removed",
     help: "warning-optional-field-removed-help",
+    docs: None,
 };
 
 /// The review findings every file may get, whatever its kind, besides each
@@ -296,11 +299,12 @@ pub(super) const FIELD_RETYPED: kind::Finding = kind::Finding {
     code: "published-field-retyped",
     message: "breaking-field-retyped",
     help: "breaking-field-retyped-help",
+    docs: None,
 };
 
 impl Finding {
     /// The finding `declared`, its messages given their arguments.
-    pub(super) fn new(
+    pub fn new(
         declared: &kind::Finding,
         message: impl FnOnce(Msg) -> Msg,
         help: impl FnOnce(Msg) -> Msg,
@@ -337,7 +341,7 @@ impl FileDiff {
     }
 
     /// Whether the file holds changes a reader sees beyond its status.
-    pub(super) fn has_details(&self) -> bool {
+    pub fn has_details(&self) -> bool {
         !(self.version.is_empty()
             && self.added.is_empty()
             && self.removed.is_empty()
@@ -362,8 +366,9 @@ impl FileDiff {
 }
 
 /// What a review does with the published documents of one kind: the
-/// kind's own file of `site/diff/` implements it and `kinds::ALL` lists
-/// it, found from the kind ([`crate::kind::of_published`] tells which
+/// kind's folder of `crates/kinds` implements it and gives it as a part
+/// of its declaration (the activity documents': [`crate::activities`]),
+/// found from the kind ([`crate::kind::of_published`] tells which
 /// kind a path is). Every file gets its status and, when removed, its
 /// breaking change whatever its kind; the rest is the kind's.
 pub trait Compare: Sync {
@@ -407,8 +412,11 @@ pub trait Compare: Sync {
     /// each file beside it, under its suffixed and its un-suffixed name.
     fn aliases(&self, games: &[Game]) -> Vec<(String, String)> {
         let kind = self.kind();
-        let PublishedAs::PerLocale { path, beside, .. } = kind.published else {
+        let PublishedAs::PerLocale { beside, .. } = kind.published else {
             return Vec::new();
+        };
+        let path = |locale: &str, name: Naming, ext: &str| {
+            kind.published_path(locale, name, ext).unwrap_or_default()
         };
         let Some(locale) = crate::model::site_locale(games) else {
             return Vec::new();
@@ -566,10 +574,7 @@ pub(super) fn shown(value: Option<&str>) -> Arg {
 
 /// Both sides of a path as JSON values, this build's first, when both
 /// parse.
-pub(super) fn json_pair(
-    built: &[u8],
-    base: &[u8],
-) -> Option<(serde_json::Value, serde_json::Value)> {
+pub fn json_pair(built: &[u8], base: &[u8]) -> Option<(serde_json::Value, serde_json::Value)> {
     let new = serde_json::from_slice(built).ok()?;
     let old = serde_json::from_slice(base).ok()?;
     Some((new, old))

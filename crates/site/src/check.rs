@@ -82,10 +82,10 @@ pub(crate) fn check_key(
 }
 
 /// SHA-256 of the schemas a project is checked against: the registry's,
-/// then each kind's in the order of [`kind::ALL`].
+/// then each kind's in the order of [`kind::all`].
 pub(crate) fn schemas_digest(project: &crate::source::Project) -> [u8; 32] {
     let mut hasher = Sha256::new();
-    let kinds = kind::ALL.iter().filter_map(|k| project.schema(k));
+    let kinds = kind::all().iter().filter_map(|k| project.schema(k));
     for schema in std::iter::once(&project.games_schema).chain(kinds) {
         let bytes = serde_json::to_vec(schema).unwrap_or_default();
         hasher.update((bytes.len() as u64).to_le_bytes());
@@ -265,7 +265,7 @@ pub(crate) fn sources_digest(game: &crate::source::LoadedGame) -> [u8; 16] {
 }
 
 /// Checks every file of the kinds checked file by file
-/// ([`validate::FILE_KINDS`], the announcements boards): the checked files
+/// ([`validate::file_kinds`]): the checked files
 /// (their diagnostics moved out), by kind and then by path, and every
 /// diagnostic.
 pub(crate) fn check_files(
@@ -275,7 +275,7 @@ pub(crate) fn check_files(
 ) -> (Vec<CheckedFile>, Vec<Diagnostic>) {
     let mut checked = Vec::new();
     let mut all = Vec::new();
-    for &rules in validate::FILE_KINDS {
+    for rules in validate::file_kinds() {
         let (files, mut unread) = tree.locale_files(rules.kind());
         all.append(&mut unread);
         for file in &files {

@@ -55,8 +55,9 @@
 //! - [`types`]: the shared types (a checked tree, a game as the renderers
 //!   see it, a rendered file, what a kind checked file by file publishes:
 //!   [`types::Publish`]); imports no other file of the folder.
-//! - [`kinds`]: the one list of those kinds' [`types::Publish`], which
-//!   the render, `_headers` and the root's `status` walk.
+//! - [`kinds`]: those kinds' [`types::Publish`], found in the registry
+//!   ([`kind::all`]), which the render, `_headers` and the root's
+//!   `status` walk.
 //! - [`check`](mod@check): the check of a tree, game by game, and a build's check.
 //! - [`api`]: the JSON API's files and the index.
 //! - [`render`]: the render engine (the plan of parts, the cache, the
@@ -64,18 +65,16 @@
 //! - [`output`]: `build` itself (its options and outcome): check, render,
 //!   swap in.
 //! - the renderers of one kind of file each ([`pages`], [`ics`],
-//!   [`announcements`], [`llms`], [`reference`](mod@reference), [`headers`],
+//!   [`llms`], [`reference`](mod@reference), [`headers`],
 //!   [`compress`], the [`timeline`] page), the cache and the manifest, the
 //!   staging directory (`write`), the live check and build ([`LiveCheck`],
 //!   [`LiveBuild`]), and the rewrites of sources ([`rewrite`]).
 
 // The checker's modules, under the names every file of the builder uses.
 use activity_site_check::{
-    atomic, clock, diagnostics, i18n, kind, layout, load, markdown, model, relpath, source, tree,
-    validate,
+    atomic, clock, diagnostics, i18n, kind, layout, load, model, relpath, source, tree, validate,
 };
 
-pub mod announcements;
 pub mod api;
 pub mod cache;
 mod cards;

@@ -492,7 +492,7 @@ const TEMPLATES: [(&str, &str); 13] = [
 /// Every template: [`TEMPLATES`], then the template of each kind with
 /// pages of its own ([`kind::Pages`]).
 fn templates() -> impl Iterator<Item = (&'static str, &'static str)> {
-    let kinds = kind::ALL
+    let kinds = kind::all()
         .iter()
         .filter_map(|k| k.pages())
         .map(|p| p.template);
@@ -520,7 +520,7 @@ pub const SCRIPT: &str = include_str!("templates/live.js");
 /// view without a `live` field (or with no script) gets no script; every
 /// page gets the style sheet, a global of the environment (`site_style`).
 #[derive(Debug, Clone, Serialize)]
-pub(super) struct Live {
+pub struct Live {
     script: Option<&'static str>,
     ui_json: String,
 }
@@ -562,7 +562,7 @@ pub(super) fn live(ui: &Ui) -> Live {
 }
 
 /// The style sheet of a page without the script (the announcements pages).
-pub(super) fn style_only(ui: &Ui) -> Live {
+pub fn style_only(ui: &Ui) -> Live {
     Live {
         script: None,
         ..live(ui)
@@ -598,7 +598,7 @@ pub fn csp_hash(text: &str) -> String {
 /// ([`WORDS`]), like every other sentence of the tool. Only zh-CN and
 /// English exist; every other locale gets English.
 #[derive(Debug)]
-pub(super) struct Ui {
+pub struct Ui {
     lang: Lang,
     words: std::collections::BTreeMap<&'static str, String>,
 }
@@ -666,7 +666,7 @@ const WORDS: [(&str, &str); 49] = [
 
 impl Ui {
     fn of(lang: Lang) -> Ui {
-        let kinds = kind::ALL.iter().filter_map(|k| k.pages());
+        let kinds = kind::all().iter().filter_map(|k| k.pages());
         let words = WORDS
             .iter()
             .chain(kinds.flat_map(|p| p.words))
@@ -676,14 +676,14 @@ impl Ui {
     }
 
     /// The word the templates call `name` (empty for a name of no word).
-    pub(super) fn word(&self, name: &str) -> &str {
+    pub fn word(&self, name: &str) -> &str {
         self.words.get(name).map_or("", String::as_str)
     }
 }
 
 /// The page words for a page in `locale`: Chinese for a Chinese locale
 /// ([`crate::model::is_chinese`]), English otherwise.
-pub(super) fn ui_for(locale: &str) -> &'static Ui {
+pub fn ui_for(locale: &str) -> &'static Ui {
     static EN: std::sync::LazyLock<Ui> = std::sync::LazyLock::new(|| Ui::of(Lang::EnUs));
     static ZH: std::sync::LazyLock<Ui> = std::sync::LazyLock::new(|| Ui::of(Lang::ZhCn));
     if crate::model::is_chinese(locale) {
@@ -967,7 +967,7 @@ pub fn escape_html(text: &str) -> String {
 
 /// Renders `template` with `view` into the file at `path` (for the
 /// announcements pages, which keep their views in their own module).
-pub(super) fn render_view<S: Serialize>(
+pub fn render_view<S: Serialize>(
     template: &str,
     path: &str,
     view: &S,
@@ -1010,7 +1010,7 @@ fn api_file(game: &Game, doc: &LocaleDocument, ext: &str) -> String {
 }
 
 /// The name of a language in itself, for language links.
-pub(super) fn language_name(locale: &str) -> String {
+pub fn language_name(locale: &str) -> String {
     match locale {
         "zh-CN" | "zh-Hans" | "zh" => "简体中文".to_owned(),
         "zh-TW" | "zh-HK" | "zh-Hant" => "繁體中文".to_owned(),

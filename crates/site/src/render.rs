@@ -520,8 +520,7 @@ impl<'a> Build<'a> {
             site_locale: self.site_locale.as_deref(),
             site_url: self.how.site_url,
         };
-        kinds::ALL
-            .iter()
+        kinds::all()
             .map(|kind| {
                 let own: Vec<&CheckedFile> = files
                     .iter()
@@ -553,7 +552,7 @@ impl<'a> Build<'a> {
         let mut shared: Vec<OutputFile> = Vec::new();
         // Each kind's index entries under the field it declares.
         let mut index_entries = layout::IndexPerLocale::new();
-        for (kind, publish) in published.iter_mut().zip(kinds::ALL) {
+        for (kind, publish) in published.iter_mut().zip(kinds::all()) {
             shared.append(&mut kind.files);
             let field = publish.kind().index_field();
             if let Some(field) = field.filter(|_| !kind.index.is_empty()) {
@@ -772,8 +771,7 @@ impl<'a> Build<'a> {
         games: &[GameOutput],
         parts: &mut Vec<manifest::PartRecord>,
     ) -> anyhow::Result<Tally> {
-        let starts: Vec<String> = kinds::ALL
-            .iter()
+        let starts: Vec<String> = kinds::all()
             .filter_map(|kind| kind.llms_start())
             .filter(|(path, _)| self.staging.holds(path))
             .map(|(_, line)| line)

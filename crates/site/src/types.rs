@@ -99,7 +99,7 @@ pub struct Checked {
     pub schemas: BTreeMap<&'static str, serde_json::Value>,
     /// Every file of the kinds checked file by file (the announcements
     /// boards, `data/_announcements/<locale>.json`), by kind in the order
-    /// of [`validate::FILE_KINDS`] and then by path, with its document when
+    /// of [`validate::file_kinds`] and then by path, with its document when
     /// kept; their diagnostics are in `diagnostics`.
     pub files: Vec<CheckedFile>,
     /// The fingerprint of each game's data files ([`super::check::sources_digest`]), by id,
@@ -169,8 +169,8 @@ pub struct HomeLink {
 }
 
 /// What a kind checked file by file ([`validate::FileRules`]) does in the
-/// site. The kind's own file of `site/` implements it and
-/// `site::kinds::ALL` lists it; the render, the `_headers` file and
+/// site. The kind's folder of `crates/kinds` implements it and gives it
+/// as a part of its declaration; the render, the `_headers` file and
 /// `status` reach the kind only through it.
 pub trait Publish: Sync {
     /// The kind it publishes.

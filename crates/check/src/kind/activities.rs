@@ -46,6 +46,7 @@ pub static KIND: Kind = Kind {
     },
     // Its tools are the documents' own (`read_document`, ...), per game.
     agents: None,
+    parts: &[],
 };
 
 /// The rules of an activity document: those of its own, then every
@@ -74,6 +75,7 @@ pub static ONGOING_REMOVED: Finding = Finding {
     code: "ongoing-activity-removed",
     message: "breaking-ongoing-removed",
     help: "breaking-ongoing-removed-help",
+    docs: None,
 };
 
 /// Breaking: an activity that is running at the moment of the review lost
@@ -82,6 +84,7 @@ pub static ONGOING_ID_CHANGED: Finding = Finding {
     code: "ongoing-activity-id-changed",
     message: "breaking-ongoing-id-changed",
     help: "breaking-ongoing-id-changed-help",
+    docs: None,
 };
 
 /// Breaking: the new document's version has not started yet, so clients
@@ -90,6 +93,7 @@ pub static UPCOMING_VERSION: Finding = Finding {
     code: "upcoming-version",
     message: "breaking-upcoming",
     help: "breaking-upcoming-help",
+    docs: None,
 };
 
 /// Breaking: the version goes backwards.
@@ -97,6 +101,7 @@ pub static VERSION_BACKWARDS: Finding = Finding {
     code: "version-backwards",
     message: "breaking-version-backwards",
     help: "breaking-version-backwards-help",
+    docs: None,
 };
 
 /// Warning: an activity that has not started yet is gone.
@@ -104,6 +109,7 @@ pub static UPCOMING_REMOVED: Finding = Finding {
     code: "upcoming-activity-removed",
     message: "warning-upcoming-removed",
     help: "warning-upcoming-removed-help",
+    docs: None,
 };
 
 /// Warning: the version's cover is gone.
@@ -111,4 +117,5 @@ pub static COVER_REMOVED: Finding = Finding {
     code: "cover-removed",
     message: "warning-cover-removed",
     help: "warning-cover-removed-help",
+    docs: None,
 };

@@ -26,4 +26,5 @@ pub static KIND: Kind = Kind {
     shape: None,
     published: PublishedAs::Verbatim,
     agents: None,
+    parts: &[],
 };

@@ -1,5 +1,6 @@
-//! The kinds of published document, each declared in one module, and the
-//! one list of them ([`ALL`]) that the rest of the tool walks.
+//! The kinds of published document: what a kind is ([`Kind`]), the one
+//! registry of them ([`all`]) that every layer walks, and the two core
+//! kinds, the activity documents and the kept files.
 //!
 //! A kind says, as plain data: where its sources are ([`Sources`]), the
 //! JSON Schema its files are checked against ([`Schema`]: the file a root
@@ -7,44 +8,37 @@
 //! agents name it), the rules its files get, the breaking changes and
 //! warnings a review (`diff`) may report about it ([`Review`]), the
 //! heading of its table in `status`, whether the editor checks its files,
-//! how `import` recognises it, and the names the site publishes its
-//! documents under ([`PublishedAs`]: for a kind with a file per locale,
-//! also the field of the index that lists them and its pages' folder,
-//! template and words, [`Pages`]), so nothing of the site takes a second
-//! such kind for the announcements boards.
+//! how `import` recognises it, the names the site publishes its documents
+//! under ([`PublishedAs`]: for a kind with a file per locale, also the
+//! field of the index that lists them and its pages' folder, template and
+//! words, [`Pages`]) and its agents' tools ([`Agents`]).
 //!
-//! The loader reads the schemas of every kind, the validator compiles them,
-//! the build publishes them, the agents serve them as resources, the
-//! editor and the agents tell a kind's file by [`of_source`], `import` sorts
-//! a published file by its shape ([`of_shape`]), a review
-//! (`review`) reports the findings its kind's [`Review`] lists (each a
-//! `static` of the kind's module that it names), and `status` lays out a table per kind that names one.
 //! What a kind does with its typed documents is behind one trait per
-//! layer, implemented in the kind's own module of that layer and listed
-//! once there: for a kind whose sources are one file per locale, its rules
-//! (`validate::FileRules`, listed in `validate::FILE_KINDS`) and what it
-//! publishes (`site::types::Publish`, listed in `site::kinds::ALL`); each
-//! layer finds a kind's from the kind (`validate::rules_of`,
-//! `site::kinds::of`). The activity documents, checked game by game with
-//! the registry, and the kept files, published byte for byte, are the
-//! layers' own cases. A review has one for every kind of JSON documents,
-//! the activity documents too: what it says of them
-//! (`review::Compare`, listed in `review::kinds::ALL`, found by
-//! the path the kind publishes, [`of_published`]). `import` needs no
-//! module of a kind published once per locale: it recognises and places
-//! its files from the declaration (its shape, its [`PublishedAs`] names,
-//! its [`Sources`]).
+//! layer, each defined by its layer: its rules (`validate::FileRules`),
+//! what it publishes (`site::types::Publish`) and what a review says of
+//! it (`review::Compare`). A kind beyond the two core ones lives in one
+//! folder of the kinds crate (`crates/kinds/src/<name>/`), which
+//! implements every trait, hands them to its declaration
+//! ([`Kind::parts`]) and registers that once ([`REGISTERED`](static@REGISTERED)); each layer
+//! finds its own part with [`Kind::part`] and never names a kind. The
+//! activity documents, checked game by game with the registry, and the
+//! kept files, published byte for byte, are the layers' own cases.
+//! `import` needs no module of a kind: it recognises and places its
+//! files from the declaration (its shape, its [`PublishedAs`] names, its
+//! [`Sources`]).
 //!
 //! Adding a kind: the recipe is in the crate's docs (`src/lib.rs`, the
-//! code map's entry for this module); `tests/kinds.rs` walks [`ALL`] and
+//! code map's entry for this module); `tests/kinds.rs` walks [`all`] and
 //! says what is missing.
 //!
 //! Depends on [`crate::tree`], [`crate::layout`] and
 //! [`crate::diagnostics`] only, so every part of the data half may read it.
 
 pub mod activities;
-pub mod announcements;
 pub mod kept;
+
+use std::any::Any;
+use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
 
@@ -52,8 +46,30 @@ use crate::diagnostics::Code;
 use crate::layout;
 use crate::tree::{self, SourcePath};
 
-/// Every kind of document, in the order the tool reads and lists them.
-pub static ALL: &[&Kind] = &[&activities::KIND, &announcements::KIND, &kept::KIND];
+/// The kinds of the kinds crate (`crates/kinds`), each added by its own
+/// folder at link time (`#[distributed_slice(REGISTERED)]`): the one place
+/// a kind is registered. No crate below that one can name a kind of it.
+#[linkme::distributed_slice]
+pub static REGISTERED: [&'static Kind];
+
+/// Every kind of document, in the order the tool reads and lists them: the
+/// activity documents, the registered kinds by name, the kept files last
+/// (published last, never over a file the build generates).
+pub fn all() -> &'static [&'static Kind] {
+    static ALL: LazyLock<Vec<&'static Kind>> = LazyLock::new(|| {
+        let mut registered: Vec<&'static Kind> = REGISTERED.to_vec();
+        registered.sort_by_key(|k| k.name);
+        let mut all = vec![&activities::KIND];
+        all.extend(registered);
+        all.push(&kept::KIND);
+        all
+    });
+    &ALL
+}
+
+/// What a layer above the checker does with a kind, as the kind's folder
+/// gives it ([`Kind::parts`]): a `&'static dyn Trait` of that layer.
+pub type Part = &'static (dyn Any + Send + Sync);
 
 /// One kind of published document.
 #[derive(Debug)]
@@ -86,18 +102,32 @@ pub struct Kind {
     /// (`read_<name>`, `check_<name>`, `write_<name>`); `None` for a kind
     /// with no such tools of its own.
     pub agents: Option<Agents>,
+    /// What each layer does with its documents, one value per layer, each
+    /// a `&'static dyn` of that layer's trait (`validate::FileRules`,
+    /// `site::types::Publish`, `review::Compare`): a layer finds its own
+    /// with [`Kind::part`]. Empty for the core kinds, which are each
+    /// layer's own case.
+    pub parts: &'static [Part],
 }
 
 /// What the agents (`mcp`) read of a kind with a file per locale: the
 /// sentence of the server's instructions and the description of each of
-/// its three tools (`read_<name>`, `check_<name>`, `write_<name>`).
+/// its three tools (`read_<name>`, `check_<name>`, `write_<name>`), each
+/// a message of both languages (rendered in the server's).
 #[derive(Debug, Clone, Copy)]
 pub struct Agents {
     pub instructions: &'static str,
     pub read: &'static str,
     pub check: &'static str,
     pub write: &'static str,
+    /// What a write changed, in one sentence, from the file as it was (if
+    /// any) and the canonical text written; `None`: that it was written.
+    pub written: Option<Written>,
 }
+
+/// What a write of a kind's file changed ([`Agents::written`]): from the
+/// file as it was (if any) and the canonical text written.
+pub type Written = fn(Option<&[u8]>, &str) -> crate::i18n::Msg;
 
 /// Where the site publishes a kind's documents, as [`crate::layout`]
 /// names them: the one answer to which kind a published path is
@@ -108,15 +138,13 @@ pub enum PublishedAs {
     /// (`api/v1/activity/<game>[-<locale>].json`); `is` tells a path of one.
     PerGame { is: fn(&str) -> bool },
     /// One document per locale, the site locale's also under an
-    /// un-suffixed name: `path(locale, default_name, ext)` names the
-    /// document (`ext` `json`) and each file published beside it under
-    /// the same name (`beside`: its feed's `atom`); `locale_of` reads a
-    /// document's path back (`Some(None)` for the un-suffixed name);
+    /// un-suffixed name: `stem` names the document (`ext` `json`) and each
+    /// file published beside it under the same name (`beside`: its feed's
+    /// `atom`), as [`layout::locale_document_path`] lays them out;
     /// `index_field` is the field of the index (`api/v1/games.json`) that
     /// lists its documents; `pages` are its pages, if it has any.
     PerLocale {
-        path: fn(&str, layout::Naming, &str) -> String,
-        locale_of: fn(&str) -> Option<Option<&str>>,
+        stem: &'static str,
         beside: &'static [&'static str],
         index_field: &'static str,
         pages: Option<Pages>,
@@ -199,9 +227,21 @@ pub struct Finding {
     pub message: &'static str,
     /// How to avoid it (breaking), or what to do if it was not meant (warning).
     pub help: &'static str,
+    /// Its row of the documentation of the codes (`docs codes`): the
+    /// messages that say what it means and what to do, for a finding of a
+    /// kind's folder; `None`: the shared `code-means` and `code-todo`.
+    pub docs: Option<(&'static str, &'static str)>,
 }
 
 impl Kind {
+    /// This kind's part of a layer: the first of its [`Kind::parts`] of
+    /// type `T` (`&'static dyn Publish`).
+    pub fn part<T: Any + Copy>(&self) -> Option<T> {
+        self.parts
+            .iter()
+            .find_map(|p| p.downcast_ref::<T>().copied())
+    }
+
     /// Whether the source file `rel` (relative to the root, forward
     /// slashes) is one of this kind's, by its place alone.
     pub fn claims(&self, rel: &str) -> bool {
@@ -242,7 +282,7 @@ impl Kind {
     pub fn publishes(&self, path: &str) -> bool {
         match self.published {
             PublishedAs::PerGame { is } => is(path),
-            PublishedAs::PerLocale { locale_of, .. } => locale_of(path).is_some(),
+            PublishedAs::PerLocale { stem, .. } => layout::locale_document_of(stem, path).is_some(),
             PublishedAs::Verbatim => false,
         }
     }
@@ -252,7 +292,7 @@ impl Kind {
     /// site's locale, `None` for any other path.
     pub fn published_locale<'a>(&self, path: &'a str) -> Option<Option<&'a str>> {
         match self.published {
-            PublishedAs::PerLocale { locale_of, .. } => locale_of(path),
+            PublishedAs::PerLocale { stem, .. } => layout::locale_document_of(stem, path),
             _ => None,
         }
     }
@@ -264,6 +304,13 @@ impl Kind {
             PublishedAs::PerLocale { index_field, .. } => Some(index_field),
             _ => None,
         }
+    }
+
+    /// The folder of `locale`'s page of a kind with pages
+    /// ([`layout::kind_page_dir`]).
+    pub fn page_dir(&self, locale: &str, naming: layout::Naming) -> Option<String> {
+        let pages = self.pages()?;
+        Some(layout::kind_page_dir(pages.dir, locale, naming))
     }
 
     /// The pages of a [`PublishedAs::PerLocale`] kind that has any.
@@ -281,7 +328,9 @@ impl Kind {
     /// (the un-suffixed one is [`layout::Naming::Plain`]).
     pub fn published_path(&self, locale: &str, name: layout::Naming, ext: &str) -> Option<String> {
         match self.published {
-            PublishedAs::PerLocale { path, .. } => Some(path(locale, name, ext)),
+            PublishedAs::PerLocale { stem, .. } => {
+                Some(layout::locale_document_path(stem, locale, name, ext))
+            }
             _ => None,
         }
     }
@@ -289,19 +338,19 @@ impl Kind {
 
 /// The kind whose source `rel` is (relative to the root), if any.
 pub fn of_source(rel: &str) -> Option<&'static Kind> {
-    ALL.iter().copied().find(|k| k.claims(rel))
+    all().iter().copied().find(|k| k.claims(rel))
 }
 
 /// The kind whose published document `path` (relative to the site root)
 /// is, if any.
 pub fn of_published(path: &str) -> Option<&'static Kind> {
-    ALL.iter().copied().find(|k| k.publishes(path))
+    all().iter().copied().find(|k| k.publishes(path))
 }
 
 /// Whether a game's document may be published under `path` as one of its
 /// aliases: a path the layout leaves free ([`layout::is_alias_path`]) that
-/// no kind publishes a document under ([`of_published`]: the
-/// announcements' `anno-<locale>.json`, any later kind's own names).
+/// no kind publishes a document under ([`of_published`]: each kind's own
+/// names).
 pub fn is_alias_path(path: &str) -> bool {
     layout::is_alias_path(path) && of_published(path).is_none()
 }
@@ -309,7 +358,8 @@ pub fn is_alias_path(path: &str) -> bool {
 /// The kind whose pages are published in the folder `dir` of the site
 /// root, if any: a game id may not be such a name.
 pub fn of_page_dir(dir: &str) -> Option<&'static Kind> {
-    ALL.iter()
+    all()
+        .iter()
         .copied()
         .find(|k| k.pages().is_some_and(|p| p.dir == dir))
 }
@@ -326,14 +376,16 @@ pub fn page_dir_owner(dir: &str) -> Option<&'static str> {
 
 /// The kind a published JSON object is by its shape, if any.
 pub fn of_shape(object: &Map<String, Value>) -> Option<&'static Kind> {
-    ALL.iter()
+    all()
+        .iter()
         .copied()
         .find(|k| k.shape.is_some_and(|is| is(object)))
 }
 
 /// The kinds with a JSON Schema, with it.
 pub fn schemas() -> impl Iterator<Item = (&'static Kind, &'static Schema)> {
-    ALL.iter()
+    all()
+        .iter()
         .copied()
         .filter_map(|k| k.schema.as_ref().map(|s| (k, s)))
 }
@@ -348,34 +400,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_per_locale_kind_reads_and_writes_its_paths() {
-        let board = &announcements::KIND;
-        assert_eq!(
-            board.locale_path("zh-CN").as_deref(),
-            Some("data/_announcements/zh-CN.json")
-        );
-        assert_eq!(
-            board.locale_of("data/_announcements/zh-CN.json"),
-            Some("zh-CN")
-        );
-        assert_eq!(board.locale_of("data/_announcements/notes.txt"), None);
-        assert_eq!(board.locale_of("data/_announcements/.json"), None);
-        assert_eq!(board.locale_of("data/sr/zh-CN.json"), None);
-        assert_eq!(activities::KIND.locale_path("zh-CN"), None);
-        assert!(board.claims("data/_announcements/notes.txt"));
-        assert!(!board.claims("data/_announcements/x/zh-CN.json"));
-    }
-
-    #[test]
     fn an_alias_never_takes_a_name_a_kind_publishes_under() {
         assert!(is_alias_path("api/v1/activities.json"));
         assert!(is_alias_path("api/v1/legacy/sr.json"));
         for taken in [
-            "api/v1/anno.json",
-            "api/v1/anno-en-US.json",
             "api/v1/games.json",
             "api/v1/schema/activity.json",
-            "api/v1/schema/announcements.json",
             "api/v1/schema/later.json",
             "api/v1/activity/sr.json",
             "api/v1/../x.json",

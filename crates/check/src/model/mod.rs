@@ -24,7 +24,6 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-pub mod announcements;
 pub mod days;
 pub mod freshness;
 pub mod ids;

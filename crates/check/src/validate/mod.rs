@@ -20,7 +20,6 @@
 //! handed to the `jsonschema` crate, whose errors become the diagnostics. A
 //! test holds the two verdicts equal on every fixture.
 
-pub mod announcements;
 pub mod flags;
 pub mod rules;
 pub mod spans;
@@ -63,7 +62,7 @@ impl Options {
 pub struct Validator {
     activity: jsonschema::Validator,
     games: jsonschema::Validator,
-    /// The schema of each kind checked file by file ([`FILE_KINDS`]), in that order.
+    /// The schema of each kind checked file by file ([`file_kinds`]), in that order.
     files: Vec<jsonschema::Validator>,
     /// Whether the activity schema is the built-in one, which
     /// [`rules::schema_valid`] mirrors.
@@ -108,10 +107,11 @@ impl TypedDocument {
 }
 
 /// What a kind checked file by file (one file per locale, no registry
-/// between them: the announcements boards) adds to the check every file
+/// between them) adds to the check every file
 /// gets (the strict parse, the kind's schema, invisible characters): its
 /// rules, the words of its schema errors and its typed model. The kind's
-/// own file of this folder implements it and [`FILE_KINDS`] lists it; the
+/// own folder of the kinds crate implements it and gives it as a part of its
+/// declaration ([`kind::Kind::parts`]); the
 /// check, the build, the editor, the agents and `fmt` reach a kind's rules
 /// only through [`rules_of`].
 pub trait FileRules: Sync {
@@ -174,22 +174,22 @@ pub enum SchemaError {
     Pattern,
 }
 
-/// Every kind checked file by file, by the module that checks it. A kind
-/// of [`kind::ALL`] whose sources are one file per locale is here
-/// (`tests/kinds.rs` says so when one is not).
-pub static FILE_KINDS: &[&dyn FileRules] = &[&announcements::RULES];
+/// Every kind checked file by file, in the order of [`kind::all`]: each
+/// registered kind whose sources are one file per locale gives its rules
+/// as a part (`tests/kinds.rs` says so when one does not).
+pub fn file_kinds() -> impl Iterator<Item = &'static dyn FileRules> {
+    kind::all().iter().filter_map(|k| rules_of(k))
+}
 
-/// The rules of a kind checked file by file; `None` for the activity
-/// documents (checked game by game, [`Validator::game`]) and the kept files.
+/// The rules of a kind checked file by file (its part of this layer);
+/// `None` for the activity documents (checked game by game,
+/// [`Validator::game`]) and the kept files.
 pub fn rules_of(kind: &kind::Kind) -> Option<&'static dyn FileRules> {
-    FILE_KINDS
-        .iter()
-        .copied()
-        .find(|rules| kind::same(rules.kind(), kind))
+    kind.part::<&'static dyn FileRules>()
 }
 
 /// A checked file of a kind checked file by file ([`FileRules`]):
-/// `data/_announcements/<locale>.json`.
+/// `<dir>/<locale>.json` of the kind.
 #[derive(Debug, Clone)]
 pub struct CheckedFile {
     pub kind: &'static kind::Kind,
@@ -311,8 +311,7 @@ impl Validator {
             anyhow::Ok((schema, path))
         };
         let (activity, activity_path) = of_kind(&kind::activities::KIND)?;
-        let files = FILE_KINDS
-            .iter()
+        let files = file_kinds()
             .map(|rules| {
                 let (schema, path) = of_kind(rules.kind())?;
                 compile(schema, path)
@@ -538,8 +537,7 @@ impl Validator {
         let mut report = Reporter::new(&json);
         report.duplicates(&json);
         let value = json.root.to_value();
-        let schema = FILE_KINDS
-            .iter()
+        let schema = file_kinds()
             .position(|r| kind::same(r.kind(), kind))
             .and_then(|at| self.files.get(at));
         if let Some(schema) = schema

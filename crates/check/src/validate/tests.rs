@@ -6,9 +6,9 @@
 //!
 //! A fixture is one or more files, each after a `//- path` line. Without a
 //! `games.json`, the fixture gets one game, `demo`, in the locales of its
-//! `data/demo/*.json` files (the first one is the default); announcements
-//! boards (`data/_announcements/<locale>.json`) are checked as `check`
-//! checks them. "Now" is
+//! `data/demo/*.json` files (the first one is the default); a file of a
+//! kind with a file per locale is checked as `check` checks it (the
+//! kinds' own rules are tested in their folders, `crates/kinds`). "Now" is
 //! [`NOW`] in every game's time zone. Each diagnostic is one line
 //! (`severity[code] file:line:column: message`), then its help and its fix
 //! (the replaced text and what replaces it).
@@ -71,8 +71,9 @@ fn check(fixture: &str) -> String {
         );
     }
     for (path, text) in &files {
-        // As the loader does: a board named after no locale is not read.
-        if let Some(locale) = crate::kind::announcements::KIND.locale_of(path) {
+        // As the loader does: a file named after no locale is not read.
+        let kind = crate::kind::of_source(path);
+        if let Some((kind, locale)) = kind.and_then(|k| Some((k, k.locale_of(path)?))) {
             let file = LoadedFile {
                 locale: locale.to_owned(),
                 path: path.clone(),
@@ -82,8 +83,7 @@ fn check(fixture: &str) -> String {
                     text: text.clone(),
                 }),
             };
-            let rules =
-                super::rules_of(&crate::kind::announcements::KIND).expect("checked file by file");
+            let rules = super::rules_of(kind).expect("checked file by file");
             all.extend(validator.file(rules, &file, Keep::Diagnostics).diagnostics);
         }
     }
@@ -518,92 +518,6 @@ fn contributing_lists_exactly_the_rule_codes() {
         .map(|c| c.as_str())
         .collect();
     assert_eq!(listed, codes);
-}
-
-/// A fixture of one announcements board, `data/_announcements/zh-CN.json`,
-/// with `id` and the announcements (a JSON array's inside) as written,
-/// beside a clean document of the game `demo`.
-fn board(id: &str, announcements: &str) -> String {
-    format!(
-        "//- data/demo/zh-CN.json\n{}//- data/_announcements/zh-CN.json\n{{\n  \"id\": {id},\n  \"announcements\": [{announcements}]\n}}\n",
-        doc("")
-    )
-}
-
-/// Family: announcements, the document (`schema`: an empty title, an `id`
-/// that is no whole number or is negative, an unknown `contentType`).
-#[test]
-fn announcements_title_id_and_content_type() {
-    insta::assert_snapshot!(check(&board("28", r###"{"title": "服务器维护", "content": "今晚维护。"}"###)), @"no problems");
-    insta::assert_snapshot!(check(&board("28", r###"{"title": "", "content": "x"}"###)), @r#"
-    error[schema] data/_announcements/zh-CN.json:3:31: `title` must not be empty
-      help: give the announcement a title: clients list the board by its titles
-    "#);
-    insta::assert_snapshot!(check(&board("28.0", r###"{"title": "A", "content": "x"}"###)), @r#"
-    error[schema] data/_announcements/zh-CN.json:2:9: `id` is written `28.0`, not as a whole number
-      help: write `28`: clients read the id as an integer
-      fix: `28.0` -> `28`
-    "#);
-    insta::assert_snapshot!(check(&board("\"28\"", r###"{"title": "A", "content": "x"}"###)), @r#"
-    error[schema] data/_announcements/zh-CN.json:2:9: wrong type for `id`: "28" is not of type "integer" (found a string)
-      help: `id` is a whole number, 0 or more, such as `28`; raise it by one whenever the content changes
-    "#);
-    insta::assert_snapshot!(check(&board("-1", r###"{"title": "A", "content": "x"}"###)), @r#"
-    error[schema] data/_announcements/zh-CN.json:2:9: `id` must be 0 or more (found -1)
-      help: `id` is a whole number, 0 or more, such as `28`; raise it by one whenever the content changes
-    "#);
-    insta::assert_snapshot!(check(&board("2.5", r###"{"title": "A", "content": "x"}"###)), @r#"
-    error[schema] data/_announcements/zh-CN.json:2:9: wrong type for `id`: 2.5 is not of type "integer" (found a number)
-      help: `id` is a whole number, 0 or more, such as `28`; raise it by one whenever the content changes
-    "#);
-    insta::assert_snapshot!(check(&board("1", r###"{"title": "A", "content": "x", "contentType": "html"}"###)), @r#"
-    error[schema] data/_announcements/zh-CN.json:3:67: unknown `contentType` "html"
-      help: the only content type is "markdown", which is also what leaving it out means
-    "#);
-}
-
-/// Family: announcements, the Markdown (`markdown-link`: a link neither an
-/// absolute http(s) URL nor a site path; `markdown-html`: raw HTML).
-#[test]
-fn announcements_markdown_links_and_html() {
-    insta::assert_snapshot!(check(&board("1", r###"{"title": "A", "content": "[ok](https://example.org) [site](/sr/) [bad](javascript:alert(1)) [rel](notes.html) ![img](data:image/png;base64,AA)"}"###)), @r#"
-    error[markdown-link] data/_announcements/zh-CN.json:3:93: the link `javascript:alert(1)` in `content` is neither an absolute http(s) URL nor a path of this site
-      help: point the link at `https://...`, at a page of this site such as `/sr/`, or at a heading of this announcement such as `#notes`; the page drops any other link
-    error[markdown-link] data/_announcements/zh-CN.json:3:120: the link `notes.html` in `content` is neither an absolute http(s) URL nor a path of this site
-      help: point the link at `https://...`, at a page of this site such as `/sr/`, or at a heading of this announcement such as `#notes`; the page drops any other link
-    error[markdown-link] data/_announcements/zh-CN.json:3:139: the image `data:image/png;base64,AA` in `content` is neither an absolute http(s) URL nor a path of this site
-      help: point the image at `https://...`, at a page of this site such as `/sr/`, or at a heading of this announcement such as `#notes`; the page drops any other image
-    "#);
-    insta::assert_snapshot!(check(&board("1", r###"{"title": "A", "content": "<b>bold</b> and `<code>` is fine\n\n<div>\nblock\n</div>"}"###)), @r#"
-    warning[markdown-html] data/_announcements/zh-CN.json:3:48: `content` holds raw HTML `<b>`
-      help: the page shows raw HTML as text and clients may drop it: put code in backticks (`<tag>`), or write `&lt;` for a literal `<`
-    warning[markdown-html] data/_announcements/zh-CN.json:3:55: `content` holds raw HTML `</b>`
-      help: the page shows raw HTML as text and clients may drop it: put code in backticks (`<tag>`), or write `&lt;` for a literal `<`
-    warning[markdown-html] data/_announcements/zh-CN.json:3:84: `content` holds raw HTML `<div>
-    block
-    </div>`
-      help: the page shows raw HTML as text and clients may drop it: put code in backticks (`<tag>`), or write `&lt;` for a literal `<`
-    "#);
-}
-
-/// Family: announcements, `#fragment` links: one names a heading of its own
-/// announcement (by slug, CJK kept; a repeated heading numbered), never
-/// one of another announcement.
-#[test]
-fn announcements_fragment_links_name_headings_of_their_own_announcement() {
-    insta::assert_snapshot!(check(&board("1", r###"
-    {"title": "A", "content": "见[启动命令](#启动命令)、[FAQ](#faq)、[第二节](#setup-1)\n\n## 启动命令\n\n## FAQ\n\n## Setup\n\n## Setup"}
-  "###)), @"no problems");
-    insta::assert_snapshot!(check(&board("1", r###"
-    {"title": "A", "content": "## 启动命令\n\n`sra-cli start`"},
-    {"title": "B", "content": "见[启动命令](#启动命令)。\n\n## 说明"},
-    {"title": "C", "content": "见[上文](#top)。"}
-  "###)), @r#"
-    error[markdown-link] data/_announcements/zh-CN.json:5:40: the link `#启动命令` in `content` names no heading of this announcement
-      help: link to a heading of this same announcement, written as its slug (lower case, spaces as `-`, punctuation dropped): `#说明`
-    error[markdown-link] data/_announcements/zh-CN.json:6:38: the link `#top` in `content` names no heading of this announcement
-      help: this announcement has no headings: add one, such as `## top`, or link to an absolute https:// URL instead; a `#` link names a heading of its own announcement only
-    "#);
 }
 
 /// Issue 44: a date in another common form has its exact replacement: the

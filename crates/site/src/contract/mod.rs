@@ -331,7 +331,7 @@ fn index_schema(site: Option<&SiteUrl>) -> Value {
         unreachable!("an object")
     };
     // The field of each kind published once per locale, under its name.
-    for publish in kinds::ALL {
+    for publish in kinds::all() {
         let Some(field) = publish.kind().index_field() else {
             continue;
         };

@@ -181,8 +181,7 @@ fn server(inputs: &Inputs<'_>) -> Value {
 /// for it and under which license.
 fn info(inputs: &Inputs<'_>) -> Value {
     // What the API holds besides the games' files: each kind's documents.
-    let kinds: String = kinds::ALL
-        .iter()
+    let kinds: String = kinds::all()
         .filter_map(|p| p.api_summary())
         .map(|noun| format!("{noun}, "))
         .collect();
@@ -324,25 +323,22 @@ fn alias_paths(inputs: &Inputs<'_>, paths: &mut Paths, schema: &Value, example: 
     }
 }
 
-/// The documents of each kind published once per locale (the
-/// announcements boards) and the files beside them (their feeds), for the
+/// The documents of each kind published once per locale and the files beside them (their feeds), for the
 /// locales the site publishes them in; the tag of each such kind.
-fn per_locale_paths(inputs: &Inputs<'_>, paths: &mut Paths) -> Vec<Value> {
+fn per_locale_paths<'a>(inputs: &'a Inputs<'_>, paths: &mut Paths) -> Vec<Value> {
     let mut tags = Vec::new();
-    for publish in kinds::ALL {
+    for publish in kinds::all() {
         let kind = publish.kind();
         let (Some(schema), PublishedAs::PerLocale { .. }) = (kind.schema, kind.published) else {
             continue;
         };
-        let PublishedAs::PerLocale {
-            path,
-            locale_of,
-            beside,
-            ..
-        } = kind.published
-        else {
+        let PublishedAs::PerLocale { stem, beside, .. } = kind.published else {
             continue;
         };
+        let path = |locale: &str, name: layout::Naming, ext: &str| {
+            layout::locale_document_path(stem, locale, name, ext)
+        };
+        let locale_of = |p: &'a str| layout::locale_document_of(stem, p);
         let mut own: Vec<String> = inputs
             .paths()
             .filter_map(|p| locale_of(p)?.map(str::to_owned))

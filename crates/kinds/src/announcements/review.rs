@@ -9,9 +9,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use chrono::NaiveDateTime;
 use serde_json::Value;
 
-use super::report::{Compare, EntryChange, FieldChange, FileDiff, FileStatus, Finding};
-use crate::i18n::{Arg, msg};
-use crate::kind::{self, Kind};
+use activity_site_check::i18n::{Arg, msg};
+use activity_site_check::kind::Kind;
+use activity_site_review::report::{
+    self, Compare, EntryChange, FieldChange, FileDiff, FileStatus, Finding,
+};
 
 /// The announcements boards' comparison.
 pub struct Announcements;
@@ -21,12 +23,12 @@ pub static COMPARE: Announcements = Announcements;
 
 impl Compare for Announcements {
     fn kind(&self) -> &'static Kind {
-        &kind::announcements::KIND
+        &super::KIND
     }
 
     /// The announcements and the `id`; a side that is not JSON is only changed.
     fn changed(&self, built: &[u8], base: &[u8], _now: Option<NaiveDateTime>, diff: &mut FileDiff) {
-        let Some((new, old)) = super::report::json_pair(built, base) else {
+        let Some((new, old)) = report::json_pair(built, base) else {
             return;
         };
         announcements(&old, &new, diff);
@@ -117,7 +119,7 @@ fn announcements(old: &Value, new: &Value, diff: &mut FileDiff) {
             msg!("breaking-id-down", from = shown(old_id), to = shown(new_id))
         };
         diff.breaking.push(Finding::new(
-            &kind::announcements::ID_NOT_UP,
+            &super::ID_NOT_UP,
             |m| m.arg("what", what),
             |h| h.arg("id", (old_id.unwrap_or(0) + 1).to_string()),
             Vec::new(),

@@ -3,7 +3,7 @@
 //! the JSON document (`api/v1/anno.json` for the site's default locale too,
 //! `api/v1/anno-<locale>.json` for every locale), its Atom feed beside it,
 //! and its page (`announcements/`, `announcements/<locale>/`) with every
-//! announcement's Markdown rendered and sanitised by [`crate::markdown`].
+//! announcement's Markdown rendered and sanitised by `markdown`.
 //!
 //! A feed's `updated` is the board's own (its optional `updated` field,
 //! [`updated`]), never the build's or another document's: the feed changes
@@ -14,15 +14,17 @@
 use serde::{Deserialize as _, Serialize};
 use sha2::{Digest as _, Sha256};
 
-use super::pages;
-use super::types::{HomeLink, OutputFile, Publish, Published, Site, StatusColumn};
-use crate::kind::{self, Kind};
-use crate::layout::{self, Naming, SiteUrl};
-use crate::markdown;
-use crate::model::announcements::Announcements;
-use crate::validate::CheckedFile;
+use activity_site_check::kind::Kind;
+use activity_site_check::layout::{self, Naming, SiteUrl};
+use activity_site_check::markdown;
+use activity_site_check::validate::CheckedFile;
+use activity_site_site::pages;
+use activity_site_site::types::{HomeLink, OutputFile, Publish, Published, Site, StatusColumn};
 
-/// The announcements boards' part of the site (`site::kinds::ALL`).
+use super::model::Announcements;
+use super::{PAGE_DIR, STEM};
+
+/// The announcements boards' part of the site (a part of [`super::KIND`]).
 pub static PUBLISH: Boards = Boards;
 
 /// See [`PUBLISH`].
@@ -30,7 +32,7 @@ pub struct Boards;
 
 impl Publish for Boards {
     fn kind(&self) -> &'static Kind {
-        &kind::announcements::KIND
+        &super::KIND
     }
 
     /// Per board: its documents, its feeds and its page; the index names
@@ -52,9 +54,7 @@ impl Publish for Boards {
             published.files.push(render_page(board, &boards)?);
         }
         if !boards.is_empty() {
-            published
-                .page_patterns
-                .push(format!("/{}/*", layout::ANNOUNCEMENTS_PAGE_DIR));
+            published.page_patterns.push(format!("/{PAGE_DIR}/*"));
         }
         published.home_links = home_links(&boards);
         Ok(published)
@@ -104,7 +104,7 @@ impl Publish for Boards {
     }
 
     fn llms_start(&self) -> Option<(String, String)> {
-        let path = layout::announcements_path("", Naming::Plain, "json");
+        let path = path("", Naming::Plain, "json");
         let line = format!(
             "- [Announcements]({}): `{{\"id\", \"announcements\": [{{\"title\", \"content\"}}]}}`, newest first; clients show them again when `id` changes",
             layout::url(&path)
@@ -170,7 +170,7 @@ pub fn json_files(board: &Board, json: &[u8]) -> Vec<OutputFile> {
     layout::published_names(board.naming())
         .iter()
         .map(|&name| OutputFile {
-            path: layout::announcements_path(&board.locale, name, "json"),
+            path: path(&board.locale, name, "json"),
             bytes: json.to_vec(),
         })
         .collect()
@@ -184,7 +184,7 @@ pub fn feed_files(board: &Board, site: Option<&SiteUrl>) -> Vec<OutputFile> {
     layout::published_names(board.naming())
         .iter()
         .map(|&name| OutputFile {
-            path: layout::announcements_path(&board.locale, name, "atom"),
+            path: path(&board.locale, name, "atom"),
             bytes: feed(board, name, updated.clone(), site).into_bytes(),
         })
         .collect()
@@ -197,12 +197,8 @@ pub fn index_entries(board: &Board, sha256: &str, bytes: usize) -> Vec<layout::I
         .map(|&name| layout::IndexLocaleEntry {
             locale: board.locale.clone(),
             default: name == Naming::Plain,
-            path: layout::url(&layout::announcements_path(&board.locale, name, "json")),
-            feed: Some(layout::url(&layout::announcements_path(
-                &board.locale,
-                name,
-                "atom",
-            ))),
+            path: layout::url(&path(&board.locale, name, "json")),
+            feed: Some(layout::url(&path(&board.locale, name, "atom"))),
             id: Some(board.document.id),
             sha256: sha256.to_owned(),
             bytes: bytes as u64,
@@ -221,7 +217,7 @@ fn anchor(index: usize, count: usize) -> String {
 /// The page of a board. `boards` are every board of the site (for the
 /// language links).
 pub fn render_page(board: &Board, boards: &[Board]) -> anyhow::Result<OutputFile> {
-    let dir = layout::announcements_page_dir(&board.locale, board.naming());
+    let dir = page_dir(&board.locale, board.naming());
     let root = "../".repeat(dir.matches('/').count());
     let ui = pages::ui_for(&board.locale);
     let count = board.document.announcements.len();
@@ -230,24 +226,15 @@ pub fn render_page(board: &Board, boards: &[Board]) -> anyhow::Result<OutputFile
         ui,
         live: pages::style_only(ui),
         root: root.clone(),
-        json_href: format!(
-            "{root}{}",
-            layout::announcements_path(&board.locale, board.naming(), "json")
-        ),
-        feed_href: format!(
-            "{root}{}",
-            layout::announcements_path(&board.locale, board.naming(), "atom")
-        ),
+        json_href: format!("{root}{}", path(&board.locale, board.naming(), "json")),
+        feed_href: format!("{root}{}", path(&board.locale, board.naming(), "atom")),
         languages: boards
             .iter()
             .filter(|b| b.locale != board.locale)
             .map(|b| LanguageLink {
                 locale: b.locale.clone(),
                 language: pages::language_name(&b.locale),
-                href: format!(
-                    "{root}{}",
-                    layout::announcements_page_dir(&b.locale, b.naming())
-                ),
+                href: format!("{root}{}", page_dir(&b.locale, b.naming())),
             })
             .collect(),
         announcements: board
@@ -310,11 +297,11 @@ pub fn home_links(boards: &[Board]) -> Vec<HomeLink> {
         .map(|board| HomeLink {
             locale: board.locale.clone(),
             is_default: board.is_default,
-            href: layout::announcements_page_dir(&board.locale, board.naming()),
+            href: page_dir(&board.locale, board.naming()),
             says: "page-announcements",
             // Each home page says it in its own language.
             label: String::new(),
-            feed_href: layout::announcements_path(&board.locale, board.naming(), "atom"),
+            feed_href: path(&board.locale, board.naming(), "atom"),
         })
         .collect()
 }
@@ -372,22 +359,18 @@ pub fn updated(board: &Board) -> String {
 /// its content either way: it must not change while the entry does not.
 pub fn feed(board: &Board, name: Naming, updated: String, site: Option<&SiteUrl>) -> String {
     let title = pages::ui_for(&board.locale).word("announcements");
-    let page_dir = layout::announcements_page_dir(&board.locale, board.naming());
+    let page_dir = page_dir(&board.locale, board.naming());
     let page = match site {
         Some(site) => site.join(&page_dir),
         None => format!("../../{page_dir}"),
     };
-    let own = layout::announcements_path(&board.locale, name, "atom");
+    let own = path(&board.locale, name, "atom");
     let own_link = match site {
         Some(site) => site.join(&own),
         None => own.rsplit('/').next().unwrap_or(&own).to_owned(),
     };
     let feed_id = match site {
-        Some(site) => site.join(&layout::announcements_path(
-            &board.locale,
-            Naming::Localized,
-            "atom",
-        )),
+        Some(site) => site.join(&path(&board.locale, Naming::Localized, "atom")),
         None => urn(&["activity-site announcements", &board.locale]),
     };
     let mut out = String::new();
@@ -441,4 +424,14 @@ pub fn feed(board: &Board, name: Naming, updated: String, site: Option<&SiteUrl>
     }
     out.push_str("</feed>\n");
     out
+}
+
+/// The path of `locale`'s board (`ext` `json`) or of its feed (`atom`).
+fn path(locale: &str, name: Naming, ext: &str) -> String {
+    layout::locale_document_path(STEM, locale, name, ext)
+}
+
+/// The folder of `locale`'s page.
+fn page_dir(locale: &str, naming: Naming) -> String {
+    layout::kind_page_dir(PAGE_DIR, locale, naming)
 }

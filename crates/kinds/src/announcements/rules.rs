@@ -7,16 +7,16 @@
 
 use serde_json::Value;
 
-use crate::diagnostics::{Code, Severity};
-use crate::i18n::{Msg, msg};
-use crate::json::{self, Json, Node};
-use crate::kind::{self, Kind};
-use crate::markdown::{self, Finding};
-use crate::model::announcements::Announcements;
+use activity_site_check::diagnostics::{Code, Severity};
+use activity_site_check::i18n::{Msg, msg};
+use activity_site_check::json::{self, Json, Node};
+use activity_site_check::kind::Kind;
+use activity_site_check::markdown::{self, Finding};
+use activity_site_check::validate::{self, FileRules, Reporter, SchemaError};
 
-use super::{FileRules, Reporter, SchemaError};
+use super::model::Announcements;
 
-/// The announcements boards' part of the check ([`super::FILE_KINDS`]).
+/// The announcements boards' part of the check (a part of [`super::KIND`]).
 pub static RULES: Rules = Rules;
 
 /// See [`RULES`].
@@ -24,7 +24,7 @@ pub struct Rules;
 
 impl FileRules for Rules {
     fn kind(&self) -> &'static Kind {
-        &kind::announcements::KIND
+        &super::KIND
     }
 
     fn known_keys(&self, depth: usize) -> &'static [&'static str] {
@@ -57,11 +57,11 @@ impl FileRules for Rules {
     }
 
     fn reads(&self, value: &Value) -> bool {
-        super::reads_as::<Announcements>(value)
+        validate::reads_as::<Announcements>(value)
     }
 
     fn canonical(&self, text: &str) -> Option<String> {
-        super::canonical_as::<Announcements>(text)
+        validate::canonical_as::<Announcements>(text)
     }
 }
 

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::to_pretty;
+use activity_site_check::model::to_pretty;
 
 /// One locale's announcement board.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,13 +1,14 @@
 //! What the agents' tools tell of an announcements board they wrote: its
-//! part of [`super::per_locale`].
+//! part of the agents' tools (`data_mcp::per_locale`).
 
-use crate::i18n::{Msg, msg};
-use crate::model::announcements::Announcements;
+use activity_site_check::i18n::{Msg, msg};
+
+use super::model::Announcements;
 
 /// What a write of an announcements board changed, in one sentence, and
 /// whether the content changed under the same `id` (the one mistake
 /// clients cannot survive: they never show the new text).
-pub(super) fn written(before: Option<&[u8]>, canonical: &str) -> Msg {
+pub fn written(before: Option<&[u8]>, canonical: &str) -> Msg {
     let after: Option<Announcements> = serde_json::from_str(canonical).ok();
     let before: Option<Announcements> = before.and_then(|b| serde_json::from_slice(b).ok());
     match (before, after) {
