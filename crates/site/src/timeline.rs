@@ -157,12 +157,12 @@ pub fn each_timeline_page(
         zone_iso,
         locales,
     } = pages::Listing::of(games);
+    let parts = pages::page_parts(games.len());
     for locale in &locales {
         let is_site = *locale == site_locale;
         let root = root_of(locale, is_site);
         let ui = pages::ui_for(locale);
-        let (list, groups) = pages::listed(games.len(), locale, group.clone());
-        let alternates = locales
+        let alternates: Vec<Alternate> = locales
             .iter()
             .map(|other| Alternate {
                 locale: other.clone(),
@@ -174,34 +174,49 @@ pub fn each_timeline_page(
                 current: other == locale,
             })
             .collect();
-        let picks = games
-            .iter()
-            .map(|g| Pick {
-                id: g.game.id.clone(),
-                name: g.game.name.get(locale, &g.game.default_locale).to_owned(),
-            })
-            .collect();
-        let view = PageView {
-            lang: locale.clone(),
-            ui,
-            words: Words::of(locale),
-            home_href: format!("{root}{}", layout::home_dir(locale, is_site)),
-            alternates,
-            zone: zone.clone(),
-            zone_iso: zone_iso.clone(),
-            noscript: msg!("page-timeline-noscript").render(lang_of(locale)),
-            live: pages::live(ui),
-            style: minijinja::Value::from_safe_string(pages::TIMELINE_STYLE.to_owned()),
-            axis: axis(games, locale)?,
-            picks,
-            groups: list,
-        };
-        done(HomePage::new(
-            layout::timeline_page(locale, is_site),
-            "timeline.html",
-            &view,
-            groups,
-        ))?;
+        let axis = axis(games, locale)?;
+        for (part, range) in parts.iter().enumerate() {
+            let (list, groups) = pages::listed(range.clone(), locale, group.clone());
+            let picks = games
+                .iter()
+                .enumerate()
+                .map(|(position, g)| Pick {
+                    id: g.game.id.clone(),
+                    name: g.game.name.get(locale, &g.game.default_locale).to_owned(),
+                    page: match parts.iter().position(|r| r.contains(&position)) {
+                        Some(other) if other != part => layout::listing_href(other),
+                        _ => String::new(),
+                    },
+                })
+                .collect();
+            let mut view = PageView {
+                lang: locale.clone(),
+                ui,
+                words: Words::of(locale),
+                home_href: format!("{root}{}", layout::home_dir(locale, is_site)),
+                alternates: alternates.clone(),
+                zone: zone.clone(),
+                zone_iso: zone_iso.clone(),
+                noscript: msg!("page-timeline-noscript").render(lang_of(locale)),
+                live: pages::live(ui),
+                style: minijinja::Value::from_safe_string(pages::TIMELINE_STYLE.to_owned()),
+                axis: axis.clone(),
+                picks,
+                here: layout::listing_href(part),
+                pager: pages::PagerView::of(parts.len(), part, lang_of(locale)),
+                groups: minijinja::Value::from(()),
+            };
+            let frame = serde_json::to_vec(&view)?;
+            view.groups = list;
+            done(HomePage::new(
+                layout::listing_page(&layout::timeline_page(locale, is_site), part),
+                "timeline.html",
+                &view,
+                groups,
+                frame,
+                range.clone(),
+            ))?;
+        }
     }
     Ok(())
 }
@@ -290,6 +305,10 @@ struct PageView {
     axis: AxisView,
     /// The games, for the links that show one alone.
     picks: Vec<Pick>,
+    /// This page, relative to itself (the link that shows every game of it).
+    here: String,
+    /// The links to the other pages of the list, when it is cut.
+    pager: Option<pages::PagerView>,
     /// The games' groups ([`group`]), fetched one by one.
     groups: minijinja::Value,
 }
@@ -297,7 +316,7 @@ struct PageView {
 /// The shared axis: its ends as `datetime`s (what the script places the
 /// now line by) and as hours since the epoch (what the style sheet places
 /// the bars by), and its date marks.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 struct AxisView {
     start: String,
     end: String,
@@ -311,6 +330,9 @@ struct AxisView {
 struct Pick {
     id: String,
     name: String,
+    /// The page of the list it is on, when it is another than this one
+    /// (empty: this one).
+    page: String,
 }
 
 /// The view of `timeline_group.html`.
