@@ -371,9 +371,20 @@ pub fn listing_href(part: usize) -> String {
     }
 }
 
+/// Whether `path` is a page after the first of a list of games
+/// ([`listing_page`]) beside a home or timeline page.
+pub fn is_listing_part(path: &str) -> bool {
+    let parts: Vec<&str> = path.split('/').collect();
+    match parts.as_slice() {
+        [name] | [_, name] => is_listing_name(name),
+        [_, dir, name] => *dir == TIMELINE_DIR && is_listing_name(name),
+        _ => false,
+    }
+}
+
 /// Whether a file name is that of a page after the first of a list
 /// ([`listing_page`]).
-fn is_listing_part(name: &str) -> bool {
+fn is_listing_name(name: &str) -> bool {
     name.strip_prefix("page-")
         .and_then(|rest| rest.strip_suffix(".html"))
         .is_some_and(|n| n.parse::<usize>().is_ok_and(|n| n > 1))
@@ -500,11 +511,9 @@ pub fn is_built_path(path: &str) -> bool {
     match parts.as_slice() {
         _ if is_api(path) => parts.len() > 2,
         _ if path == API_CATALOG_PATH => true,
-        [one] => {
-            [HEADERS_FILE, HOME_PAGE, NOT_FOUND_PAGE, LLMS_PATH].contains(one)
-                || is_listing_part(one)
-        }
-        [_, page] | [_, _, page] => *page == DIRECTORY_INDEX || is_listing_part(page),
+        _ if is_listing_part(path) => true,
+        [one] => [HEADERS_FILE, HOME_PAGE, NOT_FOUND_PAGE, LLMS_PATH].contains(one),
+        [_, page] | [_, _, page] => *page == DIRECTORY_INDEX,
         _ => false,
     }
 }
@@ -1012,14 +1021,22 @@ mod tests {
         assert!(is_timeline_page("en-US/timeline/index.html"));
         assert!(!is_timeline_page("timeline/other.html"));
         assert!(is_built_path("en-US/timeline/index.html"));
-        assert_eq!(listing_page("en-US/timeline/index.html", 0), "en-US/timeline/index.html");
-        assert_eq!(listing_page("en-US/timeline/index.html", 2), "en-US/timeline/page-3.html");
+        assert_eq!(
+            listing_page("en-US/timeline/index.html", 0),
+            "en-US/timeline/index.html"
+        );
+        assert_eq!(
+            listing_page("en-US/timeline/index.html", 2),
+            "en-US/timeline/page-3.html"
+        );
         assert_eq!(listing_page("index.html", 1), "page-2.html");
         assert_eq!(listing_href(0), "./");
         assert!(is_built_path("page-2.html.gz"));
         assert!(is_built_path("en-US/timeline/page-12.html"));
         assert!(!is_built_path("en-US/timeline/page-1.html"));
         assert!(!is_built_path("en-US/timeline/page-x.html"));
+        assert!(is_listing_part("timeline/page-2.html"));
+        assert!(!is_listing_part("sr/en-US/page-2.html"));
     }
 
     #[test]

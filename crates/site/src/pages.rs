@@ -297,7 +297,14 @@ pub fn each_home_page(
             let frame = serde_json::to_vec(&index)?;
             index.cards = list;
             let path = layout::listing_page(&layout::home_page(locale, is_site), part);
-            done(HomePage::new(path, "index.html", &index, cards, frame, range.clone()))?;
+            done(HomePage::new(
+                path,
+                "index.html",
+                &index,
+                cards,
+                frame,
+                range.clone(),
+            ))?;
         }
     }
     Ok(())
@@ -812,10 +819,7 @@ impl minijinja::value::Object for Cards {
     }
 
     fn get_value(self: &std::sync::Arc<Self>, key: &Value) -> Option<Value> {
-        let game = key
-            .as_usize()
-            .filter(|&game| game < self.games.len())?
-            + self.games.start;
+        let game = key.as_usize().filter(|&game| game < self.games.len())? + self.games.start;
         match (self.card)(game, &self.locale) {
             Ok(card) => Some(Value::from_safe_string(card)),
             Err(err) => {

@@ -397,11 +397,7 @@ impl<'a> Build<'a> {
 
     /// Renders one game: its files ([`Build::game_files`]), its record
     /// and its home page cards.
-    fn render_game(
-        &self,
-        checked: &CheckedGame,
-        fingerprint: &str,
-    ) -> anyhow::Result<GameDone> {
+    fn render_game(&self, checked: &CheckedGame, fingerprint: &str) -> anyhow::Result<GameDone> {
         let game = &checked.game;
         // A game the check kept the documents of (a live build's
         // edited game) is not read again.
