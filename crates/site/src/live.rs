@@ -448,9 +448,10 @@ pub struct LiveBuild {
     memo: Option<super::write::Memo>,
     /// The diagnostics of the kept files (`data/_files/`) of the last run.
     kept: Vec<Diagnostic>,
-    /// The home pages' cards of the last build: an edit renders again the
-    /// cards of the games it changed, and the pages that list them.
-    cards: super::render::KeptCards,
+    /// What the last build leaves for the next: the home pages' cards (an
+    /// edit renders again the cards of the games it changed, and the pages
+    /// that list them) and the reference pages.
+    carried: super::render::Kept,
 }
 
 impl LiveBuild {
@@ -459,7 +460,7 @@ impl LiveBuild {
             check: LiveCheck::new(root),
             memo: None,
             kept: Vec::new(),
-            cards: Default::default(),
+            carried: Default::default(),
         }
     }
 
@@ -493,7 +494,7 @@ impl LiveBuild {
         if self.check.root() != options.root {
             self.check = LiveCheck::new(&options.root);
             self.memo = None;
-            self.cards = Default::default();
+            self.carried = Default::default();
         }
         let check_options = validate::Options {
             now: options.now,
@@ -558,7 +559,7 @@ impl LiveBuild {
             checked: &checked,
             prepared,
             check_options: &check_options,
-            cards: Some(&self.cards),
+            kept: Some(&self.carried),
         };
         let (summary, memo) = super::output::write_site(options, &from, started, staging)?;
         self.memo = Some(memo);

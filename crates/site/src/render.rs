@@ -39,15 +39,21 @@ pub(crate) struct Inputs<'a> {
     /// The options of the check, "now" among them: a game loaded again is
     /// checked as the tree was.
     pub check_options: &'a validate::Options,
-    /// Where a build kept between runs holds the home pages' cards of its
-    /// last build, for this one to take those still current and leave its
-    /// own ([`cards::Cards::new`]); `None`: every build starts afresh.
-    pub cards: Option<&'a KeptCards>,
+    /// What a build kept between runs holds of its last build, for this
+    /// one to take what is still current and leave its own ([`Kept`]);
+    /// `None`: every build starts afresh.
+    pub kept: Option<&'a Kept>,
 }
 
-/// The home pages' cards a build kept between runs leaves for the next
-/// ([`Inputs::cards`]).
-pub(crate) type KeptCards = std::sync::Mutex<Option<Arc<cards::Cards>>>;
+/// What a build kept between runs (`serve`'s) leaves for the next: the
+/// home pages' cards ([`cards::Cards::new`]) and the reference pages as
+/// rendered, by path, with the digest of the view each was rendered from
+/// ([`Build::reference_pages`]).
+#[derive(Default)]
+pub(crate) struct Kept {
+    cards: std::sync::Mutex<Option<Arc<cards::Cards>>>,
+    views: std::sync::Mutex<std::collections::HashMap<String, (Vec<u8>, OutputFile)>>,
+}
 
 impl Inputs<'_> {
     /// Validates one game again from the tree in memory, with its
@@ -280,8 +286,8 @@ impl<'a> Build<'a> {
             .iter()
             .flat_map(|g| g.locales.iter().map(String::as_str));
         let kept = from
-            .cards
-            .and_then(|slot| slot.lock().unwrap_or_else(|p| p.into_inner()).take());
+            .kept
+            .and_then(|kept| kept.cards.lock().unwrap_or_else(|p| p.into_inner()).take());
         let cards = cards::Cards::new(
             staging.beside(),
             pages::home_locales(locales, &home_locale),
@@ -289,8 +295,8 @@ impl<'a> Build<'a> {
             how.site_url,
             kept,
         )?;
-        if let Some(slot) = from.cards {
-            *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(Arc::clone(&cards));
+        if let Some(kept) = from.kept {
+            *kept.cards.lock().unwrap_or_else(|p| p.into_inner()) = Some(Arc::clone(&cards));
         }
         Ok(Build {
             from,
@@ -622,13 +628,34 @@ impl<'a> Build<'a> {
                 .flat_map(|g| g.locales.iter().map(String::as_str)),
             &self.home_locale,
         );
-        reference::render(&reference::Inputs {
+        let inputs = reference::Inputs {
             games: summaries,
             example: example_doc,
             contract,
             site: self.how.site_url,
             site_locale: &self.home_locale,
             locales: &locales,
+        };
+        // A page is a function of its view: one rendered from the same
+        // view by the last build of this process is taken as it is.
+        let Some(kept) = self.from.kept else {
+            return reference::render(&inputs);
+        };
+        reference::render_with(&inputs, |path, view| {
+            let digest = Sha256::digest(serde_json::to_vec(view)?).to_vec();
+            let views = kept.views.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some((kept_digest, file)) = views.get(path)
+                && *kept_digest == digest
+            {
+                return Ok(file.clone());
+            }
+            drop(views);
+            let file = pages::render_view("reference.html", path, view)?;
+            kept.views
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(path.to_owned(), (digest, file.clone()));
+            Ok(file)
         })
     }
 

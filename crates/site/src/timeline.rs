@@ -17,6 +17,7 @@
 
 use chrono::{DateTime, Duration, NaiveDateTime, TimeZone as _, Utc};
 use serde::Serialize;
+use sha2::Digest as _;
 
 use super::pages::{
     self, Alternate, CardSource, HomeGame, HomePage, StaleView, Tick, TimeView, Ui, WindowView,
@@ -175,20 +176,27 @@ pub fn each_timeline_page(
             })
             .collect();
         let axis = axis(games, locale)?;
-        for (part, range) in parts.iter().enumerate() {
-            let (list, groups) = pages::listed(range.clone(), locale, group.clone());
-            let picks = games
-                .iter()
-                .enumerate()
-                .map(|(position, g)| Pick {
+        // The list of games is the same on every page of the list (each
+        // game names the page it is on): made once, its digest in each
+        // page's key.
+        let picks: Vec<Pick> = parts
+            .iter()
+            .enumerate()
+            .flat_map(|(part, range)| range.clone().map(move |position| (part, position)))
+            .filter_map(|(part, position)| {
+                let g = games.get(position)?;
+                Some(Pick {
                     id: g.game.id.clone(),
                     name: g.game.name.get(locale, &g.game.default_locale).to_owned(),
-                    page: match parts.iter().position(|r| r.contains(&position)) {
-                        Some(other) if other != part => layout::listing_href(other),
-                        _ => String::new(),
-                    },
+                    part,
+                    page: layout::listing_href(part),
                 })
-                .collect();
+            })
+            .collect();
+        let picks_digest = hex::encode(sha2::Sha256::digest(serde_json::to_vec(&picks)?));
+        let picks = minijinja::Value::from(minijinja::value::Serde(&picks));
+        for (part, range) in parts.iter().enumerate() {
+            let (list, groups) = pages::listed(range.clone(), locale, group.clone());
             let mut view = PageView {
                 lang: locale.clone(),
                 ui,
@@ -201,12 +209,15 @@ pub fn each_timeline_page(
                 live: pages::live(ui),
                 style: minijinja::Value::from_safe_string(pages::TIMELINE_STYLE.to_owned()),
                 axis: axis.clone(),
-                picks,
+                picks: minijinja::Value::from(()),
+                part,
                 here: layout::listing_href(part),
                 pager: pages::PagerView::of(parts.len(), part, lang_of(locale)),
                 groups: minijinja::Value::from(()),
             };
-            let frame = serde_json::to_vec(&view)?;
+            let mut frame = serde_json::to_vec(&view)?;
+            frame.extend_from_slice(picks_digest.as_bytes());
+            view.picks = picks.clone();
             view.groups = list;
             done(HomePage::new(
                 layout::listing_page(&layout::timeline_page(locale, is_site), part),
@@ -303,8 +314,10 @@ struct PageView {
     /// The page's own style sheet ([`pages::TIMELINE_STYLE`]).
     style: minijinja::Value,
     axis: AxisView,
-    /// The games, for the links that show one alone.
-    picks: Vec<Pick>,
+    /// The games, for the links that show one alone ([`Pick`]).
+    picks: minijinja::Value,
+    /// Which page of the list this is (from 0).
+    part: usize,
     /// This page, relative to itself (the link that shows every game of it).
     here: String,
     /// The links to the other pages of the list, when it is cut.
@@ -330,8 +343,9 @@ struct AxisView {
 struct Pick {
     id: String,
     name: String,
-    /// The page of the list it is on, when it is another than this one
-    /// (empty: this one).
+    /// The page of the list it is on (from 0), and the link to it from
+    /// another page of the list.
+    part: usize,
     page: String,
 }
 
