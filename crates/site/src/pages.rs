@@ -321,7 +321,7 @@ pub const GAMES_PER_PAGE: usize = 20;
 /// one page, which may be empty, when they fit in one.
 pub(super) fn page_parts(games: usize) -> Vec<std::ops::Range<usize>> {
     if games <= GAMES_PER_PAGE {
-        return vec![0..games];
+        return std::iter::once(0..games).collect();
     }
     (0..games)
         .step_by(GAMES_PER_PAGE)
