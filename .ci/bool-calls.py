@@ -4,14 +4,26 @@
 out), and (2) the calls of those functions that pass a bare `true`/`false`
 argument (a literal at the call's top level), by the call's first line.
 
-    python3 .ci/bool-calls.py [CHECKOUT] [-v]    # -v lists the calls
+    python3 .ci/bool-calls.py [CHECKOUT] [-v] [--max N]    # -v lists the calls
+
+With `--max N` it fails when more than N functions take a `bool` (CI's
+ratchet: lower N when a `bool` that chooses a behaviour becomes an enum or
+two functions). The calls are found by name, so their count is a guide,
+not a gate; the functions are read from their signatures.
 """
 import importlib.util, pathlib, re, sys
+argv = sys.argv[1:]
+most = None
+if "--max" in argv:
+    at = argv.index("--max")
+    most = int(argv[at + 1])
+    del argv[at:at + 2]
 # The checkout to count: the first argument, else this one.
-ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] != "-v" else pathlib.Path(__file__).parent.parent).resolve()
+given = [a for a in argv if a != "-v"]
+ROOT = pathlib.Path(given[0] if given else pathlib.Path(__file__).parent.parent).resolve()
 spec = importlib.util.spec_from_file_location("lf", ROOT / ".ci/long-functions.py")
 lf = importlib.util.module_from_spec(spec); spec.loader.exec_module(lf)
-show = "-v" in sys.argv
+show = "-v" in argv
 # The functions are read as long-functions.py reads them, in this checkout.
 lf.ROOT = ROOT
 paths = list(lf.sources())
@@ -53,3 +65,6 @@ for p in every:
             else: calls += 1
             if show: print(f"{p.relative_to(ROOT)}:{text.count(chr(10), 0, m.start())+1}: {m.group(1)}")
 print(f"{defs} functions take a bool; {calls} calls of them in the tool's code pass a bare true/false (+{tcalls} in tests)")
+if most is not None and defs > most:
+    print(f"more than {most} functions take a bool: make the new one an enum or two functions", file=sys.stderr)
+    sys.exit(1)

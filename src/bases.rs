@@ -20,7 +20,7 @@ use crate::clock::Now;
 use crate::diagnostics::Diagnostic;
 use crate::fetch::{FetchError, Fetcher};
 use crate::i18n::msg;
-use crate::layout;
+use crate::layout::{self, Naming};
 use crate::model::Game;
 use crate::review::{FileDiff, FileStatus, Location, Report};
 use crate::site;
@@ -316,6 +316,7 @@ fn build_into(
         force: false,
         progress: None,
         site_url: None,
+        loader: Default::default(),
     };
     let (outcome, tree) = site::build_loaded(&options, tree)?;
     Ok(match outcome.summary {
@@ -757,8 +758,8 @@ fn locate(
     let source = games.iter().find_map(|game| {
         game.locales.iter().find_map(|locale| {
             let names = [
-                layout::activity_path(game, locale, true, "json"),
-                layout::activity_path(game, locale, false, "json"),
+                layout::activity_path(game, locale, Naming::Plain, "json"),
+                layout::activity_path(game, locale, Naming::Localized, "json"),
             ];
             let default = *locale == game.default_locale;
             (names[1] == path || (default && names[0] == path))

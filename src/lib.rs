@@ -34,15 +34,19 @@
 //! 2. `activity-site-check`: the checker, from the source tree to
 //!    diagnostics ([`tree`], [`source`], [`load`], [`model`], [`clock`],
 //!    [`markdown`], [`kind`], [`validate`], [`diagnostics`], the site's
-//!    [`layout`]) and [`terminal`], which prints them. No HTTP, no async.
-//! 3. [`review`] (`diff`'s pure comparison) and [`import`]'s pure mapping
-//!    (bytes in, files out): the checker below them, nothing else.
+//!    [`layout`]). No HTTP, no async, no printing.
+//! 3. [`terminal`] (what the commands print: diagnostics in each format,
+//!    the progress bar, a closed pipe ended quietly), [`review`] (`diff`'s
+//!    pure comparison) and [`import`]'s pure mapping (bytes in, files
+//!    out): the checker below them, nothing else.
 //! 4. [`site`]: the builder, with the live check and build and the
 //!    rewrites; knows the checker and the review.
-//! 5. [`lsp`]: the language server; the checker and the builder's live
-//!    check, no HTTP, no async runtime, no control crate.
-//! 6. `activity-site-control`: the control-service stand-in `serve` mounts;
-//!    it knows `stdx` alone.
+//! 5. [`lsp`]: the language server; the checker, the builder's live
+//!    check and [`terminal`]'s `say`, no HTTP, no async runtime, no control
+//!    crate.
+//! 6. `activity-site-control`: the control-service stand-in `serve` mounts,
+//!    on `activity-site-store` (the state it keeps: its state directory,
+//!    configurations, settings, names, the log ring); both know `stdx` alone.
 //! 7. This package: the commands ([`cli`], [`cmd`], [`root`]) and the
 //!    programs that join the floors: [`server`], [`data_mcp`], [`publish`],
 //!    [`bases`], [`fetch`] and `import`'s I/O ([`import::io`]), and what
@@ -204,12 +208,12 @@ pub use stdx::{atomic, chars, relpath};
 
 // The crates below this one, under the module names the code uses.
 pub use activity_site_check::{
-    clock, diagnostics, i18n, json, kind, layout, load, markdown, model, source, terminal, tree,
-    validate,
+    clock, diagnostics, i18n, json, kind, layout, load, markdown, model, source, tree, validate,
 };
 pub use activity_site_lsp as lsp;
 pub use activity_site_review as review;
 pub use activity_site_site as site;
+pub use activity_site_terminal as terminal;
 
 pub mod bases;
 pub mod cli;

@@ -252,6 +252,7 @@ fn options_at(
         force: false,
         progress: None,
         site_url: None,
+        loader: Default::default(),
     }
 }
 

@@ -166,7 +166,7 @@ fn every_kind_has_its_review_and_its_import_placement() {
             PublishedAs::PerLocale { .. } => ["", "en-US"]
                 .iter()
                 .map(|l| {
-                    kind.published_path(l, l.is_empty(), "json")
+                    kind.published_path(l, activity_site::layout::Naming::of(l, ""), "json")
                         .expect("a kind published per locale names its documents")
                 })
                 .collect(),

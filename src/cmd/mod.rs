@@ -13,6 +13,7 @@ mod build;
 mod check;
 mod diff;
 mod docs;
+mod fix;
 mod fmt;
 mod import;
 mod lsp;

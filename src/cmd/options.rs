@@ -54,6 +54,7 @@ pub(super) fn build(
         force: output.force,
         progress: None,
         site_url: output.site_url.clone(),
+        loader: Default::default(),
     })
 }
 

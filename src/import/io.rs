@@ -22,7 +22,7 @@ use crate::atomic;
 use crate::fetch::{self, FetchError, Fetcher};
 use crate::i18n::{self, Msg, msg};
 use crate::kind::{self, Kind};
-use crate::layout;
+use crate::layout::{self, Naming};
 use crate::source::BUILTIN_GAMES_SCHEMA;
 use crate::tree::{self, REGISTRY_PATH};
 
@@ -1141,11 +1141,11 @@ fn extra_paths(request: &Request, index: Option<&[IndexGame]>, wanted: &[Wanted]
     }
     let mut extra = Vec::new();
     for k in kind::ALL {
-        extra.extend(k.published_path("", true, "json"));
+        extra.extend(k.published_path("", Naming::Plain, "json"));
         extra.extend(
             locales
                 .iter()
-                .filter_map(|l| k.published_path(l, false, "json")),
+                .filter_map(|l| k.published_path(l, Naming::Localized, "json")),
         );
     }
     extra.extend(KNOWN_EXTRAS.iter().map(|p| (*p).to_owned()));

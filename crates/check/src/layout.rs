@@ -80,16 +80,20 @@ pub const ANNOUNCEMENTS_PAGE_DIR: &str = "announcements";
 /// registry rules.
 pub const REFERENCE_PAGE_DIR: &str = "api-reference";
 
+/// Which of its names a locale's file or folder takes (the model's, as
+/// a game's published stem needs it too).
+pub use crate::model::Naming;
+
 /// The folder of the reference page of `locale`, with a trailing slash:
-/// `api-reference/` for the site's locale, else `<locale>/api-reference/`
-/// (beside the locale's home page, [`home_page`]).
-pub fn reference_dir(locale: &str, is_site_locale: bool) -> String {
-    format!("{}{REFERENCE_PAGE_DIR}/", home_dir(locale, is_site_locale))
+/// `api-reference/` for the site's locale ([`Naming::Plain`]), else
+/// `<locale>/api-reference/` (beside the locale's home page, [`home_page`]).
+pub fn reference_dir(locale: &str, naming: Naming) -> String {
+    format!("{}{REFERENCE_PAGE_DIR}/", home_dir(locale, naming))
 }
 
 /// The reference page of `locale`: the [`DIRECTORY_INDEX`] of [`reference_dir`].
-pub fn reference_page(locale: &str, is_site_locale: bool) -> String {
-    format!("{}{DIRECTORY_INDEX}", reference_dir(locale, is_site_locale))
+pub fn reference_page(locale: &str, naming: Naming) -> String {
+    format!("{}{DIRECTORY_INDEX}", reference_dir(locale, naming))
 }
 
 /// Whether `path` is a reference page of some locale ([`reference_page`]).
@@ -318,19 +322,18 @@ pub fn sibling_of(path: &str) -> Option<(&str, &'static str)> {
 
 /// The folder of the home page of `locale`, with a trailing slash: empty
 /// for the site's locale ([`crate::model::Registry::site_locale`], whose
-/// home page is [`HOME_PAGE`]), else `<locale>/`.
-pub fn home_dir(locale: &str, is_site_locale: bool) -> String {
-    if is_site_locale {
-        String::new()
-    } else {
-        format!("{locale}/")
+/// home page is [`HOME_PAGE`]; [`Naming::Plain`]), else `<locale>/`.
+pub fn home_dir(locale: &str, naming: Naming) -> String {
+    match naming {
+        Naming::Plain => String::new(),
+        Naming::Localized => format!("{locale}/"),
     }
 }
 
 /// The home page of `locale`: [`HOME_PAGE`] for the site's locale, else
 /// `<locale>/index.html`.
-pub fn home_page(locale: &str, is_site_locale: bool) -> String {
-    format!("{}{DIRECTORY_INDEX}", home_dir(locale, is_site_locale))
+pub fn home_page(locale: &str, naming: Naming) -> String {
+    format!("{}{DIRECTORY_INDEX}", home_dir(locale, naming))
 }
 
 /// The folder of the timeline page of every game ([`timeline_dir`]).
@@ -339,13 +342,13 @@ pub const TIMELINE_DIR: &str = "timeline";
 /// The folder of the timeline page of `locale`, with a trailing slash:
 /// `timeline/` beside the site locale's home page, else
 /// `<locale>/timeline/`, as the home pages are placed ([`home_dir`]).
-pub fn timeline_dir(locale: &str, is_site_locale: bool) -> String {
-    format!("{}{TIMELINE_DIR}/", home_dir(locale, is_site_locale))
+pub fn timeline_dir(locale: &str, naming: Naming) -> String {
+    format!("{}{TIMELINE_DIR}/", home_dir(locale, naming))
 }
 
 /// The timeline page of `locale`: its folder's [`DIRECTORY_INDEX`].
-pub fn timeline_page(locale: &str, is_site_locale: bool) -> String {
-    format!("{}{DIRECTORY_INDEX}", timeline_dir(locale, is_site_locale))
+pub fn timeline_page(locale: &str, naming: Naming) -> String {
+    format!("{}{DIRECTORY_INDEX}", timeline_dir(locale, naming))
 }
 
 /// Page `part` (from 0) of a list of games cut into pages whose first
@@ -420,33 +423,36 @@ pub fn site_root(base: &str) -> &str {
 
 /// The path of a game's document (`ext` `json`) or calendar (`ext` `ics`):
 /// `api/v1/activity/<game>.<ext>` for the default locale's un-suffixed name
-/// (`default_name`), else `api/v1/activity/<game>-<locale>.<ext>`.
-pub fn activity_path(game: &Game, locale: &str, default_name: bool, ext: &str) -> String {
-    activity_file(&game.published_stem(locale, default_name), ext)
+/// ([`Naming::Plain`]), else `api/v1/activity/<game>-<locale>.<ext>`.
+pub fn activity_path(game: &Game, locale: &str, name: Naming, ext: &str) -> String {
+    activity_file(&game.published_stem(locale, name), ext)
 }
 
-/// The names a document of the site's default locale (`is_default`) or of
-/// another locale is published under, as `default_name` flags: the default
-/// locale's under its un-suffixed name too (first), every locale under its
-/// suffixed one. Games' documents and calendars and announcements boards
-/// and feeds all follow it.
-pub fn published_names(is_default: bool) -> &'static [bool] {
-    if is_default { &[true, false] } else { &[false] }
+/// The names a document is published under, when its locale's own files
+/// are named `naming` ([`Naming::of`]): the default locale's under its
+/// un-suffixed name too (first), every locale under its suffixed one.
+/// Games' documents and calendars and announcements boards and feeds all
+/// follow it.
+pub fn published_names(naming: Naming) -> &'static [Naming] {
+    match naming {
+        Naming::Plain => &[Naming::Plain, Naming::Localized],
+        Naming::Localized => &[Naming::Localized],
+    }
 }
 
 /// Every name a document (`ext` `json`) or calendar (`ext` `ics`) of
-/// `locale` is published under: the default locale's also as
-/// `<game>.<ext>` (first), every locale as `<game>-<locale>.<ext>`. Each
-/// entry is `(default_name, path)`.
+/// `locale` is published under ([`published_names`]): the default
+/// locale's also as `<game>.<ext>` (first), every locale as
+/// `<game>-<locale>.<ext>`. Each entry is `(name, path)`.
 pub fn published_paths(
     game: &Game,
     locale: &str,
-    is_default: bool,
+    naming: Naming,
     ext: &str,
-) -> Vec<(bool, String)> {
-    published_names(is_default)
+) -> Vec<(Naming, String)> {
+    published_names(naming)
         .iter()
-        .map(|&default_name| (default_name, activity_path(game, locale, default_name, ext)))
+        .map(|&name| (name, activity_path(game, locale, name, ext)))
         .collect()
 }
 
@@ -457,23 +463,21 @@ pub fn activity_file(stem: &str, ext: &str) -> String {
 
 /// The path of an announcements document (`ext` `json`) or its Atom feed
 /// (`ext` `atom`): `api/v1/anno.<ext>` for the site's default locale under
-/// its un-suffixed name (`default_name`), else `api/v1/anno-<locale>.<ext>`.
-pub fn announcements_path(locale: &str, default_name: bool, ext: &str) -> String {
-    if default_name {
-        format!("{API_DIR}/anno.{ext}")
-    } else {
-        format!("{API_DIR}/anno-{locale}.{ext}")
+/// its un-suffixed name ([`Naming::Plain`]), else `api/v1/anno-<locale>.<ext>`.
+pub fn announcements_path(locale: &str, name: Naming, ext: &str) -> String {
+    match name {
+        Naming::Plain => format!("{API_DIR}/anno.{ext}"),
+        Naming::Localized => format!("{API_DIR}/anno-{locale}.{ext}"),
     }
 }
 
 /// The folder of the announcements page of `locale`, with a trailing
 /// slash: `announcements/` for the site's default locale, else
 /// `announcements/<locale>/`. The page is its [`DIRECTORY_INDEX`].
-pub fn announcements_page_dir(locale: &str, is_default: bool) -> String {
-    if is_default {
-        format!("{ANNOUNCEMENTS_PAGE_DIR}/")
-    } else {
-        format!("{ANNOUNCEMENTS_PAGE_DIR}/{locale}/")
+pub fn announcements_page_dir(locale: &str, naming: Naming) -> String {
+    match naming {
+        Naming::Plain => format!("{ANNOUNCEMENTS_PAGE_DIR}/"),
+        Naming::Localized => format!("{ANNOUNCEMENTS_PAGE_DIR}/{locale}/"),
     }
 }
 
@@ -482,23 +486,22 @@ pub fn announcements_page_dir(locale: &str, is_default: bool) -> String {
 /// `api/v1/anno.json`, `Some(Some(locale))` for `api/v1/anno-<locale>.json`,
 /// `None` for any other path.
 pub fn announcements_locale_of(path: &str) -> Option<Option<&str>> {
-    if path == announcements_path("", true, "json") {
+    if path == announcements_path("", Naming::Plain, "json") {
         return Some(None);
     }
-    let probe = announcements_path("\u{0}", false, "json");
+    let probe = announcements_path("\u{0}", Naming::Localized, "json");
     let (prefix, suffix) = probe.split_once('\u{0}')?;
     let locale = path.strip_prefix(prefix)?.strip_suffix(suffix)?;
     (!locale.is_empty() && !locale.contains('/')).then_some(Some(locale))
 }
 
 /// The folder of a game's page in one locale, with a trailing slash:
-/// `<game>/` for the default locale, else `<game>/<locale>/`. The page is
-/// its [`DIRECTORY_INDEX`].
-pub fn page_dir(game: &Game, locale: &str, is_default: bool) -> String {
-    if is_default {
-        format!("{}/", game.id)
-    } else {
-        format!("{}/{locale}/", game.id)
+/// `<game>/` for the default locale ([`Naming::Plain`]), else
+/// `<game>/<locale>/`. The page is its [`DIRECTORY_INDEX`].
+pub fn page_dir(game: &Game, locale: &str, naming: Naming) -> String {
+    match naming {
+        Naming::Plain => format!("{}/", game.id),
+        Naming::Localized => format!("{}/{locale}/", game.id),
     }
 }
 
@@ -1015,8 +1018,11 @@ mod tests {
         assert!(is_built_path("ww/en/index.html.gz"));
         assert!(!is_built_path("api/v1"));
         assert!(!is_built_path("notes.txt"));
-        assert_eq!(timeline_page("zh-CN", true), "timeline/index.html");
-        assert_eq!(timeline_page("en-US", false), "en-US/timeline/index.html");
+        assert_eq!(timeline_page("zh-CN", Naming::Plain), "timeline/index.html");
+        assert_eq!(
+            timeline_page("en-US", Naming::Localized),
+            "en-US/timeline/index.html"
+        );
         assert!(is_timeline_page("timeline/index.html"));
         assert!(is_timeline_page("en-US/timeline/index.html"));
         assert!(!is_timeline_page("timeline/other.html"));

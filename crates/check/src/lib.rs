@@ -20,8 +20,9 @@
 //! [`tree`], [`markdown`] and [`model`] know nothing of the crate but the
 //! messages; [`diagnostics`] only [`chars`]; [`layout`] and [`clock`] only
 //! [`model`]; [`kind`] only [`tree`], [`layout`] and [`diagnostics`];
-//! [`validate`] never [`load`] (both stand on [`source`]) nor [`terminal`],
-//! which prints diagnostics for the commands and the language server.
+//! [`validate`] never [`load`] (both stand on [`source`]). Printing is
+//! not the checker's: `activity-site-terminal`, above it, prints its
+//! diagnostics for the commands and the language server.
 
 // Built with `cargo doc --document-private-items` for contributors, where a
 // link to a private item resolves.
@@ -39,6 +40,5 @@ pub mod load;
 pub mod markdown;
 pub mod model;
 pub mod source;
-pub mod terminal;
 pub mod tree;
 pub mod validate;

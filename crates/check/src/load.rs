@@ -16,13 +16,15 @@
 //! (an editor's open buffers, an agent's draft), so the language server
 //! and the agent tools check unsaved text with the same pipeline as
 //! `check`. The live check reads again only the files a watcher says
-//! changed ([`reload_files`], [`load_again`]), through the same reader. [`entries`] counts
-//! how often the loader was entered for a root (a `build` enters it once).
+//! changed ([`reload_files`], [`load_again`]), through the same reader. A
+//! [`Loader`] handed to a command counts how often it was entered (a
+//! `build` enters it once).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::Context as _;
 use rayon::prelude::*;
@@ -39,24 +41,26 @@ use crate::tree::{self, REGISTRY_PATH, SourcePath};
 /// What [`load`] gives: the tree in memory (its one owner is [`crate::source`]).
 pub use crate::source::Tree;
 
-/// How many times the loader was entered for each root, since the
-/// process started ([`entries`]).
-static ENTRIES: Mutex<BTreeMap<PathBuf, usize>> = Mutex::new(BTreeMap::new());
-
-/// How many times [`load`] and [`reload_files`] were entered for `root` in
-/// this process: what a test asks to hold a command to one load.
-pub fn entries(root: &Path) -> usize {
-    let entries = ENTRIES
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    entries.get(root).copied().unwrap_or(0)
+/// The loader a command reads its tree with: [`load`], counted. Its
+/// clones share the count, so a test hands one to a command (in its
+/// options) and reads afterwards how often the command entered it
+/// ([`Loader::entries`]); nothing is kept for the whole process.
+#[derive(Clone, Debug, Default)]
+pub struct Loader {
+    entries: Arc<AtomicUsize>,
 }
 
-fn entered(root: &Path) {
-    let mut entries = ENTRIES
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    *entries.entry(root.to_path_buf()).or_default() += 1;
+impl Loader {
+    /// [`load`], counted.
+    pub fn load(&self, root: &Path, overlay: &Overlay) -> anyhow::Result<Tree> {
+        self.entries.fetch_add(1, Ordering::Relaxed);
+        load(root, overlay)
+    }
+
+    /// How many times this loader (or a clone of it) was entered.
+    pub fn entries(&self) -> usize {
+        self.entries.load(Ordering::Relaxed)
+    }
 }
 
 /// Reads the whole tree under `root` into memory, with the texts of
@@ -84,7 +88,6 @@ enum Found {
 }
 
 fn read_tree(root: &Path, overlay: &Overlay, previous: Option<Tree>) -> anyhow::Result<Tree> {
-    entered(root);
     let (project, registry_shown) = open(root, overlay)?;
     let mut files = BTreeMap::new();
     if let Some(read) = registry_shown {
@@ -187,7 +190,6 @@ fn unchanged(previous: &Tree, root: &Path, path: &str, overlay: &Overlay) -> Opt
 /// texts are not looked at. Returns how many were read.
 pub fn reload_files(tree: &mut Tree, paths: &[String]) -> usize {
     let root = tree.project.root.clone();
-    entered(&root);
     let none = Overlay::new();
     for path in paths {
         let (read, stamp) = read_stamped(&root, path, &none);

@@ -7,8 +7,11 @@
 //!
 //! # May know, may not know
 //!
-//! May know `stdx` alone of the workspace. May not know the checker, the
-//! builder or any module of the generator: it does not depend on them.
+//! May know `stdx` and the state it keeps (`activity-site-store`: the
+//! state directory, configurations, settings and their shapes, names, the
+//! log ring, the error type, re-exported here under their module names)
+//! alone of the workspace. May not know the checker, the builder or any
+//! module of the generator: it does not depend on them.
 //! Inside, what the compiler cannot say (`tests/architecture.rs`): the core
 //! names neither endpoint nor [`guard`], the endpoints not each other,
 //! [`guard`] nothing of the crate, and the [`simulator`] reaches the server
@@ -101,25 +104,24 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub mod api;
-mod configs;
-mod error;
 mod extensions;
 mod font;
 pub mod guard;
-mod logs;
 pub mod mcp;
-pub mod names;
 mod operator;
 mod program;
 mod protocol;
 mod runner;
 mod screenshot;
 mod service_config;
-mod settings;
-pub mod shapes;
 pub mod simulator;
-pub mod state;
 pub mod supervisor;
+
+// What the service keeps (its state directory, the names, the log ring,
+// the error type) is a crate of its own below this one, under the module
+// names the code uses.
+use activity_site_store::{configs, error, logs, settings};
+pub use activity_site_store::{names, shapes, state};
 
 pub use configs::{
     CONFIG_NAME_PATTERN, CREDENTIAL_FIELDS, DEFAULT_CONFIG_NAME, MAX_CONFIG_NAME_CHARS,

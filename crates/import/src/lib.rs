@@ -37,6 +37,7 @@ use activity_site_check::{i18n, json, kind, layout, model, tree};
 
 use crate::i18n::{Msg, msg};
 use crate::kind::Kind;
+use crate::layout::Naming;
 use crate::model::{Game, Time, is_game_id};
 
 pub use crate::tree::{DATA_SCHEMA, REGISTRY_SCHEMA};
@@ -429,7 +430,7 @@ pub fn per_locale_document(path: &str) -> Option<(&'static Kind, Option<&str>)> 
 /// locale (`anno-en-US.json`: `api/v1/anno-en-US.json`).
 pub fn per_locale_named(name: &str) -> Option<String> {
     kind::ALL.iter().find_map(|k| {
-        let probe = k.published_path("", true, "json")?;
+        let probe = k.published_path("", Naming::Plain, "json")?;
         let (dir, _) = probe.rsplit_once('/')?;
         let path = format!("{dir}/{name}");
         k.published_locale(&path).is_some().then_some(path)

@@ -25,9 +25,10 @@
 
 // The checker's modules, under the names every file of the server uses.
 use activity_site_check::{
-    chars, clock, diagnostics, i18n, kind, model, relpath, source, terminal, tree, validate,
+    chars, clock, diagnostics, i18n, kind, model, relpath, source, tree, validate,
 };
 use activity_site_site as site;
+use activity_site_terminal as terminal;
 
 mod hover;
 pub mod text;

@@ -22,7 +22,7 @@ use super::report::{
 };
 use crate::i18n::{Arg, Msg, msg};
 use crate::kind::{self, Kind};
-use crate::layout;
+use crate::layout::{self, Naming};
 use crate::model::days::whole_days;
 use crate::model::{Activity, Draft, Game, Written};
 
@@ -154,8 +154,8 @@ impl Compare for Activities {
         for game in games {
             for ext in ["json", "ics"] {
                 pairs.push((
-                    layout::activity_path(game, &game.default_locale, false, ext),
-                    layout::activity_path(game, &game.default_locale, true, ext),
+                    layout::activity_path(game, &game.default_locale, Naming::Localized, ext),
+                    layout::activity_path(game, &game.default_locale, Naming::Plain, ext),
                 ));
             }
         }

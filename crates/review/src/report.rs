@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use crate::i18n::{Arg, Msg, msg};
 use crate::kind::{self, Kind, PublishedAs};
+use crate::layout::Naming;
 use crate::model::{Activity, Game, Time, Written};
 
 /// The comparison of every path of the build with the base.
@@ -414,7 +415,12 @@ pub trait Compare: Sync {
         };
         std::iter::once("json")
             .chain(beside.iter().copied())
-            .map(|ext| (path(locale, false, ext), path(locale, true, ext)))
+            .map(|ext| {
+                (
+                    path(locale, Naming::Localized, ext),
+                    path(locale, Naming::Plain, ext),
+                )
+            })
             .collect()
     }
 
@@ -422,7 +428,7 @@ pub trait Compare: Sync {
     /// lists: for a kind published once per locale, its un-suffixed one.
     fn unlisted(&self) -> Vec<String> {
         self.kind()
-            .published_path("", true, "json")
+            .published_path("", Naming::Plain, "json")
             .into_iter()
             .collect()
     }

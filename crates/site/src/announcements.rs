@@ -17,7 +17,7 @@ use sha2::{Digest as _, Sha256};
 use super::pages;
 use super::types::{HomeLink, OutputFile, Publish, Published, Site, StatusColumn};
 use crate::kind::{self, Kind};
-use crate::layout::{self, SiteUrl};
+use crate::layout::{self, Naming, SiteUrl};
 use crate::markdown;
 use crate::model::announcements::Announcements;
 use crate::validate::CheckedFile;
@@ -104,7 +104,7 @@ impl Publish for Boards {
     }
 
     fn llms_start(&self) -> Option<(String, String)> {
-        let path = layout::announcements_path("", true, "json");
+        let path = layout::announcements_path("", Naming::Plain, "json");
         let line = format!(
             "- [Announcements]({}): `{{\"id\", \"announcements\": [{{\"title\", \"content\"}}]}}`, newest first; clients show them again when `id` changes",
             layout::url(&path)
@@ -133,6 +133,15 @@ pub struct Board {
 }
 
 impl Board {
+    /// How its files and page are named: plain for the default locale.
+    pub fn naming(&self) -> Naming {
+        if self.is_default {
+            Naming::Plain
+        } else {
+            Naming::Localized
+        }
+    }
+
     /// The published JSON: the canonical text without `$schema`.
     pub fn to_json(&self) -> Vec<u8> {
         self.document.to_canonical().into_bytes()
@@ -158,10 +167,10 @@ pub fn boards(checked: &[&CheckedFile], site_locale: Option<&str>) -> Vec<Board>
 
 /// The JSON files of a board: `anno.json` too for the default locale.
 pub fn json_files(board: &Board, json: &[u8]) -> Vec<OutputFile> {
-    layout::published_names(board.is_default)
+    layout::published_names(board.naming())
         .iter()
-        .map(|&default_name| OutputFile {
-            path: layout::announcements_path(&board.locale, default_name, "json"),
+        .map(|&name| OutputFile {
+            path: layout::announcements_path(&board.locale, name, "json"),
             bytes: json.to_vec(),
         })
         .collect()
@@ -172,30 +181,26 @@ pub fn json_files(board: &Board, json: &[u8]) -> Vec<OutputFile> {
 /// when the build knows the site's address.
 pub fn feed_files(board: &Board, site: Option<&SiteUrl>) -> Vec<OutputFile> {
     let updated = updated(board);
-    layout::published_names(board.is_default)
+    layout::published_names(board.naming())
         .iter()
-        .map(|&default_name| OutputFile {
-            path: layout::announcements_path(&board.locale, default_name, "atom"),
-            bytes: feed(board, default_name, updated.clone(), site).into_bytes(),
+        .map(|&name| OutputFile {
+            path: layout::announcements_path(&board.locale, name, "atom"),
+            bytes: feed(board, name, updated.clone(), site).into_bytes(),
         })
         .collect()
 }
 
 /// What the index says of a board's documents, given their digest.
 pub fn index_entries(board: &Board, sha256: &str, bytes: usize) -> Vec<layout::IndexLocaleEntry> {
-    layout::published_names(board.is_default)
+    layout::published_names(board.naming())
         .iter()
-        .map(|&default_name| layout::IndexLocaleEntry {
+        .map(|&name| layout::IndexLocaleEntry {
             locale: board.locale.clone(),
-            default: default_name,
-            path: layout::url(&layout::announcements_path(
-                &board.locale,
-                default_name,
-                "json",
-            )),
+            default: name == Naming::Plain,
+            path: layout::url(&layout::announcements_path(&board.locale, name, "json")),
             feed: Some(layout::url(&layout::announcements_path(
                 &board.locale,
-                default_name,
+                name,
                 "atom",
             ))),
             id: Some(board.document.id),
@@ -216,7 +221,7 @@ fn anchor(index: usize, count: usize) -> String {
 /// The page of a board. `boards` are every board of the site (for the
 /// language links).
 pub fn render_page(board: &Board, boards: &[Board]) -> anyhow::Result<OutputFile> {
-    let dir = layout::announcements_page_dir(&board.locale, board.is_default);
+    let dir = layout::announcements_page_dir(&board.locale, board.naming());
     let root = "../".repeat(dir.matches('/').count());
     let ui = pages::ui_for(&board.locale);
     let count = board.document.announcements.len();
@@ -227,11 +232,11 @@ pub fn render_page(board: &Board, boards: &[Board]) -> anyhow::Result<OutputFile
         root: root.clone(),
         json_href: format!(
             "{root}{}",
-            layout::announcements_path(&board.locale, board.is_default, "json")
+            layout::announcements_path(&board.locale, board.naming(), "json")
         ),
         feed_href: format!(
             "{root}{}",
-            layout::announcements_path(&board.locale, board.is_default, "atom")
+            layout::announcements_path(&board.locale, board.naming(), "atom")
         ),
         languages: boards
             .iter()
@@ -241,7 +246,7 @@ pub fn render_page(board: &Board, boards: &[Board]) -> anyhow::Result<OutputFile
                 language: pages::language_name(&b.locale),
                 href: format!(
                     "{root}{}",
-                    layout::announcements_page_dir(&b.locale, b.is_default)
+                    layout::announcements_page_dir(&b.locale, b.naming())
                 ),
             })
             .collect(),
@@ -305,11 +310,11 @@ pub fn home_links(boards: &[Board]) -> Vec<HomeLink> {
         .map(|board| HomeLink {
             locale: board.locale.clone(),
             is_default: board.is_default,
-            href: layout::announcements_page_dir(&board.locale, board.is_default),
+            href: layout::announcements_page_dir(&board.locale, board.naming()),
             says: "page-announcements",
             // Each home page says it in its own language.
             label: String::new(),
-            feed_href: layout::announcements_path(&board.locale, board.is_default, "atom"),
+            feed_href: layout::announcements_path(&board.locale, board.naming(), "atom"),
         })
         .collect()
 }
@@ -365,20 +370,24 @@ pub fn updated(board: &Board) -> String {
 /// both names of the default board's) and its links are absolute; without
 /// one its id is a URN of the board's locale. An entry's id is a URN of
 /// its content either way: it must not change while the entry does not.
-pub fn feed(board: &Board, default_name: bool, updated: String, site: Option<&SiteUrl>) -> String {
+pub fn feed(board: &Board, name: Naming, updated: String, site: Option<&SiteUrl>) -> String {
     let title = pages::ui_for(&board.locale).word("announcements");
-    let page_dir = layout::announcements_page_dir(&board.locale, board.is_default);
+    let page_dir = layout::announcements_page_dir(&board.locale, board.naming());
     let page = match site {
         Some(site) => site.join(&page_dir),
         None => format!("../../{page_dir}"),
     };
-    let own = layout::announcements_path(&board.locale, default_name, "atom");
+    let own = layout::announcements_path(&board.locale, name, "atom");
     let own_link = match site {
         Some(site) => site.join(&own),
         None => own.rsplit('/').next().unwrap_or(&own).to_owned(),
     };
     let feed_id = match site {
-        Some(site) => site.join(&layout::announcements_path(&board.locale, false, "atom")),
+        Some(site) => site.join(&layout::announcements_path(
+            &board.locale,
+            Naming::Localized,
+            "atom",
+        )),
         None => urn(&["activity-site announcements", &board.locale]),
     };
     let mut out = String::new();

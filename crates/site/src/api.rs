@@ -57,7 +57,7 @@ pub(crate) fn under_every_name(
     ext: &str,
     bytes: &[u8],
 ) -> Vec<OutputFile> {
-    layout::published_paths(&game.game, &doc.locale, doc.is_default, ext)
+    layout::published_paths(&game.game, &doc.locale, doc.naming(), ext)
         .into_iter()
         .map(|(_, path)| OutputFile {
             path,
@@ -91,12 +91,12 @@ pub(super) fn index_file(games: &[Summary<'_>], per_locale: layout::IndexPerLoca
         };
         let mut files = Vec::new();
         for ((doc, (sha256, bytes)), due) in game.documents.iter().zip(digests).zip(dues) {
-            let json = layout::published_paths(&game.game, &doc.locale, doc.is_default, "json");
-            let ics = layout::published_paths(&game.game, &doc.locale, doc.is_default, "ics");
+            let json = layout::published_paths(&game.game, &doc.locale, doc.naming(), "json");
+            let ics = layout::published_paths(&game.game, &doc.locale, doc.naming(), "ics");
             for ((default_name, json), (_, ics)) in json.into_iter().zip(ics) {
                 files.push(layout::IndexFile {
                     locale: doc.locale.clone(),
-                    default: default_name,
+                    default: default_name == layout::Naming::Plain,
                     path: layout::url(&json),
                     calendar: layout::url(&ics),
                     sha256: sha256.clone(),

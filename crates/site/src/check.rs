@@ -16,7 +16,7 @@ use crate::load;
 use crate::model::{Draft, Game, Registry};
 use crate::source::{Overlay, Tree};
 use crate::tree::{self, REGISTRY_PATH};
-use crate::validate::{self, CheckedFile, CheckedGame, Validator};
+use crate::validate::{self, CheckedFile, CheckedGame, Keep, Validator};
 
 use super::cache::{CacheSalt, Key};
 use super::kept;
@@ -26,13 +26,19 @@ use super::types::Checked;
 /// checks it, game by game on every core, for its diagnostics only: no
 /// typed documents are built.
 pub fn check(root: &Path, options: &validate::Options) -> anyhow::Result<Checked> {
-    check_games(root, &Overlay::new(), options, false)
+    check_games(root, &Overlay::new(), options, Keep::Diagnostics)
 }
 
 /// [`check`] of a tree already read ([`load::load`]): reads nothing.
 pub fn check_tree(tree: &Tree, options: &validate::Options) -> anyhow::Result<Checked> {
     let validator = Validator::new(&tree.project)?;
-    Ok(check_loaded(tree, &validator, options, false, None))
+    Ok(check_loaded(
+        tree,
+        &validator,
+        options,
+        Keep::Diagnostics,
+        None,
+    ))
 }
 
 /// [`check`], and the fingerprint of each game's sources
@@ -47,7 +53,7 @@ pub(super) fn check_for_build(
 ) -> anyhow::Result<(Checked, Prepared)> {
     let build = ForBuild { salt, clean };
     let validator = Validator::new(&tree.project)?;
-    let checked = check_loaded(&tree, &validator, options, false, Some(&build));
+    let checked = check_loaded(&tree, &validator, options, Keep::Diagnostics, Some(&build));
     Ok((checked, Prepared { tree, validator }))
 }
 
@@ -99,7 +105,7 @@ pub(crate) struct Prepared {
 /// Like [`check`], and keeps every game's typed documents for what comes
 /// next (rendering, `diff`, `fmt`, `status`).
 pub fn check_documents(root: &Path, options: &validate::Options) -> anyhow::Result<Checked> {
-    check_games(root, &Overlay::new(), options, true)
+    check_games(root, &Overlay::new(), options, Keep::Documents)
 }
 
 /// [`check`] with the texts of `overlay` read in place of the files on disk
@@ -111,24 +117,18 @@ pub fn check_with(
     overlay: &Overlay,
     options: &validate::Options,
 ) -> anyhow::Result<Checked> {
-    check_games(root, overlay, options, false)
+    check_games(root, overlay, options, Keep::Diagnostics)
 }
 
 fn check_games(
     root: &Path,
     overlay: &Overlay,
     options: &validate::Options,
-    keep_documents: bool,
+    keep: Keep,
 ) -> anyhow::Result<Checked> {
     let tree = load::load(root, overlay)?;
     let validator = Validator::new(&tree.project)?;
-    Ok(check_loaded(
-        &tree,
-        &validator,
-        options,
-        keep_documents,
-        None,
-    ))
+    Ok(check_loaded(&tree, &validator, options, keep, None))
 }
 
 /// The check of a tree read already, game by game on every core.
@@ -136,7 +136,7 @@ fn check_loaded(
     tree: &Tree,
     validator: &Validator,
     options: &validate::Options,
-    keep_documents: bool,
+    keep: Keep,
     build: Option<&ForBuild<'_>>,
 ) -> Checked {
     let project = &tree.project;
@@ -150,14 +150,14 @@ fn check_loaded(
         reused: bool,
     }
     let (mut files, checked) = rayon::join(
-        || check_files(tree, validator, keep_documents),
+        || check_files(tree, validator, keep),
         || -> Vec<Done> {
             games
                 .par_iter()
                 .map(|game| {
                     let loaded = tree.game(game);
                     let Some(build) = build else {
-                        let game = validator.game(&loaded, options, keep_documents);
+                        let game = validator.game(&loaded, options, keep);
                         return Done {
                             game,
                             sources: None,
@@ -166,7 +166,7 @@ fn check_loaded(
                     };
                     let sources = sources_digest(&loaded);
                     let key = check_key(build.salt, &schemas, game, &sources);
-                    if !keep_documents && build.clean.get(&game.id) == Some(&key) {
+                    if keep == Keep::Diagnostics && build.clean.get(&game.id) == Some(&key) {
                         let game = CheckedGame {
                             game: game.clone(),
                             documents: Vec::new(),
@@ -179,7 +179,7 @@ fn check_loaded(
                         };
                     }
                     Done {
-                        game: validator.game(&loaded, options, keep_documents),
+                        game: validator.game(&loaded, options, keep),
                         sources: Some((sources, key)),
                         reused: false,
                     }
@@ -271,7 +271,7 @@ pub(crate) fn sources_digest(game: &crate::source::LoadedGame) -> [u8; 16] {
 pub(crate) fn check_files(
     tree: &Tree,
     validator: &Validator,
-    keep_documents: bool,
+    keep: Keep,
 ) -> (Vec<CheckedFile>, Vec<Diagnostic>) {
     let mut checked = Vec::new();
     let mut all = Vec::new();
@@ -279,7 +279,7 @@ pub(crate) fn check_files(
         let (files, mut unread) = tree.locale_files(rules.kind());
         all.append(&mut unread);
         for file in &files {
-            let mut file = validator.file(rules, file, keep_documents);
+            let mut file = validator.file(rules, file, keep);
             all.append(&mut file.diagnostics);
             checked.push(file);
         }
@@ -346,7 +346,7 @@ pub fn check_streaming(
 ) -> anyhow::Result<diagnostics::Counts> {
     let validator = Validator::new(&tree.project)?;
     let (games, mut others) = validator.registry(&tree.project);
-    others.extend(check_files(tree, &validator, false).1);
+    others.extend(check_files(tree, &validator, Keep::Diagnostics).1);
     others.extend(kept::diagnostics(tree));
     diagnostics::sort(&mut others);
     let mut others = others.into_iter().peekable();
@@ -358,7 +358,11 @@ pub fn check_streaming(
             .map(|group| {
                 let mut found: Vec<Diagnostic> = group
                     .iter()
-                    .flat_map(|game| validator.game(&tree.game(game), options, false).diagnostics)
+                    .flat_map(|game| {
+                        validator
+                            .game(&tree.game(game), options, Keep::Diagnostics)
+                            .diagnostics
+                    })
                     .collect();
                 found.sort_by(order);
                 found

@@ -6,7 +6,7 @@
 
 use super::pages;
 use super::types::{GameOutput, OutputFile, Published};
-use crate::layout::{self, API_CACHE, PAGE_CACHE};
+use crate::layout::{self, API_CACHE, Naming, PAGE_CACHE};
 
 /// The security headers of every file of the site, in the order `_headers`
 /// lists them: its one owner (`serve` reads them back from `_headers`).
@@ -100,7 +100,7 @@ pub fn header_rules(games: &[GameOutput], published: &[Published]) -> Vec<Header
     let site_locale = crate::model::site_locale(games.iter().map(|g| &g.game)).unwrap_or_default();
     let mut homes: Vec<String> = Vec::new();
     for doc in games.iter().flat_map(|g| &g.documents) {
-        let dir = layout::home_dir(&doc.locale, doc.locale == site_locale);
+        let dir = layout::home_dir(&doc.locale, Naming::of(&doc.locale, site_locale));
         if !dir.is_empty() && !homes.contains(&dir) {
             homes.push(dir);
         }

@@ -37,7 +37,7 @@ use crate::diagnostics::{self, Diagnostic};
 use crate::load;
 use crate::model::Game;
 use crate::source::{Overlay, Tree};
-use crate::validate::{self, Validator};
+use crate::validate::{self, Keep, Validator};
 
 /// A check of one root kept between runs.
 pub struct LiveCheck {
@@ -279,7 +279,11 @@ impl LiveCheck {
                     return (touched.len(), None);
                 }
                 // The documents of an edited game are kept for the render.
-                let keep = !touched.is_empty();
+                let keep = if touched.is_empty() {
+                    Keep::Diagnostics
+                } else {
+                    Keep::Documents
+                };
                 let checked = Checked::run(tree, game, validator, options, keep);
                 (touched.len(), Some((inputs, checked)))
             })
@@ -352,7 +356,7 @@ impl LiveCheck {
         self.registry_check = Some(registry);
         // The files checked file by file (the announcements boards) are few
         // and small: checked on every run.
-        let (_, announced) = super::check::check_files(&tree, validator, false);
+        let (_, announced) = super::check::check_files(&tree, validator, Keep::Diagnostics);
         all.extend(announced.iter().cloned());
         self.announced = announced;
         let mut last = std::mem::take(&mut self.games);
@@ -366,7 +370,7 @@ impl LiveCheck {
                 {
                     return (game.id.clone(), inputs, None);
                 }
-                let checked = Checked::run(&tree, game, validator, options, false);
+                let checked = Checked::run(&tree, game, validator, options, Keep::Diagnostics);
                 (game.id.clone(), inputs, Some(checked))
             })
             .collect();
@@ -421,12 +425,12 @@ impl Checked {
         game: &Game,
         validator: &Validator,
         options: &validate::Options,
-        keep_documents: bool,
+        keep: Keep,
     ) -> Checked {
         let loaded = tree.game(game);
         let read = loaded.files.iter().filter(|f| f.exists).count();
         let sources = super::check::sources_digest(&loaded);
-        let checked = validator.game(&loaded, options, keep_documents);
+        let checked = validator.game(&loaded, options, keep);
         Checked {
             diagnostics: checked.diagnostics,
             documents: checked.documents,

@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use super::types::{GameOutput, OutputFile};
-use crate::layout::{self, SiteUrl};
+use crate::layout::{self, Naming, SiteUrl};
 use crate::model::Localized;
 
 use layout::LLMS_GAMES_HEADING as GAMES_HEADING;
@@ -48,13 +48,13 @@ pub fn render(games: &[GameOutput], starts: &[String], site: Option<&SiteUrl>) -
     let _ = writeln!(
         out,
         "- [API reference]({}): the same contract for people, in every language of the site: paths, games, every field, an example and how to call it",
-        layout::url(&layout::reference_dir("", true))
+        layout::url(&layout::reference_dir("", Naming::Plain))
     );
     let _ = writeln!(
         out,
         "- [Timeline]({}): every game's activities on one time axis, for people (HTML; each other language's under `/<locale>{}`)",
-        layout::url(&layout::timeline_dir("", true)),
-        layout::url(&layout::timeline_dir("", true)),
+        layout::url(&layout::timeline_dir("", Naming::Plain)),
+        layout::url(&layout::timeline_dir("", Naming::Plain)),
     );
     for line in starts {
         let _ = writeln!(out, "{line}");
@@ -89,8 +89,7 @@ pub fn render(games: &[GameOutput], starts: &[String], site: Option<&SiteUrl>) -
             g.time_zone_name()
         );
         for doc in &game.documents {
-            let url =
-                |ext| layout::url(&layout::activity_path(g, &doc.locale, doc.is_default, ext));
+            let url = |ext| layout::url(&layout::activity_path(g, &doc.locale, doc.naming(), ext));
             let calendar = url("ics");
             // A subscription is the same address with the webcal scheme;
             // without the site's address, the host is wherever this file

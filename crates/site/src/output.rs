@@ -20,6 +20,7 @@ use super::compress::Compression;
 use super::render::{Defer, Progress};
 use super::render::{Inputs, Render, render};
 use super::{manifest, write};
+use crate::load::Loader;
 use crate::source::Tree;
 
 /// What to build and where.
@@ -49,6 +50,9 @@ pub struct BuildOptions {
     /// The site's public address (`--site-url`): its absolute links are
     /// made under it; `None` leaves them relative to where a file is read.
     pub site_url: Option<SiteUrl>,
+    /// What reads the tree ([`build`] enters it once; a clone handed in
+    /// here counts for its caller).
+    pub loader: Loader,
 }
 
 impl BuildOptions {
@@ -65,6 +69,7 @@ impl BuildOptions {
             force: false,
             progress: None,
             site_url: None,
+            loader: Loader::default(),
         }
     }
 
@@ -157,7 +162,9 @@ pub struct BuildSummary {
 /// memory holds the tree's text and the games in flight, not the site.
 pub fn build(options: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let started = Instant::now();
-    let tree = crate::load::load(&options.root, &crate::source::Overlay::new())?;
+    let tree = options
+        .loader
+        .load(&options.root, &crate::source::Overlay::new())?;
     build_tree(options, tree, started).map(|(outcome, _)| outcome)
 }
 

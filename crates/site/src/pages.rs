@@ -24,7 +24,7 @@ use serde::Serialize;
 use super::types::{GameOutput, HomeLink, LocaleDocument, OutputFile};
 use crate::i18n::{Lang, Msg, msg};
 use crate::kind;
-use crate::layout::{self, SiteUrl};
+use crate::layout::{self, Naming, SiteUrl};
 use crate::model::freshness::{self, Freshness};
 use crate::model::{Activity, Game, UpdateMode, most_shared};
 
@@ -151,7 +151,7 @@ pub fn home_card(
         game: index_game(home, locale, root, site)?,
         ui,
     };
-    let path = layout::home_page(locale, locale == site_locale);
+    let path = layout::home_page(locale, Naming::of(locale, site_locale));
     render_text(environment()?, "home_card.html", &path, &card)
 }
 
@@ -274,8 +274,8 @@ pub fn each_home_page(
     } = Listing::of(games);
     let parts = page_parts(games.len());
     for locale in &locales {
-        let is_site = *locale == site_locale;
-        let root = if is_site { "" } else { "../" };
+        let naming = Naming::of(locale, &site_locale);
+        let root = if naming == Naming::Plain { "" } else { "../" };
         let ui = ui_for(locale);
         for (part, range) in parts.iter().enumerate() {
             let (list, cards) = listed(range.clone(), locale, card.clone());
@@ -296,7 +296,7 @@ pub fn each_home_page(
             };
             let frame = serde_json::to_vec(&index)?;
             index.cards = list;
-            let path = layout::listing_page(&layout::home_page(locale, is_site), part);
+            let path = layout::listing_page(&layout::home_page(locale, naming), part);
             done(HomePage::new(
                 path,
                 "index.html",
@@ -437,7 +437,10 @@ fn home_alternates(
         .map(|other| Alternate {
             locale: other.clone(),
             language: language_name(other),
-            href: format!("{root}{}", layout::home_dir(other, other == site_locale)),
+            href: format!(
+                "{root}{}",
+                layout::home_dir(other, Naming::of(other, site_locale))
+            ),
             current: other == locale,
         })
         .collect()
@@ -1072,12 +1075,12 @@ pub(super) fn render_text<S: Serialize>(
 
 /// Directory of a game page relative to the root, with a trailing slash.
 pub(super) fn page_dir(game: &Game, doc: &LocaleDocument) -> String {
-    layout::page_dir(game, &doc.locale, doc.is_default)
+    layout::page_dir(game, &doc.locale, doc.naming())
 }
 
 /// A published API file of a document (`ext` `json` or `ics`).
 fn api_file(game: &Game, doc: &LocaleDocument, ext: &str) -> String {
-    layout::activity_path(game, &doc.locale, doc.is_default, ext)
+    layout::activity_path(game, &doc.locale, doc.naming(), ext)
 }
 
 /// The name of a language in itself, for language links.
@@ -1295,12 +1298,12 @@ fn game_page(
         root: root.to_owned(),
         home_href: format!(
             "{root}{}",
-            layout::home_dir(&doc.locale, doc.locale == site_locale)
+            layout::home_dir(&doc.locale, Naming::of(&doc.locale, site_locale))
         ),
         live: live(ui),
         timeline_href: format!(
             "{root}{}",
-            layout::timeline_dir(&doc.locale, doc.locale == site_locale)
+            layout::timeline_dir(&doc.locale, Naming::of(&doc.locale, site_locale))
         ),
         game_name: g.name.get(&doc.locale, &g.default_locale).to_owned(),
         version: doc.document.version.clone(),

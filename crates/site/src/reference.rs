@@ -27,7 +27,7 @@ use super::api::Summary;
 use super::pages::{self, Live, Ui};
 use super::types::{GameOutput, LocaleDocument, OutputFile};
 use crate::i18n::{Lang, msg};
-use crate::layout::{self, SiteUrl};
+use crate::layout::{self, Naming, SiteUrl};
 use crate::model::{Game, to_pretty};
 
 /// How many activities the example document keeps.
@@ -68,9 +68,9 @@ pub(super) fn render_with(
         .locales
         .iter()
         .map(|locale| {
-            let is_site = locale == inputs.site_locale;
+            let naming = Naming::of(locale, inputs.site_locale);
             let view = page_view(inputs, openapi.as_ref(), &schemas, locale)?;
-            page(&layout::reference_page(locale, is_site), &view)
+            page(&layout::reference_page(locale, naming), &view)
         })
         .collect()
 }
@@ -434,8 +434,12 @@ fn page_view(
     schemas: &[(String, String, Value)],
     locale: &str,
 ) -> anyhow::Result<ReferenceView> {
-    let is_site = locale == inputs.site_locale;
-    let root = if is_site { "../" } else { "../../" };
+    let naming = Naming::of(locale, inputs.site_locale);
+    let root = if naming == Naming::Plain {
+        "../"
+    } else {
+        "../../"
+    };
     let ui = pages::ui_for(locale);
     let lang = ui_lang(locale);
     let base = base_url(inputs.site);
@@ -443,7 +447,7 @@ fn page_view(
         .locales
         .iter()
         .map(|other| {
-            let page = layout::reference_dir(other, other == inputs.site_locale);
+            let page = layout::reference_dir(other, Naming::of(other, inputs.site_locale));
             Alternate {
                 locale: other.clone(),
                 language: pages::language_name(other),
@@ -460,7 +464,7 @@ fn page_view(
         lang: locale.to_owned(),
         ui,
         live: pages::style_only(ui),
-        home_href: format!("{root}{}", layout::home_dir(locale, is_site)),
+        home_href: format!("{root}{}", layout::home_dir(locale, naming)),
         root: root.to_owned(),
         alternates,
         text,
@@ -522,7 +526,7 @@ fn texts(
             let path = layout::url(&layout::activity_path(
                 game,
                 &doc.locale,
-                doc.is_default,
+                doc.naming(),
                 "json",
             ));
             let total = doc.document.activities.len();
@@ -691,7 +695,7 @@ fn game_row(summary: &Summary<'_>, locale: &str, root: &str, lang: Lang) -> Game
                 href: doc.map(|d| {
                     format!(
                         "{root}{}",
-                        layout::activity_path(game, &d.locale, d.is_default, "json")
+                        layout::activity_path(game, &d.locale, d.naming(), "json")
                     )
                 }),
                 note,
@@ -775,7 +779,7 @@ fn field_meaning(stem: &str, field: &Field, lang: Lang) -> (String, Option<&'sta
 /// The example: the document as published, its activities cut to the
 /// first [`EXAMPLE_ACTIVITIES`].
 fn example_view(game: &Game, doc: &LocaleDocument, root: &str) -> ExampleView {
-    let path = layout::activity_path(game, &doc.locale, doc.is_default, "json");
+    let path = layout::activity_path(game, &doc.locale, doc.naming(), "json");
     let mut value: Value = serde_json::from_slice(&doc.to_json(game)).unwrap_or_default();
     if let Some(Value::Array(activities)) = value.get_mut("activities") {
         activities.truncate(EXAMPLE_ACTIVITIES);

@@ -15,7 +15,7 @@ use crate::kind;
 use crate::layout;
 use crate::model::Game;
 use crate::model::published::{self, Due};
-use crate::validate::{self, CheckedFile, CheckedGame};
+use crate::validate::{self, CheckedFile, CheckedGame, Keep};
 
 use super::api::{self, doc_api_files, index_file};
 use super::cache::{self, CacheSalt, Key};
@@ -65,7 +65,7 @@ impl Inputs<'_> {
         let full = self
             .prepared
             .validator
-            .game(&loaded, self.check_options, true);
+            .game(&loaded, self.check_options, Keep::Documents);
         drop(loaded);
         anyhow::ensure!(
             !full.diagnostics.iter().any(Diagnostic::is_error),
@@ -528,7 +528,7 @@ impl<'a> Build<'a> {
     /// kind publishes from them.
     fn publish(&self, games: &[GameOutput]) -> anyhow::Result<Vec<types::Published>> {
         let Prepared { tree, validator } = self.from.prepared;
-        let (files, found) = check_files(tree, validator, true);
+        let (files, found) = check_files(tree, validator, Keep::Documents);
         if let Some(error) = found.iter().find(|d| d.is_error()) {
             anyhow::bail!(msg!("build-file-changed", file = error.file.as_str()));
         }

@@ -16,7 +16,7 @@ use super::kept;
 use crate::diagnostics::{self, Code, Diagnostic, Fix};
 use crate::i18n::{Msg, msg};
 use crate::source::{LoadedGame, Overlay, Tree};
-use crate::validate::Validator;
+use crate::validate::{Keep, Validator};
 use crate::{atomic, tree, validate};
 
 /// What `fmt` did (or, with `check_only`, would do).
@@ -378,7 +378,7 @@ pub fn fix_loaded(
         only,
         &mut left,
     );
-    let by_file = |tree: &Tree| check_files(tree, &validator, false).1;
+    let by_file = |tree: &Tree| check_files(tree, &validator, Keep::Diagnostics).1;
     let kept = |tree: &Tree| kept::diagnostics(tree);
     let parts: [&Check<'_, Tree>; 2] = [&by_file, &kept];
     for check in parts {
@@ -403,8 +403,11 @@ pub fn fix_loaded(
                 let mut left = BTreeSet::new();
                 for game in group {
                     let mut loaded = tree.game(game);
-                    let check =
-                        |loaded: &LoadedGame| validator.game(loaded, options, false).diagnostics;
+                    let check = |loaded: &LoadedGame| {
+                        validator
+                            .game(loaded, options, Keep::Diagnostics)
+                            .diagnostics
+                    };
                     let (fixed, rest) = fix_unit(&mut loaded, &GameTexts, &check, only, &mut left);
                     files.extend(fixed);
                     found.extend(rest);

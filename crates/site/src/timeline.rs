@@ -24,7 +24,7 @@ use super::pages::{
 };
 use super::types::GameOutput;
 use crate::i18n::{Lang, msg};
-use crate::layout;
+use crate::layout::{self, Naming};
 use crate::model::{Game, most_shared};
 
 /// The words of the timeline page in one language (the words every page
@@ -70,8 +70,8 @@ fn lang_of(locale: &str) -> Lang {
 }
 
 /// The path from the timeline page of `locale` to the site's root.
-fn root_of(locale: &str, is_site: bool) -> String {
-    "../".repeat(layout::timeline_dir(locale, is_site).matches('/').count())
+fn root_of(locale: &str, naming: Naming) -> String {
+    "../".repeat(layout::timeline_dir(locale, naming).matches('/').count())
 }
 
 /// Hours since the epoch of a local time of `game`, to four decimals: what
@@ -90,7 +90,7 @@ fn hours_of(seconds: i64) -> String {
 /// end inside or after the version, by their start) and the table of the
 /// same. A build renders it with the game, as it renders the game's cards.
 pub fn group(home: &HomeGame, locale: &str, site_locale: &str) -> anyhow::Result<String> {
-    let root = root_of(locale, locale == site_locale);
+    let root = root_of(locale, Naming::of(locale, site_locale));
     let (at, doc) = pages::document_in(&home.game, locale)?;
     let g = &home.game.game;
     let ui = pages::ui_for(locale);
@@ -139,7 +139,7 @@ pub fn group(home: &HomeGame, locale: &str, site_locale: &str) -> anyhow::Result
         ui,
         words: Words::of(locale),
     };
-    let path = layout::timeline_page(locale, locale == site_locale);
+    let path = layout::timeline_page(locale, Naming::of(locale, site_locale));
     pages::render_text(pages::environment()?, "timeline_group.html", &path, &view)
 }
 
@@ -160,8 +160,8 @@ pub fn each_timeline_page(
     } = pages::Listing::of(games);
     let parts = pages::page_parts(games.len());
     for locale in &locales {
-        let is_site = *locale == site_locale;
-        let root = root_of(locale, is_site);
+        let naming = Naming::of(locale, &site_locale);
+        let root = root_of(locale, naming);
         let ui = pages::ui_for(locale);
         let alternates: Vec<Alternate> = locales
             .iter()
@@ -170,7 +170,7 @@ pub fn each_timeline_page(
                 language: pages::language_name(other),
                 href: format!(
                     "{root}{}",
-                    layout::timeline_dir(other, *other == site_locale)
+                    layout::timeline_dir(other, Naming::of(other, &site_locale))
                 ),
                 current: other == locale,
             })
@@ -201,7 +201,7 @@ pub fn each_timeline_page(
                 lang: locale.clone(),
                 ui,
                 words: Words::of(locale),
-                home_href: format!("{root}{}", layout::home_dir(locale, is_site)),
+                home_href: format!("{root}{}", layout::home_dir(locale, naming)),
                 alternates: alternates.clone(),
                 zone: zone.clone(),
                 zone_iso: zone_iso.clone(),
@@ -220,7 +220,7 @@ pub fn each_timeline_page(
             view.picks = picks.clone();
             view.groups = list;
             done(HomePage::new(
-                layout::listing_page(&layout::timeline_page(locale, is_site), part),
+                layout::listing_page(&layout::timeline_page(locale, naming), part),
                 "timeline.html",
                 &view,
                 groups,

@@ -69,6 +69,16 @@ impl LocaleDocument {
         }
     }
 
+    /// How its files and page are named: plain for the game's default
+    /// locale.
+    pub fn naming(&self) -> layout::Naming {
+        if self.is_default {
+            layout::Naming::Plain
+        } else {
+            layout::Naming::Localized
+        }
+    }
+
     /// The canonical published JSON of this document of `game`: its own
     /// fields (already sorted, without `$schema`), then its instants, zone
     /// and due time ([`PublishedDocument`]).

@@ -115,7 +115,7 @@ pub enum PublishedAs {
     /// `index_field` is the field of the index (`api/v1/games.json`) that
     /// lists its documents; `pages` are its pages, if it has any.
     PerLocale {
-        path: fn(&str, bool, &str) -> String,
+        path: fn(&str, layout::Naming, &str) -> String,
         locale_of: fn(&str) -> Option<Option<&str>>,
         beside: &'static [&'static str],
         index_field: &'static str,
@@ -277,11 +277,11 @@ impl Kind {
     }
 
     /// The path of `locale`'s document of a [`PublishedAs::PerLocale`] kind
-    /// (`ext` `json`), or of a file published beside it: under its
-    /// un-suffixed name when `default_name`.
-    pub fn published_path(&self, locale: &str, default_name: bool, ext: &str) -> Option<String> {
+    /// (`ext` `json`), or of a file published beside it, under `name`
+    /// (the un-suffixed one is [`layout::Naming::Plain`]).
+    pub fn published_path(&self, locale: &str, name: layout::Naming, ext: &str) -> Option<String> {
         match self.published {
-            PublishedAs::PerLocale { path, .. } => Some(path(locale, default_name, ext)),
+            PublishedAs::PerLocale { path, .. } => Some(path(locale, name, ext)),
             _ => None,
         }
     }

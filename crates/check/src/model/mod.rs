@@ -177,12 +177,36 @@ impl Game {
         source_pages(self.data_sources.as_ref()?, &self.locales)
     }
 
-    /// File stem of the published document of `locale` (`ww` or `ww-en-US`).
-    pub fn published_stem(&self, locale: &str, default_name: bool) -> String {
-        if default_name {
-            self.id.clone()
+    /// File stem of the published document of `locale` under `name`
+    /// (`ww` or `ww-en-US`).
+    pub fn published_stem(&self, locale: &str, name: Naming) -> String {
+        match name {
+            Naming::Plain => self.id.clone(),
+            Naming::Localized => format!("{}-{}", self.id, locale),
+        }
+    }
+}
+
+/// Which of its names a locale's file or folder takes: the plain one,
+/// which only the default locale has (`ww.json`, `anno.json`, `<game>/`,
+/// `announcements/`, the site locale's pages at the root), or the one
+/// that names the locale (`ww-zh-CN.json`, `<game>/zh-CN/`, `zh-CN/`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Naming {
+    /// The default locale's plain name.
+    Plain,
+    /// The name with the locale in it.
+    Localized,
+}
+
+impl Naming {
+    /// How `locale`'s own files are named when `default` is the default
+    /// locale (the site's, or a game's): plain for `default` alone.
+    pub fn of(locale: &str, default: &str) -> Naming {
+        if locale == default {
+            Naming::Plain
         } else {
-            format!("{}-{}", self.id, locale)
+            Naming::Localized
         }
     }
 }

@@ -362,14 +362,9 @@ impl Validator {
         Some((typed, schema))
     }
 
-    /// Checks one game's files. With `keep_documents` the typed documents
-    /// come back too (for building); without, `documents` is empty.
-    pub fn game(
-        &self,
-        loaded: &LoadedGame,
-        options: &Options,
-        keep_documents: bool,
-    ) -> CheckedGame {
+    /// Checks one game's files. With [`Keep::Documents`] the typed
+    /// documents come back too (for building); else `documents` is empty.
+    pub fn game(&self, loaded: &LoadedGame, options: &Options, keep: Keep) -> CheckedGame {
         let mut diagnostics = loaded.diagnostics.clone();
         let now = options.now_for(&loaded.game);
         let mut documents = Vec::new();
@@ -384,7 +379,7 @@ impl Validator {
             let broken = !syntax.is_empty();
             diagnostics.extend(syntax);
             let Some(json) = json else {
-                if keep_documents {
+                if keep == Keep::Documents {
                     documents.push((file.locale.clone(), None));
                 }
                 continue;
@@ -404,7 +399,7 @@ impl Validator {
             waive(&loaded.game, &mut found);
             let has_errors = found.iter().any(Diagnostic::is_error);
             diagnostics.extend(found);
-            if keep_documents {
+            if keep == Keep::Documents {
                 // A document read past syntax errors is not built from;
                 // one with errors is kept as written.
                 let document = (!broken)
@@ -492,16 +487,27 @@ fn waive(game: &Game, found: &mut Vec<Diagnostic>) {
     found.retain(|d| d.is_error() || !game.conventions.ignores(d.code.as_str()));
 }
 
+/// What a check keeps beside its diagnostics: nothing more (`check`, the
+/// editor's live check), or the typed documents of what it checked (a
+/// build renders them; `fmt`, `status` and `diff` read them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// The diagnostics alone.
+    Diagnostics,
+    /// The typed documents too.
+    Documents,
+}
+
 impl Validator {
     /// Checks one file of a kind checked file by file: the strict parse,
     /// the kind's schema, its rules ([`FileRules::rules`]) and invisible
-    /// characters, as a data file is checked. With `keep_document` the
+    /// characters, as a data file is checked. With [`Keep::Documents`] the
     /// document comes back too when the check found no error in it.
     pub fn file(
         &self,
         rules: &'static dyn FileRules,
         file: &LoadedFile,
-        keep_document: bool,
+        keep: Keep,
     ) -> CheckedFile {
         let kind = rules.kind();
         let mut checked = CheckedFile {
@@ -545,7 +551,7 @@ impl Validator {
         rules::invisible(&json.root, None, &mut report);
         checked.diagnostics = syntax;
         checked.diagnostics.extend(report.finish());
-        if keep_document
+        if keep == Keep::Documents
             && !broken
             && !checked.diagnostics.iter().any(Diagnostic::is_error)
             && rules.reads(&value)

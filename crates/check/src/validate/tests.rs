@@ -15,7 +15,7 @@
 
 use chrono::NaiveDateTime;
 
-use super::{Options, Validator};
+use super::{Keep, Options, Validator};
 use crate::diagnostics::{self, Diagnostic};
 use crate::model::Game;
 use crate::source::{BUILTIN_GAMES_SCHEMA, LoadedFile, LoadedGame, Project, SourceFile};
@@ -64,7 +64,11 @@ fn check(fixture: &str) -> String {
     let (games, mut all) = validator.registry(&project);
     for game in &games {
         let loaded = load(game, &files);
-        all.extend(validator.game(&loaded, &options, false).diagnostics);
+        all.extend(
+            validator
+                .game(&loaded, &options, Keep::Diagnostics)
+                .diagnostics,
+        );
     }
     for (path, text) in &files {
         // As the loader does: a board named after no locale is not read.
@@ -80,7 +84,7 @@ fn check(fixture: &str) -> String {
             };
             let rules =
                 super::rules_of(&crate::kind::announcements::KIND).expect("checked file by file");
-            all.extend(validator.file(rules, &file, false).diagnostics);
+            all.extend(validator.file(rules, &file, Keep::Diagnostics).diagnostics);
         }
     }
     diagnostics::sort(&mut all);

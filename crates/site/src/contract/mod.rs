@@ -31,7 +31,7 @@ use super::kinds;
 use super::types::{GameOutput, OutputFile};
 use crate::i18n::{Lang, Msg};
 use crate::kind::{self, Kind};
-use crate::layout::{self, SiteUrl};
+use crate::layout::{self, Naming, SiteUrl};
 use crate::model::to_pretty;
 
 /// The JSON Schema dialect of every published schema.
@@ -506,7 +506,7 @@ pub fn catalog_links() -> Vec<CatalogLink> {
         },
         CatalogLink {
             rel: "service-doc",
-            path: layout::reference_dir("", true),
+            path: layout::reference_dir("", Naming::Plain),
             media: "text/html",
             title: "Reference of the API for people",
         },

@@ -241,7 +241,7 @@ fn game_paths(inputs: &Inputs<'_>, paths: &mut Paths) {
         .iter()
         .flat_map(|g| {
             g.documents.iter().flat_map(|d| {
-                layout::published_names(d.is_default)
+                layout::published_names(d.naming())
                     .iter()
                     .map(|&default_name| g.game.published_stem(&d.locale, default_name))
             })
@@ -360,13 +360,17 @@ fn per_locale_paths(inputs: &Inputs<'_>, paths: &mut Paths) -> Vec<Value> {
             &format!("The {what}, one per locale, and the files beside them."),
         ));
         let locale = parameter("locale", "A locale the site publishes it in.", &own);
-        let example = example_of(inputs, &path("", true, "json"), EXAMPLE_ITEMS);
+        let example = example_of(
+            inputs,
+            &path("", layout::Naming::Plain, "json"),
+            EXAMPLE_ITEMS,
+        );
         for ext in std::iter::once("json").chain(beside.iter().copied()) {
             let (media, body, suffix) = if ext == "json" {
                 (JSON_TYPE, reference(schema.component), String::new())
             } else {
                 (
-                    media_of(&path("", true, ext)),
+                    media_of(&path("", layout::Naming::Plain, ext)),
                     json!({"type": "string"}),
                     pascal(ext),
                 )
@@ -388,14 +392,18 @@ fn per_locale_paths(inputs: &Inputs<'_>, paths: &mut Paths) -> Vec<Value> {
                 let summary = format!("The {what} of the site's default locale");
                 put(
                     paths,
-                    &path("", true, ext),
+                    &path("", layout::Naming::Plain, ext),
                     get(id.clone(), summary, Vec::new()),
                 );
             }
             if !own.is_empty() {
                 let summary = format!("The {what} of one locale");
                 let get = get(format!("{id}InLocale"), summary, vec![locale.clone()]);
-                put(paths, &path("{locale}", false, ext), get);
+                put(
+                    paths,
+                    &path("{locale}", layout::Naming::Localized, ext),
+                    get,
+                );
             }
         }
     }

@@ -46,7 +46,7 @@ pub fn default_config() -> Value {
 /// read as its file is now, and each change holds the state directory's
 /// lock ([`state::lock`]) from its read to its write.
 #[derive(Debug)]
-pub(crate) struct Configs {
+pub struct Configs {
     /// `<state>/configs`.
     dir: PathBuf,
     /// The state directory, whose lock every change holds.
@@ -79,7 +79,7 @@ fn checked_name(name: &str) -> std::result::Result<String, String> {
 }
 
 /// [`checked_name`] as a 400: the NFC form of an acceptable name.
-pub(crate) fn checked(name: &str) -> Result<String> {
+pub fn checked(name: &str) -> Result<String> {
     valid_name(name)
 }
 
@@ -89,7 +89,7 @@ fn valid_name(name: &str) -> Result<String> {
 }
 
 /// A job's configuration that does not exist: the contract's 400.
-pub(crate) fn missing(name: &str) -> Error {
+pub fn missing(name: &str) -> Error {
     Error::bad_request(format!("configuration `{name}` does not exist"))
 }
 
@@ -213,7 +213,7 @@ impl Configs {
         state::lock(&self.state_dir)
     }
 
-    pub(crate) fn path(&self, name: &str) -> PathBuf {
+    pub fn path(&self, name: &str) -> PathBuf {
         self.dir
             .join(format!("{name}{}", state::layout::CONFIG_SUFFIX))
     }
@@ -396,7 +396,7 @@ impl Configs {
 }
 
 /// Checks a run's inline configuration is an object.
-pub(crate) fn check_object(config: &Value) -> Result<()> {
+pub fn check_object(config: &Value) -> Result<()> {
     if config.is_object() {
         Ok(())
     } else {

@@ -2,13 +2,20 @@
 //! stderr, both through the one pair of printers that a closed pipe (`... |
 //! head`) ends quietly instead of a panic; diagnostics in each output
 //! format; colour and the progress bar only on a terminal.
+//!
+//! # May know, may not know
+//!
+//! May know the checker's diagnostics (it prints them). The checker, the
+//! builder and the review may not know this crate: they return values and
+//! tell progress through callbacks, and the commands, the server and the
+//! language server print. Knows no HTTP and no async runtime.
 
 use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::io::{IsTerminal as _, Write as _};
 use std::path::Path;
 
-use crate::diagnostics::{self, Diagnostic, Format};
+use activity_site_check::diagnostics::{self, Diagnostic, Format};
 
 /// Writes data to stdout and flushes it. A closed pipe (`... | head`) is
 /// not an error: the reader has what it wanted, so the text is dropped and

@@ -50,7 +50,7 @@ pub struct SettingsUpdate {
 /// that writes last wins, and an acknowledged update was in the file when
 /// it was acknowledged (SECURITY.md, "Shared state").
 #[derive(Debug)]
-pub(crate) struct Settings {
+pub struct Settings {
     /// `<state>/settings.json`.
     path: PathBuf,
     /// The state directory (whose lock every update holds) and what the
@@ -428,7 +428,7 @@ mod tests {
     use super::*;
 
     pub(super) fn open_at(dir: &std::path::Path) -> anyhow::Result<Settings> {
-        Settings::open(state::Strays::new(dir, crate::LogBuffer::new(16)))
+        Settings::open(state::Strays::new(dir, crate::logs::LogBuffer::new(16)))
     }
 
     fn store() -> (tempfile::TempDir, Settings) {

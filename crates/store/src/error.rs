@@ -49,20 +49,20 @@ pub enum Error {
 }
 
 impl Error {
-    pub(crate) fn bad_request(message: impl Into<String>) -> Error {
+    pub fn bad_request(message: impl Into<String>) -> Error {
         Error::BadRequest(message.into())
     }
 
-    pub(crate) fn not_found(message: impl Into<String>) -> Error {
+    pub fn not_found(message: impl Into<String>) -> Error {
         Error::NotFound(message.into())
     }
 
-    pub(crate) fn conflict(message: impl Into<String>) -> Error {
+    pub fn conflict(message: impl Into<String>) -> Error {
         Error::Conflict(message.into())
     }
 
     /// A value failed its schema: the message is `what` and every violation.
-    pub(crate) fn invalid(what: impl std::fmt::Display, violations: Vec<String>) -> Error {
+    pub fn invalid(what: impl std::fmt::Display, violations: Vec<String>) -> Error {
         Error::Invalid {
             message: format!("{what}: {}", violations.join("; ")),
             violations,

@@ -907,7 +907,7 @@ pub fn occupied(path: &Path) -> bool {
 }
 
 /// Renames `path` to the first free `<path>.corrupt-<n>`.
-pub(crate) fn move_aside(path: &Path) -> anyhow::Result<std::path::PathBuf> {
+pub fn move_aside(path: &Path) -> anyhow::Result<std::path::PathBuf> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
