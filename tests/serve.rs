@@ -1586,3 +1586,95 @@ fn a_checkout_of_fifty_games_is_served_whole_never_half() {
     git(&["checkout", "-q", "main"]);
     assert_whole(&reader.join().unwrap(), false, "git checkout");
 }
+
+/// The pages that list every game, in every locale, of a site of 51
+/// games: the first page of each list and the two after it
+/// ([`layout::listing_page`]: 20 games a page).
+const LISTINGS: [&str; 12] = [
+    "index.html",
+    "page-2.html",
+    "page-3.html",
+    "en-US/index.html",
+    "en-US/page-2.html",
+    "en-US/page-3.html",
+    "timeline/index.html",
+    "timeline/page-2.html",
+    "timeline/page-3.html",
+    "en-US/timeline/index.html",
+    "en-US/timeline/page-2.html",
+    "en-US/timeline/page-3.html",
+];
+
+/// Issue 67: at scale the home and timeline pages are cut into pages of
+/// 20 games, and a live rebuild after an edit of one game writes the
+/// pages that list that game and no other: through the running server,
+/// the edited game's pages (home and timeline, each locale) show the
+/// edit, and every other page that lists games, and every other game's
+/// JSON, is served with the bytes it had, from the same file.
+#[cfg(unix)]
+#[test]
+fn a_live_rebuild_after_an_edit_writes_only_the_pages_that_list_the_edited_game() {
+    use std::os::unix::fs::MetadataExt as _;
+
+    let root = crate::util::fixture_root(None);
+    // `demo`, then g01 to g50: g25 is the sixth game of the second page.
+    let ids = many_games(root.path(), 50);
+    let served = Served::start(root.path());
+    served.wait_for(
+        "/api/v1/activity/g50.json",
+        "the first build",
+        |status, _| status == 200,
+    );
+    let site = root.path().join("site");
+    let read = |path: &str| {
+        let (status, body) = http_get(&served.addr, &format!("/{path}"));
+        assert_eq!(status, 200, "{path}");
+        body
+    };
+    let ino = |path: &str| std::fs::metadata(site.join(path)).unwrap().ino();
+    let listings: Vec<(String, u64)> = LISTINGS.iter().map(|p| (read(p), ino(p))).collect();
+    let others: Vec<String> = ids
+        .iter()
+        .filter(|id| *id != "g25")
+        .map(|id| read(&format!("api/v1/activity/{id}.json")))
+        .collect();
+    // The lists link their pages, and a game to show alone is on its page.
+    assert!(listings[1].0.contains("aria-current=\"page\">2</a>"));
+    assert!(listings[6].0.contains("href=\"page-2.html#g25\""));
+    assert!(listings[7].0.contains("href=\"#g25\""));
+    assert!(listings[7].0.contains("href=\"./#g01\""));
+
+    for (locale, name) in [("zh-CN", "星海之歌"), ("en-US", "Song of the Star Sea")] {
+        let data = root.path().join(format!("data/g25/{locale}.json"));
+        let text = std::fs::read_to_string(&data).unwrap();
+        let edited = text.replacen(name, &format!("{name} 改"), 1);
+        std::fs::write(&data, edited).unwrap();
+        let api = format!("/api/v1/activity/g25-{locale}.json");
+        served.wait_for(&api, "the edited JSON", |status, body| {
+            status == 200 && body.contains(&format!("{name} 改"))
+        });
+    }
+    let edited = |path: &str| {
+        let home = if path.starts_with("en-US/") {
+            "Song of the Star Sea 改"
+        } else {
+            "星海之歌 改"
+        };
+        read(path).contains(home)
+    };
+    for (path, (before, inode)) in LISTINGS.iter().zip(&listings) {
+        if path.ends_with("page-2.html") {
+            assert!(edited(path), "{path} shows the edit");
+        } else {
+            assert!(!edited(path), "{path} lists no edited game");
+            assert_eq!(&read(path), before, "{path} is served as it was");
+            assert_eq!(ino(path), *inode, "{path} was not written again");
+        }
+    }
+    let after: Vec<String> = ids
+        .iter()
+        .filter(|id| *id != "g25")
+        .map(|id| read(&format!("api/v1/activity/{id}.json")))
+        .collect();
+    assert!(after == others, "the other games are served as they were");
+}

@@ -159,6 +159,7 @@ fn regenerated(path: &str, games: &BTreeSet<String>) -> bool {
         || layout::is_reference_page(path)
         || kind::schemas().any(|(_, schema)| schema.published == path)
         || layout::is_timeline_page(path)
+        || layout::is_listing_part(path)
     {
         return true;
     }

@@ -350,6 +350,48 @@ pub fn timeline_page(locale: &str, naming: Naming) -> String {
     format!("{}{DIRECTORY_INDEX}", timeline_dir(locale, naming))
 }
 
+/// Page `part` (from 0) of a list of games cut into pages whose first
+/// page is `first` (a home or timeline page): `first` itself, then
+/// `page-2.html`, `page-3.html`, ... in its folder, so that every page of
+/// the list is at the same depth and its relative links are the first
+/// page's.
+pub fn listing_page(first: &str, part: usize) -> String {
+    if part == 0 {
+        return first.to_owned();
+    }
+    let folder = first.strip_suffix(DIRECTORY_INDEX).unwrap_or(first);
+    format!("{folder}{}", listing_href(part))
+}
+
+/// The link to page `part` of a list of games from another page of it
+/// ([`listing_page`]).
+pub fn listing_href(part: usize) -> String {
+    if part == 0 {
+        "./".to_owned()
+    } else {
+        format!("page-{}.html", part + 1)
+    }
+}
+
+/// Whether `path` is a page after the first of a list of games
+/// ([`listing_page`]) beside a home or timeline page.
+pub fn is_listing_part(path: &str) -> bool {
+    let parts: Vec<&str> = path.split('/').collect();
+    match parts.as_slice() {
+        [name] | [_, name] => is_listing_name(name),
+        [_, dir, name] => *dir == TIMELINE_DIR && is_listing_name(name),
+        _ => false,
+    }
+}
+
+/// Whether a file name is that of a page after the first of a list
+/// ([`listing_page`]).
+fn is_listing_name(name: &str) -> bool {
+    name.strip_prefix("page-")
+        .and_then(|rest| rest.strip_suffix(".html"))
+        .is_some_and(|n| n.parse::<usize>().is_ok_and(|n| n > 1))
+}
+
 /// Whether `path` is a timeline page ([`timeline_page`] of some locale).
 pub fn is_timeline_page(path: &str) -> bool {
     matches!(path.split('/').collect::<Vec<_>>().as_slice(),
@@ -474,6 +516,7 @@ pub fn is_built_path(path: &str) -> bool {
     match parts.as_slice() {
         _ if is_api(path) => parts.len() > 2,
         _ if path == API_CATALOG_PATH => true,
+        _ if is_listing_part(path) => true,
         [one] => [HEADERS_FILE, HOME_PAGE, NOT_FOUND_PAGE, LLMS_PATH].contains(one),
         [_, page] | [_, _, page] => *page == DIRECTORY_INDEX,
         _ => false,
@@ -986,6 +1029,22 @@ mod tests {
         assert!(is_timeline_page("en-US/timeline/index.html"));
         assert!(!is_timeline_page("timeline/other.html"));
         assert!(is_built_path("en-US/timeline/index.html"));
+        assert_eq!(
+            listing_page("en-US/timeline/index.html", 0),
+            "en-US/timeline/index.html"
+        );
+        assert_eq!(
+            listing_page("en-US/timeline/index.html", 2),
+            "en-US/timeline/page-3.html"
+        );
+        assert_eq!(listing_page("index.html", 1), "page-2.html");
+        assert_eq!(listing_href(0), "./");
+        assert!(is_built_path("page-2.html.gz"));
+        assert!(is_built_path("en-US/timeline/page-12.html"));
+        assert!(!is_built_path("en-US/timeline/page-1.html"));
+        assert!(!is_built_path("en-US/timeline/page-x.html"));
+        assert!(is_listing_part("timeline/page-2.html"));
+        assert!(!is_listing_part("sr/en-US/page-2.html"));
     }
 
     #[test]

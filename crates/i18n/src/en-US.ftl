@@ -1581,3 +1581,6 @@ parity-moved-help = an activity has the same times in every language: correct th
 ## serve: a burst of changes waits for git to finish changing the work tree (issue 67)
 serve-git-lock-stale = { $path } has been there for { $after }: taken as left behind by a git that stopped, and not waited for again
 serve-waiting-for-git = git is changing the work tree ({ $path } is there): the rebuild waits until it is done
+
+## Lists of games cut into pages at scale (issue 67: saves at 1,000 games)
+page-listing-pages = Pages of the list of games

@@ -1403,3 +1403,6 @@ parity-moved-help = 同一活动在每种语言中的时间都相同：请修正
 ## serve：一批变动等 git 改完工作区（issue 67）
 serve-git-lock-stale = { $path } 已存在 { $after }：视为已中止的 git 留下的锁，不再等待它
 serve-waiting-for-git = git 正在修改工作区（{ $path } 存在）：等它改完再重新生成
+
+## Lists of games cut into pages at scale (issue 67: saves at 1,000 games)
+page-listing-pages = 游戏列表分页

@@ -24,11 +24,15 @@
 //! entry, the site's locale, its "now", the compression and the tool's
 //! salt) is the one the output's manifest records is neither loaded,
 //! rendered, compressed nor written: its files stay, and only what the
-//! shared files need of it is read from the manifest. The home pages,
-//! which list every game's activities, are rendered only when what one
-//! game shows there changed; a game's card on them is rendered with the
+//! shared files need of it is read from the manifest. The home and
+//! timeline pages list every game (cut into pages of
+//! [`pages::GAMES_PER_PAGE`] games on a larger site); each such page is
+//! rendered only when what it shows besides its games, or what one of its
+//! games shows there, changed. A game's card on them is rendered with the
 //! game and kept on disk until the pages list the cards ([`cards`]), so
-//! memory does not grow with the site. The check itself is skipped for a game whose
+//! memory does not grow with the site; `serve` keeps the cards from one
+//! build to the next, so an edit renders the cards of the games it
+//! changed and the pages that list them, nothing more. The check itself is skipped for a game whose
 //! last check found nothing and whose `check_key` (the tool, the
 //! schemas, its registry entry, its data files, its "now") the manifest
 //! records: its files are read and fingerprinted, not parsed again. See

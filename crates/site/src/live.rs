@@ -452,6 +452,10 @@ pub struct LiveBuild {
     memo: Option<super::write::Memo>,
     /// The diagnostics of the kept files (`data/_files/`) of the last run.
     kept: Vec<Diagnostic>,
+    /// What the last build leaves for the next: the home pages' cards (an
+    /// edit renders again the cards of the games it changed, and the pages
+    /// that list them) and the reference pages.
+    carried: super::render::Kept,
 }
 
 impl LiveBuild {
@@ -460,6 +464,7 @@ impl LiveBuild {
             check: LiveCheck::new(root),
             memo: None,
             kept: Vec::new(),
+            carried: Default::default(),
         }
     }
 
@@ -493,6 +498,7 @@ impl LiveBuild {
         if self.check.root() != options.root {
             self.check = LiveCheck::new(&options.root);
             self.memo = None;
+            self.carried = Default::default();
         }
         let check_options = validate::Options {
             now: options.now,
@@ -557,6 +563,7 @@ impl LiveBuild {
             checked: &checked,
             prepared,
             check_options: &check_options,
+            kept: Some(&self.carried),
         };
         let (summary, memo) = super::output::write_site(options, &from, started, staging)?;
         self.memo = Some(memo);

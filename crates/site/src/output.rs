@@ -213,6 +213,7 @@ fn build_tree(
         checked: &checked,
         prepared: &prepared,
         check_options: &check_options,
+        kept: None,
     };
     let (summary, _) = write_site(options, &from, started, staging?)?;
     let outcome = BuildOutcome {

@@ -203,22 +203,32 @@ pub struct HomePage {
     template: &'static str,
     view: Value,
     cards: std::sync::Arc<Cards>,
+    /// What the page shows besides its games' parts: its view without
+    /// them, serialized (a build keys the page by it and by its games').
+    pub frame: Vec<u8>,
+    /// The positions in the registry of the games it lists.
+    pub games: std::ops::Range<usize>,
 }
 
 impl HomePage {
     /// The page at `path`: `template` rendered with `view`, whose list of
-    /// games is `cards` ([`listed`]).
+    /// games is `cards` ([`listed`]): the games at `games`, and everything
+    /// else `frame`.
     pub(super) fn new<S: Serialize>(
         path: String,
         template: &'static str,
         view: &S,
         cards: std::sync::Arc<Cards>,
+        frame: Vec<u8>,
+        games: std::ops::Range<usize>,
     ) -> HomePage {
         HomePage {
             path,
             template,
             view: Value::from(Serde(view)),
             cards,
+            frame,
+            games,
         }
     }
 
@@ -262,41 +272,102 @@ pub fn each_home_page(
         zone_iso,
         locales,
     } = Listing::of(games);
+    let parts = page_parts(games.len());
     for locale in &locales {
         let naming = Naming::of(locale, &site_locale);
         let root = if naming == Naming::Plain { "" } else { "../" };
         let ui = ui_for(locale);
-        let (list, cards) = listed(games.len(), locale, card.clone());
-        let index = IndexView {
-            links: home_links(links, locale, root, ui),
-            lang: locale.clone(),
-            ui,
-            root: root.to_owned(),
-            zone: zone.clone(),
-            zone_iso: zone_iso.clone(),
-            noscript: msg!("page-noscript-home").render(ui.lang),
-            alternates: home_alternates(&locales, locale, &site_locale, root),
-            live: live(ui),
-            timeline_href: format!("{}/", layout::TIMELINE_DIR),
-            reference_href: format!("{}/", layout::REFERENCE_PAGE_DIR),
-            cards: list,
-        };
-        done(HomePage::new(
-            layout::home_page(locale, naming),
-            "index.html",
-            &index,
-            cards,
-        ))?;
+        for (part, range) in parts.iter().enumerate() {
+            let (list, cards) = listed(range.clone(), locale, card.clone());
+            let mut index = IndexView {
+                links: home_links(links, locale, root, ui),
+                lang: locale.clone(),
+                ui,
+                root: root.to_owned(),
+                zone: zone.clone(),
+                zone_iso: zone_iso.clone(),
+                noscript: msg!("page-noscript-home").render(ui.lang),
+                alternates: home_alternates(&locales, locale, &site_locale, root),
+                live: live(ui),
+                timeline_href: format!("{}/", layout::TIMELINE_DIR),
+                reference_href: format!("{}/", layout::REFERENCE_PAGE_DIR),
+                pager: PagerView::of(parts.len(), part, ui.lang),
+                cards: Value::from(()),
+            };
+            let frame = serde_json::to_vec(&index)?;
+            index.cards = list;
+            let path = layout::listing_page(&layout::home_page(locale, naming), part);
+            done(HomePage::new(
+                path,
+                "index.html",
+                &index,
+                cards,
+                frame,
+                range.clone(),
+            ))?;
+        }
     }
     Ok(())
 }
 
+/// How many games a page that lists every game (a home page, a timeline
+/// page) holds at most: a larger site's list is cut into pages of this
+/// many games, in the registry's order ([`layout::listing_page`]). One
+/// page of a thousand games was tens of megabytes, which no reader
+/// scrolls and which every edit of one game wrote again.
+pub const GAMES_PER_PAGE: usize = 20;
+
+/// The games of each page of a listing of `games` games ([`GAMES_PER_PAGE`]):
+/// one page, which may be empty, when they fit in one.
+pub(super) fn page_parts(games: usize) -> Vec<std::ops::Range<usize>> {
+    if games <= GAMES_PER_PAGE {
+        return std::iter::once(0..games).collect();
+    }
+    (0..games)
+        .step_by(GAMES_PER_PAGE)
+        .map(|start| start..games.min(start + GAMES_PER_PAGE))
+        .collect()
+}
+
+/// The links between the pages of a listing cut into `pages` pages, on
+/// page `part` (from 0); `None` when it is one page.
+#[derive(Debug, Serialize)]
+pub(super) struct PagerView {
+    label: String,
+    pages: Vec<PagerLink>,
+}
+
+/// One page of a listing, as its pager links to it.
+#[derive(Debug, Serialize)]
+struct PagerLink {
+    /// From 1.
+    number: usize,
+    /// Relative to a page of the same listing (they share a folder).
+    href: String,
+    current: bool,
+}
+
+impl PagerView {
+    pub(super) fn of(pages: usize, part: usize, lang: Lang) -> Option<PagerView> {
+        (pages > 1).then(|| PagerView {
+            label: msg!("page-listing-pages").render(lang),
+            pages: (0..pages)
+                .map(|other| PagerLink {
+                    number: other + 1,
+                    href: layout::listing_href(other),
+                    current: other == part,
+                })
+                .collect(),
+        })
+    }
+}
+
 /// The games' parts of one page in `locale`, for its template to list
-/// one by one (`card(game, locale)` for each of `games` games, fetched
-/// when the template reaches it): the list, and what [`HomePage`] reads
-/// a failure from.
+/// one by one (`card(game, locale)` for each game of `games`, by its
+/// position in the registry, fetched when the template reaches it): the
+/// list, and what [`HomePage`] reads a failure from.
 pub(super) fn listed(
-    games: usize,
+    games: std::ops::Range<usize>,
     locale: &str,
     card: CardSource,
 ) -> (Value, std::sync::Arc<Cards>) {
@@ -711,6 +782,8 @@ struct IndexView {
     live: Live,
     /// The timeline page of this locale, relative to this page.
     timeline_href: String,
+    /// The links to the other pages of the list, when it is cut.
+    pager: Option<PagerView>,
     /// The games' cards (`home_card.html`), [`Cards`].
     cards: Value,
     /// The API's reference page of this page's language, relative to it.
@@ -729,7 +802,8 @@ struct CardView {
 /// reaches it, and dropped once it has moved on, so a page of a large
 /// site (megabytes of cards) is in memory once, as the page itself.
 pub(super) struct Cards {
-    games: usize,
+    /// The positions in the registry of the games listed.
+    games: std::ops::Range<usize>,
     locale: String,
     card: CardSource,
     /// The first card that could not be had.
@@ -738,7 +812,7 @@ pub(super) struct Cards {
 
 impl std::fmt::Debug for Cards {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Cards({} games, {})", self.games, self.locale)
+        write!(f, "Cards({:?}, {})", self.games, self.locale)
     }
 }
 
@@ -748,7 +822,7 @@ impl minijinja::value::Object for Cards {
     }
 
     fn get_value(self: &std::sync::Arc<Self>, key: &Value) -> Option<Value> {
-        let game = key.as_usize().filter(|&game| game < self.games)?;
+        let game = key.as_usize().filter(|&game| game < self.games.len())? + self.games.start;
         match (self.card)(game, &self.locale) {
             Ok(card) => Some(Value::from_safe_string(card)),
             Err(err) => {
@@ -762,7 +836,7 @@ impl minijinja::value::Object for Cards {
     }
 
     fn enumerate(self: &std::sync::Arc<Self>) -> minijinja::value::Enumerator {
-        minijinja::value::Enumerator::Seq(self.games)
+        minijinja::value::Enumerator::Seq(self.games.len())
     }
 }
 
@@ -864,7 +938,7 @@ struct GamePage {
 }
 
 /// A link to the same game in another (or this) locale.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub(super) struct Alternate {
     pub(super) locale: String,
     pub(super) language: String,
@@ -873,7 +947,7 @@ pub(super) struct Alternate {
 }
 
 /// A date mark on the timeline axis.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub(super) struct Tick {
     pub(super) left: String,
     pub(super) label: String,

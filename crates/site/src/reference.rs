@@ -51,6 +51,17 @@ pub(super) struct Inputs<'a> {
 
 /// The reference page of every locale with a home page.
 pub(super) fn render(inputs: &Inputs<'_>) -> anyhow::Result<Vec<OutputFile>> {
+    render_with(inputs, |path, view| {
+        pages::render_view("reference.html", path, view)
+    })
+}
+
+/// [`render`], each page made by `page(path, view)` from its view (a
+/// build that keeps pages between runs takes one whose view is the same).
+pub(super) fn render_with(
+    inputs: &Inputs<'_>,
+    page: impl Fn(&str, &ReferenceView) -> anyhow::Result<OutputFile>,
+) -> anyhow::Result<Vec<OutputFile>> {
     let openapi = contract_json(inputs.contract, layout::OPENAPI_PATH);
     let schemas = published_schemas(inputs.contract);
     inputs
@@ -59,11 +70,7 @@ pub(super) fn render(inputs: &Inputs<'_>) -> anyhow::Result<Vec<OutputFile>> {
         .map(|locale| {
             let naming = Naming::of(locale, inputs.site_locale);
             let view = page_view(inputs, openapi.as_ref(), &schemas, locale)?;
-            pages::render_view(
-                "reference.html",
-                &layout::reference_page(locale, naming),
-                &view,
-            )
+            page(&layout::reference_page(locale, naming), &view)
         })
         .collect()
 }
@@ -286,7 +293,7 @@ pub fn schema_title_id(stem: &str) -> String {
 // The page's view.
 
 #[derive(Debug, Serialize)]
-struct ReferenceView {
+pub(super) struct ReferenceView {
     lang: String,
     ui: &'static Ui,
     live: Live,

@@ -39,6 +39,20 @@ pub(crate) struct Inputs<'a> {
     /// The options of the check, "now" among them: a game loaded again is
     /// checked as the tree was.
     pub check_options: &'a validate::Options,
+    /// What a build kept between runs holds of its last build, for this
+    /// one to take what is still current and leave its own ([`Kept`]);
+    /// `None`: every build starts afresh.
+    pub kept: Option<&'a Kept>,
+}
+
+/// What a build kept between runs (`serve`'s) leaves for the next: the
+/// home pages' cards ([`cards::Cards::new`]) and the reference pages as
+/// rendered, by path, with the digest of the view each was rendered from
+/// ([`Build::reference_pages`]).
+#[derive(Default)]
+pub(crate) struct Kept {
+    cards: std::sync::Mutex<Option<Arc<cards::Cards>>>,
+    views: std::sync::Mutex<std::collections::HashMap<String, (Vec<u8>, OutputFile)>>,
 }
 
 impl Inputs<'_> {
@@ -271,11 +285,19 @@ impl<'a> Build<'a> {
         let locales = registry
             .iter()
             .flat_map(|g| g.locales.iter().map(String::as_str));
+        let kept = from
+            .kept
+            .and_then(|kept| kept.cards.lock().unwrap_or_else(|p| p.into_inner()).take());
         let cards = cards::Cards::new(
             staging.beside(),
-            registry.len(),
             pages::home_locales(locales, &home_locale),
+            &home_locale,
+            how.site_url,
+            kept,
         )?;
+        if let Some(kept) = from.kept {
+            *kept.cards.lock().unwrap_or_else(|p| p.into_inner()) = Some(Arc::clone(&cards));
+        }
         Ok(Build {
             from,
             how,
@@ -283,7 +305,7 @@ impl<'a> Build<'a> {
             registry,
             site_locale,
             home_locale,
-            cards: Arc::new(cards),
+            cards,
         })
     }
 
@@ -348,14 +370,13 @@ impl<'a> Build<'a> {
             .games
             .par_iter()
             .zip(&fingerprints)
-            .enumerate()
             .with_max_len(1)
-            .map(|(position, (checked_game, fingerprint))| {
+            .map(|(checked_game, fingerprint)| {
                 let game = &checked_game.game;
                 if let Some(record) = self.current_game(game, fingerprint) {
                     return Ok(self.game_as_it_is(game, record));
                 }
-                let done = self.render_game(position, checked_game, fingerprint)?;
+                let done = self.render_game(checked_game, fingerprint)?;
                 if let Some(progress) = &self.how.progress {
                     let n = rendered.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
                     (progress.0)(n, to_render);
@@ -380,14 +401,9 @@ impl<'a> Build<'a> {
         GameDone { record, tally }
     }
 
-    /// Renders one game, the game at `position` in the registry: its files
-    /// ([`Build::game_files`]), its record and its home page cards.
-    fn render_game(
-        &self,
-        position: usize,
-        checked: &CheckedGame,
-        fingerprint: &str,
-    ) -> anyhow::Result<GameDone> {
+    /// Renders one game: its files ([`Build::game_files`]), its record
+    /// and its home page cards.
+    fn render_game(&self, checked: &CheckedGame, fingerprint: &str) -> anyhow::Result<GameDone> {
         let game = &checked.game;
         // A game the check kept the documents of (a live build's
         // edited game) is not read again.
@@ -408,7 +424,8 @@ impl<'a> Build<'a> {
             files: Arc::new(rendered.files),
         };
         self.cards.put(
-            position,
+            &game.id,
+            &record.home,
             &rendered.home,
             &self.home_locale,
             self.how.site_url,
@@ -610,20 +627,45 @@ impl<'a> Build<'a> {
                 .flat_map(|g| g.locales.iter().map(String::as_str)),
             &self.home_locale,
         );
-        reference::render(&reference::Inputs {
+        let inputs = reference::Inputs {
             games: summaries,
             example: example_doc,
             contract,
             site: self.how.site_url,
             site_locale: &self.home_locale,
             locales: &locales,
+        };
+        // A page is a function of its view: one rendered from the same
+        // view by the last build of this process is taken as it is.
+        let Some(kept) = self.from.kept else {
+            return reference::render(&inputs);
+        };
+        reference::render_with(&inputs, |path, view| {
+            let digest = Sha256::digest(serde_json::to_vec(view)?).to_vec();
+            let views = kept.views.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some((kept_digest, file)) = views.get(path)
+                && *kept_digest == digest
+            {
+                return Ok(file.clone());
+            }
+            drop(views);
+            let file = pages::render_view("reference.html", path, view)?;
+            kept.views
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(path.to_owned(), (digest, file.clone()));
+            Ok(file)
         })
     }
 
-    /// The home pages list every game's activities that have not ended: a
-    /// part keyed by what each game shows there ([`Build::home_key`]),
-    /// rendered only when one of them (or the boards) changed, and
-    /// recorded in `parts`.
+    /// The home pages and the timeline pages list every game
+    /// ([`pages::each_home_page`], [`timeline::each_timeline_page`]; a
+    /// large site's lists cut into pages of [`pages::GAMES_PER_PAGE`]
+    /// games): each page is a part keyed by what it shows besides its
+    /// games and by what each of its games shows there
+    /// ([`Build::listing_key`]), rendered only when one of them changed,
+    /// and recorded in `parts`. The pages to render are written at once,
+    /// each streamed into its file.
     fn home_pages(
         &self,
         games: &[GameOutput],
@@ -635,101 +677,127 @@ impl<'a> Build<'a> {
             .iter()
             .flat_map(|p| p.home_links.iter().cloned())
             .collect();
-        let key = self.home_key(&links, done).hex();
-        if let Some(record) = self.staging.current_part(&key, self.how.takes_incomplete()) {
-            self.staging.keep(&record.files);
-            parts.push(record.clone());
-            // One part per home page, as when they are rendered.
-            let pages = record
-                .files
-                .iter()
-                .filter(|f| layout::sibling_of(&f.path).is_none())
-                .count();
-            return Ok(Tally {
-                reused: pages,
-                ..Tally::of_records(&record.files)
-            });
+        let ids: Arc<Vec<String>> = Arc::new(self.registry.iter().map(|g| g.id.clone()).collect());
+        let source = |group: bool| -> pages::CardSource {
+            let cards = Arc::clone(&self.cards);
+            let ids = Arc::clone(&ids);
+            Arc::new(move |game, locale| {
+                let id = ids.get(game).map_or("", String::as_str);
+                if group {
+                    cards.group(id, locale)
+                } else {
+                    cards.get(id, locale)
+                }
+            })
+        };
+        let mut listings = Vec::new();
+        pages::each_home_page(games, &links, source(false), |page| {
+            listings.push(page);
+            Ok(())
+        })?;
+        timeline::each_timeline_page(games, source(true), |page| {
+            listings.push(page);
+            Ok(())
+        })?;
+        let mut tally = Tally::default();
+        let mut to_write = Vec::new();
+        for page in listings {
+            let key = self.listing_key(&page, done).hex();
+            match self.staging.current_part(&key, self.how.takes_incomplete()) {
+                Some(record) => {
+                    self.staging.keep(&record.files);
+                    parts.push(record.clone());
+                    tally = tally
+                        + Tally {
+                            reused: 1,
+                            ..Tally::of_records(&record.files)
+                        };
+                }
+                None => to_write.push((key, page)),
+            }
         }
-        self.cards_of_the_rest(done)?;
-        let (tally, record) = self.write_home_pages(games, &links, key)?;
-        parts.push(record);
+        let needed: std::collections::BTreeSet<usize> = to_write
+            .iter()
+            .flat_map(|(_, page)| page.games.clone())
+            .collect();
+        self.cards_of_the_rest(done, &needed)?;
+        let written: Vec<(Tally, manifest::PartRecord)> = to_write
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|(key, page)| {
+                let (done, records) = write_home_page(page, self.how, self.staging)?;
+                let record = manifest::PartRecord {
+                    key,
+                    complete: done.deferred == 0,
+                    files: Arc::new(records),
+                };
+                Ok((done, record))
+            })
+            .collect::<anyhow::Result<_>>()?;
+        for (done, record) in written {
+            tally = tally + done;
+            parts.push(record);
+        }
         Ok(tally)
     }
 
-    /// The key of the home pages: the boards' `links` and what each game
-    /// shows there.
-    fn home_key(&self, links: &[HomeLink], done: &[GameDone]) -> Key {
+    /// The key of one page that lists games: its path, what it shows
+    /// besides its games ([`pages::HomePage::frame`]) and what each of
+    /// its games shows there.
+    fn listing_key(&self, page: &pages::HomePage, done: &[GameDone]) -> Key {
         let compression = self.how.compression.cache_key();
-        let links = format!("{links:?}");
         let mut named: Vec<&[u8]> = vec![
-            b"home-pages",
+            b"listing-page",
             compression.as_bytes(),
-            links.as_bytes(),
             self.how.site_key(),
+            page.path.as_bytes(),
+            &page.frame,
         ];
-        named.extend(done.iter().map(|g| g.record.home.as_bytes()));
+        named.extend(
+            done.get(page.games.clone())
+                .unwrap_or_default()
+                .iter()
+                .map(|g| g.record.home.as_bytes()),
+        );
         Key::new(&self.how.salt, &named)
     }
 
-    /// Renders the home page cards of the games this build did not render
-    /// (taken from the output as they were), loading and validating them
-    /// again: only when the home pages must be rendered again.
-    fn cards_of_the_rest(&self, done: &[GameDone]) -> anyhow::Result<()> {
-        self.registry
-            .par_iter()
-            .zip(done)
-            .enumerate()
-            .try_for_each(|(position, (game, done))| {
-                if self.cards.has(position) {
-                    return Ok(());
-                }
-                let output = self.from.load_again(game)?;
-                let home = pages::HomeGame::of(&output);
-                anyhow::ensure!(
-                    home_digest(&home) == done.record.home,
-                    msg!("build-files-changed", game = game.id.as_str())
-                );
-                self.cards
-                    .put(position, &home, &self.home_locale, self.how.site_url)
-            })
-    }
-
-    /// Writes every home page from the games' cards, and every timeline
-    /// page from their groups, one after the other ([`write_home_page`]),
-    /// as the part with `key`.
-    fn write_home_pages(
+    /// Renders the home page cards of the games at the positions `needed`
+    /// that the cards do not hold as they are now (games this build took
+    /// from the output as they were, and whose cards no build before it
+    /// in this process kept), loading and validating them again.
+    fn cards_of_the_rest(
         &self,
-        games: &[GameOutput],
-        links: &[HomeLink],
-        key: String,
-    ) -> anyhow::Result<(Tally, manifest::PartRecord)> {
-        let source: pages::CardSource = {
-            let cards = Arc::clone(&self.cards);
-            Arc::new(move |game, locale| cards.get(game, locale))
-        };
-        let mut tally = Tally::default();
-        let mut files = Vec::new();
-        let mut complete = true;
-        let mut write = |home| {
-            let (done, records) = write_home_page(home, self.how, self.staging)?;
-            complete &= done.deferred == 0;
-            tally = tally + done;
-            files.extend(records);
-            Ok(())
-        };
-        pages::each_home_page(games, links, source, &mut write)?;
-        // The timeline pages list every game too: the same part.
-        let groups: pages::CardSource = {
-            let cards = Arc::clone(&self.cards);
-            Arc::new(move |game, locale| cards.group(game, locale))
-        };
-        timeline::each_timeline_page(games, groups, &mut write)?;
-        let record = manifest::PartRecord {
-            key,
-            complete,
-            files: Arc::new(files),
-        };
-        Ok((tally, record))
+        done: &[GameDone],
+        needed: &std::collections::BTreeSet<usize>,
+    ) -> anyhow::Result<()> {
+        let missing: Vec<usize> = needed
+            .iter()
+            .copied()
+            .filter(|&position| {
+                let (Some(game), Some(done)) = (self.registry.get(position), done.get(position))
+                else {
+                    return false;
+                };
+                !self.cards.has(&game.id, &done.record.home)
+            })
+            .collect();
+        missing.into_par_iter().try_for_each(|position| {
+            let (game, done) = (&self.registry[position], &done[position]);
+            let output = self.from.load_again(game)?;
+            let home = pages::HomeGame::of(&output);
+            anyhow::ensure!(
+                home_digest(&home) == done.record.home,
+                msg!("build-files-changed", game = game.id.as_str())
+            );
+            self.cards.put(
+                &game.id,
+                &done.record.home,
+                &home,
+                &self.home_locale,
+                self.how.site_url,
+            )
+        })
     }
 
     /// Runs `files`, rendered already, as one part each, keyed by their

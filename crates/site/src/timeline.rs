@@ -17,6 +17,7 @@
 
 use chrono::{DateTime, Duration, NaiveDateTime, TimeZone as _, Utc};
 use serde::Serialize;
+use sha2::Digest as _;
 
 use super::pages::{
     self, Alternate, CardSource, HomeGame, HomePage, StaleView, Tick, TimeView, Ui, WindowView,
@@ -157,12 +158,12 @@ pub fn each_timeline_page(
         zone_iso,
         locales,
     } = pages::Listing::of(games);
+    let parts = pages::page_parts(games.len());
     for locale in &locales {
         let naming = Naming::of(locale, &site_locale);
         let root = root_of(locale, naming);
         let ui = pages::ui_for(locale);
-        let (list, groups) = pages::listed(games.len(), locale, group.clone());
-        let alternates = locales
+        let alternates: Vec<Alternate> = locales
             .iter()
             .map(|other| Alternate {
                 locale: other.clone(),
@@ -174,34 +175,59 @@ pub fn each_timeline_page(
                 current: other == locale,
             })
             .collect();
-        let picks = games
+        let axis = axis(games, locale)?;
+        // The list of games is the same on every page of the list (each
+        // game names the page it is on): made once, its digest in each
+        // page's key.
+        let picks: Vec<Pick> = parts
             .iter()
-            .map(|g| Pick {
-                id: g.game.id.clone(),
-                name: g.game.name.get(locale, &g.game.default_locale).to_owned(),
+            .enumerate()
+            .flat_map(|(part, range)| range.clone().map(move |position| (part, position)))
+            .filter_map(|(part, position)| {
+                let g = games.get(position)?;
+                Some(Pick {
+                    id: g.game.id.clone(),
+                    name: g.game.name.get(locale, &g.game.default_locale).to_owned(),
+                    part,
+                    page: layout::listing_href(part),
+                })
             })
             .collect();
-        let view = PageView {
-            lang: locale.clone(),
-            ui,
-            words: Words::of(locale),
-            home_href: format!("{root}{}", layout::home_dir(locale, naming)),
-            alternates,
-            zone: zone.clone(),
-            zone_iso: zone_iso.clone(),
-            noscript: msg!("page-timeline-noscript").render(lang_of(locale)),
-            live: pages::live(ui),
-            style: minijinja::Value::from_safe_string(pages::TIMELINE_STYLE.to_owned()),
-            axis: axis(games, locale)?,
-            picks,
-            groups: list,
-        };
-        done(HomePage::new(
-            layout::timeline_page(locale, naming),
-            "timeline.html",
-            &view,
-            groups,
-        ))?;
+        let picks_digest = hex::encode(sha2::Sha256::digest(serde_json::to_vec(&picks)?));
+        let picks = minijinja::Value::from(minijinja::value::Serde(&picks));
+        for (part, range) in parts.iter().enumerate() {
+            let (list, groups) = pages::listed(range.clone(), locale, group.clone());
+            let mut view = PageView {
+                lang: locale.clone(),
+                ui,
+                words: Words::of(locale),
+                home_href: format!("{root}{}", layout::home_dir(locale, naming)),
+                alternates: alternates.clone(),
+                zone: zone.clone(),
+                zone_iso: zone_iso.clone(),
+                noscript: msg!("page-timeline-noscript").render(lang_of(locale)),
+                live: pages::live(ui),
+                style: minijinja::Value::from_safe_string(pages::TIMELINE_STYLE.to_owned()),
+                axis: axis.clone(),
+                picks: minijinja::Value::from(()),
+                part,
+                here: layout::listing_href(part),
+                pager: pages::PagerView::of(parts.len(), part, lang_of(locale)),
+                groups: minijinja::Value::from(()),
+            };
+            let mut frame = serde_json::to_vec(&view)?;
+            frame.extend_from_slice(picks_digest.as_bytes());
+            view.picks = picks.clone();
+            view.groups = list;
+            done(HomePage::new(
+                layout::listing_page(&layout::timeline_page(locale, naming), part),
+                "timeline.html",
+                &view,
+                groups,
+                frame,
+                range.clone(),
+            ))?;
+        }
     }
     Ok(())
 }
@@ -288,8 +314,14 @@ struct PageView {
     /// The page's own style sheet ([`pages::TIMELINE_STYLE`]).
     style: minijinja::Value,
     axis: AxisView,
-    /// The games, for the links that show one alone.
-    picks: Vec<Pick>,
+    /// The games, for the links that show one alone ([`Pick`]).
+    picks: minijinja::Value,
+    /// Which page of the list this is (from 0).
+    part: usize,
+    /// This page, relative to itself (the link that shows every game of it).
+    here: String,
+    /// The links to the other pages of the list, when it is cut.
+    pager: Option<pages::PagerView>,
     /// The games' groups ([`group`]), fetched one by one.
     groups: minijinja::Value,
 }
@@ -297,7 +329,7 @@ struct PageView {
 /// The shared axis: its ends as `datetime`s (what the script places the
 /// now line by) and as hours since the epoch (what the style sheet places
 /// the bars by), and its date marks.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 struct AxisView {
     start: String,
     end: String,
@@ -311,6 +343,10 @@ struct AxisView {
 struct Pick {
     id: String,
     name: String,
+    /// The page of the list it is on (from 0), and the link to it from
+    /// another page of the list.
+    part: usize,
+    page: String,
 }
 
 /// The view of `timeline_group.html`.
