@@ -72,9 +72,10 @@ if [ -n "$SCALE" ]; then
   done
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores" >&2
   python3 - "$BIN" "$BEFORE" "$WORK" "$RUNS" "${EDITS:-10}" "$NOW" $SCALE <<'PY'
-import json, os, shutil, signal, statistics, subprocess, sys, tempfile, time, urllib.request
+import json, os, shutil, statistics, subprocess, sys, tempfile, time, urllib.request
 sys.path.insert(0, "benches")
 from edit_latency import edit_to_served
+from serve_proc import stop
 
 after, before, work = sys.argv[1], sys.argv[2], sys.argv[3]
 runs, edits, now = int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
@@ -187,12 +188,7 @@ for r in range(int(os.environ.get("SERVE_ROUNDS", "2"))):
             time.sleep(3)
             served[name].extend(edit_to_served(url, lambda marker: edit(path, marker), edits, pause=1.5))
         finally:
-            serve.send_signal(signal.SIGTERM)
-            try:
-                serve.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                serve.kill()
-            shutil.rmtree(tmp, ignore_errors=True)
+            stop(serve, tmp)
 print(f"\n`serve` at {n} games: edit saved to edited JSON served (one description edited, polled "
       f"every 5 ms, the watcher's debounce included):\n")
 print("| binary | edits | median | min | max |")

@@ -52,9 +52,10 @@ fi
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores" >&2
 
 python3 - "$BIN" "${BEFORE:-}" "$WORK/corpus-$GAMES" "$WORK" <<'PY'
-import os, re, shutil, signal, statistics, subprocess, sys, tempfile, threading, time, urllib.request
+import os, re, shutil, statistics, subprocess, sys, tempfile, threading, time, urllib.request
 sys.path.insert(0, "benches")
 from save_patterns import PATTERNS, served
+from serve_proc import stop
 
 after, before, corpus, work = sys.argv[1:5]
 edits = int(os.environ.get("EDITS", "20"))
@@ -191,12 +192,7 @@ def session(name, bin_, results):
         # The server's log of the last session of each binary, kept.
         with open(os.path.join(work, f"save-bench-{name}.log"), "w") as f:
             f.writelines(log.lines)
-        serve.send_signal(signal.SIGTERM)
-        try:
-            serve.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            serve.kill()
-        shutil.rmtree(tmp, ignore_errors=True)
+        stop(serve, tmp)
 
 
 results = {}
