@@ -1678,3 +1678,76 @@ fn a_live_rebuild_after_an_edit_writes_only_the_pages_that_list_the_edited_game(
         .collect();
     assert!(after == others, "the other games are served as they were");
 }
+
+/// Issue 67: what a live build keeps between builds of what every game
+/// makes (the contract, the reference pages, `llms.txt`) is made again
+/// when what it reads changes. After live edits of the first game (whose
+/// default document is the example of the OpenAPI description and of the
+/// reference pages) and of another, every file the server publishes has
+/// the bytes a fresh build of the same tree writes.
+#[test]
+fn a_live_build_after_edits_publishes_what_a_fresh_build_writes() {
+    let root = crate::util::fixture_root(None);
+    many_games(root.path(), 3);
+    let served = Served::start(root.path());
+    served.wait_for(
+        "/api/v1/activity/g03.json",
+        "the first build",
+        |status, _| status == 200,
+    );
+    for (game, edit) in [("demo", "星海之歌 一改"), ("g02", "星海之歌 二改")] {
+        let data = root.path().join(format!("data/{game}/zh-CN.json"));
+        let text = std::fs::read_to_string(&data).unwrap();
+        std::fs::write(&data, text.replacen("星海之歌", edit, 1)).unwrap();
+        let api = format!("/api/v1/activity/{game}-zh-CN.json");
+        served.wait_for(&api, "the edited JSON", |status, body| {
+            status == 200 && body.contains(edit)
+        });
+    }
+    let fresh = tempfile::tempdir().unwrap();
+    let out = fresh.path().join("site");
+    let output = crate::util::run(
+        root.path(),
+        &[
+            "build",
+            "--no-cache",
+            "--out",
+            out.to_str().unwrap(),
+            "--now",
+            crate::util::FIXTURE_NOW,
+        ],
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        crate::util::stderr(&output)
+    );
+    // What is published: no precompressed sibling (the live build adds
+    // them later) and no record of the output's own.
+    let published = |dir: &Path| -> std::collections::BTreeMap<String, Vec<u8>> {
+        crate::util::files_under(dir)
+            .into_iter()
+            .filter(|(path, _)| {
+                !path.split('/').any(|part| part.starts_with('.'))
+                    && !path.ends_with(".gz")
+                    && !path.ends_with(".br")
+            })
+            .collect()
+    };
+    let live = published(&root.path().join("site"));
+    let built = published(&out);
+    assert_eq!(
+        live.keys().collect::<Vec<_>>(),
+        built.keys().collect::<Vec<_>>()
+    );
+    assert!(
+        live["api/v1/openapi.json"]
+            .windows("一改".len())
+            .any(|w| w == "一改".as_bytes()),
+        "the description's example is the first game's, edited"
+    );
+    for (path, bytes) in &built {
+        assert!(live[path] == *bytes, "{path} differs from a fresh build's");
+    }
+}

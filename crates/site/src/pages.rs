@@ -294,7 +294,11 @@ pub fn each_home_page(
                 pager: PagerView::of(parts.len(), part, ui.lang),
                 cards: Value::from(()),
             };
+            // The key leaves out the script, the same on every page.
+            let in_key = index.live.in_key();
+            let page_live = std::mem::replace(&mut index.live, in_key);
             let frame = serde_json::to_vec(&index)?;
+            index.live = page_live;
             index.cards = list;
             let path = layout::listing_page(&layout::home_page(locale, naming), part);
             done(HomePage::new(
@@ -598,6 +602,19 @@ pub struct Live {
 
 /// The words the page script reads (`ui.<name>` in `live.js`): only
 /// these go into each page's data block.
+impl Live {
+    /// The same without the script, for a page's key: the script is the
+    /// binary's own (a template, in [`fingerprint`] and so in every key's
+    /// salt), the same bytes on every page, and serializing it again for
+    /// each page's key cost more than the rest of the key.
+    pub(super) fn in_key(&self) -> Live {
+        Live {
+            script: None,
+            ui_json: self.ui_json.clone(),
+        }
+    }
+}
+
 const SCRIPT_WORDS: [&str; 15] = [
     "upcoming",
     "ongoing",

@@ -46,13 +46,49 @@ pub(crate) struct Inputs<'a> {
 }
 
 /// What a build kept between runs (`serve`'s) leaves for the next: the
-/// home pages' cards ([`cards::Cards::new`]) and the reference pages as
+/// home pages' cards ([`cards::Cards::new`]), the reference pages as
 /// rendered, by path, with the digest of the view each was rendered from
-/// ([`Build::reference_pages`]).
+/// ([`Build::reference_pages`]), and the files made from every game (the
+/// contract, the reference pages, `llms.txt`), by name, with the digest of
+/// the inputs they were made from ([`Build::kept_outputs`]).
 #[derive(Default)]
 pub(crate) struct Kept {
     cards: std::sync::Mutex<Option<Arc<cards::Cards>>>,
     views: std::sync::Mutex<std::collections::HashMap<String, (Vec<u8>, OutputFile)>>,
+    outputs: std::sync::Mutex<std::collections::HashMap<&'static str, OutputsOf>>,
+}
+
+/// Files kept between builds and the digest of what they were made from.
+type OutputsOf = ([u8; 32], Vec<OutputFile>);
+
+/// SHA-256 over `parts`, each prefixed by its length.
+fn digest_of<'p>(parts: impl IntoIterator<Item = &'p [u8]>) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update((part.len() as u64).to_le_bytes());
+        hasher.update(part);
+    }
+    hasher.finalize().into()
+}
+
+/// SHA-256 of what the contract, the reference pages and `llms.txt` read
+/// of every game besides the first one's documents: its registry entry
+/// and the locales it has a document in (the default one marked), never
+/// its activities.
+fn shape_of(games: &[GameOutput]) -> [u8; 32] {
+    let entries: Vec<Vec<u8>> = games
+        .iter()
+        .map(|g| {
+            let mut entry = serde_json::to_vec(&g.game).unwrap_or_default();
+            for doc in &g.documents {
+                entry.push(0x1f);
+                entry.extend_from_slice(doc.locale.as_bytes());
+                entry.push(if doc.is_default { b'1' } else { b'0' });
+            }
+            entry
+        })
+        .collect();
+    digest_of(entries.iter().map(Vec::as_slice))
 }
 
 impl Inputs<'_> {
@@ -576,23 +612,19 @@ impl<'a> Build<'a> {
                 index_entries.insert(field.to_owned(), std::mem::take(&mut kind.index));
             }
         }
+        // The description shows the index's first game (and the first of
+        // each kind's entries): the index of that game alone is in the
+        // contract's key, so that an edit of another game keeps it.
+        let head = summaries
+            .iter()
+            .position(|s| s.game.documents.iter().any(|d| d.is_default))
+            .map_or(0, |at| at + 1);
+        let index_head = index_file(&summaries[..head], index_entries.clone());
         shared.extend([index_file(&summaries, index_entries)]);
-        // The contract: each kind's schema as published, the index's, the
-        // OpenAPI description and the API catalog. The games above are
-        // summaries, without activities: the example document of the
-        // description is the first game's, loaded again.
-        let example = match games.first() {
-            Some(first) => Some(self.from.load_again(&first.game)?),
-            None => None,
-        };
-        let contract = contract::files(&contract::Inputs {
-            games,
-            example: example.as_ref(),
-            schemas: &self.from.checked.schemas,
-            files: &shared,
-            site: self.how.site_url,
-        });
-        shared.extend(self.reference_pages(&summaries, &contract)?);
+        let shape = shape_of(games);
+        let contract = self.contract(games, done, &shared, &index_head, &shape)?;
+        let first = done.first().map_or("", |g| g.record.fingerprint.as_str());
+        shared.extend(self.reference_pages(&summaries, &contract, &shape, first)?);
         shared.extend(contract);
         shared.extend([
             pages::render_not_found(&self.home_locale)?,
@@ -601,11 +633,115 @@ impl<'a> Build<'a> {
         Ok(shared)
     }
 
+    /// The contract: each kind's schema as published, the index's, the
+    /// OpenAPI description and the API catalog, kept between builds by
+    /// what it reads: the games' shape ([`shape_of`]), the first game
+    /// (its fingerprint: the description's example is its default
+    /// document, loaded again, as `games` are summaries without
+    /// activities), the schemas, the site's address and the shared files
+    /// made so far, the index as `index_head` (the index of its first
+    /// game: the description's example cuts it there).
+    fn contract(
+        &self,
+        games: &[GameOutput],
+        done: &[GameDone],
+        shared: &[OutputFile],
+        index_head: &OutputFile,
+        shape: &[u8; 32],
+    ) -> anyhow::Result<Vec<OutputFile>> {
+        let schemas = serde_json::to_vec(&self.from.checked.schemas)?;
+        let first = done.first().map_or("", |g| g.record.fingerprint.as_str());
+        let mut key: Vec<&[u8]> = vec![
+            b"contract",
+            self.how.site_key(),
+            shape,
+            first.as_bytes(),
+            &schemas,
+            index_head.path.as_bytes(),
+            &index_head.bytes,
+        ];
+        for file in shared.iter().filter(|f| f.path != layout::INDEX_PATH) {
+            key.extend([file.path.as_bytes(), &file.bytes]);
+        }
+        self.kept_outputs("contract", digest_of(key), || {
+            let example = match games.first() {
+                Some(first) => Some(self.from.load_again(&first.game)?),
+                None => None,
+            };
+            Ok(contract::files(&contract::Inputs {
+                games,
+                example: example.as_ref(),
+                schemas: &self.from.checked.schemas,
+                files: shared,
+                site: self.how.site_url,
+            }))
+        })
+    }
+
+    /// The files `make` makes, or those a build before this one in this
+    /// process made from inputs of the same digest `key` (under `name`).
+    fn kept_outputs(
+        &self,
+        name: &'static str,
+        key: [u8; 32],
+        make: impl FnOnce() -> anyhow::Result<Vec<OutputFile>>,
+    ) -> anyhow::Result<Vec<OutputFile>> {
+        let Some(kept) = self.from.kept else {
+            return make();
+        };
+        let outputs = kept.outputs.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((kept_key, files)) = outputs.get(name)
+            && *kept_key == key
+        {
+            return Ok(files.clone());
+        }
+        drop(outputs);
+        let files = make()?;
+        kept.outputs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(name, (key, files.clone()));
+        Ok(files)
+    }
+
     /// The API's reference page of every home page's locale, from the
     /// contract as this build publishes it and, as its example, the first
     /// game's default document (loaded again: the summaries of the shared
     /// files hold no activities).
+    /// Kept between builds by what they read: the games' shape
+    /// ([`shape_of`]) and update modes, the first game (its fingerprint
+    /// `first`),
+    /// the contract and the site's address and locales.
     fn reference_pages(
+        &self,
+        summaries: &[api::Summary<'_>],
+        contract: &[OutputFile],
+        shape: &[u8; 32],
+        first: &str,
+    ) -> anyhow::Result<Vec<OutputFile>> {
+        let modes: Vec<u8> = summaries
+            .iter()
+            .flat_map(|s| s.dues.iter())
+            .flat_map(|due| due.update_mode.as_str().bytes().chain([0x1f]))
+            .collect();
+        let mut key: Vec<&[u8]> = vec![
+            b"reference",
+            self.how.site_key(),
+            shape,
+            &modes,
+            first.as_bytes(),
+            self.home_locale.as_bytes(),
+        ];
+        for file in contract {
+            key.extend([file.path.as_bytes(), &file.bytes]);
+        }
+        self.kept_outputs("reference", digest_of(key), || {
+            self.reference_pages_now(summaries, contract)
+        })
+    }
+
+    /// [`Build::reference_pages`], made now.
+    fn reference_pages_now(
         &self,
         summaries: &[api::Summary<'_>],
         contract: &[OutputFile],
@@ -844,8 +980,13 @@ impl<'a> Build<'a> {
             .filter(|(path, _)| self.staging.holds(path))
             .map(|(_, line)| line)
             .collect();
-        let file = llms::render(games, &starts, self.how.site_url);
-        self.run_ready(vec![file], b"file", parts)
+        let shape = shape_of(games);
+        let mut key: Vec<&[u8]> = vec![b"llms", self.how.site_key(), &shape];
+        key.extend(starts.iter().map(String::as_bytes));
+        let files = self.kept_outputs("llms", digest_of(key), || {
+            Ok(vec![llms::render(games, &starts, self.how.site_url)])
+        })?;
+        self.run_ready(files, b"file", parts)
     }
 }
 

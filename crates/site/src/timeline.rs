@@ -195,6 +195,7 @@ pub fn each_timeline_page(
             .collect();
         let picks_digest = hex::encode(sha2::Sha256::digest(serde_json::to_vec(&picks)?));
         let picks = minijinja::Value::from(minijinja::value::Serde(&picks));
+        let style = minijinja::Value::from_safe_string(pages::TIMELINE_STYLE.to_owned());
         for (part, range) in parts.iter().enumerate() {
             let (list, groups) = pages::listed(range.clone(), locale, group.clone());
             let mut view = PageView {
@@ -207,7 +208,10 @@ pub fn each_timeline_page(
                 zone_iso: zone_iso.clone(),
                 noscript: msg!("page-timeline-noscript").render(lang_of(locale)),
                 live: pages::live(ui),
-                style: minijinja::Value::from_safe_string(pages::TIMELINE_STYLE.to_owned()),
+                // The style and the script, the same on every page and
+                // the binary's own (in the key's salt), are left out of
+                // the page's key and put in after it.
+                style: minijinja::Value::from(()),
                 axis: axis.clone(),
                 picks: minijinja::Value::from(()),
                 part,
@@ -215,8 +219,12 @@ pub fn each_timeline_page(
                 pager: pages::PagerView::of(parts.len(), part, lang_of(locale)),
                 groups: minijinja::Value::from(()),
             };
+            let in_key = view.live.in_key();
+            let page_live = std::mem::replace(&mut view.live, in_key);
             let mut frame = serde_json::to_vec(&view)?;
             frame.extend_from_slice(picks_digest.as_bytes());
+            view.live = page_live;
+            view.style = style.clone();
             view.picks = picks.clone();
             view.groups = list;
             done(HomePage::new(
