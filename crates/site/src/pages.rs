@@ -545,9 +545,10 @@ pub fn fingerprint() -> String {
 /// The templates of every page but a kind's own, compiled into the
 /// binary ([`templates`] adds the kinds'). The style sheet and the script
 /// are not templates: pages carry them verbatim ([`STYLE`], [`SCRIPT`]).
-const TEMPLATES: [(&str, &str); 13] = [
+const TEMPLATES: [(&str, &str); 14] = [
     ("base.html", include_str!("templates/base.html")),
     ("languages.html", include_str!("templates/languages.html")),
+    ("pager.html", include_str!("templates/pager.html")),
     ("activity.html", include_str!("templates/activity.html")),
     ("index.html", include_str!("templates/index.html")),
     ("home_card.html", include_str!("templates/home_card.html")),
