@@ -47,30 +47,77 @@ pub(super) struct Inputs<'a> {
     pub site_locale: &'a str,
     /// The locales with a home page ([`pages::home_locales`]).
     pub locales: &'a [String],
+    /// A digest of everything the games table reads of `games` (each
+    /// game's registry entry, the locales it has a document in, the
+    /// default one marked, and its update modes), which names the table
+    /// of each page among the tables a build keeps ([`Table`]).
+    pub games_digest: [u8; 32],
+}
+
+/// One of the two tables of a page that grow with the site (every path of
+/// the API with every published name, every game), rendered on its own and
+/// put in the page as it is. A page's other parts (the example among them)
+/// change without them: a build kept between runs takes a table rendered
+/// before from the same inputs ([`render_with`]).
+pub(super) struct Table<'a> {
+    /// Which table of which page: one name per table and page.
+    pub name: String,
+    /// Everything the table reads, besides the tool's templates and messages.
+    pub reads: Vec<&'a [u8]>,
 }
 
 /// The reference page of every locale with a home page.
 pub(super) fn render(inputs: &Inputs<'_>) -> anyhow::Result<Vec<OutputFile>> {
-    render_with(inputs, |path, view| {
-        pages::render_view("reference.html", path, view)
-    })
+    render_with(inputs, |_, make| make())
 }
 
-/// [`render`], each page made by `page(path, view)` from its view (a
-/// build that keeps pages between runs takes one whose view is the same).
+/// [`render`], each page's tables made by `table(table, make)`: `make`
+/// renders it (a build that keeps tables between runs takes one it kept
+/// under the same name from the same reads instead).
 pub(super) fn render_with(
     inputs: &Inputs<'_>,
-    page: impl Fn(&str, &ReferenceView) -> anyhow::Result<OutputFile>,
+    table: impl Fn(Table<'_>, &dyn Fn() -> anyhow::Result<String>) -> anyhow::Result<String>,
 ) -> anyhow::Result<Vec<OutputFile>> {
     let openapi = contract_json(inputs.contract, layout::OPENAPI_PATH);
+    let paths = openapi.as_ref().map(path_views).unwrap_or_default();
+    let paths_read = serde_json::to_vec(&paths)?;
     let schemas = published_schemas(inputs.contract);
     inputs
         .locales
         .iter()
         .map(|locale| {
-            let naming = Naming::of(locale, inputs.site_locale);
-            let view = page_view(inputs, openapi.as_ref(), &schemas, locale)?;
-            page(&layout::reference_page(locale, naming), &view)
+            let path = layout::reference_page(locale, Naming::of(locale, inputs.site_locale));
+            let foreign = ui_lang(locale) != Lang::EnUs;
+            let paths_rows = table(
+                Table {
+                    name: format!("{path} paths"),
+                    reads: vec![&paths_read, if foreign { b"foreign" } else { b"english" }],
+                },
+                &|| {
+                    let view = PathsTable {
+                        paths: &paths,
+                        foreign,
+                    };
+                    pages::render_text(pages::environment()?, "reference_paths.html", &path, &view)
+                },
+            )?;
+            let game_rows = table(
+                Table {
+                    name: format!("{path} games"),
+                    reads: vec![
+                        &inputs.games_digest,
+                        locale.as_bytes(),
+                        inputs.site_locale.as_bytes(),
+                    ],
+                },
+                &|| games_table(inputs, locale, &path),
+            )?;
+            let rows = Rows {
+                paths: paths_rows,
+                games: game_rows,
+            };
+            let view = page_view(inputs, &schemas, locale, rows)?;
+            pages::render_view("reference.html", &path, &view)
         })
         .collect()
 }
@@ -306,8 +353,10 @@ pub(super) struct ReferenceView {
     /// The page is not in English: what the OpenAPI description says is
     /// marked as English.
     foreign: bool,
-    paths: Vec<PathView>,
-    games: Vec<GameRow>,
+    /// The body of the paths table ([`PathsTable`]), HTML.
+    paths_rows: String,
+    /// The body of the games table ([`GamesTable`]), HTML.
+    game_rows: String,
     schemas: Vec<SchemaView>,
     example: Option<ExampleView>,
     curl: String,
@@ -370,6 +419,27 @@ struct Alternate {
     current: bool,
 }
 
+/// The bodies of a page's two tables that grow with the site, rendered
+/// ([`Table`]).
+struct Rows {
+    paths: String,
+    games: String,
+}
+
+/// The view of the body of the paths table (`reference_paths.html`).
+#[derive(Debug, Serialize)]
+struct PathsTable<'a> {
+    paths: &'a [PathView],
+    /// The page is not in English: the summaries are marked as English.
+    foreign: bool,
+}
+
+/// The view of the body of the games table (`reference_games.html`).
+#[derive(Debug, Serialize)]
+struct GamesTable {
+    games: Vec<GameRow>,
+}
+
 #[derive(Debug, Serialize)]
 struct PathView {
     path: String,
@@ -430,16 +500,12 @@ struct ExampleView {
 
 fn page_view(
     inputs: &Inputs<'_>,
-    openapi: Option<&Value>,
     schemas: &[(String, String, Value)],
     locale: &str,
+    rows: Rows,
 ) -> anyhow::Result<ReferenceView> {
     let naming = Naming::of(locale, inputs.site_locale);
-    let root = if naming == Naming::Plain {
-        "../"
-    } else {
-        "../../"
-    };
+    let root = root_of(naming);
     let ui = pages::ui_for(locale);
     let lang = ui_lang(locale);
     let base = base_url(inputs.site);
@@ -469,12 +535,8 @@ fn page_view(
         alternates,
         text,
         foreign: lang != Lang::EnUs,
-        paths: openapi.map(path_views).unwrap_or_default(),
-        games: inputs
-            .games
-            .iter()
-            .map(|summary| game_row(summary, locale, root, lang))
-            .collect(),
+        paths_rows: rows.paths,
+        game_rows: rows.games,
         schemas: schemas
             .iter()
             .map(|(stem, path, schema)| schema_view(stem, path, schema, root, lang))
@@ -488,6 +550,30 @@ fn page_view(
         llms_href: format!("{root}{}", layout::LLMS_PATH),
         index_href: format!("{root}{}", layout::INDEX_PATH),
     })
+}
+
+/// The body of the games table of the page in `locale`, at `path`: a row
+/// per game.
+fn games_table(inputs: &Inputs<'_>, locale: &str, path: &str) -> anyhow::Result<String> {
+    let root = root_of(Naming::of(locale, inputs.site_locale));
+    let lang = ui_lang(locale);
+    let view = GamesTable {
+        games: inputs
+            .games
+            .iter()
+            .map(|summary| game_row(summary, locale, root, lang))
+            .collect(),
+    };
+    pages::render_text(pages::environment()?, "reference_games.html", path, &view)
+}
+
+/// The path from a page named `naming` to the site's root.
+fn root_of(naming: Naming) -> &'static str {
+    if naming == Naming::Plain {
+        "../"
+    } else {
+        "../../"
+    }
 }
 
 fn ui_lang(locale: &str) -> Lang {

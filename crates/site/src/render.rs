@@ -46,16 +46,41 @@ pub(crate) struct Inputs<'a> {
 }
 
 /// What a build kept between runs (`serve`'s) leaves for the next: the
-/// home pages' cards ([`cards::Cards::new`]), the reference pages as
-/// rendered, by path, with the digest of the view each was rendered from
-/// ([`Build::reference_pages`]), and the files made from every game (the
+/// home pages' cards ([`cards::Cards::new`]), the tables of the reference
+/// pages that grow with the site, by name, with the digest of what each
+/// read ([`reference::Table`]), and the files made from every game (the
 /// contract, the reference pages, `llms.txt`), by name, with the digest of
 /// the inputs they were made from ([`Build::kept_outputs`]).
 #[derive(Default)]
 pub(crate) struct Kept {
     cards: std::sync::Mutex<Option<Arc<cards::Cards>>>,
-    views: std::sync::Mutex<std::collections::HashMap<String, (Vec<u8>, OutputFile)>>,
+    tables: std::sync::Mutex<std::collections::HashMap<String, ([u8; 32], String)>>,
     outputs: std::sync::Mutex<std::collections::HashMap<&'static str, OutputsOf>>,
+}
+
+impl Kept {
+    /// The table `make` renders, or the one kept under its name when it
+    /// was made from the same reads.
+    fn table(
+        &self,
+        table: reference::Table<'_>,
+        make: &dyn Fn() -> anyhow::Result<String>,
+    ) -> anyhow::Result<String> {
+        let digest = digest_of(table.reads);
+        let tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((kept, text)) = tables.get(&table.name)
+            && *kept == digest
+        {
+            return Ok(text.clone());
+        }
+        drop(tables);
+        let text = make()?;
+        self.tables
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(table.name, (digest, text.clone()));
+        Ok(text)
+    }
 }
 
 /// Files kept between builds and the digest of what they were made from.
@@ -664,15 +689,24 @@ impl<'a> Build<'a> {
             key.extend([file.path.as_bytes(), &file.bytes]);
         }
         self.kept_outputs("contract", digest_of(key), || {
-            let example = match games.first() {
-                Some(first) => Some(self.from.load_again(&first.game)?),
-                None => None,
-            };
+            let example = self.first_game_whole()?;
+            // What the contract reads of the index is the index of its
+            // first game (the key's), never the whole.
+            let files: Vec<OutputFile> = shared
+                .iter()
+                .map(|file| {
+                    if file.path == layout::INDEX_PATH {
+                        index_head.clone()
+                    } else {
+                        file.clone()
+                    }
+                })
+                .collect();
             Ok(contract::files(&contract::Inputs {
                 games,
                 example: example.as_ref(),
                 schemas: &self.from.checked.schemas,
-                files: shared,
+                files: &files,
                 site: self.how.site_url,
             }))
         })
@@ -736,23 +770,19 @@ impl<'a> Build<'a> {
             key.extend([file.path.as_bytes(), &file.bytes]);
         }
         self.kept_outputs("reference", digest_of(key), || {
-            self.reference_pages_now(summaries, contract)
+            self.reference_pages_now(summaries, contract, digest_of([&shape[..], &modes]))
         })
     }
 
-    /// [`Build::reference_pages`], made now.
+    /// [`Build::reference_pages`], made now; `games_digest` is that of
+    /// what their games tables read ([`reference::Inputs::games_digest`]).
     fn reference_pages_now(
         &self,
         summaries: &[api::Summary<'_>],
         contract: &[OutputFile],
+        games_digest: [u8; 32],
     ) -> anyhow::Result<Vec<OutputFile>> {
-        let example = match self.from.checked.games.first() {
-            Some(checked) if checked.documents.iter().any(|(_, d)| d.is_some()) => {
-                Some(output_of(checked.game.clone(), checked.documents.clone()))
-            }
-            Some(checked) => Some(self.from.load_again(&checked.game)?),
-            None => None,
-        };
+        let example = self.first_game_whole()?;
         let example_doc = example.as_ref().and_then(|game| {
             let doc = game.documents.iter().find(|d| d.is_default)?;
             Some((&game.game, doc))
@@ -770,27 +800,27 @@ impl<'a> Build<'a> {
             site: self.how.site_url,
             site_locale: &self.home_locale,
             locales: &locales,
+            games_digest,
         };
-        // A page is a function of its view: one rendered from the same
-        // view by the last build of this process is taken as it is.
-        let Some(kept) = self.from.kept else {
-            return reference::render(&inputs);
-        };
-        reference::render_with(&inputs, |path, view| {
-            let digest = Sha256::digest(serde_json::to_vec(view)?).to_vec();
-            let views = kept.views.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some((kept_digest, file)) = views.get(path)
-                && *kept_digest == digest
-            {
-                return Ok(file.clone());
+        // A table is a function of what it reads: one made by a build of
+        // this process from the same reads is taken as it is.
+        match self.from.kept {
+            Some(kept) => reference::render_with(&inputs, |table, make| kept.table(table, make)),
+            None => reference::render(&inputs),
+        }
+    }
+
+    /// The first game with its documents whole (the example of the
+    /// description and of the reference pages): those the check kept
+    /// (a live build's edited game), else loaded again (the games of the
+    /// shared files are summaries without activities).
+    fn first_game_whole(&self) -> anyhow::Result<Option<GameOutput>> {
+        Ok(match self.from.checked.games.first() {
+            Some(checked) if checked.documents.iter().any(|(_, d)| d.is_some()) => {
+                Some(output_of(checked.game.clone(), checked.documents.clone()))
             }
-            drop(views);
-            let file = pages::render_view("reference.html", path, view)?;
-            kept.views
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .insert(path.to_owned(), (digest, file.clone()));
-            Ok(file)
+            Some(checked) => Some(self.from.load_again(&checked.game)?),
+            None => None,
         })
     }
 
