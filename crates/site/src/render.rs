@@ -288,12 +288,13 @@ pub(crate) fn render(
     let done = build.games()?;
     let games: Vec<GameOutput> = done.iter().map(|g| g.record.summary.output()).collect();
     let mut published = build.publish(&games)?;
-    let shared = build.shared_files(&games, &done, &mut published)?;
+    let shape = shape_of(&games);
+    let shared = build.shared_files(&games, &done, &shape, &mut published)?;
     let mut parts = Vec::new();
     let home = build.home_pages(&games, &done, &published, &mut parts)?;
     let shared = build.run_ready(shared, b"file", &mut parts)?;
     let kept = build.kept_files(&mut parts)?;
-    let llms = build.llms_txt(&games, &mut parts)?;
+    let llms = build.llms_txt(&games, &shape, &mut parts)?;
     let mut tally = Tally::default();
     for game in &done {
         tally = tally + game.tally;
@@ -616,6 +617,7 @@ impl<'a> Build<'a> {
         &self,
         games: &[GameOutput],
         done: &[GameDone],
+        shape: &[u8; 32],
         published: &mut [types::Published],
     ) -> anyhow::Result<Vec<OutputFile>> {
         let summaries: Vec<api::Summary<'_>> = games
@@ -645,12 +647,19 @@ impl<'a> Build<'a> {
             .position(|s| s.game.documents.iter().any(|d| d.is_default))
             .map_or(0, |at| at + 1);
         let index_head = index_file(&summaries[..head], index_entries.clone());
-        shared.extend([index_file(&summaries, index_entries)]);
-        let shape = shape_of(games);
-        let contract = self.contract(games, done, &shared, &index_head, &shape)?;
         let first = done.first().map_or("", |g| g.record.fingerprint.as_str());
-        shared.extend(self.reference_pages(&summaries, &contract, &shape, first)?);
-        shared.extend(contract);
+        // The contract and the reference pages read the index of the
+        // first game alone: they are made while the whole index is.
+        let (index, contract_and_pages) = rayon::join(
+            || index_file(&summaries, index_entries),
+            || -> anyhow::Result<[Vec<OutputFile>; 2]> {
+                let contract = self.contract(games, done, &shared, &index_head, shape)?;
+                let pages = self.reference_pages(&summaries, &contract, shape, first)?;
+                Ok([contract, pages])
+            },
+        );
+        shared.push(index);
+        shared.extend(contract_and_pages?.into_iter().flatten());
         shared.extend([
             pages::render_not_found(&self.home_locale)?,
             headers::render_headers(games, published),
@@ -663,9 +672,10 @@ impl<'a> Build<'a> {
     /// what it reads: the games' shape ([`shape_of`]), the first game
     /// (its fingerprint: the description's example is its default
     /// document, loaded again, as `games` are summaries without
-    /// activities), the schemas, the site's address and the shared files
-    /// made so far, the index as `index_head` (the index of its first
-    /// game: the description's example cuts it there).
+    /// activities), the schemas, the site's address, the kinds' files
+    /// (`shared`) and the index as `index_head` (the index of its first
+    /// game: the description's example cuts it there, so the contract is
+    /// given that one).
     fn contract(
         &self,
         games: &[GameOutput],
@@ -682,26 +692,13 @@ impl<'a> Build<'a> {
             shape,
             first.as_bytes(),
             &schemas,
-            index_head.path.as_bytes(),
-            &index_head.bytes,
         ];
-        for file in shared.iter().filter(|f| f.path != layout::INDEX_PATH) {
+        for file in shared.iter().chain([index_head]) {
             key.extend([file.path.as_bytes(), &file.bytes]);
         }
         self.kept_outputs("contract", digest_of(key), || {
             let example = self.first_game_whole()?;
-            // What the contract reads of the index is the index of its
-            // first game (the key's), never the whole.
-            let files: Vec<OutputFile> = shared
-                .iter()
-                .map(|file| {
-                    if file.path == layout::INDEX_PATH {
-                        index_head.clone()
-                    } else {
-                        file.clone()
-                    }
-                })
-                .collect();
+            let files: Vec<OutputFile> = shared.iter().chain([index_head]).cloned().collect();
             Ok(contract::files(&contract::Inputs {
                 games,
                 example: example.as_ref(),
@@ -1003,6 +1000,7 @@ impl<'a> Build<'a> {
     fn llms_txt(
         &self,
         games: &[GameOutput],
+        shape: &[u8; 32],
         parts: &mut Vec<manifest::PartRecord>,
     ) -> anyhow::Result<Tally> {
         let starts: Vec<String> = kinds::all()
@@ -1010,8 +1008,7 @@ impl<'a> Build<'a> {
             .filter(|(path, _)| self.staging.holds(path))
             .map(|(_, line)| line)
             .collect();
-        let shape = shape_of(games);
-        let mut key: Vec<&[u8]> = vec![b"llms", self.how.site_key(), &shape];
+        let mut key: Vec<&[u8]> = vec![b"llms", self.how.site_key(), shape];
         key.extend(starts.iter().map(String::as_bytes));
         let files = self.kept_outputs("llms", digest_of(key), || {
             Ok(vec![llms::render(games, &starts, self.how.site_url)])
