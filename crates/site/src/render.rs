@@ -54,12 +54,18 @@ pub(crate) struct Inputs<'a> {
 #[derive(Default)]
 pub(crate) struct Kept {
     cards: std::sync::Mutex<Option<Arc<cards::Cards>>>,
+    /// Each game's entry of the index ([`api::index_entry`]) by id, with
+    /// the fingerprint of the game it was made from ([`Build::index`]).
+    index: std::sync::Mutex<std::collections::HashMap<String, IndexEntry>>,
     views: std::sync::Mutex<std::collections::HashMap<String, (Vec<u8>, OutputFile)>>,
     outputs: std::sync::Mutex<std::collections::HashMap<&'static str, OutputsOf>>,
 }
 
 /// Files kept between builds and the digest of what they were made from.
 type OutputsOf = ([u8; 32], Vec<OutputFile>);
+
+/// A game's fingerprint and its entry of the index (`None`: it has none).
+type IndexEntry = (String, Option<Arc<str>>);
 
 /// SHA-256 over `parts`, each prefixed by its length.
 fn digest_of<'p>(parts: impl IntoIterator<Item = &'p [u8]>) -> [u8; 32] {
@@ -620,7 +626,7 @@ impl<'a> Build<'a> {
             .position(|s| s.game.documents.iter().any(|d| d.is_default))
             .map_or(0, |at| at + 1);
         let index_head = index_file(&summaries[..head], index_entries.clone());
-        shared.extend([index_file(&summaries, index_entries)]);
+        shared.push(self.index(&summaries, done, index_entries));
         let shape = shape_of(games);
         let contract = self.contract(games, done, &shared, &index_head, &shape)?;
         let first = done.first().map_or("", |g| g.record.fingerprint.as_str());
@@ -631,6 +637,46 @@ impl<'a> Build<'a> {
             headers::render_headers(games, published),
         ]);
         Ok(shared)
+    }
+
+    /// The index ([`api::index_of_entries`]): each game's entry made now,
+    /// or taken from what the last build of this process made of the
+    /// game when its fingerprint is the same (an entry is a function of
+    /// the game's registry entry and documents, which the fingerprint
+    /// covers).
+    fn index(
+        &self,
+        summaries: &[api::Summary<'_>],
+        done: &[GameDone],
+        per_locale: layout::IndexPerLocale,
+    ) -> OutputFile {
+        let mut last = self
+            .from
+            .kept
+            .map(|kept| std::mem::take(&mut *kept.index.lock().unwrap_or_else(|p| p.into_inner())))
+            .unwrap_or_default();
+        let entries: Vec<IndexEntry> = summaries
+            .par_iter()
+            .zip(done)
+            .map(|(summary, done)| {
+                let fingerprint = &done.record.fingerprint;
+                let entry = match last.get(&done.record.id) {
+                    Some((made_from, entry)) if made_from == fingerprint => entry.clone(),
+                    _ => api::index_entry(summary).map(Arc::from),
+                };
+                (fingerprint.clone(), entry)
+            })
+            .collect();
+        let file = api::index_of_entries(
+            entries.iter().filter_map(|(_, entry)| entry.as_deref()),
+            per_locale,
+        );
+        if let Some(kept) = self.from.kept {
+            last.clear();
+            last.extend(done.iter().map(|g| g.record.id.clone()).zip(entries));
+            *kept.index.lock().unwrap_or_else(|p| p.into_inner()) = last;
+        }
+        file
     }
 
     /// The contract: each kind's schema as published, the index's, the
@@ -887,7 +933,7 @@ impl<'a> Build<'a> {
             compression.as_bytes(),
             self.how.site_key(),
             page.path.as_bytes(),
-            &page.frame,
+            page.frame(),
         ];
         named.extend(
             done.get(page.games.clone())
