@@ -301,6 +301,11 @@ struct Build<'a> {
     home_locale: String,
     /// The home pages' cards: each game's are rendered with the game.
     cards: Arc<cards::Cards>,
+    /// What each file made from every game was made from, by path: the
+    /// digest of its inputs ([`Build::kept_outputs`], [`Build::index`]).
+    /// Its part is keyed by that rather than by its bytes, which are
+    /// megabytes on a large site and cost more to hash.
+    made_from: std::sync::Mutex<std::collections::HashMap<String, [u8; 32]>>,
 }
 
 /// What rendering the parts of a game gave ([`Build::game_files`]).
@@ -348,6 +353,7 @@ impl<'a> Build<'a> {
             site_locale,
             home_locale,
             cards,
+            made_from: Default::default(),
         })
     }
 
@@ -667,10 +673,15 @@ impl<'a> Build<'a> {
                 (fingerprint.clone(), entry)
             })
             .collect();
+        let mut inputs: Vec<&[u8]> = entries.iter().map(|(fp, _)| fp.as_bytes()).collect();
+        let per_locale_json = serde_json::to_vec(&per_locale).unwrap_or_default();
+        inputs.extend([b"index".as_slice(), &per_locale_json]);
+        let digest = digest_of(inputs);
         let file = api::index_of_entries(
             entries.iter().filter_map(|(_, entry)| entry.as_deref()),
             per_locale,
         );
+        self.made_from(std::slice::from_ref(&file), digest);
         if let Some(kept) = self.from.kept {
             last.clear();
             last.extend(done.iter().map(|g| g.record.id.clone()).zip(entries));
@@ -727,6 +738,24 @@ impl<'a> Build<'a> {
     /// The files `make` makes, or those a build before this one in this
     /// process made from inputs of the same digest `key` (under `name`).
     fn kept_outputs(
+        &self,
+        name: &'static str,
+        key: [u8; 32],
+        make: impl FnOnce() -> anyhow::Result<Vec<OutputFile>>,
+    ) -> anyhow::Result<Vec<OutputFile>> {
+        let files = self.kept_outputs_now(name, key, make)?;
+        self.made_from(&files, key);
+        Ok(files)
+    }
+
+    /// Records that `files` were made from inputs of digest `key`.
+    fn made_from(&self, files: &[OutputFile], key: [u8; 32]) {
+        let mut made_from = self.made_from.lock().unwrap_or_else(|p| p.into_inner());
+        made_from.extend(files.iter().map(|file| (file.path.clone(), key)));
+    }
+
+    /// [`Build::kept_outputs`], before it is recorded.
+    fn kept_outputs_now(
         &self,
         name: &'static str,
         key: [u8; 32],
@@ -991,13 +1020,24 @@ impl<'a> Build<'a> {
         parts: &mut Vec<manifest::PartRecord>,
     ) -> anyhow::Result<Tally> {
         let compression = self.how.compression.cache_key();
+        let made_from = self.made_from.lock().unwrap_or_else(|p| p.into_inner());
         let ready: Vec<Part<'_>> = files
             .into_iter()
-            .map(|file| Part {
-                key: ready_key(&self.how.salt, compression.as_bytes(), label, &file),
-                work: Work::Ready(file),
+            .map(|file| {
+                let made_from = made_from.get(&file.path);
+                Part {
+                    key: ready_key(
+                        &self.how.salt,
+                        compression.as_bytes(),
+                        label,
+                        &file,
+                        made_from,
+                    ),
+                    work: Work::Ready(file),
+                }
             })
             .collect();
+        drop(made_from);
         run_parts(ready, self.how, self.staging, parts)
     }
 
@@ -1036,12 +1076,32 @@ impl<'a> Build<'a> {
     }
 }
 
-/// The key of a part made of one file rendered already: its bytes.
-fn ready_key(salt: &CacheSalt, compression: &[u8], kind: &[u8], file: &OutputFile) -> Key {
-    Key::new(
-        salt,
-        &[kind, compression, file.path.as_bytes(), &file.bytes],
-    )
+/// The key of a part made of one file rendered already: its bytes, or
+/// the digest of what it was made from (`made_from`, when the build
+/// knows it: the same inputs make the same bytes).
+fn ready_key(
+    salt: &CacheSalt,
+    compression: &[u8],
+    kind: &[u8],
+    file: &OutputFile,
+    made_from: Option<&[u8; 32]>,
+) -> Key {
+    match made_from {
+        Some(digest) => Key::new(
+            salt,
+            &[
+                kind,
+                compression,
+                file.path.as_bytes(),
+                b"made-from",
+                digest,
+            ],
+        ),
+        None => Key::new(
+            salt,
+            &[kind, compression, file.path.as_bytes(), &file.bytes],
+        ),
+    }
 }
 
 /// Runs `parts` (each taken from the output when it holds that part's
