@@ -20,7 +20,6 @@ use chrono::{Datelike, Duration, NaiveDateTime};
 use minijinja::Environment;
 use minijinja::value::{Serde, Value};
 use serde::Serialize;
-use sha2::{Digest as _, Sha256};
 
 use super::types::{GameOutput, HomeLink, LocaleDocument, OutputFile};
 use crate::i18n::{Lang, Msg, msg};
@@ -233,12 +232,9 @@ impl Frame {
     /// `view`, keyed by `keyed`: what the view shows as the key sees it
     /// (without what is the binary's own, such as the script).
     pub(super) fn new(view: Value, keyed: &[u8], pages: usize, lang: Lang) -> Frame {
-        let mut hasher = Sha256::new();
-        hasher.update(keyed);
-        hasher.update((pages as u64).to_le_bytes());
         Frame {
             view,
-            digest: hasher.finalize().into(),
+            digest: super::digest::digest_of([keyed, &(pages as u64).to_le_bytes()]),
             pages,
             lang,
         }
@@ -585,16 +581,12 @@ pub const RENDERER_VERSION: &str = "6";
 
 /// A fingerprint of the templates and [`RENDERER_VERSION`].
 pub fn fingerprint() -> String {
-    use sha2::{Digest, Sha256};
-    let mut hasher = Sha256::new();
-    hasher.update(RENDERER_VERSION.as_bytes());
+    let mut digest = super::digest::Parts::default();
+    digest.put(RENDERER_VERSION.as_bytes());
     for (name, source) in templates() {
-        for part in [name.as_bytes(), source.as_bytes()] {
-            hasher.update((part.len() as u64).to_le_bytes());
-            hasher.update(part);
-        }
+        digest.put(name.as_bytes()).put(source.as_bytes());
     }
-    hex::encode(hasher.finalize())
+    hex::encode(digest.finish())
 }
 
 /// The templates of every page but a kind's own, compiled into the

@@ -21,6 +21,7 @@ use super::api::{self, doc_api_files, index_file};
 use super::cache::{self, CacheSalt, Key};
 use super::check::{Prepared, check_files};
 use super::compress::{self, Compression};
+use super::digest::{Parts, digest_of};
 use super::types::{Checked, GameOutput, HomeLink, LocaleDocument, OutputFile, output_of};
 use super::{
     cards, contract, headers, ics, kept, kinds, llms, manifest, pages, reference, timeline, types,
@@ -66,16 +67,6 @@ type OutputsOf = ([u8; 32], Vec<OutputFile>);
 
 /// A game's fingerprint and its entry of the index (`None`: it has none).
 type IndexEntry = (String, Option<Arc<str>>);
-
-/// SHA-256 over `parts`, each prefixed by its length.
-fn digest_of<'p>(parts: impl IntoIterator<Item = &'p [u8]>) -> [u8; 32] {
-    let mut hasher = Sha256::new();
-    for part in parts {
-        hasher.update((part.len() as u64).to_le_bytes());
-        hasher.update(part);
-    }
-    hasher.finalize().into()
-}
 
 /// SHA-256 of what the contract, the reference pages and `llms.txt` read
 /// of every game besides the first one's documents: its registry entry
@@ -220,10 +211,9 @@ struct GameDone {
 
 /// SHA-256 (hex) of what the home pages show of a game.
 fn home_digest(home: &pages::HomeGame) -> String {
-    let mut hasher = Sha256::new();
+    let mut digest = Parts::default();
     let mut put = |part: &[u8]| {
-        hasher.update((part.len() as u64).to_le_bytes());
-        hasher.update(part);
+        digest.put(part);
     };
     put(&serde_json::to_vec(&home.game.game).unwrap_or_default());
     for ((doc, activities), fresh) in home
@@ -245,7 +235,7 @@ fn home_digest(home: &pages::HomeGame) -> String {
             .as_bytes());
         }
     }
-    hex::encode(hasher.finalize())
+    hex::encode(digest.finish())
 }
 
 /// Renders the site of a clean check into `staging`, game by game on every
