@@ -259,9 +259,18 @@ pub(crate) fn render(
     let done = build.games()?;
     let games: Vec<GameOutput> = done.iter().map(|g| g.record.summary.output()).collect();
     let mut published = build.publish(&games)?;
-    let shared = build.shared_files(&games, &done, &mut published)?;
+    // The shared files and the pages that list the games read nothing of
+    // each other: each takes a core.
+    let links: Vec<HomeLink> = published
+        .iter()
+        .flat_map(|p| p.home_links.iter().cloned())
+        .collect();
     let mut parts = Vec::new();
-    let home = build.home_pages(&games, &done, &published, &mut parts)?;
+    let (shared, home) = rayon::join(
+        || build.shared_files(&games, &done, &mut published),
+        || build.home_pages(&games, &done, links, &mut parts),
+    );
+    let (shared, home) = (shared?, home?);
     let shared = build.run_ready(shared, b"file", &mut parts)?;
     let kept = build.kept_files(&mut parts)?;
     let llms = build.llms_txt(&games, &mut parts)?;
@@ -871,13 +880,9 @@ impl<'a> Build<'a> {
         &self,
         games: &[GameOutput],
         done: &[GameDone],
-        published: &[types::Published],
+        links: Vec<HomeLink>,
         parts: &mut Vec<manifest::PartRecord>,
     ) -> anyhow::Result<Tally> {
-        let links: Vec<HomeLink> = published
-            .iter()
-            .flat_map(|p| p.home_links.iter().cloned())
-            .collect();
         let ids: Arc<Vec<String>> = Arc::new(self.registry.iter().map(|g| g.id.clone()).collect());
         let source = |group: bool| -> pages::CardSource {
             let cards = Arc::clone(&self.cards);
