@@ -1610,7 +1610,8 @@ const LISTINGS: [&str; 12] = [
 /// pages that list that game and no other: through the running server,
 /// the edited game's pages (home and timeline, each locale) show the
 /// edit, and every other page that lists games, and every other game's
-/// JSON, is served with the bytes it had, from the same file.
+/// JSON, is served with the bytes it had, from the same file; and the
+/// site is then the one a cold build of the edited tree writes.
 #[cfg(unix)]
 #[test]
 fn a_live_rebuild_after_an_edit_writes_only_the_pages_that_list_the_edited_game() {
@@ -1677,6 +1678,12 @@ fn a_live_rebuild_after_an_edit_writes_only_the_pages_that_list_the_edited_game(
         .map(|id| read(&format!("api/v1/activity/{id}.json")))
         .collect();
     assert!(after == others, "the other games are served as they were");
+    // What the live builds kept (the pages' frames, each game's entry of
+    // the index) makes the site a cold build of the edited tree writes.
+    wait_until("the edited file's gzip sibling", || {
+        site.join("api/v1/activity/g25-en-US.json.gz").is_file()
+    });
+    assert_live_is_cold(root.path(), "an edit of a game on the second page");
 }
 
 /// Issue 67: what a live build keeps between builds of what every game

@@ -85,20 +85,13 @@ impl Key {
     /// Hashes `parts` (each length-prefixed, so `("ab","c")` and `("a","bc")`
     /// differ) after the salt.
     pub fn new(salt: &CacheSalt, parts: &[&[u8]]) -> Self {
-        let mut hasher = Sha256::new();
-        for part in [
+        let salted = [
             MAGIC.as_slice(),
             salt.tool.as_bytes(),
             salt.templates.as_bytes(),
-        ]
-        .into_iter()
-        .chain(parts.iter().copied())
-        {
-            hasher.update((part.len() as u64).to_le_bytes());
-            hasher.update(part);
-        }
+        ];
         Key {
-            digest: hasher.finalize().into(),
+            digest: super::digest::digest_of(salted.into_iter().chain(parts.iter().copied())),
         }
     }
 

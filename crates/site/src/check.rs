@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use rayon::prelude::*;
-use sha2::{Digest, Sha256};
 
 use crate::diagnostics::{self, Diagnostic};
 use crate::kind;
@@ -84,14 +83,12 @@ pub(crate) fn check_key(
 /// SHA-256 of the schemas a project is checked against: the registry's,
 /// then each kind's in the order of [`kind::all`].
 pub(crate) fn schemas_digest(project: &crate::source::Project) -> [u8; 32] {
-    let mut hasher = Sha256::new();
+    let mut digest = super::digest::Parts::default();
     let kinds = kind::all().iter().filter_map(|k| project.schema(k));
     for schema in std::iter::once(&project.games_schema).chain(kinds) {
-        let bytes = serde_json::to_vec(schema).unwrap_or_default();
-        hasher.update((bytes.len() as u64).to_le_bytes());
-        hasher.update(&bytes);
+        digest.put(&serde_json::to_vec(schema).unwrap_or_default());
     }
-    hasher.finalize().into()
+    digest.finish()
 }
 
 /// What a check read and compiled that the render of the same tree uses

@@ -56,6 +56,9 @@
 //! the rest of the crate calls; it holds no code. Inside `site/` imports
 //! run from the jobs down to [`types`], never up to this file:
 //!
+//! - [`digest`]: the one digest of several inputs (length-prefixed
+//!   SHA-256) every key, fingerprint and stable id is made of; imports
+//!   no other file of the folder.
 //! - [`types`]: the shared types (a checked tree, a game as the renderers
 //!   see it, a rendered file, what a kind checked file by file publishes:
 //!   [`types::Publish`]); imports no other file of the folder.
@@ -85,6 +88,7 @@ mod cards;
 pub mod check;
 pub mod compress;
 pub mod contract;
+pub mod digest;
 pub mod headers;
 pub mod ics;
 mod kept;

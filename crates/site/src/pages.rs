@@ -197,46 +197,93 @@ pub fn render_home_pages(
 /// site, and its text written to any writer ([`HomePage::write_to`]). A
 /// build streams it into its file: it lists every game's activities, tens
 /// of megabytes on a large site, which a build does not hold in memory.
+///
+/// What a page shows is its listing's [`Frame`] (the same on every page of
+/// a locale), what it alone shows (`own`: its list of games, and on a
+/// timeline page its number), and its pager; the view is put together
+/// only when the page is written, so a build that keys every page and
+/// writes a few makes the few views only.
 pub struct HomePage {
     pub path: String,
-    /// The template it is rendered with, and its view.
+    /// The template it is rendered with.
     template: &'static str,
-    view: Value,
+    frame: std::sync::Arc<Frame>,
+    own: Value,
+    /// Which page of its listing it is (from 0).
+    part: usize,
     cards: std::sync::Arc<Cards>,
-    /// What the page shows besides its games' parts: its view without
-    /// them, serialized (a build keys the page by it and by its games').
-    pub frame: Vec<u8>,
     /// The positions in the registry of the games it lists.
     pub games: std::ops::Range<usize>,
 }
 
+/// What every page of one listing in one locale shows besides its games
+/// and its place in the list: the view they share, made once, and the
+/// digest a build keys each page by ([`Frame::digest`]).
+pub(super) struct Frame {
+    view: Value,
+    digest: [u8; 32],
+    /// How many pages the listing has, and their language (the pager's).
+    pages: usize,
+    lang: Lang,
+}
+
+impl Frame {
+    /// The frame of the `pages` pages of a listing in `lang` that share
+    /// `view`, keyed by `keyed`: what the view shows as the key sees it
+    /// (without what is the binary's own, such as the script).
+    pub(super) fn new(view: Value, keyed: &[u8], pages: usize, lang: Lang) -> Frame {
+        Frame {
+            view,
+            digest: super::digest::digest_of([keyed, &(pages as u64).to_le_bytes()]),
+            pages,
+            lang,
+        }
+    }
+}
+
 impl HomePage {
-    /// The page at `path`: `template` rendered with `view`, whose list of
-    /// games is `cards` ([`listed`]): the games at `games`, and everything
-    /// else `frame`.
-    pub(super) fn new<S: Serialize>(
+    /// Page `part` of a listing at `path`, rendered with `template` from
+    /// `frame`, `own` (what this page alone shows: its list of games,
+    /// [`listed`], under the name its template reads) and its pager; it
+    /// lists the games at `games`, whose parts `cards` fetches.
+    pub(super) fn new(
         path: String,
         template: &'static str,
-        view: &S,
+        frame: std::sync::Arc<Frame>,
+        own: Value,
+        part: usize,
         cards: std::sync::Arc<Cards>,
-        frame: Vec<u8>,
         games: std::ops::Range<usize>,
     ) -> HomePage {
         HomePage {
             path,
             template,
-            view: Value::from(Serde(view)),
-            cards,
             frame,
+            own,
+            part,
+            cards,
             games,
         }
     }
 
+    /// What the page shows besides its games' parts, as a digest: its
+    /// listing's frame (the path, in a build's key, says which page of it
+    /// this is, and so what its pager shows).
+    pub fn frame(&self) -> &[u8; 32] {
+        &self.frame.digest
+    }
+
     /// Writes the page's text to `out`.
     pub fn write_to(&self, out: impl std::io::Write) -> anyhow::Result<()> {
+        let pager = PagerView::of(self.frame.pages, self.part, self.frame.lang);
+        let view = minijinja::value::merge_maps([
+            minijinja::context! { pager => Value::from(Serde(&pager)) },
+            self.own.clone(),
+            self.frame.view.clone(),
+        ]);
         let rendered = environment()?
             .get_template(self.template)?
-            .render_captured_to(&self.view, out)
+            .render_captured_to(&view, out)
             .map(drop)
             .map_err(|err| anyhow::anyhow!("rendering {}: {err:#}", self.path));
         // A card that could not be had says why, rather than the template.
@@ -277,36 +324,40 @@ pub fn each_home_page(
         let naming = Naming::of(locale, &site_locale);
         let root = if naming == Naming::Plain { "" } else { "../" };
         let ui = ui_for(locale);
+        let mut index = IndexView {
+            links: home_links(links, locale, root, ui),
+            lang: locale.clone(),
+            ui,
+            root: root.to_owned(),
+            zone: zone.clone(),
+            zone_iso: zone_iso.clone(),
+            noscript: msg!("page-noscript-home").render(ui.lang),
+            alternates: home_alternates(&locales, locale, &site_locale, root),
+            live: live(ui),
+            timeline_href: format!("{}/", layout::TIMELINE_DIR),
+            reference_href: format!("{}/", layout::REFERENCE_PAGE_DIR),
+        };
+        // The key leaves out the script, the same on every page.
+        let in_key = index.live.in_key();
+        let page_live = std::mem::replace(&mut index.live, in_key);
+        let keyed = serde_json::to_vec(&index)?;
+        index.live = page_live;
+        let frame = std::sync::Arc::new(Frame::new(
+            Value::from(Serde(&index)),
+            &keyed,
+            parts.len(),
+            ui.lang,
+        ));
         for (part, range) in parts.iter().enumerate() {
             let (list, cards) = listed(range.clone(), locale, card.clone());
-            let mut index = IndexView {
-                links: home_links(links, locale, root, ui),
-                lang: locale.clone(),
-                ui,
-                root: root.to_owned(),
-                zone: zone.clone(),
-                zone_iso: zone_iso.clone(),
-                noscript: msg!("page-noscript-home").render(ui.lang),
-                alternates: home_alternates(&locales, locale, &site_locale, root),
-                live: live(ui),
-                timeline_href: format!("{}/", layout::TIMELINE_DIR),
-                reference_href: format!("{}/", layout::REFERENCE_PAGE_DIR),
-                pager: PagerView::of(parts.len(), part, ui.lang),
-                cards: Value::from(()),
-            };
-            // The key leaves out the script, the same on every page.
-            let in_key = index.live.in_key();
-            let page_live = std::mem::replace(&mut index.live, in_key);
-            let frame = serde_json::to_vec(&index)?;
-            index.live = page_live;
-            index.cards = list;
             let path = layout::listing_page(&layout::home_page(locale, naming), part);
             done(HomePage::new(
                 path,
                 "index.html",
-                &index,
+                std::sync::Arc::clone(&frame),
+                minijinja::context! { cards => list },
+                part,
                 cards,
-                frame,
                 range.clone(),
             ))?;
         }
@@ -530,16 +581,12 @@ pub const RENDERER_VERSION: &str = "6";
 
 /// A fingerprint of the templates and [`RENDERER_VERSION`].
 pub fn fingerprint() -> String {
-    use sha2::{Digest, Sha256};
-    let mut hasher = Sha256::new();
-    hasher.update(RENDERER_VERSION.as_bytes());
+    let mut digest = super::digest::Parts::default();
+    digest.put(RENDERER_VERSION.as_bytes());
     for (name, source) in templates() {
-        for part in [name.as_bytes(), source.as_bytes()] {
-            hasher.update((part.len() as u64).to_le_bytes());
-            hasher.update(part);
-        }
+        digest.put(name.as_bytes()).put(source.as_bytes());
     }
-    hex::encode(hasher.finalize())
+    hex::encode(digest.finish())
 }
 
 /// The templates of every page but a kind's own, compiled into the
@@ -790,6 +837,8 @@ pub fn ui_for(locale: &str) -> &'static Ui {
     }
 }
 
+/// The view of `index.html` that every home page of a locale shares (its
+/// [`Frame`]); each page adds its own `cards` ([`Cards`]) and `pager`.
 #[derive(Debug, Serialize)]
 struct IndexView {
     /// The links to a page and feed of each kind that has them.
@@ -808,10 +857,6 @@ struct IndexView {
     live: Live,
     /// The timeline page of this locale, relative to this page.
     timeline_href: String,
-    /// The links to the other pages of the list, when it is cut.
-    pager: Option<PagerView>,
-    /// The games' cards (`home_card.html`), [`Cards`].
-    cards: Value,
     /// The API's reference page of this page's language, relative to it.
     reference_href: String,
 }

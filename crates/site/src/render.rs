@@ -21,6 +21,7 @@ use super::api::{self, doc_api_files, index_file};
 use super::cache::{self, CacheSalt, Key};
 use super::check::{Prepared, check_files};
 use super::compress::{self, Compression};
+use super::digest::{Parts, digest_of};
 use super::types::{Checked, GameOutput, HomeLink, LocaleDocument, OutputFile, output_of};
 use super::{
     cards, contract, headers, ics, kept, kinds, llms, manifest, pages, reference, timeline, types,
@@ -54,6 +55,9 @@ pub(crate) struct Inputs<'a> {
 #[derive(Default)]
 pub(crate) struct Kept {
     cards: std::sync::Mutex<Option<Arc<cards::Cards>>>,
+    /// Each game's entry of the index ([`api::index_entry`]) by id, with
+    /// the fingerprint of the game it was made from ([`Build::index`]).
+    index: std::sync::Mutex<std::collections::HashMap<String, IndexEntry>>,
     tables: std::sync::Mutex<std::collections::HashMap<String, ([u8; 32], String)>>,
     outputs: std::sync::Mutex<std::collections::HashMap<&'static str, OutputsOf>>,
 }
@@ -86,15 +90,8 @@ impl Kept {
 /// Files kept between builds and the digest of what they were made from.
 type OutputsOf = ([u8; 32], Vec<OutputFile>);
 
-/// SHA-256 over `parts`, each prefixed by its length.
-fn digest_of<'p>(parts: impl IntoIterator<Item = &'p [u8]>) -> [u8; 32] {
-    let mut hasher = Sha256::new();
-    for part in parts {
-        hasher.update((part.len() as u64).to_le_bytes());
-        hasher.update(part);
-    }
-    hasher.finalize().into()
-}
+/// A game's fingerprint and its entry of the index (`None`: it has none).
+type IndexEntry = (String, Option<Arc<str>>);
 
 /// SHA-256 of what the contract, the reference pages and `llms.txt` read
 /// of every game besides the first one's documents: its registry entry
@@ -239,10 +236,9 @@ struct GameDone {
 
 /// SHA-256 (hex) of what the home pages show of a game.
 fn home_digest(home: &pages::HomeGame) -> String {
-    let mut hasher = Sha256::new();
+    let mut digest = Parts::default();
     let mut put = |part: &[u8]| {
-        hasher.update((part.len() as u64).to_le_bytes());
-        hasher.update(part);
+        digest.put(part);
     };
     put(&serde_json::to_vec(&home.game.game).unwrap_or_default());
     for ((doc, activities), fresh) in home
@@ -264,7 +260,7 @@ fn home_digest(home: &pages::HomeGame) -> String {
             .as_bytes());
         }
     }
-    hex::encode(hasher.finalize())
+    hex::encode(digest.finish())
 }
 
 /// Renders the site of a clean check into `staging`, game by game on every
@@ -289,9 +285,18 @@ pub(crate) fn render(
     let games: Vec<GameOutput> = done.iter().map(|g| g.record.summary.output()).collect();
     let mut published = build.publish(&games)?;
     let shape = shape_of(&games);
-    let shared = build.shared_files(&games, &done, &shape, &mut published)?;
+    // The shared files and the pages that list the games read nothing of
+    // each other: each takes a core.
+    let links: Vec<HomeLink> = published
+        .iter()
+        .flat_map(|p| p.home_links.iter().cloned())
+        .collect();
     let mut parts = Vec::new();
-    let home = build.home_pages(&games, &done, &published, &mut parts)?;
+    let (shared, home) = rayon::join(
+        || build.shared_files(&games, &done, &shape, &mut published),
+        || build.home_pages(&games, &done, links, &mut parts),
+    );
+    let (shared, home) = (shared?, home?);
     let shared = build.run_ready(shared, b"file", &mut parts)?;
     let kept = build.kept_files(&mut parts)?;
     let llms = build.llms_txt(&games, &shape, &mut parts)?;
@@ -321,6 +326,11 @@ struct Build<'a> {
     home_locale: String,
     /// The home pages' cards: each game's are rendered with the game.
     cards: Arc<cards::Cards>,
+    /// What each file made from every game was made from, by path: the
+    /// digest of its inputs ([`Build::kept_outputs`], [`Build::index`]).
+    /// Its part is keyed by that rather than by its bytes, which are
+    /// megabytes on a large site and cost more to hash.
+    made_from: std::sync::Mutex<std::collections::HashMap<String, [u8; 32]>>,
 }
 
 /// What rendering the parts of a game gave ([`Build::game_files`]).
@@ -368,6 +378,7 @@ impl<'a> Build<'a> {
             site_locale,
             home_locale,
             cards,
+            made_from: Default::default(),
         })
     }
 
@@ -648,23 +659,60 @@ impl<'a> Build<'a> {
             .map_or(0, |at| at + 1);
         let index_head = index_file(&summaries[..head], index_entries.clone());
         let first = done.first().map_or("", |g| g.record.fingerprint.as_str());
-        // The contract and the reference pages read the index of the
-        // first game alone: they are made while the whole index is.
-        let (index, contract_and_pages) = rayon::join(
-            || index_file(&summaries, index_entries),
-            || -> anyhow::Result<[Vec<OutputFile>; 2]> {
-                let contract = self.contract(games, done, &shared, &index_head, shape)?;
-                let pages = self.reference_pages(&summaries, &contract, shape, first)?;
-                Ok([contract, pages])
-            },
-        );
-        shared.push(index);
-        shared.extend(contract_and_pages?.into_iter().flatten());
+        let contract = self.contract(games, done, &shared, &index_head, shape)?;
+        shared.extend(self.reference_pages(&summaries, &contract, shape, first)?);
+        shared.extend(contract);
+        shared.push(self.index(&summaries, done, index_entries));
         shared.extend([
             pages::render_not_found(&self.home_locale)?,
             headers::render_headers(games, published),
         ]);
         Ok(shared)
+    }
+
+    /// The index ([`api::index_of_entries`]): each game's entry made now,
+    /// or taken from what the last build of this process made of the
+    /// game when its fingerprint is the same (an entry is a function of
+    /// the game's registry entry and documents, which the fingerprint
+    /// covers).
+    fn index(
+        &self,
+        summaries: &[api::Summary<'_>],
+        done: &[GameDone],
+        per_locale: layout::IndexPerLocale,
+    ) -> OutputFile {
+        let mut last = self
+            .from
+            .kept
+            .map(|kept| std::mem::take(&mut *kept.index.lock().unwrap_or_else(|p| p.into_inner())))
+            .unwrap_or_default();
+        let entries: Vec<IndexEntry> = summaries
+            .par_iter()
+            .zip(done)
+            .map(|(summary, done)| {
+                let fingerprint = &done.record.fingerprint;
+                let entry = match last.get(&done.record.id) {
+                    Some((made_from, entry)) if made_from == fingerprint => entry.clone(),
+                    _ => api::index_entry(summary).map(Arc::from),
+                };
+                (fingerprint.clone(), entry)
+            })
+            .collect();
+        let mut inputs: Vec<&[u8]> = entries.iter().map(|(fp, _)| fp.as_bytes()).collect();
+        let per_locale_json = serde_json::to_vec(&per_locale).unwrap_or_default();
+        inputs.extend([b"index".as_slice(), &per_locale_json]);
+        let digest = digest_of(inputs);
+        let file = api::index_of_entries(
+            entries.iter().filter_map(|(_, entry)| entry.as_deref()),
+            per_locale,
+        );
+        self.made_from(std::slice::from_ref(&file), digest);
+        if let Some(kept) = self.from.kept {
+            last.clear();
+            last.extend(done.iter().map(|g| g.record.id.clone()).zip(entries));
+            *kept.index.lock().unwrap_or_else(|p| p.into_inner()) = last;
+        }
+        file
     }
 
     /// The contract: each kind's schema as published, the index's, the
@@ -712,6 +760,24 @@ impl<'a> Build<'a> {
     /// The files `make` makes, or those a build before this one in this
     /// process made from inputs of the same digest `key` (under `name`).
     fn kept_outputs(
+        &self,
+        name: &'static str,
+        key: [u8; 32],
+        make: impl FnOnce() -> anyhow::Result<Vec<OutputFile>>,
+    ) -> anyhow::Result<Vec<OutputFile>> {
+        let files = self.kept_outputs_now(name, key, make)?;
+        self.made_from(&files, key);
+        Ok(files)
+    }
+
+    /// Records that `files` were made from inputs of digest `key`.
+    fn made_from(&self, files: &[OutputFile], key: [u8; 32]) {
+        let mut made_from = self.made_from.lock().unwrap_or_else(|p| p.into_inner());
+        made_from.extend(files.iter().map(|file| (file.path.clone(), key)));
+    }
+
+    /// [`Build::kept_outputs`], before it is recorded.
+    fn kept_outputs_now(
         &self,
         name: &'static str,
         key: [u8; 32],
@@ -833,13 +899,9 @@ impl<'a> Build<'a> {
         &self,
         games: &[GameOutput],
         done: &[GameDone],
-        published: &[types::Published],
+        links: Vec<HomeLink>,
         parts: &mut Vec<manifest::PartRecord>,
     ) -> anyhow::Result<Tally> {
-        let links: Vec<HomeLink> = published
-            .iter()
-            .flat_map(|p| p.home_links.iter().cloned())
-            .collect();
         let ids: Arc<Vec<String>> = Arc::new(self.registry.iter().map(|g| g.id.clone()).collect());
         let source = |group: bool| -> pages::CardSource {
             let cards = Arc::clone(&self.cards);
@@ -914,7 +976,7 @@ impl<'a> Build<'a> {
             compression.as_bytes(),
             self.how.site_key(),
             page.path.as_bytes(),
-            &page.frame,
+            page.frame(),
         ];
         named.extend(
             done.get(page.games.clone())
@@ -972,13 +1034,24 @@ impl<'a> Build<'a> {
         parts: &mut Vec<manifest::PartRecord>,
     ) -> anyhow::Result<Tally> {
         let compression = self.how.compression.cache_key();
+        let made_from = self.made_from.lock().unwrap_or_else(|p| p.into_inner());
         let ready: Vec<Part<'_>> = files
             .into_iter()
-            .map(|file| Part {
-                key: ready_key(&self.how.salt, compression.as_bytes(), label, &file),
-                work: Work::Ready(file),
+            .map(|file| {
+                let made_from = made_from.get(&file.path);
+                Part {
+                    key: ready_key(
+                        &self.how.salt,
+                        compression.as_bytes(),
+                        label,
+                        &file,
+                        made_from,
+                    ),
+                    work: Work::Ready(file),
+                }
             })
             .collect();
+        drop(made_from);
         run_parts(ready, self.how, self.staging, parts)
     }
 
@@ -1017,12 +1090,32 @@ impl<'a> Build<'a> {
     }
 }
 
-/// The key of a part made of one file rendered already: its bytes.
-fn ready_key(salt: &CacheSalt, compression: &[u8], kind: &[u8], file: &OutputFile) -> Key {
-    Key::new(
-        salt,
-        &[kind, compression, file.path.as_bytes(), &file.bytes],
-    )
+/// The key of a part made of one file rendered already: its bytes, or
+/// the digest of what it was made from (`made_from`, when the build
+/// knows it: the same inputs make the same bytes).
+fn ready_key(
+    salt: &CacheSalt,
+    compression: &[u8],
+    kind: &[u8],
+    file: &OutputFile,
+    made_from: Option<&[u8; 32]>,
+) -> Key {
+    match made_from {
+        Some(digest) => Key::new(
+            salt,
+            &[
+                kind,
+                compression,
+                file.path.as_bytes(),
+                b"made-from",
+                digest,
+            ],
+        ),
+        None => Key::new(
+            salt,
+            &[kind, compression, file.path.as_bytes(), &file.bytes],
+        ),
+    }
 }
 
 /// Runs `parts` (each taken from the output when it holds that part's

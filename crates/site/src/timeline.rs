@@ -195,44 +195,45 @@ pub fn each_timeline_page(
             .collect();
         let picks_digest = hex::encode(sha2::Sha256::digest(serde_json::to_vec(&picks)?));
         let picks = minijinja::Value::from(minijinja::value::Serde(&picks));
-        let style = minijinja::Value::from_safe_string(pages::TIMELINE_STYLE.to_owned());
+        let mut view = PageView {
+            lang: locale.clone(),
+            ui,
+            words: Words::of(locale),
+            home_href: format!("{root}{}", layout::home_dir(locale, naming)),
+            alternates,
+            zone: zone.clone(),
+            zone_iso: zone_iso.clone(),
+            noscript: msg!("page-timeline-noscript").render(lang_of(locale)),
+            live: pages::live(ui),
+            // The style and the script, the same on every page and the
+            // binary's own (in the key's salt), are left out of the key
+            // and put in after it; the list of games by its digest.
+            style: minijinja::Value::from(()),
+            axis,
+            picks: minijinja::Value::from(()),
+        };
+        let in_key = view.live.in_key();
+        let page_live = std::mem::replace(&mut view.live, in_key);
+        let mut keyed = serde_json::to_vec(&view)?;
+        keyed.extend_from_slice(picks_digest.as_bytes());
+        view.live = page_live;
+        view.style = minijinja::Value::from_safe_string(pages::TIMELINE_STYLE.to_owned());
+        view.picks = picks;
+        let frame = std::sync::Arc::new(pages::Frame::new(
+            minijinja::Value::from(minijinja::value::Serde(&view)),
+            &keyed,
+            parts.len(),
+            lang_of(locale),
+        ));
         for (part, range) in parts.iter().enumerate() {
             let (list, groups) = pages::listed(range.clone(), locale, group.clone());
-            let mut view = PageView {
-                lang: locale.clone(),
-                ui,
-                words: Words::of(locale),
-                home_href: format!("{root}{}", layout::home_dir(locale, naming)),
-                alternates: alternates.clone(),
-                zone: zone.clone(),
-                zone_iso: zone_iso.clone(),
-                noscript: msg!("page-timeline-noscript").render(lang_of(locale)),
-                live: pages::live(ui),
-                // The style and the script, the same on every page and
-                // the binary's own (in the key's salt), are left out of
-                // the page's key and put in after it.
-                style: minijinja::Value::from(()),
-                axis: axis.clone(),
-                picks: minijinja::Value::from(()),
-                part,
-                here: layout::listing_href(part),
-                pager: pages::PagerView::of(parts.len(), part, lang_of(locale)),
-                groups: minijinja::Value::from(()),
-            };
-            let in_key = view.live.in_key();
-            let page_live = std::mem::replace(&mut view.live, in_key);
-            let mut frame = serde_json::to_vec(&view)?;
-            frame.extend_from_slice(picks_digest.as_bytes());
-            view.live = page_live;
-            view.style = style.clone();
-            view.picks = picks.clone();
-            view.groups = list;
             done(HomePage::new(
                 layout::listing_page(&layout::timeline_page(locale, naming), part),
                 "timeline.html",
-                &view,
+                std::sync::Arc::clone(&frame),
+                minijinja::context! { part, here => layout::listing_href(part), groups => list },
+                part,
                 groups,
-                frame,
                 range.clone(),
             ))?;
         }
@@ -303,7 +304,9 @@ fn axis(games: &[GameOutput], locale: &str) -> anyhow::Result<AxisView> {
     })
 }
 
-/// The view of `timeline.html`.
+/// The view of `timeline.html` that every page of a locale shares (its
+/// [`pages::Frame`]); each page adds its own `part` (from 0), `here` (the
+/// link to itself), `groups` (its games' groups, [`group`]) and `pager`.
 #[derive(Debug, Serialize)]
 struct PageView {
     lang: String,
@@ -324,14 +327,6 @@ struct PageView {
     axis: AxisView,
     /// The games, for the links that show one alone ([`Pick`]).
     picks: minijinja::Value,
-    /// Which page of the list this is (from 0).
-    part: usize,
-    /// This page, relative to itself (the link that shows every game of it).
-    here: String,
-    /// The links to the other pages of the list, when it is cut.
-    pager: Option<pages::PagerView>,
-    /// The games' groups ([`group`]), fetched one by one.
-    groups: minijinja::Value,
 }
 
 /// The shared axis: its ends as `datetime`s (what the script places the

@@ -309,12 +309,8 @@ pub fn home_links(boards: &[Board]) -> Vec<HomeLink> {
 /// A URN of a digest: the first 16 bytes of a sha256 as a UUID (version 8,
 /// the one for custom UUIDs), stable for the same input.
 fn urn(parts: &[&str]) -> String {
-    let mut hasher = Sha256::new();
-    for part in parts {
-        hasher.update((part.len() as u64).to_le_bytes());
-        hasher.update(part.as_bytes());
-    }
-    let mut b: [u8; 16] = hasher.finalize()[..16].try_into().expect("16 bytes");
+    let digest = activity_site_site::digest::digest_of(parts.iter().map(|part| part.as_bytes()));
+    let mut b: [u8; 16] = digest[..16].try_into().expect("16 bytes");
     b[6] = (b[6] & 0x0F) | 0x80;
     b[8] = (b[8] & 0x3F) | 0x80;
     let h = hex::encode(b);
