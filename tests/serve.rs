@@ -1726,3 +1726,65 @@ fn a_live_build_after_edits_publishes_what_a_fresh_build_writes() {
     });
     assert_live_is_cold(root.path(), "edits of the first game and another");
 }
+
+/// Issue 67: the reference pages' tables that grow with the site (every
+/// path with every published name, every game) are kept between live
+/// builds by what they read, so an edit of the example alone renders
+/// neither again; what changes a table shows on the page. After an edit
+/// of the first game (the example), a game renamed in the registry (the
+/// games table) and a document removed (the paths table and the games
+/// table), each page equals a cold build's.
+#[test]
+fn the_reference_pages_tables_kept_between_live_builds_follow_what_they_list() {
+    let root = crate::util::fixture_root(None);
+    many_games(root.path(), 2);
+    let served = Served::start(root.path());
+    served.wait_for(
+        "/api/v1/activity/g02.json",
+        "the first build",
+        |status, _| status == 200,
+    );
+    let site = root.path().join("site");
+    // A rebuild after an edit writes the pages without their siblings,
+    // then adds them: the English page's `.gz` back means it is done.
+    let settled = |step: &str| {
+        wait_until(
+            &format!("{step}: the reference page's gzip sibling"),
+            || site.join("en-US/api-reference/index.html.gz").is_file(),
+        );
+        assert_live_is_cold(root.path(), step);
+    };
+    settled("first build");
+
+    let data = root.path().join("data/demo/zh-CN.json");
+    let text = std::fs::read_to_string(&data).unwrap();
+    std::fs::write(&data, text.replacen("星海之歌", "星海之歌 例", 1)).unwrap();
+    served.wait_for(
+        "/en-US/api-reference/",
+        "the example edited",
+        |status, body| status == 200 && body.contains("星海之歌 例"),
+    );
+    settled("the example edited");
+
+    let games_path = root.path().join("games.json");
+    let text = std::fs::read_to_string(&games_path).unwrap();
+    std::fs::write(&games_path, text.replacen("\"Demo 2\"", "\"Renamed 2\"", 1)).unwrap();
+    served.wait_for(
+        "/en-US/api-reference/",
+        "the game renamed",
+        |status, body| status == 200 && body.contains("<td>Renamed 2</td>"),
+    );
+    settled("a game renamed");
+
+    std::fs::remove_file(root.path().join("data/g01/en-US.json")).unwrap();
+    let page = served.wait_for(
+        "/en-US/api-reference/",
+        "the document removed",
+        |status, body| status == 200 && !body.contains("<code>g01-en-US</code>"),
+    );
+    assert!(
+        page.contains("<code>g02-en-US</code>"),
+        "the paths table still lists the other documents"
+    );
+    settled("a document removed");
+}

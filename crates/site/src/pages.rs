@@ -592,7 +592,7 @@ pub fn fingerprint() -> String {
 /// The templates of every page but a kind's own, compiled into the
 /// binary ([`templates`] adds the kinds'). The style sheet and the script
 /// are not templates: pages carry them verbatim ([`STYLE`], [`SCRIPT`]).
-const TEMPLATES: [(&str, &str); 14] = [
+const TEMPLATES: [(&str, &str); 16] = [
     ("base.html", include_str!("templates/base.html")),
     ("languages.html", include_str!("templates/languages.html")),
     ("pager.html", include_str!("templates/pager.html")),
@@ -607,6 +607,14 @@ const TEMPLATES: [(&str, &str); 14] = [
         include_str!("templates/timeline_group.html"),
     ),
     ("reference.html", include_str!("templates/reference.html")),
+    (
+        "reference_paths.html",
+        include_str!("templates/reference_paths.html"),
+    ),
+    (
+        "reference_games.html",
+        include_str!("templates/reference_games.html"),
+    ),
     ("style.css", STYLE),
     ("timeline.css", TIMELINE_STYLE),
     ("live.js", SCRIPT),

@@ -47,30 +47,53 @@ pub(super) struct Inputs<'a> {
     pub site_locale: &'a str,
     /// The locales with a home page ([`pages::home_locales`]).
     pub locales: &'a [String],
+    /// A digest of everything the games table reads of `games` (each
+    /// game's registry entry, the locales it has a document in, the
+    /// default one marked, and its update modes), which names the table
+    /// of each page among the tables a build keeps ([`Table`]).
+    pub games_digest: [u8; 32],
+}
+
+/// One of the two tables of a page that grow with the site (every path of
+/// the API with every published name, every game), rendered on its own and
+/// put in the page as it is. A page's other parts (the example among them)
+/// change without them: a build kept between runs takes a table rendered
+/// before from the same inputs ([`render_with`]).
+pub(super) struct Table<'a> {
+    /// Which table of which page: one name per table and page.
+    pub name: String,
+    /// Everything the table reads, besides the tool's templates and messages.
+    pub reads: Vec<&'a [u8]>,
 }
 
 /// The reference page of every locale with a home page.
 pub(super) fn render(inputs: &Inputs<'_>) -> anyhow::Result<Vec<OutputFile>> {
-    render_with(inputs, |path, view| {
-        pages::render_view("reference.html", path, view)
-    })
+    render_with(inputs, |_, make| make())
 }
 
-/// [`render`], each page made by `page(path, view)` from its view (a
-/// build that keeps pages between runs takes one whose view is the same).
+/// [`render`], each page's tables made by `table(table, make)`: `make`
+/// renders it (a build that keeps tables between runs takes one it kept
+/// under the same name from the same reads instead).
 pub(super) fn render_with(
     inputs: &Inputs<'_>,
-    page: impl Fn(&str, &ReferenceView) -> anyhow::Result<OutputFile>,
+    table: impl Fn(Table<'_>, &dyn Fn() -> anyhow::Result<String>) -> anyhow::Result<String>,
 ) -> anyhow::Result<Vec<OutputFile>> {
     let openapi = contract_json(inputs.contract, layout::OPENAPI_PATH);
-    let schemas = published_schemas(inputs.contract);
+    let paths = openapi.as_ref().map(path_views).unwrap_or_default();
+    let common = Common {
+        paths_read: serde_json::to_vec(&paths)?,
+        paths,
+        schemas: published_schemas(inputs.contract),
+        example_json: inputs.example.map(|(game, doc)| example_json(game, doc)),
+    };
     inputs
         .locales
         .iter()
         .map(|locale| {
-            let naming = Naming::of(locale, inputs.site_locale);
-            let view = page_view(inputs, openapi.as_ref(), &schemas, locale)?;
-            page(&layout::reference_page(locale, naming), &view)
+            let path = layout::reference_page(locale, Naming::of(locale, inputs.site_locale));
+            let rows = Rows::of(inputs, &common, locale, &path, &table)?;
+            let view = page_view(inputs, &common, locale, rows)?;
+            pages::render_view("reference.html", &path, &view)
         })
         .collect()
 }
@@ -251,16 +274,33 @@ fn type_of(root: &Value, node: &Value) -> String {
     }
 }
 
-/// The schemas of the contract, by the file's stem (`activity`, `games`),
-/// in the order of the contract's files.
-fn published_schemas(contract: &[OutputFile]) -> Vec<(String, String, Value)> {
+/// A published schema as the pages show it.
+struct Schema {
+    /// The file's stem (`activity`, `games`).
+    stem: String,
+    path: String,
+    /// Its own title, when it has one.
+    title: Option<String>,
+    fields: Vec<Field>,
+}
+
+/// The schemas of the contract, in the order of the contract's files.
+fn published_schemas(contract: &[OutputFile]) -> Vec<Schema> {
     let dir = format!("{}/", layout::SCHEMA_DIR);
     contract
         .iter()
         .filter_map(|file| {
             let stem = file.path.strip_prefix(&dir)?.strip_suffix(".json")?;
-            let schema = serde_json::from_slice(&file.bytes).ok()?;
-            Some((stem.to_owned(), file.path.clone(), schema))
+            let schema: Value = serde_json::from_slice(&file.bytes).ok()?;
+            Some(Schema {
+                stem: stem.to_owned(),
+                path: file.path.clone(),
+                title: schema
+                    .get("title")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+                fields: fields(&schema),
+            })
         })
         .collect()
 }
@@ -306,8 +346,10 @@ pub(super) struct ReferenceView {
     /// The page is not in English: what the OpenAPI description says is
     /// marked as English.
     foreign: bool,
-    paths: Vec<PathView>,
-    games: Vec<GameRow>,
+    /// The body of the paths table ([`PathsTable`]), HTML.
+    paths_rows: String,
+    /// The body of the games table ([`GamesTable`]), HTML.
+    game_rows: String,
     schemas: Vec<SchemaView>,
     example: Option<ExampleView>,
     curl: String,
@@ -370,6 +412,76 @@ struct Alternate {
     current: bool,
 }
 
+/// What every page shows alike, worked out once.
+struct Common {
+    /// Every path of the OpenAPI description, and as JSON (what the paths
+    /// table reads).
+    paths: Vec<PathView>,
+    paths_read: Vec<u8>,
+    schemas: Vec<Schema>,
+    /// The example's JSON ([`example_json`]).
+    example_json: Option<String>,
+}
+
+/// The bodies of a page's two tables that grow with the site, rendered
+/// ([`Table`]).
+struct Rows {
+    paths: String,
+    games: String,
+}
+
+impl Rows {
+    /// The tables of the page in `locale`, at `path`, each made by
+    /// `table` ([`render_with`]).
+    fn of(
+        inputs: &Inputs<'_>,
+        common: &Common,
+        locale: &str,
+        path: &str,
+        table: impl Fn(Table<'_>, &dyn Fn() -> anyhow::Result<String>) -> anyhow::Result<String>,
+    ) -> anyhow::Result<Rows> {
+        let foreign = ui_lang(locale) != Lang::EnUs;
+        let paths = Table {
+            name: format!("{path} paths"),
+            reads: vec![
+                &common.paths_read,
+                if foreign { b"foreign" } else { b"english" },
+            ],
+        };
+        let paths = table(paths, &|| {
+            let view = PathsTable {
+                paths: &common.paths,
+                foreign,
+            };
+            pages::render_text(pages::environment()?, "reference_paths.html", path, &view)
+        })?;
+        let games = Table {
+            name: format!("{path} games"),
+            reads: vec![
+                &inputs.games_digest,
+                locale.as_bytes(),
+                inputs.site_locale.as_bytes(),
+            ],
+        };
+        let games = table(games, &|| games_table(inputs, locale, path))?;
+        Ok(Rows { paths, games })
+    }
+}
+
+/// The view of the body of the paths table (`reference_paths.html`).
+#[derive(Debug, Serialize)]
+struct PathsTable<'a> {
+    paths: &'a [PathView],
+    /// The page is not in English: the summaries are marked as English.
+    foreign: bool,
+}
+
+/// The view of the body of the games table (`reference_games.html`).
+#[derive(Debug, Serialize)]
+struct GamesTable {
+    games: Vec<GameRow>,
+}
+
 #[derive(Debug, Serialize)]
 struct PathView {
     path: String,
@@ -430,16 +542,12 @@ struct ExampleView {
 
 fn page_view(
     inputs: &Inputs<'_>,
-    openapi: Option<&Value>,
-    schemas: &[(String, String, Value)],
+    common: &Common,
     locale: &str,
+    rows: Rows,
 ) -> anyhow::Result<ReferenceView> {
     let naming = Naming::of(locale, inputs.site_locale);
-    let root = if naming == Naming::Plain {
-        "../"
-    } else {
-        "../../"
-    };
+    let root = root_of(naming);
     let ui = pages::ui_for(locale);
     let lang = ui_lang(locale);
     let base = base_url(inputs.site);
@@ -458,7 +566,14 @@ fn page_view(
         .collect();
     let example = inputs
         .example
-        .map(|(game, doc)| example_view(game, doc, root));
+        .zip(common.example_json.as_ref())
+        .map(|((game, doc), json)| ExampleView {
+            href: format!(
+                "{root}{}",
+                layout::activity_path(game, &doc.locale, doc.naming(), "json")
+            ),
+            json: json.clone(),
+        });
     let text = texts(inputs, lang, &base, inputs.example);
     Ok(ReferenceView {
         lang: locale.to_owned(),
@@ -469,15 +584,12 @@ fn page_view(
         alternates,
         text,
         foreign: lang != Lang::EnUs,
-        paths: openapi.map(path_views).unwrap_or_default(),
-        games: inputs
-            .games
+        paths_rows: rows.paths,
+        game_rows: rows.games,
+        schemas: common
+            .schemas
             .iter()
-            .map(|summary| game_row(summary, locale, root, lang))
-            .collect(),
-        schemas: schemas
-            .iter()
-            .map(|(stem, path, schema)| schema_view(stem, path, schema, root, lang))
+            .map(|schema| schema_view(schema, root, lang))
             .collect(),
         example,
         curl: curl_snippet(inputs, &base),
@@ -488,6 +600,30 @@ fn page_view(
         llms_href: format!("{root}{}", layout::LLMS_PATH),
         index_href: format!("{root}{}", layout::INDEX_PATH),
     })
+}
+
+/// The body of the games table of the page in `locale`, at `path`: a row
+/// per game.
+fn games_table(inputs: &Inputs<'_>, locale: &str, path: &str) -> anyhow::Result<String> {
+    let root = root_of(Naming::of(locale, inputs.site_locale));
+    let lang = ui_lang(locale);
+    let view = GamesTable {
+        games: inputs
+            .games
+            .iter()
+            .map(|summary| game_row(summary, locale, root, lang))
+            .collect(),
+    };
+    pages::render_text(pages::environment()?, "reference_games.html", path, &view)
+}
+
+/// The path from a page named `naming` to the site's root.
+fn root_of(naming: Naming) -> &'static str {
+    if naming == Naming::Plain {
+        "../"
+    } else {
+        "../../"
+    }
 }
 
 fn ui_lang(locale: &str) -> Lang {
@@ -723,26 +859,23 @@ fn game_row(summary: &Summary<'_>, locale: &str, root: &str, lang: Lang) -> Game
     }
 }
 
-fn schema_view(stem: &str, path: &str, schema: &Value, root: &str, lang: Lang) -> SchemaView {
-    let title = crate::i18n::lookup(&schema_title_id(stem), lang).unwrap_or_else(|| {
-        schema
-            .get("title")
-            .and_then(Value::as_str)
-            .unwrap_or(stem)
-            .to_owned()
-    });
-    let rows = fields(schema)
-        .into_iter()
+fn schema_view(schema: &Schema, root: &str, lang: Lang) -> SchemaView {
+    let stem = schema.stem.as_str();
+    let title = crate::i18n::lookup(&schema_title_id(stem), lang)
+        .unwrap_or_else(|| schema.title.as_deref().unwrap_or(stem).to_owned());
+    let rows = schema
+        .fields
+        .iter()
         .map(|field| {
-            let (meaning, meaning_lang) = field_meaning(stem, &field, lang);
+            let (meaning, meaning_lang) = field_meaning(stem, field, lang);
             let present = if field.required {
                 msg!("ref-always")
             } else {
                 msg!("ref-optional")
             };
             FieldRow {
-                path: field.path,
-                ty: field.ty,
+                path: field.path.clone(),
+                ty: field.ty.clone(),
                 present: present.render(lang),
                 meaning,
                 meaning_lang,
@@ -752,7 +885,7 @@ fn schema_view(stem: &str, path: &str, schema: &Value, root: &str, lang: Lang) -
     SchemaView {
         anchor: format!("schema-{stem}"),
         title,
-        href: format!("{root}{path}"),
+        href: format!("{root}{}", schema.path),
         fields: rows,
     }
 }
@@ -778,16 +911,12 @@ fn field_meaning(stem: &str, field: &Field, lang: Lang) -> (String, Option<&'sta
 
 /// The example: the document as published, its activities cut to the
 /// first [`EXAMPLE_ACTIVITIES`].
-fn example_view(game: &Game, doc: &LocaleDocument, root: &str) -> ExampleView {
-    let path = layout::activity_path(game, &doc.locale, doc.naming(), "json");
+fn example_json(game: &Game, doc: &LocaleDocument) -> String {
     let mut value: Value = serde_json::from_slice(&doc.to_json(game)).unwrap_or_default();
     if let Some(Value::Array(activities)) = value.get_mut("activities") {
         activities.truncate(EXAMPLE_ACTIVITIES);
     }
-    ExampleView {
-        href: format!("{root}{path}"),
-        json: to_pretty(&value),
-    }
+    to_pretty(&value)
 }
 
 /// The game and second locale the snippets ask for: the first game, and

@@ -47,9 +47,9 @@ pub(crate) struct Inputs<'a> {
 }
 
 /// What a build kept between runs (`serve`'s) leaves for the next: the
-/// home pages' cards ([`cards::Cards::new`]), the reference pages as
-/// rendered, by path, with the digest of the view each was rendered from
-/// ([`Build::reference_pages`]), and the files made from every game (the
+/// home pages' cards ([`cards::Cards::new`]), the tables of the reference
+/// pages that grow with the site, by name, with the digest of what each
+/// read ([`reference::Table`]), and the files made from every game (the
 /// contract, the reference pages, `llms.txt`), by name, with the digest of
 /// the inputs they were made from ([`Build::kept_outputs`]).
 #[derive(Default)]
@@ -58,8 +58,33 @@ pub(crate) struct Kept {
     /// Each game's entry of the index ([`api::index_entry`]) by id, with
     /// the fingerprint of the game it was made from ([`Build::index`]).
     index: std::sync::Mutex<std::collections::HashMap<String, IndexEntry>>,
-    views: std::sync::Mutex<std::collections::HashMap<String, (Vec<u8>, OutputFile)>>,
+    tables: std::sync::Mutex<std::collections::HashMap<String, ([u8; 32], String)>>,
     outputs: std::sync::Mutex<std::collections::HashMap<&'static str, OutputsOf>>,
+}
+
+impl Kept {
+    /// The table `make` renders, or the one kept under its name when it
+    /// was made from the same reads.
+    fn table(
+        &self,
+        table: reference::Table<'_>,
+        make: &dyn Fn() -> anyhow::Result<String>,
+    ) -> anyhow::Result<String> {
+        let digest = digest_of(table.reads);
+        let tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((kept, text)) = tables.get(&table.name)
+            && *kept == digest
+        {
+            return Ok(text.clone());
+        }
+        drop(tables);
+        let text = make()?;
+        self.tables
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(table.name, (digest, text.clone()));
+        Ok(text)
+    }
 }
 
 /// Files kept between builds and the digest of what they were made from.
@@ -259,6 +284,7 @@ pub(crate) fn render(
     let done = build.games()?;
     let games: Vec<GameOutput> = done.iter().map(|g| g.record.summary.output()).collect();
     let mut published = build.publish(&games)?;
+    let shape = shape_of(&games);
     // The shared files and the pages that list the games read nothing of
     // each other: each takes a core.
     let links: Vec<HomeLink> = published
@@ -267,13 +293,13 @@ pub(crate) fn render(
         .collect();
     let mut parts = Vec::new();
     let (shared, home) = rayon::join(
-        || build.shared_files(&games, &done, &mut published),
+        || build.shared_files(&games, &done, &shape, &mut published),
         || build.home_pages(&games, &done, links, &mut parts),
     );
     let (shared, home) = (shared?, home?);
     let shared = build.run_ready(shared, b"file", &mut parts)?;
     let kept = build.kept_files(&mut parts)?;
-    let llms = build.llms_txt(&games, &mut parts)?;
+    let llms = build.llms_txt(&games, &shape, &mut parts)?;
     let mut tally = Tally::default();
     for game in &done {
         tally = tally + game.tally;
@@ -602,6 +628,7 @@ impl<'a> Build<'a> {
         &self,
         games: &[GameOutput],
         done: &[GameDone],
+        shape: &[u8; 32],
         published: &mut [types::Published],
     ) -> anyhow::Result<Vec<OutputFile>> {
         let summaries: Vec<api::Summary<'_>> = games
@@ -631,12 +658,11 @@ impl<'a> Build<'a> {
             .position(|s| s.game.documents.iter().any(|d| d.is_default))
             .map_or(0, |at| at + 1);
         let index_head = index_file(&summaries[..head], index_entries.clone());
-        shared.push(self.index(&summaries, done, index_entries));
-        let shape = shape_of(games);
-        let contract = self.contract(games, done, &shared, &index_head, &shape)?;
         let first = done.first().map_or("", |g| g.record.fingerprint.as_str());
-        shared.extend(self.reference_pages(&summaries, &contract, &shape, first)?);
+        let contract = self.contract(games, done, &shared, &index_head, shape)?;
+        shared.extend(self.reference_pages(&summaries, &contract, shape, first)?);
         shared.extend(contract);
+        shared.push(self.index(&summaries, done, index_entries));
         shared.extend([
             pages::render_not_found(&self.home_locale)?,
             headers::render_headers(games, published),
@@ -694,9 +720,10 @@ impl<'a> Build<'a> {
     /// what it reads: the games' shape ([`shape_of`]), the first game
     /// (its fingerprint: the description's example is its default
     /// document, loaded again, as `games` are summaries without
-    /// activities), the schemas, the site's address and the shared files
-    /// made so far, the index as `index_head` (the index of its first
-    /// game: the description's example cuts it there).
+    /// activities), the schemas, the site's address, the kinds' files
+    /// (`shared`) and the index as `index_head` (the index of its first
+    /// game: the description's example cuts it there, so the contract is
+    /// given that one).
     fn contract(
         &self,
         games: &[GameOutput],
@@ -713,22 +740,18 @@ impl<'a> Build<'a> {
             shape,
             first.as_bytes(),
             &schemas,
-            index_head.path.as_bytes(),
-            &index_head.bytes,
         ];
-        for file in shared.iter().filter(|f| f.path != layout::INDEX_PATH) {
+        for file in shared.iter().chain([index_head]) {
             key.extend([file.path.as_bytes(), &file.bytes]);
         }
         self.kept_outputs("contract", digest_of(key), || {
-            let example = match games.first() {
-                Some(first) => Some(self.from.load_again(&first.game)?),
-                None => None,
-            };
+            let example = self.first_game_whole()?;
+            let files: Vec<OutputFile> = shared.iter().chain([index_head]).cloned().collect();
             Ok(contract::files(&contract::Inputs {
                 games,
                 example: example.as_ref(),
                 schemas: &self.from.checked.schemas,
-                files: shared,
+                files: &files,
                 site: self.how.site_url,
             }))
         })
@@ -810,23 +833,19 @@ impl<'a> Build<'a> {
             key.extend([file.path.as_bytes(), &file.bytes]);
         }
         self.kept_outputs("reference", digest_of(key), || {
-            self.reference_pages_now(summaries, contract)
+            self.reference_pages_now(summaries, contract, digest_of([&shape[..], &modes]))
         })
     }
 
-    /// [`Build::reference_pages`], made now.
+    /// [`Build::reference_pages`], made now; `games_digest` is that of
+    /// what their games tables read ([`reference::Inputs::games_digest`]).
     fn reference_pages_now(
         &self,
         summaries: &[api::Summary<'_>],
         contract: &[OutputFile],
+        games_digest: [u8; 32],
     ) -> anyhow::Result<Vec<OutputFile>> {
-        let example = match self.from.checked.games.first() {
-            Some(checked) if checked.documents.iter().any(|(_, d)| d.is_some()) => {
-                Some(output_of(checked.game.clone(), checked.documents.clone()))
-            }
-            Some(checked) => Some(self.from.load_again(&checked.game)?),
-            None => None,
-        };
+        let example = self.first_game_whole()?;
         let example_doc = example.as_ref().and_then(|game| {
             let doc = game.documents.iter().find(|d| d.is_default)?;
             Some((&game.game, doc))
@@ -844,27 +863,27 @@ impl<'a> Build<'a> {
             site: self.how.site_url,
             site_locale: &self.home_locale,
             locales: &locales,
+            games_digest,
         };
-        // A page is a function of its view: one rendered from the same
-        // view by the last build of this process is taken as it is.
-        let Some(kept) = self.from.kept else {
-            return reference::render(&inputs);
-        };
-        reference::render_with(&inputs, |path, view| {
-            let digest = Sha256::digest(serde_json::to_vec(view)?).to_vec();
-            let views = kept.views.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some((kept_digest, file)) = views.get(path)
-                && *kept_digest == digest
-            {
-                return Ok(file.clone());
+        // A table is a function of what it reads: one made by a build of
+        // this process from the same reads is taken as it is.
+        match self.from.kept {
+            Some(kept) => reference::render_with(&inputs, |table, make| kept.table(table, make)),
+            None => reference::render(&inputs),
+        }
+    }
+
+    /// The first game with its documents whole (the example of the
+    /// description and of the reference pages): those the check kept
+    /// (a live build's edited game), else loaded again (the games of the
+    /// shared files are summaries without activities).
+    fn first_game_whole(&self) -> anyhow::Result<Option<GameOutput>> {
+        Ok(match self.from.checked.games.first() {
+            Some(checked) if checked.documents.iter().any(|(_, d)| d.is_some()) => {
+                Some(output_of(checked.game.clone(), checked.documents.clone()))
             }
-            drop(views);
-            let file = pages::render_view("reference.html", path, view)?;
-            kept.views
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .insert(path.to_owned(), (digest, file.clone()));
-            Ok(file)
+            Some(checked) => Some(self.from.load_again(&checked.game)?),
+            None => None,
         })
     }
 
@@ -1054,6 +1073,7 @@ impl<'a> Build<'a> {
     fn llms_txt(
         &self,
         games: &[GameOutput],
+        shape: &[u8; 32],
         parts: &mut Vec<manifest::PartRecord>,
     ) -> anyhow::Result<Tally> {
         let starts: Vec<String> = kinds::all()
@@ -1061,8 +1081,7 @@ impl<'a> Build<'a> {
             .filter(|(path, _)| self.staging.holds(path))
             .map(|(_, line)| line)
             .collect();
-        let shape = shape_of(games);
-        let mut key: Vec<&[u8]> = vec![b"llms", self.how.site_key(), &shape];
+        let mut key: Vec<&[u8]> = vec![b"llms", self.how.site_key(), shape];
         key.extend(starts.iter().map(String::as_bytes));
         let files = self.kept_outputs("llms", digest_of(key), || {
             Ok(vec![llms::render(games, &starts, self.how.site_url)])
