@@ -70,21 +70,30 @@ impl Kept {
         table: reference::Table<'_>,
         make: &dyn Fn() -> anyhow::Result<String>,
     ) -> anyhow::Result<String> {
-        let digest = digest_of(table.reads);
-        let tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((kept, text)) = tables.get(&table.name)
-            && *kept == digest
-        {
-            return Ok(text.clone());
-        }
-        drop(tables);
-        let text = make()?;
-        self.tables
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(table.name, (digest, text.clone()));
-        Ok(text)
+        kept_or_made(&self.tables, table.name, digest_of(table.reads), make)
     }
+}
+
+/// The value kept in `kept` under `name` when it was made from inputs of
+/// the same `digest`, else the one `make` makes now, kept in its place.
+fn kept_or_made<K: std::hash::Hash + Eq, V: Clone>(
+    kept: &std::sync::Mutex<std::collections::HashMap<K, ([u8; 32], V)>>,
+    name: K,
+    digest: [u8; 32],
+    make: impl FnOnce() -> anyhow::Result<V>,
+) -> anyhow::Result<V> {
+    let held = kept.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((made_from, value)) = held.get(&name)
+        && *made_from == digest
+    {
+        return Ok(value.clone());
+    }
+    drop(held);
+    let value = make()?;
+    kept.lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(name, (digest, value.clone()));
+    Ok(value)
 }
 
 /// Files kept between builds and the digest of what they were made from.
@@ -765,7 +774,10 @@ impl<'a> Build<'a> {
         key: [u8; 32],
         make: impl FnOnce() -> anyhow::Result<Vec<OutputFile>>,
     ) -> anyhow::Result<Vec<OutputFile>> {
-        let files = self.kept_outputs_now(name, key, make)?;
+        let files = match self.from.kept {
+            Some(kept) => kept_or_made(&kept.outputs, name, key, make)?,
+            None => make()?,
+        };
         self.made_from(&files, key);
         Ok(files)
     }
@@ -774,31 +786,6 @@ impl<'a> Build<'a> {
     fn made_from(&self, files: &[OutputFile], key: [u8; 32]) {
         let mut made_from = self.made_from.lock().unwrap_or_else(|p| p.into_inner());
         made_from.extend(files.iter().map(|file| (file.path.clone(), key)));
-    }
-
-    /// [`Build::kept_outputs`], before it is recorded.
-    fn kept_outputs_now(
-        &self,
-        name: &'static str,
-        key: [u8; 32],
-        make: impl FnOnce() -> anyhow::Result<Vec<OutputFile>>,
-    ) -> anyhow::Result<Vec<OutputFile>> {
-        let Some(kept) = self.from.kept else {
-            return make();
-        };
-        let outputs = kept.outputs.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((kept_key, files)) = outputs.get(name)
-            && *kept_key == key
-        {
-            return Ok(files.clone());
-        }
-        drop(outputs);
-        let files = make()?;
-        kept.outputs
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(name, (key, files.clone()));
-        Ok(files)
     }
 
     /// The API's reference page of every home page's locale, from the
